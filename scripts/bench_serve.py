@@ -6,7 +6,7 @@ copied N/4 times; one GvG match is made on the fake Google with ``init``, and it
 N times on the fake, their configs spread over ten service accounts. The fake runs in this process (behind a
 lock: the host's workers call it from their threads), so its own work counts in the host's CPU.
 
-The host is the real one (``match.host.Host``) on a real clock, a real thread pool and the interval given.
+The host is the real one (``host.Host``) on a real clock, a real thread pool and the interval given.
 Figures, each beside today's cron (one ``sheets-gm sync --quiet`` process a match a minute):
 
 - idle CPU of the whole host over ``--idle`` seconds, as a share of one core; cron's: the CPU of an idle local
@@ -59,9 +59,9 @@ if str(ROOT) not in sys.path:
 import sheets_gm.sheets.google.signin as signin  # noqa: E402
 from sheets_gm.cli import main as cli  # noqa: E402
 from sheets_gm.engine.ruleset import JUDGE  # noqa: E402
+from sheets_gm.host.scheduler import Host  # noqa: E402
 from sheets_gm.match.config import load_config  # noqa: E402
 from sheets_gm.match.connect import open_match_sheets  # noqa: E402
-from sheets_gm.match.host.scheduler import Host  # noqa: E402
 from sheets_gm.match.polls import poll_behind_gate  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset  # noqa: E402
 from sheets_gm.sheets.marks import file_mark  # noqa: E402

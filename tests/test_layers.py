@@ -32,7 +32,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("sheets_gm.sync.life",),
     ("sheets_gm.sync.poll", "sheets_gm.sync.drawn_cells", "sheets_gm.sync.older_copy"),
     ("sheets_gm.sync.gate", "sheets_gm.scenario", "sheets_gm.simulate"),
-    ("sheets_gm.match",),
+    ("sheets_gm.match", "sheets_gm.notify"),
+    ("sheets_gm.host",),
     ("sheets_gm.commands", "sheets_gm.cli"),
 )
 
@@ -144,8 +145,8 @@ def test_the_commands_only_print_what_the_matchs_polls_return() -> None:
 @pytest.mark.parametrize("statement", ["from sheets_gm.sync.gate.run import gate_for",
                                        "from sheets_gm.sync.gate.state import forget_state",
                                        "import sheets_gm.sync.gate.idle",
-                                       "from sheets_gm.match.notify.announce import after_poll",
-                                       "from sheets_gm.match.notify.outbox import due"])
+                                       "from sheets_gm.notify.announce import after_poll",
+                                       "from sheets_gm.notify.outbox import due"])
 def test_a_command_that_runs_the_gate_or_sends_notices_is_refused(statement: str) -> None:
     """The check above fails on a command that builds the gate, forgets its record or decides on notices itself."""
     assert len(poll_work_in(f"def run() -> None:\n    {statement}\n")) == 1, statement

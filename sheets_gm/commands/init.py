@@ -16,7 +16,7 @@ from sheets_gm.engine.words import counted
 from sheets_gm.match.config import MatchConfig, toml_key
 from sheets_gm.match.cron import cron_line, cron_notes_pointer
 from sheets_gm.match.init_common import InitOutcome
-from sheets_gm.match.notify.env_file import env_file_path
+from sheets_gm.notify.env_file import env_file_path
 from sheets_gm.rulesets.registry import GAMES, TEMPLATES, get_ruleset
 from sheets_gm.sheets.files import orders_file
 from sheets_gm.sync.deadline import describe_deadline

@@ -12,8 +12,8 @@ from sheets_gm.commands.matchargs import add_config_option, load
 
 def run(args: argparse.Namespace) -> int:
     """List the letters waiting (numbered) and the notices not delivered; with ``--drop``, drop those named."""
-    from sheets_gm.match.notify.announce import describe_letter, describe_note
-    from sheets_gm.match.notify.outbox import Outbox
+    from sheets_gm.notify.announce import describe_letter, describe_note
+    from sheets_gm.notify.outbox import Outbox
 
     config = load(args)
     box = Outbox.of(config.path)

@@ -1,4 +1,4 @@
-"""``sheets-gm serve FOLDER…``: every match under the folders, from one long-running process (``match.host``);
+"""``sheets-gm serve FOLDER…``: every match under the folders, from one long-running process (``host``);
 ``serve --status FOLDER…``: what that process says it is doing."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from types import FrameType
 
 from sheets_gm.commands import base
 from sheets_gm.commands.base import UsageError, UserError, command, seconds, whole_number
-from sheets_gm.match.host.scheduler import DEFAULT_INTERVAL, DEFAULT_RESCAN, DEFAULT_WORKERS, Host
-from sheets_gm.match.host.status import read_status, status_lines, status_path
+from sheets_gm.host.scheduler import DEFAULT_INTERVAL, DEFAULT_RESCAN, DEFAULT_WORKERS, Host
+from sheets_gm.host.status import read_status, status_lines, status_path
 from sheets_gm.sync.lock import SyncBusyError, match_lock
 
 

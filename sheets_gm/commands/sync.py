@@ -20,7 +20,7 @@ def run_sync(args: argparse.Namespace) -> int:
     open window's reminder fell due (then it reads, to know whom to remind); notices waiting for a retry are
     sent then without a read. ``--env-file`` (cron's line) is read first: the notices' secrets."""
     if args.env_file is not None:
-        from sheets_gm.match.notify.env_file import EnvFileError, apply_env_file
+        from sheets_gm.notify.env_file import EnvFileError, apply_env_file
 
         try:
             apply_env_file(args.env_file)

@@ -46,9 +46,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sheets_gm.engine.name_rule import NAME_RULE, name_problem
 from sheets_gm.match.bounded_file import FileRefused, check_bounded, read_bounded
-from sheets_gm.match.notify.settings import NotifySettings, parse_notify
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
 from sheets_gm.match.seat_roster import MAX_ROSTER_BYTES, ROSTER_ACCEPTED
+from sheets_gm.notify.settings import NotifySettings, parse_notify
 from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset
 
 

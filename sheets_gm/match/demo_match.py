@@ -19,7 +19,7 @@ from rich.markup import escape
 
 from sheets_gm.console import CommandConsole
 from sheets_gm.engine.ruleset import JUDGE
-from sheets_gm.match.notify.announce import seen_of
+from sheets_gm.notify.announce import seen_of
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.files import orders_file

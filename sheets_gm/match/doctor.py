@@ -21,7 +21,6 @@ from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_c
 from sheets_gm.match.cron import cron_line
 from sheets_gm.match.doctor_sheets import check_match
 from sheets_gm.match.gm_files import chmod_fix, exposed
-from sheets_gm.match.notify.doctor import check_notices
 from sheets_gm.match.privacy import exposures, place, shared_folders
 from sheets_gm.match.quota import (
     COMFORT,
@@ -35,6 +34,7 @@ from sheets_gm.match.quota import (
     numbered,
     played_match,
 )
+from sheets_gm.notify.doctor import check_notices
 from sheets_gm.rulesets.registry import GAMES, UnknownRulesetError, get_ruleset
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.retry import RetryPolicy

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from sheets_gm.match.notify.outbox import Due, due
+from sheets_gm.notify.outbox import Due, due
 from sheets_gm.sync.gate.idle import idle_local_poll
 from sheets_gm.sync.gate.state import PollState
 

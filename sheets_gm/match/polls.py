@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.idle_poll import may_stay_idle
-from sheets_gm.match.notify.announce import after_poll, send_due
-from sheets_gm.match.notify.outbox import Due, due
 from sheets_gm.match.poll_words import describe_report, poll_warnings, rejected_lines
 from sheets_gm.match.run import complete_cut_change, gm_change, sync_once
+from sheets_gm.notify.announce import after_poll, send_due
+from sheets_gm.notify.outbox import Due, due
 from sheets_gm.sheets.backend import WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.private_files import write_private
@@ -65,7 +65,7 @@ def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: 
                      lock_wait: float = 30.0) -> FullPoll | IdlePoll | LeftOpen:
     """One poll of the match behind its gate, then its notices (see the module notes). ``config_mark``: the config
     file as it was before it was loaded; ``quiet``: cron's ``--quiet``, which stays idle with nothing to say
-    again. ``drive_log`` and ``lock_wait`` are ``serve``'s (``match.host``): the change log its account's watcher
+    again. ``drive_log`` and ``lock_wait`` are ``serve``'s (``host``): the change log its account's watcher
     answers from, and no wait for a lock another command holds (``SyncBusyError``); cron and ``sync --watch``
     leave both as they are. Errors other than a workbook left open are raised (Google unavailable included)."""
     read_at = clock()

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sheets_gm.match.host.scheduler import Host, Hosted
+from sheets_gm.host.scheduler import Host, Hosted
 
 T = TypeVar("T")
 

@@ -17,9 +17,9 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.commands.serve import stop_on_signals
+from sheets_gm.host.status import read_status, status_lines
+from sheets_gm.host.visit import visit as visit_once
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.match.host.status import read_status, status_lines
-from sheets_gm.match.host.visit import visit as visit_once
 from sheets_gm.match.polls import poll_behind_gate
 from sheets_gm.sync.lock import match_lock
 from tests.host.hosting import Clock, InlinePool, Passing, hosted, new_host
@@ -38,7 +38,7 @@ def _visits(monkeypatch: pytest.MonkeyPatch, before: Callable[[Path], None] = la
         before(path)
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr("sheets_gm.match.host.scheduler.visit", visit)
+    monkeypatch.setattr("sheets_gm.host.scheduler.visit", visit)
     return seen
 
 
@@ -109,7 +109,7 @@ def test_a_broken_match_is_retried_with_growing_waits_while_the_others_resolve(
             raise ZeroDivisionError("the rules divided by zero")
         return real_poll(config, *args, **kwargs)
 
-    monkeypatch.setattr("sheets_gm.match.host.visit.poll_behind_gate", raise_in_rules)
+    monkeypatch.setattr("sheets_gm.host.visit.poll_behind_gate", raise_in_rules)
     seen = _visits(monkeypatch)
     type_orders(good)
     clock, lines = Clock(NOW), list[str]()
@@ -275,7 +275,7 @@ def test_a_second_serve_of_the_same_folders_is_refused_naming_the_running_one(
     first = new_host(league, clock, lines)
     first.step()
     status_file = league / ".sheets-gm" / "serve-status.json"
-    monkeypatch.setattr("sheets_gm.match.host.scheduler.Host.run", lambda self, stop: None)  # a serve not refused
+    monkeypatch.setattr("sheets_gm.host.scheduler.Host.run", lambda self, stop: None)  # a serve not refused
     with match_lock(status_file.with_name("serve-status.json.lock")):  # what the running serve holds
         assert main(["serve", str(league)]) == 1
         err = capsys.readouterr().err

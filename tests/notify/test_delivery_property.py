@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.match.notify.mail import Delivery
-from sheets_gm.match.notify.outbox import EMAIL, Letter, Outbox
-from sheets_gm.match.notify.send import send_waiting
-from sheets_gm.match.notify.settings import EmailSettings, NotifySettings, Security
+from sheets_gm.notify.mail import Delivery
+from sheets_gm.notify.outbox import EMAIL, Letter, Outbox
+from sheets_gm.notify.send import send_waiting
+from sheets_gm.notify.settings import EmailSettings, NotifySettings, Security
 
 ADDRESSES = ("a@x.example", "b@x.example", "c@x.example")
 START = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
@@ -71,7 +71,7 @@ def _at(moment: dt.datetime) -> Callable[[], dt.datetime]:
 def test_an_address_gets_a_letter_once_at_most_and_one_refused_for_good_is_never_tried_again(
         script: dict[str, list[str]]) -> None:
     with pytest.MonkeyPatch.context() as patch, tempfile.TemporaryDirectory() as folder:
-        patch.setattr("sheets_gm.match.notify.mail.MailSession", ScriptedSession)
+        patch.setattr("sheets_gm.notify.mail.MailSession", ScriptedSession)
         ScriptedSession.script = {a: list(answers) for a, answers in script.items()}
         ScriptedSession.received, ScriptedSession.tried = Counter(), Counter()
         notify = NotifySettings(frozenset(), None, {}, email=EmailSettings("127.0.0.1", 587, Security.STARTTLS,

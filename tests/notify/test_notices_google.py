@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.match.notify.outbox import Outbox
+from sheets_gm.notify.outbox import Outbox
 from sheets_gm.sync.deadline import stamp_deadline
 from tests.commands.test_commands_google import KEYS
 from tests.commands.test_drive_gate import Clock, clock, fake, poll, started

@@ -17,9 +17,9 @@ from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 
+from sheets_gm.host.accounts import Accounts, config_keys
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.host.accounts import Accounts, config_keys
 from sheets_gm.match.idle_poll import idle_local_sync
 from sheets_gm.match.poll_words import describe_report
 from sheets_gm.match.polls import FullPoll, IdlePoll, LeftOpen, poll_behind_gate, send_waiting

@@ -20,9 +20,9 @@ from email.message import EmailMessage
 from email.utils import formatdate
 from types import TracebackType
 
-from sheets_gm.match.notify.channel import SendError
-from sheets_gm.match.notify.outbox import Letter
-from sheets_gm.match.notify.settings import EmailSettings, SecretError, Security
+from sheets_gm.notify.channel import SendError
+from sheets_gm.notify.outbox import Letter
+from sheets_gm.notify.settings import EmailSettings, SecretError, Security
 
 
 def message_of(letter: Letter, sender: str) -> EmailMessage:

@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sheets_gm.match.idle_poll import idle_local_sync
-from sheets_gm.match.notify.outbox import due
+from sheets_gm.notify.outbox import due
 from sheets_gm.sync.gate.drive import due_without_changes
 
 

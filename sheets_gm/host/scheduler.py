@@ -4,7 +4,7 @@ Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreads
 
 1. every ``rescan`` seconds, the folders are searched again (``discovery``): a new config joins, a removed one
    leaves;
-2. what the workers finished is taken in (:class:`~sheets_gm.match.host.visit.Outcome`): a resolution and a
+2. what the workers finished is taken in (:class:`~sheets_gm.host.visit.Outcome`): a resolution and a
    new warning are said (the log: systemd's journal), the status kept;
 3. each Google account's watcher asks Drive once if its interval is up (``accounts``), and the matches whose
    spreadsheets it named are due now;
@@ -33,12 +33,12 @@ from pathlib import Path
 from typing import Protocol
 
 from sheets_gm.engine.words import counted
+from sheets_gm.host.accounts import Accounts, AccountWatcher
+from sheets_gm.host.discovery import find_configs
+from sheets_gm.host.quiet import Need, google_need, local_need
+from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_status
+from sheets_gm.host.visit import Done, Outcome, visit
 from sheets_gm.match.config import BackendKind, MatchConfig
-from sheets_gm.match.host.accounts import Accounts, AccountWatcher
-from sheets_gm.match.host.discovery import find_configs
-from sheets_gm.match.host.quiet import Need, google_need, local_need
-from sheets_gm.match.host.status import AccountStatus, HostStatus, MatchStatus, write_status
-from sheets_gm.match.host.visit import Done, Outcome, visit
 from sheets_gm.sync.deadline import deadline_moment
 
 Clock = Callable[[], datetime]

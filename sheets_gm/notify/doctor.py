@@ -7,10 +7,10 @@ from datetime import datetime, timedelta
 
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.match.notify.announce import NOTES_SHOWN, describe_letter, describe_note, send_test
-from sheets_gm.match.notify.outbox import Outbox
-from sheets_gm.match.notify.settings import NotifySettings, SecretError, SecretSource
 from sheets_gm.match.seat_roster import SeatRosterError
+from sheets_gm.notify.announce import NOTES_SHOWN, describe_letter, describe_note, send_test
+from sheets_gm.notify.outbox import Outbox
+from sheets_gm.notify.settings import NotifySettings, SecretError, SecretSource
 
 NAME = "notices"
 
@@ -49,7 +49,7 @@ def _env_file(config: MatchConfig, names: list[str], report: Checkup) -> None:
     cron's sync would use them, for the variables this process lacks."""
     import os
 
-    from sheets_gm.match.notify.env_file import EnvFileError, env_file_path, exposed, read_env_file
+    from sheets_gm.notify.env_file import EnvFileError, env_file_path, exposed, read_env_file
 
     path = env_file_path(config.path)
     try:

@@ -31,9 +31,9 @@ import urllib.request
 from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
 
-from sheets_gm.match.notify.channel import SendError
-from sheets_gm.match.notify.outbox import Letter
-from sheets_gm.match.notify.settings import ChatSettings, ChatStyle, SecretError
+from sheets_gm.notify.channel import SendError
+from sheets_gm.notify.outbox import Letter
+from sheets_gm.notify.settings import ChatSettings, ChatStyle, SecretError
 
 #: A bare link, left as typed by ``escape_chat`` (the chat shows it as the address it is: no disguise).
 _LINK = re.compile(r"https?://[^\s<>\[\]()]+")

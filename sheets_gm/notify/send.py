@@ -24,9 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from sheets_gm.match.notify.channel import SendError
-from sheets_gm.match.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
-from sheets_gm.match.notify.settings import NotifySettings
+from sheets_gm.notify.channel import SendError
+from sheets_gm.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
+from sheets_gm.notify.settings import NotifySettings
 
 Clock = Callable[[], datetime]
 
@@ -145,7 +145,7 @@ def fold(letter: Letter, subjects: list[str], notify: NotifySettings | None) -> 
         return replace(letter, body=f"{line}\n\n{letter.body}")
     if notify is None or notify.chat is None:
         return letter
-    from sheets_gm.match.notify.chat import escape_chat
+    from sheets_gm.notify.chat import escape_chat
 
     head, _, rest = letter.body.partition("\n")
     body = f"{head}\n{escape_chat(notify.chat.style, line)}" + (f"\n{rest}" if rest else "")
@@ -163,8 +163,8 @@ class _DownAfterLetter(Exception):
 def _send_channel(box: Outbox, notify: NotifySettings, channel: str, letters: list[Letter], clock: Clock,
                   done: Sending) -> None:
     """Send ``letters`` over ``channel`` until it fails as a whole; the rest wait with why."""
-    from sheets_gm.match.notify.chat import ChatHook
-    from sheets_gm.match.notify.mail import MailSession
+    from sheets_gm.notify.chat import ChatHook
+    from sheets_gm.notify.mail import MailSession
 
     left = list(letters)
     try:
@@ -192,7 +192,7 @@ def _send_channel(box: Outbox, notify: NotifySettings, channel: str, letters: li
 
 def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clock: Clock, done: Sending) -> None:
     """Send ``letter`` by e-mail to its addresses still pending (see the module notes)."""
-    from sheets_gm.match.notify.mail import Delivery
+    from sheets_gm.notify.mail import Delivery
 
     now = clock()
     try:

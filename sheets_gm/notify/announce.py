@@ -16,10 +16,10 @@ from datetime import UTC, datetime
 
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.match.notify.channel import SendError
-from sheets_gm.match.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
-from sheets_gm.match.notify.send import Sending, send_waiting
-from sheets_gm.match.notify.settings import ChatStyle, NotifySettings
+from sheets_gm.notify.channel import SendError
+from sheets_gm.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
+from sheets_gm.notify.send import Sending, send_waiting
+from sheets_gm.notify.settings import ChatStyle, NotifySettings
 from sheets_gm.sync.notices import (
     CHANNEL,
     Notice,
@@ -66,7 +66,7 @@ def letters_of(notices: Iterable[Notice], notify: NotifySettings, addresses: Map
     """The letters of ``notices`` through the channels ``notify`` sets: the channel's notices as chat posts
     (a long one in parts, each a letter), a seat's as an e-mail to its ``addresses``; a notice whose channel
     is not set, or a seat with no address, makes none."""
-    from sheets_gm.match.notify.chat import chat_parts
+    from sheets_gm.notify.chat import chat_parts
 
     out: list[Letter] = []
     for notice in notices:
@@ -366,8 +366,8 @@ def describe_note(note: Mapping[str, str]) -> str:
 def send_test(config: MatchConfig, notify: NotifySettings, now: datetime) -> list[tuple[str, str]]:
     """A test notice through every channel set, sent at once (not queued): the chat channel, and an e-mail to
     the config's ``gm_emails``. Each channel's result: ('ok' or 'fail', what happened)."""
-    from sheets_gm.match.notify.chat import ChatHook, chat_parts
-    from sheets_gm.match.notify.mail import MailSession
+    from sheets_gm.notify.chat import ChatHook, chat_parts
+    from sheets_gm.notify.mail import MailSession
 
     subject = f"[{config.title}] Test notice from sheets-gm"
     body = (f"A test notice sent by `sheets-gm doctor --send-test` at {now:%Y-%m-%d %H:%M} UTC. If you read this, "
