@@ -76,10 +76,25 @@ def bots_type(config: Path) -> None:
     type_bot_orders(open_match_sheets(load_config(config)), get_ruleset("gvg"), bots, ready=True)
 
 
+def print_growth(figures: Sequence[tuple[int, float, float]]) -> None:
+    """The resolving poll against the one with the fewest rows (the goal: at most 2x at 10,000 rows), and whether
+    the cost of a row stays the same between the two largest counts (linear growth)."""
+    if len(figures) < 2:
+        return
+    (r0, _, base), (r1, _, middle), (rows, first, top) = figures[0], figures[-2], figures[-1]
+    print(f"growth: the resolving poll with {rows:,} rows took {top / base:.2f}x the one with {r0:,}; "
+          f"the first poll {first:.2f} s")
+    if len(figures) > 2 and r1 > r0:
+        per_row_low = (middle - base) / (r1 - r0) * 1000
+        per_row_high = (top - middle) / (rows - r1) * 1000
+        print(f"growth: {per_row_low:.3f} ms a row up to {r1:,} rows, {per_row_high:.3f} ms a row from {r1:,} to "
+              f"{rows:,} (linear: about the same)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rows", type=int, nargs="+", default=[500, 2000, 10000], help="junk rows to type")
+    parser.add_argument("--rows", type=int, nargs="+", default=[0, 2000, 10000], help="junk rows to type")
     parser.add_argument("--repeats", type=int, default=1, help="polls timed per count (default 1)")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions of the last poll")
     args = parser.parse_args(argv)
@@ -97,17 +112,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 seconds, lines, top = one_poll(folder / config.name, args.profile)
                 runs.append(seconds)
                 bots_type(folder / config.name)
-                resolving.append(one_poll(folder / config.name, False)[0])
-            median = statistics.median(runs)
-            figures.append((rows, median))
+                resolving_seconds, _, resolving_top = one_poll(folder / config.name, args.profile)
+                resolving.append(resolving_seconds)
+            median, resolving_median = statistics.median(runs), statistics.median(resolving)
+            figures.append((rows, median, resolving_median))
             print(f"{rows:>6} junk rows: first poll median {median:.2f} s over {args.repeats} run(s) "
-                  f"(min {min(runs):.2f}, max {max(runs):.2f}), {median / rows * 1000:.2f} ms a row; "
-                  f"{lines} lines printed; the resolving poll after it: median {statistics.median(resolving):.2f} s")
+                  f"(min {min(runs):.2f}, max {max(runs):.2f}); {lines} lines printed; "
+                  f"the resolving poll after it: median {resolving_median:.2f} s")
             if top:
-                print(top)
-        if len(figures) > 1:
-            (r0, s0), (r1, s1) = figures[0], figures[-1]
-            print(f"growth: {r1 / r0:.0f}x the rows took {s1 / s0:.1f}x the time (linear: about {r1 / r0:.0f}x)")
+                print("the first poll:\n" + top + "the resolving poll:\n" + resolving_top)
+        print_growth(figures)
     return 0
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePath
@@ -517,10 +517,13 @@ def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow],
     that a table held before the tables grew is emptied of what was drawn there. Appends to ``writes``; returns the
     blank rows still free."""
     blank = tab.blank_rows()
+    blank_set = set(blank)
     loose = [s for s in strays if not s.table]
     # under the tables (past the blank row under the last) no drawing reaches: a row typed there stays there
-    staying = [s for s in loose if s.row in blank or s.row > tab.last_row + 1]
-    free = [r for r in blank if r not in {s.row for s in staying}]
+    staying = [s for s in loose if s.row in blank_set or s.row > tab.last_row + 1]
+    staying_ids = {id(s) for s in staying}
+    staying_rows = {s.row for s in staying}
+    free = deque(r for r in blank if r not in staying_rows)
     for s in staying:
         if s.why:
             line: list[CellValue] = ["" if v is None else v for v in s.cells]
@@ -528,17 +531,17 @@ def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow],
         else:
             writes += [(a1(tab.name, cell_at(col, s.row)), [[value]]) for col, value in s.mend.items()]
     for s in loose:
-        if s in staying or not s.why:
+        if id(s) in staying_ids or not s.why:
             continue  # nothing typed to keep (the table's drawing covers our old answer)
         if not free:
             unplaced.append(s)
             continue
-        row = free.pop(0)
+        row = free.popleft()
         writes.append((a1(tab.name, cells(0, row, tab.width - 1, row)), [[*s.cells, moved_sentence(s.why, s.row)]]))
     was_blank = set(was.blank_rows())
     for row in [r for r in free if r not in was_blank and r <= was.last_row]:
         writes.append((a1(tab.name, cells(0, row, tab.width - 1, row)), [[""] * tab.width]))
-    return free
+    return list(free)
 
 
 def stray_layout(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTab, tab: InputTab,
