@@ -1,4 +1,4 @@
-"""openpyxl, imported without numpy.
+"""openpyxl, imported without numpy; and the bounds a workbook must keep to be loaded at all.
 
 openpyxl imports numpy when it is installed, only to accept numpy numbers as cell values;
 sheets-gm never writes one. numpy is installed beside the test and plot extras, and importing
@@ -8,7 +8,10 @@ openpyxl is imported with numpy hidden, and numpy stays importable for whoever n
 
 from __future__ import annotations
 
+import io
+import re
 import sys
+import zipfile
 from types import ModuleType
 
 
@@ -35,25 +38,89 @@ openpyxl = _import_without_numpy()
 MAX_UNPACKED_BYTES = 100 * 1024 * 1024
 #: The most parts a workbook may hold (a match's has a few dozen).
 MAX_PARTS = 10_000
+#: The most cells a workbook's tabs may hold together: a match's largest, the board with its Log full (20,000
+#: lines of 3 cells) and the orders tables of a 300-army war, holds about 70,000. A workbook inflates to some
+#: 500 bytes of memory a cell once loaded, so this bounds a poll's memory and time whatever a player saves: a tab
+#: pasted full of junk is refused before it is loaded, not carried (and saved back) at every poll.
+MAX_CELLS = 150_000
+#: A cell's element in a worksheet's XML, with or without a namespace prefix (``<c r="A1" …>``, ``<x:c …>``).
+_CELL_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s/>]")
+_CHUNK = 1 << 20
 
 
 def unpacked_size_problem(data: bytes) -> str:
     """Why the .xlsx ``data`` must not be loaded ('' when it may): more than :data:`MAX_UNPACKED_BYTES` once
-    unpacked, or more than :data:`MAX_PARTS` parts, read from the zip's central directory alone. A part whose
+    unpacked, or more than :data:`MAX_PARTS` parts, read from the zip's central directory alone; or tabs holding
+    more than :data:`MAX_CELLS` cells, counted as they inflate. A part whose
     stored size is smaller than what it inflates to is cut at that size by the zip reader (and then fails its
     check), so the sizes read here bound what loading it takes."""
-    import io
-    import zipfile
-
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             parts = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
-        return ""  # not a zip: loading it says so
-    if len(parts) > MAX_PARTS:
-        return f"it holds {len(parts):,} parts (a workbook holds at most {MAX_PARTS:,})"
-    unpacked = sum(part.file_size for part in parts)
-    if unpacked > MAX_UNPACKED_BYTES:
-        return (f"it would unpack to {unpacked:,} bytes, past the {MAX_UNPACKED_BYTES:,} bytes a workbook may "
-                "unpack to")
+            if len(parts) > MAX_PARTS:
+                return f"it holds {len(parts):,} parts (a workbook holds at most {MAX_PARTS:,})"
+            unpacked = sum(part.file_size for part in parts)
+            if unpacked > MAX_UNPACKED_BYTES:
+                return (f"it would unpack to {unpacked:,} bytes, past the {MAX_UNPACKED_BYTES:,} bytes a workbook "
+                        "may unpack to")
+            return _cells_problem(archive)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError):
+        return ""  # not a zip (or a part that cannot be inflated): loading it says so
+
+
+def _cells_problem(archive: zipfile.ZipFile) -> str:
+    """Why the workbook in ``archive`` holds more cells than a match can use ('' when it does not): its worksheets'
+    cells counted from their XML as it inflates, a megabyte at a time, and the count stopped as soon as it passes
+    :data:`MAX_CELLS`, so a huge tab is refused at once and in little memory. The tab with the most cells is named."""
+    counts: dict[str, int] = {}
+    total = 0
+    for part in archive.infolist():
+        if not (part.filename.startswith("xl/worksheets/") and part.filename.endswith(".xml")):
+            continue
+        counted = _count_cells(archive, part, MAX_CELLS - total + 1)
+        counts[part.filename] = counted
+        total += counted
+        if total > MAX_CELLS:
+            names = _tab_names(archive)
+            part_name, most = max(counts.items(), key=lambda item: item[1])
+            tab = names.get(part_name, part_name)
+            return (f"its tabs hold more than {MAX_CELLS:,} cells (tab {tab!r} alone at least {most:,}), more than "
+                    "a match can use; delete what was pasted there (or the tab) and save it again")
     return ""
+
+
+def _count_cells(archive: zipfile.ZipFile, part: zipfile.ZipInfo, most: int) -> int:
+    """The cells of worksheet ``part``, counted up to just past ``most``."""
+    count, tail = 0, b""
+    with archive.open(part) as stream:
+        while count <= most:
+            chunk = stream.read(_CHUNK)
+            if not chunk:
+                break
+            data = tail + chunk
+            # a tag cut by the chunk's end is counted with the next chunk: only tags that start before the tail
+            cut = max(0, len(data) - 32)
+            count += sum(1 for m in _CELL_TAG.finditer(data) if m.start() < cut)
+            tail = data[cut:]
+    return count + sum(1 for _ in _CELL_TAG.finditer(tail))
+
+
+def _tab_names(archive: zipfile.ZipFile) -> dict[str, str]:
+    """Each worksheet part's tab name (``xl/worksheets/sheet2.xml`` → ``Junk``), from the workbook's own index;
+    empty where that cannot be read."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        book = ET.fromstring(archive.read("xl/workbook.xml"))
+        rels = ET.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
+    except (KeyError, ET.ParseError):
+        return {}
+    targets = {r.get("Id"): str(r.get("Target", "")).lstrip("/") for r in rels}
+    out: dict[str, str] = {}
+    for sheet in book.iter():
+        if sheet.tag.endswith("}sheet"):
+            rid = next((v for k, v in sheet.attrib.items() if k.endswith("}id")), None)
+            target = targets.get(rid, "")
+            path = target if target.startswith("xl/") else f"xl/{target}"
+            out[path] = str(sheet.get("name", ""))
+    return out

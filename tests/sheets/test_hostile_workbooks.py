@@ -75,3 +75,53 @@ def test_a_workbook_of_too_many_parts_is_refused(tmp_path: Path, monkeypatch: py
     with pytest.raises(SheetAccessError, match=r"parts\.xlsx is not read: it holds 3\d parts \(a workbook holds at "
                                                r"most 20\)"):
         LocalWorkbookBackend(path).read(["A1"])
+
+
+def junk_tab_workbook(path: Path, cells: int) -> Path:
+    """A workbook whose second tab, 'Junk', holds ``cells`` cells of one short word (a paste gone wrong: a small
+    file that unpacks to megabytes of XML)."""
+    book = openpyxl.Workbook()
+    book.active.title = "Orders"
+    book.active["A1"] = "Team"
+    junk = book.create_sheet("Junk")
+    for i in range(cells):
+        junk.cell(row=i // 10 + 1, column=i % 10 + 1).value = "x"
+    book.save(path)
+    return path
+
+
+def test_a_tab_of_more_cells_than_a_match_can_use_is_refused_before_it_is_loaded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 66: a workbook under the unpacked-size limit whose tabs hold more cells than a match can use is refused
+    at once, naming the tab and the count, and nothing is saved back to it."""
+    path = junk_tab_workbook(tmp_path / "orders-red.xlsx", xlsx.MAX_CELLS + 10)
+    assert len(path.read_bytes()) < xlsx.MAX_UNPACKED_BYTES
+    before = path.read_bytes()
+
+    def load(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the workbook was handed to openpyxl")
+
+    monkeypatch.setattr(openpyxl, "load_workbook", load)
+    for write in (False, True):
+        backend = LocalWorkbookBackend(path)
+        with pytest.raises(SheetAccessError) as caught:
+            backend.write([RangeWrite("A1", [["x"]])]) if write else backend.read(["A1"])
+        message = str(caught.value)
+        assert f"more than {xlsx.MAX_CELLS:,} cells (tab 'Junk' alone at least" in message, message
+        assert "Nothing was saved back" in message
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("prefix", ["", "x:"])
+def test_cells_are_counted_across_chunks_and_namespace_prefixes(prefix: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The streaming count finds every cell element, one cut by a chunk's end included, with or without a prefix;
+    a ``<col>`` or ``<cols>`` element is no cell."""
+    monkeypatch.setattr(xlsx, "_CHUNK", 7)
+    body = (f"<{prefix}cols><{prefix}col min='1'/></{prefix}cols>"
+            + "".join(f'<{prefix}c r="A{i}"><{prefix}v>1</{prefix}v></{prefix}c>' for i in range(1, 41))
+            + f'<{prefix}c r="B1"/>').encode()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("xl/worksheets/sheet1.xml", body)
+    with zipfile.ZipFile(buffer) as archive:
+        assert xlsx._count_cells(archive, archive.getinfo("xl/worksheets/sheet1.xml"), 10_000) == 41

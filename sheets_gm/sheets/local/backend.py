@@ -342,7 +342,8 @@ class LocalWorkbookBackend:
             if too_large := unpacked_size_problem(data):
                 raise SheetAccessError(
                     f"{self.path} is not read: {too_large}; a match's workbook unpacks to a few megabytes. "
-                    "Restore a backup of it (or repair the match), or name the right file in the config"
+                    "Nothing was saved back to it. Restore a backup of it (or repair the match), or name the right "
+                    "file in the config"
                 )
             try:
                 wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
