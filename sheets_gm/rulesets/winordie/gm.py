@@ -215,15 +215,16 @@ def _stopping(state: WodState) -> list[Pending]:
     return out
 
 
-def _stopped_row(state: WodState, unit: Unit) -> tuple[Pending, str] | None:
-    """The reaction or passive that stopped a row of ``unit`` this turn (still on the GM's list), and that row's
-    action ('attack', 'move'…): the pending effect whose row, as its list names it, is one of ``unit``'s (named by
-    its id, or by its token while it was face down)."""
+def _stopped_row(state: WodState, unit: Unit) -> tuple[Pending, str, str] | None:
+    """The reaction or passive that stopped a row of ``unit`` this turn (still on the GM's list), that row's
+    action ('attack', 'move'…) and what it was aimed at: the pending effect whose row, as its list names it, is one
+    of ``unit``'s (named by its id, or by its token while it was face down)."""
     names = {unit.id, public_name(state, unit), unit.token} - {""}
     for p in _stopping(state):
         for name in names:
             if p.target.startswith(f"{name} "):
-                return p, p.target[len(name):].split()[0]
+                action, _, target = p.target[len(name):].strip().partition(" ")
+                return p, action, target.strip()
     return None
 
 
@@ -250,22 +251,22 @@ def _change_stopped_action(state: WodState, adj: Adjustment) -> list[Event]:
                            ("the reactions and passives waiting on the GM's list stopped " + "; ".join(waiting)
                             if waiting else "no reaction or passive waits on the GM's list") +
                            "); to change what a row already did, use --damage, --heal or --move")
-    stopped, action = found
+    stopped, action, aimed = found
     if adj.kind is not GmKind.CANCEL and action != ActionKind.ATTACK.value:
         raise GmEventError(f"the row a reaction stopped is {stopped.target!r}, not an attack: --{adj.kind.value} "
                            "changes an attack's dice or damage; --cancel cancels any action")
     name = public_name(state, unit)
     old = state.changes.get(unit.id, ActionChange())
     if adj.kind is GmKind.CANCEL:
-        change = ActionChange(True, old.dice, old.less, adj.reason)
+        change = ActionChange(True, old.dice, old.less, adj.reason, old.against)
         said = f"GM cancels the action of {name} the reaction stopped: {adj.reason}."
     elif adj.kind is GmKind.DICE:
         dice = old.dice + int(adj.value)
-        change = ActionChange(old.cancel, dice, old.less, adj.reason)
+        change = ActionChange(old.cancel, dice, old.less, adj.reason, old.against)
         said = f"GM changes the dice of {name}'s stopped attack by {int(adj.value):+d}: {adj.reason}."
     else:
-        change = ActionChange(old.cancel, old.dice, old.less + int(adj.value), adj.reason)
-        said = f"GM takes {int(adj.value)} damage off {name}'s stopped attack: {adj.reason}."
+        change = ActionChange(old.cancel, old.dice, old.less + int(adj.value), adj.reason, aimed)
+        said = f"GM takes {int(adj.value)} damage off {name}'s stopped attack on {aimed}: {adj.reason}."
     state.changes[unit.id] = change
     return [Event(state.turn, EventKind.GM_ADJUSTMENT, said,
                   {"field": adj.kind.value, "unit": name, "value": adj.value, "reason": adj.reason})]

@@ -135,21 +135,26 @@ class Pending:
 @dataclass(frozen=True, slots=True)
 class ActionChange:
     """What the GM changed of an action a reaction stopped (a Parry cancels it, a Brace takes dice away), applied
-    when its row resolves: ``cancel`` it, ``dice`` more (or fewer) for its attack, ``less`` damage from it."""
+    when its row resolves: ``cancel`` it, ``dice`` more (or fewer) for its attack, ``less`` damage from it.
+    ``against`` is the target the stopped row named when the GM took damage off it: "that attack deals 1 less
+    damage" protects that target only, so it lapses if the row attacks another when it resumes."""
 
     cancel: bool = False
     dice: int = 0
     less: int = 0
     reason: str = ""
+    against: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The change as JSON-ready data."""
-        return {"cancel": self.cancel, "dice": self.dice, "less": self.less, "reason": self.reason}
+        return {"cancel": self.cancel, "dice": self.dice, "less": self.less, "reason": self.reason,
+                **({"against": self.against} if self.against else {})}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ActionChange:
         """Rebuild a change saved by ``to_json``."""
-        return cls(bool(data["cancel"]), int(data["dice"]), int(data["less"]), str(data["reason"]))
+        return cls(bool(data["cancel"]), int(data["dice"]), int(data["less"]), str(data["reason"]),
+                   str(data.get("against", "")))
 
 
 @dataclass(slots=True)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from sheets_gm.rulesets.winordie.enums import ActionKind, Phase
 from sheets_gm.rulesets.winordie.gm import OPTIONS, GmEventError, events_from_options
 from sheets_gm.rulesets.winordie.orders import Action, WodOrders
+from sheets_gm.rulesets.winordie.rules import public_name
 from tests.rulesets.winordie.helpers import canonical, deployed, rules
 
 SEATS = ("Ann", "Bo")
@@ -144,3 +147,44 @@ def test_an_aim_guessing_an_opponents_face_down_unit_by_id_is_refused_without_pl
         assert f"the Aim names {enemy.id} by its id" in verdict.message
         assert enemy.token not in verdict.message and (enemy.at is None or enemy.at.label not in verdict.message)
         assert "face-down" not in verdict.message
+
+
+def _stopped_attack(r: Any) -> tuple[Any, Any, Any, Any]:
+    """A deployed match in its first turn where the opponent's Parry (on the GM's list) stopped an attack of the
+    acting player's first unit on the opponent's first unit: (state, attacker, target, another enemy)."""
+    from sheets_gm.rulesets.winordie.state import Pending
+
+    state = deployed(r)
+    state.phase, state.turn = Phase.ACTIONS, max(state.turn, 1)
+    attacker = next(u for u in state.units if u.owner == state.acting)
+    target, other = [u for u in state.units if u.owner != state.acting][:2]
+    state.pending.append(Pending(state.next_pending, state.turn, target.owner, target.id, "Parry",
+                                 "Before an enemy attack on me: that attack deals 1 less damage.",
+                                 f"{public_name(state, attacker)} attack {public_name(state, target)}"))
+    state.next_pending += 1
+    return state, attacker, target, other
+
+
+def test_damage_taken_off_a_stopped_attack_is_bound_to_the_target_it_named() -> None:
+    """Issue 64, item 2: "Before an enemy attack on me: that attack deals 1 less damage" protects the Parry's
+    unit. The GM's --soften records the target the stopped row named; when the row resumes against another
+    target, the 1 less damage lapses with a line in the Log, and against the same target it applies."""
+    from sheets_gm.rulesets.winordie.resolve.actions import bound_change
+
+    r = rules()
+    state, attacker, target, other = _stopped_attack(r)
+    (soften,) = events_from_options(SEATS, {"soften": [f"{attacker.id}=1"]}, "Parry")
+    state = r.apply_gm_event(state, soften).state
+    change = state.changes[attacker.id]
+    shown, elsewhere = public_name(state, target), public_name(state, other)  # as the rows name face-down units
+    assert (change.less, change.against) == (1, shown)
+    events: list[Any] = []
+    same = bound_change(r.rules, state, Action(ActionKind.ATTACK, attacker.id, shown), change, events)
+    assert same == change and not events
+    moved = bound_change(r.rules, state, Action(ActionKind.ATTACK, attacker.id, elsewhere), change, events)
+    assert moved is not None and moved.less == 0
+    assert [e.text for e in events] == [f"The 1 less damage the GM gave {public_name(state, attacker)}'s attack on "
+                                        f"{shown} lapses: the row now attacks {elsewhere}."]
+    # a change saved before ``against`` existed (no target recorded) applies as it always did
+    from sheets_gm.rulesets.winordie.state import ActionChange
+    assert ActionChange.from_json({"cancel": False, "dice": 0, "less": 1, "reason": "x"}).against == ""

@@ -24,7 +24,7 @@ from sheets_gm.rulesets.winordie.enums import (
     Phase,
 )
 from sheets_gm.rulesets.winordie.orders import Action, WodOrders, action_row, numbered
-from sheets_gm.rulesets.winordie.resolve.actions import cancel_action, execute
+from sheets_gm.rulesets.winordie.resolve.actions import bound_change, cancel_action, execute
 from sheets_gm.rulesets.winordie.resolve.deploy import deploy
 from sheets_gm.rulesets.winordie.resolve.legal import Refusal, check_action
 from sheets_gm.rulesets.winordie.resolve.reactions import fire_reaction, standing_reactions, weigh_passive
@@ -105,7 +105,8 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
                                            f"Row {row}: waiting: {said} and this row resolves at the next sync."))
             continue
         result.done = row
-        change = new.changes.pop(action.unit, None) if action.unit else None
+        change = bound_change(rules, new, action, new.changes.pop(action.unit, None) if action.unit else None,
+                              result.events)
         if change is not None and change.cancel:
             result.verdicts.append(_row_verdict(new.acting, row, action, True,
                                            f"Row {row}: cancelled by the GM ({change.reason}): it does nothing."))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.hexgrid import Hex
@@ -14,7 +16,7 @@ from sheets_gm.rulesets.winordie.enums import (
 )
 from sheets_gm.rulesets.winordie.movement import Route
 from sheets_gm.rulesets.winordie.orders import Action
-from sheets_gm.rulesets.winordie.resolve.legal import Checked, Refusal, check_action
+from sheets_gm.rulesets.winordie.resolve.legal import Checked, Refusal, check_action, target_unit
 from sheets_gm.rulesets.winordie.resolve.reactions import pend
 from sheets_gm.rulesets.winordie.rules import (
     WodRules,
@@ -44,6 +46,27 @@ def cancel_action(state: WodState, action: Action, change: ActionChange, events:
     name = public_name(state, unit) if unit is not None else action.unit  # a face-down unit by its token
     events.append(Event(state.turn, EventKind.GM_ADJUSTMENT, f"{name}'s {action.kind.value} is cancelled: "
                         f"{change.reason}.", {"unit": name, "field": "cancel", "reason": change.reason}))
+
+
+def bound_change(rules: WodRules, state: WodState, action: Action, change: ActionChange | None,
+                 events: list[Event]) -> ActionChange | None:
+    """``change`` as it applies to ``action`` resuming: damage the GM took off an attack on one target (a Parry:
+    "that attack deals 1 less damage") lapses when the row now attacks another, with a line in the Log."""
+    if change is None or not change.less or not change.against:
+        return change
+    was = target_unit(rules, state, change.against)
+    now = target_unit(rules, state, action.target)
+    same = was is now if was is not None or now is not None else \
+        change.against.strip().lower() == action.target.strip().lower()
+    if same:
+        return change
+    unit = state.unit(action.unit)
+    name = public_name(state, unit) if unit is not None else action.unit
+    events.append(Event(state.turn, EventKind.GM_ADJUSTMENT,
+                        f"The {change.less} less damage the GM gave {name}'s attack on {change.against} lapses: "
+                        f"the row now attacks {action.target}.",
+                        {"unit": name, "field": "soften", "value": 0, "reason": "its target changed"}))
+    return replace(change, less=0)
 
 
 def execute(rules: WodRules, state: WodState, action: Action, checked: Checked, dice: TurnDice,

@@ -111,8 +111,8 @@ def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: li
 
 
 def weigh_passive(state: WodState, action: Action, events: list[Event]) -> str:
-    """Put before the GM, once a turn, a passive ability of the acting unit that ``action`` may trigger (its
-    card's ``before``: Frenzy before an attack while damaged, Charge before an attack after a move), as a
+    """Put before the GM a passive ability of the acting unit that ``action`` may trigger (its card's ``before``:
+    Frenzy before each attack while damaged, Charge before its next attack after a move; ``weighed_key``), as a
     reaction is: the action waits while the GM applies the effect (``adjust --dice UNIT=1``, or nothing) and
     resolves at the next sync. Its description, or "" when none applies."""
     if action.kind is not ActionKind.ATTACK or not action.unit:
@@ -122,12 +122,15 @@ def weigh_passive(state: WodState, action: Action, events: list[Event]) -> str:
         return ""
     for ability in state.card_of(unit).abilities:
         cue = ability.before
-        if cue is None or ability.name in unit.used:
+        if cue is None:
+            continue
+        weighed = weighed_key(ability.name, cue, unit.actions)
+        if weighed in unit.used:
             continue
         if (cue is PassiveCue.DAMAGED_ATTACK and unit.damage < 1) or (cue is PassiveCue.MOVED_ATTACK
                                                                          and unit.moves < 1):
             continue
-        unit.used.add(ability.name)  # weighed once a turn: the row goes on at the next sync
+        unit.used.add(weighed)  # weighed once for this attack (Charge: once a turn): the row goes on at the next sync
         reveal(state, unit, events, "it attacks")  # as the attack does: the GM's list names it
         why = {PassiveCue.DAMAGED_ATTACK: f"it attacks with {unit.damage} damage",
                PassiveCue.MOVED_ATTACK: "it attacks after a move this turn"}.get(cue, "it attacks")
@@ -138,6 +141,18 @@ def weigh_passive(state: WodState, action: Action, events: list[Event]) -> str:
                             {"player": state.acting, "unit": unit.id, "ability": ability.name}))
         return f"{unit.id}'s {ability.name}"
     return ""
+
+
+def weighed_key(name: str, cue: PassiveCue, actions: int) -> str:
+    """What marks passive ``name`` weighed, in its unit's ``used``, before the unit's next action (it has taken
+    ``actions`` this turn). Frenzy ("while damaged I roll 1 more die when I attack") and a plain ``attack`` cue
+    change every attack, so each attack is weighed once: the mark names the attack. Charge ("my next attack")
+    changes one, so it is weighed once a turn: the mark is its name.
+
+    >>> weighed_key("Frenzy", PassiveCue.DAMAGED_ATTACK, 2), weighed_key("Charge", PassiveCue.MOVED_ATTACK, 2)
+    ('Frenzy (attack 3)', 'Charge')
+    """
+    return name if cue is PassiveCue.MOVED_ATTACK else f"{name} (attack {actions + 1})"
 
 
 def public_row(state: WodState, action: Action) -> str:
