@@ -11,8 +11,8 @@ What it applies, by the ability's name (the shipped abilities table's wording):
 - **Parry** (before an enemy attack on the reactor): that attack deals 1 less damage;
 - **Drum of Dread** (before an enemy action next to it): the acting legion loses 1 morale;
 - **Heaven's Mandate**: its player gains 2 crystals and 2 morale;
-- **Fire Volley**: 1 damage to the enemy unit its Aim names (by id, token or hex), when that unit is within 3
-  hexes of the archer in line of sight.
+- **Fire Volley**: 1 damage to the enemy unit its Aim names (by id, token or hex, alone or as the guide writes it:
+  ``Bo token 4 on E3``), when that unit is within 3 hexes of the archer in line of sight.
 
 Every other effect (a move to choose, a next attack, a unit to raise…) is left for a person, as is a Fire Volley
 whose Aim names no enemy in reach.
@@ -20,6 +20,7 @@ whose Aim names no enemy in reach.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from sheets_gm.rulesets.winordie.enums import GmKind, Phase
@@ -53,19 +54,34 @@ def _stopped(state: WodState, p: Pending) -> Unit | None:
 
 
 def _aimed(rules: WodRules, state: WodState, p: Pending) -> Unit | None:
-    """The enemy unit a Fire Volley's Aim names (its id, its token, or its hex), in reach and in line of sight."""
+    """The enemy unit a Fire Volley's Aim names, in reach and in line of sight: the Aim as the guide writes it
+    (``Bo token 4 on E3``) or as short as one name (``Bo-3``, ``Bo token 4``, ``E3``). Every enemy named by its
+    id (once face up), its token or its hex counts, and every hex named must be the unit's: an Aim that names two
+    units, or a token and a hex that disagree, is left for a person."""
     archer = state.unit(p.source)
     aim = p.target.strip().lower()
     if archer is None or archer.at is None or not aim:
         return None
-    for unit in state.units:
-        if unit.owner == archer.owner or unit.at is None:
-            continue
-        names = {unit.at.label.lower(), unit.token.lower(), *([] if unit.hidden else [unit.id.lower()])} - {""}
-        if aim in names and rules.board.distance(archer.at, unit.at) <= FIRE_VOLLEY_RANGE \
-                and rules.board.clear_line(archer.at, unit.at):
-            return unit
+    named = {unit.id: unit for unit in state.units
+             if unit.owner != archer.owner and unit.at is not None and _names(unit, aim)}
+    hexes = {word.upper() for word in re.findall(r"[a-z]+\d+", aim) if rules.board.is_hex(word.upper())}
+    if len(named) != 1:
+        return None
+    (unit,) = named.values()
+    assert unit.at is not None
+    if hexes - {unit.at.label.upper()}:
+        return None  # "Bo token 4 on E3" with token 4 elsewhere: which one she meant is a person's call
+    if rules.board.distance(archer.at, unit.at) <= FIRE_VOLLEY_RANGE and rules.board.clear_line(archer.at, unit.at):
+        return unit
     return None
+
+
+def _names(unit: Unit, aim: str) -> bool:
+    """Whether the lowercased ``aim`` names ``unit`` as a whole word or phrase: its hex, its token, or its id once
+    face up (a face-down unit's id is the opponent's secret, as the check of the Aim says)."""
+    assert unit.at is not None
+    names = {unit.at.label.lower(), unit.token.lower(), *([] if unit.hidden else [unit.id.lower()])} - {""}
+    return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", aim) for name in names)
 
 
 def _effects(rules: WodRules, state: WodState, p: Pending, why: str) -> list[Adjustment] | None:

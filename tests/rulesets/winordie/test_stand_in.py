@@ -63,3 +63,34 @@ def test_a_practice_match_s_sync_applies_the_stand_in_gm_logged_and_replayed() -
             return
         match.bots_play()
     raise AssertionError("no effect the stand-in GM applies came up in 40 windows")
+
+
+def test_a_fire_volley_aim_is_read_as_the_guide_writes_it() -> None:
+    """Issue 64, item 5: the guide writes an Aim as ``Bo token 4 on E3``; the stand-in GM read only an Aim that was
+    exactly one name. It reads the Aim's names as words now, and leaves for a person an Aim whose token and hex
+    disagree or that names two units."""
+    from sheets_gm.rulesets.winordie.stand_in import _aimed
+
+    r = rules(ON)
+    state = _passive_waits(ON)[0].copy()
+    archer = next(u for u in state.units if u.owner == state.acting and u.at is not None)
+    assert archer.at is not None
+    free = [h for h in r.rules.board.neighbours(archer.at)
+            if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle]
+    enemies = [u for u in state.units if u.owner != state.acting and u.at is not None]
+    for enemy, hex_ in zip(enemies, free, strict=False):  # two enemies beside the archer, face down with tokens
+        enemy.at, enemy.hidden = hex_, True
+        enemy.token = enemy.token or f"{enemy.owner} token {enemy.id[-1]}"
+    first, second = enemies[0], enemies[1]
+    assert first.at is not None and second.at is not None
+
+    def aimed(aim: str) -> str | None:
+        found = _aimed(r.rules, state, Pending(1, state.turn, state.acting, archer.id, "Fire Volley", "", aim))
+        return None if found is None else found.id
+
+    assert aimed(f"{first.token} on {first.at.label}") == first.id
+    assert aimed(f"{first.token.upper()} on {first.at.label.lower()}.") == first.id
+    assert aimed(first.at.label) == first.id and aimed(first.token) == first.id
+    assert aimed(f"{first.token} on {second.at.label}") is None  # token and hex disagree
+    assert aimed(f"{first.token} and {second.token}") is None  # two units
+    assert aimed(first.id) is None  # a face-down unit is not named by its id (the opponent's secret)
