@@ -87,6 +87,22 @@ def test_a_line_beginning_with_an_armys_name_is_its_order_and_an_unknown_name_ge
     assert not {f"coalition line {n}" for n in (1, 4, 7)} & set(read.problems)
 
 
+def test_a_title_or_greeting_with_a_colon_is_passed_over_and_a_near_miss_keeps_its_refusal() -> None:
+    """Issue 64, item 7: "Hi all, here are our moves:" and "Turn 3 orders:" were refused as naming no army and held
+    the side's Ready. A line near no army's name and with no order's shape (a square, a plane, a '>') is a title;
+    one near an army's name, or shaped as an order, is still refused, with "did you mean" where a name is near."""
+    s = state(army("Tolarian Fleet", "coalition", "3A"), army("Urza's Vanguard", "coalition", "5C"))
+    texts = ["Hi all, here are our moves:", "Turn 3 orders:", "Tolarian Fleet: Dominaria; 3A > 3B",
+             "Urzas Vanguard: Dominaria; 5C > 5D", "Our plan: hold 5C", "Benalish Host - 10F"]
+    read = read_side_rows(board(), s, [], [_line(f"coalition line {n}", t) for n, t in enumerate(texts, 1)],
+                          "coalition")
+    assert read.orders == {"Tolarian Fleet": ArmyOrder(line="Tolarian Fleet: Dominaria; 3A > 3B")}
+    assert {"coalition line 1", "coalition line 2"} <= set(read.notes)
+    assert set(read.problems) == {"coalition line 4", "coalition line 5", "coalition line 6"}
+    assert "did you mean Urza's Vanguard?" in read.problems["coalition line 4"][0]
+    assert "names no army ('Our plan')" in read.problems["coalition line 5"][0]
+
+
 def test_an_army_named_twice_in_the_post_holds_and_both_lines_say_why() -> None:
     s = state(army("Frank", "coalition", "3A"))
     read = read_side_rows(board(), s, [], [_line("coalition line 1", "Frank: 3A > 3B"),

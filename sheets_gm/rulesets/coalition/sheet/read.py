@@ -285,15 +285,15 @@ def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
                 bumps: list[tuple[str, str, str, str]], titles_pass: bool = False,
                 side: str = "") -> list[tuple[str, str, str]]:
     """The lines of a pasted forum post by army; a line that names no army of the match is a problem of the row
-    it was pasted in, with the nearest armies' names (blank lines are passed over, and with ``titles_pass`` a line
-    neither beginning with an army's name nor holding a colon too: a title). A line beginning with an army's exact
+    it was pasted in, with the nearest armies' names (blank lines are passed over, and with ``titles_pass`` a title,
+    as ``_is_title`` reads one). A line beginning with an army's exact
     name is that army's order, a dash for its colon read as the colon. A line ``Joint engage bump: Army > Square``
     (the rulebook's request, posted beside the moves) is added to ``bumps`` as (army, square, the row, the line)."""
     found: list[tuple[str, str, str]] = []
     by_lower = {a.name.lower(): a.name for a in state.armies}
     for line in (part.strip() for part in post.splitlines()):
         named = _army_line(by_lower, line) if line else None
-        if not line or (titles_pass and ":" not in line and named is None and not _near_dash(state, line)):
+        if not line or (titles_pass and named is None and _is_title(state, line)):
             continue
         bump = _BUMP_LINE.match(line)
         if bump:
@@ -329,6 +329,32 @@ def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
             continue
         found.append((army, line, subject))
     return found
+
+
+#: What only an order has: a square (``10F``, ``3C``) or a ``>`` (an engage's bump); a plane's name is added per match.
+_ORDER_SHAPE = re.compile(r"(?<![\w'’])\d{1,2}[A-Za-z](?![\w'’])|>")
+
+
+def _is_title(state: CoalitionState, line: str) -> bool:
+    """Whether ``line`` of a post that does not begin with an army's name is a title or a greeting, passed over, as
+    forums write them ("Hi all, here are our moves:", "Turn 3 orders:"): a line whose words before its colon (or
+    dash, or all its words) are near no army's name and that has no order's shape (a square, a plane, a ``>``). A
+    near miss ("Urzas Vanguard: …") is an order with a misspelt army, refused with "did you mean"; a line with an
+    order's shape and no army is refused for naming none.
+
+    >>> from types import SimpleNamespace
+    >>> from sheets_gm.rulesets.coalition.state import Army, Side
+    >>> state = SimpleNamespace(armies=[Army("Urza's Vanguard", Side.COALITION, 1, "Dominaria 3C", (1, 0, 0, 0))])
+    >>> [_is_title(state, t) for t in ("Hi all, here are our moves:", "Turn 3 orders:", "Our plan: hold Dominaria",
+    ...                                "Urzas Vanguard: Dominaria 4C", "Vanguard: 4C", "Benalish Host - 10F")]
+    [True, True, False, False, False, False]
+    """
+    head = re.split(r":|\s[-–—]\s", line, maxsplit=1)[0].strip()
+    if nearest_names([a.name for a in state.armies], head):
+        return False
+    planes = {a.at.split(" ")[0].lower() for a in state.armies if a.at}
+    words = set(re.findall(r"[\w'’]+", line.lower()))
+    return not (_ORDER_SHAPE.search(line) or planes & words)
 
 
 def _near_dash(state: CoalitionState, line: str) -> bool:
