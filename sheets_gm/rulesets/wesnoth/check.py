@@ -59,14 +59,39 @@ def after_the_fights(message: str) -> str:
 
 def check_orders(rules: WesnothRules, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> list[Verdict]:
     """A verdict per part of every row (``state`` unchanged), on blind dice: a move accepted said as one that will be
-    made, and a refusal after a fight as one that waits for it (the row is not held back: its fate is the dice's)."""
+    made, and a refusal after a fight as one that waits for it where the fight can change it (the row is not held
+    back: its fate is the dice's); a refusal no fight above can change (an impassable hex, a target out of reach
+    whoever dies) stays a refusal."""
+    blind = dice.blinded()
     out: list[Verdict] = []
-    fought = False
-    for v in resolve_turn(rules, state, orders, dice.blinded()).verdicts:
+    fighters: set[str] = set()  # every unit of the fights above the row
+    for v in resolve_turn(rules, state, orders, blind).verdicts:
         if v.part in _SAID_BEFORE and v.accepted:
             v = replace(v, message=will_happen(v.message))
-        elif fought and not v.accepted and v.part in _A_FIGHT_MAY_CHANGE:
+        elif fighters and not v.accepted and v.part in _A_FIGHT_MAY_CHANGE \
+                and _a_fight_may_change(rules, state, orders, blind, v, frozenset(fighters)):
             v = replace(v, accepted=True, message=after_the_fights(v.message))
-        fought = fought or (v.part == "attack" and v.accepted)
+        if v.part == "attack" and v.accepted:
+            fighters |= _fighters(state, orders, v.subject)
         out.append(v)
     return out
+
+
+def _fighters(state: WesnothState, orders: TurnOrders, attacker: str) -> set[str]:
+    """The units of the fight ``attacker``'s row announces: the attacker and its target (named by id or by hex)."""
+    target = next((r.attack for r in orders.rows if r.unit == attacker and r.attack), "")
+    defender = state.unit(target) or next((u for u in state.units if u.at.label.lower() == target.lower()), None)
+    return {attacker, *([defender.id] if defender is not None else [])}
+
+
+def _a_fight_may_change(rules: WesnothRules, state: WesnothState, orders: TurnOrders, dice: TurnDice, refused: Verdict,
+                        fighters: frozenset[str]) -> bool:
+    """Whether a fight above may change ``refused``: a recruit's gold (a kill pays), or any refusal that is not the
+    same on the board with every unit of those fights gone (the most a fight can change: a kill frees a hex, its
+    zone of control, a village)."""
+    if refused.part == "recruit":
+        return True
+    gone = state.evolve(units=tuple(u for u in state.units if u.id not in fighters))
+    again = next((v for v in resolve_turn(rules, gone, orders, dice).verdicts
+                  if (v.seat, v.subject, v.part) == (refused.seat, refused.subject, refused.part)), None)
+    return again is None or again.accepted or again.message != refused.message

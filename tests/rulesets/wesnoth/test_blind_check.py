@@ -89,3 +89,39 @@ def test_a_step_resolves_its_row_at_once_and_says_the_outcome() -> None:
     done = r.resolve(state, orders, r.dice(b"s", state))
     assert next(v.message for v in done.verdicts if v.part == "attack").startswith(f"attacks {bo.id}")
     assert any(e.kind == EventKind.ATTACK for e in done.events), done.events  # the dice were rolled
+
+
+WALLED = """\
+.       .       x       .       .       .
+.       .       village .       .       .
+castle1 .       .       .       .       castle2
+keep1   castle1 .       .       .       keep2
+"""
+
+
+def test_a_refusal_no_fight_above_can_change_stays_a_refusal() -> None:
+    """Issue 64, item 3: below an attack, a move into an impassable hex and an attack on a unit out of reach (neither
+    unit moving) were answered "judged when the fights above are fought" and held nothing, so a ticked End turn
+    closed the turn on them. Whoever dies in the fight, they are refused: ✘ before the turn resolves, as above it."""
+    from sheets_gm.engine.settings import parse_settings
+    from sheets_gm.rulesets.registry import create_ruleset
+    from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
+
+    r = create_ruleset("wesnoth", parse_settings(WesnothSettings, {}), WALLED)
+    assert isinstance(r, WesnothRuleset)
+    state, ann, bo = facing(r)
+    grid = r.rules.board.grid
+    wall = next(h for h in grid.cells() if r.rules.board.cell(h).terrain.value == "impassable")
+    near = next(h for h in grid.neighbours(wall) if all(u.at != h for u in state.units))
+    far = next(h for h in grid.cells() if all(u.at != h for u in state.units) and h != near and h != wall
+               and grid.distance(h, near) > 2 and r.rules.board.cell(h).terrain.value != "impassable")
+    spear, ghost = Unit("Ann-R1", "Spearman", "Ann", near), Unit("Bo-R1", "Skeleton", "Bo", far)
+    state = replace(state, units=(*state.units, spear, ghost))
+    rows = (UnitOrder(ann.id, attack=bo.id), UnitOrder(spear.id, move=wall.label))
+    (_, walled) = r.check(state, TurnOrders("Ann", rows, end_turn=True), r.dice(b"one seed", state))
+    assert not walled.accepted and "judged when" not in walled.message, walled
+    rows = (UnitOrder(ann.id, attack=bo.id), UnitOrder(spear.id, attack=ghost.id))
+    (_, reach) = r.check(state, TurnOrders("Ann", rows, end_turn=True), r.dice(b"one seed", state))
+    assert not reach.accepted and "judged when" not in reach.message, reach
+    above = r.check(state, TurnOrders("Ann", tuple(reversed(rows)), end_turn=True), r.dice(b"one seed", state))[0]
+    assert (above.accepted, above.message) == (reach.accepted, reach.message)  # the same words above the attack
