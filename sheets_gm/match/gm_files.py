@@ -1,6 +1,7 @@
 """Which files and folders of a match on this computer are the GM's alone, and which of them others can read.
 
-The GM's alone: the engine's workbook and the judge's (when no player opens that file), the folder holding them
+The GM's alone: the engine's workbook, the judge's (when no player opens that file) and a bot's seat's, the folder
+holding them
 when it holds no file a player opens (``gm/``), every copy kept beside a workbook before a repair or an
 ``init --overwrite``, ``.sheets-gm/`` and what is in it (kept reads, poll state, the OAuth sign-in), the Google
 key or client file the config names, and the export folder. They are created private
@@ -23,16 +24,26 @@ BACKUPS_FOLDER = "backups"
 
 
 def _player_files(config: MatchConfig) -> set[Path]:
-    """The local workbooks some player opens: the board and every seat's orders."""
-    return {config.local_path(where).resolve() for where in (config.board, *config.orders)}
+    """The local workbooks some player opens: the board and the orders of every seat a person plays (a seat a bot
+    plays is typed by the sync alone: a practice match keeps it under gm/, and it is the GM's)."""
+    people = [where for seat, where in zip(config.seats, config.orders, strict=True)
+              if config.bots.get(seat, "none").lower() in ("", "none")]
+    return {config.local_path(where).resolve() for where in (config.board, *people)}
+
+
+def _bot_files(config: MatchConfig) -> list[str]:
+    """The orders workbooks of the seats a bot plays."""
+    return [where for seat, where in zip(config.seats, config.orders, strict=True)
+            if config.bots.get(seat, "none").lower() not in ("", "none")]
 
 
 def gm_only_files(config: MatchConfig) -> list[Path]:
-    """The local workbooks no player opens: the engine's, and the judge's file when it has one of its own."""
+    """The local workbooks no player opens: the engine's, the judge's file when it has one of its own, and the
+    orders of a seat a bot plays when no person's file is the same."""
     if config.backend is not BackendKind.LOCAL:
         return []
     players = _player_files(config)
-    wanted = [config.engine, *([config.judge] if config.judge else [])]
+    wanted = [config.engine, *([config.judge] if config.judge else []), *_bot_files(config)]
     out: list[Path] = []
     for where in wanted:
         path = config.local_path(where)

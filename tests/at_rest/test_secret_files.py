@@ -101,3 +101,24 @@ def test_the_kept_reads_and_the_poll_state_are_the_gms_alone(tmp_path: Path, ope
     assert mode(folder) == 0o700
     assert sorted((p.name, mode(p)) for p in folder.iterdir()) == [("match.poll.json", 0o600),
                                                                    ("match.reads.json", 0o600)]
+
+
+@pytest.mark.parametrize("game", ["gvg", "winordie"])
+def test_a_practice_match_keeps_gm_and_the_bots_file_the_gms_alone(tmp_path: Path, game: str, open_umask: None,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 64: `init --practice` made gm/ 0755 and the bot's workbook under it 0644, where the README promises
+    0700, and doctor did not notice. A seat a bot plays is typed by the sync alone: its file is the GM's."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", game, "--practice"]) == 0
+    config = load_config(tmp_path / "match.toml")
+    bots = [where for seat, where in zip(config.seats, config.orders, strict=True) if seat in config.bots]
+    assert bots and (tmp_path / "gm").is_dir()
+    assert mode(tmp_path / "gm") == 0o700
+    assert all(mode(tmp_path / where) == 0o600 for where in bots), [(w, oct(mode(tmp_path / w))) for w in bots]
+    people = [where for where in config.orders if where not in bots]
+    assert all(mode(tmp_path / where) != 0o600 for where in people)  # the learner's own file is hers to open
+    (tmp_path / "gm").chmod(0o755)
+    report = Checkup()
+    check_secret_files(config, report)
+    (line,) = [c for c in report.checks if c.name == "secret files"]
+    assert line.verdict is Verdict.WARN and f"chmod 700 {tmp_path / 'gm'}" in (line.fix or ""), line
