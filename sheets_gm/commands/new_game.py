@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 #: The starter game, in the checkout: its files name it ``newgame`` (``NewGame`` in class names).
 STARTER = "templates/new-game"
 NAME = re.compile(r"[a-z][a-z0-9_]{1,30}")
+#: The longest title: it stands in the game's traits, a string the linter's line length must hold.
+MAX_TITLE = 80
 
 
 def camel(name: str) -> str:
@@ -98,12 +100,29 @@ def settings_table_of(engine: Path, name: str) -> str:
         del sys.modules[spec.name]
 
 
+def tidy(root: Path, sources: list[Path]) -> bool:
+    """Lay the game's Python ``sources`` out as the checkout's linter wants them, whatever the length of its name
+    (``ruff format``, then its import sorting, with the checkout's settings); False when ruff is not installed (the
+    test extras bring it), the files then as the starter wrote them, their imports sorted."""
+    import subprocess
+
+    if importlib.util.find_spec("ruff") is None or not sources:
+        return False
+    names = [str(p) for p in sources]
+    for argv in (["format", "--quiet", *names], ["check", "--quiet", "--fix", "--select", "I", *names]):
+        subprocess.run([sys.executable, "-m", "ruff", *argv], cwd=root, check=False, capture_output=True)
+    return True
+
+
 def write_game(root: Path, name: str, title: str) -> list[Path]:
     """Write the game ``name`` into the checkout at ``root``; the files written, the registry last. UserError for a
     name that cannot be a game's or is taken, before anything is written."""
     if not NAME.fullmatch(name) or keyword.iskeyword(name) or name == "newgame":
         raise UserError(f"{name!r} cannot name a game: write 2 to 31 lower-case letters, digits or _, starting with "
                         "a letter (it names the package, the template folder and the registry key), e.g. salvo")
+    if len(title) > MAX_TITLE or not title.strip() or any(c in title for c in "\"\\\n"):
+        raise UserError(f"the title {title!r} cannot be a game's: write 1 to {MAX_TITLE} characters, without a double "
+                        "quote, a backslash or a line break, e.g. --title \"Salvo\"")
     registry = root / "sheets_gm" / "rulesets" / "registry.py"
     text = registry.read_text(encoding="utf-8")
     if f'    "{name}": ' in text:
@@ -116,6 +135,7 @@ def write_game(root: Path, name: str, title: str) -> list[Path]:
         target.parent.mkdir(parents=True, exist_ok=True)
         made = named(source.read_text(encoding="utf-8"), name, title)
         target.write_text(sorted_imports(made) if target.suffix == ".py" else made, encoding="utf-8")
+    tidy(root, [p for p in files if p.suffix == ".py"])
     page = root / "docs" / f"rules-{name}.md"
     table = settings_table_of(root / "sheets_gm" / "rulesets" / name / "engine.py", name)
     page.write_text(page.read_text(encoding="utf-8").replace("{settings}", table), encoding="utf-8")
