@@ -78,9 +78,9 @@ def kill(state: WodState, unit: Unit, events: list[Event], why: str) -> None:
     legion = state.legions[unit.owner]
     loss = state.morale_of(unit)
     legion.morale -= loss
-    events.append(Event(state.turn, EventKind.DIED,
-                        f"{unit.id} ({unit.card}) dies ({why}); {unit.owner}'s morale falls by {loss} to "
-                        f"{legion.morale}.",
+    morale = (f"{unit.owner}'s morale falls by {loss} to {legion.morale}" if loss else
+              f"{unit.owner}'s morale stays at {legion.morale} (the unit gives no morale)")
+    events.append(Event(state.turn, EventKind.DIED, f"{unit.id} ({unit.card}) dies ({why}); {morale}.",
                         {"unit": unit.id, "card": unit.card, "owner": unit.owner, "morale_lost": loss}))
     card = state.card_of(unit)
     for p in list(state.pending):  # its own passive waiting on its attack: that attack will not be made

@@ -719,3 +719,17 @@ def test_orders_dataclasses_are_frozen() -> None:
     order = PlayerOrder(move=T("A1"))
     with pytest.raises(dataclasses.FrozenInstanceError):
         order.move = T("B1")  # type: ignore[misc]
+
+
+def test_the_views_skill_list_says_what_the_team_can_pay_for(rules: GvgRules, state: GvgState) -> None:
+    """Issue 64: the View listed every command skill as "can be activated now" at 0 coins. A skill the team cannot
+    pay for says how many coins it still needs; one it can pay for, that it can be activated now."""
+    from sheets_gm.rulesets.gvg.sheet.draw import team_panel
+
+    state.coins[0] = 0
+    whens = {str(row[0]): row[2] for row in team_panel(rules, state, 0) if len(row) == 3}
+    cost = rules.settings.cost(Skill.PLAYER_SPEED)
+    assert whens[Skill.PLAYER_SPEED.display] == f"ready, but {state.teams[0]} needs {cost} coin{'s' * (cost != 1)} more"
+    state.coins[0] = cost
+    whens = {str(row[0]): row[2] for row in team_panel(rules, state, 0) if len(row) == 3}
+    assert whens[Skill.PLAYER_SPEED.display] == "can be activated now"

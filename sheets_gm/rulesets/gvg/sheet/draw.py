@@ -280,11 +280,19 @@ def team_panel(rules: GvgRules, state: GvgState, team: int) -> Grid:
                   [], ["Command skill", "Cost", "When"]]
     for skill in Skill:
         ready = next_available_turn(state, settings, team, skill)
-        when = "" if state.finished else "can be activated now" if ready <= state.turn else \
-            f"can be activated on turn {ready}"
+        cost = settings.cost(skill)
+        missing = cost - state.coins[team]
+        if state.finished:
+            when = ""
+        elif ready > state.turn:
+            when = f"can be activated on turn {ready}"
+        elif missing > 0:
+            when = f"ready, but {state.teams[team]} needs {counted(missing, 'coin')} more"
+        else:
+            when = "can be activated now"
         if skill_active(state, settings, team, skill, state.turn):
             when += f"; in effect this turn (activated on turn {state.cooldowns[team][skill]})"
-        rows.append([skill.display, counted(settings.cost(skill), "coin"), when])
+        rows.append([skill.display, counted(cost, "coin"), when])
     rows += [[], ["Your player", "Role", "Where"]]
     for p in state.players:
         if p.team != team:
