@@ -201,3 +201,13 @@ def test_an_attack_of_many_steps_goes_on_in_the_row_under_it_a_step_a_cell() -> 
     assert rows[2][2:] == ["", *steps[5:], ""] and rows[2][:2] == ["", ""]
     assert not any(" · " in str(cell) for row in rows for cell in row[3:])
     assert rows[3][2] == "Health · Ann's Mage: 85 − 31 = 54"
+
+
+def test_the_board_prints_its_own_tile_labels_not_the_sheets_column_letters() -> None:
+    """Issue 64, item 10: the board labels its tiles itself (letters in row 1 from column B, numbers in column A), so
+    the spreadsheet's own headings, printed beside them, named every column one off from its tile."""
+    rules = create_ruleset("champions")
+    sheet = sheet_of(rules)
+    assert isinstance(sheet, ChampionsSheet)
+    drawing = sheet.board(rules.new_match(rules.sample_roster(), SEED))
+    assert drawing.values[0][1] == "A" and not drawing.print_headings
