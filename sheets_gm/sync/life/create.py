@@ -50,6 +50,17 @@ def _simple_tab(name: str, header: Sequence[str], rows: int, spec: SheetSpec, de
                      protections=(Protection(None, description),), column_widths=dict(widths or {}))
 
 
+def _settings_tab(spec: SheetSpec, settings: object) -> TabLayout:
+    """The Settings tab: each of the first three columns as wide as its longest text (a setting's name, its value,
+    its default: cut on screen and on paper before), at most 320 pixels, the description 600; every cell under the
+    header wraps (the deadline schedule in words is the longest value)."""
+    rows = settings_rows(settings)
+    widths = {**{col: min(320, 16 + 7 * max(len(str(r[col])) for r in rows)) for col in range(3)}, 3: 600}
+    tab = _simple_tab(spec.tabs.settings, spec.headers.settings, len(rows) + 1, spec,
+                      "Settings of this match: fixed at init", widths)
+    return replace(tab, fills=(*tab.fills, Fill(cells(0, 2, 3, len(rows) + 1), "#FFFFFF", wrap=True)))
+
+
 def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
     """A public tab: the adapter's drawing from A1; right of it the title, status line and legend."""
     spec = tabs.spec
@@ -120,9 +131,7 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
         *((sheets.board, drawn_tab(tabs, name, drawing)) for name, drawing in tabs.drawn(adapter.drawings(state))),
         (sheets.board, _simple_tab(spec.tabs.log, spec.headers.log, LOG_ROWS, spec, "Written by sheets-gm",
                                    {1: LOG_KIND_WIDTH, 2: 700})),
-        (sheets.board, _simple_tab(spec.tabs.settings, spec.headers.settings,
-                                   len(ruleset.traits.settings_type.__dataclass_fields__) + 2, spec,
-                                   "Settings of this match: fixed at init", {3: 600})),
+        (sheets.board, _settings_tab(spec, ruleset.settings)),
     ]
     file_tabs = MatchTabs(sheet_spec(ruleset.traits.name), sheets.seats, ruleset.traits.judge)
     for seat in tabs.input_seats():
