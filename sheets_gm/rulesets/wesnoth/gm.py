@@ -115,7 +115,7 @@ def game_end(state: WesnothState, events: list[Event]) -> tuple[WesnothState, li
     if state.finished:
         return state, events
     teams = {p.team for p in state.players for u in state.units if u.leader and u.owner == p.name}
-    ended = leaders_end(teams, state.team_label)
+    ended = leaders_end(teams, state.team_and_players)
     if ended is None:
         return state, events
     winner, text = ended

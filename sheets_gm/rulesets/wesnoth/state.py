@@ -143,6 +143,10 @@ class WesnothState:
         """A team as players know it: the roster's name (``north``), or ``team 2`` for a numbered one."""
         return next((name for number, name in self.team_names if number == team), f"team {team}")
 
+    def team_and_players(self, team: int) -> str:
+        """A team as the end of a game names it: its label and its players (``north (Ann, Cy)``)."""
+        return f"{self.team_label(team)} ({', '.join(p.name for p in self.players if p.team == team)})"
+
     def village_owner(self, h: Hex) -> str | None:
         """Who owns the village on ``h`` (None: nobody)."""
         return next((owner for v, owner in self.villages if v == h), None)

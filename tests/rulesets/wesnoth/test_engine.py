@@ -147,7 +147,7 @@ def test_the_gm_removing_the_last_enemy_leader_ends_the_game_as_a_resolution_wou
     done = r.apply_gm_event(state, Adjustment("wounds", leader.id, "999", "Bo concedes"))
     assert done.state.finished and done.state.winner == 1 and r.window(done.state) is None
     assert [e.text for e in done.events] == [f"GM removes {leader.id} (Bo concedes)",
-                                             "The game is over: won by team 1"]
+                                             "The game is over: won by team 1 (Ann)"]
     outcome = r.outcome(done.state)
     assert outcome is not None and outcome.winners == ("Ann",)
     other = next(u for u in state.units if u.owner == "Ann" and u.leader)

@@ -38,7 +38,7 @@ def check_end(work: TurnWork) -> None:
     """The game ends when the living leaders all belong to one team (a draw if none lives)."""
     if work.finished:
         return
-    ended = leaders_end({work.team(u.owner) for u in work.units.values() if u.leader}, work.start.team_label)
+    ended = leaders_end({work.team(u.owner) for u in work.units.values() if u.leader}, work.start.team_and_players)
     if ended is None:
         return
     work.finished = True
