@@ -395,6 +395,11 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         seed (the test varies those itself)."""
         return state
 
+    def seats_out(self, state: StateT) -> frozenset[str]:
+        """The seats that play no more though the match goes on (a Champions player knocked out): the status line
+        names no bot for them. None by default."""
+        return frozenset()
+
     def secrets(self, state: StateT, seat: str) -> list[str]:
         """Texts only ``seat`` may see (a hidden unit's id and hex, a bag's items): the conformance
         test checks that no other seat's view and no public view contains any of them. None by default

@@ -229,7 +229,8 @@ def whole_bot_seats(record: MatchRecord) -> frozenset[str]:
 
 
 def bots_phrase(record: MatchRecord) -> str:
-    """Which seats bots play, for the status line: ``bots play Bo (skirmisher), red3 (objective)``; '' for none."""
-    if not record.bots:
-        return ""
-    return "bots play " + ", ".join(f"{name} ({kind})" for name, kind in record.bots.items())
+    """Which seats bots play, for the status line: ``bots play Bo (skirmisher), red3 (objective)``; '' for none. A
+    seat out of the game (``Ruleset.seats_out``) is not named: its bot plays no more."""
+    out = record.ruleset.seats_out(record.state)
+    playing = [f"{name} ({kind})" for name, kind in record.bots.items() if name not in out]
+    return "bots play " + ", ".join(playing) if playing else ""

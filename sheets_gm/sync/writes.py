@@ -297,6 +297,6 @@ def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
     line = adapter.status(state, window, record.ruleset.outcome(state))
     if window is not None and deadline_text:
         line += f" · {closing_word(window)} close {describe_deadline(deadline_text)}"
-    if record.bots:
-        line += f" · {bots_phrase(record)}"
+    if bots := bots_phrase(record):
+        line += f" · {bots}"
     return line

@@ -96,6 +96,10 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
         """Every player, in roster order."""
         return tuple(p.name for p in state.players)
 
+    def seats_out(self, state: ChampionsState) -> frozenset[str]:
+        """The players knocked out."""
+        return frozenset(p.name for p in state.players if p.out)
+
     def window(self, state: ChampionsState) -> Window | None:
         """Two windows a round, for the players still in: move and loot, then equip and fight."""
         if state.finished:

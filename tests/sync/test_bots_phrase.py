@@ -1,0 +1,24 @@
+"""The status line's bots: a seat out of the game is not named (issue 64: the line listed the bots of players who
+were out)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any, cast
+
+from sheets_gm.rulesets.registry import create_ruleset
+from sheets_gm.sync.bot_seats import bots_phrase
+
+
+def test_a_bot_of_a_player_who_is_out_is_not_named() -> None:
+    rules = create_ruleset("champions")
+    state = rules.new_match(rules.sample_roster(), b"bots phrase")
+    first, second = state.players[0], state.players[1]
+    record = cast(Any, SimpleNamespace(ruleset=rules, state=state, bots={first.name: "seek", second.name: "stack"}))
+    assert bots_phrase(record) == f"bots play {first.name} (seek), {second.name} (stack)"
+    record.state = replace(state, players=(replace(first, out_round=1), second, *state.players[2:]))
+    assert bots_phrase(record) == f"bots play {second.name} (stack)"
+    record.state = replace(state, players=(replace(first, out_round=1), replace(second, out_round=1),
+                                           *state.players[2:]))
+    assert bots_phrase(record) == ""
