@@ -248,9 +248,10 @@ def in_order(seat_read: SeatRead, window: Window) -> dict[str, list[TypedRow]]:
     return rows
 
 
-def _go_resolves(read: MatchRead, window: Window, answer: _Answer) -> bool:
-    """Whether a ticked Go asks for something: a row of a seat with Go ticked that the resolution would use (a
-    seat row counts for what is typed in it besides its tick boxes)."""
+def _go_resolves(read: MatchRead, window: Window, answer: _Answer) -> str:
+    """Why a seat's Go asks for a resolution now ('' when nothing does): a row of hers the resolution would use
+    ("a Go box is ticked"), or what she typed in her seat row besides its tick boxes, named by its header
+    ("Bo's Surrender cell is set")."""
     for seat, found in answer.inputs.items():
         seat_read = read.seats.get(seat)
         if not found.go or seat_read is None:
@@ -260,11 +261,12 @@ def _go_resolves(read: MatchRead, window: Window, answer: _Answer) -> bool:
                 continue
             spec = seat_read.tab.table(row.table).spec
             if spec.rows != SEAT_ROWS:
-                return True
-            ticks = {c.key for c in spec.columns if c.kind in (ColumnKind.TICK, ColumnKind.READY)}
-            if any(v not in (None, "", False) for k, v in row.values.items() if k not in ticks):
-                return True
-    return False
+                return "a Go box is ticked"
+            typed = [c.header for c in spec.columns if c.kind not in (ColumnKind.TICK, ColumnKind.READY)
+                     and row.values.get(c.key) not in (None, "", False)]
+            if typed:
+                return f"{seat}'s {typed[0]} cell is set"
+    return ""
 
 
 #: How many times a poll is made again when a player saves a spreadsheet between its read and its write.
@@ -430,8 +432,8 @@ def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[
         return "forced by the GM"
     if not waiting:
         return "every seat is ready" if len(window.awaited) > 1 else f"{window.awaited[0]} is ready"
-    if window.stepwise and any(i.go for i in answer.inputs.values()) and _go_resolves(read, window, answer):
-        return "a Go box is ticked"
+    if window.stepwise and any(i.go for i in answer.inputs.values()) and (why := _go_resolves(read, window, answer)):
+        return why
     if _deadline_passed(deadline, now):
         return f"the deadline {describe_deadline(deadline)} has passed"
     return ""

@@ -952,3 +952,13 @@ def test_a_refused_row_under_an_empty_one_is_named_by_its_own_number_and_answere
     first, second = (str(match.value(seat, "actions", i, "feedback")) for i in (0, 1))
     assert match.value(seat, "actions", 0, "unit") == mine[0].id and said[rows[0]] in first
     assert match.value(seat, "actions", 1, "unit") == mine[1].id and said[rows[1]] in second
+
+
+def test_a_surrender_resolves_with_its_own_reason_not_a_go() -> None:
+    """Issue 64: a turn closed by a Surrender said it resolved because "a Go box is ticked"; it names the cell."""
+    match = _deployed_in_sheets(rules())
+    r, state = match.rules, match.state
+    seat = state.acting
+    match.type(seat, "seat", 0, {"surrender": "surrender"})
+    report = poll(match.sheets, type(r), now=NOW)
+    assert report.resolved and report.reason == f"{seat}'s Surrender cell is set", report.reason
