@@ -829,6 +829,11 @@ def test_the_gm_takes_dice_and_damage_off_a_stopped_attack_and_only_the_acting_p
     after = done.state.unit(target.id)
     assert after is not None and after.damage == target.damage  # no dice, no damage
     assert any("roll nothing" in e.text for e in done.events)
+    assert any("− 99 by the GM (Brace)" in e.text for e in done.events)  # issue 64: the sum names the GM's dice
+    frenzied = r.apply_gm_event(state, Adjustment(GmKind.DICE, attacker.id, "+1", "Frenzy", relative=True)).state
+    done = r.resolve(frenzied, orders, r.dice(SEED, frenzied))
+    assert any(" + 1 by the GM (Frenzy)" in e.text and e.text.startswith(f"{attacker.id} attacks")
+               for e in done.events), [e.text for e in done.events]
     softened = r.apply_gm_event(state, Adjustment(GmKind.SOFTEN, attacker.id, "99", "Shield")).state
     done = r.resolve(softened, orders, r.dice(SEED, softened))
     assert any("(99 less, by the GM)" in e.text for e in done.events)

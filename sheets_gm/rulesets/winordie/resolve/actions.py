@@ -128,8 +128,9 @@ def attack(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: Tur
         return (f"{unit.id} will attack {target.id}{'' if melee else ' from range'}: the dice are rolled as the turn "
                 "resolves.")
     extra, less = (change.dice, change.less) if change is not None else (0, 0)
-    dealt = _strike(rules, state, unit, target, max(0, state.power(unit) + extra), state.card_of(unit).hit, dice,
-                    f"attack/{unit.id}/{k}", EventKind.ATTACK, "attacks", events, less)
+    dealt = _strike(rules, state, unit, target, state.power(unit), state.card_of(unit).hit, dice,
+                    f"attack/{unit.id}/{k}", EventKind.ATTACK, "attacks", events, less,
+                    (extra, change.reason if change is not None else ""))
     if target.damage >= state.health(target):
         kill(state, target, events, f"killed by {unit.id}")
         return f"{unit.id} deals {dealt} damage to {target.id}, which dies."
@@ -144,21 +145,25 @@ def attack(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: Tur
 
 
 def _strike(rules: WodRules, state: WodState, striker: Unit, victim: Unit, power: int, hit: int, dice: TurnDice,
-            key: str, kind: EventKind, verb: str, events: list[Event], less: int = 0) -> int:
-    """Roll ``power`` + adjacent allies dice against ``hit`` (3 from highland onto lower ground); the damage
-    (``less`` taken off it, as the GM said after a reaction)."""
+            key: str, kind: EventKind, verb: str, events: list[Event], less: int = 0,
+            gm: tuple[int, str] = (0, "")) -> int:
+    """Roll ``power`` (with ``gm``'s dice more or fewer, as the GM said after a reaction or a passive, and why) +
+    adjacent allies dice against ``hit`` (3 from highland onto lower ground); the damage (``less`` taken off it, as
+    the GM said). The Log names each part of the dice sum, the GM's die with its reason (a Frenzy, a Charge)."""
     assert striker.at is not None and victim.at is not None
     board = rules.board
     near = set(board.neighbours(striker.at))
     allies = sum(1 for u in state.units if u.owner == striker.owner and u is not striker and u.at in near)
     if board.highland(striker.at) and not board.highland(victim.at):
         hit = min(hit, rules.settings.highland_hit)
-    rolls = [dice.d6(f"{key}/{i}") for i in range(1, power + allies + 1)]
+    gm_dice, gm_why = gm
+    rolls = [dice.d6(f"{key}/{i}") for i in range(1, max(0, power + gm_dice) + allies + 1)]
     hits = sum(1 for r in rolls if r >= hit)
     tough = 1 if victim.has(Enhancement.TOUGHNESS) else 0
     damage = max(0, hits - tough - less)
     victim.damage += damage
-    extra = f" + {allies} adjacent all{'y' if allies == 1 else 'ies'}" if allies else ""
+    extra = (f" {'+' if gm_dice > 0 else '−'} {abs(gm_dice)} by the GM{f' ({gm_why})' if gm_why else ''}"
+             if gm_dice else "") + (f" + {allies} adjacent all{'y' if allies == 1 else 'ies'}" if allies else "")
     tough_note = (" (Tough 1: one less)" if tough and hits else "") + (f" ({less} less, by the GM)" if less else "")
     events.append(Event(state.turn, kind,
                         f"{striker.id} {verb} {victim.id}: {power}{extra} {'die' if len(rolls) == 1 else 'dice'} "
