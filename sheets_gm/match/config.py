@@ -14,6 +14,7 @@ file are relative to the file's own folder. Example::
     # engine = "engine.xlsx"       # optional: the GM-only engine (default: the board's)
     # orders = { Ann = "ann.xlsx", Bo = "bo.xlsx" }   # optional: private orders per seat
     # judge = "judge.xlsx"         # optional, for a game with a judge (default: the engine's)
+    # web = "web/"                 # the match page's folder (the default); "" for no page
 
     [deadlines]
     times = ["20:00"]
@@ -75,6 +76,7 @@ class SheetsSection(_Strict):
     engine: str | None = None
     orders: dict[str, str] = Field(default_factory=dict)
     judge: str | None = None
+    web: str = "web/"
 
 
 class GoogleSection(_Strict):
@@ -143,6 +145,7 @@ class MatchConfig:
     bots: dict[str, str] = field(default_factory=dict)  # ``[bots]``: a seat or member → the kind of bot playing it
     notify: NotifySettings | None = None  # None: no notices (no [notify], or one with problems)
     notify_problems: tuple[str, ...] = ()  # a line per bad option of [notify]: notices are off until mended
+    web: Path | None = None  # the match page's folder (``[sheets] web``); None: no page
 
     @property
     def folder(self) -> Path:
@@ -347,6 +350,7 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         bots={str(k).strip(): str(v).strip() for k, v in data.bots.items()},
         notify=notify,
         notify_problems=tuple(notify_problems),
+        web=_optional_path(folder, data.sheets.web.strip() or None),
     )
 
 

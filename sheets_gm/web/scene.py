@@ -1,0 +1,250 @@
+"""The public board as the page draws it: the game's public tabs (its sheet adapter's ``drawings``, nobody's view of
+the state, exactly what the board spreadsheet shows) read into places with a name, a colour, the ground and who
+stands there, for each geometry the engine knows (``BoardKind``): a square grid (a map named by the spreadsheet's
+cells, or one with its own letters and numbers round it), planes of numbered columns and lettered rows, and hexes
+drawn two cells to a hex. The page reads nothing else of the match: what the board does not show, it cannot."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sheets_gm.engine.grid import column_label
+from sheets_gm.engine.ruleset import BoardKind
+from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.web.cells import Cells
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A square or hex: its name as the game writes it, where it stands in its plane's grid (0-based column and
+    row), its colour, the ground (terrain, structures) in the board's words, who stands there (a line each), what a
+    click on it opens ('' when nobody is there), the symbol drawn for its occupant and the occupant's colour."""
+
+    name: str
+    col: int
+    row: int
+    colour: str
+    ground: str
+    who: tuple[str, ...]
+    makeup: str
+    symbol: str = ""  # '' (none), 'unit', 'coalition', 'phyrexia', 'mercenary'
+    tint: str = ""  # the occupant's colour: its owner's or its faction's
+
+
+@dataclass(frozen=True, slots=True)
+class Plane:
+    """One map: a title, its geometry (``square`` or ``hex``), its size and labels, and its places."""
+
+    title: str
+    shape: str
+    cols: int
+    rows: int
+    col_labels: tuple[str, ...]
+    row_labels: tuple[str, ...]
+    places: tuple[Place, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table of the public board (the players under GvG's map, Wesnoth's unit types): its title, its rows, the
+    first the header."""
+
+    title: str
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """What the page draws of one state: the maps, the tables under them, the other public tabs, the legend."""
+
+    planes: tuple[Plane, ...]
+    tables: tuple[Table, ...]
+    references: tuple[Table, ...]
+    legend: tuple[str, ...]
+
+
+#: The signs a plane's square starts an army's line with, and the symbol the page draws for each.
+ARMY_SIGNS = {"◆": "coalition", "●": "phyrexia", "○": "mercenary"}
+#: The colours of the two sides' signs where the board gives a unit no colour of its own (GvG's teams, Win or Die's
+#: legions: ▼ the first side, ▲ the second).
+SIGN_TINTS = {"▼": "#E06666", "▲": "#6FA8DC"}
+_FACTIONS = re.compile(r"factions ([a-z]+)")
+_COORD = re.compile(r"^[A-Z]+\d+$")
+
+
+def scene_of(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Scene:
+    """The scene of a state drawn as ``drawings`` (nobody's view) on a board of ``kind``."""
+    if kind is BoardKind.PLANES:
+        return _planes(drawings)
+    if kind is BoardKind.HEX:
+        return _hexes(drawings)
+    return _squares(drawings)
+
+
+def _legend(drawings: Sequence[BoardDrawing]) -> tuple[str, ...]:
+    lines: list[str] = []
+    for drawing in drawings:
+        lines += [str(row[0]) for row in drawing.legend if row and row[0] not in (None, "")]
+    return tuple(dict.fromkeys(lines))
+
+
+def _table(title: str, rows: Sequence[Sequence[str]]) -> Table:
+    width = max((len(r) for r in rows), default=0)
+    while width and all(len(r) < width or not r[width - 1] for r in rows):
+        width -= 1
+    return Table(title, tuple(tuple([*r[:width], *[""] * (width - len(r[:width]))]) for r in rows))
+
+
+def _blocks(cells: Cells, first: int) -> list[list[list[str]]]:
+    """The rows from ``first`` on, in blocks between empty rows."""
+    blocks: list[list[list[str]]] = [[]]
+    for row in cells.rows[first:]:
+        if any(row):
+            blocks[-1].append(row)
+        elif blocks[-1]:
+            blocks.append([])
+    return [b for b in blocks if b]
+
+
+def _references(drawings: Sequence[BoardDrawing]) -> tuple[Table, ...]:
+    """The public tabs that are no map (Wesnoth's unit types, Win or Die's cards, the Coalition's turn report)."""
+    out = []
+    for drawing in drawings:
+        rows = [r for r in Cells(drawing).rows if any(r)]
+        if rows:
+            out.append(_table(drawing.tab or "Board", rows))
+    return tuple(out)
+
+
+def _tint(cells: Cells, value: str, who: Sequence[str]) -> str:
+    """An occupant's colour: its owner's, as the board's conditional fills give it, else its side's sign's."""
+    return cells.owner_colour(value) or next((SIGN_TINTS[ch] for line in who for ch in line if ch in SIGN_TINTS), "")
+
+
+def _header(table: Table) -> tuple[str, ...]:
+    """A table's header: its first row of three cells or more (a first row of one cell is its caption)."""
+    return next((row for row in table.rows if sum(1 for v in row if v) >= 3), table.rows[0] if table.rows else ())
+
+
+def _names(cell: str, line: str) -> bool:
+    return bool(re.search(rf"(?<!\w){re.escape(cell)}(?!\w)", line))
+
+
+def _linked(tables: Sequence[Table], name: str, who: Sequence[str]) -> list[str]:
+    """The rows of ``tables`` about a place: a cell holding its name, or a first cell that is a line of ``who`` (a
+    unit's type), else one that a line names as a word (GvG's player red1 in ``⚔red1▼``)."""
+    found = []
+    for table in tables:
+        header = _header(table)
+        rows = [r for r in table.rows if r is not header and sum(1 for v in r if v) >= 2]
+        hits = [r for r in rows if (name and name in r) or r[0] in who]
+        hits = hits or [r for r in rows if r[0] and any(_names(r[0], line) for line in who)]
+        found += [" · ".join(f"{h}: {v}" if h else v for h, v in zip(header, row, strict=False) if v) for row in hits]
+    return found
+
+
+def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
+    """A square grid: the spreadsheet's cells (GvG: tile G9 is cell G9) or a grid with its own letters across and
+    numbers down (Champions); the blocks under the map are tables (GvG's players)."""
+    cells = Cells(drawings[0])
+    headed = cells.value(0, 1) == "A" and cells.value(1, 0) == "1"
+    height = _map_height(cells, drawings[0], headed)
+    tables = tuple(_table("", block) for block in _blocks(cells, height))
+    players = {row[0] for t in tables for row in t.rows[1:] if row and row[0]}
+    first = 1 if headed else 0
+    width = max((len(r) for r in cells.rows[:height]), default=0)
+    if headed:
+        width = max(c for c in range(width) if cells.value(0, c)) + 1
+    places = []
+    for r in range(first, height):
+        for c in range(first, width):
+            name = f"{cells.value(0, c)}{cells.value(r, 0)}" if headed else f"{column_label(c)}{r + 1}"
+            lines = [x for x in cells.value(r, c).split("\n") if x.strip()]
+            if headed and lines and lines[0] == name:
+                lines = lines[1:]
+            who = [x for x in lines if any(p in x for p in players)] if players else lines
+            ground = " · ".join(x for x in lines if x not in who)
+            makeup = "\n".join([*who, *_linked(tables, name, who)]) if who else ""
+            places.append(Place(name, c - first, r - first, cells.colour(r, c), ground, tuple(who), makeup,
+                                "unit" if who else "", _tint(cells, cells.value(r, c), who)))
+    return Scene((Plane("", "square", width - first, height - first,
+                        tuple(cells.value(0, c) for c in range(first, width)) if headed else
+                        tuple(column_label(c) for c in range(width)),
+                        tuple(cells.value(r, 0) for r in range(first, height)) if headed else
+                        tuple(str(r + 1) for r in range(height)), tuple(places)),),
+                 tables, _references(drawings[1:]), _legend(drawings[:1]))
+
+
+def _map_height(cells: Cells, drawing: BoardDrawing, headed: bool) -> int:
+    """The rows of a square map: down to its first empty row when it has its own labels, else as far as the
+    drawing's first fill (the map's ground) reaches (a GvG map has empty rows of its own)."""
+    if headed or not drawing.fills:
+        return next((r for r, row in enumerate(cells.rows) if not any(row)), len(cells.rows))
+    last = drawing.fills[0].range.rpartition(":")[2]
+    digits = "".join(ch for ch in last if ch.isdigit())
+    return min(int(digits), len(cells.rows)) if digits else len(cells.rows)
+
+
+def _is_plane(drawing: BoardDrawing) -> bool:
+    cells = Cells(drawing)
+    return cells.value(0, 1) == "1" and bool(cells.value(1, 0))
+
+
+def _planes(drawings: Sequence[BoardDrawing]) -> Scene:
+    """Planes of numbered columns and lettered rows (the Coalition's Dominaria, Phyrexia, Mirrodin): square 4C is
+    column 4, row C; the row titled Terrain under a plane names the terrain of each colour."""
+    planes = tuple(_plane(Cells(d)) for d in drawings if _is_plane(d))
+    return Scene(planes, (), _references([d for d in drawings if not _is_plane(d)]),
+                 _legend([d for d in drawings if _is_plane(d)]))
+
+
+def _plane(cells: Cells) -> Plane:
+    width = max(c for c in range(len(cells.rows[0])) if cells.value(0, c)) + 1
+    height = next((r for r in range(1, len(cells.rows)) if not cells.value(r, 0) or len(cells.value(r, 0)) > 2),
+                  len(cells.rows))
+    terrain_row = next((r for r in range(height, len(cells.rows)) if cells.value(r, 0) == "Terrain"), None)
+    terrains = {} if terrain_row is None else {cells.colour(terrain_row, c): cells.value(terrain_row, c)
+                                              for c in range(1, width) if cells.value(terrain_row, c)}
+    places = []
+    for r in range(1, height):
+        for c in range(1, width):
+            name = f"{cells.value(0, c)}{cells.value(r, 0)}"
+            lines = [x for x in cells.value(r, c).split("\n") if x.strip()]
+            who = [x for x in lines if x[:1] in ARMY_SIGNS or x.startswith("⚔")]
+            structures = [x for x in lines if x not in who]
+            colour = cells.colour(r, c)
+            ground = " · ".join([terrains.get(colour, ""), *structures]).strip(" ·")
+            note = cells.note(r, c)
+            symbol = next((ARMY_SIGNS[x[:1]] for x in who if x[:1] in ARMY_SIGNS), "")
+            faction = _FACTIONS.search(note)
+            places.append(Place(name, c - 1, r - 1, colour, ground, tuple(who),
+                                note or "\n".join(who), symbol, faction.group(1) if faction else ""))
+    return Plane(cells.value(0, 0), "square", width - 1, height - 1,
+                 tuple(cells.value(0, c) for c in range(1, width)),
+                 tuple(cells.value(r, 0) for r in range(1, height)), tuple(places))
+
+
+def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
+    """Hexes two cells to a hex (Wesnoth, Win or Die): row 2 holds the column letters, each hex's name and terrain
+    stand in its upper cell, its unit in the lower; even columns (B, D…) stand half a hex lower."""
+    cells = Cells(drawings[0])
+    width = max((len(r) for r in cells.rows), default=0)
+    references = _references(drawings[1:])
+    places = []
+    for c in range(width):
+        for r in range(2 + c % 2, len(cells.rows), 2):
+            top = cells.value(r, c)
+            name = top.split(" ", 1)[0].split("\n", 1)[0]
+            if not _COORD.match(name):
+                continue
+            unit = [x for x in cells.value(r + 1, c).split("\n") if x.strip()]
+            makeup = "\n".join([*unit, *_linked(references, "", unit[1:])]) if unit else ""
+            places.append(Place(name, c, (r - 2 - c % 2) // 2, cells.colour(r, c), top[len(name):].strip(),
+                                (" ".join(unit),) if unit else (), makeup, "unit" if unit else "",
+                                _tint(cells, cells.value(r + 1, c), unit)))
+    rows = max((p.row for p in places), default=-1) + 1
+    return Scene((Plane("", "hex", width, rows, tuple(column_label(c) for c in range(width)),
+                        tuple(str(r + 1) for r in range(rows)), tuple(places)),),
+                 (), references, _legend(drawings[:1]))
