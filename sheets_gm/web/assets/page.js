@@ -6,6 +6,8 @@
   var info = document.getElementById("info");
   var dialog = document.getElementById("makeup");
   var kept = false;
+  var LOCAL_TIME = {weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+                    timeZoneName: "short"};
 
   function say(place) {
     var lines = [place[0] + (place[1] ? " · " + place[1] : "")];
@@ -59,8 +61,7 @@
   document.querySelectorAll("time[data-local]").forEach(function (t) {
     var moment = new Date(t.getAttribute("datetime"));
     if (!isNaN(moment.getTime())) {
-      t.textContent = new Intl.DateTimeFormat(undefined, {dateStyle: "full", timeStyle: "short",
-                                                           timeZoneName: "short"}).format(moment);
+      t.textContent = new Intl.DateTimeFormat(undefined, LOCAL_TIME).format(moment);
     }
   });
 })();
