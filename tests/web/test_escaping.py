@@ -13,7 +13,7 @@ import pytest
 
 from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.sheets.adapter import BoardDrawing
-from sheets_gm.sheets.layout import ConditionalFill, Fill
+from sheets_gm.sheets.layout import ConditionalFill, Fill, Grid
 from sheets_gm.web.page import PageInput, Resolved
 from sheets_gm.web.site import build_site
 
@@ -52,8 +52,8 @@ class _Tags(HTMLParser):
 
 
 def _page(text: str, sheet: str, kind: BoardKind) -> PageInput:
-    cells = [["", "A", "B"], ["1", f"A1\n{text}", f"◆ {text}"], ["2", text, ""]]
-    hexes = [["", "", ""], ["A", "B", "C"], [f"A1 {text}", "", "C1"], [f"● {text}", "B1", f"■ {text}"]]
+    cells: Grid = [["", "A", "B"], ["1", f"A1\n{text}", f"◆ {text}"], ["2", text, ""]]
+    hexes: Grid = [["", "", ""], ["A", "B", "C"], [f"A1 {text}", "", "C1"], [f"● {text}", "B1", f"■ {text}"]]
     drawing = BoardDrawing(hexes if kind is BoardKind.HEX else cells,
                            (Fill("A1:C3", "#EFEFEF"), Fill("B2:B2", f'#fff" onload="{text}')),
                            legend=[[text]], notes={(1, 2): f"{text}\n  factions {text}"},

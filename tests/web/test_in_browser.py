@@ -73,7 +73,7 @@ def test_the_page_as_a_player_uses_it(browser: Any, sites: dict[str, Path], name
     x, y = browser.execute_script("var b = arguments[0].getBoundingClientRect();"
                                   "return [Math.round(b.x + b.width / 2), Math.round(b.y + b.height / 2)];", place)
     moving = ActionChains(browser)
-    moving.w3c_actions.pointer_action.move_to_location(x, y)
+    moving.w3c_actions.pointer_action.move_to_location(x, y)  # type: ignore[no-untyped-call]
     moving.perform()
     info = browser.find_element("id", "info").text
     data = browser.execute_script(
