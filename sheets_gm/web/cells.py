@@ -41,11 +41,11 @@ def text(value: CellValue) -> str:
 class Cells:
     """A drawing's values and colours, cell by cell (0-based row and column)."""
 
-    def __init__(self, drawing: BoardDrawing) -> None:
+    def __init__(self, drawing: BoardDrawing, *, colours: bool = True) -> None:
         self.drawing = drawing
         self.rows = [[text(v) for v in row] for row in drawing.values]
         self._paint: dict[tuple[int, int], str] = {}
-        for (r1, c1, r2, c2), colour in _boxed((f.range, f.colour) for f in drawing.fills):
+        for (r1, c1, r2, c2), colour in _boxed((f.range, f.colour) for f in drawing.fills if colours):
             for row in range(r1, min(r2, len(self.rows) + 1) + 1):
                 for col in range(c1, c2 + 1):
                     self._paint[row, col] = colour
@@ -54,7 +54,10 @@ class Cells:
 
     def value(self, row: int, col: int) -> str:
         """The cell's text ('' past the drawing)."""
-        return self.rows[row][col] if 0 <= row < len(self.rows) and 0 <= col < len(self.rows[row]) else ""
+        try:
+            return self.rows[row][col] if row >= 0 and col >= 0 else ""
+        except IndexError:
+            return ""
 
     def note(self, row: int, col: int) -> str:
         """The cell's note ('' for none)."""

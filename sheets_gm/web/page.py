@@ -5,9 +5,10 @@ events are the public ones (``visible_to(events, None)``), and the page keeps no
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC
+from functools import partial
 
 from sheets_gm.engine.events import visible_to
 from sheets_gm.engine.ruleset import BoardKind
@@ -21,12 +22,12 @@ from sheets_gm.sync.writes import closing_word, log_lines, status_line
 @dataclass(frozen=True, slots=True)
 class Resolved:
     """A resolution as its page shows it: its number, the window's label, its public Log lines (turn, kind,
-    sentence), and the public board before it (drawn only when the page lacks the window before)."""
+    sentence), and the public board before it (drawn when asked: only when the page lacks the window before)."""
 
     number: int
     label: str
     log: tuple[tuple[str, str, str], ...]
-    before: Sequence[BoardDrawing] | None = None
+    before: Callable[[], Sequence[BoardDrawing]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,7 @@ def page_input(facts: PollFacts, title: str, sheet: str) -> PageInput:
         rows = log_lines(visible_to(facts.events, None), adapter)
         resolution = Resolved(record.resolved, facts.resolved.label,
                               tuple((str(t), str(k), str(s)) for t, k, s in rows),
-                              adapter.drawings(facts.before) if facts.before is not None else None)
+                              None if facts.before is None else partial(adapter.drawings, facts.before))
     return PageInput(title=title, game=ruleset.traits.title, kind=ruleset.traits.board_kind, drawings=drawings,
                      status=status_line(adapter, record), window=window.label if window is not None else "",
                      deadline=moment.astimezone(UTC).isoformat() if moment is not None else "",

@@ -112,7 +112,7 @@ def _references(drawings: Sequence[BoardDrawing]) -> tuple[Table, ...]:
     """The public tabs that are no map (Wesnoth's unit types, Win or Die's cards, the Coalition's turn report)."""
     out = []
     for drawing in drawings:
-        rows = [r for r in Cells(drawing).rows if any(r)]
+        rows = [r for r in Cells(drawing, colours=False).rows if any(r)]
         if rows:
             out.append(_table(drawing.tab or "Board", rows))
     return tuple(out)
@@ -132,17 +132,30 @@ def _names(cell: str, line: str) -> bool:
     return bool(re.search(rf"(?<!\w){re.escape(cell)}(?!\w)", line))
 
 
-def _linked(tables: Sequence[Table], name: str, who: Sequence[str]) -> list[str]:
-    """The rows of ``tables`` about a place: a cell holding its name, or a first cell that is a line of ``who`` (a
-    unit's type), else one that a line names as a word (GvG's player red1 in ``⚔red1▼``)."""
-    found = []
-    for table in tables:
-        header = _header(table)
-        rows = [r for r in table.rows if r is not header and sum(1 for v in r if v) >= 2]
-        hits = [r for r in rows if (name and name in r) or r[0] in who]
-        hits = hits or [r for r in rows if r[0] and any(_names(r[0], line) for line in who)]
-        found += [" · ".join(f"{h}: {v}" if h else v for h, v in zip(header, row, strict=False) if v) for row in hits]
-    return found
+class _Rows:
+    """The rows of some tables of the board, found by their first cell: each as the line a click shows, its cells
+    named by the table's header (``Type: Bowman · HP: 33 · …``)."""
+
+    def __init__(self, tables: Sequence[Table]) -> None:
+        self.by_first: dict[str, list[str]] = {}
+        self.rows: list[tuple[tuple[str, ...], str]] = []
+        for table in tables:
+            header = _header(table)
+            for row in table.rows:
+                if row is header or sum(1 for v in row if v) < 2:
+                    continue
+                line = " · ".join(f"{h}: {v}" if h else v for h, v in zip(header, row, strict=False) if v)
+                self.by_first.setdefault(row[0], []).append(line)
+                self.rows.append((row, line))
+
+    def about(self, name: str, who: Sequence[str]) -> list[str]:
+        """The rows about a place: a cell holding its name, or a first cell that is a line of ``who`` (a unit's
+        type), else one that a line names as a word (GvG's player red1 in ``⚔red1▼``)."""
+        found = [line for row, line in self.rows if name in row] if name else []
+        found += [line for w in who for line in self.by_first.get(w, ())]
+        if found:
+            return found
+        return [line for row, line in self.rows if row[0] and any(_names(row[0], w) for w in who)]
 
 
 def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
@@ -153,6 +166,7 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
     height = _map_height(cells, drawings[0], headed)
     tables = tuple(_table("", block) for block in _blocks(cells, height))
     players = {row[0] for t in tables for row in t.rows[1:] if row and row[0]}
+    linked = _Rows(tables)
     first = 1 if headed else 0
     width = max((len(r) for r in cells.rows[:height]), default=0)
     if headed:
@@ -166,7 +180,7 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
                 lines = lines[1:]
             who = [x for x in lines if any(p in x for p in players)] if players else lines
             ground = " · ".join(x for x in lines if x not in who)
-            makeup = "\n".join([*who, *_linked(tables, name, who)]) if who else ""
+            makeup = "\n".join([*who, *linked.about(name, who)]) if who else ""
             places.append(Place(name, c - first, r - first, cells.colour(r, c), ground, tuple(who), makeup,
                                 "unit" if who else "", _tint(cells, cells.value(r, c), who)))
     return Scene((Plane("", "square", width - first, height - first,
@@ -188,16 +202,18 @@ def _map_height(cells: Cells, drawing: BoardDrawing, headed: bool) -> int:
 
 
 def _is_plane(drawing: BoardDrawing) -> bool:
-    cells = Cells(drawing)
-    return cells.value(0, 1) == "1" and bool(cells.value(1, 0))
+    """Whether ``drawing`` is a plane: numbered columns along its first row, a lettered row under it."""
+    values = drawing.values
+    return (len(values) > 1 and len(values[0]) > 1 and str(values[0][1]) == "1" and bool(values[1])
+            and values[1][0] not in (None, ""))
 
 
 def _planes(drawings: Sequence[BoardDrawing]) -> Scene:
     """Planes of numbered columns and lettered rows (the Coalition's Dominaria, Phyrexia, Mirrodin): square 4C is
     column 4, row C; the row titled Terrain under a plane names the terrain of each colour."""
-    planes = tuple(_plane(Cells(d)) for d in drawings if _is_plane(d))
-    return Scene(planes, (), _references([d for d in drawings if not _is_plane(d)]),
-                 _legend([d for d in drawings if _is_plane(d)]))
+    maps = [d for d in drawings if _is_plane(d)]
+    return Scene(tuple(_plane(Cells(d)) for d in maps), (), _references([d for d in drawings if not _is_plane(d)]),
+                 _legend(maps))
 
 
 def _plane(cells: Cells) -> Plane:
@@ -232,6 +248,7 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
     cells = Cells(drawings[0])
     width = max((len(r) for r in cells.rows), default=0)
     references = _references(drawings[1:])
+    linked = _Rows(references)
     places = []
     for c in range(width):
         for r in range(2 + c % 2, len(cells.rows), 2):
@@ -240,7 +257,7 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
             if not _COORD.match(name):
                 continue
             unit = [x for x in cells.value(r + 1, c).split("\n") if x.strip()]
-            makeup = "\n".join([*unit, *_linked(references, "", unit[1:])]) if unit else ""
+            makeup = "\n".join([*unit, *linked.about("", unit[1:])]) if unit else ""
             places.append(Place(name, c, (r - 2 - c % 2) // 2, cells.colour(r, c), top[len(name):].strip(),
                                 (" ".join(unit),) if unit else (), makeup, "unit" if unit else "",
                                 _tint(cells, cells.value(r + 1, c), unit)))

@@ -90,13 +90,26 @@ def _places(scene: Scene) -> list[list[list[str]]]:
     return [[[p.name, p.ground, "\n".join(p.who), p.makeup] for p in plane.places] for plane in scene.planes]
 
 
-def render(page: PageInput, kind: BoardKind, drawings: Sequence[BoardDrawing], *, file: str, heading: str,
-           resolved: str = "", log: Sequence[tuple[str, str, str]] = (), now: bool = False, earlier: str = "") -> str:
-    """One page's HTML: the maps of ``drawings``, and what ``page`` says of the match (``now``: the open window's
-    deadline, the standings and the other public tabs, which only the page of the match now shows)."""
-    env = environment()
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """A state drawn for the page: its scene and each plane's SVG (drawn once, shown by every page of the state)."""
+
+    scene: Scene
+    svgs: tuple[str, ...]
+
+
+def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
+    """The scene of ``drawings`` and each of its planes' SVG."""
     scene = scene_of(kind, drawings)
-    planes = [{"title": plane.title, "svg": Markup(plane_svg(env, plane, i))} for i, plane in enumerate(scene.planes)]
+    return Drawn(scene, tuple(plane_svg(environment(), plane, i) for i, plane in enumerate(scene.planes)))
+
+
+def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: str = "",
+           log: Sequence[tuple[str, str, str]] = (), now: bool = False, earlier: str = "") -> str:
+    """One page's HTML: the maps of ``state``, and what ``page`` says of the match (``now``: the open window's
+    deadline, the standings and the other public tabs, which only the page of the match now shows)."""
+    scene = state.scene
+    planes = [{"title": plane.title, "svg": Markup(svg)} for plane, svg in zip(scene.planes, state.svgs, strict=True)]
     link = page.sheet if page.sheet.startswith(("https://", "http://")) else ""
     values: dict[str, Any] = {
         "title": page.title, "game": page.game, "heading": heading, "file": file, "planes": planes,
@@ -106,7 +119,7 @@ def render(page: PageInput, kind: BoardKind, drawings: Sequence[BoardDrawing], *
         "tables": [*scene.tables, *(scene.references if now else ())], "sheet_url": link,
         "sheet_name": "" if link else Path(page.sheet).name,
     }
-    return env.get_template("page.html.j2").render(values)
+    return environment().get_template("page.html.j2").render(values)
 
 
 def _windows_js(windows: Sequence[_Window], now: str) -> bytes:
@@ -127,17 +140,17 @@ def build_site(folder: Path, page: PageInput) -> bool:
         (folder / gone.file).unlink(missing_ok=True)
     windows = [w for w in windows if w.number <= page.resolved]
     done = page.resolution
+    now_drawn = drawn(page.kind, page.drawings)
     if done is not None and all(w.number != done.number for w in windows):
         if done.before is not None and all(w.number != done.number - 1 for w in windows):
             label = "the start" if done.number == 1 else f"before resolution {done.number}"
             file = f"w{done.number - 1}.html"
-            write_if_changed(folder / file, render(page, page.kind, done.before, file=file,
+            write_if_changed(folder / file, render(page, drawn(page.kind, done.before()), file=file,
                                                    heading=_upper(label)).encode())
             windows.append(_Window(done.number - 1, label, file))
         file = f"w{done.number}.html"
         label = f"{done.number}. {done.label}"
-        write_if_changed(folder / file, render(page, page.kind, page.drawings, file=file,
-                                               heading=f"{_upper(done.label)}: resolved",
+        write_if_changed(folder / file, render(page, now_drawn, file=file, heading=f"{_upper(done.label)}: resolved",
                                                resolved=f"Resolved: {done.label}", log=done.log).encode())
         windows.append(_Window(done.number, label, file))
     windows.sort(key=lambda w: w.number)
@@ -145,8 +158,8 @@ def build_site(folder: Path, page: PageInput) -> bool:
     missing = page.resolved - sum(1 for w in windows if w.number > 0)
     earlier = (f"{missing} earlier resolution(s) were made before this page was kept: the spreadsheet's Log holds "
                "them." if missing > 0 else "")
-    write_if_changed(folder / INDEX, render(page, page.kind, page.drawings, file=INDEX, heading=_upper(now),
-                                            now=True, earlier=earlier).encode())
+    write_if_changed(folder / INDEX, render(page, now_drawn, file=INDEX, heading=_upper(now), now=True,
+                                            earlier=earlier).encode())
     write_if_changed(folder / "windows.js", _windows_js(windows, now))
     for name in SHARED:
         write_if_changed(folder / name, _asset(name).encode())

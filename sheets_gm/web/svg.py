@@ -5,10 +5,10 @@ mask, a mercenary's helm; an owner's sign in its colour elsewhere). Every text i
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from jinja2 import Environment
+from markupsafe import Markup, escape
 
 from sheets_gm.web.scene import Place, Plane
 
@@ -17,28 +17,9 @@ BIG = 96
 FILL = 480
 HEX = 21  # a hex's radius (centre to corner), in pixels
 MARGIN = 26  # room for the labels, left and top
+#: A hex's corners round its centre (each hex is this polygon, moved to its place).
+HEX_CORNERS = " ".join(f"{HEX * math.cos(math.pi / 3 * k):.1f},{HEX * math.sin(math.pi / 3 * k):.1f}" for k in range(6))
 _FACTIONS = ("white", "blue", "black", "red", "green")
-
-
-@dataclass(frozen=True, slots=True)
-class _Drawn:
-    """What the template draws of one place."""
-
-    name: str
-    colour: str
-    x: float
-    y: float
-    cx: float
-    cy: float
-    ty: float
-    hex: bool
-    points: str
-    mark: str
-    symbol: str
-    badge: str
-    tint: str
-    click: bool
-    names: tuple[str, ...]  # who stands there, written in a square big enough for it
 
 
 def _mark(place: Place) -> str:
@@ -68,25 +49,40 @@ def square_side(plane: Plane) -> int:
     return max(SQUARE, min(BIG, FILL // max(plane.cols, plane.rows, 1)))
 
 
-def _drawn(place: Place, shape: str, side: int) -> _Drawn:
+def _place(place: Place, i: int, shape: str, side: int) -> str:
+    """One place's SVG, every text and colour escaped (``markupsafe.escape``, the templates' own escaper): a map's
+    thousand places are written here rather than by a template's loop, several times faster."""
     if shape == "hex":
         cx, cy = _hex_centre(place.col, place.row)
-        corners = " ".join(f"{cx + HEX * math.cos(math.pi / 3 * k):.1f},{cy + HEX * math.sin(math.pi / 3 * k):.1f}"
-                           for k in range(6))
         x, y, ty = cx - HEX, cy - HEX, cy - HEX * 0.45
+        ground = f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{escape(place.colour)}"/>'
+        names: list[str] = []
     else:
         x, y = MARGIN + place.col * side, MARGIN + place.row * side
-        cx, cy, ty, corners = x + side / 2, y + side / 2, y + 10, ""
-    names = tuple(w[:12] for w in place.who[:(side - 18) // 14]) if shape != "hex" and side >= 60 else ()
-    return _Drawn(place.name, place.colour, x, y, round(cx, 1), round(cy, 1), round(ty, 1), shape == "hex", corners,
-                  _mark(place), _symbol(place), "" if names else _badge(place), place.tint or "#FFFFFF",
-                  bool(place.makeup), names)
+        cx, cy, ty = x + side / 2, y + side / 2, y + 10
+        ground = f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{escape(place.colour)}"/>'
+        names = [w[:12] for w in place.who[:(side - 18) // 14]] if side >= 60 else []
+    click = f' tabindex="0" role="button" aria-label="{escape(place.name)}"' if place.makeup else ""
+    parts = [f'<g class="p{" u" if place.makeup else ""}" data-i="{i}"{click}>', ground]
+    mark, symbol, badge = _mark(place), _symbol(place), "" if names else _badge(place)
+    if mark:
+        parts.append(f'<text x="{cx:.1f}" y="{ty:.1f}" text-anchor="middle">{escape(mark)}</text>')
+    parts += [f'<text class="n" x="{x + 5}" y="{y + 26 + k * 14}">{escape(name)}</text>'
+              for k, name in enumerate(names)]
+    if symbol:
+        parts.append(f'<use href="#{escape(symbol)}" x="{cx - 9:.1f}" y="{cy - 7:.1f}" width="18" height="18"/>')
+    elif badge:
+        parts.append(f'<circle cx="{cx:.1f}" cy="{cy + 3:.1f}" r="8" fill="{escape(place.tint or "#FFFFFF")}" '
+                     'stroke="#222" stroke-width=".8"/>')
+        parts.append(f'<text x="{cx:.1f}" y="{cy + 6:.1f}" text-anchor="middle">{escape(badge)}</text>')
+    parts.append("</g>")
+    return "".join(parts)
 
 
 def plane_svg(env: Environment, plane: Plane, index: int) -> str:
     """The SVG of ``plane`` (the ``index``-th of its scene), its places in the order of ``plane.places``."""
     side = square_side(plane)
-    drawn = [_drawn(p, plane.shape, side) for p in plane.places]
+    places = Markup("\n".join(_place(p, i, plane.shape, side) for i, p in enumerate(plane.places)))  # escaped
     if plane.shape == "hex":
         width = MARGIN + HEX * 2 + max(plane.cols - 1, 0) * 1.5 * HEX + 4
         height = MARGIN + math.sqrt(3) * HEX * (plane.rows + 0.5) + 4
@@ -97,6 +93,6 @@ def plane_svg(env: Environment, plane: Plane, index: int) -> str:
         cols = [{"x": MARGIN + c * side + side / 2, "text": t} for c, t in enumerate(plane.col_labels)]
         rows = [{"y": MARGIN + r * side + side / 2, "text": t} for r, t in enumerate(plane.row_labels)]
     values: dict[str, Any] = {"width": round(width), "height": round(height), "title": plane.title, "index": index,
-                              "col_labels": cols, "row_labels": rows, "places": drawn, "size": side,
-                              "margin": MARGIN}
+                              "col_labels": cols, "row_labels": rows, "places": places, "margin": MARGIN,
+                              "hex": HEX_CORNERS if plane.shape == "hex" else ""}
     return env.get_template("map.svg.j2").render(values)

@@ -64,7 +64,7 @@ def _page(text: str, sheet: str, kind: BoardKind) -> PageInput:
     drawings = [plane, plane, table] if kind is BoardKind.PLANES else [drawing, table]
     return PageInput(title=text, game=text, kind=kind, drawings=drawings, status=text, window=text,
                      deadline="2026-11-27T19:00:00+00:00", deadline_words=text, closing=text, resolved=1, sheet=sheet,
-                     marker=text, resolution=Resolved(1, text, ((text, text, text),), drawings))
+                     marker=text, resolution=Resolved(1, text, ((text, text, text),), lambda: drawings))
 
 
 @pytest.mark.parametrize("kind", list(BoardKind))
