@@ -18,7 +18,8 @@ FILL = 480
 HEX = 21  # a hex's radius (centre to corner), in pixels
 MARGIN = 26  # room for the labels, left and top
 #: A hex's corners round its centre (each hex is this polygon, moved to its place).
-HEX_CORNERS = " ".join(f"{HEX * math.cos(math.pi / 3 * k):.1f},{HEX * math.sin(math.pi / 3 * k):.1f}" for k in range(6))
+HEX_OFFSETS = tuple((HEX * math.cos(math.pi / 3 * k), HEX * math.sin(math.pi / 3 * k)) for k in range(6))
+HEX_CORNERS = " ".join(f"{x:.1f},{y:.1f}" for x, y in HEX_OFFSETS)
 _FACTIONS = ("white", "blue", "black", "red", "green")
 
 
