@@ -67,7 +67,7 @@ def _place(place: Place, i: int, shape: str, side: int) -> str:
     parts = [f'<g class="p{" u" if place.makeup else ""}" data-i="{i}"{click}>', ground]
     mark, symbol, badge = _mark(place), _symbol(place), "" if names else _badge(place)
     if mark:
-        parts.append(f'<text x="{cx:.1f}" y="{ty:.1f}" text-anchor="middle">{escape(mark)}</text>')
+        parts.append(f'<text class="m" x="{cx:.1f}" y="{ty + 2:.1f}" text-anchor="middle">{escape(mark)}</text>')
     parts += [f'<text class="n" x="{x + 5}" y="{y + 26 + k * 14}">{escape(name)}</text>'
               for k, name in enumerate(names)]
     if symbol:
