@@ -23,7 +23,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,7 @@ for folder in (ROOT, ROOT / "scripts"):
 
 import openpyxl  # noqa: E402
 from bench_big_war import roster as war_roster  # noqa: E402
+from bench_coalition import median_seconds  # noqa: E402
 
 from sheets_gm.engine.ruleset import Roster  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, ruleset_names  # noqa: E402
@@ -49,15 +49,6 @@ from tests.web.pages import bot_match, build_pages  # noqa: E402
 
 SEED = b"bench-page"
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
-
-
-def _median(run: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def resolved_poll(name: str, members: Roster | None, work: Path) -> tuple[float, WindowReport]:
@@ -109,8 +100,8 @@ def build_share(label: str, name: str, members: Roster | None, repeats: int, wor
         times.append(time.perf_counter() - start)
 
     times: list[float] = []
-    new = _median(first, repeats)
-    _median(steady, repeats)
+    new = median_seconds(first, repeats)
+    median_seconds(steady, repeats)
     build = statistics.median(times)
     print(f"{label:<28} resolution {took * 1000:7.0f} ms   page {build * 1000:5.0f} ms  share {build / took:6.1%}"
           f"   (a new page, the start drawn too: {new * 1000:5.0f} ms, {new / took:6.1%})")
@@ -129,14 +120,14 @@ def _browser() -> Any:
 
 def drawn_seconds(driver: Any, page: Path, repeats: int) -> float:
     """The median time from navigation to the page drawn: its load event, then two animation frames."""
-    times = []
+    times: list[float] = []
     for _ in range(repeats):
         driver.get("about:blank")
         driver.get(page.as_uri())
-        times.append(driver.execute_async_script(
+        times.append(float(driver.execute_async_script(
             "var done = arguments[arguments.length - 1];"
             "requestAnimationFrame(function () { requestAnimationFrame(function () {"
-            "  done(performance.now() / 1000); }); });"))
+            "  done(performance.now() / 1000); }); });")))
     return statistics.median(times)
 
 
