@@ -31,6 +31,7 @@ class Place:
     makeup: str
     symbol: str = ""  # '' (none), 'unit', 'coalition', 'phyrexia', 'mercenary'
     tint: str = ""  # the occupant's colour: its owner's or its faction's
+    frame: str = ""  # the colour of the rectangle round a structure's square ('' for none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,11 @@ ARMY_SIGNS = {"◆": "coalition", "●": "phyrexia", "○": "mercenary"}
 #: legions: ▼ the first side, ▲ the second).
 SIGN_TINTS = {"▼": "#E06666", "▲": "#6FA8DC"}
 _FACTIONS = re.compile(r"factions ([a-z]+)")
+#: The rectangle round a structure's square, as the rulebook colours it (2.1, 5): a base in its faction's colour, a
+#: stronghold orange, a terrain feature yellow, a portal pink; a destroyed structure grey.
+FRAMES = {"▲": "#E69138", "★": "#F1C232", "◎": "#E377C2", "✕": "#777777"}
+FACTION_COLOURS = {"white": "#FFFFFF", "blue": "#3D85C6", "black": "#222222", "red": "#CC0000", "green": "#38761D"}
+_BASE = re.compile(r"\((white|blue|black|red|green)")
 _COORD = re.compile(r"^[A-Z]+\d+$")
 
 
@@ -235,11 +241,22 @@ def _plane(cells: Cells) -> Plane:
             note = cells.note(r, c)
             symbol = next((ARMY_SIGNS[x[:1]] for x in who if x[:1] in ARMY_SIGNS), "")
             faction = _FACTIONS.search(note)
-            places.append(Place(name, c - 1, r - 1, colour, ground, tuple(who),
-                                note or "\n".join(who), symbol, faction.group(1) if faction else ""))
+            places.append(Place(name, c - 1, r - 1, colour, ground, tuple(who), note or "\n".join(who), symbol,
+                                faction.group(1) if faction else "", _frame(structures)))
     return Plane(cells.value(0, 0), "square", width - 1, height - 1,
                  tuple(cells.value(0, c) for c in range(1, width)),
                  tuple(cells.value(r, 0) for r in range(1, height)), tuple(places))
+
+
+def _frame(structures: Sequence[str]) -> str:
+    """The colour of the rectangle round a square holding ``structures`` (its lines on the board), '' for none."""
+    for line in structures:
+        if line.startswith("⌂"):
+            base = _BASE.search(line)
+            return FACTION_COLOURS[base.group(1)] if base else "#999999"
+        if line[:1] in FRAMES:
+            return FRAMES[line[:1]]
+    return ""
 
 
 def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:

@@ -63,6 +63,10 @@ def _place(place: Place, i: int, shape: str, side: int) -> str:
         cx, cy, ty = x + side / 2, y + side / 2, y + 10
         ground = f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{escape(place.colour)}"/>'
         names = [w[:12] for w in place.who[:(side - 18) // 14]] if side >= 60 else []
+        if place.frame:  # a structure's square: its coloured rectangle inside a thin dark one
+            ground += (f'<rect x="{x + 2.5}" y="{y + 2.5}" width="{side - 5}" height="{side - 5}" fill="none" '
+                       f'stroke="{escape(place.frame)}" stroke-width="3"/><rect x="{x + 1}" y="{y + 1}" '
+                       f'width="{side - 2}" height="{side - 2}" fill="none" stroke="#333" stroke-width=".7"/>')
     click = f' tabindex="0" role="button" aria-label="{escape(place.name)}"' if place.makeup else ""
     parts = [f'<g class="p{" u" if place.makeup else ""}" data-i="{i}"{click}>', ground]
     mark, symbol, badge = _mark(place), _symbol(place), "" if names else _badge(place)
