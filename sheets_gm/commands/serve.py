@@ -82,7 +82,8 @@ def _pages_served(address: str, folders: list[Path]) -> Iterator[None]:
         server = start_page_server(parse_address(address), lambda: hosted_pages(find_configs(folders)))
     except (AddressError, OSError) as exc:
         raise UsageError(f"--web {address}: {exc}") from None
-    _say(f"The match pages: http://{address if ':' in address else '127.0.0.1:' + address}/ (GET and HEAD only).")
+    host, port = server.server_address[:2]
+    _say(f"The match pages: http://{host!s}:{port}/ (GET and HEAD only).")
     try:
         yield
     finally:

@@ -93,3 +93,18 @@ def test_the_hosted_pages_are_every_config_with_a_page_named_by_its_file(tmp_pat
     pages = hosted_pages([first, second, off])
     assert list(pages) == ["match", "match-2"]
     assert pages["match"] == HostedPage("Test match", tmp_path / "a" / "web")
+
+
+def test_serve_web_serves_the_pages_of_the_matches_under_its_folders(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from sheets_gm.commands.base import UsageError
+    from sheets_gm.commands.serve import _pages_served
+
+    local_config(tmp_path)
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "index.html").write_text("<p>the match</p>", encoding="utf-8")
+    with _pages_served("127.0.0.1:0", [tmp_path]):
+        port = int(capsys.readouterr().out.split("http://127.0.0.1:")[1].split("/")[0])
+        assert _ask(port, "GET", "/match/")[2] == b"<p>the match</p>"
+    with pytest.raises(UsageError, match=r"--web nowhere: .*give a port"), _pages_served("nowhere", [tmp_path]):
+        pass
