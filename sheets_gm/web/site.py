@@ -114,7 +114,7 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
     values: dict[str, Any] = {
         "title": page.title, "game": page.game, "heading": heading, "file": file, "planes": planes,
         "places": _places(scene), "resolved": resolved, "log": log, "legend": scene.legend, "earlier": earlier,
-        "status": page.status if now else "", "deadline": page.deadline if now else "",
+        "status": page.status if now or resolved else "", "deadline": page.deadline if now else "",
         "deadline_words": page.deadline_words, "closing": _upper(page.closing),
         "tables": [*scene.tables, *(scene.references if now else ())], "sheet_url": link,
         "sheet_name": "" if link else Path(page.sheet).name,
