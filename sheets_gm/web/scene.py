@@ -7,7 +7,7 @@ drawn two cells to a hex. The page reads nothing else of the match: what the boa
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sheets_gm.engine.grid import column_label
@@ -259,6 +259,39 @@ def _frame(structures: Sequence[str]) -> str:
     return ""
 
 
+_SIGN_WORD = re.compile(r"(?:^|· )([^\w\s·]+) ([a-z][a-z ]*)")
+
+
+def sign_words(legend: Sequence[str]) -> dict[str, str]:
+    """What each sign of the map means, as its legend says it (``♣ forest · ∩ hills (harsh) · ▲▲ mountain``); a
+    legend that says plain ground is unmarked gives '' the word plain.
+
+    >>> sign_words(["♣ forest · ∩ hills (harsh) · ▲▲ mountain · plain unmarked"])
+    {'♣': 'forest', '∩': 'hills', '▲▲': 'mountain', '': 'plain'}
+    """
+    words: dict[str, str] = {}
+    for line in legend:
+        words.update((sign, _first_words(word)) for sign, word in _SIGN_WORD.findall(line) if sign not in words)
+        if "plain unmarked" in line:
+            words[""] = "plain"
+    return words
+
+
+def _first_words(text: str) -> str:
+    """A legend's words for a sign, without its article and what follows (``a village and its owner``: village)."""
+    head = re.split(r"\s+(?:and|its|with)\b|,", text.strip(), maxsplit=1)[0]
+    return re.sub(r"^(a|an|the) ", "", head).strip()
+
+
+def _terrain(ground: str, words: Mapping[str, str]) -> str:
+    """A hex's ground with the words of its signs the board leaves out (``♣`` → ``♣ forest``; '' → ``plain``)."""
+    if not ground:
+        return words.get("", "")
+    sign = ground.split(" ", 1)[0]
+    word = words.get(sign, "")
+    return f"{sign} {word}{ground[len(sign):]}" if word and word not in ground else ground
+
+
 def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
     """Hexes two cells to a hex (Wesnoth, Win or Die): row 2 holds the column letters, each hex's name and terrain
     stand in its upper cell, its unit in the lower; even columns (B, D…) stand half a hex lower."""
@@ -266,6 +299,8 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
     width = max((len(r) for r in cells.rows), default=0)
     references = _references(drawings[1:])
     linked = _Rows(references)
+    legend = _legend(drawings[:1])
+    words = sign_words(legend)
     places = []
     for c in range(width):
         for r in range(2 + c % 2, len(cells.rows), 2):
@@ -275,10 +310,11 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
                 continue
             unit = [x for x in cells.value(r + 1, c).split("\n") if x.strip()]
             makeup = "\n".join([*unit, *linked.about("", unit[1:])]) if unit else ""
-            places.append(Place(name, c, (r - 2 - c % 2) // 2, cells.colour(r, c), top[len(name):].strip(),
+            ground = _terrain(top[len(name):].strip(), words)
+            places.append(Place(name, c, (r - 2 - c % 2) // 2, cells.colour(r, c), ground,
                                 (" ".join(unit),) if unit else (), makeup, "unit" if unit else "",
                                 _tint(cells, cells.value(r + 1, c), unit)))
     rows = max((p.row for p in places), default=-1) + 1
     return Scene((Plane("", "hex", width, rows, tuple(column_label(c) for c in range(width)),
                         tuple(str(r + 1) for r in range(rows)), tuple(places)),),
-                 (), references, _legend(drawings[:1]))
+                 (), references, legend)
