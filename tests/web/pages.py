@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any, cast
 
 from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import JUDGE, Window
+from sheets_gm.engine.ruleset import JUDGE, Resolution, Window
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, sheet_of
+from sheets_gm.simulate.worker import play_out
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.notices import PollFacts
 from sheets_gm.web.page import page_input
@@ -34,20 +35,19 @@ class Step:
 def bot_match(name: str, windows: int, seed: bytes = SEED) -> tuple[AnyRuleset, Any, list[Step]]:
     """``windows`` windows of a bot match of the game ``name`` (fewer if it ends): its rules, start and steps."""
     rules = create_ruleset(name)
-    state = start = rules.new_match(rules.sample_roster(), seed)
+    start = rules.new_match(rules.sample_roster(), seed)
     make = next(iter(bots_of(rules).values())).make
     judge = (JUDGE,) if rules.traits.judge else ()
-    bots = {seat: make(f"page/{seat}") for seat in (*rules.seats(state), *judge)}
+    bots = {seat: make(f"page/{seat}") for seat in (*rules.seats(start), *judge)}
     steps: list[Step] = []
-    for _ in range(windows):
-        window = rules.window(state)
-        if window is None:
-            break
-        dice = rules.dice(seed, state)
-        orders = rules.merge_orders({seat: bots[seat].orders(state, seat, dice) for seat in window.seats})
-        resolution = rules.resolve(state, orders, rules.dice(seed, state))
-        steps.append(Step(window, state, resolution.state, tuple(resolution.events)))
-        state = resolution.state
+
+    def seen(resolution: Resolution[Any]) -> None:
+        before = steps[-1].after if steps else start
+        window = rules.window(before)
+        assert window is not None
+        steps.append(Step(window, before, resolution.state, tuple(resolution.events)))
+
+    play_out(rules, start, bots, seed, seen, limit=windows)
     return rules, start, steps
 
 
