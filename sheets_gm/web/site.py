@@ -24,6 +24,7 @@ from jinja2 import Environment, FunctionLoader, select_autoescape
 from markupsafe import Markup
 
 from sheets_gm.engine.ruleset import BoardKind
+from sheets_gm.engine.words import counted
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.web.page import PageInput
 from sheets_gm.web.scene import Scene, scene_of
@@ -54,13 +55,15 @@ class _Window:
     number: int
     label: str
     file: str
+    logged: bool = True  # the page of a resolution, with its Log; False: a board before one the page did not see
 
 
 def _load(folder: Path) -> tuple[str, list[_Window]]:
     """What the folder was last built for, and its resolutions' pages ('' and none for a new or unreadable one)."""
     try:
         data = json.loads((folder / RECORD).read_text(encoding="utf-8"))
-        return str(data["built"]), [_Window(int(w["n"]), str(w["label"]), str(w["file"])) for w in data["windows"]]
+        return str(data["built"]), [_Window(int(w["n"]), str(w["label"]), str(w["file"]), bool(w.get("log", True)))
+                                    for w in data["windows"]]
     except (OSError, ValueError, KeyError, TypeError):
         return "", []
 
@@ -147,7 +150,7 @@ def build_site(folder: Path, page: PageInput) -> bool:
             file = f"w{done.number - 1}.html"
             write_if_changed(folder / file, render(page, drawn(page.kind, done.before()), file=file,
                                                    heading=_upper(label)).encode())
-            windows.append(_Window(done.number - 1, label, file))
+            windows.append(_Window(done.number - 1, label, file, logged=False))
         file = f"w{done.number}.html"
         label = f"{done.number}. {done.label}"
         write_if_changed(folder / file, render(page, now_drawn, file=file, heading=f"{_upper(done.label)}: resolved",
@@ -155,14 +158,15 @@ def build_site(folder: Path, page: PageInput) -> bool:
         windows.append(_Window(done.number, label, file))
     windows.sort(key=lambda w: w.number)
     now = f"now: {page.window}" if page.window else "now: the match is over"
-    missing = page.resolved - sum(1 for w in windows if w.number > 0)
-    earlier = (f"{missing} earlier resolution(s) were made before this page was kept: the spreadsheet's Log holds "
-               "them." if missing > 0 else "")
+    missing = page.resolved - sum(1 for w in windows if w.number > 0 and w.logged)
+    earlier = (f"{counted(missing, 'resolution')} of this match came before this page was kept: their Log lines "
+               "are in the spreadsheet's Log tab." if missing > 0 else "")
     write_if_changed(folder / INDEX, render(page, now_drawn, file=INDEX, heading=_upper(now), now=True,
                                             earlier=earlier).encode())
     write_if_changed(folder / "windows.js", _windows_js(windows, now))
     for name in SHARED:
         write_if_changed(folder / name, _asset(name).encode())
-    record = {"built": page.marker, "windows": [{"n": w.number, "label": w.label, "file": w.file} for w in windows]}
+    record = {"built": page.marker,
+              "windows": [{"n": w.number, "label": w.label, "file": w.file, "log": w.logged} for w in windows]}
     write_if_changed(folder / RECORD, json.dumps(record, ensure_ascii=False, indent=1).encode())
     return True
