@@ -75,14 +75,18 @@ def resolve_file(folder: Path, path: str) -> Path | None:
 
 
 class _Handler(BaseHTTPRequestHandler):
+    """One request: GET and HEAD answered from the pages ``pages`` names, every other method refused."""
+
     server_version = "sheets-gm"
     sys_version = ""
     pages: Pages
 
     def do_GET(self) -> None:
+        """Answer with the file the path names (the index of matches at ``/``)."""
         self._answer(body=True)
 
     def do_HEAD(self) -> None:
+        """Answer as GET would, without the body."""
         self._answer(body=False)
 
     def _refuse_method(self) -> None:
