@@ -9,9 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sheets_gm.match.page import hosted_pages
-from sheets_gm.web.server import AddressError, HostedPage, parse_address, start_page_server
+from sheets_gm.web.server import AddressError, HostedPage, parse_address, resolve_file, start_page_server
 from tests.matchfiles import local_config
 
 
@@ -108,3 +110,25 @@ def test_serve_web_serves_the_pages_of_the_matches_under_its_folders(tmp_path: P
         assert _ask(port, "GET", "/match/")[2] == b"<p>the match</p>"
     with pytest.raises(UsageError, match=r"--web nowhere: .*give a port"), _pages_served("nowhere", [tmp_path]):
         pass
+
+
+PIECES = ["..", ".", "%2e%2e", "%2E", "%2f", "%5c", "\\", "/", "//", "w1.html", "out.html", "inside.html", ".hidden",
+          "site", "secret.txt", "%00", "index.html", "%252e%252e"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=6))
+def test_no_path_leaves_the_folder(tmp_path_factory: pytest.TempPathFactory, pieces: list[str]) -> None:
+    """The class behind the cases above, as a property: whatever a path is made of, the file it names (if any) is a
+    regular file inside the match's folder, never the secret beside it."""
+    root = tmp_path_factory.getbasetemp() / "property"
+    site = root / "site"
+    if not site.exists():
+        site.mkdir(parents=True)
+        (site / "w1.html").write_text("turn 1", encoding="utf-8")
+        (site / "index.html").write_text("now", encoding="utf-8")
+        (root / "secret.txt").write_text("the seed", encoding="utf-8")
+        (site / "out.html").symlink_to(root / "secret.txt")
+        (site / "inside.html").symlink_to(site / "w1.html")
+    found = resolve_file(site, "/".join(pieces))
+    assert found is None or (found.is_relative_to(site.resolve()) and found.is_file())
