@@ -10,6 +10,14 @@ if ! grep -qxF "$want" "$stamp" 2>/dev/null; then
   .venv/bin/python -m pip install --quiet -e '.[test]'
   echo "$want" > "$stamp"
 fi
+# The match page's browser tests drive Debian's chromium through Debian's chromedriver (no browser download): as
+# root, install them when they are missing; elsewhere the tests skip, naming what to install.
+if ! { command -v chromedriver && { command -v chromium || command -v chromium-browser; }; } >/dev/null 2>&1 \
+   && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  apt-get install -y -q chromium chromium-driver >/dev/null 2>&1 \
+    || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium chromium-driver >/dev/null 2>&1; } \
+    || echo "chromium and chromium-driver could not be installed: the match page's browser tests will skip" >&2
+fi
 # pytest's parallel processes (pytest-xdist): one per core this shell may use, at most 4 (CI has 2), or
 # SHEETS_GM_TEST_WORKERS of them when that is set (1: no worker processes).
 workers=${SHEETS_GM_TEST_WORKERS:-$(.venv/bin/python -c 'import os; print(min(4, len(os.sched_getaffinity(0))))')}

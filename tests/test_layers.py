@@ -32,6 +32,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("sheets_gm.sync.life",),
     ("sheets_gm.sync.poll", "sheets_gm.sync.drawn_cells", "sheets_gm.sync.older_copy"),
     ("sheets_gm.sync.gate", "sheets_gm.scenario", "sheets_gm.simulate"),
+    # the match page: a view of what the sync holds after a poll, built by the match layer, linked by the notices
+    ("sheets_gm.web",),
     ("sheets_gm.match", "sheets_gm.notify"),
     ("sheets_gm.host",),
     ("sheets_gm.commands", "sheets_gm.cli"),

@@ -66,7 +66,29 @@ def run_serve(args: argparse.Namespace) -> int:
             raise UserError(f"sheets-gm serve is already running{who} with the status file {where}: one host "
                             "serves these folders (`sheets-gm serve --status` says what it does); stop it first "
                             "(systemctl stop, or SIGTERM), or give this one folders of its own") from None
+        if args.web:
+            held.enter_context(_pages_served(args.web, folders))
         return _serve(args, folders, where)
+
+
+@contextmanager
+def _pages_served(address: str, folders: list[Path]) -> Iterator[None]:
+    """The pages of every match under ``folders`` served at ``address`` while the host runs (``web.server``)."""
+    from sheets_gm.host.discovery import find_configs
+    from sheets_gm.match.page import hosted_pages
+    from sheets_gm.web.server import AddressError, parse_address, start_page_server
+
+    try:
+        server = start_page_server(parse_address(address), lambda: hosted_pages(find_configs(folders)))
+    except (AddressError, OSError) as exc:
+        raise UsageError(f"--web {address}: {exc}") from None
+    host, port = server.server_address[:2]
+    _say(f"The match pages: http://{host!s}:{port}/ (GET and HEAD only).")
+    try:
+        yield
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def _serve(args: argparse.Namespace, folders: list[Path], where: Path) -> int:
@@ -104,5 +126,8 @@ def register(sub: object) -> None:
                    help=f"matches polled side by side (default {DEFAULT_WORKERS})")
     p.add_argument("--rescan", type=seconds("--rescan", 1, 3600), default=DEFAULT_RESCAN, metavar="S",
                    help=f"seconds between two searches of the folders for new matches (default {DEFAULT_RESCAN:g})")
+    p.add_argument("--web", metavar="ADDRESS",
+                   help="also serve every match's page (its [sheets] web folder) at ADDRESS: 8080, or HOST:PORT "
+                        "(0.0.0.0:8080 for other machines); an index of matches, then each match")
     p.add_argument("--status-file", metavar="PATH",
                    help="where the status is kept (default: .sheets-gm/serve-status.json in the first folder)")

@@ -14,6 +14,8 @@ file are relative to the file's own folder. Example::
     # engine = "engine.xlsx"       # optional: the GM-only engine (default: the board's)
     # orders = { Ann = "ann.xlsx", Bo = "bo.xlsx" }   # optional: private orders per seat
     # judge = "judge.xlsx"         # optional, for a game with a judge (default: the engine's)
+    # web = "web/"                 # the match page's folder (the default); "" for no page
+    # web_url = "https://example.org/friday/"   # where players open it, for the notices' link
 
     [deadlines]
     times = ["20:00"]
@@ -75,6 +77,8 @@ class SheetsSection(_Strict):
     engine: str | None = None
     orders: dict[str, str] = Field(default_factory=dict)
     judge: str | None = None
+    web: str = "web/"
+    web_url: str = ""
 
 
 class GoogleSection(_Strict):
@@ -143,6 +147,8 @@ class MatchConfig:
     bots: dict[str, str] = field(default_factory=dict)  # ``[bots]``: a seat or member → the kind of bot playing it
     notify: NotifySettings | None = None  # None: no notices (no [notify], or one with problems)
     notify_problems: tuple[str, ...] = ()  # a line per bad option of [notify]: notices are off until mended
+    web: Path | None = None  # the match page's folder (``[sheets] web``); None: no page
+    web_url: str = ""  # where players open the page (``[sheets] web_url``), for the notices' link; '' unknown
 
     @property
     def folder(self) -> Path:
@@ -347,7 +353,18 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         bots={str(k).strip(): str(v).strip() for k, v in data.bots.items()},
         notify=notify,
         notify_problems=tuple(notify_problems),
+        web=_optional_path(folder, data.sheets.web.strip() or None),
+        web_url=_web_url(path, data.sheets.web_url),
     )
+
+
+def _web_url(path: Path, url: str) -> str:
+    """``[sheets] web_url``: a web address (http or https), or '' for none."""
+    url = url.strip()
+    if url and not re.fullmatch(r"https?://[^\s\"'<>]+", url):
+        raise ConfigError(f"{path}: [sheets] web_url {url!r} is not a web address; write the address players open "
+                          'the match page at, e.g. web_url = "https://example.org/friday/"')
+    return url
 
 
 def _seats(path: Path, data: _ConfigFile, kind: str, least: int, most: int) -> tuple[str, ...]:

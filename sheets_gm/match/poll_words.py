@@ -138,6 +138,6 @@ def notify_warning(config: MatchConfig) -> str:
 
 def poll_warnings(config: MatchConfig, report: WindowReport) -> list[str]:
     """The warnings a poll of the match gives, each until the GM mends its cause: house rules changed in the
-    config, ``[bots]`` edited, tables short of rows, bad ``[notify]`` options."""
+    config, ``[bots]`` edited, tables short of rows, bad ``[notify]`` options, a match page not written."""
     return [w for w in (settings_warning(config, report), bots_warning(config, report), tables_warning(config, report),
-                        notify_warning(config)) if w]
+                        notify_warning(config), report.page) if w]

@@ -23,6 +23,7 @@ from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, live_v
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.init_common import InitOutcome, MatchExistsError, aside_name, prepare_local
 from sheets_gm.match.init_targets import check_local_targets
+from sheets_gm.match.page import publish_page
 from sheets_gm.match.privacy import place, refuse_exposures, shared_folders
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
 from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
@@ -89,6 +90,8 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
         # config turns it on pays the read it takes)
         if not dry_run and config.settings.get("stand_in_gm") is True:
             stand_in_gm(sheets, get_ruleset(config.ruleset), owners=lambda: layout_owners(config, sheets))
+        if not dry_run:
+            report.page = publish_page(config, report.facts)
         return report
 
 

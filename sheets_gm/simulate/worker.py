@@ -51,12 +51,13 @@ class ChunkTask:
 
 
 def play_out(rules: Ruleset[Any, Any, Any], state: Any, players: Mapping[str, Bot[Any, Any]], dice_seed: bytes,
-             on_window: Callable[[Resolution[Any]], object]) -> tuple[Any, int]:
-    """A match played from ``state`` to its end (or the game's window cap) by ``players`` (a bot per seat, and
-    per JUDGE for a judge's windows), ``on_window`` told each resolution; returns the last state and the
-    number of windows played."""
+             on_window: Callable[[Resolution[Any]], object], limit: int | None = None) -> tuple[Any, int]:
+    """A match played from ``state`` to its end (or the game's window cap, or ``limit`` windows) by ``players`` (a
+    bot per seat, and per JUDGE for a judge's windows), ``on_window`` told each resolution; returns the last state
+    and the number of windows played."""
     windows = 0
-    while windows < rules.traits.max_windows:
+    cap = rules.traits.max_windows if limit is None else min(limit, rules.traits.max_windows)
+    while windows < cap:
         window = rules.window(state)
         if window is None:
             break

@@ -1,0 +1,76 @@
+"""A drawing's cells as the page reads them: each cell's colour from the drawing's fills (later fills over earlier
+ones, a conditional fill over both where the cell's value starts with its prefix), and its text."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sheets_gm.engine.grid import column_index
+from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.sheets.layout import CellValue
+
+_CELL = re.compile(r"^([A-Z]+)(\d+)$")
+WHITE = "#FFFFFF"
+
+
+def _box(cells: str) -> tuple[int, int, int, int] | None:
+    """``A1:C3`` (or ``B2``) as 0-based (first row, first column, last row, last column); None when it is not one."""
+    ends = []
+    for end in cells.split(":"):
+        found = _CELL.match(end.strip().upper())
+        if found is None:
+            return None
+        ends.append((int(found.group(2)) - 1, column_index(found.group(1))))
+    (r1, c1), (r2, c2) = ends[0], ends[-1]
+    return min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2)
+
+
+def _boxed(ranges: Iterator[tuple[str, str]]) -> Iterator[tuple[tuple[int, int, int, int], str]]:
+    for cells, colour in ranges:
+        box = _box(cells.rpartition("!")[2])
+        if box is not None:
+            yield box, colour
+
+
+def text(value: CellValue) -> str:
+    """A cell's value as the page shows it ('' for an empty cell)."""
+    return "" if value is None else str(value)
+
+
+class Cells:
+    """A drawing's values and colours, cell by cell (0-based row and column)."""
+
+    def __init__(self, drawing: BoardDrawing, *, colours: bool = True) -> None:
+        self.drawing = drawing
+        self.rows = [[text(v) for v in row] for row in drawing.values]
+        self._paint: dict[tuple[int, int], str] = {}
+        for (r1, c1, r2, c2), colour in _boxed((f.range, f.colour) for f in drawing.fills if colours):
+            for row in range(r1, min(r2, len(self.rows) + 1) + 1):
+                for col in range(c1, c2 + 1):
+                    self._paint[row, col] = colour
+        self._conditional = [(box, f.prefix, f.colour) for box, f in
+                             ((b, f) for f in drawing.conditional_fills for b, _ in _boxed(iter([(f.range, "")])))]
+
+    def value(self, row: int, col: int) -> str:
+        """The cell's text ('' past the drawing)."""
+        try:
+            return self.rows[row][col] if row >= 0 and col >= 0 else ""
+        except IndexError:
+            return ""
+
+    def note(self, row: int, col: int) -> str:
+        """The cell's note ('' for none)."""
+        return (self.drawing.notes or {}).get((row, col), "")
+
+    def colour(self, row: int, col: int) -> str:
+        """The cell's background: the last fill over it, unless its value starts with a conditional fill's prefix."""
+        value = self.value(row, col)
+        for (r1, c1, r2, c2), prefix, colour in self._conditional:
+            if r1 <= row <= r2 and c1 <= col <= c2 and value.startswith(prefix):
+                return colour
+        return self._paint.get((row, col), WHITE)
+
+    def owner_colour(self, value: str) -> str:
+        """The colour a conditional fill gives a cell holding ``value`` ('' when none does: no owner's sign)."""
+        return next((colour for _, prefix, colour in self._conditional if value.startswith(prefix)), "")

@@ -1,0 +1,80 @@
+"""What one page shows, made from what a poll already holds (``PollFacts``): the public board's drawings of the
+state now (and, after a resolution, of the state it started from), the resolution's public events as the Log writes
+them, the status line and the open window's deadline. Nothing here is secret: the drawings are nobody's view, the
+events are the public ones (``visible_to(events, None)``), and the page keeps nothing else of the facts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC
+from functools import partial
+
+from sheets_gm.engine.events import visible_to
+from sheets_gm.engine.ruleset import BoardKind
+from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.sync.deadline import deadline_moment, describe_deadline
+from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.notices import PollFacts
+from sheets_gm.sync.writes import closing_word, log_lines, status_line
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A resolution as its page shows it: its number, the window's label, its public Log lines (turn, kind,
+    sentence), and the public board before it (drawn when asked: only when the page lacks the window before)."""
+
+    number: int
+    label: str
+    log: tuple[tuple[str, str, str], ...]
+    before: Callable[[], Sequence[BoardDrawing]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PageInput:
+    """Everything the match page is built from: the match's title, the game's, its board's geometry, the public
+    board now, the status line, the open window's label and deadline (ISO, UTC; '' for none), the resolutions the
+    match counts, where the public spreadsheet is, what this build is of (``marker``: a build of the same marker
+    writes nothing), and the resolution this poll made (None when it made none)."""
+
+    title: str
+    game: str
+    kind: BoardKind
+    drawings: Sequence[BoardDrawing]
+    status: str
+    window: str
+    deadline: str
+    deadline_words: str
+    closing: str
+    resolved: int
+    sheet: str
+    marker: str
+    resolution: Resolved | None = None
+
+
+def marker_of(record: MatchRecord) -> str:
+    """What a build of the page is of: the match, its count of committed changes and their chain, the deadline (a
+    GM's change of ``[deadlines]`` moves it alone)."""
+    return f"{record.match_id}/{record.generation}/{record.history}/{record.deadline}"
+
+
+def page_input(facts: PollFacts, title: str, sheet: str) -> PageInput:
+    """The page's input from a poll's facts (``sheet``: the board's URL or workbook name)."""
+    record, adapter = facts.record, facts.adapter
+    ruleset, state = record.ruleset, record.state
+    window = ruleset.window(state)
+    moment = deadline_moment(record.deadline) if window is not None else None
+    drawings = adapter.drawings_before(state, describe_deadline(record.deadline) if record.deadline else "")
+    resolution = None
+    if facts.resolved is not None:
+        rows = log_lines(visible_to(facts.events, None), adapter)
+        resolution = Resolved(record.resolved, facts.resolved.label,
+                              tuple((str(t), str(k), str(s)) for t, k, s in rows),
+                              None if facts.before is None else partial(adapter.drawings, facts.before))
+    return PageInput(title=title, game=ruleset.traits.title, kind=ruleset.traits.board_kind, drawings=drawings,
+                     status=status_line(adapter, record), window=window.label if window is not None else "",
+                     deadline=moment.astimezone(UTC).isoformat() if moment is not None else "",
+                     deadline_words=describe_deadline(record.deadline) if moment is not None else "",
+                     closing=closing_word(window) if window is not None else "", resolved=record.resolved,
+                     sheet=sheet, marker=marker_of(record),
+                     resolution=resolution)

@@ -1,0 +1,62 @@
+"""The turn's map as a picture (PNG), for a chat notice of a resolution: the page's own SVG of the public board,
+every plane one under the other, turned into a PNG by cairosvg (the ``picture`` extra, over the system's cairo).
+Without cairosvg there is no picture, and the notice carries the page's link alone."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from collections.abc import Sequence
+
+from sheets_gm.engine.ruleset import BoardKind
+from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.web.site import drawn
+from sheets_gm.web.svg import HEX_OFFSETS
+
+_SIZE = re.compile(r'^<svg [^>]*?width="(\d+)" height="(\d+)"')
+_STYLE = re.compile(r"<style>.*?</style>", re.DOTALL)
+_HEX_USE = re.compile(r'<use class="g" href="#hex" x="([\d.]+)" y="([\d.]+)" (fill="[^"]*")/>')
+
+
+def _polygon(found: re.Match[str]) -> str:
+    """A hex drawn where the page's SVG moves its one polygon (cairosvg takes a second for each ``use``)."""
+    x, y = float(found.group(1)), float(found.group(2))
+    return f'<polygon points="{_corners(x, y)}" {found.group(3)}/>'
+
+
+def _corners(x: float, y: float) -> str:
+    return " ".join(f"{x + dx:.1f},{y + dy:.1f}" for dx, dy in HEX_OFFSETS)
+GAP = 8  # pixels between two planes
+
+
+def can_draw_pictures() -> bool:
+    """Whether cairosvg is installed (``pip install 'sheets-gm[picture]'``)."""
+    return importlib.util.find_spec("cairosvg") is not None
+
+
+def map_svg(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> str:
+    """The maps of ``drawings`` (nobody's view) as one SVG, each plane under the one before, on white."""
+    svgs = drawn(kind, drawings).svgs
+    sizes = [tuple(int(n) for n in found.groups()) if (found := _SIZE.match(svg)) else (0, 0) for svg in svgs]
+    width = max((w for w, _ in sizes), default=1)
+    height = sum(h for _, h in sizes) + GAP * max(len(sizes) - 1, 0)
+    parts, top = [], 0
+    for svg, (_, h) in zip(svgs, sizes, strict=True):
+        # the page's style sheet as attributes: cairosvg matches a selector against every element, and a map of a
+        # thousand hexes then takes a minute
+        plain = _HEX_USE.sub(_polygon, _STYLE.sub("", svg)).replace("<text ", '<text stroke="none" fill="#111" ')
+        parts.append(plain.replace("<svg ", f'<svg y="{top}" ', 1))
+        top += h + GAP
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="9"><rect width="100%" height="100%" '
+            f'fill="#fff"/><g stroke="#9a9a9a" stroke-width=".6">{"".join(parts)}</g></svg>')
+
+
+def map_png(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> bytes | None:
+    """The maps of ``drawings`` as a PNG; None when cairosvg is not installed (the notice then links the page)."""
+    if not can_draw_pictures():
+        return None
+    import cairosvg  # type: ignore[import-untyped]
+
+    png = cairosvg.svg2png(bytestring=map_svg(kind, drawings).encode("utf-8"))
+    return png if isinstance(png, bytes) else None

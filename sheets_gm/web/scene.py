@@ -1,0 +1,320 @@
+"""The public board as the page draws it: the game's public tabs (its sheet adapter's ``drawings``, nobody's view of
+the state, exactly what the board spreadsheet shows) read into places with a name, a colour, the ground and who
+stands there, for each geometry the engine knows (``BoardKind``): a square grid (a map named by the spreadsheet's
+cells, or one with its own letters and numbers round it), planes of numbered columns and lettered rows, and hexes
+drawn two cells to a hex. The page reads nothing else of the match: what the board does not show, it cannot."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from sheets_gm.engine.grid import column_label
+from sheets_gm.engine.ruleset import BoardKind
+from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.web.cells import Cells
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A square or hex: its name as the game writes it, where it stands in its plane's grid (0-based column and
+    row), its colour, the ground (terrain, structures) in the board's words, who stands there (a line each), what a
+    click on it opens ('' when nobody is there), the symbol drawn for its occupant and the occupant's colour."""
+
+    name: str
+    col: int
+    row: int
+    colour: str
+    ground: str
+    who: tuple[str, ...]
+    makeup: str
+    symbol: str = ""  # '' (none), 'unit', 'coalition', 'phyrexia', 'mercenary'
+    tint: str = ""  # the occupant's colour: its owner's or its faction's
+    frame: str = ""  # the colour of the rectangle round a structure's square ('' for none)
+
+
+@dataclass(frozen=True, slots=True)
+class Plane:
+    """One map: a title, its geometry (``square`` or ``hex``), its size and labels, and its places."""
+
+    title: str
+    shape: str
+    cols: int
+    rows: int
+    col_labels: tuple[str, ...]
+    row_labels: tuple[str, ...]
+    places: tuple[Place, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table of the public board (the players under GvG's map, Wesnoth's unit types): its title, its rows, the
+    first the header."""
+
+    title: str
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """What the page draws of one state: the maps, the tables under them, the other public tabs, the legend."""
+
+    planes: tuple[Plane, ...]
+    tables: tuple[Table, ...]
+    references: tuple[Table, ...]
+    legend: tuple[str, ...]
+
+
+#: The signs a plane's square starts an army's line with, and the symbol the page draws for each.
+ARMY_SIGNS = {"◆": "coalition", "●": "phyrexia", "○": "mercenary"}
+#: The colours of the two sides' signs where the board gives a unit no colour of its own (GvG's teams, Win or Die's
+#: legions: ▼ the first side, ▲ the second).
+SIGN_TINTS = {"▼": "#E06666", "▲": "#6FA8DC"}
+_FACTIONS = re.compile(r"factions ([a-z]+)")
+#: The rectangle round a structure's square, as the rulebook colours it (2.1, 5): a base in its faction's colour, a
+#: stronghold orange, a terrain feature yellow, a portal pink; a destroyed structure grey.
+FRAMES = {"▲": "#E69138", "★": "#F1C232", "◎": "#E377C2", "✕": "#777777"}
+FACTION_COLOURS = {"white": "#FFFFFF", "blue": "#3D85C6", "black": "#222222", "red": "#CC0000", "green": "#38761D"}
+_BASE = re.compile(r"\((white|blue|black|red|green)")
+_COORD = re.compile(r"^[A-Z]+\d+$")
+
+
+def scene_of(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Scene:
+    """The scene of a state drawn as ``drawings`` (nobody's view) on a board of ``kind``."""
+    if kind is BoardKind.PLANES:
+        return _planes(drawings)
+    if kind is BoardKind.HEX:
+        return _hexes(drawings)
+    return _squares(drawings)
+
+
+def _legend(drawings: Sequence[BoardDrawing]) -> tuple[str, ...]:
+    lines: list[str] = []
+    for drawing in drawings:
+        lines += [str(row[0]) for row in drawing.legend if row and row[0] not in (None, "")]
+    return tuple(dict.fromkeys(lines))
+
+
+def _table(title: str, rows: Sequence[Sequence[str]]) -> Table:
+    width = max((len(r) for r in rows), default=0)
+    while width and all(len(r) < width or not r[width - 1] for r in rows):
+        width -= 1
+    return Table(title, tuple(tuple([*r[:width], *[""] * (width - len(r[:width]))]) for r in rows))
+
+
+def _blocks(cells: Cells, first: int) -> list[list[list[str]]]:
+    """The rows from ``first`` on, in blocks between empty rows."""
+    blocks: list[list[list[str]]] = [[]]
+    for row in cells.rows[first:]:
+        if any(row):
+            blocks[-1].append(row)
+        elif blocks[-1]:
+            blocks.append([])
+    return [b for b in blocks if b]
+
+
+def _references(drawings: Sequence[BoardDrawing]) -> tuple[Table, ...]:
+    """The public tabs that are no map (Wesnoth's unit types, Win or Die's cards, the Coalition's turn report)."""
+    out = []
+    for drawing in drawings:
+        rows = [r for r in Cells(drawing, colours=False).rows if any(r)]
+        if rows:
+            out.append(_table(drawing.tab or "Board", rows))
+    return tuple(out)
+
+
+def _tint(cells: Cells, value: str, who: Sequence[str]) -> str:
+    """An occupant's colour: its owner's, as the board's conditional fills give it, else its side's sign's."""
+    return cells.owner_colour(value) or next((SIGN_TINTS[ch] for line in who for ch in line if ch in SIGN_TINTS), "")
+
+
+def _header(table: Table) -> tuple[str, ...]:
+    """A table's header: its first row of three cells or more (a first row of one cell is its caption)."""
+    return next((row for row in table.rows if sum(1 for v in row if v) >= 3), table.rows[0] if table.rows else ())
+
+
+def _names(cell: str, line: str) -> bool:
+    return bool(re.search(rf"(?<!\w){re.escape(cell)}(?!\w)", line))
+
+
+class _Rows:
+    """The rows of some tables of the board, found by their first cell: each as the line a click shows, its cells
+    named by the table's header (``Type: Bowman · HP: 33 · …``)."""
+
+    def __init__(self, tables: Sequence[Table]) -> None:
+        self.by_first: dict[str, list[str]] = {}
+        self.rows: list[tuple[tuple[str, ...], str]] = []
+        for table in tables:
+            header = _header(table)
+            for row in table.rows:
+                if row is header or sum(1 for v in row if v) < 2:
+                    continue
+                line = " · ".join(f"{h}: {v}" if h else v for h, v in zip(header, row, strict=False) if v)
+                self.by_first.setdefault(row[0], []).append(line)
+                self.rows.append((row, line))
+
+    def about(self, name: str, who: Sequence[str]) -> list[str]:
+        """The rows about a place: a cell holding its name, or a first cell that is a line of ``who`` (a unit's
+        type), else one that a line names as a word (GvG's player red1 in ``⚔red1▼``)."""
+        found = [line for row, line in self.rows if name in row] if name else []
+        found += [line for w in who for line in self.by_first.get(w, ())]
+        if found:
+            return found
+        return [line for row, line in self.rows if row[0] and any(_names(row[0], w) for w in who)]
+
+
+def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
+    """A square grid: the spreadsheet's cells (GvG: tile G9 is cell G9) or a grid with its own letters across and
+    numbers down (Champions); the blocks under the map are tables (GvG's players)."""
+    cells = Cells(drawings[0])
+    headed = cells.value(0, 1) == "A" and cells.value(1, 0) == "1"
+    height = _map_height(cells, drawings[0], headed)
+    tables = tuple(_table("", block) for block in _blocks(cells, height))
+    players = {row[0] for t in tables for row in t.rows[1:] if row and row[0]}
+    linked = _Rows(tables)
+    first = 1 if headed else 0
+    width = max((len(r) for r in cells.rows[:height]), default=0)
+    if headed:
+        width = max(c for c in range(width) if cells.value(0, c)) + 1
+    places = []
+    for r in range(first, height):
+        for c in range(first, width):
+            name = f"{cells.value(0, c)}{cells.value(r, 0)}" if headed else f"{column_label(c)}{r + 1}"
+            lines = [x for x in cells.value(r, c).split("\n") if x.strip()]
+            if headed and lines and lines[0] == name:
+                lines = lines[1:]
+            who = [x for x in lines if any(p in x for p in players)] if players else lines
+            ground = " · ".join(x for x in lines if x not in who)
+            makeup = "\n".join([*who, *linked.about(name, who)]) if who else ""
+            places.append(Place(name, c - first, r - first, cells.colour(r, c), ground, tuple(who), makeup,
+                                "unit" if who else "", _tint(cells, cells.value(r, c), who)))
+    return Scene((Plane("", "square", width - first, height - first,
+                        tuple(cells.value(0, c) for c in range(first, width)) if headed else
+                        tuple(column_label(c) for c in range(width)),
+                        tuple(cells.value(r, 0) for r in range(first, height)) if headed else
+                        tuple(str(r + 1) for r in range(height)), tuple(places)),),
+                 tables, _references(drawings[1:]), _legend(drawings[:1]))
+
+
+def _map_height(cells: Cells, drawing: BoardDrawing, headed: bool) -> int:
+    """The rows of a square map: down to its first empty row when it has its own labels, else as far as the
+    drawing's first fill (the map's ground) reaches (a GvG map has empty rows of its own)."""
+    if headed or not drawing.fills:
+        return next((r for r, row in enumerate(cells.rows) if not any(row)), len(cells.rows))
+    last = drawing.fills[0].range.rpartition(":")[2]
+    digits = "".join(ch for ch in last if ch.isdigit())
+    return min(int(digits), len(cells.rows)) if digits else len(cells.rows)
+
+
+def _is_plane(drawing: BoardDrawing) -> bool:
+    """Whether ``drawing`` is a plane: numbered columns along its first row, a lettered row under it."""
+    values = drawing.values
+    return (len(values) > 1 and len(values[0]) > 1 and str(values[0][1]) == "1" and bool(values[1])
+            and values[1][0] not in (None, ""))
+
+
+def _planes(drawings: Sequence[BoardDrawing]) -> Scene:
+    """Planes of numbered columns and lettered rows (the Coalition's Dominaria, Phyrexia, Mirrodin): square 4C is
+    column 4, row C; the row titled Terrain under a plane names the terrain of each colour."""
+    maps = [d for d in drawings if _is_plane(d)]
+    return Scene(tuple(_plane(Cells(d)) for d in maps), (), _references([d for d in drawings if not _is_plane(d)]),
+                 _legend(maps))
+
+
+def _plane(cells: Cells) -> Plane:
+    width = max(c for c in range(len(cells.rows[0])) if cells.value(0, c)) + 1
+    height = next((r for r in range(1, len(cells.rows)) if not cells.value(r, 0) or len(cells.value(r, 0)) > 2),
+                  len(cells.rows))
+    terrain_row = next((r for r in range(height, len(cells.rows)) if cells.value(r, 0) == "Terrain"), None)
+    terrains = {} if terrain_row is None else {cells.colour(terrain_row, c): cells.value(terrain_row, c)
+                                              for c in range(1, width) if cells.value(terrain_row, c)}
+    places = []
+    for r in range(1, height):
+        for c in range(1, width):
+            name = f"{cells.value(0, c)}{cells.value(r, 0)}"
+            lines = [x for x in cells.value(r, c).split("\n") if x.strip()]
+            who = [x for x in lines if x[:1] in ARMY_SIGNS or x.startswith("⚔")]
+            structures = [x for x in lines if x not in who]
+            colour = cells.colour(r, c)
+            ground = " · ".join([terrains.get(colour, ""), *structures]).strip(" ·")
+            note = cells.note(r, c)
+            symbol = next((ARMY_SIGNS[x[:1]] for x in who if x[:1] in ARMY_SIGNS), "")
+            faction = _FACTIONS.search(note)
+            places.append(Place(name, c - 1, r - 1, colour, ground, tuple(who), note or "\n".join(who), symbol,
+                                faction.group(1) if faction else "", _frame(structures)))
+    return Plane(cells.value(0, 0), "square", width - 1, height - 1,
+                 tuple(cells.value(0, c) for c in range(1, width)),
+                 tuple(cells.value(r, 0) for r in range(1, height)), tuple(places))
+
+
+def _frame(structures: Sequence[str]) -> str:
+    """The colour of the rectangle round a square holding ``structures`` (its lines on the board), '' for none."""
+    for line in structures:
+        if line.startswith("⌂"):
+            base = _BASE.search(line)
+            return FACTION_COLOURS[base.group(1)] if base else "#999999"
+        if line[:1] in FRAMES:
+            return FRAMES[line[:1]]
+    return ""
+
+
+_SIGN_WORD = re.compile(r"(?:^|· )([^\w\s·]+) ([a-z][a-z ]*)")
+
+
+def sign_words(legend: Sequence[str]) -> dict[str, str]:
+    """What each sign of the map means, as its legend says it (``♣ forest · ∩ hills (harsh) · ▲▲ mountain``); a
+    legend that says plain ground is unmarked gives '' the word plain.
+
+    >>> sign_words(["♣ forest · ∩ hills (harsh) · ▲▲ mountain · plain unmarked"])
+    {'♣': 'forest', '∩': 'hills', '▲▲': 'mountain', '': 'plain'}
+    """
+    words: dict[str, str] = {}
+    for line in legend:
+        words.update((sign, _first_words(word)) for sign, word in _SIGN_WORD.findall(line) if sign not in words)
+        if "plain unmarked" in line:
+            words[""] = "plain"
+    return words
+
+
+def _first_words(text: str) -> str:
+    """A legend's words for a sign, without its article and what follows (``a village and its owner``: village)."""
+    head = re.split(r"\s+(?:and|its|with)\b|,", text.strip(), maxsplit=1)[0]
+    return re.sub(r"^(a|an|the) ", "", head).strip()
+
+
+def _terrain(ground: str, words: Mapping[str, str]) -> str:
+    """A hex's ground with the words of its signs the board leaves out (``♣`` → ``♣ forest``; '' → ``plain``)."""
+    if not ground:
+        return words.get("", "")
+    sign = ground.split(" ", 1)[0]
+    word = words.get(sign, "")
+    return f"{sign} {word}{ground[len(sign):]}" if word and word not in ground else ground
+
+
+def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
+    """Hexes two cells to a hex (Wesnoth, Win or Die): row 2 holds the column letters, each hex's name and terrain
+    stand in its upper cell, its unit in the lower; even columns (B, D…) stand half a hex lower."""
+    cells = Cells(drawings[0])
+    width = max((len(r) for r in cells.rows), default=0)
+    references = _references(drawings[1:])
+    linked = _Rows(references)
+    legend = _legend(drawings[:1])
+    words = sign_words(legend)
+    places = []
+    for c in range(width):
+        for r in range(2 + c % 2, len(cells.rows), 2):
+            top = cells.value(r, c)
+            name = top.split(" ", 1)[0].split("\n", 1)[0]
+            if not _COORD.match(name):
+                continue
+            unit = [x for x in cells.value(r + 1, c).split("\n") if x.strip()]
+            makeup = "\n".join([*unit, *linked.about("", unit[1:])]) if unit else ""
+            ground = _terrain(top[len(name):].strip(), words)
+            places.append(Place(name, c, (r - 2 - c % 2) // 2, cells.colour(r, c), ground,
+                                (" ".join(unit),) if unit else (), makeup, "unit" if unit else "",
+                                _tint(cells, cells.value(r + 1, c), unit)))
+    rows = max((p.row for p in places), default=-1) + 1
+    return Scene((Plane("", "hex", width, rows, tuple(column_label(c) for c in range(width)),
+                        tuple(str(r + 1) for r in range(rows)), tuple(places)),),
+                 (), references, legend)

@@ -1,0 +1,172 @@
+"""The match page's folder: a page per resolution (``w3.html``: the map after it, its Log, what was resolved), one
+for the board before the first (``w0.html``), the page of the match now (``index.html``: the open window, its
+deadline, the standings, the other public tabs), the list of windows the pages step through (``windows.js``), the
+script and style every page shares, and ``record.json`` (the windows it holds, what it was last built for).
+
+A resolution's page is written once, when the poll that made it builds the folder; an undo's build drops the pages
+past the resolutions the match still counts; a build whose ``marker`` the folder was last built for writes nothing.
+Every file is written whole in its place (a temporary file renamed), and only when its bytes change. The templates
+escape every text they are given (jinja2's autoescape): a name or an Aim a player typed is shown, never run."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FunctionLoader, select_autoescape
+from markupsafe import Markup
+
+from sheets_gm.engine.ruleset import BoardKind
+from sheets_gm.engine.words import counted
+from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.web.page import PageInput
+from sheets_gm.web.scene import Scene, scene_of
+from sheets_gm.web.svg import plane_svg
+
+RECORD = "record.json"
+INDEX = "index.html"
+SHARED = ("page.js", "page.css")
+
+
+def _upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _asset(name: str) -> str:
+    return resources.files("sheets_gm.web").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+@cache
+def environment() -> Environment:
+    """The templates, every one escaping what it is given (HTML and SVG alike)."""
+    return Environment(loader=FunctionLoader(_asset), autoescape=select_autoescape(["html", "svg", "j2"]),
+                       trim_blocks=False, keep_trailing_newline=True)
+
+
+@dataclass(frozen=True, slots=True)
+class _Window:
+    number: int
+    label: str
+    file: str
+    logged: bool = True  # the page of a resolution, with its Log; False: a board before one the page did not see
+
+
+def _load(folder: Path) -> tuple[str, list[_Window]]:
+    """What the folder was last built for, and its resolutions' pages ('' and none for a new or unreadable one)."""
+    try:
+        data = json.loads((folder / RECORD).read_text(encoding="utf-8"))
+        return str(data["built"]), [_Window(int(w["n"]), str(w["label"]), str(w["file"]), bool(w.get("log", True)))
+                                    for w in data["windows"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return "", []
+
+
+def built_for(folder: Path) -> str:
+    """What the page in ``folder`` was last built for ('' for none)."""
+    return _load(folder)[0]
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` whole (a temporary file renamed), unless it holds those bytes already."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(handle, "wb") as out:
+        out.write(data)
+    os.chmod(temporary, 0o644)
+    os.replace(temporary, path)
+    return True
+
+
+def _places(scene: Scene) -> list[list[list[str]]]:
+    """What hovering and clicking show, plane by plane, place by place: name, ground, who, makeup."""
+    return [[[p.name, p.ground, "\n".join(p.who), p.makeup] for p in plane.places] for plane in scene.planes]
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """A state drawn for the page: its scene and each plane's SVG (drawn once, shown by every page of the state)."""
+
+    scene: Scene
+    svgs: tuple[str, ...]
+
+
+def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
+    """The scene of ``drawings`` and each of its planes' SVG."""
+    scene = scene_of(kind, drawings)
+    return Drawn(scene, tuple(plane_svg(environment(), plane, i) for i, plane in enumerate(scene.planes)))
+
+
+def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: str = "",
+           log: Sequence[tuple[str, str, str]] = (), now: bool = False, earlier: str = "") -> str:
+    """One page's HTML: the maps of ``state``, and what ``page`` says of the match (``now``: the open window's
+    deadline, the standings and the other public tabs, which only the page of the match now shows)."""
+    scene = state.scene
+    planes = [{"title": plane.title, "svg": Markup(svg)} for plane, svg in zip(scene.planes, state.svgs, strict=True)]
+    link = page.sheet if page.sheet.startswith(("https://", "http://")) else ""
+    values: dict[str, Any] = {
+        "title": page.title, "game": page.game, "heading": heading, "file": file, "planes": planes,
+        "places": _places(scene), "resolved": resolved, "log": log, "legend": scene.legend, "earlier": earlier,
+        "status": page.status if now or resolved else "", "deadline": page.deadline if now else "",
+        "deadline_words": page.deadline_words, "closing": _upper(page.closing),
+        "tables": [*scene.tables, *(scene.references if now else ())], "sheet_url": link,
+        "sheet_name": "" if link else Path(page.sheet).name,
+    }
+    return environment().get_template("page.html.j2").render(values)
+
+
+def _windows_js(windows: Sequence[_Window], now: str) -> bytes:
+    items = [{"file": w.file, "label": w.label} for w in windows] + [{"file": INDEX, "label": now}]
+    # JSON in a script: '<', '>' and '&' as escapes, so no text a player typed can close the script
+    text = json.dumps(items, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&",
+                                                                                                          "\\u0026")
+    return f"window.SHEETS_GM_WINDOWS = {text};\n".encode()
+
+
+def build_site(folder: Path, page: PageInput) -> bool:
+    """Bring the match page's ``folder`` up to ``page`` (see the module notes); whether it wrote anything."""
+    built, windows = _load(folder)
+    if built == page.marker and page.resolution is None:
+        return False
+    folder.mkdir(parents=True, exist_ok=True)
+    for gone in [w for w in windows if w.number > page.resolved]:  # an undo took them back
+        (folder / gone.file).unlink(missing_ok=True)
+    windows = [w for w in windows if w.number <= page.resolved]
+    done = page.resolution
+    now_drawn = drawn(page.kind, page.drawings)
+    if done is not None and all(w.number != done.number for w in windows):
+        if done.before is not None and all(w.number != done.number - 1 for w in windows):
+            label = "the start" if done.number == 1 else f"before resolution {done.number}"
+            file = f"w{done.number - 1}.html"
+            write_if_changed(folder / file, render(page, drawn(page.kind, done.before()), file=file,
+                                                   heading=_upper(label)).encode())
+            windows.append(_Window(done.number - 1, label, file, logged=False))
+        file = f"w{done.number}.html"
+        label = f"{done.number}. {done.label}"
+        write_if_changed(folder / file, render(page, now_drawn, file=file, heading=f"{_upper(done.label)}: resolved",
+                                               resolved=f"Resolved: {done.label}", log=done.log).encode())
+        windows.append(_Window(done.number, label, file))
+    windows.sort(key=lambda w: w.number)
+    now = f"now: {page.window}" if page.window else "now: the match is over"
+    missing = page.resolved - sum(1 for w in windows if w.number > 0 and w.logged)
+    earlier = (f"{counted(missing, 'resolution')} of this match came before this page was kept: their Log lines "
+               "are in the spreadsheet's Log tab." if missing > 0 else "")
+    write_if_changed(folder / INDEX, render(page, now_drawn, file=INDEX, heading=_upper(now), now=True,
+                                            earlier=earlier).encode())
+    write_if_changed(folder / "windows.js", _windows_js(windows, now))
+    for name in SHARED:
+        write_if_changed(folder / name, _asset(name).encode())
+    record = {"built": page.marker,
+              "windows": [{"n": w.number, "label": w.label, "file": w.file, "log": w.logged} for w in windows]}
+    write_if_changed(folder / RECORD, json.dumps(record, ensure_ascii=False, indent=1).encode())
+    return True

@@ -1,0 +1,103 @@
+"""A plane of the scene as an SVG drawing: squares or hexes in the board's colours, the grid's labels round it, a
+mark for what stands on the ground, and a symbol for who stands there (the Coalition's faction symbols, Phyrexia's
+mask, a mercenary's helm; an owner's sign in its colour elsewhere). Every text is the template engine's to escape."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from jinja2 import Environment
+from markupsafe import Markup, escape
+
+from sheets_gm.web.scene import Place, Plane
+
+SQUARE = 34  # a square's side, in pixels (a small grid's squares grow, up to BIG, to fill about FILL pixels)
+BIG = 96
+FILL = 480
+HEX = 21  # a hex's radius (centre to corner), in pixels
+MARGIN = 26  # room for the labels, left and top
+#: A hex's corners round its centre (each hex is this polygon, moved to its place).
+HEX_OFFSETS = tuple((HEX * math.cos(math.pi / 3 * k), HEX * math.sin(math.pi / 3 * k)) for k in range(6))
+HEX_CORNERS = " ".join(f"{x:.1f},{y:.1f}" for x, y in HEX_OFFSETS)
+_FACTIONS = ("white", "blue", "black", "red", "green")
+
+
+def _mark(place: Place) -> str:
+    """The sign of what stands on the ground ('' for plain ground): the first sign of its words, not a letter."""
+    return next((ch for ch in place.ground if not ch.isalnum() and not ch.isspace() and ch not in "·()-/"), "")
+
+
+def _symbol(place: Place) -> str:
+    if place.symbol == "coalition":
+        return f"coalition-{place.tint}" if place.tint in _FACTIONS else "coalition"
+    return place.symbol if place.symbol in ("phyrexia", "mercenary") else ""
+
+
+def _badge(place: Place) -> str:
+    """An occupant's sign (its owner's, its role's), or how many stand there when their lines start with a name."""
+    first = place.who[0][:1] if place.who else ""
+    return "" if not place.who else first if not first.isalnum() else str(sum(len(w.split()) for w in place.who))
+
+
+def _hex_centre(col: int, row: int) -> tuple[float, float]:
+    height = math.sqrt(3) * HEX
+    return MARGIN + HEX + col * 1.5 * HEX, MARGIN + height / 2 + row * height + (col % 2) * height / 2
+
+
+def square_side(plane: Plane) -> int:
+    """The side of ``plane``'s squares: ``SQUARE``, or more for a small grid (Champions' 4×4 and its shrinks)."""
+    return max(SQUARE, min(BIG, FILL // max(plane.cols, plane.rows, 1)))
+
+
+def _place(place: Place, i: int, shape: str, side: int) -> str:
+    """One place's SVG, every text and colour escaped (``markupsafe.escape``, the templates' own escaper): a map's
+    thousand places are written here rather than by a template's loop, several times faster."""
+    if shape == "hex":
+        cx, cy = _hex_centre(place.col, place.row)
+        x, y, ty = cx - HEX, cy - HEX, cy - HEX * 0.45
+        ground = f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{escape(place.colour)}"/>'
+        names: list[str] = []
+    else:
+        x, y = MARGIN + place.col * side, MARGIN + place.row * side
+        cx, cy, ty = x + side / 2, y + side / 2, y + 10
+        ground = f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{escape(place.colour)}"/>'
+        names = [w[:12] for w in place.who[:(side - 18) // 14]] if side >= 60 else []
+        if place.frame:  # a structure's square: its coloured rectangle inside a thin dark one
+            ground += (f'<rect x="{x + 2.5}" y="{y + 2.5}" width="{side - 5}" height="{side - 5}" fill="none" '
+                       f'stroke="{escape(place.frame)}" stroke-width="3"/><rect x="{x + 1}" y="{y + 1}" '
+                       f'width="{side - 2}" height="{side - 2}" fill="none" stroke="#333" stroke-width=".7"/>')
+    click = f' tabindex="0" role="button" aria-label="{escape(place.name)}"' if place.makeup else ""
+    parts = [f'<g class="p{" u" if place.makeup else ""}" data-i="{i}"{click}>', ground]
+    mark, symbol, badge = _mark(place), _symbol(place), "" if names else _badge(place)
+    if mark:
+        parts.append(f'<text class="m" x="{cx:.1f}" y="{ty + 2:.1f}" text-anchor="middle">{escape(mark)}</text>')
+    parts += [f'<text class="n" x="{x + 5}" y="{y + 26 + k * 14}">{escape(name)}</text>'
+              for k, name in enumerate(names)]
+    if symbol:
+        parts.append(f'<use href="#{escape(symbol)}" x="{cx - 9:.1f}" y="{cy - 7:.1f}" width="18" height="18"/>')
+    elif badge:
+        parts.append(f'<circle cx="{cx:.1f}" cy="{cy + 3:.1f}" r="8" fill="{escape(place.tint or "#FFFFFF")}" '
+                     'stroke="#222" stroke-width=".8"/>')
+        parts.append(f'<text x="{cx:.1f}" y="{cy + 6:.1f}" text-anchor="middle">{escape(badge)}</text>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def plane_svg(env: Environment, plane: Plane, index: int) -> str:
+    """The SVG of ``plane`` (the ``index``-th of its scene), its places in the order of ``plane.places``."""
+    side = square_side(plane)
+    places = Markup("\n".join(_place(p, i, plane.shape, side) for i, p in enumerate(plane.places)))  # escaped
+    if plane.shape == "hex":
+        width = MARGIN + HEX * 2 + max(plane.cols - 1, 0) * 1.5 * HEX + 4
+        height = MARGIN + math.sqrt(3) * HEX * (plane.rows + 0.5) + 4
+        cols = [{"x": round(_hex_centre(c, 0)[0], 1), "text": t} for c, t in enumerate(plane.col_labels)]
+        rows = [{"y": round(_hex_centre(0, r)[1], 1), "text": t} for r, t in enumerate(plane.row_labels)]
+    else:
+        width, height = MARGIN + plane.cols * side + 4, MARGIN + plane.rows * side + 4
+        cols = [{"x": MARGIN + c * side + side / 2, "text": t} for c, t in enumerate(plane.col_labels)]
+        rows = [{"y": MARGIN + r * side + side / 2, "text": t} for r, t in enumerate(plane.row_labels)]
+    values: dict[str, Any] = {"width": round(width), "height": round(height), "title": plane.title, "index": index,
+                              "col_labels": cols, "row_labels": rows, "places": places, "margin": MARGIN,
+                              "hex": HEX_CORNERS if plane.shape == "hex" else ""}
+    return env.get_template("map.svg.j2").render(values)

@@ -1,0 +1,32 @@
+"""The history the page steps through: a page per resolution and the board before the first; a page started in the
+middle of a match names the resolutions it never saw, and draws the board before the first it saw."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sheets_gm.web.page import page_input
+from sheets_gm.web.site import build_site
+from tests.web.pages import SHEET, bot_match, build_pages, facts_of
+
+
+def _windows(folder: Path) -> list[str]:
+    text = (folder / "windows.js").read_text(encoding="utf-8")
+    return [w["file"] for w in json.loads(text[text.index("["):text.rindex("]") + 1])]
+
+
+def test_every_resolution_has_its_page_in_order(tmp_path: Path) -> None:
+    folder = build_pages(tmp_path, *bot_match("gvg", 3))
+    assert _windows(folder) == ["w0.html", "w1.html", "w2.html", "w3.html", "index.html"]
+    assert "came before this page" not in (folder / "index.html").read_text(encoding="utf-8")
+    assert "Resolved: turn 2" in (folder / "w2.html").read_text(encoding="utf-8")
+
+
+def test_a_page_started_late_names_the_resolutions_it_never_saw(tmp_path: Path) -> None:
+    rules, _, steps = bot_match("gvg", 3)
+    build_site(tmp_path, page_input(facts_of(rules, steps[2].after, 3, steps[2]), "Late", SHEET))
+    assert _windows(tmp_path) == ["w2.html", "w3.html", "index.html"]
+    assert "Before resolution 3" in (tmp_path / "w2.html").read_text(encoding="utf-8")
+    assert "2 resolutions of this match came before this page was kept" in (tmp_path / "index.html").read_text(
+        encoding="utf-8")

@@ -1,0 +1,114 @@
+"""The match page as a person uses it, in a real browser (Debian's chromium, driven through Debian's chromedriver by
+Selenium; ``scripts/install.sh`` installs both where it may): for each game, the page loads with no console error,
+hovering a square shows its coordinates and who stands there, a click on a unit opens its makeup, the history steps
+back and forth, and the page reads at a phone's width (375 px) with nothing wider than the screen but the map's own
+scrolling box. One browser for the module; each game's page built once from a short bot match."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheets_gm.rulesets.registry import ruleset_names
+from tests.web.pages import bot_match, build_pages
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install '.[test]')")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless chromium for the module."""
+    if CHROMIUM is None or DRIVER is None:
+        pytest.skip("no browser: install Debian's chromium and chromium-driver (scripts/install.sh does, as root)")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1100,900", "--allow-file-access-from-files"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each game's page after two resolutions of a bot match."""
+    root = tmp_path_factory.mktemp("pages")
+    return {name: build_pages(root / name, *bot_match(name, 2)) for name in ruleset_names()}
+
+
+def _errors(driver: Any) -> list[str]:
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def _occupied(driver: Any) -> Any:
+    """The first square or hex with a unit on it, scrolled to the middle of the window."""
+    place = driver.find_element("css selector", "svg.map g.p.u")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", place)
+    return place
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_the_page_as_a_player_uses_it(browser: Any, sites: dict[str, Path], name: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    browser.set_window_size(1100, 900)
+    browser.get((sites[name] / "index.html").as_uri())
+    assert _errors(browser) == []
+    place = _occupied(browser)
+    # the pointer to the middle of the square where it is now (the sticky information area covers the window's
+    # bottom: moving to an element scrolls it to that edge)
+    x, y = browser.execute_script("var b = arguments[0].getBoundingClientRect();"
+                                  "return [Math.round(b.x + b.width / 2), Math.round(b.y + b.height / 2)];", place)
+    moving = ActionChains(browser)
+    moving.w3c_actions.pointer_action.move_to_location(x, y)  # type: ignore[no-untyped-call]
+    moving.perform()
+    info = browser.find_element("id", "info").text
+    data = browser.execute_script(
+        "var g = arguments[0], svg = g.closest('svg.map');"
+        "return JSON.parse(document.getElementById('places').textContent)"
+        "[Number(svg.dataset.plane)][Number(g.dataset.i)];", place)
+    assert info.startswith(data[0]) and data[2].split("\n")[0] in info  # its coordinates, and who stands there
+    place.click()
+    dialog = browser.find_element("id", "makeup")
+    assert dialog.get_attribute("open") is not None
+    assert dialog.find_element("css selector", ".name").text == data[0]
+    assert dialog.find_element("css selector", ".text").text.split("\n")[0] == data[3].split("\n")[0].strip()
+    dialog.find_element("css selector", "button").click()
+
+    browser.find_element("id", "prev").click()
+    assert browser.current_url.endswith("/w2.html")
+    assert "resolved" in browser.find_element("id", "heading").text
+    browser.find_element("id", "prev").click()
+    assert browser.current_url.endswith("/w1.html")
+    browser.find_element("id", "next").click()
+    browser.find_element("id", "next").click()
+    assert browser.current_url.endswith("/index.html")
+    assert _errors(browser) == []
+
+    browser.set_window_size(375, 800)
+    wide = browser.execute_script("return document.documentElement.scrollWidth")
+    assert wide <= browser.execute_script("return window.innerWidth")
+
+
+def test_the_deadline_reads_in_the_viewers_time_zone(browser: Any, sites: dict[str, Path]) -> None:
+    browser.get((sites["gvg"] / "index.html").as_uri())
+    shown = browser.find_element("css selector", "time[data-local]")
+    assert shown.get_attribute("datetime") == "2026-11-27T19:00:00+00:00"
+    local = browser.execute_script(
+        "return new Intl.DateTimeFormat(undefined, {weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit',"
+        " minute: '2-digit', timeZoneName: 'short'})"
+        ".format(new Date('2026-11-27T19:00:00Z'))")
+    assert shown.text == local

@@ -1,0 +1,134 @@
+"""``serve --web``: the pages of every hosted match over HTTP, read-only. An index of matches, then each match's
+folder; GET and HEAD answered, every other method refused; a path out of a match's folder (``..``, encoded, a
+symbolic link out, a hidden file) refused; every answer with its type and the page's script policy."""
+
+from __future__ import annotations
+
+import http.client
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sheets_gm.match.page import hosted_pages
+from sheets_gm.web.server import AddressError, HostedPage, parse_address, resolve_file, start_page_server
+from tests.matchfiles import local_config
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[int, Path]]:
+    """A server of two matches' pages on a free port of this machine: ``friday`` (with a page) and ``<b>x</b>``."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<p>friday now</p>", encoding="utf-8")
+    (site / "w1.html").write_text("<p>turn 1</p>", encoding="utf-8")
+    (site / ".hidden").write_text("no", encoding="utf-8")
+    (tmp_path / "secret.txt").write_text("the seed", encoding="utf-8")
+    (site / "out.html").symlink_to(tmp_path / "secret.txt")
+    (site / "inside.html").symlink_to(site / "w1.html")
+    pages = {"friday": HostedPage("Friday <b>match</b>", site), "other": HostedPage("Other", tmp_path / "missing")}
+    server = start_page_server(("127.0.0.1", 0), lambda: pages)
+    try:
+        yield server.server_address[1], site
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _ask(port: int, method: str, path: str) -> tuple[int, dict[str, str], bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request(method, path)
+        answer = connection.getresponse()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+    finally:
+        connection.close()
+
+
+def test_the_index_lists_the_matches_and_each_match_serves_its_folder(served: tuple[int, Path]) -> None:
+    port, _ = served
+    status, headers, body = _ask(port, "GET", "/")
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    assert b'href="friday/"' in body and b"Friday &lt;b&gt;match&lt;/b&gt;" in body
+    assert _ask(port, "GET", "/friday/")[2] == b"<p>friday now</p>"
+    assert _ask(port, "GET", "/friday/w1.html")[2] == b"<p>turn 1</p>"
+    assert _ask(port, "GET", "/friday/inside.html")[2] == b"<p>turn 1</p>"  # a link within the folder
+    status, headers, _ = _ask(port, "GET", "/friday")
+    assert status == 301 and headers["location"] == "/friday/"
+    status, headers, body = _ask(port, "HEAD", "/friday/w1.html")
+    assert status == 200 and body == b"" and headers["content-length"] == "13"
+    assert "script-src 'self'" in headers["content-security-policy"] and headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("path", ["/friday/../secret.txt", "/friday/%2e%2e/secret.txt", "/friday/..%2fsecret.txt",
+                                  "/friday/%2e%2e%2fsecret.txt", "/friday/out.html", "/friday/.hidden",
+                                  "/friday/..%5csecret.txt", "/friday//../secret.txt", "/nobody/", "/other/",
+                                  "/friday/w1.html%00.png", "/friday/missing.html"])
+def test_a_path_out_of_a_matchs_folder_is_refused(served: tuple[int, Path], path: str) -> None:
+    status, _, body = _ask(served[0], "GET", path)
+    assert status == 404 and b"seed" not in body
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"])
+def test_every_method_but_get_and_head_is_refused(served: tuple[int, Path], method: str) -> None:
+    port, site = served
+    status, headers, _ = _ask(port, method, "/friday/w1.html")
+    assert status == 405 and headers["allow"] == "GET, HEAD"
+    assert (site / "w1.html").read_text(encoding="utf-8") == "<p>turn 1</p>"
+
+
+def test_an_address_is_a_port_or_a_host_and_a_port() -> None:
+    assert parse_address("127.0.0.1:8080") == ("127.0.0.1", 8080)
+    for wrong in ("", "host", "80800", "localhost:http"):
+        with pytest.raises(AddressError, match="give a port"):
+            parse_address(wrong)
+
+
+def test_the_hosted_pages_are_every_config_with_a_page_named_by_its_file(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = local_config(tmp_path / "a")
+    second = local_config(tmp_path / "b")
+    off = local_config(tmp_path, 'web = ""\n')
+    pages = hosted_pages([first, second, off])
+    assert list(pages) == ["match", "match-2"]
+    assert pages["match"] == HostedPage("Test match", tmp_path / "a" / "web")
+
+
+def test_serve_web_serves_the_pages_of_the_matches_under_its_folders(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from sheets_gm.commands.base import UsageError
+    from sheets_gm.commands.serve import _pages_served
+
+    local_config(tmp_path)
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "index.html").write_text("<p>the match</p>", encoding="utf-8")
+    with _pages_served("127.0.0.1:0", [tmp_path]):
+        port = int(capsys.readouterr().out.split("http://127.0.0.1:")[1].split("/")[0])
+        assert _ask(port, "GET", "/match/")[2] == b"<p>the match</p>"
+    with pytest.raises(UsageError, match=r"--web nowhere: .*give a port"), _pages_served("nowhere", [tmp_path]):
+        pass
+
+
+PIECES = ["..", ".", "%2e%2e", "%2E", "%2f", "%5c", "\\", "/", "//", "w1.html", "out.html", "inside.html", ".hidden",
+          "site", "secret.txt", "%00", "index.html", "%252e%252e"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=6))
+def test_no_path_leaves_the_folder(tmp_path_factory: pytest.TempPathFactory, pieces: list[str]) -> None:
+    """The class behind the cases above, as a property: whatever a path is made of, the file it names (if any) is a
+    regular file inside the match's folder, never the secret beside it."""
+    root = tmp_path_factory.getbasetemp() / "property"
+    site = root / "site"
+    if not site.exists():
+        site.mkdir(parents=True)
+        (site / "w1.html").write_text("turn 1", encoding="utf-8")
+        (site / "index.html").write_text("now", encoding="utf-8")
+        (root / "secret.txt").write_text("the seed", encoding="utf-8")
+        (site / "out.html").symlink_to(root / "secret.txt")
+        (site / "inside.html").symlink_to(site / "w1.html")
+    found = resolve_file(site, "/".join(pieces))
+    assert found is None or (found.is_relative_to(site.resolve()) and found.is_file())
