@@ -967,3 +967,24 @@ def test_a_surrender_resolves_with_its_own_reason_not_a_go() -> None:
     match.type(seat, "seat", 0, {"surrender": "surrender"})
     report = poll(match.sheets, type(r), now=NOW)
     assert report.resolved and report.reason == f"{seat}'s Surrender cell is set", report.reason
+
+
+def test_an_action_row_typed_while_deploying_says_no_unit_is_on_the_board_yet() -> None:
+    """Issue 64, item 4: an action row typed during the deployment (kept for the first turn, and read as that turn
+    will read it) said "write one of none"; it says that none of her units is on the board yet."""
+    from dataclasses import replace as evolve
+
+    from sheets_gm.rulesets.winordie.sheet.read import read_seat
+
+    r = rules()
+    state = r.new_match(r.sample_roster(), SEED)
+    seat = state.acting
+    unit = next(u.id for u in state.units if u.owner == seat)
+    window = r.window(state)
+    assert window is not None
+    first_turn = evolve(window, phase=Phase.ACTIONS.value, seats=(seat,))
+    read = read_seat(r.rules, state, first_turn, seat,
+                     {"actions": _rows("actions", {"Row 1": {"unit": unit, "action": "move", "target": "C3"}},
+                                       first_turn)})
+    said = " ".join(p for ps in read.problems.values() for p in ps)
+    assert "write one of none" not in said and "none of your units is on the board yet" in said, said

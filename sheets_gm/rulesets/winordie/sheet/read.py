@@ -233,7 +233,9 @@ def _action(rules: WodRules, state: WodState, seat: str, row: TypedRow, called: 
         mine = {u.id.lower(): u.id for u in state.units if u.owner == seat and u.at is not None}
         unit = mine.get(unit_text.lower(), "") or next((c for c in called if c.lower() == unit_text.lower()), "")
         if not unit:
-            problems.append(f"{_not_yours(state, seat, unit_text)}: write one of {_listing(sorted(mine.values()))}")
+            problems.append(f"{_not_yours(state, seat, unit_text)}: " + (
+                f"write one of {_listing(sorted(mine.values()))}" if mine else
+                "none of your units is on the board yet (deploy them first: an action row is read in your turns)"))
     target = row.text("target")
     side: Side | None = None
     enhancements: tuple[Enhancement, ...] = ()
