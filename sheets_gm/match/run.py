@@ -7,8 +7,6 @@ Every game whose record has a sheet part runs here; ``require_sheets`` refuses o
 from __future__ import annotations
 
 import contextlib
-import json
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -18,11 +16,17 @@ from typing import Any
 from sheets_gm.engine.dice import new_seed, seed_hash
 from sheets_gm.engine.ruleset import JUDGE, Roster, RulesetTraits, SeatKind
 from sheets_gm.engine.settings import SettingError, parse_settings
-from sheets_gm.engine.words import counted
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, live_values
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.init_common import InitOutcome, MatchExistsError, aside_name, prepare_local
-from sheets_gm.match.init_targets import check_local_targets
+from sheets_gm.match.init_targets import (
+    check_local_targets,
+    holds_record,
+    match_files_in,
+    match_in_words,
+    refuse_other_matches,
+    whose_match,
+)
 from sheets_gm.match.privacy import place, refuse_exposures, shared_folders
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
 from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
@@ -35,7 +39,6 @@ from sheets_gm.rulesets.registry import (
     sheet_spec,
 )
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
-from sheets_gm.sheets.layout import a1, cells
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError
 from sheets_gm.sync.command_journal import begin_init_overwrite, command_path, end_command, load_command, roll_back_init
 from sheets_gm.sync.gate.state import forget_state, state_path
@@ -47,14 +50,11 @@ from sheets_gm.sync.life.settle import settle_cut_command
 from sheets_gm.sync.life.share import share_match, sharing_plan
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import (
-    FileStamp,
-    MatchRecord,
     MatchRecordError,
     engine_read_range,
-    joined_cells,
     parse_match_record,
 )
-from sheets_gm.sync.match_tabs import ABOUT_TAB, COPIES_COLS, COPIES_DATA_COL, COPIES_PENDING_ROW
+from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
@@ -177,14 +177,6 @@ def _local_files(config: MatchConfig) -> dict[Path, str]:
     return files
 
 
-def match_in_words(record: MatchRecord) -> str:
-    """A match as a GM knows it: ``a gvg match at turn 7 (6 windows resolved, seed hash 1a2b3c4d5e6f…)``."""
-    window = record.ruleset.window(record.state)
-    where = f"at {window.label}" if window is not None else "that is over"
-    return (f"a {record.name} match {where} ({counted(record.resolved, 'window')} resolved, seed hash "
-            f"{record.seed_hash[:12]}…)")
-
-
 def _match_replaced(config: MatchConfig) -> str:
     """The match the local workbooks of ``config`` hold, in words, before --overwrite moves them aside ('' when
     they hold none, or none that can be read)."""
@@ -201,45 +193,16 @@ def _match_replaced(config: MatchConfig) -> str:
         return ""
 
 
-def _match_files_in(backend: SheetBackend, config: MatchConfig) -> tuple[str, str]:
-    """What of a match's files ``backend`` holds: the match's id (a stamp's, ``sync.history``; '' for a match made
-    before stamps) and what it is (a seat's orders, the board); ('', '') when it holds none."""
-    spec = sheet_spec(config.ruleset)
-    copies = re.compile(re.escape(spec.tabs.copies).replace(re.escape("{seat}"), "(.+)") + "$")
-    names = backend.tab_names()
-    for name in names:
-        found = copies.match(name)
-        if found is None:
-            continue
-        (grid,) = backend.read([a1(name, cells(COPIES_DATA_COL, COPIES_PENDING_ROW, COPIES_COLS - 1,
-                                               COPIES_PENDING_ROW))])
-        row = grid[0] if grid else []
-        text = str(row[1]) if len(row) > 1 and row[1] not in (None, "") else ""
-        if not text:
-            continue
-        try:
-            stamp = FileStamp.from_json(json.loads(joined_cells(row[:2], 1)).get("gen"))
-        except (ValueError, AttributeError):
-            stamp = None
-        return (stamp.match if stamp is not None else ""), f"the orders of {found[1]}"
-    if spec.tabs.board in names:
-        (grid,) = backend.read([a1(spec.tabs.board, "1:1")])
-        stamp = next((st for v in (grid[0] if grid else []) if (st := FileStamp.from_cell(v))), None)
-        if stamp is not None:
-            return stamp.match, "the board"
-    return "", ""
-
-
 def _refuse_other_match_files(backends: list[SheetBackend], config: MatchConfig) -> None:
     """MatchExistsError when a file init would lay out holds another match's files (a seat's orders, a board): a
     copied config naming a running match's workbook. A match this config's init was creating when it was cut
     (``init_under_way``) is its own, laid out again."""
     ours = init_under_way(journal_path(config.path))
     for backend in backends:
-        match, what = _match_files_in(backend, config)
+        match, what = match_files_in(backend, config)
         if not what or (match and match == ours):
             continue
-        whose = f"match {match}" if match else "a match"
+        whose = f"match {match}{whose_match(config, match)}" if match else "a match"
         raise MatchExistsError(f"{backend.name} holds {what} of {whose} already; init never writes over a match "
                                "(its typed orders would be lost). Point this config's [sheets] at files of its own. "
                                "To replace that match, export it first, then run init --overwrite (local workbooks "
@@ -253,11 +216,11 @@ def _refuse_existing_match(backends: list[SheetBackend], engine: SheetBackend | 
     tab = sheet_spec(config.ruleset).tabs.engine
     engine_name = engine.name if engine is not None else place(config, config.engine)
     for backend in backends:
-        if backend is not engine and _holds_record(backend, tab):
+        if backend is not engine and holds_record(backend, tab):
             raise MatchExistsError(f"{backend.name} holds the engine tab of a match, and the config names "
                                    f"{engine_name} as the engine; init never replaces a match. To move the "
                                    f"engine there, run sheets-gm repair -c {config.path}")
-    if engine is None or not _holds_record(engine, tab):
+    if engine is None or not holds_record(engine, tab):
         _refuse_other_match_files(backends, config)
         return
     (grid,) = engine.read([engine_read_range(tab)])
@@ -287,14 +250,6 @@ def _refuse_existing_local_match(config: MatchConfig, existing: list[Path]) -> N
     engine_path = config.local_path(config.engine)
     engine = next((b for b, path in zip(backends, existing, strict=True) if path == engine_path), None)
     _refuse_existing_match(backends, engine, config)
-
-
-def _holds_record(backend: SheetBackend, tab: str) -> bool:
-    """Whether ``backend`` has an engine tab ``tab`` with anything in its value column."""
-    if tab not in backend.tab_names():
-        return False
-    (grid,) = backend.read([engine_read_range(tab)])
-    return any(v not in (None, "") for row in grid[1:] for v in row[1:2])
 
 
 def editor_emails(config: MatchConfig, roster: Roster) -> dict[str, tuple[str, ...]]:
@@ -405,6 +360,7 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
         files = _local_files(config)
         existing = check_local_targets(config, files, overwrite=overwrite, anywhere=outside_folder)
         if overwrite:
+            refuse_other_matches(config, existing)
             outcome.replaced = _match_replaced(config)
         else:
             _refuse_existing_local_match(config, existing)

@@ -124,3 +124,31 @@ def test_plain_init_refuses_a_match_before_creating_the_files_it_lacks(
     assert main(["init", game, "-c", str(config)]) == 1
     assert "is not a workbook init can use" in capsys.readouterr().err
     assert files_in(tmp_path) == before
+
+
+def test_overwrite_with_a_second_config_never_stops_the_running_match(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 60, item 3: a second config in the running match's folder, only its board and engine renamed: its
+    init --overwrite would move the running match's seat workbooks aside and stop that match. It is refused, naming
+    the other match and its config, and nothing is moved; the running match plays on. Its own files are its own:
+    init --overwrite of the first config replaces that match."""
+    from tests.matchfiles import local_match, sync, type_orders
+
+    config, sheets = local_match(tmp_path, private=True)
+    type_orders(sheets)
+    assert sync(sheets).resolved
+    second = tmp_path / "second.toml"
+    second.write_text(config.read_text(encoding="utf-8").replace('board = "match.xlsx"', 'board = "board2.xlsx"')
+                      .replace('engine = "gm/engine.xlsx"', 'engine = "gm/engine2.xlsx"'), encoding="utf-8")
+    before = files_in(tmp_path)
+    assert main(["init", "gvg", "-c", str(second), "--overwrite"]) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'red.xlsx'} holds the orders of red of match " in err, err
+    assert "(the match of match.toml, its engine gm/engine.xlsx)" in err
+    assert f"this config's engine, {tmp_path / 'gm' / 'engine2.xlsx'}, holds no match" in err
+    assert "nothing was created or moved" in err and "Traceback" not in err
+    assert files_in(tmp_path) == before
+    type_orders(sheets)
+    assert sync(sheets).resolved  # the running match plays on
+    assert main(["init", "gvg", "-c", str(config), "--overwrite"]) == 0  # its own config replaces it
+    assert "Moved " in capsys.readouterr().out
