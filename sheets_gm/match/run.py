@@ -18,7 +18,14 @@ from sheets_gm.engine.ruleset import JUDGE, Roster, RulesetTraits, SeatKind
 from sheets_gm.engine.settings import SettingError, parse_settings
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, live_values
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.init_common import InitOutcome, MatchExistsError, aside_name, prepare_local
+from sheets_gm.match.init_common import (
+    InitOutcome,
+    MatchExistsError,
+    aside_name,
+    create_from,
+    made_of,
+    prepare_local,
+)
 from sheets_gm.match.init_targets import (
     check_local_targets,
     holds_record,
@@ -39,12 +46,18 @@ from sheets_gm.rulesets.registry import (
     sheet_spec,
 )
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
-from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError
-from sheets_gm.sync.command_journal import begin_init_overwrite, command_path, end_command, load_command, roll_back_init
+from sheets_gm.sync.bot_seats import NO_BOT
+from sheets_gm.sync.command_journal import (
+    begin_init,
+    command_path,
+    end_command,
+    init_creating,
+    load_command,
+    roll_back_init,
+)
 from sheets_gm.sync.gate.state import forget_state, state_path
 from sheets_gm.sync.journal import drop_journal, init_under_way, journal_path, load_change, start_init
 from sheets_gm.sync.life.adjust_undo import stand_in_gm
-from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.grow import LayoutOwners
 from sheets_gm.sync.life.settle import settle_cut_command
 from sheets_gm.sync.life.share import share_match, sharing_plan
@@ -330,6 +343,39 @@ def uneven_teams(traits: RulesetTraits, roster: Roster) -> list[str]:
     return ["the teams are uneven: " + ", ".join(f"{seat} {n}" for seat, n in sizes.items())]
 
 
+def _local_targets(config: MatchConfig, journal: Path | None, now: datetime, *, overwrite: bool,
+                   outside_folder: bool, carried: list[Path]) -> tuple[str, list[tuple[Path, Path]]]:
+    """A local init's workbooks checked (``init_targets``), then, its journal kept first (the workbooks it moves
+    aside and those it creates, with ``carried``: those a plain init cut short created), created or moved aside.
+    The match ``overwrite`` replaces, in words, and each workbook moved aside with where to."""
+    files = _local_files(config)
+    existing = check_local_targets(config, files, overwrite=overwrite, anywhere=outside_folder)
+    replaced = ""
+    if overwrite:
+        refuse_other_matches(config, existing)
+        replaced = _match_replaced(config)
+    else:
+        _refuse_existing_local_match(config, existing)
+    stamp = now.strftime("%Y%m%d-%H%M%S")
+    # one transaction: cut before it is whole, the next command rolls it back (or completes a plain one)
+    begin_init(journal, [(p, aside_name(p, stamp)) for p in files if p.exists()] if overwrite else [],
+               [p for p in files if not p.exists()] + [p for p in carried if p.exists()],
+               overwrite=overwrite)
+    return replaced, prepare_local(config, overwrite, stamp, files)
+
+
+def _lay_out_roster(config: MatchConfig, sheets: MatchSheets, ruleset: AnyRuleset, outcome: InitOutcome,
+                    refusal: str) -> None:
+    """The Roster tab laid out in the engine's spreadsheet for the GM to type the roster in (a game that cannot
+    start from its seats alone, and no roster yet), and ``outcome`` saying so."""
+    spec = sheet_spec(config.ruleset)
+    columns = roster_columns(ruleset)
+    lay_out_roster_tab(sheets.engine, spec, columns, (*config.seats, *ruleset.traits.roster_groups), config.title)
+    outcome.roster_tab, outcome.roster_where, outcome.roster_columns = spec.tabs.roster, sheets.engine.name, columns
+    outcome.roster_example = roster_example(ruleset, columns)
+    outcome.warnings = [f"the {ruleset.traits.title} rules cannot start from the seats alone ({refusal})"]
+
+
 def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None = None,
                       overwrite: bool = False, share: bool = True, notify: bool = True, seed: bytes | None = None,
                       sheets: MatchSheets | None = None, outside_folder: bool = False) -> InitOutcome:
@@ -353,26 +399,20 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     outcome = InitOutcome()
     journal = command_path(journal_path(config.path))
     left = load_command(journal)
-    if left is not None and left["kind"] == "init":  # an init --overwrite cut short: the match before it, first
+    carried: list[Path] = []  # the workbooks a plain init cut short created, which this one lays out
+    if left is not None and left["kind"] == "init" and left.get("new"):
+        carried = [Path(str(p)) for p in left.get("created", [])]
+        outcome.settled = "the init cut short before the match was whole is laid out again whole by this one"
+    elif left is not None and left["kind"] == "init":  # an init --overwrite cut short: the match before it, first
         outcome.settled = roll_back_init(journal, left)
-    overwriting = False
     if config.backend is BackendKind.LOCAL:
-        files = _local_files(config)
-        existing = check_local_targets(config, files, overwrite=overwrite, anywhere=outside_folder)
-        if overwrite:
-            refuse_other_matches(config, existing)
-            outcome.replaced = _match_replaced(config)
-        else:
-            _refuse_existing_local_match(config, existing)
-        stamp = now.strftime("%Y%m%d-%H%M%S")
-        if overwrite:  # one transaction: cut before it is whole, the next command rolls it back
-            begin_init_overwrite(journal, [(p, aside_name(p, stamp)) for p in files if p.exists()],
-                                 [p for p in files if not p.exists()])
-            overwriting = True
-        outcome.backups = prepare_local(config, overwrite, stamp, files)
+        outcome.replaced, outcome.backups = _local_targets(config, journal, now, overwrite=overwrite,
+                                                           outside_folder=outside_folder, carried=carried)
     elif overwrite:
         raise SheetAccessError("--overwrite works on local workbooks only; for Google, point the config at new "
                                "spreadsheets (the old match stays as it is)")
+    else:
+        begin_init(journal, [], [], overwrite=False)  # one transaction: cut, the next command settles it
     sheets = sheets or open_match_sheets(config, access="share" if share else "play")
     outcome.where = [b.name for b in sheets.write_order()]
     _refuse_existing_match(list(sheets.write_order()), sheets.engine, config)
@@ -381,33 +421,27 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
         if roster is not None:
             _check_roster(ruleset, roster, f"{sheets.engine.name} tab {spec.tabs.roster!r}")
         elif refusal:
-            columns = roster_columns(ruleset)
-            lay_out_roster_tab(sheets.engine, spec, columns, (*config.seats, *ruleset.traits.roster_groups),
-                               config.title)
-            outcome.roster_tab, outcome.roster_where, outcome.roster_columns = (spec.tabs.roster, sheets.engine.name,
-                                                                                columns)
-            outcome.roster_example = roster_example(ruleset, columns)
-            outcome.warnings = [f"the {ruleset.traits.title} rules cannot start from the seats alone ({refusal})"]
-            if overwriting:
-                end_command(journal)  # whole: the GM types the roster, then runs init again
+            _lay_out_roster(config, sheets, ruleset, outcome, refusal)
+            end_command(journal)  # whole: the GM types the roster, then runs init again
             return outcome
         else:
             roster = Roster(config.seats)
     deadline = config.schedule.next_deadline(now)
     emails = editor_emails(config, roster)
     seed = seed or new_seed()
+    made = made_of(config, roster, seed, deadline=deadline, emails=emails,
+                   bots={**roster_bots(ruleset.traits, roster), **config.bots})
+    init_creating(journal, made)  # from here a plain init cut short is completed by the next command
     start_init(journal_path(config.path), seed_hash(seed)[:16])  # a cut init is this config's own, laid out again
     try:
-        record = create_match(sheets, ruleset, roster, seed=seed, emails=emails,
-                              member_emails=row_emails(roster), deadline=deadline,
-                              schedule_text=config.schedule.describe(), schedule=config.schedule.remembered(),
-                              title=config.title,
-                              bots={**roster_bots(ruleset.traits, roster), **config.bots})
-    except BotSeatError as exc:
-        raise ConfigError(f"{config.path} [bots] (or the roster's bot column): {exc}") from None
+        record = create_from(config, sheets, ruleset, made)
+    except (ConfigError, ValueError):  # refused before its first write: nothing to complete, what it moved goes back
+        settled = load_command(journal)
+        if settled is not None:
+            roll_back_init(journal, settled)
+        raise
     drop_journal(journal_path(config.path))
-    if overwriting:
-        end_command(journal)  # the new match is whole
+    end_command(journal)  # the new match is whole
     outcome.seed_hash = record.seed_hash
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
     outcome.warnings += uneven_teams(ruleset.traits, roster)

@@ -131,3 +131,92 @@ def test_the_match_after_a_rolled_back_init_is_the_match_before_it_cell_for_cell
 @pytest.mark.parametrize("after", ["sync", "init"])
 def test_an_init_overwrite_cut_anywhere_is_rolled_back(tmp_path: Path, where: tuple[str, Any], after: str) -> None:
     check_init_cut(tmp_path, where, after)
+
+
+# --------------------------------------------------------------------------- a plain init (issue 60, item 3)
+
+
+class CreateCut:
+    """The ``n``-th workbook a plain init creates is never created, nor anything after it."""
+
+    def __init__(self, patch: pytest.MonkeyPatch, n: int) -> None:
+        from sheets_gm.sheets.local import backend
+
+        real = backend.create_workbook
+        self.calls = 0
+
+        def create(*args: Any, **kwargs: Any) -> Any:
+            self.calls += 1
+            if self.calls >= n:
+                raise InjectedFault(f"cut at workbook #{self.calls}")
+            return real(*args, **kwargs)
+        patch.setattr(backend, "create_workbook", create)
+
+
+def _fresh_config(folder: Path) -> Any:
+    """A private GvG config (board match.xlsx, gm/engine.xlsx, red.xlsx, blue.xlsx) and its roster, no workbook."""
+    from tests.matchfiles import PRIVATE_SHEETS, local_config
+
+    folder.mkdir(parents=True)
+    (folder / "roster.csv").write_text(ROSTER, encoding="utf-8")
+    return load_config(local_config(folder, PRIVATE_SHEETS, head='roster = "roster.csv"'))
+
+
+def _plain_init(config: Any, **kwargs: Any) -> Any:
+    from tests.matchfiles import SEED
+
+    return init_match(config, now=NOW, share=False, seed=SEED, **kwargs)
+
+
+def _next_sync(config: Any, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """The next command, as cron runs it: what it said and its exit code."""
+    from sheets_gm.cli import main
+
+    code = main(["sync", "-c", str(config.path)])
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+PLAIN_CUTS = [("create", n) for n in range(1, 5)] + [(m, v) for m in ("apply_layout", "write") for v in ORDER]
+
+
+def check_plain_init_cut(tmp_path: Path, where: tuple[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    """A plain init cut at ``where`` (("create", n): its n-th workbook; or (method, spreadsheet) of its layout and
+    writes), then the next sync: cut before its first write into the match, rolled back (no workbook left, no
+    match); after, completed: every cell of every workbook as the init run whole, then that sync."""
+    whole = _fresh_config(tmp_path / "whole")
+    _plain_init(whole)
+    assert _next_sync(whole, capsys)[0] == 0
+    config = _fresh_config(tmp_path / "cut")
+    journal = command_path(journal_path(config.path))
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(InjectedFault):
+        if where[0] == "create":
+            CreateCut(patch, where[1])
+            _plain_init(config)
+        else:
+            sheets, backends = _backends(config)
+            with Cut(backends, where[1], where[0]):
+                _plain_init(config, sheets=sheets)
+    assert journal is not None and journal.exists()
+    code, said = _next_sync(config, capsys)
+    assert not journal.exists() and "Traceback" not in said
+    if where[0] == "create":
+        assert "the init was cut short before its first write into the match: it is rolled back" in said, said
+        assert code == 1 and not list((tmp_path / "cut").rglob("*.xlsx"))
+        return
+    assert "the init was cut short before the new match was whole: it is now complete, as if it had run whole" in said
+    assert code == 0, said
+    assert workbook_values(tmp_path / "cut") == workbook_values(tmp_path / "whole")
+
+
+@pytest.mark.parametrize("where", [("create", 3), ("apply_layout", "blue"), ("write", "engine")])
+def test_a_plain_init_cut_short_is_rolled_back_or_completed_by_the_next_command(
+        tmp_path: Path, where: tuple[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    check_plain_init_cut(tmp_path, where, capsys)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("where", PLAIN_CUTS)
+def test_a_plain_init_cut_anywhere_is_settled(tmp_path: Path, where: tuple[str, Any],
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    check_plain_init_cut(tmp_path, where, capsys)
