@@ -1,7 +1,11 @@
 """``init --overwrite`` is all-or-nothing (issue 52): cut anywhere before the new match is whole (a workbook moved
 aside, a new one laid out, a write of the new match), the next command of any kind rolls it back: the new workbooks
 removed, the old ones moved back, every cell of the match there as before it, and the GM told; she runs it again to
-replace that match."""
+replace that match.
+
+A plain ``init`` too (issue 60, item 3): cut before its first write into the match (a workbook created, the next
+not), the next command rolls it back; cut after (a layout, a write), the next command completes it, every cell as
+the init run whole, on local workbooks and on the Google fake."""
 
 from __future__ import annotations
 
@@ -220,3 +224,65 @@ def test_a_plain_init_cut_short_is_rolled_back_or_completed_by_the_next_command(
 def test_a_plain_init_cut_anywhere_is_settled(tmp_path: Path, where: tuple[str, Any],
                                               capsys: pytest.CaptureFixture[str]) -> None:
     check_plain_init_cut(tmp_path, where, capsys)
+
+
+def _google_plain_init(tmp_path: Path, cut: int | None, capsys: pytest.CaptureFixture[str]) -> tuple[Any, str, int]:
+    """A plain init of a private GvG match in four spreadsheets of the Google fake, cut at its ``cut``-th layout
+    or write (None: run whole), then the next sync. Every tab's values, what the sync said, how many layouts and
+    writes the init sent."""
+    from sheets_gm.cli import main
+    from tests.fakes.google_api import signed_in_fake, write_service_account_key
+    from tests.matchfiles import SEED
+    from tests.sync.test_cut_commands import CutGoogle
+
+    keys = {"board": "1BoardKey_init_cut_000000000000000000000000",
+            "engine": "1EngineKey_init_cut_00000000000000000000000",
+            "red": "1RedKey_init_cut_0000000000000000000000000000",
+            "blue": "1BlueKey_init_cut_000000000000000000000000000"}
+    tmp_path.mkdir(parents=True)
+    write_service_account_key(tmp_path / "sa.json", "gm-bot@sheets-gm-test.iam.gserviceaccount.com")
+    (tmp_path / "roster.csv").write_text(ROSTER, encoding="utf-8")
+    path = tmp_path / "match.toml"
+    path.write_text('ruleset = "gvg"\ntitle = "Cut init"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
+                    f'[sheets]\nbackend = "google"\nboard = "{keys["board"]}"\nengine = "{keys["engine"]}"\n'
+                    f'orders = {{ red = "{keys["red"]}", blue = "{keys["blue"]}" }}\n'
+                    '[google]\nservice_account = "sa.json"\n', encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch, \
+            signed_in_fake(patch, {key: f"cut init · {role}" for role, key in keys.items()}) as fake:
+        patch.setattr("sheets_gm.match.run.new_seed", lambda: SEED)
+        with CutGoogle(cut) as cutting:
+            if cut is None:
+                assert main(["init", "gvg", "-c", str(path), "--no-share"]) == 0
+            else:
+                with pytest.raises(InjectedFault):
+                    main(["init", "gvg", "-c", str(path), "--no-share"])
+        capsys.readouterr()
+        code = main(["sync", "-c", str(path)])
+        out, err = capsys.readouterr()
+        assert code == 0, out + err
+        values = {role: {s.title: fake.values(key, s.title) for s in fake.spreadsheets[key].sheets}
+                  for role, key in keys.items()}
+        assert not fake.violations, fake.violations
+    return values, out + err, cutting.count
+
+
+def check_google_plain_init_cut(tmp_path: Path, cut: int, capsys: pytest.CaptureFixture[str]) -> None:
+    whole, _, _ = _google_plain_init(tmp_path / "whole", None, capsys)
+    values, said, _ = _google_plain_init(tmp_path / "cut", cut, capsys)
+    assert "the init was cut short before the new match was whole: it is now complete, as if it had run whole" in said
+    assert "its spreadsheets are not shared yet" in said and "Traceback" not in said
+    assert values == whole
+
+
+@pytest.mark.parametrize("cut", [1, 5])
+def test_a_plain_init_cut_on_google_is_completed_by_the_next_sync(tmp_path: Path, cut: int,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    check_google_plain_init_cut(tmp_path, cut, capsys)
+
+
+@pytest.mark.soak
+def test_a_plain_init_cut_on_google_at_every_write_is_completed(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    _, _, writes = _google_plain_init(tmp_path / "count", None, capsys)
+    for cut in range(writes):
+        check_google_plain_init_cut(tmp_path / str(cut), cut, capsys)
