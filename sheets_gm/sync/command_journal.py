@@ -1,4 +1,4 @@
-"""The journal of a ``repair`` or an ``export`` under way: kept before its first write, dropped once it is whole, so
+"""The journal of a ``repair``, an ``export`` or an ``init`` under way: kept before its first write, dropped once it is whole, so
 that the next command of any kind completes a cut one, or rolls it back, and tells the GM which.
 
 It is a file of its own beside the resolution's and the change's journal (``sync/journal.py``), in the GM's private
@@ -13,6 +13,9 @@ pending row back), and an export may run over either.
 - ``init --overwrite`` moves the match's local workbooks aside, creates new ones and lays the new match out: cut
   anywhere before it is whole, it is rolled back (the new workbooks removed, the old ones moved back), so the match
   that was there goes on as if it had never run; the GM runs it again to replace that match.
+- a plain ``init`` (marked ``new``) keeps the workbooks it creates, then, before its first write into the match,
+  what it creates the match from (``init_creating``): cut before that, it is rolled back as ``--overwrite`` is;
+  after, the next command completes it (``match/init_settle.py``: it needs the config's rules).
 - ``export`` writes its files into a private staging folder inside the export folder first (``staging``), then
   moves each into place (``moving``). Cut while staging, it is rolled back: the staging folder goes, and the export
   folder is as it was. Cut while moving, it is completed: the files still staged are moved into place. Both need
