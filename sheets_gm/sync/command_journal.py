@@ -1,5 +1,5 @@
-"""The journal of a ``repair``, an ``export`` or an ``init`` under way: kept before its first write, dropped once it is whole, so
-that the next command of any kind completes a cut one, or rolls it back, and tells the GM which.
+"""The journal of a ``repair``, an ``export`` or an ``init`` under way: kept before its first write, dropped once it
+is whole, so that the next command of any kind completes a cut one, or rolls it back, and tells the GM which.
 
 It is a file of its own beside the resolution's and the change's journal (``sync/journal.py``), in the GM's private
 ``.sheets-gm`` folder: a repair may run while a resolution's journal waits for the next poll (repair writes its
