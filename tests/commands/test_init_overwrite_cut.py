@@ -10,6 +10,7 @@ the init run whole, on local workbooks and on the Google fake."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,19 @@ def _backends(config: Any) -> tuple[Any, dict[str, Any]]:
                     **{seat: sheets.orders[i] for seat, i in SEATS.items()}}
 
 
+def cut_init(config: Any, where: tuple[str, Any], init: Callable[..., Any]) -> None:
+    """``init`` of ``config`` cut at ``where``: its n-th move aside (("move", n)), its n-th workbook created
+    (("create", n)), or (method, spreadsheet) of the new match's layout and writes."""
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(InjectedFault):
+        if where[0] in ("move", "create"):
+            (MoveCut if where[0] == "move" else CreateCut)(patch, where[1])
+            init(config)
+        else:
+            sheets, backends = _backends(config)
+            with Cut(backends, where[1], where[0]):
+                init(config, sheets=sheets)
+
+
 def check_init_cut(tmp_path: Path, where: tuple[str, Any], after: str) -> None:
     """``init --overwrite`` cut at ``where`` (("move", n), or (method, spreadsheet) of the new match's layout and
     writes), then ``after`` ('sync', 'init'): the match as it was before it (then, for 'init', replaced whole)."""
@@ -74,14 +88,7 @@ def check_init_cut(tmp_path: Path, where: tuple[str, Any], after: str) -> None:
     before = workbook_values(tmp_path)
     journal = command_path(journal_path(config.path))
     assert journal is not None
-    with pytest.MonkeyPatch.context() as patch, pytest.raises(InjectedFault):
-        if where[0] == "move":
-            MoveCut(patch, where[1])
-            _init(config)
-        else:
-            sheets, backends = _backends(config)
-            with Cut(backends, where[1], where[0]):
-                _init(config, sheets=sheets)
+    cut_init(config, where, _init)
     assert journal.exists()
     if after == "sync":
         report = sync(open_match_sheets(config))
@@ -193,14 +200,7 @@ def check_plain_init_cut(tmp_path: Path, where: tuple[str, Any], capsys: pytest.
     assert _next_sync(whole, capsys)[0] == 0
     config = _fresh_config(tmp_path / "cut")
     journal = command_path(journal_path(config.path))
-    with pytest.MonkeyPatch.context() as patch, pytest.raises(InjectedFault):
-        if where[0] == "create":
-            CreateCut(patch, where[1])
-            _plain_init(config)
-        else:
-            sheets, backends = _backends(config)
-            with Cut(backends, where[1], where[0]):
-                _plain_init(config, sheets=sheets)
+    cut_init(config, where, _plain_init)
     assert journal is not None and journal.exists()
     code, said = _next_sync(config, capsys)
     assert not journal.exists() and "Traceback" not in said
@@ -231,16 +231,11 @@ def _google_plain_init(tmp_path: Path, cut: int | None, capsys: pytest.CaptureFi
     or write (None: run whole), then the next sync. Every tab's values, what the sync said, how many layouts and
     writes the init sent."""
     from sheets_gm.cli import main
-    from tests.fakes.google_api import signed_in_fake, write_service_account_key
+    from tests.fakes.google_api import signed_in_fake
     from tests.matchfiles import SEED
-    from tests.sync.test_cut_commands import CutGoogle
+    from tests.sync.test_cut_commands import CutGoogle, google_folder
 
-    keys = {"board": "1BoardKey_init_cut_000000000000000000000000",
-            "engine": "1EngineKey_init_cut_00000000000000000000000",
-            "red": "1RedKey_init_cut_0000000000000000000000000000",
-            "blue": "1BlueKey_init_cut_000000000000000000000000000"}
-    tmp_path.mkdir(parents=True)
-    write_service_account_key(tmp_path / "sa.json", "gm-bot@sheets-gm-test.iam.gserviceaccount.com")
+    keys = google_folder(tmp_path, "init_cut")
     (tmp_path / "roster.csv").write_text(ROSTER, encoding="utf-8")
     path = tmp_path / "match.toml"
     path.write_text('ruleset = "gvg"\ntitle = "Cut init"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
