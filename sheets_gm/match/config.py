@@ -468,6 +468,16 @@ def _is_workbook(file: _RoleFile) -> bool:
     return file.role in WORKBOOK_ROLES or file.role.startswith("orders ")
 
 
+def spreadsheet_id(where: str) -> str:
+    """The id of the Google spreadsheet ``[sheets]`` names by its key or by its URL (one spreadsheet, two names).
+
+    >>> spreadsheet_id("https://docs.google.com/spreadsheets/d/1AbC_d-9/edit#gid=0"), spreadsheet_id(" 1AbC_d-9 ")
+    ('1AbC_d-9', '1AbC_d-9')
+    """
+    found = re.search(r"/d/([A-Za-z0-9_-]+)", where)
+    return found.group(1) if found else where.strip()
+
+
 def match_files(config: MatchConfig) -> dict[str, Path]:
     """Every file the config names resolved (real path and inode), its local workbooks each by where the config's
     folder puts it (``where`` → that path; {} on Google). SharedFileError, nothing read or written, when two roles

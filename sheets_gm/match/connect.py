@@ -6,7 +6,7 @@ import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
-from sheets_gm.match.config import BackendKind, MatchConfig, match_files
+from sheets_gm.match.config import BackendKind, MatchConfig, match_files, spreadsheet_id
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sheets.private_files import private_folder
 from sheets_gm.sync.journal import journal_path
@@ -81,7 +81,8 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
                                       co_editors=config.gm_emails, sheet_ids=config.sheet_ids_path)
 
     def backend(where: str, role: str) -> SheetBackend:
-        key = str(files.get(where, where))  # one path named two ways (``./board.xlsx``) opens one backend
+        # one file named two ways (``./board.xlsx``, a spreadsheet's key and its URL) opens one backend
+        key = str(files[where]) if where in files else spreadsheet_id(where)
         if key not in opened:
             opened[key] = make(where, role)
         return opened[key]
