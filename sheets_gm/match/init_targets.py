@@ -18,6 +18,7 @@ from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_c
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sheets.layout import a1, cells
+from sheets_gm.sync.journal import init_under_way, journal_path
 from sheets_gm.sync.match_record import (
     FileStamp,
     MatchRecord,
@@ -182,10 +183,11 @@ def refuse_other_matches(config: MatchConfig, existing: list[Path]) -> None:
     engine_path = config.local_path(config.engine)
     books = {path: LocalWorkbookBackend(path) for path in existing}
     ours = engine_record_in(books[engine_path], config) if engine_path in books else None
+    cut = init_under_way(journal_path(config.path))  # this config's own init, cut short: its files are its own
     for path, book in books.items():
         record = engine_record_in(book, config) if path != engine_path else None
         match, what = (record.match_id, "the engine") if record is not None else match_files_in(book, config)
-        if not what or (ours is not None and match in ("", ours.match_id)):
+        if not what or (match and match == cut) or (ours is not None and match in ("", ours.match_id)):
             continue  # no match's, or this engine's (or, made before stamps, no telling whose)
         held = (f"holds match {ours.match_id}, {match_in_words(ours)}" if ours is not None
                 else "holds no match (or does not exist yet)")

@@ -63,6 +63,7 @@ from sheets_gm.sync.life.settle import settle_cut_command
 from sheets_gm.sync.life.share import share_match, sharing_plan
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import (
+    MatchRecord,
     MatchRecordError,
     engine_read_range,
     parse_match_record,
@@ -376,6 +377,42 @@ def _lay_out_roster(config: MatchConfig, sheets: MatchSheets, ruleset: AnyRulese
     outcome.warnings = [f"the {ruleset.traits.title} rules cannot start from the seats alone ({refusal})"]
 
 
+def _journaled_init(config: MatchConfig, ruleset: AnyRuleset, outcome: InitOutcome, journal: Path | None,
+                    roster: Roster | None, *, now: datetime, overwrite: bool, share: bool, seed: bytes | None,
+                    sheets: MatchSheets | None, outside_folder: bool, carried: list[Path],
+                    refusal: str) -> tuple[MatchSheets, Roster, MatchRecord] | None:
+    """``init_match``'s writes, its command journal kept before the first (``sync/command_journal.py``): the local
+    workbooks created or moved aside, then, the roster read, the match created (what it is created from kept
+    first, so that the next command completes a plain init cut from there). None when the GM must type the roster
+    first (the Roster tab laid out: ``outcome`` says so)."""
+    if config.backend is BackendKind.LOCAL:
+        outcome.replaced, outcome.backups = _local_targets(config, journal, now, overwrite=overwrite,
+                                                           outside_folder=outside_folder, carried=carried)
+    sheets = sheets or open_match_sheets(config, access="share" if share else "play")
+    outcome.where = [b.name for b in sheets.write_order()]
+    _refuse_existing_match(list(sheets.write_order()), sheets.engine, config)
+    if roster is None:
+        spec = sheet_spec(config.ruleset)
+        roster = read_roster_tab(sheets.engine, spec, ruleset.traits, config.seats)
+        if roster is not None:
+            _check_roster(ruleset, roster, f"{sheets.engine.name} tab {spec.tabs.roster!r}")
+        elif refusal:
+            _lay_out_roster(config, sheets, ruleset, outcome, refusal)
+            end_command(journal)  # whole: the GM types the roster, then runs init again
+            return None
+        else:
+            roster = Roster(config.seats)
+    seed = seed or new_seed()
+    made = made_of(config, roster, seed, deadline=config.schedule.next_deadline(now),
+                   emails=editor_emails(config, roster), bots={**roster_bots(ruleset.traits, roster), **config.bots})
+    init_creating(journal, made)  # from here a plain init cut short is completed by the next command
+    start_init(journal_path(config.path), seed_hash(seed)[:16])  # a cut init is this config's own, laid out again
+    record = create_from(config, sheets, ruleset, made)
+    drop_journal(journal_path(config.path))
+    end_command(journal)  # the new match is whole
+    return sheets, roster, record
+
+
 def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None = None,
                       overwrite: bool = False, share: bool = True, notify: bool = True, seed: bytes | None = None,
                       sheets: MatchSheets | None = None, outside_folder: bool = False) -> InitOutcome:
@@ -388,7 +425,6 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     folder)."""
     refuse_exposures(config)
     ruleset = configured_ruleset(config)
-    spec = sheet_spec(config.ruleset)
     roster_path = roster_file or config.roster
     roster = roster_file_of(ruleset.traits, roster_path, config.seats) if roster_path else None
     refusal = ""
@@ -405,43 +441,23 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
         outcome.settled = "the init cut short before the match was whole is laid out again whole by this one"
     elif left is not None and left["kind"] == "init":  # an init --overwrite cut short: the match before it, first
         outcome.settled = roll_back_init(journal, left)
-    if config.backend is BackendKind.LOCAL:
-        outcome.replaced, outcome.backups = _local_targets(config, journal, now, overwrite=overwrite,
-                                                           outside_folder=outside_folder, carried=carried)
-    elif overwrite:
+    if overwrite and config.backend is not BackendKind.LOCAL:
         raise SheetAccessError("--overwrite works on local workbooks only; for Google, point the config at new "
                                "spreadsheets (the old match stays as it is)")
-    else:
-        begin_init(journal, [], [], overwrite=False)  # one transaction: cut, the next command settles it
-    sheets = sheets or open_match_sheets(config, access="share" if share else "play")
-    outcome.where = [b.name for b in sheets.write_order()]
-    _refuse_existing_match(list(sheets.write_order()), sheets.engine, config)
-    if roster is None:
-        roster = read_roster_tab(sheets.engine, spec, ruleset.traits, config.seats)
-        if roster is not None:
-            _check_roster(ruleset, roster, f"{sheets.engine.name} tab {spec.tabs.roster!r}")
-        elif refusal:
-            _lay_out_roster(config, sheets, ruleset, outcome, refusal)
-            end_command(journal)  # whole: the GM types the roster, then runs init again
-            return outcome
-        else:
-            roster = Roster(config.seats)
-    deadline = config.schedule.next_deadline(now)
-    emails = editor_emails(config, roster)
-    seed = seed or new_seed()
-    made = made_of(config, roster, seed, deadline=deadline, emails=emails,
-                   bots={**roster_bots(ruleset.traits, roster), **config.bots})
-    init_creating(journal, made)  # from here a plain init cut short is completed by the next command
-    start_init(journal_path(config.path), seed_hash(seed)[:16])  # a cut init is this config's own, laid out again
     try:
-        record = create_from(config, sheets, ruleset, made)
-    except (ConfigError, ValueError):  # refused before its first write: nothing to complete, what it moved goes back
+        made = _journaled_init(config, ruleset, outcome, journal, roster, now=now, overwrite=overwrite, share=share,
+                               seed=seed, sheets=sheets, outside_folder=outside_folder, carried=carried,
+                               refusal=refusal)
+    except (ConfigError, ValueError, MatchExistsError):  # refused before its first write into the match
         settled = load_command(journal)
-        if settled is not None:
-            roll_back_init(journal, settled)
+        if settled is not None and settled["kind"] == "init":
+            roll_back_init(journal, settled)  # nothing to complete: what it created or moved goes back
         raise
-    drop_journal(journal_path(config.path))
-    end_command(journal)  # the new match is whole
+    if made is None:
+        return outcome
+    sheets, roster, record = made
+    emails = editor_emails(config, roster)
+    deadline = record.deadline
     outcome.seed_hash = record.seed_hash
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
     outcome.warnings += uneven_teams(ruleset.traits, roster)

@@ -152,7 +152,9 @@ def init_creating(path: Path | None, made_of: dict[str, Any]) -> None:
     (``made_of``: the seed, the roster, the e-mails, the deadline… as ``match.init_settle`` reads them back): cut
     from now on, the next command completes it."""
     journal = load_command(path)
-    if journal is not None and journal.get("new"):
+    if journal is None:  # on Google a plain init creates no workbook: this is its journal's first line
+        begin_command(path, "init", "the init", moves=[], created=[], new=True, phase="create", made_of=made_of)
+    elif journal["kind"] == "init" and journal.get("new"):
         note_command(path, phase="create", made_of=made_of)
 
 

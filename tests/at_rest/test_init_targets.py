@@ -118,6 +118,7 @@ def test_plain_init_refuses_a_match_before_creating_the_files_it_lacks(
     err = capsys.readouterr().err
     assert "already holds a" in err and "init never replaces one" in err
     assert files_in(tmp_path) == before and not lost.exists()
+    assert not list(tmp_path.rglob("*.command.json"))  # refused: no journal for the next command to settle
 
     (tmp_path / "board.xlsx").write_text("a note, not a workbook", encoding="utf-8")
     before = files_in(tmp_path)
