@@ -16,7 +16,7 @@ from typing import Any
 from sheets_gm.engine.dice import new_seed, seed_hash
 from sheets_gm.engine.ruleset import JUDGE, Roster, RulesetTraits, SeatKind
 from sheets_gm.engine.settings import SettingError, parse_settings
-from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, live_values
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, live_values, match_files
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.init_common import (
     InitOutcome,
@@ -92,6 +92,7 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
     """One poll of the match under the match lock (``window``: force only that window, see ``poll``); the lock is
     waited for up to ``lock_wait`` seconds (``serve`` waits for none: it skips a match another command holds).
     ``lock`` False: the caller holds the lock already, as the gated poll does from before its gate decides."""
+    match_files(config)  # a watch holds its spreadsheets open: a link made since is refused at its next poll
     with match_lock(config.lock_path, wait_seconds=lock_wait) if lock else contextlib.nullcontext():
         try:
             report = poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,

@@ -160,3 +160,22 @@ def test_one_path_named_two_ways_is_one_file_not_two_roles(tmp_path: Path) -> No
     opened = open_match_sheets(load_config(config))
     assert len(opened.write_order()) == 1
     assert sync(opened).resolved
+
+
+def test_a_link_made_while_a_watch_holds_the_match_open_is_refused_at_its_next_poll(played: Path,
+                                                                                    tmp_path: Path) -> None:
+    """``sync --watch`` opens the match once: a seat's workbook made a link to the board's since is refused at the
+    watch's next poll, nothing written."""
+    from sheets_gm.match.config import SharedFileError, load_config
+    from sheets_gm.match.connect import open_match_sheets
+    from sheets_gm.match.run import sync_once
+
+    folder = tmp_path / "match"
+    shutil.copytree(played, folder, symlinks=True)
+    config = load_config(folder / "match.toml")
+    sheets = open_match_sheets(config)
+    alias(folder, "seat-board", "symlink")
+    before = snapshot(folder)
+    with pytest.raises(SharedFileError, match=r"board \(match.xlsx\) and orders red \(red.xlsx\) are one file"):
+        sync_once(config, sheets, now=NOW, force=True)
+    assert snapshot(folder) == before
