@@ -444,11 +444,10 @@ def _roles(config: MatchConfig) -> list[_RoleFile]:
 def _two_roles(config: MatchConfig, first: _RoleFile, second: _RoleFile) -> str:
     """Why ``first`` and ``second`` may not be one file, and what the config may say instead."""
     linked = [f for f in (first, second) if f.path != f.real]
-    how = ("hard links of one file" if not linked else
-           f"{linked[0].where} is a link to {second.where if linked[0] is first else first.where}"
-           if len(linked) == 1 and linked[0].real == (second if linked[0] is first else first).path else
-           "links to one file")
     alias = linked[-1] if linked else second
+    other = first if alias is second else second
+    how = ("hard links of one file" if not linked else "both links to it" if len(linked) == 2 else
+           f"{alias.where} is a link to {other.where if alias.real == other.path else 'it'}")
     return (f"{config.path}: {first.role} ({first.where}) and {second.role} ({second.where}) are one file, "
             f"{first.real} ({how}). A file has one role in a match: what a command writes for one would overwrite "
             "the other's tabs, and each would be read as the other. Nothing was read or written. Put "
