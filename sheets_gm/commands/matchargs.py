@@ -12,7 +12,7 @@ from sheets_gm.commands.base import add_config_option as add_config_option  # wh
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.match.config import ConfigError, MatchConfig, load_config
 from sheets_gm.match.connect import Access, open_match_sheets, tidy_local_workbooks
-from sheets_gm.match.repair_prepare import complete_prepare
+from sheets_gm.match.init_settle import complete_cut_commands
 from sheets_gm.match.run import require_sheets
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.sheets.backend import SheetError
@@ -55,10 +55,13 @@ def open_match(config: MatchConfig, access: Access = "play", *, writes: bool = T
     """The configured match's spreadsheets (nothing is read yet); ``access``: what the command does with Google;
     ``writes``: False for a command that only reads (what ``say_tidied`` finds is then named, not mended). A command
     that writes (or ``settles`` a command cut short: export) first completes the files' moves of a repair cut short
-    (``repair_prepare``): the command's settle then runs the rest of it again."""
+    (``repair_prepare``: the command's settle then runs the rest of it again) and a plain init cut short
+    (``init_settle``), and says so."""
     with user_errors():
         if writes if settles is None else settles:
-            complete_prepare(config)
+            said = complete_cut_commands(config)
+            if said:
+                print(f"sheets-gm: note: {said}.", file=sys.stderr)
         sheets = open_match_sheets(config, access=access)
         say_tidied(sheets, writes=writes)
     return sheets

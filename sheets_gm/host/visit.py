@@ -21,9 +21,9 @@ from sheets_gm.host.accounts import Accounts, config_keys
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.idle_poll import idle_local_sync
+from sheets_gm.match.init_settle import complete_cut_commands
 from sheets_gm.match.poll_words import describe_report
 from sheets_gm.match.polls import FullPoll, IdlePoll, LeftOpen, poll_behind_gate, send_waiting
-from sheets_gm.match.repair_prepare import complete_prepare
 from sheets_gm.match.run import require_sheets
 from sheets_gm.sheets.backend import SheetError, SheetUnavailableError
 from sheets_gm.sheets.marks import file_mark
@@ -86,7 +86,7 @@ def visit(path: Path, accounts: Accounts, clock: Clock, *, letters_only: bool = 
             if idle is not None and not idle.letters_waiting:
                 return kept.outcome(Done.IDLE, idle.summary, idle.warning, deadline=idle.deadline,
                                     finished=idle.finished)
-        complete_prepare(config, lock_wait=0)  # a repair cut while it moved files: the poll then completes the rest
+        complete_cut_commands(config, lock_wait=0)  # a repair cut while it moved files, an init cut short
         sheets = open_match_sheets(config, client=watcher.client if watcher else None)
         gated = poll_behind_gate(config, mark, sheets, quiet=True, clock=clock,
                                  drive_log=watcher.log_for(path) if watcher else None, lock_wait=0)

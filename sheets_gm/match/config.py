@@ -37,6 +37,7 @@ file are relative to the file's own folder. Example::
 from __future__ import annotations
 
 import json
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -303,7 +304,9 @@ def load_config(path: Path) -> MatchConfig:
         data = _ConfigFile.model_validate(raw)
     except ValidationError as exc:
         raise ConfigError(_explain(exc, path)) from None
-    return _resolve(path, data)
+    config = _resolve(path, data)
+    match_files(config)
+    return config
 
 
 def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
@@ -386,6 +389,125 @@ def _seats(path: Path, data: _ConfigFile, kind: str, least: int, most: int) -> t
     if not all(seats) or len(set(folded)) != len(folded):
         raise ConfigError(f"{path}: {key} must be distinct names; got {list(names)}")
     return seats
+
+
+class SharedFileError(ConfigError):
+    """Two roles of a match's config that are one file (a link or a hard link between their paths), or a path that
+    leads nowhere or out of the match's folder by a link: nothing was read or written."""
+
+
+@dataclass(frozen=True, slots=True)
+class _RoleFile:
+    """One role's file as the config names it (``where``), where that name is (``path``, ``..`` folded but no link
+    followed) and what it is (``real``: every link followed; ``inode``: device and inode, None while it is
+    missing)."""
+
+    role: str
+    where: str
+    path: Path
+    real: Path
+    inode: tuple[int, int] | None
+
+    def same_file(self, other: _RoleFile) -> bool:
+        """Whether ``other``, named by another path, is this very file (a link to it, or a hard link)."""
+        return self.path != other.path and (self.real == other.real or (
+            self.inode is not None and self.inode == other.inode))
+
+
+def _role_file(config: MatchConfig, role: str, where: str, path: Path) -> _RoleFile:
+    """``path`` (``role``'s file, named ``where`` in the config) resolved: SharedFileError for a loop of links, or a
+    link that leads out of the config's folder (a workbook named by its own path outside it, which
+    ``init --allow-outside-folder`` laid out, is the GM's choice and stays)."""
+    plain = Path(os.path.normpath(path.expanduser().absolute()))
+    try:
+        real = plain.resolve()
+    except (OSError, RuntimeError):  # a loop of links
+        raise SharedFileError(f"{config.path}: {role} names {path}, a link that leads nowhere (a loop of links); "
+                              "name the file itself") from None
+    file = _RoleFile(role, where, plain, real, None)
+    if _is_workbook(file) and real != plain and not real.is_relative_to(config.folder.resolve()):
+        raise SharedFileError(
+            f"{config.path}: [sheets] names {path}, a link to {real}, outside the config's folder {config.folder}: "
+            "the sync never follows a link out of the match's folder (init refuses one too). Put the workbook itself "
+            "in place of the link, or name its own path in [sheets]")
+    try:
+        st = plain.stat()
+        inode: tuple[int, int] | None = (st.st_dev, st.st_ino)
+    except OSError:
+        inode = None
+    return _RoleFile(role, where, plain, real, inode)
+
+
+#: The roles of a match's workbooks besides each seat's ``orders <seat>``.
+WORKBOOK_ROLES = ("board", "engine", "judge")
+
+
+def _roles(config: MatchConfig) -> list[_RoleFile]:
+    """Every file the config names, with its role: the workbooks (local matches), then the config itself and the
+    files it reads (roster, map, the Google sign-in's files)."""
+    named: list[tuple[str, str, Path]] = []
+    if config.backend is BackendKind.LOCAL:
+        workbooks = [("board", config.board), ("engine", config.engine),
+                     *((f"orders {seat}", where) for seat, where in zip(config.seats, config.orders, strict=True)),
+                     *([("judge", config.judge)] if config.judge else [])]
+        named += [(role, where, config.local_path(where)) for role, where in workbooks]
+    others = [("the config", config.path), ("roster", config.roster), ("map", config.map),
+              ("service_account", config.service_account), ("oauth_client", config.oauth_client),
+              ("oauth_token", config.oauth_token)]
+    named += [(role, str(path), path) for role, path in others if path is not None]
+    return [_role_file(config, role, where, path) for role, where, path in named]
+
+
+def _two_roles(config: MatchConfig, first: _RoleFile, second: _RoleFile) -> str:
+    """Why ``first`` and ``second`` may not be one file, and what the config may say instead."""
+    linked = [f for f in (first, second) if f.path != f.real]
+    alias = linked[-1] if linked else second
+    other = first if alias is second else second
+    how = ("hard links of one file" if not linked else "both links to it" if len(linked) == 2 else
+           f"{alias.where} is a link to {other.where if alias.real == other.path else 'it'}")
+    return (f"{config.path}: {first.role} ({first.where}) and {second.role} ({second.where}) are one file, "
+            f"{first.real} ({how}). A file has one role in a match: what a command writes for one would overwrite "
+            "the other's tabs, and each would be read as the other. Nothing was read or written. Put "
+            f"{_workbook_of(alias.role)} itself at {alias.where} in place of the link (a repair's copies under "
+            "backups/ keep one), or name another path for it; two roles of [sheets] share one workbook only when "
+            "the config names the same path for both (as leaving engine out keeps the engine in the board's workbook)")
+
+
+def _workbook_of(role: str) -> str:
+    """A role's file in words: ``orders red`` → red's orders workbook, ``roster`` → the roster."""
+    if role.startswith("orders "):
+        return f"{role.removeprefix('orders ')}'s orders workbook"
+    return f"the {role}'s workbook" if role in WORKBOOK_ROLES else f"the {role}"
+
+
+def _is_workbook(file: _RoleFile) -> bool:
+    return file.role in WORKBOOK_ROLES or file.role.startswith("orders ")
+
+
+def spreadsheet_id(where: str) -> str:
+    """The id of the Google spreadsheet ``[sheets]`` names by its key or by its URL (one spreadsheet, two names).
+
+    >>> spreadsheet_id("https://docs.google.com/spreadsheets/d/1AbC_d-9/edit#gid=0"), spreadsheet_id(" 1AbC_d-9 ")
+    ('1AbC_d-9', '1AbC_d-9')
+    """
+    found = re.search(r"/d/([A-Za-z0-9_-]+)", where)
+    return found.group(1) if found else where.strip()
+
+
+def match_files(config: MatchConfig) -> dict[str, Path]:
+    """Every file the config names resolved (real path and inode), its local workbooks each by where the config's
+    folder puts it (``where`` → that path; {} on Google). SharedFileError, nothing read or written, when two roles
+    are one file although the config names them by two paths (a seat's workbook a link to the engine's, a hard link
+    of the board: each command would write one role's tabs into the other's file), or when a workbook is a loop of
+    links or a link out of the config's folder. Two roles named by one path share a workbook on purpose (the engine
+    left out is the board's). Every command that opens the match goes through it: ``load_config`` and
+    ``open_match_sheets``."""
+    files = _roles(config)
+    for n, file in enumerate(files):
+        for earlier in files[:n]:
+            if (_is_workbook(earlier) or _is_workbook(file)) and earlier.same_file(file):
+                raise SharedFileError(_two_roles(config, earlier, file))
+    return {file.where: file.path for file in files if _is_workbook(file)}
 
 
 def settings_drift(config: MatchConfig, held: Any) -> list[str]:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import shlex
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.match.config import BackendKind, MatchConfig, match_files, spreadsheet_id
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sheets.private_files import private_folder
 from sheets_gm.sync.journal import journal_path
@@ -54,39 +52,23 @@ def google_client(config: MatchConfig, access: Access = "play") -> gspread.Clien
     return open_oauth(config.oauth_client, config.oauth_drive_token, scopes=DRIVE_SIGN_IN_SCOPES)
 
 
-def refuse_link_out(config: MatchConfig, path: Path) -> Path:
-    """``path`` (a workbook of ``config``), unless a symbolic link on its way leads out of the config's folder: then
-    SheetAccessError. The sync never follows a link out of the match's folder, as ``init`` never does (a workbook
-    named by its own path elsewhere, which ``init --allow-outside-folder`` laid out, is the GM's choice and stays)."""
-    plain = Path(os.path.normpath(path.absolute()))
-    try:
-        real = path.resolve()
-    except (OSError, RuntimeError):  # a loop of links
-        raise SheetAccessError(f"{config.path}: [sheets] names {path}, a link that leads nowhere (a loop of links); "
-                               "name the workbook itself") from None
-    if real != plain and not real.is_relative_to(config.folder.resolve()):
-        raise SheetAccessError(f"{config.path}: [sheets] names {path}, a link to {real}, outside the config's folder "
-                               f"{config.folder}: the sync never follows a link out of the match's folder (init "
-                               "refuses one too). Put the workbook itself in place of the link, or name its own path "
-                               "in [sheets]")
-    return path
-
-
 def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
                       access: Access = "play", client: gspread.Client | None = None) -> MatchSheets:
-    """The board, engine and orders backends of ``config``; the same file or key opens one backend.
+    """The board, engine and orders backends of ``config``; the same file or key opens one backend, and two roles
+    named by two paths that are one file are refused first (``config.match_files``), whatever the command.
 
     The Google stack (gspread, google-auth, requests, tenacity) is imported only for a Google
     match: a local sync from cron starts without it. ``retry``: default ``DEFAULT_RETRY``; ``access``: what the
     command does with Google (``google_client``); ``client``: one already signed in to the match's account
     (``serve`` keeps one per account), else one is signed in now."""
+    files = match_files(config)  # every path resolved: two roles on one file refused, nothing opened
     opened: dict[str, SheetBackend] = {}
     make: Callable[[str, str], SheetBackend]
     if config.backend is BackendKind.LOCAL:
         from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 
         def make(where: str, role: str) -> SheetBackend:
-            return LocalWorkbookBackend(refuse_link_out(config, config.local_path(where)))
+            return LocalWorkbookBackend(config.local_path(where))
     else:
         from sheets_gm.sheets.google.backend import GoogleSheetBackend
         from sheets_gm.sheets.retry import DEFAULT_RETRY
@@ -99,9 +81,11 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
                                       co_editors=config.gm_emails, sheet_ids=config.sheet_ids_path)
 
     def backend(where: str, role: str) -> SheetBackend:
-        if where not in opened:
-            opened[where] = make(where, role)
-        return opened[where]
+        # one file named two ways (``./board.xlsx``, a spreadsheet's key and its URL) opens one backend
+        key = str(files[where]) if where in files else spreadsheet_id(where)
+        if key not in opened:
+            opened[key] = make(where, role)
+        return opened[key]
 
     board = backend(config.board, "board")
     engine = backend(config.engine, "engine")

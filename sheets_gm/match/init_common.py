@@ -4,14 +4,22 @@ local workbooks created (or kept aside with ``--overwrite``) before anything is 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from sheets_gm.match.config import MatchConfig
+from sheets_gm.engine.ruleset import Member, Roster
+from sheets_gm.match.config import ConfigError, MatchConfig
+from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
 from sheets_gm.sheets.private_files import make_private, private_folder
+from sheets_gm.sync.bot_seats import BotSeatError
+from sheets_gm.sync.life.create import create_match
+from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import ABOUT_TAB
+from sheets_gm.sync.sheets import MatchSheets
 
 
 class MatchExistsError(SheetError):
@@ -66,3 +74,32 @@ def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[
             create_workbook(path, WorkbookLayout(config.title, (TabLayout(first_tab, 1, 1, values=values),)),
                             private=path in private)
     return moved
+
+
+def made_of(config: MatchConfig, roster: Roster, seed: bytes, *, deadline: str,
+            emails: Mapping[str, Sequence[str]], bots: Mapping[str, str]) -> dict[str, Any]:
+    """Everything ``init`` creates the match from, as its command journal keeps it (``command_journal.init_creating``)
+    before the first write into the match, so that the next command completes a cut one with the very same seed,
+    roster, e-mails and deadline (``create_from``). It lives in the GM's private folder, as the engine does."""
+    from sheets_gm.match.team_check import row_emails
+
+    return {"seed": seed.hex(), "deadline": deadline, "title": config.title,
+            "seats": list(roster.seats), "emails": {k: list(v) for k, v in emails.items()},
+            "members": [{"name": m.name, "seat": m.seat, "fields": dict(m.fields), "email": m.email}
+                        for m in roster.members],
+            "member_emails": {k: list(v) for k, v in (row_emails(roster) or {}).items()},
+            "schedule_text": config.schedule.describe(), "schedule": config.schedule.remembered(), "bots": dict(bots)}
+
+
+def create_from(config: MatchConfig, sheets: MatchSheets, rules: AnyRuleset, made: Mapping[str, Any]) -> MatchRecord:
+    """Create the match ``made`` describes (``made_of``) in ``sheets``: every tab laid out, the first window drawn.
+    ConfigError for bots the config (or the roster) names wrongly."""
+    roster = Roster(tuple(made["seats"]), tuple(Member(str(m["name"]), str(m["seat"]), dict(m["fields"]),
+                                                       str(m["email"])) for m in made["members"]))
+    try:
+        return create_match(sheets, rules, roster, seed=bytes.fromhex(made["seed"]), emails=made["emails"],
+                            member_emails=made["member_emails"], deadline=made["deadline"],
+                            schedule_text=made["schedule_text"], schedule=made["schedule"], title=made["title"],
+                            bots=made["bots"])
+    except BotSeatError as exc:
+        raise ConfigError(f"{config.path} [bots] (or the roster's bot column): {exc}") from None

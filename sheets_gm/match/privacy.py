@@ -19,13 +19,12 @@ refuses such a config and ``doctor`` names each one (``docs/sync.md``, "Who sees
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sheets_gm.engine.ruleset import Information
 from sheets_gm.match.bot_drift import configured_bots
-from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, toml_key
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, spreadsheet_id, toml_key
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.sheets.files import orders_file
 from sheets_gm.sync.bot_seats import NO_BOT
@@ -70,8 +69,7 @@ def _identity(config: MatchConfig, where: str) -> str:
     """What makes two ``[sheets]`` entries the same file: the resolved path, or the spreadsheet key."""
     if config.backend is BackendKind.LOCAL:
         return str(config.local_path(where).expanduser().resolve())
-    found = re.search(r"/d/([A-Za-z0-9_-]+)", where)
-    return found.group(1) if found else where.strip()
+    return spreadsheet_id(where)
 
 
 def _files(config: MatchConfig) -> list[_File]:

@@ -7,8 +7,6 @@ Every game whose record has a sheet part runs here; ``require_sheets`` refuses o
 from __future__ import annotations
 
 import contextlib
-import json
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -18,11 +16,24 @@ from typing import Any
 from sheets_gm.engine.dice import new_seed, seed_hash
 from sheets_gm.engine.ruleset import JUDGE, Roster, RulesetTraits, SeatKind
 from sheets_gm.engine.settings import SettingError, parse_settings
-from sheets_gm.engine.words import counted
-from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, live_values
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, live_values, match_files
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.init_common import InitOutcome, MatchExistsError, aside_name, prepare_local
-from sheets_gm.match.init_targets import check_local_targets
+from sheets_gm.match.init_common import (
+    InitOutcome,
+    MatchExistsError,
+    aside_name,
+    create_from,
+    made_of,
+    prepare_local,
+)
+from sheets_gm.match.init_targets import (
+    check_local_targets,
+    holds_record,
+    match_files_in,
+    match_in_words,
+    refuse_other_matches,
+    whose_match,
+)
 from sheets_gm.match.page import publish_page
 from sheets_gm.match.privacy import place, refuse_exposures, shared_folders
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
@@ -36,26 +47,29 @@ from sheets_gm.rulesets.registry import (
     sheet_spec,
 )
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
-from sheets_gm.sheets.layout import a1, cells
-from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError
-from sheets_gm.sync.command_journal import begin_init_overwrite, command_path, end_command, load_command, roll_back_init
+from sheets_gm.sync.bot_seats import NO_BOT
+from sheets_gm.sync.command_journal import (
+    begin_init,
+    command_path,
+    end_command,
+    init_creating,
+    load_command,
+    roll_back_init,
+)
 from sheets_gm.sync.gate.state import forget_state, state_path
 from sheets_gm.sync.journal import drop_journal, init_under_way, journal_path, load_change, start_init
 from sheets_gm.sync.life.adjust_undo import stand_in_gm
-from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.grow import LayoutOwners
 from sheets_gm.sync.life.settle import settle_cut_command
 from sheets_gm.sync.life.share import share_match, sharing_plan
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import (
-    FileStamp,
     MatchRecord,
     MatchRecordError,
     engine_read_range,
-    joined_cells,
     parse_match_record,
 )
-from sheets_gm.sync.match_tabs import ABOUT_TAB, COPIES_COLS, COPIES_DATA_COL, COPIES_PENDING_ROW
+from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
@@ -79,6 +93,7 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
     """One poll of the match under the match lock (``window``: force only that window, see ``poll``); the lock is
     waited for up to ``lock_wait`` seconds (``serve`` waits for none: it skips a match another command holds).
     ``lock`` False: the caller holds the lock already, as the gated poll does from before its gate decides."""
+    match_files(config)  # a watch holds its spreadsheets open: a link made since is refused at its next poll
     with match_lock(config.lock_path, wait_seconds=lock_wait) if lock else contextlib.nullcontext():
         try:
             report = poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
@@ -180,14 +195,6 @@ def _local_files(config: MatchConfig) -> dict[Path, str]:
     return files
 
 
-def match_in_words(record: MatchRecord) -> str:
-    """A match as a GM knows it: ``a gvg match at turn 7 (6 windows resolved, seed hash 1a2b3c4d5e6f…)``."""
-    window = record.ruleset.window(record.state)
-    where = f"at {window.label}" if window is not None else "that is over"
-    return (f"a {record.name} match {where} ({counted(record.resolved, 'window')} resolved, seed hash "
-            f"{record.seed_hash[:12]}…)")
-
-
 def _match_replaced(config: MatchConfig) -> str:
     """The match the local workbooks of ``config`` hold, in words, before --overwrite moves them aside ('' when
     they hold none, or none that can be read)."""
@@ -204,45 +211,16 @@ def _match_replaced(config: MatchConfig) -> str:
         return ""
 
 
-def _match_files_in(backend: SheetBackend, config: MatchConfig) -> tuple[str, str]:
-    """What of a match's files ``backend`` holds: the match's id (a stamp's, ``sync.history``; '' for a match made
-    before stamps) and what it is (a seat's orders, the board); ('', '') when it holds none."""
-    spec = sheet_spec(config.ruleset)
-    copies = re.compile(re.escape(spec.tabs.copies).replace(re.escape("{seat}"), "(.+)") + "$")
-    names = backend.tab_names()
-    for name in names:
-        found = copies.match(name)
-        if found is None:
-            continue
-        (grid,) = backend.read([a1(name, cells(COPIES_DATA_COL, COPIES_PENDING_ROW, COPIES_COLS - 1,
-                                               COPIES_PENDING_ROW))])
-        row = grid[0] if grid else []
-        text = str(row[1]) if len(row) > 1 and row[1] not in (None, "") else ""
-        if not text:
-            continue
-        try:
-            stamp = FileStamp.from_json(json.loads(joined_cells(row[:2], 1)).get("gen"))
-        except (ValueError, AttributeError):
-            stamp = None
-        return (stamp.match if stamp is not None else ""), f"the orders of {found[1]}"
-    if spec.tabs.board in names:
-        (grid,) = backend.read([a1(spec.tabs.board, "1:1")])
-        stamp = next((st for v in (grid[0] if grid else []) if (st := FileStamp.from_cell(v))), None)
-        if stamp is not None:
-            return stamp.match, "the board"
-    return "", ""
-
-
 def _refuse_other_match_files(backends: list[SheetBackend], config: MatchConfig) -> None:
     """MatchExistsError when a file init would lay out holds another match's files (a seat's orders, a board): a
     copied config naming a running match's workbook. A match this config's init was creating when it was cut
     (``init_under_way``) is its own, laid out again."""
     ours = init_under_way(journal_path(config.path))
     for backend in backends:
-        match, what = _match_files_in(backend, config)
+        match, what = match_files_in(backend, config)
         if not what or (match and match == ours):
             continue
-        whose = f"match {match}" if match else "a match"
+        whose = f"match {match}{whose_match(config, match)}" if match else "a match"
         raise MatchExistsError(f"{backend.name} holds {what} of {whose} already; init never writes over a match "
                                "(its typed orders would be lost). Point this config's [sheets] at files of its own. "
                                "To replace that match, export it first, then run init --overwrite (local workbooks "
@@ -256,11 +234,11 @@ def _refuse_existing_match(backends: list[SheetBackend], engine: SheetBackend | 
     tab = sheet_spec(config.ruleset).tabs.engine
     engine_name = engine.name if engine is not None else place(config, config.engine)
     for backend in backends:
-        if backend is not engine and _holds_record(backend, tab):
+        if backend is not engine and holds_record(backend, tab):
             raise MatchExistsError(f"{backend.name} holds the engine tab of a match, and the config names "
                                    f"{engine_name} as the engine; init never replaces a match. To move the "
                                    f"engine there, run sheets-gm repair -c {config.path}")
-    if engine is None or not _holds_record(engine, tab):
+    if engine is None or not holds_record(engine, tab):
         _refuse_other_match_files(backends, config)
         return
     (grid,) = engine.read([engine_read_range(tab)])
@@ -290,14 +268,6 @@ def _refuse_existing_local_match(config: MatchConfig, existing: list[Path]) -> N
     engine_path = config.local_path(config.engine)
     engine = next((b for b, path in zip(backends, existing, strict=True) if path == engine_path), None)
     _refuse_existing_match(backends, engine, config)
-
-
-def _holds_record(backend: SheetBackend, tab: str) -> bool:
-    """Whether ``backend`` has an engine tab ``tab`` with anything in its value column."""
-    if tab not in backend.tab_names():
-        return False
-    (grid,) = backend.read([engine_read_range(tab)])
-    return any(v not in (None, "") for row in grid[1:] for v in row[1:2])
 
 
 def editor_emails(config: MatchConfig, roster: Roster) -> dict[str, tuple[str, ...]]:
@@ -378,6 +348,75 @@ def uneven_teams(traits: RulesetTraits, roster: Roster) -> list[str]:
     return ["the teams are uneven: " + ", ".join(f"{seat} {n}" for seat, n in sizes.items())]
 
 
+def _local_targets(config: MatchConfig, journal: Path | None, now: datetime, *, overwrite: bool,
+                   outside_folder: bool, carried: list[Path]) -> tuple[str, list[tuple[Path, Path]]]:
+    """A local init's workbooks checked (``init_targets``), then, its journal kept first (the workbooks it moves
+    aside and those it creates, with ``carried``: those a plain init cut short created), created or moved aside.
+    The match ``overwrite`` replaces, in words, and each workbook moved aside with where to."""
+    files = _local_files(config)
+    existing = check_local_targets(config, files, overwrite=overwrite, anywhere=outside_folder)
+    replaced = ""
+    if overwrite:
+        refuse_other_matches(config, existing)
+        replaced = _match_replaced(config)
+    else:
+        _refuse_existing_local_match(config, existing)
+    stamp = now.strftime("%Y%m%d-%H%M%S")
+    # one transaction: cut before it is whole, the next command rolls it back (or completes a plain one)
+    begin_init(journal, [(p, aside_name(p, stamp)) for p in files if p.exists()] if overwrite else [],
+               [p for p in files if not p.exists()] + [p for p in carried if p.exists()],
+               overwrite=overwrite)
+    return replaced, prepare_local(config, overwrite, stamp, files)
+
+
+def _lay_out_roster(config: MatchConfig, sheets: MatchSheets, ruleset: AnyRuleset, outcome: InitOutcome,
+                    refusal: str) -> None:
+    """The Roster tab laid out in the engine's spreadsheet for the GM to type the roster in (a game that cannot
+    start from its seats alone, and no roster yet), and ``outcome`` saying so."""
+    spec = sheet_spec(config.ruleset)
+    columns = roster_columns(ruleset)
+    lay_out_roster_tab(sheets.engine, spec, columns, (*config.seats, *ruleset.traits.roster_groups), config.title)
+    outcome.roster_tab, outcome.roster_where, outcome.roster_columns = spec.tabs.roster, sheets.engine.name, columns
+    outcome.roster_example = roster_example(ruleset, columns)
+    outcome.warnings = [f"the {ruleset.traits.title} rules cannot start from the seats alone ({refusal})"]
+
+
+def _journaled_init(config: MatchConfig, ruleset: AnyRuleset, outcome: InitOutcome, journal: Path | None,
+                    roster: Roster | None, *, now: datetime, overwrite: bool, share: bool, seed: bytes | None,
+                    sheets: MatchSheets | None, outside_folder: bool, carried: list[Path],
+                    refusal: str) -> tuple[MatchSheets, Roster, MatchRecord] | None:
+    """``init_match``'s writes, its command journal kept before the first (``sync/command_journal.py``): the local
+    workbooks created or moved aside, then, the roster read, the match created (what it is created from kept
+    first, so that the next command completes a plain init cut from there). None when the GM must type the roster
+    first (the Roster tab laid out: ``outcome`` says so)."""
+    if config.backend is BackendKind.LOCAL:
+        outcome.replaced, outcome.backups = _local_targets(config, journal, now, overwrite=overwrite,
+                                                           outside_folder=outside_folder, carried=carried)
+    sheets = sheets or open_match_sheets(config, access="share" if share else "play")
+    outcome.where = [b.name for b in sheets.write_order()]
+    _refuse_existing_match(list(sheets.write_order()), sheets.engine, config)
+    if roster is None:
+        spec = sheet_spec(config.ruleset)
+        roster = read_roster_tab(sheets.engine, spec, ruleset.traits, config.seats)
+        if roster is not None:
+            _check_roster(ruleset, roster, f"{sheets.engine.name} tab {spec.tabs.roster!r}")
+        elif refusal:
+            _lay_out_roster(config, sheets, ruleset, outcome, refusal)
+            end_command(journal)  # whole: the GM types the roster, then runs init again
+            return None
+        else:
+            roster = Roster(config.seats)
+    seed = seed or new_seed()
+    made = made_of(config, roster, seed, deadline=config.schedule.next_deadline(now),
+                   emails=editor_emails(config, roster), bots={**roster_bots(ruleset.traits, roster), **config.bots})
+    init_creating(journal, made)  # from here a plain init cut short is completed by the next command
+    start_init(journal_path(config.path), seed_hash(seed)[:16])  # a cut init is this config's own, laid out again
+    record = create_from(config, sheets, ruleset, made)
+    drop_journal(journal_path(config.path))
+    end_command(journal)  # the new match is whole
+    return sheets, roster, record
+
+
 def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None = None,
                       overwrite: bool = False, share: bool = True, notify: bool = True, seed: bytes | None = None,
                       sheets: MatchSheets | None = None, outside_folder: bool = False) -> InitOutcome:
@@ -390,7 +429,6 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     folder)."""
     refuse_exposures(config)
     ruleset = configured_ruleset(config)
-    spec = sheet_spec(config.ruleset)
     roster_path = roster_file or config.roster
     roster = roster_file_of(ruleset.traits, roster_path, config.seats) if roster_path else None
     refusal = ""
@@ -401,60 +439,29 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     outcome = InitOutcome()
     journal = command_path(journal_path(config.path))
     left = load_command(journal)
-    if left is not None and left["kind"] == "init":  # an init --overwrite cut short: the match before it, first
+    carried: list[Path] = []  # the workbooks a plain init cut short created, which this one lays out
+    if left is not None and left["kind"] == "init" and left.get("new"):
+        carried = [Path(str(p)) for p in left.get("created", [])]
+        outcome.settled = "the init cut short before the match was whole is laid out again whole by this one"
+    elif left is not None and left["kind"] == "init":  # an init --overwrite cut short: the match before it, first
         outcome.settled = roll_back_init(journal, left)
-    overwriting = False
-    if config.backend is BackendKind.LOCAL:
-        files = _local_files(config)
-        existing = check_local_targets(config, files, overwrite=overwrite, anywhere=outside_folder)
-        if overwrite:
-            outcome.replaced = _match_replaced(config)
-        else:
-            _refuse_existing_local_match(config, existing)
-        stamp = now.strftime("%Y%m%d-%H%M%S")
-        if overwrite:  # one transaction: cut before it is whole, the next command rolls it back
-            begin_init_overwrite(journal, [(p, aside_name(p, stamp)) for p in files if p.exists()],
-                                 [p for p in files if not p.exists()])
-            overwriting = True
-        outcome.backups = prepare_local(config, overwrite, stamp, files)
-    elif overwrite:
+    if overwrite and config.backend is not BackendKind.LOCAL:
         raise SheetAccessError("--overwrite works on local workbooks only; for Google, point the config at new "
                                "spreadsheets (the old match stays as it is)")
-    sheets = sheets or open_match_sheets(config, access="share" if share else "play")
-    outcome.where = [b.name for b in sheets.write_order()]
-    _refuse_existing_match(list(sheets.write_order()), sheets.engine, config)
-    if roster is None:
-        roster = read_roster_tab(sheets.engine, spec, ruleset.traits, config.seats)
-        if roster is not None:
-            _check_roster(ruleset, roster, f"{sheets.engine.name} tab {spec.tabs.roster!r}")
-        elif refusal:
-            columns = roster_columns(ruleset)
-            lay_out_roster_tab(sheets.engine, spec, columns, (*config.seats, *ruleset.traits.roster_groups),
-                               config.title)
-            outcome.roster_tab, outcome.roster_where, outcome.roster_columns = (spec.tabs.roster, sheets.engine.name,
-                                                                                columns)
-            outcome.roster_example = roster_example(ruleset, columns)
-            outcome.warnings = [f"the {ruleset.traits.title} rules cannot start from the seats alone ({refusal})"]
-            if overwriting:
-                end_command(journal)  # whole: the GM types the roster, then runs init again
-            return outcome
-        else:
-            roster = Roster(config.seats)
-    deadline = config.schedule.next_deadline(now)
-    emails = editor_emails(config, roster)
-    seed = seed or new_seed()
-    start_init(journal_path(config.path), seed_hash(seed)[:16])  # a cut init is this config's own, laid out again
     try:
-        record = create_match(sheets, ruleset, roster, seed=seed, emails=emails,
-                              member_emails=row_emails(roster), deadline=deadline,
-                              schedule_text=config.schedule.describe(), schedule=config.schedule.remembered(),
-                              title=config.title,
-                              bots={**roster_bots(ruleset.traits, roster), **config.bots})
-    except BotSeatError as exc:
-        raise ConfigError(f"{config.path} [bots] (or the roster's bot column): {exc}") from None
-    drop_journal(journal_path(config.path))
-    if overwriting:
-        end_command(journal)  # the new match is whole
+        made = _journaled_init(config, ruleset, outcome, journal, roster, now=now, overwrite=overwrite, share=share,
+                               seed=seed, sheets=sheets, outside_folder=outside_folder, carried=carried,
+                               refusal=refusal)
+    except (ConfigError, ValueError, MatchExistsError):  # refused before its first write into the match
+        settled = load_command(journal)
+        if settled is not None and settled["kind"] == "init":
+            roll_back_init(journal, settled)  # nothing to complete: what it created or moved goes back
+        raise
+    if made is None:
+        return outcome
+    sheets, roster, record = made
+    emails = editor_emails(config, roster)
+    deadline = record.deadline
     outcome.seed_hash = record.seed_hash
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
     outcome.warnings += uneven_teams(ruleset.traits, roster)

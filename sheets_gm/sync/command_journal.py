@@ -1,5 +1,5 @@
-"""The journal of a ``repair`` or an ``export`` under way: kept before its first write, dropped once it is whole, so
-that the next command of any kind completes a cut one, or rolls it back, and tells the GM which.
+"""The journal of a ``repair``, an ``export`` or an ``init`` under way: kept before its first write, dropped once it
+is whole, so that the next command of any kind completes a cut one, or rolls it back, and tells the GM which.
 
 It is a file of its own beside the resolution's and the change's journal (``sync/journal.py``), in the GM's private
 ``.sheets-gm`` folder: a repair may run while a resolution's journal waits for the next poll (repair writes its
@@ -13,6 +13,9 @@ pending row back), and an export may run over either.
 - ``init --overwrite`` moves the match's local workbooks aside, creates new ones and lays the new match out: cut
   anywhere before it is whole, it is rolled back (the new workbooks removed, the old ones moved back), so the match
   that was there goes on as if it had never run; the GM runs it again to replace that match.
+- a plain ``init`` (marked ``new``) keeps the workbooks it creates, then, before its first write into the match,
+  what it creates the match from (``init_creating``): cut before that, it is rolled back as ``--overwrite`` is;
+  after, the next command completes it (``match/init_settle.py``: it needs the config's rules).
 - ``export`` writes its files into a private staging folder inside the export folder first (``staging``), then
   moves each into place (``moving``). Cut while staging, it is rolled back: the staging folder goes, and the export
   folder is as it was. Cut while moving, it is completed: the files still staged are moved into place. Both need
@@ -134,16 +137,30 @@ def settle_export(path: Path | None, journal: dict[str, Any]) -> str:
             "folder is as it was before it; run export again for them")
 
 
-def begin_init_overwrite(path: Path | None, moves: list[tuple[Path, Path]], created: list[Path]) -> None:
-    """Keep, before ``init --overwrite`` moves anything, each workbook it moves aside with where to (``moves``) and
-    each it creates where none was (``created``): what the next command needs to roll it back."""
-    begin_command(path, "init", "the init --overwrite", moves=[[str(a), str(b)] for a, b in moves],
-                  created=[str(p) for p in created])
+def begin_init(path: Path | None, moves: list[tuple[Path, Path]], created: list[Path], *, overwrite: bool) -> None:
+    """Keep, before ``init`` writes anything, each workbook it moves aside with where to (``moves``: ``--overwrite``)
+    and each it creates where none was (``created``): what the next command needs to roll it back. A plain init
+    (``overwrite`` False) is marked ``new``: once it keeps what it creates the match from (``init_creating``), the
+    next command completes it instead."""
+    what = "the init --overwrite" if overwrite else "the init"
+    begin_command(path, "init", what, moves=[[str(a), str(b)] for a, b in moves], created=[str(p) for p in created],
+                  **({} if overwrite else {"new": True}))
+
+
+def init_creating(path: Path | None, made_of: dict[str, Any]) -> None:
+    """Keep, before a plain ``init``'s first write into the match's spreadsheets, what it creates the match from
+    (``made_of``: the seed, the roster, the e-mails, the deadline… as ``match.init_settle`` reads them back): cut
+    from now on, the next command completes it."""
+    journal = load_command(path)
+    if journal is None:  # on Google a plain init creates no workbook: this is its journal's first line
+        begin_command(path, "init", "the init", moves=[], created=[], new=True, phase="create", made_of=made_of)
+    elif journal["kind"] == "init" and journal.get("new"):
+        note_command(path, phase="create", made_of=made_of)
 
 
 def roll_back_init(path: Path | None, journal: dict[str, Any]) -> str:
-    """Roll back the cut ``init --overwrite`` ``journal``: each workbook it created removed, each it moved aside moved
-    back; what the GM is told."""
+    """Roll back the cut ``init`` ``journal`` (``--overwrite``, or a plain one cut before its first write into the
+    match): each workbook it created removed, each it moved aside moved back; what the GM is told."""
     for created in journal.get("created", []):
         with contextlib.suppress(OSError):
             Path(str(created)).unlink(missing_ok=True)
@@ -156,6 +173,11 @@ def roll_back_init(path: Path | None, journal: dict[str, Any]) -> str:
             os.replace(aside, workbook)  # the new workbook there, if any, goes
             back.append(workbook.name)
     end_command(path)
+    if journal.get("new"):
+        gone = [Path(str(p)).name for p in journal.get("created", [])]
+        removed = f" ({', '.join(gone)} removed)" if gone else ""
+        return ("the init was cut short before its first write into the match: it is rolled back, the workbooks it "
+                f"created{removed} are gone and no match was made; run init again to create it")
     moved = f" ({', '.join(back)} moved back)" if back else ""
     return ("the init --overwrite was cut short before the new match was whole: it is rolled back, the workbooks "
             f"are as they were before it{moved} and the match there goes on; run init --overwrite again to "

@@ -118,9 +118,65 @@ def test_plain_init_refuses_a_match_before_creating_the_files_it_lacks(
     err = capsys.readouterr().err
     assert "already holds a" in err and "init never replaces one" in err
     assert files_in(tmp_path) == before and not lost.exists()
+    assert not list(tmp_path.rglob("*.command.json"))  # refused: no journal for the next command to settle
 
     (tmp_path / "board.xlsx").write_text("a note, not a workbook", encoding="utf-8")
     before = files_in(tmp_path)
     assert main(["init", game, "-c", str(config)]) == 1
     assert "is not a workbook init can use" in capsys.readouterr().err
+    assert files_in(tmp_path) == before
+
+
+def test_overwrite_with_a_second_config_never_stops_the_running_match(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 60, item 3: a second config in the running match's folder, only its board and engine renamed: its
+    init --overwrite would move the running match's seat workbooks aside and stop that match. It is refused, naming
+    the other match and its config, and nothing is moved; the running match plays on. Its own files are its own:
+    init --overwrite of the first config replaces that match."""
+    from tests.matchfiles import local_match, sync, type_orders
+
+    config, sheets = local_match(tmp_path, private=True)
+    type_orders(sheets)
+    assert sync(sheets).resolved
+    second = tmp_path / "second.toml"
+    second.write_text(config.read_text(encoding="utf-8").replace('board = "match.xlsx"', 'board = "board2.xlsx"')
+                      .replace('engine = "gm/engine.xlsx"', 'engine = "gm/engine2.xlsx"'), encoding="utf-8")
+    before = files_in(tmp_path)
+    assert main(["init", "gvg", "-c", str(second), "--overwrite"]) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'red.xlsx'} holds the orders of red of match " in err, err
+    assert "(the match of match.toml, its engine gm/engine.xlsx)" in err
+    assert f"this config's engine, {tmp_path / 'gm' / 'engine2.xlsx'}, holds no match" in err
+    assert "nothing was created or moved" in err and "Traceback" not in err
+    assert files_in(tmp_path) == before
+    type_orders(sheets)
+    assert sync(sheets).resolved  # the running match plays on
+    assert main(["init", "gvg", "-c", str(config), "--overwrite"]) == 0  # its own config replaces it
+    assert "Moved " in capsys.readouterr().out
+
+
+def test_overwrite_refuses_files_of_another_match_than_its_own_engines(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A second config whose own engine holds a match of its own, its orders pointed at the first match's workbooks:
+    init --overwrite names the first match (its config and engine) and this engine's match, and moves nothing."""
+    from tests.matchfiles import local_match
+
+    config, _ = local_match(tmp_path, private=True)
+    second = tmp_path / "second.toml"
+    text = config.read_text(encoding="utf-8")
+    for old, new in (("match.xlsx", "board2.xlsx"), ("gm/engine.xlsx", "gm/engine2.xlsx"),
+                     ('"red.xlsx"', '"red2.xlsx"'), ('"blue.xlsx"', '"blue2.xlsx"')):
+        text = text.replace(old, new)
+    (tmp_path / "roster2.csv").write_text("name,team,role\nAnn,red,dps\nCat,blue,tank\n", encoding="utf-8")
+    second.write_text(text.replace('title = "Test match"', 'title = "Test match"\nroster = "roster2.csv"'),
+                      encoding="utf-8")
+    assert main(["init", "gvg", "-c", str(second)]) == 0  # a match of its own
+    second.write_text(second.read_text(encoding="utf-8").replace('"red2.xlsx"', '"red.xlsx"'), encoding="utf-8")
+    capsys.readouterr()
+    before = files_in(tmp_path)
+    assert main(["init", "gvg", "-c", str(second), "--overwrite"]) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'red.xlsx'} holds the orders of red of match " in err, err
+    assert "(the match of match.toml, its engine gm/engine.xlsx)" in err
+    assert "gm/engine2.xlsx, holds match " in err and "a gvg match at turn 1" in err
     assert files_in(tmp_path) == before

@@ -143,6 +143,7 @@ def test_repair_rebuilds_an_edited_google_layout_and_keeps_the_orders(
     assert code == 1 and "sheets-gm repair" in err
     code, _, err = run(capsys, "init", "gvg", "-c", match_toml, "--no-share")
     assert code == 1 and "already holds a gvg match" in err
+    assert not list(match_toml.parent.rglob("*.command.json"))  # refused: nothing for the next command to settle
     code, out, err = run(capsys, "repair", "-c", match_toml)
     assert code == 0, err
     assert "back in their cells" in out and "Kept a copy" not in out  # Google keeps its history

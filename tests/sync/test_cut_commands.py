@@ -576,6 +576,16 @@ class CutGoogle:
         self.patch.undo()
 
 
+def google_folder(tmp_path: Path, label: str) -> dict[str, str]:
+    """The keys of a match's four spreadsheets on the Google fake (board, engine, red, blue), and ``tmp_path`` made
+    with the key file of the service account (``sa.json``) that opens them."""
+    from tests.fakes.google_api import write_service_account_key
+
+    tmp_path.mkdir(parents=True)
+    write_service_account_key(tmp_path / "sa.json", "gm-bot@sheets-gm-test.iam.gserviceaccount.com")
+    return {role: f"1{role.title()}Key_{label}_".ljust(44, "0") for role in ("board", "engine", "red", "blue")}
+
+
 def _google_engine_move(tmp_path: Path, cut: int | None) -> tuple[dict[str, Any], str, int]:
     """A Google match whose engine sat in the board's spreadsheet, the config now naming a spreadsheet of its own;
     repair cut at its ``cut``-th write (None: whole), then the next sync. Every tab's values, what the sync said,
@@ -583,14 +593,9 @@ def _google_engine_move(tmp_path: Path, cut: int | None) -> tuple[dict[str, Any]
     from sheets_gm.cli import main
     from sheets_gm.commands.matchargs import open_match
     from sheets_gm.match.config import load_config
-    from tests.fakes.google_api import signed_in_fake, write_service_account_key
+    from tests.fakes.google_api import signed_in_fake
 
-    keys = {"board": "1BoardKey_cut_test_00000000000000000000000",
-            "engine": "1EngineKey_cut_test_0000000000000000000000",
-            "red": "1RedKey_cut_test_000000000000000000000000000",
-            "blue": "1BlueKey_cut_test_00000000000000000000000000"}
-    tmp_path.mkdir(parents=True)
-    write_service_account_key(tmp_path / "sa.json", "gm-bot@sheets-gm-test.iam.gserviceaccount.com")
+    keys = google_folder(tmp_path, "cut_test")
     members = roster(3).members
     (tmp_path / "roster.csv").write_text("name,team,role\n" + "".join(
         f"{m.name},{m.seat},{m.fields['role']}\n" for m in members), encoding="utf-8")

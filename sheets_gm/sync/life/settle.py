@@ -1,6 +1,8 @@
-"""The next command of any kind settles a ``repair``, an ``export`` or an ``init --overwrite`` cut short
+"""The next command of any kind settles a ``repair``, an ``export`` or an ``init`` cut short
 (``sync/command_journal.py``): the repair is run again whole, with what its journal kept of it; the export is rolled
-back or completed; the init rolled back. What the GM is told says which."""
+back or completed; an ``init --overwrite``, or a plain ``init`` cut before its first write into the match, rolled
+back. A plain ``init`` cut after that is completed by the command's opening of the match (``match/init_settle.py``:
+it needs the config's rules), before this runs. What the GM is told says which."""
 
 from __future__ import annotations
 
@@ -24,10 +26,14 @@ def settle_cut_command(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, 
     if journal["kind"] == "export":
         return "" if dry_run else settle_export(path, journal)
     if journal["kind"] == "init":
-        if dry_run:
-            raise HistoryError("the init --overwrite was cut short before the new match was whole (its journal "
-                               "kept): the next sync, or any command that writes the match, rolls it back and says "
+        what = str(journal.get("what") or "the init")
+        if journal.get("phase") == "create":  # a plain init cut after its first write: completed in the match layer
+            raise HistoryError(f"{what} was cut short before the new match was whole (its journal kept): the next "
+                               "sync, or any command that writes the match (init again too), completes it and says "
                                "so")
+        if dry_run:
+            raise HistoryError(f"{what} was cut short before the new match was whole (its journal kept): the next "
+                               "sync, or any command that writes the match, rolls it back and says so")
         return roll_back_init(path, journal)
     if journal["kind"] == "repair":
         what = str(journal.get("what") or "repair")

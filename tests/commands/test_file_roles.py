@@ -1,0 +1,181 @@
+"""A file is what it claims, for every command (issue 60, item 3): two roles of a match's config named by two paths
+that are one file (a symbolic link inside the match's folder, or a hard link) are refused by every command that
+opens the match, by name (both roles, both paths, what is accepted), and nothing is written: every file of the
+match's folder byte for byte as before.
+
+The property: for every command × every pair of roles (a seat's orders and the engine, a seat's orders and the
+board, two seats, the board and the engine) × the kind of alias (symlink, hard link), the command refuses and
+writes nothing. A few cases run in the quick run (every command once, the pairs and kinds in turn); the rest under
+``-m soak``. Taken out of ``load_config`` and ``open_match_sheets`` (``config.match_files``), the walk fails: repair
+writes red's tabs into the engine's or the board's file, sync and adjust save one workbook over the other.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.cli import main
+from tests.host.hosting import Clock, hosted, new_host
+from tests.matchfiles import NOW, local_match, sync, type_orders
+
+#: Each command as the GM runs it (``serve``: one pass of a host over the match's folder).
+COMMANDS: dict[str, list[str]] = {
+    "sync": ["sync"],
+    "resolve": ["resolve", "--force"],
+    "repair": ["repair"],
+    "undo": ["undo", "--reason", "a wrong order"],
+    "adjust": ["adjust", "--coins", "red=5", "--reason", "a refund"],
+    "export": ["export"],
+    "status": ["status"],
+    "doctor": ["doctor"],
+    "verify": ["verify"],
+    "init": ["init", "gvg"],
+    "init --overwrite": ["init", "gvg", "--overwrite"],
+    "serve": [],
+}
+#: A pair of roles as (the role whose path becomes the alias, its path; the role whose file it leads to, its path).
+PAIRS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "seat-engine": (("orders red", "red.xlsx"), ("engine", "gm/engine.xlsx")),
+    "seat-board": (("orders red", "red.xlsx"), ("board", "match.xlsx")),
+    "seat-seat": (("orders red", "red.xlsx"), ("orders blue", "blue.xlsx")),
+    "board-engine": (("board", "match.xlsx"), ("engine", "gm/engine.xlsx")),
+}
+KINDS = ("symlink", "hard link")
+
+CASES = list(itertools.product(COMMANDS, PAIRS, KINDS))
+#: Every command once, the pairs and the kinds taken in turn.
+QUICK = [(command, list(PAIRS)[n % len(PAIRS)], KINDS[(n // len(PAIRS)) % 2]) for n, command in enumerate(COMMANDS)]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private GvG match one turn in (board match.xlsx, gm/engine.xlsx, red.xlsx, blue.xlsx), turn 2 typed."""
+    folder = tmp_path_factory.mktemp("played") / "match"
+    _config, sheets = local_match(folder, private=True)
+    type_orders(sheets)
+    assert sync(sheets).resolved
+    type_orders(sheets, ready=False)
+    return folder
+
+
+def alias(folder: Path, pair: str, kind: str) -> None:
+    """Make the first path of ``pair`` lead to the second's file: a relative symbolic link, or a hard link."""
+    (_, link), (_, target) = PAIRS[pair]
+    path, real = folder / link, folder / target
+    path.unlink()
+    if kind == "symlink":
+        path.symlink_to(os.path.relpath(real, path.parent))
+    else:
+        os.link(real, path)
+
+
+def snapshot(folder: Path) -> dict[str, bytes | str]:
+    """Every entry under ``folder``: a file's bytes, a link's target, a folder's mark."""
+    out: dict[str, bytes | str] = {}
+    for path in sorted(folder.rglob("*")):
+        name = str(path.relative_to(folder))
+        out[name] = (f"-> {os.readlink(path)}" if path.is_symlink() else "folder" if path.is_dir()
+                     else path.read_bytes())
+    return out
+
+
+def run_command(command: str, config: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """Run ``command`` on the match of ``config``: its exit code (1 for a host's failed match) and what it said."""
+    if command == "serve":
+        clock, lines = Clock(NOW), list[str]()
+        host = new_host(config.parent.parent, clock, lines)
+        host.step()
+        match = hosted(host, config.parent.parent, config.parent.name)
+        return (1 if match.done == "failed" else 0), match.error + "\n".join(lines)
+    code = main([*COMMANDS[command][:1], "-c", str(config), *COMMANDS[command][1:]])
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+def check_refused(played: Path, tmp_path: Path, command: str, pair: str, kind: str,
+                  capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "league" / "match"
+    shutil.copytree(played, folder, symlinks=True)
+    alias(folder, pair, kind)
+    before = snapshot(folder)
+    code, said = run_command(command, folder / "match.toml", capsys)
+    (first, first_path), (second, second_path) = sorted(PAIRS[pair], key=lambda r: _order(r[0]))
+    assert code == 1, said
+    assert f"{first} ({first_path}) and {second} ({second_path}) are one file" in said, said
+    assert "Nothing was read or written" in said and "names the same path for both" in said, said
+    assert ("hard links of one file" if kind == "hard link" else " is a link to ") in said, said
+    assert "Traceback" not in said
+    assert snapshot(folder) == before
+
+
+def _order(role: str) -> int:
+    """The order the config names its roles in (board, engine, each seat's orders)."""
+    return ["board", "engine", "orders red", "orders blue"].index(role)
+
+
+@pytest.mark.parametrize(("command", "pair", "kind"), QUICK)
+def test_every_command_refuses_two_roles_on_one_file_and_writes_nothing(
+        played: Path, tmp_path: Path, command: str, pair: str, kind: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    check_refused(played, tmp_path, command, pair, kind, capsys)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize(("command", "pair", "kind"), [c for c in CASES if c not in QUICK])
+def test_every_command_refuses_every_pair_of_roles_on_one_file(
+        played: Path, tmp_path: Path, command: str, pair: str, kind: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    check_refused(played, tmp_path, command, pair, kind, capsys)
+
+
+def test_a_hosted_match_on_one_file_is_refused_and_the_host_goes_on(played: Path, tmp_path: Path) -> None:
+    """``serve``: the match whose seat's workbook is a link to the engine's fails with the message, and the match
+    beside it resolves."""
+    league = tmp_path / "league"
+    shutil.copytree(played, league / "linked", symlinks=True)
+    alias(league / "linked", "seat-engine", "symlink")
+    _config, sheets = local_match(league / "good")
+    type_orders(sheets)
+    clock, lines = Clock(NOW), list[str]()
+    host = new_host(league, clock, lines)
+    host.step()
+    linked = hosted(host, league, "linked")
+    assert linked.done == "failed" and "engine (gm/engine.xlsx) and orders red (red.xlsx) are one file" in linked.error
+    assert hosted(host, league, "good").done == "resolved"
+
+
+def test_one_path_named_two_ways_is_one_file_not_two_roles(tmp_path: Path) -> None:
+    """Two roles that the config names by one path share the workbook on purpose, ``./match.xlsx`` and
+    ``match.xlsx`` too: accepted, and opened once (two backends on one file would save one over the other)."""
+    from sheets_gm.match.config import load_config
+    from sheets_gm.match.connect import open_match_sheets
+
+    config, sheets = local_match(tmp_path, body='orders = { red = "./gm/../match.xlsx" }')
+    type_orders(sheets)
+    opened = open_match_sheets(load_config(config))
+    assert len(opened.write_order()) == 1
+    assert sync(opened).resolved
+
+
+def test_a_link_made_while_a_watch_holds_the_match_open_is_refused_at_its_next_poll(played: Path,
+                                                                                    tmp_path: Path) -> None:
+    """``sync --watch`` opens the match once: a seat's workbook made a link to the board's since is refused at the
+    watch's next poll, nothing written."""
+    from sheets_gm.match.config import SharedFileError, load_config
+    from sheets_gm.match.connect import open_match_sheets
+    from sheets_gm.match.run import sync_once
+
+    folder = tmp_path / "match"
+    shutil.copytree(played, folder, symlinks=True)
+    config = load_config(folder / "match.toml")
+    sheets = open_match_sheets(config)
+    alias(folder, "seat-board", "symlink")
+    before = snapshot(folder)
+    with pytest.raises(SharedFileError, match=r"board \(match.xlsx\) and orders red \(red.xlsx\) are one file"):
+        sync_once(config, sheets, now=NOW, force=True)
+    assert snapshot(folder) == before
