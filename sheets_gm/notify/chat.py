@@ -104,20 +104,23 @@ def chat_parts(subject: str, body: str, style: ChatStyle, limit: int) -> list[st
 
 
 def split_message(text: str, limit: int) -> list[str]:
-    """``text`` in parts of at most ``limit`` characters, cut between lines where it can.
+    """``text`` in parts of at most ``limit`` characters, cut between lines where it can, and a line longer than a
+    message between its words (``cut_line``): never inside a word, unless one word alone is longer than a message.
 
     >>> split_message("one\\ntwo\\nthree", 8)
     ['one\\ntwo', 'three']
+    >>> split_message("a long line of words", 9)
+    ['a long', 'line of', 'words']
     """
     parts: list[str] = []
     current = ""
     for line in text.split("\n"):
-        while len(line) > limit:  # a line longer than a message: cut it
+        while len(line) > limit:  # a line longer than a message: cut it between words
             if current:
                 parts.append(current)
                 current = ""
-            parts.append(line[:limit])
-            line = line[limit:]
+            head, line = cut_line(line, limit)
+            parts.append(head)
         joined = f"{current}\n{line}" if current else line
         if len(joined) > limit:
             parts.append(current)
@@ -127,6 +130,23 @@ def split_message(text: str, limit: int) -> list[str]:
     if current or not parts:
         parts.append(current)
     return parts
+
+
+def cut_line(line: str, limit: int) -> tuple[str, str]:
+    """``line`` cut in two where its first part is at most ``limit`` characters: at its last space that fits (the
+    space dropped), or, for one word longer than ``limit``, inside it (before a Discord escape's backslash, never
+    between it and the mark it escapes).
+
+    >>> cut_line("Phyr 002 (commander), Coal 003", 12)
+    ('Phyr 002', '(commander), Coal 003')
+    >>> cut_line("abcdef", 4)
+    ('abcd', 'ef')
+    """
+    space = line.rfind(" ", 0, limit + 1)
+    if space > 0:
+        return line[:space].rstrip(" "), line[space + 1:].lstrip(" ")
+    cut = limit - 1 if line[limit - 1] == "\\" and limit > 1 else limit
+    return line[:cut], line[cut:]
 
 
 class ChatHook:

@@ -228,8 +228,20 @@ def whole_bot_seats(record: MatchRecord) -> frozenset[str]:
     return frozenset(name for name in record.bots if name in record.seats)
 
 
+#: How many bots the status line names one by one: more are counted (a war's 597 armies named in every notice and
+#: on the board would be 13,500 characters).
+BOTS_NAMED = 6
+
+
 def bots_phrase(record: MatchRecord) -> str:
-    """Which seats bots play, for the status line: ``bots play Bo (skirmisher), red3 (objective)``; '' for none."""
+    """Which seats bots play, for the status line: ``bots play Bo (skirmisher), red3 (objective)``; past
+    ``BOTS_NAMED`` only counted, by kind: ``597 played by bots (commander)``; '' for none."""
     if not record.bots:
         return ""
-    return "bots play " + ", ".join(f"{name} ({kind})" for name, kind in record.bots.items())
+    if len(record.bots) <= BOTS_NAMED:
+        return "bots play " + ", ".join(f"{name} ({kind})" for name, kind in record.bots.items())
+    kinds: dict[str, int] = {}
+    for kind in record.bots.values():
+        kinds[kind] = kinds.get(kind, 0) + 1
+    said = ", ".join(kind if len(kinds) == 1 else f"{count} {kind}" for kind, count in kinds.items())
+    return f"{len(record.bots)} played by bots ({said})"
