@@ -79,20 +79,22 @@ class MailSession:
                 self.smtp = smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=context)
             else:
                 self.smtp = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
-                self.smtp.ehlo()
+                self._hello()
                 if not self.smtp.has_extn("starttls"):
                     raise SendError(f"the mail server {self.server} offers no STARTTLS, and nothing is sent "
                                     "unencrypted: set security = \"tls\" if it speaks TLS from the start (port 465)",
                                     down=True)
                 self.smtp.starttls(context=context)
-                self.smtp.ehlo()
+                self._hello()
             if s.user:
                 self.smtp.login(s.user, password)
         except SendError:
             self._close()
             raise
-        except smtplib.SMTPAuthenticationError as exc:
+        except smtplib.SMTPResponseException as exc:
             self._close()
+            if exc.smtp_code < 500 or not isinstance(exc, smtplib.SMTPAuthenticationError):
+                raise reply_error(self.server, exc.smtp_code, exc.smtp_error, "the connection") from None
             raise SendError(f"the mail server {self.server} refused the login of {s.user!r} ({exc.smtp_code}): "
                             f"check the password in {s.password.describe() if s.password else 'password_env'}",
                             down=True) from None
@@ -105,6 +107,13 @@ class MailSession:
             self._close()
             raise SendError(f"cannot reach the mail server {self.server} ({_why(exc)})", down=True) from None
         return self
+
+    def _hello(self) -> None:
+        """EHLO, its reply code read: a server that answers 421 is busy (try later), not one without STARTTLS."""
+        assert self.smtp is not None
+        code, said = self.smtp.ehlo()
+        if code != 250:
+            raise reply_error(self.server, code, said, "EHLO")
 
     def send(self, letter: Letter) -> Delivery:
         """Send ``letter`` to its addresses still pending (``Letter.pending``) and say what became of each;
@@ -143,6 +152,21 @@ class MailSession:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self._close()
+
+
+def reply_error(server: str, code: int, said: bytes | str, step: str) -> SendError:
+    """A server's reply that stops the connection, by its code: 4xx (421 "try later") is a server busy for now, the
+    letters waiting for a later try; 5xx a refusal to name; the channel fails either way.
+
+    >>> str(reply_error("smtp.example.org:587", 421, b"4.7.0 try again later", "EHLO"))[:80]
+    'the mail server smtp.example.org:587 is busy (it answered EHLO with 421 4.7.0 try'
+    """
+    answer = _answer(code, said)
+    if 400 <= code < 500:
+        return SendError(f"the mail server {server} is busy (it answered {step} with {answer}): the notices wait and "
+                         "are tried again later; nothing to change in the config", down=True)
+    return SendError(f"the mail server {server} refused {step} ({answer}): check host, port and security with "
+                     "your provider's settings", down=True)
 
 
 def _why(exc: BaseException) -> str:

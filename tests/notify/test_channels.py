@@ -87,6 +87,19 @@ def test_a_refused_connection_fails_the_channel() -> None:
     assert caught.value.down
 
 
+def test_a_busy_server_is_told_as_busy_not_as_one_without_starttls() -> None:
+    """A server that answers EHLO with 421 ("try later") is busy for now: the channel waits, and nothing tells the
+    GM to change a correct config (it used to say "offers no STARTTLS … set security = tls")."""
+    with smtp_server() as (box, port):
+        box.busy_hellos = 1
+        with pytest.raises(SendError) as caught, MailSession(mail_settings(port)):
+            pass
+        assert caught.value.down and "busy" in str(caught.value) and "421" in str(caught.value), caught.value
+        assert "STARTTLS" not in str(caught.value) and "security" not in str(caught.value)
+        with MailSession(mail_settings(port)) as mail:  # the next try finds it free again
+            assert mail.send(letter()).accepted == ("ann@notices.example",)
+
+
 @pytest.fixture
 def silent_port() -> Iterator[int]:
     """A port that accepts connections and never says a word (an SMTP server that hangs before its greeting)."""
