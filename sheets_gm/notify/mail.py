@@ -158,7 +158,7 @@ def reply_error(server: str, code: int, said: bytes | str, step: str) -> SendErr
     """A server's reply that stops the connection, by its code: 4xx (421 "try later") is a server busy for now, the
     letters waiting for a later try; 5xx a refusal to name; the channel fails either way.
 
-    >>> str(reply_error("smtp.example.org:587", 421, b"4.7.0 try again later", "EHLO"))[:80]
+    >>> str(reply_error("smtp.example.org:587", 421, b"4.7.0 try again later", "EHLO"))[:81]
     'the mail server smtp.example.org:587 is busy (it answered EHLO with 421 4.7.0 try'
     """
     answer = _answer(code, said)
