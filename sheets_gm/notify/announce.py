@@ -82,12 +82,12 @@ def letters_of(notices: Iterable[Notice], notify: NotifySettings, addresses: Map
                 subject = notice.subject if len(parts) == 1 else f"{notice.subject} ({number}/{len(parts)})"
                 out.append(Letter(key, CHAT, CHANNEL, subject, text, iso(now), window=notice.window,
                                   until=notice.until, attachment=notice.attachment if attach and number == 1 else "",
-                                  attachment_name=name if number == 1 else ""))
+                                  attachment_name=name if number == 1 else "", topic=notice.kind.value))
         elif notify.email is not None and addresses.get(notice.recipient):
             for key, told, to in _by_zone(notice, addresses[notice.recipient], notify.zones):
                 out.append(Letter(key, EMAIL, notice.recipient, told.subject, told.body, iso(now), to,
                                   window=notice.window, until=notice.until,
-                                  zone=told.zone if told.deadline else None))
+                                  zone=told.zone if told.deadline else None, topic=notice.kind.value))
     return out
 
 

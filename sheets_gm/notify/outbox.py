@@ -74,6 +74,7 @@ class Letter:
     zone: str | None = None  # the time zone its deadline is given in, for its players of that zone (None: any)
     attachment: str = ""  # a file posted with it (a chat post's whole report), as text
     attachment_name: str = ""
+    topic: str = ""  # what it tells of its window (its notice's kind): a newer letter of the same replaces it
 
     @property
     def pending(self) -> tuple[str, ...]:
@@ -92,6 +93,13 @@ class Letter:
         if until is not None and now >= until:
             return "its deadline passed before it could be sent"
         return ""
+
+    def replaces(self, older: Letter) -> bool:
+        """Whether this letter makes ``older`` (waiting still) needless: the same news of the same window to the same
+        readers, told anew (the deadline moved while the mail was down): only the newer one goes."""
+        return bool(self.topic and self.window) and self.key != older.key and not older.sent_to and (
+            self.channel, self.recipient, self.window, self.topic, self.zone) == (
+            older.channel, older.recipient, older.window, older.topic, older.zone)
 
     def to_json(self) -> str:
         """The letter's file."""
@@ -220,10 +228,22 @@ class Outbox:
                 _private_folder(self.letters_dir)
             # The ledger only grows: its size numbers the letters in the order they were queued.
             fresh = [replace(letter, seq=len(ledger) + number) for number, letter in enumerate(fresh)]
+            self._replace_older(fresh, ledger)
             for letter in fresh:
                 _write_private(self._file(letter.key), letter.to_json())
                 ledger[letter.key] = "queued"
         return fresh
+
+    def _replace_older(self, fresh: list[Letter], ledger: dict[str, str]) -> None:
+        """The letters waiting that a ``fresh`` one replaces (``Letter.replaces``) leave the outbox unsent; the
+        ledger says by which. Not a loss: its news goes, in its newer words."""
+        if not any(letter.topic and letter.window for letter in fresh):
+            return
+        for older in self.waiting():
+            newer = next((letter for letter in fresh if letter.replaces(older)), None)
+            if newer is not None:
+                ledger[older.key] = f"replaced {newer.queued_at} by the newer {newer.key}"
+                self._file(older.key).unlink(missing_ok=True)
 
     def skip(self, keys: Iterable[str], why: str) -> None:
         """Record ``keys`` as never to be sent (a seat with no address): a later poll does not build them again."""

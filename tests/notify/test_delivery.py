@@ -503,3 +503,29 @@ def test_a_wesnoth_recruit_with_a_hostile_name_reaches_the_channel_as_typed(
             assert "recruits \\<!channel\\> @\u200beveryone (" in text and "@everyone" not in text, text
         news = [m for rcpts, m in box.messages if set(rcpts) & addresses[seat] and "news for" in str(m["Subject"])]
         assert news and "recruits <!channel> @everyone (" in news[0].get_content()
+
+
+def test_a_notice_waiting_is_replaced_by_the_newer_one_of_its_window(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mail down, the GM moves the deadline: when mail comes back each seat gets the window's "is open" once, with
+    the new deadline (issue 63.2: it used to get the old one and, a second later, the new one). Fails with
+    ``Outbox._replace_older`` taken out."""
+    port = free_port()
+    with webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("champions", tmp_path, port)
+        sync(config, capsys)  # mail down: every seat's "is open" waits
+        config.path.write_text(config.path.read_text(encoding="utf-8").replace('times = ["20:00"]',
+                                                                               'times = ["22:00"]'), encoding="utf-8")
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)  # the deadline moved: the window is told anew
+        with smtp_server(port=port) as (box, _):
+            clock.now += dt.timedelta(minutes=1)
+            sync(config, capsys)
+        told = {address: [m for m in box.to(address) if "is open" in str(m["Subject"])]
+                for seat in config.seats for address in addresses.get(seat, ())}
+        assert len(told) >= 2
+        for address, opened in told.items():
+            assert len(opened) == 1, (address, [str(m["Subject"]) for m in opened])
+            assert "20:00 (Europe/Paris)" not in opened[0].get_content(), address
