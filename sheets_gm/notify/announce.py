@@ -10,7 +10,7 @@ that cannot be built, queued or sent is a line for the GM, never a failed poll. 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -206,7 +206,7 @@ def send_due(config: MatchConfig, clock: Clock) -> str:
     try:
         box = Outbox.of(config.path)
         done = send_waiting(box, config.notify, clock)
-        if done.refused and _tell_gm_of_refusals(config, box, done, clock()):
+        if (done.refused or done.lost) and _tell_gm_of_losses(config, box, done, clock()):
             again = send_waiting(box, config.notify, clock)
             done.sent += again.sent
             done.waiting = again.waiting
@@ -216,30 +216,57 @@ def send_due(config: MatchConfig, clock: Clock) -> str:
         return redact(f"Notices: not sent ({type(exc).__name__}: {exc}); they wait for the next poll.", config.notify)
 
 
-def _tell_gm_of_refusals(config: MatchConfig, box: Outbox, done: Sending, now: datetime) -> bool:
-    """An e-mail to the GM (the config's ``gm_emails``) naming each address refused for good, once an address;
-    whether one was queued."""
+def _tell_gm_of_losses(config: MatchConfig, box: Outbox, done: Sending, now: datetime) -> bool:
+    """An e-mail to the GM (the config's ``gm_emails``) naming each address refused for good, once an address, and
+    each notice lost (a post refused for good or in doubt: the table never saw it), once a notice; whether one
+    was queued."""
     notify = config.notify
     if notify is None or notify.email is None or not config.gm_emails:
         return False
     waiting = box.waiting()
-    match = next((w.key.split("/", 1)[0] for w in [*done.sent, *waiting] if "/" in w.key), "match")
+    match = next((w.key.split("/", 1)[0] for w in [*done.sent, *waiting, *(d for d, _ in done.lost)] if "/" in w.key),
+                 "match")
+    status = f"sheets-gm status -c {config.path.name} lists what was not delivered."
     letters = [Letter(f"{match}/refused/{r.address}", EMAIL, "the GM",
                       f"[{config.title}] An address refused for good: {r.address}",
                       f"The mail server refused {r.address} ({r.seat} in the roster) for good: {r.said}.\n\n"
                       f"It was dropped from the letters it was on; the other addresses got them. Mend the roster "
-                      f"(its email column) and the letters still waiting go to the new address. "
-                      f"sheets-gm status -c {config.path.name} lists what was not delivered.",
+                      f"(its email column) and the letters still waiting go to the new address. {status}",
                       iso(now), tuple(config.gm_emails))
                for r in done.refused if r.address not in config.gm_emails]
-    return bool(box.add(letters))
+    letters += [Letter(f"{match}/lost/{lost.key}", EMAIL, "the GM", f"[{config.title}] A notice was not delivered: "
+                       f"{lost.subject}",
+                       f"{describe_loss(lost, why)}\n\nThe table did not get it from sheets-gm: tell them yourself "
+                       f"if it matters (what it said is below). {status}\n\n{lost.body}", iso(now),
+                       tuple(config.gm_emails))
+                for lost, why in done.lost if not set(lost.to) <= set(config.gm_emails) or not lost.to]
+    return bool(box.add(redact_letter(letter, notify) for letter in letters))
+
+
+def describe_loss(letter: Letter, why: str) -> str:
+    """A notice lost, for the GM: which channel, to whom, what, and why."""
+    who = "the channel" if letter.recipient == CHANNEL else letter.recipient
+    return f"The {letter.channel} notice to {who}, {letter.subject!r}, was dropped: {why}."
+
+
+def redact_letter(letter: Letter, notify: NotifySettings) -> Letter:
+    """``letter`` with no secret in its words (``redact``): a letter to the GM quoting a server's answer."""
+    return replace(letter, subject=redact(letter.subject, notify), body=redact(letter.body, notify))
+
+
+#: How a chat channel's rate limit is said (``notify.chat``): a routine wait, not a failure to mail cron's GM about.
+RATE_LIMITED = "(429 Too Many Requests)"
 
 
 def keep_alarms(box: Outbox, done: Sending) -> None:
     """Each channel's failure as this sending found it, for ``quiet_alarms``: a failure new or changed is to be
     said; a channel that worked again is to be said once too."""
     alarms = box.alarms()
+    for lost, why in done.lost:  # each said once by --quiet, then forgotten
+        alarms[f"lost {lost.key}"] = {"kind": "lost", "error": describe_loss(lost, why), "said": ""}
     for channel, error in done.failing.items():
+        if RATE_LIMITED in error:  # routine: the webhook said when to come back, and it is believed
+            continue
         kind = _error_kind(error)
         if alarms.get(channel, {}).get("kind") != kind:
             alarms[channel] = {"kind": kind, "error": error, "said": ""}
@@ -268,13 +295,16 @@ def quiet_alarms(config: MatchConfig) -> list[str]:
         if alarm.get("said"):
             continue
         alarm["said"] = "yes"
-        if alarm.get("kind") == "works":
+        if alarm.get("kind") == "lost":
+            lines.append(f"Notices: {alarm.get('error', '')} The table did not get it: tell them yourself if it "
+                         "matters.")
+        elif alarm.get("kind") == "works":
             lines.append(f"Notices: the {channel} channel works again; what waited is being sent.")
         else:
             lines.append(f"Notices: the {channel} channel fails ({alarm.get('error', '')}); its notices wait in the "
                          f"outbox, tried at every poll (said once: sheets-gm status -c {config.path.name} shows "
                          "what waits)")
-    box.set_alarms(alarms)
+    box.set_alarms({name: alarm for name, alarm in alarms.items() if alarm.get("kind") != "lost"})
     return [redact(line, config.notify) for line in lines]
 
 
@@ -345,8 +375,9 @@ def outbox_lines(config: MatchConfig, now: datetime) -> list[str]:
         lines.append("Notices: nothing waits (" + ", ".join(config.notify.channels()) + ").")
     notes = box.notes() if box.folder.is_dir() else []
     if notes:
-        lines.append(f"Notices not delivered (the last {min(len(notes), NOTES_SHOWN)} of {len(notes)} kept):")
-        lines += [f"  {describe_note(note)}" for note in notes[-NOTES_SHOWN:]]
+        shown = describe_notes(notes)
+        lines.append(f"Notices not delivered ({len(notes)} kept; the last {len(shown)}, alike ones together):")
+        lines += [f"  {line}" for line in shown]
     reminder = box.reminder() if box.folder.is_dir() else None
     if reminder is not None and config.notify is not None:
         lines.append(f"Reminder of the seats not ready: due {reminder.astimezone(UTC):%Y-%m-%d %H:%M} UTC.")
@@ -355,6 +386,22 @@ def outbox_lines(config: MatchConfig, now: datetime) -> list[str]:
 
 #: How many notes of letters not delivered ``status`` and ``doctor`` show.
 NOTES_SHOWN = 10
+
+
+def describe_notes(notes: Sequence[Mapping[str, str]], shown: int = NOTES_SHOWN) -> list[str]:
+    """The last ``shown`` of ``notes`` for the GM, the notes alike (one channel and recipient, the same words: an
+    address refused on every letter) told once with how many letters they were and the last one's subject, so
+    that one address refused again and again hides no other loss."""
+    alike: dict[tuple[str, str, str], list[Mapping[str, str]]] = {}
+    for note in notes:
+        group = alike.pop((note.get("channel", ""), note.get("recipient", ""), note.get("what", "")), [])
+        alike[(note.get("channel", ""), note.get("recipient", ""), note.get("what", ""))] = [*group, note]
+    lines = []
+    for group in list(alike.values())[-shown:]:
+        more = f" (and {len(group) - 1} letter{'s' if len(group) != 2 else ''} before it alike, from " \
+               f"{group[0].get('at', '?')})" if len(group) > 1 else ""
+        lines.append(describe_note(group[-1]) + more)
+    return lines
 
 
 def describe_note(note: Mapping[str, str]) -> str:

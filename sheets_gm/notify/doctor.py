@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.seat_roster import SeatRosterError
-from sheets_gm.notify.announce import NOTES_SHOWN, describe_letter, describe_note, send_test
+from sheets_gm.notify.announce import describe_letter, describe_notes, send_test
 from sheets_gm.notify.outbox import Outbox
 from sheets_gm.notify.settings import NotifySettings, SecretError, SecretSource
 
@@ -112,7 +112,7 @@ def _waiting(config: MatchConfig, report: Checkup, now: datetime) -> None:
         return
     notes = [note for note in box.notes() if _within_a_week(note.get("at", ""), now)]
     if notes:
-        shown = [describe_note(note) for note in notes[-NOTES_SHOWN:]]
+        shown = describe_notes(notes)
         report.warn(NAME, f"{len(notes)} notice{'s' if len(notes) != 1 else ''} not delivered this week, the last: "
                     + " | ".join(shown), "mend what each names (an address in the roster; for a post in doubt, look "
                                          "in the channel); sheets-gm status lists them too")

@@ -55,13 +55,15 @@ class Refusal:
 
 @dataclass
 class Sending:
-    """What one sending did: letters sent, letters still waiting (with their errors), letters dropped (with why),
+    """What one sending did: letters sent, letters still waiting (with their errors), letters dropped (with why)
+    and of those the ones lost (refused for good, in doubt: not the notices gone stale, which the next letter names),
     addresses refused for good, each channel that failed as a whole (its error) or worked, and whether another
     process was sending (then this one sent nothing)."""
 
     sent: list[Letter] = field(default_factory=list)
     waiting: list[Letter] = field(default_factory=list)
     dropped: list[tuple[Letter, str]] = field(default_factory=list)
+    lost: list[tuple[Letter, str]] = field(default_factory=list)  # of those dropped, the news nobody got
     refused: list[Refusal] = field(default_factory=list)
     failing: dict[str, str] = field(default_factory=dict)
     working: set[str] = field(default_factory=set)
@@ -123,8 +125,10 @@ def _without_stale(box: Outbox, letters: list[Letter], notify: NotifySettings | 
     for letter in letters:
         why = letter.stale(open_window, now)
         if why:
-            _drop(box, letter, why, now, done)
-            stale.setdefault((letter.channel, letter.recipient), []).append(letter.subject)
+            _drop(box, letter, why, now, done, lost=False)
+            said = stale.setdefault((letter.channel, letter.recipient), [])
+            if letter.subject not in said:  # a seat's letters to its players' zones are one notice
+                said.append(letter.subject)
             continue
         subjects = stale.pop((letter.channel, letter.recipient), None)
         if subjects:
@@ -226,10 +230,13 @@ def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clo
         _drop(box, letter, why, now, done)
 
 
-def _drop(box: Outbox, letter: Letter, why: str, now: datetime, done: Sending) -> None:
-    """Drop ``letter`` from the outbox for good, saying ``why``, and count it in ``done``."""
+def _drop(box: Outbox, letter: Letter, why: str, now: datetime, done: Sending, *, lost: bool = True) -> None:
+    """Drop ``letter`` from the outbox for good, saying ``why``, and count it in ``done`` (in ``done.lost`` too
+    unless it merely went stale)."""
     box.drop(letter, why, now)
     done.dropped.append((letter, why))
+    if lost:
+        done.lost.append((letter, why))
 
 
 def _post_one(box: Outbox, letter: Letter, post: Callable[[Letter], None], clock: Clock, done: Sending) -> None:

@@ -529,3 +529,40 @@ def test_a_notice_waiting_is_replaced_by_the_newer_one_of_its_window(
         for address, opened in told.items():
             assert len(opened) == 1, (address, [str(m["Subject"]) for m in opened])
             assert "20:00 (Europe/Paris)" not in opened[0].get_content(), address
+
+
+def test_a_lost_post_is_told_to_the_gm_once_under_quiet_and_by_mail(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A "resolved" post refused for good (400) is dropped: cron's ``--quiet`` says so once (issue 63.3: it said
+    nothing, and the GM learnt it from ``status`` alone), the GM gets one e-mail naming it, and a routine 429
+    is not mailed as a channel failure. Fails with the losses left out of ``keep_alarms``."""
+    with notified_match("winordie", tmp_path, monkeypatch) as (box, hook, config, _):
+        sync(config, capsys, "--quiet")
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        hook.faults += [Fault(400, body=b'{"message": "Invalid Form Body"}')]
+        out = sync(config, capsys, "--quiet")
+        assert out.count("was dropped") == 1 and "resolved" in out and "400" in out, out
+        hook.faults += [Fault(429, headers={"Retry-After": "5"})]
+        play(config, seed="o")
+        for _ in range(3):
+            clock.now += dt.timedelta(minutes=1)
+            out = sync(config, capsys, "--quiet")
+            assert "was dropped" not in out and "429" not in out, out
+        to_gm = [str(m["Subject"]) for m in box.to(GM) if "not delivered" in str(m["Subject"])]
+        assert len(to_gm) == 1 and "resolved" in to_gm[0], to_gm
+
+
+def test_one_address_refused_on_every_letter_hides_no_other_loss() -> None:
+    """``status``'s notes: fifteen letters refused to one address are one line, and the lost post beside them is
+    shown (issue 63.8: the refused address filled the last ten)."""
+    from sheets_gm.notify.announce import describe_notes
+
+    refused = [{"at": f"2026-11-22T12:{n:02d}:00+00:00", "channel": "email", "recipient": "Ann",
+                "subject": f"Turn {n}", "what": "x@y.example refused for good (550 no such mailbox)"}
+               for n in range(15)]
+    lost = {"at": "2026-11-22T12:03:30+00:00", "channel": "chat", "recipient": CHANNEL, "subject": "Turn 3 resolved",
+            "what": "the webhook refused it for good: 400"}
+    lines = describe_notes([*refused[:4], lost, *refused[4:]])
+    assert len(lines) == 2 and "Turn 3 resolved" in lines[0] and "14 letters before it alike" in lines[1], lines
