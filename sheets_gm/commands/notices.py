@@ -12,7 +12,7 @@ from sheets_gm.commands.matchargs import add_config_option, load
 
 def run(args: argparse.Namespace) -> int:
     """List the letters waiting (numbered) and the notices not delivered; with ``--drop``, drop those named."""
-    from sheets_gm.notify.announce import describe_letter, describe_note
+    from sheets_gm.notify.announce import describe_letter, describe_note, redact
     from sheets_gm.notify.outbox import Outbox
 
     config = load(args)
@@ -27,16 +27,16 @@ def run(args: argparse.Namespace) -> int:
             for number in chosen:
                 letter = waiting[number - 1]
                 box.drop(letter, "dropped by the GM (sheets-gm notices --drop)", now)
-                print(f"Dropped {number}: {describe_letter(letter, now)}")
+                print(redact(f"Dropped {number}: {describe_letter(letter, now)}", config.notify))
     waiting = box.waiting() if box.folder.is_dir() else []
     print(f"Waiting ({len(waiting)}):" if waiting else "Nothing waits to be sent.")
     for number, letter in enumerate(waiting, 1):
-        print(f"  {number}. {describe_letter(letter, now)}")
+        print(redact(f"  {number}. {describe_letter(letter, now)}", config.notify))
     notes = box.notes() if box.folder.is_dir() else []
     if notes:
         print(f"Not delivered ({len(notes)} kept):")
         for note in notes:
-            print(f"  {describe_note(note)}")
+            print(redact(f"  {describe_note(note)}", config.notify))
     return 0
 
 

@@ -18,6 +18,7 @@ from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.notify.channel import SendError
 from sheets_gm.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
+from sheets_gm.notify.redact import redact as redact_secrets
 from sheets_gm.notify.send import Sending, send_waiting
 from sheets_gm.notify.settings import ChatStyle, NotifySettings
 from sheets_gm.sync.notices import (
@@ -308,42 +309,27 @@ def quiet_alarms(config: MatchConfig) -> list[str]:
     return [redact(line, config.notify) for line in lines]
 
 
-def _url_pieces(url: str) -> set[str]:
-    """The pieces of a webhook's URL a message may quote alone: each piece of a paste (cut by a space or a line
-    break), the path, and each part of the path that is no plain lower-case word ("webhooks"). A password is only
-    ever taken out whole, so that no common word of a message is taken for one.
-
-    >>> sorted(_url_pieces("https://h.example/api/webhooks/1/SECRET TOKENabc"))
-    ['/api/webhooks/1/SECRET', 'SECRET', 'TOKENabc', 'https://h.example/api/webhooks/1/SECRET']
-    """
-    parts = url.split()
-    pieces = {p for p in parts if len(p) >= 6}
-    host_end = parts[0].find("/", parts[0].find("://") + 3) if parts and "://" in parts[0] else -1
-    if host_end > 0:
-        path = parts[0][host_end:]
-        pieces.add(path)
-        pieces |= {seg for seg in path.split("/") if len(seg) >= 6 and not (seg.isalpha() and seg.islower())}
-    return pieces
-
-
-def redact(text: str, notify: NotifySettings | None) -> str:
-    """``text`` without any secret of ``notify`` (the webhook's URL, the mail password), whole or in pieces:
-    each is named by where it is kept instead. The last net under every line the notices print."""
+def secrets_of(notify: NotifySettings | None) -> list[tuple[str, str, bool]]:
+    """The secrets of ``notify`` that can be read (the webhook's URL, the mail password), each with the words that
+    stand for it (where it is kept) and whether it is a URL, for ``notify.redact``."""
     if notify is None:
-        return text
+        return []
     sources = [(s, w) for s, w in ((notify.chat.url if notify.chat else None, "the webhook's URL"),
                                    (notify.email.password if notify.email else None, "the mail password"))
                if s is not None]
+    found = []
     for source, what in sources:
         try:
-            secret = source.read(what)
+            found.append((source.read(what), f"<{what} from {source.describe()}>", what == "the webhook's URL"))
         except Exception:  # nothing to hide when it cannot be read
             continue
-        pieces = sorted({secret, *(_url_pieces(secret) if what == "the webhook's URL" else ())}, key=len,
-                        reverse=True)
-        for piece in pieces:
-            text = text.replace(piece, f"<{what} from {source.describe()}>")
-    return text
+    return found
+
+
+def redact(text: str, notify: NotifySettings | None) -> str:
+    """``text`` without any secret of ``notify``, whole or in pieces, each named by where it is kept, nor anything
+    shaped as a webhook's secret (``notify.redact``): the last net under every line the notices print."""
+    return redact_secrets(text, secrets_of(notify))
 
 
 def describe_letter(letter: Letter, now: datetime) -> str:
@@ -446,5 +432,5 @@ def send_test(config: MatchConfig, notify: NotifySettings, now: datetime) -> lis
                         f"{address} ({said})" for address, said in refused.items())))
             except SendError as exc:
                 results.append(("fail", f"e-mail: {exc}"))
-    return results
+    return [(verdict, redact(said, notify)) for verdict, said in results]
 

@@ -33,6 +33,7 @@ from email.utils import parsedate_to_datetime
 
 from sheets_gm.notify.channel import SendError
 from sheets_gm.notify.outbox import Letter
+from sheets_gm.notify.redact import redact
 from sheets_gm.notify.settings import ChatSettings, ChatStyle, SecretError
 
 #: A bare link, left as typed by ``escape_chat`` (the chat shows it as the address it is: no disguise).
@@ -202,7 +203,8 @@ class ChatHook:
                 raise SendError(f"the {s.style.value} webhook asks to wait (429 Too Many Requests)"
                                 + (f" until {wait:%H:%M:%S} UTC" if wait else ""), down=True,
                                 retry_at=wait) from None
-            detail = body.decode("utf-8", "replace").strip()[:200]
+            detail = redact(body.decode("utf-8", "replace").strip(),
+                            [(self.url, f"<the webhook's URL from {s.url.describe()}>", True)])[:200]
             refused = f"the {s.style.value} webhook answered {exc.code} {exc.reason}" + (f": {detail}" if detail
                                                                                            else "")
             if exc.code in (401, 403, 404):

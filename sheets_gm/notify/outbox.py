@@ -14,6 +14,9 @@ file 0600: a letter holds a seat's private news and its members' addresses):
   server refused for good, a post the webhook refused for good, a post in doubt, a notice gone stale;
 - ``alarm.json``: each channel's failure as ``--quiet`` said it last, so that cron's mail says it once.
 
+Every error, note and reason the outbox keeps has passed ``notify.redact`` first: no server's words quoting a
+webhook's token are ever written here.
+
 The ledger is changed under ``ledger.lock`` (held a moment, never while sending), so two syncs queueing at once
 never lose each other's keys.
 
@@ -33,6 +36,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from pathlib import Path
+
+from sheets_gm.notify.redact import redact
 
 #: A letter's channels.
 EMAIL = "email"
@@ -269,7 +274,7 @@ class Outbox:
 
     def sent(self, letter: Letter, now: datetime) -> None:
         """``letter`` was taken by its channel: it leaves the outbox, and the ledger says when."""
-        refused = f" (not to {', '.join(letter.dropped)}: refused for good)" if letter.dropped else ""
+        refused = f" (not to {redact(', '.join(letter.dropped))}: refused for good)" if letter.dropped else ""
         with self._ledger_held() as ledger:
             ledger[letter.key] = f"sent {iso(now)}{refused}"
         self._file(letter.key).unlink(missing_ok=True)
@@ -278,7 +283,7 @@ class Outbox:
                **changes: object) -> Letter:
         """``letter`` could not be sent (to every address): it stays, with why, when it may be tried again and
         ``changes`` (the addresses that took it, those refused for good, a post in doubt)."""
-        kept = replace(letter, tries=letter.tries + 1, error=error, tried_at=iso(now),
+        kept = replace(letter, tries=letter.tries + 1, error=redact(error), tried_at=iso(now),
                        not_before=iso(retry_at) if retry_at is not None else "", **changes)  # type: ignore[arg-type]
         _write_private(self._file(letter.key), kept.to_json())
         return kept
@@ -291,7 +296,7 @@ class Outbox:
         """``letter`` is never sent (or never sent again): it leaves the outbox, the ledger says why, and the GM
         reads it in the notes (``status``, ``doctor``)."""
         with self._ledger_held() as ledger:
-            ledger[letter.key] = f"dropped {iso(now)}: {why}"
+            ledger[letter.key] = f"dropped {iso(now)}: {redact(why)}"
         self.note(letter, why, now)
         self._file(letter.key).unlink(missing_ok=True)
 
@@ -300,7 +305,7 @@ class Outbox:
         """Keep ``what`` happened to ``letter`` for the GM (the last hundred notes are kept)."""
         notes = self.notes()
         notes.append({"at": iso(now), "channel": letter.channel, "recipient": letter.recipient,
-                      "subject": letter.subject, "what": what})
+                      "subject": letter.subject, "what": redact(what)})
         _private_folder(self.folder)
         _write_private(self.notes_path, json.dumps(notes[-NOTES_KEPT:], ensure_ascii=False, indent=0))
 
@@ -345,7 +350,8 @@ class Outbox:
 
     def postpone(self, letter: Letter, error: str, retry_at: datetime | None) -> Letter:
         """``letter`` was not tried because its channel failed just before: it keeps its tries, and says why."""
-        kept = replace(letter, error=error, not_before=iso(retry_at) if retry_at is not None else letter.not_before)
+        kept = replace(letter, error=redact(error),
+                       not_before=iso(retry_at) if retry_at is not None else letter.not_before)
         _write_private(self._file(letter.key), kept.to_json())
         return kept
 

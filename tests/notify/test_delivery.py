@@ -566,3 +566,40 @@ def test_one_address_refused_on_every_letter_hides_no_other_loss() -> None:
             "what": "the webhook refused it for good: 400"}
     lines = describe_notes([*refused[:4], lost, *refused[4:]])
     assert len(lines) == 2 and "Turn 3 resolved" in lines[0] and "14 letters before it alike" in lines[1], lines
+
+
+LEAKY_BODIES = [  # a webhook's error replies that quote a token: Discord's, a proxy's, a query's
+    (404, b'{"message": "Unknown Webhook at /api/webhooks/4242/TOK3Nsecretdiscord", "code": 10015}'),
+    (500, b"<html>upstream error for POST /hooks/secret-token-123?token=QUERYsecret77 (proxy)</html>"),
+    (401, b"bad signature for https://hooks.slack.com/services/T0001/B0002/SLACKsecretXYZ"),
+]
+
+
+def test_no_token_a_server_quotes_is_kept_or_printed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Error replies quoting a webhook's token (its path, a ?token=, a Slack hook, our own URL) are redacted before
+    the outbox keeps them (letters, notes.json, ledger.json) and on every command's output: sync, status, notices,
+    doctor --send-test (issue 63.5: the last two printed them, and the outbox kept them as they came). Fails with
+    ``notify.redact``'s shapes taken out."""
+    tokens = ("TOK3Nsecretdiscord", "QUERYsecret77", "SLACKsecretXYZ", "secret-token-123")
+    with notified_match("winordie", tmp_path, monkeypatch) as (_box, hook, config, _):
+        said: list[str] = []
+        for status_code, body in LEAKY_BODIES:
+            hook.faults.append(Fault(status_code, body=body))
+            said.append(sync(config, capsys))
+            clock.now += dt.timedelta(hours=3)
+        hook.faults += [Fault(status_code, body=body) for status_code, body in LEAKY_BODIES]
+        for command in (["status"], ["notices"], ["doctor", "--send-test"], ["doctor", "--send-test"],
+                        ["doctor", "--send-test"]):
+            main([command[0], "-c", str(config.path), *command[1:]])
+            said.append("".join(capsys.readouterr()))
+        hook.faults.clear()
+        hook.faults += [Fault(400, body=LEAKY_BODIES[0][1])]
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        said.append(sync(config, capsys))  # a post dropped for good: its reason in the ledger and the notes
+        kept = [p.read_text(encoding="utf-8") for p in Outbox.of(config.path).folder.rglob("*.json")]
+        assert any("4242" in text for text in kept) and any("<hidden>" in text for text in said), said
+        for text in [*said, *kept]:
+            assert not any(token in text for token in tokens), [t for t in tokens if t in text]
