@@ -44,32 +44,36 @@ def check_notices(config: MatchConfig, report: Checkup, *, now: datetime, test: 
 
 
 def _env_file(config: MatchConfig, names: list[str], report: Checkup) -> None:
-    """The environment file cron's line reads (``notify.env_file``): there, only its owner may read it, and it
-    sets every variable ``[notify]`` names (never shown). Its values are used by the checks after this one, as
-    cron's sync would use them, for the variables this process lacks."""
+    """Where each variable ``[notify]`` names comes from, as cron, serve and every command read it
+    (``notify.env_file``): this process's environment, the match's environment file or the host's; each file
+    there only its owner may read (values are never shown)."""
     import os
 
-    from sheets_gm.notify.env_file import EnvFileError, env_file_path, exposed, read_env_file
+    from sheets_gm.notify.env_file import EnvFileError, env_files_of, exposed, host_env_path, read_env_file
 
-    path = env_file_path(config.path)
-    try:
-        found = read_env_file(path)
-    except EnvFileError as exc:
-        # A warning, not a failure: a GM who runs sync by hand (or --watch) needs no file
-        report.warn(NAME, f"under cron the notices fail: cron's line reads the secrets from {path}: {exc}",
-                    f"write {', '.join(f'{n}=…' for n in names)} there, a line each, then chmod 600 {path} (cron "
-                    "starts the sync with none of your variables)")
-        return
-    missing = [n for n in names if not found.get(n)]
+    found: dict[str, str] = {}
+    for path in reversed(env_files_of(config.path)):  # the match's own file before the host's
+        if not path.exists():
+            continue
+        try:
+            found |= {name: str(path) for name, value in read_env_file(path).items() if value.strip()}
+        except EnvFileError as exc:
+            report.warn(NAME, str(exc), f"mend {path}: NAME=value lines")
+        if exposed(path):
+            report.warn(NAME, exposed(path), f"chmod 600 {path}")
+    shell = [n for n in names if n not in found and os.environ.get(n, "").strip()]
+    missing = [n for n in names if n not in found and n not in shell]
     if missing:
-        report.warn(NAME, f"{path} (which cron's line reads) does not set {', '.join(missing)}: under cron the "
-                          "notices through it fail", f"add {', '.join(f'{n}=…' for n in missing)} to {path}")
-    else:
-        report.ok(NAME, f"cron's line reads {', '.join(names)} from {path}")
-    if exposed(path):
-        report.warn(NAME, exposed(path), f"chmod 600 {path}")
-    for name, value in found.items():
-        os.environ.setdefault(name, value)
+        report.warn(NAME, f"{', '.join(missing)}: in no environment file, so cron and serve (which start with "
+                          "none of your variables) cannot send through it",
+                    f"write {', '.join(f'{n}=…' for n in missing)} in {host_env_path()} (the host's, read by "
+                    "every command; chmod 600), a line each")
+    if shell:
+        report.warn(NAME, f"{', '.join(shell)}: only in this shell's environment: cron and serve do not have it",
+                    f"write it in {host_env_path()} (chmod 600)")
+    if found:
+        report.ok(NAME, "secrets read by cron, serve and every command alike: " + ", ".join(
+            f"{name} from {path}" for name, path in sorted(found.items()) if name in names))
 
 
 def _secret(report: Checkup, source: SecretSource, what: str, key: str) -> None:

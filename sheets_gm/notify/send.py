@@ -22,27 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from sheets_gm.notify.channel import SendError
+from sheets_gm.notify.host_channels import HostChannels, chat_key, mail_key, retry_wait
 from sheets_gm.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
 from sheets_gm.notify.settings import NotifySettings
 
 Clock = Callable[[], datetime]
-
-#: The longest wait between two tries of an address refused for now.
-LONGEST_WAIT = timedelta(hours=2)
-
-
-def retry_wait(tries: int) -> timedelta:
-    """How long an address refused for now waits after its ``tries``-th refusal: 1, 2, 4 … minutes, at most
-    ``LONGEST_WAIT``.
-
-    >>> [int(retry_wait(n).total_seconds() // 60) for n in (1, 2, 3, 9)]
-    [1, 2, 4, 120]
-    """
-    return min(timedelta(minutes=2 ** max(tries - 1, 0)), LONGEST_WAIT)
-
 
 @dataclass(frozen=True)
 class Refusal:
@@ -159,39 +146,74 @@ def fold(letter: Letter, subjects: list[str], notify: NotifySettings | None) -> 
 class _DownAfterLetter(Exception):
     """The channel failed on a letter, already kept with the error: the others wait."""
 
-    def __init__(self, error: SendError) -> None:
+    def __init__(self, error: SendError, kept: Letter | None) -> None:
         super().__init__(str(error))
         self.error = error
+        self.kept = kept  # the letter it failed on as kept waiting (None: dropped)
+
+
+def channel_key(notify: NotifySettings, channel: str) -> str | None:
+    """The host's name of the server ``channel`` sends through (``host_channels``); None for a webhook whose URL
+    cannot be read (it fails before any connection)."""
+    if channel == EMAIL:
+        assert notify.email is not None
+        return mail_key(notify.email.host, notify.email.port, notify.email.user)
+    assert notify.chat is not None
+    try:
+        return chat_key(notify.chat.url.read("the webhook's URL"))
+    except ValueError:
+        return None
 
 
 def _send_channel(box: Outbox, notify: NotifySettings, channel: str, letters: list[Letter], clock: Clock,
                   done: Sending) -> None:
-    """Send ``letters`` over ``channel`` until it fails as a whole; the rest wait with why."""
+    """Send ``letters`` over ``channel`` until it fails as a whole; the rest wait with why. A channel the host
+    rests (it failed for this match or another: ``host_channels``) is not tried: its letters wait until then."""
+    host, key = HostChannels(), channel_key(notify, channel)
+    rest = host.held(key, clock()) if key is not None else None
+    if rest is not None:
+        error = (f"{rest.error} (the host rests this channel after {rest.failures} failure"
+                 f"{'s' if rest.failures != 1 else ''} in a row, for every match: next try {iso(rest.until)})")
+        done.failing[channel] = rest.error
+        done.waiting += [box.postpone(letter, f"not tried: {error}", rest.until) for letter in letters]
+        return
+    left = list(letters)
+    try:
+        _send_all(notify, channel, left, box, clock, done)
+    except _DownAfterLetter as down:
+        error, failed = down.error, down.kept
+    except SendError as exc:  # the channel failed before any letter: the first one counts the try
+        error = exc
+        failed = box.failed(left.pop(0), str(exc), clock(), exc.retry_at)
+        done.waiting.append(failed)
+    else:
+        if key is not None:
+            host.worked(key)
+        done.working.add(channel)
+        return
+    until = host.failed(key, clock(), str(error), error.retry_at).until if key is not None else error.retry_at
+    if until is not None and failed is not None:  # the letter it failed on waits as long as the channel rests
+        done.waiting[done.waiting.index(failed)] = box.postpone(failed, failed.error, until)
+    done.failing[channel] = str(error)
+    done.waiting += [box.postpone(letter, f"not tried: {error}", until) for letter in left]
+
+
+def _send_all(notify: NotifySettings, channel: str, left: list[Letter], box: Outbox, clock: Clock,
+              done: Sending) -> None:
+    """Send the letters ``left`` over ``channel``, taking each off the list as it is tried."""
     from sheets_gm.notify.chat import ChatHook
     from sheets_gm.notify.mail import MailSession
 
-    left = list(letters)
-    try:
-        if channel == EMAIL:
-            assert notify.email is not None
-            with MailSession(notify.email) as mail:
-                while left:
-                    _mail_one(box, left.pop(0), mail.send, clock, done)
-        else:
-            assert notify.chat is not None
-            hook = ChatHook(notify.chat)
+    if channel == EMAIL:
+        assert notify.email is not None
+        with MailSession(notify.email) as mail:
             while left:
-                _post_one(box, left.pop(0), lambda letter: hook.post(letter, clock()), clock, done)
-    except _DownAfterLetter as down:
-        error = down.error
-    except SendError as exc:  # the channel failed before any letter: the first one counts the try
-        error = exc
-        done.waiting.append(box.failed(left.pop(0), str(exc), clock(), exc.retry_at))
+                _mail_one(box, left.pop(0), mail.send, clock, done)
     else:
-        done.working.add(channel)
-        return
-    done.failing[channel] = str(error)
-    done.waiting += [box.postpone(letter, f"not tried: {error}", error.retry_at) for letter in left]
+        assert notify.chat is not None
+        hook = ChatHook(notify.chat)
+        while left:
+            _post_one(box, left.pop(0), lambda letter: hook.post(letter, clock()), clock, done)
 
 
 def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clock: Clock, done: Sending) -> None:
@@ -207,9 +229,10 @@ def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clo
             _drop(box, letter, why, now, done)
             return
         wait = None if exc.down else now + retry_wait(letter.tries + 1)
-        done.waiting.append(box.failed(letter, str(exc), now, exc.retry_at or wait))
+        kept = box.failed(letter, str(exc), now, exc.retry_at or wait)
+        done.waiting.append(kept)
         if exc.down:
-            raise _DownAfterLetter(exc) from None
+            raise _DownAfterLetter(exc, kept) from None
         return
     assert isinstance(delivery, Delivery)
     refused = tuple(f"{address} ({said})" for address, said in delivery.refused.items())
@@ -253,9 +276,10 @@ def _post_one(box: Outbox, letter: Letter, post: Callable[[Letter], None], clock
             why = (f"in doubt: posted twice, and neither post was answered ({exc}); look in the channel whether "
                    "it arrived")
             _drop(box, letter, why, now, done)
-        else:
-            error = f"{exc}; posted once more at the next try, at most" if exc.doubt else str(exc)
-            done.waiting.append(box.failed(letter, error, now, exc.retry_at, doubt=letter.doubt + exc.doubt))
-        raise _DownAfterLetter(exc) from None
+            raise _DownAfterLetter(exc, None) from None
+        error = f"{exc}; posted once more at the next try, at most" if exc.doubt else str(exc)
+        kept = box.failed(letter, error, now, exc.retry_at, doubt=letter.doubt + exc.doubt)
+        done.waiting.append(kept)
+        raise _DownAfterLetter(exc, kept) from None
     box.sent(letter, now)
     done.sent.append(letter)

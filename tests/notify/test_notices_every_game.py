@@ -222,20 +222,23 @@ def test_notices_that_cannot_be_sent_wait_and_go_once_at_the_next_polls(
 
         with monkeypatch.context() as idle:
             idle.setattr(LocalWorkbookBackend, "read", no_read)
-            clock.now += dt.timedelta(seconds=30)  # the chat's Retry-After has not passed: only e-mail is tried
+            clock.now += dt.timedelta(seconds=30)  # neither the Retry-After nor the mail's minute of rest passed
             sync(config, capsys)
             assert hook.posts == []
             now_waiting = box.waiting()
             assert [w.tries for w in now_waiting if w.channel == "chat"][:1] == [1]  # not tried again
             mails = [w for w in now_waiting if w.channel == "email"]
-            assert mails[0].tries == 2 and all("connection refused" in w.error for w in mails), mails
+            assert mails[0].tries == 1 and all("connection refused" in w.error for w in mails), mails
             with smtp_server(port=port) as (mail, _):
                 hook.faults.append(Fault(hang=5))  # the webhook takes longer than the 0.3 s the config allows
                 clock.now += dt.timedelta(seconds=31)
                 out = sync(config, capsys)
                 assert "no answer in time" in out, out
                 hook.release.set()
-                clock.now += dt.timedelta(seconds=1)
+                clock.now += dt.timedelta(seconds=1)  # a post in doubt is posted again minutes later, not now
+                sync(config, capsys)
+                assert [w for w in box.waiting() if w.channel == "chat"], "tried again a second later"
+                clock.now += dt.timedelta(minutes=3)
                 sync(config, capsys)
                 sync(config, capsys)
         assert box.waiting() == []
