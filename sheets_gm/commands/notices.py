@@ -18,6 +18,9 @@ def run(args: argparse.Namespace) -> int:
     config = load(args)
     box = Outbox.of(config.path)
     now = base.clock()
+    if args.mute or args.unmute:
+        muted = box.mute(args.mute, args.unmute)
+        print("Muted (no more notices by e-mail): " + (", ".join(sorted(muted)) if muted else "nobody") + ".")
     if args.drop:
         with box.sending() as mine:
             if not mine:
@@ -69,3 +72,8 @@ def register(sub: Any) -> None:
     add_config_option(p)
     p.add_argument("--drop", action="append", metavar="N", default=[],
                    help="drop letter N as listed (repeat it for more), or all of them")
+    p.add_argument("--mute", action="append", metavar="ADDRESS", default=[],
+                   help="send this e-mail address no more notices of the match (a player who asked, by the "
+                        "unsubscribe link of a notice, which mails the GM); the chat channel is not muted")
+    p.add_argument("--unmute", action="append", metavar="ADDRESS", default=[],
+                   help="send this address the match's notices again")

@@ -168,7 +168,9 @@ def _queue(config: MatchConfig, notify: NotifySettings, sheets: MatchSheets, rep
         return 0
     addresses: Mapping[str, tuple[str, ...]] = {}
     if notify.email is not None and (mail_waits or any(n.recipient != CHANNEL for n in fresh)):
-        addresses = seat_addresses(config, sheets, report.facts.record.bots)
+        muted = box.muted()  # a player who asked to hear no more (``notices --mute``)
+        addresses = {seat: tuple(a for a in found if a.casefold() not in muted)
+                     for seat, found in seat_addresses(config, sheets, report.facts.record.bots).items()}
         if mail_waits:
             readdress(box, addresses, notify.zones, now)
         # A seat without an address gets no e-mail: recorded, so that the next polls do not read the roster for it
@@ -206,9 +208,11 @@ def send_due(config: MatchConfig, clock: Clock) -> str:
     prints a secret (``redact``)."""
     try:
         box = Outbox.of(config.path)
-        done = send_waiting(box, config.notify, clock)
+        notify = None if config.notify is None else replace(config.notify, reply_to=tuple(config.gm_emails),
+                                                            title=config.title)
+        done = send_waiting(box, notify, clock)
         if (done.refused or done.lost) and _tell_gm_of_losses(config, box, done, clock()):
-            again = send_waiting(box, config.notify, clock)
+            again = send_waiting(box, notify, clock)
             done.sent += again.sent
             done.waiting = again.waiting
         keep_alarms(box, done)
@@ -400,7 +404,7 @@ def send_test(config: MatchConfig, notify: NotifySettings, now: datetime) -> lis
     """A test notice through every channel set, sent at once (not queued): the chat channel, and an e-mail to
     the config's ``gm_emails``. Each channel's result: ('ok' or 'fail', what happened)."""
     from sheets_gm.notify.chat import ChatHook, chat_parts
-    from sheets_gm.notify.mail import MailSession
+    from sheets_gm.notify.mail import MailHeads, MailSession
 
     subject = f"[{config.title}] Test notice from sheets-gm"
     body = (f"A test notice sent by `sheets-gm doctor --send-test` at {now:%Y-%m-%d %H:%M} UTC. If you read this, "
@@ -421,8 +425,8 @@ def send_test(config: MatchConfig, notify: NotifySettings, now: datetime) -> lis
             letter = Letter(f"test/{iso(now)}/email", EMAIL, "the GMs", subject, body, iso(now),
                             tuple(config.gm_emails))
             try:
-                with MailSession(notify.email) as mail:
-                    delivery = mail.send(letter)
+                with MailSession(notify.email, MailHeads(tuple(config.gm_emails), config.title)) as mail:
+                    delivery = mail.send(letter, now)
                 refused = {**delivery.refused, **delivery.later}
                 if delivery.accepted:
                     results.append(("ok", f"e-mail: a test notice was sent to {', '.join(delivery.accepted)} "

@@ -318,6 +318,22 @@ class Outbox:
         return [{str(k): str(v) for k, v in n.items()} for n in raw if isinstance(n, dict)] \
             if isinstance(raw, list) else []
 
+    # -- the addresses muted --------------------------------------------------------------------------------
+    def muted(self) -> frozenset[str]:
+        """The e-mail addresses the GM muted (``notices --mute``: a player who asked to hear no more), folded."""
+        try:
+            raw = json.loads((self.folder / "muted.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return frozenset()
+        return frozenset(str(a).casefold() for a in raw) if isinstance(raw, list) else frozenset()
+
+    def mute(self, add: Iterable[str], remove: Iterable[str] = ()) -> frozenset[str]:
+        """Mute the addresses ``add`` and hear ``remove`` again; the addresses muted now."""
+        muted = (set(self.muted()) | {a.strip().casefold() for a in add}) - {a.strip().casefold() for a in remove}
+        _private_folder(self.folder)
+        _write_private(self.folder / "muted.json", json.dumps(sorted(muted), ensure_ascii=False))
+        return frozenset(muted)
+
     # -- the window open now ----------------------------------------------------------------------------
     def open_at(self, window: str) -> None:
         """The poll that read found ``window`` open (a letter of any other window is stale)."""

@@ -202,13 +202,13 @@ def _send_all(notify: NotifySettings, channel: str, left: list[Letter], box: Out
               done: Sending) -> None:
     """Send the letters ``left`` over ``channel``, taking each off the list as it is tried."""
     from sheets_gm.notify.chat import ChatHook
-    from sheets_gm.notify.mail import MailSession
+    from sheets_gm.notify.mail import MailHeads, MailSession
 
     if channel == EMAIL:
         assert notify.email is not None
-        with MailSession(notify.email) as mail:
+        with MailSession(notify.email, MailHeads(notify.reply_to, notify.title)) as mail:
             while left:
-                _mail_one(box, left.pop(0), mail.send, clock, done)
+                _mail_one(box, left.pop(0), lambda letter: mail.send(letter, clock()), clock, done)
     else:
         assert notify.chat is not None
         hook = ChatHook(notify.chat)

@@ -162,6 +162,8 @@ class NotifySettings:
     zones: Mapping[str, str]
     email: EmailSettings | None = None
     chat: ChatSettings | None = None
+    reply_to: tuple[str, ...] = ()  # the GM's addresses (the config's gm_emails): replies and unsubscribes go there
+    title: str = ""  # the match's title, the name of its mailing list
 
     @property
     def sent_kinds(self) -> frozenset[NoticeKind]:
