@@ -77,18 +77,20 @@ def letters_of(notices: Iterable[Notice], notify: NotifySettings, addresses: Map
             attach = bool(notice.attachment) and notify.chat.style is ChatStyle.DISCORD
             name = attachment_name(notice.key) if attach else ""
             body = f"{notice.body}\nIn the file attached: {name}." if attach else notice.body
-            parts = chat_parts(notice.subject, body, notify.chat.style, notify.chat.limit)
+            parts = chat_parts(notice.subject, body, notify.chat.style, notify.chat.limit, notice.deadline)
             for number, text in enumerate(parts, 1):
                 key = notice.key if number == 1 else f"{notice.key}/part{number}"
                 subject = notice.subject if len(parts) == 1 else f"{notice.subject} ({number}/{len(parts)})"
                 out.append(Letter(key, CHAT, CHANNEL, subject, text, iso(now), window=notice.window,
                                   until=notice.until, attachment=notice.attachment if attach and number == 1 else "",
-                                  attachment_name=name if number == 1 else "", topic=notice.kind.value))
+                                  attachment_name=name if number == 1 else "", topic=notice.kind.value,
+                                  left=notice.left))
         elif notify.email is not None and addresses.get(notice.recipient):
             for key, told, to in _by_zone(notice, addresses[notice.recipient], notify.zones):
                 out.append(Letter(key, EMAIL, notice.recipient, told.subject, told.body, iso(now), to,
                                   window=notice.window, until=notice.until,
-                                  zone=told.zone if told.deadline else None, topic=notice.kind.value))
+                                  zone=told.zone if told.deadline else None, topic=notice.kind.value,
+                                  left=notice.left))
     return out
 
 

@@ -35,6 +35,7 @@ from sheets_gm.notify.channel import SendError
 from sheets_gm.notify.outbox import Letter
 from sheets_gm.notify.redact import redact
 from sheets_gm.notify.settings import ChatSettings, ChatStyle, SecretError
+from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 
 #: A bare link, left as typed by ``escape_chat`` (the chat shows it as the address it is: no disguise).
 _LINK = re.compile(r"https?://[^\s<>\[\]()]+")
@@ -96,12 +97,36 @@ def with_file(payload_json: bytes, name: str, text: str) -> tuple[bytes, str]:
     return body, f"multipart/form-data; boundary={boundary}"
 
 
-def chat_parts(subject: str, body: str, style: ChatStyle, limit: int) -> list[str]:
+def chat_parts(subject: str, body: str, style: ChatStyle, limit: int, deadline: str = "") -> list[str]:
     """A notice as the chat messages it takes: escaped for ``style`` (``escape_chat``), its subject in bold, then
-    its body, in parts of at most ``limit`` characters (each part a letter of its own, so that a part once taken
-    is never posted again)."""
+    its body, its ``deadline`` in each reader's own time (``chat_time``), in parts of at most ``limit`` characters
+    (each part a letter of its own, so that a part once taken is never posted again)."""
     text = escape_chat(style, body)
-    return split_message(f"{bold(style, escape_chat(style, subject))}\n{text}" if subject else text, limit)
+    text = f"{bold(style, escape_chat(style, subject))}\n{text}" if subject else text
+    told = chat_time(style, deadline)
+    if told is not None:
+        text = text.replace(*told)
+    return split_message(text, limit)
+
+
+def chat_time(style: ChatStyle, deadline: str) -> tuple[str, str] | None:
+    """The deadline as the notices write it (escaped for ``style``) and the platform's mark that shows it in each
+    reader's own time zone: Discord's ``<t:UNIX:F>``, Slack's ``<!date^UNIX^…|the words as written>``; None for
+    no deadline.
+
+    >>> chat_time(ChatStyle.DISCORD, "2026-11-22T20:00+01:00[Europe/Paris]")
+    ('Sun 22 Nov, 20:00 (Europe/Paris)', '<t:1795374000:F>')
+    >>> chat_time(ChatStyle.SLACK, "2026-11-22T20:00+01:00[Europe/Paris]")[1]
+    '<!date^1795374000^{date_short_pretty} {time}|Sun 22 Nov, 20:00 (Europe/Paris)>'
+    """
+    moment = deadline_moment(deadline)
+    if moment is None:
+        return None
+    written = escape_chat(style, describe_deadline(deadline))
+    unix = int(moment.timestamp())
+    if style is ChatStyle.DISCORD:
+        return written, f"<t:{unix}:F>"
+    return written, f"<!date^{unix}^{{date_short_pretty}} {{time}}|{written}>"
 
 
 def split_message(text: str, limit: int) -> list[str]:

@@ -80,6 +80,7 @@ class Letter:
     attachment: str = ""  # a file posted with it (a chat post's whole report), as text
     attachment_name: str = ""
     topic: str = ""  # what it tells of its window (its notice's kind): a newer letter of the same replaces it
+    left: str = ""  # a reminder's time left as written ("9 min"), said anew as it is when sent (``notify.send``)
 
     @property
     def pending(self) -> tuple[str, ...]:

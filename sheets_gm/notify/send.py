@@ -216,13 +216,35 @@ def _send_all(notify: NotifySettings, channel: str, left: list[Letter], box: Out
             _post_one(box, left.pop(0), lambda letter: hook.post(letter, clock()), clock, done)
 
 
+def as_sent(letter: Letter, now: datetime) -> Letter:
+    """``letter`` as it goes at ``now``: a reminder's "closes in 9 min" says the time left now (a channel that was
+    down, a letter that waited), not when it was queued.
+
+    >>> from sheets_gm.notify.outbox import EMAIL
+    >>> late = Letter("k", EMAIL, "Ann", "Turn 3 closes in 9 min", "Turn 3 closes in 9 min: …", "",
+    ...               until="2026-11-22T20:00:00+00:00", left="9 min")
+    >>> as_sent(late, datetime.fromisoformat("2026-11-22T19:52:00+00:00")).subject
+    'Turn 3 closes in 8 min'
+    """
+    if not letter.left or not letter.until:
+        return letter
+    from sheets_gm.engine.words import describe_wait
+
+    try:
+        left = describe_wait((datetime.fromisoformat(letter.until) - now).total_seconds())
+    except ValueError:
+        return letter
+    was, now_said = f"closes in {letter.left}", f"closes in {left}"
+    return replace(letter, subject=letter.subject.replace(was, now_said), body=letter.body.replace(was, now_said))
+
+
 def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clock: Clock, done: Sending) -> None:
     """Send ``letter`` by e-mail to its addresses still pending (see the module notes)."""
     from sheets_gm.notify.mail import Delivery
 
     now = clock()
     try:
-        delivery = send(letter)
+        delivery = send(as_sent(letter, now))
     except SendError as exc:
         if exc.permanent:
             why = f"the mail server refused it for good: {exc}"
@@ -266,7 +288,7 @@ def _post_one(box: Outbox, letter: Letter, post: Callable[[Letter], None], clock
     """Post ``letter`` to the chat (see the module notes)."""
     now = clock()
     try:
-        post(letter)
+        post(as_sent(letter, now))
     except SendError as exc:
         if exc.permanent:
             why = f"the webhook refused it for good: {exc}"

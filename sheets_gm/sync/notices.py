@@ -89,6 +89,7 @@ class Notice:
     deadline: str = ""  # the deadline its body gives in ``zone`` ('' when it gives none in a seat's zone)
     zone: str = ""
     attachment: str = ""  # the whole of what the body sums up (a channel's resolution: report and posts in full)
+    left: str = ""  # a reminder's time left as its words say it ("9 min"): said again as it is when it is sent
 
     def in_zone(self, zone: str) -> Notice:
         """The notice as read in ``zone``: its deadline given there (a player of the seat in another zone)."""
@@ -215,6 +216,14 @@ def _zone(rules: NoticeRules, seat: str) -> str | None:
     return (rules.zones or {}).get(seat)
 
 
+def in_seat_zone(text: str, deadline: str, zone: str | None) -> str:
+    """``text`` with the deadline it gives in the match's zone (the status line's) given in ``zone`` instead:
+    every time a seat's letter shows is in its own zone."""
+    if not deadline or not zone:
+        return text
+    return text.replace(describe_deadline(deadline), seat_deadline(deadline, zone))
+
+
 def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list[Notice]:
     """The open window announced: to the channel, and to each seat that acts in it with what to type. After the
     GM changed the deadlines (``facts.deadline_changed``) it is announced again, under a key naming the new
@@ -239,14 +248,15 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     status = status_line(facts.adapter, record)
     out = [Notice(_key(record, when, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
                   "\n".join([*changed, f"{_upper(window.label)} is open: it waits for {who}.",
-                             _closing(seen.deadline, None), status, *_links(rules, None)]), token)]
+                             _closing(seen.deadline, None), status, *_links(rules, None)]), token,
+                  deadline=seen.deadline)]
     for seat in window.seats:
         lines = [*changed, f"{_upper(window.label)} is open: " + (
                      f"{seat}'s orders are awaited." if seat in window.awaited
                      else f"it waits for {who}; {seat} may write in it too."),
                  _closing(seen.deadline, _zone(rules, seat)), "", "What to type:",
                  *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), *_links(rules, seat), "",
-                 status]
+                 in_seat_zone(status, record.deadline, _zone(rules, seat))]
         out.append(Notice(_key(record, when, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
                           f"{head}: orders for {seat}", "\n".join(lines), token, deadline=seen.deadline,
                           zone=_zone(rules, seat) or ""))
@@ -277,7 +287,7 @@ def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: 
     token, until = window_token(record), moment.isoformat(timespec="seconds")
     out = [Notice(_key(record, window.key, NoticeKind.REMINDER, CHANNEL), NoticeKind.REMINDER, CHANNEL, head,
                   f"{_upper(window.label)} closes in {left} ({describe_deadline(seen.deadline)}). Not ready yet: "
-                  f"{', '.join(late)}.", token, until)]
+                  f"{', '.join(late)}.", token, until, seen.deadline, left=left)]
     for seat in late:
         lines = [f"{_upper(window.label)} closes in {left}: {seat_deadline(seen.deadline, _zone(rules, seat))}.",
                  f"{seat} has not ticked Ready yet."]
@@ -287,7 +297,7 @@ def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: 
                   *_links(rules, seat)]
         out.append(Notice(_key(record, window.key, NoticeKind.REMINDER, seat), NoticeKind.REMINDER, seat,
                           f"{head}: {seat} is not ready", "\n".join(lines), token, until, seen.deadline,
-                          _zone(rules, seat) or ""))
+                          _zone(rules, seat) or "", left=left))
     return out
 
 
@@ -313,8 +323,8 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     status = status_line(facts.adapter, record)
     posts = list(facts.adapter.posts(facts.before, state)) if NoticeKind.POST in rules.kinds else []
     head = f"[{rules.title}] {_upper(window.label)} resolved"
-    out = [_channel_summary(_key(record, done, NoticeKind.RESOLVED, CHANNEL), head, public,
-                            [p for p in posts if p.audience is None], status, rules)]
+    out = [replace(_channel_summary(_key(record, done, NoticeKind.RESOLVED, CHANNEL), head, public,
+                                    [p for p in posts if p.audience is None], status, rules), deadline=record.deadline)]
     if NoticeKind.RESOLVED not in rules.kinds and out[0].attachment:  # the posts without the report: still told
         out = [replace(out[0], key=_key(record, f"{done}#posts", NoticeKind.POST, CHANNEL), kind=NoticeKind.POST)]
     still_open = record.ruleset.window(state)
@@ -324,11 +334,13 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
         if step and not mine:  # a step the seat had no part in is news for the channel, not for its mailbox
             continue
         rest = [e for e in public if e not in mine]  # the public report, less what the seat's news told already
+        zone = _zone(rules, seat)
         lines = [f"What happened to {seat} (your View tab's log):", *(_lines(mine) or ["  · nothing of yours"]), "",
                  "The rest of the public log:" if mine else "What happened (the public log):",
-                 *(_lines(rest) or ["  · nothing more"]), "", status, *_links(rules, seat)]
+                 *(_lines(rest) or ["  · nothing more"]), "", in_seat_zone(status, record.deadline, zone),
+                 *_links(rules, seat)]
         out.append(Notice(_key(record, done, NoticeKind.RESOLVED, seat), NoticeKind.RESOLVED, seat,
-                          f"{head}: news for {seat}", "\n".join(lines)))
+                          f"{head}: news for {seat}", "\n".join(lines), deadline=record.deadline, zone=zone or ""))
     for number, post in enumerate(posts, 1):
         for reader in sorted(post.audience or ()):  # a public post is the channel's summary's
             out.append(Notice(_key(record, f"{done}#{number}", NoticeKind.POST, reader), NoticeKind.POST,
