@@ -172,10 +172,10 @@ def _send_channel(box: Outbox, notify: NotifySettings, channel: str, letters: li
     host, key = HostChannels(), channel_key(notify, channel)
     rest = host.held(key, clock()) if key is not None else None
     if rest is not None:
-        error = (f"{rest.error} (the host rests this channel after {rest.failures} failure"
-                 f"{'s' if rest.failures != 1 else ''} in a row, for every match: next try {iso(rest.until)})")
+        resting = (f"{rest.error} (the host rests this channel after {rest.failures} failure"
+                   f"{'s' if rest.failures != 1 else ''} in a row, for every match: next try {iso(rest.until)})")
         done.failing[channel] = rest.error
-        done.waiting += [box.postpone(letter, f"not tried: {error}", rest.until) for letter in letters]
+        done.waiting += [box.postpone(letter, f"not tried: {resting}", rest.until) for letter in letters]
         return
     left = list(letters)
     try:
