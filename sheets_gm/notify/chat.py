@@ -39,6 +39,9 @@ from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 
 #: A bare link, left as typed by ``escape_chat`` (the chat shows it as the address it is: no disguise).
 _LINK = re.compile(r"https?://[^\s<>\[\]()]+")
+#: Slack's mrkdwn marks (bold, italic, strike, code), which it cannot escape: each is set between zero-width
+#: spaces, so that no word of a player's is struck through, set as code or in bold.
+_SLACK_MARKS = re.compile(r"([*_~`])")
 #: Discord's markdown marks, escaped anywhere in a line.
 _DISCORD_MARKS = re.compile(r"([\\*_~`|<>\[\]])")
 #: Discord's marks that mean something at the start of a line only (a heading, a list, a quote).
@@ -47,8 +50,8 @@ _DISCORD_LINE_START = re.compile(r"^(\s*)([#>+-]|\d+\.)", re.MULTILINE)
 
 def escape_chat(style: ChatStyle, text: str) -> str:
     """``text`` as the platform shows it literally: Slack's ``&``, ``<`` and ``>`` as entities (its only
-    markup that links and pings); Discord's markdown marks behind a backslash and ``@everyone``/``@here``
-    broken by an invisible space, links left whole.
+    markup that links and pings) and its marks ``* _ ~ ` `` between zero-width spaces; Discord's markdown marks
+    behind a backslash and ``@everyone``/``@here`` broken by an invisible space, links left whole.
 
     >>> escape_chat(ChatStyle.SLACK, "<!channel> & <https://evil.example|board>")
     '&lt;!channel&gt; &amp; &lt;https://evil.example|board&gt;'
@@ -56,7 +59,8 @@ def escape_chat(style: ChatStyle, text: str) -> str:
     '\\\\*\\\\*Bo\\\\*\\\\* \\\\[board\\\\](https://evil.example)'
     """
     if style is ChatStyle.SLACK:
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return _SLACK_MARKS.sub("\u200b\\1\u200b", text)
     out: list[str] = []
     at = 0
     for link in _LINK.finditer(text):

@@ -103,11 +103,23 @@ def _addresses(config: MatchConfig, report: Checkup) -> None:
         report.fail(NAME, f"e-mail: the roster cannot be read ({exc})", f"mend {config.roster}")
         return
     without = [seat for seat in config.seats if not any(m.email for m in roster.of(seat))]
+    refused = refused_addresses(Outbox.of(config.path))
+    bad = [f"{m.email} ({seat})" for seat in config.seats for m in roster.of(seat) if m.email
+           and m.email.casefold() in refused]
     if without:
         report.warn(NAME, f"e-mail: no address for {', '.join(without)} in {config.roster}: they get no e-mail",
                     "fill the roster's email column for them")
-    else:
+    if bad:
+        report.warn(NAME, f"e-mail: the mail server refused {', '.join(bad)} for good: no notice reaches them",
+                    f"mend the address in {config.roster} (its email column)")
+    if not without and not bad:
         report.ok(NAME, f"e-mail: every seat has an address in {config.roster}")
+
+
+def refused_addresses(box: Outbox) -> frozenset[str]:
+    """The addresses the mail server refused for good, as the outbox's notes name them (folded)."""
+    return frozenset(note.get("what", "").split(" ", 1)[0].casefold() for note in box.notes()
+                     if " refused for good (" in note.get("what", "") and "mend the roster" in note.get("what", ""))
 
 
 def _waiting(config: MatchConfig, report: Checkup, now: datetime) -> None:

@@ -87,6 +87,8 @@ def test_an_address_refused_for_good_is_dropped_and_named_and_the_team_gets_each
         main(["doctor", "-c", str(config.path)])
         doctor = capsys.readouterr().out
         assert "⚠ notices: " in doctor and f"{gone} refused for good" in doctor, doctor
+        assert f"the mail server refused {gone} ({seat}) for good" in doctor, doctor  # issue 63.8
+        assert "every seat has an address" not in doctor, doctor
         to_gm = [s for s in subjects_of(box, GM) if "refused for good" in s]
         assert to_gm == [f"[{config.title}] An address refused for good: {gone}"]
         ids = [str(m["Message-ID"]) for _, m in box.messages]
@@ -220,14 +222,16 @@ def test_a_post_refused_for_good_is_dropped_and_named_and_the_order_holds(
         assert hook.texts() == texts, "a dropped post is never tried again"
 
 
-HOSTILE = "<!channel> @everyone <https://evil.example|board> **loud** [board](https://evil.example) & co"
+HOSTILE = ("<!channel> @everyone <https://evil.example|board> **loud** [board](https://evil.example) & co "
+           "~struck~ `code` _slanted_")
 
 
 @pytest.mark.parametrize("style", [ChatStyle.SLACK, ChatStyle.DISCORD])
 def test_player_text_reaches_the_chat_as_the_characters_typed(style: ChatStyle, monkeypatch: pytest.MonkeyPatch,
                                                               ) -> None:
     """A recruit named with each platform's markup: Slack gets entities for ``&``, ``<`` and ``>`` (no ping, no
-    disguised link) and its own ``*bold*``; Discord gets its markdown escaped, links left whole, and no mention
+    disguised link), its marks (``~strike~``, code, bold, italic) broken by zero-width spaces (issue 63.8), and
+    its own ``*bold*``; Discord gets its markdown escaped, links left whole, and no mention
     parsed."""
     notify = NotifySettings(frozenset(NoticeKind), None, {}, chat=ChatSettings(style, SecretSource(env="HOOK")))
     notice = Notice("m/1@1/resolved/#channel", NoticeKind.RESOLVED, CHANNEL, "[Night] Turn 1 resolved",
@@ -242,6 +246,9 @@ def test_player_text_reaches_the_chat_as_the_characters_typed(style: ChatStyle, 
         assert text.startswith("*[Night] Turn 1 resolved*\n") and "**" not in text.split("\n")[0]
         assert "<" not in text and ">" not in text
         assert "&lt;!channel&gt;" in text and "&lt;https://evil.example|board&gt;" in text and "&amp; co" in text
+        body = text.split("\n", 1)[1]  # a mark of Slack's mrkdwn between zero-width spaces: shown, never applied
+        for mark in ("~struck~", "`code`", "_slanted_", "**loud**"):
+            assert mark not in body and mark.replace(mark[0], f"\u200b{mark[0]}\u200b") in body, body
     else:
         text = posted["content"]
         assert posted["allowed_mentions"] == {"parse": []}
