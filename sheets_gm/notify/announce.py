@@ -25,6 +25,7 @@ from sheets_gm.sync.notices import (
     CHANNEL,
     Notice,
     NoticeRules,
+    PollFacts,
     PollSeen,
     poll_notices,
     reminder_due,
@@ -157,7 +158,7 @@ def _queue(config: MatchConfig, notify: NotifySettings, sheets: MatchSheets, rep
     """The poll's notices queued (only keys never queued); the next reminder's moment kept for the idle gate."""
     if report.facts is None:
         return 0
-    rules = notice_rules(config, notify)
+    rules = _with_undo(notice_rules(config, notify), report.facts, box)
     seen = seen_of(report)
     notices = poll_notices(report.facts, seen, rules, now)
     due_at = reminder_due(seen, rules)
@@ -179,6 +180,29 @@ def _queue(config: MatchConfig, notify: NotifySettings, sheets: MatchSheets, rep
         box.skip((n.key for n in fresh if n.recipient != CHANNEL and not addresses.get(n.recipient)),
                  "no e-mail address in the roster for a member no bot plays")
     return len(box.add(letters_of(fresh, notify, addresses, now)))
+
+
+def _with_undo(rules: NoticeRules, facts: PollFacts, box: Outbox) -> NoticeRules:
+    """``rules`` with the GM's last undo (``remember_undo``): its reason for the take-back's notices, and the window
+    it reopened, whose resolution replaces the one told before. The first poll after it names the window and the
+    deal (the match's undo count), so that a later undo's notices never borrow it."""
+    undo = box.undo()
+    record = facts.record
+    if not undo or record.deal == 0:
+        return rules
+    if not undo.get("deal"):
+        window = facts.resolved or record.ruleset.window(record.state)
+        undo = {**undo, "deal": str(record.deal), "window": window.key if window is not None else ""}
+        box.set_undo(undo)
+    if undo.get("deal") != str(record.deal):
+        return rules
+    return replace(rules, undo_reason=undo.get("reason", ""), replayed=undo.get("window", ""))
+
+
+def remember_undo(config: MatchConfig, reason: str) -> None:
+    """The GM took a turn back (``undo --reason``): the notices of the window reopened say why."""
+    if config.notify is not None:
+        Outbox.of(config.path).set_undo({"reason": reason.strip()})
 
 
 def readdress(box: Outbox, addresses: Mapping[str, tuple[str, ...]], zones: Mapping[str, str],

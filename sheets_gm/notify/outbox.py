@@ -319,6 +319,21 @@ class Outbox:
         return [{str(k): str(v) for k, v in n.items()} for n in raw if isinstance(n, dict)] \
             if isinstance(raw, list) else []
 
+    # -- the GM's last undo --------------------------------------------------------------------------------
+    def undo(self) -> dict[str, str]:
+        """The GM's last undo as the notices tell it: its ``reason`` and, once a poll saw it, the ``window`` it
+        reopened and the ``deal`` (the match's undo count) after it; {} for none."""
+        try:
+            raw = json.loads((self.folder / "undo.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+
+    def set_undo(self, undo: dict[str, str]) -> None:
+        """Keep the GM's last undo (see ``undo``)."""
+        _private_folder(self.folder)
+        _write_private(self.folder / "undo.json", json.dumps(undo, ensure_ascii=False))
+
     # -- the addresses muted --------------------------------------------------------------------------------
     def muted(self) -> frozenset[str]:
         """The e-mail addresses the GM muted (``notices --mute``: a player who asked to hear no more), folded."""

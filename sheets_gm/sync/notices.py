@@ -117,6 +117,8 @@ class NoticeRules:
     verify_hint: str = "sheets-gm verify replay.json (in the match's export)"
     links: Mapping[str, str] | None = None  # each seat's orders spreadsheet: its URL (Google) or file name (local)
     board: str = ""  # the board's URL or file name ('' unknown)
+    undo_reason: str = ""  # why the GM took the last turn back (``undo --reason``), for the take-back's notices
+    replayed: str = ""  # the window the last undo reopened: its resolution replaces the one told before
 
 
 def where_line(label: str, link: str) -> str:
@@ -240,8 +242,9 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     elif taken_back:
         # The first poll of a window an undo opened again (a resolution's next window is told by its own poll)
         head = f"[{rules.title}] {_upper(window.label)} is open again: the GM took a turn back"
-        changed = [f"The GM took back the resolution of {window.label} (undo): it is open again, and its orders "
-                   "count anew. Check yours, and tick Ready again when they are in."]
+        why = f" ({rules.undo_reason})" if rules.undo_reason else ""
+        changed = [f"The GM took back the resolution of {window.label} (undo){why}: it is open again, and its "
+                   "orders count anew. Check yours, and tick Ready again when they are in."]
     token = window_token(record)
     when = f"{window.key}@{seen.deadline or 'none'}" if facts.deadline_changed else window.key
     who = ", ".join(window.awaited)
@@ -322,9 +325,13 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     public = visible_to(facts.events, None)
     status = status_line(facts.adapter, record)
     posts = list(facts.adapter.posts(facts.before, state)) if NoticeKind.POST in rules.kinds else []
-    head = f"[{rules.title}] {_upper(window.label)} resolved"
-    out = [replace(_channel_summary(_key(record, done, NoticeKind.RESOLVED, CHANNEL), head, public,
-                                    [p for p in posts if p.audience is None], status, rules), deadline=record.deadline)]
+    again = window.key == rules.replayed and record.deal > 0
+    head = f"[{rules.title}] {_upper(window.label)} resolved" + (" again" if again else "")
+    replaces = [f"This replaces the result of {window.label} told before the GM took it back (undo"
+                + (f": {rules.undo_reason}" if rules.undo_reason else "") + ")."] if again else []
+    summary = _channel_summary(_key(record, done, NoticeKind.RESOLVED, CHANNEL), head, public,
+                               [p for p in posts if p.audience is None], status, rules)
+    out = [replace(summary, body="\n".join([*replaces, summary.body]), deadline=record.deadline)]
     if NoticeKind.RESOLVED not in rules.kinds and out[0].attachment:  # the posts without the report: still told
         out = [replace(out[0], key=_key(record, f"{done}#posts", NoticeKind.POST, CHANNEL), kind=NoticeKind.POST)]
     still_open = record.ruleset.window(state)
@@ -335,7 +342,8 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
             continue
         rest = [e for e in public if e not in mine]  # the public report, less what the seat's news told already
         zone = _zone(rules, seat)
-        lines = [f"What happened to {seat} (your View tab's log):", *(_lines(mine) or ["  · nothing of yours"]), "",
+        lines = [*replaces, f"What happened to {seat} (your View tab's log):",
+                 *(_lines(mine) or ["  · nothing of yours"]), "",
                  "The rest of the public log:" if mine else "What happened (the public log):",
                  *(_lines(rest) or ["  · nothing more"]), "", in_seat_zone(status, record.deadline, zone),
                  *_links(rules, seat)]

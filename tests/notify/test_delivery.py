@@ -281,6 +281,8 @@ def test_a_webhook_url_with_a_space_is_never_printed(tmp_path: Path, capsys: pyt
 def test_an_undo_is_announced_as_a_turn_taken_back(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                    clock: Clock, secrets: None,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The take-back names the GM's --reason, and the window's second resolution says it replaces the first (issue
+    63.8: both were left out)."""
     with notified_match("winordie", tmp_path, monkeypatch) as (box, hook, config, addresses):
         sync(config, capsys)
         play(config)
@@ -296,6 +298,15 @@ def test_an_undo_is_announced_as_a_turn_taken_back(tmp_path: Path, capsys: pytes
         (mail,) = [m for rcpts, m in box.messages if set(rcpts) & addresses[seat]
                    and "took a turn back" in str(m["Subject"])]
         assert "tick Ready again" in mail.get_content()
+        assert "Ann ticked Ready too early" in again and "Ann ticked Ready too early" in mail.get_content()
+        play(config, seed="again")  # the window resolved anew: its news says it replaces the first
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        replayed = [t for t in hook.texts() if " resolved again" in t]
+        assert len(replayed) == 1 and "This replaces the result of" in replayed[0] and \
+            "Ann ticked Ready too early" in replayed[0], hook.texts()
+        assert any("This replaces the result of" in m.get_content() for rcpts, m in box.messages
+                   if set(rcpts) & addresses[seat] and "resolved again" in str(m["Subject"]))
 
 
 def test_status_gives_the_reminder_in_utc(tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock,
