@@ -58,16 +58,22 @@ def escape_chat(style: ChatStyle, text: str) -> str:
     >>> escape_chat(ChatStyle.DISCORD, "**Bo** [board](https://evil.example)")
     '\\\\*\\\\*Bo\\\\*\\\\* \\\\[board\\\\](https://evil.example)'
     """
-    if style is ChatStyle.SLACK:
-        text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        return _SLACK_MARKS.sub("\u200b\\1\u200b", text)
+    slack = style is ChatStyle.SLACK
+    plain = _slack_plain if slack else _discord_plain
     out: list[str] = []
     at = 0
-    for link in _LINK.finditer(text):
-        out += [_discord_plain(text[at:link.start()]), link.group()]
+    for link in _LINK.finditer(text):  # a bare link left whole (Slack's entity for & aside)
+        out += [plain(text[at:link.start()]), link.group().replace("&", "&amp;") if slack else link.group()]
         at = link.end()
-    out.append(_discord_plain(text[at:]))
+    out.append(plain(text[at:]))
+    if slack:
+        return "".join(out)
     return _DISCORD_LINE_START.sub(lambda m: f"{m[1]}\\{m[2]}", "".join(out))
+
+
+def _slack_plain(text: str) -> str:
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _SLACK_MARKS.sub("\u200b\\1\u200b", text)
 
 
 def _discord_plain(text: str) -> str:
