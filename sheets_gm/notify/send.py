@@ -234,8 +234,11 @@ def as_sent(letter: Letter, now: datetime) -> Letter:
         left = describe_wait((datetime.fromisoformat(letter.until) - now).total_seconds())
     except ValueError:
         return letter
-    was, now_said = f"closes in {letter.left}", f"closes in {left}"
-    return replace(letter, subject=letter.subject.replace(was, now_said), body=letter.body.replace(was, now_said))
+    subject, body = letter.subject, letter.body
+    for verb in ("closes", "close"):  # a window's label takes either ("Turn 3 · orders close in …")
+        subject = subject.replace(f"{verb} in {letter.left}", f"{verb} in {left}")
+        body = body.replace(f"{verb} in {letter.left}", f"{verb} in {left}")
+    return replace(letter, subject=subject, body=body)
 
 
 def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clock: Clock, done: Sending) -> None:

@@ -173,6 +173,17 @@ def window_token(record: MatchRecord) -> str:
     return f"{window.key}~{record.deal}" if record.deal else window.key
 
 
+def _is(label: str) -> str:
+    """The verb a window's label takes: ``are`` for a label ending in a plural ("Turn 1 · orders", "Turn 1 · battle
+    results"), ``is`` else ("Deployment · Ann", "Round 1 · move and loot").
+
+    >>> _is("Turn 1 · orders"), _is("Turn 1 · battle results"), _is("Deployment · Ann"), _is("Turn 2 · Bo's")
+    ('are', 'are', 'is', 'is')
+    """
+    last = label.rsplit(" ", 1)[-1]
+    return "are" if last.islower() and last.endswith("s") and not last.endswith(("ss", "us", "'s")) else "is"
+
+
 def _upper(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -234,14 +245,14 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     window = record.ruleset.window(record.state)
     if window is None:
         return []
-    head = f"[{rules.title}] {_upper(window.label)} is open"
+    head = f"[{rules.title}] {_upper(window.label)} {_is(window.label)} open"
     taken_back = record.deal > 0 and facts.resolved is None and not facts.deadline_changed
     changed = ["The GM changed the deadlines."] if facts.deadline_changed else []
     if changed:
         head += ": the deadline changed"
     elif taken_back:
         # The first poll of a window an undo opened again (a resolution's next window is told by its own poll)
-        head = f"[{rules.title}] {_upper(window.label)} is open again: the GM took a turn back"
+        head = f"[{rules.title}] {_upper(window.label)} {_is(window.label)} open again: the GM took a turn back"
         why = f" ({rules.undo_reason})" if rules.undo_reason else ""
         changed = [f"The GM took back the resolution of {window.label} (undo){why}: it is open again, and its "
                    "orders count anew. Check yours, and tick Ready again when they are in."]
@@ -250,11 +261,11 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     who = ", ".join(window.awaited)
     status = status_line(facts.adapter, record)
     out = [Notice(_key(record, when, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
-                  "\n".join([*changed, f"{_upper(window.label)} is open: it waits for {who}.",
+                  "\n".join([*changed, f"{_upper(window.label)} {_is(window.label)} open: it waits for {who}.",
                              _closing(seen.deadline, None), status, *_links(rules, None)]), token,
                   deadline=seen.deadline)]
     for seat in window.seats:
-        lines = [*changed, f"{_upper(window.label)} is open: " + (
+        lines = [*changed, f"{_upper(window.label)} {_is(window.label)} open: " + (
                      f"{seat}'s orders are awaited." if seat in window.awaited
                      else f"it waits for {who}; {seat} may write in it too."),
                  _closing(seen.deadline, _zone(rules, seat)), "", "What to type:",
@@ -286,13 +297,14 @@ def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: 
     late = [s for s in window.awaited if s in seen.waiting_for]
     if not late:
         return []
-    head = f"[{rules.title}] {_upper(window.label)} closes in {left}"
+    closes = "close" if _is(window.label) == "are" else "closes"
+    head = f"[{rules.title}] {_upper(window.label)} {closes} in {left}"
     token, until = window_token(record), moment.isoformat(timespec="seconds")
     out = [Notice(_key(record, window.key, NoticeKind.REMINDER, CHANNEL), NoticeKind.REMINDER, CHANNEL, head,
-                  f"{_upper(window.label)} closes in {left} ({describe_deadline(seen.deadline)}). Not ready yet: "
+                  f"{_upper(window.label)} {closes} in {left} ({describe_deadline(seen.deadline)}). Not ready yet: "
                   f"{', '.join(late)}.", token, until, seen.deadline, left=left)]
     for seat in late:
-        lines = [f"{_upper(window.label)} closes in {left}: {seat_deadline(seen.deadline, _zone(rules, seat))}.",
+        lines = [f"{_upper(window.label)} {closes} in {left}: {seat_deadline(seen.deadline, _zone(rules, seat))}.",
                  f"{seat} has not ticked Ready yet."]
         if seen.untyped.get(seat):
             lines.append(f"Nothing typed yet for: {', '.join(seen.untyped[seat])}.")
