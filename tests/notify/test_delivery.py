@@ -17,9 +17,8 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.match.config import MatchConfig, load_config
+from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.cron import cron_line
-from sheets_gm.match.run import init_match
 from sheets_gm.notify.announce import letters_of
 from sheets_gm.notify.chat import ChatHook
 from sheets_gm.notify.env_file import env_file_path
@@ -411,16 +410,13 @@ def test_a_big_coalition_turn_is_one_short_channel_summary_with_the_whole_attach
     """A war of many armies resolved: the channel gets one summary of a Discord message (the first lines of the
     report, the posts named with their length, where it stands, the board) with the whole report and the posts
     in full attached, and the next turn's notice: not the posts pasted in pieces."""
+    from tests.notify.test_war_size import war_on_the_hook
     from tests.sync.test_table_sizes import coalition_war
 
     path = coalition_war(tmp_path, ARMIES_A_SIDE)
     path.write_text(path.read_text(encoding="utf-8") + '\n[notify]\n[notify.chat]\nstyle = "discord"\n'
                     'url_env = "NOTICES_WEBHOOK"\ntimeout = 5\n', encoding="utf-8")
-    with webhook_server() as hook:
-        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
-        config = load_config(path)
-        init_match(config, now=NOON, share=False, seed=b"a big war")
-        sync(config, capsys)
+    with war_on_the_hook(path, monkeypatch, capsys, b"a big war") as (hook, config):
         before = len(hook.posts)
         play(config)
         clock.now += dt.timedelta(minutes=1)

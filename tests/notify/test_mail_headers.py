@@ -5,7 +5,6 @@ no more. And Debian's SpamAssassin, when it is installed, scores a notice well u
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 import shutil
 import subprocess
@@ -16,7 +15,7 @@ import pytest
 from sheets_gm.cli import main
 from tests.notify.servers import USER
 from tests.notify.test_delivery import notified_match
-from tests.notify.test_notices_every_game import GM, NOON, Clock, play, sync
+from tests.notify.test_notices_every_game import GM, NOON, Clock, next_turn, sync
 
 __all__ = ["clock", "secrets"]
 from tests.notify.test_notices_every_game import clock, secrets  # the fixtures, shared
@@ -53,9 +52,7 @@ def test_an_address_the_gm_mutes_is_mailed_no_more(
         assert main(["notices", "-c", str(config.path), "--mute", quiet.upper()]) == 0
         assert quiet in capsys.readouterr().out
         before = len(box.to(quiet))
-        play(config)
-        clock.now += dt.timedelta(minutes=1)
-        sync(config, capsys)
+        next_turn(config, capsys, clock)
         assert len(box.to(quiet)) == before, "a muted address was mailed"
         assert all(len(box.to(other)) > before for other in others)
 
@@ -68,9 +65,7 @@ def test_spamassassin_scores_a_notice_well_under_its_threshold(
     """Local rules only (``-L``: no network test), on a turn's "is open" and its news."""
     with notified_match("gvg", tmp_path, monkeypatch) as (box, _hook, config, _):
         sync(config, capsys)
-        play(config)
-        clock.now += dt.timedelta(minutes=1)
-        sync(config, capsys)
+        next_turn(config, capsys, clock)
         for _rcpts, message in box.messages[:1] + box.messages[-1:]:
             done = subprocess.run(["spamassassin", "-L", "-t"], input=message.as_bytes(), capture_output=True,
                                   timeout=120, check=False)

@@ -123,6 +123,13 @@ def play(config: MatchConfig, seed: str = "n") -> None:
     type_bot_orders(open_match_sheets(config), get_ruleset(config.ruleset), bots, ready=True)
 
 
+def next_turn(config: MatchConfig, capsys: pytest.CaptureFixture[str], clock: Clock, seed: str = "n") -> str:
+    """The bots play the window open, a minute passes and a sync resolves it: what it printed."""
+    play(config, seed)
+    clock.now += dt.timedelta(minutes=1)
+    return sync(config, capsys)
+
+
 def mails_to(box: Mailbox, addresses: set[str]) -> list[str]:
     """The subjects of the messages whose envelope named one of ``addresses``."""
     return [str(m["Subject"]) for rcpts, m in box.messages if set(rcpts) & addresses]

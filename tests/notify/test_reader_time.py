@@ -12,7 +12,7 @@ import pytest
 
 from tests.notify.servers import Fault
 from tests.notify.test_delivery import notified_match
-from tests.notify.test_notices_every_game import NOON, Clock, play, sync
+from tests.notify.test_notices_every_game import NOON, Clock, next_turn, sync
 
 __all__ = ["clock", "secrets"]
 from tests.notify.test_notices_every_game import clock, secrets  # the fixtures, shared
@@ -28,9 +28,7 @@ def test_a_seat_s_letters_give_every_time_in_its_zone_and_the_channel_in_each_re
     the foot of a letter that gave 14:00 New York above it)."""
     with notified_match("gvg", tmp_path, monkeypatch) as (box, hook, config, addresses):
         sync(config, capsys)
-        play(config)
-        clock.now += dt.timedelta(minutes=1)
-        sync(config, capsys)
+        next_turn(config, capsys, clock)
         far = config.seats[0]  # in America/New_York (new_match's [notify] timezones)
         letters = [m for rcpts, m in box.messages if set(rcpts) & addresses[far]]
         assert any("is open" in str(m["Subject"]) for m in letters) and any(

@@ -3,18 +3,20 @@ army a bot plays is counted, not named, in the status line of every notice, and 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as dt
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.match.config import load_config
+from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.match.run import init_match
 from sheets_gm.notify.chat import split_message
-from tests.notify.servers import webhook_server
+from tests.notify.servers import Hook, webhook_server
 from tests.notify.test_notices_every_game import NOON, Clock, sync
 from tests.sync.test_table_sizes import _squares, coalition_war
 
@@ -47,16 +49,24 @@ def _war_of_bots(tmp_path: Path) -> Path:
     return path
 
 
+@contextlib.contextmanager
+def war_on_the_hook(path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                    seed: bytes) -> Iterator[tuple[Hook, MatchConfig]]:
+    """The war configured at ``path`` (its chat to ``NOTICES_WEBHOOK``) created at noon with a local webhook, and
+    its first sync done: the webhook and the config."""
+    with webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config = load_config(path)
+        init_match(config, now=NOON, share=False, seed=seed)
+        sync(config, capsys)
+        yield hook, config
+
+
 @pytest.mark.slow
 def test_a_war_of_300_armies_a_side_played_by_bots_is_a_few_posts_a_turn(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    path = _war_of_bots(tmp_path)
-    with webhook_server() as hook:
-        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
-        config = load_config(path)
-        init_match(config, now=NOON, share=False, seed=b"a war of bots")
-        sync(config, capsys)
+    with war_on_the_hook(_war_of_bots(tmp_path), monkeypatch, capsys, b"a war of bots") as (hook, config):
         opened = list(hook.posts)
         clock.now += dt.timedelta(hours=9)  # past the deadline: the bots' orders resolve
         sync(config, capsys)
