@@ -544,6 +544,9 @@ def test_a_notice_waiting_is_replaced_by_the_newer_one_of_its_window(
             sync(config, capsys)
         told = {address: [m for m in box.to(address) if "is open" in str(m["Subject"])]
                 for seat in config.seats for address in addresses.get(seat, ())}
+        ids = [str(m["Message-ID"]) for _, m in box.messages]
+        print(f"{len(told)} players: 'is open' letters per player {sorted({len(o) for o in told.values()})}, "
+              f"{len(ids) - len(set(ids))} duplicates, {len(Outbox.of(config.path).notes())} notes of losses")
         assert len(told) >= 2
         for address, opened in told.items():
             assert len(opened) == 1, (address, [str(m["Subject"]) for m in opened])
@@ -622,3 +625,22 @@ def test_no_token_a_server_quotes_is_kept_or_printed(
         assert any("4242" in text for text in kept) and any("<hidden>" in text for text in said), said
         for text in [*said, *kept]:
             assert not any(token in text for token in tokens), [t for t in tokens if t in text]
+
+
+def test_a_seat_s_zone_letters_gone_stale_are_named_once(tmp_path: Path) -> None:
+    """A seat's "is open" went as one letter per zone among its players; gone stale, the next letter names the
+    notice once, not once per zone (issue 63.8)."""
+    from sheets_gm.notify.outbox import EMAIL, Letter
+    from sheets_gm.notify.send import send_waiting
+
+    box = Outbox(tmp_path / "outbox")
+    opened = [Letter(f"m/1/opened/Ann{suffix}", EMAIL, "Ann", "[M] Turn 1 is open", "…", "2026-11-22T12:00:00+00:00",
+                     (address,), window="1", zone=zone) for suffix, address, zone in
+              (("", "a@x.example", "Europe/Paris"), ("@Asia/Tokyo", "b@x.example", "Asia/Tokyo"))]
+    news = Letter("m/1@1/resolved/Ann", EMAIL, "Ann", "[M] Turn 1 resolved", "news", "2026-11-22T12:01:00+00:00",
+                  ("a@x.example", "b@x.example"))
+    box.add([*opened, news])
+    box.open_at("2")
+    send_waiting(box, None, lambda: NOON)
+    (waiting,) = box.waiting()
+    assert waiting.body.count("Turn 1 is open") == 1 and "1 notice went stale" in waiting.body, waiting.body
