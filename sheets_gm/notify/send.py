@@ -275,7 +275,7 @@ def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clo
         done.sent.append(letter)
     else:
         why = "every address was refused for good: " + ", ".join(refused)
-        _drop(box, letter, why, now, done)
+        _drop(box, letter, why, now, done, lost=False)  # told already, an address at a time (``done.refused``)
 
 
 def _drop(box: Outbox, letter: Letter, why: str, now: datetime, done: Sending, *, lost: bool = True) -> None:
