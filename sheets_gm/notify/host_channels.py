@@ -109,18 +109,22 @@ class HostChannels:
     def failed(self, key: str, now: datetime, error: str, retry_at: datetime | None = None) -> Rest:
         """Channel ``key`` failed at ``now``: it rests the next wait of ``retry_wait``, or until the server's
         ``retry_at`` when it named one (a 429's Retry-After, believed to the second)."""
-        with self._held() as record:
-            before = _rest(record.get(key, {}))
-            failures = (before.failures if before is not None else 0) + 1
+        failures = 1
+        try:
+            with self._held() as record:
+                before = _rest(record.get(key, {}))
+                failures = (before.failures if before is not None else 0) + 1
+                until = retry_at if retry_at is not None else now + retry_wait(failures)
+                record[key] = {"until": until.isoformat(timespec="seconds"), "failures": str(failures),
+                               "error": redact(error)}
+        except OSError:  # a record that cannot be written (a read-only home): this match rests alone
             until = retry_at if retry_at is not None else now + retry_wait(failures)
-            record[key] = {"until": until.isoformat(timespec="seconds"), "failures": str(failures),
-                           "error": redact(error)}
         return Rest(until, failures, redact(error))
 
     def worked(self, key: str) -> None:
         """Channel ``key`` took a letter: it rests no more."""
         if key in self._read():
-            with self._held() as record:
+            with contextlib.suppress(OSError), self._held() as record:
                 record.pop(key, None)
 
 

@@ -100,3 +100,15 @@ def test_a_failing_webhook_rests_for_every_match_on_the_host_with_waits_in_minut
             host_clock.tick(10)
         assert len(_chat_posts(hook, " is open")) == 2, hook.texts()
         assert all(Outbox.of(tmp_path / name / "match.toml").waiting() == [] for name in ("friday", "sunday"))
+
+
+def test_a_host_record_that_cannot_be_written_still_rests_the_channel(tmp_path: Path) -> None:
+    """A read-only state folder: the failure still rests the channel a minute for this match (the waits hold), and
+    a channel that works again is no error."""
+    folder = tmp_path / "state"
+    folder.mkdir()
+    (folder / "channels.json").mkdir()  # a record that can be neither read nor replaced
+    host = HostChannels(folder / "channels.json")
+    rest = host.failed("mail h:587 u", NOON, "connection refused")
+    assert rest.until == NOON + dt.timedelta(minutes=1) and rest.failures == 1
+    host.worked("mail h:587 u")
