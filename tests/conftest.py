@@ -53,3 +53,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if wanted:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+
+
+@pytest.fixture(autouse=True)
+def _host_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test its own host: its environment file (``XDG_CONFIG_HOME``) and its channels' shared backoff
+    (``XDG_STATE_HOME``) in folders of its own, never the machine's (a test's failing server must not hold back
+    another's, and no secret of the machine reaches a test)."""
+    host = tmp_path_factory.mktemp("host")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(host / "config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(host / "state"))

@@ -16,7 +16,7 @@ from sheets_gm.engine.words import counted
 from sheets_gm.match.config import MatchConfig, toml_key
 from sheets_gm.match.cron import cron_line, cron_notes_pointer
 from sheets_gm.match.init_common import InitOutcome
-from sheets_gm.notify.env_file import env_file_path
+from sheets_gm.notify.env_file import env_file_path, host_env_path
 from sheets_gm.rulesets.registry import GAMES, TEMPLATES, get_ruleset
 from sheets_gm.sheets.files import orders_file
 from sheets_gm.sync.deadline import describe_deadline
@@ -258,8 +258,9 @@ def run(args: argparse.Namespace) -> int:
           f"reads nothing):\n  {cron_line(args.config, secret_env=bool(secret_env))}\n"
           f"or run `{program_name()} sync -c {args.config}` by hand ({cron_notes_pointer()} says more).")
     if secret_env:
-        print(f"cron starts it with none of your variables: write {', '.join(f'{n}=…' for n in secret_env)} (a line "
-              f"each) in {env_file_path(args.config)}, which the line reads, and chmod 600 it "
+        print(f"cron and serve start with none of your variables: write {', '.join(f'{n}=…' for n in secret_env)} "
+              f"(a line each) in {host_env_path()}, the host's file that cron, serve and every command read (or in "
+              f"{env_file_path(args.config)}, this match's), and chmod 600 it "
               f"(`{program_name()} doctor -c {args.config}` checks it).")
     return 0
 

@@ -12,12 +12,15 @@ from sheets_gm.commands.matchargs import add_config_option, load
 
 def run(args: argparse.Namespace) -> int:
     """List the letters waiting (numbered) and the notices not delivered; with ``--drop``, drop those named."""
-    from sheets_gm.notify.announce import describe_letter, describe_note
+    from sheets_gm.notify.announce import describe_letter, describe_note, redact
     from sheets_gm.notify.outbox import Outbox
 
     config = load(args)
     box = Outbox.of(config.path)
     now = base.clock()
+    if args.mute or args.unmute:
+        muted = box.mute(args.mute, args.unmute)
+        print("Muted (no more notices by e-mail): " + (", ".join(sorted(muted)) if muted else "nobody") + ".")
     if args.drop:
         with box.sending() as mine:
             if not mine:
@@ -27,16 +30,16 @@ def run(args: argparse.Namespace) -> int:
             for number in chosen:
                 letter = waiting[number - 1]
                 box.drop(letter, "dropped by the GM (sheets-gm notices --drop)", now)
-                print(f"Dropped {number}: {describe_letter(letter, now)}")
+                print(redact(f"Dropped {number}: {describe_letter(letter, now)}", config.notify))
     waiting = box.waiting() if box.folder.is_dir() else []
     print(f"Waiting ({len(waiting)}):" if waiting else "Nothing waits to be sent.")
     for number, letter in enumerate(waiting, 1):
-        print(f"  {number}. {describe_letter(letter, now)}")
+        print(redact(f"  {number}. {describe_letter(letter, now)}", config.notify))
     notes = box.notes() if box.folder.is_dir() else []
     if notes:
         print(f"Not delivered ({len(notes)} kept):")
         for note in notes:
-            print(f"  {describe_note(note)}")
+            print(redact(f"  {describe_note(note)}", config.notify))
     return 0
 
 
@@ -69,3 +72,8 @@ def register(sub: Any) -> None:
     add_config_option(p)
     p.add_argument("--drop", action="append", metavar="N", default=[],
                    help="drop letter N as listed (repeat it for more), or all of them")
+    p.add_argument("--mute", action="append", metavar="ADDRESS", default=[],
+                   help="send this e-mail address no more notices of the match (a player who asked, by the "
+                        "unsubscribe link of a notice, which mails the GM); the chat channel is not muted")
+    p.add_argument("--unmute", action="append", metavar="ADDRESS", default=[],
+                   help="send this address the match's notices again")

@@ -28,6 +28,9 @@ def run(args: argparse.Namespace) -> int:
         back = undo_window(sheets, get_ruleset(config.ruleset), args.reason,
                            owners=lambda: layout_owners(config, sheets), window_key=args.window)
     print(back.events[0].text)
+    from sheets_gm.notify.announce import remember_undo
+
+    remember_undo(config, args.reason)  # the notices of the window reopened say why
     if back.open_now:  # an adjustment taken back: no window reopened, no die dealt afresh
         print(f"Open now: {back.open_now}; the match plays on from there.")
         return 0

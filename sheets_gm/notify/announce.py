@@ -10,7 +10,7 @@ that cannot be built, queued or sent is a line for the GM, never a failed poll. 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -18,12 +18,14 @@ from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.notify.channel import SendError
 from sheets_gm.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
+from sheets_gm.notify.redact import redact as redact_secrets
 from sheets_gm.notify.send import Sending, send_waiting
 from sheets_gm.notify.settings import ChatStyle, NotifySettings
 from sheets_gm.sync.notices import (
     CHANNEL,
     Notice,
     NoticeRules,
+    PollFacts,
     PollSeen,
     poll_notices,
     reminder_due,
@@ -76,18 +78,20 @@ def letters_of(notices: Iterable[Notice], notify: NotifySettings, addresses: Map
             attach = bool(notice.attachment) and notify.chat.style is ChatStyle.DISCORD
             name = attachment_name(notice.key) if attach else ""
             body = f"{notice.body}\nIn the file attached: {name}." if attach else notice.body
-            parts = chat_parts(notice.subject, body, notify.chat.style, notify.chat.limit)
+            parts = chat_parts(notice.subject, body, notify.chat.style, notify.chat.limit, notice.deadline)
             for number, text in enumerate(parts, 1):
                 key = notice.key if number == 1 else f"{notice.key}/part{number}"
                 subject = notice.subject if len(parts) == 1 else f"{notice.subject} ({number}/{len(parts)})"
                 out.append(Letter(key, CHAT, CHANNEL, subject, text, iso(now), window=notice.window,
                                   until=notice.until, attachment=notice.attachment if attach and number == 1 else "",
-                                  attachment_name=name if number == 1 else ""))
+                                  attachment_name=name if number == 1 else "", topic=notice.kind.value,
+                                  left=notice.left))
         elif notify.email is not None and addresses.get(notice.recipient):
             for key, told, to in _by_zone(notice, addresses[notice.recipient], notify.zones):
                 out.append(Letter(key, EMAIL, notice.recipient, told.subject, told.body, iso(now), to,
                                   window=notice.window, until=notice.until,
-                                  zone=told.zone if told.deadline else None))
+                                  zone=told.zone if told.deadline else None, topic=notice.kind.value,
+                                  left=notice.left))
     return out
 
 
@@ -154,7 +158,7 @@ def _queue(config: MatchConfig, notify: NotifySettings, sheets: MatchSheets, rep
     """The poll's notices queued (only keys never queued); the next reminder's moment kept for the idle gate."""
     if report.facts is None:
         return 0
-    rules = notice_rules(config, notify)
+    rules = _with_undo(notice_rules(config, notify), report.facts, box)
     seen = seen_of(report)
     notices = poll_notices(report.facts, seen, rules, now)
     due_at = reminder_due(seen, rules)
@@ -167,13 +171,38 @@ def _queue(config: MatchConfig, notify: NotifySettings, sheets: MatchSheets, rep
         return 0
     addresses: Mapping[str, tuple[str, ...]] = {}
     if notify.email is not None and (mail_waits or any(n.recipient != CHANNEL for n in fresh)):
-        addresses = seat_addresses(config, sheets, report.facts.record.bots)
+        muted = box.muted()  # a player who asked to hear no more (``notices --mute``)
+        addresses = {seat: tuple(a for a in found if a.casefold() not in muted)
+                     for seat, found in seat_addresses(config, sheets, report.facts.record.bots).items()}
         if mail_waits:
             readdress(box, addresses, notify.zones, now)
         # A seat without an address gets no e-mail: recorded, so that the next polls do not read the roster for it
         box.skip((n.key for n in fresh if n.recipient != CHANNEL and not addresses.get(n.recipient)),
                  "no e-mail address in the roster for a member no bot plays")
     return len(box.add(letters_of(fresh, notify, addresses, now)))
+
+
+def _with_undo(rules: NoticeRules, facts: PollFacts, box: Outbox) -> NoticeRules:
+    """``rules`` with the GM's last undo (``remember_undo``): its reason for the take-back's notices, and the window
+    it reopened, whose resolution replaces the one told before. The first poll after it names the window and the
+    deal (the match's undo count), so that a later undo's notices never borrow it."""
+    undo = box.undo()
+    record = facts.record
+    if not undo or record.deal == 0:
+        return rules
+    if not undo.get("deal"):
+        window = facts.resolved or record.ruleset.window(record.state)
+        undo = {**undo, "deal": str(record.deal), "window": window.key if window is not None else ""}
+        box.set_undo(undo)
+    if undo.get("deal") != str(record.deal):
+        return rules
+    return replace(rules, undo_reason=undo.get("reason", ""), replayed=undo.get("window", ""))
+
+
+def remember_undo(config: MatchConfig, reason: str) -> None:
+    """The GM took a turn back (``undo --reason``): the notices of the window reopened say why."""
+    if config.notify is not None:
+        Outbox.of(config.path).set_undo({"reason": reason.strip()})
 
 
 def readdress(box: Outbox, addresses: Mapping[str, tuple[str, ...]], zones: Mapping[str, str],
@@ -205,9 +234,11 @@ def send_due(config: MatchConfig, clock: Clock) -> str:
     prints a secret (``redact``)."""
     try:
         box = Outbox.of(config.path)
-        done = send_waiting(box, config.notify, clock)
-        if done.refused and _tell_gm_of_refusals(config, box, done, clock()):
-            again = send_waiting(box, config.notify, clock)
+        notify = None if config.notify is None else replace(config.notify, reply_to=tuple(config.gm_emails),
+                                                            title=config.title)
+        done = send_waiting(box, notify, clock)
+        if (done.refused or done.lost) and _tell_gm_of_losses(config, box, done, clock()):
+            again = send_waiting(box, notify, clock)
             done.sent += again.sent
             done.waiting = again.waiting
         keep_alarms(box, done)
@@ -216,30 +247,57 @@ def send_due(config: MatchConfig, clock: Clock) -> str:
         return redact(f"Notices: not sent ({type(exc).__name__}: {exc}); they wait for the next poll.", config.notify)
 
 
-def _tell_gm_of_refusals(config: MatchConfig, box: Outbox, done: Sending, now: datetime) -> bool:
-    """An e-mail to the GM (the config's ``gm_emails``) naming each address refused for good, once an address;
-    whether one was queued."""
+def _tell_gm_of_losses(config: MatchConfig, box: Outbox, done: Sending, now: datetime) -> bool:
+    """An e-mail to the GM (the config's ``gm_emails``) naming each address refused for good, once an address, and
+    each notice lost (a post refused for good or in doubt: the table never saw it), once a notice; whether one
+    was queued."""
     notify = config.notify
     if notify is None or notify.email is None or not config.gm_emails:
         return False
     waiting = box.waiting()
-    match = next((w.key.split("/", 1)[0] for w in [*done.sent, *waiting] if "/" in w.key), "match")
+    match = next((w.key.split("/", 1)[0] for w in [*done.sent, *waiting, *(d for d, _ in done.lost)] if "/" in w.key),
+                 "match")
+    status = f"sheets-gm status -c {config.path.name} lists what was not delivered."
     letters = [Letter(f"{match}/refused/{r.address}", EMAIL, "the GM",
                       f"[{config.title}] An address refused for good: {r.address}",
                       f"The mail server refused {r.address} ({r.seat} in the roster) for good: {r.said}.\n\n"
                       f"It was dropped from the letters it was on; the other addresses got them. Mend the roster "
-                      f"(its email column) and the letters still waiting go to the new address. "
-                      f"sheets-gm status -c {config.path.name} lists what was not delivered.",
+                      f"(its email column) and the letters still waiting go to the new address. {status}",
                       iso(now), tuple(config.gm_emails))
                for r in done.refused if r.address not in config.gm_emails]
-    return bool(box.add(letters))
+    letters += [Letter(f"{match}/lost/{lost.key}", EMAIL, "the GM", f"[{config.title}] A notice was not delivered: "
+                       f"{lost.subject}",
+                       f"{describe_loss(lost, why)}\n\nThe table did not get it from sheets-gm: tell them yourself "
+                       f"if it matters (what it said is below). {status}\n\n{lost.body}", iso(now),
+                       tuple(config.gm_emails))
+                for lost, why in done.lost if not set(lost.to) <= set(config.gm_emails) or not lost.to]
+    return bool(box.add(redact_letter(letter, notify) for letter in letters))
+
+
+def describe_loss(letter: Letter, why: str) -> str:
+    """A notice lost, for the GM: which channel, to whom, what, and why."""
+    who = "the channel" if letter.recipient == CHANNEL else letter.recipient
+    return f"The {letter.channel} notice to {who}, {letter.subject!r}, was dropped: {why}."
+
+
+def redact_letter(letter: Letter, notify: NotifySettings) -> Letter:
+    """``letter`` with no secret in its words (``redact``): a letter to the GM quoting a server's answer."""
+    return replace(letter, subject=redact(letter.subject, notify), body=redact(letter.body, notify))
+
+
+#: How a chat channel's rate limit is said (``notify.chat``): a routine wait, not a failure to mail cron's GM about.
+RATE_LIMITED = "(429 Too Many Requests)"
 
 
 def keep_alarms(box: Outbox, done: Sending) -> None:
     """Each channel's failure as this sending found it, for ``quiet_alarms``: a failure new or changed is to be
     said; a channel that worked again is to be said once too."""
     alarms = box.alarms()
+    for lost, why in done.lost:  # each said once by --quiet, then forgotten
+        alarms[f"lost {lost.key}"] = {"kind": "lost", "error": describe_loss(lost, why), "said": ""}
     for channel, error in done.failing.items():
+        if RATE_LIMITED in error:  # routine: the webhook said when to come back, and it is believed
+            continue
         kind = _error_kind(error)
         if alarms.get(channel, {}).get("kind") != kind:
             alarms[channel] = {"kind": kind, "error": error, "said": ""}
@@ -268,52 +326,40 @@ def quiet_alarms(config: MatchConfig) -> list[str]:
         if alarm.get("said"):
             continue
         alarm["said"] = "yes"
-        if alarm.get("kind") == "works":
+        if alarm.get("kind") == "lost":
+            lines.append(f"Notices: {alarm.get('error', '')} The table did not get it: tell them yourself if it "
+                         "matters.")
+        elif alarm.get("kind") == "works":
             lines.append(f"Notices: the {channel} channel works again; what waited is being sent.")
         else:
             lines.append(f"Notices: the {channel} channel fails ({alarm.get('error', '')}); its notices wait in the "
                          f"outbox, tried at every poll (said once: sheets-gm status -c {config.path.name} shows "
                          "what waits)")
-    box.set_alarms(alarms)
+    box.set_alarms({name: alarm for name, alarm in alarms.items() if alarm.get("kind") != "lost"})
     return [redact(line, config.notify) for line in lines]
 
 
-def _url_pieces(url: str) -> set[str]:
-    """The pieces of a webhook's URL a message may quote alone: each piece of a paste (cut by a space or a line
-    break), the path, and each part of the path that is no plain lower-case word ("webhooks"). A password is only
-    ever taken out whole, so that no common word of a message is taken for one.
-
-    >>> sorted(_url_pieces("https://h.example/api/webhooks/1/SECRET TOKENabc"))
-    ['/api/webhooks/1/SECRET', 'SECRET', 'TOKENabc', 'https://h.example/api/webhooks/1/SECRET']
-    """
-    parts = url.split()
-    pieces = {p for p in parts if len(p) >= 6}
-    host_end = parts[0].find("/", parts[0].find("://") + 3) if parts and "://" in parts[0] else -1
-    if host_end > 0:
-        path = parts[0][host_end:]
-        pieces.add(path)
-        pieces |= {seg for seg in path.split("/") if len(seg) >= 6 and not (seg.isalpha() and seg.islower())}
-    return pieces
-
-
-def redact(text: str, notify: NotifySettings | None) -> str:
-    """``text`` without any secret of ``notify`` (the webhook's URL, the mail password), whole or in pieces:
-    each is named by where it is kept instead. The last net under every line the notices print."""
+def secrets_of(notify: NotifySettings | None) -> list[tuple[str, str, bool]]:
+    """The secrets of ``notify`` that can be read (the webhook's URL, the mail password), each with the words that
+    stand for it (where it is kept) and whether it is a URL, for ``notify.redact``."""
     if notify is None:
-        return text
+        return []
     sources = [(s, w) for s, w in ((notify.chat.url if notify.chat else None, "the webhook's URL"),
                                    (notify.email.password if notify.email else None, "the mail password"))
                if s is not None]
+    found = []
     for source, what in sources:
         try:
-            secret = source.read(what)
+            found.append((source.read(what), f"<{what} from {source.describe()}>", what == "the webhook's URL"))
         except Exception:  # nothing to hide when it cannot be read
             continue
-        pieces = sorted({secret, *(_url_pieces(secret) if what == "the webhook's URL" else ())}, key=len,
-                        reverse=True)
-        for piece in pieces:
-            text = text.replace(piece, f"<{what} from {source.describe()}>")
-    return text
+    return found
+
+
+def redact(text: str, notify: NotifySettings | None) -> str:
+    """``text`` without any secret of ``notify``, whole or in pieces, each named by where it is kept, nor anything
+    shaped as a webhook's secret (``notify.redact``): the last net under every line the notices print."""
+    return redact_secrets(text, secrets_of(notify))
 
 
 def describe_letter(letter: Letter, now: datetime) -> str:
@@ -345,8 +391,9 @@ def outbox_lines(config: MatchConfig, now: datetime) -> list[str]:
         lines.append("Notices: nothing waits (" + ", ".join(config.notify.channels()) + ").")
     notes = box.notes() if box.folder.is_dir() else []
     if notes:
-        lines.append(f"Notices not delivered (the last {min(len(notes), NOTES_SHOWN)} of {len(notes)} kept):")
-        lines += [f"  {describe_note(note)}" for note in notes[-NOTES_SHOWN:]]
+        shown = describe_notes(notes)
+        lines.append(f"Notices not delivered ({len(notes)} kept; the last {len(shown)}, alike ones together):")
+        lines += [f"  {line}" for line in shown]
     reminder = box.reminder() if box.folder.is_dir() else None
     if reminder is not None and config.notify is not None:
         lines.append(f"Reminder of the seats not ready: due {reminder.astimezone(UTC):%Y-%m-%d %H:%M} UTC.")
@@ -355,6 +402,22 @@ def outbox_lines(config: MatchConfig, now: datetime) -> list[str]:
 
 #: How many notes of letters not delivered ``status`` and ``doctor`` show.
 NOTES_SHOWN = 10
+
+
+def describe_notes(notes: Sequence[Mapping[str, str]], shown: int = NOTES_SHOWN) -> list[str]:
+    """The last ``shown`` of ``notes`` for the GM, the notes alike (one channel and recipient, the same words: an
+    address refused on every letter) told once with how many letters they were and the last one's subject, so
+    that one address refused again and again hides no other loss."""
+    alike: dict[tuple[str, str, str], list[Mapping[str, str]]] = {}
+    for note in notes:
+        group = alike.pop((note.get("channel", ""), note.get("recipient", ""), note.get("what", "")), [])
+        alike[(note.get("channel", ""), note.get("recipient", ""), note.get("what", ""))] = [*group, note]
+    lines = []
+    for group in list(alike.values())[-shown:]:
+        more = f" (and {len(group) - 1} letter{'s' if len(group) != 2 else ''} before it alike, from " \
+               f"{group[0].get('at', '?')})" if len(group) > 1 else ""
+        lines.append(describe_note(group[-1]) + more)
+    return lines
 
 
 def describe_note(note: Mapping[str, str]) -> str:
@@ -367,7 +430,7 @@ def send_test(config: MatchConfig, notify: NotifySettings, now: datetime) -> lis
     """A test notice through every channel set, sent at once (not queued): the chat channel, and an e-mail to
     the config's ``gm_emails``. Each channel's result: ('ok' or 'fail', what happened)."""
     from sheets_gm.notify.chat import ChatHook, chat_parts
-    from sheets_gm.notify.mail import MailSession
+    from sheets_gm.notify.mail import MailHeads, MailSession
 
     subject = f"[{config.title}] Test notice from sheets-gm"
     body = (f"A test notice sent by `sheets-gm doctor --send-test` at {now:%Y-%m-%d %H:%M} UTC. If you read this, "
@@ -388,8 +451,8 @@ def send_test(config: MatchConfig, notify: NotifySettings, now: datetime) -> lis
             letter = Letter(f"test/{iso(now)}/email", EMAIL, "the GMs", subject, body, iso(now),
                             tuple(config.gm_emails))
             try:
-                with MailSession(notify.email) as mail:
-                    delivery = mail.send(letter)
+                with MailSession(notify.email, MailHeads(tuple(config.gm_emails), config.title)) as mail:
+                    delivery = mail.send(letter, now)
                 refused = {**delivery.refused, **delivery.later}
                 if delivery.accepted:
                     results.append(("ok", f"e-mail: a test notice was sent to {', '.join(delivery.accepted)} "
@@ -399,5 +462,5 @@ def send_test(config: MatchConfig, notify: NotifySettings, now: datetime) -> lis
                         f"{address} ({said})" for address, said in refused.items())))
             except SendError as exc:
                 results.append(("fail", f"e-mail: {exc}"))
-    return results
+    return [(verdict, redact(said, notify)) for verdict, said in results]
 

@@ -33,10 +33,15 @@ from email.utils import parsedate_to_datetime
 
 from sheets_gm.notify.channel import SendError
 from sheets_gm.notify.outbox import Letter
+from sheets_gm.notify.redact import redact
 from sheets_gm.notify.settings import ChatSettings, ChatStyle, SecretError
+from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 
 #: A bare link, left as typed by ``escape_chat`` (the chat shows it as the address it is: no disguise).
 _LINK = re.compile(r"https?://[^\s<>\[\]()]+")
+#: Slack's mrkdwn marks (bold, italic, strike, code), which it cannot escape: each is set between zero-width
+#: spaces, so that no word of a player's is struck through, set as code or in bold.
+_SLACK_MARKS = re.compile(r"([*_~`])")
 #: Discord's markdown marks, escaped anywhere in a line.
 _DISCORD_MARKS = re.compile(r"([\\*_~`|<>\[\]])")
 #: Discord's marks that mean something at the start of a line only (a heading, a list, a quote).
@@ -45,23 +50,30 @@ _DISCORD_LINE_START = re.compile(r"^(\s*)([#>+-]|\d+\.)", re.MULTILINE)
 
 def escape_chat(style: ChatStyle, text: str) -> str:
     """``text`` as the platform shows it literally: Slack's ``&``, ``<`` and ``>`` as entities (its only
-    markup that links and pings); Discord's markdown marks behind a backslash and ``@everyone``/``@here``
-    broken by an invisible space, links left whole.
+    markup that links and pings) and its marks ``* _ ~ ` `` between zero-width spaces; Discord's markdown marks
+    behind a backslash and ``@everyone``/``@here`` broken by an invisible space, links left whole.
 
     >>> escape_chat(ChatStyle.SLACK, "<!channel> & <https://evil.example|board>")
     '&lt;!channel&gt; &amp; &lt;https://evil.example|board&gt;'
     >>> escape_chat(ChatStyle.DISCORD, "**Bo** [board](https://evil.example)")
     '\\\\*\\\\*Bo\\\\*\\\\* \\\\[board\\\\](https://evil.example)'
     """
-    if style is ChatStyle.SLACK:
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    slack = style is ChatStyle.SLACK
+    plain = _slack_plain if slack else _discord_plain
     out: list[str] = []
     at = 0
-    for link in _LINK.finditer(text):
-        out += [_discord_plain(text[at:link.start()]), link.group()]
+    for link in _LINK.finditer(text):  # a bare link left whole (Slack's entity for & aside)
+        out += [plain(text[at:link.start()]), link.group().replace("&", "&amp;") if slack else link.group()]
         at = link.end()
-    out.append(_discord_plain(text[at:]))
+    out.append(plain(text[at:]))
+    if slack:
+        return "".join(out)
     return _DISCORD_LINE_START.sub(lambda m: f"{m[1]}\\{m[2]}", "".join(out))
+
+
+def _slack_plain(text: str) -> str:
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _SLACK_MARKS.sub("\u200b\\1\u200b", text)
 
 
 def _discord_plain(text: str) -> str:
@@ -95,29 +107,56 @@ def with_file(payload_json: bytes, name: str, text: str) -> tuple[bytes, str]:
     return body, f"multipart/form-data; boundary={boundary}"
 
 
-def chat_parts(subject: str, body: str, style: ChatStyle, limit: int) -> list[str]:
+def chat_parts(subject: str, body: str, style: ChatStyle, limit: int, deadline: str = "") -> list[str]:
     """A notice as the chat messages it takes: escaped for ``style`` (``escape_chat``), its subject in bold, then
-    its body, in parts of at most ``limit`` characters (each part a letter of its own, so that a part once taken
-    is never posted again)."""
+    its body, its ``deadline`` in each reader's own time (``chat_time``), in parts of at most ``limit`` characters
+    (each part a letter of its own, so that a part once taken is never posted again)."""
     text = escape_chat(style, body)
-    return split_message(f"{bold(style, escape_chat(style, subject))}\n{text}" if subject else text, limit)
+    text = f"{bold(style, escape_chat(style, subject))}\n{text}" if subject else text
+    told = chat_time(style, deadline)
+    if told is not None:
+        text = text.replace(*told)
+    return split_message(text, limit)
+
+
+def chat_time(style: ChatStyle, deadline: str) -> tuple[str, str] | None:
+    """The deadline as the notices write it (escaped for ``style``) and the platform's mark that shows it in each
+    reader's own time zone: Discord's ``<t:UNIX:F>``, Slack's ``<!date^UNIX^…|the words as written>``; None for
+    no deadline.
+
+    >>> chat_time(ChatStyle.DISCORD, "2026-11-22T20:00+01:00[Europe/Paris]")
+    ('Sun 22 Nov, 20:00 (Europe/Paris)', '<t:1795374000:F>')
+    >>> chat_time(ChatStyle.SLACK, "2026-11-22T20:00+01:00[Europe/Paris]")[1]
+    '<!date^1795374000^{date_short_pretty} {time}|Sun 22 Nov, 20:00 (Europe/Paris)>'
+    """
+    moment = deadline_moment(deadline)
+    if moment is None:
+        return None
+    written = escape_chat(style, describe_deadline(deadline))
+    unix = int(moment.timestamp())
+    if style is ChatStyle.DISCORD:
+        return written, f"<t:{unix}:F>"
+    return written, f"<!date^{unix}^{{date_short_pretty}} {{time}}|{written}>"
 
 
 def split_message(text: str, limit: int) -> list[str]:
-    """``text`` in parts of at most ``limit`` characters, cut between lines where it can.
+    """``text`` in parts of at most ``limit`` characters, cut between lines where it can, and a line longer than a
+    message between its words (``cut_line``): never inside a word, unless one word alone is longer than a message.
 
     >>> split_message("one\\ntwo\\nthree", 8)
     ['one\\ntwo', 'three']
+    >>> split_message("a long line of words", 9)
+    ['a long', 'line of', 'words']
     """
     parts: list[str] = []
     current = ""
     for line in text.split("\n"):
-        while len(line) > limit:  # a line longer than a message: cut it
+        while len(line) > limit:  # a line longer than a message: cut it between words
             if current:
                 parts.append(current)
                 current = ""
-            parts.append(line[:limit])
-            line = line[limit:]
+            head, line = cut_line(line, limit)
+            parts.append(head)
         joined = f"{current}\n{line}" if current else line
         if len(joined) > limit:
             parts.append(current)
@@ -127,6 +166,23 @@ def split_message(text: str, limit: int) -> list[str]:
     if current or not parts:
         parts.append(current)
     return parts
+
+
+def cut_line(line: str, limit: int) -> tuple[str, str]:
+    """``line`` cut in two where its first part is at most ``limit`` characters: at its last space that fits (the
+    space dropped), or, for one word longer than ``limit``, inside it (before a Discord escape's backslash, never
+    between it and the mark it escapes).
+
+    >>> cut_line("Phyr 002 (commander), Coal 003", 12)
+    ('Phyr 002', '(commander), Coal 003')
+    >>> cut_line("abcdef", 4)
+    ('abcd', 'ef')
+    """
+    space = line.rfind(" ", 0, limit + 1)
+    if space > 0:
+        return line[:space].rstrip(" "), line[space + 1:].lstrip(" ")
+    cut = limit - 1 if line[limit - 1] == "\\" and limit > 1 else limit
+    return line[:cut], line[cut:]
 
 
 class ChatHook:
@@ -182,7 +238,8 @@ class ChatHook:
                 raise SendError(f"the {s.style.value} webhook asks to wait (429 Too Many Requests)"
                                 + (f" until {wait:%H:%M:%S} UTC" if wait else ""), down=True,
                                 retry_at=wait) from None
-            detail = body.decode("utf-8", "replace").strip()[:200]
+            detail = redact(body.decode("utf-8", "replace").strip(),
+                            [(self.url, f"<the webhook's URL from {s.url.describe()}>", True)])[:200]
             refused = f"the {s.style.value} webhook answered {exc.code} {exc.reason}" + (f": {detail}" if detail
                                                                                            else "")
             if exc.code in (401, 403, 404):

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.seat_roster import SeatRosterError
-from sheets_gm.notify.announce import NOTES_SHOWN, describe_letter, describe_note, send_test
+from sheets_gm.notify.announce import describe_letter, describe_notes, send_test
 from sheets_gm.notify.outbox import Outbox
 from sheets_gm.notify.settings import NotifySettings, SecretError, SecretSource
 
@@ -44,32 +44,36 @@ def check_notices(config: MatchConfig, report: Checkup, *, now: datetime, test: 
 
 
 def _env_file(config: MatchConfig, names: list[str], report: Checkup) -> None:
-    """The environment file cron's line reads (``notify.env_file``): there, only its owner may read it, and it
-    sets every variable ``[notify]`` names (never shown). Its values are used by the checks after this one, as
-    cron's sync would use them, for the variables this process lacks."""
+    """Where each variable ``[notify]`` names comes from, as cron, serve and every command read it
+    (``notify.env_file``): this process's environment, the match's environment file or the host's; each file
+    there only its owner may read (values are never shown)."""
     import os
 
-    from sheets_gm.notify.env_file import EnvFileError, env_file_path, exposed, read_env_file
+    from sheets_gm.notify.env_file import EnvFileError, env_files_of, exposed, host_env_path, read_env_file
 
-    path = env_file_path(config.path)
-    try:
-        found = read_env_file(path)
-    except EnvFileError as exc:
-        # A warning, not a failure: a GM who runs sync by hand (or --watch) needs no file
-        report.warn(NAME, f"under cron the notices fail: cron's line reads the secrets from {path}: {exc}",
-                    f"write {', '.join(f'{n}=…' for n in names)} there, a line each, then chmod 600 {path} (cron "
-                    "starts the sync with none of your variables)")
-        return
-    missing = [n for n in names if not found.get(n)]
+    found: dict[str, str] = {}
+    for path in reversed(env_files_of(config.path)):  # the match's own file before the host's
+        if not path.exists():
+            continue
+        try:
+            found |= {name: str(path) for name, value in read_env_file(path).items() if value.strip()}
+        except EnvFileError as exc:
+            report.warn(NAME, str(exc), f"mend {path}: NAME=value lines")
+        if exposed(path):
+            report.warn(NAME, exposed(path), f"chmod 600 {path}")
+    shell = [n for n in names if n not in found and os.environ.get(n, "").strip()]
+    missing = [n for n in names if n not in found and n not in shell]
     if missing:
-        report.warn(NAME, f"{path} (which cron's line reads) does not set {', '.join(missing)}: under cron the "
-                          "notices through it fail", f"add {', '.join(f'{n}=…' for n in missing)} to {path}")
-    else:
-        report.ok(NAME, f"cron's line reads {', '.join(names)} from {path}")
-    if exposed(path):
-        report.warn(NAME, exposed(path), f"chmod 600 {path}")
-    for name, value in found.items():
-        os.environ.setdefault(name, value)
+        report.warn(NAME, f"{', '.join(missing)}: in no environment file, so cron and serve (which start with "
+                          "none of your variables) cannot send through it",
+                    f"write {', '.join(f'{n}=…' for n in missing)} in {host_env_path()} (the host's, read by "
+                    "every command; chmod 600), a line each")
+    if shell:
+        report.warn(NAME, f"{', '.join(shell)}: only in this shell's environment: cron and serve do not have it",
+                    f"write it in {host_env_path()} (chmod 600)")
+    if found:
+        report.ok(NAME, "secrets read by cron, serve and every command alike: " + ", ".join(
+            f"{name} from {path}" for name, path in sorted(found.items()) if name in names))
 
 
 def _secret(report: Checkup, source: SecretSource, what: str, key: str) -> None:
@@ -99,11 +103,23 @@ def _addresses(config: MatchConfig, report: Checkup) -> None:
         report.fail(NAME, f"e-mail: the roster cannot be read ({exc})", f"mend {config.roster}")
         return
     without = [seat for seat in config.seats if not any(m.email for m in roster.of(seat))]
+    refused = refused_addresses(Outbox.of(config.path))
+    bad = [f"{m.email} ({seat})" for seat in config.seats for m in roster.of(seat) if m.email
+           and m.email.casefold() in refused]
     if without:
         report.warn(NAME, f"e-mail: no address for {', '.join(without)} in {config.roster}: they get no e-mail",
                     "fill the roster's email column for them")
-    else:
+    if bad:
+        report.warn(NAME, f"e-mail: the mail server refused {', '.join(bad)} for good: no notice reaches them",
+                    f"mend the address in {config.roster} (its email column)")
+    if not without and not bad:
         report.ok(NAME, f"e-mail: every seat has an address in {config.roster}")
+
+
+def refused_addresses(box: Outbox) -> frozenset[str]:
+    """The addresses the mail server refused for good, as the outbox's notes name them (folded)."""
+    return frozenset(note.get("what", "").split(" ", 1)[0].casefold() for note in box.notes()
+                     if " refused for good (" in note.get("what", "") and "mend the roster" in note.get("what", ""))
 
 
 def _waiting(config: MatchConfig, report: Checkup, now: datetime) -> None:
@@ -112,7 +128,7 @@ def _waiting(config: MatchConfig, report: Checkup, now: datetime) -> None:
         return
     notes = [note for note in box.notes() if _within_a_week(note.get("at", ""), now)]
     if notes:
-        shown = [describe_note(note) for note in notes[-NOTES_SHOWN:]]
+        shown = describe_notes(notes)
         report.warn(NAME, f"{len(notes)} notice{'s' if len(notes) != 1 else ''} not delivered this week, the last: "
                     + " | ".join(shown), "mend what each names (an address in the roster; for a post in doubt, look "
                                          "in the channel); sheets-gm status lists them too")

@@ -1,11 +1,16 @@
-"""The environment file cron's line reads: the notices' secrets for a sync started with nothing of the GM's.
+"""The environment files: the notices' secrets for every command, however it was started.
 
-cron starts a command with an environment of its own (no variable of the GM's shell), so a ``[notify]`` that
-names its secrets by environment variable (``password_env``, ``url_env``) finds them unset there. The crontab
-line that ``init`` and ``doctor`` print then ends with ``--env-file .sheets-gm/<config name>.env``: a file beside
-the config, only its owner may read, of ``NAME=value`` lines (``export`` before a name, quotes around a value and
-``#`` comments are allowed), which ``sync`` reads before anything else. No shell reads it, so a value needs no
-escaping. A line that is not ``NAME=value`` is named by its number, never by what it says.
+cron starts a command with an environment of its own (no variable of the GM's shell), ``serve`` with its unit's,
+a GM's ``resolve`` or ``undo`` with her shell's: so a secret named by environment variable (``password_env``,
+``url_env``) is read the same way by all of them (``SecretSource.read``): from the process's environment, else
+from the match's own file ``.sheets-gm/<config name>.env`` beside the config, else from the host's file
+``~/.config/sheets-gm/env`` (one per machine, for every match on it; ``XDG_CONFIG_HOME`` moves it). Matches whose
+secrets differ name different variables (``SHEETS_GM_WEBHOOK_FRIDAY``), so one host file serves them all.
+
+A file only its owner may read, of ``NAME=value`` lines (``export`` before a name, quotes around a value and
+``#`` comments are allowed). No shell reads it, so a value needs no escaping. A line that is not ``NAME=value`` is
+named by its number, never by what it says. ``sync --env-file FILE`` (cron's line of earlier versions) still
+reads one more into the environment first.
 
 Only the standard library: cron's idle sync reads it before anything else loads.
 """
@@ -21,6 +26,19 @@ _LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)$")
 
 class EnvFileError(ValueError):
     """An environment file that cannot be read, or a line of it that is no ``NAME=value``."""
+
+
+def host_env_path() -> Path:
+    """The host's environment file, read by every command of every match on this machine (cron's, serve's, a
+    GM's): ``$XDG_CONFIG_HOME/sheets-gm/env``, by default ``~/.config/sheets-gm/env``."""
+    base = os.environ.get("XDG_CONFIG_HOME", "").strip()
+    return (Path(base) if base else Path.home() / ".config") / "sheets-gm" / "env"
+
+
+def env_files_of(config_path: Path) -> tuple[Path, ...]:
+    """The environment files a match's secrets are read from when the process's environment lacks them, in order:
+    the match's own (``env_file_path``), then the host's (``host_env_path``)."""
+    return env_file_path(config_path), host_env_path()
 
 
 def env_file_path(config_path: Path) -> Path:

@@ -6,8 +6,10 @@ it refuses for now (4xx) is tried again later, alone. So one bad address in a te
 others' letters repeat.
 
 The password is read from its environment variable or file when the connection is made, never kept. Each
-message's ``Message-ID`` is made from its notice's key, so that a message sent again after a crash between
-the server's acceptance and the outbox's record is the same message to the reader's mail program.
+message's ``Message-ID`` is made from its notice's key, in the sender's domain, so that a message sent again
+after a crash between the server's acceptance and the outbox's record is the same message to the reader's mail
+program. Each says it is automatic (``Auto-Submitted``: no out-of-office reply to the GM) and from a list (the
+match): ``message_of``.
 """
 
 from __future__ import annotations
@@ -16,23 +18,54 @@ import hashlib
 import smtplib
 import ssl
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from email.message import EmailMessage
-from email.utils import formatdate
+from email.utils import format_datetime, parseaddr
 from types import TracebackType
+from urllib.parse import quote
 
 from sheets_gm.notify.channel import SendError
 from sheets_gm.notify.outbox import Letter
 from sheets_gm.notify.settings import EmailSettings, SecretError, Security
 
 
-def message_of(letter: Letter, sender: str) -> EmailMessage:
-    """The e-mail of ``letter``: from ``sender`` to its addresses, plain text, its Message-ID from its key."""
+@dataclass(frozen=True)
+class MailHeads:
+    """What makes a notice behave as mail from a list: the GM's addresses replies go to (``reply_to``), and the
+    match's title and name for ``List-Id`` (the name: its key's start, the seed's hash)."""
+
+    reply_to: tuple[str, ...] = ()
+    title: str = ""
+
+
+def _domain(sender: str) -> str:
+    address = parseaddr(sender)[1]
+    return address.rsplit("@", 1)[1].lower() if "@" in address else "sheets-gm.invalid"
+
+
+def message_of(letter: Letter, sender: str, now: datetime | None = None,
+               heads: MailHeads = MailHeads()) -> EmailMessage:
+    """The e-mail of ``letter``: from ``sender`` to its addresses, plain text; its ``Message-ID`` from its key in
+    the sender's domain (the same letter sent again is the same message), ``Date`` the sending moment with its
+    zone, ``Auto-Submitted: auto-generated`` (no out-of-office reply comes back), ``Reply-To`` the GM, and the
+    match as a list: ``List-Id``, and ``List-Unsubscribe`` a mail to the GM asking to be muted (the GM mutes an
+    address with ``sheets-gm notices --mute``; nothing is muted without her)."""
+    domain = _domain(sender)
+    match = letter.key.split("/", 1)[0] or "match"
     message = EmailMessage()
     message["From"] = sender
     message["To"] = ", ".join(letter.to)
     message["Subject"] = letter.subject
-    message["Date"] = formatdate(localtime=False)
-    message["Message-ID"] = f"<{hashlib.sha256(letter.key.encode()).hexdigest()[:40]}@sheets-gm.notice>"
+    message["Date"] = format_datetime((now or datetime.now(UTC)).astimezone(UTC))
+    message["Message-ID"] = f"<{hashlib.sha256(letter.key.encode()).hexdigest()[:40]}@{domain}>"
+    message["Auto-Submitted"] = "auto-generated"
+    message["X-Auto-Response-Suppress"] = "All"  # Exchange's out-of-office replies
+    gm = heads.reply_to or (parseaddr(sender)[1],)
+    if heads.reply_to:
+        message["Reply-To"] = ", ".join(heads.reply_to)
+    list_name = "".join(c for c in (heads.title or "sheets-gm match") if c.isprintable() and c not in '"<>\\')
+    message["List-Id"] = f'"{list_name}" <{match}.{domain}>'
+    message["List-Unsubscribe"] = f"<mailto:{gm[0]}?subject=" + quote(f"Mute my notices of {list_name}") + ">"
     message.set_content(letter.body)
     return message
 
@@ -56,8 +89,9 @@ class MailSession:
     """An open, encrypted, logged-in connection to the mail server of ``[notify.email]``: ``with MailSession(
     settings) as mail: mail.send(letter)``. Every failure is a ``SendError`` naming what to check."""
 
-    def __init__(self, settings: EmailSettings) -> None:
+    def __init__(self, settings: EmailSettings, heads: MailHeads = MailHeads()) -> None:
         self.settings = settings
+        self.heads = heads
         self.smtp: smtplib.SMTP | None = None
 
     @property
@@ -79,20 +113,22 @@ class MailSession:
                 self.smtp = smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=context)
             else:
                 self.smtp = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
-                self.smtp.ehlo()
+                self._hello()
                 if not self.smtp.has_extn("starttls"):
                     raise SendError(f"the mail server {self.server} offers no STARTTLS, and nothing is sent "
                                     "unencrypted: set security = \"tls\" if it speaks TLS from the start (port 465)",
                                     down=True)
                 self.smtp.starttls(context=context)
-                self.smtp.ehlo()
+                self._hello()
             if s.user:
                 self.smtp.login(s.user, password)
         except SendError:
             self._close()
             raise
-        except smtplib.SMTPAuthenticationError as exc:
+        except smtplib.SMTPResponseException as exc:
             self._close()
+            if exc.smtp_code < 500 or not isinstance(exc, smtplib.SMTPAuthenticationError):
+                raise reply_error(self.server, exc.smtp_code, exc.smtp_error, "the connection") from None
             raise SendError(f"the mail server {self.server} refused the login of {s.user!r} ({exc.smtp_code}): "
                             f"check the password in {s.password.describe() if s.password else 'password_env'}",
                             down=True) from None
@@ -106,7 +142,14 @@ class MailSession:
             raise SendError(f"cannot reach the mail server {self.server} ({_why(exc)})", down=True) from None
         return self
 
-    def send(self, letter: Letter) -> Delivery:
+    def _hello(self) -> None:
+        """EHLO, its reply code read: a server that answers 421 is busy (try later), not one without STARTTLS."""
+        assert self.smtp is not None
+        code, said = self.smtp.ehlo()
+        if code != 250:
+            raise reply_error(self.server, code, said, "EHLO")
+
+    def send(self, letter: Letter, now: datetime | None = None) -> Delivery:
         """Send ``letter`` to its addresses still pending (``Letter.pending``) and say what became of each;
         SendError when the message itself was not taken (``down`` when the connection failed; ``permanent``
         when the server refused the message for good)."""
@@ -116,7 +159,8 @@ class MailSession:
             raise SendError(f"no e-mail address for {letter.recipient} in the roster: add one (the roster's email "
                             "column)", down=False)
         try:
-            refused = self.smtp.send_message(message_of(letter, self.settings.sender), to_addrs=list(pending))
+            refused = self.smtp.send_message(message_of(letter, self.settings.sender, now, self.heads),
+                                             to_addrs=list(pending))
         except smtplib.SMTPRecipientsRefused as exc:
             refused = exc.recipients
         except smtplib.SMTPResponseException as exc:
@@ -143,6 +187,21 @@ class MailSession:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self._close()
+
+
+def reply_error(server: str, code: int, said: bytes | str, step: str) -> SendError:
+    """A server's reply that stops the connection, by its code: 4xx (421 "try later") is a server busy for now, the
+    letters waiting for a later try; 5xx a refusal to name; the channel fails either way.
+
+    >>> str(reply_error("smtp.example.org:587", 421, b"4.7.0 try again later", "EHLO"))[:81]
+    'the mail server smtp.example.org:587 is busy (it answered EHLO with 421 4.7.0 try'
+    """
+    answer = _answer(code, said)
+    if 400 <= code < 500:
+        return SendError(f"the mail server {server} is busy (it answered {step} with {answer}): the notices wait and "
+                         "are tried again later; nothing to change in the config", down=True)
+    return SendError(f"the mail server {server} refused {step} ({answer}): check host, port and security with "
+                     "your provider's settings", down=True)
 
 
 def _why(exc: BaseException) -> str:

@@ -14,6 +14,9 @@ file 0600: a letter holds a seat's private news and its members' addresses):
   server refused for good, a post the webhook refused for good, a post in doubt, a notice gone stale;
 - ``alarm.json``: each channel's failure as ``--quiet`` said it last, so that cron's mail says it once.
 
+Every error, note and reason the outbox keeps has passed ``notify.redact`` first: no server's words quoting a
+webhook's token are ever written here.
+
 The ledger is changed under ``ledger.lock`` (held a moment, never while sending), so two syncs queueing at once
 never lose each other's keys.
 
@@ -33,6 +36,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from pathlib import Path
+
+from sheets_gm.notify.redact import redact
 
 #: A letter's channels.
 EMAIL = "email"
@@ -74,6 +79,8 @@ class Letter:
     zone: str | None = None  # the time zone its deadline is given in, for its players of that zone (None: any)
     attachment: str = ""  # a file posted with it (a chat post's whole report), as text
     attachment_name: str = ""
+    topic: str = ""  # what it tells of its window (its notice's kind): a newer letter of the same replaces it
+    left: str = ""  # a reminder's time left as written ("9 min"), said anew as it is when sent (``notify.send``)
 
     @property
     def pending(self) -> tuple[str, ...]:
@@ -92,6 +99,13 @@ class Letter:
         if until is not None and now >= until:
             return "its deadline passed before it could be sent"
         return ""
+
+    def replaces(self, older: Letter) -> bool:
+        """Whether this letter makes ``older`` (waiting still) needless: the same news of the same window to the same
+        readers, told anew (the deadline moved while the mail was down): only the newer one goes."""
+        return bool(self.topic and self.window) and self.key != older.key and not older.sent_to and (
+            self.channel, self.recipient, self.window, self.topic, self.zone) == (
+            older.channel, older.recipient, older.window, older.topic, older.zone)
 
     def to_json(self) -> str:
         """The letter's file."""
@@ -220,10 +234,22 @@ class Outbox:
                 _private_folder(self.letters_dir)
             # The ledger only grows: its size numbers the letters in the order they were queued.
             fresh = [replace(letter, seq=len(ledger) + number) for number, letter in enumerate(fresh)]
+            self._replace_older(fresh, ledger)
             for letter in fresh:
                 _write_private(self._file(letter.key), letter.to_json())
                 ledger[letter.key] = "queued"
         return fresh
+
+    def _replace_older(self, fresh: list[Letter], ledger: dict[str, str]) -> None:
+        """The letters waiting that a ``fresh`` one replaces (``Letter.replaces``) leave the outbox unsent; the
+        ledger says by which. Not a loss: its news goes, in its newer words."""
+        if not any(letter.topic and letter.window for letter in fresh):
+            return
+        for older in self.waiting():
+            newer = next((letter for letter in fresh if letter.replaces(older)), None)
+            if newer is not None:
+                ledger[older.key] = f"replaced {newer.queued_at} by the newer {newer.key}"
+                self._file(older.key).unlink(missing_ok=True)
 
     def skip(self, keys: Iterable[str], why: str) -> None:
         """Record ``keys`` as never to be sent (a seat with no address): a later poll does not build them again."""
@@ -249,7 +275,7 @@ class Outbox:
 
     def sent(self, letter: Letter, now: datetime) -> None:
         """``letter`` was taken by its channel: it leaves the outbox, and the ledger says when."""
-        refused = f" (not to {', '.join(letter.dropped)}: refused for good)" if letter.dropped else ""
+        refused = f" (not to {redact(', '.join(letter.dropped))}: refused for good)" if letter.dropped else ""
         with self._ledger_held() as ledger:
             ledger[letter.key] = f"sent {iso(now)}{refused}"
         self._file(letter.key).unlink(missing_ok=True)
@@ -258,7 +284,7 @@ class Outbox:
                **changes: object) -> Letter:
         """``letter`` could not be sent (to every address): it stays, with why, when it may be tried again and
         ``changes`` (the addresses that took it, those refused for good, a post in doubt)."""
-        kept = replace(letter, tries=letter.tries + 1, error=error, tried_at=iso(now),
+        kept = replace(letter, tries=letter.tries + 1, error=redact(error), tried_at=iso(now),
                        not_before=iso(retry_at) if retry_at is not None else "", **changes)  # type: ignore[arg-type]
         _write_private(self._file(letter.key), kept.to_json())
         return kept
@@ -271,7 +297,7 @@ class Outbox:
         """``letter`` is never sent (or never sent again): it leaves the outbox, the ledger says why, and the GM
         reads it in the notes (``status``, ``doctor``)."""
         with self._ledger_held() as ledger:
-            ledger[letter.key] = f"dropped {iso(now)}: {why}"
+            ledger[letter.key] = f"dropped {iso(now)}: {redact(why)}"
         self.note(letter, why, now)
         self._file(letter.key).unlink(missing_ok=True)
 
@@ -280,7 +306,7 @@ class Outbox:
         """Keep ``what`` happened to ``letter`` for the GM (the last hundred notes are kept)."""
         notes = self.notes()
         notes.append({"at": iso(now), "channel": letter.channel, "recipient": letter.recipient,
-                      "subject": letter.subject, "what": what})
+                      "subject": letter.subject, "what": redact(what)})
         _private_folder(self.folder)
         _write_private(self.notes_path, json.dumps(notes[-NOTES_KEPT:], ensure_ascii=False, indent=0))
 
@@ -292,6 +318,37 @@ class Outbox:
             return []
         return [{str(k): str(v) for k, v in n.items()} for n in raw if isinstance(n, dict)] \
             if isinstance(raw, list) else []
+
+    # -- the GM's last undo --------------------------------------------------------------------------------
+    def undo(self) -> dict[str, str]:
+        """The GM's last undo as the notices tell it: its ``reason`` and, once a poll saw it, the ``window`` it
+        reopened and the ``deal`` (the match's undo count) after it; {} for none."""
+        try:
+            raw = json.loads((self.folder / "undo.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+
+    def set_undo(self, undo: dict[str, str]) -> None:
+        """Keep the GM's last undo (see ``undo``)."""
+        _private_folder(self.folder)
+        _write_private(self.folder / "undo.json", json.dumps(undo, ensure_ascii=False))
+
+    # -- the addresses muted --------------------------------------------------------------------------------
+    def muted(self) -> frozenset[str]:
+        """The e-mail addresses the GM muted (``notices --mute``: a player who asked to hear no more), folded."""
+        try:
+            raw = json.loads((self.folder / "muted.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return frozenset()
+        return frozenset(str(a).casefold() for a in raw) if isinstance(raw, list) else frozenset()
+
+    def mute(self, add: Iterable[str], remove: Iterable[str] = ()) -> frozenset[str]:
+        """Mute the addresses ``add`` and hear ``remove`` again; the addresses muted now."""
+        muted = (set(self.muted()) | {a.strip().casefold() for a in add}) - {a.strip().casefold() for a in remove}
+        _private_folder(self.folder)
+        _write_private(self.folder / "muted.json", json.dumps(sorted(muted), ensure_ascii=False))
+        return frozenset(muted)
 
     # -- the window open now ----------------------------------------------------------------------------
     def open_at(self, window: str) -> None:
@@ -325,7 +382,8 @@ class Outbox:
 
     def postpone(self, letter: Letter, error: str, retry_at: datetime | None) -> Letter:
         """``letter`` was not tried because its channel failed just before: it keeps its tries, and says why."""
-        kept = replace(letter, error=error, not_before=iso(retry_at) if retry_at is not None else letter.not_before)
+        kept = replace(letter, error=redact(error),
+                       not_before=iso(retry_at) if retry_at is not None else letter.not_before)
         _write_private(self._file(letter.key), kept.to_json())
         return kept
 

@@ -22,27 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from sheets_gm.notify.channel import SendError
+from sheets_gm.notify.host_channels import HostChannels, chat_key, mail_key, retry_wait
 from sheets_gm.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
 from sheets_gm.notify.settings import NotifySettings
 
 Clock = Callable[[], datetime]
-
-#: The longest wait between two tries of an address refused for now.
-LONGEST_WAIT = timedelta(hours=2)
-
-
-def retry_wait(tries: int) -> timedelta:
-    """How long an address refused for now waits after its ``tries``-th refusal: 1, 2, 4 … minutes, at most
-    ``LONGEST_WAIT``.
-
-    >>> [int(retry_wait(n).total_seconds() // 60) for n in (1, 2, 3, 9)]
-    [1, 2, 4, 120]
-    """
-    return min(timedelta(minutes=2 ** max(tries - 1, 0)), LONGEST_WAIT)
-
 
 @dataclass(frozen=True)
 class Refusal:
@@ -55,13 +42,15 @@ class Refusal:
 
 @dataclass
 class Sending:
-    """What one sending did: letters sent, letters still waiting (with their errors), letters dropped (with why),
+    """What one sending did: letters sent, letters still waiting (with their errors), letters dropped (with why)
+    and of those the ones lost (refused for good, in doubt: not the notices gone stale, which the next letter names),
     addresses refused for good, each channel that failed as a whole (its error) or worked, and whether another
     process was sending (then this one sent nothing)."""
 
     sent: list[Letter] = field(default_factory=list)
     waiting: list[Letter] = field(default_factory=list)
     dropped: list[tuple[Letter, str]] = field(default_factory=list)
+    lost: list[tuple[Letter, str]] = field(default_factory=list)  # of those dropped, the news nobody got
     refused: list[Refusal] = field(default_factory=list)
     failing: dict[str, str] = field(default_factory=dict)
     working: set[str] = field(default_factory=set)
@@ -123,8 +112,10 @@ def _without_stale(box: Outbox, letters: list[Letter], notify: NotifySettings | 
     for letter in letters:
         why = letter.stale(open_window, now)
         if why:
-            _drop(box, letter, why, now, done)
-            stale.setdefault((letter.channel, letter.recipient), []).append(letter.subject)
+            _drop(box, letter, why, now, done, lost=False)
+            said = stale.setdefault((letter.channel, letter.recipient), [])
+            if letter.subject not in said:  # a seat's letters to its players' zones are one notice
+                said.append(letter.subject)
             continue
         subjects = stale.pop((letter.channel, letter.recipient), None)
         if subjects:
@@ -155,39 +146,99 @@ def fold(letter: Letter, subjects: list[str], notify: NotifySettings | None) -> 
 class _DownAfterLetter(Exception):
     """The channel failed on a letter, already kept with the error: the others wait."""
 
-    def __init__(self, error: SendError) -> None:
+    def __init__(self, error: SendError, kept: Letter | None) -> None:
         super().__init__(str(error))
         self.error = error
+        self.kept = kept  # the letter it failed on as kept waiting (None: dropped)
+
+
+def channel_key(notify: NotifySettings, channel: str) -> str | None:
+    """The host's name of the server ``channel`` sends through (``host_channels``); None for a webhook whose URL
+    cannot be read (it fails before any connection)."""
+    if channel == EMAIL:
+        assert notify.email is not None
+        return mail_key(notify.email.host, notify.email.port, notify.email.user)
+    assert notify.chat is not None
+    try:
+        return chat_key(notify.chat.url.read("the webhook's URL"))
+    except ValueError:
+        return None
 
 
 def _send_channel(box: Outbox, notify: NotifySettings, channel: str, letters: list[Letter], clock: Clock,
                   done: Sending) -> None:
-    """Send ``letters`` over ``channel`` until it fails as a whole; the rest wait with why."""
-    from sheets_gm.notify.chat import ChatHook
-    from sheets_gm.notify.mail import MailSession
-
+    """Send ``letters`` over ``channel`` until it fails as a whole; the rest wait with why. A channel the host
+    rests (it failed for this match or another: ``host_channels``) is not tried: its letters wait until then."""
+    host, key = HostChannels(), channel_key(notify, channel)
+    rest = host.held(key, clock()) if key is not None else None
+    if rest is not None:
+        resting = (f"{rest.error} (the host rests this channel after {rest.failures} failure"
+                   f"{'s' if rest.failures != 1 else ''} in a row, for every match: next try {iso(rest.until)})")
+        done.failing[channel] = rest.error
+        done.waiting += [box.postpone(letter, f"not tried: {resting}", rest.until) for letter in letters]
+        return
     left = list(letters)
     try:
-        if channel == EMAIL:
-            assert notify.email is not None
-            with MailSession(notify.email) as mail:
-                while left:
-                    _mail_one(box, left.pop(0), mail.send, clock, done)
-        else:
-            assert notify.chat is not None
-            hook = ChatHook(notify.chat)
-            while left:
-                _post_one(box, left.pop(0), lambda letter: hook.post(letter, clock()), clock, done)
+        _send_all(notify, channel, left, box, clock, done)
     except _DownAfterLetter as down:
-        error = down.error
+        error, failed = down.error, down.kept
     except SendError as exc:  # the channel failed before any letter: the first one counts the try
         error = exc
-        done.waiting.append(box.failed(left.pop(0), str(exc), clock(), exc.retry_at))
+        failed = box.failed(left.pop(0), str(exc), clock(), exc.retry_at)
+        done.waiting.append(failed)
     else:
+        if key is not None:
+            host.worked(key)
         done.working.add(channel)
         return
+    until = host.failed(key, clock(), str(error), error.retry_at).until if key is not None else error.retry_at
+    if until is not None and failed is not None:  # the letter it failed on waits as long as the channel rests
+        done.waiting[done.waiting.index(failed)] = box.postpone(failed, failed.error, until)
     done.failing[channel] = str(error)
-    done.waiting += [box.postpone(letter, f"not tried: {error}", error.retry_at) for letter in left]
+    done.waiting += [box.postpone(letter, f"not tried: {error}", until) for letter in left]
+
+
+def _send_all(notify: NotifySettings, channel: str, left: list[Letter], box: Outbox, clock: Clock,
+              done: Sending) -> None:
+    """Send the letters ``left`` over ``channel``, taking each off the list as it is tried."""
+    from sheets_gm.notify.chat import ChatHook
+    from sheets_gm.notify.mail import MailHeads, MailSession
+
+    if channel == EMAIL:
+        assert notify.email is not None
+        with MailSession(notify.email, MailHeads(notify.reply_to, notify.title)) as mail:
+            while left:
+                _mail_one(box, left.pop(0), lambda letter: mail.send(letter, clock()), clock, done)
+    else:
+        assert notify.chat is not None
+        hook = ChatHook(notify.chat)
+        while left:
+            _post_one(box, left.pop(0), lambda letter: hook.post(letter, clock()), clock, done)
+
+
+def as_sent(letter: Letter, now: datetime) -> Letter:
+    """``letter`` as it goes at ``now``: a reminder's "closes in 9 min" says the time left now (a channel that was
+    down, a letter that waited), not when it was queued.
+
+    >>> from sheets_gm.notify.outbox import EMAIL
+    >>> late = Letter("k", EMAIL, "Ann", "Turn 3 closes in 9 min", "Turn 3 closes in 9 min: …", "",
+    ...               until="2026-11-22T20:00:00+00:00", left="9 min")
+    >>> as_sent(late, datetime.fromisoformat("2026-11-22T19:52:00+00:00")).subject
+    'Turn 3 closes in 8 min'
+    """
+    if not letter.left or not letter.until:
+        return letter
+    from sheets_gm.engine.words import describe_wait
+
+    try:
+        left = describe_wait((datetime.fromisoformat(letter.until) - now).total_seconds())
+    except ValueError:
+        return letter
+    subject, body = letter.subject, letter.body
+    for verb in ("closes", "close"):  # a window's label takes either ("Turn 3 · orders close in …")
+        subject = subject.replace(f"{verb} in {letter.left}", f"{verb} in {left}")
+        body = body.replace(f"{verb} in {letter.left}", f"{verb} in {left}")
+    return replace(letter, subject=subject, body=body)
 
 
 def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clock: Clock, done: Sending) -> None:
@@ -196,16 +247,17 @@ def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clo
 
     now = clock()
     try:
-        delivery = send(letter)
+        delivery = send(as_sent(letter, now))
     except SendError as exc:
         if exc.permanent:
             why = f"the mail server refused it for good: {exc}"
             _drop(box, letter, why, now, done)
             return
         wait = None if exc.down else now + retry_wait(letter.tries + 1)
-        done.waiting.append(box.failed(letter, str(exc), now, exc.retry_at or wait))
+        kept = box.failed(letter, str(exc), now, exc.retry_at or wait)
+        done.waiting.append(kept)
         if exc.down:
-            raise _DownAfterLetter(exc) from None
+            raise _DownAfterLetter(exc, kept) from None
         return
     assert isinstance(delivery, Delivery)
     refused = tuple(f"{address} ({said})" for address, said in delivery.refused.items())
@@ -223,20 +275,23 @@ def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clo
         done.sent.append(letter)
     else:
         why = "every address was refused for good: " + ", ".join(refused)
-        _drop(box, letter, why, now, done)
+        _drop(box, letter, why, now, done, lost=False)  # told already, an address at a time (``done.refused``)
 
 
-def _drop(box: Outbox, letter: Letter, why: str, now: datetime, done: Sending) -> None:
-    """Drop ``letter`` from the outbox for good, saying ``why``, and count it in ``done``."""
+def _drop(box: Outbox, letter: Letter, why: str, now: datetime, done: Sending, *, lost: bool = True) -> None:
+    """Drop ``letter`` from the outbox for good, saying ``why``, and count it in ``done`` (in ``done.lost`` too
+    unless it merely went stale)."""
     box.drop(letter, why, now)
     done.dropped.append((letter, why))
+    if lost:
+        done.lost.append((letter, why))
 
 
 def _post_one(box: Outbox, letter: Letter, post: Callable[[Letter], None], clock: Clock, done: Sending) -> None:
     """Post ``letter`` to the chat (see the module notes)."""
     now = clock()
     try:
-        post(letter)
+        post(as_sent(letter, now))
     except SendError as exc:
         if exc.permanent:
             why = f"the webhook refused it for good: {exc}"
@@ -246,9 +301,10 @@ def _post_one(box: Outbox, letter: Letter, post: Callable[[Letter], None], clock
             why = (f"in doubt: posted twice, and neither post was answered ({exc}); look in the channel whether "
                    "it arrived")
             _drop(box, letter, why, now, done)
-        else:
-            error = f"{exc}; posted once more at the next try, at most" if exc.doubt else str(exc)
-            done.waiting.append(box.failed(letter, error, now, exc.retry_at, doubt=letter.doubt + exc.doubt))
-        raise _DownAfterLetter(exc) from None
+            raise _DownAfterLetter(exc, None) from None
+        error = f"{exc}; posted once more at the next try, at most" if exc.doubt else str(exc)
+        kept = box.failed(letter, error, now, exc.retry_at, doubt=letter.doubt + exc.doubt)
+        done.waiting.append(kept)
+        raise _DownAfterLetter(exc, kept) from None
     box.sent(letter, now)
     done.sent.append(letter)

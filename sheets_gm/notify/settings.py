@@ -31,13 +31,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from sheets_gm.notify.env_file import EnvFileError, env_files_of, read_env_file
 from sheets_gm.sync.notices import NoticeKind, NoticeRules
 
 #: The kinds a GM may choose in ``send`` (the test notice is doctor's alone).
@@ -74,6 +75,7 @@ class SecretSource:
 
     env: str = ""
     file: Path | None = None
+    env_files: tuple[Path, ...] = ()  # read for ``env`` when the process's environment lacks it (``notify.env_file``)
 
     def describe(self) -> str:
         """``the environment variable SHEETS_GM_SMTP_PASSWORD`` or ``the file /home/gm/.smtp``."""
@@ -82,11 +84,12 @@ class SecretSource:
     def read(self, what: str) -> str:
         """The secret, stripped of surrounding white space; SecretError naming the source when it is not there."""
         if self.env:
-            value = os.environ.get(self.env, "").strip()
+            value = os.environ.get(self.env, "").strip() or self._from_files()
             if not value:
-                raise SecretError(f"{what}: the environment variable {self.env} is not set (under cron, write it in "
-                                  "the environment file the crontab line reads, .sheets-gm/<config name>.env, "
-                                  "as doctor says; or name a file with the _file key)")
+                where = " or ".join(str(p) for p in self.env_files) or "the environment"
+                raise SecretError(f"{what}: the environment variable {self.env} is not set, here or in {where} (write "
+                                  f"{self.env}=… in the host's environment file, read by cron, serve and every "
+                                  "command alike; or name a file with the _file key)")
             return value
         assert self.file is not None
         try:
@@ -96,6 +99,20 @@ class SecretSource:
         if not value:
             raise SecretError(f"{what}: the file {self.file} is empty")
         return value
+
+    def _from_files(self) -> str:
+        """``env``'s value in the first of ``env_files`` that sets it ('' when none does); SecretError naming a file
+        that cannot be read or a line of it that is no ``NAME=value``."""
+        for path in self.env_files:
+            if not path.exists():
+                continue
+            try:
+                value = read_env_file(path).get(self.env, "").strip()
+            except EnvFileError as exc:
+                raise SecretError(str(exc)) from None
+            if value:
+                return value
+        return ""
 
     def exposed(self) -> str:
         """Why a secret file is readable by others than its owner ('' when it is not, or is no file)."""
@@ -145,6 +162,8 @@ class NotifySettings:
     zones: Mapping[str, str]
     email: EmailSettings | None = None
     chat: ChatSettings | None = None
+    reply_to: tuple[str, ...] = ()  # the GM's addresses (the config's gm_emails): replies and unsubscribes go there
+    title: str = ""  # the match's title, the name of its mailing list
 
     @property
     def sent_kinds(self) -> frozenset[NoticeKind]:
@@ -256,6 +275,11 @@ def parse_notify(raw: Any, *, where: str, folder: Path, seats: Sequence[str]) ->
                                              "[notify.chat] table (a Discord or Slack webhook), or remove [notify]")
     if problems.lines:
         return None, problems.lines
+    files = env_files_of(Path(where))  # a variable the process lacks: the match's file, then the host's
+    if email is not None and email.password is not None:
+        email = replace(email, password=replace(email.password, env_files=files))
+    if chat is not None:
+        chat = replace(chat, url=replace(chat.url, env_files=files))
     return NotifySettings(kinds, lead, zones, email, chat), []
 
 

@@ -228,9 +228,23 @@ def whole_bot_seats(record: MatchRecord) -> frozenset[str]:
     return frozenset(name for name in record.bots if name in record.seats)
 
 
+#: How many bots the status line names one by one: more are counted (a war's 597 armies named in every notice and
+#: on the board would be 13,500 characters).
+BOTS_NAMED = 6
+
+
 def bots_phrase(record: MatchRecord) -> str:
-    """Which seats bots play, for the status line: ``bots play Bo (skirmisher), red3 (objective)``; '' for none. A
-    seat out of the game (``Ruleset.seats_out``) is not named: its bot plays no more."""
+    """Which seats bots play, for the status line: ``bots play Bo (skirmisher), red3 (objective)``; past
+    ``BOTS_NAMED`` only counted, by kind: ``597 played by bots (commander)``; '' for none. A seat out of the game
+    (``Ruleset.seats_out``) is not named nor counted: its bot plays no more."""
     out = record.ruleset.seats_out(record.state)
-    playing = [f"{name} ({kind})" for name, kind in record.bots.items() if name not in out]
-    return "bots play " + ", ".join(playing) if playing else ""
+    playing = {name: kind for name, kind in record.bots.items() if name not in out}
+    if not playing:
+        return ""
+    if len(playing) <= BOTS_NAMED:
+        return "bots play " + ", ".join(f"{name} ({kind})" for name, kind in playing.items())
+    kinds: dict[str, int] = {}
+    for kind in playing.values():
+        kinds[kind] = kinds.get(kind, 0) + 1
+    said = ", ".join(kind if len(kinds) == 1 else f"{count} {kind}" for kind, count in kinds.items())
+    return f"{len(playing)} played by bots ({said})"

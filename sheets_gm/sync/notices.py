@@ -89,6 +89,7 @@ class Notice:
     deadline: str = ""  # the deadline its body gives in ``zone`` ('' when it gives none in a seat's zone)
     zone: str = ""
     attachment: str = ""  # the whole of what the body sums up (a channel's resolution: report and posts in full)
+    left: str = ""  # a reminder's time left as its words say it ("9 min"): said again as it is when it is sent
 
     def in_zone(self, zone: str) -> Notice:
         """The notice as read in ``zone``: its deadline given there (a player of the seat in another zone)."""
@@ -116,6 +117,8 @@ class NoticeRules:
     verify_hint: str = "sheets-gm verify replay.json (in the match's export)"
     links: Mapping[str, str] | None = None  # each seat's orders spreadsheet: its URL (Google) or file name (local)
     board: str = ""  # the board's URL or file name ('' unknown)
+    undo_reason: str = ""  # why the GM took the last turn back (``undo --reason``), for the take-back's notices
+    replayed: str = ""  # the window the last undo reopened: its resolution replaces the one told before
 
 
 def where_line(label: str, link: str) -> str:
@@ -170,6 +173,17 @@ def window_token(record: MatchRecord) -> str:
     return f"{window.key}~{record.deal}" if record.deal else window.key
 
 
+def _is(label: str) -> str:
+    """The verb a window's label takes: ``are`` for a label ending in a plural ("Turn 1 · orders", "Turn 1 · battle
+    results"), ``is`` else ("Deployment · Ann", "Round 1 · move and loot").
+
+    >>> _is("Turn 1 · orders"), _is("Turn 1 · battle results"), _is("Deployment · Ann"), _is("Turn 2 · Bo's")
+    ('are', 'are', 'is', 'is')
+    """
+    last = label.rsplit(" ", 1)[-1]
+    return "are" if last.islower() and last.endswith("s") and not last.endswith(("ss", "us", "'s")) else "is"
+
+
 def _upper(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -215,6 +229,14 @@ def _zone(rules: NoticeRules, seat: str) -> str | None:
     return (rules.zones or {}).get(seat)
 
 
+def in_seat_zone(text: str, deadline: str, zone: str | None) -> str:
+    """``text`` with the deadline it gives in the match's zone (the status line's) given in ``zone`` instead:
+    every time a seat's letter shows is in its own zone."""
+    if not deadline or not zone:
+        return text
+    return text.replace(describe_deadline(deadline), seat_deadline(deadline, zone))
+
+
 def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list[Notice]:
     """The open window announced: to the channel, and to each seat that acts in it with what to type. After the
     GM changed the deadlines (``facts.deadline_changed``) it is announced again, under a key naming the new
@@ -223,30 +245,32 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     window = record.ruleset.window(record.state)
     if window is None:
         return []
-    head = f"[{rules.title}] {_upper(window.label)} is open"
+    head = f"[{rules.title}] {_upper(window.label)} {_is(window.label)} open"
     taken_back = record.deal > 0 and facts.resolved is None and not facts.deadline_changed
     changed = ["The GM changed the deadlines."] if facts.deadline_changed else []
     if changed:
         head += ": the deadline changed"
     elif taken_back:
         # The first poll of a window an undo opened again (a resolution's next window is told by its own poll)
-        head = f"[{rules.title}] {_upper(window.label)} is open again: the GM took a turn back"
-        changed = [f"The GM took back the resolution of {window.label} (undo): it is open again, and its orders "
-                   "count anew. Check yours, and tick Ready again when they are in."]
+        head = f"[{rules.title}] {_upper(window.label)} {_is(window.label)} open again: the GM took a turn back"
+        why = f" ({rules.undo_reason})" if rules.undo_reason else ""
+        changed = [f"The GM took back the resolution of {window.label} (undo){why}: it is open again, and its "
+                   "orders count anew. Check yours, and tick Ready again when they are in."]
     token = window_token(record)
     when = f"{window.key}@{seen.deadline or 'none'}" if facts.deadline_changed else window.key
     who = ", ".join(window.awaited)
     status = status_line(facts.adapter, record)
     out = [Notice(_key(record, when, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
-                  "\n".join([*changed, f"{_upper(window.label)} is open: it waits for {who}.",
-                             _closing(seen.deadline, None), status, *_links(rules, None)]), token)]
+                  "\n".join([*changed, f"{_upper(window.label)} {_is(window.label)} open: it waits for {who}.",
+                             _closing(seen.deadline, None), status, *_links(rules, None)]), token,
+                  deadline=seen.deadline)]
     for seat in window.seats:
-        lines = [*changed, f"{_upper(window.label)} is open: " + (
+        lines = [*changed, f"{_upper(window.label)} {_is(window.label)} open: " + (
                      f"{seat}'s orders are awaited." if seat in window.awaited
                      else f"it waits for {who}; {seat} may write in it too."),
                  _closing(seen.deadline, _zone(rules, seat)), "", "What to type:",
                  *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), *_links(rules, seat), "",
-                 status]
+                 in_seat_zone(status, record.deadline, _zone(rules, seat))]
         out.append(Notice(_key(record, when, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
                           f"{head}: orders for {seat}", "\n".join(lines), token, deadline=seen.deadline,
                           zone=_zone(rules, seat) or ""))
@@ -273,13 +297,14 @@ def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: 
     late = [s for s in window.awaited if s in seen.waiting_for]
     if not late:
         return []
-    head = f"[{rules.title}] {_upper(window.label)} closes in {left}"
+    closes = "close" if _is(window.label) == "are" else "closes"
+    head = f"[{rules.title}] {_upper(window.label)} {closes} in {left}"
     token, until = window_token(record), moment.isoformat(timespec="seconds")
     out = [Notice(_key(record, window.key, NoticeKind.REMINDER, CHANNEL), NoticeKind.REMINDER, CHANNEL, head,
-                  f"{_upper(window.label)} closes in {left} ({describe_deadline(seen.deadline)}). Not ready yet: "
-                  f"{', '.join(late)}.", token, until)]
+                  f"{_upper(window.label)} {closes} in {left} ({describe_deadline(seen.deadline)}). Not ready yet: "
+                  f"{', '.join(late)}.", token, until, seen.deadline, left=left)]
     for seat in late:
-        lines = [f"{_upper(window.label)} closes in {left}: {seat_deadline(seen.deadline, _zone(rules, seat))}.",
+        lines = [f"{_upper(window.label)} {closes} in {left}: {seat_deadline(seen.deadline, _zone(rules, seat))}.",
                  f"{seat} has not ticked Ready yet."]
         if seen.untyped.get(seat):
             lines.append(f"Nothing typed yet for: {', '.join(seen.untyped[seat])}.")
@@ -287,7 +312,7 @@ def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: 
                   *_links(rules, seat)]
         out.append(Notice(_key(record, window.key, NoticeKind.REMINDER, seat), NoticeKind.REMINDER, seat,
                           f"{head}: {seat} is not ready", "\n".join(lines), token, until, seen.deadline,
-                          _zone(rules, seat) or ""))
+                          _zone(rules, seat) or "", left=left))
     return out
 
 
@@ -312,9 +337,13 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     public = visible_to(facts.events, None)
     status = status_line(facts.adapter, record)
     posts = list(facts.adapter.posts(facts.before, state)) if NoticeKind.POST in rules.kinds else []
-    head = f"[{rules.title}] {_upper(window.label)} resolved"
-    out = [_channel_summary(_key(record, done, NoticeKind.RESOLVED, CHANNEL), head, public,
-                            [p for p in posts if p.audience is None], status, rules)]
+    again = window.key == rules.replayed and record.deal > 0
+    head = f"[{rules.title}] {_upper(window.label)} resolved" + (" again" if again else "")
+    replaces = [f"This replaces the result of {window.label} told before the GM took it back (undo"
+                + (f": {rules.undo_reason}" if rules.undo_reason else "") + ")."] if again else []
+    summary = _channel_summary(_key(record, done, NoticeKind.RESOLVED, CHANNEL), head, public,
+                               [p for p in posts if p.audience is None], status, rules)
+    out = [replace(summary, body="\n".join([*replaces, summary.body]), deadline=record.deadline)]
     if NoticeKind.RESOLVED not in rules.kinds and out[0].attachment:  # the posts without the report: still told
         out = [replace(out[0], key=_key(record, f"{done}#posts", NoticeKind.POST, CHANNEL), kind=NoticeKind.POST)]
     still_open = record.ruleset.window(state)
@@ -324,11 +353,14 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
         if step and not mine:  # a step the seat had no part in is news for the channel, not for its mailbox
             continue
         rest = [e for e in public if e not in mine]  # the public report, less what the seat's news told already
-        lines = [f"What happened to {seat} (your View tab's log):", *(_lines(mine) or ["  · nothing of yours"]), "",
+        zone = _zone(rules, seat)
+        lines = [*replaces, f"What happened to {seat} (your View tab's log):",
+                 *(_lines(mine) or ["  · nothing of yours"]), "",
                  "The rest of the public log:" if mine else "What happened (the public log):",
-                 *(_lines(rest) or ["  · nothing more"]), "", status, *_links(rules, seat)]
+                 *(_lines(rest) or ["  · nothing more"]), "", in_seat_zone(status, record.deadline, zone),
+                 *_links(rules, seat)]
         out.append(Notice(_key(record, done, NoticeKind.RESOLVED, seat), NoticeKind.RESOLVED, seat,
-                          f"{head}: news for {seat}", "\n".join(lines)))
+                          f"{head}: news for {seat}", "\n".join(lines), deadline=record.deadline, zone=zone or ""))
     for number, post in enumerate(posts, 1):
         for reader in sorted(post.audience or ()):  # a public post is the channel's summary's
             out.append(Notice(_key(record, f"{done}#{number}", NoticeKind.POST, reader), NoticeKind.POST,

@@ -51,12 +51,22 @@ def server_context() -> ssl.SSLContext:
 @dataclass
 class Mailbox:
     """What the SMTP server received: each message with its envelope's recipients; ``refuse`` makes it refuse
-    the RCPT of those addresses for good (550), ``busy`` for now (450)."""
+    the RCPT of those addresses for good (550), ``busy`` for now (450); ``busy_hellos`` answers the next EHLOs
+    with 421."""
 
     messages: list[tuple[list[str], EmailMessage]] = field(default_factory=list)
     refuse: set[str] = field(default_factory=set)
     busy: set[str] = field(default_factory=set)
     logins: list[str] = field(default_factory=list)
+    busy_hellos: int = 0  # the next EHLOs answered "421 try later" (a server busy for now)
+
+    async def handle_EHLO(self, server: SMTP, session: Session, envelope: Envelope, hostname: str,
+                          responses: list[str]) -> list[str]:
+        if self.busy_hellos:
+            self.busy_hellos -= 1
+            return ["421 4.3.2 Service not available, try again later"]
+        session.host_name = hostname
+        return responses
 
     async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str,
                           rcpt_options: list[str]) -> str:

@@ -45,7 +45,7 @@ def test_a_notice_goes_by_starttls_after_a_login_with_the_password_from_the_envi
     assert message["Subject"] == "[Night] Turn 3 is open"
     assert message["From"] == f"Match GM <{USER}>"
     assert message.get_content().strip() == "Turn 3 is open."
-    assert message["Message-ID"].endswith("@sheets-gm.notice>")
+    assert message["Message-ID"].endswith(f"@{USER.split('@')[1]}>")  # in the sender's domain
     assert box.logins == [USER]
 
 
@@ -85,6 +85,19 @@ def test_a_refused_connection_fails_the_channel() -> None:
     with pytest.raises(SendError, match="connection refused") as caught, MailSession(mail_settings(free_port())):
         pass
     assert caught.value.down
+
+
+def test_a_busy_server_is_told_as_busy_not_as_one_without_starttls() -> None:
+    """A server that answers EHLO with 421 ("try later") is busy for now: the channel waits, and nothing tells the
+    GM to change a correct config (it used to say "offers no STARTTLS … set security = tls")."""
+    with smtp_server() as (box, port):
+        box.busy_hellos = 1
+        with pytest.raises(SendError) as caught, MailSession(mail_settings(port)):
+            pass
+        assert caught.value.down and "busy" in str(caught.value) and "421" in str(caught.value), caught.value
+        assert "STARTTLS" not in str(caught.value) and "security" not in str(caught.value)
+        with MailSession(mail_settings(port)) as mail:  # the next try finds it free again
+            assert mail.send(letter()).accepted == ("ann@notices.example",)
 
 
 @pytest.fixture

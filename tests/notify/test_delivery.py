@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import os
+import re
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,9 +17,8 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.match.config import MatchConfig, load_config
+from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.cron import cron_line
-from sheets_gm.match.run import init_match
 from sheets_gm.notify.announce import letters_of
 from sheets_gm.notify.chat import ChatHook
 from sheets_gm.notify.env_file import env_file_path
@@ -85,6 +86,8 @@ def test_an_address_refused_for_good_is_dropped_and_named_and_the_team_gets_each
         main(["doctor", "-c", str(config.path)])
         doctor = capsys.readouterr().out
         assert "⚠ notices: " in doctor and f"{gone} refused for good" in doctor, doctor
+        assert f"the mail server refused {gone} ({seat}) for good" in doctor, doctor  # issue 63.8
+        assert "every seat has an address" not in doctor, doctor
         to_gm = [s for s in subjects_of(box, GM) if "refused for good" in s]
         assert to_gm == [f"[{config.title}] An address refused for good: {gone}"]
         ids = [str(m["Message-ID"]) for _, m in box.messages]
@@ -218,14 +221,16 @@ def test_a_post_refused_for_good_is_dropped_and_named_and_the_order_holds(
         assert hook.texts() == texts, "a dropped post is never tried again"
 
 
-HOSTILE = "<!channel> @everyone <https://evil.example|board> **loud** [board](https://evil.example) & co"
+HOSTILE = ("<!channel> @everyone <https://evil.example|board> **loud** [board](https://evil.example) & co "
+           "~struck~ `code` _slanted_")
 
 
 @pytest.mark.parametrize("style", [ChatStyle.SLACK, ChatStyle.DISCORD])
 def test_player_text_reaches_the_chat_as_the_characters_typed(style: ChatStyle, monkeypatch: pytest.MonkeyPatch,
                                                               ) -> None:
     """A recruit named with each platform's markup: Slack gets entities for ``&``, ``<`` and ``>`` (no ping, no
-    disguised link) and its own ``*bold*``; Discord gets its markdown escaped, links left whole, and no mention
+    disguised link), its marks (``~strike~``, code, bold, italic) broken by zero-width spaces (issue 63.8), and
+    its own ``*bold*``; Discord gets its markdown escaped, links left whole, and no mention
     parsed."""
     notify = NotifySettings(frozenset(NoticeKind), None, {}, chat=ChatSettings(style, SecretSource(env="HOOK")))
     notice = Notice("m/1@1/resolved/#channel", NoticeKind.RESOLVED, CHANNEL, "[Night] Turn 1 resolved",
@@ -240,6 +245,9 @@ def test_player_text_reaches_the_chat_as_the_characters_typed(style: ChatStyle, 
         assert text.startswith("*[Night] Turn 1 resolved*\n") and "**" not in text.split("\n")[0]
         assert "<" not in text and ">" not in text
         assert "&lt;!channel&gt;" in text and "&lt;https://evil.example|board&gt;" in text and "&amp; co" in text
+        body = text.split("\n", 1)[1]  # a mark of Slack's mrkdwn between zero-width spaces: shown, never applied
+        for mark in ("~struck~", "`code`", "_slanted_", "**loud**"):
+            assert mark not in body and mark.replace(mark[0], f"\u200b{mark[0]}\u200b") in body, body
     else:
         text = posted["content"]
         assert posted["allowed_mentions"] == {"parse": []}
@@ -272,6 +280,8 @@ def test_a_webhook_url_with_a_space_is_never_printed(tmp_path: Path, capsys: pyt
 def test_an_undo_is_announced_as_a_turn_taken_back(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                    clock: Clock, secrets: None,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The take-back names the GM's --reason, and the window's second resolution says it replaces the first (issue
+    63.8: both were left out)."""
     with notified_match("winordie", tmp_path, monkeypatch) as (box, hook, config, addresses):
         sync(config, capsys)
         play(config)
@@ -287,6 +297,15 @@ def test_an_undo_is_announced_as_a_turn_taken_back(tmp_path: Path, capsys: pytes
         (mail,) = [m for rcpts, m in box.messages if set(rcpts) & addresses[seat]
                    and "took a turn back" in str(m["Subject"])]
         assert "tick Ready again" in mail.get_content()
+        assert "Ann ticked Ready too early" in again and "Ann ticked Ready too early" in mail.get_content()
+        play(config, seed="again")  # the window resolved anew: its news says it replaces the first
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        replayed = [t for t in hook.texts() if " resolved again" in t]
+        assert len(replayed) == 1 and "This replaces the result of" in replayed[0] and \
+            "Ann ticked Ready too early" in replayed[0], hook.texts()
+        assert any("This replaces the result of" in m.get_content() for rcpts, m in box.messages
+                   if set(rcpts) & addresses[seat] and "resolved again" in str(m["Subject"]))
 
 
 def test_status_gives_the_reminder_in_utc(tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock,
@@ -299,10 +318,12 @@ def test_status_gives_the_reminder_in_utc(tmp_path: Path, capsys: pytest.Capture
 
 
 def _run_cron_line(line: str) -> str:
-    """The crontab line's command run as cron runs it: /bin/sh, with an empty environment."""
+    """The crontab line's command run as cron runs it: /bin/sh, with an empty environment (but this test's host
+    folders, which cron finds through HOME)."""
     command = line.split(" ", 5)[5]
-    done = subprocess.run(["env", "-i", "/bin/sh", "-c", command], capture_output=True, text=True, timeout=120,
-                          check=False)
+    host = {name: os.environ[name] for name in ("XDG_CONFIG_HOME", "XDG_STATE_HOME")}  # this test's host folders
+    done = subprocess.run(["env", "-i", *(f"{k}={v}" for k, v in host.items()), "/bin/sh", "-c", command],
+                          capture_output=True, text=True, timeout=120, check=False)
     return done.stdout + done.stderr
 
 
@@ -324,7 +345,7 @@ def test_the_printed_cron_line_sends_under_cron_s_bare_environment_and_quiet_say
         said = capsys.readouterr().out
         line = cron_line(config.path, secret_env=True)
         assert line in said and f"--env-file .sheets-gm/{config.path.stem}.env" in line, said
-        assert "cron's line reads NOTICES_SMTP_PASSWORD, NOTICES_WEBHOOK from" in said, said
+        assert "read by cron, serve and every command alike: NOTICES_SMTP_PASSWORD from" in said, said
 
         first = _run_cron_line(line)
         assert box.messages, first  # the mail password came from the file
@@ -389,16 +410,13 @@ def test_a_big_coalition_turn_is_one_short_channel_summary_with_the_whole_attach
     """A war of many armies resolved: the channel gets one summary of a Discord message (the first lines of the
     report, the posts named with their length, where it stands, the board) with the whole report and the posts
     in full attached, and the next turn's notice: not the posts pasted in pieces."""
+    from tests.notify.test_war_size import war_on_the_hook
     from tests.sync.test_table_sizes import coalition_war
 
     path = coalition_war(tmp_path, ARMIES_A_SIDE)
     path.write_text(path.read_text(encoding="utf-8") + '\n[notify]\n[notify.chat]\nstyle = "discord"\n'
                     'url_env = "NOTICES_WEBHOOK"\ntimeout = 5\n', encoding="utf-8")
-    with webhook_server() as hook:
-        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
-        config = load_config(path)
-        init_match(config, now=NOON, share=False, seed=b"a big war")
-        sync(config, capsys)
+    with war_on_the_hook(path, monkeypatch, capsys, b"a big war") as (hook, config):
         before = len(hook.posts)
         play(config)
         clock.now += dt.timedelta(minutes=1)
@@ -496,10 +514,133 @@ def test_a_wesnoth_recruit_with_a_hostile_name_reaches_the_channel_as_typed(
         (post,) = [p for p in hook.posts if " resolved" in str(p.get("text", p.get("content")))]
         if style == "slack":
             text = post["text"]
-            assert "recruits &lt;!channel&gt; @everyone (" in text and "<" not in text, text
+            ours = re.sub(r"<!date\^\d+\^\{date_short_pretty\} \{time\}\|[^<>]*>", "", text)  # the deadline's mark
+            assert "recruits &lt;!channel&gt; @everyone (" in text and "<" not in ours, text
         else:
             text = post["content"]
             assert post["allowed_mentions"] == {"parse": []}
             assert "recruits \\<!channel\\> @\u200beveryone (" in text and "@everyone" not in text, text
         news = [m for rcpts, m in box.messages if set(rcpts) & addresses[seat] and "news for" in str(m["Subject"])]
         assert news and "recruits <!channel> @everyone (" in news[0].get_content()
+
+
+def test_a_notice_waiting_is_replaced_by_the_newer_one_of_its_window(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mail down, the GM moves the deadline: when mail comes back each seat gets the window's "is open" once, with
+    the new deadline (issue 63.2: it used to get the old one and, a second later, the new one). Fails with
+    ``Outbox._replace_older`` taken out."""
+    port = free_port()
+    with webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("champions", tmp_path, port)
+        sync(config, capsys)  # mail down: every seat's "is open" waits
+        config.path.write_text(config.path.read_text(encoding="utf-8").replace('times = ["20:00"]',
+                                                                               'times = ["22:00"]'), encoding="utf-8")
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)  # the deadline moved: the window is told anew
+        with smtp_server(port=port) as (box, _):
+            clock.now += dt.timedelta(minutes=5)  # past the channel's rest after two failures (1, then 2 minutes)
+            sync(config, capsys)
+        told = {address: [m for m in box.to(address) if "is open" in str(m["Subject"])]
+                for seat in config.seats for address in addresses.get(seat, ())}
+        ids = [str(m["Message-ID"]) for _, m in box.messages]
+        print(f"{len(told)} players: 'is open' letters per player {sorted({len(o) for o in told.values()})}, "
+              f"{len(ids) - len(set(ids))} duplicates, {len(Outbox.of(config.path).notes())} notes of losses")
+        assert len(told) >= 2
+        for address, opened in told.items():
+            assert len(opened) == 1, (address, [str(m["Subject"]) for m in opened])
+            assert "20:00 (Europe/Paris)" not in opened[0].get_content(), address
+
+
+def test_a_lost_post_is_told_to_the_gm_once_under_quiet_and_by_mail(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A "resolved" post refused for good (400) is dropped: cron's ``--quiet`` says so once (issue 63.3: it said
+    nothing, and the GM learnt it from ``status`` alone), the GM gets one e-mail naming it, and a routine 429
+    is not mailed as a channel failure. Fails with the losses left out of ``keep_alarms``."""
+    with notified_match("winordie", tmp_path, monkeypatch) as (box, hook, config, _):
+        sync(config, capsys, "--quiet")
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        hook.faults += [Fault(400, body=b'{"message": "Invalid Form Body"}')]
+        out = sync(config, capsys, "--quiet")
+        assert out.count("was dropped") == 1 and "resolved" in out and "400" in out, out
+        hook.faults += [Fault(429, headers={"Retry-After": "5"})]
+        play(config, seed="o")
+        for _ in range(3):
+            clock.now += dt.timedelta(minutes=1)
+            out = sync(config, capsys, "--quiet")
+            assert "was dropped" not in out and "429" not in out, out
+        to_gm = [str(m["Subject"]) for m in box.to(GM) if "not delivered" in str(m["Subject"])]
+        assert len(to_gm) == 1 and "resolved" in to_gm[0], to_gm
+
+
+def test_one_address_refused_on_every_letter_hides_no_other_loss() -> None:
+    """``status``'s notes: fifteen letters refused to one address are one line, and the lost post beside them is
+    shown (issue 63.8: the refused address filled the last ten)."""
+    from sheets_gm.notify.announce import describe_notes
+
+    refused = [{"at": f"2026-11-22T12:{n:02d}:00+00:00", "channel": "email", "recipient": "Ann",
+                "subject": f"Turn {n}", "what": "x@y.example refused for good (550 no such mailbox)"}
+               for n in range(15)]
+    lost = {"at": "2026-11-22T12:03:30+00:00", "channel": "chat", "recipient": CHANNEL, "subject": "Turn 3 resolved",
+            "what": "the webhook refused it for good: 400"}
+    lines = describe_notes([*refused[:4], lost, *refused[4:]])
+    assert len(lines) == 2 and "Turn 3 resolved" in lines[0] and "14 letters before it alike" in lines[1], lines
+
+
+LEAKY_BODIES = [  # a webhook's error replies that quote a token: Discord's, a proxy's, a query's
+    (404, b'{"message": "Unknown Webhook at /api/webhooks/4242/TOK3Nsecretdiscord", "code": 10015}'),
+    (500, b"<html>upstream error for POST /hooks/secret-token-123?token=QUERYsecret77 (proxy)</html>"),
+    (401, b"bad signature for https://hooks.slack.com/services/T0001/B0002/SLACKsecretXYZ"),
+]
+
+
+def test_no_token_a_server_quotes_is_kept_or_printed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Error replies quoting a webhook's token (its path, a ?token=, a Slack hook, our own URL) are redacted before
+    the outbox keeps them (letters, notes.json, ledger.json) and on every command's output: sync, status, notices,
+    doctor --send-test (issue 63.5: the last two printed them, and the outbox kept them as they came). Fails with
+    ``notify.redact``'s shapes taken out."""
+    tokens = ("TOK3Nsecretdiscord", "QUERYsecret77", "SLACKsecretXYZ", "secret-token-123")
+    with notified_match("winordie", tmp_path, monkeypatch) as (_box, hook, config, _):
+        said: list[str] = []
+        for status_code, body in LEAKY_BODIES:
+            hook.faults.append(Fault(status_code, body=body))
+            said.append(sync(config, capsys))
+            clock.now += dt.timedelta(hours=3)
+        hook.faults += [Fault(status_code, body=body) for status_code, body in LEAKY_BODIES]
+        for command in (["status"], ["notices"], ["doctor", "--send-test"], ["doctor", "--send-test"],
+                        ["doctor", "--send-test"]):
+            main([command[0], "-c", str(config.path), *command[1:]])
+            said.append("".join(capsys.readouterr()))
+        hook.faults.clear()
+        hook.faults += [Fault(400, body=LEAKY_BODIES[0][1])]
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        said.append(sync(config, capsys))  # a post dropped for good: its reason in the ledger and the notes
+        kept = [p.read_text(encoding="utf-8") for p in Outbox.of(config.path).folder.rglob("*.json")]
+        assert any("4242" in text for text in kept) and any("<hidden>" in text for text in said), said
+        for text in [*said, *kept]:
+            assert not any(token in text for token in tokens), [t for t in tokens if t in text]
+
+
+def test_a_seat_s_zone_letters_gone_stale_are_named_once(tmp_path: Path) -> None:
+    """A seat's "is open" went as one letter per zone among its players; gone stale, the next letter names the
+    notice once, not once per zone (issue 63.8)."""
+    from sheets_gm.notify.outbox import EMAIL, Letter
+    from sheets_gm.notify.send import send_waiting
+
+    box = Outbox(tmp_path / "outbox")
+    opened = [Letter(f"m/1/opened/Ann{suffix}", EMAIL, "Ann", "[M] Turn 1 is open", "…", "2026-11-22T12:00:00+00:00",
+                     (address,), window="1", zone=zone) for suffix, address, zone in
+              (("", "a@x.example", "Europe/Paris"), ("@Asia/Tokyo", "b@x.example", "Asia/Tokyo"))]
+    news = Letter("m/1@1/resolved/Ann", EMAIL, "Ann", "[M] Turn 1 resolved", "news", "2026-11-22T12:01:00+00:00",
+                  ("a@x.example", "b@x.example"))
+    box.add([*opened, news])
+    box.open_at("2")
+    send_waiting(box, None, lambda: NOON)
+    (waiting,) = box.waiting()
+    assert waiting.body.count("Turn 1 is open") == 1 and "1 notice went stale" in waiting.body, waiting.body

@@ -35,8 +35,8 @@ class ScriptedSession:
     received: ClassVar[Counter[str]] = Counter()
     tried: ClassVar[Counter[str]] = Counter()
 
-    def __init__(self, settings: EmailSettings) -> None:
-        del settings
+    def __init__(self, settings: EmailSettings, heads: object = None) -> None:
+        del settings, heads
 
     def __enter__(self) -> ScriptedSession:
         return self
@@ -45,7 +45,7 @@ class ScriptedSession:
                  trace: TracebackType | None) -> None:
         return None
 
-    def send(self, letter: Letter) -> Delivery:
+    def send(self, letter: Letter, now: object = None) -> Delivery:
         accepted, refused, later = [], {}, {}
         for address in letter.pending:
             self.tried[address] += 1
