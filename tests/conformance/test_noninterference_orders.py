@@ -184,9 +184,10 @@ def short_order_echoed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Mistake (b): each row's feedback ends with what the other seats typed, their cells joined (``B2 5``): in
     Noughts and crosses a square (``B2``), shorter than any text a scan for typed orders looks for."""
     from sheets_gm.sync import poll as polling
+    from sheets_gm.sync.rows.fates import row_feedback
 
     seen: dict[str, Any] = {}
-    writes, feedback = polling._feedback_writes, polling.row_feedback
+    writes = polling._feedback_writes
 
     def remembering(sheets: Any, read: Any, *args: Any, **kwargs: Any) -> None:
         seen["read"] = read
@@ -195,7 +196,7 @@ def short_order_echoed(monkeypatch: pytest.MonkeyPatch) -> None:
     def echoing(row: Any, seat: str, *args: Any, **kwargs: Any) -> str:
         theirs = [" ".join(str(v) for v in r.values.values() if v not in (None, "", True, False))
                   for other, typed in seen["read"].seats.items() if other != seat for r in typed.rows if r.typed]
-        return " · ".join([feedback(row, seat, *args, **kwargs), *filter(None, theirs)])
+        return " · ".join([row_feedback(row, seat, *args, **kwargs), *filter(None, theirs)])
 
     monkeypatch.setattr(polling, "_feedback_writes", remembering)
     monkeypatch.setattr(polling, "row_feedback", echoing)

@@ -78,14 +78,15 @@ def tick_only(config: MatchConfig) -> None:
     batch = WriteBatch()
     for seat in window.seats if window is not None else ():
         seat_read = read.seats.get(seat)
-        rows = {(r.table, r.subject): r.row for r in seat_read.rows} if seat_read is not None else {}
-        for placed in seat_read.tab.tables if seat_read is not None else ():
+        if seat_read is None or window is None:
+            continue
+        rows = {(r.table, r.subject): r.row for r in seat_read.rows}
+        for placed in seat_read.tab.tables:
             box = placed.spec.of_kind(ColumnKind.READY)
             subjects = read.adapter.rows(state, seat, placed.spec) if box and placed.spec.open_in(window.phase) else []
             if subjects and (placed.spec.name, subjects[0]) in rows:
-                row = rows[(placed.spec.name, subjects[0])]
-                batch.put(seat_backend(sheets, read.tabs, seat), placed.at(placed.cell(row - placed.first_row,
-                                                                                       box[0].key)), [[True]])
+                cell = placed.cell(rows[(placed.spec.name, subjects[0])] - placed.first_row, box[0].key)
+                batch.put(seat_backend(sheets, read.tabs, seat), placed.at(cell), [[True]])
     batch.run(sheets.write_order())
 
 
@@ -192,10 +193,8 @@ def rows_never_used(monkeypatch: pytest.MonkeyPatch) -> None:
     def forgetting(self: ToySheet, *args: Any, **kwargs: Any) -> Any:
         return replace(reading(self, *args, **kwargs), consumed=frozenset())
 
-    read = polling.read_match
-
     def unbound(*args: Any, **kwargs: Any) -> Any:
-        found = read(*args, **kwargs)
+        found = read_match(*args, **kwargs)
         window = found.record.ruleset.window(found.record.state)
         key = window.key if window is not None else ""
         return replace(found, seats={s: replace(r, rows=tuple(replace(t, window=key) if t.typed else t for t in r.rows))

@@ -195,7 +195,7 @@ def twins_of(base: Path, folder: Path, seat: str, others: Sequence[str] = (), ta
     for side in ("a", "b"):
         shutil.copytree(base, folder / side)
         configs.append(load_config(folder / side / "match.toml"))
-    twins = Twins(*configs, seat=seat)
+    twins = Twins(configs[0], configs[1], seat=seat)
     now = acting(twins.a)
     mine = {seat: Typist(f"watched{tag}")} if seat in now else {}
     others = [s for s in (others or (*twins.a.seats, JUDGE)) if s != seat]
