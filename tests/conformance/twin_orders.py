@@ -3,10 +3,11 @@
 A match of any game (the toy game too) is created by ``init`` in a folder, laid out as the game's starter config
 lays it out (a workbook per seat, the engine under ``gm/``), and played for a few windows by the demo's bots typing
 into every seat's cells. At a window, the folder is copied: the watched seat types the same orders in both, and every
-other seat types orders of its own in each (a bot made from another secret), with no Ready ticked. A seat that does
-not act in the window (a game of turns) types ahead, for its next window. Then the same steps run on both: a poll,
-each seat's Ready ticked, a poll... and after each, what the watched seat receives is compared (``Received``), and
-what a bot handed its seat now would be given and would type (``bot_of``).
+other seat types orders of its own in each (a bot of another kind, or made from another secret), with no Ready
+ticked. A seat that does not act in the window (a game of turns) types ahead, for its next window. Then the same steps
+run on both: a poll, each seat's Ready ticked, a poll... and after each, what the watched seat receives is compared
+(``Received``: its workbook and the board, text by text, and the notices the poll sends it or the channel), and what
+a bot handed its seat now would be given and would type (``bot_of``).
 """
 
 from __future__ import annotations
