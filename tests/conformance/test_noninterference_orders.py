@@ -37,11 +37,8 @@ from sheets_gm.match.config import load_config
 from sheets_gm.rulesets.gvg.engine import GvgRuleset
 from sheets_gm.rulesets.gvg.orders import TurnOrders
 from sheets_gm.rulesets.gvg.state import GvgState
-from sheets_gm.rulesets.registry import get_game, ruleset_names
-from tests.conformance.twin_orders import Twins, acting, copied_base, seats_of, tick_ready, twins_of, watched
+from tests.conformance.twin_orders import GAMES, Twins, acting, copied_base, seats_of, tick_ready, twins_of, watched
 from tests.toygame.registered import toy_registered
-
-GAMES = [*(n for n in ruleset_names() if get_game(n).sheet is not None), "tictactoe"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -114,13 +111,6 @@ def next_seat(base: Path, seat: str) -> str:
     """The seat after ``seat`` in the roster's order (the quick run's other seat: one typing is enough to differ)."""
     seats = load_config(base / "match.toml").seats
     return seats[(seats.index(seat) + 1) % len(seats)]
-
-
-@pytest.fixture(scope="module", params=GAMES)
-def base(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Each game's match after its warm-up (one window at least), shared by the module's tests of the game."""
-    name = str(request.param)
-    return copied_base(tmp_path_factory.mktemp(name), name, 0 if get_game(name).tests.warm_up else 1)
 
 
 def test_a_seat_receives_the_same_whatever_another_seat_typed(base: Path, tmp_path: Path) -> None:

@@ -29,17 +29,15 @@ import pytest
 
 from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.rulesets.registry import get_game, get_ruleset, ruleset_names
+from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.match_record import history_rows, joined_cells
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import WriteBatch, seat_backend
 from tests.conformance.noninterference import canonical
-from tests.conformance.twin_orders import NOW, Typist, acting, copied_base, type_orders
+from tests.conformance.twin_orders import GAMES, NOW, Typist, acting, copied_base, type_orders
 from tests.toygame.registered import toy_registered
-
-GAMES = [*(n for n in ruleset_names() if get_game(n).sheet is not None), "tictactoe"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -143,13 +141,6 @@ def carried_again(base: Path, folder: Path, windows: int, stale: bool = False) -
         if found:
             break
     return found
-
-
-@pytest.fixture(scope="module", params=GAMES)
-def base(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Each game's match after its warm-up, shared by the module's tests of the game."""
-    name = str(request.param)
-    return copied_base(tmp_path_factory.mktemp(name), name, 0 if get_game(name).tests.warm_up else 1)
 
 
 #: The games whose line typed, cleared and brought back by an older copy is carried out today: issue 60's stale copy

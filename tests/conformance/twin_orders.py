@@ -25,7 +25,7 @@ from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import MatchConfig, load_config, toml_key
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.run import init_match
-from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset
+from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset, ruleset_names
 from sheets_gm.sync.autoplay import type_bot_orders, typed_values
 from sheets_gm.sync.bot_seats import bot_input, bot_rows
 from sheets_gm.sync.poll import poll
@@ -37,6 +37,8 @@ from tests.conformance.test_noninterference_files import Received, received
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"twin orders: the seed of the match"
+#: The games the twin tests walk: every game with a sheet, and the toy game (registered by the tests that walk it).
+GAMES = [*(n for n in ruleset_names() if get_game(n).sheet is not None), "tictactoe"]
 
 
 def config_text(game: str) -> str:
