@@ -53,9 +53,8 @@ def walk(twins: Twins, steps: int = 4) -> list[str]:
     window of the differing orders resolves, any difference; after, a bot's input or moves that differ where
     nothing the seat is shown does."""
     found: list[str] = []
-    before, ticked = True, list[str]()
+    before, ticked, now = True, list[str](), acting(twins.a)
     for step in range(steps):
-        now = acting(twins.a)
         if step:
             if not now:
                 break
@@ -64,11 +63,12 @@ def walk(twins: Twins, steps: int = 4) -> list[str]:
             calm = [s for s in now if s not in twins.differing]
             ticked = calm if calm and set(calm) != set(now) and calm != ticked else list(now)
             tick_ready(twins, ticked)
-        (got_a, bot_a, resolved), (got_b, bot_b, _) = watched(twins.a, twins.seat), watched(twins.b, twins.seat)
-        before = before and not (resolved and set(now) & set(twins.differing))
-        shown = got_a.differences(got_b)
-        bots = [f"{what}: {d}" for what in sorted(set(bot_a) | set(bot_b))
-                for d in json_differences(bot_a.get(what, "null"), bot_b.get(what, "null"))]
+        mine, theirs = watched(twins.a, twins.seat), watched(twins.b, twins.seat)
+        before = before and not (mine.resolved and set(now) & set(twins.differing))
+        now = mine.acting
+        shown = mine.received.differences(theirs.received)
+        bots = [f"{what}: {d}" for what in sorted(set(mine.bot) | set(theirs.bot))
+                for d in json_differences(mine.bot.get(what, "null"), theirs.bot.get(what, "null"))]
         when = f"poll {step + 1} ({'before' if before else 'after'} the window typed for resolved)"
         if before:
             found += [f"{when}: {d}" for d in shown + bots]

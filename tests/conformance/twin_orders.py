@@ -29,7 +29,7 @@ from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get
 from sheets_gm.sync.autoplay import type_bot_orders, typed_values
 from sheets_gm.sync.bot_seats import bot_input, bot_rows
 from sheets_gm.sync.poll import poll
-from sheets_gm.sync.read import read_match
+from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import WriteBatch, seat_backend
 from tests.conformance.noninterference import canonical
 from tests.conformance.test_leak_scan import roster_csv
@@ -147,10 +147,9 @@ def type_ahead(config: MatchConfig, seat: str, typist: Typist) -> str:
     return canonical(typed) if typed else ""
 
 
-def bot_of(config: MatchConfig, seat: str) -> dict[str, str]:
+def bot_of(read: MatchRead, seat: str) -> dict[str, str]:
     """What a bot handed ``seat`` now (``adjust --bot``) would be given (``bot_input``: the state as the seat knows
     it, its dice's published rolls) and would type (``bot_rows``, the rows the sync types for it), as JSON text."""
-    read = read_match(open_match_sheets(config), get_ruleset(config.ruleset))
     record = read.record
     given = bot_input(record, record.state, seat)
     out = {"its bot's input": canonical({"state": record.ruleset.state_codec.to_json(given.state),
@@ -222,11 +221,25 @@ def tick_ready(twins: Twins, seats: Collection[str]) -> None:
         type_orders(config, {s: typists.get(s, Typist("calm")) for s in seats}, ready=True)
 
 
-def watched(config: MatchConfig, seat: str) -> tuple[Received, dict[str, str], bool]:
-    """After a poll of ``config`` (run here): what ``seat`` receives, what a bot on its seat is given, and whether
-    the poll resolved a window."""
-    report = poll(open_match_sheets(config), get_ruleset(config.ruleset), now=NOW)
-    return received(config, seat, report), bot_of(config, seat), report.resolved
+@dataclass(frozen=True)
+class Seen:
+    """What a poll leaves a watched seat: what it receives, what a bot on its seat is given and would type, whether
+    the poll resolved a window, and the seats acting in the window open after it."""
+
+    received: Received
+    bot: dict[str, str]
+    resolved: bool
+    acting: tuple[str, ...]
+
+
+def watched(config: MatchConfig, seat: str) -> Seen:
+    """A poll of ``config`` (run here), and what it leaves ``seat`` (``Seen``)."""
+    sheets, cls = open_match_sheets(config), get_ruleset(config.ruleset)
+    report = poll(sheets, cls, now=NOW)
+    read = read_match(sheets, cls)
+    window = read.record.ruleset.window(read.record.state)
+    return Seen(received(config, seat, report), bot_of(read, seat), report.resolved,
+                () if window is None else window.seats)
 
 
 def copied_base(tmp: Path, game: str, windows: int) -> Path:
