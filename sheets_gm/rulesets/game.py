@@ -11,7 +11,9 @@ everything the layers above ask of a game, so none of them probes a class for wh
 - ``gm``: the GM's ``adjust`` options and the events they make (applied by ``Ruleset.apply_gm_event``);
 - ``legacy``: how to read what an earlier version of the game wrote (``rulesets.parts.legacy``, applied by
   ``sync.life.legacy``);
-- ``commands``: the game's own tools, ``sheets-gm <name> TOOL``, as data the command layer mounts.
+- ``commands``: the game's own tools, ``sheets-gm <name> TOOL``, as data the command layer mounts;
+- ``tests``: what the project's shared tests need of the game (``SharedTests``: house rules that end a match soon,
+  the windows to play before a seat's secrets can differ), with defaults that fit a plain game.
 
 Each part's protocol lives below this record, in ``rulesets.parts`` (the sheet adapter's in ``sheets.adapter``),
 so the record and the games look only down; the layers that use a part import it from there.
@@ -21,11 +23,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from sheets_gm.engine.gm_events import CONCEDE, concession_of
-from sheets_gm.engine.ruleset import BotKind, GmOption, Ruleset, RulesetTraits
+from sheets_gm.engine.ruleset import BotKind, GmOption, Roster, Ruleset, RulesetTraits
 
 if TYPE_CHECKING:  # the parts' protocols, for their types only: a command loads only the parts it uses
     from sheets_gm.rulesets.parts.figures import MatchTally, SimulationSpec
@@ -76,6 +78,30 @@ class GameCommand:
 
 
 @dataclass(frozen=True, slots=True)
+class SharedTests:
+    """What the project's shared tests (``scripts/test_game.sh``) need of a game, declared by the game itself so that
+    a new one passes them without a line changed outside its package. Every default fits a plain game."""
+
+    #: House rules (setting → value) under which a match ends in a few windows, for the tests that play one to its
+    #: end: ``{"max_turns": 6}``. None: the game's own settings.
+    short: Mapping[str, Any] = field(default_factory=dict)
+    #: Windows every seat plays before the noninterference tests compare twin matches: enough for what a seat may
+    #: not see to exist (Win or Die deploys face down in its first two windows).
+    warm_up: int = 0
+    #: How many seats of the sample roster (its first ones) the tests seat; 0: every one. A game whose sample is a
+    #: crowd (Champions' 16) names a smaller table, which must still be a legal one.
+    seats: int = 0
+    #: The options of one ``adjust`` naming nothing a seat may not see (the twin tests run it on both matches);
+    #: empty: the options of the GM part's example.
+    adjust: tuple[str, ...] = ()
+
+    def roster(self, sample: Roster) -> Roster:
+        """The tests' roster: the sample roster's first ``seats`` seats and their members (every seat for 0)."""
+        seats = sample.seats[:self.seats] if self.seats else sample.seats
+        return Roster(seats, tuple(m for m in sample.members if m.seat in seats or m.seat not in sample.seats))
+
+
+@dataclass(frozen=True, slots=True)
 class Game(Generic[RulesT]):
     """One game: its engine rules and its optional parts, each None where the game has none."""
 
@@ -86,6 +112,7 @@ class Game(Generic[RulesT]):
     gm: GmPart | None = None
     legacy: LegacyUpgrades | None = None
     commands: tuple[GameCommand, ...] = ()
+    tests: SharedTests = field(default_factory=SharedTests)
 
     @property
     def traits(self) -> RulesetTraits:

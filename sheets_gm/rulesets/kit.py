@@ -30,7 +30,7 @@ from sheets_gm.engine.ruleset import (
     split_option,
 )
 from sheets_gm.engine.settings import setting
-from sheets_gm.rulesets.game import Game, GameCommand, GameCommandError, GmPart, Simulation
+from sheets_gm.rulesets.game import Game, GameCommand, GameCommandError, GmPart, SharedTests, Simulation
 from sheets_gm.rulesets.parts.fields import Fields
 from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
@@ -45,6 +45,7 @@ __all__ = [
     "GM", "JUDGE", "BoardDrawing", "BoardKind", "BotKind", "CellValue", "Codec", "Entry", "Event", "Fields",
     "FigureKind", "FigureSpec", "Game", "GameCommand", "GameCommandError", "GameSheet", "GmOption", "GmPart", "Grid",
     "Information", "InputTable", "LinedDict", "MatchSummary", "Member", "Outcome", "Play", "Post",
-    "Resolution", "Roster", "Ruleset", "RulesetTraits", "Scenario", "SeatInput", "SeatKind", "Simulation",
+    "Resolution", "Roster", "Ruleset", "RulesetTraits", "Scenario", "SeatInput", "SeatKind", "SharedTests",
+    "Simulation",
     "SimulationSpec", "TurnDice", "TurnStructure", "TypedRow", "Verdict", "Window", "setting", "split_option",
 ]

@@ -167,7 +167,8 @@ def typed_strings(record: MatchRecord, orders: dict[str, Any],
                   before: dict[Path, dict[str, bytes]]) -> dict[str, set[str]]:
     """What each seat typed that tells its orders apart: the strings of its cells (3 characters or more) that
     no other seat typed this window and that no file held before (a dropdown's words, a tile's name on
-    the board are not the seat's secret)."""
+    the board are not the seat's secret). A shorter order (a square, ``B2``) is too common a text to search for:
+    the twin matches of ``test_noninterference_orders.py`` find it by difference."""
     window = record.ruleset.window(record.state)
     adapter = sheet_of(record.ruleset)
     assert window is not None and adapter is not None

@@ -40,15 +40,13 @@ from sheets_gm.sync.match_record import engine_write
 from sheets_gm.sync.notices import NoticeRules, poll_notices
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
-from tests.conformance.leak_scan import xml_parts
+from tests.conformance.leak_scan import workbook_differences, xml_parts
 from tests.conformance.noninterference import canonical
 from tests.conformance.test_leak_scan import roster_csv
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"noninterference seed of the match"
 GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
-#: Windows played before the snapshot: Win or Die deploys in its first two, face down.
-WARM_UP = {"winordie": 3}
 _STAMPS = re.compile(rb"<dcterms:(created|modified)[^>]*>[^<]*</dcterms:\1>")
 
 
@@ -60,14 +58,15 @@ class Received:
     notices: list[str]
 
     def differences(self, other: Received) -> list[str]:
-        """What differs, file part by file part and notice by notice."""
+        """What differs, by difference and not by a scan (so a text of any length counts): each file's texts by
+        tab and cell, both texts named (``workbook_differences``), then the notices, one by one."""
         out = []
         for name in sorted(set(self.files) | set(other.files)):
-            mine, theirs = self.files.get(name, {}), other.files.get(name, {})
-            out += [f"{name}: part {part}" for part in sorted(set(mine) | set(theirs))
-                    if mine.get(part) != theirs.get(part)]
-        if self.notices != other.notices:
-            out.append(f"notices: {self.notices} != {other.notices}")
+            out += workbook_differences(name, self.files.get(name, {}), other.files.get(name, {}))
+        mine, theirs = self.notices, other.notices
+        out += [f"notice {n + 1}: {a!r} / {b!r}" for n, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b]
+        if len(mine) != len(theirs):
+            out.append(f"notices: {len(mine)} / {len(theirs)}: {mine[len(theirs):] or theirs[len(mine):]}")
         return out
 
 
@@ -167,6 +166,12 @@ def nothing_hidden_moves(config: MatchConfig, seat: str) -> bool:
                codec.to_json(record.state) for n in range(3))
 
 
+def warm_up(game: str) -> int:
+    """The windows every seat plays before twin matches of ``game`` are compared, as the game declares them
+    (``SharedTests.warm_up``: Win or Die deploys face down in its first two)."""
+    return get_game(game).tests.warm_up
+
+
 def seats_of(game: str) -> list[str]:
     """The seats (or teams) of the game's starter config."""
     data = tomllib.loads(starter_config(game).read_text(encoding="utf-8"))
@@ -195,7 +200,7 @@ def compare(tmp_path: Path, game: str, seat: str, windows: int, twin_seed: int) 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_seat_receives_the_same_whatever_it_may_not_see(game: str, tmp_path: Path) -> None:
-    diffs, apart = compare(tmp_path, game, seats_of(game)[0], WARM_UP.get(game, 1), twin_seed=1)
+    diffs, apart = compare(tmp_path, game, seats_of(game)[0], max(1, warm_up(game)), twin_seed=1)
     assert diffs == []
     assert apart, "the twin matches differ nowhere: the comparison proves nothing"
 
@@ -209,7 +214,7 @@ def test_soak_every_seat_receives_the_same_whatever_it_may_not_see(game: str, wi
         # where the twins differ nowhere (the other seat's bots type the same whatever their secret, or only this
         # seat acts), the comparison proves nothing: the next window is compared, up to two more
         for extra in range(3):
-            diffs, apart = compare(tmp_path / f"{n}-{extra}", game, str(seat), WARM_UP.get(game, 0) + windows + extra,
+            diffs, apart = compare(tmp_path / f"{n}-{extra}", game, str(seat), warm_up(game) + windows + extra,
                                    twin_seed=n)
             assert diffs == [], seat
             if apart:
@@ -217,17 +222,14 @@ def test_soak_every_seat_receives_the_same_whatever_it_may_not_see(game: str, wi
         assert apart, f"{seat}: the twin matches differ nowhere in three windows"
 
 
-#: One ``adjust`` per game that names nothing a seat may not see (Win or Die's own example names a unit by its id,
-#: which in a twin match may stand behind another token).
-ADJUST = {"winordie": ["--crystals", "Bo=4"]}
-
-
 def gm_steps(game: str, config: MatchConfig) -> list[list[str]]:
-    """The GM's commands the walk runs on both matches, in turn: an ``adjust``, an ``undo``, a ``repair``."""
+    """The GM's commands the walk runs on both matches, in turn: an ``adjust`` naming nothing a seat may not see (the
+    game's ``SharedTests.adjust``, else its example's), an ``undo``, a ``repair``."""
     gm = get_game(game).gm
     steps: list[list[str]] = []
     if gm is not None:
-        steps.append(["adjust", *ADJUST.get(game, shlex.split(gm.example.split(" --reason")[0])), "--reason", "walk"])
+        options = get_game(game).tests.adjust or shlex.split(gm.example.split(" --reason")[0])
+        steps.append(["adjust", *options, "--reason", "walk"])
     return [*steps, ["undo", "--reason", "walk"], ["repair"]]
 
 
@@ -248,14 +250,14 @@ def walk_gm_commands(tmp_path: Path, game: str, seat: str, windows: int) -> list
 
 
 def test_the_gm_s_commands_give_a_seat_the_same_whatever_it_may_not_see(tmp_path: Path) -> None:
-    assert walk_gm_commands(tmp_path, "winordie", "Ann", WARM_UP["winordie"]) == []
+    assert walk_gm_commands(tmp_path, "winordie", "Ann", warm_up("winordie")) == []
 
 
 @pytest.mark.soak
 @pytest.mark.parametrize("game", GAMES)
 def test_soak_the_gm_s_commands_give_every_seat_the_same(game: str, tmp_path: Path) -> None:
     for n, seat in enumerate(seats_of(game)):
-        assert walk_gm_commands(tmp_path / str(n), game, seat, WARM_UP.get(game, 0) + 2) == [], seat
+        assert walk_gm_commands(tmp_path / str(n), game, seat, warm_up(game) + 2) == [], seat
 
 
 @pytest.fixture
@@ -281,5 +283,6 @@ def board_names_a_face_down_unit(monkeypatch: pytest.MonkeyPatch) -> Iterator[No
 
 
 def test_a_board_naming_a_face_down_unit_is_found(board_names_a_face_down_unit: None, tmp_path: Path) -> None:
-    diffs, varied = compare(tmp_path, "winordie", "Ann", WARM_UP["winordie"], twin_seed=1)
-    assert varied and any(d.startswith("board.xlsx: part xl/") for d in diffs), diffs
+    diffs, varied = compare(tmp_path, "winordie", "Ann", warm_up("winordie"), twin_seed=1)
+    named = re.compile(r"board\.xlsx: tab '[^']+' cell [A-Z]+[0-9]+: '[^']+ is [^']+' / '")  # file, tab, cell, texts
+    assert varied and any(named.match(d) for d in diffs), diffs

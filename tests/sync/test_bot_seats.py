@@ -33,20 +33,21 @@ SEED = b"bot seats: the seed of the match!"
 GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
 
 
-#: House rules that end a match in a few windows (Win or Die's is short anyway).
-SHORT = {"gvg": {"max_turns": 6}, "wesnoth": {"max_rounds": 4}, "champions": {"max_rounds": 3},
-         "coalition": {"max_turns": 3}}
+def _seats(name: str) -> tuple[str, ...]:
+    """The seats of the tests' roster of ``name`` (as the game declares it: ``SharedTests.roster``)."""
+    return get_game(name).tests.roster(create_ruleset(name).sample_roster()).seats
 
 
 def _match(folder: Path, name: str, bots: dict[str, str], short: bool = False) -> tuple[MatchSheets, AnyRuleset]:
-    """A match of ``name`` on local workbooks laid out privately (a file per seat, the engine under gm/); ``short``:
-    with the house rules that end it soon."""
+    """A match of ``name`` on local workbooks laid out privately (a file per seat, the engine under gm/), seated as the
+    game declares for the shared tests (``SharedTests``: every seat of its sample roster unless it names fewer);
+    ``short``: with the house rules the game declares to end it soon."""
     from sheets_gm.rulesets.registry import sheet_spec
 
-    settings = get_ruleset(name).traits.settings_type(**SHORT.get(name, {})) if short else None
+    tests = get_game(name).tests
+    settings = get_ruleset(name).traits.settings_type(**tests.short) if short else None
     rules = create_ruleset(name, settings)
-    roster = rules.sample_roster()
-    roster = type(roster)(roster.seats[:2], tuple(m for m in roster.members if m.seat in roster.seats[:2]))
+    roster = tests.roster(rules.sample_roster())
     tabs = sheet_spec(name).tabs
     paths = {"board": (folder / "board.xlsx", tabs.board), "engine": (folder / "gm" / "engine.xlsx", ABOUT_TAB)}
     paths |= {s: (folder / f"orders-{s}.xlsx", tabs.orders.format(seat=s)) for s in roster.seats}
@@ -89,11 +90,10 @@ def _history_orders(sheets: MatchSheets, name: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_bot_seat_plays_the_match_to_its_end(tmp_path: Path, name: str) -> None:
-    rules = create_ruleset(name)
-    seats = rules.sample_roster().seats[:2]
-    best = next(iter(bots_of(rules)))
+    seats = _seats(name)
+    best = next(iter(bots_of(create_ruleset(name))))
     sheets, rules = _match(tmp_path, name, {seats[1]: best}, short=True)
-    people = _people(rules, seats[:1])
+    people = _people(rules, tuple(s for s in seats if s != seats[1]))
     typed_by_bot = 0
     for _ in range(rules.traits.max_windows + 1):
         report = _step(sheets, name, people)
@@ -114,8 +114,7 @@ def test_a_bot_seat_plays_the_match_to_its_end(tmp_path: Path, name: str) -> Non
 
 @pytest.mark.parametrize("name", GAMES)
 def test_leak_scan_over_what_a_bot_seat_is_given(tmp_path: Path, name: str) -> None:
-    rules = create_ruleset(name)
-    seats = rules.sample_roster().seats[:2]
+    seats = _seats(name)
     sheets, rules = _match(tmp_path, name, {})
     people = _people(rules, seats)
     scanned = hidden = 0
@@ -200,9 +199,8 @@ def test_a_win_or_die_bot_never_reads_a_face_down_token() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_seat_handed_to_a_bot_and_back(tmp_path: Path, name: str) -> None:
-    rules = create_ruleset(name)
-    seats = rules.sample_roster().seats[:2]
-    best = next(iter(bots_of(rules)))
+    seats = _seats(name)
+    best = next(iter(bots_of(create_ruleset(name))))
     sheets, rules = _match(tmp_path, name, {})
     cls = get_ruleset(name)
     everyone = _people(rules, seats)

@@ -12,7 +12,7 @@ from sheets_gm.rulesets.champions.figures import ChampionsTally, simulation_spec
 from sheets_gm.rulesets.champions.gm import GM_OPTIONS, events_from_options
 from sheets_gm.rulesets.champions.scenario import ChampionsScenarioCodec
 from sheets_gm.rulesets.champions.sheet.adapter import ChampionsSheet
-from sheets_gm.rulesets.game import Game, GmPart, Simulation
+from sheets_gm.rulesets.game import Game, GmPart, SharedTests, Simulation
 
 
 def bot_kinds(ruleset: ChampionsRuleset) -> Mapping[str, BotKind]:
@@ -39,4 +39,5 @@ GAME = Game(
                           tally=lambda r, start: ChampionsTally(r.rules.table, start)),
     gm=GmPart(GM_OPTIONS, events_from_options,
               '--health Ann.mage=40 --reason "a heal was missed"'),
+    tests=SharedTests(short={"max_rounds": 3}, seats=4),  # a table of 4 of the sample's 16
 )

@@ -12,7 +12,7 @@ from sheets_gm.rulesets.coalition.figures import CoalitionTally, simulation_spec
 from sheets_gm.rulesets.coalition.gm import OPTIONS, events_from_options
 from sheets_gm.rulesets.coalition.scenario import CoalitionScenarioCodec
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
-from sheets_gm.rulesets.game import Game, GmPart, Simulation
+from sheets_gm.rulesets.game import Game, GmPart, SharedTests, Simulation
 
 
 def bot_kinds(ruleset: CoalitionRuleset) -> Mapping[str, BotKind]:
@@ -38,4 +38,5 @@ GAME = Game(
                           tally=lambda r, start: CoalitionTally(start)),
     gm=GmPart(OPTIONS, events_from_options,
               '--vp coalition=120 --reason "judge ruling on the raid"'),
+    tests=SharedTests(short={"max_turns": 3}),
 )

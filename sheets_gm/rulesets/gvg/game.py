@@ -9,7 +9,7 @@ from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import BotKind
-from sheets_gm.rulesets.game import Game, GmPart, Simulation
+from sheets_gm.rulesets.game import Game, GmPart, SharedTests, Simulation
 from sheets_gm.rulesets.gvg.bots.base import Bot as GvgBot
 from sheets_gm.rulesets.gvg.bots.objective import ObjectiveBot
 from sheets_gm.rulesets.gvg.bots.random_bot import RandomBot
@@ -60,4 +60,5 @@ GAME = Game(
     gm=GmPart(OPTIONS, events_from_options,
               '--coins red=5 --reason "duel paid twice"'),
     legacy=GvgLegacy(),  # matches in play and replays of the old GvG layout, read in today's terms
+    tests=SharedTests(short={"max_turns": 6}),
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sheets_gm.engine.ruleset import BotKind
-from sheets_gm.rulesets.game import Game, GmPart, Simulation
+from sheets_gm.rulesets.game import Game, GmPart, SharedTests, Simulation
 from sheets_gm.rulesets.wesnoth.bots import RandomBot, SkirmisherBot
 from sheets_gm.rulesets.wesnoth.commands import COMMANDS
 from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
@@ -37,4 +37,5 @@ GAME = Game(
     gm=GmPart(GM_OPTIONS, lambda seats, values, reason: events_from_options(values, reason),
               '--gold Ann=12 --reason "miscounted income"'),
     commands=COMMANDS,
+    tests=SharedTests(short={"max_rounds": 4}),
 )

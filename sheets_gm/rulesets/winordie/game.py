@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from sheets_gm.rulesets.game import Game, GmPart, Simulation
+from sheets_gm.rulesets.game import Game, GmPart, SharedTests, Simulation
 from sheets_gm.rulesets.winordie.bots import bot_kinds
 from sheets_gm.rulesets.winordie.engine import WodRuleset
 from sheets_gm.rulesets.winordie.figures import WodTally, simulation_spec
@@ -19,4 +19,6 @@ GAME = Game(
                           tally=lambda r, start: WodTally(start)),
     gm=GmPart(OPTIONS, events_from_options,
               '--damage Bo-2=3 --reason "Blood Price"'),
+    # deploys face down in its first two windows; its adjust example names a unit, which a twin may hide elsewhere
+    tests=SharedTests(warm_up=3, adjust=("--crystals", "Bo=4")),
 )
