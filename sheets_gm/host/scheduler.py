@@ -26,7 +26,7 @@ import os
 import queue
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -35,7 +35,7 @@ from typing import Protocol
 from sheets_gm.engine.words import counted
 from sheets_gm.host.accounts import Accounts, AccountWatcher
 from sheets_gm.host.discovery import find_configs
-from sheets_gm.host.quiet import Need, google_need, local_need
+from sheets_gm.host.quiet import Need, first_need, google_need, local_need
 from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_status
 from sheets_gm.host.visit import Done, Outcome, visit
 from sheets_gm.match.config import BackendKind, MatchConfig
@@ -51,9 +51,31 @@ DEFAULT_INTERVAL = 10.0
 DEFAULT_RESCAN = 60.0
 #: Workers polling matches side by side.
 DEFAULT_WORKERS = 4
+#: Seconds a poll may take before it is stopped (its process killed) and its match tried again later.
+DEFAULT_POLL_DEADLINE = 300.0
+#: Seconds an account's question to Drive may take before the host says so (its matches wait for it; the other
+#: accounts' go on: each asks on a thread of its own).
+DRIVE_DEADLINE = 30.0
+#: Seconds the polls under way may take to finish once the host is told to stop; those still running are killed
+#: (a resolution cut short is completed by the next poll, from its journal).
+STOP_GRACE = 60.0
 #: The first wait before a failed match is tried again; it doubles at each failure, up to :data:`LAST_RETRY`.
 FIRST_RETRY = timedelta(seconds=30)
 LAST_RETRY = timedelta(hours=1)
+
+
+class Background(Protocol):
+    """How the host runs an account's question to Drive off its own thread (a thread each; tests run it inline or
+    hold it, as a hung account)."""
+
+    def __call__(self, task: Callable[[], None], name: str) -> None:
+        """Run ``task`` in the background."""
+        ...
+
+
+def in_thread(task: Callable[[], None], name: str) -> None:
+    """Run ``task`` on a daemon thread of its own (it never holds the host up when the process stops)."""
+    threading.Thread(target=task, name=name, daemon=True).start()
 
 
 class Waiter(Protocol):
@@ -104,7 +126,11 @@ class Hosted:
     failures: int = 0
     retry_at: datetime | None = None
     failed_stamp: tuple[int, int] | None = None  # the config file's size and time when it last failed
+    started_at: datetime | None = None  # when its poll under way started
+    future: Future[Outcome] | None = None  # its poll under way
+    rank: int = 2  # how soon its poll starts among those due (``quiet.Need.rank``: lower first)
     said: set[str] = field(default_factory=set)  # the open-workbook messages already said
+    letters_only: bool = False  # its next visit sends only the letters waiting for a retry
 
     @property
     def local(self) -> bool:
@@ -117,7 +143,8 @@ class Host:
 
     def __init__(self, folders: Sequence[Path], executor: Executor, *, clock: Clock, say: Say,
                  status_file: Path, interval: float = DEFAULT_INTERVAL, rescan: float = DEFAULT_RESCAN,
-                 workers: int = DEFAULT_WORKERS) -> None:
+                 workers: int = DEFAULT_WORKERS, poll_deadline: float = DEFAULT_POLL_DEADLINE,
+                 background: Background = in_thread, stop_grace: float = STOP_GRACE) -> None:
         self.folders = [Path(f) for f in folders]
         self.executor = executor
         self.clock = clock
@@ -126,6 +153,10 @@ class Host:
         self.interval = timedelta(seconds=interval)
         self.rescan = timedelta(seconds=rescan)
         self.workers = workers
+        self.poll_deadline = timedelta(seconds=poll_deadline)
+        self.drive_deadline = timedelta(seconds=DRIVE_DEADLINE)
+        self.background = background
+        self.stop_grace = stop_grace
         self.accounts = Accounts()
         self.matches: dict[Path, Hosted] = {}
         self.started = clock()
@@ -135,6 +166,9 @@ class Host:
         self.polls = 0  # visits finished (a benchmark's count)
         self.resolutions = 0  # windows resolved
         self._done: queue.SimpleQueue[tuple[Path, Outcome]] = queue.SimpleQueue()
+        self._answers: queue.SimpleQueue[tuple[str, set[Path]]] = queue.SimpleQueue()  # Drive's, by account
+        self._asking: dict[str, datetime] = {}  # the accounts whose question to Drive is under way, since when
+        self._said_late: set[str] = set()  # the accounts said to be late with it
         self._stop: Waiter = threading.Event()  # what ``run`` waits on: once set, no poll starts
 
     # -- the pass -------------------------------------------------------------------------------------------
@@ -145,12 +179,15 @@ class Host:
         if self.scanned_at is None or now - self.scanned_at >= self.rescan:
             self._scan(now)
         self._take_outcomes(now)
+        self._stop_overdue(now)
         self._ask_drive(now)
+        due: list[Hosted] = []
         for hosted in list(self.matches.values()):
             if self._stop.is_set():
                 break  # stopping: no poll starts
-            if not hosted.running:
-                self._look(hosted, now)
+            if not hosted.running and self._look(hosted, now):
+                due.append(hosted)
+        self._start_polls(due, now)
         self._take_outcomes(now)  # those finished meanwhile (a pool that ran them at once: all of them)
         self._write_status(now)
         return self._until_next(now)
@@ -167,17 +204,25 @@ class Host:
             self.close()
 
     def close(self) -> None:
-        """Stop: the polls under way finish (a resolution completes), none starts; the status says so."""
-        under_way = sum(h.running for h in self.matches.values())
-        self.say(f"Stopping: {counted(under_way, 'poll')} under way {'finish' if under_way != 1 else 'finishes'} "
-                 "first.")
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        """Stop: the polls under way may finish (a resolution completes) for up to ``stop_grace`` seconds, those
+        still running then are stopped (never waited on: a hung poll does not hold the stop); none starts; the
+        status says so."""
+        under_way = [h.future for h in self.matches.values() if h.running and h.future is not None]
+        self.say(f"Stopping: {counted(len(under_way), 'poll')} under way "
+                 f"{'finish' if len(under_way) != 1 else 'finishes'} first (at most {self.stop_grace:g} s).")
+        _, hung = wait(under_way, timeout=self.stop_grace)
+        kill = getattr(self.executor, "kill", None)
+        for future in hung:
+            if callable(kill):
+                kill(future)
+        self.executor.shutdown(wait=not hung or callable(kill), cancel_futures=True)
         now = self.clock()
         self._take_outcomes(now)
         for hosted in self.matches.values():
             hosted.running = False
         self._write_status(now, running=False)
-        self.say("Stopped.")
+        self.say("Stopped." if not hung else f"Stopped; {counted(len(hung), 'poll')} cut short (completed by the "
+                 "next start, from its journal).")
 
     # -- the matches ----------------------------------------------------------------------------------------
 
@@ -210,27 +255,77 @@ class Host:
         return str(path)
 
     def _ask_drive(self, now: datetime) -> None:
+        """Each account whose interval is up asks Drive on a thread of its own: one slow or hung account holds up
+        its own matches, never the host or the other accounts."""
+        self._take_answers(now)
         for watcher in self.accounts.all():
+            began = self._asking.get(watcher.name)
+            if began is not None:
+                if now - began >= self.drive_deadline and watcher.name not in self._said_late:
+                    self._said_late.add(watcher.name)
+                    watcher.error = (f"Drive has not answered for {int((now - began).total_seconds())} s; this "
+                                     "account's matches wait for it, the others go on")
+                    self.say(f"Account {watcher.name}: {watcher.error}.")
+                    self.changed = True
+                continue
             if watcher.asked_at is not None and now - watcher.asked_at < self.interval:
                 continue
-            had = watcher.error
-            for path in watcher.ask(now):
+            self._asking[watcher.name] = now
+            self.background(self._asker(watcher, now), f"sheets-gm-drive {watcher.name}")
+        self._take_answers(now)
+
+    def _asker(self, watcher: AccountWatcher, now: datetime) -> Callable[[], None]:
+        def ask() -> None:
+            touched: set[Path] = set()
+            try:
+                touched = watcher.ask(now)
+            finally:
+                self._answers.put((watcher.name, touched))
+        return ask
+
+    def _take_answers(self, now: datetime) -> None:
+        while True:
+            try:
+                name, touched = self._answers.get_nowait()
+            except queue.Empty:
+                return
+            self._asking.pop(name, None)
+            self._said_late.discard(name)
+            watcher = self.accounts.named(name)
+            for path in touched:
                 hosted = self.matches.get(path)
                 if hosted is not None and not hosted.failures:
                     hosted.next_at = now
-            if watcher.error and watcher.error != had:
+                    hosted.rank = 0
+            if watcher is not None and watcher.error and watcher.error != watcher.said_error:
                 self.say(f"Account {watcher.name}: Drive did not answer ({watcher.error}); asked again in "
                          f"{self.interval.total_seconds():g} s.")
+            if watcher is not None:
+                watcher.said_error = watcher.error
             self.changed = True
 
-    def _look(self, hosted: Hosted, now: datetime) -> None:
-        """Look at a match that is due: poll it (by a worker) when it needs it, else look again later."""
+    def _stop_overdue(self, now: datetime) -> None:
+        """A poll past its deadline is stopped (its process killed): its match is tried again later, as a failure."""
+        kill = getattr(self.executor, "kill", None)
+        for hosted in self.matches.values():
+            if (hosted.running and hosted.future is not None and hosted.started_at is not None
+                    and now - hosted.started_at >= self.poll_deadline and callable(kill) and kill(hosted.future)):
+                self.say(f"{hosted.shown}: its poll overran its deadline ({self.poll_deadline.total_seconds():g} s) "
+                         "and was stopped.")
+
+    def _look(self, hosted: Hosted, now: datetime) -> bool:
+        """Look at a match that is due: True when it needs a poll (or its letters sent), else look again later."""
         if hosted.failures and _stamp(hosted.path) != hosted.failed_stamp:
             hosted.next_at = now  # the GM changed the config: try it now
         if now < hosted.next_at:
-            return
-        if hosted.config is None or hosted.failures:
-            need = Need(poll=True, why="not polled yet" if hosted.config is None else "trying again")
+            return False
+        if hosted.failures:
+            need = Need(poll=True, why="trying again", rank=1)
+        elif hosted.config is None:
+            need = first_need(hosted.path, now)
+            if need.idle is not None:
+                hosted.line, hosted.warning = need.idle.summary, need.idle.warning
+                hosted.deadline, hosted.finished, hosted.done = need.idle.deadline, need.idle.finished, "idle"
         elif hosted.local:
             need = local_need(hosted.path, now)
         else:
@@ -238,13 +333,25 @@ class Host:
             need = google_need(hosted.path, hosted.keys, watcher is not None and watcher.changed(hosted.path), now)
         hosted.looked_at = now
         if need.poll or need.letters:
-            self._submit(hosted, letters_only=not need.poll)
-        else:
-            hosted.next_at = self._next_look(hosted, now)
+            hosted.letters_only, hosted.rank = not need.poll, min(hosted.rank, need.rank)
+            return True
+        hosted.next_at = self._next_look(hosted, now)
+        return False
 
-    def _submit(self, hosted: Hosted, *, letters_only: bool) -> None:
-        hosted.running = True
+    def _start_polls(self, due: list[Hosted], now: datetime) -> None:
+        """Start the polls of ``due`` as the workers allow: the changed matches first, then those due (a deadline,
+        a retry), then the rest (a cold start's first polls); those left wait for the next pass."""
+        free = self.workers - sum(h.running for h in self.matches.values())
+        for hosted in sorted(due, key=lambda h: (h.rank, h.next_at))[:max(free, 0)]:
+            if self._stop.is_set():
+                return  # stopping: no poll starts
+            self._submit(hosted, now)
+
+    def _submit(self, hosted: Hosted, now: datetime) -> None:
+        hosted.running, hosted.started_at = True, now
         path = hosted.path
+        watcher = self._watcher(hosted)
+        handover = watcher.hand_over(path) if watcher is not None else None
 
         def done(future: Future[Outcome]) -> None:
             if future.cancelled():
@@ -253,8 +360,8 @@ class Host:
             outcome = future.result() if exc is None else Outcome(Done.FAILED, f"{type(exc).__name__}: {exc}")
             self._done.put((path, outcome))
 
-        future = self.executor.submit(visit, path, self.accounts, self.clock, letters_only=letters_only)
-        future.add_done_callback(done)
+        hosted.future = self.executor.submit(visit, path, handover, self.clock, letters_only=hosted.letters_only)
+        hosted.future.add_done_callback(done)
 
     def _next_look(self, hosted: Hosted, now: datetime) -> datetime:
         """An interval from now, or the deadline's second when it comes first."""
@@ -275,7 +382,7 @@ class Host:
                 self.changed = True
 
     def _took(self, hosted: Hosted, outcome: Outcome, now: datetime) -> None:
-        hosted.running = False
+        hosted.running, hosted.future, hosted.started_at, hosted.rank = False, None, None, 2
         hosted.looked_at = now
         if outcome.config is not None:
             hosted.config = outcome.config
@@ -285,9 +392,14 @@ class Host:
                 if old is not None:
                     old.detach(hosted.path)
             hosted.account, hosted.keys = outcome.account, outcome.keys
+            if outcome.account and outcome.config is not None:
+                self.accounts.watcher_for(outcome.config, now).attach(hosted.path, outcome.keys)
         if outcome.done in (Done.FAILED, Done.UNAVAILABLE):
             self._failed(hosted, outcome, now)
             return
+        watcher = self._watcher(hosted)
+        if watcher is not None and outcome.done not in (Done.HELD, Done.OPEN, Done.LETTERS):
+            watcher.polled(hosted.path)
         if hosted.failures:
             self.say(f"{hosted.shown}: polled again after {counted(hosted.failures, 'failure')}.")
         hosted.failures, hosted.error, hosted.retry_at, hosted.failed_stamp = 0, "", None, None
@@ -316,7 +428,6 @@ class Host:
         if outcome.done is Done.RESOLVED:
             self.resolutions += 1
             self.say(f"{hosted.shown}: {outcome.line}")
-        watcher = self._watcher(hosted)
         saved_meanwhile = watcher is not None and watcher.changed(hosted.path)  # Drive listed it during the poll
         hosted.next_at = now if outcome.done is Done.RESOLVED or saved_meanwhile else self._next_look(hosted, now)
 
