@@ -96,6 +96,26 @@ def retry_wait(failures: int) -> timedelta:
     return min(wait, LAST_RETRY)
 
 
+def shown_name(path: Path, folders: Sequence[Path]) -> str:
+    """``path`` (a config, resolved) from the first of ``folders`` (served folders, or configs) that holds it,
+    with at least the folder it is in.
+
+    >>> shown_name(Path("/srv/m/club/friday/match.toml"), [Path("/srv/m")])
+    'club/friday/match.toml'
+    >>> shown_name(Path("/srv/m/friday/match.toml"), [Path("/srv/m/friday")])
+    'friday/match.toml'
+    """
+    for folder in folders:
+        where = folder.resolve()
+        base = where.parent if path == where else where
+        try:
+            relative = path.relative_to(base)
+        except ValueError:
+            continue
+        return str(Path(base.name) / relative if len(relative.parts) < 2 else relative)
+    return str(path)
+
+
 def _stamp(path: Path) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
@@ -192,13 +212,15 @@ class Host:
         self._write_status(now)
         return self._until_next(now)
 
-    def run(self, stop: Waiter) -> None:
+    def run(self, stop: Waiter, alive: Callable[[], object] = lambda: None) -> None:
         """Pass after pass until ``stop`` is set, then :meth:`close`. A pass ends at the latest a second later
-        (a finished poll is taken in, a deadline fires at its second)."""
+        (a finished poll is taken in, a deadline fires at its second); ``alive`` is called after each pass (the
+        systemd watchdog's ping: ``watchdog``)."""
         self._stop = stop
         try:
             while not stop.is_set():
                 wait = self.step()
+                alive()
                 stop.wait(min(max(wait, 0.05), 1.0))
         finally:
             self.close()
@@ -247,12 +269,10 @@ class Host:
         self.accounts.drop_idle()
 
     def _shown(self, path: Path) -> str:
-        for folder in self.folders:
-            try:
-                return str(path.relative_to(folder.resolve()))
-            except ValueError:
-                continue
-        return str(path)
+        """The match as the log and the status name it: its config's path from the folder served, which names its
+        own folder too (``club/friday/match.toml``; a config served by itself, or right in a folder served, with
+        that folder's name: never a bare ``match.toml``)."""
+        return shown_name(path, self.folders)
 
     def _ask_drive(self, now: datetime) -> None:
         """Each account whose interval is up asks Drive on a thread of its own: one slow or hung account holds up
