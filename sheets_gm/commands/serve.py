@@ -14,10 +14,11 @@ from types import FrameType
 
 from sheets_gm.commands import base
 from sheets_gm.commands.base import UsageError, UserError, command, seconds, whole_number
+from sheets_gm.host.file_events import FileEvents
 from sheets_gm.host.processes import PollProcesses
 from sheets_gm.host.scheduler import DEFAULT_INTERVAL, DEFAULT_POLL_DEADLINE, DEFAULT_RESCAN, DEFAULT_WORKERS, Host
 from sheets_gm.host.status import read_status, status_lines, status_path
-from sheets_gm.host.watchdog import Watchdog
+from sheets_gm.host.systemd import Watchdog
 from sheets_gm.sync.lock import SyncBusyError, match_lock
 
 
@@ -73,11 +74,14 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace, folders: list[Path], where: Path) -> int:
     """Run the host until SIGTERM (its status file's lock held by the caller): each poll in a process of its own
-    (``host.processes``), systemd told that the host lives (``host.watchdog``)."""
+    (``host.processes``), systemd told that the host lives (``host.systemd``)."""
     stop = threading.Event()
     pool = PollProcesses(preload=["sheets_gm.host.visit"])
+    events = FileEvents(folders)
+    if not events.start():
+        _say(f"No file events ({events.error}): every local match is looked at every {args.interval:g} s.")
     host = Host(folders, pool, clock=base.clock, say=_say, status_file=where, interval=args.interval,
-                rescan=args.rescan, workers=args.workers, poll_deadline=args.poll_deadline)
+                rescan=args.rescan, workers=args.workers, poll_deadline=args.poll_deadline, events=events)
     watchdog = Watchdog()
     _say(f"sheets-gm serve: matches under {', '.join(map(str, folders))}, a look every {args.interval:g} s, "
          f"{args.workers} polls at once, each in a process of its own stopped after {args.poll_deadline:g} s; "
@@ -91,6 +95,7 @@ def _serve(args: argparse.Namespace, folders: list[Path], where: Path) -> int:
             return 130
         finally:
             watchdog.notify("STOPPING=1")
+            events.stop()
     return 0
 
 

@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sheets_gm.match.idle_poll import IdleSync, idle_local_sync
-from sheets_gm.notify.outbox import due
+from sheets_gm.notify.outbox import Outbox, due
 from sheets_gm.sheets.marks import unchanged
 from sheets_gm.sync.gate.drive import due_without_changes
 from sheets_gm.sync.gate.idle import deadline_due
@@ -46,6 +46,31 @@ def local_need(config_path: Path, now: datetime) -> Need:
     if idle is None:
         return Need(poll=True, why="a file changed, a deadline or reminder fell due, or no poll was kept")
     return Need(letters=idle.letters_waiting, why="letters wait for a retry" if idle.letters_waiting else "")
+
+
+def notices_moment(config_path: Path) -> datetime | None:
+    """The next moment the match's notices need a look (its open window's reminder, a letter's retry), read from
+    its outbox (None: none waits). A match looked at seldom (``file_events``) is looked at then."""
+    box = Outbox.of(config_path)
+    if not box.folder.is_dir():
+        return None
+    moments = [m for m in (box.reminder(), *(letter.waits_until() for letter in box.waiting())) if m is not None]
+    return min(moments, default=None)
+
+
+def kept_files(config_path: Path) -> tuple[Path, ...]:
+    """The config and the workbooks of a local match, as its last poll kept their fingerprints (its config alone
+    when it kept none): what a file event must cover for the match to be looked at seldom."""
+    state = load_state(state_path(config_path))
+    return (config_path, *(Path(p) for p in (state.files if state is not None else {})))
+
+
+def drive_quiet(config_path: Path) -> bool:
+    """Whether a Google match's look may wait for its account's watcher (or its due moments): every spreadsheet of
+    it shown in Drive. One Drive does not show is read about once a minute (``gate.drive.reads_anyway``): its match
+    is looked at every interval."""
+    state = load_state(state_path(config_path))
+    return state is not None and not state.unseen
 
 
 def first_need(config_path: Path, now: datetime) -> Need:

@@ -35,7 +35,8 @@ from typing import Protocol
 from sheets_gm.engine.words import counted
 from sheets_gm.host.accounts import Accounts, AccountWatcher
 from sheets_gm.host.discovery import find_configs
-from sheets_gm.host.quiet import Need, first_need, google_need, local_need
+from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
+from sheets_gm.host.quiet import Need, drive_quiet, first_need, google_need, kept_files, local_need, notices_moment
 from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_status
 from sheets_gm.host.visit import Done, Outcome, visit
 from sheets_gm.match.config import BackendKind, MatchConfig
@@ -151,6 +152,8 @@ class Hosted:
     rank: int = 2  # how soon its poll starts among those due (``quiet.Need.rank``: lower first)
     said: set[str] = field(default_factory=set)  # the open-workbook messages already said
     letters_only: bool = False  # its next visit sends only the letters waiting for a retry
+    quiet: bool | None = None  # looked at seldom (file events, or its account's watcher, cover it); None: unknown
+    watched_in: tuple[Path, ...] = ()  # the folders whose file events concern it
 
     @property
     def local(self) -> bool:
@@ -164,7 +167,8 @@ class Host:
     def __init__(self, folders: Sequence[Path], executor: Executor, *, clock: Clock, say: Say,
                  status_file: Path, interval: float = DEFAULT_INTERVAL, rescan: float = DEFAULT_RESCAN,
                  workers: int = DEFAULT_WORKERS, poll_deadline: float = DEFAULT_POLL_DEADLINE,
-                 background: Background = in_thread, stop_grace: float = STOP_GRACE) -> None:
+                 background: Background = in_thread, stop_grace: float = STOP_GRACE,
+                 events: FileEvents | None = None) -> None:
         self.folders = [Path(f) for f in folders]
         self.executor = executor
         self.clock = clock
@@ -177,6 +181,8 @@ class Host:
         self.drive_deadline = timedelta(seconds=DRIVE_DEADLINE)
         self.background = background
         self.stop_grace = stop_grace
+        self.events = events  # the file events under the folders (None: every local match looked at every interval)
+        self._by_folder: dict[Path, set[Path]] = {}  # a folder -> the local matches a file event there concerns
         self.accounts = Accounts()
         self.matches: dict[Path, Hosted] = {}
         self.started = clock()
@@ -200,6 +206,7 @@ class Host:
             self._scan(now)
         self._take_outcomes(now)
         self._stop_overdue(now)
+        self._take_events(now)
         self._ask_drive(now)
         due: list[Hosted] = []
         for hosted in list(self.matches.values()):
@@ -215,7 +222,7 @@ class Host:
     def run(self, stop: Waiter, alive: Callable[[], object] = lambda: None) -> None:
         """Pass after pass until ``stop`` is set, then :meth:`close`. A pass ends at the latest a second later
         (a finished poll is taken in, a deadline fires at its second); ``alive`` is called after each pass (the
-        systemd watchdog's ping: ``watchdog``)."""
+        systemd watchdog's ping: ``systemd``)."""
         self._stop = stop
         try:
             while not stop.is_set():
@@ -262,6 +269,7 @@ class Host:
     def _drop(self, path: Path) -> None:
         """Host the match of ``path`` no longer: its config is gone (the GM removed or moved its folder)."""
         hosted = self.matches.pop(path)
+        self._forget_quiet(hosted)
         for watcher in self.accounts.all():
             watcher.detach(path)
         self.say(f"{hosted.shown}: its config is gone; no longer polled.")
@@ -324,6 +332,31 @@ class Host:
                 watcher.said_error = watcher.error
             self.changed = True
 
+    def _take_events(self, now: datetime) -> None:
+        """A file event in a local match's folder: look at it now (its first, cheapest: the idle decision)."""
+        if self.events is None:
+            return
+        for folder in self.events.take():
+            for path in self._by_folder.get(folder, ()):
+                hosted = self.matches.get(path)
+                if hosted is not None and not hosted.failures and not hosted.running:
+                    hosted.next_at, hosted.rank = min(hosted.next_at, now), 0
+
+    def _learn_quiet(self, hosted: Hosted) -> bool:
+        """Whether the match may be looked at seldom: a local one whose files the events cover (noted by folder),
+        a Google one whose every spreadsheet Drive shows. Learnt once after each poll."""
+        if hosted.quiet is None:
+            if hosted.local:
+                files = kept_files(hosted.path)
+                hosted.quiet = self.events is not None and len(files) > 1 and self.events.covers(files)
+                if hosted.quiet:
+                    hosted.watched_in = tuple({file.parent for file in files})
+                    for folder in hosted.watched_in:
+                        self._by_folder.setdefault(folder, set()).add(hosted.path)
+            else:
+                hosted.quiet = drive_quiet(hosted.path)
+        return hosted.quiet
+
     def _stop_overdue(self, now: datetime) -> None:
         """A poll past its deadline is stopped (its process killed): its match is tried again later, as a failure."""
         kill = getattr(self.executor, "kill", None)
@@ -355,7 +388,7 @@ class Host:
         if need.poll or need.letters:
             hosted.letters_only, hosted.rank = not need.poll, min(hosted.rank, need.rank)
             return True
-        hosted.next_at = self._next_look(hosted, now)
+        hosted.next_at = self._next_look(hosted, now, idle=True)
         return False
 
     def _start_polls(self, due: list[Hosted], now: datetime) -> None:
@@ -383,9 +416,13 @@ class Host:
         hosted.future = self.executor.submit(visit, path, handover, self.clock, letters_only=hosted.letters_only)
         hosted.future.add_done_callback(done)
 
-    def _next_look(self, hosted: Hosted, now: datetime) -> datetime:
-        """An interval from now, or the deadline's second when it comes first."""
+    def _next_look(self, hosted: Hosted, now: datetime, *, idle: bool = False) -> datetime:
+        """An interval from now, or the deadline's second when it comes first; after an idle look at a match that
+        may be looked at seldom (``_learn_quiet``), ``QUIET_LOOK`` from now, or its notices' moment when sooner."""
         later = now + self.interval
+        if idle and self._learn_quiet(hosted):
+            notices = notices_moment(hosted.path)
+            later = max(later, min(now + QUIET_LOOK, notices if notices is not None else now + QUIET_LOOK))
         moment = None if hosted.finished else deadline_moment(hosted.deadline)
         return moment if moment is not None and now < moment < later else later
 
@@ -403,6 +440,7 @@ class Host:
 
     def _took(self, hosted: Hosted, outcome: Outcome, now: datetime) -> None:
         hosted.running, hosted.future, hosted.started_at, hosted.rank = False, None, None, 2
+        self._forget_quiet(hosted)
         hosted.looked_at = now
         if outcome.config is not None:
             hosted.config = outcome.config
@@ -456,6 +494,13 @@ class Host:
         if not hosted.account:
             return None
         return self.accounts.named(hosted.account)
+
+    def _forget_quiet(self, hosted: Hosted) -> None:
+        """After a poll, what covers the match is learnt again (its files may have changed)."""
+        hosted.quiet = None
+        for folder in hosted.watched_in:
+            self._by_folder.get(folder, set()).discard(hosted.path)
+        hosted.watched_in = ()
 
     def _failed(self, hosted: Hosted, outcome: Outcome, now: datetime) -> None:
         if not hosted.path.exists():  # removed between two searches: gone, not a failure to retry

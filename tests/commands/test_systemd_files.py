@@ -30,7 +30,7 @@ def test_each_timer_polls_every_minute_at_an_offset_of_its_own() -> None:
 
 def test_the_serve_unit_runs_one_long_process_that_stops_on_sigterm_after_its_polls() -> None:
     """``sheets-gm serve`` is one long-running process (no timer): restarted when it fails or its watchdog is not
-    fed (it says READY=1, then WATCHDOG=1 every few seconds: ``host/watchdog.py``), stopped by SIGTERM, and given
+    fed (it says READY=1, then WATCHDOG=1 every few seconds: ``host/systemd.py``), stopped by SIGTERM, and given
     time to finish the resolution under way (a minute at most: then the host stops it) before systemd kills it."""
     unit = _unit("sheets-gm-serve.service")
     service = unit["Service"]

@@ -18,7 +18,7 @@ import pytest
 
 from sheets_gm.host.processes import PollDied, PollProcesses
 from sheets_gm.host.scheduler import FIRST_RETRY
-from sheets_gm.host.watchdog import Watchdog
+from sheets_gm.host.systemd import Watchdog
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from tests.fakes.google_api import GoogleApiFake, signed_in_fake
