@@ -472,6 +472,69 @@ def measure(args: argparse.Namespace, root: Path) -> None:
         print(f"- failures said by the host: {len(failed)}, e.g. {failed[0][:300]}")
 
 
+def polled_copies(root: Path, count: int) -> list[Path]:
+    """``count`` local matches copied from the four games' templates, each template polled first (twice: its
+    first poll's answers, then idle) and copied with its records, their paths moved to the copy: matches a host
+    or cron polled before, as a host finds them when it starts."""
+    templates = local_templates(root / "templates")
+    for template in templates:
+        for _ in range(2):
+            subprocess.run([*program(), "sync", "-c", "match.toml", "--quiet"], capture_output=True, cwd=template)
+    configs = []
+    for i in range(count):
+        template = templates[i % len(templates)]
+        folder = root / "idle" / f"i{i:05d}"
+        shutil.copytree(template, folder)  # copy2: sizes and times kept, so the records' fingerprints hold
+        for record in (folder / ".sheets-gm").glob("*.poll.json"):
+            record.write_text(record.read_text(encoding="utf-8").replace(str(template.resolve()),
+                                                                           str(folder.resolve())), encoding="utf-8")
+        configs.append(folder / "match.toml")
+    return configs
+
+
+def measure_idle(args: argparse.Namespace, root: Path) -> None:
+    """``--idle-local N``: a host on N local matches polled before (the four games in turn), idle: its CPU and
+    memory beside cron's, and a save in the last match as it starts."""
+    t0 = time.monotonic()
+    configs = polled_copies(root, args.idle_local)
+    print(f"Made {len(configs)} local matches polled before ({', '.join(GAMES)} in turn) in "
+          f"{time.monotonic() - t0:.0f} s.")
+    for game in GAMES:
+        create_ruleset(game)
+    importlib.import_module("sheets_gm.sheets.local.backend")
+    gc.collect()
+    rss_before, cpu_before = rss_kib(), time.process_time()
+    running = Running([root / "idle"], root / "serve-status.json", args.interval, args.workers)
+    last = sorted(configs)[-1]
+    type_orders(last, ready=False, seed=args.seed + "/idle")
+    started = time.monotonic()
+    answered = running.answered(last, now(), 30 * 60)
+    running.wait_until(lambda: all(h.looked_at is not None for h in running.host.matches.values())
+                       and len(running.host.matches) == len(configs), 30 * 60)
+    took, first_cpu = time.monotonic() - started, time.process_time() - cpu_before
+    running.wait_until(lambda: False, 2 * args.interval)
+    gc.collect()
+    rss_idle = rss_kib()
+    kept = kept_size(list(running.host.matches.values())) / len(configs)
+    cpu_before, wall_before = time.process_time(), time.monotonic()
+    time.sleep(args.idle)
+    idle_cpu = (time.process_time() - cpu_before) / (time.monotonic() - wall_before)
+    running.close()
+    local_idle = cron_idle_cpu(configs[: args.cron_sample])
+    cron_cpu = len(configs) * local_idle / 60
+    print(f"\nFigures ({len(configs)} local matches polled before, interval {args.interval:g} s, file events; serve "
+          f"beside today's cron):")
+    print(f"- the host's first look at every match: {took:.0f} s, {first_cpu:.0f} s of CPU; a save in the last "
+          f"match typed as it started answered in "
+          f"{'more than 30 min' if answered is None else f'{answered:.1f} s'} (goal 30 s)")
+    print(f"- idle CPU: {idle_cpu * 100:.2f} % of one core over {args.idle:g} s, {idle_cpu * 60:.2f} CPU seconds a "
+          f"minute (goal < 5 %); cron: {cron_cpu * 100:.0f} %, {cron_cpu * 60:.0f} CPU seconds a minute "
+          f"({local_idle:.2f} s an idle sync process, median of {args.cron_sample}, a process a match a minute)")
+    print(f"- memory an idle match costs: {kept / 1024:.1f} KiB of objects kept (goal < 10 KiB); the resident size "
+          f"grew {(rss_idle - rss_before) / len(configs):.1f} KiB a match ({rss_before / 1024:.0f} MiB before the "
+          f"host, {rss_idle / 1024:.0f} MiB idle); cron keeps none between minutes")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -486,12 +549,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="make M matches Ready for the windows a minute (default: every one)")
     parser.add_argument("--late", type=float, default=30.0,
                         help="seconds one account's Drive change log is delayed in the isolation run (default 30)")
+    parser.add_argument("--idle-local", type=int, metavar="N",
+                        help="instead: a host on N local matches polled before, idle (CPU, memory, a cold start)")
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)
     if args.matches < max(4, args.accounts) or args.saves < 2:
         parser.error("--matches: at least 4 and at least one a Google account; --saves: at least 2")
     with tempfile.TemporaryDirectory() as tmp:
-        measure(args, Path(tmp))
+        if args.idle_local:
+            measure_idle(args, Path(tmp))
+        else:
+            measure(args, Path(tmp))
     return 0
 
 
