@@ -25,12 +25,12 @@ from __future__ import annotations
 import os
 import queue
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from sheets_gm.engine.words import counted
 from sheets_gm.host.accounts import Accounts, AccountWatcher
@@ -44,6 +44,7 @@ from sheets_gm.sync.deadline import deadline_moment
 
 Clock = Callable[[], datetime]
 Say = Callable[[str], None]
+T = TypeVar("T")
 
 #: Seconds between two looks at a match: a player's save is answered within this and the poll's own time (under
 #: 15 s); an account's watcher asks Drive 6 times a minute.
@@ -95,6 +96,15 @@ def retry_wait(failures: int) -> timedelta:
     """How long a match that failed ``failures`` times in a row waits before it is tried again."""
     wait: timedelta = FIRST_RETRY * (2 ** max(failures - 1, 0))
     return min(wait, LAST_RETRY)
+
+
+def drained(waiting: queue.SimpleQueue[T]) -> Iterator[T]:
+    """What ``waiting`` holds now, taken one by one (what a thread puts meanwhile may come too)."""
+    while True:
+        try:
+            yield waiting.get_nowait()
+        except queue.Empty:
+            return
 
 
 def shown_name(path: Path, folders: Sequence[Path]) -> str:
@@ -312,11 +322,7 @@ class Host:
         return ask
 
     def _take_answers(self, now: datetime) -> None:
-        while True:
-            try:
-                name, touched = self._answers.get_nowait()
-            except queue.Empty:
-                return
+        for name, touched in drained(self._answers):
             self._asking.pop(name, None)
             self._said_late.discard(name)
             watcher = self.accounts.named(name)
@@ -427,11 +433,7 @@ class Host:
         return moment if moment is not None and now < moment < later else later
 
     def _take_outcomes(self, now: datetime) -> None:
-        while True:
-            try:
-                path, outcome = self._done.get_nowait()
-            except queue.Empty:
-                return
+        for path, outcome in drained(self._done):
             self.polls += 1
             hosted = self.matches.get(path)
             if hosted is not None:
