@@ -61,6 +61,8 @@ DRIVE_DEADLINE = 30.0
 #: Seconds the polls under way may take to finish once the host is told to stop; those still running are killed
 #: (a resolution cut short is completed by the next poll, from its journal).
 STOP_GRACE = 60.0
+#: The status file is rewritten at least this often while nothing changes (``serve --status`` shows its age).
+STATUS_EVERY = timedelta(minutes=1)
 #: The first wait before a failed match is tried again; it doubles at each failure, up to :data:`LAST_RETRY`.
 FIRST_RETRY = timedelta(seconds=30)
 LAST_RETRY = timedelta(hours=1)
@@ -334,9 +336,10 @@ class Host:
             if watcher is not None and watcher.error and watcher.error != watcher.said_error:
                 self.say(f"Account {watcher.name}: Drive did not answer ({watcher.error}); asked again in "
                          f"{self.interval.total_seconds():g} s.")
+            if watcher is not None and (touched or watcher.error != watcher.said_error):
+                self.changed = True
             if watcher is not None:
                 watcher.said_error = watcher.error
-            self.changed = True
 
     def _take_events(self, now: datetime) -> None:
         """A file event in a local match's folder: look at it now (its first, cheapest: the idle decision)."""
@@ -400,6 +403,8 @@ class Host:
     def _start_polls(self, due: list[Hosted], now: datetime) -> None:
         """Start the polls of ``due`` as the workers allow: the changed matches first, then those due (a deadline,
         a retry), then the rest (a cold start's first polls); those left wait for the next pass."""
+        if not due:
+            return
         free = self.workers - sum(h.running for h in self.matches.values())
         for hosted in sorted(due, key=lambda h: (h.rank, h.next_at))[:max(free, 0)]:
             if self._stop.is_set():
@@ -547,9 +552,11 @@ class Host:
                           self.interval.total_seconds(), self.workers, running, matches, accounts)
 
     def _write_status(self, now: datetime, *, running: bool = True) -> None:
+        """The status file: a second at the soonest after a change, else every ``STATUS_EVERY`` (it names every
+        match: 10,000 of them rewritten every 10 s would cost the host more than all its idle looks)."""
         if running and self.status_at is not None:
             since = now - self.status_at
-            if since < self.interval and not (self.changed and since >= timedelta(seconds=1)):
+            if since < max(self.interval, STATUS_EVERY) and not (self.changed and since >= timedelta(seconds=1)):
                 return
         self.status_at, self.changed = now, False
         try:
