@@ -272,6 +272,8 @@ class Host:
         found = set(find_configs(self.folders))
         for path in sorted(found - self.matches.keys()):
             self.matches[path] = Hosted(path, self._shown(path), now)
+            self._by_folder.setdefault(path.parent, set()).add(path)  # an event there: a save, even before its
+            # first poll (a cold start's changed match goes first)
             self.say(f"{self._shown(path)}: found; polled from now on.")
             self.changed = True
         for path in sorted(self.matches.keys() - found):
@@ -282,6 +284,7 @@ class Host:
         """Host the match of ``path`` no longer: its config is gone (the GM removed or moved its folder)."""
         hosted = self.matches.pop(path)
         self._forget_quiet(hosted)
+        self._by_folder.get(path.parent, set()).discard(path)
         for watcher in self.accounts.all():
             watcher.detach(path)
         self.say(f"{hosted.shown}: its config is gone; no longer polled.")
@@ -342,14 +345,17 @@ class Host:
                 watcher.said_error = watcher.error
 
     def _take_events(self, now: datetime) -> None:
-        """A file event in a local match's folder: look at it now (its first, cheapest: the idle decision)."""
+        """A file event in a local match's folder (or a folder of its own under it): look at it now and before
+        the matches no event named (the look is the idle decision; for a match not polled yet in this host, a
+        save no record could tell of)."""
         if self.events is None:
             return
         for folder in self.events.take():
-            for path in self._by_folder.get(folder, ()):
-                hosted = self.matches.get(path)
-                if hosted is not None and not hosted.failures and not hosted.running:
-                    hosted.next_at, hosted.rank = min(hosted.next_at, now), 0
+            for where in (folder, *folder.parents[:2]):  # a workbook in a folder of the match's own (gm/…)
+                for path in self._by_folder.get(where, ()):
+                    hosted = self.matches.get(path)
+                    if hosted is not None and not hosted.failures and not hosted.running:
+                        hosted.next_at, hosted.rank = min(hosted.next_at, now), 0
 
     def _learn_quiet(self, hosted: Hosted) -> bool:
         """Whether the match may be looked at seldom: a local one whose files the events cover (noted by folder),
@@ -359,7 +365,7 @@ class Host:
                 files = kept_files(hosted.path)
                 hosted.quiet = self.events is not None and len(files) > 1 and self.events.covers(files)
                 if hosted.quiet:
-                    hosted.watched_in = tuple({file.parent for file in files})
+                    hosted.watched_in = tuple({file.parent for file in files} - {hosted.path.parent})
                     for folder in hosted.watched_in:
                         self._by_folder.setdefault(folder, set()).add(hosted.path)
             else:

@@ -121,3 +121,25 @@ def test_a_cold_start_answers_a_changed_match_before_the_backlog(tmp_path: Path)
     clock.tick(10)
     cold.step()
     assert len(order) == 2 and order[1] != "m11"  # then the backlog, one a pass as the one worker allows
+
+
+def test_a_cold_start_on_matches_never_polled_answers_the_one_a_file_event_names_first(tmp_path: Path) -> None:
+    # No record tells which of twelve matches never polled changed; the file event of a save does.
+    league = tmp_path / "league"
+    made = {f"m{i:02d}": local_match(league / f"m{i:02d}")[1] for i in range(12)}
+    events = HandedEvents(league)
+    clock, lines = Clock(NOW), list[str]()
+    cold = new_host(league, clock, lines, interval=10, workers=1, events=events)
+    cold._scan(clock())
+    type_orders(made["m11"])
+    events.note((league / "m11" / "match.xlsx").resolve())
+    order: list[str] = []
+    real = cold._submit
+
+    def noted(h, now):  # type: ignore[no-untyped-def]
+        order.append(h.path.parent.name)
+        real(h, now)
+
+    cold._submit = noted  # type: ignore[method-assign]
+    cold.step()
+    assert order == ["m11"] and state_of(made["m11"]).turn == 2
