@@ -13,6 +13,7 @@ any failed poll. Standard library only.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import threading
 import traceback
 from collections.abc import Callable, Sequence
@@ -28,7 +29,9 @@ class PollDied(RuntimeError):
 
 
 def _child(conn: Connection, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    """The poll's process: run ``fn`` and send back its result, or what it raised (as text if it will not pickle)."""
+    """The poll's process: run ``fn`` and send back its result, or what it raised (as text if it will not pickle).
+    Ctrl-C in a terminal reaches every process of its group: the host alone decides when a poll stops."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         result: tuple[bool, Any] = (True, fn(*args, **kwargs))
     except BaseException as exc:  # sent back, never lost: the host reports it

@@ -38,5 +38,6 @@ def test_the_serve_unit_runs_one_long_process_that_stops_on_sigterm_after_its_po
     assert service["NotifyAccess"] == "main" and int(service["WatchdogSec"]) >= 30
     assert " serve " in service["ExecStart"] and " sync " not in service["ExecStart"]
     assert service["KillSignal"] == "SIGTERM" and int(service["TimeoutStopSec"]) > STOP_GRACE
+    assert service["KillMode"] == "mixed"  # the host's SIGTERM only: its polls' processes finish or it stops them
     assert unit["Install"]["WantedBy"] == "default.target"
     assert not (SCRIPTS / "sheets-gm-serve.timer").exists()
