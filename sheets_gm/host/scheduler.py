@@ -34,7 +34,7 @@ from typing import Protocol, TypeVar
 
 from sheets_gm.engine.words import counted
 from sheets_gm.host.accounts import Accounts, AccountWatcher
-from sheets_gm.host.discovery import find_configs
+from sheets_gm.host.discovery import find_configs, ruleset_named
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
 from sheets_gm.host.quiet import Need, drive_quiet, first_need, google_need, kept_files, local_need, notices_moment
 from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_status
@@ -166,6 +166,7 @@ class Hosted:
     letters_only: bool = False  # its next visit sends only the letters waiting for a retry
     quiet: bool | None = None  # looked at seldom (file events, or its account's watcher, cover it); None: unknown
     watched_in: tuple[Path, ...] = ()  # the folders whose file events concern it
+    game: str = ""  # the game its config names, as read at discovery (its config, once polled, says it)
 
     @property
     def local(self) -> bool:
@@ -271,7 +272,7 @@ class Host:
         self.scanned_at = now
         found = set(find_configs(self.folders))
         for path in sorted(found - self.matches.keys()):
-            self.matches[path] = Hosted(path, self._shown(path), now)
+            self.matches[path] = Hosted(path, self._shown(path), now, game=ruleset_named(path))
             self._by_folder.setdefault(path.parent, set()).add(path)  # an event there: a save, even before its
             # first poll (a cold start's changed match goes first)
             self.say(f"{self._shown(path)}: found; polled from now on.")
@@ -546,8 +547,8 @@ class Host:
             return "" if moment is None else moment.isoformat(timespec="seconds")
 
         matches = [MatchStatus(
-            config=h.shown, game=h.config.ruleset if h.config else "",
-            where="" if h.config is None else "local" if h.local else h.account,
+            config=h.shown, game=h.config.ruleset if h.config else h.game,
+            where="local" if h.local and (h.config is not None or h.done == "idle") else h.account,
             state="over" if h.finished and not h.error else "polling" if h.running else h.done,
             looked_at=iso(h.looked_at), read_at=iso(h.read_at), line=h.line, deadline=h.deadline,
             error=h.error, failures=h.failures, retry_at=iso(h.retry_at))
