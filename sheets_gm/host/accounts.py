@@ -143,12 +143,18 @@ class AccountWatcher:
         return len(self._matches)
 
     def changed(self, path: Path) -> bool:
-        """Whether the log named a spreadsheet of the match since its last poll (or lost track of them), or the
-        match's poll must ask Drive itself once more, from its own last token, now that the watcher holds one:
-        what changed between its first poll in this host and the watcher's token reaches it so."""
+        """Whether the log named a spreadsheet of the match since its last poll (or lost track of them)."""
         with self._lock:
             kept = self._matches.get(path)
-            return kept is not None and (bool(kept.changes) or not kept.complete or (kept.first and bool(self.token)))
+            return kept is not None and (bool(kept.changes) or not kept.complete)
+
+    def unanchored(self, path: Path) -> bool:
+        """Whether the match's poll must ask Drive itself once more, from its own last token, now that the
+        watcher holds one: what changed between its first poll in this host and the watcher's token reaches it so
+        (not urgent: a gap of moments, polled as the workers allow)."""
+        with self._lock:
+            kept = self._matches.get(path)
+            return kept is not None and kept.first and bool(self.token)
 
     def ask(self, now: datetime) -> set[Path]:
         """One question to Drive for every match of the account: its change log since the watcher's token (the

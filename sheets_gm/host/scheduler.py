@@ -36,7 +36,16 @@ from sheets_gm.engine.words import counted
 from sheets_gm.host.accounts import Accounts, AccountWatcher
 from sheets_gm.host.discovery import find_configs, ruleset_named
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
-from sheets_gm.host.quiet import Need, drive_quiet, first_need, google_need, kept_files, local_need, notices_moment
+from sheets_gm.host.quiet import (
+    LATER,
+    Need,
+    drive_quiet,
+    first_need,
+    google_need,
+    kept_files,
+    local_need,
+    notices_moment,
+)
 from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_status
 from sheets_gm.host.visit import Done, Outcome, visit
 from sheets_gm.match.config import BackendKind, MatchConfig
@@ -400,6 +409,8 @@ class Host:
         else:
             watcher = self._watcher(hosted)
             need = google_need(hosted.path, hosted.keys, watcher is not None and watcher.changed(hosted.path), now)
+            if not need.poll and watcher is not None and watcher.unanchored(hosted.path):
+                need = Need(poll=True, why="its first poll in this host came before its account's watcher", rank=LATER)
         hosted.looked_at = now
         if need.poll or need.letters:
             hosted.letters_only, hosted.rank = not need.poll, min(hosted.rank, need.rank)
