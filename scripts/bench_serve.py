@@ -262,6 +262,7 @@ class Running:
 
     def answered(self, config: Path, saved: datetime, limit: float = 120) -> float | None:
         """Seconds from ``saved`` to the poll of ``config`` that read after it (None: not within ``limit``)."""
+        self.wait_until(lambda: config.resolve() in self.host.matches, limit)  # the host's first search
         hosted = self.host.matches.get(config.resolve())
         if hosted is None:
             return None

@@ -72,6 +72,7 @@ class FileEvents:
     def start(self) -> bool:
         """Watch the trusted folders; False (``error`` says why) when the system gives no events."""
         try:
+            from watchdog import events as kinds
             from watchdog.events import FileSystemEvent, FileSystemEventHandler
             from watchdog.observers import Observer
         except ImportError as exc:
@@ -87,8 +88,11 @@ class FileEvents:
 
         observer = Observer()
         try:
-            for folder in self.trusted:
-                observer.schedule(Noted(), str(folder), recursive=True)
+            for folder in self.trusted:  # writes, creations, moves and deletions only: the kernel is asked for
+                # no open or read (the host's own looks read thousands of files; those events would flood it)
+                observer.schedule(Noted(), str(folder), recursive=True, event_filter=[
+                    kinds.FileCreatedEvent, kinds.FileModifiedEvent, kinds.FileMovedEvent, kinds.FileDeletedEvent,
+                    kinds.FileClosedEvent, kinds.DirCreatedEvent, kinds.DirMovedEvent, kinds.DirDeletedEvent])
             observer.start()
         except OSError as exc:  # inotify's watch limit, say
             self.error = f"the system gives no file events here ({exc})"
