@@ -70,6 +70,9 @@ DRIVE_DEADLINE = 30.0
 #: Seconds the polls under way may take to finish once the host is told to stop; those still running are killed
 #: (a resolution cut short is completed by the next poll, from its journal).
 STOP_GRACE = 60.0
+#: At most this many matches are looked at for the first time in one pass (each reads its last poll's record):
+#: a host started on tens of thousands of matches still ends a pass every few seconds.
+FIRST_LOOKS_A_PASS = 2000
 #: The status file is rewritten at least this often while nothing changes (``serve --status`` shows its age).
 STATUS_EVERY = timedelta(minutes=1)
 #: The first wait before a failed match is tried again; it doubles at each failure, up to :data:`LAST_RETRY`.
@@ -231,9 +234,14 @@ class Host:
         self._take_events(now)
         self._ask_drive(now)
         due: list[Hosted] = []
-        for hosted in list(self.matches.values()):
+        first_looks = 0  # a cold start's first looks, a few thousand a pass: the loop (and the watchdog) turns
+        for hosted in sorted(self.matches.values(), key=lambda h: h.rank):  # what an event named first
             if self._stop.is_set():
                 break  # stopping: no poll starts
+            if hosted.looked_at is None and now >= hosted.next_at:
+                if first_looks >= FIRST_LOOKS_A_PASS:
+                    continue
+                first_looks += 1
             if not hosted.running and self._look(hosted, now):
                 due.append(hosted)
         self._start_polls(due, now)

@@ -9,6 +9,8 @@ import threading
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents, file_system_of
 from sheets_gm.host.scheduler import Host
 from tests.host.hosting import Clock, hosted, new_host
@@ -143,3 +145,18 @@ def test_a_cold_start_on_matches_never_polled_answers_the_one_a_file_event_names
     cold._submit = noted  # type: ignore[method-assign]
     cold.step()
     assert order == ["m11"] and state_of(made["m11"]).turn == 2
+
+
+def test_a_cold_start_looks_at_a_few_thousand_matches_a_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The watchdog hears the host after each pass: a pass over tens of thousands of first looks would outlast it.
+    monkeypatch.setattr("sheets_gm.host.scheduler.FIRST_LOOKS_A_PASS", 2)
+    league = tmp_path / "league"
+    for i in range(5):
+        local_match(league / f"m{i}")
+    clock, lines = Clock(NOW), list[str]()
+    host = new_host(league, clock, lines, interval=10, workers=8)
+    looked = []
+    for _ in range(3):
+        host.step()
+        looked.append(sum(h.looked_at is not None for h in host.matches.values()))
+    assert looked == [2, 4, 5]
