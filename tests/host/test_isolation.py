@@ -21,9 +21,9 @@ from sheets_gm.host.scheduler import FIRST_RETRY
 from sheets_gm.host.systemd import Watchdog
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
-from tests.fakes.google_api import GoogleApiFake, signed_in_fake
+from tests.fakes.google_api import GoogleApiFake
 from tests.host.hosting import Clock, hosted, new_host
-from tests.host.test_serve_google import MATCHES, START, create, keys
+from tests.host.test_serve_google import fake, league_on_fake  # noqa: F401 (the fixture)
 from tests.matchfiles import NOW, local_match, state_of, type_orders
 
 T = TypeVar("T")
@@ -147,21 +147,10 @@ def test_a_polls_process_that_crashes_or_hangs_fails_that_poll_alone(processes: 
     assert processes.running() == []
 
 
-@pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
-    spreadsheets = {key: f"{match} · {role}" for match in MATCHES for role, key in keys(match).items()}
-    with signed_in_fake(monkeypatch, spreadsheets) as f:
-        yield f
-
-
 def test_one_hung_account_holds_up_its_own_matches_only(
-        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = Clock(START, on_move=lambda now: setattr(fake, "now", now))
-    fake.now = START
-    monkeypatch.setattr("sheets_gm.commands.base.clock", clock)
-    league = tmp_path / "league"
-    configs = {match: create(league, match, capsys) for match in MATCHES}
+    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
     held: list[Callable[[], None]] = []
     hung = {"club": False}
 

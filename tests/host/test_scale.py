@@ -6,13 +6,13 @@ the test says; the file events are handed in by the test (and one real event, fr
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents, file_system_of
-from sheets_gm.host.scheduler import Host
+from sheets_gm.host.scheduler import Host, Hosted
 from tests.host.hosting import Clock, hosted, new_host
 from tests.matchfiles import NOW, local_match, state_of, type_orders
 
@@ -97,6 +97,19 @@ def test_the_kernel_tells_of_a_save(tmp_path: Path) -> None:
     assert (tmp_path / "m1").resolve() in events.take()
 
 
+def starts(host: Host) -> list[str]:
+    """The folders of the matches whose polls ``host`` starts, in order (kept as it starts them)."""
+    order: list[str] = []
+    real = host._submit
+
+    def noted(hosted: Hosted, now: datetime) -> None:
+        order.append(hosted.path.parent.name)
+        real(hosted, now)
+
+    host._submit = noted  # type: ignore[method-assign]
+    return order
+
+
 def test_a_cold_start_answers_a_changed_match_before_the_backlog(tmp_path: Path) -> None:
     # Twelve matches polled once (as cron or a host before left them), then the host restarts with one worker: a
     # save in the last one, and the deadline due in another, go before the ten that need only their first look.
@@ -110,14 +123,7 @@ def test_a_cold_start_answers_a_changed_match_before_the_backlog(tmp_path: Path)
     clock.tick(31 * 60)  # their records say idle but for the 30-minute safety net: a backlog of first polls
     type_orders(made["m11"])  # the late match: every seat Ready
     cold = new_host(league, clock, lines, interval=10, workers=1)
-    order: list[str] = []
-    real = cold._submit
-
-    def noted(h, now):  # type: ignore[no-untyped-def]
-        order.append(h.path.parent.name)
-        real(h, now)
-
-    cold._submit = noted  # type: ignore[method-assign]
+    order = starts(cold)
     cold.step()
     assert order == ["m11"] and state_of(made["m11"]).turn == 2  # answered at the first pass
     clock.tick(10)
@@ -135,14 +141,7 @@ def test_a_cold_start_on_matches_never_polled_answers_the_one_a_file_event_names
     cold._scan(clock())
     type_orders(made["m11"])
     events.note((league / "m11" / "match.xlsx").resolve())
-    order: list[str] = []
-    real = cold._submit
-
-    def noted(h, now):  # type: ignore[no-untyped-def]
-        order.append(h.path.parent.name)
-        real(h, now)
-
-    cold._submit = noted  # type: ignore[method-assign]
+    order = starts(cold)
     cold.step()
     assert order == ["m11"] and state_of(made["m11"]).turn == 2
 
