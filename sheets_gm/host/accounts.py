@@ -1,19 +1,20 @@
-"""One watcher per Google account: one change-log request an interval serves every match whose spreadsheets
-that account holds.
+"""One watcher per Google account: one change-log request an interval serves every match whose spreadsheets that
+account holds.
 
-Under cron each Google match asks Drive's change log once a poll from a page token of its own. Under ``serve``
-the :class:`AccountWatcher` of an account asks it once an interval for all of them (and, every
+Under cron each Google match asks Drive's change log once a poll from a page token of its own. Under ``serve`` the
+:class:`AccountWatcher` of an account asks it once an interval for all of them (and, every
 ``gate.drive.SAFETY_NET``, Drive's file index once for all of them), and keeps, for each match, the changes to its
 spreadsheets since that match's last poll. A match is polled when the log named one of its spreadsheets (or its
-gate would read anyway: ``quiet``), and its gate is handed a :class:`SharedChangeLog`, which answers the gate's
-questions from what the watcher kept instead of asking Drive: ``since`` and ``modified_since`` give the changes to
+gate would read anyway: ``quiet``); what the watcher kept for it is taken as the poll starts (a :class:`Handover`,
+plain data, which crosses to the poll's own process) and its gate is handed a :class:`SharedChangeLog`, which
+answers the gate's questions from it instead of asking Drive: ``since`` and ``modified_since`` give the changes to
 the match's spreadsheets since its last poll, and the token is the watcher's. The gate itself is unchanged: it
 compares Drive's versions with those its kept reads cover, passes our own writes over, and reads what changed.
 
-A match's first poll in a host is answered by Drive itself, from the page token its last poll (cron's, say)
-kept: the watcher knows only what changed since it started. So is every poll of a match while its watcher has no
-token (Drive did not give one yet). The token the shared log gives is a valid token of the same account, so cron
-or ``sync --watch`` can carry the match on from it.
+A match's first poll in a host is answered by Drive itself, from the page token its last poll (cron's, say) kept:
+the watcher knows only what changed since it started. So is every poll of a match until one began after its watcher
+held a token (what changed between reaches the match so). The token the shared log gives is a valid token of the
+same account, so cron or ``sync --watch`` can carry the match on from it.
 """
 
 from __future__ import annotations
@@ -90,8 +91,8 @@ class _Kept:
 
 
 class AccountWatcher:
-    """The watcher of one Google account (see the module notes). ``ask`` runs on the host's own thread; the
-    shared logs it hands out are asked from the workers': what they share is behind a lock."""
+    """The watcher of one Google account (see the module notes). ``ask`` runs on a thread of the account's own,
+    the rest on the host's: what they share is behind a lock."""
 
     def __init__(self, name: str, make_client: Callable[[], gspread.Client], started: datetime) -> None:
         self.name = name

@@ -1,22 +1,25 @@
-"""The host: every match under the folders, looked at every interval, polled by a bounded pool of workers.
+"""The host: every match under the folders, looked at when something may have changed, polled by a bounded
+number of workers, each poll in a process of its own (``processes``) stopped at its deadline.
 
 Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreadsheet itself:
 
 1. every ``rescan`` seconds, the folders are searched again (``discovery``): a new config joins, a removed one
    leaves;
 2. what the workers finished is taken in (:class:`~sheets_gm.host.visit.Outcome`): a resolution and a
-   new warning are said (the log: systemd's journal), the status kept;
-3. each Google account's watcher asks Drive once if its interval is up (``accounts``), and the matches whose
-   spreadsheets it named are due now;
-4. each match that is due is looked at (``quiet``: its files' stamps, its gate's record, its notices) and polled
-   only when it needs it, by a worker (``visit``); the others are looked at again an interval later, or at their
-   deadline's second when that comes first.
+   new warning are said (the log: systemd's journal), the status kept; a poll past its deadline is stopped;
+3. the file events (``file_events``) and each Google account's answer from Drive (asked on a thread of the
+   account's own once its interval is up: ``accounts``) make the matches they name due now, first;
+4. each match that is due is looked at (``quiet``: its files' stamps, its gate's record, its notices; for one not
+   polled yet in this host, its record alone), and the polls it needs are started by rank (changed, due, the
+   rest) as the workers allow (``visit``); an idle match is looked at again an interval later, or, when file
+   events or its account's watcher cover it, at its deadline or notices' moment, at the latest ``QUIET_LOOK``.
 
-A match that fails (its config or a workbook does not read, its rules raise, Google stays unavailable) is said
-once, and tried again after a wait that doubles each time (:data:`FIRST_RETRY` up to :data:`LAST_RETRY`), at once
-when its config file changes (the GM mended it); every other match goes on. A match another command holds is
-skipped until the next interval. :meth:`Host.close` (SIGTERM) lets the polls under way finish (a resolution
-completes) and starts no other; one killed half-way is completed by the next poll, from its journal, as after a
+A match that fails (its config or a workbook does not read, its rules raise, Google stays unavailable, its poll
+overran its deadline or its process died) is said once, and tried again after a wait that doubles each time
+(:data:`FIRST_RETRY` up to :data:`LAST_RETRY`), at once when its config file changes (the GM mended it); every
+other match goes on. A match another command holds is skipped until the next interval. :meth:`Host.close`
+(SIGTERM) lets the polls under way finish (a resolution completes) for :data:`STOP_GRACE` at most, stops those
+still running and starts no other; one cut half-way is completed by the next poll, from its journal, as after a
 crash.
 """
 
