@@ -59,6 +59,7 @@ if str(ROOT) not in sys.path:
 import sheets_gm.sheets.google.signin as signin  # noqa: E402
 from sheets_gm.cli import main as cli  # noqa: E402
 from sheets_gm.engine.ruleset import JUDGE  # noqa: E402
+from sheets_gm.host.file_events import FileEvents  # noqa: E402
 from sheets_gm.host.scheduler import Host  # noqa: E402
 from sheets_gm.match.config import load_config  # noqa: E402
 from sheets_gm.match.connect import open_match_sheets  # noqa: E402
@@ -199,8 +200,14 @@ def locked_fake() -> GoogleApiFake:
     dispatch = fake._dispatch
 
     def one_at_a_time(request: Any) -> Any:
+        late = fake.late_account  # type: ignore[attr-defined]
+        if late and "/drive/v3/changes" in request.url and \
+                fake._caller(request.headers.get("Authorization", "")) == late:
+            time.sleep(fake.late_by)  # type: ignore[attr-defined]  # this account's Drive is slow (outside the lock)
         with lock:
             return dispatch(request)
+
+    fake.late_account, fake.late_by = "", 0.0  # type: ignore[attr-defined]
 
     fake._dispatch = one_at_a_time  # type: ignore[method-assign]
     original = signin.open_service_account
@@ -222,13 +229,17 @@ def type_orders(config_path: Path, *, ready: bool, seed: str) -> None:
 
 
 class Running:
-    """A host on a thread of its own, on the real clock and a real pool."""
+    """A host on a thread of its own, on the real clock, the system's file events and a real pool (threads: the
+    fake Google answers in this process; ``serve`` runs each poll in a process of its own)."""
 
     def __init__(self, folders: Sequence[Path], status: Path, interval: float, workers: int) -> None:
         self.lines: list[str] = []
         self.stop = threading.Event()
+        self.events = FileEvents(folders)
+        if not self.events.start():
+            print(f"(no file events: {self.events.error})")
         self.host = Host(folders, ThreadPoolExecutor(workers), clock=now, say=self.lines.append, status_file=status,
-                         interval=interval, workers=workers)
+                         interval=interval, workers=workers, events=self.events)
         self.thread = threading.Thread(target=self.host.run, args=(self.stop,), daemon=True)
         self.thread.start()
 
@@ -247,6 +258,17 @@ class Running:
     def close(self) -> None:
         self.stop.set()
         self.thread.join()
+        self.events.stop()
+
+    def answered(self, config: Path, saved: datetime, limit: float = 120) -> float | None:
+        """Seconds from ``saved`` to the poll of ``config`` that read after it (None: not within ``limit``)."""
+        self.wait_until(lambda: config.resolve() in self.host.matches, limit)  # the host's first search
+        hosted = self.host.matches.get(config.resolve())
+        if hosted is None:
+            return None
+        self.wait_until(lambda: hosted.read_at is not None and hosted.read_at >= saved, limit)
+        return (hosted.read_at - saved).total_seconds() if hosted.read_at is not None and hosted.read_at >= saved \
+            else None
 
 
 # -- cron, measured --------------------------------------------------------------------------------------------
@@ -324,7 +346,11 @@ def measure(args: argparse.Namespace, root: Path) -> None:
     rss_before = rss_kib()
     cpu_before = time.process_time()
     running = Running([root / "local", root / "google"], root / "serve-status.json", args.interval, args.workers)
-    took = running.wait_until(running.settled, 30 * 60)
+    late_local = sorted(local)[-1]  # a save in the last match, as the host starts on matches never polled
+    type_orders(late_local, ready=False, seed=args.seed + "/cold")
+    started = time.monotonic()
+    never_polled = running.answered(late_local, now(), 30 * 60)
+    took = running.wait_until(running.settled, 30 * 60) + time.monotonic() - started
     print(f"serve: first look at all {len(running.host.matches)} matches (each polled once) in {took:.0f} s, "
           f"{time.process_time() - cpu_before:.0f} s of CPU.")
     running.wait_until(lambda: False, 2 * args.interval)  # our first writes read back, the accounts' tokens taken
@@ -357,7 +383,29 @@ def measure(args: argparse.Namespace, root: Path) -> None:
         if hosted.read_at is not None and hosted.read_at >= saved:
             latencies["local" if "local" in config.parts else "google"].append(
                 (hosted.read_at - saved).total_seconds())
+    # One account's Drive 30 s late: the saves of the other accounts' matches.
+    late = "bench0@sheets-gm-test.iam.gserviceaccount.com"
+    fake.late_account, fake.late_by = late, args.late  # type: ignore[attr-defined]
+    others = [c for c in google if "account0.json" not in c.read_text(encoding="utf-8")]
+    isolated: list[float] = []
+    for config in rng.sample(others, min(len(others), max(args.saves // 2, 2))):
+        time.sleep(rng.uniform(0, args.interval))
+        type_orders(config, ready=False, seed=args.seed + "/late")
+        answer = running.answered(config, now())
+        if answer is not None:
+            isolated.append(answer)
+    fake.late_account = ""  # type: ignore[attr-defined]
     running.close()
+
+    # A restart (the matches polled before, by this host): saves in the last local and Google matches at once.
+    restart = Running([root / "local", root / "google"], root / "serve-status-1.json", args.interval, args.workers)
+    cold: list[float] = []
+    for config in (sorted(local)[-2], sorted(google)[-1]):
+        type_orders(config, ready=False, seed=args.seed + "/restart")
+        answer = restart.answered(config, now(), 30 * 60)
+        cold.append(-1.0 if answer is None else answer)
+    restart_took = restart.wait_until(restart.settled, 30 * 60)
+    restart.close()
 
     # Every seat Ready (of every match, or of --ready-sample of them): a fresh host, every match due at once.
     everything = [*local, *google]
@@ -397,6 +445,17 @@ def measure(args: argparse.Namespace, root: Path) -> None:
               f"{statistics.median(latencies['local'] or [0]):.1f} s, Google median "
               f"{statistics.median(latencies['google'] or [0]):.1f} s; goal 15 s); cron: the next minute, 95th "
               f"percentile 57 s plus the poll")
+    print(f"- CPU seconds over one idle minute: serve {idle_cpu * 60:.1f} s, cron {cron_cpu * 60:.0f} s")
+    google_every = latencies["google"] or [0.0]
+    print(f"- one account's Drive {args.late:g} s late: the other accounts' saves answered in median "
+          f"{statistics.median(isolated or [0]):.1f} s, 95th percentile {percentile(isolated or [0], 0.95):.1f} s "
+          f"over {len(isolated)} saves (Google saves without the delay: median {statistics.median(google_every):.1f}"
+          f" s, 95th percentile {percentile(google_every, 0.95):.1f} s; goal within 20 %)")
+    print(f"- cold start: a save in the last of {len(everything)} matches never polled answered in "
+          f"{'more than 30 min' if never_polled is None else f'{never_polled:.1f} s'} (every match reads its "
+          f"first time; no record tells a changed one); a restart on matches polled before: saves in the last "
+          f"local and Google matches answered in {cold[0]:.1f} s and {cold[1]:.1f} s, every match looked at in "
+          f"{restart_took:.0f} s (goal: a changed match within 30 s)")
     print(f"- Drive requests a minute per account while idle: median {statistics.median(drive_rates):.1f}, most "
           f"{max(drive_rates):.1f} ({len(google) // args.accounts} matches an account; goal <= 10); Sheets "
           f"requests meanwhile: {sheets_reads}; cron: {cron_drive:.0f} a minute per account (one change-log "
@@ -414,6 +473,69 @@ def measure(args: argparse.Namespace, root: Path) -> None:
         print(f"- failures said by the host: {len(failed)}, e.g. {failed[0][:300]}")
 
 
+def polled_copies(root: Path, count: int) -> list[Path]:
+    """``count`` local matches copied from the four games' templates, each template polled first (twice: its
+    first poll's answers, then idle) and copied with its records, their paths moved to the copy: matches a host
+    or cron polled before, as a host finds them when it starts."""
+    templates = local_templates(root / "templates")
+    for template in templates:
+        for _ in range(2):
+            subprocess.run([*program(), "sync", "-c", "match.toml", "--quiet"], capture_output=True, cwd=template)
+    configs = []
+    for i in range(count):
+        template = templates[i % len(templates)]
+        folder = root / "idle" / f"i{i:05d}"
+        shutil.copytree(template, folder)  # copy2: sizes and times kept, so the records' fingerprints hold
+        for record in (folder / ".sheets-gm").glob("*.poll.json"):
+            record.write_text(record.read_text(encoding="utf-8").replace(str(template.resolve()),
+                                                                           str(folder.resolve())), encoding="utf-8")
+        configs.append(folder / "match.toml")
+    return configs
+
+
+def measure_idle(args: argparse.Namespace, root: Path) -> None:
+    """``--idle-local N``: a host on N local matches polled before (the four games in turn), idle: its CPU and
+    memory beside cron's, and a save in the last match as it starts."""
+    t0 = time.monotonic()
+    configs = polled_copies(root, args.idle_local)
+    print(f"Made {len(configs)} local matches polled before ({', '.join(GAMES)} in turn) in "
+          f"{time.monotonic() - t0:.0f} s.")
+    for game in GAMES:
+        create_ruleset(game)
+    importlib.import_module("sheets_gm.sheets.local.backend")
+    gc.collect()
+    rss_before, cpu_before = rss_kib(), time.process_time()
+    running = Running([root / "idle"], root / "serve-status.json", args.interval, args.workers)
+    last = sorted(configs)[-1]
+    type_orders(last, ready=False, seed=args.seed + "/idle")
+    started = time.monotonic()
+    answered = running.answered(last, now(), 30 * 60)
+    running.wait_until(lambda: all(h.looked_at is not None for h in running.host.matches.values())
+                       and len(running.host.matches) == len(configs), 30 * 60)
+    took, first_cpu = time.monotonic() - started, time.process_time() - cpu_before
+    running.wait_until(lambda: False, 2 * args.interval)
+    gc.collect()
+    rss_idle = rss_kib()
+    kept = kept_size(list(running.host.matches.values())) / len(configs)
+    cpu_before, wall_before = time.process_time(), time.monotonic()
+    time.sleep(args.idle)
+    idle_cpu = (time.process_time() - cpu_before) / (time.monotonic() - wall_before)
+    running.close()
+    local_idle = cron_idle_cpu(configs[: args.cron_sample])
+    cron_cpu = len(configs) * local_idle / 60
+    print(f"\nFigures ({len(configs)} local matches polled before, interval {args.interval:g} s, file events; serve "
+          f"beside today's cron):")
+    print(f"- the host's first look at every match: {took:.0f} s, {first_cpu:.0f} s of CPU; a save in the last "
+          f"match typed as it started answered in "
+          f"{'more than 30 min' if answered is None else f'{answered:.1f} s'} (goal 30 s)")
+    print(f"- idle CPU: {idle_cpu * 100:.2f} % of one core over {args.idle:g} s, {idle_cpu * 60:.2f} CPU seconds a "
+          f"minute (goal < 5 %); cron: {cron_cpu * 100:.0f} %, {cron_cpu * 60:.0f} CPU seconds a minute "
+          f"({local_idle:.2f} s an idle sync process, median of {args.cron_sample}, a process a match a minute)")
+    print(f"- memory an idle match costs: {kept / 1024:.1f} KiB of objects kept (goal < 10 KiB); the resident size "
+          f"grew {(rss_idle - rss_before) / len(configs):.1f} KiB a match ({rss_before / 1024:.0f} MiB before the "
+          f"host, {rss_idle / 1024:.0f} MiB idle); cron keeps none between minutes")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -426,12 +548,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cron-sample", type=int, default=8, help="cron processes measured (default 8)")
     parser.add_argument("--ready-sample", type=int, metavar="M",
                         help="make M matches Ready for the windows a minute (default: every one)")
+    parser.add_argument("--late", type=float, default=30.0,
+                        help="seconds one account's Drive change log is delayed in the isolation run (default 30)")
+    parser.add_argument("--idle-local", type=int, metavar="N",
+                        help="instead: a host on N local matches polled before, idle (CPU, memory, a cold start)")
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)
     if args.matches < max(4, args.accounts) or args.saves < 2:
         parser.error("--matches: at least 4 and at least one a Google account; --saves: at least 2")
     with tempfile.TemporaryDirectory() as tmp:
-        measure(args, Path(tmp))
+        if args.idle_local:
+            measure_idle(args, Path(tmp))
+        else:
+            measure(args, Path(tmp))
     return 0
 
 

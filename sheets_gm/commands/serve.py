@@ -8,15 +8,17 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from types import FrameType
 
 from sheets_gm.commands import base
 from sheets_gm.commands.base import UsageError, UserError, command, seconds, whole_number
-from sheets_gm.host.scheduler import DEFAULT_INTERVAL, DEFAULT_RESCAN, DEFAULT_WORKERS, Host
+from sheets_gm.host.file_events import FileEvents
+from sheets_gm.host.processes import PollProcesses
+from sheets_gm.host.scheduler import DEFAULT_INTERVAL, DEFAULT_POLL_DEADLINE, DEFAULT_RESCAN, DEFAULT_WORKERS, Host
 from sheets_gm.host.status import read_status, status_lines, status_path
+from sheets_gm.host.systemd import Watchdog
 from sheets_gm.sync.lock import SyncBusyError, match_lock
 
 
@@ -26,8 +28,9 @@ def _say(line: str) -> None:
 
 @contextmanager
 def stop_on_signals(stop: threading.Event) -> Iterator[None]:
-    """SIGTERM (``systemctl stop``) and Ctrl-C set ``stop``: the host finishes the polls under way and stops. A
-    second one stops at once (a resolution cut short is completed by the next start, from its journal)."""
+    """SIGTERM (``systemctl stop``) and Ctrl-C set ``stop``: the host lets the polls under way finish (a minute at
+    most: a hung one is stopped) and stops. A second one stops at once (a resolution cut short is completed by the
+    next start, from its journal)."""
     def on_signal(signum: int, frame: FrameType | None) -> None:
         if stop.is_set():
             raise KeyboardInterrupt
@@ -92,19 +95,29 @@ def _pages_served(address: str, folders: list[Path]) -> Iterator[None]:
 
 
 def _serve(args: argparse.Namespace, folders: list[Path], where: Path) -> int:
-    """Run the host until SIGTERM (its status file's lock held by the caller)."""
+    """Run the host until SIGTERM (its status file's lock held by the caller): each poll in a process of its own
+    (``host.processes``), systemd told that the host lives (``host.systemd``)."""
     stop = threading.Event()
-    pool = ThreadPoolExecutor(args.workers, thread_name_prefix="sheets-gm-serve")
+    pool = PollProcesses(preload=["sheets_gm.host.visit"])
+    events = FileEvents(folders)
+    if not events.start():
+        _say(f"No file events ({events.error}): every local match is looked at every {args.interval:g} s.")
     host = Host(folders, pool, clock=base.clock, say=_say, status_file=where, interval=args.interval,
-                rescan=args.rescan, workers=args.workers)
+                rescan=args.rescan, workers=args.workers, poll_deadline=args.poll_deadline, events=events)
+    watchdog = Watchdog()
     _say(f"sheets-gm serve: matches under {', '.join(map(str, folders))}, a look every {args.interval:g} s, "
-         f"{args.workers} workers; status in {where} (sheets-gm serve --status).")
+         f"{args.workers} polls at once, each in a process of its own stopped after {args.poll_deadline:g} s; "
+         f"status in {where} (sheets-gm serve --status).")
+    watchdog.notify("READY=1")
     with stop_on_signals(stop):
         try:
-            host.run(stop)
+            host.run(stop, alive=watchdog.ping)
         except KeyboardInterrupt:
             print("Stopped at once.", file=sys.stderr)
             return 130
+        finally:
+            watchdog.notify("STOPPING=1")
+            events.stop()
     return 0
 
 
@@ -124,6 +137,9 @@ def register(sub: object) -> None:
                    help=f"seconds between two looks at a match (default {DEFAULT_INTERVAL:g})")
     p.add_argument("--workers", type=whole_number("--workers", 1, 64), default=DEFAULT_WORKERS, metavar="N",
                    help=f"matches polled side by side (default {DEFAULT_WORKERS})")
+    p.add_argument("--poll-deadline", type=seconds("--poll-deadline", 10, 3600), default=DEFAULT_POLL_DEADLINE,
+                   metavar="S", help="seconds a poll may take before it is stopped and its match tried again later "
+                   f"(default {DEFAULT_POLL_DEADLINE:g})")
     p.add_argument("--rescan", type=seconds("--rescan", 1, 3600), default=DEFAULT_RESCAN, metavar="S",
                    help=f"seconds between two searches of the folders for new matches (default {DEFAULT_RESCAN:g})")
     p.add_argument("--web", metavar="ADDRESS",

@@ -6,6 +6,10 @@
 - ``quiet``: whether a match needs a poll now, decided from the files the last poll kept (no spreadsheet read);
 - ``visit``: one match's poll as a worker runs it: the same one-match poll as cron's (``match.polls``), under the
   match's own lock, never waiting for one another command holds;
-- ``scheduler``: the host: who is due, a bounded pool of workers, growing waits for a match that fails;
+- ``processes``: each poll in a process of its own, stopped at its deadline;
+- ``file_events``: the system's file events, which say which local matches to look at;
+- ``scheduler``: the host: who is due and in which order, the polls under way and their deadlines, each account's
+  Drive question on a thread of its own, growing waits for a match that fails;
+- ``systemd``: the watchdog of systemd's unit (sd_notify);
 - ``status``: the status file the host keeps and ``serve --status`` prints.
 """

@@ -1,26 +1,27 @@
-"""One watcher per Google account: one change-log request an interval serves every match whose spreadsheets
-that account holds.
+"""One watcher per Google account: one change-log request an interval serves every match whose spreadsheets that
+account holds.
 
-Under cron each Google match asks Drive's change log once a poll from a page token of its own. Under ``serve``
-the :class:`AccountWatcher` of an account asks it once an interval for all of them (and, every
+Under cron each Google match asks Drive's change log once a poll from a page token of its own. Under ``serve`` the
+:class:`AccountWatcher` of an account asks it once an interval for all of them (and, every
 ``gate.drive.SAFETY_NET``, Drive's file index once for all of them), and keeps, for each match, the changes to its
 spreadsheets since that match's last poll. A match is polled when the log named one of its spreadsheets (or its
-gate would read anyway: ``quiet``), and its gate is handed a :class:`SharedChangeLog`, which answers the gate's
-questions from what the watcher kept instead of asking Drive: ``since`` and ``modified_since`` give the changes to
+gate would read anyway: ``quiet``); what the watcher kept for it is taken as the poll starts (a :class:`Handover`,
+plain data, which crosses to the poll's own process) and its gate is handed a :class:`SharedChangeLog`, which
+answers the gate's questions from it instead of asking Drive: ``since`` and ``modified_since`` give the changes to
 the match's spreadsheets since its last poll, and the token is the watcher's. The gate itself is unchanged: it
 compares Drive's versions with those its kept reads cover, passes our own writes over, and reads what changed.
 
-A match's first poll in a host is answered by Drive itself, from the page token its last poll (cron's, say)
-kept: the watcher knows only what changed since it started. So is every poll of a match while its watcher has no
-token (Drive did not give one yet). The token the shared log gives is a valid token of the same account, so cron
-or ``sync --watch`` can carry the match on from it.
+A match's first poll in a host is answered by Drive itself, from the page token its last poll (cron's, say) kept:
+the watcher knows only what changed since it started. So is every poll of a match until one began after its watcher
+held a token (what changed between reaches the match so). The token the shared log gives is a valid token of the
+same account, so cron or ``sync --watch`` can carry the match on from it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -51,6 +52,15 @@ def account_of(config: MatchConfig) -> str:
     return f"OAuth sign-in {config.oauth_token.resolve()}"
 
 
+def require_signed_in(config: MatchConfig) -> None:
+    """SheetAccessError when the match is played on the GM's own account and she never signed in on this machine:
+    a service cannot open a browser (``sheets-gm doctor`` signs her in once)."""
+    if config.service_account is None and not config.oauth_token.exists():
+        raise SheetAccessError(f"{config.path}: the GM's Google account is not signed in on this machine "
+                               f"({config.oauth_token} is missing): run sheets-gm doctor -c {config.path.name} "
+                               "once in a terminal to sign in, and serve polls the match from then on")
+
+
 def config_keys(config: MatchConfig) -> frozenset[str]:
     """The keys of a Google match's spreadsheets, as its config names them."""
     return frozenset(k for k in (config.board, config.engine, *config.orders, config.judge) if k)
@@ -77,25 +87,34 @@ class _Kept:
     changes: dict[str, Listed] = field(default_factory=dict)
     complete: bool = True
     first: bool = True
+    covered: bool = False  # a poll that asked Drive itself was handed out after the watcher's token was taken
 
 
 class AccountWatcher:
-    """The watcher of one Google account (see the module notes). ``ask`` runs on the host's own thread; the
-    shared logs it hands out are asked from the workers': what they share is behind a lock."""
+    """The watcher of one Google account (see the module notes). ``ask`` runs on a thread of the account's own,
+    the rest on the host's: what they share is behind a lock."""
 
-    def __init__(self, name: str, client: gspread.Client, started: datetime) -> None:
+    def __init__(self, name: str, make_client: Callable[[], gspread.Client], started: datetime) -> None:
         self.name = name
-        self.client = client
-        self.log = DriveChangeLog(client)
+        self._make_client = make_client
+        self._log: DriveChangeLog | None = None  # signed in at the first question, on the account's own thread
         self.token = ""
         self.indexed_at = started  # Drive's file index is asked from here (less the clock margin) on
         self.asked_at: datetime | None = None
         self.requests = 0  # Drive requests the watcher made (its change log, start tokens, file index)
         self.error = ""  # why Drive did not answer the last question ('' when it did)
+        self.said_error = ""  # the error the host last said (it says each once)
         self._matches: dict[Path, _Kept] = {}
         self._owners: dict[str, set[Path]] = {}
         self._lock = threading.Lock()
         self._token_lock = threading.Lock()
+
+    @property
+    def log(self) -> DriveChangeLog:
+        """The account's change log (signed in the first time it is asked: never on the host's own thread)."""
+        if self._log is None:
+            self._log = DriveChangeLog(self._make_client())
+        return self._log
 
     def attach(self, path: Path, keys: frozenset[str]) -> None:
         """Watch the match configured by ``path`` (its spreadsheets ``keys``); again with other keys: its config
@@ -129,6 +148,14 @@ class AccountWatcher:
         with self._lock:
             kept = self._matches.get(path)
             return kept is not None and (bool(kept.changes) or not kept.complete)
+
+    def unanchored(self, path: Path) -> bool:
+        """Whether the match's poll must ask Drive itself once more, from its own last token, now that the
+        watcher holds one: what changed between its first poll in this host and the watcher's token reaches it so
+        (not urgent: a gap of moments, polled as the workers allow)."""
+        with self._lock:
+            kept = self._matches.get(path)
+            return kept is not None and kept.first and bool(self.token)
 
     def ask(self, now: datetime) -> set[Path]:
         """One question to Drive for every match of the account: its change log since the watcher's token (the
@@ -193,59 +220,71 @@ class AccountWatcher:
                 self.requests += 1
                 self.token = self.log.start_token()
 
-    def log_for(self, path: Path) -> DriveChangeLog:
-        """The change log the match's next poll asks: Drive's own for its first poll in this host (or while the
-        watcher has no token), else the watcher's answer (:class:`SharedChangeLog`). What was kept for the match
-        is handed over now: the poll covers it. The watcher's token is taken before a first poll asks Drive, so
-        that what changes after that poll reaches the match through the watcher: nothing falls between."""
-        with contextlib.suppress(SheetError):  # else this poll asks Drive itself, as do the next until a token
-            self._start()
+    def hand_over(self, path: Path) -> Handover | None:
+        """What the match's next poll is answered from, taken as it is handed to a worker: the changes the log
+        named for its spreadsheets since its last poll, and the watcher's token (:class:`SharedChangeLog` answers
+        from them); None while its poll must ask Drive itself: its first in this host (or while the watcher has
+        no token). Such a poll is handed over only once the watcher holds a token, taken before that poll asks
+        Drive: what changes after it reaches the match through the watcher, nothing falls between."""
         with self._lock:
             kept = self._matches.get(path)
             if kept is None or kept.first or not self.token:
                 if kept is not None:
                     kept.changes, kept.complete = {}, True
-                return DriveChangeLog(self.client)
-            return SharedChangeLog(self, path)
-
-    def polled(self, path: Path) -> None:
-        """The match's poll succeeded: its next polls are answered by the watcher."""
-        with self._lock:
-            kept = self._matches.get(path)
-            if kept is not None:
-                kept.first = False
-
-    def take(self, path: Path) -> tuple[dict[str, Listed], bool, str]:
-        """The changes kept for the match since its last poll, whether they are complete, and the watcher's
-        token; the match's record starts again empty."""
-        with self._lock:
-            kept = self._matches.get(path)
-            if kept is None:
-                return {}, False, self.token
-            out = (kept.changes, kept.complete, self.token)
+                    kept.covered = bool(self.token)
+                return None
+            out = Handover(self.name, dict(kept.changes), kept.complete, self.token)
             kept.changes, kept.complete = {}, True
             return out
 
+    def polled(self, path: Path) -> None:
+        """The match's poll succeeded: once a poll that asked Drive itself began after the watcher's token was
+        taken, its next polls are answered by the watcher."""
+        with self._lock:
+            kept = self._matches.get(path)
+            if kept is not None and kept.covered:
+                kept.first = False
+
+
+@dataclass(frozen=True, slots=True)
+class Handover:
+    """What a hosted match's poll is answered from instead of Drive's change log (see
+    :meth:`AccountWatcher.hand_over`): the account, the changes to its spreadsheets since its last poll, whether
+    they are complete, and the watcher's page token. Plain data: it crosses to the poll's own process."""
+
+    account: str
+    changes: dict[str, Listed]
+    complete: bool
+    token: str
+
 
 class SharedChangeLog(DriveChangeLog):
-    """A match's change log as its account's watcher answers it (see the module notes): no request to Drive but
-    the version of a file (``version``, asked around our own writes, as under cron)."""
+    """A match's change log as its account's watcher answered it (see the module notes), from what was handed
+    over with the poll (:class:`Handover`): no request to Drive but the version of a file (``version``, asked
+    around our own writes, as under cron)."""
 
-    def __init__(self, watcher: AccountWatcher, path: Path) -> None:
-        super().__init__(watcher.client)
-        self.watcher = watcher
-        self.path = path
+    def __init__(self, client: gspread.Client, handover: Handover) -> None:
+        super().__init__(client)
+        self.handover = handover
+        self._taken = False
+
+    def _take(self) -> tuple[dict[str, Listed], bool]:
+        """The changes handed over, once (a poll asks once; a second question has nothing new)."""
+        if self._taken:
+            return {}, True
+        self._taken = True
+        return self.handover.changes, self.handover.complete
 
     def start_token(self) -> str:
         """The watcher's token: every change after it reaches this match through the watcher."""
-        self.watcher.take(self.path)  # a poll that asks for a start token reads every spreadsheet
-        return self.watcher.token
+        self._take()  # a poll that asks for a start token reads every spreadsheet
+        return self.handover.token
 
     def since(self, token: str) -> DriveChanges:
         """The changes to the match's spreadsheets since its last poll (``token`` is the one that poll kept: the
         watcher's own, or cron's from before the host, which the match's first poll asked Drive about)."""
-        listed, complete, now_token = self.watcher.take(self.path)
-        return DriveChanges({k: e.time for k, e in listed.items()}, now_token, complete,
+        listed, complete = self._take()
+        return DriveChanges({k: e.time for k, e in listed.items()}, self.handover.token, complete,
                             {k: e.modified_by for k, e in listed.items()},
                             {k: e.modified_at for k, e in listed.items() if e.modified_at},
                             frozenset(k for k, e in listed.items() if e.by_me),
@@ -255,7 +294,7 @@ class SharedChangeLog(DriveChangeLog):
         """The files the watcher's change log and file index listed since the match's last poll: the watcher asks
         the index itself, once for the account, every ``SAFETY_NET`` (``moment`` is covered: the match's earlier
         polls handed over everything before)."""
-        changes = self.since(self.watcher.token)
+        changes = self.since(self.handover.token)
         return DriveFiles(dict(changes.changed), changes.complete, changes.by_me, dict(changes.versions))
 
 
@@ -268,20 +307,14 @@ class Accounts:
         self._lock = threading.Lock()
 
     def watcher_for(self, config: MatchConfig, now: datetime) -> AccountWatcher:
-        """The watcher of the account the match ``config`` is opened with (signed in now if new). A GM's own
-        account must have been signed in before (``sheets-gm doctor``): a service cannot open a browser."""
+        """The watcher of the account the match ``config`` is opened with (made now if new; it signs in at its
+        first question, on its own thread)."""
         name = account_of(config)
         with self._lock:
             watcher = self._watchers.get(name)
-        if watcher is not None:
+            if watcher is None:
+                watcher = self._watchers[name] = AccountWatcher(name, lambda: google_client(config), now)
             return watcher
-        if config.service_account is None and not config.oauth_token.exists():
-            raise SheetAccessError(f"{config.path}: the GM's Google account is not signed in on this machine "
-                                   f"({config.oauth_token} is missing): run sheets-gm doctor -c {config.path.name} "
-                                   "once in a terminal to sign in, and serve polls the match from then on")
-        client = google_client(config)
-        with self._lock:
-            return self._watchers.setdefault(name, AccountWatcher(name, client, now))
 
     def named(self, name: str) -> AccountWatcher | None:
         """The watcher of the account ``name`` (None when no match of it was polled yet)."""

@@ -17,7 +17,7 @@ from pathlib import Path
 SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages"})
 #: The most of a file read to tell whether it is a match config.
 _HEAD = 65536
-_RULESET = re.compile(r"^\s*ruleset\s*=", re.MULTILINE)
+_RULESET = re.compile(r"^\s*ruleset\s*=\s*[\"']?([A-Za-z0-9_-]*)", re.MULTILINE)
 _SHEETS = re.compile(r"^\s*\[\s*sheets\s*\]", re.MULTILINE)
 
 
@@ -29,6 +29,17 @@ def looks_like_match(path: Path) -> bool:
     except OSError:
         return False
     return bool(_RULESET.search(text) and _SHEETS.search(text))
+
+
+def ruleset_named(path: Path) -> str:
+    """The game a match config names (its ``ruleset = …`` line, read as text: '' when none), for the status of a
+    match the host has not polled yet."""
+    try:
+        with path.open("rb") as file:
+            found = _RULESET.search(file.read(_HEAD).decode("utf-8", errors="replace"))
+    except OSError:
+        return ""
+    return found.group(1) if found else ""
 
 
 def _tomls(folder: Path) -> Iterable[Path]:

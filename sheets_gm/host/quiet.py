@@ -12,18 +12,32 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from sheets_gm.match.idle_poll import idle_local_sync
-from sheets_gm.notify.outbox import due
+from sheets_gm.match.idle_poll import IdleSync, idle_local_sync
+from sheets_gm.notify.outbox import Outbox, due
+from sheets_gm.sheets.marks import unchanged
 from sheets_gm.sync.gate.drive import due_without_changes
+from sheets_gm.sync.gate.idle import deadline_due
+from sheets_gm.sync.gate.state import load_state, state_path
+
+#: How soon a match's poll starts among those due (lower first): one a player or Drive says changed ...
+CHANGED = 0
+#: ... one due (a deadline, a reminder, a retry, a read the gate makes whatever Drive says) ...
+DUE = 1
+#: ... and the rest: a cold start's first polls, as the workers allow.
+LATER = 2
 
 
 @dataclass(frozen=True, slots=True)
 class Need:
-    """What a match needs now: a poll (``why`` says why), only the letters waiting for a retry sent, or nothing."""
+    """What a match needs now: a poll (``why`` says why; ``rank`` how soon among those due), only the letters
+    waiting for a retry sent, or nothing; ``idle``: what its last poll (cron's, or before a restart) left, when the
+    host's first look finds a local match idle."""
 
     poll: bool = False
     letters: bool = False
     why: str = ""
+    rank: int = CHANGED
+    idle: IdleSync | None = None
 
 
 def local_need(config_path: Path, now: datetime) -> Need:
@@ -34,6 +48,51 @@ def local_need(config_path: Path, now: datetime) -> Need:
     return Need(letters=idle.letters_waiting, why="letters wait for a retry" if idle.letters_waiting else "")
 
 
+def notices_moment(config_path: Path) -> datetime | None:
+    """The next moment the match's notices need a look (its open window's reminder, a letter's retry), read from
+    its outbox (None: none waits). A match looked at seldom (``file_events``) is looked at then."""
+    box = Outbox.of(config_path)
+    if not box.folder.is_dir():
+        return None
+    moments = [m for m in (box.reminder(), *(letter.waits_until() for letter in box.waiting())) if m is not None]
+    return min(moments, default=None)
+
+
+def kept_files(config_path: Path) -> tuple[Path, ...]:
+    """The config and the workbooks of a local match, as its last poll kept their fingerprints (its config alone
+    when it kept none): what a file event must cover for the match to be looked at seldom."""
+    state = load_state(state_path(config_path))
+    return (config_path, *(Path(p) for p in (state.files if state is not None else {})))
+
+
+def drive_quiet(config_path: Path) -> bool:
+    """Whether a Google match's look may wait for its account's watcher (or its due moments): every spreadsheet of
+    it shown in Drive. One Drive does not show is read about once a minute (``gate.drive.reads_anyway``): its match
+    is looked at every interval."""
+    state = load_state(state_path(config_path))
+    return state is not None and not state.unseen
+
+
+def first_need(config_path: Path, now: datetime) -> Need:
+    """What a match the host has not polled yet needs, from its last poll's record alone (no config parsed): a local
+    match left idle stays so (``idle``); one whose files changed since, or whose deadline is due, is polled first;
+    the others (a Google match, whose first poll in the host asks Drive itself; a match never polled) as the
+    workers allow. A cold start on thousands of matches answers a save without waiting for all of them."""
+    idle = idle_local_sync(config_path, now, quiet=True)
+    if idle is not None:
+        return Need(letters=idle.letters_waiting, why="letters wait for a retry" if idle.letters_waiting else "",
+                    idle=idle)
+    state = load_state(state_path(config_path))
+    if state is None:
+        return Need(poll=True, why="never polled", rank=LATER)
+    if deadline_due(state, now):
+        return Need(poll=True, why="its deadline is due", rank=DUE)
+    changed = not unchanged(config_path, state.config) or any(
+        not unchanged(Path(where), mark) for where, mark in state.files.items())
+    return Need(poll=True, why="a file changed" if changed else "not polled yet in this host",
+                rank=CHANGED if changed else LATER)
+
+
 def google_need(config_path: Path, keys: frozenset[str], changed: bool, now: datetime) -> Need:
     """What the Google match configured by ``config_path`` (its spreadsheets ``keys``) needs; ``changed``: its
     account's watcher named one of its spreadsheets since its last poll."""
@@ -41,8 +100,9 @@ def google_need(config_path: Path, keys: frozenset[str], changed: bool, now: dat
         return Need(poll=True, why="Drive's change log named a spreadsheet of the match")
     why = due_without_changes(config_path, set(keys), now)
     if why:
-        return Need(poll=True, why=why)
+        return Need(poll=True, why=why, rank=DUE)
     notices = due(config_path, now)
     if notices.reminder or notices.letters:
-        return Need(poll=True, why="a reminder fell due" if notices.reminder else "letters wait for a retry")
+        return Need(poll=True, why="a reminder fell due" if notices.reminder else "letters wait for a retry",
+                    rank=DUE)
     return Need()

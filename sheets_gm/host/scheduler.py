@@ -1,22 +1,25 @@
-"""The host: every match under the folders, looked at every interval, polled by a bounded pool of workers.
+"""The host: every match under the folders, looked at when something may have changed, polled by a bounded
+number of workers, each poll in a process of its own (``processes``) stopped at its deadline.
 
 Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreadsheet itself:
 
 1. every ``rescan`` seconds, the folders are searched again (``discovery``): a new config joins, a removed one
    leaves;
 2. what the workers finished is taken in (:class:`~sheets_gm.host.visit.Outcome`): a resolution and a
-   new warning are said (the log: systemd's journal), the status kept;
-3. each Google account's watcher asks Drive once if its interval is up (``accounts``), and the matches whose
-   spreadsheets it named are due now;
-4. each match that is due is looked at (``quiet``: its files' stamps, its gate's record, its notices) and polled
-   only when it needs it, by a worker (``visit``); the others are looked at again an interval later, or at their
-   deadline's second when that comes first.
+   new warning are said (the log: systemd's journal), the status kept; a poll past its deadline is stopped;
+3. the file events (``file_events``) and each Google account's answer from Drive (asked on a thread of the
+   account's own once its interval is up: ``accounts``) make the matches they name due now, first;
+4. each match that is due is looked at (``quiet``: its files' stamps, its gate's record, its notices; for one not
+   polled yet in this host, its record alone), and the polls it needs are started by rank (changed, due, the
+   rest) as the workers allow (``visit``); an idle match is looked at again an interval later, or, when file
+   events or its account's watcher cover it, at its deadline or notices' moment, at the latest ``QUIET_LOOK``.
 
-A match that fails (its config or a workbook does not read, its rules raise, Google stays unavailable) is said
-once, and tried again after a wait that doubles each time (:data:`FIRST_RETRY` up to :data:`LAST_RETRY`), at once
-when its config file changes (the GM mended it); every other match goes on. A match another command holds is
-skipped until the next interval. :meth:`Host.close` (SIGTERM) lets the polls under way finish (a resolution
-completes) and starts no other; one killed half-way is completed by the next poll, from its journal, as after a
+A match that fails (its config or a workbook does not read, its rules raise, Google stays unavailable, its poll
+overran its deadline or its process died) is said once, and tried again after a wait that doubles each time
+(:data:`FIRST_RETRY` up to :data:`LAST_RETRY`), at once when its config file changes (the GM mended it); every
+other match goes on. A match another command holds is skipped until the next interval. :meth:`Host.close`
+(SIGTERM) lets the polls under way finish (a resolution completes) for :data:`STOP_GRACE` at most, stops those
+still running and starts no other; one cut half-way is completed by the next poll, from its journal, as after a
 crash.
 """
 
@@ -25,17 +28,27 @@ from __future__ import annotations
 import os
 import queue
 import threading
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from sheets_gm.engine.words import counted
 from sheets_gm.host.accounts import Accounts, AccountWatcher
-from sheets_gm.host.discovery import find_configs
-from sheets_gm.host.quiet import Need, google_need, local_need
+from sheets_gm.host.discovery import find_configs, ruleset_named
+from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
+from sheets_gm.host.quiet import (
+    LATER,
+    Need,
+    drive_quiet,
+    first_need,
+    google_need,
+    kept_files,
+    local_need,
+    notices_moment,
+)
 from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_status
 from sheets_gm.host.visit import Done, Outcome, visit
 from sheets_gm.match.config import BackendKind, MatchConfig
@@ -43,6 +56,7 @@ from sheets_gm.sync.deadline import deadline_moment
 
 Clock = Callable[[], datetime]
 Say = Callable[[str], None]
+T = TypeVar("T")
 
 #: Seconds between two looks at a match: a player's save is answered within this and the poll's own time (under
 #: 15 s); an account's watcher asks Drive 6 times a minute.
@@ -51,9 +65,36 @@ DEFAULT_INTERVAL = 10.0
 DEFAULT_RESCAN = 60.0
 #: Workers polling matches side by side.
 DEFAULT_WORKERS = 4
+#: Seconds a poll may take before it is stopped (its process killed) and its match tried again later.
+DEFAULT_POLL_DEADLINE = 300.0
+#: Seconds an account's question to Drive may take before the host says so (its matches wait for it; the other
+#: accounts' go on: each asks on a thread of its own).
+DRIVE_DEADLINE = 30.0
+#: Seconds the polls under way may take to finish once the host is told to stop; those still running are killed
+#: (a resolution cut short is completed by the next poll, from its journal).
+STOP_GRACE = 60.0
+#: At most this many matches are looked at for the first time in one pass (each reads its last poll's record):
+#: a host started on tens of thousands of matches still ends a pass every few seconds.
+FIRST_LOOKS_A_PASS = 2000
+#: The status file is rewritten at least this often while nothing changes (``serve --status`` shows its age).
+STATUS_EVERY = timedelta(minutes=1)
 #: The first wait before a failed match is tried again; it doubles at each failure, up to :data:`LAST_RETRY`.
 FIRST_RETRY = timedelta(seconds=30)
 LAST_RETRY = timedelta(hours=1)
+
+
+class Background(Protocol):
+    """How the host runs an account's question to Drive off its own thread (a thread each; tests run it inline or
+    hold it, as a hung account)."""
+
+    def __call__(self, task: Callable[[], None], name: str) -> None:
+        """Run ``task`` in the background."""
+        ...
+
+
+def in_thread(task: Callable[[], None], name: str) -> None:
+    """Run ``task`` on a daemon thread of its own (it never holds the host up when the process stops)."""
+    threading.Thread(target=task, name=name, daemon=True).start()
 
 
 class Waiter(Protocol):
@@ -72,6 +113,35 @@ def retry_wait(failures: int) -> timedelta:
     """How long a match that failed ``failures`` times in a row waits before it is tried again."""
     wait: timedelta = FIRST_RETRY * (2 ** max(failures - 1, 0))
     return min(wait, LAST_RETRY)
+
+
+def drained(waiting: queue.SimpleQueue[T]) -> Iterator[T]:
+    """What ``waiting`` holds now, taken one by one (what a thread puts meanwhile may come too)."""
+    while True:
+        try:
+            yield waiting.get_nowait()
+        except queue.Empty:
+            return
+
+
+def shown_name(path: Path, folders: Sequence[Path]) -> str:
+    """``path`` (a config, resolved) from the first of ``folders`` (served folders, or configs) that holds it,
+    with at least the folder it is in.
+
+    >>> shown_name(Path("/srv/m/club/friday/match.toml"), [Path("/srv/m")])
+    'club/friday/match.toml'
+    >>> shown_name(Path("/srv/m/friday/match.toml"), [Path("/srv/m/friday")])
+    'friday/match.toml'
+    """
+    for folder in folders:
+        where = folder.resolve()
+        base = where.parent if path == where else where
+        try:
+            relative = path.relative_to(base)
+        except ValueError:
+            continue
+        return str(Path(base.name) / relative if len(relative.parts) < 2 else relative)
+    return str(path)
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -104,7 +174,14 @@ class Hosted:
     failures: int = 0
     retry_at: datetime | None = None
     failed_stamp: tuple[int, int] | None = None  # the config file's size and time when it last failed
+    started_at: datetime | None = None  # when its poll under way started
+    future: Future[Outcome] | None = None  # its poll under way
+    rank: int = 2  # how soon its poll starts among those due (``quiet.Need.rank``: lower first)
     said: set[str] = field(default_factory=set)  # the open-workbook messages already said
+    letters_only: bool = False  # its next visit sends only the letters waiting for a retry
+    quiet: bool | None = None  # looked at seldom (file events, or its account's watcher, cover it); None: unknown
+    watched_in: tuple[Path, ...] = ()  # the folders whose file events concern it
+    game: str = ""  # the game its config names, as read at discovery (its config, once polled, says it)
 
     @property
     def local(self) -> bool:
@@ -117,7 +194,9 @@ class Host:
 
     def __init__(self, folders: Sequence[Path], executor: Executor, *, clock: Clock, say: Say,
                  status_file: Path, interval: float = DEFAULT_INTERVAL, rescan: float = DEFAULT_RESCAN,
-                 workers: int = DEFAULT_WORKERS) -> None:
+                 workers: int = DEFAULT_WORKERS, poll_deadline: float = DEFAULT_POLL_DEADLINE,
+                 background: Background = in_thread, stop_grace: float = STOP_GRACE,
+                 events: FileEvents | None = None) -> None:
         self.folders = [Path(f) for f in folders]
         self.executor = executor
         self.clock = clock
@@ -126,6 +205,12 @@ class Host:
         self.interval = timedelta(seconds=interval)
         self.rescan = timedelta(seconds=rescan)
         self.workers = workers
+        self.poll_deadline = timedelta(seconds=poll_deadline)
+        self.drive_deadline = timedelta(seconds=DRIVE_DEADLINE)
+        self.background = background
+        self.stop_grace = stop_grace
+        self.events = events  # the file events under the folders (None: every local match looked at every interval)
+        self._by_folder: dict[Path, set[Path]] = {}  # a folder -> the local matches a file event there concerns
         self.accounts = Accounts()
         self.matches: dict[Path, Hosted] = {}
         self.started = clock()
@@ -135,6 +220,9 @@ class Host:
         self.polls = 0  # visits finished (a benchmark's count)
         self.resolutions = 0  # windows resolved
         self._done: queue.SimpleQueue[tuple[Path, Outcome]] = queue.SimpleQueue()
+        self._answers: queue.SimpleQueue[tuple[str, set[Path]]] = queue.SimpleQueue()  # Drive's, by account
+        self._asking: dict[str, datetime] = {}  # the accounts whose question to Drive is under way, since when
+        self._said_late: set[str] = set()  # the accounts said to be late with it
         self._stop: Waiter = threading.Event()  # what ``run`` waits on: once set, no poll starts
 
     # -- the pass -------------------------------------------------------------------------------------------
@@ -145,39 +233,58 @@ class Host:
         if self.scanned_at is None or now - self.scanned_at >= self.rescan:
             self._scan(now)
         self._take_outcomes(now)
+        self._stop_overdue(now)
+        self._take_events(now)
         self._ask_drive(now)
-        for hosted in list(self.matches.values()):
+        due: list[Hosted] = []
+        first_looks = 0  # a cold start's first looks, a few thousand a pass: the loop (and the watchdog) turns
+        for hosted in sorted(self.matches.values(), key=lambda h: h.rank):  # what an event named first
             if self._stop.is_set():
                 break  # stopping: no poll starts
-            if not hosted.running:
-                self._look(hosted, now)
+            if hosted.looked_at is None and now >= hosted.next_at:
+                if first_looks >= FIRST_LOOKS_A_PASS:
+                    continue
+                first_looks += 1
+            if not hosted.running and self._look(hosted, now):
+                due.append(hosted)
+        self._start_polls(due, now)
         self._take_outcomes(now)  # those finished meanwhile (a pool that ran them at once: all of them)
         self._write_status(now)
         return self._until_next(now)
 
-    def run(self, stop: Waiter) -> None:
+    def run(self, stop: Waiter, alive: Callable[[], object] = lambda: None) -> None:
         """Pass after pass until ``stop`` is set, then :meth:`close`. A pass ends at the latest a second later
-        (a finished poll is taken in, a deadline fires at its second)."""
+        (a finished poll is taken in, a deadline fires at its second); ``alive`` is called after each pass (the
+        systemd watchdog's ping: ``systemd``)."""
         self._stop = stop
         try:
             while not stop.is_set():
                 wait = self.step()
+                alive()
                 stop.wait(min(max(wait, 0.05), 1.0))
         finally:
             self.close()
 
     def close(self) -> None:
-        """Stop: the polls under way finish (a resolution completes), none starts; the status says so."""
-        under_way = sum(h.running for h in self.matches.values())
-        self.say(f"Stopping: {counted(under_way, 'poll')} under way {'finish' if under_way != 1 else 'finishes'} "
-                 "first.")
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        """Stop: the polls under way may finish (a resolution completes) for up to ``stop_grace`` seconds, those
+        still running then are stopped (never waited on: a hung poll does not hold the stop); none starts; the
+        status says so."""
+        under_way = [h.future for h in self.matches.values() if h.running and h.future is not None]
+        self.say(f"Stopping: {counted(len(under_way), 'poll')} under way "
+                 f"{'finish' if len(under_way) != 1 else 'finishes'} first (at most {self.stop_grace:g} s).")
+        _, hung = wait(under_way, timeout=self.stop_grace)
+        kill = getattr(self.executor, "kill", None)
+        for future in hung:
+            if callable(kill):
+                kill(future)
+        self.executor.shutdown(wait=not hung or callable(kill), cancel_futures=True)
         now = self.clock()
         self._take_outcomes(now)
         for hosted in self.matches.values():
             hosted.running = False
         self._write_status(now, running=False)
-        self.say("Stopped.")
+        self.say("Stopped." if not hung else f"Stopped; {counted(len(hung), 'poll')} cut short (completed by the "
+                 "next start, from its journal).")
 
     # -- the matches ----------------------------------------------------------------------------------------
 
@@ -185,7 +292,9 @@ class Host:
         self.scanned_at = now
         found = set(find_configs(self.folders))
         for path in sorted(found - self.matches.keys()):
-            self.matches[path] = Hosted(path, self._shown(path), now)
+            self.matches[path] = Hosted(path, self._shown(path), now, game=ruleset_named(path))
+            self._by_folder.setdefault(path.parent, set()).add(path)  # an event there: a save, even before its
+            # first poll (a cold start's changed match goes first)
             self.say(f"{self._shown(path)}: found; polled from now on.")
             self.changed = True
         for path in sorted(self.matches.keys() - found):
@@ -195,6 +304,8 @@ class Host:
     def _drop(self, path: Path) -> None:
         """Host the match of ``path`` no longer: its config is gone (the GM removed or moved its folder)."""
         hosted = self.matches.pop(path)
+        self._forget_quiet(hosted)
+        self._by_folder.get(path.parent, set()).discard(path)
         for watcher in self.accounts.all():
             watcher.detach(path)
         self.say(f"{hosted.shown}: its config is gone; no longer polled.")
@@ -202,49 +313,138 @@ class Host:
         self.accounts.drop_idle()
 
     def _shown(self, path: Path) -> str:
-        for folder in self.folders:
-            try:
-                return str(path.relative_to(folder.resolve()))
-            except ValueError:
-                continue
-        return str(path)
+        """The match as the log and the status name it: its config's path from the folder served, which names its
+        own folder too (``club/friday/match.toml``; a config served by itself, or right in a folder served, with
+        that folder's name: never a bare ``match.toml``)."""
+        return shown_name(path, self.folders)
 
     def _ask_drive(self, now: datetime) -> None:
+        """Each account whose interval is up asks Drive on a thread of its own: one slow or hung account holds up
+        its own matches, never the host or the other accounts."""
+        self._take_answers(now)
         for watcher in self.accounts.all():
+            began = self._asking.get(watcher.name)
+            if began is not None:
+                if now - began >= self.drive_deadline and watcher.name not in self._said_late:
+                    self._said_late.add(watcher.name)
+                    watcher.error = (f"Drive has not answered for {int((now - began).total_seconds())} s; this "
+                                     "account's matches wait for it, the others go on")
+                    self.say(f"Account {watcher.name}: {watcher.error}.")
+                    self.changed = True
+                continue
             if watcher.asked_at is not None and now - watcher.asked_at < self.interval:
                 continue
-            had = watcher.error
-            for path in watcher.ask(now):
+            self._asking[watcher.name] = now
+            self.background(self._asker(watcher, now), f"sheets-gm-drive {watcher.name}")
+        self._take_answers(now)
+
+    def _asker(self, watcher: AccountWatcher, now: datetime) -> Callable[[], None]:
+        def ask() -> None:
+            touched: set[Path] = set()
+            try:
+                touched = watcher.ask(now)
+            finally:
+                self._answers.put((watcher.name, touched))
+        return ask
+
+    def _take_answers(self, now: datetime) -> None:
+        for name, touched in drained(self._answers):
+            self._asking.pop(name, None)
+            self._said_late.discard(name)
+            watcher = self.accounts.named(name)
+            for path in touched:
                 hosted = self.matches.get(path)
                 if hosted is not None and not hosted.failures:
                     hosted.next_at = now
-            if watcher.error and watcher.error != had:
+                    hosted.rank = 0
+            if watcher is not None and watcher.error and watcher.error != watcher.said_error:
                 self.say(f"Account {watcher.name}: Drive did not answer ({watcher.error}); asked again in "
                          f"{self.interval.total_seconds():g} s.")
-            self.changed = True
+            if watcher is not None and (touched or watcher.error != watcher.said_error):
+                self.changed = True
+            if watcher is not None:
+                watcher.said_error = watcher.error
 
-    def _look(self, hosted: Hosted, now: datetime) -> None:
-        """Look at a match that is due: poll it (by a worker) when it needs it, else look again later."""
+    def _take_events(self, now: datetime) -> None:
+        """A file event in a local match's folder (or a folder of its own under it): look at it now and before
+        the matches no event named (the look is the idle decision; for a match not polled yet in this host, a
+        save no record could tell of)."""
+        if self.events is None:
+            return
+        for folder in self.events.take():
+            for where in (folder, *folder.parents[:2]):  # a workbook in a folder of the match's own (gm/…)
+                for path in self._by_folder.get(where, ()):
+                    hosted = self.matches.get(path)
+                    if hosted is not None and not hosted.failures and not hosted.running:
+                        hosted.next_at, hosted.rank = min(hosted.next_at, now), 0
+
+    def _learn_quiet(self, hosted: Hosted) -> bool:
+        """Whether the match may be looked at seldom: a local one whose files the events cover (noted by folder),
+        a Google one whose every spreadsheet Drive shows. Learnt once after each poll."""
+        if hosted.quiet is None:
+            if hosted.local:
+                files = kept_files(hosted.path)
+                hosted.quiet = self.events is not None and len(files) > 1 and self.events.covers(files)
+                if hosted.quiet:
+                    hosted.watched_in = tuple({file.parent for file in files} - {hosted.path.parent})
+                    for folder in hosted.watched_in:
+                        self._by_folder.setdefault(folder, set()).add(hosted.path)
+            else:
+                hosted.quiet = drive_quiet(hosted.path)
+        return hosted.quiet
+
+    def _stop_overdue(self, now: datetime) -> None:
+        """A poll past its deadline is stopped (its process killed): its match is tried again later, as a failure."""
+        kill = getattr(self.executor, "kill", None)
+        for hosted in self.matches.values():
+            if (hosted.running and hosted.future is not None and hosted.started_at is not None
+                    and now - hosted.started_at >= self.poll_deadline and callable(kill) and kill(hosted.future)):
+                self.say(f"{hosted.shown}: its poll overran its deadline ({self.poll_deadline.total_seconds():g} s) "
+                         "and was stopped.")
+
+    def _look(self, hosted: Hosted, now: datetime) -> bool:
+        """Look at a match that is due: True when it needs a poll (or its letters sent), else look again later."""
         if hosted.failures and _stamp(hosted.path) != hosted.failed_stamp:
             hosted.next_at = now  # the GM changed the config: try it now
         if now < hosted.next_at:
-            return
-        if hosted.config is None or hosted.failures:
-            need = Need(poll=True, why="not polled yet" if hosted.config is None else "trying again")
+            return False
+        if hosted.failures:
+            need = Need(poll=True, why="trying again", rank=1)
+        elif hosted.config is None:
+            need = first_need(hosted.path, now)
+            if need.idle is not None:
+                hosted.line, hosted.warning = need.idle.summary, need.idle.warning
+                hosted.deadline, hosted.finished, hosted.done = need.idle.deadline, need.idle.finished, "idle"
         elif hosted.local:
             need = local_need(hosted.path, now)
         else:
             watcher = self._watcher(hosted)
             need = google_need(hosted.path, hosted.keys, watcher is not None and watcher.changed(hosted.path), now)
+            if not need.poll and watcher is not None and watcher.unanchored(hosted.path):
+                need = Need(poll=True, why="its first poll in this host came before its account's watcher", rank=LATER)
         hosted.looked_at = now
         if need.poll or need.letters:
-            self._submit(hosted, letters_only=not need.poll)
-        else:
-            hosted.next_at = self._next_look(hosted, now)
+            hosted.letters_only, hosted.rank = not need.poll, min(hosted.rank, need.rank)
+            return True
+        hosted.next_at = self._next_look(hosted, now, idle=True)
+        return False
 
-    def _submit(self, hosted: Hosted, *, letters_only: bool) -> None:
-        hosted.running = True
+    def _start_polls(self, due: list[Hosted], now: datetime) -> None:
+        """Start the polls of ``due`` as the workers allow: the changed matches first, then those due (a deadline,
+        a retry), then the rest (a cold start's first polls); those left wait for the next pass."""
+        if not due:
+            return
+        free = self.workers - sum(h.running for h in self.matches.values())
+        for hosted in sorted(due, key=lambda h: (h.rank, h.next_at))[:max(free, 0)]:
+            if self._stop.is_set():
+                return  # stopping: no poll starts
+            self._submit(hosted, now)
+
+    def _submit(self, hosted: Hosted, now: datetime) -> None:
+        hosted.running, hosted.started_at = True, now
         path = hosted.path
+        watcher = self._watcher(hosted)
+        handover = watcher.hand_over(path) if watcher is not None else None
 
         def done(future: Future[Outcome]) -> None:
             if future.cancelled():
@@ -253,21 +453,21 @@ class Host:
             outcome = future.result() if exc is None else Outcome(Done.FAILED, f"{type(exc).__name__}: {exc}")
             self._done.put((path, outcome))
 
-        future = self.executor.submit(visit, path, self.accounts, self.clock, letters_only=letters_only)
-        future.add_done_callback(done)
+        hosted.future = self.executor.submit(visit, path, handover, self.clock, letters_only=hosted.letters_only)
+        hosted.future.add_done_callback(done)
 
-    def _next_look(self, hosted: Hosted, now: datetime) -> datetime:
-        """An interval from now, or the deadline's second when it comes first."""
+    def _next_look(self, hosted: Hosted, now: datetime, *, idle: bool = False) -> datetime:
+        """An interval from now, or the deadline's second when it comes first; after an idle look at a match that
+        may be looked at seldom (``_learn_quiet``), ``QUIET_LOOK`` from now, or its notices' moment when sooner."""
         later = now + self.interval
+        if idle and self._learn_quiet(hosted):
+            notices = notices_moment(hosted.path)
+            later = max(later, min(now + QUIET_LOOK, notices if notices is not None else now + QUIET_LOOK))
         moment = None if hosted.finished else deadline_moment(hosted.deadline)
         return moment if moment is not None and now < moment < later else later
 
     def _take_outcomes(self, now: datetime) -> None:
-        while True:
-            try:
-                path, outcome = self._done.get_nowait()
-            except queue.Empty:
-                return
+        for path, outcome in drained(self._done):
             self.polls += 1
             hosted = self.matches.get(path)
             if hosted is not None:
@@ -275,7 +475,8 @@ class Host:
                 self.changed = True
 
     def _took(self, hosted: Hosted, outcome: Outcome, now: datetime) -> None:
-        hosted.running = False
+        hosted.running, hosted.future, hosted.started_at, hosted.rank = False, None, None, 2
+        self._forget_quiet(hosted)
         hosted.looked_at = now
         if outcome.config is not None:
             hosted.config = outcome.config
@@ -285,9 +486,14 @@ class Host:
                 if old is not None:
                     old.detach(hosted.path)
             hosted.account, hosted.keys = outcome.account, outcome.keys
+            if outcome.account and outcome.config is not None:
+                self.accounts.watcher_for(outcome.config, now).attach(hosted.path, outcome.keys)
         if outcome.done in (Done.FAILED, Done.UNAVAILABLE):
             self._failed(hosted, outcome, now)
             return
+        watcher = self._watcher(hosted)
+        if watcher is not None and outcome.done not in (Done.HELD, Done.OPEN, Done.LETTERS):
+            watcher.polled(hosted.path)
         if hosted.failures:
             self.say(f"{hosted.shown}: polled again after {counted(hosted.failures, 'failure')}.")
         hosted.failures, hosted.error, hosted.retry_at, hosted.failed_stamp = 0, "", None, None
@@ -316,7 +522,6 @@ class Host:
         if outcome.done is Done.RESOLVED:
             self.resolutions += 1
             self.say(f"{hosted.shown}: {outcome.line}")
-        watcher = self._watcher(hosted)
         saved_meanwhile = watcher is not None and watcher.changed(hosted.path)  # Drive listed it during the poll
         hosted.next_at = now if outcome.done is Done.RESOLVED or saved_meanwhile else self._next_look(hosted, now)
 
@@ -325,6 +530,13 @@ class Host:
         if not hosted.account:
             return None
         return self.accounts.named(hosted.account)
+
+    def _forget_quiet(self, hosted: Hosted) -> None:
+        """After a poll, what covers the match is learnt again (its files may have changed)."""
+        hosted.quiet = None
+        for folder in hosted.watched_in:
+            self._by_folder.get(folder, set()).discard(hosted.path)
+        hosted.watched_in = ()
 
     def _failed(self, hosted: Hosted, outcome: Outcome, now: datetime) -> None:
         if not hosted.path.exists():  # removed between two searches: gone, not a failure to retry
@@ -357,8 +569,8 @@ class Host:
             return "" if moment is None else moment.isoformat(timespec="seconds")
 
         matches = [MatchStatus(
-            config=h.shown, game=h.config.ruleset if h.config else "",
-            where="" if h.config is None else "local" if h.local else h.account,
+            config=h.shown, game=h.config.ruleset if h.config else h.game,
+            where="local" if h.local and (h.config is not None or h.done == "idle") else h.account,
             state="over" if h.finished and not h.error else "polling" if h.running else h.done,
             looked_at=iso(h.looked_at), read_at=iso(h.read_at), line=h.line, deadline=h.deadline,
             error=h.error, failures=h.failures, retry_at=iso(h.retry_at))
@@ -369,9 +581,11 @@ class Host:
                           self.interval.total_seconds(), self.workers, running, matches, accounts)
 
     def _write_status(self, now: datetime, *, running: bool = True) -> None:
+        """The status file: a second at the soonest after a change, else every ``STATUS_EVERY`` (it names every
+        match: 10,000 of them rewritten every 10 s would cost the host more than all its idle looks)."""
         if running and self.status_at is not None:
             since = now - self.status_at
-            if since < self.interval and not (self.changed and since >= timedelta(seconds=1)):
+            if since < max(self.interval, STATUS_EVERY) and not (self.changed and since >= timedelta(seconds=1)):
                 return
         self.status_at, self.changed = now, False
         try:

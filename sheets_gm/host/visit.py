@@ -1,10 +1,11 @@
 """One hosted match's poll, as a worker of the host runs it: the same one-match poll as cron's.
 
 The config is read afresh (a GM's edit applies at the next poll, as under cron), the match's spreadsheets opened
-(a Google match with its account's client, kept by the host), and ``match.polls.poll_behind_gate`` run with its
-account watcher's change log and no wait for the match lock: a match another command holds (``sync``,
-``resolve``, ``undo``…) is skipped and tried at the next interval. A local match that its last poll (cron's, or
-the host's before a restart) left idle is not read: the host's first look at it costs what cron's idle poll does.
+(a Google match with its account's client), and ``match.polls.poll_behind_gate`` run with the change log its
+account's watcher handed over (``accounts.Handover``) and no wait for the match lock: a match another command
+holds (``sync``, ``resolve``, ``undo``…) is skipped and tried at the next interval. A local match that its last
+poll (cron's, or the host's before a restart) left idle is not read: the host's first look costs what cron's idle
+poll does.
 Whatever goes wrong comes back as an :class:`Outcome`, never raised: one match never stops the host.
 """
 
@@ -16,10 +17,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sheets_gm.host.accounts import Accounts, config_keys
+from sheets_gm.host.accounts import Handover, SharedChangeLog, account_of, config_keys, require_signed_in
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
-from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.connect import google_client, open_match_sheets
 from sheets_gm.match.idle_poll import idle_local_sync
 from sheets_gm.match.init_settle import complete_cut_commands
 from sheets_gm.match.poll_words import describe_report
@@ -28,6 +30,9 @@ from sheets_gm.match.run import require_sheets
 from sheets_gm.sheets.backend import SheetError, SheetUnavailableError
 from sheets_gm.sheets.marks import file_mark
 from sheets_gm.sync.lock import SyncBusyError, match_lock
+
+if TYPE_CHECKING:
+    import gspread
 
 Clock = Callable[[], datetime]
 
@@ -63,20 +68,33 @@ class Outcome:
     trace: str = ""  # a failure's traceback, for the log (never the status file)
 
 
-def visit(path: Path, accounts: Accounts, clock: Clock, *, letters_only: bool = False) -> Outcome:
-    """Poll the match configured by ``path`` once (see the module notes); with ``letters_only``, send only the
-    letters waiting for a retry (an idle local match, as cron's idle poll does)."""
+#: The signed-in client of each account this process polled a match of (a host run in threads keeps them; a
+#: poll's own process starts with none and signs in once).
+_CLIENTS: dict[str, gspread.Client] = {}
+
+
+def _client(config: MatchConfig, account: str) -> gspread.Client:
+    require_signed_in(config)
+    client = _CLIENTS.get(account)
+    if client is None:
+        client = _CLIENTS[account] = google_client(config)
+    return client
+
+
+def visit(path: Path, handover: Handover | None, clock: Clock, *, letters_only: bool = False) -> Outcome:
+    """Poll the match configured by ``path`` once (see the module notes); a Google match's change log is answered
+    from ``handover`` (its account's watcher's: None, Drive is asked); with ``letters_only``, send only the letters
+    waiting for a retry (an idle local match, as cron's idle poll does). Plain data in and out: it may run in a
+    process of its own (``processes``)."""
     config: MatchConfig | None = None
     try:
         mark = file_mark(path)
         config = load_config(path)
         require_sheets(config.ruleset, str(config.path))
         google = config.backend is BackendKind.GOOGLE
-        watcher = accounts.watcher_for(config, clock()) if google else None
-        keys = config_keys(config) if google else frozenset()
-        if watcher is not None:
-            watcher.attach(path, keys)
-        kept = _Kept(config, watcher.name if watcher else "", keys)
+        account = account_of(config) if google else ""
+        client = _client(config, account) if google else None
+        kept = _Kept(config, account, config_keys(config) if google else frozenset())
         with match_lock(config.lock_path, wait_seconds=0):  # skip a match another command holds, reading nothing
             pass
         if letters_only:
@@ -87,11 +105,10 @@ def visit(path: Path, accounts: Accounts, clock: Clock, *, letters_only: bool = 
                 return kept.outcome(Done.IDLE, idle.summary, idle.warning, deadline=idle.deadline,
                                     finished=idle.finished)
         complete_cut_commands(config, lock_wait=0)  # a repair cut while it moved files, an init cut short
-        sheets = open_match_sheets(config, client=watcher.client if watcher else None)
-        gated = poll_behind_gate(config, mark, sheets, quiet=True, clock=clock,
-                                 drive_log=watcher.log_for(path) if watcher else None, lock_wait=0)
-        if watcher is not None:
-            watcher.polled(path)
+        sheets = open_match_sheets(config, client=client)
+        shared = (SharedChangeLog(client, handover)
+                  if client is not None and handover is not None and handover.account == account else None)
+        gated = poll_behind_gate(config, mark, sheets, quiet=True, clock=clock, drive_log=shared, lock_wait=0)
     except SyncBusyError:
         return Outcome(Done.HELD, "another command holds the match (its lock): skipped, tried again at the next "
                        "interval", config=config)

@@ -62,8 +62,10 @@ def check_drive(config: MatchConfig, sheets: MatchSheets, report: Checkup,
         modified.append(file.modified_at)
     if unseen:
         report.warn("drive", f"Drive shows these credentials none of {', '.join(b.name for b in unseen)} (your own "
-                             "sign-in for playing reaches in Drive only the spreadsheets sheets-gm made): every poll "
-                             f"reads {'it' if len(unseen) == 1 else 'them'} in full, a Sheets read each a minute",
+                             "sign-in for playing reaches in Drive only the spreadsheets sheets-gm made): cron's polls "
+                             f"and serve's alike read {'it' if len(unseen) == 1 else 'them'} in full about once a "
+                             "minute whatever Drive says, a Sheets read each; a save there is answered within that "
+                             "minute",
                     "to let polls read only what changed, make the match's spreadsheets with init --create, or play "
                     "with a service account (service_account under [google]) the spreadsheets are shared with")
         google = [b for b in google if b not in unseen]

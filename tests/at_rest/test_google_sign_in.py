@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -97,25 +98,31 @@ def test_polls_hold_the_narrow_sign_in_and_init_its_own_on_spreadsheets_sheets_g
     assert set(fake.scopes_granted.values()) == {frozenset(DRIVE_SIGN_IN_SCOPES)}
 
 
-def test_the_narrow_sign_in_reads_the_gms_own_spreadsheets_at_every_poll_and_cannot_share_them(
-        fake: GoogleApiFake, google_race: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_narrow_sign_in_reads_the_gms_own_spreadsheets_once_a_minute_and_cannot_share_them(
+        fake: GoogleApiFake, google_race: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # Spreadsheets the GM made by hand and plays on her own account: init (the Drive sign-in) shares and locks
-    # them, hers; the polls' drive.file sees none of them in Drive, so each poll reads them all (never misses a save).
+    # them, hers; the polls' drive.file sees none of them in Drive, so a poll reads them all whatever Drive says,
+    # once a minute (cron's poll a minute as before; a poll sooner, serve's look every 10 s, reads none of them).
+    now = [datetime(2026, 11, 23, 12, 0, tzinfo=UTC)]
+    monkeypatch.setattr("sheets_gm.commands.base.clock", lambda: now[0])
     config = _oauth(google_race)
     code, out, err = run(capsys, "init", "race", "-c", config, "--no-email")
     assert code == 0, err
     assert out.count("Locked: ") == len(KEYS)
     assert run(capsys, "sync", "-c", config)[0] in (0, 1)
-    fake.reset_counters()
-    code, out, err = run(capsys, "sync", "-c", config)
-    assert code in (0, 1), err
-    assert fake.calls(READ) == len(KEYS)
-    assert "are not shown to these credentials, so read at every poll" in out + err
+    for step, reads in ((60, len(KEYS)), (10, 0), (30, 0), (20, len(KEYS))):
+        now[0] += timedelta(seconds=step)
+        fake.reset_counters()
+        code, out, err = run(capsys, "sync", "-c", config)
+        assert code in (0, 1), err
+        assert fake.calls(READ) == reads, step
+    assert "are not shown to these credentials in Drive, so read about once a minute" in out + err
 
     out = run(capsys, "doctor", "-c", config)[1]  # what doctor cannot check with that sign-in, it says so
     assert "✘" not in out
     assert ("⚠ drive: Drive shows these credentials none of spreadsheet 'Cloud race · orders Ann', " in out
-            and "every poll reads them in full" in out and "init --create" in out)
+            and "read them in full about once a minute" in out and "init --create" in out)
     assert out.count("⚠ sharing: ") == len(KEYS) and "so who can open it is not checked" in out
 
     from sheets_gm.match.config import load_config

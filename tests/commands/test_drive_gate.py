@@ -348,3 +348,16 @@ def test_a_watch_poll_that_finds_google_unavailable_waits_and_polls_again(
     assert code == 0, err
     assert "Google is unavailable (" in out and "asked to wait 600 s" in out
     assert "feedback cells updated" in out
+
+
+def test_the_poll_after_each_resolution_reads_nothing_though_the_log_grew_into_its_next_block(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The resolution of turn 4 takes the Log past its first 16 lines: the next poll asks the Log from line 16, the
+    # end of the range our write answered with. Before that range was answered from what we wrote, that poll read
+    # the board again (turns 4, 7, 10…: fails so with ``kept_answer`` reduced to the very ranges kept).
+    for turn in range(1, 6):
+        type_orders(open_match_sheets(load_config(started)), ready=True, seed=turn)
+        assert f"Turn {turn} resolved" in poll(fake, clock, capsys, started)[2]
+        reads, _, out = poll(fake, clock, capsys, started)
+        assert reads == 0, (turn, out)
+        assert "read 0 of 4 spreadsheets" in out

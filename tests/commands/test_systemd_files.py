@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import configparser
 
+from sheets_gm.host.scheduler import STOP_GRACE
 from tests.paths import SCRIPTS
 
 
@@ -28,12 +29,15 @@ def test_each_timer_polls_every_minute_at_an_offset_of_its_own() -> None:
 
 
 def test_the_serve_unit_runs_one_long_process_that_stops_on_sigterm_after_its_polls() -> None:
-    """``sheets-gm serve`` is one long-running process (no timer): restarted when it fails, stopped by SIGTERM,
-    and given time to finish the resolution under way before systemd kills it."""
+    """``sheets-gm serve`` is one long-running process (no timer): restarted when it fails or its watchdog is not
+    fed (it says READY=1, then WATCHDOG=1 every few seconds: ``host/systemd.py``), stopped by SIGTERM, and given
+    time to finish the resolution under way (a minute at most: then the host stops it) before systemd kills it."""
     unit = _unit("sheets-gm-serve.service")
     service = unit["Service"]
-    assert service["Type"] == "simple" and service["Restart"] == "on-failure"
+    assert service["Type"] == "notify" and service["Restart"] == "on-failure"
+    assert service["NotifyAccess"] == "main" and int(service["WatchdogSec"]) >= 30
     assert " serve " in service["ExecStart"] and " sync " not in service["ExecStart"]
-    assert service["KillSignal"] == "SIGTERM" and int(service["TimeoutStopSec"]) >= 60
+    assert service["KillSignal"] == "SIGTERM" and int(service["TimeoutStopSec"]) > STOP_GRACE
+    assert service["KillMode"] == "mixed"  # the host's SIGTERM only: its polls' processes finish or it stops them
     assert unit["Install"]["WantedBy"] == "default.target"
     assert not (SCRIPTS / "sheets-gm-serve.timer").exists()

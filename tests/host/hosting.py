@@ -76,8 +76,14 @@ class Passing:
 
 def new_host(folder: Path, clock: Clock, lines: list[str], **options: Any) -> Host:
     """A host on ``folder`` with an inline pool, its log kept in ``lines``."""
-    return Host([folder], InlinePool(), clock=clock, say=lines.append,
+    options.setdefault("background", inline)
+    return Host([folder], options.pop("pool", None) or InlinePool(), clock=clock, say=lines.append,
                 status_file=folder / ".sheets-gm" / "serve-status.json", **options)
+
+
+def inline(task: Callable[[], None], name: str) -> None:
+    """An account's question to Drive asked at once, on the test's thread (the host's own runs it on a thread)."""
+    task()
 
 
 def hosted(host: Host, folder: Path, name: str) -> Hosted:

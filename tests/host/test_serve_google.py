@@ -67,6 +67,16 @@ def create(league: Path, match: str, capsys: pytest.CaptureFixture[str]) -> Path
     return config
 
 
+def league_on_fake(fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                   monkeypatch: pytest.MonkeyPatch) -> tuple[Clock, Path, dict[str, Path]]:
+    """The three matches created under ``tmp_path/league``, and one clock for the host, the commands and Drive."""
+    clock = Clock(START, on_move=lambda now: setattr(fake, "now", now))
+    fake.now = START
+    monkeypatch.setattr("sheets_gm.commands.base.clock", clock)
+    league = tmp_path / "league"
+    return clock, league, {match: create(league, match, capsys) for match in MATCHES}
+
+
 def by_account(fake: GoogleApiFake, endpoint: str) -> dict[str, int]:
     """Requests to ``endpoint`` by the account that made them."""
     out: dict[str, int] = {}
@@ -84,11 +94,7 @@ def read_keys(fake: GoogleApiFake) -> set[str]:
 def test_one_change_log_request_an_interval_serves_every_match_of_an_account(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = Clock(START, on_move=lambda now: setattr(fake, "now", now))
-    fake.now = START
-    monkeypatch.setattr("sheets_gm.commands.base.clock", clock)
-    league = tmp_path / "league"
-    configs = {match: create(league, match, capsys) for match in MATCHES}
+    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
     lines: list[str] = []
     host = new_host(league, clock, lines, interval=15)
     host.step()  # the first polls: each match asks Drive itself once

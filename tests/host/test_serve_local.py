@@ -217,7 +217,7 @@ def test_the_status_lists_each_match_its_last_poll_its_deadline_and_what_failed(
     assert status is not None
     shown = status_lines(status, clock())
     assert shown[0].startswith(f"sheets-gm serve (process {os.getpid()}) is running since 2026-11-22T12:00:00")
-    assert shown[1].startswith("broken/match.toml [?, ?] failed, looked 12:00:00 (5 s ago), not read since serve "
+    assert shown[1].startswith("broken/match.toml [gvg, ?] failed, looked 12:00:00 (5 s ago), not read since serve "
                                "started")
     assert shown[2].startswith("timed/match.toml [gvg, local] read, looked 12:00:00 (5 s ago), read 12:00:00 "
                                "(5 s ago); deadline Mon 23 Nov, 20:00 (UTC): Turn 1")

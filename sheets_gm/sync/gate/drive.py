@@ -16,7 +16,8 @@ poll first asks Drive one question and reads with Sheets only what it must:
   question, against an entry the change log is late with or lost.
 - **A spreadsheet Drive does not show** the signed-in account (its ``files.get`` answers 404 while Sheets opens it:
   one the GM made by hand, polled with her own sign-in, whose ``drive.file`` scope reaches only what sheets-gm
-  made) is read at every poll: no change of it would ever be listed. The others keep the gate.
+  made) is read about once a minute (:data:`UNSEEN_READ_EVERY`), cron's poll and ``serve`` alike: no change of
+  it would ever be listed. The others keep the gate.
 - **Every spreadsheet** is read when the open window's deadline is due, at least every
   :data:`FULL_READ` whatever Drive says (the last resort, should Drive ever not record an edit), when
   the config changed, and whenever there is no state (a second machine carrying the match on), no
@@ -58,6 +59,9 @@ FULL_READ = timedelta(hours=FULL_READ_HOURS)
 #: clock dates the reads and may be off Google's (``doctor`` warns past a few seconds); what the margin lets in
 #: twice, Drive's versions pass over.
 CLOCK_MARGIN = timedelta(minutes=2)
+#: A spreadsheet Drive does not show the signed-in account is read this long after its last read, whatever Drive
+#: says: about once a minute, as cron's poll a minute always read it (less a margin for a timer's jitter).
+UNSEEN_READ_EVERY = timedelta(seconds=50)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,19 +152,16 @@ def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSh
 
 def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
            log: DriveChangeLog, now: datetime) -> DriveCheck:
-    state = load_state(state_path(config_path))
-    if state is None or not state.drive_token:
-        return DriveCheck(True, "no record of the last poll", _start_token(log))
-    if config_mark is None or not unchanged(config_path, state.config):
-        return DriveCheck(True, "the config changed", _start_token(log))
+    state, why = usable_state(config_path, config_known=config_mark is not None)
+    if state is None:
+        return DriveCheck(True, why, _start_token(log))
     keys = _keys(sheets)
     reads = [_moment(state.read_at.get(k, "")) for k in keys]
-    checked = _moment(state.checked_at)
-    everything = _everything(state, keys, now)
-    if everything:
-        return DriveCheck(True, everything, state.drive_token, state, checked_at=state.checked_at)
+    anyway = reads_anyway(state, keys, now)
+    if anyway.every:
+        return DriveCheck(True, anyway.reason, state.drive_token, state, checked_at=state.checked_at)
     token, checked_at = state.drive_token, state.checked_at
-    if checked is None or now - checked >= SAFETY_NET:
+    if file_index_due(state, now):
         oldest = min(r for r in reads if r is not None)
         try:
             files = log.modified_since(oldest - CLOCK_MARGIN)
@@ -181,16 +182,13 @@ def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
         listed = {key: changes.versions.get(key) for key in changes.changed}
         changed, token = _after_read(state, listed, keys), changes.token
         source = "Drive's change log"
-    written = set(state.written) & keys
-    unseen = frozenset(state.unseen) & keys
-    fresh = changed | written | unseen
+    fresh = changed | anyway.keys
     reason = (f"{len(changed)} of {len(keys)} spreadsheets changed ({source})" if changed else
-              "reading back what the last poll wrote" if written else
-              f"{len(unseen)} of {len(keys)} spreadsheets are not shown to these credentials, so read at every "
-              "poll" if unseen else "no spreadsheet changed")
+              anyway.reason or "no spreadsheet changed")
     # Drive listed these versions before this poll reads: its reads cover them.
     versions = {key: v for key, v in listed.items() if key in fresh and v is not None}
-    return DriveCheck(bool(fresh), reason, token, state, frozenset(fresh), checked_at, versions, unseen)
+    return DriveCheck(bool(fresh), reason, token, state, frozenset(fresh), checked_at, versions,
+                      frozenset(state.unseen) & keys)
 
 
 def _everything(state: PollState, keys: set[str], now: datetime) -> str:
@@ -202,21 +200,66 @@ def _everything(state: PollState, keys: set[str], now: datetime) -> str:
             if full_read is None or now - full_read >= FULL_READ else "")
 
 
-def due_without_changes(config_path: Path, keys: set[str], now: datetime) -> str:
-    """Why a poll of the Google match configured by ``config_path`` (its spreadsheets ``keys``) must run even when
-    Drive lists no change to them ('' when it need not: it would stay idle): no record of the last poll, the
-    config changed, a full read due (:func:`check_drive`'s reasons), the safety net's look at Drive's file index
-    due, or our last writes to read back. ``serve`` asks this of every match whose account's change log named
-    none of its files, reading nothing."""
+def usable_state(config_path: Path, *, config_known: bool = True) -> tuple[PollState | None, str]:
+    """The last poll's record of the Google match configured by ``config_path``, or None and why it cannot be used
+    (none, no page token of Drive's, or the config changed since: ``config_known`` False when the config's mark
+    could not be taken): the poll then reads every spreadsheet and asks Drive for a new token."""
     state = load_state(state_path(config_path))
     if state is None or not state.drive_token:
-        return "no record of the last poll"
-    if not unchanged(config_path, state.config):
-        return "the config changed"
+        return None, "no record of the last poll"
+    if not config_known or not unchanged(config_path, state.config):
+        return None, "the config changed"
+    return state, ""
+
+
+@dataclass(frozen=True, slots=True)
+class Anyway:
+    """What a poll reads whatever Drive's change log says: every spreadsheet (``every``), or ``keys``; ``reason``
+    says why ('' when nothing)."""
+
+    reason: str = ""
+    every: bool = False
+    keys: frozenset[str] = frozenset()
+
+
+def reads_anyway(state: PollState, keys: set[str], now: datetime) -> Anyway:
+    """The one decision, cron's poll and ``serve`` alike, of what the Google match (its spreadsheets ``keys``, its
+    last poll's record ``state``) reads whatever Drive lists: everything when its deadline is due, a spreadsheet
+    was never read or the 6-hour full read is due; else what the last poll wrote and must read back, and the
+    spreadsheets Drive does not show these credentials (no change of theirs is ever listed), each once
+    :data:`UNSEEN_READ_EVERY` since its last read: as cron's poll a minute reads them, never at each of serve's
+    looks (four such reads every 10 s would fill an account's Sheets quota with two matches)."""
+    everything = _everything(state, keys, now)
+    if everything:
+        return Anyway(everything, every=True)
+    written = set(state.written) & keys
+    unseen = set(state.unseen) & keys
+    due = {k for k in unseen if (read := _moment(state.read_at.get(k, ""))) is None or now - read >= UNSEEN_READ_EVERY}
+    if written:
+        return Anyway("reading back what the last poll wrote", keys=frozenset(written | due))
+    if due:
+        return Anyway(f"{len(unseen)} of {len(keys)} spreadsheets are not shown to these credentials in Drive, so "
+                      f"read about once a minute whatever Drive says", keys=frozenset(due))
+    return Anyway()
+
+
+def file_index_due(state: PollState, now: datetime) -> bool:
+    """Whether the safety net's look at Drive's file index is due instead of the change log (``SAFETY_NET``)."""
     checked = _moment(state.checked_at)
-    return (_everything(state, keys, now)
-            or ("Drive's file index is due" if checked is None or now - checked >= SAFETY_NET else "")
-            or ("reading back what the last poll wrote" if set(state.written) & keys else ""))
+    return checked is None or now - checked >= SAFETY_NET
+
+
+def due_without_changes(config_path: Path, keys: set[str], now: datetime) -> str:
+    """Why a poll of the Google match configured by ``config_path`` (its spreadsheets ``keys``) must run even when
+    Drive lists no change to them ('' when it need not: it would stay idle): the record unusable
+    (:func:`usable_state`), what it reads whatever Drive says (:func:`reads_anyway`, the decision
+    :func:`check_drive` makes), or the safety net's look at Drive's file index due. ``serve`` asks this of every
+    match whose account's change log named none of its files, reading nothing."""
+    state, why = usable_state(config_path)
+    if state is None:
+        return why
+    return reads_anyway(state, keys, now).reason or ("Drive's file index is due" if file_index_due(state, now)
+                                                     else "")
 
 
 def after_idle(config_path: Path, gate: DriveCheck) -> None:

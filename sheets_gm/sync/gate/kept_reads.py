@@ -28,7 +28,7 @@ from pathlib import Path
 
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
-from sheets_gm.sheets.guard import changed_since, grid_cells, same_value, written_cells
+from sheets_gm.sheets.guard import changed_since, extent, grid_cells, same_value, written_cells
 from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.sheets import MatchSheets
@@ -101,9 +101,10 @@ class KeptSheet:
         wanted = tuple(ranges)
         if self.read_live is not None and self.read_live.ranges == wanted:
             return list(self.read_live.grids)
-        if not self.live and self.kept is not None and self.kept.ranges == wanted:
+        kept = None if self.live or self.kept is None else kept_answer(self.kept, wanted)
+        if kept is not None:
             self.served_kept = True
-            return list(self.kept.grids)
+            return kept
         grids = self.inner.read(ranges)
         self.read_live = KeptRead(wanted, tuple(grids))
         return grids
@@ -225,6 +226,36 @@ class KeptSheets:
         snapped = self.snapshots()
         typed = {s.key for s in self.wrapped.values() if s.typed_meanwhile}
         return [key for key in self.wrote() if key not in snapped or key in typed]
+
+
+def kept_answer(kept: KeptRead, wanted: Sequence[str]) -> list[Grid] | None:
+    """What the ranges ``wanted`` hold, answered from ``kept`` (None when it does not hold them all): a range kept
+    itself, or the end of a kept range that starts higher up, over the same columns to the same last row.
+
+    The second is what our own write leaves: a resolution writes the Log's new lines, the next poll reads the Log
+    from the block its last line is now in (``sync/read.py``), and that range is the end of the one the write
+    answered with (its snapshot): what we wrote, so no read. Sheets leaves out a range's empty rows at its end
+    and keeps those above a filled one, so the end of a kept grid is what Sheets answers for the shorter range.
+
+    >>> log = KeptRead(("Log!A2:C20000",), ([[1, "move", "Red moves."], [], [2, "move", "Blue moves."]],))
+    >>> kept_answer(log, ["Log!A3:C20000"]), kept_answer(log, ["Log!A5:C20000"])
+    ([[[], [2, 'move', 'Blue moves.']]], [[]])
+    >>> kept_answer(log, ["Log!A3:D20000"]) is None, kept_answer(log, ["Log!A1:C20000"]) is None
+    (True, True)
+    """
+    grids: list[Grid] = []
+    for asked in wanted:
+        tab, row0, col0, last_row, last_col = extent(asked)
+        found = next((list(grid[row0 - k_row0:]) for held, grid in zip(kept.ranges, kept.grids, strict=True)
+                      for k_tab, k_row0, k_col0, k_last_row, k_last_col in [extent(held)]
+                      if (k_tab, k_col0, k_last_row, k_last_col) == (tab, col0, last_row, last_col)
+                      and k_row0 <= row0), None)
+        if found is None:
+            return None
+        while found and not found[-1]:
+            found.pop()
+        grids.append(found)
+    return grids
 
 
 def typed_meanwhile(before: KeptRead, after: KeptRead, writes: Sequence[RangeWrite]) -> bool:

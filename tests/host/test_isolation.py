@@ -1,0 +1,200 @@
+"""What no match, account or hang holds back: a poll that hangs is stopped at its deadline and its match tried
+again while the others resolve; a poll's process that crashes or hangs ends as a failure of that poll alone; one
+Google account whose Drive hangs holds up its own matches only; SIGTERM does not wait on a hung poll; systemd's
+watchdog hears the host. The host's clock moves when the test says; nothing sleeps."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from sheets_gm.host.processes import PollDied, PollProcesses
+from sheets_gm.host.scheduler import FIRST_RETRY
+from sheets_gm.host.systemd import Watchdog
+from sheets_gm.match.config import load_config
+from sheets_gm.match.connect import open_match_sheets
+from tests.fakes.google_api import GoogleApiFake
+from tests.host.hosting import Clock, hosted, new_host
+from tests.host.test_serve_google import fake, league_on_fake  # noqa: F401 (the fixture)
+from tests.matchfiles import NOW, local_match, state_of, type_orders
+
+T = TypeVar("T")
+
+
+class HangingPool(Executor):
+    """A pool that runs each poll at once, but never finishes those of the matches named in ``hang`` until
+    killed (:meth:`kill`, as ``PollProcesses`` kills a process)."""
+
+    def __init__(self, hang: set[str]) -> None:
+        self.hang = hang
+        self.killed: list[Future[Any]] = []
+        self.shut = False
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future: Future[T] = Future()
+        if args and isinstance(args[0], Path) and args[0].parent.name in self.hang:
+            future.set_running_or_notify_cancel()
+            return future  # hangs
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:
+            future.set_exception(exc)
+        return future
+
+    def kill(self, future: Future[Any]) -> bool:
+        if future.done():
+            return False
+        self.killed.append(future)
+        future.set_exception(PollDied("the poll overran its deadline and was stopped"))
+        return True
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.shut = True
+
+
+def test_a_hung_poll_is_stopped_at_its_deadline_and_retried_while_the_others_resolve(tmp_path: Path) -> None:
+    league = tmp_path / "league"
+    sheets = {name: local_match(league / name)[1] for name in ("hung", "fine")}
+    for name in sheets:
+        type_orders(sheets[name])
+    pool = HangingPool({"hung"})
+    clock, lines = Clock(NOW), list[str]()
+    host = new_host(league, clock, lines, interval=10, workers=2, poll_deadline=60, pool=pool)
+    host.step()
+    assert state_of(sheets["fine"]).turn == 2 and hosted(host, league, "hung").running
+    type_orders(sheets["fine"])
+    for _ in range(5):  # the hung poll holds one worker; the other serves the rest
+        clock.tick(10)
+        host.step()
+    assert state_of(sheets["fine"]).turn == 3 and not pool.killed
+    clock.tick(10)
+    host.step()  # 60 s: stopped, said, and tried again later
+    match = hosted(host, league, "hung")
+    assert len(pool.killed) == 1 and not match.running and match.failures == 1
+    assert any("hung/match.toml: its poll overran its deadline (60 s) and was stopped" in line for line in lines)
+    assert match.retry_at == clock() + FIRST_RETRY
+    pool.hang.clear()  # whatever hung it is gone
+    clock.tick(FIRST_RETRY.total_seconds())
+    host.step()
+    assert state_of(sheets["hung"]).turn == 2 and match.failures == 0
+
+
+def test_sigterm_does_not_wait_on_a_hung_poll(tmp_path: Path) -> None:
+    league = tmp_path / "league"
+    type_orders(local_match(league / "hung")[1])
+    pool = HangingPool({"hung"})
+    clock, lines = Clock(NOW), list[str]()
+    host = new_host(league, clock, lines, pool=pool, stop_grace=0)
+    host.step()
+    host.close()  # what SIGTERM ends in: the grace is over at once here
+    assert len(pool.killed) == 1 and pool.shut
+    assert lines[-1] == "Stopped; 1 poll cut short (completed by the next start, from its journal)."
+
+
+def _exits(code: int) -> None:
+    os._exit(code)
+
+
+def _dies() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _hangs(ready: Any) -> None:
+    ready.set()
+    threading.Event().wait()
+
+
+def _answers(value: int) -> int:
+    return value * 2
+
+
+def _raises() -> None:
+    raise ValueError("rules in a bad mood")
+
+
+@pytest.fixture(scope="module")
+def processes() -> Iterator[PollProcesses]:
+    pool = PollProcesses()
+    yield pool
+    pool.shutdown(wait=True)
+
+
+def test_a_polls_process_that_crashes_or_hangs_fails_that_poll_alone(processes: PollProcesses) -> None:
+    assert processes.submit(_answers, 21).result(timeout=60) == 42
+    with pytest.raises(PollDied, match="exited with code 3 before it answered"):
+        processes.submit(_exits, 3).result(timeout=60)
+    with pytest.raises(PollDied, match="killed by signal 9 before it answered"):
+        processes.submit(_dies).result(timeout=60)
+    with pytest.raises(RuntimeError, match="ValueError: rules in a bad mood"):
+        processes.submit(_raises).result(timeout=60)
+    import multiprocessing
+
+    ready = multiprocessing.get_context("forkserver").Manager().Event()
+    hung = processes.submit(_hangs, ready)
+    assert ready.wait(timeout=60) and not hung.done()
+    assert processes.kill(hung)
+    with pytest.raises(PollDied, match="overran its deadline"):
+        hung.result(timeout=60)
+    assert processes.submit(_answers, 1).result(timeout=60) == 2  # the pool goes on
+    assert processes.running() == []
+
+
+def test_one_hung_account_holds_up_its_own_matches_only(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    held: list[Callable[[], None]] = []
+    hung = {"club": False}
+
+    def background(task: Callable[[], None], name: str) -> None:
+        if hung["club"] and "club-bot" in name:
+            held.append(task)  # Drive never answers the club's question
+        else:
+            task()
+
+    lines: list[str] = []
+    host = new_host(league, clock, lines, interval=10, background=background)
+    for _ in range(4):  # the first polls, ours read back, then idle
+        host.step()
+        clock.tick(10)
+    hung["club"] = True
+    host.step()
+    assert len(held) == 1
+    for name in ("one", "three"):  # a save on each account
+        type_orders(open_match_sheets(load_config(configs[name])), ready=False)
+    clock.tick(10)
+    host.step()
+    assert "feedback cells updated" in hosted(host, league, "three").line  # the guild's: answered at once
+    assert "feedback cells updated" not in hosted(host, league, "one").line  # the club's waits for its Drive
+    for _ in range(2):
+        clock.tick(10)
+        host.step()
+    club = next(a for a in host.status(clock()).accounts if "club" in a.name)
+    assert "Drive has not answered for 30 s" in club.error
+    assert sum("Drive has not answered" in line for line in lines) == 1  # said once
+    hung["club"] = False
+    held.pop()()  # Drive answers at last
+    clock.tick(10)
+    host.step()
+    host.step()
+    assert "feedback cells updated" in hosted(host, league, "one").line
+
+
+def test_the_watchdog_speaks_sd_notify_over_the_socket(tmp_path: Path) -> None:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as systemd:
+        where = tmp_path / "notify"
+        systemd.bind(str(where))
+        dog = Watchdog(str(where))
+        assert dog.notify("READY=1") and systemd.recv(100) == b"READY=1"
+        assert dog.ping(100.0) and systemd.recv(100) == b"WATCHDOG=1"
+        assert not dog.ping(101.0)  # not at every pass
+        assert dog.ping(106.0) and systemd.recv(100) == b"WATCHDOG=1"
+    assert not Watchdog("").ping() and not Watchdog(str(tmp_path / "gone")).notify("READY=1")

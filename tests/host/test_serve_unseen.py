@@ -1,0 +1,47 @@
+"""``serve`` on a match the GM plays on her own account, on spreadsheets she made by hand: her playing sign-in
+(``spreadsheets`` + ``drive.file``) never sees them in Drive's change log, so the one decision cron's poll asks too
+(``gate.drive.reads_anyway``) reads them about once a minute, whatever Drive says: a save there is answered within
+the minute, and the account's Sheets quota pays four reads a minute, not four every look."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from tests.at_rest.test_google_sign_in import _oauth, fake  # noqa: F401 (the fixture)
+from tests.commands.test_window_commands import run
+from tests.commands.test_window_init import KEYS, google_race  # noqa: F401 (the fixture)
+from tests.fakes.google_api import READ, GoogleApiFake
+from tests.host.hosting import Clock, new_host
+from tests.sync.race_game import registered_race  # noqa: F401 (the fixture)
+
+START = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+
+
+def test_serve_reads_the_gms_hand_made_spreadsheets_once_a_minute(
+        fake: GoogleApiFake, google_race: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock(START, on_move=lambda now: setattr(fake, "now", now))
+    fake.now = START
+    monkeypatch.setattr("sheets_gm.commands.base.clock", clock)
+    config = _oauth(google_race)
+    assert run(capsys, "init", "race", "-c", config, "--no-email")[0] == 0
+    assert run(capsys, "sync", "-c", config)[0] in (0, 1)  # signs her in for playing, as doctor would
+    lines: list[str] = []
+    host = new_host(config.parent, clock, lines, interval=10)
+    host.step()  # the first poll: everything read
+    reading: list[int] = []  # the seconds at which a look read
+    for second in range(10, 301, 10):
+        clock.tick(10)
+        fake.reset_counters()
+        host.step()
+        if fake.calls(READ):
+            assert fake.calls(READ) == len(KEYS)
+            reading.append(second)
+            assert "not shown to these credentials in Drive, so read about once a minute" in \
+                host.status(clock()).matches[0].line
+    gaps = [b - a for a, b in zip([0, *reading], reading, strict=False)]
+    assert gaps and all(50 <= gap <= 60 for gap in gaps), reading  # never each look; never past the minute
+    assert len(reading) >= 5
