@@ -489,7 +489,7 @@ def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str,
             continue
         open_tables = {p.spec.name for p in seat_read.tab.tables if p.spec.open_in(window.phase)
                        and p.spec.rows != SEAT_ROWS and not p.spec.standing and not p.spec.optional}
-        given = answer.inputs[seat].consumed if seat in answer.inputs else frozenset()
+        given = {s for said in answer.inputs[seat].read_as.values() for s in said} if seat in answer.inputs else set()
         typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key} | given
         missing = [r.subject for r in seat_read.rows
                    if r.table in open_tables and r.subject and r.subject not in typed
