@@ -59,7 +59,7 @@ from sheets_gm.sync.older_copy import (
     read_copies,
     restore_archives,
 )
-from sheets_gm.sync.read import MatchRead, adapter_of, read_match
+from sheets_gm.sync.read import MatchRead, adapter_of, polled_cells, read_match
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
 from sheets_gm.sync.rows.fate_words import (
     fitted_answer,
@@ -561,6 +561,10 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 batch.put(backend, placed.at(placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
                           [[text]])
                 report.feedback_written += 1
+        polled = polled_cells(seat_read, window, seat_input.held, read.record) \
+            if seat not in copies and seat_input is not None else None
+        if polled is not None:  # the rows read for the window, bound to it: a copy saved later shows them
+            batch.put(backend, read.tabs.pending_mark_range(seat), [polled])
         # a name typed over in a row with nothing else typed is written back (the stray rows' mends): kept here
         named = StrayLayout(unplaced=tuple(s for s in seat_read.strays if s.over)) if seat not in copies else None
         shown = drawn.typed.get(seat, []) if drawn else []

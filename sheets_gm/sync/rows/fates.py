@@ -720,11 +720,8 @@ def bound_to(seat_read: SeatRead, window: Window, seat_input: SeatInput[Any] | N
     in a later window as if typed for it. Every row stamped for ``window`` (completing a cut resolution, every row
     its first try read) in a table the seat writes in, but a standing table's (read in every window until an order
     uses it) and a row held for the seat's next window."""
-    held = seat_input.held if seat_input is not None else frozenset()
-    return frozenset(r.subject for rows in seat_read.for_window(window).values() for r in rows
-                     if r.window == window.key and (r.typed or seat_read.pending is not None)
-                     and r.subject not in held and not seat_read.tab.table(r.table).spec.standing
-                     and seat_read.writes_in(window, r.table))
+    return frozenset(r.subject for r in seat_read.bound(window, seat_input.held if seat_input is not None else
+                                                            frozenset()))
 
 
 def _notes_kept_through(out: SeatSettled, seat_read: SeatRead) -> None:

@@ -154,7 +154,8 @@ def test_the_rulebooks_post_pasted_in_the_forum_tab_is_answered_line_by_line_and
     assert "Turn 1 · orders resolved with what you typed" in said, said
     assert f"coalition line 3 — Post line: {FRANK}: 3A > 2B" in said, said  # the header without its hint
     assert "coalition line 6 — Post line: Jeff the Owl: 2B - none — not carried out (" in said, said
-    assert "goes nowhere" in said and "set aside, no longer in your rows (a line is read for the window it was typed in" in said, said
+    assert "goes nowhere" in said, said
+    assert "set aside, no longer in your rows (a line is read for the window it was typed in" in said, said
 
 
 def test_a_renamed_forum_tab_is_laid_out_again_with_its_lines_and_a_deleted_one_drawn_again(tmp_path: Path) -> None:
