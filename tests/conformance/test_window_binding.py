@@ -1,0 +1,181 @@
+"""The core binds every order to its window (issue 60, item 2), for every game and the toy game a new game copies.
+
+The property: a resolution carries out what was typed for its window, or what a row said, before the window
+closed, it was kept for (a refusal, the engine's "not resolved", an undo's "put back"), nothing else. It must hold
+with a game whose adapter forgets to mark its rows as used (``SeatInput.consumed`` left empty: the one line a new
+game's author forgets), since the core itself takes every row typed for a window when it closes.
+
+The walk: the bots type every seat's orders for the first window, then nothing more is typed, and windows are
+closed one after the other, by the GM's force, across a copy of a seat's file saved over the sync's write (from
+before a resolution) and an undo. Before each resolution the test reads what the rows visibly kept for the window
+would give (``_expected``); the history's orders of that resolution must be exactly those. Without the core's
+binding (``fates.bound_to``) the first window's orders are carried out again in the second.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import dataclasses
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sheets_gm.rulesets.registry import create_ruleset, get_game, ruleset_names, sheet_of
+from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, undo_window
+from sheets_gm.sync.match_record import history_range, joined_cells
+from sheets_gm.sync.poll import in_order, poll
+from sheets_gm.sync.read import MatchRead
+from sheets_gm.sync.rows.seat_read import cells_text
+from sheets_gm.sync.sheets import seat_backend
+from tests.conformance.test_input_lifecycle import NOW, Table, _do, new_table
+from tests.fakes.memory import MemoryBackend
+from tests.toygame.registered import toy_registered
+
+#: How a row's answer begins when its window closed and kept it for the next, saying why: what may be read again.
+KEPT_WITH_WHY = ("✘", "Not resolved, kept for", "Put back by the GM's undo")
+
+
+def _games() -> list[str]:
+    return [*(n for n in ruleset_names() if get_game(n).sheet is not None), "tictactoe"]
+
+
+@contextlib.contextmanager
+def forgetful(game: str) -> Iterator[None]:
+    """The game's adapter with its marking of used rows forgotten: every ``SeatInput`` it reads says none."""
+    adapter_class = type(sheet_of(create_ruleset(game)))
+    reading = adapter_class.read_orders
+
+    def read_orders(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return dataclasses.replace(reading(self, *args, **kwargs), consumed=frozenset())
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(adapter_class, "read_orders", read_orders)
+        yield
+
+
+def _visibly_kept(read: MatchRead, seat: str, rows: list[TypedRow]) -> list[TypedRow]:
+    """The rows of ``rows`` that the last resolution (or the GM's undo) kept for the open window saying why, and a
+    standing table's rows (read in every window)."""
+    tab = read.seats[seat].tab
+    return [r for r in rows if tab.table(r.table).spec.standing or r.feedback.startswith(KEPT_WITH_WHY)]
+
+
+def _typed_for(read: MatchRead) -> list[tuple[str, TypedRow]]:
+    """Every seat's rows typed for the open window (a standing table's left out: they are read in every window)."""
+    window = read.record.ruleset.window(read.record.state)
+    assert window is not None
+    return [(seat, r) for seat, seat_read in read.seats.items() for r in seat_read.bound(window)]
+
+
+def _kept_only_with_why(table: Table, typed: list[tuple[str, TypedRow]]) -> None:
+    """Every row typed for a window that closed, still in its cells, says why it was kept (a refusal, the engine's
+    "not resolved"): never kept silently, to be read again in a later window as if typed for it."""
+    read = table.read()
+    for seat, row in typed:
+        now = next((r for r in read.seats[seat].rows if (r.table, r.subject) == (row.table, row.subject)), None)
+        if now is None or cells_text(now.values) != cells_text(row.values) or not now.typed:
+            continue
+        assert now.feedback.startswith(KEPT_WITH_WHY), \
+            f"{table.name}: {seat}'s row {row.subject} ({row.table}), typed for window {row.window!r}, is still in " \
+            f"its cells after it closed, saying {now.feedback!r}"
+
+
+def _expected(read: MatchRead) -> Any:
+    """The orders the open window may carry out with nothing typed for it: those of the rows visibly kept for it."""
+    rules = read.record.ruleset
+    window = rules.window(read.record.state)
+    assert window is not None
+    parts = {}
+    for seat in window.seats:
+        if seat not in read.seats:
+            parts[seat] = rules.no_orders()
+            continue
+        rows = {t: _visibly_kept(read, seat, typed) for t, typed in in_order(read.seats[seat], window).items()}
+        parts[seat] = read.adapter.read_orders(read.record.state, window, seat, rows).orders
+    return rules.orders_codec.to_json(rules.merge_orders(parts))
+
+
+def _history_orders(table: Table, resolution: int) -> Any:
+    read = table.read()
+    (grid,) = table.sheets.engine.read([history_range(read.tabs.spec.tabs.engine, resolution)])
+    return json.loads(joined_cells(grid[0], 1))["orders"]
+
+
+def _close(table: Table, how: str, *, typed: bool = False) -> None:
+    """Close the open window by the GM's force (``how``: plainly, or with a seat's office program holding its file
+    from before, saved over the sync's write after it), and check its orders against what was visibly kept (unless
+    orders were ``typed`` for it)."""
+    read = table.read()
+    if read.record.ruleset.window(read.record.state) is None:
+        return
+    expected = None if typed else _expected(read)
+    held: dict[str, Any] = {}
+    if how == "stale":
+        for seat in read.seats:
+            backend = seat_backend(table.sheets, read.tabs, seat)
+            assert isinstance(backend, MemoryBackend)
+            held[seat] = (backend, copy.deepcopy(backend.tabs))
+    report = poll(table.sheets, table.cls, now=NOW, force=True)
+    assert report.resolved, report.reason
+    number = table.read().record.resolved
+    window = read.record.ruleset.window(read.record.state)
+    assert expected is None or _history_orders(table, number) == expected, \
+        f"{table.name}: {window.label if window else ''} carried out what was not typed for it, nor kept for it"
+    for backend, tabs in held.values():  # the copies of before saved over the sync's write: the next poll sorts them
+        backend.tabs = tabs
+    if held:
+        poll(table.sheets, table.cls, now=NOW)
+
+
+def walk(name: str, steps: list[str]) -> None:
+    """The bots type the first window's orders, then nothing more is typed: each step closes a window (``force``,
+    ``stale``) or undoes the last one (``undo``); every resolution carries out only what was kept for it."""
+    with toy_registered(), forgetful(name):
+        table = new_table(name)
+        _do(table, "bot", 0, 0, 0)
+        typed = _typed_for(table.read())
+        _close(table, "force", typed=True)
+        _kept_only_with_why(table, typed)
+        for step in steps:
+            if step == "undo":
+                with contextlib.suppress(BetweenWindowsError):
+                    undo_window(table.sheets, table.cls, "the binding test takes it back")
+                poll(table.sheets, table.cls, now=NOW)
+            _close(table, step)
+            _kept_only_with_why(table, typed)
+
+
+@pytest.mark.parametrize("name", _games())
+def test_a_game_whose_adapter_forgets_to_mark_rows_carries_out_nothing_twice(name: str) -> None:
+    """Four windows closed with nothing typed after the first (a round of every seat's turns, and the first seat's
+    next): none carries the first window's orders out again."""
+    walk(name, ["force"] * 4)
+
+
+@pytest.mark.parametrize("name", _games())
+def test_nothing_comes_back_across_a_stale_copy_and_an_undo(name: str) -> None:
+    """A copy of every seat's file from before a resolution saved over the sync's write, then an undo: the windows
+    after carry out only what was kept for them."""
+    walk(name, ["stale", "undo", "force"])
+
+
+STEP_KINDS = st.sampled_from(["force", "stale", "undo"])
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("name", _games())
+def test_the_long_walk_binds_every_order_to_its_window(name: str) -> None:
+    """The soak run: many windows, forces, stale copies and undos in any order."""
+
+    @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(steps=st.lists(STEP_KINDS, min_size=3, max_size=10))
+    def run(steps: list[str]) -> None:
+        walk(name, steps)
+
+    run()
