@@ -561,10 +561,6 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 batch.put(backend, placed.at(placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
                           [[text]])
                 report.feedback_written += 1
-        polled = polled_cells(seat_read, window, seat_input.held, read.record) \
-            if seat not in copies and seat_input is not None else None
-        if polled is not None:  # the rows read for the window, bound to it: a copy saved later shows them
-            batch.put(backend, read.tabs.pending_mark_range(seat), [polled])
         # a name typed over in a row with nothing else typed is written back (the stray rows' mends): kept here
         named = StrayLayout(unplaced=tuple(s for s in seat_read.strays if s.over)) if seat not in copies else None
         shown = drawn.typed.get(seat, []) if drawn else []
@@ -581,6 +577,12 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             _set_aside(batch, backend, read, seat, window, stale)
         if seat not in copies:  # drawn again: its stray rows were laid where the drawing leaves them free
             report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
+        # the rows read for the window, bound to it, marked in the same write as their answers (a poll that writes
+        # nothing else writes nothing): a copy of the file saved later shows which rows were read for which window
+        polled = polled_cells(seat_read, window, seat_input.held, read.record) \
+            if seat not in copies and seat_input is not None and batch.writes_to(backend) else None
+        if polled is not None:
+            batch.put(backend, read.tabs.pending_mark_range(seat), [polled])
 
 
 def _over_feedback_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> int:
