@@ -107,14 +107,15 @@ def _history_orders(table: Table, resolution: int) -> Any:
     return json.loads(joined_cells(grid[0], 1))["orders"]
 
 
-def _close(table: Table, how: str, *, typed: bool = False) -> None:
+def _close(table: Table, how: str, *, typed: bool = False, undone: Any = None) -> None:
     """Close the open window by the GM's force (``how``: plainly, or with a seat's office program holding its file
     from before, saved over the sync's write after it), and check its orders against what was visibly kept (unless
-    orders were ``typed`` for it)."""
+    orders were ``typed`` for it), or, the window reopened by an undo, against the orders of the resolution it took
+    back (``undone``): its rows are put back, and nothing was typed since."""
     read = table.read()
     if read.record.ruleset.window(read.record.state) is None:
         return
-    expected = None if typed else _expected(read)
+    expected = None if typed else undone if undone is not None else _expected(read)
     held: dict[str, Any] = {}
     if how == "stale":
         for seat in read.seats:
@@ -135,19 +136,27 @@ def _close(table: Table, how: str, *, typed: bool = False) -> None:
 
 def walk(name: str, steps: list[str]) -> None:
     """The bots type the first window's orders, then nothing more is typed: each step closes a window (``force``,
-    ``stale``) or undoes the last one (``undo``); every resolution carries out only what was kept for it."""
+    ``stale``) or undoes the last resolution (``undo``, which the next step's resolves again); every resolution
+    carries out only what was kept for it."""
     with toy_registered(), forgetful(name):
         table = new_table(name)
         _do(table, "bot", 0, 0, 0)
         typed = _typed_for(table.read())
         _close(table, "force", typed=True)
         _kept_only_with_why(table, typed)
+        undone = None
         for step in steps:
             if step == "undo":
+                number = table.read().record.resolved
+                taken_back = _history_orders(table, number) if number else None
                 with contextlib.suppress(BetweenWindowsError):
                     undo_window(table.sheets, table.cls, "the binding test takes it back")
                 poll(table.sheets, table.cls, now=NOW)
-            _close(table, step)
+                if table.read().record.resolved < number:
+                    undone = taken_back
+                continue
+            _close(table, step, undone=undone)
+            undone = None
             _kept_only_with_why(table, typed)
 
 
