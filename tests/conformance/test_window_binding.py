@@ -225,3 +225,22 @@ def test_the_long_walk_binds_every_order_to_its_window(name: str) -> None:
         walk(name, steps)
 
     run()
+
+
+def test_a_line_typed_over_while_a_cut_resolution_waits_is_not_cleared_by_its_completion() -> None:
+    """A post's line refused in turn 1 is set aside by the resolution, which is cut before its commit (the engine's
+    write fails); she types a new line in that row; the poll that completes the resolution clears only what it set
+    aside, not what she typed since (it was "gone without a trace" once the set-aside reached other tables)."""
+    table = new_table("coalition")
+    read = table.read()
+    _put(table, read, "coalition", "post", "coalition line 1", "line", "Core Sentinels")  # no colon: refused
+    poll(table.sheets, table.cls, now=NOW)
+    _do(table, "cut", 0, 0, 0)
+    read = table.read()
+    assert read.seats["coalition"].pending is not None
+    _put(table, read, "coalition", "post", "coalition line 1", "line", "Our moves, turn 2")
+    poll(table.sheets, table.cls, now=NOW)
+    read = table.read()
+    assert read.record.resolved == 1 and read.seats["coalition"].pending is None
+    line = next(r for r in read.seats["coalition"].rows if r.subject == "coalition line 1")
+    assert line.text("line") == "Our moves, turn 2", line

@@ -659,9 +659,10 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     # At the match's end the rows it did not carry out stay as typed, saying that nothing more is read.
     target = new_window or window
     if seat_read.pending is not None:  # a cut resolution: every row typed since (for ``target``) stays
-        # and a row it read and carried out still in her cells (a repair drew them again for ``window``) goes
-        done = seat_read.done(window, consumed) - frozenset(out.unused) | frozenset(out.aside) \
-            if target.key != window.key else frozenset()
+        # and a row it read and carried out, or set aside, still in her cells (a repair drew them again for
+        # ``window``, or its first try never wrote her file) goes; one typed over since its first try is hers now
+        read_out = seat_read.done(window, consumed | frozenset(s for _t, s in out.aside))
+        done = read_out - (frozenset(out.unused) - frozenset(out.aside)) if target.key != window.key else frozenset()
     kept = seat_read.carried(window, target, done, frozenset(s for _t, s in done))
     if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
         kept = _untick(seat_read.tab, kept, out.unused)
