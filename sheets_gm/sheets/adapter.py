@@ -40,13 +40,15 @@ class SeatInput(Generic[OrdersT]):
 
     ``problems`` are the cells that could not be read, per row subject, each a sentence naming
     the column and what would be accepted (the engine's checks come after, as verdicts).
-    ``consumed`` are the subjects whose rows the orders use: a resolution archives and clears
-    them. ``ready`` says the seat's orders are in; ``go`` (a stepwise window's Go box) asks for
-    the ticked rows to be resolved now, without waiting for the other rows. ``held`` are the
-    subjects of rows typed in an open table that the seat writes for its own next window, not
-    this one (Win or Die's actions typed in the opponent's turn): they stay typed, unread, and
-    are read when that window opens; ``held_why`` says why, by subject, where the seat could not
-    guess it (Wesnoth's recruits typed after the leader acted this turn). ``read_as`` and ``notes``: see below."""
+    A window that closes takes every row typed for it itself (``fates.bound_to``: each carried out, or kept with
+    why it was not), whatever an adapter marks: ``consumed`` says only what the core cannot know, the subjects
+    whose rows a step of a stepwise window uses while the window stays open (Wesnoth's rows with Go ticked), and
+    a standing table's rows an order used up (a reaction that fired). ``ready`` says the seat's orders are in;
+    ``go`` (a stepwise window's Go box) asks for the ticked rows to be resolved now, without waiting for the other
+    rows. ``held`` are the subjects of rows typed in an open table that the seat writes for its own next window, not
+    this one (Win or Die's actions typed in the opponent's turn): they stay typed, unread, and are read when that
+    window opens; ``held_why`` says why, by subject, where the seat could not guess it (Wesnoth's recruits typed
+    after the leader acted this turn). ``read_as`` and ``notes``: see below."""
 
     orders: OrdersT
     problems: Mapping[str, Sequence[str]] = field(default_factory=dict)

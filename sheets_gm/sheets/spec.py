@@ -132,12 +132,9 @@ class InputTable(_Strict):
     # Its rows are numbered lines (Coalition's Forum post: ``coalition line 7``), named by their place, not by
     # anything of the state: every row the table has is one (the adapter's ``laid_out_rows`` names them all), and a
     # line typed in a row whose name is not drawn yet (a table laid out by an earlier version, which named fewer)
-    # is read as the line its place names, the name drawn in.
+    # is read as the line its place names, the name drawn in. A line is no subject's own row: one its window did not
+    # carry out is set aside with why when the window closes, never kept for a later one (``fates.settle_seat``).
     numbered: bool = False
-    # Its rows are one window's (Coalition's Forum post: a post is one turn's): a row its window read and did not
-    # carry out is not kept for a later window but set aside to the Archive with why, and these words say why to
-    # the player. Empty: a row not carried out stays typed, read again in its seat's next window.
-    one_window: str = ""
     # The seat's tab it stands in: '' for the orders tab, else the key of one of the layout's ``tabs.pages`` (a
     # tab of its own in the seat's spreadsheet, read and drawn with the orders tab: Coalition's Forum tab).
     page: str = Field(default="", pattern=r"^([a-z][a-z0-9_]*)?$")

@@ -13,6 +13,9 @@ what it archived for every seat), and sorts the copy's typed rows (:func:`read_c
   for one window, so it is unticked, and the Archive says so (a stale Go never resolves her turn with nothing);
 - every other typed row is what she typed in the copy: it is read for the open window (stamped for it, its ticks
   kept only if it was stamped for the open window already), answered in its cell like any row;
+- a row a poll read for a window that has closed since, unchanged, that no resolution read (cleared or changed
+  before its window resolved: the pending row keeps a mark of each row the polls read, ``SeatRead.read_for_closed``)
+  is bound to that window: set aside to the Archive, never read for the open one;
 - a row whose subject the state no longer draws (a unit that fell since) is set aside to the Archive.
 
 The tab is then drawn again for the open window (stamps, rolls, headers, status), her rows in it; her View (title,
@@ -43,6 +46,7 @@ from sheets_gm.sync.read import MatchRead, current_mark, restamped
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital, window_words
 from sheets_gm.sync.rows.fate_words import (
     MARK,
+    copy_closed_line,
     copy_done_line,
     copy_gone_line,
     copy_ticks_line,
@@ -71,6 +75,7 @@ class OlderCopy:
     gone: tuple[TypedRow, ...] = ()  # rows whose subject the state no longer draws: set aside
     fresh: tuple[TypedRow, ...] = ()  # rows she typed in the copy, read for the open window (as drawn)
     restored: tuple[TypedRow, ...] = ()  # rows the last resolution kept in their cells, which the copy lacked
+    closed: tuple[TypedRow, ...] = ()  # rows read for a window closed since without them: set aside
 
 
 def read_copies(sheets: MatchSheets, read: MatchRead, window: Window | None) -> tuple[dict[str, OlderCopy], History]:
@@ -117,6 +122,7 @@ def _sorted(read: MatchRead, seat_read: SeatRead, since: int, history: History, 
     done: list[tuple[int, TypedRow]] = []
     ticks: list[TypedRow] = []
     fresh: list[tuple[TypedRow, str]] = []  # each with the subject of the row it is drawn in now
+    closed: list[TypedRow] = []
     for row in (r for r in seat_read.rows if r.typed):
         carried_out, now = _followed(row, seat_read.seat, since, history)
         if carried_out is not None:
@@ -125,6 +131,10 @@ def _sorted(read: MatchRead, seat_read: SeatRead, since: int, history: History, 
         stamped = window is not None and row.window == window.key
         if not stamped and row.window and not unticked(seat_read.tab, row).typed:
             ticks.append(row)
+            continue
+        if window is not None and seat_read.read_for_closed(row, window.key) \
+                and not _read_since(row, seat_read.seat, since, history):
+            closed.append(row)
             continue
         fresh.append((row if stamped or not row.window else unticked(seat_read.tab, row), now))
     last = next((found for n in sorted(history, reverse=True) if (found := _found(history[n], seat_read.seat))), {})
@@ -141,7 +151,14 @@ def _sorted(read: MatchRead, seat_read: SeatRead, since: int, history: History, 
     back = {(r.table, r.subject) for r in restored}
     return OlderCopy(since, drawn, tuple(done), tuple(ticks), tuple(gone),
                      tuple(r for r in drawn.rows if r.typed and (r.table, r.subject) not in back),
-                     tuple(r for r in drawn.rows if (r.table, r.subject) in back))
+                     tuple(r for r in drawn.rows if (r.table, r.subject) in back), tuple(closed))
+
+
+def _read_since(row: TypedRow, seat: str, since: int, history: History) -> bool:
+    """Whether a resolution since the copy read ``row`` as it stands (and kept it: ``_followed`` finds those it
+    carried out): a row kept with why goes on as the resolution left it."""
+    return any((r.table, _text(r)) == (row.table, _text(row)) for n in history if n > since
+               for r in _rows(_found(history[n], seat).get("rows", [])))
 
 
 def _free_rows(read: MatchRead, seat_read: SeatRead) -> dict[str, list[str]]:
@@ -245,6 +262,8 @@ def copy_fate(read: MatchRead, seat: str, copy: OlderCopy) -> str:
         parts.append(f"{counted(len(copy.ticks), 'row')} of ticks for a closed window unticked")
     if copy.gone:
         parts.append(f"{counted(len(copy.gone), 'row')} whose subject has no row any more set aside")
+    if copy.closed:
+        parts.append(f"{counted(len(copy.closed), 'row')} read for a window closed without them set aside")
     if copy.restored:
         parts.append(f"{counted(len(copy.restored), 'row')} kept by the last resolution and missing from it drawn back")
     return f"{seat} (drawn for resolution {copy.since}, the match is at {read.record.resolved}): {', '.join(parts)}"
@@ -267,6 +286,9 @@ def copy_lines(read: MatchRead, copy: OlderCopy, window: Window | None, history:
         lines.append(copy_ticks_line(tab, label, now, keys, copy.ticks))
     if copy.gone:
         lines.append(copy_gone_line(tab, label, now, copy.gone))
+    if copy.closed:
+        keys = ", ".join(dict.fromkeys(window_words(r.window, window) for r in copy.closed))
+        lines.append(copy_closed_line(tab, label, now, keys, copy.closed))
     return lines
 
 

@@ -878,7 +878,7 @@ def check(table: Table, what: str = "poll") -> None:
             if reads and not table.typed_in.get(where, key):  # typed ahead: the window it was kept for is open
                 table.typed_in[where] = key
             # Bound to its window: a row of a table read for one window only is never carried into a later one
-            assert not (spec.one_window and reads and row.subject == typed.subject
+            assert not (spec.numbered and reads and row.subject == typed.subject
                         and table.typed_in.get(where, key) != key), \
                 f"{table.name}: {typed} was typed for window {table.typed_in.get(where)!r}, its table is read for " \
                 f"one window only, and it is still in its row to be read in window {key!r}: {row.feedback!r}"

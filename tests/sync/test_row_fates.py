@@ -299,9 +299,10 @@ def test_an_unreadable_side_row_keeps_its_reason_through_the_judge_s_window() ->
     assert not match.poll().resolved
     assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
     assert match.window().phase == "results"  # the judge's window opens
+    closed = "✘ Not carried out in turn 1 · orders: the forum line and the order columns are both filled"
     for _ in range(2):  # the resolution's drawing, then every poll while the judge writes
         row = match.row("coalition", "armies", 0)
-        assert row.feedback.startswith(why) and "Kept for when this table opens again for coalition" in \
+        assert row.feedback.startswith(closed) and "Kept for when this table opens again for coalition" in \
             row.feedback, row.feedback
         match.poll()
     assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # the next turn's orders: read again

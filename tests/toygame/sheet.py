@@ -27,7 +27,7 @@ class ToySheet(kit.GameSheet[ToyState, ToyOrders]):
         row = next(iter(rows.get("move", [])), None)
         square = row.text("square").strip().upper() if row is not None else ""
         ready = row is not None and row.ticked("ready")
-        return kit.SeatInput(ToyOrders({seat: square} if square else {}), {}, frozenset({seat}), ready=ready)
+        return kit.SeatInput(ToyOrders({seat: square} if square else {}), ready=ready)
 
     def typed_cells(self, state: ToyState, window: kit.Window, seat: str,
                     orders: ToyOrders) -> Mapping[str, Mapping[str, Mapping[str, kit.CellValue]]]:

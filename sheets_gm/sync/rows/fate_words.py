@@ -315,6 +315,16 @@ def copy_ticks_line(tab: InputTab, label: str, now: int, keys: str, rows: Sequen
         tuple(row_text(tab, r) for r in rows), tuple(rows))
 
 
+def copy_closed_line(tab: InputTab, label: str, now: int, keys: str, rows: Sequence[TypedRow]) -> ArchiveLine:
+    """The Archive entry of an older copy's rows read for a window that closed without them (``keys``: cleared or
+    changed before it resolved): bound to it, never read for the open one; set aside."""
+    return ArchiveLine(label, (
+        f"Set aside: this file was saved from a copy older than resolution {now}, and these rows were read for "
+        f"{keys}, which closed without them (they were cleared or changed before it resolved); an order is read for "
+        "its window only: type them again if you mean the window open now:"),
+        tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
 def copy_gone_line(tab: InputTab, label: str, now: int, rows: Sequence[TypedRow]) -> ArchiveLine:
     """The Archive entry of an older copy's rows whose subject has no row any more: set aside."""
     return ArchiveLine(label, (

@@ -185,11 +185,14 @@ def empty_row_answer(note: str, idle: str, writes_now: bool) -> str:
     return note or idle
 
 
-def one_window_sentence(closed: Window, why: str, words: str) -> str:
-    """A row of a table read for one window only (a Coalition post's line) that the resolution of ``closed`` did not
-    carry out: cleared and set aside to the Archive with ``why``, never read again (``words``: the table's own, why
-    and what to do)."""
-    return f"{MARK}Not carried out in {closed.label}, and set aside to your Archive: {why}; {words}."
+#: Why a line of a numbered table (a pasted post's) that its window did not carry out is set aside, and what to do.
+LINE_WORDS = "a line is read for the window it was typed in: type it again in the window you want it carried out in"
+
+
+def line_sentence(closed: Window, why: str) -> str:
+    """A line of a numbered table (a Coalition post's) that the resolution of ``closed`` did not carry out: cleared
+    and set aside to the Archive with ``why``, never read again."""
+    return f"{MARK}Not carried out in {closed.label}, and set aside to your Archive: {why}; {LINE_WORDS}."
 
 
 def set_aside_sentence(row_window: str, window: Window, archive_tab: str) -> str:
@@ -544,6 +547,8 @@ def refused_whole(adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, rea
         if any(v.accepted for v in said):
             continue
         why = [*problems.get(row.subject, []), *(v.message for v in said)]
+        group = "" if why else adapter.row_group(state, row.table, row.subject)
+        why += [*problems.get(group, [])] if group else []  # read into a row that cannot be read: kept with it
         if why:
             out[(row.table, row.subject)] = "; ".join(dict.fromkeys(why))
     return out
@@ -631,7 +636,10 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     carried out says so without them, as they speak of what will be done)."""
     seat = seat_read.seat
     verdicts = routed(verdicts, seat, seat_input)
+    same_window = new_window is not None and new_window.key == window.key
     consumed = seat_input.consumed if seat_input is not None else frozenset()
+    if not same_window:  # the window closes: it takes every row typed for it, whatever the adapter marked
+        consumed |= bound_to(seat_read, window, seat_input)
     problems: Mapping[str, Sequence[str]] = seat_input.problems if seat_input is not None else {}
     out = SeatSettled()
     out.read = [r for rows in seat_read.for_window(window).values() for r in rows
@@ -642,19 +650,19 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     typed_for = seat_read.read_and_used(window, consumed)
     done = typed_for - frozenset(out.unused)
     out.partly = partly_done(adapter, state, seat, out.read, verdicts, done, problems)
-    same_window = new_window is not None and new_window.key == window.key
-    # A row of a table read for one window only (a post's line) that the window did not carry out is set aside
-    # with why once it closes: a later window never reads it unless it is typed again.
+    # A line of a numbered table (a pasted post's) that the window did not carry out is set aside with why once it
+    # closes: a line is no subject's own row, and a later window never reads it unless it is typed again.
     out.aside = {} if same_window or new_window is None else {  # the match's end keeps every row as typed
-        k: words for k in out.unused if k in typed_for and (words := seat_read.tab.table(k[0]).spec.one_window)}
+        k: LINE_WORDS for k in out.unused if k in typed_for and seat_read.tab.table(k[0]).spec.numbered}
     done |= frozenset(out.aside)
     out.set_aside = seat_read.stale(window) if seat_read.pending is None else []
     # At the match's end the rows it did not carry out stay as typed, saying that nothing more is read.
     target = new_window or window
     if seat_read.pending is not None:  # a cut resolution: every row typed since (for ``target``) stays
-        # and a row it read and carried out still in her cells (a repair drew them again for ``window``) goes
-        done = seat_read.done(window, consumed) - frozenset(out.unused) | frozenset(out.aside) \
-            if target.key != window.key else frozenset()
+        # and a row it read and carried out, or set aside, still in her cells (a repair drew them again for
+        # ``window``, or its first try never wrote her file) goes; one typed over since its first try is hers now
+        read_out = seat_read.done(window, consumed | frozenset(s for _t, s in out.aside))
+        done = read_out - (frozenset(out.unused) - frozenset(out.aside)) if target.key != window.key else frozenset()
     kept = seat_read.carried(window, target, done, frozenset(s for _t, s in done))
     if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
         kept = _untick(seat_read.tab, kept, out.unused)
@@ -705,6 +713,16 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     if seat not in window.awaited and seat_read.pending is None and not same_window:
         _notes_kept_through(out, seat_read)
     return out
+
+
+def bound_to(seat_read: SeatRead, window: Window, seat_input: SeatInput[Any] | None) -> frozenset[str]:
+    """The subjects of the rows ``window`` read, which its closing resolution takes whatever its adapter marked as
+    used: each carried out, or kept with why it was not (a refusal, the engine's word), never left to be carried out
+    in a later window as if typed for it. Every row stamped for ``window`` (completing a cut resolution, every row
+    its first try read) in a table the seat writes in, but a standing table's (read in every window until an order
+    uses it) and a row held for the seat's next window."""
+    return frozenset(r.subject for r in seat_read.bound(window, seat_input.held if seat_input is not None else
+                                                            frozenset()))
 
 
 def _notes_kept_through(out: SeatSettled, seat_read: SeatRead) -> None:
@@ -789,7 +807,7 @@ def _step_notes(out: SeatSettled, seat_read: SeatRead, window: Window, same_wind
     for row in out.read:
         key = (row.table, row.subject)
         if key in out.aside and row.subject not in out.kept.get(row.table, {}):
-            note = one_window_sentence(window, out.unused[key], out.aside[key])
+            note = line_sentence(window, out.unused[key])
             out.shown.setdefault(row.table, {})[row.subject] = note
             out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
             continue

@@ -67,7 +67,6 @@ def test_none_takes_everything_off_and_ready_comes_from_the_seat_rows() -> None:
         "fight": [TypedRow("fight", "Ann", 20, window.key, {"battle1": "mage, healer", "ready": False}, "")]})
     assert not fight.ready
     assert fight.orders.players["Ann"] == PlayerOrders(equip=(("mage", ()),), field=(("mage", "healer"),))
-    assert fight.consumed == {"Ann.mage", "Ann"}
 
 
 def test_the_board_shows_no_health_and_a_view_no_one_elses_bag() -> None:

@@ -83,5 +83,6 @@ def test_a_reason_naming_a_row_above_follows_the_rows_moved_up() -> None:
     assert _said(table, ann, "actions")["Row 3"] == "✘ waiting: Row 2 above cannot be read yet"
     assert sync_any(table, force=True).resolved
     said = _said(table, ann, "actions")
-    assert said["Row 1"].startswith("✘ Action 'zz'"), said
-    assert said["Row 2"].startswith("✘ waiting: Row 1 above cannot be read yet"), said
+    closed = "✘ Not carried out in turn 1 · Ann: "  # the turn closed without them: kept, each saying why
+    assert said["Row 1"].startswith(f"{closed}Action 'zz'"), said
+    assert said["Row 2"].startswith(f"{closed}waiting: Row 1 above cannot be read yet"), said

@@ -117,7 +117,6 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
         """The words typed, as the engine's orders; the checks say what each part will do."""
         move, loot, equip, sets, field = "", [], [], [], []
         ready = False
-        consumed: set[str] = set()
         problems: dict[str, list[str]] = {}
         for row in rows.get("move_loot", []):
             move = row.text("move")
@@ -128,26 +127,22 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
                 except VocabularyError as exc:  # the check says the same of it: said once (fates.row_feedback)
                     problems.setdefault(row.subject, []).append(f"{exc}; this action was not used")
             ready = ready or row.ticked("ready")
-            consumed.add(row.subject)
         for row in rows.get("equip", []):
             items = tuple(row.text(k) for k in ITEM_COLUMNS if row.text(k))
             if items:  # "none" takes everything off the champion, back into the bag
                 equip.append((_champion(row.subject), () if [i.lower() for i in items] == [NOTHING] else items))
-                consumed.add(row.subject)
         for row in rows.get("sets", []):
             actions = [row.text(k) for k in ACTION_COLUMNS]  # by position: an empty cell is an action not typed
             while actions and not actions[-1]:
                 actions.pop()
             if actions:
                 sets.append((_champion(row.subject), tuple(actions)))
-                consumed.add(row.subject)
         for row in rows.get("fight", []):
             field = [tuple(cell_words(row.text(k))) for k in ("battle1", "battle2") if row.text(k)]
             ready = ready or row.ticked("ready")
-            consumed.add(row.subject)
         orders = PlayerOrders(move, tuple(loot), tuple(equip), tuple(field), tuple(sets))
         part = Orders({seat: orders} if not orders.is_empty() else {})
-        return SeatInput(part, problems, frozenset(consumed), ready=ready)
+        return SeatInput(part, problems, ready=ready)
 
     def typed_cells(self, state: ChampionsState, window: Window, seat: str,
                     orders: Orders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:

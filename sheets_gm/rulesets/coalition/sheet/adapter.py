@@ -152,7 +152,7 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
             orders = CoalitionOrders(orders={seat: read.orders} if read.orders else {})
             ready = any(r.ticked("ready") for r in rows.get("side", ()))
         problems = {k: tuple(v) for k, v in read.problems.items()}
-        return SeatInput(orders, problems, frozenset(read.consumed | {seat}), ready=ready,
+        return SeatInput(orders, problems, ready=ready,
                          read_as={k: tuple(v) for k, v in read.read_as.items()},
                          notes={k: tuple(v) for k, v in read.notes.items()})
 

@@ -44,12 +44,11 @@ def _slots(text: str, column: str) -> tuple[int, ...]:
 
 @dataclass
 class ReadRows:
-    """What a seat's rows say: orders or results, the unreadable cells by row, the rows used."""
+    """What a seat's rows say: orders or results, the unreadable cells by row, what a post's rows read as."""
 
     orders: dict[str, ArmyOrder] = field(default_factory=dict)
     results: dict[str, BattleResult] = field(default_factory=dict)
     problems: dict[str, list[str]] = field(default_factory=dict)
-    consumed: set[str] = field(default_factory=set)
     read_as: dict[str, list[str]] = field(default_factory=dict)  # a post's row: the armies whose orders it gives
     notes: dict[str, list[str]] = field(default_factory=dict)  # what a row is told that is no refusal
 
@@ -160,7 +159,6 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
         if text.strip():
             found = _split_post(state, row.subject, text, unread, bumps, titles_pass=True, side=side)
             posted += found
-            out.consumed.add(row.subject)
             if not found and row.subject not in unread.problems and not any(b[2] == row.subject for b in bumps):
                 out.notes.setdefault(row.subject, []).append(
                     "passed over: no army's order in this line (a title, a greeting or a blank line)")
@@ -172,10 +170,8 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
             continue
         if order is not None and "\n" in order.line.strip():
             posted += _split_post(state, row.subject, order.line, unread, bumps, side=side)
-            out.consumed.add(row.subject)
         elif order is not None:
             out.orders[row.subject] = order
-            out.consumed.add(row.subject)
     _posted_orders(out, unread, posted)
     for army, square, pasted_in, line in bumps:
         why = _bumped(out, army, square)
@@ -214,7 +210,6 @@ def _posted_orders(out: ReadRows, unread: ReadRows, posted: Sequence[tuple[str, 
             continue
         line, pasted_in = lines[0]
         out.orders[army] = ArmyOrder(line=line)
-        out.consumed.add(army)
         out.read_as.setdefault(pasted_in, []).append(army)
         if pasted_in != army:
             out.notes.setdefault(army, []).append(f"ordered by the pasted post's line in {pasted_in}")
@@ -406,7 +401,6 @@ def read_judge_rows(state: CoalitionState, results: Sequence[TypedRow], losses: 
     out = ReadRows()
     battle_of = {name: b.at for b in state.battles for name in b.armies}
     found: dict[str, BattleResult] = {}
-    used: set[str] = set()  # armies whose losses rows were read
     for row in results:
         try:
             result = _result_row(row)
@@ -432,9 +426,7 @@ def read_judge_rows(state: CoalitionState, results: Sequence[TypedRow], losses: 
             base.winner, {**base.losses, **({row.subject: lost} if lost is not None else {})}, base.vp, base.siege,
             base.kill, base.kill_bonus, base.escape_bonus, base.failed_kill + ((row.subject,) if tried else ()),
             base.stratless, base.stand_in)
-        used.add(row.subject)
     out.results = {where: r for where, r in found.items() if where not in out.problems}
-    out.consumed = set(out.results) | {name for name in used if battle_of[name] in out.results}
     return out
 
 

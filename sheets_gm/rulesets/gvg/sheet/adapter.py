@@ -95,7 +95,6 @@ class GvgSheet(SheetAdapter[GvgState, TurnOrders]):
         """The team's player orders and its captain's skills; unreadable cells become problems by row."""
         players: dict[str, PlayerOrder] = {}
         problems: dict[str, list[str]] = {}
-        consumed: set[str] = set()
         for row in rows.get("players", []):
             parsed = parse_order_cells(row.values.get("destination"), row.values.get("action"),
                                        row.values.get("teleport"))
@@ -103,7 +102,6 @@ class GvgSheet(SheetAdapter[GvgState, TurnOrders]):
                 problems[row.subject] = list(parsed.problems)
             if parsed.order is not None:
                 players[row.subject] = parsed.order
-                consumed.add(row.subject)
         ready = False
         skills: tuple[Skill, ...] = ()
         for row in rows.get("captain", []):
@@ -111,10 +109,9 @@ class GvgSheet(SheetAdapter[GvgState, TurnOrders]):
             if captain.problems:
                 problems[row.subject] = list(captain.problems)
             skills, ready = captain.skills, captain.ready
-            consumed.add(row.subject)
         slot = state.team_index(seat) if seat in state.teams else 0
         pair = (skills, ()) if slot == 0 else ((), skills)
-        return SeatInput(TurnOrders(players=players, skills=pair), problems, frozenset(consumed), ready=ready)
+        return SeatInput(TurnOrders(players=players, skills=pair), problems, ready=ready)
 
     def typed_cells(self, state: GvgState, window: Window, seat: str,
                     orders: TurnOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
