@@ -11,14 +11,26 @@ the process may not get a whole core.
 
     .venv/bin/python scripts/bench_engine.py                      # ObjectiveBot vs ObjectiveBot
     .venv/bin/python scripts/bench_engine.py --bot objective --bot random --matches 100
+    .venv/bin/python scripts/bench_engine.py --vs 0c7bcc5 --pairs 5      # paired against a commit
+    .venv/bin/python scripts/bench_engine.py --vs /tmp/old0c7             # ... or against a checkout
+
+With ``--vs COMMIT_OR_PATH`` the benchmark is paired: each pair runs the other tree's own
+``scripts/bench_engine.py`` (a checkout's folder, or a commit exported from this repository into a
+temporary folder) and this one, each in a fresh process with ``PYTHONPATH`` on its tree and one timed
+repeat after its warm-up, alternating which goes first; it prints both CPU rates per pair, their
+ratio, and the medians. On a shared machine the CPU-time ratio is the figure to read.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -127,6 +139,56 @@ def peak_mib() -> float:
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
+_CPU_RATE = re.compile(r"turns per CPU second \(median of \d+\): ([\d,]+)")
+_SPLIT = re.compile(r"per turn: bots (\d+) us, resolution (\d+) us")
+
+
+@dataclass(frozen=True, slots=True)
+class ChildRun:
+    """One timed repeat of a tree's benchmark in its own process: turns per CPU second, wall µs per turn."""
+
+    cpu_rate: float
+    bot_us: float
+    resolution_us: float
+
+
+def run_tree(tree: Path, argv: Sequence[str]) -> ChildRun:
+    """``tree``'s own ``scripts/bench_engine.py`` with ``argv`` and one repeat, its imports from ``tree``."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run([sys.executable, str(tree / "scripts" / "bench_engine.py"), *argv, "--repeats", "1"],
+                          check=True, capture_output=True, text=True, cwd=tree, env=env)
+    rate, split = _CPU_RATE.search(done.stdout), _SPLIT.search(done.stdout)
+    if rate is None or split is None:
+        raise SystemExit(f"{tree}: the benchmark printed no rate:\n{done.stdout}{done.stderr}")
+    return ChildRun(float(rate.group(1).replace(",", "")), float(split.group(1)), float(split.group(2)))
+
+
+def exported(commit: str, into: Path) -> Path:
+    """``commit`` of this repository exported (``git archive``) into ``into``; the folder."""
+    here = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(["git", "-C", str(here), "archive", commit], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def paired(other: Path, label: str, argv: Sequence[str], pairs: int) -> None:
+    """Alternate runs of ``other``'s tree and this one; print each pair, then the medians and the ratio."""
+    here = Path(__file__).resolve().parent.parent
+    runs: dict[str, list[ChildRun]] = {"old": [], "new": []}
+    for pair in range(1, pairs + 1):
+        order = [("old", other), ("new", here)]
+        for name, tree in order if pair % 2 else reversed(order):
+            run_ = run_tree(tree, argv)
+            runs[name].append(run_)
+            print(f"pair {pair} {name}: {run_.cpu_rate:,.0f} turns per CPU second (wall per turn: bots "
+                  f"{run_.bot_us:.0f} us, resolution {run_.resolution_us:.0f} us)", flush=True)
+        print(f"pair {pair}: new/old {runs['new'][-1].cpu_rate / runs['old'][-1].cpu_rate:.3f}x CPU", flush=True)
+    for name, done in runs.items():
+        print(f"median {name}: {statistics.median(r.cpu_rate for r in done):,.0f} turns per CPU second")
+    ratios = [n.cpu_rate / o.cpu_rate for o, n in zip(runs["old"], runs["new"], strict=True)]
+    print(f"median paired ratio new/old: {statistics.median(ratios):.3f}x CPU ({here} against {label})")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -138,7 +200,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", default="bench", help="seed of the matches and the bots (default 'bench')")
     parser.add_argument("--map", type=Path, default=DEFAULT_MAP, help="map file (default templates/gvg/map.txt)")
+    parser.add_argument("--vs", metavar="COMMIT_OR_PATH",
+                        help="pair each run with the same benchmark of this commit or checkout folder")
+    parser.add_argument("--pairs", type=int, default=5, help="pairs of runs with --vs (default 5)")
     return parser
+
+
+def main_vs(args: argparse.Namespace, kinds: Sequence[str]) -> int:
+    """The paired benchmark of ``--vs``: the other tree (a folder, or a commit exported for the run) and this one."""
+    argv = ["--matches", str(args.matches), "--seed", args.seed, "--map", str(args.map.resolve())]
+    argv += [f"--bot={kind}" for kind in kinds]
+    given = Path(args.vs)
+    if given.is_dir():
+        paired(given.resolve(), args.vs, argv, args.pairs)
+        return 0
+    with tempfile.TemporaryDirectory(prefix="bench-engine-") as folder:
+        paired(exported(args.vs, Path(folder)), args.vs, argv, args.pairs)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -150,8 +228,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         kinds = kinds * 2
     if len(kinds) != 2:
         parser.error("--bot is given once (both sides) or twice (slot 1, then slot 2)")
-    if args.matches < 1 or args.repeats < 1:
-        parser.error("--matches and --repeats must be at least 1")
+    if args.matches < 1 or args.repeats < 1 or args.pairs < 1:
+        parser.error("--matches, --repeats and --pairs must be at least 1")
+    if args.vs is not None:
+        return main_vs(args, kinds)
     rules = load_rules(args.map)
     start = starting_state(rules)
 

@@ -12,11 +12,12 @@ before (the cheapest paths, the distance to a set of goals) answer every questio
 figures are those of a replay. With ``--fresh`` the warm-up plays other seeds, so the timed
 matches are new to the board, as each match of ``simulate`` is; expect lower figures.
 
-With ``--against CHECKOUT`` (another checkout with its own ``.venv``, such as a worktree of
-``main``), the benchmark is paired: each repeat runs this script once under that checkout's
-interpreter and once under this one, alternating which goes first, each in a fresh process
-with its own warm-up, and prints both rates, their ratio per pair and the medians. On a
-busy machine the CPU figures tell a slower engine from a busier machine.
+With ``--against CHECKOUT`` (another checkout's folder, such as a worktree of ``main`` or a commit
+exported with ``git archive``), the benchmark is paired: each repeat runs this script once importing
+from that checkout (under its own ``.venv`` if it has one, else this interpreter) and once from this
+one, alternating which goes first, each in a fresh process with its own warm-up, and prints both
+rates, their ratio per pair and the medians. On a busy machine the CPU figures tell a slower engine
+from a busier machine.
 
 ``--set KEY=VALUE`` plays under a setting other than its default, as ``simulate --set`` does. With
 ``--set mercenary_cost=0`` the skirmisher hires no mercenary (none is worth a price of nothing to it, see
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -145,22 +147,26 @@ def run_here(board: str, matches: int, repeats: int, bot: str, quiet: bool, fres
     return timings
 
 
-def run_child(python: str, argv: list[str]) -> Timing:
-    """One warm-up and one timed pass of this script under ``python``, in a fresh process."""
+def run_child(python: str, argv: list[str], tree: Path) -> Timing:
+    """One warm-up and one timed pass of this script under ``python``, in a fresh process importing from ``tree``."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run([python, __file__, *argv, "--repeats", "1", "--json"], check=True, capture_output=True,
-                          text=True)
+                          text=True, env=env)
     return Timing(**json.loads(done.stdout.strip().splitlines()[-1]))
 
 
 def paired(against: Path, argv: list[str], repeats: int) -> None:
-    """Alternate runs of ``against``'s checkout and this one; print each pair, then the medians and ratios."""
-    other = str(against / ".venv" / "bin" / "python")
+    """Alternate runs of ``against``'s checkout (under its own ``.venv``, else this interpreter) and this one, each
+    importing from its own tree; print each pair, then the medians and ratios."""
+    venv = against / ".venv" / "bin" / "python"
+    other = str(venv) if venv.exists() else sys.executable
+    here = Path(__file__).resolve().parent.parent
     old: list[Timing] = []
     new: list[Timing] = []
     for repeat in range(1, repeats + 1):
-        order = [("old", other), ("new", sys.executable)]
-        for name, python in order if repeat % 2 else reversed(order):
-            timing = run_child(python, argv)
+        order = [("old", other, against), ("new", sys.executable, here)]
+        for name, python, tree in order if repeat % 2 else reversed(order):
+            timing = run_child(python, argv, tree)
             (old if name == "old" else new).append(timing)
             print(f"pair {repeat} {name}: {timing.line()}", flush=True)
         print(f"pair {repeat}: new/old {new[-1].rate / old[-1].rate:.2f}× wall, "
@@ -195,8 +201,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingError as exc:
         parser.error(str(exc))
     if args.against is not None:
-        if not (args.against / ".venv" / "bin" / "python").exists():
-            parser.error(f"--against: {args.against} has no .venv/bin/python; give a checkout with its venv")
+        if not (args.against / "sheets_gm").is_dir():
+            parser.error(f"--against: {args.against} holds no sheets_gm package; give a checkout's folder")
+        args.against = args.against.resolve()
         child = ["--matches", str(args.matches), "--bot", args.bot] + (["--fresh"] if args.fresh else [])
         child += [f"--set={change}" for change in args.set]
         if args.map:

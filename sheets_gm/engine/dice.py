@@ -164,8 +164,8 @@ class TurnDice:
     #: words a part whose outcome the dice decide without that outcome.
     blind = False
 
-    __slots__ = ("_die_sides", "_kept", "_mac", "_sides", "_values", "deal", "drawn", "peeked", "pins", "rolled",
-                 "seed", "turn")
+    __slots__ = ("_die_sides", "_kept", "_mac", "_prefix", "_sides", "_values", "deal", "drawn", "peeked", "pins",
+                 "rolled", "seed", "turn")
 
     def __init__(self, seed: bytes, turn: int, pins: Mapping[str, int | list[str]] | None = None, *,
                  die_sides: int | None = SIDES, deal: int = 0) -> None:
@@ -198,6 +198,7 @@ class TurnDice:
         self._sides: dict[str, int] = {}  # the keys rolled with a die other than a d6, and its sides
         self.peeked: dict[str, int] = {}  # every key looked at ahead (``peek``: a roll published), and its sides
         self._mac = _TurnMac(seed, turn, deal)
+        self._prefix = deal_prefix(turn, deal)  # every message's start but a kept roll's
         self._kept: dict[str, int] = {}  # a key whose roll stays that of an earlier deal, and that deal
 
     def message(self, key: str) -> str:
@@ -210,7 +211,10 @@ class TurnDice:
         >>> TurnDice(b"s", 7).dealt(2, {"move/Ann": (0, 6)}).message("move/Ann")
         '7/move/Ann'
         """
-        return f"{deal_prefix(self.turn, self._kept.get(key, self.deal))}{key}"
+        kept = self._kept
+        if kept and key in kept:
+            return f"{deal_prefix(self.turn, kept[key])}{key}"
+        return self._prefix + key
 
     def dealt(self, deal: int, keep: Mapping[str, tuple[int, int]] | None = None) -> TurnDice:
         """The same turn's dice dealt afresh as deal ``deal`` (the same pins; nothing rolled yet); deal 0 is
@@ -297,7 +301,10 @@ class TurnDice:
         """The d6 for ``key`` this turn (the pinned value if pinned); remembered in ``rolled``."""
         value = self.rolled.get(key)
         if value is None:
-            value = self.rolled[key] = self._d6_value(key)
+            value = self._values.get(key)  # peeked or pinned: no call to compute it
+            if value is None:
+                value = self._d6_value(key)
+            self.rolled[key] = value
         elif self._sides and key in self._sides:
             raise self._rolled_as_another_die(key, SIDES)
         return value

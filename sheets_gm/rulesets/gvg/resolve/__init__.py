@@ -12,8 +12,9 @@ passed to each.
 from __future__ import annotations
 
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import Resolution
-from sheets_gm.rulesets.gvg.check import check_orders, verdicts_of
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.ruleset import Resolution, Verdict
+from sheets_gm.rulesets.gvg.check import CheckedOrders, check_orders, verdicts_of
 from sheets_gm.rulesets.gvg.enums import EventKind
 from sheets_gm.rulesets.gvg.orders import TurnOrders
 from sheets_gm.rulesets.gvg.resolve.commands import command_phase
@@ -30,6 +31,29 @@ class MatchOverError(ValueError):
     """A turn was asked of a match that has already ended."""
 
 
+class _TurnResolution(Resolution[GvgState]):
+    """A resolved turn whose verdicts (``Resolution.verdicts``) are made from its checked orders when first read:
+    a simulation never reads them, and making them was a tenth of a turn's resolution."""
+
+    def __init__(self, state: GvgState, events: list[Event], before: GvgState, checked: CheckedOrders) -> None:
+        self.state = state
+        self.events = events
+        self.unused = {}
+        self._made: list[Verdict] | None = None
+        self._from = (before, checked)
+
+    @property
+    def verdicts(self) -> list[Verdict]:
+        """The core's verdicts of the turn's checked orders (``check.verdicts_of``), made once."""
+        if self._made is None:
+            self._made = verdicts_of(*self._from)
+        return self._made
+
+    @verdicts.setter
+    def verdicts(self, value: list[Verdict]) -> None:
+        self._made = value
+
+
 def resolve_turn(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: TurnDice) -> Resolution[GvgState]:
     """Resolve ``state.turn`` with ``orders`` (checked first; refused orders are logged, not used): the new state,
     the log, and a verdict per order part (``Resolution.verdicts``); the dice keep every die rolled."""
@@ -40,7 +64,7 @@ def resolve_turn(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
     checked = check_orders(rules, state, orders, dice)
     work = Turn(rules, state.copy(), checked, dice)
     _run(work)
-    return Resolution(work.state, work.events, verdicts=verdicts_of(state, checked))
+    return _TurnResolution(work.state, work.events, state, checked)
 
 
 def _run(work: Turn) -> None:
