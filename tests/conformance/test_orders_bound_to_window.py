@@ -143,19 +143,11 @@ def carried_again(base: Path, folder: Path, windows: int, stale: bool = False) -
     return found
 
 
-#: The games whose line typed, cleared and brought back by an older copy is carried out today: issue 60's stale copy
-#: (item 2, "the core binds every order to its window", is another branch's); strict, so the mark goes with the fix.
-REVIVED_TODAY = {"gvg", "wesnoth", "tictactoe"}
-
-
 def test_nothing_typed_for_one_window_is_carried_out_in_another(base: Path, tmp_path: Path) -> None:
     assert carried_again(base, tmp_path, 6) == []
 
 
-def test_nothing_cleared_and_brought_back_by_an_older_copy_is_carried_out(base: Path, tmp_path: Path,
-                                                                          request: pytest.FixtureRequest) -> None:
-    if load_config(base / "match.toml").ruleset in REVIVED_TODAY:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="issue 60: a stale copy revives a line"))
+def test_nothing_cleared_and_brought_back_by_an_older_copy_is_carried_out(base: Path, tmp_path: Path) -> None:
     assert carried_again(base, tmp_path, 6, stale=True) == []
 
 
@@ -164,10 +156,7 @@ def test_nothing_cleared_and_brought_back_by_an_older_copy_is_carried_out(base: 
 @pytest.mark.parametrize("windows", [2, 4])
 @pytest.mark.parametrize("game", GAMES)
 def test_soak_nothing_typed_for_one_window_is_carried_out_in_another(game: str, windows: int, stale: bool,
-                                                                     tmp_path: Path,
-                                                                     request: pytest.FixtureRequest) -> None:
-    if stale and game in REVIVED_TODAY:
-        request.applymarker(pytest.mark.xfail(reason="issue 60: a stale copy revives a line"))
+                                                                     tmp_path: Path) -> None:
     base = copied_base(tmp_path, game, windows)
     assert carried_again(base, tmp_path / "twins", 12, stale=stale) == []
 
