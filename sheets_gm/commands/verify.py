@@ -30,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     """Replay the JSON export or the configured match's sheets; exit 1 on the first mismatch."""
     from sheets_gm.rulesets.registry import get_ruleset
     from sheets_gm.sync.drawn_cells import typed_over_words
+    from sheets_gm.sync.life.board_check import board_edits
     from sheets_gm.sync.life.legacy.upgrade import windows_replay
     from sheets_gm.sync.life.log_check import forged_log_lines
     from sheets_gm.sync.life.replay import (
@@ -66,8 +67,9 @@ def run(args: argparse.Namespace) -> int:
         with user_errors(config):
             forged = forged_log_lines(sheets, doc, read.record.log_rows, cut_under_way=read.cut_under_way)
             typed_over = typed_over_words(sheets, read)
-        if forged or typed_over:
-            _say_edited(done, forged, typed_over)
+            edits = board_edits(sheets, read)  # the board whole: tabs, cells outside the sync's, hidden lines
+        if forged or typed_over or edits:
+            _say_edited(done, forged, typed_over, edits)
             return 1
         verb = "is" if read.record.log_rows == 1 else "are"
         log = f"; the Log's {counted(read.record.log_rows, 'line')} {verb} the match's own"
@@ -77,11 +79,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say_edited(done: str, forged: list[str], typed_over: list[str]) -> None:
-    """What ``verify -c`` found typed over by hand on the sheets of a match whose replay holds."""
-    what = "its Log was" if not typed_over else "what players read was"
+def _say_edited(done: str, forged: list[str], typed_over: list[str], edits: list[str]) -> None:
+    """What ``verify -c`` found edited by hand on the sheets of a match whose replay holds: each line says what is
+    wrong and how to mend it."""
+    what = "its Log was" if not typed_over and not edits else "what players read was"
     print(f"The match replays ({done}, every state matches), but {what} edited by hand:")
-    print("\n".join(f"  {line}" for line in [*forged, *typed_over]))
+    print("\n".join(f"  {line}" for line in [*forged, *typed_over, *edits]))
     if forged:
         print("Put each Log line back as the match logged it (the version history, or type it again): the Log is "
               "what players read.")
