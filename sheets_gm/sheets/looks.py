@@ -11,12 +11,13 @@ backend is seen through its values alone (``seen_tabs``: its tab list and one re
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from sheets_gm.sheets.backend import SheetBackend
-from sheets_gm.sheets.layout import CellValue, quote_tab
+from sheets_gm.sheets.backend import SheetBackend, SheetError
+from sheets_gm.sheets.guard import extent
+from sheets_gm.sheets.layout import CellValue, Grid, quote_tab, split_a1, trim_grid
 
 #: The smallest font a line is read in (points): Google's and LibreOffice's menus start at 6.
 MIN_FONT_POINTS = 6.0
@@ -74,6 +75,21 @@ def seen_tabs(backend: SheetBackend) -> list[TabSeen]:
             for name, grid in zip(names, grids, strict=True)]
 
 
+def seen_grid(tabs: Iterable[TabSeen], a1_range: str) -> Grid:
+    """The values of ``a1_range`` as ``read`` gives them (trimmed as Google trims them), from ``tabs`` as seen:
+    what was seen needs no second read (SheetError naming the tab when none of ``tabs`` has its name)."""
+    name, row0, col0, last_row, last_col = extent(a1_range)
+    tab = next((t for t in tabs if t.name.casefold() == name), None)
+    if tab is None:
+        raise SheetError(f"no tab named {split_a1(a1_range)[0]!r} (range {a1_range!r})")
+    inside = {(r, c): v for (r, c), v in tab.cells.items() if r >= row0 and c >= col0
+              and (last_row is None or r <= last_row) and (last_col is None or c <= last_col)}
+    if not inside:
+        return []
+    rows, cols = max(r for r, _ in inside), max(c for _, c in inside)
+    return trim_grid([[inside.get((r, c)) for c in range(col0, cols + 1)] for r in range(row0, rows + 1)])
+
+
 def hides(look: Look, value: CellValue) -> str:
     """Why ``value`` cannot be read in a cell that looks as ``look`` ('' when it can).
 
@@ -121,8 +137,10 @@ def shown_section(number_format: str, value: CellValue) -> bool:
 
     >>> shown_section(";;;", "x"), shown_section("@", "x"), shown_section("0;-0;;@", 0), shown_section("0", 5)
     (False, True, False, True)
+    >>> shown_section('"";"";"";""', "x"), shown_section('0;0;0;"Sealed"', "x")
+    (False, True)
     """
-    sections = [_QUOTED.sub("x", s) if s else s for s in _split_sections(number_format)]
+    sections = [_QUOTED.sub(_literal, s) for s in _split_sections(number_format)]
     if isinstance(value, str):
         return len(sections) < 4 or bool(_SHOWS.search(sections[3]))
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -130,6 +148,12 @@ def shown_section(number_format: str, value: CellValue) -> bool:
     index = 0 if value > 0 or len(sections) == 1 else 1 if value < 0 else 2 if len(sections) > 2 else 0
     section = sections[index] if index < len(sections) else sections[0]
     return bool(_SHOWS.search(section))
+
+
+def _literal(match: re.Match[str]) -> str:
+    """A quoted or escaped literal of a number format as it prints: ``"abc"`` as ``abc``, ``\\x`` as ``x``."""
+    text = match.group(0)
+    return text[1:-1] if text.startswith('"') else text[1:]
 
 
 def _split_sections(number_format: str) -> list[str]:

@@ -277,7 +277,8 @@ class Discovery:
         """Raise SchemaViolation unless ``instance`` is a valid ``schema_name``.
 
         ``method_id`` also enforces the fields the document marks required for that method."""
-        errors = sorted(self.validator(schema_name).iter_errors(instance), key=lambda e: list(e.absolute_path))
+        errors = sorted(self.validator(schema_name).iter_errors(_distinct_items(instance)),
+                        key=lambda e: list(e.absolute_path))
         if errors:
             lines = [f"{'.'.join(str(p) for p in e.absolute_path) or '<root>'}: {e.message}" for e in errors[:5]]
             raise SchemaViolation(f"{what} is not a valid {self.name} {schema_name}:\n  " + "\n  ".join(lines))
@@ -325,6 +326,20 @@ class Discovery:
 
 
 # --------------------------------------------------------------------------- state
+
+
+def _distinct_items(instance: Any) -> Any:
+    """``instance`` with each list cut to its distinct items, in order: the discovery documents set no rule on a list
+    as a whole (no ``minItems``, no ``uniqueItems``), so it validates as the whole does, and a grid's 20,000 row
+    metadata of one kind are checked once, not 20,000 times (an item's place in an error is its place here)."""
+    if isinstance(instance, dict):
+        return {k: _distinct_items(v) for k, v in instance.items()}
+    if isinstance(instance, list):
+        seen: dict[str, Any] = {}
+        for item in instance:
+            seen.setdefault(json.dumps(item, sort_keys=True, default=str), item)
+        return [_distinct_items(item) for item in seen.values()]
+    return instance
 
 
 def col_letters(index: int) -> str:
@@ -989,6 +1004,37 @@ class GoogleApiFake:
         self._edited(ss, self.player_email)
         ss.sheets.remove(ss.sheet(title))
         ss.renumber()
+
+    def add_tab(self, key: str, title: str, rows: int = 1000, cols: int = 26) -> None:
+        """A player adding a tab ``title`` (the last) to spreadsheet ``key`` in Sheets' own window."""
+        ss = self.spreadsheets[key]
+        self._edited(ss, self.player_email)
+        ss.sheets.append(FakeSheet(self._sheet_properties(self._new_id(), title, len(ss.sheets), rows, cols)))
+
+    def hide(self, key: str, title: str, *, rows: Sequence[int] = (), columns: Sequence[int] = (),
+             tab: bool = False) -> None:
+        """A player hiding rows or columns (0-based) of tab ``title``, or the tab itself, in Sheets' own window."""
+        ss = self.spreadsheets[key]
+        self._edited(ss, self.player_email)
+        sheet = ss.sheet(title)
+        for r in rows:
+            sheet.rows_meta.setdefault(r, {})["hiddenByUser"] = True
+        for c in columns:
+            sheet.columns.setdefault(c, {})["hiddenByUser"] = True
+        if tab:
+            sheet.properties["hidden"] = True
+
+    def set_format(self, key: str, a1: str, fmt: Mapping[str, Any]) -> None:
+        """A player giving the cells of ``a1`` the CellFormat ``fmt`` (its fields over theirs), in Sheets' own
+        window."""
+        ss = self.spreadsheets[key]
+        self._edited(ss, self.player_email)
+        rect = parse_a1(ss, a1)
+        r0, c0, r1, c1 = rect.bounded()
+        for r in range(r0, r1):
+            for c in range(c0, c1):
+                cell = rect.sheet.cells.setdefault((r, c), {})
+                cell["userEnteredFormat"] = _merged(cell.get("userEnteredFormat", {}), fmt)
 
     def insert_column(self, key: str, title: str, at: int) -> None:
         """A player inserting an empty column before column ``at`` (0 is A) of tab ``title``, as Sheets does: the
