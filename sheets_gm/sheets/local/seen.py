@@ -57,11 +57,11 @@ def _colour(colour: Any, default: str) -> str | None:
         return default
     kind = getattr(colour, "type", "rgb")
     if kind == "rgb" and isinstance(colour.rgb, str):
-        return "#" + colour.rgb[-6:].upper()
+        return "#" + str(colour.rgb)[-6:].upper()
     if kind == "indexed" and isinstance(colour.indexed, int):
         if colour.indexed < len(COLOR_INDEX):
-            return "#" + COLOR_INDEX[colour.indexed][-6:].upper()
-        return {64: BLACK, 65: WHITE}.get(colour.indexed, default)  # the system's text and background colours
+            return "#" + str(COLOR_INDEX[colour.indexed])[-6:].upper()
+        return BLACK if colour.indexed == 64 else WHITE if colour.indexed == 65 else default  # the system's
     if kind == "theme":
-        return _THEME.get(colour.theme)
+        return _THEME.get(colour.theme) if isinstance(colour.theme, int) else None
     return default

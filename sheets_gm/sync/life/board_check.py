@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from sheets_gm.engine.grid import column_label
 from sheets_gm.engine.settings import settings_rows
 from sheets_gm.sheets.guard import written_cells
 from sheets_gm.sheets.layout import CellValue, cell_at
@@ -180,16 +181,19 @@ def _outside(mine: OwnTab, row: int) -> str:
 
 def _runs(word: str, indexes: list[int], base: int) -> list[str]:
     """Consecutive ``indexes`` (0-based) as ``row 5 is`` / ``rows 5 to 7 are`` (``base`` 1: rows by number; 0:
-    columns by letter)."""
-    out: list[str] = []
-    start = prev = None
-    for i in [*indexes, None]:
-        if i is not None and prev is not None and i == prev + 1:
-            prev = i
-            continue
-        if start is not None and prev is not None:
-            name = (lambda n: str(n + 1)) if base else (lambda n: cell_at(n, 1)[:-1])
-            out.append(f"{word} {name(start)} is" if start == prev else
-                       f"{word}s {name(start)} to {name(prev)} are")
-        start = prev = i
-    return out
+    columns by letter).
+
+    >>> _runs("row", [4, 5, 6, 9], 1), _runs("column", [1], 0)
+    (['rows 5 to 7 are', 'row 10 is'], ['column B is'])
+    """
+    def name(n: int) -> str:
+        return str(n + 1) if base else column_label(n)
+
+    runs: list[list[int]] = []
+    for i in indexes:
+        if runs and i == runs[-1][-1] + 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return [f"{word} {name(run[0])} is" if len(run) == 1 else f"{word}s {name(run[0])} to {name(run[-1])} are"
+            for run in runs]
