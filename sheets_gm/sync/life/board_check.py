@@ -114,7 +114,8 @@ def board_edits(sheets: MatchSheets, read: MatchRead, seen: Iterable[TabSeen] | 
     config = sheets.config_name
     by_name = {t.name.casefold(): t for t in tabs}
     out = [f"tab {t.name!r} of {sheets.board.name} is no tab of the match{_first_words(t)}: players read it as "
-           "the match's; delete the tab" for t in tabs if t.name.casefold() not in own.laid_out]
+           "the match's; delete the tab (once you have kept what you need of it)" for t in tabs
+           if t.name.casefold() not in own.laid_out]
     for key, mine in own.public.items():
         found = by_name.get(key)
         if found is None:
