@@ -29,11 +29,12 @@ from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.life import board_check
 from sheets_gm.sync.life.board_check import own_board
-from sheets_gm.sync.life.replay import match_history, replay_document, replay_states
+from sheets_gm.sync.life.replay import match_history, replay_document
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
 from sheets_gm.sync.read import read_match
 from tests.conformance.test_input_lifecycle import GOOGLE_FAKES, Table, _games, _google_match, _local_match, new_table
 from tests.conformance.test_verify_untouched import _play
+from tests.conformance.test_verify_untouched import _verify as verify_says
 from tests.fakes.google_api import GET, READ, GoogleApiFake
 from tests.toygame.registered import toy_registered
 
@@ -193,17 +194,6 @@ def edit_of(kind: str, spot: Spot, rng: random.Random) -> Edit:
 KINDS = ("beside the Log", "under the Log", "a hidden Log row", "a hidden column", "a hidden tab",
          "a line in its fill's colour", "a tiny font", "a number format that hides", "a Settings value",
          "an added tab", "a cell far outside the drawing")
-
-
-def verify_says(table: Table) -> list[str]:
-    """What ``verify -c`` says is wrong with ``table``'s match: a replay mismatch, or every hand edit."""
-    read = read_match(table.sheets, table.cls)
-    doc = replay_document(read.record, match_history(table.sheets, read.record, read.tabs.spec.tabs.engine))
-    found = replay_states(doc)
-    if found.difference is not None:
-        return [found.difference]
-    forged, typed_over, edits = hand_edits(table.sheets, read, doc)
-    return [*forged, *typed_over, *edits]
 
 
 @contextmanager
