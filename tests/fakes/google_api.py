@@ -1036,6 +1036,19 @@ class GoogleApiFake:
                 cell = rect.sheet.cells.setdefault((r, c), {})
                 cell["userEnteredFormat"] = _merged(cell.get("userEnteredFormat", {}), fmt)
 
+    def add_conditional_format(self, key: str, a1: str, condition: Mapping[str, Any], fmt: Mapping[str, Any]) -> None:
+        """A player adding a conditional format rule over ``a1`` (its BooleanCondition and CellFormat) in Sheets'
+        own window, after the tab's others."""
+        ss = self.spreadsheets[key]
+        self._edited(ss, self.player_email)
+        rect = parse_a1(ss, a1)
+        r0, c0, r1, c1 = rect.bounded()
+        grid = {"sheetId": rect.sheet.sheet_id, "startRowIndex": r0, "endRowIndex": r1, "startColumnIndex": c0,
+                "endColumnIndex": c1}
+        rule = {"ranges": [grid], "booleanRule": {"condition": dict(condition), "format": dict(fmt)}}
+        self._check_conditional(rule["booleanRule"])
+        rect.sheet.conditional_formats.append(rule)
+
     def insert_column(self, key: str, title: str, at: int) -> None:
         """A player inserting an empty column before column ``at`` (0 is A) of tab ``title``, as Sheets does: the
         cells, column sizes, protected ranges and conditional formats right of it move one column right."""

@@ -21,6 +21,7 @@ from typing import Any
 
 import openpyxl
 import pytest
+from openpyxl.formatting.rule import FormulaRule
 from openpyxl.styles import Font, PatternFill
 
 from sheets_gm.commands.verify import hand_edits
@@ -133,6 +134,21 @@ def _formatted(tab: str, row: int, col: int, kind: str, colour: str = "", size: 
     return Edit(kind, tab, a1, local, google)
 
 
+def _conditional(tab: str, row: int, col: int, kind: str, colour: str) -> Edit:
+    """A conditional format over a cell of ``tab`` (1-based row, 0-based column) that writes its text in ``colour``,
+    its fill's (white): the rule's condition holds for any text."""
+    a1 = _cell(row, col)
+
+    def local(book: Any) -> None:
+        book[tab].conditional_formatting.add(a1, FormulaRule(formula=["TRUE"], font=Font(color="FF" + colour[1:])))
+
+    def google(fake: GoogleApiFake, key: str) -> None:
+        fake.add_conditional_format(key, f"'{tab}'!{a1}", {"type": "NOT_BLANK"},
+                                    {"textFormat": {"foregroundColor": _rgb(colour)}})
+
+    return Edit(kind, tab, a1, local, google)
+
+
 def _hidden(tab: str, kind: str, row: int = 0, col: int = -1) -> Edit:
     """A row (1-based), a column (0-based) or, with neither, the tab itself hidden."""
     where = f"row {row}" if row else f"column {column_label(col)}" if col >= 0 else ""
@@ -181,6 +197,8 @@ def edit_of(kind: str, spot: Spot, rng: random.Random) -> Edit:
                                           size=rng.choice([1, 2, 4])),
         "a number format that hides": lambda: _formatted(spot.log, line, rng.randrange(3), "a number format that "
                                                          "hides", pattern=rng.choice([";;;", '"";"";"";""'])),
+        "a conditional format that hides": lambda: _conditional(spot.log, line, rng.randrange(3), "a conditional "
+                                                                "format that hides", "#FFFFFF"),
         "a Settings value": lambda: _typed(spot.settings, 2 + rng.randrange(spot.setting_rows), 1,
                                            rng.choice(["99", "double damage", "yes"]), "a Settings value"),
         "an added tab": lambda: _added_tab("an added tab"),
@@ -192,7 +210,8 @@ def edit_of(kind: str, spot: Spot, rng: random.Random) -> Edit:
 
 
 KINDS = ("beside the Log", "under the Log", "a hidden Log row", "a hidden column", "a hidden tab",
-         "a line in its fill's colour", "a tiny font", "a number format that hides", "a Settings value",
+         "a line in its fill's colour", "a tiny font", "a number format that hides", "a conditional format that hides",
+         "a Settings value",
          "an added tab", "a cell far outside the drawing")
 
 
@@ -263,8 +282,8 @@ def walk(backend: str, game: str, kinds: tuple[str, ...], positions: int, seed: 
 
 QUICK = [("local", "gvg", ("beside the Log", "a hidden Log row", "a Settings value", "an added tab")),
          ("google", TOY, ("a line in its fill's colour", "a cell far outside the drawing", "a number format that "
-                          "hides", "a hidden column")),
-         ("local", "winordie", ("under the Log", "a tiny font", "a hidden tab")),
+                          "hides", "a hidden column", "a conditional format that hides")),
+         ("local", "winordie", ("under the Log", "a tiny font", "a hidden tab", "a conditional format that hides")),
          ("google", "gvg", ("beside the Log", "a Settings value", "an added tab", "a hidden tab"))]
 
 
