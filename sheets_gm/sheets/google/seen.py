@@ -3,7 +3,8 @@
 A field mask that names ``sheets.data`` makes Google answer with every tab's grid (``includeGridData`` is ignored
 when a mask is given): per cell only what was entered, what it shows and the parts of its effective format that can
 hide it (the number format, the fill, the text's size and colour: effective, so a conditional format's colours
-count), and per row and column whether it is hidden and its size.
+count; each colour as a ColorStyle and as the plain Color the API still gives, which a theme colour needs), and per
+row and column whether it is hidden and its size.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from sheets_gm.sheets.looks import BLACK, MIN_PIXELS, WHITE, Look, TabSeen, hex_
 #: What the read asks of each tab: its title and whether it is hidden, and its grid as the module says.
 SEEN_FIELDS = (
     "sheets(properties(title,hidden),data(startRow,startColumn,"
-    "rowData.values(userEnteredValue,formattedValue,effectiveFormat(numberFormat,backgroundColorStyle,"
-    "textFormat(fontSize,foregroundColorStyle))),"
+    "rowData.values(userEnteredValue,formattedValue,effectiveFormat(numberFormat,backgroundColor,"
+    "backgroundColorStyle,textFormat(fontSize,foregroundColor,foregroundColorStyle))),"
     "rowMetadata(hiddenByUser,hiddenByFilter,pixelSize),columnMetadata(hiddenByUser,pixelSize)))"
 )
 
@@ -59,17 +60,18 @@ def _look(fmt: dict[str, Any]) -> Look:
     """A cell's effective format as a ``Look`` (a colour left out of a Color is 0, as the API leaves zeros out)."""
     text = fmt.get("textFormat", {})
     size = text.get("fontSize")
-    return Look(font=_colour(text.get("foregroundColorStyle"), BLACK),
-                fill=_colour(fmt.get("backgroundColorStyle"), WHITE),
+    return Look(font=_colour(text.get("foregroundColorStyle"), text.get("foregroundColor"), BLACK),
+                fill=_colour(fmt.get("backgroundColorStyle"), fmt.get("backgroundColor"), WHITE),
                 size=float(size) if isinstance(size, int | float) else None,
                 number_format=str(fmt.get("numberFormat", {}).get("pattern", "")))
 
 
-def _colour(style: Any, default: str) -> str | None:
-    """``#RRGGBB`` of a ColorStyle (``default`` when none is given; None for a theme colour)."""
-    if not isinstance(style, dict):
-        return default
-    if "themeColor" in style:
-        return None
-    rgb = style.get("rgbColor", {})
+def _colour(style: Any, plain: Any, default: str) -> str | None:
+    """``#RRGGBB`` of a ColorStyle, or of its plain Color where the style names a theme colour (``default`` when
+    neither is given; None when only a theme's name is known)."""
+    rgb = style.get("rgbColor") if isinstance(style, dict) else None
+    if not isinstance(rgb, dict):
+        rgb = plain if isinstance(plain, dict) else None
+    if rgb is None:
+        return None if isinstance(style, dict) else default
     return hex_colour(*(float(rgb.get(k, 0.0)) for k in ("red", "green", "blue")))
