@@ -85,7 +85,9 @@ def own_board(sheets: MatchSheets, read: MatchRead) -> OwnBoard:
     names = {t.name.casefold(): t.name for t in layouts}
     for (tab, r, c), _value in written_cells(w for _, w in drawing.writes).items():
         drawn.setdefault(tab, OwnTab(names.get(tab, tab))).cells[(r, c)] = None  # typed_over_words compares values
-    log = OwnTab(spec.tabs.log, below_log=None if read.cut_under_way else LOG_FIRST_ROW - 1 + record.log_rows)
+    # the rows under the Log's lines in columns A to C are log_check's to judge (a resolution cut short wrote its
+    # lines there, or a line was typed there)
+    log = OwnTab(spec.tabs.log, below_log=LOG_FIRST_ROW - 1 + record.log_rows)
     log.cells = {(0, c): None for c in range(len(spec.headers.log))}
     log.cells.update({(LOG_FIRST_ROW - 1 + i, c): None for i in range(record.log_rows) for c in range(3)})
     settings = OwnTab(spec.tabs.settings, compared=True)
@@ -148,7 +150,7 @@ def _tab_edits(mine: OwnTab, found: TabSeen, config: str) -> list[str]:
         cell = f"{tab} cell {cell_at(c, r + 1)}"
         if (r, c) not in mine.cells:
             if mine.below_log is not None and r >= mine.below_log and c < 3:
-                continue  # a row typed under the Log's lines: log_check names it
+                continue  # under the Log's lines: log_check's (a line typed there, a cut resolution's)
             out.append(f"{cell} says {text_of(value)!r}, {_outside(mine, r)}: no part of the match wrote it; "
                        "delete it")
             continue
