@@ -1045,9 +1045,9 @@ class GoogleApiFake:
         r0, c0, r1, c1 = rect.bounded()
         grid = {"sheetId": rect.sheet.sheet_id, "startRowIndex": r0, "endRowIndex": r1, "startColumnIndex": c0,
                 "endColumnIndex": c1}
-        rule = {"ranges": [grid], "booleanRule": {"condition": dict(condition), "format": dict(fmt)}}
-        self._check_conditional(rule["booleanRule"])
-        rect.sheet.conditional_formats.append(rule)
+        boolean: dict[str, Any] = {"condition": dict(condition), "format": dict(fmt)}
+        self._check_conditional(boolean)
+        rect.sheet.conditional_formats.append({"ranges": [grid], "booleanRule": boolean})
 
     def insert_column(self, key: str, title: str, at: int) -> None:
         """A player inserting an empty column before column ``at`` (0 is A) of tab ``title``, as Sheets does: the
