@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
 from sheets_gm.engine.words import counted
+
+if TYPE_CHECKING:
+    from sheets_gm.sync.read import MatchRead
+    from sheets_gm.sync.sheets import MatchSheets
 
 DEFAULT_CONFIG = Path("match.toml")
 
@@ -29,9 +33,7 @@ def _read_replay(path: Path) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Replay the JSON export or the configured match's sheets; exit 1 on the first mismatch."""
     from sheets_gm.rulesets.registry import get_ruleset
-    from sheets_gm.sync.drawn_cells import typed_over_words
     from sheets_gm.sync.life.legacy.upgrade import windows_replay
-    from sheets_gm.sync.life.log_check import forged_log_lines
     from sheets_gm.sync.life.replay import (
         WindowReplayError,
         match_history,
@@ -64,10 +66,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.replay is None:
         with user_errors(config):
-            forged = forged_log_lines(sheets, doc, read.record.log_rows, cut_under_way=read.cut_under_way)
-            typed_over = typed_over_words(sheets, read)
-        if forged or typed_over:
-            _say_edited(done, forged, typed_over)
+            forged, typed_over, edits = hand_edits(sheets, read, doc)
+        if forged or typed_over or edits:
+            _say_edited(done, forged, typed_over, edits)
             return 1
         verb = "is" if read.record.log_rows == 1 else "are"
         log = f"; the Log's {counted(read.record.log_rows, 'line')} {verb} the match's own"
@@ -77,11 +78,28 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say_edited(done: str, forged: list[str], typed_over: list[str]) -> None:
-    """What ``verify -c`` found typed over by hand on the sheets of a match whose replay holds."""
-    what = "its Log was" if not typed_over else "what players read was"
+def hand_edits(sheets: MatchSheets, read: MatchRead, doc: dict[str, Any]) -> tuple[list[str], list[str], list[str]]:
+    """What ``verify -c`` finds edited by hand on the sheets of a match whose replay holds, a sentence each: the Log's
+    lines no event says (``log_check``), the drawn cells typed over (``drawn_cells``), and every other edit of the
+    public board the sync did not make (``board_check``: tabs, cells outside what it draws, the Settings, hidden
+    rows, columns and lines). All three from ONE read of the board's spreadsheet as a reader sees it (Google: one
+    spreadsheets.get, where the Log and the drawn tabs took two values.batchGet before)."""
+    from sheets_gm.sheets.looks import seen_tabs
+    from sheets_gm.sync.drawn_cells import typed_over_words
+    from sheets_gm.sync.life.board_check import board_edits
+    from sheets_gm.sync.life.log_check import forged_log_lines
+
+    seen = seen_tabs(sheets.board)
+    return (forged_log_lines(sheets, doc, read.record.log_rows, cut_under_way=read.cut_under_way, seen=seen),
+            typed_over_words(sheets, read, seen), board_edits(sheets, read, seen))
+
+
+def _say_edited(done: str, forged: list[str], typed_over: list[str], edits: list[str]) -> None:
+    """What ``verify -c`` found edited by hand on the sheets of a match whose replay holds: each line says what is
+    wrong and how to mend it."""
+    what = "its Log was" if not typed_over and not edits else "what players read was"
     print(f"The match replays ({done}, every state matches), but {what} edited by hand:")
-    print("\n".join(f"  {line}" for line in [*forged, *typed_over]))
+    print("\n".join(f"  {line}" for line in [*forged, *typed_over, *edits]))
     if forged:
         print("Put each Log line back as the match logged it (the version history, or type it again): the Log is "
               "what players read.")

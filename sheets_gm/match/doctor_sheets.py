@@ -32,10 +32,12 @@ from sheets_gm.sheets.backend import (
 from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout
 from sheets_gm.sheets.local.disk import cut_saves
 from sheets_gm.sheets.local.office_locks import office_lock_files
+from sheets_gm.sheets.looks import TabSeen, seen_tabs
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import SEAT_ROWS
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.history import HistoryError
+from sheets_gm.sync.life.board_check import board_edits
 from sheets_gm.sync.life.deadline_change import change_sentence, schedule_change
 from sheets_gm.sync.life.log_check import below_log_words, log_to_end
 from sheets_gm.sync.life.seed_check import seed_fix, seed_problem
@@ -81,6 +83,10 @@ class ReadOnlyBackend:
     def tab_names(self) -> list[str]:
         """Read through to the wrapped spreadsheet."""
         return self.inner.tab_names()
+
+    def read_seen(self) -> list[TabSeen]:
+        """Read through to the wrapped spreadsheet (its values alone where it tells no formats)."""
+        return seen_tabs(self.inner)
 
 
 def read_only(sheets: MatchSheets) -> MatchSheets:
@@ -176,6 +182,7 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
     _table_rows(config, read, report)
     _older_copies(config, read, report)
     report.guarded("log", lambda: _below_log(config, sheets, read, report))
+    report.guarded("board", lambda: _whole_board(config, sheets, read, report))
     report.guarded("teams", lambda: check_teams(config, sheets, report))
     _deadline(config, record, report, now)
 
@@ -209,6 +216,19 @@ def _below_log(config: MatchConfig, sheets: MatchSheets, read: MatchRead, report
                                               f"(`sheets-gm verify -c {config.path}` checks every line of it)")
         return
     report.ok("log", f"nothing is typed below the match's {counted(log_rows, 'line')} of the Log")
+
+
+def _whole_board(config: MatchConfig, sheets: MatchSheets, read: MatchRead, report: Checkup) -> None:
+    """A failed check naming every edit of the public board the sync did not make (``board_check``): a tab it does
+    not lay out, a cell outside what it draws, the Settings not the match's, a hidden row or column, a line that
+    cannot be read (one more read, doctor's own: Google's one spreadsheets.get)."""
+    edits = board_edits(sheets, read)
+    if edits:
+        report.fail("board", "; ".join(edits), "as each says: players read the board as the match's own "
+                                               f"(`sheets-gm verify -c {config.path}` names them too)")
+        return
+    report.ok("board", f"{sheets.board.name} holds the match's tabs alone, nothing outside what the sync draws, "
+                       "the match's settings, and no hidden row, column or line")
 
 
 def _table_rows(config: MatchConfig, read: MatchRead, report: Checkup) -> None:

@@ -19,12 +19,14 @@ The board tab and the Log's header are drawn again in a match that is over too (
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.guard import grid_cells, origin, written_cells
 from sheets_gm.sheets.layout import CellValue, cell_at
+from sheets_gm.sheets.looks import TabSeen, seen_grid
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
 from sheets_gm.sync.read import MatchRead
@@ -67,15 +69,17 @@ def board_drawn_again(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -
     return where
 
 
-def typed_over_words(sheets: MatchSheets, read: MatchRead) -> list[str]:
+def typed_over_words(sheets: MatchSheets, read: MatchRead, seen: Sequence[TabSeen] | None = None) -> list[str]:
     """A sentence per cell the sync draws in the board's spreadsheet (the board tab, the other drawn tabs: Wesnoth's
     Units, a Coalition plane; the Log's header row) that holds something else (``verify -c``): its cell, what it
-    says and what the sync draws. The board tab is in ``read``; the rest costs one more read."""
+    says and what the sync draws. The board tab is in ``read``; the rest costs one more read, or none when ``seen``
+    holds the spreadsheet as read."""
     board = read.tabs.spec.tabs.board
     out = [_typed_over_words(board, cell, was, value)
            for _write, wrong in _board_typed_over(sheets, read) for cell, (was, value) in wrong.items()]
     others = [w for w in _drawing(sheets, read) if origin(w.range)[0] != _board_tab(read)]
-    found_all = sheets.board.read([*(w.range for w in others), read.tabs.log_header_range()])
+    ranges = [*(w.range for w in others), read.tabs.log_header_range()]
+    found_all = [seen_grid(seen, r) for r in ranges] if seen is not None else sheets.board.read(ranges)
     for write, grid in zip(others, found_all, strict=False):  # the other drawn tabs: Wesnoth's Units, a plane
         found_cells = grid_cells(write.range, grid)
         out += [_typed_over_words(_tab_name(write.range), cell_at(cell[2], cell[1] + 1), found_cells.get(cell, ""), v)

@@ -21,6 +21,7 @@ from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.google_api import (
     BATCH_UPDATE,
+    GET,
     WRITE,
     GoogleApiFake,
     fake_client,
@@ -266,6 +267,36 @@ def test_a_deleted_settings_tab_is_a_layout_break_and_repair_puts_its_rows_back(
     assert doctor(config)[0] == 0
 
 
+def test_every_edit_of_the_public_board_is_a_line_of_the_board_check(tmp_path: Path, doctor: Doctor,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 60, item 4: a tab added to the board's file, text beside a Log line, a Settings value changed, a Log
+    line in white on white: each named by its tab and cell, with the mend; repair writes the house rules back."""
+    config, _ = local_match(tmp_path)
+    book = openpyxl.load_workbook(tmp_path / "match.xlsx")
+    book.create_sheet("Announcement")["A1"] = "Blue surrenders."
+    book["Log"]["F1"] = "blue surrenders"
+    book["Settings"]["B2"] = "99"
+    book["Settings"]["A1"].font = openpyxl.styles.Font(color="FFFFFFFF")
+    book.save(tmp_path / "match.xlsx")
+    code, out = doctor(config)
+    found = line(out, "✘", "board")
+    assert code == 1
+    for said in ("tab 'Announcement' of ", "is no tab of the match (cell A1 says 'Blue surrenders.')",
+                 "tab 'Log' cell F1 says 'blue surrenders', beside the Log's header", "delete it",
+                 "tab 'Settings' cell B2 says '99' but the match plays with", "writes the match's settings back",
+                 "tab 'Settings' cell A1 ('Setting') cannot be read: its text is #FFFFFF on a", "fix: as each says"):
+        assert said in found, (said, found)
+    assert main(["repair", "-c", str(config)]) == 0
+    capsys.readouterr()
+    book = openpyxl.load_workbook(tmp_path / "match.xlsx")
+    del book["Announcement"]
+    book["Log"]["F1"] = None
+    book["Settings"]["A1"].font = openpyxl.styles.Font()
+    book.save(tmp_path / "match.xlsx")
+    code, out = doctor(config)
+    assert code == 0 and "✔ board: " in out, out
+
+
 def test_an_edited_engine_tab_fails_without_a_crash(tmp_path: Path, doctor: Doctor) -> None:
     config, _ = local_match(tmp_path)
     book = openpyxl.load_workbook(tmp_path / "match.xlsx")
@@ -381,6 +412,24 @@ def test_a_healthy_google_match_passes_and_reports_its_quota_headroom(fake: Goog
     assert "developers.google.com/workspace/sheets/api/limits" in quota
     assert "Google does not report the quota left" in quota
     assert fake.calls(WRITE) == fake.calls(BATCH_UPDATE) == 0
+
+
+def test_a_hidden_log_row_and_a_line_hidden_by_its_format_on_google_fail_the_board_check(
+        fake: GoogleApiFake, tmp_path: Path, doctor: Doctor) -> None:
+    """On Google the formats are read through spreadsheets.get's field mask, as the real backend reads them: a
+    hidden Log row, a Settings cell whose number format shows nothing, a tab hidden; one read of the board."""
+    config = google_match(fake, tmp_path)
+    fake.hide(KEYS["board"], "Log", rows=[0])
+    fake.hide(KEYS["board"], "Settings", tab=True)
+    fake.set_format(KEYS["board"], "'Settings'!B2", {"numberFormat": {"type": "NUMBER", "pattern": ";;;"}})
+    fake.reset_counters()
+    code, out = doctor(config)
+    found = line(out, "✘", "board")
+    assert code == 1
+    for said in ("tab 'Log' row 1 is hidden", "tab 'Settings' is hidden", "tab 'Settings' cell B2",
+                 "its number format ';;;' shows nothing"):
+        assert said in found, (said, found)
+    assert fake.calls(GET) >= 1 and not fake.violations
 
 
 def with_deadline(config: Path, when: str) -> None:

@@ -124,7 +124,11 @@ def test_repair_finds_orders_in_a_renamed_tab_and_rebuilds_a_deleted_board(
     assert book["Board"]["Q1"].value == "sheets-gm · WWM GvG board"
     code, out, _ = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")
     assert code == 0 and "Turn 1 resolved" in out
-    assert run(capsys, "verify", "-c", match)[0] == 0
+    code, out, _ = run(capsys, "verify", "-c", match)  # the old tab repair leaves is no tab of the match
+    assert code == 1 and "tab 'Our orders' of " in out and "is no tab of the match" in out, out
+    edit(match, lambda book: book.remove(book["Our orders"]))
+    code, out, _ = run(capsys, "verify", "-c", match)
+    assert code == 0, out
 
 
 def test_repair_without_a_match_says_to_create_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

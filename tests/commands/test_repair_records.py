@@ -81,6 +81,17 @@ def test_repair_copies_the_log_back_recomputes_a_deleted_view_and_clears_a_pushe
     assert _values(tmp_path / "orders-Ann.xlsx", "View Ann", 46) == view
     assert _feedback_headers(tmp_path / "orders-Ann.xlsx") == feedback  # one per table, none pushed beside
     assert run(capsys, "sync", "-c", config)[0] == 0
+    _verified_once_deleted(tmp_path, capsys, config, "Log (old)")
+
+
+def _verified_once_deleted(folder: Path, capsys: pytest.CaptureFixture[str], config: Path, tab: str) -> None:
+    """``verify -c`` names ``tab``, which repair left in the board's file (players read it as the match's: issue 60,
+    item 4), and passes once the GM deleted it."""
+    code, out, _ = run(capsys, "verify", "-c", config)
+    assert code == 1 and f"tab {tab!r} of " in out and "is no tab of the match" in out, out
+    board = openpyxl.load_workbook(folder / "board.xlsx")
+    del board[tab]
+    board.save(folder / "board.xlsx")
     code, out, _ = run(capsys, "verify", "-c", config)
     assert code == 0, out
 
@@ -98,7 +109,7 @@ def test_repair_recomputes_a_log_with_no_copy_and_keeps_a_renamed_tab_it_cannot_
     assert "no copy was found: the" in out and "lines the replay recomputes were written back" in out
     assert "tab 'Notes' in " in out and "may hold the only copy of what it shows: keep it" in out
     assert _values(tmp_path / "board.xlsx", "Log", 2) == log
-    assert run(capsys, "verify", "-c", config)[0] == 0
+    _verified_once_deleted(tmp_path, capsys, config, "Notes")
 
 
 def test_a_log_renamed_then_lost_again_gets_the_lines_logged_since_from_the_replay(
@@ -124,5 +135,4 @@ def test_a_log_renamed_then_lost_again_gets_the_lines_logged_since_from_the_repl
     assert code == 0, err
     assert "copied back from tab 'Log (old)' (a renamed copy)" in out and "recomputed from the replay" in out, out
     assert _values(tmp_path / "board.xlsx", "Log", 2) == log
-    code, out, _ = run(capsys, "verify", "-c", config)
-    assert code == 0, out
+    _verified_once_deleted(tmp_path, capsys, config, "Log (old)")

@@ -1,16 +1,16 @@
 """``verify -c`` on a match nobody edited, for every game with a sheet: the replay matches every state, every
 line of the public Log is the match's own (the set-up's draws, round labels, GM events and an undo included), and
-every drawn cell of the board spreadsheet (the board tab, the other drawn tabs, the Log's header) is as drawn."""
+every drawn cell of the board spreadsheet (the board tab, the other drawn tabs, the Log's header) is as drawn, and
+nothing else on the board's spreadsheet is there that the sync did not make (``board_check``)."""
 
 from __future__ import annotations
 
 import pytest
 
+from sheets_gm.commands.verify import hand_edits
 from sheets_gm.rulesets.registry import bots_of
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.drawn_cells import typed_over_words
 from sheets_gm.sync.life.adjust_undo import hand_seats, undo_window
-from sheets_gm.sync.life.log_check import forged_log_lines
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.life.replay import match_history, replay_document, replay_states
 from sheets_gm.sync.poll import poll
@@ -27,7 +27,8 @@ def _verify(table: Table) -> list[str]:
     found = replay_states(doc)
     if found.difference is not None:
         return [found.difference]
-    return forged_log_lines(table.sheets, doc, read.record.log_rows) + typed_over_words(table.sheets, read)
+    forged, typed_over, edits = hand_edits(table.sheets, read, doc)  # as verify -c: the board whole too
+    return [*forged, *typed_over, *edits]
 
 
 def _play(table: Table, windows: int) -> None:
@@ -60,7 +61,8 @@ def test_verify_passes_an_untouched_match_after_an_undo(name: str) -> None:
 @pytest.mark.parametrize("name", _games())
 def test_verify_passes_after_an_adjust_a_damaged_layout_repaired_and_more_windows(name: str) -> None:
     """The GM's paths between windows (issue 38, item 12): a seat handed to a bot (the adjustment every game has),
-    the Log renamed, a View deleted and a column inserted, then ``repair``; the match verifies after each."""
+    the Log renamed, a View deleted and a column inserted, then ``repair``; the match verifies after each, once the
+    GM deleted the renamed Log that repair leaves beside the one it lays out again (a tab of no part of the match)."""
     table = new_table(name)
     _play(table, 3)
     seat = table.sheets.seats[0]
@@ -75,6 +77,9 @@ def test_verify_passes_after_an_adjust_a_damaged_layout_repaired_and_more_window
     _damage(table, read, "insert", seat, 1)  # a column inserted in her orders tab
     assert log not in table.sheets.board.tab_names()
     repair_match(table.sheets, table.cls)
+    left = [f"tab '{log} (renamed)' of {table.sheets.board.name} is no tab of the match"]  # repair leaves it be
+    assert [said[:len(left[0])] for said in _verify(table)] == left
+    _edit_tabs(table.sheets.board, lambda tabs: tabs.delete(f"{log} (renamed)"))  # the GM deletes it
     assert _verify(table) == []
     _play(table, 2)
     assert _verify(table) == []

@@ -277,7 +277,8 @@ class Discovery:
         """Raise SchemaViolation unless ``instance`` is a valid ``schema_name``.
 
         ``method_id`` also enforces the fields the document marks required for that method."""
-        errors = sorted(self.validator(schema_name).iter_errors(instance), key=lambda e: list(e.absolute_path))
+        errors = sorted(self.validator(schema_name).iter_errors(_distinct_items(instance)),
+                        key=lambda e: list(e.absolute_path))
         if errors:
             lines = [f"{'.'.join(str(p) for p in e.absolute_path) or '<root>'}: {e.message}" for e in errors[:5]]
             raise SchemaViolation(f"{what} is not a valid {self.name} {schema_name}:\n  " + "\n  ".join(lines))
@@ -325,6 +326,20 @@ class Discovery:
 
 
 # --------------------------------------------------------------------------- state
+
+
+def _distinct_items(instance: Any) -> Any:
+    """``instance`` with each list cut to its distinct items, in order: the discovery documents set no rule on a list
+    as a whole (no ``minItems``, no ``uniqueItems``), so it validates as the whole does, and a grid's 20,000 row
+    metadata of one kind are checked once, not 20,000 times (an item's place in an error is its place here)."""
+    if isinstance(instance, dict):
+        return {k: _distinct_items(v) for k, v in instance.items()}
+    if isinstance(instance, list):
+        seen: dict[str, Any] = {}
+        for item in instance:
+            seen.setdefault(json.dumps(item, sort_keys=True, default=str), item)
+        return [_distinct_items(item) for item in seen.values()]
+    return instance
 
 
 def col_letters(index: int) -> str:
@@ -639,9 +654,84 @@ def _trim(rows: list[list[CellValue]]) -> list[list[Any]]:
     return out
 
 
-def _cell_data(stored: Mapping[str, Any]) -> dict[str, Any]:
+#: A spreadsheet's default cell format, as Google gives it in a cell's ``effectiveFormat`` (a Color leaves its zero
+#: components out: black is ``{}``).
+DEFAULT_FORMAT: dict[str, Any] = {
+    "backgroundColor": {"red": 1, "green": 1, "blue": 1},
+    "backgroundColorStyle": {"rgbColor": {"red": 1, "green": 1, "blue": 1}},
+    "padding": {"top": 2, "right": 3, "bottom": 2, "left": 3},
+    "verticalAlignment": "BOTTOM",
+    "wrapStrategy": "OVERFLOW_CELL",
+    "textFormat": {"foregroundColor": {}, "foregroundColorStyle": {"rgbColor": {}}, "fontFamily": "arial",
+                   "fontSize": 10, "bold": False, "italic": False, "strikethrough": False, "underline": False},
+    "hyperlinkDisplayType": "PLAIN_TEXT",
+}
+#: Colours Google keeps twice in a format, the plain Color and its ColorStyle: setting either sets both.
+_COLOUR_PAIRS = (("backgroundColor", "backgroundColorStyle"), ("foregroundColor", "foregroundColorStyle"))
+
+
+def _merged(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """``over`` laid over ``base`` key by key (objects merged, each colour with its ColorStyle twin)."""
+    out = copy.deepcopy(dict(base))
+    for plain, style in _COLOUR_PAIRS:
+        if plain in over and style not in over:
+            over = {**over, style: {"rgbColor": over[plain]}}
+        elif style in over and plain not in over and "rgbColor" in over[style]:
+            over = {**over, plain: over[style]["rgbColor"]}
+        if plain in over:
+            out.pop(plain, None)
+            out.pop(style, None)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping) and key not in dict(_COLOUR_PAIRS).values():
+            out[key] = _merged(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _condition_holds(condition: Mapping[str, Any], value: CellValue) -> bool:
+    """Whether a conditional format's BooleanCondition holds for a cell's value (the text conditions the layouts
+    use; any other type never holds here)."""
+    wanted = [str(v.get("userEnteredValue", "")) for v in condition.get("values", [])]
+    text = "" if value is None else str(value)
+    kind = condition.get("type")
+    if kind == "TEXT_STARTS_WITH":
+        return text.lower().startswith(wanted[0].lower())
+    if kind == "TEXT_ENDS_WITH":
+        return text.lower().endswith(wanted[0].lower())
+    if kind == "TEXT_CONTAINS":
+        return wanted[0].lower() in text.lower()
+    if kind == "TEXT_NOT_CONTAINS":
+        return wanted[0].lower() not in text.lower()
+    if kind == "TEXT_EQ":
+        return text.lower() == wanted[0].lower()
+    if kind == "NOT_BLANK":
+        return text != ""
+    if kind == "BLANK":
+        return text == ""
+    return False
+
+
+def effective_format(sheet: FakeSheet, r: int, c: int) -> dict[str, Any]:
+    """A cell's ``effectiveFormat`` as Google computes it: the default format, the cell's own over it, and the
+    format of the first conditional format rule over the cell whose condition holds over that."""
+    stored = sheet.cells.get((r, c), {})
+    fmt = _merged(DEFAULT_FORMAT, stored.get("userEnteredFormat", {}))
+    value = sheet.value(r, c)
+    for rule in sheet.conditional_formats:
+        inside = any(int(g.get("startRowIndex", 0)) <= r < int(g.get("endRowIndex", sheet.row_count))
+                     and int(g.get("startColumnIndex", 0)) <= c < int(g.get("endColumnIndex", sheet.column_count))
+                     for g in rule.get("ranges", []))
+        boolean = rule.get("booleanRule", {})
+        if inside and _condition_holds(boolean.get("condition", {}), value):
+            return _merged(fmt, boolean.get("format", {}))
+    return fmt
+
+
+def _cell_data(stored: Mapping[str, Any], effective: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A cell's CellData as Google answers it: what was entered, its format and note, and what it shows: the
-    effective value and formatted value (not for a formula: the fake does not evaluate), the effective format."""
+    effective value and formatted value (not for a formula: the fake does not evaluate), the effective format
+    (``effective``: :func:`effective_format`; without, the cell's own format)."""
     out = copy.deepcopy(dict(stored))
     entered = out.get("userEnteredValue")
     if entered and "numberValue" in entered:
@@ -649,23 +739,32 @@ def _cell_data(stored: Mapping[str, Any]) -> dict[str, Any]:
     if entered and "formulaValue" not in entered:
         out["effectiveValue"] = copy.deepcopy(entered)
         out["formattedValue"] = _render(entered, "FORMATTED_VALUE")
-    if "userEnteredFormat" in out:
+    if effective is not None:
+        out["effectiveFormat"] = copy.deepcopy(dict(effective))
+    elif "userEnteredFormat" in out:
         out["effectiveFormat"] = copy.deepcopy(out["userEnteredFormat"])
     return out
 
 
-def _grid_data(rect: Rect) -> dict[str, Any]:
+def _grid_data(rect: Rect, *, metadata: bool = False) -> dict[str, Any]:
     """The GridData of one range as Google answers it: rows from the range's first one down to the last that has a
     cell with anything (a value, a format, a note), each row's cells up to its last such cell, ``{}`` for an empty
-    cell or row; ``startRow``/``startColumn`` left out when 0, as proto3 JSON leaves a default out."""
+    cell or row; ``startRow``/``startColumn`` left out when 0, as proto3 JSON leaves a default out. With
+    ``metadata``, each cell's effective format and every row's and column's DimensionProperties of the range (its
+    pixel size, and ``hiddenByUser`` when hidden)."""
     r0, c0, r1, c1 = rect.bounded()
-    filled = {(r, c) for r, c in rect.sheet.cells if r0 <= r < r1 and c0 <= c < c1}
+    sheet = rect.sheet
+    filled = {(r, c) for r, c in sheet.cells if r0 <= r < r1 and c0 <= c < c1}
     rows: list[dict[str, Any]] = []
     for r in range(r0, max((r for r, _ in filled), default=r0 - 1) + 1):
         end = max((c + 1 for rr, c in filled if rr == r), default=c0)
-        cells = [_cell_data(rect.sheet.cells[(r, c)]) if (r, c) in filled else {} for c in range(c0, end)]
+        cells = [_cell_data(sheet.cells[(r, c)], effective_format(sheet, r, c) if metadata else None)
+                 if (r, c) in filled else {} for c in range(c0, end)]
         rows.append({"values": cells} if cells else {})
     data: dict[str, Any] = {"startRow": r0, "startColumn": c0, "rowData": rows}
+    if metadata:
+        data["rowMetadata"] = [{"pixelSize": 21, **sheet.rows_meta.get(r, {})} for r in range(r0, r1)]
+        data["columnMetadata"] = [{"pixelSize": 100, **sheet.columns.get(c, {})} for c in range(c0, c1)]
     return {k: v for k, v in data.items() if v}
 
 
@@ -905,6 +1004,50 @@ class GoogleApiFake:
         self._edited(ss, self.player_email)
         ss.sheets.remove(ss.sheet(title))
         ss.renumber()
+
+    def add_tab(self, key: str, title: str, rows: int = 1000, cols: int = 26) -> None:
+        """A player adding a tab ``title`` (the last) to spreadsheet ``key`` in Sheets' own window."""
+        ss = self.spreadsheets[key]
+        self._edited(ss, self.player_email)
+        ss.sheets.append(FakeSheet(self._sheet_properties(self._new_id(), title, len(ss.sheets), rows, cols)))
+
+    def hide(self, key: str, title: str, *, rows: Sequence[int] = (), columns: Sequence[int] = (),
+             tab: bool = False) -> None:
+        """A player hiding rows or columns (0-based) of tab ``title``, or the tab itself, in Sheets' own window."""
+        ss = self.spreadsheets[key]
+        self._edited(ss, self.player_email)
+        sheet = ss.sheet(title)
+        for r in rows:
+            sheet.rows_meta.setdefault(r, {})["hiddenByUser"] = True
+        for c in columns:
+            sheet.columns.setdefault(c, {})["hiddenByUser"] = True
+        if tab:
+            sheet.properties["hidden"] = True
+
+    def set_format(self, key: str, a1: str, fmt: Mapping[str, Any]) -> None:
+        """A player giving the cells of ``a1`` the CellFormat ``fmt`` (its fields over theirs), in Sheets' own
+        window."""
+        ss = self.spreadsheets[key]
+        self._edited(ss, self.player_email)
+        rect = parse_a1(ss, a1)
+        r0, c0, r1, c1 = rect.bounded()
+        for r in range(r0, r1):
+            for c in range(c0, c1):
+                cell = rect.sheet.cells.setdefault((r, c), {})
+                cell["userEnteredFormat"] = _merged(cell.get("userEnteredFormat", {}), fmt)
+
+    def add_conditional_format(self, key: str, a1: str, condition: Mapping[str, Any], fmt: Mapping[str, Any]) -> None:
+        """A player adding a conditional format rule over ``a1`` (its BooleanCondition and CellFormat) in Sheets'
+        own window, after the tab's others."""
+        ss = self.spreadsheets[key]
+        self._edited(ss, self.player_email)
+        rect = parse_a1(ss, a1)
+        r0, c0, r1, c1 = rect.bounded()
+        grid = {"sheetId": rect.sheet.sheet_id, "startRowIndex": r0, "endRowIndex": r1, "startColumnIndex": c0,
+                "endColumnIndex": c1}
+        boolean: dict[str, Any] = {"condition": dict(condition), "format": dict(fmt)}
+        self._check_conditional(boolean)
+        rect.sheet.conditional_formats.append({"ranges": [grid], "booleanRule": boolean})
 
     def insert_column(self, key: str, title: str, at: int) -> None:
         """A player inserting an empty column before column ``at`` (0 is A) of tab ``title``, as Sheets does: the
@@ -1435,11 +1578,17 @@ class GoogleApiFake:
     # -- Sheets: spreadsheet ----------------------------------------------------------
 
     def _get(self, ss: FakeSpreadsheet, query: dict[str, list[str]]) -> dict[str, Any]:
-        if query.get("includeGridData", ["false"])[0].lower() == "true":
-            raise UnexpectedRequest("the fake does not serve spreadsheets.get with includeGridData=true")
+        """spreadsheets.get: the tabs' properties, protected ranges and conditional formats; every tab's grid when
+        the field mask names ``sheets.data`` (or, without a mask, ``includeGridData``), cut to the mask."""
         if query.get("ranges"):
             raise UnexpectedRequest("the fake does not serve spreadsheets.get with ranges")
         fields = query.get("fields", [""])[0]
+        mask = response_mask(self.sheets_api, "Spreadsheet", fields) if fields else None
+        # Google ignores includeGridData when a field mask is given: the mask alone says whether grids come
+        if mask is not None:
+            grids = "sheets" in mask and (mask["sheets"] is None or "data" in mask["sheets"])
+        else:
+            grids = query.get("includeGridData", ["false"])[0].lower() == "true"
         sheets = []
         for s in ss.sheets:
             entry: dict[str, Any] = {"properties": copy.deepcopy(s.properties)}
@@ -1447,13 +1596,16 @@ class GoogleApiFake:
                 entry["protectedRanges"] = copy.deepcopy(s.protected_ranges)
             if s.conditional_formats and (not fields or "conditionalFormats" in fields):
                 entry["conditionalFormats"] = copy.deepcopy(s.conditional_formats)
+            if grids:
+                entry["data"] = [_grid_data(Rect(s, 0, 0, None, None, True), metadata=True)]
             sheets.append(entry)
-        return {
+        payload = {
             "spreadsheetId": ss.key,
             "properties": copy.deepcopy(ss.properties),
             "sheets": sheets,
             "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{ss.key}/edit",
         }
+        return payload if mask is None else partial_response(payload, mask)
 
     def _batch_update(self, ss: FakeSpreadsheet, body: dict[str, Any], masked: bool = False) -> dict[str, Any]:
         """The requests applied all or nothing, like Google; with ``includeSpreadsheetInResponse``, the answer holds

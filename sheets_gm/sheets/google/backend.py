@@ -37,11 +37,13 @@ from sheets_gm.sheets.backend import RangeWrite, SharingLock, SheetAccessError, 
 from sheets_gm.sheets.google.cells import cell_value, grid_range, note_requests, raw_value, value_requests
 from sheets_gm.sheets.google.errors import api_error, spreadsheet_refused
 from sheets_gm.sheets.google.layout_requests import LAYOUT_METADATA_FIELDS, ids_after, layout_requests
+from sheets_gm.sheets.google.seen import SEEN_FIELDS, seen_sheets
 from sheets_gm.sheets.google.sharing import Sharing, read_sharing, restrict_sharing, share_spreadsheet
 from sheets_gm.sheets.google.signin import DEFAULT_TIMEOUT, account_email
 from sheets_gm.sheets.google.snapshot import READ_PARAMS, snapshot_body, snapshot_grids
 from sheets_gm.sheets.guard import Clear, clear_if_unchanged
 from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout, quote_tab, split_a1
+from sheets_gm.sheets.looks import TabSeen
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sheets.retry import DEFAULT_RETRY, RetryPolicy
 
@@ -264,6 +266,14 @@ class GoogleSheetBackend:
         sheets = meta.get("sheets", []) if isinstance(meta, dict) else []
         ordered = sorted(sheets, key=lambda s: int(s.get("properties", {}).get("index", 0)))
         return [str(s.get("properties", {}).get("title", "")) for s in ordered]
+
+    def read_seen(self) -> list[TabSeen]:
+        """Every tab as a reader sees it (``sheets/looks.py``): ONE spreadsheets.get whose field mask
+        (:data:`~sheets_gm.sheets.google.seen.SEEN_FIELDS`) asks every tab's grid, cut to the values and what can
+        hide them."""
+        meta = self._call("read of the tabs as shown", lambda: self._http.fetch_sheet_metadata(
+            self.key, params={"fields": SEEN_FIELDS}))
+        return seen_sheets(meta)
 
     def export_xlsx(self) -> bytes:
         """The spreadsheet as .xlsx through Drive's files.export (one call)."""

@@ -63,14 +63,14 @@ def snapshot_grids(payload: Any, ranges: Sequence[str]) -> list[Grid] | None:
         if (data.get("startRow", 0), data.get("startColumn", 0)) != (box.get("startRowIndex", 0),
                                                                      box.get("startColumnIndex", 0)):
             return None
-        out.append(trim_grid([[_snapshot_cell(cell) for cell in row.get("values", [])]
+        out.append(trim_grid([[snapshot_cell(cell) for cell in row.get("values", [])]
                               for row in data.get("rowData", [])]))
     if any(len(grids) != used.get(title, 0) for title, grids in found.items()):
         return None
     return out
 
 
-def _snapshot_cell(cell: Any) -> CellValue:
+def snapshot_cell(cell: Any) -> CellValue:
     """One CellData as ``values.batchGet`` renders it with :data:`READ_PARAMS`: a formula as its text, a number
     formatted as a date or time as the text shown, an error as shown, anything else as its value."""
     if not isinstance(cell, dict):

@@ -94,6 +94,8 @@ from sheets_gm.sheets.local.disk import (
 from sheets_gm.sheets.local.layout import apply_layout
 from sheets_gm.sheets.local.links import drop_outside_links, outside_links
 from sheets_gm.sheets.local.office_locks import refuse_if_open
+from sheets_gm.sheets.local.seen import seen_workbook
+from sheets_gm.sheets.looks import TabSeen
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.row_fit import fit_rows, fixed_rows
 from sheets_gm.sheets.xlsx import openpyxl, unpacked_size_problem
@@ -186,6 +188,10 @@ class LocalWorkbookBackend:
     def tab_names(self) -> list[str]:
         """The workbook's tabs, in order (the helper tab of long dropdown lists included)."""
         return list(self._workbook_for_read().sheetnames)
+
+    def read_seen(self) -> list[TabSeen]:
+        """Every tab as a reader sees it (``sheets/looks.py``), from one load of the file."""
+        return seen_workbook(self._workbook_for_read())
 
     def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
               guard: Sequence[ReadGuard] = ()) -> list[Grid]:

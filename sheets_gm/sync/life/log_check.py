@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from sheets_gm.engine.gm_events import apply_gm, gm_event_from_json
 from sheets_gm.rulesets.registry import AnyRuleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, cell_at
+from sheets_gm.sheets.looks import TabSeen, seen_grid
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.life.own_lines import SyncEvent, own_by_row
 from sheets_gm.sync.life.replay import OLD_LOG_ROWS, entry_dice
@@ -108,15 +109,17 @@ def _settings(cls: Any, doc: dict[str, Any]) -> Any:
 
 
 def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int, *,
-                     cut_under_way: bool = False) -> list[str]:
+                     cut_under_way: bool = False, seen: Sequence[TabSeen] | None = None) -> list[str]:
     """A sentence per Log line that no event of the match says: its cell, what it says, and what the match
-    logged for that turn and kind instead (one read of the board spreadsheet's Log tab). With ``cut_under_way``
-    (``MatchRead.cut_under_way``: a resolution cut before its commit) the lines below the match's count are that
-    resolution's, which the next poll completes: they are not taken for lines typed there."""
+    logged for that turn and kind instead (one read of the board spreadsheet's Log tab, or none when ``seen``
+    holds the spreadsheet as read). With ``cut_under_way`` (``MatchRead.cut_under_way``: a resolution cut before
+    its commit) the lines below the match's count are that resolution's, which the next poll completes: they are
+    not taken for lines typed there."""
     name = str(doc["ruleset"])
     tabs = MatchTabs(sheet_spec(name), sheets.seats, get_ruleset(name).traits.judge)
     try:  # the tab whole, not the match's count of lines: a line typed below them is read too
-        (grid,) = sheets.board.read([log_to_end(tabs, 0)])
+        (grid,) = [seen_grid(seen, log_to_end(tabs, 0))] if seen is not None else \
+            sheets.board.read([log_to_end(tabs, 0)])
     except SheetError as exc:
         return [f"the Log tab cannot be read ({exc})"]
     return [*_compare(grid[:log_rows], replayed_log(doc), tabs.spec.tabs.log, log_rows,

@@ -104,8 +104,9 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     """Lay every tab of the match out again and draw it from its record, keeping the rows typed for the open
     window (and standing rows). The record is not written. ``emails``, ``member_emails`` and ``title`` are what
     init gave ``create_match``: the editors of each seat's typed cells (of each member's own rows), the
-    spreadsheets' title. A Settings tab laid out afresh (deleted by hand) gets its rows again, the deadlines
-    row saying ``schedule_text`` (the config's ``[deadlines]`` in words), as init wrote them.
+    spreadsheets' title. The Settings tab's house rules are written again (typed over by hand, ``verify -c`` names
+    them); one laid out afresh (deleted by hand) gets its deadlines row too, saying ``schedule_text`` (the config's
+    ``[deadlines]`` in words), as init wrote them.
 
     A match on the ruleset's old layout is moved first (``upgrade.upgrade_match``): its record,
     history and archives rewritten in the generic terms, the old tabs cleared or deleted, what was typed
@@ -183,9 +184,11 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     aside = with_orphans(_seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays),
                          found.read_as, record.ruleset.window(record.state))
     report.notes += repair_aside_writes(sheets, tabs, batch, aside, absent)
+    rows: Grid = [list(r) for r in settings_rows(record.ruleset.settings, schedule_text)]
+    if spec.tabs.settings not in absent:  # the house rules written back (typed over by hand: verify -c names it)
+        rows = rows[:-1]  # the deadlines row is the config's, which a poll writes when it changes
+    batch.put(sheets.board, a1(spec.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
     if spec.tabs.settings in absent:
-        rows: Grid = [list(r) for r in settings_rows(record.ruleset.settings, schedule_text)]
-        batch.put(sheets.board, a1(spec.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
         report.notes.append(f"tab {spec.tabs.settings!r} was missing from {sheets.board.name}: laid out again with "
                             "the match's house rules and deadlines")
     views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
