@@ -40,7 +40,6 @@ from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError
 from sheets_gm.sync.command_journal import begin_init_overwrite, command_path, end_command, load_command, roll_back_init
 from sheets_gm.sync.gate.state import forget_state, state_path
 from sheets_gm.sync.journal import drop_journal, init_under_way, journal_path, load_change, start_init
-from sheets_gm.sync.life.adjust_undo import stand_in_gm
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.grow import LayoutOwners
 from sheets_gm.sync.life.settle import settle_cut_command
@@ -85,10 +84,6 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
                           schedule=config.schedule.rule())
         except OldLayoutError as exc:
             raise exc.for_config(config.path) from None
-        # a practice match's stand-in GM applies what the cards make mechanical, as the GM would (only a match whose
-        # config turns it on pays the read it takes)
-        if not dry_run and config.settings.get("stand_in_gm") is True:
-            stand_in_gm(sheets, get_ruleset(config.ruleset), owners=lambda: layout_owners(config, sheets))
         return report
 
 

@@ -1,20 +1,22 @@
-"""The write-ahead journal of a resolution: each seat's pending row, kept on the GM's computer before any seat's
-spreadsheet is written.
+"""The write-ahead journal: one record per resolution, kept on the GM's computer before its first write.
 
 A resolution writes each seat's spreadsheet first (the rows it read are cleared, and their copy goes to the seat's
 hidden Copies tab, the pending row, in the same call), then the judge's, the board's, and the engine's last: the
-commit. A resolution cut before the commit is completed by the next poll from each seat's pending row. That row
-lives in the seat's own spreadsheet, so if her hidden Copies tab is deleted in between, the only copy of the rows
-the resolution had cleared from her cells would go with it. The journal is a second copy, in the GM's private
-``.sheets-gm`` folder beside the poll state and the kept reads (0600, the folder 0700: it holds what players typed
-and the engine does not have yet): written before the seats' spreadsheets, dropped once the engine's write (the
-commit) went through, and ignored whenever the engine's record shows its resolution committed (or taken back).
-``repair``, laying a Copies tab out again, writes the journal's pending row back into it, so that the next poll
-completes the cut resolution with the rows it read.
+commit. Before the first of those writes it keeps its record (``ResolutionRecord``) in the GM's private ``.sheets-gm``
+folder beside the poll state and the kept reads (0600, the folder 0700: it holds what players typed and the engine
+does not have yet): the window and the resolution's number (its step: a window may resolve in several), every
+seat's rows as read for the window (standing tables included: Win or Die's standing reactions, Wesnoth's advancement
+choices), the GM events it applies (the stand-in GM's), the key of its dice, and each seat's pending row. A
+resolution cut before the commit is completed by the next poll from that record, never from the sheets again: the
+orders, the GM events and the dice are the cut resolution's, whatever was typed since (which stays, for the window
+after). The record is dropped once the engine's write went through, and ignored whenever the engine's record shows
+its resolution committed (or taken back). ``repair``, laying a Copies tab out again, writes the record's pending row
+back into it.
 
 It costs no call to any spreadsheet: the API bars (one read and one write per spreadsheet for a resolution) hold.
-A journal that cannot be written does not stop the resolution (the seats' pending rows still hold everything unless
-a Copies tab is deleted), and one that cannot be read is as good as none.
+A record that cannot be written stops the resolution before its first write (``JournalUnwritableError``). A match
+that keeps none (``MatchSheets.journal`` None: a demo, a test) completes a cut resolution from the seats' pending
+rows, which hold the rows it carried out.
 
 Every other command that writes a match (an undo, an adjustment, a seat handed to a bot) is one transaction too,
 through the same file: its journal (``ChangeJournal``) is every range it writes, in every spreadsheet, kept before
@@ -32,18 +34,26 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from sheets_gm.engine.dice import TurnDice
 
 from sheets_gm.sheets.backend import OpenedElsewhere, RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.private_files import write_private
+from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.sheets import WriteBatch
 
 #: Bumped when the file's meaning changes; a journal of another version is ignored.
 JOURNAL_VERSION = 1
+
+
+class JournalUnwritableError(SheetError):
+    """A resolution's record or a change's journal that cannot be kept: refused before its first write."""
 
 
 def journal_path(config_path: Path) -> Path:
@@ -52,32 +62,71 @@ def journal_path(config_path: Path) -> Path:
 
 
 @dataclass(frozen=True)
-class Journal:
-    """Resolution ``resolution`` of window ``window`` (at the match's ``deal``: its count of undos), under way: each
-    seat's pending row as the resolution writes it (window key, rows read as JSON, the Archive's line count)."""
+class ResolutionRecord:
+    """Resolution ``resolution`` of window ``window`` (at the match's ``deal``: its count of undos), under way: all it
+    depends on, kept before its first write. ``rows``: every seat's rows as the resolution read them for the window
+    (standing tables included, each a ``TypedRow``'s JSON with its row), from which its orders are read; ``kept``: what
+    each seat's rows said as it read them (the rows the resolution before kept, with their notes: ``SeatRead.kept``);
+    ``gm_events``:
+    the GM events it applies after resolving (the stand-in GM's), as JSON; ``dice``: the key of the dice it rolls
+    (their turn, deal and kept rolls); ``pending``: each seat's pending row as the resolution writes it (window key,
+    rows read as JSON, the Archive's line count), which ``repair`` writes back into a Copies tab deleted meanwhile."""
 
-    seed_hash: str  # the match's: a journal left by another match in the same folder is not this one's
+    seed_hash: str  # the match's: a record left by another match in the same folder is not this one's
     resolution: int
     deal: int
     window: str
     pending: Mapping[str, tuple[CellValue, ...]]
+    rows: Mapping[str, tuple[Mapping[str, Any], ...]]
+    kept: Mapping[str, tuple[Mapping[str, Any], ...]]
+    gm_events: tuple[Mapping[str, Any], ...]
+    dice: Mapping[str, Any]
 
     def under_way(self, record: MatchRecord) -> bool:
         """Whether this is the resolution ``record`` has not committed yet (the one a cut left)."""
         return (self.seed_hash == record.seed_hash and self.resolution == record.resolved + 1
-                and self.deal == record.deal and self.window == record.window_key())
+                and self.deal == record.deal and self.window == record.window_key()
+                and (record.window_key() == "" or self.dice == dice_key(record.dice())))
+
+    def seat_rows(self, seat: str) -> tuple[TypedRow, ...]:
+        """The rows the resolution read from ``seat``'s tables, as it read them."""
+        return tuple(TypedRow.from_json(r, int(r.get("row", 0))) for r in self.rows.get(seat, ()))
 
 
-def write_journal(path: Path | None, journal: Journal) -> None:
-    """Keep ``journal`` at ``path`` (nothing when the match keeps none: ``path`` None); a file that cannot be written
-    costs only what the journal would have saved."""
+def recorded_rows(rows: Iterable[TypedRow]) -> tuple[Mapping[str, Any], ...]:
+    """``rows`` as a resolution record keeps them: each row's JSON with its row number (an ordered table's order)."""
+    return tuple({**r.to_json(), "row": r.row} for r in rows)
+
+
+def dice_key(dice: TurnDice) -> dict[str, Any]:
+    """What tells one resolution's dice from another's: their turn and deal (a resolution record keeps it)."""
+    return {"turn": dice.turn, "deal": dice.deal}
+
+
+def _encode_resolution(journal: ResolutionRecord) -> str:
+    return json.dumps({"version": JOURNAL_VERSION, "kind": "resolution", "seed_hash": journal.seed_hash,
+                       "resolution": journal.resolution, "deal": journal.deal, "window": journal.window,
+                       "pending": {seat: list(row) for seat, row in journal.pending.items()},
+                       "rows": {seat: list(rows) for seat, rows in journal.rows.items()},
+                       "kept": {seat: list(kept) for seat, kept in journal.kept.items()},
+                       "gm_events": list(journal.gm_events), "dice": dict(journal.dice)},
+                      separators=(",", ":"), ensure_ascii=False)
+
+
+def write_journal(path: Path | None, journal: ResolutionRecord) -> None:
+    """Keep the resolution record ``journal`` at ``path`` before the resolution's first write (nothing when the
+    match keeps none: ``path`` None); JournalUnwritableError, nothing written, when it cannot be kept: a resolution
+    cut without its record could be completed only from the sheets, which may have changed since."""
     if path is None:
         return
-    body = {"version": JOURNAL_VERSION, "seed_hash": journal.seed_hash, "resolution": journal.resolution,
-            "deal": journal.deal, "window": journal.window,
-            "pending": {seat: list(row) for seat, row in journal.pending.items()}}
-    with contextlib.suppress(OSError):
-        write_private(path, json.dumps(body, separators=(",", ":"), ensure_ascii=False))
+    try:
+        write_private(path, _encode_resolution(journal))
+    except OSError as exc:
+        raise JournalUnwritableError(
+            f"the record of resolution {journal.resolution} (window {journal.window}), which lets the next sync "
+            f"complete it with the orders it read if it is cut short, cannot be kept at {path} "
+            f"({exc.strerror or exc}): nothing was written. Free the disk, or make the folder the GM's own and "
+            "writable, then sync again") from None
 
 
 def drop_journal(path: Path | None) -> None:
@@ -87,29 +136,42 @@ def drop_journal(path: Path | None) -> None:
             path.unlink(missing_ok=True)
 
 
-def load_journal(path: Path | None) -> Journal | None:
-    """The journal kept at ``path`` (None when there is none, or it cannot be read, or is of another version)."""
+def _mappings(found: object) -> tuple[Mapping[str, Any], ...]:
+    if not isinstance(found, list) or not all(isinstance(item, dict) for item in found):
+        raise TypeError("not a list of records")
+    return tuple(found)
+
+
+def load_journal(path: Path | None) -> ResolutionRecord | None:
+    """The resolution record kept at ``path`` (None when there is none, or it cannot be read, or is of another
+    version or kind)."""
     if path is None:
         return None
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-        if raw["version"] != JOURNAL_VERSION:
+        if raw["version"] != JOURNAL_VERSION or raw.get("kind") != "resolution":
             return None
         pending = {str(seat): tuple(row) for seat, row in raw["pending"].items() if isinstance(row, list)}
-        return Journal(str(raw["seed_hash"]), int(raw["resolution"]), int(raw["deal"]), str(raw["window"]), pending)
+        rows = {str(seat): _mappings(found) for seat, found in raw["rows"].items()}
+        kept = {str(seat): _mappings(found) for seat, found in raw["kept"].items()}
+        if not isinstance(raw["dice"], dict):
+            raise TypeError("dice: not a record")
+        return ResolutionRecord(str(raw["seed_hash"]), int(raw["resolution"]), int(raw["deal"]), str(raw["window"]),
+                                pending, rows, kept, _mappings(raw["gm_events"]), raw["dice"])
     except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
         return None
 
 
-def journal_under_way(path: Path | None, record: MatchRecord) -> Journal | None:
-    """The journal at ``path`` when it is of the resolution ``record`` has not committed (None otherwise)."""
+def journal_under_way(path: Path | None, record: MatchRecord) -> ResolutionRecord | None:
+    """The resolution record at ``path`` when it is of the resolution ``record`` has not committed (None
+    otherwise)."""
     journal = load_journal(path)
     return journal if journal is not None and journal.under_way(record) else None
 
 
-def journaled_run(batch: WriteBatch, order: list[SheetBackend], path: Path | None, journal: Journal) -> int:
-    """Run a resolution's ``batch`` (one call per spreadsheet, in ``order``: the engine last), its ``journal`` kept at
-    ``path`` first and dropped once the engine's write went through; returns the number of calls."""
+def journaled_run(batch: WriteBatch, order: list[SheetBackend], path: Path | None, journal: ResolutionRecord) -> int:
+    """Run a resolution's ``batch`` (one call per spreadsheet, in ``order``: the engine last), its record ``journal``
+    kept at ``path`` first and dropped once the engine's write went through; returns the number of calls."""
     write_journal(path, journal)
     calls = batch.run(order)
     drop_journal(path)
@@ -131,10 +193,6 @@ class ChangeJournal:
     def under_way(self, record: MatchRecord) -> bool:
         """Whether ``record`` (the engine as read) is still at the generation before this change: it was cut."""
         return self.seed_hash == record.seed_hash and self.before == record.generation
-
-
-class JournalUnwritableError(SheetError):
-    """A change's journal that cannot be kept: the change is refused before its first write."""
 
 
 def _encode(journal: ChangeJournal) -> str:

@@ -15,12 +15,14 @@ Each seat's pending row is also kept in the GM's journal before the seats are wr
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.gm_events import gm_event_from_json, gm_event_to_json
 from sheets_gm.engine.ruleset import Resolution, Verdict, Window
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
@@ -37,7 +39,14 @@ from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.drawn_cells import DrawnAgain, board_drawn_again, drawn_again_writes, log_lines_cleared
-from sheets_gm.sync.journal import Journal, journaled_run
+from sheets_gm.sync.journal import ResolutionRecord, dice_key, journal_under_way, journaled_run, recorded_rows
+from sheets_gm.sync.life.adjust_undo import (
+    BetweenWindowsError,
+    applied_gm_events,
+    gm_reasons,
+    with_change,
+    with_gm_events,
+)
 from sheets_gm.sync.life.deadline_change import (
     DeadlineChange,
     ScheduleRule,
@@ -370,6 +379,10 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     copies, history = read_copies(sheets, read, window)  # a file saved from an older copy: read as drawn again
     if copies:
         read = replace(read, seats={**read.seats, **{seat: c.drawn for seat, c in copies.items()}})
+    recorded = journal_under_way(sheets.journal, record) if read.cut_under_way else None
+    if recorded is not None:  # a resolution cut short: completed with what it read, never from the sheets again
+        read = replace(read, seats={s: replace(r, recorded=recorded.seat_rows(s), kept=recorded.kept.get(s, ()))
+                                    for s, r in read.seats.items()})
     answer = _answer(read, window, dice)
     idle_answer = _noted(read, window, answer)
     report.rejected = [(f"{seat} · {subject}", p) for seat, i in idle_answer.inputs.items()
@@ -414,8 +427,9 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
         batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
     if change is not None:  # its Log line before the resolution's: an undo of the resolution leaves it
         read = replace(read, record=change_writes(batch, sheets, read.tabs, read.adapter, change, resolving=True))
-    journal = _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
-    report.write_calls = journaled_run(batch, sheets.write_order(), sheets.journal, journal)  # the seats' rows first
+    gm = recorded.gm_events if recorded is not None else None
+    journal = _resolve(sheets, read, window, dice, answer, gm, now, next_deadline, batch, report, owners)
+    report.write_calls = journaled_run(batch, sheets.write_order(), sheets.journal, journal)  # the record first
     return report
 
 
@@ -659,26 +673,51 @@ def _settle_all(read: MatchRead, window: Window, answer: _Answer, resolution: Re
     return out
 
 
-def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer, now: datetime,
-             next_deadline: DeadlineRule | None, batch: WriteBatch, report: WindowReport,
-             owners: OwnersSource | None) -> Journal:
-    """Queue the resolution of ``window`` in ``batch``; returns its journal (each seat's pending row), which is kept
-    before the batch runs."""
+def _stand_in(ruleset: AnyRuleset, resolution: Resolution[Any],
+              recorded: Sequence[Mapping[str, Any]] | None) -> tuple[Resolution[Any], list[Any], list[Event]]:
+    """The resolution with the GM events it applies after resolving: those its record names (``recorded``: a cut
+    resolution completed), else the stand-in GM's (``Ruleset.stand_in_gm_events``: a practice match's), in the same
+    write as the resolution (one transaction, never a second one a cut could lose). Returns the resolution with the
+    state after them, the events and what they log; none when they cannot be applied (the GM's list keeps them)."""
+    state = resolution.state
+    if recorded is not None:
+        gm = [gm_event_from_json(ruleset, e) for e in recorded]
+    else:
+        gm = ruleset.stand_in_gm_events(state) if ruleset.window(state) is not None else []
+    if not gm:
+        return resolution, [], []
+    try:
+        after, log = applied_gm_events(ruleset, state, gm)
+    except BetweenWindowsError:
+        return resolution, [], []
+    return replace(resolution, state=after), gm, log
+
+
+def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer,
+             recorded_gm: Sequence[Mapping[str, Any]] | None, now: datetime, next_deadline: DeadlineRule | None,
+             batch: WriteBatch, report: WindowReport, owners: OwnersSource | None) -> ResolutionRecord:
+    """Queue the resolution of ``window`` in ``batch``, with the GM events it applies after (``_stand_in``);
+    returns its record, which is kept before the batch runs."""
     record = read.record
     ruleset = record.ruleset
     adapter: AnySheetAdapter = read.adapter
-    resolution = ruleset.resolve(record.state, answer.orders, dice)
+    resolved = ruleset.resolve(record.state, answer.orders, dice)
+    resolution, gm, gm_log = _stand_in(ruleset, resolved, recorded_gm)
     new_state = resolution.state
     new_window = ruleset.window(new_state)
     same_window = new_window is not None and new_window.key == window.key
     deadline = record.deadline if same_window else (next_deadline(now) if next_deadline and new_window else "")
     number = record.resolved + 1
-    public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events,
-                               adapter)
-    new_record = replace(record, state=new_state, deadline=deadline, resolved=number, gm_events=None,
-                         log_rows=record.log_rows + public,
+    public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events, adapter)
+    gm_public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows + public, gm_log, adapter)
+    new_record = replace(record, state=resolved.state, deadline=deadline, resolved=number, gm_events=None,
+                         log_rows=record.log_rows + public + gm_public,
                          kept_dice=record.kept_dice if record.kept_for(new_state) else {}  # a step: same window
                          ).moved_on(f"resolution {number} of deal {record.deal}")
+    if gm:  # kept as an adjustment's are, for the next resolution's history row (and for undo to take back)
+        new_record = with_change(with_gm_events(new_record, gm), record.log_rows + public, len(gm), gm_reasons(gm))
+    new_record = replace(new_record, state=new_state)
+    events = [*resolution.events, *gm_log]
     status = status_line(adapter, new_record)
     outcome = ruleset.outcome(new_state)
     next_dice = record.dice(new_state)
@@ -721,7 +760,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,
                            outcome.text if outcome else "", settled.kept, settled.shown, strays.queue(batch, backend))
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
-                                                            record.seat_logs, resolution.events, record.state))
+                                                            record.seat_logs, events, record.state))
     board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline, new_record.stamp())
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
                "archived": archived_by_seat,
@@ -734,10 +773,14 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     batch.put(sheets.engine, *history_write(engine_tab, number, history))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))
     report.resolved = True
-    report.facts = PollFacts(new_record, tabs, adapter, window, record.state, resolution.events)
+    report.facts = PollFacts(new_record, tabs, adapter, window, record.state, events)
     report.deadline = deadline
     report.state = new_state
     report.finished = new_window is None
     report.result = status
-    return Journal(record.seed_hash, number, record.deal, window.key, pending)
+    rows = {seat: recorded_rows(r for typed in in_order(seat_read, window).values() for r in typed)
+            for seat, seat_read in read.seats.items()}
+    kept = {seat: tuple(seat_read.kept) for seat, seat_read in read.seats.items()}
+    return ResolutionRecord(record.seed_hash, number, record.deal, window.key, pending, rows, kept,
+                            tuple(gm_event_to_json(ruleset, e) for e in gm), dice_key(dice))
 

@@ -35,6 +35,8 @@ class SeatRead:
     older_copy: int | None = None  # the resolution the file was drawn for, when older than the last (a stale copy)
     stamp: FileStamp | None = None  # the match and generation the file was last drawn for (None: before stamps)
     pending_cells: tuple[CellValue, ...] = ()  # the pending row as read (window key, rows read, the line count)
+    # completing a resolution cut short: the rows its record says it read for the window (``sync/journal.py``)
+    recorded: tuple[TypedRow, ...] | None = None
 
     def note(self, row: TypedRow) -> str:
         """Why ``row`` is still typed, if the last resolution kept it and it still holds what it held then ('' if
@@ -53,10 +55,13 @@ class SeatRead:
         return window is not None and self.seat in window.seats and self.tab.table(table).spec.open_in(window.phase)
 
     def for_window(self, window: Window) -> dict[str, list[TypedRow]]:
-        """The rows typed for ``window`` (or, when recovering, the rows it had consumed), by table name,
-        only for the tables open in the window's phase."""
+        """The rows typed for ``window`` (completing a resolution cut short, those its record says it read, or
+        without one those its pending row says it consumed), by table name, only for the tables open in the window's
+        phase."""
         standing = self._standing()
-        if self.pending is not None:
+        if self.recorded is not None:
+            rows = list(self.recorded)
+        elif self.pending is not None:
             rows = [TypedRow.from_json(r) for r in self.pending["rows"]]
         else:
             rows = [r for r in self.rows if r.window == window.key or (r.table in standing and r.typed)]
