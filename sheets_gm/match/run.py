@@ -100,7 +100,11 @@ def complete_cut_change(config: MatchConfig, sheets: MatchSheets) -> str:
         except SheetError:
             return ""  # the poll says why
         forget_state(state_path(config.path))
-    if load_change(sheets.journal) is None:
+    change = load_change(sheets.journal)
+    if change is None:
+        return settled
+    if change.resolution:  # the poll completes it (and tells the table): it reads every spreadsheet for it
+        forget_state(state_path(config.path))
         return settled
     try:
         completed = "; ".join(c for c in (settled, read_match(sheets, get_ruleset(config.ruleset)).completed) if c)

@@ -35,14 +35,13 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
-
 from sheets_gm.sheets.backend import OpenedElsewhere, RangeWrite, SheetBackend, SheetError
-from sheets_gm.sheets.layout import CellValue, Grid
+from sheets_gm.sheets.layout import CellValue, Grid, ReadGuard
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.match_record import MatchRecord
@@ -62,15 +61,48 @@ def journal_path(config_path: Path) -> Path:
 
 
 @dataclass(frozen=True)
+class ChangeJournal:
+    """A change under way (an undo, an adjustment, a seat handed to a bot, or a resolution), ``what`` in the GM's
+    words: the match's generation ``before`` it and ``after`` it, and every range it writes, by spreadsheet name
+    (``writes``: the spreadsheet, the range, its values and its notes), in the order they are written; ``guards``:
+    the cells it read that its writes must find unchanged (a resolution's: a player's save since is never written
+    over), by spreadsheet name."""
+
+    seed_hash: str
+    what: str
+    before: int
+    after: int
+    writes: tuple[tuple[str, RangeWrite], ...]
+    guards: tuple[tuple[str, ReadGuard], ...] = ()
+    resolution: bool = False  # a resolution's (``ResolutionRecord``): completed by the poll when a guard stops it
+
+    def under_way(self, record: MatchRecord) -> bool:
+        """Whether ``record`` (the engine as read) is still at the generation before this change: it was cut."""
+        return self.seed_hash == record.seed_hash and self.before == record.generation
+
+
+def batch_change(batch: WriteBatch, order: list[SheetBackend], seed_hash: str, what: str, before: int,
+                 after: int) -> ChangeJournal:
+    """``batch`` (to run in ``order``) as the journal of the change ``what`` from generation ``before`` to
+    ``after``."""
+    writes = tuple((backend.name, w) for b in order for backend, w in batch.writes if backend is b)
+    guards = tuple((backend.name, g) for b in order for backend, g in batch.guards if backend is b)
+    return ChangeJournal(seed_hash, what, before, after, writes, guards)
+
+
+@dataclass(frozen=True)
 class ResolutionRecord:
     """Resolution ``resolution`` of window ``window`` (at the match's ``deal``: its count of undos), under way: all it
-    depends on, kept before its first write. ``rows``: every seat's rows as the resolution read them for the window
-    (standing tables included, each a ``TypedRow``'s JSON with its row), from which its orders are read; ``kept``: what
-    each seat's rows said as it read them (the rows the resolution before kept, with their notes: ``SeatRead.kept``);
-    ``gm_events``:
-    the GM events it applies after resolving (the stand-in GM's), as JSON; ``dice``: the key of the dice it rolls
-    (their turn, deal and kept rolls); ``pending``: each seat's pending row as the resolution writes it (window key,
-    rows read as JSON, the Archive's line count), which ``repair`` writes back into a Copies tab deleted meanwhile."""
+    depends on, kept before its first write.
+
+    ``rows``: every seat's rows as the resolution read them for the window (standing tables included, each a
+    ``TypedRow``'s JSON with its row), from which its orders are read; ``kept``: what each seat's rows said as it
+    read them (the rows the resolution before kept, with their notes: ``SeatRead.kept``); ``gm_events``: the GM
+    events it applies after resolving (the stand-in GM's), as JSON; ``dice``: the key of the dice it rolls;
+    ``orders``: the orders it resolves (read from ``rows``); ``pending``: each seat's pending row as the resolution
+    writes it (window key, rows read as JSON, the Archive's line count), which ``repair`` writes back into a Copies
+    tab deleted meanwhile; ``change``: every range it writes, the generations it moves the match between and what
+    it read of the seats' cells (``guards``): what the next poll writes to complete it (``complete_change``)."""
 
     seed_hash: str  # the match's: a record left by another match in the same folder is not this one's
     resolution: int
@@ -81,6 +113,8 @@ class ResolutionRecord:
     kept: Mapping[str, tuple[Mapping[str, Any], ...]]
     gm_events: tuple[Mapping[str, Any], ...]
     dice: Mapping[str, Any]
+    orders: Any  # the orders it resolves, merged, as the game's orders codec writes them
+    change: ChangeJournal | None = None  # set by ``journaled_run`` from the batch it runs
 
     def under_way(self, record: MatchRecord) -> bool:
         """Whether this is the resolution ``record`` has not committed yet (the one a cut left)."""
@@ -103,13 +137,21 @@ def dice_key(dice: TurnDice) -> dict[str, Any]:
     return {"turn": dice.turn, "deal": dice.deal}
 
 
+def _change_body(journal: ChangeJournal) -> dict[str, Any]:
+    return {"seed_hash": journal.seed_hash, "what": journal.what, "before": journal.before, "after": journal.after,
+            "writes": [[name, w.range, w.values, w.notes] for name, w in journal.writes],
+            "guards": [[name, g.range, g.grid] for name, g in journal.guards]}
+
+
 def _encode_resolution(journal: ResolutionRecord) -> str:
-    return json.dumps({"version": JOURNAL_VERSION, "kind": "resolution", "seed_hash": journal.seed_hash,
+    return json.dumps({"version": JOURNAL_VERSION, "kind": "resolution",
+                       **(_change_body(journal.change) if journal.change is not None else {}),
+                       "seed_hash": journal.seed_hash,
                        "resolution": journal.resolution, "deal": journal.deal, "window": journal.window,
                        "pending": {seat: list(row) for seat, row in journal.pending.items()},
                        "rows": {seat: list(rows) for seat, rows in journal.rows.items()},
                        "kept": {seat: list(kept) for seat, kept in journal.kept.items()},
-                       "gm_events": list(journal.gm_events), "dice": dict(journal.dice)},
+                       "gm_events": list(journal.gm_events), "dice": dict(journal.dice), "orders": journal.orders},
                       separators=(",", ":"), ensure_ascii=False)
 
 
@@ -124,9 +166,8 @@ def write_journal(path: Path | None, journal: ResolutionRecord) -> None:
     except OSError as exc:
         raise JournalUnwritableError(
             f"the record of resolution {journal.resolution} (window {journal.window}), which lets the next sync "
-            f"complete it with the orders it read if it is cut short, cannot be kept at {path} "
-            f"({exc.strerror or exc}): nothing was written. Free the disk, or make the folder the GM's own and "
-            "writable, then sync again") from None
+            f"complete it as it ran if it is cut short, cannot be kept at {path} ({exc.strerror or exc}): nothing "
+            "was written. Free the disk, or make the folder the GM's own and writable, then sync again") from None
 
 
 def drop_journal(path: Path | None) -> None:
@@ -145,19 +186,18 @@ def _mappings(found: object) -> tuple[Mapping[str, Any], ...]:
 def load_journal(path: Path | None) -> ResolutionRecord | None:
     """The resolution record kept at ``path`` (None when there is none, or it cannot be read, or is of another
     version or kind)."""
-    if path is None:
+    change = load_change(path)
+    if path is None or change is None or not change.resolution:
         return None
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-        if raw["version"] != JOURNAL_VERSION or raw.get("kind") != "resolution":
-            return None
         pending = {str(seat): tuple(row) for seat, row in raw["pending"].items() if isinstance(row, list)}
         rows = {str(seat): _mappings(found) for seat, found in raw["rows"].items()}
         kept = {str(seat): _mappings(found) for seat, found in raw["kept"].items()}
         if not isinstance(raw["dice"], dict):
             raise TypeError("dice: not a record")
         return ResolutionRecord(str(raw["seed_hash"]), int(raw["resolution"]), int(raw["deal"]), str(raw["window"]),
-                                pending, rows, kept, _mappings(raw["gm_events"]), raw["dice"])
+                                pending, rows, kept, _mappings(raw["gm_events"]), raw["dice"], raw["orders"], change)
     except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
         return None
 
@@ -170,35 +210,21 @@ def journal_under_way(path: Path | None, record: MatchRecord) -> ResolutionRecor
 
 
 def journaled_run(batch: WriteBatch, order: list[SheetBackend], path: Path | None, journal: ResolutionRecord) -> int:
-    """Run a resolution's ``batch`` (one call per spreadsheet, in ``order``: the engine last), its record ``journal``
-    kept at ``path`` first and dropped once the engine's write went through; returns the number of calls."""
+    """Run a resolution's ``batch`` (one call per spreadsheet, in ``order``: the engine last), its record ``journal``,
+    with every range the batch writes, kept at ``path`` first and dropped once the engine's write went through;
+    returns the number of calls."""
+    if journal.change is not None:
+        c = journal.change
+        journal = replace(journal, change=replace(batch_change(batch, order, c.seed_hash, c.what, c.before, c.after),
+                                                  resolution=True))
     write_journal(path, journal)
     calls = batch.run(order)
     drop_journal(path)
     return calls
 
 
-@dataclass(frozen=True)
-class ChangeJournal:
-    """A change under way (an undo, an adjustment, a seat handed to a bot), ``what`` in the GM's words: the match's
-    generation ``before`` it and ``after`` it, and every range it writes, by spreadsheet name (``writes``: the
-    spreadsheet, the range, its values and its notes), in the order they are written."""
-
-    seed_hash: str
-    what: str
-    before: int
-    after: int
-    writes: tuple[tuple[str, RangeWrite], ...]
-
-    def under_way(self, record: MatchRecord) -> bool:
-        """Whether ``record`` (the engine as read) is still at the generation before this change: it was cut."""
-        return self.seed_hash == record.seed_hash and self.before == record.generation
-
-
 def _encode(journal: ChangeJournal) -> str:
-    return json.dumps({"version": JOURNAL_VERSION, "kind": "change", "seed_hash": journal.seed_hash,
-                       "what": journal.what, "before": journal.before, "after": journal.after,
-                       "writes": [[name, w.range, w.values, w.notes] for name, w in journal.writes]},
+    return json.dumps({"version": JOURNAL_VERSION, "kind": "change", **_change_body(journal)},
                       separators=(",", ":"), ensure_ascii=False)
 
 
@@ -209,16 +235,19 @@ def _grid(found: object) -> Grid:
 
 
 def load_change(path: Path | None) -> ChangeJournal | None:
-    """The change journal kept at ``path`` (None when there is none, or a resolution's, or one that cannot be read)."""
+    """The change journal kept at ``path``, a resolution's record as one (None when there is none, or one that
+    cannot be read: a resolution's kept by an earlier version, which holds no writes)."""
     if path is None:
         return None
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-        if raw.get("version") != JOURNAL_VERSION or raw.get("kind") != "change":
+        if raw.get("version") != JOURNAL_VERSION or raw.get("kind") not in ("change", "resolution"):
             return None
         writes = tuple((str(name), RangeWrite(str(a1), _grid(values), None if notes is None else _grid(notes)))
                        for name, a1, values, notes in raw["writes"])
-        return ChangeJournal(str(raw["seed_hash"]), str(raw["what"]), int(raw["before"]), int(raw["after"]), writes)
+        guards = tuple((str(name), ReadGuard(str(a1), _grid(grid))) for name, a1, grid in raw.get("guards", []))
+        return ChangeJournal(str(raw["seed_hash"]), str(raw["what"]), int(raw["before"]), int(raw["after"]), writes,
+                             guards, raw["kind"] == "resolution")
     except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
         return None
 
@@ -239,8 +268,7 @@ def journaled_change(batch: WriteBatch, order: list[SheetBackend], path: Path | 
         if isinstance(backend, OpenedElsewhere) and any(b is backend for b, _w in batch.writes):
             backend.refuse_if_open()
     if path is not None:
-        writes = tuple((backend.name, w) for b in order for backend, w in batch.writes if backend is b)
-        journal = ChangeJournal(before.seed_hash, what, before.generation, after.generation, writes)
+        journal = batch_change(batch, order, before.seed_hash, what, before.generation, after.generation)
         try:
             write_private(path, _encode(journal))
         except OSError as exc:
@@ -256,15 +284,20 @@ def journaled_change(batch: WriteBatch, order: list[SheetBackend], path: Path | 
 def complete_change(order: list[SheetBackend], path: Path | None, journal: ChangeJournal,
                     written: set[str]) -> list[str]:
     """Complete the cut change ``journal``: each spreadsheet of ``order`` not in ``written`` (the files already drawn
-    for the change) gets its writes, the engine last; the journal is dropped once they went through. Returns the
-    names of the spreadsheets written now."""
+    for the change) gets its writes, the engine last, each guarded by what the change read of it (SavedMeanwhileError
+    when a player saved there since: nothing written over it, the journal kept); the journal is dropped once they
+    went through. Returns the names of the spreadsheets written now."""
     done: list[str] = []
     for backend in order:
         if backend.name in written:
             continue
         mine = [w for name, w in journal.writes if name == backend.name]
+        guard = [g for name, g in journal.guards if name == backend.name]
         if mine:
-            backend.write(mine)
+            if guard:
+                backend.write(mine, guard=guard)
+            else:
+                backend.write(mine)
             done.append(backend.name)
     drop_journal(path)
     return done

@@ -39,7 +39,15 @@ from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.drawn_cells import DrawnAgain, board_drawn_again, drawn_again_writes, log_lines_cleared
-from sheets_gm.sync.journal import ResolutionRecord, dice_key, journal_under_way, journaled_run, recorded_rows
+from sheets_gm.sync.journal import (
+    ChangeJournal,
+    ResolutionRecord,
+    dice_key,
+    journal_under_way,
+    journaled_run,
+    load_journal,
+    recorded_rows,
+)
 from sheets_gm.sync.life.adjust_undo import (
     BetweenWindowsError,
     applied_gm_events,
@@ -327,8 +335,10 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
                owners: OwnersSource | None, live: Mapping[str, Any] | None,
                schedule: ScheduleRule | None = None) -> WindowReport:
     """One attempt of ``poll``: read, answer, resolve if due, write (SavedMeanwhileError: a save raced the write)."""
-    # a GM's change cut short is completed first; a dry run (status) writes nothing: it says the next sync will
-    read = with_live_settings(read_match(sheets, ruleset_class, complete=not dry_run), live or {})
+    # a GM's change, or a resolution, cut short is completed first; a dry run (status) writes nothing: it says the
+    # next sync will
+    journal = load_journal(sheets.journal)  # a resolution's record, gone once the read completes it
+    read = with_live_settings(read_match(sheets, ruleset_class, complete=not dry_run, replay=True), live or {})
     record = read.record
     check_seed(record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")  # every roll drawn comes from it
     ruleset = record.ruleset
@@ -337,6 +347,8 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
                           result=status_line(read.adapter, record), window_key="" if window is None else window.key,
                           deadline=record.deadline, settings=ruleset.settings,
                           facts=PollFacts(record, read.tabs, read.adapter), completed=read.completed)
+    if read.replayed is not None:  # a resolution cut short, completed with the writes it had made: said as its own
+        return _replayed(read, read.replayed, journal, report)
     try:
         return _poll_read(sheets, read, report, now=now, force=force, window_key=window_key,
                           next_deadline=next_deadline, dry_run=dry_run, owners=owners, schedule=schedule)
@@ -348,6 +360,27 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
 
 #: Why a poll resolves when an earlier sync was cut before its commit (a seat's pending row names the resolution).
 COMPLETING = "completing a resolution that was interrupted"
+
+
+def _replayed(read: MatchRead, before: MatchRecord, journal: ResolutionRecord | None,
+              report: WindowReport) -> WindowReport:
+    """``report`` of a poll whose read completed a resolution cut short (``before``: the engine before it) with the
+    writes its record ``journal`` kept: the window it resolved, and what it logged for the notices, recomputed from
+    the record's orders, dice and GM events (the same pure resolution: the cells are already what it wrote)."""
+    ruleset = read.record.ruleset
+    window = ruleset.window(before.state)
+    events: list[Event] = []
+    if journal is not None and journal.orders is not None:
+        resolved = ruleset.resolve(before.state, ruleset.orders_codec.from_json(journal.orders), before.dice())
+        resolution, _gm, gm_log = _stand_in(ruleset, resolved, journal.gm_events)
+        events = [*resolution.events, *gm_log]
+    report.resolved = True
+    report.reason = COMPLETING
+    if window is not None:
+        report.window, report.window_key = window.label, window.key
+    report.facts = PollFacts(read.record, read.tabs, read.adapter, window, before.state, events)
+    report.finished = ruleset.window(read.record.state) is None
+    return report
 
 
 def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, now: datetime, force: bool,
@@ -781,6 +814,9 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     rows = {seat: recorded_rows(r for typed in in_order(seat_read, window).values() for r in typed)
             for seat, seat_read in read.seats.items()}
     kept = {seat: tuple(seat_read.kept) for seat, seat_read in read.seats.items()}
+    what = f"resolution {number} ({window.label})"
     return ResolutionRecord(record.seed_hash, number, record.deal, window.key, pending, rows, kept,
-                            tuple(gm_event_to_json(ruleset, e) for e in gm), dice_key(dice))
+                            tuple(gm_event_to_json(ruleset, e) for e in gm), dice_key(dice),
+                            ruleset.orders_codec.to_json(answer.orders),
+                            ChangeJournal(record.seed_hash, what, record.generation, new_record.generation, ()))
 

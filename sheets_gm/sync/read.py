@@ -15,7 +15,7 @@ from typing import Any
 from sheets_gm.engine.ruleset import GM
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_of, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
-from sheets_gm.sheets.backend import LayoutDriftError, SheetError
+from sheets_gm.sheets.backend import LayoutDriftError, SavedMeanwhileError, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import InputTable
 from sheets_gm.sheets.tables import TypedRow, text_of
@@ -71,6 +71,7 @@ class MatchRead:
     # each Log row below the match's last line that holds something: (its line index from 0, its first 3 cells)
     log_typed_below: tuple[tuple[int, tuple[CellValue, ...]], ...] = ()
     completed: str = ""  # a change cut short that this read completed first, for the GM ('' when none was)
+    replayed: MatchRecord | None = None  # the engine before the cut resolution this read completed from its journal
 
     @property
     def cut_under_way(self) -> bool:
@@ -146,10 +147,15 @@ def _engine_elsewhere(sheets: MatchSheets, engine_tab: str) -> str:
     return ""
 
 
-def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete: bool = True) -> MatchRead:
+def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete: bool = True,
+               replay: bool = False) -> MatchRead:
     """One batched read per spreadsheet; the layout and the engine record checked, and every file's history
-    (``sync.history``). A change cut before its commit is completed first (``MatchRead.completed`` says so), unless
-    ``complete`` is False (``doctor``, which writes nothing): then HistoryError says the next command completes it."""
+    (``sync.history``). A change cut before its commit, a resolution too, is completed first with the writes its
+    journal keeps (``MatchRead.completed`` says so), unless ``complete`` is False (``doctor``, which writes nothing):
+    then HistoryError says the next command completes it (a resolution's: the read shows it under way, as ``status``
+    tells it). A cut resolution is completed so only with ``replay`` (the poll's read, and the one before the poll
+    gate decides; a GM's command asks for a sync first); one whose journal finds a seat's file saved since it read it
+    is left under way, for the poll to complete from its record (``sync/journal.py``)."""
     spec = sheet_spec(ruleset_class.traits.name)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
     engine_range = engine_read_range(spec.tabs.engine)
@@ -238,7 +244,9 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
                                FileStamp.from_json(archived.get("gen")) if archived is not None else None,
                                tuple(pending_row[0]) if pending_row else ())
     change = change_under_way(sheets.journal, record)
-    if change is None and complete and load_change(sheets.journal) is not None:
+    if change is not None and change.resolution and not (complete and replay):
+        change = None  # status tells what the poll will do; a save raced its writes: the poll completes it (below)
+    elif change is None and complete and load_change(sheets.journal) is not None:
         drop_journal(sheets.journal)  # a change the engine committed (or of another match): nothing to complete
     if change is not None and not complete:
         raise HistoryError(f"{change.what} was cut short before its last write (the engine's): the next sync, or any "
@@ -246,8 +254,15 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
     if change is not None:  # a change cut before its commit: completed, then the match read as it leaves it
         written = {seat_backend(sheets, tabs, seat).name for seat, s in seats.items()
                    if s.stamp is not None and s.stamp.generation == change.after}
-        done = complete_change(sheets.write_order(), sheets.journal, change, written)
-        return replace(read_match(sheets, ruleset_class), completed=completed_sentence(change, sorted(written), done))
+        try:
+            done = complete_change(sheets.write_order(), sheets.journal, change, written)
+        except SavedMeanwhileError:
+            if not change.resolution:
+                raise
+            # a seat saved since the resolution read it: the poll completes it from its record, keeping her save
+            return read_match(sheets, ruleset_class)
+        return replace(read_match(sheets, ruleset_class), completed=completed_sentence(change, sorted(written), done),
+                       replayed=record if change.resolution else None)
     board_stamp = next((st for v in (title_row[0] if title_row else []) if (st := FileStamp.from_cell(v))), None)
     # an engine older than its files, a file of another match, a board older than the engine: refused
     check_history(sheets, tabs, record, seats, board_stamp)

@@ -15,7 +15,15 @@ from typing import Any
 import pytest
 
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.journal import ResolutionRecord, dice_key, journal_path, journal_under_way, load_journal, write_journal
+from sheets_gm.sync.journal import (
+    ChangeJournal,
+    ResolutionRecord,
+    dice_key,
+    journal_path,
+    journal_under_way,
+    load_journal,
+    write_journal,
+)
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.match_record import history_rows, joined_cells
 from sheets_gm.sync.poll import poll
@@ -111,11 +119,12 @@ def test_a_journal_of_another_match_or_a_committed_resolution_is_ignored(tmp_pat
     record = match.read().record
     assert path is not None
     dice = dice_key(record.dice())
+    change = ChangeJournal(record.seed_hash, "resolution", record.generation, record.generation + 1, ())
     write_journal(path, ResolutionRecord("another match", record.resolved + 1, record.deal, record.window_key(), {}, {},
-                                         {}, (), dice))
+                                         {}, (), dice, None, change))
     assert load_journal(path) is not None and journal_under_way(path, record) is None
     write_journal(path, ResolutionRecord(record.seed_hash, record.resolved, record.deal, record.window_key(), {}, {},
-                                         {}, (), dice))
+                                         {}, (), dice, None, change))
     assert journal_under_way(path, record) is None
     path.write_text("{not json", encoding="utf-8")
     assert load_journal(path) is None
