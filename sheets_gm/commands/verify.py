@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
         replay_document,
         replay_states,
     )
+    from sheets_gm.sync.life.typed_check import typed_mismatch
     from sheets_gm.sync.read import read_match
 
     if args.replay is not None and args.config is not None:
@@ -52,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
         sheets = open_match(config, writes=False)
         with user_errors(config):
             read = read_match(sheets, get_ruleset(config.ruleset))
-            doc = replay_document(read.record, match_history(sheets, read.record, read.tabs.spec.tabs.engine))
+            entries = match_history(sheets, read.record, read.tabs.spec.tabs.engine)
+            doc = replay_document(read.record, entries)
     try:  # a replay of an earlier layout is read through its ruleset's legacy hook
         found = replay_states(windows_replay(doc))
     except WindowReplayError as exc:
@@ -63,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"MISMATCH after {done} replayed: {difference}")
         return 1
     if args.replay is None:
+        mismatch = typed_mismatch(read.record, read.tabs, read.adapter, entries)
+        if mismatch is not None:  # the states replay, but from orders the table did not type
+            print(f"MISMATCH after {done} replayed: {mismatch}")
+            return 1
         with user_errors(config):
             forged = forged_log_lines(sheets, doc, read.record.log_rows, cut_under_way=read.cut_under_way)
             typed_over = typed_over_words(sheets, read)

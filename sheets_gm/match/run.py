@@ -72,14 +72,15 @@ def require_sheets(ruleset: str, where: str) -> None:
 
 
 def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force: bool = False,
-                     dry_run: bool = False, window: str | None = None, lock_wait: float = 30.0,
-                     lock: bool = True) -> WindowReport:
-    """One poll of the match under the match lock (``window``: force only that window, see ``poll``); the lock is
-    waited for up to ``lock_wait`` seconds (``serve`` waits for none: it skips a match another command holds).
+                     dry_run: bool = False, window: str | None = None, step: int | None = None,
+                     lock_wait: float = 30.0, lock: bool = True) -> WindowReport:
+    """One poll of the match under the match lock (``window``: force only that window, at its step ``step``, see
+    ``poll``); the lock is waited for up to ``lock_wait`` seconds (``serve`` waits for none: it skips a match another
+    command holds).
     ``lock`` False: the caller holds the lock already, as the gated poll does from before its gate decides."""
     with match_lock(config.lock_path, wait_seconds=lock_wait) if lock else contextlib.nullcontext():
         try:
-            report = poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
+            report = poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window, step=step,
                           dry_run=dry_run, owners=lambda: layout_owners(config, sheets), live=_live(config),
                           schedule=config.schedule.rule())
         except OldLayoutError as exc:

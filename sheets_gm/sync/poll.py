@@ -15,6 +15,7 @@ Each seat's pending row is also kept in the GM's journal before the seats are wr
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -35,7 +36,7 @@ from sheets_gm.sheets.backend import (
 )
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
-from sheets_gm.sheets.tables import TypedRow, too_long
+from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.drawn_cells import DrawnAgain, board_drawn_again, drawn_again_writes, log_lines_cleared
@@ -43,7 +44,6 @@ from sheets_gm.sync.journal import (
     ChangeJournal,
     ResolutionRecord,
     dice_key,
-    journal_under_way,
     journaled_run,
     load_journal,
     recorded_rows,
@@ -65,7 +65,15 @@ from sheets_gm.sync.life.deadline_change import (
 from sheets_gm.sync.life.grow import OwnersSource, grow_tables
 from sheets_gm.sync.life.seed_check import check_seed
 from sheets_gm.sync.life.settle import settle_cut_command
-from sheets_gm.sync.match_record import MatchRecord, compact_json, engine_write, history_write, packed_cell
+from sheets_gm.sync.match_record import (
+    MatchRecord,
+    compact_json,
+    engine_write,
+    history_range,
+    history_write,
+    joined_cells,
+    packed_cell,
+)
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.notices import PollFacts
 from sheets_gm.sync.older_copy import (
@@ -102,6 +110,7 @@ from sheets_gm.sync.rows.fates import (
 )
 from sheets_gm.sync.rows.opened import answer_settled, check_opened
 from sheets_gm.sync.rows.ready import ready_taken
+from sheets_gm.sync.rows.seat_orders import seat_orders
 from sheets_gm.sync.rows.seat_read import SeatRead
 from sheets_gm.sync.rows.strays import (
     StrayLayout,
@@ -141,6 +150,7 @@ class WindowReport:
     state: Any = None
     force_refused: str = ""
     window_key: str = ""  # the key of the window the poll found open (what resolve --force --window names)
+    step: int = 0  # the open window's step: the number of the resolution that closes it (resolve --force --step)
     deadline: str = ""  # when the open window closes after this poll ('' for no deadline)
     settings: Any = None  # the house rules the match was created with and keeps
     untyped: dict[str, list[str]] = field(default_factory=dict)  # acting seat -> its rows with nothing typed yet
@@ -180,14 +190,8 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
     inputs: dict[str, SeatInput[Any]] = {}
     for seat in window.seats:
         seat_read = read.seats.get(seat)
-        if seat_read is None:
-            inputs[seat] = read.adapter.read_orders(state, window, seat, {})
-            continue
-        rows, refused = _whole_cells(seat_read, in_order(seat_read, window))
-        found = read.adapter.read_orders(state, window, seat, rows)
-        if refused:
-            found = replace(found, problems={**found.problems, **refused})
-        inputs[seat] = found
+        inputs[seat] = seat_orders(read.adapter, state, window, seat, None if seat_read is None else seat_read.tab,
+                                   {} if seat_read is None else in_order(seat_read, window))
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
     fresh = not (dice.rolled or dice.drawn)  # a die peeked at is public: it tells nothing
     verdicts = ruleset.check(state, orders, dice)
@@ -219,22 +223,6 @@ def _noted(read: MatchRead, window: Window, answer: _Answer) -> _Answer:
                 problems[subject] = problems.get(subject, []) + [n for n in notes if n not in problems.get(subject, [])]
             inputs[seat] = replace(found, problems=problems)
     return replace(answer, inputs=inputs)
-
-
-def _whole_cells(seat_read: SeatRead, rows: dict[str, list[TypedRow]]) -> tuple[dict[str, list[TypedRow]],
-                                                                                 dict[str, list[str]]]:
-    """``rows`` without those holding a cell longer than a cell is read (``tables.too_long``), and why each of
-    those is refused, by subject: a long cell is refused by name, never cut."""
-    refused: dict[str, list[str]] = {}
-    for table, typed in rows.items():
-        headers = {c.key: c.header for c in seat_read.tab.table(table).spec.columns}
-        for row in typed:
-            why = too_long(row, headers)
-            if why:
-                refused[row.subject] = why
-    if not refused:
-        return rows, refused
-    return {t: [r for r in typed if r.subject not in refused] for t, typed in rows.items()}, refused
 
 
 def _rejected(verdict: Verdict) -> tuple[str, str]:
@@ -289,13 +277,15 @@ SAVE_RACE_ATTEMPTS = 4
 
 
 def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool = False,
-         window_key: str | None = None, next_deadline: DeadlineRule | None = None,
+         window_key: str | None = None, step: int | None = None, next_deadline: DeadlineRule | None = None,
          dry_run: bool = False, owners: OwnersSource | None = None,
          live: Mapping[str, Any] | None = None, schedule: ScheduleRule | None = None) -> WindowReport:
     """Read the match once, answer every row, resolve the open window if due, write back.
 
     ``force`` resolves the open window even if it is not due; with ``window_key``, only if the
-    open window is that one (the GM must not force a window another sync opened meanwhile).
+    open window is that one (the GM must not force a window another sync opened meanwhile), at its step ``step`` (the
+    number of the resolution that closes it, as ``status`` shows it; None: its first step, no resolution of the
+    window made yet): a window that resolves in several steps under one key is never forced a step further.
     ``owners``: who may type where, read only when a resolution must grow a table (``grow``).
     ``live``: the match config's values of the settings that change no rule (``setting(live=True)``), taken
     over the record's: they are drawn from now on and stored with the record at the next resolution.
@@ -312,7 +302,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         next_deadline = schedule.next_deadline
     while True:
         try:
-            report = _poll_once(sheets, ruleset_class, now=now, force=force, window_key=window_key,
+            report = _poll_once(sheets, ruleset_class, now=now, force=force, window_key=window_key, step=step,
                                 next_deadline=next_deadline, dry_run=dry_run, owners=owners, live=live,
                                 schedule=schedule)
         except SavedMeanwhileError as exc:
@@ -333,7 +323,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
 def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool,
                window_key: str | None, next_deadline: DeadlineRule | None, dry_run: bool,
                owners: OwnersSource | None, live: Mapping[str, Any] | None,
-               schedule: ScheduleRule | None = None) -> WindowReport:
+               schedule: ScheduleRule | None = None, step: int | None = None) -> WindowReport:
     """One attempt of ``poll``: read, answer, resolve if due, write (SavedMeanwhileError: a save raced the write)."""
     # a GM's change, or a resolution, cut short is completed first; a dry run (status) writes nothing: it says the
     # next sync will
@@ -345,13 +335,17 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
     window = ruleset.window(record.state)
     report = WindowReport(window="" if window is None else window.label, state=record.state,
                           result=status_line(read.adapter, record), window_key="" if window is None else window.key,
-                          deadline=record.deadline, settings=ruleset.settings,
+                          deadline=record.deadline, settings=ruleset.settings, step=record.resolved + 1,
                           facts=PollFacts(record, read.tabs, read.adapter), completed=read.completed)
-    if read.replayed is not None:  # a resolution cut short, completed with the writes it had made: said as its own
-        return _replayed(read, read.replayed, journal, report)
     try:
-        return _poll_read(sheets, read, report, now=now, force=force, window_key=window_key,
-                          next_deadline=next_deadline, dry_run=dry_run, owners=owners, schedule=schedule)
+        if read.replayed is not None:  # a resolution cut short, completed with the writes it had made: said as its
+            # own, and what was typed since in the files it had written answered (nothing more resolved in this poll)
+            return _replayed(read, read.replayed, journal, _poll_read(
+                sheets, read, report, now=now, force=False, window_key=None, next_deadline=next_deadline,
+                dry_run=dry_run, owners=owners, schedule=schedule, may_resolve=False))
+        return _poll_read(sheets, read, report, now=now, force=force, window_key=window_key, step=step,
+                          journal=journal, next_deadline=next_deadline, dry_run=dry_run, owners=owners,
+                          schedule=schedule)
     except SavedMeanwhileError as exc:
         exc.completed = read.completed  # said once the poll made again went through
         exc.reason = report.reason  # why it was resolving (a resolution that waits for a file is '' by then)
@@ -377,7 +371,7 @@ def _replayed(read: MatchRead, before: MatchRecord, journal: ResolutionRecord | 
     report.resolved = True
     report.reason = COMPLETING
     if window is not None:
-        report.window, report.window_key = window.label, window.key
+        report.window, report.window_key, report.step = window.label, window.key, before.resolved + 1
     report.facts = PollFacts(read.record, read.tabs, read.adapter, window, before.state, events)
     report.finished = ruleset.window(read.record.state) is None
     return report
@@ -385,16 +379,16 @@ def _replayed(read: MatchRead, before: MatchRecord, journal: ResolutionRecord | 
 
 def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, now: datetime, force: bool,
                window_key: str | None, next_deadline: DeadlineRule | None, dry_run: bool,
-               owners: OwnersSource | None, schedule: ScheduleRule | None) -> WindowReport:
-    """``_poll_once`` from its read on: answer, resolve if due, write."""
+               owners: OwnersSource | None, schedule: ScheduleRule | None, step: int | None = None,
+               journal: ResolutionRecord | None = None, may_resolve: bool = True) -> WindowReport:
+    """``_poll_once`` from its read on: answer, resolve if due (and ``may_resolve``), write (``journal``: the record
+    of a resolution a cut left, as kept before the read)."""
     record = read.record
     ruleset = record.ruleset
     window = ruleset.window(record.state)
-    if force and window_key is not None and (window is None or window_key != window.key):
-        force = False
-        report.force_refused = (f"window {window_key!r} is not the open one: "
-                                + (f"{window.key!r} ({window.label}) is" if window else "the match is over")
-                                + "; nothing was forced")
+    if force and window_key is not None:
+        report.force_refused = _force_refused(sheets, read, window_key, step)
+        force = not report.force_refused
     if window is None:
         report.finished = True
         if not dry_run:  # a row typed after the last window is answered: kept as typed, nothing more is read
@@ -412,10 +406,8 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     copies, history = read_copies(sheets, read, window)  # a file saved from an older copy: read as drawn again
     if copies:
         read = replace(read, seats={**read.seats, **{seat: c.drawn for seat, c in copies.items()}})
-    recorded = journal_under_way(sheets.journal, record) if read.cut_under_way else None
-    if recorded is not None:  # a resolution cut short: completed with what it read, never from the sheets again
-        read = replace(read, seats={s: replace(r, recorded=recorded.seat_rows(s), kept=recorded.kept.get(s, ()))
-                                    for s, r in read.seats.items()})
+    recorded = journal if journal is not None and journal.under_way(record) and read.cut_under_way else None
+    read = _as_recorded(read, recorded)
     answer = _answer(read, window, dice)
     idle_answer = _noted(read, window, answer)
     report.rejected = [(f"{seat} · {subject}", p) for seat, i in idle_answer.inputs.items()
@@ -426,7 +418,8 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     report.untyped = _untyped_rows(read, window, answer)
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = read.cut_under_way
-    report.reason = _due_reason(read, window, answer, report.waiting_for, force=force, pending=pending, now=now)
+    report.reason = _due_reason(read, window, answer, report.waiting_for, force=force, pending=pending,
+                                now=now) if may_resolve else ""
     report.older_copies = list(copies)
     report.older_copy_fates = [copy_fate(read, seat, c) for seat, c in copies.items()]
     if report.older_copies and report.reason:  # her file is drawn again first: the next poll resolves
@@ -464,6 +457,48 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     journal = _resolve(sheets, read, window, dice, answer, gm, now, next_deadline, batch, report, owners)
     report.write_calls = journaled_run(batch, sheets.write_order(), sheets.journal, journal)  # the record first
     return report
+
+
+def _force_refused(sheets: MatchSheets, read: MatchRead, key: str, step: int | None) -> str:
+    """Why the GM's force of window ``key`` at its step ``step`` (None: the window's first step) closes something else
+    than she named ('' when it closes that): another window is open, or another step of it (a sync resolved the one
+    she saw meanwhile). It names what is open now, as ``status`` shows it."""
+    record = read.record
+    window = record.ruleset.window(record.state)
+    now = f"{window.label} (window {window.key}, step {record.resolved + 1})" if window else "the match is over"
+    if window is None or key != window.key:
+        return f"window {key!r} is not the open one: " + (
+            f"{window.key!r} ({window.label}) is, at step {record.resolved + 1}" if window else "the match is over") \
+            + "; nothing was forced"
+    if step is None and record.resolved and _last_resolved_window(sheets, read) == key:
+        return (f"window {key!r} has resolved a step already (resolution {record.resolved}), perhaps since you looked: "
+                f"open now is {now}. Name the step you mean as status shows it (--window {key} --step "
+                f"{record.resolved + 1}); nothing was forced")
+    if step is not None and step != record.resolved + 1:
+        done = (f"step {step} of window {key!r} was resolved meanwhile (resolution {step}, by another sync)"
+                if step <= record.resolved else f"step {step} of window {key!r} is not open")
+        return f"{done}: open now is {now}; nothing was forced"
+    return ""
+
+
+def _last_resolved_window(sheets: MatchSheets, read: MatchRead) -> str:
+    """The key of the window the match's last resolution closed a step of, from its history row ('' when it cannot
+    be read: the force is then judged by the window's key)."""
+    try:
+        (grid,) = sheets.engine.read([history_range(read.tabs.spec.tabs.engine, read.record.resolved)])
+        entry = json.loads(joined_cells(grid[0], 1)) if grid else {}
+    except (SheetError, ValueError, IndexError):
+        return ""
+    return str(entry.get("window", "")) if isinstance(entry, dict) else ""
+
+
+def _as_recorded(read: MatchRead, recorded: ResolutionRecord | None) -> MatchRead:
+    """``read`` with every seat's rows as the cut resolution ``recorded`` read them (the same read when None): it is
+    completed with what it read, never read again from the sheets."""
+    if recorded is None:
+        return read
+    return replace(read, seats={s: replace(r, recorded=recorded.seat_rows(s), kept=recorded.kept.get(s, ()))
+                                for s, r in read.seats.items()})
 
 
 def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[str], *, force: bool, pending: bool,
@@ -726,6 +761,40 @@ def _stand_in(ruleset: AnyRuleset, resolution: Resolution[Any],
     return replace(resolution, state=after), gm, log
 
 
+def _grown(sheets: MatchSheets, read: MatchRead, state: Any, batch: WriteBatch, report: WindowReport,
+           owners: OwnersSource | None) -> MatchTabs:
+    """The match's tabs for ``state``, a seat's input tab laid out again now if it needs more rows (its writes in
+    ``batch`` then unguarded: its rows are no longer where they were read; ``report`` names it)."""
+    tabs = grow_tables(sheets, read.tabs, read.record.ruleset, read.adapter, state, owners)
+    report.tables_grown = list(tabs.grown(read.tabs))
+    for seat in report.tables_grown:
+        batch.unguard(seat_backend(sheets, read.tabs, seat))
+    return tabs
+
+
+def _with_stand_in(record: MatchRecord, gm: Sequence[Any], log_from: int, state: Any) -> MatchRecord:
+    """``record`` (at the state the resolution left) at ``state``, the state after the GM events ``gm`` it applies,
+    which it keeps as an adjustment's are (their Log lines from ``log_from``): for the next resolution's history
+    row, and for undo to take back."""
+    if gm:
+        record = with_change(with_gm_events(record, gm), log_from, len(gm), gm_reasons(gm))
+    return replace(record, state=state)
+
+
+def _history(record: MatchRecord, window: Window, answer: _Answer, resolution: Resolution[Any],
+             archived: Mapping[str, str], read_rows: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's history row of the resolution of ``window`` from ``record``: its orders, the rows it archived and
+    read of each seat, the state it started from, its Log and View lines, the GM events filed with it, its deal."""
+    ruleset = record.ruleset
+    return {"resolution": record.resolved + 1, "window": window.key,
+            "orders": ruleset.orders_codec.to_json(answer.orders), "archived": dict(archived), "read": dict(read_rows),
+            "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
+            "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
+            "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {}),
+            **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {}),
+            **({"bots": dict(record.bots)} if record.bots else {})}
+
+
 def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer,
              recorded_gm: Sequence[Mapping[str, Any]] | None, now: datetime, next_deadline: DeadlineRule | None,
              batch: WriteBatch, report: WindowReport, owners: OwnersSource | None) -> ResolutionRecord:
@@ -743,27 +812,22 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     number = record.resolved + 1
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events, adapter)
     gm_public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows + public, gm_log, adapter)
-    new_record = replace(record, state=resolved.state, deadline=deadline, resolved=number, gm_events=None,
-                         log_rows=record.log_rows + public + gm_public,
-                         kept_dice=record.kept_dice if record.kept_for(new_state) else {}  # a step: same window
-                         ).moved_on(f"resolution {number} of deal {record.deal}")
-    if gm:  # kept as an adjustment's are, for the next resolution's history row (and for undo to take back)
-        new_record = with_change(with_gm_events(new_record, gm), record.log_rows + public, len(gm), gm_reasons(gm))
-    new_record = replace(new_record, state=new_state)
+    new_record = _with_stand_in(replace(
+        record, state=resolved.state, deadline=deadline, resolved=number, gm_events=None,
+        log_rows=record.log_rows + public + gm_public,
+        kept_dice=record.kept_dice if record.kept_for(new_state) else {}  # a step: same window
+    ).moved_on(f"resolution {number} of deal {record.deal}"), gm, record.log_rows + public, new_state)
     events = [*resolution.events, *gm_log]
     status = status_line(adapter, new_record)
     outcome = ruleset.outcome(new_state)
     next_dice = record.dice(new_state)
-    tabs = grow_tables(sheets, read.tabs, ruleset, adapter, new_state, owners)  # laid out again if it needs more rows
-    report.tables_grown = list(tabs.grown(read.tabs))
+    tabs = _grown(sheets, read, new_state, batch, report, owners)
     archived_by_seat: dict[str, str] = {}
-    pending: dict[str, tuple[CellValue, ...]] = {}  # each seat's pending row, for the journal
-    for seat in report.tables_grown:  # laid out again: its rows are no longer where they were read
-        batch.unguard(seat_backend(sheets, read.tabs, seat))
+    pending: dict[str, tuple[CellValue, ...]] = {}  # each seat's pending row, for the record
     all_settled = _settle_all(read, window, answer, resolution, new_record, tabs, report, next_dice)
-    # shown cells typed over (a hex typed as the order): the tables are drawn again whole, their text kept first
-    cut = read.cut_under_way  # her tab may be drawn for the state after it
-    shown = archived_details(shown_typed_over(read, [(new_state, next_dice)] if cut else []))
+    # shown cells typed over (a hex typed as the order): the tables are drawn again whole, their text kept first (a
+    # cut resolution's: her tab may be drawn for the state after it)
+    shown = archived_details(shown_typed_over(read, [(new_state, next_dice)] if read.cut_under_way else []))
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         settled, before_bots = all_settled[seat]
@@ -795,28 +859,19 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, events, record.state))
     board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline, new_record.stamp())
-    history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
-               "archived": archived_by_seat,
-               "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
-               "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
-               "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {}),
-               **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {}),
-               **({"bots": dict(record.bots)} if record.bots else {})}
+    read_rows = {seat: recorded_rows(r for typed in in_order(seat_read, window).values() for r in typed)
+                 for seat, seat_read in read.seats.items()}  # every row read, standing ones too: what verify reads
     engine_tab = read.tabs.spec.tabs.engine
-    batch.put(sheets.engine, *history_write(engine_tab, number, history))
+    batch.put(sheets.engine, *history_write(engine_tab, number, _history(record, window, answer, resolution,
+                                                                         archived_by_seat, read_rows)))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))
-    report.resolved = True
     report.facts = PollFacts(new_record, tabs, adapter, window, record.state, events)
-    report.deadline = deadline
-    report.state = new_state
+    report.resolved, report.deadline, report.state, report.result = True, deadline, new_state, status
     report.finished = new_window is None
-    report.result = status
-    rows = {seat: recorded_rows(r for typed in in_order(seat_read, window).values() for r in typed)
-            for seat, seat_read in read.seats.items()}
-    kept = {seat: tuple(seat_read.kept) for seat, seat_read in read.seats.items()}
-    what = f"resolution {number} ({window.label})"
-    return ResolutionRecord(record.seed_hash, number, record.deal, window.key, pending, rows, kept,
-                            tuple(gm_event_to_json(ruleset, e) for e in gm), dice_key(dice),
-                            ruleset.orders_codec.to_json(answer.orders),
-                            ChangeJournal(record.seed_hash, what, record.generation, new_record.generation, ()))
+    return ResolutionRecord(
+        record.seed_hash, number, record.deal, window.key, pending, read_rows,
+        {seat: tuple(seat_read.kept) for seat, seat_read in read.seats.items()},
+        tuple(gm_event_to_json(ruleset, e) for e in gm), dice_key(dice), ruleset.orders_codec.to_json(answer.orders),
+        ChangeJournal(record.seed_hash, f"resolution {number} ({window.label})", record.generation,
+                      new_record.generation, ()))
 

@@ -21,10 +21,12 @@ from sheets_gm.sheets.spec import InputTable
 from sheets_gm.sheets.tables import TypedRow, text_of
 from sheets_gm.sync.history import HistoryError, check_history
 from sheets_gm.sync.journal import (
+    ChangeJournal,
     change_under_way,
     complete_change,
     completed_sentence,
     drop_journal,
+    journal_under_way,
     load_change,
 )
 from sheets_gm.sync.match_record import (
@@ -150,12 +152,9 @@ def _engine_elsewhere(sheets: MatchSheets, engine_tab: str) -> str:
 def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete: bool = True,
                replay: bool = False) -> MatchRead:
     """One batched read per spreadsheet; the layout and the engine record checked, and every file's history
-    (``sync.history``). A change cut before its commit, a resolution too, is completed first with the writes its
-    journal keeps (``MatchRead.completed`` says so), unless ``complete`` is False (``doctor``, which writes nothing):
-    then HistoryError says the next command completes it (a resolution's: the read shows it under way, as ``status``
-    tells it). A cut resolution is completed so only with ``replay`` (the poll's read, and the one before the poll
-    gate decides; a GM's command asks for a sync first); one whose journal finds a seat's file saved since it read it
-    is left under way, for the poll to complete from its record (``sync/journal.py``)."""
+    (``sync.history``). A change cut before its commit (a resolution too, with ``replay``) is completed first
+    (``MatchRead.completed``; ``_change_to_complete``), unless ``complete`` is False (``doctor``, which writes
+    nothing): then HistoryError says the next command completes it."""
     spec = sheet_spec(ruleset_class.traits.name)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
     engine_range = engine_read_range(spec.tabs.engine)
@@ -243,26 +242,9 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
                                older_copy(archived, record),
                                FileStamp.from_json(archived.get("gen")) if archived is not None else None,
                                tuple(pending_row[0]) if pending_row else ())
-    change = change_under_way(sheets.journal, record)
-    if change is not None and change.resolution and not (complete and replay):
-        change = None  # status tells what the poll will do; a save raced its writes: the poll completes it (below)
-    elif change is None and complete and load_change(sheets.journal) is not None:
-        drop_journal(sheets.journal)  # a change the engine committed (or of another match): nothing to complete
-    if change is not None and not complete:
-        raise HistoryError(f"{change.what} was cut short before its last write (the engine's): the next sync, or any "
-                           "command that writes the match, completes it and says so")
+    change = _change_to_complete(sheets, record, complete=complete, replay=replay)
     if change is not None:  # a change cut before its commit: completed, then the match read as it leaves it
-        written = {seat_backend(sheets, tabs, seat).name for seat, s in seats.items()
-                   if s.stamp is not None and s.stamp.generation == change.after}
-        try:
-            done = complete_change(sheets.write_order(), sheets.journal, change, written)
-        except SavedMeanwhileError:
-            if not change.resolution:
-                raise
-            # a seat saved since the resolution read it: the poll completes it from its record, keeping her save
-            return read_match(sheets, ruleset_class)
-        return replace(read_match(sheets, ruleset_class), completed=completed_sentence(change, sorted(written), done),
-                       replayed=record if change.resolution else None)
+        return _completed(sheets, ruleset_class, tabs, record, seats, change)
     board_stamp = next((st for v in (title_row[0] if title_row else []) if (st := FileStamp.from_cell(v))), None)
     # an engine older than its files, a file of another match, a board older than the engine: refused
     check_history(sheets, tabs, record, seats, board_stamp)
@@ -274,6 +256,41 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
                      {seat: tuple((ranges[seat][page.name], grids[seat][page.name])
                                   for page in tabs.orders(seat).sheets()) for seat in grids},
                      (tabs.board_tab_range(), board_grid), log_typed_over, below)
+
+
+def _completed(sheets: MatchSheets, ruleset_class: type[AnyRuleset], tabs: MatchTabs, record: MatchRecord,
+               seats: Mapping[str, SeatRead], change: ChangeJournal) -> MatchRead:
+    """The match read once ``change``, cut before its commit (``record``: the engine then; ``seats``: every seat as
+    read), is completed: every spreadsheet not drawn for it yet written as it would have been, the engine last."""
+    written = {seat_backend(sheets, tabs, seat).name for seat, s in seats.items()
+               if s.stamp is not None and s.stamp.generation == change.after}
+    try:
+        done = complete_change(sheets.write_order(), sheets.journal, change, written)
+    except SavedMeanwhileError:
+        if not change.resolution:
+            raise
+        # a seat saved since the resolution read it: the poll completes it from its record, keeping her save
+        return read_match(sheets, ruleset_class)
+    return replace(read_match(sheets, ruleset_class), completed=completed_sentence(change, sorted(written), done),
+                   replayed=record if change.resolution else None)
+
+
+def _change_to_complete(sheets: MatchSheets, record: MatchRecord, *, complete: bool,
+                        replay: bool) -> ChangeJournal | None:
+    """The change the journal keeps, cut before its commit, that this read completes (``read_match``); a journal the
+    engine committed (or of another match) is dropped; a resolution's record is kept, and completed only with
+    ``replay`` (without, the poll completes it from its record); HistoryError when the read may not write
+    (``complete`` False)."""
+    change = change_under_way(sheets.journal, record)
+    if change is not None and change.resolution and not (complete and replay):
+        return None  # status tells what the poll will do; a save raced its writes: the poll completes it
+    if change is None and complete and load_change(sheets.journal) is not None \
+            and journal_under_way(sheets.journal, record) is None:
+        drop_journal(sheets.journal)  # a change the engine committed (or of another match): nothing to complete
+    if change is not None and not complete:
+        raise HistoryError(f"{change.what} was cut short before its last write (the engine's): the next sync, or any "
+                           "command that writes the match, completes it and says so")
+    return change
 
 
 #: The Log is read by a poll from the start of the block of this many lines its last line is in: the range asked

@@ -22,8 +22,12 @@ from typing import Any
 
 import pytest
 
+from sheets_gm.rulesets.winordie.engine import WodRuleset
 from sheets_gm.rulesets.winordie.settings import WodSettings
+from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.life.replay import match_history
+from sheets_gm.sync.life.typed_check import orders_read, typed_mismatch
 from sheets_gm.sync.poll import COMPLETING, WindowReport, poll
 from sheets_gm.sync.sheets import MatchSheets, seat_backend
 from tests.fakes.memory import InjectedFault, MemoryBackend
@@ -77,7 +81,9 @@ def _react(match: Match) -> None:
     if read.record.name != "winordie" or window is None or window.phase != "actions":
         return
     other = next(s for s in window.seats if s not in window.awaited)
-    tables = read.record.ruleset.rules.tables
+    ruleset = read.record.ruleset
+    assert isinstance(ruleset, WodRuleset)
+    tables = ruleset.rules.tables
     parry = [u for u in state.units if u.owner == other and u.at is not None
              and any(a.name == "Parry" for a in getattr(tables.card(u.card), "abilities", ()))]
     if not parry:
@@ -126,14 +132,23 @@ def check_window(match: Match, tmp_path: Path, logged: list[str]) -> bool:
     return match.read().record.ruleset.window(match.read().record.state) is not None
 
 
+def _typed_mismatch(match: Match, entries: list[dict[str, Any]] | None = None) -> str | None:
+    """What ``verify -c`` finds in the match's history that its table did not type (None: nothing)."""
+    read = match.read()
+    found = match_history(match.sheets, read.record, read.tabs.spec.tabs.engine) if entries is None else entries
+    return typed_mismatch(read.record, read.tabs, read.adapter, found)
+
+
 def walk(name: str, tmp_path: Path, windows: int, settings: Any = None) -> list[str]:
-    """Up to ``windows`` windows of a bot match of ``name`` walked by ``check_window``; what they logged."""
+    """Up to ``windows`` windows of a bot match of ``name`` walked by ``check_window``, then its history checked
+    against what its table typed (``verify -c``); what they logged."""
     logged: list[str] = []
     with _known(name):
         match = Match(name, settings)
         for done in range(windows):
             if not check_window(match, tmp_path / str(done), logged):
                 break
+        assert _typed_mismatch(match) is None
     return logged
 
 
@@ -208,3 +223,36 @@ def test_a_cut_turn_whose_unwritten_seat_saved_since_is_completed_with_the_order
     assert match.read().record.state == whole.read().record.state
     assert any(r.values.get("unit") == f"{acting}-1" for r in match.read().seats[acting].rows if r.table == "actions")
     assert not (tmp_path / "cut" / "journal.json").exists()
+
+
+def test_a_history_without_the_orders_the_table_typed_fails_verify_naming_the_window_and_seat(tmp_path: Path) -> None:
+    """Issue 60, item 1: a history recording fewer orders than its table typed (the standing Parry lost, as a
+    completion that read the sheets again recorded it) is a ``verify -c`` failure naming the window and the seat."""
+    match = _to_parry(tmp_path)
+    report = _resolve(match, match.sheets)
+    assert report.facts is not None and any("uses Parry" in e.text for e in report.facts.events)
+    read = match.read()
+    entries = match_history(match.sheets, read.record, read.tabs.spec.tabs.engine)
+    assert _typed_mismatch(match, entries) is None
+    last = entries[-1]
+    window = read.record.ruleset.window(read.record.ruleset.state_codec.from_json(last["state_before"]))
+    assert window is not None
+    other = next(s for s in window.seats if s not in window.awaited)
+    reduced = {**last["read"], other: [r for r in last["read"][other] if r["table"] != "reactions"]}
+    without = typed_mismatch(read.record, read.tabs, read.adapter,
+                             [*entries[:-1], {**last, "read": reduced}])  # the rows it read, less her reaction
+    assert without is not None and "records orders other than" in without  # it recorded orders she typed
+    forged = [*entries[:-1], {**last, "orders": _orders_without(match, last, reduced)}]
+    said = _typed_mismatch(match, forged)
+    assert said is not None and f"window {window.key}, {window.label}" in said and f"those {other} typed" in said
+
+
+def _orders_without(match: Match, entry: dict[str, Any], rows: dict[str, Any]) -> Any:
+    """The orders a history row would record had its resolution read ``rows`` (by seat, as JSON)."""
+    read = match.read()
+    ruleset = read.record.ruleset
+    state = ruleset.state_codec.from_json(entry["state_before"])
+    window = ruleset.window(state)
+    assert window is not None
+    typed = {seat: [TypedRow.from_json(r, int(r.get("row", 0))) for r in found] for seat, found in rows.items()}
+    return orders_read(read.record, read.tabs, read.adapter, state, window, typed)
