@@ -159,15 +159,20 @@ def write_journal(path: Path | None, journal: ResolutionRecord) -> None:
     """Keep the resolution record ``journal`` at ``path`` before the resolution's first write (nothing when the
     match keeps none: ``path`` None); JournalUnwritableError, nothing written, when it cannot be kept: a resolution
     cut without its record could be completed only from the sheets, which may have changed since."""
-    if path is None:
-        return
+    if path is not None:
+        _keep(path, _encode_resolution(journal), f"the record of resolution {journal.resolution} (window "
+              f"{journal.window}), which lets the next sync complete it as it ran if it is cut short,", "sync again")
+
+
+def _keep(path: Path, body: str, what: str, again: str) -> None:
+    """Write the journal ``body`` at ``path``, or refuse (JournalUnwritableError) naming ``what`` the journal is
+    and what to do ``again``."""
     try:
-        write_private(path, _encode_resolution(journal))
+        write_private(path, body)
     except OSError as exc:
         raise JournalUnwritableError(
-            f"the record of resolution {journal.resolution} (window {journal.window}), which lets the next sync "
-            f"complete it as it ran if it is cut short, cannot be kept at {path} ({exc.strerror or exc}): nothing "
-            "was written. Free the disk, or make the folder the GM's own and writable, then sync again") from None
+            f"{what} cannot be kept at {path} ({exc.strerror or exc}): nothing was written. Free the disk, or make "
+            f"the folder the GM's own and writable, then {again}") from None
 
 
 def drop_journal(path: Path | None) -> None:
@@ -269,13 +274,8 @@ def journaled_change(batch: WriteBatch, order: list[SheetBackend], path: Path | 
             backend.refuse_if_open()
     if path is not None:
         journal = batch_change(batch, order, before.seed_hash, what, before.generation, after.generation)
-        try:
-            write_private(path, _encode(journal))
-        except OSError as exc:
-            raise JournalUnwritableError(
-                f"the journal that lets the next command complete {what} if it is cut short cannot be kept at "
-                f"{path} ({exc.strerror or exc}): nothing was written. Free the disk, or make the folder the "
-                "GM's own and writable, then run the command again") from None
+        _keep(path, _encode(journal), f"the journal that lets the next command complete {what} if it is cut short",
+              "run the command again")
     calls = batch.run(order)
     drop_journal(path)
     return calls

@@ -493,12 +493,14 @@ def _last_resolved_window(sheets: MatchSheets, read: MatchRead) -> str:
 
 
 def _as_recorded(read: MatchRead, recorded: ResolutionRecord | None) -> MatchRead:
-    """``read`` with every seat's rows as the cut resolution ``recorded`` read them (the same read when None): it is
-    completed with what it read, never read again from the sheets."""
+    """``read`` with the rows of every seat whose file the cut resolution ``recorded`` had written (her cells cleared,
+    her pending row naming it) as it read them, standing tables included (the same read when None): those are
+    completed with what it read, never with the pending row's rows carried out alone. A seat whose file it had not
+    written yet (her save raced it) is read as she saved it, as if she had saved just before the resolution."""
     if recorded is None:
         return read
     return replace(read, seats={s: replace(r, recorded=recorded.seat_rows(s), kept=recorded.kept.get(s, ()))
-                                for s, r in read.seats.items()})
+                                if r.pending is not None else r for s, r in read.seats.items()})
 
 
 def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[str], *, force: bool, pending: bool,

@@ -26,6 +26,7 @@ from sheets_gm.rulesets.winordie.engine import WodRuleset
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.journal import JournalUnwritableError
 from sheets_gm.sync.life.replay import match_history
 from sheets_gm.sync.life.typed_check import orders_read, typed_mismatch
 from sheets_gm.sync.poll import COMPLETING, WindowReport, poll
@@ -198,31 +199,33 @@ def _to_parry(tmp_path: Path) -> Match:
     return match
 
 
-def test_a_cut_turn_whose_unwritten_seat_saved_since_is_completed_with_the_orders_it_read(tmp_path: Path) -> None:
+def test_a_cut_turn_whose_unwritten_seat_saved_since_keeps_the_standing_parry_it_read(tmp_path: Path) -> None:
     """Cut after the reacting seat's file was saved, then the acting seat saves a row in his file (which the cut
     resolution had not written yet): his save is never written over, so the poll completes the resolution from its
-    record, with the orders it read (the Parry fires, as in the uncut run), and his new row stays as he typed it."""
-    whole = _to_parry(tmp_path / "whole")
-    uncut = _resolve(whole, whole.sheets)
-    assert uncut.facts is not None and any("uses Parry" in e.text for e in uncut.facts.events)
-    match = _to_parry(tmp_path / "cut")
+    record, his save read as if made just before it, and the reacting seat's rows as it read them, her standing
+    Parry included (her pending row lists only the rows carried out): the Parry fires, as in the uncut run."""
+    match = _to_parry(tmp_path)
     read = match.read()
     window = read.record.ruleset.window(read.record.state)
     assert window is not None
     acting = window.awaited[0]
     order = match.sheets.write_order()
+    assert order.index(match.sheets.of(acting)) > 0  # the reacting seat's file is written first
     with Cut({b.name: b for b in order}, acting), pytest.raises(InjectedFault):
         _resolve(match, match.sheets)
     tab = read.seats[acting].tab
     backend = seat_backend(match.sheets, read.tabs, acting)
     assert isinstance(backend, MemoryBackend)
-    backend.type(tab.name, tab.table("actions").cell(5, "unit"), f"{acting}-1")  # saved after the cut
+    rows = [r for r in read.seats[acting].rows if r.table == "actions"]
+    empty = next(i for i, r in enumerate(rows) if not r.typed)
+    backend.type(tab.name, tab.table("actions").cell(empty, "unit"), f"{acting}-1")  # saved after the cut
     done = poll(match.sheets, match.cls, now=NOW)
     assert done.resolved and done.reason == COMPLETING and done.facts is not None
-    assert [e.text for e in done.facts.events] == [e.text for e in uncut.facts.events]
-    assert match.read().record.state == whole.read().record.state
-    assert any(r.values.get("unit") == f"{acting}-1" for r in match.read().seats[acting].rows if r.table == "actions")
-    assert not (tmp_path / "cut" / "journal.json").exists()
+    said = [e.text for e in done.facts.events]
+    assert any("uses Parry" in line for line in said), said
+    after = [r for r in match.read().seats[acting].rows if r.table == "actions" and r.typed]
+    assert any(r.values.get("unit") == f"{acting}-1" for r in after)  # his save, never written over
+    assert not (tmp_path / "journal.json").exists()
 
 
 def test_a_history_without_the_orders_the_table_typed_fails_verify_naming_the_window_and_seat(tmp_path: Path) -> None:
@@ -256,3 +259,16 @@ def _orders_without(match: Match, entry: dict[str, Any], rows: dict[str, Any]) -
     assert window is not None
     typed = {seat: [TypedRow.from_json(r, int(r.get("row", 0))) for r in found] for seat, found in rows.items()}
     return orders_read(read.record, read.tabs, read.adapter, state, window, typed)
+
+
+def test_a_resolution_whose_record_cannot_be_kept_writes_nothing(tmp_path: Path) -> None:
+    """The record is kept before the first write, or the resolution does not start: nothing written, and the GM is
+    told where and why (a resolution cut without its record could only be completed from the sheets)."""
+    match = Match("gvg")
+    type_bot_orders(match.sheets, match.cls, match.bots)
+    (tmp_path / "not-a-folder").write_text("", encoding="utf-8")
+    sheets = dataclasses.replace(match.sheets, journal=tmp_path / "not-a-folder" / "journal.json")
+    before = _cells(sheets)
+    with pytest.raises(JournalUnwritableError, match=r"the record of resolution 1 \(window 1\).* nothing was written"):
+        _resolve(match, sheets)
+    assert _cells(sheets) == before
