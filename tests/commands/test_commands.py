@@ -223,15 +223,15 @@ def test_force_names_the_turn_and_never_resolves_one_that_another_sync_opened_me
     if cron resolved turn 1 a moment before, turn 2 stays open."""
     code, _, err = run(capsys, "resolve", "-c", match)
     assert code == 1 and "window 1 (turn 1) is not due" in err and "(not ready: red, blue)" in err
-    assert f"sheets-gm resolve -c {match} --force --window 1" in err
+    assert f"sheets-gm resolve -c {match} --force --window 1 --step 1" in err
     code, out, err = run(capsys, "resolve", "-c", match, "--force")
-    assert code == 1 and out == "" and "window 1 (turn 1) is open now" in err
+    assert code == 1 and out == "" and "window 1, step 1 (turn 1) is open now" in err
     assert state_turn(match) == 1
     code, out, _ = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")
     assert code == 0 and out.startswith("Turn 1 resolved (forced by the GM). Turn 2 of 60")
     code, out, err = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")  # the GM's second try
     assert code == 1 and out == ""
-    assert "window '1' is not the open one: '2' (turn 2) is; nothing was forced" in err
+    assert "window '1' is not the open one: '2' (turn 2) is, at step 2; nothing was forced" in err
     assert state_turn(match) == 2
     code, _, err = run(capsys, "resolve", "-c", match, "--force", "--window", "2", "--turn", "3")
     assert code == 2 and "--window 2 and --turn 3 name two windows" in err
