@@ -96,7 +96,7 @@ class ResolutionRecord:
     depends on, kept before its first write.
 
     ``rows``: every seat's rows as the resolution read them for the window (standing tables included, each a
-    ``TypedRow``'s JSON with its row), from which its orders are read; ``kept``: what each seat's rows said as it
+    ``TypedRow``'s JSON, in the order read), from which its orders are read; ``kept``: what each seat's rows said as it
     read them (the rows the resolution before kept, with their notes: ``SeatRead.kept``); ``gm_events``: the GM
     events it applies after resolving (the stand-in GM's), as JSON; ``dice``: the key of the dice it rolls;
     ``orders``: the orders it resolves (read from ``rows``); ``pending``: each seat's pending row as the resolution
@@ -124,12 +124,13 @@ class ResolutionRecord:
 
     def seat_rows(self, seat: str) -> tuple[TypedRow, ...]:
         """The rows the resolution read from ``seat``'s tables, as it read them."""
-        return tuple(TypedRow.from_json(r, int(r.get("row", 0))) for r in self.rows.get(seat, ()))
+        return tuple(TypedRow.from_json(r) for r in self.rows.get(seat, ()))
 
 
 def recorded_rows(rows: Iterable[TypedRow]) -> tuple[Mapping[str, Any], ...]:
-    """``rows`` as a resolution record keeps them: each row's JSON with its row number (an ordered table's order)."""
-    return tuple({**r.to_json(), "row": r.row} for r in rows)
+    """``rows`` as a resolution record (and the history) keeps them: each row's JSON as the Archive keeps it, in the
+    order read (an ordered table's order)."""
+    return tuple(r.to_json() for r in rows)
 
 
 def dice_key(dice: TurnDice) -> dict[str, Any]:

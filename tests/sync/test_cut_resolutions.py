@@ -257,7 +257,7 @@ def _orders_without(match: Match, entry: dict[str, Any], rows: dict[str, Any]) -
     state = ruleset.state_codec.from_json(entry["state_before"])
     window = ruleset.window(state)
     assert window is not None
-    typed = {seat: [TypedRow.from_json(r, int(r.get("row", 0))) for r in found] for seat, found in rows.items()}
+    typed = {seat: [TypedRow.from_json(r) for r in found] for seat, found in rows.items()}
     return orders_read(read.record, read.tabs, read.adapter, state, window, typed)
 
 

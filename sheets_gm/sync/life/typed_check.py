@@ -64,7 +64,7 @@ def _entry_mismatch(record: MatchRecord, tabs: MatchTabs, adapter: AnySheetAdapt
     if not isinstance(read, Mapping) or window is None:
         return None
     where = f"the history of resolution {entry.get('resolution')} (window {window.key}, {window.label})"
-    rows = {str(seat): [TypedRow.from_json(r, int(r.get("row", 0))) for r in found if isinstance(r, dict)]
+    rows = {str(seat): [TypedRow.from_json(r) for r in found if isinstance(r, dict)]
             for seat, found in read.items() if isinstance(found, list)}
     for seat, seat_rows in rows.items():
         lost = _not_read(_archived_rows(entry, seat), seat_rows)
