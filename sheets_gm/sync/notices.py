@@ -70,6 +70,7 @@ class PollFacts:
     before: Any = None
     events: Sequence[Event] = ()
     deadline_changed: bool = False  # the GM changed [deadlines]: the open window's notice is sent again
+    filed: Mapping[str, Any] | None = None  # the GM's adjustments the resolution filed (its pending GM events)
 
 
 @dataclass(frozen=True, slots=True)

@@ -737,7 +737,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     batch.put(sheets.engine, *history_write(engine_tab, number, history))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))
     report.resolved = True
-    report.facts = PollFacts(new_record, tabs, adapter, window, record.state, resolution.events)
+    report.facts = PollFacts(new_record, tabs, adapter, window, record.state, resolution.events, filed=record.gm_events)
     report.deadline = deadline
     report.state = new_state
     report.finished = new_window is None
