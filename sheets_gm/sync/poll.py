@@ -725,7 +725,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                            outcome.text if outcome else "", settled.kept, settled.shown, strays.queue(batch, backend))
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, resolution.events, record.state))
-    board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline, new_record.stamp())
+    drawn = board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline, new_record.stamp())
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
                "archived": archived_by_seat,
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
@@ -737,7 +737,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     batch.put(sheets.engine, *history_write(engine_tab, number, history))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))
     report.resolved = True
-    report.facts = PollFacts(new_record, tabs, adapter, window, record.state, resolution.events, filed=record.gm_events)
+    report.facts = PollFacts(new_record, tabs, adapter, window, record.state, resolution.events,
+                             filed=record.gm_events, drawings=drawn)
     report.deadline = deadline
     report.state = new_state
     report.finished = new_window is None

@@ -72,7 +72,8 @@ def page_input(facts: PollFacts, title: str, sheet: str) -> PageInput:
     ruleset, state = record.ruleset, record.state
     window = ruleset.window(state)
     moment = deadline_moment(record.deadline) if window is not None else None
-    drawings = adapter.drawings_before(state, describe_deadline(record.deadline) if record.deadline else "")
+    drawings = facts.drawings if facts.drawings is not None else \
+        adapter.drawings_before(state, describe_deadline(record.deadline) if record.deadline else "")
     resolution = None
     if facts.resolved is not None:
         resolution = Resolved(record.resolved, facts.resolved.label, public_lines(facts.events, adapter),

@@ -67,7 +67,8 @@ def turn_picture(facts: PollFacts) -> bytes | None:
     """The map of the state a poll left, as a PNG for a chat notice of a resolution (nobody's view, as the page
     draws it); None without cairosvg (``pip install 'sheets-gm[picture]'``), or when it cannot be drawn."""
     record = facts.record
+    drawings = facts.drawings if facts.drawings is not None else facts.adapter.drawings(record.state)
     try:
-        return map_png(record.ruleset.traits.board_kind, facts.adapter.drawings(record.state))
+        return map_png(record.ruleset.traits.board_kind, drawings)
     except (OSError, ValueError):  # cairo missing under cairosvg, an SVG it refuses
         return None
