@@ -484,6 +484,8 @@ def send_test(config: MatchConfig, notify: NotifySettings, now: datetime) -> lis
     subject = f"[{config.title}] Test notice from sheets-gm"
     body = (f"A test notice sent by `sheets-gm doctor --send-test` at {now:%Y-%m-%d %H:%M} UTC. If you read this, "
             f"the match's notices reach you here.")
+    if page_link(config):  # as every notice of the match ends: the GM sees the link players will follow
+        body = f"{body}\n{page_line(page_link(config))}"
     results: list[tuple[str, str]] = []
     if notify.chat is not None:
         text = chat_parts(subject, body, notify.chat.style, notify.chat.limit)[0]

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from sheets_gm.cli import main
+from sheets_gm.match.config import MatchConfig
 from sheets_gm.notify.announce import letters_of, page_line
 from sheets_gm.notify.outbox import Outbox
 from sheets_gm.notify.settings import ChatSettings, ChatStyle, NotifySettings, SecretSource
@@ -34,6 +36,19 @@ def name_the_page(config_path: Path, style: str = "discord") -> None:
     """The config names where players open the match's page (and, for ``slack``, a Slack-style webhook)."""
     text = config_path.read_text(encoding="utf-8").replace("\n[sheets]\n", f'\n[sheets]\nweb_url = "{URL}"\n', 1)
     config_path.write_text(text.replace('style = "discord"', f'style = "{style}"'), encoding="utf-8")
+
+
+def first_turn_told(config: MatchConfig, capsys: pytest.CaptureFixture[str], clock: Clock, hook: Hook,
+                    style: str = "discord", fault: Fault | None = None) -> str:
+    """The match names its page; its first window is told open, then played and resolved a minute later (the
+    webhook answering the first post after the play with ``fault``): what that poll printed."""
+    name_the_page(config.path, style)
+    sync(config, capsys)
+    play(config)
+    if fault is not None:
+        hook.faults.append(fault)
+    clock.now = NOON + dt.timedelta(minutes=1)
+    return sync(config, capsys)
 
 
 def mail_bodies(box: Mailbox) -> list[str]:
@@ -58,11 +73,7 @@ def test_every_notice_of_a_match_with_a_page_links_it_once_at_its_foot_and_a_res
     if not can_draw_pictures():
         pytest.skip("cairosvg is not installed (pip install '.[picture]')")
     with notified_match("gvg", tmp_path, monkeypatch) as (box, hook, config, _addresses):
-        name_the_page(config.path)
-        sync(config, capsys)
-        play(config)
-        clock.now = NOON + dt.timedelta(minutes=1)
-        assert "resolved" in sync(config, capsys)
+        assert "resolved" in first_turn_told(config, capsys, clock, hook)
         bodies = mail_bodies(box)
         assert bodies and hook.posts
         for body in bodies:
@@ -73,6 +84,9 @@ def test_every_notice_of_a_match_with_a_page_links_it_once_at_its_foot_and_a_res
         ((name, picture),) = pictures_of(resolved).items()
         assert name.startswith("map-") and picture.startswith(PNG)
         assert not any(pictures_of(p) for p in hook.posts if p is not resolved), "only a resolution has a map"
+        main(["doctor", "-c", str(config.path), "--send-test"])  # the GM's test notice shows the link players get
+        capsys.readouterr()
+        assert hook.texts()[-1].endswith(LINE) and mail_bodies(box)[-1].rstrip().endswith(LINE)
 
 
 def test_a_match_without_a_page_address_links_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -91,12 +105,7 @@ def test_a_map_waits_beside_its_post_and_a_retry_posts_the_same_picture(
     if not can_draw_pictures():
         pytest.skip("cairosvg is not installed (pip install '.[picture]')")
     with notified_match("gvg", tmp_path, monkeypatch) as (_box, hook, config, _addresses):
-        name_the_page(config.path)
-        sync(config, capsys)
-        play(config)
-        hook.faults.append(Fault(status=500))  # the webhook is down when the resolution is told
-        clock.now = NOON + dt.timedelta(minutes=1)
-        sync(config, capsys)
+        first_turn_told(config, capsys, clock, hook, fault=Fault(status=500))  # the webhook down for the resolution
         assert resolved_posts(hook) == []
         outbox = Outbox.of(config.path)
         (waiting,) = [w for w in outbox.waiting() if w.picture]
@@ -115,11 +124,7 @@ def test_without_cairosvg_a_resolution_is_posted_without_a_picture(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sheets_gm.web.picture.can_draw_pictures", lambda: False)
     with notified_match("gvg", tmp_path, monkeypatch) as (_box, hook, config, _addresses):
-        name_the_page(config.path)
-        sync(config, capsys)
-        play(config)
-        clock.now = NOON + dt.timedelta(minutes=1)
-        out = sync(config, capsys)
+        out = first_turn_told(config, capsys, clock, hook)
         assert "Notices: not" not in out, out
         (resolved,) = resolved_posts(hook)
         assert pictures_of(resolved) == {} and resolved["content"].endswith(LINE)
@@ -129,11 +134,7 @@ def test_without_cairosvg_a_resolution_is_posted_without_a_picture(
 def test_slack_gets_the_link_and_no_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock,
                                          secrets: None, monkeypatch: pytest.MonkeyPatch) -> None:
     with notified_match("gvg", tmp_path, monkeypatch) as (_box, hook, config, _addresses):
-        name_the_page(config.path, "slack")
-        sync(config, capsys)
-        play(config)
-        clock.now = NOON + dt.timedelta(minutes=1)
-        sync(config, capsys)
+        first_turn_told(config, capsys, clock, hook, "slack")
         (resolved,) = resolved_posts(hook)
         assert "files" not in resolved and resolved["text"].endswith(LINE)
         assert list(Outbox.of(config.path).letters_dir.glob("*.png")) == []
