@@ -55,8 +55,8 @@ def _place(place: Place, i: int, shape: str, side: int) -> str:
     thousand places are written here rather than by a template's loop, several times faster."""
     if shape != "hex" and not (place.who or place.ground or place.frame or place.makeup or place.symbol):
         # bare ground, most of a map: its square alone (what the rest would write for it, written at once)
-        x, y = MARGIN + place.col * side, MARGIN + place.row * side
-        return (f'<g class="p" data-i="{i}"><rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" '
+        left, top = MARGIN + place.col * side, MARGIN + place.row * side
+        return (f'<g class="p" data-i="{i}"><rect class="g" x="{left}" y="{top}" width="{side}" height="{side}" '
                 f'fill="{escape(place.colour)}"/></g>')
     if shape == "hex":
         cx, cy = _hex_centre(place.col, place.row)
