@@ -14,7 +14,6 @@ from sheets_gm.match.config import ConfigError, MatchConfig, load_config
 from sheets_gm.notify.announce import spreadsheet_link
 from sheets_gm.sync.notices import PollFacts
 from sheets_gm.web.page import marker_of, page_input
-from sheets_gm.web.picture import map_png
 from sheets_gm.web.server import HostedPage
 from sheets_gm.web.site import build_site, built_for
 
@@ -31,23 +30,6 @@ def publish_page(config: MatchConfig, facts: PollFacts | None) -> str:
     except (OSError, TemplateError) as exc:
         return f"the match page in {config.web} was not written ({exc}); the match itself is as the poll left it"
     return ""
-
-
-def page_link(config: MatchConfig) -> str:
-    """Where players open the match's page, for a notice's link: ``[sheets] web_url`` ('' when the config names
-    none, or the match has no page)."""
-    return config.web_url if config.web is not None else ""
-
-
-def turn_picture(facts: PollFacts) -> bytes | None:
-    """The map of the state a poll left, as a PNG for a chat notice of a resolution (nobody's view, as the page
-    draws it); None without cairosvg (``pip install 'sheets-gm[picture]'``), or when it cannot be drawn."""
-    record = facts.record
-    try:
-        return map_png(record.ruleset.traits.board_kind, facts.adapter.drawings(record.state))
-    except (OSError, ValueError) as exc:  # cairo missing under cairosvg, an SVG it refuses
-        del exc
-        return None
 
 
 def hosted_pages(configs: Iterable[Path]) -> dict[str, HostedPage]:

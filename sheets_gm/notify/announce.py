@@ -24,6 +24,7 @@ from sheets_gm.notify.settings import ChatStyle, NotifySettings
 from sheets_gm.sync.notices import (
     CHANNEL,
     Notice,
+    NoticeKind,
     NoticeRules,
     PollFacts,
     PollSeen,
@@ -57,6 +58,21 @@ def spreadsheet_link(config: MatchConfig, where: str) -> str:
     return config.local_path(where).name
 
 
+def page_link(config: MatchConfig) -> str:
+    """Where players open the match's page, for a notice's link: ``[sheets] web_url`` ('' when the config names
+    none, or the match has no page)."""
+    return config.web_url if config.web is not None else ""
+
+
+def page_line(link: str) -> str:
+    """The line at a notice's foot that links the match's page ('' for no page).
+
+    >>> page_line("https://example.org/friday/")
+    "The match's page (the map, turn by turn): https://example.org/friday/"
+    """
+    return f"The match's page (the map, turn by turn): {link}" if link else ""
+
+
 def seen_of(report: WindowReport) -> PollSeen:
     """What the notices read of a poll's report."""
     return PollSeen(report.window_key, report.deadline, tuple(report.waiting_for),
@@ -64,12 +80,15 @@ def seen_of(report: WindowReport) -> PollSeen:
 
 
 def letters_of(notices: Iterable[Notice], notify: NotifySettings, addresses: Mapping[str, tuple[str, ...]],
-               now: datetime) -> list[Letter]:
+               now: datetime, page: str = "", picture: bool = False) -> list[Letter]:
     """The letters of ``notices`` through the channels ``notify`` sets: the channel's notices as chat posts
     (a long one in parts, each a letter), a seat's as an e-mail to its ``addresses``; a notice whose channel
-    is not set, or a seat with no address, makes none."""
+    is not set, or a seat with no address, makes none. Each ends with the link to the match's ``page`` (once: in
+    a chat post's last part); with ``picture``, the first part of a Discord post of a resolution names the turn's
+    map to go with it (``picture_name``: the outbox keeps the PNG beside the letter)."""
     from sheets_gm.notify.chat import chat_parts
 
+    foot = page_line(page)
     out: list[Letter] = []
     for notice in notices:
         if notice.recipient == CHANNEL:
@@ -78,6 +97,8 @@ def letters_of(notices: Iterable[Notice], notify: NotifySettings, addresses: Map
             attach = bool(notice.attachment) and notify.chat.style is ChatStyle.DISCORD
             name = attachment_name(notice.key) if attach else ""
             body = f"{notice.body}\nIn the file attached: {name}." if attach else notice.body
+            body = f"{body}\n{foot}" if foot else body
+            drawn = picture_name(notice.key) if picture and _pictured(notice, notify.chat.style) else ""
             parts = chat_parts(notice.subject, body, notify.chat.style, notify.chat.limit, notice.deadline)
             for number, text in enumerate(parts, 1):
                 key = notice.key if number == 1 else f"{notice.key}/part{number}"
@@ -85,10 +106,11 @@ def letters_of(notices: Iterable[Notice], notify: NotifySettings, addresses: Map
                 out.append(Letter(key, CHAT, CHANNEL, subject, text, iso(now), window=notice.window,
                                   until=notice.until, attachment=notice.attachment if attach and number == 1 else "",
                                   attachment_name=name if number == 1 else "", topic=notice.kind.value,
-                                  left=notice.left))
+                                  left=notice.left, picture=drawn if number == 1 else ""))
         elif notify.email is not None and addresses.get(notice.recipient):
             for key, told, to in _by_zone(notice, addresses[notice.recipient], notify.zones):
-                out.append(Letter(key, EMAIL, notice.recipient, told.subject, told.body, iso(now), to,
+                body = f"{told.body}\n\n{foot}" if foot else told.body
+                out.append(Letter(key, EMAIL, notice.recipient, told.subject, body, iso(now), to,
                                   window=notice.window, until=notice.until,
                                   zone=told.zone if told.deadline else None, topic=notice.kind.value,
                                   left=notice.left))
@@ -107,6 +129,21 @@ def _by_zone(notice: Notice, to: tuple[str, ...], zones: Mapping[str, str]) -> l
         groups.setdefault(zones.get(address.casefold(), notice.zone), []).append(address)
     return [(notice.key if zone == notice.zone else f"{notice.key}@{zone or 'deadline'}", notice.in_zone(zone),
              tuple(group)) for zone, group in groups.items()]
+
+
+def _pictured(notice: Notice, style: ChatStyle) -> bool:
+    """Whether a chat ``notice`` carries the turn's map: a resolution's, on a platform whose webhook takes files
+    (Discord; Slack's incoming webhooks take none, so there the page's link says it)."""
+    return notice.kind is NoticeKind.RESOLVED and style is ChatStyle.DISCORD
+
+
+def picture_name(key: str) -> str:
+    """The file name of a notice's map, from its key's window: ``map-3@2.png``.
+
+    >>> picture_name("0123abcd/3@2/resolved/#channel")
+    'map-3@2.png'
+    """
+    return "map-" + attachment_name(key).removeprefix("report-").removesuffix(".txt") + ".png"
 
 
 def attachment_name(key: str) -> str:
@@ -179,7 +216,19 @@ def _queue(config: MatchConfig, notify: NotifySettings, sheets: MatchSheets, rep
         # A seat without an address gets no e-mail: recorded, so that the next polls do not read the roster for it
         box.skip((n.key for n in fresh if n.recipient != CHANNEL and not addresses.get(n.recipient)),
                  "no e-mail address in the roster for a member no bot plays")
-    return len(box.add(letters_of(fresh, notify, addresses, now)))
+    picture = _turn_picture(report.facts, notify, fresh)
+    letters = letters_of(fresh, notify, addresses, now, page_link(config), picture is not None)
+    return len(box.add(letters, {letter.key: picture for letter in letters if letter.picture and picture}))
+
+
+def _turn_picture(facts: PollFacts, notify: NotifySettings, fresh: Sequence[Notice]) -> bytes | None:
+    """The turn's map as a PNG when a chat post of ``fresh`` carries it (``_pictured``); None for none, or when it
+    cannot be drawn (no cairosvg: the post goes without it, its link to the page saying the rest)."""
+    if notify.chat is None or not any(n.recipient == CHANNEL and _pictured(n, notify.chat.style) for n in fresh):
+        return None
+    from sheets_gm.web.picture import turn_picture
+
+    return turn_picture(facts)
 
 
 def _with_undo(rules: NoticeRules, facts: PollFacts, box: Outbox) -> NoticeRules:
@@ -435,6 +484,8 @@ def send_test(config: MatchConfig, notify: NotifySettings, now: datetime) -> lis
     subject = f"[{config.title}] Test notice from sheets-gm"
     body = (f"A test notice sent by `sheets-gm doctor --send-test` at {now:%Y-%m-%d %H:%M} UTC. If you read this, "
             f"the match's notices reach you here.")
+    if page_link(config):  # as every notice of the match ends: the GM sees the link players will follow
+        body = f"{body}\n{page_line(page_link(config))}"
     results: list[tuple[str, str]] = []
     if notify.chat is not None:
         text = chat_parts(subject, body, notify.chat.style, notify.chat.limit)[0]

@@ -6,6 +6,11 @@ or a line break) is refused naming the setting, never its value. A server that a
 believed: its ``Retry-After`` (seconds or a date, or Discord's ``retry_after`` in the body) sets when the letters
 may be tried again.
 
+A Discord post of a resolution carries files on the same webhook, as a multipart upload (``payload_json`` and
+``files[0]``, ``files[1]``…): the whole report as text and the turn's map as a PNG (kept beside the letter in the
+outbox, so that every try posts the same picture). Slack's incoming webhooks take no file: there the post's link
+to the match page stands for the map.
+
 What a chat post says is text the GM's webhook posts, and part of it was typed by players (names, free text):
 every notice is escaped for the platform it goes to before the one mark of ours (the subject in bold) is put
 around it, so a player's ``<!channel>``, ``@everyone`` or disguised link shows as the characters typed
@@ -28,6 +33,8 @@ import re
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
 
@@ -93,18 +100,43 @@ def payload(style: ChatStyle, text: str) -> bytes:
     return json.dumps(body, ensure_ascii=False).encode()
 
 
-def with_file(payload_json: bytes, name: str, text: str) -> tuple[bytes, str]:
-    """A Discord post with a text file attached: the multipart body (``payload_json`` and ``files[0]``) and its
-    content type."""
-    boundary = "sheets-gm-" + hashlib.sha256(payload_json + text.encode()).hexdigest()[:24]
-    safe = "".join(c if c.isalnum() or c in "@~.-_" else "-" for c in name)
-    body = b"".join([
-        f"--{boundary}\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n"
-        "Content-Type: application/json\r\n\r\n".encode(), payload_json, b"\r\n",
-        f"--{boundary}\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"{safe}\"\r\n"
-        "Content-Type: text/plain; charset=utf-8\r\n\r\n".encode(), text.encode(), b"\r\n",
-        f"--{boundary}--\r\n".encode()])
-    return body, f"multipart/form-data; boundary={boundary}"
+@dataclass(frozen=True)
+class ChatFile:
+    """A file posted with a Discord message: its name, its content type and its bytes."""
+
+    name: str
+    content_type: str
+    data: bytes
+
+
+def with_files(payload_json: bytes, files: Sequence[ChatFile]) -> tuple[bytes, str]:
+    """A Discord post with files attached: the multipart body (``payload_json``, then ``files[0]``,
+    ``files[1]``…) and its content type. The boundary is drawn from the bytes it separates and checked absent from
+    them (a PNG is any bytes)."""
+    digest = hashlib.sha256(payload_json)
+    for file in files:
+        digest.update(file.data)
+    boundary = "sheets-gm-" + digest.hexdigest()[:24]
+    while any(boundary.encode() in chunk for chunk in (payload_json, *(f.data for f in files))):
+        boundary += "-"
+    parts = [f"--{boundary}\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n"
+             "Content-Type: application/json\r\n\r\n".encode(), payload_json, b"\r\n"]
+    for number, file in enumerate(files):
+        safe = "".join(c if c.isalnum() or c in "@~.-_" else "-" for c in file.name)
+        parts += [f"--{boundary}\r\nContent-Disposition: form-data; name=\"files[{number}]\"; filename=\"{safe}\""
+                  f"\r\nContent-Type: {file.content_type}\r\n\r\n".encode(), file.data, b"\r\n"]
+    parts.append(f"--{boundary}--\r\n".encode())
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
+
+def files_of(letter: Letter, picture: bytes | None) -> list[ChatFile]:
+    """The files a Discord post of ``letter`` carries: its text attachment (the whole report), then its
+    ``picture`` (the turn's map), each if it has one."""
+    files = [ChatFile(letter.attachment_name or "report.txt", "text/plain; charset=utf-8",
+                      letter.attachment.encode())] if letter.attachment else []
+    if picture:
+        files.append(ChatFile(letter.picture or "map.png", "image/png", picture))
+    return files
 
 
 def chat_parts(subject: str, body: str, style: ChatStyle, limit: int, deadline: str = "") -> list[str]:
@@ -205,22 +237,24 @@ class ChatHook:
         if parts is None or parts.scheme not in ("https", "http") or not parts.netloc:
             raise SendError(f"the webhook's URL in {where} is not an http(s) address", down=True)
 
-    def post(self, letter: Letter, now: datetime) -> None:
-        """Post ``letter`` (its body is the message: ``chat_parts``); SendError when the webhook does not take it
-        (never naming its URL; see the module notes for how each answer is taken)."""
+    def post(self, letter: Letter, now: datetime, picture: bytes | None = None) -> None:
+        """Post ``letter`` (its body is the message: ``chat_parts``), on Discord with its attachment and
+        ``picture`` as files; SendError when the webhook does not take it (never naming its URL; see the module
+        notes for how each answer is taken)."""
         try:
-            self._post(letter, now)
+            self._post(letter, now, picture)
         except SendError:
             raise
         except Exception as exc:  # whatever it is, its words may hold the URL: named by its kind
             raise SendError(f"the {self.settings.style.value} webhook could not be posted to ({type(exc).__name__}; "
                             f"check the URL in {self.settings.url.describe()})", down=True) from None
 
-    def _post(self, letter: Letter, now: datetime) -> None:
+    def _post(self, letter: Letter, now: datetime, picture: bytes | None) -> None:
         s = self.settings
         data, content_type = payload(s.style, letter.body), "application/json"
-        if letter.attachment and s.style is ChatStyle.DISCORD:
-            data, content_type = with_file(data, letter.attachment_name or "report.txt", letter.attachment)
+        files = files_of(letter, picture) if s.style is ChatStyle.DISCORD else []
+        if files:
+            data, content_type = with_files(data, files)
         request = urllib.request.Request(self.url, data=data, method="POST",
                                          headers={"Content-Type": content_type, "User-Agent": "sheets-gm"})
         try:

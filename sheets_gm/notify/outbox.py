@@ -4,7 +4,9 @@ A folder in the GM's own ``.sheets-gm`` folder beside the config (``<config name
 file 0600: a letter holds a seat's private news and its members' addresses):
 
 - ``letters/``: a JSON file per delivery waiting (one channel, one recipient), named after its key's hash,
-  with how often it was tried, the last error and when it may be tried again (a server's Retry-After);
+  with how often it was tried, the last error and when it may be tried again (a server's Retry-After); beside
+  it, a chat post's picture (the turn's map, a PNG of some hundred kilobytes) under the same name ending
+  ``.png``, kept out of the JSON and posted with every try of the letter;
 - ``ledger.json``: every key ever queued, and when it was sent: a poll that builds a notice again (a
   resolution completed after a fault, every poll of an open window) queues nothing new;
 - ``reminder.json``: when the open window's reminder falls due, so that an idle poll knows to read then;
@@ -32,7 +34,7 @@ import fcntl
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -81,6 +83,7 @@ class Letter:
     attachment_name: str = ""
     topic: str = ""  # what it tells of its window (its notice's kind): a newer letter of the same replaces it
     left: str = ""  # a reminder's time left as written ("9 min"), said anew as it is when sent (``notify.send``)
+    picture: str = ""  # the file name of a picture posted with it (the turn's map), kept beside it (``Outbox.picture``)
 
     @property
     def pending(self) -> tuple[str, ...]:
@@ -156,10 +159,15 @@ def _private_folder(path: Path) -> None:
 
 def _write_private(path: Path, text: str) -> None:
     """``text`` into ``path`` atomically, readable by its owner alone."""
+    _write_private_bytes(path, text.encode("utf-8"))
+
+
+def _write_private_bytes(path: Path, data: bytes) -> None:
+    """``data`` into ``path`` atomically, readable by its owner alone."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(text)
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
     os.chmod(tmp, 0o600)
     os.replace(tmp, path)
 
@@ -221,10 +229,28 @@ class Outbox:
     def _file(self, key: str) -> Path:
         return self.letters_dir / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
 
+    def _picture_file(self, key: str) -> Path:
+        return self._file(key).with_suffix(".png")
+
+    def picture(self, letter: Letter) -> bytes | None:
+        """The picture ``letter`` is posted with, as it was queued (None: it has none, or its file is gone)."""
+        if not letter.picture:
+            return None
+        try:
+            return self._picture_file(letter.key).read_bytes()
+        except OSError:
+            return None
+
+    def _forget(self, key: str) -> None:
+        """The files of the letter ``key`` (its JSON, its picture) out of the outbox."""
+        self._file(key).unlink(missing_ok=True)
+        self._picture_file(key).unlink(missing_ok=True)
+
     # -- queueing and sending ------------------------------------------------------------------------
-    def add(self, letters: Iterable[Letter]) -> list[Letter]:
-        """Queue the letters whose key was never queued; returns those queued now. The letter's file is
-        written before the ledger names it, so a crash between the two sends it (once) rather than never."""
+    def add(self, letters: Iterable[Letter], pictures: Mapping[str, bytes] | None = None) -> list[Letter]:
+        """Queue the letters whose key was never queued, each with its picture in ``pictures`` (by key), if any;
+        returns those queued now. The letter's files are written before the ledger names it, so a crash between
+        the two sends it (once) rather than never."""
         letters = list(letters)
         if not letters:
             return []
@@ -236,6 +262,8 @@ class Outbox:
             fresh = [replace(letter, seq=len(ledger) + number) for number, letter in enumerate(fresh)]
             self._replace_older(fresh, ledger)
             for letter in fresh:
+                if pictures and letter.key in pictures:
+                    _write_private_bytes(self._picture_file(letter.key), pictures[letter.key])
                 _write_private(self._file(letter.key), letter.to_json())
                 ledger[letter.key] = "queued"
         return fresh
@@ -249,7 +277,7 @@ class Outbox:
             newer = next((letter for letter in fresh if letter.replaces(older)), None)
             if newer is not None:
                 ledger[older.key] = f"replaced {newer.queued_at} by the newer {newer.key}"
-                self._file(older.key).unlink(missing_ok=True)
+                self._forget(older.key)
 
     def skip(self, keys: Iterable[str], why: str) -> None:
         """Record ``keys`` as never to be sent (a seat with no address): a later poll does not build them again."""
@@ -278,7 +306,7 @@ class Outbox:
         refused = f" (not to {redact(', '.join(letter.dropped))}: refused for good)" if letter.dropped else ""
         with self._ledger_held() as ledger:
             ledger[letter.key] = f"sent {iso(now)}{refused}"
-        self._file(letter.key).unlink(missing_ok=True)
+        self._forget(letter.key)
 
     def failed(self, letter: Letter, error: str, now: datetime, retry_at: datetime | None = None,
                **changes: object) -> Letter:
@@ -299,7 +327,7 @@ class Outbox:
         with self._ledger_held() as ledger:
             ledger[letter.key] = f"dropped {iso(now)}: {redact(why)}"
         self.note(letter, why, now)
-        self._file(letter.key).unlink(missing_ok=True)
+        self._forget(letter.key)
 
     # -- what the GM is told of letters not delivered ----------------------------------------------------
     def note(self, letter: Letter, what: str, now: datetime) -> None:

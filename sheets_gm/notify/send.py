@@ -213,7 +213,7 @@ def _send_all(notify: NotifySettings, channel: str, left: list[Letter], box: Out
         assert notify.chat is not None
         hook = ChatHook(notify.chat)
         while left:
-            _post_one(box, left.pop(0), lambda letter: hook.post(letter, clock()), clock, done)
+            _post_one(box, left.pop(0), lambda letter: hook.post(letter, clock(), box.picture(letter)), clock, done)
 
 
 def as_sent(letter: Letter, now: datetime) -> Letter:

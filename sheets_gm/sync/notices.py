@@ -35,7 +35,7 @@ from zoneinfo import ZoneInfo
 from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import describe_wait
-from sheets_gm.sheets.adapter import AnySheetAdapter, Post
+from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing, Post
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sync.bot_seats import whole_bot_seats
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_deadline
@@ -61,7 +61,8 @@ class NoticeKind(StrEnum):
 @dataclass(frozen=True, slots=True)
 class PollFacts:
     """What a poll saw and did, for its notices: the match as the poll leaves it, its tabs and sheet adapter
-    and, when it resolved a window, that window, the state it started from and the resolution's events."""
+    and, when it resolved a window, that window, the state it started from and the resolution's events (and the
+    public board as it drew it: the match page and the chat's picture draw no second one)."""
 
     record: MatchRecord
     tabs: MatchTabs
@@ -70,6 +71,8 @@ class PollFacts:
     before: Any = None
     events: Sequence[Event] = ()
     deadline_changed: bool = False  # the GM changed [deadlines]: the open window's notice is sent again
+    filed: Mapping[str, Any] | None = None  # the GM's adjustments the resolution filed (its pending GM events)
+    drawings: Sequence[BoardDrawing] | None = None  # the public board the resolution wrote, drawn once for the page
 
 
 @dataclass(frozen=True, slots=True)

@@ -869,14 +869,15 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                            outcome.text if outcome else "", settled.kept, settled.shown, strays.queue(batch, backend))
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, events, record.state))
-    board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline, new_record.stamp())
+    drawn = board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline, new_record.stamp())
     read_rows = {seat: recorded_rows(r for rows in in_order(seat_read, window).values() for r in rows if r.typed)
                  for seat, seat_read in read.seats.items()}  # every row read, standing ones too: what verify reads
     engine_tab = read.tabs.spec.tabs.engine
     batch.put(sheets.engine, *history_write(engine_tab, number, _history(record, window, answer, resolution,
                                                                          archived_by_seat, read_rows)))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))
-    report.facts = PollFacts(new_record, tabs, adapter, window, record.state, events)
+    report.facts = PollFacts(new_record, tabs, adapter, window, record.state, events, filed=record.gm_events,
+                             drawings=drawn)
     report.resolved, report.deadline, report.state, report.result = True, deadline, new_state, status
     report.finished = new_window is None
     return ResolutionRecord(

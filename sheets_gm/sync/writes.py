@@ -13,6 +13,7 @@ from sheets_gm.engine.ruleset import GM, JUDGE, Window
 from sheets_gm.sheets.adapter import (
     CONFIG_STAND_IN,
     AnySheetAdapter,
+    BoardDrawing,
 )
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
@@ -104,12 +105,12 @@ def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, 
 
 
 def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
-                 status: str, deadline: str = "", stamp: FileStamp | None = None) -> None:
+                 status: str, deadline: str = "", stamp: FileStamp | None = None) -> Sequence[BoardDrawing]:
     """Every public tab the adapter draws as ``state`` shows it, each with the title, status line and legend
     (a legend may change with the state: who is out); an adapter that says when the open window closes is given
     its ``deadline`` (the record's). ``stamp``: the match and generation the board is drawn for (``sync.history``),
     kept in the board tab's row 1, in the narrow gap between the drawing and its title (no drawing of it, nothing a
-    player reads)."""
+    player reads). Returns the drawings written (nobody's view: the match page draws the same board)."""
     drawings = adapter.drawings_before(state, describe_deadline(deadline) if deadline else "")
     for tab, drawing in tabs.drawn(drawings):
         width = drawing.width  # measured over every row: once, not per row
@@ -124,6 +125,7 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
         batch.put(board, tabs.board_info_range(tab, drawing.width, len(info)), info)
         if stamp is not None and tab == tabs.spec.tabs.board:
             batch.put(board, a1(tab, cells(drawing.width, 1, drawing.width, 1)), [[stamp.cell()]])
+    return drawings
 
 
 def log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:

@@ -5,29 +5,36 @@ events are the public ones (``visible_to(events, None)``), and the page keeps no
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC
 from functools import partial
+from typing import Any
 
-from sheets_gm.engine.events import visible_to
-from sheets_gm.engine.ruleset import BoardKind
-from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.engine.events import Event, visible_to
+from sheets_gm.engine.gm_events import apply_gm, gm_event_from_json
+from sheets_gm.engine.ruleset import BoardKind, Ruleset
+from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.notices import PollFacts
 from sheets_gm.sync.writes import closing_word, log_lines, status_line
 
+#: A public Log line as the page shows it: turn, kind, sentence.
+LogLine = tuple[str, str, str]
+
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
     """A resolution as its page shows it: its number, the window's label, its public Log lines (turn, kind,
-    sentence), and the public board before it (drawn when asked: only when the page lacks the window before)."""
+    sentence), the public board before it (drawn when asked: only when the page lacks the window before), and the
+    public Log lines of the GM's adjustments it filed (made since the resolution before it)."""
 
     number: int
     label: str
-    log: tuple[tuple[str, str, str], ...]
+    log: tuple[LogLine, ...]
     before: Callable[[], Sequence[BoardDrawing]] | None = None
+    adjusted: tuple[LogLine, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +57,7 @@ class PageInput:
     sheet: str
     marker: str
     resolution: Resolved | None = None
+    adjusted: tuple[LogLine, ...] = ()  # the GM's adjustments since the last resolution: their public Log lines
 
 
 def marker_of(record: MatchRecord) -> str:
@@ -64,17 +72,40 @@ def page_input(facts: PollFacts, title: str, sheet: str) -> PageInput:
     ruleset, state = record.ruleset, record.state
     window = ruleset.window(state)
     moment = deadline_moment(record.deadline) if window is not None else None
-    drawings = adapter.drawings_before(state, describe_deadline(record.deadline) if record.deadline else "")
+    drawings = facts.drawings if facts.drawings is not None else \
+        adapter.drawings_before(state, describe_deadline(record.deadline) if record.deadline else "")
     resolution = None
     if facts.resolved is not None:
-        rows = log_lines(visible_to(facts.events, None), adapter)
-        resolution = Resolved(record.resolved, facts.resolved.label,
-                              tuple((str(t), str(k), str(s)) for t, k, s in rows),
-                              None if facts.before is None else partial(adapter.drawings, facts.before))
+        resolution = Resolved(record.resolved, facts.resolved.label, public_lines(facts.events, adapter),
+                              None if facts.before is None else partial(adapter.drawings, facts.before),
+                              adjustment_lines(record.ruleset, adapter, facts.filed))
     return PageInput(title=title, game=ruleset.traits.title, kind=ruleset.traits.board_kind, drawings=drawings,
                      status=status_line(adapter, record), window=window.label if window is not None else "",
                      deadline=moment.astimezone(UTC).isoformat() if moment is not None else "",
                      deadline_words=describe_deadline(record.deadline) if moment is not None else "",
                      closing=closing_word(window) if window is not None else "", resolved=record.resolved,
                      sheet=sheet, marker=marker_of(record),
-                     resolution=resolution)
+                     resolution=resolution, adjusted=adjustment_lines(ruleset, adapter, record.gm_events))
+
+
+def public_lines(events: Sequence[Event], adapter: AnySheetAdapter) -> tuple[LogLine, ...]:
+    """The public Log lines of ``events``, as the board's Log writes them."""
+    return tuple((str(t), str(k), str(s)) for t, k, s in log_lines(visible_to(events, None), adapter))
+
+
+def adjustment_lines(ruleset: Ruleset[Any, Any, Any], adapter: AnySheetAdapter,
+                     pending: Mapping[str, Any] | None) -> tuple[LogLine, ...]:
+    """The public Log lines of the GM's adjustments ``pending`` holds (a match record's pending GM events: the
+    state they started from and each event), made again from them as ``adjust`` made them (a GM event rolls no
+    die); none when there are none, or they cannot be read (the board's Log still has them)."""
+    if not pending or not pending.get("events"):
+        return ()
+    try:
+        state = ruleset.state_codec.from_json(pending["state_before"])
+        events: list[Event] = []
+        for data in pending["events"]:
+            done = apply_gm(ruleset, state, gm_event_from_json(ruleset, data))
+            state, events = done.state, events + list(done.events)
+    except (LookupError, ValueError, TypeError, AttributeError):
+        return ()
+    return public_lines(events, adapter)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.sync.notices import PollFacts
 from sheets_gm.web.site import drawn
 from sheets_gm.web.svg import HEX_OFFSETS
 
@@ -60,3 +61,14 @@ def map_png(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> bytes | None:
 
     png = cairosvg.svg2png(bytestring=map_svg(kind, drawings).encode("utf-8"))
     return png if isinstance(png, bytes) else None
+
+
+def turn_picture(facts: PollFacts) -> bytes | None:
+    """The map of the state a poll left, as a PNG for a chat notice of a resolution (nobody's view, as the page
+    draws it); None without cairosvg (``pip install 'sheets-gm[picture]'``), or when it cannot be drawn."""
+    record = facts.record
+    drawings = facts.drawings if facts.drawings is not None else facts.adapter.drawings(record.state)
+    try:
+        return map_png(record.ruleset.traits.board_kind, drawings)
+    except (OSError, ValueError):  # cairo missing under cairosvg, an SVG it refuses
+        return None

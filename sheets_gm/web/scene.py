@@ -178,17 +178,24 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
     if headed:
         width = max(c for c in range(width) if cells.value(0, c)) + 1
     places = []
+    columns = [cells.value(0, c) if headed else column_label(c) for c in range(width)]
+    bare = cells.owner_colour("")  # an empty cell's tint, as any other's: a conditional fill's prefix may be ''
     for r in range(first, height):
+        row_name = cells.value(r, 0) if headed else str(r + 1)
         for c in range(first, width):
-            name = f"{cells.value(0, c)}{cells.value(r, 0)}" if headed else f"{column_label(c)}{r + 1}"
-            lines = [x for x in cells.value(r, c).split("\n") if x.strip()]
+            name, value = f"{columns[c]}{row_name}", cells.value(r, c)
+            if not value.strip():  # bare ground, most of a map: nothing to read in it
+                places.append(Place(name, c - first, r - first, cells.colour(r, c), "", (), "", "",
+                                    cells.owner_colour(value) if value else bare))
+                continue
+            lines = [x for x in value.split("\n") if x.strip()]
             if headed and lines and lines[0] == name:
                 lines = lines[1:]
             who = [x for x in lines if any(p in x for p in players)] if players else lines
             ground = " · ".join(x for x in lines if x not in who)
             makeup = "\n".join([*who, *linked.about(name, who)]) if who else ""
             places.append(Place(name, c - first, r - first, cells.colour(r, c), ground, tuple(who), makeup,
-                                "unit" if who else "", _tint(cells, cells.value(r, c), who)))
+                                "unit" if who else "", _tint(cells, value, who)))
     return Scene((Plane("", "square", width - first, height - first,
                         tuple(cells.value(0, c) for c in range(first, width)) if headed else
                         tuple(column_label(c) for c in range(width)),

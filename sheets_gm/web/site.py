@@ -26,7 +26,7 @@ from markupsafe import Markup
 from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.adapter import BoardDrawing
-from sheets_gm.web.page import PageInput
+from sheets_gm.web.page import LogLine, PageInput
 from sheets_gm.web.scene import Scene, scene_of
 from sheets_gm.web.svg import plane_svg
 
@@ -108,15 +108,18 @@ def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
 
 
 def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: str = "",
-           log: Sequence[tuple[str, str, str]] = (), now: bool = False, earlier: str = "") -> str:
+           log: Sequence[LogLine] = (), now: bool = False, earlier: str = "", adjusted: str = "",
+           adjustments: Sequence[LogLine] = ()) -> str:
     """One page's HTML: the maps of ``state``, and what ``page`` says of the match (``now``: the open window's
-    deadline, the standings and the other public tabs, which only the page of the match now shows)."""
+    deadline, the standings and the other public tabs, which only the page of the match now shows); ``adjusted``
+    heads the public Log lines of the GM's ``adjustments`` it shows."""
     scene = state.scene
     planes = [{"title": plane.title, "svg": Markup(svg)} for plane, svg in zip(scene.planes, state.svgs, strict=True)]
     link = page.sheet if page.sheet.startswith(("https://", "http://")) else ""
     values: dict[str, Any] = {
         "title": page.title, "game": page.game, "heading": heading, "file": file, "planes": planes,
         "places": _places(scene), "resolved": resolved, "log": log, "legend": scene.legend, "earlier": earlier,
+        "adjusted": adjusted if adjustments else "", "adjustments": adjustments,
         "status": page.status if now or resolved else "", "deadline": page.deadline if now else "",
         "deadline_words": page.deadline_words, "closing": _upper(page.closing),
         "tables": [*scene.tables, *(scene.references if now else ())], "sheet_url": link,
@@ -154,7 +157,9 @@ def build_site(folder: Path, page: PageInput) -> bool:
         file = f"w{done.number}.html"
         label = f"{done.number}. {done.label}"
         write_if_changed(folder / file, render(page, now_drawn, file=file, heading=f"{_upper(done.label)}: resolved",
-                                               resolved=f"Resolved: {done.label}", log=done.log).encode())
+                                               resolved=f"Resolved: {done.label}", log=done.log,
+                                               adjusted="Before it, the GM's adjustments",
+                                               adjustments=done.adjusted).encode())
         windows.append(_Window(done.number, label, file))
     windows.sort(key=lambda w: w.number)
     now = f"now: {page.window}" if page.window else "now: the match is over"
@@ -162,7 +167,9 @@ def build_site(folder: Path, page: PageInput) -> bool:
     earlier = (f"{counted(missing, 'resolution')} of this match came before this page was kept: their Log lines "
                "are in the spreadsheet's Log tab." if missing > 0 else "")
     write_if_changed(folder / INDEX, render(page, now_drawn, file=INDEX, heading=_upper(now), now=True,
-                                            earlier=earlier).encode())
+                                            earlier=earlier, adjusted="The GM's adjustments since the last "
+                                            "resolution" if page.resolved else "The GM's adjustments",
+                                            adjustments=page.adjusted).encode())
     write_if_changed(folder / "windows.js", _windows_js(windows, now))
     for name in SHARED:
         write_if_changed(folder / name, _asset(name).encode())

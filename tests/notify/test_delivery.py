@@ -426,7 +426,7 @@ def test_a_big_coalition_turn_is_one_short_channel_summary_with_the_whole_attach
         (summary,) = [p for p in posts if " resolved**" in str(p.get("content"))]
         text = summary["content"]
         assert len(text) <= 2000 and "more line" in text and "The game's posts:" in text, text
-        (attached,) = summary["files"].values()
+        (attached,) = [text for name, text in summary["files"].items() if name.endswith(".txt")]
         assert "Movement Results, turn 1" in attached and len(attached) > len(text)
         more = int(text.split("… and ", 1)[1].split(" more line", 1)[0])
         report = attached.split("What happened (the public log):\n", 1)[1].split("\n\n", 1)[0].splitlines()

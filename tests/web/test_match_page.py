@@ -9,7 +9,8 @@ from pathlib import Path
 from sheets_gm.match.config import load_config
 from sheets_gm.match.poll_words import poll_warnings
 from sheets_gm.match.run import sync_once
-from sheets_gm.sync.life.adjust_undo import undo_window
+from sheets_gm.rulesets.registry import get_game
+from sheets_gm.sync.life.adjust_undo import adjust_match, undo_window
 from tests.matchfiles import GVG, NOW, local_match, type_orders
 
 
@@ -56,3 +57,19 @@ def test_a_page_that_cannot_be_written_is_a_warning_and_the_poll_stands(tmp_path
     report = sync_once(config, sheets, now=NOW)
     assert report.resolved
     assert any("match page" in w and "taken" in w for w in poll_warnings(config, report))
+
+
+def test_the_gms_adjustments_show_on_the_page_now_then_on_the_resolution_that_files_them(tmp_path: Path) -> None:
+    path, sheets = local_match(tmp_path)
+    config = load_config(path)
+    sync_once(config, sheets, now=NOW)
+    seats = tuple(config.seats)
+    adjust_match(sheets, GVG, get_game("gvg").gm_events(seats, {"coins": [f"{seats[0]}=7"]}, "a prize for the map"))
+    sync_once(config, sheets, now=NOW)
+    index = (tmp_path / "web" / "index.html").read_text(encoding="utf-8")
+    assert "The GM&#39;s adjustments" in index and "a prize for the map" in index, index
+    type_orders(sheets)
+    assert sync_once(config, sheets, now=NOW).resolved
+    resolved = (tmp_path / "web" / "w1.html").read_text(encoding="utf-8")
+    assert "Before it, the GM&#39;s adjustments" in resolved and "a prize for the map" in resolved
+    assert "a prize for the map" not in (tmp_path / "web" / "index.html").read_text(encoding="utf-8")

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.match.config import ConfigError, load_config
-from sheets_gm.match.page import page_link, turn_picture
-from sheets_gm.web.picture import can_draw_pictures, map_svg
+from sheets_gm.notify.announce import page_link
+from sheets_gm.web.picture import can_draw_pictures, map_svg, turn_picture
 from tests.matchfiles import local_config
 from tests.web.pages import bot_match, facts_of
 
