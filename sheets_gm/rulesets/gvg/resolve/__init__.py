@@ -11,6 +11,8 @@ passed to each.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Resolution, Verdict
@@ -35,18 +37,21 @@ class _TurnResolution(Resolution[GvgState]):
     """A resolved turn whose verdicts (``Resolution.verdicts``) are made from its checked orders when first read:
     a simulation never reads them, and making them was a tenth of a turn's resolution."""
 
-    def __init__(self, state: GvgState, events: list[Event], before: GvgState, checked: CheckedOrders) -> None:
+    def __init__(self, state: GvgState, events: list[Event], unused: Mapping[str, Mapping[str, str]] | None = None,
+                 verdicts: list[Verdict] | None = None,
+                 made_from: tuple[GvgState, CheckedOrders] | None = None) -> None:
+        # the fields in ``Resolution``'s order, so that ``dataclasses.replace`` makes one as it makes the base
         self.state = state
         self.events = events
-        self.unused = {}
-        self._made: list[Verdict] | None = None
-        self._from = (before, checked)
+        self.unused = dict(unused or {})
+        self._made = verdicts
+        self._from = made_from
 
     @property
     def verdicts(self) -> list[Verdict]:
         """The core's verdicts of the turn's checked orders (``check.verdicts_of``), made once."""
         if self._made is None:
-            self._made = verdicts_of(*self._from)
+            self._made = verdicts_of(*self._from) if self._from is not None else []
         return self._made
 
     @verdicts.setter
@@ -64,7 +69,7 @@ def resolve_turn(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
     checked = check_orders(rules, state, orders, dice)
     work = Turn(rules, state.copy(), checked, dice)
     _run(work)
-    return _TurnResolution(work.state, work.events, state, checked)
+    return _TurnResolution(work.state, work.events, made_from=(state, checked))
 
 
 def _run(work: Turn) -> None:
