@@ -45,7 +45,7 @@ def test_it_writes_the_package_templates_rules_page_scenario_and_registry_line_a
     registry = (checkout / "sheets_gm/rulesets/registry.py").read_text(encoding="utf-8")
     assert registry == registered((ROOT / "sheets_gm/rulesets/registry.py").read_text(encoding="utf-8"), "salvo")
     page = (checkout / "docs/rules-salvo.md").read_text(encoding="utf-8")
-    assert "| `goal` | `10` | a whole number | How far a player must go to win. |" in page
+    assert "| `goal` | `30` | a whole number | How far a player must go to win. |" in page
     assert "newgame" not in "".join(p.read_text(encoding="utf-8") for p in (checkout / "sheets_gm/rulesets/salvo")
                                     .glob("*.py"))
 
