@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Test one game: scripts/test_game.sh NAME
-# Installs what the tests need (as scripts/test.sh does), then runs every test that runs for the game NAME (its
+# Installs what the tests need through scripts/install.sh (which does nothing when .venv holds an install of this
+# pyproject.toml with the test extras already: its stamp), then runs every test that runs for the game NAME (its
 # conformance tests, its own tests under tests/rulesets/NAME/, its scenarios: `pytest --game NAME`, tests/conftest.py
 # says which), its scenarios through the command a GM uses, and ruff and mypy on its package.
 set -euo pipefail

@@ -3,8 +3,9 @@
 It writes the game's package (``sheets_gm/rulesets/NAME/``), its template folder (``templates/NAME/``: the sheet
 layout and a starter match config), its rules page (``docs/rules-NAME.md``, with the settings table made from the
 game's settings), a scenario (``tests/scenarios/NAME/``) and its line in the registry: nothing else. The game is
-the starter in ``templates/new-game/`` (a race: each turn every player goes 1 to 3 steps), named NAME; it passes
-the conformance tests as written, and ``scripts/test_game.sh NAME`` runs them (``docs/adding-a-ruleset.md``).
+the starter in ``templates/new-game/`` (a race: each turn every player lists up to 3 moves, a die rolled before
+each after the first), named NAME; it passes the conformance tests as written, and ``scripts/test_game.sh NAME``
+runs them (``docs/adding-a-ruleset.md``).
 """
 
 from __future__ import annotations

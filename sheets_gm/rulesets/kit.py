@@ -38,14 +38,14 @@ from sheets_gm.rulesets.sheet import GameSheet
 from sheets_gm.sheets.adapter import BoardDrawing, Post, SeatInput
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import InputTable
-from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sheets.tables import CellError, TypedRow, whole_number
 from sheets_gm.yamlio import LinedDict
 
 __all__ = [
-    "GM", "JUDGE", "BoardDrawing", "BoardKind", "BotKind", "CellValue", "Codec", "Entry", "Event", "Fields",
-    "FigureKind", "FigureSpec", "Game", "GameCommand", "GameCommandError", "GameSheet", "GmOption", "GmPart", "Grid",
-    "Information", "InputTable", "LinedDict", "MatchSummary", "Member", "Outcome", "Play", "Post",
+    "GM", "JUDGE", "BoardDrawing", "BoardKind", "BotKind", "CellError", "CellValue", "Codec", "Entry", "Event",
+    "Fields", "FigureKind", "FigureSpec", "Game", "GameCommand", "GameCommandError", "GameSheet", "GmOption", "GmPart",
+    "Grid", "Information", "InputTable", "LinedDict", "MatchSummary", "Member", "Outcome", "Play", "Post",
     "Resolution", "Roster", "Ruleset", "RulesetTraits", "Scenario", "SeatInput", "SeatKind", "SharedTests",
-    "Simulation",
-    "SimulationSpec", "TurnDice", "TurnStructure", "TypedRow", "Verdict", "Window", "setting", "split_option",
+    "Simulation", "SimulationSpec", "TurnDice", "TurnStructure", "TypedRow", "Verdict", "Window", "setting",
+    "split_option", "whole_number",
 ]

@@ -15,7 +15,7 @@ from sheets_gm.engine.ruleset import Bot, Window
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.layout import CellValue
-from sheets_gm.sheets.spec import ColumnKind
+from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
@@ -25,18 +25,32 @@ class UntypableOrdersError(ValueError):
     """A bot's orders name a row or column the seat's sheet does not have."""
 
 
+def emptied(spec: InputTable) -> dict[str, CellValue]:
+    """A row of ``spec`` with nothing typed: each column a player types empty, each box unticked."""
+    return {c.key: False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else "" for c in spec.columns
+            if c.kind.typed}
+
+
 def typed_values(adapter: AnySheetAdapter, state: Any, window: Window, seat: str, orders: Any, tab: InputTab, *,
                  ready: bool, subjects: Collection[str] | None = None) -> dict[str, dict[str, dict[str, CellValue]]]:
     """What a player of ``seat`` types for ``orders``: by table and row subject, the typed columns' values, and
     with ``ready`` the Ready box of every table open in the window that has one (on its first row, the seat's
     row) ticked. ``subjects`` keeps only those rows (a bot that plays one member of a team); KeyError naming the
-    table for a column it does not have."""
+    table for a column it does not have.
+
+    A list table (``ordered``: read from its first row down; or ``standing``: kept from window to window) that
+    ``typed_cells`` names holds the seat's whole list: its rows the orders do not fill are emptied, and so are the
+    columns the orders leave out of a row they fill, whatever the adapter says of them, so that nothing typed
+    before (by the person a seat was handed from, or in a longer list of the bot's own) is read with the bot's."""
     out: dict[str, dict[str, dict[str, CellValue]]] = {}
     for table_name, by_subject in adapter.typed_cells(state, window, seat, orders).items():
         placed = tab.table(table_name)
-        for subject, values in by_subject.items():
+        listed = placed.spec.ordered or placed.spec.standing
+        rows = adapter.laid_out_rows(state, seat, placed) if listed else []
+        for subject in [*by_subject, *(r for r in rows if r not in by_subject)]:
             if subjects is not None and subject not in subjects:
                 continue
+            values = {**emptied(placed.spec), **by_subject.get(subject, {})} if listed else by_subject[subject]
             for key in values:
                 placed.spec.column(key)  # KeyError naming the table for an unknown column
             out.setdefault(table_name, {})[subject] = dict(values)

@@ -45,7 +45,7 @@ def test_it_writes_the_package_templates_rules_page_scenario_and_registry_line_a
     registry = (checkout / "sheets_gm/rulesets/registry.py").read_text(encoding="utf-8")
     assert registry == registered((ROOT / "sheets_gm/rulesets/registry.py").read_text(encoding="utf-8"), "salvo")
     page = (checkout / "docs/rules-salvo.md").read_text(encoding="utf-8")
-    assert "| `goal` | `10` | a whole number | How far a player must go to win. |" in page
+    assert "| `goal` | `30` | a whole number | How far a player must go to win. |" in page
     assert "newgame" not in "".join(p.read_text(encoding="utf-8") for p in (checkout / "sheets_gm/rulesets/salvo")
                                     .glob("*.py"))
 
@@ -137,3 +137,32 @@ def test_a_title_the_code_cannot_hold_is_refused_before_anything_is_written(tmp_
     with pytest.raises(UserError, match="cannot be a game's: write 1 to 80 characters"):
         write_game(tmp_path, "salvo", title)
     assert not any(tmp_path.iterdir())
+
+
+def test_the_starter_shows_a_list_table_a_die_given_and_dice_pins_a_status_and_a_panel() -> None:
+    """Issue 65: what a contributor copies has one of each thing a game needs, and its scenario pins what it rolls."""
+    import yaml
+
+    starter = ROOT / "templates/new-game"
+    tables = yaml.safe_load((starter / "template/sheet.yaml").read_text(encoding="utf-8"))["inputs"]
+    assert any(t["rows"] != "seat" and t["min_rows"] > 1 and t.get("ordered") for t in tables)
+    scenario = yaml.safe_load((starter / "scenario.yaml").read_text(encoding="utf-8"))
+    assert scenario["given"] and all(turn["dice"] for turn in scenario["turns"])
+    sheet = (starter / "package/sheet.py.tmpl").read_text(encoding="utf-8")
+    assert "def status(" in sheet and "def panel(" in sheet and "kit.whole_number(" in sheet
+    assert "dice.d6(" in (starter / "package/engine.py.tmpl").read_text(encoding="utf-8")
+
+
+def test_the_starters_scenario_pins_decide_it(checkout: Path) -> None:
+    """The scenario's pinned die is what stops Ann: with it unpinned (another face), the file no longer passes."""
+    path = checkout / "tests/scenarios/salvo/the_first_to_reach_the_goal_wins.yaml"
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    run = [sys.executable, "-m", "sheets_gm.cli", "scenario", str(path)]
+    assert subprocess.run(run, cwd=checkout, env=env, capture_output=True, check=False).returncode == 0
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("stumble/Ann/3: 1", "stumble/Ann/3: 6"), encoding="utf-8")
+    try:
+        done = subprocess.run(run, cwd=checkout, env=env, capture_output=True, text=True, check=False)
+    finally:
+        path.write_text(text, encoding="utf-8")
+    assert done.returncode != 0 and "at: expected" in done.stdout, done.stdout

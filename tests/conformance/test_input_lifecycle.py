@@ -77,6 +77,7 @@ from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.autoplay import typed_values
 from sheets_gm.sync.bot_seats import NO_BOT, members
 from sheets_gm.sync.journal import journal_path
 from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, hand_seats, undo_window
@@ -290,7 +291,8 @@ def _text_columns(read: MatchRead, seat: str) -> list[tuple[str, str]]:
 
 
 def _bot_values(table: Table, read: MatchRead) -> dict[str, dict[str, dict[str, dict[str, CellValue]]]]:
-    """What each acting seat's bot would type now, by seat, table, subject and column."""
+    """What each acting seat's bot would type now, by seat, table, subject and column: as the core types it
+    (``typed_values``: the rows of a list table below the bot's list emptied), its Ready box left alone."""
     record = read.record
     window = record.ruleset.window(record.state)
     if window is None:
@@ -300,7 +302,9 @@ def _bot_values(table: Table, read: MatchRead) -> dict[str, dict[str, dict[str, 
     for seat in window.seats:
         bot = table.bots.get(seat)
         if bot is not None and seat in read.seats:
-            out[seat] = read.adapter.typed_cells(record.state, window, seat, bot.orders(record.state, seat, dice))
+            orders = bot.orders(record.state, seat, dice)
+            out[seat] = typed_values(read.adapter, record.state, window, seat, orders, read.seats[seat].tab,
+                                     ready=False)
     return out
 
 

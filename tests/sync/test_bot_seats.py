@@ -277,3 +277,55 @@ def test_a_seat_handed_back_keeps_its_bots_rows_unticked_so_nothing_resolves_bef
     read = read_match(sheets, cls)
     assert not any(r.ticked(c.key) for r in read.seats[seat].rows
                    for c in read.seats[seat].tab.table(r.table).spec.columns if c.kind.name in ("READY", "TICK"))
+
+
+def _stale_rows(sheets: MatchSheets, name: str, seat: str, tables: Sequence[str]) -> None:
+    """A person's rows left in ``seat``'s list tables ``tables``: every row laid out, every text and choice column
+    typed."""
+    from sheets_gm.sheets.spec import ColumnKind
+    from sheets_gm.sync.sheets import WriteBatch, seat_backend
+
+    read = read_match(sheets, get_ruleset(name))
+    seat_read = read.seats[seat]
+    batch = WriteBatch()
+    backend = seat_backend(sheets, read.tabs, seat)
+    for table in tables:
+        placed = seat_read.tab.table(table)
+        text = [c.key for c in placed.spec.columns if c.kind in (ColumnKind.TEXT, ColumnKind.CHOICE)]
+        for row in (r for r in seat_read.rows if r.table == table):
+            for key in text:
+                batch.put(backend, placed.at(placed.cell(row.row - placed.first_row, key)), [["stale"]])
+    batch.run(sheets.write_order())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_bots_list_empties_the_rows_below_it_whatever_the_adapter_types(tmp_path: Path, name: str) -> None:
+    """Issue 65: a list table (``ordered`` or ``standing``) that a bot's typed cells name is the seat's whole list.
+    Rows typed before (a seat handed back from a person, a longer list of the bot's own) are emptied by the core,
+    not by each adapter: no row of such a table keeps a cell the bot did not type."""
+    from sheets_gm.sync.autoplay import typed_values
+
+    seats = _seats(name)
+    sheets, rules = _match(tmp_path, name, {})
+    people = _people(rules, seats)
+    for _ in range(4):  # the first window in which a bot's cells name a list table one can type text in
+        read = read_match(sheets, get_ruleset(name))
+        record = read.record
+        window = record.ruleset.window(record.state)
+        if window is None:
+            break
+        seat = window.seats[0]
+        tab = read.seats[seat].tab
+        orders = _people(rules, seats)[seat].orders(record.state, seat, record.dice())
+        typed = typed_values(read.adapter, record.state, window, seat, orders, tab, ready=False)
+        lists = [t for t in typed if (tab.table(t).spec.ordered or tab.table(t).spec.standing)
+                 and any(c.kind.value in ("text", "choice") for c in tab.table(t).spec.columns)]
+        if lists:
+            _stale_rows(sheets, name, seat, lists)
+            type_bot_orders(sheets, get_ruleset(name), {seat: _people(rules, seats)[seat]}, ready=False)
+            after = read_match(sheets, get_ruleset(name)).seats[seat].rows
+            kept = [(r.table, r.subject) for r in after if r.table in lists and "stale" in r.values.values()]
+            assert not kept, f"{name}: rows typed before kept beside the bot's list: {kept}"
+            return
+        _step(sheets, name, people)
+    pytest.skip(f"{name}: no bot's cells name a list table in its first windows")

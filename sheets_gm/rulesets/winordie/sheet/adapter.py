@@ -83,7 +83,7 @@ class WodSheet(SheetAdapter[WodState, WodOrders]):
     def typed_cells(self, state: WodState, window: Window, seat: str,
                     orders: WodOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
         """What she would type for ``orders`` (``sheet.read.typed_cells``)."""
-        return typed_cells(window, seat, orders, self._slots(ACTIONS), self._slots(REACTIONS))
+        return typed_cells(window, seat, orders)
 
     def drawings(self, state: WodState) -> Sequence[BoardDrawing]:
         """The board, and the Cards tab of every card seen so far (both public)."""

@@ -364,25 +364,20 @@ def _within(value: CellValue) -> int | None:
 
 
 # -- typing orders -------------------------------------------------------------------------
-def typed_cells(window: Window, seat: str, orders: WodOrders, action_rows: int, reaction_rows: int) -> Cells:
-    """What ``seat`` would type for its part of ``orders`` (read back by ``read_seat`` as the same orders). In her
-    turn her list of actions replaces the rows typed (rows a reaction stopped are still there), and a list of
-    standing reactions replaces the one typed (``action_rows``, ``reaction_rows``: the rows of those tables)."""
+def typed_cells(window: Window, seat: str, orders: WodOrders) -> Cells:
+    """What ``seat`` would type for ``orders`` (read back by ``read_seat`` as the same orders). In her turn her list
+    of actions replaces the rows typed (rows a reaction stopped are still there), and a list of standing reactions
+    replaces the one typed: both are list tables, whose rows below the list the core empties
+    (``sync.autoplay.typed_values``)."""
     out: Cells = {}
     if window.phase == Phase.DEPLOY.value:
         placements = orders.deploy.get(seat, ())
         if placements:
             out[UNITS] = {p.unit: {"deploy": p.at} for p in placements}
-    actions = orders.actions.get(seat, ())
     if window.phase == Phase.ACTIONS.value and seat == window.seats[0]:
-        out[ACTIONS] = {action_row(n): _action_cells(a) for n, a in enumerate(actions, start=1)}
-        out[ACTIONS].update({action_row(n): dict.fromkeys(_ACTION_KEYS, "")
-                             for n in range(len(actions) + 1, action_rows + 1)})
-    if seat in orders.reactions:  # her whole list of standing reactions: the rows below it are emptied
-        reactions = orders.reactions[seat]
-        out[REACTIONS] = {reaction_row(n): _reaction_cells(r) for n, r in enumerate(reactions, start=1)}
-        out[REACTIONS].update({reaction_row(n): dict.fromkeys(_REACTION_KEYS, "")
-                               for n in range(len(reactions) + 1, reaction_rows + 1)})
+        out[ACTIONS] = {action_row(n): _action_cells(a) for n, a in enumerate(orders.actions.get(seat, ()), start=1)}
+    if seat in orders.reactions:
+        out[REACTIONS] = {reaction_row(n): _reaction_cells(r) for n, r in enumerate(orders.reactions[seat], start=1)}
     seat_cells: dict[str, CellValue] = {}
     if seat in orders.hold:
         seat_cells["go"] = True
@@ -391,9 +386,6 @@ def typed_cells(window: Window, seat: str, orders: WodOrders, action_rows: int, 
     if seat_cells:
         out[SEAT] = {seat: seat_cells}
     return out
-
-
-_ACTION_KEYS = ("unit", "action", "target", "side", "new_id", "enhancements", "aim")
 
 
 def _action_cells(a: Action) -> dict[str, CellValue]:
@@ -407,9 +399,6 @@ def _action_cells(a: Action) -> dict[str, CellValue]:
     if a.aim:
         cells["aim"] = a.aim
     return cells
-
-
-_REACTION_KEYS = ("unit", "ability", "when", "within")
 
 
 def _reaction_cells(r: Reaction) -> dict[str, CellValue]:
