@@ -421,4 +421,4 @@ def test_a_kept_row_comes_back_and_a_row_typed_in_its_place_in_an_older_copy_is_
     assert "2 rows that resolution" in str(status) and "back in their rows" in str(status), status
     assert "1 row typed for a window already resolved is set aside" in str(status), status
     archive = " ".join(str(v) for v in backend.tabs[read.tabs.archive(ann)].values())
-    assert "these rows were typed for" in archive and "Target: F4" in archive, archive  # set aside with why, her text kept
+    assert "these rows were typed for" in archive and "Target: F4" in archive, archive  # with why, her text kept
