@@ -141,11 +141,6 @@ class MatchTabs:
         the last one's mark), and how many readable lines the archive holds."""
         return a1(self.copies(seat), cells(COPIES_DATA_COL, COPIES_PENDING_ROW, COPIES_COLS - 1, COPIES_PENDING_ROW))
 
-    def pending_mark_range(self, seat: str) -> str:
-        """The pending row's first two cells (the window key, and the rows read or the mark), not its line count."""
-        return a1(self.copies(seat), cells(COPIES_DATA_COL, COPIES_PENDING_ROW, COPIES_DATA_COL + 1,
-                                           COPIES_PENDING_ROW))
-
     def archive_header_range(self, seat: str) -> str:
         """The archive's header row (what a poll checks of the tab, which a resolution writes and no poll reads)."""
         return a1(self.archive(seat), cells(0, 1, ARCHIVE_TEXT_COLS - 1, 1))

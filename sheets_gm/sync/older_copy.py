@@ -11,11 +11,13 @@ what it archived for every seat), and sorts the copy's typed rows (:func:`read_c
   (none is resolved twice): an Archive entry says which resolution carried it out;
 - a row holding only tick boxes (Go, Ready, End turn) stamped for a window that is not the open one: a tick is
   for one window, so it is unticked, and the Archive says so (a stale Go never resolves her turn with nothing);
-- every other typed row is what she typed in the copy: it is read for the open window (stamped for it, its ticks
-  kept only if it was stamped for the open window already), answered in its cell like any row;
-- a row a poll read for a window that has closed since, unchanged, that no resolution read (cleared or changed
-  before its window resolved: the pending row keeps a mark of each row the polls read, ``SeatRead.read_for_closed``)
-  is bound to that window: set aside to the Archive, never read for the open one;
+- a row stamped for a window that has closed since (the copy's tables were drawn for it), that no resolution read
+  as it stands, is bound to that window: set aside to the Archive with why, never read for the open one. Whether
+  she typed it before that window resolved (and cleared it in the live file, with or without a poll between) or
+  in the copy after, the file is the same: the sync cannot tell them apart, so it reads neither (a line cleared
+  and brought back is never carried out; a line typed late is kept in the Archive, to be typed again);
+- every other typed row (stamped for the open window, or not stamped) is what she typed in the copy: it is read for
+  the open window, answered in its cell like any row;
 - a row whose subject the state no longer draws (a unit that fell since) is set aside to the Archive.
 
 The tab is then drawn again for the open window (stamps, rolls, headers, status), her rows in it; her View (title,
@@ -132,7 +134,8 @@ def _sorted(read: MatchRead, seat_read: SeatRead, since: int, history: History, 
         if not stamped and row.window and not unticked(seat_read.tab, row).typed:
             ticks.append(row)
             continue
-        if window is not None and seat_read.read_for_closed(row, window.key) \
+        if window is not None and row.window and not stamped \
+                and not seat_read.tab.table(row.table).spec.standing \
                 and not _read_since(row, seat_read.seat, since, history):
             closed.append(row)
             continue
@@ -335,7 +338,8 @@ def draw_copy_again(sheets: MatchSheets, batch: WriteBatch, backend: SheetBacken
     record, seat, adapter = read.record, copy.drawn.seat, read.adapter
     tab = copy.drawn.tab
     status = older_copy_sentence(record.resolved, len(copy.fresh), len(copy.done), len(copy.ticks), len(copy.gone),
-                                 read.tabs.archive(seat), len(copy.restored)) + status_line(adapter, record)
+                                 read.tabs.archive(seat), len(copy.restored), len(copy.closed)) \
+        + status_line(adapter, record)
     kept: dict[str, dict[str, TypedRow]] = {}
     for row in copy.fresh + copy.restored:
         kept.setdefault(row.table, {})[row.subject] = row

@@ -84,7 +84,7 @@ from sheets_gm.sync.older_copy import (
     read_copies,
     restore_archives,
 )
-from sheets_gm.sync.read import MatchRead, adapter_of, polled_cells, read_match
+from sheets_gm.sync.read import MatchRead, adapter_of, read_match
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
 from sheets_gm.sync.rows.fate_words import (
     fitted_answer,
@@ -664,12 +664,6 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             _set_aside(batch, backend, read, seat, window, stale)
         if seat not in copies:  # drawn again: its stray rows were laid where the drawing leaves them free
             report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
-        # the rows read for the window, bound to it, marked in the same write as their answers (a poll that writes
-        # nothing else writes nothing): a copy of the file saved later shows which rows were read for which window
-        polled = polled_cells(seat_read, window, seat_input.held, read.record) \
-            if seat not in copies and seat_input is not None and batch.writes_to(backend) else None
-        if polled is not None:
-            batch.put(backend, read.tabs.pending_mark_range(seat), [polled])
 
 
 def _over_feedback_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> int:

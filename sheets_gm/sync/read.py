@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sheets_gm.engine.ruleset import GM, Window
+from sheets_gm.engine.ruleset import GM
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_of, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import LayoutDriftError, SavedMeanwhileError, SheetError
@@ -41,7 +41,7 @@ from sheets_gm.sync.match_record import (
 )
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER, refuse_old_layout
-from sheets_gm.sync.rows.seat_read import SeatRead, row_mark
+from sheets_gm.sync.rows.seat_read import SeatRead
 from sheets_gm.sync.rows.strays import StrayRow, sort_rows
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch, seat_backend
 from sheets_gm.sync.swaps import SWAP_HINT, refuse_swapped
@@ -241,7 +241,7 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
         seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays, _archive_lines(pending_row),
                                older_copy(archived, record),
                                FileStamp.from_json(archived.get("gen")) if archived is not None else None,
-                               tuple(pending_row[0]) if pending_row else (), *_polled(archived))
+                               tuple(pending_row[0]) if pending_row else ())
     change = _change_to_complete(sheets, record, complete=complete, replay=replay)
     if change is not None:  # a change cut before its commit: completed, then the match read as it leaves it
         return _completed(sheets, ruleset_class, tabs, record, seats, change)
@@ -430,38 +430,6 @@ def restamped(cells: Sequence[CellValue], record: MatchRecord, what: str) -> lis
     if not isinstance(found, dict):
         return ["", current_mark(record.resolved, record.deal, stamp), row[2]]
     return [row[0], packed_cell(compact_json({**found, "gen": stamp.to_json()}), what), row[2]]
-
-
-def _polled(found: Mapping[str, Any] | None) -> tuple[str, frozenset[str]]:
-    """The window the polls read rows for, and those rows' marks, as the pending row keeps them ('' and none)."""
-    polled = found.get("polled") if found is not None else None
-    if not isinstance(polled, dict) or not isinstance(polled.get("rows"), list):
-        return "", frozenset()
-    return str(polled.get("window", "")), frozenset(str(m) for m in polled["rows"])
-
-
-def polled_cells(seat_read: SeatRead, window: Window, held: frozenset[str],
-                 record: MatchRecord) -> list[CellValue] | None:
-    """The seat's pending row (its first two cells) keeping the marks of the rows this poll read for ``window``
-    (``SeatRead.bound``), when they are not those it keeps already (None then, or while a cut resolution is under
-    way): a copy of the file saved later shows which of its rows were read for a window closed since
-    (``SeatRead.read_for_closed``)."""
-    if seat_read.pending is not None:
-        return None
-    marks = sorted({row_mark(r) for r in seat_read.bound(window, held)})
-    if (seat_read.polled_for, seat_read.polled) == (window.key if marks else "", frozenset(marks)):
-        return None
-    row = list(seat_read.pending_cells) + [""] * (3 - len(seat_read.pending_cells))
-    try:
-        found = json.loads(joined_cells(row[:2], 1)) if text_of(row[1]) else None
-    except ValueError:
-        return None
-    if not isinstance(found, dict):
-        found = json.loads(current_mark(record.resolved, record.deal, record.stamp()))
-    found = {k: v for k, v in found.items() if k != "polled"}
-    if marks:
-        found["polled"] = {"window": window.key, "rows": marks}
-    return [row[0], packed_cell(compact_json(found), f"rows {seat_read.seat} typed")]
 
 
 def _deal(found: Mapping[str, Any]) -> int:

@@ -199,6 +199,8 @@ class Table:
     past: dict[tuple[str, int, int], str] = field(default_factory=dict)  # (seat, row, col) typed past a table
     named: dict[tuple[str, str], str] = field(default_factory=dict)  # (seat, text) typed over a row's name: its tab
     fresh: set[tuple[str, str, str, str]] = field(default_factory=set)  # cells typed in a stale copy: read, kept
+    # cells typed in a stale copy in a row stamped for a window closed since: set aside with why, never read
+    bound: set[tuple[str, str, str, str]] = field(default_factory=set)
     typed_in: dict[tuple[str, str, str, str], str] = field(default_factory=dict)  # the window each cell was typed in
     checked_in: str = ""  # the window open at the last check
     answers: dict[str, Callable[[TypedRow], bool]] = field(default_factory=dict)  # the engine's, by history row
@@ -426,7 +428,8 @@ def _race(table: Table, read: MatchRead, seat: str, a: int, b: int, c: int) -> N
 
 def _stale(table: Table, read: MatchRead, seat: str, b: int = 0, c: int = 0) -> None:
     """A forced sync while the seat's office program holds her file as it was, then she types in that copy (a cell
-    chosen by ``b`` and ``c``: recorded in ``Table.fresh``, it must be read, not set aside) and saves it over the
+    chosen by ``b`` and ``c``: recorded in ``Table.fresh``, it must be read, not set aside; in ``Table.bound`` when
+    its row is stamped for a window closed since: it must be set aside with why, never read) and saves it over the
     sync's write, and the next poll."""
     backend = seat_backend(table.sheets, read.tabs, seat)
     if isinstance(backend, MemoryBackend):
@@ -464,8 +467,12 @@ def _type_in_copy(table: Table, seat: str, b: int, c: int) -> None:
     if subject not in copy_read.adapter.rows(copy_read.record.state, seat, spec) or row.text(key) == value.strip():
         return  # a row with no subject now is set aside; the same text is no new typing
     _put(table, copy_read, seat, table_name, subject, key, value)
-    if value.strip():
-        table.fresh.add((seat, table_name, subject, key))
+    if not value.strip():
+        return
+    # The sync cannot tell a row typed in the copy from one typed before its window closed and cleared since: a row
+    # whose tables the copy drew for a window closed since is bound to it (issue 60)
+    closed = row.window and row.window != copy_read.record.window_key() and not spec.standing
+    (table.bound if closed else table.fresh).add((seat, table_name, subject, key))
 
 
 def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
@@ -871,6 +878,10 @@ def check(table: Table, what: str = "poll") -> None:
         same = [r for r in still if r.subject == typed.subject]
         fresh = where in table.fresh
         table.fresh.discard(where)
+        bound = where in table.bound
+        table.bound.discard(where)
+        assert not (bound and same), f"{table.name}: {typed} was typed in a stale copy whose row was drawn for a " \
+            f"window closed since: it must be set aside, not read for the open window: {same[0].feedback!r}"
         if same or still:
             row = (same or still)[0]
             assert row.feedback and not row.feedback.startswith(IDLE), \
@@ -915,6 +926,10 @@ def check(table: Table, what: str = "poll") -> None:
         assert not fresh or {"rows", "pending"} & set(traces), \
             f"{table.name}: {typed} was typed in a stale copy saved over the sync's write: it must be read for the " \
             "open window, not set aside"
+        assert not bound or ("copy" in traces and _named(seat_backend(table.sheets, read.tabs, typed.seat),
+                                                         read.tabs.archive(typed.seat), typed.value)), \
+            f"{table.name}: {typed} was typed in a stale copy whose row was drawn for a window closed since: it " \
+            "must be set aside to the Archive, saying so"
         if "pending" in traces and "rows" not in traces:  # read by a resolution that was cut: checked until completed
             if where in refused_before and where[:3] not in retyped:
                 table.refused.add(where)
@@ -931,6 +946,7 @@ def check(table: Table, what: str = "poll") -> None:
             table.aside.append(typed)
         del table.ledger[where]
     table.fresh.clear()  # checked once: later steps may take them (a resolution, an undo)
+    table.bound.clear()
     for typed in table.aside:
         typed_again = any(r.table == typed.table and _text(r.values.get(typed.key)) == typed.value
                           for r in read.seats[typed.seat].rows)

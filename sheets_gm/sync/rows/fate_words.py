@@ -275,10 +275,11 @@ def view_lines_wait_sentence(seat: str, lost: int) -> str:
 
 
 def older_copy_sentence(now: int, fresh: int, done: int, ticks: int, gone: int, archive: str,
-                        restored: int = 0) -> str:
+                        restored: int = 0, closed: int = 0) -> str:
     """What a seat's tab and View say when its file was saved from a copy older than resolution ``now`` (it was still
     open when the sync wrote it): how many rows were read (``fresh``), not read again (``done``), unticked
-    (``ticks``), set aside (``gone``) to tab ``archive``, and kept rows the copy lacked, drawn back (``restored``)."""
+    (``ticks``), set aside (``gone``; ``closed``: typed for a window closed since) to tab ``archive``, and kept rows
+    the copy lacked, drawn back (``restored``)."""
     told = [f"{WARN}This file was saved from a copy older than resolution {now} (it was still open "
             "when the sync wrote it): sheets-gm drew it again for the window open now"]
     if fresh:
@@ -292,6 +293,10 @@ def older_copy_sentence(now: int, fresh: int, done: int, ticks: int, gone: int, 
     if gone:
         told.append(f"{counted(gone, 'row')} whose subject has no row any more {_are(gone)} set aside in tab "
                     f"{archive!r}")
+    if closed:
+        told.append(f"{counted(closed, 'row')} typed for a window already resolved {_are(closed)} set aside in tab "
+                    f"{archive!r}, not read for the window open now (type {'them' if closed > 1 else 'it'} again if "
+                    "you mean it)")
     if restored:
         told.append(f"{counted(restored, 'row')} that resolution {now} kept with its reason and the copy did not "
                     f"hold {_are(restored)} back in {'their rows' if restored > 1 else 'its row'}")
@@ -316,12 +321,12 @@ def copy_ticks_line(tab: InputTab, label: str, now: int, keys: str, rows: Sequen
 
 
 def copy_closed_line(tab: InputTab, label: str, now: int, keys: str, rows: Sequence[TypedRow]) -> ArchiveLine:
-    """The Archive entry of an older copy's rows read for a window that closed without them (``keys``: cleared or
-    changed before it resolved): bound to it, never read for the open one; set aside."""
+    """The Archive entry of an older copy's rows typed in its tables drawn for a window that closed without them
+    (``keys``): bound to it, never read for the open one; set aside."""
     return ArchiveLine(label, (
-        f"Set aside: this file was saved from a copy older than resolution {now}, and these rows were read for "
-        f"{keys}, which closed without them (they were cleared or changed before it resolved); an order is read for "
-        "its window only: type them again if you mean the window open now:"),
+        f"Set aside: this file was saved from a copy older than resolution {now}, and these rows were typed for "
+        f"{keys}, which closed without them (the copy's tables were drawn for it); an order is read for its window "
+        "only: type them again if you mean the window open now:"),
         tuple(row_text(tab, r) for r in rows), tuple(rows))
 
 

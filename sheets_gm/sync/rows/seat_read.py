@@ -5,8 +5,6 @@ Every writer around the poll decides a row's fate from this (``fates``); ``read`
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -37,10 +35,6 @@ class SeatRead:
     older_copy: int | None = None  # the resolution the file was drawn for, when older than the last (a stale copy)
     stamp: FileStamp | None = None  # the match and generation the file was last drawn for (None: before stamps)
     pending_cells: tuple[CellValue, ...] = ()  # the pending row as read (window key, rows read, the line count)
-    # the rows the polls read for window ``polled_for``, each as its ``row_mark`` (the pending row keeps them): in a
-    # copy saved from before, which of its rows were read for a window that has closed since
-    polled_for: str = ""
-    polled: frozenset[str] = frozenset()
     # completing a resolution cut short: the rows its record says it read for the window (``sync/journal.py``)
     recorded: tuple[TypedRow, ...] | None = None
 
@@ -84,11 +78,6 @@ class SeatRead:
         return [r for rows in self.for_window(window).values() for r in rows
                 if r.window == window.key and (r.typed or self.pending is not None) and r.subject not in held
                 and not self.tab.table(r.table).spec.standing and self.writes_in(window, r.table)]
-
-    def read_for_closed(self, row: TypedRow, open_key: str) -> bool:
-        """Whether ``row`` (of a file saved from an older copy) is one a poll read for a window that has closed since,
-        unchanged: bound to that window, it is never read for the open one (``open_key``)."""
-        return bool(self.polled_for) and row.window == self.polled_for != open_key and row_mark(row) in self.polled
 
     def stale(self, window: Window) -> list[TypedRow]:
         """Rows typed in a table the seat writes in now but stamped for another window (a window undone, or
@@ -144,13 +133,6 @@ class SeatRead:
                 ordered = sorted(rows, key=subjects.index)
                 kept[placed.spec.name] = {subjects[i]: rows[s] for i, s in enumerate(ordered)}
         return kept
-
-
-def row_mark(row: TypedRow) -> str:
-    """A short digest of ``row`` (its table, subject and typed cells): what the pending row keeps of a row a poll read,
-    which tells the same row in a copy saved from before, and holds no text of hers."""
-    text = json.dumps([row.table, row.subject, sorted(cells_text(row.values).items())], separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def unticked(tab: InputTab, row: TypedRow) -> TypedRow:
