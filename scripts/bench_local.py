@@ -1,9 +1,10 @@
 """Benchmark a local-workbook match as a GM runs it: start-up, an idle sync, the demo.
 
 Prints, each as the median of ``--repeats`` runs of a fresh process:
-- an idle ``sheets-gm sync`` on a local workbook (what cron runs every minute) against a bare
-  ``python -c pass``, paired: the two run alternately, so a busy machine slows both alike; the medians,
-  the ratio of the medians and the median of the per-pair ratios (goal: at most 6x);
+- for each game of ``--game`` (default GvG), an idle ``sheets-gm sync`` on a local workbook (what cron runs every
+  minute) against a bare ``python -c pass``, paired: the two run alternately, so a busy machine slows both alike;
+  the medians and the median of the per-pair ratios (goal: at most 2x), and the same
+  ratio of CPU time (user + system, from ``getrusage(RUSAGE_CHILDREN)``: steadier on a shared machine);
 - a sync that reads (its poll state removed first, as on a machine that never polled the match);
 - the wall time of ``sheets-gm demo`` (a whole bot match through the workbook);
 - how many modules an idle local sync imports, and which heavy stacks among them (Google's
@@ -12,12 +13,14 @@ Prints, each as the median of ``--repeats`` runs of a fresh process:
 
     .venv/bin/python scripts/bench_local.py                 # 5 repeats
     .venv/bin/python scripts/bench_local.py --repeats 3 --demo-seed 3
+    .venv/bin/python scripts/bench_local.py --game all --repeats 40 --skip-demo   # the idle poll of every game
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -28,6 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("gspread", "google.auth", "google.oauth2", "requests", "tenacity", "numpy")
+#: Every game the bench can set a match up for (GvG as it always did, the others as ``init GAME --practice``).
+GAMES = ("gvg", "wesnoth", "champions", "coalition", "winordie")
 
 #: Runs one idle sync in this process and prints what it imported (as JSON).
 _IMPORTS_PROBE = """
@@ -68,6 +73,17 @@ def _program() -> list[str]:
     return [str(installed)] if installed.exists() else [_python(), "-m", "sheets_gm.cli"]
 
 
+def make_game_match(folder: Path, game: str) -> Path:
+    """A local match of ``game`` in ``folder``: GvG's as ``make_match``, another game's as ``init GAME --practice``
+    starts it (a private match against the game's bot); returns its config."""
+    if game == "gvg":
+        return make_match(folder)
+    config = folder / "match.toml"
+    subprocess.run([_python(), "-m", "sheets_gm.cli", "init", game, "--practice", "-c", str(config)], check=True,
+                   capture_output=True, cwd=folder)
+    return config
+
+
 def make_match(folder: Path) -> Path:
     """A local match (4 players, no deadline) created with ``init`` in the private layout every starter config
     has (a board, one orders workbook per team, the engine under gm/); returns its config."""
@@ -84,9 +100,37 @@ def make_match(folder: Path) -> Path:
 
 def timed(command: Sequence[str], cwd: Path) -> float:
     """Wall seconds of one run of ``command`` (it must succeed)."""
-    start = time.perf_counter()
+    return measured(command, cwd)[0]
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measured(command: Sequence[str], cwd: Path) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system) of one run of ``command`` (it must succeed)."""
+    cpu, start = _children_cpu(), time.perf_counter()
     subprocess.run(command, check=True, capture_output=True, cwd=cwd)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _children_cpu() - cpu
+
+
+def idle_figures(game: str, repeats: int) -> None:
+    """Print the idle poll of a fresh local ``game`` match against ``python -c pass``, paired (wall and CPU)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        config = make_game_match(folder, game)
+        sync = [*_program(), "sync", "-c", str(config), "--quiet"]
+        timed(sync, folder)  # the first poll reads and leaves the poll state
+        timed(sync, folder)  # warm the file cache
+        bare = [_python(), "-c", "pass"]
+        pairs = [(measured(bare, folder), measured(sync, folder)) for _ in range(repeats)]
+    passes, idle = [p[0] for p, _ in pairs], [s[0] for _, s in pairs]
+    wall = statistics.median(s[0] / p[0] for p, s in pairs)
+    cpu = statistics.median(s[1] / p[1] for p, s in pairs if p[1] > 0)
+    print(f"{game}: idle local sync median {statistics.median(idle) * 1000:.1f} ms wall, python -c pass "
+          f"{statistics.median(passes) * 1000:.1f} ms; paired over {repeats} runs: {wall:.2f}x wall, "
+          f"{cpu:.2f}x CPU (medians of the pairs' ratios; goal: at most 2x)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -95,21 +139,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="runs per figure (default 5)")
     parser.add_argument("--demo-seed", default="3", help="the demo's seed (default 3)")
     parser.add_argument("--skip-demo", action="store_true", help="measure the idle sync only")
+    parser.add_argument("--game", choices=(*GAMES, "all"), default="gvg",
+                        help="whose idle poll to measure: one game, or all (default gvg)")
     args = parser.parse_args(argv)
+    for game in GAMES if args.game == "all" else (args.game,):
+        idle_figures(game, args.repeats)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         config = make_match(folder)
         sync = [*_program(), "sync", "-c", str(config), "--quiet"]
         timed(sync, folder)  # the first poll reads and leaves the poll state
-        timed(sync, folder)  # warm the file cache
-        bare = [_python(), "-c", "pass"]
-        pairs = [(timed(bare, folder), timed(sync, folder)) for _ in range(args.repeats)]
-        passes, idle = [p for p, _ in pairs], [s for _, s in pairs]
-        ratio = statistics.median(s / p for p, s in pairs)
-        print(f"idle local sync: median {statistics.median(idle) * 1000:.0f} ms wall, python -c pass: median "
-              f"{statistics.median(passes) * 1000:.0f} ms, paired over {args.repeats} runs: "
-              f"{statistics.median(idle) / statistics.median(passes):.1f}x the medians, "
-              f"{ratio:.1f}x the median of the pairs (goal: at most 6x)")
         state = folder / ".sheets-gm" / "match.poll.json"
 
         def reading() -> float:

@@ -6,15 +6,18 @@ Exit codes: 0 success, 1 a problem the user can fix (one clear message), 2 bad u
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
-from typing import Any
 
 from sheets_gm import __version__
-from sheets_gm.commands.base import UsageError, UserError, with_config_named
+from sheets_gm.commands.base import TYPE_CHECKING, UsageError, UserError, with_config_named
+from sheets_gm.commands.sync import idle_sync_by_hand
+
+if TYPE_CHECKING:  # argparse is imported where a command line is parsed: cron's idle sync never parses one
+    import argparse
+    from typing import Any
 
 #: Each subcommand module of ``sheets_gm.commands`` with the commands its ``register`` adds, in the
 #: order ``--help`` lists them. A command line imports the module of the command it runs and no
@@ -48,6 +51,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     A built-in command's parser holds that command alone (its module is the only one imported);
     ``--help``, a mistyped command and a ruleset's group get every command. A group's tools module
     is imported only when ``argv`` names that group: elsewhere the group is listed by name."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="sheets-gm",
         description="A game-master companion that runs turn-based games through a spreadsheet.",
@@ -83,6 +88,8 @@ def _command_word(argv: Sequence[str]) -> str | None:
 def _add_tools_group(sub: Any, name: str, mounted: bool) -> None:
     """``sheets-gm <name> TOOL``: the game's own commands (its record's ``commands``), mounted only when ``mounted``
     (the command line names the game: elsewhere the group is listed by name and no game is imported)."""
+    import argparse
+
     summary = f"the {name} ruleset's own tools (sheets-gm {name} --help lists them)"
     group: argparse.ArgumentParser = sub.add_parser(
         name, help=summary, description=f"Tools of the {name} ruleset.",
@@ -101,14 +108,18 @@ def _add_tools_group(sub: Any, name: str, mounted: bool) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
-    func: Callable[[argparse.Namespace], int] = args.func
+    """Run the command line; return the exit code. Cron's idle sync of a local match ends before any parsing
+    (``commands.sync.idle_sync_by_hand``): only a line it cannot tell alone, or a poll that reads, is parsed."""
+    args: argparse.Namespace | None = None
     try:
+        idle = idle_sync_by_hand(sys.argv[1:] if argv is None else argv)
+        if idle is not None:
+            return idle
+        args = build_parser(argv).parse_args(argv)
+        func: Callable[[argparse.Namespace], int] = args.func
         return func(args)
     except UserError as exc:
-        if args.debug:
+        if args is None or args.debug:
             raise
         print(f"sheets-gm: {with_config_named(str(exc), getattr(args, 'config', None))}", file=sys.stderr)
         return 2 if isinstance(exc, UsageError) else 1

@@ -1,18 +1,22 @@
-"""What every subcommand shares: the user-error type and the way a subcommand is declared."""
+"""What every subcommand shares: the user-error type and the way a subcommand is declared.
+
+Cron's idle sync loads this module before it knows whether it parses its command line: ``argparse``, ``typing``,
+``shlex`` and ``shutil`` are imported where they are used, not here.
+"""
 
 from __future__ import annotations
 
-import argparse
 import os
-import shlex
-import shutil
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy and ruff know the name)
 if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
     from sheets_gm.rulesets.game import GameCommand
 
 
@@ -24,7 +28,7 @@ class UsageError(UserError):
     """A mistyped command that only the command's own data can tell (a bot the ruleset has not); exit code 2."""
 
 
-Handler = Callable[[argparse.Namespace], int]
+Handler = Callable[["argparse.Namespace"], int]
 
 
 def clock() -> datetime:
@@ -35,6 +39,8 @@ def clock() -> datetime:
 def command(sub: Any, name: str, func: Handler, summary: str, description: str,
             example: str) -> argparse.ArgumentParser:
     """Declare a subcommand whose --help ends with an example."""
+    import argparse
+
     parser: argparse.ArgumentParser = sub.add_parser(
         name, help=summary, description=description, epilog=f"example: {example}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -71,6 +77,8 @@ def whole_number(option: str, low: int, high: int) -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` to ``high``, or an error naming ``option`` and the range."""
 
     def parse(text: str) -> int:
+        import argparse
+
         try:
             value = int(text.strip().replace("_", ""))
         except ValueError:
@@ -87,6 +95,8 @@ def seconds(option: str, low: float, high: float) -> Callable[[str], float]:
     """An argparse type: a number of seconds from ``low`` to ``high``, or an error naming ``option`` and the range."""
 
     def parse(text: str) -> float:
+        import argparse
+
         try:
             value = float(text.strip())
         except ValueError:
@@ -111,6 +121,8 @@ def with_config_named(message: str, config: object) -> str:
     """
     if not isinstance(config, Path):
         return message
+    import shlex
+
     return message.replace(f"-c {CONFIG_STAND_IN}", f"-c {shlex.quote(str(config))}")
 
 
@@ -138,6 +150,8 @@ def program_name(*, from_anywhere: bool = False) -> str:
     typed = (lambda path: os.path.abspath(path)) if from_anywhere else _as_typed
     if started.name != "sheets-gm":  # python -m sheets_gm.cli, or a test runner
         return f"{typed(Path(sys.executable))} -m sheets_gm.cli"
+    import shutil
+
     found = shutil.which("sheets-gm")
     if found is not None and started.exists() and os.path.samefile(found, started):
         return "sheets-gm"

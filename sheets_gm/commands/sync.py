@@ -7,12 +7,20 @@ config code loads (``sheets_gm.match.idle_poll`` decides).
 
 from __future__ import annotations
 
-import argparse
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from sheets_gm.commands import base
-from sheets_gm.commands.base import add_config_option, command
+from sheets_gm.commands.base import TYPE_CHECKING, add_config_option, command
+
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+#: The options of ``sync`` that cron's line may hold and :func:`idle_sync_by_hand` reads without ``argparse``
+#: (each of them once), by whether they take a value.
+_BY_HAND = {"-c": True, "--config": True, "--env-file": True, "--quiet": False}
+_SAME = {"-c": "--config", "--config": "-c"}
 
 
 def run_sync(args: argparse.Namespace) -> int:
@@ -20,13 +28,7 @@ def run_sync(args: argparse.Namespace) -> int:
     open window's reminder fell due (then it reads, to know whom to remind); notices waiting for a retry are
     sent then without a read. ``--env-file`` (cron's line) is read first: the notices' secrets."""
     if args.env_file is not None:
-        from sheets_gm.notify.env_file import EnvFileError, apply_env_file
-
-        try:
-            apply_env_file(args.env_file)
-        except EnvFileError as exc:  # the poll goes on; the notices' channels say what they lack (once, --quiet)
-            if not args.quiet:
-                print(f"Warning: {exc}")
+        _apply_env_file(args.env_file, quiet=args.quiet)
     if not args.watch:
         from sheets_gm.match.idle_poll import idle_local_sync
 
@@ -44,6 +46,64 @@ def run_sync(args: argparse.Namespace) -> int:
     from sheets_gm.commands import polls
 
     return polls.run_sync(args)
+
+
+def idle_sync_by_hand(words: Sequence[str]) -> int | None:
+    """Cron's idle poll of a local match before ``argparse`` loads: when ``words`` is a plain ``sync`` line (its
+    options among ``--debug`` before it, ``-c``/``--config``, ``--quiet`` and ``--env-file``, each once, written
+    out in full) and the poll may stay idle with no letter waiting, print what :func:`run_sync` would and return
+    0; else None, and the command line is parsed as always (which decides again)."""
+    options = _sync_options(words)
+    if options is None:
+        return None
+    config = Path(options.get("--config", options.get("-c", "match.toml")))
+    quiet = "--quiet" in options
+    from sheets_gm.match.idle_poll import idle_local_sync
+
+    idle = idle_local_sync(config, base.clock(), quiet=quiet)
+    if idle is None or idle.letters_waiting:
+        return None
+    if "--env-file" in options:
+        _apply_env_file(Path(options["--env-file"]), quiet=quiet)
+    if idle.warning:
+        print(idle.warning)
+    if not quiet:
+        print(idle.summary)
+    return 0
+
+
+def _sync_options(words: Sequence[str]) -> dict[str, str] | None:
+    """The options of the plain ``sync`` line ``words`` by name (see :func:`idle_sync_by_hand`), else None."""
+    rest = list(words)
+    if rest[:1] == ["--debug"]:
+        rest = rest[1:]
+    if rest[:1] != ["sync"]:
+        return None
+    options: dict[str, str] = {}
+    rest = rest[1:]
+    while rest:
+        word = rest.pop(0)
+        name, equals, value = word.partition("=") if word.startswith("--") else (word, "", "")
+        takes_value = _BY_HAND.get(name)
+        if takes_value is None or name in options or _SAME.get(name) in options:
+            return None
+        if takes_value and not equals and rest:
+            value = rest.pop(0)
+        if takes_value != bool(value) or (not takes_value and equals) or value.startswith("-"):
+            return None
+        options[name] = value
+    return options
+
+
+def _apply_env_file(path: Path, *, quiet: bool) -> None:
+    """Read ``--env-file``: the notices' secrets; a file that cannot be read is a warning (unless ``quiet``)."""
+    from sheets_gm.notify.env_file import EnvFileError, apply_env_file
+
+    try:
+        apply_env_file(path)
+    except EnvFileError as exc:  # the poll goes on; the notices' channels say what they lack (once, --quiet)
+        if not quiet:
+            print(f"Warning: {exc}")
 
 
 def run_resolve(args: argparse.Namespace) -> int:
@@ -99,6 +159,8 @@ def register(sub: Any) -> None:
 
 
 def _positive(text: str) -> float:
+    import argparse
+
     try:
         value = float(text)
     except ValueError:

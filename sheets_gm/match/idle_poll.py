@@ -9,11 +9,10 @@ sheet or config code loads (``commands/sync.py``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from sheets_gm.notify.outbox import Due, due
+from sheets_gm.notify.due import Due, due_without_letters
 from sheets_gm.sync.gate.idle import idle_local_poll
 from sheets_gm.sync.gate.state import PollState
 
@@ -23,17 +22,34 @@ def may_stay_idle(state: PollState, notices: Due, *, quiet: bool) -> bool:
     return bool(quiet or state.summary) and not notices.reminder
 
 
-@dataclass(frozen=True)
 class IdleSync:
     """Cron's idle poll of a local match: what it says again (the last full poll's warning and line), and
     whether letters wait for a retry (sent then, reading no spreadsheet); and, for ``serve``, the open window's
-    deadline and whether the match is over, as the last full poll saw them."""
+    deadline and whether the match is over, as the last full poll saw them. A plain class: no ``dataclasses`` on
+    the idle path."""
 
-    warning: str
-    summary: str
-    letters_waiting: bool
-    deadline: str = ""
-    finished: bool = False
+    __slots__ = ("deadline", "finished", "letters_waiting", "summary", "warning")
+
+    def __init__(self, warning: str, summary: str, letters_waiting: bool, deadline: str = "",
+                 finished: bool = False) -> None:
+        self.warning = warning
+        self.summary = summary
+        self.letters_waiting = letters_waiting
+        self.deadline = deadline
+        self.finished = finished
+
+    def _key(self) -> tuple[str, str, bool, str, bool]:
+        return self.warning, self.summary, self.letters_waiting, self.deadline, self.finished
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, IdleSync) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return "IdleSync(warning={!r}, summary={!r}, letters_waiting={!r}, deadline={!r}, finished={!r})".format(
+            *self._key())
 
 
 def idle_local_sync(config_path: Path, now: datetime, *, quiet: bool) -> IdleSync | None:
@@ -42,7 +58,11 @@ def idle_local_sync(config_path: Path, now: datetime, *, quiet: bool) -> IdleSyn
     state = idle_local_poll(config_path, now)
     if state is None:
         return None
-    notices = due(config_path, now)
+    notices = due_without_letters(config_path, now)
+    if notices is None:  # letters wait: the outbox tells which may be tried now
+        from sheets_gm.notify.outbox import due
+
+        notices = due(config_path, now)
     if not may_stay_idle(state, notices, quiet=quiet):
         return None
     return IdleSync(state.warning, state.summary, notices.letters > 0, state.deadline, state.finished)

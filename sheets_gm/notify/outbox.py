@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
+from sheets_gm.notify.due import Due, outbox_path, reminder_at
 from sheets_gm.notify.redact import redact
 
 #: A letter's channels.
@@ -136,20 +137,6 @@ class Letter:
         """Whether it may be tried at ``now``."""
         until = self.waits_until()
         return until is None or now >= until
-
-
-@dataclass(frozen=True)
-class Due:
-    """What an idle poll must do about notices: ``letters`` waiting that may be tried now, and whether the
-    open window's reminder fell due (then it goes past the gate, as for a deadline)."""
-
-    letters: int = 0
-    reminder: bool = False
-
-
-def outbox_path(config_path: Path) -> Path:
-    """The outbox folder of the match configured by ``config_path``."""
-    return config_path.parent / ".sheets-gm" / f"{config_path.stem}.outbox"
 
 
 def _private_folder(path: Path) -> None:
@@ -442,10 +429,7 @@ class Outbox:
 
     def reminder(self) -> datetime | None:
         """When the reminder waited for falls due, if one is."""
-        try:
-            return datetime.fromisoformat(json.loads(self.reminder_path.read_text(encoding="utf-8"))["at"])
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
+        return reminder_at(self.reminder_path)
 
 
 def due(config_path: Path, now: datetime) -> Due:

@@ -2,25 +2,48 @@
 
 The poll gate compares a local workbook with the fingerprint the last poll left, and the local
 backend gives the fingerprint of what it has just saved, so that our own save is never taken
-for a player's.
+for a player's. Cron's idle poll loads this module: a plain class (no ``dataclasses``), and ``hashlib`` only
+when a file's time moved.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
 
-@dataclass(frozen=True, slots=True)
 class FileMark:
-    """One version of a file: its size, modification time (ns) and SHA-256 of its bytes."""
+    """One version of a file: its size, modification time (ns) and SHA-256 of its bytes (compared by value)."""
 
-    size: int
-    mtime_ns: int
-    sha256: str
+    __slots__ = ("mtime_ns", "sha256", "size")
+
+    def __init__(self, size: int, mtime_ns: int, sha256: str) -> None:
+        self.size = size
+        self.mtime_ns = mtime_ns
+        self.sha256 = sha256
+
+    def as_dict(self) -> dict[str, int | str]:
+        """Its fields by name, as the poll state's file keeps them."""
+        return {"size": self.size, "mtime_ns": self.mtime_ns, "sha256": self.sha256}
+
+    def _key(self) -> tuple[int, int, str]:
+        return self.size, self.mtime_ns, self.sha256
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FileMark) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"FileMark(size={self.size!r}, mtime_ns={self.mtime_ns!r}, sha256={self.sha256!r})"
+
+
+def _sha256(data: bytes) -> str:
+    import hashlib  # not at the top: an idle poll whose files kept their times hashes nothing
+
+    return hashlib.sha256(data).hexdigest()
 
 
 def file_mark(path: Path) -> FileMark | None:
@@ -32,12 +55,12 @@ def file_mark(path: Path) -> FileMark | None:
         data = path.read_bytes()
     except OSError:
         return None
-    return FileMark(before.st_size, before.st_mtime_ns, hashlib.sha256(data).hexdigest())
+    return FileMark(before.st_size, before.st_mtime_ns, _sha256(data))
 
 
 def bytes_mark(data: bytes, mtime_ns: int) -> FileMark:
     """The fingerprint of a file just written with ``data`` and modification time ``mtime_ns``."""
-    return FileMark(len(data), mtime_ns, hashlib.sha256(data).hexdigest())
+    return FileMark(len(data), mtime_ns, _sha256(data))
 
 
 def unchanged(path: Path, mark: FileMark) -> bool:
@@ -52,6 +75,6 @@ def unchanged(path: Path, mark: FileMark) -> bool:
     if now.st_mtime_ns == mark.mtime_ns:
         return True
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest() == mark.sha256
+        return _sha256(path.read_bytes()) == mark.sha256
     except OSError:
         return False

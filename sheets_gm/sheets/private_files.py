@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -47,7 +46,7 @@ def write_private(path: Path, data: str | bytes) -> None:
     """Write ``data`` (text as UTF-8) to ``path`` atomically (a reader sees the old file or the new one), the file
     0600 and its folder 0700 (``private_folder``). OSError when it cannot be written."""
     private_folder(path.parent)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     fd = open_private(tmp)
     try:
         with os.fdopen(fd, "wb") as f:

@@ -8,6 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from sheets_gm.commands.sync import _sync_options
 from tests.matchfiles import local_match
 
 _PROBE = """
@@ -51,3 +54,18 @@ def test_an_option_of_another_game_still_names_what_the_match_accepts(tmp_path: 
     done = subprocess.run([sys.executable, "-m", "sheets_gm.cli", "adjust", "-c", str(config), "--gold", "Ann=1",
                            "--reason", "x"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and "--gold: not a correction of a gvg match; it accepts" in done.stderr
+
+
+@pytest.mark.parametrize(("words", "options"), [
+    (["sync", "-c", "a.toml", "--quiet"], {"-c": "a.toml", "--quiet": ""}),
+    (["--debug", "sync", "--config=a b.toml", "--env-file", "x.env"], {"--config": "a b.toml", "--env-file": "x.env"}),
+    (["sync"], {}),
+    (["sync", "--watch"], None), (["sync", "-h"], None), (["sync", "--qui"], None), (["sync", "-ca.toml"], None),
+    (["sync", "-c", "a.toml", "--config", "b.toml"], None), (["sync", "--quiet", "--quiet"], None),
+    (["sync", "-c"], None), (["sync", "-c", "--quiet"], None), (["sync", "--config="], None),
+    (["sync", "--quiet=1"], None), (["sync", "stray"], None), (["sync", "--debug"], None), (["status"], None),
+])
+def test_only_a_plain_cron_line_skips_the_parser(words: list[str], options: dict[str, str] | None) -> None:
+    """The idle poll reads by hand only the line cron runs, each option once, in full; any other line (help, an
+    abbreviation, a repeated option, a missing value) goes to argparse, which answers it as it always did."""
+    assert _sync_options(words) == options

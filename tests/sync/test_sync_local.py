@@ -342,22 +342,63 @@ def check_no_formula_written(found: dict[str, dict[str, tuple[Any, str]]],
                 assert allowed.get((tab, ref)) == (value, kind), f"the sync wrote a formula in {tab}!{ref}: {value!r}"
 
 
-def test_a_local_sync_does_not_import_the_google_stack_or_numpy(tmp_path: Path) -> None:
-    """cron starts a sync every few minutes: a local match must not pay for Google's client or numpy."""
+#: What cron's poll of a local match never needs: Google's client and numpy, whatever the poll does.
+NEVER_LOCAL = ("gspread", "google.auth", "google.oauth2", "requests", "tenacity", "numpy")
+#: What an idle poll never needs besides: the workbooks, the game, the config, the parsing of its command line,
+#: and the standard library's heavier modules (``dataclasses`` brings ``inspect``, ``ast``, ``dis``, ``tokenize``).
+NEVER_IDLE = (*NEVER_LOCAL, "openpyxl", "tomllib", "sheets_gm.rulesets", "sheets_gm.config", "sheets_gm.sheets.local",
+              "sheets_gm.notify.outbox", "sheets_gm.commands.polls", "argparse", "typing", "dataclasses", "inspect",
+              "ast", "dis", "tokenize", "shlex", "shutil", "bz2", "lzma", "locale", "gettext", "hashlib", "secrets",
+              "random", "hmac", "base64", "uuid", "subprocess", "threading")
+
+#: Runs ``sheets-gm sync -c CONFIG --quiet`` in a fresh process; prints its exit code, what it wrote and which of
+#: the modules named after the config it imported (as JSON).
+_SYNC_PROBE = """
+import contextlib, io, json, sys
+from sheets_gm.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    code = main(['sync', '-c', sys.argv[1], '--quiet'])
+print(json.dumps([code, out.getvalue(), sorted(m for m in sys.argv[2:] if m in sys.modules)]))
+"""
+
+
+def probe_sync(config: Path, modules: tuple[str, ...]) -> tuple[int, str, list[str]]:
+    """The exit code, the output and which of ``modules`` a fresh process imports to poll ``config`` quietly."""
     import json
     import subprocess
     import sys
 
+    done = subprocess.run([sys.executable, "-c", _SYNC_PROBE, str(config), *modules], capture_output=True,
+                          text=True, timeout=120, check=True, cwd=config.parent)
+    code, out, found = json.loads(done.stdout.strip().splitlines()[-1])
+    return code, out, found
+
+
+def test_a_local_sync_does_not_import_the_google_stack_or_numpy(tmp_path: Path) -> None:
+    """cron starts a sync every few minutes: a local match must not pay for Google's client or numpy."""
     from tests.matchfiles import local_match
 
     config, _ = local_match(tmp_path)
-    probe = ("import json, sys\nfrom sheets_gm.cli import main\n"
-             "code = main(['sync', '-c', sys.argv[1], '--quiet'])\n"
-             "print(json.dumps([code, sorted(m for m in ('gspread', 'google.auth', 'requests', 'tenacity', 'numpy')"
-             " if m in sys.modules)]))")
-    done = subprocess.run([sys.executable, "-c", probe, str(config)], capture_output=True, text=True, timeout=120,
-                          check=True)
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == [0, []]
+    assert probe_sync(config, NEVER_LOCAL) == (0, "", [])
+
+
+@pytest.mark.parametrize("game", ["gvg", *(pytest.param(g, marks=pytest.mark.soak)
+                                           for g in ("wesnoth", "champions", "coalition", "winordie"))])
+def test_an_idle_local_poll_imports_only_what_it_needs(tmp_path: Path, game: str) -> None:
+    """cron's idle poll (nothing changed since the last) is a process start every minute: for every game, it loads
+    no workbook, game, config or command-line parser, nor the standard library's heavier modules (issue 66)."""
+    import subprocess
+    import sys
+
+    config = tmp_path / "match.toml"
+    subprocess.run([sys.executable, "-m", "sheets_gm.cli", "init", game, "--practice", "-c", str(config)],
+                   capture_output=True, timeout=300, check=True, cwd=tmp_path)
+    state = tmp_path / ".sheets-gm" / "match.poll.json"
+    assert probe_sync(config, ())[0] == 0 and state.is_file()  # the first poll reads, and keeps its state
+    kept = state.read_bytes()
+    assert probe_sync(config, NEVER_IDLE) == (0, "", [])
+    assert state.read_bytes() == kept  # it stayed idle: nothing read, nothing written
 
 
 def test_a_workbook_changed_on_disk_is_read_again_not_served_from_memory(tmp_path: Path) -> None:

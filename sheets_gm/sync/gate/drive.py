@@ -36,6 +36,7 @@ question.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -265,7 +266,9 @@ def due_without_changes(config_path: Path, keys: set[str], now: datetime) -> str
 def after_idle(config_path: Path, gate: DriveCheck) -> None:
     """An idle poll: keep the state, from Drive's new page token (and file-index check) on."""
     if gate.state is not None:
-        save_state(state_path(config_path), replace(gate.state, drive_token=gate.token, checked_at=gate.checked_at))
+        state = copy.copy(gate.state)  # a plain class (the idle path imports no dataclasses): copied, then changed
+        state.drive_token, state.checked_at = gate.token, gate.checked_at
+        save_state(state_path(config_path), state)
 
 
 def read_and_poll(run: Callable[[MatchSheets], WindowReport], sheets: MatchSheets, gate: DriveCheck,

@@ -19,39 +19,66 @@ from __future__ import annotations
 
 import contextlib
 import json
-from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from sheets_gm.sheets.marks import FileMark
-from sheets_gm.sheets.private_files import write_private
 
 #: Bumped when the file's meaning changes; a file of another version is ignored (the poll reads all).
 STATE_VERSION = 3
 
 
-@dataclass
 class PollState:
-    """What the last full poll of a match saw and said (see the module notes)."""
+    """What the last full poll of a match saw and said (see the module notes); compared by value.
 
-    config: FileMark
-    deadline: str = ""  # the open window's deadline as the engine record keeps it ('' for none)
-    finished: bool = False
-    summary: str = ""  # the line the poll printed ('' when it must not be repeated, e.g. a resolution)
-    warning: str = ""  # a warning every poll repeats until the GM fixes it (settings drift)
-    files: dict[str, FileMark] = field(default_factory=dict)  # local workbooks, by path
-    full_read_at: str = ""  # Google: when the last read of every spreadsheet started (ISO, UTC, this machine's clock)
-    drive_token: str = ""  # Google: the page token of Drive's change log after the last question
-    read_at: dict[str, str] = field(default_factory=dict)  # Google: when each spreadsheet was last read, by key
-    written: list[str] = field(default_factory=list)  # Google: spreadsheets the last poll wrote unseen (read back)
-    versions: dict[str, int] = field(default_factory=dict)  # Google: Drive's version each kept read covers, by key
-    checked_at: str = ""  # Google: when Drive's file index was last asked (the safety net)
-    unseen: list[str] = field(default_factory=list)  # Google: spreadsheets Drive shows these credentials not at all
-    folder: str = ""  # local: the config's folder, resolved; a copy of the match elsewhere judges nothing by it
+    A plain class rather than a dataclass: cron's idle poll builds one, and ``dataclasses`` (with ``inspect``)
+    would be most of what it imports."""
+
+    __slots__ = ("checked_at", "config", "deadline", "drive_token", "files", "finished", "folder", "full_read_at",
+                 "read_at", "summary", "unseen", "versions", "warning", "written")
+
+    def __init__(self, config: FileMark, deadline: str = "", finished: bool = False, summary: str = "",
+                 warning: str = "", files: dict[str, FileMark] | None = None, full_read_at: str = "",
+                 drive_token: str = "", read_at: dict[str, str] | None = None, written: list[str] | None = None,
+                 versions: dict[str, int] | None = None, checked_at: str = "", unseen: list[str] | None = None,
+                 folder: str = "") -> None:
+        self.config = config
+        self.deadline = deadline  # the open window's deadline as the engine record keeps it ('' for none)
+        self.finished = finished
+        self.summary = summary  # the line the poll printed ('' when it must not be repeated, e.g. a resolution)
+        self.warning = warning  # a warning every poll repeats until the GM fixes it (settings drift)
+        self.files: dict[str, FileMark] = {} if files is None else files  # local workbooks, by path
+        # Google: when the last read of every spreadsheet started (ISO, UTC, this machine's clock)
+        self.full_read_at = full_read_at
+        self.drive_token = drive_token  # Google: the page token of Drive's change log after the last question
+        # Google: when each spreadsheet was last read, by key
+        self.read_at: dict[str, str] = {} if read_at is None else read_at
+        # Google: spreadsheets the last poll wrote unseen (read back)
+        self.written: list[str] = [] if written is None else written
+        # Google: Drive's version each kept read covers, by key
+        self.versions: dict[str, int] = {} if versions is None else versions
+        self.checked_at = checked_at  # Google: when Drive's file index was last asked (the safety net)
+        # Google: spreadsheets Drive shows these credentials not at all
+        self.unseen: list[str] = [] if unseen is None else unseen
+        self.folder = folder  # local: the config's folder, resolved; a copy of the match elsewhere judges nothing by it
+
+    def _fields(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PollState) and self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
+
+    def __repr__(self) -> str:
+        return f"PollState({', '.join(f'{k}={v!r}' for k, v in self._fields().items())})"
 
     def to_json(self) -> str:
         """The file's text."""
-        return json.dumps({"version": STATE_VERSION, **asdict(self)}, sort_keys=True)
+        fields = self._fields()
+        fields["config"] = self.config.as_dict()
+        fields["files"] = {where: mark.as_dict() for where, mark in self.files.items()}
+        return json.dumps({"version": STATE_VERSION, **fields}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> PollState | None:
@@ -67,13 +94,24 @@ class PollState:
             return None
 
 
-@dataclass(frozen=True, slots=True)
 class Said:
     """What a poll said, as the next idle poll repeats it: ``summary`` ('' when it must not be repeated, e.g. a
     resolution) and ``warning`` (what every poll repeats until the GM fixes it)."""
 
-    summary: str = ""
-    warning: str = ""
+    __slots__ = ("summary", "warning")
+
+    def __init__(self, summary: str = "", warning: str = "") -> None:
+        self.summary = summary
+        self.warning = warning
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Said) and (self.summary, self.warning) == (other.summary, other.warning)
+
+    def __hash__(self) -> int:
+        return hash((self.summary, self.warning))
+
+    def __repr__(self) -> str:
+        return f"Said(summary={self.summary!r}, warning={self.warning!r})"
 
 
 def state_path(config_path: Path) -> Path:
@@ -91,6 +129,8 @@ def load_state(path: Path) -> PollState | None:
 
 def save_state(path: Path, state: PollState) -> None:
     """Write ``state`` atomically (a reader sees the old file or the new one); a failure only costs a full read."""
+    from sheets_gm.sheets.private_files import write_private  # not at the top: an idle poll writes nothing
+
     with contextlib.suppress(OSError):
         write_private(path, state.to_json())
 
