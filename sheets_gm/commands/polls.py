@@ -203,17 +203,19 @@ def run_resolve(args: argparse.Namespace) -> int:
         raise UsageError(f"--window {args.window} and --turn {args.turn} name two windows: give one "
                          "(--turn N is the same as --window N)")
     named = args.window if args.window is not None else (None if args.turn is None else str(args.turn))
+    if args.step is not None and (named is None or not args.force):
+        raise UsageError("--step names a step of the window you force: give it with --force --window KEY "
+                         "(status shows both)")
     if args.force and named is None:
         with user_errors():
             seen = poll_match(config, sheets, dry_run=True)
         if seen.finished:
             raise UserError(f"the match is over ({seen.result}); nothing to resolve")
-        key = seen.window_key
         raise UserError(f"--force needs the window you mean, so that it never forces a window that another sync "
-                        f"opened meanwhile: window {key} ({seen.window}) is open now; to resolve it anyway run "
-                        f"sheets-gm resolve -c {args.config} --force --window {key}")
+                        f"opened meanwhile: window {seen.window_key}, step {seen.step} ({seen.window}) is open now; "
+                        f"to resolve it anyway run {_force_command(args, seen)}")
     with user_errors():
-        done = resolve_now(config, sheets, force=args.force, window=named, clock=_now)
+        done = resolve_now(config, sheets, force=args.force, window=named, clock=_now, step=args.step)
     report = done.report
     if report.force_refused:
         raise UserError(f"{report.force_refused}. Look at the match again "
@@ -222,12 +224,16 @@ def run_resolve(args: argparse.Namespace) -> int:
         raise UserError(f"the match is over ({report.result}); nothing to resolve")
     if not report.resolved:
         missing = ", ".join(report.waiting_for) or "nobody"
-        key = report.window_key
-        raise UserError(f"window {key} ({report.window}) is not due: not every seat is ready and the deadline has "
-                        f"not passed (not ready: {missing}). To resolve it anyway: "
-                        f"sheets-gm resolve -c {args.config} --force --window {key}")
+        raise UserError(f"window {report.window_key} ({report.window}) is not due: not every seat is ready and the "
+                        f"deadline has not passed (not ready: {missing}). To resolve it anyway: "
+                        f"{_force_command(args, report)}")
     print("\n".join(line for line in (describe_report(report), done.notices) if line))
     return 0
+
+
+def _force_command(args: argparse.Namespace, report: WindowReport) -> str:
+    """The command that forces the window ``report`` found open, at the step it found (what status shows)."""
+    return f"sheets-gm resolve -c {args.config} --force --window {report.window_key} --step {report.step}"
 
 
 def _deadline_phrase(deadline: str, now: datetime, what: str, who: str) -> str:
@@ -245,7 +251,8 @@ def window_status_lines(report: WindowReport, now: datetime, held: str = "") -> 
     ``held``: the workbook open in an office program that a due window's resolution waits for ('' if none)."""
     if report.finished:
         return [report.result]
-    lines = [f"{report.window[:1].upper()}{report.window[1:]} (window {report.window_key}) · orders open"
+    lines = [f"{report.window[:1].upper()}{report.window[1:]} (window {report.window_key}, step {report.step}) · "
+             "orders open"
              + _deadline_phrase(report.deadline, now, "it", "every seat")]
     lines.append(report.result)
     if report.schedule_change:

@@ -77,17 +77,21 @@ def register(sub: Any) -> None:
                    help="read NAME=value lines into the environment first: the notices' secrets under cron (the "
                         "crontab line init and doctor print names the match's .sheets-gm/<config name>.env)")
     p = command(sub, "resolve", run_resolve,
-                "resolve the open window now (--force --window KEY: even if not every seat is ready)",
+                "resolve the open window now (--force --window KEY --step N: even if not every seat is ready)",
                 "Poll the match and resolve the open window if it is due; with --force --window KEY, resolve it "
-                "anyway with the orders in the cells now (missing orders: those units do nothing). The window is "
-                "checked under the sync lock: if another sync resolved it meanwhile, nothing is forced.",
-                "sheets-gm resolve -c match.toml --force --window 7")
+                "anyway with the orders in the cells now (missing orders: those units do nothing). The window and its "
+                "step are checked under the sync lock: if another sync resolved them meanwhile, nothing is forced.",
+                "sheets-gm resolve -c match.toml --force --window 7 --step 9")
     add_config_option(p)
     p.add_argument("--force", action="store_true", help="resolve even if not every seat is ready (needs --window)")
     p.add_argument("--window", metavar="KEY",
                    help="the window to force, as status names it (7, or 3/equip): the open one")
     p.add_argument("--turn", type=int, metavar="N",
                    help="the same as --window N, for a game whose windows are its turns (GvG: 7)")
+    p.add_argument("--step", type=int, metavar="N",
+                   help="the window's step, as status names it (window 1, step 3): a window that resolves in steps "
+                        "(Win or Die's turn) is never forced a step further than you saw; without it, --window "
+                        "forces only a window no step of which was resolved yet")
     p = command(sub, "status", run_status, "window, deadline, who is not ready, what was rejected and why",
                 "Read the match and say where it stands, and which notices wait to be sent and why; writes nothing.",
                 "sheets-gm status -c match.toml")

@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
         replay_document,
         replay_states,
     )
+    from sheets_gm.sync.life.typed_check import typed_mismatch
     from sheets_gm.sync.read import read_match
 
     if args.replay is not None and args.config is not None:
@@ -54,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
         sheets = open_match(config, writes=False)
         with user_errors(config):
             read = read_match(sheets, get_ruleset(config.ruleset))
-            doc = replay_document(read.record, match_history(sheets, read.record, read.tabs.spec.tabs.engine))
+            entries = match_history(sheets, read.record, read.tabs.spec.tabs.engine)
+            doc = replay_document(read.record, entries)
     try:  # a replay of an earlier layout is read through its ruleset's legacy hook
         found = replay_states(windows_replay(doc))
     except WindowReplayError as exc:
@@ -65,6 +67,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"MISMATCH after {done} replayed: {difference}")
         return 1
     if args.replay is None:
+        mismatch = typed_mismatch(read.record, read.tabs, read.adapter, entries)
+        if mismatch is not None:  # the states replay, but from orders the table did not type
+            print(f"MISMATCH after {done} replayed: {mismatch}")
+            return 1
         with user_errors(config):
             forged, typed_over, edits = hand_edits(sheets, read, doc)
         if forged or typed_over or edits:

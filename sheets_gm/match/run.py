@@ -58,7 +58,6 @@ from sheets_gm.sync.command_journal import (
 )
 from sheets_gm.sync.gate.state import forget_state, state_path
 from sheets_gm.sync.journal import drop_journal, init_under_way, journal_path, load_change, start_init
-from sheets_gm.sync.life.adjust_undo import stand_in_gm
 from sheets_gm.sync.life.grow import LayoutOwners
 from sheets_gm.sync.life.settle import settle_cut_command
 from sheets_gm.sync.life.share import share_match, sharing_plan
@@ -88,23 +87,20 @@ def require_sheets(ruleset: str, where: str) -> None:
 
 
 def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force: bool = False,
-                     dry_run: bool = False, window: str | None = None, lock_wait: float = 30.0,
-                     lock: bool = True) -> WindowReport:
-    """One poll of the match under the match lock (``window``: force only that window, see ``poll``); the lock is
-    waited for up to ``lock_wait`` seconds (``serve`` waits for none: it skips a match another command holds).
+                     dry_run: bool = False, window: str | None = None, step: int | None = None,
+                     lock_wait: float = 30.0, lock: bool = True) -> WindowReport:
+    """One poll of the match under the match lock (``window``: force only that window, at its step ``step``, see
+    ``poll``); the lock is waited for up to ``lock_wait`` seconds (``serve`` waits for none: it skips a match another
+    command holds).
     ``lock`` False: the caller holds the lock already, as the gated poll does from before its gate decides."""
     match_files(config)  # a watch holds its spreadsheets open: a link made since is refused at its next poll
     with match_lock(config.lock_path, wait_seconds=lock_wait) if lock else contextlib.nullcontext():
         try:
-            report = poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
+            report = poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window, step=step,
                           dry_run=dry_run, owners=lambda: layout_owners(config, sheets), live=_live(config),
                           schedule=config.schedule.rule())
         except OldLayoutError as exc:
             raise exc.for_config(config.path) from None
-        # a practice match's stand-in GM applies what the cards make mechanical, as the GM would (only a match whose
-        # config turns it on pays the read it takes)
-        if not dry_run and config.settings.get("stand_in_gm") is True:
-            stand_in_gm(sheets, get_ruleset(config.ruleset), owners=lambda: layout_owners(config, sheets))
         if not dry_run:
             report.page = publish_page(config, report.facts)
         return report
@@ -123,7 +119,11 @@ def complete_cut_change(config: MatchConfig, sheets: MatchSheets) -> str:
         except SheetError:
             return ""  # the poll says why
         forget_state(state_path(config.path))
-    if load_change(sheets.journal) is None:
+    change = load_change(sheets.journal)
+    if change is None:
+        return settled
+    if change.resolution:  # the poll completes it (and tells the table): it reads every spreadsheet for it
+        forget_state(state_path(config.path))
         return settled
     try:
         completed = "; ".join(c for c in (settled, read_match(sheets, get_ruleset(config.ruleset)).completed) if c)

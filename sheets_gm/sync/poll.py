@@ -15,12 +15,15 @@ Each seat's pending row is also kept in the GM's journal before the seats are wr
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.gm_events import gm_event_from_json, gm_event_to_json
 from sheets_gm.engine.ruleset import Resolution, Verdict, Window
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
@@ -33,11 +36,25 @@ from sheets_gm.sheets.backend import (
 )
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
-from sheets_gm.sheets.tables import TypedRow, too_long
+from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.drawn_cells import DrawnAgain, board_drawn_again, drawn_again_writes, log_lines_cleared
-from sheets_gm.sync.journal import Journal, journaled_run
+from sheets_gm.sync.journal import (
+    ChangeJournal,
+    ResolutionRecord,
+    dice_key,
+    journaled_run,
+    load_journal,
+    recorded_rows,
+)
+from sheets_gm.sync.life.adjust_undo import (
+    BetweenWindowsError,
+    applied_gm_events,
+    gm_reasons,
+    with_change,
+    with_gm_events,
+)
 from sheets_gm.sync.life.deadline_change import (
     DeadlineChange,
     ScheduleRule,
@@ -48,7 +65,15 @@ from sheets_gm.sync.life.deadline_change import (
 from sheets_gm.sync.life.grow import OwnersSource, grow_tables
 from sheets_gm.sync.life.seed_check import check_seed
 from sheets_gm.sync.life.settle import settle_cut_command
-from sheets_gm.sync.match_record import MatchRecord, compact_json, engine_write, history_write, packed_cell
+from sheets_gm.sync.match_record import (
+    MatchRecord,
+    compact_json,
+    engine_write,
+    history_range,
+    history_write,
+    joined_cells,
+    packed_cell,
+)
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.notices import PollFacts
 from sheets_gm.sync.older_copy import (
@@ -85,6 +110,7 @@ from sheets_gm.sync.rows.fates import (
 )
 from sheets_gm.sync.rows.opened import answer_settled, check_opened
 from sheets_gm.sync.rows.ready import ready_taken
+from sheets_gm.sync.rows.seat_orders import seat_orders
 from sheets_gm.sync.rows.seat_read import SeatRead
 from sheets_gm.sync.rows.strays import (
     StrayLayout,
@@ -124,6 +150,7 @@ class WindowReport:
     state: Any = None
     force_refused: str = ""
     window_key: str = ""  # the key of the window the poll found open (what resolve --force --window names)
+    step: int = 0  # the open window's step: the number of the resolution that closes it (resolve --force --step)
     deadline: str = ""  # when the open window closes after this poll ('' for no deadline)
     settings: Any = None  # the house rules the match was created with and keeps
     untyped: dict[str, list[str]] = field(default_factory=dict)  # acting seat -> its rows with nothing typed yet
@@ -164,14 +191,8 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
     inputs: dict[str, SeatInput[Any]] = {}
     for seat in window.seats:
         seat_read = read.seats.get(seat)
-        if seat_read is None:
-            inputs[seat] = read.adapter.read_orders(state, window, seat, {})
-            continue
-        rows, refused = _whole_cells(seat_read, in_order(seat_read, window))
-        found = read.adapter.read_orders(state, window, seat, rows)
-        if refused:
-            found = replace(found, problems={**found.problems, **refused})
-        inputs[seat] = found
+        inputs[seat] = seat_orders(read.adapter, state, window, seat, None if seat_read is None else seat_read.tab,
+                                   {} if seat_read is None else in_order(seat_read, window))
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
     fresh = not (dice.rolled or dice.drawn)  # a die peeked at is public: it tells nothing
     verdicts = ruleset.check(state, orders, dice)
@@ -203,22 +224,6 @@ def _noted(read: MatchRead, window: Window, answer: _Answer) -> _Answer:
                 problems[subject] = problems.get(subject, []) + [n for n in notes if n not in problems.get(subject, [])]
             inputs[seat] = replace(found, problems=problems)
     return replace(answer, inputs=inputs)
-
-
-def _whole_cells(seat_read: SeatRead, rows: dict[str, list[TypedRow]]) -> tuple[dict[str, list[TypedRow]],
-                                                                                 dict[str, list[str]]]:
-    """``rows`` without those holding a cell longer than a cell is read (``tables.too_long``), and why each of
-    those is refused, by subject: a long cell is refused by name, never cut."""
-    refused: dict[str, list[str]] = {}
-    for table, typed in rows.items():
-        headers = {c.key: c.header for c in seat_read.tab.table(table).spec.columns}
-        for row in typed:
-            why = too_long(row, headers)
-            if why:
-                refused[row.subject] = why
-    if not refused:
-        return rows, refused
-    return {t: [r for r in typed if r.subject not in refused] for t, typed in rows.items()}, refused
 
 
 def _rejected(verdict: Verdict) -> tuple[str, str]:
@@ -275,13 +280,15 @@ SAVE_RACE_ATTEMPTS = 4
 
 
 def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool = False,
-         window_key: str | None = None, next_deadline: DeadlineRule | None = None,
+         window_key: str | None = None, step: int | None = None, next_deadline: DeadlineRule | None = None,
          dry_run: bool = False, owners: OwnersSource | None = None,
          live: Mapping[str, Any] | None = None, schedule: ScheduleRule | None = None) -> WindowReport:
     """Read the match once, answer every row, resolve the open window if due, write back.
 
     ``force`` resolves the open window even if it is not due; with ``window_key``, only if the
-    open window is that one (the GM must not force a window another sync opened meanwhile).
+    open window is that one (the GM must not force a window another sync opened meanwhile), at its step ``step`` (the
+    number of the resolution that closes it, as ``status`` shows it; None: its first step, no resolution of the
+    window made yet): a window that resolves in several steps under one key is never forced a step further.
     ``owners``: who may type where, read only when a resolution must grow a table (``grow``).
     ``live``: the match config's values of the settings that change no rule (``setting(live=True)``), taken
     over the record's: they are drawn from now on and stored with the record at the next resolution.
@@ -298,7 +305,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         next_deadline = schedule.next_deadline
     while True:
         try:
-            report = _poll_once(sheets, ruleset_class, now=now, force=force, window_key=window_key,
+            report = _poll_once(sheets, ruleset_class, now=now, force=force, window_key=window_key, step=step,
                                 next_deadline=next_deadline, dry_run=dry_run, owners=owners, live=live,
                                 schedule=schedule)
         except SavedMeanwhileError as exc:
@@ -319,21 +326,29 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
 def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool,
                window_key: str | None, next_deadline: DeadlineRule | None, dry_run: bool,
                owners: OwnersSource | None, live: Mapping[str, Any] | None,
-               schedule: ScheduleRule | None = None) -> WindowReport:
+               schedule: ScheduleRule | None = None, step: int | None = None) -> WindowReport:
     """One attempt of ``poll``: read, answer, resolve if due, write (SavedMeanwhileError: a save raced the write)."""
-    # a GM's change cut short is completed first; a dry run (status) writes nothing: it says the next sync will
-    read = with_live_settings(read_match(sheets, ruleset_class, complete=not dry_run), live or {})
+    # a GM's change, or a resolution, cut short is completed first; a dry run (status) writes nothing: it says the
+    # next sync will
+    journal = load_journal(sheets.journal)  # a resolution's record, gone once the read completes it
+    read = with_live_settings(read_match(sheets, ruleset_class, complete=not dry_run, replay=True), live or {})
     record = read.record
     check_seed(record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")  # every roll drawn comes from it
     ruleset = record.ruleset
     window = ruleset.window(record.state)
     report = WindowReport(window="" if window is None else window.label, state=record.state,
                           result=status_line(read.adapter, record), window_key="" if window is None else window.key,
-                          deadline=record.deadline, settings=ruleset.settings,
+                          deadline=record.deadline, settings=ruleset.settings, step=record.resolved + 1,
                           facts=PollFacts(record, read.tabs, read.adapter), completed=read.completed)
     try:
-        return _poll_read(sheets, read, report, now=now, force=force, window_key=window_key,
-                          next_deadline=next_deadline, dry_run=dry_run, owners=owners, schedule=schedule)
+        if read.replayed is not None:  # a resolution cut short, completed with the writes it had made: said as its
+            # own, and what was typed since in the files it had written answered (nothing more resolved in this poll)
+            return _replayed(read, read.replayed, journal, _poll_read(
+                sheets, read, report, now=now, force=False, window_key=None, next_deadline=next_deadline,
+                dry_run=dry_run, owners=owners, schedule=schedule, may_resolve=False))
+        return _poll_read(sheets, read, report, now=now, force=force, window_key=window_key, step=step,
+                          journal=journal, next_deadline=next_deadline, dry_run=dry_run, owners=owners,
+                          schedule=schedule)
     except SavedMeanwhileError as exc:
         exc.completed = read.completed  # said once the poll made again went through
         exc.reason = report.reason  # why it was resolving (a resolution that waits for a file is '' by then)
@@ -344,18 +359,39 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
 COMPLETING = "completing a resolution that was interrupted"
 
 
+def _replayed(read: MatchRead, before: MatchRecord, journal: ResolutionRecord | None,
+              report: WindowReport) -> WindowReport:
+    """``report`` of a poll whose read completed a resolution cut short (``before``: the engine before it) with the
+    writes its record ``journal`` kept: the window it resolved, and what it logged for the notices, recomputed from
+    the record's orders, dice and GM events (the same pure resolution: the cells are already what it wrote)."""
+    ruleset = read.record.ruleset
+    window = ruleset.window(before.state)
+    events: list[Event] = []
+    if journal is not None and journal.orders is not None:
+        resolved = ruleset.resolve(before.state, ruleset.orders_codec.from_json(journal.orders), before.dice())
+        resolution, _gm, gm_log = _stand_in(ruleset, resolved, journal.gm_events)
+        events = [*resolution.events, *gm_log]
+    report.resolved = True
+    report.reason = COMPLETING
+    if window is not None:
+        report.window, report.window_key, report.step = window.label, window.key, before.resolved + 1
+    report.facts = PollFacts(read.record, read.tabs, read.adapter, window, before.state, events)
+    report.finished = ruleset.window(read.record.state) is None
+    return report
+
+
 def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, now: datetime, force: bool,
                window_key: str | None, next_deadline: DeadlineRule | None, dry_run: bool,
-               owners: OwnersSource | None, schedule: ScheduleRule | None) -> WindowReport:
-    """``_poll_once`` from its read on: answer, resolve if due, write."""
+               owners: OwnersSource | None, schedule: ScheduleRule | None, step: int | None = None,
+               journal: ResolutionRecord | None = None, may_resolve: bool = True) -> WindowReport:
+    """``_poll_once`` from its read on: answer, resolve if due (and ``may_resolve``), write (``journal``: the record
+    of a resolution a cut left, as kept before the read)."""
     record = read.record
     ruleset = record.ruleset
     window = ruleset.window(record.state)
-    if force and window_key is not None and (window is None or window_key != window.key):
-        force = False
-        report.force_refused = (f"window {window_key!r} is not the open one: "
-                                + (f"{window.key!r} ({window.label}) is" if window else "the match is over")
-                                + "; nothing was forced")
+    if force and window_key is not None:
+        report.force_refused = _force_refused(sheets, read, window_key, step)
+        force = not report.force_refused
     if window is None:
         report.finished = True
         if not dry_run:  # a row typed after the last window is answered: kept as typed, nothing more is read
@@ -373,6 +409,8 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     copies, history = read_copies(sheets, read, window)  # a file saved from an older copy: read as drawn again
     if copies:
         read = replace(read, seats={**read.seats, **{seat: c.drawn for seat, c in copies.items()}})
+    recorded = journal if journal is not None and journal.under_way(record) and read.cut_under_way else None
+    read = _as_recorded(read, recorded)
     answer = _answer(read, window, dice)
     idle_answer = _noted(read, window, answer)
     report.rejected = [(f"{seat} · {subject}", p) for seat, i in idle_answer.inputs.items()
@@ -383,7 +421,8 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     report.untyped = _untyped_rows(read, window, answer)
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = read.cut_under_way
-    report.reason = _due_reason(read, window, answer, report.waiting_for, force=force, pending=pending, now=now)
+    report.reason = _due_reason(read, window, answer, report.waiting_for, force=force, pending=pending,
+                                now=now) if may_resolve else ""
     report.older_copies = list(copies)
     report.older_copy_fates = [copy_fate(read, seat, c) for seat, c in copies.items()]
     if report.older_copies and report.reason:  # her file is drawn again first: the next poll resolves
@@ -417,9 +456,54 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
         batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
     if change is not None:  # its Log line before the resolution's: an undo of the resolution leaves it
         read = replace(read, record=change_writes(batch, sheets, read.tabs, read.adapter, change, resolving=True))
-    journal = _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
-    report.write_calls = journaled_run(batch, sheets.write_order(), sheets.journal, journal)  # the seats' rows first
+    gm = recorded.gm_events if recorded is not None else None
+    journal = _resolve(sheets, read, window, dice, answer, gm, now, next_deadline, batch, report, owners)
+    report.write_calls = journaled_run(batch, sheets.write_order(), sheets.journal, journal)  # the record first
     return report
+
+
+def _force_refused(sheets: MatchSheets, read: MatchRead, key: str, step: int | None) -> str:
+    """Why the GM's force of window ``key`` at its step ``step`` (None: the window's first step) closes something else
+    than she named ('' when it closes that): another window is open, or another step of it (a sync resolved the one
+    she saw meanwhile). It names what is open now, as ``status`` shows it."""
+    record = read.record
+    window = record.ruleset.window(record.state)
+    now = f"{window.label} (window {window.key}, step {record.resolved + 1})" if window else "the match is over"
+    if window is None or key != window.key:
+        return f"window {key!r} is not the open one: " + (
+            f"{window.key!r} ({window.label}) is, at step {record.resolved + 1}" if window else "the match is over") \
+            + "; nothing was forced"
+    if step is None and record.resolved and _last_resolved_window(sheets, read) == key:
+        return (f"window {key!r} has resolved a step already (resolution {record.resolved}), perhaps since you looked: "
+                f"open now is {now}. Name the step you mean as status shows it (--window {key} --step "
+                f"{record.resolved + 1}); nothing was forced")
+    if step is not None and step != record.resolved + 1:
+        done = (f"step {step} of window {key!r} was resolved meanwhile (resolution {step}, by another sync)"
+                if step <= record.resolved else f"step {step} of window {key!r} is not open")
+        return f"{done}: open now is {now}; nothing was forced"
+    return ""
+
+
+def _last_resolved_window(sheets: MatchSheets, read: MatchRead) -> str:
+    """The key of the window the match's last resolution closed a step of, from its history row ('' when it cannot
+    be read: the force is then judged by the window's key)."""
+    try:
+        (grid,) = sheets.engine.read([history_range(read.tabs.spec.tabs.engine, read.record.resolved)])
+        entry = json.loads(joined_cells(grid[0], 1)) if grid else {}
+    except (SheetError, ValueError, IndexError):
+        return ""
+    return str(entry.get("window", "")) if isinstance(entry, dict) else ""
+
+
+def _as_recorded(read: MatchRead, recorded: ResolutionRecord | None) -> MatchRead:
+    """``read`` with the rows of every seat whose file the cut resolution ``recorded`` had written (her cells cleared,
+    her pending row naming it) as it read them, standing tables included (the same read when None): those are
+    completed with what it read, never with the pending row's rows carried out alone. A seat whose file it had not
+    written yet (her save raced it) is read as she saved it, as if she had saved just before the resolution."""
+    if recorded is None:
+        return read
+    return replace(read, seats={s: replace(r, recorded=recorded.seat_rows(s), kept=recorded.kept.get(s, ()))
+                                if r.pending is not None else r for s, r in read.seats.items()})
 
 
 def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[str], *, force: bool, pending: bool,
@@ -668,39 +752,93 @@ def _settle_all(read: MatchRead, window: Window, answer: _Answer, resolution: Re
     return out
 
 
-def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer, now: datetime,
-             next_deadline: DeadlineRule | None, batch: WriteBatch, report: WindowReport,
-             owners: OwnersSource | None) -> Journal:
-    """Queue the resolution of ``window`` in ``batch``; returns its journal (each seat's pending row), which is kept
-    before the batch runs."""
+def _stand_in(ruleset: AnyRuleset, resolution: Resolution[Any],
+              recorded: Sequence[Mapping[str, Any]] | None) -> tuple[Resolution[Any], list[Any], list[Event]]:
+    """The resolution with the GM events it applies after resolving: those its record names (``recorded``: a cut
+    resolution completed), else the stand-in GM's (``Ruleset.stand_in_gm_events``: a practice match's), in the same
+    write as the resolution (one transaction, never a second one a cut could lose). Returns the resolution with the
+    state after them, the events and what they log; none when they cannot be applied (the GM's list keeps them)."""
+    state = resolution.state
+    if recorded is not None:
+        gm = [gm_event_from_json(ruleset, e) for e in recorded]
+    else:
+        gm = ruleset.stand_in_gm_events(state) if ruleset.window(state) is not None else []
+    if not gm:
+        return resolution, [], []
+    try:
+        after, log = applied_gm_events(ruleset, state, gm)
+    except BetweenWindowsError:
+        return resolution, [], []
+    return replace(resolution, state=after), gm, log
+
+
+def _grown(sheets: MatchSheets, read: MatchRead, state: Any, batch: WriteBatch, report: WindowReport,
+           owners: OwnersSource | None) -> MatchTabs:
+    """The match's tabs for ``state``, a seat's input tab laid out again now if it needs more rows (its writes in
+    ``batch`` then unguarded: its rows are no longer where they were read; ``report`` names it)."""
+    tabs = grow_tables(sheets, read.tabs, read.record.ruleset, read.adapter, state, owners)
+    report.tables_grown = list(tabs.grown(read.tabs))
+    for seat in report.tables_grown:
+        batch.unguard(seat_backend(sheets, read.tabs, seat))
+    return tabs
+
+
+def _with_stand_in(record: MatchRecord, gm: Sequence[Any], log_from: int, state: Any) -> MatchRecord:
+    """``record`` (at the state the resolution left) at ``state``, the state after the GM events ``gm`` it applies,
+    which it keeps as an adjustment's are (their Log lines from ``log_from``): for the next resolution's history
+    row, and for undo to take back."""
+    if gm:
+        record = with_change(with_gm_events(record, gm), log_from, len(gm), gm_reasons(gm))
+    return replace(record, state=state)
+
+
+def _history(record: MatchRecord, window: Window, answer: _Answer, resolution: Resolution[Any],
+             archived: Mapping[str, str], read_rows: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's history row of the resolution of ``window`` from ``record``: its orders, the rows it archived and
+    read of each seat, the state it started from, its Log and View lines, the GM events filed with it, its deal."""
+    ruleset = record.ruleset
+    return {"resolution": record.resolved + 1, "window": window.key,
+            "orders": ruleset.orders_codec.to_json(answer.orders), "archived": dict(archived), "read": dict(read_rows),
+            "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
+            "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
+            "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {}),
+            **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {}),
+            **({"bots": dict(record.bots)} if record.bots else {})}
+
+
+def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer,
+             recorded_gm: Sequence[Mapping[str, Any]] | None, now: datetime, next_deadline: DeadlineRule | None,
+             batch: WriteBatch, report: WindowReport, owners: OwnersSource | None) -> ResolutionRecord:
+    """Queue the resolution of ``window`` in ``batch``, with the GM events it applies after (``_stand_in``);
+    returns its record, which is kept before the batch runs."""
     record = read.record
     ruleset = record.ruleset
     adapter: AnySheetAdapter = read.adapter
-    resolution = ruleset.resolve(record.state, answer.orders, dice)
+    resolved = ruleset.resolve(record.state, answer.orders, dice)
+    resolution, gm, gm_log = _stand_in(ruleset, resolved, recorded_gm)
     new_state = resolution.state
     new_window = ruleset.window(new_state)
     same_window = new_window is not None and new_window.key == window.key
     deadline = record.deadline if same_window else (next_deadline(now) if next_deadline and new_window else "")
     number = record.resolved + 1
-    public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events,
-                               adapter)
-    new_record = replace(record, state=new_state, deadline=deadline, resolved=number, gm_events=None,
-                         log_rows=record.log_rows + public,
-                         kept_dice=record.kept_dice if record.kept_for(new_state) else {}  # a step: same window
-                         ).moved_on(f"resolution {number} of deal {record.deal}")
+    public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events, adapter)
+    gm_public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows + public, gm_log, adapter)
+    new_record = _with_stand_in(replace(
+        record, state=resolved.state, deadline=deadline, resolved=number, gm_events=None,
+        log_rows=record.log_rows + public + gm_public,
+        kept_dice=record.kept_dice if record.kept_for(new_state) else {}  # a step: same window
+    ).moved_on(f"resolution {number} of deal {record.deal}"), gm, record.log_rows + public, new_state)
+    events = [*resolution.events, *gm_log]
     status = status_line(adapter, new_record)
     outcome = ruleset.outcome(new_state)
     next_dice = record.dice(new_state)
-    tabs = grow_tables(sheets, read.tabs, ruleset, adapter, new_state, owners)  # laid out again if it needs more rows
-    report.tables_grown = list(tabs.grown(read.tabs))
+    tabs = _grown(sheets, read, new_state, batch, report, owners)
     archived_by_seat: dict[str, str] = {}
-    pending: dict[str, tuple[CellValue, ...]] = {}  # each seat's pending row, for the journal
-    for seat in report.tables_grown:  # laid out again: its rows are no longer where they were read
-        batch.unguard(seat_backend(sheets, read.tabs, seat))
+    pending: dict[str, tuple[CellValue, ...]] = {}  # each seat's pending row, for the record
     all_settled = _settle_all(read, window, answer, resolution, new_record, tabs, report, next_dice)
-    # shown cells typed over (a hex typed as the order): the tables are drawn again whole, their text kept first
-    cut = read.cut_under_way  # her tab may be drawn for the state after it
-    shown = archived_details(shown_typed_over(read, [(new_state, next_dice)] if cut else []))
+    # shown cells typed over (a hex typed as the order): the tables are drawn again whole, their text kept first (a
+    # cut resolution's: her tab may be drawn for the state after it)
+    shown = archived_details(shown_typed_over(read, [(new_state, next_dice)] if read.cut_under_way else []))
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         settled, before_bots = all_settled[seat]
@@ -730,23 +868,21 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,
                            outcome.text if outcome else "", settled.kept, settled.shown, strays.queue(batch, backend))
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
-                                                            record.seat_logs, resolution.events, record.state))
+                                                            record.seat_logs, events, record.state))
     board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline, new_record.stamp())
-    history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
-               "archived": archived_by_seat,
-               "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
-               "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
-               "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {}),
-               **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {}),
-               **({"bots": dict(record.bots)} if record.bots else {})}
+    read_rows = {seat: recorded_rows(r for rows in in_order(seat_read, window).values() for r in rows if r.typed)
+                 for seat, seat_read in read.seats.items()}  # every row read, standing ones too: what verify reads
     engine_tab = read.tabs.spec.tabs.engine
-    batch.put(sheets.engine, *history_write(engine_tab, number, history))
+    batch.put(sheets.engine, *history_write(engine_tab, number, _history(record, window, answer, resolution,
+                                                                         archived_by_seat, read_rows)))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))
-    report.resolved = True
-    report.facts = PollFacts(new_record, tabs, adapter, window, record.state, resolution.events)
-    report.deadline = deadline
-    report.state = new_state
+    report.facts = PollFacts(new_record, tabs, adapter, window, record.state, events)
+    report.resolved, report.deadline, report.state, report.result = True, deadline, new_state, status
     report.finished = new_window is None
-    report.result = status
-    return Journal(record.seed_hash, number, record.deal, window.key, pending)
+    return ResolutionRecord(
+        record.seed_hash, number, record.deal, window.key, pending, read_rows,
+        {seat: tuple(seat_read.kept) for seat, seat_read in read.seats.items()},
+        tuple(gm_event_to_json(ruleset, e) for e in gm), dice_key(dice), ruleset.orders_codec.to_json(answer.orders),
+        ChangeJournal(record.seed_hash, f"resolution {number} ({window.label})", record.generation,
+                      new_record.generation, ()))
 

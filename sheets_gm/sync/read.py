@@ -15,16 +15,18 @@ from typing import Any
 from sheets_gm.engine.ruleset import GM, Window
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_of, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
-from sheets_gm.sheets.backend import LayoutDriftError, SheetError
+from sheets_gm.sheets.backend import LayoutDriftError, SavedMeanwhileError, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow, text_of
 from sheets_gm.sync.history import HistoryError, check_history
 from sheets_gm.sync.journal import (
+    ChangeJournal,
     change_under_way,
     complete_change,
     completed_sentence,
     drop_journal,
+    journal_under_way,
     load_change,
 )
 from sheets_gm.sync.match_record import (
@@ -71,6 +73,7 @@ class MatchRead:
     # each Log row below the match's last line that holds something: (its line index from 0, its first 3 cells)
     log_typed_below: tuple[tuple[int, tuple[CellValue, ...]], ...] = ()
     completed: str = ""  # a change cut short that this read completed first, for the GM ('' when none was)
+    replayed: MatchRecord | None = None  # the engine before the cut resolution this read completed from its journal
 
     @property
     def cut_under_way(self) -> bool:
@@ -146,10 +149,12 @@ def _engine_elsewhere(sheets: MatchSheets, engine_tab: str) -> str:
     return ""
 
 
-def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete: bool = True) -> MatchRead:
+def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete: bool = True,
+               replay: bool = False) -> MatchRead:
     """One batched read per spreadsheet; the layout and the engine record checked, and every file's history
-    (``sync.history``). A change cut before its commit is completed first (``MatchRead.completed`` says so), unless
-    ``complete`` is False (``doctor``, which writes nothing): then HistoryError says the next command completes it."""
+    (``sync.history``). A change cut before its commit (a resolution too, with ``replay``) is completed first
+    (``MatchRead.completed``; ``_change_to_complete``), unless ``complete`` is False (``doctor``, which writes
+    nothing): then HistoryError says the next command completes it."""
     spec = sheet_spec(ruleset_class.traits.name)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
     engine_range = engine_read_range(spec.tabs.engine)
@@ -177,17 +182,9 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
                                older_copy(archived, record),
                                FileStamp.from_json(archived.get("gen")) if archived is not None else None,
                                tuple(pending_row[0]) if pending_row else (), *_polled(archived))
-    change = change_under_way(sheets.journal, record)
-    if change is None and complete and load_change(sheets.journal) is not None:
-        drop_journal(sheets.journal)  # a change the engine committed (or of another match): nothing to complete
-    if change is not None and not complete:
-        raise HistoryError(f"{change.what} was cut short before its last write (the engine's): the next sync, or any "
-                           "command that writes the match, completes it and says so")
+    change = _change_to_complete(sheets, record, complete=complete, replay=replay)
     if change is not None:  # a change cut before its commit: completed, then the match read as it leaves it
-        written = {seat_backend(sheets, tabs, seat).name for seat, s in seats.items()
-                   if s.stamp is not None and s.stamp.generation == change.after}
-        done = complete_change(sheets.write_order(), sheets.journal, change, written)
-        return replace(read_match(sheets, ruleset_class), completed=completed_sentence(change, sorted(written), done))
+        return _completed(sheets, ruleset_class, tabs, record, seats, change)
     board_stamp = next((st for v in (title_row[0] if title_row else []) if (st := FileStamp.from_cell(v))), None)
     # an engine older than its files, a file of another match, a board older than the engine: refused
     check_history(sheets, tabs, record, seats, board_stamp)
@@ -199,6 +196,41 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
                      {seat: tuple((ranges[seat][page.name], grids[seat][page.name])
                                   for page in tabs.orders(seat).sheets()) for seat in grids},
                      (tabs.board_tab_range(), board_grid), log_typed_over, below)
+
+
+def _completed(sheets: MatchSheets, ruleset_class: type[AnyRuleset], tabs: MatchTabs, record: MatchRecord,
+               seats: Mapping[str, SeatRead], change: ChangeJournal) -> MatchRead:
+    """The match read once ``change``, cut before its commit (``record``: the engine then; ``seats``: every seat as
+    read), is completed: every spreadsheet not drawn for it yet written as it would have been, the engine last."""
+    written = {seat_backend(sheets, tabs, seat).name for seat, s in seats.items()
+               if s.stamp is not None and s.stamp.generation == change.after}
+    try:
+        done = complete_change(sheets.write_order(), sheets.journal, change, written)
+    except SavedMeanwhileError:
+        if not change.resolution:
+            raise
+        # a seat saved since the resolution read it: the poll completes it from its record, keeping her save
+        return read_match(sheets, ruleset_class)
+    return replace(read_match(sheets, ruleset_class), completed=completed_sentence(change, sorted(written), done),
+                   replayed=record if change.resolution else None)
+
+
+def _change_to_complete(sheets: MatchSheets, record: MatchRecord, *, complete: bool,
+                        replay: bool) -> ChangeJournal | None:
+    """The change the journal keeps, cut before its commit, that this read completes (``read_match``); a journal the
+    engine committed (or of another match) is dropped; a resolution's record is kept, and completed only with
+    ``replay`` (without, the poll completes it from its record); HistoryError when the read may not write
+    (``complete`` False)."""
+    change = change_under_way(sheets.journal, record)
+    if change is not None and change.resolution and not (complete and replay):
+        return None  # status tells what the poll will do; a save raced its writes: the poll completes it
+    if change is None and complete and load_change(sheets.journal) is not None \
+            and journal_under_way(sheets.journal, record) is None:
+        drop_journal(sheets.journal)  # a change the engine committed (or of another match): nothing to complete
+    if change is not None and not complete:
+        raise HistoryError(f"{change.what} was cut short before its last write (the engine's): the next sync, or any "
+                           "command that writes the match, completes it and says so")
+    return change
 
 
 #: The Log is read by a poll from the start of the block of this many lines its last line is in: the range asked

@@ -223,15 +223,15 @@ def test_force_names_the_turn_and_never_resolves_one_that_another_sync_opened_me
     if cron resolved turn 1 a moment before, turn 2 stays open."""
     code, _, err = run(capsys, "resolve", "-c", match)
     assert code == 1 and "window 1 (turn 1) is not due" in err and "(not ready: red, blue)" in err
-    assert f"sheets-gm resolve -c {match} --force --window 1" in err
+    assert f"sheets-gm resolve -c {match} --force --window 1 --step 1" in err
     code, out, err = run(capsys, "resolve", "-c", match, "--force")
-    assert code == 1 and out == "" and "window 1 (turn 1) is open now" in err
+    assert code == 1 and out == "" and "window 1, step 1 (turn 1) is open now" in err
     assert state_turn(match) == 1
     code, out, _ = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")
     assert code == 0 and out.startswith("Turn 1 resolved (forced by the GM). Turn 2 of 60")
     code, out, err = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")  # the GM's second try
     assert code == 1 and out == ""
-    assert "window '1' is not the open one: '2' (turn 2) is; nothing was forced" in err
+    assert "window '1' is not the open one: '2' (turn 2) is, at step 2; nothing was forced" in err
     assert state_turn(match) == 2
     code, _, err = run(capsys, "resolve", "-c", match, "--force", "--window", "2", "--turn", "3")
     assert code == 2 and "--window 2 and --turn 3 name two windows" in err
@@ -251,7 +251,7 @@ def test_status_says_where_the_match_stands_and_writes_nothing(
     assert code == 0
     assert workbook.read_bytes() == before
     lines = out.splitlines()
-    assert lines[0] == "Turn 1 (window 1) · orders open (no deadline: it resolves when every seat is ready)"
+    assert lines[0] == "Turn 1 (window 1, step 1) · orders open (no deadline: it resolves when every seat is ready)"
     assert lines[1].startswith("Turn 1 of 60 · orders open · red: 0 coins")
     assert "Not ready: red, blue" in lines
     assert "Nothing typed yet in: red: Ben; blue: Cat, Dan" in lines  # whose orders the GM may chase

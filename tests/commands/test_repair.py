@@ -266,7 +266,7 @@ def test_a_resolution_s_journal_is_kept_in_the_gm_s_folder_and_dropped_at_its_co
     kept: list[int] = []
     write = journal.write_journal
 
-    def noted(path: Path | None, entry: journal.Journal) -> None:
+    def noted(path: Path | None, entry: journal.ResolutionRecord) -> None:
         write(path, entry)
         assert path == journal_file and path.exists()
         kept.append(entry.resolution)

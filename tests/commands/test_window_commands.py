@@ -63,7 +63,7 @@ def test_init_sync_and_status_run_a_race_to_its_end(tmp_path: Path, capsys: pyte
     path = new_match(tmp_path, capsys, roster)
     assert {p.name for p in tmp_path.glob("*.xlsx")} == {"board.xlsx", "ann.xlsx", "bo.xlsx"}
     code, out, _ = run(capsys, "status", "-c", path)
-    assert code == 0 and "Turn 1 (window 1) · orders open" in out and "Not ready: Ann, Bo" in out
+    assert code == 0 and "Turn 1 (window 1, step 1) · orders open" in out and "Not ready: Ann, Bo" in out
     code, out, _ = run(capsys, "sync", "-c", path)
     assert "Turn 1: waiting for Ann, Bo" in out
     for turn in (1, 2, 3):  # max_turns = 3: the race ends by turn 3 at the latest
@@ -177,7 +177,7 @@ def test_adjust_then_undo_keep_the_replay_exact(tmp_path: Path, capsys: pytest.C
     assert code == 0, err
     assert "GM undoes turn 1: " in out and "set aside" in out
     code, out, _ = run(capsys, "status", "-c", path)
-    assert "Turn 1 (window 1)" in out and "Not ready: Ann, Bo" in out
+    assert "Turn 1 (window 1, step 1)" in out and "Not ready: Ann, Bo" in out
     code, out, _ = run(capsys, "resolve", "-c", path, "--force", "--window", "1")
     assert code == 0 and "Turn 1 resolved (forced by the GM)" in out
     code, out, _ = run(capsys, "verify", "-c", path)

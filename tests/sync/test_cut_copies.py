@@ -15,7 +15,15 @@ from typing import Any
 import pytest
 
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.journal import Journal, journal_path, journal_under_way, load_journal, write_journal
+from sheets_gm.sync.journal import (
+    ChangeJournal,
+    ResolutionRecord,
+    dice_key,
+    journal_path,
+    journal_under_way,
+    load_journal,
+    write_journal,
+)
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.match_record import history_rows, joined_cells
 from sheets_gm.sync.poll import poll
@@ -110,9 +118,13 @@ def test_a_journal_of_another_match_or_a_committed_resolution_is_ignored(tmp_pat
     path = match.sheets.journal
     record = match.read().record
     assert path is not None
-    write_journal(path, Journal("another match", record.resolved + 1, record.deal, record.window_key(), {}))
+    dice = dice_key(record.dice())
+    change = ChangeJournal(record.seed_hash, "resolution", record.generation, record.generation + 1, ())
+    write_journal(path, ResolutionRecord("another match", record.resolved + 1, record.deal, record.window_key(), {}, {},
+                                         {}, (), dice, None, change))
     assert load_journal(path) is not None and journal_under_way(path, record) is None
-    write_journal(path, Journal(record.seed_hash, record.resolved, record.deal, record.window_key(), {}))
+    write_journal(path, ResolutionRecord(record.seed_hash, record.resolved, record.deal, record.window_key(), {}, {},
+                                         {}, (), dice, None, change))
     assert journal_under_way(path, record) is None
     path.write_text("{not json", encoding="utf-8")
     assert load_journal(path) is None

@@ -244,26 +244,14 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     read = _match_in_play(sheets, ruleset_class, "adjustment")
     record = read.record
     ruleset = record.ruleset
-    state = record.state
-    log: list[Event] = []
-    for event in gm_events:
-        if problem := gm_event_problem(ruleset, state, event):
-            raise BetweenWindowsError(f"{problem} — nothing was written")
-        try:
-            result = apply_gm(ruleset, state, event)
-        except ValueError as exc:
-            raise BetweenWindowsError(f"{exc} — nothing was written") from None
-        state, log = result.state, log + result.events
-    pending = record.gm_events or {"state_before": ruleset.state_codec.to_json(record.state), "events": []}
-    pending = {**pending, "events": [*pending["events"], *(gm_event_to_json(ruleset, e) for e in gm_events)]}
+    state, log = applied_gm_events(ruleset, record.state, gm_events)
     batch = WriteBatch()
     rows = {seat: list(s.rows) for seat, s in read.seats.items()}
-    # every game's GM event carries the GM's reason, written to the Log with it
-    reasons = "; ".join(dict.fromkeys(w for e in gm_events if (w := str(getattr(e, "reason", "") or "").strip())))
+    reasons = gm_reasons(gm_events)
     cause = adjust_cause(reasons)
-    new = _redraw(sheets, read, replace(record, state=state, gm_events=pending).moved_on(f"adjustment: {cause}"), log,
-                  batch, rows, cause, notes=True, owners=owners)
-    new = _with_change(new, record.log_rows, len(gm_events), reasons)
+    new = _redraw(sheets, read, replace(with_gm_events(record, gm_events), state=state).moved_on(
+        f"adjustment: {cause}"), log, batch, rows, cause, notes=True, owners=owners)
+    new = with_change(new, record.log_rows, len(gm_events), reasons)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     outcome = ruleset.outcome(state)
     window = ruleset.window(state)
@@ -279,7 +267,37 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
 _CHANGES = "changes"
 
 
-def _with_change(record: MatchRecord, log_from: int, count: int, reasons: str) -> MatchRecord:
+def applied_gm_events(ruleset: AnyRuleset, state: Any, gm_events: Sequence[Any]) -> tuple[Any, list[Event]]:
+    """``gm_events`` applied to ``state`` in order, all or none (BetweenWindowsError naming the first that cannot
+    be): the state after them and what they log."""
+    log: list[Event] = []
+    for event in gm_events:
+        if problem := gm_event_problem(ruleset, state, event):
+            raise BetweenWindowsError(f"{problem} — nothing was written")
+        try:
+            result = apply_gm(ruleset, state, event)
+        except ValueError as exc:
+            raise BetweenWindowsError(f"{exc} — nothing was written") from None
+        state, log = result.state, log + result.events
+    return state, log
+
+
+def gm_reasons(gm_events: Sequence[Any]) -> str:
+    """The reasons ``gm_events`` give (every game's GM event carries the GM's reason, written to the Log with it),
+    each once, joined."""
+    return "; ".join(dict.fromkeys(w for e in gm_events if (w := str(getattr(e, "reason", "") or "").strip())))
+
+
+def with_gm_events(record: MatchRecord, gm_events: Sequence[Any]) -> MatchRecord:
+    """``record`` keeping ``gm_events`` among its pending GM events (applied to its state, which the first of them
+    keeps as the state before them), for the next resolution to file in its history row."""
+    ruleset = record.ruleset
+    pending = record.gm_events or {"state_before": ruleset.state_codec.to_json(record.state), "events": []}
+    return replace(record, gm_events={
+        **pending, "events": [*pending["events"], *(gm_event_to_json(ruleset, e) for e in gm_events)]})
+
+
+def with_change(record: MatchRecord, log_from: int, count: int, reasons: str) -> MatchRecord:
     """``record`` keeping, in its pending GM events, the adjustment just applied: the Log rows it wrote (from index
     ``log_from`` to the record's count), its ``count`` events (the last of the list) and its ``reasons``."""
     pending = record.gm_events or {}
@@ -358,19 +376,6 @@ def _undo_adjustment(sheets: MatchSheets, read: MatchRead, reason: str, owners: 
     calls = journaled_change(batch, sheets.write_order(), sheets.journal, f"the undo of the adjustment ({undone})",
                              record, new)
     return BetweenReport([undo], state, calls, open_now=reopened.label)
-
-
-def stand_in_gm(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
-                owners: OwnersSource | None = None) -> BetweenReport | None:
-    """The stand-in GM's adjustments (``Ruleset.stand_in_gm_events``: a practice match's Win or Die GM), applied as
-    a GM's ``adjust`` when it has any; None when it has none, or the match is over or its last resolution was cut
-    short (the next poll completes it first)."""
-    read = read_match(sheets, ruleset_class)
-    record = read.record
-    if record.ruleset.window(record.state) is None or read.cut_under_way:
-        return None
-    events = record.ruleset.stand_in_gm_events(record.state)
-    return adjust_match(sheets, ruleset_class, events, owners) if events else None
 
 
 def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Mapping[str, str], reason: str,

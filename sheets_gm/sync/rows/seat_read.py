@@ -41,6 +41,8 @@ class SeatRead:
     # copy saved from before, which of its rows were read for a window that has closed since
     polled_for: str = ""
     polled: frozenset[str] = frozenset()
+    # completing a resolution cut short: the rows its record says it read for the window (``sync/journal.py``)
+    recorded: tuple[TypedRow, ...] | None = None
 
     def note(self, row: TypedRow) -> str:
         """Why ``row`` is still typed, if the last resolution kept it and it still holds what it held then ('' if
@@ -59,10 +61,13 @@ class SeatRead:
         return window is not None and self.seat in window.seats and self.tab.table(table).spec.open_in(window.phase)
 
     def for_window(self, window: Window) -> dict[str, list[TypedRow]]:
-        """The rows typed for ``window`` (or, when recovering, the rows it had consumed), by table name,
-        only for the tables open in the window's phase."""
+        """The rows typed for ``window`` (completing a resolution cut short, those its record says it read, or
+        without one those its pending row says it consumed), by table name, only for the tables open in the window's
+        phase."""
         standing = self._standing()
-        if self.pending is not None:
+        if self.recorded is not None:
+            rows = list(self.recorded)
+        elif self.pending is not None:
             rows = [TypedRow.from_json(r) for r in self.pending["rows"]]
         else:
             rows = [r for r in self.rows if r.window == window.key or (r.table in standing and r.typed)]

@@ -7,7 +7,6 @@ from sheets_gm.engine.gm_events import apply_gm
 from sheets_gm.rulesets.winordie.enums import GmKind
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.state import Pending, WodState
-from sheets_gm.sync.life.adjust_undo import stand_in_gm
 from sheets_gm.sync.life.export import match_replay
 from sheets_gm.sync.life.replay import replay_states
 from tests.rulesets.winordie.helpers import passive_attack, rules
@@ -48,20 +47,24 @@ def test_what_needs_judgement_is_left_for_a_person() -> None:
     assert [e.kind for e in events][-1] is GmKind.DONE  # the passive still applied
 
 
-def test_a_practice_match_s_sync_applies_the_stand_in_gm_logged_and_replayed() -> None:
+def test_a_practice_match_s_resolution_applies_the_stand_in_gm_logged_and_replayed() -> None:
+    """Issue 60, item 1: the stand-in GM's adjustments are part of the resolution that makes them due (one write,
+    one transaction): the state it leaves wants none, and the Log, the history and the replay hold them."""
     match = Match("winordie", ON)
     for _ in range(40):
         read = match.read()
         if read.record.ruleset.window(read.record.state) is None:
             break
-        if read.record.ruleset.stand_in_gm_events(read.record.state):
-            done = stand_in_gm(match.sheets, match.cls)
-            assert done is not None
-            assert any("stand-in GM" in e.text for e in done.events), done.events
-            assert match.read().record.ruleset.stand_in_gm_events(match.read().record.state) == []
+        report = match.bots_play()
+        after = match.read().record
+        assert after.ruleset.stand_in_gm_events(after.state) == []  # nothing left for a second transaction
+        events = (after.gm_events or {}).get("events") or []
+        if events:
+            assert report.facts is not None
+            assert any("stand-in GM" in e.text for e in report.facts.events), report.facts.events
+            assert all("stand-in GM" in str(e.get("reason", "")) for e in events)
             assert replay_states(match_replay(match.sheets, match.cls)).difference is None
             return
-        match.bots_play()
     raise AssertionError("no effect the stand-in GM applies came up in 40 windows")
 
 
