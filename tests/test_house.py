@@ -6,9 +6,14 @@ Imports are read as ``test_layers`` reads them, from the source, every one count
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
+from pathlib import Path
 
 from tests.test_layers import PACKAGE, imports_in, imports_of, module_name
+
+#: The longest a function may be: its last line's number less its ``def``'s (``end_lineno - lineno``).
+MAX_FUNCTION_LINES = 80
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -94,3 +99,33 @@ def test_a_module_that_imports_itself_is_a_circle() -> None:
     assert import_circles({"a": {"a"}, "b": {"a"}}) == [["a", "a"]]
     assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
     assert import_circles({"a": {"b"}, "b": set()}) == []
+
+
+def long_functions(root: Path = PACKAGE) -> list[str]:
+    """Each function (or method) under ``root`` longer than ``MAX_FUNCTION_LINES``, as 'path:line name (n lines)'."""
+    found: list[str] = []
+    for path in sorted(root.rglob("*.py")):
+        found += long_functions_in(path.read_text(encoding="utf-8"), str(path.relative_to(root)))
+    return found
+
+
+def long_functions_in(source: str, where: str) -> list[str]:
+    """Each function of the Python ``source`` (the file ``where``) longer than ``MAX_FUNCTION_LINES``."""
+    return [f"{where}:{node.lineno} {node.name} ({node.end_lineno - node.lineno} lines)"
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno is not None
+            and node.end_lineno - node.lineno > MAX_FUNCTION_LINES]
+
+
+def test_no_function_is_over_80_lines() -> None:
+    long = long_functions()
+    assert not long, f"functions over {MAX_FUNCTION_LINES} lines (split each into named steps): " + "; ".join(long)
+
+
+def test_a_function_of_81_lines_is_refused() -> None:
+    """A method counts as a function; 80 lines after its ``def`` is the most allowed."""
+    def method(lines: int) -> str:
+        return "class C:\n    def f(self) -> None:\n" + "".join(f"        x = {i}\n" for i in range(lines))
+
+    assert long_functions_in(method(MAX_FUNCTION_LINES), "c.py") == []
+    assert long_functions_in(method(MAX_FUNCTION_LINES + 1), "c.py") == ["c.py:2 f (81 lines)"]
