@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.match_roster import roster_bots, roster_file_of
 from sheets_gm.sync.bot_seats import NO_BOT
 
 #: What a ``[bots]`` line may say for a person (``adjust --bot`` takes ``none``).
@@ -24,7 +25,6 @@ PERSON = ("", "no", NO_BOT)
 def configured_bots(config: MatchConfig) -> dict[str, str]:
     """The bots ``init`` would give the match now: the roster file's ``bot`` column (when the config names a
     roster file that can be read), then ``[bots]`` over it; a person's name maps to ``none``."""
-    from sheets_gm.match.run import roster_bots, roster_file_of
     from sheets_gm.rulesets.registry import get_ruleset
 
     found: dict[str, str] = {}

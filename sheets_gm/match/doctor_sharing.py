@@ -27,7 +27,7 @@ def check_sharing(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> 
     cannot (init could not share it: its owner had locked it)."""
     if config.backend is not BackendKind.GOOGLE:
         return
-    from sheets_gm.match.run import editor_emails, repair_roster  # match.run opens this layer's checks
+    from sheets_gm.match.match_roster import editor_emails, repair_roster
     from sheets_gm.sheets.google.backend import GoogleSheetBackend
 
     emails = editor_emails(config, repair_roster(config, sheets))

@@ -26,7 +26,7 @@ from sheets_gm.engine.ruleset import Roster
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.engine_move import EngineMoveError, create_engine_file, move_engine
-from sheets_gm.match.run import editor_emails, repair_roster
+from sheets_gm.match.match_roster import editor_emails, repair_roster
 from sheets_gm.match.swap_back import finish_swaps, put_back_swapped
 from sheets_gm.match.team_check import row_emails
 from sheets_gm.sheets.backend import OpenedElsewhere

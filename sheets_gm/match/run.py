@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.engine.dice import new_seed, seed_hash
-from sheets_gm.engine.ruleset import JUDGE, Roster, RulesetTraits, SeatKind
+from sheets_gm.engine.ruleset import Roster, RulesetTraits, SeatKind
 from sheets_gm.engine.settings import SettingError, parse_settings
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, live_values, match_files
 from sheets_gm.match.connect import open_match_sheets
@@ -34,10 +34,11 @@ from sheets_gm.match.init_targets import (
     refuse_other_matches,
     whose_match,
 )
+from sheets_gm.match.match_roster import editor_emails, repair_roster, roster_bots, roster_file_of
 from sheets_gm.match.page import publish_page
 from sheets_gm.match.privacy import place, refuse_exposures, shared_folders
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
-from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
+from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.match.team_check import row_emails, team_warnings
 from sheets_gm.rulesets.registry import (
     AnyRuleset,
@@ -47,7 +48,6 @@ from sheets_gm.rulesets.registry import (
     sheet_spec,
 )
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
-from sheets_gm.sync.bot_seats import NO_BOT
 from sheets_gm.sync.command_journal import (
     begin_init,
     command_path,
@@ -270,46 +270,11 @@ def _refuse_existing_local_match(config: MatchConfig, existing: list[Path]) -> N
     _refuse_existing_match(backends, engine, config)
 
 
-def editor_emails(config: MatchConfig, roster: Roster) -> dict[str, tuple[str, ...]]:
-    """Who may type in each seat's cells (its members' e-mails) and in the judge's (the config's GMs)."""
-    emails = seat_emails(roster)
-    if config.gm_emails:
-        emails[JUDGE] = tuple(config.gm_emails)
-    return emails
-
-
 def layout_owners(config: MatchConfig, sheets: MatchSheets) -> LayoutOwners:
     """What a tab laid out again keeps of init's layout: the typed cells' editors (the roster's e-mails, the
     judge's) and the spreadsheets' title; read when a resolution grows a table."""
     roster = repair_roster(config, sheets)
     return LayoutOwners(editor_emails(config, roster), row_emails(roster), config.title)
-
-
-def repair_roster(config: MatchConfig, sheets: MatchSheets) -> Roster:
-    """The roster ``repair`` lays the typed cells out for: the config's roster file, else the Roster tab, else
-    the seats alone (a roster given to init with ``--roster`` alone is not known here)."""
-    traits = get_ruleset(config.ruleset).traits
-    if config.roster is not None:
-        roster: Roster | None = roster_file_of(traits, config.roster, config.seats)
-    else:
-        roster = read_roster_tab(sheets.engine, sheet_spec(config.ruleset), traits, config.seats)
-    return roster or Roster(config.seats)
-
-
-def roster_file_of(traits: RulesetTraits, path: Path, seats: tuple[str, ...]) -> Roster:
-    """The roster CSV ``path`` read for the ruleset of ``traits`` (its seat word, its roster groups)."""
-    return read_seat_roster(path, seats, seat_word=traits.seat_kind.value, groups=traits.roster_groups)
-
-
-def roster_bots(traits: RulesetTraits, roster: Roster) -> dict[str, str]:
-    """The roster's ``bot`` column: the kind of bot each marked line's seat (a game of players) or member (a team's
-    player, a side's army) is played by; a line left empty, ``no`` or ``none`` is a person's."""
-    found: dict[str, str] = {}
-    for m in roster.members:
-        kind = m.fields.get("bot", "").strip()
-        if kind and kind.lower() not in ("no", NO_BOT):
-            found[m.seat if traits.seat_kind is SeatKind.PLAYER else m.name] = kind
-    return found
 
 
 def _check_roster(ruleset: AnyRuleset, roster: Roster, where: object) -> None:

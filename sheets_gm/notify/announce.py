@@ -162,7 +162,7 @@ def seat_addresses(config: MatchConfig, sheets: MatchSheets,
     """Each seat's members' e-mail addresses, from the roster file the config names or else the Roster tab, but
     those of the members a bot plays (``bots``: the match record's, by name); the judge's are the config's
     ``gm_emails``."""
-    from sheets_gm.match.run import repair_roster
+    from sheets_gm.match.match_roster import repair_roster
 
     roster = repair_roster(config, sheets)
     found: dict[str, list[str]] = {}

@@ -94,7 +94,7 @@ def _addresses(config: MatchConfig, report: Checkup) -> None:
     if config.roster is None:
         report.ok(NAME, "e-mail: each seat's addresses are read from the Roster tab when a notice goes out")
         return
-    from sheets_gm.match.run import roster_file_of
+    from sheets_gm.match.match_roster import roster_file_of
     from sheets_gm.rulesets.registry import get_ruleset
 
     try:

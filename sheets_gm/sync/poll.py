@@ -648,22 +648,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 batch.put(backend, placed.at(placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
                           [[text]])
                 report.feedback_written += 1
-        # a name typed over in a row with nothing else typed is written back (the stray rows' mends): kept here
-        named = StrayLayout(unplaced=tuple(s for s in seat_read.strays if s.over)) if seat not in copies else None
-        shown = drawn.typed.get(seat, []) if drawn else []
-        aside = ([stale_line(seat_read.tab, window, stale)] if stale else []) + \
-            (named.aside_line(seat_read.tab, window) if named is not None else []) + \
-            ([shown_typed_over_line(capital(window.label), shown)] if shown else [])
-        if named is not None and named.unplaced:
-            report.drawn_again += [f"{tab} (a row's name: what was typed there kept in {read.tabs.archive(seat)!r})"
-                                   for tab in dict.fromkeys(s.tab for s in named.unplaced)]
-        if aside:
-            count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, aside)
-            batch.put(backend, lines_cell(read.tabs, seat), [[count]])
-        if stale:
-            _set_aside(batch, backend, read, seat, window, stale)
-        if seat not in copies:  # drawn again: its stray rows were laid where the drawing leaves them free
-            report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
+        _seat_rows_set_aside(batch, backend, read, seat, window, report, stale, copied=seat in copies, drawn=drawn)
 
 
 def _over_feedback_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> int:
@@ -684,6 +669,31 @@ def _over_feedback_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatc
                 batch.put(backend, placed.at(cell), [[text]])
                 written += 1
     return written
+
+
+def _seat_rows_set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: str, window: Window,
+                         report: WindowReport, stale: list[TypedRow], *, copied: bool,
+                         drawn: DrawnAgain | None) -> None:
+    """``_feedback_writes``' second half for one seat: the rows set aside (``stale``: stamped for another window; a
+    name typed over; a shown cell typed over) written to its Archive, and its stray rows answered (``copied``: its
+    file, saved from an older copy, is drawn again whole: none of that is kept)."""
+    seat_read = read.seats[seat]
+    # a name typed over in a row with nothing else typed is written back (the stray rows' mends): kept here
+    named = StrayLayout(unplaced=tuple(s for s in seat_read.strays if s.over)) if not copied else None
+    shown = drawn.typed.get(seat, []) if drawn else []
+    aside = ([stale_line(seat_read.tab, window, stale)] if stale else []) + \
+        (named.aside_line(seat_read.tab, window) if named is not None else []) + \
+        ([shown_typed_over_line(capital(window.label), shown)] if shown else [])
+    if named is not None and named.unplaced:
+        report.drawn_again += [f"{tab} (a row's name: what was typed there kept in {read.tabs.archive(seat)!r})"
+                               for tab in dict.fromkeys(s.tab for s in named.unplaced)]
+    if aside:
+        count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, aside)
+        batch.put(backend, lines_cell(read.tabs, seat), [[count]])
+    if stale:
+        _set_aside(batch, backend, read, seat, window, stale)
+    if not copied:  # drawn again: its stray rows were laid where the drawing leaves them free
+        report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
 
 
 def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict]) -> bool:

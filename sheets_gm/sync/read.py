@@ -17,7 +17,7 @@ from sheets_gm.rulesets.registry import AnyRuleset, sheet_of, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import LayoutDriftError, SavedMeanwhileError, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid
-from sheets_gm.sheets.spec import InputTable
+from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow, text_of
 from sheets_gm.sync.history import HistoryError, check_history
 from sheets_gm.sync.journal import (
@@ -158,79 +158,19 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
     spec = sheet_spec(ruleset_class.traits.name)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
     engine_range = engine_read_range(spec.tabs.engine)
-    batch = ReadBatch()
-    batch.ask(sheets.engine, engine_range)
-    batch.ask(sheets.board, tabs.board_tab_range())  # its title row checked, its drawn cells compared
-    batch.ask(sheets.board, tabs.log_header_range())  # the tabs a resolution writes: there, and still ours
-    batch.ask(sheets.engine, tabs.view_status_range(GM))
-    for seat in tabs.input_seats():
-        backend = seat_backend(sheets, tabs, seat)
-        for page in tabs.orders(seat).sheets():
-            batch.ask(backend, page.read_range())
-        batch.ask(backend, tabs.archive_pending_range(seat))
-        batch.ask(backend, tabs.archive_header_range(seat))
-        batch.ask(backend, tabs.view_status_range(seat))
-    try:
-        # the board last (where the engine is a spreadsheet of its own): the Log is read from near its last line to
-        # the tab's end, in the board's one read, so that a line typed below it is found at no call more
-        board_last = sheets.engine is not sheets.board
-        if board_last:
-            batch.run([b for b in sheets.write_order() if b is not sheets.board])
-        log_from = _log_read_from(batch.get(sheets.engine, engine_range)) if board_last else 0
-        batch.ask(sheets.board, tabs.log_to_end(log_from))
-        batch.run([sheets.board] if board_last else sheets.write_order())
-    except SheetError as exc:
-        if type(exc) is not SheetError:
-            raise
-        if _refuse_if_old(sheets, ruleset_class, engine_range):
-            refuse_swapped(sheets, tabs, SWAP_HINT)
-            raise SheetError(f"{exc}. The engine tab holds the match, so a tab was renamed or deleted, or the "
-                             "match was created by an earlier version of sheets-gm: run sheets-gm repair -c "
-                             f"{CONFIG_PLACEHOLDER}, which lays every tab out again and keeps the match and every "
-                             "typed row") from None
-        raise SheetError(f"{exc}. If the match was never created, run sheets-gm init {ruleset_class.traits.name} -c "
-                         f"{CONFIG_PLACEHOLDER}; if a tab was renamed or "
-                         "deleted, or the match was created by an earlier version of sheets-gm, run sheets-gm "
-                         f"repair -c {CONFIG_PLACEHOLDER}, which rebuilds the layout and keeps the match") from None
-    engine_grid = batch.get(sheets.engine, engine_range)
-    refuse_old_layout(ruleset_class, engine_grid)
-    header = text_of(engine_grid[0][0]) if engine_grid and engine_grid[0] else ""
-    if header != spec.headers.engine:
-        raise LayoutDriftError(f"the layout has changed: tab {spec.tabs.engine!r} cell A1 should say "
-                               f"{spec.headers.engine!r} but says {header!r}; {REPAIR_HINT}")
-    record = parse_match_record(engine_grid[1:], f"tab {spec.tabs.engine!r}")
-    if record.name != ruleset_class.traits.name:
-        raise LayoutDriftError(f"the match config says ruleset {ruleset_class.traits.name!r} but the engine tab "
-                               f"holds a {record.name!r} match")
-    if record.seats != sheets.seats:
-        raise LayoutDriftError(f"the match config names seats {', '.join(sheets.seats)} but the engine tab holds "
-                               f"{', '.join(record.seats)}")
+    batch, log_from = _read_every_spreadsheet(sheets, ruleset_class, tabs, engine_range)
+    record = _engine_record(sheets, ruleset_class, spec, batch.get(sheets.engine, engine_range))
     adapter = adapter_of(record.ruleset)
     board_grid = batch.get(sheets.board, tabs.board_tab_range())
     title_row = board_grid[:1]
-    if not any(text_of(v) == spec.headers.board for v in (title_row[0] if title_row else [])):
-        raise LayoutDriftError(f"the layout has changed: tab {spec.tabs.board!r} should say {spec.headers.board!r} "
-                               f"in row 1, right of the board, but does not; {REPAIR_HINT}")
+    _check_board_title(spec, title_row)
     log_typed_over = _check_written_tabs(batch, sheets, tabs)
     seats: dict[str, SeatRead] = {}
     ranges = {seat: {page.name: page.read_range() for page in tabs.orders(seat).sheets()}
               for seat in tabs.input_seats()}
     grids = {seat: {name: batch.get(seat_backend(sheets, tabs, seat), a1_range) for name, a1_range in pages.items()}
              for seat, pages in ranges.items()}
-    # The match's own layout (a setting may take a column out, e.g. Wesnoth's Go under batch resolution): the
-    # ruleset's file layout, read above, spans it. Each tab is read as it is laid out now: its tables' rows are
-    # those the match grew them to.
-    tabs = MatchTabs(adapter.spec, sheets.seats, ruleset_class.traits.judge)
-    tabs = tabs.with_sizes({seat: {name: rows for page in tabs.orders(seat).sheets()
-                                   for name, rows in page.sizes_in(grids[seat][page.name],
-                                                                   _drawn_rows(adapter, record, seat)).items()}
-                            for seat in grids})
-    # every header cell out of place in every seat's tabs, not only the first: doctor lists them all
-    breaks = tuple(d for seat in tabs.input_seats() for page in tabs.orders(seat).sheets()
-                   for d in page.drifts(grids[seat][page.name]))
-    if len(breaks) > 1:
-        raise LayoutDriftError(f"the layout has changed in {len(breaks)} places: {'; '.join(breaks)}; {REPAIR_HINT}",
-                               breaks)
+    tabs = _tabs_as_grown(sheets, ruleset_class, adapter, record, grids)
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         tab = tabs.orders(seat)
@@ -476,3 +416,93 @@ def _kept(found: dict[str, Any] | None, record: MatchRecord) -> tuple[Mapping[st
     if not (committed or under_way):
         return ()
     return tuple(k for k in found["kept"] if isinstance(k, dict))
+
+
+def _read_every_spreadsheet(sheets: MatchSheets, ruleset_class: type[AnyRuleset], tabs: MatchTabs,
+                            engine_range: str) -> tuple[ReadBatch, int]:
+    """Every range a poll reads, asked in one batched read per spreadsheet (the board last, where the engine is a
+    spreadsheet of its own), and the Log line it read the Log from; a tab that cannot be read is refused with what
+    to run (``repair``, or ``init`` for a match never created)."""
+    batch = ReadBatch()
+    batch.ask(sheets.engine, engine_range)
+    batch.ask(sheets.board, tabs.board_tab_range())  # its title row checked, its drawn cells compared
+    batch.ask(sheets.board, tabs.log_header_range())  # the tabs a resolution writes: there, and still ours
+    batch.ask(sheets.engine, tabs.view_status_range(GM))
+    for seat in tabs.input_seats():
+        backend = seat_backend(sheets, tabs, seat)
+        for page in tabs.orders(seat).sheets():
+            batch.ask(backend, page.read_range())
+        batch.ask(backend, tabs.archive_pending_range(seat))
+        batch.ask(backend, tabs.archive_header_range(seat))
+        batch.ask(backend, tabs.view_status_range(seat))
+    try:
+        # the board last (where the engine is a spreadsheet of its own): the Log is read from near its last line to
+        # the tab's end, in the board's one read, so that a line typed below it is found at no call more
+        board_last = sheets.engine is not sheets.board
+        if board_last:
+            batch.run([b for b in sheets.write_order() if b is not sheets.board])
+        log_from = _log_read_from(batch.get(sheets.engine, engine_range)) if board_last else 0
+        batch.ask(sheets.board, tabs.log_to_end(log_from))
+        batch.run([sheets.board] if board_last else sheets.write_order())
+    except SheetError as exc:
+        if type(exc) is not SheetError:
+            raise
+        if _refuse_if_old(sheets, ruleset_class, engine_range):
+            refuse_swapped(sheets, tabs, SWAP_HINT)
+            raise SheetError(f"{exc}. The engine tab holds the match, so a tab was renamed or deleted, or the "
+                             "match was created by an earlier version of sheets-gm: run sheets-gm repair -c "
+                             f"{CONFIG_PLACEHOLDER}, which lays every tab out again and keeps the match and every "
+                             "typed row") from None
+        raise SheetError(f"{exc}. If the match was never created, run sheets-gm init {ruleset_class.traits.name} -c "
+                         f"{CONFIG_PLACEHOLDER}; if a tab was renamed or "
+                         "deleted, or the match was created by an earlier version of sheets-gm, run sheets-gm "
+                         f"repair -c {CONFIG_PLACEHOLDER}, which rebuilds the layout and keeps the match") from None
+    return batch, log_from
+
+
+def _engine_record(sheets: MatchSheets, ruleset_class: type[AnyRuleset], spec: SheetSpec,
+                   engine_grid: Grid) -> MatchRecord:
+    """The match's record in the engine tab as read (``engine_grid``), refused when the engine tab is of an older
+    layout, of another game or of other seats than the config's."""
+    refuse_old_layout(ruleset_class, engine_grid)
+    header = text_of(engine_grid[0][0]) if engine_grid and engine_grid[0] else ""
+    if header != spec.headers.engine:
+        raise LayoutDriftError(f"the layout has changed: tab {spec.tabs.engine!r} cell A1 should say "
+                               f"{spec.headers.engine!r} but says {header!r}; {REPAIR_HINT}")
+    record = parse_match_record(engine_grid[1:], f"tab {spec.tabs.engine!r}")
+    if record.name != ruleset_class.traits.name:
+        raise LayoutDriftError(f"the match config says ruleset {ruleset_class.traits.name!r} but the engine tab "
+                               f"holds a {record.name!r} match")
+    if record.seats != sheets.seats:
+        raise LayoutDriftError(f"the match config names seats {', '.join(sheets.seats)} but the engine tab holds "
+                               f"{', '.join(record.seats)}")
+    return record
+
+
+def _check_board_title(spec: SheetSpec, title_row: Grid) -> None:
+    """LayoutDriftError unless the board's title row (``title_row``, as read) says the board's header."""
+    if not any(text_of(v) == spec.headers.board for v in (title_row[0] if title_row else [])):
+        raise LayoutDriftError(f"the layout has changed: tab {spec.tabs.board!r} should say {spec.headers.board!r} "
+                               f"in row 1, right of the board, but does not; {REPAIR_HINT}")
+
+
+def _tabs_as_grown(sheets: MatchSheets, ruleset_class: type[AnyRuleset], adapter: AnySheetAdapter,
+                   record: MatchRecord, grids: Mapping[str, Mapping[str, Grid]]) -> MatchTabs:
+    """The match's tabs as each seat's tab is laid out now (``grids``: every seat's tabs as read, by name): its
+    tables' rows those the match grew them to; LayoutDriftError naming every header cell out of place."""
+    # The match's own layout (a setting may take a column out, e.g. Wesnoth's Go under batch resolution): the
+    # ruleset's file layout, read above, spans it. Each tab is read as it is laid out now: its tables' rows are
+    # those the match grew them to.
+    tabs = MatchTabs(adapter.spec, sheets.seats, ruleset_class.traits.judge)
+    tabs = tabs.with_sizes({seat: {name: rows for page in tabs.orders(seat).sheets()
+                                   for name, rows in page.sizes_in(grids[seat][page.name],
+                                                                   _drawn_rows(adapter, record, seat)).items()}
+                            for seat in grids})
+    # every header cell out of place in every seat's tabs, not only the first: doctor lists them all
+    breaks = tuple(d for seat in tabs.input_seats() for page in tabs.orders(seat).sheets()
+                   for d in page.drifts(grids[seat][page.name]))
+    if len(breaks) > 1:
+        raise LayoutDriftError(f"the layout has changed in {len(breaks)} places: {'; '.join(breaks)}; {REPAIR_HINT}",
+                               breaks)
+    return tabs
+

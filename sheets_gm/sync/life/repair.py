@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
@@ -23,7 +24,7 @@ from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import OpenedElsewhere, RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.guard import grid_cells
 from sheets_gm.sheets.layout import CellValue, Grid, a1, quote_tab
-from sheets_gm.sheets.spec import ColumnKind
+from sheets_gm.sheets.spec import ColumnKind, SheetSpec
 from sheets_gm.sheets.tables import InputTab, TypedRow
 from sheets_gm.sync.command_journal import (
     begin_command,
@@ -114,26 +115,9 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     spec = sheet_spec(ruleset_class.traits.name)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
     journal = command_path(sheets.journal)
-    left = load_command(journal)
-    settled = ("" if left is None else settle_export(journal, left) if left["kind"] == "export"
-               else roll_back_init(journal, left) if left["kind"] == "init" else "")
-    for backend in sheets.write_order():  # a workbook open in an office program: refused before the journal
-        if isinstance(backend, OpenedElsewhere):
-            backend.refuse_if_open()
-    # one transaction: cut anywhere, the next command runs it again whole with what it was given (``life/settle``)
-    begin_command(journal, "repair", "the repair", emails={k: list(v) for k, v in (emails or {}).items()},
-                  member_emails=None if member_emails is None else {k: list(v) for k, v in member_emails.items()},
-                  title=title)
+    settled = _begin_repair(sheets, journal, emails, member_emails, title)
     upgrade = upgrade_match(sheets, ruleset_class)
-    try:
-        record = _engine_record(sheets, tabs, ruleset_class.traits.name)
-        if record.seats != sheets.seats:
-            raise SheetError(f"the match config names seats {', '.join(sheets.seats)} but the engine tab holds "
-                             f"{', '.join(record.seats)}: fix the config")
-    except SheetError:
-        if upgrade is None:  # refused before its first write: nothing for the next command to run again
-            end_command(journal)
-        raise
+    record = _checked_record(sheets, tabs, ruleset_class.traits.name, journal, upgraded=upgrade is not None)
     report = WindowRepairReport(record, upgraded=upgrade.layout_name if upgrade is not None else "")
     kept: dict[str, dict[str, dict[str, TypedRow]]] = {}
     if settled:
@@ -150,20 +134,8 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     for seat, pages in found.read_as.items():
         kept[seat], overlays[seat] = _seat_typed_rows(sheets, tabs.with_sizes({seat: found.grown[seat]}), record,
                                                       adapter, seat, pages, found.moved.get(seat, ()), report)
-    # Laid out again as the match's settings lay it out (the rows were read with the ruleset's file layout, which
-    # spans it), with the rows the match grew its tables to (never fewer than the layout's), and more where the
-    # state needs them.
-    tabs = MatchTabs(adapter.spec, sheets.seats, ruleset_class.traits.judge)
-    tabs = tabs.with_sizes({seat: {name: max(rows, tabs.orders(seat).table(name).rows)
-                                   for name, rows in sizes.items()} for seat, sizes in grown.items()})
-    tabs = tabs.fitted(adapter, record.state)
-    present = sheets.board.tab_names()
-    retired = (*spec.tabs.retired, *(n for n in old_tabs(ruleset_class) if upgrade is not None
-                                     and n not in spec.tabs.retired))
-    for name in retired:
-        if name in present:
-            report.notes.append(f"tab {name!r} of an earlier layout was deleted from {sheets.board.name}: "
-                                "what it showed is drawn in the new tabs")
+    tabs = _tabs_laid_out_again(sheets, ruleset_class, adapter, record, grown)
+    retired = _retired_tabs(sheets, ruleset_class, spec, report, upgraded=upgrade is not None)
     layouts = match_layouts(sheets, tabs, record.ruleset, adapter, record.state, emails or {}, member_emails)
     absent = {t.name for backend, t in layouts if t.name not in backend.tab_names()}  # deleted or renamed
     for seat, pushed in extra.items():  # before the layout, which may narrow the tab to its columns
@@ -184,6 +156,78 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     aside = with_orphans(_seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays),
                          found.read_as, record.ruleset.window(record.state))
     report.notes += repair_aside_writes(sheets, tabs, batch, aside, absent)
+    _settings_writes(batch, sheets, spec, record, schedule_text, absent, report)
+    views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
+    board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline, record.stamp())
+    batch.run(sheets.write_order())
+    old_columns_cleared(sheets, tabs, moves)  # the copies are in their new places: the old columns may go
+    end_command(journal)
+    return report
+
+
+def _begin_repair(sheets: MatchSheets, journal: Path | None, emails: Mapping[str, Sequence[str]] | None,
+                  member_emails: Mapping[str, Sequence[str]] | None, title: str) -> str:
+    """An export or init cut short settled, a workbook open in an office program refused, then the repair's command
+    journal kept with what it was given (``repair_match``'s arguments); what was settled, in words ('' for none)."""
+    left = load_command(journal)
+    settled = ("" if left is None else settle_export(journal, left) if left["kind"] == "export"
+               else roll_back_init(journal, left) if left["kind"] == "init" else "")
+    for backend in sheets.write_order():  # a workbook open in an office program: refused before the journal
+        if isinstance(backend, OpenedElsewhere):
+            backend.refuse_if_open()
+    # one transaction: cut anywhere, the next command runs it again whole with what it was given (``life/settle``)
+    begin_command(journal, "repair", "the repair", emails={k: list(v) for k, v in (emails or {}).items()},
+                  member_emails=None if member_emails is None else {k: list(v) for k, v in member_emails.items()},
+                  title=title)
+    return settled
+
+
+def _checked_record(sheets: MatchSheets, tabs: MatchTabs, ruleset: str, journal: Path | None, *,
+                    upgraded: bool) -> MatchRecord:
+    """The engine's record, refused (SheetError) when it cannot be read or holds other seats than the config's; the
+    journal ended on a refusal before the repair's first write (none when the match was not ``upgraded``)."""
+    try:
+        record = _engine_record(sheets, tabs, ruleset)
+        if record.seats != sheets.seats:
+            raise SheetError(f"the match config names seats {', '.join(sheets.seats)} but the engine tab holds "
+                             f"{', '.join(record.seats)}: fix the config")
+    except SheetError:
+        if not upgraded:  # refused before its first write: nothing for the next command to run again
+            end_command(journal)
+        raise
+    return record
+
+
+def _tabs_laid_out_again(sheets: MatchSheets, ruleset_class: type[AnyRuleset], adapter: AnySheetAdapter,
+                         record: MatchRecord, grown: Mapping[str, Mapping[str, int]]) -> MatchTabs:
+    """The tabs as the repair lays them out: as the match's settings lay them out (the rows were read with the
+    ruleset's file layout, which spans it), with the rows the match grew its tables to (``grown``; never fewer than
+    the layout's), and more where the state needs them."""
+    tabs = MatchTabs(adapter.spec, sheets.seats, ruleset_class.traits.judge)
+    tabs = tabs.with_sizes({seat: {name: max(rows, tabs.orders(seat).table(name).rows)
+                                   for name, rows in sizes.items()} for seat, sizes in grown.items()})
+    tabs = tabs.fitted(adapter, record.state)
+    return tabs
+
+
+def _retired_tabs(sheets: MatchSheets, ruleset_class: type[AnyRuleset], spec: SheetSpec, report: WindowRepairReport,
+                  *, upgraded: bool) -> tuple[str, ...]:
+    """The tabs of earlier layouts the repair deletes (those of the ruleset's old layout too, when the match was
+    ``upgraded``), each one the board holds noted in ``report``."""
+    present = sheets.board.tab_names()
+    retired = (*spec.tabs.retired, *(n for n in old_tabs(ruleset_class) if upgraded
+                                     and n not in spec.tabs.retired))
+    for name in retired:
+        if name in present:
+            report.notes.append(f"tab {name!r} of an earlier layout was deleted from {sheets.board.name}: "
+                                "what it showed is drawn in the new tabs")
+    return retired
+
+
+def _settings_writes(batch: WriteBatch, sheets: MatchSheets, spec: SheetSpec, record: MatchRecord,
+                     schedule_text: str, absent: set[str], report: WindowRepairReport) -> None:
+    """The Settings tab's house rules written back (typed over by hand: ``verify -c`` names it); one laid out afresh
+    (in ``absent``: deleted by hand) gets its deadlines row too, saying ``schedule_text``, and a note in ``report``."""
     rows: Grid = [list(r) for r in settings_rows(record.ruleset.settings, schedule_text)]
     if spec.tabs.settings not in absent:  # the house rules written back (typed over by hand: verify -c names it)
         rows = rows[:-1]  # the deadlines row is the config's, which a poll writes when it changes
@@ -191,12 +235,6 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     if spec.tabs.settings in absent:
         report.notes.append(f"tab {spec.tabs.settings!r} was missing from {sheets.board.name}: laid out again with "
                             "the match's house rules and deadlines")
-    views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
-    board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline, record.stamp())
-    batch.run(sheets.write_order())
-    old_columns_cleared(sheets, tabs, moves)  # the copies are in their new places: the old columns may go
-    end_command(journal)
-    return report
 
 
 def _restamp_seats(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, batch: WriteBatch,

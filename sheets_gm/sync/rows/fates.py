@@ -668,6 +668,28 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
         kept = _untick(seat_read.tab, kept, out.unused)
     out.kept, out.gone = _drawable(adapter, new_state, seat, seat_read.tab, kept)
     fresh = fresh_input(adapter, new_state, new_window, seat, seat_read.tab, out.kept) if not same_window else None
+    _kept_rows_said(out, adapter, state, seat_read, window, target, verdicts, problems, same_window=same_window,
+                    seat_input=seat_input, fresh=fresh)
+    _step_notes(out, seat_read, window, same_window)
+    placed = adapter.placed_verdicts([v for v in verdicts if v.seat == seat], seat_input)  # a recruit's, its row's
+    did = {(r.table, r.subject): [v.message for v in row_verdicts(adapter, state, seat, r, placed) if v.accepted]
+           for r in out.read} if resolved_words else {}
+    _carried_notes(out, seat_read, window, did,
+                   lambda spec, subject: bool(new_window and adapter.idle_row_reason(new_state, seat, spec, subject)))
+    if seat not in window.awaited and seat_read.pending is None and not same_window:
+        _notes_kept_through(out, seat_read)
+    return out
+
+
+def _kept_rows_said(out: SeatSettled, adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, window: Window,
+                    target: Window, verdicts: Sequence[Verdict], problems: Mapping[str, Sequence[str]], *,
+                    same_window: bool, seat_input: SeatInput[Any] | None, fresh: SeatInput[Any] | None) -> None:
+    """What each row ``out`` keeps says (``settle_seat``), in ``out.shown`` and, for the Archive's pending row, in
+    ``out.notes``: why the resolution of ``window`` did not carry it out, the cells it cannot read, what the game
+    tells it and why it waits. ``target``: the window the rows are kept for; ``same_window``: the resolution keeps
+    ``window`` open (``seat_input`` is then what the seat's rows wait with); ``fresh``: the input of the window that
+    opens, else None."""
+    seat = seat_read.seat
     # A cut resolution completed reads the rows it had read then (the pending row's): a row typed since, or over
     # since, is not what their reasons are about, and says none of them.
     read_then = {(r["table"], r["subject"]): cells_text(r.get("values")) for r in seat_read.pending["rows"]} \
@@ -704,15 +726,6 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
             if said:
                 by_subject[subject] = said
         out.shown[table] = by_subject
-    _step_notes(out, seat_read, window, same_window)
-    placed = adapter.placed_verdicts([v for v in verdicts if v.seat == seat], seat_input)  # a recruit's, its row's
-    did = {(r.table, r.subject): [v.message for v in row_verdicts(adapter, state, seat, r, placed) if v.accepted]
-           for r in out.read} if resolved_words else {}
-    _carried_notes(out, seat_read, window, did,
-                   lambda spec, subject: bool(new_window and adapter.idle_row_reason(new_state, seat, spec, subject)))
-    if seat not in window.awaited and seat_read.pending is None and not same_window:
-        _notes_kept_through(out, seat_read)
-    return out
 
 
 def bound_to(seat_read: SeatRead, window: Window, seat_input: SeatInput[Any] | None) -> frozenset[str]:
