@@ -20,17 +20,22 @@ from tests.paths import ROOT
 COPIED = ("sheets_gm", "templates", "tests", "pyproject.toml")
 
 
-@pytest.fixture(scope="module")
-def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the checkout with the game ``salvo`` written into it by the command."""
-    root = tmp_path_factory.mktemp("checkout")
-    for name in COPIED:
+def copied_checkout(root: Path, names: tuple[str, ...]) -> Path:
+    """``root`` holding a copy of the checkout's ``names`` (no caches, no workbooks) and an empty ``docs``."""
+    for name in names:
         source = ROOT / name
         if source.is_dir():
             shutil.copytree(source, root / name, ignore=shutil.ignore_patterns("__pycache__", "*.xlsx"))
         else:
             shutil.copy(source, root / name)
     (root / "docs").mkdir()
+    return root
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the checkout with the game ``salvo`` written into it by the command."""
+    root = copied_checkout(tmp_path_factory.mktemp("checkout"), COPIED)
     assert main(["new-game", "salvo", "--title", "Salvo", "--root", str(root)]) == 0
     return root
 
@@ -115,13 +120,7 @@ def test_the_game_it_writes_is_clean_under_ruff_whatever_the_length_of_its_name(
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
     if ruff is None:
         pytest.skip("ruff is not installed beside this Python (the test extras bring it)")
-    for name in ("sheets_gm", "templates", "pyproject.toml"):
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "*.xlsx"))
-        else:
-            shutil.copy(source, tmp_path / name)
-    (tmp_path / "docs").mkdir()
+    copied_checkout(tmp_path, ("sheets_gm", "templates", "pyproject.toml"))
     names = ["auction", "a_very_long_name_of_a_new_game1"]
     for name in names:
         write_game(tmp_path, name, name.capitalize())

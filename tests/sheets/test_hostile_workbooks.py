@@ -38,20 +38,28 @@ def bomb(path: Path, inflated: int) -> Path:
     return path
 
 
-def test_a_zip_bomb_is_refused_before_anything_is_inflated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = bomb(tmp_path / "red.xlsx", xlsx.MAX_UNPACKED_BYTES + 1)
-    assert path.stat().st_size < 1_000_000
-    before = path.read_bytes()
+def refusals_before_loading(path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The messages a read and a write of the workbook ``path`` are refused with, openpyxl made to fail the test if
+    the workbook is handed to it."""
 
     def load(*args: Any, **kwargs: Any) -> None:
-        raise AssertionError("the bomb was handed to openpyxl")
+        raise AssertionError(f"{path} was handed to openpyxl")
 
     monkeypatch.setattr(openpyxl, "load_workbook", load)
+    said: list[str] = []
     for write in (False, True):
         backend = LocalWorkbookBackend(path)
         with pytest.raises(SheetAccessError) as caught:
             backend.write([RangeWrite("A1", [["x"]])]) if write else backend.read(["A1"])
-        message = str(caught.value)
+        said.append(str(caught.value))
+    return said
+
+
+def test_a_zip_bomb_is_refused_before_anything_is_inflated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = bomb(tmp_path / "red.xlsx", xlsx.MAX_UNPACKED_BYTES + 1)
+    assert path.stat().st_size < 1_000_000
+    before = path.read_bytes()
+    for message in refusals_before_loading(path, monkeypatch):
         assert message.startswith(f"{path} is not read: it would unpack to ")
         assert f"past the {xlsx.MAX_UNPACKED_BYTES:,} bytes a workbook may unpack to" in message
     assert path.read_bytes() == before
@@ -97,16 +105,7 @@ def test_a_tab_of_more_cells_than_a_match_can_use_is_refused_before_it_is_loaded
     path = junk_tab_workbook(tmp_path / "orders-red.xlsx", xlsx.MAX_CELLS + 10)
     assert len(path.read_bytes()) < xlsx.MAX_UNPACKED_BYTES
     before = path.read_bytes()
-
-    def load(*args: Any, **kwargs: Any) -> None:
-        raise AssertionError("the workbook was handed to openpyxl")
-
-    monkeypatch.setattr(openpyxl, "load_workbook", load)
-    for write in (False, True):
-        backend = LocalWorkbookBackend(path)
-        with pytest.raises(SheetAccessError) as caught:
-            backend.write([RangeWrite("A1", [["x"]])]) if write else backend.read(["A1"])
-        message = str(caught.value)
+    for message in refusals_before_loading(path, monkeypatch):
         assert f"more than {xlsx.MAX_CELLS:,} cells (tab 'Junk' alone at least" in message, message
         assert "Nothing was saved back" in message
     assert path.read_bytes() == before
