@@ -230,7 +230,7 @@ def bench(ruleset: str, seed: str, windows: int | None, bot: str = "") -> list[s
               "values.batchUpdate, or spreadsheets.batchUpdate when it sets cell notes)")
         print(head + "  bytes read  bytes written")
         print("-" * (len(head) + 27))
-        played = 0
+        played = resolutions = 0
         while windows is None or played < windows:
             with match.measure() as usage:
                 report = poll(match.sheets, cls, now=NOW)
@@ -247,7 +247,9 @@ def bench(ruleset: str, seed: str, windows: int | None, bot: str = "") -> list[s
                   + f"  {read:>10,}  {0:>13,}")
             type_bot_orders(match.sheets, cls, bots)
             with match.measure() as usage:
-                report = poll(match.sheets, cls, now=NOW, force=True, window_key=window.key)
+                # as status prints it: the window and its step (without a step the force reads the last history row)
+                report = poll(match.sheets, cls, now=NOW, force=True, window_key=window.key, step=resolutions + 1)
+            resolutions += int(report.resolved)
             if not report.resolved:
                 failed.append(f"{window.label}: the poll after the bots' orders did not resolve ({report.reason})")
             failed += problems(window.label, "resolution", usage)
