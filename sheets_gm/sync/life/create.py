@@ -62,7 +62,9 @@ def _settings_tab(spec: SheetSpec, settings: object) -> TabLayout:
 
 
 def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
-    """A public tab: the adapter's drawing from A1; right of it the title, status line and legend."""
+    """A public tab: the adapter's drawing from A1; right of it the title, status line and legend. The gap column
+    between them holds the board's stamp (``board_writes``) and is hidden: the stamp is no text a player reads, and
+    a hidden column is neither shown nor printed (it printed beside the title)."""
     spec = tabs.spec
     info = drawing.width + 1
     legend = drawing.legend_rows
@@ -74,8 +76,8 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
                      values=values, fills=tuple(fills), conditional_fills=drawing.conditional_fills,
                      protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
                      column_widths={**drawing.column_widths, drawing.width: 20, info: LEGEND_PIXELS},
-                     row_heights=dict(drawing.row_heights), print_headings=drawing.print_headings,
-                     print_pages_wide=drawing.print_pages_wide, print_title_rows=drawing.print_title_rows,
+                     row_heights=dict(drawing.row_heights), hidden_columns=(drawing.width,),
+                     print_headings=drawing.print_headings, print_pages_wide=drawing.print_pages_wide, print_title_rows=drawing.print_title_rows,
                      print_title_cols=drawing.print_title_cols)
 
 
