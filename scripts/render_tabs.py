@@ -47,13 +47,17 @@ def print_scale(ws: Any) -> float:
     wide = ws.page_setup.fitToWidth or 0
     if wide == 0:
         return 1.0  # fit to pages tall only: LibreOffice does not shrink it for its width
-    points = 0.0
+    widths = []
     for col in range(1, ws.max_column + 1):
         dimension = ws.column_dimensions.get(get_column_letter(col))
         if dimension is not None and dimension.hidden:
             continue
         chars = dimension.width if dimension is not None and dimension.width else 8.43
-        points += (chars * 7 + 5) * 0.75  # Excel's character width to pixels, pixels to points
+        widths.append((col, (chars * 7 + 5) * 0.75))  # Excel's character width to pixels, pixels to points
+    # the columns repeated on each page across (a table's first, a plane's row letters) take room on every page
+    repeated = ws.print_title_cols or ""
+    last = ws[repeated.split(":")[-1].replace("$", "") + "1"].column if repeated else 0
+    points = sum(w for _c, w in widths) + (wide - 1) * sum(w for c, w in widths if c <= last)
     page = PAGE_POINTS.get(ws.page_setup.orientation or "portrait", PAGE_POINTS["portrait"])
     return min(1.0, wide * page / points) if points else 1.0
 

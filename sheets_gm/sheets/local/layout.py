@@ -243,6 +243,8 @@ def _apply_page(ws: Any, tab: TabLayout) -> None:
         ws.print_title_rows = f"1:{title_rows}"
     if tab.print_title_cols:
         ws.print_title_cols = f"A:{get_column_letter(tab.print_title_cols)}"
+    elif tab.print_pages_wide and print_pages_wide(tab) > tab.print_pages_wide:
+        ws.print_title_cols = "A:A"  # a table printed over pages across: each names its rows (an army, a unit)
     ws.print_options.headings = tab.print_headings
 
 
@@ -259,7 +261,11 @@ def print_pages_wide(tab: TabLayout) -> int:
     if not tab.print_readable:
         return tab.print_pages_wide
     widest = LANDSCAPE_POINTS * FONT_POINTS / PRINT_LEAST_POINTS  # points of columns a page holds at 8 pt type
-    return max(tab.print_pages_wide, math.ceil(print_width(tab) * 0.75 / widest))
+    width = print_width(tab) * 0.75
+    if width <= widest * tab.print_pages_wide:
+        return tab.print_pages_wide
+    first = tab.column_widths.get(0, DEFAULT_COLUMN_PIXELS) * 0.75  # repeated on each page across (_apply_page)
+    return max(tab.print_pages_wide, math.ceil((width - first) / (widest - first)))
 
 
 def print_scale(tab: TabLayout) -> float:
@@ -268,7 +274,9 @@ def print_scale(tab: TabLayout) -> float:
     if not tab.print_pages_wide:
         return 1.0
     page = LANDSCAPE_POINTS if print_width(tab) > PORTRAIT_PIXELS else PORTRAIT_POINTS
-    return min(1.0, print_pages_wide(tab) * page / (print_width(tab) * 0.75))
+    wide = print_pages_wide(tab)
+    repeated = tab.column_widths.get(0, DEFAULT_COLUMN_PIXELS) if wide > tab.print_pages_wide else 0
+    return min(1.0, wide * page / ((print_width(tab) + (wide - 1) * repeated) * 0.75))
 
 
 def _apply_sizes(ws: Any, tab: TabLayout) -> None:
