@@ -108,6 +108,9 @@ class TabLayout:
     # the first ``print_title_cols`` (a plane's row letters).
     print_title_rows: int = 0
     print_title_cols: int = 0
+    # A table (True) is printed as many pages wide as keep its type at ``PRINT_LEAST_POINTS`` or more when its
+    # columns are wider than ``print_pages_wide`` pages; a drawing (False) shrinks to its pages to be read whole.
+    print_readable: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,3 +82,27 @@ def test_a_legend_the_drawing_wraps_keeps_each_entry_whole_in_its_row(game: str)
         for i, row in enumerate(drawing.legend_rows):
             if 4 + i in wrapped:  # the legend's first row is 4: under the title, the status line and a blank
                 assert str(row[0]) in entries, (game, drawing.tab, row)
+
+
+def test_a_wrapping_fill_down_a_long_column_styles_the_column_and_each_cell_written_there_later() -> None:
+    """Issue 64: a Log's sentences wrap (a long one ran on over empty cells, which LibreOffice prints, shrinking the
+    page), laid as the column's own style rather than 20,000 styled empty cells (a board loaded 20 times slower);
+    a cell a write makes there later takes the column's style, and its row grows to its text (``row_fit``)."""
+    from sheets_gm.sheets.layout import Fill, TabLayout, WorkbookLayout
+    from sheets_gm.sheets.local.cells import write_box
+    from sheets_gm.sheets.local.layout import apply_layout
+    from sheets_gm.sheets.row_fit import fit_rows
+
+    wb = openpyxl.Workbook()
+    log = TabLayout(name="Log", rows=20_000, cols=3, values={"A1": [["Turn", "Kind", "What happened"]]},
+                    fills=(Fill("C2:C20000", "#FFFFFF", wrap=True),), column_widths={2: 700})
+    apply_layout(wb, WorkbookLayout(title="t", tabs=(log,)))
+    ws = wb["Log"]
+    assert len(ws._cells) < 10 and ws.column_dimensions["C"].alignment.wrap_text
+    write_box(ws, parse_cells("A5"), [[1, "dice", "d6 " * 400]], "Log!A5")
+    assert ws["C5"].alignment.wrap_text and not ws["A5"].alignment.wrap_text
+    fit_rows(ws, [5], set())
+    assert ws.row_dimensions[5].height > 15
+    small = TabLayout(name="Log", rows=50, cols=3, fills=(Fill("C2:C50", "#FFFFFF", wrap=True),))
+    apply_layout(wb, WorkbookLayout(title="t", tabs=(small,)))
+    assert wb["Log"]["C50"].alignment.wrap_text  # a short column: each cell styled, as before

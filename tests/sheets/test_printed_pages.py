@@ -1,26 +1,45 @@
-"""Issue 54: each game's public tabs as LibreOffice prints them, counted in PDF pages (``scripts/render_tabs.py``,
-the script anyone can run to look at them): a board on one page where it fits one, a Wesnoth map and a Coalition
-plane over a few pages across, never the 40 pages a Coalition board once took. Needs LibreOffice and poppler;
-slow (a LibreOffice start per game), so under the soak marker: ``pytest -m soak tests/sheets/test_printed_pages.py``."""
+"""Issues 54 and 64: each game's tabs as LibreOffice prints them, counted in PDF pages, with the scale each prints
+at (``scripts/render_tabs.py``, the script anyone can run to look at them).
+
+- Boards (issue 54): a board on one page where it fits one, a Wesnoth map and a Coalition plane over a few pages
+  across, never the 40 pages a Coalition board once took.
+- Tables (issue 64, item 9): every Orders, View, Archive, Log and Settings tab prints at 8 pt or more: its columns
+  bounded and its text wrapped (a long sentence no longer runs on over empty cells, which LibreOffice prints too,
+  shrinking a Coalition Log to 3 pt), and a table wider than a page at 8 pt printed over as many pages wide as keep
+  it so. The scale is the tab's shown columns in points against its pages' printable width (``print_scale``);
+  the PDF's smallest word confirms it.
+
+The scale of every table of a practice match is checked without LibreOffice; one practice match per game is
+printed in the quick run; whole matches played a few windows (their Logs and Archives long) are printed under the
+soak marker: ``pytest -m soak tests/sheets/test_printed_pages.py``."""
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
+import openpyxl
 import pytest
 
+from sheets_gm.cli import main
 from tests.paths import SCRIPTS
 from tests.sheets.practice import init_practice
 
-pytestmark = [pytest.mark.soak,
-              pytest.mark.skipif(shutil.which("soffice") is None or shutil.which("pdftoppm") is None,
-                                 reason="needs LibreOffice (soffice) and poppler (pdftoppm)")]
+needs_office = pytest.mark.skipif(shutil.which("soffice") is None or shutil.which("pdftoppm") is None
+                                  or shutil.which("pdftotext") is None,
+                                  reason="needs LibreOffice (soffice) and poppler (pdftoppm, pdftotext)")
 
-#: The most pages each public tab may print to, by game (a tab not named: no bound checked).
+GAMES = ("champions", "coalition", "gvg", "wesnoth", "winordie")
+#: The smallest type a table may print at, and the default font's size (the type at scale 1).
+LEAST_POINTS = 8.0
+FONT_POINTS = 11.0
+#: The most pages each public board tab may print to, by game (a tab not named: no bound checked).
 MOST_PAGES = {
     "gvg": {"Board": 1},
     "champions": {"Board": 1},
@@ -28,18 +47,103 @@ MOST_PAGES = {
     "wesnoth": {"Board": 6},
     "coalition": {"Dominaria": 3, "Phyrexia": 3, "Mirrodin": 3, "Turn report": 2},
 }
+#: A table's name (Log, Settings, a seat's Orders, Archive, View, Forum, the Judge's tabs): every tab a player or
+#: the GM reads as rows of text, as opposed to the drawn tabs (a board, a plane), which shrink to be read whole.
+TABLE = re.compile(r"^(Log|Settings|Judge|(Orders|Archive|View|Forum) .+)$")
+_LINE = re.compile(r"^(\S+)\.xlsx · (.+?): (\d+) pages? · scale ([\d.]+) \(([\d.]+) pt\) · smallest text ([\d.]+) pt",
+                   re.M)
 
 
+def _render_tabs() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("render_tabs", SCRIPTS / "render_tabs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _render(target: Path, *args: str) -> dict[tuple[str, str], tuple[int, float, float]]:
+    """(workbook, tab) → (pages, scale, smallest text in points) as ``render_tabs.py`` prints them."""
+    done = subprocess.run([sys.executable, str(SCRIPTS / "render_tabs.py"), str(target), "--max-pages", "1", *args],
+                          capture_output=True, text=True, check=True)
+    return {(m.group(1), m.group(2)): (int(m.group(3)), float(m.group(4)), float(m.group(6)))
+            for m in _LINE.finditer(done.stdout)}
+
+
+def _too_small(printed: dict[tuple[str, str], tuple[int, float, float]]) -> dict[str, tuple[float, float]]:
+    """Each table printed below ``LEAST_POINTS``, by its scale or by its smallest printed word."""
+    return {f"{book} · {tab}": (round(scale * FONT_POINTS, 1), text)
+            for (book, tab), (_pages, scale, text) in printed.items()
+            if TABLE.match(tab) and (scale * FONT_POINTS < LEAST_POINTS or 0 < text < LEAST_POINTS)}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_table_of_a_practice_match_prints_at_8_points_or_more(game: str, tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """The scale of each table tab as the .xlsx says it prints (no LibreOffice): fit to its pages wide, its shown
+    columns against their width. Checked to fail with ``print_pages_wide`` giving the layout's one page back (a
+    GvG Orders tab at 5.2 pt, a Coalition View at 4) and with the Archive's old 210 + 1100 pixels (7.5 pt)."""
+    init_practice(tmp_path, game)
+    capsys.readouterr()
+    print_scale = _render_tabs().print_scale
+    small = {}
+    for path in [*tmp_path.glob("*.xlsx"), *tmp_path.glob("gm/*.xlsx")]:
+        for ws in openpyxl.load_workbook(path).worksheets:
+            if ws.sheet_state == "visible" and TABLE.match(ws.title):
+                scale = print_scale(ws)
+                if scale * FONT_POINTS < LEAST_POINTS:
+                    small[f"{path.name} · {ws.title}"] = round(scale * FONT_POINTS, 1)
+    assert not small, small
+
+
+@needs_office
+@pytest.mark.parametrize("game", GAMES)
+def test_a_practice_match_prints_its_tables_readable_and_its_stamp_not_at_all(
+        game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One practice match per game printed by LibreOffice: its board workbook and one seat's, every table at 8 pt
+    or more, the board's stamp (``⧉gen⧉…``, kept in the gap column right of the drawing) nowhere in the print.
+    Checked to fail with the gap column shown again (the stamp printed beside the title)."""
+    board = init_practice(tmp_path, game)
+    capsys.readouterr()
+    seat = sorted(tmp_path.glob("orders-*.xlsx"))[0]
+    printed = _render(tmp_path, "--workbooks", f"board,{seat.stem}")
+    assert {tab for _book, tab in printed} >= {"Log", "Settings"}, printed
+    assert not _too_small(printed), printed
+    text = subprocess.run(["pdftotext", str(tmp_path / "render" / f"{board.stem}-Board.pdf"
+                                         if game != "coalition" else tmp_path / "render" / "board-Dominaria.pdf"),
+                           "-"], capture_output=True, text=True, check=True).stdout
+    assert "⧉" not in text and text.strip(), text[:300]
+
+
+@pytest.mark.soak
+@needs_office
 @pytest.mark.parametrize("game", sorted(MOST_PAGES))
 def test_each_board_tab_prints_on_the_pages_it_should(game: str, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     board = init_practice(tmp_path, game)
     capsys.readouterr()
-    done = subprocess.run([sys.executable, str(SCRIPTS / "render_tabs.py"), str(board),
-                           "--tabs", ",".join(MOST_PAGES[game]), "--max-pages", "1"],
-                          capture_output=True, text=True, check=True)
-    pages = {m.group(1): int(m.group(2)) for m in re.finditer(r"^board\.xlsx · (.+?): (\d+) pages?", done.stdout, re.M)}
-    assert set(pages) == set(MOST_PAGES[game]), done.stdout
+    printed = _render(board, "--tabs", ",".join(MOST_PAGES[game]))
+    pages = {tab: n for (_book, tab), (n, _scale, _text) in printed.items()}
+    assert set(pages) == set(MOST_PAGES[game]), printed
     too_many = {tab: n for tab, n in pages.items() if n > MOST_PAGES[game][tab]}
-    assert not too_many, done.stdout
+    assert not too_many, printed
     assert list(tmp_path.glob("render/*.png"))
+
+
+@pytest.mark.soak
+@needs_office
+@pytest.mark.parametrize("game", GAMES)
+def test_a_match_played_a_few_windows_prints_every_table_at_8_points_or_more(
+        game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bot match played four windows (its Log's long dice lines, its Archives' many lines, Champions' battle
+    steps) printed whole: pages counted per tab (printed, to compare), every table at 8 pt or more by its scale and
+    by the smallest word in its PDF. Checked to fail with the Log's sentences not wrapped (a Coalition Log at 3 pt)."""
+    with contextlib.chdir(tmp_path):
+        assert main(["demo", game, "--out", "match", "--seed", "7", "--turns", "4"]) == 0
+    capsys.readouterr()
+    printed = _render(tmp_path / "match")
+    with capsys.disabled():
+        print(f"\n{game}: " + ", ".join(f"{tab} {pages} p {scale * FONT_POINTS:.1f} pt"
+                                        for (_book, tab), (pages, scale, _text) in sorted(printed.items())))
+    assert any(tab == "Log" for _book, tab in printed), printed
+    assert not _too_small(printed), printed

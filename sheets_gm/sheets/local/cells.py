@@ -6,11 +6,13 @@ import datetime as dt
 import math
 import re
 from collections.abc import Iterator
+from copy import copy
 from typing import Any
 
 from openpyxl.cell.cell import MergedCell
 from openpyxl.comments import Comment
 from openpyxl.styles.numbers import is_datetime
+from openpyxl.utils import get_column_letter
 
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import CellValue, Grid
@@ -149,7 +151,19 @@ def given_cells(ws: Any, box: Box, grid: Grid) -> Iterator[tuple[Any, CellValue]
     for r, row in enumerate(grid):
         for c, value in enumerate(row):
             if value is not None:
-                yield ws.cell(row=box.min_row + r, column=box.min_col + c), value
+                yield _cell(ws, box.min_row + r, box.min_col + c), value
+
+
+def _cell(ws: Any, row: int, col: int) -> Any:
+    """The cell at ``row``, ``col`` (1-based); one made here takes its column's style, as Excel and LibreOffice show
+    an empty cell of a styled column (a Log's wrapping sentences, laid out as their column's style)."""
+    if (row, col) in ws._cells:
+        return ws._cells[(row, col)]
+    cell = ws.cell(row=row, column=col)
+    dimension = ws.column_dimensions.get(get_column_letter(col))
+    if dimension is not None and dimension.has_style:
+        cell._style = copy(dimension._style)
+    return cell
 
 
 def comment_for(text: str) -> Comment:

@@ -37,6 +37,9 @@ from sheets_gm.sync.writes import drawn_writes, log_lines, public_log_writes
 #: The width in pixels of the Log's Kind column (and the View log's): its longest words ("structure destroyed")
 #: whole, not run into the line beside them.
 LOG_KIND_WIDTH = 150
+#: The width in pixels of the Log's sentence column (and the View log's): with the turn and kind columns, a
+#: landscape page at the font's own size; a longer sentence wraps in it.
+LOG_SENTENCE_WIDTH = 700
 
 
 class SeatsMismatchError(ValueError):
@@ -50,6 +53,14 @@ def _simple_tab(name: str, header: Sequence[str], rows: int, spec: SheetSpec, de
                      protections=(Protection(None, description),), column_widths=dict(widths or {}))
 
 
+def _wrapping(tab: TabLayout, first_col: int, last_col: int, first_row: int = 2) -> TabLayout:
+    """``tab`` with the text of its columns ``first_col`` to ``last_col`` (0-based) wrapped from ``first_row`` down:
+    a long line grows its row rather than running on over the empty cells beside it, which LibreOffice prints too
+    (a Log's 9,000-character dice line once widened the printed page fortyfold, its type shrunk to 1 pt)."""
+    wraps = Fill(cells(first_col, first_row, last_col, tab.rows), "#FFFFFF", wrap=True)
+    return replace(tab, fills=(*tab.fills, wraps))
+
+
 def _settings_tab(spec: SheetSpec, settings: object) -> TabLayout:
     """The Settings tab: each of the first three columns as wide as its longest text (a setting's name, its value,
     its default: cut on screen and on paper before), at most 320 pixels, the description 600; every cell under the
@@ -58,11 +69,13 @@ def _settings_tab(spec: SheetSpec, settings: object) -> TabLayout:
     widths = {**{col: min(320, 16 + 7 * max(len(str(r[col])) for r in rows)) for col in range(3)}, 3: 600}
     tab = _simple_tab(spec.tabs.settings, spec.headers.settings, len(rows) + 1, spec,
                       "Settings of this match: fixed at init", widths)
-    return replace(tab, fills=(*tab.fills, Fill(cells(0, 2, 3, len(rows) + 1), "#FFFFFF", wrap=True)))
+    return _wrapping(tab, 0, 3)
 
 
 def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
-    """A public tab: the adapter's drawing from A1; right of it the title, status line and legend."""
+    """A public tab: the adapter's drawing from A1; right of it the title, status line and legend. The gap column
+    between them holds the board's stamp (``board_writes``) and is hidden: the stamp is no text a player reads, and
+    a hidden column is neither shown nor printed (it printed beside the title)."""
     spec = tabs.spec
     info = drawing.width + 1
     legend = drawing.legend_rows
@@ -74,16 +87,18 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
                      values=values, fills=tuple(fills), conditional_fills=drawing.conditional_fills,
                      protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
                      column_widths={**drawing.column_widths, drawing.width: 20, info: LEGEND_PIXELS},
-                     row_heights=dict(drawing.row_heights), print_headings=drawing.print_headings,
+                     row_heights=dict(drawing.row_heights), hidden_columns=(drawing.width,),
+                     print_headings=drawing.print_headings, print_readable=False,
                      print_pages_wide=drawing.print_pages_wide, print_title_rows=drawing.print_title_rows,
                      print_title_cols=drawing.print_title_cols)
 
 
 def _archive_tab(tabs: MatchTabs, seat: str) -> TabLayout:
     """A seat's archive: sentences only, the window in A and what became of the rows in B."""
-    return _simple_tab(tabs.archive(seat), tabs.spec.headers.archive, ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES - 1,
-                       tabs.spec, "What became of the orders typed here, written by sheets-gm: only the GM edits",
-                       {0: 210, 1: 1100})
+    tab = _simple_tab(tabs.archive(seat), tabs.spec.headers.archive, ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES - 1,
+                      tabs.spec, "What became of the orders typed here, written by sheets-gm: only the GM edits",
+                      {0: 160, 1: 1000})
+    return _wrapping(tab, 0, 1)
 
 
 def _copies_tab(tabs: MatchTabs, seat: str) -> TabLayout:
@@ -102,7 +117,9 @@ def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
         values={"A1": [[tabs.view_title(seat)]],
                 f"A{header}": [list(spec.headers.log)]},
         fills=(Fill(cells(0, 1, VIEW_COLS - 1, 1), spec.colours.header, bold=True),
-               Fill(cells(0, header, 2, header), spec.colours.header, bold=True)),
+               Fill(cells(0, header, 2, header), spec.colours.header, bold=True),
+               # the log's sentences wrap: a long one ran on over the panel's columns, widening the printed page
+               Fill(cells(0, header + 1, 2, header + SEAT_LOG_ROWS), "#FFFFFF", wrap=True)),
         protections=(Protection(None, f"What {seat} sees: written by sheets-gm"),),
         column_widths={0: 160, 1: LOG_KIND_WIDTH, 2: 600, **spec.view_widths})
 
@@ -129,8 +146,8 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
     windows = ruleset.traits.max_windows
     out: list[tuple[SheetBackend, TabLayout]] = [
         *((sheets.board, drawn_tab(tabs, name, drawing)) for name, drawing in tabs.drawn(adapter.drawings(state))),
-        (sheets.board, _simple_tab(spec.tabs.log, spec.headers.log, LOG_ROWS, spec, "Written by sheets-gm",
-                                   {1: LOG_KIND_WIDTH, 2: 700})),
+        (sheets.board, _wrapping(_simple_tab(spec.tabs.log, spec.headers.log, LOG_ROWS, spec, "Written by sheets-gm",
+                                             {1: LOG_KIND_WIDTH, 2: LOG_SENTENCE_WIDTH}), 0, 2)),
         (sheets.board, _settings_tab(spec, ruleset.settings)),
     ]
     file_tabs = MatchTabs(sheet_spec(ruleset.traits.name), sheets.seats, ruleset.traits.judge)
