@@ -28,6 +28,7 @@ from sheets_gm.sheets.guard import grid_cells, origin, written_cells
 from sheets_gm.sheets.layout import CellValue, cell_at
 from sheets_gm.sheets.looks import TabSeen, seen_grid
 from sheets_gm.sheets.tables import text_of
+from sheets_gm.sync.journal import journal_under_way
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
 from sheets_gm.sync.read import MatchRead
 from sheets_gm.sync.rows.fate_words import drawn_cell_words, drawn_cells_note
@@ -73,17 +74,20 @@ def typed_over_words(sheets: MatchSheets, read: MatchRead, seen: Sequence[TabSee
     """A sentence per cell the sync draws in the board's spreadsheet (the board tab, the other drawn tabs: Wesnoth's
     Units, a Coalition plane; the Log's header row) that holds something else (``verify -c``): its cell, what it
     says and what the sync draws. The board tab is in ``read``; the rest costs one more read, or none when ``seen``
-    holds the spreadsheet as read."""
+    holds the spreadsheet as read. While a resolution cut short is under way, a cell holding what it wrote there
+    (its record's writes) is its drawing, not typed over: the next poll completes it."""
     board = read.tabs.spec.tabs.board
+    cut = _cut_drawing(sheets, read)
     out = [_typed_over_words(board, cell, was, value)
-           for _write, wrong in _board_typed_over(sheets, read) for cell, (was, value) in wrong.items()]
+           for _write, wrong in _board_typed_over(sheets, read, cut) for cell, (was, value) in wrong.items()]
     others = [w for w in _drawing(sheets, read) if origin(w.range)[0] != _board_tab(read)]
     ranges = [*(w.range for w in others), read.tabs.log_header_range()]
     found_all = [seen_grid(seen, r) for r in ranges] if seen is not None else sheets.board.read(ranges)
     for write, grid in zip(others, found_all, strict=False):  # the other drawn tabs: Wesnoth's Units, a plane
         found_cells = grid_cells(write.range, grid)
         out += [_typed_over_words(_tab_name(write.range), cell_at(cell[2], cell[1] + 1), found_cells.get(cell, ""), v)
-                for cell, v in written_cells([write]).items() if not alike(found_cells.get(cell, ""), v)]
+                for cell, v in written_cells([write]).items()
+                if not _drawn_here(found_cells.get(cell, ""), v, cut.get(cell))]
     log = read.tabs.spec.tabs.log
     found = found_all[-1]
     row = list(found[0]) if found else []
@@ -132,10 +136,28 @@ def _tab_name(a1_range: str) -> str:
     return a1_range.rsplit("!", 1)[0].strip("'").replace("''", "'")
 
 
-def _board_typed_over(sheets: MatchSheets, read: MatchRead) -> list[tuple[RangeWrite, dict[str, tuple[CellValue,
-                                                                                               CellValue]]]]:
-    """Each drawn range of the board tab holding a cell that differs from the drawing, with those cells (by A1
-    name: what the tab holds, what the sync draws)."""
+def _cut_drawing(sheets: MatchSheets, read: MatchRead) -> dict[tuple[str, int, int], CellValue]:
+    """What a resolution cut short (``MatchRead.cut_under_way``) wrote or writes in the board's spreadsheet, by
+    cell as ``written_cells`` keys them, from its record; empty when none is under way."""
+    if not read.cut_under_way:
+        return {}
+    journal = journal_under_way(sheets.journal, read.record)
+    if journal is None or journal.change is None:
+        return {}
+    return written_cells([w for name, w in journal.change.writes if name == sheets.board.name])
+
+
+def _drawn_here(found: CellValue, drawn: CellValue, cut: CellValue | None) -> bool:
+    """Whether a drawn cell holds its drawing: the record's state's, or the cut resolution's (``cut``)."""
+    return alike(found, drawn) or (cut is not None and alike(found, cut))
+
+
+def _board_typed_over(sheets: MatchSheets, read: MatchRead,
+                      cut: dict[tuple[str, int, int], CellValue] | None = None,
+                      ) -> list[tuple[RangeWrite, dict[str, tuple[CellValue, CellValue]]]]:
+    """Each drawn range of the board tab holding a cell that differs from the drawing (or from ``cut``'s, a
+    resolution cut short's, where it writes), with those cells (by A1 name: what the tab holds, what the sync
+    draws)."""
     if read.board is None:
         return []
     board_range, grid = read.board
@@ -147,7 +169,7 @@ def _board_typed_over(sheets: MatchSheets, read: MatchRead) -> list[tuple[RangeW
         if any(tab != board_tab for tab, _r, _c in cells):
             continue  # another drawn tab (Wesnoth's Units, a Coalition plane): not read by a poll
         wrong = {cell_at(c, r + 1): (found.get((tab, r, c), ""), value) for (tab, r, c), value in cells.items()
-                 if not alike(found.get((tab, r, c), ""), value)}
+                 if not _drawn_here(found.get((tab, r, c), ""), value, (cut or {}).get((tab, r, c)))}
         if wrong:
             out.append((write, wrong))
     return out

@@ -26,7 +26,9 @@ from sheets_gm.rulesets.winordie.engine import WodRuleset
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.drawn_cells import typed_over_words
 from sheets_gm.sync.journal import JournalUnwritableError
+from sheets_gm.sync.life.board_check import board_edits
 from sheets_gm.sync.life.replay import match_history
 from sheets_gm.sync.life.typed_check import orders_read, typed_mismatch
 from sheets_gm.sync.poll import COMPLETING, WindowReport, poll
@@ -272,3 +274,45 @@ def test_a_resolution_whose_record_cannot_be_kept_writes_nothing(tmp_path: Path)
     with pytest.raises(JournalUnwritableError, match=r"the record of resolution 1 \(window 1\).* nothing was written"):
         _resolve(match, sheets)
     assert _cells(sheets) == before
+
+
+def _cut_before_the_engine(name: str, tmp_path: Path) -> Match:
+    """A bot match of ``name`` two windows on, its third cut at the engine's write (every other spreadsheet saved,
+    the board drawn for the state after it): what ``verify -c`` reads while the next poll has not completed it."""
+    match = Match(name)
+    for _ in range(2):
+        type_bot_orders(match.sheets, match.cls, match.bots)
+        assert _resolve(match, match.sheets).resolved
+    type_bot_orders(match.sheets, match.cls, match.bots)
+    match.sheets = dataclasses.replace(match.sheets, journal=tmp_path / "journal.json")
+    order = match.sheets.write_order()
+    with Cut({b.name: b for b in order}, order[-1].name), pytest.raises(InjectedFault):
+        _resolve(match, match.sheets)
+    return match
+
+
+def _cut_verify_check(name: str, tmp_path: Path) -> None:
+    match = _cut_before_the_engine(name, tmp_path)
+    read = match.read()
+    assert read.cut_under_way
+    assert typed_over_words(match.sheets, read) == []  # the cut resolution's drawing is not typed over
+    assert board_edits(match.sheets, read) == []
+    board = match.sheets.board
+    assert isinstance(board, MemoryBackend)
+    board.type(read.tabs.spec.tabs.board, "A1", "typed by hand")  # a cell typed over is still named
+    assert any("cell A1 says 'typed by hand'" in w for w in typed_over_words(match.sheets, match.read()))
+
+
+@pytest.mark.parametrize("name", ["wesnoth"])
+def test_verify_reads_a_cut_resolution_s_drawing_as_drawn_not_typed_over(name: str, tmp_path: Path) -> None:
+    """``verify -c`` while a resolution cut before the engine's write is under way: the board and its other drawn
+    tabs (Wesnoth's Units) hold the drawing of the state after it, from its record's writes, and are not named as
+    typed over (every cell of them was, before); a cell typed over since is still named. Fails with the record's
+    writes not read (28 cells of GvG's board named)."""
+    _cut_verify_check(name, tmp_path)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("name", ["champions", "coalition", "gvg", "winordie"])
+def test_verify_reads_every_game_s_cut_drawing_as_drawn(name: str, tmp_path: Path) -> None:
+    _cut_verify_check(name, tmp_path)
