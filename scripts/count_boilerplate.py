@@ -4,7 +4,8 @@ Boilerplate is what every game writes whatever its rules: its imports, the engin
 class lines, the traits and the codecs, the adapter's ``rules`` field, the members the core could give but the game
 writes anyway (``__init__``, ``create``, ``settings``, ``board_text``, ``spec``, ``shown``) and the ``GAME`` record (a
 game has no registry line since the registry finds it by its folder). Non-blank lines, docstrings left out. Give it
-the game's Python files (a package's folder, or modules); compare a game made by ``sheets-gm new-game`` with one written before it:
+the game's Python files (a package's folder, or modules); compare a game made by ``sheets-gm new-game`` with one
+written before it:
 
     .venv/bin/python scripts/count_boilerplate.py sheets_gm/rulesets/salvo
     .venv/bin/python scripts/count_boilerplate.py tests/toygame/engine.py tests/toygame/sheet.py tests/toygame/game.py
