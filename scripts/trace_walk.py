@@ -1,8 +1,9 @@
 """The walk of one match through a poll: how many rooms it enters, and how often it returns to one it left.
 
 A room is a package of ``sheets_gm`` (``sheets_gm.sync.rows``, ``sheets_gm.host``…). The walk follows every call into
-``sheets_gm`` code (``sys.setprofile``) down to ``--depth`` calls below the entry (its orchestration: deeper calls
-are the rooms' own work), and counts the rooms entered and the returns: calls into a room the walk had already
+``sheets_gm`` code (``sys.setprofile``) from the path's entry (cron's ``commands.polls.run_sync``, serve's
+``host.visit.visit``) down to ``--depth`` calls below it (its orchestration: deeper calls are the rooms' own work),
+and counts the rooms entered and the returns: calls into a room the walk had already
 left. Each path is traced on a local GvG match its gate must read (its poll state removed first), after one
 untraced run of the same path so that no first import is counted:
 
@@ -33,18 +34,23 @@ def room_of(frame: FrameType) -> str:
     return name.rpartition(".")[0] if name.startswith("sheets_gm.") else ""
 
 
-def walk_of(run: Callable[[], Any], depth: int) -> list[str]:
-    """The rooms ``run`` enters, in order (a room entered again right after it is one entry), down to ``depth``
-    calls of ``sheets_gm`` code below it."""
+def walk_of(run: Callable[[], Any], entry: str, depth: int) -> list[str]:
+    """The rooms ``run`` enters from the function ``entry`` (``module:function``) on, in order (a room entered
+    again right after it is one entry), down to ``depth`` calls of ``sheets_gm`` code below ``entry``."""
     rooms: list[str] = []
-    stack: list[bool] = []  # for each frame called, whether it is sheets_gm code
+    stack: list[bool] = []  # for each frame called since the entry, whether it is sheets_gm code
+    module, _, function = entry.partition(":")
 
     def profile(frame: FrameType, event: str, arg: Any) -> None:
         if event == "call":
+            if not stack:
+                if frame.f_code.co_name == function and frame.f_globals.get("__name__") == module:
+                    stack.append(True)
+                return
             room = room_of(frame)
             level = sum(stack)
             stack.append(bool(room))
-            if room and level < depth and (not rooms or rooms[-1] != room):
+            if room and level <= depth and (not rooms or rooms[-1] != room):
                 rooms.append(room)
         elif event == "return" and stack:
             stack.pop()
@@ -83,7 +89,7 @@ def local_match(folder: Path) -> Path:
 def main(argv: list[str]) -> int:
     """Trace each path once (after an untraced run) and print its rooms and returns."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--depth", type=int, default=3, help="calls of sheets_gm code below the entry (default 3)")
+    parser.add_argument("--depth", type=int, default=2, help="calls of sheets_gm code below the entry (default 2)")
     parser.add_argument("--show", action="store_true", help="print each walk's rooms in order")
     args = parser.parse_args(argv)
     from sheets_gm.cli import main as cli
@@ -94,17 +100,17 @@ def main(argv: list[str]) -> int:
         config = local_match(Path(scratch))
 
         def cron() -> None:
-            state_path(config).unlink(missing_ok=True)
             cli(["sync", "-c", str(config), "--quiet"])
 
         def serve() -> None:
-            state_path(config).unlink(missing_ok=True)
             visit(config, None, lambda: datetime.now(UTC))
 
-        for name, run in (("cron", cron), ("serve", serve)):
-            run()  # the imports and first reads, untraced
+        for name, run, entry in (("cron", cron, "sheets_gm.commands.polls:run_sync"),
+                                 ("serve", serve, "sheets_gm.host.visit:visit")):
             state_path(config).unlink(missing_ok=True)
-            rooms = walk_of(run, args.depth)
+            run()  # the imports and first reads, untraced
+            state_path(config).unlink(missing_ok=True)  # the gate must read again
+            rooms = walk_of(run, entry, args.depth)
             entered, returns = figures(rooms)
             print(f"{name:6} {entered:3} rooms entered, {returns:3} returns to a room left (depth {args.depth})")
             if args.show:
