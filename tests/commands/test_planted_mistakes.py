@@ -27,5 +27,5 @@ def test_the_shared_checks_find_each_mistake_planted_in_a_new_game(capsys: pytes
     out = capsys.readouterr().out
     assert code == 0, out
     assert out.count("FOUND by") == 3 and "NOT FOUND" not in out, out
-    for sentence in ("was carried out in another", "before their window resolved", "keep none for later"):  # the checks' own words
-        assert sentence in out, (sentence, out)
+    for sentence in ("was carried out in another", "before their window resolved", "keep none for later"):
+        assert sentence in out, (sentence, out)  # each check's own words for what is wrong
