@@ -91,7 +91,7 @@ def test_a_circle_put_back_is_found() -> None:
     graph["sheets_gm.match.bot_drift"] |= imports_in(source)
     circles = import_circles(graph)
     assert len(circles) == 1
-    assert {"sheets_gm.match.bot_drift", "sheets_gm.match.run", "sheets_gm.match.privacy"} <= set(circles[0])
+    assert {"sheets_gm.match.bot_drift", "sheets_gm.match.run", "sheets_gm.privacy.secrets"} <= set(circles[0])
     assert circles[0][0] == circles[0][-1]
 
 

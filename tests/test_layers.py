@@ -34,7 +34,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("sheets_gm.sync.gate", "sheets_gm.scenario", "sheets_gm.simulate"),
     # the match page: a view of what the sync holds after a poll, built by the match layer, linked by the notices
     ("sheets_gm.web",),
-    ("sheets_gm.match", "sheets_gm.notify"),
+    # the configured match, and beside it the rooms that use it: its notices, its doctor, its init, the upkeep of
+    # its files around repair and export, and its privacy
+    ("sheets_gm.match", "sheets_gm.notify", "sheets_gm.doctor", "sheets_gm.init", "sheets_gm.upkeep",
+     "sheets_gm.privacy"),
     ("sheets_gm.host",),
     ("sheets_gm.commands", "sheets_gm.cli"),
 )

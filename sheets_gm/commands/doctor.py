@@ -14,8 +14,8 @@ _MARKS = {"ok": "✔", "warn": "⚠", "fail": "✘"}
 
 def run(args: argparse.Namespace) -> int:
     """Print every check; exit 1 if any failed (warnings pass)."""
-    from sheets_gm.match.checkup import Verdict
-    from sheets_gm.match.doctor import run_doctor
+    from sheets_gm.doctor.checks import run_doctor
+    from sheets_gm.doctor.checkup import Verdict
 
     if args.matches < 1:
         raise UserError("--matches must be 1 or more")

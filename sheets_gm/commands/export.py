@@ -23,12 +23,12 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.engine.dice import seed_hash
     from sheets_gm.engine.vocab import plural
     from sheets_gm.match.config import BackendKind
-    from sheets_gm.match.export_folder import folder_contents
     from sheets_gm.rulesets.registry import get_ruleset
     from sheets_gm.sync.life.export import export_match
     from sheets_gm.sync.life.settle import settle_cut_command
     from sheets_gm.sync.read import read_match
     from sheets_gm.sync.writes import status_line
+    from sheets_gm.upkeep.export_folder import folder_contents
 
     config = load(args)
     folder: Path = args.out if args.out is not None else config.folder / "export"

@@ -13,9 +13,9 @@ from typing import Any
 from sheets_gm.commands.base import UserError, command, program_name
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
 from sheets_gm.engine.words import counted
+from sheets_gm.init.common import InitOutcome
 from sheets_gm.match.config import MatchConfig, toml_key
 from sheets_gm.match.cron import cron_line, cron_notes_pointer
-from sheets_gm.match.init_common import InitOutcome
 from sheets_gm.notify.env_file import env_file_path, host_env_path
 from sheets_gm.rulesets.registry import GAMES, TEMPLATES, get_ruleset
 from sheets_gm.sheets.files import orders_file
@@ -268,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
 def _create_spreadsheets(args: argparse.Namespace, config: MatchConfig) -> MatchConfig:
     """``--create``: the match's spreadsheets made in the Drive folder (or found from an earlier run), their keys
     written into the config; the config read again."""
-    from sheets_gm.match.create_sheets import create_google_sheets
+    from sheets_gm.init.create_sheets import create_google_sheets
 
     with user_errors():
         made = create_google_sheets(config, args.create)

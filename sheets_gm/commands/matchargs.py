@@ -10,9 +10,9 @@ from contextlib import contextmanager
 from sheets_gm.commands.base import UserError
 from sheets_gm.commands.base import add_config_option as add_config_option  # where every command finds it
 from sheets_gm.engine.settings import SettingError
+from sheets_gm.init.settle import complete_cut_commands
 from sheets_gm.match.config import ConfigError, MatchConfig, load_config
 from sheets_gm.match.connect import Access, open_match_sheets, tidy_local_workbooks
-from sheets_gm.match.init_settle import complete_cut_commands
 from sheets_gm.match.run import require_sheets
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.sheets.backend import SheetError

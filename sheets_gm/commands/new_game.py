@@ -2,10 +2,10 @@
 
 It writes the game's package (``sheets_gm/rulesets/NAME/``), its template folder (``templates/NAME/``: the sheet
 layout and a starter match config), its rules page (``docs/rules-NAME.md``, with the settings table made from the
-game's settings), a scenario (``tests/scenarios/NAME/``) and its line in the registry: nothing else. The game is
-the starter in ``templates/new-game/`` (a race: each turn every player lists up to 3 moves, a die rolled before
-each after the first), named NAME; it passes the conformance tests as written, and ``scripts/test_game.sh NAME``
-runs them (``docs/adding-a-ruleset.md``).
+game's settings) and a scenario (``tests/scenarios/NAME/``): nothing else (the registry finds a game by its
+folder). The game is the starter in ``templates/new-game/`` (a race: each turn every player lists up to 3 moves,
+a die rolled before each after the first), named NAME; it passes the conformance tests as written, and
+``scripts/test_game.sh NAME`` runs them (``docs/adding-a-ruleset.md``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 #: The starter game, in the checkout: its files name it ``newgame`` (``NewGame`` in class names).
 STARTER = "templates/new-game"
 NAME = re.compile(r"[a-z][a-z0-9_]{1,30}")
+#: The checkout's longest line (``pyproject.toml``'s ``line-length``): a file of the game with a longer one is laid out
+#: again by ``ruff format``.
+LINE_LENGTH = 120
 #: The longest title: it stands in the game's traits, a string the linter's line length must hold.
 MAX_TITLE = 80
 
@@ -70,22 +73,6 @@ def planned(root: Path, name: str) -> dict[Path, Path]:
     return out
 
 
-def registry_line(name: str) -> str:
-    """The game's line in ``GAMES``."""
-    return f'    "{name}": "sheets_gm.rulesets.{name}.game:GAME",\n'
-
-
-def registered(text: str, name: str) -> str:
-    """The registry's source ``text`` with the game's line in ``GAMES``, in name order."""
-    lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.startswith("GAMES: dict[str, str] = {")), None)
-    if start is None:
-        raise UserError("sheets_gm/rulesets/registry.py has no 'GAMES: dict[str, str] = {' line to add the game to")
-    end = next(i for i in range(start, len(lines)) if lines[i].startswith("}"))
-    at = next((i for i in range(start + 1, end) if lines[i].strip() > registry_line(name).strip()), end)
-    return "".join([*lines[:at], registry_line(name), *lines[at:]])
-
-
 def settings_table_of(engine: Path, name: str) -> str:
     """The rules page's settings table, made from the settings of the engine module just written."""
     from sheets_gm.engine.settings import settings_markdown
@@ -102,32 +89,32 @@ def settings_table_of(engine: Path, name: str) -> str:
 
 
 def tidy(root: Path, sources: list[Path]) -> bool:
-    """Lay the game's Python ``sources`` out as the checkout's linter wants them, whatever the length of its name
-    (``ruff format``, then its import sorting, with the checkout's settings); False when ruff is not installed (the
-    test extras bring it), the files then as the starter wrote them, their imports sorted."""
+    """Lay the game's Python ``sources`` out as the checkout's linter wants them, whatever the length of its name:
+    a file with a line past ``LINE_LENGTH`` (a long name) laid out again by ``ruff format``, the others kept as the
+    starter packs them; then every file's imports sorted, with the checkout's settings. False when ruff is not
+    installed (the test extras bring it), the files then as the starter wrote them, their imports sorted."""
     import subprocess
 
     if importlib.util.find_spec("ruff") is None or not sources:
         return False
-    names = [str(p) for p in sources]
-    for argv in (["format", "--quiet", *names], ["check", "--quiet", "--fix", "--select", "I", *names]):
+    long = [str(p) for p in sources if max(map(len, p.read_text(encoding="utf-8").splitlines())) > LINE_LENGTH]
+    steps = [["format", "--quiet", *long]] if long else []
+    for argv in [*steps, ["check", "--quiet", "--fix", "--select", "I", *map(str, sources)]]:
         subprocess.run([sys.executable, "-m", "ruff", *argv], cwd=root, check=False, capture_output=True)
     return True
 
 
 def write_game(root: Path, name: str, title: str) -> list[Path]:
-    """Write the game ``name`` into the checkout at ``root``; the files written, the registry last. UserError for a
+    """Write the game ``name`` into the checkout at ``root``; the files written. UserError for a
     name that cannot be a game's or is taken, before anything is written."""
     if not NAME.fullmatch(name) or keyword.iskeyword(name) or name == "newgame":
         raise UserError(f"{name!r} cannot name a game: write 2 to 31 lower-case letters, digits or _, starting with "
-                        "a letter (it names the package, the template folder and the registry key), e.g. salvo")
+                        "a letter (it names the package, the template folder and the game in match.toml), e.g. salvo")
     if len(title) > MAX_TITLE or not title.strip() or any(c in title for c in "\"\\\n"):
         raise UserError(f"the title {title!r} cannot be a game's: write 1 to {MAX_TITLE} characters, without a double "
                         "quote, a backslash or a line break, e.g. --title \"Salvo\"")
-    registry = root / "sheets_gm" / "rulesets" / "registry.py"
-    text = registry.read_text(encoding="utf-8")
-    if f'    "{name}": ' in text:
-        raise UserError(f"a game called {name!r} is registered already (sheets_gm/rulesets/registry.py)")
+    if (root / "sheets_gm" / "rulesets" / name).exists():
+        raise UserError(f"a game called {name!r} is in this checkout already (sheets_gm/rulesets/{name}/)")
     files = planned(root, name)
     taken = [str(p.relative_to(root)) for p in files if p.exists()]
     if taken:
@@ -140,8 +127,7 @@ def write_game(root: Path, name: str, title: str) -> list[Path]:
     page = root / "docs" / f"rules-{name}.md"
     table = settings_table_of(root / "sheets_gm" / "rulesets" / name / "engine.py", name)
     page.write_text(page.read_text(encoding="utf-8").replace("{settings}", table), encoding="utf-8")
-    registry.write_text(registered(text, name), encoding="utf-8")
-    return [*files, registry]
+    return list(files)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -161,8 +147,8 @@ def register(sub: Any) -> None:
     p = command(sub, "new-game", run, "write a new game that plays, to make into yours",
                 "Write a new game called NAME into this checkout: its package (sheets_gm/rulesets/NAME/), its "
                 "template folder (templates/NAME/: sheet.yaml and a starter match.toml), its rules page "
-                "(docs/rules-NAME.md, the settings table made from its settings), a scenario "
-                "(tests/scenarios/NAME/) and its registry line. It is a small race that passes the conformance "
+                "(docs/rules-NAME.md, the settings table made from its settings) and a scenario "
+                "(tests/scenarios/NAME/): nothing else. It is a small race that passes the conformance "
                 "tests as written; docs/adding-a-ruleset.md walks you through making it your game.",
                 'sheets-gm new-game salvo --title "Salvo"')
     p.add_argument("name", metavar="NAME", help="the game's name: lower-case letters, digits and _, e.g. salvo")

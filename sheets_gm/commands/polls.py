@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import signal
+import sys
 import threading
 from datetime import datetime
 from pathlib import Path
@@ -24,7 +25,15 @@ from sheets_gm.match.poll_words import (
     rejected_lines,
     tables_warning,
 )
-from sheets_gm.match.polls import FullPoll, IdlePoll, LeftOpen, poll_behind_gate, resolve_now, send_waiting
+from sheets_gm.match.polls import (
+    FullPoll,
+    IdlePoll,
+    LeftOpen,
+    poll_behind_gate,
+    poll_config,
+    resolve_now,
+    send_waiting,
+)
 from sheets_gm.match.run import sync_once
 from sheets_gm.match.watch import seconds_until, watch
 from sheets_gm.notify.announce import outbox_lines, quiet_alarms
@@ -102,9 +111,9 @@ def run_sync(args: argparse.Namespace) -> int:
     """One poll (for cron), or ``--watch``: poll until the match ends or Ctrl-C."""
     config_mark = file_mark(args.config)  # before it is read: a change meanwhile shows at the next poll
     config = load(args)
-    sheets = open_match(config)
     if not args.watch:
-        return _sync_once(args, config, config_mark, sheets)
+        return _sync_once(args, config, config_mark)
+    sheets = open_match(config)
     interval = args.interval or config.interval
     stop = threading.Event()
     held = _HeldConfig(args, config, config_mark)
@@ -141,11 +150,13 @@ def _watch_ceiling(config: MatchConfig, interval: float) -> float:
     return max(config.max_interval, interval)
 
 
-def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileMark | None,
-               sheets: MatchSheets) -> int:
+def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileMark | None) -> int:
     """One poll for cron, behind the match's gate (``match.polls``): print what it says, as ``--quiet`` allows."""
     with user_errors():
-        gated = poll_behind_gate(config, config_mark, sheets, quiet=args.quiet, clock=_now)
+        looked = poll_config(config, config_mark, _now, quiet=args.quiet)  # serve's look takes the same path
+    for note in looked.notes:
+        print(f"sheets-gm: note: {note}", file=sys.stderr)
+    gated = looked.gated
     if isinstance(gated, LeftOpen):
         if args.quiet and not gated.first:
             return 1  # said once this turn already

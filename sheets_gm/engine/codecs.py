@@ -95,3 +95,17 @@ class Codec(Generic[T]):
 
         adapter = TypeAdapter(kind)
         return Codec(lambda value: dict(adapter.dump_python(value, mode="json")), adapter.validate_python)
+
+    @staticmethod
+    def made_for(kind: Any) -> Codec[Any] | None:
+        """The codec a ruleset gets for ``kind`` (a type argument of ``Ruleset[State, Orders, GmEvent]``) when it
+        declares none: its own conversions (``to_json``/``from_json``), a JSON mapping as it is (``dict[str, Any]``),
+        or a plain dataclass field by field; None for any other type, which must declare its codec."""
+        origin = getattr(kind, "__origin__", kind)
+        if hasattr(kind, "to_json") and hasattr(kind, "from_json"):
+            return Codec(kind.to_json, kind.from_json)
+        if origin is dict:
+            return Codec(dict, dict)
+        if isinstance(kind, type) and hasattr(kind, "__dataclass_fields__"):
+            return Codec.plain(kind)
+        return None

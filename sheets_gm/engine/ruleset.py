@@ -34,7 +34,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
 
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
@@ -261,12 +261,33 @@ class BotKind:
     tutor: bool = False
 
 
+def _no_codec(rules: object, kind: str) -> TypeError:
+    """What a game whose engine class has no codec for its ``kind`` is told."""
+    return TypeError(f"{type(rules).__name__} has no {kind} codec: its type argument of Ruleset[...] is no dataclass, "
+                     "dict or type with to_json/from_json; declare one (state_codec = Codec(to_json, from_json))")
+
+
+#: The codecs of a ruleset, in the order of ``Ruleset``'s type arguments.
+_CODECS = ("state_codec", "orders_codec", "gm_event_codec")
+
+
 class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
     """A game's rules bound to one match's settings and board; every method is pure."""
 
     traits: ClassVar[RulesetTraits]
     _settings: Any  # the defaults' own fields: a game that writes ``create``, ``settings`` and ``board_text`` has none
     _board_text: str
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A game's engine class gets the codecs its type arguments make (``Codec.made_for``: ``Ruleset[MyState,
+        MyOrders, dict[str, Any]]``) wherever it declares none of its own."""
+        super().__init_subclass__(**kwargs)
+        kinds = next((get_args(b) for b in getattr(cls, "__orig_bases__", ()) if get_origin(b) is Ruleset), ())
+        for name, kind in zip(_CODECS, kinds, strict=False):
+            if next(vars(c)[name] for c in cls.__mro__ if name in vars(c)) is vars(Ruleset)[name]:
+                made = Codec.made_for(kind)
+                if made is not None:
+                    setattr(cls, name, made)
 
     def __init__(self, settings: Any, board: str = "") -> None:
         """The rules of a match (the default ``create``): its settings and its board text, kept as given. A game
@@ -307,22 +328,23 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         return []
 
     # -- codecs ------------------------------------------------------------------------------
-    # Declared as class attributes (``state_codec = Codec.of(MyState)``); properties here only because a
-    # ClassVar cannot hold the protocol's type variables.
+    # Made from the class's type arguments (``__init_subclass__``), or declared as class attributes
+    # (``orders_codec = Codec(to_json, from_json)``); properties here only because a ClassVar cannot hold the
+    # protocol's type variables.
     @property
     def state_codec(self) -> Codec[StateT]:
         """States as JSON: the engine tab, the history and the replays store them."""
-        ...
+        raise _no_codec(self, "state")
 
     @property
     def orders_codec(self) -> Codec[OrdersT]:
         """A window's orders as JSON: the history and the replays store them."""
-        ...
+        raise _no_codec(self, "orders")
 
     @property
     def gm_event_codec(self) -> Codec[GmEventT]:
         """GM events as JSON: the history stores them until the next resolution."""
-        ...
+        raise _no_codec(self, "GM event")
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: StateT) -> tuple[str, ...]:

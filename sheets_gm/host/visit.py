@@ -1,7 +1,8 @@
 """One hosted match's poll, as a worker of the host runs it: the same one-match poll as cron's.
 
-The config is read afresh (a GM's edit applies at the next poll, as under cron), the match's spreadsheets opened
-(a Google match with its account's client), and ``match.polls.poll_behind_gate`` run with the change log its
+The config is read afresh (a GM's edit applies at the next poll, as under cron), then cron's one path from a config
+to its poll, ``match.polls.poll_config`` (a command cut short completed, the spreadsheets opened, a local workbook
+tidied, the poll behind the gate), run with its account's client for a Google match, the change log its
 account's watcher handed over (``accounts.Handover``) and no wait for the match lock: a match another command
 holds (``sync``, ``resolve``, ``undo``…) is skipped and tried at the next interval. A local match that its last
 poll (cron's, or the host's before a restart) left idle is not read: the host's first look costs what cron's idle
@@ -21,11 +22,10 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.host.accounts import Handover, SharedChangeLog, account_of, config_keys, require_signed_in
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
-from sheets_gm.match.connect import google_client, open_match_sheets
+from sheets_gm.match.connect import google_client
 from sheets_gm.match.idle_poll import idle_local_sync
-from sheets_gm.match.init_settle import complete_cut_commands
 from sheets_gm.match.poll_words import describe_report
-from sheets_gm.match.polls import FullPoll, IdlePoll, LeftOpen, poll_behind_gate, send_waiting
+from sheets_gm.match.polls import IdlePoll, LeftOpen, Looked, poll_config, send_waiting
 from sheets_gm.match.run import require_sheets
 from sheets_gm.sheets.backend import SheetError, SheetUnavailableError
 from sheets_gm.sheets.marks import file_mark
@@ -104,11 +104,9 @@ def visit(path: Path, handover: Handover | None, clock: Clock, *, letters_only: 
             if idle is not None and not idle.letters_waiting:
                 return kept.outcome(Done.IDLE, idle.summary, idle.warning, deadline=idle.deadline,
                                     finished=idle.finished)
-        complete_cut_commands(config, lock_wait=0)  # a repair cut while it moved files, an init cut short
-        sheets = open_match_sheets(config, client=client)
         shared = (SharedChangeLog(client, handover)
                   if client is not None and handover is not None and handover.account == account else None)
-        gated = poll_behind_gate(config, mark, sheets, quiet=True, clock=clock, drive_log=shared, lock_wait=0)
+        looked = poll_config(config, mark, clock, quiet=True, client=client, drive_log=shared, lock_wait=0)  # cron's
     except SyncBusyError:
         return Outcome(Done.HELD, "another command holds the match (its lock): skipped, tried again at the next "
                        "interval", config=config)
@@ -118,7 +116,7 @@ def visit(path: Path, handover: Handover | None, clock: Clock, *, letters_only: 
         return Outcome(Done.FAILED, str(exc), config=config)
     except Exception as exc:  # a rules or program error: reported, retried later; the other matches go on
         return Outcome(Done.FAILED, f"{type(exc).__name__}: {exc}", config=config, trace=traceback.format_exc())
-    return _said(gated, kept)
+    return _said(looked, kept)
 
 
 @dataclass(frozen=True)
@@ -134,13 +132,19 @@ class _Kept:
         return Outcome(done, line, warning, notices, self.config, self.account, self.keys, deadline, finished)
 
 
-def _said(gated: FullPoll | IdlePoll | LeftOpen, kept: _Kept) -> Outcome:
+def _said(looked: Looked, kept: _Kept) -> Outcome:
+    gated = looked.gated
+
+    def warned(warning: str) -> str:  # what was put right first (a command cut short completed, a workbook tidied)
+        return " ".join(filter(None, [*looked.notes, warning]))
+
     if isinstance(gated, LeftOpen):
-        return kept.outcome(Done.OPEN, gated.message)
+        return kept.outcome(Done.OPEN, gated.message, warned(""))
     if isinstance(gated, IdlePoll):
         state = gated.state
-        return kept.outcome(Done.IDLE, state.summary, state.warning, gated.notices, state.deadline, state.finished)
+        return kept.outcome(Done.IDLE, state.summary, warned(state.warning), gated.notices, state.deadline,
+                            state.finished)
     report = gated.report
     line = " ".join(p for p in (describe_report(report), report.drive) if p)
-    return kept.outcome(Done.RESOLVED if report.resolved else Done.READ, line, gated.warning, gated.notices,
+    return kept.outcome(Done.RESOLVED if report.resolved else Done.READ, line, warned(gated.warning), gated.notices,
                         report.deadline, report.finished)

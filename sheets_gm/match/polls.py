@@ -19,7 +19,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sheets_gm.init.settle import complete_cut_commands
 from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.match.connect import open_match_sheets, tidy_local_workbooks
 from sheets_gm.match.idle_poll import may_stay_idle
 from sheets_gm.match.poll_words import describe_report, poll_warnings, rejected_lines
 from sheets_gm.match.run import complete_cut_change, gm_change, sync_once
@@ -37,6 +39,8 @@ from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
 
 if TYPE_CHECKING:
+    import gspread
+
     from sheets_gm.sheets.google.drive import DriveChangeLog
 
 Clock = Callable[[], datetime]
@@ -93,6 +97,28 @@ def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: 
     report, said = gated
     report.completed = report.completed or completed
     return FullPoll(report, after_poll(config, sheets, report, clock), said.warning)
+
+
+@dataclass(frozen=True)
+class Looked:
+    """One poll of a configured match as cron's ``sync`` and ``serve``'s look both take it (``poll_config``): what
+    was put right before it (a command cut short completed, a local workbook tidied), and the poll behind the gate."""
+
+    notes: tuple[str, ...]
+    gated: FullPoll | IdlePoll | LeftOpen
+
+
+def poll_config(config: MatchConfig, config_mark: FileMark | None, clock: Clock, *, quiet: bool,
+                client: gspread.Client | None = None, drive_log: DriveChangeLog | None = None,
+                lock_wait: float = 30.0) -> Looked:
+    """The one path from a config read to its poll, for cron and ``serve`` alike: a command cut short completed, the
+    match's spreadsheets opened (``client``: ``serve``'s signed-in Google client; None: signed in here), what a
+    local workbook must not hold put right, then ``poll_behind_gate`` (``drive_log`` and ``lock_wait`` as there)."""
+    settled = complete_cut_commands(config, lock_wait=lock_wait)
+    sheets = open_match_sheets(config, client=client)
+    notes = (*filter(None, [settled]), *tidy_local_workbooks(sheets))
+    return Looked(notes, poll_behind_gate(config, config_mark, sheets, quiet=quiet, clock=clock, drive_log=drive_log,
+                                          lock_wait=lock_wait))
 
 
 def said_of(config: MatchConfig, report: WindowReport) -> Said:

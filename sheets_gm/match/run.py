@@ -16,9 +16,7 @@ from typing import Any
 from sheets_gm.engine.dice import new_seed, seed_hash
 from sheets_gm.engine.ruleset import Roster, RulesetTraits, SeatKind
 from sheets_gm.engine.settings import SettingError, parse_settings
-from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, live_values, match_files
-from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.init_common import (
+from sheets_gm.init.common import (
     InitOutcome,
     MatchExistsError,
     aside_name,
@@ -26,7 +24,7 @@ from sheets_gm.match.init_common import (
     made_of,
     prepare_local,
 )
-from sheets_gm.match.init_targets import (
+from sheets_gm.init.targets import (
     check_local_targets,
     holds_record,
     match_files_in,
@@ -34,12 +32,14 @@ from sheets_gm.match.init_targets import (
     refuse_other_matches,
     whose_match,
 )
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, live_values, match_files
+from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.match_roster import editor_emails, repair_roster, roster_bots, roster_file_of
 from sheets_gm.match.page import publish_page
-from sheets_gm.match.privacy import place, refuse_exposures, shared_folders
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.match.team_check import row_emails, team_warnings
+from sheets_gm.privacy.secrets import place, refuse_exposures, shared_folders
 from sheets_gm.rulesets.registry import (
     AnyRuleset,
     default_board_text,

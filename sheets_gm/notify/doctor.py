@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sheets_gm.match.checkup import Checkup
+from sheets_gm.doctor.checkup import Checkup
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.notify.announce import describe_letter, describe_notes, send_test

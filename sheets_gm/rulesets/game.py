@@ -94,6 +94,16 @@ class SharedTests:
     #: The options of one ``adjust`` naming nothing a seat may not see (the twin tests run it on both matches);
     #: empty: the options of the GM part's example.
     adjust: tuple[str, ...] = ()
+    #: House rules the input-lifecycle walk plays the sample match under, where the defaults would keep a run from its
+    #: end (GvG's last turn early, so that rows typed at the end and once it is over are walked).
+    walk: Mapping[str, Any] = field(default_factory=dict)
+    #: House tables the lifecycle walk plays besides the sample match, by name: a house rule that changes the life of
+    #: a row (``{"batch": {"resolve": ResolveMode.BATCH}}``: a seat's rows wait and resolve together at her Ready).
+    variants: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: The GM's adjustment that ends the match or takes a row's subject away (a side concedes, a unit dies), as the
+    #: option and value(s) of ``adjust`` for a state, its players and a number to vary it by; None: the GM part's
+    #: example made of a player.
+    ending: Callable[[Any, tuple[str, ...], int], tuple[str, str | list[str]]] | None = None
 
     def roster(self, sample: Roster) -> Roster:
         """The tests' roster: the sample roster's first ``seats`` seats and their members (every seat for 0)."""

@@ -1,4 +1,4 @@
-"""The games this build knows, by name: the one place a new game is registered.
+"""The games this build knows, by name: every game package here (``rulesets/<name>/game.py``), found by its folder.
 
 Each entry names a game package's ``GAME`` record (``rulesets.game.Game``); it is imported only
 when asked for, so a command pays for the games it uses and no other. A game's template folder
@@ -19,13 +19,11 @@ if TYPE_CHECKING:  # a command that never draws a sheet (simulate, a scenario ru
     from sheets_gm.sheets.adapter import SheetAdapter
     from sheets_gm.sheets.spec import SheetSpec
 
-#: name → "module:GAME". Adding a game is one line here plus its package and template folder.
+#: name → "module:GAME": every package of this folder with a ``game.py`` (its ``GAME``), found by its folder so that
+#: a new game is registered by being written; nothing is imported until asked for.
 GAMES: dict[str, str] = {
-    "champions": "sheets_gm.rulesets.champions.game:GAME",
-    "coalition": "sheets_gm.rulesets.coalition.game:GAME",
-    "gvg": "sheets_gm.rulesets.gvg.game:GAME",
-    "wesnoth": "sheets_gm.rulesets.wesnoth.game:GAME",
-    "winordie": "sheets_gm.rulesets.winordie.game:GAME",
+    folder.name: f"sheets_gm.rulesets.{folder.name}.game:GAME"
+    for folder in sorted(Path(__file__).resolve().parent.iterdir()) if (folder / "game.py").is_file()
 }
 
 #: The games whose record declares commands of their own (``sheets-gm <name> TOOL``): named here so that

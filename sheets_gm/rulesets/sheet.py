@@ -21,7 +21,9 @@ OrdersT = TypeVar("OrdersT")
 @dataclass(frozen=True)
 class GameSheet(SheetAdapter[StateT, OrdersT]):
     """A sheet adapter made from a match's rules (the record's ``sheet=MySheet``): its layout is the game's
-    ``templates/<name>/sheet.yaml``. A subclass names its own rules' type (``rules: MyRuleset``)."""
+    ``templates/<name>/sheet.yaml``. A subclass is a frozen dataclass already, with ``rules`` its field: it writes
+    neither (it may name its own rules' type, ``rules: MyRuleset``, under ``@dataclass(frozen=True)``, to call
+    what only its rules have)."""
 
     rules: Ruleset[StateT, OrdersT, Any]
 

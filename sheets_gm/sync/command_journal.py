@@ -6,7 +6,7 @@ It is a file of its own beside the resolution's and the change's journal (``sync
 pending row back), and an export may run over either.
 
 - ``repair`` first puts the match's files in place (phase ``prepare``: swapped workbooks moved back, each move kept
-  here before the first; the engine moved out of a file players open: ``match/repair_prepare.py``), then draws every
+  here before the first; the engine moved out of a file players open: ``upkeep/repair_prepare.py``), then draws every
   file again from the engine's record and the rows typed (it never writes the record): cut anywhere, it is completed
   by running it again whole, with what the journal kept of it (the editors' e-mails and the spreadsheets' title:
   ``life/settle.py``); a cut ``prepare`` is completed first by the next command's opening of the match.
@@ -15,7 +15,7 @@ pending row back), and an export may run over either.
   that was there goes on as if it had never run; the GM runs it again to replace that match.
 - a plain ``init`` (marked ``new``) keeps the workbooks it creates, then, before its first write into the match,
   what it creates the match from (``init_creating``): cut before that, it is rolled back as ``--overwrite`` is;
-  after, the next command completes it (``match/init_settle.py``: it needs the config's rules).
+  after, the next command completes it (``init/settle.py``: it needs the config's rules).
 - ``export`` writes its files into a private staging folder inside the export folder first (``staging``), then
   moves each into place (``moving``). Cut while staging, it is rolled back: the staging folder goes, and the export
   folder is as it was. Cut while moving, it is completed: the files still staged are moved into place. Both need
@@ -149,7 +149,7 @@ def begin_init(path: Path | None, moves: list[tuple[Path, Path]], created: list[
 
 def init_creating(path: Path | None, made_of: dict[str, Any]) -> None:
     """Keep, before a plain ``init``'s first write into the match's spreadsheets, what it creates the match from
-    (``made_of``: the seed, the roster, the e-mails, the deadline… as ``match.init_settle`` reads them back): cut
+    (``made_of``: the seed, the roster, the e-mails, the deadline… as ``init.settle`` reads them back): cut
     from now on, the next command completes it."""
     journal = load_command(path)
     if journal is None:  # on Google a plain init creates no workbook: this is its journal's first line

@@ -6,7 +6,7 @@ orders files are swapped (renamed into each other's place), or two keys are swap
 spreadsheet holds another seat's tabs, with what that seat typed: a sync would miss the tabs, and a repair laying
 the tabs out again would leave each seat reading the other's orders. A workbook is recognised by its seat's tabs
 (``find_misplaced``): the poll names the swap instead of a missing tab (``refuse_swapped``), ``repair`` puts the
-files back (``match.swap_back``) before anything else, and ``doctor`` names it.
+files back (``upkeep.swap_back``) before anything else, and ``doctor`` names it.
 """
 
 from __future__ import annotations

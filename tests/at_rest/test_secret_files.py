@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.match.checkup import Checkup, Verdict
+from sheets_gm.doctor.checks import check_secret_files
+from sheets_gm.doctor.checkup import Checkup, Verdict
 from sheets_gm.match.config import load_config
-from sheets_gm.match.doctor import check_secret_files
-from sheets_gm.match.gm_files import secret_paths
+from sheets_gm.privacy.gm_files import secret_paths
 from tests.at_rest.starter import STARTER_GAMES, engine_path, starter_match
 from tests.fakes.google_api import write_service_account_key
 

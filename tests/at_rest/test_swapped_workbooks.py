@@ -13,11 +13,11 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.swap_back import put_back_swapped
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.swaps import SwappedWorkbooksError, find_misplaced
+from sheets_gm.upkeep.swap_back import put_back_swapped
 from tests.at_rest.starter import STARTER_GAMES, starter_match
 from tests.fakes.memory import MemoryBackend
 

@@ -11,8 +11,8 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.match.checkup import Verdict
-from sheets_gm.match.doctor import run_doctor
+from sheets_gm.doctor.checks import run_doctor
+from sheets_gm.doctor.checkup import Verdict
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.registry import create_ruleset, ruleset_names
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
@@ -331,7 +331,7 @@ def test_an_unforeseen_error_is_a_failed_check_not_a_crash(tmp_path: Path, docto
     def boom(*_: Any, **__: Any) -> Any:
         raise RuntimeError("surprise")
 
-    monkeypatch.setattr("sheets_gm.match.doctor_sheets.read_match", boom)
+    monkeypatch.setattr("sheets_gm.doctor.sheets.read_match", boom)
     code, out = doctor(config)
     assert code == 1
     found = line(out, "✘", "spreadsheets")
@@ -340,7 +340,7 @@ def test_an_unforeseen_error_is_a_failed_check_not_a_crash(tmp_path: Path, docto
 
 
 def test_doctor_refuses_to_write_through_its_read_only_sheets(tmp_path: Path) -> None:
-    from sheets_gm.match.doctor_sheets import ReadOnlyBackend
+    from sheets_gm.doctor.sheets import ReadOnlyBackend
     from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 
     _, _ = local_match(tmp_path)

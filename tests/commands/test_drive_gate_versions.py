@@ -168,7 +168,7 @@ def doctor_lines(capsys: pytest.CaptureFixture[str], config: Path, name: str) ->
 def test_doctor_says_the_match_is_in_my_drive_and_the_gate_sees_its_edits(
         fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sheets_gm.match.doctor_drive.machine_now", lambda: clock.now)
+    monkeypatch.setattr("sheets_gm.doctor.drive.machine_now", lambda: clock.now)
     assert doctor_lines(capsys, started, "drive") == [
         "✔ drive: the spreadsheets are 4 in My Drive; Drive's lists show each of them, so the sync sees their edits "
         "at the next poll"]
@@ -179,7 +179,7 @@ def test_doctor_says_the_match_is_in_my_drive_and_the_gate_sees_its_edits(
 def test_doctor_says_the_match_is_in_a_shared_drive_and_the_gate_sees_its_edits(
         fake: GoogleApiFake, clock: Clock, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sheets_gm.match.doctor_drive.machine_now", lambda: clock.now)
+    monkeypatch.setattr("sheets_gm.doctor.drive.machine_now", lambda: clock.now)
     for key in KEYS.values():
         fake.spreadsheets[key].drive_id = "0AMatchDrive"
     match = start_match(tmp_path, clock, capsys)
@@ -193,7 +193,7 @@ def test_doctor_says_the_match_is_in_a_shared_drive_and_the_gate_sees_its_edits(
 def test_doctor_names_both_drives_of_a_match_split_between_them(
         fake: GoogleApiFake, clock: Clock, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sheets_gm.match.doctor_drive.machine_now", lambda: clock.now)
+    monkeypatch.setattr("sheets_gm.doctor.drive.machine_now", lambda: clock.now)
     for key in (KEYS["red"], KEYS["blue"]):
         fake.spreadsheets[key].drive_id = "0AMatchDrive"
     match = start_match(tmp_path, clock, capsys)
@@ -205,8 +205,8 @@ def test_doctor_names_both_drives_of_a_match_split_between_them(
 def test_doctor_warns_of_a_machine_clock_a_minute_off_googles(
         fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sheets_gm.match.doctor_drive.machine_now", lambda: clock.now + timedelta(minutes=1))
+    monkeypatch.setattr("sheets_gm.doctor.drive.machine_now", lambda: clock.now + timedelta(minutes=1))
     lines = doctor_lines(capsys, started, "clock")
     assert lines[0].startswith("⚠ clock: this machine's clock is 60 s ahead of Google's")
-    monkeypatch.setattr("sheets_gm.match.doctor_drive.machine_now", lambda: clock.now - timedelta(seconds=3))
+    monkeypatch.setattr("sheets_gm.doctor.drive.machine_now", lambda: clock.now - timedelta(seconds=3))
     assert doctor_lines(capsys, started, "clock")[0].startswith("✔ clock")

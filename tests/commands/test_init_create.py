@@ -15,9 +15,9 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.commands.init import starter_config
+from sheets_gm.init.create_sheets import journal_path
 from sheets_gm.match.config import load_config
 from sheets_gm.match.config_keys import needed_spreadsheets
-from sheets_gm.match.create_sheets import journal_path
 from sheets_gm.sheets.google.drive_create import DriveCreateError, DriveCreator, DriveFolder, folder_id
 from sheets_gm.sheets.retry import RetryPolicy
 from tests.commands.test_commands import run

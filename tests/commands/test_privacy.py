@@ -18,7 +18,7 @@ from sheets_gm.cli import main
 from sheets_gm.commands.init import private_config, starter_config
 from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.privacy import exposures
+from sheets_gm.privacy.secrets import exposures
 from tests.fakes.google_api import GoogleApiFake, signed_in_fake, write_service_account_key
 from tests.matchfiles import local_match, record_of, type_orders
 
@@ -201,7 +201,7 @@ def test_an_old_one_workbook_match_warns_and_repair_moves_its_engine_out(
 def test_repair_finishes_a_move_cut_before_the_old_engine_was_deleted(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from sheets_gm.match.connect import open_match_sheets
-    from sheets_gm.match.engine_move import move_engine
+    from sheets_gm.upkeep.engine_move import move_engine
 
     path, sheets = local_match(tmp_path)
     seed = record_of(sheets).seed

@@ -280,7 +280,7 @@ def test_a_resolution_s_journal_is_kept_in_the_gm_s_folder_and_dropped_at_its_co
 def test_repair_copies_are_kept_together_and_only_the_last_five_repairs(match: Path) -> None:
     """Issue 54: each repair's copies in one folder named by config, date and command; the sixth repair removes the
     oldest folder and says which."""
-    from sheets_gm.match.backups import REPAIRS_KEPT, backup_workbooks, repair_folders
+    from sheets_gm.upkeep.backups import REPAIRS_KEPT, backup_workbooks, repair_folders
 
     config = load_config(match)
     stamps = [f"20261126-0{n}0000" for n in range(REPAIRS_KEPT + 1)]

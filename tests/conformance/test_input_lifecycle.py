@@ -68,8 +68,6 @@ from sheets_gm.rulesets.registry import (
     get_ruleset,
     ruleset_names,
 )
-from sheets_gm.rulesets.wesnoth.settings import ResolveMode as WesnothResolve
-from sheets_gm.rulesets.winordie.enums import ResolveMode as WinOrDieResolve
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetBackend, SheetUnavailableError
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.layout import CellValue, a1, cell_at, cells, quote_tab, split_a1
@@ -116,32 +114,6 @@ def _adjustment(game: str, seats: tuple[str, ...], seat: str) -> tuple[str, list
                   if value.startswith(s) and not value[len(s):len(s) + 1].isalnum()), None)
     return flag, [seat + value[len(named):] if named else value]
 
-def _gvg_moved(state: Any, n: int) -> tuple[str, str]:
-    """GvG's GM moving a player onto another's tile: her typed destination and roll may no longer fit."""
-    players = state.players
-    return "position", f"{players[n % len(players)].name}={players[(n + 1) % len(players)].at.label}"
-
-
-def _champions_out(state: Any, n: int) -> tuple[str, list[str]]:
-    """Champions' GM killing a player's four champions (she is out: her rows' subjects go), or, for an odd ``n``,
-    those of every player but one (the last standing wins: the match is over)."""
-    alive = [p.name for p in state.alive()] or [state.players[0].name]
-    out = [p for i, p in enumerate(alive) if i != n % len(alive)] if n % 2 else []
-    out = out or alive[n % len(alive):][:1]
-    return "health", [f"{name}.{c}=0" for name in out for c in ("gladiator", "rogue", "mage", "healer")]
-
-
-#: The GM's adjustment that ends the match where the game has one (a side concedes), else one that removes a unit,
-#: a legion's morale or a player's champions (a row whose subject goes: set aside to the Archive), or moves a player
-#: (a typed order that no longer fits), as ``sheets-gm adjust`` gives it.
-ENDS: dict[str, Callable[[Any, tuple[str, ...], int], tuple[str, str | list[str]]]] = {
-    "coalition": lambda _state, seats, n: ("concede", seats[n % 2]),
-    "wesnoth": lambda state, seats, n: ("wounds", f"{state.units[n % len(state.units)].id}=99") if state.units
-    else ("gold", f"{seats[n % 2]}=5"),
-    "winordie": lambda _state, seats, n: ("morale", f"{seats[n % 2]}=-99"),
-    "gvg": lambda state, _seats, n: _gvg_moved(state, n),
-    "champions": lambda state, _seats, n: _champions_out(state, n),
-}
 DAMAGES = ("rename", "delete", "insert")
 ARCHIVE_LINES_READ = 400  # the archive rows the check reads (a run writes far fewer lines and history rows)
 
@@ -150,17 +122,19 @@ def _games() -> list[str]:
     return [n for n in ruleset_names() if get_game(n).sheet is not None]
 
 
-#: Tables played besides each game's sample match, by name: a house setting that changes the life of a row, as
-#: (game, settings). Wesnoth's and Win or Die's batch mode: a seat's rows wait, no Go column, and resolve all
-#: together at her End turn (Ready) or the deadline.
-HOUSE_TABLES: dict[str, tuple[str, dict[str, Any]]] = {
-    "wesnoth-batch": ("wesnoth", {"resolve": WesnothResolve.BATCH}),
-    "winordie-batch": ("winordie", {"resolve": WinOrDieResolve.BATCH}),
-}
+def _variants() -> dict[str, tuple[str, dict[str, Any]]]:
+    """Tables played besides each game's sample match, by name (``game-variant``): the house rules its record says
+    change the life of a row (``SharedTests.variants``: Wesnoth's and Win or Die's batch mode, where a seat's rows
+    wait, with no Go column, and resolve all together at her End turn (Ready) or the deadline)."""
+    return {f"{game}-{variant}": (game, dict(rules)) for game in _games()
+            for variant, rules in get_game(game).tests.variants.items()}
+
+
+HOUSE_TABLES = _variants()
 
 
 def _tables() -> list[str]:
-    """Every table the lifecycle walks: each game's sample match, and the house tables."""
+    """Every table the lifecycle walk plays: each game's sample match, and the house tables."""
     return [*_games(), *HOUSE_TABLES]
 
 
@@ -261,17 +235,12 @@ def _google_match(name: str, _folder: Path | None) -> tuple[MatchSheets, Any]:
                        sheet("judge") if rules.traits.judge else None), engine
 
 
-#: Settings a game's sample match is made with here, where its defaults would keep a run from its end: GvG's last turn
-#: early (the turn-limit rule ends it), so that rows typed at the end and once it is over are walked.
-SETTINGS = {"gvg": {"max_turns": 5}}
-
-
 def new_table(name: str, make: Callable[[str, Path | None], tuple[MatchSheets, Any]] = _memory_match,
               folder: Path | None = None) -> Table:
     """A new sample match of the table ``name`` (a game, or one of ``HOUSE_TABLES``) and a bot per seat (and for
     the judge)."""
     game = _game_of(name)
-    changed = {**SETTINGS.get(game, {}), **(HOUSE_TABLES[name][1] if name in HOUSE_TABLES else {})}
+    changed = {**get_game(game).tests.walk, **(HOUSE_TABLES[name][1] if name in HOUSE_TABLES else {})}
     defaults = get_ruleset(game).traits.settings_type()
     rules = create_ruleset(game, dataclasses.replace(defaults, **changed) if changed else None)
     sheets, engine = make(game, folder)
@@ -532,8 +501,9 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
         poll(table.sheets, table.cls, now=NOW)
     elif what in ("adjust", "end"):
         players = read.record.seats
-        change = ENDS[table.game](read.record.state, players, b) if what == "end" and \
-            table.game in ENDS else _adjustment(table.game, players, players[a % 2])
+        ending = get_game(table.game).tests.ending
+        change = ending(read.record.state, players, b) if what == "end" and ending is not None \
+            else _adjustment(table.game, players, players[a % 2])
         given = [change[1]] if isinstance(change[1], str) else change[1]
         events = get_game(table.game).gm_events(read.record.seats, {change[0]: given}, "the lifecycle test adjusts")
         with contextlib.suppress(BetweenWindowsError):  # refused as it stands (a cut resolution, the match over)

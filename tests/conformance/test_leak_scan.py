@@ -30,10 +30,10 @@ from sheets_gm.commands.init import private_config, starter_config
 from sheets_gm.engine.ruleset import JUDGE, Information, Roster
 from sheets_gm.match.config import MatchConfig, load_config, toml_key
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.privacy import ExposedSecretError
 from sheets_gm.match.roster_tab import roster_columns
 from sheets_gm.match.run import init_match
 from sheets_gm.notify.announce import seen_of
+from sheets_gm.privacy.secrets import ExposedSecretError
 from sheets_gm.rulesets.registry import (
     AnyRuleset,
     bots_of,

@@ -113,11 +113,27 @@ def next_seat(base: Path, seat: str) -> str:
     return seats[(seats.index(seat) + 1) % len(seats)]
 
 
+def interfered(seat: str, found: list[str]) -> str:
+    """What a contributor is told when what ``seat`` receives depends on another seat's orders: which of the two
+    mistakes it is, and where it shows."""
+    before = [d for d in found if "(before" in d]
+    late = [d for d in found if "yet its bot's input" in d]
+    return "; ".join(filter(None, [
+        f"another seat's orders leaked to {seat} before their window resolved (a verdict's sentence, a row's "
+        "feedback, the View, the board or a notice names what that seat typed): " + " | ".join(before)
+        if before else "",
+        f"a window's orders are kept in the state, unresolved: nothing {seat} is shown differs, yet a bot on its "
+        "seat is handed them (resolve must carry out each window's orders in that window, and keep none for "
+        "later): " + " | ".join(late) if late else "",
+        " | ".join(d for d in found if d not in before and d not in late)]))
+
+
 def test_a_seat_receives_the_same_whatever_another_seat_typed(base: Path, tmp_path: Path) -> None:
     seat = watched_seat(base)
     twins = twins_of(base, tmp_path, seat, others=[next_seat(base, seat)])
     assert twins.differing, "the other seat typed the same in both twins: the comparison would prove nothing"
-    assert walk(twins) == []
+    found = walk(twins)
+    assert found == [], interfered(seat, found)
 
 
 @pytest.mark.soak
@@ -131,7 +147,8 @@ def test_soak_every_seat_receives_the_same_whatever_another_seat_typed(game: str
         twins = twins_of(base, tmp_path / str(n), seat, tag=f"/{windows}")
         if not twins.differing:
             continue  # the others' bots typed the same from every secret (or the match is over): nothing to compare
-        assert walk(twins, steps=6) == [], seat
+        found = walk(twins, steps=6)
+        assert found == [], interfered(seat, found)
         compared += 1
     assert compared or not acting(load_config(base / "match.toml")), "no seat's twins differed: nothing was proven"
 

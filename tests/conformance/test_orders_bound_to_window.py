@@ -141,12 +141,23 @@ def carried_again(base: Path, folder: Path, windows: int, stale: bool = False) -
     return found
 
 
+def carried_out_twice(found: list[str]) -> str:
+    """What a contributor is told when a row typed for one window was carried out in another: what differs, and
+    where to look."""
+    return ("an order typed for one window was carried out in another: the match whose rows stayed in their cells "
+            "read them again, its twin with the rows emptied did not. A window's key (the first field of kit.Window) "
+            "must name that window alone (a new key each turn), and the adapter reads a row only for the window its "
+            "rows were typed for. Where the twins part: " + " | ".join(found))
+
+
 def test_nothing_typed_for_one_window_is_carried_out_in_another(base: Path, tmp_path: Path) -> None:
-    assert carried_again(base, tmp_path, 6) == []
+    found = carried_again(base, tmp_path, 6)
+    assert found == [], carried_out_twice(found)
 
 
 def test_nothing_cleared_and_brought_back_by_an_older_copy_is_carried_out(base: Path, tmp_path: Path) -> None:
-    assert carried_again(base, tmp_path, 6, stale=True) == []
+    found = carried_again(base, tmp_path, 6, stale=True)
+    assert found == [], carried_out_twice(found)
 
 
 @pytest.mark.soak
@@ -156,7 +167,8 @@ def test_nothing_cleared_and_brought_back_by_an_older_copy_is_carried_out(base: 
 def test_soak_nothing_typed_for_one_window_is_carried_out_in_another(game: str, windows: int, stale: bool,
                                                                      tmp_path: Path) -> None:
     base = copied_base(tmp_path, game, windows)
-    assert carried_again(base, tmp_path / "twins", 12, stale=stale) == []
+    found = carried_again(base, tmp_path / "twins", 12, stale=stale)
+    assert found == [], carried_out_twice(found)
 
 
 @pytest.fixture

@@ -109,7 +109,7 @@ def test_a_broken_match_is_retried_with_growing_waits_while_the_others_resolve(
             raise ZeroDivisionError("the rules divided by zero")
         return real_poll(config, *args, **kwargs)
 
-    monkeypatch.setattr("sheets_gm.host.visit.poll_behind_gate", raise_in_rules)
+    monkeypatch.setattr("sheets_gm.match.polls.poll_behind_gate", raise_in_rules)  # under poll_config, cron's path
     seen = _visits(monkeypatch)
     type_orders(good)
     clock, lines = Clock(NOW), list[str]()

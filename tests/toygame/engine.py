@@ -56,9 +56,6 @@ class ToyRuleset(kit.Ruleset[ToyState, ToyOrders, dict[str, Any]]):
         name="tictactoe", title="Noughts and crosses (test game)", turn_structure=kit.TurnStructure.SEQUENTIAL,
         seat_kind=kit.SeatKind.PLAYER, information=kit.Information.PERFECT, board_kind=kit.BoardKind.SQUARE,
         min_seats=2, max_seats=2, max_windows=9, settings_type=ToySettings)
-    state_codec = kit.Codec.plain(ToyState)
-    orders_codec = kit.Codec.plain(ToyOrders)
-    gm_event_codec: kit.Codec[dict[str, Any]] = kit.Codec(dict, dict)  # a GM event is JSON already
 
     def sample_roster(self) -> kit.Roster:
         """Ann and Bo."""

@@ -5,17 +5,13 @@ Its layout is ``template/sheet.yaml``: one row per player (her square and her Re
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from sheets_gm.rulesets import kit
-from tests.toygame.engine import ToyOrders, ToyRuleset, ToyState
+from tests.toygame.engine import ToyOrders, ToyState
 
 
-@dataclass(frozen=True)
 class ToySheet(kit.GameSheet[ToyState, ToyOrders]):
     """The sheet half: a row per player to type a square in, and the grid drawn on the board."""
-
-    rules: ToyRuleset
 
     def rows(self, state: ToyState, seat: str, table: kit.InputTable) -> list[str]:
         """Her own row."""

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from random import Random
 from typing import Any, ClassVar
 
-from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import (
     BoardKind,
@@ -87,9 +86,6 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
         return new_match(self.rules, roster, seed)
 
     # -- codecs ------------------------------------------------------------------------------
-    state_codec = Codec.of(ChampionsState)
-    orders_codec = Codec.of(Orders)
-    gm_event_codec = Codec.of(Adjustment)
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: ChampionsState) -> tuple[str, ...]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from sheets_gm.engine.ruleset import BotKind
 from sheets_gm.rulesets.champions.bots import ChampionsBot
@@ -31,6 +32,15 @@ def bot_kinds(ruleset: ChampionsRuleset) -> Mapping[str, BotKind]:
     return {kind.name: kind for kind in kinds}
 
 
+def champions_out(state: Any, _seats: tuple[str, ...], n: int) -> tuple[str, list[str]]:
+    """The shared tests' GM adjustment: a player's four champions killed (she is out: her rows' subjects go), or, for
+    an odd ``n``, those of every player but one (the last standing wins: the match is over)."""
+    alive = [p.name for p in state.alive()] or [state.players[0].name]
+    out = [p for i, p in enumerate(alive) if i != n % len(alive)] if n % 2 else []
+    out = out or alive[n % len(alive):][:1]
+    return "health", [f"{name}.{c}=0" for name in out for c in ("gladiator", "rogue", "mage", "healer")]
+
+
 GAME = Game(
     rules=ChampionsRuleset,
     sheet=lambda r: ChampionsSheet(r.rules),  # a public board, each player's orders tab for both windows, her View
@@ -39,5 +49,5 @@ GAME = Game(
                           tally=lambda r, start: ChampionsTally(r.rules.table, start)),
     gm=GmPart(GM_OPTIONS, events_from_options,
               '--health Ann.mage=40 --reason "a heal was missed"'),
-    tests=SharedTests(short={"max_rounds": 3}, seats=4),  # a table of 4 of the sample's 16
+    tests=SharedTests(short={"max_rounds": 3}, seats=4, ending=champions_out),  # a table of 4 of the sample's 16
 )

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import (
     JUDGE,
@@ -99,9 +98,6 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
         return new_match(self.board, roster, seed)
 
     # -- codecs ------------------------------------------------------------------------------
-    state_codec = Codec.of(CoalitionState)
-    orders_codec = Codec.of(CoalitionOrders)
-    gm_event_codec = Codec.of(Adjustment)
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: CoalitionState) -> tuple[str, ...]:

@@ -38,5 +38,5 @@ GAME = Game(
                           tally=lambda r, start: CoalitionTally(start)),
     gm=GmPart(OPTIONS, events_from_options,
               '--vp coalition=120 --reason "judge ruling on the raid"'),
-    tests=SharedTests(short={"max_turns": 3}),
+    tests=SharedTests(short={"max_turns": 3}, ending=lambda _state, seats, n: ("concede", seats[n % 2])),
 )

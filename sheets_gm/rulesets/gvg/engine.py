@@ -96,7 +96,6 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
         return new_match(self.rules.board, roster.seats, entries, self.rules.settings, first_line=2)
 
     # -- codecs ------------------------------------------------------------------------------
-    state_codec = Codec.of(GvgState)
     orders_codec = Codec(orders_to_json, orders_from_json)
     gm_event_codec = Codec(gm_event_to_json, gm_event_from_json)
 

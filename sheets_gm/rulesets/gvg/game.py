@@ -51,6 +51,13 @@ def bot_kinds(ruleset: GvgRuleset) -> Mapping[str, BotKind]:
     return {kind.name: kind for kind in kinds}
 
 
+def moved_onto_another(state: GvgState, _seats: tuple[str, ...], n: int) -> tuple[str, str]:
+    """The shared tests' GM adjustment: a player moved onto another's tile (her typed destination and roll may no
+    longer fit)."""
+    players = state.players
+    return "position", f"{players[n % len(players)].name}={players[(n + 1) % len(players)].at.label}"
+
+
 GAME = Game(
     rules=GvgRuleset,
     sheet=lambda r: GvgSheet(r.rules),  # a team's orders tab (a row per player, the captain's row) and the board
@@ -60,5 +67,5 @@ GAME = Game(
     gm=GmPart(OPTIONS, events_from_options,
               '--coins red=5 --reason "duel paid twice"'),
     legacy=GvgLegacy(),  # matches in play and replays of the old GvG layout, read in today's terms
-    tests=SharedTests(short={"max_turns": 6}),
+    tests=SharedTests(short={"max_turns": 6}, walk={"max_turns": 5}, ending=moved_onto_another),
 )

@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import (
     BoardKind,
@@ -111,9 +110,6 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
             raise ValueError(str(exc)) from None
 
     # -- codecs ------------------------------------------------------------------------------
-    state_codec = Codec.of(WesnothState)
-    orders_codec = Codec.of(TurnOrders)
-    gm_event_codec = Codec.of(Adjustment)
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: WesnothState) -> tuple[str, ...]:

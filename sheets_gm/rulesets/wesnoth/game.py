@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from sheets_gm.engine.ruleset import BotKind
 from sheets_gm.rulesets.game import Game, GmPart, SharedTests, Simulation
@@ -13,6 +14,7 @@ from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.figures import WesnothTally, simulation_spec
 from sheets_gm.rulesets.wesnoth.gm import GM_OPTIONS, events_from_options
 from sheets_gm.rulesets.wesnoth.scenario import WesnothScenarioCodec
+from sheets_gm.rulesets.wesnoth.settings import ResolveMode
 from sheets_gm.rulesets.wesnoth.sheet.adapter import WesnothSheet
 
 
@@ -27,6 +29,12 @@ def bot_kinds(ruleset: WesnothRuleset) -> Mapping[str, BotKind]:
     return {kind.name: kind for kind in kinds}
 
 
+def ending(state: Any, seats: tuple[str, ...], n: int) -> tuple[str, str]:
+    """The shared tests' GM adjustment that takes a row's subject away: a unit wounded to death (gold for a side
+    while there is none)."""
+    return ("wounds", f"{state.units[n % len(state.units)].id}=99") if state.units else ("gold", f"{seats[n % 2]}=5")
+
+
 GAME = Game(
     rules=WesnothRuleset,
     # a row per unit with its Go box, the leader's recruits, End turn; the hex board and the Units tab
@@ -37,5 +45,5 @@ GAME = Game(
     gm=GmPart(GM_OPTIONS, lambda seats, values, reason: events_from_options(values, reason),
               '--gold Ann=12 --reason "miscounted income"'),
     commands=COMMANDS,
-    tests=SharedTests(short={"max_rounds": 4}),
+    tests=SharedTests(short={"max_rounds": 4}, variants={"batch": {"resolve": ResolveMode.BATCH}}, ending=ending),
 )

@@ -100,9 +100,7 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
         return events
 
     # -- codecs ------------------------------------------------------------------------------
-    state_codec = Codec.of(WodState)
     orders_codec = Codec(orders_to_json, orders_from_json)
-    gm_event_codec = Codec.of(Adjustment)
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: WodState) -> tuple[str, ...]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from sheets_gm.rulesets.game import Game, GmPart, SharedTests, Simulation
 from sheets_gm.rulesets.winordie.bots import bot_kinds
 from sheets_gm.rulesets.winordie.engine import WodRuleset
+from sheets_gm.rulesets.winordie.enums import ResolveMode
 from sheets_gm.rulesets.winordie.figures import WodTally, simulation_spec
 from sheets_gm.rulesets.winordie.gm import OPTIONS, events_from_options
 from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
@@ -20,5 +21,6 @@ GAME = Game(
     gm=GmPart(OPTIONS, events_from_options,
               '--damage Bo-2=3 --reason "Blood Price"'),
     # deploys face down in its first two windows; its adjust example names a unit, which a twin may hide elsewhere
-    tests=SharedTests(warm_up=3, adjust=("--crystals", "Bo=4")),
+    tests=SharedTests(warm_up=3, adjust=("--crystals", "Bo=4"), variants={"batch": {"resolve": ResolveMode.BATCH}},
+                      ending=lambda _state, seats, n: ("morale", f"{seats[n % 2]}=-99")),
 )

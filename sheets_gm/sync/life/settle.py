@@ -1,7 +1,7 @@
 """The next command of any kind settles a ``repair``, an ``export`` or an ``init`` cut short
 (``sync/command_journal.py``): the repair is run again whole, with what its journal kept of it; the export is rolled
 back or completed; an ``init --overwrite``, or a plain ``init`` cut before its first write into the match, rolled
-back. A plain ``init`` cut after that is completed by the command's opening of the match (``match/init_settle.py``:
+back. A plain ``init`` cut after that is completed by the command's opening of the match (``init/settle.py``:
 it needs the config's rules), before this runs. What the GM is told says which."""
 
 from __future__ import annotations

@@ -25,9 +25,7 @@ from dataclasses import dataclass, field
 from sheets_gm.engine.ruleset import Roster
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.engine_move import EngineMoveError, create_engine_file, move_engine
 from sheets_gm.match.match_roster import editor_emails, repair_roster
-from sheets_gm.match.swap_back import finish_swaps, put_back_swapped
 from sheets_gm.match.team_check import row_emails
 from sheets_gm.sheets.backend import OpenedElsewhere
 from sheets_gm.sync.command_journal import (
@@ -43,6 +41,8 @@ from sheets_gm.sync.journal import journal_path
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.swaps import SwappedWorkbooksError
+from sheets_gm.upkeep.engine_move import EngineMoveError, create_engine_file, move_engine
+from sheets_gm.upkeep.swap_back import finish_swaps, put_back_swapped
 
 PREPARE = "prepare"
 

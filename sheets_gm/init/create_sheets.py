@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
 from sheets_gm.match.config_keys import ConfigKeysError, NeededSpreadsheet, needed_spreadsheets, with_sheet_keys
-from sheets_gm.match.privacy import refuse_exposures
+from sheets_gm.privacy.secrets import refuse_exposures
 from sheets_gm.sheets.private_files import write_private
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from sheets_gm.match.config import BackendKind, MatchConfig
-from sheets_gm.match.gm_files import BACKUPS_FOLDER
+from sheets_gm.privacy.gm_files import BACKUPS_FOLDER
 from sheets_gm.sheets.private_files import make_private, private_folder
 
 #: How many repairs' copies are kept per config (the newest).

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from sheets_gm.doctor.checkup import Checkup
 from sheets_gm.engine.ruleset import SeatKind
-from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.match_roster import repair_roster
 from sheets_gm.match.seat_roster import SeatRosterError

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from sheets_gm.init.common import create_from
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.init_common import create_from
-from sheets_gm.match.repair_prepare import complete_prepare
 from sheets_gm.match.run import configured_ruleset
 from sheets_gm.sync.command_journal import command_path, end_command, load_command, roll_back_init
 from sheets_gm.sync.gate.state import forget_state, state_path
 from sheets_gm.sync.journal import drop_journal, journal_path
 from sheets_gm.sync.lock import match_lock
+from sheets_gm.upkeep.repair_prepare import complete_prepare
 
 
 def _plain_init(journal: dict[str, Any] | None) -> bool:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sheets_gm.match.checkup import Checkup
+from sheets_gm.doctor.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sync.sheets import MatchSheets

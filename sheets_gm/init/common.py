@@ -55,7 +55,7 @@ def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[
     ones aside first (``init_targets.check_local_targets`` has checked that each is a workbook of this match).
     The GM's own workbooks (the engine's, the judge's) are created 0600 in a folder made 0700 (``gm_files``), and
     every copy moved aside is made 0600. Returns each workbook moved aside with where it now is."""
-    from sheets_gm.match.gm_files import gm_only_files, gm_only_folders
+    from sheets_gm.privacy.gm_files import gm_only_files, gm_only_folders
     from sheets_gm.sheets.local.backend import create_workbook
 
     private = set(gm_only_files(config))

@@ -19,7 +19,7 @@ from sheets_gm.sheets.private_files import exposed_mode
 #: What the copies kept beside a workbook are called: ``<stem>.before-init-<time>.xlsx`` (and, by a repair of an
 #: earlier version, ``…before-repair-…``; a repair now keeps its copies in ``backups/``).
 BACKUP_MARKS = ("before-repair-", "before-init-")
-#: The folder beside the config where each repair keeps its copies (``match.backups``).
+#: The folder beside the config where each repair keeps its copies (``upkeep.backups``).
 BACKUPS_FOLDER = "backups"
 
 
@@ -82,7 +82,7 @@ def secret_paths(config: MatchConfig, export: Path | None = None) -> list[Path]:
         for where in dict.fromkeys((config.board, config.engine, *config.orders,
                                     *([config.judge] if config.judge else []))):
             paths += backups_of(config.local_path(where))
-        backups = config.folder / BACKUPS_FOLDER  # each repair's folder of copies (``match.backups``)
+        backups = config.folder / BACKUPS_FOLDER  # each repair's folder of copies (``upkeep.backups``)
         if backups.is_dir():
             paths += [backups, *sorted(backups.rglob("*"))]
     state = config.state_dir

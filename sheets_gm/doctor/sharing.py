@@ -8,7 +8,7 @@ permissions.list, one each per spreadsheet): the fixes are said, never made.
 
 from __future__ import annotations
 
-from sheets_gm.match.checkup import Checkup
+from sheets_gm.doctor.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.retry import http_status

@@ -10,16 +10,15 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from sheets_gm.doctor.checkup import Checkup
+from sheets_gm.doctor.drive import check_drive
+from sheets_gm.doctor.sharing import check_sharing
+from sheets_gm.doctor.teams import check_teams
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.engine.words import counted
 from sheets_gm.match.bot_drift import bot_drift, bots_fix
-from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.doctor_drive import check_drive
-from sheets_gm.match.doctor_sharing import check_sharing
-from sheets_gm.match.doctor_teams import check_teams
-from sheets_gm.match.engine_move import EngineMoveError, stray_engine
 from sheets_gm.rulesets.registry import get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import (
     LayoutDriftError,
@@ -48,6 +47,7 @@ from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER, OldLayoutError, refuse
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.swaps import SwappedWorkbooksError, describe_misplaced, find_misplaced
+from sheets_gm.upkeep.engine_move import EngineMoveError, stray_engine
 
 _SWAP_FIX = ("run `sheets-gm repair -c {}`: it puts local workbooks back in their places, tabs and typed rows and all "
              "(on Google it names the keys to swap back in the config)")

@@ -1,6 +1,6 @@
 """``sheets-gm doctor``: check a match's config, credentials, spreadsheets, layout, deadlines and quota.
 
-Every problem becomes a failed :class:`~sheets_gm.match.checkup.Check` with a fix, never an
+Every problem becomes a failed :class:`~sheets_gm.doctor.checkup.Check` with a fix, never an
 exception, and nothing is ever written to a spreadsheet (see ``doctor_sheets``). A check
 that depends on an earlier one (the layout on the spreadsheet being readable, say) is
 left out when that one failed.
@@ -13,15 +13,13 @@ from datetime import datetime, time
 from pathlib import Path
 from typing import Any
 
+from sheets_gm.doctor.checkup import Check, Checkup
+from sheets_gm.doctor.sheets import check_match
 from sheets_gm.engine.ruleset import Information
 from sheets_gm.engine.settings import SettingError, idle_settings, parse_settings
 from sheets_gm.engine.words import counted
-from sheets_gm.match.checkup import Check, Checkup
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config, read_config_toml
 from sheets_gm.match.cron import cron_line
-from sheets_gm.match.doctor_sheets import check_match
-from sheets_gm.match.gm_files import chmod_fix, exposed
-from sheets_gm.match.privacy import exposures, place, shared_folders
 from sheets_gm.match.quota import (
     COMFORT,
     DRIVE_LIMITS_SOURCE,
@@ -35,6 +33,8 @@ from sheets_gm.match.quota import (
     played_match,
 )
 from sheets_gm.notify.doctor import check_notices
+from sheets_gm.privacy.gm_files import chmod_fix, exposed
+from sheets_gm.privacy.secrets import exposures, place, shared_folders
 from sheets_gm.rulesets.registry import GAMES, UnknownRulesetError, get_ruleset
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.retry import RetryPolicy

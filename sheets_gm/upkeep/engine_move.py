@@ -82,7 +82,7 @@ def stray_engine(config: MatchConfig, sheets: MatchSheets) -> SheetBackend | Non
 def create_engine_file(config: MatchConfig) -> bool:
     """For a local match whose configured engine file does not exist yet while its board does (the GM just
     moved ``engine`` in the config): create it, with an About tab, so the engine can move in. Whether it did."""
-    from sheets_gm.match.init_common import prepare_local
+    from sheets_gm.init.common import prepare_local
 
     engine = config.local_path(config.engine)
     if config.backend is not BackendKind.LOCAL or engine.exists() or not config.local_path(config.board).is_file():
