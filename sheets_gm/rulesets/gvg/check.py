@@ -20,6 +20,7 @@ from sheets_gm.rulesets.gvg.rules import (
     Reach,
     movement_reach,
     next_available_turn,
+    rolled_reach,
     skill_active,
     tile_name,
 )
@@ -139,13 +140,28 @@ def _in_effect(state: GvgState, settings: GvgSettings, skills: list[tuple[Skill,
     return [skill_active(state, settings, t, skill, state.turn) or skill in skills[t] for t in (0, 1)]
 
 
+_MOVES_KEPT = 20_000  # accepted moves remembered before the memory is emptied
+_moves: dict[tuple[str, Coord], OrderCheck] = {}
+
+
+def _move_accepted(name: str, tile: Coord) -> OrderCheck:
+    """The verdict accepting ``name``'s move to ``tile``: verdicts are immutable, so equal ones are shared (a turn
+    checks about ten moves, and the sentence is read only when a sheet shows it)."""
+    found = _moves.get((name, tile))
+    if found is None:
+        if len(_moves) >= _MOVES_KEPT:
+            _moves.clear()
+        found = _moves[(name, tile)] = OrderCheck(name, "move", _ACCEPTED, f"move to {tile.label}")
+    return found
+
+
 def _check_move(rules: GvgRules, state: GvgState, player: Player, tile: Coord, reach: Reach) -> OrderCheck:
     """The verdict on moving ``player`` to ``tile`` with ``reach``."""
     board = rules.board
     distance = board.distances(player.team, rules.settings.movement, player.at).get(tile)
     # The common case in one lookup: a tile at a known distance is on the board and reachable.
     if distance is not None and distance <= reach.steps and board.enterable(player.team, tile):
-        return OrderCheck(player.name, "move", _ACCEPTED, f"move to {tile.label}")
+        return _move_accepted(player.name, tile)
     refusal = _check_destination(rules, state, player, tile, reach)
     assert refusal is not None  # the lookup above accepts every legal move
     return refusal
@@ -185,6 +201,9 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
             charges[team] += s.ballista_charges
     speed = _in_effect(state, s, skills, Skill.PLAYER_SPEED)
     tree_speed = _in_effect(state, s, skills, Skill.TREE_SPEED)
+    bonus = [s.player_speed_bonus if on else 0 for on in speed]
+    carriers = {tree.carrier for tree in state.trees if tree is not None and tree.carrier is not None}
+    distances, enterable, mode = rules.board.distances, rules.board.enterable, s.movement
 
     accepted: dict[str, PlayerOrder] = {}
     teleports: set[str] = set()
@@ -223,12 +242,19 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
             else:
                 checks.append(refusal)
         if order.move is not None and teleport is None:
-            reach = movement_reach(rules, state, player, dice, speed[player.team], tree_speed[player.team])
-            verdict = _check_move(rules, state, player, order.move, reach)
-            if verdict.verdict is _ACCEPTED:
-                move = order.move
+            team = player.team
+            if player.name in carriers:
+                reach = movement_reach(rules, state, player, dice, speed[team], tree_speed[team])
+            else:  # ``movement_reach`` of a player who rolls, without looking for the tree again
+                reach = rolled_reach(dice.d6("move/" + player.name), bonus[team])
+            tile = order.move
+            distance = distances(team, mode, player.at).get(tile)
+            if distance is not None and distance <= reach.steps and enterable(team, tile):  # ``_check_move``'s
+                move = tile
                 reaches[player.name] = reach
-            checks.append(verdict)
+                checks.append(_move_accepted(player.name, tile))
+            else:
+                checks.append(_check_move(rules, state, player, tile, reach))
         action = order.action
         if action in _HEALER_ACTIONS and player.role is not _HEALER:
             checks.append(OrderCheck(player.name, "action", Verdict.NOT_A_HEALER,
