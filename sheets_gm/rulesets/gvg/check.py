@@ -194,7 +194,6 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
     skills, checks = check_skills(rules, state, orders)
     s = rules.settings
     turn = state.turn
-    by_name = {p.name: p for p in state.players}
     charges = list(state.ballista)
     for team in (0, 1):
         if Skill.BALLISTA in skills[team]:
@@ -208,13 +207,14 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
     accepted: dict[str, PlayerOrder] = {}
     teleports: set[str] = set()
     reaches: dict[str, Reach] = {}
-    for name in orders.players:
-        if name not in by_name:
-            checks.append(OrderCheck(name, "player", Verdict.UNKNOWN_PLAYER, f"there is no player called {name!r}"))
+    given = orders.players
+    unknown_at = len(checks)  # the orders for no player are told before the players' own
+    known = 0
     for player in state.players:  # roster order decides who gets the last ballista charge
-        order = orders.players.get(player.name)
+        order = given.get(player.name)
         if order is None:
             continue
+        known += 1
         if state.finished:
             checks.append(OrderCheck(player.name, "order", Verdict.MATCH_OVER, "the match is over"))
             continue
@@ -271,6 +271,11 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
             accepted[player.name] = order  # unchanged: orders are immutable, no need for a copy
         else:
             accepted[player.name] = PlayerOrder(move=move, action=action, teleport=teleport)
+    if known < len(given):
+        names = {p.name for p in state.players}
+        checks[unknown_at:unknown_at] = [
+            OrderCheck(name, "player", Verdict.UNKNOWN_PLAYER, f"there is no player called {name!r}")
+            for name in given if name not in names]
     return CheckedOrders(
         accepted=TurnOrders(players=accepted, skills=(skills[0], skills[1])),
         checks=checks,

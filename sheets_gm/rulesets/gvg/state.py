@@ -95,15 +95,17 @@ class GvgState:
     finished: bool = False
     winner: int | None = None  # None with finished=True is a draw
 
-    def copy(self) -> GvgState:
-        """A deep copy, cheap enough for every turn."""
+    def copy(self, *, share_structures: bool = False) -> GvgState:
+        """A deep copy, cheap enough for every turn. With ``share_structures`` the copy holds the same structures (a
+        turn's resolution, which puts a copy of a structure in place before changing it: most turns change none)."""
         return GvgState(
             turn=self.turn,
             teams=self.teams,
             # each ``copy`` spelled out: a method call a player and structure is a tenth of the copy
             players=[Player(p.name, p.team, p.role, p.at, p.status, p.down_turn) for p in self.players],
             coins=list(self.coins),
-            structures={k: Structure(s.kind, s.team, s.at, s.hp, s.max_hp) for k, s in self.structures.items()},
+            structures=(dict(self.structures) if share_structures else
+                        {k: Structure(s.kind, s.team, s.at, s.hp, s.max_hp) for k, s in self.structures.items()}),
             trees=[t.copy() if t else None for t in self.trees],
             boss=Boss(self.boss.at, self.boss.hp) if self.boss else None,
             jungle=set(self.jungle),

@@ -45,7 +45,8 @@ def resolve_tile(work: Turn, tile: Coord, people: list[Player]) -> None:
     team = people[0].team
     if ((structure is None or structure.team == team or structure.destroyed)
             and tile not in st.jungle and (st.boss is None or st.boss.at != tile)
-            and all(p.team == team and p.name not in work.pickers for p in people)):
+            and (people[0].name not in work.pickers if len(people) == 1  # the common case, without a generator
+                 else all(p.team == team and p.name not in work.pickers for p in people))):
         return  # one team alone, nothing to attack, take or pick up: nothing can happen
     winner: int | None = None
     contested = len({p.team for p in people}) == 2
