@@ -200,7 +200,7 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
             charges[team] += s.ballista_charges
     speed = _in_effect(state, s, skills, Skill.PLAYER_SPEED)
     tree_speed = _in_effect(state, s, skills, Skill.TREE_SPEED)
-    bonus = [s.player_speed_bonus if on else 0 for on in speed]
+    bonus = (s.player_speed_bonus if speed[0] else 0, s.player_speed_bonus if speed[1] else 0)
     carriers = {tree.carrier for tree in state.trees if tree is not None and tree.carrier is not None}
     distances, enterable, mode = rules.board.distances, rules.board.enterable, s.movement
 
