@@ -6,6 +6,7 @@ accepted orders (``CheckedOrders.accepted``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -189,6 +190,27 @@ def pickup_note(rules: GvgRules, state: GvgState, player: Player, tile: Coord) -
             "picked up)")
 
 
+def _check_teleport(rules: GvgRules, state: GvgState, player: Player, tile: Coord, charges: int) -> OrderCheck:
+    """The verdict on ``player``'s ballista teleport to ``tile`` with ``charges`` left to its team."""
+    refusal = _check_destination(rules, state, player, tile, None)
+    if refusal is None and rules.board.base_owner(player.at) != player.team:
+        refusal = OrderCheck(player.name, "teleport", Verdict.NOT_ON_BASE,
+                             f"only a player who starts the turn on its base can teleport; "
+                             f"{player.name} is on {player.at.label}")
+    if refusal is None and charges <= 0:
+        refusal = OrderCheck(player.name, "teleport", Verdict.NO_CHARGE,
+                             f"{state.teams[player.team]} has no ballista charge left")
+    return refusal or OrderCheck(player.name, "teleport", Verdict.ACCEPTED,
+                                 f"teleport to {tile.label} (no action this turn)")
+
+
+def _unknown_players(state: GvgState, given: Mapping[str, PlayerOrder]) -> list[OrderCheck]:
+    """A refusal for each order that names no player of the match, in the orders' order."""
+    names = {p.name for p in state.players}
+    return [OrderCheck(name, "player", Verdict.UNKNOWN_PLAYER, f"there is no player called {name!r}")
+            for name in given if name not in names]
+
+
 def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: TurnDice) -> CheckedOrders:
     """Check every order of a turn against the state; never raises for bad orders."""
     skills, checks = check_skills(rules, state, orders)
@@ -225,22 +247,12 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
         move: Coord | None = None
         teleport: Coord | None = None
         if order.teleport is not None:
-            refusal = _check_destination(rules, state, player, order.teleport, None)
-            if refusal is None and rules.board.base_owner(player.at) != player.team:
-                refusal = OrderCheck(player.name, "teleport", Verdict.NOT_ON_BASE,
-                                     f"only a player who starts the turn on its base can teleport; "
-                                     f"{player.name} is on {player.at.label}")
-            if refusal is None and charges[player.team] <= 0:
-                refusal = OrderCheck(player.name, "teleport", Verdict.NO_CHARGE,
-                                     f"{state.teams[player.team]} has no ballista charge left")
-            if refusal is None:
+            verdict = _check_teleport(rules, state, player, order.teleport, charges[player.team])
+            checks.append(verdict)
+            if verdict.verdict is _ACCEPTED:
                 charges[player.team] -= 1
                 teleport = order.teleport
                 teleports.add(player.name)
-                checks.append(OrderCheck(player.name, "teleport", Verdict.ACCEPTED,
-                                         f"teleport to {order.teleport.label} (no action this turn)"))
-            else:
-                checks.append(refusal)
         if order.move is not None and teleport is None:
             team = player.team
             if player.name in carriers:
@@ -272,10 +284,7 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
         else:
             accepted[player.name] = PlayerOrder(move=move, action=action, teleport=teleport)
     if known < len(given):
-        names = {p.name for p in state.players}
-        checks[unknown_at:unknown_at] = [
-            OrderCheck(name, "player", Verdict.UNKNOWN_PLAYER, f"there is no player called {name!r}")
-            for name in given if name not in names]
+        checks[unknown_at:unknown_at] = _unknown_players(state, given)
     return CheckedOrders(
         accepted=TurnOrders(players=accepted, skills=(skills[0], skills[1])),
         checks=checks,
