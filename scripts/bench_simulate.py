@@ -1,11 +1,13 @@
-"""Benchmark ``sheets-gm simulate``: 10,000 full GvG matches with 2 workers, against the 60-second bar.
+"""Benchmark ``sheets-gm simulate``: 10,000 full GvG matches with 2 workers, against the 25-second goal.
 
 Runs the simulation exactly as the command does (worker start-up, chunks, gathering the
 records, computing the figures; no progress bar, no files) ``--repeats`` times and prints
 for each the wall-clock seconds, the matches per second and the CPU seconds the workers
-used, then the medians and whether the bar of issue 5 is met: 10,000 matches in at most
-60 seconds with ``--workers 2``. The CPU figure tells a slow machine from a busy one: when
-other processes take a core, the wall clock grows but the CPU seconds per match do not.
+used, then the medians and whether the goal of issue 66 is met: 10,000 matches in at most
+25 seconds with ``--workers 2`` (issue 5's bar was 60). The CPU figure tells a slow machine
+from a busy one: when other processes take a core, the wall clock grows but the CPU seconds
+per match do not, so the goal is also judged on the CPU seconds shared out over the workers
+(the wall clock of a quiet machine with a core a worker).
 
     .venv/bin/python scripts/bench_simulate.py                       # 10,000 matches, 2 workers, 3 repeats
     .venv/bin/python scripts/bench_simulate.py --matches 2000 --repeats 1 --workers 1
@@ -26,7 +28,7 @@ from sheets_gm.rulesets.registry import default_board_text
 from sheets_gm.simulate.plan import Plan, bot_help, describe_bots, parse_bots, variants_for
 from sheets_gm.simulate.runner import run_simulation
 
-BAR_SECONDS = 60.0
+BAR_SECONDS = 25.0  # issue 66's goal (issue 5's bar was 60 s)
 BAR_MATCHES = 10_000
 
 
@@ -69,6 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"seed {args.seed!r}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     rates: list[float] = []
     seconds: list[float] = []
+    cpus: list[float] = []
     for r in range(args.repeats):
         cpu_before = children_cpu_seconds() + own_cpu_seconds()
         began = time.perf_counter()
@@ -77,16 +80,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         elapsed = time.perf_counter() - began
         cpu = children_cpu_seconds() + own_cpu_seconds() - cpu_before
         seconds.append(elapsed)
+        cpus.append(cpu)
         rates.append(args.matches / elapsed)
         wins = "/".join(str(t.wins.count) for t in figures.teams)
         print(f"repeat {r + 1}: {elapsed:.1f} s, {args.matches / elapsed:,.0f} matches/s "
               f"(CPU {cpu:.1f} s: {args.matches / cpu:,.0f} matches per CPU second; "
               f"wins A/B {wins}, draws {figures.draws.count}, mean length {figures.turns.mean:.1f} turns)")
     median = statistics.median(seconds)
-    print(f"median of {len(seconds)}: {median:.1f} s, {statistics.median(rates):,.0f} matches/s")
+    quiet = statistics.median(cpus) / args.workers  # a core a worker, nobody else on the machine
+    print(f"median of {len(seconds)}: {median:.1f} s, {statistics.median(rates):,.0f} matches/s; "
+          f"CPU {statistics.median(cpus):.1f} s, {quiet:.1f} s shared out over {args.workers} worker(s)")
     if args.matches == BAR_MATCHES and args.workers == 2:
-        verdict = "met" if median <= BAR_SECONDS else "NOT met"
-        print(f"bar (10,000 matches in at most {BAR_SECONDS:.0f} s with 2 workers): {verdict}")
+        verdicts = ["met" if figure <= BAR_SECONDS else "NOT met" for figure in (median, quiet)]
+        print(f"goal (10,000 matches in at most {BAR_SECONDS:.0f} s with 2 workers): wall clock {median:.1f} s, "
+              f"{verdicts[0]}; CPU over the workers {quiet:.1f} s, {verdicts[1]}")
     return 0
 
 

@@ -6,6 +6,7 @@ accepted orders (``CheckedOrders.accepted``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -20,6 +21,7 @@ from sheets_gm.rulesets.gvg.rules import (
     Reach,
     movement_reach,
     next_available_turn,
+    rolled_reach,
     skill_active,
     tile_name,
 )
@@ -139,13 +141,28 @@ def _in_effect(state: GvgState, settings: GvgSettings, skills: list[tuple[Skill,
     return [skill_active(state, settings, t, skill, state.turn) or skill in skills[t] for t in (0, 1)]
 
 
+_MOVES_KEPT = 20_000  # accepted moves remembered before the memory is emptied
+_moves: dict[tuple[str, Coord], OrderCheck] = {}
+
+
+def _move_accepted(name: str, tile: Coord) -> OrderCheck:
+    """The verdict accepting ``name``'s move to ``tile``: verdicts are immutable, so equal ones are shared (a turn
+    checks about ten moves, and the sentence is read only when a sheet shows it)."""
+    found = _moves.get((name, tile))
+    if found is None:
+        if len(_moves) >= _MOVES_KEPT:
+            _moves.clear()
+        found = _moves[(name, tile)] = OrderCheck(name, "move", _ACCEPTED, f"move to {tile.label}")
+    return found
+
+
 def _check_move(rules: GvgRules, state: GvgState, player: Player, tile: Coord, reach: Reach) -> OrderCheck:
     """The verdict on moving ``player`` to ``tile`` with ``reach``."""
     board = rules.board
     distance = board.distances(player.team, rules.settings.movement, player.at).get(tile)
     # The common case in one lookup: a tile at a known distance is on the board and reachable.
     if distance is not None and distance <= reach.steps and board.enterable(player.team, tile):
-        return OrderCheck(player.name, "move", _ACCEPTED, f"move to {tile.label}")
+        return _move_accepted(player.name, tile)
     refusal = _check_destination(rules, state, player, tile, reach)
     assert refusal is not None  # the lookup above accepts every legal move
     return refusal
@@ -173,29 +190,53 @@ def pickup_note(rules: GvgRules, state: GvgState, player: Player, tile: Coord) -
             "picked up)")
 
 
+def _check_teleport(rules: GvgRules, state: GvgState, player: Player, tile: Coord, charges: int) -> OrderCheck:
+    """The verdict on ``player``'s ballista teleport to ``tile`` with ``charges`` left to its team."""
+    refusal = _check_destination(rules, state, player, tile, None)
+    if refusal is None and rules.board.base_owner(player.at) != player.team:
+        refusal = OrderCheck(player.name, "teleport", Verdict.NOT_ON_BASE,
+                             f"only a player who starts the turn on its base can teleport; "
+                             f"{player.name} is on {player.at.label}")
+    if refusal is None and charges <= 0:
+        refusal = OrderCheck(player.name, "teleport", Verdict.NO_CHARGE,
+                             f"{state.teams[player.team]} has no ballista charge left")
+    return refusal or OrderCheck(player.name, "teleport", Verdict.ACCEPTED,
+                                 f"teleport to {tile.label} (no action this turn)")
+
+
+def _unknown_players(state: GvgState, given: Mapping[str, PlayerOrder]) -> list[OrderCheck]:
+    """A refusal for each order that names no player of the match, in the orders' order."""
+    names = {p.name for p in state.players}
+    return [OrderCheck(name, "player", Verdict.UNKNOWN_PLAYER, f"there is no player called {name!r}")
+            for name in given if name not in names]
+
+
 def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: TurnDice) -> CheckedOrders:
     """Check every order of a turn against the state; never raises for bad orders."""
     skills, checks = check_skills(rules, state, orders)
     s = rules.settings
     turn = state.turn
-    by_name = {p.name: p for p in state.players}
     charges = list(state.ballista)
     for team in (0, 1):
         if Skill.BALLISTA in skills[team]:
             charges[team] += s.ballista_charges
     speed = _in_effect(state, s, skills, Skill.PLAYER_SPEED)
     tree_speed = _in_effect(state, s, skills, Skill.TREE_SPEED)
+    bonus = (s.player_speed_bonus if speed[0] else 0, s.player_speed_bonus if speed[1] else 0)
+    carriers = {tree.carrier for tree in state.trees if tree is not None and tree.carrier is not None}
+    distances, enterable, mode = rules.board.distances, rules.board.enterable, s.movement
 
     accepted: dict[str, PlayerOrder] = {}
     teleports: set[str] = set()
     reaches: dict[str, Reach] = {}
-    for name in orders.players:
-        if name not in by_name:
-            checks.append(OrderCheck(name, "player", Verdict.UNKNOWN_PLAYER, f"there is no player called {name!r}"))
+    given = orders.players
+    unknown_at = len(checks)  # the orders for no player are told before the players' own
+    known = 0
     for player in state.players:  # roster order decides who gets the last ballista charge
-        order = orders.players.get(player.name)
+        order = given.get(player.name)
         if order is None:
             continue
+        known += 1
         if state.finished:
             checks.append(OrderCheck(player.name, "order", Verdict.MATCH_OVER, "the match is over"))
             continue
@@ -206,29 +247,26 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
         move: Coord | None = None
         teleport: Coord | None = None
         if order.teleport is not None:
-            refusal = _check_destination(rules, state, player, order.teleport, None)
-            if refusal is None and rules.board.base_owner(player.at) != player.team:
-                refusal = OrderCheck(player.name, "teleport", Verdict.NOT_ON_BASE,
-                                     f"only a player who starts the turn on its base can teleport; "
-                                     f"{player.name} is on {player.at.label}")
-            if refusal is None and charges[player.team] <= 0:
-                refusal = OrderCheck(player.name, "teleport", Verdict.NO_CHARGE,
-                                     f"{state.teams[player.team]} has no ballista charge left")
-            if refusal is None:
+            verdict = _check_teleport(rules, state, player, order.teleport, charges[player.team])
+            checks.append(verdict)
+            if verdict.verdict is _ACCEPTED:
                 charges[player.team] -= 1
                 teleport = order.teleport
                 teleports.add(player.name)
-                checks.append(OrderCheck(player.name, "teleport", Verdict.ACCEPTED,
-                                         f"teleport to {order.teleport.label} (no action this turn)"))
-            else:
-                checks.append(refusal)
         if order.move is not None and teleport is None:
-            reach = movement_reach(rules, state, player, dice, speed[player.team], tree_speed[player.team])
-            verdict = _check_move(rules, state, player, order.move, reach)
-            if verdict.verdict is _ACCEPTED:
-                move = order.move
+            team = player.team
+            if player.name in carriers:
+                reach = movement_reach(rules, state, player, dice, speed[team], tree_speed[team])
+            else:  # ``movement_reach`` of a player who rolls, without looking for the tree again
+                reach = rolled_reach(dice.d6("move/" + player.name), bonus[team])
+            tile = order.move
+            distance = distances(team, mode, player.at).get(tile)
+            if distance is not None and distance <= reach.steps and enterable(team, tile):  # ``_check_move``'s
+                move = tile
                 reaches[player.name] = reach
-            checks.append(verdict)
+                checks.append(_move_accepted(player.name, tile))
+            else:
+                checks.append(_check_move(rules, state, player, tile, reach))
         action = order.action
         if action in _HEALER_ACTIONS and player.role is not _HEALER:
             checks.append(OrderCheck(player.name, "action", Verdict.NOT_A_HEALER,
@@ -245,6 +283,8 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
             accepted[player.name] = order  # unchanged: orders are immutable, no need for a copy
         else:
             accepted[player.name] = PlayerOrder(move=move, action=action, teleport=teleport)
+    if known < len(given):
+        checks[unknown_at:unknown_at] = _unknown_players(state, given)
     return CheckedOrders(
         accepted=TurnOrders(players=accepted, skills=(skills[0], skills[1])),
         checks=checks,

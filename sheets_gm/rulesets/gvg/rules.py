@@ -98,12 +98,13 @@ def movement_reach(
         contested = enemy_on_tile(state, player)
         steps = s.carrier_contested_steps if contested else s.carrier_steps
         return Reach(steps * 2 if tree_speed else steps, None, contested=contested, tree_speed=tree_speed)
-    return _rolled_reach(dice.d6(f"move/{player.name}"), s.player_speed_bonus if speed else 0)
+    return rolled_reach(dice.d6(f"move/{player.name}"), s.player_speed_bonus if speed else 0)
 
 
 @lru_cache(maxsize=256)
-def _rolled_reach(roll: int, speed_bonus: int) -> Reach:
-    """The reach of a movement roll plus a Player Speed bonus: shared, as a Reach never changes."""
+def rolled_reach(roll: int, speed_bonus: int) -> Reach:
+    """The reach of a movement roll plus a Player Speed bonus (a player who carries no tree): shared, as a Reach
+    never changes."""
     return Reach(roll + speed_bonus, roll, speed_bonus)
 
 

@@ -26,6 +26,9 @@ class Player:
         return Player(self.name, self.team, self.role, self.at, self.status, self.down_turn)
 
 
+_KEYS: dict[tuple[StructureKind, Coord], str] = {}  # a structure's name, asked on every battle's log line
+
+
 @dataclass(slots=True)
 class Structure:
     """A bulwark or fish with hit points; at 0 HP it is destroyed and its tile is open."""
@@ -44,7 +47,10 @@ class Structure:
     @property
     def key(self) -> str:
         """The structure's name in scenarios and logs, e.g. ``bulwark@E4``."""
-        return f"{self.kind.value}@{self.at.label}"
+        found = _KEYS.get((self.kind, self.at))
+        if found is None:
+            found = _KEYS[(self.kind, self.at)] = f"{self.kind.value}@{self.at.label}"
+        return found
 
     def copy(self) -> Structure:
         """An independent copy."""
@@ -89,14 +95,17 @@ class GvgState:
     finished: bool = False
     winner: int | None = None  # None with finished=True is a draw
 
-    def copy(self) -> GvgState:
-        """A deep copy, cheap enough for every turn."""
+    def copy(self, *, share_structures: bool = False) -> GvgState:
+        """A deep copy, cheap enough for every turn. With ``share_structures`` the copy holds the same structures (a
+        turn's resolution, which puts a copy of a structure in place before changing it: most turns change none)."""
         return GvgState(
             turn=self.turn,
             teams=self.teams,
-            players=[p.copy() for p in self.players],
+            # each ``copy`` spelled out: a method call a player and structure is a tenth of the copy
+            players=[Player(p.name, p.team, p.role, p.at, p.status, p.down_turn) for p in self.players],
             coins=list(self.coins),
-            structures={k: s.copy() for k, s in self.structures.items()},
+            structures=(dict(self.structures) if share_structures else
+                        {k: Structure(s.kind, s.team, s.at, s.hp, s.max_hp) for k, s in self.structures.items()}),
             trees=[t.copy() if t else None for t in self.trees],
             boss=Boss(self.boss.at, self.boss.hp) if self.boss else None,
             jungle=set(self.jungle),

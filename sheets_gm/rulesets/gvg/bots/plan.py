@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
-from sheets_gm.rulesets.gvg.bots.base import _ACTIVE, _FAR, new_order
+from sheets_gm.rulesets.gvg.bots.base import _ACTIVE, _FAR, _ORDERS, new_order
 from sheets_gm.rulesets.gvg.bots.captain import Captain
 from sheets_gm.rulesets.gvg.bots.geometry import Geometry
 from sheets_gm.rulesets.gvg.enums import Action
@@ -60,7 +60,9 @@ class ObjectivePlan:
 
     def order(self, p: Player, dest: Coord, action: Action) -> None:
         """Send ``p`` to ``dest`` with ``action`` (no move when it is where it stands)."""
-        self.players[p.name] = new_order(None if dest == p.at else dest, action)
+        move = None if dest == p.at else dest
+        shared = _ORDERS.get((move, action))  # ``new_order``'s memory read first: a call saved per player
+        self.players[p.name] = shared if shared is not None else new_order(move, action)
         self.dests[p.name] = dest
 
     def own_standing(self) -> list[Structure]:

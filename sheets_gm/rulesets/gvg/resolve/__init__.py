@@ -67,7 +67,7 @@ def resolve_turn(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
     if dice.turn != state.turn:
         raise ValueError(f"dice are for turn {dice.turn} but the state is at turn {state.turn}")
     checked = check_orders(rules, state, orders, dice)
-    work = Turn(rules, state.copy(), checked, dice)
+    work = Turn(rules, state.copy(share_structures=True), checked, dice)  # fights.py copies a structure it damages
     _run(work)
     return _TurnResolution(work.state, work.events, made_from=(state, checked))
 

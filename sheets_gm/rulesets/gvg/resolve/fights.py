@@ -57,6 +57,7 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
              sides=[attack, defence], outcome=outcome.value,
              winner=work.team(y if outcome is _ATTACKERS_WIN else x))
     if outcome is _ATTACKERS_WIN:
+        structure = work.state.structures[tile] = structure.copy()  # the turn's input state holds the other
         structure.hp -= 1
         work.log(EventKind.STRUCTURE_DAMAGED,
                  f"{work.team(x)}'s {name} on {tile.label} loses 1 HP ({structure.hp} left).",

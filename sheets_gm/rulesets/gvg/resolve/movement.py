@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.enums import EventKind
@@ -30,8 +31,7 @@ def movement_phase(work: Turn) -> None:
             p.at = order.teleport
         elif order.move is not None and order.move != p.at:
             reach = reaches.get(p.name)
-            work.log(_MOVED, partial(_moved_text, p.name, p.at, order.move, reach,
-                                     work.dice.message(f"move/{p.name}")),
+            work.log(_MOVED, partial(_moved_text, p.name, p.at, order.move, reach, work.dice),
                      player=p.name, start=p.at, to=order.move, reach=reach)
             p.at = order.move
     for tree in st.trees:
@@ -59,8 +59,9 @@ def carrier_home(work: Turn) -> bool:
     return True
 
 
-def _moved_text(name: str, start: Coord, to: Coord, reach: Reach | None, message: str) -> str:
-    """The sentence of a move, with the die (its whole ``message``), every bonus by name and the total that allowed
-    it; the log renders it when read (``partial`` keeps each move's values)."""
-    why = "" if reach is None else f" ({reach.in_the_log(message)})"
+def _moved_text(name: str, start: Coord, to: Coord, reach: Reach | None, dice: TurnDice) -> str:
+    """The sentence of a move, with the die (its whole message, ``TurnDice.message``), every bonus by name and the
+    total that allowed it; the log renders it when read (``partial`` keeps each move's values; a die's message never
+    changes)."""
+    why = "" if reach is None else f" ({reach.in_the_log(dice.message(f'move/{name}'))})"
     return f"{name} moves from {start.label} to {to.label}{why}."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from operator import itemgetter
 
 from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.enums import Skill
@@ -10,8 +11,10 @@ from sheets_gm.rulesets.gvg.resolve.fights import open_battle, structure_battle
 from sheets_gm.rulesets.gvg.resolve.neutral import boss_fight, jungle
 from sheets_gm.rulesets.gvg.resolve.pickups import pickups
 from sheets_gm.rulesets.gvg.resolve.upkeep import revives
-from sheets_gm.rulesets.gvg.resolve.work import _ACTIVE, _BUFF, _BULWARK, _FISH, _HEALER, _PICKUP, Turn
+from sheets_gm.rulesets.gvg.resolve.work import _ACTIVE, _BUFF, _BULWARK, _FISH, _HEALER, Turn
 from sheets_gm.rulesets.gvg.state import Player, Structure
+
+_READING_ORDER = itemgetter(1, 0)  # a Coord's (row, col): row by row, left to right
 
 
 def action_phase(work: Turn) -> None:
@@ -30,7 +33,7 @@ def action_phase(work: Turn) -> None:
     for structure in st.structures.values():
         if structure.kind is _BULWARK and structure.destroyed:
             work.destroyed_bulwarks[structure.team] += 1
-    for tile in sorted(present, key=lambda c: (c.row, c.col)):
+    for tile in sorted(present, key=_READING_ORDER):
         resolve_tile(work, tile, present[tile])
     revives(work)
 
@@ -42,7 +45,8 @@ def resolve_tile(work: Turn, tile: Coord, people: list[Player]) -> None:
     team = people[0].team
     if ((structure is None or structure.team == team or structure.destroyed)
             and tile not in st.jungle and (st.boss is None or st.boss.at != tile)
-            and all(p.team == team and work.action(p) is not _PICKUP for p in people)):
+            and (people[0].name not in work.pickers if len(people) == 1  # the common case, without a generator
+                 else all(p.team == team and p.name not in work.pickers for p in people))):
         return  # one team alone, nothing to attack, take or pick up: nothing can happen
     winner: int | None = None
     contested = len({p.team for p in people}) == 2

@@ -60,12 +60,14 @@ class Turn:
     board: GvgMap = field(init=False)
     turn: int = field(init=False)
     orders: Mapping[str, PlayerOrder] = field(init=False)
+    pickers: frozenset[str] = field(init=False)  # the players whose accepted action is a pickup
 
     def __post_init__(self) -> None:
         self.s = self.rules.settings
         self.board = self.rules.board
         self.turn = self.state.turn
         self.orders = self.checked.accepted.players
+        self.pickers = frozenset(name for name, order in self.orders.items() if order.action is _PICKUP)
 
     def log(self, kind: EventKind, text: str | Callable[[], str], /, **data: Any) -> None:
         """Add a line to the turn's log (the text may be a callable, rendered when read)."""
