@@ -614,7 +614,9 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         stale = seat_read.stale(window)
         set_aside = {(r.table, r.row) for r in stale}
         held = {(r.table, r.row) for r in seat_read.held(window)}
-        ahead = ahead_refusals(read.adapter, read.record.state, window, seat, seat_read.tab, seat_read.held(window))
+        waits = seat_input.held if seat_input is not None else frozenset()  # held for her next turn: checked now
+        ahead = ahead_refusals(read.adapter, read.record.state, window, seat, seat_read.tab,
+                               [*seat_read.held(window), *(r for r in seat_read.rows if r.subject in waits)], waits)
         for row in seat_read.rows:
             placed = seat_read.tab.table(row.table)
             spec = placed.spec
@@ -633,7 +635,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 go = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
                 extra = " · ".join(p for p in (game_notes(seat_input, row.subject), go) if p)
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
-                                    seat_read.note(row), row.subject in seat_input.held, extra,
+                                    seat_read.note(row) or ahead.get((row.table, row.subject), ""),
+                                    row.subject in seat_input.held, extra,
                                     seat_input.held_why.get(row.subject, ""), answer.waits.get(seat, ()))
             else:
                 state = read.record.state

@@ -206,3 +206,26 @@ def test_a_row_refused_whole_at_a_resolution_stays_with_why_in_any_game() -> Non
     match.poll()
     assert match.row(red, "players", 0).feedback == row.feedback
     assert f"Destination: O23 — not carried out ({refusal}" in match.archive(red)
+
+
+# -- issue 64, item 4: a refusal stands with its reason through the windows that do not read its row ---------------
+def test_win_or_die_rows_refused_while_deploying_keep_their_reason_through_the_opponent_s_turn() -> None:
+    match = Match("winordie")
+    ann = next(s for s in match.read().record.seats if s != match.window().seats[0])  # she deploys second
+    enemy = next(u.id for u in match.read().record.state.units if u.owner != ann)
+    for key, value in (("unit", enemy), ("action", "move"), ("target", "B5")):
+        match.type(ann, "actions", 0, key, value)
+    for key, value in (("unit", "zz"), ("ability", "qq")):
+        match.type(ann, "reactions", 0, key, value)
+    match.poll()
+    # an unreadable reaction says why while its table is closed, as an action row does
+    assert match.row(ann, "reactions", 0).feedback.startswith("✘ Unit 'zz' is not one of your units on the board: "
+                                                                "none of your units is on the board yet")
+    while match.window().phase != "actions":
+        match.bots_play()
+    assert match.window().awaited != (ann,)  # her opponent's first turn: her action row is kept for her own
+    for _ in range(2):  # the resolution's drawing, and the poll after it
+        feedback = match.row(ann, "actions", 0).feedback
+        assert feedback.startswith(f"✘ Unit '{enemy}' is not one of your units on the board: write one of "), feedback
+        assert f"Kept for {ann}'s next turn" in feedback
+        match.poll()
