@@ -731,6 +731,12 @@ def _kept_rows_said(out: SeatSettled, adapter: AnySheetAdapter, state: Any, seat
                 waits = waiting.held_why.get(subject, "")
                 said = " · ".join(p for p in (said, held_sentence(target, seat, seat_read.tab.table(table).spec, waits))
                                   if p)
+            spec = seat_read.tab.table(table).spec
+            if said and same_window and seat_input is not None and seat_read.pending is None \
+                    and spec.rows == SEAT_ROWS and spec.of_kind(ColumnKind.READY):
+                # a seat row kept with its window open (a stop the stand-in GM settles) says of its Ready box what
+                # the next poll says, as a completed cut resolution does (the Archive's note keeps the reason only)
+                said = row_feedback(row, seat, target, spec, {}, [], seat_input.ready, said)
             if said:
                 by_subject[subject] = said
         out.shown[table] = by_subject
