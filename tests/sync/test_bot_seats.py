@@ -245,6 +245,28 @@ def test_undo_takes_a_hand_over_back_with_the_resolution(tmp_path: Path) -> None
     assert read_match(sheets, cls).record.bots == {}
 
 
+def test_undo_of_a_window_only_a_bot_acts_in_waits_for_the_gm(tmp_path: Path) -> None:
+    """Issue 64, item 6: the undo of a window only a bot acts in reopens it with the bot's rows put back and its
+    Ready unticked, as the undo says; the bot does not tick it again at once (the next poll resolved the window anew
+    with fresh dice). The GM moves it on: ``resolve --force`` resolves it with the bot's rows."""
+    sheets, rules = _match(tmp_path, "wesnoth", {})
+    cls = get_ruleset("wesnoth")
+    people = _people(rules, ("Ann", "Bo"))
+    _step(sheets, "wesnoth", people)  # Ann's turn
+    hand_seats(sheets, cls, {"Bo": "skirmisher"}, "Bo left")  # Bo's turn: its bot types and ticks End turn
+    _step(sheets, "wesnoth", {})  # Bo's turn, its bot alone
+    undo_window(sheets, cls, "resolved too early")
+    read = read_match(sheets, cls)
+    window = read.record.ruleset.window(read.record.state)
+    assert window is not None and window.awaited == ("Bo",)
+    for _ in range(2):
+        report = poll(sheets, cls, now=NOW)
+        assert not report.resolved, report.reason
+    seat_row = next(r for r in read_match(sheets, cls).seats["Bo"].rows if r.table == "seat")
+    assert not seat_row.ticked("ready"), seat_row.feedback
+    assert poll(sheets, cls, now=NOW, force=True).resolved  # the GM moves it on
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_a_seat_handed_back_keeps_its_bots_rows_unticked_so_nothing_resolves_before_its_player_looks(
         tmp_path: Path, name: str) -> None:
