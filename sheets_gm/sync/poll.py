@@ -578,10 +578,16 @@ def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str,
                        and p.spec.rows != SEAT_ROWS and not p.spec.standing and not p.spec.optional}
         given = {s for said in answer.inputs[seat].read_as.values() for s in said} if seat in answer.inputs else set()
         typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key} | given
+        # an ordered table is a list, not a row per subject: its empty rows are no orders awaited (a Wesnoth
+        # recruit, a Win or Die action); it is chased whole, when nothing is typed in it and it is all she writes
+        lists = {t for t in open_tables if seat_read.tab.table(t).spec.ordered}
         missing = [r.subject for r in seat_read.rows
-                   if r.table in open_tables and r.subject and r.subject not in typed
+                   if r.table in open_tables - lists and r.subject and r.subject not in typed
                    and not read.adapter.idle_row_reason(read.record.state, seat, seat_read.tab.table(r.table).spec,
                                            r.subject)]  # a player knocked down is not chased
+        if lists == open_tables:
+            missing += [f"{t} (no row typed)" for t in sorted(lists)
+                        if not any(r.table == t and r.subject in typed for r in seat_read.rows)]
         if missing:
             out[seat] = list(dict.fromkeys(missing))
     return out

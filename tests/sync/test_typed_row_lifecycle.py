@@ -229,3 +229,12 @@ def test_win_or_die_rows_refused_while_deploying_keep_their_reason_through_the_o
         assert feedback.startswith(f"✘ Unit '{enemy}' is not one of your units on the board: write one of "), feedback
         assert f"Kept for {ann}'s next turn" in feedback
         match.poll()
+
+
+def test_status_does_not_chase_the_empty_rows_of_a_list() -> None:
+    """Issue 64: status listed a Wesnoth leader's empty recruit rows (and Win or Die's empty action rows) under
+    'Nothing typed yet': a list's empty rows are no orders awaited."""
+    match = Match("wesnoth")
+    ann = match.window().awaited[0]
+    untyped = poll(match.sheets, match.cls, now=NOW, dry_run=True).untyped[ann]
+    assert untyped and not any(s.startswith("Recruit") or "recruit" in s for s in untyped), untyped
