@@ -145,6 +145,7 @@ class WindowReport:
     feedback_written: int = 0
     rejected: list[tuple[str, str]] = field(default_factory=list)  # (row, why)
     waiting_for: list[str] = field(default_factory=list)  # acting seats not ready
+    ready_held: list[str] = field(default_factory=list)  # of those, the seats whose Ready is ticked (held by ✘ rows)
     finished: bool = False
     result: str = ""  # the status line after the poll
     state: Any = None
@@ -418,6 +419,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     report.rejected += [_rejected(v) for v in answer.verdicts if not v.accepted]
     report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
+    report.ready_held = [s for s in report.waiting_for if s in read.seats and _ready_ticked(read.seats[s], window)]
     report.untyped = _untyped_rows(read, window, answer)
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = read.cut_under_way
@@ -560,6 +562,16 @@ def with_live_settings(read: MatchRead, live: Mapping[str, Any]) -> MatchRead:
     ruleset = type(read.record.ruleset).create(dataclasses.replace(settings, **changed),
                                                read.record.ruleset.board_text)
     return replace(read, record=replace(read.record, ruleset=ruleset), adapter=adapter_of(ruleset))
+
+
+def _ready_ticked(seat_read: SeatRead, window: Window) -> bool:
+    """Whether the seat's Ready box is ticked for ``window`` (a seat row stamped for it, or typed ahead for it)."""
+    for row in seat_read.rows:
+        spec = seat_read.tab.table(row.table).spec
+        boxes = spec.of_kind(ColumnKind.READY)
+        if spec.rows == SEAT_ROWS and boxes and row.window in (window.key, "") and row.ticked(boxes[0].key):
+            return True
+    return False
 
 
 def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str, list[str]]:

@@ -238,3 +238,17 @@ def test_status_does_not_chase_the_empty_rows_of_a_list() -> None:
     ann = match.window().awaited[0]
     untyped = poll(match.sheets, match.cls, now=NOW, dry_run=True).untyped[ann]
     assert untyped and not any(s.startswith("Recruit") or "recruit" in s for s in untyped), untyped
+
+
+def test_status_says_why_a_ticked_ready_is_not_taken() -> None:
+    """Issue 64: status said "Not ready: red" of a seat whose Ready was ticked and held by a refused row."""
+    from sheets_gm.commands.polls import window_status_lines
+
+    match = Match("gvg")
+    red = match.window().seats[0]
+    match.type(red, "players", 0, "destination", "O23")  # far beyond any roll: refused
+    seat_table = next(t for t in match.read().seats[red].tab.tables if t.spec.name != "players").spec.name
+    match.type(red, seat_table, 0, "ready", True)
+    lines = window_status_lines(poll(match.sheets, match.cls, now=NOW, dry_run=True), NOW)
+    line = next(x for x in lines if x.startswith("Not ready:"))
+    assert f"{red} (Ready ticked, not taken while 1 row of {red}'s says ✘: listed below)" in line, line
