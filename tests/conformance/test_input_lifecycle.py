@@ -1248,9 +1248,10 @@ READY_OVER_A_REFUSAL = [("type", 0, 0, 0), ("ready", 0, 0, 0), ("ready", 1, 0, 0
 POST_LINE_PAST_ITS_TURN = [("type", 0, 13, 0), ("force", 0, 0, 0)]
 REFUSED_THROUGH_A_CLOSED_TABLE = [("bot", 0, 0, 0), ("type", 0, 0, 0), ("poll", 0, 0, 0), ("force", 0, 0, 0)]
 # Win or Die (issue 64, item 4): an action row naming no unit of hers ('Bo') and an unreadable reaction ('Row 3')
-# typed during the opponent's deployment, then both deployments played: the reaction said no reason while its table
-# was closed, and in the opponent's first turn the action row said only "Kept for Ann's next turn", its ✘ gone until
-# her own turn.
+# typed while she deploys, then her deployment forced: the action row, moved up its ordered table, lost its ✘ and
+# said only "Kept for when this table opens again" (its refusal was looked up by its old row's name), and the
+# reaction said no reason while its table was closed. (The opponent's turn, where an action row said only "Kept for
+# Ann's next turn", is tests/sync/test_typed_row_lifecycle.py's.)
 REFUSED_THROUGH_DEPLOYMENT = [("type", 0, 9, 0), ("type", 0, 19, 0), ("poll", 0, 0, 0), ("force", 0, 0, 0),
                               ("poll", 0, 0, 0), ("bot", 0, 0, 0), ("force", 0, 0, 0), ("poll", 0, 0, 0)]
 
