@@ -90,6 +90,7 @@ def bot_changes(values: Sequence[str]) -> dict[str, str]:
 
 def _hand_over(args: argparse.Namespace) -> int:
     """``adjust --bot``: hand seats to the game's bots or back to people, logged."""
+    from sheets_gm.match.bot_drift import remember_hand_over
     from sheets_gm.match.run import gm_change, layout_owners
     from sheets_gm.sync.bot_seats import NO_BOT
     from sheets_gm.sync.life.adjust_undo import hand_seats
@@ -102,6 +103,7 @@ def _hand_over(args: argparse.Namespace) -> int:
     with user_errors(config), gm_change(config):
         done = hand_seats(sheets, get_ruleset(config.ruleset), wanted, args.reason or "",
                           owners=lambda: layout_owners(config, sheets))
+    remember_hand_over(config, wanted)  # no sync asks her to undo it while [bots] says what it said
     for event in done.events:
         print(event.text)
     said = []

@@ -16,7 +16,7 @@ from types import FrameType
 from sheets_gm.commands import base
 from sheets_gm.commands.base import UsageError, UserError
 from sheets_gm.commands.matchargs import load, open_match, user_errors
-from sheets_gm.engine.words import describe_wait
+from sheets_gm.engine.words import counted, describe_wait
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.poll_words import (
     describe_report,
@@ -257,6 +257,16 @@ def _deadline_phrase(deadline: str, now: datetime, what: str, who: str) -> str:
             f"; the deadline {when} has passed: the next sync resolves {what}")
 
 
+def _not_ready(report: WindowReport, seat: str) -> str:
+    """A seat the window waits for, and, when its Ready is ticked, why it is not taken: its rows refused."""
+    if seat not in report.ready_held:
+        return seat
+    refused = sum(1 for row, _why in report.rejected if row.split(" · ", 1)[0] == seat)
+    return (f"{seat} (Ready ticked, not taken while {counted(refused, 'row')} of {seat}'s "
+            f"{'says' if refused == 1 else 'say'} ✘: listed below)"
+            if refused else f"{seat} (Ready ticked, not taken while a row of {seat}'s says ✘)")
+
+
 def window_status_lines(report: WindowReport, now: datetime, held: str = "") -> list[str]:
     """What ``status`` prints for a match on the generic sync: window, deadline, who is not ready, rejections;
     ``held``: the workbook open in an office program that a due window's resolution waits for ('' if none)."""
@@ -268,7 +278,8 @@ def window_status_lines(report: WindowReport, now: datetime, held: str = "") -> 
     lines.append(report.result)
     if report.schedule_change:
         lines.append(report.schedule_change)
-    lines.append(f"Not ready: {', '.join(report.waiting_for)}" if report.waiting_for else "Every seat is ready.")
+    lines.append(f"Not ready: {', '.join(_not_ready(report, seat) for seat in report.waiting_for)}"
+                 if report.waiting_for else "Every seat is ready.")
     if report.untyped:
         lines.append("Nothing typed yet in: " + "; ".join(f"{seat}: {', '.join(rows)}"
                                                           for seat, rows in report.untyped.items()))

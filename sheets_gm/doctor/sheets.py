@@ -16,7 +16,7 @@ from sheets_gm.doctor.sharing import check_sharing
 from sheets_gm.doctor.teams import check_teams
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.engine.words import counted
-from sheets_gm.match.bot_drift import bot_drift, bots_fix
+from sheets_gm.match.bot_drift import bot_drift, bots_fix, configured_bots
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.rulesets.registry import get_ruleset, sheet_spec
@@ -34,6 +34,7 @@ from sheets_gm.sheets.local.office_locks import office_lock_files
 from sheets_gm.sheets.looks import TabSeen, seen_tabs
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import SEAT_ROWS
+from sheets_gm.sync.bot_seats import NO_BOT
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.history import HistoryError
 from sheets_gm.sync.life.board_check import board_edits
@@ -439,8 +440,10 @@ def _same_bots(config: MatchConfig, held: Mapping[str, str], report: Checkup) ->
         report.warn("bots vs match", "; ".join(said) + ": [bots] is read when the match is created, so the edit is "
                     "not applied", bots_fix(config, changes))
     else:
-        report.ok("bots vs match", "the config's bots are the match's" + (f" ({bots_phrase_of(held)})" if held
-                                                                          else " (none)"))
+        same = {n: k for n, k in configured_bots(config).items() if k != NO_BOT} == dict(held)
+        report.ok("bots vs match", ("the config's bots are the match's" if same else
+                                    "the match's bots are the GM's adjust --bot since [bots] was read") +
+                  (f" ({bots_phrase_of(held)})" if held else " (none)"))
 
 
 def bots_phrase_of(held: Mapping[str, str]) -> str:

@@ -145,6 +145,7 @@ class WindowReport:
     feedback_written: int = 0
     rejected: list[tuple[str, str]] = field(default_factory=list)  # (row, why)
     waiting_for: list[str] = field(default_factory=list)  # acting seats not ready
+    ready_held: list[str] = field(default_factory=list)  # of those, the seats whose Ready is ticked (held by ✘ rows)
     finished: bool = False
     result: str = ""  # the status line after the poll
     state: Any = None
@@ -418,6 +419,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     report.rejected += [_rejected(v) for v in answer.verdicts if not v.accepted]
     report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
+    report.ready_held = [s for s in report.waiting_for if s in read.seats and _ready_ticked(read.seats[s], window)]
     report.untyped = _untyped_rows(read, window, answer)
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = read.cut_under_way
@@ -562,6 +564,16 @@ def with_live_settings(read: MatchRead, live: Mapping[str, Any]) -> MatchRead:
     return replace(read, record=replace(read.record, ruleset=ruleset), adapter=adapter_of(ruleset))
 
 
+def _ready_ticked(seat_read: SeatRead, window: Window) -> bool:
+    """Whether the seat's Ready box is ticked for ``window`` (a seat row stamped for it, or typed ahead for it)."""
+    for row in seat_read.rows:
+        spec = seat_read.tab.table(row.table).spec
+        boxes = spec.of_kind(ColumnKind.READY)
+        if spec.rows == SEAT_ROWS and boxes and row.window in (window.key, "") and row.ticked(boxes[0].key):
+            return True
+    return False
+
+
 def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str, list[str]]:
     """Per seat the window waits for, the subjects of its rows (units, players, armies; not its seat row, nor a
     standing table's) with nothing typed for the window and no order read for them elsewhere (a Coalition army
@@ -578,10 +590,16 @@ def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str,
                        and p.spec.rows != SEAT_ROWS and not p.spec.standing and not p.spec.optional}
         given = {s for said in answer.inputs[seat].read_as.values() for s in said} if seat in answer.inputs else set()
         typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key} | given
+        # an ordered table is a list, not a row per subject: its empty rows are no orders awaited (a Wesnoth
+        # recruit, a Win or Die action); it is chased whole, when nothing is typed in it and it is all she writes
+        lists = {t for t in open_tables if seat_read.tab.table(t).spec.ordered}
         missing = [r.subject for r in seat_read.rows
-                   if r.table in open_tables and r.subject and r.subject not in typed
+                   if r.table in open_tables - lists and r.subject and r.subject not in typed
                    and not read.adapter.idle_row_reason(read.record.state, seat, seat_read.tab.table(r.table).spec,
                                            r.subject)]  # a player knocked down is not chased
+        if lists == open_tables:
+            missing += [f"{t} (no row typed)" for t in sorted(lists)
+                        if not any(r.table == t and r.subject in typed for r in seat_read.rows)]
         if missing:
             out[seat] = list(dict.fromkeys(missing))
     return out
@@ -614,7 +632,9 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         stale = seat_read.stale(window)
         set_aside = {(r.table, r.row) for r in stale}
         held = {(r.table, r.row) for r in seat_read.held(window)}
-        ahead = ahead_refusals(read.adapter, read.record.state, window, seat, seat_read.tab, seat_read.held(window))
+        waits = seat_input.held if seat_input is not None else frozenset()  # held for her next turn: checked now
+        ahead = ahead_refusals(read.adapter, read.record.state, window, seat, seat_read.tab,
+                               [*seat_read.held(window), *(r for r in seat_read.rows if r.subject in waits)], waits)
         for row in seat_read.rows:
             placed = seat_read.tab.table(row.table)
             spec = placed.spec
@@ -633,7 +653,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 go = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
                 extra = " · ".join(p for p in (game_notes(seat_input, row.subject), go) if p)
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
-                                    seat_read.note(row), row.subject in seat_input.held, extra,
+                                    seat_read.note(row) or ahead.get((row.table, row.subject), ""),
+                                    row.subject in seat_input.held, extra,
                                     seat_input.held_why.get(row.subject, ""), answer.waits.get(seat, ()))
             else:
                 state = read.record.state

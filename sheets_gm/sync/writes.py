@@ -4,6 +4,7 @@ the status lines, each seat's View tab, and the logs. Used by ``init`` and by ev
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
@@ -49,7 +50,9 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
     subjects = adapter.laid_out_rows(state, seat, placed)
     stamp = window.key if window is not None and acts(window, seat, spec) else ""
     reason = adapter.idle_reason(state, seat)
-    ahead = table_ahead_refusals(adapter, state, window, seat, spec, list((kept or {}).values()))
+    # each kept row as drawn, its subject the row it stands in (an ordered table's rows move up)
+    ahead = table_ahead_refusals(adapter, state, window, seat, spec,
+                                 [replace(r, subject=s) for s, r in (kept or {}).items()])
     grid: Grid = []
     for subject in subjects:
         shown = adapter.shown(state, seat, spec, subject, dice) if spec.of_kind(ColumnKind.SHOWN) else {}

@@ -184,3 +184,23 @@ def test_an_edit_of_bots_in_a_running_match_is_named_with_the_adjust_that_applie
     code, out = run(capsys, "sync", "-c", "match.toml")
     assert "the noskills bot plays red2 in the match, which [bots] does not name" in out
     assert "--bot red2=none" in out and bots()["red2"] == "noskills"
+
+
+def test_a_hand_over_by_adjust_is_not_named_as_a_drift_of_bots(in_tmp: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 64, item 6: after the documented ``adjust --bot`` no sync warns that [bots] does not name the bot, nor
+    tells the GM to run ``--bot …=none`` (which would undo what she just did); an edit of [bots] since is named."""
+    run(capsys, "init", "gvg", "--practice")
+    config = in_tmp / "match.toml"
+    code, out = run(capsys, "adjust", "-c", "match.toml", "--bot", "red2=objective", "--bot", "blue=none",
+                    "--reason", "Bo is late; blue is back")
+    assert code == 0, out
+    for _ in range(2):
+        code, out = run(capsys, "sync", "-c", "match.toml")
+        assert code == 0 and "[bots]" not in out and "=none" not in out, out
+    code, out = run(capsys, "doctor", "-c", "match.toml")
+    assert "✔ bots vs match: the match's bots are the GM's adjust --bot since [bots] was read (red2: objective)" \
+        in out, out
+    config.write_text(config.read_text().replace('blue = "objective"', 'blue = "random"'))  # edited since
+    code, out = run(capsys, "sync", "-c", "match.toml")
+    assert "[bots] names blue = 'random', but a person plays blue in the match" in out and "red2" not in out, out

@@ -867,14 +867,19 @@ def check(table: Table, what: str = "poll") -> None:
                         and table.typed_in.get(where, key) != key), \
                 f"{table.name}: {typed} was typed for window {table.typed_in.get(where)!r}, its table is read for " \
                 f"one window only, and it is still in its row to be read in window {key!r}: {row.feedback!r}"
-            # A refusal stands until the row changes: while its window is open, and while its table is closed
-            closed = window is not None and not spec.open_in(window.phase)
+            # A refusal stands with its reason until the row changes: while its window is open, and through every
+            # window that does not read the row again (its table closed, the opponent's turn, a deployment, a row
+            # kept for her next turn): only a window of hers that reads it may honestly answer it anew
+            unread = window is not None and (not spec.open_in(window.phase) or typed.seat not in window.awaited
+                                             or "Kept for" in row.feedback)
             # (a refusal may name another row of hers, "named twice", "its own row wins": none typed in since)
+            moved = not same and len(still) == 1  # an ordered table moved it up: the same row
             if where in refused_before and not any(r[0] == typed.seat for r in retyped) \
-                    and row.subject == typed.subject and what not in GM_CHANGES and (same_window or closed):
-                assert "✘" in row.feedback, \
-                    f"{table.name}: {typed} was refused, nothing was typed in its row since, and its ✘ is gone " \
-                    f"({'the window is the same' if same_window else 'its table is closed now'}): {row.feedback!r}"
+                    and (row.subject == typed.subject or moved) and what not in GM_CHANGES and (same_window or unread):
+                assert _refusal(row.feedback), \
+                    f"{table.name}: {typed} was refused, nothing was typed in its row since, and its ✘ or its " \
+                    f"reason is gone ({'the window is the same' if same_window else 'the window does not read it'}" \
+                    f"): {row.feedback!r}"
             if row.subject != typed.subject:  # an ordered table moved it up
                 del table.ledger[where]
                 table.ledger[(typed.seat, typed.table, row.subject, typed.key)] = Typed(
@@ -1025,6 +1030,11 @@ def _history(table: Table, read: MatchRead) -> Iterator[tuple[dict[str, Any], di
             except (ValueError, AttributeError):  # no history row there, or not one the sync wrote
                 continue
             yield entry, archived
+
+
+def _refusal(feedback: str) -> bool:
+    """Whether ``feedback`` says a refusal with its reason: a ``✘`` followed by words."""
+    return any(part.strip().removeprefix("✘").strip(" .") for part in feedback.split("✘")[1:])
 
 
 def _named(backend: SheetBackend, tab: str, value: str) -> bool:
@@ -1207,12 +1217,21 @@ MEMBER_TO_A_BOT = [("type", 0, 0, 0), ("handback", 0, 0, 2), ("bot", 0, 0, 0), (
 READY_OVER_A_REFUSAL = [("type", 0, 0, 0), ("ready", 0, 0, 0), ("ready", 1, 0, 0), ("poll", 0, 0, 0)]
 POST_LINE_PAST_ITS_TURN = [("type", 0, 13, 0), ("force", 0, 0, 0)]
 REFUSED_THROUGH_A_CLOSED_TABLE = [("bot", 0, 0, 0), ("type", 0, 0, 0), ("poll", 0, 0, 0), ("force", 0, 0, 0)]
+# Win or Die (issue 64, item 4): an action row naming no unit of hers ('Bo') and an unreadable reaction ('Row 3')
+# typed while she deploys, then her deployment forced: the action row, moved up its ordered table, lost its ✘ and
+# said only "Kept for when this table opens again" (its refusal was looked up by its old row's name), and the
+# reaction said no reason while its table was closed. (The opponent's turn, where an action row said only "Kept for
+# Ann's next turn", is tests/sync/test_typed_row_lifecycle.py's.)
+REFUSED_THROUGH_DEPLOYMENT = [("type", 0, 9, 0), ("type", 0, 19, 0), ("poll", 0, 0, 0), ("force", 0, 0, 0),
+                              ("poll", 0, 0, 0), ("bot", 0, 0, 0), ("force", 0, 0, 0), ("poll", 0, 0, 0)]
 
 
 @pytest.mark.parametrize(("name", "steps"), [("gvg", READY_OVER_A_REFUSAL), ("coalition", POST_LINE_PAST_ITS_TURN),
-                                           ("coalition", REFUSED_THROUGH_A_CLOSED_TABLE)])
+                                           ("coalition", REFUSED_THROUGH_A_CLOSED_TABLE),
+                                           ("winordie", REFUSED_THROUGH_DEPLOYMENT)])
 def test_an_order_lives_in_its_window(name: str, steps: list[tuple[str, int, int, int]]) -> None:
-    """The three promises of issue 53 on the cases that broke them (every game's random runs walk them too)."""
+    """The three promises of issue 53 on the cases that broke them (every game's random runs walk them too), and a
+    refusal standing with its reason through the windows that do not read its row (issue 64, item 4)."""
     run(new_table(name), steps)
 
 

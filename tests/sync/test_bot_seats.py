@@ -245,6 +245,27 @@ def test_undo_takes_a_hand_over_back_with_the_resolution(tmp_path: Path) -> None
     assert read_match(sheets, cls).record.bots == {}
 
 
+def test_undo_of_a_window_only_a_bot_acts_in_waits_for_the_gm() -> None:
+    """Issue 64, item 6: the undo of a window only a bot acts in reopens it with the bot's rows put back and its
+    Ready unticked, as the undo says; the bot does not tick it again at once (the next poll resolved the window anew
+    with fresh dice). The GM moves it on: ``resolve --force`` resolves it with the bot's rows."""
+    from tests.sync.test_typed_row_lifecycle import Match
+
+    match = Match("wesnoth")
+    match.bots_play()  # the first player's turn
+    bo = match.window().awaited[0]
+    hand_seats(match.sheets, match.cls, {bo: "skirmisher"}, "Bo left")  # its bot types and ticks End turn
+    assert match.poll().resolved  # Bo's turn, its bot alone
+    undo_window(match.sheets, match.cls, "resolved too early")
+    assert match.window().awaited == (bo,)
+    for _ in range(2):
+        report = match.poll()
+        assert not report.resolved, report.reason
+    seat_row = match.row(bo, "seat", 0)
+    assert not seat_row.ticked("ready"), seat_row.feedback
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # the GM moves it on
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_a_seat_handed_back_keeps_its_bots_rows_unticked_so_nothing_resolves_before_its_player_looks(
         tmp_path: Path, name: str) -> None:

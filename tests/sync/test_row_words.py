@@ -190,9 +190,11 @@ def test_a_row_typed_ahead_is_drawn_as_its_turn_reads_it_and_keeps_its_reason_wh
     for key, value in (("unit", "Ann-1"), ("action", "move"), ("target", "C5")):  # and Bo names Ann's
         match.type(bo, "actions", 0, key, value)
     match.poll()
-    assert match.row(ann, "actions", 0).feedback.startswith("Kept for Ann's next turn")
     bo_why = "✘ Unit 'Ann-1' is not one of your units on the board"
     ann_why = "✘ Unit 'Bo-1' is not one of your units on the board"
+    # typed in her opponent's turn, it waits for hers and already says what her turn will refuse (issue 64, item 4)
+    said = match.row(ann, "actions", 0).feedback
+    assert said.startswith(ann_why) and "Kept for Ann's next turn" in said, said
     assert keeps(match.row(bo, "actions", 0).feedback, bo_why)
     assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # Bo's turn closes: Ann's opens
     for _ in range(2):  # the resolution's drawing (it said 'Kept for turn 2 · Ann.'), then the next poll

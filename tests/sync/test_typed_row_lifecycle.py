@@ -206,3 +206,61 @@ def test_a_row_refused_whole_at_a_resolution_stays_with_why_in_any_game() -> Non
     match.poll()
     assert match.row(red, "players", 0).feedback == row.feedback
     assert f"Destination: O23 — not carried out ({refusal}" in match.archive(red)
+
+
+# -- issue 64, item 4: a refusal stands with its reason through the windows that do not read its row ---------------
+def test_win_or_die_rows_refused_while_deploying_keep_their_reason_through_the_opponent_s_turn() -> None:
+    match = Match("winordie")
+    ann = next(s for s in match.read().record.seats if s != match.window().seats[0])  # she deploys second
+    enemy = next(u.id for u in match.read().record.state.units if u.owner != ann)
+    for key, value in (("unit", enemy), ("action", "move"), ("target", "B5")):
+        match.type(ann, "actions", 0, key, value)
+    for key, value in (("unit", "zz"), ("ability", "qq")):
+        match.type(ann, "reactions", 0, key, value)
+    match.poll()
+    # an unreadable reaction says why while its table is closed, as an action row does
+    assert match.row(ann, "reactions", 0).feedback.startswith("✘ Unit 'zz' is not one of your units on the board: "
+                                                                "none of your units is on the board yet")
+    while match.window().phase != "actions":
+        match.bots_play()
+    assert match.window().awaited != (ann,)  # her opponent's first turn: her action row is kept for her own
+    for _ in range(2):  # the resolution's drawing, and the poll after it
+        feedback = match.row(ann, "actions", 0).feedback
+        assert feedback.startswith(f"✘ Unit '{enemy}' is not one of your units on the board: write one of "), feedback
+        assert f"Kept for {ann}'s next turn" in feedback
+        match.poll()
+
+
+def test_status_does_not_chase_the_empty_rows_of_a_list() -> None:
+    """Issue 64: status listed a Wesnoth leader's empty recruit rows (and Win or Die's empty action rows) under
+    'Nothing typed yet': a list's empty rows are no orders awaited."""
+    match = Match("wesnoth")
+    ann = match.window().awaited[0]
+    untyped = poll(match.sheets, match.cls, now=NOW, dry_run=True).untyped[ann]
+    assert untyped and not any(s.startswith("Recruit") or "recruit" in s for s in untyped), untyped
+
+
+def test_status_says_why_a_ticked_ready_is_not_taken() -> None:
+    """Issue 64: status said "Not ready: red" of a seat whose Ready was ticked and held by a refused row."""
+    from sheets_gm.commands.polls import window_status_lines
+
+    match = Match("gvg")
+    red = match.window().seats[0]
+    match.type(red, "players", 0, "destination", "O23")  # far beyond any roll: refused
+    seat_table = next(t for t in match.read().seats[red].tab.tables if t.spec.name != "players").spec.name
+    match.type(red, seat_table, 0, "ready", True)
+    lines = window_status_lines(poll(match.sheets, match.cls, now=NOW, dry_run=True), NOW)
+    line = next(x for x in lines if x.startswith("Not ready:"))
+    assert f"{red} (Ready ticked, not taken while 1 row of {red}'s says ✘: listed below)" in line, line
+
+
+def test_a_champions_fight_row_says_what_became_of_it_after_the_resolution() -> None:
+    """Issue 64: a Champions fight row (a seat's one row, with Ready) said only "Not open now" once its round's
+    fights were resolved, not what became of it."""
+    match = Match("champions")
+    match.bots_play()  # move and loot
+    ann = match.window().seats[0]
+    match.bots_play()  # equip and fight
+    feedback = match.row(ann, "fight", 0).feedback
+    assert feedback.startswith("✔ Carried out in round 1 · equip and fight"), feedback
+    assert "Not open now" in feedback  # and what it waits for

@@ -149,7 +149,7 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
         if state.winner is None:
             return Outcome((), f"a draw on turn {state.turn}")
         team = state.teams[state.winner]
-        return Outcome((team,), f"{team} wins")
+        return Outcome((team,), f"{team} wins ({state.conceded} conceded)" if state.conceded else f"{team} wins")
 
 
 

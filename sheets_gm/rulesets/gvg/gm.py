@@ -33,7 +33,7 @@ def concede(state: GvgState, team: str, reason: str) -> tuple[GvgState, list[Eve
         raise GmEventError(f"there is no team {team!r}; the teams are {state.teams[0]} and {state.teams[1]}")
     new = state.copy()
     loser = state.teams.index(team)
-    new.finished, new.winner = True, 1 - loser
+    new.finished, new.winner, new.conceded = True, 1 - loser, team
     winner = state.teams[1 - loser]
     how = f"{team} conceded"
     return new, [Event(state.turn, EventKind.GM_ADJUSTMENT, f"GM: {team} concedes: {reason}.",

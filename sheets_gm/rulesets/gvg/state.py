@@ -94,6 +94,7 @@ class GvgState:
     cooldowns: list[dict[Skill, int]] = field(default_factory=lambda: [{}, {}])  # last activation turn
     finished: bool = False
     winner: int | None = None  # None with finished=True is a draw
+    conceded: str = ""  # the team whose concession ended the match ('' for none): the winner line says so
 
     def copy(self, *, share_structures: bool = False) -> GvgState:
         """A deep copy, cheap enough for every turn. With ``share_structures`` the copy holds the same structures (a
@@ -113,6 +114,7 @@ class GvgState:
             cooldowns=[dict(c) for c in self.cooldowns],
             finished=self.finished,
             winner=self.winner,
+            conceded=self.conceded,
         )
 
     def player(self, name: str) -> Player:
@@ -149,6 +151,7 @@ class GvgState:
             "cooldowns": [{s.value: t for s, t in sorted(c.items())} for c in self.cooldowns],
             "finished": self.finished,
             "winner": self.winner,
+            **({"conceded": self.conceded} if self.conceded else {}),  # a state with none is saved as before
         }
 
     @classmethod
@@ -176,6 +179,7 @@ class GvgState:
             cooldowns=[{Skill(s): int(t) for s, t in c.items()} for c in data["cooldowns"]],
             finished=bool(data["finished"]),
             winner=data["winner"],
+            conceded=str(data.get("conceded", "")),
         )
 
 

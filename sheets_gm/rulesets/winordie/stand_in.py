@@ -24,11 +24,14 @@ import re
 from collections.abc import Callable
 
 from sheets_gm.rulesets.winordie.enums import GmKind, Phase
-from sheets_gm.rulesets.winordie.gm import Adjustment, GmEventError, apply_gm_event
+from sheets_gm.rulesets.winordie.gm import Adjustment, GmEventError, apply_gm_event, reason_problem
 from sheets_gm.rulesets.winordie.rules import WodRules, public_name
 from sheets_gm.rulesets.winordie.state import Pending, Unit, WodState
 
 FIRE_VOLLEY_RANGE = 3
+#: What a row a reaction or passive stopped says when the stand-in GM settles the stop (``settles``).
+STAND_IN_GOES_ON = "the stand-in GM applied its effect, and the row goes on at the next sync (your Go or Ready " \
+    "stays ticked: nothing to tick again)"
 
 
 def _reason(state: WodState, p: Pending) -> str:
@@ -129,3 +132,14 @@ def stand_in_events(rules: WodRules, state: WodState,
         out += events
         now = trial
     return out
+
+
+def settles(rules: WodRules, state: WodState, first: int) -> bool:
+    """Whether the stand-in GM (a practice match's ``stand_in_gm``) settles, after this resolution, every entry of the
+    GM's list from number ``first`` (a stop just made: a reaction fired, a passive weighed), so that the row it
+    stopped goes on at the next sync with nothing for the player to tick again."""
+    if not rules.settings.stand_in_gm:
+        return False
+    stop = {str(p.id) for p in state.pending if p.id >= first}
+    done = {e.target for e in stand_in_events(rules, state, reason_problem) if e.kind is GmKind.DONE}
+    return bool(stop) and stop <= done

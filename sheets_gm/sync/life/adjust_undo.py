@@ -22,7 +22,7 @@ from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, play_bots
+from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, play_bots, whole_bot_seats
 from sheets_gm.sync.journal import journaled_change
 from sheets_gm.sync.life.grow import OwnersSource, grow_tables
 from sheets_gm.sync.life.own_lines import SyncEvent, with_own_lines
@@ -147,7 +147,10 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     dice = record.dice()
     tabs = grow_tables(sheets, read.tabs, ruleset, read.adapter, state, owners)  # a unit added: its row
     events = list(events)
-    all_settled = _settle_seats(read, record, tabs, kept_rows, notes, told)
+    # An undo's promise holds in a window only bots act in: their rows put back unticked, they do not type and tick
+    # again at once (the next poll would resolve the window anew); the GM moves it on (resolve --force, adjust --bot)
+    bots_wait = pending_cleared and window is not None and set(window.awaited) <= whole_bot_seats(record)
+    all_settled = _settle_seats(read, record, tabs, kept_rows, notes, told, bots_play=not bots_wait)
     shown = archived_details(shown_typed_over(read))  # shown cells typed over: kept, the rows drawn again whole
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
@@ -177,12 +180,14 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
 
 
 def _settle_seats(read: MatchRead, record: MatchRecord, tabs: MatchTabs, kept_rows: Mapping[str, Sequence[TypedRow]],
-                  notes: bool, told: Mapping[str, Mapping[str, Mapping[str, str]]] | None) -> dict[str, SeatSettled]:
+                  notes: bool, told: Mapping[str, Mapping[str, Mapping[str, str]]] | None,
+                  bots_play: bool = True) -> dict[str, SeatSettled]:
     """What the change does with each seat's ``kept_rows`` (``fates.settle_change``, then the rows its bots type), the
     match at ``record``'s state. With ``notes`` (an adjustment or a seat handed over, not an undo, whose rows put back
     say already what the window reopened makes of them), each row kept for the window open after the change says at
     once what that window makes of it, as the next poll writes it (``opened.check_opened``): read, refused because …,
-    or kept for her next turn; ``told`` (a seat handed back) still says why its boxes were unticked."""
+    or kept for her next turn; ``told`` (a seat handed back) still says why its boxes were unticked. Without
+    ``bots_play`` (an undo of a window only bots act in) the bots type nothing: their rows put back stay unticked."""
     ruleset = record.ruleset
     state = record.state
     window = ruleset.window(state)
@@ -195,7 +200,8 @@ def _settle_seats(read: MatchRead, record: MatchRecord, tabs: MatchTabs, kept_ro
         for table, by_subject in (told or {}).get(seat, {}).items():
             said.setdefault(table, {}).update(by_subject)
         out[seat] = settle_change(read.adapter, state, seat_read, window, kept_rows.get(seat, []), said)
-        play_bots(out[seat], record, read.adapter, window, seat, tabs.orders(seat), [])  # a row typed over: aside
+        if bots_play:
+            play_bots(out[seat], record, read.adapter, window, seat, tabs.orders(seat), [])  # a row typed over: aside
     if notes and window is not None:
         seat_tabs = {seat: seat_read.tab for seat, seat_read in read.seats.items()}
         opened = check_opened(ruleset, read.adapter, state, window, record.dice(), seat_tabs,

@@ -82,36 +82,44 @@ def held_sentence(window: Window | None, seat: str, table: InputTable, why: str 
 
 
 def ahead_refusals(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, tab: InputTab,
-                   rows: Sequence[TypedRow]) -> dict[tuple[str, str], str]:
-    """What the rows ``rows`` typed in tables closed in ``window`` (kept for when the table opens again) already say is
-    wrong, by table and subject: their cells read now as the window that opens the table will read them (the
-    engine's verdicts wait for that window's state). A refusal stands until the row changes: the row says it while
-    it waits, ``✘ … — fix it before this table opens``, not only once the table opens."""
+                   rows: Sequence[TypedRow], held: Collection[str] = ()) -> dict[tuple[str, str], str]:
+    """What the rows ``rows`` that ``window`` does not read already say is wrong, by table and subject: those typed
+    in tables closed in ``window`` (kept for when the table opens again, a standing table's too) and those the seat's
+    reading of an open table holds for her next turn (``held``: typed in her opponent's turn), their cells read now as
+    the window that reads them will read them (the engine's verdicts wait for that window's state). A refusal stands
+    until the row changes: the row says it while it waits, not only once it is read."""
     by_table: dict[str, list[TypedRow]] = {}
     for row in rows:
         by_table.setdefault(row.table, []).append(row)
     return {(table, subject): said for table, typed in by_table.items()
             for subject, said in table_ahead_refusals(adapter, state, window, seat, tab.table(table).spec,
-                                                      typed).items()}
+                                                      typed, held).items()}
 
 
 def table_ahead_refusals(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, spec: InputTable,
-                         rows: Sequence[TypedRow]) -> dict[str, str]:
+                         rows: Sequence[TypedRow], held: Collection[str] = ()) -> dict[str, str]:
     """``ahead_refusals`` for the rows of one table (``spec``), by subject: the poll's answer and a resolution's
-    drawing of the tables (``sync.writes.table_grid``) say the same of a row kept while its table is closed."""
-    typed = [r for r in rows if r.typed]
-    if window is None or not typed or spec.open_in(window.phase) or spec.standing:
+    drawing of the tables (``sync.writes.table_grid``) say the same of a row kept while its table is closed or held
+    for the seat's next turn."""
+    if window is None:
         return {}
-    opens = replace(window, phase=spec.phases[0], seats=(seat,), waits_for=None, stepwise=False)
+    open_now = spec.open_in(window.phase)
+    typed = [r for r in rows if r.typed and (not open_now or r.subject in held)]
+    if not typed:
+        return {}
+    opens = replace(window, phase=window.phase if open_now else spec.phases[0], seats=(seat,), waits_for=None,
+                    stepwise=False)
     try:
         found = adapter.read_orders(state, opens, seat, {spec.name: typed})
     except (ValueError, KeyError):  # a game whose reading needs the window itself: it answers when it opens
         return {}
+    # a held row (and a standing one, which says when it is read) says next why it waits
+    after = "" if open_now or spec.standing else " — fix it before this table opens"
     out: dict[str, str] = {}
     for row in typed:
         said = [p for p in found.problems.get(row.subject, []) if p]
         if said:
-            out[row.subject] = f"{MARK}{'; '.join(said)} — fix it before this table opens"
+            out[row.subject] = f"{MARK}{'; '.join(said)}{after}"
     return out
 
 
@@ -723,6 +731,12 @@ def _kept_rows_said(out: SeatSettled, adapter: AnySheetAdapter, state: Any, seat
                 waits = waiting.held_why.get(subject, "")
                 said = " · ".join(p for p in (said, held_sentence(target, seat, seat_read.tab.table(table).spec, waits))
                                   if p)
+            spec = seat_read.tab.table(table).spec
+            if said and same_window and seat_input is not None and seat_read.pending is None \
+                    and spec.rows == SEAT_ROWS and spec.of_kind(ColumnKind.READY):
+                # a seat row kept with its window open (a stop the stand-in GM settles) says of its Ready box what
+                # the next poll says, as a completed cut resolution does (the Archive's note keeps the reason only)
+                said = row_feedback(row, seat, target, spec, {}, [], seat_input.ready, said)
             if said:
                 by_subject[subject] = said
         out.shown[table] = by_subject
@@ -767,12 +781,20 @@ def _carried_notes(out: SeatSettled, seat_read: SeatRead, window: Window, said: 
         key = (row.table, row.subject)
         spec = seat_read.tab.table(row.table).spec
         if key in out.unused or key in out.partly or key in out.aside or row.subject in out.kept.get(row.table, {}) \
-                or spec.rows == SEAT_ROWS or not row.typed or idle(spec, row.subject):
+                or not row.typed or idle(spec, row.subject) \
+                or (spec.rows == SEAT_ROWS and not _orders_typed(spec, row)):
             continue
         what = "; ".join(dict.fromkeys(said.get(key, [])))
         note = carried_sentence(window, what)
         out.shown.setdefault(row.table, {}).setdefault(row.subject, note)
         out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
+
+
+def _orders_typed(spec: InputTable, row: TypedRow) -> bool:
+    """Whether a seat row holds an order besides its boxes (Champions' fight row: its attacks), which says what it
+    did once carried out; a row of boxes alone (Ready, Go) says what became of them elsewhere (``_step_notes``)."""
+    return any(c.kind.typed and c.kind not in (ColumnKind.TICK, ColumnKind.READY)
+               and row.values.get(c.key) not in (None, "", False) for c in spec.columns)
 
 
 def renamed(text: str, moved: Mapping[str, str]) -> str:

@@ -19,7 +19,15 @@ from sheets_gm.engine.ruleset import Ruleset, Verdict, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
-from sheets_gm.sync.rows.fates import SeatSettled, game_notes, routed, row_feedback, row_verdicts
+from sheets_gm.sync.rows.fate_words import MARK
+from sheets_gm.sync.rows.fates import (
+    SeatSettled,
+    game_notes,
+    routed,
+    row_feedback,
+    row_verdicts,
+    table_ahead_refusals,
+)
 
 #: By seat, table and the subject of the row each is drawn in: the rows that stay in their cells.
 KeptRows = Mapping[str, Mapping[str, Mapping[str, TypedRow]]]
@@ -48,6 +56,9 @@ class OpenedCheck:
         mine = row_verdicts(adapter, self.state, seat, row,
                             routed(adapter.placed_verdicts([v for v in self.verdicts if v.seat == seat], found), seat,
                                    found))
+        if row.subject in found.held and not note.startswith(MARK):  # what its own turn will refuse, said now
+            note = table_ahead_refusals(adapter, self.state, self.window, seat, table, [row],
+                                        found.held).get(row.subject, note)
         return row_feedback(row, seat, self.window, table, found.problems, mine,
                             found.ready if ready is None else ready, note, row.subject in found.held,
                             game_notes(found, row.subject), found.held_why.get(row.subject, ""))

@@ -97,3 +97,25 @@ def test_a_fire_volley_aim_is_read_as_the_guide_writes_it() -> None:
     assert aimed(f"{first.token} on {second.at.label}") is None  # token and hex disagree
     assert aimed(f"{first.token} and {second.token}") is None  # two units
     assert aimed(first.id) is None  # a face-down unit is not named by its id (the opponent's secret)
+
+
+def test_a_stopped_attack_the_stand_in_gm_settled_says_so_and_goes_on() -> None:
+    """Issue 64, item 5: the row a passive stopped says the stand-in GM applied it, not "the GM weighs it first; tick
+    Go or Ready again"; her Ready stays ticked, the next poll goes on, and the summary counts nothing waiting."""
+    match = Match("winordie", ON)
+    for _ in range(40):
+        report = match.bots_play()
+        read = match.read()
+        window = read.record.ruleset.window(read.record.state)
+        assert window is not None
+        acting = window.awaited[0]
+        rows = [r for r in read.seats[acting].rows if r.table == "actions" and r.typed]
+        if not any("stand-in GM applied" in r.feedback for r in rows):
+            continue
+        assert not any("tick Go or Ready again" in r.feedback for r in rows), [r.feedback for r in rows]
+        seat_row = match.row(acting, "seat", 0)
+        assert seat_row.ticked("ready") and "stand-in GM applied" in seat_row.feedback, seat_row.feedback
+        assert "card effect" not in report.result and not read.record.state.pending, report.result
+        assert match.poll().resolved  # it goes on: nothing for her to tick again
+        return
+    raise AssertionError("no stop the stand-in GM settles came up in 40 windows")

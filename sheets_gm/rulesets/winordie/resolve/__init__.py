@@ -31,6 +31,7 @@ from sheets_gm.rulesets.winordie.resolve.reactions import fire_reaction, standin
 from sheets_gm.rulesets.winordie.resolve.result import TurnResult
 from sheets_gm.rulesets.winordie.resolve.upkeep import again, end_of_turn, start_of_turn
 from sheets_gm.rulesets.winordie.rules import WodRules
+from sheets_gm.rulesets.winordie.stand_in import STAND_IN_GOES_ON, settles
 from sheets_gm.rulesets.winordie.state import WodState
 
 
@@ -80,7 +81,8 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
             result.verdicts.append(_row_verdict(new.acting, row, action, True,
                                            f"Row {row}: waiting for the reaction above; it resolves at the next "
                                            "sync."))
-            result.unused[action_row(row)] = f"{result.stopped_by} reacted before a row above{again(rules)}"
+            result.unused[action_row(row)] = f"{result.stopped_by} reacted before a row above" + (
+                "; it goes on at the next sync" if result.goes_on else again(rules))
             continue
         checked = check_action(rules, new, action)
         if isinstance(checked, Refusal):
@@ -92,17 +94,12 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
             result.unused[action_row(row)] = f"refused: {checked}"  # kept to mend if her turn stays open (a Go)
             continue
         # a reaction of the opponent, else a passive of the acting unit, puts the row before the GM
+        first = new.next_pending
         fired = fire_reaction(rules, new, action, standing, result.events, result.verdicts)
         passive = "" if fired else weigh_passive(new, action, result.events)
         if fired or passive:
             result.stopped_by = fired or passive
-            kept, said = ((f"{fired} reacted before this row", f"{fired} reacts first; the GM applies the reaction's "
-                           "effect") if fired else
-                          (f"{passive} may change this attack: the GM weighs it first",
-                           f"{passive} may change this attack; the GM applies it (or not)"))
-            result.unused[action_row(row)] = kept + again(rules)
-            result.verdicts.append(_row_verdict(new.acting, row, action, True,
-                                           f"Row {row}: waiting: {said} and this row resolves at the next sync."))
+            _stopped(rules, new, result, row, action, fired, passive, first)
             continue
         result.done = row
         change = bound_change(rules, new, action, new.changes.pop(action.unit, None) if action.unit else None,
@@ -118,6 +115,28 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
     if new.acting not in orders.hold and not result.stopped and new.phase is Phase.ACTIONS and new.game == game:
         end_of_turn(rules, new, result.events)
     return result
+
+
+def _stopped(rules: WodRules, state: WodState, result: TurnResult, row: int, action: Action, fired: str,
+             passive: str, first: int) -> None:
+    """Row ``row`` stopped by the reaction ``fired`` or the passive ``passive`` (the GM's list entries from number
+    ``first``): it waits, saying why and what comes next. Where the stand-in GM of a practice match settles every
+    entry of the stop after this resolution (``stand_in.settles``), the row says so and goes on at the next sync: her
+    Ready stays ticked (the seat row is kept), nothing for her to tick again."""
+    by_stand_in = settles(rules, state, first)
+    if fired:
+        kept, said = f"{fired} reacted before this row", f"{fired} reacts first; the GM applies the reaction's effect"
+    else:
+        kept = f"{passive} may change this attack: the GM weighs it first"
+        said = f"{passive} may change this attack; the GM applies it (or not)"
+    if by_stand_in:
+        kept = f"{fired or passive} stopped this row: {STAND_IN_GOES_ON}"
+        said = f"{fired or passive} stopped it; the stand-in GM applies the effect after this resolution"
+        result.unused[state.acting] = f"{fired or passive} stopped a row: {STAND_IN_GOES_ON}"
+        result.goes_on = True
+    result.unused[action_row(row)] = kept + ("" if by_stand_in else again(rules))
+    result.verdicts.append(_row_verdict(state.acting, row, action, True,
+                                        f"Row {row}: waiting: {said} and this row resolves at the next sync."))
 
 
 def _row_verdict(seat: str, row: int, action: Action, accepted: bool, message: str) -> Verdict:

@@ -22,6 +22,7 @@ class TurnResult:
     done: int = 0
     stopped_by: str = ""
     unused: dict[str, str] = field(default_factory=dict)
+    goes_on: bool = False  # the stand-in GM settles the stop: the rows go on at the next sync, no tick again
 
     @property
     def stopped(self) -> bool:

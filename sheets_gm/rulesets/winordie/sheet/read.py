@@ -20,7 +20,7 @@ opponent's turn are held: kept as typed, and read when her own turn opens.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TypeVar
@@ -233,9 +233,7 @@ def _action(rules: WodRules, state: WodState, seat: str, row: TypedRow, called: 
         mine = {u.id.lower(): u.id for u in state.units if u.owner == seat and u.at is not None}
         unit = mine.get(unit_text.lower(), "") or next((c for c in called if c.lower() == unit_text.lower()), "")
         if not unit:
-            problems.append(f"{_not_yours(state, seat, unit_text)}: " + (
-                f"write one of {_listing(sorted(mine.values()))}" if mine else
-                "none of your units is on the board yet (deploy them first: an action row is read in your turns)"))
+            problems.append(_unit_refused(state, seat, unit_text, mine.values(), "an action row is read in your turns"))
     target = row.text("target")
     side: Side | None = None
     enhancements: tuple[Enhancement, ...] = ()
@@ -309,6 +307,15 @@ def _public_target(rules: WodRules, state: WodState, text: str) -> bool:
 
 
 # -- reactions -----------------------------------------------------------------------------
+def _unit_refused(state: WodState, seat: str, unit_text: str, on_board: Iterable[str], read_in: str) -> str:
+    """Why ``unit_text`` names no unit of hers on the board (``on_board``: the ids she may write), with what to
+    write: her units, or, before any is deployed, that a row of this table (``read_in``: when it is read) waits."""
+    ids = sorted(on_board)
+    return f"{_not_yours(state, seat, unit_text)}: " + (
+        f"write one of {_listing(ids)}" if ids else
+        f"none of your units is on the board yet (deploy them first: {read_in})")
+
+
 def _reactions(state: WodState, seat: str, rows: Sequence[TypedRow], reading: _Reading) -> tuple[Reaction, ...]:
     """The readable reaction rows, in order; an unreadable one is left out (and left in the sheet), and so is
     the reaction of a unit of hers that has fallen since she wrote it (nothing to mend: it just cannot fire)."""
@@ -322,8 +329,8 @@ def _reactions(state: WodState, seat: str, rows: Sequence[TypedRow], reading: _R
         unit_text = row.text("unit")
         unit = mine.get(unit_text.lower())
         if unit is None:
-            reading.problem(row.subject, f"{_not_yours(state, seat, unit_text)}: write one of "
-                                         f"{_listing(sorted(u.id for u in mine.values()))}")
+            reading.problem(row.subject, _unit_refused(state, seat, unit_text, (u.id for u in mine.values()),
+                                                       "a reaction is read in your opponent's turns"))
         ability = row.text("ability")
         if unit is not None:
             card = state.card_of(unit)
