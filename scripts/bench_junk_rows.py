@@ -194,8 +194,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if given.is_dir():
             paired(given.resolve(), args.vs, args.rows, args.pairs)
             return 0
-        with tempfile.TemporaryDirectory(prefix="bench-junk-") as folder:
-            paired(exported(args.vs, Path(folder)), args.vs, args.rows, args.pairs)
+        with tempfile.TemporaryDirectory(prefix="bench-junk-") as other:
+            paired(exported(args.vs, Path(other)), args.vs, args.rows, args.pairs)
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
