@@ -26,6 +26,7 @@ import argparse
 import contextlib
 import cProfile
 import io
+import itertools
 import json
 import os
 import pstats
@@ -164,11 +165,16 @@ def paired(other: Path, label: str, counts: Sequence[int], pairs: int) -> None:
         print(f"median {name} {rows:>6} rows: resolving poll {m['wall']:.2f} s wall, {m['cpu']:.2f} s CPU; "
               f"as its own process {m['own_wall']:.2f} s wall, {m['own_cpu']:.2f} s CPU, peak {m['own_peak']:.0f} MiB")
     low, high = min(counts), max(counts)
+    ordered = sorted(set(counts))
     for name in trees:
         a, b = medians[name, low], medians[name, high]
         print(f"growth {name}: the resolving poll with {high:,} rows took {b['wall'] / a['wall']:.2f}x the one "
               f"with {low:,} (CPU {b['cpu'] / a['cpu']:.2f}x); as its own process {b['own_wall'] / a['own_wall']:.2f}x"
               f" (CPU {b['own_cpu'] / a['own_cpu']:.2f}x)")
+        steps = [f"{(medians[name, r1]['cpu'] - medians[name, r0]['cpu']) / (r1 - r0) * 1000:.3f} ms from {r0:,} to "
+                 f"{r1:,}" for r0, r1 in itertools.pairwise(ordered)]
+        if len(steps) > 1:
+            print(f"growth {name}: CPU a row {', '.join(steps)} (linear: about the same)")
     for rows in counts:
         old, new = medians["old", rows], medians["new", rows]
         print(f"new/old {rows:>6} rows: resolving poll CPU {new['cpu'] / old['cpu']:.2f}x, as its own process CPU "
