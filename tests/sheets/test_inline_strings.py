@@ -11,6 +11,8 @@ import pytest
 from sheets_gm.sheets import xlsx
 from sheets_gm.sheets.xlsx import openpyxl
 
+from openpyxl.worksheet._reader import WorkSheetParser  # isort: skip  # after sheets.xlsx: openpyxl without numpy
+
 NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 
 #: Cells as an office program or openpyxl may save them: plain, spaced, empty, rich runs, phonetic runs, several
@@ -34,7 +36,7 @@ CELLS = [
 
 
 def _parser(data_only: bool = False, rich_text: bool = False) -> object:
-    parser = xlsx.WorkSheetParser(io.BytesIO(b""), [], data_only=data_only, rich_text=rich_text)
+    parser = WorkSheetParser(io.BytesIO(b""), [], data_only=data_only, rich_text=rich_text)
     parser.row_counter, parser.col_counter = 7, 2
     return parser
 
