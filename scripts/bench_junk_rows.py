@@ -11,6 +11,13 @@ rows it has no free row to keep, in one entry).
     .venv/bin/python scripts/bench_junk_rows.py                     # 500, 2000, 10000 rows, 1 run each
     .venv/bin/python scripts/bench_junk_rows.py --rows 2000 --repeats 3
     .venv/bin/python scripts/bench_junk_rows.py --rows 2000 --profile   # cProfile's top functions too
+    .venv/bin/python scripts/bench_junk_rows.py --vs main --pairs 3     # paired against a commit (or a checkout)
+
+With ``--vs COMMIT_OR_PATH`` each count is run in a fresh process of each tree in turn (that tree's ``sheets_gm``,
+this script's steps), alternating which goes first, ``--pairs`` times: the resolving poll's wall and CPU seconds
+in that process (its imports warm from the first poll, as above), then the same poll of a copy of the folder run as
+its own ``sheets-gm sync`` process, as cron runs it (wall, CPU and peak memory); medians, and the resolving poll
+with the most rows against the one with the fewest in each tree (the goal: at most 2x).
 """
 
 from __future__ import annotations
@@ -19,15 +26,21 @@ import argparse
 import contextlib
 import cProfile
 import io
+import itertools
+import json
+import os
 import pstats
 import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import openpyxl
+from bench_engine import exported  # a commit exported for a paired run, as the engine's bench does
 from bench_local import make_match  # the same match, made the same way (scripts/ is on the path)
 
 from sheets_gm.cli import main as cli
@@ -91,13 +104,105 @@ def print_growth(figures: Sequence[tuple[int, float, float]]) -> None:
               f"{rows:,} (linear: about the same)")
 
 
+def own_process_poll(config: Path) -> tuple[float, float, float]:
+    """Wall and CPU seconds and peak MiB of one ``sync`` of ``config`` run as its own process, as cron runs it
+    (its rusage from ``wait4``)."""
+    start = time.perf_counter()
+    with subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "sync", "-c", str(config)], cwd=config.parent,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as child:
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
+    if child.returncode:
+        raise SystemExit(f"sync of {config} exited with {child.returncode}")
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def one_count(rows: int) -> dict[str, float]:
+    """The figures of ``rows`` junk rows in this process (``--vs``'s child): a fresh match, the rows typed, the
+    first poll, the bots' orders, then the resolving poll in this process and, on a copy made just before it, as
+    its own process."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "match"
+        folder.mkdir()
+        config = make_match(folder)
+        type_junk(folder / "orders-red.xlsx", rows)
+        one_poll(config, False)
+        bots_type(config)
+        copy = Path(tmp) / "copy"
+        shutil.copytree(folder, copy, symlinks=True)
+        cpu = time.process_time()
+        wall = one_poll(config, False)[0]
+        cpu = time.process_time() - cpu
+        own_wall, own_cpu, own_peak = own_process_poll(copy / config.name)
+    return {"wall": wall, "cpu": cpu, "own_wall": own_wall, "own_cpu": own_cpu, "own_peak": own_peak}
+
+
+def _tree_count(tree: Path, rows: int) -> dict[str, float]:
+    """``one_count`` run in a fresh process with ``tree``'s ``sheets_gm``."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run([sys.executable, __file__, "--one", str(rows)], check=True, capture_output=True, text=True,
+                          env=env, cwd=tree)
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def paired(other: Path, label: str, counts: Sequence[int], pairs: int) -> None:
+    """Each count of rows run by ``other``'s tree and this one in turn, ``pairs`` times; the medians, and the
+    resolving poll with the most rows against the one with the fewest in each tree."""
+    here = Path(__file__).resolve().parent.parent
+    trees = {"old": other, "new": here}
+    runs: dict[tuple[str, int], list[dict[str, float]]] = {}
+    for pair in range(1, pairs + 1):
+        for rows in counts:
+            order = list(trees.items()) if pair % 2 else list(reversed(trees.items()))
+            for name, tree in order:
+                got = _tree_count(tree, rows)
+                runs.setdefault((name, rows), []).append(got)
+                print(f"pair {pair} {name} {rows:>6} rows: resolving poll {got['wall']:.2f} s wall, "
+                      f"{got['cpu']:.2f} s CPU; as its own process {got['own_wall']:.2f} s wall, "
+                      f"{got['own_cpu']:.2f} s CPU, peak {got['own_peak']:.0f} MiB", flush=True)
+    medians = {key: {k: statistics.median(r[k] for r in done) for k in done[0]} for key, done in runs.items()}
+    for (name, rows), m in medians.items():
+        print(f"median {name} {rows:>6} rows: resolving poll {m['wall']:.2f} s wall, {m['cpu']:.2f} s CPU; "
+              f"as its own process {m['own_wall']:.2f} s wall, {m['own_cpu']:.2f} s CPU, peak {m['own_peak']:.0f} MiB")
+    low, high = min(counts), max(counts)
+    ordered = sorted(set(counts))
+    for name in trees:
+        a, b = medians[name, low], medians[name, high]
+        print(f"growth {name}: the resolving poll with {high:,} rows took {b['wall'] / a['wall']:.2f}x the one "
+              f"with {low:,} (CPU {b['cpu'] / a['cpu']:.2f}x); as its own process {b['own_wall'] / a['own_wall']:.2f}x"
+              f" (CPU {b['own_cpu'] / a['own_cpu']:.2f}x)")
+        steps = [f"{(medians[name, r1]['cpu'] - medians[name, r0]['cpu']) / (r1 - r0) * 1000:.3f} ms from {r0:,} to "
+                 f"{r1:,}" for r0, r1 in itertools.pairwise(ordered)]
+        if len(steps) > 1:
+            print(f"growth {name}: CPU a row {', '.join(steps)} (linear: about the same)")
+    for rows in counts:
+        old, new = medians["old", rows], medians["new", rows]
+        print(f"new/old {rows:>6} rows: resolving poll CPU {new['cpu'] / old['cpu']:.2f}x, as its own process CPU "
+              f"{new['own_cpu'] / old['own_cpu']:.2f}x, peak {new['own_peak'] / old['own_peak']:.2f}x "
+              f"({here} against {label})")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, nargs="+", default=[0, 2000, 10000], help="junk rows to type")
     parser.add_argument("--repeats", type=int, default=1, help="polls timed per count (default 1)")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions of the last poll")
+    parser.add_argument("--vs", metavar="COMMIT_OR_PATH", help="pair each count with this commit's or checkout's")
+    parser.add_argument("--pairs", type=int, default=3, help="pairs of runs with --vs (default 3)")
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.one is not None:
+        print(json.dumps(one_count(args.one)))
+        return 0
+    if args.vs is not None:
+        given = Path(args.vs)
+        if given.is_dir():
+            paired(given.resolve(), args.vs, args.rows, args.pairs)
+            return 0
+        with tempfile.TemporaryDirectory(prefix="bench-junk-") as other:
+            paired(exported(args.vs, Path(other)), args.vs, args.rows, args.pairs)
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
         base.mkdir()

@@ -85,9 +85,12 @@ def written_cells(writes: Iterable[RangeWrite]) -> dict[Cell, CellValue]:
 
 
 def _bounds(guard: ReadGuard, now: Grid) -> Iterator[tuple[int, int, CellValue, CellValue]]:
-    """(row, column, then, now) of every cell either grid holds, 0-based inside the range."""
+    """(row, column, then, now) of every cell either grid holds, 0-based inside the range, but for the rows that
+    are equal in both (their cells all read alike)."""
     for i in range(max(len(guard.grid), len(now))):
         was, is_ = (guard.grid[i] if i < len(guard.grid) else []), (now[i] if i < len(now) else [])
+        if was == is_:  # equal values read alike: a row unchanged is passed over whole
+            continue
         for j in range(max(len(was), len(is_))):
             yield i, j, (was[j] if j < len(was) else ""), (is_[j] if j < len(is_) else "")
 

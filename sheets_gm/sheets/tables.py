@@ -396,8 +396,9 @@ class InputTab:
         table's row without a subject with a cell typed (or our answer in its feedback cell)."""
         out: list[LooseRow] = []
         feedback_col = self.width - 1
+        mine = self._own  # made once: 10,000 rows pasted under the tables ask it for each
         for row in range(FIRST_TABLE_ROW, max(self.last_row + 1, len(grid)) + 1):  # and any row read below
-            table = next((t for t in self._own if t.title_row <= row <= t.last_row), None)
+            table = next((t for t in mine if t.title_row <= row <= t.last_row), None)
             if table is not None and row <= table.header_row:
                 continue  # a title or header row: protected, and checked for drift
             line = grid[row - 1] if row - 1 < len(grid) else []

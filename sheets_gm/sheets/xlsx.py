@@ -1,9 +1,15 @@
-"""openpyxl, imported without numpy; and the bounds a workbook must keep to be loaded at all.
+"""openpyxl, imported without numpy and reading text cells faster; and the bounds a workbook must keep to be
+loaded at all.
 
 openpyxl imports numpy when it is installed, only to accept numpy numbers as cell values;
 sheets-gm never writes one. numpy is installed beside the test and plot extras, and importing
 it is the largest part of a local sync's start-up (cron starts one every few minutes), so
 openpyxl is imported with numpy hidden, and numpy stays importable for whoever needs it.
+
+openpyxl saves every text cell as an inline string (``<c t="inlineStr"><is><t>…</t></is></c>``) and reads each
+back through its general object model (``Text.from_tree``), a third of the time a workbook of text takes to load
+(a Log, 10,000 rows pasted under a table). :func:`_parse_cell` reads such a cell's text straight from its
+elements, the same text ``Text.content`` gives; every other cell is read by openpyxl's own code.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import re
 import sys
 import zipfile
 from types import ModuleType
+from typing import Any
 
 
 def _import_without_numpy() -> ModuleType:
@@ -30,6 +37,57 @@ def _import_without_numpy() -> ModuleType:
 
 
 openpyxl = _import_without_numpy()
+
+from openpyxl.utils.cell import coordinate_to_tuple  # noqa: E402  # after openpyxl, imported without numpy
+from openpyxl.worksheet._reader import FORMULA_TAG, INLINE_STRING, WorkSheetParser  # noqa: E402
+
+_openpyxl_parse_cell = WorkSheetParser.parse_cell
+
+
+def _local(tag: object) -> str:
+    """An element's tag without its namespace."""
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
+
+
+def inline_text(string: Any) -> str:
+    """The text of an inline string's ``<is>`` element as ``Text.from_tree(string).content`` gives it: its own
+    ``<t>`` (the last, if several), then each rich run's ``<t>`` in order; phonetic runs left out."""
+    plain: str | None = None
+    runs: list[str] = []
+    for node in string:
+        kind = _local(node.tag)
+        if kind == "t":
+            plain = node.text
+        elif kind == "r":
+            run: str | None = None
+            for part in node:
+                if _local(part.tag) == "t":
+                    run = part.text
+            if run is not None:
+                runs.append(run)
+    return "".join(runs) if plain is None else plain + "".join(runs)
+
+
+def _parse_cell(parser: Any, element: Any) -> dict[str, Any]:
+    """openpyxl's ``WorkSheetParser.parse_cell``, an inline string without a formula read by :func:`inline_text`."""
+    if element.get("t") != "inlineStr" or parser.rich_text or (
+            not parser.data_only and element.find(FORMULA_TAG) is not None):
+        cell: dict[str, Any] = _openpyxl_parse_cell(parser, element)
+        return cell
+    style_id = int(element.get("s", 0) or 0)
+    coordinate = element.get("r")
+    if coordinate:
+        row, column = coordinate_to_tuple(coordinate)
+        parser.col_counter = column
+    else:
+        parser.col_counter += 1
+        row, column = parser.row_counter, parser.col_counter
+    string = element.find(INLINE_STRING)
+    value, data_type = (None, "inlineStr") if string is None else (inline_text(string), "s")
+    return {"row": row, "column": column, "value": value, "data_type": data_type, "style_id": style_id}
+
+
+WorkSheetParser.parse_cell = _parse_cell
 
 
 #: The most a workbook may unpack to (every part of its zip, as its central directory says): a match's largest

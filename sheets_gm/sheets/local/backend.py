@@ -76,7 +76,7 @@ from typing import Any
 
 from sheets_gm.sheets.backend import RangeWrite, SavedMeanwhileError, SheetAccessError, SheetError
 from sheets_gm.sheets.guard import changed_since, describe_cells
-from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout, split_a1, trim_grid
+from sheets_gm.sheets.layout import CellValue, Grid, ReadGuard, WorkbookLayout, split_a1, trim_grid
 from sheets_gm.sheets.local.boxes import Box, parse_cells, worksheet_named
 from sheets_gm.sheets.local.cells import cell_out, clean_text, comment_for, given_cells, write_box
 from sheets_gm.sheets.local.disk import (
@@ -176,13 +176,7 @@ class LocalWorkbookBackend:
             if min_row > max_row or min_col > max_col:
                 out.append([])
                 continue
-            cells = ws._cells  # looked up, not made: openpyxl's iter_rows would create every empty cell it passes
-            rows = [
-                [cell_out(cell) if (cell := cells.get((r, c))) is not None else None
-                 for c in range(min_col, max_col + 1)]
-                for r in range(min_row, max_row + 1)
-            ]
-            out.append(trim_grid(rows))
+            out.append(trim_grid(_box_values(ws._cells, min_row, min_col, max_row, max_col)))
         return out
 
     def tab_names(self) -> list[str]:
@@ -214,14 +208,15 @@ class LocalWorkbookBackend:
                 raise SavedMeanwhileError(self.name, describe_cells(saved, {t.casefold(): t for t in wb.sheetnames}))
             changed = False
             written: dict[str, tuple[Any, set[int]]] = {}  # by tab: its rows written, fitted once all are written
+            tabs: dict[str, Any] = {}  # each tab named, found once (10,000 rows answered name the same tab)
             for w in writes:
-                if self._write_range(wb, w.range, w.values):
+                ws, box = self._resolve(wb, w.range, tabs)
+                if write_box(ws, box, w.values, f"{self.path}: range {w.range!r}"):
                     changed = True
-                    ws, box = self._resolve(wb, w.range)
                     written.setdefault(ws.title, (ws, set()))[1].update(range(box.min_row,
                                                                               box.min_row + len(w.values)))
                 if w.notes is not None:
-                    changed = self._write_notes(wb, w.range, w.notes) or changed
+                    changed = self._write_notes(ws, box, w.notes) or changed
             fixed = fixed_rows(wb)
             for title, (ws, rows) in written.items():
                 fit_rows(ws, rows, fixed.get(title, set()))
@@ -419,8 +414,9 @@ class LocalWorkbookBackend:
 
     # ----------------------------------------------------------------- cells
 
-    def _resolve(self, wb: Any, full: str) -> tuple[Any, Box]:
-        """The worksheet and box of a full A1 range; a bare ``A1:B2`` is on the first tab."""
+    def _resolve(self, wb: Any, full: str, tabs: dict[str, Any] | None = None) -> tuple[Any, Box]:
+        """The worksheet and box of a full A1 range; a bare ``A1:B2`` is on the first tab. ``tabs``: the worksheets
+        found so far by name, kept there (a write naming one tab 10,000 times looks it up once)."""
         try:
             if full.startswith("'") or "!" in full:
                 tab, cells = split_a1(full)
@@ -431,7 +427,11 @@ class LocalWorkbookBackend:
             box = parse_cells(cells)
         except ValueError as e:
             raise SheetError(f"{self.path}: {full!r} is not an A1 range") from e
-        ws = worksheet_named(wb, tab)
+        ws = tabs.get(tab) if tabs is not None else None
+        if ws is None:
+            ws = worksheet_named(wb, tab)
+            if tabs is not None and ws is not None:
+                tabs[tab] = ws
         if ws is None:
             raise SheetError(
                 f"{self.path}: there is no tab named {tab!r} (range {full!r}); "
@@ -439,12 +439,8 @@ class LocalWorkbookBackend:
             )
         return ws, box
 
-    def _write_range(self, wb: Any, full: str, values: Grid) -> bool:
-        ws, box = self._resolve(wb, full)
-        return write_box(ws, box, values, f"{self.path}: range {full!r}")
-
-    def _write_notes(self, wb: Any, full: str, notes: Grid) -> bool:
-        ws, box = self._resolve(wb, full)
+    @staticmethod
+    def _write_notes(ws: Any, box: Box, notes: Grid) -> bool:
         changed = False
         for cell, note in given_cells(ws, box, notes):
             text = clean_text(str(note))
@@ -453,6 +449,23 @@ class LocalWorkbookBackend:
             cell.comment = comment_for(text) if text else None
             changed = True
         return changed
+
+
+def _box_values(cells: dict[tuple[int, int], Any], min_row: int, min_col: int, max_row: int,
+                max_col: int) -> list[list[CellValue]]:
+    """The values of a box of a tab (1-based, inclusive) from its ``cells`` (openpyxl's ``ws._cells``: looked up,
+    not made, as its ``iter_rows`` would make every empty cell it passes), ``None`` where empty. A box with more
+    places than the tab holds cells (a whole tab of rows pasted under a table, mostly empty) is filled from the
+    cells there are, not probed place by place."""
+    height, width = max_row - min_row + 1, max_col - min_col + 1
+    if height * width <= len(cells):
+        return [[cell_out(cell) if (cell := cells.get((r, c))) is not None else None
+                 for c in range(min_col, max_col + 1)] for r in range(min_row, max_row + 1)]
+    rows: list[list[CellValue]] = [[None] * width for _ in range(height)]
+    for (r, c), cell in cells.items():
+        if min_row <= r <= max_row and min_col <= c <= max_col:
+            rows[r - min_row][c - min_col] = cell_out(cell)
+    return rows
 
 
 def create_workbook(

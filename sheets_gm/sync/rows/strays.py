@@ -278,10 +278,7 @@ class _Sorting:
     expected: Mapping[str, Sequence[str]]
     ours: set[str]
     stamps: Mapping[str, str]
-
-    @property
-    def feedback_col(self) -> int:
-        return self.tab.width - 1
+    feedback_col: int  # the tab's, worked out once (every row sorted asks)
 
     def line(self, row: int) -> tuple[CellValue, ...]:
         """The cells of tab row ``row`` before the feedback column."""
@@ -390,7 +387,8 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
     stamps = {p.spec.name: window.key if window is not None and seat in window.seats
               and p.spec.open_in(window.phase) else "" for p in tab.tables}
     sorting = _Sorting(_Seats(ruleset, adapter, state, sheets, tabs, seat), tab, grid, expected,
-                       drawn_names(adapter, [state], seat, tabs.orders(seat)), stamps)  # every tab: a table moved
+                       drawn_names(adapter, [state], seat, tabs.orders(seat)), stamps,  # every tab: a table moved
+                       tab.width - 1)
     adopted = _numbered_lines(tab, grid, rows, expected, stamps)
     rows = (*rows, *(row for row, _mend in adopted.values()))
     strays = [s for loose in tab.loose_rows(grid) if (s := sorting.loose(loose, adopted, recovering)) is not None]
@@ -519,15 +517,16 @@ def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow],
     blank = tab.blank_rows()
     blank_set = set(blank)
     loose = [s for s in strays if not s.table]
+    last_row, feedback_col = tab.last_row, tab.width - 1  # asked once, not for each of 10,000 rows
     # under the tables (past the blank row under the last) no drawing reaches: a row typed there stays there
-    staying = [s for s in loose if s.row in blank_set or s.row > tab.last_row + 1]
+    staying = [s for s in loose if s.row in blank_set or s.row > last_row + 1]
     staying_ids = {id(s) for s in staying}
     staying_rows = {s.row for s in staying}
     free = deque(r for r in blank if r not in staying_rows)
     for s in staying:
         if s.why:
             line: list[CellValue] = ["" if v is None else v for v in s.cells]
-            writes.append((a1(tab.name, cells(0, s.row, tab.width - 1, s.row)), [[*line, s.why]]))
+            writes.append((a1(tab.name, cells(0, s.row, feedback_col, s.row)), [[*line, s.why]]))
         else:
             writes += [(a1(tab.name, cell_at(col, s.row)), [[value]]) for col, value in s.mend.items()]
     for s in loose:
