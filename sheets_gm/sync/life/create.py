@@ -226,9 +226,10 @@ def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, se
                   [["", current_mark(0, 0, record.stamp()), None]])
     opening = ruleset.opening_events(state, seed)  # the set-up's draws head the Log (who plays first, and why)
     record = replace(record, log_rows=public_log_writes(batch, sheets.board, tabs, 0, opening))
-    if opening:  # the GM tab's log starts with them too: the GM reads the whole match there
-        batch.put(sheets.engine, tabs.view_log_range(GM, 0, len(opening)), log_lines(opening))
-        record = replace(record, seat_logs={GM: len(opening)})
+    opening_rows = log_lines(opening)
+    if opening_rows:  # the GM tab's log starts with them too: the GM reads the whole match there
+        batch.put(sheets.engine, tabs.view_log_range(GM, 0, len(opening_rows)), opening_rows)
+        record = replace(record, seat_logs={GM: len(opening_rows)})
     rows: Grid = [list(r) for r in settings_rows(ruleset.settings, schedule_text)]
     batch.put(sheets.board, a1(adapter.spec.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
     batch.put(sheets.engine, *engine_write(adapter.spec.tabs.engine, record))
