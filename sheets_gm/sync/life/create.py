@@ -75,7 +75,8 @@ def _settings_tab(spec: SheetSpec, settings: object) -> TabLayout:
 def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
     """A public tab: the adapter's drawing from A1; right of it the title, status line and legend. The gap column
     between them holds the board's stamp (``board_writes``) and is hidden: the stamp is no text a player reads, and
-    a hidden column is neither shown nor printed (it printed beside the title)."""
+    a hidden column is neither shown nor printed (it printed beside the title). Printed as a table is: over as many
+    pages across as keep its type at 8 pt (a GvG board shrunk to one page printed at 4 pt)."""
     spec = tabs.spec
     info = drawing.width + 1
     legend = drawing.legend_rows
@@ -88,7 +89,7 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
                      protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
                      column_widths={**drawing.column_widths, drawing.width: 20, info: LEGEND_PIXELS},
                      row_heights=dict(drawing.row_heights), hidden_columns=(drawing.width,),
-                     print_headings=drawing.print_headings, print_readable=False,
+                     print_headings=drawing.print_headings,
                      print_pages_wide=drawing.print_pages_wide, print_title_rows=drawing.print_title_rows,
                      print_title_cols=drawing.print_title_cols)
 
