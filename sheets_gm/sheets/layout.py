@@ -101,16 +101,14 @@ class TabLayout:
     row_heights: dict[int, int] = field(default_factory=dict)  # 0-based row → pixels
     hidden_columns: tuple[int, ...] = ()  # 0-based columns hidden from view (what the sync keeps for itself)
     print_headings: bool = False  # printed with the column letters and row numbers (a board whose tiles are cells)
-    # Printed one page wide (1, shrunk to fit), or across as many pages as it needs (0) with its first row
-    # and first column repeated on each (a Coalition plane, too large to read shrunk to one page).
+    # Printed ``print_pages_wide`` pages wide (1: one page, shrunk to fit), or more where that would shrink its type
+    # below ``PRINT_LEAST_POINTS`` (``local.layout.print_pages_wide``); 0: at its own size across as many pages as it
+    # needs, with its first row and first column repeated on each.
     print_pages_wide: int = 1
     # Rows and columns every printed page repeats: the first ``print_title_rows`` (0: the frozen header rows) and
     # the first ``print_title_cols`` (a plane's row letters).
     print_title_rows: int = 0
     print_title_cols: int = 0
-    # A table (True) is printed as many pages wide as keep its type at ``PRINT_LEAST_POINTS`` or more when its
-    # columns are wider than ``print_pages_wide`` pages; a drawing (False) shrinks to its pages to be read whole.
-    print_readable: bool = True
 
 
 @dataclass(frozen=True, slots=True)

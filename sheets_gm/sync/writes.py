@@ -131,12 +131,69 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
     return drawings
 
 
+#: The most characters of a sentence one Log or View row holds: a longer one (a war's dice line, 9,000 characters)
+#: goes on in the rows under it, so that every printed row fits a page at 8 pt (a row taller than a page is cut).
+LOG_ROW_CHARS = 1200
+#: How a row that goes on with the sentence of the row above starts.
+CONTINUED = "… "
+
+
+def log_line(event: Event, adapter: AnySheetAdapter | None = None) -> list[CellValue]:
+    """An event as one whole Log line: turn (as the adapter names it, if it does), kind in words, sentence."""
+    return [adapter.turn_label(event.turn) if adapter is not None else event.turn, kind_words(event.kind),
+            log_sentence(event.text)]
+
+
 def log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
-    """Events as log rows: turn (as the adapter names it, if it does), kind in words, sentence. A sentence that
-    carries a player's text with line breaks in it (an Aim typed on two lines) is shown on one line, as the Archive
-    shows it: a Log row is one row tall, and its lines would print over the next."""
-    return [[adapter.turn_label(e.turn) if adapter is not None else e.turn, kind_words(e.kind), log_sentence(e.text)]
-            for e in events]
+    """Events as the Log's rows: each event's ``log_line``, a sentence longer than ``LOG_ROW_CHARS`` over several
+    rows (``sentence_parts``), each with the event's turn and kind. A sentence that carries a player's text with
+    line breaks in it (an Aim typed on two lines) is shown on one line, as the Archive shows it: a Log row is one
+    row tall, and its lines would print over the next."""
+    return [row for e in events for row in split_line(log_line(e, adapter))]
+
+
+def split_line(line: list[CellValue]) -> Grid:
+    """A whole Log line (turn, kind, sentence) as the rows that print it: its sentence's parts, each beside the
+    line's turn and kind."""
+    return [[*line[:2], part] for part in sentence_parts(str(line[2]))]
+
+
+def sentence_parts(text: str) -> list[str]:
+    """``text`` cut between words into parts of at most ``LOG_ROW_CHARS`` characters (a word longer than that
+    stays whole), preferring a cut after a semicolon or comma; every part but the first starts with
+    ``CONTINUED``. ``joined_sentence`` puts them back together.
+
+    >>> sentence_parts("short")
+    ['short']
+    >>> [len(p) for p in sentence_parts("; ".join(["roll 6"] * 400))]
+    [1199, 1201, 800]
+    """
+    parts: list[str] = []
+    start = 0
+    while len(text) - start > LOG_ROW_CHARS:
+        cut = _cut(text, start)
+        if cut is None:
+            break
+        parts.append(text[start:cut])
+        start = cut + 1  # the one space the cut takes out: joined_sentence puts it back
+    parts.append(text[start:])
+    return [parts[0], *(CONTINUED + p for p in parts[1:])]
+
+
+def _cut(text: str, start: int) -> int | None:
+    """Where to cut ``text``'s part from ``start``: a lone space at most ``LOG_ROW_CHARS`` on, the last after a
+    semicolon or comma in the part's second half if there is one, else the last; None when no space will do."""
+    spaces = [i for i in range(start + 1, min(start + LOG_ROW_CHARS, len(text) - 1))
+              if text[i] == " " and not text[i - 1].isspace() and not text[i + 1].isspace()]
+    if not spaces:
+        return None
+    after_mark = [i for i in spaces if text[i - 1] in ";," and i - start > LOG_ROW_CHARS // 2]
+    return (after_mark or spaces)[-1]
+
+
+def joined_sentence(head: str, more: str) -> str:
+    """A sentence's part ``head`` with the part ``more`` that goes on with it (it starts with ``CONTINUED``)."""
+    return f"{head} {more.removeprefix(CONTINUED)}"
 
 
 def log_sentence(text: str) -> str:
@@ -151,14 +208,13 @@ def log_sentence(text: str) -> str:
 def view_log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
     """Events as the rows of a View tab's log: ``log_lines``, but an entry the adapter lays out over several
     rows (a battle report) takes them, its first row beside the turn and kind; rows padded to one width."""
-    events = list(events)
     rows: Grid = []
-    for e, line in zip(events, log_lines(events, adapter), strict=True):
+    for e in events:
         laid = adapter.log_entry_rows(e) if adapter is not None else None
         if not laid:
-            rows.append(line)
+            rows += log_lines([e], adapter)
             continue
-        rows.append([*line[:2], *laid[0]])
+        rows.append([*log_line(e, adapter)[:2], *laid[0]])
         rows += [["", "", *row] for row in laid[1:]]
     width = min(VIEW_COLS, max((len(r) for r in rows), default=3))
     return [[*r[:width], *[""] * (width - len(r[:width]))] for r in rows]
@@ -167,10 +223,10 @@ def view_log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = No
 def public_log_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, first: int,
                       events: Sequence[Event], adapter: AnySheetAdapter | None = None) -> int:
     """The public events appended to the Log tab from line ``first``; returns how many."""
-    public = visible_to(events, None)
-    if public:
-        batch.put(board, tabs.log_range(first, len(public)), log_lines(public, adapter))
-    return len(public)
+    rows = log_lines(visible_to(events, None), adapter)
+    if rows:
+        batch.put(board, tabs.log_range(first, len(rows)), rows)
+    return len(rows)
 
 
 def private_events(events: Sequence[Event], seat: str) -> list[Event]:

@@ -18,7 +18,7 @@ from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.notices import PollFacts
-from sheets_gm.sync.writes import closing_word, log_lines, status_line
+from sheets_gm.sync.writes import closing_word, log_line, status_line
 
 #: A public Log line as the page shows it: turn, kind, sentence.
 LogLine = tuple[str, str, str]
@@ -89,8 +89,9 @@ def page_input(facts: PollFacts, title: str, sheet: str) -> PageInput:
 
 
 def public_lines(events: Sequence[Event], adapter: AnySheetAdapter) -> tuple[LogLine, ...]:
-    """The public Log lines of ``events``, as the board's Log writes them."""
-    return tuple((str(t), str(k), str(s)) for t, k, s in log_lines(visible_to(events, None), adapter))
+    """The public Log lines of ``events``, as the board's Log writes them (a long one whole: a page wraps it)."""
+    lines = (log_line(e, adapter) for e in visible_to(events, None))
+    return tuple((str(t), str(k), str(s)) for t, k, s in lines)
 
 
 def adjustment_lines(ruleset: Ruleset[Any, Any, Any], adapter: AnySheetAdapter,

@@ -8,6 +8,7 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.sync import writes
 from tests.matchfiles import local_match, play, record_of
 
 
@@ -130,3 +131,35 @@ def test_doctor_names_a_line_typed_below_the_log(tmp_path: Path, capsys: pytest.
     code, out, _ = run(capsys, "doctor", "-c", config)
     assert code == 1 and (f"log: tab 'Log' row {2 + lines} says 'blue surrenders; red wins the match.', below the "
                           f"match's last line (row {1 + lines}): no event of the match says it") in out, out
+
+
+def test_a_long_line_split_over_rows_verifies_and_undoes_and_a_forged_part_is_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 64, item 9: a sentence longer than a Log row holds (a war's dice line, 9,000 characters, printed a row
+    taller than a page) goes on in the rows under it, each beside its turn and kind; ``verify -c`` joins them again,
+    an undo takes back every row of its window, and a part typed over is named by the line's first cell. Here a row
+    holds 40 characters, so most lines of a GvG match split. Checked to fail with the rows compared one by one
+    (every continued row then named as a line no event says), and with the Log's count taking an event a row."""
+    monkeypatch.setattr(writes, "LOG_ROW_CHARS", 40)
+    config, sheets = local_match(tmp_path)
+    play(sheets, 3)
+    log = openpyxl.load_workbook(tmp_path / "match.xlsx")["Log"]
+    lines = record_of(sheets).log_rows
+    rows = [[log.cell(r, c).value for c in (1, 2, 3)] for r in range(2, 2 + lines)]
+    assert all(len(str(text)) <= 40 + len(writes.CONTINUED) or " " not in str(text) for _t, _k, text in rows)
+    parts = [r for r, (_t, _k, text) in enumerate(rows, start=2) if str(text).startswith(writes.CONTINUED)]
+    assert parts and log.cell(2 + lines, 3).value is None, rows
+    assert run(capsys, "verify", "-c", config)[0] == 0
+    assert run(capsys, "undo", "-c", config, "--reason", "resolved too early")[0] == 0
+    play(sheets, 2)
+    code, out, _ = run(capsys, "verify", "-c", config)
+    assert code == 0, out
+    path = tmp_path / "match.xlsx"
+    book = openpyxl.load_workbook(path)
+    lines = record_of(sheets).log_rows
+    row = max(r for r in range(3, 2 + lines) if str(book["Log"].cell(r, 3).value).startswith(writes.CONTINUED))
+    head = max(r for r in range(2, row) if not str(book["Log"].cell(r, 3).value).startswith(writes.CONTINUED))
+    book["Log"].cell(row, 3).value = f"{writes.CONTINUED}and wins by 9"
+    book.save(path)
+    code, out, _ = run(capsys, "verify", "-c", config)
+    assert code == 1 and f"tab 'Log' cell C{head} says " in out and out.count("cell C") == 1, out

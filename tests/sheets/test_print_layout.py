@@ -1,6 +1,7 @@
 """Issue 54: how each game's public tabs print (checked in the .xlsx a practice match lays out): the board fit to
-the page width with its legend inside its column, a Wesnoth map and a Coalition plane over a few pages across with
-their own coordinates repeated on each (never the spreadsheet's letters), the tables' header rows repeated."""
+as many pages across as keep it at 8 pt (issue 64) with its legend inside its column, a Wesnoth map and a
+Coalition plane over a few pages across with their own coordinates repeated on each (never the spreadsheet's
+letters), the tables' header rows repeated."""
 
 from __future__ import annotations
 
@@ -27,11 +28,13 @@ def _legend_fits(ws: object) -> None:
     assert not [t for t in long if t.startswith(("How to read", "Tiles:", "Players:"))], long
 
 
-def test_gvg_prints_its_board_one_page_wide_legend_and_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_gvg_prints_its_board_two_pages_wide_legend_and_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The board and its legend over two pages across at 8 pt or more (one page printed it at 4.3 pt: issue 64,
+    item 10), each page repeating the first column."""
     wb = _board(tmp_path, "gvg")
     capsys.readouterr()
     board = wb["Board"]
-    assert board.sheet_properties.pageSetUpPr.fitToPage and board.page_setup.fitToWidth == 1
+    assert board.sheet_properties.pageSetUpPr.fitToPage and board.page_setup.fitToWidth == 2
     assert board.page_setup.fitToHeight == 0 and board.page_setup.orientation == "landscape"
     assert board.print_options.headings  # its tiles are named by the spreadsheet's cells: "tile G9 is cell G9"
     [col] = {c.column for row in board.iter_rows() for c in row if str(c.value).startswith("How to read the board")}
@@ -51,15 +54,17 @@ def test_a_wesnoth_map_prints_across_pages_at_a_readable_size(tmp_path: Path,
     _legend_fits(board)
 
 
-def test_a_coalition_plane_prints_ten_squares_a_page_with_its_own_coordinates(
+def test_a_coalition_plane_prints_over_pages_across_with_its_own_coordinates(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A plane over as many pages across as keep it at 8 pt or more (ten squares a page printed it at 7.3 pt: issue
+    64, item 10), its column numbers and row letters repeated on each."""
     wb = _board(tmp_path, "coalition")
     capsys.readouterr()
     plane = wb["Dominaria"]
     assert plane.cell(1, 2).value == "1" and plane.cell(2, 1).value == "A"  # square 1A is labelled so, not cell B2
     assert not plane.print_options.headings
     assert plane.print_title_rows == "$1:$1" and plane.print_title_cols == "$A:$A"
-    assert plane.sheet_properties.pageSetUpPr.fitToPage and plane.page_setup.fitToWidth == 3
+    assert plane.sheet_properties.pageSetUpPr.fitToPage and plane.page_setup.fitToWidth == 4
     assert plane.page_setup.fitToHeight == 0 and plane.page_setup.orientation == "landscape"
 
 

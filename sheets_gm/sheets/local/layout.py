@@ -243,7 +243,7 @@ def _apply_page(ws: Any, tab: TabLayout) -> None:
         ws.print_title_rows = f"1:{title_rows}"
     if tab.print_title_cols:
         ws.print_title_cols = f"A:{get_column_letter(tab.print_title_cols)}"
-    elif tab.print_pages_wide and print_pages_wide(tab) > tab.print_pages_wide:
+    elif _repeats_first_column(tab):
         ws.print_title_cols = "A:A"  # a table printed over pages across: each names its rows (an army, a unit)
     ws.print_options.headings = tab.print_headings
 
@@ -255,27 +255,39 @@ def print_width(tab: TabLayout) -> int:
 
 
 def print_pages_wide(tab: TabLayout) -> int:
-    """How many pages wide a fit-to-width tab prints: its layout's count, or for a table (``print_readable``) wider
-    than that at ``PRINT_LEAST_POINTS``, as many landscape pages as keep its type that large (a wide Orders tab over
-    two pages at 10 pt rather than one at 5)."""
-    if not tab.print_readable:
-        return tab.print_pages_wide
+    """How many pages wide a fit-to-width tab prints: its layout's count, or for a tab wider than that at
+    ``PRINT_LEAST_POINTS``, as many landscape pages as keep its type that large, each repeating its title columns (a
+    wide Orders tab over two pages at 10 pt rather than one at 5; a GvG board over two at 9 rather than one at 4)."""
     widest = LANDSCAPE_POINTS * FONT_POINTS / PRINT_LEAST_POINTS  # points of columns a page holds at 8 pt type
     width = print_width(tab) * 0.75
     if width <= widest * tab.print_pages_wide:
         return tab.print_pages_wide
-    first = tab.column_widths.get(0, DEFAULT_COLUMN_PIXELS) * 0.75  # repeated on each page across (_apply_page)
-    return max(tab.print_pages_wide, math.ceil((width - first) / (widest - first)))
+    repeated = _title_pixels(tab, readable=True) * 0.75
+    return max(tab.print_pages_wide, math.ceil((width - repeated) / (widest - repeated)))
+
+
+def _title_pixels(tab: TabLayout, *, readable: bool) -> int:
+    """The width of the columns each page across repeats: the layout's title columns, or, for a tab printed over
+    more pages than its layout says (``readable``), its first column (a unit's, an army's name)."""
+    if tab.print_title_cols:
+        return sum(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS) for c in range(tab.print_title_cols))
+    return tab.column_widths.get(0, DEFAULT_COLUMN_PIXELS) if readable else 0
+
+
+def _repeats_first_column(tab: TabLayout) -> bool:
+    """Whether each page across repeats the tab's first column though its layout names none (``_title_pixels``)."""
+    return not tab.print_title_cols and bool(tab.print_pages_wide) and print_pages_wide(tab) > tab.print_pages_wide
 
 
 def print_scale(tab: TabLayout) -> float:
     """The scale a fit-to-width tab prints at (1: its own size): its pages' width against its columns' (pixels are
-    three quarters of a point), never above 1; a tab printed at its own size across pages prints at 1."""
+    three quarters of a point) and the title columns each page after the first repeats, never above 1; a tab
+    printed at its own size across pages prints at 1."""
     if not tab.print_pages_wide:
         return 1.0
     page = LANDSCAPE_POINTS if print_width(tab) > PORTRAIT_PIXELS else PORTRAIT_POINTS
     wide = print_pages_wide(tab)
-    repeated = tab.column_widths.get(0, DEFAULT_COLUMN_PIXELS) if wide > tab.print_pages_wide else 0
+    repeated = _title_pixels(tab, readable=wide > tab.print_pages_wide)
     return min(1.0, wide * page / ((print_width(tab) + (wide - 1) * repeated) * 0.75))
 
 

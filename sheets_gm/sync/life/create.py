@@ -75,7 +75,8 @@ def _settings_tab(spec: SheetSpec, settings: object) -> TabLayout:
 def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
     """A public tab: the adapter's drawing from A1; right of it the title, status line and legend. The gap column
     between them holds the board's stamp (``board_writes``) and is hidden: the stamp is no text a player reads, and
-    a hidden column is neither shown nor printed (it printed beside the title)."""
+    a hidden column is neither shown nor printed (it printed beside the title). Printed as a table is: over as many
+    pages across as keep its type at 8 pt (a GvG board shrunk to one page printed at 4 pt)."""
     spec = tabs.spec
     info = drawing.width + 1
     legend = drawing.legend_rows
@@ -88,7 +89,7 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
                      protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
                      column_widths={**drawing.column_widths, drawing.width: 20, info: LEGEND_PIXELS},
                      row_heights=dict(drawing.row_heights), hidden_columns=(drawing.width,),
-                     print_headings=drawing.print_headings, print_readable=False,
+                     print_headings=drawing.print_headings,
                      print_pages_wide=drawing.print_pages_wide, print_title_rows=drawing.print_title_rows,
                      print_title_cols=drawing.print_title_cols)
 
@@ -226,9 +227,10 @@ def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, se
                   [["", current_mark(0, 0, record.stamp()), None]])
     opening = ruleset.opening_events(state, seed)  # the set-up's draws head the Log (who plays first, and why)
     record = replace(record, log_rows=public_log_writes(batch, sheets.board, tabs, 0, opening))
-    if opening:  # the GM tab's log starts with them too: the GM reads the whole match there
-        batch.put(sheets.engine, tabs.view_log_range(GM, 0, len(opening)), log_lines(opening))
-        record = replace(record, seat_logs={GM: len(opening)})
+    opening_rows = log_lines(opening)
+    if opening_rows:  # the GM tab's log starts with them too: the GM reads the whole match there
+        batch.put(sheets.engine, tabs.view_log_range(GM, 0, len(opening_rows)), opening_rows)
+        record = replace(record, seat_logs={GM: len(opening_rows)})
     rows: Grid = [list(r) for r in settings_rows(ruleset.settings, schedule_text)]
     batch.put(sheets.board, a1(adapter.spec.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
     batch.put(sheets.engine, *engine_write(adapter.spec.tabs.engine, record))

@@ -34,7 +34,7 @@ from sheets_gm.sync.life.replay import OLD_LOG_ROWS, entry_dice
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
 from sheets_gm.sync.read import adapter_of
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.writes import log_lines, log_sentence
+from sheets_gm.sync.writes import CONTINUED, joined_sentence, log_line, log_sentence
 
 Line = tuple[str, str, str]  # turn, kind, sentence: as the Log's columns A to C show them
 
@@ -90,11 +90,12 @@ def replay_steps(doc: dict[str, Any]) -> ReplayedSteps:
 def replayed_lines(doc: dict[str, Any]) -> list[Line]:
     """Every public log line the replay ``doc`` recomputes, in order, as the sync writes it: the set-up's draws
     (written plain, as ``create_match`` writes them), then each GM event's and each resolution's events (their
-    turn as the game's adapter names it)."""
+    turn as the game's adapter names it). Each line whole: the Log's rows of a long one are joined to compare."""
     found = replay_steps(doc)
-    opening = log_lines(visible_to(found.opening, None))
-    played = log_lines(visible_to(found.events, None), adapter_of(found.rules))
-    return _lines([list(r) for r in [*opening, *played]])
+    adapter = adapter_of(found.rules)
+    opening = [log_line(e) for e in visible_to(found.opening, None)]
+    played = [log_line(e, adapter) for e in visible_to(found.events, None)]
+    return _lines([*opening, *played])
 
 
 def replayed_log(doc: dict[str, Any]) -> Counter[Line]:
@@ -187,6 +188,21 @@ def without_dice_keys(line: Line) -> Line:
 _OWN_KINDS = frozenset(kind.value for kind in SyncEvent)
 
 
+def joined_rows(rows: Sequence[Line]) -> dict[int, Line]:
+    """The Log's ``rows`` as whole lines by the index of each one's first row: a row that goes on with the sentence
+    of the row above (it starts with ``CONTINUED``, beside the same turn and kind) joined to it (``sentence_parts``).
+    A Log written before long lines were split holds each whole in one row: the same lines."""
+    out: dict[int, Line] = {}
+    last = -1
+    for i, (turn, kind, text) in enumerate(rows):
+        if last >= 0 and text.startswith(CONTINUED) and out[last][:2] == (turn, kind):
+            out[last] = (turn, kind, joined_sentence(out[last][2], text))
+            continue
+        out[i] = (turn, kind, text)
+        last = i
+    return out
+
+
 def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_rows: int = 0,
              own: Mapping[int, Line] | None = None) -> list[str]:
     """A sentence per Log row that differs from what the match logged: the replay's lines (``expected``), and the
@@ -195,6 +211,7 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_r
     own = own or {}
     rows = _lines([[*row[:3], *[""] * (3 - len(row[:3]))] for row in grid])
     rows += [("", "", "")] * (log_rows - len(rows))
+    whole = joined_rows(rows)
     undo = SyncEvent.UNDO.value
     undone: set[int] = set()
     for j, (back, kind, text) in enumerate(rows):
@@ -213,7 +230,7 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_r
     by_keys = Counter(without_dice_keys(line) for line in expected.elements())
     unmatched: list[int] = []
     problems: list[str] = []
-    for i, line in enumerate(rows):
+    for i, line in whole.items():
         if i in own and i not in undone:
             if line != own[i]:
                 problems.append(f"tab {tab!r} cell {cell_at(2, LOG_FIRST_ROW + i)} says {line[2]!r} "
@@ -231,7 +248,7 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_r
         else:
             unmatched.append(i)
     for i in unmatched:
-        turn, kind, text = rows[i]
+        turn, kind, text = whole[i]
         instead = next((k for k, n in left.items() if n > 0 and k[0] == turn and k[1] == kind), None)
         cell = f"tab {tab!r} cell {cell_at(2, LOG_FIRST_ROW + i)}"
         if instead is not None:

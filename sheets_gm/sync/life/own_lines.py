@@ -17,7 +17,7 @@ from sheets_gm.engine.events import Event, kind_words, visible_to
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.match_record import MatchRecord
-from sheets_gm.sync.writes import log_lines
+from sheets_gm.sync.writes import log_line, log_lines
 
 
 class SyncEvent(Enum):
@@ -37,11 +37,14 @@ _OWN = "own"  # their key in the record's pending GM events
 def with_own_lines(record: MatchRecord, first: int, events: Sequence[Event],
                    adapter: AnySheetAdapter | None) -> MatchRecord:
     """``record`` keeping the sync's own lines among ``events``'s public ones, written to the Log from row index
-    ``first`` (as ``public_log_writes`` writes them); the same record when there are none."""
-    public = visible_to(events, None)
-    own = [[first + i, *(text_of(v) for v in line)]
-           for i, (event, line) in enumerate(zip(public, log_lines(public, adapter), strict=True))
-           if isinstance(event.kind, SyncEvent)]
+    ``first`` (as ``public_log_writes`` writes them: each at the index of its first row); the same record when
+    there are none."""
+    own = []
+    row = first
+    for event in visible_to(events, None):
+        if isinstance(event.kind, SyncEvent):  # kept whole: log_check compares it with its rows joined
+            own.append([row, *(text_of(v) for v in log_line(event, adapter))])
+        row += len(log_lines([event], adapter))
     if not own:
         return record
     pending = record.gm_events or {"state_before": record.ruleset.state_codec.to_json(record.state), "events": []}

@@ -78,7 +78,8 @@ def placed_view(steps: ReplayedSteps, gm_counts: Sequence[int], entries: Sequenc
         if row + len(lines) > count:
             return None
         out.rows[row:row + len(lines)] = [list(r) for r in lines]
-        view_at, log_at, k = row + len(lines), log_from + len(visible_to(events, None)), k + gm + 1
+        logged = len(log_lines(visible_to(events, None), adapter))  # its Log rows: a long line takes several
+        view_at, log_at, k = row + len(lines), log_from + logged, k + gm + 1
     if not _fill(out, view_of(steps.steps[k:]), steps.steps[k:], (view_at, count), log[log_at:], adapter, names,
                  known):
         return None
