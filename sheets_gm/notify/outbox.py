@@ -317,11 +317,14 @@ class Outbox:
         self._forget(letter.key)
 
     # -- what the GM is told of letters not delivered ----------------------------------------------------
-    def note(self, letter: Letter, what: str, now: datetime) -> None:
-        """Keep ``what`` happened to ``letter`` for the GM (the last hundred notes are kept)."""
+    def note(self, letter: Letter, what: str, now: datetime, about: str = "") -> None:
+        """Keep ``what`` happened to ``letter`` for the GM (the last hundred notes are kept); ``about``: what
+        notes alike share whatever the server's words (an address refused for good: a server's refusal may carry
+        a trace of its own each time, as Gmail's does)."""
         notes = self.notes()
-        notes.append({"at": iso(now), "channel": letter.channel, "recipient": letter.recipient,
-                      "subject": letter.subject, "what": redact(what)})
+        note = {"at": iso(now), "channel": letter.channel, "recipient": letter.recipient, "subject": letter.subject,
+                "what": redact(what)}
+        notes.append({**note, "about": redact(about)} if about else note)
         _private_folder(self.folder)
         _write_private(self.notes_path, json.dumps(notes[-NOTES_KEPT:], ensure_ascii=False, indent=0))
 

@@ -264,7 +264,8 @@ def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clo
     letter = replace(letter, sent_to=letter.sent_to + delivery.accepted, dropped=letter.dropped + refused)
     for address, said in delivery.refused.items():
         done.refused.append(Refusal(letter.recipient, address, said))
-        box.note(letter, f"{address} refused for good ({said}): dropped from this letter; mend the roster", now)
+        box.note(letter, f"{address} refused for good ({said}): dropped from this letter; mend the roster", now,
+                 about=f"{address} refused for good")
     if delivery.later:
         until = now + retry_wait(letter.tries + 1)
         error = "refused for now: " + "; ".join(f"{a} ({said})" for a, said in delivery.later.items()) + (

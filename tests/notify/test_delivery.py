@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import MatchConfig
@@ -33,6 +34,7 @@ from tests.notify.test_notices_every_game import (
     load_window,
     mails_to,
     new_match,
+    next_turn,
     play,
     sync,
 )
@@ -588,6 +590,37 @@ def test_one_address_refused_on_every_letter_hides_no_other_loss() -> None:
             "what": "the webhook refused it for good: 400"}
     lines = describe_notes([*refused[:4], lost, *refused[4:]])
     assert len(lines) == 2 and "Turn 3 resolved" in lines[0] and "14 letters before it alike" in lines[1], lines
+
+
+class TracingMailbox(Mailbox):
+    """A mail server whose refusal carries a trace of its own each time, as Gmail's does ("550-5.1.1 … The email
+    account that you tried to reach does not exist … 41be03b00d2f7-5e3c5c8b5a2si12.34 - gsmtp")."""
+
+    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str,
+                          rcpt_options: list[str]) -> str:
+        if address in self.refuse:
+            return f"550 5.1.1 The email account does not exist {len(self.messages)}x{id(envelope)} - gsmtp"
+        return await super().handle_RCPT(server, session, envelope, address, rcpt_options)
+
+
+def test_an_address_refused_in_new_words_each_time_is_one_line_of_status(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Letter after letter refused to one address by a server whose words differ each time are one line of
+    ``status`` (issue 63.8: the notes were alike only when the server's words were, so with Gmail one refused
+    address filled the last ten again). Fails with notes grouped by their words."""
+    with smtp_server(box=TracingMailbox()) as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("gvg", tmp_path, port)
+        gone = sorted(addresses[config.seats[0]])[0]
+        box.refuse.add(gone)
+        sync(config, capsys)
+        for seed in ("a", "b"):
+            next_turn(config, capsys, clock, seed)
+        notes = [n for n in Outbox.of(config.path).notes() if gone in n["what"]]
+        said = status(config.path, capsys).split("Notices not delivered", 1)[1]
+    assert len({n["what"] for n in notes}) >= 3, notes  # the server's words differed each time
+    assert len([line for line in said.splitlines() if gone in line]) == 1, said
 
 
 LEAKY_BODIES = [  # a webhook's error replies that quote a token: Discord's, a proxy's, a query's
