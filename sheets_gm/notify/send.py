@@ -105,22 +105,26 @@ def send_waiting(box: Outbox, notify: NotifySettings | None, clock: Clock) -> Se
 def _without_stale(box: Outbox, letters: list[Letter], notify: NotifySettings | None, now: datetime,
                    done: Sending) -> list[Letter]:
     """``letters`` less those of a time gone by, which are dropped and folded into the next letter to the same
-    recipient over the same channel (when one waits)."""
+    recipient over the same channel (when one waits): into its next letter to each zone of its players, so that
+    all of them hear of it, the notice named once however many zone letters it went as."""
     open_window = box.open_window()
     kept: list[Letter] = []
     stale: dict[tuple[str, str], list[str]] = {}
+    told: dict[tuple[str, str], set[str | None]] = {}
     for letter in letters:
         why = letter.stale(open_window, now)
+        key = (letter.channel, letter.recipient)
         if why:
             _drop(box, letter, why, now, done, lost=False)
-            said = stale.setdefault((letter.channel, letter.recipient), [])
+            said = stale.setdefault(key, [])
             if letter.subject not in said:  # a seat's letters to its players' zones are one notice
                 said.append(letter.subject)
             continue
-        subjects = stale.pop((letter.channel, letter.recipient), None)
-        if subjects:
-            letter = fold(letter, subjects, notify)
+        zones = told.setdefault(key, set())
+        if stale.get(key) and letter.zone not in zones and None not in zones:
+            letter = fold(letter, stale[key], notify)
             box.keep(letter)
+            zones.add(letter.zone)
         kept.append(letter)
     return kept
 

@@ -677,3 +677,25 @@ def test_a_seat_s_zone_letters_gone_stale_are_named_once(tmp_path: Path) -> None
     send_waiting(box, None, lambda: NOON)
     (waiting,) = box.waiting()
     assert waiting.body.count("Turn 1 is open") == 1 and "1 notice went stale" in waiting.body, waiting.body
+
+
+def test_a_seat_s_players_of_every_zone_hear_what_went_stale(tmp_path: Path) -> None:
+    """The next news goes as one letter per zone too: each of them names the notice gone stale once, so that the
+    players of the second zone hear of it as well (issue 63.8: only the first zone's letter said it). Fails with
+    the note folded into the first letter alone."""
+    from sheets_gm.notify.outbox import EMAIL, Letter
+    from sheets_gm.notify.send import send_waiting
+
+    zones = (("", "a@x.example", "Europe/Paris"), ("@Asia/Tokyo", "b@x.example", "Asia/Tokyo"))
+    box = Outbox(tmp_path / "outbox")
+    opened = [Letter(f"m/1/opened/Ann{suffix}", EMAIL, "Ann", "[M] Turn 1 is open", "…", "2026-11-22T12:00:00+00:00",
+                     (address,), window="1", zone=zone) for suffix, address, zone in zones]
+    news = [Letter(f"m/1@1/resolved/Ann{suffix}", EMAIL, "Ann", "[M] Turn 1 resolved", "news",
+                   "2026-11-22T12:01:00+00:00", (address,), zone=zone) for suffix, address, zone in zones]
+    box.add([*opened, *news])
+    box.open_at("2")
+    send_waiting(box, None, lambda: NOON)
+    waiting = box.waiting()
+    assert len(waiting) == 2
+    for letter in waiting:
+        assert letter.body.count("Turn 1 is open") == 1 and "1 notice went stale" in letter.body, letter
