@@ -33,6 +33,7 @@ import datetime as dt
 import email
 import email.policy
 import json
+import logging
 import mailbox
 import os
 import re
@@ -654,11 +655,10 @@ def _body(message: EmailMessage) -> str:
 def cron_mails(user: str, since: dt.datetime, folder: str) -> list[EmailMessage]:
     """cron's mails to this user since ``since`` about the lines of matches under ``folder`` (the local mailbox
     /var/mail/<user>; cron's subject is the line it ran)."""
-    path = Path("/var/mail") / user
-    if not path.exists():
-        return []
+    # Debian's exim delivers root's mail to /var/mail/mail (its router mail4root)
+    paths = [Path("/var/mail") / name for name in (user, "mail" if user == "root" else "")]
     out = []
-    for raw in mailbox.mbox(path):
+    for raw in (raw for path in paths if path.is_file() for raw in mailbox.mbox(path)):
         message = email.message_from_bytes(raw.as_bytes(), policy=email.policy.default)
         assert isinstance(message, EmailMessage)
         date = message["Date"]
@@ -776,6 +776,25 @@ def split_check(items: list[Received]) -> Check:
                  f"{len(posts)} posts, the longest {longest} characters, {len(over)} over")
 
 
+def keep_raw(run: Run, mails: list[EmailMessage]) -> None:
+    """What the servers took and cron mailed, kept in the folder to read again: ``log.txt``, ``mail.mbox``
+    (each with its envelope's recipients in ``X-Envelope-To``), ``posts.json`` and ``cron.mbox``."""
+    (run.folder / "log.txt").write_text("\n".join(run.log) + "\n", encoding="utf-8")
+    box = mailbox.mbox(run.folder / "mail.mbox")
+    for (rcpts, message), at in zip(run.box.messages, run.box.times, strict=True):
+        copy = email.message_from_bytes(message.as_bytes(), policy=email.policy.default)
+        copy["X-Envelope-To"] = ", ".join(rcpts)
+        copy["X-Received-At"] = at.isoformat()
+        box.add(copy)
+    box.flush()
+    crons = mailbox.mbox(run.folder / "cron.mbox")
+    for message in mails:
+        crons.add(message)
+    crons.flush()
+    posts = [{"path": p.path, "at": p.at.isoformat(), "status": p.status, "text": p.text} for p in run.hooks.posts]
+    (run.folder / "posts.json").write_text(json.dumps(posts, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
 def report(run: Run, matches: list[Match], start: dt.datetime, old_deadline: dt.datetime) -> int:
     """The figures, and each of the issue's checks; 1 if one fails."""
     items = received(run, matches)
@@ -809,12 +828,13 @@ def report(run: Run, matches: list[Match], start: dt.datetime, old_deadline: dt.
     print("\n== Checks ==")
     for check in checks:
         print(f"{'ok  ' if check.holds else 'FAIL'} {check.item}: {check.figure}")
-    (run.folder / "log.txt").write_text("\n".join(run.log) + "\n", encoding="utf-8")
+    keep_raw(run, mails)
     return 0 if all(c.holds for c in checks) else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure, or say why cron cannot and stop (2)."""
+    logging.getLogger("mail.log").setLevel(logging.ERROR)  # aiosmtpd's own warnings at every login
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--a-side", type=int, default=300, help="the war's armies a side (default 300)")
     parser.add_argument("--seats", type=int, default=16, help="the Champions table's players (default 16)")
