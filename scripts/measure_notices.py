@@ -514,19 +514,20 @@ def war_posts(run: Run, war: Match) -> tuple[list[int], int]:
     return [per_minute[k] for k in sorted(per_minute)], longest
 
 
-def letters_per_event(items: list[Received]) -> tuple[Counter[int], list[str], int]:
-    """How many letters each recipient got of each event (its subject): the distribution, the repeats named,
-    and the duplicates (the same Message-ID to the same address twice)."""
-    per: Counter[tuple[str, str]] = Counter()
+def letters_per_event(items: list[Received], undone: dt.datetime | None) -> tuple[Counter[int], list[str], int]:
+    """How many letters each recipient got of each event: a subject, before or after the GM's undo (a window
+    played again is news again). The distribution, the repeats named, and the duplicates (the same Message-ID
+    to the same address twice)."""
+    per: Counter[tuple[str, str, bool]] = Counter()
     ids: Counter[tuple[str, str]] = Counter()
     for item in items:
         if item.message is None:
             continue
         for address in item.to:
-            per[(address, item.subject)] += 1
+            per[(address, item.subject, undone is not None and item.at > undone)] += 1
             ids[(address, str(item.message["Message-ID"]))] += 1
     spread = Counter(per.values())
-    repeats = [f"{a}: {s} x{n}" for (a, s), n in per.items() if n > 1]
+    repeats = [f"{a}: {s}{' (after the undo)' if after else ''} x{n}" for (a, s, after), n in per.items() if n > 1]
     return spread, repeats, sum(n - 1 for n in ids.values() if n > 1)
 
 
@@ -616,35 +617,43 @@ def zone_checks(items: list[Received]) -> list[Check]:
     return out
 
 
-def superseded_check(items: list[Received], old_deadline: dt.datetime) -> Check:
-    """Mail down, the GM moved the deadline: each player got round 1's "is open" once, with the new deadline
-    (issue 63.2)."""
-    opened: dict[str, list[Received]] = defaultdict(list)
-    for item in items:
-        if item.match == "table" and item.message is not None and re.search(r"Round 1\b.* (is|are) open", item.subject):
-            for address in item.to:
-                opened[address].append(item)
-    first = {a: [i for i in got if "again" not in i.subject] for a, got in opened.items()}
+def superseded_check(items: list[Received], old_deadline: dt.datetime, undone: dt.datetime | None) -> Check:
+    """Mail down, the GM moved the deadline: each player got round 1's "is open" once, with the new deadline,
+    before the undo played it again (issue 63.2). The players refused for a while may have none: it went stale
+    while they were refused, and their next letter says so."""
     zones = {f"{seat.lower()}@measure.example": zone for seat, zone in ZONES.items()}
 
     def old_in(address: str) -> str:
         return f"{old_deadline.astimezone(ZoneInfo(zones.get(address, 'UTC'))):%H:%M}"
 
-    old = [a for a, got in first.items() if any(old_in(a) in i.text for i in got)]
-    spread = Counter(len(got) for got in first.values())
-    return Check("2 a superseded letter never goes", not old and set(spread) == {1},
-                 f"{len(first)} players: first 'is open' letters each {dict(spread)}, {len(old)} with the old deadline")
+    opened: dict[str, list[Received]] = defaultdict(list)
+    for item in items:
+        if item.match == "table" and item.message is not None and re.search(r"Round 1 · move.* (is|are) open",
+                                                                             item.subject) \
+                and (undone is None or item.at < undone):
+            for address in item.to:
+                opened[address].append(item)
+    old = [a for a, got in opened.items() if any(old_in(a) in i.text for i in got)]
+    spread = Counter(len(got) for got in opened.values())
+    stale = [a for a in (f"p{n:02d}@measure.example" for n in range(1, 17)) if a not in opened and a not in REFUSED]
+    return Check("2 a superseded letter never goes", not old and set(spread) == {1} and set(stale) <= set(BUSY),
+                 f"{len(opened)} players: round 1's 'is open' letters each {dict(spread)}, {len(old)} with the old "
+                 f"deadline; none (gone stale while refused for now): {', '.join(stale) or 'nobody'}")
 
 
 def dropped_told_once(run: Run, items: list[Received], cron_mails: list[EmailMessage]) -> Check:
-    """A post refused for good (400) or given up in doubt is told to the GM once, by e-mail and in cron's mail
-    (issue 63.3)."""
+    """Each post dropped (refused for good with 400, or given up in doubt) is told to the GM once, by e-mail and
+    in cron's mail (issue 63.3)."""
+    gm_letters = [i.text for i in items if GM in i.to]
+    cron_lines = [line for m in cron_mails for line in _body(m).splitlines() if "was dropped" in line]
+    dropped = re.findall(r"The chat notice to the channel, '([^']+)', was dropped", "\n".join(cron_lines))
+    told = {s: (sum(1 for t in gm_letters if s in t and "dropped" in t), sum(1 for c in cron_lines if s in c))
+            for s in dropped}
     refused = sum(1 for p in run.hooks.posts if p.status == 400)
-    to_gm = [i for i in items if GM in i.to and "was dropped" in i.text]
-    in_cron = sum(_body(m).count("was dropped") for m in cron_mails)
-    return Check("3 a dropped post told to the GM once", refused > 0 and len(to_gm) >= refused and in_cron >= refused
-                 and len({i.text for i in to_gm}) == len(to_gm),
-                 f"{refused} posts refused with 400, {len(to_gm)} letters to the GM, {in_cron} lines in cron's mails")
+    return Check("3 a dropped post told to the GM once", len(dropped) >= refused > 0
+                 and all(n == (1, 1) for n in told.values()),
+                 f"{refused} posts refused with 400; dropped posts told (letters to the GM, lines of cron's mails): "
+                 + "; ".join(f"{s!r} {n}" for s, n in told.items()))
 
 
 def _body(message: EmailMessage) -> str:
@@ -710,6 +719,8 @@ def set_up(run: Run, matches: dict[str, Match], a_side: int, seats: int, m0: dt.
         match.config.write_text(text, encoding="utf-8")
     for first, match in ((2, war), (3, guilds)):
         match.causes += [(m0 + dt.timedelta(minutes=first + 3 * n), "deadline") for n in range(4)]
+    # the stand-in judge types its results at the poll that opened its window: they resolve at the next poll
+    war.causes += [(m0 + dt.timedelta(minutes=3 + 3 * n), "the judge bot's results") for n in range(4)]
     for ruleset, match in (("coalition", war), ("champions", table), ("gvg", guilds)):
         create(run, match, ruleset)
 
@@ -795,13 +806,29 @@ def keep_raw(run: Run, mails: list[EmailMessage]) -> None:
     (run.folder / "posts.json").write_text(json.dumps(posts, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
+def gm_view_checks(run: Run, table: Match) -> list[Check]:
+    """What ``doctor`` and ``status`` tell the GM of the addresses refused for good (issue 63.8): doctor names
+    them rather than saying every seat has an address; status gives each one line, whatever else was lost."""
+    doctor = run.gm(table, "doctor")
+    said = run.gm(table, "status").split("Notices not delivered", 1)[-1]
+    table.causes = table.causes[:-2]  # neither makes a notice
+    named = [a for a in REFUSED if a in doctor]
+    lines = {a: sum(1 for line in said.splitlines() if a in line) for a in REFUSED}
+    return [Check("8 doctor names the addresses refused for good", len(named) == len(REFUSED)
+                  and "every seat has an address" not in doctor, f"{len(named)}/{len(REFUSED)} named"),
+            Check("8 status: an address refused letter after letter is one line", set(lines.values()) == {1},
+                  f"lines per refused address {sorted(lines.values())}")]
+
+
 def report(run: Run, matches: list[Match], start: dt.datetime, old_deadline: dt.datetime) -> int:
     """The figures, and each of the issue's checks; 1 if one fails."""
     items = received(run, matches)
     mails = cron_mails(_user(), start, str(run.folder))
     war = next(m for m in matches if m.name == "war")
     per_poll, longest = war_posts(run, war)
-    spread, repeats, duplicates = letters_per_event(items)
+    table = next(m for m in matches if m.name == "table")
+    undone = next((t for t, what in table.causes if what == "undo"), None)
+    spread, repeats, duplicates = letters_per_event(items, undone)
     lost = losses(ledgers(matches))
     seconds = delivery_times(items, matches)
     answered = Counter(p.status for p in run.hooks.posts)
@@ -820,9 +847,10 @@ def report(run: Run, matches: list[Match], start: dt.datetime, old_deadline: dt.
                                                   for m in mails))
     checks = [Check("1 a war turn is at most a few posts", bool(per_poll) and max(per_poll) <= 3,
                     f"max {max(per_poll, default=0)} posts a poll"), split_check(items),
-              superseded_check(items, old_deadline), dropped_told_once(run, items, mails),
+              superseded_check(items, old_deadline, undone), dropped_told_once(run, items, mails),
               *zone_checks(items), *header_checks(items), secret_check(run, items, mails, matches),
-              Check("sent once", duplicates == 0 and not repeats, f"{duplicates} duplicates, {len(repeats)} repeats")]
+              Check("sent once", duplicates == 0 and not repeats, f"{duplicates} duplicates, {len(repeats)} repeats"),
+              *gm_view_checks(run, table)]
     spam = spam_score(items)
     checks += [spam] if spam is not None else []
     print("\n== Checks ==")

@@ -30,6 +30,7 @@ from tests.notify.servers import PASSWORD, Fault, Hook, Mailbox, free_port, smtp
 from tests.notify.test_notices_every_game import (
     GM,
     NOON,
+    OPEN,
     Clock,
     load_window,
     mails_to,
@@ -308,6 +309,43 @@ def test_an_undo_is_announced_as_a_turn_taken_back(tmp_path: Path, capsys: pytes
             "Ann ticked Ready too early" in replayed[0], hook.texts()
         assert any("This replaces the result of" in m.get_content() for rcpts, m in box.messages
                    if set(rcpts) & addresses[seat] and "resolved again" in str(m["Subject"]))
+
+
+def test_an_undo_and_a_new_deadline_before_the_next_poll_are_both_told_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The GM takes a turn back and moves the deadline before the next poll (found measuring under cron): the
+    window is announced once, as taken back (with her reason) and with its new deadline; a later poll that reads
+    a player's save announces nothing more. It was told only as "the deadline changed" (the take-back and its
+    reason never went), and a poll reading a save would then have sent "open again" as a second letter."""
+    from sheets_gm.match.connect import open_match_sheets
+    from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
+    from sheets_gm.sync.autoplay import type_bot_orders
+
+    with notified_match("gvg", tmp_path, monkeypatch) as (box, hook, config, addresses):
+        sync(config, capsys)
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        assert main(["undo", "-c", str(config.path), "--reason", "red ticked Ready too early"]) == 0
+        config.path.write_text(config.path.read_text(encoding="utf-8").replace('times = ["20:00"]',
+                                                                               'times = ["22:00"]'), encoding="utf-8")
+        capsys.readouterr()
+        before = len(hook.texts())
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        make = next(iter(bots_of(create_ruleset("gvg")).values())).make
+        seat = config.seats[0]
+        type_bot_orders(open_match_sheets(config), get_ruleset("gvg"), {seat: make("typed")}, ready=False)
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)  # reads the save: nothing resolves
+        opened = [t for t in hook.texts()[before:] if OPEN.search(t.split("\n", 1)[0])]
+        mails = [m for rcpts, m in box.messages if set(rcpts) & addresses[seat] and OPEN.search(str(m["Subject"]))]
+    assert len(opened) == 1, opened
+    assert "took a turn back" in opened[0] and "red ticked Ready too early" in opened[0], opened[0]
+    assert "changed the deadline" in opened[0], opened[0]
+    again = [m for m in mails if "took a turn back" in str(m["Subject"])]
+    assert len(again) == 1 and "red ticked Ready too early" in again[0].get_content(), [m["Subject"] for m in mails]
 
 
 def test_status_gives_the_reminder_in_utc(tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock,
