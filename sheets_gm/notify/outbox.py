@@ -308,12 +308,14 @@ class Outbox:
         """``letter`` written back as it is now (its addresses mended, another's stale notices folded in)."""
         _write_private(self._file(letter.key), letter.to_json())
 
-    def drop(self, letter: Letter, why: str, now: datetime) -> None:
+    def drop(self, letter: Letter, why: str, now: datetime, *, noted: bool = False) -> None:
         """``letter`` is never sent (or never sent again): it leaves the outbox, the ledger says why, and the GM
-        reads it in the notes (``status``, ``doctor``)."""
+        reads it in the notes (``status``, ``doctor``) unless they hold it already (``noted``: each of its
+        addresses refused for good has a note of its own)."""
         with self._ledger_held() as ledger:
             ledger[letter.key] = f"dropped {iso(now)}: {redact(why)}"
-        self.note(letter, why, now)
+        if not noted:
+            self.note(letter, why, now)
         self._forget(letter.key)
 
     # -- what the GM is told of letters not delivered ----------------------------------------------------

@@ -280,13 +280,15 @@ def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clo
         done.sent.append(letter)
     else:
         why = "every address was refused for good: " + ", ".join(refused)
-        _drop(box, letter, why, now, done, lost=False)  # told already, an address at a time (``done.refused``)
+        # told already, an address at a time (``done.refused``, and a note each)
+        _drop(box, letter, why, now, done, lost=False, noted=True)
 
 
-def _drop(box: Outbox, letter: Letter, why: str, now: datetime, done: Sending, *, lost: bool = True) -> None:
+def _drop(box: Outbox, letter: Letter, why: str, now: datetime, done: Sending, *, lost: bool = True,
+          noted: bool = False) -> None:
     """Drop ``letter`` from the outbox for good, saying ``why``, and count it in ``done`` (in ``done.lost`` too
-    unless it merely went stale)."""
-    box.drop(letter, why, now)
+    unless it merely went stale or was refused address by address; ``noted``: the notes hold it already)."""
+    box.drop(letter, why, now, noted=noted)
     done.dropped.append((letter, why))
     if lost:
         done.lost.append((letter, why))
