@@ -87,8 +87,9 @@ def send_waiting(box: Outbox, notify: NotifySettings | None, clock: Clock) -> Se
         now = clock()
         done = Sending()
         letters = _without_stale(box, box.waiting(), notify, now, done)
-        due = [letter for letter in letters if letter.due(now)]
-        done.waiting += [letter for letter in letters if not letter.due(now)]
+        due_keys = _due_in_order(letters, now)
+        due = [letter for letter in letters if letter.key in due_keys]
+        done.waiting += [letter for letter in letters if letter.key not in due_keys]
         for channel in (EMAIL, CHAT):
             mine_now = [letter for letter in due if letter.channel == channel]
             if not mine_now:
@@ -100,6 +101,17 @@ def send_waiting(box: Outbox, notify: NotifySettings | None, clock: Clock) -> Se
             _send_channel(box, notify, channel, mine_now, clock, done)
         done.waiting += [letter for letter in due if letter.channel not in (EMAIL, CHAT)]
         return done
+
+
+def _due_in_order(letters: list[Letter], now: datetime) -> set[str]:
+    """The keys of the letters to try now: those due, and each letter queued before one of them to one of its
+    addresses, though its own wait for that address (refused for now) is not over: a player gets her letters in
+    the order they were queued, never a turn's news before the news it replaces."""
+    due = {letter.key for letter in letters if letter.due(now)}
+    for later in sorted((x for x in letters if x.key in due), key=lambda x: x.seq, reverse=True):
+        due.update(e.key for e in letters if e.key not in due and e.channel == later.channel and e.seq < later.seq
+                   and set(e.pending) & set(later.pending))
+    return due
 
 
 def _without_stale(box: Outbox, letters: list[Letter], notify: NotifySettings | None, now: datetime,

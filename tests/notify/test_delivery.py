@@ -740,3 +740,26 @@ def test_a_seat_s_players_of_every_zone_hear_what_went_stale(tmp_path: Path) -> 
     assert len(waiting) == 2
     for letter in waiting:
         assert letter.body.count("Turn 1 is open") == 1 and "1 notice went stale" in letter.body, letter
+
+
+def test_a_player_refused_for_now_gets_her_letters_in_their_order(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An address refused for now (450) waits a growing time before its letter is tried again; a newer letter
+    to her, queued when the server takes her again, must not overtake it (found measuring under the real cron
+    daemon: a player got "resolved again" a minute before the news it replaced). Fails with only the letters due
+    tried."""
+    with notified_match("gvg", tmp_path, monkeypatch) as (box, _hook, config, addresses):
+        slow = sorted(addresses[config.seats[0]])[0]
+        box.busy.add(slow)
+        sync(config, capsys)
+        next_turn(config, capsys, clock, "a")  # Turn 1's news: refused for now for her, tried again in a minute
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)  # refused again: her next try in two minutes
+        box.busy.clear()
+        next_turn(config, capsys, clock, "b")  # Turn 2's news, queued while Turn 1's waits for her
+        for _ in range(3):
+            clock.now += dt.timedelta(minutes=1)
+            sync(config, capsys)
+        news = [s for s in subjects_of(box, slow) if " resolved" in s]
+    assert len(news) == 2 and "Turn 1 resolved" in news[0] and "Turn 2 resolved" in news[1], news
