@@ -676,6 +676,25 @@ def cron_mails(user: str, since: dt.datetime, folder: str) -> list[EmailMessage]
     return out
 
 
+def order_check(items: list[Received]) -> Check:
+    """Each player's letters in their order: no news of a turn after the news of a later one, and no "resolved
+    again" before the news it replaces."""
+    seen: dict[str, list[str]] = defaultdict(list)
+    for item in sorted((i for i in items if i.message is not None), key=lambda i: i.at):
+        for address in item.to:
+            seen[address].append(item.subject)
+    wrong = []
+    for address, subjects in seen.items():
+        news = [s for s in subjects if " resolved" in s]
+        turns = [int(m.group(1)) for s in news if (m := re.search(r"(?:Turn|Round) (\d+)", s))]
+        if turns != sorted(turns):
+            wrong.append(f"{address}: {turns}")
+        for n, subject in enumerate(news):
+            if " resolved again" in subject and subject.replace(" again", "") in news[n + 1:]:
+                wrong.append(f"{address}: {subject} before the news it replaces")
+    return Check("letters in their order", not wrong, f"{len(seen)} addresses, out of order: {wrong or 'none'}")
+
+
 def secret_check(run: Run, items: list[Received], mails: list[EmailMessage], matches: list[Match]) -> Check:
     """No secret in any mail, post, cron mail, outbox file or log (issue 63.5)."""
     secrets = [PASSWORD, *(m.hook.rsplit("/", 1)[1] for m in matches)]
@@ -847,7 +866,7 @@ def report(run: Run, matches: list[Match], start: dt.datetime, old_deadline: dt.
                                                   for m in mails))
     checks = [Check("1 a war turn is at most a few posts", bool(per_poll) and max(per_poll) <= 3,
                     f"max {max(per_poll, default=0)} posts a poll"), split_check(items),
-              superseded_check(items, old_deadline, undone), dropped_told_once(run, items, mails),
+              superseded_check(items, old_deadline, undone), order_check(items), dropped_told_once(run, items, mails),
               *zone_checks(items), *header_checks(items), secret_check(run, items, mails, matches),
               Check("sent once", duplicates == 0 and not repeats, f"{duplicates} duplicates, {len(repeats)} repeats"),
               *gm_view_checks(run, table)]
