@@ -293,25 +293,9 @@ def _with_deadlines(text: str, times: list[str]) -> str:
 
 def war_config(folder: Path, a_side: int, times: list[str], notify: str) -> None:
     """A Coalition war of ``a_side`` armies a side, each played by the commander bot, the judge too."""
-    import csv
+    from tests.notify.test_war_size import bot_armies
 
-    import yaml
-
-    plane = yaml.safe_load((ROOT / "templates/coalition/map.yaml").read_text(encoding="utf-8"))["planes"]["Dominaria"]
-
-    def squares(cols: range) -> list[str]:
-        return [f"Dominaria {c}{chr(ord('A') + r)}" for r, line in enumerate(plane["rows"])
-                for c, terrain in enumerate(line.split(), start=1) if c in cols and terrain != "o"]
-
-    with (folder / "armies.csv").open("w", encoding="utf-8", newline="") as f:
-        out = csv.writer(f)
-        out.writerow(["name", "side", "rank", "at", "units", "factions", "primary", "bot"])
-        for side, cols in (("coalition", range(1, 13)), ("phyrexia", range(13, 25))):
-            places = squares(cols)
-            for n in range(1, a_side + 1):
-                factions = ("white blue", "white") if side == "coalition" else ("", "")
-                out.writerow([f"{side[:4].title()} {n:03d}", side, 1 + n % 6, places[n % len(places)],
-                              "500/250/150/100", *factions, "commander"])
+    bot_armies(folder / "armies.csv", a_side)
     text = (ROOT / "templates/coalition/match.toml").read_text(encoding="utf-8")
     text = text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1)
     text = text.replace("\n[sheets]\n", f'\ngm_emails = ["{GM}"]\n\n[bots]\njudge = "commander"\n\n[sheets]\n', 1)

@@ -280,18 +280,23 @@ def test_a_webhook_url_with_a_space_is_never_printed(tmp_path: Path, capsys: pyt
             assert piece not in everything, piece
 
 
+def resolved_then_undone(config: MatchConfig, capsys: pytest.CaptureFixture[str], clock: Clock, reason: str) -> None:
+    """The first window told, played by the bots and resolved a minute later; then the GM's undo of it."""
+    sync(config, capsys)
+    play(config)
+    clock.now += dt.timedelta(minutes=1)
+    sync(config, capsys)
+    assert main(["undo", "-c", str(config.path), "--reason", reason]) == 0
+    capsys.readouterr()
+
+
 def test_an_undo_is_announced_as_a_turn_taken_back(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                    clock: Clock, secrets: None,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The take-back names the GM's --reason, and the window's second resolution says it replaces the first (issue
     63.8: both were left out)."""
     with notified_match("winordie", tmp_path, monkeypatch) as (box, hook, config, addresses):
-        sync(config, capsys)
-        play(config)
-        clock.now += dt.timedelta(minutes=1)
-        sync(config, capsys)
-        assert main(["undo", "-c", str(config.path), "--reason", "Ann ticked Ready too early"]) == 0
-        capsys.readouterr()
+        resolved_then_undone(config, capsys, clock, "Ann ticked Ready too early")
         clock.now += dt.timedelta(minutes=1)
         sync(config, capsys)
         (again,) = [t for t in hook.texts() if "took a turn back" in t]
@@ -323,11 +328,7 @@ def test_an_undo_and_a_new_deadline_before_the_next_poll_are_both_told_once(
     from sheets_gm.sync.autoplay import type_bot_orders
 
     with notified_match("gvg", tmp_path, monkeypatch) as (box, hook, config, addresses):
-        sync(config, capsys)
-        play(config)
-        clock.now += dt.timedelta(minutes=1)
-        sync(config, capsys)
-        assert main(["undo", "-c", str(config.path), "--reason", "red ticked Ready too early"]) == 0
+        resolved_then_undone(config, capsys, clock, "red ticked Ready too early")
         config.path.write_text(config.path.read_text(encoding="utf-8").replace('times = ["20:00"]',
                                                                                'times = ["22:00"]'), encoding="utf-8")
         capsys.readouterr()
