@@ -454,13 +454,14 @@ NOTES_SHOWN = 10
 
 
 def describe_notes(notes: Sequence[Mapping[str, str]], shown: int = NOTES_SHOWN) -> list[str]:
-    """The last ``shown`` of ``notes`` for the GM, the notes alike (one channel and recipient, the same words: an
-    address refused on every letter) told once with how many letters they were and the last one's subject, so
-    that one address refused again and again hides no other loss."""
+    """The last ``shown`` of ``notes`` for the GM, the notes alike (one channel and recipient, about the same
+    thing: an address refused on every letter, whatever trace the server's words carry each time) told once with
+    how many letters they were and the last one's subject, so that one address refused again and again hides no
+    other loss."""
     alike: dict[tuple[str, str, str], list[Mapping[str, str]]] = {}
     for note in notes:
-        group = alike.pop((note.get("channel", ""), note.get("recipient", ""), note.get("what", "")), [])
-        alike[(note.get("channel", ""), note.get("recipient", ""), note.get("what", ""))] = [*group, note]
+        key = (note.get("channel", ""), note.get("recipient", ""), note.get("about") or note.get("what", ""))
+        alike[key] = [*alike.pop(key, []), note]
     lines = []
     for group in list(alike.values())[-shown:]:
         more = f" (and {len(group) - 1} letter{'s' if len(group) != 2 else ''} before it alike, from " \

@@ -108,11 +108,16 @@ class HostChannels:
 
     def failed(self, key: str, now: datetime, error: str, retry_at: datetime | None = None) -> Rest:
         """Channel ``key`` failed at ``now``: it rests the next wait of ``retry_wait``, or until the server's
-        ``retry_at`` when it named one (a 429's Retry-After, believed to the second)."""
+        ``retry_at`` when it named one (a 429's Retry-After, believed to the second). A failure while it rests
+        already is another match's try of the same moment (cron starts the matches of a minute together, each
+        having found the channel free): the rest set holds, and the failures in a row do not grow with the
+        number of matches on the host."""
         failures = 1
         try:
             with self._held() as record:
                 before = _rest(record.get(key, {}))
+                if before is not None and now < before.until and retry_at is None:
+                    return before
                 failures = (before.failures if before is not None else 0) + 1
                 until = retry_at if retry_at is not None else now + retry_wait(failures)
                 record[key] = {"until": until.isoformat(timespec="seconds"), "failures": str(failures),

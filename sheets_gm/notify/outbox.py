@@ -308,20 +308,25 @@ class Outbox:
         """``letter`` written back as it is now (its addresses mended, another's stale notices folded in)."""
         _write_private(self._file(letter.key), letter.to_json())
 
-    def drop(self, letter: Letter, why: str, now: datetime) -> None:
+    def drop(self, letter: Letter, why: str, now: datetime, *, noted: bool = False) -> None:
         """``letter`` is never sent (or never sent again): it leaves the outbox, the ledger says why, and the GM
-        reads it in the notes (``status``, ``doctor``)."""
+        reads it in the notes (``status``, ``doctor``) unless they hold it already (``noted``: each of its
+        addresses refused for good has a note of its own)."""
         with self._ledger_held() as ledger:
             ledger[letter.key] = f"dropped {iso(now)}: {redact(why)}"
-        self.note(letter, why, now)
+        if not noted:
+            self.note(letter, why, now)
         self._forget(letter.key)
 
     # -- what the GM is told of letters not delivered ----------------------------------------------------
-    def note(self, letter: Letter, what: str, now: datetime) -> None:
-        """Keep ``what`` happened to ``letter`` for the GM (the last hundred notes are kept)."""
+    def note(self, letter: Letter, what: str, now: datetime, about: str = "") -> None:
+        """Keep ``what`` happened to ``letter`` for the GM (the last hundred notes are kept); ``about``: what
+        notes alike share whatever the server's words (an address refused for good: a server's refusal may carry
+        a trace of its own each time, as Gmail's does)."""
         notes = self.notes()
-        notes.append({"at": iso(now), "channel": letter.channel, "recipient": letter.recipient,
-                      "subject": letter.subject, "what": redact(what)})
+        note = {"at": iso(now), "channel": letter.channel, "recipient": letter.recipient, "subject": letter.subject,
+                "what": redact(what)}
+        notes.append({**note, "about": redact(about)} if about else note)
         _private_folder(self.folder)
         _write_private(self.notes_path, json.dumps(notes[-NOTES_KEPT:], ensure_ascii=False, indent=0))
 

@@ -87,8 +87,9 @@ def send_waiting(box: Outbox, notify: NotifySettings | None, clock: Clock) -> Se
         now = clock()
         done = Sending()
         letters = _without_stale(box, box.waiting(), notify, now, done)
-        due = [letter for letter in letters if letter.due(now)]
-        done.waiting += [letter for letter in letters if not letter.due(now)]
+        due_keys = _due_in_order(letters, now)
+        due = [letter for letter in letters if letter.key in due_keys]
+        done.waiting += [letter for letter in letters if letter.key not in due_keys]
         for channel in (EMAIL, CHAT):
             mine_now = [letter for letter in due if letter.channel == channel]
             if not mine_now:
@@ -102,25 +103,40 @@ def send_waiting(box: Outbox, notify: NotifySettings | None, clock: Clock) -> Se
         return done
 
 
+def _due_in_order(letters: list[Letter], now: datetime) -> set[str]:
+    """The keys of the letters to try now: those due, and each letter queued before one of them to one of its
+    addresses, though its own wait for that address (refused for now) is not over: a player gets her letters in
+    the order they were queued, never a turn's news before the news it replaces."""
+    due = {letter.key for letter in letters if letter.due(now)}
+    for later in sorted((x for x in letters if x.key in due), key=lambda x: x.seq, reverse=True):
+        due.update(e.key for e in letters if e.key not in due and e.channel == later.channel and e.seq < later.seq
+                   and set(e.pending) & set(later.pending))
+    return due
+
+
 def _without_stale(box: Outbox, letters: list[Letter], notify: NotifySettings | None, now: datetime,
                    done: Sending) -> list[Letter]:
     """``letters`` less those of a time gone by, which are dropped and folded into the next letter to the same
-    recipient over the same channel (when one waits)."""
+    recipient over the same channel (when one waits): into its next letter to each zone of its players, so that
+    all of them hear of it, the notice named once however many zone letters it went as."""
     open_window = box.open_window()
     kept: list[Letter] = []
     stale: dict[tuple[str, str], list[str]] = {}
+    told: dict[tuple[str, str], set[str | None]] = {}
     for letter in letters:
         why = letter.stale(open_window, now)
+        key = (letter.channel, letter.recipient)
         if why:
             _drop(box, letter, why, now, done, lost=False)
-            said = stale.setdefault((letter.channel, letter.recipient), [])
+            said = stale.setdefault(key, [])
             if letter.subject not in said:  # a seat's letters to its players' zones are one notice
                 said.append(letter.subject)
             continue
-        subjects = stale.pop((letter.channel, letter.recipient), None)
-        if subjects:
-            letter = fold(letter, subjects, notify)
+        zones = told.setdefault(key, set())
+        if stale.get(key) and letter.zone not in zones and None not in zones:
+            letter = fold(letter, stale[key], notify)
             box.keep(letter)
+            zones.add(letter.zone)
         kept.append(letter)
     return kept
 
@@ -264,7 +280,8 @@ def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clo
     letter = replace(letter, sent_to=letter.sent_to + delivery.accepted, dropped=letter.dropped + refused)
     for address, said in delivery.refused.items():
         done.refused.append(Refusal(letter.recipient, address, said))
-        box.note(letter, f"{address} refused for good ({said}): dropped from this letter; mend the roster", now)
+        box.note(letter, f"{address} refused for good ({said}): dropped from this letter; mend the roster", now,
+                 about=f"{address} refused for good")
     if delivery.later:
         until = now + retry_wait(letter.tries + 1)
         error = "refused for now: " + "; ".join(f"{a} ({said})" for a, said in delivery.later.items()) + (
@@ -275,13 +292,15 @@ def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clo
         done.sent.append(letter)
     else:
         why = "every address was refused for good: " + ", ".join(refused)
-        _drop(box, letter, why, now, done, lost=False)  # told already, an address at a time (``done.refused``)
+        # told already, an address at a time (``done.refused``, and a note each)
+        _drop(box, letter, why, now, done, lost=False, noted=True)
 
 
-def _drop(box: Outbox, letter: Letter, why: str, now: datetime, done: Sending, *, lost: bool = True) -> None:
+def _drop(box: Outbox, letter: Letter, why: str, now: datetime, done: Sending, *, lost: bool = True,
+          noted: bool = False) -> None:
     """Drop ``letter`` from the outbox for good, saying ``why``, and count it in ``done`` (in ``done.lost`` too
-    unless it merely went stale)."""
-    box.drop(letter, why, now)
+    unless it merely went stale or was refused address by address; ``noted``: the notes hold it already)."""
+    box.drop(letter, why, now, noted=noted)
     done.dropped.append((letter, why))
     if lost:
         done.lost.append((letter, why))

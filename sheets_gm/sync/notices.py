@@ -249,18 +249,24 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     if window is None:
         return []
     head = f"[{rules.title}] {_upper(window.label)} {_is(window.label)} open"
-    taken_back = record.deal > 0 and facts.resolved is None and not facts.deadline_changed
-    changed = ["The GM changed the deadlines."] if facts.deadline_changed else []
-    if changed:
-        head += ": the deadline changed"
-    elif taken_back:
-        # The first poll of a window an undo opened again (a resolution's next window is told by its own poll)
-        head = f"[{rules.title}] {_upper(window.label)} {_is(window.label)} open again: the GM took a turn back"
+    # The window the last undo opened again, while it is open: told as taken back, whatever else changed (the GM
+    # often moves the deadline before the next poll), under a key naming its deadline, so that a later poll tells
+    # it again only for a new deadline. Else the first poll of a window an undo opened again (a resolution's next
+    # window is told by its own poll).
+    reopened = record.deal > 0 and facts.resolved is None and window.key == rules.replayed
+    taken_back = reopened or (record.deal > 0 and facts.resolved is None and not facts.deadline_changed)
+    changed = []
+    if taken_back:
+        head += " again: the GM took a turn back" + (" and changed the deadline" if facts.deadline_changed else "")
         why = f" ({rules.undo_reason})" if rules.undo_reason else ""
         changed = [f"The GM took back the resolution of {window.label} (undo){why}: it is open again, and its "
                    "orders count anew. Check yours, and tick Ready again when they are in."]
+    elif facts.deadline_changed:
+        head += ": the deadline changed"
+    if facts.deadline_changed:
+        changed.append("The GM changed the deadlines.")
     token = window_token(record)
-    when = f"{window.key}@{seen.deadline or 'none'}" if facts.deadline_changed else window.key
+    when = f"{window.key}@{seen.deadline or 'none'}" if facts.deadline_changed or reopened else window.key
     who = ", ".join(window.awaited)
     status = status_line(facts.adapter, record)
     out = [Notice(_key(record, when, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,

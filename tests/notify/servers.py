@@ -109,10 +109,12 @@ class _WholeTlsController(Controller):
 
 
 @contextmanager
-def smtp_server(implicit_tls: bool = False, port: int = 0) -> Iterator[tuple[Mailbox, int]]:
+def smtp_server(implicit_tls: bool = False, port: int = 0, box: Mailbox | None = None
+                ) -> Iterator[tuple[Mailbox, int]]:
     """A running SMTP server on 127.0.0.1 that requires a login over TLS: STARTTLS on a plain port, or TLS from
-    the first byte (``implicit_tls``), on ``port`` (a free one by default). Yields its mailbox and port."""
-    box = Mailbox()
+    the first byte (``implicit_tls``), on ``port`` (a free one by default), into ``box`` (a new one by default).
+    Yields its mailbox and port."""
+    box = box if box is not None else Mailbox()
     port = port or free_port()
     options: dict[str, Any] = {"authenticator": box.authenticate, "auth_required": True}
     if implicit_tls:

@@ -112,3 +112,16 @@ def test_a_host_record_that_cannot_be_written_still_rests_the_channel(tmp_path: 
     rest = host.failed("mail h:587 u", NOON, "connection refused")
     assert rest.until == NOON + dt.timedelta(minutes=1) and rest.failures == 1
     host.worked("mail h:587 u")
+
+
+def test_matches_failing_in_the_same_minute_are_one_failure_of_the_channel(tmp_path: Path) -> None:
+    """Three matches cron starts in one minute each find the mail server free, try it and fail: that is one
+    failure of the channel, a rest of one minute, and the next failure after it two (found measuring under the
+    real cron daemon: each match's failure counted, so three matches rested the mail four minutes after its
+    first minute down, past a deadline; a host of ten, two hours). Fails with every failure counted."""
+    host = HostChannels(tmp_path / "channels.json")
+    minute = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+    rests = [host.failed("mail x:587 gm", minute + dt.timedelta(seconds=n), "refused") for n in range(3)]
+    assert {(r.failures, r.until) for r in rests} == {(1, minute + dt.timedelta(minutes=1))}, rests
+    later = host.failed("mail x:587 gm", minute + dt.timedelta(minutes=1, seconds=5), "refused")
+    assert later.failures == 2 and later.until == minute + dt.timedelta(minutes=3, seconds=5), later

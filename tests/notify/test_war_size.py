@@ -29,20 +29,25 @@ A_SIDE = 300
 POSTS_A_TURN = 3
 
 
-def _war_of_bots(tmp_path: Path) -> Path:
-    """``coalition_war`` at ``A_SIDE`` armies a side (several to a square where the side's squares run out), the
-    commander bot playing every army, a deadline at 20:00 and the chat to the local webhook."""
-    path = coalition_war(tmp_path, 1)
-    roster = path.parent / "armies.csv"
+def bot_armies(roster: Path, a_side: int) -> None:
+    """A Coalition roster of ``a_side`` armies a side (several to a square where the side's squares run out), the
+    commander bot playing every army."""
     with roster.open("w", encoding="utf-8", newline="") as f:
         out = csv.writer(f)
         out.writerow(["name", "side", "rank", "at", "units", "factions", "primary", "bot"])
         for side, cols in (("coalition", range(1, 13)), ("phyrexia", range(13, 25))):
             squares = _squares(cols)
-            for n in range(1, A_SIDE + 1):
+            for n in range(1, a_side + 1):
                 factions = ("white blue", "white") if side == "coalition" else ("", "")
                 out.writerow([f"{side[:4].title()} {n:03d}", side, 1 + n % 6, squares[n % len(squares)],
                               "500/250/150/100", *factions, "commander"])
+
+
+def _war_of_bots(tmp_path: Path) -> Path:
+    """``coalition_war`` at ``A_SIDE`` armies a side (``bot_armies``), a deadline at 20:00 and the chat to the
+    local webhook."""
+    path = coalition_war(tmp_path, 1)
+    bot_armies(path.parent / "armies.csv", A_SIDE)
     text = path.read_text(encoding="utf-8").replace("times = []", 'times = ["20:00"]', 1)
     path.write_text(text + '\n[notify]\n[notify.chat]\nstyle = "discord"\nurl_env = "NOTICES_WEBHOOK"\n'
                     'timeout = 5\n', encoding="utf-8")
