@@ -431,8 +431,13 @@ def measure(args: argparse.Namespace, root: Path) -> None:
     for config in ready:
         type_orders(config, ready=True, seed=args.seed)
     fresh = Running([root / "local", root / "google"], root / "serve-status-2.json", args.interval, args.workers)
-    resolved = fresh.wait_until(lambda: fresh.host.resolutions >= len(ready), 60 * 60)
+    resolved = fresh.wait_until(lambda: fresh.host.resolutions >= len(ready), args.ready_limit)
     windows = fresh.host.resolutions
+    if windows < len(ready):
+        for config in ready:
+            h = fresh.host.matches.get(config.resolve())
+            if h is not None and h.done != "resolved":
+                print(f"(not resolved within {args.ready_limit:g} s: {h.shown} {h.done} {h.rank} {h.error or h.line})")
     fresh.close()
     failed = [line for line in running.lines + fresh.lines if "failure 1;" in line]
 
@@ -567,6 +572,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cron-sample", type=int, default=8, help="cron processes measured (default 8)")
     parser.add_argument("--ready-sample", type=int, metavar="M",
                         help="make M matches Ready for the windows a minute (default: every one)")
+    parser.add_argument("--ready-limit", type=float, default=3600.0,
+                        help="seconds the Ready matches may take to resolve before the bench names those left")
     parser.add_argument("--late", type=float, default=30.0,
                         help="seconds one account's Drive change log is delayed in the isolation run (default 30)")
     parser.add_argument("--idle-local", type=int, metavar="N",

@@ -47,6 +47,7 @@ def account(name: str) -> str:
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
     spreadsheets = {key: f"{match} · {role}" for match in MATCHES for role, key in keys(match).items()}
+    monkeypatch.setattr("sheets_gm.host.visit._CLIENTS", {})  # no client signed in on another test's fake
     with signed_in_fake(monkeypatch, spreadsheets) as f:
         yield f
 
