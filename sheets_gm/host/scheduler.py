@@ -445,8 +445,9 @@ class Host:
             config = load_config(hosted.path)
         except Exception:  # its poll says what is wrong with it, and retries it
             return
-        if config.backend is not BackendKind.GOOGLE:
-            return
+        if config.backend is not BackendKind.GOOGLE or (config.service_account is None
+                                                         and not config.oauth_token.exists()):
+            return  # a local match; or the GM never signed in here (its poll says so): no watcher to sign in
         hosted.account, hosted.keys = account_of(config), config_keys(config)
         self.accounts.watcher_for(config, now).attach(hosted.path, hosted.keys, since=last_read(hosted.path))
 
