@@ -27,6 +27,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sheets_gm.host.quiet import CHANGED, DUE, LastRead
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.connect import google_client
 from sheets_gm.sheets.backend import SheetAccessError, SheetError
@@ -38,6 +39,9 @@ if TYPE_CHECKING:
 
 #: The most pages of the change log one question follows; past that, every match of the account reads in full.
 MAX_PAGES = 10
+
+#: The matches a question to Drive found changed, each with how soon its poll starts (``quiet``'s ranks).
+Touched = dict[Path, int]
 
 
 def account_of(config: MatchConfig) -> str:
@@ -88,6 +92,8 @@ class _Kept:
     complete: bool = True
     first: bool = True
     covered: bool = False  # a poll that asked Drive itself was handed out after the watcher's token was taken
+    since: LastRead | None = None  # a match not polled yet in this host: what its last poll read (its record),
+    # compared once with Drive's file index (``AccountWatcher.hints``)
 
 
 class AccountWatcher:
@@ -116,15 +122,17 @@ class AccountWatcher:
             self._log = DriveChangeLog(self._make_client())
         return self._log
 
-    def attach(self, path: Path, keys: frozenset[str]) -> None:
+    def attach(self, path: Path, keys: frozenset[str], since: LastRead | None = None) -> None:
         """Watch the match configured by ``path`` (its spreadsheets ``keys``); again with other keys: its config
-        named others."""
+        named others. ``since``: a match attached before its first poll in this host (a cold start), what its last
+        poll read: a save since then, which no change log of this host saw, is asked of Drive's file index at the
+        next question (:meth:`hints`), and puts the match first."""
         with self._lock:
             kept = self._matches.get(path)
             if kept is not None and kept.keys == keys:
                 return
             self._forget(path)
-            self._matches[path] = _Kept(keys)
+            self._matches[path] = _Kept(keys, since=since)
             for key in keys:
                 self._owners.setdefault(key, set()).add(path)
 
@@ -149,6 +157,13 @@ class AccountWatcher:
             kept = self._matches.get(path)
             return kept is not None and (bool(kept.changes) or not kept.complete)
 
+    def change_rank(self, path: Path) -> int:
+        """How soon the match's poll starts for what the log named (``ask``): ``CHANGED`` for someone else's change
+        (or a log the watcher lost track of), ``DUE`` for our own writes alone."""
+        with self._lock:
+            kept = self._matches.get(path)
+            return CHANGED if kept is None else _rank(kept)
+
     def unanchored(self, path: Path) -> bool:
         """Whether the match's poll must ask Drive itself once more, from its own last token, now that the
         watcher holds one: what changed between its first poll in this host and the watcher's token reaches it so
@@ -157,25 +172,50 @@ class AccountWatcher:
             kept = self._matches.get(path)
             return kept is not None and kept.first and bool(self.token)
 
-    def ask(self, now: datetime) -> set[Path]:
+    def ask(self, now: datetime) -> Touched:
         """One question to Drive for every match of the account: its change log since the watcher's token (the
         first time, the token to start from), or every ``SAFETY_NET`` its file index. Returns the matches one of
-        whose spreadsheets changed. Drive not answering is kept in ``error``; the question is asked again at the
-        next interval, from the same token: nothing is lost."""
+        whose spreadsheets changed, each with how soon its poll starts (``quiet.CHANGED`` when someone else made a
+        change, ``quiet.DUE`` when every change was our own write, read back behind the players' saves). Drive not
+        answering is kept in ``error``; the question is asked again at the next interval, from the same token:
+        nothing is lost."""
         self.asked_at = now
+        touched: Touched = {}
         try:
             if not self.token:
                 self._start()
-                self.error = ""
-                return set()
-            touched = self._index(now) if now - self.indexed_at >= SAFETY_NET else self._changes()
+            else:
+                touched = self._index(now) if now - self.indexed_at >= SAFETY_NET else self._changes()
+            touched.update(dict.fromkeys(self.hints(), CHANGED))
         except SheetError as exc:
             self.error = str(exc)
-            return set()
+            return {}
         self.error = ""
         return touched
 
-    def _changes(self) -> set[Path]:
+    def hints(self) -> set[Path]:
+        """The matches attached before their first poll (``attach``'s ``since``) one of whose spreadsheets Drive
+        lists at a later version than their last poll's reads cover, edited while no host watched: one question to
+        Drive's file index for all of them (from the oldest such read). Only an order of need: such a poll asks
+        Drive itself (``hand_over``), nothing rests on the answer; an index longer than a page hints nothing
+        (those matches wait their turn, as before)."""
+        with self._lock:
+            waiting = {path: kept.since for path, kept in self._matches.items() if kept.since is not None}
+        if not waiting:
+            return set()
+        self.requests += 1
+        files = self.log.modified_since(min(read.moment for read in waiting.values()) - CLOCK_MARGIN)
+        touched: set[Path] = set()
+        with self._lock:
+            for path in waiting:
+                if (kept := self._matches.get(path)) is not None:
+                    kept.since = None
+            for key, version in files.versions.items() if files.complete else ():
+                touched.update(path for path in self._owners.get(key, ())
+                               if path in waiting and version > waiting[path].versions.get(key, -1))
+        return touched
+
+    def _changes(self) -> Touched:
         token, listed, complete = self.token, {}, False
         for _ in range(MAX_PAGES):
             self.requests += 1
@@ -190,7 +230,7 @@ class AccountWatcher:
         self.token = token
         return self._deliver(listed, complete)
 
-    def _index(self, now: datetime) -> set[Path]:
+    def _index(self, now: datetime) -> Touched:
         self.requests += 1
         files = self.log.modified_since(self.indexed_at - CLOCK_MARGIN)
         self.indexed_at = now
@@ -198,19 +238,19 @@ class AccountWatcher:
                   for key, time in files.modified.items()}
         return self._deliver(listed, files.complete)
 
-    def _deliver(self, listed: dict[str, Listed], complete: bool) -> set[Path]:
-        touched: set[Path] = set()
+    def _deliver(self, listed: dict[str, Listed], complete: bool) -> Touched:
+        touched: Touched = {}
         with self._lock:
             for key, entry in listed.items():
                 for path in self._owners.get(key, ()):
                     kept = self._matches[path]
                     if entry.time >= kept.changes.get(key, entry).time:  # RFC 3339 in UTC sorts as text
                         kept.changes[key] = entry
-                    touched.add(path)
+                    touched[path] = _rank(kept)
             if not complete:
                 for path, kept in self._matches.items():
                     kept.complete = False
-                    touched.add(path)
+                    touched[path] = CHANGED
         return touched
 
     def _start(self) -> None:
@@ -244,6 +284,10 @@ class AccountWatcher:
             kept = self._matches.get(path)
             if kept is not None and kept.covered:
                 kept.first = False
+
+
+def _rank(kept: _Kept) -> int:
+    return CHANGED if not kept.complete or any(not e.by_me for e in kept.changes.values()) else DUE
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ last writes to read back…), or a reminder or letters wait. Both: letters waiti
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -93,11 +94,34 @@ def first_need(config_path: Path, now: datetime) -> Need:
                 rank=CHANGED if changed else LATER)
 
 
-def google_need(config_path: Path, keys: frozenset[str], changed: bool, now: datetime) -> Need:
+@dataclass(frozen=True, slots=True)
+class LastRead:
+    """What a Google match's last poll read: when it began to read the oldest of its spreadsheets, and Drive's
+    version of each that its kept reads cover (a later version is an edit no poll has answered yet)."""
+
+    moment: datetime
+    versions: dict[str, int]
+
+
+def last_read(config_path: Path) -> LastRead | None:
+    """What the last poll of a Google match read, from its record (None: no record, or one without reads)."""
+    state = load_state(state_path(config_path))
+    moments: list[datetime] = []
+    for text in (state.read_at.values() if state is not None else ()):
+        with contextlib.suppress(ValueError):
+            moments.append(datetime.fromisoformat(text))
+    if state is None or not moments or not state.versions:
+        return None
+    return LastRead(min(moments), dict(state.versions))
+
+
+def google_need(config_path: Path, keys: frozenset[str], changed: bool, now: datetime, *,
+                rank: int = CHANGED) -> Need:
     """What the Google match configured by ``config_path`` (its spreadsheets ``keys``) needs; ``changed``: its
-    account's watcher named one of its spreadsheets since its last poll."""
+    account's watcher named one of its spreadsheets since its last poll (``rank``: how soon it goes, ``DUE`` when
+    the change was our own write)."""
     if changed:
-        return Need(poll=True, why="Drive's change log named a spreadsheet of the match")
+        return Need(poll=True, why="Drive's change log named a spreadsheet of the match", rank=rank)
     why = due_without_changes(config_path, set(keys), now)
     if why:
         return Need(poll=True, why=why, rank=DUE)

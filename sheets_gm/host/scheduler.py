@@ -36,22 +36,24 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from sheets_gm.engine.words import counted
-from sheets_gm.host.accounts import Accounts, AccountWatcher
+from sheets_gm.host.accounts import Accounts, AccountWatcher, Touched, account_of, config_keys
 from sheets_gm.host.discovery import find_configs, ruleset_named
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
 from sheets_gm.host.quiet import (
+    CHANGED,
     LATER,
     Need,
     drive_quiet,
     first_need,
     google_need,
     kept_files,
+    last_read,
     local_need,
     notices_moment,
 )
 from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_status
 from sheets_gm.host.visit import Done, Outcome, visit
-from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.match.config import BackendKind, MatchConfig, load_config
 from sheets_gm.sync.deadline import deadline_moment
 
 Clock = Callable[[], datetime]
@@ -182,6 +184,7 @@ class Hosted:
     quiet: bool | None = None  # looked at seldom (file events, or its account's watcher, cover it); None: unknown
     watched_in: tuple[Path, ...] = ()  # the folders whose file events concern it
     game: str = ""  # the game its config names, as read at discovery (its config, once polled, says it)
+    early: bool = False  # its config was read at its first look, to watch a Google match before its first poll
 
     @property
     def local(self) -> bool:
@@ -220,7 +223,7 @@ class Host:
         self.polls = 0  # visits finished (a benchmark's count)
         self.resolutions = 0  # windows resolved
         self._done: queue.SimpleQueue[tuple[Path, Outcome]] = queue.SimpleQueue()
-        self._answers: queue.SimpleQueue[tuple[str, set[Path]]] = queue.SimpleQueue()  # Drive's, by account
+        self._answers: queue.SimpleQueue[tuple[str, Touched]] = queue.SimpleQueue()  # Drive's, by account
         self._asking: dict[str, datetime] = {}  # the accounts whose question to Drive is under way, since when
         self._said_late: set[str] = set()  # the accounts said to be late with it
         self._stop: Waiter = threading.Event()  # what ``run`` waits on: once set, no poll starts
@@ -247,6 +250,7 @@ class Host:
                 first_looks += 1
             if not hosted.running and self._look(hosted, now):
                 due.append(hosted)
+        self._ask_drive(now)  # an account first seen in this pass's looks asks now (a cold start's saves first)
         self._start_polls(due, now)
         self._take_outcomes(now)  # those finished meanwhile (a pool that ran them at once: all of them)
         self._write_status(now)
@@ -340,7 +344,7 @@ class Host:
 
     def _asker(self, watcher: AccountWatcher, now: datetime) -> Callable[[], None]:
         def ask() -> None:
-            touched: set[Path] = set()
+            touched: Touched = {}
             try:
                 touched = watcher.ask(now)
             finally:
@@ -352,11 +356,10 @@ class Host:
             self._asking.pop(name, None)
             self._said_late.discard(name)
             watcher = self.accounts.named(name)
-            for path in touched:
+            for path, rank in touched.items():
                 hosted = self.matches.get(path)
                 if hosted is not None and not hosted.failures:
-                    hosted.next_at = now
-                    hosted.rank = 0
+                    hosted.next_at, hosted.rank = now, min(hosted.rank, rank)
             if watcher is not None and watcher.error and watcher.error != watcher.said_error:
                 self.say(f"Account {watcher.name}: Drive did not answer ({watcher.error}); asked again in "
                          f"{self.interval.total_seconds():g} s.")
@@ -415,11 +418,15 @@ class Host:
             if need.idle is not None:
                 hosted.line, hosted.warning = need.idle.summary, need.idle.warning
                 hosted.deadline, hosted.finished, hosted.done = need.idle.deadline, need.idle.finished, "idle"
+            elif need.poll and not hosted.early:
+                self._watch_early(hosted, now)
         elif hosted.local:
             need = local_need(hosted.path, now)
         else:
             watcher = self._watcher(hosted)
-            need = google_need(hosted.path, hosted.keys, watcher is not None and watcher.changed(hosted.path), now)
+            changed = watcher is not None and watcher.changed(hosted.path)
+            need = google_need(hosted.path, hosted.keys, changed, now,
+                               rank=watcher.change_rank(hosted.path) if watcher is not None and changed else CHANGED)
             if not need.poll and watcher is not None and watcher.unanchored(hosted.path):
                 need = Need(poll=True, why="its first poll in this host came before its account's watcher", rank=LATER)
         hosted.looked_at = now
@@ -428,6 +435,21 @@ class Host:
             return True
         hosted.next_at = self._next_look(hosted, now, idle=True)
         return False
+
+    def _watch_early(self, hosted: Hosted, now: datetime) -> None:
+        """A Google match waiting for its first poll in this host is watched by its account from its first look:
+        a save Drive's change log names then, or its file index since the match's last poll (``AccountWatcher``'s
+        hints), puts it first, ahead of a cold start's backlog, as a file event does a local match's."""
+        hosted.early = True
+        try:
+            config = load_config(hosted.path)
+        except Exception:  # its poll says what is wrong with it, and retries it
+            return
+        if config.backend is not BackendKind.GOOGLE or (config.service_account is None
+                                                         and not config.oauth_token.exists()):
+            return  # a local match; or the GM never signed in here (its poll says so): no watcher to sign in
+        hosted.account, hosted.keys = account_of(config), config_keys(config)
+        self.accounts.watcher_for(config, now).attach(hosted.path, hosted.keys, since=last_read(hosted.path))
 
     def _start_polls(self, due: list[Hosted], now: datetime) -> None:
         """Start the polls of ``due`` as the workers allow: the changed matches first, then those due (a deadline,

@@ -89,3 +89,16 @@ def inline(task: Callable[[], None], name: str) -> None:
 def hosted(host: Host, folder: Path, name: str) -> Hosted:
     """The hosted match whose config is ``folder/name/match.toml``."""
     return host.matches[(folder / name / "match.toml").resolve()]
+
+
+def starts(host: Host) -> list[str]:
+    """The folders of the matches whose polls ``host`` starts, in order (kept as it starts them)."""
+    order: list[str] = []
+    real = host._submit
+
+    def noted(hosted: Hosted, now: datetime) -> None:
+        order.append(hosted.path.parent.name)
+        real(hosted, now)
+
+    host._submit = noted  # type: ignore[method-assign]
+    return order

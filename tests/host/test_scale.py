@@ -6,14 +6,14 @@ the test says; the file events are handed in by the test (and one real event, fr
 from __future__ import annotations
 
 import threading
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents, file_system_of
-from sheets_gm.host.scheduler import Host, Hosted
-from tests.host.hosting import Clock, hosted, new_host
+from sheets_gm.host.scheduler import Host
+from tests.host.hosting import Clock, hosted, new_host, starts
 from tests.matchfiles import NOW, local_match, state_of, type_orders
 
 
@@ -95,19 +95,6 @@ def test_the_kernel_tells_of_a_save(tmp_path: Path) -> None:
     finally:
         events.stop()
     assert (tmp_path / "m1").resolve() in events.take()
-
-
-def starts(host: Host) -> list[str]:
-    """The folders of the matches whose polls ``host`` starts, in order (kept as it starts them)."""
-    order: list[str] = []
-    real = host._submit
-
-    def noted(hosted: Hosted, now: datetime) -> None:
-        order.append(hosted.path.parent.name)
-        real(hosted, now)
-
-    host._submit = noted  # type: ignore[method-assign]
-    return order
 
 
 def test_a_cold_start_answers_a_changed_match_before_the_backlog(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from tests.fakes.google_api import (
     signed_in_fake,
     write_service_account_key,
 )
-from tests.host.hosting import Clock, hosted, new_host
+from tests.host.hosting import Clock, hosted, new_host, starts
 from tests.matchfiles import type_orders
 
 START = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
@@ -46,6 +47,7 @@ def account(name: str) -> str:
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
     spreadsheets = {key: f"{match} · {role}" for match in MATCHES for role, key in keys(match).items()}
+    monkeypatch.setattr("sheets_gm.host.visit._CLIENTS", {})  # no client signed in on another test's fake
     with signed_in_fake(monkeypatch, spreadsheets) as f:
         yield f
 
@@ -145,3 +147,39 @@ def test_one_change_log_request_an_interval_serves_every_match_of_an_account(
     clock.tick(15)
     host.step()
     assert read_keys(fake) == {keys("one")["red"], keys("one")["blue"]} and not host.status(clock()).accounts[0].error
+
+
+def test_a_cold_start_answers_a_google_save_before_the_backlog(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A host polled the three matches, then stopped. A save typed while no host ran (three's) and one typed as the
+    # new host works through its first polls with one worker (two's) go before the backlog: the first told by
+    # Drive's file index against three's last reads, the second by its account's change log, as a file event
+    # tells a local match's. Our own writes read back (three's answer) wait behind a player's save.
+    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    warm = new_host(league, clock, [], interval=15)
+    for _ in range(3):
+        warm.step()
+        clock.tick(15)
+    warm.close()
+    clock.tick(600)
+    player = write_service_account_key(tmp_path / "player.json", "player@sheets-gm-test.iam.gserviceaccount.com")
+
+    def save(match: str) -> None:  # a player's save, in her own name
+        type_orders(open_match_sheets(replace(load_config(configs[match]), service_account=player)), ready=False)
+
+    save("three")
+    clock.tick(60)
+    cold = new_host(league, clock, [], interval=15, workers=1)
+    order = starts(cold)
+    cold.step()
+    assert order == ["three"]
+    save("two")
+    clock.tick(15)
+    cold.step()
+    assert order == ["three", "two"]
+    assert "feedback cells updated" in hosted(cold, league, "two").line
+    for _ in range(3):
+        clock.tick(15)
+        cold.step()
+    assert order[2:] == ["three", "two", "one"]  # then our answers read back, then the backlog

@@ -1,0 +1,117 @@
+"""The real ``sheets-gm serve`` command, as systemd runs it: a process of its own on a folder of local matches. A
+save is answered, ``serve --status`` names each match by its path, SIGTERM stops it within its limit, and a
+restart carries on from what the last one left (an idle match is not read again; a new save is answered).
+
+Nothing sleeps but the waits for the subprocess (a twentieth of a second at a time, bounded); the host's own
+intervals are bounded by its options (``--interval 1 --rescan 1``). The walk with a restart is a soak test (two
+process starts); the quick one starts ``serve`` once."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.cli import main as cli
+from sheets_gm.sync.sheets import MatchSheets
+from tests.matchfiles import local_match, state_of, type_orders
+
+#: Seconds a wait for the subprocess may take before the test fails (a loaded machine starts Python slowly).
+LIMIT = 60.0
+#: What SIGTERM may take at most when no poll is under way: the host's pass ends within a second.
+STOP_LIMIT = 10.0
+
+
+def wait_for(done: Callable[[], bool], what: str, limit: float = LIMIT) -> None:
+    """Wait until ``done`` (looked at every 50 ms), failing with ``what`` after ``limit`` seconds."""
+    start = time.monotonic()
+    while not done():
+        assert time.monotonic() - start < limit, f"not within {limit:g} s: {what}"
+        time.sleep(0.05)
+
+
+def command(*args: str | Path) -> list[str]:
+    return [sys.executable, "-m", "sheets_gm.cli", *map(str, args)]
+
+
+@contextmanager
+def serving(league: Path, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """``sheets-gm serve league`` running, its output in ``log``; killed if the test left it running."""
+    with log.open("ab") as out:
+        proc = subprocess.Popen(command("serve", league, "--interval", "1", "--rescan", "1", "--workers", "2"),
+                                stdout=out, stderr=subprocess.STDOUT, cwd=league, env={**os.environ})
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def status(league: Path) -> str:
+    """What ``serve --status`` prints of the running host (asked in this process: the command only reads the
+    status file the host writes; '' before it wrote one)."""
+    out = io.StringIO()
+    with redirect_stdout(out), redirect_stderr(io.StringIO()):
+        code = cli(["serve", "--status", str(league)])
+    return out.getvalue() if code == 0 else ""
+
+
+def stop(proc: subprocess.Popen[bytes], log: Path) -> None:
+    """SIGTERM: the host stops within its limit, cleanly, and says so."""
+    began = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=STOP_LIMIT + LIMIT) == 0
+    assert time.monotonic() - began < STOP_LIMIT
+    assert "SIGTERM: stopping" in log.read_text(encoding="utf-8") and log.read_text(encoding="utf-8").rstrip() \
+        .endswith("Stopped.")
+
+
+def turn_of(sheets: MatchSheets) -> int:
+    return state_of(sheets).turn
+
+
+def league_of(tmp_path: Path, names: tuple[str, ...]) -> tuple[Path, dict[str, MatchSheets]]:
+    league = tmp_path / "league"
+    made = {name: local_match(league / name)[1] for name in names}
+    return league, made
+
+
+def test_serve_names_its_matches_by_path_and_stops_on_sigterm(tmp_path: Path) -> None:
+    # The quick one: one process start, no poll waited for (the soak walk below answers saves across a restart).
+    league, _ = league_of(tmp_path, ("friday",))
+    log = tmp_path / "serve.log"
+    with serving(league, log) as proc:
+        wait_for(lambda: "friday/match.toml: found" in log.read_text(encoding="utf-8"), "the match found")
+        wait_for(lambda: "friday/match.toml" in status(league), "the status naming it")  # by its path
+        stop(proc, log)
+
+
+@pytest.mark.soak
+def test_a_restarted_serve_carries_on_where_the_last_left_off(tmp_path: Path) -> None:
+    league, made = league_of(tmp_path, ("friday", "monday"))
+    log = tmp_path / "serve.log"
+    with serving(league, log) as proc:
+        wait_for(lambda: all(f"{n}/match.toml: found" in log.read_text(encoding="utf-8") for n in made), "found")
+        type_orders(made["friday"])
+        wait_for(lambda: turn_of(made["friday"]) == 2, "friday's save answered")
+        wait_for(lambda: "monday/match.toml" in status(league) and "friday/match.toml" in status(league), "status")
+        stop(proc, log)
+    first = log.read_text(encoding="utf-8")
+    restart = tmp_path / "restart.log"
+    with serving(league, restart) as proc:
+        wait_for(lambda: "found" in restart.read_text(encoding="utf-8"), "the restart's search")
+        type_orders(made["monday"])
+        wait_for(lambda: turn_of(made["monday"]) == 2, "monday's save answered after the restart")
+        stop(proc, restart)
+    said = [line for line in restart.read_text(encoding="utf-8").splitlines() if line.startswith("friday/")]
+    assert said == ["friday/match.toml: found; polled from now on."]  # idle since: not read, nor resolved again
+    assert turn_of(made["friday"]) == 2 and "monday/match.toml: found" in first
