@@ -211,8 +211,8 @@ class PlacedTable:
         return self.feedback_col if column.kind is ColumnKind.FEEDBACK else self.spec.index(key)
 
     def columns(self) -> list[tuple[int, Column]]:
-        """Each column of the table with its tab column."""
-        return [(self.col(c.key), c) for c in self.spec.columns]
+        """Each column of the table with its tab column (as ``col`` gives it: keys are unique, so a column's place)."""
+        return [(self.feedback_col if c.kind is ColumnKind.FEEDBACK else i, c) for i, c in enumerate(self.spec.columns)]
 
     def past_cols(self) -> list[int]:
         """The tab columns in the table's rows that are none of its columns: right of its last one, left of the
