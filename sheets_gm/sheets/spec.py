@@ -172,7 +172,10 @@ class InputTable(_Strict):
 
     def index(self, key: str) -> int:
         """The 0-based position of column ``key``."""
-        return [c.key for c in self.columns].index(self.column(key).key)
+        for i, c in enumerate(self.columns):
+            if c.key == key:
+                return i
+        raise KeyError(f"table {self.name!r} has no column {key!r}")
 
     def of_kind(self, kind: ColumnKind) -> list[Column]:
         """The columns of one kind, in order."""

@@ -211,8 +211,8 @@ class PlacedTable:
         return self.feedback_col if column.kind is ColumnKind.FEEDBACK else self.spec.index(key)
 
     def columns(self) -> list[tuple[int, Column]]:
-        """Each column of the table with its tab column."""
-        return [(self.col(c.key), c) for c in self.spec.columns]
+        """Each column of the table with its tab column (as ``col`` gives it: keys are unique, so a column's place)."""
+        return [(self.feedback_col if c.kind is ColumnKind.FEEDBACK else i, c) for i, c in enumerate(self.spec.columns)]
 
     def past_cols(self) -> list[int]:
         """The tab columns in the table's rows that are none of its columns: right of its last one, left of the
@@ -396,9 +396,11 @@ class InputTab:
         table's row without a subject with a cell typed (or our answer in its feedback cell)."""
         out: list[LooseRow] = []
         feedback_col = self.width - 1
-        mine = self._own  # made once: 10,000 rows pasted under the tables ask it for each
+        # what sheets-gm writes in a table's row (its stamp, shown values) is not typed: each table's typed columns
+        tables = self._own
+        owns = {id(t): {col for col, c in t.columns() if c.kind.typed} | set(t.past_cols()) for t in tables}
         for row in range(FIRST_TABLE_ROW, max(self.last_row + 1, len(grid)) + 1):  # and any row read below
-            table = next((t for t in mine if t.title_row <= row <= t.last_row), None)
+            table = next((t for t in tables if t.title_row <= row <= t.last_row), None)
             if table is not None and row <= table.header_row:
                 continue  # a title or header row: protected, and checked for drift
             line = grid[row - 1] if row - 1 < len(grid) else []
@@ -406,8 +408,8 @@ class InputTab:
                 continue  # a row with a subject: the table reads it
             typed = tuple(v if v is not False else None for v in (list(line[:feedback_col])
                                                                     + [None] * (feedback_col - len(line))))
-            if table is not None:  # what sheets-gm writes in a table's row (its stamp, shown values) is not typed
-                own = {col for col, c in table.columns() if c.kind.typed} | set(table.past_cols())
+            if table is not None:
+                own = owns[id(table)]
                 typed = tuple(v if col in own else None for col, v in enumerate(typed))
             feedback = text_of(line[feedback_col]) if feedback_col < len(line) else ""
             if any(text_of(v) for v in typed) or feedback:

@@ -4,6 +4,7 @@ and a few polls have passed, a full poll that reads every spreadsheet afresh fin
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -41,39 +42,70 @@ def destination(fake: GoogleApiFake, team: str) -> str:
     return f"'{tab}'!D{row}"
 
 
+def _match_folder(folder: Path) -> Path:
+    """The GM's folder of a GvG match on the fake's spreadsheets (``KEYS``): its service account, roster and
+    configuration; the configuration's path."""
+    write_service_account_key(folder / "sa.json", "gm-bot@sheets-gm-test.iam.gserviceaccount.com")
+    (folder / "roster.csv").write_text("name,team,role\nAnn,red,dps\nBen,red,tank\nCat,blue,dps\n"
+                                       "Dan,blue,healer\n", encoding="utf-8")
+    config = folder / "match.toml"
+    config.write_text(
+        'ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
+        f'[sheets]\nbackend = "google"\nboard = "{KEYS["board"]}"\nengine = "{KEYS["engine"]}"\n'
+        f'orders = {{ red = "{KEYS["red"]}", blue = "{KEYS["blue"]}" }}\n'
+        '[google]\nservice_account = "sa.json"\n', encoding="utf-8")
+    return config
+
+
+SPREADSHEETS = {key: f"gate property · {role}" for role, key in KEYS.items()}
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
+    """The match ``init`` made at ``START``, once for the module (the same for every example, as ``init`` makes it
+    from the same files at the same moment): the fake's state and the GM's folder, for each example to copy."""
+    patch = pytest.MonkeyPatch()
+    host = tmp_path_factory.mktemp("host")  # as tests/conftest.py's _host_folders: none of the machine's
+    patch.setenv("XDG_CONFIG_HOME", str(host / "config"))
+    patch.setenv("XDG_STATE_HOME", str(host / "state"))
+    try:
+        with signed_in_fake(patch, SPREADSHEETS) as fake:
+            Clock(fake, patch)
+            folder = tmp_path_factory.mktemp("made")
+            assert main(_match_folder(folder), "init", "gvg", "--no-share") == 0
+            return fake.snapshot(), folder
+    finally:
+        patch.undo()
+
+
 @pytest.fixture
-def table(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """A way to start a fresh GvG match on the Google fake for each example: ``(fake, clock, config)``."""
-    made: list[Any] = []
+def table(made: tuple[dict[str, Any], Path], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A way to start a fresh GvG match on the Google fake for each example: ``(fake, clock, config)``, each a
+    copy of the match ``init`` made (``made``)."""
+    state, made_folder = made
+    closing: list[Any] = []
 
     def start() -> tuple[GoogleApiFake, Clock, Path]:
-        for close in made:
+        for close in closing:
             close()
-        made.clear()
+        closing.clear()
         patch = pytest.MonkeyPatch()
-        context = signed_in_fake(patch, {key: f"gate property · {role}" for role, key in KEYS.items()})
+        context = signed_in_fake(patch, SPREADSHEETS)
         fake = context.__enter__()
+
         def undo() -> None:
             context.__exit__(None, None, None)
             patch.undo()
 
-        made.append(undo)
+        closing.append(undo)
+        fake.restore(state)
         clock = Clock(fake, patch)
         folder = tmp_path_factory.mktemp("match")
-        write_service_account_key(folder / "sa.json", "gm-bot@sheets-gm-test.iam.gserviceaccount.com")
-        (folder / "roster.csv").write_text("name,team,role\nAnn,red,dps\nBen,red,tank\nCat,blue,dps\n"
-                                           "Dan,blue,healer\n", encoding="utf-8")
-        config = folder / "match.toml"
-        config.write_text(
-            'ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
-            f'[sheets]\nbackend = "google"\nboard = "{KEYS["board"]}"\nengine = "{KEYS["engine"]}"\n'
-            f'orders = {{ red = "{KEYS["red"]}", blue = "{KEYS["blue"]}" }}\n'
-            '[google]\nservice_account = "sa.json"\n', encoding="utf-8")
-        assert main(config, "init", "gvg", "--no-share") == 0
-        return fake, clock, config
+        shutil.copytree(made_folder, folder, dirs_exist_ok=True)
+        return fake, clock, folder / "match.toml"
 
     yield start
-    for close in made:
+    for close in closing:
         close()
 
 

@@ -55,10 +55,12 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
+from dataclasses import replace as dataclass_replace
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import googleapiclient
@@ -494,6 +496,30 @@ class FakeFolder:
     trashed: bool = False
 
 
+_T = TypeVar("_T")
+
+
+def copied(value: _T) -> _T:
+    """A deep copy of the fake's state (JSON: dicts, lists and plain values; the fake's own dataclasses), made by
+    hand: ``copy.deepcopy`` spent most of a match's ``init`` in its memo (the fake stages every write on a copy, and
+    copies a cell's format into each cell a repeatCell reaches). What is neither goes to ``copy.deepcopy``."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    found: Any = value
+    if kind is dict:
+        return cast(_T, {k: copied(v) for k, v in found.items()})
+    if kind is list:
+        return cast(_T, [copied(v) for v in found])
+    if kind is tuple:
+        return cast(_T, tuple(copied(v) for v in found))
+    if kind in (FakeSheet, FakeSpreadsheet):
+        return kind(**{f.name: copied(getattr(found, f.name)) for f in dataclass_fields(found)})
+    return copy.deepcopy(value)
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None), datetime, timedelta})
+
 def _render(ev: Mapping[str, Any] | None, how: str) -> CellValue:
     if not ev:
         return None
@@ -672,7 +698,7 @@ _COLOUR_PAIRS = (("backgroundColor", "backgroundColorStyle"), ("foregroundColor"
 
 def _merged(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     """``over`` laid over ``base`` key by key (objects merged, each colour with its ColorStyle twin)."""
-    out = copy.deepcopy(dict(base))
+    out = copied(dict(base))
     for plain, style in _COLOUR_PAIRS:
         if plain in over and style not in over:
             over = {**over, style: {"rgbColor": over[plain]}}
@@ -685,7 +711,7 @@ def _merged(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(value, Mapping) and isinstance(out.get(key), Mapping) and key not in dict(_COLOUR_PAIRS).values():
             out[key] = _merged(out[key], value)
         else:
-            out[key] = copy.deepcopy(value)
+            out[key] = copied(value)
     return out
 
 
@@ -732,17 +758,17 @@ def _cell_data(stored: Mapping[str, Any], effective: Mapping[str, Any] | None = 
     """A cell's CellData as Google answers it: what was entered, its format and note, and what it shows: the
     effective value and formatted value (not for a formula: the fake does not evaluate), the effective format
     (``effective``: :func:`effective_format`; without, the cell's own format)."""
-    out = copy.deepcopy(dict(stored))
+    out = copied(dict(stored))
     entered = out.get("userEnteredValue")
     if entered and "numberValue" in entered:
         entered["numberValue"] = _render(entered, "FORMULA")  # JSON as Google writes it: 5, not 5.0
     if entered and "formulaValue" not in entered:
-        out["effectiveValue"] = copy.deepcopy(entered)
+        out["effectiveValue"] = copied(entered)
         out["formattedValue"] = _render(entered, "FORMATTED_VALUE")
     if effective is not None:
-        out["effectiveFormat"] = copy.deepcopy(dict(effective))
+        out["effectiveFormat"] = copied(dict(effective))
     elif "userEnteredFormat" in out:
-        out["effectiveFormat"] = copy.deepcopy(out["userEnteredFormat"])
+        out["effectiveFormat"] = copied(out["userEnteredFormat"])
     return out
 
 
@@ -772,7 +798,7 @@ def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequen
     """Field-mask update: each path is copied from ``source``, or cleared if ``source`` lacks it."""
     if list(paths) == ["*"]:
         target.clear()
-        target.update(copy.deepcopy(dict(source)))
+        target.update(copied(dict(source)))
         return
     for path in paths:
         keys = path.split(".")
@@ -784,7 +810,7 @@ def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequen
             tgt = tgt.setdefault(k, {})
         leaf = keys[-1]
         if isinstance(src, Mapping) and leaf in src:
-            tgt[leaf] = copy.deepcopy(src[leaf])
+            tgt[leaf] = copied(src[leaf])
         else:
             tgt.pop(leaf, None)
     # drop objects the mask left empty
@@ -927,6 +953,20 @@ class GoogleApiFake:
             self._mock.stop()
             self._mock.reset()
             self._mock = None
+
+    #: What :meth:`snapshot` leaves out: the discovery documents (shared, read-only), the interception and the hooks
+    #: a test set (callables of that test).
+    _NOT_STATE = frozenset({"sheets_api", "drive_api", "_mock", "_before_write", "after_edit"})
+
+    def snapshot(self) -> dict[str, Any]:
+        """A deep copy of everything Google holds (spreadsheets, Drive's clock and change log, tokens, accounting),
+        for :meth:`restore` into another fake: a test that needs many matches made alike makes one once."""
+        return copied({k: v for k, v in vars(self).items() if k not in self._NOT_STATE})
+
+    def restore(self, saved: Mapping[str, Any]) -> None:
+        """Take the state of a :meth:`snapshot` (a copy of it: the snapshot stays as it was)."""
+        for key, value in copied(dict(saved)).items():
+            setattr(self, key, value)
 
     def __enter__(self) -> GoogleApiFake:
         self.start()
@@ -1508,7 +1548,8 @@ class GoogleApiFake:
         option = body.get("valueInputOption")
         if option not in ("RAW", "USER_ENTERED"):
             raise HttpError(400, "'valueInputOption' is required but not specified")
-        work = copy.deepcopy(ss.sheets)
+        # staged on tabs of their own cells' mappings (all or nothing): a cell is copied when written, the rest shared
+        work = [dataclass_replace(s, cells=dict(s.cells)) for s in ss.sheets]
         staged = FakeSpreadsheet(ss.key, ss.properties, work)
         responses_out = []
         touched_sheets: set[int] = set()
@@ -1547,13 +1588,15 @@ class GoogleApiFake:
                         continue  # JSON null: the cell is left as it is
                     ev = _raw_value(v) if option == "RAW" else _parse_user_entered(v)
                     _check_cell_size(ev)
-                    cell = rect.sheet.cells.setdefault((r, c), {})
+                    cell = dict(rect.sheet.cells.get((r, c), {}))
                     if ev:
                         cell["userEnteredValue"] = ev
                     else:
                         cell.pop("userEnteredValue", None)
-                        if not cell:
-                            del rect.sheet.cells[(r, c)]
+                    if cell:
+                        rect.sheet.cells[(r, c)] = cell
+                    else:
+                        rect.sheet.cells.pop((r, c), None)
                     rows_hit.add(r)
                     cols_hit.add(c)
                     cells += 1
@@ -1591,17 +1634,17 @@ class GoogleApiFake:
             grids = query.get("includeGridData", ["false"])[0].lower() == "true"
         sheets = []
         for s in ss.sheets:
-            entry: dict[str, Any] = {"properties": copy.deepcopy(s.properties)}
+            entry: dict[str, Any] = {"properties": copied(s.properties)}
             if s.protected_ranges:
-                entry["protectedRanges"] = copy.deepcopy(s.protected_ranges)
+                entry["protectedRanges"] = copied(s.protected_ranges)
             if s.conditional_formats and (not fields or "conditionalFormats" in fields):
-                entry["conditionalFormats"] = copy.deepcopy(s.conditional_formats)
+                entry["conditionalFormats"] = copied(s.conditional_formats)
             if grids:
                 entry["data"] = [_grid_data(Rect(s, 0, 0, None, None, True), metadata=True)]
             sheets.append(entry)
         payload = {
             "spreadsheetId": ss.key,
-            "properties": copy.deepcopy(ss.properties),
+            "properties": copied(ss.properties),
             "sheets": sheets,
             "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{ss.key}/edit",
         }
@@ -1610,7 +1653,7 @@ class GoogleApiFake:
     def _batch_update(self, ss: FakeSpreadsheet, body: dict[str, Any], masked: bool = False) -> dict[str, Any]:
         """The requests applied all or nothing, like Google; with ``includeSpreadsheetInResponse``, the answer holds
         the spreadsheet as updated (see :meth:`_updated_spreadsheet`; ``masked``: a field mask was given)."""
-        staged = copy.deepcopy(ss)
+        staged = copied(ss)
         replies = []
         for i, req in enumerate(body.get("requests", [])):
             (kind, args), = req.items()
@@ -1641,13 +1684,13 @@ class GoogleApiFake:
             mine = [rect for rect in rects if rect.sheet is sheet]
             if rects and not mine:
                 continue
-            entry: dict[str, Any] = {"properties": copy.deepcopy(sheet.properties)}
+            entry: dict[str, Any] = {"properties": copied(sheet.properties)}
             if sheet.protected_ranges:
-                entry["protectedRanges"] = copy.deepcopy(sheet.protected_ranges)
+                entry["protectedRanges"] = copied(sheet.protected_ranges)
             if grid_data:
                 entry["data"] = [_grid_data(rect) for rect in mine or [Rect(sheet, 0, 0, None, None, True)]]
             sheets.append(entry)
-        return {"spreadsheetId": ss.key, "properties": copy.deepcopy(ss.properties), "sheets": sheets,
+        return {"spreadsheetId": ss.key, "properties": copied(ss.properties), "sheets": sheets,
                 "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{ss.key}/edit"}
 
     def _sheet_for(self, ss: FakeSpreadsheet, sheet_id: int | None) -> FakeSheet:
@@ -1687,7 +1730,7 @@ class GoogleApiFake:
             )
 
     def _req_addSheet(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
-        props = copy.deepcopy(args.get("properties", {}))
+        props = copied(args.get("properties", {}))
         sid = props.get("sheetId")
         if sid is None:
             sid = self._new_id()
@@ -1704,7 +1747,7 @@ class GoogleApiFake:
         ss.sheets.insert(index, sheet)
         ss.renumber()
         self._check_sheet(ss, sheet)
-        return {"addSheet": {"properties": copy.deepcopy(sheet.properties)}}
+        return {"addSheet": {"properties": copied(sheet.properties)}}
 
     def _req_deleteSheet(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
         sheet = self._sheet_for(ss, args.get("sheetId"))
@@ -1861,7 +1904,7 @@ class GoogleApiFake:
         return {}
 
     def _req_addProtectedRange(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
-        pr = copy.deepcopy(args.get("protectedRange", {}))
+        pr = copied(args.get("protectedRange", {}))
         sheet, *_ = self._grid_rect(ss, pr.get("range", {}))
         if pr.get("warningOnly") and pr.get("editors"):
             raise HttpError(400, "Editors are not supported with warningOnly protection.")
@@ -1872,7 +1915,7 @@ class GoogleApiFake:
         pr["range"].setdefault("sheetId", sheet.sheet_id)
         pr["requestingUserCanEdit"] = True
         sheet.protected_ranges.append(pr)
-        return {"addProtectedRange": {"protectedRange": copy.deepcopy(pr)}}
+        return {"addProtectedRange": {"protectedRange": copied(pr)}}
 
     def _req_deleteProtectedRange(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
         pid = args.get("protectedRangeId")
@@ -1884,7 +1927,7 @@ class GoogleApiFake:
         raise HttpError(400, f"No protected range with id: {pid}")
 
     def _req_addConditionalFormatRule(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
-        rule = copy.deepcopy(args.get("rule"))
+        rule = copied(args.get("rule"))
         if not rule:
             raise HttpError(400, "rule is required")
         ranges = rule.get("ranges", [])

@@ -90,12 +90,15 @@ class MemoryBackend:
     def _grids(self, ranges: Sequence[str]) -> list[Grid]:
         """The values of each range, trimmed like values.batchGet (no call counted)."""
         out: list[Grid] = []
+        extents: dict[str, tuple[int, int]] = {}  # each tab's, once a call (a read asks many ranges of one tab)
         for full in ranges:
             tab, cells = split_a1(full)
             if tab not in self.tabs:
                 raise SheetError(f"Unable to parse range: {full}")
             data = self.tabs[tab]
-            extent = (max((r for r, _c in data), default=-1) + 1, max((c for _r, c in data), default=-1) + 1)
+            if tab not in extents:
+                extents[tab] = (max((r for r, _c in data), default=-1) + 1, max((c for _r, c in data), default=-1) + 1)
+            extent = extents[tab]
             r1, c1, r2, c2 = parse_cells(cells, extent)
             r2, c2 = min(r2, extent[0] - 1), min(c2, extent[1] - 1)  # past the data nothing is read: as trimmed
             out.append(trim_grid([[data.get((r, c)) for c in range(c1, c2 + 1)] for r in range(r1, r2 + 1)]))
