@@ -16,6 +16,10 @@ Grid = list[list[CellValue]]
 BORDER_COLOUR = "#9E9E9E"
 
 
+#: A fill down more rows than this to the tab's last row is a column's style: a local workbook styles its columns,
+#: not each of their cells; Google is not sent a wrap so long (``google/layout_requests.py``).
+COLUMN_STYLE_ROWS = 500
+
 @dataclass(frozen=True, slots=True)
 class Fill:
     """A background colour (``#RRGGBB``) and optionally bold text over a range; with ``wrap``, text

@@ -781,9 +781,12 @@ def _grid_data(rect: Rect, *, metadata: bool = False) -> dict[str, Any]:
     r0, c0, r1, c1 = rect.bounded()
     sheet = rect.sheet
     filled = {(r, c) for r, c in sheet.cells if r0 <= r < r1 and c0 <= c < c1}
+    ends: dict[int, int] = {}  # each row's end: its last filled cell's column + 1 (one pass, not one a row)
+    for r, c in filled:
+        ends[r] = max(ends.get(r, c0), c + 1)
     rows: list[dict[str, Any]] = []
-    for r in range(r0, max((r for r, _ in filled), default=r0 - 1) + 1):
-        end = max((c + 1 for rr, c in filled if rr == r), default=c0)
+    for r in range(r0, max(ends, default=r0 - 1) + 1):
+        end = ends.get(r, c0)
         cells = [_cell_data(sheet.cells[(r, c)], effective_format(sheet, r, c) if metadata else None)
                  if (r, c) in filled else {} for c in range(c0, end)]
         rows.append({"values": cells} if cells else {})

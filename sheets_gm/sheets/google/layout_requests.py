@@ -12,7 +12,14 @@ from typing import Any
 
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.google.cells import grid_range, value_requests
-from sheets_gm.sheets.layout import BORDER_COLOUR, ConditionalFill, Protection, TabLayout, WorkbookLayout
+from sheets_gm.sheets.layout import (
+    BORDER_COLOUR,
+    COLUMN_STYLE_ROWS,
+    ConditionalFill,
+    Protection,
+    TabLayout,
+    WorkbookLayout,
+)
 
 #: What a layout reads of the spreadsheet first (one ``spreadsheets.get``): the tabs, protections and formats it
 #: reshapes.
@@ -101,6 +108,8 @@ def _tab_requests(tab: TabLayout, sid: int, keepers: Sequence[str]) -> list[dict
         corner = rng(anchor)
         reqs.extend(value_requests(sid, corner.get("startRowIndex", 0), corner.get("startColumnIndex", 0), rows))
     for fill in tab.fills:
+        if _column_wrap(tab, rng(fill.range), fill.wrap):
+            continue
         cell_format: dict[str, Any] = {
             "backgroundColorStyle": {"rgbColor": _colour(fill.colour)},
             "textFormat": {"bold": fill.bold},
@@ -242,3 +251,12 @@ def _unique(items: Iterable[str]) -> list[str]:
         if item.lower() not in (o.lower() for o in out):
             out.append(item)
     return out
+
+
+def _column_wrap(tab: TabLayout, grid: dict[str, int], wrap: bool) -> bool:
+    """Whether a fill is a wrapping white column down a long tab to its last row (a Log's or an Archive's
+    sentences: 20,000 rows), which Google is not sent: Google keeps a format per cell, so every read of the
+    board's looks (``doctor``, ``verify -c``) would carry 60,000 formats where it carries a few hundred, and a cell
+    written there later does not take it anyway. A local workbook styles the column instead (its print needs it)."""
+    rows = grid.get("endRowIndex", tab.rows) - grid.get("startRowIndex", 0)
+    return wrap and rows > COLUMN_STYLE_ROWS and grid.get("endRowIndex", tab.rows) >= tab.rows

@@ -34,7 +34,15 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation, DataValidationList
 
 from sheets_gm.sheets.backend import SheetError
-from sheets_gm.sheets.layout import BORDER_COLOUR, ConditionalFill, TabLayout, WorkbookLayout, quote_tab, split_a1
+from sheets_gm.sheets.layout import (
+    BORDER_COLOUR,
+    COLUMN_STYLE_ROWS,
+    ConditionalFill,
+    TabLayout,
+    WorkbookLayout,
+    quote_tab,
+    split_a1,
+)
 from sheets_gm.sheets.local.boxes import (
     MAX_COLS,
     MAX_ROWS,
@@ -70,8 +78,6 @@ PORTRAIT_POINTS = 504.0
 #: The default font's size (Calibri 11) and the smallest printed type a table may be shrunk to.
 FONT_POINTS = 11.0
 PRINT_LEAST_POINTS = 8.0
-#: A fill down more rows than this to the tab's last row styles its columns, not each of their cells.
-COLUMN_STYLE_ROWS = 500
 _COLOUR = re.compile(r"^#?([0-9A-Fa-f]{6})$")
 
 
