@@ -781,20 +781,12 @@ def _carried_notes(out: SeatSettled, seat_read: SeatRead, window: Window, said: 
         key = (row.table, row.subject)
         spec = seat_read.tab.table(row.table).spec
         if key in out.unused or key in out.partly or key in out.aside or row.subject in out.kept.get(row.table, {}) \
-                or not row.typed or idle(spec, row.subject) \
-                or (spec.rows == SEAT_ROWS and not _orders_typed(spec, row)):
+                or spec.rows == SEAT_ROWS or not row.typed or idle(spec, row.subject):
             continue
         what = "; ".join(dict.fromkeys(said.get(key, [])))
         note = carried_sentence(window, what)
         out.shown.setdefault(row.table, {}).setdefault(row.subject, note)
         out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
-
-
-def _orders_typed(spec: InputTable, row: TypedRow) -> bool:
-    """Whether a seat row holds an order besides its boxes (Champions' fight row: its attacks), which says what it
-    did once carried out; a row of boxes alone (Ready, Go) says what became of them elsewhere (``_step_notes``)."""
-    return any(c.kind.typed and c.kind not in (ColumnKind.TICK, ColumnKind.READY)
-               and row.values.get(c.key) not in (None, "", False) for c in spec.columns)
 
 
 def renamed(text: str, moved: Mapping[str, str]) -> str:
