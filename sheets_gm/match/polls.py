@@ -28,7 +28,7 @@ from sheets_gm.match.run import complete_cut_change, gm_change, sync_once
 from sheets_gm.notify.announce import after_poll, send_due
 from sheets_gm.notify.due import Due
 from sheets_gm.notify.outbox import due
-from sheets_gm.sheets.backend import WorkbookOpenError
+from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.gate.run import IdlePoll as IdlePoll  # where the commands find it
@@ -115,10 +115,15 @@ def poll_config(config: MatchConfig, config_mark: FileMark | None, clock: Clock,
     match's spreadsheets opened (``client``: ``serve``'s signed-in Google client; None: signed in here), what a
     local workbook must not hold put right, then ``poll_behind_gate`` (``drive_log`` and ``lock_wait`` as there)."""
     settled = complete_cut_commands(config, lock_wait=lock_wait)
-    sheets = open_match_sheets(config, client=client)
-    notes = (*filter(None, [settled]), *tidy_local_workbooks(sheets))
-    return Looked(notes, poll_behind_gate(config, config_mark, sheets, quiet=quiet, clock=clock, drive_log=drive_log,
-                                          lock_wait=lock_wait))
+    try:
+        sheets = open_match_sheets(config, client=client)
+        notes = (*filter(None, [settled]), *tidy_local_workbooks(sheets))
+        return Looked(notes, poll_behind_gate(config, config_mark, sheets, quiet=quiet, clock=clock,
+                                              drive_log=drive_log, lock_wait=lock_wait))
+    except SheetError as exc:  # what the settle did is said first (an init cut short, rolled back: no file left)
+        if not settled:
+            raise
+        raise SheetError(f"{settled}. {exc}") from exc
 
 
 def said_of(config: MatchConfig, report: WindowReport) -> Said:
