@@ -20,6 +20,13 @@ BORDER_COLOUR = "#9E9E9E"
 #: not each of their cells; Google is not sent a wrap so long (``google/layout_requests.py``).
 COLUMN_STYLE_ROWS = 500
 
+
+def column_style(tab: TabLayout, first_row: int, last_row: int) -> bool:
+    """Whether a fill over rows ``first_row`` to ``last_row`` (1-based, both in) of ``tab`` is a column's style:
+    down more than ``COLUMN_STYLE_ROWS`` rows to the tab's last row (a Log's sentences, 20,000 rows)."""
+    return last_row >= tab.rows and last_row - first_row >= COLUMN_STYLE_ROWS
+
+
 @dataclass(frozen=True, slots=True)
 class Fill:
     """A background colour (``#RRGGBB``) and optionally bold text over a range; with ``wrap``, text

@@ -14,11 +14,11 @@ from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.google.cells import grid_range, value_requests
 from sheets_gm.sheets.layout import (
     BORDER_COLOUR,
-    COLUMN_STYLE_ROWS,
     ConditionalFill,
     Protection,
     TabLayout,
     WorkbookLayout,
+    column_style,
 )
 
 #: What a layout reads of the spreadsheet first (one ``spreadsheets.get``): the tabs, protections and formats it
@@ -258,5 +258,4 @@ def _column_wrap(tab: TabLayout, grid: dict[str, int], wrap: bool) -> bool:
     sentences: 20,000 rows), which Google is not sent: Google keeps a format per cell, so every read of the
     board's looks (``doctor``, ``verify -c``) would carry 60,000 formats where it carries a few hundred, and a cell
     written there later does not take it anyway. A local workbook styles the column instead (its print needs it)."""
-    rows = grid.get("endRowIndex", tab.rows) - grid.get("startRowIndex", 0)
-    return wrap and rows > COLUMN_STYLE_ROWS and grid.get("endRowIndex", tab.rows) >= tab.rows
+    return wrap and column_style(tab, grid.get("startRowIndex", 0) + 1, grid.get("endRowIndex", tab.rows))

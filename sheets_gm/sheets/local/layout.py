@@ -36,10 +36,10 @@ from openpyxl.worksheet.datavalidation import DataValidation, DataValidationList
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import (
     BORDER_COLOUR,
-    COLUMN_STYLE_ROWS,
     ConditionalFill,
     TabLayout,
     WorkbookLayout,
+    column_style,
     quote_tab,
     split_a1,
 )
@@ -213,7 +213,7 @@ def _filled_cells(ws: Any, tab: TabLayout, box: Box) -> Iterator[Any]:
     than ``COLUMN_STYLE_ROWS``, those columns' own styles and the box's cells the tab holds now (the style given to
     a column is copied to each cell a write makes in it)."""
     min_row, min_col, max_row, max_col = box.clamp(tab.rows, tab.cols)
-    if max_row < tab.rows or max_row - min_row < COLUMN_STYLE_ROWS:
+    if not column_style(tab, min_row, max_row):
         yield from layout_cells(ws, tab, box)
         return
     for col in range(min_col, max_col + 1):
