@@ -70,7 +70,7 @@ user = "{USER}"
 password_env = "NOTICES_SMTP_PASSWORD"
 sender = "Match GM <{USER}>"
 ca_file = "{CERT}"
-timeout = 0.5
+timeout = 5
 
 [notify.chat]
 style = "discord"
