@@ -18,14 +18,15 @@ from sheets_gm.commands.base import UsageError, UserError
 from sheets_gm.commands.matchargs import load, open_match, user_errors
 from sheets_gm.engine.words import counted, describe_wait
 from sheets_gm.match.config import BackendKind, MatchConfig
-from sheets_gm.match.poll_words import (
+from sheets_gm.notify.announce import outbox_lines, quiet_alarms
+from sheets_gm.running.poll_words import (
     describe_report,
     older_copies_line,
     poll_warnings,
     rejected_lines,
     tables_warning,
 )
-from sheets_gm.match.polls import (
+from sheets_gm.running.polls import (
     FullPoll,
     IdlePoll,
     LeftOpen,
@@ -34,9 +35,8 @@ from sheets_gm.match.polls import (
     resolve_now,
     send_waiting,
 )
-from sheets_gm.match.run import sync_once
-from sheets_gm.match.watch import seconds_until, watch
-from sheets_gm.notify.announce import outbox_lines, quiet_alarms
+from sheets_gm.running.run import sync_once
+from sheets_gm.running.watch import seconds_until, watch
 from sheets_gm.sheets.backend import WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark, file_mark
 from sheets_gm.sync.deadline import describe_deadline

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from sheets_gm.match.idle_poll import IdleSync, idle_local_sync
 from sheets_gm.notify.outbox import Outbox, due
+from sheets_gm.running.idle_poll import IdleSync, idle_local_sync
 from sheets_gm.sheets.marks import unchanged
 from sheets_gm.sync.gate.drive import due_without_changes
 from sheets_gm.sync.gate.idle import deadline_due

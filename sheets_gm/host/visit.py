@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.host.accounts import Handover, SharedChangeLog, account_of, config_keys, require_signed_in
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
-from sheets_gm.match.connect import google_client
-from sheets_gm.match.idle_poll import idle_local_sync
-from sheets_gm.match.poll_words import describe_report
-from sheets_gm.match.polls import IdlePoll, LeftOpen, Looked, poll_config, send_waiting
-from sheets_gm.match.run import require_sheets
+from sheets_gm.running.connect import google_client
+from sheets_gm.running.idle_poll import idle_local_sync
+from sheets_gm.running.poll_words import describe_report
+from sheets_gm.running.polls import IdlePoll, LeftOpen, Looked, poll_config, send_waiting
+from sheets_gm.running.run import require_sheets
 from sheets_gm.sheets.backend import SheetError, SheetUnavailableError
 from sheets_gm.sheets.marks import file_mark
 from sheets_gm.sync.lock import SyncBusyError, match_lock

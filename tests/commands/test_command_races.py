@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-import sheets_gm.match.polls as polls
-import sheets_gm.match.run as run
+import sheets_gm.running.polls as polls
+import sheets_gm.running.run as run
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.polls import poll_behind_gate, resolve_now
 from sheets_gm.rulesets.registry import create_ruleset
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.polls import poll_behind_gate, resolve_now
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.marks import file_mark
 from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, undo_window

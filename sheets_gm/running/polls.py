@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.init.settle import complete_cut_commands
 from sheets_gm.match.config import BackendKind, MatchConfig
-from sheets_gm.match.connect import open_match_sheets, tidy_local_workbooks
-from sheets_gm.match.idle_poll import may_stay_idle
-from sheets_gm.match.poll_words import describe_report, poll_warnings, rejected_lines
-from sheets_gm.match.run import complete_cut_change, gm_change, sync_once
 from sheets_gm.notify.announce import after_poll, send_due
 from sheets_gm.notify.due import Due
 from sheets_gm.notify.outbox import due
+from sheets_gm.running.connect import open_match_sheets, tidy_local_workbooks
+from sheets_gm.running.idle_poll import may_stay_idle
+from sheets_gm.running.poll_words import describe_report, poll_warnings, rejected_lines
+from sheets_gm.running.run import complete_cut_change, gm_change, sync_once
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.private_files import write_private
