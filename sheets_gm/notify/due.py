@@ -1,6 +1,6 @@
 """What an idle poll must do about notices, told without loading the outbox when nothing waits in it.
 
-Cron's idle poll asks here first (``match.idle_poll``): a match without notices has no outbox folder, and one whose
+Cron's idle poll asks here first (``running.idle_poll``): a match without notices has no outbox folder, and one whose
 outbox holds no letter needs only its reminder's file read. Only when letters wait does it load the outbox
 (``notify.outbox.due``), which alone can tell which of them may be tried now. Standard library only, and only
 what an idle poll needs: no ``dataclasses``.
