@@ -97,14 +97,14 @@ def test_no_module_imports_round_a_circle() -> None:
 
 
 def test_a_circle_put_back_is_found() -> None:
-    """The circle issue 65 broke (``bot_drift`` reading the roster's bots from ``run``, inside a function), put
-    back into the real graph, is the one the test above fails on."""
+    """The circle issue 65 broke (``bot_drift`` reading the roster's bots from the module that starts a match, inside
+    a function), put back into the real graph, is the one the test above fails on."""
     graph = import_graph()
-    source = "def configured_bots() -> None:\n    from sheets_gm.running.run import roster_bots, roster_file_of\n"
+    source = "def configured_bots() -> None:\n    from sheets_gm.init.start import roster_bots, roster_file_of\n"
     graph["sheets_gm.running.bot_drift"] |= imports_in(source)
     circles = import_circles(graph)
     assert len(circles) == 1
-    assert {"sheets_gm.running.bot_drift", "sheets_gm.running.run", "sheets_gm.privacy.secrets"} <= set(circles[0])
+    assert {"sheets_gm.running.bot_drift", "sheets_gm.init.start", "sheets_gm.privacy.secrets"} <= set(circles[0])
     assert circles[0][0] == circles[0][-1]
 
 

@@ -93,8 +93,8 @@ def practice_files(ruleset: str) -> tuple[str, str]:
     import io
 
     from sheets_gm.engine.ruleset import Roster
+    from sheets_gm.init.start import seats_alone_refused
     from sheets_gm.rulesets.registry import bots_of, create_ruleset
-    from sheets_gm.running.run import seats_alone_refused
 
     rules = create_ruleset(ruleset)
     traits = rules.traits
@@ -193,7 +193,7 @@ def refuse_google_without_keys(path: Path) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write a starter config if there is none, then create the match it describes."""
-    from sheets_gm.running.run import init_match
+    from sheets_gm.init.start import init_match
 
     ruleset = args.ruleset.strip().lower()
     if ruleset not in GAMES:

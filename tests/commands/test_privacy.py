@@ -175,7 +175,7 @@ def test_an_old_one_workbook_match_warns_and_repair_moves_its_engine_out(
     code, _, err = run(capsys, "init", "gvg", "-c", path)
     assert code == 1 and "would let players read secrets" in err  # the teams' tabs in the board, first
     with monkeypatch.context() as patch:  # and past that refusal, init never lays a match over the old one
-        patch.setattr("sheets_gm.running.run.refuse_exposures", lambda config: None)
+        patch.setattr("sheets_gm.init.start.refuse_exposures", lambda config: None)
         code, _, err = run(capsys, "init", "gvg", "-c", path)
     assert code == 1 and "match.xlsx holds the engine tab of a match" in err and "repair" in err
     assert not (tmp_path / "gm" / "engine.xlsx").exists()  # refused before any file was created

@@ -607,8 +607,8 @@ def _google_engine_move(tmp_path: Path, cut: int | None) -> tuple[dict[str, Any]
     with pytest.MonkeyPatch.context() as patch, \
             signed_in_fake(patch, {key: f"cut test · {role}" for role, key in keys.items()}) as fake:
         with pytest.MonkeyPatch.context() as old:  # created when the engine could share the board's spreadsheet
-            old.setattr("sheets_gm.running.run.refuse_exposures", lambda config: None)
-            old.setattr("sheets_gm.running.run.new_seed", lambda: SEED)  # the same match, run whole and cut
+            old.setattr("sheets_gm.init.start.refuse_exposures", lambda config: None)
+            old.setattr("sheets_gm.init.start.new_seed", lambda: SEED)  # the same match, run whole and cut
             assert main(["init", "gvg", "-c", str(path), "--no-share"]) == 0
         sheets = open_match(load_config(path))
         for _ in range(2):
