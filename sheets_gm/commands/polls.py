@@ -24,6 +24,7 @@ from sheets_gm.running.poll_words import (
     older_copies_line,
     poll_warnings,
     rejected_lines,
+    report_line,
     tables_warning,
 )
 from sheets_gm.running.polls import (
@@ -60,7 +61,7 @@ def _watch_line(config: MatchConfig, report: WindowReport | IdlePoll, wait: floa
         said = f"{report.state.summary or 'Nothing changed.'} (Drive: no spreadsheet changed, nothing read.)"
     else:
         warnings = poll_warnings(config, report)
-        said = " ".join(p for p in (describe_report(report), report.drive) if p)
+        said = report_line(report)
     return "".join(f"{w}\n" for w in warnings) + f"{said} Next poll in {describe_wait(wait)}."
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.running.idle_poll import IdleSync, idle_local_sync
-from sheets_gm.running.poll_words import describe_report
+from sheets_gm.running.poll_words import report_line
 from sheets_gm.running.polls import IdlePoll, LeftOpen, Looked, poll_config, send_waiting
 from sheets_gm.running.run import require_sheets
 from sheets_gm.sheets.marks import FileMark
@@ -97,6 +97,5 @@ def _said(looked: Looked) -> Look:
         state = gated.state
         return Look(Seen.IDLE, state.summary, warned(state.warning), gated.notices, state.deadline, state.finished)
     report = gated.report
-    line = " ".join(p for p in (describe_report(report), report.drive) if p)
-    return Look(Seen.RESOLVED if report.resolved else Seen.READ, line, warned(gated.warning), gated.notices,
-                report.deadline, report.finished)
+    return Look(Seen.RESOLVED if report.resolved else Seen.READ, report_line(report), warned(gated.warning),
+                gated.notices, report.deadline, report.finished)

@@ -44,6 +44,11 @@ def describe_report(report: WindowReport) -> str:
     return " ".join(said)
 
 
+def report_line(report: WindowReport) -> str:
+    """The poll's line with what Drive let it skip, as ``sync --watch`` and ``serve`` say it on one line."""
+    return " ".join(p for p in (describe_report(report), report.drive) if p)
+
+
 def older_copies_line(report: WindowReport, *, done: bool = True) -> str:
     """The warning that a seat's file was saved over the sync's write from an older copy, and what the sync did
     (``done``) or will do with it."""
