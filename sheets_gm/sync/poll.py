@@ -96,6 +96,7 @@ from sheets_gm.sync.rows.fates import (
     GO_NOTHING,
     SeatSettled,
     ahead_refusals,
+    early_ready_note,
     empty_row_answer,
     game_notes,
     in_table,
@@ -642,7 +643,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
             elif (row.table, row.row) in held:
                 out = read.adapter.idle_reason(read.record.state, seat)
-                note = seat_read.note(row) or ahead.get((row.table, row.subject), "")
+                note = seat_read.note(row) or ahead.get((row.table, row.subject), "") or \
+                    early_ready_note(window, seat, spec, row)
                 text = kept_feedback(window, seat, spec, False, note, out)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):

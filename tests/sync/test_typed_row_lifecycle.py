@@ -61,7 +61,7 @@ class Match:
         placed = seat_read.tab.table(table)
         backend = seat_backend(self.sheets, read.tabs, seat)
         assert isinstance(backend, MemoryBackend)
-        backend.type(seat_read.tab.name, placed.cell(index, key), value)
+        backend.type(placed.tab or seat_read.tab.name, placed.cell(index, key), value)
 
     def row(self, seat: str, table: str, index: int) -> TypedRow:
         return [r for r in self.read().seats[seat].rows if r.table == table][index]

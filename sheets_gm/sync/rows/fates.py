@@ -128,6 +128,16 @@ def out_sentence(reason: str) -> str:
     return f"{MARK}{reason} What is typed here is not read."
 
 
+def early_ready_note(window: Window, seat: str, table: InputTable, row: TypedRow) -> str:
+    """What a seat row kept for the seat's own window (typed ahead: her deployment, during her opponent's) says of
+    its Ready ticked already: not taken, and unticked as the open window resolves, as a Ready ticked in the
+    opponent's turn is ('' when it is not ticked, or the open window waits for the seat)."""
+    boxes = table.of_kind(ColumnKind.READY)
+    if table.rows != SEAT_ROWS or not boxes or not row.ticked(boxes[0].key) or seat in window.awaited:
+        return ""
+    return ready_sentence(window, seat, table, False, ticked=True)
+
+
 def kept_feedback(window: Window | None, seat: str, table: InputTable, reads: bool, note: str = "",
                   out_reason: str = "") -> str:
     """What a row kept in its cells says as its tables are drawn for ``window`` (``reads``: the seat writes in
@@ -329,6 +339,33 @@ def handed_back(tab: InputTab, rows: Sequence[TypedRow], reason: str) -> tuple[l
                 f"{' and '.join(ticked)} unticked, so nothing resolves before you look: tick {' or '.join(ticked)} "
                 "when your rows are right.")
     return out, said
+
+
+def given_back(tab: InputTab, rows: Sequence[TypedRow], subjects: Collection[str] | None) -> list[TypedRow]:
+    """The rows a bot typed that handing them back (the whole seat: ``subjects`` None, else the rows of those
+    subjects) sets aside instead of keeping: in a seat whose orders a pasted post may give (a ``numbered`` table,
+    Coalition's Forum tab), the bot's rows of the other list tables, which would win over her post's lines one by one
+    (an army's own row wins over its post line); elsewhere none, the bot's rows staying for her to change."""
+    if not any(p.spec.numbered for p in tab.tables):
+        return []
+    gives = {p.spec.name for p in tab.tables if not (p.spec.numbered or p.spec.standing or p.spec.rows == SEAT_ROWS)}
+    return [r for r in rows if r.typed and r.table in gives and (subjects is None or r.subject in subjects)]
+
+
+def given_back_line(tab: InputTab, open_window: Window, reason: str, rows: Sequence[TypedRow]) -> ArchiveLine:
+    """The bot's rows set aside when the GM handed them back to their player (``given_back``): her own rows or her
+    pasted post give the orders, and this line keeps what the bot had typed."""
+    text = (f"Set aside when the GM handed these rows back to you from the bot during {open_window.label} ({reason}):"
+            " what the bot had typed, no longer in your rows, so that your own rows or your pasted post give the "
+            "orders; copy a line back if you want it:")
+    return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
+def given_back_notice(count: int, reason: str, archive_tab: str) -> str:
+    """What the seat's View says of the bot's rows a hand-back set aside (a Log line only she reads)."""
+    rows = f"{count} row{' the bot typed was' if count == 1 else 's the bot typed were'}"
+    return (f"{rows} set aside when the GM handed them back to you ({reason}): tab {archive_tab!r} lists them; "
+            "your own rows or your pasted post give the orders now.")
 
 
 def taken_over(seat_read: SeatRead, handed: Mapping[str, str]) -> list[TypedRow]:
@@ -821,11 +858,15 @@ def _step_notes(out: SeatSettled, seat_read: SeatRead, window: Window, same_wind
         for row in seat_read.rows:
             spec = seat_read.tab.table(row.table).spec
             boxes = spec.of_kind(ColumnKind.READY)
-            if spec.rows != SEAT_ROWS or not boxes or row.window != window.key or not row.ticked(boxes[0].key):
+            if spec.rows != SEAT_ROWS or not boxes or not row.ticked(boxes[0].key):
                 continue
             stays_ticked = out.kept.get(row.table, {}).get(row.subject)
             if stays_ticked is not None and stays_ticked.ticked(boxes[0].key):
-                continue
+                if row.window == window.key:  # a step of the window resolved: unticked as the window closes
+                    continue
+                # ticked ahead for a window of her own (her deployment): one rule, a Ready is for the window
+                # that waits for her, as in a turn
+                out.kept[row.table][row.subject] = unticked(spec, stays_ticked)[0]
             dropped = ready_dropped_sentence(window, seat_read.seat, boxes[0].header)
             out.shown.setdefault(row.table, {})[row.subject] = dropped
             out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": dropped})
