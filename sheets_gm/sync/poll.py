@@ -660,10 +660,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                                     seat_input.held_why.get(row.subject, ""), answer.waits.get(seat, ()))
             else:
                 state = read.record.state
-                text = empty_row_answer(seat_read.note(row), read.adapter.idle_row_reason(
-                    state, seat, spec, row.subject) or idle_feedback(window, seat, spec, outcome_text,
-                                                                     read.adapter.idle_reason(state, seat)),
-                    acts(window, seat, spec))
+                text = empty_row_answer(read.adapter, state, window, seat, spec, row.subject, seat_read.note(row),
+                                        outcome_text, acts(window, seat, spec))
             said = drawn.notes.get((seat, row.table, row.row), "") if drawn else ""  # a shown cell typed over
             text = fitted_answer(f"{text} · {said}" if said and text else said or text)
             if text != row.feedback:

@@ -50,6 +50,7 @@ from sheets_gm.sync.rows.fate_words import (
     READ_AS,
     READ_AS_REST,
     fitted_answer,
+    idle_feedback,
     read_as_words,
     read_line_sentence,
     ready_dropped_sentence,
@@ -195,10 +196,16 @@ def carried_sentence(closed: Window, what: str) -> str:
     return f"{CARRIED}{closed.label}: {what}." if what else f"{CARRIED}{closed.label} (the Log says what it did)."
 
 
-def empty_row_answer(note: str, idle: str, writes_now: bool) -> str:
-    """What an empty row says: its ``note`` (what the last resolution did with what was typed there) or ``idle``;
-    a row carried out in an earlier window that its seat writes in now says both (what it did, what it waits for)."""
-    if note.startswith(CARRIED) and writes_now and idle:
+def empty_row_answer(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, table: InputTable,
+                     subject: str, note: str, outcome_text: str, writes_now: bool) -> str:
+    """What a row with nothing typed in it says, the one answer every writer draws (a resolution's write, the
+    completion of a cut one, the poll's answer): its ``note`` (what the last resolution did with what was typed
+    there) or what it waits for; both for a seat row (what it did, then what it waits for: a Champions fight row, a
+    Go) and for a row carried out in an earlier window that its seat writes in now (``writes_now``)."""
+    idle = idle_feedback(window, seat, table, outcome_text, adapter.idle_reason(state, seat))
+    if table.rows != SEAT_ROWS:
+        idle = (window is not None and adapter.idle_row_reason(state, seat, table, subject)) or idle
+    if note and idle and (table.rows == SEAT_ROWS or (note.startswith(CARRIED) and writes_now)):
         return f"{note} · {idle}"
     return note or idle
 
@@ -818,12 +825,20 @@ def _carried_notes(out: SeatSettled, seat_read: SeatRead, window: Window, said: 
         key = (row.table, row.subject)
         spec = seat_read.tab.table(row.table).spec
         if key in out.unused or key in out.partly or key in out.aside or row.subject in out.kept.get(row.table, {}) \
-                or spec.rows == SEAT_ROWS or not row.typed or idle(spec, row.subject):
+                or not row.typed or idle(spec, row.subject) \
+                or (spec.rows == SEAT_ROWS and not _orders_typed(spec, row)):
             continue
         what = "; ".join(dict.fromkeys(said.get(key, [])))
         note = carried_sentence(window, what)
         out.shown.setdefault(row.table, {}).setdefault(row.subject, note)
         out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
+
+
+def _orders_typed(spec: InputTable, row: TypedRow) -> bool:
+    """Whether a seat row holds an order besides its boxes (Champions' fight row: its attacks), which says what it
+    did once carried out; a row of boxes alone (Ready, Go) says what became of them elsewhere (``_step_notes``)."""
+    return any(c.kind.typed and c.kind not in (ColumnKind.TICK, ColumnKind.READY)
+               and row.values.get(c.key) not in (None, "", False) for c in spec.columns)
 
 
 def renamed(text: str, moved: Mapping[str, str]) -> str:
