@@ -193,7 +193,9 @@ CARRIED = "✔ Carried out in "  # how what an emptied row says of the resolutio
 def carried_sentence(closed: Window, what: str) -> str:
     """A row the resolution of ``closed`` carried out whole, cleared: what it did (``what``, its verdicts; '' when
     the engine said nothing of it)."""
-    return f"{CARRIED}{closed.label}: {what}." if what else f"{CARRIED}{closed.label} (the Log says what it did)."
+    if not what:
+        return f"{CARRIED}{closed.label} (the Log says what it did)."
+    return f"{CARRIED}{closed.label}: {what}{'' if what.endswith(('.', '!', '?')) else '.'}"  # one full stop
 
 
 def empty_row_answer(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, table: InputTable,
