@@ -1,5 +1,5 @@
 """What ``sheets-gm sync``, ``resolve`` and ``status`` print (their command line is ``commands/sync.py``): the
-match layer polls, resolves and sends the notices (``match.polls``); this module turns what it returns into lines
+match layer polls, resolves and sends the notices (``running.polls``); this module turns what it returns into lines
 and exit codes, and says where the match stands."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def _watch_line(config: MatchConfig, report: WindowReport | IdlePoll, wait: floa
 def _watch_step(config: MatchConfig, sheets: MatchSheets) -> WindowReport | IdlePoll:
     """One poll of ``sync --watch``, behind the match's gate as cron's polls are (an idle Google one reads no
     spreadsheet); prints what its notices did. Its errors reach the loop as raised: Google unavailable makes it
-    wait and poll again (``match.watch``), any other ends it as a user error."""
+    wait and poll again (``running.watch``), any other ends it as a user error."""
     gated = poll_behind_gate(config, file_mark(config.path), sheets, quiet=False, clock=_now)
     if isinstance(gated, LeftOpen):
         raise _left_open(gated)
@@ -151,7 +151,7 @@ def _watch_ceiling(config: MatchConfig, interval: float) -> float:
 
 
 def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileMark | None) -> int:
-    """One poll for cron, behind the match's gate (``match.polls``): print what it says, as ``--quiet`` allows."""
+    """One poll for cron, behind the match's gate (``running.polls``): print what it says, as ``--quiet`` allows."""
     with user_errors():
         looked = poll_config(config, config_mark, _now, quiet=args.quiet)  # serve's look takes the same path
     for note in looked.notes:

@@ -1,6 +1,6 @@
 """Two commands racing for a match resolve a window once (issue 52, item 7), on local workbooks and on Google.
 
-Cron's poll behind its gate (``match.polls.poll_behind_gate``) decides, from the workbooks' fingerprints or from
+Cron's poll behind its gate (``running.polls.poll_behind_gate``) decides, from the workbooks' fingerprints or from
 Drive's change log and the spreadsheets it kept from its last read, whether and what to read. A GM's command that
 holds the match lock meanwhile (``resolve --force --window``, another sync, an undo) writes the match; the poll
 that waited for the lock must then decide from the match as that command left it, never from what it kept before.
