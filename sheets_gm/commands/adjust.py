@@ -110,7 +110,8 @@ def _hand_over(args: argparse.Namespace) -> int:
     if any(kind != NO_BOT for kind in wanted.values()):
         said.append("A bot whose seat acts in it has typed its rows.")
     if any(kind == NO_BOT for kind in wanted.values()):
-        said.append("What a bot typed stays for its player to change, Ready and Go unticked.")
+        said.append("What a bot typed stays for its player to change (or goes to her Archive where a pasted post "
+                    "gives her orders), Ready and Go unticked.")
     print(f"Written to the match; open now: {done.open_now}. {' '.join(said)} "
           f"`sheets-gm undo -c {shlex.quote(str(args.config))}` takes this back with the last resolution.")
     return 0
