@@ -15,6 +15,12 @@ Saving is the same the other way: openpyxl serialises each cell as an element tr
 100 function calls a cell), most of a workbook's save. :func:`_write_row` writes a row's text, number and boolean
 cells as the very bytes openpyxl would write for them, straight into the stream; every other cell (a formula, a
 date, rich text, a cell with a link) is written by openpyxl's own code.
+
+Where ``defusedxml`` is installed (other packages bring it), openpyxl parses worksheets and shared strings with its
+parser, built on the standard library's pure-Python ``XMLParser``: a third slower than the C parser. Its guards are
+the expat library's own since expat 2.4.1 (amplified entities, "billion laughs", are refused; external entities are
+never fetched by ``ElementTree``), and a workbook's size is bounded before it is parsed (:func:`unpacked_size_problem`),
+so with such an expat those two parts are parsed by the standard library's ``iterparse``.
 """
 
 from __future__ import annotations
@@ -23,8 +29,10 @@ import io
 import re
 import sys
 import zipfile
+from pyexpat import version_info as _expat_version
 from types import ModuleType
 from typing import Any
+from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]  # et_xmlfile's own
 
 
@@ -47,11 +55,18 @@ openpyxl = _import_without_numpy()
 from openpyxl.cell._writer import write_cell  # noqa: E402  # after openpyxl, imported without numpy
 from openpyxl.comments.comment_sheet import CommentRecord  # noqa: E402
 from openpyxl.compat import safe_string  # noqa: E402
+from openpyxl.reader import strings as _strings_reader  # noqa: E402
 from openpyxl.utils.cell import coordinate_to_tuple  # noqa: E402
+from openpyxl.worksheet import _reader as _sheet_reader  # noqa: E402
 from openpyxl.worksheet._reader import FORMULA_TAG, INLINE_STRING, WorkSheetParser  # noqa: E402
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
 
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
+
+#: The first expat that refuses amplified entities itself (CVE-2013-0340), as ``defusedxml`` does.
+SAFE_EXPAT = (2, 4, 1)
+if _expat_version >= SAFE_EXPAT:
+    _sheet_reader.iterparse = _strings_reader.iterparse = ET.iterparse
 
 
 def _local(tag: object) -> str:
@@ -230,8 +245,6 @@ def _count_cells(archive: zipfile.ZipFile, part: zipfile.ZipInfo, most: int) -> 
 def _tab_names(archive: zipfile.ZipFile) -> dict[str, str]:
     """Each worksheet part's tab name (``xl/worksheets/sheet2.xml`` → ``Junk``), from the workbook's own index;
     empty where that cannot be read."""
-    import xml.etree.ElementTree as ET
-
     try:
         book = ET.fromstring(archive.read("xl/workbook.xml"))
         rels = ET.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
