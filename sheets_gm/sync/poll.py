@@ -882,7 +882,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                  else settled.completing_lines(seat_read.tab, window))
         over = names_typed_over(adapter, (record.state, new_state), seat, seat_read.tab, seat_read.rows) \
             if seat_read.pending is not None else ()  # else sort_rows told them apart
-        strays = stray_layout(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays + over)
+        strays = stray_layout(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays + over,
+                              read_here=True)
         lines += strays.aside_line(seat_read.tab, window, new_window)  # typed in the closed one
         lines += [shown_typed_over_line(capital(window.label), shown[seat])] if shown.get(seat) else []
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
