@@ -23,6 +23,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import openpyxl
 import pytest
@@ -91,14 +92,30 @@ def test_every_table_of_a_practice_match_prints_at_8_points_or_more(game: str, t
     init_practice(tmp_path, game)
     capsys.readouterr()
     print_scale = _render_tabs().print_scale
-    small = {}
+    small, views = {}, {}
     for path in [*tmp_path.glob("*.xlsx"), *tmp_path.glob("gm/*.xlsx")]:
         for ws in openpyxl.load_workbook(path).worksheets:
             if ws.sheet_state == "visible" and TABLE.match(ws.title):
                 scale = print_scale(ws)
                 if scale * FONT_POINTS < LEAST_POINTS:
                     small[f"{path.name} · {ws.title}"] = round(scale * FONT_POINTS, 1)
+            if ws.sheet_state == "visible" and (ws.title.startswith("View ") or ws.title == "GM"):
+                views[ws.title] = _view_print(ws)
     assert not small, small
+    # a seat's View on one page across (Coalition's sides printed three, empty, for the judge's columns); the
+    # judge's and the GM's on two at most; every text above the log in a style of its own
+    assert views and all(wide <= (2 if title in ("View judge", "GM") else 1) and not loose
+                         for title, (wide, loose) in views.items()), views
+
+
+def _view_print(ws: Any) -> tuple[int, list[str]]:
+    """A View tab's pages across, and the cells above its log that hold text but no style of their own: LibreOffice
+    gives such a cell its column's style (the log's wrap) at one line's height, its lines printed over the next
+    rows' (Champions' panel, Coalition's battle post), where a local workbook's rows grow only for their own."""
+    header = next(row for row in range(3, ws.max_row + 1) if ws.cell(row, 1).value == "Turn")
+    loose = [cell.coordinate for row in ws.iter_rows(min_row=2, max_row=header - 1) for cell in row
+             if isinstance(cell.value, str) and cell.value and not cell.has_style]
+    return ws.page_setup.fitToWidth, loose
 
 
 @needs_office
