@@ -254,6 +254,13 @@ def _apply_page(ws: Any, tab: TabLayout) -> None:
     elif _repeats_first_column(tab):
         ws.print_title_cols = "A:A"  # a table printed over pages across: each names its rows (an army, a unit)
     ws.print_options.headings = tab.print_headings
+    # only the layout's cells: a long line running on past its last column (a View's status) once widened the print
+    # range, LibreOffice shrinking the whole tab for it (a Win or Die View at 7.8 pt instead of 8.7). Never on a
+    # hidden tab: LibreOffice prints a hidden tab that has a print range.
+    if not tab.hidden:
+        ws.print_area = f"A1:{get_column_letter(tab.cols)}{tab.rows}"
+    else:
+        ws.print_area = None
 
 
 def print_width(tab: TabLayout) -> int:
