@@ -178,3 +178,22 @@ def test_a_match_played_a_few_windows_prints_every_table_at_8_points_or_more(
     too_many = {f"{book} · {tab}": pages for (book, tab), (pages, _scale, _text) in printed.items()
                 if TABLE.match(tab) and pages > MOST_TABLE_PAGES}
     assert not too_many, too_many
+
+
+@pytest.mark.soak
+@needs_office
+def test_a_war_of_120_armies_a_side_prints_its_judges_tabs_at_8_points(tmp_path: Path) -> None:
+    """Issue 64: the judge's workbook of a Coalition war as a table plays it (120 armies a side, 76 battles
+    waiting, ``scripts/print_big_war.py``), printed whole: its pages counted per tab (printed, to compare), every
+    table at 8 pt or more, the judge's View (each army of a battle in a column of its own) over two pages across
+    at most, each band of rows printed whole before the next."""
+    done = subprocess.run([sys.executable, str(SCRIPTS / "print_big_war.py"), str(tmp_path / "war")],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.startswith("76 battles"), done.stdout
+    printed = _render(tmp_path / "war", "--workbooks", "judge")
+    print("\nwar: " + ", ".join(f"{tab} {pages} p {scale * FONT_POINTS:.1f} pt"
+                                for (_book, tab), (pages, scale, _text) in sorted(printed.items())))
+    assert {tab for _book, tab in printed} >= {"Judge", "View judge"}, printed
+    assert not _too_small(printed), printed
+    view = openpyxl.load_workbook(tmp_path / "war" / "judge.xlsx")["View judge"]
+    assert view.page_setup.fitToWidth <= 2 and view.page_setup.pageOrder == "overThenDown"
