@@ -420,6 +420,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
                        for subject, problems in i.problems.items() for p in problems]
     report.rejected += [_rejected(v) for v in answer.verdicts if not v.accepted]
     report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
+    report.rejected = list(dict.fromkeys(report.rejected))  # the reading and the check may both give one refusal
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
     report.ready_held = [s for s in report.waiting_for if s in read.seats and _ready_ticked(read.seats[s], window)]
     report.untyped = _untyped_rows(read, window, answer)
