@@ -168,7 +168,7 @@ class WindowReport:
     schedule_change: str = ""  # what the GM's change of [deadlines] did (a dry run: will do), for her
     completed: str = ""  # a GM's change cut short that the poll completed before anything else (``sync/journal.py``)
     log_lines_cleared: list[str] = field(default_factory=list)  # lines typed below the Log, cleared (for the GM)
-    page: str = ""  # why the match page could not be written ('' when it was, or needs nothing: ``match.page``)
+    page: str = ""  # why the match page could not be written ('' when it was, or needs nothing: ``running.page``)
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:

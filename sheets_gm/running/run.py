@@ -33,9 +33,7 @@ from sheets_gm.init.targets import (
     whose_match,
 )
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, live_values, match_files
-from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.match_roster import editor_emails, repair_roster, roster_bots, roster_file_of
-from sheets_gm.match.page import publish_page
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.match.team_check import row_emails, team_warnings
@@ -47,6 +45,8 @@ from sheets_gm.rulesets.registry import (
     get_ruleset,
     sheet_spec,
 )
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.page import publish_page
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sync.command_journal import (
     begin_init,
