@@ -883,7 +883,8 @@ def _step_notes(out: SeatSettled, seat_read: SeatRead, window: Window, same_wind
                     continue
                 # ticked ahead for a window of her own (her deployment): one rule, a Ready is for the window
                 # that waits for her, as in a turn
-                out.kept[row.table][row.subject] = unticked(spec, stays_ticked)[0]
+                out.kept[row.table][row.subject] = replace(stays_ticked, values={**stays_ticked.values,
+                                                                           boxes[0].key: False})
             dropped = ready_dropped_sentence(window, seat_read.seat, boxes[0].header)
             out.shown.setdefault(row.table, {})[row.subject] = dropped
             out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": dropped})
