@@ -87,7 +87,6 @@ from sheets_gm.sync.older_copy import (
 from sheets_gm.sync.read import MatchRead, adapter_of, read_match
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
 from sheets_gm.sync.rows.fate_words import (
-    FORCED,
     fitted_answer,
     idle_feedback,
     shown_typed_over_line,
@@ -420,6 +419,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
                        for subject, problems in i.problems.items() for p in problems]
     report.rejected += [_rejected(v) for v in answer.verdicts if not v.accepted]
     report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
+    report.rejected = list(dict.fromkeys(report.rejected))  # the reading and the check may both give one refusal
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
     report.ready_held = [s for s in report.waiting_for if s in read.seats and _ready_ticked(read.seats[s], window)]
     report.untyped = _untyped_rows(read, window, answer)
@@ -518,7 +518,7 @@ def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[
     if pending:
         return COMPLETING
     if force:
-        return FORCED
+        return "forced by the GM"
     if not waiting:
         return "every seat is ready" if len(window.awaited) > 1 else f"{window.awaited[0]} is ready"
     if window.stepwise and any(i.go for i in answer.inputs.values()) and (why := _go_resolves(read, window, answer)):
@@ -878,7 +878,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                                              **settled.told(), "gen": new_record.stamp().to_json()}),
                                f"rows {seat} typed that resolution {number} read")
         # else the cut resolution wrote this seat's lines, with its rows read: only rows typed since are added
-        lines = (settled.lines(seat_read.tab, window, report.reason == FORCED) if seat_read.pending is None
+        lines = (settled.lines(seat_read.tab, window) if seat_read.pending is None
                  else settled.completing_lines(seat_read.tab, window))
         over = names_typed_over(adapter, (record.state, new_state), seat, seat_read.tab, seat_read.rows) \
             if seat_read.pending is not None else ()  # else sort_rows told them apart

@@ -278,11 +278,10 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
 
 # -- the Archive's sentences --------------------------------------------------------------------------------
 def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: Mapping[Key, str],
-              partly: Mapping[Key, str] | None = None, aside: Mapping[Key, str] | None = None,
-              forced: bool = False) -> ArchiveLine:
+              partly: Mapping[Key, str] | None = None, aside: Mapping[Key, str] | None = None) -> ArchiveLine:
     """What a resolution of ``window`` read of the seat's rows: each carried out (the row alone), carried out in
     part (and what was not), not carried out and left in its row (and why), or not carried out and set aside
-    (``aside``: a row of a table read for one window only, with the table's words); ``forced``: the GM closed it."""
+    (``aside``: a row of a table read for one window only, with the table's words)."""
     partly = partly or {}
     aside = aside or {}
 
@@ -297,7 +296,7 @@ def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: M
             return f"{row_text(tab, r)} — carried out in part ({partly[key]})"
         return row_text(tab, r)
 
-    return ArchiveLine(capital(window.label), read_line_sentence(window.label, forced),
+    return ArchiveLine(capital(window.label), read_line_sentence(window.label),
                        tuple(detail(r) for r in read), tuple(read))
 
 
@@ -505,11 +504,11 @@ class SeatSettled:
     bots_over: list[TypedRow] = field(default_factory=list)
     aside: dict[Key, str] = field(default_factory=dict)
 
-    def lines(self, tab: InputTab, window: Window, forced: bool = False) -> list[ArchiveLine]:
-        """The Archive entries this resolution writes for the seat (``forced``: the GM closed the window)."""
+    def lines(self, tab: InputTab, window: Window) -> list[ArchiveLine]:
+        """The Archive entries this resolution writes for the seat."""
         out = []
         if self.read:
-            out.append(read_line(tab, window, self.read, self.unused, self.partly, self.aside, forced))
+            out.append(read_line(tab, window, self.read, self.unused, self.partly, self.aside))
         if self.set_aside:
             out.append(stale_line(tab, window, self.set_aside))
         if self.gone:
@@ -884,7 +883,8 @@ def _step_notes(out: SeatSettled, seat_read: SeatRead, window: Window, same_wind
                     continue
                 # ticked ahead for a window of her own (her deployment): one rule, a Ready is for the window
                 # that waits for her, as in a turn
-                out.kept[row.table][row.subject] = unticked(spec, stays_ticked)[0]
+                out.kept[row.table][row.subject] = replace(stays_ticked, values={**stays_ticked.values,
+                                                                           boxes[0].key: False})
             dropped = ready_dropped_sentence(window, seat_read.seat, boxes[0].header)
             out.shown.setdefault(row.table, {})[row.subject] = dropped
             out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": dropped})

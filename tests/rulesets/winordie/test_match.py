@@ -172,5 +172,5 @@ def test_a_standing_reaction_whose_unit_falls_says_it_fires_no_more() -> None:
     res = r.resolve(state, orders, dice)
     assert res.state.unit(guard.id) is None
     (said,) = [v for v in res.verdicts if v.seat == other]
-    assert not said.accepted and said.message == (f"Reaction 1: {guard.id} fell in {seat}'s turn: its {ability} "
-                                                  "fires no more; clear the row"), said
+    assert said.message == (f"Reaction 1: stood until {guard.id} fell in {seat}'s turn: its {ability} fires no "
+                            "more; clear the row"), said

@@ -79,9 +79,9 @@ def fallen_reactions(state: WodState, seat: str, standing: Sequence[Reaction], v
             continue
         subject = reaction_row(r.row)
         verdicts[:] = [v for v in verdicts if (v.seat, v.subject) != (seat, subject)]
-        verdicts.append(Verdict(seat, subject, "reaction", False,
-                                f"Reaction {r.row}: {r.unit} fell in {state.acting}'s turn: its {r.ability} fires "
-                                "no more; clear the row", r.unit))
+        verdicts.append(Verdict(seat, subject, "reaction", True,  # the row was good: its unit fell
+                                f"Reaction {r.row}: stood until {r.unit} fell in {state.acting}'s turn: its "
+                                f"{r.ability} fires no more; clear the row", r.unit))
 
 
 def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: list[Reaction],
