@@ -6,7 +6,7 @@ from __future__ import annotations
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.combat import Contribution, Side, decide
-from sheets_gm.rulesets.gvg.enums import EventKind, Outcome, Skill
+from sheets_gm.rulesets.gvg.enums import EventKind, Outcome, Skill, StructureKind
 from sheets_gm.rulesets.gvg.resolve.work import _ATTACKERS_WIN, _BULWARK, _DPS, _FISH, _TANK, Turn
 from sheets_gm.rulesets.gvg.rules import carried_tree
 from sheets_gm.rulesets.gvg.state import Player, Structure
@@ -23,6 +23,9 @@ _STALEMATE = Outcome.STALEMATE
 _STRUCTURE_DAMAGED = EventKind.STRUCTURE_DAMAGED
 _STRUCTURE_DESTROYED = EventKind.STRUCTURE_DESTROYED
 _TREE_DROPPED = EventKind.TREE_DROPPED
+# a member's ``value`` is a Python property on Python 3.11: read once per member
+_KIND_NAMES = {kind: kind.value for kind in StructureKind}
+_OUTCOME_VALUES = {outcome: outcome.value for outcome in Outcome}
 
 
 def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> None:
@@ -35,7 +38,7 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
     if not any(work.rolls(p) for p in attackers):
         return
     y = 1 - x
-    name, where = structure.kind.value, work.structure_words(structure)  # "bulwark", "red's bulwark on E4"
+    name, where = _KIND_NAMES[structure.kind], work.structure_words(structure)  # "bulwark", "red's bulwark on E4"
     carriers = carrier_teams_on(work, people)
     dps = [("DPS", s.dps_bonus)]
     attack = Side(y, f"{work.team(y)} attacking")
@@ -67,7 +70,7 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
              lambda: f"Battle for {where} ({kind}): {attack.describe()}; {defence.describe()}. "
                      f"{attack.total} vs {defence.total}: {verdict}.",
              tile=tile.label, kind=name, structure=structure.key, pvp=bool(defenders),
-             sides=[attack, defence], outcome=outcome.value,
+             sides=[attack, defence], outcome=_OUTCOME_VALUES[outcome],
              winner=work.team(y if outcome is _ATTACKERS_WIN else x))
     if outcome is _ATTACKERS_WIN:
         structure = work.state.structures[tile] = structure.copy()  # the turn's input state holds the other
@@ -114,7 +117,7 @@ def open_battle(work: Turn, tile: Coord, people: list[Player], where: str) -> in
              lambda: f"Battle on {place}: {sides[0].describe()}; {sides[1].describe()}. "
                      f"{sides[0].total} vs {sides[1].total}: {result}.",
              tile=tile.label, kind="open", pvp=True, sides=sides,
-             outcome=outcome.value, winner=None if winner is None else work.team(winner))
+             outcome=_OUTCOME_VALUES[outcome], winner=None if winner is None else work.team(winner))
     if winner is not None:
         for p in people:
             if p.team != winner:

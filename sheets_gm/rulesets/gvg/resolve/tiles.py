@@ -35,7 +35,7 @@ def action_phase(work: Turn) -> None:
                 work.buff_reach[p.team].append(work.board.reach_of(p.at, mode))
     work.destroyed_bulwarks = [0, 0]
     for structure in st.structures.values():
-        if structure.kind is _BULWARK and structure.destroyed:
+        if structure.kind is _BULWARK and structure.hp <= 0:  # ``destroyed`` without the property's call
             work.destroyed_bulwarks[structure.team] += 1
     for tile in sorted(present, key=_READING_ORDER):
         resolve_tile(work, tile, present[tile])
