@@ -284,8 +284,8 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
             if distance is not None and distance <= reach.steps and enterable(team, tile):  # ``_check_move``'s
                 move = tile
                 reaches[player.name] = reach
-                verdict = _moves.get((player.name, tile))  # ``_move_accepted``'s memory read without a call
-                checks.append(verdict if verdict is not None else _move_accepted(player.name, tile))
+                shared = _moves.get((player.name, tile))  # ``_move_accepted``'s memory read without a call
+                checks.append(shared if shared is not None else _move_accepted(player.name, tile))
             else:
                 checks.append(_check_move(rules, state, player, tile, reach))
         action = order.action
