@@ -245,6 +245,7 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
     bonus = (s.player_speed_bonus if speed[0] else 0, s.player_speed_bonus if speed[1] else 0)
     carriers = {tree.carrier for tree in state.trees if tree is not None and tree.carrier is not None}
     distances, enterable, mode = rules.board.distances, rules.board.enterable, s.movement
+    tables = (rules.board.distance_table(0, mode), rules.board.distance_table(1, mode))
 
     accepted: dict[str, PlayerOrder] = {}
     teleports: set[str] = set()
@@ -280,7 +281,8 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
             else:  # ``movement_reach`` of a player who rolls, without looking for the tree again
                 reach = rolled_reach(dice.d6("move/" + player.name), bonus[team])
             tile = order.move
-            distance = distances(team, mode, player.at).get(tile)
+            asked = tables[team].get(player.at)  # ``distances`` without a call, once asked from that tile
+            distance = (asked if asked is not None else distances(team, mode, player.at)).get(tile)
             if distance is not None and distance <= reach.steps and enterable(team, tile):  # ``_check_move``'s
                 move = tile
                 reaches[player.name] = reach
