@@ -82,7 +82,7 @@ class GvgMap:
             for team in (0, 1)
         )
         self._base_owner = {c: owner for c, (t, owner) in self.terrain.items() if t is Terrain.BASE}
-        self._distances: dict[tuple[int, Neighbourhood, Coord], dict[Coord, int]] = {}  # (team, mode, start)
+        self._distances: dict[tuple[int, Neighbourhood], dict[Coord, dict[Coord, int]]] = {}  # (team, mode): start
         self._reach: dict[tuple[Coord, Neighbourhood], frozenset[Coord]] = {}
         self._by_distance: dict[tuple[int, Neighbourhood, Coord], tuple[list[Coord], list[int]]] = {}
 
@@ -118,13 +118,22 @@ class GvgMap:
 
     def distances(self, team: int, mode: Neighbourhood, start: Coord) -> dict[Coord, int]:
         """Steps from ``start`` to every tile ``team`` can reach (cached: the map never changes)."""
-        key = (team, mode, start)
-        found = self._distances.get(key)
+        table = self.distance_table(team, mode)
+        found = table.get(start)
         if found is None:
             blocked = self._blocked[team]
-            found = self.grid.distances_from(start, mode, lambda c: c not in blocked)
-            self._distances[key] = found
+            found = table[start] = self.grid.distances_from(start, mode, lambda c: c not in blocked)
         return found
+
+    def distance_table(self, team: int, mode: Neighbourhood) -> dict[Coord, dict[Coord, int]]:
+        """``distances``' cache for ``team`` and ``mode``: start tile → its distances, for every start asked so far.
+        A caller asking for many starts a turn reads it directly, and asks ``distances`` for a start not in it yet
+        (never writes it)."""
+        key = (team, mode)
+        table = self._distances.get(key)
+        if table is None:
+            table = self._distances[key] = {}
+        return table
 
     def within(self, team: int, mode: Neighbourhood, start: Coord, steps: int) -> list[Coord]:
         """The tiles ``team`` can reach from ``start`` in at most ``steps`` steps, nearest first (cached)."""

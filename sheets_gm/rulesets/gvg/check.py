@@ -28,6 +28,25 @@ from sheets_gm.rulesets.gvg.rules import (
 from sheets_gm.rulesets.gvg.settings import GvgSettings, OwnTreePickup
 from sheets_gm.rulesets.gvg.state import GvgState, Player
 
+# Enum members read here every turn, looked up once: Python 3.11 reads a member off its class through
+# EnumType's ``__getattr__`` hook, several times a plain attribute's cost.
+_BALLISTA = Skill.BALLISTA
+_FISH = StructureKind.FISH
+_IMPASSABLE = Verdict.IMPASSABLE
+_MATCH_OVER = Verdict.MATCH_OVER
+_NOT_A_HEALER = Verdict.NOT_A_HEALER
+_NOT_ENOUGH_COINS = Verdict.NOT_ENOUGH_COINS
+_NOT_ON_BASE = Verdict.NOT_ON_BASE
+_NO_CHARGE = Verdict.NO_CHARGE
+_OFF_BOARD = Verdict.OFF_BOARD
+_ON_COOLDOWN = Verdict.ON_COOLDOWN
+_PLAYER_SPEED = Skill.PLAYER_SPEED
+_TOO_FAR = Verdict.TOO_FAR
+_TREE_SPEED = Skill.TREE_SPEED
+_UNKNOWN_PLAYER = Verdict.UNKNOWN_PLAYER
+_UNREACHABLE = Verdict.UNREACHABLE
+_VERDICT_KNOCKED_DOWN = Verdict.KNOCKED_DOWN
+
 # Python 3.11 reads a member such as ``Verdict.ACCEPTED`` off its class through EnumType's
 # ``__getattr__`` hook, about 0.1 µs each; the per-order code below reads these constants.
 _ACCEPTED = Verdict.ACCEPTED
@@ -35,6 +54,7 @@ _ACT = Action.ACT
 _HEALER = Role.HEALER
 _HEALER_ACTIONS = frozenset({Action.BUFF, Action.REVIVE})
 _KNOCKED_DOWN = Status.KNOCKED_DOWN
+_PICKUP = Action.PICKUP
 
 
 class OrderCheck(NamedTuple):
@@ -92,19 +112,19 @@ def check_skills(
             ready = next_available_turn(state, s, team, skill)
             cost = s.cost(skill)
             if state.finished:
-                checks.append(OrderCheck(team_name, part, Verdict.MATCH_OVER, "the match is over"))
+                checks.append(OrderCheck(team_name, part, _MATCH_OVER, "the match is over"))
             elif ready > state.turn:
-                checks.append(OrderCheck(team_name, part, Verdict.ON_COOLDOWN,
+                checks.append(OrderCheck(team_name, part, _ON_COOLDOWN,
                                          f"{skill.display} is on cooldown until turn {ready}"))
             elif cost > coins:
                 spent = state.coins[team] - coins
                 have = f"{team_name} has {_coins(coins)}" + (f" left after {_coins(spent)} of skills" if spent else "")
-                checks.append(OrderCheck(team_name, part, Verdict.NOT_ENOUGH_COINS,
+                checks.append(OrderCheck(team_name, part, _NOT_ENOUGH_COINS,
                                          f"{have}; {skill.display} costs {cost}"))
             else:
                 coins -= cost
                 kept.append(skill)
-                checks.append(OrderCheck(team_name, part, Verdict.ACCEPTED,
+                checks.append(OrderCheck(team_name, part, _ACCEPTED,
                                          f"{skill.display} will be activated for {_coins(cost)}"))
         accepted.append(tuple(kept))
     return accepted, checks
@@ -118,20 +138,20 @@ def _check_destination(
     part = "move" if reach is not None else "teleport"
     if not board.contains(tile):
         last = board.grid.last.label
-        return OrderCheck(player.name, part, Verdict.OFF_BOARD, f"{tile.label} is off the board (A1 to {last})")
+        return OrderCheck(player.name, part, _OFF_BOARD, f"{tile.label} is off the board (A1 to {last})")
     if not board.enterable(player.team, tile):
-        return OrderCheck(player.name, part, Verdict.IMPASSABLE,
+        return OrderCheck(player.name, part, _IMPASSABLE,
                           f"{tile_name(rules, state, tile)} cannot be entered")
     if reach is None:
         return None  # the ballista goes to any tile the player may enter, walled off or not
     distances = board.distances(player.team, rules.settings.movement, player.at)
     distance = distances.get(tile)
     if distance is None:
-        return OrderCheck(player.name, part, Verdict.UNREACHABLE,
+        return OrderCheck(player.name, part, _UNREACHABLE,
                           f"no path leads from {player.at.label} to {tile.label}")
     if distance > reach.steps:
         plural = "step" if distance == 1 else "steps"
-        return OrderCheck(player.name, part, Verdict.TOO_FAR,
+        return OrderCheck(player.name, part, _TOO_FAR,
                           f"{tile.label} is {distance} {plural} away; {reach.explanation}")
     return None
 
@@ -177,7 +197,7 @@ def pickup_note(rules: GvgRules, state: GvgState, player: Player, tile: Coord) -
             continue
         owner = state.teams[tree.team]
         fish = state.structures.get(tile)
-        guarded = fish is not None and fish.kind is StructureKind.FISH and fish.team == tree.team and not fish.destroyed
+        guarded = fish is not None and fish.kind is _FISH and fish.team == tree.team and not fish.destroyed
         if tree.team != player.team and guarded:
             return (f"pickup on {tile.label}: {owner}'s tree stands on its fish there, to be taken once the fish "
                     "is destroyed (this turn's fight may do it)")
@@ -194,20 +214,20 @@ def _check_teleport(rules: GvgRules, state: GvgState, player: Player, tile: Coor
     """The verdict on ``player``'s ballista teleport to ``tile`` with ``charges`` left to its team."""
     refusal = _check_destination(rules, state, player, tile, None)
     if refusal is None and rules.board.base_owner(player.at) != player.team:
-        refusal = OrderCheck(player.name, "teleport", Verdict.NOT_ON_BASE,
+        refusal = OrderCheck(player.name, "teleport", _NOT_ON_BASE,
                              f"only a player who starts the turn on its base can teleport; "
                              f"{player.name} is on {player.at.label}")
     if refusal is None and charges <= 0:
-        refusal = OrderCheck(player.name, "teleport", Verdict.NO_CHARGE,
+        refusal = OrderCheck(player.name, "teleport", _NO_CHARGE,
                              f"{state.teams[player.team]} has no ballista charge left")
-    return refusal or OrderCheck(player.name, "teleport", Verdict.ACCEPTED,
+    return refusal or OrderCheck(player.name, "teleport", _ACCEPTED,
                                  f"teleport to {tile.label} (no action this turn)")
 
 
 def _unknown_players(state: GvgState, given: Mapping[str, PlayerOrder]) -> list[OrderCheck]:
     """A refusal for each order that names no player of the match, in the orders' order."""
     names = {p.name for p in state.players}
-    return [OrderCheck(name, "player", Verdict.UNKNOWN_PLAYER, f"there is no player called {name!r}")
+    return [OrderCheck(name, "player", _UNKNOWN_PLAYER, f"there is no player called {name!r}")
             for name in given if name not in names]
 
 
@@ -218,13 +238,14 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
     turn = state.turn
     charges = list(state.ballista)
     for team in (0, 1):
-        if Skill.BALLISTA in skills[team]:
+        if _BALLISTA in skills[team]:
             charges[team] += s.ballista_charges
-    speed = _in_effect(state, s, skills, Skill.PLAYER_SPEED)
-    tree_speed = _in_effect(state, s, skills, Skill.TREE_SPEED)
+    speed = _in_effect(state, s, skills, _PLAYER_SPEED)
+    tree_speed = _in_effect(state, s, skills, _TREE_SPEED)
     bonus = (s.player_speed_bonus if speed[0] else 0, s.player_speed_bonus if speed[1] else 0)
     carriers = {tree.carrier for tree in state.trees if tree is not None and tree.carrier is not None}
     distances, enterable, mode = rules.board.distances, rules.board.enterable, s.movement
+    tables = (rules.board.distance_table(0, mode), rules.board.distance_table(1, mode))
 
     accepted: dict[str, PlayerOrder] = {}
     teleports: set[str] = set()
@@ -238,10 +259,10 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
             continue
         known += 1
         if state.finished:
-            checks.append(OrderCheck(player.name, "order", Verdict.MATCH_OVER, "the match is over"))
+            checks.append(OrderCheck(player.name, "order", _MATCH_OVER, "the match is over"))
             continue
         if player.status is _KNOCKED_DOWN:
-            checks.append(OrderCheck(player.name, "order", Verdict.KNOCKED_DOWN,
+            checks.append(OrderCheck(player.name, "order", _VERDICT_KNOCKED_DOWN,
                                      f"{player.name} is knocked down and skips turn {turn}"))
             continue
         move: Coord | None = None
@@ -260,20 +281,22 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
             else:  # ``movement_reach`` of a player who rolls, without looking for the tree again
                 reach = rolled_reach(dice.d6("move/" + player.name), bonus[team])
             tile = order.move
-            distance = distances(team, mode, player.at).get(tile)
+            asked = tables[team].get(player.at)  # ``distances`` without a call, once asked from that tile
+            distance = (asked if asked is not None else distances(team, mode, player.at)).get(tile)
             if distance is not None and distance <= reach.steps and enterable(team, tile):  # ``_check_move``'s
                 move = tile
                 reaches[player.name] = reach
-                checks.append(_move_accepted(player.name, tile))
+                shared = _moves.get((player.name, tile))  # ``_move_accepted``'s memory read without a call
+                checks.append(shared if shared is not None else _move_accepted(player.name, tile))
             else:
                 checks.append(_check_move(rules, state, player, tile, reach))
         action = order.action
         if action in _HEALER_ACTIONS and player.role is not _HEALER:
-            checks.append(OrderCheck(player.name, "action", Verdict.NOT_A_HEALER,
+            checks.append(OrderCheck(player.name, "action", _NOT_A_HEALER,
                                      f"only healers can {action.value}; {player.name} is a {player.role.display} "
                                      f"and will act normally"))
-            action = Action.ACT
-        elif action is Action.PICKUP and teleport is None:
+            action = _ACT
+        elif action is _PICKUP and teleport is None:
             checks.append(OrderCheck(player.name, "action", _ACCEPTED,
                                      pickup_note(rules, state, player, move or player.at)))
         elif action is not _ACT:

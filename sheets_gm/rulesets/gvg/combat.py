@@ -8,19 +8,25 @@ from typing import Any
 from sheets_gm.rulesets.gvg.enums import Outcome
 from sheets_gm.rulesets.gvg.state import Player
 
+_ATTACKERS_WIN, _DEFENDERS_WIN = Outcome.ATTACKERS_WIN, Outcome.DEFENDERS_WIN  # read off the class once (Python 3.11)
 
-@dataclass(slots=True)
+
 class Contribution:
-    """One player's part of a side's total: its roll (with the die's key) and named bonuses."""
+    """One player's part of a side's total: its roll (with the die's key) and named bonuses.
 
-    player: Player
-    roll: int | None  # None: present but not rolling (buffing healer, teleporter)
-    key: str | None
-    bonuses: list[tuple[str, int]] = field(default_factory=list)
-    total: int = field(init=False)  # roll plus bonuses (0 for a player who does not roll)
+    A plain class with slots rather than a dataclass: a turn makes a few of them, and the generated ``__init__``
+    with its ``__post_init__`` was most of their cost. ``total`` is the roll plus the bonuses (0 for a player who
+    does not roll)."""
 
-    def __post_init__(self) -> None:
-        self.total = 0 if self.roll is None else self.roll + sum(v for _, v in self.bonuses)
+    __slots__ = ("bonuses", "key", "player", "roll", "total")
+
+    def __init__(self, player: Player, roll: int | None, key: str | None,
+                 bonuses: list[tuple[str, int]] | None = None) -> None:
+        self.player = player
+        self.roll = roll  # None: present but not rolling (buffing healer, teleporter)
+        self.key = key
+        self.bonuses: list[tuple[str, int]] = [] if bonuses is None else bonuses
+        self.total = 0 if roll is None else roll + sum([value for _, value in self.bonuses])
 
     def describe(self) -> str:
         """``Ann (DPS) rolls 2 [12/combat/Ann] + 2 (DPS) = 4``, or ``Cy (Healer) does not roll``.
@@ -79,7 +85,7 @@ def decide(attack: Side, defence: Side, tie: Outcome) -> Outcome:
     """Higher total wins; an equal total gives ``tie``."""
     attack_total, defence_total = attack.total, defence.total
     if attack_total > defence_total:
-        return Outcome.ATTACKERS_WIN
+        return _ATTACKERS_WIN
     if attack_total < defence_total:
-        return Outcome.DEFENDERS_WIN
+        return _DEFENDERS_WIN
     return tie

@@ -56,6 +56,7 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
         self.rules = rules
         self._windows: dict[tuple[int, tuple[str, str]], Window] = {}  # simulations ask every turn
         self._sample: Roster | None = None
+        self._sample_start: GvgState | None = None  # the sample roster's state before turn 1 (simulations)
 
     @classmethod
     def create(cls, settings: Any, board: str) -> GvgRuleset:
@@ -91,9 +92,14 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
         if not roster.members:
             raise RosterError("a GvG match needs its players: a roster line per player with name, team and role "
                               "(dps, tank or healer)")
+        if roster is self._sample and self._sample_start is not None:  # a simulation's every match: a copy
+            return self._sample_start.copy()
         entries = [RosterEntry(m.name, m.seat, m.fields.get("role", "")) for m in roster.members]
         # A roster's members come from the rows under its header: the first is on line 2.
-        return new_match(self.rules.board, roster.seats, entries, self.rules.settings, first_line=2)
+        state = new_match(self.rules.board, roster.seats, entries, self.rules.settings, first_line=2)
+        if roster is self._sample:
+            self._sample_start = state.copy()
+        return state
 
     # -- codecs ------------------------------------------------------------------------------
     orders_codec = Codec(orders_to_json, orders_from_json)

@@ -18,6 +18,12 @@ from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummar
 SKILLS: tuple[Skill, ...] = tuple(Skill)
 _SKILL_INDEX = {skill.value: i for i, skill in enumerate(SKILLS)}
 
+# Python 3.11 reads a member such as ``EventKind.MOVED`` off its class through EnumType's ``__getattr__`` hook
+# (several times a plain attribute's cost): the tally reads these for every event of every turn.
+_MOVED, _BATTLE, _COIN_TAKEN = EventKind.MOVED, EventKind.BATTLE, EventKind.COIN_TAKEN
+_KNOCKED_DOWN, _SKILL_ACTIVATED, _BOSS_KILLED = EventKind.KNOCKED_DOWN, EventKind.SKILL_ACTIVATED, EventKind.BOSS_KILLED
+_TREE_PICKED_UP, _TREE_RETURNED = EventKind.TREE_PICKED_UP, EventKind.TREE_RETURNED
+
 CAPTURE = "capture"
 TURN_LIMIT = "turn_limit"
 
@@ -60,20 +66,20 @@ class GvgTally:
         """Count one turn's events."""
         for event in resolution.events:
             kind = event.kind
-            if kind is EventKind.MOVED or kind is EventKind.BATTLE:
+            if kind is _MOVED or kind is _BATTLE:
                 continue  # the most frequent kinds, of no interest here
             data = event.data
-            if kind is EventKind.COIN_TAKEN:
+            if kind is _COIN_TAKEN:
                 self.earned[self.slot_of_team[data["team"]]] += 1
-            elif kind is EventKind.KNOCKED_DOWN:
+            elif kind is _KNOCKED_DOWN:
                 self.knocked[self.slot_of_player[data["player"]]] += 1
-            elif kind is EventKind.SKILL_ACTIVATED:
+            elif kind is _SKILL_ACTIVATED:
                 self.spent[self.slot_of_team[data["team"]]][_SKILL_INDEX[data["skill"]]] += data["cost"]
-            elif kind is EventKind.BOSS_KILLED:
+            elif kind is _BOSS_KILLED:
                 self.earned[self.slot_of_team[data["team"]]] += data["reward"]
-            elif kind is EventKind.TREE_PICKED_UP:
+            elif kind is _TREE_PICKED_UP:
                 self.pickups[self.slot_of_player[data["player"]]] += 1
-            elif kind is EventKind.TREE_RETURNED:
+            elif kind is _TREE_RETURNED:
                 slot = self.slot_of_player[data["player"]]
                 if self.slot_of_team[data["tree"]] != slot:  # not a team returning its own tree
                     self.captured[slot] = True

@@ -99,22 +99,23 @@ class GvgState:
     def copy(self, *, share_structures: bool = False) -> GvgState:
         """A deep copy, cheap enough for every turn. With ``share_structures`` the copy holds the same structures (a
         turn's resolution, which puts a copy of a structure in place before changing it: most turns change none)."""
-        return GvgState(
-            turn=self.turn,
-            teams=self.teams,
+        boss = self.boss
+        return GvgState(  # positional, in the fields' order: keywords cost a dictionary a call
+            self.turn,
+            self.teams,
             # each ``copy`` spelled out: a method call a player and structure is a tenth of the copy
-            players=[Player(p.name, p.team, p.role, p.at, p.status, p.down_turn) for p in self.players],
-            coins=list(self.coins),
-            structures=(dict(self.structures) if share_structures else
-                        {k: Structure(s.kind, s.team, s.at, s.hp, s.max_hp) for k, s in self.structures.items()}),
-            trees=[t.copy() if t else None for t in self.trees],
-            boss=Boss(self.boss.at, self.boss.hp) if self.boss else None,
-            jungle=set(self.jungle),
-            ballista=list(self.ballista),
-            cooldowns=[dict(c) for c in self.cooldowns],
-            finished=self.finished,
-            winner=self.winner,
-            conceded=self.conceded,
+            [Player(p.name, p.team, p.role, p.at, p.status, p.down_turn) for p in self.players],
+            list(self.coins),
+            (dict(self.structures) if share_structures else
+             {k: Structure(s.kind, s.team, s.at, s.hp, s.max_hp) for k, s in self.structures.items()}),
+            [None if t is None else Tree(t.team, t.at, t.carrier) for t in self.trees],
+            None if boss is None else Boss(boss.at, boss.hp),
+            set(self.jungle),
+            list(self.ballista),
+            [dict(c) for c in self.cooldowns],
+            self.finished,
+            self.winner,
+            self.conceded,
         )
 
     def player(self, name: str) -> Player:

@@ -145,3 +145,18 @@ def test_every_move_sentence_names_its_own_player_and_tiles() -> None:
         assert event.text == (f"{data['player']} moves from {data['start']} to {data['to']} "
                               f"(rolled {rolls[key]} [{dice.message(key)}]).")
     assert len({e.text for e in moved}) == len(moved)
+
+
+def test_the_sample_rosters_start_is_a_fresh_state_each_match() -> None:
+    """The engine keeps the sample roster's starting state (a simulation starts every match from it) and gives a copy:
+    a match played from one start leaves the next match's start as new."""
+    from sheets_gm.rulesets.gvg.engine import GvgRuleset
+
+    ruleset = GvgRuleset(GvgRules(BOARD, GvgSettings()))
+    starts = [ruleset.new_match(ruleset.sample_roster(), f"match {i}".encode()) for i in range(3)]
+    fresh = starts[0].to_json()
+    for start in starts[:2]:  # the state made, then the state kept: each played on and changed by its caller
+        played = play_match(ruleset.rules, start, (ObjectiveBot(1), ObjectiveBot(2)), b"seed", max_turns=1).state
+        start.players[0].at, start.coins[0] = start.players[1].at, 99
+        assert played.turn == 2
+    assert starts[2].to_json() == fresh and ruleset.new_match(ruleset.sample_roster(), b"4").to_json() == fresh

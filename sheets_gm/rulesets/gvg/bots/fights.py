@@ -12,18 +12,27 @@ from sheets_gm.rulesets.gvg.rules import (
 )
 from sheets_gm.rulesets.gvg.state import Player, Structure
 
+# Enum members read here every turn, looked up once: Python 3.11 reads a member off its class through
+# EnumType's ``__getattr__`` hook, several times a plain attribute's cost.
+_ACT = Action.ACT
+_BULWARK = StructureKind.BULWARK
+_CITY_PROTECTION = Skill.CITY_PROTECTION
+_FISH = StructureKind.FISH
+_PICKUP = Action.PICKUP
+_TREE_SPEED = Skill.TREE_SPEED
+
 
 def protect_structures(plan: ObjectivePlan) -> None:
     """City Protection when a bulwark near its end or the unlocked fish has enemies on or near it."""
-    if not plan.foes or not plan.captain.can_buy(Skill.CITY_PROTECTION):
+    if not plan.foes or not plan.captain.can_buy(_CITY_PROTECTION):
         return
     standing = plan.own_standing()
     bulwarks = plan.board.bulwarks[plan.team]
     fish_locked = bool(bulwarks) and all(not plan.state.structures[t].destroyed for t in bulwarks)
     for structure in standing:
-        if structure.kind is StructureKind.BULWARK and structure.hp > 2:
+        if structure.kind is _BULWARK and structure.hp > 2:
             continue
-        if structure.kind is StructureKind.FISH and fish_locked:
+        if structure.kind is _FISH and fish_locked:
             continue
         dist = plan.g.dist(plan.enemy, structure.at)
         close = 0
@@ -31,7 +40,7 @@ def protect_structures(plan: ObjectivePlan) -> None:
             d = dist.get(f.at, _FAR)
             close += 2 if d == 0 else d <= 3
         if close >= 2:
-            plan.captain.buy(Skill.CITY_PROTECTION)
+            plan.captain.buy(_CITY_PROTECTION)
             return
 
 
@@ -58,7 +67,7 @@ def plan_defence(plan: ObjectivePlan, free: list[Player], foe_carrier: Player | 
     st, team, enemy = plan.state, plan.team, plan.enemy
     budget = 2
     if foe_carrier is not None and free:
-        tree_speed = skill_active(st, plan.s, enemy, Skill.TREE_SPEED, st.turn)
+        tree_speed = skill_active(st, plan.s, enemy, _TREE_SPEED, st.turn)
         steps = movement_reach(plan.rules, st, foe_carrier, plan.dice, False, tree_speed).steps
         ahead = plan.g.advance(enemy, foe_carrier.at, steps, None, None)
         if not plan.board.enterable(team, ahead):
@@ -66,17 +75,17 @@ def plan_defence(plan: ObjectivePlan, free: list[Player], foe_carrier: Player | 
         foe_home = plan.g.home[enemy].get(foe_carrier.at, _FAR)
         own_home = plan.g.home[team].get(carrier.at, _FAR) if carrier is not None else _FAR
         count = len(free) if foe_home <= 6 and foe_home <= own_home else 2
-        budget -= assign_defenders(plan, free, ahead, Action.ACT, count, False)
+        budget -= assign_defenders(plan, free, ahead, _ACT, count, False)
     own_tree = st.trees[team]
     if (budget > 0 and free and own_tree is not None and own_tree.carrier is None
             and own_tree.at != plan.board.fish[team]):
-        budget -= assign_defenders(plan, free, own_tree.at, Action.PICKUP, 1, False)
+        budget -= assign_defenders(plan, free, own_tree.at, _PICKUP, 1, False)
     if budget <= 0 or not free:
         return
     for tile in plan.g.structures[team]:
         attackers = plan.foes_at.get(tile, 0)
         if attackers and not st.structures[tile].destroyed:
-            budget -= assign_defenders(plan, free, tile, Action.ACT, min(budget, attackers), True)
+            budget -= assign_defenders(plan, free, tile, _ACT, min(budget, attackers), True)
             if budget <= 0 or not free:
                 return
 
@@ -89,14 +98,14 @@ def plan_attacks(plan: ObjectivePlan, free: list[Player], carrier_dest: Coord | 
     their_tree = st.trees[enemy]
     fish_tile = board.fish[enemy]
     fish = st.structures.get(fish_tile) if fish_tile is not None else None
-    action, detour = Action.ACT, True
+    action, detour = _ACT, True
     target: Coord | None = None
     if carrier_dest is not None:
         target, detour = carrier_dest, False
     elif their_tree is not None and their_tree.carrier is None and (
         fish is None or fish.destroyed or their_tree.at != fish_tile
     ):
-        target, action, detour = their_tree.at, Action.PICKUP, False
+        target, action, detour = their_tree.at, _PICKUP, False
     elif fish is not None and not fish.destroyed and plan.fish_unlocked():
         target = fish.at
     else:
@@ -108,7 +117,7 @@ def plan_attacks(plan: ObjectivePlan, free: list[Player], carrier_dest: Coord | 
         target, detour, teleport = board.fish[plan.team], False, False
     if target is None:
         for p in free:
-            plan.order(p, p.at, Action.ACT)
+            plan.order(p, p.at, _ACT)
         free.clear()
         return
     job = Job(target, plan.g.dist(plan.team, target), action, detour, teleport)

@@ -30,7 +30,7 @@ class Geometry:
     def __init__(self, board: GvgMap, mode: Neighbourhood) -> None:
         self.board = board
         self.mode = mode
-        self._dist: tuple[dict[Coord, dict[Coord, int]], dict[Coord, dict[Coord, int]]] = ({}, {})
+        self._dist = (board.distance_table(0, mode), board.distance_table(1, mode))  # the engine's own cache
         self._near: dict[Coord, list[Coord]] = {}
         self._steps: dict[tuple[int, Coord, int, Coord | None], list[Coord]] = {}
         self._coins: dict[tuple[int, Coord, int], list[Coord]] = {}
@@ -57,9 +57,7 @@ class Geometry:
     def dist(self, team: int, start: Coord) -> dict[Coord, int]:
         """Steps from ``start`` to every tile ``team`` can reach (the engine's cached BFS)."""
         found = self._dist[team].get(start)
-        if found is None:
-            found = self._dist[team][start] = self.board.distances(team, self.mode, start)
-        return found
+        return found if found is not None else self.board.distances(team, self.mode, start)
 
     def near(self, tile: Coord) -> list[Coord]:
         """The tile and its neighbours: "within 1 square"."""

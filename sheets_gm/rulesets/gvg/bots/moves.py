@@ -8,11 +8,17 @@ from sheets_gm.rulesets.gvg.bots.plan import ObjectivePlan
 from sheets_gm.rulesets.gvg.enums import Action, Skill
 from sheets_gm.rulesets.gvg.state import Player
 
+# Enum members read here every turn, looked up once: Python 3.11 reads a member off its class through
+# EnumType's ``__getattr__`` hook, several times a plain attribute's cost.
+_BUFF = Action.BUFF
+_PLAYER_SPEED = Skill.PLAYER_SPEED
+_REVIVE = Action.REVIVE
+
 
 def plan_moves(plan: ObjectivePlan) -> None:
     """Every player with a job walks toward its target (a jungle coin on the way if cheap)."""
     team, g, rng = plan.team, plan.g, plan.rng
-    bonus = plan.s.player_speed_bonus if plan.captain.on(Skill.PLAYER_SPEED) else 0
+    bonus = plan.s.player_speed_bonus if plan.captain.on(_PLAYER_SPEED) else 0
     least = 1 + bonus  # the smallest reach a roll gives
     jungle = plan.state.jungle
     peek = plan.dice.peek
@@ -45,7 +51,7 @@ def plan_heals(plan: ObjectivePlan, healers: list[Player], carrier_dest: Coord |
     if not healers:
         return
     team, g = plan.team, plan.g
-    bonus = plan.s.player_speed_bonus if plan.captain.on(Skill.PLAYER_SPEED) else 0
+    bonus = plan.s.player_speed_bonus if plan.captain.on(_PLAYER_SPEED) else 0
     weights: dict[Coord, int] = {}
     for name, d in plan.dests.items():
         if name not in plan.teleported:
@@ -64,10 +70,10 @@ def plan_heals(plan: ObjectivePlan, healers: list[Player], carrier_dest: Coord |
         if revive:
             spot = best_spot(plan, revive, g.dist(team, h.at), steps)
             if spot is not None:
-                plan.order(h, spot, Action.REVIVE)
+                plan.order(h, spot, _REVIVE)
                 continue
         if rally is None:
-            plan.order(h, h.at, Action.ACT)
+            plan.order(h, h.at, _ACT)
             continue
         spots = g.beside(team, rally, h.at, steps)
         if spots:  # next to (or on) the rally tile, where allies will stand
@@ -75,7 +81,7 @@ def plan_heals(plan: ObjectivePlan, healers: list[Player], carrier_dest: Coord |
         else:
             dest = g.advance(team, h.at, steps, rally, plan.rng)
             buffs = any(t in weights for t in g.near(dest))
-        plan.order(h, dest, Action.BUFF if buffs else Action.ACT)
+        plan.order(h, dest, _BUFF if buffs else _ACT)
 
 
 def best_spot(plan: ObjectivePlan, scores: dict[Coord, int], here: dict[Coord, int], steps: int) -> Coord | None:

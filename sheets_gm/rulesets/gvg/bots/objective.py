@@ -20,6 +20,11 @@ from sheets_gm.rulesets.gvg.rules import (
 )
 from sheets_gm.rulesets.gvg.state import GvgState, Player
 
+# Enum members read here every turn, looked up once: Python 3.11 reads a member off its class through
+# EnumType's ``__getattr__`` hook, several times a plain attribute's cost.
+_ACT = Action.ACT
+_TREE_SPEED = Skill.TREE_SPEED
+
 
 class ObjectiveBot(Bot):
     """Plays for the tree: bulwarks, then the fish, then the tree home; defends and buys skills.
@@ -77,20 +82,20 @@ def plan_turn(plan: ObjectivePlan) -> TeamOrders:
         foe_carrier = next((p for p in plan.foes if p.name == own_tree.carrier), None)
 
     if carrier is not None and plan.g.home[team].get(carrier.at, 0) > plan.s.carrier_steps:
-        plan.captain.buy(Skill.TREE_SPEED)
+        plan.captain.buy(_TREE_SPEED)
     elif their_tree is not None and their_tree.carrier is None:
         fish_tile = plan.board.fish[enemy]
         fish = st.structures.get(fish_tile) if fish_tile is not None else None
         if fish is None or fish.hp <= 2 or their_tree.at != fish_tile:
-            plan.reserve = plan.captain.costs[Skill.TREE_SPEED]
+            plan.reserve = plan.captain.costs[_TREE_SPEED]
     protect_structures(plan)
     healers = [p for p in plan.mine if p.role is _HEALER and p is not carrier]
     free = [p for p in plan.mine if p.role is not _HEALER and p is not carrier]
     carrier_dest: Coord | None = None
     if carrier is not None:
-        steps = reach(plan.rules, st, carrier, plan.dice, False, plan.captain.on(Skill.TREE_SPEED))
+        steps = reach(plan.rules, st, carrier, plan.dice, False, plan.captain.on(_TREE_SPEED))
         carrier_dest = plan.g.advance(team, carrier.at, steps, None, plan.rng)
-        plan.order(carrier, carrier_dest, Action.ACT)
+        plan.order(carrier, carrier_dest, _ACT)
     plan_defence(plan, free, foe_carrier, carrier)
     plan_attacks(plan, free, carrier_dest)
     buy_movement_skills(plan)

@@ -8,18 +8,27 @@ from sheets_gm.rulesets.gvg.bots.plan import ObjectivePlan
 from sheets_gm.rulesets.gvg.enums import Skill, StructureKind
 from sheets_gm.rulesets.gvg.orders import PlayerOrder
 
+# Enum members read here every turn, looked up once: Python 3.11 reads a member off its class through
+# EnumType's ``__getattr__`` hook, several times a plain attribute's cost.
+_BALLISTA = Skill.BALLISTA
+_BULWARK = StructureKind.BULWARK
+_BULWARK_DAMAGE = Skill.BULWARK_DAMAGE
+_FISH = StructureKind.FISH
+_FISH_DAMAGE = Skill.FISH_DAMAGE
+_PLAYER_SPEED = Skill.PLAYER_SPEED
+
 
 def buy_movement_skills(plan: ObjectivePlan) -> None:
     """Ballista for players waiting on base; Player Speed now and then when all are far."""
     costs = plan.captain.costs
-    if plan.captain.coins < min(costs[Skill.BALLISTA], costs[Skill.PLAYER_SPEED]):
+    if plan.captain.coins < min(costs[_BALLISTA], costs[_PLAYER_SPEED]):
         return
     waiting = sum(1 for p in plan.mine if plan.board.base_owner(p.at) == plan.team and plan.far(p, 7))
     if waiting and plan.state.ballista[plan.team] < waiting:
-        plan.captain.buy(Skill.BALLISTA, keep=plan.reserve)
+        plan.captain.buy(_BALLISTA, keep=plan.reserve)
     if (plan.jobs and plan.captain.coins >= 2
             and all(plan.far(p, 6) for p in plan.mine if p.name in plan.jobs) and plan.rng.random() < 0.4):
-        plan.captain.buy(Skill.PLAYER_SPEED, keep=max(1, plan.reserve))
+        plan.captain.buy(_PLAYER_SPEED, keep=max(1, plan.reserve))
 
 
 def buy_damage_skills(plan: ObjectivePlan) -> None:
@@ -29,7 +38,7 @@ def buy_damage_skills(plan: ObjectivePlan) -> None:
     otherwise the coins are kept (for Tree Speed, City Protection, Ballista).
     """
     costs = plan.captain.costs
-    if plan.captain.coins < min(costs[Skill.BULWARK_DAMAGE], costs[Skill.FISH_DAMAGE]):
+    if plan.captain.coins < min(costs[_BULWARK_DAMAGE], costs[_FISH_DAMAGE]):
         return
     structures = plan.state.structures
     attackers: dict[Coord, int] = {}
@@ -40,13 +49,13 @@ def buy_damage_skills(plan: ObjectivePlan) -> None:
             attackers[dest] = attackers.get(dest, 0) + 1
     for tile, count in attackers.items():
         structure = structures[tile]
-        if structure.kind is StructureKind.FISH and not plan.fish_unlocked():
+        if structure.kind is _FISH and not plan.fish_unlocked():
             continue
         if count >= 3:
             dist = plan.g.dist(plan.enemy, tile)
             if all(dist.get(f.at, _FAR) > 6 for f in plan.foes):
                 continue
-        skill = Skill.BULWARK_DAMAGE if structure.kind is StructureKind.BULWARK else Skill.FISH_DAMAGE
+        skill = _BULWARK_DAMAGE if structure.kind is _BULWARK else _FISH_DAMAGE
         plan.captain.buy(skill, keep=plan.reserve)
 
 
@@ -54,7 +63,7 @@ def plan_teleports(plan: ObjectivePlan) -> None:
     """Players waiting on base ride the ballista to a free tile next to their target."""
     team, board = plan.team, plan.board
     charges = plan.state.ballista[team] + (
-        plan.s.ballista_charges if Skill.BALLISTA in plan.captain.skills else 0
+        plan.s.ballista_charges if _BALLISTA in plan.captain.skills else 0
     )
     if charges <= 0:
         return

@@ -28,6 +28,10 @@ from sheets_gm.rulesets.gvg.resolve.work import Turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.state import GvgState
 
+# Enum members read here every turn, looked up once: Python 3.11 reads a member off its class through
+# EnumType's ``__getattr__`` hook, several times a plain attribute's cost.
+_ORDER_REJECTED = EventKind.ORDER_REJECTED
+
 
 class MatchOverError(ValueError):
     """A turn was asked of a match that has already ended."""
@@ -74,7 +78,7 @@ def resolve_turn(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
 
 def _run(work: Turn) -> None:
     for check in work.checked.rejected:
-        work.log(EventKind.ORDER_REJECTED, f"{check.subject}: {check.part} refused — {check.message}.",
+        work.log(_ORDER_REJECTED, f"{check.subject}: {check.part} refused — {check.message}.",
                  subject=check.subject, part=check.part, verdict=check.verdict.value)
     command_phase(work)
     scheduled_events(work)

@@ -6,6 +6,11 @@ from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.enums import EventKind, Skill
 from sheets_gm.rulesets.gvg.resolve.work import Turn
 
+# Enum members read here every turn, looked up once: Python 3.11 reads a member off its class through
+# EnumType's ``__getattr__`` hook, several times a plain attribute's cost.
+_BALLISTA = Skill.BALLISTA
+_SKILL_ACTIVATED = EventKind.SKILL_ACTIVATED
+
 
 def command_phase(work: Turn) -> None:
     """Each captain's accepted skills paid for and logged, then the skills in force this turn (activated within their
@@ -17,10 +22,10 @@ def command_phase(work: Turn) -> None:
             st.coins[team] -= cost
             st.cooldowns[team][skill] = work.turn
             extra = ""
-            if skill is Skill.BALLISTA:
+            if skill is _BALLISTA:
                 st.ballista[team] += work.s.ballista_charges
                 extra = f"; {counted(st.ballista[team], 'ballista charge')}"
-            work.log(EventKind.SKILL_ACTIVATED,
+            work.log(_SKILL_ACTIVATED,
                      f"{work.team(team)} activates {skill.display} for {counted(cost, 'coin')}; "
                      f"{st.coins[team]} left{extra}.",
                      team=work.team(team), skill=skill.value, cost=cost, coins_left=st.coins[team])

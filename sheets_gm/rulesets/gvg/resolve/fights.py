@@ -6,10 +6,26 @@ from __future__ import annotations
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.combat import Contribution, Side, decide
-from sheets_gm.rulesets.gvg.enums import EventKind, Outcome, Skill
+from sheets_gm.rulesets.gvg.enums import EventKind, Outcome, Skill, StructureKind
 from sheets_gm.rulesets.gvg.resolve.work import _ATTACKERS_WIN, _BULWARK, _DPS, _FISH, _TANK, Turn
 from sheets_gm.rulesets.gvg.rules import carried_tree
 from sheets_gm.rulesets.gvg.state import Player, Structure
+
+# Enum members read here every turn, looked up once: Python 3.11 reads a member off its class through
+# EnumType's ``__getattr__`` hook, several times a plain attribute's cost.
+_BATTLE = EventKind.BATTLE
+_BULWARK_DAMAGE = Skill.BULWARK_DAMAGE
+_DEFENDERS_WIN = Outcome.DEFENDERS_WIN
+_FISH_DAMAGE = Skill.FISH_DAMAGE
+_HEALING_REDUCTION = Skill.HEALING_REDUCTION
+_KNOCKED_DOWN = EventKind.KNOCKED_DOWN
+_STALEMATE = Outcome.STALEMATE
+_STRUCTURE_DAMAGED = EventKind.STRUCTURE_DAMAGED
+_STRUCTURE_DESTROYED = EventKind.STRUCTURE_DESTROYED
+_TREE_DROPPED = EventKind.TREE_DROPPED
+# a member's ``value`` is a Python property on Python 3.11: read once per member
+_KIND_NAMES = {kind: kind.value for kind in StructureKind}
+_OUTCOME_VALUES = {outcome: outcome.value for outcome in Outcome}
 
 
 def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> None:
@@ -22,14 +38,14 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
     if not any(work.rolls(p) for p in attackers):
         return
     y = 1 - x
-    name, where = structure.kind.value, work.structure_words(structure)  # "bulwark", "red's bulwark on E4"
+    name, where = _KIND_NAMES[structure.kind], work.structure_words(structure)  # "bulwark", "red's bulwark on E4"
     carriers = carrier_teams_on(work, people)
     dps = [("DPS", s.dps_bonus)]
     attack = Side(y, f"{work.team(y)} attacking")
     for p in attackers:
         bonus = (dps if p.role is _DPS else []) + tank_bonus(work, p, y in carriers)
         attack.contributions.append(contribution(work, p, bonus))
-    skill = Skill.BULWARK_DAMAGE if structure.kind is _BULWARK else Skill.FISH_DAMAGE
+    skill = _BULWARK_DAMAGE if structure.kind is _BULWARK else _FISH_DAMAGE
     if skill in work.active[y]:
         attack.flat.append((skill.display, s.skill_damage_bonus))
     carrier_bonus(work, attack, carriers)
@@ -46,24 +62,24 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
     # An attack with a carrier (and none among the defenders) wins ties; otherwise defenders do,
     # and an empty structure falls on a tie.
     carrier_attack = y in carriers and x not in carriers
-    tie = Outcome.DEFENDERS_WIN if defenders and not carrier_attack else _ATTACKERS_WIN
+    tie = _DEFENDERS_WIN if defenders and not carrier_attack else _ATTACKERS_WIN
     outcome = decide(attack, defence, tie)
     kind = "PvP" if defenders else "PvE"
     verdict = "the attack succeeds" if outcome is _ATTACKERS_WIN else f"the {name} holds"
-    work.log(EventKind.BATTLE,
+    work.log(_BATTLE,
              lambda: f"Battle for {where} ({kind}): {attack.describe()}; {defence.describe()}. "
                      f"{attack.total} vs {defence.total}: {verdict}.",
              tile=tile.label, kind=name, structure=structure.key, pvp=bool(defenders),
-             sides=[attack, defence], outcome=outcome.value,
+             sides=[attack, defence], outcome=_OUTCOME_VALUES[outcome],
              winner=work.team(y if outcome is _ATTACKERS_WIN else x))
     if outcome is _ATTACKERS_WIN:
         structure = work.state.structures[tile] = structure.copy()  # the turn's input state holds the other
         structure.hp -= 1
-        work.log(EventKind.STRUCTURE_DAMAGED,
+        work.log(_STRUCTURE_DAMAGED,
                  f"{work.team(x)}'s {name} on {tile.label} loses 1 HP ({structure.hp} left).",
                  structure=structure.key, hp=structure.hp)
         if structure.destroyed:
-            work.log(EventKind.STRUCTURE_DESTROYED,
+            work.log(_STRUCTURE_DESTROYED,
                      f"{work.team(x)}'s {name} on {tile.label} is destroyed.",
                      structure=structure.key)
             for p in defenders:
@@ -91,17 +107,17 @@ def open_battle(work: Turn, tile: Coord, people: list[Player], where: str) -> in
     for side in sides:
         carrier_bonus(work, side, carriers)
     # No carrier, or one on each side: a tie favours nobody; else it goes to the carrier's side.
-    one_carrier = _ATTACKERS_WIN if 0 in carriers else Outcome.DEFENDERS_WIN
-    tie = Outcome.STALEMATE if len(carriers) != 1 else one_carrier
+    one_carrier = _ATTACKERS_WIN if 0 in carriers else _DEFENDERS_WIN
+    tie = _STALEMATE if len(carriers) != 1 else one_carrier
     outcome = decide(sides[0], sides[1], tie)
-    winner = {_ATTACKERS_WIN: 0, Outcome.DEFENDERS_WIN: 1}.get(outcome)
+    winner = {_ATTACKERS_WIN: 0, _DEFENDERS_WIN: 1}.get(outcome)
     place = f"{tile.label} {where}".strip()
     result = "stalemate, nobody falls" if winner is None else f"{work.team(winner)} wins"
-    work.log(EventKind.BATTLE,
+    work.log(_BATTLE,
              lambda: f"Battle on {place}: {sides[0].describe()}; {sides[1].describe()}. "
                      f"{sides[0].total} vs {sides[1].total}: {result}.",
              tile=tile.label, kind="open", pvp=True, sides=sides,
-             outcome=outcome.value, winner=None if winner is None else work.team(winner))
+             outcome=_OUTCOME_VALUES[outcome], winner=None if winner is None else work.team(winner))
     if winner is not None:
         for p in people:
             if p.team != winner:
@@ -118,7 +134,7 @@ def buffs(work: Turn, p: Player) -> list[tuple[str, int]]:
     count = sum(1 for reach in reaches if p.at in reach)
     if not count:
         return []
-    if Skill.HEALING_REDUCTION in work.active[1 - p.team]:
+    if _HEALING_REDUCTION in work.active[1 - p.team]:
         return [("buff cancelled by Healing Reduction", 0)]
     return [("healer buff", work.s.buff_bonus)] * count
 
@@ -142,13 +158,13 @@ def knock(work: Turn, p: Player, tile: Coord, why: str) -> None:
     if p.name in work.knocked:
         return
     work.knocked.add(p.name)
-    work.log(EventKind.KNOCKED_DOWN, f"{p.name} is knocked down on {tile.label} ({why}).",
+    work.log(_KNOCKED_DOWN, f"{p.name} is knocked down on {tile.label} ({why}).",
              player=p.name, at=tile.label)
     tree = carried_tree(work.state, p.name)
     if tree is not None:
         tree.carrier = None
         tree.at = p.at
-        work.log(EventKind.TREE_DROPPED, f"{p.name} drops {work.team(tree.team)}'s tree on {tile.label}.",
+        work.log(_TREE_DROPPED, f"{p.name} drops {work.team(tree.team)}'s tree on {tile.label}.",
                  player=p.name, tree=work.team(tree.team), at=tile.label)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.enums import EventKind
@@ -12,27 +13,34 @@ from sheets_gm.rulesets.gvg.resolve.upkeep import finish
 from sheets_gm.rulesets.gvg.resolve.work import _ACTIVE, _MOVED, Turn
 from sheets_gm.rulesets.gvg.rules import Reach
 
+# Enum members read here every turn, looked up once: Python 3.11 reads a member off its class through
+# EnumType's ``__getattr__`` hook, several times a plain attribute's cost.
+_TELEPORTED = EventKind.TELEPORTED
+_TREE_RETURNED = EventKind.TREE_RETURNED
+
 
 def movement_phase(work: Turn) -> None:
     """Every accepted move at once: a ballista teleport spends a charge, a move goes to its destination, a carried
     tree goes along."""
     st = work.state
     reaches = work.checked.reaches
+    events, turn = work.events, work.turn
     for p in st.players:
         order = work.orders.get(p.name)
         if order is None or p.status is not _ACTIVE:
             continue
         if order.teleport is not None:
             st.ballista[p.team] -= 1
-            work.log(EventKind.TELEPORTED,
+            work.log(_TELEPORTED,
                      f"{p.name} rides the ballista from {p.at.label} to {order.teleport.label} "
                      f"({counted(st.ballista[p.team], 'charge')} left).",
                      player=p.name, start=p.at.label, to=order.teleport.label)
             p.at = order.teleport
         elif order.move is not None and order.move != p.at:
             reach = reaches.get(p.name)
-            work.log(_MOVED, partial(_moved_text, p.name, p.at, order.move, reach, work.dice),
-                     player=p.name, start=p.at, to=order.move, reach=reach)
+            # ``work.log``'s event made here: a turn logs a move for most players
+            events.append(Event(turn, _MOVED, partial(_moved_text, p.name, p.at, order.move, reach, work.dice),
+                                {"player": p.name, "start": p.at, "to": order.move, "reach": reach}))
             p.at = order.move
     for tree in st.trees:
         if tree is not None and tree.carrier is not None:
@@ -49,7 +57,7 @@ def carrier_home(work: Turn) -> bool:
         carrier = st.player(tree.carrier)
         if work.board.base_owner(carrier.at) == carrier.team:
             home.append(carrier.team)
-            work.log(EventKind.TREE_RETURNED,
+            work.log(_TREE_RETURNED,
                      f"{carrier.name} carries {work.team(tree.team)}'s tree into "
                      f"{work.team(carrier.team)}'s base on {carrier.at.label}.",
                      player=carrier.name, tree=work.team(tree.team), at=carrier.at.label)

@@ -10,6 +10,13 @@ from sheets_gm.rulesets.gvg.resolve.fights import contribution
 from sheets_gm.rulesets.gvg.resolve.work import Turn
 from sheets_gm.rulesets.gvg.state import Player
 
+# Enum members read here every turn, looked up once: Python 3.11 reads a member off its class through
+# EnumType's ``__getattr__`` hook, several times a plain attribute's cost.
+_BATTLE = EventKind.BATTLE
+_BOSS_HIT = EventKind.BOSS_HIT
+_BOSS_KILLED = EventKind.BOSS_KILLED
+_COIN_TAKEN = EventKind.COIN_TAKEN
+
 
 def jungle(work: Turn, tile: Coord, people: list[Player], contested: bool, winner: int | None) -> None:
     """A jungle tile taken this turn (by its only team, or the winner of the fight there) gives its team a coin."""
@@ -23,7 +30,7 @@ def jungle(work: Turn, tile: Coord, people: list[Player], contested: bool, winne
         return
     work.state.jungle.discard(tile)
     work.state.coins[taker] += 1
-    work.log(EventKind.COIN_TAKEN,
+    work.log(_COIN_TAKEN,
              f"{work.team(taker)} takes the jungle coin on {tile.label} "
              f"({counted(work.state.coins[taker], 'coin')}).",
              team=work.team(taker), at=tile.label, coins=work.state.coins[taker])
@@ -45,7 +52,7 @@ def boss_fight(work: Turn, tile: Coord, people: list[Player]) -> None:
         key = f"boss/{work.team(team)}"
         boss_roll = work.dice.d6(key)
         hit = side.total >= boss_roll
-        work.log(EventKind.BATTLE,
+        work.log(_BATTLE,
                  f"{work.team(team)} against the boss on {tile.label}: {side.describe()} vs the boss's "
                  f"{boss_roll} [{work.dice.message(key)}]: {'hit' if hit else 'miss'}.",
                  tile=tile.label, kind="boss", pvp=False, sides=[side],
@@ -56,7 +63,7 @@ def boss_fight(work: Turn, tile: Coord, people: list[Player]) -> None:
         tie_roll = work.dice.d6("final-blow")
         first = 0 if tie_roll <= 3 else 1
         attempts.sort(key=lambda a: a[0] != first)
-        work.log(EventKind.BATTLE, f"Equal totals against the boss: the final-blow die rolls {tie_roll} "
+        work.log(_BATTLE, f"Equal totals against the boss: the final-blow die rolls {tie_roll} "
                  f"[{work.dice.message('final-blow')}] (1-3: {work.team(0)} strikes first, 4-6: {work.team(1)}).",
                  tile=tile.label, kind="boss-tie", roll=tie_roll, key="final-blow", first=work.team(first))
     else:
@@ -65,11 +72,11 @@ def boss_fight(work: Turn, tile: Coord, people: list[Player]) -> None:
         if boss.hp <= 0:
             break
         boss.hp -= 1
-        work.log(EventKind.BOSS_HIT, f"{work.team(team)} hits the boss ({boss.hp} HP left).",
+        work.log(_BOSS_HIT, f"{work.team(team)} hits the boss ({boss.hp} HP left).",
                  team=work.team(team), hp=boss.hp)
         if boss.hp == 0:
             work.state.coins[team] += work.s.boss_reward
-            work.log(EventKind.BOSS_KILLED,
+            work.log(_BOSS_KILLED,
                      f"{work.team(team)} lands the final blow on the boss and gains "
                      f"{counted(work.s.boss_reward, 'coin')}.",
                      team=work.team(team), reward=work.s.boss_reward)

@@ -14,6 +14,10 @@ from sheets_gm.rulesets.gvg.resolve.upkeep import revives
 from sheets_gm.rulesets.gvg.resolve.work import _ACTIVE, _BUFF, _BULWARK, _FISH, _HEALER, Turn
 from sheets_gm.rulesets.gvg.state import Player, Structure
 
+# Enum members read here every turn, looked up once: Python 3.11 reads a member off its class through
+# EnumType's ``__getattr__`` hook, several times a plain attribute's cost.
+_CITY_PROTECTION = Skill.CITY_PROTECTION
+
 _READING_ORDER = itemgetter(1, 0)  # a Coord's (row, col): row by row, left to right
 
 
@@ -31,7 +35,7 @@ def action_phase(work: Turn) -> None:
                 work.buff_reach[p.team].append(work.board.reach_of(p.at, mode))
     work.destroyed_bulwarks = [0, 0]
     for structure in st.structures.values():
-        if structure.kind is _BULWARK and structure.destroyed:
+        if structure.kind is _BULWARK and structure.hp <= 0:  # ``destroyed`` without the property's call
             work.destroyed_bulwarks[structure.team] += 1
     for tile in sorted(present, key=_READING_ORDER):
         resolve_tile(work, tile, present[tile])
@@ -71,7 +75,7 @@ def resolve_tile(work: Turn, tile: Coord, people: list[Player]) -> None:
 def structure_closed(work: Turn, structure: Structure) -> str | None:
     """Why a standing structure cannot be attacked this turn, or None if it can."""
     x = structure.team
-    if Skill.CITY_PROTECTION in work.active[x]:
+    if _CITY_PROTECTION in work.active[x]:
         return f"{work.team(x)}'s City Protection"
     if (structure.kind is _FISH and work.board.bulwarks[x]
             and work.destroyed_bulwarks[x] == 0):

@@ -8,6 +8,14 @@ from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import TurnLimitRule
 from sheets_gm.rulesets.gvg.state import GvgState
 
+# Enum members read here every turn, looked up once: Python 3.11 reads a member off its class through
+# EnumType's ``__getattr__`` hook, several times a plain attribute's cost.
+_HEALING_REDUCTION = Skill.HEALING_REDUCTION
+_MATCH_DRAWN = EventKind.MATCH_DRAWN
+_MATCH_WON = EventKind.MATCH_WON
+_RESPAWNED = EventKind.RESPAWNED
+_REVIVED = EventKind.REVIVED
+
 
 def finish(work: Turn, winner: int | None, how: str) -> None:
     """End the match with ``winner`` (None: a draw), saying how."""
@@ -15,9 +23,9 @@ def finish(work: Turn, winner: int | None, how: str) -> None:
     st.finished = True
     st.winner = winner
     if winner is None:
-        work.log(EventKind.MATCH_DRAWN, f"The match is a draw ({how}).", how=how)
+        work.log(_MATCH_DRAWN, f"The match is a draw ({how}).", how=how)
     else:
-        work.log(EventKind.MATCH_WON, f"{work.team(winner)} wins the match: {how}.",
+        work.log(_MATCH_WON, f"{work.team(winner)} wins the match: {how}.",
                  winner=work.team(winner), how=how)
 
 
@@ -29,8 +37,8 @@ def revives(work: Turn) -> None:
         if (healer.role is not _HEALER or healer.status is not _ACTIVE  # accepted revives: healers only
                 or work.action(healer) is not _REVIVE or not work.can_act(healer)):
             continue
-        if work.s.healing_reduction_blocks_revive and Skill.HEALING_REDUCTION in work.active[1 - healer.team]:
-            work.log(EventKind.REVIVED, f"{healer.name}'s revive is blocked by Healing Reduction.",
+        if work.s.healing_reduction_blocks_revive and _HEALING_REDUCTION in work.active[1 - healer.team]:
+            work.log(_REVIVED, f"{healer.name}'s revive is blocked by Healing Reduction.",
                      healer=healer.name, revived=[])
             continue
         reach = work.board.reach_of(healer.at, mode)
@@ -39,7 +47,7 @@ def revives(work: Turn) -> None:
                   and p.name not in work.revived]
         work.revived.update(raised)
         if raised:
-            work.log(EventKind.REVIVED, f"{healer.name} revives {', '.join(raised)}.",
+            work.log(_REVIVED, f"{healer.name} revives {', '.join(raised)}.",
                      healer=healer.name, revived=raised)
 
 
@@ -57,7 +65,7 @@ def bookkeeping(work: Turn) -> None:
                 home = work.board.respawn_tile(p.team)
                 if home is not None:
                     p.at = home
-                work.log(EventKind.RESPAWNED, f"{p.name} respawns at base on {p.at.label}.",
+                work.log(_RESPAWNED, f"{p.name} respawns at base on {p.at.label}.",
                          player=p.name, at=p.at.label)
 
 

@@ -79,7 +79,7 @@ class Turn:
 
     def structure_words(self, structure: Structure) -> str:
         """A structure as the log names it: ``red's bulwark on E4`` (its id, ``bulwark@E4``, is in the data)."""
-        return f"{self.team(structure.team)}'s {structure.kind.value} on {structure.at.label}"
+        return f"{self.state.teams[structure.team]}'s {structure.kind} on {structure.at.label}"  # a StrEnum: its value
 
     def action(self, p: Player) -> Action:
         """The action ``p`` chose this turn (act when she gave none)."""
