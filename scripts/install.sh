@@ -18,6 +18,10 @@ if ! { command -v chromedriver && { command -v chromium || command -v chromium-b
     || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium chromium-driver >/dev/null 2>&1; } \
     || echo "chromium and chromium-driver could not be installed: the match page's browser tests will skip" >&2
 fi
+# Python's compiled modules and pytest's rewritten test modules are kept (__pycache__, ignored by git) and used again
+# by the next run, even where the environment asks Python not to write them: without them each worker compiles and
+# rewrites every test module again (about 10 s of CPU each) and every command a test starts compiles the package.
+unset PYTHONDONTWRITEBYTECODE
 # pytest's parallel processes (pytest-xdist): one per core this shell may use, at most 4 (CI has 2), or
 # SHEETS_GM_TEST_WORKERS of them when that is set (1: no worker processes).
 workers=${SHEETS_GM_TEST_WORKERS:-$(.venv/bin/python -c 'import os; print(min(4, len(os.sched_getaffinity(0))))')}

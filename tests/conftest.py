@@ -7,6 +7,8 @@ keyword ``game_NAME`` (``pytest -k game_salvo``)."""
 
 from __future__ import annotations
 
+import functools
+import itertools
 from pathlib import Path
 
 import pytest
@@ -25,17 +27,30 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def games_of(item: pytest.Item, games: set[str]) -> set[str]:
     """The games of ``games`` that ``item`` runs for."""
     found: set[str] = set()
-    parts = Path(item.path).resolve().relative_to(ROOT / "tests").parts if Path(item.path).resolve().is_relative_to(
-        ROOT / "tests") else ()
+    parts = _test_parts(Path(item.path))
     if len(parts) > 2 and parts[0] == "rulesets" and parts[1] in games:
         found.add(parts[1])
     callspec = getattr(item, "callspec", None)
     for value in callspec.params.values() if callspec is not None else ():
-        if isinstance(value, Path) and value.resolve().is_relative_to(SCENARIOS):
-            found.add(value.resolve().relative_to(SCENARIOS).parts[0])
+        if isinstance(value, Path) and (scenario := _scenario_parts(value)):
+            found.add(scenario[0])
         elif isinstance(value, str) and (value in games or value.split("-")[0] in games):
             found.add(value if value in games else value.split("-")[0])
     return found & games
+
+
+@functools.cache
+def _test_parts(path: Path) -> tuple[str, ...]:
+    """The parts of a test file's path under ``tests/`` (none outside it): resolved once per file, not per test."""
+    resolved = path.resolve()
+    return resolved.relative_to(ROOT / "tests").parts if resolved.is_relative_to(ROOT / "tests") else ()
+
+
+@functools.cache
+def _scenario_parts(path: Path) -> tuple[str, ...]:
+    """The parts of a scenario file's path under ``tests/scenarios/`` (none for another path)."""
+    resolved = path.resolve()
+    return resolved.relative_to(SCENARIOS).parts if resolved.is_relative_to(SCENARIOS) else ()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -55,11 +70,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
 
 
+_HOSTS = itertools.count()
+
+
 @pytest.fixture(autouse=True)
 def _host_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test its own host: its environment file (``XDG_CONFIG_HOME``) and its channels' shared backoff
     (``XDG_STATE_HOME``) in folders of its own, never the machine's (a test's failing server must not hold back
     another's, and no secret of the machine reaches a test)."""
-    host = tmp_path_factory.mktemp("host")
+    # named by a count, not numbered by pytest (which lists the whole folder again for each new number): a test's
+    # name never holds a '-', so no test's own tmp_path takes the name
+    host = tmp_path_factory.mktemp(f"host-{next(_HOSTS)}", numbered=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(host / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(host / "state"))

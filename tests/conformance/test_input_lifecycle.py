@@ -444,8 +444,10 @@ def _type_in_copy(table: Table, seat: str, b: int, c: int) -> None:
     (table.bound if closed else table.fresh).add((seat, table_name, subject, key))
 
 
-def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
-    read = table.read()
+def _do(table: Table, what: str, a: int, b: int, c: int, read: MatchRead | None = None) -> None:
+    """Do ``what`` (a step's kind) at the table, chosen by ``a``, ``b`` and ``c``; ``read``: the match as it stands
+    (read anew when not given)."""
+    read = table.read() if read is None else read
     seats = list(read.seats)
     seat = seats[a % len(seats)]
     seat_read = read.seats[seat]
@@ -536,9 +538,8 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
                 poll(table.sheets, table.cls, now=NOW)
             _damage(table, table.read(), DAMAGES[b % len(DAMAGES)], seat, c)
         repaired = repair_match(table.sheets, table.cls)
-        doc = replay_document(table.read().record, match_history(table.sheets, table.read().record,
-                                                                  read.tabs.spec.tabs.engine))
-        after = table.read()
+        after = table.read()  # nothing writes until the poll below: one read for the replay and the Log's check
+        doc = replay_document(after.record, match_history(table.sheets, after.record, read.tabs.spec.tabs.engine))
         forged = forged_log_lines(table.sheets, doc, after.record.log_rows, cut_under_way=after.cut_under_way)
         # A Log deleted with no copy left is recomputed from the replay; an undo's own lines are not in it, and
         # repair must then say which lines it could not put back (verify names them as missing).
@@ -830,10 +831,10 @@ def _text(value: object) -> str:
     return "" if value is None or isinstance(value, bool) else str(value).strip()
 
 
-def check(table: Table, what: str = "poll") -> None:
+def check(table: Table, what: str = "poll") -> MatchRead:
     """Every cell in the ledger is still typed with a fate in its feedback, resolved, or set aside; a row of a table
     read for one window is bound to it; a refusal stands until the row changes (after ``what``, the step just
-    made)."""
+    made). Returns the read it checked (nothing here writes: the next step may start from it)."""
     read = table.read()  # once the match is over, what was typed stays in its cells saying so, or is archived
     window = read.record.ruleset.window(read.record.state)
     key = window.key if window is not None else ""
@@ -931,6 +932,7 @@ def check(table: Table, what: str = "poll") -> None:
             typed in table.copy_deleted and _named(seat_backend(table.sheets, read.tabs, typed.seat),
                                                    read.tabs.archive(typed.seat), typed.value)), \
             f"{table.name}: {typed} was set aside, and its copy is gone from the archive"
+    return read
 
 
 def _check_past(table: Table, read: MatchRead) -> None:
@@ -1055,11 +1057,10 @@ GM_CHANGES = ("undo", "adjust", "end", "handback", "repair", "stale", "cut", "ra
 READY_REASONS = ("every seat is ready", " is ready")
 
 
-def _refused_while_ready(table: Table) -> dict[str, list[str]]:
+def _refused_while_ready(table: Table, read: MatchRead) -> dict[str, list[str]]:
     """The seats of the open window whose Ready (End turn) is ticked while one of their rows for it cannot be read or
     is refused by the check the game shows before resolving: read and checked here, as a player would see them, not
     by the poll's own bookkeeping (a standing row, and one held for the seat's next turn, hold nothing back)."""
-    read = table.read()
     rules = read.record.ruleset
     window = rules.window(read.record.state)
     if window is None:
@@ -1100,17 +1101,18 @@ def _refused_while_ready(table: Table) -> dict[str, list[str]]:
 def run(table: Table, steps: list[tuple[str, int, int, int]]) -> None:
     """The steps in order, the ledger checked after each poll (and undo), and once more after a last poll. A poll
     that closes the window on its seats' Ready is checked against the rows those seats had refused (Ready means
-    ready)."""
+    ready). Each step starts from the match as the check last read it (nothing writes in between), or reads it."""
+    read: MatchRead | None = None
     for what, a, b, c in [*steps, ("poll", 0, 0, 0)]:
-        refused = _refused_while_ready(table) if what == "poll" else {}
+        read = table.read() if read is None else read
+        refused = _refused_while_ready(table, read) if what == "poll" else {}
         if refused:
             report = poll(table.sheets, table.cls, now=NOW)
             assert not (report.resolved and any(r in report.reason for r in READY_REASONS)), \
                 f"{table.name}: the window closed on Ready ({report.reason}) while {refused} had rows refused"
         else:
-            _do(table, what, a, b, c)
-        if what in SYNCS:
-            check(table, what)
+            _do(table, what, a, b, c, read)
+        read = check(table, what) if what in SYNCS else None
 
 
 LIFECYCLE = settings(max_examples=6, deadline=None, derandomize=True,

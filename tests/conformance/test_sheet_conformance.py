@@ -85,12 +85,13 @@ def test_a_bot_match_through_the_sheets_is_the_engine_match(ruleset_name: str) -
         state = rules.resolve(state, orders, rules.dice(SEED, state)).state
         assert rules.state_codec.to_json(report.state) == rules.state_codec.to_json(state), window.label
         public = _cells(board)
+        texts = {seat: _cells(per_seat[seat]) for seat in seats}  # each seat's sheet once a window, not per secret
         for seat in seats:
             for secret in rules.secrets(state, seat):
                 assert secret not in public, f"{seat}'s secret {secret!r} on the public board or log"
                 for other in seats:
                     if other != seat and per_seat[other] is not per_seat[seat]:
-                        assert secret not in _cells(per_seat[other]), f"{seat}'s secret {secret!r} in {other}'s sheet"
+                        assert secret not in texts[other], f"{seat}'s secret {secret!r} in {other}'s sheet"
     assert rules.window(state) is None, f"no end within {traits.max_windows} windows"
     final = poll(sheets, cls, now=NOW)
     assert final.finished

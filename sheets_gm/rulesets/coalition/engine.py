@@ -10,6 +10,7 @@ runs the end of the turn). A turn without an open battle has no results window.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from sheets_gm.engine.dice import TurnDice
@@ -41,6 +42,13 @@ from sheets_gm.rulesets.coalition.setup import (
 from sheets_gm.rulesets.coalition.state import Adjustment, CoalitionOrders, CoalitionState
 
 
+@lru_cache(maxsize=8)
+def _board(text: str) -> Board:
+    """The board of a map's YAML, read once per process for each text: a Board never changes once read (the routes
+    and rings it finds are kept), and every read of a match's record creates its rules again."""
+    return load_board(text, "map")
+
+
 class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
     """The Coalition–Phyrexia war game: two sides' movement orders, a judge's battle results."""
 
@@ -69,7 +77,7 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
     @classmethod
     def create(cls, settings: Any, board: str) -> CoalitionRuleset:
         """The rules of a match on ``board`` (the map's YAML); ValueError naming the bad line."""
-        return cls(load_board(board, "map"), settings)
+        return cls(_board(board), settings)
 
     @property
     def settings(self) -> CoalitionSettings:
