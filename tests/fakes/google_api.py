@@ -69,6 +69,7 @@ import jsonschema
 import openpyxl
 import requests
 import responses
+from google.auth.crypt import _cryptography_rsa
 from google.oauth2.credentials import Credentials as UserCredentials
 
 if TYPE_CHECKING:
@@ -680,6 +681,32 @@ def _trim(rows: list[list[CellValue]]) -> list[list[Any]]:
     return out
 
 
+def _shown_values(sheet: FakeSheet, render: str) -> dict[tuple[int, int], CellValue]:
+    """The cells of a tab that show something (a value that renders to neither nothing nor ``""``), rendered: a
+    read builds its grid from these, not from every cell of a range (a Log's 20,000 rows are mostly empty)."""
+    out: dict[tuple[int, int], CellValue] = {}
+    for pos, cell in sheet.cells.items():
+        entered = cell.get("userEnteredValue")
+        if entered:
+            value = _render(entered, render)
+            if value is not None and value != "":
+                out[pos] = value
+    return out
+
+
+def _values_grid(shown: Mapping[tuple[int, int], CellValue], r0: int, c0: int, r1: int,
+                 c1: int) -> list[list[CellValue]]:
+    """The values of rows ``r0:r1`` and columns ``c0:c1`` as a grid, cut after the last row and column that show
+    something (what :func:`_trim` would cut anyway: every cell past them is empty)."""
+    inside = [(r, c, v) for (r, c), v in shown.items() if r0 <= r < r1 and c0 <= c < c1]
+    rows = max((r for r, _c, _v in inside), default=r0 - 1) + 1 - r0
+    cols = max((c for _r, c, _v in inside), default=c0 - 1) + 1 - c0
+    grid: list[list[CellValue]] = [[None] * cols for _ in range(rows)]
+    for r, c, v in inside:
+        grid[r - r0][c - c0] = v
+    return grid
+
+
 #: A spreadsheet's default cell format, as Google gives it in a cell's ``effectiveFormat`` (a Color leaves its zero
 #: components out: black is ``{}``).
 DEFAULT_FORMAT: dict[str, Any] = {
@@ -918,6 +945,7 @@ class GoogleApiFake:
         self.no_google_account: set[str] = set()
         self._next_id = 1000
         self._mock: responses.RequestsMock | None = None
+        self._signer_loader: Any = None  # google-auth's own key loader, while the fake puts its own in
         # Drive's clock and change log: every edit (a player's through set_values, ours through the API)
         # sets the file's modifiedTime to ``now`` and enters the change log ``drive_lag`` later, as Drive's
         # listing trails its edits. ``now`` None: the real clock.
@@ -949,6 +977,8 @@ class GoogleApiFake:
             mock.add_callback(method, re.compile(r".*"), callback=self._dispatch, content_type=None)
         mock.start()
         self._mock = mock
+        self._signer_loader = _cryptography_rsa.RSASigner.__dict__["from_string"]
+        _cryptography_rsa.RSASigner.from_string = classmethod(_signer_of_key)  # type: ignore[method-assign,assignment]
 
     def stop(self) -> None:
         """Stop intercepting."""
@@ -956,10 +986,11 @@ class GoogleApiFake:
             self._mock.stop()
             self._mock.reset()
             self._mock = None
+            _cryptography_rsa.RSASigner.from_string = self._signer_loader  # type: ignore[method-assign]
 
     #: What :meth:`snapshot` leaves out: the discovery documents (shared, read-only), the interception and the hooks
     #: a test set (callables of that test).
-    _NOT_STATE = frozenset({"sheets_api", "drive_api", "_mock", "_before_write", "after_edit"})
+    _NOT_STATE = frozenset({"sheets_api", "drive_api", "_mock", "_signer_loader", "_before_write", "after_edit"})
 
     def snapshot(self) -> dict[str, Any]:
         """A deep copy of everything Google holds (spreadsheets, Drive's clock and change log, tokens, accounting),
@@ -1123,11 +1154,7 @@ class GoogleApiFake:
     def values(self, key: str, tab: str) -> list[list[Any]]:
         """A tab's values as FORMULA rendering gives them, trimmed like Google."""
         sheet = self.spreadsheets[key].sheet(tab)
-        if not sheet.cells:
-            return []
-        rows = max(r for r, _ in sheet.cells) + 1
-        cols = max(c for _, c in sheet.cells) + 1
-        return _trim([[sheet.value(r, c) for c in range(cols)] for r in range(rows)])
+        return _trim(_values_grid(_shown_values(sheet, "FORMULA"), 0, 0, sheet.row_count, sheet.column_count))
 
     def cell(self, key: str, tab: str, a1: str) -> dict[str, Any]:
         """A cell's CellData (userEnteredValue, userEnteredFormat, dataValidation)."""
@@ -1530,14 +1557,13 @@ class GoogleApiFake:
     def _batch_get(self, ss: FakeSpreadsheet, query: dict[str, list[str]]) -> dict[str, Any]:
         render = query.get("valueRenderOption", ["FORMATTED_VALUE"])[0]
         major = query.get("majorDimension", ["ROWS"])[0]
+        shown: dict[int, dict[tuple[int, int], CellValue]] = {}  # each tab's cells that show something, once a call
         out = []
         for text in query.get("ranges", []):
             rect = parse_a1(ss, text)
-            r0, c0, r1, c1 = rect.bounded()
-            grid = [
-                [_render(rect.sheet.cells.get((r, c), {}).get("userEnteredValue"), render) for c in range(c0, c1)]
-                for r in range(r0, r1)
-            ]
+            if id(rect.sheet) not in shown:
+                shown[id(rect.sheet)] = _shown_values(rect.sheet, render)
+            grid = _values_grid(shown[id(rect.sheet)], *rect.bounded())
             if major == "COLUMNS":
                 grid = [list(col) for col in zip(*grid, strict=False)]
             rows = _trim(grid)
@@ -2335,21 +2361,43 @@ def fake_client() -> gspread.Client:
     return gspread.Client(auth=fake_credentials())
 
 
-def write_service_account_key(path: Path, email: str = "gm-bot@sheets-gm-test.iam.gserviceaccount.com") -> Path:
-    """A service-account key file with a freshly generated RSA key (signing works offline;
-    the token exchange is served by the fake)."""
+@functools.cache
+def _private_key_pem() -> str:
+    """A 2048-bit RSA private key in PEM, made once a process (making one takes 0.2 s of CPU; the fake reads no
+    signature, so every key file of a test run may hold the same)."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import rsa
 
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    pem = key.private_bytes(
+    return key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     ).decode()
+
+
+@functools.cache
+def _loaded_private_key(pem: bytes) -> Any:
+    """The RSA key of a PEM text, loaded once a process: OpenSSL checks a 2048-bit key for 0.17 s of CPU at each
+    load, which a poll pays once (it signs in once) and a test run paid at every command it ran in-process. A key
+    that does not load raises each time, as google-auth's own loader does."""
+    from cryptography.hazmat.primitives import serialization
+
+    return serialization.load_pem_private_key(pem, password=None)
+
+
+def _signer_of_key(cls: type[_cryptography_rsa.RSASigner], key: str | bytes,
+                   key_id: str | None = None) -> _cryptography_rsa.RSASigner:
+    """google-auth's ``RSASigner.from_string`` while a fake runs: the same signer, its key loaded once a process."""
+    return cls(_loaded_private_key(key.encode("utf-8") if isinstance(key, str) else bytes(key)), key_id=key_id)
+
+
+def write_service_account_key(path: Path, email: str = "gm-bot@sheets-gm-test.iam.gserviceaccount.com") -> Path:
+    """A service-account key file with an RSA key (the same one for every file of a test process: signing works
+    offline, and the token exchange is served by the fake, which reads no signature)."""
     info = {
         "type": "service_account",
         "project_id": "sheets-gm-test",
         "private_key_id": "0123456789abcdef",
-        "private_key": pem,
+        "private_key": _private_key_pem(),
         "client_email": email,
         "client_id": "100000000000000000000",
         "auth_uri": "https://accounts.google.com/o/oauth2/auth",
