@@ -198,6 +198,10 @@ _CONDITIONAL_CELL_FORMAT = frozenset({"backgroundColor", "backgroundColorStyle",
 _CONDITIONAL_TEXT_FORMAT = frozenset({"bold", "italic", "strikethrough", "foregroundColor", "foregroundColorStyle"})
 
 
+#: The JSON text of the list items :meth:`Discovery._item_errors` remembers, at most (then it starts afresh).
+_CHECKED_CHARS = 50_000_000
+
+
 @dataclass(frozen=True)
 class Method:
     """One REST method of a discovery document."""
@@ -232,6 +236,9 @@ class Discovery:
         # Longest literal path first, so `{id}:batchUpdate` wins over `{id}`.
         self.methods.sort(key=lambda m: -len(re.sub(r"\{[^}]+\}", "", m.path)))
         self._validators: dict[str, jsonschema.protocols.Validator] = {}
+        self._lists: dict[str, dict[str, str]] = {}
+        self._checked: dict[tuple[str, str], list[tuple[tuple[str, ...], str]]] = {}  # see _item_errors
+        self._checked_chars = 0
 
     def _collect(self, resource: Mapping[str, Any]) -> None:
         for m in resource.get("methods", {}).values():
@@ -280,15 +287,50 @@ class Discovery:
         """Raise SchemaViolation unless ``instance`` is a valid ``schema_name``.
 
         ``method_id`` also enforces the fields the document marks required for that method."""
-        errors = sorted(self.validator(schema_name).iter_errors(_distinct_items(instance)),
-                        key=lambda e: list(e.absolute_path))
+        errors = sorted(self._errors(schema_name, instance))
         if errors:
-            lines = [f"{'.'.join(str(p) for p in e.absolute_path) or '<root>'}: {e.message}" for e in errors[:5]]
+            lines = [f"{'.'.join(str(p) for p in path) or '<root>'}: {message}" for path, message in errors[:5]]
             raise SchemaViolation(f"{what} is not a valid {self.name} {schema_name}:\n  " + "\n  ".join(lines))
         if method_id and isinstance(instance, dict):
             for prop, spec in self.schemas[schema_name].get("properties", {}).items():
                 if method_id in spec.get("annotations", {}).get("required", []) and prop not in instance:
                     raise SchemaViolation(f"{what}: {schema_name}.{prop} is required by {method_id}")
+
+    def _errors(self, schema_name: str, instance: Any) -> list[tuple[tuple[str, ...], str]]:
+        """Each error of ``instance`` as a ``schema_name``: its path and message. An object's list of messages
+        (a batchUpdate's requests, a read's value ranges, a spreadsheet's tabs) has each item checked on its own,
+        once a process for each distinct item (:meth:`_item_errors`): the same layout request comes at every
+        ``init``, and the discovery documents set no rule on such a list as a whole."""
+        lists = self._message_lists(schema_name) if isinstance(instance, dict) else {}
+        rest = {k: v for k, v in instance.items() if k not in lists or not isinstance(v, list)} if lists else instance
+        found = [(tuple(str(p) for p in e.absolute_path), e.message)
+                 for e in self.validator(schema_name).iter_errors(_distinct_items(rest))]
+        for prop, item_schema in lists.items():
+            items = instance.get(prop)
+            for i, item in enumerate(items if isinstance(items, list) else ()):
+                found += [((prop, str(i), *path), message) for path, message in self._item_errors(item_schema, item)]
+        return found
+
+    def _item_errors(self, schema_name: str, item: Any) -> list[tuple[tuple[str, ...], str]]:
+        """:meth:`_errors` of one item of a list, remembered by its JSON text (a pure function of the two)."""
+        text = json.dumps(item, sort_keys=True, default=str)
+        known = self._checked.get((schema_name, text))
+        if known is None:
+            known = self._errors(schema_name, item)
+            if self._checked_chars > _CHECKED_CHARS:
+                self._checked.clear()
+                self._checked_chars = 0
+            self._checked[(schema_name, text)] = known
+            self._checked_chars += len(text)
+        return known
+
+    def _message_lists(self, schema_name: str) -> dict[str, str]:
+        """The properties of ``schema_name`` that are lists of one message type, and that type."""
+        if schema_name not in self._lists:
+            props = self.schemas.get(schema_name, {}).get("properties", {})
+            self._lists[schema_name] = {name: spec["items"]["$ref"] for name, spec in props.items()
+                                        if spec.get("type") == "array" and "$ref" in spec.get("items", {})}
+        return self._lists[schema_name]
 
     def validate_query(self, method: Method, query: Mapping[str, list[str]], what: str) -> None:
         """Raise SchemaViolation for an unknown, repeated, ill-typed or out-of-enum parameter."""
@@ -368,7 +410,11 @@ def _quote(title: str) -> str:
 
 @dataclass
 class FakeSheet:
-    """One tab: SheetProperties as JSON, cells as CellData JSON, protections, column sizes."""
+    """One tab: SheetProperties as JSON, cells as CellData JSON, protections, column sizes.
+
+    A cell's CellData, a column's and a row's DimensionProperties are never changed in place once stored: an edit
+    stores a new one (:func:`_stored_cell`). So the fake's staged copy of a spreadsheet (all or nothing) and its
+    snapshots share them with the spreadsheet, and the cells one request formats alike share one CellData."""
 
     properties: dict[str, Any]
     cells: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
@@ -514,12 +560,29 @@ def copied(value: _T) -> _T:
         return cast(_T, [copied(v) for v in found])
     if kind is tuple:
         return cast(_T, tuple(copied(v) for v in found))
-    if kind in (FakeSheet, FakeSpreadsheet):
+    if kind is FakeSheet:  # the values of its cells and dimensions are never changed in place: shared
+        return kind(**{f.name: dict(getattr(found, f.name)) if f.name in _SHARED_VALUES
+                       else copied(getattr(found, f.name)) for f in dataclass_fields(found)})
+    if kind is FakeSpreadsheet:
         return kind(**{f.name: copied(getattr(found, f.name)) for f in dataclass_fields(found)})
     return copy.deepcopy(value)
 
 
 _PLAIN = frozenset({str, int, float, bool, type(None), datetime, timedelta})
+#: The maps of a :class:`FakeSheet` whose values are never changed in place (see there).
+_SHARED_VALUES = frozenset({"cells", "columns", "rows_meta"})
+
+
+#: What an empty cell (or dimension) holds: one object, so the cells one request makes from empty ones are one.
+_NO_CELL: Mapping[str, Any] = {}
+
+
+def _stored_cell(old: Mapping[str, Any], source: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
+    """A new CellData (or DimensionProperties): ``old`` with the field mask ``paths`` of ``source`` applied;
+    ``old`` is left as it was (it may be shared: see :class:`FakeSheet`)."""
+    out = copied(dict(old))
+    _apply_mask(out, source, paths)
+    return out
 
 def _render(ev: Mapping[str, Any] | None, how: str) -> CellValue:
     if not ev:
@@ -1060,11 +1123,13 @@ class GoogleApiFake:
         for i, row in enumerate(rows):
             for j, v in enumerate(row):
                 pos = (rect.r0 + i, rect.c0 + j)
-                if v is None or v == "":
-                    rect.sheet.cells.get(pos, {}).pop("userEnteredValue", None)
-                    continue
-                ev = _parse_user_entered(v) if user_entered else _raw_value(v)
-                rect.sheet.cells.setdefault(pos, {})["userEnteredValue"] = ev
+                cell = {k: v for k, v in rect.sheet.cells.get(pos, {}).items() if k != "userEnteredValue"}
+                if v is not None and v != "":
+                    cell["userEnteredValue"] = _parse_user_entered(v) if user_entered else _raw_value(v)
+                if cell:
+                    rect.sheet.cells[pos] = cell
+                else:
+                    rect.sheet.cells.pop(pos, None)
 
     def rename_tab(self, key: str, title: str, new_title: str) -> None:
         """A player renaming tab ``title`` of spreadsheet ``key`` in Sheets' own window."""
@@ -1092,9 +1157,9 @@ class GoogleApiFake:
         self._edited(ss, self.player_email)
         sheet = ss.sheet(title)
         for r in rows:
-            sheet.rows_meta.setdefault(r, {})["hiddenByUser"] = True
+            sheet.rows_meta[r] = {**sheet.rows_meta.get(r, {}), "hiddenByUser": True}
         for c in columns:
-            sheet.columns.setdefault(c, {})["hiddenByUser"] = True
+            sheet.columns[c] = {**sheet.columns.get(c, {}), "hiddenByUser": True}
         if tab:
             sheet.properties["hidden"] = True
 
@@ -1107,8 +1172,9 @@ class GoogleApiFake:
         r0, c0, r1, c1 = rect.bounded()
         for r in range(r0, r1):
             for c in range(c0, c1):
-                cell = rect.sheet.cells.setdefault((r, c), {})
-                cell["userEnteredFormat"] = _merged(cell.get("userEnteredFormat", {}), fmt)
+                cell = rect.sheet.cells.get((r, c), {})
+                merged = _merged(cell.get("userEnteredFormat", {}), fmt)
+                rect.sheet.cells[(r, c)] = {**cell, "userEnteredFormat": merged}
 
     def add_conditional_format(self, key: str, a1: str, condition: Mapping[str, Any], fmt: Mapping[str, Any]) -> None:
         """A player adding a conditional format rule over ``a1`` (its BooleanCondition and CellFormat) in Sheets'
@@ -1157,9 +1223,9 @@ class GoogleApiFake:
         return _trim(_values_grid(_shown_values(sheet, "FORMULA"), 0, 0, sheet.row_count, sheet.column_count))
 
     def cell(self, key: str, tab: str, a1: str) -> dict[str, Any]:
-        """A cell's CellData (userEnteredValue, userEnteredFormat, dataValidation)."""
+        """A cell's CellData (userEnteredValue, userEnteredFormat, dataValidation): a copy."""
         rect = parse_a1(self.spreadsheets[key], f"{_quote(tab)}!{a1}")
-        return rect.sheet.cells.get((rect.r0, rect.c0), {})
+        return copied(rect.sheet.cells.get((rect.r0, rect.c0), {}))
 
     # -- faults and accounting ----------------------------------------------------
 
@@ -1812,12 +1878,21 @@ class GoogleApiFake:
         _apply_mask(ss.properties, args.get("properties", {}), paths)
         return {}
 
-    def _write_cell(self, sheet: FakeSheet, r: int, c: int, data: Mapping[str, Any], paths: Sequence[str]) -> None:
+    def _write_cell(self, sheet: FakeSheet, r: int, c: int, data: Mapping[str, Any], paths: Sequence[str],
+                    made: dict[int, tuple[Any, dict[str, Any]]] | None = None) -> None:
+        """Store the cell at ``r, c`` with the mask ``paths`` of ``data`` applied. ``made``: the cells this request
+        made so far, by the cell each was made from (kept alive, so an id is not reused): cells alike before one
+        request stay one CellData after it."""
         _check_cell_size(data.get("userEnteredValue") or {})
-        cell = sheet.cells.setdefault((r, c), {})
-        _apply_mask(cell, data, paths)
-        if not cell:
-            del sheet.cells[(r, c)]
+        old = sheet.cells.get((r, c), _NO_CELL)
+        known = made.get(id(old)) if made is not None else None
+        cell = known[1] if known is not None else _stored_cell(old, data, paths)
+        if made is not None:
+            made[id(old)] = (old, cell)
+        if cell:
+            sheet.cells[(r, c)] = cell
+        else:
+            sheet.cells.pop((r, c), None)
 
     def _req_updateCells(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
         paths = self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "updateCells")
@@ -1878,12 +1953,13 @@ class GoogleApiFake:
                     if at < 0:
                         continue
                     new = shown[:at] + replacement + shown[at + len(find):]
+                kept = {k: v for k, v in cell.items() if k != "userEnteredValue"}
                 if new:
-                    cell["userEnteredValue"] = {"stringValue": new}
+                    kept["userEnteredValue"] = {"stringValue": new}
+                if kept:
+                    sheet.cells[(r, c)] = kept
                 else:
-                    cell.pop("userEnteredValue", None)
-                    if not cell:
-                        del sheet.cells[(r, c)]
+                    del sheet.cells[(r, c)]
                 changed += 1
         reply = {"valuesChanged": changed, "occurrencesChanged": changed, "rowsChanged": changed,
                  "sheetsChanged": 1 if changed else 0} if changed else {}
@@ -1892,9 +1968,10 @@ class GoogleApiFake:
     def _req_repeatCell(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
         paths = self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "repeatCell")
         sheet, r0, c0, r1, c1 = self._grid_rect(ss, args.get("range", {}))
+        made: dict[int, tuple[Any, dict[str, Any]]] = {}
         for r in range(r0, r1):
             for c in range(c0, c1):
-                self._write_cell(sheet, r, c, args.get("cell", {}), paths)
+                self._write_cell(sheet, r, c, args.get("cell", {}), paths, made)
         return {}
 
     def _req_updateBorders(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
@@ -1911,10 +1988,12 @@ class GoogleApiFake:
         for r in range(r0, r1):
             for c in range(c0, c1):
                 edges = {"top": r == r0, "bottom": r == r1 - 1, "left": c == c0, "right": c == c1 - 1}
-                for side, on_edge in edges.items():
-                    if on_edge and side in args:
-                        cell = sheet.cells.setdefault((r, c), {})
-                        cell.setdefault("userEnteredFormat", {}).setdefault("borders", {})[side] = args[side]
+                lines = {side: args[side] for side, on_edge in edges.items() if on_edge and side in args}
+                if lines:
+                    cell = sheet.cells.get((r, c), {})
+                    fmt = cell.get("userEnteredFormat", {})
+                    borders = {**fmt.get("borders", {}), **copied(lines)}
+                    sheet.cells[(r, c)] = {**cell, "userEnteredFormat": {**fmt, "borders": borders}}
         return {}
 
     def _req_setDataValidation(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
@@ -1927,9 +2006,10 @@ class GoogleApiFake:
                 raise HttpError(400, "Invalid ConditionValue: ONE_OF_LIST requires at least one value")
             if kind == "BOOLEAN" and len(values) > 2:
                 raise HttpError(400, "Invalid ConditionValue: BOOLEAN takes at most two values")
+        made: dict[int, tuple[Any, dict[str, Any]]] = {}
         for r in range(r0, r1):
             for c in range(c0, c1):
-                self._write_cell(sheet, r, c, {"dataValidation": rule} if rule else {}, ["dataValidation"])
+                self._write_cell(sheet, r, c, {"dataValidation": rule} if rule else {}, ["dataValidation"], made)
         return {}
 
     def _req_addProtectedRange(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
@@ -2025,8 +2105,12 @@ class GoogleApiFake:
         if not 0 <= start < end <= limit:
             raise HttpError(400, f"Invalid dimension range {start}..{end} (limit {limit})")
         meta = sheet.columns if columns else sheet.rows_meta
+        made: dict[int, tuple[Any, dict[str, Any]]] = {}
         for i in range(start, end):
-            _apply_mask(meta.setdefault(i, {}), args.get("properties", {}), paths)
+            old = meta.get(i, _NO_CELL)
+            if id(old) not in made:
+                made[id(old)] = (old, _stored_cell(old, args.get("properties", {}), paths))
+            meta[i] = made[id(old)][1]
         return {}
 
     # -- Drive ---------------------------------------------------------------------------
