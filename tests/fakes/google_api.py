@@ -565,6 +565,8 @@ def copied(value: _T) -> _T:
                        else copied(getattr(found, f.name)) for f in dataclass_fields(found)})
     if kind is FakeSpreadsheet:
         return kind(**{f.name: copied(getattr(found, f.name)) for f in dataclass_fields(found)})
+    if kind in _RECORDS:  # records of what happened, never changed: a snapshot's call log is shared, not copied
+        return value
     return copy.deepcopy(value)
 
 
@@ -848,17 +850,17 @@ def _cell_data(stored: Mapping[str, Any], effective: Mapping[str, Any] | None = 
     """A cell's CellData as Google answers it: what was entered, its format and note, and what it shows: the
     effective value and formatted value (not for a formula: the fake does not evaluate), the effective format
     (``effective``: :func:`effective_format`; without, the cell's own format)."""
-    out = copied(dict(stored))
+    out = dict(stored)  # an answer is written out, never changed: it may share what the cell holds
     entered = out.get("userEnteredValue")
     if entered and "numberValue" in entered:
-        entered["numberValue"] = _render(entered, "FORMULA")  # JSON as Google writes it: 5, not 5.0
+        entered = out["userEnteredValue"] = {**entered, "numberValue": _render(entered, "FORMULA")}  # 5, not 5.0
     if entered and "formulaValue" not in entered:
-        out["effectiveValue"] = copied(entered)
+        out["effectiveValue"] = entered
         out["formattedValue"] = _render(entered, "FORMATTED_VALUE")
     if effective is not None:
-        out["effectiveFormat"] = copied(dict(effective))
+        out["effectiveFormat"] = effective
     elif "userEnteredFormat" in out:
-        out["effectiveFormat"] = copied(out["userEnteredFormat"])
+        out["effectiveFormat"] = out["userEnteredFormat"]
     return out
 
 
@@ -977,6 +979,9 @@ class RecordedCall:
     status: int | None  # None: the connection was reset
     caller: str = ""  # the account the request was signed in as ('' for a faulted call)
 
+
+#: The fake's frozen records (a call it answered, an edit Drive lists): :func:`copied` shares them.
+_RECORDS: frozenset[type] = frozenset({RecordedCall, DriveEdit})
 
 _HTML_429 = (
     "<!DOCTYPE html><html lang=en><meta charset=utf-8><title>Error 429 (Too Many Requests)!!1</title>"
