@@ -87,6 +87,8 @@ def single_tab_copies(workbook: Path, tabs: set[str] | None, into: Path) -> list
         book = openpyxl.load_workbook(workbook)
         for ws in book.worksheets:
             ws.sheet_state = "visible" if ws.title == title else "hidden"
+            if ws.title != title:
+                ws.print_area = None  # LibreOffice prints a hidden tab that has a print range
         book.active = book.sheetnames.index(title)
         path = into / f"{workbook.stem}-{_slug(title)}.xlsx"
         book.save(path)

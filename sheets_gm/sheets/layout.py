@@ -30,14 +30,16 @@ def column_style(tab: TabLayout, first_row: int, last_row: int) -> bool:
 @dataclass(frozen=True, slots=True)
 class Fill:
     """A background colour (``#RRGGBB``) and optionally bold text over a range; with ``wrap``, text
-    wraps inside the cells from their top (several players on a tile, one per line); with ``border``,
-    a thin grey line runs round the range (a board's tile or hex, so its cells read as one)."""
+    wraps inside the cells from their top (several players on a tile, one per line); with ``top`` alone, text
+    stands at the cells' top and runs on over the empty cells right of it (a name beside a wrapped text); with
+    ``border``, a thin grey line runs round the range (a board's tile or hex, so its cells read as one)."""
 
     range: str
     colour: str
     bold: bool = False
     wrap: bool = False
     border: bool = False
+    top: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -269,10 +269,21 @@ class SheetSpec(_Strict):
     # Pixel widths of a View tab's panel columns, by 0-based column, where the game's panel needs other widths
     # than the default (names in column A, long texts in column C): ``{1: 150, 7: 200}``.
     view_widths: dict[int, int] = Field(default_factory=dict)
+    # The same for the judge's View and the GM's, where their panel is not a seat's (Coalition's battles to judge,
+    # each army in a column of its own); none: ``view_widths``. A seat's View then keeps only the columns its own
+    # panel fills wide, so that it prints on one page across.
+    judge_view_widths: dict[int, int] | None = None
     # Rows of a View tab's panel, the log's header under them: a game whose panel is short says so, so that its
     # log starts on the first screen (a longer panel ends with a line saying where the rest is).
     view_panel_rows: int = Field(default=VIEW_PANEL_ROWS, ge=1, le=200)
     inputs: tuple[InputTable, ...]
+
+    def view_columns(self, judging: bool) -> dict[int, int]:
+        """The widths in pixels of a View tab's columns the game sizes: a seat's (``view_widths``), or the judge's
+        and the GM's (``judging``: ``judge_view_widths`` where the game gives them)."""
+        if judging and self.judge_view_widths is not None:
+            return dict(self.judge_view_widths)
+        return dict(self.view_widths)
 
     def shows_verdicts(self, diced: bool) -> bool:
         """Whether a seat's rows show the engine's verdicts before they resolve, when the check that gave them rolled
@@ -281,10 +292,11 @@ class SheetSpec(_Strict):
 
     @model_validator(mode="after")
     def _tables(self) -> SheetSpec:
-        for col, pixels in self.view_widths.items():
-            if not 0 <= col < VIEW_COLS or not 20 <= pixels <= 1000:
-                raise ValueError(f"view_widths: column {col} at {pixels} px; give columns 0 to {VIEW_COLS - 1}, "
-                                 "20 to 1000 px wide")
+        for name, widths in (("view_widths", self.view_widths), ("judge_view_widths", self.judge_view_widths or {})):
+            for col, pixels in widths.items():
+                if not 0 <= col < VIEW_COLS or not 20 <= pixels <= 1000:
+                    raise ValueError(f"{name}: column {col} at {pixels} px; give columns 0 to {VIEW_COLS - 1}, "
+                                     "20 to 1000 px wide")
         names = [t.name for t in self.inputs]
         if len(set(names)) != len(names):
             raise ValueError("two input tables have the same name")

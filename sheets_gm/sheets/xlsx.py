@@ -10,6 +10,17 @@ openpyxl saves every text cell as an inline string (``<c t="inlineStr"><is><t>â€
 back through its general object model (``Text.from_tree``), a third of the time a workbook of text takes to load
 (a Log, 10,000 rows pasted under a table). :func:`_parse_cell` reads such a cell's text straight from its
 elements, the same text ``Text.content`` gives; every other cell is read by openpyxl's own code.
+
+Saving is the same the other way: openpyxl serialises each cell as an element tree through ``et_xmlfile`` (some
+100 function calls a cell), most of a workbook's save. :func:`_write_row` writes a row's text, number and boolean
+cells as the very bytes openpyxl would write for them, straight into the stream; every other cell (a formula, a
+date, rich text, a cell with a link) is written by openpyxl's own code.
+
+Where ``defusedxml`` is installed (other packages bring it), openpyxl parses worksheets and shared strings with its
+parser, built on the standard library's pure-Python ``XMLParser``: a third slower than the C parser. Its guards are
+the expat library's own since expat 2.4.1 (amplified entities, "billion laughs", are refused; external entities are
+never fetched by ``ElementTree``), and a workbook's size is bounded before it is parsed (:func:`unpacked_size_problem`),
+so with such an expat those two parts are parsed by the standard library's ``iterparse``.
 """
 
 from __future__ import annotations
@@ -18,8 +29,11 @@ import io
 import re
 import sys
 import zipfile
+from pyexpat import version_info as _expat_version
 from types import ModuleType
 from typing import Any
+from xml.etree import ElementTree as ET
+from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]  # et_xmlfile's own
 
 
 def _import_without_numpy() -> ModuleType:
@@ -38,10 +52,21 @@ def _import_without_numpy() -> ModuleType:
 
 openpyxl = _import_without_numpy()
 
-from openpyxl.utils.cell import coordinate_to_tuple  # noqa: E402  # after openpyxl, imported without numpy
+from openpyxl.cell._writer import write_cell  # noqa: E402  # after openpyxl, imported without numpy
+from openpyxl.comments.comment_sheet import CommentRecord  # noqa: E402
+from openpyxl.compat import safe_string  # noqa: E402
+from openpyxl.reader import strings as _strings_reader  # noqa: E402
+from openpyxl.utils.cell import coordinate_to_tuple  # noqa: E402
+from openpyxl.worksheet import _reader as _sheet_reader  # noqa: E402
 from openpyxl.worksheet._reader import FORMULA_TAG, INLINE_STRING, WorkSheetParser  # noqa: E402
+from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
 
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
+
+#: The first expat that refuses amplified entities itself (CVE-2013-0340), as ``defusedxml`` does.
+SAFE_EXPAT = (2, 4, 1)
+if _expat_version >= SAFE_EXPAT:
+    _sheet_reader.iterparse = _strings_reader.iterparse = ET.iterparse
 
 
 def _local(tag: object) -> str:
@@ -88,6 +113,60 @@ def _parse_cell(parser: Any, element: Any) -> dict[str, Any]:
 
 
 WorkSheetParser.parse_cell = _parse_cell
+
+_openpyxl_write_row = WorksheetWriter.write_row
+#: The cells written here, by their data type: the types of value each may hold (text is saved as an inline string).
+_PLAIN = {"s": (str,), "n": (int, float), "b": (bool,)}
+
+
+def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
+    """openpyxl's ``WorksheetWriter.write_row``, each plain cell (:func:`_plain_cell`) written as the text openpyxl
+    writes for it; the row left to openpyxl where its stream is not ``et_xmlfile``'s (lxml installed)."""
+    out = getattr(xf, "_file", None)
+    if out is None or not hasattr(xf, "_element_stack"):
+        _openpyxl_write_row(writer, xf, row, row_idx)
+        return
+    attrs = {"r": f"{row_idx}"}
+    attrs.update(writer.ws.row_dimensions.get(row_idx, {}))
+    parts = ["<row", *(f' {k}="{_escape_attrib(v)}"' for k, v in attrs.items()), ">"]
+    for cell in row:
+        if cell._comment is not None:
+            writer.ws._comments.append(CommentRecord.from_cell(cell))
+        styled = cell.has_style
+        if cell._value is None and not styled and not cell._comment:
+            continue
+        text = _plain_cell(cell, styled)
+        if text is None:
+            out("".join(parts))
+            parts.clear()
+            write_cell(xf, writer.ws, cell, styled)
+        else:
+            parts.append(text)
+    parts.append("</row>")
+    out("".join(parts))
+
+
+def _plain_cell(cell: Any, styled: bool) -> str | None:
+    """The XML openpyxl's ``etree_write_cell`` writes for ``cell`` when it holds nothing, text, a finite number or
+    a boolean and has no link; None for any other cell (openpyxl writes it)."""
+    value, kind = cell._value, cell.data_type
+    if cell.hyperlink or kind not in _PLAIN or not (value is None or type(value) in _PLAIN[kind]):
+        return None
+    start = f'<c r="{cell.coordinate}"'
+    if styled:
+        start += f' s="{cell.style_id}"'
+    start += ' t="inlineStr"' if kind == "s" else f' t="{kind}"'
+    if value is None or value == "":
+        return start + " />"
+    if kind != "s":
+        number = safe_string(value)  # "" for NaN and infinities, which openpyxl writes as an empty element
+        return f"{start}><v>{number}</v></c>" if number else None
+    stripped = value.strip()
+    space = ' xml:space="preserve"' if stripped and value != stripped else ""
+    return f"{start}><is><t{space}>{_escape_cdata(value)}</t></is></c>"
+
+
+WorksheetWriter.write_row = _write_row
 
 
 #: The most a workbook may unpack to (every part of its zip, as its central directory says): a match's largest
@@ -166,8 +245,6 @@ def _count_cells(archive: zipfile.ZipFile, part: zipfile.ZipInfo, most: int) -> 
 def _tab_names(archive: zipfile.ZipFile) -> dict[str, str]:
     """Each worksheet part's tab name (``xl/worksheets/sheet2.xml`` â†’ ``Junk``), from the workbook's own index;
     empty where that cannot be read."""
-    import xml.etree.ElementTree as ET
-
     try:
         book = ET.fromstring(archive.read("xl/workbook.xml"))
         rels = ET.fromstring(archive.read("xl/_rels/workbook.xml.rels"))

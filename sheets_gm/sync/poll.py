@@ -96,6 +96,7 @@ from sheets_gm.sync.rows.fates import (
     GO_NOTHING,
     SeatSettled,
     ahead_refusals,
+    early_ready_note,
     empty_row_answer,
     game_notes,
     in_table,
@@ -167,7 +168,7 @@ class WindowReport:
     schedule_change: str = ""  # what the GM's change of [deadlines] did (a dry run: will do), for her
     completed: str = ""  # a GM's change cut short that the poll completed before anything else (``sync/journal.py``)
     log_lines_cleared: list[str] = field(default_factory=list)  # lines typed below the Log, cleared (for the GM)
-    page: str = ""  # why the match page could not be written ('' when it was, or needs nothing: ``match.page``)
+    page: str = ""  # why the match page could not be written ('' when it was, or needs nothing: ``running.page``)
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -418,6 +419,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
                        for subject, problems in i.problems.items() for p in problems]
     report.rejected += [_rejected(v) for v in answer.verdicts if not v.accepted]
     report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
+    report.rejected = list(dict.fromkeys(report.rejected))  # the reading and the check may both give one refusal
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
     report.ready_held = [s for s in report.waiting_for if s in read.seats and _ready_ticked(read.seats[s], window)]
     report.untyped = _untyped_rows(read, window, answer)
@@ -642,7 +644,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
             elif (row.table, row.row) in held:
                 out = read.adapter.idle_reason(read.record.state, seat)
-                note = seat_read.note(row) or ahead.get((row.table, row.subject), "")
+                note = seat_read.note(row) or ahead.get((row.table, row.subject), "") or \
+                    early_ready_note(window, seat, spec, row)
                 text = kept_feedback(window, seat, spec, False, note, out)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
@@ -658,10 +661,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                                     seat_input.held_why.get(row.subject, ""), answer.waits.get(seat, ()))
             else:
                 state = read.record.state
-                text = empty_row_answer(seat_read.note(row), read.adapter.idle_row_reason(
-                    state, seat, spec, row.subject) or idle_feedback(window, seat, spec, outcome_text,
-                                                                     read.adapter.idle_reason(state, seat)),
-                    acts(window, seat, spec))
+                text = empty_row_answer(read.adapter, state, window, seat, spec, row.subject, seat_read.note(row),
+                                        outcome_text, acts(window, seat, spec))
             said = drawn.notes.get((seat, row.table, row.row), "") if drawn else ""  # a shown cell typed over
             text = fitted_answer(f"{text} · {said}" if said and text else said or text)
             if text != row.feedback:
@@ -881,7 +882,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                  else settled.completing_lines(seat_read.tab, window))
         over = names_typed_over(adapter, (record.state, new_state), seat, seat_read.tab, seat_read.rows) \
             if seat_read.pending is not None else ()  # else sort_rows told them apart
-        strays = stray_layout(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays + over)
+        strays = stray_layout(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays + over,
+                              read_here=True)
         lines += strays.aside_line(seat_read.tab, window, new_window)  # typed in the closed one
         lines += [shown_typed_over_line(capital(window.label), shown[seat])] if shown.get(seat) else []
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)

@@ -18,7 +18,7 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sync.deadline import stamp_deadline
 from sheets_gm.sync.gate.kept_reads import kept_path

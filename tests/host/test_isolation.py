@@ -20,7 +20,7 @@ from sheets_gm.host.processes import PollDied, PollProcesses
 from sheets_gm.host.scheduler import FIRST_RETRY
 from sheets_gm.host.systemd import Watchdog
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.running.connect import open_match_sheets
 from tests.fakes.google_api import GoogleApiFake
 from tests.host.hosting import Clock, hosted, new_host
 from tests.host.test_serve_google import fake, league_on_fake  # noqa: F401 (the fixture)

@@ -850,3 +850,16 @@ def test_row_heights_and_column_widths_go_as_one_request_per_run_of_equal_sizes(
     got = [(r["range"]["dimension"], r["range"]["startIndex"], r["range"]["endIndex"], r["properties"]["pixelSize"])
            for r in reqs]
     assert got == [("COLUMNS", 0, 3, 110), ("COLUMNS", 4, 5, 60), ("ROWS", 3, 6, 44), ("ROWS", 7, 8, 20)]
+
+
+def test_a_fill_set_at_the_top_is_sent_as_google_sets_it_and_a_long_wrap_is_not() -> None:
+    """Issue 64: a View's panel names stand at their cells' top without wrapping (beside a wrapped text), sent to
+    Google as to a local workbook; the wrap down its log's 5,000 rows is the columns' own style, not sent."""
+    tab = TabLayout("View Ann", rows=5050, cols=8, fills=(Fill("A3:A40", "#FFFFFF", top=True),
+                                                          Fill("B3:H40", "#FFFFFF", wrap=True),
+                                                          Fill("A43:H5050", "#FFFFFF", wrap=True)))
+    sent = [r["repeatCell"] for r in layout_requests(WorkbookLayout("t", (tab,)), {}) if "repeatCell" in r]
+    formats = [(r["range"]["startColumnIndex"], r["cell"]["userEnteredFormat"]) for r in sent]
+    assert [(col, f.get("verticalAlignment"), f.get("wrapStrategy")) for col, f in formats] == [
+        (0, "TOP", None), (1, "TOP", "WRAP")]
+    assert "verticalAlignment" in sent[0]["fields"] and "wrapStrategy" not in sent[0]["fields"]

@@ -124,3 +124,33 @@ def test_cells_are_counted_across_chunks_and_namespace_prefixes(prefix: str, mon
         archive.writestr("xl/worksheets/sheet1.xml", body)
     with zipfile.ZipFile(buffer) as archive:
         assert xlsx._count_cells(archive, archive.getinfo("xl/worksheets/sheet1.xml"), 10_000) == 41
+
+
+def laughs(path: Path, part: str) -> Path:
+    """A real workbook whose ``part`` declares nested entities that would expand to gigabytes ("billion laughs")
+    and uses the largest in a cell."""
+    buffer = io.BytesIO()
+    book = openpyxl.Workbook()
+    book.active["A1"] = "x"
+    book.save(buffer)
+    entities = '<!ENTITY a0 "lol">' + "".join(f'<!ENTITY a{i} "{f"&a{i - 1};" * 10}">' for i in range(1, 10))
+    with zipfile.ZipFile(buffer) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for item in source.infolist():
+            data = source.read(item)
+            if item.filename == part:
+                data = f"<!DOCTYPE worksheet [{entities}]>".encode() + data.replace(b"<t>x</t>", b"<t>&a9;</t>")
+            out.writestr(item, data)
+    return path
+
+
+def test_a_worksheet_of_entities_expanding_to_gigabytes_is_refused(tmp_path: Path) -> None:
+    """A worksheet whose cell is an entity expanding to 10^9 times its text is refused at once, as a workbook that
+    cannot be read (the XML parser refuses the expansion: sheets/xlsx.py parses worksheets with the standard
+    library's parser only where expat does), and nothing is saved back to it."""
+    path = laughs(tmp_path / "orders-red.xlsx", "xl/worksheets/sheet1.xml")
+    before = path.read_bytes()
+    for write in (False, True):
+        with pytest.raises(SheetAccessError, match=r"is not a readable \.xlsx workbook"):
+            backend = LocalWorkbookBackend(path)
+            backend.write([RangeWrite("A2", [["y"]])]) if write else backend.read(["A1"])
+    assert path.read_bytes() == before

@@ -110,3 +110,13 @@ def test_a_bad_value_is_named_with_its_line(tmp_path: Path) -> None:
     line = text.splitlines().index("    min_rows: 0") + 1
     with pytest.raises(SheetSpecError, match=rf"line {line}: inputs\.0\.min_rows: Input should be greater"):
         load_sheet_spec(write(tmp_path, text))
+
+
+def test_the_judges_view_takes_its_own_widths_and_a_bad_one_is_named(tmp_path: Path) -> None:
+    """Issue 64: a seat's View keeps narrow the columns only the judge's panel fills (Coalition's sides printed
+    three pages across of empty battle columns); the judge's and the GM's take ``judge_view_widths``."""
+    spec = load_sheet_spec(write(tmp_path, "view_widths: {3: 20}\njudge_view_widths: {3: 330}\n" + GOOD))
+    assert spec.view_columns(judging=False) == {3: 20} and spec.view_columns(judging=True) == {3: 330}
+    assert load_sheet_spec(write(tmp_path, "view_widths: {3: 20}\n" + GOOD)).view_columns(judging=True) == {3: 20}
+    with pytest.raises(SheetSpecError, match=r"judge_view_widths: column 8 at 330 px"):
+        load_sheet_spec(write(tmp_path, "judge_view_widths: {8: 330}\n" + GOOD))

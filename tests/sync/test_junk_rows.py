@@ -4,15 +4,17 @@ poll's work grows linearly with them, and what ``sync`` prints is summed up (iss
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import openpyxl
 import pytest
+from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from sheets_gm.cli import main
-from sheets_gm.match import poll_words
+from sheets_gm.running import poll_words
 from tests.matchfiles import local_match, sync, type_orders
 
 
@@ -84,20 +86,41 @@ def test_the_poll_does_not_measure_the_tab_once_a_row(tmp_path: Path, monkeypatc
     assert counts[1] < counts[0] + 20, counts
 
 
-def test_a_resolution_keeps_every_row_typed_under_the_tables_once_in_its_own_row(tmp_path: Path) -> None:
+def test_a_resolution_keeps_every_row_typed_under_the_tables_once_in_its_own_row(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rows under the last table are in no drawing's way: a resolution leaves each where it was typed, answered,
     and copies none into a free row nor sets any aside (issue 53, item 8: a row under the last table was copied into
-    the blank rows, one more each resolution, and "set aside … no longer in your tab" while still there)."""
+    the blank rows, one more each resolution, and "set aside … no longer in your tab" while still there). A row
+    answered alike by the poll before is not written again (10,000 of them were 10,000 writes, and a journal of
+    them, at every resolution; issue 66); one whose answer a player cleared is answered again. Without that check
+    the second resolution writes every row again, and this fails."""
+    from sheets_gm.sheets.local.backend import LocalWorkbookBackend
+
     _, sheets = local_match(tmp_path)
     path = tmp_path / "match.xlsx"
     first = openpyxl.load_workbook(path)["Orders red"].max_row + 3
     type_junk(path, first, 250)
-    for _turn in range(2):
-        type_orders(sheets)
-        assert sync(sheets).resolved
+    type_orders(sheets)
+    assert sync(sheets).resolved
+    book = openpyxl.load_workbook(path)
+    feedback = book["Orders red"].max_column
+    book["Orders red"].cell(first + 7, feedback).value = None  # a player clears one answer
+    book.save(path)
+    written: list[str] = []
+    real = LocalWorkbookBackend.write
+
+    def recording(self: LocalWorkbookBackend, writes: Any, **options: Any) -> Any:
+        written.extend(w.range for w in writes)
+        return real(self, writes, **options)
+
+    monkeypatch.setattr(LocalWorkbookBackend, "write", recording)
+    type_orders(sheets)
+    assert sync(sheets).resolved
+    on_junk = [r for r in written if r.startswith("'Orders red'!") and (end := re.search(r"(\d+)$", r))
+               and int(end.group(1)) >= first]
+    assert on_junk == [f"'Orders red'!A{first + 7}:{get_column_letter(feedback)}{first + 7}"]
     book = openpyxl.load_workbook(path)
     sheet = book["Orders red"]
-    feedback = sheet.max_column
     texts = [str(v) for row in sheet.iter_rows(values_only=True) for v in row if v is not None]
     for i in range(250):
         row = first + i
@@ -119,3 +142,4 @@ def test_an_entry_naming_thousands_of_rows_set_aside_fits_the_archive() -> None:
     assert len(line.grid()) <= 1 + archive_lines.DETAIL_LINES and len(lines) <= archive_lines.DETAIL_LINES
     text = " ".join(lines)
     assert all(f"junk{r}" in text for r in range(4000))
+

@@ -479,3 +479,14 @@ def test_a_deployment_verdict_names_the_unit_whose_row_she_sees_not_its_place_am
                                    "is while another row is refused"), row.feedback
     assert "Row 1" not in row.feedback
     assert "Row 1" not in " ".join(why for _who, why in report.rejected), report.rejected
+
+
+@pytest.mark.parametrize("what", ["Bo-2 deals 3 damage to Ann-3, which dies.", "Bo-2 moves to D3", "Ann wins!"])
+def test_a_carried_out_row_says_what_it_did_with_one_full_stop(what: str) -> None:
+    """Issue 64: "✔ Carried out in turn 7 · Bo: Row 1: Bo-2 deals 3 damage to Ann-3, which dies.." (the engine's
+    verdict ends its sentence already)."""
+    from sheets_gm.engine.ruleset import Window
+    from sheets_gm.sync.rows.fates import carried_sentence
+
+    said = carried_sentence(Window(key="7", label="turn 7 · Bo", phase="actions", seats=("Bo",), turn=7), what)
+    assert said.startswith("✔ Carried out in turn 7 · Bo: ") and not said.endswith("..") and said[-1] in ".!", said

@@ -349,7 +349,11 @@ NEVER_LOCAL = ("gspread", "google.auth", "google.oauth2", "requests", "tenacity"
 NEVER_IDLE = (*NEVER_LOCAL, "openpyxl", "tomllib", "sheets_gm.rulesets", "sheets_gm.config", "sheets_gm.sheets.local",
               "sheets_gm.notify.outbox", "sheets_gm.commands.polls", "argparse", "typing", "dataclasses", "inspect",
               "ast", "dis", "tokenize", "shlex", "shutil", "bz2", "lzma", "locale", "gettext", "hashlib", "secrets",
-              "random", "hmac", "base64", "uuid", "subprocess", "threading")
+              "random", "hmac", "base64", "uuid", "subprocess", "threading",
+              # nor the engine and its models (a plain record, engine.plain, is light), the poll that reads, nor the
+              # sending of notices
+              "pydantic", "sheets_gm.engine.ruleset", "sheets_gm.engine.codecs", "sheets_gm.sync.poll",
+              "sheets_gm.sync.read", "sheets_gm.notify.send", "sheets_gm.notify.mail")
 
 #: Runs ``sheets-gm sync -c CONFIG --quiet`` in a fresh process; prints its exit code, what it wrote and which of
 #: the modules named after the config it imported (as JSON).

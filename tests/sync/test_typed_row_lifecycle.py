@@ -61,7 +61,7 @@ class Match:
         placed = seat_read.tab.table(table)
         backend = seat_backend(self.sheets, read.tabs, seat)
         assert isinstance(backend, MemoryBackend)
-        backend.type(seat_read.tab.name, placed.cell(index, key), value)
+        backend.type(placed.tab or seat_read.tab.name, placed.cell(index, key), value)
 
     def row(self, seat: str, table: str, index: int) -> TypedRow:
         return [r for r in self.read().seats[seat].rows if r.table == table][index]
@@ -252,3 +252,41 @@ def test_status_says_why_a_ticked_ready_is_not_taken() -> None:
     lines = window_status_lines(poll(match.sheets, match.cls, now=NOW, dry_run=True), NOW)
     line = next(x for x in lines if x.startswith("Not ready:"))
     assert f"{red} (Ready ticked, not taken while 1 row of {red}'s says ✘: listed below)" in line, line
+
+
+def test_a_champions_fight_row_says_what_became_of_it_after_the_resolution() -> None:
+    """Issue 64: a Champions fight row (a seat's one row, with Ready) said only "Not open now" once its round's
+    fights were resolved, not what became of it."""
+    match = Match("champions")
+    match.bots_play()  # move and loot
+    ann = match.window().seats[0]
+    match.bots_play()  # equip and fight
+    feedback = match.row(ann, "fight", 0).feedback
+    assert feedback.startswith("✔ Carried out in round 1 · equip and fight"), feedback
+    assert "Not open now" in feedback  # and what it waits for
+
+
+def test_a_refusal_the_reading_and_the_check_both_give_is_listed_once() -> None:
+    """Issue 64: "Champions lists one refused word twice": the poll's rejected list named an unknown looting word
+    once from the reading of the row and once from the engine's check (the row's cell says it once)."""
+    match = Match("champions")
+    ann = match.window().seats[0]
+    match.type(ann, "move_loot", 0, "loot1", "magic")
+    report = match.poll()
+    said = [why for who, why in report.rejected if who.startswith(ann)]
+    assert len(said) == 1 and "'magic'" in said[0], report.rejected
+
+
+def test_an_end_turn_ticked_in_the_opponents_turn_is_unticked_as_it_resolves() -> None:
+    """Issue 64, item 8, in Wesnoth: one rule for a Ready ticked in a window that does not wait for the seat. Bo's
+    End turn ticked in Ann's turn was carried into his own and closed it at the first poll, before he saw Ann's
+    moves; it is unticked as Ann's turn resolves, his row saying why, and his turn waits for him."""
+    match = Match("wesnoth")
+    ann = match.window().seats[0]
+    bo = next(s for s in match.read().record.seats if s != ann)
+    match.type(bo, "seat", 0, "ready", True)
+    match.bots_play()  # Ann's turn
+    assert match.window().seats == (bo,)
+    row = match.row(bo, "seat", 0)
+    assert not row.ticked("ready") and "was unticked as it resolved" in row.feedback, row.feedback
+    assert not match.poll().resolved

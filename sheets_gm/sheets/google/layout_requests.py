@@ -118,6 +118,9 @@ def _tab_requests(tab: TabLayout, sid: int, keepers: Sequence[str]) -> list[dict
         if fill.wrap:
             cell_format.update(wrapStrategy="WRAP", verticalAlignment="TOP")
             fields += ",userEnteredFormat.wrapStrategy,userEnteredFormat.verticalAlignment"
+        elif fill.top:
+            cell_format.update(verticalAlignment="TOP")
+            fields += ",userEnteredFormat.verticalAlignment"
         reqs.append({"repeatCell": {"range": rng(fill.range), "cell": {"userEnteredFormat": cell_format},
                                     "fields": fields}})
         if fill.border:

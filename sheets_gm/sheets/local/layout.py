@@ -194,7 +194,7 @@ def _apply_fills(ws: Any, tab: TabLayout) -> None:
     for fill in tab.fills:
         argb = _argb(fill.colour)
         pattern = PatternFill(fill_type="solid", start_color=argb, end_color=argb)
-        wrapped = Alignment(wrap_text=True, vertical="top")
+        aligned = Alignment(wrap_text=True, vertical="top") if fill.wrap else Alignment(vertical="top")
         box = tab_box(tab, fill.range, "fill")
         for cell in _filled_cells(ws, tab, box):
             cell.fill = pattern
@@ -202,8 +202,8 @@ def _apply_fills(ws: Any, tab: TabLayout) -> None:
                 font = copy(cell.font)
                 font.b = fill.bold
                 cell.font = font
-            if fill.wrap:
-                cell.alignment = wrapped
+            if fill.wrap or fill.top:
+                cell.alignment = aligned
         if fill.border:
             _outline(ws, tab, tab_box(tab, fill.range, "fill"))
 
@@ -237,6 +237,8 @@ def _apply_page(ws: Any, tab: TabLayout) -> None:
     # Printed or exported to PDF, a tab is as many pages wide as its layout says (one: the board on one page, not
     # cut in strips) and as tall as it needs; turned sideways when it is wider than a portrait page.
     ws.page_setup.orientation = "landscape" if print_width(tab) > PORTRAIT_PIXELS else "portrait"
+    # a tab over pages across prints each band of rows whole before the next (a View's battle beside its armies)
+    ws.page_setup.pageOrder = "overThenDown"
     if tab.print_pages_wide:
         ws.sheet_properties.pageSetUpPr.fitToPage = True
         ws.page_setup.fitToWidth = print_pages_wide(tab)
@@ -252,6 +254,13 @@ def _apply_page(ws: Any, tab: TabLayout) -> None:
     elif _repeats_first_column(tab):
         ws.print_title_cols = "A:A"  # a table printed over pages across: each names its rows (an army, a unit)
     ws.print_options.headings = tab.print_headings
+    # only the layout's cells: a long line running on past its last column (a View's status) once widened the print
+    # range, LibreOffice shrinking the whole tab for it (a Win or Die View at 7.8 pt instead of 8.7). Never on a
+    # hidden tab: LibreOffice prints a hidden tab that has a print range.
+    if not tab.hidden:
+        ws.print_area = f"A1:{get_column_letter(tab.cols)}{tab.rows}"
+    else:
+        ws.print_area = None
 
 
 def print_width(tab: TabLayout) -> int:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from sheets_gm.engine.dice import seed_hash
-from sheets_gm.engine.ruleset import GM, Roster
+from sheets_gm.engine.ruleset import GM, JUDGE, Roster
 from sheets_gm.engine.settings import settings_rows
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.adapter import LEGEND_PIXELS, AnySheetAdapter, BoardDrawing
@@ -40,6 +40,9 @@ LOG_KIND_WIDTH = 150
 #: The width in pixels of the Log's sentence column (and the View log's): with the turn and kind columns, a
 #: landscape page at the font's own size; a longer sentence wraps in it.
 LOG_SENTENCE_WIDTH = 700
+#: The width in pixels of a View tab's columns right of its sentences where the game gives none: a spreadsheet's
+#: default, sized all the same (a column styled to wrap took another default in a local workbook, 13 characters).
+VIEW_STEP_WIDTH = 64
 
 
 class SeatsMismatchError(ValueError):
@@ -111,18 +114,30 @@ def _copies_tab(tabs: MatchTabs, seat: str) -> TabLayout:
 
 
 def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
+    """``seat``'s View tab (the judge's, the GM's): its title, status, panel and log, in the widths the game gives
+    that seat (``SheetSpec.view_columns``). Every column of its log wraps, each row as tall as its text, and so do
+    the panel's columns from B on; the panel's names in A (a heading, an army) and the status line run on over the
+    empty cells right of them, as on screen. Without a style of their own those cells took the log's wrap down
+    their columns in LibreOffice at one line's height, their lines printed over each other's. Printed with its
+    title on each page, its status once at the top."""
     spec = tabs.spec
     header = tabs.view_log_header_row
+    last = header + SEAT_LOG_ROWS
     return TabLayout(
-        name=tabs.view(seat), rows=header + SEAT_LOG_ROWS, cols=VIEW_COLS, frozen_rows=2,
+        name=tabs.view(seat), rows=last, cols=VIEW_COLS, frozen_rows=2, print_title_rows=1,
         values={"A1": [[tabs.view_title(seat)]],
                 f"A{header}": [list(spec.headers.log)]},
         fills=(Fill(cells(0, 1, VIEW_COLS - 1, 1), spec.colours.header, bold=True),
+               Fill(cells(0, 2, VIEW_COLS - 1, 2), "#FFFFFF"),  # the status line runs on to the right
+               Fill(cells(0, 3, 0, header - 1), "#FFFFFF", top=True),
+               Fill(cells(1, 3, VIEW_COLS - 1, header - 1), "#FFFFFF", wrap=True),
                Fill(cells(0, header, 2, header), spec.colours.header, bold=True),
-               # the log's sentences wrap: a long one ran on over the panel's columns, widening the printed page
-               Fill(cells(0, header + 1, 2, header + SEAT_LOG_ROWS), "#FFFFFF", wrap=True)),
+               # the log's sentences and the steps right of them wrap: a long one ran on over the panel's columns,
+               # widening the printed page, or was cut by the next step
+               Fill(cells(0, header + 1, VIEW_COLS - 1, last), "#FFFFFF", wrap=True)),
         protections=(Protection(None, f"What {seat} sees: written by sheets-gm"),),
-        column_widths={0: 160, 1: LOG_KIND_WIDTH, 2: 600, **spec.view_widths})
+        column_widths={**dict.fromkeys(range(3, VIEW_COLS), VIEW_STEP_WIDTH), 0: 160, 1: LOG_KIND_WIDTH, 2: 600,
+                       **spec.view_columns(seat in (JUDGE, GM))})
 
 
 def _spanning(layout: TabLayout, width: int, spec: SheetSpec) -> TabLayout:

@@ -507,13 +507,16 @@ class StrayLayout:
         return [replace(line, rows=rows)]
 
 def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow],
-                     writes: list[tuple[str, list[list[CellValue]]]], unplaced: list[StrayRow]) -> list[int]:
+                     writes: list[tuple[str, list[list[CellValue]]]], unplaced: list[StrayRow], *,
+                     read_here: bool) -> list[int]:
     """The blank rows of ``tab`` (the tab as the resolution draws it; ``was``: as it was read): a stray row typed in
     a blank row that stays blank, or under every table, keeps its place and gets its answer, its cells written where
     the layout has them (a repair after a column inserted moves them back); one that a grown table now covers moves,
     typed cells and answer, to a free blank row, saying from where (to ``unplaced`` when none is left); a blank row
-    that a table held before the tables grew is emptied of what was drawn there. Appends to ``writes``; returns the
-    blank rows still free."""
+    that a table held before the tables grew is emptied of what was drawn there. ``read_here``: the strays were read
+    from the very tab written (a poll's resolution, not a repair drawing a copy's tab again): a row that stays there,
+    in the same columns, already answered alike is not written (10,000 rows typed under the tables and answered by
+    the last poll cost a resolution nothing to write). Appends to ``writes``; returns the blank rows still free."""
     blank = tab.blank_rows()
     blank_set = set(blank)
     loose = [s for s in strays if not s.table]
@@ -523,7 +526,10 @@ def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow],
     staying_ids = {id(s) for s in staying}
     staying_rows = {s.row for s in staying}
     free = deque(r for r in blank if r not in staying_rows)
+    in_place = read_here and was.width == tab.width  # a blank row's cells where they were read
     for s in staying:
+        if s.why and in_place and s.why == s.feedback:
+            continue  # its cells where they are, answered alike: written again, nothing would change
         if s.why:
             line: list[CellValue] = ["" if v is None else v for v in s.cells]
             writes.append((a1(tab.name, cells(0, s.row, feedback_col, s.row)), [[*line, s.why]]))
@@ -544,21 +550,23 @@ def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow],
 
 
 def stray_layout(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTab, tab: InputTab,
-                 strays: Sequence[StrayRow]) -> StrayLayout:
+                 strays: Sequence[StrayRow], *, read_here: bool = False) -> StrayLayout:
     """Where a redraw of ``seat``'s input tabs (its orders tab and its further tabs: ``tab``, read as ``was``) for
-    ``state`` keeps its ``strays`` (``_tab_layout`` of each tab)."""
+    ``state`` keeps its ``strays`` (``_tab_layout`` of each tab). ``read_here``: the strays were read from the tabs
+    written (a poll's resolution; not a repair, which draws a copy's tab again): a row left where it is, answered
+    alike, is not written again."""
     tables: dict[str, dict[int, dict[int, CellValue]]] = {}
     writes: list[tuple[str, list[list[CellValue]]]] = []
     unplaced: list[StrayRow] = [s for s in strays if s.over]  # the drawing writes the name back: set aside
     for page_was, page in zip(was.sheets(), tab.sheets(), strict=True):
         mine = [s for s in strays if (s.tab or tab.name) == page.name]
-        tables.update(_tab_layout(adapter, state, seat, page_was, page, mine, writes, unplaced))
+        tables.update(_tab_layout(adapter, state, seat, page_was, page, mine, writes, unplaced, read_here=read_here))
     return StrayLayout(tables, tuple(writes), tuple(unplaced))
 
 
 def _tab_layout(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTab, tab: InputTab,
                 strays: Sequence[StrayRow], writes: list[tuple[str, list[list[CellValue]]]],
-                unplaced: list[StrayRow]) -> dict[str, dict[int, dict[int, CellValue]]]:
+                unplaced: list[StrayRow], *, read_here: bool) -> dict[str, dict[int, dict[int, CellValue]]]:
     """Where a resolution redrawing ``seat``'s tables for ``state`` (in ``tab``, read as ``was``: the same unless a
     table grew) keeps the stray rows of its tables: cells by table, row index and tab column, laid over the drawn
     rows. A duplicate keeps its typed cells in its subject's row; any other stray row stays where it is if the new
@@ -567,7 +575,7 @@ def _tab_layout(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTab, 
     too (``_blank_rows_kept``)."""
     out: dict[str, dict[int, dict[int, CellValue]]] = {}
     feedback_col = tab.width - 1
-    free_blank = _blank_rows_kept(was, tab, strays, writes, unplaced)
+    free_blank = _blank_rows_kept(was, tab, strays, writes, unplaced, read_here=read_here)
     for placed in tab.tables:
         mine = [s for s in strays if s.table == placed.spec.name and s.why]
         if not mine:
