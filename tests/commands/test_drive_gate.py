@@ -4,8 +4,11 @@ a due deadline, the 6-hour read, a missing state or kept read and a Drive fault 
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
+import shutil
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -13,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
@@ -51,9 +55,12 @@ class Clock:
         self.fake.now = self.now
 
 
+SPREADSHEETS = {key: f"gate test · {role}" for role, key in KEYS.items()}
+
+
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
-    with signed_in_fake(monkeypatch, {key: f"gate test · {role}" for role, key in KEYS.items()}) as f:
+    with signed_in_fake(monkeypatch, SPREADSHEETS) as f:
         yield f
 
 
@@ -62,15 +69,48 @@ def clock(fake: GoogleApiFake, monkeypatch: pytest.MonkeyPatch) -> Clock:
     return Clock(fake, monkeypatch)
 
 
+@pytest.fixture(scope="module")
+def made_started(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
+    """The ``started`` match made once a module (``init`` and two polls make the same match from the same files at
+    the same moments): the fake's state after it and the GM's folder, for each test to copy."""
+    with module_fake(tmp_path_factory, SPREADSHEETS) as (fake, clock):
+        folder = tmp_path_factory.mktemp("started")
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            start_match(folder, clock, None)
+        return fake.snapshot(), folder
+
+
+@contextlib.contextmanager
+def module_fake(tmp_path_factory: pytest.TempPathFactory,
+                spreadsheets: dict[str, str]) -> Iterator[tuple[GoogleApiFake, Clock]]:
+    """The fake holding ``spreadsheets``, signed in, and a clock at ``START``, for a module fixture that makes a
+    match once: in host folders of its own (as tests/conftest.py's ``_host_folders``: none of the machine's)."""
+    patch = pytest.MonkeyPatch()
+    host = tmp_path_factory.mktemp("host")
+    patch.setenv("XDG_CONFIG_HOME", str(host / "config"))
+    patch.setenv("XDG_STATE_HOME", str(host / "state"))
+    try:
+        with signed_in_fake(patch, spreadsheets) as fake:
+            yield fake, Clock(fake, patch)
+    finally:
+        patch.undo()
+
+
 @pytest.fixture
-def started(fake: GoogleApiFake, tmp_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]) -> Iterator[Path]:
+def started(fake: GoogleApiFake, tmp_path: Path, clock: Clock, made_started: tuple[dict[str, Any], Path]) -> Path:
     """A match on four spreadsheets created, then polled twice (the first poll has no state; the second sees
-    init's writes)."""
-    yield start_match(tmp_path, clock, capsys)
+    init's writes): a copy of ``made_started``, the fake and the clock where it left them."""
+    state, folder = made_started
+    fake.restore(state)
+    clock.tick(2)  # the two polls' minutes
+    assert fake.now == clock.now
+    shutil.copytree(folder, tmp_path, dirs_exist_ok=True)
+    return tmp_path / "match.toml"
 
 
-def start_match(tmp_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str], extra: str = "") -> Path:
-    """The ``started`` match, its config ending with ``extra`` (a table of its own: ``[bots]``…)."""
+def start_match(tmp_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str] | None, extra: str = "") -> Path:
+    """The ``started`` match, its config ending with ``extra`` (a table of its own: ``[bots]``…); without
+    ``capsys``, the commands' output is left where it goes."""
     write_service_account_key(tmp_path / "sa.json", ACCOUNT)
     (tmp_path / "roster.csv").write_text(ROSTER, encoding="utf-8")
     match_toml = tmp_path / "match.toml"
@@ -79,10 +119,13 @@ def start_match(tmp_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]
         f'[sheets]\nbackend = "google"\nboard = "{KEYS["board"]}"\nengine = "{KEYS["engine"]}"\n'
         f'orders = {{ red = "{KEYS["red"]}", blue = "{KEYS["blue"]}" }}\n'
         '[google]\nservice_account = "sa.json"\n' + extra, encoding="utf-8")
-    assert run(capsys, "init", "gvg", "-c", match_toml, "--no-share")[0] == 0
+    def command(*argv: str | Path) -> int:
+        return run(capsys, *argv)[0] if capsys is not None else main([str(a) for a in argv])
+
+    assert command("init", "gvg", "-c", match_toml, "--no-share") == 0
     for _ in range(2):
         clock.tick()
-        assert run(capsys, "sync", "-c", match_toml, "--quiet")[0] == 0
+        assert command("sync", "-c", match_toml, "--quiet") == 0
     return match_toml
 
 

@@ -18,7 +18,17 @@ from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.google.drive import DriveChangeLog
 from sheets_gm.sync.gate.state import load_state, state_path
 from tests.commands.test_commands_google import ACCOUNT, KEYS, run
-from tests.commands.test_drive_gate import Clock, ann_destination, ann_row, clock, fake, poll, start_match, started  # noqa: F401 (fixtures)
+from tests.commands.test_drive_gate import (  # noqa: F401 (fixtures)
+    Clock,
+    ann_destination,
+    ann_row,
+    clock,
+    fake,
+    made_started,
+    poll,
+    start_match,
+    started,
+)
 from tests.fakes.google_api import FILE_GET, FILES, GoogleApiFake, fake_client
 from tests.matchfiles import type_orders
 

@@ -69,6 +69,7 @@ import jsonschema
 import openpyxl
 import requests
 import responses
+from google.auth.crypt import _cryptography_rsa
 from google.oauth2.credentials import Credentials as UserCredentials
 
 if TYPE_CHECKING:
@@ -197,6 +198,10 @@ _CONDITIONAL_CELL_FORMAT = frozenset({"backgroundColor", "backgroundColorStyle",
 _CONDITIONAL_TEXT_FORMAT = frozenset({"bold", "italic", "strikethrough", "foregroundColor", "foregroundColorStyle"})
 
 
+#: The JSON text of the list items :meth:`Discovery._item_errors` remembers, at most (then it starts afresh).
+_CHECKED_CHARS = 50_000_000
+
+
 @dataclass(frozen=True)
 class Method:
     """One REST method of a discovery document."""
@@ -231,6 +236,9 @@ class Discovery:
         # Longest literal path first, so `{id}:batchUpdate` wins over `{id}`.
         self.methods.sort(key=lambda m: -len(re.sub(r"\{[^}]+\}", "", m.path)))
         self._validators: dict[str, jsonschema.protocols.Validator] = {}
+        self._lists: dict[str, dict[str, str]] = {}
+        self._checked: dict[tuple[str, str], list[tuple[tuple[str, ...], str]]] = {}  # see _item_errors
+        self._checked_chars = 0
 
     def _collect(self, resource: Mapping[str, Any]) -> None:
         for m in resource.get("methods", {}).values():
@@ -279,15 +287,50 @@ class Discovery:
         """Raise SchemaViolation unless ``instance`` is a valid ``schema_name``.
 
         ``method_id`` also enforces the fields the document marks required for that method."""
-        errors = sorted(self.validator(schema_name).iter_errors(_distinct_items(instance)),
-                        key=lambda e: list(e.absolute_path))
+        errors = sorted(self._errors(schema_name, instance))
         if errors:
-            lines = [f"{'.'.join(str(p) for p in e.absolute_path) or '<root>'}: {e.message}" for e in errors[:5]]
+            lines = [f"{'.'.join(str(p) for p in path) or '<root>'}: {message}" for path, message in errors[:5]]
             raise SchemaViolation(f"{what} is not a valid {self.name} {schema_name}:\n  " + "\n  ".join(lines))
         if method_id and isinstance(instance, dict):
             for prop, spec in self.schemas[schema_name].get("properties", {}).items():
                 if method_id in spec.get("annotations", {}).get("required", []) and prop not in instance:
                     raise SchemaViolation(f"{what}: {schema_name}.{prop} is required by {method_id}")
+
+    def _errors(self, schema_name: str, instance: Any) -> list[tuple[tuple[str, ...], str]]:
+        """Each error of ``instance`` as a ``schema_name``: its path and message. An object's list of messages
+        (a batchUpdate's requests, a read's value ranges, a spreadsheet's tabs) has each item checked on its own,
+        once a process for each distinct item (:meth:`_item_errors`): the same layout request comes at every
+        ``init``, and the discovery documents set no rule on such a list as a whole."""
+        lists = self._message_lists(schema_name) if isinstance(instance, dict) else {}
+        rest = {k: v for k, v in instance.items() if k not in lists or not isinstance(v, list)} if lists else instance
+        found = [(tuple(str(p) for p in e.absolute_path), e.message)
+                 for e in self.validator(schema_name).iter_errors(_distinct_items(rest))]
+        for prop, item_schema in lists.items():
+            items = instance.get(prop)
+            for i, item in enumerate(items if isinstance(items, list) else ()):
+                found += [((prop, str(i), *path), message) for path, message in self._item_errors(item_schema, item)]
+        return found
+
+    def _item_errors(self, schema_name: str, item: Any) -> list[tuple[tuple[str, ...], str]]:
+        """:meth:`_errors` of one item of a list, remembered by its JSON text (a pure function of the two)."""
+        text = json.dumps(item, sort_keys=True, default=str)
+        known = self._checked.get((schema_name, text))
+        if known is None:
+            known = self._errors(schema_name, item)
+            if self._checked_chars > _CHECKED_CHARS:
+                self._checked.clear()
+                self._checked_chars = 0
+            self._checked[(schema_name, text)] = known
+            self._checked_chars += len(text)
+        return known
+
+    def _message_lists(self, schema_name: str) -> dict[str, str]:
+        """The properties of ``schema_name`` that are lists of one message type, and that type."""
+        if schema_name not in self._lists:
+            props = self.schemas.get(schema_name, {}).get("properties", {})
+            self._lists[schema_name] = {name: spec["items"]["$ref"] for name, spec in props.items()
+                                        if spec.get("type") == "array" and "$ref" in spec.get("items", {})}
+        return self._lists[schema_name]
 
     def validate_query(self, method: Method, query: Mapping[str, list[str]], what: str) -> None:
         """Raise SchemaViolation for an unknown, repeated, ill-typed or out-of-enum parameter."""
@@ -367,7 +410,11 @@ def _quote(title: str) -> str:
 
 @dataclass
 class FakeSheet:
-    """One tab: SheetProperties as JSON, cells as CellData JSON, protections, column sizes."""
+    """One tab: SheetProperties as JSON, cells as CellData JSON, protections, column sizes.
+
+    A cell's CellData, a column's and a row's DimensionProperties are never changed in place once stored: an edit
+    stores a new one (:func:`_stored_cell`). So the fake's staged copy of a spreadsheet (all or nothing) and its
+    snapshots share them with the spreadsheet, and the cells one request formats alike share one CellData."""
 
     properties: dict[str, Any]
     cells: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
@@ -513,12 +560,31 @@ def copied(value: _T) -> _T:
         return cast(_T, [copied(v) for v in found])
     if kind is tuple:
         return cast(_T, tuple(copied(v) for v in found))
-    if kind in (FakeSheet, FakeSpreadsheet):
+    if kind is FakeSheet:  # the values of its cells and dimensions are never changed in place: shared
+        return kind(**{f.name: dict(getattr(found, f.name)) if f.name in _SHARED_VALUES
+                       else copied(getattr(found, f.name)) for f in dataclass_fields(found)})
+    if kind is FakeSpreadsheet:
         return kind(**{f.name: copied(getattr(found, f.name)) for f in dataclass_fields(found)})
+    if kind in _RECORDS:  # records of what happened, never changed: a snapshot's call log is shared, not copied
+        return value
     return copy.deepcopy(value)
 
 
 _PLAIN = frozenset({str, int, float, bool, type(None), datetime, timedelta})
+#: The maps of a :class:`FakeSheet` whose values are never changed in place (see there).
+_SHARED_VALUES = frozenset({"cells", "columns", "rows_meta"})
+
+
+#: What an empty cell (or dimension) holds: one object, so the cells one request makes from empty ones are one.
+_NO_CELL: Mapping[str, Any] = {}
+
+
+def _stored_cell(old: Mapping[str, Any], source: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
+    """A new CellData (or DimensionProperties): ``old`` with the field mask ``paths`` of ``source`` applied;
+    ``old`` is left as it was (it may be shared: see :class:`FakeSheet`)."""
+    out = copied(dict(old))
+    _apply_mask(out, source, paths)
+    return out
 
 def _render(ev: Mapping[str, Any] | None, how: str) -> CellValue:
     if not ev:
@@ -680,6 +746,32 @@ def _trim(rows: list[list[CellValue]]) -> list[list[Any]]:
     return out
 
 
+def _shown_values(sheet: FakeSheet, render: str) -> dict[tuple[int, int], CellValue]:
+    """The cells of a tab that show something (a value that renders to neither nothing nor ``""``), rendered: a
+    read builds its grid from these, not from every cell of a range (a Log's 20,000 rows are mostly empty)."""
+    out: dict[tuple[int, int], CellValue] = {}
+    for pos, cell in sheet.cells.items():
+        entered = cell.get("userEnteredValue")
+        if entered:
+            value = _render(entered, render)
+            if value is not None and value != "":
+                out[pos] = value
+    return out
+
+
+def _values_grid(shown: Mapping[tuple[int, int], CellValue], r0: int, c0: int, r1: int,
+                 c1: int) -> list[list[CellValue]]:
+    """The values of rows ``r0:r1`` and columns ``c0:c1`` as a grid, cut after the last row and column that show
+    something (what :func:`_trim` would cut anyway: every cell past them is empty)."""
+    inside = [(r, c, v) for (r, c), v in shown.items() if r0 <= r < r1 and c0 <= c < c1]
+    rows = max((r for r, _c, _v in inside), default=r0 - 1) + 1 - r0
+    cols = max((c for _r, c, _v in inside), default=c0 - 1) + 1 - c0
+    grid: list[list[CellValue]] = [[None] * cols for _ in range(rows)]
+    for r, c, v in inside:
+        grid[r - r0][c - c0] = v
+    return grid
+
+
 #: A spreadsheet's default cell format, as Google gives it in a cell's ``effectiveFormat`` (a Color leaves its zero
 #: components out: black is ``{}``).
 DEFAULT_FORMAT: dict[str, Any] = {
@@ -758,17 +850,17 @@ def _cell_data(stored: Mapping[str, Any], effective: Mapping[str, Any] | None = 
     """A cell's CellData as Google answers it: what was entered, its format and note, and what it shows: the
     effective value and formatted value (not for a formula: the fake does not evaluate), the effective format
     (``effective``: :func:`effective_format`; without, the cell's own format)."""
-    out = copied(dict(stored))
+    out = dict(stored)  # an answer is written out, never changed: it may share what the cell holds
     entered = out.get("userEnteredValue")
     if entered and "numberValue" in entered:
-        entered["numberValue"] = _render(entered, "FORMULA")  # JSON as Google writes it: 5, not 5.0
+        entered = out["userEnteredValue"] = {**entered, "numberValue": _render(entered, "FORMULA")}  # 5, not 5.0
     if entered and "formulaValue" not in entered:
-        out["effectiveValue"] = copied(entered)
+        out["effectiveValue"] = entered
         out["formattedValue"] = _render(entered, "FORMATTED_VALUE")
     if effective is not None:
-        out["effectiveFormat"] = copied(dict(effective))
+        out["effectiveFormat"] = effective
     elif "userEnteredFormat" in out:
-        out["effectiveFormat"] = copied(out["userEnteredFormat"])
+        out["effectiveFormat"] = out["userEnteredFormat"]
     return out
 
 
@@ -888,6 +980,9 @@ class RecordedCall:
     caller: str = ""  # the account the request was signed in as ('' for a faulted call)
 
 
+#: The fake's frozen records (a call it answered, an edit Drive lists): :func:`copied` shares them.
+_RECORDS: frozenset[type] = frozenset({RecordedCall, DriveEdit})
+
 _HTML_429 = (
     "<!DOCTYPE html><html lang=en><meta charset=utf-8><title>Error 429 (Too Many Requests)!!1</title>"
     "<p><b>429.</b> <ins>That's an error.</ins><p>We're sorry, but you have sent too many requests to us "
@@ -918,6 +1013,7 @@ class GoogleApiFake:
         self.no_google_account: set[str] = set()
         self._next_id = 1000
         self._mock: responses.RequestsMock | None = None
+        self._signer_loader: Any = None  # google-auth's own key loader, while the fake puts its own in
         # Drive's clock and change log: every edit (a player's through set_values, ours through the API)
         # sets the file's modifiedTime to ``now`` and enters the change log ``drive_lag`` later, as Drive's
         # listing trails its edits. ``now`` None: the real clock.
@@ -949,6 +1045,8 @@ class GoogleApiFake:
             mock.add_callback(method, re.compile(r".*"), callback=self._dispatch, content_type=None)
         mock.start()
         self._mock = mock
+        self._signer_loader = _cryptography_rsa.RSASigner.__dict__["from_string"]
+        _cryptography_rsa.RSASigner.from_string = classmethod(_signer_of_key)  # type: ignore[method-assign,assignment]
 
     def stop(self) -> None:
         """Stop intercepting."""
@@ -956,10 +1054,11 @@ class GoogleApiFake:
             self._mock.stop()
             self._mock.reset()
             self._mock = None
+            _cryptography_rsa.RSASigner.from_string = self._signer_loader  # type: ignore[method-assign]
 
     #: What :meth:`snapshot` leaves out: the discovery documents (shared, read-only), the interception and the hooks
     #: a test set (callables of that test).
-    _NOT_STATE = frozenset({"sheets_api", "drive_api", "_mock", "_before_write", "after_edit"})
+    _NOT_STATE = frozenset({"sheets_api", "drive_api", "_mock", "_signer_loader", "_before_write", "after_edit"})
 
     def snapshot(self) -> dict[str, Any]:
         """A deep copy of everything Google holds (spreadsheets, Drive's clock and change log, tokens, accounting),
@@ -1029,11 +1128,13 @@ class GoogleApiFake:
         for i, row in enumerate(rows):
             for j, v in enumerate(row):
                 pos = (rect.r0 + i, rect.c0 + j)
-                if v is None or v == "":
-                    rect.sheet.cells.get(pos, {}).pop("userEnteredValue", None)
-                    continue
-                ev = _parse_user_entered(v) if user_entered else _raw_value(v)
-                rect.sheet.cells.setdefault(pos, {})["userEnteredValue"] = ev
+                cell = {k: v for k, v in rect.sheet.cells.get(pos, {}).items() if k != "userEnteredValue"}
+                if v is not None and v != "":
+                    cell["userEnteredValue"] = _parse_user_entered(v) if user_entered else _raw_value(v)
+                if cell:
+                    rect.sheet.cells[pos] = cell
+                else:
+                    rect.sheet.cells.pop(pos, None)
 
     def rename_tab(self, key: str, title: str, new_title: str) -> None:
         """A player renaming tab ``title`` of spreadsheet ``key`` in Sheets' own window."""
@@ -1061,9 +1162,9 @@ class GoogleApiFake:
         self._edited(ss, self.player_email)
         sheet = ss.sheet(title)
         for r in rows:
-            sheet.rows_meta.setdefault(r, {})["hiddenByUser"] = True
+            sheet.rows_meta[r] = {**sheet.rows_meta.get(r, {}), "hiddenByUser": True}
         for c in columns:
-            sheet.columns.setdefault(c, {})["hiddenByUser"] = True
+            sheet.columns[c] = {**sheet.columns.get(c, {}), "hiddenByUser": True}
         if tab:
             sheet.properties["hidden"] = True
 
@@ -1076,8 +1177,9 @@ class GoogleApiFake:
         r0, c0, r1, c1 = rect.bounded()
         for r in range(r0, r1):
             for c in range(c0, c1):
-                cell = rect.sheet.cells.setdefault((r, c), {})
-                cell["userEnteredFormat"] = _merged(cell.get("userEnteredFormat", {}), fmt)
+                cell = rect.sheet.cells.get((r, c), {})
+                merged = _merged(cell.get("userEnteredFormat", {}), fmt)
+                rect.sheet.cells[(r, c)] = {**cell, "userEnteredFormat": merged}
 
     def add_conditional_format(self, key: str, a1: str, condition: Mapping[str, Any], fmt: Mapping[str, Any]) -> None:
         """A player adding a conditional format rule over ``a1`` (its BooleanCondition and CellFormat) in Sheets'
@@ -1123,16 +1225,12 @@ class GoogleApiFake:
     def values(self, key: str, tab: str) -> list[list[Any]]:
         """A tab's values as FORMULA rendering gives them, trimmed like Google."""
         sheet = self.spreadsheets[key].sheet(tab)
-        if not sheet.cells:
-            return []
-        rows = max(r for r, _ in sheet.cells) + 1
-        cols = max(c for _, c in sheet.cells) + 1
-        return _trim([[sheet.value(r, c) for c in range(cols)] for r in range(rows)])
+        return _trim(_values_grid(_shown_values(sheet, "FORMULA"), 0, 0, sheet.row_count, sheet.column_count))
 
     def cell(self, key: str, tab: str, a1: str) -> dict[str, Any]:
-        """A cell's CellData (userEnteredValue, userEnteredFormat, dataValidation)."""
+        """A cell's CellData (userEnteredValue, userEnteredFormat, dataValidation): a copy."""
         rect = parse_a1(self.spreadsheets[key], f"{_quote(tab)}!{a1}")
-        return rect.sheet.cells.get((rect.r0, rect.c0), {})
+        return copied(rect.sheet.cells.get((rect.r0, rect.c0), {}))
 
     # -- faults and accounting ----------------------------------------------------
 
@@ -1530,14 +1628,13 @@ class GoogleApiFake:
     def _batch_get(self, ss: FakeSpreadsheet, query: dict[str, list[str]]) -> dict[str, Any]:
         render = query.get("valueRenderOption", ["FORMATTED_VALUE"])[0]
         major = query.get("majorDimension", ["ROWS"])[0]
+        shown: dict[int, dict[tuple[int, int], CellValue]] = {}  # each tab's cells that show something, once a call
         out = []
         for text in query.get("ranges", []):
             rect = parse_a1(ss, text)
-            r0, c0, r1, c1 = rect.bounded()
-            grid = [
-                [_render(rect.sheet.cells.get((r, c), {}).get("userEnteredValue"), render) for c in range(c0, c1)]
-                for r in range(r0, r1)
-            ]
+            if id(rect.sheet) not in shown:
+                shown[id(rect.sheet)] = _shown_values(rect.sheet, render)
+            grid = _values_grid(shown[id(rect.sheet)], *rect.bounded())
             if major == "COLUMNS":
                 grid = [list(col) for col in zip(*grid, strict=False)]
             rows = _trim(grid)
@@ -1786,12 +1883,21 @@ class GoogleApiFake:
         _apply_mask(ss.properties, args.get("properties", {}), paths)
         return {}
 
-    def _write_cell(self, sheet: FakeSheet, r: int, c: int, data: Mapping[str, Any], paths: Sequence[str]) -> None:
+    def _write_cell(self, sheet: FakeSheet, r: int, c: int, data: Mapping[str, Any], paths: Sequence[str],
+                    made: dict[int, tuple[Any, dict[str, Any]]] | None = None) -> None:
+        """Store the cell at ``r, c`` with the mask ``paths`` of ``data`` applied. ``made``: the cells this request
+        made so far, by the cell each was made from (kept alive, so an id is not reused): cells alike before one
+        request stay one CellData after it."""
         _check_cell_size(data.get("userEnteredValue") or {})
-        cell = sheet.cells.setdefault((r, c), {})
-        _apply_mask(cell, data, paths)
-        if not cell:
-            del sheet.cells[(r, c)]
+        old = sheet.cells.get((r, c), _NO_CELL)
+        known = made.get(id(old)) if made is not None else None
+        cell = known[1] if known is not None else _stored_cell(old, data, paths)
+        if made is not None:
+            made[id(old)] = (old, cell)
+        if cell:
+            sheet.cells[(r, c)] = cell
+        else:
+            sheet.cells.pop((r, c), None)
 
     def _req_updateCells(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
         paths = self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "updateCells")
@@ -1852,12 +1958,13 @@ class GoogleApiFake:
                     if at < 0:
                         continue
                     new = shown[:at] + replacement + shown[at + len(find):]
+                kept = {k: v for k, v in cell.items() if k != "userEnteredValue"}
                 if new:
-                    cell["userEnteredValue"] = {"stringValue": new}
+                    kept["userEnteredValue"] = {"stringValue": new}
+                if kept:
+                    sheet.cells[(r, c)] = kept
                 else:
-                    cell.pop("userEnteredValue", None)
-                    if not cell:
-                        del sheet.cells[(r, c)]
+                    del sheet.cells[(r, c)]
                 changed += 1
         reply = {"valuesChanged": changed, "occurrencesChanged": changed, "rowsChanged": changed,
                  "sheetsChanged": 1 if changed else 0} if changed else {}
@@ -1866,9 +1973,10 @@ class GoogleApiFake:
     def _req_repeatCell(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
         paths = self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "repeatCell")
         sheet, r0, c0, r1, c1 = self._grid_rect(ss, args.get("range", {}))
+        made: dict[int, tuple[Any, dict[str, Any]]] = {}
         for r in range(r0, r1):
             for c in range(c0, c1):
-                self._write_cell(sheet, r, c, args.get("cell", {}), paths)
+                self._write_cell(sheet, r, c, args.get("cell", {}), paths, made)
         return {}
 
     def _req_updateBorders(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
@@ -1885,10 +1993,12 @@ class GoogleApiFake:
         for r in range(r0, r1):
             for c in range(c0, c1):
                 edges = {"top": r == r0, "bottom": r == r1 - 1, "left": c == c0, "right": c == c1 - 1}
-                for side, on_edge in edges.items():
-                    if on_edge and side in args:
-                        cell = sheet.cells.setdefault((r, c), {})
-                        cell.setdefault("userEnteredFormat", {}).setdefault("borders", {})[side] = args[side]
+                lines = {side: args[side] for side, on_edge in edges.items() if on_edge and side in args}
+                if lines:
+                    cell = sheet.cells.get((r, c), {})
+                    fmt = cell.get("userEnteredFormat", {})
+                    borders = {**fmt.get("borders", {}), **copied(lines)}
+                    sheet.cells[(r, c)] = {**cell, "userEnteredFormat": {**fmt, "borders": borders}}
         return {}
 
     def _req_setDataValidation(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
@@ -1901,9 +2011,10 @@ class GoogleApiFake:
                 raise HttpError(400, "Invalid ConditionValue: ONE_OF_LIST requires at least one value")
             if kind == "BOOLEAN" and len(values) > 2:
                 raise HttpError(400, "Invalid ConditionValue: BOOLEAN takes at most two values")
+        made: dict[int, tuple[Any, dict[str, Any]]] = {}
         for r in range(r0, r1):
             for c in range(c0, c1):
-                self._write_cell(sheet, r, c, {"dataValidation": rule} if rule else {}, ["dataValidation"])
+                self._write_cell(sheet, r, c, {"dataValidation": rule} if rule else {}, ["dataValidation"], made)
         return {}
 
     def _req_addProtectedRange(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
@@ -1999,8 +2110,12 @@ class GoogleApiFake:
         if not 0 <= start < end <= limit:
             raise HttpError(400, f"Invalid dimension range {start}..{end} (limit {limit})")
         meta = sheet.columns if columns else sheet.rows_meta
+        made: dict[int, tuple[Any, dict[str, Any]]] = {}
         for i in range(start, end):
-            _apply_mask(meta.setdefault(i, {}), args.get("properties", {}), paths)
+            old = meta.get(i, _NO_CELL)
+            if id(old) not in made:
+                made[id(old)] = (old, _stored_cell(old, args.get("properties", {}), paths))
+            meta[i] = made[id(old)][1]
         return {}
 
     # -- Drive ---------------------------------------------------------------------------
@@ -2335,21 +2450,43 @@ def fake_client() -> gspread.Client:
     return gspread.Client(auth=fake_credentials())
 
 
-def write_service_account_key(path: Path, email: str = "gm-bot@sheets-gm-test.iam.gserviceaccount.com") -> Path:
-    """A service-account key file with a freshly generated RSA key (signing works offline;
-    the token exchange is served by the fake)."""
+@functools.cache
+def _private_key_pem() -> str:
+    """A 2048-bit RSA private key in PEM, made once a process (making one takes 0.2 s of CPU; the fake reads no
+    signature, so every key file of a test run may hold the same)."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import rsa
 
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    pem = key.private_bytes(
+    return key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     ).decode()
+
+
+@functools.cache
+def _loaded_private_key(pem: bytes) -> Any:
+    """The RSA key of a PEM text, loaded once a process: OpenSSL checks a 2048-bit key for 0.17 s of CPU at each
+    load, which a poll pays once (it signs in once) and a test run paid at every command it ran in-process. A key
+    that does not load raises each time, as google-auth's own loader does."""
+    from cryptography.hazmat.primitives import serialization
+
+    return serialization.load_pem_private_key(pem, password=None)
+
+
+def _signer_of_key(cls: type[_cryptography_rsa.RSASigner], key: str | bytes,
+                   key_id: str | None = None) -> _cryptography_rsa.RSASigner:
+    """google-auth's ``RSASigner.from_string`` while a fake runs: the same signer, its key loaded once a process."""
+    return cls(_loaded_private_key(key.encode("utf-8") if isinstance(key, str) else bytes(key)), key_id=key_id)
+
+
+def write_service_account_key(path: Path, email: str = "gm-bot@sheets-gm-test.iam.gserviceaccount.com") -> Path:
+    """A service-account key file with an RSA key (the same one for every file of a test process: signing works
+    offline, and the token exchange is served by the fake, which reads no signature)."""
     info = {
         "type": "service_account",
         "project_id": "sheets-gm-test",
         "private_key_id": "0123456789abcdef",
-        "private_key": pem,
+        "private_key": _private_key_pem(),
         "client_email": email,
         "client_id": "100000000000000000000",
         "auth_uri": "https://accounts.google.com/o/oauth2/auth",

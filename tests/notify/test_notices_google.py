@@ -12,11 +12,11 @@ import pytest
 from sheets_gm.notify.outbox import Outbox
 from sheets_gm.sync.deadline import stamp_deadline
 from tests.commands.test_commands_google import KEYS
-from tests.commands.test_drive_gate import Clock, clock, fake, poll, started
+from tests.commands.test_drive_gate import Clock, clock, fake, made_started, poll, started
 from tests.fakes.google_api import GoogleApiFake
 from tests.notify.servers import Fault, webhook_server
 
-__all__ = ["clock", "fake", "started"]
+__all__ = ["clock", "fake", "made_started", "started"]
 
 CHAT = '\n[notify]\nreminder = "1h"\n[notify.chat]\nstyle = "slack"\nurl_env = "NOTICES_HOOK"\ntimeout = 0.3\n'
 
