@@ -259,7 +259,7 @@ class Running:
             self.outcomes.setdefault(hosted.path, []).append((time.monotonic() - self.began, outcome.done.value))
             took(hosted, outcome, at)
 
-        self.host._took = noted  # type: ignore[method-assign]
+        self.host._took = noted  # type: ignore[method-assign,assignment]
         self.thread = threading.Thread(target=self.host.run, args=(self.stop,), daemon=True)
         self.thread.start()
 
