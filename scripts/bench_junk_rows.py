@@ -80,8 +80,8 @@ def one_poll(config: Path, profile: bool) -> tuple[float, int, str]:
 def bots_type(config: Path) -> None:
     """Both teams' bots type this turn's orders and tick Ready."""
     from sheets_gm.match.config import load_config
-    from sheets_gm.match.connect import open_match_sheets
     from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
+    from sheets_gm.running.connect import open_match_sheets
     from sheets_gm.sync.autoplay import type_bot_orders
 
     kinds = bots_of(create_ruleset("gvg"))

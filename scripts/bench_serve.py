@@ -64,9 +64,9 @@ from sheets_gm.engine.ruleset import JUDGE  # noqa: E402
 from sheets_gm.host.file_events import FileEvents  # noqa: E402
 from sheets_gm.host.scheduler import Host  # noqa: E402
 from sheets_gm.match.config import load_config  # noqa: E402
-from sheets_gm.match.connect import open_match_sheets  # noqa: E402
-from sheets_gm.match.polls import poll_behind_gate  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset  # noqa: E402
+from sheets_gm.running.connect import open_match_sheets  # noqa: E402
+from sheets_gm.running.polls import poll_behind_gate  # noqa: E402
 from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
 from tests.fakes.google_api import CHANGES, GoogleApiFake, settle_auth, write_service_account_key  # noqa: E402

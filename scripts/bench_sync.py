@@ -20,7 +20,7 @@ the polls after a write of ours and the half-hourly one make no Sheets request a
 request, a save reads and answers the saver's spreadsheet alone, a resolution makes 1 read + at most 1 write
 per spreadsheet; each of those two asks Drive once, plus one ``files.get`` per spreadsheet written (its Drive
 version right after our write, which the next poll passes over). And the matches one service account
-holds, idle and being played, with cron every minute and every five (``match/quota.py``).
+holds, idle and being played, with cron every minute and every five (``doctor/quota.py``).
 
     .venv/bin/python scripts/bench_sync.py [--ruleset NAME ...] [--windows N] [--bot KIND] [--seed TEXT]
 """
@@ -43,8 +43,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # for tests.fakes: the fake Google lives with the tests
 
+from sheets_gm.doctor.quota import played_match  # noqa: E402
 from sheets_gm.engine.ruleset import JUDGE  # noqa: E402
-from sheets_gm.match.quota import played_match  # noqa: E402
 from sheets_gm.match.schedule import DeadlineSchedule  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_game, get_ruleset, ruleset_names  # noqa: E402
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402

@@ -7,9 +7,16 @@ Imports are read as ``test_layers`` reads them, from the source, every one count
 from __future__ import annotations
 
 import ast
+import functools
+import re
+import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+import pytest
+
+from tests.paths import SCRIPTS
 from tests.test_layers import PACKAGE, imports_in, imports_of, module_name
 
 #: The longest a function may be: its last line's number less its ``def``'s (``end_lineno - lineno``).
@@ -17,8 +24,14 @@ MAX_FUNCTION_LINES = 80
 
 
 def import_graph() -> dict[str, set[str]]:
-    """Each ``sheets_gm`` module with the ``sheets_gm`` modules it imports."""
-    return {module_name(path): imports_of(path) for path in sorted(PACKAGE.rglob("*.py"))}
+    """Each ``sheets_gm`` module with the ``sheets_gm`` modules it imports (a copy of its own for each caller: the
+    package is parsed once a test run)."""
+    return {module: set(imported) for module, imported in _parsed_graph().items()}
+
+
+@functools.cache
+def _parsed_graph() -> dict[str, frozenset[str]]:
+    return {module_name(path): frozenset(imports_of(path)) for path in sorted(PACKAGE.rglob("*.py"))}
 
 
 def import_circles(graph: Mapping[str, set[str]]) -> list[list[str]]:
@@ -84,14 +97,14 @@ def test_no_module_imports_round_a_circle() -> None:
 
 
 def test_a_circle_put_back_is_found() -> None:
-    """The circle issue 65 broke (``bot_drift`` reading the roster's bots from ``run``, inside a function), put
-    back into the real graph, is the one the test above fails on."""
+    """The circle issue 65 broke (``bot_drift`` reading the roster's bots from the module that starts a match, inside
+    a function), put back into the real graph, is the one the test above fails on."""
     graph = import_graph()
-    source = "def configured_bots() -> None:\n    from sheets_gm.match.run import roster_bots, roster_file_of\n"
-    graph["sheets_gm.match.bot_drift"] |= imports_in(source)
+    source = "def configured_bots() -> None:\n    from sheets_gm.init.start import roster_bots, roster_file_of\n"
+    graph["sheets_gm.running.bot_drift"] |= imports_in(source)
     circles = import_circles(graph)
     assert len(circles) == 1
-    assert {"sheets_gm.match.bot_drift", "sheets_gm.match.run", "sheets_gm.privacy.secrets"} <= set(circles[0])
+    assert {"sheets_gm.running.bot_drift", "sheets_gm.init.start", "sheets_gm.privacy.secrets"} <= set(circles[0])
     assert circles[0][0] == circles[0][-1]
 
 
@@ -129,3 +142,35 @@ def test_a_function_of_81_lines_is_refused() -> None:
 
     assert long_functions_in(method(MAX_FUNCTION_LINES), "c.py") == []
     assert long_functions_in(method(MAX_FUNCTION_LINES + 1), "c.py") == ["c.py:2 f (81 lines)"]
+
+
+#: What runs a match: the rooms ``match/`` (a match's configuration alone) never imports.
+RUNNING = ("sheets_gm.running", "sheets_gm.sync.poll", "sheets_gm.sync.gate", "sheets_gm.notify.announce",
+           "sheets_gm.demo", "sheets_gm.web")
+
+
+def running_imports(graph: Mapping[str, set[str]]) -> list[str]:
+    """Each import of what runs a match by a module of ``match/``, as 'importer -> imported'."""
+    return [f"{module} -> {imported}" for module, imports in sorted(graph.items())
+            if module == "sheets_gm.match" or module.startswith("sheets_gm.match.")
+            for imported in sorted(imports) if any(imported == r or imported.startswith(r + ".") for r in RUNNING)]
+
+
+def test_the_match_room_holds_the_configuration_alone() -> None:
+    """Issue 65: ``match/`` is a match as the GM configures it; its polls, its page and its notices' sending live in
+    rooms named for their jobs (``running/``, ``notify/``, ``demo/``), which read the configuration from it."""
+    graph = import_graph()
+    assert running_imports(graph) == []
+    graph["sheets_gm.match.config"] = graph["sheets_gm.match.config"] | {"sheets_gm.running.polls"}  # put back
+    assert running_imports(graph) == ["sheets_gm.match.config -> sheets_gm.running.polls"]
+
+
+@pytest.mark.soak
+def test_serves_look_walks_no_more_rooms_than_crons_poll() -> None:
+    """Issue 65: one look of ``serve`` at a match (``host.visit``) enters no more rooms, and returns to no more rooms
+    it left, than cron's poll (``scripts/trace_walk.py``, depth 2): both hand the match to the one poll path."""
+    done = subprocess.run([sys.executable, str(SCRIPTS / "trace_walk.py")], capture_output=True, text=True,
+                          check=True, timeout=300)
+    figures = {line.split()[0]: tuple(int(n) for n in re.findall(r"(\d+) (?:rooms|returns)", line))
+               for line in done.stdout.splitlines() if line.split()[:1] in (["cron"], ["serve"])}
+    assert all(s <= c for s, c in zip(figures["serve"], figures["cron"], strict=True)), figures

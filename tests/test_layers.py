@@ -34,10 +34,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("sheets_gm.sync.gate", "sheets_gm.scenario", "sheets_gm.simulate"),
     # the match page: a view of what the sync holds after a poll, built by the match layer, linked by the notices
     ("sheets_gm.web",),
-    # the configured match, and beside it the rooms that use it: its notices, its doctor, its init, the upkeep of
-    # its files around repair and export, and its privacy
-    ("sheets_gm.match", "sheets_gm.notify", "sheets_gm.doctor", "sheets_gm.init", "sheets_gm.upkeep",
-     "sheets_gm.privacy"),
+    # the configured match, and beside it the rooms that use it: its running (spreadsheets opened, polls, cron), its
+    # notices, its doctor, its init, the upkeep of its files around repair and export, its privacy, the demo
+    ("sheets_gm.match", "sheets_gm.running", "sheets_gm.notify", "sheets_gm.doctor", "sheets_gm.init",
+     "sheets_gm.upkeep", "sheets_gm.privacy", "sheets_gm.demo"),
     ("sheets_gm.host",),
     ("sheets_gm.commands", "sheets_gm.cli"),
 )
@@ -119,11 +119,11 @@ def test_the_sync_reads_a_row_below_the_match_and_the_poll_above_both() -> None:
     order = ["sheets_gm.sync.sheets", "sheets_gm.sync.rows.fates", "sheets_gm.sync.read", "sheets_gm.sync.life.repair",
              "sheets_gm.sync.poll"]
     assert [layer_of(m) for m in order] == sorted({layer_of(m) for m in order})
-    assert layer_of("sheets_gm.sync.poll") < layer_of("sheets_gm.match.run")
+    assert layer_of("sheets_gm.sync.poll") < layer_of("sheets_gm.running.run")
 
 
-#: The poll's orchestration, the match layer's (``match/polls.py``, ``match/idle_poll.py``): the gate, whether a poll
-#: stays idle, when notices are queued and sent. A command imports none of it: it prints what the match's polls return.
+#: The poll's orchestration, the match layer's (``running/polls.py``, ``running/idle_poll.py``): the gate, whether a
+#: poll stays idle, when notices are queued and sent. A command imports none of it: it prints what the polls return.
 GATE = "sheets_gm.sync.gate"
 ORCHESTRATION = {"after_poll", "send_due", "due", "gate_for", "gated_poll", "idle_local_poll", "may_stay_idle"}
 

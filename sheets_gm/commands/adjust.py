@@ -90,8 +90,8 @@ def bot_changes(values: Sequence[str]) -> dict[str, str]:
 
 def _hand_over(args: argparse.Namespace) -> int:
     """``adjust --bot``: hand seats to the game's bots or back to people, logged."""
-    from sheets_gm.match.bot_drift import remember_hand_over
-    from sheets_gm.match.run import gm_change, layout_owners
+    from sheets_gm.running.bot_drift import remember_hand_over
+    from sheets_gm.running.run import gm_change, layout_owners
     from sheets_gm.sync.bot_seats import NO_BOT
     from sheets_gm.sync.life.adjust_undo import hand_seats
 
@@ -110,7 +110,8 @@ def _hand_over(args: argparse.Namespace) -> int:
     if any(kind != NO_BOT for kind in wanted.values()):
         said.append("A bot whose seat acts in it has typed its rows.")
     if any(kind == NO_BOT for kind in wanted.values()):
-        said.append("What a bot typed stays for its player to change, Ready and Go unticked.")
+        said.append("What a bot typed stays for its player to change (or goes to her Archive where a pasted post "
+                    "gives her orders), Ready and Go unticked.")
     print(f"Written to the match; open now: {done.open_now}. {' '.join(said)} "
           f"`sheets-gm undo -c {shlex.quote(str(args.config))}` takes this back with the last resolution.")
     return 0
@@ -118,7 +119,7 @@ def _hand_over(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Apply the GM events to the match under the sync lock, and print the log lines written."""
-    from sheets_gm.match.run import gm_change, layout_owners
+    from sheets_gm.running.run import gm_change, layout_owners
     from sheets_gm.sync.life.adjust_undo import adjust_match
 
     if getattr(args, "bot", None):

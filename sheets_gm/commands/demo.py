@@ -12,10 +12,10 @@ from sheets_gm.engine.words import counted
 
 def run(args: argparse.Namespace) -> int:
     """Play the demo match of the ruleset named (the default game otherwise) and say where its files are."""
+    from sheets_gm.demo.match import run_demo
     from sheets_gm.match.config import ConfigError
-    from sheets_gm.match.demo_match import run_demo
-    from sheets_gm.match.run import require_sheets
     from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset
+    from sheets_gm.running.run import require_sheets
     from sheets_gm.sheets.backend import SheetError
 
     try:

@@ -15,9 +15,9 @@ from sheets_gm.commands.matchargs import add_config_option, load, user_errors
 from sheets_gm.engine.words import counted
 from sheets_gm.init.common import InitOutcome
 from sheets_gm.match.config import MatchConfig, toml_key
-from sheets_gm.match.cron import cron_line, cron_notes_pointer
 from sheets_gm.notify.env_file import env_file_path, host_env_path
 from sheets_gm.rulesets.registry import GAMES, TEMPLATES, get_ruleset
+from sheets_gm.running.cron import cron_line, cron_notes_pointer
 from sheets_gm.sheets.files import orders_file
 from sheets_gm.sync.deadline import describe_deadline
 
@@ -93,7 +93,7 @@ def practice_files(ruleset: str) -> tuple[str, str]:
     import io
 
     from sheets_gm.engine.ruleset import Roster
-    from sheets_gm.match.run import seats_alone_refused
+    from sheets_gm.init.start import seats_alone_refused
     from sheets_gm.rulesets.registry import bots_of, create_ruleset
 
     rules = create_ruleset(ruleset)
@@ -138,7 +138,7 @@ def practice_files(ruleset: str) -> tuple[str, str]:
 
 def _starter_text(ruleset: str, private: bool) -> str:
     """The starter config to write for ``ruleset`` (UserError when its ruleset has no sheets or no starter)."""
-    from sheets_gm.match.run import require_sheets
+    from sheets_gm.running.run import require_sheets
 
     with user_errors():
         require_sheets(ruleset, f"init {ruleset}")
@@ -193,7 +193,7 @@ def refuse_google_without_keys(path: Path) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write a starter config if there is none, then create the match it describes."""
-    from sheets_gm.match.run import init_match
+    from sheets_gm.init.start import init_match
 
     ruleset = args.ruleset.strip().lower()
     if ruleset not in GAMES:
@@ -289,7 +289,7 @@ def _create_spreadsheets(args: argparse.Namespace, config: MatchConfig) -> Match
 
 def _write_practice(ruleset: str, config: Path) -> None:
     """Write a practice match's config (and roster) beside each other, and say who plays what."""
-    from sheets_gm.match.run import require_sheets
+    from sheets_gm.running.run import require_sheets
 
     with user_errors():
         require_sheets(ruleset, f"init {ruleset} --practice")

@@ -22,44 +22,18 @@ from sheets_gm.commands.base import UserError, command
 
 #: The checkout the game is written into: the one this program runs from.
 ROOT = Path(__file__).resolve().parent.parent.parent
-#: The starter game, in the checkout: its files name it ``newgame`` (``NewGame`` in class names).
+#: The starter game, in the checkout: its files name it ``newgame``; its classes' names (``Rules``, ``State``…) are
+#: its package's, the same in every game made from it.
 STARTER = "templates/new-game"
 NAME = re.compile(r"[a-z][a-z0-9_]{1,30}")
-#: The checkout's longest line (``pyproject.toml``'s ``line-length``): a file of the game with a longer one is laid out
-#: again by ``ruff format``.
-LINE_LENGTH = 120
-#: The longest title: it stands in the game's traits, a string the linter's line length must hold.
+#: The longest title: it stands in the game's traits, on a line of its own that the linter's line length must hold
+#: (the starter's lines are short enough for the longest name and title, its imports in order for any name).
 MAX_TITLE = 80
-
-
-def camel(name: str) -> str:
-    """The class-name prefix of a game called ``name``.
-
-    >>> camel("salvo_duel")
-    'SalvoDuel'
-    """
-    return "".join(part.capitalize() for part in name.split("_"))
 
 
 def named(text: str, name: str, title: str) -> str:
     """The starter's ``text`` for the game ``name`` called ``title``."""
-    return text.replace("NEWGAME_TITLE", title).replace("NewGame", camel(name)).replace("newgame", name)
-
-
-def sorted_imports(text: str) -> str:
-    """``text`` with each run of ``from sheets_gm…`` lines in module order, as ruff sorts them: the game's own
-    modules sort among the core's by its name."""
-    lines = text.splitlines(keepends=True)
-    out: list[str] = []
-    run: list[str] = []
-    for line in [*lines, ""]:
-        if line.startswith("from sheets_gm"):
-            run.append(line)
-            continue
-        out += sorted(run, key=lambda imported: imported.split()[1])
-        run = []
-        out.append(line)
-    return "".join(out)
+    return text.replace("NEWGAME_TITLE", title).replace("newgame", name)
 
 
 def planned(root: Path, name: str) -> dict[Path, Path]:
@@ -83,25 +57,9 @@ def settings_table_of(engine: Path, name: str) -> str:
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
     try:
         spec.loader.exec_module(module)
-        return settings_markdown(getattr(module, f"{camel(name)}Settings"))
+        return settings_markdown(module.Settings)
     finally:
         del sys.modules[spec.name]
-
-
-def tidy(root: Path, sources: list[Path]) -> bool:
-    """Lay the game's Python ``sources`` out as the checkout's linter wants them, whatever the length of its name:
-    a file with a line past ``LINE_LENGTH`` (a long name) laid out again by ``ruff format``, the others kept as the
-    starter packs them; then every file's imports sorted, with the checkout's settings. False when ruff is not
-    installed (the test extras bring it), the files then as the starter wrote them, their imports sorted."""
-    import subprocess
-
-    if importlib.util.find_spec("ruff") is None or not sources:
-        return False
-    long = [str(p) for p in sources if max(map(len, p.read_text(encoding="utf-8").splitlines())) > LINE_LENGTH]
-    steps = [["format", "--quiet", *long]] if long else []
-    for argv in [*steps, ["check", "--quiet", "--fix", "--select", "I", *map(str, sources)]]:
-        subprocess.run([sys.executable, "-m", "ruff", *argv], cwd=root, check=False, capture_output=True)
-    return True
 
 
 def write_game(root: Path, name: str, title: str) -> list[Path]:
@@ -122,8 +80,7 @@ def write_game(root: Path, name: str, title: str) -> list[Path]:
     for target, source in files.items():
         target.parent.mkdir(parents=True, exist_ok=True)
         made = named(source.read_text(encoding="utf-8"), name, title)
-        target.write_text(sorted_imports(made) if target.suffix == ".py" else made, encoding="utf-8")
-    tidy(root, [p for p in files if p.suffix == ".py"])
+        target.write_text(made, encoding="utf-8")
     page = root / "docs" / f"rules-{name}.md"
     table = settings_table_of(root / "sheets_gm" / "rulesets" / name / "engine.py", name)
     page.write_text(page.read_text(encoding="utf-8").replace("{settings}", table), encoding="utf-8")

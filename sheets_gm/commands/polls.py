@@ -1,5 +1,5 @@
 """What ``sheets-gm sync``, ``resolve`` and ``status`` print (their command line is ``commands/sync.py``): the
-match layer polls, resolves and sends the notices (``match.polls``); this module turns what it returns into lines
+match layer polls, resolves and sends the notices (``running.polls``); this module turns what it returns into lines
 and exit codes, and says where the match stands."""
 
 from __future__ import annotations
@@ -18,14 +18,16 @@ from sheets_gm.commands.base import UsageError, UserError
 from sheets_gm.commands.matchargs import load, open_match, user_errors
 from sheets_gm.engine.words import counted, describe_wait
 from sheets_gm.match.config import BackendKind, MatchConfig
-from sheets_gm.match.poll_words import (
+from sheets_gm.notify.announce import outbox_lines, quiet_alarms
+from sheets_gm.running.poll_words import (
     describe_report,
     older_copies_line,
     poll_warnings,
     rejected_lines,
+    report_line,
     tables_warning,
 )
-from sheets_gm.match.polls import (
+from sheets_gm.running.polls import (
     FullPoll,
     IdlePoll,
     LeftOpen,
@@ -34,9 +36,8 @@ from sheets_gm.match.polls import (
     resolve_now,
     send_waiting,
 )
-from sheets_gm.match.run import sync_once
-from sheets_gm.match.watch import seconds_until, watch
-from sheets_gm.notify.announce import outbox_lines, quiet_alarms
+from sheets_gm.running.run import sync_once
+from sheets_gm.running.watch import seconds_until, watch
 from sheets_gm.sheets.backend import WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark, file_mark
 from sheets_gm.sync.deadline import describe_deadline
@@ -60,14 +61,14 @@ def _watch_line(config: MatchConfig, report: WindowReport | IdlePoll, wait: floa
         said = f"{report.state.summary or 'Nothing changed.'} (Drive: no spreadsheet changed, nothing read.)"
     else:
         warnings = poll_warnings(config, report)
-        said = " ".join(p for p in (describe_report(report), report.drive) if p)
+        said = report_line(report)
     return "".join(f"{w}\n" for w in warnings) + f"{said} Next poll in {describe_wait(wait)}."
 
 
 def _watch_step(config: MatchConfig, sheets: MatchSheets) -> WindowReport | IdlePoll:
     """One poll of ``sync --watch``, behind the match's gate as cron's polls are (an idle Google one reads no
     spreadsheet); prints what its notices did. Its errors reach the loop as raised: Google unavailable makes it
-    wait and poll again (``match.watch``), any other ends it as a user error."""
+    wait and poll again (``running.watch``), any other ends it as a user error."""
     gated = poll_behind_gate(config, file_mark(config.path), sheets, quiet=False, clock=_now)
     if isinstance(gated, LeftOpen):
         raise _left_open(gated)
@@ -151,7 +152,7 @@ def _watch_ceiling(config: MatchConfig, interval: float) -> float:
 
 
 def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileMark | None) -> int:
-    """One poll for cron, behind the match's gate (``match.polls``): print what it says, as ``--quiet`` allows."""
+    """One poll for cron, behind the match's gate (``running.polls``): print what it says, as ``--quiet`` allows."""
     with user_errors():
         looked = poll_config(config, config_mark, _now, quiet=args.quiet)  # serve's look takes the same path
     for note in looked.notes:

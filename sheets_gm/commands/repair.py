@@ -15,9 +15,9 @@ from sheets_gm.engine.words import counted
 def run(args: argparse.Namespace) -> int:
     """Repair the configured match under the sync lock and say what was kept."""
     from sheets_gm.match.match_roster import editor_emails
-    from sheets_gm.match.run import gm_change
     from sheets_gm.match.team_check import row_emails
     from sheets_gm.rulesets.registry import get_ruleset
+    from sheets_gm.running.run import gm_change
     from sheets_gm.sync.life.repair import repair_match
     from sheets_gm.upkeep.backups import REPAIRS_KEPT, backup_workbooks
     from sheets_gm.upkeep.repair_prepare import prepare_repair

@@ -78,7 +78,7 @@ def run_serve(args: argparse.Namespace) -> int:
 def _pages_served(address: str, folders: list[Path]) -> Iterator[None]:
     """The pages of every match under ``folders`` served at ``address`` while the host runs (``web.server``)."""
     from sheets_gm.host.discovery import find_configs
-    from sheets_gm.match.page import hosted_pages
+    from sheets_gm.running.page import hosted_pages
     from sheets_gm.web.server import AddressError, parse_address, start_page_server
 
     try:

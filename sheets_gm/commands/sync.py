@@ -2,7 +2,7 @@
 
 This module is all that an idle ``sync`` from cron imports besides the poll gate: when no workbook
 changed since the last poll and no deadline is due, the poll ends here, before any game, sheet or
-config code loads (``sheets_gm.match.idle_poll`` decides).
+config code loads (``sheets_gm.running.idle_poll`` decides).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def run_sync(args: argparse.Namespace) -> int:
     if args.env_file is not None:
         _apply_env_file(args.env_file, quiet=args.quiet)
     if not args.watch:
-        from sheets_gm.match.idle_poll import idle_local_sync
+        from sheets_gm.running.idle_poll import idle_local_sync
 
         idle = idle_local_sync(args.config, base.clock(), quiet=args.quiet)
         if idle is not None:
@@ -58,7 +58,7 @@ def idle_sync_by_hand(words: Sequence[str]) -> int | None:
         return None
     config = Path(options.get("--config", options.get("-c", "match.toml")))
     quiet = "--quiet" in options
-    from sheets_gm.match.idle_poll import idle_local_sync
+    from sheets_gm.running.idle_poll import idle_local_sync
 
     idle = idle_local_sync(config, base.clock(), quiet=quiet)
     if idle is None or idle.letters_waiting:

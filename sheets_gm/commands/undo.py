@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 
 def run(args: argparse.Namespace) -> int:
     """Undo the last resolved window under the sync lock, and say what happened."""
-    from sheets_gm.match.run import gm_change, layout_owners
     from sheets_gm.rulesets.registry import get_ruleset
+    from sheets_gm.running.run import gm_change, layout_owners
     from sheets_gm.sync.life.adjust_undo import undo_window
 
     if not (args.reason or "").strip():

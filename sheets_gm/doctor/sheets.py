@@ -16,10 +16,10 @@ from sheets_gm.doctor.sharing import check_sharing
 from sheets_gm.doctor.teams import check_teams
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.engine.words import counted
-from sheets_gm.match.bot_drift import bot_drift, bots_fix, configured_bots
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
-from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.rulesets.registry import get_ruleset, sheet_spec
+from sheets_gm.running.bot_drift import bot_drift, bots_fix, configured_bots
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.backend import (
     LayoutDriftError,
     RangeWrite,

@@ -4,7 +4,7 @@
 - ``accounts``: one watcher per Google account, whose one change-log request an interval serves every match whose
   spreadsheets that account holds, and the change log each of those matches' polls is answered from;
 - ``quiet``: whether a match needs a poll now, decided from the files the last poll kept (no spreadsheet read);
-- ``visit``: one match's poll as a worker runs it: the same one-match poll as cron's (``match.polls``), under the
+- ``visit``: one match's poll as a worker runs it: the same one-match poll as cron's (``running.polls``), under the
   match's own lock, never waiting for one another command holds;
 - ``processes``: each poll in a process of its own, stopped at its deadline;
 - ``file_events``: the system's file events, which say which local matches to look at;

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.host.quiet import CHANGED, DUE, LastRead
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.match.connect import google_client
+from sheets_gm.running.connect import google_client
 from sheets_gm.sheets.backend import SheetAccessError, SheetError
 from sheets_gm.sheets.google.drive import DriveChangeLog, DriveChanges, DriveFiles
 from sheets_gm.sync.gate.drive import CLOCK_MARGIN, SAFETY_NET

@@ -1,6 +1,6 @@
 """Whether a hosted match needs a poll now, decided from the files its last poll kept: no spreadsheet is read.
 
-A local match: the local gate's fingerprints of its config and workbooks (``match.idle_poll``, cron's own idle
+A local match: the local gate's fingerprints of its config and workbooks (``running.idle_poll``, cron's own idle
 decision), a due deadline or reminder. A Google match: its account's watcher named one of its spreadsheets, or
 its gate would read whatever Drive says (``gate.drive.due_without_changes``: a due deadline, the 6-hour read, our
 last writes to read back…), or a reminder or letters wait. Both: letters waiting for a retry are sent.
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from sheets_gm.match.idle_poll import IdleSync, idle_local_sync
 from sheets_gm.notify.outbox import Outbox, due
+from sheets_gm.running.idle_poll import IdleSync, idle_local_sync
 from sheets_gm.sheets.marks import unchanged
 from sheets_gm.sync.gate.drive import due_without_changes
 from sheets_gm.sync.gate.idle import deadline_due

@@ -1,12 +1,11 @@
 """One hosted match's poll, as a worker of the host runs it: the same one-match poll as cron's.
 
-The config is read afresh (a GM's edit applies at the next poll, as under cron), then cron's one path from a config
-to its poll, ``match.polls.poll_config`` (a command cut short completed, the spreadsheets opened, a local workbook
-tidied, the poll behind the gate), run with its account's client for a Google match, the change log its
-account's watcher handed over (``accounts.Handover``) and no wait for the match lock: a match another command
-holds (``sync``, ``resolve``, ``undo``…) is skipped and tried at the next interval. A local match that its last
-poll (cron's, or the host's before a restart) left idle is not read: the host's first look costs what cron's idle
-poll does.
+The config is read afresh (a GM's edit applies at the next poll, as under cron), then one look at the match
+(``running.look.look_at``: cron's one path from a config to its poll, ``running.polls.poll_config``), run with its
+account's client for a Google match, the change log its account's watcher handed over (``accounts.Handover``) and
+no wait for the match lock: a match another command holds (``sync``, ``resolve``, ``undo``…) is skipped and tried
+at the next interval. A local match that its last poll (cron's, or the host's before a restart) left idle is not
+read: the host's first look costs what cron's idle poll does.
 Whatever goes wrong comes back as an :class:`Outcome`, never raised: one match never stops the host.
 """
 
@@ -22,14 +21,11 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.host.accounts import Handover, SharedChangeLog, account_of, config_keys, require_signed_in
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
-from sheets_gm.match.connect import google_client
-from sheets_gm.match.idle_poll import idle_local_sync
-from sheets_gm.match.poll_words import describe_report
-from sheets_gm.match.polls import IdlePoll, LeftOpen, Looked, poll_config, send_waiting
-from sheets_gm.match.run import require_sheets
+from sheets_gm.running.connect import google_client
+from sheets_gm.running.look import look_at
 from sheets_gm.sheets.backend import SheetError, SheetUnavailableError
 from sheets_gm.sheets.marks import file_mark
-from sheets_gm.sync.lock import SyncBusyError, match_lock
+from sheets_gm.sync.lock import SyncBusyError
 
 if TYPE_CHECKING:
     import gspread
@@ -90,23 +86,13 @@ def visit(path: Path, handover: Handover | None, clock: Clock, *, letters_only: 
     try:
         mark = file_mark(path)
         config = load_config(path)
-        require_sheets(config.ruleset, str(config.path))
         google = config.backend is BackendKind.GOOGLE
         account = account_of(config) if google else ""
         client = _client(config, account) if google else None
-        kept = _Kept(config, account, config_keys(config) if google else frozenset())
-        with match_lock(config.lock_path, wait_seconds=0):  # skip a match another command holds, reading nothing
-            pass
-        if letters_only:
-            return kept.outcome(Done.LETTERS, notices=send_waiting(config, clock))
-        if not google:  # a host's first look (a restart): a local match its last poll left idle stays so
-            idle = idle_local_sync(path, clock(), quiet=True)
-            if idle is not None and not idle.letters_waiting:
-                return kept.outcome(Done.IDLE, idle.summary, idle.warning, deadline=idle.deadline,
-                                    finished=idle.finished)
+        keys = config_keys(config) if google else frozenset()
         shared = (SharedChangeLog(client, handover)
                   if client is not None and handover is not None and handover.account == account else None)
-        looked = poll_config(config, mark, clock, quiet=True, client=client, drive_log=shared, lock_wait=0)  # cron's
+        look = look_at(config, mark, clock, letters_only=letters_only, client=client, drive_log=shared)  # cron's
     except SyncBusyError:
         return Outcome(Done.HELD, "another command holds the match (its lock): skipped, tried again at the next "
                        "interval", config=config)
@@ -116,35 +102,5 @@ def visit(path: Path, handover: Handover | None, clock: Clock, *, letters_only: 
         return Outcome(Done.FAILED, str(exc), config=config)
     except Exception as exc:  # a rules or program error: reported, retried later; the other matches go on
         return Outcome(Done.FAILED, f"{type(exc).__name__}: {exc}", config=config, trace=traceback.format_exc())
-    return _said(looked, kept)
-
-
-@dataclass(frozen=True)
-class _Kept:
-    """What the host keeps of a config that read."""
-
-    config: MatchConfig
-    account: str
-    keys: frozenset[str]
-
-    def outcome(self, done: Done, line: str = "", warning: str = "", notices: str = "", deadline: str = "",
-                finished: bool = False) -> Outcome:
-        return Outcome(done, line, warning, notices, self.config, self.account, self.keys, deadline, finished)
-
-
-def _said(looked: Looked, kept: _Kept) -> Outcome:
-    gated = looked.gated
-
-    def warned(warning: str) -> str:  # what was put right first (a command cut short completed, a workbook tidied)
-        return " ".join(filter(None, [*looked.notes, warning]))
-
-    if isinstance(gated, LeftOpen):
-        return kept.outcome(Done.OPEN, gated.message, warned(""))
-    if isinstance(gated, IdlePoll):
-        state = gated.state
-        return kept.outcome(Done.IDLE, state.summary, warned(state.warning), gated.notices, state.deadline,
-                            state.finished)
-    report = gated.report
-    line = " ".join(p for p in (describe_report(report), report.drive) if p)
-    return kept.outcome(Done.RESOLVED if report.resolved else Done.READ, line, warned(gated.warning), gated.notices,
-                        report.deadline, report.finished)
+    return Outcome(Done(look.seen.value), look.line, look.warning, look.notices, config, account, keys, look.deadline,
+                   look.finished)

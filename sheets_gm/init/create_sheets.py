@@ -93,7 +93,7 @@ def create_google_sheets(config: MatchConfig, folder: str, *, client: gspread.Cl
     credentials (``connect.google_client``). Refusals (no credentials, a layout init refuses, a ``[sheets]`` line
     the keys cannot be written into, a bad folder, a service account and a My Drive folder) come before anything
     is created."""
-    from sheets_gm.match.connect import google_client
+    from sheets_gm.running.connect import google_client
     from sheets_gm.sheets.google.drive_create import DriveCreator, folder_id
 
     if config.backend is BackendKind.GOOGLE:

@@ -1,1 +1,2 @@
-"""A match as the GM configures it: the TOML config, the roster file, the deadline schedule, the sheets."""
+"""A match as the GM configures it: the TOML config and its keys, the files it names, the roster and its teams, the
+deadline schedule. Running it (its spreadsheets opened, its polls, its cron line) is ``running``'s job."""

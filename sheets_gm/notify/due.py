@@ -1,6 +1,6 @@
 """What an idle poll must do about notices, told without loading the outbox when nothing waits in it.
 
-Cron's idle poll asks here first (``match.idle_poll``): a match without notices has no outbox folder, and one whose
+Cron's idle poll asks here first (``running.idle_poll``): a match without notices has no outbox folder, and one whose
 outbox holds no letter needs only its reminder's file read. Only when letters wait does it load the outbox
 (``notify.outbox.due``), which alone can tell which of them may be tried now. Standard library only, and only
 what an idle poll needs: no ``dataclasses``.
@@ -12,8 +12,10 @@ import json
 from datetime import datetime
 from pathlib import Path
 
+from sheets_gm.engine.plain import Plain
 
-class Due:
+
+class Due(Plain):
     """What an idle poll must do about notices: ``letters`` waiting that may be tried now, and whether the
     open window's reminder fell due (then it goes past the gate, as for a deadline)."""
 
@@ -22,15 +24,6 @@ class Due:
     def __init__(self, letters: int = 0, reminder: bool = False) -> None:
         self.letters = letters
         self.reminder = reminder
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Due) and (self.letters, self.reminder) == (other.letters, other.reminder)
-
-    def __hash__(self) -> int:
-        return hash((self.letters, self.reminder))
-
-    def __repr__(self) -> str:
-        return f"Due(letters={self.letters!r}, reminder={self.reminder!r})"
 
 
 def outbox_path(config_path: Path) -> Path:

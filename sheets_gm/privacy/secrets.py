@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sheets_gm.engine.ruleset import Information
-from sheets_gm.match.bot_drift import configured_bots
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, spreadsheet_id, toml_key
 from sheets_gm.rulesets.registry import get_ruleset
+from sheets_gm.running.bot_drift import configured_bots
 from sheets_gm.sheets.files import orders_file
 from sheets_gm.sync.bot_seats import NO_BOT
 

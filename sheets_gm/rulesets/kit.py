@@ -2,10 +2,17 @@
 
 A game written by ``sheets-gm new-game`` reads ``kit.Ruleset``, ``kit.setting``, ``kit.GameSheet``, ``kit.Game``…:
 each name is the core's own, from the module that defines it (listed below), so a game may as well import it from
-there; the kit spares a small game a dozen import lines that say nothing of its rules.
+there; the kit spares a small game a dozen import lines that say nothing of its rules. It holds too the few names of
+Python's standard library that every game's plain typed data is written with (``kit.dataclass``, ``kit.replace``,
+``kit.Mapping``, ``kit.Any``…), the very same objects: a game's module needs no other import for its types.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
 
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
@@ -41,11 +48,11 @@ from sheets_gm.sheets.spec import InputTable
 from sheets_gm.sheets.tables import CellError, TypedRow, whole_number
 from sheets_gm.yamlio import LinedDict
 
-__all__ = [
-    "GM", "JUDGE", "BoardDrawing", "BoardKind", "BotKind", "CellError", "CellValue", "Codec", "Entry", "Event",
-    "Fields", "FigureKind", "FigureSpec", "Game", "GameCommand", "GameCommandError", "GameSheet", "GmOption", "GmPart",
-    "Grid", "Information", "InputTable", "LinedDict", "MatchSummary", "Member", "Outcome", "Play", "Post",
-    "Resolution", "Roster", "Ruleset", "RulesetTraits", "Scenario", "SeatInput", "SeatKind", "SharedTests",
-    "Simulation", "SimulationSpec", "TurnDice", "TurnStructure", "TypedRow", "Verdict", "Window", "setting",
-    "split_option", "whole_number",
+__all__ = [  # the core's names, and the standard library's that a game's data is written with
+    "GM", "JUDGE", "Any", "BoardDrawing", "BoardKind", "BotKind", "CellError", "CellValue", "Codec", "Entry", "Enum",
+    "Event", "Fields", "FigureKind", "FigureSpec", "Game", "GameCommand", "GameCommandError", "GameSheet", "GmOption",
+    "GmPart", "Grid", "Information", "InputTable", "LinedDict", "Mapping", "MatchSummary", "Member", "Outcome", "Play",
+    "Post", "Resolution", "Roster", "Ruleset", "RulesetTraits", "Scenario", "SeatInput", "SeatKind", "Sequence",
+    "SharedTests", "Simulation", "SimulationSpec", "TurnDice", "TurnStructure", "TypedRow", "Verdict", "Window",
+    "dataclass", "field", "replace", "setting", "split_option", "whole_number",
 ]

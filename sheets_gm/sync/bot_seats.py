@@ -236,15 +236,18 @@ BOTS_NAMED = 6
 def bots_phrase(record: MatchRecord) -> str:
     """Which seats bots play, for the status line: ``bots play Bo (skirmisher), red3 (objective)``; past
     ``BOTS_NAMED`` only counted, by kind: ``597 played by bots (commander)``; '' for none. A seat out of the game
-    (``Ruleset.seats_out``) is not named nor counted: its bot plays no more."""
+    (``Ruleset.seats_out``) is not named nor counted: its bot plays no more; the stand-in judge is no army nor seat,
+    said apart once the bots are counted: ``600 played by bots (commander); the judge's results by the commander
+    bot``."""
     out = record.ruleset.seats_out(record.state)
     playing = {name: kind for name, kind in record.bots.items() if name not in out}
     if not playing:
         return ""
     if len(playing) <= BOTS_NAMED:
         return "bots play " + ", ".join(f"{name} ({kind})" for name, kind in playing.items())
+    judge = playing.pop(JUDGE, "")
     kinds: dict[str, int] = {}
     for kind in playing.values():
         kinds[kind] = kinds.get(kind, 0) + 1
     said = ", ".join(kind if len(kinds) == 1 else f"{count} {kind}" for kind, count in kinds.items())
-    return f"{len(playing)} played by bots ({said})"
+    return f"{len(playing)} played by bots ({said})" + (f"; the judge's results by the {judge} bot" if judge else "")

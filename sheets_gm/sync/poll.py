@@ -87,6 +87,7 @@ from sheets_gm.sync.older_copy import (
 from sheets_gm.sync.read import MatchRead, adapter_of, read_match
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
 from sheets_gm.sync.rows.fate_words import (
+    FORCED,
     fitted_answer,
     idle_feedback,
     shown_typed_over_line,
@@ -96,6 +97,7 @@ from sheets_gm.sync.rows.fates import (
     GO_NOTHING,
     SeatSettled,
     ahead_refusals,
+    early_ready_note,
     empty_row_answer,
     game_notes,
     in_table,
@@ -167,7 +169,7 @@ class WindowReport:
     schedule_change: str = ""  # what the GM's change of [deadlines] did (a dry run: will do), for her
     completed: str = ""  # a GM's change cut short that the poll completed before anything else (``sync/journal.py``)
     log_lines_cleared: list[str] = field(default_factory=list)  # lines typed below the Log, cleared (for the GM)
-    page: str = ""  # why the match page could not be written ('' when it was, or needs nothing: ``match.page``)
+    page: str = ""  # why the match page could not be written ('' when it was, or needs nothing: ``running.page``)
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -516,7 +518,7 @@ def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[
     if pending:
         return COMPLETING
     if force:
-        return "forced by the GM"
+        return FORCED
     if not waiting:
         return "every seat is ready" if len(window.awaited) > 1 else f"{window.awaited[0]} is ready"
     if window.stepwise and any(i.go for i in answer.inputs.values()) and (why := _go_resolves(read, window, answer)):
@@ -642,7 +644,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
             elif (row.table, row.row) in held:
                 out = read.adapter.idle_reason(read.record.state, seat)
-                note = seat_read.note(row) or ahead.get((row.table, row.subject), "")
+                note = seat_read.note(row) or ahead.get((row.table, row.subject), "") or \
+                    early_ready_note(window, seat, spec, row)
                 text = kept_feedback(window, seat, spec, False, note, out)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
@@ -658,10 +661,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                                     seat_input.held_why.get(row.subject, ""), answer.waits.get(seat, ()))
             else:
                 state = read.record.state
-                text = empty_row_answer(seat_read.note(row), read.adapter.idle_row_reason(
-                    state, seat, spec, row.subject) or idle_feedback(window, seat, spec, outcome_text,
-                                                                     read.adapter.idle_reason(state, seat)),
-                    acts(window, seat, spec))
+                text = empty_row_answer(read.adapter, state, window, seat, spec, row.subject, seat_read.note(row),
+                                        outcome_text, acts(window, seat, spec))
             said = drawn.notes.get((seat, row.table, row.row), "") if drawn else ""  # a shown cell typed over
             text = fitted_answer(f"{text} · {said}" if said and text else said or text)
             if text != row.feedback:
@@ -877,7 +878,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                                              **settled.told(), "gen": new_record.stamp().to_json()}),
                                f"rows {seat} typed that resolution {number} read")
         # else the cut resolution wrote this seat's lines, with its rows read: only rows typed since are added
-        lines = (settled.lines(seat_read.tab, window) if seat_read.pending is None
+        lines = (settled.lines(seat_read.tab, window, report.reason == FORCED) if seat_read.pending is None
                  else settled.completing_lines(seat_read.tab, window))
         over = names_typed_over(adapter, (record.state, new_state), seat, seat_read.tab, seat_read.rows) \
             if seat_read.pending is not None else ()  # else sort_rows told them apart

@@ -18,14 +18,14 @@ from sheets_gm.sheets.adapter import (
 )
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
-from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, ColumnKind, InputTable
+from sheets_gm.sheets.spec import VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.match_record import FileStamp, MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.rows.archive_lines import one_line
-from sheets_gm.sync.rows.fate_words import fitted_answer, idle_feedback
+from sheets_gm.sync.rows.fate_words import fitted_answer
 from sheets_gm.sync.rows.fates import empty_row_answer, kept_feedback, table_ahead_refusals
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
@@ -67,12 +67,9 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
                 note = (notes or {}).get(subject, "")
-                if keep is None and note and spec.rows == SEAT_ROWS:  # what its Go did, then what it waits for
-                    line[col] = f"{note} · {idle_feedback(window, seat, spec, outcome_text, reason)}"
-                elif keep is None:
-                    line[col] = empty_row_answer(note, (window is not None and adapter.idle_row_reason(
-                        state, seat, spec, subject)) or idle_feedback(window, seat, spec, outcome_text, reason),
-                        acts(window, seat, spec))
+                if keep is None:
+                    line[col] = empty_row_answer(adapter, state, window, seat, spec, subject, note, outcome_text,
+                                                 acts(window, seat, spec))
                 else:
                     line[col] = kept_feedback(window, seat, spec, acts(window, seat, spec),
                                               note or ahead.get(subject, ""), reason)

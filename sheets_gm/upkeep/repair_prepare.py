@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 
 from sheets_gm.engine.ruleset import Roster
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.match_roster import editor_emails, repair_roster
 from sheets_gm.match.team_check import row_emails
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.backend import OpenedElsewhere
 from sheets_gm.sync.command_journal import (
     begin_command,

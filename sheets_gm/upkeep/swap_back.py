@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.match.config import BackendKind, MatchConfig
-from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.privacy.secrets import place
 from sheets_gm.rulesets.registry import get_ruleset, sheet_spec
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sync.command_journal import note_command
 from sheets_gm.sync.match_tabs import MatchTabs

@@ -18,9 +18,9 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.run import sync_once
 from sheets_gm.rulesets.registry import ruleset_names
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.run import sync_once
 from sheets_gm.sync.match_record import MatchRecord
 from tests.matchfiles import local_config, record_of, rules_of
 from tests.matchfiles import type_orders as bots_type

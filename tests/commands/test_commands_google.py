@@ -9,7 +9,7 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.running.connect import open_match_sheets
 from tests.fakes.google_api import GoogleApiFake, signed_in_fake, write_service_account_key
 from tests.matchfiles import type_orders
 

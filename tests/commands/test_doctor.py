@@ -547,7 +547,7 @@ def test_matches_must_be_counted_from_one(tmp_path: Path, capsys: pytest.Capture
 
 
 def test_doctor_prints_the_crontab_line_every_minute(tmp_path: Path, doctor: Doctor) -> None:
-    from sheets_gm.match.cron import cron_line, cron_offset
+    from sheets_gm.running.cron import cron_line, cron_offset
 
     config, _ = local_match(tmp_path)
     code, out = doctor(config)

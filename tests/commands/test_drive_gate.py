@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sync.deadline import stamp_deadline
 from sheets_gm.sync.gate.kept_reads import kept_path

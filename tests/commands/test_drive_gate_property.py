@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.run import sync_once
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.run import sync_once
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sync.gate.kept_reads import KeptSheets
 from tests.commands.test_commands_google import KEYS

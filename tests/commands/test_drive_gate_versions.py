@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import pytest
 
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.google.drive import DriveChangeLog
 from sheets_gm.sync.gate.state import load_state, state_path

@@ -153,7 +153,7 @@ def test_one_path_named_two_ways_is_one_file_not_two_roles(tmp_path: Path) -> No
     """Two roles that the config names by one path share the workbook on purpose, ``./match.xlsx`` and
     ``match.xlsx`` too: accepted, and opened once (two backends on one file would save one over the other)."""
     from sheets_gm.match.config import load_config
-    from sheets_gm.match.connect import open_match_sheets
+    from sheets_gm.running.connect import open_match_sheets
 
     config, sheets = local_match(tmp_path, body='orders = { red = "./gm/../match.xlsx" }')
     type_orders(sheets)
@@ -167,8 +167,8 @@ def test_a_link_made_while_a_watch_holds_the_match_open_is_refused_at_its_next_p
     """``sync --watch`` opens the match once: a seat's workbook made a link to the board's since is refused at the
     watch's next poll, nothing written."""
     from sheets_gm.match.config import SharedFileError, load_config
-    from sheets_gm.match.connect import open_match_sheets
-    from sheets_gm.match.run import sync_once
+    from sheets_gm.running.connect import open_match_sheets
+    from sheets_gm.running.run import sync_once
 
     folder = tmp_path / "match"
     shutil.copytree(played, folder, symlinks=True)

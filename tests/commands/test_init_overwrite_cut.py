@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
+from sheets_gm.init.start import init_match
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.run import init_match
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.command_journal import command_path
 from sheets_gm.sync.journal import journal_path
 from tests.fakes.memory import InjectedFault
@@ -244,7 +244,7 @@ def _google_plain_init(tmp_path: Path, cut: int | None, capsys: pytest.CaptureFi
                     '[google]\nservice_account = "sa.json"\n', encoding="utf-8")
     with pytest.MonkeyPatch.context() as patch, \
             signed_in_fake(patch, {key: f"cut init · {role}" for role, key in keys.items()}) as fake:
-        patch.setattr("sheets_gm.match.run.new_seed", lambda: SEED)
+        patch.setattr("sheets_gm.init.start.new_seed", lambda: SEED)
         with CutGoogle(cut) as cutting:
             if cut is None:
                 assert main(["init", "gvg", "-c", str(path), "--no-share"]) == 0

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.running.connect import open_match_sheets
 from tests.commands.test_commands_google import KEYS
 from tests.commands.test_drive_gate import Clock, clock, fake, poll, start_match  # noqa: F401 (fixtures)
 from tests.commands.test_live_deadlines import SAID, SCHEDULE

@@ -17,8 +17,8 @@ import pytest
 from sheets_gm.cli import main
 from sheets_gm.commands.init import private_config, starter_config
 from sheets_gm.match.config import MatchConfig, load_config
-from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.privacy.secrets import exposures
+from sheets_gm.running.connect import open_match_sheets
 from tests.fakes.google_api import GoogleApiFake, signed_in_fake, write_service_account_key
 from tests.matchfiles import local_match, record_of, type_orders
 
@@ -175,7 +175,7 @@ def test_an_old_one_workbook_match_warns_and_repair_moves_its_engine_out(
     code, _, err = run(capsys, "init", "gvg", "-c", path)
     assert code == 1 and "would let players read secrets" in err  # the teams' tabs in the board, first
     with monkeypatch.context() as patch:  # and past that refusal, init never lays a match over the old one
-        patch.setattr("sheets_gm.match.run.refuse_exposures", lambda config: None)
+        patch.setattr("sheets_gm.init.start.refuse_exposures", lambda config: None)
         code, _, err = run(capsys, "init", "gvg", "-c", path)
     assert code == 1 and "match.xlsx holds the engine tab of a match" in err and "repair" in err
     assert not (tmp_path / "gm" / "engine.xlsx").exists()  # refused before any file was created
@@ -200,7 +200,7 @@ def test_an_old_one_workbook_match_warns_and_repair_moves_its_engine_out(
 
 def test_repair_finishes_a_move_cut_before_the_old_engine_was_deleted(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from sheets_gm.match.connect import open_match_sheets
+    from sheets_gm.running.connect import open_match_sheets
     from sheets_gm.upkeep.engine_move import move_engine
 
     path, sheets = local_match(tmp_path)

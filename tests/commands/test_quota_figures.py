@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sheets_gm.match.quota import played_match, savers_per_window, windows_per_hour
+from sheets_gm.doctor.quota import played_match, savers_per_window, windows_per_hour
 from sheets_gm.match.schedule import DeadlineSchedule
 from sheets_gm.rulesets.registry import get_ruleset
 

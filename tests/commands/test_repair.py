@@ -13,7 +13,7 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.read import read_match
 from tests.matchfiles import GVG, local_match, record_of, type_orders
 
@@ -59,7 +59,7 @@ def test_init_refuses_a_match_whose_layout_was_edited_and_points_to_repair(
     assert code == 1 and "tab 'Orders red' cell D4 should say 'Destination'" in err and "sheets-gm repair" in err
     code, _, err = run(capsys, "init", "gvg", "-c", match)
     assert code == 1 and "would let players read secrets" in err  # this old layout: one workbook for all
-    monkeypatch.setattr("sheets_gm.match.run.refuse_exposures", lambda config: None)
+    monkeypatch.setattr("sheets_gm.init.start.refuse_exposures", lambda config: None)
     code, _, err = run(capsys, "init", "gvg", "-c", match)
     assert code == 1 and "already holds a gvg match at turn 1 (0 windows resolved" in err
     assert f"sheets-gm repair -c {match}" in err

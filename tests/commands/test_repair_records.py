@@ -12,8 +12,8 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.poll import poll
 

@@ -11,8 +11,8 @@ import pytest
 
 from sheets_gm.engine.words import counted
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_spec
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import VIEW_COLS
 from sheets_gm.sheets.tables import text_of

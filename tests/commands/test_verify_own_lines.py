@@ -9,8 +9,8 @@ import openpyxl
 import pytest
 
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.rulesets.registry import bots_of, create_ruleset
+from sheets_gm.running.connect import open_match_sheets
 from tests.commands.test_repair_records import _played, run
 
 

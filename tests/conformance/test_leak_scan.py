@@ -28,10 +28,9 @@ import pytest
 
 from sheets_gm.commands.init import private_config, starter_config
 from sheets_gm.engine.ruleset import JUDGE, Information, Roster
+from sheets_gm.init.start import init_match
 from sheets_gm.match.config import MatchConfig, load_config, toml_key
-from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.roster_tab import roster_columns
-from sheets_gm.match.run import init_match
 from sheets_gm.notify.announce import seen_of
 from sheets_gm.privacy.secrets import ExposedSecretError
 from sheets_gm.rulesets.registry import (
@@ -43,6 +42,7 @@ from sheets_gm.rulesets.registry import (
     ruleset_names,
     sheet_of,
 )
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend

@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.match.config import MatchConfig, load_config
-from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.rulesets.registry import get_ruleset
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.match_record import history_rows, joined_cells
 from sheets_gm.sync.poll import poll

@@ -22,10 +22,10 @@ from typing import Any
 
 from sheets_gm.commands.init import starter_config
 from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.init.start import init_match
 from sheets_gm.match.config import MatchConfig, load_config, toml_key
-from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.run import init_match
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset, ruleset_names
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.autoplay import type_bot_orders, typed_values
 from sheets_gm.sync.bot_seats import bot_input, bot_rows
 from sheets_gm.sync.poll import poll

@@ -21,7 +21,7 @@ from sheets_gm.host.scheduler import FIRST_RETRY
 from sheets_gm.host.systemd import Watchdog
 from sheets_gm.host.visit import Done, Outcome
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.lock import match_lock
 from tests.fakes.google_api import GoogleApiFake
 from tests.host.hosting import Clock, hosted, new_host

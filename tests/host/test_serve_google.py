@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.running.connect import open_match_sheets
 from tests.commands.test_commands_google import ROSTER, run
 from tests.fakes.google_api import (
     CHANGES,

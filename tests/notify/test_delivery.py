@@ -19,12 +19,12 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.match.cron import cron_line
 from sheets_gm.notify.announce import letters_of
 from sheets_gm.notify.chat import ChatHook
 from sheets_gm.notify.env_file import env_file_path
 from sheets_gm.notify.outbox import Outbox
 from sheets_gm.notify.settings import ChatSettings, ChatStyle, NotifySettings, SecretSource
+from sheets_gm.running.cron import cron_line
 from sheets_gm.sync.notices import CHANNEL, CHANNEL_LINES, Notice, NoticeKind
 from tests.notify.servers import PASSWORD, Fault, Hook, Mailbox, free_port, smtp_server, webhook_server
 from tests.notify.test_notices_every_game import (
@@ -323,8 +323,8 @@ def test_an_undo_and_a_new_deadline_before_the_next_poll_are_both_told_once(
     window is announced once, as taken back (with her reason) and with its new deadline; a later poll that reads
     a player's save announces nothing more. It was told only as "the deadline changed" (the take-back and its
     reason never went), and a poll reading a save would then have sent "open again" as a second letter."""
-    from sheets_gm.match.connect import open_match_sheets
     from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
+    from sheets_gm.running.connect import open_match_sheets
     from sheets_gm.sync.autoplay import type_bot_orders
 
     with notified_match("gvg", tmp_path, monkeypatch) as (box, hook, config, addresses):
@@ -523,9 +523,9 @@ def test_a_wesnoth_recruit_with_a_hostile_name_reaches_the_channel_as_typed(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A player names her recruit ``<!channel> @everyone`` in her orders workbook: the resolution's channel post
     shows those characters and pings nobody, on Slack and on Discord; her e-mail (plain text) has them as typed."""
-    from sheets_gm.match.connect import open_match_sheets
     from sheets_gm.rulesets.registry import get_ruleset
     from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
+    from sheets_gm.running.connect import open_match_sheets
     from sheets_gm.sheets.backend import RangeWrite
     from sheets_gm.sync.read import read_match
     from tests.matchfiles import order_cell

@@ -17,11 +17,11 @@ import pytest
 from sheets_gm.cli import main
 from sheets_gm.commands.init import starter_config
 from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.init.start import init_match
 from sheets_gm.match.config import MatchConfig, load_config
-from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.run import init_match
 from sheets_gm.notify.outbox import Outbox
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset, ruleset_names
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from tests.conformance.test_leak_scan import email_of, roster_csv

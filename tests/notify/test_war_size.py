@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sheets_gm.init.start import init_match
 from sheets_gm.match.config import MatchConfig, load_config
-from sheets_gm.match.run import init_match
 from sheets_gm.notify.chat import split_message
 from tests.notify.servers import Hook, webhook_server
 from tests.notify.test_notices_every_game import NOON, Clock, sync

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.engine.ruleset import Verdict, Window
-from sheets_gm.match.run import sync_once
 from sheets_gm.rulesets.registry import get_ruleset, sheet_spec
+from sheets_gm.running.run import sync_once
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.read import read_match

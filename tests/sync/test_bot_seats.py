@@ -25,6 +25,7 @@ from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
+from sheets_gm.sync.rows.fates import given_back
 from sheets_gm.sync.sheets import MatchSheets
 from tests.conformance.leak_scan import find_in_data
 
@@ -292,12 +293,52 @@ def test_a_seat_handed_back_keeps_its_bots_rows_unticked_so_nothing_resolves_bef
         return sorted((r.table, r.subject, k) for r in found for k, v in r.values.items()
                       if isinstance(v, str) and v.strip())
 
-    assert texts(rows) == texts(read.seats[seat].rows)  # nothing of what the bot typed is lost
+    aside = {r.subject for r in given_back(read.seats[seat].tab, read.seats[seat].rows, None)}  # a post's seat
+    archived = _archive_text(sheets, name, seat)
+    assert all(s in archived for s in aside)  # nothing of what the bot typed is lost: kept, or in her Archive
+    assert texts(rows) == texts([r for r in read.seats[seat].rows if r.subject not in aside])
     report = poll(sheets, cls, now=NOW)
     assert not report.resolved, report.reason
     read = read_match(sheets, cls)
     assert not any(r.ticked(c.key) for r in read.seats[seat].rows
                    for c in read.seats[seat].tab.table(r.table).spec.columns if c.kind.name in ("READY", "TICK"))
+
+
+def _archive_text(sheets: MatchSheets, name: str, seat: str) -> str:
+    """``seat``'s Archive tab as text."""
+    from sheets_gm.sheets.layout import a1
+    from sheets_gm.sync.sheets import seat_backend
+
+    read = read_match(sheets, get_ruleset(name))
+    grid = seat_backend(sheets, read.tabs, seat).read([a1(read.tabs.archive(seat), "A1:B200")])[0]
+    return "\n".join(str(v) for line in grid for v in line)
+
+
+def test_a_coalition_side_handed_back_mid_window_gives_its_orders_by_its_post() -> None:
+    """Issue 64, item 6: a side handed back from its bot mid-window pasted its forum post, and every line was refused
+    because the bot's army rows win over a post's lines (she would have cleared 120 rows by hand). The hand-back sets
+    the bot's army rows aside to her Archive (her View says so), Ready unticked; her post's lines are read."""
+    from tests.sync.test_typed_row_lifecycle import Match
+
+    match = Match("coalition")
+    hand_seats(match.sheets, match.cls, {"coalition": "commander"}, "away")
+    typed = [r for r in match.read().seats["coalition"].rows if r.typed and r.table == "armies"]
+    assert typed, "the bot typed its army rows"
+    done = hand_seats(match.sheets, match.cls, {"coalition": "none"}, "Ann is back")
+    army = match.read().record.state.armies[0]
+    assert army.side.value == "coalition"
+    match.type("coalition", "post", 0, "line", "Hi all, our moves:")
+    match.type("coalition", "post", 1, "line", f"{army.name}: {army.at} - none")
+    match.poll()
+    line = match.row("coalition", "post", 1)
+    assert line.feedback.startswith("✔"), line.feedback  # was: "… is not read: …'s own row … holds an order"
+    assert not [r for r in match.read().seats["coalition"].rows if r.typed and r.table == "armies"]
+    archive = match.archive("coalition")
+    assert "Set aside when the GM handed these rows back to you from the bot" in archive
+    assert all(r.subject in archive for r in typed)
+    assert any(e.audience == frozenset({"coalition"}) and e.text.startswith(
+        f"{len(typed)} rows the bot typed were set aside when the GM handed them back to you (Ann is back)")
+        for e in done.events), [e.text for e in done.events]
 
 
 def _stale_rows(sheets: MatchSheets, name: str, seat: str, tables: Sequence[str]) -> None:

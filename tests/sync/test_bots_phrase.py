@@ -22,3 +22,12 @@ def test_a_bot_of_a_player_who_is_out_is_not_named() -> None:
     record.state = replace(state, players=(replace(first, out_round=1), replace(second, out_round=1),
                                            *state.players[2:]))
     assert bots_phrase(record) == ""
+
+
+def test_the_stand_in_judge_is_not_counted_among_the_armies() -> None:
+    """Issue 64: a war of 600 armies played by bots and a stand-in judge said "601 played by bots"."""
+    rules = create_ruleset("coalition")
+    state = rules.new_match(rules.sample_roster(), b"bots phrase")
+    armies = {a.name: "commander" for a in state.armies[:7]}
+    record = cast(Any, SimpleNamespace(ruleset=rules, state=state, bots={**armies, "judge": "commander"}))
+    assert bots_phrase(record) == "7 played by bots (commander); the judge's results by the commander bot"

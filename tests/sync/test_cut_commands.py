@@ -356,7 +356,7 @@ def test_doctor_names_a_repair_cut_short_and_writes_nothing(tmp_path: Path, caps
     players broke; then the next sync runs it again whole and doctor is content."""
     from sheets_gm.cli import main
     from sheets_gm.match.config import load_config
-    from sheets_gm.match.connect import open_match_sheets
+    from sheets_gm.running.connect import open_match_sheets
 
     config = local_match(tmp_path, private=True)[0]
     sheets = open_match_sheets(load_config(config))
@@ -607,8 +607,8 @@ def _google_engine_move(tmp_path: Path, cut: int | None) -> tuple[dict[str, Any]
     with pytest.MonkeyPatch.context() as patch, \
             signed_in_fake(patch, {key: f"cut test · {role}" for role, key in keys.items()}) as fake:
         with pytest.MonkeyPatch.context() as old:  # created when the engine could share the board's spreadsheet
-            old.setattr("sheets_gm.match.run.refuse_exposures", lambda config: None)
-            old.setattr("sheets_gm.match.run.new_seed", lambda: SEED)  # the same match, run whole and cut
+            old.setattr("sheets_gm.init.start.refuse_exposures", lambda config: None)
+            old.setattr("sheets_gm.init.start.new_seed", lambda: SEED)  # the same match, run whole and cut
             assert main(["init", "gvg", "-c", str(path), "--no-share"]) == 0
         sheets = open_match(load_config(path))
         for _ in range(2):

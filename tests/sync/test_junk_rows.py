@@ -12,7 +12,7 @@ import pytest
 from openpyxl.worksheet.worksheet import Worksheet
 
 from sheets_gm.cli import main
-from sheets_gm.match import poll_words
+from sheets_gm.running import poll_words
 from tests.matchfiles import local_match, sync, type_orders
 
 

@@ -479,3 +479,28 @@ def test_a_deployment_verdict_names_the_unit_whose_row_she_sees_not_its_place_am
                                    "is while another row is refused"), row.feedback
     assert "Row 1" not in row.feedback
     assert "Row 1" not in " ".join(why for _who, why in report.rejected), report.rejected
+
+
+@pytest.mark.parametrize("what", ["Bo-2 deals 3 damage to Ann-3, which dies.", "Bo-2 moves to D3", "Ann wins!"])
+def test_a_carried_out_row_says_what_it_did_with_one_full_stop(what: str) -> None:
+    """Issue 64: "✔ Carried out in turn 7 · Bo: Row 1: Bo-2 deals 3 damage to Ann-3, which dies.." (the engine's
+    verdict ends its sentence already)."""
+    from sheets_gm.engine.ruleset import Window
+    from sheets_gm.sync.rows.fates import carried_sentence
+
+    said = carried_sentence(Window(key="7", label="turn 7 · Bo", phase="actions", seats=("Bo",), turn=7), what)
+    assert said.startswith("✔ Carried out in turn 7 · Bo: ") and not said.endswith("..") and said[-1] in ".!", said
+
+
+def test_the_archive_says_a_window_the_gm_forced_was_closed_by_her() -> None:
+    """Issue 64: a turn closed by resolve --force over a Ready that was not taken (a row refused) was archived as
+    "Turn 1 · Bo resolved with what you typed: … Bo — Ready ✔", as if her Ready had closed it."""
+    match, acting, _other = _winordie_turn()
+    mine = next(u.id for u in match.read().record.state.units if u.owner == acting)
+    for key, value in (("unit", mine), ("action", "move"), ("target", "Z9")):
+        match.type(acting, "actions", 0, key, value)
+    match.type(acting, "seat", 0, "ready", True)
+    assert not match.poll().resolved  # the refused row holds her Ready
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    archive = match.archive(acting)
+    assert "was closed by the GM (resolve --force) and resolved with what you typed:" in archive, archive

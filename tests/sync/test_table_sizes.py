@@ -16,12 +16,13 @@ import yaml
 from sheets_gm.cli import main
 from sheets_gm.engine.ruleset import JUDGE, Member, Roster
 from sheets_gm.engine.settings import parse_settings
+from sheets_gm.init.start import init_match
 from sheets_gm.match.config import MatchConfig, load_config
-from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.run import init_match, sync_once
 from sheets_gm.rulesets.registry import TEMPLATES, bots_of, create_ruleset, default_board_text, get_ruleset, sheet_of
 from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.run import sync_once
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sync.autoplay import type_bot_orders

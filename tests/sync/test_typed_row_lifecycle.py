@@ -61,7 +61,7 @@ class Match:
         placed = seat_read.tab.table(table)
         backend = seat_backend(self.sheets, read.tabs, seat)
         assert isinstance(backend, MemoryBackend)
-        backend.type(seat_read.tab.name, placed.cell(index, key), value)
+        backend.type(placed.tab or seat_read.tab.name, placed.cell(index, key), value)
 
     def row(self, seat: str, table: str, index: int) -> TypedRow:
         return [r for r in self.read().seats[seat].rows if r.table == table][index]
@@ -252,3 +252,15 @@ def test_status_says_why_a_ticked_ready_is_not_taken() -> None:
     lines = window_status_lines(poll(match.sheets, match.cls, now=NOW, dry_run=True), NOW)
     line = next(x for x in lines if x.startswith("Not ready:"))
     assert f"{red} (Ready ticked, not taken while 1 row of {red}'s says ✘: listed below)" in line, line
+
+
+def test_a_champions_fight_row_says_what_became_of_it_after_the_resolution() -> None:
+    """Issue 64: a Champions fight row (a seat's one row, with Ready) said only "Not open now" once its round's
+    fights were resolved, not what became of it."""
+    match = Match("champions")
+    match.bots_play()  # move and loot
+    ann = match.window().seats[0]
+    match.bots_play()  # equip and fight
+    feedback = match.row(ann, "fight", 0).feedback
+    assert feedback.startswith("✔ Carried out in round 1 · equip and fight"), feedback
+    assert "Not open now" in feedback  # and what it waits for

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from sheets_gm.match.watch import next_delay, watch
+from sheets_gm.running.watch import next_delay, watch
 from sheets_gm.sheets.backend import SheetAccessError, SheetUnavailableError
 from sheets_gm.sync.poll import WindowReport
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from sheets_gm.match.config import load_config
-from sheets_gm.match.poll_words import poll_warnings
-from sheets_gm.match.run import sync_once
 from sheets_gm.rulesets.registry import get_game
+from sheets_gm.running.poll_words import poll_warnings
+from sheets_gm.running.run import sync_once
 from sheets_gm.sync.life.adjust_undo import adjust_match, undo_window
 from tests.matchfiles import GVG, NOW, local_match, type_orders
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-import sheets_gm.match.run as match_run
+import sheets_gm.running.run as match_run
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.page import publish_page
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.page import publish_page
 from tests.commands.test_commands_google import KEYS, fake, match_toml, run
 from tests.fakes.google_api import GoogleApiFake
 from tests.matchfiles import type_orders

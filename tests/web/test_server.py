@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.match.page import hosted_pages
+from sheets_gm.running.page import hosted_pages
 from sheets_gm.web.server import AddressError, HostedPage, parse_address, resolve_file, start_page_server
 from tests.matchfiles import local_config
 

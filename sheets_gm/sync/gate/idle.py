@@ -25,7 +25,7 @@ def deadline_due(state: PollState, now: datetime) -> bool:
 #: Minutes after which a local poll reads everything whatever the state says (a new version of sheets-gm, a change
 #: no fingerprint caught); a Google poll asks Drive's file index instead (``gate.drive``).
 SAFETY_NET_MINUTES = 30
-#: Hours after which a Google poll reads every spreadsheet whatever Drive says (``gate.drive``, ``match.quota``).
+#: Hours after which a Google poll reads every spreadsheet whatever Drive says (``gate.drive``, ``doctor.quota``).
 FULL_READ_HOURS = 6
 
 

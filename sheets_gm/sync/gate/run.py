@@ -5,7 +5,7 @@ The state is only ever a shortcut (``gate.state``): it is forgotten before a pol
 succeeds, so a poll that fails half-way leaves none and the next one reads everything. Two gates implement
 :class:`Gate`: ``gate.local.LocalGate`` (the workbooks' fingerprints) and ``gate.drive.DriveGate`` (Drive's change
 log, the kept reads); :func:`gate_for` picks the match's. The poll itself is handed in (the match layer's
-``sync_once``), so the gate knows no config and no game; ``match.polls`` runs the gate for cron and
+``sync_once``), so the gate knows no config and no game; ``running.polls`` runs the gate for cron and
 ``sync --watch``.
 """
 

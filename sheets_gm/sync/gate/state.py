@@ -22,6 +22,7 @@ import json
 from datetime import datetime
 from pathlib import Path
 
+from sheets_gm.engine.plain import Plain
 from sheets_gm.sheets.marks import FileMark
 
 #: Bumped when the file's meaning changes; a file of another version is ignored (the poll reads all).
@@ -94,7 +95,7 @@ class PollState:
             return None
 
 
-class Said:
+class Said(Plain):
     """What a poll said, as the next idle poll repeats it: ``summary`` ('' when it must not be repeated, e.g. a
     resolution) and ``warning`` (what every poll repeats until the GM fixes it)."""
 
@@ -103,15 +104,6 @@ class Said:
     def __init__(self, summary: str = "", warning: str = "") -> None:
         self.summary = summary
         self.warning = warning
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Said) and (self.summary, self.warning) == (other.summary, other.warning)
-
-    def __hash__(self) -> int:
-        return hash((self.summary, self.warning))
-
-    def __repr__(self) -> str:
-        return f"Said(summary={self.summary!r}, warning={self.warning!r})"
 
 
 def state_path(config_path: Path) -> Path:

@@ -51,6 +51,9 @@ from sheets_gm.sync.rows.fate_words import (
 from sheets_gm.sync.rows.fates import (
     SeatSettled,
     aside_notice,
+    given_back,
+    given_back_line,
+    given_back_notice,
     handed_back,
     handed_line,
     kept_refusals,
@@ -388,8 +391,9 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
                owners: OwnersSource | None = None) -> BetweenReport:
     """Hand seats (or a team's or side's members) to one of the game's bots, or back to a person (``none``), all or
     none; logged in the public Log with ``reason``. A bot whose seat acts in the open window types its rows in the
-    same write; a seat handed back keeps what its bot typed, for its player to change. ``undo`` takes it back with
-    the resolution it follows, like any adjustment."""
+    same write; a seat handed back keeps what its bot typed, for its player to change, but for the rows her pasted post
+    gives (``fates.given_back``: set aside to her Archive, so that the post's lines are read). ``undo`` takes it back
+    with the resolution it follows, like any adjustment."""
     if not reason.strip():
         raise BetweenWindowsError("handing a seat to a bot needs a reason; it is written to the log")
     if not wanted:
@@ -413,12 +417,19 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
     for seat, seat_read in read.seats.items():
         # What a person typed in rows a bot takes over goes to the seat's archive: the bot types its own.
         taken = taken_over(seat_read, {n: k for n, k in bots.items() if record.bots.get(n) != k})
-        rows[seat] = [r for r in seat_read.rows if r not in taken]
-        if seat in record.bots and seat not in bots:  # handed back: the bot's rows wait for her, unticked
+        whole = seat in record.bots and seat not in bots
+        returned = given_back(seat_read.tab, seat_read.rows, None if whole else set(record.bots) - set(bots))
+        rows[seat] = [r for r in seat_read.rows if r not in taken and r not in returned]
+        if whole:  # handed back: the bot's rows kept wait for her, unticked
             rows[seat], told[seat] = handed_back(seat_read.tab, rows[seat], reason.strip())
         if taken:
             kind = bots.get(seat) or bots.get(taken[0].subject, "")
             lines[seat] = [handed_line(seat_read.tab, window, kind, reason.strip(), taken)]
+        if returned:  # her post gives the orders, not the bot's rows: they go to her Archive, said in her View
+            lines.setdefault(seat, []).append(given_back_line(seat_read.tab, window, reason.strip(), returned))
+            log.append(Event(window.logged_turn, SyncEvent.ASIDE, given_back_notice(
+                len(returned), reason.strip(), read.tabs.archive(seat)), {"rows": len(returned)},
+                audience=frozenset({seat})))
     new = _redraw(sheets, read, replace(record, bots=bots).moved_on(f"bots: {compact_json(bots)}"), log, batch, rows,
                   handed_cause(reason.strip()), notes=True, owners=owners, told=told, lines=lines)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))

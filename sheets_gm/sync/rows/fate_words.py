@@ -117,7 +117,7 @@ def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ti
         label = window.label[:1].upper() + window.label[1:]
         if ticked:  # a Ready is for the window it is ticked in: this one does not take it, nor does the next
             return (f"{label} waits for {', '.join(window.awaited)} only: {seat}'s {box} is not taken for it, and "
-                    f"is unticked as it resolves; tick {box} in {seat}'s own turn, once the orders are in.")
+                    f"is unticked as it resolves; tick {box} once {seat}'s own window is open and the orders are in.")
         return f"{label} waits for {', '.join(window.awaited)} only: {seat} need not tick {box}."
     if ready:
         return f"{box} for {window.label}."
@@ -140,7 +140,7 @@ def ready_dropped_sentence(resolved: Window, seat: str, box: str) -> str:
     """What a seat row says once a resolution of a window that did not wait for the seat (the opponent's turn, or a
     step of it) cleared the Ready it ticked there: unticked, not carried over to the seat's own turn."""
     return (f"Your {box} ticked in {resolved.label} was unticked as it resolved: {resolved.label} waited for "
-            f"{', '.join(resolved.awaited)} only, and a {box} is for your own turn.")
+            f"{', '.join(resolved.awaited)} only, and a {box} counts only in a window that waits for you.")
 
 
 def not_a_tick_words(header: str, shown: str, ready: bool) -> str:
@@ -391,8 +391,15 @@ def undo_adjustment_cause(undone: str, reason: str) -> str:
     return f"the GM took back her adjustment ({undone}) ({reason})"
 
 
-def read_line_sentence(label: str) -> str:
-    """The sentence of a resolution's Archive entry of the rows it read ("Turn 3 resolved with what you typed:")."""
+#: Why a window resolved when the GM closed it (``resolve --force``): the poll's reason, and the Archive's words.
+FORCED = "forced by the GM"
+
+
+def read_line_sentence(label: str, forced: bool = False) -> str:
+    """The sentence of a resolution's Archive entry of the rows it read ("Turn 3 resolved with what you typed:"); a
+    window the GM closed (``forced``) says so, whatever boxes the rows below had ticked."""
+    if forced:
+        return f"{capital(label)} was closed by the GM (resolve --force) and resolved with what you typed:"
     return f"{capital(label)} resolved with what you typed:"
 
 

@@ -50,6 +50,7 @@ from sheets_gm.sync.rows.fate_words import (
     READ_AS,
     READ_AS_REST,
     fitted_answer,
+    idle_feedback,
     read_as_words,
     read_line_sentence,
     ready_dropped_sentence,
@@ -128,6 +129,16 @@ def out_sentence(reason: str) -> str:
     return f"{MARK}{reason} What is typed here is not read."
 
 
+def early_ready_note(window: Window, seat: str, table: InputTable, row: TypedRow) -> str:
+    """What a seat row kept for the seat's own window (typed ahead: her deployment, during her opponent's) says of
+    its Ready ticked already: not taken, and unticked as the open window resolves, as a Ready ticked in the
+    opponent's turn is ('' when it is not ticked, or the open window waits for the seat)."""
+    boxes = table.of_kind(ColumnKind.READY)
+    if table.rows != SEAT_ROWS or not boxes or not row.ticked(boxes[0].key) or seat in window.awaited:
+        return ""
+    return ready_sentence(window, seat, table, False, ticked=True)
+
+
 def kept_feedback(window: Window | None, seat: str, table: InputTable, reads: bool, note: str = "",
                   out_reason: str = "") -> str:
     """What a row kept in its cells says as its tables are drawn for ``window`` (``reads``: the seat writes in
@@ -182,13 +193,21 @@ CARRIED = "✔ Carried out in "  # how what an emptied row says of the resolutio
 def carried_sentence(closed: Window, what: str) -> str:
     """A row the resolution of ``closed`` carried out whole, cleared: what it did (``what``, its verdicts; '' when
     the engine said nothing of it)."""
-    return f"{CARRIED}{closed.label}: {what}." if what else f"{CARRIED}{closed.label} (the Log says what it did)."
+    if not what:
+        return f"{CARRIED}{closed.label} (the Log says what it did)."
+    return f"{CARRIED}{closed.label}: {what}{'' if what.endswith(('.', '!', '?')) else '.'}"  # one full stop
 
 
-def empty_row_answer(note: str, idle: str, writes_now: bool) -> str:
-    """What an empty row says: its ``note`` (what the last resolution did with what was typed there) or ``idle``;
-    a row carried out in an earlier window that its seat writes in now says both (what it did, what it waits for)."""
-    if note.startswith(CARRIED) and writes_now and idle:
+def empty_row_answer(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, table: InputTable,
+                     subject: str, note: str, outcome_text: str, writes_now: bool) -> str:
+    """What a row with nothing typed in it says, the one answer every writer draws (a resolution's write, the
+    completion of a cut one, the poll's answer): its ``note`` (what the last resolution did with what was typed
+    there) or what it waits for; both for a seat row (what it did, then what it waits for: a Champions fight row, a
+    Go) and for a row carried out in an earlier window that its seat writes in now (``writes_now``)."""
+    idle = idle_feedback(window, seat, table, outcome_text, adapter.idle_reason(state, seat))
+    if table.rows != SEAT_ROWS:
+        idle = (window is not None and adapter.idle_row_reason(state, seat, table, subject)) or idle
+    if note and idle and (table.rows == SEAT_ROWS or (note.startswith(CARRIED) and writes_now)):
         return f"{note} · {idle}"
     return note or idle
 
@@ -259,10 +278,11 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
 
 # -- the Archive's sentences --------------------------------------------------------------------------------
 def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: Mapping[Key, str],
-              partly: Mapping[Key, str] | None = None, aside: Mapping[Key, str] | None = None) -> ArchiveLine:
+              partly: Mapping[Key, str] | None = None, aside: Mapping[Key, str] | None = None,
+              forced: bool = False) -> ArchiveLine:
     """What a resolution of ``window`` read of the seat's rows: each carried out (the row alone), carried out in
     part (and what was not), not carried out and left in its row (and why), or not carried out and set aside
-    (``aside``: a row of a table read for one window only, with the table's words)."""
+    (``aside``: a row of a table read for one window only, with the table's words); ``forced``: the GM closed it."""
     partly = partly or {}
     aside = aside or {}
 
@@ -277,7 +297,7 @@ def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: M
             return f"{row_text(tab, r)} — carried out in part ({partly[key]})"
         return row_text(tab, r)
 
-    return ArchiveLine(capital(window.label), read_line_sentence(window.label),
+    return ArchiveLine(capital(window.label), read_line_sentence(window.label, forced),
                        tuple(detail(r) for r in read), tuple(read))
 
 
@@ -329,6 +349,33 @@ def handed_back(tab: InputTab, rows: Sequence[TypedRow], reason: str) -> tuple[l
                 f"{' and '.join(ticked)} unticked, so nothing resolves before you look: tick {' or '.join(ticked)} "
                 "when your rows are right.")
     return out, said
+
+
+def given_back(tab: InputTab, rows: Sequence[TypedRow], subjects: Collection[str] | None) -> list[TypedRow]:
+    """The rows a bot typed that handing them back (the whole seat: ``subjects`` None, else the rows of those
+    subjects) sets aside instead of keeping: in a seat whose orders a pasted post may give (a ``numbered`` table,
+    Coalition's Forum tab), the bot's rows of the other list tables, which would win over her post's lines one by one
+    (an army's own row wins over its post line); elsewhere none, the bot's rows staying for her to change."""
+    if not any(p.spec.numbered for p in tab.tables):
+        return []
+    gives = {p.spec.name for p in tab.tables if not (p.spec.numbered or p.spec.standing or p.spec.rows == SEAT_ROWS)}
+    return [r for r in rows if r.typed and r.table in gives and (subjects is None or r.subject in subjects)]
+
+
+def given_back_line(tab: InputTab, open_window: Window, reason: str, rows: Sequence[TypedRow]) -> ArchiveLine:
+    """The bot's rows set aside when the GM handed them back to their player (``given_back``): her own rows or her
+    pasted post give the orders, and this line keeps what the bot had typed."""
+    text = (f"Set aside when the GM handed these rows back to you from the bot during {open_window.label} ({reason}):"
+            " what the bot had typed, no longer in your rows, so that your own rows or your pasted post give the "
+            "orders; copy a line back if you want it:")
+    return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
+def given_back_notice(count: int, reason: str, archive_tab: str) -> str:
+    """What the seat's View says of the bot's rows a hand-back set aside (a Log line only she reads)."""
+    rows = f"{count} row{' the bot typed was' if count == 1 else 's the bot typed were'}"
+    return (f"{rows} set aside when the GM handed them back to you ({reason}): tab {archive_tab!r} lists them; "
+            "your own rows or your pasted post give the orders now.")
 
 
 def taken_over(seat_read: SeatRead, handed: Mapping[str, str]) -> list[TypedRow]:
@@ -458,11 +505,11 @@ class SeatSettled:
     bots_over: list[TypedRow] = field(default_factory=list)
     aside: dict[Key, str] = field(default_factory=dict)
 
-    def lines(self, tab: InputTab, window: Window) -> list[ArchiveLine]:
-        """The Archive entries this resolution writes for the seat."""
+    def lines(self, tab: InputTab, window: Window, forced: bool = False) -> list[ArchiveLine]:
+        """The Archive entries this resolution writes for the seat (``forced``: the GM closed the window)."""
         out = []
         if self.read:
-            out.append(read_line(tab, window, self.read, self.unused, self.partly, self.aside))
+            out.append(read_line(tab, window, self.read, self.unused, self.partly, self.aside, forced))
         if self.set_aside:
             out.append(stale_line(tab, window, self.set_aside))
         if self.gone:
@@ -781,12 +828,20 @@ def _carried_notes(out: SeatSettled, seat_read: SeatRead, window: Window, said: 
         key = (row.table, row.subject)
         spec = seat_read.tab.table(row.table).spec
         if key in out.unused or key in out.partly or key in out.aside or row.subject in out.kept.get(row.table, {}) \
-                or spec.rows == SEAT_ROWS or not row.typed or idle(spec, row.subject):
+                or not row.typed or idle(spec, row.subject) \
+                or (spec.rows == SEAT_ROWS and not _orders_typed(spec, row)):
             continue
         what = "; ".join(dict.fromkeys(said.get(key, [])))
         note = carried_sentence(window, what)
         out.shown.setdefault(row.table, {}).setdefault(row.subject, note)
         out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
+
+
+def _orders_typed(spec: InputTable, row: TypedRow) -> bool:
+    """Whether a seat row holds an order besides its boxes (Champions' fight row: its attacks), which says what it
+    did once carried out; a row of boxes alone (Ready, Go) says what became of them elsewhere (``_step_notes``)."""
+    return any(c.kind.typed and c.kind not in (ColumnKind.TICK, ColumnKind.READY)
+               and row.values.get(c.key) not in (None, "", False) for c in spec.columns)
 
 
 def renamed(text: str, moved: Mapping[str, str]) -> str:
@@ -821,11 +876,15 @@ def _step_notes(out: SeatSettled, seat_read: SeatRead, window: Window, same_wind
         for row in seat_read.rows:
             spec = seat_read.tab.table(row.table).spec
             boxes = spec.of_kind(ColumnKind.READY)
-            if spec.rows != SEAT_ROWS or not boxes or row.window != window.key or not row.ticked(boxes[0].key):
+            if spec.rows != SEAT_ROWS or not boxes or not row.ticked(boxes[0].key):
                 continue
             stays_ticked = out.kept.get(row.table, {}).get(row.subject)
             if stays_ticked is not None and stays_ticked.ticked(boxes[0].key):
-                continue
+                if row.window == window.key:  # a step of the window resolved: unticked as the window closes
+                    continue
+                # ticked ahead for a window of her own (her deployment): one rule, a Ready is for the window
+                # that waits for her, as in a turn
+                out.kept[row.table][row.subject] = unticked(spec, stays_ticked)[0]
             dropped = ready_dropped_sentence(window, seat_read.seat, boxes[0].header)
             out.shown.setdefault(row.table, {})[row.subject] = dropped
             out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": dropped})

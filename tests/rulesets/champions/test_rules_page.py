@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from sheets_gm.doctor.quota import played_match
 from sheets_gm.engine.settings import settings_table
-from sheets_gm.match.quota import played_match
 from sheets_gm.match.schedule import DeadlineSchedule
 from sheets_gm.rulesets.champions.settings import ChampionsSettings
 from sheets_gm.rulesets.registry import get_ruleset

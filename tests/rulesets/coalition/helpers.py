@@ -8,14 +8,14 @@ from datetime import datetime
 from pathlib import Path
 
 from sheets_gm.engine.dice import TurnDice
+from sheets_gm.init.start import init_match
 from sheets_gm.match.config import MatchConfig, load_config
-from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.run import init_match
 from sheets_gm.rulesets.coalition.board import Board, load_board
 from sheets_gm.rulesets.coalition.enums import Phase, Side
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.state import Army, Battle, CoalitionState
 from sheets_gm.rulesets.registry import TEMPLATES
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.sheets import MatchSheets
 
 MAP = """planes:

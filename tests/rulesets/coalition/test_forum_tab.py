@@ -10,12 +10,12 @@ import pytest
 from openpyxl import load_workbook
 
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.run import sync_once
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
 from sheets_gm.rulesets.coalition.sheet.read import read_side_rows
 from sheets_gm.rulesets.coalition.state import ArmyOrder
 from sheets_gm.rulesets.registry import get_ruleset
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.run import sync_once
 from sheets_gm.sheets.backend import RangeWrite, SheetError
 from sheets_gm.sheets.layout import Grid, cells
 from sheets_gm.sheets.tables import TypedRow

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.match.run import sync_once
 from sheets_gm.rulesets.registry import get_ruleset
+from sheets_gm.running.run import sync_once
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import cell_at
 from sheets_gm.sheets.tables import TypedRow

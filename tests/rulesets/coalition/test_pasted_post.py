@@ -5,13 +5,14 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from sheets_gm.init.start import init_match
 from sheets_gm.match.config import MatchConfig, load_config
-from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.run import init_match, sync_once
 from sheets_gm.rulesets.coalition.check import check_orders
 from sheets_gm.rulesets.coalition.sheet.read import read_side_rows
 from sheets_gm.rulesets.coalition.state import ArmyOrder, CoalitionOrders
 from sheets_gm.rulesets.registry import get_ruleset
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.run import sync_once
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.tables import TypedRow

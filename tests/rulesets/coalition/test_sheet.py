@@ -370,8 +370,8 @@ def test_a_bad_cell_is_answered_in_its_row_and_a_good_one_by_the_engine() -> Non
 
 
 def test_the_starter_config_creates_a_match_of_the_sample_armies(tmp_path: Path) -> None:
+    from sheets_gm.init.start import init_match
     from sheets_gm.match.config import load_config
-    from sheets_gm.match.run import init_match
 
     config_path = tmp_path / "match.toml"
     config_path.write_text((TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8"), encoding="utf-8")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sheets_gm.match.run import sync_once
+from sheets_gm.running.run import sync_once
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.read import read_match

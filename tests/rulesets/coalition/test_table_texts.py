@@ -6,12 +6,13 @@ import datetime as dt
 from pathlib import Path
 
 from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.init.start import init_match
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.poll_words import settings_warning
-from sheets_gm.match.run import init_match, sync_once
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
 from sheets_gm.rulesets.registry import get_ruleset
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.poll_words import settings_warning
+from sheets_gm.running.run import sync_once
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match

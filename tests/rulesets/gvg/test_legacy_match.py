@@ -12,8 +12,8 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.rulesets.registry import get_game
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.match_record import engine_read_range, parse_match_record

@@ -13,10 +13,10 @@ from sheets_gm.cli import main
 from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.engine.settings import SettingError, parse_settings, settings_to_mapping
 from sheets_gm.match.config import load_config
-from sheets_gm.match.run import configured_ruleset
 from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.rulesets.wesnoth.tables import load_tables
+from sheets_gm.running.run import configured_ruleset
 from tests.paths import WESNOTH_SHARED, WESNOTH_TEMPLATES
 
 WML = WESNOTH_SHARED / "wml"

@@ -145,3 +145,32 @@ def test_states_and_orders_of_an_advanced_match_survive_json() -> None:
         data = json.loads(json.dumps(r.state_codec.to_json(state)))
         assert r.state_codec.to_json(r.state_codec.from_json(data)) == data
     assert seen_pending and len(state.games) >= 2
+
+
+def test_a_standing_reaction_whose_unit_falls_says_it_fires_no_more() -> None:
+    """Issue 64 (command tokens shown wrong around the end): a standing reaction whose unit, at the most command
+    tokens, died in the opponent's turn still said "stands …, but Bo-7 already carries 3 command tokens, the most: it
+    can fire again once Bo's own turn recovers them", for good once that turn ended the match."""
+    from sheets_gm.engine.dice import TurnDice
+    from sheets_gm.rulesets.winordie.enums import Trigger
+    from sheets_gm.rulesets.winordie.orders import Reaction
+
+    r = rules()
+    state = deployed(r, b"fallen").copy()
+    seat, other = state.acting, state.other(state.acting)
+    guard = next(u for u in state.units if u.owner == other and any(
+        a.type.value == "reaction" for a in state.card_of(u).abilities))
+    ability = next(a.name for a in state.card_of(guard).abilities if a.type.value == "reaction")
+    attacker = next(u for u in state.units if u.owner == seat and state.card_of(u).range == 1)
+    guard.tokens, guard.damage, guard.hidden = r.settings.unit_tokens, state.health(guard) - 1, False
+    assert guard.at is not None
+    taken = {u.at for u in state.units}
+    attacker.at = next(h for h in r.rules.board.neighbours(guard.at) if h not in taken)
+    orders = WodOrders(actions={seat: (Action(ActionKind.ATTACK, attacker.id, guard.id),)},
+                       reactions={other: (Reaction(guard.id, ability, Trigger.ANY),)})
+    dice = TurnDice(b"x", state.dice_turn(), {f"attack/{attacker.id}/1/{n}": 6 for n in range(1, 9)})
+    res = r.resolve(state, orders, dice)
+    assert res.state.unit(guard.id) is None
+    (said,) = [v for v in res.verdicts if v.seat == other]
+    assert not said.accepted and said.message == (f"Reaction 1: {guard.id} fell in {seat}'s turn: its {ability} "
+                                                  "fires no more; clear the row"), said

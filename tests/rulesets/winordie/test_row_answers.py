@@ -54,6 +54,28 @@ def test_a_ready_ticked_in_the_opponents_turn_is_answered_and_unticked_with_why(
     assert _said(table, bo, "seat")[bo].startswith("Your Ready ticked in turn 1 · Ann"), _said(table, bo, "seat")
 
 
+def test_a_ready_ticked_in_the_opponents_deployment_is_unticked_as_in_a_turn() -> None:
+    """Issue 64, item 8: one rule for a Ready ticked in a window that does not wait for the seat. Bo's Ready ticked
+    during Ann's deployment stayed ticked into his own deployment (in a turn it is unticked); now it is answered as
+    not taken and unticked as Ann's deployment resolves, as in a turn, and his row says why."""
+    table, _seat, _backend = new_acting("winordie")
+    read = table.read()
+    ann = read.record.ruleset.window(read.record.state).seats[0]
+    bo = next(s for s in read.record.seats if s != ann)
+    _type(table, bo, "seat", bo, ready=True)
+    assert not sync_any(table).resolved
+    said = _said(table, bo, "seat")[bo]
+    assert f"{bo}'s Ready is not taken for it, and is unticked as it resolves" in said, said
+    _do(table, "bot", 0, 0, 0)  # Ann deploys
+    assert sync_any(table, force=True).resolved
+    read = table.read()
+    assert read.record.ruleset.window(read.record.state).seats == (bo,)
+    row = next(r for r in read.seats[bo].rows if r.table == "seat")
+    assert not row.ticked("ready"), row.feedback  # was still ticked: kept for his deployment
+    assert row.feedback.startswith(f"Your Ready ticked in deployment · {ann} was unticked as it resolved"), \
+        row.feedback
+
+
 def test_a_standing_reaction_typed_in_her_own_turn_says_it_waits_for_the_opponents_turn() -> None:
     """Ann types a Parry in her own turn, and a reaction of a unit that has none: the first says it stands for Bo's
     turn, the second why it cannot be read (to mend before Bo's turn); neither says "Kept for turn 1 · Ann", and the

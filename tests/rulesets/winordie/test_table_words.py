@@ -77,8 +77,8 @@ def test_status_chases_only_the_acting_players_rows(tmp_path: Path, capsys: pyte
     """status listed the opponent's empty action rows as 'Nothing typed yet' in the acting player's turn."""
     from sheets_gm.cli import main
     from sheets_gm.match.config import load_config
-    from sheets_gm.match.connect import open_match_sheets
     from sheets_gm.rulesets.registry import bots_of, get_ruleset
+    from sheets_gm.running.connect import open_match_sheets
     from sheets_gm.sync.autoplay import type_bot_orders
 
     (tmp_path / "roster.csv").write_text("name,player,lineup\nAnn,Ann,Ironclad Defense\n"

@@ -27,7 +27,12 @@ from sheets_gm.rulesets.winordie.orders import Action, WodOrders, action_row, nu
 from sheets_gm.rulesets.winordie.resolve.actions import bound_change, cancel_action, execute
 from sheets_gm.rulesets.winordie.resolve.deploy import deploy
 from sheets_gm.rulesets.winordie.resolve.legal import Refusal, check_action
-from sheets_gm.rulesets.winordie.resolve.reactions import fire_reaction, standing_reactions, weigh_passive
+from sheets_gm.rulesets.winordie.resolve.reactions import (
+    fallen_reactions,
+    fire_reaction,
+    standing_reactions,
+    weigh_passive,
+)
 from sheets_gm.rulesets.winordie.resolve.result import TurnResult
 from sheets_gm.rulesets.winordie.resolve.upkeep import again, end_of_turn, start_of_turn
 from sheets_gm.rulesets.winordie.rules import WodRules
@@ -112,6 +117,7 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
         message = execute(rules, new, action, checked, dice, result.events, change)
         result.verdicts.append(_row_verdict(new.acting, row, action, True, f"Row {row}: {message}"))
         check_defeat(rules, new, result.events)
+    fallen_reactions(new, reactor, standing, result.verdicts)
     if new.acting not in orders.hold and not result.stopped and new.phase is Phase.ACTIONS and new.game == game:
         end_of_turn(rules, new, result.events)
     return result

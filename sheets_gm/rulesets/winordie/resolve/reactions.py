@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from sheets_gm.engine.events import Event
@@ -67,6 +68,20 @@ def _cannot_fire_now(rules: WodRules, state: WodState, seat: str, r: Reaction) -
     if ability is not None and ability.name in unit.used:
         return f", but {ability.name} has been used this turn: it can fire again next turn"
     return ""
+
+
+def fallen_reactions(state: WodState, seat: str, standing: Sequence[Reaction], verdicts: list[Verdict]) -> None:
+    """The verdict of each of ``seat``'s standing reactions whose unit fell in the window: it fires no more (the one
+    it had spoke of the unit's command tokens and when it could fire again, and the match's last window kept it for
+    good)."""
+    for r in standing:
+        if state.unit(r.unit) is not None:
+            continue
+        subject = reaction_row(r.row)
+        verdicts[:] = [v for v in verdicts if (v.seat, v.subject) != (seat, subject)]
+        verdicts.append(Verdict(seat, subject, "reaction", False,
+                                f"Reaction {r.row}: {r.unit} fell in {state.acting}'s turn: its {r.ability} fires "
+                                "no more; clear the row", r.unit))
 
 
 def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: list[Reaction],

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from sheets_gm.engine.plain import Plain
 from sheets_gm.notify.due import Due, due_without_letters
 from sheets_gm.sync.gate.idle import idle_local_poll
 from sheets_gm.sync.gate.state import PollState
@@ -22,7 +23,7 @@ def may_stay_idle(state: PollState, notices: Due, *, quiet: bool) -> bool:
     return bool(quiet or state.summary) and not notices.reminder
 
 
-class IdleSync:
+class IdleSync(Plain):
     """Cron's idle poll of a local match: what it says again (the last full poll's warning and line), and
     whether letters wait for a retry (sent then, reading no spreadsheet); and, for ``serve``, the open window's
     deadline and whether the match is over, as the last full poll saw them. A plain class: no ``dataclasses`` on
@@ -38,23 +39,10 @@ class IdleSync:
         self.deadline = deadline
         self.finished = finished
 
-    def _key(self) -> tuple[str, str, bool, str, bool]:
-        return self.warning, self.summary, self.letters_waiting, self.deadline, self.finished
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, IdleSync) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return "IdleSync(warning={!r}, summary={!r}, letters_waiting={!r}, deadline={!r}, finished={!r})".format(
-            *self._key())
-
 
 def idle_local_sync(config_path: Path, now: datetime, *, quiet: bool) -> IdleSync | None:
     """The idle poll of the local match configured by ``config_path`` when it may stay idle, else None: the
-    poll reads (a Google match always asks Drive first: ``match.polls``)."""
+    poll reads (a Google match always asks Drive first: ``running.polls``)."""
     state = idle_local_poll(config_path, now)
     if state is None:
         return None

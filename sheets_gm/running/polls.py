@@ -3,7 +3,7 @@
 
 One poll behind the gate (:func:`poll_behind_gate`): build the match's gate (``sync.gate.run.gate_for``: Drive's
 for a Google match, the workbooks' fingerprints else), let it decide whether the poll reads at all (it stays
-idle only as ``match.idle_poll`` allows), run the poll under the match lock (``match.run.sync_once``), keep what
+idle only as ``running.idle_poll`` allows), run the poll under the match lock (``running.run.sync_once``), keep what
 it said for the next idle poll (:func:`said_of`), and queue and send its notices (``notify.announce``; an idle
 poll sends only the letters waiting for a retry). A player's workbook left open stops every poll until it is
 closed: that is said once a turn (:class:`LeftOpen`).
@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.init.settle import complete_cut_commands
 from sheets_gm.match.config import BackendKind, MatchConfig
-from sheets_gm.match.connect import open_match_sheets, tidy_local_workbooks
-from sheets_gm.match.idle_poll import may_stay_idle
-from sheets_gm.match.poll_words import describe_report, poll_warnings, rejected_lines
-from sheets_gm.match.run import complete_cut_change, gm_change, sync_once
 from sheets_gm.notify.announce import after_poll, send_due
 from sheets_gm.notify.due import Due
 from sheets_gm.notify.outbox import due
+from sheets_gm.running.connect import open_match_sheets, tidy_local_workbooks
+from sheets_gm.running.idle_poll import may_stay_idle
+from sheets_gm.running.poll_words import describe_report, poll_warnings, rejected_lines
+from sheets_gm.running.run import complete_cut_change, gm_change, sync_once
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.private_files import write_private
@@ -139,7 +139,7 @@ def said_of(config: MatchConfig, report: WindowReport) -> Said:
 
 
 def send_waiting(config: MatchConfig, clock: Clock) -> str:
-    """An idle poll with letters waiting for a retry (``match.idle_poll`` says so before anything loads): send
+    """An idle poll with letters waiting for a retry (``running.idle_poll`` says so before anything loads): send
     them, reading no spreadsheet; a line for the GM ('' when nothing moved)."""
     return send_due(config, clock)
 

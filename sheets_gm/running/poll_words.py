@@ -1,6 +1,6 @@
 """What a poll of a match says: the line of its report, the rows it refused, and the warnings every poll repeats
 until the GM mends them. ``sync`` and ``sync --watch`` print them, ``status`` some of them, and the gate keeps
-them for the next idle poll to say again (``match.polls``)."""
+them for the next idle poll to say again (``running.polls``)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import re
 
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.engine.words import counted
-from sheets_gm.match.bot_drift import bot_drift, bots_fix
 from sheets_gm.match.config import MatchConfig, settings_drift
+from sheets_gm.running.bot_drift import bot_drift, bots_fix
 from sheets_gm.sync.poll import WindowReport
 
 
@@ -42,6 +42,11 @@ def describe_report(report: WindowReport) -> str:
     if report.drawn_again:
         said.append(f"Drawn again, typed over by hand: {', '.join(report.drawn_again)}.")
     return " ".join(said)
+
+
+def report_line(report: WindowReport) -> str:
+    """The poll's line with what Drive let it skip, as ``sync --watch`` and ``serve`` say it on one line."""
+    return " ".join(p for p in (describe_report(report), report.drive) if p)
 
 
 def older_copies_line(report: WindowReport, *, done: bool = True) -> str:
@@ -110,7 +115,7 @@ def settings_warning(config: MatchConfig, report: WindowReport) -> str:
 
 def bots_warning(config: MatchConfig, report: WindowReport) -> str:
     """A warning when ``[bots]`` no longer says who the match's bots play, with the ``adjust`` that applies the
-    edit ('' when it does: ``match/bot_drift.py`` says why a poll never applies it itself)."""
+    edit ('' when it does: ``running/bot_drift.py`` says why a poll never applies it itself)."""
     if report.facts is None:
         return ""
     said, changes = bot_drift(config, report.facts.record.bots)

@@ -1,0 +1,1 @@
+"""The demo of a ruleset: a whole bot match on local workbooks."""

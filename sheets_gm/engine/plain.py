@@ -1,0 +1,26 @@
+"""A small record compared by value, for the idle poll's path, which loads no ``dataclasses`` (with ``inspect``, most
+of what it would import): a subclass names its fields in ``__slots__`` and sets them in its ``__init__``; equality,
+hashing and the ``repr`` come from them, in their order."""
+
+from __future__ import annotations
+
+
+class Plain:
+    """Equal to a record of its own class with the same values of its ``__slots__``, hashed and shown by them."""
+
+    __slots__ = ()
+
+    def _values(self) -> tuple[object, ...]:
+        names: tuple[str, ...] = self.__slots__
+        return tuple(getattr(self, name) for name in names)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Plain) and type(other) is type(self) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        names: tuple[str, ...] = self.__slots__
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(names, self._values(), strict=True))
+        return f"{type(self).__name__}({shown})"

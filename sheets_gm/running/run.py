@@ -1,0 +1,155 @@
+"""A configured match of a ruleset on the generic sync: the rules its config describes, a poll of it under the match
+lock, and a GM's change between polls (the poll gate's record forgotten after). Starting one is ``init.start``.
+
+Every game whose record has a sheet part runs here; ``require_sheets`` refuses one without.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from sheets_gm.engine.settings import SettingError, parse_settings
+from sheets_gm.match.config import ConfigError, MatchConfig, live_values, match_files
+from sheets_gm.match.match_roster import editor_emails, repair_roster
+from sheets_gm.match.seat_roster import SeatRosterError
+from sheets_gm.match.team_check import row_emails
+from sheets_gm.rulesets.registry import (
+    AnyRuleset,
+    default_board_text,
+    get_game,
+    get_ruleset,
+)
+from sheets_gm.running.page import publish_page
+from sheets_gm.sheets.backend import SheetAccessError, SheetError
+from sheets_gm.sync.command_journal import (
+    command_path,
+    load_command,
+)
+from sheets_gm.sync.gate.state import forget_state, state_path
+from sheets_gm.sync.journal import load_change
+from sheets_gm.sync.life.grow import LayoutOwners
+from sheets_gm.sync.life.settle import settle_cut_command
+from sheets_gm.sync.lock import match_lock
+from sheets_gm.sync.old_layout import OldLayoutError
+from sheets_gm.sync.poll import WindowReport, poll
+from sheets_gm.sync.read import read_match
+from sheets_gm.sync.sheets import MatchSheets
+
+
+def require_sheets(ruleset: str, where: str) -> None:
+    """ConfigError when the game ``ruleset`` has no sheet part in its record, so cannot run through spreadsheets."""
+    game = get_game(ruleset)
+    if game.sheet is not None:
+        return
+    name = game.name
+    raise ConfigError(f"{where}: the {game.traits.title} game has no sheets (its record names no sheet adapter): "
+                      f"its rules run in `sheets-gm scenario tests/scenarios/{name}/` and "
+                      f"`sheets-gm simulate {name}`, not in a match")
+
+
+def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force: bool = False,
+                     dry_run: bool = False, window: str | None = None, step: int | None = None,
+                     lock_wait: float = 30.0, lock: bool = True) -> WindowReport:
+    """One poll of the match under the match lock (``window``: force only that window, at its step ``step``, see
+    ``poll``); the lock is waited for up to ``lock_wait`` seconds (``serve`` waits for none: it skips a match another
+    command holds).
+    ``lock`` False: the caller holds the lock already, as the gated poll does from before its gate decides."""
+    match_files(config)  # a watch holds its spreadsheets open: a link made since is refused at its next poll
+    with match_lock(config.lock_path, wait_seconds=lock_wait) if lock else contextlib.nullcontext():
+        try:
+            report = poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window, step=step,
+                          dry_run=dry_run, owners=lambda: layout_owners(config, sheets), live=_live(config),
+                          schedule=config.schedule.rule())
+        except OldLayoutError as exc:
+            raise exc.for_config(config.path) from None
+        if not dry_run:
+            report.page = publish_page(config, report.facts)
+        return report
+
+
+def complete_cut_change(config: MatchConfig, sheets: MatchSheets) -> str:
+    """Complete a GM's change cut short (its journal kept, the engine not written: ``sync/journal.py``), and settle
+    a repair, an export or an init --overwrite cut short (``sync/life/settle.py``), before a gated poll's gate
+    decides: the gate's kept reads and rehearsal know nothing of it, and an export changes no file the gate
+    watches. The gate's record is forgotten once it is complete (the poll after reads every spreadsheet). Returns
+    what the GM is told ('' when there was none to complete, or the match cannot be read: the poll says why)."""
+    settled = ""
+    if load_command(command_path(sheets.journal)) is not None:  # a repair, export or init --overwrite cut short
+        try:
+            settled = settle_cut_command(sheets, get_ruleset(config.ruleset))
+        except SheetError:
+            return ""  # the poll says why
+        forget_state(state_path(config.path))
+    change = load_change(sheets.journal)
+    if change is None:
+        return settled
+    if change.resolution:  # the poll completes it (and tells the table): it reads every spreadsheet for it
+        forget_state(state_path(config.path))
+        return settled
+    try:
+        completed = "; ".join(c for c in (settled, read_match(sheets, get_ruleset(config.ruleset)).completed) if c)
+    except SheetError:
+        return settled
+    if completed:
+        forget_state(state_path(config.path))
+    return completed
+
+
+@contextmanager
+def gm_change(config: MatchConfig, *, lock: bool = True) -> Iterator[None]:
+    """The match lock (unless ``lock`` is False: the caller takes it itself), for a GM command that writes the
+    match (adjust, undo, repair, resolve). When it is done, or stops half-way, the poll gate's record of the last
+    poll is forgotten, so the next poll reads every spreadsheet: what that record kept (each spreadsheet as last
+    read, our last writes) no longer describes the match, and Drive names our account for the GM's writes as
+    for a poll's."""
+    try:
+        if lock:
+            with match_lock(config.lock_path):
+                yield
+        else:
+            yield
+    finally:
+        forget_state(state_path(config.path))
+
+
+def _live(config: MatchConfig) -> dict[str, Any]:
+    """The config's live settings (``config.live_values``); none when ``[settings]`` does not read (the sync's
+    warning says why, and the match keeps what it holds)."""
+    try:
+        return live_values(config)
+    except SettingError:
+        return {}
+
+
+def configured_ruleset(config: MatchConfig) -> AnyRuleset:
+    """The rules the config describes: its house rules on its board (or the ruleset's default board)."""
+    cls = get_ruleset(config.ruleset)
+    settings = parse_settings(cls.traits.settings_type, config.settings, where=f"{config.path} [settings]",
+                              folder=config.folder)
+    if config.map is None:
+        board = default_board_text(config.ruleset)
+    else:
+        try:
+            board = config.map.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise SheetAccessError(f"{config.path}: map: no file at {config.map}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SheetAccessError(f"{config.path}: map: {config.map} cannot be read as text ({exc})") from None
+    try:
+        return cls.create(settings, board)
+    except SettingError as exc:  # a file a setting names (e.g. a unit table) that does not read
+        raise SettingError(f"{config.path} [settings]: {exc}") from None
+    except ValueError as exc:
+        where = config.map if config.map is not None else f"the default {config.ruleset} board"
+        raise SeatRosterError(f"{config.path}: map: {where}: {exc}") from None
+
+
+def layout_owners(config: MatchConfig, sheets: MatchSheets) -> LayoutOwners:
+    """What a tab laid out again keeps of init's layout: the typed cells' editors (the roster's e-mails, the
+    judge's) and the spreadsheets' title; read when a resolution grows a table."""
+    roster = repair_roster(config, sheets)
+    return LayoutOwners(editor_emails(config, roster), row_emails(roster), config.title)
