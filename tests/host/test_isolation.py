@@ -26,7 +26,7 @@ from sheets_gm.sync.lock import match_lock
 from tests.fakes.google_api import GoogleApiFake
 from tests.host.hosting import Clock, hosted, new_host
 from tests.host.test_serve_google import fake, league_on_fake  # noqa: F401 (the fixture)
-from tests.matchfiles import NOW, local_match, state_of, type_orders
+from tests.matchfiles import NOW, local_config, local_match, state_of, type_orders
 
 T = TypeVar("T")
 
@@ -207,7 +207,8 @@ def test_no_match_lock_outlives_the_host_that_stops(tmp_path: Path, monkeypatch:
     threads cannot stop a poll (a benchmark runs the host so): it is waited on, as said; without that, the poll
     ran on past the host, its lock held, and the next command on the match (cron's sync) found it busy."""
     league = tmp_path / "league"
-    type_orders(local_match(league / "slow")[1])
+    (league / "slow").mkdir(parents=True)
+    local_config(league / "slow")  # its poll is the test's own: no workbook needed
     ends = threading.Event()  # the slow poll ends some time after the grace: here, once the host waits for it
 
     class Threads(ThreadPoolExecutor):
