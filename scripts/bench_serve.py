@@ -34,6 +34,7 @@ import argparse
 import contextlib
 import copy
 import dataclasses
+import faulthandler
 import gc
 import importlib
 import io
@@ -250,8 +251,21 @@ class Running:
             print(f"(no file events: {self.events.error})")
         self.host = Host(folders, ThreadPoolExecutor(workers), clock=now, say=self.lines.append, status_file=status,
                          interval=interval, workers=workers, events=self.events)
+        self.began = time.monotonic()
+        self.outcomes: dict[Path, list[tuple[float, str]]] = {}  # each match's polls: seconds since the start, how
+        took = self.host._took  # each ended (read on the host's own thread)
+
+        def noted(hosted: Any, outcome: Any, at: datetime) -> None:
+            self.outcomes.setdefault(hosted.path, []).append((time.monotonic() - self.began, outcome.done.value))
+            took(hosted, outcome, at)
+
+        self.host._took = noted  # type: ignore[method-assign,assignment]
         self.thread = threading.Thread(target=self.host.run, args=(self.stop,), daemon=True)
         self.thread.start()
+
+    def resolved_at(self, config: Path) -> float | None:
+        """Seconds from the host's start to the match's first resolution (None: none)."""
+        return next((at for at, done in self.outcomes.get(config.resolve(), []) if done == "resolved"), None)
 
     def wait_until(self, done: Callable[[], bool], limit: float) -> float:
         """Seconds until ``done`` (checked every 0.1 s), at most ``limit``."""
@@ -431,13 +445,18 @@ def measure(args: argparse.Namespace, root: Path) -> None:
     for config in ready:
         type_orders(config, ready=True, seed=args.seed)
     fresh = Running([root / "local", root / "google"], root / "serve-status-2.json", args.interval, args.workers)
-    resolved = fresh.wait_until(lambda: fresh.host.resolutions >= len(ready), args.ready_limit)
-    windows = fresh.host.resolutions
+    fresh.wait_until(lambda: all(fresh.resolved_at(c) is not None for c in ready), args.ready_limit)
+    moments = [at for c in ready if (at := fresh.resolved_at(c)) is not None]
+    windows, resolved = len(moments), max(moments, default=args.ready_limit)
+    for config in ready:  # what became of a Ready match not resolved: never polled, its poll under way, or read
+        h = fresh.host.matches.get(config.resolve())
+        if h is not None and fresh.resolved_at(config) is None:
+            polls = fresh.outcomes.get(h.path, [])
+            print(f"(not resolved within {args.ready_limit:g} s: {h.shown}: "
+                  f"{'a poll under way' if h.running else 'never polled' if not polls else 'polled'} "
+                  f"{[f'{d} at {at:.0f} s' for at, d in polls]} {h.error or h.line})")
     if windows < len(ready):
-        for config in ready:
-            h = fresh.host.matches.get(config.resolve())
-            if h is not None and h.done != "resolved":
-                print(f"(not resolved within {args.ready_limit:g} s: {h.shown} {h.done} {h.rank} {h.error or h.line})")
+        faulthandler.dump_traceback(all_threads=True)  # where the polls under way are
     fresh.close()
     failed = [line for line in running.lines + fresh.lines if "failure 1;" in line]
 
@@ -489,12 +508,28 @@ def measure(args: argparse.Namespace, root: Path) -> None:
           f"({rss_before / 1024:.0f} MiB before the host, {rss_idle / 1024:.0f} MiB after it took the matches in "
           f"and polled each once: the allocator keeps what those first polls used; the fake's copies of the "
           f"spreadsheets were made before); cron keeps none between minutes")
-    print(f"- every seat Ready ({len(ready)} of the {len(everything)} matches, every one hosted): {windows} "
-          f"windows resolved in {resolved:.0f} s, {windows / resolved * 60:.0f} a "
-          f"minute ({args.workers} workers); cron: {cron_windows:.0f} a minute ({len(fresh_sample)} local syncs "
-          f"started at once), at most one a match a minute")
+    print(f"- every seat Ready while no host ran ({len(ready)} of the {len(everything)} matches), then a restart: "
+          f"{windows} windows resolved, the last {resolved:.0f} s after the host started, "
+          f"{windows / max(resolved, 1e-9) * 60:.0f} a minute ({args.workers} workers); cron: {cron_windows:.0f} a "
+          f"minute ({len(fresh_sample)} local syncs started at once), at most one a match a minute")
     if failed:
         print(f"- failures said by the host: {len(failed)}, e.g. {failed[0][:300]}")
+
+
+def timed_saves(running: Running, sample: Sequence[Path], rng: random.Random,
+                args: argparse.Namespace) -> list[float]:
+    """A save (orders typed, not Ready) in each match of ``sample``, at a random moment within the host's looks:
+    the seconds until the poll that read after it (a save not answered within 120 s is left out and said)."""
+    answered = []
+    for config in sample:
+        time.sleep(rng.uniform(0, args.interval))
+        type_orders(config, ready=False, seed=args.seed + "/save")
+        answer = running.answered(config, now(), 120)
+        if answer is None:
+            print(f"(a save in {config.parent.name} was not answered within 120 s)")
+        else:
+            answered.append(answer)
+    return answered
 
 
 def polled_copies(root: Path, count: int) -> list[Path]:
@@ -544,6 +579,8 @@ def measure_idle(args: argparse.Namespace, root: Path) -> None:
     cpu_before, wall_before = time.process_time(), time.monotonic()
     time.sleep(args.idle)
     idle_cpu = (time.process_time() - cpu_before) / (time.monotonic() - wall_before)
+    rng = random.Random(args.seed)
+    saves = timed_saves(running, rng.sample(configs, min(args.saves, len(configs))), rng, args)
     running.close()
     local_idle = cron_idle_cpu(configs[: args.cron_sample])
     cron_cpu = len(configs) * local_idle / 60
@@ -555,6 +592,10 @@ def measure_idle(args: argparse.Namespace, root: Path) -> None:
     print(f"- idle CPU: {idle_cpu * 100:.2f} % of one core over {args.idle:g} s, {idle_cpu * 60:.2f} CPU seconds a "
           f"minute (goal < 5 %); cron: {cron_cpu * 100:.0f} %, {cron_cpu * 60:.0f} CPU seconds a minute "
           f"({local_idle:.2f} s an idle sync process, median of {args.cron_sample}, a process a match a minute)")
+    if saves:
+        print(f"- a save answered in: median {statistics.median(saves):.1f} s, 95th percentile "
+              f"{percentile(saves, 0.95):.1f} s over {len(saves)} saves at random moments of the idle host (goal "
+              f"10 s); cron: the next minute, 95th percentile 57 s plus the poll")
     print(f"- memory an idle match costs: {kept / 1024:.1f} KiB of objects kept (goal < 10 KiB); the resident size "
           f"grew {(rss_idle - rss_before) / len(configs):.1f} KiB a match ({rss_before / 1024:.0f} MiB before the "
           f"host, {rss_idle / 1024:.0f} MiB idle); cron keeps none between minutes")

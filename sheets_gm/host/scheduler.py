@@ -271,8 +271,9 @@ class Host:
 
     def close(self) -> None:
         """Stop: the polls under way may finish (a resolution completes) for up to ``stop_grace`` seconds, those
-        still running then are stopped (never waited on: a hung poll does not hold the stop); none starts; the
-        status says so."""
+        still running then are stopped (their processes killed: a hung poll does not hold the stop); none starts;
+        the status says so. No poll outlives the host, nor the match lock it holds: a pool that cannot stop a
+        poll (threads, as a benchmark runs the host) is waited on, and the log says so."""
         under_way = [h.future for h in self.matches.values() if h.running and h.future is not None]
         self.say(f"Stopping: {counted(len(under_way), 'poll')} under way "
                  f"{'finish' if len(under_way) != 1 else 'finishes'} first (at most {self.stop_grace:g} s).")
@@ -281,14 +282,17 @@ class Host:
         for future in hung:
             if callable(kill):
                 kill(future)
-        self.executor.shutdown(wait=not hung or callable(kill), cancel_futures=True)
+        if hung and not callable(kill):
+            self.say(f"{counted(len(hung), 'poll')} cannot be stopped in this pool: waiting for "
+                     f"{'them' if len(hung) != 1 else 'it'} to end (each holds its match's lock until then).")
+        self.executor.shutdown(wait=True, cancel_futures=True)
         now = self.clock()
         self._take_outcomes(now)
         for hosted in self.matches.values():
             hosted.running = False
         self._write_status(now, running=False)
-        self.say("Stopped." if not hung else f"Stopped; {counted(len(hung), 'poll')} cut short (completed by the "
-                 "next start, from its journal).")
+        self.say("Stopped." if not hung or not callable(kill) else f"Stopped; {counted(len(hung), 'poll')} cut short "
+                 "(completed by the next start, from its journal).")
 
     # -- the matches ----------------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import signal
 import socket
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,12 +19,14 @@ import pytest
 from sheets_gm.host.processes import PollDied, PollProcesses
 from sheets_gm.host.scheduler import FIRST_RETRY
 from sheets_gm.host.systemd import Watchdog
+from sheets_gm.host.visit import Done, Outcome
 from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.sync.lock import match_lock
 from tests.fakes.google_api import GoogleApiFake
 from tests.host.hosting import Clock, hosted, new_host
 from tests.host.test_serve_google import fake, league_on_fake  # noqa: F401 (the fixture)
-from tests.matchfiles import NOW, local_match, state_of, type_orders
+from tests.matchfiles import NOW, local_config, local_match, state_of, type_orders
 
 T = TypeVar("T")
 
@@ -198,3 +200,38 @@ def test_the_watchdog_speaks_sd_notify_over_the_socket(tmp_path: Path) -> None:
         assert not dog.ping(101.0)  # not at every pass
         assert dog.ping(106.0) and systemd.recv(100) == b"WATCHDOG=1"
     assert not Watchdog("").ping() and not Watchdog(str(tmp_path / "gone")).notify("READY=1")
+
+
+def test_no_match_lock_outlives_the_host_that_stops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Property: once ``close`` returns, no poll of the host holds its match's lock, whatever its pool. A pool of
+    threads cannot stop a poll (a benchmark runs the host so): it is waited on, as said; without that, the poll
+    ran on past the host, its lock held, and the next command on the match (cron's sync) found it busy."""
+    league = tmp_path / "league"
+    (league / "slow").mkdir(parents=True)
+    local_config(league / "slow")  # its poll is the test's own: no workbook needed
+    ends = threading.Event()  # the slow poll ends some time after the grace: here, once the host waits for it
+
+    class Threads(ThreadPoolExecutor):
+        def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+            if wait:
+                ends.set()
+            super().shutdown(wait, cancel_futures=cancel_futures)
+
+    def slow_poll(path: Path, *args: Any, **kwargs: Any) -> Outcome:
+        with match_lock(load_config(path).lock_path, wait_seconds=0):
+            ends.wait(timeout=60)  # (a safety limit, never reached)
+        return Outcome(Done.IDLE)
+
+    monkeypatch.setattr("sheets_gm.host.scheduler.visit", slow_poll)
+    lines: list[str] = []
+    host = new_host(league, Clock(NOW), lines, pool=Threads(1), stop_grace=0)
+    host.step()
+    assert hosted(host, league, "slow").running
+    host.close()
+    try:
+        with match_lock(load_config(league / "slow" / "match.toml").lock_path, wait_seconds=0):
+            pass  # free: the poll ended before the host did
+    finally:
+        ends.set()
+    assert lines[-2:] == ["1 poll cannot be stopped in this pool: waiting for it to end (each holds its match's "
+                          "lock until then).", "Stopped."]
