@@ -102,7 +102,8 @@ class ResolutionRecord:
     ``orders``: the orders it resolves (read from ``rows``); ``pending``: each seat's pending row as the resolution
     writes it (window key, rows read as JSON, the Archive's line count), which ``repair`` writes back into a Copies
     tab deleted meanwhile; ``change``: every range it writes, the generations it moves the match between and what
-    it read of the seats' cells (``guards``): what the next poll writes to complete it (``complete_change``)."""
+    it read of the seats' cells (``guards``): what the next poll writes to complete it (``complete_change``);
+    ``forced``: the GM closed the window (a record kept before there was such a field reads as not forced)."""
 
     seed_hash: str  # the match's: a record left by another match in the same folder is not this one's
     resolution: int
@@ -115,6 +116,7 @@ class ResolutionRecord:
     dice: Mapping[str, Any]
     orders: Any  # the orders it resolves, merged, as the game's orders codec writes them
     change: ChangeJournal | None = None  # set by ``journaled_run`` from the batch it runs
+    forced: bool = False  # the GM closed the window (resolve --force): its completion's Archive says so too
 
     def under_way(self, record: MatchRecord) -> bool:
         """Whether this is the resolution ``record`` has not committed yet (the one a cut left)."""
@@ -152,7 +154,8 @@ def _encode_resolution(journal: ResolutionRecord) -> str:
                        "pending": {seat: list(row) for seat, row in journal.pending.items()},
                        "rows": {seat: list(rows) for seat, rows in journal.rows.items()},
                        "kept": {seat: list(kept) for seat, kept in journal.kept.items()},
-                       "gm_events": list(journal.gm_events), "dice": dict(journal.dice), "orders": journal.orders},
+                       "gm_events": list(journal.gm_events), "dice": dict(journal.dice), "orders": journal.orders,
+                       **({"forced": True} if journal.forced else {})},
                       separators=(",", ":"), ensure_ascii=False)
 
 
@@ -203,7 +206,8 @@ def load_journal(path: Path | None) -> ResolutionRecord | None:
         if not isinstance(raw["dice"], dict):
             raise TypeError("dice: not a record")
         return ResolutionRecord(str(raw["seed_hash"]), int(raw["resolution"]), int(raw["deal"]), str(raw["window"]),
-                                pending, rows, kept, _mappings(raw["gm_events"]), raw["dice"], raw["orders"], change)
+                                pending, rows, kept, _mappings(raw["gm_events"]), raw["dice"], raw["orders"], change,
+                                raw.get("forced") is True)
     except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
         return None
 

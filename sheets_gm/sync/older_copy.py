@@ -317,8 +317,9 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
             was = _window(read, entry)
             rows, _kept = _archived(entry, seat)
             if was is not None and rows:
-                unused, partly, aside = _said(_found(entry, seat))
-                lines.append(read_line(seat_read.tab, was, rows, unused, partly, aside))
+                found = _found(entry, seat)
+                unused, partly, aside = _said(found)
+                lines.append(read_line(seat_read.tab, was, rows, unused, partly, aside, found.get("forced") is True))
         lines += copy_lines(read, copy, window, history)
         lines += _copy_strays(read, copy, history).aside_line(copy.drawn.tab, window)
         shown = _copy_shown(read, copy, history)

@@ -87,6 +87,7 @@ from sheets_gm.sync.older_copy import (
 from sheets_gm.sync.read import MatchRead, adapter_of, read_match
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
 from sheets_gm.sync.rows.fate_words import (
+    FORCED,
     fitted_answer,
     idle_feedback,
     shown_typed_over_line,
@@ -460,8 +461,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
         batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
     if change is not None:  # its Log line before the resolution's: an undo of the resolution leaves it
         read = replace(read, record=change_writes(batch, sheets, read.tabs, read.adapter, change, resolving=True))
-    gm = recorded.gm_events if recorded is not None else None
-    journal = _resolve(sheets, read, window, dice, answer, gm, now, next_deadline, batch, report, owners)
+    journal = _resolve(sheets, read, window, dice, answer, recorded, now, next_deadline, batch, report, owners)
     report.write_calls = journaled_run(batch, sheets.write_order(), sheets.journal, journal)  # the record first
     return report
 
@@ -510,6 +510,17 @@ def _as_recorded(read: MatchRead, recorded: ResolutionRecord | None) -> MatchRea
                                 if r.pending is not None else r for s, r in read.seats.items()})
 
 
+def _forced(read: MatchRead, recorded: ResolutionRecord | None, reason: str) -> bool:
+    """Whether the resolution about to run closes a window the GM forced (``resolve --force``): her force now, or,
+    completing a cut one, what it kept before its first write: its record (``recorded``), else a seat's pending row
+    its first try wrote (a record or row kept before there was such a field reads as not forced)."""
+    if not read.cut_under_way:
+        return reason == FORCED
+    if recorded is not None:
+        return recorded.forced
+    return any(s.pending is not None and s.pending.get("forced") is True for s in read.seats.values())
+
+
 def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[str], *, force: bool, pending: bool,
                 now: datetime) -> str:
     """Why the open window resolves now ('' when it does not): a resolution to complete, the GM's force, every
@@ -518,7 +529,7 @@ def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[
     if pending:
         return COMPLETING
     if force:
-        return "forced by the GM"
+        return FORCED
     if not waiting:
         return "every seat is ready" if len(window.awaited) > 1 else f"{window.awaited[0]} is ready"
     if window.stepwise and any(i.go for i in answer.inputs.values()) and (why := _go_resolves(read, window, answer)):
@@ -832,16 +843,34 @@ def _history(record: MatchRecord, window: Window, answer: _Answer, resolution: R
             **({"bots": dict(record.bots)} if record.bots else {})}
 
 
+def _archived(new_record: MatchRecord, window: Window, new_window: Window | None, seat: str, settled: SeatSettled,
+              stayed: list[dict[str, Any]], forced: bool) -> str:
+    """What the resolution of ``window`` that leaves ``new_record`` keeps of ``seat``'s rows, in her pending row and
+    its history row: the rows it read, those it kept for ``new_window`` (with their notes) and where they stood, what
+    its Archive entry says of those not carried out whole, and whether the GM forced it (each rebuild of the entry
+    reads it there); packed into one cell."""
+    number = new_record.resolved
+    return packed_cell(compact_json({"resolution": number, **({"deal": new_record.deal} if new_record.deal else {}),
+                                     "window": window.key, "rows": [r.to_json() for r in settled.read],
+                                     **({"kept": settled.notes, "for": new_window.key}
+                                        if settled.notes and new_window else {}),
+                                     "stayed": stayed,  # even empty: not a history from before it
+                                     **settled.told(), **({"forced": True} if forced else {}),
+                                     "gen": new_record.stamp().to_json()}),
+                       f"rows {seat} typed that resolution {number} read")
+
+
 def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer,
-             recorded_gm: Sequence[Mapping[str, Any]] | None, now: datetime, next_deadline: DeadlineRule | None,
+             recorded: ResolutionRecord | None, now: datetime, next_deadline: DeadlineRule | None,
              batch: WriteBatch, report: WindowReport, owners: OwnersSource | None) -> ResolutionRecord:
-    """Queue the resolution of ``window`` in ``batch``, with the GM events it applies after (``_stand_in``);
-    returns its record, which is kept before the batch runs."""
+    """Queue the resolution of ``window`` in ``batch`` (``recorded``: the record of a cut one it completes), with
+    the GM events it applies after (``_stand_in``); returns its record, which is kept before the batch runs."""
     record = read.record
     ruleset = record.ruleset
     adapter: AnySheetAdapter = read.adapter
     resolved = ruleset.resolve(record.state, answer.orders, dice)
-    resolution, gm, gm_log = _stand_in(ruleset, resolved, recorded_gm)
+    resolution, gm, gm_log = _stand_in(ruleset, resolved, recorded.gm_events if recorded is not None else None)
+    forced = _forced(read, recorded, report.reason)  # kept in its record, pending rows and history row
     new_state = resolution.state
     new_window = ruleset.window(new_state)
     same_window = new_window is not None and new_window.key == window.key
@@ -868,17 +897,10 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         settled, before_bots = all_settled[seat]
-        consumed = [r.to_json() for r in settled.read]
-        stayed = settled.stayed(seat_read, before_bots)  # an undo puts them back where they stood
-        archived = packed_cell(compact_json({"resolution": number, **({"deal": record.deal} if record.deal else {}),
-                                             "window": window.key, "rows": consumed,
-                                             **({"kept": settled.notes, "for": new_window.key}
-                                                if settled.notes and new_window else {}),
-                                             "stayed": stayed,  # even empty: not a history from before it
-                                             **settled.told(), "gen": new_record.stamp().to_json()}),
-                               f"rows {seat} typed that resolution {number} read")
+        archived = _archived(new_record, window, new_window, seat, settled,
+                             settled.stayed(seat_read, before_bots), forced)  # an undo puts `stayed` back
         # else the cut resolution wrote this seat's lines, with its rows read: only rows typed since are added
-        lines = (settled.lines(seat_read.tab, window) if seat_read.pending is None
+        lines = (settled.lines(seat_read.tab, window, forced) if seat_read.pending is None
                  else settled.completing_lines(seat_read.tab, window))
         over = names_typed_over(adapter, (record.state, new_state), seat, seat_read.tab, seat_read.rows) \
             if seat_read.pending is not None else ()  # else sort_rows told them apart
@@ -912,5 +934,5 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         {seat: tuple(seat_read.kept) for seat, seat_read in read.seats.items()},
         tuple(gm_event_to_json(ruleset, e) for e in gm), dice_key(dice), ruleset.orders_codec.to_json(answer.orders),
         ChangeJournal(record.seed_hash, f"resolution {number} ({window.label})", record.generation,
-                      new_record.generation, ()))
+                      new_record.generation, ()), forced)
 

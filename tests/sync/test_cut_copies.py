@@ -6,6 +6,7 @@ real sync on memory spreadsheets (GvG: red's file is written before blue's)."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import json
 import stat
@@ -47,6 +48,10 @@ def _typed(match: Match, seat: str) -> list[str]:
     """The destinations ``seat`` typed for the open window."""
     return [str(r.values["destination"]) for r in match.read().seats[seat].rows
             if r.typed and r.values.get("destination")]
+
+
+#: The Archive entry of the rows a resolution of turn 1 read, when the GM forced it (as ``_cut`` and these tests do).
+FORCED_ENTRY = "Turn 1 was closed by the GM (resolve --force) and resolved with what you typed:"
 
 
 def _cut(match: Match, backend: MemoryBackend) -> None:
@@ -142,7 +147,7 @@ def test_a_cut_before_the_seat_s_file_leaves_her_rows_in_her_cells_and_repair_ke
     assert not any("journal" in n for n in report.notes), report.notes
     assert match.poll().resolved
     assert _read_in_history(match, "blue") == typed
-    assert "Turn 1 resolved with what you typed" in match.archive("blue")  # the completing poll wrote her entry
+    assert FORCED_ENTRY in match.archive("blue")  # the completing poll wrote her entry
 
 
 def test_a_renamed_copies_tab_gives_back_the_pending_row_of_a_cut_resolution() -> None:
@@ -166,11 +171,11 @@ def test_without_a_journal_repair_names_the_rows_a_cut_resolution_lost_and_the_a
     assert len(lost) == 1 and "resolution 1 (turn 1)" in lost[0], report.notes
     assert all(f"Destination: {d}" in lost[0] for d in typed)
     archive = match.archive("blue")
-    assert "Turn 1 resolved with what you typed" not in archive  # nothing says they were carried out
+    assert FORCED_ENTRY not in archive and "Turn 1 resolved" not in archive  # nothing says they were carried out
     assert "were NOT carried out" in archive and all(f"Destination: {d}" in archive for d in typed)
     assert match.poll().resolved
     assert _read_in_history(match, "blue") == []
-    assert "Turn 1 resolved with what you typed" not in match.archive("blue")
+    assert FORCED_ENTRY not in match.archive("blue") and "Turn 1 resolved" not in match.archive("blue")
 
 
 def test_a_copies_tab_deleted_with_nothing_under_way_gets_the_mark_and_no_note_of_a_cut(tmp_path: Path) -> None:
@@ -179,7 +184,7 @@ def test_a_copies_tab_deleted_with_nothing_under_way_gets_the_mark_and_no_note_o
     _copies_gone(match, "blue")
     report = repair_match(match.sheets, match.cls)
     assert not any("cut before" in n for n in report.notes), report.notes
-    assert "Turn 1 resolved with what you typed" in match.archive("blue")
+    assert FORCED_ENTRY in match.archive("blue")
     assert match.read().seats["blue"].pending is None
 
 
@@ -245,3 +250,44 @@ def test_a_repair_while_a_cut_resolution_is_pending_keeps_the_rows_it_left_in_he
     after = [r for r in match.read().seats[seat].rows if r.table == "standing" and r.typed]
     assert [r.values["advance"] for r in after] == [row.subject]
     assert after[0].feedback.startswith("✘"), after[0].feedback
+
+
+@pytest.mark.parametrize("journal", [True, False], ids=["journal", "no-journal"])
+def test_a_forced_windows_archive_entry_is_the_same_uncut_completed_after_a_cut_and_given_back(
+        tmp_path: Path, journal: bool) -> None:
+    """Issue 64: a turn the GM closed with resolve --force is archived as closed by her, whichever path writes the
+    entry: the resolution run whole, its completion after a cut before blue's file (from the GM's journal, or without
+    one from red's pending row), and the entry given back from the history to an older copy of blue's file."""
+    uncut = _match(None)
+    blue = uncut.sheets.of("blue")
+    assert isinstance(blue, MemoryBackend)
+    before = copy.deepcopy(blue.tabs)
+    assert poll(uncut.sheets, uncut.cls, now=NOW, force=True).resolved
+    entry = uncut.archive("blue")
+    assert FORCED_ENTRY in entry, entry
+    cut = _match(tmp_path if journal else None)
+    cut_blue = cut.sheets.of("blue")
+    assert isinstance(cut_blue, MemoryBackend)
+    _cut(cut, cut_blue)  # red's file written, blue's not
+    assert cut.poll().resolved
+    assert cut.archive("blue") == entry
+    blue.tabs = before  # her office program saves the copy of before over the sync's write
+    assert uncut.poll().older_copies == ["blue"]
+    assert uncut.archive("blue").startswith(entry)
+
+
+def test_a_resolution_record_keeps_the_gms_force_and_one_kept_before_reads_as_not_forced(tmp_path: Path) -> None:
+    """The record of a forced resolution reads back forced; one kept before the field (no "forced") reads as not."""
+    match = _match(tmp_path)
+    path = match.sheets.journal
+    record = match.read().record
+    assert path is not None
+    change = ChangeJournal(record.seed_hash, "resolution", record.generation, record.generation + 1, ())
+    kept = ResolutionRecord(record.seed_hash, record.resolved + 1, record.deal, record.window_key(), {}, {}, {}, (),
+                            dice_key(record.dice()), None, change, forced=True)
+    write_journal(path, kept)
+    assert (loaded := load_journal(path)) is not None and loaded.forced
+    old = json.loads(path.read_text(encoding="utf-8"))
+    del old["forced"]
+    path.write_text(json.dumps(old), encoding="utf-8")
+    assert (loaded := load_journal(path)) is not None and not loaded.forced

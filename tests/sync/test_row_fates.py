@@ -490,3 +490,17 @@ def test_a_carried_out_row_says_what_it_did_with_one_full_stop(what: str) -> Non
 
     said = carried_sentence(Window(key="7", label="turn 7 · Bo", phase="actions", seats=("Bo",), turn=7), what)
     assert said.startswith("✔ Carried out in turn 7 · Bo: ") and not said.endswith("..") and said[-1] in ".!", said
+
+
+def test_the_archive_says_a_window_the_gm_forced_was_closed_by_her() -> None:
+    """Issue 64: a turn closed by resolve --force over a Ready that was not taken (a row refused) was archived as
+    "Turn 1 · Bo resolved with what you typed: … Bo — Ready ✔", as if her Ready had closed it."""
+    match, acting, _other = _winordie_turn()
+    mine = next(u.id for u in match.read().record.state.units if u.owner == acting)
+    for key, value in (("unit", mine), ("action", "move"), ("target", "Z9")):
+        match.type(acting, "actions", 0, key, value)
+    match.type(acting, "seat", 0, "ready", True)
+    assert not match.poll().resolved  # the refused row holds her Ready
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    archive = match.archive(acting)
+    assert "was closed by the GM (resolve --force) and resolved with what you typed:" in archive, archive

@@ -131,8 +131,8 @@ def _lost_entry(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, windo
     """The last Archive entry of the rows a resolution of ``window`` read, when a resolution is under way (another
     seat's pending row shows it) and the entry is not one the engine committed: its line (0-based), its window cell
     and its lines of rows; None when there is none."""
-    sentence = read_line_sentence(window.label)
-    starts = [i for i, line in enumerate(archive) if len(line) > 1 and text_of(line[1]) == sentence]
+    sentences = {read_line_sentence(window.label, forced) for forced in (False, True)}  # the GM's force, or not
+    starts = [i for i, line in enumerate(archive) if len(line) > 1 and text_of(line[1]) in sentences]
     if not starts:
         return None
     first = starts[-1]

@@ -391,8 +391,15 @@ def undo_adjustment_cause(undone: str, reason: str) -> str:
     return f"the GM took back her adjustment ({undone}) ({reason})"
 
 
-def read_line_sentence(label: str) -> str:
-    """The sentence of a resolution's Archive entry of the rows it read ("Turn 3 resolved with what you typed:")."""
+#: Why a window resolved when the GM closed it (``resolve --force``): the poll's reason, and the Archive's words.
+FORCED = "forced by the GM"
+
+
+def read_line_sentence(label: str, forced: bool = False) -> str:
+    """The sentence of a resolution's Archive entry of the rows it read ("Turn 3 resolved with what you typed:"); a
+    window the GM closed (``forced``) says so, whatever boxes the rows below had ticked."""
+    if forced:
+        return f"{capital(label)} was closed by the GM (resolve --force) and resolved with what you typed:"
     return f"{capital(label)} resolved with what you typed:"
 
 

@@ -278,10 +278,11 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
 
 # -- the Archive's sentences --------------------------------------------------------------------------------
 def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: Mapping[Key, str],
-              partly: Mapping[Key, str] | None = None, aside: Mapping[Key, str] | None = None) -> ArchiveLine:
+              partly: Mapping[Key, str] | None = None, aside: Mapping[Key, str] | None = None,
+              forced: bool = False) -> ArchiveLine:
     """What a resolution of ``window`` read of the seat's rows: each carried out (the row alone), carried out in
     part (and what was not), not carried out and left in its row (and why), or not carried out and set aside
-    (``aside``: a row of a table read for one window only, with the table's words)."""
+    (``aside``: a row of a table read for one window only, with the table's words); ``forced``: the GM closed it."""
     partly = partly or {}
     aside = aside or {}
 
@@ -296,7 +297,7 @@ def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: M
             return f"{row_text(tab, r)} — carried out in part ({partly[key]})"
         return row_text(tab, r)
 
-    return ArchiveLine(capital(window.label), read_line_sentence(window.label),
+    return ArchiveLine(capital(window.label), read_line_sentence(window.label, forced),
                        tuple(detail(r) for r in read), tuple(read))
 
 
@@ -504,11 +505,11 @@ class SeatSettled:
     bots_over: list[TypedRow] = field(default_factory=list)
     aside: dict[Key, str] = field(default_factory=dict)
 
-    def lines(self, tab: InputTab, window: Window) -> list[ArchiveLine]:
-        """The Archive entries this resolution writes for the seat."""
+    def lines(self, tab: InputTab, window: Window, forced: bool = False) -> list[ArchiveLine]:
+        """The Archive entries this resolution writes for the seat (``forced``: the GM closed the window)."""
         out = []
         if self.read:
-            out.append(read_line(tab, window, self.read, self.unused, self.partly, self.aside))
+            out.append(read_line(tab, window, self.read, self.unused, self.partly, self.aside, forced))
         if self.set_aside:
             out.append(stale_line(tab, window, self.set_aside))
         if self.gone:

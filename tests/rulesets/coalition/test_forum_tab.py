@@ -167,7 +167,7 @@ def test_the_rulebooks_post_pasted_in_the_forum_tab_is_answered_line_by_line_and
                                                    "Archive: ") and "goes nowhere" in lines["coalition line 6"][1]
     (archive,) = sheets.of("coalition").read(["'Archive coalition'!A1:B40"])
     said = "\n".join(str(c) for line in archive for c in line if c)
-    assert "Turn 1 · orders resolved with what you typed" in said, said
+    assert "Turn 1 · orders was closed by the GM (resolve --force) and resolved with what you typed:" in said, said
     assert f"coalition line 3 — Post line: {FRANK}: 3A > 2B" in said, said  # the header without its hint
     assert "coalition line 6 — Post line: Jeff the Owl: 2B - none — not carried out (" in said, said
     assert "goes nowhere" in said, said
