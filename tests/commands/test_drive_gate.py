@@ -73,16 +73,25 @@ def clock(fake: GoogleApiFake, monkeypatch: pytest.MonkeyPatch) -> Clock:
 def made_started(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
     """The ``started`` match made once a module (``init`` and two polls make the same match from the same files at
     the same moments): the fake's state after it and the GM's folder, for each test to copy."""
+    with module_fake(tmp_path_factory, SPREADSHEETS) as (fake, clock):
+        folder = tmp_path_factory.mktemp("started")
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            start_match(folder, clock, None)
+        return fake.snapshot(), folder
+
+
+@contextlib.contextmanager
+def module_fake(tmp_path_factory: pytest.TempPathFactory,
+                spreadsheets: dict[str, str]) -> Iterator[tuple[GoogleApiFake, Clock]]:
+    """The fake holding ``spreadsheets``, signed in, and a clock at ``START``, for a module fixture that makes a
+    match once: in host folders of its own (as tests/conftest.py's ``_host_folders``: none of the machine's)."""
     patch = pytest.MonkeyPatch()
-    host = tmp_path_factory.mktemp("host")  # as tests/conftest.py's _host_folders: none of the machine's
+    host = tmp_path_factory.mktemp("host")
     patch.setenv("XDG_CONFIG_HOME", str(host / "config"))
     patch.setenv("XDG_STATE_HOME", str(host / "state"))
     try:
-        with signed_in_fake(patch, SPREADSHEETS) as fake:
-            folder = tmp_path_factory.mktemp("started")
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                start_match(folder, Clock(fake, patch), None)
-            return fake.snapshot(), folder
+        with signed_in_fake(patch, spreadsheets) as fake:
+            yield fake, Clock(fake, patch)
     finally:
         patch.undo()
 

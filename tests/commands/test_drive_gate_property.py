@@ -20,7 +20,7 @@ from sheets_gm.running.run import sync_once
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sync.gate.kept_reads import KeptSheets
 from tests.commands.test_commands_google import KEYS
-from tests.commands.test_drive_gate import START, Clock
+from tests.commands.test_drive_gate import START, Clock, module_fake
 from tests.fakes.google_api import GoogleApiFake, signed_in_fake, write_service_account_key
 
 TEAMS = {"red": "Ann", "blue": "Cat"}
@@ -64,18 +64,10 @@ SPREADSHEETS = {key: f"gate property · {role}" for role, key in KEYS.items()}
 def made(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
     """The match ``init`` made at ``START``, once for the module (the same for every example, as ``init`` makes it
     from the same files at the same moment): the fake's state and the GM's folder, for each example to copy."""
-    patch = pytest.MonkeyPatch()
-    host = tmp_path_factory.mktemp("host")  # as tests/conftest.py's _host_folders: none of the machine's
-    patch.setenv("XDG_CONFIG_HOME", str(host / "config"))
-    patch.setenv("XDG_STATE_HOME", str(host / "state"))
-    try:
-        with signed_in_fake(patch, SPREADSHEETS) as fake:
-            Clock(fake, patch)
-            folder = tmp_path_factory.mktemp("made")
-            assert main(_match_folder(folder), "init", "gvg", "--no-share") == 0
-            return fake.snapshot(), folder
-    finally:
-        patch.undo()
+    with module_fake(tmp_path_factory, SPREADSHEETS) as (fake, _clock):
+        folder = tmp_path_factory.mktemp("made")
+        assert main(_match_folder(folder), "init", "gvg", "--no-share") == 0
+        return fake.snapshot(), folder
 
 
 @pytest.fixture
