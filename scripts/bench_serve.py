@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import copy
 import dataclasses
 import faulthandler
 import gc
@@ -69,7 +68,13 @@ from sheets_gm.running.connect import open_match_sheets  # noqa: E402
 from sheets_gm.running.polls import poll_behind_gate  # noqa: E402
 from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
-from tests.fakes.google_api import CHANGES, GoogleApiFake, settle_auth, write_service_account_key  # noqa: E402
+from tests.fakes.google_api import (  # noqa: E402
+    CHANGES,
+    GoogleApiFake,
+    copied,
+    settle_auth,
+    write_service_account_key,
+)
 
 GAMES = ("gvg", "wesnoth", "coalition", "champions")
 ROSTER = "name,team,role\nAnn,red,dps\nBen,red,tank\nCat,blue,dps\nDan,blue,healer\n"
@@ -181,7 +186,7 @@ def google_matches(fake: GoogleApiFake, root: Path, count: int, accounts: int) -
                     raise SystemExit(f"init on the fake failed: {said.getvalue()}")
         else:
             for role in ROLES:
-                clone = copy.deepcopy(fake.spreadsheets[keys_of[0][role]])
+                clone = copied(fake.spreadsheets[keys_of[0][role]])  # the fake's own copy shares unchanged cells
                 clone.key = k[role]
                 fake.spreadsheets[k[role]] = clone
             ids = configs[0].parent / ".sheets-gm" / "match.sheet-ids.json"

@@ -290,18 +290,7 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
                 checks.append(shared if shared is not None else _move_accepted(player.name, tile))
             else:
                 checks.append(_check_move(rules, state, player, tile, reach))
-        action = order.action
-        if action in _HEALER_ACTIONS and player.role is not _HEALER:
-            checks.append(OrderCheck(player.name, "action", _NOT_A_HEALER,
-                                     f"only healers can {action.value}; {player.name} is a {player.role.display} "
-                                     f"and will act normally"))
-            action = _ACT
-        elif action is _PICKUP and teleport is None:
-            checks.append(OrderCheck(player.name, "action", _ACCEPTED,
-                                     pickup_note(rules, state, player, move or player.at)))
-        elif action is not _ACT:
-            note = " (no action this turn: teleporting)" if teleport is not None else ""
-            checks.append(OrderCheck(player.name, "action", _ACCEPTED, f"{action.value}{note}"))
+        action = _check_action(rules, state, player, order.action, move, teleport, checks)
         if move == order.move and action is order.action and teleport == order.teleport:
             accepted[player.name] = order  # unchanged: orders are immutable, no need for a copy
         else:
@@ -314,6 +303,24 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
         teleports=frozenset(teleports),
         reaches=reaches,
     )
+
+
+def _check_action(rules: GvgRules, state: GvgState, player: Player, action: Action, move: Coord | None,
+                  teleport: Coord | None, checks: list[OrderCheck]) -> Action:
+    """The action ``player`` will take, its verdict appended to ``checks``: a healer's action typed for another
+    role acts normally; a pickup names what it finds where she ends up; no action while teleporting."""
+    if action in _HEALER_ACTIONS and player.role is not _HEALER:
+        checks.append(OrderCheck(player.name, "action", _NOT_A_HEALER,
+                                 f"only healers can {action.value}; {player.name} is a {player.role.display} "
+                                 f"and will act normally"))
+        return _ACT
+    if action is _PICKUP and teleport is None:
+        note = pickup_note(rules, state, player, move or player.at)
+        checks.append(OrderCheck(player.name, "action", _ACCEPTED, note))
+    elif action is not _ACT:
+        note = " (no action this turn: teleporting)" if teleport is not None else ""
+        checks.append(OrderCheck(player.name, "action", _ACCEPTED, f"{action.value}{note}"))
+    return action
 
 
 def verdicts_of(state: GvgState, checked: CheckedOrders) -> list[SeatVerdict]:
