@@ -74,6 +74,35 @@ def grid_cells(a1_range: str, grid: Grid) -> dict[Cell, CellValue]:
     return {(tab, row0 + i, col0 + j): v for i, row in enumerate(grid) for j, v in enumerate(row)}
 
 
+class GridCells(Mapping[Cell, CellValue]):
+    """The cells of several grids read (``(a1_range, grid)`` pairs), by position as :func:`grid_cells` gives them
+    (a later range wins where two overlap), looked up in the grids: not copied out cell by cell, so 10,000 rows
+    pasted under a table cost nothing to a look at a few cells of it."""
+
+    def __init__(self, ranges: Iterable[tuple[str, Grid]]) -> None:
+        self._grids = [(origin(a1_range), grid) for a1_range, grid in ranges][::-1]
+
+    def __getitem__(self, cell: Cell) -> CellValue:
+        tab, row, col = cell
+        for (grid_tab, row0, col0), grid in self._grids:
+            i, j = row - row0, col - col0
+            if grid_tab == tab and 0 <= i < len(grid) and 0 <= j < len(grid[i]):
+                return grid[i][j]
+        raise KeyError(cell)
+
+    def _all(self) -> dict[Cell, CellValue]:
+        out: dict[Cell, CellValue] = {}
+        for (tab, row0, col0), grid in reversed(self._grids):
+            out.update(((tab, row0 + i, col0 + j), v) for i, row in enumerate(grid) for j, v in enumerate(row))
+        return out
+
+    def __iter__(self) -> Iterator[Cell]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
 def written_cells(writes: Iterable[RangeWrite]) -> dict[Cell, CellValue]:
     """Every cell ``writes`` set (a ``None`` leaves its cell alone: not set), by position; a later write wins."""
     out: dict[Cell, CellValue] = {}

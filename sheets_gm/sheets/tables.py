@@ -396,23 +396,28 @@ class InputTab:
         table's row without a subject with a cell typed (or our answer in its feedback cell)."""
         out: list[LooseRow] = []
         feedback_col = self.width - 1
-        # what sheets-gm writes in a table's row (its stamp, shown values) is not typed: each table's typed columns
         tables = self._own
+        # each row's table, worked out once for the tab (a row under the last table is in none)
+        table_of = {row: t for t in reversed(tables) for row in range(t.title_row, t.last_row + 1)}  # the first wins
+        # what sheets-gm writes in a table's row (its stamp, shown values) is not typed: each table's typed columns
         owns = {id(t): {col for col, c in t.columns() if c.kind.typed} | set(t.past_cols()) for t in tables}
         for row in range(FIRST_TABLE_ROW, max(self.last_row + 1, len(grid)) + 1):  # and any row read below
-            table = next((t for t in tables if t.title_row <= row <= t.last_row), None)
+            table = table_of.get(row)
             if table is not None and row <= table.header_row:
                 continue  # a title or header row: protected, and checked for drift
             line = grid[row - 1] if row - 1 < len(grid) else []
             if table is not None and text_of(line[0] if line else None):
                 continue  # a row with a subject: the table reads it
-            typed = tuple(v if v is not False else None for v in (list(line[:feedback_col])
-                                                                    + [None] * (feedback_col - len(line))))
+            typed = tuple(line[:feedback_col])
+            if False in typed:  # an unticked box is empty (0 == False too: the slow way then tells them apart)
+                typed = tuple(v if v is not False else None for v in typed)
+            if len(typed) < feedback_col:
+                typed += (None,) * (feedback_col - len(typed))
             if table is not None:
                 own = owns[id(table)]
                 typed = tuple(v if col in own else None for col, v in enumerate(typed))
             feedback = text_of(line[feedback_col]) if feedback_col < len(line) else ""
-            if any(text_of(v) for v in typed) or feedback:
+            if feedback or any(text_of(v) for v in typed):
                 out.append(LooseRow(table.spec.name if table is not None else "", row, typed, feedback))
         return out
 

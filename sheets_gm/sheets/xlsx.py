@@ -93,22 +93,45 @@ def inline_text(string: Any) -> str:
     return "".join(runs) if plain is None else plain + "".join(runs)
 
 
+#: Each column's letters seen in a cell's name, and its number (``coordinate_to_tuple``'s, worked out once a column).
+_COLUMNS: dict[str, int] = {}
+_TEXT_TAG = INLINE_STRING[:-2] + "t"  # ``<t>`` in the worksheet's namespace
+
+
+def _row_and_column(coordinate: str) -> tuple[int, int]:
+    """``coordinate_to_tuple(coordinate)``, each column's letters turned into its number once."""
+    letters = coordinate.rstrip("0123456789")
+    column = _COLUMNS.get(letters)
+    if column is None or len(letters) == len(coordinate):
+        row, column = coordinate_to_tuple(coordinate)
+        _COLUMNS[letters] = column
+        return row, column
+    return int(coordinate[len(letters):]), column
+
+
 def _parse_cell(parser: Any, element: Any) -> dict[str, Any]:
-    """openpyxl's ``WorkSheetParser.parse_cell``, an inline string without a formula read by :func:`inline_text`."""
-    if element.get("t") != "inlineStr" or parser.rich_text or (
+    """openpyxl's ``WorkSheetParser.parse_cell``, an inline string without a formula read by :func:`inline_text`
+    (one of a single ``<t>``, what sheets-gm and openpyxl save, read straight from it)."""
+    get = element.get
+    if get("t") != "inlineStr" or parser.rich_text or (
             not parser.data_only and element.find(FORMULA_TAG) is not None):
         cell: dict[str, Any] = _openpyxl_parse_cell(parser, element)
         return cell
-    style_id = int(element.get("s", 0) or 0)
-    coordinate = element.get("r")
+    style_id = int(get("s", 0) or 0)
+    coordinate = get("r")
     if coordinate:
-        row, column = coordinate_to_tuple(coordinate)
+        row, column = _row_and_column(coordinate)
         parser.col_counter = column
     else:
         parser.col_counter += 1
         row, column = parser.row_counter, parser.col_counter
     string = element.find(INLINE_STRING)
-    value, data_type = (None, "inlineStr") if string is None else (inline_text(string), "s")
+    if string is None:
+        value, data_type = None, "inlineStr"
+    elif len(string) == 1 and string[0].tag == _TEXT_TAG:
+        value, data_type = string[0].text or "", "s"
+    else:
+        value, data_type = inline_text(string), "s"
     return {"row": row, "column": column, "value": value, "data_type": data_type, "style_id": style_id}
 
 

@@ -37,7 +37,7 @@ from typing import Any
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.backend import SheetBackend, SheetError
-from sheets_gm.sheets.guard import grid_cells
+from sheets_gm.sheets.guard import GridCells
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import VIEW_COLS
 from sheets_gm.sheets.tables import TypedRow
@@ -371,7 +371,7 @@ def _copy_shown(read: MatchRead, copy: OlderCopy, history: History) -> list[str]
     """The Archive's lines of the shown cells typed over in the copy (a hex typed as the order): a cell holding what
     the state the copy was drawn for (or one since) drew there is the copy's own drawing, not typing."""
     seat, rules, seed = copy.drawn.seat, read.record.ruleset, read.record.seed
-    found = {cell: v for where, grid in read.typed.get(seat, ()) for cell, v in grid_cells(where, grid).items()}
+    found = GridCells(read.typed.get(seat, ()))
     drawings = [(state, entry_dice(rules, seed, state, entry)) for state, entry in _copy_states(read, copy, history)]
     shown = seat_shown_typed_over(read.adapter, read.record, seat, copy.drawn.tab, found, drawings)
     return archived_details(shown).get(seat, [])

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheets_gm.sheets.adapter import AnySheetAdapter
-from sheets_gm.sheets.guard import grid_cells, origin, same_value
+from sheets_gm.sheets.guard import GridCells, origin, same_value
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, text_of
@@ -61,8 +61,7 @@ def shown_typed_over(read: MatchRead, drawings: Sequence[tuple[Any, Any]] = ()) 
         seat_read = read.seats.get(seat)
         if seat_read is None or seat_read.older_copy is not None:
             continue
-        found = {cell: value for a1_range, grid in ranges for cell, value in grid_cells(a1_range, grid).items()}
-        out += seat_shown_typed_over(read.adapter, read.record, seat, seat_read.tab, found, drawings)
+        out += seat_shown_typed_over(read.adapter, read.record, seat, seat_read.tab, GridCells(ranges), drawings)
     return out
 
 

@@ -40,6 +40,9 @@ CELLS = [
     '<c r="L12" t="inlineStr"><is><t>Zoë ✘ 💥\nline two</t></is></c>',
     '<c r="M13" t="inlineStr"><is><r><t>only runs</t></r><r><t/></r></is></c>',
     '<c r="N14" t="n"><v>3</v></c>',
+    '<c r="AB120" t="inlineStr"><is><t>two letters</t></is></c>',
+    '<c r="ab121" t="inlineStr"><is><t>lower case</t></is></c>',
+    '<c r="C007" t="inlineStr"><is><t>leading zeros</t></is></c>',
 ]
 
 

@@ -143,7 +143,10 @@ class LocalWorkbookBackend:
         self._thread_lock = threading.RLock()
         self._lock_depth = 0
         self._lock_fd: int | None = None
-        self._cache: tuple[Stamp, Any] | None = None
+        # the workbook last loaded or saved, the stamp of its file, and the grids read from it by range (as read:
+        # a write's guard compares what the file holds with them, not with the same cells built again)
+        self._cache: tuple[Stamp, Any, dict[str, Grid]] | None = None
+        self._as_read: dict[str, Grid] = {}  # the grids read from the workbook a write is changing, if unchanged
         #: The fingerprint of the file as the last write saved it, when that write changed the very version the
         #: last read loaded (None otherwise): the poll gate records it so our own save is not taken for a player's.
         self.own_save: FileMark | None = None
@@ -165,7 +168,19 @@ class LocalWorkbookBackend:
 
     def read(self, ranges: Sequence[str]) -> list[Grid]:
         """The values of each A1 range, in order, from one load of the file (see the module notes)."""
-        return self._grids(self._workbook_for_read(), ranges)
+        wb = self._workbook_for_read()
+        grids = self._grids(wb, ranges)
+        if self._cache is not None and self._cache[1] is wb:
+            self._cache[2].update((full, [list(row) for row in grid]) for full, grid in zip(ranges, grids, strict=True))
+        return grids
+
+    def _grids_now(self, wb: Any, ranges: Sequence[str]) -> list[Grid]:
+        """The values of each A1 range of ``wb`` as it stands: as read from it when that workbook is the file as
+        last read, unchanged since (its cells are the same), else read from it now."""
+        as_read = self._as_read
+        if all(full in as_read for full in ranges):
+            return [as_read[full] for full in ranges]
+        return self._grids(wb, ranges)
 
     def _grids(self, wb: Any, ranges: Sequence[str]) -> list[Grid]:
         """The values of each A1 range of the loaded workbook ``wb``, trimmed like Google's."""
@@ -202,7 +217,7 @@ class LocalWorkbookBackend:
         def change(wb: Any) -> bool:
             for full in read_back:  # a bad range fails before anything is written, as on Google
                 self._resolve(wb, full)
-            saved = [c for g, now in zip(guard, self._grids(wb, [g.range for g in guard]), strict=True)
+            saved = [c for g, now in zip(guard, self._grids_now(wb, [g.range for g in guard]), strict=True)
                      for c in changed_since(g, now)]
             if saved:
                 raise SavedMeanwhileError(self.name, describe_cells(saved, {t.casefold(): t for t in wb.sheetnames}))
@@ -361,7 +376,7 @@ class LocalWorkbookBackend:
         if self._cache is not None and self._cache[0] == stamp:
             return self._cache[1]
         wb, stamp = self._load()
-        self._cache = (stamp, wb)
+        self._cache = (stamp, wb, {})
         return wb
 
     def refuse_if_open(self) -> None:
@@ -383,13 +398,16 @@ class LocalWorkbookBackend:
                 cached = self._cache
                 read_before = cached is not None and cached[0] == stamp
                 if cached is not None and read_before:
-                    wb = cached[1]
+                    wb, self._as_read = cached[1], cached[2]
                 else:
                     wb, stamp = self._load()
                 self._cache = None  # ``change`` edits it: only a saved workbook goes back in the cache
-                if not change(wb):
-                    self._cache = (stamp, wb)  # nothing changed: still the file as it is
-                    return wb
+                try:
+                    if not change(wb):
+                        self._cache = (stamp, wb, self._as_read)  # nothing changed: still the file as it is
+                        return wb
+                finally:
+                    self._as_read = {}
                 refuse_if_open(self.path)
                 try:
                     saved = self._save(wb, stamp)
@@ -398,7 +416,7 @@ class LocalWorkbookBackend:
                 if read_before:
                     self.own_save = saved
                 with contextlib.suppress(SheetAccessError):
-                    self._cache = (self._stamp(), wb)  # the workbook is now exactly the saved file
+                    self._cache = (self._stamp(), wb, {})  # the workbook is now exactly the saved file
                 return wb
             raise SheetAccessError(f"{self.path} kept changing while the sync was saving it; try again")
 

@@ -219,8 +219,9 @@ def _past_table(placed: PlacedTable, line: Sequence[CellValue]) -> str:
     return past_table_sentence(typed, column_label(own[-1][0]), [h for _col, h in own])
 
 
-def _loose_answer(seats: _Seats, tab: InputTab, loose: LooseRow) -> str:
-    """The answer to what is typed in a row without a subject ('' when nothing is typed there any more)."""
+def _loose_answer(seats: _Seats, tab: InputTab, loose: LooseRow, last_row: int) -> str:
+    """The answer to what is typed in a row without a subject ('' when nothing is typed there any more);
+    ``last_row``: the tab's."""
     held = ""
     ours = loose.feedback.startswith(MARK)
     if not loose.table and loose.feedback:  # a blank row's feedback cell is open to the player too
@@ -233,7 +234,7 @@ def _loose_answer(seats: _Seats, tab: InputTab, loose: LooseRow) -> str:
     other = seats.elsewhere(name) if name else ""
     mine = [p for p in tab.tables if name and name in seats.laid_out(p)]
     own_row = mine[0].first_row + seats.laid_out(mine[0]).index(name) if mine and not other else 0
-    return blank_row_sentence(loose.row, loose.row > tab.last_row, other, name, own_row, held, tab.last_row)
+    return blank_row_sentence(loose.row, loose.row > last_row, other, name, own_row, held, last_row)
 
 
 def _line(grid: Grid, row: int, width: int) -> tuple[CellValue, ...]:
@@ -279,6 +280,7 @@ class _Sorting:
     ours: set[str]
     stamps: Mapping[str, str]
     feedback_col: int  # the tab's, worked out once (every row sorted asks)
+    last_row: int  # the tab's too
 
     def line(self, row: int) -> tuple[CellValue, ...]:
         """The cells of tab row ``row`` before the feedback column."""
@@ -305,11 +307,12 @@ class _Sorting:
         cells_, col = loose.cells, self.feedback_col
         if loose.row in adopted:  # its line is read; its name (and stamp) drawn in by the poll
             return StrayRow(loose.table, loose.row, "", cells_, loose.feedback, "", adopted[loose.row][1])
-        why = _loose_answer(self.seats, self.tab, loose)
+        why = _loose_answer(self.seats, self.tab, loose, self.last_row)
+        tab = self.tab.name  # named here, as ``_on`` would (10,000 rows answered are not copied again)
         if why == loose.feedback:
-            return StrayRow(loose.table, loose.row, "", cells_, loose.feedback, why) if why else None
+            return StrayRow(loose.table, loose.row, "", cells_, loose.feedback, why, tab=tab) if why else None
         if why or not loose.table:
-            return StrayRow(loose.table, loose.row, "", cells_, loose.feedback, why, {col: why})
+            return StrayRow(loose.table, loose.row, "", cells_, loose.feedback, why, {col: why}, tab=tab)
         if recovering:
             return None
         return StrayRow(loose.table, loose.row, "", cells_, loose.feedback, "",
@@ -388,7 +391,7 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
               and p.spec.open_in(window.phase) else "" for p in tab.tables}
     sorting = _Sorting(_Seats(ruleset, adapter, state, sheets, tabs, seat), tab, grid, expected,
                        drawn_names(adapter, [state], seat, tabs.orders(seat)), stamps,  # every tab: a table moved
-                       tab.width - 1)
+                       tab.width - 1, tab.last_row)
     adopted = _numbered_lines(tab, grid, rows, expected, stamps)
     rows = (*rows, *(row for row, _mend in adopted.values()))
     strays = [s for loose in tab.loose_rows(grid) if (s := sorting.loose(loose, adopted, recovering)) is not None]
@@ -448,7 +451,7 @@ def in_layout(stray: StrayRow, was: InputTab, tab: InputTab) -> StrayRow:
 
 def _on(tab: InputTab, strays: Sequence[StrayRow]) -> tuple[StrayRow, ...]:
     """``strays`` in row order, each naming the tab it is on."""
-    return tuple(replace(s, tab=tab.name) for s in sorted(strays, key=lambda s: s.row))
+    return tuple(s if s.tab == tab.name else replace(s, tab=tab.name) for s in sorted(strays, key=lambda s: s.row))
 
 
 def _answer(why: str, feedback: str, col: int) -> dict[int, CellValue]:
