@@ -75,7 +75,7 @@ timeout = 5
 [notify.chat]
 style = "discord"
 url_env = "NOTICES_WEBHOOK"
-timeout = 0.3
+timeout = 1
 """
 
 
@@ -242,7 +242,7 @@ def test_notices_that_cannot_be_sent_wait_and_go_once_at_the_next_polls(
             mails = [w for w in now_waiting if w.channel == "email"]
             assert mails[0].tries == 1 and all("connection refused" in w.error for w in mails), mails
             with smtp_server(port=port) as (mail, _):
-                hook.faults.append(Fault(hang=5))  # the webhook takes longer than the 0.3 s the config allows
+                hook.faults.append(Fault(hang=5))  # the webhook takes longer than the 1 s the config allows
                 clock.now += dt.timedelta(seconds=31)
                 out = sync(config, capsys)
                 assert "no answer in time" in out, out

@@ -18,7 +18,7 @@ from tests.notify.servers import Fault, webhook_server
 
 __all__ = ["clock", "fake", "made_started", "started"]
 
-CHAT = '\n[notify]\nreminder = "1h"\n[notify.chat]\nstyle = "slack"\nurl_env = "NOTICES_HOOK"\ntimeout = 0.3\n'
+CHAT = '\n[notify]\nreminder = "1h"\n[notify.chat]\nstyle = "slack"\nurl_env = "NOTICES_HOOK"\ntimeout = 5\n'
 
 
 def test_an_idle_google_poll_sends_what_waits_without_a_sheets_request(
