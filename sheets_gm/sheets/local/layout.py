@@ -29,6 +29,7 @@ from openpyxl.cell.cell import MergedCell
 from openpyxl.formatting.formatting import ConditionalFormattingList
 from openpyxl.formatting.rule import Rule
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+from openpyxl.styles.cell_style import StyleArray
 from openpyxl.styles.differential import DifferentialStyle
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation, DataValidationList
@@ -191,21 +192,39 @@ def _apply_fills(ws: Any, tab: TabLayout) -> None:
     Log's sentences, 20,000 rows) is its columns' own style, given to the cells it holds now and to each cell a
     write makes there later (``cells.given_cells``): 20,000 styled empty cells made a workbook load 20 times
     slower."""
+    book = ws.parent
     for fill in tab.fills:
         argb = _argb(fill.colour)
         pattern = PatternFill(fill_type="solid", start_color=argb, end_color=argb)
         aligned = Alignment(wrap_text=True, vertical="top") if fill.wrap else Alignment(vertical="top")
         box = tab_box(tab, fill.range, "fill")
+        # The style ids openpyxl's descriptors would store are found once a fill, not once a cell: each ``cell.fill =``
+        # hashed the whole fill again to look its id up (a fifth of making a match's workbooks).
+        fill_id = book._fills.add(pattern)
+        align_id = book._alignments.add(aligned) if fill.wrap or fill.top else None
+        weighted: dict[int, int] = {}  # a font's id -> the id of that font in the fill's weight
         for cell in _filled_cells(ws, tab, box):
-            cell.fill = pattern
-            if bool(cell.font.b) != fill.bold:
-                font = copy(cell.font)
-                font.b = fill.bold
-                cell.font = font
-            if fill.wrap or fill.top:
-                cell.alignment = aligned
+            if not cell._style:  # a column's own style not set yet: what the descriptor does first
+                cell._style = StyleArray()
+            style = cell._style
+            style.fillId = fill_id
+            if style.fontId not in weighted:
+                weighted[style.fontId] = _font_weighted(book, style.fontId, fill.bold)
+            style.fontId = weighted[style.fontId]
+            if align_id is not None:
+                style.alignmentId = align_id
         if fill.border:
             _outline(ws, tab, tab_box(tab, fill.range, "fill"))
+
+
+def _font_weighted(book: Any, font_id: int, bold: bool) -> int:
+    """The id of the workbook's font ``font_id`` in bold or not, as ``bold`` asks (the same id when it is so)."""
+    font = book._fonts[font_id]
+    if bool(font.b) == bold:
+        return font_id
+    weighted = copy(font)
+    weighted.b = bold
+    return int(book._fonts.add(weighted))
 
 
 def _filled_cells(ws: Any, tab: TabLayout, box: Box) -> Iterator[Any]:
