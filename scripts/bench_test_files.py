@@ -25,6 +25,10 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from bench_engine import (
+    exported,  # a commit exported for a paired run, as the engine's bench does (scripts/ is on the path)
+)
+
 HERE = Path(__file__).resolve().parent.parent
 
 
@@ -47,13 +51,6 @@ def run_file(tree: Path, test_file: str, extra: Sequence[str]) -> tuple[float, s
     if done.returncode not in (0, 5):
         raise SystemExit(f"{tree}: {test_file} failed ({summary}):\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
     return cpu, summary
-
-
-def exported(commit: str, into: Path) -> Path:
-    """``commit`` of this repository exported (``git archive``) into ``into``; the folder."""
-    archive = subprocess.run(["git", "-C", str(HERE), "archive", commit], check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
 
 
 def bench(trees: dict[str, Path], files: Sequence[str], extra: Sequence[str], pairs: int) -> None:
