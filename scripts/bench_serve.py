@@ -258,13 +258,22 @@ class Running:
                          interval=interval, workers=workers, events=self.events)
         self.began = time.monotonic()
         self.outcomes: dict[Path, list[tuple[float, str]]] = {}  # each match's polls: seconds since the start, how
-        took = self.host._took  # each ended (read on the host's own thread)
+        self.polls: dict[Path, list[tuple[datetime, datetime, str]]] = {}  # each ended; and when each was handed
+        self.handed: dict[Path, datetime] = {}  # to a worker and ended, on the real clock (not the pass's moment)
+        took, submit = self.host._took, self.host._submit  # (both called on the host's own thread)
 
         def noted(hosted: Any, outcome: Any, at: datetime) -> None:
             self.outcomes.setdefault(hosted.path, []).append((time.monotonic() - self.began, outcome.done.value))
+            began = self.handed.pop(hosted.path, at)
+            self.polls.setdefault(hosted.path, []).append((began, now(), outcome.done.value))
             took(hosted, outcome, at)
 
+        def handed(hosted: Any, at: datetime) -> None:
+            self.handed[hosted.path] = now()
+            submit(hosted, at)
+
         self.host._took = noted  # type: ignore[method-assign,assignment]
+        self.host._submit = handed  # type: ignore[method-assign,assignment]
         self.thread = threading.Thread(target=self.host.run, args=(self.stop,), daemon=True)
         self.thread.start()
 
@@ -289,15 +298,20 @@ class Running:
         self.thread.join()
         self.events.stop()
 
+    def answer_to(self, path: Path, saved: datetime) -> float | None:
+        """Seconds from ``saved`` (a save's write ended) to the end of the first poll of the match ``path`` that
+        began after it and read (None: none yet). A poll that began before the save, even one that ended after
+        it, did not read it."""
+        ends = [ended for began, ended, done in list(self.polls.get(path, ()))
+                if began >= saved and done in ("read", "resolved")]
+        return (min(ends) - saved).total_seconds() if ends else None
+
     def answered(self, config: Path, saved: datetime, limit: float = 120) -> float | None:
-        """Seconds from ``saved`` to the poll of ``config`` that read after it (None: not within ``limit``)."""
-        self.wait_until(lambda: config.resolve() in self.host.matches, limit)  # the host's first search
-        hosted = self.host.matches.get(config.resolve())
-        if hosted is None:
-            return None
-        self.wait_until(lambda: hosted.read_at is not None and hosted.read_at >= saved, limit)
-        return (hosted.read_at - saved).total_seconds() if hosted.read_at is not None and hosted.read_at >= saved \
-            else None
+        """Seconds from ``saved`` to the poll of ``config`` that read it (``answer_to``; None: not within
+        ``limit``)."""
+        path = config.resolve()
+        self.wait_until(lambda: self.answer_to(path, saved) is not None, limit)
+        return self.answer_to(path, saved)
 
 
 # -- cron, measured --------------------------------------------------------------------------------------------
@@ -412,13 +426,10 @@ def measure(args: argparse.Namespace, root: Path) -> None:
     rng.shuffle(sample)
     for config in sample:
         time.sleep(rng.uniform(0, args.interval))  # a moment at random within the host's looks
-        hosted = running.host.matches[config.resolve()]
         type_orders(config, ready=False, seed=args.seed)
-        saved = now()
-        running.wait_until(lambda h=hosted, s=saved: h.read_at is not None and h.read_at >= s, 120)  # type: ignore[misc]
-        if hosted.read_at is not None and hosted.read_at >= saved:
-            latencies["local" if "local" in config.parts else "google"].append(
-                (hosted.read_at - saved).total_seconds())
+        answer = running.answered(config, now())
+        if answer is not None:
+            latencies["local" if "local" in config.parts else "google"].append(answer)
     # One account's Drive 30 s late: the saves of the other accounts' matches.
     late = "bench0@sheets-gm-test.iam.gserviceaccount.com"
     fake.late_account, fake.late_by = late, args.late  # type: ignore[attr-defined]
