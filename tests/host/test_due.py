@@ -50,7 +50,7 @@ def counted_looks(host: Host) -> list[str]:
         looked.append(match.path.parent.name)
         return real(match, now)
 
-    host._look = noted  # type: ignore[method-assign]
+    host._look = noted  # type: ignore[method-assign,assignment]
     return looked
 
 
