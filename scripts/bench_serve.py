@@ -238,7 +238,7 @@ def type_orders(config_path: Path, *, ready: bool, seed: str) -> None:
     rules = create_ruleset(config.ruleset)
     make = next(iter(bots_of(rules).values())).make
     bots = {seat: make(f"{seed}/{seat}") for seat in (*config.seats, JUDGE)}
-    type_bot_orders(open_match_sheets(config), get_ruleset(config.ruleset), bots, ready=ready)
+    type_bot_orders(open_match_sheets(config), get_ruleset(config.ruleset), bots, ready=ready, over=True)
 
 
 # -- the host ------------------------------------------------------------------------------------------------
