@@ -115,6 +115,22 @@ def last_read(config_path: Path) -> LastRead | None:
     return LastRead(min(moments), dict(state.versions))
 
 
+def watched_need(config_path: Path, keys: frozenset[str], changed: bool, now: datetime) -> Need:
+    """What a Google match not polled yet in this host needs once its account's watcher holds it (``changed``: Drive's
+    file index, or its change log, named a spreadsheet of it since its last poll's reads): a changed one is polled
+    first; an unchanged one is judged from its record as an idle poll would judge it (a due deadline, the 6-hour
+    read, our writes to read back, a reminder: ``google_need``) and otherwise stays idle, its record's line and
+    deadline kept (``idle``). A host restarted on thousands of Google matches asks Drive once per account, not
+    once per match."""
+    need = google_need(config_path, keys, changed, now)
+    if need.poll or need.letters:
+        return need
+    state = load_state(state_path(config_path))
+    if state is None:
+        return Need(poll=True, why="never polled", rank=LATER)
+    return Need(idle=IdleSync(state.warning, state.summary, False, state.deadline, state.finished))
+
+
 def google_need(config_path: Path, keys: frozenset[str], changed: bool, now: datetime, *,
                 rank: int = CHANGED) -> Need:
     """What the Google match configured by ``config_path`` (its spreadsheets ``keys``) needs; ``changed``: its

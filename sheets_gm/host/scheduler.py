@@ -59,6 +59,7 @@ from sheets_gm.host.quiet import (
     last_read,
     local_need,
     notices_moment,
+    watched_need,
 )
 from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_status
 from sheets_gm.host.visit import Done, Outcome, visit
@@ -198,7 +199,7 @@ class Hosted:
 
     @property
     def local(self) -> bool:
-        return self.config is None or self.config.backend is BackendKind.LOCAL
+        return self.config.backend is BackendKind.LOCAL if self.config is not None else not self.account
 
 
 class Host:
@@ -260,14 +261,9 @@ class Host:
         self._take_events(now)
         self._ask_drive(now)
         self._check_failing(now)
-        for hosted in self._due(now):
-            if self._stop.is_set():
-                break  # stopping: no poll starts
-            if self._look(hosted, now):
-                self._waiting[hosted.path] = hosted
-            else:
-                self._waiting.pop(hosted.path, None)
-        self._ask_drive(now)  # an account first seen in this pass's looks asks now (a cold start's saves first)
+        self._look_at(self._due(now), now)
+        self._ask_drive(now)  # an account first seen in this pass's looks asks now (a cold start's saves first) ...
+        self._look_at(self._due(now, moments=False), now)  # ... and what it named is looked at in this pass
         self._start_polls(now)
         self._take_outcomes(now)  # those finished meanwhile (a pool that ran them at once: all of them)
         self._write_status(now)
@@ -442,12 +438,7 @@ class Host:
         if hosted.failures:
             need = Need(poll=True, why="trying again", rank=1)
         elif hosted.config is None:
-            need = first_need(hosted.path, now)
-            if need.idle is not None:
-                hosted.line, hosted.warning = need.idle.summary, need.idle.warning
-                hosted.deadline, hosted.finished, hosted.done = need.idle.deadline, need.idle.finished, "idle"
-            elif need.poll and not hosted.early:
-                self._watch_early(hosted, now)
+            need = self._first_need(hosted, now)
         elif hosted.local:
             need = local_need(hosted.path, now)
         else:
@@ -463,6 +454,34 @@ class Host:
             return True
         self._plan(hosted, self._next_look(hosted, now, idle=True))
         return False
+
+    def _first_need(self, hosted: Hosted, now: datetime) -> Need:
+        """What a match not polled yet in this host needs (``quiet.first_need``). A Google match is watched by its
+        account from then on (``_watch_early``); one its last poll read is judged, once its account's watcher
+        compared those reads with Drive's file index, from that index and its record (``quiet.watched_need``):
+        no poll of its own unless it changed or falls due."""
+        if hosted.account:
+            need = self._watched_need(hosted, now)
+        else:
+            need = first_need(hosted.path, now)
+            if need.poll and not hosted.early:
+                self._watch_early(hosted, now)
+                if hosted.account and need.rank == LATER:
+                    need = self._watched_need(hosted, now)
+        if need.idle is not None:
+            hosted.line, hosted.warning = need.idle.summary, need.idle.warning
+            hosted.deadline, hosted.finished, hosted.done = need.idle.deadline, need.idle.finished, "idle"
+        return need
+
+    def _watched_need(self, hosted: Hosted, now: datetime) -> Need:
+        """A Google match watched before its first poll in this host: polled when Drive's file index could not
+        tell whether it changed; otherwise judged as unchanged (``quiet.watched_need``) until the index, or the
+        change log, names it (then its account's answer brings its look at once)."""
+        watcher = self._watcher(hosted)
+        told = None if watcher is None else watcher.index_told(hosted.path)
+        if watcher is None or (told is None and not watcher.pending(hosted.path)):
+            return Need(poll=True, why="not polled yet in this host", rank=LATER)
+        return watched_need(hosted.path, hosted.keys, bool(told) or watcher.changed(hosted.path), now)
 
     def _watch_early(self, hosted: Hosted, now: datetime) -> None:
         """A Google match waiting for its first poll in this host is watched by its account from its first look:
@@ -614,14 +633,24 @@ class Host:
             heapq.heappop(self._moments)
         return self._moments[0][0] if self._moments else None
 
-    def _due(self, now: datetime) -> list[Hosted]:
+    def _look_at(self, due: list[Hosted], now: datetime) -> None:
+        """Look at each of ``due``: one that needs a poll waits for a worker, the others are planned again."""
+        for hosted in due:
+            if self._stop.is_set():
+                return  # stopping: no poll starts
+            if self._look(hosted, now):
+                self._waiting[hosted.path] = hosted
+            else:
+                self._waiting.pop(hosted.path, None)
+
+    def _due(self, now: datetime, *, moments: bool = True) -> list[Hosted]:
         """The matches to look at in this pass: those an event or Drive named, then those whose moment came, by
-        moment (at most ``FIRST_LOOKS_A_PASS`` first looks: a cold start's pass ends in seconds, and the loop, and
-        the watchdog, turn). Never a pass over every match."""
+        moment unless ``moments`` is False (at most ``FIRST_LOOKS_A_PASS`` first looks: a cold start's pass ends in
+        seconds, and the loop, and the watchdog, turn). Never a pass over every match."""
         due = [h for path in self._urgent if (h := self.matches.get(path)) is not None and not h.running]
         self._urgent.clear()
         first_looks, put_back = 0, []
-        while self._moments and self._moments[0][0] <= now:
+        while moments and self._moments and self._moments[0][0] <= now:
             entry = heapq.heappop(self._moments)
             hosted = self._planned(entry)
             if hosted is None:
