@@ -75,6 +75,10 @@ T = TypeVar("T")
 DEFAULT_INTERVAL = 10.0
 #: Seconds between two searches of the folders for matches added or removed.
 DEFAULT_RESCAN = 60.0
+#: With the file events of every folder served, a new match is found by its files' events (only the folder they
+#: fell in is searched; a removed one fails its next look and leaves), and the whole search, which costs a
+#: second of CPU at 10,000 matches (every folder listed, every config's path resolved), is a safety net this often.
+SEARCH_WITH_EVENTS = timedelta(minutes=10)
 #: Workers polling matches side by side.
 DEFAULT_WORKERS = 4
 #: Seconds a poll may take before it is stopped (its process killed) and its match tried again later.
@@ -225,6 +229,7 @@ class Host:
         self.stop_grace = stop_grace
         self.events = events  # the file events under the folders (None: every local match looked at every interval)
         self._by_folder: dict[Path, set[Path]] = {}  # a folder -> the local matches a file event there concerns
+        self._above: set[Path] = set()  # every folder that holds a match's folder, down from the root
         self.accounts = Accounts()
         self.matches: dict[Path, Hosted] = {}
         self.started = clock()
@@ -254,7 +259,7 @@ class Host:
     def step(self) -> float:
         """One pass (see the module notes); returns the seconds until something is due."""
         now = self.clock()
-        if self.scanned_at is None or now - self.scanned_at >= self.rescan:
+        if self.scanned_at is None or now - self.scanned_at >= self._search_every():
             self._scan(now)
         self._take_outcomes(now)
         self._stop_overdue(now)
@@ -314,15 +319,43 @@ class Host:
         self.scanned_at = now
         found = set(find_configs(self.folders))
         for path in sorted(found - self.matches.keys()):
-            self.matches[path] = hosted = Hosted(path, self._shown(path), now, game=ruleset_named(path))
-            self._plan(hosted, now)
-            self._by_folder.setdefault(path.parent, set()).add(path)  # an event there: a save, even before its
-            # first poll (a cold start's changed match goes first)
-            self.say(f"{self._shown(path)}: found; polled from now on.")
-            self.changed = True
+            self._join(path, now)
         for path in sorted(self.matches.keys() - found):
             self._drop(path)
         self.accounts.drop_idle()
+
+    def _join(self, path: Path, now: datetime) -> None:
+        """Host the match of the config ``path`` (found now)."""
+        self.matches[path] = hosted = Hosted(path, self._shown(path), now, game=ruleset_named(path))
+        self._plan(hosted, now)
+        self._by_folder.setdefault(path.parent, set()).add(path)  # an event there: a save, even before its first
+        # poll (a cold start's changed match goes first)
+        for folder in path.parents:
+            if folder in self._above:
+                break
+            self._above.add(folder)
+        self.say(f"{self._shown(path)}: found; polled from now on.")
+        self.changed = True
+
+    def _search_every(self) -> timedelta:
+        """How often the whole folders are searched: ``rescan``, or with the file events of every folder served,
+        ``SEARCH_WITH_EVENTS`` at the soonest (``_search_where``)."""
+        events = self.events
+        covered = events is not None and bool(events.trusted) and len(events.trusted) == len(events.folders)
+        return max(self.rescan, SEARCH_WITH_EVENTS) if covered else self.rescan
+
+    def _search_where(self, folder: Path, now: datetime) -> None:
+        """A file event in a folder of no match: a new match's files, perhaps (its config written, or its folder
+        copied in). That folder alone is searched, unless it holds matches further down (a folder made in a served
+        folder: the events of its own files name it)."""
+        if folder in self._above or not any(f == folder or f in folder.parents for f in self._served()):
+            return
+        for path in find_configs([folder]):
+            if path not in self.matches:
+                self._join(path, now)
+
+    def _served(self) -> list[Path]:
+        return [f.resolve() for f in self.folders]
 
     def _drop(self, path: Path) -> None:
         """Host the match of ``path`` no longer: its config is gone (the GM removed or moved its folder)."""
@@ -397,7 +430,10 @@ class Host:
         if self.events is None:
             return
         for folder in self.events.take():
-            for where in (folder, *folder.parents[:2]):  # a workbook in a folder of the match's own (gm/…)
+            wheres = (folder, *folder.parents[:2])  # a workbook in a folder of the match's own (gm/…)
+            if not any(where in self._by_folder for where in wheres):
+                self._search_where(folder, now)
+            for where in wheres:
                 for path in self._by_folder.get(where, ()):
                     hosted = self.matches.get(path)
                     if hosted is None or hosted.failures:
@@ -709,7 +745,7 @@ class Host:
         moments = [] if self._soonest() is None else [self._moments[0][0]]
         moments += [w.asked_at + self.interval for w in self.accounts.all() if w.asked_at is not None]
         if self.scanned_at is not None:
-            moments.append(self.scanned_at + self.rescan)
+            moments.append(self.scanned_at + self._search_every())
         return max(0.0, (min(moments, default=now + self.interval) - now).total_seconds())
 
     # -- the status -----------------------------------------------------------------------------------------

@@ -96,3 +96,19 @@ def test_a_pass_looks_only_at_what_an_event_named_or_fell_due(tmp_path: Path) ->
     clock.tick(1)
     host.step()
     assert looked == ["m2"]
+
+
+def test_a_new_match_is_found_by_its_files_events_without_searching_every_folder(tmp_path: Path) -> None:
+    league = tmp_path / "league"
+    local_match(league / "club" / "m0", private=True)
+    events, clock = HandedEvents(league), Clock(NOW)
+    host = new_host(league, clock, [], interval=10, events=events)
+    host.step()
+    searched = host.scanned_at
+    shutil.copytree(league / "club" / "m0", league / "club" / "m1", ignore=shutil.ignore_patterns(".sheets-gm"))
+    events.note((league / "club" / "m1").resolve())  # the folder made in a folder of matches: not searched
+    events.note((league / "club" / "m1" / "match.toml").resolve())  # its config written: its folder searched
+    clock.tick(61)
+    host.step()
+    assert host.scanned_at == searched, "the whole folders searched again while the file events cover them"
+    assert hosted(host, league / "club", "m1").read_at == clock()
