@@ -4,7 +4,8 @@ number of workers, each poll in a process of its own (``processes``) stopped at 
 Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreadsheet itself:
 
 1. every ``rescan`` seconds, the folders are searched again (``discovery``): a new config joins, a removed one
-   leaves;
+   leaves (with the file events of every folder served, every ``SEARCH_WITH_EVENTS``: a new match is found by its
+   files' events, a removed one leaves at its next look);
 2. what the workers finished is taken in (:class:`~sheets_gm.host.visit.Outcome`): a resolution and a
    new warning are said (the log: systemd's journal), the status kept; a poll past its deadline is stopped;
 3. the file events (``file_events``) and each Google account's answer from Drive (asked on a thread of the
