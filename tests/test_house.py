@@ -168,9 +168,10 @@ def test_the_match_room_holds_the_configuration_alone() -> None:
 @pytest.mark.soak
 def test_serves_look_walks_no_more_rooms_than_crons_poll() -> None:
     """Issue 65: one look of ``serve`` at a match (``host.visit``) enters no more rooms, and returns to no more rooms
-    it left, than cron's poll (``scripts/trace_walk.py``, depth 2): both hand the match to the one poll path."""
-    done = subprocess.run([sys.executable, str(SCRIPTS / "trace_walk.py")], capture_output=True, text=True,
-                          check=True, timeout=300)
+    it left, than cron's poll (``scripts/trace_walk.py``, depth 3): both hand the match to the one poll path, which
+    decides a local match's idle poll and waits for the match lock for both (``running.polls.poll_config``)."""
+    done = subprocess.run([sys.executable, str(SCRIPTS / "trace_walk.py"), "--depth", "3"], capture_output=True,
+                          text=True, check=True, timeout=300)
     figures = {line.split()[0]: tuple(int(n) for n in re.findall(r"(\d+) (?:rooms|returns)", line))
                for line in done.stdout.splitlines() if line.split()[:1] in (["cron"], ["serve"])}
     assert all(s <= c for s, c in zip(figures["serve"], figures["cron"], strict=True)), figures

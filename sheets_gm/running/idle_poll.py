@@ -24,20 +24,15 @@ def may_stay_idle(state: PollState, notices: Due, *, quiet: bool) -> bool:
 
 
 class IdleSync(Plain):
-    """Cron's idle poll of a local match: what it says again (the last full poll's warning and line), and
-    whether letters wait for a retry (sent then, reading no spreadsheet); and, for ``serve``, the open window's
-    deadline and whether the match is over, as the last full poll saw them. A plain class: no ``dataclasses`` on
-    the idle path."""
+    """Cron's idle poll of a local match: the last full poll's state, which it says again (its warning and line;
+    for ``serve``, the open window's deadline and whether the match is over), and whether letters wait for a retry
+    (sent then, reading no spreadsheet). A plain class: no ``dataclasses`` on the idle path."""
 
-    __slots__ = ("deadline", "finished", "letters_waiting", "summary", "warning")
+    __slots__ = ("letters_waiting", "state")
 
-    def __init__(self, warning: str, summary: str, letters_waiting: bool, deadline: str = "",
-                 finished: bool = False) -> None:
-        self.warning = warning
-        self.summary = summary
+    def __init__(self, state: PollState, letters_waiting: bool) -> None:
+        self.state = state
         self.letters_waiting = letters_waiting
-        self.deadline = deadline
-        self.finished = finished
 
 
 def idle_local_sync(config_path: Path, now: datetime, *, quiet: bool) -> IdleSync | None:
@@ -53,4 +48,4 @@ def idle_local_sync(config_path: Path, now: datetime, *, quiet: bool) -> IdleSyn
         notices = due(config_path, now)
     if not may_stay_idle(state, notices, quiet=quiet):
         return None
-    return IdleSync(state.warning, state.summary, notices.letters > 0, state.deadline, state.finished)
+    return IdleSync(state, notices.letters > 0)
