@@ -94,7 +94,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     from sheets_gm.cli import main as cli
     from sheets_gm.host.visit import visit
-    from sheets_gm.sync.gate.state import state_path
+    from sheets_gm.poll_gate.state import state_path
 
     with tempfile.TemporaryDirectory() as scratch:
         config = local_match(Path(scratch))

@@ -145,7 +145,7 @@ def test_a_function_of_81_lines_is_refused() -> None:
 
 
 #: What runs a match: the rooms ``match/`` (a match's configuration alone) never imports.
-RUNNING = ("sheets_gm.running", "sheets_gm.sync.poll", "sheets_gm.sync.gate", "sheets_gm.notify.announce",
+RUNNING = ("sheets_gm.running", "sheets_gm.sync.poll", "sheets_gm.poll_gate", "sheets_gm.notify.announce",
            "sheets_gm.demo", "sheets_gm.web")
 
 

@@ -1,9 +1,9 @@
 """Whether a poll of a match may stay idle, and cron's idle poll of a local match, decided before anything loads.
 
-A poll the gate finds idle (nothing changed, no deadline due: ``sync.gate``) stays idle only when it has
+A poll the gate finds idle (nothing changed, no deadline due: ``poll_gate``) stays idle only when it has
 something to say again (the last full poll's line, or nothing at all for ``--quiet``) and the open window's
 reminder has not fallen due: a reminder needs a read, to know whom to remind. Standard library only, as
-``sync.gate.idle`` and ``notify.outbox`` are: cron's idle sync of a local match decides here before any game,
+``poll_gate.idle`` and ``notify.outbox`` are: cron's idle sync of a local match decides here before any game,
 sheet or config code loads (``commands/sync.py``).
 """
 
@@ -14,8 +14,8 @@ from pathlib import Path
 
 from sheets_gm.engine.plain import Plain
 from sheets_gm.notify.due import Due, due_without_letters
-from sheets_gm.sync.gate.idle import idle_local_poll
-from sheets_gm.sync.gate.state import PollState
+from sheets_gm.poll_gate.idle import idle_local_poll
+from sheets_gm.poll_gate.state import PollState
 
 
 def may_stay_idle(state: PollState, notices: Due, *, quiet: bool) -> bool:

@@ -1,7 +1,7 @@
 """A configured match's polls as the commands run them: cron's and ``sync --watch``'s behind the gate, a GM's
 ``resolve``, and the notices after each. The commands only print what these return.
 
-One poll behind the gate (:func:`poll_behind_gate`): build the match's gate (``sync.gate.run.gate_for``: Drive's
+One poll behind the gate (:func:`poll_behind_gate`): build the match's gate (``poll_gate.run.gate_for``: Drive's
 for a Google match, the workbooks' fingerprints else), let it decide whether the poll reads at all (it stays
 idle only as ``running.idle_poll`` allows), run the poll under the match lock (``running.run.sync_once``), keep what
 it said for the next idle poll (:func:`said_of`), and queue and send its notices (``notify.announce``; an idle
@@ -24,6 +24,9 @@ from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.notify.announce import after_poll, send_due
 from sheets_gm.notify.due import Due
 from sheets_gm.notify.outbox import due
+from sheets_gm.poll_gate.run import IdlePoll as IdlePoll  # where the commands find it
+from sheets_gm.poll_gate.run import gate_for, gated_poll
+from sheets_gm.poll_gate.state import PollState, Said
 from sheets_gm.running.connect import open_match_sheets, tidy_local_workbooks
 from sheets_gm.running.idle_poll import idle_local_sync, may_stay_idle
 from sheets_gm.running.poll_words import describe_report, poll_warnings, rejected_lines
@@ -31,9 +34,6 @@ from sheets_gm.running.run import complete_cut_change, gm_change, require_sheets
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.private_files import write_private
-from sheets_gm.sync.gate.run import IdlePoll as IdlePoll  # where the commands find it
-from sheets_gm.sync.gate.run import gate_for, gated_poll
-from sheets_gm.sync.gate.state import PollState, Said
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
