@@ -7,9 +7,8 @@ changed (and sets aside rows typed for another window). A resolution writes one 
 spreadsheet in this order: the seats' (archive the consumed rows in the pending row, redraw
 every table for the next window), the judge's, the board's (board, status, public log), then
 the engine's last: its record is the commit. A resolution cut before the commit is completed
-by the next poll from the pending rows, keeping whatever was typed for the next window since.
-Each seat's pending row is also kept in the GM's journal before the seats are written
-(``sync/journal.py``), for ``repair`` to write back into a Copies tab deleted meanwhile.
+by the next poll from the record kept before its first write (``sync/journal.py``), keeping
+whatever was typed for the next window since.
 """
 
 from __future__ import annotations
