@@ -6,9 +6,9 @@ commit. Before the first of those writes it keeps its record (``ResolutionRecord
 in the GM's private ``.sheets-gm`` folder beside the poll state and the kept reads (0600, the folder 0700: it holds
 what players typed and the engine does not have yet). A resolution cut before the commit is completed by the next
 poll from that record, never from the sheets again: the orders, the GM events and the dice are the cut
-resolution's, whatever was typed since (which stays, for the window after). The record is dropped once the engine's write went through, and ignored whenever the engine's record shows
-its resolution committed (or taken back). ``repair``, laying a Copies tab out again, writes the record's pending row
-back into it.
+resolution's, whatever was typed since (which stays, for the window after). The record is dropped once the
+engine's write went through, and ignored whenever the engine's record shows its resolution committed (or taken
+back). ``repair``, laying a Copies tab out again, writes the record's pending row back into it.
 
 It costs no call to any spreadsheet: the API bars (one read and one write per spreadsheet for a resolution) hold.
 A record that cannot be written stops the resolution before its first write (``JournalUnwritableError``). A match
