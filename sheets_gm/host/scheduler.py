@@ -506,8 +506,9 @@ class Host:
                 if hosted.account and need.rank == LATER:
                     need = self._watched_need(hosted, now)
         if need.idle is not None:
-            hosted.line, hosted.warning = need.idle.summary, need.idle.warning
-            hosted.deadline, hosted.finished, hosted.done = need.idle.deadline, need.idle.finished, "idle"
+            kept = need.idle.state
+            hosted.line, hosted.warning = kept.summary, kept.warning
+            hosted.deadline, hosted.finished, hosted.done = kept.deadline, kept.finished, "idle"
         return need
 
     def _watched_need(self, hosted: Hosted, now: datetime) -> Need:
