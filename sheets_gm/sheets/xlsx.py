@@ -14,7 +14,10 @@ elements, the same text ``Text.content`` gives; every other cell is read by open
 Saving is the same the other way: openpyxl serialises each cell as an element tree through ``et_xmlfile`` (some
 100 function calls a cell), most of a workbook's save. :func:`_write_row` writes a row's text, number and boolean
 cells as the very bytes openpyxl would write for them, straight into the stream; every other cell (a formula, a
-date, rich text, a cell with a link) is written by openpyxl's own code.
+date, rich text, a cell with a link) is written by openpyxl's own code. And openpyxl writes each worksheet into a
+temporary file of its own, reads it back into the zip and deletes it (four file-system calls a tab, each save, a
+tenth of a match's making); :func:`_write_worksheet` writes it in memory, into a zip entry the same as the one
+openpyxl would make of the file.
 
 Where ``defusedxml`` is installed (other packages bring it), openpyxl parses worksheets and shared strings with its
 parser, built on the standard library's pure-Python ``XMLParser``: a third slower than the C parser. Its guards are
@@ -27,7 +30,9 @@ from __future__ import annotations
 
 import io
 import re
+import stat
 import sys
+import time
 import zipfile
 from pyexpat import version_info as _expat_version
 from types import ModuleType
@@ -55,11 +60,13 @@ openpyxl = _import_without_numpy()
 from openpyxl.cell._writer import write_cell  # noqa: E402  # after openpyxl, imported without numpy
 from openpyxl.comments.comment_sheet import CommentRecord  # noqa: E402
 from openpyxl.compat import safe_string  # noqa: E402
+from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
 from openpyxl.utils.cell import coordinate_to_tuple  # noqa: E402
 from openpyxl.worksheet import _reader as _sheet_reader  # noqa: E402
 from openpyxl.worksheet._reader import FORMULA_TAG, INLINE_STRING, WorkSheetParser  # noqa: E402
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
+from openpyxl.writer.excel import ExcelWriter  # noqa: E402
 
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
 
@@ -190,6 +197,35 @@ def _plain_cell(cell: Any, styled: bool) -> str | None:
 
 
 WorksheetWriter.write_row = _write_row
+
+_openpyxl_write_worksheet = ExcelWriter.write_worksheet
+#: The mode of the temporary file openpyxl writes a worksheet to (``tempfile``'s, whatever the umask), which its
+#: zip entry records: a regular file, 0600.
+_TEMP_FILE_ATTR = (stat.S_IFREG | 0o600) << 16
+
+
+def _write_worksheet(writer: Any, ws: Any) -> None:
+    """openpyxl's ``ExcelWriter.write_worksheet``, the worksheet written into memory, not a temporary file: its zip
+    entry as ``ZipFile.write`` makes one of that file (its time now, its mode 0600, the archive's compression)."""
+    if writer.workbook.write_only:
+        _openpyxl_write_worksheet(writer, ws)
+        return
+    ws._drawing = SpreadsheetDrawing()
+    ws._drawing.charts = ws._charts
+    ws._drawing.images = ws._images
+    sheet = WorksheetWriter(ws, out=io.BytesIO())
+    sheet.write()
+    ws._rels = sheet._rels
+    archive = writer._archive
+    entry = zipfile.ZipInfo(ws.path[1:], time.localtime(time.time())[:6])
+    entry.external_attr = _TEMP_FILE_ATTR
+    entry.compress_type = archive.compression
+    entry._compresslevel = archive.compresslevel  # type: ignore[attr-defined]  # what ZipFile.write sets
+    archive.writestr(entry, sheet.read())
+    writer.manifest.append(ws)
+
+
+ExcelWriter.write_worksheet = _write_worksheet
 
 
 #: The most a workbook may unpack to (every part of its zip, as its central directory says): a match's largest
