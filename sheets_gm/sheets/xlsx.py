@@ -62,7 +62,7 @@ from openpyxl.comments.comment_sheet import CommentRecord  # noqa: E402
 from openpyxl.compat import safe_string  # noqa: E402
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
-from openpyxl.utils.cell import coordinate_to_tuple  # noqa: E402
+from openpyxl.utils.cell import coordinate_to_tuple, get_column_letter  # noqa: E402
 from openpyxl.worksheet import _reader as _sheet_reader  # noqa: E402
 from openpyxl.worksheet._reader import FORMULA_TAG, INLINE_STRING, WorkSheetParser  # noqa: E402
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
@@ -156,35 +156,57 @@ def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
     if out is None or not hasattr(xf, "_element_stack"):
         _openpyxl_write_row(writer, xf, row, row_idx)
         return
-    attrs = {"r": f"{row_idx}"}
-    attrs.update(writer.ws.row_dimensions.get(row_idx, {}))
-    parts = ["<row", *(f' {k}="{_escape_attrib(v)}"' for k, v in attrs.items()), ">"]
+    ws = writer.ws
+    dimension = ws.row_dimensions.get(row_idx)
+    parts = [f'<row r="{row_idx}"', *(f' {k}="{_escape_attrib(v)}"' for k, v in (dimension or {})), ">"]
+    ids = _style_ids(writer)
     for cell in row:
         if cell._comment is not None:
-            writer.ws._comments.append(CommentRecord.from_cell(cell))
-        styled = cell.has_style
+            ws._comments.append(CommentRecord.from_cell(cell))
+        style = cell._style
+        styled = style is not None and any(style)
         if cell._value is None and not styled and not cell._comment:
             continue
-        text = _plain_cell(cell, styled)
+        text = _plain_cell(cell, row_idx, _style_id(ws, style, ids) if styled else None)
         if text is None:
             out("".join(parts))
             parts.clear()
-            write_cell(xf, writer.ws, cell, styled)
+            write_cell(xf, ws, cell, styled)
         else:
             parts.append(text)
     parts.append("</row>")
     out("".join(parts))
 
 
-def _plain_cell(cell: Any, styled: bool) -> str | None:
-    """The XML openpyxl's ``etree_write_cell`` writes for ``cell`` when it holds nothing, text, a finite number or
-    a boolean and has no link; None for any other cell (openpyxl writes it)."""
+def _style_ids(writer: Any) -> dict[bytes, int]:
+    """The style ids the save of ``writer``'s tab found so far, by a style's array as bytes (hashed by C code, where a
+    ``StyleArray`` hashes a tuple of itself in Python, three times an ``IndexedList.add``)."""
+    ids: dict[bytes, int] | None = writer.__dict__.get("_style_ids")
+    if ids is None:
+        ids = writer.__dict__["_style_ids"] = {}
+    return ids
+
+
+def _style_id(ws: Any, style: Any, ids: dict[bytes, int]) -> int:
+    """``cell.style_id`` of a cell whose style is ``style``: its index in the workbook's cell styles, added there
+    the first time, as openpyxl does."""
+    key = style.tobytes()
+    found = ids.get(key)
+    if found is None:
+        found = ids[key] = int(ws.parent._cell_styles.add(style))
+    return found
+
+
+def _plain_cell(cell: Any, row_idx: int, style_id: int | None) -> str | None:
+    """The XML openpyxl's ``etree_write_cell`` writes for ``cell`` (in row ``row_idx``, of style ``style_id``: None
+    when it has none) when it holds nothing, text, a finite number or a boolean and has no link; None for any other
+    cell (openpyxl writes it)."""
     value, kind = cell._value, cell.data_type
-    if cell.hyperlink or kind not in _PLAIN or not (value is None or type(value) in _PLAIN[kind]):
+    if cell._hyperlink or kind not in _PLAIN or not (value is None or type(value) in _PLAIN[kind]):
         return None
-    start = f'<c r="{cell.coordinate}"'
-    if styled:
-        start += f' s="{cell.style_id}"'
+    start = f'<c r="{get_column_letter(cell.column)}{row_idx}"'
+    if style_id is not None:
+        start += f' s="{style_id}"'
     start += ' t="inlineStr"' if kind == "s" else f' t="{kind}"'
     if value is None or value == "":
         return start + " />"
