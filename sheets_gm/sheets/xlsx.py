@@ -9,7 +9,8 @@ openpyxl is imported with numpy hidden, and numpy stays importable for whoever n
 openpyxl saves every text cell as an inline string (``<c t="inlineStr"><is><t>…</t></is></c>``) and reads each
 back through its general object model (``Text.from_tree``), a third of the time a workbook of text takes to load
 (a Log, 10,000 rows pasted under a table). :func:`_parse_cell` reads such a cell's text straight from its
-elements, the same text ``Text.content`` gives; every other cell is read by openpyxl's own code.
+elements, the same text ``Text.content`` gives; every other cell is read by openpyxl's own code. Each cell read is
+made by :func:`_bind_cells` with its attributes set straight (a tenth of a poll's load went to ``Cell.__init__``).
 
 Saving is the same the other way: openpyxl serialises each cell as an element tree through ``et_xmlfile`` (some
 100 function calls a cell), most of a workbook's save. :func:`_write_row` writes a row's text, number and boolean
@@ -58,13 +59,15 @@ def _import_without_numpy() -> ModuleType:
 openpyxl = _import_without_numpy()
 
 from openpyxl.cell._writer import write_cell  # noqa: E402  # after openpyxl, imported without numpy
+from openpyxl.cell.cell import Cell  # noqa: E402
 from openpyxl.comments.comment_sheet import CommentRecord  # noqa: E402
 from openpyxl.compat import safe_string  # noqa: E402
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
+from openpyxl.styles.cell_style import StyleArray  # noqa: E402
 from openpyxl.utils.cell import coordinate_to_tuple, get_column_letter  # noqa: E402
 from openpyxl.worksheet import _reader as _sheet_reader  # noqa: E402
-from openpyxl.worksheet._reader import FORMULA_TAG, INLINE_STRING, WorkSheetParser  # noqa: E402
+from openpyxl.worksheet._reader import FORMULA_TAG, INLINE_STRING, WorkSheetParser, WorksheetReader  # noqa: E402
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
 from openpyxl.writer.excel import ExcelWriter  # noqa: E402
 
@@ -143,6 +146,27 @@ def _parse_cell(parser: Any, element: Any) -> dict[str, Any]:
 
 
 WorkSheetParser.parse_cell = _parse_cell
+
+
+def _bind_cells(reader: Any) -> None:
+    """openpyxl's ``WorksheetReader.bind_cells``: each parsed cell made as ``Cell(ws, row, column, style_array)``
+    makes it (its own copy of its style's array), its attributes set straight, not through two ``__init__``."""
+    ws = reader.ws
+    styles, cells, make = ws.parent._cell_styles, ws._cells, Cell.__new__
+    for _, row in reader.parser.parse():
+        for parsed in row:
+            cell = make(Cell)
+            cell.parent = ws
+            cell._style = StyleArray(styles[parsed["style_id"]])
+            cell.row, cell.column = parsed["row"], parsed["column"]
+            cell._value, cell.data_type = parsed["value"], parsed["data_type"]
+            cell._hyperlink = cell._comment = None
+            cells[(cell.row, cell.column)] = cell
+    if cells:
+        ws._current_row = ws.max_row  # as openpyxl: from the cells, not the row dimensions
+
+
+WorksheetReader.bind_cells = _bind_cells
 
 _openpyxl_write_row = WorksheetWriter.write_row
 #: The cells written here, by their data type: the types of value each may hold (text is saved as an inline string).
