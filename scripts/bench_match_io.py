@@ -1,7 +1,7 @@
 """Benchmark what a local match costs the product itself: making it, a resolving poll, an idle poll that reads.
 
-For each game a match is laid out on local workbooks as the demo lays one out (the board, a workbook a seat, the
-engine, the judge's where the game has one) and, in this process, its CPU seconds are taken for:
+For each game the demo's first window is played on local workbooks (``run_demo``: the board, a workbook a seat, the
+engine, the judge's where the game has one) and, in this process, the CPU seconds of its steps are taken:
 
 - ``make``: the workbooks made and ``create_match`` (the layouts applied, the first window drawn and saved);
 - ``resolve``: the poll that resolves the first window once each seat's bot typed its orders and ticked Ready;
@@ -11,7 +11,7 @@ engine, the judge's where the game has one) and, in this process, its CPU second
 Each is the median of ``--repeats`` matches. With ``--vs COMMIT_OR_PATH`` each game runs in a fresh process of each
 tree in turn (that tree's ``sheets_gm``, this script's steps), alternating which goes first, ``--pairs`` times; the
 medians of each tree and the median paired ratio new/old. ``--profile FILE`` writes cProfile's stats of this tree's
-run (``python -m pstats FILE``).
+matches, the untimed steps between included (``python -m pstats FILE``).
 
     .venv/bin/python scripts/bench_match_io.py                        # every game, this tree
     .venv/bin/python scripts/bench_match_io.py --vs main --pairs 3    # paired against a commit (or a checkout)
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import hashlib
+import io
 import json
 import os
 import statistics
@@ -36,61 +36,56 @@ from pathlib import Path
 from typing import Any
 
 from bench_engine import exported  # a commit exported for a paired run, as the engine's bench does
+from bench_junk_rows import paired_runs  # old and new trees alternated, as the junk rows' bench runs them
+from rich.console import Console
+
+from sheets_gm.rulesets.registry import get_ruleset
 
 GAMES = ("gvg", "wesnoth", "coalition", "champions", "winordie")
 STEPS = ("make", "resolve", "idle")
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
 
-def _cpu(step: Callable[[], Any]) -> float:
-    """The CPU seconds of ``step()`` in this process."""
-    start = time.process_time()
-    step()
-    return time.process_time() - start
-
-
 def one_match(game: str, folder: Path) -> dict[str, float]:
-    """The CPU seconds of making a match of ``game`` in ``folder``, its resolving poll and an idle poll."""
-    from sheets_gm.demo.match import _workbook
-    from sheets_gm.engine.ruleset import JUDGE
-    from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_spec
-    from sheets_gm.sheets.files import orders_file
+    """The CPU seconds of making a match of ``game`` in ``folder``, its resolving poll and an idle poll: the demo's
+    first window played (``run_demo``), its steps timed where it calls them."""
+    import sheets_gm.demo.match as demo
     from sheets_gm.sheets.local.backend import LocalWorkbookBackend
-    from sheets_gm.sync.autoplay import type_bot_orders
-    from sheets_gm.sync.life.create import create_match
-    from sheets_gm.sync.match_tabs import ABOUT_TAB
-    from sheets_gm.sync.poll import poll
     from sheets_gm.sync.sheets import MatchSheets
 
-    rules = create_ruleset(game)
-    roster = rules.sample_roster()
-    files = {"board": folder / "board.xlsx", "engine": folder / "gm" / "engine.xlsx"}
-    files |= {f"orders {seat}": folder / orders_file(seat) for seat in roster.seats}
-    if rules.traits.judge:
-        files["judge"] = folder / "gm" / "judge.xlsx"
-    tabs = sheet_spec(game).tabs
-    first = {"board": tabs.board, "engine": ABOUT_TAB, "judge": tabs.judge}
-    cls = get_ruleset(game)
+    figures = {step: 0.0 for step in STEPS}
+    made: list[MatchSheets] = []
 
-    def sheets_of(backends: dict[str, Any]) -> MatchSheets:
-        return MatchSheets(roster.seats, backends["board"], backends["engine"],
-                           tuple(backends[f"orders {seat}"] for seat in roster.seats), backends.get("judge"))
+    def timed(step: str, call: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return call(*args, **kwargs)
+            finally:
+                figures[step] += time.process_time() - start
+        return run
 
-    made: dict[str, MatchSheets] = {}
+    def made_sheets(sheets: MatchSheets, *args: Any, **kwargs: Any) -> Any:
+        made.append(sheets)
+        return create_match(sheets, *args, **kwargs)
 
-    def make() -> None:
-        backends = {role: _workbook(path, first.get(role) or tabs.orders.format(seat=role.removeprefix("orders ")),
-                                    private=role in ("engine", "judge")) for role, path in files.items()}
-        made["sheets"] = sheets_of(backends)
-        create_match(made["sheets"], rules, roster, seed=hashlib.sha256(game.encode()).digest(), title="bench")
-
-    figures = {"make": _cpu(make)}
-    kinds = bots_of(rules)
-    bots = {seat: kinds[next(iter(kinds))].make(f"bench/{seat}") for seat in (*roster.seats, JUDGE)}
-    type_bot_orders(made["sheets"], cls, bots)
-    figures["resolve"] = _cpu(lambda: poll(made["sheets"], cls, now=NOW, force=True))
-    fresh = sheets_of({role: LocalWorkbookBackend(path) for role, path in files.items()})
-    figures["idle"] = _cpu(lambda: poll(fresh, cls, now=NOW))
+    real = {name: getattr(demo, name) for name in ("_workbook", "create_match", "poll")}
+    create_match = real["create_match"]
+    try:  # the demo's own steps, timed where it calls them
+        for name, step, call in (("_workbook", "make", real["_workbook"]), ("create_match", "make", made_sheets),
+                                 ("poll", "resolve", real["poll"])):
+            setattr(demo, name, timed(step, call))
+        demo.run_demo(game, folder, seed="bench", console=Console(file=io.StringIO()), max_windows=1)
+    finally:
+        for name, call in real.items():
+            setattr(demo, name, call)
+    sheets = made[0]
+    fresh = MatchSheets(sheets.seats, LocalWorkbookBackend(sheets.board.name), LocalWorkbookBackend(sheets.engine.name),
+                        tuple(LocalWorkbookBackend(b.name) for b in sheets.orders),
+                        LocalWorkbookBackend(sheets.judge.name) if sheets.judge is not None else None)
+    start = time.process_time()
+    real["poll"](fresh, get_ruleset(game), now=NOW)
+    figures["idle"] = time.process_time() - start
     return figures
 
 
@@ -127,15 +122,12 @@ def _line(figures: dict[str, float]) -> str:
 def paired(other: Path, label: str, games: Sequence[str], repeats: int, pairs: int) -> None:
     """Each game run by ``other``'s tree and this one in turn, ``pairs`` times; medians and paired ratios."""
     here = Path(__file__).resolve().parent.parent
-    trees = {"old": other, "new": here}
-    runs: dict[tuple[str, str], list[dict[str, float]]] = {}
-    for pair in range(1, pairs + 1):
-        for game in games:
-            order = list(trees.items()) if pair % 2 else list(reversed(trees.items()))
-            for name, tree in order:
-                got = _tree_game(tree, game, repeats)
-                runs.setdefault((name, game), []).append(got)
-                print(f"pair {pair} {game:9} {name}: {_line(got)} CPU", flush=True)
+
+    def show(pair: int, name: str, game: str, got: dict[str, float]) -> None:
+        print(f"pair {pair} {game:9} {name}: {_line(got)} CPU", flush=True)
+
+    runs = paired_runs({"old": other, "new": here}, games, pairs, lambda tree, game: _tree_game(tree, game, repeats),
+                       show)
     print(f"\nCPU per match step, medians of {pairs} pairs ({here} against {label}):")
     for game in games:
         old, new = runs["old", game], runs["new", game]
