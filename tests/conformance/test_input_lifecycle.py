@@ -884,6 +884,12 @@ def check(table: Table, what: str = "poll") -> MatchRead:
                     f"{table.name}: {typed} was refused, nothing was typed in its row since, and its ✘ or its " \
                     f"reason is gone ({'the window is the same' if same_window else 'the window does not read it'}" \
                     f"): {row.feedback!r}"
+            # ... and it is said at once where the row waits for her next turn (typed in her opponent's turn)
+            assert not (what == "poll" and window is not None and typed.seat not in window.seats
+                        and row.subject == typed.subject and spec.open_in(window.phase)
+                        and _refused_alone(read, typed.seat, row)) or _refusal(row.feedback), \
+                f"{table.name}: {typed} waits for its seat's next turn, which will refuse it, and says no ✘ and " \
+                f"why: {row.feedback!r}"
             if row.subject != typed.subject:  # an ordered table moved it up: its refusal goes with it
                 del table.ledger[where]
                 moved_to = (typed.seat, typed.table, row.subject, typed.key)

@@ -277,6 +277,19 @@ def test_a_champions_move_and_loot_row_says_what_became_of_each_move_and_loot() 
     assert "the Log says" not in feedback and "looting action 1: " in feedback, feedback
 
 
+def test_a_wesnoth_row_typed_in_the_opponent_s_turn_says_at_once_what_her_turn_will_refuse() -> None:
+    """Issue 64, item 4, in Wesnoth: Bo's row typed in Ann's turn said only "Kept for Bo's next turn" until his
+    turn opened, its order unreadable ('zz'); it says why at once, as Win or Die's does."""
+    match = Match("wesnoth")
+    ann = match.window().seats[0]
+    bo = next(s for s in match.read().record.seats if s != ann)
+    match.type(bo, "units", 0, "order", "zz")
+    match.poll()
+    feedback = match.row(bo, "units", 0).feedback
+    assert feedback.startswith("✘ Order 'zz' is not a whole number") and f"Kept for {bo}'s next turn" in feedback, \
+        feedback
+
+
 def test_a_refusal_the_reading_and_the_check_both_give_is_listed_once() -> None:
     """Issue 64: "Champions lists one refused word twice": the poll's rejected list named an unknown looting word
     once from the reading of the row and once from the engine's check (the row's cell says it once)."""
