@@ -3,7 +3,8 @@
 The property, as ``test_input_lifecycle.check`` asks it after every poll: a row that said ``✘`` and why at the last
 check, nothing typed in any row of its seat since, says ``✘`` and a reason still: while its window is open, and
 through every window that does not read it (its table closed, a deployment, the opponent's turn, a row kept for her
-next turn, an ordered table's row moved up). Only a window of hers that reads the row may answer it anew.
+next turn, an ordered table's row moved up). Only a window of hers that reads the row may answer it anew. And a row
+typed in her opponent's turn, which her turn will refuse as it stands, says so at once.
 
 The walk types rows (junk, other seats' names, the bots' rows typed where they do not belong), then moves the match
 on without the seat typing again: polls, the GM's force, a deadline, the bots and the judge playing their own
@@ -30,7 +31,8 @@ def _step(draw: st.DrawFn) -> tuple[str, int, int, int]:
 
 
 #: The quick run's walk: the second seat types junk ('zz') in her first row, then the bots play each window and the
-#: GM closes it, twice (a deployment, the opponent's turn, a judge's window, the next round).
+#: GM closes it, twice (a deployment, the opponent's turn, a judge's window, the next round). In Wesnoth she types it
+#: in her opponent's turn: it said only "Kept for Bo's next turn" until his turn opened.
 CROSSING = [("type", 1, 0, 0), ("poll", 0, 0, 0), ("bot", 0, 0, 0), ("force", 0, 0, 0), ("bot", 0, 0, 0),
             ("force", 0, 0, 0)]
 #: Win or Die: Bo's action row naming no unit of his ('Ann'), typed in Ann's deployment, through his own deployment
