@@ -105,8 +105,10 @@ def table_ahead_refusals(adapter: AnySheetAdapter, state: Any, window: Window | 
     if window is None:
         return {}
     open_now = spec.open_in(window.phase)
-    # a row of a seat the window does not read (typed in her opponent's turn) waits as a held one does
-    typed = [r for r in rows if r.typed and (not open_now or seat not in window.seats or r.subject in held)]
+    # a row of a seat the window does not read (typed in her opponent's turn) waits as a held one does; her seat row
+    # (a Ready ticked ahead) says why its box is not taken instead (``early_ready_note``)
+    unread = seat not in window.seats and spec.rows != SEAT_ROWS
+    typed = [r for r in rows if r.typed and (not open_now or unread or r.subject in held)]
     if not typed:
         return {}
     opens = replace(window, phase=window.phase if open_now else spec.phases[0], seats=(seat,), waits_for=None,
