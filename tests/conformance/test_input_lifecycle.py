@@ -857,7 +857,8 @@ def check(table: Table, what: str = "poll") -> MatchRead:
             row = (same or still)[0]
             assert row.feedback and not row.feedback.startswith(IDLE), \
                 f"{table.name}: {typed} is still typed but its feedback says {row.feedback!r}"
-            if row.feedback.startswith("✘") and row.subject == typed.subject:
+            moved = not same and len(still) == 1  # an ordered table moved it up: the same row
+            if row.feedback.startswith("✘") and (row.subject == typed.subject or moved):
                 table.refused.add(where)
             spec = seat_read.tab.table(typed.table).spec
             reads = window is not None and typed.seat in window.seats and spec.open_in(window.phase)
@@ -874,17 +875,28 @@ def check(table: Table, what: str = "poll") -> MatchRead:
             unread = window is not None and (not spec.open_in(window.phase) or typed.seat not in window.awaited
                                              or "Kept for" in row.feedback)
             # (a refusal may name another row of hers, "named twice", "its own row wins": none typed in since)
-            moved = not same and len(still) == 1  # an ordered table moved it up: the same row
-            if where in refused_before and not any(r[0] == typed.seat for r in retyped) \
-                    and (row.subject == typed.subject or moved) and what not in GM_CHANGES and (same_window or unread):
+            # (her typing elsewhere may honestly answer it: then it stands only if the game, reading the row alone as
+            # the window that reads it will, still refuses it)
+            if where in refused_before and (row.subject == typed.subject or moved) and what not in GM_CHANGES \
+                    and (same_window or unread) and (not any(r[0] == typed.seat for r in retyped)
+                                                     or _refused_alone(read, typed.seat, row)):
                 assert _refusal(row.feedback), \
                     f"{table.name}: {typed} was refused, nothing was typed in its row since, and its ✘ or its " \
                     f"reason is gone ({'the window is the same' if same_window else 'the window does not read it'}" \
                     f"): {row.feedback!r}"
-            if row.subject != typed.subject:  # an ordered table moved it up
+            # ... and it is said at once where the row waits for her next turn (typed in her opponent's turn)
+            assert not (what == "poll" and window is not None and typed.seat not in window.seats
+                        and row.subject == typed.subject and spec.open_in(window.phase)
+                        and _refused_alone(read, typed.seat, row)) or _refusal(row.feedback), \
+                f"{table.name}: {typed} waits for its seat's next turn, which will refuse it, and says no ✘ and " \
+                f"why: {row.feedback!r}"
+            if row.subject != typed.subject:  # an ordered table moved it up: its refusal goes with it
                 del table.ledger[where]
-                table.ledger[(typed.seat, typed.table, row.subject, typed.key)] = Typed(
-                    typed.seat, typed.table, row.subject, typed.key, typed.value)
+                moved_to = (typed.seat, typed.table, row.subject, typed.key)
+                table.ledger[moved_to] = Typed(typed.seat, typed.table, row.subject, typed.key, typed.value)
+                if where in table.refused:
+                    table.refused.discard(where)
+                    table.refused.add(moved_to)
             continue
         # A row no order is read from (typed past its table, a subject typed twice) stays in its cells, answered
         # (or moved to a blank row, its table having no free row)
@@ -1032,6 +1044,22 @@ def _history(table: Table, read: MatchRead) -> Iterator[tuple[dict[str, Any], di
             except (ValueError, AttributeError):  # no history row there, or not one the sync wrote
                 continue
             yield entry, archived
+
+
+def _refused_alone(read: MatchRead, seat: str, row: TypedRow) -> bool:
+    """Whether the game refuses ``row`` read alone as the window that reads it will read it (the open window, or one
+    of the seat's that opens its table), in the state as it stands: read here, not by the poll's own bookkeeping."""
+    window = read.record.ruleset.window(read.record.state)
+    if window is None:
+        return False
+    spec = read.seats[seat].tab.table(row.table).spec
+    reads = dataclasses.replace(window, phase=window.phase if spec.open_in(window.phase) else spec.phases[0],
+                                seats=(seat,), waits_for=None, stepwise=False)
+    try:
+        found = read.adapter.read_orders(read.record.state, reads, seat, {row.table: [row]})
+    except (ValueError, KeyError):  # a game whose reading needs the window itself
+        return False
+    return any(found.problems.get(row.subject, []))
 
 
 def _refusal(feedback: str) -> bool:

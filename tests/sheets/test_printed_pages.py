@@ -94,13 +94,15 @@ def test_every_table_of_a_practice_match_prints_at_8_points_or_more(game: str, t
     init_practice(tmp_path, game)
     capsys.readouterr()
     print_scale = _render_tabs().print_scale
-    small, views = {}, {}
+    small, views, judged = {}, {}, {}
     for path in [*tmp_path.glob("*.xlsx"), *tmp_path.glob("gm/*.xlsx")]:
         for ws in openpyxl.load_workbook(path).worksheets:
             if ws.sheet_state == "visible" and TABLE.match(ws.title):
                 scale = print_scale(ws)
                 if scale * FONT_POINTS < LEAST_POINTS:
                     small[f"{path.name} · {ws.title}"] = round(scale * FONT_POINTS, 1)
+            if ws.title == "Judge":
+                judged[path.name] = ws.page_setup.fitToWidth
             if ws.sheet_state == "visible" and (ws.title.startswith("View ") or ws.title == "GM"):
                 views[ws.title] = _view_print(ws)
     assert not small, small
@@ -108,6 +110,8 @@ def test_every_table_of_a_practice_match_prints_at_8_points_or_more(game: str, t
     # judge's and the GM's on two at most; every text above the log in a style of its own
     assert views and all(wide <= (2 if title in ("View judge", "GM") else 1) and not loose
                          for title, (wide, loose) in views.items()), views
+    # the Judge tab, which a judge reads with a pen, on one page across (two at 9.7 pt before issue 64's widths)
+    assert all(wide == 1 for wide in judged.values()), judged
 
 
 def _view_print(ws: Any) -> tuple[int, list[str]]:
@@ -198,5 +202,7 @@ def test_a_war_of_120_armies_a_side_prints_its_judges_tabs_at_8_points(tmp_path:
                                 for (_book, tab), (pages, scale, _text) in sorted(printed.items())))
     assert {tab for _book, tab in printed} >= {"Judge", "View judge"}, printed
     assert not _too_small(printed), printed
-    view = openpyxl.load_workbook(tmp_path / "war" / "judge.xlsx")["View judge"]
+    book = openpyxl.load_workbook(tmp_path / "war" / "judge.xlsx")
+    view = book["View judge"]
     assert view.page_setup.fitToWidth <= 2 and view.page_setup.pageOrder == "overThenDown"
+    assert book["Judge"].page_setup.fitToWidth == 1  # read with a pen: one page across (two at 9.7 pt before)

@@ -266,6 +266,30 @@ def test_a_champions_fight_row_says_what_became_of_it_after_the_resolution() -> 
     assert "Not open now" in feedback  # and what it waits for
 
 
+def test_a_champions_move_and_loot_row_says_what_became_of_each_move_and_loot() -> None:
+    """Issue 64: after its round's move and loot, the row said only "(the Log says what it did)", though each move
+    and looting action had said ✔ before (the resolution gave no verdicts; GvG's and Wesnoth's rows say theirs)."""
+    match = Match("champions")
+    ann = match.window().seats[0]
+    match.bots_play()  # move and loot
+    feedback = match.row(ann, "move_loot", 0).feedback
+    assert feedback.startswith("✔ Carried out in round 1 · move and loot: "), feedback
+    assert "the Log says" not in feedback and "looting action 1: " in feedback, feedback
+
+
+def test_a_wesnoth_row_typed_in_the_opponent_s_turn_says_at_once_what_her_turn_will_refuse() -> None:
+    """Issue 64, item 4, in Wesnoth: Bo's row typed in Ann's turn said only "Kept for Bo's next turn" until his
+    turn opened, its order unreadable ('zz'); it says why at once, as Win or Die's does."""
+    match = Match("wesnoth")
+    ann = match.window().seats[0]
+    bo = next(s for s in match.read().record.seats if s != ann)
+    match.type(bo, "units", 0, "order", "zz")
+    match.poll()
+    feedback = match.row(bo, "units", 0).feedback
+    assert feedback.startswith("✘ Order 'zz' is not a whole number") and f"Kept for {bo}'s next turn" in feedback, \
+        feedback
+
+
 def test_a_refusal_the_reading_and_the_check_both_give_is_listed_once() -> None:
     """Issue 64: "Champions lists one refused word twice": the poll's rejected list named an unknown looting word
     once from the reading of the row and once from the engine's check (the row's cell says it once)."""

@@ -83,7 +83,8 @@ def _move_and_loot(rules: ChampionsRules, state: ChampionsState, orders: Orders,
     players = [p if p.out else _with_bag(p, bags[p.name]) for p in players]
     new = state.with_players(players, phase=Phase.FIGHT,
                              pools={t: tuple(items) for t, items in pools.items()})
-    return Resolution(new, events)
+    # the check's verdicts are what the round did with each move and looting action: its rows say so once cleared
+    return Resolution(new, events, verdicts=list(checked.verdicts))
 
 
 def _moved(p: Player, tile: Coord) -> Player:

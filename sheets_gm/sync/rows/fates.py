@@ -105,7 +105,10 @@ def table_ahead_refusals(adapter: AnySheetAdapter, state: Any, window: Window | 
     if window is None:
         return {}
     open_now = spec.open_in(window.phase)
-    typed = [r for r in rows if r.typed and (not open_now or r.subject in held)]
+    # a row of a seat the window does not read (typed in her opponent's turn) waits as a held one does; her seat row
+    # (a Ready ticked ahead) says why its box is not taken instead (``early_ready_note``)
+    unread = seat not in window.seats and spec.rows != SEAT_ROWS
+    typed = [r for r in rows if r.typed and (not open_now or unread or r.subject in held)]
     if not typed:
         return {}
     opens = replace(window, phase=window.phase if open_now else spec.phases[0], seats=(seat,), waits_for=None,
@@ -724,7 +727,7 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     out.kept, out.gone = _drawable(adapter, new_state, seat, seat_read.tab, kept)
     fresh = fresh_input(adapter, new_state, new_window, seat, seat_read.tab, out.kept) if not same_window else None
     _kept_rows_said(out, adapter, state, seat_read, window, target, verdicts, problems, same_window=same_window,
-                    seat_input=seat_input, fresh=fresh)
+                    seat_input=seat_input, fresh=fresh, new_state=new_state)
     _step_notes(out, seat_read, window, same_window)
     placed = adapter.placed_verdicts([v for v in verdicts if v.seat == seat], seat_input)  # a recruit's, its row's
     did = {(r.table, r.subject): [v.message for v in row_verdicts(adapter, state, seat, r, placed) if v.accepted]
@@ -738,13 +741,15 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
 
 def _kept_rows_said(out: SeatSettled, adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, window: Window,
                     target: Window, verdicts: Sequence[Verdict], problems: Mapping[str, Sequence[str]], *,
-                    same_window: bool, seat_input: SeatInput[Any] | None, fresh: SeatInput[Any] | None) -> None:
+                    same_window: bool, seat_input: SeatInput[Any] | None, fresh: SeatInput[Any] | None,
+                    new_state: Any = None) -> None:
     """What each row ``out`` keeps says (``settle_seat``), in ``out.shown`` and, for the Archive's pending row, in
     ``out.notes``: why the resolution of ``window`` did not carry it out, the cells it cannot read, what the game
     tells it and why it waits. ``target``: the window the rows are kept for; ``same_window``: the resolution keeps
     ``window`` open (``seat_input`` is then what the seat's rows wait with); ``fresh``: the input of the window that
-    opens, else None."""
+    opens, else None; ``new_state``: the state the rows wait in (``state`` when not given)."""
     seat = seat_read.seat
+    new_state = state if new_state is None else new_state
     # A cut resolution completed reads the rows it had read then (the pending row's): a row typed since, or over
     # since, is not what their reasons are about, and says none of them.
     read_then = {(r["table"], r["subject"]): cells_text(r.get("values")) for r in seat_read.pending["rows"]} \
@@ -775,6 +780,9 @@ def _kept_rows_said(out: SeatSettled, adapter: AnySheetAdapter, state: Any, seat
             if extra and extra not in said:
                 said = " · ".join(p for p in (said, extra) if p)
             if waiting is not None and subject in waiting.held:  # for her next turn, not this window
+                if MARK not in said:  # what her turn will refuse, said while it waits (a refusal stands)
+                    said = table_ahead_refusals(adapter, new_state, target, seat, seat_read.tab.table(table).spec,
+                                                [replace(row, subject=subject)], waiting.held).get(subject, said)
                 waits = waiting.held_why.get(subject, "")
                 said = " · ".join(p for p in (said, held_sentence(target, seat, seat_read.tab.table(table).spec, waits))
                                   if p)

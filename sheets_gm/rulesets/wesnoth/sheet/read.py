@@ -100,7 +100,7 @@ def read_seat(rules: WesnothRules, state: WesnothState, window: Window, seat: st
     """``seat``'s orders for ``window`` from its rows typed for it (see the module notes)."""
     reading = _Reading()
     ready = any(r.ticked("ready") for r in rows.get(SEAT, []) if r.subject == seat)
-    if state.finished or state.acting_player.name != seat:
+    if state.finished or seat not in window.seats:  # her opponent's turn (a window read ahead for her is hers)
         return SeatInput(TurnOrders(seat), {}, frozenset({seat}), ready=ready)
     mine = {u.id: u for u in state.units if u.owner == seat}
     leader = next((u for u in mine.values() if u.leader), None)
