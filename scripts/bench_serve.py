@@ -12,8 +12,10 @@ Figures, each beside today's cron (one ``sheets-gm sync --quiet`` process a matc
 - idle CPU of the whole host over ``--idle`` seconds, as a share of one core; cron's: the CPU of an idle local
   ``sync`` process (measured, a sample) times the local matches, plus, for each Google match, that of a process
   that imports Google's client (measured) and makes the idle gated poll (measured here, in process);
-- the answer to a save (a player types orders, not Ready): seconds from the save to the poll that wrote the
-  answer, median and 95th percentile over ``--saves`` saves at random moments, half local and half Google;
+- the answer to a save (a player types orders, not Ready): seconds from the end of the save's write to the end of
+  the first poll handed to a worker after the write began (a poll begun before the save did not read it), median
+  and 95th percentile over ``--saves`` saves at random moments, half local and half Google (with
+  ``--idle-local``, also the host's part: until that poll was handed to a worker);
   cron's: the wait for the next minute (uniform, so its 95th percentile is 57 s) plus a poll that reads
   (measured);
 - Drive requests a minute per account while idle (every Drive endpoint, counted on the fake per account);
@@ -26,6 +28,11 @@ Figures, each beside today's cron (one ``sheets-gm sync --quiet`` process a matc
     .venv/bin/python scripts/bench_serve.py [--matches N] [--accounts 10] [--interval 10] [--idle 60]
                                             [--saves 20] [--workers 4] [--cron-sample 8] [--ready-sample M]
                                             [--seed S]
+    .venv/bin/python scripts/bench_serve.py --idle-local N [--idle 120] [--saves 20] [--never-polled]
+
+``--idle-local N``: a host on N local matches polled before instead (its first look, idle CPU and memory, saves);
+``--never-polled`` then starts a host on the same matches with their records removed and times a save typed in the
+last one as it starts (a cold start: changed matches first).
 """
 
 from __future__ import annotations

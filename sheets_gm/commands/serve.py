@@ -16,7 +16,14 @@ from sheets_gm.commands import base
 from sheets_gm.commands.base import UsageError, UserError, command, seconds, whole_number
 from sheets_gm.host.file_events import FileEvents
 from sheets_gm.host.processes import PollProcesses
-from sheets_gm.host.scheduler import DEFAULT_INTERVAL, DEFAULT_POLL_DEADLINE, DEFAULT_RESCAN, DEFAULT_WORKERS, Host
+from sheets_gm.host.scheduler import (
+    DEFAULT_INTERVAL,
+    DEFAULT_POLL_DEADLINE,
+    DEFAULT_RESCAN,
+    DEFAULT_WORKERS,
+    SEARCH_WITH_EVENTS,
+    Host,
+)
 from sheets_gm.host.status import read_status, status_lines, status_path
 from sheets_gm.host.systemd import Watchdog
 from sheets_gm.sync.lock import SyncBusyError, match_lock
@@ -140,8 +147,10 @@ def register(sub: object) -> None:
     p.add_argument("--poll-deadline", type=seconds("--poll-deadline", 10, 3600), default=DEFAULT_POLL_DEADLINE,
                    metavar="S", help="seconds a poll may take before it is stopped and its match tried again later "
                    f"(default {DEFAULT_POLL_DEADLINE:g})")
-    p.add_argument("--rescan", type=seconds("--rescan", 1, 3600), default=DEFAULT_RESCAN, metavar="S",
-                   help=f"seconds between two searches of the folders for new matches (default {DEFAULT_RESCAN:g})")
+    p.add_argument("--rescan", type=seconds("--rescan", 1, 3600), default=None, metavar="S",
+                   help=f"seconds between two searches of the folders for new matches (default {DEFAULT_RESCAN:g}; "
+                        f"{SEARCH_WITH_EVENTS.total_seconds():g} when the system's file events cover every folder: "
+                        "a new match is then found by its files' events)")
     p.add_argument("--web", metavar="ADDRESS",
                    help="also serve every match's page (its [sheets] web folder) at ADDRESS: 8080, or HOST:PORT "
                         "(0.0.0.0:8080 for other machines); an index of matches, then each match")

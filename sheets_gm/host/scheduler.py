@@ -4,8 +4,8 @@ number of workers, each poll in a process of its own (``processes``) stopped at 
 Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreadsheet itself:
 
 1. every ``rescan`` seconds, the folders are searched again (``discovery``): a new config joins, a removed one
-   leaves (with the file events of every folder served, every ``SEARCH_WITH_EVENTS``: a new match is found by its
-   files' events, a removed one leaves at its next look);
+   leaves (by default every ``DEFAULT_RESCAN``, or with the file events of every folder served every
+   ``SEARCH_WITH_EVENTS``: a new match is found by its files' events, a removed one leaves at its next look);
 2. what the workers finished is taken in (:class:`~sheets_gm.host.visit.Outcome`): a resolution and a
    new warning are said (the log: systemd's journal), the status kept; a poll past its deadline is stopped;
 3. the file events (``file_events``) and each Google account's answer from Drive (asked on a thread of the
@@ -212,7 +212,7 @@ class Host:
     (a ``ThreadPoolExecutor`` of ``workers``; tests hand one that runs each poll at once); ``say``: the log."""
 
     def __init__(self, folders: Sequence[Path], executor: Executor, *, clock: Clock, say: Say,
-                 status_file: Path, interval: float = DEFAULT_INTERVAL, rescan: float = DEFAULT_RESCAN,
+                 status_file: Path, interval: float = DEFAULT_INTERVAL, rescan: float | None = None,
                  workers: int = DEFAULT_WORKERS, poll_deadline: float = DEFAULT_POLL_DEADLINE,
                  background: Background = in_thread, stop_grace: float = STOP_GRACE,
                  events: FileEvents | None = None) -> None:
@@ -222,7 +222,7 @@ class Host:
         self.say = say
         self.status_file = status_file
         self.interval = timedelta(seconds=interval)
-        self.rescan = timedelta(seconds=rescan)
+        self.rescan = None if rescan is None else timedelta(seconds=rescan)  # None: as the file events allow
         self.workers = workers
         self.poll_deadline = timedelta(seconds=poll_deadline)
         self.drive_deadline = timedelta(seconds=DRIVE_DEADLINE)
@@ -339,11 +339,13 @@ class Host:
         self.changed = True
 
     def _search_every(self) -> timedelta:
-        """How often the whole folders are searched: ``rescan``, or with the file events of every folder served,
-        ``SEARCH_WITH_EVENTS`` at the soonest (``_search_where``)."""
+        """How often the whole folders are searched: ``rescan`` when given; else ``SEARCH_WITH_EVENTS`` with the
+        file events of every folder served (``_search_where``), ``DEFAULT_RESCAN`` without."""
+        if self.rescan is not None:
+            return self.rescan
         events = self.events
         covered = events is not None and bool(events.trusted) and len(events.trusted) == len(events.folders)
-        return max(self.rescan, SEARCH_WITH_EVENTS) if covered else self.rescan
+        return SEARCH_WITH_EVENTS if covered else timedelta(seconds=DEFAULT_RESCAN)
 
     def _search_where(self, folder: Path, now: datetime) -> None:
         """A file event in a folder of no match: a new match's files, perhaps (its config written, or its folder
