@@ -34,8 +34,6 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench_engine import exported  # a commit exported for a paired run, as the engine's bench does
-
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.registry import default_board_text
 from sheets_gm.simulate.plan import Plan, bot_help, describe_bots, parse_bots, variants_for
@@ -109,6 +107,10 @@ def paired(trees: Sequence[tuple[str, Path]], argv: Sequence[str], pairs: int) -
 
 def main_vs(args: argparse.Namespace) -> int:
     """The paired benchmark of ``--vs``: each other tree (a folder, or a commit exported for the run) and this one."""
+    # a commit exported as the engine's bench does (imported here: scripts/ is on the path when this runs as a
+    # script, not always when a test loads the module)
+    from bench_engine import exported
+
     argv = ["--matches", str(args.matches), "--workers", str(args.workers), "--seed", args.seed, "--bots", args.bots]
     with tempfile.TemporaryDirectory(prefix="bench-simulate-") as folder:
         trees: list[tuple[str, Path]] = []

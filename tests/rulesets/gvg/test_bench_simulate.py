@@ -14,15 +14,11 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def _bench() -> ModuleType:
-    sys.path.insert(0, str(ROOT / "scripts"))  # it takes ``exported`` from the engine's bench, as when run
-    try:
-        spec = importlib.util.spec_from_file_location("bench_simulate", ROOT / "scripts" / "bench_simulate.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module  # its dataclasses look their module up there
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
+    spec = importlib.util.spec_from_file_location("bench_simulate", ROOT / "scripts" / "bench_simulate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
     return module
 
 
