@@ -19,6 +19,14 @@ With ``--vs COMMIT_OR_PATH`` the benchmark is paired: each pair runs the other t
 temporary folder) and this one, each in a fresh process with ``PYTHONPATH`` on its tree and one timed
 repeat after its warm-up, alternating which goes first; it prints both CPU rates per pair, their
 ratio, and the medians. On a shared machine the CPU-time ratio is the figure to read.
+
+With ``--instructions`` (alone, or with ``--vs``) each tree's matches are replayed under valgrind's cachegrind
+instead of timed: the instructions of a run that plays the matches twice less those of a run that plays them once
+(imports, caches and warm-up alike cancel out), per resolved turn, bots included. Other processes do not change
+that count, so on a loaded machine it is the paired figure to trust (address randomisation is turned off with
+``setarch -R`` where there is one, so that hashing does not move it).
+
+    .venv/bin/python scripts/bench_engine.py --instructions --vs 0c7bcc5 --matches 20
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import argparse
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -171,6 +180,63 @@ def exported(commit: str, into: Path) -> Path:
     return into
 
 
+# Played in a fresh interpreter under cachegrind, its imports from the tree at argv[1]: that tree's own benchmark
+# functions (every tree since turn 3 has them) play the matches once to warm up, then argv[5] more times.
+_REPLAY = """
+import importlib.util, sys
+from pathlib import Path
+tree, matches, seed = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+kinds, passes = sys.argv[4].split(","), int(sys.argv[5])
+spec = importlib.util.spec_from_file_location("bench_engine", tree / "scripts" / "bench_engine.py")
+bench = importlib.util.module_from_spec(spec)
+sys.modules["bench_engine"] = bench
+spec.loader.exec_module(bench)
+rules = bench.load_rules(bench.DEFAULT_MAP)
+start = bench.starting_state(rules)
+bench.warm_up(rules)
+turns = bench.run(rules, start, kinds, matches, seed).turns
+for _ in range(passes):
+    bench.run(rules, start, kinds, matches, seed)
+print(turns)
+"""
+_IREFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def instructions(tree: Path, matches: int, seed: str, kinds: Sequence[str], passes: int) -> tuple[int, int]:
+    """The instructions valgrind counts in a run of ``tree``'s matches played ``1 + passes`` times, and the turns of
+    one pass."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    setarch = shutil.which("setarch")
+    no_aslr = [setarch, os.uname().machine, "-R"] if setarch else []
+    command = [*no_aslr, valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+               sys.executable, "-c", _REPLAY, str(tree), str(matches), seed, ",".join(kinds), str(passes)]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tree, check=False,
+                          env={**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"})
+    found = _IREFS.search(done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"{tree}: valgrind counted nothing:\n{done.stdout}{done.stderr[-2000:]}")
+    return int(found.group(1).replace(",", "")), int(done.stdout.split()[-1])
+
+
+def instructions_per_turn(tree: Path, matches: int, seed: str, kinds: Sequence[str]) -> float:
+    """Instructions per resolved turn of ``tree``'s engine and bots: a run of two passes less a run of one."""
+    once, turns = instructions(tree, matches, seed, kinds, 0)
+    twice, _ = instructions(tree, matches, seed, kinds, 1)
+    return (twice - once) / turns
+
+
+def counted(others: Sequence[tuple[str, Path]], matches: int, seed: str, kinds: Sequence[str]) -> None:
+    """Print the instructions per turn of every tree in ``others`` and of this one, and this one's ratio to each."""
+    here = Path(__file__).resolve().parent.parent
+    new = instructions_per_turn(here, matches, seed, kinds)
+    print(f"this tree ({here}): {new:,.0f} instructions per turn ({matches} matches replayed, cachegrind)")
+    for label, tree in others:
+        old = instructions_per_turn(tree, matches, seed, kinds)
+        print(f"{label}: {old:,.0f} instructions per turn; speed-up by instructions (old/new): {old / new:.3f}x")
+
+
 def paired(other: Path, label: str, argv: Sequence[str], pairs: int) -> None:
     """Alternate runs of ``other``'s tree and this one; print each pair, then the medians and the ratio."""
     here = Path(__file__).resolve().parent.parent
@@ -203,19 +269,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--vs", metavar="COMMIT_OR_PATH",
                         help="pair each run with the same benchmark of this commit or checkout folder")
     parser.add_argument("--pairs", type=int, default=5, help="pairs of runs with --vs (default 5)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions per turn under valgrind instead of timing (with --vs: both trees)")
     return parser
 
 
 def main_vs(args: argparse.Namespace, kinds: Sequence[str]) -> int:
-    """The paired benchmark of ``--vs``: the other tree (a folder, or a commit exported for the run) and this one."""
+    """The paired benchmark of ``--vs`` (the other tree: a folder, or a commit exported for the run, and this one),
+    timed, or counted by ``--instructions`` (this tree alone without ``--vs``)."""
     argv = ["--matches", str(args.matches), "--seed", args.seed, "--map", str(args.map.resolve())]
     argv += [f"--bot={kind}" for kind in kinds]
-    given = Path(args.vs)
-    if given.is_dir():
-        paired(given.resolve(), args.vs, argv, args.pairs)
-        return 0
     with tempfile.TemporaryDirectory(prefix="bench-engine-") as folder:
-        paired(exported(args.vs, Path(folder)), args.vs, argv, args.pairs)
+        given = Path(args.vs) if args.vs is not None else None
+        other = None if given is None else given.resolve() if given.is_dir() else exported(args.vs, Path(folder))
+        if args.instructions:
+            counted([] if other is None else [(args.vs, other)], args.matches, args.seed, kinds)
+        elif other is not None:
+            paired(other, args.vs, argv, args.pairs)
     return 0
 
 
@@ -230,7 +300,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--bot is given once (both sides) or twice (slot 1, then slot 2)")
     if args.matches < 1 or args.repeats < 1 or args.pairs < 1:
         parser.error("--matches, --repeats and --pairs must be at least 1")
-    if args.vs is not None:
+    if args.vs is not None or args.instructions:
         return main_vs(args, kinds)
     rules = load_rules(args.map)
     start = starting_state(rules)

@@ -137,6 +137,22 @@ class GvgMap:
 
     def within(self, team: int, mode: Neighbourhood, start: Coord, steps: int) -> list[Coord]:
         """The tiles ``team`` can reach from ``start`` in at most ``steps`` steps, nearest first (cached)."""
+        tiles, upto = self._nearest_first(team, mode, start)
+        if steps < 0:
+            return []
+        return tiles[: upto[min(steps, len(upto) - 1)]]
+
+    def ring(self, team: int, mode: Neighbourhood, start: Coord, steps: int) -> list[Coord]:
+        """The tiles ``team`` reaches from ``start`` in exactly ``steps`` steps, in reading order: ``within``'s tiles
+        at that distance, in its order."""
+        tiles, upto = self._nearest_first(team, mode, start)
+        if steps < 0 or steps >= len(upto):
+            return []
+        return tiles[upto[steps - 1] if steps else 0: upto[steps]]
+
+    def _nearest_first(self, team: int, mode: Neighbourhood, start: Coord) -> tuple[list[Coord], list[int]]:
+        """The tiles ``team`` can reach from ``start``, nearest first (then in reading order), and how many lie
+        within each number of steps (cached)."""
         key = (team, mode, start)
         found = self._by_distance.get(key)
         if found is None:
@@ -148,10 +164,7 @@ class GvgMap:
             for k in range(1, len(upto)):
                 upto[k] += upto[k - 1]
             found = self._by_distance[key] = (tiles, upto)
-        tiles, upto = found
-        if steps < 0:
-            return []
-        return tiles[: upto[min(steps, len(upto) - 1)]]
+        return found
 
     def reach_of(self, tile: Coord, mode: Neighbourhood) -> frozenset[Coord]:
         """The tiles "within 1 square" of ``tile``, itself included (cached)."""

@@ -290,7 +290,9 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
                 checks.append(shared if shared is not None else _move_accepted(player.name, tile))
             else:
                 checks.append(_check_move(rules, state, player, tile, reach))
-        action = _check_action(rules, state, player, order.action, move, teleport, checks)
+        action = order.action
+        if action is not _ACT:  # ``_check_action`` accepts a plain act without a verdict: no call for it
+            action = _check_action(rules, state, player, action, move, teleport, checks)
         if move == order.move and action is order.action and teleport == order.teleport:
             accepted[player.name] = order  # unchanged: orders are immutable, no need for a copy
         else:

@@ -46,7 +46,8 @@ def carried_tree(state: GvgState, name: str) -> Tree | None:
 def enemy_on_tile(state: GvgState, player: Player) -> bool:
     """Whether an active player of the other team stands on ``player``'s tile."""
     active = Status.ACTIVE  # read once: an enum member read off its class is slow on Python 3.11
-    return any(p.at == player.at and p.team != player.team and p.status is active for p in state.players)
+    at, team = player.at, player.team  # read once, not once a player
+    return any(p.at == at and p.team != team and p.status is active for p in state.players)
 
 
 class Reach(NamedTuple):

@@ -127,11 +127,11 @@ class Geometry:
 
     def _best(self, team: int, start: Coord, k: int, goal: dict[Coord, int], d0: int) -> list[Coord]:
         """The tiles ``k`` steps from ``start`` on a shortest path to the goal."""
-        within = self.board.within(team, self.mode, start, k)
-        want = d0 - k  # no tile nearer than k steps is that close to the goal
-        candidates = [t for t in within if goal.get(t) == want]
+        want = d0 - k  # no tile nearer than k steps is that close to the goal: only the ring k steps out can be
+        candidates = [t for t in self.board.ring(team, self.mode, start, k) if goal.get(t) == want]
         if candidates:
             return candidates
+        within = self.board.within(team, self.mode, start, k)
         best = d0  # the goal's own tile cannot be entered: the nearest tiles we can enter
         candidates = [start]
         for t in within:

@@ -80,7 +80,7 @@ def plan_heals(plan: ObjectivePlan, healers: list[Player], carrier_dest: Coord |
             dest, buffs = pick(plan.rng, spots), True
         else:
             dest = g.advance(team, h.at, steps, rally, plan.rng)
-            buffs = any(t in weights for t in g.near(dest))
+            buffs = not weights.keys().isdisjoint(g.near(dest))  # any(t in weights ...) without a generator
         plan.order(h, dest, _BUFF if buffs else _ACT)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.enums import EventKind, StructureKind
-from sheets_gm.rulesets.gvg.resolve.work import _PICKUP, Turn
+from sheets_gm.rulesets.gvg.resolve.work import Turn
 from sheets_gm.rulesets.gvg.rules import carried_tree
 from sheets_gm.rulesets.gvg.settings import OwnTreePickup
 from sheets_gm.rulesets.gvg.state import Player
@@ -19,9 +19,12 @@ _TREE_RETURNED = EventKind.TREE_RETURNED
 
 def pickups(work: Turn, tile: Coord, people: list[Player]) -> None:
     """Trees lying on a tile picked up by the players there who chose to, in reading order."""
+    chosen = work.pickers  # the players whose accepted action is a pickup: most turns, nobody
+    if not chosen:
+        return
     st = work.state
     pickers = [p for p in people
-               if work.action(p) is _PICKUP and p.name not in work.knocked and work.can_act(p)
+               if p.name in chosen and p.name not in work.knocked and work.can_act(p)
                and carried_tree(st, p.name) is None]
     if not pickers:
         return

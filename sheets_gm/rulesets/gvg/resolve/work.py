@@ -9,7 +9,6 @@ or revived, the healers' buff reach and the destroyed bulwarks. The small helper
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
@@ -41,32 +40,32 @@ _ATTACKERS_WIN = Outcome.ATTACKERS_WIN
 _MOVED = EventKind.MOVED
 
 
-@dataclass(slots=True)
 class Turn:
     """One turn being resolved: the rules, the state being changed, the checked orders and dice, the log, and
-    what the phases tell each other."""
+    what the phases tell each other.
 
-    rules: GvgRules
-    state: GvgState
-    checked: CheckedOrders
-    dice: TurnDice
-    events: list[Event] = field(default_factory=list)
-    active: list[set[Skill]] = field(default_factory=lambda: [set(), set()])  # each team's skills in force
-    knocked: set[str] = field(default_factory=set)
-    revived: set[str] = field(default_factory=set)
-    buff_reach: list[list[frozenset[Coord]]] = field(default_factory=lambda: [[], []])  # per team, each buff's tiles
-    destroyed_bulwarks: list[int] = field(default_factory=lambda: [0, 0])
-    s: GvgSettings = field(init=False)
-    board: GvgMap = field(init=False)
-    turn: int = field(init=False)
-    orders: Mapping[str, PlayerOrder] = field(init=False)
-    pickers: frozenset[str] = field(init=False)  # the players whose accepted action is a pickup
+    A plain class with slots rather than a dataclass: one is made every turn, and the generated ``__init__`` called
+    a factory for each of its lists and sets, then ``__post_init__``."""
 
-    def __post_init__(self) -> None:
-        self.s = self.rules.settings
-        self.board = self.rules.board
-        self.turn = self.state.turn
-        self.orders = self.checked.accepted.players
+    __slots__ = ("active", "board", "buff_reach", "checked", "destroyed_bulwarks", "dice", "events", "knocked",
+                 "orders", "pickers", "revived", "rules", "s", "state", "turn")
+
+    def __init__(self, rules: GvgRules, state: GvgState, checked: CheckedOrders, dice: TurnDice) -> None:
+        self.rules = rules
+        self.state = state
+        self.checked = checked
+        self.dice = dice
+        self.events: list[Event] = []
+        self.active: list[set[Skill]] = [set(), set()]  # each team's skills in force
+        self.knocked: set[str] = set()
+        self.revived: set[str] = set()
+        self.buff_reach: list[list[frozenset[Coord]]] = [[], []]  # per team, each buff's tiles
+        self.destroyed_bulwarks = [0, 0]
+        self.s: GvgSettings = rules.settings
+        self.board: GvgMap = rules.board
+        self.turn = state.turn
+        self.orders: Mapping[str, PlayerOrder] = checked.accepted.players
+        # the players whose accepted action is a pickup
         self.pickers = frozenset(name for name, order in self.orders.items() if order.action is _PICKUP)
 
     def log(self, kind: EventKind, text: str | Callable[[], str], /, **data: Any) -> None:
