@@ -324,7 +324,7 @@ class Discovery:
             value = instance.get(prop)
             if prop not in instance or (listed and not isinstance(value, list)):
                 continue  # a list that is none: the shallow check said so
-            if listed:
+            if isinstance(value, list) and listed:
                 for i, item in enumerate(value):
                     found += [((prop, str(i), *path), why) for path, why in self._item_errors(message, item)]
             else:
