@@ -36,11 +36,13 @@ Never gone without a trace (``docs/sync.md``, "The life of a typed row"). And an
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import copy
 import dataclasses
 import datetime as dt
 import errno
+import functools
 import json
 import os
 import shlex
@@ -178,6 +180,8 @@ class Table:
     typed_in: dict[tuple[str, str, str, str], str] = field(default_factory=dict)  # the window each cell was typed in
     checked_in: str = ""  # the window open at the last check
     answers: dict[str, Callable[[TypedRow], bool]] = field(default_factory=dict)  # the engine's, by history row
+    # the history rows of the read last checked, parsed once for all the cells checked against them
+    histories: tuple[MatchRead | None, list[tuple[str, dict[str, Any], dict[str, list[dict[str, Any]]]]]] = (None, [])
 
     def read(self) -> MatchRead:
         return read_match(self.sheets, self.cls)
@@ -238,20 +242,56 @@ def _google_match(name: str, _folder: Path | None) -> tuple[MatchSheets, Any]:
 def new_table(name: str, make: Callable[[str, Path | None], tuple[MatchSheets, Any]] = _memory_match,
               folder: Path | None = None) -> Table:
     """A new sample match of the table ``name`` (a game, or one of ``HOUSE_TABLES``) and a bot per seat (and for
-    the judge)."""
+    the judge). In memory, the match is made once per table and copied for each walk (``_made_in_memory``)."""
     game = _game_of(name)
-    changed = {**get_game(game).tests.walk, **(HOUSE_TABLES[name][1] if name in HOUSE_TABLES else {})}
-    defaults = get_ruleset(game).traits.settings_type()
-    rules = create_ruleset(game, dataclasses.replace(defaults, **changed) if changed else None)
-    sheets, engine = make(game, folder)
     journal = Path(tempfile.mkdtemp(prefix="lifecycle-journal-"))  # the GM's folder: the resolutions' journal
+    if make is _memory_match:
+        made, made_journal = _made_in_memory(name)
+        shutil.copytree(made_journal, journal, dirs_exist_ok=True)
+        backends: dict[int, MemoryBackend] = {}  # one spreadsheet named in two roles stays one
+
+        def fresh(backend: Any) -> Any:
+            return backends.setdefault(id(backend), backend.copied())
+
+        sheets = dataclasses.replace(made, board=fresh(made.board), engine=fresh(made.engine),
+                                     orders=tuple(fresh(b) for b in made.orders),
+                                     judge=None if made.judge is None else fresh(made.judge))
+        engine = sheets.engine
+    else:
+        sheets, engine = make(game, folder)
+        _create(name, sheets)
     sheets = dataclasses.replace(sheets, journal=journal_path(journal / "match.toml"))
-    create_match(sheets, rules, rules.sample_roster(), seed=SEED)
+    rules = _rules_of(name)
     kind = next(iter(bots_of(rules).values()))
     bots = {s: kind.make(f"lifecycle/{s}") for s in (*sheets.seats, JUDGE)}
     table = Table(name, get_ruleset(game), sheets, engine, bots)
     weakref.finalize(table, shutil.rmtree, journal, True)
     return table
+
+
+def _rules_of(name: str) -> AnyRuleset:
+    """The rules the table ``name`` plays: its game's, with the walk's settings and its house rules."""
+    game = _game_of(name)
+    changed = {**get_game(game).tests.walk, **(HOUSE_TABLES[name][1] if name in HOUSE_TABLES else {})}
+    defaults = get_ruleset(game).traits.settings_type()
+    return create_ruleset(game, dataclasses.replace(defaults, **changed) if changed else None)
+
+
+def _create(name: str, sheets: MatchSheets) -> None:
+    """The sample match of the table ``name`` created in ``sheets`` (its journal where ``sheets`` keeps it)."""
+    rules = _rules_of(name)
+    create_match(sheets, rules, rules.sample_roster(), seed=SEED)
+
+
+@functools.cache
+def _made_in_memory(name: str) -> tuple[MatchSheets, Path]:
+    """The sample match of the table ``name`` made once per test process in memory spreadsheets, and its journal's
+    folder: each walk plays a copy (making it is a tenth of a short walk)."""
+    sheets, _engine = _memory_match(_game_of(name), None)
+    journal = Path(tempfile.mkdtemp(prefix="lifecycle-made-"))
+    atexit.register(shutil.rmtree, journal, True)
+    _create(name, dataclasses.replace(sheets, journal=journal_path(journal / "match.toml")))
+    return sheets, journal
 
 
 # -- what the test types -------------------------------------------------------------------------
@@ -980,12 +1020,12 @@ def _taken_by_engine(table: Table, read: MatchRead, typed: Typed) -> bool:
     it (the resolution's own verdicts, else the check's; those of the row it is read as part of, as the sheet reads
     them), or when it has no verdict and a cell the adapter could not read (the rows read again)."""
     found = False
-    for entry, archived in _history(table, read):
+    for text, entry, archived in _history(table, read):
         rows = [row for row in archived.get(typed.seat, []) if row.get("table") == typed.table
                 and isinstance(row.get("values"), dict) and _text(row["values"].get(typed.key)) == typed.value]
         if rows:
             found = True
-            key = json.dumps([entry, typed.seat], sort_keys=True)
+            key = json.dumps([text, typed.seat])  # the history row as written: an undone resolution's is another
             if key not in table.answers:  # played again once per resolution and seat
                 table.answers[key] = _answers(table, read, entry, typed.seat, archived[typed.seat])
             answers = table.answers[key]
@@ -1019,19 +1059,28 @@ def _answers(table: Table, read: MatchRead, entry: dict[str, Any], seat: str,
     return taken
 
 
-def _history(table: Table, read: MatchRead) -> Iterator[tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]]:
-    """Each resolution's history row, and the rows it archived as read, by seat."""
+def _history(table: Table, read: MatchRead) -> list[tuple[str, dict[str, Any], dict[str, list[dict[str, Any]]]]]:
+    """Each resolution's history row (as written, and parsed), and the rows it archived as read, by seat; read and
+    parsed once per read of the match."""
+    if table.histories[0] is not read:
+        table.histories = (read, list(_history_rows(table, read)))
+    return table.histories[1]
+
+
+def _history_rows(table: Table,
+                  read: MatchRead) -> Iterator[tuple[str, dict[str, Any], dict[str, list[dict[str, Any]]]]]:
     if not read.record.resolved:
         return
     for grid in table.engine.read([history_rows(read.tabs.spec.tabs.engine, read.record.resolved)]):
         for line in grid:
             try:
-                entry = json.loads(joined_cells(line, 1)) if len(line) > 1 else {}
-                archived = {seat: json.loads(joined_cells([text], 0)).get("rows", [])
-                            for seat, text in entry.get("archived", {}).items()}
+                text = joined_cells(line, 1) if len(line) > 1 else "{}"
+                entry = json.loads(text)
+                archived = {seat: json.loads(joined_cells([cell], 0)).get("rows", [])
+                            for seat, cell in entry.get("archived", {}).items()}
             except (ValueError, AttributeError):  # no history row there, or not one the sync wrote
                 continue
-            yield entry, archived
+            yield text, entry, archived
 
 
 def _refusal(feedback: str) -> bool:
