@@ -36,14 +36,17 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import openpyxl
 from bench_engine import exported  # a commit exported for a paired run, as the engine's bench does
 from bench_local import make_match  # the same match, made the same way (scripts/ is on the path)
 
 from sheets_gm.cli import main as cli
+
+K = TypeVar("K")
 
 
 def type_junk(workbook: Path, rows: int) -> None:
@@ -145,21 +148,33 @@ def _tree_count(tree: Path, rows: int) -> dict[str, float]:
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+def paired_runs(trees: dict[str, Path], keys: Sequence[K], pairs: int, run: Callable[[Path, K], dict[str, float]],
+                show: Callable[[int, str, K, dict[str, float]], None]) -> dict[tuple[str, K], list[dict[str, float]]]:
+    """Each key ``run`` by each tree in turn, ``pairs`` times, the trees alternating which goes first; every run's
+    figures by tree and key, each given to ``show`` as it comes (with its pair's number)."""
+    runs: dict[tuple[str, K], list[dict[str, float]]] = {}
+    for pair in range(1, pairs + 1):
+        for key in keys:
+            order = list(trees.items()) if pair % 2 else list(reversed(trees.items()))
+            for name, tree in order:
+                got = run(tree, key)
+                runs.setdefault((name, key), []).append(got)
+                show(pair, name, key, got)
+    return runs
+
+
 def paired(other: Path, label: str, counts: Sequence[int], pairs: int) -> None:
     """Each count of rows run by ``other``'s tree and this one in turn, ``pairs`` times; the medians, and the
     resolving poll with the most rows against the one with the fewest in each tree."""
     here = Path(__file__).resolve().parent.parent
     trees = {"old": other, "new": here}
-    runs: dict[tuple[str, int], list[dict[str, float]]] = {}
-    for pair in range(1, pairs + 1):
-        for rows in counts:
-            order = list(trees.items()) if pair % 2 else list(reversed(trees.items()))
-            for name, tree in order:
-                got = _tree_count(tree, rows)
-                runs.setdefault((name, rows), []).append(got)
-                print(f"pair {pair} {name} {rows:>6} rows: resolving poll {got['wall']:.2f} s wall, "
-                      f"{got['cpu']:.2f} s CPU; as its own process {got['own_wall']:.2f} s wall, "
-                      f"{got['own_cpu']:.2f} s CPU, peak {got['own_peak']:.0f} MiB", flush=True)
+
+    def show(pair: int, name: str, rows: int, got: dict[str, float]) -> None:
+        print(f"pair {pair} {name} {rows:>6} rows: resolving poll {got['wall']:.2f} s wall, "
+              f"{got['cpu']:.2f} s CPU; as its own process {got['own_wall']:.2f} s wall, "
+              f"{got['own_cpu']:.2f} s CPU, peak {got['own_peak']:.0f} MiB", flush=True)
+
+    runs = paired_runs(trees, counts, pairs, _tree_count, show)
     medians = {key: {k: statistics.median(r[k] for r in done) for k in done[0]} for key, done in runs.items()}
     for (name, rows), m in medians.items():
         print(f"median {name} {rows:>6} rows: resolving poll {m['wall']:.2f} s wall, {m['cpu']:.2f} s CPU; "

@@ -238,7 +238,7 @@ def type_orders(config_path: Path, *, ready: bool, seed: str) -> None:
     rules = create_ruleset(config.ruleset)
     make = next(iter(bots_of(rules).values())).make
     bots = {seat: make(f"{seed}/{seat}") for seat in (*config.seats, JUDGE)}
-    type_bot_orders(open_match_sheets(config), get_ruleset(config.ruleset), bots, ready=ready)
+    type_bot_orders(open_match_sheets(config), get_ruleset(config.ruleset), bots, ready=ready, over=True)
 
 
 # -- the host ------------------------------------------------------------------------------------------------
@@ -258,13 +258,23 @@ class Running:
                          interval=interval, workers=workers, events=self.events)
         self.began = time.monotonic()
         self.outcomes: dict[Path, list[tuple[float, str]]] = {}  # each match's polls: seconds since the start, how
-        took = self.host._took  # each ended (read on the host's own thread)
+        self.polls: dict[Path, list[tuple[datetime, datetime, str]]] = {}  # each ended; and when each was handed
+        self.handed: dict[Path, datetime] = {}  # to a worker and ended, on the real clock (not the pass's moment)
+        self.waits: list[float | None] = []  # each save's wait until its poll was handed to a worker
+        took, submit = self.host._took, self.host._submit  # (both called on the host's own thread)
 
         def noted(hosted: Any, outcome: Any, at: datetime) -> None:
             self.outcomes.setdefault(hosted.path, []).append((time.monotonic() - self.began, outcome.done.value))
+            began = self.handed.pop(hosted.path, at)
+            self.polls.setdefault(hosted.path, []).append((began, now(), outcome.done.value))
             took(hosted, outcome, at)
 
+        def handed(hosted: Any, at: datetime) -> None:
+            self.handed[hosted.path] = now()
+            submit(hosted, at)
+
         self.host._took = noted  # type: ignore[method-assign,assignment]
+        self.host._submit = handed  # type: ignore[method-assign,assignment]
         self.thread = threading.Thread(target=self.host.run, args=(self.stop,), daemon=True)
         self.thread.start()
 
@@ -289,15 +299,30 @@ class Running:
         self.thread.join()
         self.events.stop()
 
-    def answered(self, config: Path, saved: datetime, limit: float = 120) -> float | None:
-        """Seconds from ``saved`` to the poll of ``config`` that read after it (None: not within ``limit``)."""
-        self.wait_until(lambda: config.resolve() in self.host.matches, limit)  # the host's first search
-        hosted = self.host.matches.get(config.resolve())
-        if hosted is None:
-            return None
-        self.wait_until(lambda: hosted.read_at is not None and hosted.read_at >= saved, limit)
-        return (hosted.read_at - saved).total_seconds() if hosted.read_at is not None and hosted.read_at >= saved \
-            else None
+    def answer_to(self, path: Path, began: datetime, saved: datetime) -> float | None:
+        """Seconds from ``saved`` (a save's write ended; it began at ``began``) to the end of the first poll of the
+        match ``path`` handed to a worker after the write began, that ended after it and read (None: none yet). A
+        poll begun before the save, even one that ended after it, did not read it."""
+        ends = [ended for handed, ended, done in list(self.polls.get(path, ()))
+                if handed >= began and ended >= saved and done in ("read", "resolved")]
+        return (min(ends) - saved).total_seconds() if ends else None
+
+    def handed_after(self, path: Path, began: datetime, saved: datetime) -> float | None:
+        """Seconds from ``saved`` to the moment the poll that answered it (``answer_to``) was handed to a worker:
+        the host's own part of the answer (file event, look, queue), the rest being the poll's run."""
+        polls = [(ended, handed) for handed, ended, done in list(self.polls.get(path, ()))
+                 if handed >= began and ended >= saved and done in ("read", "resolved")]
+        return max((min(polls)[1] - saved).total_seconds(), 0.0) if polls else None
+
+    def save(self, config: Path, seed: str, limit: float = 120) -> float | None:
+        """A save in ``config`` (the bots type orders, not Ready), and the seconds until its answer
+        (``answer_to``; None: not within ``limit``)."""
+        began = now()
+        type_orders(config, ready=False, seed=seed)
+        saved, path = now(), config.resolve()
+        self.wait_until(lambda: self.answer_to(path, began, saved) is not None, limit)
+        self.waits.append(self.handed_after(path, began, saved))
+        return self.answer_to(path, began, saved)
 
 
 # -- cron, measured --------------------------------------------------------------------------------------------
@@ -376,16 +401,14 @@ def measure(args: argparse.Namespace, root: Path) -> None:
     cpu_before = time.process_time()
     running = Running([root / "local", root / "google"], root / "serve-status.json", args.interval, args.workers)
     late_local = sorted(local)[-1]  # a save in the last match, as the host starts on matches never polled
-    type_orders(late_local, ready=False, seed=args.seed + "/cold")
     started = time.monotonic()
-    never_polled = running.answered(late_local, now(), 30 * 60)
+    never_polled = running.save(late_local, args.seed + "/cold", 30 * 60)
     # A save in the last Google match once its account's watcher holds a token (it took the matches in at their
     # first looks, before their first polls): the change log names it, and it jumps the backlog of first polls.
     late_google = sorted(google)[-1].resolve()
     running.wait_until(lambda: (h := running.host.matches.get(late_google)) is not None and bool(h.account) and (
         (w := running.host.accounts.named(h.account)) is not None and bool(w.token)), 30 * 60)
-    type_orders(late_google, ready=False, seed=args.seed + "/cold")
-    google_cold = running.answered(late_google, now(), 30 * 60)
+    google_cold = running.save(late_google, args.seed + "/cold", 30 * 60)
     took = running.wait_until(running.settled, 30 * 60) + time.monotonic() - started
     print(f"serve: first look at all {len(running.host.matches)} matches (each polled once) in {took:.0f} s, "
           f"{time.process_time() - cpu_before:.0f} s of CPU.")
@@ -412,13 +435,9 @@ def measure(args: argparse.Namespace, root: Path) -> None:
     rng.shuffle(sample)
     for config in sample:
         time.sleep(rng.uniform(0, args.interval))  # a moment at random within the host's looks
-        hosted = running.host.matches[config.resolve()]
-        type_orders(config, ready=False, seed=args.seed)
-        saved = now()
-        running.wait_until(lambda h=hosted, s=saved: h.read_at is not None and h.read_at >= s, 120)  # type: ignore[misc]
-        if hosted.read_at is not None and hosted.read_at >= saved:
-            latencies["local" if "local" in config.parts else "google"].append(
-                (hosted.read_at - saved).total_seconds())
+        answer = running.save(config, args.seed)
+        if answer is not None:
+            latencies["local" if "local" in config.parts else "google"].append(answer)
     # One account's Drive 30 s late: the saves of the other accounts' matches.
     late = "bench0@sheets-gm-test.iam.gserviceaccount.com"
     fake.late_account, fake.late_by = late, args.late  # type: ignore[attr-defined]
@@ -426,8 +445,7 @@ def measure(args: argparse.Namespace, root: Path) -> None:
     isolated: list[float] = []
     for config in rng.sample(others, min(len(others), max(args.saves // 2, 2))):
         time.sleep(rng.uniform(0, args.interval))
-        type_orders(config, ready=False, seed=args.seed + "/late")
-        answer = running.answered(config, now())
+        answer = running.save(config, args.seed + "/late")
         if answer is not None:
             isolated.append(answer)
     fake.late_account = ""  # type: ignore[attr-defined]
@@ -437,8 +455,7 @@ def measure(args: argparse.Namespace, root: Path) -> None:
     restart = Running([root / "local", root / "google"], root / "serve-status-1.json", args.interval, args.workers)
     cold: list[float] = []
     for config in (sorted(local)[-2], sorted(google)[-1]):
-        type_orders(config, ready=False, seed=args.seed + "/restart")
-        answer = restart.answered(config, now(), 30 * 60)
+        answer = restart.save(config, args.seed + "/restart", 30 * 60)
         cold.append(-1.0 if answer is None else answer)
     restart_took = restart.wait_until(restart.settled, 30 * 60)
     restart.close()
@@ -528,8 +545,7 @@ def timed_saves(running: Running, sample: Sequence[Path], rng: random.Random,
     answered = []
     for config in sample:
         time.sleep(rng.uniform(0, args.interval))
-        type_orders(config, ready=False, seed=args.seed + "/save")
-        answer = running.answered(config, now(), 120)
+        answer = running.save(config, args.seed + "/save", 120)
         if answer is None:
             print(f"(a save in {config.parent.name} was not answered within 120 s)")
         else:
@@ -571,9 +587,8 @@ def measure_idle(args: argparse.Namespace, root: Path) -> None:
     rss_before, cpu_before = rss_kib(), time.process_time()
     running = Running([root / "idle"], root / "serve-status.json", args.interval, args.workers)
     last = sorted(configs)[-1]
-    type_orders(last, ready=False, seed=args.seed + "/idle")
     started = time.monotonic()
-    answered = running.answered(last, now(), 30 * 60)
+    answered = running.save(last, args.seed + "/idle", 30 * 60)
     running.wait_until(lambda: all(h.looked_at is not None for h in running.host.matches.values())
                        and len(running.host.matches) == len(configs), 30 * 60)
     took, first_cpu = time.monotonic() - started, time.process_time() - cpu_before
@@ -587,6 +602,7 @@ def measure_idle(args: argparse.Namespace, root: Path) -> None:
     rng = random.Random(args.seed)
     saves = timed_saves(running, rng.sample(configs, min(args.saves, len(configs))), rng, args)
     running.close()
+    never = cold_start(root, configs, args) if args.never_polled else None
     local_idle = cron_idle_cpu(configs[: args.cron_sample])
     cron_cpu = len(configs) * local_idle / 60
     print(f"\nFigures ({len(configs)} local matches polled before, interval {args.interval:g} s, file events; serve "
@@ -598,12 +614,40 @@ def measure_idle(args: argparse.Namespace, root: Path) -> None:
           f"minute (goal < 5 %); cron: {cron_cpu * 100:.0f} %, {cron_cpu * 60:.0f} CPU seconds a minute "
           f"({local_idle:.2f} s an idle sync process, median of {args.cron_sample}, a process a match a minute)")
     if saves:
+        waits = [w for w in running.waits[1:] if w is not None]  # the first is the save typed as it started
         print(f"- a save answered in: median {statistics.median(saves):.1f} s, 95th percentile "
               f"{percentile(saves, 0.95):.1f} s over {len(saves)} saves at random moments of the idle host (goal "
-              f"10 s); cron: the next minute, 95th percentile 57 s plus the poll")
+              f"10 s); of which the host's part, from the save to its poll handed to a worker: median "
+              f"{statistics.median(waits or [0]):.2f} s, 95th percentile {percentile(waits or [0], 0.95):.2f} s "
+              f"(the rest is the poll's run); cron: the next minute, 95th percentile 57 s plus the poll")
     print(f"- memory an idle match costs: {kept / 1024:.1f} KiB of objects kept (goal < 10 KiB); the resident size "
           f"grew {(rss_idle - rss_before) / len(configs):.1f} KiB a match ({rss_before / 1024:.0f} MiB before the "
           f"host, {rss_idle / 1024:.0f} MiB idle); cron keeps none between minutes")
+    if never is not None:
+        answer, looked, polled, cpu = never
+        print(f"- a cold start on {len(configs)} matches never polled (their records removed): a save in the last "
+              f"match typed as the host started answered in "
+              f"{'more than 30 min' if answer is None else f'{answer:.1f} s'} (goal 30 s); by then {looked} matches "
+              f"looked at, {polled} polled, {cpu:.0f} s of the host's CPU")
+
+
+def cold_start(root: Path, configs: Sequence[Path], args: argparse.Namespace) -> tuple[float | None, int, int, float]:
+    """``--never-polled``: every match's records removed (never polled), a host started, a save typed in the last
+    match as it starts: the seconds until its answer, the matches looked at and polled by then, the CPU spent."""
+    for config in configs:
+        shutil.rmtree(config.parent / ".sheets-gm", ignore_errors=True)
+    cpu_before = time.process_time()
+    running = Running([root / "idle"], root / "serve-status-cold.json", args.interval, args.workers)
+    last = sorted(configs)[-1]
+    answer = running.save(last, args.seed + "/never", 30 * 60)
+    wait = running.waits[-1]
+    print(f"(cold start: the save's poll was handed to a worker "
+          f"{'never' if wait is None else f'{wait:.1f} s after the save'})")
+    matches = list(running.host.matches.values())
+    looked, polled = sum(h.looked_at is not None for h in matches), sum(map(len, running.polls.values()))
+    cpu = time.process_time() - cpu_before
+    running.close()
+    return answer, looked, polled, cpu
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -624,6 +668,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="seconds one account's Drive change log is delayed in the isolation run (default 30)")
     parser.add_argument("--idle-local", type=int, metavar="N",
                         help="instead: a host on N local matches polled before, idle (CPU, memory, a cold start)")
+    parser.add_argument("--never-polled", action="store_true",
+                        help="with --idle-local: then a cold start on the same matches, their records removed")
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)
     if args.matches < max(4, args.accounts) or args.saves < 2:

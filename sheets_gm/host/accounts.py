@@ -3,7 +3,7 @@ account holds.
 
 Under cron each Google match asks Drive's change log once a poll from a page token of its own. Under ``serve`` the
 :class:`AccountWatcher` of an account asks it once an interval for all of them (and, every
-``gate.drive.SAFETY_NET``, Drive's file index once for all of them), and keeps, for each match, the changes to its
+``poll_gate.drive.SAFETY_NET``, Drive's file index once for all of them), and keeps, for each match, the changes to its
 spreadsheets since that match's last poll. A match is polled when the log named one of its spreadsheets (or its
 gate would read anyway: ``quiet``); what the watcher kept for it is taken as the poll starts (a :class:`Handover`,
 plain data, which crosses to the poll's own process) and its gate is handed a :class:`SharedChangeLog`, which
@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.host.quiet import CHANGED, DUE, LastRead
 from sheets_gm.match.config import MatchConfig
+from sheets_gm.poll_gate.drive import CLOCK_MARGIN, SAFETY_NET
 from sheets_gm.running.connect import google_client
 from sheets_gm.sheets.backend import SheetAccessError, SheetError
 from sheets_gm.sheets.google.drive import DriveChangeLog, DriveChanges, DriveFiles
-from sheets_gm.sync.gate.drive import CLOCK_MARGIN, SAFETY_NET
 
 if TYPE_CHECKING:
     import gspread
@@ -94,6 +94,8 @@ class _Kept:
     covered: bool = False  # a poll that asked Drive itself was handed out after the watcher's token was taken
     since: LastRead | None = None  # a match not polled yet in this host: what its last poll read (its record),
     # compared once with Drive's file index (``AccountWatcher.hints``)
+    told: bool | None = None  # what that index said: a spreadsheet of it edited since (None: not asked, or it
+    # could not tell: more than a page)
 
 
 class AccountWatcher:
@@ -207,13 +209,28 @@ class AccountWatcher:
         files = self.log.modified_since(min(read.moment for read in waiting.values()) - CLOCK_MARGIN)
         touched: set[Path] = set()
         with self._lock:
-            for path in waiting:
-                if (kept := self._matches.get(path)) is not None:
-                    kept.since = None
             for key, version in files.versions.items() if files.complete else ():
                 touched.update(path for path in self._owners.get(key, ())
                                if path in waiting and version > waiting[path].versions.get(key, -1))
+            for path in waiting:
+                if (kept := self._matches.get(path)) is not None:
+                    kept.since, kept.told = None, (path in touched) if files.complete else None
         return touched
+
+    def index_told(self, path: Path) -> bool | None:
+        """For a match attached before its first poll in this host (``attach``'s ``since``): whether Drive's file
+        index lists a spreadsheet of it edited since its last poll's reads; None while the index was not asked, or
+        when it could not tell (``pending`` says which)."""
+        with self._lock:
+            kept = self._matches.get(path)
+            return None if kept is None else kept.told
+
+    def pending(self, path: Path) -> bool:
+        """Whether the match waits for the account's next question to compare its last reads with Drive's file
+        index (``hints``)."""
+        with self._lock:
+            kept = self._matches.get(path)
+            return kept is not None and kept.since is not None
 
     def _changes(self) -> Touched:
         token, listed, complete = self.token, {}, False

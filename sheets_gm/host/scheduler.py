@@ -4,7 +4,8 @@ number of workers, each poll in a process of its own (``processes``) stopped at 
 Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreadsheet itself:
 
 1. every ``rescan`` seconds, the folders are searched again (``discovery``): a new config joins, a removed one
-   leaves;
+   leaves (with the file events of every folder served, every ``SEARCH_WITH_EVENTS``: a new match is found by its
+   files' events, a removed one leaves at its next look);
 2. what the workers finished is taken in (:class:`~sheets_gm.host.visit.Outcome`): a resolution and a
    new warning are said (the log: systemd's journal), the status kept; a poll past its deadline is stopped;
 3. the file events (``file_events``) and each Google account's answer from Drive (asked on a thread of the
@@ -13,6 +14,12 @@ Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreads
    polled yet in this host, its record alone), and the polls it needs are started by rank (changed, due, the
    rest) as the workers allow (``visit``); an idle match is looked at again an interval later, or, when file
    events or its account's watcher cover it, at its deadline or notices' moment, at the latest ``QUIET_LOOK``.
+
+A pass touches only what it must, whatever the number of matches: the matches an event or Drive named (first),
+those whose moment came (a heap of moments), those waiting for a worker (looked at once, then left waiting in
+rank order, not looked at again each pass) and those being polled. A file event in a match whose poll is under
+way (a save the poll may have read before it was written) has the match looked at again, first, as the poll
+ends.
 
 A match that fails (its config or a workbook does not read, its rules raise, Google stays unavailable, its poll
 overran its deadline or its process died) is said once, and tried again after a wait that doubles each time
@@ -25,6 +32,8 @@ crash.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import os
 import queue
 import threading
@@ -41,6 +50,7 @@ from sheets_gm.host.discovery import find_configs, ruleset_named
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
 from sheets_gm.host.quiet import (
     CHANGED,
+    DUE,
     LATER,
     Need,
     drive_quiet,
@@ -50,6 +60,7 @@ from sheets_gm.host.quiet import (
     last_read,
     local_need,
     notices_moment,
+    watched_need,
 )
 from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_status
 from sheets_gm.host.visit import Done, Outcome, visit
@@ -65,6 +76,10 @@ T = TypeVar("T")
 DEFAULT_INTERVAL = 10.0
 #: Seconds between two searches of the folders for matches added or removed.
 DEFAULT_RESCAN = 60.0
+#: With the file events of every folder served, a new match is found by its files' events (only the folder they
+#: fell in is searched; a removed one fails its next look and leaves), and the whole search, which costs a
+#: second of CPU at 10,000 matches (every folder listed, every config's path resolved), is a safety net this often.
+SEARCH_WITH_EVENTS = timedelta(minutes=10)
 #: Workers polling matches side by side.
 DEFAULT_WORKERS = 4
 #: Seconds a poll may take before it is stopped (its process killed) and its match tried again later.
@@ -185,10 +200,11 @@ class Hosted:
     watched_in: tuple[Path, ...] = ()  # the folders whose file events concern it
     game: str = ""  # the game its config names, as read at discovery (its config, once polled, says it)
     early: bool = False  # its config was read at its first look, to watch a Google match before its first poll
+    stirred: bool = False  # a file event fell in its folders while its poll ran: looked at again once it ends
 
     @property
     def local(self) -> bool:
-        return self.config is None or self.config.backend is BackendKind.LOCAL
+        return self.config.backend is BackendKind.LOCAL if self.config is not None else not self.account
 
 
 class Host:
@@ -214,6 +230,7 @@ class Host:
         self.stop_grace = stop_grace
         self.events = events  # the file events under the folders (None: every local match looked at every interval)
         self._by_folder: dict[Path, set[Path]] = {}  # a folder -> the local matches a file event there concerns
+        self._above: set[Path] = set()  # every folder that holds a match's folder, down from the root
         self.accounts = Accounts()
         self.matches: dict[Path, Hosted] = {}
         self.started = clock()
@@ -227,31 +244,33 @@ class Host:
         self._asking: dict[str, datetime] = {}  # the accounts whose question to Drive is under way, since when
         self._said_late: set[str] = set()  # the accounts said to be late with it
         self._stop: Waiter = threading.Event()  # what ``run`` waits on: once set, no poll starts
+        # What a pass looks at, without a pass over every match: the moments matches fall due (a heap; an entry
+        # whose match was planned again since is left behind and skipped), the matches an event or Drive named
+        # (looked at first), those a look found needing a poll that wait for a worker (not looked at again), those
+        # being polled, and those that failed (their config's stamp checked each pass).
+        self._moments: list[tuple[datetime, int, Path]] = []
+        self._order = itertools.count()
+        self._urgent: dict[Path, None] = {}
+        self._waiting: dict[Path, Hosted] = {}
+        self._polling: set[Path] = set()
+        self._failing: set[Path] = set()
 
     # -- the pass -------------------------------------------------------------------------------------------
 
     def step(self) -> float:
         """One pass (see the module notes); returns the seconds until something is due."""
         now = self.clock()
-        if self.scanned_at is None or now - self.scanned_at >= self.rescan:
+        if self.scanned_at is None or now - self.scanned_at >= self._search_every():
             self._scan(now)
         self._take_outcomes(now)
         self._stop_overdue(now)
         self._take_events(now)
         self._ask_drive(now)
-        due: list[Hosted] = []
-        first_looks = 0  # a cold start's first looks, a few thousand a pass: the loop (and the watchdog) turns
-        for hosted in sorted(self.matches.values(), key=lambda h: h.rank):  # what an event named first
-            if self._stop.is_set():
-                break  # stopping: no poll starts
-            if hosted.looked_at is None and now >= hosted.next_at:
-                if first_looks >= FIRST_LOOKS_A_PASS:
-                    continue
-                first_looks += 1
-            if not hosted.running and self._look(hosted, now):
-                due.append(hosted)
-        self._ask_drive(now)  # an account first seen in this pass's looks asks now (a cold start's saves first)
-        self._start_polls(due, now)
+        self._check_failing(now)
+        self._look_at(self._due(now), now)
+        self._ask_drive(now)  # an account first seen in this pass's looks asks now (a cold start's saves first) ...
+        self._look_at(self._due(now, moments=False), now)  # ... and what it named is looked at in this pass
+        self._start_polls(now)
         self._take_outcomes(now)  # those finished meanwhile (a pool that ran them at once: all of them)
         self._write_status(now)
         return self._until_next(now)
@@ -290,6 +309,7 @@ class Host:
         self._take_outcomes(now)
         for hosted in self.matches.values():
             hosted.running = False
+        self._polling.clear()
         self._write_status(now, running=False)
         self.say("Stopped." if not hung or not callable(kill) else f"Stopped; {counted(len(hung), 'poll')} cut short "
                  "(completed by the next start, from its journal).")
@@ -300,18 +320,50 @@ class Host:
         self.scanned_at = now
         found = set(find_configs(self.folders))
         for path in sorted(found - self.matches.keys()):
-            self.matches[path] = Hosted(path, self._shown(path), now, game=ruleset_named(path))
-            self._by_folder.setdefault(path.parent, set()).add(path)  # an event there: a save, even before its
-            # first poll (a cold start's changed match goes first)
-            self.say(f"{self._shown(path)}: found; polled from now on.")
-            self.changed = True
+            self._join(path, now)
         for path in sorted(self.matches.keys() - found):
             self._drop(path)
         self.accounts.drop_idle()
 
+    def _join(self, path: Path, now: datetime) -> None:
+        """Host the match of the config ``path`` (found now)."""
+        self.matches[path] = hosted = Hosted(path, self._shown(path), now, game=ruleset_named(path))
+        self._plan(hosted, now)
+        self._by_folder.setdefault(path.parent, set()).add(path)  # an event there: a save, even before its first
+        # poll (a cold start's changed match goes first)
+        for folder in path.parents:
+            if folder in self._above:
+                break
+            self._above.add(folder)
+        self.say(f"{self._shown(path)}: found; polled from now on.")
+        self.changed = True
+
+    def _search_every(self) -> timedelta:
+        """How often the whole folders are searched: ``rescan``, or with the file events of every folder served,
+        ``SEARCH_WITH_EVENTS`` at the soonest (``_search_where``)."""
+        events = self.events
+        covered = events is not None and bool(events.trusted) and len(events.trusted) == len(events.folders)
+        return max(self.rescan, SEARCH_WITH_EVENTS) if covered else self.rescan
+
+    def _search_where(self, folder: Path, now: datetime) -> None:
+        """A file event in a folder of no match: a new match's files, perhaps (its config written, or its folder
+        copied in). That folder alone is searched, unless it holds matches further down (a folder made in a served
+        folder: the events of its own files name it)."""
+        if folder in self._above or not any(f == folder or f in folder.parents for f in self._served()):
+            return
+        for path in find_configs([folder]):
+            if path not in self.matches:
+                self._join(path, now)
+
+    def _served(self) -> list[Path]:
+        return [f.resolve() for f in self.folders]
+
     def _drop(self, path: Path) -> None:
         """Host the match of ``path`` no longer: its config is gone (the GM removed or moved its folder)."""
         hosted = self.matches.pop(path)
+        self._urgent.pop(path, None)
+        self._waiting.pop(path, None)
+        self._failing.discard(path)
         self._forget_quiet(hosted)
         self._by_folder.get(path.parent, set()).discard(path)
         for watcher in self.accounts.all():
@@ -362,8 +414,8 @@ class Host:
             watcher = self.accounts.named(name)
             for path, rank in touched.items():
                 hosted = self.matches.get(path)
-                if hosted is not None and not hosted.failures:
-                    hosted.next_at, hosted.rank = now, min(hosted.rank, rank)
+                if hosted is not None and not hosted.failures and not hosted.running:  # a poll under way: the
+                    self._hurry(hosted, now, rank)  # watcher still names it when it ends (``_took``)
             if watcher is not None and watcher.error and watcher.error != watcher.said_error:
                 self.say(f"Account {watcher.name}: Drive did not answer ({watcher.error}); asked again in "
                          f"{self.interval.total_seconds():g} s.")
@@ -375,15 +427,22 @@ class Host:
     def _take_events(self, now: datetime) -> None:
         """A file event in a local match's folder (or a folder of its own under it): look at it now and before
         the matches no event named (the look is the idle decision; for a match not polled yet in this host, a
-        save no record could tell of)."""
+        save no record could tell of); one whose poll is under way is looked at again as soon as it ends."""
         if self.events is None:
             return
         for folder in self.events.take():
-            for where in (folder, *folder.parents[:2]):  # a workbook in a folder of the match's own (gm/…)
+            wheres = (folder, *folder.parents[:2])  # a workbook in a folder of the match's own (gm/…)
+            if not any(where in self._by_folder for where in wheres):
+                self._search_where(folder, now)
+            for where in wheres:
                 for path in self._by_folder.get(where, ()):
                     hosted = self.matches.get(path)
-                    if hosted is not None and not hosted.failures and not hosted.running:
-                        hosted.next_at, hosted.rank = min(hosted.next_at, now), 0
+                    if hosted is None or hosted.failures:
+                        continue
+                    if hosted.running:  # a save during its poll, which may have read the files before it
+                        hosted.stirred = True
+                    else:
+                        self._hurry(hosted, now, CHANGED)
 
     def _learn_quiet(self, hosted: Hosted) -> bool:
         """Whether the match may be looked at seldom: a local one whose files the events cover (noted by folder),
@@ -403,7 +462,7 @@ class Host:
     def _stop_overdue(self, now: datetime) -> None:
         """A poll past its deadline is stopped (its process killed): its match is tried again later, as a failure."""
         kill = getattr(self.executor, "kill", None)
-        for hosted in self.matches.values():
+        for hosted in [self.matches[path] for path in self._polling]:
             if (hosted.running and hosted.future is not None and hosted.started_at is not None
                     and now - hosted.started_at >= self.poll_deadline and callable(kill) and kill(hosted.future)):
                 self.say(f"{hosted.shown}: its poll overran its deadline ({self.poll_deadline.total_seconds():g} s) "
@@ -411,19 +470,12 @@ class Host:
 
     def _look(self, hosted: Hosted, now: datetime) -> bool:
         """Look at a match that is due: True when it needs a poll (or its letters sent), else look again later."""
-        if hosted.failures and _stamp(hosted.path) != hosted.failed_stamp:
-            hosted.next_at = now  # the GM changed the config: try it now
         if now < hosted.next_at:
             return False
         if hosted.failures:
             need = Need(poll=True, why="trying again", rank=1)
         elif hosted.config is None:
-            need = first_need(hosted.path, now)
-            if need.idle is not None:
-                hosted.line, hosted.warning = need.idle.summary, need.idle.warning
-                hosted.deadline, hosted.finished, hosted.done = need.idle.deadline, need.idle.finished, "idle"
-            elif need.poll and not hosted.early:
-                self._watch_early(hosted, now)
+            need = self._first_need(hosted, now)
         elif hosted.local:
             need = local_need(hosted.path, now)
         else:
@@ -437,8 +489,37 @@ class Host:
         if need.poll or need.letters:
             hosted.letters_only, hosted.rank = not need.poll, min(hosted.rank, need.rank)
             return True
-        hosted.next_at = self._next_look(hosted, now, idle=True)
+        self._plan(hosted, self._next_look(hosted, now, idle=True))
         return False
+
+    def _first_need(self, hosted: Hosted, now: datetime) -> Need:
+        """What a match not polled yet in this host needs (``quiet.first_need``). A Google match is watched by its
+        account from then on (``_watch_early``); one its last poll read is judged, once its account's watcher
+        compared those reads with Drive's file index, from that index and its record (``quiet.watched_need``):
+        no poll of its own unless it changed or falls due."""
+        if hosted.account:
+            need = self._watched_need(hosted, now)
+        else:
+            need = first_need(hosted.path, now)
+            if need.poll and not hosted.early:
+                self._watch_early(hosted, now)
+                if hosted.account and need.rank == LATER:
+                    need = self._watched_need(hosted, now)
+        if need.idle is not None:
+            kept = need.idle.state
+            hosted.line, hosted.warning = kept.summary, kept.warning
+            hosted.deadline, hosted.finished, hosted.done = kept.deadline, kept.finished, "idle"
+        return need
+
+    def _watched_need(self, hosted: Hosted, now: datetime) -> Need:
+        """A Google match watched before its first poll in this host: polled when Drive's file index could not
+        tell whether it changed; otherwise judged as unchanged (``quiet.watched_need``) until the index, or the
+        change log, names it (then its account's answer brings its look at once)."""
+        watcher = self._watcher(hosted)
+        told = None if watcher is None else watcher.index_told(hosted.path)
+        if watcher is None or (told is None and not watcher.pending(hosted.path)):
+            return Need(poll=True, why="not polled yet in this host", rank=LATER)
+        return watched_need(hosted.path, hosted.keys, bool(told) or watcher.changed(hosted.path), now)
 
     def _watch_early(self, hosted: Hosted, now: datetime) -> None:
         """A Google match waiting for its first poll in this host is watched by its account from its first look:
@@ -455,20 +536,23 @@ class Host:
         hosted.account, hosted.keys = account_of(config), config_keys(config)
         self.accounts.watcher_for(config, now).attach(hosted.path, hosted.keys, since=last_read(hosted.path))
 
-    def _start_polls(self, due: list[Hosted], now: datetime) -> None:
-        """Start the polls of ``due`` as the workers allow: the changed matches first, then those due (a deadline,
-        a retry), then the rest (a cold start's first polls); those left wait for the next pass."""
-        if not due:
+    def _start_polls(self, now: datetime) -> None:
+        """Start the polls of the matches waiting for one as the workers allow: the changed matches first, then
+        those due (a deadline, a retry), then the rest (a cold start's first polls); those left wait for a worker,
+        not looked at again (an event or Drive naming one looks again, and may move it up)."""
+        free = self.workers - len(self._polling)
+        if not self._waiting or free <= 0:
             return
-        free = self.workers - sum(h.running for h in self.matches.values())
-        for hosted in sorted(due, key=lambda h: (h.rank, h.next_at))[:max(free, 0)]:
+        for hosted in heapq.nsmallest(free, self._waiting.values(), key=lambda h: (h.rank, h.next_at)):
             if self._stop.is_set():
                 return  # stopping: no poll starts
+            del self._waiting[hosted.path]
             self._submit(hosted, now)
 
     def _submit(self, hosted: Hosted, now: datetime) -> None:
-        hosted.running, hosted.started_at = True, now
+        hosted.running, hosted.started_at, hosted.stirred = True, now, False
         path = hosted.path
+        self._polling.add(path)
         watcher = self._watcher(hosted)
         handover = watcher.hand_over(path) if watcher is not None else None
 
@@ -502,6 +586,7 @@ class Host:
 
     def _took(self, hosted: Hosted, outcome: Outcome, now: datetime) -> None:
         hosted.running, hosted.future, hosted.started_at, hosted.rank = False, None, None, 2
+        self._polling.discard(hosted.path)
         self._forget_quiet(hosted)
         hosted.looked_at = now
         if outcome.config is not None:
@@ -523,19 +608,20 @@ class Host:
         if hosted.failures:
             self.say(f"{hosted.shown}: polled again after {counted(hosted.failures, 'failure')}.")
         hosted.failures, hosted.error, hosted.retry_at, hosted.failed_stamp = 0, "", None, None
+        self._failing.discard(hosted.path)
         hosted.done = outcome.done.value
         if outcome.notices:
             self.say(f"{hosted.shown}: {outcome.notices}")
         if outcome.done is Done.HELD:
             hosted.line = outcome.line
-            hosted.next_at = now + self.interval
+            self._plan(hosted, now + self.interval)
             return
         if outcome.done is Done.OPEN:
             if outcome.line not in hosted.said:
                 hosted.said.add(outcome.line)
                 self.say(f"{hosted.shown}: nothing synced: {outcome.line}")
             hosted.line = outcome.line
-            hosted.next_at = now + self.interval
+            self._plan(hosted, now + self.interval)
             return
         hosted.said.clear()
         if outcome.done is not Done.LETTERS:
@@ -549,7 +635,80 @@ class Host:
             self.resolutions += 1
             self.say(f"{hosted.shown}: {outcome.line}")
         saved_meanwhile = watcher is not None and watcher.changed(hosted.path)  # Drive listed it during the poll
-        hosted.next_at = now if outcome.done is Done.RESOLVED or saved_meanwhile else self._next_look(hosted, now)
+        if saved_meanwhile or hosted.stirred:  # a save the poll may have missed: looked at now, first
+            self._hurry(hosted, now, CHANGED)
+        elif outcome.done is Done.RESOLVED:  # its next window may be due already
+            self._hurry(hosted, now, LATER)
+        else:
+            self._plan(hosted, self._next_look(hosted, now))
+        hosted.stirred = False
+
+    # -- what a pass looks at ----------------------------------------------------------------------------------
+
+    def _plan(self, hosted: Hosted, when: datetime) -> None:
+        """Look at the match at ``when`` (no sooner, unless an event or Drive names it)."""
+        hosted.next_at = when
+        heapq.heappush(self._moments, (when, next(self._order), hosted.path))
+
+    def _hurry(self, hosted: Hosted, now: datetime, rank: int) -> None:
+        """Look at the match at the next pass, before the matches only their moment brings (``rank``: how soon its
+        poll starts, if it needs one)."""
+        hosted.next_at, hosted.rank = min(hosted.next_at, now), min(hosted.rank, rank)
+        self._urgent[hosted.path] = None
+
+    def _planned(self, entry: tuple[datetime, int, Path]) -> Hosted | None:
+        """The match an entry of the moments stands for, unless it was planned again since, or is waiting for a
+        worker or polled (then it is no longer looked at by its moment)."""
+        when, _, path = entry
+        hosted = self.matches.get(path)
+        if hosted is None or hosted.next_at != when or hosted.running or path in self._waiting:
+            return None
+        return hosted
+
+    def _soonest(self) -> datetime | None:
+        """The next moment a match falls due (the entries left behind at the top are dropped)."""
+        while self._moments and self._planned(self._moments[0]) is None:
+            heapq.heappop(self._moments)
+        return self._moments[0][0] if self._moments else None
+
+    def _look_at(self, due: list[Hosted], now: datetime) -> None:
+        """Look at each of ``due``: one that needs a poll waits for a worker, the others are planned again."""
+        for hosted in due:
+            if self._stop.is_set():
+                return  # stopping: no poll starts
+            if self._look(hosted, now):
+                self._waiting[hosted.path] = hosted
+            else:
+                self._waiting.pop(hosted.path, None)
+
+    def _due(self, now: datetime, *, moments: bool = True) -> list[Hosted]:
+        """The matches to look at in this pass: those an event or Drive named, then those whose moment came, by
+        moment unless ``moments`` is False (at most ``FIRST_LOOKS_A_PASS`` first looks: a cold start's pass ends in
+        seconds, and the loop, and the watchdog, turn). Never a pass over every match."""
+        due = [h for path in self._urgent if (h := self.matches.get(path)) is not None and not h.running]
+        self._urgent.clear()
+        first_looks, put_back = 0, []
+        while moments and self._moments and self._moments[0][0] <= now:
+            entry = heapq.heappop(self._moments)
+            hosted = self._planned(entry)
+            if hosted is None:
+                continue
+            if hosted.looked_at is None:
+                if first_looks >= FIRST_LOOKS_A_PASS:
+                    put_back.append(entry)
+                    continue
+                first_looks += 1
+            due.append(hosted)
+        for entry in put_back:
+            heapq.heappush(self._moments, entry)
+        return list({h.path: h for h in due}.values())
+
+    def _check_failing(self, now: datetime) -> None:
+        """A failed match whose config the GM changed is tried now."""
+        for path in list(self._failing):
+            hosted = self.matches.get(path)
+            if hosted is not None and not hosted.running and _stamp(path) != hosted.failed_stamp:
+                self._hurry(hosted, now, DUE)
 
     def _watcher(self, hosted: Hosted) -> AccountWatcher | None:
         """The watcher of a Google match's account (None for a local match, or before its first poll)."""
@@ -570,8 +729,10 @@ class Host:
             return
         hosted.failures += 1
         wait = retry_wait(hosted.failures)
-        hosted.retry_at = hosted.next_at = now + wait
+        hosted.retry_at = now + wait
+        self._plan(hosted, hosted.retry_at)
         hosted.failed_stamp = _stamp(hosted.path)
+        self._failing.add(hosted.path)
         hosted.done = outcome.done.value
         if outcome.line != hosted.error:
             self.say(f"{hosted.shown}: {outcome.line} (failure {hosted.failures}; tried again in "
@@ -581,10 +742,12 @@ class Host:
         hosted.error = outcome.line
 
     def _until_next(self, now: datetime) -> float:
-        moments = [h.next_at for h in self.matches.values() if not h.running]
+        if self._urgent or (self._waiting and len(self._polling) < self.workers):
+            return 0.0
+        moments = [] if self._soonest() is None else [self._moments[0][0]]
         moments += [w.asked_at + self.interval for w in self.accounts.all() if w.asked_at is not None]
         if self.scanned_at is not None:
-            moments.append(self.scanned_at + self.rescan)
+            moments.append(self.scanned_at + self._search_every())
         return max(0.0, (min(moments, default=now + self.interval) - now).total_seconds())
 
     # -- the status -----------------------------------------------------------------------------------------

@@ -110,11 +110,14 @@ def fit_rows(ws: Any, rows: Iterable[int], fixed: set[int]) -> None:
     width = ws.max_column
     wrapping_styles = {i for i, alignment in enumerate(ws.parent._alignments) if alignment.wrap_text}
     pixels: dict[int, int] = {}
+    held = ws._cells
     for row in sorted(set(rows) - fixed):
         wrapping = False
         lines = 1
-        cells = next(ws.iter_rows(min_row=row, max_row=row, max_col=width)) if width else ()
-        for cell in cells:
+        for col in range(1, width + 1):  # each cell of the row made if missing, as ``ws.iter_rows`` does
+            cell = held.get((row, col))
+            if cell is None:
+                cell = ws.cell(row=row, column=col)
             style = cell._style  # None on a merged cell's covered part: the default alignment
             if (style.alignmentId if style is not None else 0) not in wrapping_styles:
                 continue

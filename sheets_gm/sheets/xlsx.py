@@ -9,12 +9,16 @@ openpyxl is imported with numpy hidden, and numpy stays importable for whoever n
 openpyxl saves every text cell as an inline string (``<c t="inlineStr"><is><t>…</t></is></c>``) and reads each
 back through its general object model (``Text.from_tree``), a third of the time a workbook of text takes to load
 (a Log, 10,000 rows pasted under a table). :func:`_parse_cell` reads such a cell's text straight from its
-elements, the same text ``Text.content`` gives; every other cell is read by openpyxl's own code.
+elements, the same text ``Text.content`` gives; every other cell is read by openpyxl's own code. Each cell read is
+made by :func:`_bind_cells` with its attributes set straight (a tenth of a poll's load went to ``Cell.__init__``).
 
 Saving is the same the other way: openpyxl serialises each cell as an element tree through ``et_xmlfile`` (some
 100 function calls a cell), most of a workbook's save. :func:`_write_row` writes a row's text, number and boolean
 cells as the very bytes openpyxl would write for them, straight into the stream; every other cell (a formula, a
-date, rich text, a cell with a link) is written by openpyxl's own code.
+date, rich text, a cell with a link) is written by openpyxl's own code. And openpyxl writes each worksheet into a
+temporary file of its own, reads it back into the zip and deletes it (four file-system calls a tab, each save, a
+tenth of a match's making); :func:`_write_worksheet` writes it in memory, into a zip entry the same as the one
+openpyxl would make of the file.
 
 Where ``defusedxml`` is installed (other packages bring it), openpyxl parses worksheets and shared strings with its
 parser, built on the standard library's pure-Python ``XMLParser``: a third slower than the C parser. Its guards are
@@ -27,7 +31,9 @@ from __future__ import annotations
 
 import io
 import re
+import stat
 import sys
+import time
 import zipfile
 from pyexpat import version_info as _expat_version
 from types import ModuleType
@@ -53,13 +59,17 @@ def _import_without_numpy() -> ModuleType:
 openpyxl = _import_without_numpy()
 
 from openpyxl.cell._writer import write_cell  # noqa: E402  # after openpyxl, imported without numpy
+from openpyxl.cell.cell import Cell  # noqa: E402
 from openpyxl.comments.comment_sheet import CommentRecord  # noqa: E402
 from openpyxl.compat import safe_string  # noqa: E402
+from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
-from openpyxl.utils.cell import coordinate_to_tuple  # noqa: E402
+from openpyxl.styles.cell_style import StyleArray  # noqa: E402
+from openpyxl.utils.cell import coordinate_to_tuple, get_column_letter  # noqa: E402
 from openpyxl.worksheet import _reader as _sheet_reader  # noqa: E402
-from openpyxl.worksheet._reader import FORMULA_TAG, INLINE_STRING, WorkSheetParser  # noqa: E402
+from openpyxl.worksheet._reader import FORMULA_TAG, INLINE_STRING, WorkSheetParser, WorksheetReader  # noqa: E402
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
+from openpyxl.writer.excel import ExcelWriter  # noqa: E402
 
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
 
@@ -137,6 +147,27 @@ def _parse_cell(parser: Any, element: Any) -> dict[str, Any]:
 
 WorkSheetParser.parse_cell = _parse_cell
 
+
+def _bind_cells(reader: Any) -> None:
+    """openpyxl's ``WorksheetReader.bind_cells``: each parsed cell made as ``Cell(ws, row, column, style_array)``
+    makes it (its own copy of its style's array), its attributes set straight, not through two ``__init__``."""
+    ws = reader.ws
+    styles, cells, make = ws.parent._cell_styles, ws._cells, Cell.__new__
+    for _, row in reader.parser.parse():
+        for parsed in row:
+            cell = make(Cell)
+            cell.parent = ws
+            cell._style = StyleArray(styles[parsed["style_id"]])
+            cell.row, cell.column = parsed["row"], parsed["column"]
+            cell._value, cell.data_type = parsed["value"], parsed["data_type"]
+            cell._hyperlink = cell._comment = None
+            cells[(cell.row, cell.column)] = cell
+    if cells:
+        ws._current_row = ws.max_row  # as openpyxl: from the cells, not the row dimensions
+
+
+WorksheetReader.bind_cells = _bind_cells
+
 _openpyxl_write_row = WorksheetWriter.write_row
 #: The cells written here, by their data type: the types of value each may hold (text is saved as an inline string).
 _PLAIN = {"s": (str,), "n": (int, float), "b": (bool,)}
@@ -149,35 +180,57 @@ def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
     if out is None or not hasattr(xf, "_element_stack"):
         _openpyxl_write_row(writer, xf, row, row_idx)
         return
-    attrs = {"r": f"{row_idx}"}
-    attrs.update(writer.ws.row_dimensions.get(row_idx, {}))
-    parts = ["<row", *(f' {k}="{_escape_attrib(v)}"' for k, v in attrs.items()), ">"]
+    ws = writer.ws
+    dimension = ws.row_dimensions.get(row_idx)
+    parts = [f'<row r="{row_idx}"', *(f' {k}="{_escape_attrib(v)}"' for k, v in (dimension or {})), ">"]
+    ids = _style_ids(writer)
     for cell in row:
         if cell._comment is not None:
-            writer.ws._comments.append(CommentRecord.from_cell(cell))
-        styled = cell.has_style
+            ws._comments.append(CommentRecord.from_cell(cell))
+        style = cell._style
+        styled = style is not None and any(style)
         if cell._value is None and not styled and not cell._comment:
             continue
-        text = _plain_cell(cell, styled)
+        text = _plain_cell(cell, row_idx, _style_id(ws, style, ids) if styled else None)
         if text is None:
             out("".join(parts))
             parts.clear()
-            write_cell(xf, writer.ws, cell, styled)
+            write_cell(xf, ws, cell, styled)
         else:
             parts.append(text)
     parts.append("</row>")
     out("".join(parts))
 
 
-def _plain_cell(cell: Any, styled: bool) -> str | None:
-    """The XML openpyxl's ``etree_write_cell`` writes for ``cell`` when it holds nothing, text, a finite number or
-    a boolean and has no link; None for any other cell (openpyxl writes it)."""
+def _style_ids(writer: Any) -> dict[bytes, int]:
+    """The style ids the save of ``writer``'s tab found so far, by a style's array as bytes (hashed by C code, where a
+    ``StyleArray`` hashes a tuple of itself in Python, three times an ``IndexedList.add``)."""
+    ids: dict[bytes, int] | None = writer.__dict__.get("_style_ids")
+    if ids is None:
+        ids = writer.__dict__["_style_ids"] = {}
+    return ids
+
+
+def _style_id(ws: Any, style: Any, ids: dict[bytes, int]) -> int:
+    """``cell.style_id`` of a cell whose style is ``style``: its index in the workbook's cell styles, added there
+    the first time, as openpyxl does."""
+    key = style.tobytes()
+    found = ids.get(key)
+    if found is None:
+        found = ids[key] = int(ws.parent._cell_styles.add(style))
+    return found
+
+
+def _plain_cell(cell: Any, row_idx: int, style_id: int | None) -> str | None:
+    """The XML openpyxl's ``etree_write_cell`` writes for ``cell`` (in row ``row_idx``, of style ``style_id``: None
+    when it has none) when it holds nothing, text, a finite number or a boolean and has no link; None for any other
+    cell (openpyxl writes it)."""
     value, kind = cell._value, cell.data_type
-    if cell.hyperlink or kind not in _PLAIN or not (value is None or type(value) in _PLAIN[kind]):
+    if cell._hyperlink or kind not in _PLAIN or not (value is None or type(value) in _PLAIN[kind]):
         return None
-    start = f'<c r="{cell.coordinate}"'
-    if styled:
-        start += f' s="{cell.style_id}"'
+    start = f'<c r="{get_column_letter(cell.column)}{row_idx}"'
+    if style_id is not None:
+        start += f' s="{style_id}"'
     start += ' t="inlineStr"' if kind == "s" else f' t="{kind}"'
     if value is None or value == "":
         return start + " />"
@@ -190,6 +243,35 @@ def _plain_cell(cell: Any, styled: bool) -> str | None:
 
 
 WorksheetWriter.write_row = _write_row
+
+_openpyxl_write_worksheet = ExcelWriter.write_worksheet
+#: The mode of the temporary file openpyxl writes a worksheet to (``tempfile``'s, whatever the umask), which its
+#: zip entry records: a regular file, 0600.
+_TEMP_FILE_ATTR = (stat.S_IFREG | 0o600) << 16
+
+
+def _write_worksheet(writer: Any, ws: Any) -> None:
+    """openpyxl's ``ExcelWriter.write_worksheet``, the worksheet written into memory, not a temporary file: its zip
+    entry as ``ZipFile.write`` makes one of that file (its time now, its mode 0600, the archive's compression)."""
+    if writer.workbook.write_only:
+        _openpyxl_write_worksheet(writer, ws)
+        return
+    ws._drawing = SpreadsheetDrawing()
+    ws._drawing.charts = ws._charts
+    ws._drawing.images = ws._images
+    sheet = WorksheetWriter(ws, out=io.BytesIO())
+    sheet.write()
+    ws._rels = sheet._rels
+    archive = writer._archive
+    entry = zipfile.ZipInfo(ws.path[1:], time.localtime(time.time())[:6])
+    entry.external_attr = _TEMP_FILE_ATTR
+    entry.compress_type = archive.compression
+    entry._compresslevel = archive.compresslevel  # type: ignore[attr-defined]  # what ZipFile.write sets
+    archive.writestr(entry, sheet.read())
+    writer.manifest.append(ws)
+
+
+ExcelWriter.write_worksheet = _write_worksheet
 
 
 #: The most a workbook may unpack to (every part of its zip, as its central directory says): a match's largest

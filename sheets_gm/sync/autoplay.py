@@ -32,7 +32,8 @@ def emptied(spec: InputTable) -> dict[str, CellValue]:
 
 
 def typed_values(adapter: AnySheetAdapter, state: Any, window: Window, seat: str, orders: Any, tab: InputTab, *,
-                 ready: bool, subjects: Collection[str] | None = None) -> dict[str, dict[str, dict[str, CellValue]]]:
+                 ready: bool, subjects: Collection[str] | None = None,
+                 over: bool = False) -> dict[str, dict[str, dict[str, CellValue]]]:
     """What a player of ``seat`` types for ``orders``: by table and row subject, the typed columns' values, and
     with ``ready`` the Ready box of every table open in the window that has one (on its first row, the seat's
     row) ticked. ``subjects`` keeps only those rows (a bot that plays one member of a team); KeyError naming the
@@ -41,7 +42,10 @@ def typed_values(adapter: AnySheetAdapter, state: Any, window: Window, seat: str
     A list table (``ordered``: read from its first row down; or ``standing``: kept from window to window) that
     ``typed_cells`` names holds the seat's whole list: its rows the orders do not fill are emptied, and so are the
     columns the orders leave out of a row they fill, whatever the adapter says of them, so that nothing typed
-    before (by the person a seat was handed from, or in a longer list of the bot's own) is read with the bot's."""
+    before (by the person a seat was handed from, or in a longer list of the bot's own) is read with the bot's.
+    With ``over`` (a player who types new orders over those she saved earlier in the window), the columns the
+    orders leave out of a row they fill are emptied in every table: a target typed before is not read with the
+    new order."""
     out: dict[str, dict[str, dict[str, CellValue]]] = {}
     for table_name, by_subject in adapter.typed_cells(state, window, seat, orders).items():
         placed = tab.table(table_name)
@@ -50,7 +54,7 @@ def typed_values(adapter: AnySheetAdapter, state: Any, window: Window, seat: str
         for subject in [*by_subject, *(r for r in rows if r not in by_subject)]:
             if subjects is not None and subject not in subjects:
                 continue
-            values = {**emptied(placed.spec), **by_subject.get(subject, {})} if listed else by_subject[subject]
+            values = {**emptied(placed.spec), **by_subject.get(subject, {})} if listed or over else by_subject[subject]
             for key in values:
                 placed.spec.column(key)  # KeyError naming the table for an unknown column
             out.setdefault(table_name, {})[subject] = dict(values)
@@ -64,9 +68,10 @@ def typed_values(adapter: AnySheetAdapter, state: Any, window: Window, seat: str
 
 
 def type_bot_orders(sheets: MatchSheets, ruleset_class: type[AnyRuleset], bots: Mapping[str, Bot[Any, Any]],
-                    *, ready: bool = True) -> dict[str, Any]:
+                    *, ready: bool = True, over: bool = False) -> dict[str, Any]:
     """Read the match once, let the bot of each seat acting now decide, and type its orders into its rows
-    (and tick its Ready box unless ``ready`` is False). Returns the orders typed, by seat.
+    (and tick its Ready box unless ``ready`` is False; with ``over``, over orders typed before in the window:
+    ``typed_values``). Returns the orders typed, by seat.
 
     One read per spreadsheet and one write per spreadsheet that receives orders."""
     read = read_match(sheets, ruleset_class)
@@ -88,7 +93,7 @@ def type_bot_orders(sheets: MatchSheets, ruleset_class: type[AnyRuleset], bots: 
         backend = seat_backend(sheets, read.tabs, seat)
         tab = seat_read.tab
         for table_name, by_subject in typed_values(read.adapter, record.state, window, seat, orders, tab,
-                                                   ready=ready).items():
+                                                   ready=ready, over=over).items():
             placed = tab.table(table_name)
             rows = {r.subject: r.row for r in seat_read.rows if r.table == table_name}
             for subject, values in by_subject.items():

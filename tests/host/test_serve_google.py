@@ -155,7 +155,8 @@ def test_a_cold_start_answers_a_google_save_before_the_backlog(
     # A host polled the three matches, then stopped. A save typed while no host ran (three's) and one typed as the
     # new host works through its first polls with one worker (two's) go before the backlog: the first told by
     # Drive's file index against three's last reads, the second by its account's change log, as a file event
-    # tells a local match's. Our own writes read back (three's answer) wait behind a player's save.
+    # tells a local match's. Our own writes read back (three's answer) wait behind a player's save. One, which
+    # nothing changed, is never polled: that index, one request per account, told it.
     clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
     warm = new_host(league, clock, [], interval=15)
     for _ in range(3):
@@ -170,6 +171,7 @@ def test_a_cold_start_answers_a_google_save_before_the_backlog(
 
     save("three")
     clock.tick(60)
+    fake.reset_counters()
     cold = new_host(league, clock, [], interval=15, workers=1)
     order = starts(cold)
     cold.step()
@@ -182,4 +184,6 @@ def test_a_cold_start_answers_a_google_save_before_the_backlog(
     for _ in range(3):
         clock.tick(15)
         cold.step()
-    assert order[2:] == ["three", "two", "one"]  # then our answers read back, then the backlog
+    assert order[2:] == ["three", "two"]  # then our answers read back; no backlog
+    assert hosted(cold, league, "one").done == "idle" and "waiting for" in hosted(cold, league, "one").line
+    assert by_account(fake, FILES) == {account("club"): 1, account("guild"): 1}

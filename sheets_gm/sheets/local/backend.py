@@ -520,4 +520,6 @@ def create_workbook(
         if private and exists:  # a file replaced keeps the mode it had
             with contextlib.suppress(OSError):
                 os.chmod(backend.path, PRIVATE_FILE_MODE)
+        with contextlib.suppress(SheetAccessError):  # the workbook is the file as saved: the next change needs no load
+            backend._cache = (backend._stamp(), wb, {})
     return backend

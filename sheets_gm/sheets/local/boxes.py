@@ -115,11 +115,14 @@ def tab_box(tab: TabLayout, cells: str, what: str) -> Box:
 def layout_cells(ws: Any, tab: TabLayout, box: Box) -> Iterator[Any]:
     """Each cell of ``box`` within the layout tab's size, merged cells left out."""
     min_row, min_col, max_row, max_col = box.clamp(tab.rows, tab.cols)
-    for row in range(min_row, max_row + 1):
-        for col in range(min_col, max_col + 1):
-            cell = ws.cell(row=row, column=col)
-            if not isinstance(cell, MergedCell):
-                yield cell
+    yield from (cell for row in range(min_row, max_row + 1) for col in range(min_col, max_col + 1)
+                if not isinstance(cell := cell_at(ws, row, col), MergedCell))
+
+
+def cell_at(ws: Any, row: int, col: int) -> Any:
+    """``ws.cell(row, col)`` (1-based; made when the tab holds none there), looked up first without its checks."""
+    cell = ws._cells.get((row, col))
+    return ws.cell(row=row, column=col) if cell is None else cell
 
 
 def box_ref(box: Box, tab: TabLayout) -> str:

@@ -399,12 +399,19 @@ def _outline(ws: Any, tab: TabLayout, box: Box) -> None:
     """A thin grey line round ``box``: each edge cell gets the side it lies on, its other sides kept."""
     min_row, min_col, max_row, max_col = box.clamp(tab.rows, tab.cols)
     line = Side(style="thin", color=_argb(BORDER_COLOUR))
+    kept = ws.parent._borders
+    outlined: dict[tuple[int, bool, bool, bool, bool], int] = {}  # a border's id and the sides drawn -> the new id
     for cell in layout_cells(ws, tab, box):
-        old = cell.border
-        cell.border = Border(left=line if cell.column == min_col else old.left,
-                             right=line if cell.column == max_col else old.right,
-                             top=line if cell.row == min_row else old.top,
-                             bottom=line if cell.row == max_row else old.bottom)
+        style = cell._style
+        if style is None:  # a cell made but never styled: as openpyxl's descriptor does first
+            style = cell._style = StyleArray()
+        key = (style.borderId, cell.column == min_col, cell.column == max_col, cell.row == min_row,
+               cell.row == max_row)
+        if key not in outlined:  # each outline's border found once, not hashed again for each cell
+            old, (_, left, right, top, bottom) = kept[style.borderId], key
+            outlined[key] = kept.add(Border(left=line if left else old.left, right=line if right else old.right,
+                                            top=line if top else old.top, bottom=line if bottom else old.bottom))
+        style.borderId = outlined[key]
 
 
 def _absolute(source: str) -> str:

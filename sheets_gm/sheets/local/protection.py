@@ -25,6 +25,7 @@ from typing import Any
 
 from openpyxl.cell.cell import MergedCell
 from openpyxl.styles import Protection as CellProtection
+from openpyxl.styles.cell_style import StyleArray
 
 from sheets_gm.sheets.layout import TabLayout
 from sheets_gm.sheets.local.boxes import WHOLE_TAB, Box, layout_cells, tab_box
@@ -44,8 +45,11 @@ def apply_protection(ws: Any, tab: TabLayout, inputs: list[Box]) -> None:
     ws.protection.sheet = bool(gm_ranges) or gm_whole_tab
     if not ws.protection.sheet:
         return
-    locked = CellProtection(locked=True, hidden=False)
-    unlocked = CellProtection(locked=False, hidden=False)
+    # openpyxl's style ids found once a tab, not once a cell (``cell.protection`` looked the cell's up and made a
+    # proxy of it; setting it hashed the whole Protection to find its id)
+    kept = ws.parent._protections
+    ids: dict[bool, int] = {}  # locked or not -> its protection's id
+    locks: dict[int, bool] = {}  # a protection's id -> whether it locks
     for cell in _protection_candidates(ws, tab, inputs, gm_whole_tab):
         row, col = cell.row, cell.column
         if any(b.contains(row, col) for b in gm_ranges):
@@ -54,8 +58,15 @@ def apply_protection(ws: Any, tab: TabLayout, inputs: list[Box]) -> None:
             lock = False
         else:
             lock = gm_whole_tab
-        if bool(cell.protection.locked) != lock:
-            cell.protection = locked if lock else unlocked
+        style = cell._style
+        if style is None:  # a cell made but never styled: as openpyxl's descriptor does first
+            style = cell._style = StyleArray()
+        if style.protectionId not in locks:
+            locks[style.protectionId] = bool(kept[style.protectionId].locked)
+        if locks[style.protectionId] != lock:
+            if lock not in ids:
+                ids[lock] = kept.add(CellProtection(locked=lock, hidden=False))
+            style.protectionId = ids[lock]
 
 
 def _protection_candidates(ws: Any, tab: TabLayout, inputs: list[Box], gm_whole_tab: bool) -> Iterator[Any]:

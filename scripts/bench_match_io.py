@@ -1,0 +1,172 @@
+"""Benchmark what a local match costs the product itself: making it, a resolving poll, an idle poll that reads.
+
+For each game the demo's first window is played on local workbooks (``run_demo``: the board, a workbook a seat, the
+engine, the judge's where the game has one) and, in this process, the CPU seconds of its steps are taken:
+
+- ``make``: the workbooks made and ``create_match`` (the layouts applied, the first window drawn and saved);
+- ``resolve``: the poll that resolves the first window once each seat's bot typed its orders and ticked Ready;
+- ``idle``: a poll of fresh backends with nothing new typed (every workbook loaded from its file and read, nothing
+  resolved or saved), as a cron poll whose gate saw a save that changed nothing.
+
+Each is the median of ``--repeats`` matches. With ``--vs COMMIT_OR_PATH`` each game runs in a fresh process of each
+tree in turn (that tree's ``sheets_gm``, this script's steps), alternating which goes first, ``--pairs`` times; the
+medians of each tree and the median paired ratio new/old. ``--profile FILE`` writes cProfile's stats of this tree's
+matches, the untimed steps between included (``python -m pstats FILE``).
+
+    .venv/bin/python scripts/bench_match_io.py                        # every game, this tree
+    .venv/bin/python scripts/bench_match_io.py --vs main --pairs 3    # paired against a commit (or a checkout)
+    .venv/bin/python scripts/bench_match_io.py --game gvg --profile /tmp/io.prof
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bench_engine import exported  # a commit exported for a paired run, as the engine's bench does
+from bench_junk_rows import paired_runs  # old and new trees alternated, as the junk rows' bench runs them
+from rich.console import Console
+
+from sheets_gm.rulesets.registry import get_ruleset
+
+GAMES = ("gvg", "wesnoth", "coalition", "champions", "winordie")
+STEPS = ("make", "resolve", "idle")
+NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
+
+
+def one_match(game: str, folder: Path) -> dict[str, float]:
+    """The CPU seconds of making a match of ``game`` in ``folder``, its resolving poll and an idle poll: the demo's
+    first window played (``run_demo``), its steps timed where it calls them."""
+    import sheets_gm.demo.match as demo
+    from sheets_gm.sheets.local.backend import LocalWorkbookBackend
+    from sheets_gm.sync.sheets import MatchSheets
+
+    figures = {step: 0.0 for step in STEPS}
+    made: list[MatchSheets] = []
+
+    def timed(step: str, call: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return call(*args, **kwargs)
+            finally:
+                figures[step] += time.process_time() - start
+        return run
+
+    def made_sheets(sheets: MatchSheets, *args: Any, **kwargs: Any) -> Any:
+        made.append(sheets)
+        return create_match(sheets, *args, **kwargs)
+
+    real = {name: getattr(demo, name) for name in ("_workbook", "create_match", "poll")}
+    create_match = real["create_match"]
+    try:  # the demo's own steps, timed where it calls them
+        for name, step, call in (("_workbook", "make", real["_workbook"]), ("create_match", "make", made_sheets),
+                                 ("poll", "resolve", real["poll"])):
+            setattr(demo, name, timed(step, call))
+        demo.run_demo(game, folder, seed="bench", console=Console(file=io.StringIO()), max_windows=1)
+    finally:
+        for name, call in real.items():
+            setattr(demo, name, call)
+    sheets = made[0]
+    fresh = MatchSheets(sheets.seats, LocalWorkbookBackend(sheets.board.name), LocalWorkbookBackend(sheets.engine.name),
+                        tuple(LocalWorkbookBackend(b.name) for b in sheets.orders),
+                        LocalWorkbookBackend(sheets.judge.name) if sheets.judge is not None else None)
+    start = time.process_time()
+    real["poll"](fresh, get_ruleset(game), now=NOW)
+    figures["idle"] = time.process_time() - start
+    return figures
+
+
+def run_game(game: str, repeats: int, profile: str | None = None) -> dict[str, float]:
+    """The median CPU seconds of each step over ``repeats`` matches of ``game`` (one match first, untimed, to warm
+    the imports)."""
+    runs: list[dict[str, float]] = []
+    profiler = cProfile.Profile() if profile else None
+    with tempfile.TemporaryDirectory(prefix="bench-io-") as tmp:
+        one_match(game, Path(tmp) / "warm")
+        for repeat in range(repeats):
+            if profiler is not None:
+                profiler.enable()
+            runs.append(one_match(game, Path(tmp) / f"m{repeat}"))
+            if profiler is not None:
+                profiler.disable()
+    if profiler is not None and profile:
+        profiler.dump_stats(profile)
+    return {step: statistics.median(r[step] for r in runs) for step in STEPS}
+
+
+def _tree_game(tree: Path, game: str, repeats: int) -> dict[str, float]:
+    """``run_game`` in a fresh process with ``tree``'s ``sheets_gm``."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run([sys.executable, __file__, "--one", game, "--repeats", str(repeats)], check=True,
+                          capture_output=True, text=True, env=env, cwd=tree)
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def _line(figures: dict[str, float]) -> str:
+    return ", ".join(f"{step} {figures[step] * 1000:.0f} ms" for step in STEPS)
+
+
+def paired(other: Path, label: str, games: Sequence[str], repeats: int, pairs: int) -> None:
+    """Each game run by ``other``'s tree and this one in turn, ``pairs`` times; medians and paired ratios."""
+    here = Path(__file__).resolve().parent.parent
+
+    def show(pair: int, name: str, game: str, got: dict[str, float]) -> None:
+        print(f"pair {pair} {game:9} {name}: {_line(got)} CPU", flush=True)
+
+    runs = paired_runs({"old": other, "new": here}, games, pairs, lambda tree, game: _tree_game(tree, game, repeats),
+                       show)
+    print(f"\nCPU per match step, medians of {pairs} pairs ({here} against {label}):")
+    for game in games:
+        old, new = runs["old", game], runs["new", game]
+        medians = {name: {s: statistics.median(r[s] for r in done) for s in STEPS}
+                   for name, done in (("old", old), ("new", new))}
+        ratios = {s: statistics.median(n[s] / o[s] for o, n in zip(old, new, strict=True)) for s in STEPS}
+        print(f"{game:9} old: {_line(medians['old'])}; new: {_line(medians['new'])}; new/old "
+              + ", ".join(f"{s} {ratios[s]:.2f}x" for s in STEPS))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Measure and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=(*GAMES, "all"), default="all", help="one game, or all (default)")
+    parser.add_argument("--repeats", type=int, default=3, help="matches timed per game and run (default 3)")
+    parser.add_argument("--vs", metavar="COMMIT_OR_PATH", help="pair each game with this commit's or checkout's")
+    parser.add_argument("--pairs", type=int, default=3, help="pairs of runs with --vs (default 3)")
+    parser.add_argument("--profile", metavar="FILE", help="write cProfile's stats of the timed matches (one game)")
+    parser.add_argument("--one", choices=GAMES, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.repeats < 1 or args.pairs < 1:
+        parser.error("--repeats and --pairs must be at least 1")
+    games = GAMES if args.game == "all" else (args.game,)
+    if args.one is not None:
+        print(json.dumps(run_game(args.one, args.repeats)))
+        return 0
+    if args.vs is not None:
+        given = Path(args.vs)
+        if given.is_dir():
+            paired(given.resolve(), args.vs, games, args.repeats, args.pairs)
+            return 0
+        with tempfile.TemporaryDirectory(prefix="bench-io-tree-") as other:
+            paired(exported(args.vs, Path(other)), args.vs, games, args.repeats, args.pairs)
+        return 0
+    for game in games:
+        print(f"{game:9} {_line(run_game(game, args.repeats, args.profile))} CPU (medians of {args.repeats})",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
