@@ -36,7 +36,6 @@ Never gone without a trace (``docs/sync.md``, "The life of a typed row"). And an
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import copy
 import dataclasses
@@ -45,6 +44,7 @@ import errno
 import functools
 import json
 import os
+import pickle
 import shlex
 import shutil
 import tempfile
@@ -95,6 +95,7 @@ from sheets_gm.sync.sheets import MatchSheets, seat_backend
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import FaultKind, GoogleApiFake, fake_client
 from tests.fakes.memory import InjectedFault, MemoryBackend
+from tests.made import made_into
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"input-lifecycle"
@@ -246,17 +247,7 @@ def new_table(name: str, make: Callable[[str, Path | None], tuple[MatchSheets, A
     game = _game_of(name)
     journal = Path(tempfile.mkdtemp(prefix="lifecycle-journal-"))  # the GM's folder: the resolutions' journal
     if make is _memory_match:
-        made, made_journal = _made_in_memory(name)
-        shutil.copytree(made_journal, journal, dirs_exist_ok=True)
-        backends: dict[int, MemoryBackend] = {}  # one spreadsheet named in two roles stays one
-
-        def fresh(backend: Any) -> Any:
-            return backends.setdefault(id(backend), backend.copied())
-
-        sheets = dataclasses.replace(made, board=fresh(made.board), engine=fresh(made.engine),
-                                     orders=tuple(fresh(b) for b in made.orders),
-                                     judge=None if made.judge is None else fresh(made.judge))
-        engine = sheets.engine
+        sheets, engine = _made_in_memory(name, journal)
     else:
         sheets, engine = make(game, folder)
         _create(name, sheets)
@@ -283,15 +274,25 @@ def _create(name: str, sheets: MatchSheets) -> None:
     create_match(sheets, rules, rules.sample_roster(), seed=SEED)
 
 
-@functools.cache
-def _made_in_memory(name: str) -> tuple[MatchSheets, Path]:
-    """The sample match of the table ``name`` made once per test process in memory spreadsheets, and its journal's
-    folder: each walk plays a copy (making it is a tenth of a short walk)."""
+_MADE = "made-in-memory.pickle"
+
+
+def _made_in_memory(name: str, journal: Path) -> tuple[MatchSheets, Any]:
+    """The sample match of the table ``name`` in memory spreadsheets, made once a test process (``tests/made.py``:
+    its journal's folder and its spreadsheets, pickled) and copied for each walk into ``journal``: making it is a
+    tenth of a short walk."""
+    made_into(journal, ("lifecycle in memory", name), functools.partial(_make_in_memory, name))
+    sheets: MatchSheets = pickle.loads((journal / _MADE).read_bytes())
+    (journal / _MADE).unlink()
+    return sheets, sheets.engine
+
+
+def _make_in_memory(name: str, folder: Path) -> None:
+    """The sample match of the table ``name`` made in memory spreadsheets, its journal in ``folder``, the
+    spreadsheets pickled beside it."""
     sheets, _engine = _memory_match(_game_of(name), None)
-    journal = Path(tempfile.mkdtemp(prefix="lifecycle-made-"))
-    atexit.register(shutil.rmtree, journal, True)
-    _create(name, dataclasses.replace(sheets, journal=journal_path(journal / "match.toml")))
-    return sheets, journal
+    _create(name, dataclasses.replace(sheets, journal=journal_path(folder / "match.toml")))
+    (folder / _MADE).write_bytes(pickle.dumps(sheets))
 
 
 # -- what the test types -------------------------------------------------------------------------

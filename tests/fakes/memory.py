@@ -189,15 +189,6 @@ class MemoryBackend:
         book.save(out)
         return out.getvalue()
 
-    def copied(self) -> MemoryBackend:
-        """Another spreadsheet holding what this one holds (its tabs, their sizes and notes), no call made on it yet:
-        a match made once, copied for each test that plays it."""
-        twin = MemoryBackend(self._name)
-        twin.tabs = {tab: dict(data) for tab, data in self.tabs.items()}
-        twin.notes = {tab: dict(data) for tab, data in self.notes.items()}
-        twin.sizes = dict(self.sizes)
-        return twin
-
     # -- what a test or a player does --------------------------------------------------------
     def type(self, tab: str, cell: str, value: CellValue) -> None:
         """A person typing into a cell (no API call counted)."""
