@@ -23,11 +23,13 @@ COPIED = ("sheets_gm", "templates", "tests", "pyproject.toml")
 
 
 def copied_checkout(root: Path, names: tuple[str, ...]) -> Path:
-    """``root`` holding a copy of the checkout's ``names`` (no caches, no workbooks) and an empty ``docs``."""
+    """``root`` holding a copy of the checkout's ``names`` (no workbooks) and an empty ``docs``. Python's compiled
+    modules come along, their sources' times kept (``copytree`` copies them): the copy's test run imports the package
+    and the tests without compiling them again, and a module that changes is compiled anew as anywhere."""
     for name in names:
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(source, root / name, ignore=shutil.ignore_patterns("__pycache__", "*.xlsx"))
+            shutil.copytree(source, root / name, ignore=shutil.ignore_patterns("*.xlsx"))
         else:
             shutil.copy(source, root / name)
     (root / "docs").mkdir()

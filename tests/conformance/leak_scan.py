@@ -16,7 +16,9 @@ no text shows (a format, a hidden row).
 from __future__ import annotations
 
 import base64
+import functools
 import html
+import io
 import posixpath
 import re
 import zipfile
@@ -43,7 +45,14 @@ class Hit:
 
 def xml_parts(path: Path) -> dict[str, bytes]:
     """Every XML part of the .xlsx at ``path``, by name inside the archive."""
-    with zipfile.ZipFile(path) as archive:
+    return dict(_xml_parts_of(path.read_bytes()))
+
+
+@functools.lru_cache(maxsize=16)
+def _xml_parts_of(data: bytes) -> dict[str, bytes]:
+    """The XML parts of an .xlsx file's bytes, unzipped once for the scans of one file as it is (a scan looks in each
+    file once for every seat and every kind of secret)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
         return {name: archive.read(name) for name in archive.namelist() if name.endswith((".xml", ".rels", ".vml"))}
 
 
@@ -61,7 +70,13 @@ def tab_of_part(path: Path, part: str) -> str:
 
 def texts(part: bytes) -> list[str]:
     """The text nodes of an XML part, entities decoded."""
-    return [html.unescape(t.decode("utf-8", "replace")) for t in _TEXT.findall(part)]
+    return list(_texts_of(part))
+
+
+@functools.lru_cache(maxsize=256)
+def _texts_of(part: bytes) -> tuple[str, ...]:
+    """The text nodes of an XML part, found once for the scans of one part as it is."""
+    return tuple(html.unescape(t.decode("utf-8", "replace")) for t in _TEXT.findall(part))
 
 
 def seed_forms(seed: bytes) -> dict[str, bytes]:

@@ -9,11 +9,15 @@ it can fail.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Ruleset
+from sheets_gm.match.config import MatchConfig
 from sheets_gm.rulesets.registry import bots_of
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.sync.sheets import MatchSheets
 
 AnyRuleset = Ruleset[Any, Any, Any]
 
@@ -21,6 +25,22 @@ AnyRuleset = Ruleset[Any, Any, Any]
 def canonical(data: Any) -> str:
     """JSON text that compares equal for equal data."""
     return json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
+
+
+_OPENED: dict[Path, MatchSheets] = {}
+_KEPT_OPEN = 4  # the matches a test walks at once (twins: two), and a few more
+
+
+def opened(config: MatchConfig) -> MatchSheets:
+    """The sheets of the match ``config`` names, opened once while a test walks it (the last few matches opened stay
+    open): each backend keeps its workbook loaded while its file is unchanged (size, mtime, inode), as a host polling
+    in one process does, so a walk's reads between polls do not load every workbook again, and a file a test or a
+    player saves over is loaded anew."""
+    sheets = _OPENED.pop(config.path, None) or open_match_sheets(config)
+    _OPENED[config.path] = sheets  # the last used last: the first is the one let go
+    while len(_OPENED) > _KEPT_OPEN:
+        del _OPENED[next(iter(_OPENED))]
+    return sheets
 
 
 def received(rules: AnyRuleset, state: Any, seat: str, bot_secret: bytes) -> dict[str, str]:

@@ -41,8 +41,10 @@ import copy
 import dataclasses
 import datetime as dt
 import errno
+import functools
 import json
 import os
+import pickle
 import shlex
 import shutil
 import tempfile
@@ -93,6 +95,7 @@ from sheets_gm.sync.sheets import MatchSheets, seat_backend
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import FaultKind, GoogleApiFake, fake_client
 from tests.fakes.memory import InjectedFault, MemoryBackend
+from tests.made import made_into
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"input-lifecycle"
@@ -178,6 +181,8 @@ class Table:
     typed_in: dict[tuple[str, str, str, str], str] = field(default_factory=dict)  # the window each cell was typed in
     checked_in: str = ""  # the window open at the last check
     answers: dict[str, Callable[[TypedRow], bool]] = field(default_factory=dict)  # the engine's, by history row
+    # the history rows of the read last checked, parsed once for all the cells checked against them
+    histories: tuple[MatchRead | None, list[tuple[str, dict[str, Any], dict[str, list[dict[str, Any]]]]]] = (None, [])
 
     def read(self) -> MatchRead:
         return read_match(self.sheets, self.cls)
@@ -238,20 +243,56 @@ def _google_match(name: str, _folder: Path | None) -> tuple[MatchSheets, Any]:
 def new_table(name: str, make: Callable[[str, Path | None], tuple[MatchSheets, Any]] = _memory_match,
               folder: Path | None = None) -> Table:
     """A new sample match of the table ``name`` (a game, or one of ``HOUSE_TABLES``) and a bot per seat (and for
-    the judge)."""
+    the judge). In memory, the match is made once per table and copied for each walk (``_made_in_memory``)."""
     game = _game_of(name)
-    changed = {**get_game(game).tests.walk, **(HOUSE_TABLES[name][1] if name in HOUSE_TABLES else {})}
-    defaults = get_ruleset(game).traits.settings_type()
-    rules = create_ruleset(game, dataclasses.replace(defaults, **changed) if changed else None)
-    sheets, engine = make(game, folder)
     journal = Path(tempfile.mkdtemp(prefix="lifecycle-journal-"))  # the GM's folder: the resolutions' journal
+    if make is _memory_match:
+        sheets, engine = _made_in_memory(name, journal)
+    else:
+        sheets, engine = make(game, folder)
+        _create(name, sheets)
     sheets = dataclasses.replace(sheets, journal=journal_path(journal / "match.toml"))
-    create_match(sheets, rules, rules.sample_roster(), seed=SEED)
+    rules = _rules_of(name)
     kind = next(iter(bots_of(rules).values()))
     bots = {s: kind.make(f"lifecycle/{s}") for s in (*sheets.seats, JUDGE)}
     table = Table(name, get_ruleset(game), sheets, engine, bots)
     weakref.finalize(table, shutil.rmtree, journal, True)
     return table
+
+
+def _rules_of(name: str) -> AnyRuleset:
+    """The rules the table ``name`` plays: its game's, with the walk's settings and its house rules."""
+    game = _game_of(name)
+    changed = {**get_game(game).tests.walk, **(HOUSE_TABLES[name][1] if name in HOUSE_TABLES else {})}
+    defaults = get_ruleset(game).traits.settings_type()
+    return create_ruleset(game, dataclasses.replace(defaults, **changed) if changed else None)
+
+
+def _create(name: str, sheets: MatchSheets) -> None:
+    """The sample match of the table ``name`` created in ``sheets`` (its journal where ``sheets`` keeps it)."""
+    rules = _rules_of(name)
+    create_match(sheets, rules, rules.sample_roster(), seed=SEED)
+
+
+_MADE = "made-in-memory.pickle"
+
+
+def _made_in_memory(name: str, journal: Path) -> tuple[MatchSheets, Any]:
+    """The sample match of the table ``name`` in memory spreadsheets, made once a test process (``tests/made.py``:
+    its journal's folder and its spreadsheets, pickled) and copied for each walk into ``journal``: making it is a
+    tenth of a short walk."""
+    made_into(journal, ("lifecycle in memory", name), functools.partial(_make_in_memory, name))
+    sheets: MatchSheets = pickle.loads((journal / _MADE).read_bytes())
+    (journal / _MADE).unlink()
+    return sheets, sheets.engine
+
+
+def _make_in_memory(name: str, folder: Path) -> None:
+    """The sample match of the table ``name`` made in memory spreadsheets, its journal in ``folder``, the
+    spreadsheets pickled beside it."""
+    sheets, _engine = _memory_match(_game_of(name), None)
+    _create(name, dataclasses.replace(sheets, journal=journal_path(folder / "match.toml")))
+    (folder / _MADE).write_bytes(pickle.dumps(sheets))
 
 
 # -- what the test types -------------------------------------------------------------------------
@@ -992,12 +1033,12 @@ def _taken_by_engine(table: Table, read: MatchRead, typed: Typed) -> bool:
     it (the resolution's own verdicts, else the check's; those of the row it is read as part of, as the sheet reads
     them), or when it has no verdict and a cell the adapter could not read (the rows read again)."""
     found = False
-    for entry, archived in _history(table, read):
+    for text, entry, archived in _history(table, read):
         rows = [row for row in archived.get(typed.seat, []) if row.get("table") == typed.table
                 and isinstance(row.get("values"), dict) and _text(row["values"].get(typed.key)) == typed.value]
         if rows:
             found = True
-            key = json.dumps([entry, typed.seat], sort_keys=True)
+            key = json.dumps([text, typed.seat])  # the history row as written: an undone resolution's is another
             if key not in table.answers:  # played again once per resolution and seat
                 table.answers[key] = _answers(table, read, entry, typed.seat, archived[typed.seat])
             answers = table.answers[key]
@@ -1031,19 +1072,28 @@ def _answers(table: Table, read: MatchRead, entry: dict[str, Any], seat: str,
     return taken
 
 
-def _history(table: Table, read: MatchRead) -> Iterator[tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]]:
-    """Each resolution's history row, and the rows it archived as read, by seat."""
+def _history(table: Table, read: MatchRead) -> list[tuple[str, dict[str, Any], dict[str, list[dict[str, Any]]]]]:
+    """Each resolution's history row (as written, and parsed), and the rows it archived as read, by seat; read and
+    parsed once per read of the match."""
+    if table.histories[0] is not read:
+        table.histories = (read, list(_history_rows(table, read)))
+    return table.histories[1]
+
+
+def _history_rows(table: Table,
+                  read: MatchRead) -> Iterator[tuple[str, dict[str, Any], dict[str, list[dict[str, Any]]]]]:
     if not read.record.resolved:
         return
     for grid in table.engine.read([history_rows(read.tabs.spec.tabs.engine, read.record.resolved)]):
         for line in grid:
             try:
-                entry = json.loads(joined_cells(line, 1)) if len(line) > 1 else {}
-                archived = {seat: json.loads(joined_cells([text], 0)).get("rows", [])
-                            for seat, text in entry.get("archived", {}).items()}
+                text = joined_cells(line, 1) if len(line) > 1 else "{}"
+                entry = json.loads(text)
+                archived = {seat: json.loads(joined_cells([cell], 0)).get("rows", [])
+                            for seat, cell in entry.get("archived", {}).items()}
             except (ValueError, AttributeError):  # no history row there, or not one the sync wrote
                 continue
-            yield entry, archived
+            yield text, entry, archived
 
 
 def _refused_alone(read: MatchRead, seat: str, row: TypedRow) -> bool:

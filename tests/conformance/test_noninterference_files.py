@@ -34,14 +34,13 @@ from sheets_gm.match.config import MatchConfig, load_config, toml_key
 from sheets_gm.notify.announce import seen_of
 from sheets_gm.notify.notices import NoticeRules, poll_notices
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset, ruleset_names
-from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.match_record import engine_write
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
 from tests.conformance.leak_scan import workbook_differences, xml_parts
-from tests.conformance.noninterference import canonical
+from tests.conformance.noninterference import canonical, opened
 from tests.conformance.test_leak_scan import roster_csv
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
@@ -99,7 +98,7 @@ def others_type(config: MatchConfig, seat: str, secret: str, unlike: str | None 
     ticked: the orders others keep to themselves until the window resolves. With ``unlike`` (orders typed in the
     other match, as JSON), bots made from further secrets are tried until their orders differ (a bot often has
     one best move). Returns the orders typed, as JSON."""
-    sheets = open_match_sheets(config)
+    sheets = opened(config)
     cls = get_ruleset(config.ruleset)
     record = read_match(sheets, cls).record
     rules = record.ruleset
@@ -118,7 +117,7 @@ def others_type(config: MatchConfig, seat: str, secret: str, unlike: str | None 
 
 def twin_engine(config: MatchConfig, seat: str, rng: random.Random) -> bool:
     """The engine of the match rewritten with a twin state ``seat`` cannot tell from its own; whether it differs."""
-    sheets = open_match_sheets(config)
+    sheets = opened(config)
     read = read_match(sheets, get_ruleset(config.ruleset))
     record = read.record
     twin = record.ruleset.unseen_twin(record.state, seat, rng)
@@ -141,7 +140,7 @@ def match_at(tmp: Path, game: str, seat: str, windows: int) -> MatchConfig:
     config = load_config(tmp / "match.toml")
     roster_csv(rules, tmp / "roster.csv", config.seats)
     init_match(config, now=NOW, roster_file=tmp / "roster.csv", share=False, seed=SEED)
-    sheets = open_match_sheets(config)
+    sheets = opened(config)
     cls = get_ruleset(game)
     make = bots_of(rules)[best].make
     n = 0
@@ -157,7 +156,7 @@ def nothing_hidden_moves(config: MatchConfig, seat: str) -> bool:
     """Whether at the open window nothing ``seat`` may not see can differ: no other seat types orders (the judge's
     alone, which a stand-in judge takes from the public board) and no twin state differs. A snapshot there would
     prove nothing, so the warm-up plays on (Coalition's battle results window)."""
-    record = read_match(open_match_sheets(config), get_ruleset(config.ruleset)).record
+    record = read_match(opened(config), get_ruleset(config.ruleset)).record
     window = record.ruleset.window(record.state)
     if window is None or set(window.seats) - {seat, JUDGE}:
         return False
@@ -191,7 +190,7 @@ def compare(tmp_path: Path, game: str, seat: str, windows: int, twin_seed: int) 
     typed: str | None = None
     for cfg, secret in ((config, "one"), (twin, "another")):
         typed = others_type(cfg, seat, secret, unlike=typed)
-        got.append(received(cfg, seat, poll(open_match_sheets(cfg), cls, now=NOW)))
+        got.append(received(cfg, seat, poll(opened(cfg), cls, now=NOW)))
     hidden_from_seat = {p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*.xlsx")} - {
         Path(name) for name in got[0].files}
     apart = [p for p in hidden_from_seat if unstamped(tmp_path / "a" / p) != unstamped(tmp_path / "b" / p)]
@@ -243,7 +242,7 @@ def walk_gm_commands(tmp_path: Path, game: str, seat: str, windows: int) -> list
         got = []
         for cfg in configs:
             code = cli_main([step[0], "-c", str(cfg.path), *step[1:]])
-            got.append((code, received(cfg, seat, poll(open_match_sheets(cfg), cls, now=NOW))))
+            got.append((code, received(cfg, seat, poll(opened(cfg), cls, now=NOW))))
         assert got[0][0] == got[1][0] == 0, f"{step} ended {got[0][0]} in one match and {got[1][0]} in its twin"
         diffs += [f"after {step[0]}: {d}" for d in got[0][1].differences(got[1][1])]
     return diffs

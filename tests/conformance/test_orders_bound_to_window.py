@@ -27,13 +27,12 @@ import pytest
 
 from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.rulesets.registry import get_ruleset
-from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.match_record import history_rows, joined_cells
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import WriteBatch, seat_backend
-from tests.conformance.noninterference import canonical
+from tests.conformance.noninterference import canonical, opened
 from tests.conformance.twin_orders import GAMES, NOW, Typist, acting, copied_base, type_orders
 from tests.toygame.registered import toy_registered
 
@@ -48,7 +47,7 @@ def toy_game() -> Iterator[None]:
 def empty_every_row(config: MatchConfig) -> int:
     """Every typed cell of every seat's rows emptied (a box unticked), as a player clearing her table would, but a
     standing table's (Win or Die's reactions stand, by the rules, until an order uses them); how many cells."""
-    sheets = open_match_sheets(config)
+    sheets = opened(config)
     read = read_match(sheets, get_ruleset(config.ruleset))
     batch, count = WriteBatch(), 0
     for seat, seat_read in read.seats.items():
@@ -68,7 +67,7 @@ def empty_every_row(config: MatchConfig) -> int:
 
 def tick_only(config: MatchConfig) -> None:
     """Each seat acting now ticks its Ready box (on its table's first row) and types nothing."""
-    sheets = open_match_sheets(config)
+    sheets = opened(config)
     read = read_match(sheets, get_ruleset(config.ruleset))
     state, window = read.record.state, read.record.ruleset.window(read.record.state)
     batch = WriteBatch()
@@ -88,11 +87,11 @@ def tick_only(config: MatchConfig) -> None:
 
 def resolved(config: MatchConfig) -> tuple[str, str, str]:
     """The last resolution as the engine keeps it: the window it closed, the orders it read, the state it made."""
-    read = read_match(open_match_sheets(config), get_ruleset(config.ruleset))
+    read = read_match(opened(config), get_ruleset(config.ruleset))
     record = read.record
     if not record.resolved:
         return "", "", ""
-    (grid,) = open_match_sheets(config).engine.read([history_rows(read.tabs.spec.tabs.engine, record.resolved)])
+    (grid,) = opened(config).engine.read([history_rows(read.tabs.spec.tabs.engine, record.resolved)])
     entry = json.loads(joined_cells(grid[record.resolved - 1], 1))
     return str(entry.get("window", "")), canonical(entry.get("orders")), canonical(
         record.ruleset.state_codec.to_json(record.state))
@@ -107,18 +106,18 @@ def carried_again(base: Path, folder: Path, windows: int, stale: bool = False) -
     """The windows whose resolution differs between the match in ``base`` (after one more window every seat typed
     in) and its twin with every row emptied, nobody typing anything until every seat has acted once more, or for
     ``windows`` windows at most (see the module)."""
-    configs = []
+    shutil.copytree(base, folder / "a")
+    first = load_config(folder / "a" / "match.toml")
+    type_orders(first, {s: Typist("typed once") for s in acting(first)}, ready=not stale)
     copies: dict[Path, bytes] = {}
-    for side in ("a", "b"):
-        shutil.copytree(base, folder / side)
-        config = load_config(folder / side / "match.toml")
-        configs.append(config)
-        type_orders(config, {s: Typist("typed once") for s in acting(config)}, ready=not stale)
-        if stale:  # typed, a copy of the file kept, then cleared before the window resolves (with nothing)
-            copies = copies or older_copies(config)  # the first match's, saved back over it below
-            empty_every_row(config)
-            tick_only(config)
-        poll(open_match_sheets(config), get_ruleset(config.ruleset), now=NOW)
+    if stale:  # typed, a copy of each file kept, then cleared before the window resolves (with nothing)
+        copies = older_copies(first)  # saved back over the first match below
+        empty_every_row(first)
+        tick_only(first)
+    poll(opened(first), get_ruleset(first.ruleset), now=NOW)
+    # the twin: the same window typed and resolved, copied (both are made alike up to here, the same steps the same)
+    shutil.copytree(folder / "a", folder / "b")
+    configs = [first, load_config(folder / "b" / "match.toml")]
     for path, data in copies.items():  # every seat saves its file over the live one from its older copy
         path.write_bytes(data)
     empty_every_row(configs[1])
@@ -131,7 +130,7 @@ def carried_again(base: Path, folder: Path, windows: int, stale: bool = False) -
         for config in configs:
             for _ in range(2):  # a file saved from an older copy is drawn again first: the next poll resolves
                 tick_only(config)
-                if poll(open_match_sheets(config), get_ruleset(config.ruleset), now=NOW).resolved:
+                if poll(opened(config), get_ruleset(config.ruleset), now=NOW).resolved:
                     break
         mine, theirs = resolved(configs[0]), resolved(configs[1])
         found += [f"window {n + 1} after: {what}: {a} / {b}" for what, a, b in

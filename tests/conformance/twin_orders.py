@@ -25,13 +25,12 @@ from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.init.start import init_match
 from sheets_gm.match.config import MatchConfig, load_config, toml_key
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset, ruleset_names
-from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.autoplay import type_bot_orders, typed_values
 from sheets_gm.sync.bot_seats import bot_input, bot_rows
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import WriteBatch, seat_backend
-from tests.conformance.noninterference import canonical
+from tests.conformance.noninterference import canonical, opened
 from tests.conformance.test_leak_scan import roster_csv
 from tests.conformance.test_noninterference_files import Received, received
 
@@ -82,7 +81,7 @@ def warmed_up(folder: Path, game: str, windows: int) -> MatchConfig:
     config = load_config(folder / "match.toml")
     roster_csv(rules, folder / "roster.csv", config.seats)
     init_match(config, now=NOW, roster_file=folder / "roster.csv", share=False, seed=SEED)
-    sheets, cls = open_match_sheets(config), get_ruleset(game)
+    sheets, cls = opened(config), get_ruleset(game)
     for n in range(windows):
         warm = Typist(f"warm-up/{n}")
         type_bot_orders(sheets, cls, {s: warm.bot(rules, s) for s in (*config.seats, JUDGE)})
@@ -92,7 +91,7 @@ def warmed_up(folder: Path, game: str, windows: int) -> MatchConfig:
 
 def acting(config: MatchConfig) -> tuple[str, ...]:
     """The seats (the judge among them) acting in the open window; none once the match is over."""
-    record = read_match(open_match_sheets(config), get_ruleset(config.ruleset)).record
+    record = read_match(opened(config), get_ruleset(config.ruleset)).record
     window = record.ruleset.window(record.state)
     return () if window is None else window.seats
 
@@ -101,7 +100,7 @@ def type_orders(config: MatchConfig, typists: Mapping[str, Typist], *, ready: bo
     """Each seat of ``typists`` acting now types the orders of its typist's bot (and ticks Ready with ``ready``);
     the orders typed, as JSON text, by seat."""
     rules = create_ruleset(config.ruleset)
-    typed = type_bot_orders(open_match_sheets(config), get_ruleset(config.ruleset),
+    typed = type_bot_orders(opened(config), get_ruleset(config.ruleset),
                             {s: t.bot(rules, s) for s, t in typists.items()}, ready=ready)
     return {s: canonical(rules.orders_codec.to_json(rules.merge_orders({s: o}))) for s, o in typed.items()}
 
@@ -125,7 +124,7 @@ def _ahead(record: Any, seat: str) -> tuple[Any, Any] | None:
 def type_ahead(config: MatchConfig, seat: str, typist: Typist) -> str:
     """``seat``, which does not act now, types into its rows the orders its typist's bot would give in its next
     window; the cells typed, as JSON text ('' when it has no window ahead, or no row to type them in)."""
-    sheets, cls = open_match_sheets(config), get_ruleset(config.ruleset)
+    sheets, cls = opened(config), get_ruleset(config.ruleset)
     read = read_match(sheets, cls)
     ahead = _ahead(read.record, seat)
     if ahead is None:
@@ -234,7 +233,7 @@ class Seen:
 
 def watched(config: MatchConfig, seat: str) -> Seen:
     """A poll of ``config`` (run here), and what it leaves ``seat`` (``Seen``)."""
-    sheets, cls = open_match_sheets(config), get_ruleset(config.ruleset)
+    sheets, cls = opened(config), get_ruleset(config.ruleset)
     report = poll(sheets, cls, now=NOW)
     read = read_match(sheets, cls)
     window = read.record.ruleset.window(read.record.state)

@@ -7,14 +7,13 @@ can fail the Nth call (a crash or an outage at any point of a resolution).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 
 from sheets_gm.engine.grid import column_index
 from sheets_gm.sheets.backend import RangeWrite, SavedMeanwhileError, SheetError
 from sheets_gm.sheets.guard import changed_since, describe_cells
-from sheets_gm.sheets.layout import CellValue, Grid, ReadGuard, WorkbookLayout, split_a1, trim_grid
+from sheets_gm.sheets.layout import CellValue, Grid, ReadGuard, WorkbookLayout, split_a1
 
 _CELLS = re.compile(r"^([A-Z]+)(\d+)(?::([A-Z]+)(\d+)?)?$")
 
@@ -44,6 +43,19 @@ def parse_cells(cells: str, extent: tuple[int, int] = (0, 0)) -> tuple[int, int,
     return r1, c1, r2, c2
 
 
+def _filled_rows(data: dict[tuple[int, int], CellValue]) -> tuple[dict[int, dict[int, CellValue]], int, int]:
+    """A tab's cells holding a value (not ``None`` nor ``""``) by row, its last such row, and its last column holding
+    anything (a whole row's read spans it): what a trimmed read is made of, found in one pass over the tab rather than
+    once a cell of each range."""
+    rows: dict[int, dict[int, CellValue]] = {}
+    last_col = -1
+    for (r, c), value in data.items():
+        last_col = max(last_col, c)
+        if value is not None and value != "":
+            rows.setdefault(r, {})[c] = value
+    return rows, max(rows, default=-1), last_col
+
+
 class MemoryBackend:
     """A spreadsheet held in memory."""
 
@@ -53,7 +65,6 @@ class MemoryBackend:
         self.notes: dict[str, dict[tuple[int, int], str]] = {}  # cell notes by tab, as written
         self.sizes: dict[str, tuple[int, int]] = {}
         self.calls: list[str] = []
-        self.read_bytes = 0
         self.ranges_read: list[str] = []  # every range asked for, in order
         self.fail_on_call: int | None = None  # 1-based index into ``calls`` that raises
 
@@ -83,25 +94,28 @@ class MemoryBackend:
                 rows, cols = self.sizes[tab]
                 if r2 >= rows or c2 >= cols:
                     raise SheetError(f"Range ({full}) exceeds grid limits. Max rows: {rows}, max columns: {cols}")
-        out = self._grids(ranges)
-        self.read_bytes += len(json.dumps(out, ensure_ascii=False).encode())
-        return out
+        return self._grids(ranges)
 
     def _grids(self, ranges: Sequence[str]) -> list[Grid]:
         """The values of each range, trimmed like values.batchGet (no call counted)."""
         out: list[Grid] = []
-        extents: dict[str, tuple[int, int]] = {}  # each tab's, once a call (a read asks many ranges of one tab)
+        by_row: dict[str, tuple[dict[int, dict[int, CellValue]], int, int]] = {}  # each tab's, once a call
         for full in ranges:
             tab, cells = split_a1(full)
             if tab not in self.tabs:
                 raise SheetError(f"Unable to parse range: {full}")
-            data = self.tabs[tab]
-            if tab not in extents:
-                extents[tab] = (max((r for r, _c in data), default=-1) + 1, max((c for _r, c in data), default=-1) + 1)
-            extent = extents[tab]
-            r1, c1, r2, c2 = parse_cells(cells, extent)
-            r2, c2 = min(r2, extent[0] - 1), min(c2, extent[1] - 1)  # past the data nothing is read: as trimmed
-            out.append(trim_grid([[data.get((r, c)) for c in range(c1, c2 + 1)] for r in range(r1, r2 + 1)]))
+            if tab not in by_row:
+                by_row[tab] = _filled_rows(self.tabs[tab])
+            rows, last_row, last_col = by_row[tab]
+            r1, c1, r2, c2 = parse_cells(cells, (last_row + 1, last_col + 1))
+            grid: Grid = []
+            for r in range(r1, min(r2, last_row) + 1):  # past the data nothing is read: as trimmed
+                row = rows.get(r, {})
+                end = max((c for c in row if c1 <= c <= c2), default=c1 - 1)  # trailing empty cells left out
+                grid.append(["" if (v := row.get(c)) is None else v for c in range(c1, end + 1)])
+            while grid and not grid[-1]:  # trailing empty rows left out
+                grid.pop()
+            out.append(grid)
         return out
 
     def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
