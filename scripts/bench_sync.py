@@ -13,7 +13,7 @@ spreadsheet and nothing else; bytes read by an idle poll do not grow over the ma
 over the first windows of the same phase: the median of the last three idle polls of a phase against
 that of its first three, since what is read varies with the match).
 
-Then, for each game, the polls cron makes every minute through the Drive gate (``sync/gate/``):
+Then, for each game, the polls cron makes every minute through the Drive gate (``poll_gate/``):
 Sheets and Drive requests of an idle poll, of one player's save, of the poll that resolves after the bots
 typed, of the polls after those two, and of the half-hourly look at Drive's file index; bars: an idle poll,
 the polls after a write of ours and the half-hourly one make no Sheets request and at most one Drive
@@ -46,6 +46,9 @@ if str(ROOT) not in sys.path:
 from sheets_gm.doctor.quota import played_match  # noqa: E402
 from sheets_gm.engine.ruleset import JUDGE  # noqa: E402
 from sheets_gm.match.schedule import DeadlineSchedule  # noqa: E402
+from sheets_gm.poll_gate.drive import DriveGate  # noqa: E402
+from sheets_gm.poll_gate.run import IdlePoll, gated_poll  # noqa: E402
+from sheets_gm.poll_gate.state import Said  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_game, get_ruleset, ruleset_names  # noqa: E402
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
 from sheets_gm.sheets.google.backend import GoogleSheetBackend  # noqa: E402
@@ -54,9 +57,6 @@ from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout  # noqa: E40
 from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sheets.retry import RetryPolicy  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
-from sheets_gm.sync.gate.drive import DriveGate  # noqa: E402
-from sheets_gm.sync.gate.run import IdlePoll, gated_poll  # noqa: E402
-from sheets_gm.sync.gate.state import Said  # noqa: E402
 from sheets_gm.sync.life.create import create_match  # noqa: E402
 from sheets_gm.sync.poll import poll  # noqa: E402
 from sheets_gm.sync.sheets import MatchSheets  # noqa: E402

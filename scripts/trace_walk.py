@@ -89,12 +89,12 @@ def local_match(folder: Path) -> Path:
 def main(argv: list[str]) -> int:
     """Trace each path once (after an untraced run) and print its rooms and returns."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--depth", type=int, default=2, help="calls of sheets_gm code below the entry (default 2)")
+    parser.add_argument("--depth", type=int, default=3, help="calls of sheets_gm code below the entry (default 3)")
     parser.add_argument("--show", action="store_true", help="print each walk's rooms in order")
     args = parser.parse_args(argv)
     from sheets_gm.cli import main as cli
     from sheets_gm.host.visit import visit
-    from sheets_gm.sync.gate.state import state_path
+    from sheets_gm.poll_gate.state import state_path
 
     with tempfile.TemporaryDirectory() as scratch:
         config = local_match(Path(scratch))

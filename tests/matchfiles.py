@@ -24,6 +24,7 @@ from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets
+from tests.made import made_into
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 TEAMS = ("red", "blue")
@@ -56,30 +57,42 @@ def local_match(folder: Path, *, settings: GvgSettings | None = None, deadline: 
     kept the engine and each team's orders apart) and its ``folder/match.toml``, whose ``[settings]`` say the
     house rules the match was created with (unless ``body`` has a ``[settings]`` of its own: a config that no
     longer says the match's rules). ``private``: the board in match.xlsx, the engine in gm/engine.xlsx and
-    each team's orders in red.xlsx and blue.xlsx, as init lays a GvG match out."""
-    folder.mkdir(parents=True, exist_ok=True)
-    workbook = folder / "match.xlsx"
-    openpyxl.Workbook().save(workbook)
-    sheets = MatchSheets.single(TEAMS, LocalWorkbookBackend(workbook))
-    if private:
-        (folder / "gm").mkdir(exist_ok=True)
-        files = {name: folder / name for name in ("gm/engine.xlsx", "red.xlsx", "blue.xlsx")}
-        for path in files.values():
-            openpyxl.Workbook().save(path)
-        (folder / "gm").chmod(0o700)  # the GM's alone, as init makes them
-        files["gm/engine.xlsx"].chmod(0o600)
-        board = sheets.board
-        sheets = MatchSheets(TEAMS, board, LocalWorkbookBackend(files["gm/engine.xlsx"]),
-                             (LocalWorkbookBackend(files["red.xlsx"]), LocalWorkbookBackend(files["blue.xlsx"])))
-        body = PRIVATE_SHEETS + body
+    each team's orders in red.xlsx and blue.xlsx, as init lays a GvG match out. The workbooks are a copy of the
+    same match made once a test process (``tests.made``)."""
     chosen = settings or GvgSettings()
-    create_match(sheets, create_ruleset("gvg", chosen), roster(size), seed=SEED, deadline=deadline,
-                        title="Test match")
+    made_into(folder, ("local_match", chosen, deadline, size, private),
+              lambda into: _made_workbooks(into, chosen, deadline, size, private))
+    sheets = _local_sheets(folder, private)
+    if private:
+        body = PRIVATE_SHEETS + body
     changed = {k: v for k, v in settings_to_mapping(chosen).items() if settings_to_mapping(GvgSettings())[k] != v}
     table = "".join(f"{k} = {json.dumps(v)}\n" for k, v in changed.items())
     if table and "[settings]" not in body:  # a body with its own [settings] says what the config says
         body += f"\n[settings]\n{table}"
     return local_config(folder, body), sheets
+
+
+def _local_sheets(folder: Path, private: bool) -> MatchSheets:
+    """The sheets of ``local_match``'s workbooks in ``folder``."""
+    board = LocalWorkbookBackend(folder / "match.xlsx")
+    if not private:
+        return MatchSheets.single(TEAMS, board)
+    return MatchSheets(TEAMS, board, LocalWorkbookBackend(folder / "gm/engine.xlsx"),
+                       (LocalWorkbookBackend(folder / "red.xlsx"), LocalWorkbookBackend(folder / "blue.xlsx")))
+
+
+def _made_workbooks(folder: Path, settings: GvgSettings, deadline: str, size: int, private: bool) -> None:
+    """``local_match``'s workbooks made from scratch in ``folder``: empty workbooks, then the match created."""
+    names = ("match.xlsx", "gm/engine.xlsx", "red.xlsx", "blue.xlsx") if private else ("match.xlsx",)
+    if private:
+        (folder / "gm").mkdir()
+    for name in names:
+        openpyxl.Workbook().save(folder / name)
+    if private:
+        (folder / "gm").chmod(0o700)  # the GM's alone, as init makes them
+        (folder / "gm/engine.xlsx").chmod(0o600)
+    create_match(_local_sheets(folder, private), create_ruleset("gvg", settings), roster(size), seed=SEED,
+                 deadline=deadline, title="Test match")
 
 
 def bots(seed: int = 1) -> dict[str, Any]:

@@ -145,7 +145,7 @@ def test_a_function_of_81_lines_is_refused() -> None:
 
 
 #: What runs a match: the rooms ``match/`` (a match's configuration alone) never imports.
-RUNNING = ("sheets_gm.running", "sheets_gm.sync.poll", "sheets_gm.sync.gate", "sheets_gm.notify.announce",
+RUNNING = ("sheets_gm.running", "sheets_gm.sync.poll", "sheets_gm.poll_gate", "sheets_gm.notify.announce",
            "sheets_gm.demo", "sheets_gm.web")
 
 
@@ -168,9 +168,10 @@ def test_the_match_room_holds_the_configuration_alone() -> None:
 @pytest.mark.soak
 def test_serves_look_walks_no_more_rooms_than_crons_poll() -> None:
     """Issue 65: one look of ``serve`` at a match (``host.visit``) enters no more rooms, and returns to no more rooms
-    it left, than cron's poll (``scripts/trace_walk.py``, depth 2): both hand the match to the one poll path."""
-    done = subprocess.run([sys.executable, str(SCRIPTS / "trace_walk.py")], capture_output=True, text=True,
-                          check=True, timeout=300)
+    it left, than cron's poll (``scripts/trace_walk.py``, depth 3): both hand the match to the one poll path, which
+    decides a local match's idle poll and waits for the match lock for both (``running.polls.poll_config``)."""
+    done = subprocess.run([sys.executable, str(SCRIPTS / "trace_walk.py"), "--depth", "3"], capture_output=True,
+                          text=True, check=True, timeout=300)
     figures = {line.split()[0]: tuple(int(n) for n in re.findall(r"(\d+) (?:rooms|returns)", line))
                for line in done.stdout.splitlines() if line.split()[:1] in (["cron"], ["serve"])}
     assert all(s <= c for s, c in zip(figures["serve"], figures["cron"], strict=True)), figures

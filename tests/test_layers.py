@@ -24,14 +24,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("sheets_gm.rulesets.parts",),
     ("sheets_gm.rulesets",),
     # The sync's own floors (``docs/architecture.md``, "Inside the sync"): the match's spreadsheets and record; a
-    # typed row's life; the poll's reading and writing; the match's life; the poll; the poll gate.
+    # typed row's life; the poll's reading and writing; the match's life; the poll. Above it, the poll gate.
     ("sheets_gm.sync.sheets", "sheets_gm.sync.match_record", "sheets_gm.sync.match_tabs", "sheets_gm.sync.deadline",
      "sheets_gm.sync.old_layout", "sheets_gm.sync.lock"),
     ("sheets_gm.sync.rows",),
     ("sheets_gm.sync",),
     ("sheets_gm.sync.life",),
     ("sheets_gm.sync.poll", "sheets_gm.sync.drawn_cells", "sheets_gm.sync.older_copy"),
-    ("sheets_gm.sync.gate", "sheets_gm.scenario", "sheets_gm.simulate"),
+    ("sheets_gm.poll_gate", "sheets_gm.scenario", "sheets_gm.simulate"),
     # the match page: a view of what the sync holds after a poll, built by the match layer, linked by the notices
     ("sheets_gm.web",),
     # the configured match, and beside it the rooms that use it: its running (spreadsheets opened, polls, cron), its
@@ -124,7 +124,7 @@ def test_the_sync_reads_a_row_below_the_match_and_the_poll_above_both() -> None:
 
 #: The poll's orchestration, the match layer's (``running/polls.py``, ``running/idle_poll.py``): the gate, whether a
 #: poll stays idle, when notices are queued and sent. A command imports none of it: it prints what the polls return.
-GATE = "sheets_gm.sync.gate"
+GATE = "sheets_gm.poll_gate"
 ORCHESTRATION = {"after_poll", "send_due", "due", "gate_for", "gated_poll", "idle_local_poll", "may_stay_idle"}
 
 
@@ -147,9 +147,9 @@ def test_the_commands_only_print_what_the_matchs_polls_return() -> None:
         module_name(p): [] for p in commands}
 
 
-@pytest.mark.parametrize("statement", ["from sheets_gm.sync.gate.run import gate_for",
-                                       "from sheets_gm.sync.gate.state import forget_state",
-                                       "import sheets_gm.sync.gate.idle",
+@pytest.mark.parametrize("statement", ["from sheets_gm.poll_gate.run import gate_for",
+                                       "from sheets_gm.poll_gate.state import forget_state",
+                                       "import sheets_gm.poll_gate.idle",
                                        "from sheets_gm.notify.announce import after_poll",
                                        "from sheets_gm.notify.outbox import due"])
 def test_a_command_that_runs_the_gate_or_sends_notices_is_refused(statement: str) -> None:

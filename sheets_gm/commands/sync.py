@@ -34,10 +34,10 @@ def run_sync(args: argparse.Namespace) -> int:
 
         idle = idle_local_sync(args.config, base.clock(), quiet=args.quiet)
         if idle is not None:
-            if idle.warning:
-                print(idle.warning)
+            if idle.state.warning:
+                print(idle.state.warning)
             if not args.quiet:
-                print(idle.summary)
+                print(idle.state.summary)
             if idle.letters_waiting:  # letters waiting for a retry: sent without reading any spreadsheet
                 from sheets_gm.commands import polls
 
@@ -65,10 +65,10 @@ def idle_sync_by_hand(words: Sequence[str]) -> int | None:
         return None
     if "--env-file" in options:
         _apply_env_file(Path(options["--env-file"]), quiet=quiet)
-    if idle.warning:
-        print(idle.warning)
+    if idle.state.warning:
+        print(idle.state.warning)
     if not quiet:
-        print(idle.summary)
+        print(idle.state.summary)
     return 0
 
 

@@ -20,6 +20,7 @@ from rich.markup import escape
 from sheets_gm.console import CommandConsole
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.notify.announce import seen_of
+from sheets_gm.notify.notices import NoticeRules, poll_notices
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.files import orders_file
@@ -30,7 +31,6 @@ from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.export import export_match
 from sheets_gm.sync.match_tabs import ABOUT_TAB
-from sheets_gm.sync.notices import NoticeRules, poll_notices
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.sheets import MatchSheets
 

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from sheets_gm.engine.ruleset import RulesetTraits, TurnStructure
 from sheets_gm.engine.words import counted
 from sheets_gm.match.schedule import DeadlineSchedule
-from sheets_gm.sync.gate.idle import FULL_READ_HOURS as FULL_READ_HOURS  # doctor and the gate name them here
-from sheets_gm.sync.gate.idle import SAFETY_NET_MINUTES as SAFETY_NET_MINUTES
+from sheets_gm.poll_gate.idle import FULL_READ_HOURS as FULL_READ_HOURS  # doctor and the gate name them here
+from sheets_gm.poll_gate.idle import SAFETY_NET_MINUTES as SAFETY_NET_MINUTES
 
 #: Where the limits below come from.
 LIMITS_SOURCE = "https://developers.google.com/workspace/sheets/api/limits"

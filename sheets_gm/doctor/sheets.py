@@ -39,7 +39,7 @@ from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.history import HistoryError
 from sheets_gm.sync.life.board_check import board_edits
 from sheets_gm.sync.life.deadline_change import change_sentence, schedule_change
-from sheets_gm.sync.life.log_check import below_log_words, log_to_end
+from sheets_gm.sync.life.log_check import below_log_words
 from sheets_gm.sync.life.seed_check import seed_fix, seed_problem
 from sheets_gm.sync.life.settle import settle_cut_command
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
@@ -210,7 +210,7 @@ def _below_log(config: MatchConfig, sheets: MatchSheets, read: MatchRead, report
         report.ok("log", "a resolution cut short is under way: the next sync completes it, and the lines it wrote "
                          f"below the match's {counted(log_rows, 'line')} of the Log are its own")
         return
-    (grid,) = sheets.board.read([log_to_end(read.tabs, log_rows)])
+    (grid,) = sheets.board.read([read.tabs.log_to_end(log_rows)])
     typed = below_log_words(grid, log_rows, read.tabs.spec.tabs.log, start=log_rows)
     if typed:
         report.fail("log", "; ".join(typed), "delete those lines: players read the Log as what the match logged "

@@ -99,8 +99,3 @@ def visible_to(events: Iterable[Event], seat: str | None) -> list[Event]:
     (['Ann moves.'], ['Ann moves.', 'A hidden unit moves to C3.'])
     """
     return [e for e in events if e.audience is None or (seat is not None and seat in e.audience)]
-
-
-def render_log(events: list[Event]) -> str:
-    """The events as sentences, one per line, each with its turn."""
-    return "\n".join(f"Turn {e.turn}: {e.text}" for e in events)

@@ -3,7 +3,7 @@ account holds.
 
 Under cron each Google match asks Drive's change log once a poll from a page token of its own. Under ``serve`` the
 :class:`AccountWatcher` of an account asks it once an interval for all of them (and, every
-``gate.drive.SAFETY_NET``, Drive's file index once for all of them), and keeps, for each match, the changes to its
+``poll_gate.drive.SAFETY_NET``, Drive's file index once for all of them), and keeps, for each match, the changes to its
 spreadsheets since that match's last poll. A match is polled when the log named one of its spreadsheets (or its
 gate would read anyway: ``quiet``); what the watcher kept for it is taken as the poll starts (a :class:`Handover`,
 plain data, which crosses to the poll's own process) and its gate is handed a :class:`SharedChangeLog`, which
@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.host.quiet import CHANGED, DUE, LastRead
 from sheets_gm.match.config import MatchConfig
+from sheets_gm.poll_gate.drive import CLOCK_MARGIN, SAFETY_NET
 from sheets_gm.running.connect import google_client
 from sheets_gm.sheets.backend import SheetAccessError, SheetError
 from sheets_gm.sheets.google.drive import DriveChangeLog, DriveChanges, DriveFiles
-from sheets_gm.sync.gate.drive import CLOCK_MARGIN, SAFETY_NET
 
 if TYPE_CHECKING:
     import gspread

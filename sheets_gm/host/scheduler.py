@@ -420,8 +420,9 @@ class Host:
         elif hosted.config is None:
             need = first_need(hosted.path, now)
             if need.idle is not None:
-                hosted.line, hosted.warning = need.idle.summary, need.idle.warning
-                hosted.deadline, hosted.finished, hosted.done = need.idle.deadline, need.idle.finished, "idle"
+                kept = need.idle.state
+                hosted.line, hosted.warning = kept.summary, kept.warning
+                hosted.deadline, hosted.finished, hosted.done = kept.deadline, kept.finished, "idle"
             elif need.poll and not hosted.early:
                 self._watch_early(hosted, now)
         elif hosted.local:

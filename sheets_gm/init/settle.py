@@ -16,10 +16,10 @@ from typing import Any
 
 from sheets_gm.init.common import create_from
 from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.poll_gate.state import forget_state, state_path
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.running.run import configured_ruleset
 from sheets_gm.sync.command_journal import command_path, end_command, load_command, roll_back_init
-from sheets_gm.sync.gate.state import forget_state, state_path
 from sheets_gm.sync.journal import drop_journal, journal_path
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.upkeep.repair_prepare import complete_prepare

@@ -2,7 +2,7 @@
 
 The one hook into polling is ``after_poll``: the sync calls it once a poll has written everything (the
 engine's commit included) and kept its state for the next poll's gate. It builds the notices from the
-poll's report (``sync.notices``), turns each into letters (a seat's e-mail to its members' roster addresses,
+poll's report (``notify.notices``), turns each into letters (a seat's e-mail to its members' roster addresses,
 the channel's chat posts), queues those never queued before and sends what waits. It never raises: a notice
 that cannot be built, queued or sent is a line for the GM, never a failed poll. An idle poll calls
 ``send_due`` only when the outbox holds a letter that may be tried now (no spreadsheet is read for it).
@@ -17,22 +17,22 @@ from datetime import UTC, datetime
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.notify.channel import SendError
-from sheets_gm.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
-from sheets_gm.notify.redact import redact as redact_secrets
-from sheets_gm.notify.send import Sending, send_waiting
-from sheets_gm.notify.settings import ChatStyle, NotifySettings
-from sheets_gm.sync.notices import (
+from sheets_gm.notify.notices import (
     CHANNEL,
     Notice,
     NoticeKind,
     NoticeRules,
-    PollFacts,
     PollSeen,
     poll_notices,
     reminder_due,
     window_token,
 )
+from sheets_gm.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
+from sheets_gm.notify.redact import redact as redact_secrets
+from sheets_gm.notify.send import Sending, send_waiting
+from sheets_gm.notify.settings import ChatStyle, NotifySettings
 from sheets_gm.sync.poll import WindowReport
+from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.sync.sheets import MatchSheets
 
 Clock = Callable[[], datetime]

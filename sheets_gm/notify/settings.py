@@ -39,7 +39,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sheets_gm.notify.env_file import EnvFileError, env_files_of, read_env_file
-from sheets_gm.sync.notices import NoticeKind, NoticeRules
+from sheets_gm.notify.notices import NoticeKind, NoticeRules
 
 #: The kinds a GM may choose in ``send`` (the test notice is doctor's alone).
 SENDABLE = tuple(k for k in NoticeKind if k is not NoticeKind.TEST)

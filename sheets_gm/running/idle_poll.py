@@ -1,9 +1,9 @@
 """Whether a poll of a match may stay idle, and cron's idle poll of a local match, decided before anything loads.
 
-A poll the gate finds idle (nothing changed, no deadline due: ``sync.gate``) stays idle only when it has
+A poll the gate finds idle (nothing changed, no deadline due: ``poll_gate``) stays idle only when it has
 something to say again (the last full poll's line, or nothing at all for ``--quiet``) and the open window's
 reminder has not fallen due: a reminder needs a read, to know whom to remind. Standard library only, as
-``sync.gate.idle`` and ``notify.outbox`` are: cron's idle sync of a local match decides here before any game,
+``poll_gate.idle`` and ``notify.outbox`` are: cron's idle sync of a local match decides here before any game,
 sheet or config code loads (``commands/sync.py``).
 """
 
@@ -14,8 +14,8 @@ from pathlib import Path
 
 from sheets_gm.engine.plain import Plain
 from sheets_gm.notify.due import Due, due_without_letters
-from sheets_gm.sync.gate.idle import idle_local_poll
-from sheets_gm.sync.gate.state import PollState
+from sheets_gm.poll_gate.idle import idle_local_poll
+from sheets_gm.poll_gate.state import PollState
 
 
 def may_stay_idle(state: PollState, notices: Due, *, quiet: bool) -> bool:
@@ -24,20 +24,15 @@ def may_stay_idle(state: PollState, notices: Due, *, quiet: bool) -> bool:
 
 
 class IdleSync(Plain):
-    """Cron's idle poll of a local match: what it says again (the last full poll's warning and line), and
-    whether letters wait for a retry (sent then, reading no spreadsheet); and, for ``serve``, the open window's
-    deadline and whether the match is over, as the last full poll saw them. A plain class: no ``dataclasses`` on
-    the idle path."""
+    """Cron's idle poll of a local match: the last full poll's state, which it says again (its warning and line;
+    for ``serve``, the open window's deadline and whether the match is over), and whether letters wait for a retry
+    (sent then, reading no spreadsheet). A plain class: no ``dataclasses`` on the idle path."""
 
-    __slots__ = ("deadline", "finished", "letters_waiting", "summary", "warning")
+    __slots__ = ("letters_waiting", "state")
 
-    def __init__(self, warning: str, summary: str, letters_waiting: bool, deadline: str = "",
-                 finished: bool = False) -> None:
-        self.warning = warning
-        self.summary = summary
+    def __init__(self, state: PollState, letters_waiting: bool) -> None:
+        self.state = state
         self.letters_waiting = letters_waiting
-        self.deadline = deadline
-        self.finished = finished
 
 
 def idle_local_sync(config_path: Path, now: datetime, *, quiet: bool) -> IdleSync | None:
@@ -53,4 +48,4 @@ def idle_local_sync(config_path: Path, now: datetime, *, quiet: bool) -> IdleSyn
         notices = due(config_path, now)
     if not may_stay_idle(state, notices, quiet=quiet):
         return None
-    return IdleSync(state.warning, state.summary, notices.letters > 0, state.deadline, state.finished)
+    return IdleSync(state, notices.letters > 0)

@@ -1,12 +1,10 @@
 """One look at a configured match, as ``serve`` takes it (``host/visit.py``): cron's one path from a config to its
-poll (``running.polls.poll_config``) behind the two decisions a hosted look makes first, and what came of it in
-plain words.
+poll (``running.polls.poll_config``), and what came of it in plain words.
 
-A look reads nothing while another command holds the match (``SyncBusyError``, raised: the host tries again at
-the next interval); with ``letters_only`` it sends only the letters waiting for a retry; a local match its last poll
-left idle stays so, as cron's idle poll decides (``running.idle_poll``), so that a host's first look costs what
-cron's idle poll does. Anything else is cron's poll, with the host's signed-in client, the change log its account's
-watcher handed over and no wait for the match lock.
+It is cron's poll (a local match its last poll left idle stays so, reading nothing, as cron's idle poll decides),
+with the host's signed-in client, the change log its account's watcher handed over and no wait for the match lock:
+a look reads nothing while another command holds the match (``SyncBusyError``, raised: the host tries again at the
+next interval). With ``letters_only`` it sends only the letters waiting for a retry.
 """
 
 from __future__ import annotations
@@ -17,11 +15,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from sheets_gm.match.config import BackendKind, MatchConfig
-from sheets_gm.running.idle_poll import IdleSync, idle_local_sync
+from sheets_gm.match.config import MatchConfig
 from sheets_gm.running.poll_words import report_line
 from sheets_gm.running.polls import IdlePoll, LeftOpen, Looked, poll_config, send_waiting
-from sheets_gm.running.run import require_sheets
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sync.lock import match_lock
 
@@ -61,27 +57,12 @@ def look_at(config: MatchConfig, config_mark: FileMark | None, clock: Clock, *, 
     """One look at the match (see the module notes): ``config_mark`` is the config file as it was before it was
     read, ``client`` the host's signed-in Google client, ``drive_log`` the change log its account's watcher
     answers from (None: Drive is asked). Errors are raised, ``SyncBusyError`` when another command holds the match."""
-    require_sheets(config.ruleset, str(config.path))
-    _skip_if_held(config)
     if letters_only:
+        with match_lock(config.lock_path, wait_seconds=0):  # held: ``SyncBusyError``, tried at the next interval
+            pass
         return Look(Seen.LETTERS, notices=send_waiting(config, clock))
-    if config.backend is not BackendKind.GOOGLE:
-        idle = idle_local_sync(config.path, clock(), quiet=True)
-        if idle is not None and not idle.letters_waiting:
-            return _stayed_idle(idle)
     return _said(poll_config(config, config_mark, clock, quiet=True, client=client, drive_log=drive_log,
                              lock_wait=0))
-
-
-def _skip_if_held(config: MatchConfig) -> None:
-    """``SyncBusyError`` when another command holds the match's lock: the look reads nothing, not even the gate's
-    record."""
-    with match_lock(config.lock_path, wait_seconds=0):
-        pass
-
-
-def _stayed_idle(idle: IdleSync) -> Look:
-    return Look(Seen.IDLE, idle.summary, idle.warning, deadline=idle.deadline, finished=idle.finished)
 
 
 def _said(looked: Looked) -> Look:

@@ -12,7 +12,7 @@ from jinja2 import TemplateError
 
 from sheets_gm.match.config import ConfigError, MatchConfig, load_config
 from sheets_gm.notify.announce import spreadsheet_link
-from sheets_gm.sync.notices import PollFacts
+from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.web.page import marker_of, page_input
 from sheets_gm.web.server import HostedPage
 from sheets_gm.web.site import build_site, built_for

@@ -1,7 +1,7 @@
 """A configured match's polls as the commands run them: cron's and ``sync --watch``'s behind the gate, a GM's
 ``resolve``, and the notices after each. The commands only print what these return.
 
-One poll behind the gate (:func:`poll_behind_gate`): build the match's gate (``sync.gate.run.gate_for``: Drive's
+One poll behind the gate (:func:`poll_behind_gate`): build the match's gate (``poll_gate.run.gate_for``: Drive's
 for a Google match, the workbooks' fingerprints else), let it decide whether the poll reads at all (it stays
 idle only as ``running.idle_poll`` allows), run the poll under the match lock (``running.run.sync_once``), keep what
 it said for the next idle poll (:func:`said_of`), and queue and send its notices (``notify.announce``; an idle
@@ -24,16 +24,16 @@ from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.notify.announce import after_poll, send_due
 from sheets_gm.notify.due import Due
 from sheets_gm.notify.outbox import due
+from sheets_gm.poll_gate.run import IdlePoll as IdlePoll  # where the commands find it
+from sheets_gm.poll_gate.run import gate_for, gated_poll
+from sheets_gm.poll_gate.state import PollState, Said
 from sheets_gm.running.connect import open_match_sheets, tidy_local_workbooks
-from sheets_gm.running.idle_poll import may_stay_idle
+from sheets_gm.running.idle_poll import idle_local_sync, may_stay_idle
 from sheets_gm.running.poll_words import describe_report, poll_warnings, rejected_lines
-from sheets_gm.running.run import complete_cut_change, gm_change, sync_once
+from sheets_gm.running.run import complete_cut_change, gm_change, require_sheets, sync_once
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.private_files import write_private
-from sheets_gm.sync.gate.run import IdlePoll as IdlePoll  # where the commands find it
-from sheets_gm.sync.gate.run import gate_for, gated_poll
-from sheets_gm.sync.gate.state import PollState, Said
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
@@ -113,7 +113,13 @@ def poll_config(config: MatchConfig, config_mark: FileMark | None, clock: Clock,
                 lock_wait: float = 30.0) -> Looked:
     """The one path from a config read to its poll, for cron and ``serve`` alike: a command cut short completed, the
     match's spreadsheets opened (``client``: ``serve``'s signed-in Google client; None: signed in here), what a
-    local workbook must not hold put right, then ``poll_behind_gate`` (``drive_log`` and ``lock_wait`` as there)."""
+    local workbook must not hold put right, then ``poll_behind_gate`` (``drive_log`` and ``lock_wait`` as there). A
+    local match its last poll left idle, with no letter waiting for a retry, stays so first, reading nothing (as cron's
+    idle poll decides before anything loads: ``running.idle_poll``)."""
+    require_sheets(config.ruleset, str(config.path))
+    idle = _stays_idle(config, clock, quiet=quiet, lock_wait=lock_wait)
+    if idle is not None:
+        return Looked((), idle)
     settled = complete_cut_commands(config, lock_wait=lock_wait)
     try:
         sheets = open_match_sheets(config, client=client)
@@ -124,6 +130,15 @@ def poll_config(config: MatchConfig, config_mark: FileMark | None, clock: Clock,
         if not settled:
             raise
         raise SheetError(f"{settled}. {exc}") from exc
+
+
+def _stays_idle(config: MatchConfig, clock: Clock, *, quiet: bool, lock_wait: float) -> IdlePoll | None:
+    """The idle poll of a local match that may stay idle with no letter waiting, else None: the poll goes on. Asked
+    under the match lock, a Google match's too: one another command holds is waited for ``lock_wait`` seconds, then
+    ``SyncBusyError``, before anything is read or opened."""
+    with match_lock(config.lock_path, wait_seconds=lock_wait):
+        idle = None if config.backend is BackendKind.GOOGLE else idle_local_sync(config.path, clock(), quiet=quiet)
+    return IdlePoll(idle.state) if idle is not None and not idle.letters_waiting else None
 
 
 def said_of(config: MatchConfig, report: WindowReport) -> Said:

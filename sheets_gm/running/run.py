@@ -17,6 +17,7 @@ from sheets_gm.match.config import ConfigError, MatchConfig, live_values, match_
 from sheets_gm.match.match_roster import editor_emails, repair_roster
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.match.team_check import row_emails
+from sheets_gm.poll_gate.state import forget_state, state_path
 from sheets_gm.rulesets.registry import (
     AnyRuleset,
     default_board_text,
@@ -29,7 +30,6 @@ from sheets_gm.sync.command_journal import (
     command_path,
     load_command,
 )
-from sheets_gm.sync.gate.state import forget_state, state_path
 from sheets_gm.sync.journal import load_change
 from sheets_gm.sync.life.grow import LayoutOwners
 from sheets_gm.sync.life.settle import settle_cut_command

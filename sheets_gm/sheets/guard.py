@@ -11,7 +11,7 @@ there, :class:`ReadGuard`) keeps her save:
 - Google has no conditional write: the write leaves out every guarded cell it would not change
   (:func:`changed_only`), so what she typed in such a cell stays, and clears a typed cell only if it still holds
   what was read (a find-and-replace of that very value); what the write answers with (its ``read_back``) then
-  shows what she saved, and the next poll reads that spreadsheet (``sync/gate/kept_reads.py``).
+  shows what she saved, and the next poll reads that spreadsheet (``poll_gate/kept_reads.py``).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from datetime import datetime
 
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.guard import grid_cells, origin, written_cells
-from sheets_gm.sheets.layout import CellValue, cell_at
+from sheets_gm.sheets.layout import CellValue, cell_at, split_a1
 from sheets_gm.sheets.looks import TabSeen, seen_grid
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.journal import journal_under_way
@@ -85,7 +85,7 @@ def typed_over_words(sheets: MatchSheets, read: MatchRead, seen: Sequence[TabSee
     found_all = [seen_grid(seen, r) for r in ranges] if seen is not None else sheets.board.read(ranges)
     for write, grid in zip(others, found_all, strict=False):  # the other drawn tabs: Wesnoth's Units, a plane
         found_cells = grid_cells(write.range, grid)
-        out += [_typed_over_words(_tab_name(write.range), cell_at(cell[2], cell[1] + 1), found_cells.get(cell, ""), v)
+        out += [_typed_over_words(split_a1(write.range)[0], cell_at(cell[2], cell[1] + 1), found_cells.get(cell, ""), v)
                 for cell, v in written_cells([write]).items()
                 if not _drawn_here(found_cells.get(cell, ""), v, cut.get(cell))]
     log = read.tabs.spec.tabs.log
@@ -129,11 +129,6 @@ def _drawing(sheets: MatchSheets, read: MatchRead) -> list[RangeWrite]:
 def _board_tab(read: MatchRead) -> str:
     """The board tab's name as ``origin`` folds it."""
     return origin(read.board[0])[0] if read.board is not None else ""
-
-
-def _tab_name(a1_range: str) -> str:
-    """The tab of a full A1 range, as its title is written (``'Units'!A1:F9`` is ``Units``)."""
-    return a1_range.rsplit("!", 1)[0].strip("'").replace("''", "'")
 
 
 def _cut_drawing(sheets: MatchSheets, read: MatchRead) -> dict[tuple[str, int, int], CellValue]:

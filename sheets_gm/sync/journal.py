@@ -2,16 +2,13 @@
 
 A resolution writes each seat's spreadsheet first (the rows it read are cleared, and their copy goes to the seat's
 hidden Copies tab, the pending row, in the same call), then the judge's, the board's, and the engine's last: the
-commit. Before the first of those writes it keeps its record (``ResolutionRecord``) in the GM's private ``.sheets-gm``
-folder beside the poll state and the kept reads (0600, the folder 0700: it holds what players typed and the engine
-does not have yet): the window and the resolution's number (its step: a window may resolve in several), every
-seat's rows as read for the window (standing tables included: Win or Die's standing reactions, Wesnoth's advancement
-choices), the GM events it applies (the stand-in GM's), the key of its dice, and each seat's pending row. A
-resolution cut before the commit is completed by the next poll from that record, never from the sheets again: the
-orders, the GM events and the dice are the cut resolution's, whatever was typed since (which stays, for the window
-after). The record is dropped once the engine's write went through, and ignored whenever the engine's record shows
-its resolution committed (or taken back). ``repair``, laying a Copies tab out again, writes the record's pending row
-back into it.
+commit. Before the first of those writes it keeps its record (``ResolutionRecord``: all the resolution depends on)
+in the GM's private ``.sheets-gm`` folder beside the poll state and the kept reads (0600, the folder 0700: it holds
+what players typed and the engine does not have yet). A resolution cut before the commit is completed by the next
+poll from that record, never from the sheets again: the orders, the GM events and the dice are the cut
+resolution's, whatever was typed since (which stays, for the window after). The record is dropped once the
+engine's write went through, and ignored whenever the engine's record shows its resolution committed (or taken
+back). ``repair``, laying a Copies tab out again, writes the record's pending row back into it.
 
 It costs no call to any spreadsheet: the API bars (one read and one write per spreadsheet for a resolution) hold.
 A record that cannot be written stops the resolution before its first write (``JournalUnwritableError``). A match

@@ -7,9 +7,8 @@ changed (and sets aside rows typed for another window). A resolution writes one 
 spreadsheet in this order: the seats' (archive the consumed rows in the pending row, redraw
 every table for the next window), the judge's, the board's (board, status, public log), then
 the engine's last: its record is the commit. A resolution cut before the commit is completed
-by the next poll from the pending rows, keeping whatever was typed for the next window since.
-Each seat's pending row is also kept in the GM's journal before the seats are written
-(``sync/journal.py``), for ``repair`` to write back into a Copies tab deleted meanwhile.
+by the next poll from the record kept before its first write (``sync/journal.py``), keeping
+whatever was typed for the next window since.
 """
 
 from __future__ import annotations
@@ -75,7 +74,6 @@ from sheets_gm.sync.match_record import (
     packed_cell,
 )
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.notices import PollFacts
 from sheets_gm.sync.older_copy import (
     History,
     OlderCopy,
@@ -84,6 +82,7 @@ from sheets_gm.sync.older_copy import (
     read_copies,
     restore_archives,
 )
+from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.sync.read import MatchRead, adapter_of, read_match
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
 from sheets_gm.sync.rows.fate_words import (
@@ -159,8 +158,8 @@ class WindowReport:
     untyped: dict[str, list[str]] = field(default_factory=dict)  # acting seat -> its rows with nothing typed yet
     tables_grown: list[str] = field(default_factory=list)  # the seats whose input tab the resolution laid out larger
     short_tables: list[str] = field(default_factory=list)  # tables with fewer rows than the state gives them
-    drive: str = ""  # Google, through the Drive gate: why the poll read and how many spreadsheets (sync/gate/drive.py)
-    facts: PollFacts | None = None  # what the poll saw and resolved, for its notices (sync.notices)
+    drive: str = ""  # Google, through the Drive gate: why the poll read and how many spreadsheets (poll_gate/drive.py)
+    facts: PollFacts | None = None  # what the poll saw and resolved, for its notices and page (sync.poll_facts)
     bots_typed: list[str] = field(default_factory=list)  # the seats whose bots typed for the window it drew
     saved_meanwhile: list[str] = field(default_factory=list)  # spreadsheets saved between a read and our write
     older_copies: list[str] = field(default_factory=list)  # seats whose file was saved from a copy older than ours
@@ -243,6 +242,18 @@ def _rejected(verdict: Verdict) -> tuple[str, str]:
     if colon and head.startswith(verdict.subject) and head[len(verdict.subject):][:2] in ("", " ("):
         return f"{verdict.seat} · {head}", why
     return who, verdict.message
+
+
+def _rejected_list(read: MatchRead, answer: _Answer, idle_answer: _Answer) -> list[tuple[str, str]]:
+    """Every refusal of the poll: what the reading of each seat's rows refused (its cells' notes too), what the
+    check refused that the reading did not (said once, as the row's cell says it: ``row_feedback``), the stray
+    rows'."""
+    read_said = {seat: i.problems for seat, i in idle_answer.inputs.items()}
+    return [*((f"{seat} · {subject}", p) for seat, said in read_said.items() for subject, notes in said.items()
+              for p in notes),
+            *(_rejected(v) for v in answer.verdicts
+              if not v.accepted and v.message not in read_said.get(v.seat, {}).get(v.subject, ())),
+            *(r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays))]
 
 
 def in_order(seat_read: SeatRead, window: Window) -> dict[str, list[TypedRow]]:
@@ -416,11 +427,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     read = _as_recorded(read, recorded)
     answer = _answer(read, window, dice)
     idle_answer = _noted(read, window, answer)
-    report.rejected = [(f"{seat} · {subject}", p) for seat, i in idle_answer.inputs.items()
-                       for subject, problems in i.problems.items() for p in problems]
-    report.rejected += [_rejected(v) for v in answer.verdicts if not v.accepted]
-    report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
-    report.rejected = list(dict.fromkeys(report.rejected))  # the reading and the check may both give one refusal
+    report.rejected = _rejected_list(read, answer, idle_answer)
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
     report.ready_held = [s for s in report.waiting_for if s in read.seats and _ready_ticked(read.seats[s], window)]
     report.untyped = _untyped_rows(read, window, answer)

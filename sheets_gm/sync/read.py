@@ -234,7 +234,7 @@ def _change_to_complete(sheets: MatchSheets, record: MatchRecord, *, complete: b
 
 
 #: The Log is read by a poll from the start of the block of this many lines its last line is in: the range asked
-#: stays the same for as many lines (a kept read answers it, ``gate.kept_reads``), and what is read of the Log
+#: stays the same for as many lines (a kept read answers it, ``poll_gate.kept_reads``), and what is read of the Log
 #: above its last line stays small whatever the match's length.
 LOG_READ_BLOCK = 16
 

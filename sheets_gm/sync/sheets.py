@@ -108,10 +108,6 @@ class WriteBatch:
         """How many ranges are queued."""
         return len(self.writes)
 
-    def writes_to(self, backend: SheetBackend) -> bool:
-        """Whether a range is queued for ``backend``."""
-        return any(b is backend for b, _w in self.writes)
-
     def run(self, order: Sequence[SheetBackend], *, past_open: bool = False) -> int:
         """Write everything, one call per spreadsheet in ``order``; returns the number of calls. ``past_open``: a
         workbook open in an office program is passed over and the others written, then its WorkbookOpenError raised

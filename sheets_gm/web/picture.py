@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.sheets.adapter import BoardDrawing
-from sheets_gm.sync.notices import PollFacts
+from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.web.site import drawn
 from sheets_gm.web.svg import HEX_OFFSETS
 

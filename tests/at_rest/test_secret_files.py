@@ -90,9 +90,9 @@ def test_doctor_warns_of_a_service_account_key_others_can_read(tmp_path: Path, o
 
 
 def test_the_kept_reads_and_the_poll_state_are_the_gms_alone(tmp_path: Path, open_umask: None) -> None:
+    from sheets_gm.poll_gate.kept_reads import KeptRead, kept_path, save_kept
+    from sheets_gm.poll_gate.state import PollState, save_state, state_path
     from sheets_gm.sheets.marks import FileMark
-    from sheets_gm.sync.gate.kept_reads import KeptRead, kept_path, save_kept
-    from sheets_gm.sync.gate.state import PollState, save_state, state_path
 
     config = tmp_path / "match.toml"
     save_kept(kept_path(config), {"KEY": KeptRead(("Engine!1:15",), ([["seed", "00ff"]],))})

@@ -18,11 +18,11 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
+from sheets_gm.poll_gate.kept_reads import kept_path
+from sheets_gm.poll_gate.state import load_state, state_path
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sync.deadline import stamp_deadline
-from sheets_gm.sync.gate.kept_reads import kept_path
-from sheets_gm.sync.gate.state import load_state, state_path
 from tests.commands.test_commands_google import ACCOUNT, KEYS, ROSTER, run
 from tests.fakes.google_api import (
     BATCH_UPDATE,

@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.match.config import load_config
+from sheets_gm.poll_gate.kept_reads import KeptSheets
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.running.run import sync_once
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
-from sheets_gm.sync.gate.kept_reads import KeptSheets
 from tests.commands.test_commands_google import KEYS
 from tests.commands.test_drive_gate import START, Clock, module_fake
 from tests.fakes.google_api import GoogleApiFake, signed_in_fake, write_service_account_key

@@ -13,10 +13,10 @@ from typing import Any, NamedTuple
 import pytest
 
 from sheets_gm.match.config import load_config
+from sheets_gm.poll_gate.state import load_state, state_path
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.google.drive import DriveChangeLog
-from sheets_gm.sync.gate.state import load_state, state_path
 from tests.commands.test_commands_google import ACCOUNT, KEYS, run
 from tests.commands.test_drive_gate import (  # noqa: F401 (fixtures)
     Clock,

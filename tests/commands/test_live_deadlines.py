@@ -16,8 +16,8 @@ import openpyxl
 import pytest
 
 from sheets_gm.engine.settings import settings_table
+from sheets_gm.poll_gate.idle import idle_local_poll
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.sync.gate.idle import idle_local_poll
 from tests.commands.test_commands import FEEDBACK, config, record, roster, row_of, run, type_orders
 
 #: A Monday noon: the match starts here and the tests move the clock on by hand.

@@ -32,6 +32,7 @@ from sheets_gm.init.start import init_match
 from sheets_gm.match.config import MatchConfig, load_config, toml_key
 from sheets_gm.match.roster_tab import roster_columns
 from sheets_gm.notify.announce import seen_of
+from sheets_gm.notify.notices import CHANNEL, Notice, NoticeRules, poll_notices
 from sheets_gm.privacy.secrets import ExposedSecretError
 from sheets_gm.rulesets.registry import (
     AnyRuleset,
@@ -49,7 +50,6 @@ from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_record import MatchRecord, history_rows, joined_cells
-from sheets_gm.sync.notices import CHANNEL, Notice, NoticeRules, poll_notices
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets, seat_backend

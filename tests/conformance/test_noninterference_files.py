@@ -32,12 +32,12 @@ from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.init.start import init_match
 from sheets_gm.match.config import MatchConfig, load_config, toml_key
 from sheets_gm.notify.announce import seen_of
+from sheets_gm.notify.notices import NoticeRules, poll_notices
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset, ruleset_names
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.match_record import engine_write
-from sheets_gm.sync.notices import NoticeRules, poll_notices
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
 from tests.conformance.leak_scan import workbook_differences, xml_parts

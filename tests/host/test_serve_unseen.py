@@ -1,6 +1,6 @@
 """``serve`` on a match the GM plays on her own account, on spreadsheets she made by hand: her playing sign-in
 (``spreadsheets`` + ``drive.file``) never sees them in Drive's change log, so the one decision cron's poll asks too
-(``gate.drive.reads_anyway``) reads them about once a minute, whatever Drive says: a save there is answered within
+(``poll_gate.drive.reads_anyway``) reads them about once a minute, whatever Drive says: a save there is answered within
 the minute, and the account's Sheets quota pays four reads a minute, not four every look."""
 
 from __future__ import annotations

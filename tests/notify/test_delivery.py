@@ -23,10 +23,10 @@ from sheets_gm.match.config import MatchConfig
 from sheets_gm.notify.announce import letters_of
 from sheets_gm.notify.chat import ChatHook
 from sheets_gm.notify.env_file import env_file_path
+from sheets_gm.notify.notices import CHANNEL, CHANNEL_LINES, Notice, NoticeKind
 from sheets_gm.notify.outbox import Outbox
 from sheets_gm.notify.settings import ChatSettings, ChatStyle, NotifySettings, SecretSource
 from sheets_gm.running.cron import cron_line
-from sheets_gm.sync.notices import CHANNEL, CHANNEL_LINES, Notice, NoticeKind
 from tests.notify.servers import PASSWORD, Fault, Hook, Mailbox, free_port, smtp_server, webhook_server
 from tests.notify.test_notices_every_game import (
     GM,

@@ -1,4 +1,4 @@
-"""What a poll's notices say and how they are keyed (``sync.notices``), and the outbox that sends each key once
+"""What a poll's notices say and how they are keyed (``notify.notices``), and the outbox that sends each key once
 (``notify.outbox``): a resolution cut by a fault and completed by the next poll tells the table once."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.notify.announce import letters_of, seen_of
+from sheets_gm.notify.notices import CHANNEL, NoticeKind, NoticeRules, PollSeen, poll_notices, reminder_due
 from sheets_gm.notify.outbox import CHAT, Letter, Outbox, due
 from sheets_gm.notify.settings import ChatSettings, ChatStyle, NotifySettings, SecretSource
-from sheets_gm.sync.notices import CHANNEL, NoticeKind, NoticeRules, PollSeen, poll_notices, reminder_due
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import InjectedFault, MemoryBackend

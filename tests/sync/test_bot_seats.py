@@ -17,7 +17,7 @@ import pytest
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset, ruleset_names
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
-from sheets_gm.sheets.local.backend import create_workbook
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend, create_workbook
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.bot_seats import bot_input
 from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, hand_seats, undo_window
@@ -28,6 +28,7 @@ from sheets_gm.sync.read import read_match
 from sheets_gm.sync.rows.fates import given_back
 from sheets_gm.sync.sheets import MatchSheets
 from tests.conformance.leak_scan import find_in_data
+from tests.made import made_into
 
 NOW = dt.datetime(2026, 11, 25, 9, tzinfo=dt.UTC)
 SEED = b"bot seats: the seed of the match!"
@@ -42,27 +43,42 @@ def _seats(name: str) -> tuple[str, ...]:
 def _match(folder: Path, name: str, bots: dict[str, str], short: bool = False) -> tuple[MatchSheets, AnyRuleset]:
     """A match of ``name`` on local workbooks laid out privately (a file per seat, the engine under gm/), seated as the
     game declares for the shared tests (``SharedTests``: every seat of its sample roster unless it names fewer);
-    ``short``: with the house rules the game declares to end it soon."""
-    from sheets_gm.rulesets.registry import sheet_spec
-
+    ``short``: with the house rules the game declares to end it soon. A copy of the match made once a test process
+    for these arguments (``tests.made``)."""
     tests = get_game(name).tests
     settings = get_ruleset(name).traits.settings_type(**tests.short) if short else None
     rules = create_ruleset(name, settings)
     roster = tests.roster(rules.sample_roster())
+
+    def make(into: Path) -> None:
+        paths = _paths(into, name, rules, roster.seats)
+        for path, first in paths.values():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            values: dict[str, Grid] = {"A1": [["engine"]]} if first == ABOUT_TAB else {}
+            create_workbook(path, WorkbookLayout("t", (TabLayout(first, rows=1, cols=1, values=values),)))
+        create_match(_sheets(into, name, rules, roster.seats), rules, roster, seed=SEED, bots=bots)
+
+    made_into(folder, ("bot seats", name, tuple(sorted(bots.items())), short), make)
+    return _sheets(folder, name, rules, roster.seats), rules
+
+
+def _paths(folder: Path, name: str, rules: AnyRuleset, seats: tuple[str, ...]) -> dict[str, tuple[Path, str]]:
+    """Each role's workbook in ``folder`` and the first tab it is made with."""
+    from sheets_gm.rulesets.registry import sheet_spec
+
     tabs = sheet_spec(name).tabs
     paths = {"board": (folder / "board.xlsx", tabs.board), "engine": (folder / "gm" / "engine.xlsx", ABOUT_TAB)}
-    paths |= {s: (folder / f"orders-{s}.xlsx", tabs.orders.format(seat=s)) for s in roster.seats}
+    paths |= {s: (folder / f"orders-{s}.xlsx", tabs.orders.format(seat=s)) for s in seats}
     if rules.traits.judge:
         paths["judge"] = (folder / "gm" / "judge.xlsx", tabs.judge)
-    backends = {}
-    for role, (path, first) in paths.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        values: dict[str, Grid] = {"A1": [["engine"]]} if first == ABOUT_TAB else {}
-        backends[role] = create_workbook(path, WorkbookLayout("t", (TabLayout(first, rows=1, cols=1, values=values),)))
-    sheets = MatchSheets(roster.seats, backends["board"], backends["engine"],
-                         tuple(backends[s] for s in roster.seats), backends.get("judge"))
-    create_match(sheets, rules, roster, seed=SEED, bots=bots)
-    return sheets, rules
+    return paths
+
+
+def _sheets(folder: Path, name: str, rules: AnyRuleset, seats: tuple[str, ...]) -> MatchSheets:
+    """The match's sheets on its workbooks in ``folder``."""
+    backends = {role: LocalWorkbookBackend(path) for role, (path, _) in _paths(folder, name, rules, seats).items()}
+    return MatchSheets(seats, backends["board"], backends["engine"], tuple(backends[s] for s in seats),
+                       backends.get("judge"))
 
 
 def _people(rules: AnyRuleset, seats: tuple[str, ...]) -> dict[str, Any]:

@@ -133,10 +133,10 @@ def test_cron_settles_an_export_cut_short_though_no_workbook_changed(tmp_path: P
     from datetime import UTC, datetime
 
     from sheets_gm.match.config import load_config
+    from sheets_gm.poll_gate.idle import idle_local_poll
     from sheets_gm.running.connect import open_match_sheets
     from sheets_gm.running.polls import FullPoll, poll_behind_gate
     from sheets_gm.sheets.marks import file_mark
-    from sheets_gm.sync.gate.idle import idle_local_poll
     from tests.matchfiles import local_match
 
     config = load_config(local_match(tmp_path / "match", private=True)[0])

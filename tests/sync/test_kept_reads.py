@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from sheets_gm.poll_gate.drive import DriveCheck, read_and_poll
+from sheets_gm.poll_gate.kept_reads import KeptRead, KeptSheets, kept_path, load_kept, save_kept
 from sheets_gm.sheets.backend import RangeWrite, SheetError
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
-from sheets_gm.sync.gate.drive import DriveCheck, read_and_poll
-from sheets_gm.sync.gate.kept_reads import KeptRead, KeptSheets, kept_path, load_kept, save_kept
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.google_api import BATCH_UPDATE, FILE_GET, READ, WRITE, GoogleApiFake, fake_client

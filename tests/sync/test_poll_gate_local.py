@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.poll_gate.idle import idle_local_poll
+from sheets_gm.poll_gate.state import load_state, state_path
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.deadline import stamp_deadline
-from sheets_gm.sync.gate.idle import idle_local_poll
-from sheets_gm.sync.gate.state import load_state, state_path
 from sheets_gm.sync.sheets import MatchSheets
 from tests.matchfiles import TEAMS, local_match, type_orders
 

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from sheets_gm.poll_gate.kept_reads import KeptSheets
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.gate.kept_reads import KeptSheets
 from sheets_gm.sync.match_record import history_range, joined_cells
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import MatchRead, read_match
@@ -281,7 +281,7 @@ def test_gvg_a_stale_copy_saved_over_the_write_no_longer_locks_the_team_out(
     said = capsys.readouterr().out
     assert "Warning: the file of red was saved from a copy older than the sync's last write" in said
     assert "red (drawn for resolution 0, the match is at 1): 0 rows typed in it read for turn 2" in said
-    from sheets_gm.sync.gate.state import load_state, state_path
+    from sheets_gm.poll_gate.state import load_state, state_path
 
     # That sync resolved nothing: the next one must read (not repeat it as idle), to resolve what is due then
     assert load_state(state_path(config)) is None

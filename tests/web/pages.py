@@ -13,7 +13,7 @@ from sheets_gm.engine.ruleset import JUDGE, Resolution, Window
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, sheet_of
 from sheets_gm.simulate.worker import play_out
 from sheets_gm.sync.match_record import MatchRecord
-from sheets_gm.sync.notices import PollFacts
+from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.web.page import page_input
 from sheets_gm.web.site import build_site
 

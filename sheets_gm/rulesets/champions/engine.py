@@ -24,7 +24,7 @@ from sheets_gm.engine.ruleset import (
 from sheets_gm.rulesets.champions.check import check_orders
 from sheets_gm.rulesets.champions.enums import Phase
 from sheets_gm.rulesets.champions.gm import apply_gm_event, concede
-from sheets_gm.rulesets.champions.items import LootTable, loot_table_from_text
+from sheets_gm.rulesets.champions.items import loot_table_from_text
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.resolve import resolve_turn, window_turn
 from sheets_gm.rulesets.champions.rules import ChampionsRules
@@ -60,11 +60,6 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
         """The rules of a match whose "board" is its loot file (items and tier weights per tile class);
         LootTableError names the bad line."""
         return cls(ChampionsRules(loot_table_from_text(board), settings))
-
-    @classmethod
-    def with_table(cls, table: LootTable, settings: ChampionsSettings) -> ChampionsRuleset:
-        """The rules of a match with a loot table already read (scenarios)."""
-        return cls(ChampionsRules(table, settings))
 
     @property
     def settings(self) -> ChampionsSettings:

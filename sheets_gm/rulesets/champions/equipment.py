@@ -55,8 +55,3 @@ def equip_problem(cls: ChampClass, items: Sequence[Item]) -> str | None:
             worn = " or ".join(w.value for w in allowed)
             return f"{item.name} is {item.weight.value} armour: {rule}; the {cls.display} may wear {worn} armour"
     return None
-
-
-def affine(cls: ChampClass, item: Item) -> bool:
-    """Whether ``cls`` has an affinity for ``item``'s type."""
-    return item.type in AFFINITY[cls]

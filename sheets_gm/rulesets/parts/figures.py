@@ -70,7 +70,3 @@ class SimulationSpec:
     first_seat: str = "the first seat"  # how the report names the first seat, e.g. "slot 1 (red)"
     # A free-for-all's bots are no teams: the report names each by its kind ("affinity"), not as "Team A".
     bots_by_kind: bool = False
-
-    def ending_label(self, key: str) -> str:
-        """The label of an ending key."""
-        return dict(self.endings)[key]

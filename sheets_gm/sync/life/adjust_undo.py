@@ -61,7 +61,7 @@ from sheets_gm.sync.rows.fates import (
     taken_over,
     undo_lines,
 )
-from sheets_gm.sync.rows.opened import OpenedCheck, check_opened
+from sheets_gm.sync.rows.opened import answer_settled, check_opened
 from sheets_gm.sync.rows.strays import stray_layout
 from sheets_gm.sync.rows.undo_rows import UndoneSeat, undone_seat
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
@@ -210,26 +210,11 @@ def _settle_seats(read: MatchRead, record: MatchRecord, tabs: MatchTabs, kept_ro
         opened = check_opened(ruleset, read.adapter, state, window, record.dice(), seat_tabs,
                               {seat: settled.kept for seat, settled in out.items()}, read.tabs.spec)
         for seat, settled in out.items():
-            _answer_kept(opened, read, seat, settled, (told or {}).get(seat, {}))
+            seat_read = read.seats[seat]
+            noted = {(t, s): seat_read.note(row) for t, rows in settled.kept.items() for s, row in rows.items()}
+            answer_settled(opened, read.adapter, seat, seat_read.tab, settled, notes=noted,
+                           told=(told or {}).get(seat, {}))
     return out
-
-
-def _answer_kept(opened: OpenedCheck, read: MatchRead, seat: str, settled: SeatSettled,
-                 told: Mapping[str, Mapping[str, str]]) -> None:
-    """Each typed row ``settled`` keeps for the window ``opened`` says what that window makes of it, with the note
-    the last resolution left it (``SeatRead.note``): the sentence the next poll writes. A row ``told`` something
-    (handed back, its boxes unticked) says that first."""
-    seat_read = read.seats[seat]
-    for table, rows in settled.kept.items():
-        spec = seat_read.tab.table(table).spec
-        for subject, row in rows.items():
-            if not row.typed:  # nothing typed: the drawing says what an empty row says
-                continue
-            said = opened.answer(read.adapter, seat, spec, replace(row, subject=subject), seat_read.note(row))
-            if said is None:
-                continue
-            first = told.get(table, {}).get(subject, "")
-            settled.shown.setdefault(table, {})[subject] = f"{first} · {said}" if first else said
 
 
 def _match_in_play(sheets: MatchSheets, ruleset_class: type[AnyRuleset], command: str) -> MatchRead:

@@ -34,14 +34,13 @@ from sheets_gm.sheets.local.layout import LISTS_TAB
 from sheets_gm.sheets.looks import Look, TabSeen, hides, seen_tabs
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.life.create import match_layouts
+from sheets_gm.sync.life.deadline_change import NO_SCHEDULE
 from sheets_gm.sync.match_tabs import ABOUT_TAB, LOG_FIRST_ROW
 from sheets_gm.sync.read import MatchRead
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.shown_cells import alike
 from sheets_gm.sync.writes import board_writes, status_line
 
-#: The deadline schedule a record keeps for a match without deadlines (``deadline_change.NO_SCHEDULE``).
-_NO_SCHEDULE = "none"
 #: How to make a cell readable again, in Google Sheets and in LibreOffice.
 _CLEAR_FORMAT = ("clear its formatting (Google Sheets: Format > Clear formatting; LibreOffice: Format > Clear Direct "
                  "Formatting), then `sheets-gm repair -c {config}` lays the tab's colours out again")
@@ -93,7 +92,7 @@ def own_board(sheets: MatchSheets, read: MatchRead) -> OwnBoard:
     settings = OwnTab(spec.tabs.settings, compared=True)
     rows = [list(spec.headers.settings), *settings_rows(record.ruleset.settings, _schedule_words(record.schedule))]
     settings.cells = {(r, c): v for r, row in enumerate(rows) for c, v in enumerate(row)}
-    if record.schedule in ("", _NO_SCHEDULE):  # words not kept (an older record), or a match without deadlines
+    if record.schedule in ("", NO_SCHEDULE):  # words not kept (an older record), or a match without deadlines
         settings.cells[(len(rows) - 1, 1)] = None
     public = {t.name.casefold(): t for t in (*drawn.values(), log, settings)}
     for layout in layouts:
@@ -104,7 +103,7 @@ def own_board(sheets: MatchSheets, read: MatchRead) -> OwnBoard:
 
 def _schedule_words(schedule: str) -> str:
     """The Settings tab's deadlines row as a record's schedule says it (``none`` for none)."""
-    return "" if schedule in ("", _NO_SCHEDULE) else schedule
+    return "" if schedule in ("", NO_SCHEDULE) else schedule
 
 
 def board_edits(sheets: MatchSheets, read: MatchRead, seen: Iterable[TabSeen] | None = None) -> list[str]:

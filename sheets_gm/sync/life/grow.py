@@ -63,8 +63,6 @@ def grow_tables(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, adapt
 
 
 def _titles_left_to_the_write(tab: TabLayout) -> TabLayout:
-    """A grown input tab's layout without its tables' titles and headers: the resolution's write puts them
-    where they move, with the rows (``seat_tables_writes``), so that a resolution cut between the layout call
-    and the write leaves every table where its title says (the next poll reads the tab as it was, and grows it
-    again)."""
+    """A grown input tab's layout without its tables' titles and headers, which the resolution's write puts where
+    they move, with the rows (``seat_tables_writes``; see the module notes)."""
     return replace(tab, values={cell: grid for cell, grid in tab.values.items() if cell == "A1"})

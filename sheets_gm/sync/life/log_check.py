@@ -119,18 +119,13 @@ def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int, *,
     name = str(doc["ruleset"])
     tabs = MatchTabs(sheet_spec(name), sheets.seats, get_ruleset(name).traits.judge)
     try:  # the tab whole, not the match's count of lines: a line typed below them is read too
-        (grid,) = [seen_grid(seen, log_to_end(tabs, 0))] if seen is not None else \
-            sheets.board.read([log_to_end(tabs, 0)])
+        (grid,) = [seen_grid(seen, tabs.log_to_end(0))] if seen is not None else \
+            sheets.board.read([tabs.log_to_end(0)])
     except SheetError as exc:
         return [f"the Log tab cannot be read ({exc})"]
     return [*_compare(grid[:log_rows], replayed_log(doc), tabs.spec.tabs.log, log_rows,
                       int(doc.get(OLD_LOG_ROWS) or 0), own_by_row(doc)),
             *([] if cut_under_way else below_log_words(grid, log_rows, tabs.spec.tabs.log))]
-
-
-def log_to_end(tabs: MatchTabs, first: int) -> str:
-    """The Log's lines from line ``first`` (0 its first) to the tab's last row."""
-    return tabs.log_to_end(first)
 
 
 def below_log(grid: Grid, log_rows: int, start: int = 0) -> list[tuple[int, Line]]:

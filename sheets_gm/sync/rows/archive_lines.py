@@ -108,11 +108,6 @@ def short_header(header: str) -> str:
     return head if bracket and header.endswith(")") and head else header
 
 
-def rows_text(tab: InputTab, rows: Sequence[TypedRow]) -> str:
-    """Typed rows in words, one after the other."""
-    return "; ".join(row_text(tab, r) for r in rows)
-
-
 def window_words(key: str, window: Window | None) -> str:
     """How a line names the window a row was typed for: the window's label when it is ``window``, else its key
     as the row's For cell showed it."""

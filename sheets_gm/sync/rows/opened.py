@@ -100,11 +100,14 @@ def check_opened(ruleset: Ruleset[Any, Any, Any], adapter: AnySheetAdapter, stat
     return OpenedCheck(window, state, inputs, verdicts)
 
 
-def answer_settled(opened: OpenedCheck, adapter: AnySheetAdapter, seat: str, tab: InputTab,
-                   settled: SeatSettled) -> None:
+def answer_settled(opened: OpenedCheck, adapter: AnySheetAdapter, seat: str, tab: InputTab, settled: SeatSettled, *,
+                   notes: Mapping[tuple[str, str], str] | None = None,
+                   told: Mapping[str, Mapping[str, str]] | None = None) -> None:
     """Replace what ``settled`` shows in each row it keeps for the window ``opened`` by what that window says of it
-    (``OpenedCheck.answer``, with the note the resolution keeps for the row): the sentence the next poll writes."""
-    notes = {(n["table"], n["subject"]): str(n.get("note", "")) for n in settled.notes}
+    (``OpenedCheck.answer``, with the note kept for the row: ``notes`` by table and subject, else the resolution's):
+    the sentence the next poll writes, after what a row was ``told`` (a seat handed back: its boxes unticked)."""
+    if notes is None:
+        notes = {(n["table"], n["subject"]): str(n.get("note", "")) for n in settled.notes}
     for table, rows in settled.kept.items():
         spec = tab.table(table).spec
         for subject, row in rows.items():
@@ -112,4 +115,5 @@ def answer_settled(opened: OpenedCheck, adapter: AnySheetAdapter, seat: str, tab
                 continue
             said = opened.answer(adapter, seat, spec, replace(row, subject=subject), notes.get((table, subject), ""))
             if said is not None:
-                settled.shown.setdefault(table, {})[subject] = said
+                first = (told or {}).get(table, {}).get(subject, "")
+                settled.shown.setdefault(table, {})[subject] = f"{first} · {said}" if first else said

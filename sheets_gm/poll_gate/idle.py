@@ -1,4 +1,4 @@
-"""Whether a poll of a match needs to read at all, from what the last full poll saw (``gate.state``).
+"""Whether a poll of a match needs to read at all, from what the last full poll saw (``poll_gate.state``).
 
 A poll reads when a workbook (or, for Google, a spreadsheet) may have changed since the last
 full poll, when the open window's deadline is due, or when there is no usable state; otherwise
@@ -11,9 +11,9 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from sheets_gm.poll_gate.state import PollState, load_state, state_path
 from sheets_gm.sheets.marks import unchanged
 from sheets_gm.sync.deadline import deadline_moment
-from sheets_gm.sync.gate.state import PollState, load_state, state_path
 
 
 def deadline_due(state: PollState, now: datetime) -> bool:
@@ -23,9 +23,9 @@ def deadline_due(state: PollState, now: datetime) -> bool:
 
 
 #: Minutes after which a local poll reads everything whatever the state says (a new version of sheets-gm, a change
-#: no fingerprint caught); a Google poll asks Drive's file index instead (``gate.drive``).
+#: no fingerprint caught); a Google poll asks Drive's file index instead (``poll_gate.drive``).
 SAFETY_NET_MINUTES = 30
-#: Hours after which a Google poll reads every spreadsheet whatever Drive says (``gate.drive``, ``doctor.quota``).
+#: Hours after which a Google poll reads every spreadsheet whatever Drive says (``poll_gate.drive``, ``doctor.quota``).
 FULL_READ_HOURS = 6
 
 

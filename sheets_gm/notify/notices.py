@@ -1,7 +1,7 @@
 """What the table is told after a poll, built from what the poll already has: never a read of its own.
 
-A poll leaves its facts on its report (``PollFacts``: the match record, the tabs, the adapter and, after a
-resolution, its events and the state it started from). From them and the clock this module makes the
+A poll leaves its facts on its report (``sync.poll_facts.PollFacts``: the match record, the tabs, the adapter
+and, after a resolution, its events and the state it started from). From them and the clock this module makes the
 notices, pure text, each addressed either to the match's channel (``CHANNEL``: a chat everybody reads) or to
 one seat (its members' e-mail):
 
@@ -29,18 +29,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import describe_wait
-from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing, Post
+from sheets_gm.sheets.adapter import Post
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sync.bot_seats import whole_bot_seats
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_deadline
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.sync.writes import status_line, view_events
 
 #: The recipient of a notice for the match's chat channel, which every player reads.
@@ -56,23 +56,6 @@ class NoticeKind(StrEnum):
     POST = "post"
     OVER = "over"
     TEST = "test"
-
-
-@dataclass(frozen=True, slots=True)
-class PollFacts:
-    """What a poll saw and did, for its notices: the match as the poll leaves it, its tabs and sheet adapter
-    and, when it resolved a window, that window, the state it started from and the resolution's events (and the
-    public board as it drew it: the match page and the chat's picture draw no second one)."""
-
-    record: MatchRecord
-    tabs: MatchTabs
-    adapter: AnySheetAdapter
-    resolved: Window | None = None
-    before: Any = None
-    events: Sequence[Event] = ()
-    deadline_changed: bool = False  # the GM changed [deadlines]: the open window's notice is sent again
-    filed: Mapping[str, Any] | None = None  # the GM's adjustments the resolution filed (its pending GM events)
-    drawings: Sequence[BoardDrawing] | None = None  # the public board the resolution wrote, drawn once for the page
 
 
 @dataclass(frozen=True, slots=True)

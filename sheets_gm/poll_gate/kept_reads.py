@@ -1,7 +1,7 @@
 """What each spreadsheet of a Google match held when a poll last read it, so that the next poll reads only the
 spreadsheets Drive says changed and takes the others from here.
 
-A poll through the Drive gate (``gate.drive``) wraps each spreadsheet in a :class:`KeptSheet`: one Drive named
+A poll through the Drive gate (``poll_gate.drive``) wraps each spreadsheet in a :class:`KeptSheet`: one Drive named
 is read live (once, whatever the poll asks of it again), any other answers from its kept read, provided the poll
 asks the very ranges that were read (else it is read live: a table grew, a new version asks more). A first pass
 *rehearses* the poll: it reads but writes nothing, noting which spreadsheets the poll would write. The poll is
@@ -111,11 +111,8 @@ class KeptSheet:
 
     def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
               guard: Sequence[ReadGuard] = ()) -> list[Grid]:
-        """Write for real, or note the write while rehearsing. Never from a kept read: the gate reads live first.
-
-        A real write also asks for what this poll read here, as it stands after the write (the backend's
-        ``read_back``, in the same request): that snapshot is the spreadsheet's kept read from now on, so the
-        next poll need not read our write back."""
+        """Write for real (its answer, what this poll read here as it stands after the write, kept from now on: see
+        the module notes), or note the write while rehearsing. Never from a kept read: the gate reads live first."""
         self.written = True
         if self.rehearsing:
             return [] if not read_back else self.read(read_back)

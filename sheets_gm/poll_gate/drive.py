@@ -1,4 +1,4 @@
-"""The gate of a Google match (:class:`DriveGate`, a ``Gate`` of ``gate.run``): ask Drive once which of the
+"""The gate of a Google match (:class:`DriveGate`, a ``Gate`` of ``poll_gate.run``): ask Drive once which of the
 match's spreadsheets changed, and read only those.
 
 Sheets allows a user 60 read requests a minute; Drive's quota is thousands of times larger. So a
@@ -9,7 +9,7 @@ poll first asks Drive one question and reads with Sheets only what it must:
   :data:`CLOCK_MARGIN`), but for our own write: each write answers with the spreadsheet as it then
   stands, kept as its last read, and the log's entry for it (our account named as the file's last
   modifier, dated no later than that answer) is passed over. The other spreadsheets are answered
-  from their last read (``gate.kept_reads``): a player's save costs the read of her own spreadsheet, not
+  from their last read (``poll_gate.kept_reads``): a player's save costs the read of her own spreadsheet, not
   of the whole match, and our answer to it no read at all.
 - **Every** :data:`SAFETY_NET`, instead of the change log, Drive's file index (one ``files.list`` of
   the files modified since the oldest of those reads): a second, independent look at the same
@@ -25,7 +25,7 @@ poll first asks Drive one question and reads with Sheets only what it must:
   player's input.
 
 A poll that would write a spreadsheet it answered from a kept read, or resolve, reads every
-spreadsheet first (``gate.kept_reads``), so a resolution still reads each once and writes each once.
+spreadsheet first (``poll_gate.kept_reads``), so a resolution still reads each once and writes each once.
 
 Why the change log rather than ``files.list ... modifiedTime > T`` every minute: the change log lists
 every edit once it is indexed, however late, after the saved token. The file index is asked against
@@ -42,13 +42,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from sheets_gm.poll_gate.idle import FULL_READ_HOURS, SAFETY_NET_MINUTES, deadline_due
+from sheets_gm.poll_gate.kept_reads import KeptSheets, kept_path, load_kept, save_kept
+from sheets_gm.poll_gate.state import PollState, Said, forget_state, iso, load_state, save_state, state_path
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.google.drive import DriveChangeLog, DriveFileUnseen
 from sheets_gm.sheets.marks import FileMark, unchanged
-from sheets_gm.sync.gate.idle import FULL_READ_HOURS, SAFETY_NET_MINUTES, deadline_due
-from sheets_gm.sync.gate.kept_reads import KeptSheets, kept_path, load_kept, save_kept
-from sheets_gm.sync.gate.state import PollState, Said, forget_state, iso, load_state, save_state, state_path
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -274,7 +274,7 @@ def after_idle(config_path: Path, gate: DriveCheck) -> None:
 def read_and_poll(run: Callable[[MatchSheets], WindowReport], sheets: MatchSheets, gate: DriveCheck,
                   config_path: Path, clock: Callable[[], datetime]) -> tuple[WindowReport, KeptSheets]:
     """Run the poll ``run`` on the spreadsheets the gate names read live and the others from their kept reads:
-    rehearsed first, then for real once every spreadsheet it writes was read live in it (see ``gate.kept_reads``).
+    rehearsed first, then for real once every spreadsheet it writes was read live in it (see ``poll_gate.kept_reads``).
     ``clock`` dates the answers of our writes; Drive's version of each spreadsheet is asked right after our write
     to it, through the change log of the account the spreadsheets are opened with (``drive_log``), so that the
     next poll passes our write over."""
@@ -346,7 +346,7 @@ def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: Dri
 
 
 class DriveGate:
-    """The gate of one poll of a Google match (the ``Gate`` of ``gate.run``): Drive decides whether it reads and
+    """The gate of one poll of a Google match (the ``Gate`` of ``poll_gate.run``): Drive decides whether it reads and
     which spreadsheets (:func:`check_drive`); the poll runs on those read live and the others as last read
     (:func:`read_and_poll`); what it read is kept for the next one (:func:`after_google_poll`)."""
 

@@ -6,7 +6,7 @@ GM's folder, never a player's file): the config file's and each local workbook's
 deadline (so a due deadline is seen without parsing the engine record), what that poll said,
 and for a Google match Drive's page token, when each spreadsheet was last read, which ones the last
 poll wrote, Drive's version of each spreadsheet that its kept read
-covers, and when Drive's file index was last asked (``gate.drive``).
+covers, and when Drive's file index was last asked (``poll_gate.drive``).
 
 The file is only ever a shortcut: it is removed before a full poll starts and written after it
 succeeds, so a poll that fails half-way leaves none, and a machine without one (a second machine

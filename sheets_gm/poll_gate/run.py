@@ -1,9 +1,9 @@
 """One poll behind the gate, for either kind of match: decide (idle, or read), forget the last poll's state,
 run the poll, keep what it saw for the next one.
 
-The state is only ever a shortcut (``gate.state``): it is forgotten before a poll that reads and kept after it
+The state is only ever a shortcut (``poll_gate.state``): it is forgotten before a poll that reads and kept after it
 succeeds, so a poll that fails half-way leaves none and the next one reads everything. Two gates implement
-:class:`Gate`: ``gate.local.LocalGate`` (the workbooks' fingerprints) and ``gate.drive.DriveGate`` (Drive's change
+:class:`Gate`: ``local.LocalGate`` (the workbooks' fingerprints) and ``drive.DriveGate`` (Drive's change
 log, the kept reads); :func:`gate_for` picks the match's. The poll itself is handed in (the match layer's
 ``sync_once``), so the gate knows no config and no game; ``running.polls`` runs the gate for cron and
 ``sync --watch``.
@@ -17,8 +17,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from sheets_gm.poll_gate.state import PollState, Said
 from sheets_gm.sheets.marks import FileMark
-from sheets_gm.sync.gate.state import PollState, Said
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -73,12 +73,12 @@ def gate_for(config_path: Path, config_mark: FileMark | None, sheets: MatchSheet
     started; ``clock`` dates the answers of our writes; ``log``: the change log to ask (default: the one of the
     account the spreadsheets are opened with; ``serve`` hands in its account watcher's answer)."""
     if google:
-        from sheets_gm.sync.gate.drive import DriveGate, drive_log  # Google's client loads for a Google match only
+        from sheets_gm.poll_gate.drive import DriveGate, drive_log  # Google's client loads for a Google match only
 
         log = log or drive_log(sheets)
         if log is not None:
             return DriveGate(config_path, config_mark, sheets, log, read_at, clock)
-    from sheets_gm.sync.gate.local import LocalGate
+    from sheets_gm.poll_gate.local import LocalGate
 
     return LocalGate(config_path, config_mark, sheets, read_at)
 

@@ -1,5 +1,5 @@
 """The gate of a match on local workbooks: each workbook's fingerprint, kept so that the next idle poll can skip
-its reads (``gate.idle`` decides from them before anything loads).
+its reads (``poll_gate.idle`` decides from them before anything loads).
 
 Before a full poll the state file is removed (a poll that fails half-way leaves none: the next
 one reads everything); after it succeeds, each local workbook's fingerprint is kept: the one the
@@ -14,16 +14,16 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from sheets_gm.poll_gate.state import PollState, Said, forget_state, iso, save_state, state_path
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.marks import FileMark, file_mark
-from sheets_gm.sync.gate.state import PollState, Said, forget_state, iso, save_state, state_path
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
 
 
 class LocalGate:
-    """The gate of one poll of a local match (the ``Gate`` of ``gate.run``): it never stays idle here (an idle
-    local poll ends in ``gate.idle``, before any workbook is opened), and keeps the workbooks' fingerprints."""
+    """The gate of one poll of a local match (the ``Gate`` of ``poll_gate.run``): it never stays idle here (an idle
+    local poll ends in ``poll_gate.idle``, before any workbook is opened), and keeps the workbooks' fingerprints."""
 
     def __init__(self, config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
                  read_at: datetime) -> None:

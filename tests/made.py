@@ -1,0 +1,40 @@
+"""Matches made once a test process and copied for each test: making a match (``create_match``: its layouts, its
+first drawing, each workbook saved) costs far more than copying its files, and most tests start from the same one.
+
+``made_into(folder, key, make)`` fills ``folder`` with a copy of what ``make`` built into an empty folder the first
+time ``key`` was asked for in this process (a pytest-xdist worker is a process of its own). Each test gets its own
+copy: nothing a test changes reaches another. The copy keeps each file's bytes, mode and modification time, so a
+match that remembers its files' marks (size, time, digest) finds them as it left them. ``make`` must build only
+inside the folder it is given and write no path of it into the match: the copy lives elsewhere."""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+from collections.abc import Callable, Hashable
+from pathlib import Path
+
+_BUILT: dict[Hashable, Path] = {}
+_ROOT: list[Path] = []  # the process's folder of made matches, once made (removed when the process ends)
+
+
+def _root() -> Path:
+    """This process's folder of made matches."""
+    if not _ROOT:
+        _ROOT.append(Path(tempfile.mkdtemp(prefix="sheets-gm-made-matches-")))
+        atexit.register(shutil.rmtree, _ROOT[0], ignore_errors=True)
+    return _ROOT[0]
+
+
+def made_into(folder: Path, key: Hashable, make: Callable[[Path], object]) -> None:
+    """``folder`` (made if missing) given a copy of the files ``make`` built for ``key``: built once a process, into
+    a folder of their own; a ``make`` that fails leaves nothing remembered."""
+    built = _BUILT.get(key)
+    if built is None:
+        fresh = _root() / str(len(_BUILT))
+        shutil.rmtree(fresh, ignore_errors=True)  # what a failed make left
+        fresh.mkdir()
+        make(fresh)
+        built = _BUILT[key] = fresh
+    shutil.copytree(built, folder, symlinks=True, dirs_exist_ok=True)
