@@ -16,7 +16,7 @@ from sheets_gm.cli import main
 from sheets_gm.commands.init import starter_config
 from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.rulesets.registry import GAMES, create_ruleset, get_game, get_ruleset
-from tests.made_folders import copy_into, made_once
+from tests.made import made_into
 
 #: Every game that runs through spreadsheets (each has a starter config).
 STARTER_GAMES = tuple(sorted(g for g in GAMES if get_game(g).sheet is not None))
@@ -41,8 +41,7 @@ def starter_match(folder: Path, game: str) -> MatchConfig:
     check), each test gets a copy of what it made, modes and times kept."""
     umask = os.umask(0)
     os.umask(umask)
-    made, _ = made_once(("starter", game, umask), lambda into: _init_starter(into, game))
-    copy_into(made, folder)
+    made_into(folder, ("starter", game, umask), lambda into: _init_starter(into, game))
     return load_config(folder / "match.toml")
 
 

@@ -10,11 +10,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sheets_gm.host.scheduler import Host, Hosted
-from sheets_gm.match.config import load_config
-from sheets_gm.running.connect import open_match_sheets
-from sheets_gm.sync.sheets import MatchSheets
-from tests.made_folders import copy_into, made_once
-from tests.matchfiles import local_match
 
 T = TypeVar("T")
 
@@ -107,13 +102,3 @@ def starts(host: Host) -> list[str]:
 
     host._submit = noted  # type: ignore[method-assign]
     return order
-
-
-def made_match(folder: Path, **given: Any) -> tuple[Path, MatchSheets]:
-    """The match ``tests.matchfiles.local_match(folder, **given)`` makes, made once per process for the same
-    ``given`` and copied into ``folder`` (times kept: a copy is the match as it was made); its config's path and
-    its sheets. A host's tests make a dozen alike."""
-    made, _ = made_once(("host", repr(sorted(given.items()))), lambda into: local_match(into, **given))
-    copy_into(made, folder)
-    path = folder / "match.toml"
-    return path, open_match_sheets(load_config(path))

@@ -23,9 +23,9 @@ from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.lock import match_lock
 from tests.fakes.google_api import GoogleApiFake
 from tests.host import poll_children as children
-from tests.host.hosting import Clock, hosted, made_match, new_host
+from tests.host.hosting import Clock, hosted, new_host
 from tests.host.test_serve_google import fake, league_on_fake  # noqa: F401 (the fixture)
-from tests.matchfiles import NOW, local_config, state_of, type_orders
+from tests.matchfiles import NOW, local_config, local_match, state_of, type_orders
 
 T = TypeVar("T")
 
@@ -63,7 +63,7 @@ class HangingPool(Executor):
 
 def test_a_hung_poll_is_stopped_at_its_deadline_and_retried_while_the_others_resolve(tmp_path: Path) -> None:
     league = tmp_path / "league"
-    sheets = {name: made_match(league / name)[1] for name in ("hung", "fine")}
+    sheets = {name: local_match(league / name)[1] for name in ("hung", "fine")}
     for name in sheets:
         type_orders(sheets[name])
     pool = HangingPool({"hung"})
@@ -90,7 +90,7 @@ def test_a_hung_poll_is_stopped_at_its_deadline_and_retried_while_the_others_res
 
 def test_sigterm_does_not_wait_on_a_hung_poll(tmp_path: Path) -> None:
     league = tmp_path / "league"
-    type_orders(made_match(league / "hung")[1])
+    type_orders(local_match(league / "hung")[1])
     pool = HangingPool({"hung"})
     clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines, pool=pool, stop_grace=0)

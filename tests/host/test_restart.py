@@ -16,8 +16,8 @@ import pytest
 from sheets_gm.host.scheduler import Host
 from sheets_gm.match.config import load_config
 from sheets_gm.sync.lock import SyncBusyError, match_lock
-from tests.host.hosting import Clock, made_match, new_host, starts
-from tests.matchfiles import NOW, type_orders
+from tests.host.hosting import Clock, new_host, starts
+from tests.matchfiles import NOW, local_match, type_orders
 
 
 def held_locks(host: Host) -> list[str]:
@@ -42,7 +42,7 @@ def restart_walk(tmp_path: Path, seed: int, size: int) -> None:
     league = tmp_path / f"league-{seed}"
     soon, late = (NOW + timedelta(minutes=10)).isoformat(), (NOW + timedelta(hours=2)).isoformat()
     due = set(rng.sample(range(size), rng.randint(0, size // 2)))
-    made = {f"m{i:02d}": made_match(league / f"m{i:02d}", deadline=soon if i in due else late)[1]
+    made = {f"m{i:02d}": local_match(league / f"m{i:02d}", deadline=soon if i in due else late)[1]
             for i in range(size)}
     clock = Clock(NOW)
     warm = new_host(league, clock, [], interval=10, workers=size)

@@ -13,8 +13,8 @@ import pytest
 
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents, file_system_of
 from sheets_gm.host.scheduler import Host
-from tests.host.hosting import Clock, hosted, made_match, new_host, starts
-from tests.matchfiles import NOW, state_of, type_orders
+from tests.host.hosting import Clock, hosted, new_host, starts
+from tests.matchfiles import NOW, local_match, state_of, type_orders
 
 
 class HandedEvents(FileEvents):
@@ -38,7 +38,7 @@ def looks(host: Host, clock: Clock, seconds: int, name: str, folder: Path) -> in
 
 def test_an_idle_local_match_is_looked_at_on_its_file_events_not_at_every_interval(tmp_path: Path) -> None:
     league = tmp_path / "league"
-    _, sheets = made_match(league / "quiet", private=True)
+    _, sheets = local_match(league / "quiet", private=True)
     events = HandedEvents(league)
     clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines, interval=10, events=events)
@@ -61,7 +61,7 @@ def test_an_idle_local_match_is_looked_at_on_its_file_events_not_at_every_interv
 
 def test_without_file_events_every_local_match_is_looked_at_every_interval(tmp_path: Path) -> None:
     league = tmp_path / "league"
-    made_match(league / "plain")
+    local_match(league / "plain")
     clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines, interval=10)
     host.step()
@@ -101,7 +101,7 @@ def test_a_cold_start_answers_a_changed_match_before_the_backlog(tmp_path: Path)
     # Twelve matches polled once (as cron or a host before left them), then the host restarts with one worker: a
     # save in the last one, and the deadline due in another, go before the ten that need only their first look.
     league = tmp_path / "league"
-    made = {f"m{i:02d}": made_match(league / f"m{i:02d}", deadline=(NOW + timedelta(hours=1)).isoformat())[1]
+    made = {f"m{i:02d}": local_match(league / f"m{i:02d}", deadline=(NOW + timedelta(hours=1)).isoformat())[1]
             for i in range(12)}
     clock, lines = Clock(NOW), list[str]()
     warm = new_host(league, clock, lines, interval=10, workers=12)
@@ -121,7 +121,7 @@ def test_a_cold_start_answers_a_changed_match_before_the_backlog(tmp_path: Path)
 def test_a_cold_start_on_matches_never_polled_answers_the_one_a_file_event_names_first(tmp_path: Path) -> None:
     # No record tells which of twelve matches never polled changed; the file event of a save does.
     league = tmp_path / "league"
-    made = {f"m{i:02d}": made_match(league / f"m{i:02d}")[1] for i in range(12)}
+    made = {f"m{i:02d}": local_match(league / f"m{i:02d}")[1] for i in range(12)}
     events = HandedEvents(league)
     clock, lines = Clock(NOW), list[str]()
     cold = new_host(league, clock, lines, interval=10, workers=1, events=events)
@@ -138,7 +138,7 @@ def test_a_cold_start_looks_at_a_few_thousand_matches_a_pass(tmp_path: Path, mon
     monkeypatch.setattr("sheets_gm.host.scheduler.FIRST_LOOKS_A_PASS", 2)
     league = tmp_path / "league"
     for i in range(5):
-        made_match(league / f"m{i}")
+        local_match(league / f"m{i}")
     clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines, interval=10, workers=8)
     looked = []

@@ -22,8 +22,7 @@ import pytest
 
 from sheets_gm.cli import main as cli
 from sheets_gm.sync.sheets import MatchSheets
-from tests.host.hosting import made_match
-from tests.matchfiles import state_of, type_orders
+from tests.matchfiles import local_match, state_of, type_orders
 
 #: Seconds a wait for the subprocess may take before the test fails (a loaded machine starts Python slowly).
 LIMIT = 60.0
@@ -82,7 +81,7 @@ def turn_of(sheets: MatchSheets) -> int:
 
 def league_of(tmp_path: Path, names: tuple[str, ...]) -> tuple[Path, dict[str, MatchSheets]]:
     league = tmp_path / "league"
-    made = {name: made_match(league / name)[1] for name in names}
+    made = {name: local_match(league / name)[1] for name in names}
     return league, made
 
 

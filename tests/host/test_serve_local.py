@@ -22,8 +22,8 @@ from sheets_gm.host.visit import visit as visit_once
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.running.polls import poll_behind_gate
 from sheets_gm.sync.lock import match_lock
-from tests.host.hosting import Clock, InlinePool, Passing, hosted, made_match, new_host
-from tests.matchfiles import NOW, state_of, type_orders
+from tests.host.hosting import Clock, InlinePool, Passing, hosted, new_host
+from tests.matchfiles import NOW, local_match, state_of, type_orders
 
 BROKEN = 'ruleset = "gvg"\n[sheets]\nbackend = "paper"\nboard = "match.xlsx"\n'
 
@@ -44,8 +44,8 @@ def _visits(monkeypatch: pytest.MonkeyPatch, before: Callable[[Path], None] = la
 
 def test_matches_are_found_under_the_folders_and_dropped_when_their_config_goes(tmp_path: Path) -> None:
     league = tmp_path / "league"
-    made_match(league / "friday")
-    made_match(league / "sunday" / "deep")
+    local_match(league / "friday")
+    local_match(league / "sunday" / "deep")
     (league / "notes.toml").write_text('title = "not a match"\n', encoding="utf-8")
     (league / ".old").mkdir()
     (league / ".old" / "match.toml").write_text('ruleset = "gvg"\n[sheets]\nboard = "x.xlsx"\n', encoding="utf-8")
@@ -54,7 +54,7 @@ def test_matches_are_found_under_the_folders_and_dropped_when_their_config_goes(
     host.step()
     assert sorted(h.shown for h in host.matches.values()) == ["friday/match.toml", "sunday/deep/match.toml"]
     assert all(h.done == "read" for h in host.matches.values())  # each polled at once
-    made_match(league / "monday")
+    local_match(league / "monday")
     clock.tick(30)
     host.step()
     assert len(host.matches) == 2  # the folders are searched again each minute, not each pass
@@ -72,8 +72,8 @@ def test_a_match_removed_between_two_searches_is_dropped_at_its_next_look_not_fa
     """A GM who moves a match's folder away sees it dropped, not a failure with its retry; one failure mended
     is said in the singular."""
     league = tmp_path / "league"
-    made_match(league / "kept")
-    config, _ = made_match(league / "moved")
+    local_match(league / "kept")
+    config, _ = local_match(league / "moved")
     clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines, interval=15, rescan=600)
     host.step()
@@ -96,8 +96,8 @@ def test_a_match_removed_between_two_searches_is_dropped_at_its_next_look_not_fa
 def test_a_broken_match_is_retried_with_growing_waits_while_the_others_resolve(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     league = tmp_path / "league"
-    _, good = made_match(league / "good")
-    made_match(league / "raising")
+    _, good = local_match(league / "good")
+    local_match(league / "raising")
     (league / "broken").mkdir()
     broken = league / "broken" / "match.toml"
     broken.write_text(BROKEN, encoding="utf-8")
@@ -140,7 +140,7 @@ def test_a_broken_match_is_retried_with_growing_waits_while_the_others_resolve(
     assert good_turns == [2, 3, 3, 4]  # each set of orders resolved within an interval of its saving
     assert hosted(host, league, "raising").failures == 5
     # Mending the config tries it at once, without waiting out the wait.
-    made_match(league / "broken")
+    local_match(league / "broken")
     clock.tick(1)
     host.step()
     assert hosted(host, league, "broken").failures == 0 and hosted(host, league, "broken").done == "read"
@@ -149,7 +149,7 @@ def test_a_broken_match_is_retried_with_growing_waits_while_the_others_resolve(
 
 def test_a_match_another_command_holds_is_skipped_until_it_lets_go(tmp_path: Path) -> None:
     league = tmp_path / "league"
-    config, sheets = made_match(league / "held")
+    config, sheets = local_match(league / "held")
     type_orders(sheets)
     clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines, interval=15)
@@ -167,7 +167,7 @@ def test_a_match_another_command_holds_is_skipped_until_it_lets_go(tmp_path: Pat
 
 def test_a_deadline_fires_at_its_second(tmp_path: Path) -> None:
     league = tmp_path / "league"
-    _, sheets = made_match(league / "timed", deadline=(NOW + timedelta(seconds=37)).isoformat())
+    _, sheets = local_match(league / "timed", deadline=(NOW + timedelta(seconds=37)).isoformat())
     type_orders(sheets, ready=False)
     clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines, interval=15)
@@ -179,8 +179,8 @@ def test_a_deadline_fires_at_its_second(tmp_path: Path) -> None:
 def test_sigterm_lets_the_resolution_under_way_finish_and_starts_no_other(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     league = tmp_path / "league"
-    _, first = made_match(league / "a")
-    _, second = made_match(league / "b")
+    _, first = local_match(league / "a")
+    _, second = local_match(league / "b")
     type_orders(first)
     type_orders(second)
 
@@ -206,7 +206,7 @@ def test_sigterm_lets_the_resolution_under_way_finish_and_starts_no_other(
 def test_the_status_lists_each_match_its_last_poll_its_deadline_and_what_failed(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     league = tmp_path / "league"
-    made_match(league / "timed", deadline="2026-11-23T20:00+00:00")
+    local_match(league / "timed", deadline="2026-11-23T20:00+00:00")
     (league / "broken").mkdir()
     (league / "broken" / "match.toml").write_text(BROKEN, encoding="utf-8")
     clock, lines = Clock(NOW), list[str]()
@@ -240,7 +240,7 @@ def test_the_status_lists_each_match_its_last_poll_its_deadline_and_what_failed(
 
 def test_a_restarted_host_reads_no_idle_local_match_again(tmp_path: Path) -> None:
     league = tmp_path / "league"
-    _, sheets = made_match(league / "friday", deadline="2026-11-23T20:00+00:00")
+    _, sheets = local_match(league / "friday", deadline="2026-11-23T20:00+00:00")
     clock, lines = Clock(NOW), list[str]()
     first = new_host(league, clock, lines)
     first.step()
@@ -270,7 +270,7 @@ def test_a_second_serve_of_the_same_folders_is_refused_naming_the_running_one(
     second is refused while the first holds the status file's lock (a lock, not the pid: a crashed host's pid
     may be another process's after a reboot)."""
     league = tmp_path / "league"
-    made_match(league / "friday")
+    local_match(league / "friday")
     clock, lines = Clock(NOW), list[str]()
     first = new_host(league, clock, lines)
     first.step()

@@ -25,7 +25,7 @@ from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from tests.conformance.test_leak_scan import email_of, roster_csv
-from tests.made_folders import copy_into, made_once
+from tests.made import made_into
 from tests.notify.servers import CERT, PASSWORD, USER, Fault, Hook, Mailbox, free_port, smtp_server, webhook_server
 
 GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
@@ -90,8 +90,8 @@ def new_match(game: str, tmp_path: Path, smtp_port: int) -> tuple[MatchConfig, d
     each seat's addresses. The match is made once per game and process (``init`` is a quarter of these tests'
     time) and each test gets a fresh copy of its folder: the same files ``init`` writes, as nothing in them but
     ``match.toml`` names the port or the folder."""
-    made, addresses = made_once(("notices", game), lambda folder: _init_match(game, folder))
-    copy_into(made, tmp_path)
+    made_into(tmp_path, ("notices", game), lambda folder: _ADDRESSES.__setitem__(game, _init_match(game, folder)))
+    addresses = _ADDRESSES[game]
     path = tmp_path / "match.toml"
     text = path.read_text(encoding="utf-8")
     assert text.count(_MADE_PORT_LINE) == 1, text
@@ -104,6 +104,8 @@ def new_match(game: str, tmp_path: Path, smtp_port: int) -> tuple[MatchConfig, d
 #: The SMTP port a made match is created with, replaced by each test's own in its copy.
 _MADE_PORT = 9
 _MADE_PORT_LINE = f"\nport = {_MADE_PORT}\n"
+#: Each game's made match's addresses, by seat, kept when this process made it.
+_ADDRESSES: dict[str, dict[str, set[str]]] = {}
 
 
 def _init_match(game: str, folder: Path) -> dict[str, set[str]]:

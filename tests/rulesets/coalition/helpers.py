@@ -17,7 +17,7 @@ from sheets_gm.rulesets.coalition.state import Army, Battle, CoalitionState
 from sheets_gm.rulesets.registry import TEMPLATES
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.sheets import MatchSheets
-from tests.made_folders import copy_into, made_once
+from tests.made import made_into
 
 MAP = """planes:
   Dominaria:
@@ -58,8 +58,7 @@ def local_match(folder: Path, armies: Iterable[Sequence[object]], seed: bytes,
     workbooks in ``folder``, created as ``init`` creates it from the template's config: made once per process for
     the same armies, seed and time, each caller a copy of its folder."""
     rows = tuple(tuple(row) for row in armies)
-    made, _ = made_once(("coalition", rows, seed, now), lambda into: _init_local_match(into, rows, seed, now))
-    copy_into(made, folder)
+    made_into(folder, ("coalition", rows, seed, now), lambda into: _init_local_match(into, rows, seed, now))
     config = load_config(folder / "match.toml")
     return config, open_match_sheets(config)
 

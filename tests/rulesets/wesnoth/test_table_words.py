@@ -13,7 +13,7 @@ from sheets_gm.match.config import load_config
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.autoplay import type_bot_orders
-from tests.made_folders import copy_into, made_once
+from tests.made import made_into
 
 
 def _new_match(folder: Path, capsys: pytest.CaptureFixture[str]) -> Path:
@@ -40,8 +40,7 @@ def _played_four_windows(folder: Path, capsys: pytest.CaptureFixture[str]) -> Pa
     def make(into: Path) -> None:
         _play(_new_match(into, capsys), 4, capsys)
 
-    made, _ = made_once("wesnoth table words, 4 windows", make)
-    copy_into(made, folder)
+    made_into(folder, "wesnoth table words, 4 windows", make)
     return folder / "match.toml"
 
 
