@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import tomllib
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from sheets_gm.cli import main
 from sheets_gm.commands.init import starter_config
 from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.rulesets.registry import GAMES, create_ruleset, get_game, get_ruleset
+from tests.made import made_into
 
 #: Every game that runs through spreadsheets (each has a starter config).
 STARTER_GAMES = tuple(sorted(g for g in GAMES if get_game(g).sheet is not None))
@@ -34,8 +36,17 @@ def roster_csv(game: str, seats: tuple[str, ...]) -> str:
 
 
 def starter_match(folder: Path, game: str) -> MatchConfig:
-    """A new ``game`` match in ``folder`` on the starter layout (init run from the command line); its config."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """A new ``game`` match in ``folder`` on the starter layout (init run from the command line); its config.
+    ``init`` runs once per game and umask in a process (the modes it gives the GM's files are what some tests
+    check), each test gets a copy of what it made, modes and times kept."""
+    umask = os.umask(0)
+    os.umask(umask)
+    made_into(folder, ("starter", game, umask), lambda into: _init_starter(into, game))
+    return load_config(folder / "match.toml")
+
+
+def _init_starter(folder: Path, game: str) -> None:
+    """``sheets-gm init`` of ``game``'s starter config, with its sample roster, in ``folder``."""
     text = starter_config(game).read_text(encoding="utf-8")
     data = tomllib.loads(text)
     seats = tuple(str(s) for s in data.get("seats") or data.get("teams") or ())
@@ -43,7 +54,6 @@ def starter_match(folder: Path, game: str) -> MatchConfig:
     path = folder / "match.toml"
     path.write_text('roster = "roster.csv"\n' + text, encoding="utf-8")
     assert main(["init", game, "-c", str(path), "--no-share"]) == 0
-    return load_config(path)
 
 
 def engine_path(config: MatchConfig) -> Path:

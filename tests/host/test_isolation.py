@@ -5,8 +5,6 @@ watchdog hears the host. The host's clock moves when the test says; nothing slee
 
 from __future__ import annotations
 
-import os
-import signal
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -24,6 +22,7 @@ from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.lock import match_lock
 from tests.fakes.google_api import GoogleApiFake
+from tests.host import poll_children as children
 from tests.host.hosting import Clock, hosted, new_host
 from tests.host.test_serve_google import fake, league_on_fake  # noqa: F401 (the fixture)
 from tests.matchfiles import NOW, local_config, local_match, state_of, type_orders
@@ -101,27 +100,6 @@ def test_sigterm_does_not_wait_on_a_hung_poll(tmp_path: Path) -> None:
     assert lines[-1] == "Stopped; 1 poll cut short (completed by the next start, from its journal)."
 
 
-def _exits(code: int) -> None:
-    os._exit(code)
-
-
-def _dies() -> None:
-    os.kill(os.getpid(), signal.SIGKILL)
-
-
-def _hangs(ready: Any) -> None:
-    ready.set()
-    threading.Event().wait()
-
-
-def _answers(value: int) -> int:
-    return value * 2
-
-
-def _raises() -> None:
-    raise ValueError("rules in a bad mood")
-
-
 @pytest.fixture(scope="module")
 def processes() -> Iterator[PollProcesses]:
     pool = PollProcesses()
@@ -130,22 +108,23 @@ def processes() -> Iterator[PollProcesses]:
 
 
 def test_a_polls_process_that_crashes_or_hangs_fails_that_poll_alone(processes: PollProcesses) -> None:
-    assert processes.submit(_answers, 21).result(timeout=60) == 42
+    assert processes.submit(children.answers, 21).result(timeout=60) == 42
     with pytest.raises(PollDied, match="exited with code 3 before it answered"):
-        processes.submit(_exits, 3).result(timeout=60)
+        processes.submit(children.exits, 3).result(timeout=60)
     with pytest.raises(PollDied, match="killed by signal 9 before it answered"):
-        processes.submit(_dies).result(timeout=60)
+        processes.submit(children.dies).result(timeout=60)
     with pytest.raises(RuntimeError, match="ValueError: rules in a bad mood"):
-        processes.submit(_raises).result(timeout=60)
+        processes.submit(children.raises).result(timeout=60)
     import multiprocessing
 
-    ready = multiprocessing.get_context("forkserver").Manager().Event()
-    hung = processes.submit(_hangs, ready)
+    # an event handed to the process as it starts, not a manager's (one more process, and a server to ask)
+    ready = multiprocessing.get_context("forkserver").Event()
+    hung = processes.submit(children.hangs, ready)
     assert ready.wait(timeout=60) and not hung.done()
     assert processes.kill(hung)
     with pytest.raises(PollDied, match="overran its deadline"):
         hung.result(timeout=60)
-    assert processes.submit(_answers, 1).result(timeout=60) == 2  # the pool goes on
+    assert processes.submit(children.answers, 1).result(timeout=60) == 2  # the pool goes on
     assert processes.running() == []
 
 

@@ -213,7 +213,8 @@ def webhook_server() -> Iterator[Hook]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     hook.port = int(server.server_address[1])
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # its loop looks for a shutdown every 20 ms, not every 0.5 s: a test waits that long for its server to stop
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     try:
         yield hook

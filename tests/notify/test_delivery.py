@@ -10,6 +10,7 @@ import contextlib
 import datetime as dt
 import os
 import re
+import shlex
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -368,6 +369,14 @@ def _run_cron_line(line: str) -> str:
     return done.stdout + done.stderr
 
 
+def _sync_as_cron_line(line: str, capsys: pytest.CaptureFixture[str]) -> str:
+    """The crontab line's sync run by this process, with the line's own arguments (from its folder): what it
+    printed."""
+    command = shlex.split(line.split(" && ", 1)[1])
+    main(command[command.index("sync"):])  # after the program (a path, or python -m sheets_gm.cli)
+    return "".join(capsys.readouterr())
+
+
 def test_the_printed_cron_line_sends_under_cron_s_bare_environment_and_quiet_says_a_failure_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -391,12 +400,17 @@ def test_the_printed_cron_line_sends_under_cron_s_bare_environment_and_quiet_say
         first = _run_cron_line(line)
         assert box.messages, first  # the mail password came from the file
         assert first.count("the chat channel fails") == 1 and "connection refused" in first, first
-        again = _run_cron_line(line)
+        # The line works under cron's bare environment: its next runs are the same command in this process (a
+        # process start less each), at the time the line ran, with its folder and nothing of the secrets set
+        clock.now = dt.datetime.now(dt.UTC)
+        monkeypatch.chdir(config.path.parent)
+        monkeypatch.delenv("NOTICES_WEBHOOK")
+        again = _sync_as_cron_line(line, capsys)
         assert "chat channel" not in again, again  # said once
         env.write_text(env.read_text(encoding="utf-8").replace(
             next(w for w in env.read_text(encoding="utf-8").split() if "hooks/closed" in w),
             f"NOTICES_WEBHOOK={hook.url}"), encoding="utf-8")
-        mended = _run_cron_line(line)
+        mended = _sync_as_cron_line(line, capsys)
         assert "the chat channel works again" in mended, mended
         assert hook.posts, mended
         assert "secret-token" not in first + again + mended

@@ -25,6 +25,7 @@ from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from tests.conformance.test_leak_scan import email_of, roster_csv
+from tests.made import made_into
 from tests.notify.servers import CERT, PASSWORD, USER, Fault, Hook, Mailbox, free_port, smtp_server, webhook_server
 
 GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
@@ -85,22 +86,45 @@ OPEN = re.compile(r" (is|are) open")
 
 def new_match(game: str, tmp_path: Path, smtp_port: int) -> tuple[MatchConfig, dict[str, set[str]]]:
     """A match of ``game`` from its starter config with a deadline at 20:00 Paris time and ``[notify]``, created
-    at noon with a roster of e-mails; returns its config and each seat's addresses."""
+    at noon with a roster of e-mails, in ``tmp_path`` with its mail sent to ``smtp_port``; returns its config and
+    each seat's addresses. The match is made once per game and process (``init`` is a quarter of these tests'
+    time) and each test gets a fresh copy of its folder: the same files ``init`` writes, as nothing in them but
+    ``match.toml`` names the port or the folder."""
+    made_into(tmp_path, ("notices", game), lambda folder: _ADDRESSES.__setitem__(game, _init_match(game, folder)))
+    addresses = _ADDRESSES[game]
+    path = tmp_path / "match.toml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count(_MADE_PORT_LINE) == 1, text
+    path.write_text(text.replace(_MADE_PORT_LINE, f"\nport = {smtp_port}\n"), encoding="utf-8")
+    config = load_config(path)
+    assert config.notify is not None, config.notify_problems
+    return config, {seat: set(found) for seat, found in addresses.items()}
+
+
+#: The SMTP port a made match is created with, replaced by each test's own in its copy.
+_MADE_PORT = 9
+_MADE_PORT_LINE = f"\nport = {_MADE_PORT}\n"
+#: Each game's made match's addresses, by seat, kept when this process made it.
+_ADDRESSES: dict[str, dict[str, set[str]]] = {}
+
+
+def _init_match(game: str, folder: Path) -> dict[str, set[str]]:
+    """``new_match``'s match made by ``init`` in ``folder``: each seat's addresses."""
     text = starter_config(game).read_text(encoding="utf-8")
     text = text.replace("\n[sheets]\n", f"\ngm_emails = [\"{GM}\"]\nroster = \"roster.csv\"\n\n[sheets]\n", 1)
     head, _, rest = text.partition("\n[deadlines]")
     rest = rest.split("\n[", 1)[1]
     text = f'{head}\n[deadlines]\ntimes = ["20:00"]\ntimezone = "Europe/Paris"\n\n[{rest}'
     rules: AnyRuleset = create_ruleset(game)
-    path = tmp_path / "match.toml"
+    path = folder / "match.toml"
     seats = load_config(_write(path, text.replace('roster = "roster.csv"', ""))).seats
-    path.write_text(text + notify_table(smtp_port, seats[0]), encoding="utf-8")
+    path.write_text(text + notify_table(_MADE_PORT, seats[0]), encoding="utf-8")
     config = load_config(path)
     assert config.notify is not None, config.notify_problems
-    roster = roster_csv(rules, tmp_path / "roster.csv", config.seats)
+    roster = roster_csv(rules, folder / "roster.csv", config.seats)
     init_match(config, now=NOON, share=False, seed=SEED)
     addresses = {seat: {email_of(m.name) for m in roster.members if m.seat == seat} for seat in config.seats}
-    return config, {**addresses, JUDGE: {GM}}
+    return {**addresses, JUDGE: {GM}}
 
 
 def _write(path: Path, text: str) -> Path:

@@ -17,9 +17,12 @@ from sheets_gm.web.server import AddressError, HostedPage, parse_address, resolv
 from tests.matchfiles import local_config
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[int, Path]]:
-    """A server of two matches' pages on a free port of this machine: ``friday`` (with a page) and ``<b>x</b>``."""
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path]]:
+    """A server of two matches' pages on a free port of this machine: ``friday`` (with a page) and ``<b>x</b>``.
+    One for the module (its tests only ask it, and one that could write checks nothing was): a server's
+    ``shutdown`` waits up to half a second for its loop to look."""
+    tmp_path = tmp_path_factory.mktemp("served")
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text("<p>friday now</p>", encoding="utf-8")

@@ -17,6 +17,7 @@ from sheets_gm.rulesets.coalition.state import Army, Battle, CoalitionState
 from sheets_gm.rulesets.registry import TEMPLATES
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.sheets import MatchSheets
+from tests.made import made_into
 
 MAP = """planes:
   Dominaria:
@@ -54,7 +55,16 @@ def dice(pins: dict[str, object] | None = None) -> TurnDice:
 def local_match(folder: Path, armies: Iterable[Sequence[object]], seed: bytes,
                 now: datetime) -> tuple[MatchConfig, MatchSheets]:
     """A match of ``armies`` (rows of the roster file: name, side, rank, at, units, factions, primary) on local
-    workbooks in ``folder``, created as ``init`` creates it from the template's config."""
+    workbooks in ``folder``, created as ``init`` creates it from the template's config: made once per process for
+    the same armies, seed and time, each caller a copy of its folder."""
+    rows = tuple(tuple(row) for row in armies)
+    made_into(folder, ("coalition", rows, seed, now), lambda into: _init_local_match(into, rows, seed, now))
+    config = load_config(folder / "match.toml")
+    return config, open_match_sheets(config)
+
+
+def _init_local_match(folder: Path, armies: Iterable[Sequence[object]], seed: bytes, now: datetime) -> None:
+    """``local_match``'s match, made by ``init`` in ``folder``."""
     with (folder / "armies.csv").open("w", newline="", encoding="utf-8") as f:
         out = csv.writer(f)
         out.writerow(["name", "side", "rank", "at", "units", "factions", "primary"])
@@ -62,6 +72,4 @@ def local_match(folder: Path, armies: Iterable[Sequence[object]], seed: bytes,
     text = (TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8")
     (folder / "match.toml").write_text(text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1),
                                        encoding="utf-8")
-    config = load_config(folder / "match.toml")
-    init_match(config, now=now, seed=seed)
-    return config, open_match_sheets(config)
+    init_match(load_config(folder / "match.toml"), now=now, seed=seed)

@@ -13,6 +13,7 @@ from sheets_gm.match.config import load_config
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.autoplay import type_bot_orders
+from tests.made import made_into
 
 
 def _new_match(folder: Path, capsys: pytest.CaptureFixture[str]) -> Path:
@@ -33,6 +34,16 @@ def _play(path: Path, windows: int, capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
 
 
+def _played_four_windows(folder: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A new match in ``folder`` after four windows of bot play (rounds 1 and 2, each player's turn): made and
+    played once per process, each test a copy of its folder."""
+    def make(into: Path) -> None:
+        _play(_new_match(into, capsys), 4, capsys)
+
+    made_into(folder, "wesnoth table words, 4 windows", make)
+    return folder / "match.toml"
+
+
 def _log_rows(folder: Path) -> list[tuple[object, ...]]:
     ws = openpyxl.load_workbook(folder / "board.xlsx")["Log"]
     return [row[:3] for row in ws.iter_rows(min_row=3, values_only=True) if row[2]]
@@ -40,8 +51,7 @@ def _log_rows(folder: Path) -> list[tuple[object, ...]]:
 
 def test_an_undo_line_in_the_log_carries_the_round_and_no_window_number(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _new_match(tmp_path, capsys)
-    _play(path, 4, capsys)  # rounds 1 and 2, each player's turn
+    path = _played_four_windows(tmp_path, capsys)
     assert main(["undo", "-c", str(path), "--reason", "Bo typed for Ann"]) == 0
     out = capsys.readouterr().out
     turn, kind, text = _log_rows(tmp_path)[-1]
@@ -65,8 +75,7 @@ def test_a_named_team_is_said_to_have_won_in_words_that_fit_a_plural_name() -> N
 def test_export_says_where_the_match_stopped_in_rounds_as_status_does(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """export said 'it stopped at turn 5' where status says 'Round 3 · afternoon · Ann'."""
-    path = _new_match(tmp_path, capsys)
-    _play(path, 4, capsys)
+    path = _played_four_windows(tmp_path, capsys)
     assert main(["status", "-c", str(path)]) == 0
     assert capsys.readouterr().out.startswith("Round 3 · afternoon · Ann ")
     assert main(["export", "-c", str(path), "--reveal-early"]) == 0

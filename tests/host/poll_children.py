@@ -1,0 +1,36 @@
+"""What the poll processes of ``test_isolation`` run: functions in a module that imports next to nothing, so each
+process (forked from the forkserver, which imports the module of the function it runs) starts in milliseconds,
+not after importing the test module's whole tree."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from typing import Any
+
+
+def exits(code: int) -> None:
+    """End the process at once with ``code``, answering nothing."""
+    os._exit(code)
+
+
+def dies() -> None:
+    """Kill the process by SIGKILL, answering nothing."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def hangs(ready: Any) -> None:
+    """Say so through the event ``ready``, then never end."""
+    ready.set()
+    threading.Event().wait()
+
+
+def answers(value: int) -> int:
+    """Twice ``value``."""
+    return value * 2
+
+
+def raises() -> None:
+    """A poll whose rules fail."""
+    raise ValueError("rules in a bad mood")
