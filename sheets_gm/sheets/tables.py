@@ -82,7 +82,7 @@ def whole_number(value: CellValue, column: str, accepted: str) -> int | None:
         return int(value)
     text = text_of(value)
     digits = text.replace(",", "").replace(" ", "")  # a thousands separator as typed
-    if digits.lstrip("+-").isdigit() and digits[:2] not in ("+-", "-+", "++", "--"):
+    if digits.lstrip("+-").isdecimal() and digits[:2] not in ("+-", "-+", "++", "--"):
         return int(digits)
     raise CellError(f"{column} {text!r} is not a whole number: {accepted}")
 

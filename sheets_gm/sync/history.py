@@ -39,7 +39,7 @@ def _resolution(seat_read: SeatRead) -> str:
     cells = seat_read.pending_cells
     text = str(cells[1]) if len(cells) > 1 and cells[1] is not None else ""
     found = text.partition('"resolution":')[2].split(",", 1)[0]
-    return f" (resolution {found})" if found.isdigit() else ""
+    return f" (resolution {found})" if found.isdecimal() else ""
 
 
 def _engine(sheets: MatchSheets, record: MatchRecord) -> str:

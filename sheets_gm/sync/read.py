@@ -394,7 +394,7 @@ def _archive_lines(grid: Grid) -> int:
     """How many readable lines the archive holds: the pending row's last cell (0 if empty or not a count)."""
     line = grid[0] if grid else []
     text = text_of(line[2]) if len(line) > 2 else ""
-    return int(text) if text.isdigit() else 0
+    return int(text) if text.isdecimal() else 0
 
 
 def _pending(found: dict[str, Any] | None, record: MatchRecord) -> dict[str, Any] | None:

@@ -210,7 +210,7 @@ def _map_height(cells: Cells, drawing: BoardDrawing, headed: bool) -> int:
     if headed or not drawing.fills:
         return next((r for r, row in enumerate(cells.rows) if not any(row)), len(cells.rows))
     last = drawing.fills[0].range.rpartition(":")[2]
-    digits = "".join(ch for ch in last if ch.isdigit())
+    digits = "".join(ch for ch in last if ch.isdecimal())
     return min(int(digits), len(cells.rows)) if digits else len(cells.rows)
 
 

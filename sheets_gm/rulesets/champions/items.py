@@ -93,7 +93,7 @@ class LootTable:
             return found
         name = text[:text.rindex(" (")].strip()
         count, times, rest = name.partition("× ")
-        return self.find(rest) if times and count.isdigit() else self._by_folded.get(name.casefold())
+        return self.find(rest) if times and count.isdecimal() else self._by_folded.get(name.casefold())
 
     @cached_property
     def _by_folded(self) -> dict[str, Item]:

@@ -36,7 +36,7 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
     events: list[Adjustment] = []
     for value in values.get("vp", ()):
         side, points = split_option("--vp", value, "SIDE=N", "coalition=120")
-        if side.lower() not in ORDER_SEATS or not points.lstrip("-").isdigit():
+        if side.lower() not in ORDER_SEATS or not points.lstrip("-").isdecimal():
             raise ValueError(f"--vp {value!r}: the side is coalition or phyrexia, the points a whole number")
         events.append(Adjustment(reason, vp=(side.lower(), int(points))))
     for value in values.get("position", ()):
@@ -45,7 +45,7 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
     for value in values.get("units", ()):
         army, units = split_option("--units", value, "ARMY=N1/N2/N3/N4", "Frank=5000/2500/1500/1000")
         parts = units.split("/")
-        if len(parts) != 4 or not all(p.strip().isdigit() for p in parts):
+        if len(parts) != 4 or not all(p.strip().isdecimal() for p in parts):
             raise ValueError(f"--units {value!r}: four whole numbers separated by /, like 5000/2500/1500/1000")
         n = [int(p) for p in parts]
         events.append(Adjustment(reason, units=(army, (n[0], n[1], n[2], n[3]))))

@@ -122,7 +122,7 @@ def army_from_fields(board: Board, name: str, side_text: str, fields: Mapping[st
     except ValueError:
         raise ValueError(f"side {side_text!r}: use coalition, phyrexia or mercenary") from None
     rank_text = str(fields.get("rank", "1" if side is Side.MERCENARY else "")).strip()
-    if not rank_text.isdigit():
+    if not rank_text.isdecimal():
         raise ValueError(f"rank {rank_text!r}: a whole number, 1 (Lieutenant / Centurion) to 6 (General / "
                          "Chief Praetor)")
     rank = int(rank_text)
@@ -151,7 +151,7 @@ def army_from_fields(board: Board, name: str, side_text: str, fields: Mapping[st
     units_text = str(fields.get("units", "") or "").strip()
     if units_text:
         parts = [p for p in re.split(r"[/,\s\[\]]+", units_text) if p]
-        if len(parts) != 4 or not all(p.isdigit() for p in parts):
+        if len(parts) != 4 or not all(p.isdecimal() for p in parts):
             raise ValueError(f"units {units_text!r}: four whole numbers, slot 1 to slot 4, like 5000/2500/1500/1000")
         units = (int(parts[0]), int(parts[1]), int(parts[2]), int(parts[3]))
         if creatures and units != slots_of(rank, creatures):

@@ -212,7 +212,7 @@ def _gm_event(f: Fields, state: GvgState, rules: GvgRules, entry: Any, line: int
         winner = _team(f, state.teams, d.get("winner"), d.line_of("winner"))
         score = str(d.get("score", "3-0")).replace(" ", "")
         won, _, lost = score.partition("-")
-        if not (won.isdigit() and lost.isdigit()):
+        if not (won.isdecimal() and lost.isdecimal()):
             raise f.fail(d.line_of("score"), f"score {score!r}: write winner-loser, e.g. 3-1")
         return ArcheryDuel(winner, int(won), int(lost))
     if "adjust" not in e:

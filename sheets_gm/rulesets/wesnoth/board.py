@@ -109,7 +109,7 @@ class WesnothBoard:
                 word = code.strip()
                 start = 0
                 parts = word.split()
-                if len(parts) == 2 and parts[0].isdigit():
+                if len(parts) == 2 and parts[0].isdecimal():
                     start, word = int(parts[0]), parts[1]
                 elif len(parts) != 1:
                     raise MapError(f"{where} line {number}, column {col + 1}: {code.strip()!r} is not a terrain "

@@ -55,7 +55,7 @@ def events_from_options(values: Mapping[str, Sequence[str]], reason: str) -> lis
             key, sep, value = text.partition("=")
             if not sep or not key.strip() or not value.strip():
                 raise ValueError(f"--{option.flag} {text!r}: write {option.metavar}")
-            if option.flag in ("gold", "wounds") and not value.strip().lstrip("-").isdigit():
+            if option.flag in ("gold", "wounds") and not value.strip().lstrip("-").isdecimal():
                 raise ValueError(f"--{option.flag} {text!r}: the value is a whole number")
             out.append(Adjustment(option.flag, key.strip(), value.strip(), reason))
     if not out:

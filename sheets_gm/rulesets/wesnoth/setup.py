@@ -52,7 +52,7 @@ def check_entries(rules: WesnothRules, entries: Sequence[Entry]) -> list[tuple[E
                                   f"one of {', '.join(faction.leaders)}")
             leader = found.name
         team_key = e.team.strip() or str(i)
-        team = teams.setdefault(team_key, int(team_key) if team_key.isdigit() else len(teams) + 1)
+        team = teams.setdefault(team_key, int(team_key) if team_key.isdecimal() else len(teams) + 1)
         out.append((e, team, faction.name, leader))
     if len({t for _, t, _, _ in out}) < 2:
         raise RosterError("roster: every player is on one team; a match needs at least two teams")
@@ -67,7 +67,7 @@ def new_match(rules: WesnothRules, entries: Sequence[Entry]) -> WesnothState:
     for slot, (entry, team, faction, leader) in enumerate(check_entries(rules, entries), 1):
         players.append(Player(entry.name, team, faction, slot, rules.settings.start_gold))
         units.append(Unit(leader_id(entry.name), leader, entry.name, rules.board.keeps[slot], leader=True))
-        if entry.team.strip() and not entry.team.strip().isdigit():
+        if entry.team.strip() and not entry.team.strip().isdecimal():
             names.setdefault(team, entry.team.strip())
     return WesnothState(round=1, turn=1, acting=0, players=tuple(players), units=tuple(units),
                         team_names=tuple(sorted(names.items())))

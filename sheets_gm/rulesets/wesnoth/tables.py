@@ -202,8 +202,8 @@ def parse_attack(text: str, where: str) -> Attack:
         raise TableError(f"{where}: attack {text!r}; write {form}")
     name, rng, dtype, numbers = parts[:4]
     damage, x, swings = numbers.partition("x")
-    if rng not in ("melee", "ranged") or dtype not in DAMAGE_TYPES or not x or not damage.isdigit() \
-            or not swings.isdigit() or not name:
+    if rng not in ("melee", "ranged") or dtype not in DAMAGE_TYPES or not x or not damage.isdecimal() \
+            or not swings.isdecimal() or not name:
         raise TableError(f"{where}: attack {text!r}; write {form} (damage types: {', '.join(DAMAGE_TYPES)})")
     return Attack(name, rng, dtype, int(damage), int(swings), len(parts) == 5)
 

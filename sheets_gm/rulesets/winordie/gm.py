@@ -79,7 +79,7 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
             if kind in (GmKind.REVEAL, GmKind.DONE, GmKind.CANCEL):
                 if not text.strip():
                     raise ValueError(f"--{option.flag}: write {option.metavar}")
-                if kind is GmKind.DONE and not text.strip().isdigit():
+                if kind is GmKind.DONE and not text.strip().isdecimal():
                     raise ValueError(f"--done {text!r}: give the number of a pending effect, like 3")
                 out.append(Adjustment(kind, text.strip(), reason=reason))
                 continue
@@ -92,7 +92,7 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
             relative = value[0] in "+-"
             if kind is not GmKind.MOVE:
                 number = value[1:] if relative else value
-                if not number.isdigit():
+                if not number.isdecimal():
                     raise ValueError(f"--{option.flag} {text!r}: {value!r} is not a whole number")
                 if kind in (GmKind.MORALE, GmKind.FATIGUE, GmKind.CRYSTALS) and key.strip() not in seats:
                     raise ValueError(f"--{option.flag}: there is no player {key.strip()!r}; the players are "

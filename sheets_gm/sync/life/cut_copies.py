@@ -57,7 +57,7 @@ def _rows_read(row: Sequence[CellValue]) -> int:
 
 def _line_count(row: Sequence[CellValue]) -> int:
     text = text_of(row[2]) if len(row) > 2 else ""
-    return int(text) if text.isdigit() else 0
+    return int(text) if text.isdecimal() else 0
 
 
 def pending_back(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, batch: WriteBatch, seat: str,

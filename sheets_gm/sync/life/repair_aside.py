@@ -26,7 +26,7 @@ def _lines_held(sheets: MatchSheets, tabs: MatchTabs, seat: str) -> int:
     archive, counted = backend.read([tabs.archive_lines_range(seat, 0, ARCHIVE_LINES), lines_cell(tabs, seat)])
     filled = max((i for i, row in enumerate(archive, start=1) if any(text_of(v) for v in row)), default=0)
     text = text_of(counted[0][0]) if counted and counted[0] else ""
-    return max(filled, int(text) if text.isdigit() else 0)
+    return max(filled, int(text) if text.isdecimal() else 0)
 
 
 def with_orphans(aside: Mapping[str, Sequence[ArchiveLine]],

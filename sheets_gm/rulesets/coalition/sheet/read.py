@@ -37,7 +37,7 @@ _BUMP_LINE = re.compile(r"joint\s+engage\s+bump\s*:\s*(.+?)\s*>\s*(\S+)\s*$", re
 
 def _slots(text: str, column: str) -> tuple[int, ...]:
     parts = [p.strip() for p in text.strip("() ").split("/")]
-    if len(parts) != 4 or not all(p.isdigit() for p in parts):
+    if len(parts) != 4 or not all(p.isdecimal() for p in parts):
         raise CellError(f"{column} {text!r}: four whole numbers, slot 1 to slot 4, like 100/0/0/0")
     return tuple(int(p) for p in parts)
 

@@ -48,7 +48,7 @@ E = TypeVar("E", bound=Enum)
 def _row_number(subject: str) -> int:
     """The number of an action or reaction row's subject (0 for anything else)."""
     tail = subject.rsplit(" ", 1)[-1]
-    return int(tail) if tail.isdigit() else 0
+    return int(tail) if tail.isdecimal() else 0
 
 
 def _choice(enum: type[E], text: str) -> E | None:
@@ -367,7 +367,7 @@ def _within(value: CellValue) -> int | None:
     text = str(value).strip()
     if text.endswith(".0"):
         text = text[:-2]
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isdecimal() else None
 
 
 # -- typing orders -------------------------------------------------------------------------
