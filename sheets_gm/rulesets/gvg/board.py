@@ -104,10 +104,6 @@ class GvgMap:
         """Whether the tile is on the board."""
         return self.grid.contains(c)
 
-    def is_wall(self, c: Coord) -> bool:
-        """Whether the tile is a wall."""
-        return self.terrain[c][0] is Terrain.WALL
-
     def enterable(self, team: int, c: Coord) -> bool:
         """Whether a player of ``team`` may stand on or cross the tile (not a wall, not the enemy base)."""
         return c not in self._blocked[team]

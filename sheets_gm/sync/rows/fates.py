@@ -742,14 +742,13 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
 def _kept_rows_said(out: SeatSettled, adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, window: Window,
                     target: Window, verdicts: Sequence[Verdict], problems: Mapping[str, Sequence[str]], *,
                     same_window: bool, seat_input: SeatInput[Any] | None, fresh: SeatInput[Any] | None,
-                    new_state: Any = None) -> None:
+                    new_state: Any) -> None:
     """What each row ``out`` keeps says (``settle_seat``), in ``out.shown`` and, for the Archive's pending row, in
     ``out.notes``: why the resolution of ``window`` did not carry it out, the cells it cannot read, what the game
     tells it and why it waits. ``target``: the window the rows are kept for; ``same_window``: the resolution keeps
     ``window`` open (``seat_input`` is then what the seat's rows wait with); ``fresh``: the input of the window that
-    opens, else None; ``new_state``: the state the rows wait in (``state`` when not given)."""
+    opens, else None; ``new_state``: the state the rows wait in."""
     seat = seat_read.seat
-    new_state = state if new_state is None else new_state
     # A cut resolution completed reads the rows it had read then (the pending row's): a row typed since, or over
     # since, is not what their reasons are about, and says none of them.
     read_then = {(r["table"], r["subject"]): cells_text(r.get("values")) for r in seat_read.pending["rows"]} \
