@@ -21,6 +21,8 @@ from tests.notify.test_notices_every_game import GM, NOON, Clock, next_turn, syn
 __all__ = ["clock", "secrets"]
 from tests.notify.test_notices_every_game import clock, secrets  # the fixtures, shared
 
+pytestmark = pytest.mark.xdist_group("notices")  # one worker runs these: it makes each game's new_match once a run
+
 
 def test_every_notice_is_automatic_from_a_list_and_answered_to_the_gm(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
