@@ -29,6 +29,7 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import create_ruleset, sheet_of
 from sheets_gm.sheets.layout import WorkbookLayout
 from sheets_gm.sheets.local.backend import create_workbook
@@ -164,6 +165,49 @@ def test_the_wesnoth_map_prints_on_two_pages_across_and_two_down(tmp_path: Path)
     render = _render_tabs()
     assert render.estimated_pages(ws, render.DEJAVU) == (2, 2)
     assert render.print_scale(ws, render.DEJAVU) * FONT_POINTS >= LEAST_POINTS
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_input_tab_repeats_its_longest_tables_header_on_its_pages(game: str, tmp_path: Path) -> None:
+    """Issue 64: each printed page of an Orders tab (and the Judge's) repeats the caption and header of its longest
+    table: from the tab's title down where that table is the first (the units, the armies), else from the table's
+    caption, which LibreOffice repeats on each page from the one the table starts on (the Judge tab's Losses,
+    under the battle results: its header was printed on its first page only; LibreOffice's print of a 76-battle
+    war checked by hand). Checked to fail with the title and status alone repeated, as before."""
+    rules = create_ruleset(game)
+    spec = sheet_of(rules).spec
+    tabs = MatchTabs(spec, rules.sample_roster().seats, rules.traits.judge)
+    for seat in tabs.input_seats():
+        tab = tabs.orders(seat)
+        layout = tab.layout(spec.colours, ())
+        longest = max(tab.tables, key=lambda t: t.rows)
+        first = 1 if longest is tab.tables[0] else longest.title_row
+        assert (layout.print_title_first, layout.print_title_rows) == (first, longest.header_row), seat
+    if rules.traits.judge:
+        judge = tabs.orders(JUDGE)
+        create_workbook(tmp_path / "judge.xlsx", WorkbookLayout("t", (judge.layout(spec.colours, ()),)))
+        losses = judge.table("losses")
+        assert openpyxl.load_workbook(tmp_path / "judge.xlsx")[judge.name].print_title_rows == \
+            f"${losses.title_row}:${losses.header_row}"
+
+
+#: Rows a printed page holds at most of a drawn tab (a landscape page's 468 points of rows of 15 at 8/11 scale).
+PAGE_ROWS = 40
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_drawn_tab_taller_than_a_page_repeats_its_heading_on_each_page(game: str) -> None:
+    """Issue 64: a drawn tab printed over pages down (Wesnoth's Units, Win or Die's Cards, Coalition's Turn report of
+    2,305 rows, the Wesnoth map) repeats its heading rows at the top of each (print titles): every bold row at its
+    top (a table's header, its first) within them, or its column letters. Checked to fail with the Units, Cards and Turn report
+    drawn without print titles (their header on the first page only)."""
+    rules = create_ruleset(game)
+    for drawing in sheet_of(rules).drawings(rules.new_match(rules.sample_roster(), b"print")):
+        if drawing.height <= PAGE_ROWS:
+            continue
+        headed = [int(re.sub(r"\D", "", f.range.split(":")[0])) for f in drawing.fills if f.bold]
+        header = min([row for row in headed if row <= 3], default=1)  # a table's header, in its first rows
+        assert drawing.print_title_rows >= header, (drawing.tab, drawing.print_title_rows, header)
 
 
 @pytest.mark.soak
