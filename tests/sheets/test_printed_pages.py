@@ -199,8 +199,8 @@ PAGE_ROWS = 40
 def test_every_drawn_tab_taller_than_a_page_repeats_its_heading_on_each_page(game: str) -> None:
     """Issue 64: a drawn tab printed over pages down (Wesnoth's Units, Win or Die's Cards, Coalition's Turn report of
     2,305 rows, the Wesnoth map) repeats its heading rows at the top of each (print titles): every bold row at its
-    top (a table's header, its first) within them, or its column letters. Checked to fail with the Units, Cards and Turn report
-    drawn without print titles (their header on the first page only)."""
+    top (a table's header, its first) within them, or its column letters. Checked to fail with the Units, Cards and
+    Turn report drawn without print titles (their header on the first page only)."""
     rules = create_ruleset(game)
     for drawing in sheet_of(rules).drawings(rules.new_match(rules.sample_roster(), b"print")):
         if drawing.height <= PAGE_ROWS:
