@@ -483,7 +483,7 @@ class Host:
         else:
             watcher = self._watcher(hosted)
             changed = watcher is not None and watcher.changed(hosted.path)
-            need = google_need(hosted.path, hosted.keys, changed, now,
+            need = google_need(hosted.path, hosted.keys, changed, now, watched=watcher is not None,
                                rank=watcher.change_rank(hosted.path) if watcher is not None and changed else CHANGED)
             if not need.poll and watcher is not None and watcher.unanchored(hosted.path):
                 need = Need(poll=True, why="its first poll in this host came before its account's watcher", rank=LATER)
