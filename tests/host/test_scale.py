@@ -136,7 +136,7 @@ def test_a_cold_start_on_matches_never_polled_answers_the_one_a_file_event_names
 
 def test_a_cold_start_looks_at_a_few_thousand_matches_a_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The watchdog hears the host after each pass: a pass over tens of thousands of first looks would outlast it.
-    monkeypatch.setattr("sheets_gm.host.scheduler.FIRST_LOOKS_A_PASS", 2)
+    monkeypatch.setattr("sheets_gm.host.scheduler.LOOKS_A_PASS", 2)
     league = tmp_path / "league"
     for i in range(5):
         local_match(league / f"m{i}")
@@ -147,6 +147,12 @@ def test_a_cold_start_looks_at_a_few_thousand_matches_a_pass(tmp_path: Path, mon
         host.step()
         looked.append(sum(h.looked_at is not None for h in host.matches.values()))
     assert looked == [2, 4, 5]
+    # So do the looks of matches falling due together (here every interval: no file events; at 10,000 Google
+    # matches, their idle looks every QUIET_LOOK), the rest in the next passes.
+    clock.tick(60)
+    before = {p: h.looked_at for p, h in host.matches.items()}
+    host.step()
+    assert sum(h.looked_at != before[p] for p, h in host.matches.items()) == 2
 
 
 def test_the_status_file_of_thousands_of_matches_is_written_without_copying_a_value(
