@@ -160,8 +160,13 @@ def test_the_status_file_of_thousands_of_matches_is_written_without_copying_a_va
     # The host rewrites its status file at least once a minute; at 10,000 matches dataclasses.asdict (a deep copy of
     # every value) and the JSON encoder's Python path (an indent) cost 0.34 CPU seconds a write, most of an idle
     # host's cost. The records hold plain values: written as they are, and read back the same.
-    copies = []
-    monkeypatch.setattr("copy.deepcopy", lambda value, *_: copies.append(value) or value)
+    copies: list[object] = []
+
+    def counted_copy(value: object, *_: object) -> object:
+        copies.append(value)
+        return value
+
+    monkeypatch.setattr("copy.deepcopy", counted_copy)
     matches = [MatchStatus(f"club/m{i}/match.toml", "gvg", "local", "idle", "2026-11-23T12:00:00+00:00",
                            line=f"Turn {i}: waiting for red, blue.", failures=i % 3) for i in range(2000)]
     status = HostStatus(1, [str(tmp_path)], "2026-11-23T11:00:00+00:00", "2026-11-23T12:00:00+00:00", 10.0, 4,
