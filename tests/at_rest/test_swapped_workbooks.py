@@ -21,6 +21,8 @@ from sheets_gm.upkeep.swap_back import put_back_swapped
 from tests.at_rest.starter import STARTER_GAMES, starter_match
 from tests.fakes.memory import MemoryBackend
 
+pytestmark = pytest.mark.xdist_group("starter")  # one worker runs these: it makes each game's starter_match once a run
+
 
 def typed_rows(config_path: Path, game: str) -> dict[str, list[Any]]:
     """Every typed row of every seat, as the sync reads them."""

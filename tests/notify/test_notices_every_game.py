@@ -28,6 +28,8 @@ from tests.conformance.test_leak_scan import email_of, roster_csv
 from tests.made import made_into
 from tests.notify.servers import CERT, PASSWORD, USER, Fault, Hook, Mailbox, free_port, smtp_server, webhook_server
 
+pytestmark = pytest.mark.xdist_group("notices")  # one worker runs these: it makes each game's new_match once a run
+
 GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
 NOON = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)  # the deadline is 20:00 in Paris: 19:00 UTC
 SEED = b"notices seed of the match"
