@@ -469,6 +469,10 @@ class InputTab:
             title, header = t.heading_rows()
             values[cell_at(0, t.title_row)] = [title[:1]]
             values[cell_at(0, t.header_row)] = [header]
+            # the caption runs on over the empty cells right of it, in a style of its own: without one it took the
+            # wrap a long table's column gives each cell written in it, five lines tall in column A (the Judge
+            # tab's Losses caption, repeated on each of its printed pages; issue 64)
+            fills.append(Fill(cells(0, t.title_row, 0, t.title_row), "#FFFFFF", top=True))
             # a heading wider than its column wraps: the heading beside it would cut it (the row grows to fit)
             fills.append(Fill(cells(0, t.header_row, t.width - 1, t.header_row), colours.header, bold=True,
                               wrap=True))

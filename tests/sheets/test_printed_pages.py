@@ -31,7 +31,7 @@ import pytest
 from sheets_gm.cli import main
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import create_ruleset, sheet_of
-from sheets_gm.sheets.layout import WorkbookLayout
+from sheets_gm.sheets.layout import WorkbookLayout, cells
 from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sync.life.create import drawn_tab
 from sheets_gm.sync.match_tabs import MatchTabs
@@ -173,7 +173,8 @@ def test_every_input_tab_repeats_its_longest_tables_header_on_its_pages(game: st
     table: from the tab's title down where that table is the first (the units, the armies), else from the table's
     caption, which LibreOffice repeats on each page from the one the table starts on (the Judge tab's Losses,
     under the battle results: its header was printed on its first page only; LibreOffice's print of a 76-battle
-    war checked by hand). Checked to fail with the title and status alone repeated, as before."""
+    war checked by hand); each table's caption does not wrap. Checked to fail with the title and status alone
+    repeated, as before, and with the captions' style taken out."""
     rules = create_ruleset(game)
     spec = sheet_of(rules).spec
     tabs = MatchTabs(spec, rules.sample_roster().seats, rules.traits.judge)
@@ -183,6 +184,10 @@ def test_every_input_tab_repeats_its_longest_tables_header_on_its_pages(game: st
         longest = max(tab.tables, key=lambda t: t.rows)
         first = 1 if longest is tab.tables[0] else longest.title_row
         assert (layout.print_title_first, layout.print_title_rows) == (first, longest.header_row), seat
+        # each caption in a style of its own that does not wrap (the Losses caption took its column's wrap: five
+        # lines in column A, on each printed page)
+        captions = {f.range for f in layout.fills if f.top and not f.wrap}
+        assert all(cells(0, t.title_row, 0, t.title_row) in captions for t in tab.tables), seat
     if rules.traits.judge:
         judge = tabs.orders(JUDGE)
         create_workbook(tmp_path / "judge.xlsx", WorkbookLayout("t", (judge.layout(spec.colours, ()),)))
