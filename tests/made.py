@@ -29,12 +29,15 @@ def _root() -> Path:
 
 def made_into(folder: Path, key: Hashable, make: Callable[[Path], object]) -> None:
     """``folder`` (made if missing) given a copy of the files ``make`` built for ``key``: built once a process, into
-    a folder of their own; a ``make`` that fails leaves nothing remembered."""
+    a folder of their own; a ``make`` that fails leaves nothing remembered. ``make`` may itself ask for another
+    made match (one built on another's copy)."""
     built = _BUILT.get(key)
     if built is None:
-        fresh = _root() / str(len(_BUILT))
-        shutil.rmtree(fresh, ignore_errors=True)  # what a failed make left
-        fresh.mkdir()
-        make(fresh)
+        fresh = Path(tempfile.mkdtemp(dir=_root()))  # a folder of its own, even for a make that makes another first
+        try:
+            make(fresh)
+        except BaseException:
+            shutil.rmtree(fresh, ignore_errors=True)
+            raise
         built = _BUILT[key] = fresh
     shutil.copytree(built, folder, symlinks=True, dirs_exist_ok=True)
