@@ -280,8 +280,7 @@ class TurnDice:
         self.peeked[key] = sides
         if sides != SIDES:
             return self._other_die(key, sides)
-        value = self._values.get(key)  # the other team's bot, or the check, asks for the same roll: no call then
-        return value if value is not None else self._d6_value(key)
+        return self._d6_value(key)
 
     def _d6_value(self, key: str) -> int:
         """The d6 value of ``key`` (pinned, or from the formula), computed once."""
