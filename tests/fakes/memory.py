@@ -175,8 +175,8 @@ class MemoryBackend:
                 self.notes.get(tab, {}).pop((r, c), None)
         return self._grids(read_back)
 
-    def apply_layout(self, layout: WorkbookLayout) -> None:
-        """Create or resize the tabs and write their fixed values; delete the retired ones."""
+    def apply_layout(self, layout: WorkbookLayout, writes: Sequence[RangeWrite] = ()) -> None:
+        """Create or resize the tabs and write their fixed values; delete the retired ones; then ``writes``."""
         self._call("layout")
         for name in layout.retired:
             if name not in {t.name for t in layout.tabs}:
@@ -190,6 +190,8 @@ class MemoryBackend:
                 for i, row in enumerate(grid):
                     for j, value in enumerate(row):
                         self.tabs[tab.name][(r1 + i, c1 + j)] = value
+        if writes:
+            self.write(writes)
 
     def export_xlsx(self) -> bytes:
         """The tabs as an .xlsx file (values only)."""
