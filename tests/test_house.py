@@ -11,7 +11,7 @@ import functools
 import re
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -125,9 +125,25 @@ def long_functions(root: Path = PACKAGE) -> list[str]:
 def long_functions_in(source: str, where: str) -> list[str]:
     """Each function of the Python ``source`` (the file ``where``) longer than ``MAX_FUNCTION_LINES``."""
     return [f"{where}:{node.lineno} {node.name} ({node.end_lineno - node.lineno} lines)"
-            for node in ast.walk(ast.parse(source))
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno is not None
-            and node.end_lineno - node.lineno > MAX_FUNCTION_LINES]
+            for node in _functions(ast.parse(source).body)
+            if node.end_lineno is not None and node.end_lineno - node.lineno > MAX_FUNCTION_LINES]
+
+
+#: The fields of a statement that hold statements (a function is a statement: it is found in these alone, never
+#: in an expression), and of an ``except`` clause or a ``case`` of a ``match``, which hold bodies of their own.
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _functions(body: list[ast.stmt]) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """Every function (or method) defined in the statements ``body``, however deep: walked statement by statement,
+    not through every expression (most of a module's nodes)."""
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield node
+        for name in _BODIES:
+            for inner in getattr(node, name, ()):
+                yield from _functions(inner.body if isinstance(inner, ast.ExceptHandler | ast.match_case)
+                                      else [inner])
 
 
 def test_no_function_is_over_80_lines() -> None:
@@ -142,6 +158,25 @@ def test_a_function_of_81_lines_is_refused() -> None:
 
     assert long_functions_in(method(MAX_FUNCTION_LINES), "c.py") == []
     assert long_functions_in(method(MAX_FUNCTION_LINES + 1), "c.py") == ["c.py:2 f (81 lines)"]
+
+
+def test_a_long_function_is_found_wherever_it_is_defined() -> None:
+    """In a function, under ``if``/``else``, ``for``/``else``, ``while``, ``with``, ``try``/``except``/``else``/
+    ``finally``, ``match``/``case``, as every module's are (each found once, with its line)."""
+    def long(name: str, indent: str) -> str:
+        return f"{indent}def {name}() -> None:\n" + "".join(f"{indent}    x = {i}\n" for i in range(81))
+
+    blocks = {"if x:": "else:", "for x in y:": "else:", "while x:": "else:", "with x:": "", "try:": "except E:",
+              "match x:": ""}
+    source = "def outer() -> None:\n" + long("in_function", "    ")
+    for n, (head, other) in enumerate(blocks.items()):
+        inner = "    case 1:\n" + long(f"case_{n}", "        ") if head == "match x:" else long(f"a_{n}", "    ")
+        source += head + "\n" + inner + (f"{other}\n" + long(f"b_{n}", "    ") if other else "")
+    source += "try:\n    pass\nexcept E:\n    pass\nelse:\n" + long("try_else", "    ") + "finally:\n" + \
+        long("try_finally", "    ")
+    found = [line.split()[1] for line in long_functions_in(source, "c.py")]
+    assert found == ["outer", "in_function", "a_0", "b_0", "a_1", "b_1", "a_2", "b_2", "a_3", "a_4", "b_4",
+                     "case_5", "try_else", "try_finally"], found
 
 
 #: What runs a match: the rooms ``match/`` (a match's configuration alone) never imports.

@@ -14,6 +14,7 @@ failing. The substring scan (``test_leak_scan.py``) stays as a second net.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import random
 import re
 import shlex
@@ -42,6 +43,7 @@ from sheets_gm.sync.read import read_match
 from tests.conformance.leak_scan import workbook_differences, xml_parts
 from tests.conformance.noninterference import canonical, opened
 from tests.conformance.test_leak_scan import roster_csv
+from tests.made import made_into
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"noninterference seed of the match"
@@ -129,13 +131,23 @@ def twin_engine(config: MatchConfig, seat: str, rng: random.Random) -> bool:
     return True
 
 
-def match_at(tmp: Path, game: str, seat: str, windows: int) -> MatchConfig:
+def match_at(tmp: Path, game: str, seat: str, windows: int, *, made: bool = True) -> MatchConfig:
     """A match of ``game`` created by ``init`` in ``tmp``, ``seat`` played by the best bot, after ``windows``
     windows every seat played by bots (and as many more, up to three, as it takes to reach a window where what
-    ``seat`` may not see can differ)."""
+    ``seat`` may not see can differ). Played once a test process and copied (``tests/made.py``: Win or Die's is
+    the same match for two tests), unless ``made`` is False (a test that changes how the sync draws it)."""
+    if not made:
+        return _played_match(tmp, game, seat, windows)
+    made_into(tmp, ("noninterference match", game, seat, windows), functools.partial(
+        _played_match, game=game, seat=seat, windows=windows))
+    return load_config(tmp / "match.toml")
+
+
+def _played_match(tmp: Path, game: str, seat: str, windows: int) -> MatchConfig:
+    """``match_at``'s match, played here."""
     rules: AnyRuleset = create_ruleset(game)
     best = next(iter(bots_of(rules)))
-    tmp.mkdir(parents=True)
+    tmp.mkdir(parents=True, exist_ok=True)
     (tmp / "match.toml").write_text(config_text(game, seat, best), encoding="utf-8")
     config = load_config(tmp / "match.toml")
     roster_csv(rules, tmp / "roster.csv", config.seats)
@@ -177,11 +189,12 @@ def seats_of(game: str) -> list[str]:
     return [str(s) for s in data.get("seats") or data.get("teams") or []]
 
 
-def compare(tmp_path: Path, game: str, seat: str, windows: int, twin_seed: int) -> tuple[list[str], bool]:
+def compare(tmp_path: Path, game: str, seat: str, windows: int, twin_seed: int,
+            made: bool = True) -> tuple[list[str], bool]:
     """The differences ``seat`` receives between a match and its twin after one poll; whether the two differ at
     all where ``seat`` may not look (the engine's state, or another seat's workbook), without which the
-    comparison would prove nothing."""
-    config = match_at(tmp_path / "a", game, seat, windows)
+    comparison would prove nothing. ``made``: as ``match_at``'s."""
+    config = match_at(tmp_path / "a", game, seat, windows, made=made)
     shutil.copytree(tmp_path / "a", tmp_path / "b")
     twin = load_config(tmp_path / "b" / "match.toml")
     varied = twin_engine(twin, seat, random.Random(twin_seed))
@@ -197,6 +210,7 @@ def compare(tmp_path: Path, game: str, seat: str, windows: int, twin_seed: int) 
     return got[0].differences(got[1]), varied or bool(apart)
 
 
+@pytest.mark.xdist_group("noninterference-winordie")  # Win or Die's match played once for this and the GM's walk
 @pytest.mark.parametrize("game", GAMES)
 def test_a_seat_receives_the_same_whatever_it_may_not_see(game: str, tmp_path: Path) -> None:
     diffs, apart = compare(tmp_path, game, seats_of(game)[0], max(1, warm_up(game)), twin_seed=1)
@@ -248,6 +262,7 @@ def walk_gm_commands(tmp_path: Path, game: str, seat: str, windows: int) -> list
     return diffs
 
 
+@pytest.mark.xdist_group("noninterference-winordie")
 def test_the_gm_s_commands_give_a_seat_the_same_whatever_it_may_not_see(tmp_path: Path) -> None:
     assert walk_gm_commands(tmp_path, "winordie", "Ann", warm_up("winordie")) == []
 
@@ -282,6 +297,6 @@ def board_names_a_face_down_unit(monkeypatch: pytest.MonkeyPatch) -> Iterator[No
 
 
 def test_a_board_naming_a_face_down_unit_is_found(board_names_a_face_down_unit: None, tmp_path: Path) -> None:
-    diffs, varied = compare(tmp_path, "winordie", "Ann", warm_up("winordie"), twin_seed=1)
+    diffs, varied = compare(tmp_path, "winordie", "Ann", warm_up("winordie"), twin_seed=1, made=False)
     named = re.compile(r"board\.xlsx: tab '[^']+' cell [A-Z]+[0-9]+: '[^']+ is [^']+' / '")  # file, tab, cell, texts
     assert varied and any(named.match(d) for d in diffs), diffs

@@ -124,9 +124,10 @@ def carried_again(base: Path, folder: Path, windows: int, stale: bool = False) -
     found: list[str] = []
     waiting = {*configs[0].seats}
     for n in range(windows):
-        if not acting(configs[0]) or not waiting:
+        now = acting(configs[0])  # read once: nothing changes the match before the seats tick
+        if not now or not waiting:
             break
-        waiting -= set(acting(configs[0]))
+        waiting -= set(now)
         for config in configs:
             for _ in range(2):  # a file saved from an older copy is drawn again first: the next poll resolves
                 tick_only(config)

@@ -5,19 +5,37 @@ nothing else on the board's spreadsheet is there that the sync did not make (``b
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import pickle
+import shutil
+import tempfile
+import weakref
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from sheets_gm.commands.verify import hand_edits
-from sheets_gm.rulesets.registry import bots_of
+from sheets_gm.rulesets.registry import bots_of, get_ruleset
+from sheets_gm.rulesets.wesnoth.resolve import ResolvedAhead
 from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.journal import journal_path
 from sheets_gm.sync.life.adjust_undo import hand_seats, undo_window
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.life.replay import match_history, replay_document, replay_states
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from tests.conformance.test_input_lifecycle import NOW, Table, _damage, _edit_tabs, _games, new_table
+from tests.made import made_into
 
 WINDOWS = 8
+#: The windows every test here plays first, from the same match with the same bots: played once a test process
+#: (``played``) and copied for each test.
+PLAYED = 3
+# the three tests of a game in one process, so that they share its played match
+pytestmark = pytest.mark.xdist_group("verify-played")
+_MADE = "played.pickle"
 
 
 def _verify(table: Table) -> list[str]:
@@ -40,19 +58,51 @@ def _play(table: Table, windows: int) -> None:
         poll(table.sheets, table.cls, now=NOW, force=True)
 
 
+def played(name: str) -> Table:
+    """``new_table(name)`` after its first ``PLAYED`` windows (``_play``): the match, its journal and its bots (a
+    bot may carry its own random state) as they leave them, played once a process (``tests/made.py``) and copied."""
+    journal = Path(tempfile.mkdtemp(prefix="verify-journal-"))
+    made_into(journal, ("verify played", name, PLAYED), functools.partial(_make_played, name))
+    table: Table = pickle.loads((journal / _MADE).read_bytes())
+    (journal / _MADE).unlink()
+    table.sheets = dataclasses.replace(table.sheets, journal=journal_path(journal / "match.toml"))
+    assert table.cls is get_ruleset(table.game)
+    weakref.finalize(table, shutil.rmtree, journal, True)
+    return table
+
+
+def _make_played(name: str, folder: Path) -> None:
+    """``new_table(name)`` played for ``PLAYED`` windows, its journal's folder copied into ``folder``, the table
+    pickled beside it."""
+    table = new_table(name)
+    _play(table, PLAYED)
+    assert table.sheets.journal is not None
+    shutil.copytree(table.sheets.journal.parent.parent, folder, dirs_exist_ok=True)
+    with (folder / _MADE).open("wb") as out:
+        _TablePickler(out).dump(table)
+
+
+class _TablePickler(pickle.Pickler):
+    """A table pickled whole, but for what a bot hands the ruleset about the turn it just resolved (Wesnoth's
+    ``ResolvedAhead``): it counts only for the very state and dice objects it was given, which no copy holds, so a
+    copy gets an empty one."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        return (ResolvedAhead, ()) if isinstance(obj, ResolvedAhead) else NotImplemented
+
+
 @pytest.mark.parametrize("name", _games())
 def test_verify_passes_an_untouched_match(name: str) -> None:
-    table = new_table(name)
-    assert _verify(table) == []  # the set-up's lines alone (Win or Die's first player)
-    _play(table, WINDOWS)
+    assert _verify(new_table(name)) == []  # the set-up's lines alone (Win or Die's first player)
+    table = played(name)  # (verify writes nothing: the match verified is the one played on)
+    _play(table, WINDOWS - PLAYED)
     assert read_match(table.sheets, table.cls).record.resolved >= 2
     assert _verify(table) == []
 
 
 @pytest.mark.parametrize("name", _games())
 def test_verify_passes_an_untouched_match_after_an_undo(name: str) -> None:
-    table = new_table(name)
-    _play(table, 3)
+    table = played(name)  # after PLAYED (3) windows
     undo_window(table.sheets, table.cls, "the conformance test takes it back")
     _play(table, 2)
     assert _verify(table) == []
@@ -63,8 +113,7 @@ def test_verify_passes_after_an_adjust_a_damaged_layout_repaired_and_more_window
     """The GM's paths between windows (issue 38, item 12): a seat handed to a bot (the adjustment every game has),
     the Log renamed, a View deleted and a column inserted, then ``repair``; the match verifies after each, once the
     GM deleted the renamed Log that repair leaves beside the one it lays out again (a tab of no part of the match)."""
-    table = new_table(name)
-    _play(table, 3)
+    table = played(name)  # after PLAYED (3) windows
     seat = table.sheets.seats[0]
     hand_seats(table.sheets, table.cls, {seat: next(iter(bots_of(read_match(table.sheets, table.cls).record.ruleset)))},
                "the conformance test hands the seat over")

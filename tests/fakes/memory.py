@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sheets_gm.engine.grid import column_index
@@ -58,10 +59,74 @@ def _filled_rows(data: dict[tuple[int, int], CellValue]) -> tuple[dict[int, dict
     return rows, max(rows, default=-1), last_col
 
 
+class Cells(dict[tuple[int, int], CellValue]):
+    """A tab's cells by (row, column), counting every change made to them (``version``), however it is made: by the
+    backend, a person typing, or a test changing the cells in place. A read keeps what it makes of a tab
+    (``_filled_rows``) until the tab changes: most reads find most tabs as the last read left them."""
+
+    version = 0
+
+    def __setitem__(self, key: tuple[int, int], value: CellValue) -> None:
+        super().__setitem__(key, value)
+        self.version += 1
+
+    def __delitem__(self, key: tuple[int, int]) -> None:
+        super().__delitem__(key)
+        self.version += 1
+
+    def pop(self, *args: Any) -> Any:
+        self.version += 1
+        return super().pop(*args)
+
+    def popitem(self) -> tuple[tuple[int, int], CellValue]:
+        self.version += 1
+        return super().popitem()
+
+    def clear(self) -> None:
+        super().clear()
+        self.version += 1
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        super().update(*args, **kwargs)
+        self.version += 1
+
+    def setdefault(self, *args: Any) -> Any:
+        self.version += 1
+        return super().setdefault(*args)
+
+    def __ior__(self, other: Any) -> Cells:  # type: ignore[override,misc]
+        self.update(other)
+        return self
+
+
+@dataclass
+class _Scan:
+    """What a read made of a tab's cells (``_filled_rows``), as of one version of them."""
+
+    cells: Cells
+    version: int
+    rows: dict[int, dict[int, CellValue]]
+    last_row: int
+    last_col: int
+
+    def put(self, r: int, c: int, value: CellValue) -> None:
+        """The scan kept up with one cell written."""
+        self.last_col = max(self.last_col, c)
+        if value is not None and value != "":
+            self.rows.setdefault(r, {})[c] = value
+            self.last_row = max(self.last_row, r)
+            return
+        row = self.rows.get(r)
+        if row is not None and row.pop(c, None) is not None and not row:
+            del self.rows[r]
+            if r == self.last_row:
+                self.last_row = max(self.rows, default=-1)
+
+
 def copy_cells(tabs: dict[str, dict[tuple[int, int], Any]]) -> dict[str, dict[tuple[int, int], Any]]:
     """An independent copy of a memory spreadsheet's ``tabs`` or ``notes`` (what ``copy.deepcopy`` gives, in a
     fraction of its time: the keys and values inside are immutable)."""
-    return {tab: dict(cells) for tab, cells in tabs.items()}
+    return {tab: type(cells)(cells) for tab, cells in tabs.items()}  # a tab's ``Cells`` stay ``Cells``
 
 
 class MemoryBackend:
@@ -69,12 +134,16 @@ class MemoryBackend:
 
     def __init__(self, name: str = "memory") -> None:
         self._name = name
-        self.tabs: dict[str, dict[tuple[int, int], CellValue]] = {}
+        self.tabs: dict[str, dict[tuple[int, int], CellValue]] = {}  # a tab laid out here holds ``Cells``
         self.notes: dict[str, dict[tuple[int, int], str]] = {}  # cell notes by tab, as written
         self.sizes: dict[str, tuple[int, int]] = {}
         self.calls: list[str] = []
         self.ranges_read: list[str] = []  # every range asked for, in order
         self.fail_on_call: int | None = None  # 1-based index into ``calls`` that raises
+        self._scans: dict[str, _Scan] = {}  # what the last read made of each tab, by name
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_scans": {}}  # a copy (pickled) scans its tabs anew
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MemoryBackend:
         """An independent copy, made fast: a cell's value, a note and a cell's key are immutable, so each tab's
@@ -83,7 +152,10 @@ class MemoryBackend:
         new = self.__class__.__new__(self.__class__)
         memo[id(self)] = new
         for key, value in self.__dict__.items():
-            new.__dict__[key] = copy_cells(value) if key in ("tabs", "notes") else copy.deepcopy(value, memo)
+            if key == "_scans":  # a copy scans its tabs anew (a scan names the cells it was made of)
+                new.__dict__[key] = {}
+            else:
+                new.__dict__[key] = copy_cells(value) if key in ("tabs", "notes") else copy.deepcopy(value, memo)
         return new
 
     @property
@@ -123,7 +195,7 @@ class MemoryBackend:
             if tab not in self.tabs:
                 raise SheetError(f"Unable to parse range: {full}")
             if tab not in by_row:
-                by_row[tab] = _filled_rows(self.tabs[tab])
+                by_row[tab] = self._scanned(tab)
             rows, last_row, last_col = by_row[tab]
             r1, c1, r2, c2 = parse_cells(cells, (last_row + 1, last_col + 1))
             grid: Grid = []
@@ -135,6 +207,17 @@ class MemoryBackend:
                 grid.pop()
             out.append(grid)
         return out
+
+    def _scanned(self, tab: str) -> tuple[dict[int, dict[int, CellValue]], int, int]:
+        """``_filled_rows`` of ``tab``, made again only when its cells changed since the last read (a tab of plain
+        dict cells, as a test may put in, is scanned at each read)."""
+        cells = self.tabs[tab]
+        scan = self._scans.get(tab)
+        if not isinstance(cells, Cells):
+            return _filled_rows(cells)
+        if scan is None or scan.cells is not cells or scan.version != cells.version:
+            scan = self._scans[tab] = _Scan(cells, cells.version, *_filled_rows(cells))
+        return scan.rows, scan.last_row, scan.last_col
 
     def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
               guard: Sequence[ReadGuard] = ()) -> list[Grid]:
@@ -149,7 +232,7 @@ class MemoryBackend:
         for full in read_back:  # a bad range fails before anything is written
             if split_a1(full)[0] not in self.tabs:
                 raise SheetError(f"Unable to parse range: {full}")
-        staged: list[tuple[str, int, int, CellValue]] = []
+        staged: dict[str, list[tuple[int, int, CellValue]]] = {}
         noted: list[tuple[str, int, int, str]] = []
         for w in writes:
             tab, cells = split_a1(w.range)
@@ -161,19 +244,33 @@ class MemoryBackend:
                 raise SheetError(f"values do not fit {w.range}")
             if r1 + len(w.values) > rows or c2 >= cols:
                 raise SheetError(f"Range ({w.range}) exceeds grid limits. Max rows: {rows}, max columns: {cols}")
+            cells_of_tab = staged.setdefault(tab, [])
             for i, row in enumerate(w.values):
-                for j, value in enumerate(row):
-                    staged.append((tab, r1 + i, c1 + j, value))
+                cells_of_tab += [(r1 + i, c1 + j, value) for j, value in enumerate(row)]
             for i, row in enumerate(w.notes or []):
                 noted += [(tab, r1 + i, c1 + j, str(note)) for j, note in enumerate(row) if note is not None]
-        for tab, r, c, value in staged:  # all or nothing, like one batchUpdate
-            self.tabs[tab][(r, c)] = value
+        for tab, written in staged.items():  # all or nothing, like one batchUpdate
+            self._put(tab, written)
         for tab, r, c, note in noted:
             if note:
                 self.notes.setdefault(tab, {})[(r, c)] = note
             else:
                 self.notes.get(tab, {}).pop((r, c), None)
         return self._grids(read_back)
+
+    def _put(self, tab: str, written: list[tuple[int, int, CellValue]]) -> None:
+        """The cells written in ``tab``, in order; what the last read made of the tab kept up with them."""
+        cells = self.tabs[tab]
+        scan = self._scans.get(tab)
+        kept = isinstance(cells, Cells) and scan is not None and scan.cells is cells and scan.version == cells.version
+        dict.update(cells, (((r, c), value) for r, c, value in written))  # one change counted, not one a cell
+        if not isinstance(cells, Cells):
+            return
+        cells.version += 1
+        if scan is not None and kept:
+            scan.version = cells.version
+            for r, c, value in written:
+                scan.put(r, c, value)
 
     def apply_layout(self, layout: WorkbookLayout, writes: Sequence[RangeWrite] = ()) -> None:
         """Create or resize the tabs and write their fixed values; delete the retired ones; then ``writes``."""
@@ -183,13 +280,11 @@ class MemoryBackend:
                 self.tabs.pop(name, None)
                 self.sizes.pop(name, None)
         for tab in layout.tabs:
-            self.tabs.setdefault(tab.name, {})
+            self.tabs.setdefault(tab.name, Cells())
             self.sizes[tab.name] = (tab.rows, tab.cols)
             for anchor, grid in tab.values.items():
                 r1, c1, _r2, _c2 = parse_cells(anchor.split(":")[0])
-                for i, row in enumerate(grid):
-                    for j, value in enumerate(row):
-                        self.tabs[tab.name][(r1 + i, c1 + j)] = value
+                self._put(tab.name, [(r1 + i, c1 + j, v) for i, row in enumerate(grid) for j, v in enumerate(row)])
         if writes:
             self.write(writes)
 
