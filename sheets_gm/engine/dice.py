@@ -280,7 +280,8 @@ class TurnDice:
         self.peeked[key] = sides
         if sides != SIDES:
             return self._other_die(key, sides)
-        return self._d6_value(key)
+        value = self._values.get(key)  # the other team's bot, or the check, asks for the same roll: no call then
+        return value if value is not None else self._d6_value(key)
 
     def _d6_value(self, key: str) -> int:
         """The d6 value of ``key`` (pinned, or from the formula), computed once."""
@@ -288,10 +289,9 @@ class TurnDice:
         if value is None:
             if self.pins and key in self.pins:  # a pin that is no face of a d6, or a draw's
                 self._other_die(key, SIDES)  # raises, naming the key
-            for b in self._mac.digest(key):  # the same first byte below 252 as keyed_d6
-                if b < _LIMIT:
-                    value = b % SIDES + 1
-                    break
+            first = self._mac.digest(key)[0]  # the same first byte below 252 as keyed_d6
+            if first < _LIMIT:  # 63 times in 64: no loop over the stream
+                value = first % SIDES + 1
             else:
                 value = keyed_d6(self.seed, self.turn, key, self.deal)
             self._values[key] = value
