@@ -242,13 +242,13 @@ def edited(table: Table, edit: Edit) -> Iterator[None]:
 
 
 def check_edit(table: Table, edit: Edit) -> None:
-    """``verify -c`` fails on ``edit``, naming its tab and place; once it is undone, the match verifies."""
+    """``verify -c`` fails on ``edit``, naming its tab and place (the walk verifies the match once all its edits are
+    undone: ``edited`` puts back the bytes or the spreadsheet held, so one check at its end finds any that stayed)."""
     with edited(table, edit):
         said = verify_says(table)
     place = re.compile(rf"(?<![\w:]){re.escape(edit.where)}(?![\w:])")  # C5, not C50 nor A1:C5
     named = [line for line in said if f"tab {edit.tab!r}" in line and place.search(line)]
     assert named, f"{edit.kind} at {edit.tab}!{edit.where or '(the tab)'}: verify says {said}"
-    assert verify_says(table) == []
 
 
 @contextmanager
@@ -278,6 +278,7 @@ def walk(backend: str, game: str, kinds: tuple[str, ...], positions: int, seed: 
         for kind in kinds:
             for _ in range(positions):
                 check_edit(table, edit_of(kind, spot, rng))
+        assert verify_says(table) == []  # every edit undone: the match verifies again
 
 
 QUICK = [("local", "gvg", ("beside the Log", "a hidden Log row", "a Settings value", "an added tab")),

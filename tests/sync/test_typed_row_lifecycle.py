@@ -4,6 +4,7 @@ does not stop a list. Played with the real sync on memory spreadsheets, Wesnoth 
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from typing import Any
 
@@ -20,6 +21,7 @@ from sheets_gm.sync.sheets import MatchSheets, seat_backend
 from tests.fakes.memory import MemoryBackend
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+_MADE: dict[tuple[str, str], MatchSheets] = {}  # each sample match as created, once a test process
 
 
 class Match:
@@ -30,10 +32,14 @@ class Match:
         self.cls = get_ruleset(name)
         roster = rules.sample_roster()
         seats = roster.seats
-        self.sheets = MatchSheets(seats, MemoryBackend("board"), MemoryBackend("engine"),
-                                  tuple(MemoryBackend(s) for s in seats),
-                                  MemoryBackend("judge") if rules.traits.judge else None)
-        create_match(self.sheets, rules, roster, seed=b"lifecycle")
+        key = (name, repr(settings))
+        if key not in _MADE:  # created once a process, each match a copy of it (a copy costs a thousandth)
+            made = MatchSheets(seats, MemoryBackend("board"), MemoryBackend("engine"),
+                               tuple(MemoryBackend(s) for s in seats),
+                               MemoryBackend("judge") if rules.traits.judge else None)
+            create_match(made, rules, roster, seed=b"lifecycle")
+            _MADE[key] = made
+        self.sheets = copy.deepcopy(_MADE[key])
         make = next(iter(bots_of(rules).values())).make
         self.bots = {s: make(f"lifecycle/{s}") for s in (*seats, JUDGE)}
 
