@@ -10,12 +10,14 @@ inside the folder it is given and write no path of it into the match: the copy l
 from __future__ import annotations
 
 import atexit
+import itertools
 import shutil
 import tempfile
 from collections.abc import Callable, Hashable
 from pathlib import Path
 
 _BUILT: dict[Hashable, Path] = {}
+_NAMES = itertools.count()
 _ROOT: list[Path] = []  # the process's folder of made matches, once made (removed when the process ends)
 
 
@@ -29,12 +31,15 @@ def _root() -> Path:
 
 def made_into(folder: Path, key: Hashable, make: Callable[[Path], object]) -> None:
     """``folder`` (made if missing) given a copy of the files ``make`` built for ``key``: built once a process, into
-    a folder of their own; a ``make`` that fails leaves nothing remembered."""
+    a folder of their own (a ``make`` may build on another key's copy); a ``make`` that fails leaves nothing."""
     built = _BUILT.get(key)
     if built is None:
-        fresh = _root() / str(len(_BUILT))
-        shutil.rmtree(fresh, ignore_errors=True)  # what a failed make left
+        fresh = _root() / str(next(_NAMES))  # a name of its own even for a make that calls made_into
         fresh.mkdir()
-        make(fresh)
+        try:
+            make(fresh)
+        except BaseException:
+            shutil.rmtree(fresh, ignore_errors=True)
+            raise
         built = _BUILT[key] = fresh
     shutil.copytree(built, folder, symlinks=True, dirs_exist_ok=True)

@@ -62,6 +62,11 @@ def local_match(folder: Path, *, settings: GvgSettings | None = None, deadline: 
     chosen = settings or GvgSettings()
     made_into(folder, ("local_match", chosen, deadline, size, private),
               lambda into: _made_workbooks(into, chosen, deadline, size, private))
+    return _opened(folder, chosen, body, private)
+
+
+def _opened(folder: Path, chosen: GvgSettings, body: str, private: bool) -> tuple[Path, MatchSheets]:
+    """The config (``body`` and the house rules ``chosen``) and the sheets of the workbooks in ``folder``."""
     sheets = _local_sheets(folder, private)
     if private:
         body = PRIVATE_SHEETS + body
@@ -70,6 +75,27 @@ def local_match(folder: Path, *, settings: GvgSettings | None = None, deadline: 
     if table and "[settings]" not in body:  # a body with its own [settings] says what the config says
         body += f"\n[settings]\n{table}"
     return local_config(folder, body), sheets
+
+
+def played_match(folder: Path, turns: int, *, settings: GvgSettings | None = None, size: int = 3,
+                 private: bool = False) -> tuple[Path, MatchSheets]:
+    """``local_match(folder, ...)`` after ``play(sheets, turns)``: the played workbooks made once a test process and
+    copied (``tests.made``), each turn's on a copy of the turn before's, so that the tests of a file that play the
+    same match 2, 4 and 6 turns play six turns in all. ``play`` is the same function of the workbooks whatever played
+    them before (its bots are made afresh each turn), so the copy is the match ``local_match`` then ``play`` gives."""
+    chosen = settings or GvgSettings()
+
+    def make(into: Path) -> None:
+        if turns == 1:
+            local_match(into, settings=chosen, size=size, private=private)
+        else:
+            played_match(into, turns - 1, settings=chosen, size=size, private=private)
+        play(_local_sheets(into, private), 1)  # a match already over stays as it is, as ``play`` leaves it
+
+    if turns <= 0:
+        return local_match(folder, settings=chosen, size=size, private=private)
+    made_into(folder, ("played_match", chosen, size, private, turns), make)
+    return _opened(folder, chosen, "", private)
 
 
 def _local_sheets(folder: Path, private: bool) -> MatchSheets:
