@@ -79,23 +79,37 @@ def _opened(folder: Path, chosen: GvgSettings, body: str, private: bool) -> tupl
 
 def played_match(folder: Path, turns: int, *, settings: GvgSettings | None = None, size: int = 3,
                  private: bool = False) -> tuple[Path, MatchSheets]:
-    """``local_match(folder, ...)`` after ``play(sheets, turns)``: the played workbooks made once a test process and
-    copied (``tests.made``), each turn's on a copy of the turn before's, so that the tests of a file that play the
-    same match 2, 4 and 6 turns play six turns in all. ``play`` is the same function of the workbooks whatever played
-    them before (its bots are made afresh each turn), so the copy is the match ``local_match`` then ``play`` gives."""
+    """``local_match(folder, ...)`` after ``play(sheets, turns)``: made once a test process and copied
+    (``tests.made``), played on from a copy of the longest start of it made before, so that the tests of a file
+    that play the same match 2, 4 and 6 turns play six turns in all. ``play`` is the same function of the
+    workbooks whatever played them before (its bots are made afresh each turn): the copy is the match
+    ``local_match`` then ``play`` gives."""
     chosen = settings or GvgSettings()
+    made = _PLAYED.setdefault((chosen, size, private), set())
 
     def make(into: Path) -> None:
-        if turns == 1:
-            local_match(into, settings=chosen, size=size, private=private)
+        start = max((n for n in made if n < turns), default=0)
+        if start:
+            made_into(into, ("played_match", chosen, size, private, start), lambda _into: None)  # made: copied
         else:
-            played_match(into, turns - 1, settings=chosen, size=size, private=private)
-        play(_local_sheets(into, private), 1)  # a match already over stays as it is, as ``play`` leaves it
+            local_match(into, settings=chosen, size=size, private=private)
+        play(_local_sheets(into, private), turns - start)
 
-    if turns <= 0:
-        return local_match(folder, settings=chosen, size=size, private=private)
-    made_into(folder, ("played_match", chosen, size, private, turns), make)
-    return _opened(folder, chosen, "", private)
+    if turns > 0:
+        made_into(folder, ("played_match", chosen, size, private, turns), make)
+        made.add(turns)
+        return _opened(folder, chosen, "", private)
+    return local_match(folder, settings=chosen, size=size, private=private)
+
+
+#: The turns ``played_match`` has made of each match (its settings, size and layout) in this test process.
+_PLAYED: dict[tuple[GvgSettings, int, bool], set[int]] = {}
+
+
+def typed_match(folder: Path, *, ready: bool = True) -> tuple[Path, MatchSheets]:
+    """``local_match(folder)`` after ``type_orders(sheets, ready=ready)``: made once a test process and copied."""
+    made_into(folder, ("typed_match", ready), lambda into: type_orders(local_match(into)[1], ready=ready))
+    return _opened(folder, GvgSettings(), "", False)
 
 
 def _local_sheets(folder: Path, private: bool) -> MatchSheets:
