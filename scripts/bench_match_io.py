@@ -8,6 +8,10 @@ engine, the judge's where the game has one) and, in this process, the CPU second
 - ``idle``: a poll of fresh backends with nothing new typed (every workbook loaded from its file and read, nothing
   resolved or saved), as a cron poll whose gate saw a save that changed nothing.
 
+``create_match`` and each poll start from a collected heap (``gc.collect()``, untimed): a full collection is owed
+by what the steps before left, and where it lands depends on every allocation before it, so one tree's step could
+pay it and the other's not (Champions' idle poll paid a 160-190 ms one, of 220-500 ms, in 2 of 4 matches).
+
 Each is the median of ``--repeats`` matches. With ``--vs COMMIT_OR_PATH`` each game runs in a fresh process of each
 tree in turn (that tree's ``sheets_gm``, this script's steps), alternating which goes first, ``--pairs`` times; the
 medians of each tree and the median paired ratio new/old. ``--profile FILE`` writes cProfile's stats of this tree's
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import json
 import os
@@ -56,8 +61,10 @@ def one_match(game: str, folder: Path) -> dict[str, float]:
     figures = {step: 0.0 for step in STEPS}
     made: list[MatchSheets] = []
 
-    def timed(step: str, call: Callable[..., Any]) -> Callable[..., Any]:
+    def timed(step: str, call: Callable[..., Any], collect: bool = False) -> Callable[..., Any]:
         def run(*args: Any, **kwargs: Any) -> Any:
+            if collect:
+                gc.collect()
             start = time.process_time()
             try:
                 return call(*args, **kwargs)
@@ -72,9 +79,10 @@ def one_match(game: str, folder: Path) -> dict[str, float]:
     real = {name: getattr(demo, name) for name in ("_workbook", "create_match", "poll")}
     create_match = real["create_match"]
     try:  # the demo's own steps, timed where it calls them
-        for name, step, call in (("_workbook", "make", real["_workbook"]), ("create_match", "make", made_sheets),
-                                 ("poll", "resolve", real["poll"])):
-            setattr(demo, name, timed(step, call))
+        for name, step, call, collect in (("_workbook", "make", real["_workbook"], False),
+                                          ("create_match", "make", made_sheets, True),
+                                          ("poll", "resolve", real["poll"], True)):
+            setattr(demo, name, timed(step, call, collect))
         demo.run_demo(game, folder, seed="bench", console=Console(file=io.StringIO()), max_windows=1)
     finally:
         for name, call in real.items():
@@ -83,6 +91,7 @@ def one_match(game: str, folder: Path) -> dict[str, float]:
     fresh = MatchSheets(sheets.seats, LocalWorkbookBackend(sheets.board.name), LocalWorkbookBackend(sheets.engine.name),
                         tuple(LocalWorkbookBackend(b.name) for b in sheets.orders),
                         LocalWorkbookBackend(sheets.judge.name) if sheets.judge is not None else None)
+    gc.collect()
     start = time.process_time()
     real["poll"](fresh, get_ruleset(game), now=NOW)
     figures["idle"] = time.process_time() - start

@@ -29,10 +29,18 @@ Figures, each beside today's cron (one ``sheets-gm sync --quiet`` process a matc
                                             [--saves 20] [--workers 4] [--cron-sample 8] [--ready-sample M]
                                             [--seed S]
     .venv/bin/python scripts/bench_serve.py --idle-local N [--idle 120] [--saves 20] [--never-polled]
+    .venv/bin/python scripts/bench_serve.py --idle-google N --accounts 100 [--idle 60] [--saves 20]
 
 ``--idle-local N``: a host on N local matches polled before instead (its first look, idle CPU and memory, saves);
 ``--never-polled`` then starts a host on the same matches with their records removed and times a save typed in the
 last one as it starts (a cold start: changed matches first).
+
+``--idle-google N``: a host restarted on N GvG matches on the fake polled before, over ``--accounts`` (one made
+with ``init`` and polled by cron's ``sync`` until idle, the others its clones: their spreadsheets share its tabs
+copy-on-write, their records are copies of its own, each record's last look at Drive's file index at a random
+moment of the last 30 minutes): the restart's first look (one file-index question per account, no read a match)
+and a save typed as it starts, idle CPU with the fake's part apart (the CPU spent inside its handlers), Drive
+requests a minute per account, Sheets requests while idle, memory, saves at random moments; cron beside it.
 """
 
 from __future__ import annotations
@@ -70,6 +78,8 @@ from sheets_gm.engine.ruleset import JUDGE  # noqa: E402
 from sheets_gm.host.file_events import FileEvents  # noqa: E402
 from sheets_gm.host.scheduler import Host  # noqa: E402
 from sheets_gm.match.config import load_config  # noqa: E402
+from sheets_gm.poll_gate.drive import SAFETY_NET  # noqa: E402
+from sheets_gm.poll_gate.state import iso, load_state, save_state, state_path  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset  # noqa: E402
 from sheets_gm.running.connect import open_match_sheets  # noqa: E402
 from sheets_gm.running.polls import poll_behind_gate  # noqa: E402
@@ -77,6 +87,7 @@ from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
 from tests.fakes.google_api import (  # noqa: E402
     CHANGES,
+    FakeSpreadsheet,
     GoogleApiFake,
     copied,
     settle_auth,
@@ -164,6 +175,14 @@ def key(match: int, role: str) -> str:
     return f"1{role}_{match:04d}_bench_serve_".ljust(44, "0")
 
 
+def google_config(keys: dict[str, str], key_file: Path) -> str:
+    """A Google GvG match's config: its spreadsheets ``keys`` by role, opened with the service account ``key_file``."""
+    return ('ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
+            f'[sheets]\nbackend = "google"\nboard = "{keys["board"]}"\nengine = "{keys["engine"]}"\n'
+            f'orders = {{ red = "{keys["red"]}", blue = "{keys["blue"]}" }}\n'
+            f'[google]\nservice_account = "{key_file}"\n')
+
+
 def google_matches(fake: GoogleApiFake, root: Path, count: int, accounts: int) -> list[Path]:
     """``count`` GvG matches on the fake, over ``accounts`` service accounts: one made with init, the others
     its copies (each of its spreadsheets copied on the fake under a key of its own)."""
@@ -182,11 +201,7 @@ def google_matches(fake: GoogleApiFake, root: Path, count: int, accounts: int) -
         (folder / "roster.csv").write_text(ROSTER, encoding="utf-8")
         k = keys_of[i]
         config = folder / "match.toml"
-        config.write_text(
-            'ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
-            f'[sheets]\nbackend = "google"\nboard = "{k["board"]}"\nengine = "{k["engine"]}"\n'
-            f'orders = {{ red = "{k["red"]}", blue = "{k["blue"]}" }}\n'
-            f'[google]\nservice_account = "{key_files[i % accounts]}"\n', encoding="utf-8")
+        config.write_text(google_config(k, key_files[i % accounts]), encoding="utf-8")
         if i == 0:
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as said:
                 if cli(["init", "gvg", "-c", str(config), "--no-share"]) != 0:
@@ -220,9 +235,14 @@ def locked_fake() -> GoogleApiFake:
                 fake._caller(request.headers.get("Authorization", "")) == late:
             time.sleep(fake.late_by)  # type: ignore[attr-defined]  # this account's Drive is slow (outside the lock)
         with lock:
-            return dispatch(request)
+            began = time.thread_time()
+            try:
+                return dispatch(request)
+            finally:
+                fake.handler_cpu += time.thread_time() - began  # type: ignore[attr-defined]
 
     fake.late_account, fake.late_by = "", 0.0  # type: ignore[attr-defined]
+    fake.handler_cpu = 0.0  # type: ignore[attr-defined]  # CPU seconds spent inside the fake's handlers: Google's
 
     fake._dispatch = one_at_a_time  # type: ignore[method-assign]
     original = signin.open_service_account
@@ -657,6 +677,215 @@ def cold_start(root: Path, configs: Sequence[Path], args: argparse.Namespace) ->
     return answer, looked, polled, cpu
 
 
+# -- --idle-google: a host restarted on Google matches polled before -------------------------------------------
+
+
+def shared_clone(spreadsheet: FakeSpreadsheet, key: str) -> FakeSpreadsheet:
+    """A copy of a spreadsheet on the fake under ``key`` that shares its tabs, copy-on-write: the fake's API writes
+    never change a tab in place (a values write stages new tabs on copies of their cell maps, a batchUpdate a
+    copy of the whole spreadsheet, then each puts the new tabs in the spreadsheet's list), so a clone owns only
+    its list of tabs and its Drive fields. (The fake's own editing helpers, ``set_values`` and the like, edit a
+    tab in place: never on a clone. The bench's players type through the API.)"""
+    return dataclasses.replace(spreadsheet, key=key, properties=copied(spreadsheet.properties),
+                               sheets=list(spreadsheet.sheets), permissions=copied(spreadsheet.permissions),
+                               parents=list(spreadsheet.parents), app_properties=dict(spreadsheet.app_properties))
+
+
+def polled_google(fake: GoogleApiFake, root: Path, count: int, accounts: int,
+                  rng: random.Random) -> list[Path]:
+    """``count`` GvG matches on the fake over ``accounts`` service accounts, polled before, as a host restarted
+    on a running table finds them: one made with init and polled by cron's ``sync`` until idle, the others its
+    clones (``shared_clone``), each with a copy of its records, their keys and config's fingerprint made its own.
+    Each record's own last look at Drive's file index (``checked_at``) is put at a random moment of the last
+    ``SAFETY_NET`` (the moments a long-running table's matches would show); its reads stay those of the
+    template's poll, minutes old (no 6-hour read falls due while the bench runs)."""
+    configs = google_matches(fake, root, 1, accounts)
+    template = configs[0]
+    for _ in range(3):  # the first poll reads in full and answers; the next reads our answers back; then idle
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as said:
+            if cli(["sync", "-c", str(template), "--quiet"]) != 0:
+                raise SystemExit(f"sync on the fake failed: {said.getvalue()}")
+    records = {path.name: path.read_text(encoding="utf-8")
+               for path in (template.parent / ".sheets-gm").glob("*.json")}
+    now_at = now()
+    for i in range(1, count):
+        folder = root / "google" / f"g{i:05d}"
+        (folder / ".sheets-gm").mkdir(parents=True, mode=0o700)
+        shutil.copy2(template.parent / "roster.csv", folder / "roster.csv")
+        keys = {role: key(i, role) for role in ROLES}
+        for role in ROLES:
+            fake.spreadsheets[keys[role]] = shared_clone(fake.spreadsheets[key(0, role)], keys[role])
+        config = folder / "match.toml"
+        config.write_text(google_config(keys, root / f"account{i % accounts}.json"), encoding="utf-8")
+        for name, text in records.items():
+            for role in ROLES:
+                text = text.replace(key(0, role), keys[role])
+            (folder / ".sheets-gm" / name).write_text(text, encoding="utf-8")
+        record = state_path(config)
+        state = load_state(record)
+        if state is None:
+            raise SystemExit(f"the template's poll kept no record: {sorted(records)}")
+        state.config = file_mark(config)  # type: ignore[assignment]  # a config of its own, as written
+        state.checked_at = iso(now_at - SAFETY_NET * rng.random())
+        save_state(record, state)
+        configs.append(config)
+    return configs
+
+
+def by_caller(fake: GoogleApiFake, prefix: str, callers: Sequence[str]) -> list[int]:
+    """Requests to the fake's endpoints whose name starts with ``prefix``, by each of ``callers``."""
+    counts = dict.fromkeys(callers, 0)
+    for call in fake.log:
+        if call.endpoint.startswith(prefix) and call.caller in counts:
+            counts[call.caller] += 1
+    return list(counts.values())
+
+
+@dataclasses.dataclass
+class Spent:
+    """CPU seconds of the whole process, and of them the fake's (inside its handlers), over a stretch of wall time."""
+
+    cpu: float
+    fake: float
+    wall: float
+
+    @property
+    def host(self) -> float:
+        return self.cpu - self.fake
+
+    def share(self, cpu: float) -> float:
+        return cpu / max(self.wall, 1e-9)
+
+
+def spent_since(fake: GoogleApiFake, cpu: float, fake_cpu: float, wall: float) -> Spent:
+    return Spent(time.process_time() - cpu, fake.handler_cpu - fake_cpu,  # type: ignore[attr-defined]
+                 time.monotonic() - wall)
+
+
+def measured(fake: GoogleApiFake) -> tuple[float, float, float]:
+    """Where a stretch begins, for ``spent_since``."""
+    return time.process_time(), fake.handler_cpu, time.monotonic()  # type: ignore[attr-defined]
+
+
+def measure_idle_google(args: argparse.Namespace, root: Path) -> None:
+    """``--idle-google N``: a host restarted on N Google matches polled before (on the fake, over ``--accounts``):
+    its first look, idle CPU (the fake's apart), Drive and Sheets requests, memory, saves; beside cron's."""
+    rng = random.Random(args.seed)
+    t0 = time.monotonic()
+    fake = locked_fake()
+    configs = polled_google(fake, root, args.idle_google, args.accounts, rng)
+    accounts = [f"bench{a}@sheets-gm-test.iam.gserviceaccount.com" for a in range(args.accounts)]
+    print(f"Made {len(configs)} GvG matches polled before on the fake over {args.accounts} accounts in "
+          f"{time.monotonic() - t0:.0f} s (resident {rss_kib() / 1024:.0f} MiB).")
+    importlib.import_module("sheets_gm.sheets.google.backend")
+    gc.collect()
+    rss_before = rss_kib()
+    fake.reset_counters()
+    start = measured(fake)
+    running = Running([root / "google"], root / "serve-status.json", args.interval, args.workers)
+    last = sorted(configs)[-1]
+    answered = running.save(last, args.seed + "/restart", 30 * 60)  # typed as the host starts
+    running.wait_until(lambda: len(running.host.matches) == len(configs) and all(
+        h.looked_at is not None for h in running.host.matches.values()) and not running.host._asking and sum(
+        by_caller(fake, "drive.files.list", accounts)) >= args.accounts, 30 * 60)
+    first = spent_since(fake, *start)
+    first_drive = by_caller(fake, "drive.", accounts)
+    first_index = sum(by_caller(fake, "drive.files.list", accounts))
+    first_reads = sum(by_caller(fake, "sheets.", accounts))
+    first_polls = sum(map(len, running.polls.values()))
+    running.wait_until(lambda: False, 2 * args.interval)
+    gc.collect()
+    rss_idle = rss_kib()
+    hosted_kept = kept_size([running.host.matches, running.host._moments]) / len(configs)
+    watchers_kept = kept_size([w._matches for w in running.host.accounts.all()]) / len(configs)
+    fake.reset_counters()
+    polls_before = sum(map(len, running.polls.values()))
+    begin = measured(fake)
+    time.sleep(args.idle)
+    idle = spent_since(fake, *begin)
+    idle_polls = sum(map(len, running.polls.values())) - polls_before
+    drive_rates = [n / (idle.wall / 60) for n in by_caller(fake, "drive.", accounts)]
+    sheets_reads = sum(by_caller(fake, "sheets.", accounts))
+    saves = timed_saves(running, rng.sample(configs, min(args.saves, len(configs))), rng, args)
+    waits = [w for w in running.waits[1:] if w is not None]
+    running.close()
+    cron = cron_google(fake, root, configs, args)
+    fake.stop()
+    print_google(args, len(configs), answered, first, (first_drive, first_index, first_reads, first_polls),
+                 idle, (idle_polls, drive_rates, sheets_reads), saves, waits,
+                 (hosted_kept, watchers_kept, rss_before, rss_idle), cron)
+
+
+@dataclasses.dataclass
+class CronGoogle:
+    """Today's cron on the same Google matches, measured: the CPU of an idle ``sync`` process (a local match's:
+    the fake cannot answer another process), the import of Google's client on top, the idle gated poll (in
+    process), and the change-log requests of one match's poll."""
+
+    process: float
+    google_import: float
+    poll: float
+    asks: float  # change-log requests a poll a match
+
+    def cpu(self, matches: int) -> float:
+        """Cron's share of one core for ``matches`` idle Google matches (a process a match a minute)."""
+        return matches * (self.process + self.google_import + self.poll) / 60
+
+
+def cron_google(fake: GoogleApiFake, root: Path, configs: Sequence[Path], args: argparse.Namespace) -> CronGoogle:
+    """Cron measured beside the host (``CronGoogle``), on a sample of the account first's matches."""
+    folder = root / "cron-local"
+    folder.mkdir()
+    (folder / "roster.csv").write_text(ROSTER, encoding="utf-8")
+    (folder / "match.toml").write_text(GVG_CONFIG, encoding="utf-8")
+    subprocess.run([*program(), "init", "gvg", "-c", "match.toml"], check=True, capture_output=True, cwd=folder)
+    process = cron_idle_cpu([folder / "match.toml"] * args.cron_sample)
+    sample = list(configs[:: args.accounts][: max(args.cron_sample, 1)])
+    poll, asked = cron_google_poll(fake, sample)
+    return CronGoogle(process, google_import_cpu(), poll, asked / len(sample))
+
+
+def print_google(args: argparse.Namespace, count: int, answered: float | None, first: Spent,
+                 first_counts: tuple[list[int], int, int, int], idle: Spent,
+                 idle_counts: tuple[int, list[float], int], saves: list[float], waits: list[float],
+                 memory: tuple[float, float, int, int], cron: CronGoogle) -> None:
+    """The figures of ``--idle-google``."""
+    first_drive, first_index, first_reads, first_polls = first_counts
+    idle_polls, drive_rates, sheets_reads = idle_counts
+    hosted_kept, watchers_kept, rss_before, rss_idle = memory
+    per_account = count / args.accounts
+    cron_cpu = cron.cpu(count)
+    print(f"\nFigures ({count} Google matches polled before, {args.accounts} accounts, interval {args.interval:g} s, "
+          f"{args.workers} workers; serve beside today's cron; the fake answers in this process, its CPU counted "
+          f"inside its handlers):")
+    print(f"- a host restarted on them: every match looked at and each account's file index asked in "
+          f"{first.wall:.0f} s, {first.cpu:.1f} s of CPU ({first.host:.1f} s the host's, {first.fake:.1f} s the "
+          f"fake's); {first_polls} polls, Drive requests per account: median {statistics.median(first_drive):.0f},"
+          f" most {max(first_drive)} ({first_index} file-index questions in all), {first_reads} Sheets requests; a "
+          f"save in the last match typed as it started answered in "
+          f"{'more than 30 min' if answered is None else f'{answered:.1f} s'} (goal 30 s)")
+    print(f"- idle CPU over {idle.wall:.0f} s: {idle.share(idle.cpu) * 100:.2f} % of one core in all, of which the "
+          f"fake's handlers {idle.share(idle.fake) * 100:.2f} %: the host's {idle.share(idle.host) * 100:.2f} %, "
+          f"{idle.share(idle.host) * 60:.2f} CPU seconds a minute (goal < 5 %); {idle_polls} polls meanwhile; "
+          f"cron: {cron_cpu * 100:.0f} %, {cron_cpu * 60:.0f} CPU seconds a minute ({cron.process:.2f} s an idle "
+          f"sync process, +{cron.google_import:.2f} s to import Google's client, +{cron.poll * 1000:.0f} ms the "
+          f"gated poll; a process a match a minute)")
+    print(f"- Drive requests a minute per account while idle: median {statistics.median(drive_rates):.1f}, most "
+          f"{max(drive_rates):.1f} ({per_account:.0f} matches an account; goal <= 10); Sheets requests of the "
+          f"host's accounts meanwhile: {sheets_reads} (0 expected); cron: {cron.asks * per_account:.0f} a minute "
+          f"per account ({cron.asks:.1f} change-log requests a poll, measured, a poll a match a minute)")
+    if saves:
+        print(f"- a save answered in: median {statistics.median(saves):.1f} s, 95th percentile "
+              f"{percentile(saves, 0.95):.1f} s over {len(saves)} saves at random moments (goal 10 s); the host's "
+              f"part, from the save to its poll handed to a worker: median {statistics.median(waits or [0]):.2f} s,"
+              f" 95th percentile {percentile(waits or [0], 0.95):.2f} s; cron: the next minute, 95th percentile "
+              f"57 s plus the poll")
+    print(f"- memory an idle match costs: {hosted_kept / 1024:.2f} KiB of objects kept by the host's match table "
+          f"and moments, {watchers_kept / 1024:.2f} KiB in its account's watcher (goal < 10 KiB together); the "
+          f"resident size grew {(rss_idle - rss_before) / count:.1f} KiB a match ({rss_before / 1024:.0f} MiB "
+          f"before the host, the fake's clones made; {rss_idle / 1024:.0f} MiB idle); cron keeps none")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -675,6 +904,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="seconds one account's Drive change log is delayed in the isolation run (default 30)")
     parser.add_argument("--idle-local", type=int, metavar="N",
                         help="instead: a host on N local matches polled before, idle (CPU, memory, a cold start)")
+    parser.add_argument("--idle-google", type=int, metavar="N",
+                        help="instead: a host restarted on N Google matches polled before, over --accounts")
     parser.add_argument("--never-polled", action="store_true",
                         help="with --idle-local: then a cold start on the same matches, their records removed")
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
@@ -682,7 +913,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.matches < max(4, args.accounts) or args.saves < 2:
         parser.error("--matches: at least 4 and at least one a Google account; --saves: at least 2")
     with tempfile.TemporaryDirectory() as tmp:
-        if args.idle_local:
+        if args.idle_google:
+            measure_idle_google(args, Path(tmp))
+        elif args.idle_local:
             measure_idle(args, Path(tmp))
         else:
             measure(args, Path(tmp))

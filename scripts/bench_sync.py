@@ -132,9 +132,12 @@ class Metered:
         which Google counts as one write request like a values.batchUpdate."""
         return self._metered(lambda: self.inner.write(writes, read_back=read_back, guard=guard), (WRITE, BATCH_UPDATE))
 
-    def apply_layout(self, layout: WorkbookLayout) -> None:
-        """Lay out through the wrapped backend, counted."""
+    def apply_layout(self, layout: WorkbookLayout, writes: Sequence[RangeWrite] = ()) -> None:
+        """Lay out through the wrapped backend, counted; then ``writes``, counted as a write of their own (as
+        Google sends them)."""
         self._metered(lambda: self.inner.apply_layout(layout))
+        if writes:
+            self.write(writes)
 
     def export_xlsx(self) -> bytes:
         """Export through the wrapped backend, counted."""

@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -39,27 +40,93 @@ PAGE_POINTS = {"landscape": 684.0, "portrait": 504.0}
 FONT_POINTS = 11.0
 
 
-def print_scale(ws: Any) -> float:
+#: A column's printed width in points (unscaled) per character of its width in the .xlsx, and added to them: Excel's
+#: measure (7 pixels a character and 5, three quarters of a point a pixel), and LibreOffice's in DejaVu Sans, which
+#: it prints in where Calibri and Carlito are missing (measured in its PDFs: 7.29 characters 51.3 points, 62.14
+#: characters 414), whose wider characters make LibreOffice shrink a fit-to-width tab further than Excel's measure
+#: says (a Wesnoth map at 8.1 pt where Excel's measure says 10).
+EXCEL = (5.25, 3.75)
+DEJAVU = (6.62, 3.0)
+
+
+def print_scale(ws: Any, measure: tuple[float, float] = EXCEL) -> float:
     """The scale the worksheet ``ws`` prints at (1: its own size): fit to N pages wide, its shown columns' width in
-    points against N pages' printable width, never above 1; a tab not fit to pages prints at its own size."""
+    points against N pages' printable width, never above 1, and smaller where its columns, none split, do not fall
+    on N pages at that (LibreOffice shrinks it until they do: a map of 17 columns and 10 with the legend); a tab not
+    fit to pages prints at its own size. ``measure``: how wide a column prints (``EXCEL``, ``DEJAVU``)."""
     if not ws.sheet_properties.pageSetUpPr or not ws.sheet_properties.pageSetUpPr.fitToPage:
         return 1.0
     wide = ws.page_setup.fitToWidth or 0
     if wide == 0:
         return 1.0  # fit to pages tall only: LibreOffice does not shrink it for its width
-    widths = []
-    for col in range(1, ws.max_column + 1):
-        dimension = ws.column_dimensions.get(get_column_letter(col))
-        if dimension is not None and dimension.hidden:
-            continue
-        chars = dimension.width if dimension is not None and dimension.width else 8.43
-        widths.append((col, (chars * 7 + 5) * 0.75))  # Excel's character width to pixels, pixels to points
+    widths = [(col, points) for col in range(1, ws.max_column + 1) if (points := _column_points(ws, col, measure))]
     # the columns repeated on each page across (a table's first, a plane's row letters) take room on every page
-    repeated = ws.print_title_cols or ""
-    last = ws[repeated.split(":")[-1].replace("$", "") + "1"].column if repeated else 0
+    last = _title_cols(ws)
     points = sum(w for _c, w in widths) + (wide - 1) * sum(w for c, w in widths if c <= last)
     page = PAGE_POINTS.get(ws.page_setup.orientation or "portrait", PAGE_POINTS["portrait"])
-    return min(1.0, wide * page / points) if points else 1.0
+    scale = min(1.0, wide * page / points) if points else 1.0
+    while scale > 0.1 and _pages_across(ws, scale, measure) > wide:
+        scale *= 0.99
+    return scale
+
+
+#: The height in points a page prints (Letter's, the shorter of Letter and A4), before its margins.
+PAGE_HEIGHT_POINTS = {"landscape": 612.0, "portrait": 792.0}
+
+
+def _column_points(ws: Any, col: int, measure: tuple[float, float] = EXCEL) -> float:
+    """A column's printed width in points at scale 1 (0 if hidden), by ``measure``."""
+    dimension = ws.column_dimensions.get(get_column_letter(col))
+    if dimension is not None and dimension.hidden:
+        return 0.0
+    chars = dimension.width if dimension is not None and dimension.width else 8.43
+    return chars * measure[0] + measure[1]
+
+
+def _title_cols(ws: Any) -> int:
+    """The last column each page across repeats (0: none)."""
+    repeated = ws.print_title_cols or ""
+    return int(ws[repeated.split(":")[-1].replace("$", "") + "1"].column) if repeated else 0
+
+
+def _print_corner(ws: Any) -> tuple[int, int]:
+    """The last column and row printed: the print area's, else the worksheet's."""
+    area = (ws.print_area or "").split("!")[-1].replace("$", "").split(":")
+    if len(area) == 2:
+        return int(ws[area[1]].column), int(ws[area[1]].row)
+    return int(ws.max_column), int(ws.max_row)
+
+
+def _pages_of(sizes: list[float], repeated: float, room: float) -> int:
+    """How many pages hold ``sizes`` (columns' widths, rows' heights) in order, each page ``room`` long with the
+    ``repeated`` title columns or rows on it, a column or row never split."""
+    pages, used = 1, repeated
+    for size in sizes:
+        if used + size > room and used > repeated:
+            pages, used = pages + 1, repeated
+        used += size
+    return pages
+
+
+def _pages_across(ws: Any, scale: float, measure: tuple[float, float]) -> int:
+    widths = [_column_points(ws, c, measure) * scale for c in range(1, _print_corner(ws)[0] + 1)]
+    title = _title_cols(ws)
+    return _pages_of(widths[title:], sum(widths[:title]), PAGE_POINTS[ws.page_setup.orientation or "portrait"])
+
+
+def estimated_pages(ws: Any, measure: tuple[float, float] = EXCEL) -> tuple[int, int]:
+    """The pages across and down the worksheet ``ws`` prints to at its ``print_scale`` by ``measure``, on Letter
+    with its own margins, without LibreOffice: its print area's columns and rows laid on pages, none split, each
+    page repeating its title rows and columns, as LibreOffice lays them; a row counted at its height in the .xlsx
+    (LibreOffice grows a row of wrapped text that has none). ``render_tabs.py`` prints the real count to compare."""
+    scale = print_scale(ws, measure)
+    default = ws.sheet_format.defaultRowHeight or 15.0
+    heights = [(ws.row_dimensions[r].height or default) * scale for r in range(1, _print_corner(ws)[1] + 1)]
+    title_rows = int((ws.print_title_rows or "").split(":")[-1].replace("$", "") or 0)
+    margins = ws.page_margins
+    room = PAGE_HEIGHT_POINTS[ws.page_setup.orientation or "portrait"] - 72 * ((margins.top or 0)
+                                                                             + (margins.bottom or 0))
+    return _pages_across(ws, scale, measure), _pages_of(heights[title_rows:], sum(heights[:title_rows]), room)
 
 
 def smallest_text(pdf: Path) -> float:
@@ -69,6 +136,21 @@ def smallest_text(pdf: Path) -> float:
     heights = [float(m.group(2)) - float(m.group(1))
                for m in re.finditer(r'<word [^>]*yMin="([\d.]+)" [^>]*yMax="([\d.]+)"', done.stdout)]
     return round(min(heights), 1) if heights else 0.0
+
+
+def smallest_type(pdf: Path) -> float:
+    """The smallest font size in points LibreOffice set in ``pdf`` (its text operators' ``Tf``, which it writes at
+    the printed size): the type as printed, whatever the fonts (a machine without Calibri or Carlito prints in
+    DejaVu Sans, whose wider characters widen each column, and LibreOffice shrinks a fit-to-width tab further than
+    its columns' widths in Excel's measure say; 0 if no text)."""
+    sizes = []
+    for stream in re.finditer(rb"stream\r?\n(.*?)endstream", pdf.read_bytes(), re.S):
+        try:
+            content = zlib.decompress(stream.group(1))
+        except zlib.error:
+            continue
+        sizes += [float(size) for size in re.findall(rb"/F\d+ ([\d.]+) Tf", content)]
+    return round(min(sizes), 1) if sizes else 0.0
 
 
 def _slug(text: str) -> str:
@@ -140,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                         str(out / path.stem)], check=True)
         first = sorted(out.glob(f"{path.stem}-*.png"))
         print(f"{book.name} · {title}: {pages} page{'s' if pages != 1 else ''} · scale {scale:.2f} "
-              f"({FONT_POINTS * scale:.1f} pt) · smallest text {smallest_text(pdf)} pt"
+              f"({FONT_POINTS * scale:.1f} pt) · smallest text {smallest_text(pdf)} pt · type {smallest_type(pdf)} pt"
               f"{' · ' + str(first[0]) if first else ''}")
     return 0
 

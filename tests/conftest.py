@@ -53,8 +53,11 @@ def _scenario_parts(path: Path) -> tuple[str, ...]:
     return resolved.relative_to(SCENARIOS).parts if resolved.is_relative_to(SCENARIOS) else ()
 
 
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook, which ``_group_ids`` completes
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Each test's ``game_NAME`` keywords; with ``--game``, the tests of other games (and of none) deselected."""
+    """Each test's ``game_NAME`` keywords; with ``--game``, the tests of other games (and of none) deselected; under
+    ``--dist loadgroup``, the ids of the tests of an ``xdist_group`` (``_group_ids``)."""
+    _group_ids(config, items)
     games = set(ruleset_names())
     wanted = str(config.getoption("--game")).strip().lower()
     if wanted and wanted not in games:
@@ -68,6 +71,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if wanted:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+
+
+def _group_ids(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``--dist loadgroup``, each test of an ``xdist_group`` given the group's name at the end of its id, by
+    which the scheduler sends the group's tests to one worker (they share a costly module fixture). pytest-xdist
+    3.8 writes the name into ``item._nodeid``, which pytest 9.2 no longer reads (it keeps the id in ``item._id``):
+    there every test of a group went alone, and each worker built the group's fixture. Where xdist's own write
+    took, the id already ends with the name and is left alone."""
+    if not getattr(config.option, "loadgroup", False):  # set on the workers of a --dist loadgroup run alone
+        return
+    for item in items:
+        names = {str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                 for mark in item.iter_markers("xdist_group")}
+        suffix = "@" + "_".join(sorted(names))
+        if names and not item.nodeid.endswith(suffix):
+            item._id = type(item._id).parse(item.nodeid + suffix)
 
 
 _HOSTS = itertools.count()

@@ -10,14 +10,12 @@ inside the folder it is given and write no path of it into the match: the copy l
 from __future__ import annotations
 
 import atexit
-import itertools
 import shutil
 import tempfile
 from collections.abc import Callable, Hashable
 from pathlib import Path
 
 _BUILT: dict[Hashable, Path] = {}
-_NAMES = itertools.count()
 _ROOT: list[Path] = []  # the process's folder of made matches, once made (removed when the process ends)
 
 
@@ -31,11 +29,11 @@ def _root() -> Path:
 
 def made_into(folder: Path, key: Hashable, make: Callable[[Path], object]) -> None:
     """``folder`` (made if missing) given a copy of the files ``make`` built for ``key``: built once a process, into
-    a folder of their own (a ``make`` may build on another key's copy); a ``make`` that fails leaves nothing."""
+    a folder of their own; a ``make`` that fails leaves nothing remembered. ``make`` may itself ask for another
+    made match (one built on another's copy)."""
     built = _BUILT.get(key)
     if built is None:
-        fresh = _root() / str(next(_NAMES))  # a name of its own even for a make that calls made_into
-        fresh.mkdir()
+        fresh = Path(tempfile.mkdtemp(dir=_root()))  # a folder of its own, even for a make that makes another first
         try:
             make(fresh)
         except BaseException:

@@ -73,7 +73,7 @@ class ReadOnlyBackend:
         """Refused: doctor never writes."""
         raise AssertionError("doctor must not write to a spreadsheet")
 
-    def apply_layout(self, layout: WorkbookLayout) -> None:
+    def apply_layout(self, layout: WorkbookLayout, writes: Sequence[RangeWrite] = ()) -> None:
         """Refused: doctor never writes."""
         raise AssertionError("doctor must not change a spreadsheet's layout")
 

@@ -3,7 +3,8 @@
 A local match: the local gate's fingerprints of its config and workbooks (``running.idle_poll``, cron's own idle
 decision), a due deadline or reminder. A Google match: its account's watcher named one of its spreadsheets, or
 its gate would read whatever Drive says (``poll_gate.drive.due_without_changes``: a due deadline, the 6-hour read, our
-last writes to read back…), or a reminder or letters wait. Both: letters waiting for a retry are sent.
+last writes to read back…; not Drive's file index, which its account's watcher asks for all its matches), or a
+reminder or letters wait. Both: letters waiting for a retry are sent.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ def watched_need(config_path: Path, keys: frozenset[str], changed: bool, now: da
     read, our writes to read back, a reminder: ``google_need``) and otherwise stays idle, its record's line and
     deadline kept (``idle``). A host restarted on thousands of Google matches asks Drive once per account, not
     once per match."""
-    need = google_need(config_path, keys, changed, now)
+    need = google_need(config_path, keys, changed, now, watched=True)
     if need.poll or need.letters:
         return need
     state = load_state(state_path(config_path))
@@ -132,13 +133,14 @@ def watched_need(config_path: Path, keys: frozenset[str], changed: bool, now: da
 
 
 def google_need(config_path: Path, keys: frozenset[str], changed: bool, now: datetime, *,
-                rank: int = CHANGED) -> Need:
+                watched: bool, rank: int = CHANGED) -> Need:
     """What the Google match configured by ``config_path`` (its spreadsheets ``keys``) needs; ``changed``: its
     account's watcher named one of its spreadsheets since its last poll (``rank``: how soon it goes, ``DUE`` when
-    the change was our own write)."""
+    the change was our own write); ``watched``: an account's watcher holds it, and asks Drive's file index for it
+    (without one, the match's own safety-net moment makes it due, as cron's poll)."""
     if changed:
         return Need(poll=True, why="Drive's change log named a spreadsheet of the match", rank=rank)
-    why = due_without_changes(config_path, set(keys), now)
+    why = due_without_changes(config_path, set(keys), now, own_index=not watched)
     if why:
         return Need(poll=True, why=why, rank=DUE)
     notices = due(config_path, now)

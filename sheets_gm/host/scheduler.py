@@ -90,9 +90,11 @@ DRIVE_DEADLINE = 30.0
 #: Seconds the polls under way may take to finish once the host is told to stop; those still running are killed
 #: (a resolution cut short is completed by the next poll, from its journal).
 STOP_GRACE = 60.0
-#: At most this many matches are looked at for the first time in one pass (each reads its last poll's record):
-#: a host started on tens of thousands of matches still ends a pass every few seconds.
-FIRST_LOOKS_A_PASS = 2000
+#: At most this many matches are looked at in one pass by their moments (those an event or Drive named come on top,
+#: first): a cold start's first looks (2 ms of CPU each at 10,000 Google matches: a config read), or the idle looks
+#: of thousands of matches falling due together, end a pass within a fraction of a second of CPU, so Drive's
+#: answers, the file events (a save) and the watchdog are heard between passes, not after thousands of looks.
+LOOKS_A_PASS = 500
 #: The status file is rewritten at least this often while nothing changes (``serve --status`` shows its age).
 STATUS_EVERY = timedelta(minutes=1)
 #: The first wait before a failed match is tried again; it doubles at each failure, up to :data:`LAST_RETRY`.
@@ -483,7 +485,7 @@ class Host:
         else:
             watcher = self._watcher(hosted)
             changed = watcher is not None and watcher.changed(hosted.path)
-            need = google_need(hosted.path, hosted.keys, changed, now,
+            need = google_need(hosted.path, hosted.keys, changed, now, watched=watcher is not None,
                                rank=watcher.change_rank(hosted.path) if watcher is not None and changed else CHANGED)
             if not need.poll and watcher is not None and watcher.unanchored(hosted.path):
                 need = Need(poll=True, why="its first poll in this host came before its account's watcher", rank=LATER)
@@ -685,24 +687,16 @@ class Host:
 
     def _due(self, now: datetime, *, moments: bool = True) -> list[Hosted]:
         """The matches to look at in this pass: those an event or Drive named, then those whose moment came, by
-        moment unless ``moments`` is False (at most ``FIRST_LOOKS_A_PASS`` first looks: a cold start's pass ends in
-        seconds, and the loop, and the watchdog, turn). Never a pass over every match."""
+        moment unless ``moments`` is False (at most ``LOOKS_A_PASS`` of them: a pass ends within a fraction of a
+        second, and the loop, Drive's answers and the watchdog turn). Never a pass over every match."""
         due = [h for path in self._urgent if (h := self.matches.get(path)) is not None and not h.running]
         self._urgent.clear()
-        first_looks, put_back = 0, []
-        while moments and self._moments and self._moments[0][0] <= now:
-            entry = heapq.heappop(self._moments)
-            hosted = self._planned(entry)
-            if hosted is None:
-                continue
-            if hosted.looked_at is None:
-                if first_looks >= FIRST_LOOKS_A_PASS:
-                    put_back.append(entry)
-                    continue
-                first_looks += 1
-            due.append(hosted)
-        for entry in put_back:
-            heapq.heappush(self._moments, entry)
+        looks = 0
+        while moments and looks < LOOKS_A_PASS and self._moments and self._moments[0][0] <= now:
+            hosted = self._planned(heapq.heappop(self._moments))
+            if hosted is not None:
+                due.append(hosted)
+                looks += 1
         return list({h.path: h for h in due}.values())
 
     def _check_failing(self, now: datetime) -> None:

@@ -250,17 +250,19 @@ def file_index_due(state: PollState, now: datetime) -> bool:
     return checked is None or now - checked >= SAFETY_NET
 
 
-def due_without_changes(config_path: Path, keys: set[str], now: datetime) -> str:
+def due_without_changes(config_path: Path, keys: set[str], now: datetime, *, own_index: bool = True) -> str:
     """Why a poll of the Google match configured by ``config_path`` (its spreadsheets ``keys``) must run even when
     Drive lists no change to them ('' when it need not: it would stay idle): the record unusable
     (:func:`usable_state`), what it reads whatever Drive says (:func:`reads_anyway`, the decision
-    :func:`check_drive` makes), or the safety net's look at Drive's file index due. ``serve`` asks this of every
-    match whose account's change log named none of its files, reading nothing."""
+    :func:`check_drive` makes), or, with ``own_index``, the safety net's look at Drive's file index due.
+    ``serve`` asks this of every match whose account's change log named none of its files, reading nothing; for a
+    match its account's watcher holds, without ``own_index``: the watcher asks the file index once every
+    ``SAFETY_NET`` for all of the account's matches, so an idle match is not polled every ``SAFETY_NET`` for it."""
     state, why = usable_state(config_path)
     if state is None:
         return why
-    return reads_anyway(state, keys, now).reason or ("Drive's file index is due" if file_index_due(state, now)
-                                                     else "")
+    return reads_anyway(state, keys, now).reason or ("Drive's file index is due"
+                                                     if own_index and file_index_due(state, now) else "")
 
 
 def after_idle(config_path: Path, gate: DriveCheck) -> None:

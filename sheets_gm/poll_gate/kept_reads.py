@@ -129,11 +129,12 @@ class KeptSheet:
             self.version_after_write = self.after_write(self.key) if self.after_write is not None else None
         return grids[len(ours):]
 
-    def apply_layout(self, layout: WorkbookLayout) -> None:
-        """Lay out for real, or note it while rehearsing (a layout is a write: it answers with no snapshot)."""
+    def apply_layout(self, layout: WorkbookLayout, writes: Sequence[RangeWrite] = ()) -> None:
+        """Lay out (and write ``writes``) for real, or note it while rehearsing (a layout is a write: it answers with
+        no snapshot)."""
         self.written = True
         if not self.rehearsing:
-            self.inner.apply_layout(layout)
+            self.inner.apply_layout(layout, writes)
             self.laid_out = True
 
     def tab_names(self) -> list[str]:

@@ -134,9 +134,11 @@ class SheetBackend(Protocol):
         was read (``sheets/guard.py``)."""
         ...
 
-    def apply_layout(self, layout: WorkbookLayout) -> None:
+    def apply_layout(self, layout: WorkbookLayout, writes: Sequence[RangeWrite] = ()) -> None:
         """Create or reshape the tabs, fixed values, formats (conditional ones too), dropdowns and protections
-        (one call); applying a layout again replaces its tabs' conditional formats and validations."""
+        (one call); applying a layout again replaces its tabs' conditional formats and validations. Then
+        ``writes`` are written as ``write`` writes them: a local workbook is saved once with both, Google is
+        sent the layout's call and then the write's."""
         ...
 
     def tab_names(self) -> list[str]:

@@ -118,10 +118,13 @@ class TabLayout:
     # below ``PRINT_LEAST_POINTS`` (``local.layout.print_pages_wide``); 0: at its own size across as many pages as it
     # needs, with its first row and first column repeated on each.
     print_pages_wide: int = 1
-    # Rows and columns every printed page repeats: the first ``print_title_rows`` (0: the frozen header rows) and
-    # the first ``print_title_cols`` (a plane's row letters).
+    # Rows and columns every printed page repeats: rows ``print_title_first`` to ``print_title_rows`` (1-based; 0:
+    # the frozen header rows) and the first ``print_title_cols`` (a plane's row letters). Rows below the first are
+    # repeated on each page from the one they start on (LibreOffice and Excel both): a table under another (the
+    # Judge tab's Losses) has its header on each of its pages, none on the pages above it.
     print_title_rows: int = 0
     print_title_cols: int = 0
+    print_title_first: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -469,6 +469,10 @@ class InputTab:
             title, header = t.heading_rows()
             values[cell_at(0, t.title_row)] = [title[:1]]
             values[cell_at(0, t.header_row)] = [header]
+            # the caption runs on over the empty cells right of it, in a style of its own: without one it took the
+            # wrap a long table's column gives each cell written in it, five lines tall in column A (the Judge
+            # tab's Losses caption, repeated on each of its printed pages; issue 64)
+            fills.append(Fill(cells(0, t.title_row, 0, t.title_row), "#FFFFFF", top=True))
             # a heading wider than its column wraps: the heading beside it would cut it (the row grows to fit)
             fills.append(Fill(cells(0, t.header_row, t.width - 1, t.header_row), colours.header, bold=True,
                               wrap=True))
@@ -499,9 +503,21 @@ class InputTab:
                 unused = cells(gap, t.first_row, t.feedback_col - 1, t.last_row)
                 fills.append(Fill(unused, colours.engine))
                 protections.append(Protection(unused, f"{spec.name}: no column here"))
+        first, last = self._print_titles()
         return TabLayout(name=self.name, rows=self.last_row + 1, cols=width, frozen_rows=STATUS_ROW,
                          values=values, fills=tuple(fills), dropdowns=tuple(dropdowns),
-                         checkboxes=tuple(checkboxes), protections=tuple(protections), column_widths=widths)
+                         checkboxes=tuple(checkboxes), protections=tuple(protections), column_widths=widths,
+                         print_title_first=first, print_title_rows=last)
+
+    def _print_titles(self) -> tuple[int, int]:
+        """The rows each printed page repeats (1-based, first and last): its longest table's caption and header,
+        from the tab's title down when that table comes first (an Orders tab's units), else from the table's
+        caption (the Judge tab's Losses, printed on each of its own pages; issue 64: on its first page only).
+        A tab of no table repeats its title and status."""
+        if not self._own:
+            return 1, STATUS_ROW
+        longest = max(self._own, key=lambda t: t.rows)
+        return (1 if longest is self._own[0] else longest.title_row), longest.header_row
 
 
 def _row_protections(t: PlacedTable, col: int, column: Column, own: Mapping[int, tuple[str, ...]],

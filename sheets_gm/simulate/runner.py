@@ -22,7 +22,7 @@ from sheets_gm.rulesets.parts.figures import SimulationSpec
 from sheets_gm.rulesets.registry import create_ruleset, game_of
 from sheets_gm.simulate.plan import Chunk, Plan, chunks
 from sheets_gm.simulate.stats import VariantFigures, summarize
-from sheets_gm.simulate.worker import ChunkTask, MatchRecord, ignore_interrupts, run_chunk
+from sheets_gm.simulate.worker import ChunkTask, MatchRecord, run_chunk, start_worker
 
 #: Called with the number of matches just finished.
 ProgressCallback = Callable[[int], None]
@@ -93,7 +93,7 @@ def run_simulation(plan: Plan, workers: int | None = None, on_progress: Progress
                 on_progress(chunk.size)
     else:
         with ProcessPoolExecutor(max_workers=min(count, len(todo)), mp_context=mp_context,
-                                 initializer=ignore_interrupts) as pool:
+                                 initializer=start_worker) as pool:
             pending: dict[Future[list[MatchRecord]], int] = {
                 pool.submit(run_chunk, _task(plan, chunk)): i for i, chunk in enumerate(todo)
             }

@@ -8,6 +8,7 @@ pickles in a few kilobytes on its way back to the parent process.
 
 from __future__ import annotations
 
+import gc
 import signal
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -112,6 +113,11 @@ def run_chunk(task: ChunkTask) -> list[MatchRecord]:
     return [play_one(rules, task.bots, task.seed, task.variant, i) for i in range(task.start, task.stop)]
 
 
-def ignore_interrupts() -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle (it cancels the chunks not started)."""
+def start_worker() -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle (it cancels the chunks not started), and the cycle
+    collector runs a thirtieth as often. A match's turns make short-lived objects without cycles, which reference
+    counting frees, so every default collection (each 700 allocations) walks the young objects for nothing; the
+    objects inherited from the parent are frozen out of the walks."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)

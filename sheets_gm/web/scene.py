@@ -78,6 +78,8 @@ FRAMES = {"▲": "#E69138", "★": "#F1C232", "◎": "#E377C2", "✕": "#777777"
 FACTION_COLOURS = {"white": "#FFFFFF", "blue": "#3D85C6", "black": "#222222", "red": "#CC0000", "green": "#38761D"}
 _BASE = re.compile(r"\((white|blue|black|red|green)")
 _COORD = re.compile(r"^[A-Z]+\d+$")
+#: A hex's name at the start of its upper cell (``AA12⌂■``: a long name takes its signs without a space).
+_HEX_NAME = re.compile(r"^[A-Z]+\d+")
 
 
 def scene_of(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Scene:
@@ -301,21 +303,26 @@ def _terrain(ground: str, words: Mapping[str, str]) -> str:
 
 def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
     """Hexes two cells to a hex (Wesnoth, Win or Die): row 2 holds the column letters, each hex's name and terrain
-    stand in its upper cell, its unit in the lower; even columns (B, D…) stand half a hex lower."""
+    stand in its upper cell, its unit in the lower; even columns (B, D…) stand half a hex lower. A unit the legend
+    names in full by its hex (Wesnoth's key: ``E3 ● Ann-R1 · Spearman · 29/36 HP``) is shown as the key says."""
     cells = Cells(drawings[0])
     width = max((len(r) for r in cells.rows), default=0)
     references = _references(drawings[1:])
     linked = _Rows(references)
     legend = _legend(drawings[:1])
     words = sign_words(legend)
+    keyed = {entry.split(" ", 1)[0]: entry.split(" ", 1)[1].split(" · ")
+             for line in legend for entry in line.split("; ") if " · " in entry and _COORD.match(entry.split(" ")[0])}
     places = []
     for c in range(width):
         for r in range(2 + c % 2, len(cells.rows), 2):
             top = cells.value(r, c)
-            name = top.split(" ", 1)[0].split("\n", 1)[0]
-            if not _COORD.match(name):
+            found = _HEX_NAME.match(top)
+            if found is None:
                 continue
+            name = found.group()
             unit = [x for x in cells.value(r + 1, c).split("\n") if x.strip()]
+            unit = keyed.get(name, unit) if unit else unit
             makeup = "\n".join([*unit, *linked.about("", unit[1:])]) if unit else ""
             ground = _terrain(top[len(name):].strip(), words)
             places.append(Place(name, c, (r - 2 - c % 2) // 2, cells.colour(r, c), ground,

@@ -13,6 +13,8 @@ import pytest
 from sheets_gm.cli import main
 from tests.at_rest.starter import STARTER_GAMES, starter_match
 
+pytestmark = pytest.mark.xdist_group("starter")  # one worker runs these: it makes each game's starter_match once a run
+
 
 def files_in(folder: Path) -> dict[Path, bytes]:
     """Every file under ``folder`` with its bytes."""

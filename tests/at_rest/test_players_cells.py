@@ -21,6 +21,8 @@ from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.local.cells import MAX_CELL_CHARS
 from tests.at_rest.starter import starter_match
 
+pytestmark = pytest.mark.xdist_group("starter")  # one worker runs these: it makes each game's starter_match once a run
+
 
 def type_raw(path: Path, tab: str, cell: str, value: object) -> None:
     """Type ``value`` into a cell as LibreOffice would save it: text past openpyxl's 32,767-character cut kept."""

@@ -19,6 +19,8 @@ from sheets_gm.privacy.gm_files import secret_paths
 from tests.at_rest.starter import STARTER_GAMES, engine_path, starter_match
 from tests.fakes.google_api import write_service_account_key
 
+pytestmark = pytest.mark.xdist_group("starter")  # one worker runs these: it makes each game's starter_match once a run
+
 
 @pytest.fixture
 def open_umask() -> Iterator[None]:

@@ -13,6 +13,8 @@ from sheets_gm.cli import main
 from sheets_gm.rulesets.registry import sheet_spec
 from tests.at_rest.starter import STARTER_GAMES, engine_path, set_cell, starter_match
 
+pytestmark = pytest.mark.xdist_group("starter")  # one worker runs these: it makes each game's starter_match once a run
+
 
 @pytest.mark.parametrize("game", STARTER_GAMES)
 def test_an_edited_seed_stops_every_resolution_and_doctor_names_it(

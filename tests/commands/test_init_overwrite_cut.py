@@ -116,7 +116,7 @@ def check_init_cut(tmp_path: Path, where: tuple[str, Any], after: str) -> None:
 @pytest.mark.parametrize(("where", "after"), [
     (("move", 3), "sync"),  # the board and the engine moved aside, red's not
     (("apply_layout", "blue"), "sync"),  # every workbook new, red's laid out, blue's not
-    (("write", "engine"), "init"),  # the new match drawn but for its engine
+    (("apply_layout", "engine"), "init"),  # the new match laid out and drawn but for its engine
 ])
 def test_an_init_overwrite_cut_short_is_rolled_back_by_the_next_command(tmp_path: Path, where: tuple[str, Any],
                                                                         after: str) -> None:
@@ -133,7 +133,7 @@ def test_the_match_after_a_rolled_back_init_is_the_match_before_it_cell_for_cell
     config = load_config(_match(tmp_path))
     before = workbook_values(tmp_path)
     sheets, backends = _backends(config)
-    with Cut(backends, "board", "write"), pytest.raises(InjectedFault):
+    with Cut(backends, "board", "apply_layout"), pytest.raises(InjectedFault):
         _init(config, sheets=sheets)
     with pytest.raises(HistoryError, match="the next sync, or any command that writes the match, rolls it back"):
         poll(open_match_sheets(config), GVG, now=NOW, dry_run=True)
@@ -145,7 +145,7 @@ def test_the_match_after_a_rolled_back_init_is_the_match_before_it_cell_for_cell
 
 @pytest.mark.soak
 @pytest.mark.parametrize("where", [("move", n) for n in range(1, 5)]
-                         + [(m, v) for m in ("apply_layout", "write") for v in ORDER])
+                         + [("apply_layout", v) for v in ORDER])
 @pytest.mark.parametrize("after", ["sync", "init"])
 def test_an_init_overwrite_cut_anywhere_is_rolled_back(tmp_path: Path, where: tuple[str, Any], after: str) -> None:
     check_init_cut(tmp_path, where, after)
@@ -202,7 +202,8 @@ def _init_whole(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert _next_sync(whole, capsys)[0] == 0
 
 
-PLAIN_CUTS = [("create", n) for n in range(1, 5)] + [(m, v) for m in ("apply_layout", "write") for v in ORDER]
+# each workbook is laid out and drawn in one call (``apply_layout`` with its writes): an init writes nothing else
+PLAIN_CUTS = [("create", n) for n in range(1, 5)] + [("apply_layout", v) for v in ORDER]
 
 
 def check_plain_init_cut(tmp_path: Path, where: tuple[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
@@ -225,7 +226,7 @@ def check_plain_init_cut(tmp_path: Path, where: tuple[str, Any], capsys: pytest.
     assert workbook_values(tmp_path / "cut") == workbook_values(tmp_path / "whole")
 
 
-@pytest.mark.parametrize("where", [("create", 3), ("apply_layout", "blue"), ("write", "engine")])
+@pytest.mark.parametrize("where", [("create", 3), ("apply_layout", "blue"), ("apply_layout", "engine")])
 def test_a_plain_init_cut_short_is_rolled_back_or_completed_by_the_next_command(
         tmp_path: Path, where: tuple[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
     check_plain_init_cut(tmp_path, where, capsys)

@@ -213,7 +213,7 @@ def test_repair_finishes_a_move_cut_before_the_old_engine_was_deleted(
     moved = open_match_sheets(config)
     source = moved.board
     real = source.apply_layout
-    source.apply_layout = lambda layout: (_ for _ in ()).throw(OSError("cut"))  # type: ignore[method-assign]
+    source.apply_layout = lambda layout, writes=(): (_ for _ in ()).throw(OSError("cut"))  # type: ignore[method-assign]
     with pytest.raises(OSError):
         move_engine(config, moved)
     source.apply_layout = real  # type: ignore[method-assign]

@@ -7,8 +7,10 @@ can fail the Nth call (a crash or an outage at any point of a resolution).
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from sheets_gm.engine.grid import column_index
 from sheets_gm.sheets.backend import RangeWrite, SavedMeanwhileError, SheetError
@@ -56,6 +58,12 @@ def _filled_rows(data: dict[tuple[int, int], CellValue]) -> tuple[dict[int, dict
     return rows, max(rows, default=-1), last_col
 
 
+def copy_cells(tabs: dict[str, dict[tuple[int, int], Any]]) -> dict[str, dict[tuple[int, int], Any]]:
+    """An independent copy of a memory spreadsheet's ``tabs`` or ``notes`` (what ``copy.deepcopy`` gives, in a
+    fraction of its time: the keys and values inside are immutable)."""
+    return {tab: dict(cells) for tab, cells in tabs.items()}
+
+
 class MemoryBackend:
     """A spreadsheet held in memory."""
 
@@ -67,6 +75,16 @@ class MemoryBackend:
         self.calls: list[str] = []
         self.ranges_read: list[str] = []  # every range asked for, in order
         self.fail_on_call: int | None = None  # 1-based index into ``calls`` that raises
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MemoryBackend:
+        """An independent copy, made fast: a cell's value, a note and a cell's key are immutable, so each tab's
+        cells are copied as one dict rather than walked one object at a time (most of what a test copying its
+        matches spent); every other attribute (a subclass's too) deep-copied as usual."""
+        new = self.__class__.__new__(self.__class__)
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            new.__dict__[key] = copy_cells(value) if key in ("tabs", "notes") else copy.deepcopy(value, memo)
+        return new
 
     @property
     def name(self) -> str:
@@ -157,8 +175,8 @@ class MemoryBackend:
                 self.notes.get(tab, {}).pop((r, c), None)
         return self._grids(read_back)
 
-    def apply_layout(self, layout: WorkbookLayout) -> None:
-        """Create or resize the tabs and write their fixed values; delete the retired ones."""
+    def apply_layout(self, layout: WorkbookLayout, writes: Sequence[RangeWrite] = ()) -> None:
+        """Create or resize the tabs and write their fixed values; delete the retired ones; then ``writes``."""
         self._call("layout")
         for name in layout.retired:
             if name not in {t.name for t in layout.tabs}:
@@ -172,6 +190,8 @@ class MemoryBackend:
                 for i, row in enumerate(grid):
                     for j, value in enumerate(row):
                         self.tabs[tab.name][(r1 + i, c1 + j)] = value
+        if writes:
+            self.write(writes)
 
     def export_xlsx(self) -> bytes:
         """The tabs as an .xlsx file (values only)."""

@@ -187,3 +187,32 @@ def test_a_cold_start_answers_a_google_save_before_the_backlog(
     assert order[2:] == ["three", "two"]  # then our answers read back; no backlog
     assert hosted(cold, league, "one").done == "idle" and "waiting for" in hosted(cold, league, "one").line
     assert by_account(fake, FILES) == {account("club"): 1, account("guild"): 1}
+
+
+def test_an_idle_google_match_is_not_polled_for_drives_file_index(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Drive's file index, the safety net every 30 minutes, is asked by each account's watcher for all its matches:
+    # an idle match is not polled for its own record's moment (10,000 idle matches were each polled every 30
+    # minutes, a process each), not while the host runs, nor when a host starts on records hours old.
+    clock, league, _ = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    host = new_host(league, clock, [], interval=300)
+    order = starts(host)
+    for _ in range(8):  # the first polls, our answers read back; the watchers' first file index lists our
+        host.step()  # writes since they started: each match polled once more, reading nothing
+        clock.tick(300)
+    order.clear()
+    fake.reset_counters()
+    for _ in range(13):  # an idle hour and more: two of the file index's moments
+        host.step()
+        clock.tick(300)
+    assert order == [] and fake.calls(READ) == 0
+    assert by_account(fake, FILES) == {account("club"): 2, account("guild"): 2}  # the watchers' own
+    host.close()
+    clock.tick(3 * 3600)
+    cold = new_host(league, clock, [], interval=300)
+    order = starts(cold)
+    for _ in range(3):
+        cold.step()
+        clock.tick(300)
+    assert order == []

@@ -44,6 +44,8 @@ from tests.notify.test_notices_every_game import (
 __all__ = ["clock", "secrets"]
 from tests.notify.test_notices_every_game import clock, secrets  # the fixtures, shared
 
+pytestmark = pytest.mark.xdist_group("notices")  # one worker runs these: it makes each game's new_match once a run
+
 
 @contextlib.contextmanager
 def notified_match(game: str, tmp_path: Path,

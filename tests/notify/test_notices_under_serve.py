@@ -22,6 +22,8 @@ from tests.notify.test_notices_every_game import NOON, new_match, play
 __all__ = ["clock"]
 from tests.notify.test_notices_every_game import clock  # the commands' clock, shared
 
+pytestmark = pytest.mark.xdist_group("notices")  # one worker runs these: it makes each game's new_match once a run
+
 
 def _match_named(folder: Path, name: str, smtp_port: int) -> MatchConfig:
     """A Win or Die match in ``folder`` whose secrets are named for it alone (``NOTICES_WEBHOOK_<NAME>``)."""

@@ -27,6 +27,8 @@ from tests.notify.test_notices_every_game import NOON, Clock, play, sync
 __all__ = ["clock", "secrets"]
 from tests.notify.test_notices_every_game import clock, secrets  # the fixtures, shared
 
+pytestmark = pytest.mark.xdist_group("notices")  # one worker runs these: it makes each game's new_match once a run
+
 URL = "https://example.org/friday/"
 LINE = page_line(URL)
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -17,6 +17,8 @@ from tests.notify.test_notices_every_game import NOON, Clock, next_turn, sync
 __all__ = ["clock", "secrets"]
 from tests.notify.test_notices_every_game import clock, secrets  # the fixtures, shared
 
+pytestmark = pytest.mark.xdist_group("notices")  # one worker runs these: it makes each game's new_match once a run
+
 #: The deadline of ``new_match``: 20:00 in Paris, 19:00 UTC, 14:00 in New York, its first seat's zone.
 DEADLINE_UNIX = int(dt.datetime(2026, 11, 22, 19, tzinfo=dt.UTC).timestamp())
 

@@ -49,7 +49,7 @@ def test_a_wesnoth_map_prints_across_pages_at_a_readable_size(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     board = _board(tmp_path, "wesnoth")["Board"]
     capsys.readouterr()
-    assert board.page_setup.fitToWidth == 3 and board.page_setup.orientation == "landscape"
+    assert board.page_setup.fitToWidth == 2 and board.page_setup.orientation == "landscape"  # 3 before its key
     assert board.print_title_rows == "$1:$2" and not board.print_options.headings  # each hex names itself
     _legend_fits(board)
 

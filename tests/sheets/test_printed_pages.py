@@ -29,6 +29,12 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.rulesets.registry import create_ruleset, sheet_of
+from sheets_gm.sheets.layout import WorkbookLayout, cells
+from sheets_gm.sheets.local.backend import create_workbook
+from sheets_gm.sync.life.create import drawn_tab
+from sheets_gm.sync.match_tabs import MatchTabs
 from tests.paths import SCRIPTS
 from tests.sheets.practice import init_practice
 
@@ -46,7 +52,7 @@ MOST_PAGES = {
     "gvg": {"Board": 4},
     "champions": {"Board": 1},
     "winordie": {"Board": 4, "Cards": 2},
-    "wesnoth": {"Board": 6, "Units": 8},
+    "wesnoth": {"Board": 4, "Units": 8},  # the map 6 pages at 6 pt before its short hexes and key
     "coalition": {"Dominaria": 6, "Phyrexia": 6, "Mirrodin": 3, "Turn report": 3},
 }
 #: The games whose practice match the quick run prints (LibreOffice takes seconds a workbook); the rest under soak.
@@ -143,6 +149,72 @@ def test_a_practice_match_prints_its_tables_readable_and_its_stamp_not_at_all(
     assert "⧉" not in text and text.strip(), text[:300]
 
 
+def test_the_wesnoth_map_prints_on_two_pages_across_and_two_down(tmp_path: Path) -> None:
+    """Issue 64, item 10: the Wesnoth map (27 hexes by 28) and its key laid out as a match creates them, printed (as
+    ``render_tabs.estimated_pages`` lays the columns and rows on Letter pages, none split, in DejaVu Sans's widths,
+    the widest font LibreOffice prints in, without running it) on two
+    landscape pages across, 17 hexes then 10 and the key, and two down, at 8 pt or more. LibreOffice prints it so
+    at 8.1 pt in DejaVu Sans (the soak test below measures it). Checked to fail with the old drawing (hexes of 118
+    pixels, rows of 36: 3 pages across and 2 down at 6 pt, as LibreOffice printed it)."""
+    rules = create_ruleset("wesnoth")
+    adapter = sheet_of(rules)
+    board = adapter.drawings(rules.new_match(rules.sample_roster(), b"print"))[0]
+    tab = drawn_tab(MatchTabs(adapter.spec, rules.sample_roster().seats, True), "Board", board)
+    create_workbook(tmp_path / "board.xlsx", WorkbookLayout("t", (tab,)))
+    ws = openpyxl.load_workbook(tmp_path / "board.xlsx")["Board"]
+    render = _render_tabs()
+    assert render.estimated_pages(ws, render.DEJAVU) == (2, 2)
+    assert render.print_scale(ws, render.DEJAVU) * FONT_POINTS >= LEAST_POINTS
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_input_tab_repeats_its_longest_tables_header_on_its_pages(game: str, tmp_path: Path) -> None:
+    """Issue 64: each printed page of an Orders tab (and the Judge's) repeats the caption and header of its longest
+    table: from the tab's title down where that table is the first (the units, the armies), else from the table's
+    caption, which LibreOffice repeats on each page from the one the table starts on (the Judge tab's Losses,
+    under the battle results: its header was printed on its first page only; LibreOffice's print of a 76-battle
+    war checked by hand); each table's caption does not wrap. Checked to fail with the title and status alone
+    repeated, as before, and with the captions' style taken out."""
+    rules = create_ruleset(game)
+    spec = sheet_of(rules).spec
+    tabs = MatchTabs(spec, rules.sample_roster().seats, rules.traits.judge)
+    for seat in tabs.input_seats():
+        tab = tabs.orders(seat)
+        layout = tab.layout(spec.colours, ())
+        longest = max(tab.tables, key=lambda t: t.rows)
+        first = 1 if longest is tab.tables[0] else longest.title_row
+        assert (layout.print_title_first, layout.print_title_rows) == (first, longest.header_row), seat
+        # each caption in a style of its own that does not wrap (the Losses caption took its column's wrap: five
+        # lines in column A, on each printed page)
+        captions = {f.range for f in layout.fills if f.top and not f.wrap}
+        assert all(cells(0, t.title_row, 0, t.title_row) in captions for t in tab.tables), seat
+    if rules.traits.judge:
+        judge = tabs.orders(JUDGE)
+        create_workbook(tmp_path / "judge.xlsx", WorkbookLayout("t", (judge.layout(spec.colours, ()),)))
+        losses = judge.table("losses")
+        assert openpyxl.load_workbook(tmp_path / "judge.xlsx")[judge.name].print_title_rows == \
+            f"${losses.title_row}:${losses.header_row}"
+
+
+#: Rows a printed page holds at most of a drawn tab (a landscape page's 468 points of rows of 15 at 8/11 scale).
+PAGE_ROWS = 40
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_drawn_tab_taller_than_a_page_repeats_its_heading_on_each_page(game: str) -> None:
+    """Issue 64: a drawn tab printed over pages down (Wesnoth's Units, Win or Die's Cards, Coalition's Turn report of
+    2,305 rows, the Wesnoth map) repeats its heading rows at the top of each (print titles): every bold row at its
+    top (a table's header, its first) within them, or its column letters. Checked to fail with the Units, Cards and
+    Turn report drawn without print titles (their header on the first page only)."""
+    rules = create_ruleset(game)
+    for drawing in sheet_of(rules).drawings(rules.new_match(rules.sample_roster(), b"print")):
+        if drawing.height <= PAGE_ROWS:
+            continue
+        headed = [int(re.sub(r"\D", "", f.range.split(":")[0])) for f in drawing.fills if f.bold]
+        header = min([row for row in headed if row <= 3], default=1)  # a table's header, in its first rows
+        assert drawing.print_title_rows >= header, (drawing.tab, drawing.print_title_rows, header)
+
+
 @pytest.mark.soak
 @needs_office
 @pytest.mark.parametrize("game", sorted(MOST_PAGES))
@@ -160,6 +232,8 @@ def test_each_drawn_tab_prints_at_8_points_on_the_pages_it_should(game: str, tmp
     assert not too_many, printed
     # by the scale: the smallest word of a drawing with its headings is a column letter, in LibreOffice's own size
     assert all(scale * FONT_POINTS >= LEAST_POINTS for _pages, scale, _text in printed.values()), printed
+    if game == "wesnoth":  # the type LibreOffice set, whatever its font (DejaVu Sans here: 6 pt on 6 pages before)
+        assert _render_tabs().smallest_type(tmp_path / "render" / "board-Board.pdf") >= LEAST_POINTS
     assert list(tmp_path.glob("render/*.png"))
 
 

@@ -33,6 +33,8 @@ from tests.made import made_into
 NOW = dt.datetime(2026, 11, 25, 9, tzinfo=dt.UTC)
 SEED = b"bot seats: the seed of the match!"
 GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
+#: The games, each one's tests on one worker: they walk the same match (``_match``), each window of it made once.
+SHARED = [pytest.param(n, marks=pytest.mark.xdist_group(f"bot-seats-{n}")) for n in GAMES]
 
 
 def _seats(name: str) -> tuple[str, ...]:
@@ -40,17 +42,24 @@ def _seats(name: str) -> tuple[str, ...]:
     return get_game(name).tests.roster(create_ruleset(name).sample_roster()).seats
 
 
-def _match(folder: Path, name: str, bots: dict[str, str], short: bool = False) -> tuple[MatchSheets, AnyRuleset]:
+def _match(folder: Path, name: str, bots: dict[str, str], short: bool = False,
+           played: int = 0) -> tuple[MatchSheets, AnyRuleset]:
     """A match of ``name`` on local workbooks laid out privately (a file per seat, the engine under gm/), seated as the
     game declares for the shared tests (``SharedTests``: every seat of its sample roster unless it names fewer);
-    ``short``: with the house rules the game declares to end it soon. A copy of the match made once a test process
-    for these arguments (``tests.made``)."""
+    ``short``: with the house rules the game declares to end it soon; ``played``: after that many windows typed by
+    the demo's bots for every seat and resolved (``_step``). A copy of the match made once a test process for these
+    arguments (``tests.made``): the match after n windows is the one after n - 1 played one window on, so the tests
+    that walk the same match share its windows."""
     tests = get_game(name).tests
     settings = get_ruleset(name).traits.settings_type(**tests.short) if short else None
     rules = create_ruleset(name, settings)
     roster = tests.roster(rules.sample_roster())
 
     def make(into: Path) -> None:
+        if played:
+            before, _ = _match(into, name, bots, short, played - 1)
+            _step(before, name, _people(rules, roster.seats))
+            return
         paths = _paths(into, name, rules, roster.seats)
         for path, first in paths.values():
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -58,7 +67,7 @@ def _match(folder: Path, name: str, bots: dict[str, str], short: bool = False) -
             create_workbook(path, WorkbookLayout("t", (TabLayout(first, rows=1, cols=1, values=values),)))
         create_match(_sheets(into, name, rules, roster.seats), rules, roster, seed=SEED, bots=bots)
 
-    made_into(folder, ("bot seats", name, tuple(sorted(bots.items())), short), make)
+    made_into(folder, ("bot seats", name, tuple(sorted(bots.items())), short, played), make)
     return _sheets(folder, name, rules, roster.seats), rules
 
 
@@ -129,13 +138,12 @@ def test_a_bot_seat_plays_the_match_to_its_end(tmp_path: Path, name: str) -> Non
     assert check.difference is None and check.resolutions == record.resolved
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", SHARED)
 def test_leak_scan_over_what_a_bot_seat_is_given(tmp_path: Path, name: str) -> None:
     seats = _seats(name)
-    sheets, rules = _match(tmp_path, name, {})
-    people = _people(rules, seats)
     scanned = hidden = 0
-    for _ in range(8):
+    for played in range(8):  # the match after each window, as the people play it (``_match``: each made once)
+        sheets, _ = _match(tmp_path / str(played), name, {}, played=played)
         record = read_match(sheets, get_ruleset(name)).record
         window = record.ruleset.window(record.state)
         if window is None:
@@ -155,7 +163,6 @@ def test_leak_scan_over_what_a_bot_seat_is_given(tmp_path: Path, name: str) -> N
             assert not hits, "\n".join(map(str, hits))
             scanned += 1
             hidden += len(atoms)
-        _step(sheets, name, people)
     assert scanned >= 4
     assert hidden > 0 or name not in ("champions", "winordie")  # the games that hide state had something to find
 
@@ -214,15 +221,13 @@ def test_a_win_or_die_bot_never_reads_a_face_down_token() -> None:
     assert not any(f'"{u.card}"' in known for u in theirs if u.card not in own_cards)
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", SHARED)
 def test_a_seat_handed_to_a_bot_and_back(tmp_path: Path, name: str) -> None:
     seats = _seats(name)
     best = next(iter(bots_of(create_ruleset(name))))
-    sheets, rules = _match(tmp_path, name, {})
+    sheets, rules = _match(tmp_path, name, {}, played=2)  # two windows played by everyone
     cls = get_ruleset(name)
     everyone = _people(rules, seats)
-    for _ in range(2):
-        _step(sheets, name, everyone)
     with pytest.raises(BetweenWindowsError, match="no bot called 'nobody'; its bots are"):
         hand_seats(sheets, cls, {seats[1]: "nobody"}, "no opponent")
     done = hand_seats(sheets, cls, {seats[1]: best}, "no opponent this week")
@@ -248,11 +253,11 @@ def test_a_seat_handed_to_a_bot_and_back(tmp_path: Path, name: str) -> None:
             break
 
 
+@pytest.mark.xdist_group("bot-seats-wesnoth")
 def test_undo_takes_a_hand_over_back_with_the_resolution(tmp_path: Path) -> None:
-    sheets, rules = _match(tmp_path, "wesnoth", {})
+    sheets, rules = _match(tmp_path, "wesnoth", {}, played=1)  # Ann's turn played
     cls = get_ruleset("wesnoth")
     people = _people(rules, ("Ann", "Bo"))
-    _step(sheets, "wesnoth", people)
     hand_seats(sheets, cls, {"Bo": "skirmisher"}, "Bo left")
     report = _step(sheets, "wesnoth", {"Ann": people["Ann"]})  # Bo's turn: its bot typed, Ready ticked
     assert report.resolved
@@ -283,7 +288,7 @@ def test_undo_of_a_window_only_a_bot_acts_in_waits_for_the_gm() -> None:
     assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # the GM moves it on
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", SHARED)
 def test_a_seat_handed_back_keeps_its_bots_rows_unticked_so_nothing_resolves_before_its_player_looks(
         tmp_path: Path, name: str) -> None:
     """A seat handed back keeps what its bot typed, for its player to change; with the bot's Ready or Go still
@@ -376,7 +381,7 @@ def _stale_rows(sheets: MatchSheets, name: str, seat: str, tables: Sequence[str]
     batch.run(sheets.write_order())
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", SHARED)
 def test_a_bots_list_empties_the_rows_below_it_whatever_the_adapter_types(tmp_path: Path, name: str) -> None:
     """Issue 65: a list table (``ordered`` or ``standing``) that a bot's typed cells name is the seat's whole list.
     Rows typed before (a seat handed back from a person, a longer list of the bot's own) are emptied by the core,
@@ -384,9 +389,8 @@ def test_a_bots_list_empties_the_rows_below_it_whatever_the_adapter_types(tmp_pa
     from sheets_gm.sync.autoplay import typed_values
 
     seats = _seats(name)
-    sheets, rules = _match(tmp_path, name, {})
-    people = _people(rules, seats)
-    for _ in range(4):  # the first window in which a bot's cells name a list table one can type text in
+    for played in range(4):  # the first window in which a bot's cells name a list table one can type text in
+        sheets, rules = _match(tmp_path / str(played), name, {}, played=played)
         read = read_match(sheets, get_ruleset(name))
         record = read.record
         window = record.ruleset.window(record.state)
@@ -405,5 +409,4 @@ def test_a_bots_list_empties_the_rows_below_it_whatever_the_adapter_types(tmp_pa
             kept = [(r.table, r.subject) for r in after if r.table in lists and "stale" in r.values.values()]
             assert not kept, f"{name}: rows typed before kept beside the bot's list: {kept}"
             return
-        _step(sheets, name, people)
     pytest.skip(f"{name}: no bot's cells name a list table in its first windows")

@@ -33,7 +33,7 @@ from sheets_gm.sync.life.replay import match_history
 from sheets_gm.sync.life.typed_check import orders_read, typed_mismatch
 from sheets_gm.sync.poll import COMPLETING, WindowReport, poll
 from sheets_gm.sync.sheets import MatchSheets, seat_backend
-from tests.fakes.memory import InjectedFault, MemoryBackend
+from tests.fakes.memory import InjectedFault, MemoryBackend, copy_cells
 from tests.sync.test_cut_commands import Cut
 from tests.sync.test_typed_row_lifecycle import NOW, Match
 from tests.toygame.registered import toy_registered
@@ -53,7 +53,7 @@ def _known(name: str) -> Iterator[None]:
 
 def _cells(sheets: MatchSheets) -> dict[str, Any]:
     """Every value and note of every spreadsheet of the match, by name."""
-    return {b.name: copy.deepcopy((b.tabs, b.notes)) for b in sheets.write_order()
+    return {b.name: (copy_cells(b.tabs), copy_cells(b.notes)) for b in sheets.write_order()
             if isinstance(b, MemoryBackend)}
 
 

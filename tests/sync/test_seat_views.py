@@ -5,11 +5,13 @@ had an empty table."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from enum import Enum
 
 from sheets_gm.engine.events import Event, kind_words
 from sheets_gm.engine.ruleset import GM
 from sheets_gm.rulesets.registry import GAMES, create_ruleset, sheet_spec
+from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import WorkbookLayout
 from sheets_gm.sheets.row_fit import lines_needed
 from sheets_gm.sync.life.create import LOG_KIND_WIDTH, create_match
@@ -112,8 +114,8 @@ class _LayoutsSeen(MemoryBackend):
         super().__init__(name)
         self.widths: dict[str, dict[int, int]] = {}
 
-    def apply_layout(self, layout: WorkbookLayout) -> None:
-        super().apply_layout(layout)
+    def apply_layout(self, layout: WorkbookLayout, writes: Sequence[RangeWrite] = ()) -> None:
+        super().apply_layout(layout, writes)
         self.widths.update({tab.name: dict(tab.column_widths) for tab in layout.tabs})
 
 

@@ -108,11 +108,13 @@ def type_in_files(sheets: MatchSheets, players: Mapping[str, Any]) -> dict[str, 
     return decided
 
 
-def workbook_cells(path: Path) -> dict[str, dict[str, tuple[Any, str]]]:
+def workbook_cells(path: Path, only: str | None = None) -> dict[str, dict[str, tuple[Any, str]]]:
+    """Every cell holding a value, (value, data type) by tab and coordinate; ``only``: that tab's alone (a read-only
+    workbook parses only the tabs walked)."""
     wb = openpyxl.load_workbook(path, read_only=True)
     try:
         return {ws.title: {c.coordinate: (c.value, c.data_type) for row in ws.iter_rows() for c in row
-                           if c.value is not None} for ws in wb.worksheets}
+                           if c.value is not None} for ws in wb.worksheets if only in (None, ws.title)}
     finally:
         wb.close()
 
@@ -292,22 +294,35 @@ typed_values: st.SearchStrategy[Any] = st.one_of(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(typed_values, min_size=PLAYER_CELLS, max_size=PLAYER_CELLS))
-def test_anything_saved_in_player_cells_gets_text_feedback_and_nothing_written_is_a_formula(
-    fuzz_base: bytes, values: list[Any]
-) -> None:
+#: Values every quick run types, whatever the draw: each formula spelling, the longest texts, and each kind of value
+#: a cell can hold (the random draws add more; the long walk under ``-m soak``).
+SAVED_EXAMPLES = [
+    ["=1+1", '=HYPERLINK("http://evil.example","click")', "=TRUE()", "=FALSE()", "=A1", "=NOW()", "+A1",
+     "@SUM(1)", "-2+3", "x" * 50_000, "🐠" * 50_000, "F7" + " " * 49_998, "=" + "1+" * 24_999 + "1", "=1+1"],
+    [None, True, False, -(10**15), 10**15, 1.5e300, dt.date(1900, 3, 1), dt.datetime(9999, 12, 31),
+     dt.time(23, 59), "", " f 7 ", "👹" * 30, "TRUE", "2026-11-22"],
+]
+
+
+@pytest.fixture(scope="module")
+def fuzz_placed(fuzz_base: bytes) -> MatchRead:
+    """The fuzz match as read once (where each cell is: the same in every example's copy)."""
+    return _placed(fuzz_base)
+
+
+def check_saved_values(fuzz_base: bytes, read: MatchRead, values: list[Any]) -> None:
+    """``values`` saved into red's player cells of a copy of the fuzz match: text feedback in each feedback cell,
+    no formula written, the typed cells untouched until the forced resolution, which moves the engine on."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "match.xlsx"
         path.write_bytes(fuzz_base)
-        read = _placed(fuzz_base)
         cells = player_cells(read)
         wb = openpyxl.load_workbook(path)
         for (tab, ref), value in zip(cells, values, strict=True):
             wb[tab][ref] = value
         wb.save(path)
-        typed = {(tab, ref): (v, t) for tab, found in workbook_cells(path).items() for ref, (v, t) in found.items()
-                 if (tab, ref) in cells}
+        typed = {(tab, ref): (v, t) for tab, found in workbook_cells(path, only=read.tabs.orders("red").name).items()
+                 for ref, (v, t) in found.items() if (tab, ref) in cells}
         sheets = MatchSheets.single(TEAMS, LocalWorkbookBackend(path))
 
         report = sync(sheets)
@@ -325,6 +340,32 @@ def test_anything_saved_in_player_cells_gets_text_feedback_and_nothing_written_i
         check_no_formula_written(after, allowed={})
         assert read_match(sheets, GVG).record.resolved == 1  # the engine moved on
         assert leftovers(Path(tmp)) == []
+
+
+@pytest.mark.parametrize("values", SAVED_EXAMPLES, ids=["formulas-and-longest-texts", "every-kind"])
+def test_anything_saved_in_player_cells_gets_text_feedback_and_nothing_written_is_a_formula(
+    fuzz_base: bytes, fuzz_placed: MatchRead, values: list[Any]
+) -> None:
+    """The values every run types, then a few random draws (the long walk: the ``-m soak`` test below)."""
+    assert len(values) == PLAYER_CELLS
+    check_saved_values(fuzz_base, fuzz_placed, values)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(typed_values, min_size=PLAYER_CELLS, max_size=PLAYER_CELLS))
+def test_anything_drawn_saved_in_player_cells_gets_text_feedback_and_nothing_written_is_a_formula(
+    fuzz_base: bytes, fuzz_placed: MatchRead, values: list[Any]
+) -> None:
+    check_saved_values(fuzz_base, fuzz_placed, values)
+
+
+@pytest.mark.soak
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(typed_values, min_size=PLAYER_CELLS, max_size=PLAYER_CELLS))
+def test_anything_saved_in_player_cells_in_a_long_walk_gets_text_feedback_and_nothing_written_is_a_formula(
+    fuzz_base: bytes, fuzz_placed: MatchRead, values: list[Any]
+) -> None:
+    check_saved_values(fuzz_base, fuzz_placed, values)
 
 
 def check_feedback(found: dict[str, dict[str, tuple[Any, str]]], where: list[tuple[str, str]]) -> None:

@@ -2,7 +2,9 @@
 Selenium; ``scripts/install.sh`` installs both where it may): for each game, the page loads with no console error,
 hovering a square shows its coordinates and who stands there, a click on a unit opens its makeup, the history steps
 back and forth, and the page reads at a phone's width (375 px) with nothing wider than the screen but the map's own
-scrolling box. One browser for the module; each game's page built once from a short bot match."""
+scrolling box. One browser for the module, and the module on one test process (``xdist_group``: the browser
+starts once a run, not once a worker); each game's page built once from a short bot match, when a test first asks
+for it."""
 
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ from tests.web.pages import bot_match, build_pages
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install '.[test]')")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
+
+pytestmark = pytest.mark.xdist_group("browser")  # one worker starts the browser and builds the pages, not each
 
 
 @pytest.fixture(scope="module")
@@ -42,11 +46,24 @@ def browser() -> Iterator[Any]:
         driver.quit()
 
 
+class Sites:
+    """Each game's page after two resolutions of a bot match, built when a test first asks for it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.built: dict[str, Path] = {}
+
+    def __getitem__(self, name: str) -> Path:
+        """The page's folder of the game ``name``."""
+        if name not in self.built:
+            self.built[name] = build_pages(self.root / name, *bot_match(name, 2))
+        return self.built[name]
+
+
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Each game's page after two resolutions of a bot match."""
-    root = tmp_path_factory.mktemp("pages")
-    return {name: build_pages(root / name, *bot_match(name, 2)) for name in ruleset_names()}
+def sites(tmp_path_factory: pytest.TempPathFactory) -> Sites:
+    """Each game's page after two resolutions of a bot match (``Sites``)."""
+    return Sites(tmp_path_factory.mktemp("pages"))
 
 
 def _errors(driver: Any) -> list[str]:
@@ -61,7 +78,7 @@ def _occupied(driver: Any) -> Any:
 
 
 @pytest.mark.parametrize("name", ruleset_names())
-def test_the_page_as_a_player_uses_it(browser: Any, sites: dict[str, Path], name: str) -> None:
+def test_the_page_as_a_player_uses_it(browser: Any, sites: Sites, name: str) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
 
     browser.set_window_size(1100, 900)
@@ -103,7 +120,7 @@ def test_the_page_as_a_player_uses_it(browser: Any, sites: dict[str, Path], name
     assert wide <= browser.execute_script("return window.innerWidth")
 
 
-def test_the_deadline_reads_in_the_viewers_time_zone(browser: Any, sites: dict[str, Path]) -> None:
+def test_the_deadline_reads_in_the_viewers_time_zone(browser: Any, sites: Sites) -> None:
     browser.get((sites["gvg"] / "index.html").as_uri())
     shown = browser.find_element("css selector", "time[data-local]")
     assert shown.get_attribute("datetime") == "2026-11-27T19:00:00+00:00"

@@ -27,10 +27,9 @@ from sheets_gm.rulesets.gvg.check import check_orders, verdicts_of
 from sheets_gm.rulesets.gvg.gm import apply_gm_event, concede
 from sheets_gm.rulesets.gvg.orders import TurnOrders, orders_from_json, orders_to_json
 from sheets_gm.rulesets.gvg.resolve import resolve_turn
-from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.rules import GvgRules, move_roll
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, RosterError, new_match, standard_roster
-from sheets_gm.rulesets.gvg.sheet.draw import move_roll
 from sheets_gm.rulesets.gvg.state import GmEvent, GvgState, gm_event_from_json, gm_event_to_json
 
 

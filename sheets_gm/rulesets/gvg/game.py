@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import BotKind
@@ -20,8 +20,10 @@ from sheets_gm.rulesets.gvg.legacy import GvgLegacy
 from sheets_gm.rulesets.gvg.orders import TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.scenario import GvgScenarioCodec
-from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
 from sheets_gm.rulesets.gvg.state import GvgState
+
+if TYPE_CHECKING:
+    from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,14 @@ def bot_kinds(ruleset: GvgRuleset) -> Mapping[str, BotKind]:
     return {kind.name: kind for kind in kinds}
 
 
+def sheet_of(ruleset: GvgRuleset) -> GvgSheet:
+    """A team's orders tab (a row per player, the captain's row) and the board. Imported when first asked: the sheet
+    brings the workbook and table libraries, which a simulation's workers and the engine's benchmarks never use."""
+    from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
+
+    return GvgSheet(ruleset.rules)
+
+
 def moved_onto_another(state: GvgState, _seats: tuple[str, ...], n: int) -> tuple[str, str]:
     """The shared tests' GM adjustment: a player moved onto another's tile (her typed destination and roll may no
     longer fit)."""
@@ -60,7 +70,7 @@ def moved_onto_another(state: GvgState, _seats: tuple[str, ...], n: int) -> tupl
 
 GAME = Game(
     rules=GvgRuleset,
-    sheet=lambda r: GvgSheet(r.rules),  # a team's orders tab (a row per player, the captain's row) and the board
+    sheet=sheet_of,
     scenario=GvgScenarioCodec,
     simulation=Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.rules.settings.max_turns),
                           tally=lambda r, start: GvgTally(start)),

@@ -25,7 +25,6 @@ from sheets_gm.engine.settings import SettingError, parse_settings, settings_to_
 from sheets_gm.rulesets.gvg.board import GvgMap, MapError
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders, orders_to_json
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.sheet.read import parse_captain_cells, parse_order_cells, parse_turn
 from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.rulesets.parts.legacy import CarriedOrders, LegacyError, RawCells, UpgradedMatch
 
@@ -80,6 +79,8 @@ def _seat_part(orders: Mapping[str, Any], state_before: Mapping[str, Any], team:
 
 def upgrade_record(raw: RawCells, where: str) -> UpgradedMatch:
     """The old engine tab (cells from A1, history rows included) as the generic record of the same match."""
+    from sheets_gm.rulesets.gvg.sheet.read import parse_turn  # the cell readers need pydantic: loaded when used
+
     for i, key in enumerate(OLD_KEYS):
         found = str(_cell(raw, i + 2, 0)).strip()
         if found != key:
@@ -150,6 +151,9 @@ def upgrade_record(raw: RawCells, where: str) -> UpgradedMatch:
 
 def carried_orders(raw: RawCells, state_json: Mapping[str, Any], seat: str) -> CarriedOrders:
     """What ``seat``'s players and captain typed for the open turn in the old orders tab (cells from A1)."""
+    # the cell readers need pydantic: loaded when used
+    from sheets_gm.rulesets.gvg.sheet.read import parse_captain_cells, parse_order_cells, parse_turn
+
     try:
         state = GvgState.from_json(state_json)
         team = state.teams.index(seat)

@@ -102,6 +102,16 @@ def movement_reach(
     return rolled_reach(dice.d6(f"move/{player.name}"), s.player_speed_bonus if speed else 0)
 
 
+def move_roll(state: GvgState, dice: TurnDice, p: Player) -> int | str:
+    """A player's published movement roll for ``state.turn`` ('' if it does not roll, ``carrier`` if it
+    carries a tree and moves at the carrier's pace)."""
+    if state.finished or p.status is not Status.ACTIVE:
+        return ""
+    if carried_tree(state, p.name) is not None:
+        return "carrier"
+    return dice.peek(f"move/{p.name}")
+
+
 @lru_cache(maxsize=256)
 def rolled_reach(roll: int, speed_bonus: int) -> Reach:
     """The reach of a movement roll plus a Player Speed bonus (a player who carries no tree): shared, as a Reach

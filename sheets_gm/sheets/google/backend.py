@@ -154,14 +154,16 @@ class GoogleSheetBackend:
         self._call("write", lambda: self._http.values_batch_update(self.key, body))
         return []
 
-    def apply_layout(self, layout: WorkbookLayout) -> None:
+    def apply_layout(self, layout: WorkbookLayout, writes: Sequence[RangeWrite] = ()) -> None:
         """Tabs, sizes, frozen rows, fixed values, fills, conditional fills, dropdowns, checkboxes, column
         widths and protections: one spreadsheets.get (to know the existing tabs) and one
         spreadsheets.batchUpdate. Re-applying replaces this layout's protections (matched by
         description) and its tabs' conditional formats rather than stacking them; tabs not in the
-        layout are left alone."""
+        layout are left alone. Then ``writes``, as ``write`` sends them."""
         layout_requests(layout, {}, self.account, self.co_editors)  # a template error fails here, before any call
         self._call("layout update", lambda: self._apply_layout_once(layout))
+        if writes:
+            self.write(writes)
 
     def _write_cells(self, writes: Sequence[RangeWrite], read_back: Sequence[str],
                      clears: Sequence[Clear] = ()) -> list[Grid]:

@@ -221,33 +221,42 @@ class LocalWorkbookBackend:
                      for c in changed_since(g, now)]
             if saved:
                 raise SavedMeanwhileError(self.name, describe_cells(saved, {t.casefold(): t for t in wb.sheetnames}))
-            changed = False
-            written: dict[str, tuple[Any, set[int]]] = {}  # by tab: its rows written, fitted once all are written
-            tabs: dict[str, Any] = {}  # each tab named, found once (10,000 rows answered name the same tab)
-            for w in writes:
-                ws, box = self._resolve(wb, w.range, tabs)
-                if write_box(ws, box, w.values, f"{self.path}: range {w.range!r}"):
-                    changed = True
-                    written.setdefault(ws.title, (ws, set()))[1].update(range(box.min_row,
-                                                                              box.min_row + len(w.values)))
-                if w.notes is not None:
-                    changed = self._write_notes(ws, box, w.notes) or changed
-            fixed = fixed_rows(wb)
-            for title, (ws, rows) in written.items():
-                fit_rows(ws, rows, fixed.get(title, set()))
-            return changed
+            return self._put(wb, writes)
 
         with self.hold_lock():
             return self._grids(self._modify(change), read_back)
 
-    def apply_layout(self, layout: WorkbookLayout) -> None:
-        """Create or reshape the workbook's tabs from ``layout`` and save once, atomically."""
+    def apply_layout(self, layout: WorkbookLayout, writes: Sequence[RangeWrite] = ()) -> None:
+        """Create or reshape the workbook's tabs from ``layout``, then write ``writes`` as ``write`` does, and save
+        once, atomically (a new match's workbook is laid out and drawn in one save, not one each)."""
 
         def change(wb: Any) -> bool:
             apply_layout(wb, layout)
+            if writes:
+                _outline_levels_found(wb)
+                self._put(wb, writes)
             return True
 
         self._modify(change)
+
+    def _put(self, wb: Any, writes: Sequence[RangeWrite]) -> bool:
+        """Write every range of ``writes`` into the loaded workbook ``wb`` (values RAW, notes; each written row's
+        height fitted once all are written); whether a cell changed."""
+        changed = False
+        written: dict[str, tuple[Any, set[int]]] = {}  # by tab: its rows written, fitted once all are written
+        tabs: dict[str, Any] = {}  # each tab named, found once (10,000 rows answered name the same tab)
+        for w in writes:
+            ws, box = self._resolve(wb, w.range, tabs)
+            if write_box(ws, box, w.values, f"{self.path}: range {w.range!r}"):
+                changed = True
+                written.setdefault(ws.title, (ws, set()))[1].update(range(box.min_row, box.min_row + len(w.values)))
+            if w.notes is not None:
+                changed = self._write_notes(ws, box, w.notes) or changed
+        if written:
+            fixed = fixed_rows(wb)
+            for title, (ws, rows) in written.items():
+                fit_rows(ws, rows, fixed.get(title, set()))
+        return changed
 
     def export_xlsx(self) -> bytes:
         """The workbook file's bytes, as last saved."""
@@ -467,6 +476,21 @@ class LocalWorkbookBackend:
             cell.comment = comment_for(text) if text else None
             changed = True
         return changed
+
+
+def _outline_levels_found(wb: Any) -> None:
+    """Each tab's column outline level found as openpyxl's save finds it. Its writer writes a tab's
+    ``outlineLevelCol`` as the last save in this process found it (none before the first), so a workbook laid out
+    and written in one save is given the level the layout's own save found: the file is byte for byte the one that
+    a save of the layout and another of the writes made."""
+    for ws in wb.worksheets:
+        dims = ws.column_dimensions
+        # as its ``to_tree`` finds it, without registering the columns' styles ahead of the cells' (the save does)
+        levels = {dim.outlineLevel for dim in dims.values()
+                  if dim.has_style or any(getattr(dim, key, None) for key in dim.__fields__
+                                          if key not in ("min", "max", "style"))}
+        if levels:
+            dims.max_outline = max(levels)
 
 
 def _box_values(cells: dict[tuple[int, int], Any], min_row: int, min_col: int, max_row: int,

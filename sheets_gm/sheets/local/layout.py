@@ -267,7 +267,7 @@ def _apply_page(ws: Any, tab: TabLayout) -> None:
     # each page repeats the header rows (a table's, the map's coordinates) and the label columns the layout names
     title_rows = tab.print_title_rows or tab.frozen_rows
     if title_rows:
-        ws.print_title_rows = f"1:{title_rows}"
+        ws.print_title_rows = f"{min(tab.print_title_first, title_rows)}:{title_rows}"
     if tab.print_title_cols:
         ws.print_title_cols = f"A:{get_column_letter(tab.print_title_cols)}"
     elif _repeats_first_column(tab):

@@ -201,13 +201,18 @@ def member_row_editors(tab: InputTab, adapter: AnySheetAdapter, state: object, s
 
 
 def apply_layouts(sheets: MatchSheets, layouts: Sequence[tuple[SheetBackend, TabLayout]], title: str,
-                  retired: Sequence[str] = ()) -> None:
-    """One layout call per spreadsheet, in the write order; the ``retired`` tabs deleted from the board's."""
+                  retired: Sequence[str] = (), drawn: WriteBatch | None = None) -> None:
+    """One layout call per spreadsheet, in the write order; the ``retired`` tabs deleted from the board's.
+    ``drawn``: the writes that fill the tabs laid out, made in each spreadsheet's layout call (a local workbook is
+    saved once, laid out and drawn, not once for each)."""
     for backend in sheets.write_order():
         mine = tuple(t for b, t in layouts if b is backend)
+        writes = [w for b, w in drawn.writes if b is backend] if drawn is not None else []
         if mine:
             gone = tuple(retired) if backend is sheets.board else ()
-            backend.apply_layout(WorkbookLayout(title, mine, gone))
+            backend.apply_layout(WorkbookLayout(title, mine, gone), writes)
+        elif writes:
+            backend.write(writes)
 
 
 def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, seed: bytes,
@@ -233,8 +238,6 @@ def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, se
     record = MatchRecord(ruleset=ruleset, state=state, seed=seed, seed_hash=seed_hash(seed), seats=seats,
                          deadline=deadline, schedule=schedule,
                          bots=checked_bots(ruleset, adapter, tabs, state, bots or {}))
-    apply_layouts(sheets, match_layouts(sheets, tabs, ruleset, adapter, state, emails or {}, member_emails),
-                  title or f"sheets-gm · {ruleset.traits.title}")
     batch = WriteBatch()
     drawn_writes(batch, sheets, tabs, record, adapter, record.dice())
     for seat in tabs.input_seats():  # drawn for resolution 0: a copy of the file older than a resolution shows
@@ -249,5 +252,6 @@ def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, se
     rows: Grid = [list(r) for r in settings_rows(ruleset.settings, schedule_text)]
     batch.put(sheets.board, a1(adapter.spec.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
     batch.put(sheets.engine, *engine_write(adapter.spec.tabs.engine, record))
-    batch.run(sheets.write_order())
+    apply_layouts(sheets, match_layouts(sheets, tabs, ruleset, adapter, state, emails or {}, member_emails),
+                  title or f"sheets-gm · {ruleset.traits.title}", drawn=batch)
     return record

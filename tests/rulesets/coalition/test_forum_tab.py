@@ -25,6 +25,8 @@ from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.rulesets.coalition.helpers import army, board, local_match, state
 
+pytestmark = pytest.mark.xdist_group("coalition-forum-tab")  # one worker runs these: it makes _seed_match's once a run
+
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 CLS = get_ruleset("coalition")
 

@@ -8,6 +8,7 @@ import csv
 import datetime as dt
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,10 @@ from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.rulesets.wesnoth.sheet.adapter import WesnothSheet
-from sheets_gm.rulesets.wesnoth.sheet.draw import MAP_TOP, UNITS_TAB, hex_rows, seat_colour
+from sheets_gm.rulesets.wesnoth.sheet.draw import INFO_ROWS, MAP_TOP, UNITS_TAB, hex_rows, seat_colour
 from sheets_gm.rulesets.wesnoth.sheet.read import SEAT, STANDING, UNITS, standing_row
 from sheets_gm.rulesets.wesnoth.state import WesnothState
-from sheets_gm.sheets.adapter import SeatInput
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.layout import CellValue, TabLayout, WorkbookLayout, cells
 from sheets_gm.sheets.local.backend import create_workbook
@@ -388,6 +389,15 @@ def test_a_batch_match_has_no_go_column_and_no_step_mode_words() -> None:
 
 
 # -- the public tabs --------------------------------------------------------------------------------
+#: The sample roster's seats: each one's sign and seat colour in templates/wesnoth/sheet.yaml.
+OWNERS = {"Ann": ("●", "#F4CCCC"), "Bo": ("■", "#45B8AC")}  # seat 2's units teal, not its castle's pale blue
+
+
+def _key(board: BoardDrawing) -> list[str]:
+    """The key's entries beside the map (one a row, or several a row joined by ``; ``)."""
+    return [entry for row in board.legend for entry in str(row[0]).split("; ")]
+
+
 def test_the_board_draws_each_hex_two_cells_tall_with_even_columns_a_row_lower() -> None:
     r = made()
     state = start(r)
@@ -401,14 +411,14 @@ def test_the_board_draws_each_hex_two_cells_tall_with_even_columns_a_row_lower()
         assert str(board.values[top][unit.at.col]).startswith(unit.at.label)
         cell = str(board.values[bottom][unit.at.col])
         hp = r.rules.utype(unit).hitpoints
-        assert unit.id in cell and unit.type in cell and f"{hp}/{hp}" in cell and "♛" in cell
+        assert cell == f"{OWNERS[unit.owner][0]}♛\u2009{hp}"  # the leader's short mark and hit points left
+        assert f"{unit.at.label} {OWNERS[unit.owner][0]} {unit.id} ♛ · {unit.type} · {hp}/{hp} HP" in _key(board)
     keep = r.rules.board.keeps[1]
-    assert "keep Ann" in str(board.values[hex_rows(keep)[0]][keep.col])
+    assert str(board.values[hex_rows(keep)[0]][keep.col]) == f"{keep.label} ♔"
+    assert f"keeps and their castles: {keep.label} Ann's, " in " ".join(str(row[0]) for row in board.legend)
     assert len(board.values) == MAP_TOP + 2 * r.rules.board.grid.height + 1
 
 
-#: The sample roster's seats: each one's sign and seat colour in templates/wesnoth/sheet.yaml.
-OWNERS = {"Ann": ("●", "#F4CCCC"), "Bo": ("■", "#45B8AC")}  # seat 2's units teal, not its castle's pale blue
 
 
 def test_each_players_units_are_coloured_by_her_seat_over_the_map_and_only_units_match() -> None:
@@ -418,14 +428,14 @@ def test_each_players_units_are_coloured_by_her_seat_over_the_map_and_only_units
     width = r.rules.board.grid.width
     over_map = cells(0, MAP_TOP + 1, width - 1, len(board.values))
     assert [(c.range, c.prefix, c.colour, c.bold) for c in board.conditional_fills] == [
-        (over_map, sign, colour, True) for sign, colour in OWNERS.values()]
+        (over_map, sign, colour, False) for sign, colour in OWNERS.values()]  # bold is wider than a hex
     assert [p.name for p in state.players] == list(OWNERS)
     unit_cells = {(hex_rows(u.at)[1], u.at.col): u.owner for u in state.units}
     for row, line in enumerate(board.values[MAP_TOP:], start=MAP_TOP):
         for col, value in enumerate(line):
             owners = [o for o, (sign, _) in OWNERS.items() if str(value).startswith(sign)]
             assert owners == ([unit_cells[(row, col)]] if (row, col) in unit_cells else []), (row, col, value)
-    assert any("each in its owner's colour: ● Ann" in str(line[0]) for line in board.legend)
+    assert any("Players: ● Ann" in str(line[0]) for line in board.legend)
 
 
 def _owner_rules_of_a_local_match(path: Path) -> list[tuple[str, str]]:
@@ -477,10 +487,11 @@ def test_a_village_shows_its_owner_and_a_wounded_unit_its_wounds() -> None:
                            units=(type(unit)(unit.id, unit.type, unit.owner, unit.at, wounds=5, leader=True),
                                   *state.units[1:]))
     board = sheet(r).drawings(changed)[0]
-    assert str(board.values[hex_rows(village)[0]][village.col]).endswith("⌂ Bo")
+    assert str(board.values[hex_rows(village)[0]][village.col]).endswith("⌂■")  # Bo's sign
     hp = r.rules.utype(unit).hitpoints
     cell = str(board.values[hex_rows(unit.at)[1]][unit.at.col])
-    assert cell.endswith(f" {hp - 5}/{hp}\n{unit.type}")  # HP left of its total; the type on a line of its own
+    assert cell.endswith(f"\u2009{hp - 5}")  # HP left in the hex; its total, its type and its id whole in the key
+    assert f"{unit.at.label} ● {unit.id} ♛ · {unit.type} · {hp - 5}/{hp} HP" in _key(board)
 
 
 def test_team_names_from_the_roster_are_the_names_players_see() -> None:
@@ -687,3 +698,76 @@ def test_the_views_unit_table_keeps_its_long_texts_in_the_wide_column_over_rows(
             # about 7 px a character at the sheet's font: a value wider than its column would be cut
             assert len(str(value)) * 7 <= widths.get(col, 100), (row, col, value)
     assert len(panel) <= spec.view_panel_rows
+
+
+#: The widest line a hex holds, in points of 11-point DejaVu Sans (the font LibreOffice prints in where Calibri and
+#: Carlito are missing, the widest of them): ``AA12 ⌂●`` (49.1) printed on one line, ``AA12 ⌂■`` (49.9) and
+#: ``■R12 38`` (49.5) wrapped to a second line, cut by the hex's height (issue 64: a map at 8 pt on 4 pages).
+HEX_POINTS = 49.0
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+def _four_seats(state: WesnothState) -> WesnothState:
+    first = state.players[0]
+    more = tuple(type(first)(name, 1 + i % 2, first.faction, 3 + i, 0) for i, name in enumerate(("Cy", "Di")))
+    return state.evolve(players=(*state.players, *more))
+
+
+def test_every_hex_cell_holds_one_line_in_the_widest_font() -> None:
+    """Every text a hex's cell can show (each hex's name with its terrain sign, a village of each seat; a unit of
+    each seat, ids R1 to R99 and a long one, every hit point count up to the most of a unit type) is one line no
+    wider than ``HEX_POINTS`` in DejaVu Sans. Checked to fail with a space before the hit points (``■R12 38``) and
+    with the owner's fill bold again (its width is measured). The default map has no village in column AA, so a
+    space after ``AA12`` (``AA12 ⌂■``, 49.9) is seen only in LibreOffice's print."""
+    font = pytest.importorskip("PIL.ImageFont")
+    if not DEJAVU.exists():
+        pytest.skip("DejaVu Sans is not installed")
+    regular = font.truetype(str(DEJAVU), 110)
+    bold = font.truetype(str(DEJAVU.with_name("DejaVuSans-Bold.ttf")), 110)
+    r = made()
+    state = _four_seats(start(r))
+    board = sheet(r).drawings(state)[0]
+    drawer = sheet(r).drawer
+    villages = r.rules.board.villages
+    texts = {str(v) for row in board.values[MAP_TOP:] for v in row if v}
+    for owner in [p.name for p in state.players]:
+        texts |= {drawer._hex_text(state.evolve(villages=tuple((v, owner) for v in villages)), v) for v in villages}
+        most = max(t.hitpoints for t in r.rules.tables.units.values())
+        for uid in [*(f"{owner}-R{n}" for n in range(1, 100)), f"{owner}-Grognak", "Wolfgang"]:
+            unit = type(state.units[0])(uid, "Spearman", owner, Hex(0, 0))
+            texts |= {drawer._unit_text(state, unit.with_wounds(w)) for w in (0, r.rules.utype(unit).hitpoints - most)}
+    assert all("\n" not in t for t in texts)
+    fonts = {c.prefix: bold if c.bold else regular for c in board.conditional_fills}
+    wide = {t: round(fonts.get(t[:1], regular).getlength(t) / 10, 1) for t in texts}
+    assert not {t: w for t, w in wide.items() if w > HEX_POINTS}, sorted(wide.items(), key=lambda x: -x[1])[:5]
+    assert max(wide.values()) > HEX_POINTS - 4  # the walk reaches the widest texts
+
+
+def test_the_key_names_every_unit_in_full_by_its_hex_and_clears_the_rows_of_units_gone() -> None:
+    """The key beside the map: every unit on the board in full (hex, owner's sign, id, type, hit points of its
+    total), hexes column by column; always as many rows (the map's less the info column's), so that a shorter key
+    written over a longer one leaves no unit that is gone; a board of more units than the key has rows ends it with
+    a row saying how many more (never a row past the tab's)."""
+    r = made()
+    state = start(r)
+    one = sheet(r).drawings(state)[0]
+    gone = sheet(r).drawings(state.evolve(units=state.units[:1]))[0]
+    assert len(one.legend_rows) == len(gone.legend_rows) == len(one.values) - INFO_ROWS
+    assert [len([e for e in _key(b) if e.endswith(" HP")]) for b in (one, gone)] == [2, 1]
+    base = state.units[0]
+    hexes = list(r.rules.board.grid.cells())[:40]
+    crowd = state.evolve(units=tuple(type(base)(f"{base.owner}-R{i}", "Spearman", base.owner, h, wounds=i % 5)
+                                     for i, h in enumerate(hexes, 1)))
+    board = sheet(r).drawings(crowd)[0]
+    entries = [e for e in _key(board) if e.endswith(" HP")]
+    hp = r.rules.tables.units["Spearman"].hitpoints
+    assert entries == [f"{u.at.label} ● {u.id} · Spearman · {hp - u.wounds}/{hp} HP"
+                       for u in sorted(crowd.units, key=lambda u: (u.at.col, u.at.row))]
+    assert len(board.legend_rows) == len(board.values) - INFO_ROWS
+    many = crowd.evolve(units=tuple(replace(base, id=f"Ann-R{i}", at=h)
+                                    for i, h in enumerate(r.rules.board.grid.cells())))
+    crowded = sheet(r).drawings(many)[0]
+    assert len(crowded.legend_rows) == len(crowded.values) - INFO_ROWS
+    key = [e for e in _key(crowded) if e]
+    shown = [e for e in key if e.endswith(" HP")]
+    assert key[-1] == f"… and {len(many.units) - len(shown)} more: each in full in its owner's View"

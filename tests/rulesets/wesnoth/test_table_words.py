@@ -15,6 +15,8 @@ from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.autoplay import type_bot_orders
 from tests.made import made_into
 
+pytestmark = pytest.mark.xdist_group("wesnoth-four-windows")  # one worker: it plays the four windows once a run
+
 
 def _new_match(folder: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     path = folder / "match.toml"

@@ -108,3 +108,23 @@ def test_a_reason_naming_a_row_above_follows_the_rows_moved_up() -> None:
     closed = "✘ Not carried out in turn 1 · Ann: "  # the turn closed without them: kept, each saying why
     assert said["Row 1"].startswith(f"{closed}Action 'zz'"), said
     assert said["Row 2"].startswith(f"{closed}waiting: Row 1 above cannot be read yet"), said
+
+
+def test_a_row_below_an_unreadable_one_names_its_own_fault_and_waits() -> None:
+    """Issue 64, item 3: a row below an unreadable one said only "waiting: Row 1 above cannot be read yet", hiding
+    its own fault until Row 1 was mended. It names its own fault first, then waits; a row of no fault of its own
+    only waits; and a row naming a unit that a call above, not read, may bring in is not refused for its Unit.
+    Checked to fail with the old words (the waiting alone)."""
+    table, ann, _bo = _turn_one()
+    _type(table, ann, "actions", "Row 1", unit=f"{ann}-1", action="zz", target="D4")
+    _type(table, ann, "actions", "Row 2", unit=f"{ann}-2", action="move", target="Q99")
+    _type(table, ann, "actions", "Row 3", unit=f"{ann}-3", action="move", target="F3")
+    assert not sync_any(table).resolved
+    said = _said(table, ann, "actions")
+    assert said["Row 2"].startswith("✘ Target 'Q99' is not a hex of the map") and \
+        said["Row 2"].endswith("waiting: Row 1 above cannot be read yet"), said
+    assert said["Row 3"] == "✘ waiting: Row 1 above cannot be read yet", said
+    _type(table, ann, "actions", "Row 1", unit=f"{ann}-1", action="call", target="Nobody's card")
+    _type(table, ann, "actions", "Row 2", unit=f"{ann}-C1", action="move", target="F3")
+    assert not sync_any(table).resolved
+    assert _said(table, ann, "actions")["Row 2"] == "✘ waiting: Row 1 above cannot be read yet"

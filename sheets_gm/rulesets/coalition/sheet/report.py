@@ -88,4 +88,5 @@ def report_drawing(state: CoalitionState, board: Board, colours: Mapping[str, st
                      "Battle Announcements; once the judge's results are in, Battle Results (winners, losses, "
                      "kills, bumps, structures, victory points)."],
                     ["The map: a tab per plane. Every event of every turn: the Log tab."]]
-    return BoardDrawing(grid, fills, {i: POST_WIDTH for i in range(len(POSTS))}, {0: 40}, legend)
+    return BoardDrawing(grid, fills, {i: POST_WIDTH for i in range(len(POSTS))}, {0: 40}, legend,
+                        print_title_rows=1)  # each post's title over its column on every printed page

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Container, Sequence
+
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.combat import Contribution, Side, decide
 from sheets_gm.rulesets.gvg.enums import EventKind, Outcome, Skill, StructureKind
-from sheets_gm.rulesets.gvg.resolve.work import _ATTACKERS_WIN, _BULWARK, _DPS, _FISH, _TANK, Turn
+from sheets_gm.rulesets.gvg.resolve.work import _ATTACKERS_WIN, _BULWARK, _DPS, _FISH, _NO_ROLL, _TANK, Turn
 from sheets_gm.rulesets.gvg.rules import carried_tree
 from sheets_gm.rulesets.gvg.state import Player, Structure
 
@@ -26,6 +28,8 @@ _TREE_DROPPED = EventKind.TREE_DROPPED
 # a member's ``value`` is a Python property on Python 3.11: read once per member
 _KIND_NAMES = {kind: kind.value for kind in StructureKind}
 _OUTCOME_VALUES = {outcome: outcome.value for outcome in Outcome}
+_NOBODY: frozenset[int] = frozenset()
+_BOTH = frozenset({0, 1})
 
 
 def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> None:
@@ -33,18 +37,17 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
     then a win knocks the defenders down and damages or destroys it."""
     s, x = work.s, structure.team
     tile = structure.at
-    attackers = [p for p in people if p.team != x]
-    defenders = [p for p in people if p.team == x]
-    if not any(work.rolls(p) for p in attackers):
+    attackers: list[Player] = []
+    defenders: list[Player] = []
+    for p in people:
+        (defenders if p.team == x else attackers).append(p)
+    if not any_rolls(work, attackers):
         return
     y = 1 - x
     name, where = _KIND_NAMES[structure.kind], work.structure_words(structure)  # "bulwark", "red's bulwark on E4"
     carriers = carrier_teams_on(work, people)
-    dps = [("DPS", s.dps_bonus)]
     attack = Side(y, f"{work.team(y)} attacking")
-    for p in attackers:
-        bonus = (dps if p.role is _DPS else []) + tank_bonus(work, p, y in carriers)
-        attack.contributions.append(contribution(work, p, bonus))
+    join_fight(work, (attack, attack), attackers, True, carriers)  # every fighter here joins the attack
     skill = _BULWARK_DAMAGE if structure.kind is _BULWARK else _FISH_DAMAGE
     if skill in work.active[y]:
         attack.flat.append((skill.display, s.skill_damage_bonus))
@@ -56,8 +59,7 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
         tier = s.fish_tier(work.destroyed_bulwarks[x])
         if tier:
             defence.flat.append((f"fish tier, {counted(work.destroyed_bulwarks[x], 'bulwark')} down", tier))
-    for p in defenders:
-        defence.contributions.append(contribution(work, p, tank_bonus(work, p, True)))
+    join_fight(work, (defence, defence), defenders, False, _BOTH)
     carrier_bonus(work, defence, carriers)
     # An attack with a carrier (and none among the defenders) wins ties; otherwise defenders do,
     # and an empty structure falls on a tie.
@@ -96,14 +98,11 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
 
 def open_battle(work: Turn, tile: Coord, people: list[Player], where: str) -> int | None:
     """Fight between the two teams on a tile; returns the winning team, None on a stalemate."""
-    if not any(work.rolls(p) for p in people):
+    if not any_rolls(work, people):
         return None
     carriers = carrier_teams_on(work, people)
     sides = [Side(team, work.team(team)) for team in (0, 1)]
-    for p in people:
-        bonus = [("DPS", work.s.dps_bonus)] if p.role is _DPS else []
-        bonus += tank_bonus(work, p, p.team in carriers)
-        sides[p.team].contributions.append(contribution(work, p, bonus))
+    join_fight(work, sides, people, True, carriers)  # in the tile's order: the dice are rolled in it
     for side in sides:
         carrier_bonus(work, side, carriers)
     # No carrier, or one on each side: a tie favours nobody; else it goes to the carrier's side.
@@ -125,32 +124,53 @@ def open_battle(work: Turn, tile: Coord, people: list[Player], where: str) -> in
     return winner
 
 
-def buffs(work: Turn, p: Player) -> list[tuple[str, int]]:
-    """The healer buffs ``p`` fights with: one per friendly buffing healer in reach, cancelled by the enemy's Healing
-    Reduction."""
-    reaches = work.buff_reach[p.team]
-    if not reaches:
-        return []
-    count = sum(1 for reach in reaches if p.at in reach)
-    if not count:
-        return []
-    if _HEALING_REDUCTION in work.active[1 - p.team]:
-        return [("buff cancelled by Healing Reduction", 0)]
-    return [("healer buff", work.s.buff_bonus)] * count
+def any_rolls(work: Turn, people: list[Player]) -> bool:
+    """Whether any of ``people`` rolls in the action phase (``Turn.rolls`` of each, without a call a player)."""
+    teleports, orders = work.checked.teleports, work.orders
+    for p in people:
+        if p.name not in teleports:
+            order = orders.get(p.name)
+            if order is None or order.action not in _NO_ROLL:
+                return True
+    return False
 
 
-def contribution(work: Turn, p: Player, bonuses: list[tuple[str, int]]) -> Contribution:
-    """What ``p`` brings to a fight: a d6 and its bonuses (the buffs added), or no roll when she buffs, revives or
-    teleported."""
-    if not work.rolls(p):
-        return Contribution(p, None, None)
-    key = f"combat/{p.name}"
-    return Contribution(p, work.dice.d6(key), work.dice.message(key), bonuses + buffs(work, p))
+def join_fight(work: Turn, sides: Sequence[Side], fighters: list[Player], dps: bool, tanks: Container[int]) -> None:
+    """What each of ``fighters`` brings to the side of her team (``sides[p.team]``), in order: a d6 and its bonuses
+    (DPS's with ``dps``, a tank's when her team is in ``tanks``, then one per friendly buffing healer in reach,
+    cancelled by the enemy's Healing Reduction), or no roll when she buffs, revives or teleported. One call a fight:
+    a turn's fights add a few players each."""
+    s, dice, orders, teleports = work.s, work.dice, work.orders, work.checked.teleports
+    for p in fighters:
+        out = sides[p.team].contributions
+        name = p.name
+        order = orders.get(name)
+        if name in teleports or (order is not None and order.action in _NO_ROLL):  # ``Turn.rolls``
+            out.append(Contribution(p, None, None))
+            continue
+        role = p.role
+        bonuses = [("DPS", s.dps_bonus)] if dps and role is _DPS else []
+        if role is _TANK and p.team in tanks:
+            bonuses.append(("Tank", s.tank_bonus))
+        reaches = work.buff_reach[p.team]
+        if reaches:
+            at = p.at
+            count = sum(1 for reach in reaches if at in reach)
+            if count:
+                if _HEALING_REDUCTION in work.active[1 - p.team]:
+                    bonuses.append(("buff cancelled by Healing Reduction", 0))
+                else:
+                    bonuses += [("healer buff", s.buff_bonus)] * count
+        key = "combat/" + name
+        out.append(Contribution(p, dice.d6(key), dice.message(key), bonuses))
 
 
 def carrier_teams_on(work: Turn, people: list[Player]) -> frozenset[int]:
     """The teams with a carrier among ``people`` (both, when two carriers share the tile)."""
-    return frozenset(p.team for p in people if carried_tree(work.state, p.name) is not None)
+    carriers = [tree.carrier for tree in work.state.trees if tree is not None and tree.carrier is not None]
+    if not carriers:
+        return _NOBODY
+    return frozenset(p.team for p in people if p.name in carriers)
 
 
 def knock(work: Turn, p: Player, tile: Coord, why: str) -> None:
@@ -172,8 +192,3 @@ def carrier_bonus(work: Turn, side: Side, carrier_teams: frozenset[int]) -> None
     """A carrier's team fights with the carrier bonus."""
     if side.team in carrier_teams:
         side.flat.append(("tree", work.s.tree_bonus))
-
-
-def tank_bonus(work: Turn, p: Player, defending: bool) -> list[tuple[str, int]]:
-    """A tank's bonus when defending (none when attacking)."""
-    return [("Tank", work.s.tank_bonus)] if defending and p.role is _TANK else []

@@ -6,7 +6,7 @@ from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.combat import Side
 from sheets_gm.rulesets.gvg.enums import EventKind
-from sheets_gm.rulesets.gvg.resolve.fights import contribution
+from sheets_gm.rulesets.gvg.resolve.fights import _NOBODY, join_fight
 from sheets_gm.rulesets.gvg.resolve.work import Turn
 from sheets_gm.rulesets.gvg.state import Player
 
@@ -44,9 +44,7 @@ def boss_fight(work: Turn, tile: Coord, people: list[Player]) -> None:
     attempts: list[tuple[int, int, int]] = []  # (team, total, boss roll)
     for team in (0, 1):
         side = Side(team, work.team(team))
-        for p in people:
-            if p.team == team:
-                side.contributions.append(contribution(work, p, []))
+        join_fight(work, (side, side), [p for p in people if p.team == team], False, _NOBODY)
         if not any(c.roll is not None for c in side.contributions):
             continue
         key = f"boss/{work.team(team)}"

@@ -18,7 +18,7 @@ from sheets_gm.engine.ruleset import Outcome, Window
 from sheets_gm.rulesets.gvg.combat import Side
 from sheets_gm.rulesets.gvg.enums import Skill, Status
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
-from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.rules import GvgRules, move_roll
 from sheets_gm.rulesets.gvg.sheet.draw import (
     TILE_WIDTH,
     GvgLook,
@@ -26,7 +26,6 @@ from sheets_gm.rulesets.gvg.sheet.draw import (
     legend,
     map_fills,
     map_grid,
-    move_roll,
     players_rows,
     status_line,
     team_panel,

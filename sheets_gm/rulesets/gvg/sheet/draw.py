@@ -8,13 +8,12 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.enums import Role, Skill, Status, Terrain
 from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree, next_available_turn, skill_active
 from sheets_gm.rulesets.gvg.state import GvgState, Player
-from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid, cells
+from sheets_gm.sheets.layout import ConditionalFill, Fill, Grid, cells
 from sheets_gm.sheets.row_fit import lines_needed
 from sheets_gm.sheets.spec import SheetSpec
 
@@ -226,16 +225,6 @@ def coin_fill(look: GvgLook, rules: GvgRules) -> ConditionalFill:
     it follows the coin, so a tile whose coin was taken is an open tile again (until halftime brings it back)."""
     grid = rules.board.grid
     return ConditionalFill(cells(0, 1, grid.width - 1, grid.height), look.sign("coin"), look.colour("coin"))
-
-
-def move_roll(state: GvgState, dice: TurnDice, p: Player) -> CellValue:
-    """A player's published movement roll for ``state.turn`` ('' if it does not roll, ``carrier`` if it
-    carries a tree and moves at the carrier's pace)."""
-    if state.finished or p.status is not Status.ACTIVE:
-        return ""
-    if carried_tree(state, p.name) is not None:
-        return "carrier"
-    return dice.peek(f"move/{p.name}")
 
 
 def players_rows(state: GvgState) -> Grid:

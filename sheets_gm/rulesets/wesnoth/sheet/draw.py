@@ -1,11 +1,14 @@
 """The Wesnoth public tabs: the board drawn as hexes, and the Units tab (every unit type in play).
 
 The board draws each hex as two cells of one column, in Wesnoth's layout: even columns (B, D…)
-one row lower than their neighbours. A hex's upper cell holds its name and terrain sign (and a
-village's owner, a castle's player); its lower cell its unit: the owner's sign, its id (♛ for a
-leader), its hit points left of its total and its wounds, then its type. Both cells are filled with the hex's
-terrain colour, a castle with its player's seat colour. Formats are laid out once, when the match
-is created (the generic sync rewrites only the values): a unit's owner is its sign, which the
+one row lower than their neighbours. A hex's upper cell holds its name and terrain sign (and the sign of a
+village's owner); its lower cell a short mark of its unit: the owner's sign, its id without
+the owner's name (♛ for a leader; its first ``SHORT_ID`` characters) and its hit points left. Each cell holds one
+short line (``SHORT_ID``), so that the map prints at 8 pt on two landscape pages across and two
+down (issue 64: six pages, hexes of 118 pixels holding a unit's id and type). The key beside the map names every
+unit in full by its hex (owner, id, type, hit points of its total) and every terrain sign the map uses. Both
+cells are filled with the hex's terrain colour, a castle with its player's seat colour. Formats are laid out once,
+when the match is created (the generic sync rewrites only the values): a unit's owner is its sign, which the
 legend names, and a conditional fill per owner colours every cell that starts with her sign in her
 seat colour, wherever her units move.
 
@@ -23,20 +26,32 @@ from sheets_gm.engine.grid import column_label
 from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.settings import AlignmentRule
-from sheets_gm.rulesets.wesnoth.state import WesnothState
+from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
 from sheets_gm.rulesets.wesnoth.tables import DAMAGE_TYPES, UnitType
 from sheets_gm.rulesets.wesnoth.terrain import BOARD_TERRAINS, Feature, Terrain
-from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.sheets.adapter import LEGEND_PIXELS, BoardDrawing
 from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid, cells
 from sheets_gm.sheets.spec import SheetSpec
 
 MAP_TOP = 2  # board rows above the map: a free row, then the column letters (beside the status line)
 STATUS_HEIGHT = 60  # the column letters' row, beside the title and status line
-HEX_WIDTH = 118
-#: The map's width a printed landscape page holds at a size one reads (the board prints as many pages wide as
-#: it needs, the column letters repeated on each, rather than shrunk to one).
-PAGE_PIXELS = 1300
-ROW_HEIGHT = 36
+#: A hex's width and its cells' height: one short line each (``SHORT_ID``). The map of 27 hexes and the key
+#: beside it (``LEGEND_PIXELS``) then print at 8 pt or more on two landscape pages across (17 hexes on the first,
+#: 10 and the key on the second), its 57 rows on two down.
+HEX_WIDTH = 56
+ROW_HEIGHT = 24
+#: The characters of a unit's id a hex shows (the key names it whole): with its owner's sign and its hit points
+#: (``■R12 38``) the widest line a hex of ``HEX_WIDTH`` holds in DejaVu Sans, the font LibreOffice prints in where
+#: Calibri and Carlito are missing, whose characters are the widest.
+SHORT_ID = 3
+#: Between a unit's short id and its hit points: a thin space (a space is 1.3 points wider, and ``■R12 38`` wraps).
+THIN_SPACE = "\u2009"
+#: The map's width a printed landscape page holds at 8 pt (the board prints as many pages wide as it needs, the
+#: column letters repeated on each, rather than shrunk to one).
+PAGE_PIXELS = 1254
+#: The rows above the legend in the info column (title, status line, a free row) and one to spare: the key has the
+#: map's rows less these, so that it never needs a row the tab does not have.
+INFO_ROWS = 4
 UNITS_TAB = "Units"
 #: What the Units tab shows of a terrain in its header.
 TERRAIN_HEADERS = {"plain": "plain", "forest": "forest", "harsh": "harsh (hills)", "mountain": "mountain",
@@ -85,26 +100,39 @@ class BoardDrawer:
     def _hex_text(self, state: WesnothState, h: Hex) -> str:
         cell = self.rules.board.cell(h)
         signs = self.spec.symbols
-        slot_player = next((p.name for p in state.players if p.slot == cell.slot), "") if cell.slot else ""
         if cell.feature is Feature.VILLAGE:
             owner = state.village_owner(h)
-            mark = f"{signs.get('village', '')} {owner or ''}".strip()
+            mark = signs.get("village", "") + (seat_sign(self.spec, state, owner) if owner else "")
         elif cell.feature is Feature.KEEP:
-            mark = f"{signs.get('keep', '')} {slot_player}".strip()
+            mark = signs.get("keep", "")  # its player's: the key says whose keep it is, the castle's colour too
         elif cell.feature is Feature.CASTLE:
-            mark = f"{signs.get('castle', '')} {slot_player}".strip()
+            mark = signs.get("castle", "")
         else:
             mark = signs.get(cell.terrain.value, "")
-        return f"{h.label} {mark}".strip()
+        # a name of four characters (AA12) takes its mark without a space: AA12⌂■ fits a hex, AA12 ⌂■ wraps
+        return f"{h.label}{' ' if len(h.label) < 4 else ''}{mark}".strip()
 
-    def _unit_text(self, state: WesnothState, uid: str) -> str:
-        unit = state.unit(uid)
-        if unit is None:
-            return ""
+    def _unit_text(self, state: WesnothState, unit: Unit) -> str:
+        """A unit's mark in its hex: its owner's sign (which the owner's conditional fill matches), its short id
+        and its hit points left (``●R1 29``; the key gives its type and its hit points of its total)."""
+        hp = self.rules.utype(unit).hitpoints
+        return f"{seat_sign(self.spec, state, unit.owner)}{self._short_id(unit)}{THIN_SPACE}{hp - unit.wounds}"
+
+    def _short_id(self, unit: Unit) -> str:
+        """A unit's id as its hex shows it: ♛ for a leader; else without its owner's name before it (``Ann-R1``:
+        R1), its first ``SHORT_ID`` characters (the key names it whole)."""
+        if unit.leader:
+            return self.spec.symbols.get("leader", "") or unit.id[:SHORT_ID]
+        own = f"{unit.owner}-"
+        short = unit.id[len(own):] if unit.id.startswith(own) and len(unit.id) > len(own) else unit.id
+        return short[:SHORT_ID]
+
+    def key_entry(self, state: WesnothState, unit: Unit) -> str:
+        """A unit in full as the key names it, by its hex: ``E3 ● Ann-R1 · Spearman · 29/36 HP``."""
         hp = self.rules.utype(unit).hitpoints
         leader = f" {self.spec.symbols.get('leader', '')}" if unit.leader else ""
-        sign = seat_sign(self.spec, state, unit.owner)  # HP left of its total says the wounds: the type keeps its line
-        return f"{sign} {unit.id}{leader} {hp - unit.wounds}/{hp}\n{unit.type}"
+        return (f"{unit.at.label} {seat_sign(self.spec, state, unit.owner)} {unit.id}{leader} · {unit.type} · "
+                f"{hp - unit.wounds}/{hp} HP")
 
     def board(self, state: WesnothState) -> BoardDrawing:
         """The map with its villages' owners and its units, a free row and the column letters above it."""
@@ -116,23 +144,25 @@ class BoardDrawer:
         for h in grid.cells():
             values[hex_rows(h)[0]][h.col] = self._hex_text(state, h)
         for unit in state.units:
-            values[hex_rows(unit.at)[1]][unit.at.col] = self._unit_text(state, unit.id)
+            values[hex_rows(unit.at)[1]][unit.at.col] = self._unit_text(state, unit)
         return BoardDrawing(values, self._board_fills(), column_widths=dict.fromkeys(range(width), HEX_WIDTH),
                             row_heights={MAP_TOP - 1: STATUS_HEIGHT,
                                          **dict.fromkeys(range(MAP_TOP, map_rows), ROW_HEIGHT)},
-                            legend=self._legend(state), print_headings=False,  # each hex names itself
-                            print_pages_wide=max(1, math.ceil(width * HEX_WIDTH / PAGE_PIXELS)),
+                            legend=self._legend(state, map_rows - INFO_ROWS),
+                            print_headings=False,  # each hex names itself
+                            print_pages_wide=math.ceil((width * HEX_WIDTH + LEGEND_PIXELS) / PAGE_PIXELS),
                             print_title_rows=MAP_TOP,
                             conditional_fills=self._owner_fills(state, cells(0, MAP_TOP + 1, width - 1, map_rows)))
 
     def _owner_fills(self, state: WesnothState, board: str) -> tuple[ConditionalFill, ...]:
         """Over the map, each cell starting with a player's sign (her units' cells) in her seat colour, in bold.
-        A hex's upper cell starts with its name, so only unit cells match."""
+        A hex's upper cell starts with its name, so only unit cells match. Not bold: a bold ``■R12 38`` is wider
+        than its hex."""
         fills = []
         for seat, player in enumerate(state.players, 1):
             sign = seat_sign(self.spec, state, player.name)
             if sign:
-                fills.append(ConditionalFill(board, sign, seat_colour(self.spec, seat), bold=True))
+                fills.append(ConditionalFill(board, sign, seat_colour(self.spec, seat)))
         return tuple(fills)
 
     def _board_fills(self) -> tuple[Fill, ...]:
@@ -153,23 +183,49 @@ class BoardDrawer:
                     run_start, run_key = row, key
         return tuple(fills)
 
-    def _legend(self, state: WesnothState) -> Grid:
+    def _legend(self, state: WesnothState, rows: int) -> Grid:
+        """The key beside the map, in at most ``rows`` rows: how a hex reads, the players and their signs, each
+        terrain sign the map uses, then every unit on the board by its hex (``key_entry``, the hexes column by
+        column), one a row; then empty rows to the last, which clear the units of a longer key written before (a
+        unit killed). A board with more units than the key has rows (46 on a 28-row map; a two-player match has
+        some 13) ends its key with a row saying how many more there are and where each is in full."""
         last = Hex(self.rules.board.grid.width - 1, self.rules.board.grid.height - 1)
-        signs = self.spec.symbols
         players = " · ".join(f"{seat_sign(self.spec, state, p.name)} {p.name} ({state.team_label(p.team)}, {p.faction})"
                              for p in state.players)
-        terrains = " · ".join(f"{signs[k]} {'(harsh)' if k == 'harsh' else k}"
-                              for k in ("forest", "harsh", "mountain", "water", "impassable") if signs.get(k))
-        return [
+        head: Grid = [
             [f"Hexes A1 to {last.label}: each is two cells of a column, even columns (B, D…) half a hex lower; "
-             "the hex's name and terrain above, its unit below."],
-            [f"Units, each in its owner's colour: {players}."],
-            [f"A unit: its owner's sign, its id ({signs.get('leader', '')} the leader), its hit points left of its "
-             "total (29/36: 7 wounds); then its type."],
-            [f"{terrains} · plain unmarked · {signs.get('village', '')} a village and its owner · "
-             f"{signs.get('castle', '')} a castle hex and {signs.get('keep', '')} its keep, with its player's name."],
+             "the hex's name and terrain above, its unit below: its owner's sign, its id (♛ the leader) and its "
+             "hit points left, in its owner's colour."],
+            [f"Players: {players}."],
+            [f"Terrain: {self._terrain_key(state)}."],
             ["Each unit type's moves, attacks, defence and move cost per terrain and resistances: the Units tab."],
+            [f"Units on the board ({len(state.units)}), by hex: hex, owner, id, type, hit points of its total:"],
         ]
+        entries = [self.key_entry(state, u) for u in sorted(state.units, key=lambda u: (u.at.col, u.at.row))]
+        room = rows - len(BoardDrawing([], legend=head).legend_rows)
+        if len(entries) > room:
+            entries = [*entries[:room - 1], f"… and {len(entries) - room + 1} more: each in full in its owner's "
+                                            "View"]
+        key: Grid = [[line] for line in entries]
+        lines = head + key
+        return lines + [[""]] * (rows - len(BoardDrawing([], legend=lines).legend_rows))
+
+    def _terrain_key(self, state: WesnothState) -> str:
+        """Each terrain sign the map uses, with its words (plain unmarked; a village's sign followed by its
+        owner's), and whose each keep is (its castle filled in her castle's colour)."""
+        board = self.rules.board
+        used = {cell.feature.value if cell.feature is not Feature.NONE else cell.terrain.value
+                for cell in (board.cell(h) for h in board.grid.cells())}
+        signs = self.spec.symbols
+        words = {"plain": "plain unmarked", "forest": f"{signs.get('forest', '')} forest",
+                 "harsh": f"{signs.get('harsh', '')} hills (harsh)",
+                 "mountain": f"{signs.get('mountain', '')} mountain", "water": f"{signs.get('water', '')} water",
+                 "impassable": f"{signs.get('impassable', '')} impassable",
+                 "village": f"{signs.get('village', '')} village, followed by its owner's sign",
+                 "castle": f"{signs.get('castle', '')} castle", "keep": f"{signs.get('keep', '')} keep"}
+        keeps = ", ".join(f"{board.keeps[p.slot].label} {p.name}'s" for p in state.players if p.slot in board.keeps)
+        return " · ".join(text for name, text in words.items() if name in used) + (
+            f" · keeps and their castles: {keeps}" if keeps else "")
 
     # -- the Units tab -----------------------------------------------------------------------
     def types_in_play(self, state: WesnothState) -> list[tuple[str, list[str]]]:
@@ -230,7 +286,8 @@ class BoardDrawer:
         widths = {0: 150, 1: 45, 2: 40, 3: 50, 4: 75, 5: 200, 6: 400}
         widths.update(dict.fromkeys(range(7, 7 + len(BOARD_TERRAINS)), 80))
         widths.update(dict.fromkeys(range(7 + len(BOARD_TERRAINS), width), 55))
-        return BoardDrawing(values, tuple(fills), column_widths=widths, row_heights={1: 48}, tab=UNITS_TAB)
+        return BoardDrawing(values, tuple(fills), column_widths=widths, row_heights={1: 48}, tab=UNITS_TAB,
+                            print_title_rows=2)  # its line and header on every printed page
 
     def _pawn(self, utype: UnitType) -> list[CellValue]:
         rules = self.rules

@@ -121,7 +121,7 @@ def draw_cards(spec: SheetSpec, view: View) -> BoardDrawing:
                         column_widths={0: 150, 1: 110, 2: 90, 3: 430, 4: 190, 5: 520},
                         legend=[["Every card a unit has been seen as, in either legion (exposed, or fallen): its "
                                  "numbers and abilities. A face-down token's card stays off this list."]],
-                        tab=CARDS_TAB)
+                        tab=CARDS_TAB, print_title_rows=1)  # its header on every printed page
 
 
 def _line(text: str, width: int) -> list[CellValue]:

@@ -185,24 +185,40 @@ def _placements(rules: WodRules, state: WodState, seat: str, rows: Sequence[Type
 # -- actions -------------------------------------------------------------------------------
 def _actions(rules: WodRules, state: WodState, seat: str, rows: Sequence[TypedRow],
              reading: _Reading) -> tuple[Action, ...]:
-    """The typed rows from Row 1 down to the first unreadable one."""
+    """The typed rows from Row 1 down to the first unreadable one. A row below it waits for it, and says so after
+    what is wrong with the row itself, if anything (issue 64: "waiting: Row 1 above cannot be read yet" alone hid
+    a row's own fault until Row 1 was mended)."""
     out: list[Action] = []
     stop = ""
     called: dict[str, str] = {}  # ids of units called by earlier rows → their card
+    calls_unread = False  # a row above that is not read may call the unit a row below names
     for row in sorted(rows, key=lambda r: _row_number(r.subject)):
         if not row.typed:  # the sync moves the rows below an emptied row up (``ordered`` table): nothing stops here
             continue
         if stop:
+            for text in _own_faults(rules, state, seat, row, called, calls_unread):
+                reading.problem(row.subject, text)
             reading.problem(row.subject, f"waiting: {stop}")
+            calls_unread = calls_unread or _choice(ActionKind, row.text("action")) in (None, ActionKind.CALL)
             continue
         action = _action(rules, state, seat, row, called, reading)
         if action is None:
             stop = f"{row.subject} above cannot be read yet"
+            calls_unread = _choice(ActionKind, row.text("action")) in (None, ActionKind.CALL)
             continue
         number = _row_number(row.subject)
         out.append(action if number == len(out) + 1 else replace(action, row=number))
         reading.consumed.add(row.subject)
     return tuple(out)
+
+
+def _own_faults(rules: WodRules, state: WodState, seat: str, row: TypedRow, called: Mapping[str, str],
+                calls_unread: bool) -> list[str]:
+    """What is wrong with a row below an unreadable one, of its own: its faults as ``_action`` finds them, but for
+    its Unit where a row above that is not read may call the unit it names (``calls_unread``)."""
+    scratch = _Reading()
+    _action(rules, state, seat, row, dict(called), scratch)
+    return [f for f in scratch.problems.get(row.subject, []) if not (calls_unread and f.startswith("Unit "))]
 
 
 def _not_yours(state: WodState, seat: str, unit_text: str) -> str:
