@@ -62,6 +62,11 @@ def local_match(folder: Path, *, settings: GvgSettings | None = None, deadline: 
     chosen = settings or GvgSettings()
     made_into(folder, ("local_match", chosen, deadline, size, private),
               lambda into: _made_workbooks(into, chosen, deadline, size, private))
+    return _opened(folder, chosen, body, private)
+
+
+def _opened(folder: Path, chosen: GvgSettings, body: str, private: bool) -> tuple[Path, MatchSheets]:
+    """The config (``body`` and the house rules ``chosen``) and the sheets of the workbooks in ``folder``."""
     sheets = _local_sheets(folder, private)
     if private:
         body = PRIVATE_SHEETS + body
@@ -70,6 +75,41 @@ def local_match(folder: Path, *, settings: GvgSettings | None = None, deadline: 
     if table and "[settings]" not in body:  # a body with its own [settings] says what the config says
         body += f"\n[settings]\n{table}"
     return local_config(folder, body), sheets
+
+
+def played_match(folder: Path, turns: int, *, settings: GvgSettings | None = None, size: int = 3,
+                 private: bool = False) -> tuple[Path, MatchSheets]:
+    """``local_match(folder, ...)`` after ``play(sheets, turns)``: made once a test process and copied
+    (``tests.made``), played on from a copy of the longest start of it made before, so that the tests of a file
+    that play the same match 2, 4 and 6 turns play six turns in all. ``play`` is the same function of the
+    workbooks whatever played them before (its bots are made afresh each turn): the copy is the match
+    ``local_match`` then ``play`` gives."""
+    chosen = settings or GvgSettings()
+    made = _PLAYED.setdefault((chosen, size, private), set())
+
+    def make(into: Path) -> None:
+        start = max((n for n in made if n < turns), default=0)
+        if start:
+            made_into(into, ("played_match", chosen, size, private, start), lambda _into: None)  # made: copied
+        else:
+            local_match(into, settings=chosen, size=size, private=private)
+        play(_local_sheets(into, private), turns - start)
+
+    if turns > 0:
+        made_into(folder, ("played_match", chosen, size, private, turns), make)
+        made.add(turns)
+        return _opened(folder, chosen, "", private)
+    return local_match(folder, settings=chosen, size=size, private=private)
+
+
+#: The turns ``played_match`` has made of each match (its settings, size and layout) in this test process.
+_PLAYED: dict[tuple[GvgSettings, int, bool], set[int]] = {}
+
+
+def typed_match(folder: Path, *, ready: bool = True) -> tuple[Path, MatchSheets]:
+    """``local_match(folder)`` after ``type_orders(sheets, ready=ready)``: made once a test process and copied."""
+    made_into(folder, ("typed_match", ready), lambda into: type_orders(local_match(into)[1], ready=ready))
+    return _opened(folder, GvgSettings(), "", False)
 
 
 def _local_sheets(folder: Path, private: bool) -> MatchSheets:

@@ -16,6 +16,7 @@ from sheets_gm.rulesets.registry import bots_of, get_ruleset
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.read import read_match
+from tests.made import made_into
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str]:
@@ -30,6 +31,21 @@ def in_tmp(tmp_path: Path) -> Iterator[Path]:
     os.chdir(tmp_path)
     yield tmp_path
     os.chdir(here)
+
+
+def _practice(folder: Path, game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``init GAME --practice`` run in ``folder``, as the tests after the first in a test process see it: a copy of
+    the first's match (``tests.made``; the config names its files relative to itself)."""
+    def make(into: Path) -> None:
+        here = Path.cwd()
+        os.chdir(into)
+        try:
+            code, out = run(capsys, "init", game, "--practice")
+            assert code == 0, out
+        finally:
+            os.chdir(here)
+
+    made_into(folder, ("bot_seat_commands/practice", game), make)
 
 
 def _person_types(config: Path, seat: str) -> None:
@@ -87,7 +103,7 @@ def test_practice_in_every_game(in_tmp: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_adjust_bot_hands_a_team_player_to_a_bot_and_back(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    run(capsys, "init", "gvg", "--practice")
+    _practice(in_tmp, "gvg", capsys)
     code, out = run(capsys, "adjust", "-c", "match.toml", "--bot", "red2=objective", "--reason", "Bo is late")
     assert code == 0, out
     assert "GM hands red2 to the objective bot: Bo is late." in out
@@ -122,7 +138,7 @@ def test_a_persons_rows_are_set_aside_when_a_bot_takes_the_seat(in_tmp: Path,
 
 
 def test_bots_from_the_config_and_the_roster(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    run(capsys, "init", "gvg", "--practice")
+    _practice(in_tmp, "gvg", capsys)
     text = (in_tmp / "match.toml").read_text().replace('blue = "objective"', "")
     (in_tmp / "match.toml").write_text(text)
     roster = (in_tmp / "practice-roster.csv").read_text().splitlines()
@@ -157,7 +173,7 @@ def test_an_edit_of_bots_in_a_running_match_is_named_with_the_adjust_that_applie
         in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[bots] is read at init: a later edit is not applied by a poll (which would overturn adjust and undo), and
     sync and doctor say so, with the adjust that applies it; once applied (or the config put back) they are quiet."""
-    run(capsys, "init", "gvg", "--practice")
+    _practice(in_tmp, "gvg", capsys)
     config = in_tmp / "match.toml"
 
     def bots() -> Mapping[str, str]:
@@ -190,7 +206,7 @@ def test_a_hand_over_by_adjust_is_not_named_as_a_drift_of_bots(in_tmp: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 64, item 6: after the documented ``adjust --bot`` no sync warns that [bots] does not name the bot, nor
     tells the GM to run ``--bot …=none`` (which would undo what she just did); an edit of [bots] since is named."""
-    run(capsys, "init", "gvg", "--practice")
+    _practice(in_tmp, "gvg", capsys)
     config = in_tmp / "match.toml"
     code, out = run(capsys, "adjust", "-c", "match.toml", "--bot", "red2=objective", "--bot", "blue=none",
                     "--reason", "Bo is late; blue is back")

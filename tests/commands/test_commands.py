@@ -22,6 +22,7 @@ from sheets_gm.rulesets.registry import ruleset_names
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.running.run import sync_once
 from sheets_gm.sync.match_record import MatchRecord
+from tests.made import made_into
 from tests.matchfiles import local_config, record_of, rules_of
 from tests.matchfiles import type_orders as bots_type
 from tests.paths import ROOT, SCENARIOS
@@ -192,10 +193,15 @@ def test_house_rules_from_the_config_are_the_matchs_settings(tmp_path: Path,
 
 @pytest.fixture
 def match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    path = config(tmp_path, 'roster = "roster.csv"')
-    roster(tmp_path)
-    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
-    return path
+    """A GvG match ``init`` created from its config and roster: the first test's of a test process, copied
+    (``tests.made``; the config names every file relative to itself)."""
+    def make(into: Path) -> None:
+        path = config(into, 'roster = "roster.csv"')
+        roster(into)
+        assert run(capsys, "init", "gvg", "-c", path)[0] == 0
+
+    made_into(tmp_path, "commands/match", make)
+    return tmp_path / "match.toml"
 
 
 def test_sync_answers_players_and_resolves_when_every_captain_is_ready(

@@ -11,15 +11,13 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from tests.matchfiles import SEED, local_match, play
+from tests.matchfiles import SEED, played_match
 
 
 @pytest.fixture
 def finished(tmp_path: Path) -> Path:
     """The config of a match played to its end (3 turns)."""
-    config, sheets = local_match(tmp_path / "m", settings=GvgSettings(max_turns=3))
-    assert play(sheets, 5)
-    return config
+    return played_match(tmp_path / "m", 3, settings=GvgSettings(max_turns=3))[0]  # over: export says so
 
 
 def test_a_finished_match_is_exported_with_its_seed_and_the_replay_verifies(
@@ -62,8 +60,7 @@ def test_csv_cells_a_spreadsheet_would_run_are_neutralised(finished: Path, tmp_p
 def test_an_unfinished_match_needs_reveal_early_and_says_why(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    config, sheets = local_match(tmp_path)
-    play(sheets, 1)
+    config, _sheets = played_match(tmp_path, 1)
     assert main(["export", "-c", str(config)]) == 1
     err = capsys.readouterr().err
     assert "still being played (" in err and " · 1 window resolved)" in err

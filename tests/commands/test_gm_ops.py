@@ -34,7 +34,7 @@ from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, MatchRecord
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import READ, WRITE, GoogleApiFake, fake_client
-from tests.matchfiles import GVG, SEED, local_match, record_of, roster, rules_of, sync, type_orders
+from tests.matchfiles import GVG, SEED, local_match, played_match, record_of, roster, rules_of, sync, type_orders
 
 STATUS = "Q2"  # the board's status line, right of the 15-column map
 
@@ -83,8 +83,9 @@ def match(tmp_path: Path) -> Match:
     return make_match(tmp_path)
 
 
-def make_match(tmp_path: Path, max_turns: int = 60) -> Match:
-    config, sheets = local_match(tmp_path, settings=GvgSettings(max_turns=max_turns))
+def make_match(tmp_path: Path, max_turns: int = 60, played: int = 0) -> Match:
+    """The match in ``tmp_path``, ``played`` turns on (a copy: ``played_match``)."""
+    config, sheets = played_match(tmp_path, played, settings=GvgSettings(max_turns=max_turns))
     return Match(config, sheets)
 
 
@@ -109,8 +110,8 @@ def pending_events(record: MatchRecord) -> list[Any]:
 
 
 def test_adjust_coins_is_written_to_the_engine_board_log_and_orders_tabs(
-        match: Match, capsys: pytest.CaptureFixture[str]) -> None:
-    match.play(1)
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = make_match(tmp_path, played=1)
     before = match.record()
     assert match.run("adjust", "--coins", "red=5", "--reason", "duel paid twice") == 0
     out = capsys.readouterr().out
@@ -172,8 +173,8 @@ def test_gm_events_are_replayed_by_verify_from_the_sheets_and_from_the_export(
     assert main(["verify", str(tmp_path / "export" / "replay.json")]) == 0
 
 
-def test_a_tampered_history_fails_verify_naming_the_turn(match: Match, capsys: pytest.CaptureFixture[str]) -> None:
-    match.play(1)
+def test_a_tampered_history_fails_verify_naming_the_turn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = make_match(tmp_path, played=1)
     assert match.run("adjust", "--coins", "red=4", "--reason", "refund") == 0
     match.play(2)
     cell = f"B{HISTORY_FIRST_ROW + 1}"  # the history row of resolution 2
@@ -228,8 +229,8 @@ def shown_rolls(m: Match) -> dict[str, list[Any]]:
 
 
 def test_undo_restores_the_turn_keeps_the_rolls_shown_before_the_orders_and_deals_the_rest_afresh(
-        match: Match, capsys: pytest.CaptureFixture[str]) -> None:
-    match.play(1)
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = make_match(tmp_path, played=1)
     type_orders(match.sheets)
     typed = typed_rows(match)
     rolls = shown_rolls(match)
@@ -278,9 +279,9 @@ def test_undo_restores_the_turn_keeps_the_rolls_shown_before_the_orders_and_deal
 
 
 def test_undo_twice_goes_back_two_turns_then_there_is_nothing_to_undo(
-        match: Match, capsys: pytest.CaptureFixture[str]) -> None:
-    start = match.state().to_json()
-    match.play(2)
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    start = make_match(tmp_path / "new").state().to_json()  # the same match before its first turn
+    match = make_match(tmp_path, played=2)
     assert match.run("undo", "--reason", "one") == 0
     assert match.run("undo", "--reason", "two") == 0
     assert match.state().to_json() == start
@@ -294,8 +295,8 @@ def test_undo_twice_goes_back_two_turns_then_there_is_nothing_to_undo(
 
 
 def test_undo_keeps_the_gm_events_before_the_turn_and_drops_those_after(
-        match: Match, capsys: pytest.CaptureFixture[str]) -> None:
-    match.play(1)
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = make_match(tmp_path, played=1)
     assert match.run("adjust", "--coins", "red=6", "--reason", "before turn 2") == 0
     match.play(1)
     assert match.run("adjust", "--coins", "blue=9", "--reason", "after turn 2") == 0
@@ -312,8 +313,7 @@ def test_undo_keeps_the_gm_events_before_the_turn_and_drops_those_after(
 
 
 def test_undo_of_a_finished_match_reopens_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    m = make_match(tmp_path, max_turns=2)
-    m.play(2)
+    m = make_match(tmp_path, max_turns=2, played=2)
     final = m.record()
     assert final.state.finished
     assert m.run("adjust", "--coins", "red=1", "--reason", "late") == 1
@@ -328,8 +328,8 @@ def test_undo_of_a_finished_match_reopens_it(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_orders_typed_since_the_undone_turn_are_set_aside_not_lost(
-        match: Match, capsys: pytest.CaptureFixture[str]) -> None:
-    match.play(1)
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = make_match(tmp_path, played=1)
     typed = type_orders(match.sheets)  # for turn 2, then the GM takes turn 1 back
     assert typed
     book = match.book()

@@ -23,6 +23,7 @@ from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.command_journal import command_path
 from sheets_gm.sync.journal import journal_path
 from tests.fakes.memory import InjectedFault
+from tests.made import made_into
 from tests.matchfiles import local_match, record_of, sync, type_orders
 from tests.sync.test_cut_commands import ORDER, Cut, workbook_values
 
@@ -54,12 +55,18 @@ class MoveCut:
 
 
 def _match(folder: Path) -> Path:
-    """A GvG match one turn in, in local workbooks (board, gm/engine.xlsx, red.xlsx, blue.xlsx), turn 2 typed."""
-    config, sheets = local_match(folder, private=True)
+    """A GvG match one turn in, in local workbooks (board, gm/engine.xlsx, red.xlsx, blue.xlsx), turn 2 typed, and
+    its config: made once a test process and copied (``tests.made``)."""
+    made_into(folder, "init_overwrite_cut/_match", _turn_two_typed)
+    return folder / "match.toml"
+
+
+def _turn_two_typed(folder: Path) -> None:
+    """``_match``'s match made in ``folder``."""
+    _config, sheets = local_match(folder, private=True)
     type_orders(sheets)
     assert sync(sheets).resolved
     type_orders(sheets, ready=False)
-    return config
 
 
 def _backends(config: Any) -> tuple[Any, dict[str, Any]]:
@@ -168,7 +175,7 @@ def _fresh_config(folder: Path) -> Any:
     """A private GvG config (board match.xlsx, gm/engine.xlsx, red.xlsx, blue.xlsx) and its roster, no workbook."""
     from tests.matchfiles import PRIVATE_SHEETS, local_config
 
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / "roster.csv").write_text(ROSTER, encoding="utf-8")
     return load_config(local_config(folder, PRIVATE_SHEETS, head='roster = "roster.csv"'))
 
@@ -188,6 +195,13 @@ def _next_sync(config: Any, capsys: pytest.CaptureFixture[str]) -> tuple[int, st
     return code, out + err
 
 
+def _init_whole(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A plain init run whole in ``folder``, then the next sync: what a plain init cut short must come to."""
+    whole = _fresh_config(folder)
+    _plain_init(whole)
+    assert _next_sync(whole, capsys)[0] == 0
+
+
 # each workbook is laid out and drawn in one call (``apply_layout`` with its writes): an init writes nothing else
 PLAIN_CUTS = [("create", n) for n in range(1, 5)] + [("apply_layout", v) for v in ORDER]
 
@@ -196,9 +210,7 @@ def check_plain_init_cut(tmp_path: Path, where: tuple[str, Any], capsys: pytest.
     """A plain init cut at ``where`` (("create", n): its n-th workbook; or (method, spreadsheet) of its layout and
     writes), then the next sync: cut before its first write into the match, rolled back (no workbook left, no
     match); after, completed: every cell of every workbook as the init run whole, then that sync."""
-    whole = _fresh_config(tmp_path / "whole")
-    _plain_init(whole)
-    assert _next_sync(whole, capsys)[0] == 0
+    made_into(tmp_path / "whole", "init_overwrite_cut/whole", lambda into: _init_whole(into, capsys))
     config = _fresh_config(tmp_path / "cut")
     journal = command_path(journal_path(config.path))
     cut_init(config, where, _plain_init)

@@ -15,7 +15,7 @@ from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.read import read_match
-from tests.matchfiles import GVG, local_match, record_of, type_orders
+from tests.matchfiles import GVG, local_match, record_of, type_orders, typed_match
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
@@ -27,9 +27,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str
 @pytest.fixture
 def match(tmp_path: Path) -> Path:
     """A local match at turn 1 whose players have typed their orders (captains not ready)."""
-    config, sheets = local_match(tmp_path)
-    type_orders(sheets, ready=False)
-    return config
+    return typed_match(tmp_path, ready=False)[0]
 
 
 def typed_orders(config: Path) -> dict[str, dict[str, object]]:

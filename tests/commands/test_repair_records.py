@@ -5,7 +5,9 @@ second Feedback column is not left beside the new one, and no note advises delet
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
@@ -16,6 +18,7 @@ from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.poll import poll
+from tests.made import made_into
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -29,22 +32,49 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str
 
 
 def _played(folder: Path, capsys: pytest.CaptureFixture[str], game: str, windows: int) -> Path:
-    config = folder / "match.toml"
-    roster = TEMPLATES / game / "roster.csv"
-    if game in ROSTERS:
-        roster = folder / "roster.csv"
-        roster.write_text(ROSTERS[game], encoding="utf-8")
+    """A match of ``game`` made by ``init`` in ``folder`` (its roster copied in beside the config), then ``windows``
+    windows played by its default bots: made once a test process and copied (``tests.made``). A match of more
+    windows than one made before is played on from a copy of it, by its bots as they were left (a straight run's),
+    so that the tests that play the same game 2, then 3, then 6 windows play six in all."""
+    roster = ROSTERS.get(game)
+
+    def make(into: Path) -> None:
+        start = max((n for g, r, n in _BOTS if (g, r) == (game, roster) and n < windows), default=None)
+        if start is None:
+            start = 0
+            _made(into, capsys, game, roster)
+            sheets = open_match_sheets(load_config(into / "match.toml"))
+            kind = next(iter(bots_of(create_ruleset(game)).values()))
+            bots = {s: kind.make(f"repair/{s}") for s in sheets.seats}
+        else:
+            made_into(into, ("repair/_played", game, roster, start), lambda _into: None)  # made: copied
+            sheets = open_match_sheets(load_config(into / "match.toml"))
+            bots = _BOTS.pop((game, roster, start))  # they play on: that match is played on once only
+        for _ in range(windows - start):
+            type_bot_orders(sheets, get_ruleset(game), bots)
+            poll(sheets, get_ruleset(game), now=NOW, force=True)
+        _BOTS[game, roster, windows] = bots
+
+    made_into(folder, ("repair/_played", game, roster, windows), make)
+    return folder / "match.toml"
+
+
+#: The bots of each match ``_played`` made and has not played on yet, as its last window left them.
+_BOTS: dict[tuple[str, str | None, int], dict[str, Any]] = {}
+
+
+def _made(folder: Path, capsys: pytest.CaptureFixture[str], game: str, roster_text: str | None) -> None:
+    """``init`` of a ``game`` match in ``folder`` with its roster (``roster_text`` or the game's template) copied in
+    beside its config, so that the config names it by a path the match's copies keep."""
+    template = TEMPLATES / game / "roster.csv"
+    roster = folder / "roster.csv"
+    if roster_text is not None:
+        roster.write_text(roster_text, encoding="utf-8")
+    elif template.exists():
+        shutil.copyfile(template, roster)
     given: list[str | Path] = ["--roster", roster] if roster.exists() else []
-    code, _, err = run(capsys, "init", game, "-c", config, "--no-share", *given)
+    code, _, err = run(capsys, "init", game, "-c", folder / "match.toml", "--no-share", *given)
     assert code == 0, err
-    sheets = open_match_sheets(load_config(config))
-    cls = get_ruleset(game)
-    kind = next(iter(bots_of(create_ruleset(game)).values()))
-    bots = {s: kind.make(f"repair/{s}") for s in sheets.seats}
-    for _ in range(windows):
-        type_bot_orders(sheets, cls, bots)
-        poll(sheets, cls, now=NOW, force=True)
-    return config
 
 
 def _values(path: Path, tab: str, first: int) -> list[tuple[object, ...]]:

@@ -30,35 +30,6 @@ def _view(path: Path, tab: str) -> list[tuple[object, ...]]:
     return [tuple(r) for r in ws.iter_rows(values_only=True) if any(v not in (None, "", False) for v in r)]
 
 
-@pytest.mark.parametrize(("game", "bot"), [("wesnoth", "skirmisher"), ("gvg", "")])
-def test_a_deleted_view_gets_back_the_public_lines_the_replay_cannot_recompute_from_the_log(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str,
-        bot: str) -> None:
-    monkeypatch.setitem(ROSTERS, "gvg", ROSTER)
-    config = _played(tmp_path, capsys, game, 3)
-    sheets = open_match_sheets(load_config(config))
-    seat = sheets.seats[0]
-    kind = bot or next(iter(bots_of(create_ruleset(game))))
-    code, out, err = run(capsys, "adjust", "-c", config, "--bot", f"{seat}={kind}", "--reason", "away for a day")
-    assert code == 0, out + err
-    assert run(capsys, "undo", "-c", config, "--reason", "a misread order")[0] == 0
-    path = next(p for p in tmp_path.glob("*.xlsx") if f"View {seat}" in openpyxl.load_workbook(p).sheetnames)
-    view = _view(path, f"View {seat}")
-    book = openpyxl.load_workbook(path)
-    del book[f"View {seat}"]
-    book.save(path)
-    code, out, err = run(capsys, "repair", "-c", config)
-    assert code == 0, err
-    log = {r[:3] for r in _view(tmp_path / "board.xlsx", "Log")}
-    private = [r for r in view if r[1] in ("undo", "set aside") and r[:3] not in log]  # this seat's alone
-    assert _view(path, f"View {seat}") == [r for r in view if r not in private], out
-    assert "copied from tab 'Log'" in out, out
-    if private:  # in no other tab: counted, and said to be so
-        assert f"({len(private)} line{'s' * (len(private) != 1)} neither recomputed nor found in the Log" in out, out
-    else:
-        assert "cannot be recomputed" not in out, out
-
-
 def _view_log(config: Path, seat: str, game: str) -> list[tuple[str, ...]]:
     """The rows of ``seat``'s View log as the record counts them, each cell as text ('' when empty)."""
     sheets = open_match_sheets(load_config(config))
@@ -97,5 +68,34 @@ def test_a_view_deleted_after_an_undo_and_more_play_gets_each_line_back_in_the_r
     if private:
         assert f"({counted(len(private), 'line')} neither recomputed nor found in the Log" in out, out
         assert "not in the Log" not in out, out
+    else:
+        assert "cannot be recomputed" not in out, out
+
+
+@pytest.mark.parametrize(("game", "bot"), [("wesnoth", "skirmisher"), ("gvg", "")])
+def test_a_deleted_view_gets_back_the_public_lines_the_replay_cannot_recompute_from_the_log(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str,
+        bot: str) -> None:
+    monkeypatch.setitem(ROSTERS, "gvg", ROSTER)
+    config = _played(tmp_path, capsys, game, 3)
+    sheets = open_match_sheets(load_config(config))
+    seat = sheets.seats[0]
+    kind = bot or next(iter(bots_of(create_ruleset(game))))
+    code, out, err = run(capsys, "adjust", "-c", config, "--bot", f"{seat}={kind}", "--reason", "away for a day")
+    assert code == 0, out + err
+    assert run(capsys, "undo", "-c", config, "--reason", "a misread order")[0] == 0
+    path = next(p for p in tmp_path.glob("*.xlsx") if f"View {seat}" in openpyxl.load_workbook(p).sheetnames)
+    view = _view(path, f"View {seat}")
+    book = openpyxl.load_workbook(path)
+    del book[f"View {seat}"]
+    book.save(path)
+    code, out, err = run(capsys, "repair", "-c", config)
+    assert code == 0, err
+    log = {r[:3] for r in _view(tmp_path / "board.xlsx", "Log")}
+    private = [r for r in view if r[1] in ("undo", "set aside") and r[:3] not in log]  # this seat's alone
+    assert _view(path, f"View {seat}") == [r for r in view if r not in private], out
+    assert "copied from tab 'Log'" in out, out
+    if private:  # in no other tab: counted, and said to be so
+        assert f"({len(private)} line{'s' * (len(private) != 1)} neither recomputed nor found in the Log" in out, out
     else:
         assert "cannot be recomputed" not in out, out

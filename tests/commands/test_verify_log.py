@@ -9,7 +9,7 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.sync import writes
-from tests.matchfiles import local_match, play, record_of
+from tests.matchfiles import local_match, play, played_match, record_of
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
@@ -19,8 +19,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str
 
 
 def test_a_forged_log_line_is_named_by_its_cell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    config, sheets = local_match(tmp_path)
-    play(sheets, 8)
+    config, sheets = played_match(tmp_path, 8)
     assert run(capsys, "adjust", "-c", config, "--coins", "red=4", "--reason", "duel paid twice")[0] == 0
     play(sheets, 2)
     lines = record_of(sheets).log_rows
@@ -42,8 +41,7 @@ def test_a_forged_log_line_is_named_by_its_cell(tmp_path: Path, capsys: pytest.C
 
 def test_an_undone_window_s_lines_are_not_taken_for_forged(tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    config, sheets = local_match(tmp_path)
-    play(sheets, 3)
+    config, sheets = played_match(tmp_path, 3)
     assert run(capsys, "undo", "-c", config, "--reason", "resolved too early")[0] == 0
     play(sheets, 2)
     code, out, _ = run(capsys, "verify", "-c", config)
@@ -52,8 +50,7 @@ def test_an_undone_window_s_lines_are_not_taken_for_forged(tmp_path: Path,
 
 def test_a_log_line_whose_words_were_changed_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Same figures, other words ('the attack fails' for 'succeeds', a winner swapped): a forgery all the same."""
-    config, sheets = local_match(tmp_path)
-    play(sheets, 6)
+    config, sheets = played_match(tmp_path, 6)
     path = tmp_path / "match.xlsx"
     book = openpyxl.load_workbook(path)
     log = book["Log"]
@@ -72,8 +69,7 @@ def test_a_board_cell_and_the_log_header_typed_over_are_named_until_the_next_pol
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The sync draws the board tab and the Log's header; ``verify -c`` names a cell of either typed over, with what
     the sync draws there (issue 38, item 12), and passes once the next poll has drawn them again."""
-    config, sheets = local_match(tmp_path)
-    play(sheets, 4)
+    config, _sheets = played_match(tmp_path, 4)
     assert run(capsys, "verify", "-c", config)[0] == 0
     path = tmp_path / "match.xlsx"
     book = openpyxl.load_workbook(path)
@@ -106,7 +102,9 @@ def test_a_line_typed_below_the_log_or_in_an_empty_log_is_named(tmp_path: Path,
                           "logged nothing yet: no event of the match says it") in out
     book["Log"].cell(2, 3).value = None
     book.save(path)
-    play(sheets, 3)
+    assert run(capsys, "verify", "-c", config)[0] == 0
+    config, sheets = played_match(tmp_path / "played", 3)  # the same match three turns on
+    path = tmp_path / "played/match.xlsx"
     lines = record_of(sheets).log_rows
     assert run(capsys, "verify", "-c", config)[0] == 0
     book = openpyxl.load_workbook(path)
@@ -119,8 +117,7 @@ def test_a_line_typed_below_the_log_or_in_an_empty_log_is_named(tmp_path: Path,
 
 
 def test_doctor_names_a_line_typed_below_the_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    config, sheets = local_match(tmp_path)
-    play(sheets, 2)
+    config, sheets = played_match(tmp_path, 2)
     lines = record_of(sheets).log_rows
     code, out, _ = run(capsys, "doctor", "-c", config)
     assert code == 0 and f"nothing is typed below the match's {lines} lines of the Log" in out
@@ -141,7 +138,7 @@ def test_a_long_line_split_over_rows_verifies_and_undoes_and_a_forged_part_is_na
     holds 40 characters, so most lines of a GvG match split. Checked to fail with the rows compared one by one
     (every continued row then named as a line no event says), and with the Log's count taking an event a row."""
     monkeypatch.setattr(writes, "LOG_ROW_CHARS", 40)
-    config, sheets = local_match(tmp_path)
+    config, sheets = local_match(tmp_path)  # played here: the rows are written split
     play(sheets, 3)
     log = openpyxl.load_workbook(tmp_path / "match.xlsx")["Log"]
     lines = record_of(sheets).log_rows
