@@ -36,8 +36,9 @@ def pdf_pages(pdf: Path) -> int:
 #: The width in points a Letter page prints (the narrower of Letter and A4, less the .xlsx default margins of .75
 #: inch either side), landscape and portrait.
 PAGE_POINTS = {"landscape": 684.0, "portrait": 504.0}
-#: The default font's size (Calibri 11): the printed type is this times the scale.
-FONT_POINTS = 11.0
+#: The default font's size (Arial 10, ``sheets_gm.sheets.local.layout.DEFAULT_FONT_NAME``): the printed type is this
+#: times the scale.
+FONT_POINTS = 10.0
 
 
 #: A column's printed width in points (unscaled) per character of its width in the .xlsx, and added to them: Excel's
@@ -45,15 +46,19 @@ FONT_POINTS = 11.0
 #: it prints in where Calibri and Carlito are missing (measured in its PDFs: 7.29 characters 51.3 points, 62.14
 #: characters 414), whose wider characters make LibreOffice shrink a fit-to-width tab further than Excel's measure
 #: says (a Wesnoth map at 8.1 pt where Excel's measure says 10).
+#: ``LIBERATION``: LibreOffice's in Liberation Sans, Arial's metric twin, which it prints the workbooks' default font
+#: (Arial 10) in (measured in its PDFs: 7.29 characters 40.4 points, 62.14 characters 344.9, 20 characters 111.0).
+#: A workbook made before in Calibri 11 prints in DejaVu Sans here (``DEJAVU``).
 EXCEL = (5.25, 3.75)
 DEJAVU = (6.62, 3.0)
+LIBERATION = (5.55, 0.0)
 
 
-def print_scale(ws: Any, measure: tuple[float, float] = EXCEL) -> float:
+def print_scale(ws: Any, measure: tuple[float, float] = LIBERATION) -> float:
     """The scale the worksheet ``ws`` prints at (1: its own size): fit to N pages wide, its shown columns' width in
     points against N pages' printable width, never above 1, and smaller where its columns, none split, do not fall
     on N pages at that (LibreOffice shrinks it until they do: a map of 17 columns and 10 with the legend); a tab not
-    fit to pages prints at its own size. ``measure``: how wide a column prints (``EXCEL``, ``DEJAVU``)."""
+    fit to pages prints at its own size. ``measure``: how wide a column prints (``LIBERATION``, ``EXCEL``, ``DEJAVU``)."""
     if not ws.sheet_properties.pageSetUpPr or not ws.sheet_properties.pageSetUpPr.fitToPage:
         return 1.0
     wide = ws.page_setup.fitToWidth or 0
@@ -74,7 +79,7 @@ def print_scale(ws: Any, measure: tuple[float, float] = EXCEL) -> float:
 PAGE_HEIGHT_POINTS = {"landscape": 612.0, "portrait": 792.0}
 
 
-def _column_points(ws: Any, col: int, measure: tuple[float, float] = EXCEL) -> float:
+def _column_points(ws: Any, col: int, measure: tuple[float, float] = LIBERATION) -> float:
     """A column's printed width in points at scale 1 (0 if hidden), by ``measure``."""
     dimension = ws.column_dimensions.get(get_column_letter(col))
     if dimension is not None and dimension.hidden:
@@ -114,7 +119,7 @@ def _pages_across(ws: Any, scale: float, measure: tuple[float, float]) -> int:
     return _pages_of(widths[title:], sum(widths[:title]), PAGE_POINTS[ws.page_setup.orientation or "portrait"])
 
 
-def estimated_pages(ws: Any, measure: tuple[float, float] = EXCEL) -> tuple[int, int]:
+def estimated_pages(ws: Any, measure: tuple[float, float] = LIBERATION) -> tuple[int, int]:
     """The pages across and down the worksheet ``ws`` prints to at its ``print_scale`` by ``measure``, on Letter
     with its own margins, without LibreOffice: its print area's columns and rows laid on pages, none split, each
     page repeating its title rows and columns, as LibreOffice lays them; a row counted at its height in the .xlsx

@@ -76,9 +76,20 @@ PORTRAIT_PIXELS = 700
 LANDSCAPE_POINTS = 684.0
 #: The width in points a portrait page prints (Letter: 8.5 inches less the margins).
 PORTRAIT_POINTS = 504.0
-#: The default font's size (Calibri 11) and the smallest printed type a table may be shrunk to.
-FONT_POINTS = 11.0
+#: The workbooks' default font: Arial 10, Google Sheets' own, so a local match looks like a Google one; Excel draws
+#: it, and LibreOffice prints it in Liberation Sans (Arial's metric twin, installed with LibreOffice), so the widths
+#: measured here are the widths printed. Its digits are 7 pixels wide, as Calibri 11's were: a column's width in
+#: characters is the same number of pixels (``_px_to_width``). Calibri, openpyxl's default, is missing where
+#: LibreOffice runs on Linux, which then prints in DejaVu Sans, a quarter wider, shrinking every tab (issue 64).
+DEFAULT_FONT_NAME = "Arial"
+#: The default font's size and the smallest printed type a table may be shrunk to.
+FONT_POINTS = 10.0
 PRINT_LEAST_POINTS = 8.0
+#: Points a pixel of a column's width prints in LibreOffice at scale 1 with the default font: 5.55 points a character
+#: of 7 pixels (measured in its PDFs, Liberation Sans 10: 7.29 characters 40.4 points, 62.14 characters 344.9), a
+#: little more than Excel's three quarters of a point (the 5 pixels of padding a column's width has are not counted:
+#: the estimate errs wide, on the side of larger type).
+PRINTED_POINTS_PER_PIXEL = 5.55 / 7
 _COLOUR = re.compile(r"^#?([0-9A-Fa-f]{6})$")
 
 
@@ -93,6 +104,7 @@ def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
         wb.active = next(i for i, ws in enumerate(wb.worksheets) if ws.sheet_state == "visible")
         return
     _check_layout(wb, layout)
+    use_default_font(wb)
     _arrange_tabs(wb, layout)
 
     lists: list[tuple[str, ...]] = []
@@ -115,6 +127,28 @@ def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
         ws.sheet_view.tabSelected = ws is wb.active
     if layout.title:  # '' leaves the title as it is (a tab laid out again alone)
         wb.properties.title = layout.title
+
+
+def use_default_font(wb: Any) -> None:
+    """Every font of the workbook ``wb`` in openpyxl's default face (Calibri, a new workbook's) made
+    ``DEFAULT_FONT_NAME`` at ``FONT_POINTS`` where it was Calibri's 11, keeping its weight and colour: its default
+    style's and each bold copy's (a workbook made before is mended when laid out again)."""
+    fonts = wb._fonts
+    for index, font in enumerate(fonts):
+        if font.name == "Calibri":
+            list.__setitem__(fonts, index, _arial(font))
+    fonts.clean = False  # its index of fonts is made again when next asked
+    for style in wb._named_styles:
+        if style.font is not None and style.font.name == "Calibri":
+            style.font = _arial(style.font)
+
+
+def _arial(font: Any) -> Any:
+    arial = copy(font)
+    arial.name, arial.scheme = DEFAULT_FONT_NAME, None
+    if arial.sz == 11:
+        arial.sz = FONT_POINTS
+    return arial
 
 
 def _check_layout(wb: Any, layout: WorkbookLayout) -> None:
@@ -293,10 +327,10 @@ def print_pages_wide(tab: TabLayout) -> int:
     ``PRINT_LEAST_POINTS``, as many landscape pages as keep its type that large, each repeating its title columns (a
     wide Orders tab over two pages at 10 pt rather than one at 5; a GvG board over two at 9 rather than one at 4)."""
     widest = LANDSCAPE_POINTS * FONT_POINTS / PRINT_LEAST_POINTS  # points of columns a page holds at 8 pt type
-    width = print_width(tab) * 0.75
+    width = print_width(tab) * PRINTED_POINTS_PER_PIXEL
     if width <= widest * tab.print_pages_wide:
         return tab.print_pages_wide
-    repeated = _title_pixels(tab, readable=True) * 0.75
+    repeated = _title_pixels(tab, readable=True) * PRINTED_POINTS_PER_PIXEL
     return max(tab.print_pages_wide, math.ceil((width - repeated) / (widest - repeated)))
 
 
@@ -314,15 +348,15 @@ def _repeats_first_column(tab: TabLayout) -> bool:
 
 
 def print_scale(tab: TabLayout) -> float:
-    """The scale a fit-to-width tab prints at (1: its own size): its pages' width against its columns' (pixels are
-    three quarters of a point) and the title columns each page after the first repeats, never above 1; a tab
+    """The scale a fit-to-width tab prints at (1: its own size): its pages' width against its columns' (a pixel
+    ``PRINTED_POINTS_PER_PIXEL``) and the title columns each page after the first repeats, never above 1; a tab
     printed at its own size across pages prints at 1."""
     if not tab.print_pages_wide:
         return 1.0
     page = LANDSCAPE_POINTS if print_width(tab) > PORTRAIT_PIXELS else PORTRAIT_POINTS
     wide = print_pages_wide(tab)
     repeated = _title_pixels(tab, readable=wide > tab.print_pages_wide)
-    return min(1.0, wide * page / ((print_width(tab) + (wide - 1) * repeated) * 0.75))
+    return min(1.0, wide * page / ((print_width(tab) + (wide - 1) * repeated) * PRINTED_POINTS_PER_PIXEL))
 
 
 def _apply_sizes(ws: Any, tab: TabLayout) -> None:
