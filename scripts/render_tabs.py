@@ -58,7 +58,8 @@ def print_scale(ws: Any, measure: tuple[float, float] = LIBERATION) -> float:
     """The scale the worksheet ``ws`` prints at (1: its own size): fit to N pages wide, its shown columns' width in
     points against N pages' printable width, never above 1, and smaller where its columns, none split, do not fall
     on N pages at that (LibreOffice shrinks it until they do: a map of 17 columns and 10 with the legend); a tab not
-    fit to pages prints at its own size. ``measure``: how wide a column prints (``LIBERATION``, ``EXCEL``, ``DEJAVU``)."""
+    fit to pages prints at its own size. ``measure``: how wide a column prints (``LIBERATION``, ``EXCEL``,
+    ``DEJAVU``)."""
     if not ws.sheet_properties.pageSetUpPr or not ws.sheet_properties.pageSetUpPr.fitToPage:
         return 1.0
     wide = ws.page_setup.fitToWidth or 0

@@ -85,11 +85,10 @@ DEFAULT_FONT_NAME = "Arial"
 #: The default font's size and the smallest printed type a table may be shrunk to.
 FONT_POINTS = 10.0
 PRINT_LEAST_POINTS = 8.0
-#: Points a pixel of a column's width prints in LibreOffice at scale 1 with the default font: 5.55 points a character
-#: of 7 pixels (measured in its PDFs, Liberation Sans 10: 7.29 characters 40.4 points, 62.14 characters 344.9), a
-#: little more than Excel's three quarters of a point (the 5 pixels of padding a column's width has are not counted:
-#: the estimate errs wide, on the side of larger type).
-PRINTED_POINTS_PER_PIXEL = 5.55 / 7
+#: Points a character of a column's width in the .xlsx prints in LibreOffice at scale 1 with the default font
+#: (measured in its PDFs, Liberation Sans 10: 7.29 characters 40.4 points, 62.14 characters 344.9, 20 characters
+#: 111.0), a little more than Excel's 5.25 and its padding of 3.75.
+PRINTED_POINTS_PER_CHAR = 5.55
 _COLOUR = re.compile(r"^#?([0-9A-Fa-f]{6})$")
 
 
@@ -322,41 +321,54 @@ def print_width(tab: TabLayout) -> int:
                if c not in tab.hidden_columns)
 
 
+def _printed_points(pixels: int) -> float:
+    """The width in points a column ``pixels`` wide prints at scale 1 (its width in characters, as the .xlsx holds
+    it, at ``PRINTED_POINTS_PER_CHAR``)."""
+    return _px_to_width(pixels) * PRINTED_POINTS_PER_CHAR
+
+
+def _print_points(tab: TabLayout) -> float:
+    """The tab's shown columns' printed width in points at scale 1."""
+    return sum(_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
+               if c not in tab.hidden_columns)
+
+
 def print_pages_wide(tab: TabLayout) -> int:
     """How many pages wide a fit-to-width tab prints: its layout's count, or for a tab wider than that at
     ``PRINT_LEAST_POINTS``, as many landscape pages as keep its type that large, each repeating its title columns (a
     wide Orders tab over two pages at 10 pt rather than one at 5; a GvG board over two at 9 rather than one at 4)."""
     widest = LANDSCAPE_POINTS * FONT_POINTS / PRINT_LEAST_POINTS  # points of columns a page holds at 8 pt type
-    width = print_width(tab) * PRINTED_POINTS_PER_PIXEL
+    width = _print_points(tab)
     if width <= widest * tab.print_pages_wide:
         return tab.print_pages_wide
-    repeated = _title_pixels(tab, readable=True) * PRINTED_POINTS_PER_PIXEL
+    repeated = _title_points(tab, readable=True)
     return max(tab.print_pages_wide, math.ceil((width - repeated) / (widest - repeated)))
 
 
-def _title_pixels(tab: TabLayout, *, readable: bool) -> int:
-    """The width of the columns each page across repeats: the layout's title columns, or, for a tab printed over
-    more pages than its layout says (``readable``), its first column (a unit's, an army's name)."""
+def _title_points(tab: TabLayout, *, readable: bool) -> float:
+    """The printed width of the columns each page across repeats: the layout's title columns, or, for a tab printed
+    over more pages than its layout says (``readable``), its first column (a unit's, an army's name)."""
     if tab.print_title_cols:
-        return sum(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS) for c in range(tab.print_title_cols))
-    return tab.column_widths.get(0, DEFAULT_COLUMN_PIXELS) if readable else 0
+        return sum(_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS))
+                   for c in range(tab.print_title_cols))
+    return _printed_points(tab.column_widths.get(0, DEFAULT_COLUMN_PIXELS)) if readable else 0.0
 
 
 def _repeats_first_column(tab: TabLayout) -> bool:
-    """Whether each page across repeats the tab's first column though its layout names none (``_title_pixels``)."""
+    """Whether each page across repeats the tab's first column though its layout names none (``_title_points``)."""
     return not tab.print_title_cols and bool(tab.print_pages_wide) and print_pages_wide(tab) > tab.print_pages_wide
 
 
 def print_scale(tab: TabLayout) -> float:
-    """The scale a fit-to-width tab prints at (1: its own size): its pages' width against its columns' (a pixel
-    ``PRINTED_POINTS_PER_PIXEL``) and the title columns each page after the first repeats, never above 1; a tab
-    printed at its own size across pages prints at 1."""
+    """The scale a fit-to-width tab prints at (1: its own size): its pages' width against its columns' printed
+    width and the title columns each page after the first repeats, never above 1; a tab printed at its own size
+    across pages prints at 1."""
     if not tab.print_pages_wide:
         return 1.0
     page = LANDSCAPE_POINTS if print_width(tab) > PORTRAIT_PIXELS else PORTRAIT_POINTS
     wide = print_pages_wide(tab)
-    repeated = _title_pixels(tab, readable=wide > tab.print_pages_wide)
-    return min(1.0, wide * page / ((print_width(tab) + (wide - 1) * repeated) * PRINTED_POINTS_PER_PIXEL))
+    repeated = _title_points(tab, readable=wide > tab.print_pages_wide)
+    return min(1.0, wide * page / (_print_points(tab) + (wide - 1) * repeated))
 
 
 def _apply_sizes(ws: Any, tab: TabLayout) -> None:
