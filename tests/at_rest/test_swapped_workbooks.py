@@ -15,7 +15,7 @@ from sheets_gm.cli import main
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.read import read_match
+from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.swaps import SwappedWorkbooksError, find_misplaced
 from sheets_gm.upkeep.swap_back import put_back_swapped
 from tests.at_rest.starter import STARTER_GAMES, starter_match
@@ -24,11 +24,8 @@ from tests.fakes.memory import MemoryBackend
 pytestmark = pytest.mark.xdist_group("starter")  # one worker runs these: it makes each game's starter_match once a run
 
 
-def typed_rows(config_path: Path, game: str) -> dict[str, list[Any]]:
-    """Every typed row of every seat, as the sync reads them."""
-    from sheets_gm.match.config import load_config
-
-    read = read_match(open_match_sheets(load_config(config_path)), get_ruleset(game))
+def typed_rows(read: MatchRead) -> dict[str, list[Any]]:
+    """Every typed row of every seat of a match as the sync read it (``read_match``)."""
     return {seat: sorted((r.table, r.subject, sorted(r.values.items(), key=str)) for r in s.rows if r.typed)
             for seat, s in read.seats.items()}
 
@@ -41,9 +38,10 @@ def test_swapped_orders_files_are_named_then_put_back_with_their_typed_rows(
     rules = create_ruleset(game)
     make = next(iter(bots_of(rules).values())).make
     type_bot_orders(sheets, get_ruleset(game), {s: make(f"1/{s}") for s in config.seats}, ready=False)
-    before = typed_rows(config.path, game)
+    read = read_match(open_match_sheets(config), get_ruleset(game))  # one read for the rows and the tabs
+    before = typed_rows(read)
     assert any(before.values())
-    own_tabs = read_match(open_match_sheets(config), get_ruleset(game)).tabs.seat_tab_names(config.seats[0])
+    own_tabs = read.tabs.seat_tab_names(config.seats[0])
     first, second = (config.local_path(w) for w in config.orders[:2])
     aside = first.with_name("aside.xlsx")
     os.replace(first, aside)
@@ -66,9 +64,10 @@ def test_swapped_orders_files_are_named_then_put_back_with_their_typed_rows(
     out = capsys.readouterr().out
     assert f"Swapped back: {second} held the tabs of {one} (the workbooks were swapped): moved back to {first}." in out
     assert f"Swapped back: {first} held the tabs of {two}" in out
-    assert typed_rows(config.path, game) == before
     reopened = open_match_sheets(config)
-    assert find_misplaced(reopened, read_match(reopened, get_ruleset(game)).tabs) == []
+    read = read_match(reopened, get_ruleset(game))
+    assert typed_rows(read) == before
+    assert find_misplaced(reopened, read.tabs) == []
     assert main(["sync", "-c", str(config.path)]) == 0
     main(["doctor", "-c", str(config.path)])
     assert "✘" not in capsys.readouterr().out
