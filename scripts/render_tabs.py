@@ -54,6 +54,18 @@ DEJAVU = (6.62, 3.0)
 LIBERATION = (5.55, 0.0)
 
 
+def measure_of(ws: Any) -> tuple[float, float]:
+    """How wide the columns of ``ws`` print here: in Liberation Sans where its workbook's default font is Arial
+    (ours), else in DejaVu Sans (Calibri, openpyxl's default and our workbooks' before, is missing here)."""
+    return LIBERATION if ws.parent._fonts[0].name in ("Arial", "Liberation Sans") else DEJAVU
+
+
+def printed_type(ws: Any) -> float:
+    """The type size in points the worksheet ``ws`` prints at, estimated: its default font's size at its
+    ``print_scale`` by ``measure_of`` its font (the PDF's own is ``smallest_type``)."""
+    return float(ws.parent._fonts[0].sz or FONT_POINTS) * print_scale(ws, measure_of(ws))
+
+
 def print_scale(ws: Any, measure: tuple[float, float] = LIBERATION) -> float:
     """The scale the worksheet ``ws`` prints at (1: its own size): fit to N pages wide, its shown columns' width in
     points against N pages' printable width, never above 1, and smaller where its columns, none split, do not fall

@@ -96,19 +96,22 @@ def _too_small(printed: dict[tuple[str, str], tuple[int, float, float]]) -> dict
 @pytest.mark.parametrize("game", GAMES)
 def test_every_table_of_a_practice_match_prints_at_8_points_or_more(game: str, tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    """The scale of each table tab as the .xlsx says it prints (no LibreOffice): fit to its pages wide, its shown
-    columns against their width. Checked to fail with ``print_pages_wide`` giving the layout's one page back (a
-    GvG Orders tab at 5.2 pt, a Coalition View at 4) and with the Archive's old 210 + 1100 pixels (7.5 pt)."""
+    """The type of each table tab as the .xlsx says it prints (no LibreOffice): its default font's size at the
+    scale fit to its pages wide gives, its shown columns against their width in the font LibreOffice prints it in
+    (``render_tabs.printed_type``). Checked to fail with ``print_pages_wide`` giving the layout's one page back (a
+    GvG Orders tab at 5.2 pt, a Coalition View at 4), with the Archive's old 210 + 1100 pixels (7.5 pt), with the
+    workbooks' Calibri 11 put back (printed in DejaVu Sans here: GvG's Orders at 7.0 pt, its Archive at 6.5), and
+    with columns split across pages in ``print_pages_wide`` (Coalition's GM and judge's View at 7.7)."""
     init_practice(tmp_path, game)
     capsys.readouterr()
-    print_scale = _render_tabs().print_scale
+    printed_type = _render_tabs().printed_type
     small, views, judged = {}, {}, {}
     for path in [*tmp_path.glob("*.xlsx"), *tmp_path.glob("gm/*.xlsx")]:
         for ws in openpyxl.load_workbook(path).worksheets:
             if ws.sheet_state == "visible" and TABLE.match(ws.title):
-                scale = print_scale(ws)
-                if scale * FONT_POINTS < LEAST_POINTS:
-                    small[f"{path.name} · {ws.title}"] = round(scale * FONT_POINTS, 1)
+                type_ = printed_type(ws)
+                if type_ < LEAST_POINTS:
+                    small[f"{path.name} · {ws.title}"] = round(type_, 1)
             if ws.title == "Judge":
                 judged[path.name] = ws.page_setup.fitToWidth
             if ws.sheet_state == "visible" and (ws.title.startswith("View ") or ws.title == "GM"):

@@ -334,15 +334,28 @@ def _print_points(tab: TabLayout) -> float:
 
 
 def print_pages_wide(tab: TabLayout) -> int:
-    """How many pages wide a fit-to-width tab prints: its layout's count, or for a tab wider than that at
-    ``PRINT_LEAST_POINTS``, as many landscape pages as keep its type that large, each repeating its title columns (a
-    wide Orders tab over two pages at 10 pt rather than one at 5; a GvG board over two at 9 rather than one at 4)."""
-    widest = LANDSCAPE_POINTS * FONT_POINTS / PRINT_LEAST_POINTS  # points of columns a page holds at 8 pt type
-    width = _print_points(tab)
-    if width <= widest * tab.print_pages_wide:
+    """How many pages wide a fit-to-width tab prints: its layout's count, or for a tab whose columns do not fall on
+    that many pages at ``PRINT_LEAST_POINTS`` (none split, as LibreOffice lays them: it shrinks a tab further until
+    they do), as many landscape pages as hold them so, each repeating its title columns (a wide Orders tab over two
+    pages at 10 pt rather than one at 5; a GvG board over two at 9 rather than one at 4)."""
+    room = LANDSCAPE_POINTS * FONT_POINTS / PRINT_LEAST_POINTS  # points of columns a page holds at 8 pt type
+    widths = [_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
+              if c not in tab.hidden_columns]
+    titles = tab.print_title_cols
+    if _pages_laid(widths[titles:], _title_points(tab, readable=False), room) <= tab.print_pages_wide:
         return tab.print_pages_wide
-    repeated = _title_points(tab, readable=True)
-    return max(tab.print_pages_wide, math.ceil((width - repeated) / (widest - repeated)))
+    return max(tab.print_pages_wide, _pages_laid(widths[titles or 1:], _title_points(tab, readable=True), room))
+
+
+def _pages_laid(widths: list[float], repeated: float, room: float) -> int:
+    """How many pages ``room`` points wide hold columns ``widths`` in order, none split, each page beginning with
+    the ``repeated`` points of title columns."""
+    pages, used = 1, repeated
+    for width in widths:
+        if used + width > room and used > repeated:
+            pages, used = pages + 1, repeated
+        used += width
+    return pages
 
 
 def _title_points(tab: TabLayout, *, readable: bool) -> float:
