@@ -159,8 +159,9 @@ def test_the_wesnoth_map_prints_on_two_pages_across_and_two_down(tmp_path: Path)
     ``render_tabs.estimated_pages`` lays the columns and rows on Letter pages, none split, in Liberation Sans's
     widths, which LibreOffice prints the workbooks' Arial in, without running it) on two landscape pages across, 17
     hexes then 10 and the key, and three down, at 8 pt or more (the soak test below measures it in LibreOffice: 9.3
-    pt on 6 pages; 8.1 pt on 4 in DejaVu Sans, which Calibri printed in, and 6.0 before issue 64's short hexes). Checked to fail with the old drawing (hexes of 118
-    pixels, rows of 36: 3 pages across and 2 down at 6 pt, as LibreOffice printed it)."""
+    pt on 6 pages; 8.1 pt on 4 in DejaVu Sans, which Calibri printed in, and 6.0 before issue 64's short hexes).
+    Checked to fail with the old drawing (hexes of 118 pixels, rows of 36: 3 pages across and 2 down at 6 pt, as
+    LibreOffice printed it)."""
     rules = create_ruleset("wesnoth")
     adapter = sheet_of(rules)
     board = adapter.drawings(rules.new_match(rules.sample_roster(), b"print"))[0]

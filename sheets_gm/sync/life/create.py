@@ -144,7 +144,8 @@ def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
                # widening the printed page, or was cut by the next step
                Fill(cells(0, header + 1, VIEW_COLS - 1, last), "#FFFFFF", wrap=True)),
         protections=(Protection(None, f"What {seat} sees: written by sheets-gm"),),
-        column_widths={**dict.fromkeys(range(3, VIEW_COLS), VIEW_STEP_WIDTH), 0: 160, 1: LOG_KIND_WIDTH, 2: VIEW_SENTENCE_WIDTH,
+        column_widths={**dict.fromkeys(range(3, VIEW_COLS), VIEW_STEP_WIDTH), 0: 160, 1: LOG_KIND_WIDTH,
+                       2: VIEW_SENTENCE_WIDTH,
                        **spec.view_columns(seat in (JUDGE, GM))})
 
 
