@@ -89,10 +89,6 @@ PRINT_LEAST_POINTS = 8.0
 #: (measured in its PDFs, Liberation Sans 10: 7.29 characters 40.4 points, 62.14 characters 344.9, 20 characters
 #: 111.0), a little more than Excel's 5.25 and its padding of 3.75.
 PRINTED_POINTS_PER_CHAR = 5.55
-#: How much wider than that LibreOffice may take a tab's columns when it fits them to pages: it printed tabs whose
-#: columns this measure put at 8.1 pt at 7.8 (Win or Die's Orders, Coalition's Judge at war size), so the pages
-#: across are counted for type this much above ``PRINT_LEAST_POINTS``.
-PRINT_MARGIN = 1.04
 _COLOUR = re.compile(r"^#?([0-9A-Fa-f]{6})$")
 
 
@@ -342,7 +338,7 @@ def print_pages_wide(tab: TabLayout) -> int:
     that many pages at ``PRINT_LEAST_POINTS`` (none split, as LibreOffice lays them: it shrinks a tab further until
     they do), as many landscape pages as hold them so, each repeating its title columns (a wide Orders tab over two
     pages at 10 pt rather than one at 5; a GvG board over two at 9 rather than one at 4)."""
-    room = LANDSCAPE_POINTS * FONT_POINTS / (PRINT_LEAST_POINTS * PRINT_MARGIN)  # a page's columns at 8 pt
+    room = LANDSCAPE_POINTS * FONT_POINTS / PRINT_LEAST_POINTS  # points of columns a page holds at 8 pt type
     widths = [_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
               if c not in tab.hidden_columns]
     titles = tab.print_title_cols
