@@ -27,6 +27,8 @@ from typing import Any
 import openpyxl
 from openpyxl.utils import get_column_letter
 
+from sheets_gm.sheets.local.layout import pages_laid
+
 
 def pdf_pages(pdf: Path) -> int:
     """The number of pages of a PDF LibreOffice wrote (its page objects)."""
@@ -115,21 +117,10 @@ def _print_corner(ws: Any) -> tuple[int, int]:
     return int(ws.max_column), int(ws.max_row)
 
 
-def _pages_of(sizes: list[float], repeated: float, room: float) -> int:
-    """How many pages hold ``sizes`` (columns' widths, rows' heights) in order, each page ``room`` long with the
-    ``repeated`` title columns or rows on it, a column or row never split."""
-    pages, used = 1, repeated
-    for size in sizes:
-        if used + size > room and used > repeated:
-            pages, used = pages + 1, repeated
-        used += size
-    return pages
-
-
 def _pages_across(ws: Any, scale: float, measure: tuple[float, float]) -> int:
     widths = [_column_points(ws, c, measure) * scale for c in range(1, _print_corner(ws)[0] + 1)]
     title = _title_cols(ws)
-    return _pages_of(widths[title:], sum(widths[:title]), PAGE_POINTS[ws.page_setup.orientation or "portrait"])
+    return pages_laid(widths[title:], sum(widths[:title]), PAGE_POINTS[ws.page_setup.orientation or "portrait"])
 
 
 def estimated_pages(ws: Any, measure: tuple[float, float] = LIBERATION) -> tuple[int, int]:
@@ -144,7 +135,7 @@ def estimated_pages(ws: Any, measure: tuple[float, float] = LIBERATION) -> tuple
     margins = ws.page_margins
     room = PAGE_HEIGHT_POINTS[ws.page_setup.orientation or "portrait"] - 72 * ((margins.top or 0)
                                                                              + (margins.bottom or 0))
-    return _pages_across(ws, scale, measure), _pages_of(heights[title_rows:], sum(heights[:title_rows]), room)
+    return _pages_across(ws, scale, measure), pages_laid(heights[title_rows:], sum(heights[:title_rows]), room)
 
 
 def smallest_text(pdf: Path) -> float:

@@ -342,14 +342,15 @@ def print_pages_wide(tab: TabLayout) -> int:
     widths = [_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
               if c not in tab.hidden_columns]
     titles = tab.print_title_cols
-    if _pages_laid(widths[titles:], _title_points(tab, readable=False), room) <= tab.print_pages_wide:
+    if pages_laid(widths[titles:], _title_points(tab, readable=False), room) <= tab.print_pages_wide:
         return tab.print_pages_wide
-    return max(tab.print_pages_wide, _pages_laid(widths[titles or 1:], _title_points(tab, readable=True), room))
+    return max(tab.print_pages_wide, pages_laid(widths[titles or 1:], _title_points(tab, readable=True), room))
 
 
-def _pages_laid(widths: list[float], repeated: float, room: float) -> int:
-    """How many pages ``room`` points wide hold columns ``widths`` in order, none split, each page beginning with
-    the ``repeated`` points of title columns."""
+def pages_laid(widths: list[float], repeated: float, room: float) -> int:
+    """How many pages ``room`` points long hold ``widths`` (columns' widths, rows' heights) in order, none split,
+    each page beginning with the ``repeated`` points of title columns or rows (``scripts/render_tabs.py`` lays a
+    tab's pages with it too)."""
     pages, used = 1, repeated
     for width in widths:
         if used + width > room and used > repeated:
