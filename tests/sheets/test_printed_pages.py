@@ -27,12 +27,14 @@ from typing import Any
 
 import openpyxl
 import pytest
+from openpyxl.styles import Font
 
 from sheets_gm.cli import main
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import create_ruleset, sheet_of
-from sheets_gm.sheets.layout import WorkbookLayout, cells
+from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, cells
 from sheets_gm.sheets.local.backend import create_workbook
+from sheets_gm.sheets.local.layout import apply_layout
 from sheets_gm.sync.life.create import drawn_tab
 from sheets_gm.sync.match_tabs import MatchTabs
 from tests.paths import SCRIPTS
@@ -286,3 +288,22 @@ def test_a_war_of_120_armies_a_side_prints_its_judges_tabs_at_8_points(tmp_path:
     view = book["View judge"]
     assert view.page_setup.fitToWidth <= 2 and view.page_setup.pageOrder == "overThenDown"
     assert book["Judge"].page_setup.fitToWidth == 1  # read with a pen: one page across (two at 9.7 pt before)
+
+
+def test_a_workbook_made_or_laid_out_again_is_in_arial_10(tmp_path: Path) -> None:
+    """The workbooks' default font is Arial 10 (printed in Liberation Sans, Arial's metric twin), in a new workbook
+    and in one made before in openpyxl's Calibri 11 when laid out again, its bold copies too; a font the layout did
+    not make (another size, a colour) keeps its size. Checked to fail without ``use_default_font`` (Calibri 11)."""
+    layout = WorkbookLayout("t", (TabLayout("Log", rows=3, cols=2, values={"A1": [["a", "b"]]}),))
+    create_workbook(tmp_path / "new.xlsx", layout)
+    book = openpyxl.load_workbook(tmp_path / "new.xlsx")
+    assert (book._fonts[0].name, book._fonts[0].sz) == ("Arial", 10.0)
+    old = openpyxl.Workbook()
+    old.active["A1"].font = Font(name="Calibri", sz=11, b=True)
+    old.active["A2"].font = Font(name="Calibri", sz=14)
+    apply_layout(old, layout)
+    old.save(tmp_path / "old.xlsx")
+    again = openpyxl.load_workbook(tmp_path / "old.xlsx")
+    assert {(f.name, f.sz, bool(f.b)) for f in again._fonts} >= {("Arial", 10.0, False), ("Arial", 10.0, True),
+                                                                 ("Arial", 14.0, False)}
+    assert not any(f.name == "Calibri" for f in again._fonts)
