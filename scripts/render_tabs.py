@@ -27,6 +27,8 @@ from typing import Any
 import openpyxl
 from openpyxl.utils import get_column_letter
 
+from sheets_gm.sheets.local.layout import pages_laid
+
 
 def pdf_pages(pdf: Path) -> int:
     """The number of pages of a PDF LibreOffice wrote (its page objects)."""
@@ -36,8 +38,9 @@ def pdf_pages(pdf: Path) -> int:
 #: The width in points a Letter page prints (the narrower of Letter and A4, less the .xlsx default margins of .75
 #: inch either side), landscape and portrait.
 PAGE_POINTS = {"landscape": 684.0, "portrait": 504.0}
-#: The default font's size (Calibri 11): the printed type is this times the scale.
-FONT_POINTS = 11.0
+#: The default font's size (Arial 10, ``sheets_gm.sheets.local.layout.DEFAULT_FONT_NAME``): the printed type is this
+#: times the scale.
+FONT_POINTS = 10.0
 
 
 #: A column's printed width in points (unscaled) per character of its width in the .xlsx, and added to them: Excel's
@@ -45,15 +48,32 @@ FONT_POINTS = 11.0
 #: it prints in where Calibri and Carlito are missing (measured in its PDFs: 7.29 characters 51.3 points, 62.14
 #: characters 414), whose wider characters make LibreOffice shrink a fit-to-width tab further than Excel's measure
 #: says (a Wesnoth map at 8.1 pt where Excel's measure says 10).
+#: ``LIBERATION``: LibreOffice's in Liberation Sans, Arial's metric twin, which it prints the workbooks' default font
+#: (Arial 10) in (measured in its PDFs: 7.29 characters 40.4 points, 62.14 characters 344.9, 20 characters 111.0).
+#: A workbook made before in Calibri 11 prints in DejaVu Sans here (``DEJAVU``).
 EXCEL = (5.25, 3.75)
 DEJAVU = (6.62, 3.0)
+LIBERATION = (5.55, 0.0)
 
 
-def print_scale(ws: Any, measure: tuple[float, float] = EXCEL) -> float:
+def measure_of(ws: Any) -> tuple[float, float]:
+    """How wide the columns of ``ws`` print here: in Liberation Sans where its workbook's default font is Arial
+    (ours), else in DejaVu Sans (Calibri, openpyxl's default and our workbooks' before, is missing here)."""
+    return LIBERATION if ws.parent._fonts[0].name in ("Arial", "Liberation Sans") else DEJAVU
+
+
+def printed_type(ws: Any) -> float:
+    """The type size in points the worksheet ``ws`` prints at, estimated: its default font's size at its
+    ``print_scale`` by ``measure_of`` its font (the PDF's own is ``smallest_type``)."""
+    return float(ws.parent._fonts[0].sz or FONT_POINTS) * print_scale(ws, measure_of(ws))
+
+
+def print_scale(ws: Any, measure: tuple[float, float] = LIBERATION) -> float:
     """The scale the worksheet ``ws`` prints at (1: its own size): fit to N pages wide, its shown columns' width in
     points against N pages' printable width, never above 1, and smaller where its columns, none split, do not fall
     on N pages at that (LibreOffice shrinks it until they do: a map of 17 columns and 10 with the legend); a tab not
-    fit to pages prints at its own size. ``measure``: how wide a column prints (``EXCEL``, ``DEJAVU``)."""
+    fit to pages prints at its own size. ``measure``: how wide a column prints (``LIBERATION``, ``EXCEL``,
+    ``DEJAVU``)."""
     if not ws.sheet_properties.pageSetUpPr or not ws.sheet_properties.pageSetUpPr.fitToPage:
         return 1.0
     wide = ws.page_setup.fitToWidth or 0
@@ -74,7 +94,7 @@ def print_scale(ws: Any, measure: tuple[float, float] = EXCEL) -> float:
 PAGE_HEIGHT_POINTS = {"landscape": 612.0, "portrait": 792.0}
 
 
-def _column_points(ws: Any, col: int, measure: tuple[float, float] = EXCEL) -> float:
+def _column_points(ws: Any, col: int, measure: tuple[float, float] = LIBERATION) -> float:
     """A column's printed width in points at scale 1 (0 if hidden), by ``measure``."""
     dimension = ws.column_dimensions.get(get_column_letter(col))
     if dimension is not None and dimension.hidden:
@@ -97,24 +117,13 @@ def _print_corner(ws: Any) -> tuple[int, int]:
     return int(ws.max_column), int(ws.max_row)
 
 
-def _pages_of(sizes: list[float], repeated: float, room: float) -> int:
-    """How many pages hold ``sizes`` (columns' widths, rows' heights) in order, each page ``room`` long with the
-    ``repeated`` title columns or rows on it, a column or row never split."""
-    pages, used = 1, repeated
-    for size in sizes:
-        if used + size > room and used > repeated:
-            pages, used = pages + 1, repeated
-        used += size
-    return pages
-
-
 def _pages_across(ws: Any, scale: float, measure: tuple[float, float]) -> int:
     widths = [_column_points(ws, c, measure) * scale for c in range(1, _print_corner(ws)[0] + 1)]
     title = _title_cols(ws)
-    return _pages_of(widths[title:], sum(widths[:title]), PAGE_POINTS[ws.page_setup.orientation or "portrait"])
+    return pages_laid(widths[title:], sum(widths[:title]), PAGE_POINTS[ws.page_setup.orientation or "portrait"])
 
 
-def estimated_pages(ws: Any, measure: tuple[float, float] = EXCEL) -> tuple[int, int]:
+def estimated_pages(ws: Any, measure: tuple[float, float] = LIBERATION) -> tuple[int, int]:
     """The pages across and down the worksheet ``ws`` prints to at its ``print_scale`` by ``measure``, on Letter
     with its own margins, without LibreOffice: its print area's columns and rows laid on pages, none split, each
     page repeating its title rows and columns, as LibreOffice lays them; a row counted at its height in the .xlsx
@@ -126,7 +135,7 @@ def estimated_pages(ws: Any, measure: tuple[float, float] = EXCEL) -> tuple[int,
     margins = ws.page_margins
     room = PAGE_HEIGHT_POINTS[ws.page_setup.orientation or "portrait"] - 72 * ((margins.top or 0)
                                                                              + (margins.bottom or 0))
-    return _pages_across(ws, scale, measure), _pages_of(heights[title_rows:], sum(heights[:title_rows]), room)
+    return _pages_across(ws, scale, measure), pages_laid(heights[title_rows:], sum(heights[:title_rows]), room)
 
 
 def smallest_text(pdf: Path) -> float:

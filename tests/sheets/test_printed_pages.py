@@ -27,12 +27,14 @@ from typing import Any
 
 import openpyxl
 import pytest
+from openpyxl.styles import Font
 
 from sheets_gm.cli import main
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import create_ruleset, sheet_of
-from sheets_gm.sheets.layout import WorkbookLayout, cells
+from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, cells
 from sheets_gm.sheets.local.backend import create_workbook
+from sheets_gm.sheets.local.layout import apply_layout
 from sheets_gm.sync.life.create import drawn_tab
 from sheets_gm.sync.match_tabs import MatchTabs
 from tests.paths import SCRIPTS
@@ -43,16 +45,16 @@ needs_office = pytest.mark.skipif(shutil.which("soffice") is None or shutil.whic
                                   reason="needs LibreOffice (soffice) and poppler (pdftoppm, pdftotext)")
 
 GAMES = ("champions", "coalition", "gvg", "wesnoth", "winordie")
-#: The smallest type a table may print at, and the default font's size (the type at scale 1).
+#: The smallest type a table may print at, and the default font's size (Arial 10: the type at scale 1).
 LEAST_POINTS = 8.0
-FONT_POINTS = 11.0
+FONT_POINTS = 10.0
 #: The most pages each public drawn tab of a practice match may print to at 8 pt or more, by game (issue 64,
 #: item 10: each was one page of 4 to 6 pt type, the GvG board 4.3 pt).
 MOST_PAGES = {
     "gvg": {"Board": 4},
     "champions": {"Board": 1},
     "winordie": {"Board": 4, "Cards": 2},
-    "wesnoth": {"Board": 4, "Units": 8},  # the map 6 pages at 6 pt before its short hexes and key
+    "wesnoth": {"Board": 6, "Units": 8},  # the map 6 pages at 6 pt before its short hexes and key, 6 at 9.3 pt now
     "coalition": {"Dominaria": 6, "Phyrexia": 6, "Mirrodin": 3, "Turn report": 3},
 }
 #: The games whose practice match the quick run prints (LibreOffice takes seconds a workbook); the rest under soak.
@@ -64,8 +66,8 @@ MOST_VIEW_PAGES = 4
 #: A table's name (Log, Settings, a seat's Orders, Archive, View, Forum, the Judge's tabs): every tab a player or
 #: the GM reads as rows of text, as opposed to the drawn tabs (a board, a plane), which shrink to be read whole.
 TABLE = re.compile(r"^(Log|Settings|Judge|(Orders|Archive|View|Forum) .+)$")
-_LINE = re.compile(r"^(\S+)\.xlsx · (.+?): (\d+) pages? · scale ([\d.]+) \(([\d.]+) pt\) · smallest text ([\d.]+) pt",
-                   re.M)
+_LINE = re.compile(r"^(\S+)\.xlsx · (.+?): (\d+) pages? · scale ([\d.]+) \(([\d.]+) pt\) · smallest text [\d.]+ pt"
+                   r" · type ([\d.]+) pt", re.M)
 
 
 def _render_tabs() -> ModuleType:
@@ -77,7 +79,9 @@ def _render_tabs() -> ModuleType:
 
 
 def _render(target: Path, *args: str) -> dict[tuple[str, str], tuple[int, float, float]]:
-    """(workbook, tab) → (pages, scale, smallest text in points) as ``render_tabs.py`` prints them."""
+    """(workbook, tab) → (pages, scale, type in points) as ``render_tabs.py`` prints them: the type the smallest
+    font size LibreOffice set in the tab's PDF (in Liberation Sans for the workbooks' Arial; a workbook in Calibri
+    printed in DejaVu Sans here, a quarter wider, its tabs shrunk to 6 or 7 pt where their scale said 9)."""
     done = subprocess.run([sys.executable, str(SCRIPTS / "render_tabs.py"), str(target), "--max-pages", "1", *args],
                           capture_output=True, text=True, check=True)
     return {(m.group(1), m.group(2)): (int(m.group(3)), float(m.group(4)), float(m.group(6)))
@@ -85,28 +89,31 @@ def _render(target: Path, *args: str) -> dict[tuple[str, str], tuple[int, float,
 
 
 def _too_small(printed: dict[tuple[str, str], tuple[int, float, float]]) -> dict[str, tuple[float, float]]:
-    """Each table printed below ``LEAST_POINTS``, by its scale or by its smallest printed word."""
-    return {f"{book} · {tab}": (round(scale * FONT_POINTS, 1), text)
-            for (book, tab), (_pages, scale, text) in printed.items()
-            if TABLE.match(tab) and (scale * FONT_POINTS < LEAST_POINTS or 0 < text < LEAST_POINTS)}
+    """Each table printed below ``LEAST_POINTS``, by its scale or by the type LibreOffice set in its PDF."""
+    return {f"{book} · {tab}": (round(scale * FONT_POINTS, 1), type_)
+            for (book, tab), (_pages, scale, type_) in printed.items()
+            if TABLE.match(tab) and (scale * FONT_POINTS < LEAST_POINTS or 0 < type_ < LEAST_POINTS)}
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_table_of_a_practice_match_prints_at_8_points_or_more(game: str, tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    """The scale of each table tab as the .xlsx says it prints (no LibreOffice): fit to its pages wide, its shown
-    columns against their width. Checked to fail with ``print_pages_wide`` giving the layout's one page back (a
-    GvG Orders tab at 5.2 pt, a Coalition View at 4) and with the Archive's old 210 + 1100 pixels (7.5 pt)."""
+    """The type of each table tab as the .xlsx says it prints (no LibreOffice): its default font's size at the
+    scale fit to its pages wide gives, its shown columns against their width in the font LibreOffice prints it in
+    (``render_tabs.printed_type``). Checked to fail with ``print_pages_wide`` giving the layout's one page back (a
+    GvG Orders tab at 5.2 pt, a Coalition View at 4), with the Archive's old 210 + 1100 pixels (7.5 pt), with the
+    workbooks' Calibri 11 put back (printed in DejaVu Sans here: GvG's Orders at 7.0 pt, its Archive at 6.5), and
+    with columns counted as if split across pages in ``print_pages_wide`` (Coalition's Orders at 7.3)."""
     init_practice(tmp_path, game)
     capsys.readouterr()
-    print_scale = _render_tabs().print_scale
+    printed_type = _render_tabs().printed_type
     small, views, judged = {}, {}, {}
     for path in [*tmp_path.glob("*.xlsx"), *tmp_path.glob("gm/*.xlsx")]:
         for ws in openpyxl.load_workbook(path).worksheets:
             if ws.sheet_state == "visible" and TABLE.match(ws.title):
-                scale = print_scale(ws)
-                if scale * FONT_POINTS < LEAST_POINTS:
-                    small[f"{path.name} · {ws.title}"] = round(scale * FONT_POINTS, 1)
+                type_ = printed_type(ws)
+                if type_ < LEAST_POINTS:
+                    small[f"{path.name} · {ws.title}"] = round(type_, 1)
             if ws.title == "Judge":
                 judged[path.name] = ws.page_setup.fitToWidth
             if ws.sheet_state == "visible" and (ws.title.startswith("View ") or ws.title == "GM"):
@@ -151,11 +158,12 @@ def test_a_practice_match_prints_its_tables_readable_and_its_stamp_not_at_all(
 
 def test_the_wesnoth_map_prints_on_two_pages_across_and_two_down(tmp_path: Path) -> None:
     """Issue 64, item 10: the Wesnoth map (27 hexes by 28) and its key laid out as a match creates them, printed (as
-    ``render_tabs.estimated_pages`` lays the columns and rows on Letter pages, none split, in DejaVu Sans's widths,
-    the widest font LibreOffice prints in, without running it) on two
-    landscape pages across, 17 hexes then 10 and the key, and two down, at 8 pt or more. LibreOffice prints it so
-    at 8.1 pt in DejaVu Sans (the soak test below measures it). Checked to fail with the old drawing (hexes of 118
-    pixels, rows of 36: 3 pages across and 2 down at 6 pt, as LibreOffice printed it)."""
+    ``render_tabs.estimated_pages`` lays the columns and rows on Letter pages, none split, in Liberation Sans's
+    widths, which LibreOffice prints the workbooks' Arial in, without running it) on two landscape pages across, 17
+    hexes then 10 and the key, and three down, at 8 pt or more (the soak test below measures it in LibreOffice: 9.3
+    pt on 6 pages; 8.1 pt on 4 in DejaVu Sans, which Calibri printed in, and 6.0 before issue 64's short hexes).
+    Checked to fail with the old drawing (hexes of 118 pixels, rows of 36: 3 pages across and 2 down at 6 pt, as
+    LibreOffice printed it)."""
     rules = create_ruleset("wesnoth")
     adapter = sheet_of(rules)
     board = adapter.drawings(rules.new_match(rules.sample_roster(), b"print"))[0]
@@ -163,8 +171,8 @@ def test_the_wesnoth_map_prints_on_two_pages_across_and_two_down(tmp_path: Path)
     create_workbook(tmp_path / "board.xlsx", WorkbookLayout("t", (tab,)))
     ws = openpyxl.load_workbook(tmp_path / "board.xlsx")["Board"]
     render = _render_tabs()
-    assert render.estimated_pages(ws, render.DEJAVU) == (2, 2)
-    assert render.print_scale(ws, render.DEJAVU) * FONT_POINTS >= LEAST_POINTS
+    assert render.estimated_pages(ws) == (2, 3)
+    assert render.print_scale(ws) * FONT_POINTS >= LEAST_POINTS
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -251,8 +259,8 @@ def test_a_match_played_a_few_windows_prints_every_table_at_8_points_or_more(
     capsys.readouterr()
     printed = _render(tmp_path / "match")
     with capsys.disabled():
-        print(f"\n{game}: " + ", ".join(f"{tab} {pages} p {scale * FONT_POINTS:.1f} pt"
-                                        for (_book, tab), (pages, scale, _text) in sorted(printed.items())))
+        print(f"\n{game}: " + ", ".join(f"{tab} {pages} p {type_} pt"
+                                        for (_book, tab), (pages, _scale, type_) in sorted(printed.items())))
     assert any(tab == "Log" for _book, tab in printed), printed
     assert not _too_small(printed), printed
     # pages per tab: a table reads in a few pages (a View once printed on 8, a Log's row once taller than a page)
@@ -272,11 +280,30 @@ def test_a_war_of_120_armies_a_side_prints_its_judges_tabs_at_8_points(tmp_path:
                           capture_output=True, text=True, check=True)
     assert done.stdout.startswith("76 battles"), done.stdout
     printed = _render(tmp_path / "war", "--workbooks", "judge")
-    print("\nwar: " + ", ".join(f"{tab} {pages} p {scale * FONT_POINTS:.1f} pt"
-                                for (_book, tab), (pages, scale, _text) in sorted(printed.items())))
+    print("\nwar: " + ", ".join(f"{tab} {pages} p {type_} pt"
+                                for (_book, tab), (pages, _scale, type_) in sorted(printed.items())))
     assert {tab for _book, tab in printed} >= {"Judge", "View judge"}, printed
     assert not _too_small(printed), printed
     book = openpyxl.load_workbook(tmp_path / "war" / "judge.xlsx")
     view = book["View judge"]
     assert view.page_setup.fitToWidth <= 2 and view.page_setup.pageOrder == "overThenDown"
     assert book["Judge"].page_setup.fitToWidth == 1  # read with a pen: one page across (two at 9.7 pt before)
+
+
+def test_a_workbook_made_or_laid_out_again_is_in_arial_10(tmp_path: Path) -> None:
+    """The workbooks' default font is Arial 10 (printed in Liberation Sans, Arial's metric twin), in a new workbook
+    and in one made before in openpyxl's Calibri 11 when laid out again, its bold copies too; a font the layout did
+    not make (another size, a colour) keeps its size. Checked to fail without ``use_default_font`` (Calibri 11)."""
+    layout = WorkbookLayout("t", (TabLayout("Log", rows=3, cols=2, values={"A1": [["a", "b"]]}),))
+    create_workbook(tmp_path / "new.xlsx", layout)
+    book = openpyxl.load_workbook(tmp_path / "new.xlsx")
+    assert (book._fonts[0].name, book._fonts[0].sz) == ("Arial", 10.0)
+    old = openpyxl.Workbook()
+    old.active["A1"].font = Font(name="Calibri", sz=11, b=True)
+    old.active["A2"].font = Font(name="Calibri", sz=14)
+    apply_layout(old, layout)
+    old.save(tmp_path / "old.xlsx")
+    again = openpyxl.load_workbook(tmp_path / "old.xlsx")
+    assert {(f.name, f.sz, bool(f.b)) for f in again._fonts} >= {("Arial", 10.0, False), ("Arial", 10.0, True),
+                                                                 ("Arial", 14.0, False)}
+    assert not any(f.name == "Calibri" for f in again._fonts)

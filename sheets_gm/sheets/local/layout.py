@@ -76,9 +76,19 @@ PORTRAIT_PIXELS = 700
 LANDSCAPE_POINTS = 684.0
 #: The width in points a portrait page prints (Letter: 8.5 inches less the margins).
 PORTRAIT_POINTS = 504.0
-#: The default font's size (Calibri 11) and the smallest printed type a table may be shrunk to.
-FONT_POINTS = 11.0
+#: The workbooks' default font: Arial 10, Google Sheets' own, so a local match looks like a Google one; Excel draws
+#: it, and LibreOffice prints it in Liberation Sans (Arial's metric twin, installed with LibreOffice), so the widths
+#: measured here are the widths printed. Its digits are 7 pixels wide, as Calibri 11's were: a column's width in
+#: characters is the same number of pixels (``_px_to_width``). Calibri, openpyxl's default, is missing where
+#: LibreOffice runs on Linux, which then prints in DejaVu Sans, a quarter wider, shrinking every tab (issue 64).
+DEFAULT_FONT_NAME = "Arial"
+#: The default font's size and the smallest printed type a table may be shrunk to.
+FONT_POINTS = 10.0
 PRINT_LEAST_POINTS = 8.0
+#: Points a character of a column's width in the .xlsx prints in LibreOffice at scale 1 with the default font
+#: (measured in its PDFs, Liberation Sans 10: 7.29 characters 40.4 points, 62.14 characters 344.9, 20 characters
+#: 111.0), a little more than Excel's 5.25 and its padding of 3.75.
+PRINTED_POINTS_PER_CHAR = 5.55
 _COLOUR = re.compile(r"^#?([0-9A-Fa-f]{6})$")
 
 
@@ -93,6 +103,7 @@ def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
         wb.active = next(i for i, ws in enumerate(wb.worksheets) if ws.sheet_state == "visible")
         return
     _check_layout(wb, layout)
+    use_default_font(wb)
     _arrange_tabs(wb, layout)
 
     lists: list[tuple[str, ...]] = []
@@ -115,6 +126,28 @@ def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
         ws.sheet_view.tabSelected = ws is wb.active
     if layout.title:  # '' leaves the title as it is (a tab laid out again alone)
         wb.properties.title = layout.title
+
+
+def use_default_font(wb: Any) -> None:
+    """Every font of the workbook ``wb`` in openpyxl's default face (Calibri, a new workbook's) made
+    ``DEFAULT_FONT_NAME`` at ``FONT_POINTS`` where it was Calibri's 11, keeping its weight and colour: its default
+    style's and each bold copy's (a workbook made before is mended when laid out again)."""
+    fonts = wb._fonts
+    for index, font in enumerate(fonts):
+        if font.name == "Calibri":
+            list.__setitem__(fonts, index, _arial(font))
+    fonts.clean = False  # its index of fonts is made again when next asked
+    for style in wb._named_styles:
+        if style.font is not None and style.font.name == "Calibri":
+            style.font = _arial(style.font)
+
+
+def _arial(font: Any) -> Any:
+    arial = copy(font)
+    arial.name, arial.scheme = DEFAULT_FONT_NAME, None
+    if arial.sz == 11:
+        arial.sz = FONT_POINTS
+    return arial
 
 
 def _check_layout(wb: Any, layout: WorkbookLayout) -> None:
@@ -288,41 +321,68 @@ def print_width(tab: TabLayout) -> int:
                if c not in tab.hidden_columns)
 
 
+def _printed_points(pixels: int) -> float:
+    """The width in points a column ``pixels`` wide prints at scale 1 (its width in characters, as the .xlsx holds
+    it, at ``PRINTED_POINTS_PER_CHAR``)."""
+    return _px_to_width(pixels) * PRINTED_POINTS_PER_CHAR
+
+
+def _print_points(tab: TabLayout) -> float:
+    """The tab's shown columns' printed width in points at scale 1."""
+    return sum(_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
+               if c not in tab.hidden_columns)
+
+
 def print_pages_wide(tab: TabLayout) -> int:
-    """How many pages wide a fit-to-width tab prints: its layout's count, or for a tab wider than that at
-    ``PRINT_LEAST_POINTS``, as many landscape pages as keep its type that large, each repeating its title columns (a
-    wide Orders tab over two pages at 10 pt rather than one at 5; a GvG board over two at 9 rather than one at 4)."""
-    widest = LANDSCAPE_POINTS * FONT_POINTS / PRINT_LEAST_POINTS  # points of columns a page holds at 8 pt type
-    width = print_width(tab) * 0.75
-    if width <= widest * tab.print_pages_wide:
+    """How many pages wide a fit-to-width tab prints: its layout's count, or for a tab whose columns do not fall on
+    that many pages at ``PRINT_LEAST_POINTS`` (none split, as LibreOffice lays them: it shrinks a tab further until
+    they do), as many landscape pages as hold them so, each repeating its title columns (a wide Orders tab over two
+    pages at 10 pt rather than one at 5; a GvG board over two at 9 rather than one at 4)."""
+    room = LANDSCAPE_POINTS * FONT_POINTS / PRINT_LEAST_POINTS  # points of columns a page holds at 8 pt type
+    widths = [_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
+              if c not in tab.hidden_columns]
+    titles = tab.print_title_cols
+    if pages_laid(widths[titles:], _title_points(tab, readable=False), room) <= tab.print_pages_wide:
         return tab.print_pages_wide
-    repeated = _title_pixels(tab, readable=True) * 0.75
-    return max(tab.print_pages_wide, math.ceil((width - repeated) / (widest - repeated)))
+    return max(tab.print_pages_wide, pages_laid(widths[titles or 1:], _title_points(tab, readable=True), room))
 
 
-def _title_pixels(tab: TabLayout, *, readable: bool) -> int:
-    """The width of the columns each page across repeats: the layout's title columns, or, for a tab printed over
-    more pages than its layout says (``readable``), its first column (a unit's, an army's name)."""
+def pages_laid(widths: list[float], repeated: float, room: float) -> int:
+    """How many pages ``room`` points long hold ``widths`` (columns' widths, rows' heights) in order, none split,
+    each page beginning with the ``repeated`` points of title columns or rows (``scripts/render_tabs.py`` lays a
+    tab's pages with it too)."""
+    pages, used = 1, repeated
+    for width in widths:
+        if used + width > room and used > repeated:
+            pages, used = pages + 1, repeated
+        used += width
+    return pages
+
+
+def _title_points(tab: TabLayout, *, readable: bool) -> float:
+    """The printed width of the columns each page across repeats: the layout's title columns, or, for a tab printed
+    over more pages than its layout says (``readable``), its first column (a unit's, an army's name)."""
     if tab.print_title_cols:
-        return sum(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS) for c in range(tab.print_title_cols))
-    return tab.column_widths.get(0, DEFAULT_COLUMN_PIXELS) if readable else 0
+        return sum(_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS))
+                   for c in range(tab.print_title_cols))
+    return _printed_points(tab.column_widths.get(0, DEFAULT_COLUMN_PIXELS)) if readable else 0.0
 
 
 def _repeats_first_column(tab: TabLayout) -> bool:
-    """Whether each page across repeats the tab's first column though its layout names none (``_title_pixels``)."""
+    """Whether each page across repeats the tab's first column though its layout names none (``_title_points``)."""
     return not tab.print_title_cols and bool(tab.print_pages_wide) and print_pages_wide(tab) > tab.print_pages_wide
 
 
 def print_scale(tab: TabLayout) -> float:
-    """The scale a fit-to-width tab prints at (1: its own size): its pages' width against its columns' (pixels are
-    three quarters of a point) and the title columns each page after the first repeats, never above 1; a tab
-    printed at its own size across pages prints at 1."""
+    """The scale a fit-to-width tab prints at (1: its own size): its pages' width against its columns' printed
+    width and the title columns each page after the first repeats, never above 1; a tab printed at its own size
+    across pages prints at 1."""
     if not tab.print_pages_wide:
         return 1.0
     page = LANDSCAPE_POINTS if print_width(tab) > PORTRAIT_PIXELS else PORTRAIT_POINTS
     wide = print_pages_wide(tab)
-    repeated = _title_pixels(tab, readable=wide > tab.print_pages_wide)
-    return min(1.0, wide * page / ((print_width(tab) + (wide - 1) * repeated) * 0.75))
+    repeated = _title_points(tab, readable=wide > tab.print_pages_wide)
+    return min(1.0, wide * page / (_print_points(tab) + (wide - 1) * repeated))
 
 
 def _apply_sizes(ws: Any, tab: TabLayout) -> None:

@@ -43,6 +43,14 @@ LOG_SENTENCE_WIDTH = 700
 #: The width in pixels of a View tab's columns right of its sentences where the game gives none: a spreadsheet's
 #: default, sized all the same (a column styled to wrap took another default in a local workbook, 13 characters).
 VIEW_STEP_WIDTH = 64
+#: The width in pixels of a View tab's sentence column (its log's, beside the turn and kind): narrower than the Log's,
+#: the panel's columns beside it, so that a seat's View prints on one landscape page at 8 pt or more (600 pixels
+#: printed a Wesnoth View at 7.6 pt in Liberation Sans); a longer sentence wraps.
+VIEW_SENTENCE_WIDTH = 520
+#: The width in pixels of an Archive's line column: with the window's column, one landscape page at the font's own
+#: size (1,000 pixels printed on two pages, the first holding the window's column alone, or one at 7.5 pt); a longer
+#: line wraps in it.
+ARCHIVE_LINE_PIXELS = 700
 
 
 class SeatsMismatchError(ValueError):
@@ -101,7 +109,7 @@ def _archive_tab(tabs: MatchTabs, seat: str) -> TabLayout:
     """A seat's archive: sentences only, the window in A and what became of the rows in B."""
     tab = _simple_tab(tabs.archive(seat), tabs.spec.headers.archive, ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES - 1,
                       tabs.spec, "What became of the orders typed here, written by sheets-gm: only the GM edits",
-                      {0: 160, 1: 1000})
+                      {0: 160, 1: ARCHIVE_LINE_PIXELS})
     return _wrapping(tab, 0, 1)
 
 
@@ -136,7 +144,8 @@ def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
                # widening the printed page, or was cut by the next step
                Fill(cells(0, header + 1, VIEW_COLS - 1, last), "#FFFFFF", wrap=True)),
         protections=(Protection(None, f"What {seat} sees: written by sheets-gm"),),
-        column_widths={**dict.fromkeys(range(3, VIEW_COLS), VIEW_STEP_WIDTH), 0: 160, 1: LOG_KIND_WIDTH, 2: 600,
+        column_widths={**dict.fromkeys(range(3, VIEW_COLS), VIEW_STEP_WIDTH), 0: 160, 1: LOG_KIND_WIDTH,
+                       2: VIEW_SENTENCE_WIDTH,
                        **spec.view_columns(seat in (JUDGE, GM))})
 
 
