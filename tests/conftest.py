@@ -88,8 +88,8 @@ def _group_ids(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under ``--dist loadgroup``, each test of an ``xdist_group`` given the group's name at the end of its id, by
     which the scheduler sends the group's tests to one worker (they share a costly module fixture). pytest-xdist
     3.8 writes the name into ``item._nodeid``, which pytest 9.2 no longer reads (it keeps the id in ``item._id``):
-    there every test of a group went alone, and each worker built the group's fixture. Where xdist's own write
-    took, the id already ends with the name and is left alone."""
+    there every test of a group went alone, and each worker built the group's fixture (pytest-xdist issue #1386,
+    its fix pending upstream). Where xdist's own write took, the id already ends with the name and is left alone."""
     if not getattr(config.option, "loadgroup", False):  # set on the workers of a --dist loadgroup run alone
         return
     for item in items:
