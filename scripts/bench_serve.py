@@ -76,7 +76,7 @@ import sheets_gm.sheets.google.signin as signin  # noqa: E402
 from sheets_gm.cli import main as cli  # noqa: E402
 from sheets_gm.engine.ruleset import JUDGE  # noqa: E402
 from sheets_gm.host.file_events import FileEvents  # noqa: E402
-from sheets_gm.host.scheduler import Host  # noqa: E402
+from sheets_gm.host.scheduler import Host, Stop  # noqa: E402
 from sheets_gm.match.config import load_config  # noqa: E402
 from sheets_gm.poll_gate.drive import SAFETY_NET  # noqa: E402
 from sheets_gm.poll_gate.state import iso, load_state, save_state, state_path  # noqa: E402
@@ -277,7 +277,7 @@ class Running:
 
     def __init__(self, folders: Sequence[Path], status: Path, interval: float, workers: int) -> None:
         self.lines: list[str] = []
-        self.stop = threading.Event()
+        self.stop = Stop()
         self.events = FileEvents(folders)
         if not self.events.start():
             print(f"(no file events: {self.events.error})")

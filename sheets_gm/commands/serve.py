@@ -23,6 +23,7 @@ from sheets_gm.host.scheduler import (
     DEFAULT_WORKERS,
     SEARCH_WITH_EVENTS,
     Host,
+    Stop,
 )
 from sheets_gm.host.status import read_status, status_lines, status_path
 from sheets_gm.host.systemd import Watchdog
@@ -34,7 +35,7 @@ def _say(line: str) -> None:
 
 
 @contextmanager
-def stop_on_signals(stop: threading.Event) -> Iterator[None]:
+def stop_on_signals(stop: threading.Event | Stop) -> Iterator[None]:
     """SIGTERM (``systemctl stop``) and Ctrl-C set ``stop``: the host lets the polls under way finish (a minute at
     most: a hung one is stopped) and stops. A second one stops at once (a resolution cut short is completed by the
     next start, from its journal)."""
@@ -104,7 +105,7 @@ def _pages_served(address: str, folders: list[Path]) -> Iterator[None]:
 def _serve(args: argparse.Namespace, folders: list[Path], where: Path) -> int:
     """Run the host until SIGTERM (its status file's lock held by the caller): each poll in a process of its own
     (``host.processes``), systemd told that the host lives (``host.systemd``)."""
-    stop = threading.Event()
+    stop = Stop()
     pool = PollProcesses(preload=["sheets_gm.host.visit"])
     events = FileEvents(folders)
     if not events.start():

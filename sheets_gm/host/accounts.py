@@ -20,6 +20,7 @@ same account, so cron or ``sync --watch`` can carry the match on from it.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,9 +29,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sheets_gm.host.quiet import CHANGED, DUE, LastRead
-from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.config import ConfigError, MatchConfig, Spreadsheets, load_config
 from sheets_gm.poll_gate.drive import CLOCK_MARGIN, SAFETY_NET
-from sheets_gm.running.connect import google_client
+from sheets_gm.running.connect import google_client, service_account_client
 from sheets_gm.sheets.backend import SheetAccessError, SheetError
 from sheets_gm.sheets.google.drive import DriveChangeLog, DriveChanges, DriveFiles
 
@@ -44,15 +45,34 @@ MAX_PAGES = 10
 Touched = dict[Path, int]
 
 
-def account_of(config: MatchConfig) -> str:
+#: The e-mail of each service-account key file read, with the file's size and time then: a host reads each of its
+#: accounts' key files once, not once a match (10,000 matches share a hundred).
+_EMAILS: dict[Path, tuple[tuple[int, int], str | None]] = {}
+
+
+def _email(key_file: Path) -> str | None:
+    try:
+        st = os.stat(key_file)
+    except OSError:
+        return None
+    stamp = (st.st_size, st.st_mtime_ns)
+    known = _EMAILS.get(key_file)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    try:
+        email = json.loads(key_file.read_text(encoding="utf-8")).get("client_email")
+    except (OSError, ValueError, AttributeError):
+        email = None
+    _EMAILS[key_file] = stamp, email if isinstance(email, str) and email else None
+    return _EMAILS[key_file][1]
+
+
+def account_of(config: MatchConfig | Spreadsheets) -> str:
     """The Google account a match's spreadsheets are opened with, as the host names it: the service account's
     e-mail (two key files of one account are one account), else the OAuth sign-in's file."""
     if config.service_account is not None:
-        try:
-            email = json.loads(config.service_account.read_text(encoding="utf-8")).get("client_email")
-        except (OSError, ValueError, AttributeError):
-            email = None
-        return f"service account {email}" if isinstance(email, str) and email else str(config.service_account)
+        email = _email(config.service_account)
+        return f"service account {email}" if email else str(config.service_account)
     return f"OAuth sign-in {config.oauth_token.resolve()}"
 
 
@@ -65,7 +85,7 @@ def require_signed_in(config: MatchConfig) -> None:
                                "once in a terminal to sign in, and serve polls the match from then on")
 
 
-def config_keys(config: MatchConfig) -> frozenset[str]:
+def config_keys(config: MatchConfig | Spreadsheets) -> frozenset[str]:
     """The keys of a Google match's spreadsheets, as its config names them."""
     return frozenset(k for k in (config.board, config.engine, *config.orders, config.judge) if k)
 
@@ -359,6 +379,20 @@ class SharedChangeLog(DriveChangeLog):
         return DriveFiles(dict(changes.changed), changes.complete, changes.by_me, dict(changes.versions))
 
 
+def _client_of(config: MatchConfig | Spreadsheets) -> gspread.Client:
+    """A signed-in client of the account ``config`` names: a service account's from its key file; the GM's own
+    sign-in's from her config read in full (the OAuth client's file, the folder its sign-in is kept in) when only
+    its spreadsheets were read."""
+    if config.service_account is not None:
+        return service_account_client(config.service_account)
+    if isinstance(config, Spreadsheets):
+        try:
+            config = load_config(config.path)
+        except ConfigError as exc:
+            raise SheetAccessError(str(exc)) from None
+    return google_client(config)
+
+
 class Accounts:
     """The host's Google accounts: a signed-in client and a watcher each, made when the first match of the
     account is polled. Used from the host's thread and the workers': behind a lock."""
@@ -367,14 +401,15 @@ class Accounts:
         self._watchers: dict[str, AccountWatcher] = {}
         self._lock = threading.Lock()
 
-    def watcher_for(self, config: MatchConfig, now: datetime) -> AccountWatcher:
+    def watcher_for(self, config: MatchConfig | Spreadsheets, now: datetime) -> AccountWatcher:
         """The watcher of the account the match ``config`` is opened with (made now if new; it signs in at its
-        first question, on its own thread)."""
+        first question, on its own thread: from a match's :class:`Spreadsheets` alone, its config is read in full
+        then, once for the account)."""
         name = account_of(config)
         with self._lock:
             watcher = self._watchers.get(name)
             if watcher is None:
-                watcher = self._watchers[name] = AccountWatcher(name, lambda: google_client(config), now)
+                watcher = self._watchers[name] = AccountWatcher(name, lambda: _client_of(config), now)
             return watcher
 
     def named(self, name: str) -> AccountWatcher | None:

@@ -52,6 +52,7 @@ from sheets_gm.host.quiet import (
     CHANGED,
     DUE,
     LATER,
+    LastRead,
     Need,
     drive_quiet,
     first_need,
@@ -64,7 +65,7 @@ from sheets_gm.host.quiet import (
 )
 from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_status
 from sheets_gm.host.visit import Done, Outcome, visit
-from sheets_gm.match.config import BackendKind, MatchConfig, load_config
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, Spreadsheets, read_spreadsheets
 from sheets_gm.sync.deadline import deadline_moment
 
 Clock = Callable[[], datetime]
@@ -126,6 +127,40 @@ class Waiter(Protocol):
     def wait(self, timeout: float | None = None) -> bool:
         """Wait up to ``timeout`` seconds or until set; True if set."""
         ...
+
+
+class Stop:
+    """What the host's loop waits on between passes in ``serve`` (``run``): set once it should stop (SIGTERM), as a
+    ``threading.Event``; woken (``wake``) when a poll ends or Drive names a changed file, so that the next pass runs
+    at once, not at its next tick (up to a second later, twice in a save's answer: Drive's answer, then its poll)."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._set = False
+        self._woken = False
+
+    def set(self) -> None:
+        """Stop: the host's loop ends after its pass."""
+        with self._changed:
+            self._set = True
+            self._changed.notify_all()
+
+    def is_set(self) -> bool:
+        """True once the host should stop."""
+        return self._set
+
+    def wake(self) -> None:
+        """End the loop's wait now (or its next one, if it is not waiting)."""
+        with self._changed:
+            self._woken = True
+            self._changed.notify_all()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait up to ``timeout`` seconds, until set or woken; True if set."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._set or self._woken, timeout)
+            self._woken = False
+            return self._set
 
 
 def retry_wait(failures: int) -> timedelta:
@@ -201,7 +236,6 @@ class Hosted:
     quiet: bool | None = None  # looked at seldom (file events, or its account's watcher, cover it); None: unknown
     watched_in: tuple[Path, ...] = ()  # the folders whose file events concern it
     game: str = ""  # the game its config names, as read at discovery (its config, once polled, says it)
-    early: bool = False  # its config was read at its first look, to watch a Google match before its first poll
     stirred: bool = False  # a file event fell in its folders while its poll ran: looked at again once it ends
 
     @property
@@ -245,7 +279,7 @@ class Host:
         self._answers: queue.SimpleQueue[tuple[str, Touched]] = queue.SimpleQueue()  # Drive's, by account
         self._asking: dict[str, datetime] = {}  # the accounts whose question to Drive is under way, since when
         self._said_late: set[str] = set()  # the accounts said to be late with it
-        self._stop: Waiter = threading.Event()  # what ``run`` waits on: once set, no poll starts
+        self._stop: Waiter = Stop()  # what ``run`` waits on: once set, no poll starts
         # What a pass looks at, without a pass over every match: the moments matches fall due (a heap; an entry
         # whose match was planned again since is left behind and skipped), the matches an event or Drive named
         # (looked at first), those a look found needing a poll that wait for a worker (not looked at again), those
@@ -328,8 +362,16 @@ class Host:
         self.accounts.drop_idle()
 
     def _join(self, path: Path, now: datetime) -> None:
-        """Host the match of the config ``path`` (found now)."""
-        self.matches[path] = hosted = Hosted(path, self._shown(path), now, game=ruleset_named(path))
+        """Host the match of the config ``path`` (found now); a Google match is watched by its account from now on
+        (``_watch_early``)."""
+        try:
+            sheets: Spreadsheets | None = read_spreadsheets(path)
+        except ConfigError:  # its poll says what is wrong with it, and retries it
+            sheets = None
+        game = sheets.ruleset if sheets is not None else ruleset_named(path)
+        self.matches[path] = hosted = Hosted(path, self._shown(path), now, game=game)
+        if sheets is not None:
+            self._watch_early(hosted, sheets, now)
         self._plan(hosted, now)
         self._by_folder.setdefault(path.parent, set()).add(path)  # an event there: a save, even before its first
         # poll (a cold start's changed match goes first)
@@ -409,7 +451,15 @@ class Host:
                 touched = watcher.ask(now)
             finally:
                 self._answers.put((watcher.name, touched))
+                if touched:  # a save to answer: the loop takes it now (an answer naming none, at its next pass)
+                    self._wake()
         return ask
+
+    def _wake(self) -> None:
+        """The loop's wait ends now (``Stop.wake``; a waiter that cannot be woken, at its next tick)."""
+        wake = getattr(self._stop, "wake", None)
+        if callable(wake):
+            wake()
 
     def _take_answers(self, now: datetime) -> None:
         for name, touched in drained(self._answers):
@@ -501,14 +551,7 @@ class Host:
         account from then on (``_watch_early``); one its last poll read is judged, once its account's watcher
         compared those reads with Drive's file index, from that index and its record (``quiet.watched_need``):
         no poll of its own unless it changed or falls due."""
-        if hosted.account:
-            need = self._watched_need(hosted, now)
-        else:
-            need = first_need(hosted.path, now)
-            if need.poll and not hosted.early:
-                self._watch_early(hosted, now)
-                if hosted.account and need.rank == LATER:
-                    need = self._watched_need(hosted, now)
+        need = self._watched_need(hosted, now) if hosted.account else first_need(hosted.path, now)
         if need.idle is not None:
             kept = need.idle.state
             hosted.line, hosted.warning = kept.summary, kept.warning
@@ -525,20 +568,18 @@ class Host:
             return Need(poll=True, why="not polled yet in this host", rank=LATER)
         return watched_need(hosted.path, hosted.keys, bool(told) or watcher.changed(hosted.path), now)
 
-    def _watch_early(self, hosted: Hosted, now: datetime) -> None:
-        """A Google match waiting for its first poll in this host is watched by its account from its first look:
-        a save Drive's change log names then, or its file index since the match's last poll (``AccountWatcher``'s
-        hints), puts it first, ahead of a cold start's backlog, as a file event does a local match's."""
-        hosted.early = True
-        try:
-            config = load_config(hosted.path)
-        except Exception:  # its poll says what is wrong with it, and retries it
-            return
-        if config.backend is not BackendKind.GOOGLE or (config.service_account is None
-                                                         and not config.oauth_token.exists()):
+    def _watch_early(self, hosted: Hosted, sheets: Spreadsheets, now: datetime) -> None:
+        """A Google match is watched by its account from the moment the host finds it, before its first look,
+        from its config's spreadsheets and account alone (``read_spreadsheets``: no rules, no checks of every file,
+        a fraction of ``load_config``): a save Drive's change log names then, or its file index since the match's
+        last poll (``AccountWatcher``'s hints; for a match never polled, since the host found it), puts it first,
+        ahead of a cold start's thousands of first looks, as a file event does a local match's."""
+        if sheets.backend is not BackendKind.GOOGLE or (sheets.service_account is None
+                                                         and not sheets.oauth_token.exists()):
             return  # a local match; or the GM never signed in here (its poll says so): no watcher to sign in
-        hosted.account, hosted.keys = account_of(config), config_keys(config)
-        self.accounts.watcher_for(config, now).attach(hosted.path, hosted.keys, since=last_read(hosted.path))
+        hosted.account, hosted.keys = account_of(sheets), config_keys(sheets)
+        since = last_read(hosted.path) or LastRead(now, {})
+        self.accounts.watcher_for(sheets, now).attach(hosted.path, hosted.keys, since=since)
 
     def _start_polls(self, now: datetime) -> None:
         """Start the polls of the matches waiting for one as the workers allow: the changed matches first, then
@@ -566,6 +607,7 @@ class Host:
             exc = future.exception()
             outcome = future.result() if exc is None else Outcome(Done.FAILED, f"{type(exc).__name__}: {exc}")
             self._done.put((path, outcome))
+            self._wake()
 
         hosted.future = self.executor.submit(visit, path, handover, self.clock, letters_only=hosted.letters_only)
         hosted.future.add_done_callback(done)

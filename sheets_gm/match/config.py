@@ -122,6 +122,14 @@ class _ConfigFile(_Strict):
     notify: dict[str, Any] = Field(default_factory=dict)  # checked by notify.settings, a line per bad option
 
 
+class _SheetsAndAccount(BaseModel):
+    """``[sheets]`` and ``[google]`` alone, checked as in :class:`_ConfigFile` (the rest of the file left unread)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    sheets: SheetsSection
+    google: GoogleSection = GoogleSection()
+
+
 @dataclass(frozen=True, slots=True)
 class MatchConfig:
     """A loaded match config: every path resolved against the config file's folder."""
@@ -331,7 +339,7 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
     if data.sync.max_interval < data.sync.interval:
         raise ConfigError(f"{path}: [sync] max_interval ({data.sync.max_interval}) is below interval "
                           f"({data.sync.interval})")
-    board = data.sheets.board.strip()
+    named = _spreadsheets(data.sheets, google, path, seats)
     notify, notify_problems = parse_notify(data.notify, where=str(path), folder=folder, seats=seats)
     return MatchConfig(
         path=path,
@@ -339,16 +347,16 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         title=data.title,
         seats=seats,
         backend=data.sheets.backend,
-        board=board,
-        engine=(data.sheets.engine or board).strip(),
-        orders=tuple(data.sheets.orders.get(seat, board).strip() for seat in seats),
-        judge=data.sheets.judge.strip() if data.sheets.judge else None,
+        board=named.board,
+        engine=named.engine,
+        orders=named.orders,
+        judge=named.judge,
         roster=_roster_path(path, data.roster),
         map=_optional_path(folder, data.map),
         gm_emails=tuple(data.gm_emails),
-        service_account=_optional_path(folder, google.service_account),
+        service_account=named.service_account,
         oauth_client=_optional_path(folder, google.oauth_client),
-        oauth_token=_optional_path(folder, google.oauth_token) or folder / ".sheets-gm" / "oauth-token.json",
+        oauth_token=named.oauth_token,
         schedule=schedule,
         settings=dict(data.settings),
         interval=data.sync.interval,
@@ -359,6 +367,56 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         web=_optional_path(folder, data.sheets.web.strip() or None),
         web_url=_web_url(path, data.sheets.web_url),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Spreadsheets:
+    """Where a match's spreadsheets are and the account that opens them, as its config names them: what
+    ``serve``'s watcher of a Google account needs of a match before its first poll (:func:`read_spreadsheets`), and
+    the same fields of a :class:`MatchConfig` (``load_config`` takes them from here too)."""
+
+    path: Path  # the config file
+    backend: BackendKind
+    board: str
+    engine: str
+    orders: tuple[str, ...]  # each seat's (the board's for a seat the config gives none), in seat order
+    judge: str | None
+    service_account: Path | None
+    oauth_token: Path
+    ruleset: str = ""  # the game the config names (lower case, unchecked)
+
+
+def _spreadsheets(sheets: SheetsSection, google: GoogleSection, path: Path, seats: tuple[str, ...],
+                  ruleset: str = "") -> Spreadsheets:
+    """``[sheets]`` and ``[google]``'s account, resolved as ``load_config`` resolves them (one way, for both)."""
+    board, folder = sheets.board.strip(), path.parent
+    return Spreadsheets(
+        path=path, backend=sheets.backend, board=board, engine=(sheets.engine or board).strip(),
+        orders=tuple(sheets.orders.get(seat, board).strip() for seat in seats),
+        judge=sheets.judge.strip() if sheets.judge else None,
+        service_account=_optional_path(folder, google.service_account),
+        oauth_token=_optional_path(folder, google.oauth_token) or folder / ".sheets-gm" / "oauth-token.json",
+        ruleset=ruleset)
+
+
+def read_spreadsheets(path: Path) -> Spreadsheets:
+    """What the config at ``path`` says of its spreadsheets and their account (:class:`Spreadsheets`), without the
+    rest of ``load_config``'s checks (the game's rules, the seats' names, the deadlines, the notices, every file's
+    links): the same parse (``read_config_toml``) and the same sections' checks, resolved by the same function.
+    Every seat the config gives orders to counts (``load_config`` refuses orders for a name that is no seat; the
+    poll says so). ConfigError when the file, its TOML or those two sections do not read."""
+    raw = read_config_toml(path)
+    try:
+        sections = _SheetsAndAccount.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(_explain(exc, path)) from None
+    sheets, google = sections.sheets, sections.google
+    names = raw.get("teams") if raw.get("teams") is not None else raw.get("seats")
+    seats = tuple(dict.fromkeys([*(str(n).strip() for n in names or () if isinstance(names, list)),
+                                 *sheets.orders]))
+    ruleset = raw.get("ruleset")
+    return _spreadsheets(sheets, google, path, seats, ruleset.strip().lower() if isinstance(ruleset, str)
+                         else "")
 
 
 def _web_url(path: Path, url: str) -> str:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.match.config import load_config
+from sheets_gm.host.accounts import account_of, config_keys
+from sheets_gm.match.config import load_config, read_spreadsheets
 from sheets_gm.running.connect import open_match_sheets
 from tests.commands.test_commands_google import ROSTER, run
 from tests.fakes.google_api import (
@@ -216,3 +217,42 @@ def test_an_idle_google_match_is_not_polled_for_drives_file_index(
         cold.step()
         clock.tick(300)
     assert order == []
+
+
+@pytest.mark.parametrize("records", ["kept", "removed"])
+def test_a_restart_answers_a_save_in_the_last_google_match_before_the_others_first_looks(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, records: str) -> None:
+    # Each Google match joins its account's watcher when the host finds it, from its config's spreadsheets and
+    # account alone (no full config read at its first look): a save typed in the last match (by name) while no
+    # host ran is told by Drive's file index at the accounts' first questions and polled before the other
+    # matches are even looked at, whatever their number (a first look is capped a pass: here one). With their
+    # records removed (a cold start on matches never polled), the index since the host found them tells it.
+    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    for config in configs.values():  # what the watcher reads of a config is what the poll reads of it
+        light, full = read_spreadsheets(config), load_config(config)
+        assert (config_keys(light), account_of(light)) == (config_keys(full), account_of(full))
+        assert light.ruleset == full.ruleset and light.oauth_token == full.oauth_token
+    warm = new_host(league, clock, [], interval=15)
+    for _ in range(3):
+        warm.step()
+        clock.tick(15)
+    warm.close()
+    clock.tick(600)
+    if records == "removed":
+        for config in configs.values():
+            for record in (config.parent / ".sheets-gm").glob("*.poll.json"):
+                record.unlink()
+    player = write_service_account_key(tmp_path / "player.json", "player@sheets-gm-test.iam.gserviceaccount.com")
+    type_orders(open_match_sheets(replace(load_config(configs["two"]), service_account=player)), ready=False)
+    clock.tick(30)
+    monkeypatch.setattr("sheets_gm.host.scheduler.LOOKS_A_PASS", 0)  # no first look by its moment at all
+    full_reads: list[Path] = []
+    monkeypatch.setattr("sheets_gm.host.accounts.load_config", lambda path: full_reads.append(path))
+    cold = new_host(league, clock, [], interval=15, workers=1)
+    order = starts(cold)
+    cold.step()
+    assert order == ["two"] and "feedback cells updated" in hosted(cold, league, "two").line
+    assert [h.path.parent.name for h in cold.matches.values() if h.looked_at is not None] == ["two"]
+    assert {h.account for h in cold.matches.values()} == {f"service account {account(a)}" for a in ("club", "guild")}
+    assert full_reads == []  # the watchers sign in from the key files the configs name

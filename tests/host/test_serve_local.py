@@ -17,6 +17,7 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.commands.serve import stop_on_signals
+from sheets_gm.host.scheduler import Stop
 from sheets_gm.host.status import read_status, status_lines
 from sheets_gm.host.visit import visit as visit_once
 from sheets_gm.match.config import MatchConfig
@@ -174,6 +175,25 @@ def test_a_deadline_fires_at_its_second(tmp_path: Path) -> None:
     host.run(Passing(clock, limit=40))
     match = hosted(host, league, "timed")
     assert state_of(sheets).turn == 2 and match.read_at == NOW + timedelta(seconds=37)
+
+
+def test_the_end_of_a_poll_wakes_the_hosts_loop_at_once(tmp_path: Path) -> None:
+    # The loop waits between passes on its Stop; a poll that ends (here, in the first pass's inline pool) wakes it,
+    # so that the next pass takes the outcome at once, not at its next tick. A wait that nothing wakes ends at its
+    # timeout (0 here: nothing sleeps).
+    league = tmp_path / "league"
+    local_match(league / "friday")
+    clock, lines = Clock(NOW), list[str]()
+    host = new_host(league, clock, lines)
+    stop = Stop()
+    host._stop = stop  # what ``run`` waits on
+    assert not stop.wait(0)
+    host.step()  # friday's first poll ends
+    assert hosted(host, league, "friday").done == "read"
+    assert stop.wait(None) is False  # woken: returns at once, not set
+    assert not stop.wait(0)
+    stop.set()
+    assert stop.wait(None) is True and stop.is_set()
 
 
 def test_sigterm_lets_the_resolution_under_way_finish_and_starts_no_other(
