@@ -658,13 +658,15 @@ def measure_idle(args: argparse.Namespace, root: Path) -> None:
               f"looked at, {polled} polled, {cpu:.0f} s of the host's CPU")
 
 
-def cold_start(root: Path, configs: Sequence[Path], args: argparse.Namespace) -> tuple[float | None, int, int, float]:
-    """``--never-polled``: every match's records removed (never polled), a host started, a save typed in the last
-    match as it starts: the seconds until its answer, the matches looked at and polled by then, the CPU spent."""
+def cold_start(root: Path, configs: Sequence[Path], args: argparse.Namespace,
+               folder: str = "idle") -> tuple[float | None, int, int, float]:
+    """``--never-polled``: every match's records removed (never polled), a host started on ``root/folder``, a save
+    typed in the last match as it starts: the seconds until its answer, the matches looked at and polled by then,
+    the CPU spent."""
     for config in configs:
         shutil.rmtree(config.parent / ".sheets-gm", ignore_errors=True)
     cpu_before = time.process_time()
-    running = Running([root / "idle"], root / "serve-status-cold.json", args.interval, args.workers)
+    running = Running([root / folder], root / "serve-status-cold.json", args.interval, args.workers)
     last = sorted(configs)[-1]
     answer = running.save(last, args.seed + "/never", 30 * 60)
     wait = running.waits[-1]
@@ -808,12 +810,22 @@ def measure_idle_google(args: argparse.Namespace, root: Path) -> None:
     sheets_reads = sum(by_caller(fake, "sheets.", accounts))
     saves = timed_saves(running, rng.sample(configs, min(args.saves, len(configs))), rng, args)
     waits = [w for w in running.waits[1:] if w is not None]
+    restart_wait = running.waits[0] if running.waits else None
     running.close()
     cron = cron_google(fake, root, configs, args)
+    never = cold_start(root, configs, args, "google") if args.never_polled else None
     fake.stop()
+    print(f"(restart: the save's poll was handed to a worker "
+          f"{'never' if restart_wait is None else f'{restart_wait:.1f} s after the save'})")
     print_google(args, len(configs), answered, first, (first_drive, first_index, first_reads, first_polls),
                  idle, (idle_polls, drive_rates, sheets_reads), saves, waits,
                  (hosted_kept, watchers_kept, rss_before, rss_idle), cron)
+    if never is not None:
+        answer, looked, polled, cpu = never
+        print(f"- a cold start on {len(configs)} Google matches never polled (their .sheets-gm folders removed): a "
+              f"save in the last match typed as the host started answered in "
+              f"{'more than 30 min' if answer is None else f'{answer:.1f} s'} (goal 30 s); by then {looked} "
+              f"matches looked at, {polled} polled, {cpu:.0f} s of CPU (the fake's included)")
 
 
 @dataclasses.dataclass
@@ -907,7 +919,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--idle-google", type=int, metavar="N",
                         help="instead: a host restarted on N Google matches polled before, over --accounts")
     parser.add_argument("--never-polled", action="store_true",
-                        help="with --idle-local: then a cold start on the same matches, their records removed")
+                        help="with --idle-local or --idle-google: then a cold start on the same matches, their "
+                        "records removed")
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)
     if args.matches < max(4, args.accounts) or args.saves < 2:

@@ -129,6 +129,7 @@ class AccountWatcher:
         self.token = ""
         self.indexed_at = started  # Drive's file index is asked from here (less the clock margin) on
         self.asked_at: datetime | None = None
+        self.busy_until: datetime | None = None  # asked sooner until then: a player saved (the host's ``BUSY_FOR``)
         self.requests = 0  # Drive requests the watcher made (its change log, start tokens, file index)
         self.error = ""  # why Drive did not answer the last question ('' when it did)
         self.said_error = ""  # the error the host last said (it says each once)

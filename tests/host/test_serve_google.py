@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -256,3 +256,35 @@ def test_a_restart_answers_a_save_in_the_last_google_match_before_the_others_fir
     assert [h.path.parent.name for h in cold.matches.values() if h.looked_at is not None] == ["two"]
     assert {h.account for h in cold.matches.values()} == {f"service account {account(a)}" for a in ("club", "guild")}
     assert full_reads == []  # the watchers sign in from the key files the configs name
+
+
+def test_an_account_a_player_saved_in_is_asked_sooner_for_two_minutes(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Idle, each account asks Drive once an interval (6 a minute at 10 s). Once its change log named a player's
+    # save, an account asks every 7.5 s for two minutes (8 a minute): the saves that follow (the same player's, her
+    # match's others') wait for a question at most 7.5 s. Our own writes, read back, do not count; the other
+    # account keeps its pace.
+    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    host = new_host(league, clock, [], interval=10)
+    for _ in range(12):  # the first polls, our answers read back, then idle
+        host.step()
+        clock.tick(10)
+    club, guild = account("club"), account("guild")
+
+    def minute() -> dict[str, int]:
+        """The change-log questions of each account in the next minute, the host's loop waiting as it asks."""
+        fake.reset_counters()
+        end = clock() + timedelta(seconds=60)
+        while clock() < end:
+            clock.tick(max(host.step(), 0.25))
+        return by_account(fake, CHANGES)
+
+    assert minute() == {club: 6, guild: 6}
+    order = starts(host)
+    player = write_service_account_key(tmp_path / "player.json", "player@sheets-gm-test.iam.gserviceaccount.com")
+    type_orders(open_match_sheets(replace(load_config(configs["two"]), service_account=player)), ready=False)
+    assert minute() == {club: 8, guild: 6}
+    assert order == ["two", "two"]  # the save answered, then our answer read back
+    minute()
+    assert minute() == {club: 6, guild: 6}
