@@ -395,8 +395,8 @@ def _client_of(config: MatchConfig | Spreadsheets) -> gspread.Client:
 
 
 class Accounts:
-    """The host's Google accounts: a signed-in client and a watcher each, made when the first match of the
-    account is polled. Used from the host's thread and the workers': behind a lock."""
+    """The host's Google accounts: a watcher each (signed in at its first question), made when the host finds the
+    first match of the account. Used from the host's thread and the workers': behind a lock."""
 
     def __init__(self) -> None:
         self._watchers: dict[str, AccountWatcher] = {}
@@ -414,7 +414,7 @@ class Accounts:
             return watcher
 
     def named(self, name: str) -> AccountWatcher | None:
-        """The watcher of the account ``name`` (None when no match of it was polled yet)."""
+        """The watcher of the account ``name`` (None when the host found no match of it)."""
         with self._lock:
             return self._watchers.get(name)
 

@@ -764,7 +764,7 @@ class Host:
                 self._hurry(hosted, now, DUE)
 
     def _watcher(self, hosted: Hosted) -> AccountWatcher | None:
-        """The watcher of a Google match's account (None for a local match, or before its first poll)."""
+        """The watcher of a Google match's account (None: a local match, or no account read yet)."""
         if not hosted.account:
             return None
         return self.accounts.named(hosted.account)
