@@ -24,7 +24,7 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -130,6 +130,7 @@ class AccountWatcher:
         self.indexed_at = started  # Drive's file index is asked from here (less the clock margin) on
         self.asked_at: datetime | None = None
         self.busy_until: datetime | None = None  # asked sooner until then: a player saved (the host's ``BUSY_FOR``)
+        self.lead = timedelta(0)  # its next question comes this much sooner, once (the host spreads its accounts)
         self.requests = 0  # Drive requests the watcher made (its change log, start tokens, file index)
         self.error = ""  # why Drive did not answer the last question ('' when it did)
         self.said_error = ""  # the error the host last said (it says each once)

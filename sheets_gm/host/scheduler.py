@@ -37,6 +37,7 @@ import itertools
 import os
 import queue
 import threading
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, wait
 from dataclasses import dataclass, field
@@ -168,6 +169,16 @@ class Stop:
             self._changed.wait_for(lambda: self._set or self._woken, timeout)
             self._woken = False
             return self._set
+
+
+def phase(name: str) -> float:
+    """A share of the interval in [0, 1) drawn from an account's name (the same at every start): where in the
+    interval its questions to Drive fall.
+
+    >>> phase("service account a@b"), phase("service account a@b") == phase("service account a@b")
+    (0.777, True)
+    """
+    return zlib.crc32(name.encode("utf-8")) % 1000 / 1000
 
 
 def retry_wait(failures: int) -> timedelta:
@@ -445,11 +456,21 @@ class Host:
                     self.say(f"Account {watcher.name}: {watcher.error}.")
                     self.changed = True
                 continue
-            if watcher.asked_at is not None and now - watcher.asked_at < self._asks_every(watcher, now):
+            if watcher.asked_at is not None and now < self._next_ask(watcher, now):
                 continue
+            # An account's second question comes a share of the interval after its first, the share its name
+            # draws (``phase``): the accounts a host found together ask at moments spread over the interval, not
+            # a hundred at once every interval (a burst that delays the answer naming a save).
+            watcher.lead = self.interval * phase(watcher.name) if watcher.asked_at is None else timedelta(0)
             self._asking[watcher.name] = now
             self.background(self._asker(watcher, now), f"sheets-gm-drive {watcher.name}")
         self._take_answers(now)
+
+    def _next_ask(self, watcher: AccountWatcher, now: datetime) -> datetime:
+        """When an account that asked Drive before asks it again (``_asks_every`` after its last question, less its
+        ``lead`` once)."""
+        assert watcher.asked_at is not None
+        return watcher.asked_at + self._asks_every(watcher, now) - watcher.lead
 
     def _asks_every(self, watcher: AccountWatcher, now: datetime) -> timedelta:
         """How long after its last question an account asks Drive again: the interval, or ``BUSY_SHARE`` of it for
@@ -798,7 +819,7 @@ class Host:
         if self._urgent or (self._waiting and len(self._polling) < self.workers):
             return 0.0
         moments = [] if self._soonest() is None else [self._moments[0][0]]
-        moments += [w.asked_at + self._asks_every(w, now) for w in self.accounts.all() if w.asked_at is not None]
+        moments += [self._next_ask(w, now) for w in self.accounts.all() if w.asked_at is not None]
         if self.scanned_at is not None:
             moments.append(self.scanned_at + self._search_every())
         return max(0.0, (min(moments, default=now + self.interval) - now).total_seconds())

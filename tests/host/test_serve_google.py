@@ -4,6 +4,7 @@ account, not per match, and a question Drive does not answer loses nothing."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.host.accounts import account_of, config_keys
+from sheets_gm.host.scheduler import phase
 from sheets_gm.match.config import load_config, read_spreadsheets
 from sheets_gm.running.connect import open_match_sheets
 from tests.commands.test_commands_google import ROSTER, run
@@ -261,30 +263,42 @@ def test_a_restart_answers_a_save_in_the_last_google_match_before_the_others_fir
 def test_an_account_a_player_saved_in_is_asked_sooner_for_two_minutes(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # Idle, each account asks Drive once an interval (6 a minute at 10 s). Once its change log named a player's
-    # save, an account asks every 7.5 s for two minutes (8 a minute): the saves that follow (the same player's, her
-    # match's others') wait for a question at most 7.5 s. Our own writes, read back, do not count; the other
-    # account keeps its pace.
+    # Idle, each account asks Drive once an interval (6 a minute at 10 s), at moments of the interval its name
+    # draws (``phase``): accounts found together do not all ask at once. Once its change log named a player's
+    # save, an account asks every 7.5 s for two minutes (7 or 8 in the next minute, as its phase falls): the saves
+    # that follow (the same player's, her match's others') wait for a question at most 7.5 s. Our own writes, read
+    # back, do not count; the other account keeps its pace.
     clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
     host = new_host(league, clock, [], interval=10)
-    for _ in range(12):  # the first polls, our answers read back, then idle
-        host.step()
-        clock.tick(10)
     club, guild = account("club"), account("guild")
+    asked: dict[str, list[datetime]] = {}
 
     def minute() -> dict[str, int]:
         """The change-log questions of each account in the next minute, the host's loop waiting as it asks."""
         fake.reset_counters()
+        asked.clear()
         end = clock() + timedelta(seconds=60)
         while clock() < end:
-            clock.tick(max(host.step(), 0.25))
+            before = by_account(fake, CHANGES)
+            wait = host.step()
+            for who, count in by_account(fake, CHANGES).items():
+                if count > before.get(who, 0):
+                    asked.setdefault(who, []).append(clock())
+            clock.tick(max(wait, 0.25))
         return by_account(fake, CHANGES)
 
+    minute()  # the first polls, our answers read back (every spreadsheet new: each account asked sooner a while)
+    minute()
     assert minute() == {club: 6, guild: 6}
+    offset = (asked[guild][0] - asked[club][0]).total_seconds() % 10
+    drawn = 10 * (phase(f"service account {club}") - phase(f"service account {guild}")) % 10
+    assert offset == pytest.approx(drawn, abs=0.3)  # spread as their names draw (to the loop's quarter second)
     order = starts(host)
     player = write_service_account_key(tmp_path / "player.json", "player@sheets-gm-test.iam.gserviceaccount.com")
     type_orders(open_match_sheets(replace(load_config(configs["two"]), service_account=player)), ready=False)
-    assert minute() == {club: 8, guild: 6}
+    busy = minute()
+    assert busy[club] in (7, 8) and busy[guild] == 6
+    assert {(b - a).total_seconds() for a, b in itertools.pairwise(asked[club][1:])} == {7.5}
     assert order == ["two", "two"]  # the save answered, then our answer read back
     minute()
     assert minute() == {club: 6, guild: 6}
