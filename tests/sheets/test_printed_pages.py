@@ -103,7 +103,9 @@ def test_every_table_of_a_practice_match_prints_at_8_points_or_more(game: str, t
     (``render_tabs.printed_type``). Checked to fail with ``print_pages_wide`` giving the layout's one page back (a
     GvG Orders tab at 5.2 pt, a Coalition View at 4), with the Archive's old 210 + 1100 pixels (7.5 pt), with the
     workbooks' Calibri 11 put back (printed in DejaVu Sans here: GvG's Orders at 7.0 pt, its Archive at 6.5), and
-    with columns counted as if split across pages in ``print_pages_wide`` (Coalition's Orders at 7.3)."""
+    with columns counted as if split across pages in ``print_pages_wide`` (Coalition's Orders at 7.3), and with its
+    columns laid out for 80% rather than 82% (``PRINT_FIT_SCALE``: LibreOffice takes 2% off where that saves a page
+    down, ``render_tabs.printed_scale``: GvG's Orders at 7.9 pt, Win or Die's at 7.8, as LibreOffice printed it)."""
     init_practice(tmp_path, game)
     capsys.readouterr()
     printed_type = _render_tabs().printed_type
