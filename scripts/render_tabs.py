@@ -28,7 +28,7 @@ from typing import Any
 import openpyxl
 from openpyxl.utils import get_column_letter
 
-from sheets_gm.sheets.local.layout import pages_laid
+from sheets_gm.sheets.local.layout import PRINT_HEADINGS_POINTS, pages_laid
 
 
 def pdf_pages(pdf: Path) -> int:
@@ -103,7 +103,8 @@ def print_scale(ws: Any, measure: tuple[float, float] = LIBERATION) -> float:
     widths = [(col, points) for col in range(1, ws.max_column + 1) if (points := _column_points(ws, col, measure))]
     # the columns repeated on each page across (a table's first, a plane's row letters) take room on every page
     last = _title_cols(ws)
-    points = sum(w for _c, w in widths) + (wide - 1) * sum(w for c, w in widths if c <= last)
+    points = (sum(w for _c, w in widths) + (wide - 1) * sum(w for c, w in widths if c <= last)
+              + wide * _headings_points(ws))
     page = PAGE_POINTS.get(ws.page_setup.orientation or "portrait", PAGE_POINTS["portrait"])
     # a hair below the exact fit: the columns summed at it come to the page's width give or take a rounding, which
     # once laid them on a page more, the scale then taken 1% down (a Wesnoth View at 8.17 where it fits at 8.26)
@@ -140,10 +141,16 @@ def _print_corner(ws: Any) -> tuple[int, int]:
     return int(ws.max_column), int(ws.max_row)
 
 
+def _headings_points(ws: Any) -> float:
+    """The width at scale 1 of the row numbers LibreOffice prints on each page of a tab printed with its headings."""
+    return PRINT_HEADINGS_POINTS if ws.print_options.headings else 0.0
+
+
 def _pages_across(ws: Any, scale: float, measure: tuple[float, float]) -> int:
     widths = [_column_points(ws, c, measure) * scale for c in range(1, _print_corner(ws)[0] + 1)]
     title = _title_cols(ws)
-    return pages_laid(widths[title:], sum(widths[:title]), PAGE_POINTS[ws.page_setup.orientation or "portrait"])
+    return pages_laid(widths[title:], sum(widths[:title]) + _headings_points(ws) * scale,
+                      PAGE_POINTS[ws.page_setup.orientation or "portrait"])
 
 
 def estimated_pages(ws: Any, measure: tuple[float, float] = LIBERATION) -> tuple[int, int]:
