@@ -15,6 +15,7 @@ Needs LibreOffice (``soffice``) and poppler (``pdftoppm``, ``pdftotext``).
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import shutil
 import subprocess
@@ -27,7 +28,7 @@ from typing import Any
 import openpyxl
 from openpyxl.utils import get_column_letter
 
-from sheets_gm.sheets.local.layout import pages_laid
+from sheets_gm.sheets.local.layout import PRINT_HEADINGS_POINTS, pages_laid
 
 
 def pdf_pages(pdf: Path) -> int:
@@ -64,8 +65,28 @@ def measure_of(ws: Any) -> tuple[float, float]:
 
 def printed_type(ws: Any) -> float:
     """The type size in points the worksheet ``ws`` prints at, estimated: its default font's size at its
-    ``print_scale`` by ``measure_of`` its font (the PDF's own is ``smallest_type``)."""
-    return float(ws.parent._fonts[0].sz or FONT_POINTS) * print_scale(ws, measure_of(ws))
+    ``printed_scale`` by ``measure_of`` its font (the PDF's own is ``smallest_type``)."""
+    return float(ws.parent._fonts[0].sz or FONT_POINTS) * printed_scale(ws, measure_of(ws))
+
+
+#: What LibreOffice takes off the zoom of a tab fit to pages wide but not tall that prints over pages down, where
+#: that saves a page down (its tdf#103516: the zoom, a whole percent, times 0.98, to a whole percent below).
+LIBREOFFICE_SHRINK = 0.98
+
+
+def printed_scale(ws: Any, measure: tuple[float, float] = LIBERATION) -> float:
+    """The least scale LibreOffice may print the worksheet ``ws`` at: its ``print_scale`` to the whole percent
+    below (LibreOffice looks for the largest whole percent its columns fit at), and for a tab fit to pages wide
+    but not tall, ``LIBREOFFICE_SHRINK`` less, which it takes where that saves a page down: whether it does turns
+    on the rows' heights, which LibreOffice sets itself for wrapped text and a match's rows grow (a Win or Die
+    Orders tab laid out for 80% printed at 78%, 7.8 pt, with its Feedback wrapped on two lines)."""
+    scale = print_scale(ws, measure)
+    if not ws.sheet_properties.pageSetUpPr or not ws.sheet_properties.pageSetUpPr.fitToPage:
+        return scale
+    zoom = math.floor(scale * 100 + 1e-9)
+    if ws.page_setup.fitToWidth and not ws.page_setup.fitToHeight:
+        zoom = math.floor(zoom * LIBREOFFICE_SHRINK)
+    return zoom / 100
 
 
 def print_scale(ws: Any, measure: tuple[float, float] = LIBERATION) -> float:
@@ -82,9 +103,12 @@ def print_scale(ws: Any, measure: tuple[float, float] = LIBERATION) -> float:
     widths = [(col, points) for col in range(1, ws.max_column + 1) if (points := _column_points(ws, col, measure))]
     # the columns repeated on each page across (a table's first, a plane's row letters) take room on every page
     last = _title_cols(ws)
-    points = sum(w for _c, w in widths) + (wide - 1) * sum(w for c, w in widths if c <= last)
+    points = (sum(w for _c, w in widths) + (wide - 1) * sum(w for c, w in widths if c <= last)
+              + wide * _headings_points(ws))
     page = PAGE_POINTS.get(ws.page_setup.orientation or "portrait", PAGE_POINTS["portrait"])
-    scale = min(1.0, wide * page / points) if points else 1.0
+    # a hair below the exact fit: the columns summed at it come to the page's width give or take a rounding, which
+    # once laid them on a page more, the scale then taken 1% down (a Wesnoth View at 8.17 where it fits at 8.26)
+    scale = min(1.0, wide * page / points) * (1 - 1e-9) if points else 1.0
     while scale > 0.1 and _pages_across(ws, scale, measure) > wide:
         scale *= 0.99
     return scale
@@ -117,10 +141,16 @@ def _print_corner(ws: Any) -> tuple[int, int]:
     return int(ws.max_column), int(ws.max_row)
 
 
+def _headings_points(ws: Any) -> float:
+    """The width at scale 1 of the row numbers LibreOffice prints on each page of a tab printed with its headings."""
+    return PRINT_HEADINGS_POINTS if ws.print_options.headings else 0.0
+
+
 def _pages_across(ws: Any, scale: float, measure: tuple[float, float]) -> int:
     widths = [_column_points(ws, c, measure) * scale for c in range(1, _print_corner(ws)[0] + 1)]
     title = _title_cols(ws)
-    return pages_laid(widths[title:], sum(widths[:title]), PAGE_POINTS[ws.page_setup.orientation or "portrait"])
+    return pages_laid(widths[title:], sum(widths[:title]) + _headings_points(ws) * scale,
+                      PAGE_POINTS[ws.page_setup.orientation or "portrait"])
 
 
 def estimated_pages(ws: Any, measure: tuple[float, float] = LIBERATION) -> tuple[int, int]:

@@ -28,13 +28,16 @@ def _legend_fits(ws: object) -> None:
     assert not [t for t in long if t.startswith(("How to read", "Tiles:", "Players:"))], long
 
 
-def test_gvg_prints_its_board_two_pages_wide_legend_and_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The board and its legend over two pages across at 8 pt or more (one page printed it at 4.3 pt: issue 64,
-    item 10), each page repeating the first column."""
+def test_gvg_prints_its_board_three_pages_wide_legend_and_all(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """The board and its legend over three pages across at 10 pt (one page printed it at 4.3 pt: issue 64, item 10;
+    two, each repeating the first column, at 7.6 pt, LibreOffice's row numbers taking room on each), each page
+    naming its rows with the row numbers."""
     wb = _board(tmp_path, "gvg")
     capsys.readouterr()
     board = wb["Board"]
-    assert board.sheet_properties.pageSetUpPr.fitToPage and board.page_setup.fitToWidth == 2
+    assert board.sheet_properties.pageSetUpPr.fitToPage and board.page_setup.fitToWidth == 3
+    assert board.print_title_cols is None
     assert board.page_setup.fitToHeight == 0 and board.page_setup.orientation == "landscape"
     assert board.print_options.headings  # its tiles are named by the spreadsheet's cells: "tile G9 is cell G9"
     [col] = {c.column for row in board.iter_rows() for c in row if str(c.value).startswith("How to read the board")}

@@ -89,6 +89,14 @@ PRINT_LEAST_POINTS = 8.0
 #: (measured in its PDFs, Liberation Sans 10: 7.29 characters 40.4 points, 62.14 characters 344.9, 20 characters
 #: 111.0), a little more than Excel's 5.25 and its padding of 3.75.
 PRINTED_POINTS_PER_CHAR = 5.55
+#: The scale a fit-to-width tab's columns are laid out for: LibreOffice prints at a whole percent (the largest its
+#: columns fit at), then, for a tab fit to pages wide but not tall over more than one page down, 2% smaller where
+#: that saves a page down (its tdf#103516: ``int(zoom * 0.98)``), a tab laid out for 80% printed at 78% (Win or Die's
+#: Orders, Coalition's Judge at war size at 7.8 pt). At 82% it prints at 80% at least: 8 pt.
+PRINT_FIT_SCALE = 0.82
+#: The width in points (at scale 1) of the row numbers LibreOffice prints left of a tab printed with its headings
+#: (its PRINT_HEADER_WIDTH, 1 cm), taken from each page's width for the columns.
+PRINT_HEADINGS_POINTS = 28.35
 _COLOUR = re.compile(r"^#?([0-9A-Fa-f]{6})$")
 
 
@@ -335,16 +343,18 @@ def _print_points(tab: TabLayout) -> float:
 
 def print_pages_wide(tab: TabLayout) -> int:
     """How many pages wide a fit-to-width tab prints: its layout's count, or for a tab whose columns do not fall on
-    that many pages at ``PRINT_LEAST_POINTS`` (none split, as LibreOffice lays them: it shrinks a tab further until
-    they do), as many landscape pages as hold them so, each repeating its title columns (a wide Orders tab over two
-    pages at 10 pt rather than one at 5; a GvG board over two at 9 rather than one at 4)."""
-    room = LANDSCAPE_POINTS * FONT_POINTS / PRINT_LEAST_POINTS  # points of columns a page holds at 8 pt type
+    that many pages at ``PRINT_LEAST_POINTS`` as LibreOffice prints it (at ``PRINT_FIT_SCALE``; none split, as
+    LibreOffice lays them: it shrinks a tab further until they do), as many landscape pages as hold them so, each
+    repeating its title columns (a wide Orders tab over two pages at 10 pt rather than one at 5)."""
+    # points of columns a page holds at 8 pt type as LibreOffice prints, less its row numbers where it prints them
+    room = LANDSCAPE_POINTS / PRINT_FIT_SCALE - (PRINT_HEADINGS_POINTS if tab.print_headings else 0.0)
     widths = [_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
               if c not in tab.hidden_columns]
     titles = tab.print_title_cols
     if pages_laid(widths[titles:], _title_points(tab, readable=False), room) <= tab.print_pages_wide:
         return tab.print_pages_wide
-    return max(tab.print_pages_wide, pages_laid(widths[titles or 1:], _title_points(tab, readable=True), room))
+    first = titles or (0 if tab.print_headings else 1)  # the columns after those each page repeats
+    return max(tab.print_pages_wide, pages_laid(widths[first:], _title_points(tab, readable=True), room))
 
 
 def pages_laid(widths: list[float], repeated: float, room: float) -> int:
@@ -365,12 +375,17 @@ def _title_points(tab: TabLayout, *, readable: bool) -> float:
     if tab.print_title_cols:
         return sum(_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS))
                    for c in range(tab.print_title_cols))
+    if tab.print_headings:
+        return 0.0
     return _printed_points(tab.column_widths.get(0, DEFAULT_COLUMN_PIXELS)) if readable else 0.0
 
 
 def _repeats_first_column(tab: TabLayout) -> bool:
-    """Whether each page across repeats the tab's first column though its layout names none (``_title_points``)."""
-    return not tab.print_title_cols and bool(tab.print_pages_wide) and print_pages_wide(tab) > tab.print_pages_wide
+    """Whether each page across repeats the tab's first column though its layout names none (``_title_points``):
+    not where each page prints the row numbers (a GvG board: its column A is the map's, repeated it put the board
+    on a page more)."""
+    return (not tab.print_title_cols and not tab.print_headings and bool(tab.print_pages_wide)
+            and print_pages_wide(tab) > tab.print_pages_wide)
 
 
 def print_scale(tab: TabLayout) -> float:

@@ -35,7 +35,7 @@ ITEM_COLUMNS = ("item1", "item2", "item3")
 ACTION_COLUMNS = ("action1", "action2", "action3", "action4")
 NOTHING = "none"  # typed as Item 1: the champion carries nothing
 TILE_SHADES = ("#E6E6E6", "#F7F7F7")  # a board's tiles in turn, as a chessboard's squares
-TILE_PIXELS = 150  # a tile's width
+TILE_PIXELS = 145  # a tile's width: four and the legend on one landscape page at 8 pt (150: two pages, issue 64)
 TILE_LINE_PIXELS = DRAWN_LINE_PIXELS  # a line of a tile's text
 TILE_NAME_LINES = 4  # names a tile lists one to a line; more run on, comma-separated
 

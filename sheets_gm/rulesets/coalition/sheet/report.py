@@ -88,5 +88,8 @@ def report_drawing(state: CoalitionState, board: Board, colours: Mapping[str, st
                      "Battle Announcements; once the judge's results are in, Battle Results (winners, losses, "
                      "kills, bumps, structures, victory points)."],
                     ["The map: a tab per plane. Every event of every turn: the Log tab."]]
+    # printed at its own size, a post a page across (fit to pages wide, its first post was repeated on each page as
+    # if it named the rows, and the three shrunk to 7 pt over three pages); each post's title over its column on
+    # every printed page
     return BoardDrawing(grid, fills, {i: POST_WIDTH for i in range(len(POSTS))}, {0: 40}, legend,
-                        print_title_rows=1)  # each post's title over its column on every printed page
+                        print_pages_wide=0, print_title_rows=1)

@@ -286,8 +286,10 @@ class BoardDrawer:
         widths = {0: 150, 1: 45, 2: 40, 3: 50, 4: 75, 5: 200, 6: 400}
         widths.update(dict.fromkeys(range(7, 7 + len(BOARD_TERRAINS)), 80))
         widths.update(dict.fromkeys(range(7 + len(BOARD_TERRAINS), width), 55))
+        # its line and header on every printed page, its types' names in A on each page across; no column letters or
+        # row numbers, which it does not need (their column took a page's width: 18 pages at 10 pt, not 13 at 9.3)
         return BoardDrawing(values, tuple(fills), column_widths=widths, row_heights={1: 48}, tab=UNITS_TAB,
-                            print_title_rows=2)  # its line and header on every printed page
+                            print_title_rows=2, print_headings=False)
 
     def _pawn(self, utype: UnitType) -> list[CellValue]:
         rules = self.rules
