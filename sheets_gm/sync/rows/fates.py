@@ -644,6 +644,13 @@ def _untick(tab: InputTab, kept: dict[str, dict[str, TypedRow]],
     return out
 
 
+def _goes_on(seat_read: SeatRead, left: Collection[Key], refused: Collection[Key]) -> frozenset[Key]:
+    """The seat rows the engine left as they were read (``left``), none of them refused: its rows go on at the next
+    poll with nothing for the player to tick again (a stop the stand-in GM settles), so the row keeps its Go ticked
+    as it keeps its Ready."""
+    return frozenset(k for k in left if k not in refused and seat_read.tab.table(k[0]).spec.rows == SEAT_ROWS)
+
+
 def _drawable(adapter: AnySheetAdapter, state: Any, seat: str, tab: InputTab,
               kept: dict[str, dict[str, TypedRow]]) -> tuple[dict[str, dict[str, TypedRow]], list[TypedRow]]:
     """``kept`` without the rows the new state draws no row for (a unit that fell), and those rows: set aside."""
@@ -702,8 +709,9 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     out = SeatSettled()
     out.read = [r for rows in seat_read.for_window(window).values() for r in rows
                 if r.subject in consumed and (r.typed or seat_read.pending is not None)]
-    out.unused = refused_whole(adapter, state, seat_read, out.read, verdicts, problems)
-    out.unused.update({(r.table, r.subject): engine_unused[r.subject] for r in out.read if r.subject in engine_unused})
+    refused = refused_whole(adapter, state, seat_read, out.read, verdicts, problems)
+    left = {(r.table, r.subject): engine_unused[r.subject] for r in out.read if r.subject in engine_unused}
+    out.unused = {**refused, **left}
     # A cut resolution completed reads its rows from the pending row: what it says of them is the uncut one's.
     typed_for = seat_read.read_and_used(window, consumed)
     done = typed_for - frozenset(out.unused)
@@ -723,7 +731,7 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
         done = read_out - (frozenset(out.unused) - frozenset(out.aside)) if target.key != window.key else frozenset()
     kept = seat_read.carried(window, target, done, frozenset(s for _t, s in done))
     if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
-        kept = _untick(seat_read.tab, kept, out.unused)
+        kept = _untick(seat_read.tab, kept, frozenset(out.unused) - _goes_on(seat_read, left, refused))
     out.kept, out.gone = _drawable(adapter, new_state, seat, seat_read.tab, kept)
     fresh = fresh_input(adapter, new_state, new_window, seat, seat_read.tab, out.kept) if not same_window else None
     _kept_rows_said(out, adapter, state, seat_read, window, target, verdicts, problems, same_window=same_window,
@@ -872,6 +880,9 @@ def _step_notes(out: SeatSettled, seat_read: SeatRead, window: Window, same_wind
             ticks = spec.of_kind(ColumnKind.TICK)
             if spec.rows != SEAT_ROWS or not ticks or not any(row.ticked(c.key) for c in ticks):
                 continue
+            stays = out.kept.get(row.table, {}).get(row.subject)
+            if stays is not None and any(stays.ticked(c.key) for c in ticks):
+                continue  # kept ticked: its rows go on at the next poll, and the row says so (``_goes_on``)
             steps = [r for r in out.read if seat_read.tab.table(r.table).spec.rows != SEAT_ROWS]
             left = sum((r.table, r.subject) in out.unused for r in steps)
             went = go_sentence(window, len(steps) - left, left, ticks[0].header)
