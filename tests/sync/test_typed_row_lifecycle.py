@@ -320,3 +320,18 @@ def test_an_end_turn_ticked_in_the_opponents_turn_is_unticked_as_it_resolves() -
     row = match.row(bo, "seat", 0)
     assert not row.ticked("ready") and "was unticked as it resolved" in row.feedback, row.feedback
     assert not match.poll().resolved
+
+
+def test_status_names_the_box_a_refused_row_holds() -> None:
+    """Issue 64, tried in LibreOffice: a Wesnoth leader's move into an impassable hex held its ticked End turn, and
+    status said "Not ready: Ann (Ready ticked, …)", of a box the sheet calls End turn."""
+    from sheets_gm.commands.polls import window_status_lines
+
+    match = Match("wesnoth")
+    ann = match.window().awaited[0]
+    match.type(ann, "units", 0, "action", "move")
+    match.type(ann, "units", 0, "to", "A1")  # impassable on the sample map
+    match.type(ann, "seat", 0, "ready", True)
+    lines = window_status_lines(poll(match.sheets, match.cls, now=NOW, dry_run=True), NOW)
+    line = next(x for x in lines if x.startswith("Not ready:"))
+    assert f"{ann} (End turn ticked, not taken while 1 row of {ann}'s says ✘: listed below)" in line, line
