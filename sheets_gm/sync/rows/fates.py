@@ -336,21 +336,23 @@ def unticked(table: InputTable, row: TypedRow) -> tuple[TypedRow, list[str]]:
     return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()}), ticked
 
 
-def handed_back(tab: InputTab, rows: Sequence[TypedRow], reason: str) -> tuple[list[TypedRow],
-                                                                               dict[str, dict[str, str]]]:
+def handed_back(tab: InputTab, rows: Sequence[TypedRow], reason: str, aside: str = "") -> tuple[
+        list[TypedRow], dict[str, dict[str, str]]]:
     """A seat handed back to its player: what its bot typed stays for her to change, Ready and Go unticked (left
     ticked, the next poll would resolve the bot's rows as hers before she saw them); what each row that had a box
-    ticked says, by table and subject."""
+    ticked says, by table and subject. ``aside``: what the hand-back set aside instead (``given_back_notice``, where
+    her pasted post gives the orders), said in place of the rows staying."""
     out: list[TypedRow] = []
     said: dict[str, dict[str, str]] = {}
+    stays = aside or "what the bot typed stays for you to change."
     for row in rows:
         row, ticked = unticked(tab.table(row.table).spec, row)
         out.append(row)
         if ticked:
             said.setdefault(row.table, {})[row.subject] = (
-                f"Handed back to you by the GM ({reason}): what the bot typed stays for you to change. "
+                f"Handed back to you by the GM ({reason}): {stays} "
                 f"{' and '.join(ticked)} unticked, so nothing resolves before you look: tick {' or '.join(ticked)} "
-                "when your rows are right.")
+                f"when {'your orders are in' if aside else 'your rows are right'}.")
     return out, said
 
 
@@ -372,6 +374,16 @@ def given_back_line(tab: InputTab, open_window: Window, reason: str, rows: Seque
             " what the bot had typed, no longer in your rows, so that your own rows or your pasted post give the "
             "orders; copy a line back if you want it:")
     return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
+def given_back_aside(count: int, archive_tab: str) -> str:
+    """What the seat row of a seat handed back says of the bot's rows the hand-back set aside.
+
+    >>> given_back_aside(9, "Archive coalition")
+    "the 9 rows the bot typed went to tab 'Archive coalition'; your own rows or your pasted post give the orders now."
+    """
+    rows = "the row the bot typed" if count == 1 else f"the {count} rows the bot typed"
+    return f"{rows} went to tab {archive_tab!r}; your own rows or your pasted post give the orders now."
 
 
 def given_back_notice(count: int, reason: str, archive_tab: str) -> str:
