@@ -155,9 +155,11 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         if state.winner is None:
             return Outcome((), f"a draw in round {state.round}")
         winners = tuple(p.name for p in state.players if p.team == state.winner)
+        conceded = [p.name for p in state.players if p.conceded and p.team != state.winner]
+        how = f" ({' and '.join(conceded)} conceded)" if conceded else ""
         # "won by": a team's name may be a plural (wolves), and "team 2 wins" / "wolves win" cannot share a verb
         return Outcome(winners, f"won by {state.team_label(state.winner)} ({', '.join(winners)}) in round "
-                                f"{state.round}")
+                                f"{state.round}{how}")
 
 
     # -- the GM ------------------------------------------------------------------------------
