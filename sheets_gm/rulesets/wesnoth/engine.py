@@ -116,6 +116,10 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         """The players in turn order."""
         return tuple(p.name for p in state.players)
 
+    def seats_out(self, state: WesnothState) -> frozenset[str]:
+        """The players conquered, or who conceded, while the others play on (a game of three or four)."""
+        return frozenset(p.name for p in state.players if p.out)
+
     def window(self, state: WesnothState) -> Window | None:
         """The acting player's turn (stepwise under ``resolve: step``)."""
         if state.finished:
