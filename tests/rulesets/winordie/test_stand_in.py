@@ -21,6 +21,21 @@ def _passive_waits(settings: WodSettings | None) -> tuple[WodState, str]:
     return made.first.state, made.attacker.id
 
 
+def test_the_stand_in_gm_gives_a_charge_after_a_one_hex_move_no_die() -> None:
+    """Issue 64, item 1 ("check every passive's card text"), played in LibreOffice: the Lancer moved one hex and
+    attacked, and the stand-in GM gave its Charge ("After moving 2 or more hexes this turn my next attack rolls 1 more
+    die") the die. It settles the Charge with no die and says why; the Log tells the GM how far the unit moved."""
+    made = passive_attack(ON, one_hex=True)
+    state = made.first.state
+    assert made.passive.name == "Charge"
+    assert any(f"({made.attacker.id} (Lancer)'s passive Charge may change its attack (it attacks after moving 1 hex "
+               "this turn)" in f"({e.text}" for e in made.first.events), [e.text for e in made.first.events]
+    (pending,) = state.pending
+    events = made.rules.stand_in_gm_events(state)
+    assert [(e.kind, e.target) for e in events] == [(GmKind.DONE, str(pending.id))]
+    assert events[0].reason.endswith(f"{made.attacker.id} moved 1 hex this turn, not 2 or more: no die"), events
+
+
 def test_the_stand_in_gm_gives_a_passive_its_die_and_settles_it() -> None:
     r = rules(ON)
     state, attacker = _passive_waits(ON)
