@@ -793,16 +793,19 @@ def _kept_rows_said(out: SeatSettled, adapter: AnySheetAdapter, state: Any, seat
             if said:
                 out.notes.append({"table": table, "subject": subject, "values": dict(row.values), "note": said})
             waiting = seat_input if same_window else fresh if reread else None
+            # the open window's input names the row as it was read, before an ordered table's rows moved up
+            named = row.subject if same_window else subject
             # what the game tells the row (a standing reaction in its own player's turn) is said as the next poll
             # says it: otherwise that poll writes again with nothing new typed
-            extra = game_notes(waiting, subject)
+            extra = game_notes(waiting, named)
             if extra and extra not in said:
                 said = " · ".join(p for p in (said, extra) if p)
-            if waiting is not None and subject in waiting.held:  # for her next turn, not this window
+            if waiting is not None and named in waiting.held:  # for her next turn, not this window
                 if MARK not in said:  # what her turn will refuse, said while it waits (a refusal stands)
-                    said = table_ahead_refusals(adapter, new_state, target, seat, seat_read.tab.table(table).spec,
-                                                [replace(row, subject=subject)], waiting.held).get(subject, said)
-                waits = waiting.held_why.get(subject, "")
+                    refused = table_ahead_refusals(adapter, new_state, target, seat, seat_read.tab.table(table).spec,
+                                                   [replace(row, subject=named)], waiting.held).get(named)
+                    said = renamed(refused, moved) if refused else said
+                waits = waiting.held_why.get(named, "")
                 said = " · ".join(p for p in (said, held_sentence(target, seat, seat_read.tab.table(table).spec, waits))
                                   if p)
             spec = seat_read.tab.table(table).spec
