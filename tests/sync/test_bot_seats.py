@@ -427,3 +427,22 @@ def test_a_bots_list_empties_the_rows_below_it_whatever_the_adapter_types(tmp_pa
             return
         _step(sheets, name, people)
     pytest.skip(f"{name}: no bot's cells name a list table in its first windows")
+
+
+def test_a_post_s_title_line_is_said_read_not_carried_out() -> None:
+    """Issue 64, item 7, played in LibreOffice: after the resolution, a post's title line ("Turn 2 orders:"),
+    passed over, said "✔ Carried out in turn 1 · orders (the Log says what it did)." as the army's order did. It says
+    it was read and passed over; the order's line says it was carried out."""
+    from sheets_gm.sync.autoplay import type_bot_orders
+    from tests.sync.test_typed_row_lifecycle import Match
+
+    match = Match("coalition")
+    army = next(a for a in match.read().record.state.armies if a.side.value == "coalition")
+    match.type("coalition", "post", 0, "line", "Turn 1 orders:")
+    match.type("coalition", "post", 1, "line", f"{army.name}: {army.at} - none")
+    match.type("coalition", "side", 0, "ready", True)
+    type_bot_orders(match.sheets, match.cls, {s: b for s, b in match.bots.items() if s != "coalition"})
+    assert match.poll().resolved
+    title, order = match.row("coalition", "post", 0), match.row("coalition", "post", 1)
+    assert title.feedback.startswith("Read in turn 1 · orders: passed over: no army's order"), title.feedback
+    assert order.feedback.startswith("✔ Carried out in turn 1 · orders"), order.feedback

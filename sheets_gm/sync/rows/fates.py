@@ -201,6 +201,15 @@ def carried_sentence(closed: Window, what: str) -> str:
     return f"{CARRIED}{closed.label}: {what}{'' if what.endswith(('.', '!', '?')) else '.'}"  # one full stop
 
 
+def read_sentence(closed: Window, word: str) -> str:
+    """A row the resolution of ``closed`` read, cleared, that gave no order: the game's ``word`` on it.
+
+    >>> read_sentence(Window("2", "turn 2 · orders", "orders", ("coalition",), 2), "passed over: no army's order")
+    "Read in turn 2 · orders: passed over: no army's order."
+    """
+    return f"Read in {closed.label}: {word}{'' if word.endswith(('.', '!', '?', ')')) else '.'}"
+
+
 def empty_row_answer(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, table: InputTable,
                      subject: str, note: str, outcome_text: str, writes_now: bool) -> str:
     """What a row with nothing typed in it says, the one answer every writer draws (a resolution's write, the
@@ -753,7 +762,8 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     did = {(r.table, r.subject): [v.message for v in row_verdicts(adapter, state, seat, r, placed) if v.accepted]
            for r in out.read} if resolved_words else {}
     _carried_notes(out, seat_read, window, did,
-                   lambda spec, subject: bool(new_window and adapter.idle_row_reason(new_state, seat, spec, subject)))
+                   lambda spec, subject: bool(new_window and adapter.idle_row_reason(new_state, seat, spec, subject)),
+                   _passed_over(seat_read, seat_input))
     if seat not in window.awaited and seat_read.pending is None and not same_window:
         _notes_kept_through(out, seat_read)
     return out
@@ -848,12 +858,22 @@ def _notes_kept_through(out: SeatSettled, seat_read: SeatRead) -> None:
         out.notes.append({"table": table, "subject": subject, "values": {}, "note": note})
 
 
+def _passed_over(seat_read: SeatRead, seat_input: SeatInput[Any] | None) -> dict[str, Sequence[str]]:
+    """The game's notes on the lines of a pasted post (a ``numbered`` table) that gave no order (read as none: a title
+    line passed over), by subject; none while a cut resolution is completed (its input is not the one read)."""
+    if seat_input is None or seat_read.pending is not None:
+        return {}
+    lines = {r.subject for r in seat_read.rows if seat_read.tab.table(r.table).spec.numbered}
+    return {s: said for s, said in seat_input.notes.items() if s in lines and not seat_input.read_as.get(s)}
+
+
 def _carried_notes(out: SeatSettled, seat_read: SeatRead, window: Window, said: Mapping[Key, Sequence[str]],
-                   idle: Callable[[InputTable, str], bool]) -> None:
+                   idle: Callable[[InputTable, str], bool], notes: Mapping[str, Sequence[str]]) -> None:
     """Add to ``out`` what a row the resolution carried out whole says once cleared: what it did (``said``: the
     resolution's verdicts, by table and subject), until she types in it again or the seat's next window resolves;
     the Log and her View say it at length. A row the game gives its own reason in the window that opens (``idle``:
-    a player knocked down) says that instead."""
+    a player knocked down) says that instead; a post's line that gave no order (``notes``, by subject: a title line
+    passed over) says that it was read, and the game's word on it."""
     for row in out.read:
         key = (row.table, row.subject)
         spec = seat_read.tab.table(row.table).spec
@@ -862,7 +882,8 @@ def _carried_notes(out: SeatSettled, seat_read: SeatRead, window: Window, said: 
                 or (spec.rows == SEAT_ROWS and not _orders_typed(spec, row)):
             continue
         what = "; ".join(dict.fromkeys(said.get(key, [])))
-        note = carried_sentence(window, what)
+        word = "" if what else "; ".join(dict.fromkeys(notes.get(row.subject, ())))
+        note = read_sentence(window, word) if word else carried_sentence(window, what)
         out.shown.setdefault(row.table, {}).setdefault(row.subject, note)
         out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
 
