@@ -259,13 +259,15 @@ def _deadline_phrase(deadline: str, now: datetime, what: str, who: str) -> str:
 
 
 def _not_ready(report: WindowReport, seat: str) -> str:
-    """A seat the window waits for, and, when its Ready is ticked, why it is not taken: its rows refused."""
-    if seat not in report.ready_held:
+    """A seat the window waits for, and, when its Ready (Wesnoth's End turn) is ticked, why it is not taken: its rows
+    refused."""
+    box = report.ready_held.get(seat)
+    if not box:
         return seat
     refused = sum(1 for row, _why in report.rejected if row.split(" · ", 1)[0] == seat)
-    return (f"{seat} (Ready ticked, not taken while {counted(refused, 'row')} of {seat}'s "
+    return (f"{seat} ({box} ticked, not taken while {counted(refused, 'row')} of {seat}'s "
             f"{'says' if refused == 1 else 'say'} ✘: listed below)"
-            if refused else f"{seat} (Ready ticked, not taken while a row of {seat}'s says ✘)")
+            if refused else f"{seat} ({box} ticked, not taken while a row of {seat}'s says ✘)")
 
 
 def window_status_lines(report: WindowReport, now: datetime, held: str = "") -> list[str]:

@@ -8,7 +8,9 @@ left out when that one failed.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from datetime import datetime, time
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,7 @@ from sheets_gm.privacy.gm_files import chmod_fix, exposed
 from sheets_gm.privacy.secrets import exposures, place, shared_folders
 from sheets_gm.rulesets.registry import GAMES, UnknownRulesetError, get_ruleset
 from sheets_gm.running.cron import cron_line
+from sheets_gm.sheets.adapter import CONFIG_STAND_IN
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.retry import RetryPolicy
 
@@ -66,7 +69,19 @@ def run_doctor(path: Path, *, now: datetime, matches: int = 1, retry: RetryPolic
     report.guarded("secret files", lambda: check_secret_files(config, report))
     report.guarded("quota", lambda: check_quota(config, report, matches))
     report.guarded("notices", lambda: check_notices(config, report, now=now, test=send_test))
-    return report.checks
+    return [config_named(check, config.path) for check in report.checks]
+
+
+def config_named(check: Check, config: Path) -> Check:
+    """``check`` with every ``-c MATCH.toml`` its message or fix passed on (a sync error's words, which name the
+    config by a stand-in) naming ``config``, the file the GM gave doctor, as its own fixes do.
+
+    >>> from sheets_gm.doctor.checkup import Verdict
+    >>> config_named(Check("layout", Verdict.FAIL, "run sheets-gm repair -c MATCH.toml, which…"), Path("friday.toml"))
+    Check(name='layout', verdict=<Verdict.FAIL: 'fail'>, message='run sheets-gm repair -c friday.toml, which…', fix='')
+    """
+    stand_in, named = f"-c {CONFIG_STAND_IN}", f"-c {shlex.quote(str(config))}"
+    return replace(check, message=check.message.replace(stand_in, named), fix=check.fix.replace(stand_in, named))
 
 
 def check_config(path: Path, report: Checkup) -> MatchConfig | None:

@@ -44,7 +44,7 @@ from sheets_gm.sync.life.seed_check import seed_fix, seed_problem
 from sheets_gm.sync.life.settle import settle_cut_command
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER, OldLayoutError, refuse_old_layout
+from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.swaps import SwappedWorkbooksError, describe_misplaced, find_misplaced
@@ -144,8 +144,7 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
         settle_cut_command(sheets, get_ruleset(config.ruleset), dry_run=True)  # a repair or init cut short
         read = read_match(sheets, get_ruleset(config.ruleset), complete=False)
     except HistoryError as exc:  # a file of another match, an engine older than its files, a command cut short
-        said = str(exc).replace(f"-c {CONFIG_PLACEHOLDER}", f"-c {config.path}")
-        report.fail("history", said, f"as it says; `sheets-gm sync -c {config.path}` tells the same, and "
+        report.fail("history", str(exc), f"as it says; `sheets-gm sync -c {config.path}` tells the same, and "
                                          "resolves nothing until it is put right")
         return
     except LayoutDriftError as exc:

@@ -146,7 +146,8 @@ class WindowReport:
     feedback_written: int = 0
     rejected: list[tuple[str, str]] = field(default_factory=list)  # (row, why)
     waiting_for: list[str] = field(default_factory=list)  # acting seats not ready
-    ready_held: list[str] = field(default_factory=list)  # of those, the seats whose Ready is ticked (held by ✘ rows)
+    #: of those, the seats whose Ready is ticked (held by ✘ rows), each with its box's header (Ready, End turn)
+    ready_held: dict[str, str] = field(default_factory=dict)
     finished: bool = False
     result: str = ""  # the status line after the poll
     state: Any = None
@@ -429,7 +430,8 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     idle_answer = _noted(read, window, answer)
     report.rejected = _rejected_list(read, answer, idle_answer)
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
-    report.ready_held = [s for s in report.waiting_for if s in read.seats and _ready_ticked(read.seats[s], window)]
+    report.ready_held = {s: box for s in report.waiting_for if s in read.seats
+                         for box in [_ready_ticked(read.seats[s], window)] if box}
     report.untyped = _untyped_rows(read, window, answer)
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = read.cut_under_way
@@ -584,14 +586,15 @@ def with_live_settings(read: MatchRead, live: Mapping[str, Any]) -> MatchRead:
     return replace(read, record=replace(read.record, ruleset=ruleset), adapter=adapter_of(ruleset))
 
 
-def _ready_ticked(seat_read: SeatRead, window: Window) -> bool:
-    """Whether the seat's Ready box is ticked for ``window`` (a seat row stamped for it, or typed ahead for it)."""
+def _ready_ticked(seat_read: SeatRead, window: Window) -> str:
+    """The header of the seat's Ready box (Ready, End turn) when it is ticked for ``window`` (a seat row stamped for
+    it, or typed ahead for it), else ''."""
     for row in seat_read.rows:
         spec = seat_read.tab.table(row.table).spec
         boxes = spec.of_kind(ColumnKind.READY)
         if spec.rows == SEAT_ROWS and boxes and row.window in (window.key, "") and row.ticked(boxes[0].key):
-            return True
-    return False
+            return boxes[0].header
+    return ""
 
 
 def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str, list[str]]:

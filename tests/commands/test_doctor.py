@@ -230,6 +230,21 @@ def test_a_drifted_header_names_the_tab_and_the_cell(tmp_path: Path, doctor: Doc
     assert "tab 'Orders blue' cell D4" in found and "fix: put the cell back" in found
 
 
+def test_a_renamed_tab_names_the_config_doctor_was_given(tmp_path: Path, doctor: Doctor) -> None:
+    """Issue 64: a tab renamed in a player's workbook made doctor pass on the sync's words, which name the config
+    by a stand-in: '… run sheets-gm repair -c MATCH.toml, which lays every tab out again …' over a fix naming
+    match.toml. Every line doctor prints names the file it was given."""
+    config, _ = local_match(tmp_path, private=True)
+    friday = config.rename(tmp_path / "friday.toml")
+    book = openpyxl.load_workbook(tmp_path / "red.xlsx")
+    book[book.sheetnames[-1]].title = "Renamed"
+    book.save(tmp_path / "red.xlsx")
+    code, out = doctor(friday)
+    assert code == 1
+    found = line(out, "✘", "layout")
+    assert "repair -c MATCH.toml" not in out and f"repair -c {friday}, which lays every tab out" in found, out
+
+
 def test_doctor_lists_every_layout_break_as_repair_mends_them_all(tmp_path: Path, doctor: Doctor) -> None:
     """Issue 54: three header cells typed over in two tabs: doctor named only the first; now a line each."""
     config, _ = local_match(tmp_path)

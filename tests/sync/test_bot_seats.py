@@ -303,13 +303,15 @@ def test_a_seat_handed_back_keeps_its_bots_rows_unticked_so_nothing_resolves_bef
     assert ticked, "the bot ticked its seat's box"
     hand_seats(sheets, cls, {seat: "none"}, "back early")
     rows = read_match(sheets, cls).seats[seat].rows
-    assert any(r.feedback.startswith("Handed back to you by the GM (back early): what the bot typed stays for you "
-                                     "to change.") for r in rows), [r.feedback for r in rows]
+    aside = {r.subject for r in given_back(read.seats[seat].tab, read.seats[seat].rows, None)}  # a post's seat
+    said = f"the {len(aside)} rows the bot typed went to tab " if aside else \
+        "what the bot typed stays for you to change."
+    assert any(r.feedback.startswith(f"Handed back to you by the GM (back early): {said}") for r in rows), \
+        [r.feedback for r in rows]
     def texts(found: Sequence[Any]) -> list[tuple[str, str, str]]:  # what the bot typed, boxes aside
         return sorted((r.table, r.subject, k) for r in found for k, v in r.values.items()
                       if isinstance(v, str) and v.strip())
 
-    aside = {r.subject for r in given_back(read.seats[seat].tab, read.seats[seat].rows, None)}  # a post's seat
     archived = _archive_text(sheets, name, seat)
     assert all(s in archived for s in aside)  # nothing of what the bot typed is lost: kept, or in her Archive
     assert texts(rows) == texts([r for r in read.seats[seat].rows if r.subject not in aside])
@@ -355,6 +357,24 @@ def test_a_coalition_side_handed_back_mid_window_gives_its_orders_by_its_post() 
     assert any(e.audience == frozenset({"coalition"}) and e.text.startswith(
         f"{len(typed)} rows the bot typed were set aside when the GM handed them back to you (Ann is back)")
         for e in done.events), [e.text for e in done.events]
+
+
+def test_a_coalition_side_handed_back_is_told_its_bot_s_rows_went_to_its_archive() -> None:
+    """Issue 64, item 6, played in LibreOffice: a side handed back mid-window found its army rows empty (set aside to
+    its Archive, its post giving the orders) and its seat row saying "what the bot typed stays for you to change".
+    The seat row says where the rows went and that her own rows or her post give the orders."""
+    from tests.sync.test_typed_row_lifecycle import Match
+
+    match = Match("coalition")
+    hand_seats(match.sheets, match.cls, {"coalition": "commander"}, "away")
+    typed = [r for r in match.read().seats["coalition"].rows if r.typed and r.table == "armies"]
+    hand_seats(match.sheets, match.cls, {"coalition": "none"}, "Ann is back")
+    seat_row = match.row("coalition", "side", 0)
+    archive = match.read().tabs.archive("coalition")
+    assert seat_row.feedback.startswith(f"Handed back to you by the GM (Ann is back): the {len(typed)} rows the bot "
+                                        f"typed went to tab {archive!r}; your own rows or your pasted post give the "
+                                        "orders now. Ready unticked"), seat_row.feedback
+    assert "stays for you to change" not in seat_row.feedback and not seat_row.ticked("ready")
 
 
 def _stale_rows(sheets: MatchSheets, name: str, seat: str, tables: Sequence[str]) -> None:
@@ -407,3 +427,22 @@ def test_a_bots_list_empties_the_rows_below_it_whatever_the_adapter_types(tmp_pa
             return
         _step(sheets, name, people)
     pytest.skip(f"{name}: no bot's cells name a list table in its first windows")
+
+
+def test_a_post_s_title_line_is_said_read_not_carried_out() -> None:
+    """Issue 64, item 7, played in LibreOffice: after the resolution, a post's title line ("Turn 2 orders:"),
+    passed over, said "✔ Carried out in turn 1 · orders (the Log says what it did)." as the army's order did. It says
+    it was read and passed over; the order's line says it was carried out."""
+    from sheets_gm.sync.autoplay import type_bot_orders
+    from tests.sync.test_typed_row_lifecycle import Match
+
+    match = Match("coalition")
+    army = next(a for a in match.read().record.state.armies if a.side.value == "coalition")
+    match.type("coalition", "post", 0, "line", "Turn 1 orders:")
+    match.type("coalition", "post", 1, "line", f"{army.name}: {army.at} - none")
+    match.type("coalition", "side", 0, "ready", True)
+    type_bot_orders(match.sheets, match.cls, {s: b for s, b in match.bots.items() if s != "coalition"})
+    assert match.poll().resolved
+    title, order = match.row("coalition", "post", 0), match.row("coalition", "post", 1)
+    assert title.feedback.startswith("Read in turn 1 · orders: passed over: no army's order"), title.feedback
+    assert order.feedback.startswith("✔ Carried out in turn 1 · orders"), order.feedback

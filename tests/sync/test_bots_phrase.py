@@ -31,3 +31,15 @@ def test_the_stand_in_judge_is_not_counted_among_the_armies() -> None:
     armies = {a.name: "commander" for a in state.armies[:7]}
     record = cast(Any, SimpleNamespace(ruleset=rules, state=state, bots={**armies, "judge": "commander"}))
     assert bots_phrase(record) == "7 played by bots (commander); the judge's results by the commander bot"
+
+
+def test_a_bot_of_a_wesnoth_player_who_is_out_is_not_named() -> None:
+    """Issue 64, checked for every game with seats that go out: a Wesnoth player conquered (or who conceded) in a
+    game of three or four plays no more, and the status line still named her bot."""
+    rules = create_ruleset("wesnoth")
+    state = rules.new_match(rules.sample_roster(), b"bots phrase")
+    first, second = state.players[0], state.players[1]
+    record = cast(Any, SimpleNamespace(ruleset=rules, state=state, bots={first.name: "skirmisher"}))
+    assert bots_phrase(record) == f"bots play {first.name} (skirmisher)"
+    record.state = state.evolve(players=(replace(first, out=True), second, *state.players[2:]))
+    assert bots_phrase(record) == ""

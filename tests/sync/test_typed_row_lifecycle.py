@@ -320,3 +320,40 @@ def test_an_end_turn_ticked_in_the_opponents_turn_is_unticked_as_it_resolves() -
     row = match.row(bo, "seat", 0)
     assert not row.ticked("ready") and "was unticked as it resolved" in row.feedback, row.feedback
     assert not match.poll().resolved
+
+
+def test_status_names_the_box_a_refused_row_holds() -> None:
+    """Issue 64, tried in LibreOffice: a Wesnoth leader's move into an impassable hex held its ticked End turn, and
+    status said "Not ready: Ann (Ready ticked, …)", of a box the sheet calls End turn."""
+    from sheets_gm.commands.polls import window_status_lines
+
+    match = Match("wesnoth")
+    ann = match.window().awaited[0]
+    match.type(ann, "units", 0, "action", "move")
+    match.type(ann, "units", 0, "to", "A1")  # impassable on the sample map
+    match.type(ann, "seat", 0, "ready", True)
+    lines = window_status_lines(poll(match.sheets, match.cls, now=NOW, dry_run=True), NOW)
+    line = next(x for x in lines if x.startswith("Not ready:"))
+    assert f"{ann} (End turn ticked, not taken while 1 row of {ann}'s says ✘: listed below)" in line, line
+
+
+def test_a_row_typed_in_the_opponent_s_turn_and_moved_up_says_its_refusal_at_once() -> None:
+    """Issue 64, item 4, played in LibreOffice: Ann typed a Win or Die action in Row 2 (Row 1 empty) during Bo's
+    turn; the poll that resolved a step of Bo's turn moved it up to Row 1 and said only "Kept for turn 5 · Bo.",
+    naming his turn and not its refusal, which came at the next poll. The resolution looked the row up in what was
+    read by the subject it moved to."""
+    from sheets_gm.sync.autoplay import type_bot_orders
+
+    match, first, second = _winordie_turn()
+    ann = second  # the first player acts; the second types ahead
+    enemy = next(u.id for u in match.read().record.state.units if u.owner == first)
+    for key, value in (("unit", enemy), ("action", "move"), ("target", "B5")):
+        match.type(ann, "actions", 1, key, value)
+    window = match.window()
+    type_bot_orders(match.sheets, match.cls, match.bots, ready=False)
+    match.type(first, "seat", 0, "go", True)
+    assert match.poll().resolved and match.window().key == window.key  # a step of the first player's turn
+    row = match.row(ann, "actions", 0)
+    assert row.text("unit") == enemy, row
+    assert row.feedback.startswith(f"✘ Unit '{enemy}' is not one of your units"), row.feedback
+    assert f"Kept for {ann}'s next turn" in row.feedback, row.feedback

@@ -116,6 +116,10 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         """The players in turn order."""
         return tuple(p.name for p in state.players)
 
+    def seats_out(self, state: WesnothState) -> frozenset[str]:
+        """The players conquered, or who conceded, while the others play on (a game of three or four)."""
+        return frozenset(p.name for p in state.players if p.out)
+
     def window(self, state: WesnothState) -> Window | None:
         """The acting player's turn (stepwise under ``resolve: step``)."""
         if state.finished:
@@ -155,9 +159,11 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         if state.winner is None:
             return Outcome((), f"a draw in round {state.round}")
         winners = tuple(p.name for p in state.players if p.team == state.winner)
+        conceded = [p.name for p in state.players if p.conceded and p.team != state.winner]
+        how = f" ({' and '.join(conceded)} conceded)" if conceded else ""
         # "won by": a team's name may be a plural (wolves), and "team 2 wins" / "wolves win" cannot share a verb
         return Outcome(winners, f"won by {state.team_label(state.winner)} ({', '.join(winners)}) in round "
-                                f"{state.round}")
+                                f"{state.round}{how}")
 
 
     # -- the GM ------------------------------------------------------------------------------

@@ -133,7 +133,8 @@ def concede(rules: WesnothRules, state: WesnothState, seat: str, reason: str) ->
         raise GmEventError(f"{seat} is out of the game already" if player is not None else f"no player {seat!r}")
     gone = [u.id for u in state.units if u.owner == seat]
     lost = [h for h, owner in state.villages if owner == seat]
-    left = state.evolve(players=tuple(replace(p, out=True) if p.name == seat else p for p in state.players),
+    left = state.evolve(players=tuple(replace(p, out=True, conceded=True) if p.name == seat else p
+                                      for p in state.players),
                         units=tuple(u for u in state.units if u.owner != seat),
                         villages=tuple((h, o) for h, o in state.villages if o != seat))
     events = [Event(state.round, EventKind.GM, f"GM: {seat} concedes ({reason}) and leaves the game with "

@@ -63,8 +63,9 @@ class Unit:
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A player: team number, faction, castle slot (her keep), gold, recruits made so far, and whether
-    she has been conquered (out of the game)."""
+    """A player: team number, faction, castle slot (her keep), gold, recruits made so far, whether she has been
+    conquered (out of the game), and whether she left it by conceding (saved only when she did, so a state with
+    no concession is saved as before)."""
 
     name: str
     team: int
@@ -73,19 +74,22 @@ class Player:
     gold: int
     recruits: int = 0
     out: bool = False
+    conceded: bool = False
 
     def with_gold(self, gold: int) -> Player:
         """The player with ``gold`` gold."""
-        return Player(self.name, self.team, self.faction, self.slot, gold, self.recruits, self.out)
+        return replace(self, gold=gold)
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "team": self.team, "faction": self.faction, "slot": self.slot,
-                "gold": self.gold, "recruits": self.recruits, "out": self.out}
+                "gold": self.gold, "recruits": self.recruits, "out": self.out,
+                **({"conceded": True} if self.conceded else {})}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Player:
         return cls(str(data["name"]), int(data["team"]), str(data["faction"]), int(data["slot"]),
-                   int(data["gold"]), int(data.get("recruits", 0)), bool(data.get("out", False)))
+                   int(data["gold"]), int(data.get("recruits", 0)), bool(data.get("out", False)),
+                   bool(data.get("conceded", False)))
 
 
 def teams_by_name(players: Iterable[Player]) -> dict[str, int]:

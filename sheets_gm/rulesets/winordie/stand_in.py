@@ -7,7 +7,9 @@ a person, and the status line counts it.
 
 What it applies, by the ability's name (the shipped abilities table's wording):
 
-- **Charge**, **Frenzy** (a passive weighed before its unit's attack): that attack rolls 1 more die;
+- **Charge**, **Frenzy** (a passive weighed before its unit's attack): that attack rolls 1 more die; a Charge only
+  when its unit's moves took it as many hexes this turn as its text asks ("after moving 2 or more hexes"), else
+  it is settled with no die;
 - **Parry** (before an enemy attack on the reactor): that attack deals 1 less damage;
 - **Drum of Dread** (before an enemy action next to it): the acting legion loses 1 morale;
 - **Heaven's Mandate**: its player gains 2 crystals and 2 morale;
@@ -23,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.winordie.enums import GmKind, Phase
 from sheets_gm.rulesets.winordie.gm import Adjustment, GmEventError, apply_gm_event, reason_problem
 from sheets_gm.rulesets.winordie.rules import WodRules, public_name
@@ -87,11 +90,36 @@ def _names(unit: Unit, aim: str) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", aim) for name in names)
 
 
+def charge_needs(p: Pending) -> int:
+    """The hexes a passive's unit must have moved this turn for its die, as its text says ("After moving 2 or more
+    hexes this turn my next attack rolls 1 more die": 2); 0 for a text that names none (Frenzy).
+
+    >>> charge_needs(Pending(1, 3, "Ann", "Ann-7", "Charge", "After moving 2 or more hexes this turn my next "
+    ...                      "attack rolls 1 more die.", "Ann-7 attack Bo-1"))
+    2
+    """
+    found = re.search(r"moving (\d+) or more hex", p.text, re.IGNORECASE)
+    return int(found.group(1)) if found else 0
+
+
+def _unmet(state: WodState, p: Pending) -> str:
+    """Why passive ``p`` gives no die (its unit moved fewer hexes this turn than its text asks), or ''."""
+    unit = state.unit(p.source)
+    need = charge_needs(p)
+    if unit is None or unit.stepped >= need:
+        return ""
+    return f"{_named(unit)} moved {counted(unit.stepped, 'hex', 'hexes')} this turn, not {need} or more: no die"
+
+
 def _effects(rules: WodRules, state: WodState, p: Pending, why: str) -> list[Adjustment] | None:
     """The adjustments that apply ``p``'s effect, or None when it needs a person's judgement."""
     if p.name in ("Charge", "Frenzy"):
         unit = state.unit(p.source)
-        return None if unit is None else [Adjustment(GmKind.DICE, _named(unit), "+1", why, True)]
+        if unit is None:
+            return None
+        if _unmet(state, p):  # "After moving 2 or more hexes this turn": not met, settled with no die
+            return []
+        return [Adjustment(GmKind.DICE, _named(unit), "+1", why, True)]
     if p.name == "Parry":
         attacker = _stopped(state, p)
         return None if attacker is None else [Adjustment(GmKind.SOFTEN, _named(attacker), "1", why)]
@@ -120,7 +148,8 @@ def stand_in_events(rules: WodRules, state: WodState,
         effects = _effects(rules, now, p, why)
         if effects is None:
             continue
-        events = [*effects, Adjustment(GmKind.DONE, str(p.id), reason=why)]
+        unmet = "" if effects else _unmet(now, p)
+        events = [*effects, Adjustment(GmKind.DONE, str(p.id), reason=f"{why}: {unmet}" if unmet else why)]
         trial = now
         try:
             for adj in events:

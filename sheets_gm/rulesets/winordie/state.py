@@ -45,11 +45,12 @@ class Unit:
     moves: int = 0  # move actions it took this turn
     used: set[str] = field(default_factory=set)  # action and reaction abilities used this turn
     ultimates: set[str] = field(default_factory=set)  # ultimates used this game
+    stepped: int = 0  # hexes its move actions took it this turn (a Charge's "after moving 2 or more hexes")
 
     def copy(self) -> Unit:
         """An independent copy."""
         return Unit(self.id, self.card, self.owner, self.at, self.damage, self.hidden, self.enhancements, self.token,
-                    self.tokens, self.actions, self.moves, set(self.used), set(self.ultimates))
+                    self.tokens, self.actions, self.moves, set(self.used), set(self.ultimates), self.stepped)
 
     def has(self, enhancement: Enhancement) -> bool:
         """Whether the unit carries the enhancement."""
@@ -60,7 +61,8 @@ class Unit:
         return {"id": self.id, "card": self.card, "owner": self.owner, "at": self.at.label if self.at else None,
                 "damage": self.damage, "hidden": self.hidden, "enhancements": [e.value for e in self.enhancements],
                 "token": self.token, "tokens": self.tokens, "actions": self.actions, "moves": self.moves,
-                "used": sorted(self.used), "ultimates": sorted(self.ultimates)}
+                "used": sorted(self.used), "ultimates": sorted(self.ultimates),
+                **({"stepped": self.stepped} if self.stepped else {})}  # saved as before when it did not move
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Unit:
@@ -68,7 +70,8 @@ class Unit:
         return cls(str(data["id"]), str(data["card"]), str(data["owner"]),
                    Hex.parse(data["at"]) if data["at"] else None, int(data["damage"]), bool(data["hidden"]),
                    tuple(Enhancement(e) for e in data["enhancements"]), str(data["token"]), int(data["tokens"]),
-                   int(data["actions"]), int(data["moves"]), set(data["used"]), set(data["ultimates"]))
+                   int(data["actions"]), int(data["moves"]), set(data["used"]), set(data["ultimates"]),
+                   int(data.get("stepped", 0)))
 
 
 @dataclass(slots=True)

@@ -52,6 +52,7 @@ from sheets_gm.sync.rows.fates import (
     SeatSettled,
     aside_notice,
     given_back,
+    given_back_aside,
     given_back_line,
     given_back_notice,
     handed_back,
@@ -405,8 +406,9 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
         whole = seat in record.bots and seat not in bots
         returned = given_back(seat_read.tab, seat_read.rows, None if whole else set(record.bots) - set(bots))
         rows[seat] = [r for r in seat_read.rows if r not in taken and r not in returned]
-        if whole:  # handed back: the bot's rows kept wait for her, unticked
-            rows[seat], told[seat] = handed_back(seat_read.tab, rows[seat], reason.strip())
+        if whole:  # handed back: the bot's rows kept wait for her, unticked (those set aside said so)
+            aside = given_back_aside(len(returned), read.tabs.archive(seat)) if returned else ""
+            rows[seat], told[seat] = handed_back(seat_read.tab, rows[seat], reason.strip(), aside)
         if taken:
             kind = bots.get(seat) or bots.get(taken[0].subject, "")
             lines[seat] = [handed_line(seat_read.tab, window, kind, reason.strip(), taken)]

@@ -201,6 +201,15 @@ def carried_sentence(closed: Window, what: str) -> str:
     return f"{CARRIED}{closed.label}: {what}{'' if what.endswith(('.', '!', '?')) else '.'}"  # one full stop
 
 
+def read_sentence(closed: Window, word: str) -> str:
+    """A row the resolution of ``closed`` read, cleared, that gave no order: the game's ``word`` on it.
+
+    >>> read_sentence(Window("2", "turn 2 · orders", "orders", ("coalition",), 2), "passed over: no army's order")
+    "Read in turn 2 · orders: passed over: no army's order."
+    """
+    return f"Read in {closed.label}: {word}{'' if word.endswith(('.', '!', '?', ')')) else '.'}"
+
+
 def empty_row_answer(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, table: InputTable,
                      subject: str, note: str, outcome_text: str, writes_now: bool) -> str:
     """What a row with nothing typed in it says, the one answer every writer draws (a resolution's write, the
@@ -336,21 +345,23 @@ def unticked(table: InputTable, row: TypedRow) -> tuple[TypedRow, list[str]]:
     return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()}), ticked
 
 
-def handed_back(tab: InputTab, rows: Sequence[TypedRow], reason: str) -> tuple[list[TypedRow],
-                                                                               dict[str, dict[str, str]]]:
+def handed_back(tab: InputTab, rows: Sequence[TypedRow], reason: str, aside: str = "") -> tuple[
+        list[TypedRow], dict[str, dict[str, str]]]:
     """A seat handed back to its player: what its bot typed stays for her to change, Ready and Go unticked (left
     ticked, the next poll would resolve the bot's rows as hers before she saw them); what each row that had a box
-    ticked says, by table and subject."""
+    ticked says, by table and subject. ``aside``: what the hand-back set aside instead (``given_back_notice``, where
+    her pasted post gives the orders), said in place of the rows staying."""
     out: list[TypedRow] = []
     said: dict[str, dict[str, str]] = {}
+    stays = aside or "what the bot typed stays for you to change."
     for row in rows:
         row, ticked = unticked(tab.table(row.table).spec, row)
         out.append(row)
         if ticked:
             said.setdefault(row.table, {})[row.subject] = (
-                f"Handed back to you by the GM ({reason}): what the bot typed stays for you to change. "
+                f"Handed back to you by the GM ({reason}): {stays} "
                 f"{' and '.join(ticked)} unticked, so nothing resolves before you look: tick {' or '.join(ticked)} "
-                "when your rows are right.")
+                f"when {'your orders are in' if aside else 'your rows are right'}.")
     return out, said
 
 
@@ -372,6 +383,16 @@ def given_back_line(tab: InputTab, open_window: Window, reason: str, rows: Seque
             " what the bot had typed, no longer in your rows, so that your own rows or your pasted post give the "
             "orders; copy a line back if you want it:")
     return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
+def given_back_aside(count: int, archive_tab: str) -> str:
+    """What the seat row of a seat handed back says of the bot's rows the hand-back set aside.
+
+    >>> given_back_aside(9, "Archive coalition")
+    "the 9 rows the bot typed went to tab 'Archive coalition'; your own rows or your pasted post give the orders now."
+    """
+    rows = "the row the bot typed" if count == 1 else f"the {count} rows the bot typed"
+    return f"{rows} went to tab {archive_tab!r}; your own rows or your pasted post give the orders now."
 
 
 def given_back_notice(count: int, reason: str, archive_tab: str) -> str:
@@ -644,6 +665,13 @@ def _untick(tab: InputTab, kept: dict[str, dict[str, TypedRow]],
     return out
 
 
+def _goes_on(seat_read: SeatRead, left: Collection[Key], refused: Collection[Key]) -> frozenset[Key]:
+    """The seat rows the engine left as they were read (``left``), none of them refused: its rows go on at the next
+    poll with nothing for the player to tick again (a stop the stand-in GM settles), so the row keeps its Go ticked
+    as it keeps its Ready."""
+    return frozenset(k for k in left if k not in refused and seat_read.tab.table(k[0]).spec.rows == SEAT_ROWS)
+
+
 def _drawable(adapter: AnySheetAdapter, state: Any, seat: str, tab: InputTab,
               kept: dict[str, dict[str, TypedRow]]) -> tuple[dict[str, dict[str, TypedRow]], list[TypedRow]]:
     """``kept`` without the rows the new state draws no row for (a unit that fell), and those rows: set aside."""
@@ -702,8 +730,9 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     out = SeatSettled()
     out.read = [r for rows in seat_read.for_window(window).values() for r in rows
                 if r.subject in consumed and (r.typed or seat_read.pending is not None)]
-    out.unused = refused_whole(adapter, state, seat_read, out.read, verdicts, problems)
-    out.unused.update({(r.table, r.subject): engine_unused[r.subject] for r in out.read if r.subject in engine_unused})
+    refused = refused_whole(adapter, state, seat_read, out.read, verdicts, problems)
+    left = {(r.table, r.subject): engine_unused[r.subject] for r in out.read if r.subject in engine_unused}
+    out.unused = {**refused, **left}
     # A cut resolution completed reads its rows from the pending row: what it says of them is the uncut one's.
     typed_for = seat_read.read_and_used(window, consumed)
     done = typed_for - frozenset(out.unused)
@@ -723,7 +752,7 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
         done = read_out - (frozenset(out.unused) - frozenset(out.aside)) if target.key != window.key else frozenset()
     kept = seat_read.carried(window, target, done, frozenset(s for _t, s in done))
     if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
-        kept = _untick(seat_read.tab, kept, out.unused)
+        kept = _untick(seat_read.tab, kept, frozenset(out.unused) - _goes_on(seat_read, left, refused))
     out.kept, out.gone = _drawable(adapter, new_state, seat, seat_read.tab, kept)
     fresh = fresh_input(adapter, new_state, new_window, seat, seat_read.tab, out.kept) if not same_window else None
     _kept_rows_said(out, adapter, state, seat_read, window, target, verdicts, problems, same_window=same_window,
@@ -733,7 +762,8 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     did = {(r.table, r.subject): [v.message for v in row_verdicts(adapter, state, seat, r, placed) if v.accepted]
            for r in out.read} if resolved_words else {}
     _carried_notes(out, seat_read, window, did,
-                   lambda spec, subject: bool(new_window and adapter.idle_row_reason(new_state, seat, spec, subject)))
+                   lambda spec, subject: bool(new_window and adapter.idle_row_reason(new_state, seat, spec, subject)),
+                   _passed_over(seat_read, seat_input))
     if seat not in window.awaited and seat_read.pending is None and not same_window:
         _notes_kept_through(out, seat_read)
     return out
@@ -773,16 +803,19 @@ def _kept_rows_said(out: SeatSettled, adapter: AnySheetAdapter, state: Any, seat
             if said:
                 out.notes.append({"table": table, "subject": subject, "values": dict(row.values), "note": said})
             waiting = seat_input if same_window else fresh if reread else None
+            # the open window's input names the row as it was read, before an ordered table's rows moved up
+            named = row.subject if same_window else subject
             # what the game tells the row (a standing reaction in its own player's turn) is said as the next poll
             # says it: otherwise that poll writes again with nothing new typed
-            extra = game_notes(waiting, subject)
+            extra = game_notes(waiting, named)
             if extra and extra not in said:
                 said = " · ".join(p for p in (said, extra) if p)
-            if waiting is not None and subject in waiting.held:  # for her next turn, not this window
+            if waiting is not None and named in waiting.held:  # for her next turn, not this window
                 if MARK not in said:  # what her turn will refuse, said while it waits (a refusal stands)
-                    said = table_ahead_refusals(adapter, new_state, target, seat, seat_read.tab.table(table).spec,
-                                                [replace(row, subject=subject)], waiting.held).get(subject, said)
-                waits = waiting.held_why.get(subject, "")
+                    refused = table_ahead_refusals(adapter, new_state, target, seat, seat_read.tab.table(table).spec,
+                                                   [replace(row, subject=named)], waiting.held).get(named)
+                    said = renamed(refused, moved) if refused else said
+                waits = waiting.held_why.get(named, "")
                 said = " · ".join(p for p in (said, held_sentence(target, seat, seat_read.tab.table(table).spec, waits))
                                   if p)
             spec = seat_read.tab.table(table).spec
@@ -825,12 +858,22 @@ def _notes_kept_through(out: SeatSettled, seat_read: SeatRead) -> None:
         out.notes.append({"table": table, "subject": subject, "values": {}, "note": note})
 
 
+def _passed_over(seat_read: SeatRead, seat_input: SeatInput[Any] | None) -> dict[str, Sequence[str]]:
+    """The game's notes on the lines of a pasted post (a ``numbered`` table) that gave no order (read as none: a title
+    line passed over), by subject; none while a cut resolution is completed (its input is not the one read)."""
+    if seat_input is None or seat_read.pending is not None:
+        return {}
+    lines = {r.subject for r in seat_read.rows if seat_read.tab.table(r.table).spec.numbered}
+    return {s: said for s, said in seat_input.notes.items() if s in lines and not seat_input.read_as.get(s)}
+
+
 def _carried_notes(out: SeatSettled, seat_read: SeatRead, window: Window, said: Mapping[Key, Sequence[str]],
-                   idle: Callable[[InputTable, str], bool]) -> None:
+                   idle: Callable[[InputTable, str], bool], notes: Mapping[str, Sequence[str]]) -> None:
     """Add to ``out`` what a row the resolution carried out whole says once cleared: what it did (``said``: the
     resolution's verdicts, by table and subject), until she types in it again or the seat's next window resolves;
     the Log and her View say it at length. A row the game gives its own reason in the window that opens (``idle``:
-    a player knocked down) says that instead."""
+    a player knocked down) says that instead; a post's line that gave no order (``notes``, by subject: a title line
+    passed over) says that it was read, and the game's word on it."""
     for row in out.read:
         key = (row.table, row.subject)
         spec = seat_read.tab.table(row.table).spec
@@ -839,7 +882,8 @@ def _carried_notes(out: SeatSettled, seat_read: SeatRead, window: Window, said: 
                 or (spec.rows == SEAT_ROWS and not _orders_typed(spec, row)):
             continue
         what = "; ".join(dict.fromkeys(said.get(key, [])))
-        note = carried_sentence(window, what)
+        word = "" if what else "; ".join(dict.fromkeys(notes.get(row.subject, ())))
+        note = read_sentence(window, word) if word else carried_sentence(window, what)
         out.shown.setdefault(row.table, {}).setdefault(row.subject, note)
         out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
 
@@ -872,6 +916,9 @@ def _step_notes(out: SeatSettled, seat_read: SeatRead, window: Window, same_wind
             ticks = spec.of_kind(ColumnKind.TICK)
             if spec.rows != SEAT_ROWS or not ticks or not any(row.ticked(c.key) for c in ticks):
                 continue
+            stays = out.kept.get(row.table, {}).get(row.subject)
+            if stays is not None and any(stays.ticked(c.key) for c in ticks):
+                continue  # kept ticked: its rows go on at the next poll, and the row says so (``_goes_on``)
             steps = [r for r in out.read if seat_read.tab.table(r.table).spec.rows != SEAT_ROWS]
             left = sum((r.table, r.subject) in out.unused for r in steps)
             went = go_sentence(window, len(steps) - left, left, ticks[0].header)

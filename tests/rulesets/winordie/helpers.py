@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheets_gm.engine.events import Event
+from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.registry import bots_of, create_ruleset
 from sheets_gm.rulesets.winordie.cards import Ability
@@ -65,7 +66,8 @@ def canonical(data: Any) -> str:
 @dataclass(frozen=True)
 class PassiveAttack:
     """A deployed match in which the acting player's unit with a passive (Frenzy or Charge) moves next to an enemy
-    and attacks it, the passive's cue met: the state before, the rows typed, and what their resolution gave."""
+    (a Charge's 2 hexes) and attacks it, the passive's cue met: the state before, the rows typed, and what their
+    resolution gave."""
 
     rules: WodRuleset
     state: WodState
@@ -75,8 +77,9 @@ class PassiveAttack:
     first: Resolution[WodState]
 
 
-def passive_attack(settings: WodSettings | None = None) -> PassiveAttack:
-    """The move and attack of a unit whose passive stops the attack for the GM (see ``PassiveAttack``)."""
+def passive_attack(settings: WodSettings | None = None, *, one_hex: bool = False) -> PassiveAttack:
+    """The move and attack of a unit whose passive stops the attack for the GM (see ``PassiveAttack``); ``one_hex``:
+    the move is one hex, a Charge's 2 or more not met."""
     r = rules(settings)
     state = deployed(r).copy()
     acting = state.acting
@@ -87,7 +90,15 @@ def passive_attack(settings: WodSettings | None = None) -> PassiveAttack:
     enemy = next(u for u in state.units if u.owner != acting and u.at is not None)
     taken = {u.at for u in state.units}
     assert attacker.at is not None
-    step_to = next(h for h in board.neighbours(attacker.at) if h not in taken and board.terrain[h].value == ".")
+    start = attacker.at
+
+    def free(h: Hex) -> bool:
+        return h not in taken and board.terrain[h].value == "."
+
+    step_to = next(h for h in board.neighbours(start) if free(h))
+    if passive.before is PassiveCue.MOVED_ATTACK and not one_hex:  # a Charge: "After moving 2 or more hexes""
+        step_to = next(h for one in board.neighbours(start) if free(one) for h in board.neighbours(one)
+                       if free(h) and board.distance(start, h) == 2)
     enemy.at = next(h for h in board.neighbours(step_to) if h not in taken and h != attacker.at)
     enemy.hidden = attacker.hidden = False
     attacker.damage = 1 if passive.before is PassiveCue.DAMAGED_ATTACK else 0

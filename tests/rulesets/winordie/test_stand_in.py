@@ -21,6 +21,21 @@ def _passive_waits(settings: WodSettings | None) -> tuple[WodState, str]:
     return made.first.state, made.attacker.id
 
 
+def test_the_stand_in_gm_gives_a_charge_after_a_one_hex_move_no_die() -> None:
+    """Issue 64, item 1 ("check every passive's card text"), played in LibreOffice: the Lancer moved one hex and
+    attacked, and the stand-in GM gave its Charge ("After moving 2 or more hexes this turn my next attack rolls 1 more
+    die") the die. It settles the Charge with no die and says why; the Log tells the GM how far the unit moved."""
+    made = passive_attack(ON, one_hex=True)
+    state = made.first.state
+    assert made.passive.name == "Charge"
+    assert any(f"({made.attacker.id} (Lancer)'s passive Charge may change its attack (it attacks after moving 1 hex "
+               "this turn)" in f"({e.text}" for e in made.first.events), [e.text for e in made.first.events]
+    (pending,) = state.pending
+    events = made.rules.stand_in_gm_events(state)
+    assert [(e.kind, e.target) for e in events] == [(GmKind.DONE, str(pending.id))]
+    assert events[0].reason.endswith(f"{made.attacker.id} moved 1 hex this turn, not 2 or more: no die"), events
+
+
 def test_the_stand_in_gm_gives_a_passive_its_die_and_settles_it() -> None:
     r = rules(ON)
     state, attacker = _passive_waits(ON)
@@ -119,3 +134,32 @@ def test_a_stopped_attack_the_stand_in_gm_settled_says_so_and_goes_on() -> None:
         assert match.poll().resolved  # it goes on: nothing for her to tick again
         return
     raise AssertionError("no stop the stand-in GM settles came up in 40 windows")
+
+
+def test_a_stopped_attack_the_stand_in_gm_settled_goes_on_under_a_go_too() -> None:
+    """Issue 64, item 5, played in LibreOffice: a Lancer moved and attacked under Go, its Charge stopped the attack
+    and the stand-in GM settled it; the row said "the row goes on at the next sync (your Go or Ready stays ticked:
+    nothing to tick again)", but the Go was unticked with the rows a step leaves ("Go carried out 2 rows and left 1
+    … tick Go again") and the next poll waited for her. A Go kept by the stop stays ticked, as a Ready does."""
+    from sheets_gm.sync.autoplay import type_bot_orders
+
+    match = Match("winordie", ON)
+    gone = ""  # the turn a Go resolved a step of: its next step is typed with Ready, to end it
+    for _ in range(60):
+        window = match.window()
+        acting = window.awaited[0]
+        stepped = window.phase == "actions" and window.key != gone
+        type_bot_orders(match.sheets, match.cls, match.bots, ready=not stepped)
+        if stepped:
+            match.type(acting, "seat", 0, "go", True)
+            gone = window.key
+        assert match.poll().resolved
+        rows = [r for r in match.read().seats[acting].rows if r.table == "actions" and r.typed]
+        if not stepped or not any("stand-in GM applied" in r.feedback for r in rows):
+            continue
+        seat_row = match.row(acting, "seat", 0)
+        assert seat_row.ticked("go") and "stand-in GM applied" in seat_row.feedback, seat_row.feedback
+        assert "tick Go again" not in seat_row.feedback, seat_row.feedback
+        assert match.poll().resolved  # it goes on: nothing for her to tick again
+        return
+    raise AssertionError("no stop the stand-in GM settles came up under a Go in 60 windows")

@@ -106,6 +106,7 @@ def _move(state: WodState, unit: Unit, route: Route, events: list[Event]) -> str
     name = public_name(state, unit)
     unit.at = route.end
     unit.moves += 1
+    unit.stepped += len(route.hexes)
     stop = f", stopped by {route.stopped_by}" if route.stopped_by else ""
     # the owner, public as the token is, puts the move in her own View's log (it names her units by id)
     events.append(Event(state.turn, EventKind.MOVED, f"{name} moves from {start.label} to {route.end.label}{stop}.",

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Verdict
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.winordie.enums import (
     AbilityType,
     ActionKind,
@@ -148,7 +149,8 @@ def weigh_passive(state: WodState, action: Action, events: list[Event]) -> str:
         unit.used.add(weighed)  # weighed once for this attack (Charge: once a turn): the row goes on at the next sync
         reveal(state, unit, events, "it attacks")  # as the attack does: the GM's list names it
         why = {PassiveCue.DAMAGED_ATTACK: f"it attacks with {unit.damage} damage",
-               PassiveCue.MOVED_ATTACK: "it attacks after a move this turn"}.get(cue, "it attacks")
+               PassiveCue.MOVED_ATTACK: f"it attacks after moving {counted(unit.stepped, 'hex', 'hexes')} this turn"
+               }.get(cue, "it attacks")
         pend(state, state.acting, unit.id, ability.name, ability.text, public_row(state, action), events)
         events.append(Event(state.turn, EventKind.PASSIVE,
                             f"{unit.id} ({unit.card})'s passive {ability.name} may change its attack ({why}): "

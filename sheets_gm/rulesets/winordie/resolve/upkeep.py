@@ -29,6 +29,7 @@ def start_of_turn(rules: WodRules, state: WodState, events: list[Event]) -> None
     for u in state.units:
         u.actions = 0
         u.moves = 0
+        u.stepped = 0
         u.used.clear()
         if u.owner == seat:
             u.tokens = 0
