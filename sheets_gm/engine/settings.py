@@ -125,12 +125,24 @@ def _coerce(key: str, tp: Any, value: Any, meta: Mapping[str, Any], folder: Path
     raise TypeError(f"unsupported setting type {tp!r}")  # a programming error, not user input
 
 
+_FIELDS: dict[type, tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]] = {}
+
+
+def _fields_of(cls: type) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]:
+    """The type of each field of the settings dataclass ``cls`` and the fields by name, found once per process for
+    each class (``typing.get_type_hints`` evaluates every annotation, and every read of a match's record parses its
+    settings)."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = (typing.get_type_hints(cls), {f.name: f for f in dataclasses.fields(cls)})
+    return found
+
+
 def parse_settings(cls: type[T], values: Mapping[str, Any], *, where: str = "settings",
                    folder: Path | None = None) -> T:
     """Build the settings dataclass ``cls`` from user values, rejecting unknown keys and bad values; a relative
     path setting is resolved against ``folder`` (when given)."""
-    hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    hints, fields = _fields_of(cls)
     chosen: dict[str, Any] = {}
     for key, value in values.items():
         name = str(key).strip().replace("-", "_")

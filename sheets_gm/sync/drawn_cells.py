@@ -144,7 +144,7 @@ def _cut_drawing(sheets: MatchSheets, read: MatchRead) -> dict[tuple[str, int, i
 
 def _drawn_here(found: CellValue, drawn: CellValue, cut: CellValue | None) -> bool:
     """Whether a drawn cell holds its drawing: the record's state's, or the cut resolution's (``cut``)."""
-    return alike(found, drawn) or (cut is not None and alike(found, cut))
+    return found == drawn or alike(found, drawn) or (cut is not None and alike(found, cut))  # equal: alike at once
 
 
 def _board_typed_over(sheets: MatchSheets, read: MatchRead,
@@ -158,13 +158,14 @@ def _board_typed_over(sheets: MatchSheets, read: MatchRead,
     board_range, grid = read.board
     found = grid_cells(board_range, grid)
     board_tab = origin(board_range)[0]
+    cut = cut or {}
     out = []
     for write in _drawing(sheets, read):
         cells = written_cells([write])
         if any(tab != board_tab for tab, _r, _c in cells):
             continue  # another drawn tab (Wesnoth's Units, a Coalition plane): not read by a poll
         wrong = {cell_at(c, r + 1): (found.get((tab, r, c), ""), value) for (tab, r, c), value in cells.items()
-                 if not _drawn_here(found.get((tab, r, c), ""), value, (cut or {}).get((tab, r, c)))}
+                 if not _drawn_here(found.get((tab, r, c), ""), value, cut.get((tab, r, c)))}
         if wrong:
             out.append((write, wrong))
     return out

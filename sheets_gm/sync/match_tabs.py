@@ -51,6 +51,12 @@ ABOUT_TAB = "About"
 GROWTH_SPARE_ROWS = 5
 
 
+#: Each input tab placed (``MatchTabs.orders``), by its layout's id, seat and table sizes, with the layout it was
+#: placed from; emptied when it holds ``_PLACED_MAX`` (an InputTab never changes once placed).
+_PLACED: dict[tuple[int, str, tuple[tuple[str, int], ...]], tuple[SheetSpec, InputTab]] = {}
+_PLACED_MAX = 4096
+
+
 @dataclass(frozen=True, slots=True)
 class MatchTabs:
     """The tabs of one match: names and placed input tables, from the layout and the seats."""
@@ -63,8 +69,21 @@ class MatchTabs:
     sizes: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def orders(self, seat: str) -> InputTab:
-        """The input tab of ``seat`` (the judge's tab for ``JUDGE``)."""
+        """The input tab of ``seat`` (the judge's tab for ``JUDGE``), placed once per process for each layout, seat
+        and table sizes (``_PLACED``: a read asks for each seat's tab many times)."""
         sizes = self.sizes.get(seat, {})
+        key = (id(self.spec), seat, tuple(sorted(sizes.items())))
+        kept = _PLACED.get(key)
+        if kept is not None and kept[0] is self.spec:
+            return kept[1]
+        if len(_PLACED) >= _PLACED_MAX:
+            _PLACED.clear()
+        tab = self._placed(seat, sizes)
+        _PLACED[key] = (self.spec, tab)  # the layout kept with it: its id names no other while the entry lives
+        return tab
+
+    def _placed(self, seat: str, sizes: Mapping[str, int]) -> InputTab:
+        """The input tab of ``seat`` with its tables of ``sizes`` rows, placed anew."""
         if seat == JUDGE:
             return InputTab.place(self.spec.tabs.judge, self.spec.headers.judge_title, self.spec.tables(judge=True),
                                   sizes)

@@ -11,6 +11,7 @@ import copy
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import count, repeat
 from typing import Any
 
 from sheets_gm.engine.grid import column_index
@@ -98,6 +99,19 @@ class Cells(dict[tuple[int, int], CellValue]):
         self.update(other)
         return self
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and deep-copied) as one dict of its cells: unpickling a dict subclass item by item calls
+        ``__setitem__`` once a cell, most of what loading a made match cost."""
+        return _cells, (dict(self), self.version)
+
+
+def _cells(items: dict[tuple[int, int], CellValue], version: int) -> Cells:
+    """The ``Cells`` holding ``items``, at ``version`` (what ``Cells.__reduce__`` pickles)."""
+    cells = Cells()
+    dict.update(cells, items)
+    cells.version = version
+    return cells
+
 
 @dataclass
 class _Scan:
@@ -109,18 +123,27 @@ class _Scan:
     last_row: int
     last_col: int
 
-    def put(self, r: int, c: int, value: CellValue) -> None:
-        """The scan kept up with one cell written."""
-        self.last_col = max(self.last_col, c)
-        if value is not None and value != "":
-            self.rows.setdefault(r, {})[c] = value
-            self.last_row = max(self.last_row, r)
-            return
-        row = self.rows.get(r)
-        if row is not None and row.pop(c, None) is not None and not row:
-            del self.rows[r]
-            if r == self.last_row:
-                self.last_row = max(self.rows, default=-1)
+    def put(self, written: Sequence[tuple[tuple[int, int], CellValue]]) -> None:
+        """The scan kept up with the cells written, in order (one loop for them all: a write of a tab's drawing
+        puts hundreds of cells)."""
+        rows, last_col, last_row, emptied = self.rows, self.last_col, self.last_row, False
+        for (r, c), value in written:
+            if c > last_col:
+                last_col = c
+            if value is not None and value != "":
+                row = rows.get(r)
+                if row is None:
+                    row = rows[r] = {}
+                row[c] = value
+                if r > last_row:
+                    last_row = r
+                continue
+            row = rows.get(r)
+            if row is not None and row.pop(c, None) is not None and not row:
+                del rows[r]
+                emptied = True
+        self.last_col = last_col
+        self.last_row = max(rows, default=-1) if emptied else last_row
 
 
 def copy_cells(tabs: dict[str, dict[tuple[int, int], Any]]) -> dict[str, dict[tuple[int, int], Any]]:
@@ -200,8 +223,13 @@ class MemoryBackend:
             r1, c1, r2, c2 = parse_cells(cells, (last_row + 1, last_col + 1))
             grid: Grid = []
             for r in range(r1, min(r2, last_row) + 1):  # past the data nothing is read: as trimmed
-                row = rows.get(r, {})
-                end = max((c for c in row if c1 <= c <= c2), default=c1 - 1)  # trailing empty cells left out
+                row = rows.get(r)
+                if not row:
+                    grid.append([])
+                    continue
+                end = max(row)  # trailing empty cells left out: the last cell in the range holding a value
+                if end > c2:
+                    end = max((c for c in row if c1 <= c <= c2), default=c1 - 1)
                 grid.append(["" if (v := row.get(c)) is None else v for c in range(c1, end + 1)])
             while grid and not grid[-1]:  # trailing empty rows left out
                 grid.pop()
@@ -232,7 +260,7 @@ class MemoryBackend:
         for full in read_back:  # a bad range fails before anything is written
             if split_a1(full)[0] not in self.tabs:
                 raise SheetError(f"Unable to parse range: {full}")
-        staged: dict[str, list[tuple[int, int, CellValue]]] = {}
+        staged: dict[str, list[tuple[tuple[int, int], CellValue]]] = {}
         noted: list[tuple[str, int, int, str]] = []
         for w in writes:
             tab, cells = split_a1(w.range)
@@ -245,8 +273,8 @@ class MemoryBackend:
             if r1 + len(w.values) > rows or c2 >= cols:
                 raise SheetError(f"Range ({w.range}) exceeds grid limits. Max rows: {rows}, max columns: {cols}")
             cells_of_tab = staged.setdefault(tab, [])
-            for i, row in enumerate(w.values):
-                cells_of_tab += [(r1 + i, c1 + j, value) for j, value in enumerate(row)]
+            for r, row in enumerate(w.values, start=r1):
+                cells_of_tab += zip(zip(repeat(r), count(c1)), row, strict=False)  # count and repeat never end
             for i, row in enumerate(w.notes or []):
                 noted += [(tab, r1 + i, c1 + j, str(note)) for j, note in enumerate(row) if note is not None]
         for tab, written in staged.items():  # all or nothing, like one batchUpdate
@@ -258,19 +286,19 @@ class MemoryBackend:
                 self.notes.get(tab, {}).pop((r, c), None)
         return self._grids(read_back)
 
-    def _put(self, tab: str, written: list[tuple[int, int, CellValue]]) -> None:
-        """The cells written in ``tab``, in order; what the last read made of the tab kept up with them."""
+    def _put(self, tab: str, written: list[tuple[tuple[int, int], CellValue]]) -> None:
+        """The cells written in ``tab`` (by (row, column), in order); what the last read made of the tab kept up
+        with them."""
         cells = self.tabs[tab]
         scan = self._scans.get(tab)
         kept = isinstance(cells, Cells) and scan is not None and scan.cells is cells and scan.version == cells.version
-        dict.update(cells, (((r, c), value) for r, c, value in written))  # one change counted, not one a cell
+        dict.update(cells, written)  # one change counted, not one a cell
         if not isinstance(cells, Cells):
             return
         cells.version += 1
         if scan is not None and kept:
             scan.version = cells.version
-            for r, c, value in written:
-                scan.put(r, c, value)
+            scan.put(written)
 
     def apply_layout(self, layout: WorkbookLayout, writes: Sequence[RangeWrite] = ()) -> None:
         """Create or resize the tabs and write their fixed values; delete the retired ones; then ``writes``."""
@@ -284,7 +312,7 @@ class MemoryBackend:
             self.sizes[tab.name] = (tab.rows, tab.cols)
             for anchor, grid in tab.values.items():
                 r1, c1, _r2, _c2 = parse_cells(anchor.split(":")[0])
-                self._put(tab.name, [(r1 + i, c1 + j, v) for i, row in enumerate(grid) for j, v in enumerate(row)])
+                self._put(tab.name, [((r1 + i, c1 + j), v) for i, row in enumerate(grid) for j, v in enumerate(row)])
         if writes:
             self.write(writes)
 

@@ -4,6 +4,7 @@ corrections). The ``GAME`` record in ``game.py`` names it with the game's other 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from random import Random
 from typing import Any, ClassVar
 
@@ -24,7 +25,7 @@ from sheets_gm.engine.ruleset import (
 from sheets_gm.rulesets.champions.check import check_orders
 from sheets_gm.rulesets.champions.enums import Phase
 from sheets_gm.rulesets.champions.gm import apply_gm_event, concede
-from sheets_gm.rulesets.champions.items import loot_table_from_text
+from sheets_gm.rulesets.champions.items import LootTable, loot_table_from_text
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.resolve import resolve_turn, window_turn
 from sheets_gm.rulesets.champions.rules import ChampionsRules
@@ -32,6 +33,13 @@ from sheets_gm.rulesets.champions.settings import ChampionsSettings
 from sheets_gm.rulesets.champions.setup import new_match, sample_roster
 from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState
 from sheets_gm.rulesets.champions.views import seat_state, secrets_of, unseen_twin, view_of
+
+
+@lru_cache(maxsize=8)
+def _loot_table(text: str) -> LootTable:
+    """The loot table of a loot file's text, read once per process for each text: a table never changes once read,
+    and every read of a match's record creates its rules again."""
+    return loot_table_from_text(text)
 
 
 class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
@@ -59,7 +67,7 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
     def create(cls, settings: Any, board: str) -> ChampionsRuleset:
         """The rules of a match whose "board" is its loot file (items and tier weights per tile class);
         LootTableError names the bad line."""
-        return cls(ChampionsRules(loot_table_from_text(board), settings))
+        return cls(ChampionsRules(_loot_table(board), settings))
 
     @property
     def settings(self) -> ChampionsSettings:

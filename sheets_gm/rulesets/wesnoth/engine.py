@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from sheets_gm.engine.dice import TurnDice
@@ -37,6 +38,15 @@ from sheets_gm.rulesets.wesnoth.tables import TableError, tables_at
 #: A roster faction that the match's seed deals (simulations play every pairing this way).
 RANDOM_FACTION = "random"
 MAX_PLAYERS = 4
+
+
+@lru_cache(maxsize=8)
+def _board(text: str) -> tuple[WesnothBoard, str]:
+    """The board of a token grid or ``.map`` text and its token grid, read once per process for each text: a board
+    never changes once read (its route tables are kept with it), and every read of a match's record creates its
+    rules again."""
+    parsed = WesnothBoard.from_text(text)
+    return parsed, parsed.to_text()
 
 
 class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
@@ -72,8 +82,8 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
             tables = tables_at(settings.units)
         except TableError as exc:
             raise SettingError(f"setting 'units': {exc}") from None
-        parsed = WesnothBoard.from_text(board)
-        return cls(WesnothRules(parsed, settings, tables), parsed.to_text())
+        parsed, text = _board(board)
+        return cls(WesnothRules(parsed, settings, tables), text)
 
     @property
     def settings(self) -> WesnothSettings:

@@ -337,33 +337,35 @@ class _Sorting:
     def table_rows(self, placed: PlacedTable, mine: Sequence[TypedRow]) -> tuple[list[TypedRow], list[StrayRow]]:
         """One table's rows: those an order is read from, and the stray rows with their answers."""
         spec, listed, col = placed.spec, self.expected[placed.spec.name], self.feedback_col
-        typed = Counter(r.subject for r in mine if r.typed)
-        present = {r.subject for r in mine}
+        past_cols, first_row = placed.past_cols(), placed.first_row  # the table's, worked out once for its rows
+        flags = [r.typed for r in mine]  # each row's, worked out once (``typed`` looks at every cell)
+        typed = Counter(r.subject for r, r_typed in zip(mine, flags, strict=True) if r_typed)
+        present, names = {r.subject for r in mine}, set(listed)
         kept: list[TypedRow] = []
         strays: list[StrayRow] = []
-        for r in mine:
+        for r, r_typed in zip(mine, flags, strict=True):
             line = self.line(r.row)
-            index = r.row - placed.first_row
+            index = r.row - first_row
             home = index < len(listed) and listed[index] == r.subject
-            beside = any(text_of(line[c]) for c in placed.past_cols())
+            beside = any(text_of(line[c]) for c in past_cols)
             drawn = listed[index] if index < len(listed) else ""
-            if r.typed and not home and not beside and drawn and drawn not in present and r.subject not in self.ours \
+            if r_typed and not home and not beside and drawn and drawn not in present and r.subject not in self.ours \
                     and not self.seats.owner(spec, r.subject):
                 # the name drawn here typed over beside the row's orders: still that row, read as it; the name is
                 # written back and what was typed there set aside to the Archive
                 strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "", {0: drawn}, over=r.subject))
                 kept.append(replace(r, subject=drawn))
                 continue
-            if not r.typed and not home and not beside:
+            if not r_typed and not home and not beside:
                 over = r.subject if r.subject not in self.ours else ""  # typed by a player: not a name we draw
                 strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "",
                                        self.drawn_again(placed, r.row, over), over=over))
                 continue
-            if not r.typed and not home:  # typed past its table, its subject gone (the table shrank): answered
+            if not r_typed and not home:  # typed past its table, its subject gone (the table shrank): answered
                 why, at_home = _past_table(placed, line), False
-            elif r.subject not in listed:
+            elif r.subject not in names:
                 why, at_home = _not_here(self.seats, placed, r.subject, listed), False
-            elif r.typed and typed[r.subject] > 1:
+            elif r_typed and typed[r.subject] > 1:
                 why = duplicate_sentence(r.subject, [o.row for o in mine if o.subject == r.subject and o.typed])
                 at_home = home
             elif beside:
