@@ -231,6 +231,7 @@ class Discovery:
                 self.defs[name].update(extra)
         if "ValueRange" in self.defs:
             self.defs["ValueRange"]["properties"]["values"]["items"]["items"] = _SCALAR_CELL
+        _no_rule_takes_an_empty_string(self.defs)  # what _blanked relies on
         self.methods: list[Method] = []
         self._collect(doc)
         # Longest literal path first, so `{id}:batchUpdate` wins over `{id}`.
@@ -337,11 +338,15 @@ class Discovery:
 
     def _remembered(self, kind: str, instance: Any,
                     check: Callable[[], list[tuple[tuple[str, ...], str]]]) -> list[tuple[tuple[str, ...], str]]:
-        """What ``check`` finds in ``instance`` as a ``kind``, found once a process for each JSON text of it."""
-        text = json.dumps(instance, sort_keys=True, default=str)
+        """What ``check`` finds in ``instance`` as a ``kind``: that it is valid is found once a process for each JSON
+        text of it with its free strings blanked (``_blanked``: a cell's text, a tab's title), which says it of any
+        instance of that text; its errors are found for it alone, never remembered."""
+        text = json.dumps(_blanked(instance), sort_keys=True, default=str)
         known = self._checked.get((kind, text))
         if known is None:
             known = check()
+            if known:
+                return known
             if self._checked_chars > _CHECKED_CHARS:
                 self._checked.clear()
                 self._checked_chars = 0
@@ -398,6 +403,43 @@ class Discovery:
 
 
 # --------------------------------------------------------------------------- state
+
+
+_ENUM_LIKE = re.compile(r"[A-Z0-9_]+")
+
+
+def _blanked(instance: Any) -> Any:
+    """``instance`` with each string that could be no enum value (not all capitals, digits and ``_``) made empty.
+    Blanking keeps an instance's validity under the schemas the fake builds (:func:`_no_rule_takes_an_empty_string`):
+    a string property with no enum takes the empty string as it takes any; an enum or an int64's pattern refuses it,
+    so an instance whose valid value was blanked there is found invalid and checked again as it is (Google's enum
+    values are capitals, and an int64's digits are kept). Strings are most of what differs from one request to the
+    next (cells' text, notes, titles): blanked, one check of a kind of row or cell stands for all of them."""
+    if isinstance(instance, str):
+        return instance if _ENUM_LIKE.fullmatch(instance) else ""
+    if isinstance(instance, dict):
+        return {k: _blanked(v) for k, v in instance.items()}
+    if isinstance(instance, list):
+        return [_blanked(item) for item in instance]
+    return instance
+
+
+def _no_rule_takes_an_empty_string(defs: Mapping[str, Any]) -> None:
+    """Raise ValueError if a schema of ``defs`` holds a rule under which the empty string is valid where another
+    string is not (an enum naming it, a pattern it meets, a length, a format or a ``const``), which ``_blanked``
+    relies on."""
+    def walk(schema: Mapping[str, Any], where: str) -> None:
+        if "" in schema.get("enum", ()) or "const" in schema or any(k in schema for k in (
+                "minLength", "maxLength", "format")) or re.search(schema.get("pattern", "(?!)"), ""):
+            raise ValueError(f"{where}: a rule the empty string meets; _blanked would hide what it refuses")
+        for name, sub in schema.get("properties", {}).items():
+            walk(sub, f"{where}.{name}")
+        for key in ("items", "additionalProperties"):
+            if isinstance(schema.get(key), dict):
+                walk(schema[key], f"{where}[{key}]")
+
+    for name, schema in defs.items():
+        walk(schema, name)
 
 
 def _distinct_items(instance: Any) -> Any:

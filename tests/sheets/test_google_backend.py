@@ -697,6 +697,25 @@ def test_the_fake_refuses_a_body_google_would_refuse(fake: GoogleApiFake) -> Non
     fake.violations.clear()
 
 
+def test_the_fake_refuses_a_cell_that_differs_from_one_it_passed_only_in_a_string(fake: GoogleApiFake) -> None:
+    """The fake remembers a kind of row as valid by its text with its free strings blanked (a cell's text, a note):
+    an enum spelt wrong, or a string where a number goes, is still refused after a row like it passed."""
+    http = fake_client().http_client
+
+    def cells(value: dict[str, object], align: str) -> dict[str, object]:
+        row = {"values": [{"userEnteredValue": value, "userEnteredFormat": {"horizontalAlignment": align}}]}
+        return {"requests": [{"updateCells": {"rows": [row], "fields": "*", "start": {"sheetId": 0}}}]}
+
+    http.batch_update(KEY, cells({"stringValue": "Ann"}, "CENTER"))
+    http.batch_update(KEY, cells({"stringValue": "Bo"}, "CENTER"))  # the same kind of row: remembered valid
+    with pytest.raises(SchemaViolation, match="'center' is not one of"):
+        http.batch_update(KEY, cells({"stringValue": "Cy"}, "center"))
+    with pytest.raises(SchemaViolation, match="'Di' is not of type 'number'"):
+        http.batch_update(KEY, cells({"numberValue": "Di"}, "CENTER"))
+    assert len(fake.violations) == 2
+    fake.violations.clear()
+
+
 def _conditional(rule: dict[str, object], index: int = 0) -> dict[str, object]:
     return {"addConditionalFormatRule": {"index": index, "rule": rule}}
 

@@ -6,11 +6,14 @@ the bot seat is left to the sync alone."""
 
 from __future__ import annotations
 
+import atexit
 import datetime as dt
 import json
+import shutil
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -24,7 +27,7 @@ from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, hand_seats, und
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.poll import WindowReport, poll
-from sheets_gm.sync.read import read_match
+from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.rows.fates import given_back
 from sheets_gm.sync.sheets import MatchSheets
 from tests.conformance.leak_scan import find_in_data
@@ -96,6 +99,66 @@ def _step(sheets: MatchSheets, name: str, people: dict[str, Any]) -> WindowRepor
     return report
 
 
+class _Played:
+    """The match of ``name`` with no bot seat (``_match``) played by the demo's bots for every seat (``_step``), window
+    after window, once a test process: after each window a copy of its files and the match as read, for the tests
+    that start there. Playing the first windows again for each test was most of what the leak scan, the hand-over
+    and the list tests cost."""
+
+    _ALL: ClassVar[dict[str, _Played]] = {}
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.root = Path(tempfile.mkdtemp(prefix="sheets-gm-bot-seats-"))
+        atexit.register(shutil.rmtree, self.root, ignore_errors=True)
+        self.sheets, self.rules = _match(self.root / "live", name, {})
+        self.people = _people(self.rules, _seats(name))
+        self.kept: list[tuple[Path, MatchRead]] = []
+        self._keep()
+
+    @classmethod
+    def of(cls, name: str) -> _Played:
+        """The one of ``name`` in this test process."""
+        if name not in cls._ALL:
+            cls._ALL[name] = cls(name)
+        return cls._ALL[name]
+
+    def _keep(self) -> None:
+        folder = self.root / str(len(self.kept))
+        shutil.copytree(self.root / "live", folder, symlinks=True)
+        self.kept.append((folder, read_match(self.sheets, get_ruleset(self.name))))
+
+    def read(self, windows: int) -> MatchRead | None:
+        """The match as read after ``windows`` windows; None when it ended before."""
+        while len(self.kept) <= windows:
+            record = self.kept[-1][1].record
+            if record.ruleset.window(record.state) is None:
+                return None
+            _step(self.sheets, self.name, self.people)
+            self._keep()
+        return self.kept[windows][1]
+
+    def into(self, folder: Path, windows: int) -> tuple[MatchSheets, dict[str, Any]]:
+        """A copy in ``folder`` of the match after ``windows`` windows, and the people's bots as they stood then."""
+        assert self.read(windows) is not None, f"{self.name} ended before {windows} windows"
+        shutil.copytree(self.kept[windows][0], folder, symlinks=True, dirs_exist_ok=True)
+        return _sheets(folder, self.name, self.rules, _seats(self.name)), self.people_after(windows)
+
+    def people_after(self, windows: int) -> dict[str, Any]:
+        """New people's bots asked for the orders of the first ``windows`` windows as ``type_bot_orders`` asked the
+        ones that played them: a bot that draws from a generator of its own (GvG's) stands where theirs did."""
+        people = _people(self.rules, _seats(self.name))
+        for _, read in self.kept[:windows]:
+            record = read.record
+            window = record.ruleset.window(record.state)
+            assert window is not None
+            dice = record.dice()
+            for seat in window.seats:
+                if seat in people:
+                    people[seat].orders(record.state, seat, dice)
+        return people
+
+
 def _history_orders(sheets: MatchSheets, name: str) -> list[dict[str, Any]]:
     """Every resolution's orders as the engine's history keeps them."""
     from sheets_gm.sync.match_record import history_rows, joined_cells
@@ -129,14 +192,19 @@ def test_a_bot_seat_plays_the_match_to_its_end(tmp_path: Path, name: str) -> Non
     assert check.difference is None and check.resolutions == record.resolved
 
 
+PLAYED = pytest.mark.xdist_group("bot-seats-played")  # one worker plays each game's _Played once a run, not each
+
+
+@PLAYED
 @pytest.mark.parametrize("name", GAMES)
-def test_leak_scan_over_what_a_bot_seat_is_given(tmp_path: Path, name: str) -> None:
+def test_leak_scan_over_what_a_bot_seat_is_given(name: str) -> None:
     seats = _seats(name)
-    sheets, rules = _match(tmp_path, name, {})
-    people = _people(rules, seats)
+    played = _Played.of(name)
     scanned = hidden = 0
-    for _ in range(8):
-        record = read_match(sheets, get_ruleset(name)).record
+    for windows in range(8):
+        read = played.read(windows)
+        assert read is not None
+        record = read.record
         window = record.ruleset.window(record.state)
         if window is None:
             break
@@ -155,7 +223,7 @@ def test_leak_scan_over_what_a_bot_seat_is_given(tmp_path: Path, name: str) -> N
             assert not hits, "\n".join(map(str, hits))
             scanned += 1
             hidden += len(atoms)
-        _step(sheets, name, people)
+        played.read(windows + 1)  # the people play the window (``_step``: it must resolve)
     assert scanned >= 4
     assert hidden > 0 or name not in ("champions", "winordie")  # the games that hide state had something to find
 
@@ -214,15 +282,13 @@ def test_a_win_or_die_bot_never_reads_a_face_down_token() -> None:
     assert not any(f'"{u.card}"' in known for u in theirs if u.card not in own_cards)
 
 
+@PLAYED
 @pytest.mark.parametrize("name", GAMES)
 def test_a_seat_handed_to_a_bot_and_back(tmp_path: Path, name: str) -> None:
     seats = _seats(name)
     best = next(iter(bots_of(create_ruleset(name))))
-    sheets, rules = _match(tmp_path, name, {})
+    sheets, everyone = _Played.of(name).into(tmp_path, 2)  # two windows played by the people (``_step``)
     cls = get_ruleset(name)
-    everyone = _people(rules, seats)
-    for _ in range(2):
-        _step(sheets, name, everyone)
     with pytest.raises(BetweenWindowsError, match="no bot called 'nobody'; its bots are"):
         hand_seats(sheets, cls, {seats[1]: "nobody"}, "no opponent")
     done = hand_seats(sheets, cls, {seats[1]: best}, "no opponent this week")
@@ -396,6 +462,7 @@ def _stale_rows(sheets: MatchSheets, name: str, seat: str, tables: Sequence[str]
     batch.run(sheets.write_order())
 
 
+@PLAYED
 @pytest.mark.parametrize("name", GAMES)
 def test_a_bots_list_empties_the_rows_below_it_whatever_the_adapter_types(tmp_path: Path, name: str) -> None:
     """Issue 65: a list table (``ordered`` or ``standing``) that a bot's typed cells name is the seat's whole list.
@@ -404,10 +471,11 @@ def test_a_bots_list_empties_the_rows_below_it_whatever_the_adapter_types(tmp_pa
     from sheets_gm.sync.autoplay import typed_values
 
     seats = _seats(name)
-    sheets, rules = _match(tmp_path, name, {})
-    people = _people(rules, seats)
-    for _ in range(4):  # the first window in which a bot's cells name a list table one can type text in
-        read = read_match(sheets, get_ruleset(name))
+    played = _Played.of(name)
+    rules = played.rules
+    for windows in range(4):  # the first window in which a bot's cells name a list table one can type text in
+        read = played.read(windows)
+        assert read is not None
         record = read.record
         window = record.ruleset.window(record.state)
         if window is None:
@@ -419,13 +487,14 @@ def test_a_bots_list_empties_the_rows_below_it_whatever_the_adapter_types(tmp_pa
         lists = [t for t in typed if (tab.table(t).spec.ordered or tab.table(t).spec.standing)
                  and any(c.kind.value in ("text", "choice") for c in tab.table(t).spec.columns)]
         if lists:
+            sheets, _ = played.into(tmp_path, windows)
             _stale_rows(sheets, name, seat, lists)
             type_bot_orders(sheets, get_ruleset(name), {seat: _people(rules, seats)[seat]}, ready=False)
             after = read_match(sheets, get_ruleset(name)).seats[seat].rows
             kept = [(r.table, r.subject) for r in after if r.table in lists and "stale" in r.values.values()]
             assert not kept, f"{name}: rows typed before kept beside the bot's list: {kept}"
             return
-        _step(sheets, name, people)
+        played.read(windows + 1)  # the people play the window (``_step``: it must resolve)
     pytest.skip(f"{name}: no bot's cells name a list table in its first windows")
 
 
