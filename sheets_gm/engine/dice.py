@@ -288,9 +288,15 @@ class TurnDice:
         if value is None:
             if self.pins and key in self.pins:  # a pin that is no face of a d6, or a draw's
                 self._other_die(key, SIDES)  # raises, naming the key
-            # the same first byte below 252 as keyed_d6: 63 times in 64 the first, with no loop over the stream
-            first = self._mac.digest(key)[0]
-            value = first % SIDES + 1 if first < _LIMIT else keyed_d6(self.seed, self.turn, key, self.deal)
+            # the same first byte below 252 as keyed_d6: 63 times in 64 the first, with no loop over the stream; else
+            # the next bytes of the same digest (``keyed_d6``'s loop, without hashing the message again through
+            # Python's ``hmac``), and ``keyed_d6`` itself only when all 32 are too high
+            stream = self._mac.digest(key)
+            first = stream[0]
+            if first < _LIMIT:
+                value = first % SIDES + 1
+            else:
+                value = _face(stream, SIDES) or keyed_d6(self.seed, self.turn, key, self.deal)
             self._values[key] = value
         return value
 
