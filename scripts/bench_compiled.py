@@ -10,7 +10,9 @@ process after a warm-up, and prints the CPU seconds of every run and the median 
     .venv/bin/python scripts/bench_compiled.py --matches 1000 --pairs 5 --commit main
 
 ``board.py`` stays interpreted: a compiled class cannot be weakly referenced, and the bots key their geometry on
-the map in a ``WeakKeyDictionary``.
+the map in a ``WeakKeyDictionary``. So does ``simulate/worker.py``: compiled, its pool's worker processes died
+(``BrokenProcessPool``) in ``sheets-gm simulate``. The compiled copy can be timed as the command runs, too:
+``scripts/bench_simulate.py --vs FOLDER`` with a copy kept by ``--keep FOLDER``.
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ MODULES = (
                                                            "pickups", "schedule", "tiles", "upkeep", "work")),
     *(f"sheets_gm/rulesets/gvg/{m}.py" for m in ("check", "combat", "figures", "orders", "rules", "state")),
     "sheets_gm/engine/dice.py", "sheets_gm/engine/events.py", "sheets_gm/engine/grid.py",
-    "sheets_gm/simulate/worker.py",
 )
 
 # Played in a fresh interpreter with its imports from the tree on PYTHONPATH: a warm-up chunk, then the timed one.
@@ -86,12 +87,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--commit", default="HEAD", help="the commit to export (default HEAD)")
     parser.add_argument("--matches", type=int, default=400, help="timed matches per run (default 400)")
     parser.add_argument("--pairs", type=int, default=3, help="alternated pairs of runs (default 3)")
+    parser.add_argument("--keep", type=Path, help="build the compiled copy in this new folder and keep it")
     args = parser.parse_args(argv)
     # imported here, as bench_simulate does: scripts/ is on the path when this runs as a script
     from bench_engine import exported
 
     with tempfile.TemporaryDirectory(prefix="bench-compiled-") as folder:
-        plain, built = Path(folder) / "interpreted", Path(folder) / "compiled"
+        plain, built = Path(folder) / "interpreted", args.keep or Path(folder) / "compiled"
         for tree in (plain, built):
             tree.mkdir()
             exported(args.commit, tree)
