@@ -101,7 +101,7 @@ def _hmac_pads(seed: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
     roll, and a turn rolls about ten dice. Keys longer than a block are hashed first, as ``hmac`` does:
 
     >>> import hmac
-    >>> all(_TurnMac(s, 3).digest("k") == hmac.digest(s, b"3/k", "sha256") for s in (b"", b"seed", bytes(100)))
+    >>> all(_TurnMac(s, "3/").digest("k") == hmac.digest(s, b"3/k", "sha256") for s in (b"", b"seed", bytes(100)))
     True
     """
     key = (hashlib.sha256(seed).digest() if len(seed) > _BLOCK else seed).ljust(_BLOCK, b"\0")
@@ -109,15 +109,15 @@ def _hmac_pads(seed: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
 
 
 class _TurnMac:
-    """HMAC-SHA256(seed, "<turn>/<key>") for the keys of one turn, the "<turn>/" prefix (or a later deal's
+    """HMAC-SHA256(seed, "<turn>/<key>") for the keys of one turn, the ``prefix`` "<turn>/" (or a later deal's
     "<turn>.<deal>/") fed once."""
 
     __slots__ = ("_inner", "_outer")
 
-    def __init__(self, seed: bytes, turn: int, deal: int = 0) -> None:
+    def __init__(self, seed: bytes, prefix: str) -> None:
         inner, self._outer = _hmac_pads(seed)
         self._inner = inner.copy()
-        self._inner.update(deal_prefix(turn, deal).encode())
+        self._inner.update(prefix.encode())
 
     def digest(self, key: str) -> bytes:
         """The HMAC of ``"<turn>/<key>"``: the same bytes as ``hmac.digest``."""
@@ -180,7 +180,17 @@ class TurnDice:
         self.deal = deal
         self._die_sides = die_sides
         self.pins: dict[str, int | list[str]] = {}
-        for key, value in (pins or {}).items():
+        self.rolled: dict[str, int] = {}
+        self.drawn: dict[str, list[str]] = {}
+        self._sides: dict[str, int] = {}  # the keys rolled with a die other than a d6, and its sides
+        self.peeked: dict[str, int] = {}  # every key looked at ahead (``peek``: a roll published), and its sides
+        self._kept: dict[str, int] = {}  # a key whose roll stays that of an earlier deal, and that deal
+        prefix = self._prefix = deal_prefix(turn, deal)  # every message's start but a kept roll's
+        self._mac = _TurnMac(seed, prefix)
+        if not pins:  # a simulation's every turn: nothing pinned to check
+            self._values: dict[str, int] = {}  # every d6 value computed so far, rolled or peeked (and the d6 pins)
+            return
+        for key, value in pins.items():
             if isinstance(value, list | tuple):
                 self.pins[key] = [str(v) for v in value]
                 continue
@@ -191,15 +201,7 @@ class TurnDice:
             if die_sides is not None and not 1 <= value <= die_sides:
                 raise PinnedDieError(f"pinned die {key!r} is {value}; a d{die_sides} shows 1 to {die_sides}")
             self.pins[key] = value
-        self.rolled: dict[str, int] = {}
-        self.drawn: dict[str, list[str]] = {}
-        # every d6 value computed so far, rolled or peeked (the pins that are faces of a d6 first)
-        self._values: dict[str, int] = {k: v for k, v in self.pins.items() if isinstance(v, int) and 1 <= v <= SIDES}
-        self._sides: dict[str, int] = {}  # the keys rolled with a die other than a d6, and its sides
-        self.peeked: dict[str, int] = {}  # every key looked at ahead (``peek``: a roll published), and its sides
-        self._mac = _TurnMac(seed, turn, deal)
-        self._prefix = deal_prefix(turn, deal)  # every message's start but a kept roll's
-        self._kept: dict[str, int] = {}  # a key whose roll stays that of an earlier deal, and that deal
+        self._values = {k: v for k, v in self.pins.items() if isinstance(v, int) and 1 <= v <= SIDES}
 
     def message(self, key: str) -> str:
         """The whole HMAC message of ``key``'s die or draw, as the Log prints it and ``verify`` computes it:
@@ -288,9 +290,15 @@ class TurnDice:
         if value is None:
             if self.pins and key in self.pins:  # a pin that is no face of a d6, or a draw's
                 self._other_die(key, SIDES)  # raises, naming the key
-            # the same first byte below 252 as keyed_d6: 63 times in 64 the first, with no loop over the stream
-            first = self._mac.digest(key)[0]
-            value = first % SIDES + 1 if first < _LIMIT else keyed_d6(self.seed, self.turn, key, self.deal)
+            # the same first byte below 252 as keyed_d6: 63 times in 64 the first, with no loop over the stream; else
+            # the next bytes of the same digest (``keyed_d6``'s loop, without hashing the message again through
+            # Python's ``hmac``), and ``keyed_d6`` itself only when all 32 are too high
+            stream = self._mac.digest(key)
+            first = stream[0]
+            if first < _LIMIT:
+                value = first % SIDES + 1
+            else:
+                value = _face(stream, SIDES) or keyed_d6(self.seed, self.turn, key, self.deal)
             self._values[key] = value
         return value
 

@@ -283,7 +283,8 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
             tile = order.move
             asked = tables[team].get(player.at)  # ``distances`` without a call, once asked from that tile
             distance = (asked if asked is not None else distances(team, mode, player.at)).get(tile)
-            if distance is not None and distance <= reach.steps and enterable(team, tile):  # ``_check_move``'s
+            # ``_check_move``'s test; a tile a step or more away is enterable, or the search would not have reached it
+            if distance is not None and distance <= reach.steps and (distance or enterable(team, tile)):
                 move = tile
                 reaches[player.name] = reach
                 shared = _moves.get((player.name, tile))  # ``_move_accepted``'s memory read without a call

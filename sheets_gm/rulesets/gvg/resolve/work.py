@@ -68,9 +68,11 @@ class Turn:
         # the players whose accepted action is a pickup
         self.pickers = frozenset(name for name, order in self.orders.items() if order.action is _PICKUP)
 
-    def log(self, kind: EventKind, text: str | Callable[[], str], /, **data: Any) -> None:
-        """Add a line to the turn's log (the text may be a callable, rendered when read)."""
-        self.events.append(Event(self.turn, kind, text, data))
+    def log(self, event_kind: EventKind, text: str | Callable[[], str], /, **data: Any) -> None:
+        """Add a line to the turn's log (the text may be a callable, rendered when read). The first parameter is not
+        called ``kind``, which a battle's data holds: compiled with mypyc, a positional-only parameter and a keyword of
+        ``data`` that share a name lose the keyword (the battle's ``kind`` went missing from its data)."""
+        self.events.append(Event(self.turn, event_kind, text, data))
 
     def team(self, index: int) -> str:
         """A team's name by its index."""
