@@ -161,8 +161,8 @@ def seat_state(state: WodState, seat: str) -> WodState:
 
 
 #: What moves with a face-down token on the table (its hex, its name, the command tokens and damage beside it,
-#: what it did this turn): everything of a hidden unit that the other player sees.
-_TOKEN_FIELDS = ("at", "token", "tokens", "damage", "actions", "moves")
+#: what it did this turn, how far it went): everything of a hidden unit that the other player sees.
+_TOKEN_FIELDS = ("at", "token", "tokens", "damage", "actions", "moves", "stepped")
 
 
 def unseen_twin(state: WodState, seat: str, rng: Random) -> WodState:
