@@ -17,6 +17,7 @@ had at all (the watcher limit reached: the host says so once).
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
@@ -121,7 +122,16 @@ class FileEvents:
 
     def stop(self) -> None:
         """Stop watching."""
-        if self._observer is not None:
+        if self._observer is None:
+            return
+        # An event read as the observer stops makes watchdog log "queue_events() called when the thread is inactive"
+        # as an error (its pull request #963: the event is dropped, nothing is wrong), after serve said "Stopped.":
+        # its inotify logger is quiet while it stops.
+        inotify = logging.getLogger("watchdog.observers.inotify")
+        before, inotify.disabled = inotify.disabled, True
+        try:
             self._observer.stop()
             self._observer.join(timeout=5)
-            self._observer = None
+        finally:
+            inotify.disabled = before
+        self._observer = None

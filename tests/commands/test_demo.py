@@ -65,8 +65,9 @@ def test_libreoffice_opens_the_demo_board_and_prints_it_in_a_few_pages(
     pdf = (out / "pdf" / "board.pdf").read_bytes()
     assert pdf.startswith(b"%PDF")
     pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
-    # Board, Log, Settings: the board over as many pages across as keep it at 8 pt (GvG's: 4), the others one or two.
-    assert 3 <= pages <= 8, pages
+    # Board, Log, Settings: the board over as many pages across as keep it at 8 pt as LibreOffice prints it (GvG's:
+    # three across and three down, 8 pages at 10 pt; two across printed 7.6 pt, issue 64), the others one or two.
+    assert 3 <= pages <= 11, pages
     if shutil.which("pdftotext") is not None:
         page = subprocess.run(["pdftotext", "-f", "1", "-l", str(pages - 2), str(out / "pdf" / "board.pdf"), "-"],
                               capture_output=True, text=True, timeout=60, check=True).stdout
