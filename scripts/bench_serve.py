@@ -651,11 +651,16 @@ def measure_idle(args: argparse.Namespace, root: Path) -> None:
           f"grew {(rss_idle - rss_before) / len(configs):.1f} KiB a match ({rss_before / 1024:.0f} MiB before the "
           f"host, {rss_idle / 1024:.0f} MiB idle); cron keeps none between minutes")
     if never is not None:
-        answer, looked, polled, cpu = never
-        print(f"- a cold start on {len(configs)} matches never polled (their records removed): a save in the last "
-              f"match typed as the host started answered in "
-              f"{'more than 30 min' if answer is None else f'{answer:.1f} s'} (goal 30 s); by then {looked} matches "
-              f"looked at, {polled} polled, {cpu:.0f} s of the host's CPU")
+        print_cold_start(never, f"{len(configs)} matches never polled (their records removed)", "the host's CPU")
+
+
+def print_cold_start(never: tuple[float | None, int, int, float], matches: str, cpu_of: str) -> None:
+    """The line of a cold start's figures (``cold_start``): the save's answer, the matches looked at and polled by
+    then, the CPU seconds."""
+    answer, looked, polled, cpu = never
+    print(f"- a cold start on {matches}: a save in the last match typed as the host started answered in "
+          f"{'more than 30 min' if answer is None else f'{answer:.1f} s'} (goal 30 s); by then {looked} matches "
+          f"looked at, {polled} polled, {cpu:.0f} s of {cpu_of}")
 
 
 def cold_start(root: Path, configs: Sequence[Path], args: argparse.Namespace,
@@ -821,11 +826,8 @@ def measure_idle_google(args: argparse.Namespace, root: Path) -> None:
                  idle, (idle_polls, drive_rates, sheets_reads), saves, waits,
                  (hosted_kept, watchers_kept, rss_before, rss_idle), cron)
     if never is not None:
-        answer, looked, polled, cpu = never
-        print(f"- a cold start on {len(configs)} Google matches never polled (their .sheets-gm folders removed): a "
-              f"save in the last match typed as the host started answered in "
-              f"{'more than 30 min' if answer is None else f'{answer:.1f} s'} (goal 30 s); by then {looked} "
-              f"matches looked at, {polled} polled, {cpu:.0f} s of CPU (the fake's included)")
+        print_cold_start(never, f"{len(configs)} Google matches never polled (their .sheets-gm folders removed)",
+                         "CPU (the fake's included)")
 
 
 @dataclasses.dataclass

@@ -10,10 +10,7 @@ from __future__ import annotations
 import functools
 import gc
 import itertools
-import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -29,32 +26,6 @@ gc.set_threshold(20_000, 20, 20)
 def pytest_sessionstart(session: pytest.Session) -> None:
     """What is loaded before the first test (pytest, the package, its imports) is left out of every collection."""
     gc.freeze()
-
-
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Once cairosvg is loaded (a chat notice's map picture, ``sheets_gm.web.picture``), each SVG it is given is
-    drawn once a test process (``_drawn_once``)."""
-    cairosvg = sys.modules.get("cairosvg")
-    if cairosvg is not None and not getattr(cairosvg.svg2png, "drawn_once", False):
-        cairosvg.svg2png = _drawn_once(cairosvg.svg2png)  # type: ignore[attr-defined]
-
-
-def _drawn_once(svg2png: Callable[..., Any]) -> Callable[..., Any]:
-    """``svg2png`` answering an SVG it drew before in this process with the same PNG, not drawing it again: the notice
-    tests post the same game's same turn many times, at a quarter of a second a picture (about half of cairosvg's
-    calls in the notify tests were repeats). A call with other arguments than the SVG's bytes draws as before."""
-    drawn: dict[bytes, Any] = {}
-
-    def svg2png_once(*args: Any, **kwargs: Any) -> Any:
-        svg = kwargs.get("bytestring")
-        if args or set(kwargs) != {"bytestring"} or not isinstance(svg, bytes):
-            return svg2png(*args, **kwargs)
-        if svg not in drawn:
-            drawn[svg] = svg2png(bytestring=svg)
-        return drawn[svg]
-
-    svg2png_once.drawn_once = True  # type: ignore[attr-defined]
-    return svg2png_once
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -35,7 +34,7 @@ def _say(line: str) -> None:
 
 
 @contextmanager
-def stop_on_signals(stop: threading.Event | Stop) -> Iterator[None]:
+def stop_on_signals(stop: Stop) -> Iterator[None]:
     """SIGTERM (``systemctl stop``) and Ctrl-C set ``stop``: the host lets the polls under way finish (a minute at
     most: a hung one is stopped) and stops. A second one stops at once (a resolution cut short is completed by the
     next start, from its journal)."""

@@ -126,19 +126,23 @@ def in_thread(task: Callable[[], None], name: str) -> None:
 
 
 class Waiter(Protocol):
-    """What the host waits on between passes: ``threading.Event`` (set on SIGTERM) or a fake in tests."""
+    """What the host waits on between passes: :class:`Stop` (set on SIGTERM) or a fake clock's in tests."""
 
     def is_set(self) -> bool:
         """True once the host should stop."""
         ...
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Wait up to ``timeout`` seconds or until set; True if set."""
+        """Wait up to ``timeout`` seconds, until set or woken; True if set."""
+        ...
+
+    def wake(self) -> None:
+        """End the wait now (or the next one)."""
         ...
 
 
 class Stop:
-    """What the host's loop waits on between passes in ``serve`` (``run``): set once it should stop (SIGTERM), as a
+    """What the host's loop waits on between passes (``run``): set once it should stop (SIGTERM), as a
     ``threading.Event``; woken (``wake``) when a poll ends or Drive names a changed file, so that the next pass runs
     at once, not at its next tick (up to a second later, twice in a save's answer: Drive's answer, then its poll)."""
 
@@ -486,14 +490,8 @@ class Host:
             finally:
                 self._answers.put((watcher.name, touched))
                 if touched:  # a save to answer: the loop takes it now (an answer naming none, at its next pass)
-                    self._wake()
+                    self._stop.wake()
         return ask
-
-    def _wake(self) -> None:
-        """The loop's wait ends now (``Stop.wake``; a waiter that cannot be woken, at its next tick)."""
-        wake = getattr(self._stop, "wake", None)
-        if callable(wake):
-            wake()
 
     def _take_answers(self, now: datetime) -> None:
         for name, touched in drained(self._answers):
@@ -643,7 +641,7 @@ class Host:
             exc = future.exception()
             outcome = future.result() if exc is None else Outcome(Done.FAILED, f"{type(exc).__name__}: {exc}")
             self._done.put((path, outcome))
-            self._wake()
+            self._stop.wake()
 
         hosted.future = self.executor.submit(visit, path, handover, self.clock, letters_only=hosted.letters_only)
         hosted.future.add_done_callback(done)

@@ -379,7 +379,8 @@ class Spreadsheets:
     backend: BackendKind
     board: str
     engine: str
-    orders: tuple[str, ...]  # each seat's (the board's for a seat the config gives none), in seat order
+    orders: tuple[str, ...]  # each seat's (the board's for a seat the config gives none), in seat order; from
+    # ``read_spreadsheets``, those of the seats ``[sheets] orders`` names
     judge: str | None
     service_account: Path | None
     oauth_token: Path
@@ -403,20 +404,17 @@ def read_spreadsheets(path: Path) -> Spreadsheets:
     """What the config at ``path`` says of its spreadsheets and their account (:class:`Spreadsheets`), without the
     rest of ``load_config``'s checks (the game's rules, the seats' names, the deadlines, the notices, every file's
     links): the same parse (``read_config_toml``) and the same sections' checks, resolved by the same function.
-    Every seat the config gives orders to counts (``load_config`` refuses orders for a name that is no seat; the
-    poll says so). ConfigError when the file, its TOML or those two sections do not read."""
+    Its ``orders`` are the spreadsheets ``[sheets] orders`` names (a seat it names none for plays on the board's,
+    counted already). ConfigError when the file, its TOML or those two sections do not read."""
     raw = read_config_toml(path)
     try:
         sections = _SheetsAndAccount.model_validate(raw)
     except ValidationError as exc:
         raise ConfigError(_explain(exc, path)) from None
     sheets, google = sections.sheets, sections.google
-    names = raw.get("teams") if raw.get("teams") is not None else raw.get("seats")
-    seats = tuple(dict.fromkeys([*(str(n).strip() for n in names or () if isinstance(names, list)),
-                                 *sheets.orders]))
     ruleset = raw.get("ruleset")
-    return _spreadsheets(sheets, google, path, seats, ruleset.strip().lower() if isinstance(ruleset, str)
-                         else "")
+    game = ruleset.strip().lower() if isinstance(ruleset, str) else ""
+    return _spreadsheets(sheets, google, path, tuple(sheets.orders), game)
 
 
 def _web_url(path: Path, url: str) -> str:

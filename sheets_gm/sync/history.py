@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sheets_gm.engine.dice import seed_hash
+from sheets_gm.sheets.adapter import CONFIG_STAND_IN
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sync.match_record import FileStamp, MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER
 from sheets_gm.sync.rows.seat_read import SeatRead
 from sheets_gm.sync.sheets import MatchSheets, seat_backend
 
@@ -51,7 +51,7 @@ def check_history(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, sea
                   board: FileStamp | None = None) -> None:
     """HistoryError naming the first file whose stamp disagrees with ``record`` (see the module): the board's
     (``board``: its stamp, None when it has none), then each seat's."""
-    repair = f"sheets-gm repair -c {CONFIG_PLACEHOLDER}"
+    repair = f"sheets-gm repair -c {CONFIG_STAND_IN}"
     if seed_hash(record.seed) != record.seed_hash:  # the match id comes from the hash: the seed's check says why
         return
     if board is not None:

@@ -12,13 +12,11 @@ from sheets_gm.rulesets.registry import AnyRuleset, get_game
 from sheets_gm.sheets.adapter import CONFIG_STAND_IN
 from sheets_gm.sheets.backend import SheetError
 
-CONFIG_PLACEHOLDER = CONFIG_STAND_IN
-
 
 class OldLayoutError(SheetError):
     """A match on a ruleset's old layout, met by a command that does not move it (only ``repair`` does)."""
 
-    def __init__(self, name: str, config: str | Path = CONFIG_PLACEHOLDER) -> None:
+    def __init__(self, name: str, config: str | Path = CONFIG_STAND_IN) -> None:
         self.name = name
         super().__init__(f"this match is on the old {name} layout: run `sheets-gm repair -c {config}` to move it "
                          "(nothing was changed)")
@@ -33,7 +31,7 @@ def legacy_of(ruleset_class: type[AnyRuleset]) -> LegacyUpgrades | None:
     return get_game(ruleset_class.traits.name).legacy
 
 
-def refuse_old_layout(ruleset_class: type[AnyRuleset], raw: RawCells, config: str | Path = CONFIG_PLACEHOLDER) -> None:
+def refuse_old_layout(ruleset_class: type[AnyRuleset], raw: RawCells, config: str | Path = CONFIG_STAND_IN) -> None:
     """OldLayoutError when the engine tab's cells (from A1) hold an old record."""
     hook = legacy_of(ruleset_class)
     if hook is not None and hook.detect(raw):

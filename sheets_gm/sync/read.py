@@ -14,7 +14,7 @@ from typing import Any
 
 from sheets_gm.engine.ruleset import GM
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_of, sheet_spec
-from sheets_gm.sheets.adapter import AnySheetAdapter
+from sheets_gm.sheets.adapter import CONFIG_STAND_IN, AnySheetAdapter
 from sheets_gm.sheets.backend import LayoutDriftError, SavedMeanwhileError, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import InputTable, SheetSpec
@@ -40,13 +40,13 @@ from sheets_gm.sync.match_record import (
     parse_match_record,
 )
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER, refuse_old_layout
+from sheets_gm.sync.old_layout import refuse_old_layout
 from sheets_gm.sync.rows.seat_read import SeatRead
 from sheets_gm.sync.rows.strays import StrayRow, sort_rows
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch, seat_backend
 from sheets_gm.sync.swaps import SWAP_HINT, refuse_swapped
 
-REPAIR_HINT = (f"put it back, or run sheets-gm repair -c {CONFIG_PLACEHOLDER}, which rebuilds the layout and keeps "
+REPAIR_HINT = (f"put it back, or run sheets-gm repair -c {CONFIG_STAND_IN}, which rebuilds the layout and keeps "
                "the match and every typed order — nothing was written")
 
 
@@ -124,10 +124,10 @@ def _no_match_yet(sheets: MatchSheets, engine_tab: str, roster_tab: str, ruleset
         if moved:
             return (f"{where} has no engine tab {engine_tab!r}, and {moved} has one: the config names {where} as the "
                     f"engine but the match's engine is still in {moved}. Run sheets-gm repair -c "
-                    f"{CONFIG_PLACEHOLDER}, which moves it there (or point engine under [sheets] back at {moved}) "
+                    f"{CONFIG_STAND_IN}, which moves it there (or point engine under [sheets] back at {moved}) "
                     "— nothing was written")
     what = f"has no engine tab {engine_tab!r}" if engine_tab not in names else f"has an empty engine tab {engine_tab!r}"
-    then = f"run sheets-gm init {ruleset} -c {CONFIG_PLACEHOLDER}"
+    then = f"run sheets-gm init {ruleset} -c {CONFIG_STAND_IN}"
     if roster_tab in names:
         then = f"type the players in tab {roster_tab!r} of {where}, then {then}"
     return (f"no match was created yet: {where} {what} (init stops before creating the match when it has no "
@@ -451,12 +451,12 @@ def _read_every_spreadsheet(sheets: MatchSheets, ruleset_class: type[AnyRuleset]
             refuse_swapped(sheets, tabs, SWAP_HINT)
             raise SheetError(f"{exc}. The engine tab holds the match, so a tab was renamed or deleted, or the "
                              "match was created by an earlier version of sheets-gm: run sheets-gm repair -c "
-                             f"{CONFIG_PLACEHOLDER}, which lays every tab out again and keeps the match and every "
+                             f"{CONFIG_STAND_IN}, which lays every tab out again and keeps the match and every "
                              "typed row") from None
         raise SheetError(f"{exc}. If the match was never created, run sheets-gm init {ruleset_class.traits.name} -c "
-                         f"{CONFIG_PLACEHOLDER}; if a tab was renamed or "
+                         f"{CONFIG_STAND_IN}; if a tab was renamed or "
                          "deleted, or the match was created by an earlier version of sheets-gm, run sheets-gm "
-                         f"repair -c {CONFIG_PLACEHOLDER}, which rebuilds the layout and keeps the match") from None
+                         f"repair -c {CONFIG_STAND_IN}, which rebuilds the layout and keeps the match") from None
     return batch, log_from
 
 

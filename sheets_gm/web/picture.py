@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.sheets.adapter import BoardDrawing
@@ -57,9 +58,16 @@ def map_png(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> bytes | None:
     """The maps of ``drawings`` as a PNG; None when cairosvg is not installed (the notice then links the page)."""
     if not can_draw_pictures():
         return None
+    return _png(map_svg(kind, drawings))
+
+
+@lru_cache(maxsize=16)
+def _png(svg: str) -> bytes | None:
+    """An SVG drawn as a PNG, once per process for each SVG: the same turn's map goes to every channel of a match,
+    and again to a notice retried (a quarter of a second a picture)."""
     import cairosvg  # type: ignore[import-untyped]
 
-    png = cairosvg.svg2png(bytestring=map_svg(kind, drawings).encode("utf-8"))
+    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     return png if isinstance(png, bytes) else None
 
 

@@ -152,6 +152,16 @@ def test_one_change_log_request_an_interval_serves_every_match_of_an_account(
     assert read_keys(fake) == {keys("one")["red"], keys("one")["blue"]} and not host.status(clock()).accounts[0].error
 
 
+def _polled_then_stopped(league: Path, clock: Clock) -> None:
+    """A host polls the matches of ``league`` (their first polls, our answers read back), then stops for 10 minutes."""
+    warm = new_host(league, clock, [], interval=15)
+    for _ in range(3):
+        warm.step()
+        clock.tick(15)
+    warm.close()
+    clock.tick(600)
+
+
 def test_a_cold_start_answers_a_google_save_before_the_backlog(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -161,12 +171,7 @@ def test_a_cold_start_answers_a_google_save_before_the_backlog(
     # tells a local match's. Our own writes read back (three's answer) wait behind a player's save. One, which
     # nothing changed, is never polled: that index, one request per account, told it.
     clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
-    warm = new_host(league, clock, [], interval=15)
-    for _ in range(3):
-        warm.step()
-        clock.tick(15)
-    warm.close()
-    clock.tick(600)
+    _polled_then_stopped(league, clock)
     player = write_service_account_key(tmp_path / "player.json", "player@sheets-gm-test.iam.gserviceaccount.com")
 
     def save(match: str) -> None:  # a player's save, in her own name
@@ -235,12 +240,7 @@ def test_a_restart_answers_a_save_in_the_last_google_match_before_the_others_fir
         light, full = read_spreadsheets(config), load_config(config)
         assert (config_keys(light), account_of(light)) == (config_keys(full), account_of(full))
         assert light.ruleset == full.ruleset and light.oauth_token == full.oauth_token
-    warm = new_host(league, clock, [], interval=15)
-    for _ in range(3):
-        warm.step()
-        clock.tick(15)
-    warm.close()
-    clock.tick(600)
+    _polled_then_stopped(league, clock)
     if records == "removed":
         for config in configs.values():
             for record in (config.parent / ".sheets-gm").glob("*.poll.json"):

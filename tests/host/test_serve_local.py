@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -211,7 +210,7 @@ def test_sigterm_lets_the_resolution_under_way_finish_and_starts_no_other(
     _visits(monkeypatch, stop_now)
     clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines)
-    stop = threading.Event()
+    stop = Stop()
     before = signal.getsignal(signal.SIGTERM)
     with stop_on_signals(stop):
         host.run(stop)

@@ -165,6 +165,17 @@ def test_a_practice_match_prints_its_tables_readable_and_its_stamp_not_at_all(
     assert "⧉" not in text and text.strip(), text[:300]
 
 
+def _drawn_sheet(folder: Path, game: str, which: int, name: str, *, judge: bool) -> Any:
+    """The ``which``-th drawing of ``game``'s sample match laid out as its tab ``name`` (``judge``: in a match with
+    a judge's tab, as ``MatchTabs`` has it) in a workbook of its own, saved in ``folder`` and loaded by openpyxl."""
+    rules = create_ruleset(game)
+    adapter = sheet_of(rules)
+    drawing = adapter.drawings(rules.new_match(rules.sample_roster(), b"print"))[which]
+    tab = drawn_tab(MatchTabs(adapter.spec, rules.sample_roster().seats, judge), name, drawing)
+    create_workbook(folder / "board.xlsx", WorkbookLayout("t", (tab,)))
+    return openpyxl.load_workbook(folder / "board.xlsx")[name]
+
+
 def test_the_wesnoth_map_prints_on_two_pages_across_and_two_down(tmp_path: Path) -> None:
     """Issue 64, item 10: the Wesnoth map (27 hexes by 28) and its key laid out as a match creates them, printed (as
     ``render_tabs.estimated_pages`` lays the columns and rows on Letter pages, none split, in Liberation Sans's
@@ -173,12 +184,7 @@ def test_the_wesnoth_map_prints_on_two_pages_across_and_two_down(tmp_path: Path)
     pt on 6 pages; 8.1 pt on 4 in DejaVu Sans, which Calibri printed in, and 6.0 before issue 64's short hexes).
     Checked to fail with the old drawing (hexes of 118 pixels, rows of 36: 3 pages across and 2 down at 6 pt, as
     LibreOffice printed it)."""
-    rules = create_ruleset("wesnoth")
-    adapter = sheet_of(rules)
-    board = adapter.drawings(rules.new_match(rules.sample_roster(), b"print"))[0]
-    tab = drawn_tab(MatchTabs(adapter.spec, rules.sample_roster().seats, True), "Board", board)
-    create_workbook(tmp_path / "board.xlsx", WorkbookLayout("t", (tab,)))
-    ws = openpyxl.load_workbook(tmp_path / "board.xlsx")["Board"]
+    ws = _drawn_sheet(tmp_path, "wesnoth", 0, "Board", judge=True)
     render = _render_tabs()
     assert render.estimated_pages(ws) == (2, 3)
     assert render.print_scale(ws) * FONT_POINTS >= LEAST_POINTS
@@ -190,12 +196,7 @@ def test_the_gvg_board_prints_its_row_numbers_and_8_point_type(tmp_path: Path) -
     own column A not repeated (the numbers name the rows): three pages across at 10 pt. Checked to fail with the
     board laid out as before: two pages across, A repeated, 8.1 pt by its columns, 7.6 pt as LibreOffice printed
     it (``render_tabs.printed_scale`` 0.77)."""
-    rules = create_ruleset("gvg")
-    adapter = sheet_of(rules)
-    board = adapter.drawings(rules.new_match(rules.sample_roster(), b"print"))[0]
-    tab = drawn_tab(MatchTabs(adapter.spec, rules.sample_roster().seats, False), "Board", board)
-    create_workbook(tmp_path / "board.xlsx", WorkbookLayout("t", (tab,)))
-    ws = openpyxl.load_workbook(tmp_path / "board.xlsx")["Board"]
+    ws = _drawn_sheet(tmp_path, "gvg", 0, "Board", judge=False)
     assert ws.print_options.headings and ws.print_title_cols is None
     assert _render_tabs().printed_scale(ws) * FONT_POINTS >= LEAST_POINTS
 
@@ -205,12 +206,7 @@ def test_the_turn_report_prints_a_post_a_page_across_at_its_own_size(tmp_path: P
     a post a page across, none repeated. Checked to fail with it fit to pages wide as before: its first post taken
     for the rows' names and repeated on each page across, all shrunk to 7.0 pt over three pages in LibreOffice
     (``render_tabs.printed_scale`` 0.73)."""
-    rules = create_ruleset("coalition")
-    adapter = sheet_of(rules)
-    report = adapter.drawings(rules.new_match(rules.sample_roster(), b"print"))[-1]  # after the planes
-    tab = drawn_tab(MatchTabs(adapter.spec, rules.sample_roster().seats, True), "Turn report", report)
-    create_workbook(tmp_path / "board.xlsx", WorkbookLayout("t", (tab,)))
-    ws = openpyxl.load_workbook(tmp_path / "board.xlsx")["Turn report"]
+    ws = _drawn_sheet(tmp_path, "coalition", -1, "Turn report", judge=True)  # the last drawing: after the planes
     assert ws.print_title_cols is None and ws.print_title_rows == "$1:$1"
     assert _render_tabs().printed_scale(ws) == 1.0
 

@@ -19,6 +19,7 @@ from sheets_gm.engine.gm_events import BY_GM, apply_gm, gm_event_from_json, gm_e
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.registry import AnyRuleset
+from sheets_gm.sheets.adapter import CONFIG_STAND_IN
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import TypedRow
@@ -38,7 +39,6 @@ from sheets_gm.sync.match_record import (
     kept_keys,
 )
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
-from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER
 from sheets_gm.sync.read import MatchRead, current_mark, read_match, restamped
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital
 from sheets_gm.sync.rows.fate_words import (
@@ -124,7 +124,7 @@ def _check_not_interrupted(read: MatchRead, command: str) -> None:
     cut = [seat for seat, s in read.seats.items() if s.pending is not None]
     if cut:
         raise BetweenWindowsError(f"the last resolution was interrupted ({', '.join(cut)}'s orders are archived but "
-                                  f"not saved); run `sheets-gm sync -c {CONFIG_PLACEHOLDER}` to complete it first — "
+                                  f"not saved); run `sheets-gm sync -c {CONFIG_STAND_IN}` to complete it first — "
                                   "nothing was written")
 
 
@@ -458,7 +458,7 @@ def _archived_record(entry: Mapping[str, Any], seat: str, number: int, engine_ta
     if not isinstance(found, dict) or not isinstance(found.get("rows"), list):
         raise BetweenWindowsError(f"tab {engine_tab!r}, the history row of resolution {number}, keeps no readable copy "
                                   f"of the rows {seat} typed (a match made by an earlier version of sheets-gm: run "
-                                  f"sheets-gm repair -c {CONFIG_PLACEHOLDER}, which moves its copies there from the "
+                                  f"sheets-gm repair -c {CONFIG_STAND_IN}, which moves its copies there from the "
                                   "Archive tabs) — nothing was written")
     return found
 
