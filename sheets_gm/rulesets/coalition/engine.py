@@ -10,7 +10,6 @@ runs the end of the turn). A turn without an open battle has no results window.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from sheets_gm.engine.dice import TurnDice
@@ -42,13 +41,6 @@ from sheets_gm.rulesets.coalition.setup import (
 from sheets_gm.rulesets.coalition.state import Adjustment, CoalitionOrders, CoalitionState
 
 
-@lru_cache(maxsize=8)
-def _board(text: str) -> Board:
-    """The board of a map's YAML, read once per process for each text: a Board never changes once read (the routes
-    and rings it finds are kept), and every read of a match's record creates its rules again."""
-    return load_board(text, "map")
-
-
 class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
     """The Coalition–Phyrexia war game: two sides' movement orders, a judge's battle results."""
 
@@ -75,9 +67,14 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
         self._sample: Roster | None = None
 
     @classmethod
-    def create(cls, settings: Any, board: str) -> CoalitionRuleset:
-        """The rules of a match on ``board`` (the map's YAML); ValueError naming the bad line."""
-        return cls(_board(board), settings)
+    def read_board(cls, text: str) -> Board:
+        """The board of a map's YAML (the routes and rings it finds are kept); ValueError naming the bad line."""
+        return load_board(text, "map")
+
+    @classmethod
+    def from_board(cls, settings: Any, board: Board) -> CoalitionRuleset:
+        """The rules of a match on ``board``."""
+        return cls(board, settings)
 
     @property
     def settings(self) -> CoalitionSettings:
