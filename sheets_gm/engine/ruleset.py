@@ -441,8 +441,8 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         return state
 
     def seats_out(self, state: StateT) -> frozenset[str]:
-        """The seats that play no more though the match goes on (a Champions player knocked out): the status line
-        names no bot for them. None by default."""
+        """The seats, and members, that play no more (a Champions player knocked out, a Coalition side that conceded
+        and its armies): the status line names no bot for them. None by default."""
         return frozenset()
 
     def secrets(self, state: StateT, seat: str) -> list[str]:

@@ -29,7 +29,7 @@ from sheets_gm.engine.ruleset import (
 )
 from sheets_gm.rulesets.coalition.board import Board, load_board
 from sheets_gm.rulesets.coalition.check import check_orders
-from sheets_gm.rulesets.coalition.enums import Phase, Side
+from sheets_gm.rulesets.coalition.enums import Phase, Side, enemy_of
 from sheets_gm.rulesets.coalition.gm import ORDER_SEATS, apply_gm_event, concede
 from sheets_gm.rulesets.coalition.resolve import resolve_turn
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
@@ -108,6 +108,13 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
     def seats(self, state: CoalitionState) -> tuple[str, ...]:
         """The Coalition and Phyrexia (the judge, who enters results, is no seat: see ``traits.judge``)."""
         return SEATS
+
+    def seats_out(self, state: CoalitionState) -> frozenset[str]:
+        """After a concession, the side that conceded and its armies: their bots play no more."""
+        if state.ending != "concession" or state.winner is None:
+            return frozenset()
+        out = enemy_of(Side(state.winner))
+        return frozenset({out.value, *(a.name for a in state.armies if a.side is out)} if out else ())
 
     def window(self, state: CoalitionState) -> Window | None:
         """Orders (both sides) or results (the judge); None once the round is over."""
