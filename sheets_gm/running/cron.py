@@ -53,7 +53,7 @@ def cron_line(config_path: Path, program: str | None = None, *, period: int = CR
     """The crontab line that syncs this match quietly every ``period`` minutes (cron mails only what it prints:
     a resolved turn, a warning, a failure, a channel of the notices that fails); ``program`` defaults to this
     one, by its absolute path. ``secret_env``: the config names secrets by environment variable, which cron's
-    bare environment lacks, so the line reads them from the match's environment file (``notify.env_file``)."""
+    bare environment lacks, so the line reads them from the match's environment file (``match.env_file``)."""
     folder = config_path.resolve().parent
     schedule = cron_schedule(cron_offset(config_path, period) if period > 1 else 0, period=period)
     env = f" --env-file {shlex.quote(f'.sheets-gm/{config_path.stem}.env')}" if secret_env else ""
