@@ -130,7 +130,7 @@ def test_the_sync_reads_a_row_below_the_match_and_the_poll_above_both() -> None:
     assert layer_of("sheets_gm.sync.poll") < layer_of("sheets_gm.running.run")
 
 
-#: The poll's orchestration, the match layer's (``running/polls.py``, ``running/idle_poll.py``): the gate, whether a
+#: The poll's orchestration (``host/polls.py``, ``running/idle_poll.py``): the gate, whether a
 #: poll stays idle, when notices are queued and sent. A command imports none of it: it prints what the polls return.
 GATE = "sheets_gm.poll_gate"
 ORCHESTRATION = {"after_poll", "send_due", "due", "gate_for", "gated_poll", "idle_local_poll", "may_stay_idle"}

@@ -1,7 +1,7 @@
 """The cron line of a match: a poll every minute.
 
 An idle poll costs next to nothing (a local one parses no workbook, a Google one asks Drive once
-and makes no Sheets request: ``running.polls`` runs each poll behind its gate, ``poll_gate``), so
+and makes no Sheets request: ``host.polls`` runs each poll behind its gate, ``poll_gate``), so
 cron polls every minute and a player sees ✔ or ✘ within a minute of saving.
 
 A GM who polls less often (``--every 5``) gets a line that starts at an offset drawn from the
