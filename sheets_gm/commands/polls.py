@@ -1,5 +1,5 @@
 """What ``sheets-gm sync``, ``resolve`` and ``status`` print (their command line is ``commands/sync.py``): the
-match layer polls, resolves and sends the notices (``running.polls``); this module turns what it returns into lines
+host's poll path polls, resolves and sends the notices (``host.polls``); this module turns what it returns into lines
 and exit codes, and says where the match stands."""
 
 from __future__ import annotations
@@ -17,6 +17,15 @@ from sheets_gm.commands import base
 from sheets_gm.commands.base import UsageError, UserError
 from sheets_gm.commands.matchargs import load, open_match, user_errors
 from sheets_gm.engine.words import counted, describe_wait
+from sheets_gm.host.polls import (
+    FullPoll,
+    IdlePoll,
+    LeftOpen,
+    poll_behind_gate,
+    poll_config,
+    resolve_now,
+    send_waiting,
+)
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.notify.announce import outbox_lines, quiet_alarms
 from sheets_gm.running.poll_words import (
@@ -26,15 +35,6 @@ from sheets_gm.running.poll_words import (
     rejected_lines,
     report_line,
     tables_warning,
-)
-from sheets_gm.running.polls import (
-    FullPoll,
-    IdlePoll,
-    LeftOpen,
-    poll_behind_gate,
-    poll_config,
-    resolve_now,
-    send_waiting,
 )
 from sheets_gm.running.run import sync_once
 from sheets_gm.running.watch import seconds_until, watch
@@ -152,7 +152,7 @@ def _watch_ceiling(config: MatchConfig, interval: float) -> float:
 
 
 def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileMark | None) -> int:
-    """One poll for cron, behind the match's gate (``running.polls``): print what it says, as ``--quiet`` allows."""
+    """One poll for cron, behind the match's gate (``host.polls``): print what it says, as ``--quiet`` allows."""
     with user_errors():
         looked = poll_config(config, config_mark, _now, quiet=args.quiet)  # serve's look takes the same path
     for note in looked.notes:

@@ -28,12 +28,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from enum import StrEnum
 from zoneinfo import ZoneInfo
 
 from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import describe_wait
+from sheets_gm.match.notify_settings import NoticeKind
 from sheets_gm.sheets.adapter import Post
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sync.bot_seats import whole_bot_seats
@@ -45,17 +45,6 @@ from sheets_gm.sync.writes import status_line, view_events
 
 #: The recipient of a notice for the match's chat channel, which every player reads.
 CHANNEL = "#channel"
-
-
-class NoticeKind(StrEnum):
-    """Why a notice is sent (the kinds a GM may choose in ``[notify] send``)."""
-
-    OPENED = "opened"
-    REMINDER = "reminder"
-    RESOLVED = "resolved"
-    POST = "post"
-    OVER = "over"
-    TEST = "test"
 
 
 @dataclass(frozen=True, slots=True)
