@@ -26,12 +26,20 @@ class _Counted(Ruleset[dict[str, Any], dict[str, Any], dict[str, Any]]):
         seat_kind=SeatKind.PLAYER, information=Information.PERFECT, board_kind=BoardKind.SQUARE, judge=False,
         min_seats=2, max_seats=2, max_windows=1, settings_type=dict)
     reads: ClassVar[list[str]] = []
+    board: tuple[str, ...]
 
     @classmethod
     def read_board(cls, text: str) -> tuple[str, ...]:
         """The board's words."""
         cls.reads.append(text)
         return tuple(text.split())
+
+    @classmethod
+    def from_board(cls, settings: Any, board: tuple[str, ...]) -> _Counted:
+        """The rules on the board's words."""
+        made = cls(settings, " ".join(board))
+        made.board = board
+        return made
 
 
 def test_a_game_without_a_cache_reads_each_board_text_once() -> None:
@@ -42,7 +50,7 @@ def test_a_game_without_a_cache_reads_each_board_text_once() -> None:
     second = _Counted.create({"a": 2}, again)
     other = _Counted.create({"a": 1}, "east west")
     assert _Counted.reads == ["north south", "east west"]
-    assert first.board_text == second.board_text == ("north", "south") and other.board_text == ("east", "west")
+    assert first.board is second.board and first.board == ("north", "south") and other.board == ("east", "west")
     assert (first.settings, second.settings) == ({"a": 1}, {"a": 2})
 
 
