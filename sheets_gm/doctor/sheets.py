@@ -176,7 +176,7 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
     record = read.record
     window = record.ruleset.window(record.state)
     report.ok("layout", "every header cell is in place; " +
-              (f"{window.label} (window {window.key}) is open" if window else "the match is over"))
+              (f"{window.label} is open (window {window.key})" if window else "the match is over"))
     _same_settings(config, record.ruleset.settings, report)
     _same_bots(config, record.bots, report)
     _table_rows(config, read, report)

@@ -92,6 +92,7 @@ def test_a_healthy_local_match_passes_every_check(tmp_path: Path, doctor: Doctor
                  "workbook (orders red)", "config vs match", "layout", "deadline", "privacy", "quota"):
         assert f"✔ {name}: " in out
     assert "local workbooks use no Google quota" in out
+    assert "✔ layout: every header cell is in place; turn 1 is open (window 1)\n" in out  # the label, then its key
     assert out.rstrip().endswith("Everything checked is fine.")
     assert workbook.stat().st_mtime_ns == before
     assert sorted(tmp_path.iterdir()) == files  # not even a lock file

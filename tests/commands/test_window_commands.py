@@ -196,7 +196,8 @@ def test_doctor_reads_a_race_as_a_poll_does(tmp_path: Path, capsys: pytest.Captu
     path = new_match(tmp_path, capsys)
     code, out, _ = run(capsys, "doctor", "-c", path)
     assert code == 0, out
-    assert "Ann vs Bo" in out and "workbook (orders Ann)" in out and "turn 1 (window 1) is open" in out
+    assert "Ann vs Bo" in out and "workbook (orders Ann)" in out
+    assert "✔ layout: every header cell is in place; turn 1 is open (window 1)\n" in out
     import openpyxl
 
     book = openpyxl.load_workbook(tmp_path / "ann.xlsx")

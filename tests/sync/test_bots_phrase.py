@@ -33,6 +33,23 @@ def test_the_stand_in_judge_is_not_counted_among_the_armies() -> None:
     assert bots_phrase(record) == "7 played by bots (commander); the judge's results by the commander bot"
 
 
+def test_no_bot_of_a_coalition_side_that_conceded_is_named() -> None:
+    """Issue 64, as Wesnoth's: after a side's concession the status line still named its bot and its armies' bots
+    (a person who conceded and left her side to a bot, or a bot's side conceded by the GM)."""
+    rules = create_ruleset("coalition")
+    state = rules.new_match(rules.sample_roster(), b"bots phrase")
+    theirs = next(a.name for a in state.armies if a.side.value == "phyrexia")
+    ours = next(a.name for a in state.armies if a.side.value == "coalition")
+    record = cast(Any, SimpleNamespace(ruleset=rules, state=state, bots={
+        "phyrexia": "commander", theirs: "commander", ours: "commander", "judge": "commander"}))
+    assert bots_phrase(record) == (f"bots play phyrexia (commander), {theirs} (commander), {ours} (commander), "
+                                   "judge (commander)")
+    record.state = rules.concede(state, "phyrexia", "").state
+    assert bots_phrase(record) == f"bots play {ours} (commander), judge (commander)"
+    record.state = rules.concede(state, "coalition", "left the table").state
+    assert bots_phrase(record) == f"bots play phyrexia (commander), {theirs} (commander), judge (commander)"
+
+
 def test_a_bot_of_a_wesnoth_player_who_is_out_is_not_named() -> None:
     """Issue 64, checked for every game with seats that go out: a Wesnoth player conquered (or who conceded) in a
     game of three or four plays no more, and the status line still named her bot."""
