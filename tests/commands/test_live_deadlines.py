@@ -125,7 +125,7 @@ def test_a_deadline_added_mid_window_resolves_it_when_it_passes_each_row_keeping
     assert out.splitlines()[0].startswith(f"Turn 1 (window 1, step 1) · orders open until {SAID} (in 2")
     assert "The config's [deadlines]" not in out
     code, out, _ = run(capsys, "doctor", "-c", match)
-    assert f"turn 1's orders close at {SAID}" in out
+    assert f"turn 1 closes at {SAID}" in out
     clock.tick(30)  # 12:33: past the new deadline
     out = _sync(match, clock, capsys)
     assert out.startswith(f"Turn 1 resolved (the deadline {SAID} has passed). Turn 2 of 60"), out
