@@ -31,7 +31,7 @@ and only moves them through the functions below.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
@@ -440,9 +440,11 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         seed (the test varies those itself)."""
         return state
 
-    def seats_out(self, state: StateT) -> frozenset[str]:
+    def seats_out(self, state: StateT, named: Collection[str] = ()) -> frozenset[str]:
         """The seats, and members, that play no more (a Champions player knocked out, a Coalition side that conceded
-        and its armies): the status line names no bot for them. None by default."""
+        and its armies): the status line names no bot for them. ``named`` are the seats and members the core asks
+        about (the ones the match's bots play): a game whose state forgets a member it lost (a destroyed Coalition
+        army) tells them out by their absence. None by default."""
         return frozenset()
 
     def secrets(self, state: StateT, seat: str) -> list[str]:

@@ -60,3 +60,18 @@ def test_a_bot_of_a_wesnoth_player_who_is_out_is_not_named() -> None:
     assert bots_phrase(record) == f"bots play {first.name} (skirmisher)"
     record.state = state.evolve(players=(replace(first, out=True), second, *state.players[2:]))
     assert bots_phrase(record) == ""
+
+
+def test_no_bot_of_a_destroyed_coalition_army_is_named() -> None:
+    """A destroyed army drops out of the state: its bot plays no more, and the status line named it still (the
+    ruleset asked alone could not tell a destroyed army, so the core names the bots' seats and members to it)."""
+    rules = create_ruleset("coalition")
+    state = rules.new_match(rules.sample_roster(), b"bots phrase")
+    gone, kept = state.armies[0].name, state.armies[1].name
+    record = cast(Any, SimpleNamespace(ruleset=rules, state=state, bots={
+        "coalition": "commander", gone: "commander", kept: "commander", "judge": "commander"}))
+    assert bots_phrase(record) == f"bots play coalition (commander), {gone} (commander), {kept} (commander), " \
+                                  "judge (commander)"
+    record.state = state.with_(armies=tuple(a for a in state.armies if a.name != gone))  # as a battle's results do
+    assert bots_phrase(record) == f"bots play coalition (commander), {kept} (commander), judge (commander)"
+    assert rules.seats_out(record.state, tuple(record.bots)) == frozenset({gone})

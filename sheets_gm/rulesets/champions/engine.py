@@ -3,7 +3,7 @@ corrections). The ``GAME`` record in ``game.py`` names it with the game's other 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from random import Random
 from typing import Any, ClassVar
 
@@ -92,8 +92,8 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
         """Every player, in roster order."""
         return tuple(p.name for p in state.players)
 
-    def seats_out(self, state: ChampionsState) -> frozenset[str]:
-        """The players knocked out."""
+    def seats_out(self, state: ChampionsState, named: Collection[str] = ()) -> frozenset[str]:
+        """The players knocked out (they stay in the state: ``named`` adds nothing)."""
         return frozenset(p.name for p in state.players if p.out)
 
     def window(self, state: ChampionsState) -> Window | None:

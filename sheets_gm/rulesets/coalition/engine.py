@@ -9,7 +9,7 @@ runs the end of the turn). A turn without an open battle has no results window.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
 from sheets_gm.engine.dice import TurnDice
@@ -109,12 +109,15 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
         """The Coalition and Phyrexia (the judge, who enters results, is no seat: see ``traits.judge``)."""
         return SEATS
 
-    def seats_out(self, state: CoalitionState) -> frozenset[str]:
-        """After a concession, the side that conceded and its armies: their bots play no more."""
+    def seats_out(self, state: CoalitionState, named: Collection[str] = ()) -> frozenset[str]:
+        """The armies of ``named`` no longer in the state (destroyed in a battle, mercenaries disbanded); after a
+        concession, the side that conceded and its armies too: their bots play no more."""
+        armies = {a.name for a in state.armies}
+        gone = {name for name in named if name not in armies and name not in SEATS and name != JUDGE}
         if state.ending != "concession" or state.winner is None:
-            return frozenset()
+            return frozenset(gone)
         out = enemy_of(Side(state.winner))
-        return frozenset({out.value, *(a.name for a in state.armies if a.side is out)} if out else ())
+        return frozenset(gone | ({out.value, *(a.name for a in state.armies if a.side is out)} if out else set()))
 
     def window(self, state: CoalitionState) -> Window | None:
         """Orders (both sides) or results (the judge); None once the round is over."""

@@ -3,7 +3,7 @@ corrections). The ``GAME`` record in ``game.py`` names it with the game's other 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -123,8 +123,9 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         """The players in turn order."""
         return tuple(p.name for p in state.players)
 
-    def seats_out(self, state: WesnothState) -> frozenset[str]:
-        """The players conquered, or who conceded, while the others play on (a game of three or four)."""
+    def seats_out(self, state: WesnothState, named: Collection[str] = ()) -> frozenset[str]:
+        """The players conquered, or who conceded, while the others play on (a game of three or four); they stay in
+        the state: ``named`` adds nothing."""
         return frozenset(p.name for p in state.players if p.out)
 
     def window(self, state: WesnothState) -> Window | None:
