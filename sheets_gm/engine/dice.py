@@ -287,19 +287,22 @@ class TurnDice:
     def _d6_value(self, key: str) -> int:
         """The d6 value of ``key`` (pinned, or from the formula), computed once."""
         value = self._values.get(key)
-        if value is None:
-            if self.pins and key in self.pins:  # a pin that is no face of a d6, or a draw's
-                self._other_die(key, SIDES)  # raises, naming the key
-            # the same first byte below 252 as keyed_d6: 63 times in 64 the first, with no loop over the stream; else
-            # the next bytes of the same digest (``keyed_d6``'s loop, without hashing the message again through
-            # Python's ``hmac``), and ``keyed_d6`` itself only when all 32 are too high
-            stream = self._mac.digest(key)
-            first = stream[0]
-            if first < _LIMIT:
-                value = first % SIDES + 1
-            else:
-                value = _face(stream, SIDES) or keyed_d6(self.seed, self.turn, key, self.deal)
-            self._values[key] = value
+        return self._new_d6(key) if value is None else value
+
+    def _new_d6(self, key: str) -> int:
+        """The d6 value of ``key``, not computed yet: from the formula (a pin that is no face of a d6 raises)."""
+        if self.pins and key in self.pins:  # a pin that is no face of a d6, or a draw's
+            self._other_die(key, SIDES)  # raises, naming the key
+        # the same first byte below 252 as keyed_d6: 63 times in 64 the first, with no loop over the stream; else
+        # the next bytes of the same digest (``keyed_d6``'s loop, without hashing the message again through
+        # Python's ``hmac``), and ``keyed_d6`` itself only when all 32 are too high
+        stream = self._mac.digest(key)
+        first = stream[0]
+        if first < _LIMIT:
+            value = first % SIDES + 1
+        else:
+            value = _face(stream, SIDES) or keyed_d6(self.seed, self.turn, key, self.deal)
+        self._values[key] = value
         return value
 
     def d6(self, key: str) -> int:
@@ -308,7 +311,7 @@ class TurnDice:
         if value is None:
             value = self._values.get(key)  # peeked or pinned: no call to compute it
             if value is None:
-                value = self._d6_value(key)
+                value = self._new_d6(key)
             self.rolled[key] = value
         elif self._sides and key in self._sides:
             raise self._rolled_as_another_die(key, SIDES)
@@ -408,7 +411,7 @@ class BlindDice(TurnDice):
                  deal: int = 0) -> None:
         super().__init__(b"", turn, dict(shown or {}), die_sides=die_sides, deal=deal)
 
-    def _d6_value(self, key: str) -> int:
+    def _new_d6(self, key: str) -> int:
         value = self.pins.get(key)
         return value if isinstance(value, int) else 1
 
