@@ -173,7 +173,7 @@ class TurnDice:
         whole-number pin is checked now against a die of that size (a d6 game's scenarios reject a
         pinned 7 when they load); None checks each against its die when it is rolled. ``deal`` numbers
         the deal (see the formula): 0 but for a window dealt afresh after an undo."""
-        if not isinstance(deal, int) or isinstance(deal, bool) or deal < 0:
+        if (deal.__class__ is not int and (not isinstance(deal, int) or isinstance(deal, bool))) or deal < 0:
             raise ValueError(f"a deal number is a whole number from 0, not {deal!r}")
         self.seed = seed
         self.turn = turn
@@ -185,7 +185,8 @@ class TurnDice:
         self._sides: dict[str, int] = {}  # the keys rolled with a die other than a d6, and its sides
         self.peeked: dict[str, int] = {}  # every key looked at ahead (``peek``: a roll published), and its sides
         self._kept: dict[str, int] = {}  # a key whose roll stays that of an earlier deal, and that deal
-        prefix = self._prefix = deal_prefix(turn, deal)  # every message's start but a kept roll's
+        # every message's start but a kept roll's (``deal_prefix``, without its call for the first deal)
+        prefix = self._prefix = f"{turn}/" if deal == 0 else deal_prefix(turn, deal)
         self._mac = _TurnMac(seed, prefix)
         if not pins:  # a simulation's every turn: nothing pinned to check
             self._values: dict[str, int] = {}  # every d6 value computed so far, rolled or peeked (and the d6 pins)

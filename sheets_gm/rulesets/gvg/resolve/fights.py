@@ -73,16 +73,16 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
                      f"{attack.total} vs {defence.total}: {verdict}.",
              tile=tile.label, kind=name, structure=structure.key, pvp=bool(defenders),
              sides=[attack, defence], outcome=_OUTCOME_VALUES[outcome],
-             winner=work.team(y if outcome is _ATTACKERS_WIN else x))
+             winner=teams[y if outcome is _ATTACKERS_WIN else x])
     if outcome is _ATTACKERS_WIN:
         structure = work.state.structures[tile] = structure.copy()  # the turn's input state holds the other
         structure.hp -= 1
         work.log(_STRUCTURE_DAMAGED,
-                 f"{work.team(x)}'s {name} on {tile.label} loses 1 HP ({structure.hp} left).",
+                 f"{teams[x]}'s {name} on {tile.label} loses 1 HP ({structure.hp} left).",
                  structure=structure.key, hp=structure.hp)
         if structure.destroyed:
             work.log(_STRUCTURE_DESTROYED,
-                     f"{work.team(x)}'s {name} on {tile.label} is destroyed.",
+                     f"{teams[x]}'s {name} on {tile.label} is destroyed.",
                      structure=structure.key)
             for p in defenders:
                 knock(work, p, tile, f"{where} fell")
@@ -186,9 +186,7 @@ def join_fight(work: Turn, sides: Sequence[Side], fighters: list[Player], dps: b
 def carrier_teams_on(work: Turn, people: list[Player]) -> frozenset[int]:
     """The teams with a carrier among ``people`` (both, when two carriers share the tile)."""
     carriers = [tree.carrier for tree in work.state.trees if tree is not None and tree.carrier is not None]
-    if not carriers:
-        return _NOBODY
-    return frozenset(p.team for p in people if p.name in carriers)
+    return frozenset([p.team for p in people if p.name in carriers]) if carriers else _NOBODY
 
 
 def knock(work: Turn, p: Player, tile: Coord, why: str) -> None:

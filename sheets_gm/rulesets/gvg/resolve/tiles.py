@@ -25,7 +25,6 @@ def action_phase(work: Turn) -> None:
     bulwarks are counted; then the revives."""
     st = work.state
     present = _players_by_tile(work)
-    work.destroyed_bulwarks = [0, 0]
     for structure in st.structures.values():
         if structure.kind is _BULWARK and structure.hp <= 0:  # ``destroyed`` without the property's call
             work.destroyed_bulwarks[structure.team] += 1
@@ -46,7 +45,6 @@ def _players_by_tile(work: Turn) -> dict[Coord, list[Player]]:
     """The active players on each tile, in roster order; the buffing healers' reach noted in ``work.buff_reach``."""
     mode = work.s.movement
     present: dict[Coord, list[Player]] = {}
-    work.buff_reach = [[], []]
     acting = work.checked.acting  # the accepted actions but a plain act: a buff is a healer's
     buffing = _BUFF in acting.values()
     for p in work.state.players:
@@ -73,7 +71,11 @@ def resolve_tile(work: Turn, tile: Coord, people: list[Player]) -> None:
                  else all(p.team == team and p.name not in work.pickers for p in people))):
         return  # one team alone, nothing to attack, take or pick up: nothing can happen
     winner: int | None = None
-    contested = len({p.team for p in people}) == 2
+    contested = False
+    for p in people:  # a loop, not a set of the teams: a comprehension is a call on Python 3.11
+        if p.team != team:
+            contested = True
+            break
     if structure is not None and not structure.destroyed:
         reason = structure_closed(work, structure)
         if reason is None:
