@@ -185,7 +185,10 @@ def join_fight(work: Turn, sides: Sequence[Side], fighters: list[Player], dps: b
 
 def carrier_teams_on(work: Turn, people: list[Player]) -> frozenset[int]:
     """The teams with a carrier among ``people`` (both, when two carriers share the tile)."""
-    carriers = [tree.carrier for tree in work.state.trees if tree is not None and tree.carrier is not None]
+    carriers: list[str] = []
+    for tree in work.state.trees:  # a loop: most fights have no carrier, and a comprehension is a call on Python 3.11
+        if tree is not None and tree.carrier is not None:
+            carriers.append(tree.carrier)
     return frozenset([p.team for p in people if p.name in carriers]) if carriers else _NOBODY
 
 
