@@ -62,9 +62,19 @@ class ObjectiveBot(Bot):
 
     def orders(self, rules: GvgRules, state: GvgState, team: int, dice: TurnDice) -> TeamOrders:
         """Orders for every active player of ``team``, and the captain's skills."""
-        cache = self._cache
-        captain = Captain(rules, state, team, cache.costs(rules.settings), self.buys_skills)
-        return plan_turn(ObjectivePlan(self.rng, cache.get(rules), captain, dice))
+        geometry, costs = self._cache.of(rules)
+        captain = Captain(rules, state, team, costs, self.buys_skills)
+        return plan_turn(ObjectivePlan(self.rng, geometry, captain, dice))
+
+
+def split_healers(mine: list[Player], carrier: Player | None) -> tuple[list[Player], list[Player]]:
+    """The healers among ``mine`` and the others, but the carrier."""
+    healers: list[Player] = []
+    others: list[Player] = []
+    for p in mine:
+        if p is not carrier:
+            (healers if p.role is _HEALER else others).append(p)
+    return healers, others
 
 
 def plan_turn(plan: ObjectivePlan) -> TeamOrders:
@@ -89,8 +99,7 @@ def plan_turn(plan: ObjectivePlan) -> TeamOrders:
         if fish is None or fish.hp <= 2 or their_tree.at != fish_tile:
             plan.reserve = plan.captain.costs[_TREE_SPEED]
     protect_structures(plan)
-    healers = [p for p in plan.mine if p.role is _HEALER and p is not carrier]
-    free = [p for p in plan.mine if p.role is not _HEALER and p is not carrier]
+    healers, free = split_healers(plan.mine, carrier)  # free: the players not yet given a job
     carrier_dest: Coord | None = None
     if carrier is not None:
         steps = reach(plan.rules, st, carrier, plan.dice, False, plan.captain.on(_TREE_SPEED))
