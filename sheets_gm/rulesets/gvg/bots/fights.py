@@ -54,7 +54,7 @@ def assign_defenders(plan: ObjectivePlan, free: list[Player], tile: Coord, actio
         i = costs.index(min(costs))
         del costs[i]
         chosen.append(free.pop(i))
-    plan.give(chosen, plan.job(tile, action, False, False))
+    plan.give(chosen, tile, action, False, False)
     return len(chosen)
 
 
@@ -118,7 +118,7 @@ def plan_attacks(plan: ObjectivePlan, free: list[Player], carrier_dest: Coord | 
             plan.order(p, p.at, _ACT)
         free.clear()
         return
-    plan.give(free, plan.job(target, action, detour, teleport))
+    plan.give(free, target, action, detour, teleport)
     free.clear()
 
 

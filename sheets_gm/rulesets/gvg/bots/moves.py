@@ -17,7 +17,7 @@ _REVIVE = Action.REVIVE
 
 def plan_moves(plan: ObjectivePlan) -> None:
     """Every player with a job walks toward its target (a jungle coin on the way if cheap)."""
-    team, g, rng, jobs, gaps = plan.team, plan.g, plan.rng, plan.jobs, plan.gaps
+    team, g, rng, jobs = plan.team, plan.g, plan.rng, plan.jobs
     players, dests = plan.players, plan.dests
     bonus = plan.bonus = plan.s.player_speed_bonus if plan.captain.on(_PLAYER_SPEED) else 0  # no buying after this
     least = 1 + bonus  # the smallest reach a roll gives
@@ -29,7 +29,8 @@ def plan_moves(plan: ObjectivePlan) -> None:
         job = jobs.get(name)
         if job is None or name in players:
             continue
-        at, d0 = p.at, gaps[name]
+        at = p.at
+        d0 = job.goal.get(at, _FAR)  # how far its target is
         if not d0 or d0 >= _FAR:  # on the target already, or no path to it
             dest, order = at, new_order(None, _ACT if d0 else job.action)
         else:  # never a carrier: its published roll (+ Player Speed) is its reach, unread when every roll will do
@@ -56,9 +57,10 @@ def plan_heals(plan: ObjectivePlan, healers: list[Player], carrier_dest: Coord |
         return
     team, g = plan.team, plan.g
     bonus = plan.bonus  # set by ``plan_moves``
-    weights: dict[Coord, int] = {}
+    weights: dict[Coord, int] = {}  # how many of the team go to each tile (not by ballista)
+    teleported = plan.teleported
     for name, d in plan.dests.items():
-        if name not in plan.teleported:
+        if name not in teleported:
             weights[d] = weights.get(d, 0) + 1
     rally = carrier_dest
     if rally is None and weights:
@@ -81,7 +83,7 @@ def plan_heals(plan: ObjectivePlan, healers: list[Player], carrier_dest: Coord |
             continue
         spots = g.beside(team, rally, h.at, steps)
         if spots:  # next to (or on) the rally tile, where allies will stand
-            dest, buffs = pick(plan.rng, spots), True
+            dest, buffs = spots[0] if len(spots) == 1 else spots[int(plan.rng.random() * len(spots))], True  # pick
         else:
             dest = g.advance(team, h.at, steps, rally, plan.rng)
             buffs = not weights.keys().isdisjoint(g.near(dest))  # any(t in weights ...) without a generator

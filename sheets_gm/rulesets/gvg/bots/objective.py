@@ -7,7 +7,7 @@ import random
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
-from sheets_gm.rulesets.gvg.bots.base import _HEALER, Bot, TeamOrders
+from sheets_gm.rulesets.gvg.bots.base import Bot, TeamOrders
 from sheets_gm.rulesets.gvg.bots.captain import Captain
 from sheets_gm.rulesets.gvg.bots.fights import plan_attacks, plan_defence, protect_structures
 from sheets_gm.rulesets.gvg.bots.geometry import RulesCache, reach
@@ -67,16 +67,6 @@ class ObjectiveBot(Bot):
         return plan_turn(ObjectivePlan(self.rng, geometry, captain, dice))
 
 
-def split_healers(mine: list[Player], carrier: Player | None) -> tuple[list[Player], list[Player]]:
-    """The healers among ``mine`` and the others, but the carrier."""
-    healers: list[Player] = []
-    others: list[Player] = []
-    for p in mine:
-        if p is not carrier:
-            (healers if p.role is _HEALER else others).append(p)
-    return healers, others
-
-
 def plan_turn(plan: ObjectivePlan) -> TeamOrders:
     """The team's orders for this turn, step by step: a carrier's Tree Speed, the structures to protect, the
     defenders, the attacks, movement skills and teleports, every player's move, the healers, then damage skills."""
@@ -99,9 +89,10 @@ def plan_turn(plan: ObjectivePlan) -> TeamOrders:
         if fish is None or fish.hp <= 2 or their_tree.at != fish_tile:
             plan.reserve = plan.captain.costs[_TREE_SPEED]
     protect_structures(plan)
-    healers, free = split_healers(plan.mine, carrier)  # free: the players not yet given a job
+    healers, free = plan.healers, plan.others  # free: the players without a job yet (the plan's list, emptied)
     carrier_dest: Coord | None = None
     if carrier is not None:
+        healers, free = [p for p in healers if p is not carrier], [p for p in free if p is not carrier]
         steps = reach(plan.rules, st, carrier, plan.dice, False, plan.captain.on(_TREE_SPEED))
         carrier_dest = plan.g.advance(team, carrier.at, steps, None, plan.rng)
         plan.order(carrier, carrier_dest, _ACT)

@@ -6,7 +6,7 @@ import random
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
-from sheets_gm.rulesets.gvg.bots.base import _ACTIVE, _FAR, _ORDERS, new_order
+from sheets_gm.rulesets.gvg.bots.base import _ACTIVE, _FAR, _HEALER, _ORDERS, new_order
 from sheets_gm.rulesets.gvg.bots.captain import Captain
 from sheets_gm.rulesets.gvg.bots.geometry import Geometry
 from sheets_gm.rulesets.gvg.bots.job import Job
@@ -18,8 +18,9 @@ from sheets_gm.rulesets.gvg.state import Player, Structure
 class ObjectivePlan:
     """One turn's thinking of an ObjectiveBot (private)."""
 
-    __slots__ = ("board", "bonus", "captain", "dests", "dice", "down", "enemy", "foe_tiles", "foes", "g", "gaps",
-                 "jobs", "mine", "players", "reserve", "rng", "rules", "s", "state", "team", "teleported")
+    __slots__ = ("board", "bonus", "captain", "dests", "dice", "down", "enemy", "foe_tiles", "foes", "g",
+                 "healers", "jobs", "mine", "others", "players", "reserve", "rng", "rules", "s", "state", "team",
+                 "teleported")
 
     def __init__(self, rng: random.Random, g: Geometry, captain: Captain, dice: TurnDice) -> None:
         self.rng = rng
@@ -36,15 +37,21 @@ class ObjectivePlan:
         self.down: list[Player] = []
         self.foes: list[Player] = []  # the enemy's active players
         self.foe_tiles: list[Coord] = []  # where each of them stands
-        mine, down, foes, foe_tiles = self.mine, self.down, self.foes, self.foe_tiles
+        self.healers: list[Player] = []  # the team's active healers
+        self.others: list[Player] = []  # and its other active players
+        mine, down, foes, foe_tiles, healers, others = (self.mine, self.down, self.foes, self.foe_tiles, self.healers,
+                                                        self.others)
         for p in state.players:
-            if p.team == team:
-                (mine if p.status is _ACTIVE else down).append(p)
-            elif p.status is _ACTIVE:
-                foes.append(p)
-                foe_tiles.append(p.at)
+            if p.status is _ACTIVE:
+                if p.team == team:
+                    mine.append(p)
+                    (healers if p.role is _HEALER else others).append(p)
+                else:
+                    foes.append(p)
+                    foe_tiles.append(p.at)
+            elif p.team == team:
+                down.append(p)
         self.jobs: dict[str, Job] = {}
-        self.gaps: dict[str, int] = {}  # each player's distance to its job's target
         self.players: dict[str, PlayerOrder] = {}
         self.dests: dict[str, Coord] = {}  # where each player of the team will stand
         self.teleported: set[str] = set()
@@ -78,15 +85,12 @@ class ObjectivePlan:
 
     def far(self, p: Player, steps: int) -> bool:
         """Whether ``p`` has a job more than ``steps`` steps away."""
-        return self.gaps.get(p.name, 0) > steps
+        job = self.jobs.get(p.name)
+        return job is not None and job.goal.get(p.at, _FAR) > steps
 
-    def job(self, target: Coord, action: Action, detour: bool, teleport: bool) -> Job:
-        """A job toward ``target`` for players of the team (kept by the geometry)."""
-        return self.g.job(self.team, target, action, detour, teleport)
-
-    def give(self, players: list[Player], job: Job) -> None:
-        """Give each of ``players`` the job, and note how far each is from its goal."""
-        jobs, gaps, goal = self.jobs, self.gaps, job.goal
+    def give(self, players: list[Player], target: Coord, action: Action, detour: bool, teleport: bool) -> None:
+        """Give each of ``players`` the job (target, action, detour, teleport)."""
+        job = self.g.job(self.team, target, action, detour, teleport)
+        jobs = self.jobs
         for p in players:
             jobs[p.name] = job
-            gaps[p.name] = goal.get(p.at, _FAR)
