@@ -372,12 +372,22 @@ def _text(table: str, raw: Mapping[str, Any], key: str, problems: _Problems, wha
     return value.strip()
 
 
-def _email(raw: Any, folder: Path, problems: _Problems) -> EmailSettings | None:
-    table = "notify.email"
-    if not isinstance(raw, Mapping):
-        problems.add("notify", "email", f"{raw!r} is not a table; write a [notify.email] table")
+def _channel_table(key: str, value: Any, accepted: Sequence[str], secret: str, aliases: tuple[str, ...],
+                   problems: _Problems) -> Mapping[str, Any] | None:
+    """The ``[notify.KEY]`` table as written, its unknown keys said (``problems.unknown``); None, said, if it is not a
+    table."""
+    if not isinstance(value, Mapping):
+        problems.add("notify", key, f"{value!r} is not a table; write a [notify.{key}] table")
         return None
-    problems.unknown(table, raw, _EMAIL, "password", ("password", "pass", "smtp_password"))
+    problems.unknown(f"notify.{key}", value, accepted, secret, aliases)
+    return value
+
+
+def _email(value: Any, folder: Path, problems: _Problems) -> EmailSettings | None:
+    table = "notify.email"
+    raw = _channel_table("email", value, _EMAIL, "password", ("password", "pass", "smtp_password"), problems)
+    if raw is None:
+        return None
     host = _text(table, raw, "host", problems, "the mail server's name, e.g. \"smtp.example.org\"")
     try:
         security = Security(str(raw.get("security", "starttls")).strip().lower())
@@ -415,12 +425,11 @@ def _email(raw: Any, folder: Path, problems: _Problems) -> EmailSettings | None:
                          ca, timeout)
 
 
-def _chat(raw: Any, folder: Path, problems: _Problems) -> ChatSettings | None:
+def _chat(value: Any, folder: Path, problems: _Problems) -> ChatSettings | None:
     table = "notify.chat"
-    if not isinstance(raw, Mapping):
-        problems.add("notify", "chat", f"{raw!r} is not a table; write a [notify.chat] table")
+    raw = _channel_table("chat", value, _CHAT, "url", ("url", "webhook", "webhook_url"), problems)
+    if raw is None:
         return None
-    problems.unknown(table, raw, _CHAT, "url", ("url", "webhook", "webhook_url"))
     accepted = ", ".join(f'"{s.value}"' for s in ChatStyle)
     try:
         style = ChatStyle(str(raw.get("style", "")).strip().lower())
