@@ -29,7 +29,7 @@ Figures, each beside today's cron (one ``sheets-gm sync --quiet`` process a matc
                                             [--saves 20] [--workers 4] [--cron-sample 8] [--ready-sample M]
                                             [--seed S]
     .venv/bin/python scripts/bench_serve.py --idle-local N [--idle 120] [--saves 20] [--never-polled]
-    .venv/bin/python scripts/bench_serve.py --idle-google N --accounts 100 [--idle 60] [--saves 20]
+    .venv/bin/python scripts/bench_serve.py --idle-google N --accounts 100 [--idle 60] [--saves 20] [--late 30]
 
 ``--idle-local N``: a host on N local matches polled before instead (its first look, idle CPU and memory, saves);
 ``--never-polled`` then starts a host on the same matches with their records removed and times a save typed in the
@@ -40,7 +40,11 @@ with ``init`` and polled by cron's ``sync`` until idle, the others its clones: t
 copy-on-write, their records are copies of its own, each record's last look at Drive's file index at a random
 moment of the last 30 minutes): the restart's first look (one file-index question per account, no read a match)
 and a save typed as it starts, idle CPU with the fake's part apart (the CPU spent inside its handlers), Drive
-requests a minute per account, Sheets requests while idle, memory, saves at random moments; cron beside it.
+requests a minute per account, Sheets requests while idle, memory, saves at random moments; cron beside it. Then
+the isolation run: one account's Drive change log ``--late`` seconds late and another account's Drive hung (each of
+its requests held for the Google client's read timeout, then failed), the other accounts' saves beside the saves of
+the same accounts without them (median, 95th percentile, the 20 % goal), with what shows whether the two held the
+others up: the gaps between each other account's change-log questions, and the polls' own runs.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ import faulthandler
 import gc
 import importlib
 import io
+import itertools
 import random
 import resource
 import shutil
@@ -72,6 +77,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # for tests.fakes: the fake Google lives with the tests
 
+import requests  # noqa: E402
+
 import sheets_gm.sheets.google.signin as signin  # noqa: E402
 from sheets_gm.cli import main as cli  # noqa: E402
 from sheets_gm.engine.ruleset import JUDGE  # noqa: E402
@@ -83,6 +90,7 @@ from sheets_gm.poll_gate.state import iso, load_state, save_state, state_path  #
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset  # noqa: E402
 from sheets_gm.running.connect import open_match_sheets  # noqa: E402
 from sheets_gm.running.polls import poll_behind_gate  # noqa: E402
+from sheets_gm.sheets.google.signin import DEFAULT_TIMEOUT  # noqa: E402
 from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
 from tests.fakes.google_api import (  # noqa: E402
@@ -230,10 +238,15 @@ def locked_fake() -> GoogleApiFake:
     dispatch = fake._dispatch
 
     def one_at_a_time(request: Any) -> Any:
-        late = fake.late_account  # type: ignore[attr-defined]
-        if late and "/drive/v3/changes" in request.url and \
-                fake._caller(request.headers.get("Authorization", "")) == late:
-            time.sleep(fake.late_by)  # type: ignore[attr-defined]  # this account's Drive is slow (outside the lock)
+        if "/drive/v3/" in request.url:
+            caller = fake._caller(request.headers.get("Authorization", ""))
+            if "/drive/v3/changes" in request.url:
+                fake.questions.append((caller, time.monotonic()))  # type: ignore[attr-defined]
+            if caller == fake.late_account:  # type: ignore[attr-defined]  # this account's change log is slow
+                time.sleep(fake.late_by if "/drive/v3/changes" in request.url else 0)  # type: ignore[attr-defined]
+            if caller == fake.hung_account:  # type: ignore[attr-defined]  # this account's Drive never answers:
+                time.sleep(DEFAULT_TIMEOUT[1])  # the request is held until the client's read timeout (outside the
+                raise requests.exceptions.ReadTimeout(f"{request.url}: read timed out")  # lock), then fails
         with lock:
             began = time.thread_time()
             try:
@@ -242,6 +255,8 @@ def locked_fake() -> GoogleApiFake:
                 fake.handler_cpu += time.thread_time() - began  # type: ignore[attr-defined]
 
     fake.late_account, fake.late_by = "", 0.0  # type: ignore[attr-defined]
+    fake.hung_account = ""  # type: ignore[attr-defined]
+    fake.questions = []  # type: ignore[attr-defined]  # each change-log question: the account, when (monotonic)
     fake.handler_cpu = 0.0  # type: ignore[attr-defined]  # CPU seconds spent inside the fake's handlers: Google's
 
     fake._dispatch = one_at_a_time  # type: ignore[method-assign]
@@ -813,8 +828,12 @@ def measure_idle_google(args: argparse.Namespace, root: Path) -> None:
     idle_polls = sum(map(len, running.polls.values())) - polls_before
     drive_rates = [n / (idle.wall / 60) for n in by_caller(fake, "drive.", accounts)]
     sheets_reads = sum(by_caller(fake, "sheets.", accounts))
-    saves = timed_saves(running, rng.sample(configs, min(args.saves, len(configs))), rng, args)
+    others = [c for i, c in enumerate(configs) if i % args.accounts not in (0, 1)]  # the late and hung accounts'
+    baseline = Stretch(time.monotonic(), now())  # matches left out of both samples, baseline and isolated
+    saves = timed_saves(running, rng.sample(others, min(args.saves, len(others))), rng, args)
     waits = [w for w in running.waits[1:] if w is not None]
+    baseline.end(running, fake, saves, leave_out=accounts[:2])
+    isolated = isolation(running, fake, others, accounts, rng, args) if args.accounts > 2 else None
     restart_wait = running.waits[0] if running.waits else None
     running.close()
     cron = cron_google(fake, root, configs, args)
@@ -825,9 +844,75 @@ def measure_idle_google(args: argparse.Namespace, root: Path) -> None:
     print_google(args, len(configs), answered, first, (first_drive, first_index, first_reads, first_polls),
                  idle, (idle_polls, drive_rates, sheets_reads), saves, waits,
                  (hosted_kept, watchers_kept, rss_before, rss_idle), cron)
+    if isolated is not None:
+        print_isolation(args, baseline, isolated)
     if never is not None:
         print_cold_start(never, f"{len(configs)} Google matches never polled (their .sheets-gm folders removed)",
                          "CPU (the fake's included)")
+
+
+@dataclasses.dataclass
+class Stretch:
+    """A stretch of saves at random moments, for the isolation run: its saves' answers, and from the fake and the
+    host's polls what shows whether another account held them up: the gaps between two change-log questions of
+    each account (``fake.questions``; the late and hung accounts left out) and the polls' own runs."""
+
+    began: float
+    began_at: datetime
+    saves: list[float] = dataclasses.field(default_factory=list)
+    gaps: list[float] = dataclasses.field(default_factory=list)
+    runs: list[float] = dataclasses.field(default_factory=list)
+    said: list[str] = dataclasses.field(default_factory=list)  # what the host said of the accounts meanwhile
+
+    def end(self, running: Running, fake: GoogleApiFake, saves: list[float], leave_out: Sequence[str] = ()) -> None:
+        """The stretch ends now: its saves, gaps and polls' runs."""
+        ended = time.monotonic()
+        asked: dict[str, list[float]] = {}
+        for caller, at in list(fake.questions):  # type: ignore[attr-defined]
+            if self.began <= at <= ended and caller not in leave_out:
+                asked.setdefault(caller, []).append(at)
+        self.saves = saves
+        self.gaps = [b - a for moments in asked.values() for a, b in itertools.pairwise(moments)]
+        self.runs = [(ended_at - handed).total_seconds() for polls in list(running.polls.values())
+                     for handed, ended_at, _ in polls if handed >= self.began_at]
+
+
+def isolation(running: Running, fake: GoogleApiFake, others: Sequence[Path], accounts: Sequence[str],
+              rng: random.Random, args: argparse.Namespace) -> Stretch:
+    """One account's Drive change log ``--late`` seconds late (the first) and one account's Drive hung (the
+    second: each of its requests held until the client's read timeout, then failed), from one interval before
+    the saves: the other accounts' saves (``others``), as ``timed_saves`` times them."""
+    fake.late_account, fake.late_by = accounts[0], args.late  # type: ignore[attr-defined]
+    fake.hung_account = accounts[1]  # type: ignore[attr-defined]
+    said = len(running.lines)
+    isolated = Stretch(time.monotonic(), now())
+    running.wait_until(lambda: False, args.interval)  # every account asked once since: the late and hung ones too
+    saves = timed_saves(running, rng.sample(list(others), min(args.saves, len(others))), rng, args)
+    isolated.end(running, fake, saves, leave_out=accounts[:2])
+    isolated.said = [line for line in running.lines[said:] if line.startswith("Account ")]
+    fake.late_account = fake.hung_account = ""  # type: ignore[attr-defined]
+    return isolated
+
+
+def print_isolation(args: argparse.Namespace, baseline: Stretch, isolated: Stretch) -> None:
+    """The isolation run's figures beside the baseline's of the same run."""
+    def figures(values: list[float], digits: int = 1) -> str:
+        return (f"median {statistics.median(values):.{digits}f} s, 95th percentile "
+                f"{percentile(values, 0.95):.{digits}f} s" if values else "none")
+
+    def ratio(share: float) -> str:
+        base = baseline.saves and percentile(baseline.saves, share)
+        return f"{(percentile(isolated.saves, share) / base - 1) * 100:+.0f} %" if base and isolated.saves else "?"
+
+    print(f"- one account's Drive change log {args.late:g} s late and another's Drive hung (each request held "
+          f"{DEFAULT_TIMEOUT[1]:g} s, the client's read timeout, then failed): the other accounts' saves answered in "
+          f"{figures(isolated.saves)} over {len(isolated.saves)} saves; without them, in the same run: "
+          f"{figures(baseline.saves)} over {len(baseline.saves)} saves; median {ratio(0.5)}, 95th percentile "
+          f"{ratio(0.95)} (goal within 20 %)")
+    print(f"  the other accounts' change-log questions: {len(isolated.gaps)} gaps, {figures(isolated.gaps)}, "
+          f"longest {max(isolated.gaps, default=0):.1f} s (without: {figures(baseline.gaps)}, longest "
+          f"{max(baseline.gaps, default=0):.1f} s); the polls' runs: {figures(isolated.runs, 2)} (without: "
+          f"{figures(baseline.runs, 2)}); the host said: {' | '.join(isolated.said) or 'nothing'}")
 
 
 @dataclasses.dataclass
