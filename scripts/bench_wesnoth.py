@@ -1,4 +1,4 @@
-"""Benchmark the Wesnoth engine: bot-versus-bot matches on a 2-player map, in one process.
+r"""Benchmark the Wesnoth engine: bot-versus-bot matches on a 2-player map, in one process.
 
 Plays the same ``--matches`` seeded matches ``--repeats`` times through the ruleset interface
 (the bots' rows, then the resolution of each player turn) and prints, per repeat and as the
@@ -21,14 +21,17 @@ from a busier machine.
 
 ``--set KEY=VALUE`` plays under a setting other than its default, as ``simulate --set`` does. With
 ``--set mercenary_cost=0`` the skirmisher hires no mercenary (none is worth a price of nothing to it, see
-``worth_hiring``), which is how it played before issue 24: a checkout from before then plays the very same
-matches, and both print the same number of player turns.
+``worth_hiring``), which is how it played before issue 24; with ``--set advance_min_cost=999`` it buys no
+advancement (none is free, and none is paid for: see ``advance_word``), which is how it played before issue 40.
+With both, a checkout from before issue 24 (such as 6d259d7) plays the very same matches, and both print the same
+number of player turns; with ``mercenary_cost=0`` alone the skirmisher of today still buys advancements.
 
     .venv/bin/python scripts/bench_wesnoth.py
     .venv/bin/python scripts/bench_wesnoth.py --matches 10 --repeats 5 --map templates/wesnoth/maps/2p_The_Freelands.txt
     .venv/bin/python scripts/bench_wesnoth.py --against /work/wt/main-base --repeats 5
     .venv/bin/python scripts/bench_wesnoth.py --against /work/wt/main-base --repeats 5 --fresh
-    .venv/bin/python scripts/bench_wesnoth.py --against /work/wt/main-base --repeats 7 --fresh --set mercenary_cost=0
+    .venv/bin/python scripts/bench_wesnoth.py --against /tmp/wes6d --repeats 7 --fresh --matches 12 \
+        --set mercenary_cost=0 --set advance_min_cost=999
 """
 
 from __future__ import annotations

@@ -196,15 +196,15 @@ def test_the_match_room_holds_the_configuration_alone() -> None:
     rooms named for their jobs (``running/``, ``notify/``, ``demo/``), which read the configuration from it."""
     graph = import_graph()
     assert running_imports(graph) == []
-    graph["sheets_gm.match.config"] = graph["sheets_gm.match.config"] | {"sheets_gm.running.polls"}  # put back
-    assert running_imports(graph) == ["sheets_gm.match.config -> sheets_gm.running.polls"]
+    graph["sheets_gm.match.config"] = graph["sheets_gm.match.config"] | {"sheets_gm.running.run"}  # put back
+    assert running_imports(graph) == ["sheets_gm.match.config -> sheets_gm.running.run"]
 
 
 @pytest.mark.soak
 def test_serves_look_walks_no_more_rooms_than_crons_poll() -> None:
     """Issue 65: one look of ``serve`` at a match (``host.visit``) enters no more rooms, and returns to no more rooms
     it left, than cron's poll (``scripts/trace_walk.py``, depth 3): both hand the match to the one poll path, which
-    decides a local match's idle poll and waits for the match lock for both (``running.polls.poll_config``)."""
+    decides a local match's idle poll and waits for the match lock for both (``host.polls.poll_config``)."""
     done = subprocess.run([sys.executable, str(SCRIPTS / "trace_walk.py"), "--depth", "3"], capture_output=True,
                           text=True, check=True, timeout=300)
     figures = {line.split()[0]: tuple(int(n) for n in re.findall(r"(\d+) (?:rooms|returns)", line))

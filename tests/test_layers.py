@@ -34,10 +34,17 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("sheets_gm.poll_gate", "sheets_gm.scenario", "sheets_gm.simulate"),
     # the match page: a view of what the sync holds after a poll, built by the match layer, linked by the notices
     ("sheets_gm.web",),
-    # the configured match, and beside it the rooms that use it: its running (spreadsheets opened, polls, cron), its
-    # notices, its doctor, its init, the upkeep of its files around repair and export, its privacy, the demo
-    ("sheets_gm.match", "sheets_gm.running", "sheets_gm.notify", "sheets_gm.doctor", "sheets_gm.init",
-     "sheets_gm.upkeep", "sheets_gm.privacy", "sheets_gm.demo"),
+    # the configured match (its config, [notify] included, and its roster), then the rooms that use it, each over those
+    # it uses: its notices; its running (spreadsheets opened, a poll under the lock, cron) and the demo; who reads
+    # what; the upkeep of its files around repair and export; its init and its doctor
+    ("sheets_gm.match",),
+    ("sheets_gm.notify",),
+    ("sheets_gm.running", "sheets_gm.demo"),
+    ("sheets_gm.privacy",),
+    ("sheets_gm.upkeep",),
+    ("sheets_gm.init", "sheets_gm.doctor"),
+    # the polls of configured matches, cron's one path to a poll (which completes an init or a repair cut short)
+    # and serve's many
     ("sheets_gm.host",),
     ("sheets_gm.commands", "sheets_gm.cli"),
 )
@@ -91,7 +98,8 @@ def upward(importer: str, imported: set[str]) -> list[str]:
 
 
 def test_no_module_imports_a_higher_layer() -> None:
-    assert upward_imports() == []
+    wrong = upward_imports()
+    assert not wrong, "imports of a higher layer:\n" + "\n".join(wrong)
 
 
 @pytest.mark.parametrize("importer", ["sheets_gm.rulesets.game", "sheets_gm.rulesets.registry",
@@ -122,7 +130,7 @@ def test_the_sync_reads_a_row_below_the_match_and_the_poll_above_both() -> None:
     assert layer_of("sheets_gm.sync.poll") < layer_of("sheets_gm.running.run")
 
 
-#: The poll's orchestration, the match layer's (``running/polls.py``, ``running/idle_poll.py``): the gate, whether a
+#: The poll's orchestration (``host/polls.py``, ``running/idle_poll.py``): the gate, whether a
 #: poll stays idle, when notices are queued and sent. A command imports none of it: it prints what the polls return.
 GATE = "sheets_gm.poll_gate"
 ORCHESTRATION = {"after_poll", "send_due", "due", "gate_for", "gated_poll", "idle_local_poll", "may_stay_idle"}

@@ -15,7 +15,7 @@ from sheets_gm.commands.matchargs import add_config_option, load, user_errors
 from sheets_gm.engine.words import counted
 from sheets_gm.init.common import InitOutcome
 from sheets_gm.match.config import MatchConfig, toml_key
-from sheets_gm.notify.env_file import env_file_path, host_env_path
+from sheets_gm.match.env_file import env_file_path, host_env_path
 from sheets_gm.rulesets.registry import GAMES, TEMPLATES, get_ruleset
 from sheets_gm.running.cron import cron_line, cron_notes_pointer
 from sheets_gm.sheets.files import orders_file

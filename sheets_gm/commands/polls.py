@@ -1,5 +1,5 @@
 """What ``sheets-gm sync``, ``resolve`` and ``status`` print (their command line is ``commands/sync.py``): the
-match layer polls, resolves and sends the notices (``running.polls``); this module turns what it returns into lines
+host's poll path polls, resolves and sends the notices (``host.polls``); this module turns what it returns into lines
 and exit codes, and says where the match stands."""
 
 from __future__ import annotations
@@ -16,7 +16,16 @@ from types import FrameType
 from sheets_gm.commands import base
 from sheets_gm.commands.base import UsageError, UserError
 from sheets_gm.commands.matchargs import load, open_match, user_errors
-from sheets_gm.engine.words import counted, describe_wait
+from sheets_gm.engine.words import counted, describe_wait, label_verb
+from sheets_gm.host.polls import (
+    FullPoll,
+    IdlePoll,
+    LeftOpen,
+    poll_behind_gate,
+    poll_config,
+    resolve_now,
+    send_waiting,
+)
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.notify.announce import outbox_lines, quiet_alarms
 from sheets_gm.running.poll_words import (
@@ -26,15 +35,6 @@ from sheets_gm.running.poll_words import (
     rejected_lines,
     report_line,
     tables_warning,
-)
-from sheets_gm.running.polls import (
-    FullPoll,
-    IdlePoll,
-    LeftOpen,
-    poll_behind_gate,
-    poll_config,
-    resolve_now,
-    send_waiting,
 )
 from sheets_gm.running.run import sync_once
 from sheets_gm.running.watch import seconds_until, watch
@@ -152,7 +152,7 @@ def _watch_ceiling(config: MatchConfig, interval: float) -> float:
 
 
 def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileMark | None) -> int:
-    """One poll for cron, behind the match's gate (``running.polls``): print what it says, as ``--quiet`` allows."""
+    """One poll for cron, behind the match's gate (``host.polls``): print what it says, as ``--quiet`` allows."""
     with user_errors():
         looked = poll_config(config, config_mark, _now, quiet=args.quiet)  # serve's look takes the same path
     for note in looked.notes:
@@ -248,14 +248,24 @@ def _force_command(args: argparse.Namespace, report: WindowReport) -> str:
     return f"sheets-gm resolve -c {args.config} --force --window {report.window_key} --step {report.step}"
 
 
-def _deadline_phrase(deadline: str, now: datetime, what: str, who: str) -> str:
-    """How the open orders close: ``until Mon 23 Nov, 20:00 (in 2 h 05 min)``, past, or no deadline."""
+def open_window_line(label: str, key: str, step: int, deadline: str, now: datetime) -> str:
+    """``status``'s first line: the open window in its label's words with the verb it takes (``label_verb``, as
+    doctor and the notices say it), its key and step, and how its orders close.
+
+    >>> now = datetime.fromisoformat("2026-11-22T18:00+00:00")
+    >>> open_window_line("turn 1 · orders", "1", 1, "2026-11-22T20:00+00:00", now)
+    'Turn 1 · orders are open (window 1, step 1) until Sun 22 Nov, 20:00 (UTC) (in 2 h 00 min)'
+    >>> open_window_line("turn 3", "3", 2, "", now)
+    'Turn 3 is open (window 3, step 2); no deadline: it resolves when every seat is ready'
+    """
+    head = label_verb(label, "is", "are")
+    head = f"{head[:1].upper()}{head[1:]} open (window {key}, step {step})"
     until = seconds_until(deadline, now)
     if until is None:
-        return f" (no deadline: {what} resolves when {who} is ready)"
+        return f"{head}; no deadline: it resolves when every seat is ready"
     when = describe_deadline(deadline)
-    return (f" until {when} (in {describe_wait(until)})" if until > 0 else
-            f"; the deadline {when} has passed: the next sync resolves {what}")
+    return (f"{head} until {when} (in {describe_wait(until)})" if until > 0 else
+            f"{head}; the deadline {when} has passed: the next sync resolves it")
 
 
 def _not_ready(report: WindowReport, seat: str) -> str:
@@ -275,10 +285,7 @@ def window_status_lines(report: WindowReport, now: datetime, held: str = "") -> 
     ``held``: the workbook open in an office program that a due window's resolution waits for ('' if none)."""
     if report.finished:
         return [report.result]
-    lines = [f"{report.window[:1].upper()}{report.window[1:]} (window {report.window_key}, step {report.step}) · "
-             "orders open"
-             + _deadline_phrase(report.deadline, now, "it", "every seat")]
-    lines.append(report.result)
+    lines = [open_window_line(report.window, report.window_key, report.step, report.deadline, now), report.result]
     if report.schedule_change:
         lines.append(report.schedule_change)
     lines.append(f"Not ready: {', '.join(_not_ready(report, seat) for seat in report.waiting_for)}"

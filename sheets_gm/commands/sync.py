@@ -97,7 +97,7 @@ def _sync_options(words: Sequence[str]) -> dict[str, str] | None:
 
 def _apply_env_file(path: Path, *, quiet: bool) -> None:
     """Read ``--env-file``: the notices' secrets; a file that cannot be read is a warning (unless ``quiet``)."""
-    from sheets_gm.notify.env_file import EnvFileError, apply_env_file
+    from sheets_gm.match.env_file import EnvFileError, apply_env_file
 
     try:
         apply_env_file(path)

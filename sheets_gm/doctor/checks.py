@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.doctor.checkup import Check, Checkup
+from sheets_gm.doctor.notices import check_notices
 from sheets_gm.doctor.quota import (
     COMFORT,
     DRIVE_LIMITS_SOURCE,
@@ -33,7 +34,6 @@ from sheets_gm.engine.ruleset import Information
 from sheets_gm.engine.settings import SettingError, idle_settings, parse_settings
 from sheets_gm.engine.words import counted
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config, read_config_toml
-from sheets_gm.notify.doctor import check_notices
 from sheets_gm.privacy.gm_files import chmod_fix, exposed
 from sheets_gm.privacy.secrets import exposures, place, shared_folders
 from sheets_gm.rulesets.registry import GAMES, UnknownRulesetError, get_ruleset

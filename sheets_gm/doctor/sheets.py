@@ -15,7 +15,7 @@ from sheets_gm.doctor.drive import check_drive
 from sheets_gm.doctor.sharing import check_sharing
 from sheets_gm.doctor.teams import check_teams
 from sheets_gm.engine.settings import SettingError
-from sheets_gm.engine.words import counted
+from sheets_gm.engine.words import counted, label_verb
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.rulesets.registry import get_ruleset, sheet_spec
 from sheets_gm.running.bot_drift import bot_drift, bots_fix, configured_bots
@@ -175,8 +175,8 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
         return
     record = read.record
     window = record.ruleset.window(record.state)
-    report.ok("layout", "every header cell is in place; " +
-              (f"{window.label} (window {window.key}) is open" if window else "the match is over"))
+    stands = f"{label_verb(window.label, 'is', 'are')} open (window {window.key})" if window else "the match is over"
+    report.ok("layout", f"every header cell is in place; {stands}")
     _same_settings(config, record.ruleset.settings, report)
     _same_bots(config, record.bots, report)
     _table_rows(config, read, report)
@@ -320,21 +320,38 @@ def _deadline(config: MatchConfig, record: MatchRecord, report: Checkup, now: da
     if change is not None and change.event is not None:
         report.ok("deadline", change_sentence(change, done=False))
         return
-    if not record.deadline:
-        report.ok("deadline", f"{window.label} has no deadline: it resolves when every seat is ready or when you "
-                              "force it")
-        return
-    moment = deadline_moment(record.deadline)
-    if moment is None:
-        report.warn("deadline", f"{window.label}'s deadline {record.deadline!r} is not a date and time",
-                    "the next resolution writes a new one; to fix it now, correct the engine tab's deadline cell")
-    elif moment <= now:
-        hours = (now - moment).total_seconds() / 3600
-        report.warn("deadline", f"{window.label}'s deadline, {describe_deadline(record.deadline)}, passed "
-                                f"{hours:.1f} h ago and the window is not resolved: no sync has run since",
-                    f"run `sheets-gm sync -c {config.path}`, and check that cron (or `sync --watch`) is running")
+    case, sentence = deadline_sentence(window.label, record.deadline, now)
+    if case == "unreadable":
+        report.warn("deadline", sentence, "the next resolution writes a new one; to fix it now, correct the engine "
+                                          "tab's deadline cell")
+    elif case == "passed":
+        report.warn("deadline", sentence, f"run `sheets-gm sync -c {config.path}`, and check that cron (or "
+                                          "`sync --watch`) is running")
     else:
-        report.ok("deadline", f"{window.label}'s orders close at {describe_deadline(record.deadline)}")
+        report.ok("deadline", sentence)
+
+
+def deadline_sentence(label: str, deadline: str, now: datetime) -> tuple[str, str]:
+    """What doctor says of the deadline of the open window called ``label`` (the engine tab's cell, '' for none) at
+    ``now``: the case (``none``, ``unreadable``, ``passed`` or ``ahead``) and the sentence, which names the window
+    in its label's own words and with the verb it takes (``label_verb``, as the notices and ``status`` do).
+
+    >>> when = datetime.fromisoformat("2026-11-22T12:00+00:00")
+    >>> deadline_sentence("turn 1 · battle results", "2026-11-22T20:00+00:00", when)
+    ('ahead', 'turn 1 · battle results close at Sun 22 Nov, 20:00 (UTC)')
+    >>> deadline_sentence("turn 3", "2026-11-22T20:00+00:00", when)[1]
+    'turn 3 closes at Sun 22 Nov, 20:00 (UTC)'
+    """
+    if not deadline:
+        return "none", f"no deadline for {label}: the window resolves when every seat is ready or when you force it"
+    moment = deadline_moment(deadline)
+    if moment is None:
+        return "unreadable", f"the deadline of {label}, {deadline!r}, is not a date and time"
+    if moment <= now:
+        hours = (now - moment).total_seconds() / 3600
+        return "passed", (f"the deadline of {label}, {describe_deadline(deadline)}, passed {hours:.1f} h ago and the "
+                          "window is not resolved: no sync has run since")
+    return "ahead", f"{label_verb(label, 'closes', 'close')} at {describe_deadline(deadline)}"
 
 
 def _drawn_tabs_ok(config: MatchConfig, sheets: MatchSheets, read: MatchRead, report: Checkup) -> bool:

@@ -173,7 +173,7 @@ class TurnDice:
         whole-number pin is checked now against a die of that size (a d6 game's scenarios reject a
         pinned 7 when they load); None checks each against its die when it is rolled. ``deal`` numbers
         the deal (see the formula): 0 but for a window dealt afresh after an undo."""
-        if not isinstance(deal, int) or isinstance(deal, bool) or deal < 0:
+        if (deal.__class__ is not int and (not isinstance(deal, int) or isinstance(deal, bool))) or deal < 0:
             raise ValueError(f"a deal number is a whole number from 0, not {deal!r}")
         self.seed = seed
         self.turn = turn
@@ -185,7 +185,8 @@ class TurnDice:
         self._sides: dict[str, int] = {}  # the keys rolled with a die other than a d6, and its sides
         self.peeked: dict[str, int] = {}  # every key looked at ahead (``peek``: a roll published), and its sides
         self._kept: dict[str, int] = {}  # a key whose roll stays that of an earlier deal, and that deal
-        prefix = self._prefix = deal_prefix(turn, deal)  # every message's start but a kept roll's
+        # every message's start but a kept roll's (``deal_prefix``, without its call for the first deal)
+        prefix = self._prefix = f"{turn}/" if deal == 0 else deal_prefix(turn, deal)
         self._mac = _TurnMac(seed, prefix)
         if not pins:  # a simulation's every turn: nothing pinned to check
             self._values: dict[str, int] = {}  # every d6 value computed so far, rolled or peeked (and the d6 pins)
@@ -287,19 +288,22 @@ class TurnDice:
     def _d6_value(self, key: str) -> int:
         """The d6 value of ``key`` (pinned, or from the formula), computed once."""
         value = self._values.get(key)
-        if value is None:
-            if self.pins and key in self.pins:  # a pin that is no face of a d6, or a draw's
-                self._other_die(key, SIDES)  # raises, naming the key
-            # the same first byte below 252 as keyed_d6: 63 times in 64 the first, with no loop over the stream; else
-            # the next bytes of the same digest (``keyed_d6``'s loop, without hashing the message again through
-            # Python's ``hmac``), and ``keyed_d6`` itself only when all 32 are too high
-            stream = self._mac.digest(key)
-            first = stream[0]
-            if first < _LIMIT:
-                value = first % SIDES + 1
-            else:
-                value = _face(stream, SIDES) or keyed_d6(self.seed, self.turn, key, self.deal)
-            self._values[key] = value
+        return self._new_d6(key) if value is None else value
+
+    def _new_d6(self, key: str) -> int:
+        """The d6 value of ``key``, not computed yet: from the formula (a pin that is no face of a d6 raises)."""
+        if self.pins and key in self.pins:  # a pin that is no face of a d6, or a draw's
+            self._other_die(key, SIDES)  # raises, naming the key
+        # the same first byte below 252 as keyed_d6: 63 times in 64 the first, with no loop over the stream; else
+        # the next bytes of the same digest (``keyed_d6``'s loop, without hashing the message again through
+        # Python's ``hmac``), and ``keyed_d6`` itself only when all 32 are too high
+        stream = self._mac.digest(key)
+        first = stream[0]
+        if first < _LIMIT:
+            value = first % SIDES + 1
+        else:
+            value = _face(stream, SIDES) or keyed_d6(self.seed, self.turn, key, self.deal)
+        self._values[key] = value
         return value
 
     def d6(self, key: str) -> int:
@@ -308,7 +312,7 @@ class TurnDice:
         if value is None:
             value = self._values.get(key)  # peeked or pinned: no call to compute it
             if value is None:
-                value = self._d6_value(key)
+                value = self._new_d6(key)
             self.rolled[key] = value
         elif self._sides and key in self._sides:
             raise self._rolled_as_another_die(key, SIDES)
@@ -408,7 +412,7 @@ class BlindDice(TurnDice):
                  deal: int = 0) -> None:
         super().__init__(b"", turn, dict(shown or {}), die_sides=die_sides, deal=deal)
 
-    def _d6_value(self, key: str) -> int:
+    def _new_d6(self, key: str) -> int:
         value = self.pins.get(key)
         return value if isinstance(value, int) else 1
 

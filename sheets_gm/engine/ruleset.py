@@ -31,10 +31,11 @@ and only moves them through the functions below.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
+from functools import lru_cache
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, get_args, get_origin
 
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
@@ -267,6 +268,13 @@ def _no_codec(rules: object, kind: str) -> TypeError:
                      "dict or type with to_json/from_json; declare one (state_codec = Codec(to_json, from_json))")
 
 
+@lru_cache(maxsize=32)
+def _board_of(ruleset: type[Ruleset[Any, Any, Any]], text: str) -> Any:
+    """The board ``ruleset`` reads from ``text``, read once per process for each class and text (equal texts are one
+    key, whichever string holds them; a game's settings never change how its board reads)."""
+    return ruleset.read_board(text)
+
+
 #: The codecs of a ruleset, in the order of ``Ruleset``'s type arguments.
 _CODECS = ("state_codec", "orders_codec", "gm_event_codec")
 
@@ -275,7 +283,7 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
     """A game's rules bound to one match's settings and board; every method is pure."""
 
     traits: ClassVar[RulesetTraits]
-    _settings: Any  # the defaults' own fields: a game that writes ``create``, ``settings`` and ``board_text`` has none
+    _settings: Any  # the defaults' own fields: a game writing ``from_board``, ``settings``, ``board_text`` has none
     _board_text: str
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -290,17 +298,32 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
                     setattr(cls, name, made)
 
     def __init__(self, settings: Any, board: str = "") -> None:
-        """The rules of a match (the default ``create``): its settings and its board text, kept as given. A game
-        that reads its board (a map to parse) overrides this, or ``create``, ``settings`` and ``board_text``."""
+        """The rules of a match (the default ``from_board``): its settings and its board text, kept as given. A game
+        that reads its board (a map to parse) overrides ``read_board`` and this (or ``from_board``), ``settings`` and
+        ``board_text``."""
         self._settings, self._board_text = settings, board
 
     @classmethod
-    def create(cls, settings: Any, board: str) -> Ruleset[StateT, OrdersT, GmEventT]:
-        """The rules of a match: its settings (an instance of ``traits.settings_type``) and its
-        board as text (the match's, the default one of its template folder, or '' for a game with no
-        board file); ValueError naming the line of a board that does not parse. By default the class
-        made with both (``__init__``)."""
+    def read_board(cls, text: str) -> Any:
+        """The board of its text, parsed (ValueError naming the line of a board that does not parse); by default the
+        text itself. ``create`` reads each text once per process, so every match on that text shares the board: it
+        must never change once read (the routes it finds may be kept with it)."""
+        return text
+
+    @classmethod
+    def from_board(cls, settings: Any, board: Any) -> Self:
+        """The rules of a match: its settings and the board ``read_board`` made; by default the class made with
+        both (``__init__``)."""
         return cls(settings, board)
+
+    @classmethod
+    def create(cls, settings: Any, board: str) -> Self:
+        """The rules of a match: its settings (an instance of ``traits.settings_type``) and its board as text (the
+        match's, the default one of its template folder, or '' for a game with no board file); ValueError naming
+        the line of a board that does not parse. The board is read once per process for each class and text (every
+        read of a match's record creates its rules again): a game writes ``read_board`` and ``from_board``, never
+        this."""
+        return cls.from_board(settings, _board_of(cls, board))
 
     @property
     def settings(self) -> Any:
@@ -417,9 +440,11 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         seed (the test varies those itself)."""
         return state
 
-    def seats_out(self, state: StateT) -> frozenset[str]:
-        """The seats that play no more though the match goes on (a Champions player knocked out): the status line
-        names no bot for them. None by default."""
+    def seats_out(self, state: StateT, named: Collection[str] = ()) -> frozenset[str]:
+        """The seats, and members, that play no more (a Champions player knocked out, a Coalition side that conceded
+        and its armies): the status line names no bot for them. ``named`` are the seats and members the core asks
+        about (the ones the match's bots play): a game whose state forgets a member it lost (a destroyed Coalition
+        army) tells them out by their absence. None by default."""
         return frozenset()
 
     def secrets(self, state: StateT, seat: str) -> list[str]:

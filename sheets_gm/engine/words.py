@@ -26,3 +26,24 @@ def describe_wait(seconds: float) -> str:
     if seconds >= 60:
         return f"{seconds // 60} min"
     return f"{seconds} s"
+
+
+def plural_label(label: str) -> bool:
+    """Whether a window's label ends in a plural and takes a plural verb ("turn 1 · orders", "turn 1 · battle
+    results"), not "turn 3", "deployment · Ann", "round 1 · move and loot", "turn 2 · Bo's".
+
+    >>> [plural_label(x) for x in ("turn 1 · orders", "turn 1 · battle results", "deployment · Ann", "turn 2 · Bo's")]
+    [True, True, False, False]
+    """
+    last = label.rsplit(" ", 1)[-1]
+    return last.islower() and last.endswith("s") and not last.endswith(("ss", "us", "'s"))
+
+
+def label_verb(label: str, one: str, many: str) -> str:
+    """A window's ``label`` with the verb it takes, ``many`` after a label ending in a plural, ``one`` else: the one
+    phrase the notices, ``status`` and ``doctor`` say a window is open or closes with.
+
+    >>> label_verb("turn 1 · orders", "is", "are"), label_verb("turn 3", "closes", "close")
+    ('turn 1 · orders are', 'turn 3 closes')
+    """
+    return f"{label} {many if plural_label(label) else one}"

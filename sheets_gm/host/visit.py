@@ -1,7 +1,7 @@
 """One hosted match's poll, as a worker of the host runs it: the same one-match poll as cron's.
 
 The config is read afresh (a GM's edit applies at the next poll, as under cron), then one look at the match
-(``running.look.look_at``: cron's one path from a config to its poll, ``running.polls.poll_config``), run with its
+(``host.look.look_at``: cron's one path from a config to its poll, ``host.polls.poll_config``), run with its
 account's client for a Google match, the change log its account's watcher handed over (``accounts.Handover``) and
 no wait for the match lock: a match another command holds (``sync``, ``resolve``, ``undo``…) is skipped and tried
 at the next interval. A local match that its last poll (cron's, or the host's before a restart) left idle is not
@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sheets_gm.host.accounts import Handover, SharedChangeLog, account_of, config_keys, require_signed_in
+from sheets_gm.host.look import look_at
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
 from sheets_gm.running.connect import google_client
-from sheets_gm.running.look import look_at
 from sheets_gm.sheets.backend import SheetError, SheetUnavailableError
 from sheets_gm.sheets.marks import file_mark
 from sheets_gm.sync.lock import SyncBusyError

@@ -1,9 +1,9 @@
-"""What every ``init`` shares, whatever the ruleset: its outcome, the refusal to replace a match, and the
-local workbooks created (or kept aside with ``--overwrite``) before anything is laid out."""
+"""What every ``init`` shares, whatever the ruleset: its outcome, the refusal to replace a match, and what it
+creates the match from (``made_of``, ``create_from``). The local workbooks it creates first (or keeps aside with
+``--overwrite``) are ``upkeep.backups``'s."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,12 +13,9 @@ from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.match.config import ConfigError, MatchConfig
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.backend import SheetError
-from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
-from sheets_gm.sheets.private_files import make_private, private_folder
 from sheets_gm.sync.bot_seats import BotSeatError
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_record import MatchRecord
-from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.sheets import MatchSheets
 
 
@@ -43,37 +40,6 @@ class InitOutcome:
     backups: list[tuple[Path, Path]] = field(default_factory=list)  # each workbook --overwrite moved, and where to
     replaced: str = ""  # the match --overwrite replaced, in words ('' when there was none)
     settled: str = ""  # an init --overwrite of this config cut short, rolled back first ('' when none was)
-
-
-def aside_name(path: Path, stamp: str) -> Path:
-    """Where ``init --overwrite`` moves the workbook ``path`` aside (``stamp``: the time it ran)."""
-    return path.with_name(f"{path.stem}.before-init-{stamp}{path.suffix}")
-
-
-def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[Path, str]) -> list[tuple[Path, Path]]:
-    """Create the missing workbooks of ``files`` (each with its first tab); with ``overwrite``, move existing
-    ones aside first (``init_targets.check_local_targets`` has checked that each is a workbook of this match).
-    The GM's own workbooks (the engine's, the judge's) are created 0600 in a folder made 0700 (``gm_files``), and
-    every copy moved aside is made 0600. Returns each workbook moved aside with where it now is."""
-    from sheets_gm.privacy.gm_files import gm_only_files, gm_only_folders
-    from sheets_gm.sheets.local.backend import create_workbook
-
-    private = set(gm_only_files(config))
-    for folder in gm_only_folders(config):
-        private_folder(folder)
-    moved: list[tuple[Path, Path]] = []
-    for path, first_tab in files.items():
-        if path.exists() and overwrite:
-            backup = aside_name(path, stamp)
-            shutil.move(path, backup)
-            make_private(backup)
-            moved.append((path, backup))
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            values: dict[str, Grid] = {"A1": [[f"sheets-gm · {config.title}"]]} if first_tab == ABOUT_TAB else {}
-            create_workbook(path, WorkbookLayout(config.title, (TabLayout(first_tab, 1, 1, values=values),)),
-                            private=path in private)
-    return moved
 
 
 def made_of(config: MatchConfig, roster: Roster, seed: bytes, *, deadline: str,

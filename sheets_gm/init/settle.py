@@ -1,7 +1,7 @@
 """A plain ``init`` cut short, settled by the next command's opening of the match (``sync/command_journal.py``).
 
 A plain ``init`` keeps its command journal before its first write: first the workbooks it creates (local), then,
-before its first write into the match's spreadsheets, everything it creates the match from (``init_common.made_of``:
+before its first write into the match's spreadsheets, everything it creates the match from (``init.common.made_of``:
 the seed, the roster, the e-mails, the deadline). Cut before that second step, it has written nothing but empty
 workbooks, and is rolled back (``sync/life/settle.py`` does it, as for a cut ``init --overwrite``); cut after, it is
 completed here: the match is created again whole from what the journal kept, the same seed and all, as the init run

@@ -10,14 +10,7 @@ from pathlib import Path
 
 from sheets_gm.engine.dice import new_seed, seed_hash
 from sheets_gm.engine.ruleset import Roster, RulesetTraits, SeatKind
-from sheets_gm.init.common import (
-    InitOutcome,
-    MatchExistsError,
-    aside_name,
-    create_from,
-    made_of,
-    prepare_local,
-)
+from sheets_gm.init.common import InitOutcome, MatchExistsError, create_from, made_of
 from sheets_gm.init.targets import (
     check_local_targets,
     holds_record,
@@ -59,6 +52,7 @@ from sheets_gm.sync.match_record import (
 from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.upkeep.backups import aside_name, prepare_local
 
 
 def _local_files(config: MatchConfig) -> dict[Path, str]:

@@ -27,7 +27,7 @@ file are relative to the file's own folder. Example::
 
     [bots]                         # optional: seats (or a team's players) one of the game's bots plays
     Bo = "skirmisher"
-    [notify]                       # optional: notices by e-mail and chat (notify.settings, docs/notices.md)
+    [notify]                       # optional: notices by e-mail and chat (match.notify_settings, docs/notices.md)
     reminder = "2h"
     [notify.chat]
     style = "discord"
@@ -49,9 +49,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sheets_gm.engine.name_rule import NAME_RULE, name_problem
 from sheets_gm.match.bounded_file import FileRefused, check_bounded, read_bounded
+from sheets_gm.match.notify_settings import NotifySettings, parse_notify
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
 from sheets_gm.match.seat_roster import MAX_ROSTER_BYTES, ROSTER_ACCEPTED
-from sheets_gm.notify.settings import NotifySettings, parse_notify
 from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset
 
 
@@ -119,7 +119,7 @@ class _ConfigFile(_Strict):
     settings: dict[str, Any] = Field(default_factory=dict)
     bots: dict[str, str] = Field(default_factory=dict)
     sync: SyncSection = SyncSection()
-    notify: dict[str, Any] = Field(default_factory=dict)  # checked by notify.settings, a line per bad option
+    notify: dict[str, Any] = Field(default_factory=dict)  # checked by match.notify_settings, a line per bad option
 
 
 class _SheetsAndAccount(BaseModel):

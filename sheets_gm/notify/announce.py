@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.notify_settings import ChatStyle, NoticeKind, NotifySettings
 from sheets_gm.notify.channel import SendError
 from sheets_gm.notify.notices import (
     CHANNEL,
     Notice,
-    NoticeKind,
     NoticeRules,
     PollSeen,
     poll_notices,
@@ -30,7 +30,6 @@ from sheets_gm.notify.notices import (
 from sheets_gm.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
 from sheets_gm.notify.redact import redact as redact_secrets
 from sheets_gm.notify.send import Sending, send_waiting
-from sheets_gm.notify.settings import ChatStyle, NotifySettings
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.sync.sheets import MatchSheets
@@ -41,11 +40,12 @@ Clock = Callable[[], datetime]
 def notice_rules(config: MatchConfig, notify: NotifySettings) -> NoticeRules:
     """The rules the match's notices are built by (its title, its ``[notify]`` choices, where each seat's orders
     and the board are)."""
-    rules = notify.rules(config.title, f"sheets-gm verify replay.json, in the match's export (the GM runs "
-                                       f"sheets-gm export -c {config.path.name})")
-    return replace(rules, links={seat: spreadsheet_link(config, where) for seat, where in
-                                 zip(config.seats, config.orders, strict=False)},
-                   board=spreadsheet_link(config, config.board))
+    return NoticeRules(kinds=notify.sent_kinds, lead=notify.lead or timedelta(0), zones=notify.zones,
+                       title=config.title, verify_hint=f"sheets-gm verify replay.json, in the match's export (the GM "
+                                                       f"runs sheets-gm export -c {config.path.name})",
+                       links={seat: spreadsheet_link(config, where) for seat, where in
+                              zip(config.seats, config.orders, strict=False)},
+                       board=spreadsheet_link(config, config.board))
 
 
 def spreadsheet_link(config: MatchConfig, where: str) -> str:

@@ -38,10 +38,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
 
+from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, SecretError
 from sheets_gm.notify.channel import SendError
 from sheets_gm.notify.outbox import Letter
 from sheets_gm.notify.redact import redact
-from sheets_gm.notify.settings import ChatSettings, ChatStyle, SecretError
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 
 #: A bare link, left as typed by ``escape_chat`` (the chat shows it as the address it is: no disguise).

@@ -28,12 +28,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from enum import StrEnum
 from zoneinfo import ZoneInfo
 
 from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.ruleset import Window
-from sheets_gm.engine.words import describe_wait
+from sheets_gm.engine.words import describe_wait, label_verb
+from sheets_gm.match.notify_settings import NoticeKind
 from sheets_gm.sheets.adapter import Post
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sync.bot_seats import whole_bot_seats
@@ -45,17 +45,6 @@ from sheets_gm.sync.writes import status_line, view_events
 
 #: The recipient of a notice for the match's chat channel, which every player reads.
 CHANNEL = "#channel"
-
-
-class NoticeKind(StrEnum):
-    """Why a notice is sent (the kinds a GM may choose in ``[notify] send``)."""
-
-    OPENED = "opened"
-    REMINDER = "reminder"
-    RESOLVED = "resolved"
-    POST = "post"
-    OVER = "over"
-    TEST = "test"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,17 +148,6 @@ def window_token(record: MatchRecord) -> str:
     return f"{window.key}~{record.deal}" if record.deal else window.key
 
 
-def _is(label: str) -> str:
-    """The verb a window's label takes: ``are`` for a label ending in a plural ("Turn 1 · orders", "Turn 1 · battle
-    results"), ``is`` else ("Deployment · Ann", "Round 1 · move and loot").
-
-    >>> _is("Turn 1 · orders"), _is("Turn 1 · battle results"), _is("Deployment · Ann"), _is("Turn 2 · Bo's")
-    ('are', 'are', 'is', 'is')
-    """
-    last = label.rsplit(" ", 1)[-1]
-    return "are" if last.islower() and last.endswith("s") and not last.endswith(("ss", "us", "'s")) else "is"
-
-
 def _upper(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -231,7 +209,8 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     window = record.ruleset.window(record.state)
     if window is None:
         return []
-    head = f"[{rules.title}] {_upper(window.label)} {_is(window.label)} open"
+    is_open = f"{_upper(label_verb(window.label, 'is', 'are'))} open"
+    head = f"[{rules.title}] {is_open}"
     # The window the last undo opened again, while it is open: told as taken back, whatever else changed (the GM
     # often moves the deadline before the next poll), under a key naming its deadline, so that a later poll tells
     # it again only for a new deadline. Else the first poll of a window an undo opened again (a resolution's next
@@ -253,11 +232,11 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     who = ", ".join(window.awaited)
     status = status_line(facts.adapter, record)
     out = [Notice(_key(record, when, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
-                  "\n".join([*changed, f"{_upper(window.label)} {_is(window.label)} open: it waits for {who}.",
+                  "\n".join([*changed, f"{is_open}: it waits for {who}.",
                              _closing(seen.deadline, None), status, *_links(rules, None)]), token,
                   deadline=seen.deadline)]
     for seat in window.seats:
-        lines = [*changed, f"{_upper(window.label)} {_is(window.label)} open: " + (
+        lines = [*changed, f"{is_open}: " + (
                      f"{seat}'s orders are awaited." if seat in window.awaited
                      else f"it waits for {who}; {seat} may write in it too."),
                  _closing(seen.deadline, _zone(rules, seat)), "", "What to type:",
@@ -289,14 +268,14 @@ def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: 
     late = [s for s in window.awaited if s in seen.waiting_for]
     if not late:
         return []
-    closes = "close" if _is(window.label) == "are" else "closes"
-    head = f"[{rules.title}] {_upper(window.label)} {closes} in {left}"
+    closes = _upper(label_verb(window.label, "closes", "close"))
+    head = f"[{rules.title}] {closes} in {left}"
     token, until = window_token(record), moment.isoformat(timespec="seconds")
     out = [Notice(_key(record, window.key, NoticeKind.REMINDER, CHANNEL), NoticeKind.REMINDER, CHANNEL, head,
-                  f"{_upper(window.label)} {closes} in {left} ({describe_deadline(seen.deadline)}). Not ready yet: "
+                  f"{closes} in {left} ({describe_deadline(seen.deadline)}). Not ready yet: "
                   f"{', '.join(late)}.", token, until, seen.deadline, left=left)]
     for seat in late:
-        lines = [f"{_upper(window.label)} {closes} in {left}: {seat_deadline(seen.deadline, _zone(rules, seat))}.",
+        lines = [f"{closes} in {left}: {seat_deadline(seen.deadline, _zone(rules, seat))}.",
                  f"{seat} has not ticked Ready yet."]
         if seen.untyped.get(seat):
             lines.append(f"Nothing typed yet for: {', '.join(seen.untyped[seat])}.")

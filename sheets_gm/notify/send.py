@@ -24,10 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from sheets_gm.match.notify_settings import NotifySettings
 from sheets_gm.notify.channel import SendError
 from sheets_gm.notify.host_channels import HostChannels, chat_key, mail_key, retry_wait
 from sheets_gm.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
-from sheets_gm.notify.settings import NotifySettings
 
 Clock = Callable[[], datetime]
 

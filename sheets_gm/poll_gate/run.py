@@ -5,7 +5,7 @@ The state is only ever a shortcut (``poll_gate.state``): it is forgotten before 
 succeeds, so a poll that fails half-way leaves none and the next one reads everything. Two gates implement
 :class:`Gate`: ``local.LocalGate`` (the workbooks' fingerprints) and ``drive.DriveGate`` (Drive's change
 log, the kept reads); :func:`gate_for` picks the match's. The poll itself is handed in (the match layer's
-``sync_once``), so the gate knows no config and no game; ``running.polls`` runs the gate for cron and
+``sync_once``), so the gate knows no config and no game; ``host.polls`` runs the gate for cron and
 ``sync --watch``.
 """
 

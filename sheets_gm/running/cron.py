@@ -1,7 +1,7 @@
 """The cron line of a match: a poll every minute.
 
 An idle poll costs next to nothing (a local one parses no workbook, a Google one asks Drive once
-and makes no Sheets request: ``running.polls`` runs each poll behind its gate, ``poll_gate``), so
+and makes no Sheets request: ``host.polls`` runs each poll behind its gate, ``poll_gate``), so
 cron polls every minute and a player sees ✔ or ✘ within a minute of saving.
 
 A GM who polls less often (``--every 5``) gets a line that starts at an offset drawn from the
@@ -53,7 +53,7 @@ def cron_line(config_path: Path, program: str | None = None, *, period: int = CR
     """The crontab line that syncs this match quietly every ``period`` minutes (cron mails only what it prints:
     a resolved turn, a warning, a failure, a channel of the notices that fails); ``program`` defaults to this
     one, by its absolute path. ``secret_env``: the config names secrets by environment variable, which cron's
-    bare environment lacks, so the line reads them from the match's environment file (``notify.env_file``)."""
+    bare environment lacks, so the line reads them from the match's environment file (``match.env_file``)."""
     folder = config_path.resolve().parent
     schedule = cron_schedule(cron_offset(config_path, period) if period > 1 else 0, period=period)
     env = f" --env-file {shlex.quote(f'.sheets-gm/{config_path.stem}.env')}" if secret_env else ""

@@ -37,7 +37,7 @@ class IdleSync(Plain):
 
 def idle_local_sync(config_path: Path, now: datetime, *, quiet: bool) -> IdleSync | None:
     """The idle poll of the local match configured by ``config_path`` when it may stay idle, else None: the
-    poll reads (a Google match always asks Drive first: ``running.polls``)."""
+    poll reads (a Google match always asks Drive first: ``host.polls``)."""
     state = idle_local_poll(config_path, now)
     if state is None:
         return None

@@ -1,6 +1,6 @@
 """What a poll of a match says: the line of its report, the rows it refused, and the warnings every poll repeats
 until the GM mends them. ``sync`` and ``sync --watch`` print them, ``status`` some of them, and the gate keeps
-them for the next idle poll to say again (``running.polls``)."""
+them for the next idle poll to say again (``host.polls``)."""
 
 from __future__ import annotations
 

@@ -235,11 +235,11 @@ BOTS_NAMED = 6
 
 def bots_phrase(record: MatchRecord) -> str:
     """Which seats bots play, for the status line: ``bots play Bo (skirmisher), red3 (objective)``; past
-    ``BOTS_NAMED`` only counted, by kind: ``597 played by bots (commander)``; '' for none. A seat out of the game
-    (``Ruleset.seats_out``) is not named nor counted: its bot plays no more; the stand-in judge is no army nor seat,
-    said apart once the bots are counted: ``600 played by bots (commander); the judge's results by the commander
-    bot``."""
-    out = record.ruleset.seats_out(record.state)
+    ``BOTS_NAMED`` only counted, by kind: ``597 played by bots (commander)``; '' for none. A seat or member out of
+    the game (``Ruleset.seats_out``, asked about the bots' own: a destroyed Coalition army is gone from the state) is
+    not named nor counted: its bot plays no more; the stand-in judge is no army nor seat, said apart once the bots
+    are counted: ``600 played by bots (commander); the judge's results by the commander bot``."""
+    out = record.ruleset.seats_out(record.state, record.bots.keys())
     playing = {name: kind for name, kind in record.bots.items() if name not in out}
     if not playing:
         return ""

@@ -16,8 +16,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from sheets_gm.engine.ruleset import GM, JUDGE
@@ -51,10 +54,30 @@ ABOUT_TAB = "About"
 GROWTH_SPARE_ROWS = 5
 
 
-#: Each input tab placed (``MatchTabs.orders``), by its layout's id, seat and table sizes, with the layout it was
-#: placed from; emptied when it holds ``_PLACED_MAX`` (an InputTab never changes once placed).
-_PLACED: dict[tuple[int, str, tuple[tuple[str, int], ...]], tuple[SheetSpec, InputTab]] = {}
+#: Each input tab placed (``MatchTabs.orders``), by its layout's value (``_layout_key``), seat and table sizes: equal
+#: layouts (Wesnoth's batch layout, made again for each adapter) share their tabs, and no layout is kept alive;
+#: emptied when it holds ``_PLACED_MAX`` (an InputTab never changes once placed).
+_PLACED: dict[tuple[bytes, str, tuple[tuple[str, int], ...]], InputTab] = {}
 _PLACED_MAX = 4096
+#: The value of each layout object asked for (``_layout_key``), computed once per object: its entry goes with the
+#: object (a weak reference's callback), so an id that a dead layout held never names its value.
+_LAYOUT_KEYS: dict[int, tuple[weakref.ref[SheetSpec], bytes]] = {}
+
+
+def _layout_key(spec: SheetSpec) -> bytes:
+    """The value of a layout (a digest of its JSON: what placing its tabs reads), computed once per layout object."""
+    kept = _LAYOUT_KEYS.get(id(spec))
+    if kept is not None and kept[0]() is spec:
+        return kept[1]
+    key = hashlib.sha256(spec.model_dump_json().encode()).digest()
+    _LAYOUT_KEYS[id(spec)] = (weakref.ref(spec, partial(_forget_layout, id(spec))), key)
+    return key
+
+
+def _forget_layout(at: int, ref: weakref.ref[SheetSpec]) -> None:
+    """Drop the value kept at ``at`` once its layout is gone (unless a later layout's value took the place)."""
+    if _LAYOUT_KEYS.get(at, (None, b""))[0] is ref:
+        del _LAYOUT_KEYS[at]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,17 +92,15 @@ class MatchTabs:
     sizes: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def orders(self, seat: str) -> InputTab:
-        """The input tab of ``seat`` (the judge's tab for ``JUDGE``), placed once per process for each layout, seat
-        and table sizes (``_PLACED``: a read asks for each seat's tab many times)."""
+        """The input tab of ``seat`` (the judge's tab for ``JUDGE``), placed once per process for each layout's
+        value, seat and table sizes (``_PLACED``: a read asks for each seat's tab many times)."""
         sizes = self.sizes.get(seat, {})
-        key = (id(self.spec), seat, tuple(sorted(sizes.items())))
-        kept = _PLACED.get(key)
-        if kept is not None and kept[0] is self.spec:
-            return kept[1]
-        if len(_PLACED) >= _PLACED_MAX:
-            _PLACED.clear()
-        tab = self._placed(seat, sizes)
-        _PLACED[key] = (self.spec, tab)  # the layout kept with it: its id names no other while the entry lives
+        key = (_layout_key(self.spec), seat, tuple(sorted(sizes.items())))
+        tab = _PLACED.get(key)
+        if tab is None:
+            if len(_PLACED) >= _PLACED_MAX:
+                _PLACED.clear()
+            tab = _PLACED[key] = self._placed(seat, sizes)
         return tab
 
     def _placed(self, seat: str, sizes: Mapping[str, int]) -> InputTab:

@@ -5,6 +5,9 @@ named after the config, the time and the command: ``backups/match-20261126-02590
 workbook under its path in the match (``board.xlsx``, ``gm/engine.xlsx``, ``orders-Ann.xlsx``). Only the last
 ``REPAIRS_KEPT`` repairs' folders of the config stay: an older one is removed when a repair keeps a new one. The
 folders and copies are the GM's alone (a copy of the engine holds the seed; of an orders file, orders as typed).
+
+A local match's missing workbooks are created here too (``init``'s, a repair's engine file), and ``init --overwrite``
+moves the existing ones aside beside them first (``aside_name``).
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ import shutil
 from pathlib import Path
 
 from sheets_gm.match.config import BackendKind, MatchConfig
-from sheets_gm.privacy.gm_files import BACKUPS_FOLDER
+from sheets_gm.privacy.gm_files import BACKUPS_FOLDER, gm_only_files, gm_only_folders
+from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
 from sheets_gm.sheets.private_files import make_private, private_folder
+from sheets_gm.sync.match_tabs import ABOUT_TAB
 
 #: How many repairs' copies are kept per config (the newest).
 REPAIRS_KEPT = 5
@@ -69,3 +74,33 @@ def backup_workbooks(config: MatchConfig, stamp: str) -> tuple[Path | None, list
     for old in pruned:
         shutil.rmtree(old, ignore_errors=True)
     return folder, copies, pruned
+
+
+def aside_name(path: Path, stamp: str) -> Path:
+    """Where ``init --overwrite`` moves the workbook ``path`` aside (``stamp``: the time it ran)."""
+    return path.with_name(f"{path.stem}.before-init-{stamp}{path.suffix}")
+
+
+def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[Path, str]) -> list[tuple[Path, Path]]:
+    """Create the missing workbooks of ``files`` (each with its first tab); with ``overwrite``, move existing
+    ones aside first (``init_targets.check_local_targets`` has checked that each is a workbook of this match).
+    The GM's own workbooks (the engine's, the judge's) are created 0600 in a folder made 0700 (``gm_files``), and
+    every copy moved aside is made 0600. Returns each workbook moved aside with where it now is."""
+    from sheets_gm.sheets.local.backend import create_workbook
+
+    private = set(gm_only_files(config))
+    for folder in gm_only_folders(config):
+        private_folder(folder)
+    moved: list[tuple[Path, Path]] = []
+    for path, first_tab in files.items():
+        if path.exists() and overwrite:
+            backup = aside_name(path, stamp)
+            shutil.move(path, backup)
+            make_private(backup)
+            moved.append((path, backup))
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            values: dict[str, Grid] = {"A1": [[f"sheets-gm · {config.title}"]]} if first_tab == ABOUT_TAB else {}
+            create_workbook(path, WorkbookLayout(config.title, (TabLayout(first_tab, 1, 1, values=values),)),
+                            private=path in private)
+    return moved

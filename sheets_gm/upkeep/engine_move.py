@@ -20,6 +20,7 @@ from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout, a1, quote_t
 from sheets_gm.sync.match_record import MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.upkeep.backups import prepare_local
 
 
 class EngineMoveError(SheetError):
@@ -82,8 +83,6 @@ def stray_engine(config: MatchConfig, sheets: MatchSheets) -> SheetBackend | Non
 def create_engine_file(config: MatchConfig) -> bool:
     """For a local match whose configured engine file does not exist yet while its board does (the GM just
     moved ``engine`` in the config): create it, with an About tab, so the engine can move in. Whether it did."""
-    from sheets_gm.init.common import prepare_local
-
     engine = config.local_path(config.engine)
     if config.backend is not BackendKind.LOCAL or engine.exists() or not config.local_path(config.board).is_file():
         return False

@@ -1,6 +1,6 @@
 """Two commands racing for a match resolve a window once (issue 52, item 7), on local workbooks and on Google.
 
-Cron's poll behind its gate (``running.polls.poll_behind_gate``) decides, from the workbooks' fingerprints or from
+Cron's poll behind its gate (``host.polls.poll_behind_gate``) decides, from the workbooks' fingerprints or from
 Drive's change log and the spreadsheets it kept from its last read, whether and what to read. A GM's command that
 holds the match lock meanwhile (``resolve --force --window``, another sync, an undo) writes the match; the poll
 that waited for the lock must then decide from the match as that command left it, never from what it kept before.
@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-import sheets_gm.running.polls as polls
+import sheets_gm.host.polls as polls
 import sheets_gm.running.run as run
+from sheets_gm.host.polls import poll_behind_gate, resolve_now
 from sheets_gm.match.config import load_config
 from sheets_gm.rulesets.registry import create_ruleset
 from sheets_gm.running.connect import open_match_sheets
-from sheets_gm.running.polls import poll_behind_gate, resolve_now
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.marks import file_mark
 from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, undo_window

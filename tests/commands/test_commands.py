@@ -257,7 +257,7 @@ def test_status_says_where_the_match_stands_and_writes_nothing(
     assert code == 0
     assert workbook.read_bytes() == before
     lines = out.splitlines()
-    assert lines[0] == "Turn 1 (window 1, step 1) · orders open (no deadline: it resolves when every seat is ready)"
+    assert lines[0] == "Turn 1 is open (window 1, step 1); no deadline: it resolves when every seat is ready"
     assert lines[1].startswith("Turn 1 of 60 · orders open · red: 0 coins")
     assert "Not ready: red, blue" in lines
     assert "Nothing typed yet in: red: Ben; blue: Cat, Dan" in lines  # whose orders the GM may chase

@@ -13,6 +13,8 @@ import pytest
 from sheets_gm.cli import main
 from sheets_gm.doctor.checks import run_doctor
 from sheets_gm.doctor.checkup import Verdict
+from sheets_gm.doctor.sheets import deadline_sentence
+from sheets_gm.engine.words import label_verb
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.registry import create_ruleset, ruleset_names
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
@@ -29,6 +31,7 @@ from tests.fakes.google_api import (
     write_service_account_key,
 )
 from tests.matchfiles import NOW, SEED, TEAMS, local_config, local_match, roster
+from tests.window_labels import english_problems, verb_after, window_labels
 
 SA_EMAIL = "doctor-bot@sheets-gm-test.iam.gserviceaccount.com"
 KEYS = {
@@ -92,6 +95,7 @@ def test_a_healthy_local_match_passes_every_check(tmp_path: Path, doctor: Doctor
                  "workbook (orders red)", "config vs match", "layout", "deadline", "privacy", "quota"):
         assert f"✔ {name}: " in out
     assert "local workbooks use no Google quota" in out
+    assert "✔ layout: every header cell is in place; turn 1 is open (window 1)\n" in out  # the label, then its key
     assert out.rstrip().endswith("Everything checked is fine.")
     assert workbook.stat().st_mtime_ns == before
     assert sorted(tmp_path.iterdir()) == files  # not even a lock file
@@ -329,14 +333,25 @@ def test_a_passed_deadline_nobody_resolved_is_a_warning(tmp_path: Path, doctor: 
     assert code == 0
     assert "✔ deadlines: every Mon, Thu at 20:00 (Europe/Paris)" in out
     found = line(out, "⚠", "deadline")
-    assert "turn 1's deadline, Wed 1 Jan, 20:00 (UTC), passed" in found and "sheets-gm sync -c" in found
+    assert "the deadline of turn 1, Wed 1 Jan, 20:00 (UTC), passed" in found and "sheets-gm sync -c" in found
 
 
 def test_a_deadline_to_come_is_fine(tmp_path: Path) -> None:
     config, _ = local_match(tmp_path, deadline="2026-11-22T20:00+00:00")
     checks = {c.name: c for c in run_doctor(config, now=NOW)}
     assert checks["deadline"].verdict is Verdict.OK
-    assert "orders close at Sun 22 Nov, 20:00 (UTC)" in checks["deadline"].message
+    assert checks["deadline"].message == "turn 1 closes at Sun 22 Nov, 20:00 (UTC)"
+
+
+@pytest.mark.parametrize("label", window_labels())
+def test_the_deadline_line_reads_as_english_for_every_window_of_every_game(label: str) -> None:
+    """Every case of the deadline line names the window in its label's words, with no "battle results's orders"."""
+    for deadline in ("", "next Thursday", "2020-01-01T20:00+00:00", "2026-11-22T20:00+00:00"):
+        case, sentence = deadline_sentence(label, deadline, NOW)
+        assert english_problems(label, sentence) == [], (case, sentence)
+    assert not verb_after(label, sentence, "closes", "close")
+    layout = f"{label_verb(label, 'is', 'are')} open (window 1)"  # doctor's layout line, status, the notices
+    assert not english_problems(label, layout) and not verb_after(label, layout, "is", "are")
 
 
 def test_an_unforeseen_error_is_a_failed_check_not_a_crash(tmp_path: Path, doctor: Doctor,

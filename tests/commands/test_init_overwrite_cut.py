@@ -51,7 +51,7 @@ class MoveCut:
             if self.calls >= n:
                 raise InjectedFault(f"cut at move #{self.calls}")
             return real(*args)
-        patch.setattr(shutil, "move", move)  # init_common's: the one module that moves workbooks aside
+        patch.setattr(shutil, "move", move)  # prepare_local's (upkeep.backups): the one that moves workbooks aside
 
 
 def _match(folder: Path) -> Path:

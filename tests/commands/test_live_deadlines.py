@@ -107,7 +107,7 @@ def test_a_deadline_added_mid_window_resolves_it_when_it_passes_each_row_keeping
     with match.open("a", encoding="utf-8") as f:
         f.write(SCHEDULE)
     code, out, _ = run(capsys, "status", "-c", match)  # before the sync: what the next one will do
-    assert code == 0 and f"orders open until {SAID}" in out
+    assert code == 0 and f"Turn 1 is open (window 1, step 1) until {SAID}" in out
     assert f"the next sync applies them, and orders then close {SAID}; the sheets say no deadline until then" in out
     assert record(match).deadline == ""  # status writes nothing
     out = _sync(match, clock, capsys)
@@ -122,10 +122,10 @@ def test_a_deadline_added_mid_window_resolves_it_when_it_passes_each_row_keeping
     assert _log(folder)[-1] == ("1", "deadlines", f"Deadlines changed by the GM: orders now close {SAID} (the "
                                                   "schedule: every day at 12:30 (UTC)).")
     code, out, _ = run(capsys, "status", "-c", match)
-    assert out.splitlines()[0].startswith(f"Turn 1 (window 1, step 1) · orders open until {SAID} (in 2")
+    assert out.splitlines()[0].startswith(f"Turn 1 is open (window 1, step 1) until {SAID} (in 2")
     assert "The config's [deadlines]" not in out
     code, out, _ = run(capsys, "doctor", "-c", match)
-    assert f"turn 1's orders close at {SAID}" in out
+    assert f"turn 1 closes at {SAID}" in out
     clock.tick(30)  # 12:33: past the new deadline
     out = _sync(match, clock, capsys)
     assert out.startswith(f"Turn 1 resolved (the deadline {SAID} has passed). Turn 2 of 60"), out
@@ -157,7 +157,7 @@ def test_a_deadline_removed_mid_window_is_dropped(match: Path, clock: Clock,
     assert record(path).deadline == "2026-11-23T12:30+00:00[UTC]"
     path.write_text(path.read_text(encoding="utf-8").replace(SCHEDULE, "\n"), encoding="utf-8")
     code, out, _ = run(capsys, "status", "-c", path)
-    assert "Turn 1 (window 1, step 1) · orders open (no deadline: it resolves when every seat is ready)" in out
+    assert "Turn 1 is open (window 1, step 1); no deadline: it resolves when every seat is ready" in out
     assert f"the next sync drops the deadline, and turn 1 then resolves when every seat it waits for is ready; the " \
            f"sheets say {SAID} until then" in out
     out = _sync(path, clock, capsys)

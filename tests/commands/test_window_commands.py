@@ -9,12 +9,15 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.commands.polls import open_window_line
 from sheets_gm.match.config import load_config
 from sheets_gm.rulesets.registry import ruleset_names
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.autoplay import type_bot_orders
+from tests.matchfiles import NOW
 from tests.sync import race_game
 from tests.sync.race_game import RACE, SteadyBot, registered_race
+from tests.window_labels import english_problems, verb_after, window_labels
 
 __all__ = ["registered_race"]
 
@@ -63,7 +66,7 @@ def test_init_sync_and_status_run_a_race_to_its_end(tmp_path: Path, capsys: pyte
     path = new_match(tmp_path, capsys, roster)
     assert {p.name for p in tmp_path.glob("*.xlsx")} == {"board.xlsx", "ann.xlsx", "bo.xlsx"}
     code, out, _ = run(capsys, "status", "-c", path)
-    assert code == 0 and "Turn 1 (window 1, step 1) · orders open" in out and "Not ready: Ann, Bo" in out
+    assert code == 0 and "Turn 1 is open (window 1, step 1); no deadline" in out and "Not ready: Ann, Bo" in out
     code, out, _ = run(capsys, "sync", "-c", path)
     assert "Turn 1: waiting for Ann, Bo" in out
     for turn in (1, 2, 3):  # max_turns = 3: the race ends by turn 3 at the latest
@@ -177,7 +180,7 @@ def test_adjust_then_undo_keep_the_replay_exact(tmp_path: Path, capsys: pytest.C
     assert code == 0, err
     assert "GM undoes turn 1: " in out and "set aside" in out
     code, out, _ = run(capsys, "status", "-c", path)
-    assert "Turn 1 (window 1, step 1)" in out and "Not ready: Ann, Bo" in out
+    assert "Turn 1 is open (window 1, step 1)" in out and "Not ready: Ann, Bo" in out
     code, out, _ = run(capsys, "resolve", "-c", path, "--force", "--window", "1")
     assert code == 0 and "Turn 1 resolved (forced by the GM)" in out
     code, out, _ = run(capsys, "verify", "-c", path)
@@ -196,7 +199,8 @@ def test_doctor_reads_a_race_as_a_poll_does(tmp_path: Path, capsys: pytest.Captu
     path = new_match(tmp_path, capsys)
     code, out, _ = run(capsys, "doctor", "-c", path)
     assert code == 0, out
-    assert "Ann vs Bo" in out and "workbook (orders Ann)" in out and "turn 1 (window 1) is open" in out
+    assert "Ann vs Bo" in out and "workbook (orders Ann)" in out
+    assert "✔ layout: every header cell is in place; turn 1 is open (window 1)\n" in out
     import openpyxl
 
     book = openpyxl.load_workbook(tmp_path / "ann.xlsx")
@@ -260,3 +264,11 @@ def test_demo_turns_stops_a_match_early(tmp_path: Path, capsys: pytest.CaptureFi
     code, out, err = run(capsys, "demo", "race", "--out", tmp_path / "demo", "--turns", "1")
     assert code == 0, err
     assert "Result after 1 window: Turn 2." in out
+
+
+@pytest.mark.parametrize("label", window_labels())
+def test_status_names_the_open_window_once_in_its_own_words_for_every_window_of_every_game(label: str) -> None:
+    """Not "Turn 1 · orders (window 1, step 1) · orders open": the label once, with the verb doctor's line takes."""
+    for deadline in ("", "2020-01-01T20:00+00:00", "2026-11-22T20:00+00:00"):
+        line = open_window_line(label, "1", 1, deadline, NOW)
+        assert english_problems(label, line) == [] and not verb_after(label, line, "is", "are"), line

@@ -16,11 +16,11 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.commands.serve import stop_on_signals
+from sheets_gm.host.polls import poll_behind_gate
 from sheets_gm.host.scheduler import Stop
 from sheets_gm.host.status import read_status, status_lines
 from sheets_gm.host.visit import visit as visit_once
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.running.polls import poll_behind_gate
 from sheets_gm.sync.lock import match_lock
 from tests.host.hosting import Clock, InlinePool, Passing, hosted, new_host
 from tests.matchfiles import NOW, local_match, state_of, type_orders
@@ -109,7 +109,7 @@ def test_a_broken_match_is_retried_with_growing_waits_while_the_others_resolve(
             raise ZeroDivisionError("the rules divided by zero")
         return real_poll(config, *args, **kwargs)
 
-    monkeypatch.setattr("sheets_gm.running.polls.poll_behind_gate", raise_in_rules)  # under poll_config, cron's path
+    monkeypatch.setattr("sheets_gm.host.polls.poll_behind_gate", raise_in_rules)  # under poll_config, cron's path
     seen = _visits(monkeypatch)
     type_orders(good)
     clock, lines = Clock(NOW), list[str]()

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, EmailSettings, SecretSource, Security
 from sheets_gm.notify.channel import SendError
 from sheets_gm.notify.chat import ChatHook, chat_parts
 from sheets_gm.notify.mail import MailSession
 from sheets_gm.notify.outbox import CHAT, EMAIL, Letter
-from sheets_gm.notify.settings import ChatSettings, ChatStyle, EmailSettings, SecretSource, Security
 from tests.notify.servers import CERT, PASSWORD, USER, Fault, free_port, smtp_server, webhook_server
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)

@@ -20,12 +20,12 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.env_file import env_file_path
+from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, NoticeKind, NotifySettings, SecretSource
 from sheets_gm.notify.announce import letters_of
 from sheets_gm.notify.chat import ChatHook
-from sheets_gm.notify.env_file import env_file_path
-from sheets_gm.notify.notices import CHANNEL, CHANNEL_LINES, Notice, NoticeKind
+from sheets_gm.notify.notices import CHANNEL, CHANNEL_LINES, Notice
 from sheets_gm.notify.outbox import Outbox
-from sheets_gm.notify.settings import ChatSettings, ChatStyle, NotifySettings, SecretSource
 from sheets_gm.running.cron import cron_line
 from tests.notify.servers import PASSWORD, Fault, Hook, Mailbox, free_port, smtp_server, webhook_server
 from tests.notify.test_notices_every_game import (
@@ -518,8 +518,8 @@ def test_the_gm_drops_a_letter_that_would_wait_for_ever(tmp_path: Path, capsys: 
 def test_the_last_net_takes_every_piece_of_a_pasted_url_out_of_a_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """Whatever a library's message quotes of the webhook's URL, whole or a piece of a paste, the line the GM
     reads names the setting instead; a password is taken out whole, and no common word with it."""
+    from sheets_gm.match.notify_settings import EmailSettings, Security
     from sheets_gm.notify.announce import redact
-    from sheets_gm.notify.settings import EmailSettings, Security
 
     monkeypatch.setenv("HOOK", "https://chat.example/api/webhooks/1/SECRET TOKENabcdef")
     monkeypatch.setenv("PASS", "correct horse battery staple")

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sheets_gm.match.notify_settings import EmailSettings, NotifySettings, Security
 from sheets_gm.notify.mail import Delivery
 from sheets_gm.notify.outbox import EMAIL, Letter, Outbox
 from sheets_gm.notify.send import send_waiting
-from sheets_gm.notify.settings import EmailSettings, NotifySettings, Security
 
 ADDRESSES = ("a@x.example", "b@x.example", "c@x.example")
 START = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)

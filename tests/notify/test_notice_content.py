@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, NoticeKind, NotifySettings, SecretSource
 from sheets_gm.notify.announce import letters_of, seen_of
-from sheets_gm.notify.notices import CHANNEL, NoticeKind, NoticeRules, PollSeen, poll_notices, reminder_due
+from sheets_gm.notify.notices import CHANNEL, NoticeRules, PollSeen, poll_notices, reminder_due
 from sheets_gm.notify.outbox import CHAT, Letter, Outbox, due
-from sheets_gm.notify.settings import ChatSettings, ChatStyle, NotifySettings, SecretSource
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import InjectedFault, MemoryBackend

@@ -12,7 +12,7 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import MatchConfig, load_config
-from sheets_gm.notify.env_file import host_env_path
+from sheets_gm.match.env_file import host_env_path
 from sheets_gm.notify.host_channels import HostChannels
 from sheets_gm.notify.outbox import Outbox
 from tests.host.hosting import Clock, new_host

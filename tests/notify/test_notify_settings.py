@@ -12,8 +12,7 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
-from sheets_gm.notify.notices import NoticeKind
-from sheets_gm.notify.settings import ChatStyle, Security
+from sheets_gm.match.notify_settings import ChatStyle, NoticeKind, Security
 from tests.matchfiles import local_match
 from tests.notify.servers import CERT, PASSWORD, USER, smtp_server, webhook_server
 

@@ -15,10 +15,10 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, NoticeKind, NotifySettings, SecretSource
 from sheets_gm.notify.announce import letters_of, page_line
-from sheets_gm.notify.notices import CHANNEL, Notice, NoticeKind
+from sheets_gm.notify.notices import CHANNEL, Notice
 from sheets_gm.notify.outbox import Outbox
-from sheets_gm.notify.settings import ChatSettings, ChatStyle, NotifySettings, SecretSource
 from sheets_gm.web.picture import can_draw_pictures
 from tests.notify.servers import Fault, Hook, Mailbox
 from tests.notify.test_delivery import notified_match

@@ -33,6 +33,23 @@ def test_the_stand_in_judge_is_not_counted_among_the_armies() -> None:
     assert bots_phrase(record) == "7 played by bots (commander); the judge's results by the commander bot"
 
 
+def test_no_bot_of_a_coalition_side_that_conceded_is_named() -> None:
+    """Issue 64, as Wesnoth's: after a side's concession the status line still named its bot and its armies' bots
+    (a person who conceded and left her side to a bot, or a bot's side conceded by the GM)."""
+    rules = create_ruleset("coalition")
+    state = rules.new_match(rules.sample_roster(), b"bots phrase")
+    theirs = next(a.name for a in state.armies if a.side.value == "phyrexia")
+    ours = next(a.name for a in state.armies if a.side.value == "coalition")
+    record = cast(Any, SimpleNamespace(ruleset=rules, state=state, bots={
+        "phyrexia": "commander", theirs: "commander", ours: "commander", "judge": "commander"}))
+    assert bots_phrase(record) == (f"bots play phyrexia (commander), {theirs} (commander), {ours} (commander), "
+                                   "judge (commander)")
+    record.state = rules.concede(state, "phyrexia", "").state
+    assert bots_phrase(record) == f"bots play {ours} (commander), judge (commander)"
+    record.state = rules.concede(state, "coalition", "left the table").state
+    assert bots_phrase(record) == f"bots play phyrexia (commander), {theirs} (commander), judge (commander)"
+
+
 def test_a_bot_of_a_wesnoth_player_who_is_out_is_not_named() -> None:
     """Issue 64, checked for every game with seats that go out: a Wesnoth player conquered (or who conceded) in a
     game of three or four plays no more, and the status line still named her bot."""
@@ -43,3 +60,18 @@ def test_a_bot_of_a_wesnoth_player_who_is_out_is_not_named() -> None:
     assert bots_phrase(record) == f"bots play {first.name} (skirmisher)"
     record.state = state.evolve(players=(replace(first, out=True), second, *state.players[2:]))
     assert bots_phrase(record) == ""
+
+
+def test_no_bot_of_a_destroyed_coalition_army_is_named() -> None:
+    """A destroyed army drops out of the state: its bot plays no more, and the status line named it still (the
+    ruleset asked alone could not tell a destroyed army, so the core names the bots' seats and members to it)."""
+    rules = create_ruleset("coalition")
+    state = rules.new_match(rules.sample_roster(), b"bots phrase")
+    gone, kept = state.armies[0].name, state.armies[1].name
+    record = cast(Any, SimpleNamespace(ruleset=rules, state=state, bots={
+        "coalition": "commander", gone: "commander", kept: "commander", "judge": "commander"}))
+    assert bots_phrase(record) == f"bots play coalition (commander), {gone} (commander), {kept} (commander), " \
+                                  "judge (commander)"
+    record.state = state.with_(armies=tuple(a for a in state.armies if a.name != gone))  # as a battle's results do
+    assert bots_phrase(record) == f"bots play coalition (commander), {kept} (commander), judge (commander)"
+    assert rules.seats_out(record.state, tuple(record.bots)) == frozenset({gone})

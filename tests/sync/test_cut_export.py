@@ -132,10 +132,10 @@ def test_cron_settles_an_export_cut_short_though_no_workbook_changed(tmp_path: P
     the poll after it may be idle again."""
     from datetime import UTC, datetime
 
+    from sheets_gm.host.polls import FullPoll, poll_behind_gate
     from sheets_gm.match.config import load_config
     from sheets_gm.poll_gate.idle import idle_local_poll
     from sheets_gm.running.connect import open_match_sheets
-    from sheets_gm.running.polls import FullPoll, poll_behind_gate
     from sheets_gm.sheets.marks import file_mark
     from tests.matchfiles import local_match
 

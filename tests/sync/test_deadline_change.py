@@ -10,8 +10,9 @@ from datetime import timedelta
 
 import pytest
 
+from sheets_gm.match.notify_settings import NoticeKind
 from sheets_gm.match.schedule import DeadlineSchedule
-from sheets_gm.notify.notices import NoticeKind, NoticeRules, PollSeen, poll_notices
+from sheets_gm.notify.notices import NoticeRules, PollSeen, poll_notices
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.adjust_undo import undo_window

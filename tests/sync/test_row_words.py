@@ -6,10 +6,18 @@ for one item are told the truth. Played with the real sync on memory spreadsheet
 
 from __future__ import annotations
 
+import pytest
+
 from sheets_gm.commands.polls import window_status_lines
+from sheets_gm.engine.ruleset import Window
+from sheets_gm.sheets.spec import Column, ColumnKind, InputTable
+from sheets_gm.sheets.tables import InputTab, TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.poll import poll
+from sheets_gm.sync.rows.fate_words import idle_feedback
+from sheets_gm.sync.rows.fates import held_sentence, undo_lines
 from tests.sync.test_typed_row_lifecycle import NOW, Match, _winordie_turn
+from tests.window_labels import english_problems, verb_after, window_labels
 
 
 # -- Win or Die --------------------------------------------------------------------------------------------------
@@ -208,3 +216,28 @@ def test_a_row_typed_ahead_is_drawn_as_its_turn_reads_it_and_keeps_its_reason_wh
         assert keeps(row.feedback, ann_why) and "Kept for Ann's next turn" in row.feedback, row.feedback
         assert keeps(match.row(bo, "actions", 0).feedback, bo_why)
         match.poll()
+
+
+
+# -- every game's window labels, in the sentences a row says about the window -------------------------------------
+@pytest.mark.parametrize("label", window_labels())
+def test_a_rows_sentences_about_the_window_take_its_labels_verb(label: str) -> None:
+    """A row in a table closed now, a seat with nothing to write, a row kept for the seat's next turn and rows typed
+    ahead that an undo set aside say the window's label with the verb it takes: 'turn 1 · orders are being played',
+    never 'orders is'."""
+    columns = (Column(key="seat", header="Seat", kind=ColumnKind.SUBJECT),
+               Column(key="window", header="Window", kind=ColumnKind.WINDOW),
+               Column(key="order", header="Order", kind=ColumnKind.TEXT),
+               Column(key="feedback", header="Feedback", kind=ColumnKind.FEEDBACK))
+    closed = InputTable(name="later", rows="seat", phases=("elsewhere",), columns=columns)
+    open_now = InputTable(name="rows", rows="seat", columns=columns)
+    hers, others = Window("1", label, "now", ("Ann",), 1), Window("1", label, "now", ("Bo",), 1)
+    ahead = TypedRow("rows", "Ann", 0, "", {"order": "A1"}, "")
+    lines = [idle_feedback(hers, "Ann", closed, ""), idle_feedback(others, "Ann", open_now, ""),
+             held_sentence(hers, "Ann", closed), held_sentence(others, "Ann", open_now),
+             *(line.text for line in undo_lines(InputTab("Ann", "Ann", ()), hers, "", (), (ahead,), None))]
+    assert len(lines) == 5
+    for line in lines[:4]:  # the undo's line names the window with no verb after it
+        assert not verb_after(label, line, "is", "are"), line
+    for line in (lines[0], lines[1], lines[4]):  # a kept row says "the seat's next turn" beside a turn's label
+        assert not english_problems(label, line), (line, english_problems(label, line))

@@ -351,21 +351,19 @@ def test_anything_saved_in_player_cells_gets_text_feedback_and_nothing_written_i
     check_saved_values(fuzz_base, fuzz_placed, values)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(typed_values, min_size=PLAYER_CELLS, max_size=PLAYER_CELLS))
+@pytest.mark.parametrize("examples", [pytest.param(6, id="quick"),
+                                      pytest.param(60, marks=pytest.mark.soak, id="long-walk")])
 def test_anything_drawn_saved_in_player_cells_gets_text_feedback_and_nothing_written_is_a_formula(
-    fuzz_base: bytes, fuzz_placed: MatchRead, values: list[Any]
+    fuzz_base: bytes, fuzz_placed: MatchRead, examples: int
 ) -> None:
-    check_saved_values(fuzz_base, fuzz_placed, values)
+    """Random draws of every kind of value: a few in every run, the long walk under ``-m soak``."""
 
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.lists(typed_values, min_size=PLAYER_CELLS, max_size=PLAYER_CELLS))
+    def walk(values: list[Any]) -> None:
+        check_saved_values(fuzz_base, fuzz_placed, values)
 
-@pytest.mark.soak
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(typed_values, min_size=PLAYER_CELLS, max_size=PLAYER_CELLS))
-def test_anything_saved_in_player_cells_in_a_long_walk_gets_text_feedback_and_nothing_written_is_a_formula(
-    fuzz_base: bytes, fuzz_placed: MatchRead, values: list[Any]
-) -> None:
-    check_saved_values(fuzz_base, fuzz_placed, values)
+    walk()
 
 
 def check_feedback(found: dict[str, dict[str, tuple[Any, str]]], where: list[tuple[str, str]]) -> None:

@@ -3,8 +3,7 @@ corrections). The ``GAME`` record in ``game.py`` names it with the game's other 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import lru_cache
+from collections.abc import Collection, Mapping
 from random import Random
 from typing import Any, ClassVar
 
@@ -35,13 +34,6 @@ from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState
 from sheets_gm.rulesets.champions.views import seat_state, secrets_of, unseen_twin, view_of
 
 
-@lru_cache(maxsize=8)
-def _loot_table(text: str) -> LootTable:
-    """The loot table of a loot file's text, read once per process for each text: a table never changes once read,
-    and every read of a match's record creates its rules again."""
-    return loot_table_from_text(text)
-
-
 class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
     """Champions: up to sixteen players loot a shrinking grid and fight 2v2 battles of four-action sets."""
 
@@ -64,10 +56,15 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
         self.rules = rules
 
     @classmethod
-    def create(cls, settings: Any, board: str) -> ChampionsRuleset:
-        """The rules of a match whose "board" is its loot file (items and tier weights per tile class);
-        LootTableError names the bad line."""
-        return cls(ChampionsRules(_loot_table(board), settings))
+    def read_board(cls, text: str) -> LootTable:
+        """A match's "board": its loot file (items and tier weights per tile class); LootTableError names the bad
+        line."""
+        return loot_table_from_text(text)
+
+    @classmethod
+    def from_board(cls, settings: Any, board: LootTable) -> ChampionsRuleset:
+        """The rules of a match with the loot table ``board``."""
+        return cls(ChampionsRules(board, settings))
 
     @property
     def settings(self) -> ChampionsSettings:
@@ -95,8 +92,8 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
         """Every player, in roster order."""
         return tuple(p.name for p in state.players)
 
-    def seats_out(self, state: ChampionsState) -> frozenset[str]:
-        """The players knocked out."""
+    def seats_out(self, state: ChampionsState, named: Collection[str] = ()) -> frozenset[str]:
+        """The players knocked out (they stay in the state: ``named`` adds nothing)."""
         return frozenset(p.name for p in state.players if p.out)
 
     def window(self, state: ChampionsState) -> Window | None:

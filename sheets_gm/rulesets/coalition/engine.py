@@ -9,8 +9,7 @@ runs the end of the turn). A turn without an open battle has no results window.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import lru_cache
+from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
 from sheets_gm.engine.dice import TurnDice
@@ -30,7 +29,7 @@ from sheets_gm.engine.ruleset import (
 )
 from sheets_gm.rulesets.coalition.board import Board, load_board
 from sheets_gm.rulesets.coalition.check import check_orders
-from sheets_gm.rulesets.coalition.enums import Phase, Side
+from sheets_gm.rulesets.coalition.enums import Phase, Side, enemy_of
 from sheets_gm.rulesets.coalition.gm import ORDER_SEATS, apply_gm_event, concede
 from sheets_gm.rulesets.coalition.resolve import resolve_turn
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
@@ -40,13 +39,6 @@ from sheets_gm.rulesets.coalition.setup import (
     roster_from_yaml,
 )
 from sheets_gm.rulesets.coalition.state import Adjustment, CoalitionOrders, CoalitionState
-
-
-@lru_cache(maxsize=8)
-def _board(text: str) -> Board:
-    """The board of a map's YAML, read once per process for each text: a Board never changes once read (the routes
-    and rings it finds are kept), and every read of a match's record creates its rules again."""
-    return load_board(text, "map")
 
 
 class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
@@ -75,9 +67,14 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
         self._sample: Roster | None = None
 
     @classmethod
-    def create(cls, settings: Any, board: str) -> CoalitionRuleset:
-        """The rules of a match on ``board`` (the map's YAML); ValueError naming the bad line."""
-        return cls(_board(board), settings)
+    def read_board(cls, text: str) -> Board:
+        """The board of a map's YAML (the routes and rings it finds are kept); ValueError naming the bad line."""
+        return load_board(text, "map")
+
+    @classmethod
+    def from_board(cls, settings: Any, board: Board) -> CoalitionRuleset:
+        """The rules of a match on ``board``."""
+        return cls(board, settings)
 
     @property
     def settings(self) -> CoalitionSettings:
@@ -111,6 +108,16 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
     def seats(self, state: CoalitionState) -> tuple[str, ...]:
         """The Coalition and Phyrexia (the judge, who enters results, is no seat: see ``traits.judge``)."""
         return SEATS
+
+    def seats_out(self, state: CoalitionState, named: Collection[str] = ()) -> frozenset[str]:
+        """The armies of ``named`` no longer in the state (destroyed in a battle, mercenaries disbanded); after a
+        concession, the side that conceded and its armies too: their bots play no more."""
+        armies = {a.name for a in state.armies}
+        gone = {name for name in named if name not in armies and name not in SEATS and name != JUDGE}
+        if state.ending != "concession" or state.winner is None:
+            return frozenset(gone)
+        out = enemy_of(Side(state.winner))
+        return frozenset(gone | ({out.value, *(a.name for a in state.armies if a.side is out)} if out else set()))
 
     def window(self, state: CoalitionState) -> Window | None:
         """Orders (both sides) or results (the judge); None once the round is over."""

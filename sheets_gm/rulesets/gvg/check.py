@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
-from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.dice import SIDES, TurnDice
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.ruleset import Verdict as SeatVerdict
 from sheets_gm.engine.words import counted
@@ -22,7 +23,6 @@ from sheets_gm.rulesets.gvg.rules import (
     movement_reach,
     next_available_turn,
     rolled_reach,
-    skill_active,
     tile_name,
 )
 from sheets_gm.rulesets.gvg.settings import GvgSettings, OwnTreePickup
@@ -79,6 +79,7 @@ class CheckedOrders:
     checks: list[OrderCheck] = field(default_factory=list)
     teleports: frozenset[str] = frozenset()
     reaches: dict[str, Reach] = field(default_factory=dict)  # how far each accepted move could go, and why
+    acting: dict[str, Action] = field(default_factory=dict)  # each accepted action but a plain act, in roster order
 
     def for_subject(self, subject: str) -> list[OrderCheck]:
         """The verdicts about one player or team."""
@@ -101,6 +102,8 @@ def check_skills(
     s = rules.settings
     accepted: list[tuple[Skill, ...]] = []
     checks: list[OrderCheck] = []
+    if not orders.skills[0] and not orders.skills[1]:  # most turns: no skill named, nothing to check
+        return [(), ()], checks
     for team in (0, 1):
         team_name = state.teams[team]
         coins = state.coins[team]
@@ -157,8 +160,19 @@ def _check_destination(
 
 
 def _in_effect(state: GvgState, settings: GvgSettings, skills: list[tuple[Skill, ...]], skill: Skill) -> list[bool]:
-    """For each team, whether ``skill`` is in effect this turn: still running, or activated now."""
-    return [skill_active(state, settings, t, skill, state.turn) or skill in skills[t] for t in (0, 1)]
+    """For each team, whether ``skill`` is in effect this turn: activated now, or still running (``skill_active``,
+    spelled out: a turn asks it four times)."""
+    turn, duration = state.turn, settings.skill_duration
+    last0, last1 = state.cooldowns[0].get(skill), state.cooldowns[1].get(skill)  # no comprehension: it is a call
+    return [skill in skills[0] or (last0 is not None and last0 <= turn < last0 + duration),
+            skill in skills[1] or (last1 is not None and last1 <= turn < last1 + duration)]
+
+
+@lru_cache(maxsize=16)
+def _reaches_by_roll(speed_bonus: int) -> tuple[Reach, ...]:
+    """``rolled_reach`` of each movement roll (1 to 6, at its index; 0 unused) with ``speed_bonus``: one lookup a
+    mover."""
+    return tuple(rolled_reach(roll, speed_bonus) for roll in range(SIDES + 1))
 
 
 _MOVES_KEPT = 20_000  # accepted moves remembered before the memory is emptied
@@ -233,16 +247,16 @@ def _unknown_players(state: GvgState, given: Mapping[str, PlayerOrder]) -> list[
 
 def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: TurnDice) -> CheckedOrders:
     """Check every order of a turn against the state; never raises for bad orders."""
-    skills, checks = check_skills(rules, state, orders)
+    named = orders.skills
+    skills, checks = check_skills(rules, state, orders) if named[0] or named[1] else ([(), ()], [])
     s = rules.settings
-    turn = state.turn
     charges = list(state.ballista)
-    for team in (0, 1):
+    for team in (0, 1) if skills[0] or skills[1] else ():
         if _BALLISTA in skills[team]:
             charges[team] += s.ballista_charges
-    speed = _in_effect(state, s, skills, _PLAYER_SPEED)
-    tree_speed = _in_effect(state, s, skills, _TREE_SPEED)
-    bonus = (s.player_speed_bonus if speed[0] else 0, s.player_speed_bonus if speed[1] else 0)
+    speed, tree_speed = _in_effect(state, s, skills, _PLAYER_SPEED), _in_effect(state, s, skills, _TREE_SPEED)
+    rolled = (_reaches_by_roll(s.player_speed_bonus if speed[0] else 0),
+              _reaches_by_roll(s.player_speed_bonus if speed[1] else 0))
     carriers = {tree.carrier for tree in state.trees if tree is not None and tree.carrier is not None}
     distances, enterable, mode = rules.board.distances, rules.board.enterable, s.movement
     tables = (rules.board.distance_table(0, mode), rules.board.distance_table(1, mode))
@@ -250,62 +264,67 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
     accepted: dict[str, PlayerOrder] = {}
     teleports: set[str] = set()
     reaches: dict[str, Reach] = {}
+    acting: dict[str, Action] = {}
     given = orders.players
     unknown_at = len(checks)  # the orders for no player are told before the players' own
     known = 0
+    finished, d6, verdict_of = state.finished, dice.d6, checks.append  # read once, not once a player
     for player in state.players:  # roster order decides who gets the last ballista charge
-        order = given.get(player.name)
+        name = player.name
+        order = given.get(name)
         if order is None:
             continue
         known += 1
-        if state.finished:
-            checks.append(OrderCheck(player.name, "order", _MATCH_OVER, "the match is over"))
-            continue
-        if player.status is _KNOCKED_DOWN:
-            checks.append(OrderCheck(player.name, "order", _VERDICT_KNOCKED_DOWN,
-                                     f"{player.name} is knocked down and skips turn {turn}"))
+        if finished or player.status is _KNOCKED_DOWN:
+            verdict_of(_refused_player(state, player))
             continue
         move: Coord | None = None
         teleport: Coord | None = None
         if order.teleport is not None:
             verdict = _check_teleport(rules, state, player, order.teleport, charges[player.team])
-            checks.append(verdict)
+            verdict_of(verdict)
             if verdict.verdict is _ACCEPTED:
                 charges[player.team] -= 1
                 teleport = order.teleport
-                teleports.add(player.name)
-        if order.move is not None and teleport is None:
-            team = player.team
-            if player.name in carriers:
+                teleports.add(name)
+        tile = order.move
+        if tile is not None and teleport is None:
+            team, at = player.team, player.at
+            if name in carriers:
                 reach = movement_reach(rules, state, player, dice, speed[team], tree_speed[team])
             else:  # ``movement_reach`` of a player who rolls, without looking for the tree again
-                reach = rolled_reach(dice.d6("move/" + player.name), bonus[team])
-            tile = order.move
-            asked = tables[team].get(player.at)  # ``distances`` without a call, once asked from that tile
-            distance = (asked if asked is not None else distances(team, mode, player.at)).get(tile)
+                reach = rolled[team][d6("move/" + name)]
+            asked = tables[team].get(at)  # ``distances`` without a call, once asked from that tile
+            distance = (asked if asked is not None else distances(team, mode, at)).get(tile)
             # ``_check_move``'s test; a tile a step or more away is enterable, or the search would not have reached it
             if distance is not None and distance <= reach.steps and (distance or enterable(team, tile)):
                 move = tile
-                reaches[player.name] = reach
-                shared = _moves.get((player.name, tile))  # ``_move_accepted``'s memory read without a call
-                checks.append(shared if shared is not None else _move_accepted(player.name, tile))
+                reaches[name] = reach
+                shared = _moves.get((name, tile))  # ``_move_accepted``'s memory read without a call
+                verdict_of(shared if shared is not None else _move_accepted(name, tile))
             else:
-                checks.append(_check_move(rules, state, player, tile, reach))
+                verdict_of(_check_move(rules, state, player, tile, reach))
         action = order.action
         if action is not _ACT:  # ``_check_action`` accepts a plain act without a verdict: no call for it
             action = _check_action(rules, state, player, action, move, teleport, checks)
-        if move == order.move and action is order.action and teleport == order.teleport:
-            accepted[player.name] = order  # unchanged: orders are immutable, no need for a copy
+            if action is not _ACT:
+                acting[name] = action
+        if move is tile and action is order.action and teleport is order.teleport:
+            accepted[name] = order  # unchanged (what stands is the order's own): orders are immutable
         else:
-            accepted[player.name] = PlayerOrder(move=move, action=action, teleport=teleport)
+            accepted[name] = PlayerOrder(move=move, action=action, teleport=teleport)
     if known < len(given):
         checks[unknown_at:unknown_at] = _unknown_players(state, given)
-    return CheckedOrders(
-        accepted=TurnOrders(players=accepted, skills=(skills[0], skills[1])),
-        checks=checks,
-        teleports=frozenset(teleports),
-        reaches=reaches,
-    )
+    # positional: a frozen dataclass's keywords cost a tenth of an empty turn's check
+    return CheckedOrders(TurnOrders(accepted, (skills[0], skills[1])), checks, frozenset(teleports), reaches, acting)
+
+
+def _refused_player(state: GvgState, player: Player) -> OrderCheck:
+    """The refusal of every order of ``player`` when the match is over or she is knocked down."""
+    if state.finished:
+        return OrderCheck(player.name, "order", _MATCH_OVER, "the match is over")
+    return OrderCheck(player.name, "order", _VERDICT_KNOCKED_DOWN,
+                      f"{player.name} is knocked down and skips turn {state.turn}")
 
 
 def _check_action(rules: GvgRules, state: GvgState, player: Player, action: Action, move: Coord | None,
@@ -317,13 +336,31 @@ def _check_action(rules: GvgRules, state: GvgState, player: Player, action: Acti
                                  f"only healers can {action.value}; {player.name} is a {player.role.display} "
                                  f"and will act normally"))
         return _ACT
-    if action is _PICKUP and teleport is None:
+    if action is _ACT:
+        return action
+    if teleport is not None:
+        note = f"{action.value} (no action this turn: teleporting)"
+        checks.append(OrderCheck(player.name, "action", _ACCEPTED, note))
+    elif action is _PICKUP:
         note = pickup_note(rules, state, player, move or player.at)
         checks.append(OrderCheck(player.name, "action", _ACCEPTED, note))
-    elif action is not _ACT:
-        note = " (no action this turn: teleporting)" if teleport is not None else ""
-        checks.append(OrderCheck(player.name, "action", _ACCEPTED, f"{action.value}{note}"))
+    else:
+        checks.append(_action_accepted(player.name, action))
     return action
+
+
+_actions: dict[tuple[str, Action], OrderCheck] = {}
+
+
+def _action_accepted(name: str, action: Action) -> OrderCheck:
+    """The verdict accepting ``name``'s ``action`` (not a pickup), shared as ``_move_accepted``'s: a turn checks a
+    healer's buff or revive or two."""
+    found = _actions.get((name, action))
+    if found is None:
+        if len(_actions) >= _MOVES_KEPT:
+            _actions.clear()
+        found = _actions[(name, action)] = OrderCheck(name, "action", _ACCEPTED, action.value)
+    return found
 
 
 def verdicts_of(state: GvgState, checked: CheckedOrders) -> list[SeatVerdict]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from sheets_gm.rulesets.gvg.enums import Outcome
@@ -26,7 +25,12 @@ class Contribution:
         self.roll = roll  # None: present but not rolling (buffing healer, teleporter)
         self.key = key
         self.bonuses: list[tuple[str, int]] = [] if bonuses is None else bonuses
-        self.total = 0 if roll is None else roll + sum([value for _, value in self.bonuses])
+        total = 0
+        if roll is not None:
+            total = roll
+            for _, value in self.bonuses:  # a loop: a comprehension is a call on Python 3.11
+                total += value
+        self.total = total
 
     def describe(self) -> str:
         """``Ann (DPS) rolls 2 [12/combat/Ann] + 2 (DPS) = 4``, or ``Cy (Healer) does not roll``.
@@ -41,19 +45,39 @@ class Contribution:
         return f"{who} rolls {self.roll}{key}{bonus_text}" + (f" = {self.total}" if self.bonuses else "")
 
 
-@dataclass(slots=True)
 class Side:
-    """One side of a battle: a team's players on the tile, flat bonuses, and the total."""
+    """One side of a battle: a team's players on the tile, flat bonuses, and the total.
 
-    team: int
-    label: str
-    contributions: list[Contribution] = field(default_factory=list)
-    flat: list[tuple[str, int]] = field(default_factory=list)
+    A plain class with slots rather than a dataclass, as ``Contribution``: a battle makes two, and the generated
+    ``__init__`` called a factory for each list."""
+
+    __slots__ = ("contributions", "flat", "label", "team")
+
+    def __init__(self, team: int, label: str, contributions: list[Contribution] | None = None,
+                 flat: list[tuple[str, int]] | None = None) -> None:
+        self.team = team
+        self.label = label
+        self.contributions: list[Contribution] = [] if contributions is None else contributions
+        self.flat: list[tuple[str, int]] = [] if flat is None else flat
+
+    def __repr__(self) -> str:
+        return f"Side(team={self.team!r}, label={self.label!r}, total={self.total})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Side) and ((self.team, self.label, self.contributions, self.flat)
+                                            == (other.team, other.label, other.contributions, other.flat))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
 
     @property
     def total(self) -> int:
         """The sum of every contribution and flat bonus."""
-        return sum(c.total for c in self.contributions) + sum(v for _, v in self.flat)
+        total = 0
+        for c in self.contributions:  # loops: a comprehension is a call on Python 3.11, and ``decide`` asks twice
+            total += c.total
+        for _, value in self.flat:
+            total += value
+        return total
 
     @property
     def players(self) -> list[Player]:

@@ -4,7 +4,6 @@ corrections). The ``GAME`` record in ``game.py`` names it with the game's other 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from sheets_gm.engine.codecs import Codec
@@ -34,13 +33,6 @@ from sheets_gm.rulesets.gvg.setup import RosterEntry, RosterError, new_match, st
 from sheets_gm.rulesets.gvg.state import GmEvent, GvgState, gm_event_from_json, gm_event_to_json
 
 
-@lru_cache(maxsize=8)
-def _map(text: str) -> GvgMap:
-    """The map of its text, read once per process for each text: a map never changes once read (the reach it finds
-    is kept), and every read of a match's record creates its rules again."""
-    return GvgMap.from_text(text)
-
-
 class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
     """WWM GvG: two teams of five, simultaneous turns, capture the enemy tree."""
 
@@ -66,9 +58,14 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
         self._sample_start: GvgState | None = None  # the sample roster's state before turn 1 (simulations)
 
     @classmethod
-    def create(cls, settings: Any, board: str) -> GvgRuleset:
-        """The rules of a match on ``board`` (the map as text); MapError names the bad line."""
-        return cls(GvgRules(_map(board), settings))
+    def read_board(cls, text: str) -> GvgMap:
+        """The map of its text (the reach it finds is kept); MapError names the bad line."""
+        return GvgMap.from_text(text)
+
+    @classmethod
+    def from_board(cls, settings: Any, board: GvgMap) -> GvgRuleset:
+        """The rules of a match on ``board``."""
+        return cls(GvgRules(board, settings))
 
     @property
     def settings(self) -> GvgSettings:

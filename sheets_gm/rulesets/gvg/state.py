@@ -112,7 +112,7 @@ class GvgState:
             None if boss is None else Boss(boss.at, boss.hp),
             set(self.jungle),
             list(self.ballista),
-            [dict(c) for c in self.cooldowns],
+            list(map(dict, self.cooldowns)),  # no comprehension: it is a call on Python 3.11
             self.finished,
             self.winner,
             self.conceded,

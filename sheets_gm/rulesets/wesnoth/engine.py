@@ -3,9 +3,8 @@ corrections). The ``GAME`` record in ``game.py`` names it with the game's other 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from sheets_gm.engine.dice import TurnDice
@@ -40,15 +39,6 @@ RANDOM_FACTION = "random"
 MAX_PLAYERS = 4
 
 
-@lru_cache(maxsize=8)
-def _board(text: str) -> tuple[WesnothBoard, str]:
-    """The board of a token grid or ``.map`` text and its token grid, read once per process for each text: a board
-    never changes once read (its route tables are kept with it), and every read of a match's record creates its
-    rules again."""
-    parsed = WesnothBoard.from_text(text)
-    return parsed, parsed.to_text()
-
-
 class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
     """The Wesnoth board game: players in turn order on a hex map, recruit, take villages, kill the leaders."""
 
@@ -75,14 +65,21 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         self.ahead = ResolvedAhead()
 
     @classmethod
-    def create(cls, settings: Any, board: str) -> WesnothRuleset:
-        """The rules of a match on ``board`` (a token grid or a Wesnoth ``.map`` text) with the unit tables the
-        ``units`` setting names; MapError names the board's line, SettingError the table's file and line."""
+    def read_board(cls, text: str) -> tuple[WesnothBoard, str]:
+        """The board of a token grid or ``.map`` text (its route tables are kept with it) and its token grid;
+        MapError names the board's line."""
+        parsed = WesnothBoard.from_text(text)
+        return parsed, parsed.to_text()
+
+    @classmethod
+    def from_board(cls, settings: Any, board: tuple[WesnothBoard, str]) -> WesnothRuleset:
+        """The rules of a match on ``board`` with the unit tables the ``units`` setting names; SettingError names
+        the table's file and line."""
         try:
             tables = tables_at(settings.units)
         except TableError as exc:
             raise SettingError(f"setting 'units': {exc}") from None
-        parsed, text = _board(board)
+        parsed, text = board
         return cls(WesnothRules(parsed, settings, tables), text)
 
     @property
@@ -126,8 +123,9 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         """The players in turn order."""
         return tuple(p.name for p in state.players)
 
-    def seats_out(self, state: WesnothState) -> frozenset[str]:
-        """The players conquered, or who conceded, while the others play on (a game of three or four)."""
+    def seats_out(self, state: WesnothState, named: Collection[str] = ()) -> frozenset[str]:
+        """The players conquered, or who conceded, while the others play on (a game of three or four); they stay in
+        the state: ``named`` adds nothing."""
         return frozenset(p.name for p in state.players if p.out)
 
     def window(self, state: WesnothState) -> Window | None:

@@ -44,10 +44,12 @@ STOP_VILLAGE = 2
 SHUT = 4
 STOPS = STOP_ZOC | STOP_VILLAGE
 
-#: A mark as the reach search reads it: 0 free, 1 a stop, 2 shut (shut wins); a hex it reaches holds its cost +
-#: ``REACHED`` instead, so one list says both.
-_STOP_OR_SHUT = bytes(0 if m == 0 else 1 if m < SHUT else 2 for m in range(256))
+#: A mark as the reach search reads it: 1 a stop, 2 shut (shut wins), ``UNSEEN`` free and not reached yet; a hex it
+#: reaches holds its cost + ``REACHED`` instead, so one list says both, and one comparison (is the cost found now
+#: less?) passes over a stop, a shut hex and a hex reached as cheaply before.
 REACHED = 3
+UNSEEN = 255
+_STOP_OR_SHUT = bytes(UNSEEN if m == 0 else 1 if m < SHUT else 2 for m in range(256))
 
 
 def costs_key(move_costs: Mapping[Terrain, int]) -> tuple[int, ...]:
@@ -96,8 +98,8 @@ class BoardRoutes:
         self.enemy_bits = [SHUT << 8 * i | sum(STOP_ZOC << 8 * n for n in near) for i, near in enumerate(self.steps)]
         self._costs: dict[tuple[int, ...], CostTable] = {}
         self._fields: dict[tuple[CostTable, Hex], list[int | float]] = {}
-        #: The costs found by the last few ``reach`` searches, by hex number (cost + ``REACHED``; less: not
-        #: reached), for ``path``.
+        #: The costs found by the last few ``reach`` searches, by hex number (cost + ``REACHED``, at most the budget
+        #: + ``REACHED``; anything else: not reached), for ``path``.
         self._reached: dict[tuple[Hex, CostTable, bytes, int], list[int]] = {}
         self._paths: dict[tuple[Hex, Hex, CostTable, bytes, int, Hex | None, int | None], tuple[Hex, ...] | None] = {}
 
@@ -155,14 +157,14 @@ class BoardRoutes:
         can be entered but not left; the start is no stop). Hexes of ``taken`` other than ``start`` are left out
         at the end (a unit passes its friends but cannot end its move on one)."""
         number, links = self.numbers, costs.links
-        # each hex's number here: 0 free, 1 a stop (entered, never left), 2 shut; once reached, its cost + 3
-        best = list(marks.translate(_STOP_OR_SHUT))
+        # costs are counted from REACHED on, as ``best`` holds them, and so are the buckets (the first few unused)
+        limit = budget + REACHED
+        # each hex's number here: 1 a stop (entered, never left), 2 shut, ``unseen`` free; once reached, its cost + 3
+        best, unseen = self._unreached(marks, limit)
         first = number[start]
         best[first] = REACHED  # a unit starting on a stop hex is already there for nothing
         order = [first]
         edge: list[int] = []  # reached hexes next to a stop, in the order they were searched from
-        # costs are counted from REACHED on, as ``best`` holds them, and so are the buckets (the first few unused)
-        limit = budget + REACHED
         buckets: list[list[int]] = [[] for _ in range(limit + 1)]
         buckets[REACHED].append(first)
         for settled in range(REACHED, limit):  # a hex reached for the whole budget enters nothing more
@@ -172,16 +174,15 @@ class BoardRoutes:
                 near_stop = False
                 for n, step in links[here]:
                     total = settled + step
+                    known = best[n]
+                    if total >= known:  # reached as cheaply before, or a stop or a shut hex (less than any cost)
+                        if known == 1 and total <= limit:
+                            near_stop = True
+                        continue
                     if total > limit:
                         continue
-                    known = best[n]
-                    if known < REACHED:
-                        if known:
-                            near_stop = near_stop or known == 1
-                            continue
+                    if known == unseen:
                         order.append(n)
-                    elif total >= known:
-                        continue
                     best[n] = total
                     buckets[total].append(n)
                 if near_stop:
@@ -210,6 +211,16 @@ class BoardRoutes:
                 if h != start:
                     out.pop(h, None)
         return out
+
+    @staticmethod
+    def _unreached(marks: bytes, limit: int) -> tuple[list[int], int]:
+        """Each hex's number before a ``reach`` search within ``limit`` (its budget + ``REACHED``): 1 a stop, 2 shut,
+        else a number above every cost it may find (``UNSEEN``, or ``limit`` + 1 for a budget of 252 or more);
+        and that number."""
+        best = list(marks.translate(_STOP_OR_SHUT))
+        if limit < UNSEEN:
+            return best, UNSEEN
+        return [limit + 1 if m == UNSEEN else m for m in best], limit + 1
 
     def _search(self, first: int, costs: CostTable, shut: Collection[int], budget: int | None
                 ) -> tuple[list[int], list[int]]:
@@ -257,18 +268,18 @@ class BoardRoutes:
                 self._paths.clear()
             reached = self._reached.get((start, costs, marks, budget)) if mask == SHUT | STOPS and budget else None
             last = marks[self.numbers[goal]]  # a reach ends on a stop hex, never on a shut one
-            if reached is not None and (not last or (goal == free and not last & SHUT)):
-                route = self._path_within(start, goal, costs, marks, reached)
+            if reached is not None and budget and (not last or (goal == free and not last & SHUT)):
+                route = self._path_within(start, goal, costs, marks, reached, budget)
             else:
                 route = self._path(start, goal, costs, marks, mask, free, budget)
             self._paths[key] = None if route is None else tuple(route)
         found = self._paths[key]
         return None if found is None else list(found)
 
-    def _path_within(self, start: Hex, goal: Hex, costs: CostTable, marks: bytes, reached: list[int]
+    def _path_within(self, start: Hex, goal: Hex, costs: CostTable, marks: bytes, reached: list[int], budget: int
                      ) -> list[Hex] | None:
-        """``_path`` read from a ``reach`` search from ``start`` (``reached``: each hex's cost + ``REACHED``)
-        on the same marks, every marked hex shut but ``goal``, and the same budget: the same route.
+        """``_path`` read from a ``reach`` search from ``start`` within ``budget`` (``reached``: each hex's cost +
+        ``REACHED``) on the same marks, every marked hex shut but ``goal``, and the same budget: the same route.
 
         The hexes on a cheapest route are those found back from the goal over tight steps (a step into ``v`` is
         tight when the cost of the hex before it plus entering ``v`` is the cost of ``v``) from hexes a move may
@@ -277,7 +288,7 @@ class BoardRoutes:
         is the rest of the route's."""
         number, steps, cost = self.numbers, self.steps, costs.by_number
         origin, target = number[start], number[goal]
-        if reached[target] < REACHED:
+        if not REACHED <= reached[target] <= budget + REACHED:
             return None
         on_route = {target}
         todo = [target]

@@ -9,8 +9,8 @@ a unit on highland ignores blindage and the forest rule when it attacks or targe
 unit in a forest can be attacked or targeted only by an adjacent enemy.
 
 >>> board = WodMap.from_text("base1 . .\\n. forest .\\n. . base2")
->>> board.describe(board.parse("B2")), sorted(h.label for h in board.baseline(1))
-('forest', ['C3'])
+>>> board.deploy_refusal(board.parse("B2"), 0), sorted(h.label for h in board.baseline(1))
+('B2 is forest, not a plain', ['C3'])
 """
 
 from __future__ import annotations
@@ -118,13 +118,6 @@ class WodMap:
             found = self._distance[(a, b)] = self.grid.distance(a, b)
         return found
 
-    def describe(self, h: Hex) -> str:
-        """The terrain of a hex in words, with its baseline."""
-        slot = self.bases.get(h)
-        if slot is not None:
-            return f"baseline {slot + 1}"
-        return "plain" if self.terrain[h] is Terrain.PLAIN else self.terrain[h].value
-
     def baseline(self, slot: int) -> list[Hex]:
         """The baseline hexes of roster slot ``slot`` (0 or 1), in reading order."""
         return [h for h in self.cells() if self.bases.get(h) == slot]
@@ -134,6 +127,27 @@ class WodMap:
         base = set(self.baseline(slot))
         return [h for h in self.cells() if self.terrain[h] is Terrain.PLAIN
                 and (h in base or any(n in base for n in self.neighbours(h)))]
+
+    def deploy_refusal(self, h: Hex, slot: int) -> str | None:
+        """What is wrong with deploying on ``h`` for roster slot ``slot`` (the rulebook: a plain in or next to her
+        baseline), in words; None if she may.
+
+        >>> board = WodMap.from_text("base1 base1 base1\\n. forest .\\n. . .\\n. . .\\nbase2 base2 base2")
+        >>> for t in ("A2", "B2", "B4", "C5"):
+        ...     print(board.deploy_refusal(board.parse(t), 0))
+        None
+        B2 is forest, not a plain
+        B4 is a plain 3 hexes from your baseline, not in or next to it
+        C5 is the other player's baseline
+        """
+        if self.terrain[h] is not Terrain.PLAIN:
+            return f"{h.label} is {self.terrain[h].value}, not a plain"
+        if self.bases.get(h, slot) != slot:
+            return f"{h.label} is the other player's baseline"
+        away = min(self.distance(h, b) for b in self.baseline(slot))
+        if away > 1:
+            return f"{h.label} is a plain {away} hexes from your baseline, not in or next to it"
+        return None
 
     def highland(self, h: Hex) -> bool:
         """Whether the hex is highland."""

@@ -4,7 +4,6 @@ corrections). The ``GAME`` record in ``game.py`` names it with the game's other 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from random import Random
 from typing import Any, ClassVar
 
@@ -44,13 +43,6 @@ from sheets_gm.rulesets.winordie.views import seat_state, secrets_of, unseen_twi
 GAME_WINDOWS = 2 + 15 * 8
 
 
-@lru_cache(maxsize=8)
-def _map(text: str) -> WodMap:
-    """The map of its text, read once per process for each text: a map never changes once read, and every read of
-    a match's record creates its rules again."""
-    return WodMap.from_text(text)
-
-
 class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
     """Win or Die: two players, hidden units on a hex board, command tokens and reactions."""
 
@@ -74,9 +66,14 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
         self._sample: Roster | None = None
 
     @classmethod
-    def create(cls, settings: Any, board: str) -> WodRuleset:
-        """The rules of a match on ``board`` (the map as text) with the shipped cards tables."""
-        return cls(WodRules(_map(board), settings, shipped_tables()))
+    def read_board(cls, text: str) -> WodMap:
+        """The map of its text."""
+        return WodMap.from_text(text)
+
+    @classmethod
+    def from_board(cls, settings: Any, board: WodMap) -> WodRuleset:
+        """The rules of a match on ``board`` with the shipped cards tables."""
+        return cls(WodRules(board, settings, shipped_tables()))
 
     @property
     def settings(self) -> WodSettings:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sheets_gm.engine.ruleset import JUDGE, Window
-from sheets_gm.engine.words import counted
+from sheets_gm.engine.words import counted, label_verb
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, one_line, row_text
@@ -93,10 +93,11 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
         return f"The match is over: {outcome_text}" if outcome_text else "The match is over."
     if reason:
         return reason
+    label_is = label_verb(window.label, "is", "are")
     if seat in window.seats and not table.open_in(window.phase):
-        return f"Not open now: {window.label} is being played; this table opens in another window."
+        return f"Not open now: {label_is} being played; this table opens in another window."
     if seat not in window.seats:
-        return f"Nothing to write now: {window.label} is for {_who(window)}."
+        return f"Nothing to write now: {label_is} for {_who(window)}."
     if table.of_kind(ColumnKind.READY):
         return ready_sentence(window, seat, table, False)
     if table.idle:

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sheets_gm.engine.ruleset import Verdict, Window
+from sheets_gm.engine.words import label_verb
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
@@ -72,14 +73,15 @@ def held_sentence(window: Window | None, seat: str, table: InputTable, why: str 
     in but cannot use it now; read when that opens."""
     if window is None:
         return "Kept as typed: the match is over, nothing more is read."
+    label_is = label_verb(window.label, "is", "are")
     if not table.open_in(window.phase):
-        return f"Kept for when this table opens again for {seat}: it is read then ({window.label} is being played now)."
+        return f"Kept for when this table opens again for {seat}: it is read then ({label_is} being played now)."
     if seat in window.seats and why:
         return f"Kept for {seat}'s next turn ({why}): it is read when that opens, not in {window.label}."
     if seat in window.seats:
         return f"Kept for {seat}'s next turn: it is read when that opens, not in {window.label}."
     who = ", ".join(window.seats[:3]) + (f" and {len(window.seats) - 3} more" if len(window.seats) > 3 else "")
-    return f"Kept for {seat}'s next turn: it is read when that opens ({window.label} is for {who})."
+    return f"Kept for {seat}'s next turn: it is read when that opens ({label_is} for {who})."
 
 
 def ahead_refusals(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, tab: InputTab,
@@ -498,8 +500,8 @@ def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[Ty
     if unstamped:  # typed ahead, their table not open to her (the judge's rows in the sides' orders window)
         lines.append(ArchiveLine(f"After {undone.label}", (
             f"Typed after {undone.label} resolved, in a table that was not open to you then; set aside by the GM's "
-            f"undo of {undone.label}, no longer in your rows: {undone.label} is open again, type them again if you "
-            "still want them:"), tuple(row_text(tab, r) for r in unstamped), tuple(unstamped)))
+            "undo, which opened it again, and no longer in your rows: type them again if you still want them:"),
+            tuple(row_text(tab, r) for r in unstamped), tuple(unstamped)))
     return lines
 
 

@@ -14,6 +14,7 @@ from sheets_gm.engine.grid import Coord, Neighbourhood
 from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.bots.base import Bot, MatchResult, TeamOrders, merge_orders, play_match
+from sheets_gm.rulesets.gvg.bots.geometry import Geometry
 from sheets_gm.rulesets.gvg.bots.objective import ObjectiveBot
 from sheets_gm.rulesets.gvg.bots.random_bot import RandomBot
 from sheets_gm.rulesets.gvg.check import check_orders
@@ -366,3 +367,20 @@ def test_a_tank_defends_a_bulwark_an_enemy_stands_on() -> None:
     orders = ObjectiveBot(3).orders(rules, state, 0, TurnDice(b"defend", 1))
     assert orders.players["red2"].move == bulwark
     assert orders.players["red0"].move != bulwark, "one enemy: one defender; the DPS attacks"
+
+
+def test_the_geometry_empties_its_best_step_tables_when_full_and_answers_the_same() -> None:
+    """Best steps and each job's step orders are kept up to a bound, then emptied in place (a job keeps its table)."""
+    rules, _ = start()
+    full, fresh = Geometry(BOARD, rules.settings.movement), Geometry(BOARD, rules.settings.movement)
+    full._MAX_STEPS_CACHED = 3
+    target = BOARD.fish[1] or Coord(0, 0)
+    job = full.job(0, target, Action.ACT, True, True)
+    assert full.job(0, target, Action.ACT, True, True) is job  # made once
+    starts = [c for c in ENTERABLE[0] if 2 < job.goal.get(c, 0) < 20][:6]
+    for start_ in starts:
+        for k in (1, 2):
+            moves = full.moves(0, job, start_, k)
+            assert [t for t, _ in moves] == fresh.best_steps(0, start_, k, target, fresh.dist(0, target))
+            assert all(o.move == t and o.action is Action.ACT for t, o in moves)
+            assert len(job.moves) + sum(len(p) for per in full._paths for p in per.values()) <= 3

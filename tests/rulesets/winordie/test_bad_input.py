@@ -162,7 +162,8 @@ def test_a_bad_deployment_changes_nothing_and_names_the_row() -> None:
     verdicts = r.check(state, orders, r.dice(b"s", state))
     refused = [v.message for v in verdicts if not v.accepted]
     # each placement is named by its unit (whose row she sees in the table), not by its place among those read
-    assert refused[0].startswith(f"{units[0]} (on E5): E5 is plain; deploy on a plain in or next to your baseline")
+    assert refused[0].startswith(f"{units[0]} (on E5): E5 is a plain 3 hexes from your baseline, not in or next to "
+                                 "it; deploy on a plain in or next to your baseline (")
     assert f"{units[2]} (on {legal}): {legal} is taken" in refused
     assert not any(m.startswith("Row ") for m in refused)
     assert any(m.startswith(f"{units[3]} is not placed") for m in refused)

@@ -10,8 +10,9 @@ match seed, a match replays exactly. The generator advances with every call, so 
 match needs fresh bots (or bots built with the same seeds).
 
 The modules: ``base`` (a team's orders, the bot protocol, a match between two bots), ``random_bot``, the
-objective bot (``objective``, its turn plan in ``plan`` and its steps in ``skills``, ``fights`` and
-``moves``), and what they share: the board's ``geometry`` and the ``captain``'s purse.
+objective bot (``objective``, its turn plan in ``plan``, a player's ``job`` in it, and its steps in ``skills``,
+``fights`` and ``moves``), and what they share: the board's ``geometry`` (path distances, best steps and jobs,
+kept per board) and the ``captain``'s purse.
 
 >>> from sheets_gm.rulesets.gvg.board import GvgMap
 >>> from sheets_gm.rulesets.gvg.bots.base import play_match

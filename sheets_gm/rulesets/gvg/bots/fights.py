@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.bots.base import _FAR, _TANK
-from sheets_gm.rulesets.gvg.bots.plan import Job, ObjectivePlan
+from sheets_gm.rulesets.gvg.bots.plan import ObjectivePlan
 from sheets_gm.rulesets.gvg.enums import Action, Skill, StructureKind
 from sheets_gm.rulesets.gvg.rules import (
     movement_reach,
@@ -46,19 +46,15 @@ def protect_structures(plan: ObjectivePlan) -> None:
 
 def assign_defenders(plan: ObjectivePlan, free: list[Player], tile: Coord, action: Action, count: int,
                      tanks_first: bool) -> int:
-    """Give the job (tile, action) to the ``count`` nearest free players; how many got it."""
+    """Give the job (tile, action) to the ``count`` nearest free players (the first of equals); how many got it."""
     dist = plan.g.dist(plan.team, tile)
-
-    def cost(p: Player) -> int:
-        return dist.get(p.at, _FAR) - (2 if tanks_first and p.role is _TANK else 0)
-
-    chosen = sorted(free, key=cost)[:count]
-    job = Job(tile, dist, action, teleport=False)
-    for p in chosen:
-        plan.give(p, job)
-    # By name: list.remove would compare players with the dataclass __eq__, field by field.
-    taken = {p.name for p in chosen}
-    free[:] = [p for p in free if p.name not in taken]
+    costs = [dist.get(p.at, _FAR) - (2 if tanks_first and p.role is _TANK else 0) for p in free]
+    chosen: list[Player] = []
+    for _ in range(min(count, len(free))):  # a stable sort's first ``count``, without the sort (``count`` is 1 or 2)
+        i = costs.index(min(costs))
+        del costs[i]
+        chosen.append(free.pop(i))
+    plan.give(chosen, tile, action, False, False)
     return len(chosen)
 
 
@@ -82,8 +78,10 @@ def plan_defence(plan: ObjectivePlan, free: list[Player], foe_carrier: Player | 
         budget -= assign_defenders(plan, free, own_tree.at, _PICKUP, 1, False)
     if budget <= 0 or not free:
         return
+    if plan.g.structure_set[team].isdisjoint(plan.foe_tiles):  # most turns: no enemy on a structure of ours
+        return
     for tile in plan.g.structures[team]:
-        attackers = plan.foes_at.get(tile, 0)
+        attackers = plan.foe_tiles.count(tile)
         if attackers and not st.structures[tile].destroyed:
             budget -= assign_defenders(plan, free, tile, _ACT, min(budget, attackers), True)
             if budget <= 0 or not free:
@@ -120,21 +118,21 @@ def plan_attacks(plan: ObjectivePlan, free: list[Player], carrier_dest: Coord | 
             plan.order(p, p.at, _ACT)
         free.clear()
         return
-    job = Job(target, plan.g.dist(plan.team, target), action, detour, teleport)
-    for p in free:
-        plan.give(p, job)
+    plan.give(free, target, action, detour, teleport)
     free.clear()
 
 
 def focus_target(plan: ObjectivePlan, bulwarks: list[Structure], attackers: list[Player]) -> Structure:
-    """The bulwark the whole team attacks: near the attackers, weakest first."""
+    """The bulwark the whole team attacks: near the attackers (99 steps at most each), weakest first."""
     best = bulwarks[0]
     best_score = _FAR
+    tiles = [p.at for p in attackers]
     for b in bulwarks:
         dist = plan.g.dist(plan.team, b.at)
-        score = 4 * b.hp * len(attackers)
-        for p in attackers:
-            score += min(dist.get(p.at, 99), 99)
+        score = 4 * b.hp * len(tiles)
+        for at in tiles:
+            d = dist.get(at, 99)
+            score += d if d < 99 else 99  # ``min`` without the call
         if score < best_score:
             best, best_score = b, score
     return best

@@ -9,8 +9,10 @@ import weakref
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord, Neighbourhood, sorted_reading_order
 from sheets_gm.rulesets.gvg.board import GvgMap
-from sheets_gm.rulesets.gvg.bots.base import _FAR
-from sheets_gm.rulesets.gvg.enums import Skill, Terrain
+from sheets_gm.rulesets.gvg.bots.base import _ACT, _FAR, new_order
+from sheets_gm.rulesets.gvg.bots.job import Job, Paths
+from sheets_gm.rulesets.gvg.enums import Action, Skill, Terrain
+from sheets_gm.rulesets.gvg.orders import PlayerOrder
 from sheets_gm.rulesets.gvg.rules import (
     GvgRules,
     carried_tree,
@@ -32,7 +34,9 @@ class Geometry:
         self.mode = mode
         self._dist = (board.distance_table(0, mode), board.distance_table(1, mode))  # the engine's own cache
         self._near: dict[Coord, list[Coord]] = {}
-        self._steps: dict[tuple[int, Coord, int, Coord | None], list[Coord]] = {}
+        self._paths: tuple[dict[Coord | None, Paths], dict[Coord | None, Paths]] = ({}, {})
+        self._cached = 0  # entries in every table of ``_paths`` and every job's ``moves``
+        self._jobs: dict[tuple[int, Coord, Action, bool, bool], Job] = {}
         self._coins: dict[tuple[int, Coord, int], list[Coord]] = {}
         self._beside: dict[tuple[int, Coord, Coord, int], list[Coord]] = {}
         self._structure_tiles = frozenset(
@@ -40,7 +44,8 @@ class Geometry:
         )
         self._coin_tiles = sorted_reading_order(board.coin_tiles)
         self.home = (self._home(0), self._home(1))
-        self.structures = (self._structures(0), self._structures(1))
+        self.structures = (self._structures(0), self._structures(1))  # each team's bulwarks, then its fish
+        self.structure_set = (frozenset(self.structures[0]), frozenset(self.structures[1]))
 
     def _structures(self, team: int) -> tuple[Coord, ...]:
         fish = self.board.fish[team]
@@ -115,15 +120,66 @@ class Geometry:
         if not d0:  # already there, or no path
             return start
         k = steps if steps < d0 else d0
-        key = (team, start, k, target)
-        candidates = self._steps.get(key)
+        paths = self._paths[team].get(target)
+        candidates = None if paths is None else paths.get((start, k))
         if candidates is None:
-            if len(self._steps) >= self._MAX_STEPS_CACHED:
-                self._steps.clear()
-            candidates = self._steps[key] = self._best(team, start, k, goal, d0)
+            candidates = self.best_steps(team, start, k, target, goal)
         if rng is None or len(candidates) == 1:
             return candidates[0]
         return candidates[int(rng.random() * len(candidates))]  # ``pick`` spelled out: asked ~8 times a turn
+
+    def job(self, team: int, target: Coord, action: Action, detour: bool, teleport: bool) -> Job:
+        """The job toward ``target`` for a player of ``team`` (made once: it depends on the board alone)."""
+        key = (team, target, action, detour, teleport)
+        found = self._jobs.get(key)
+        if found is None:
+            if len(self._jobs) >= self._MAX_STEPS_CACHED:
+                self._jobs.clear()
+            found = self._jobs[key] = Job(target, self.dist(team, target), self.paths(team, target), action, detour,
+                                          teleport)
+        return found
+
+    def paths(self, team: int, target: Coord | None) -> Paths:
+        """``best_steps``' cache toward ``target`` (None: home) for ``team``: (start, steps) → the best tiles.
+
+        A caller moving several players toward one target reads it directly (``best_steps`` on a miss).
+        """
+        per_team = self._paths[team]
+        found = per_team.get(target)
+        if found is None:
+            found = per_team[target] = {}
+        return found
+
+    def best_steps(self, team: int, start: Coord, k: int, target: Coord | None, goal: dict[Coord, int]) -> list[Coord]:
+        """The tiles ``k`` steps from ``start`` on a shortest path toward ``target`` (``goal``: its distances, the
+        start 1 to ``k`` steps away or more), else the nearest ones; cached in ``paths``."""
+        self._make_room()
+        found = self.paths(team, target)[(start, k)] = self._best(team, start, k, goal, goal[start])
+        return found
+
+    def moves(self, team: int, job: Job, start: Coord, k: int) -> list[tuple[Coord, PlayerOrder]]:
+        """``best_steps`` toward the job's target (the start 1 to ``k`` steps away or more), each tile with the order
+        of a player of ``team`` going there from ``start``: its action on the target, a plain act on the way; cached
+        in the job's ``moves``."""
+        best = job.paths.get((start, k))
+        if best is None:
+            best = self.best_steps(team, start, k, job.target, job.goal)
+        self._make_room()
+        found = job.moves[(start, k)] = [
+            (t, new_order(None if t == start else t, job.action if t == job.target else _ACT)) for t in best
+        ]
+        return found
+
+    def _make_room(self) -> None:
+        """Count one more entry of the best-step tables; empty them all first when they hold too many."""
+        if self._cached >= self._MAX_STEPS_CACHED:
+            for per_team in self._paths:
+                for paths in per_team.values():
+                    paths.clear()  # emptied in place: a caller may hold a table
+            for job in self._jobs.values():
+                job.moves.clear()
+            self._cached = 0
+        self._cached += 1
 
     def _best(self, team: int, start: Coord, k: int, goal: dict[Coord, int], d0: int) -> list[Coord]:
         """The tiles ``k`` steps from ``start`` on a shortest path to the goal."""
@@ -158,12 +214,23 @@ class RulesCache:
     never changes, so its caches fill once (the engine caches its path distances the same way).
     """
 
-    __slots__ = ("_costs", "_geometry", "_settings")
+    __slots__ = ("_costs", "_geometry", "_of", "_rules", "_settings")
 
     def __init__(self) -> None:
         self._geometry: Geometry | None = None
         self._settings: GvgSettings | None = None
         self._costs: dict[Skill, int] = {}
+        self._rules: GvgRules | None = None  # the rules ``of`` was last asked about, and its answer
+        self._of: tuple[Geometry, dict[Skill, int]] | None = None
+
+    def of(self, rules: GvgRules) -> tuple[Geometry, dict[Skill, int]]:
+        """``get`` and ``costs`` at once, without a look at the board or settings when the rules are the last ones
+        asked about (rules are frozen: the same rules, the same board and settings)."""
+        found = self._of
+        if found is None or rules is not self._rules:
+            found = self._of = (self.get(rules), self.costs(rules.settings))
+            self._rules = rules
+        return found
 
     def costs(self, settings: GvgSettings) -> dict[Skill, int]:
         """The cost of every skill under ``settings``."""

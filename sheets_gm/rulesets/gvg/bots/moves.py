@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sheets_gm.engine.grid import Coord
-from sheets_gm.rulesets.gvg.bots.base import _ACT, _FAR, pick
+from sheets_gm.rulesets.gvg.bots.base import _ACT, _FAR, new_order, pick
 from sheets_gm.rulesets.gvg.bots.plan import ObjectivePlan
 from sheets_gm.rulesets.gvg.enums import Action, Skill
 from sheets_gm.rulesets.gvg.state import Player
@@ -17,33 +17,38 @@ _REVIVE = Action.REVIVE
 
 def plan_moves(plan: ObjectivePlan) -> None:
     """Every player with a job walks toward its target (a jungle coin on the way if cheap)."""
-    team, g, rng = plan.team, plan.g, plan.rng
-    bonus = plan.s.player_speed_bonus if plan.captain.on(_PLAYER_SPEED) else 0
+    team, g, rng, jobs = plan.team, plan.g, plan.rng, plan.jobs
+    players, dests = plan.players, plan.dests
+    bonus = plan.bonus = plan.s.player_speed_bonus if plan.captain.on(_PLAYER_SPEED) else 0  # no buying after this
     least = 1 + bonus  # the smallest reach a roll gives
     jungle = plan.state.jungle
     peek = plan.dice.peek
     claimed: set[Coord] = set()
     for p in plan.mine:
-        job = plan.jobs.get(p.name)
-        if job is None or p.name in plan.players:
+        name = p.name
+        job = jobs.get(name)
+        if job is None or name in players:
             continue
-        goal = job.goal
-        d0 = plan.gaps[p.name]
-        if d0 >= _FAR:
-            dest = p.at
-        elif d0 <= least:  # every roll reaches the target: no need to read the die
-            dest = g.advance(team, p.at, d0, job.target, rng, goal)
-        else:  # never a carrier: its published roll (+ Player Speed) is its reach
-            steps = peek("move/" + p.name) + bonus
-            dest = g.advance(team, p.at, steps, job.target, rng, goal)
+        at = p.at
+        d0 = job.goal.get(at, _FAR)  # how far its target is
+        if not d0 or d0 >= _FAR:  # on the target already, or no path to it
+            dest, order = at, new_order(None, _ACT if d0 else job.action)
+        else:  # never a carrier: its published roll (+ Player Speed) is its reach, unread when every roll will do
+            steps = d0 if d0 <= least else peek("move/" + name) + bonus
+            k = steps if steps < d0 else d0
+            choices = job.moves.get((at, k))  # ``g.advance`` and ``plan.order`` in one look, without a call
+            if choices is None:
+                choices = g.moves(team, job, at, k)
+            dest, order = choices[0] if len(choices) == 1 else choices[int(rng.random() * len(choices))]
             if job.detour and jungle and d0 > steps:
                 limit = d0 - steps + 1
-                for coin in g.coins_within(team, p.at, steps):
-                    if coin in jungle and coin not in claimed and goal.get(coin, _FAR) <= limit:
-                        dest = coin
+                for coin in g.coins_within(team, at, steps):
+                    if coin in jungle and coin not in claimed and job.goal.get(coin, _FAR) <= limit:
+                        dest, order = coin, new_order(None if coin == at else coin, _ACT)  # never the target
                         claimed.add(coin)
                         break
-        plan.order(p, dest, job.action if dest == job.target else _ACT)
+        players[name] = order
+        dests[name] = dest
 
 
 def plan_heals(plan: ObjectivePlan, healers: list[Player], carrier_dest: Coord | None) -> None:
@@ -51,10 +56,11 @@ def plan_heals(plan: ObjectivePlan, healers: list[Player], carrier_dest: Coord |
     if not healers:
         return
     team, g = plan.team, plan.g
-    bonus = plan.s.player_speed_bonus if plan.captain.on(_PLAYER_SPEED) else 0
-    weights: dict[Coord, int] = {}
+    bonus = plan.bonus  # set by ``plan_moves``
+    weights: dict[Coord, int] = {}  # how many of the team go to each tile (not by ballista)
+    teleported = plan.teleported
     for name, d in plan.dests.items():
-        if name not in plan.teleported:
+        if name not in teleported:
             weights[d] = weights.get(d, 0) + 1
     rally = carrier_dest
     if rally is None and weights:
@@ -77,7 +83,7 @@ def plan_heals(plan: ObjectivePlan, healers: list[Player], carrier_dest: Coord |
             continue
         spots = g.beside(team, rally, h.at, steps)
         if spots:  # next to (or on) the rally tile, where allies will stand
-            dest, buffs = pick(plan.rng, spots), True
+            dest, buffs = spots[0] if len(spots) == 1 else spots[int(plan.rng.random() * len(spots))], True  # pick
         else:
             dest = g.advance(team, h.at, steps, rally, plan.rng)
             buffs = not weights.keys().isdisjoint(g.near(dest))  # any(t in weights ...) without a generator

@@ -7,7 +7,7 @@ import random
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
-from sheets_gm.rulesets.gvg.bots.base import _HEALER, Bot, TeamOrders
+from sheets_gm.rulesets.gvg.bots.base import Bot, TeamOrders
 from sheets_gm.rulesets.gvg.bots.captain import Captain
 from sheets_gm.rulesets.gvg.bots.fights import plan_attacks, plan_defence, protect_structures
 from sheets_gm.rulesets.gvg.bots.geometry import RulesCache, reach
@@ -62,9 +62,9 @@ class ObjectiveBot(Bot):
 
     def orders(self, rules: GvgRules, state: GvgState, team: int, dice: TurnDice) -> TeamOrders:
         """Orders for every active player of ``team``, and the captain's skills."""
-        cache = self._cache
-        captain = Captain(rules, state, team, cache.costs(rules.settings), self.buys_skills)
-        return plan_turn(ObjectivePlan(self.rng, cache.get(rules), captain, dice))
+        geometry, costs = self._cache.of(rules)
+        captain = Captain(rules, state, team, costs, self.buys_skills)
+        return plan_turn(ObjectivePlan(self.rng, geometry, captain, dice))
 
 
 def plan_turn(plan: ObjectivePlan) -> TeamOrders:
@@ -89,10 +89,10 @@ def plan_turn(plan: ObjectivePlan) -> TeamOrders:
         if fish is None or fish.hp <= 2 or their_tree.at != fish_tile:
             plan.reserve = plan.captain.costs[_TREE_SPEED]
     protect_structures(plan)
-    healers = [p for p in plan.mine if p.role is _HEALER and p is not carrier]
-    free = [p for p in plan.mine if p.role is not _HEALER and p is not carrier]
+    healers, free = plan.healers, plan.others  # free: the players without a job yet (the plan's list, emptied)
     carrier_dest: Coord | None = None
     if carrier is not None:
+        healers, free = [p for p in healers if p is not carrier], [p for p in free if p is not carrier]
         steps = reach(plan.rules, st, carrier, plan.dice, False, plan.captain.on(_TREE_SPEED))
         carrier_dest = plan.g.advance(team, carrier.at, steps, None, plan.rng)
         plan.order(carrier, carrier_dest, _ACT)

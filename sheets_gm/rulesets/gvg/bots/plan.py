@@ -3,33 +3,25 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
-from sheets_gm.rulesets.gvg.bots.base import _ACTIVE, _FAR, _ORDERS, new_order
+from sheets_gm.rulesets.gvg.bots.base import _ACTIVE, _FAR, _HEALER, _ORDERS, new_order
 from sheets_gm.rulesets.gvg.bots.captain import Captain
 from sheets_gm.rulesets.gvg.bots.geometry import Geometry
+from sheets_gm.rulesets.gvg.bots.job import Job
 from sheets_gm.rulesets.gvg.enums import Action
 from sheets_gm.rulesets.gvg.orders import PlayerOrder
 from sheets_gm.rulesets.gvg.state import Player, Structure
 
 
-@dataclass(slots=True)
-class Job:
-    """What one player is asked to do this turn: go toward ``target`` and act there."""
-
-    target: Coord
-    goal: dict[Coord, int]  # every tile's distance to the target
-    action: Action = Action.ACT  # the action once on the target tile (ACT on the way)
-    detour: bool = False  # may pick up a jungle coin on the way
-    teleport: bool = True  # may ride the ballista from base to the target
-
-
 class ObjectivePlan:
     """One turn's thinking of an ObjectiveBot (private)."""
-    __slots__ = ("board", "captain", "dests", "dice", "down", "enemy", "foes", "foes_at", "g", "gaps", "jobs", "mine",
-                 "players", "reserve", "rng", "rules", "s", "state", "team", "teleported")
+
+    __slots__ = ("board", "bonus", "captain", "dests", "dice", "down", "enemy", "foe_tiles", "foes", "g",
+                 "healers", "jobs", "mine", "others", "players", "reserve", "rng", "rules", "s", "state", "team",
+                 "teleported")
+
     def __init__(self, rng: random.Random, g: Geometry, captain: Captain, dice: TurnDice) -> None:
         self.rng = rng
         self.g = g
@@ -43,20 +35,28 @@ class ObjectivePlan:
         self.dice = dice
         self.mine: list[Player] = []
         self.down: list[Player] = []
-        self.foes: list[Player] = []
-        self.foes_at: dict[Coord, int] = {}  # how many active enemies stand on each tile
+        self.foes: list[Player] = []  # the enemy's active players
+        self.foe_tiles: list[Coord] = []  # where each of them stands
+        self.healers: list[Player] = []  # the team's active healers
+        self.others: list[Player] = []  # and its other active players
+        mine, down, foes, foe_tiles, healers, others = (self.mine, self.down, self.foes, self.foe_tiles, self.healers,
+                                                        self.others)
         for p in state.players:
-            if p.team == team:
-                (self.mine if p.status is _ACTIVE else self.down).append(p)
-            elif p.status is _ACTIVE:
-                self.foes.append(p)
-                self.foes_at[p.at] = self.foes_at.get(p.at, 0) + 1
+            if p.status is _ACTIVE:
+                if p.team == team:
+                    mine.append(p)
+                    (healers if p.role is _HEALER else others).append(p)
+                else:
+                    foes.append(p)
+                    foe_tiles.append(p.at)
+            elif p.team == team:
+                down.append(p)
         self.jobs: dict[str, Job] = {}
-        self.gaps: dict[str, int] = {}  # each player's distance to its job's target
         self.players: dict[str, PlayerOrder] = {}
         self.dests: dict[str, Coord] = {}  # where each player of the team will stand
         self.teleported: set[str] = set()
         self.reserve = 0  # coins kept back for Tree Speed when the enemy tree is almost ours
+        self.bonus = 0  # Player Speed's steps this turn (set by ``plan_moves``, once no more skills are bought)
 
     def order(self, p: Player, dest: Coord, action: Action) -> None:
         """Send ``p`` to ``dest`` with ``action`` (no move when it is where it stands)."""
@@ -77,13 +77,20 @@ class ObjectivePlan:
     def fish_unlocked(self) -> bool:
         """Whether the enemy fish can be attacked (one of its team's bulwarks is down)."""
         bulwarks = self.board.bulwarks[self.enemy]
-        return not bulwarks or any(self.state.structures[t].destroyed for t in bulwarks)
+        structures = self.state.structures
+        for t in bulwarks:  # ``any`` spelled out: no generator a call
+            if structures[t].hp <= 0:  # ``destroyed`` without the property's call
+                return True
+        return not bulwarks
 
     def far(self, p: Player, steps: int) -> bool:
         """Whether ``p`` has a job more than ``steps`` steps away."""
-        return self.gaps.get(p.name, 0) > steps
+        job = self.jobs.get(p.name)
+        return job is not None and job.goal.get(p.at, _FAR) > steps
 
-    def give(self, p: Player, job: Job) -> None:
-        """Give ``p`` a job, and note how far it is from its goal."""
-        self.jobs[p.name] = job
-        self.gaps[p.name] = job.goal.get(p.at, _FAR)
+    def give(self, players: list[Player], target: Coord, action: Action, detour: bool, teleport: bool) -> None:
+        """Give each of ``players`` the job (target, action, detour, teleport)."""
+        job = self.g.job(self.team, target, action, detour, teleport)
+        jobs = self.jobs
+        for p in players:
+            jobs[p.name] = job

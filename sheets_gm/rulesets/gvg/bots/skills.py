@@ -67,7 +67,7 @@ def plan_teleports(plan: ObjectivePlan) -> None:
     )
     if charges <= 0:
         return
-    occupied = plan.foes_at
+    occupied = set(plan.foe_tiles)
     structures = plan.state.structures
     for p in plan.mine:
         job = plan.jobs.get(p.name)

@@ -18,6 +18,7 @@ from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Resolution, Verdict
 from sheets_gm.rulesets.gvg.check import CheckedOrders, check_orders, verdicts_of
 from sheets_gm.rulesets.gvg.enums import EventKind
+from sheets_gm.rulesets.gvg.enums import Verdict as OrderVerdict
 from sheets_gm.rulesets.gvg.orders import TurnOrders
 from sheets_gm.rulesets.gvg.resolve.commands import command_phase
 from sheets_gm.rulesets.gvg.resolve.movement import carrier_home, movement_phase
@@ -31,6 +32,7 @@ from sheets_gm.rulesets.gvg.state import GvgState
 # Enum members read here every turn, looked up once: Python 3.11 reads a member off its class through
 # EnumType's ``__getattr__`` hook, several times a plain attribute's cost.
 _ORDER_REJECTED = EventKind.ORDER_REJECTED
+_ACCEPTED = OrderVerdict.ACCEPTED
 
 
 class MatchOverError(ValueError):
@@ -47,7 +49,7 @@ class _TurnResolution(Resolution[GvgState]):
         # the fields in ``Resolution``'s order, so that ``dataclasses.replace`` makes one as it makes the base
         self.state = state
         self.events = events
-        self.unused = dict(unused or {})
+        self.unused = {} if unused is None else dict(unused)
         self._made = verdicts
         self._from = made_from
 
@@ -77,7 +79,9 @@ def resolve_turn(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
 
 
 def _run(work: Turn) -> None:
-    for check in work.checked.rejected:
+    for check in work.checked.checks:  # ``CheckedOrders.rejected`` without its list: most turns refuse nothing
+        if check.verdict is _ACCEPTED:
+            continue
         work.log(_ORDER_REJECTED, f"{check.subject}: {check.part} refused — {check.message}.",
                  subject=check.subject, part=check.part, verdict=check.verdict.value)
     command_phase(work)

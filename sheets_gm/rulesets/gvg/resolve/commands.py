@@ -18,17 +18,25 @@ def command_phase(work: Turn) -> None:
     st = work.state
     for team, skills in enumerate(work.checked.accepted.skills):
         for skill in skills:
-            cost = work.s.cost(skill)
-            st.coins[team] -= cost
-            st.cooldowns[team][skill] = work.turn
-            extra = ""
-            if skill is _BALLISTA:
-                st.ballista[team] += work.s.ballista_charges
-                extra = f"; {counted(st.ballista[team], 'ballista charge')}"
-            work.log(_SKILL_ACTIVATED,
-                     f"{work.team(team)} activates {skill.display} for {counted(cost, 'coin')}; "
-                     f"{st.coins[team]} left{extra}.",
-                     team=work.team(team), skill=skill.value, cost=cost, coins_left=st.coins[team])
-    duration = work.s.skill_duration
+            _activate(work, team, skill)
+    duration, turn = work.s.skill_duration, work.turn
     for team in (0, 1):
-        work.active[team] = {k for k, last in st.cooldowns[team].items() if last <= work.turn < last + duration}
+        cooldowns = st.cooldowns[team]
+        if cooldowns:  # none yet: ``Turn`` starts with no skill in force
+            work.active[team] = {k for k, last in cooldowns.items() if last <= turn < last + duration}
+
+
+def _activate(work: Turn, team: int, skill: Skill) -> None:
+    """``team``'s captain pays for ``skill``, which starts its cooldown (the ballista's charges come at once)."""
+    st = work.state
+    cost = work.s.cost(skill)
+    st.coins[team] -= cost
+    st.cooldowns[team][skill] = work.turn
+    extra = ""
+    if skill is _BALLISTA:
+        st.ballista[team] += work.s.ballista_charges
+        extra = f"; {counted(st.ballista[team], 'ballista charge')}"
+    work.log(_SKILL_ACTIVATED,
+             f"{work.team(team)} activates {skill.display} for {counted(cost, 'coin')}; "
+             f"{st.coins[team]} left{extra}.",
+             team=work.team(team), skill=skill.value, cost=cost, coins_left=st.coins[team])

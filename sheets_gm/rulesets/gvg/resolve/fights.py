@@ -43,24 +43,24 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
         (defenders if p.team == x else attackers).append(p)
     if not any_rolls(work, attackers):
         return
-    y = 1 - x
+    y, teams, dice = 1 - x, work.state.teams, work.dice
     name, where = _KIND_NAMES[structure.kind], work.structure_words(structure)  # "bulwark", "red's bulwark on E4"
     carriers = carrier_teams_on(work, people)
-    attack = Side(y, f"{work.team(y)} attacking")
+    attack = Side(y, f"{teams[y]} attacking")
     join_fight(work, (attack, attack), attackers, True, carriers)  # every fighter here joins the attack
     skill = _BULWARK_DAMAGE if structure.kind is _BULWARK else _FISH_DAMAGE
     if skill in work.active[y]:
         attack.flat.append((skill.display, s.skill_damage_bonus))
-    carrier_bonus(work, attack, carriers)
-    defence = Side(x, f"{work.team(x)}'s {name}")
-    key = f"defense/{tile.label}"
-    defence.flat.append((f"{name} die {work.dice.message(key)}", work.dice.d6(key)))
+    if y in carriers:  # ``carrier_bonus`` without its call
+        attack.flat.append(("tree", s.tree_bonus))
+    defence = Side(x, f"{teams[x]}'s {name}")
+    key = _DEFENSE_KEYS.get(tile) or _defense_key(tile)
+    defence.flat.append((f"{name} die {dice.message(key)}", dice.d6(key)))
     if structure.kind is _FISH:
-        tier = s.fish_tier(work.destroyed_bulwarks[x])
-        if tier:
-            defence.flat.append((f"fish tier, {counted(work.destroyed_bulwarks[x], 'bulwark')} down", tier))
+        _fish_tier(work, defence)
     join_fight(work, (defence, defence), defenders, False, _BOTH)
-    carrier_bonus(work, defence, carriers)
+    if x in carriers:
+        defence.flat.append(("tree", s.tree_bonus))
     # An attack with a carrier (and none among the defenders) wins ties; otherwise defenders do,
     # and an empty structure falls on a tie.
     carrier_attack = y in carriers and x not in carriers
@@ -73,16 +73,16 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
                      f"{attack.total} vs {defence.total}: {verdict}.",
              tile=tile.label, kind=name, structure=structure.key, pvp=bool(defenders),
              sides=[attack, defence], outcome=_OUTCOME_VALUES[outcome],
-             winner=work.team(y if outcome is _ATTACKERS_WIN else x))
+             winner=teams[y if outcome is _ATTACKERS_WIN else x])
     if outcome is _ATTACKERS_WIN:
         structure = work.state.structures[tile] = structure.copy()  # the turn's input state holds the other
         structure.hp -= 1
         work.log(_STRUCTURE_DAMAGED,
-                 f"{work.team(x)}'s {name} on {tile.label} loses 1 HP ({structure.hp} left).",
+                 f"{teams[x]}'s {name} on {tile.label} loses 1 HP ({structure.hp} left).",
                  structure=structure.key, hp=structure.hp)
         if structure.destroyed:
             work.log(_STRUCTURE_DESTROYED,
-                     f"{work.team(x)}'s {name} on {tile.label} is destroyed.",
+                     f"{teams[x]}'s {name} on {tile.label} is destroyed.",
                      structure=structure.key)
             for p in defenders:
                 knock(work, p, tile, f"{where} fell")
@@ -94,6 +94,23 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
     else:
         for p in attackers:
             knock(work, p, tile, f"{where} held")
+
+
+_DEFENSE_KEYS: dict[Coord, str] = {}  # a structure's defence die, by its tile: ``defense/E4``
+
+
+def _defense_key(tile: Coord) -> str:
+    """The key of the defence die of the structure on ``tile`` (remembered: a map has a few structures)."""
+    key = _DEFENSE_KEYS[tile] = f"defense/{tile.label}"
+    return key
+
+
+def _fish_tier(work: Turn, defence: Side) -> None:
+    """A fish's defence grows with its team's fallen bulwarks."""
+    down = work.destroyed_bulwarks[defence.team]
+    tier = work.s.fish_tier(down)
+    if tier:
+        defence.flat.append((f"fish tier, {counted(down, 'bulwark')} down", tier))
 
 
 def open_battle(work: Turn, tile: Coord, people: list[Player], where: str) -> int | None:
@@ -142,35 +159,37 @@ def join_fight(work: Turn, sides: Sequence[Side], fighters: list[Player], dps: b
     a turn's fights add a few players each."""
     s, dice, orders, teleports = work.s, work.dice, work.orders, work.checked.teleports
     for p in fighters:
-        out = sides[p.team].contributions
-        name = p.name
+        name, team = p.name, p.team
+        out = sides[team].contributions
         order = orders.get(name)
         if name in teleports or (order is not None and order.action in _NO_ROLL):  # ``Turn.rolls``
             out.append(Contribution(p, None, None))
             continue
         role = p.role
-        bonuses = [("DPS", s.dps_bonus)] if dps and role is _DPS else []
-        if role is _TANK and p.team in tanks:
-            bonuses.append(("Tank", s.tank_bonus))
-        reaches = work.buff_reach[p.team]
-        if reaches:
-            at = p.at
-            count = sum(1 for reach in reaches if at in reach)
-            if count:
-                if _HEALING_REDUCTION in work.active[1 - p.team]:
-                    bonuses.append(("buff cancelled by Healing Reduction", 0))
-                else:
-                    bonuses += [("healer buff", s.buff_bonus)] * count
+        if role is _DPS:
+            bonuses = [("DPS", s.dps_bonus)] if dps else []
+        else:
+            bonuses = [("Tank", s.tank_bonus)] if role is _TANK and team in tanks else []
+        at, count = p.at, 0
+        for reach in work.buff_reach[team]:  # a loop, not ``sum`` of a generator: most fights have a buffing healer
+            if at in reach:
+                count += 1
+        if count:
+            if _HEALING_REDUCTION in work.active[1 - team]:
+                bonuses.append(("buff cancelled by Healing Reduction", 0))
+            else:
+                bonuses += [("healer buff", s.buff_bonus)] * count
         key = "combat/" + name
         out.append(Contribution(p, dice.d6(key), dice.message(key), bonuses))
 
 
 def carrier_teams_on(work: Turn, people: list[Player]) -> frozenset[int]:
     """The teams with a carrier among ``people`` (both, when two carriers share the tile)."""
-    carriers = [tree.carrier for tree in work.state.trees if tree is not None and tree.carrier is not None]
-    if not carriers:
-        return _NOBODY
-    return frozenset(p.team for p in people if p.name in carriers)
+    carriers: list[str] = []
+    for tree in work.state.trees:  # a loop: most fights have no carrier, and a comprehension is a call on Python 3.11
+        if tree is not None and tree.carrier is not None:
+            carriers.append(tree.carrier)
+    return frozenset([p.team for p in people if p.name in carriers]) if carriers else _NOBODY
 
 
 def knock(work: Turn, p: Player, tile: Coord, why: str) -> None:

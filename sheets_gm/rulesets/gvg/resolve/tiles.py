@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from operator import itemgetter
 
 from sheets_gm.engine.grid import Coord
@@ -11,7 +10,7 @@ from sheets_gm.rulesets.gvg.resolve.fights import open_battle, structure_battle
 from sheets_gm.rulesets.gvg.resolve.neutral import boss_fight, jungle
 from sheets_gm.rulesets.gvg.resolve.pickups import pickups
 from sheets_gm.rulesets.gvg.resolve.upkeep import revives
-from sheets_gm.rulesets.gvg.resolve.work import _ACTIVE, _BUFF, _BULWARK, _FISH, _HEALER, Turn
+from sheets_gm.rulesets.gvg.resolve.work import _ACTIVE, _BUFF, _BULWARK, _FISH, Turn
 from sheets_gm.rulesets.gvg.state import Player, Structure
 
 # Enum members read here every turn, looked up once: Python 3.11 reads a member off its class through
@@ -25,21 +24,40 @@ def action_phase(work: Turn) -> None:
     """Every tile with players on it resolved in reading order, after the healers' buff reach and the destroyed
     bulwarks are counted; then the revives."""
     st = work.state
-    mode = work.s.movement
-    present: dict[Coord, list[Player]] = defaultdict(list)
-    work.buff_reach = [[], []]
-    for p in st.players:
-        if p.status is _ACTIVE:
-            present[p.at].append(p)
-            if p.role is _HEALER and work.action(p) is _BUFF and work.can_act(p):  # accepted: healers only
-                work.buff_reach[p.team].append(work.board.reach_of(p.at, mode))
-    work.destroyed_bulwarks = [0, 0]
+    present = _players_by_tile(work)
     for structure in st.structures.values():
         if structure.kind is _BULWARK and structure.hp <= 0:  # ``destroyed`` without the property's call
             work.destroyed_bulwarks[structure.team] += 1
-    for tile in sorted(present, key=_READING_ORDER):
+    structures, jungle_tiles, pickers = st.structures, st.jungle, work.pickers
+    boss_at = None if st.boss is None else st.boss.at
+    # A lone player on a tile with no structure, coin or boss, who picks nothing up, has nothing to do: most tiles
+    # of a turn, left out here without ``resolve_tile``'s call (which tells the same for the others).
+    busy = [tile for tile, people in present.items()
+            if len(people) > 1 or tile in structures or tile in jungle_tiles or tile == boss_at
+            or people[0].name in pickers]
+    busy.sort(key=_READING_ORDER)
+    for tile in busy:
         resolve_tile(work, tile, present[tile])
     revives(work)
+
+
+def _players_by_tile(work: Turn) -> dict[Coord, list[Player]]:
+    """The active players on each tile, in roster order; the buffing healers' reach noted in ``work.buff_reach``."""
+    mode = work.s.movement
+    present: dict[Coord, list[Player]] = {}
+    acting = work.checked.acting  # the accepted actions but a plain act: a buff is a healer's
+    buffing = _BUFF in acting.values()
+    for p in work.state.players:
+        if p.status is _ACTIVE:
+            at = p.at
+            here = present.get(at)
+            if here is None:
+                present[at] = [p]
+            else:
+                here.append(p)
+            if buffing and acting.get(p.name) is _BUFF and work.can_act(p):
+                work.buff_reach[p.team].append(work.board.reach_of(at, mode))
+    return present
 
 
 def resolve_tile(work: Turn, tile: Coord, people: list[Player]) -> None:
@@ -53,7 +71,11 @@ def resolve_tile(work: Turn, tile: Coord, people: list[Player]) -> None:
                  else all(p.team == team and p.name not in work.pickers for p in people))):
         return  # one team alone, nothing to attack, take or pick up: nothing can happen
     winner: int | None = None
-    contested = len({p.team for p in people}) == 2
+    contested = False
+    for p in people:  # a loop, not a set of the teams: a comprehension is a call on Python 3.11
+        if p.team != team:
+            contested = True
+            break
     if structure is not None and not structure.destroyed:
         reason = structure_closed(work, structure)
         if reason is None:

@@ -31,6 +31,8 @@ def finish(work: Turn, winner: int | None, how: str) -> None:
 
 def revives(work: Turn) -> None:
     """Healers who chose to revive stand a knocked-down teammate in reach back up."""
+    if _REVIVE not in work.checked.acting.values():  # most turns: no healer revives
+        return
     st = work.state
     mode = work.s.movement
     for healer in st.players:

@@ -38,6 +38,7 @@ _TANK = Role.TANK
 _HEALER = Role.HEALER
 _ATTACKERS_WIN = Outcome.ATTACKERS_WIN
 _MOVED = EventKind.MOVED
+_NOBODY: frozenset[str] = frozenset()
 
 
 class Turn:
@@ -66,7 +67,8 @@ class Turn:
         self.turn = state.turn
         self.orders: Mapping[str, PlayerOrder] = checked.accepted.players
         # the players whose accepted action is a pickup
-        self.pickers = frozenset(name for name, order in self.orders.items() if order.action is _PICKUP)
+        acting = checked.acting  # most turns: one or two healers' actions, or none
+        self.pickers = frozenset([name for name, action in acting.items() if action is _PICKUP]) if acting else _NOBODY
 
     def log(self, event_kind: EventKind, text: str | Callable[[], str], /, **data: Any) -> None:
         """Add a line to the turn's log (the text may be a callable, rendered when read). The first parameter is not

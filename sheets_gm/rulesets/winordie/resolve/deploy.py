@@ -95,8 +95,9 @@ def _placement_problem(rules: WodRules, state: WodState, seat: str, p: Placement
     if not rules.board.is_hex(p.at):
         return f"{p.at!r} is not a hex of the map (a column letter and a row number, like C3)"
     at = rules.board.parse(p.at)
-    if at not in allowed:
-        return (f"{at.label} is {rules.board.describe(at)}; deploy on a plain in or next to your baseline "
+    refusal = rules.board.deploy_refusal(at, state.legions[seat].slot)
+    if refusal is not None:
+        return (f"{refusal}; deploy on a plain in or next to your baseline "
                 f"({', '.join(h.label for h in sorted(allowed, key=lambda h: (h.row, h.col)))})")
     if at in taken:
         return f"{at.label} is taken"

@@ -164,9 +164,10 @@ def _placements(rules: WodRules, state: WodState, seat: str, rows: Sequence[Type
             reading.problem(row.subject, f"Deploy on {text!r} is not a hex of the map: write one of {allowed_text}")
             continue
         at = board.parse(text)
-        if at not in allowed:
-            reading.problem(row.subject, f"Deploy on {at.label} is {board.describe(at)}: deploy on a plain in or "
-                                         f"next to your baseline, one of {allowed_text}")
+        refusal = board.deploy_refusal(at, state.legions[seat].slot)
+        if refusal is not None:
+            reading.problem(row.subject, f"Deploy on {at.label}: {refusal}; write a plain in or next to your "
+                                         f"baseline, one of {allowed_text}")
             continue
         if at.label in chosen:
             reading.problem(row.subject, f"Deploy on {at.label}: {chosen[at.label]} is deployed there already; "

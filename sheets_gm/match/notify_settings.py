@@ -38,8 +38,19 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sheets_gm.notify.env_file import EnvFileError, env_files_of, read_env_file
-from sheets_gm.notify.notices import NoticeKind, NoticeRules
+from sheets_gm.match.env_file import EnvFileError, env_files_of, read_env_file
+
+
+class NoticeKind(StrEnum):
+    """Why a notice is sent (the kinds a GM may choose in ``[notify] send``)."""
+
+    OPENED = "opened"
+    REMINDER = "reminder"
+    RESOLVED = "resolved"
+    POST = "post"
+    OVER = "over"
+    TEST = "test"
+
 
 #: The kinds a GM may choose in ``send`` (the test notice is doctor's alone).
 SENDABLE = tuple(k for k in NoticeKind if k is not NoticeKind.TEST)
@@ -75,7 +86,7 @@ class SecretSource:
 
     env: str = ""
     file: Path | None = None
-    env_files: tuple[Path, ...] = ()  # read for ``env`` when the process's environment lacks it (``notify.env_file``)
+    env_files: tuple[Path, ...] = ()  # read for ``env`` when the process's environment lacks it (``match.env_file``)
 
     def describe(self) -> str:
         """``the environment variable SHEETS_GM_SMTP_PASSWORD`` or ``the file /home/gm/.smtp``."""
@@ -171,15 +182,9 @@ class NotifySettings:
         return self.kinds if self.lead is not None else self.kinds - {NoticeKind.REMINDER}
 
     def secret_env(self) -> list[str]:
-        """The environment variables its secrets are read from (cron's line must bring them: ``notify.env_file``)."""
+        """The environment variables its secrets are read from (cron's line must bring them: ``match.env_file``)."""
         sources = [self.email.password if self.email else None, self.chat.url if self.chat else None]
         return [s.env for s in sources if s is not None and s.env]
-
-    def rules(self, title: str, verify_hint: str) -> NoticeRules:
-        """The rules the notices are built by, for a match called ``title`` (``verify_hint``: how a player checks
-        the dice once the match is over)."""
-        return NoticeRules(kinds=self.sent_kinds, lead=self.lead or timedelta(0), zones=self.zones, title=title,
-                           verify_hint=verify_hint)
 
     def channels(self) -> list[str]:
         """The channels set, for people: ``e-mail (smtp.example.org)``, ``chat (discord)``."""

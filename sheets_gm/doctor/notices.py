@@ -7,10 +7,10 @@ from datetime import datetime, timedelta
 
 from sheets_gm.doctor.checkup import Checkup
 from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.notify_settings import NotifySettings, SecretError, SecretSource
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.notify.announce import describe_letter, describe_notes, send_test
 from sheets_gm.notify.outbox import Outbox
-from sheets_gm.notify.settings import NotifySettings, SecretError, SecretSource
 
 NAME = "notices"
 
@@ -45,11 +45,11 @@ def check_notices(config: MatchConfig, report: Checkup, *, now: datetime, test: 
 
 def _env_file(config: MatchConfig, names: list[str], report: Checkup) -> None:
     """Where each variable ``[notify]`` names comes from, as cron, serve and every command read it
-    (``notify.env_file``): this process's environment, the match's environment file or the host's; each file
+    (``match.env_file``): this process's environment, the match's environment file or the host's; each file
     there only its owner may read (values are never shown)."""
     import os
 
-    from sheets_gm.notify.env_file import EnvFileError, env_files_of, exposed, host_env_path, read_env_file
+    from sheets_gm.match.env_file import EnvFileError, env_files_of, exposed, host_env_path, read_env_file
 
     found: dict[str, str] = {}
     for path in reversed(env_files_of(config.path)):  # the match's own file before the host's

@@ -6,7 +6,8 @@ for a Google match, the workbooks' fingerprints else), let it decide whether the
 idle only as ``running.idle_poll`` allows), run the poll under the match lock (``running.run.sync_once``), keep what
 it said for the next idle poll (:func:`said_of`), and queue and send its notices (``notify.announce``; an idle
 poll sends only the letters waiting for a retry). A player's workbook left open stops every poll until it is
-closed: that is said once a turn (:class:`LeftOpen`).
+closed: that is said once a turn (:class:`LeftOpen`). It is above ``init`` and ``upkeep``: a poll first completes an
+init or a repair cut short (``init.settle``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """One look at a configured match, as ``serve`` takes it (``host/visit.py``): cron's one path from a config to its
-poll (``running.polls.poll_config``), and what came of it in plain words.
+poll (``host.polls.poll_config``), and what came of it in plain words.
 
 It is cron's poll (a local match its last poll left idle stays so, reading nothing, as cron's idle poll decides),
 with the host's signed-in client, the change log its account's watcher handed over and no wait for the match lock:
@@ -15,9 +15,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from sheets_gm.host.polls import IdlePoll, LeftOpen, Looked, poll_config, send_waiting
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.running.poll_words import report_line
-from sheets_gm.running.polls import IdlePoll, LeftOpen, Looked, poll_config, send_waiting
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sync.lock import match_lock
 
