@@ -29,9 +29,10 @@ Figures, each beside today's cron (one ``sheets-gm sync --quiet`` process a matc
                                             [--saves 20] [--workers 4] [--cron-sample 8] [--ready-sample M]
                                             [--seed S]
     .venv/bin/python scripts/bench_serve.py --idle-local N [--idle 120] [--saves 20] [--never-polled]
-    .venv/bin/python scripts/bench_serve.py --idle-google N --accounts 100 [--idle 60] [--saves 20]
+    .venv/bin/python scripts/bench_serve.py --idle-google N --accounts 100 [--idle 60] [--saves 20] [--late 30]
 
-``--idle-local N``: a host on N local matches polled before instead (its first look, idle CPU and memory, saves);
+``--idle-local N``: a host on N local matches of all five games (Win or Die a practice match) polled before instead
+(its first look, idle CPU and memory, saves);
 ``--never-polled`` then starts a host on the same matches with their records removed and times a save typed in the
 last one as it starts (a cold start: changed matches first).
 
@@ -40,7 +41,14 @@ with ``init`` and polled by cron's ``sync`` until idle, the others its clones: t
 copy-on-write, their records are copies of its own, each record's last look at Drive's file index at a random
 moment of the last 30 minutes): the restart's first look (one file-index question per account, no read a match)
 and a save typed as it starts, idle CPU with the fake's part apart (the CPU spent inside its handlers), Drive
-requests a minute per account, Sheets requests while idle, memory, saves at random moments; cron beside it.
+requests a minute per account, Sheets requests while idle, memory, saves at random moments; cron beside it. Then
+the isolation run: one account's Drive change log ``--late`` seconds late and another account's Drive hung (each of
+its requests held for the Google client's read timeout, then failed), the other accounts' saves beside the saves of
+the same accounts without them (median, 95th percentile, the 20 % goal), with what shows whether the two held the
+others up: the gaps between each other account's change-log questions, and the polls' own runs. A Google save's
+answer is mostly its wait for its account's next question: each save of both samples is typed at a share of its
+account's spacing before that question drawn at random, the same shares in both, so that the two differ by the host
+alone.
 """
 
 from __future__ import annotations
@@ -52,6 +60,7 @@ import faulthandler
 import gc
 import importlib
 import io
+import itertools
 import random
 import resource
 import shutil
@@ -72,17 +81,20 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # for tests.fakes: the fake Google lives with the tests
 
+import requests  # noqa: E402
+
 import sheets_gm.sheets.google.signin as signin  # noqa: E402
 from sheets_gm.cli import main as cli  # noqa: E402
 from sheets_gm.engine.ruleset import JUDGE  # noqa: E402
 from sheets_gm.host.file_events import FileEvents  # noqa: E402
 from sheets_gm.host.polls import poll_behind_gate  # noqa: E402
 from sheets_gm.host.scheduler import Host, Stop  # noqa: E402
-from sheets_gm.match.config import load_config  # noqa: E402
+from sheets_gm.match.config import BackendKind, MatchConfig, load_config  # noqa: E402
 from sheets_gm.poll_gate.drive import SAFETY_NET  # noqa: E402
 from sheets_gm.poll_gate.state import iso, load_state, save_state, state_path  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset  # noqa: E402
 from sheets_gm.running.connect import open_match_sheets  # noqa: E402
+from sheets_gm.sheets.google.signin import DEFAULT_TIMEOUT  # noqa: E402
 from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
 from tests.fakes.google_api import (  # noqa: E402
@@ -95,6 +107,9 @@ from tests.fakes.google_api import (  # noqa: E402
 )
 
 GAMES = ("gvg", "wesnoth", "coalition", "champions")
+#: ``--idle-local``'s games: the four, and Win or Die as ``init winordie --practice`` makes it (its plain ``init``
+#: wants a roster typed first; a practice match is a private match of the fewest seats against the game's bot).
+IDLE_GAMES = (*GAMES, "winordie")
 ROSTER = "name,team,role\nAnn,red,dps\nBen,red,tank\nCat,blue,dps\nDan,blue,healer\n"
 GVG_CONFIG = ('ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n[sheets]\nbackend = "local"\n'
               'board = "board.xlsx"\nengine = "gm/engine.xlsx"\norders = { red = "orders-red.xlsx", '
@@ -146,16 +161,19 @@ def percentile(values: Sequence[float], share: float) -> float:
 # -- the matches ---------------------------------------------------------------------------------------------
 
 
-def local_templates(root: Path) -> list[Path]:
-    """One local match per game, made with init (GvG from a roster, the others from their starter configs)."""
+def local_templates(root: Path, games: Sequence[str] = GAMES) -> list[Path]:
+    """One local match per game, made with init (GvG from a roster, Win or Die as a practice match, the others
+    from their starter configs)."""
     made = []
-    for game in GAMES:
+    for game in games:
         folder = root / f"template-{game}"
         folder.mkdir(parents=True)
         if game == "gvg":
             (folder / "roster.csv").write_text(ROSTER, encoding="utf-8")
             (folder / "match.toml").write_text(GVG_CONFIG, encoding="utf-8")
-        subprocess.run([*program(), "init", game, "-c", "match.toml"], check=True, capture_output=True, cwd=folder)
+        practice = ["--practice"] if game == "winordie" else []
+        subprocess.run([*program(), "init", game, *practice, "-c", "match.toml"], check=True, capture_output=True,
+                       cwd=folder)
         made.append(folder)
     return made
 
@@ -230,10 +248,15 @@ def locked_fake() -> GoogleApiFake:
     dispatch = fake._dispatch
 
     def one_at_a_time(request: Any) -> Any:
-        late = fake.late_account  # type: ignore[attr-defined]
-        if late and "/drive/v3/changes" in request.url and \
-                fake._caller(request.headers.get("Authorization", "")) == late:
-            time.sleep(fake.late_by)  # type: ignore[attr-defined]  # this account's Drive is slow (outside the lock)
+        if "/drive/v3/" in request.url:
+            caller = fake._caller(request.headers.get("Authorization", ""))
+            if "/drive/v3/changes" in request.url:
+                fake.questions.append((caller, time.monotonic()))  # type: ignore[attr-defined]
+            if caller == fake.late_account:  # type: ignore[attr-defined]  # this account's change log is slow
+                time.sleep(fake.late_by if "/drive/v3/changes" in request.url else 0)  # type: ignore[attr-defined]
+            if caller == fake.hung_account:  # type: ignore[attr-defined]  # this account's Drive never answers:
+                time.sleep(DEFAULT_TIMEOUT[1])  # the request is held until the client's read timeout (outside the
+                raise requests.exceptions.ReadTimeout(f"{request.url}: read timed out")  # lock), then fails
         with lock:
             began = time.thread_time()
             try:
@@ -242,6 +265,8 @@ def locked_fake() -> GoogleApiFake:
                 fake.handler_cpu += time.thread_time() - began  # type: ignore[attr-defined]
 
     fake.late_account, fake.late_by = "", 0.0  # type: ignore[attr-defined]
+    fake.hung_account = ""  # type: ignore[attr-defined]
+    fake.questions = []  # type: ignore[attr-defined]  # each change-log question: the account, when (monotonic)
     fake.handler_cpu = 0.0  # type: ignore[attr-defined]  # CPU seconds spent inside the fake's handlers: Google's
 
     fake._dispatch = one_at_a_time  # type: ignore[method-assign]
@@ -263,9 +288,20 @@ def type_orders(config_path: Path, *, ready: bool, seed: str) -> None:
     if config.service_account is not None and PLAYER:
         config = dataclasses.replace(config, service_account=PLAYER[0])
     rules = create_ruleset(config.ruleset)
-    make = next(iter(bots_of(rules).values())).make
-    bots = {seat: make(f"{seed}/{seat}") for seat in (*config.seats, JUDGE)}
-    type_bot_orders(open_match_sheets(config), get_ruleset(config.ruleset), bots, ready=ready, over=True)
+    makers = [bot.make for bot in bots_of(rules).values()]
+    before = workbook_stamps(config)
+    for make in makers[:1] if before is None else makers:  # a local match: the next bot when one typed what the
+        bots = {seat: make(f"{seed}/{seat}") for seat in (*config.seats, JUDGE)}  # orders held already (Win or
+        type_bot_orders(open_match_sheets(config), get_ruleset(config.ruleset), bots, ready=ready, over=True)
+        if before is None or workbook_stamps(config) != before:  # Die's bots deploy as they did)
+            return
+
+
+def workbook_stamps(config: MatchConfig) -> dict[Path, int] | None:
+    """A local match's workbooks, each with its modification time (None: a Google match)."""
+    if config.backend is not BackendKind.LOCAL:
+        return None
+    return {path: path.stat().st_mtime_ns for path in config.path.parent.rglob("*.xlsx")}
 
 
 # -- the host ------------------------------------------------------------------------------------------------
@@ -275,7 +311,8 @@ class Running:
     """A host on a thread of its own, on the real clock, the system's file events and a real pool (threads: the
     fake Google answers in this process; ``serve`` runs each poll in a process of its own)."""
 
-    def __init__(self, folders: Sequence[Path], status: Path, interval: float, workers: int) -> None:
+    def __init__(self, folders: Sequence[Path], status: Path, interval: float, workers: int,
+                 ask_share: float | None = None) -> None:
         self.lines: list[str] = []
         self.stop = Stop()
         self.events = FileEvents(folders)
@@ -283,11 +320,14 @@ class Running:
             print(f"(no file events: {self.events.error})")
         self.host = Host(folders, ThreadPoolExecutor(workers), clock=now, say=self.lines.append, status_file=status,
                          interval=interval, workers=workers, events=self.events)
+        if ask_share is not None:  # the accounts' questions to Drive at another share of the interval than serve's
+            self.host.ask_share = ask_share
         self.began = time.monotonic()
         self.outcomes: dict[Path, list[tuple[float, str]]] = {}  # each match's polls: seconds since the start, how
         self.polls: dict[Path, list[tuple[datetime, datetime, str]]] = {}  # each ended; and when each was handed
         self.handed: dict[Path, datetime] = {}  # to a worker and ended, on the real clock (not the pass's moment)
         self.waits: list[float | None] = []  # each save's wait until its poll was handed to a worker
+        self.saved: list[tuple[Path, float]] = []  # each save's match and the end of its write (monotonic)
         took, submit = self.host._took, self.host._submit  # (both called on the host's own thread)
 
         def noted(hosted: Any, outcome: Any, at: datetime) -> None:
@@ -347,6 +387,7 @@ class Running:
         began = now()
         type_orders(config, ready=False, seed=seed)
         saved, path = now(), config.resolve()
+        self.saved.append((config, time.monotonic()))
         self.wait_until(lambda: self.answer_to(path, began, saved) is not None, limit)
         self.waits.append(self.handed_after(path, began, saved))
         return self.answer_to(path, began, saved)
@@ -566,12 +607,14 @@ def measure(args: argparse.Namespace, root: Path) -> None:
 
 
 def timed_saves(running: Running, sample: Sequence[Path], rng: random.Random,
-                args: argparse.Namespace) -> list[float]:
-    """A save (orders typed, not Ready) in each match of ``sample``, at a random moment within the host's looks:
-    the seconds until the poll that read after it (a save not answered within 120 s is left out and said)."""
+                args: argparse.Namespace, phases: Sequence[float] = ()) -> list[float]:
+    """A save (orders typed, not Ready) in each match of ``sample``, at a random moment within the host's looks
+    (``phases``: for a Google match, each save that share of its account's spacing before the account's next
+    question to Drive): the seconds until the poll that read after it (a save not answered within 120 s is left
+    out and said)."""
     answered = []
-    for config in sample:
-        time.sleep(rng.uniform(0, args.interval))
+    for i, config in enumerate(sample):
+        time.sleep(before_question(running, config, phases[i]) if i < len(phases) else rng.uniform(0, args.interval))
         answer = running.save(config, args.seed + "/save", 120)
         if answer is None:
             print(f"(a save in {config.parent.name} was not answered within 120 s)")
@@ -580,11 +623,33 @@ def timed_saves(running: Running, sample: Sequence[Path], rng: random.Random,
     return answered
 
 
+def match_account(config: Path, accounts: Sequence[str]) -> str:
+    """The account of a Google match of the bench: match i (its folder ``g<i>``) is on the i-th modulo their count."""
+    return accounts[int(config.parent.name[1:]) % len(accounts)]
+
+
+def before_question(running: Running, config: Path, share: float) -> float:
+    """Seconds to wait so that a save in the Google match ``config`` begins ``share`` of its account's spacing
+    before the account's next question to Drive (a save's wait for that question is most of its answer: two runs of
+    saves given the same shares differ by the host alone, not by where each save fell among the questions)."""
+    host = running.host
+    hosted = host.matches.get(config.resolve())
+    watcher = host.accounts.named(hosted.account) if hosted is not None and hosted.account else None
+    if watcher is None or watcher.asked_at is None:
+        return share * host.interval.total_seconds()
+    at = now()
+    spacing = host._asks_every(watcher, at)
+    moment = host._next_ask(watcher, at) - spacing * share
+    while moment < at:
+        moment += spacing
+    return (moment - at).total_seconds()
+
+
 def polled_copies(root: Path, count: int) -> list[Path]:
-    """``count`` local matches copied from the four games' templates, each template polled first (twice: its
+    """``count`` local matches copied from the five games' templates, each template polled first (twice: its
     first poll's answers, then idle) and copied with its records, their paths moved to the copy: matches a host
     or cron polled before, as a host finds them when it starts."""
-    templates = local_templates(root / "templates")
+    templates = local_templates(root / "templates", IDLE_GAMES)
     for template in templates:
         for _ in range(2):
             subprocess.run([*program(), "sync", "-c", "match.toml", "--quiet"], capture_output=True, cwd=template)
@@ -601,13 +666,13 @@ def polled_copies(root: Path, count: int) -> list[Path]:
 
 
 def measure_idle(args: argparse.Namespace, root: Path) -> None:
-    """``--idle-local N``: a host on N local matches polled before (the four games in turn), idle: its CPU and
+    """``--idle-local N``: a host on N local matches polled before (the five games in turn), idle: its CPU and
     memory beside cron's, and a save in the last match as it starts."""
     t0 = time.monotonic()
     configs = polled_copies(root, args.idle_local)
-    print(f"Made {len(configs)} local matches polled before ({', '.join(GAMES)} in turn) in "
+    print(f"Made {len(configs)} local matches polled before ({', '.join(IDLE_GAMES)} in turn) in "
           f"{time.monotonic() - t0:.0f} s.")
-    for game in GAMES:
+    for game in IDLE_GAMES:
         create_ruleset(game)
     importlib.import_module("sheets_gm.sheets.local.backend")
     gc.collect()
@@ -671,7 +736,7 @@ def cold_start(root: Path, configs: Sequence[Path], args: argparse.Namespace,
     for config in configs:
         shutil.rmtree(config.parent / ".sheets-gm", ignore_errors=True)
     cpu_before = time.process_time()
-    running = Running([root / folder], root / "serve-status-cold.json", args.interval, args.workers)
+    running = Running([root / folder], root / "serve-status-cold.json", args.interval, args.workers, args.ask_share)
     last = sorted(configs)[-1]
     answer = running.save(last, args.seed + "/never", 30 * 60)
     wait = running.waits[-1]
@@ -789,7 +854,7 @@ def measure_idle_google(args: argparse.Namespace, root: Path) -> None:
     rss_before = rss_kib()
     fake.reset_counters()
     start = measured(fake)
-    running = Running([root / "google"], root / "serve-status.json", args.interval, args.workers)
+    running = Running([root / "google"], root / "serve-status.json", args.interval, args.workers, args.ask_share)
     last = sorted(configs)[-1]
     answered = running.save(last, args.seed + "/restart", 30 * 60)  # typed as the host starts
     running.wait_until(lambda: len(running.host.matches) == len(configs) and all(
@@ -813,8 +878,16 @@ def measure_idle_google(args: argparse.Namespace, root: Path) -> None:
     idle_polls = sum(map(len, running.polls.values())) - polls_before
     drive_rates = [n / (idle.wall / 60) for n in by_caller(fake, "drive.", accounts)]
     sheets_reads = sum(by_caller(fake, "sheets.", accounts))
-    saves = timed_saves(running, rng.sample(configs, min(args.saves, len(configs))), rng, args)
+    def account_of(config: Path) -> str:
+        return match_account(config, accounts)
+
+    others = [c for i, c in enumerate(configs) if i % args.accounts not in (0, 1)]  # the late and hung accounts'
+    baseline = Stretch(time.monotonic(), now())  # matches left out of both samples, baseline and isolated
+    phases = [rng.random() for _ in range(args.saves)]  # the same moments among the questions in both samples
+    saves = timed_saves(running, rng.sample(others, min(args.saves, len(others))), rng, args, phases)
     waits = [w for w in running.waits[1:] if w is not None]
+    baseline.end(running, fake, saves, account_of, leave_out=accounts[:2])
+    isolated = isolation(running, fake, others, account_of, accounts, args, phases) if args.accounts > 2 else None
     restart_wait = running.waits[0] if running.waits else None
     running.close()
     cron = cron_google(fake, root, configs, args)
@@ -825,9 +898,88 @@ def measure_idle_google(args: argparse.Namespace, root: Path) -> None:
     print_google(args, len(configs), answered, first, (first_drive, first_index, first_reads, first_polls),
                  idle, (idle_polls, drive_rates, sheets_reads), saves, waits,
                  (hosted_kept, watchers_kept, rss_before, rss_idle), cron)
+    if isolated is not None:
+        print_isolation(args, baseline, isolated)
     if never is not None:
         print_cold_start(never, f"{len(configs)} Google matches never polled (their .sheets-gm folders removed)",
                          "CPU (the fake's included)")
+
+
+@dataclasses.dataclass
+class Stretch:
+    """A stretch of saves at random moments, for the isolation run: its saves' answers, and from the fake and the
+    host's polls what shows whether another account held them up: the gaps between two change-log questions of
+    each account (``fake.questions``; the late and hung accounts left out) and the polls' own runs."""
+
+    began: float
+    began_at: datetime
+    saves: list[float] = dataclasses.field(default_factory=list)
+    after: list[float] = dataclasses.field(default_factory=list)  # each save's answer less its wait for its
+    # account's next question (the host's part and Drive's answer, the poll, without where the save fell)
+    gaps: list[float] = dataclasses.field(default_factory=list)
+    runs: list[float] = dataclasses.field(default_factory=list)
+    said: list[str] = dataclasses.field(default_factory=list)  # what the host said of the accounts meanwhile
+
+    def end(self, running: Running, fake: GoogleApiFake, saves: list[float], account: Callable[[Path], str],
+            leave_out: Sequence[str] = ()) -> None:
+        """The stretch ends now: its saves (``account``: the account of a match), gaps and polls' runs."""
+        ended = time.monotonic()
+        asked: dict[str, list[float]] = {}
+        for caller, at in list(fake.questions):  # type: ignore[attr-defined]
+            if self.began <= at <= ended and caller not in leave_out:
+                asked.setdefault(caller, []).append(at)
+        self.saves = saves
+        typed = [(config, at) for config, at in running.saved if at >= self.began]
+        for answer, (config, at) in zip(saves, typed, strict=False):
+            question = min((q for q in asked.get(account(config), []) if q >= at), default=None)
+            if question is not None and question - at <= answer:
+                self.after.append(answer - (question - at))
+        self.gaps = [b - a for moments in asked.values() for a, b in itertools.pairwise(moments)]
+        self.runs = [(ended_at - handed).total_seconds() for polls in list(running.polls.values())
+                     for handed, ended_at, _ in polls if handed >= self.began_at]
+
+
+def isolation(running: Running, fake: GoogleApiFake, others: Sequence[Path], account: Callable[[Path], str],
+              accounts: Sequence[str], args: argparse.Namespace, phases: Sequence[float]) -> Stretch:
+    """One account's Drive change log ``--late`` seconds late (the first) and one account's Drive hung (the
+    second: each of its requests held until the client's read timeout, then failed), from one interval before
+    the saves: the other accounts' saves (``others``), as ``timed_saves`` times them."""
+    fake.late_account, fake.late_by = accounts[0], args.late  # type: ignore[attr-defined]
+    fake.hung_account = accounts[1]  # type: ignore[attr-defined]
+    said = len(running.lines)
+    isolated = Stretch(time.monotonic(), now())
+    running.wait_until(lambda: False, args.interval)  # every account asked once since: the late and hung ones too
+    rng = random.Random(f"{args.seed}/isolation")
+    saves = timed_saves(running, rng.sample(list(others), min(args.saves, len(others))), rng, args, phases)
+    isolated.end(running, fake, saves, account, leave_out=accounts[:2])
+    isolated.said = list(dict.fromkeys(line.split(" (Drive did not answer: ")[0].split(";")[0]
+                                       for line in running.lines[said:] if line.startswith("Account ")))
+    fake.late_account = fake.hung_account = ""  # type: ignore[attr-defined]
+    return isolated
+
+
+def print_isolation(args: argparse.Namespace, baseline: Stretch, isolated: Stretch) -> None:
+    """The isolation run's figures beside the baseline's of the same run."""
+    def figures(values: list[float], digits: int = 1) -> str:
+        return (f"median {statistics.median(values):.{digits}f} s, 95th percentile "
+                f"{percentile(values, 0.95):.{digits}f} s" if values else "none")
+
+    def ratio(share: float) -> str:
+        base = baseline.saves and percentile(baseline.saves, share)
+        return f"{(percentile(isolated.saves, share) / base - 1) * 100:+.0f} %" if base and isolated.saves else "?"
+
+    print(f"- one account's Drive change log {args.late:g} s late and another's Drive hung (each request held "
+          f"{DEFAULT_TIMEOUT[1]:g} s, the client's read timeout, then failed): the other accounts' saves answered in "
+          f"{figures(isolated.saves)} over {len(isolated.saves)} saves; without them, in the same run: "
+          f"{figures(baseline.saves)} over {len(baseline.saves)} saves; median {ratio(0.5)}, 95th percentile "
+          f"{ratio(0.95)} (goal within 20 %)")
+    print(f"  the same saves less each one's wait for its account's next question (Drive's answer, the host, the "
+          f"poll): {figures(isolated.after, 2)} over {len(isolated.after)} (without: {figures(baseline.after, 2)} over "
+          f"{len(baseline.after)})")
+    print(f"  the other accounts' change-log questions: {len(isolated.gaps)} gaps, {figures(isolated.gaps)}, "
+          f"longest {max(isolated.gaps, default=0):.1f} s (without: {figures(baseline.gaps)}, longest "
+          f"{max(baseline.gaps, default=0):.1f} s); the polls' runs: {figures(isolated.runs, 2)} (without: "
+          f"{figures(baseline.runs, 2)}); the host said: {' | '.join(isolated.said) or 'nothing'}")
 
 
 @dataclasses.dataclass
@@ -916,6 +1068,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="seconds the Ready matches may take to resolve before the bench names those left")
     parser.add_argument("--late", type=float, default=30.0,
                         help="seconds one account's Drive change log is delayed in the isolation run (default 30)")
+    parser.add_argument("--ask-share", type=float, metavar="F",
+                        help="with --idle-google: each account asks Drive F of the interval apart (default: serve's "
+                        "own; 1 measures the host as it asked before, once an interval)")
     parser.add_argument("--idle-local", type=int, metavar="N",
                         help="instead: a host on N local matches polled before, idle (CPU, memory, a cold start)")
     parser.add_argument("--idle-google", type=int, metavar="N",

@@ -141,7 +141,8 @@ def register(sub: object) -> None:
     p.add_argument("folders", nargs="+", metavar="FOLDER", help="folders the match configs are under (or configs)")
     p.add_argument("--status", action="store_true", help="print what the running serve says it is doing, and exit")
     p.add_argument("--interval", type=seconds("--interval", 1, 3600), default=DEFAULT_INTERVAL, metavar="S",
-                   help=f"seconds between two looks at a match (default {DEFAULT_INTERVAL:g})")
+                   help=f"seconds between two looks at a match (default {DEFAULT_INTERVAL:g}); each Google "
+                   "account's change log is asked every three quarters of it")
     p.add_argument("--workers", type=whole_number("--workers", 1, 64), default=DEFAULT_WORKERS, metavar="N",
                    help=f"matches polled side by side (default {DEFAULT_WORKERS})")
     p.add_argument("--poll-deadline", type=seconds("--poll-deadline", 10, 3600), default=DEFAULT_POLL_DEADLINE,

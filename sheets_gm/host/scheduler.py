@@ -73,15 +73,21 @@ Clock = Callable[[], datetime]
 Say = Callable[[str], None]
 T = TypeVar("T")
 
-#: Seconds between two looks at a match: a player's save is answered within this and the poll's own time (under
-#: 15 s); an account's watcher asks Drive 6 times a minute.
+#: Seconds between two looks at a match: a save no file event tells of is answered within this and the poll's own
+#: time; a Google account's watcher asks Drive ``ASK_SHARE`` of it apart.
 DEFAULT_INTERVAL = 10.0
+#: An account's watcher asks Drive's change log this share of the interval apart (7.5 s at the default 10 s: 8
+#: requests a minute). A player's save waits for her account's next question, a moment spread evenly over that
+#: spacing: 95 % of saves within 0.95 of it. At the whole interval (6 a minute) the 95th percentile was 9.5 s before
+#: Drive's answer and the poll, at the 10 s goal; at 7.5 s it is 7.1 s, a margin of 2 s for Drive's answer and the
+#: poll. The cost is Drive requests (Drive's quota is 12,000 a minute per user, or 325,000 quota units since May
+#: 2026: 8 a minute is nothing to it) and a request's CPU on the host (see docs/hosting.md).
+ASK_SHARE = 0.75
 #: After Drive's change log named a player's save in an account, the account is asked this share of the interval
-#: apart (7.5 s at the default 10 s: 8 requests a minute, not 6) for ``BUSY_FOR``: a player typing her orders saves
-#: again, her match's other players come to type theirs, and their saves are answered sooner (a save's wait for
-#: its account's next question is spread evenly over the interval: its 95th percentile is 0.95 of it). An account
-#: none of whose players saved keeps the interval.
-BUSY_SHARE = 0.75
+#: apart (5 s at the default 10 s: 12 requests a minute, not 8) for ``BUSY_FOR``: a player typing her orders saves
+#: again, her match's other players come to type theirs, and their saves are answered sooner. An account none of
+#: whose players saved keeps ``ASK_SHARE``.
+BUSY_SHARE = 0.5
 BUSY_FOR = timedelta(minutes=2)
 #: Seconds between two searches of the folders for matches added or removed.
 DEFAULT_RESCAN = 60.0
@@ -280,6 +286,8 @@ class Host:
         self.say = say
         self.status_file = status_file
         self.interval = timedelta(seconds=interval)
+        self.ask_share = ASK_SHARE  # an account's questions to Drive, this share of the interval apart (a benchmark
+        # may set another)
         self.rescan = None if rescan is None else timedelta(seconds=rescan)  # None: as the file events allow
         self.workers = workers
         self.poll_deadline = timedelta(seconds=poll_deadline)
@@ -465,7 +473,8 @@ class Host:
             # An account's second question comes a share of the interval after its first, the share its name
             # draws (``phase``): the accounts a host found together ask at moments spread over the interval, not
             # a hundred at once every interval (a burst that delays the answer naming a save).
-            watcher.lead = self.interval * phase(watcher.name) if watcher.asked_at is None else timedelta(0)
+            watcher.lead = (self.interval * self.ask_share * phase(watcher.name) if watcher.asked_at is None
+                            else timedelta(0))
             self._asking[watcher.name] = now
             self.background(self._asker(watcher, now), f"sheets-gm-drive {watcher.name}")
         self._take_answers(now)
@@ -477,10 +486,10 @@ class Host:
         return watcher.asked_at + self._asks_every(watcher, now) - watcher.lead
 
     def _asks_every(self, watcher: AccountWatcher, now: datetime) -> timedelta:
-        """How long after its last question an account asks Drive again: the interval, or ``BUSY_SHARE`` of it for
-        ``BUSY_FOR`` after its change log named a player's save."""
+        """How long after its last question an account asks Drive again: ``ask_share`` of the interval, or
+        ``BUSY_SHARE`` of it for ``BUSY_FOR`` after its change log named a player's save (the shorter of the two)."""
         busy = watcher.busy_until is not None and now < watcher.busy_until
-        return self.interval * BUSY_SHARE if busy else self.interval
+        return self.interval * (min(BUSY_SHARE, self.ask_share) if busy else self.ask_share)
 
     def _asker(self, watcher: AccountWatcher, now: datetime) -> Callable[[], None]:
         def ask() -> None:
@@ -506,7 +515,7 @@ class Host:
                     self._hurry(hosted, now, rank)  # watcher still names it when it ends (``_took``)
             if watcher is not None and watcher.error and watcher.error != watcher.said_error:
                 self.say(f"Account {watcher.name}: Drive did not answer ({watcher.error}); asked again in "
-                         f"{self.interval.total_seconds():g} s.")
+                         f"{self._asks_every(watcher, now).total_seconds():g} s.")
             if watcher is not None and (touched or watcher.error != watcher.said_error):
                 self.changed = True
             if watcher is not None:
