@@ -451,14 +451,57 @@ def cron_resolutions(configs: Sequence[Path], seed: str) -> float:
 
 
 def measure(args: argparse.Namespace, root: Path) -> None:
+    """The default run: N local and N Google matches made, a host on them (its first look, idle, saves, one
+    account's Drive late), a restart, every seat Ready before a fresh host; today's cron on the same matches; the
+    figures printed side by side."""
     rng = random.Random(args.seed)
+    local, fake, google = made_matches(args, root)
+    running, first = first_host(args, root, local, google, fake)
+    latencies = random_saves(running, local, google, rng, args)
+    isolated = late_account_saves(running, fake, google, rng, args)
+    running.close()
+    restart = restarted(root, local, google, args)
+    ready = ready_windows(root, [*local, *google], rng, args)
+    failed = [line for line in running.lines + ready.lines if "failure 1;" in line]
+    cron = cron_beside(fake, local, google, rng, args)
+    fake.stop()
+    print_figures(args, (len(local), len(google)), first, latencies, isolated, restart, ready, cron)
+    if failed:
+        print(f"- failures said by the host: {len(failed)}, e.g. {failed[0][:300]}")
+
+
+def made_matches(args: argparse.Namespace, root: Path) -> tuple[list[Path], GoogleApiFake, list[Path]]:
+    """``--matches`` local matches (the four games in turn) and as many GvG matches on the fake over
+    ``--accounts``: the local configs, the fake (started), the Google configs."""
     t0 = time.monotonic()
     local = local_matches(root, args.matches)
     fake = locked_fake()
     google = google_matches(fake, root, args.matches, args.accounts)
     print(f"Made {len(local)} local matches ({', '.join(GAMES)} in turn) and {len(google)} GvG matches on the fake "
           f"over {args.accounts} accounts in {time.monotonic() - t0:.0f} s.")
+    return local, fake, google
 
+
+@dataclasses.dataclass
+class FirstHost:
+    """The first host's figures: a save in a match never polled (the last local one, the last Google one: seconds,
+    None beyond 30 min), its resident memory before it and idle (KiB), the objects kept a match (bytes), its idle
+    CPU (a share of one core), Drive requests a minute of each account and Sheets requests while idle."""
+
+    never_polled: float | None
+    google_cold: float | None
+    rss_before: int
+    rss_idle: int
+    kept: float
+    idle_cpu: float
+    drive_rates: list[float]
+    sheets_reads: int
+
+
+def first_host(args: argparse.Namespace, root: Path, local: Sequence[Path], google: Sequence[Path],
+               fake: GoogleApiFake) -> tuple[Running, FirstHost]:
+    """A host started on every match (never polled): a save in the last local and the last Google match as it
+    takes them in, its first look, then ``--idle`` seconds idle. The host is left running for the saves."""
     # The host takes every match in; then it idles. What every host loads once (each game's rules, both backends)
     # is loaded before the memory is first measured: what is left is what the matches cost.
     for game in GAMES:
@@ -496,8 +539,14 @@ def measure(args: argparse.Namespace, root: Path) -> None:
     drive_rates = [per_account.get(f"bench{a}@sheets-gm-test.iam.gserviceaccount.com", 0) / minutes
                    for a in range(args.accounts)]
     sheets_reads = sum(1 for call in fake.log if call.endpoint.startswith("sheets."))
+    return running, FirstHost(never_polled, google_cold, rss_before, rss_idle, kept, idle_cpu, drive_rates,
+                              sheets_reads)
 
-    # Saves, at random moments: the seconds until the host's poll answered each.
+
+def random_saves(running: Running, local: Sequence[Path], google: Sequence[Path], rng: random.Random,
+                 args: argparse.Namespace) -> dict[str, list[float]]:
+    """Saves at random moments, half local and half Google: the seconds until the host's poll answered each, by
+    backend ("local", "google"; a save not answered within 120 s left out)."""
     latencies: dict[str, list[float]] = {"local": [], "google": []}
     sample = rng.sample(local, args.saves // 2) + rng.sample(google, args.saves - args.saves // 2)
     rng.shuffle(sample)
@@ -506,7 +555,13 @@ def measure(args: argparse.Namespace, root: Path) -> None:
         answer = running.save(config, args.seed)
         if answer is not None:
             latencies["local" if "local" in config.parts else "google"].append(answer)
-    # One account's Drive 30 s late: the saves of the other accounts' matches.
+    return latencies
+
+
+def late_account_saves(running: Running, fake: GoogleApiFake, google: Sequence[Path], rng: random.Random,
+                       args: argparse.Namespace) -> list[float]:
+    """One account's Drive ``--late`` seconds late: the answers to saves at random moments in the other accounts'
+    matches."""
     late = "bench0@sheets-gm-test.iam.gserviceaccount.com"
     fake.late_account, fake.late_by = late, args.late  # type: ignore[attr-defined]
     others = [c for c in google if "account0.json" not in c.read_text(encoding="utf-8")]
@@ -517,21 +572,49 @@ def measure(args: argparse.Namespace, root: Path) -> None:
         if answer is not None:
             isolated.append(answer)
     fake.late_account = ""  # type: ignore[attr-defined]
-    running.close()
+    return isolated
 
-    # A restart (the matches polled before, by this host): saves in the last local and Google matches at once.
+
+@dataclasses.dataclass
+class Restart:
+    """A restart on matches polled before: the answers to saves in the last local and Google matches typed as it
+    started (seconds, -1 beyond 30 min), and the seconds until it had looked at every match."""
+
+    cold: list[float]
+    took: float
+
+
+def restarted(root: Path, local: Sequence[Path], google: Sequence[Path], args: argparse.Namespace) -> Restart:
+    """A restart (the matches polled before, by the first host): saves in the last local and Google matches at
+    once."""
     restart = Running([root / "local", root / "google"], root / "serve-status-1.json", args.interval, args.workers)
     cold: list[float] = []
     for config in (sorted(local)[-2], sorted(google)[-1]):
         answer = restart.save(config, args.seed + "/restart", 30 * 60)
         cold.append(-1.0 if answer is None else answer)
-    restart_took = restart.wait_until(restart.settled, 30 * 60)
+    took = restart.wait_until(restart.settled, 30 * 60)
     restart.close()
+    return Restart(cold, took)
 
-    # Every seat Ready (of every match, or of --ready-sample of them): a fresh host, every match due at once.
-    everything = [*local, *google]
-    ready = everything if args.ready_sample is None else rng.sample(everything, min(args.ready_sample,
-                                                                                    len(everything)))
+
+@dataclasses.dataclass
+class ReadyRun:
+    """Every seat Ready before a fresh host: the matches made Ready, of how many, the windows resolved, the seconds
+    from the host's start to the last, and what the host said."""
+
+    ready: int
+    everything: int
+    windows: int
+    resolved: float
+    lines: list[str]
+
+
+def ready_windows(root: Path, everything: Sequence[Path], rng: random.Random, args: argparse.Namespace) -> ReadyRun:
+    """Every seat Ready (of every match, or of ``--ready-sample`` of them): a fresh host, every match due at once;
+    the windows it resolved within ``--ready-limit`` (each Ready match it did not is said, with every thread's
+    stack)."""
+    ready = list(everything) if args.ready_sample is None else rng.sample(everything, min(args.ready_sample,
+                                                                                          len(everything)))
     for config in ready:
         type_orders(config, ready=True, seed=args.seed)
     fresh = Running([root / "local", root / "google"], root / "serve-status-2.json", args.interval, args.workers)
@@ -548,9 +631,30 @@ def measure(args: argparse.Namespace, root: Path) -> None:
     if windows < len(ready):
         faulthandler.dump_traceback(all_threads=True)  # where the polls under way are
     fresh.close()
-    failed = [line for line in running.lines + fresh.lines if "failure 1;" in line]
+    return ReadyRun(len(ready), len(everything), windows, resolved, fresh.lines)
 
-    # Today's cron, on the same matches.
+
+@dataclasses.dataclass
+class Cron:
+    """Today's cron on the same matches: CPU seconds of an idle local ``sync`` process, of importing Google's
+    client, of an idle Google poll; its CPU (a share of one core), Drive requests a minute per account, the
+    change-log requests of one account's matches in a minute and how many matches, windows resolved a minute by
+    how many syncs started at once."""
+
+    local_idle: float
+    google_extra: float
+    google_poll: float
+    cpu: float
+    drive: float
+    asks: int
+    google_matches: int
+    windows: float
+    syncs: int
+
+
+def cron_beside(fake: GoogleApiFake, local: Sequence[Path], google: Sequence[Path], rng: random.Random,
+                args: argparse.Namespace) -> Cron:
+    """Today's cron, on the same matches (``--cron-sample`` local ones for its processes)."""
     cron_sample = rng.sample(local, min(args.cron_sample, len(local)))
     local_idle = cron_idle_cpu(cron_sample)
     google_extra = google_import_cpu()
@@ -561,49 +665,55 @@ def measure(args: argparse.Namespace, root: Path) -> None:
     cron_drive = cron_asks / max(cron_google_matches, 1) * len(google) / args.accounts
     fresh_sample = rng.sample(local, min(args.cron_sample, len(local)))  # their next window, typed Ready
     cron_windows = cron_resolutions(fresh_sample, args.seed + "/cron")
-    fake.stop()
+    return Cron(local_idle, google_extra, google_poll, cron_cpu, cron_drive, cron_asks, cron_google_matches,
+                cron_windows, len(fresh_sample))
 
+
+def print_figures(args: argparse.Namespace, counts: tuple[int, int], first: FirstHost,
+                  latencies: dict[str, list[float]], isolated: list[float], restart: Restart, ready: ReadyRun,
+                  cron: Cron) -> None:
+    """The default run's figures (``counts``: the local matches, the Google ones), serve beside today's cron."""
+    local, google = counts
+    idle_cpu, cold = first.idle_cpu, restart.cold
     every = [*latencies["local"], *latencies["google"]]
     print(f"\nFigures ({args.matches} local + {args.matches} Google matches, {args.accounts} accounts, interval "
           f"{args.interval:g} s, {args.workers} workers; serve beside today's cron):")
     print(f"- idle CPU of the host: {idle_cpu * 100:.1f} % of one core over {args.idle:g} s (goal < 5 %); cron: "
-          f"{cron_cpu * 100:.0f} % ({local_idle:.2f} s CPU an idle local sync process, +{google_extra:.2f} s to "
-          f"import Google's client, +{google_poll * 1000:.0f} ms the Google poll; a process a match a minute); "
-          f"ratio {cron_cpu / max(idle_cpu, 1e-9):.0f}x")
+          f"{cron.cpu * 100:.0f} % ({cron.local_idle:.2f} s CPU an idle local sync process, +{cron.google_extra:.2f}"
+          f" s to import Google's client, +{cron.google_poll * 1000:.0f} ms the Google poll; a process a match a "
+          f"minute); ratio {cron.cpu / max(idle_cpu, 1e-9):.0f}x")
     if every:
         print(f"- a save answered in: median {statistics.median(every):.1f} s, 95th percentile "
               f"{percentile(every, 0.95):.1f} s over {len(every)} saves (local median "
               f"{statistics.median(latencies['local'] or [0]):.1f} s, Google median "
               f"{statistics.median(latencies['google'] or [0]):.1f} s; goal 15 s); cron: the next minute, 95th "
               f"percentile 57 s plus the poll")
-    print(f"- CPU seconds over one idle minute: serve {idle_cpu * 60:.1f} s, cron {cron_cpu * 60:.0f} s")
+    print(f"- CPU seconds over one idle minute: serve {idle_cpu * 60:.1f} s, cron {cron.cpu * 60:.0f} s")
     google_every = latencies["google"] or [0.0]
     print(f"- one account's Drive {args.late:g} s late: the other accounts' saves answered in median "
           f"{statistics.median(isolated or [0]):.1f} s, 95th percentile {percentile(isolated or [0], 0.95):.1f} s "
           f"over {len(isolated)} saves (Google saves without the delay: median {statistics.median(google_every):.1f}"
           f" s, 95th percentile {percentile(google_every, 0.95):.1f} s; goal within 20 %)")
-    print(f"- cold start on {len(everything)} matches never polled: a save in the last local match answered in "
-          f"{'more than 30 min' if never_polled is None else f'{never_polled:.1f} s'} (its file event), one in the "
-          f"last Google match, typed once its account's watcher held a token, in "
-          f"{'more than 30 min' if google_cold is None else f'{google_cold:.1f} s'} (the change log);"
+    print(f"- cold start on {ready.everything} matches never polled: a save in the last local match answered in "
+          f"{'more than 30 min' if first.never_polled is None else f'{first.never_polled:.1f} s'} (its file "
+          f"event), one in the last Google match, typed once its account's watcher held a token, in "
+          f"{'more than 30 min' if first.google_cold is None else f'{first.google_cold:.1f} s'} (the change log);"
           f" a restart on matches polled before: saves in the last "
           f"local and Google matches answered in {cold[0]:.1f} s and {cold[1]:.1f} s, every match looked at in "
-          f"{restart_took:.0f} s (goal: a changed match within 30 s)")
-    print(f"- Drive requests a minute per account while idle: median {statistics.median(drive_rates):.1f}, most "
-          f"{max(drive_rates):.1f} ({len(google) // args.accounts} matches an account; goal <= 10); Sheets "
-          f"requests meanwhile: {sheets_reads}; cron: {cron_drive:.0f} a minute per account (one change-log "
-          f"request a match a minute: {cron_asks} for {cron_google_matches} matches of one account, measured)")
-    print(f"- memory an idle match costs the host: {kept / 1024:.1f} KiB of objects kept between polls; the "
-          f"resident size grew {(rss_idle - rss_before) / (len(local) + len(google)):.0f} KiB a match "
-          f"({rss_before / 1024:.0f} MiB before the host, {rss_idle / 1024:.0f} MiB after it took the matches in "
-          f"and polled each once: the allocator keeps what those first polls used; the fake's copies of the "
-          f"spreadsheets were made before); cron keeps none between minutes")
-    print(f"- every seat Ready while no host ran ({len(ready)} of the {len(everything)} matches), then a restart: "
-          f"{windows} windows resolved, the last {resolved:.0f} s after the host started, "
-          f"{windows / max(resolved, 1e-9) * 60:.0f} a minute ({args.workers} workers); cron: {cron_windows:.0f} a "
-          f"minute ({len(fresh_sample)} local syncs started at once), at most one a match a minute")
-    if failed:
-        print(f"- failures said by the host: {len(failed)}, e.g. {failed[0][:300]}")
+          f"{restart.took:.0f} s (goal: a changed match within 30 s)")
+    print(f"- Drive requests a minute per account while idle: median {statistics.median(first.drive_rates):.1f}, "
+          f"most {max(first.drive_rates):.1f} ({google // args.accounts} matches an account; goal <= 10); Sheets "
+          f"requests meanwhile: {first.sheets_reads}; cron: {cron.drive:.0f} a minute per account (one change-log "
+          f"request a match a minute: {cron.asks} for {cron.google_matches} matches of one account, measured)")
+    print(f"- memory an idle match costs the host: {first.kept / 1024:.1f} KiB of objects kept between polls; the "
+          f"resident size grew {(first.rss_idle - first.rss_before) / (local + google):.0f} KiB a match "
+          f"({first.rss_before / 1024:.0f} MiB before the host, {first.rss_idle / 1024:.0f} MiB after it took the "
+          f"matches in and polled each once: the allocator keeps what those first polls used; the fake's copies of "
+          f"the spreadsheets were made before); cron keeps none between minutes")
+    print(f"- every seat Ready while no host ran ({ready.ready} of the {ready.everything} matches), then a restart: "
+          f"{ready.windows} windows resolved, the last {ready.resolved:.0f} s after the host started, "
+          f"{ready.windows / max(ready.resolved, 1e-9) * 60:.0f} a minute ({args.workers} workers); cron: "
+          f"{cron.windows:.0f} a minute ({cron.syncs} local syncs started at once), at most one a match a minute")
 
 
 def timed_saves(running: Running, sample: Sequence[Path], rng: random.Random,
