@@ -174,6 +174,9 @@ class Verdict:
     accepted: bool
     message: str  # a sentence a player understands: "G9 is 5 steps away; your roll is 3"
     about: str = ""  # what the order is about when ``subject`` names its row instead (a Win or Die unit): '' = subject
+    # told in its row before it resolves even in a game whose verdicts wait for the resolution (``preview: false``):
+    # the rules say it depends on nothing its seat may not see (Win or Die's deployment, on her own baseline)
+    shown_early: bool = False
 
 
 @dataclass(frozen=True, slots=True)

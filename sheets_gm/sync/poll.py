@@ -108,6 +108,7 @@ from sheets_gm.sync.rows.fates import (
     set_aside_sentence,
     settle_seat,
     stale_line,
+    told_verdicts,
 )
 from sheets_gm.sync.rows.opened import answer_settled, check_opened
 from sheets_gm.sync.rows.ready import ready_taken
@@ -202,9 +203,9 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
     diced = not fresh or bool(dice.rolled or dice.drawn)
     # Ready means ready: not taken while a row of the seat's for this window says ✘ (sync/rows/ready.py)
     waits: dict[str, list[str]] = {}
-    preview = read.tabs.spec.shows_verdicts(diced)
     for seat, found in inputs.items():
-        shown = read.adapter.placed_verdicts([v for v in verdicts if v.seat == seat], found) if preview else []
+        shown = read.adapter.placed_verdicts(
+            told_verdicts(read.tabs.spec, diced, [v for v in verdicts if v.seat == seat]), found)
         inputs[seat], waits[seat] = ready_taken(read.seats.get(seat), found, shown)
     return _Answer(inputs, orders, verdicts, diced=diced, waits={s: w for s, w in waits.items() if w})
 
@@ -645,11 +646,10 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             if lost:  # said, not claimed given back: an undo's lines are in no replay
                 report.older_copy_fates.append(view_lines_wait_sentence(seat, lost))
         seat_input = answer.inputs.get(seat)
-        # Else the verdicts wait for the resolution (hidden things, dice), unless the game's only secret is the dice
-        # and the check rolled none: what it says then is what anyone could work out from the board.
-        preview = read.tabs.spec.shows_verdicts(answer.diced)
-        checked = read.adapter.placed_verdicts([v for v in answer.verdicts if v.seat == seat], seat_input) \
-            if preview else []
+        # The verdicts a game shows before resolving; else only those its rules say hide nothing (``told_verdicts``):
+        # the rest wait for the resolution (hidden things, dice).
+        checked = read.adapter.placed_verdicts(
+            told_verdicts(read.tabs.spec, answer.diced, [v for v in answer.verdicts if v.seat == seat]), seat_input)
         verdicts = routed(checked, seat, seat_input)
         subjects = {r.subject for r in seat_read.rows}
         stale = seat_read.stale(window)

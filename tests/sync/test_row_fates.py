@@ -475,7 +475,8 @@ def test_a_deployment_verdict_names_the_unit_whose_row_she_sees_not_its_place_am
     row = match.row(seat, "units", 3)
     assert row.text("deploy") == "A7"
     # it said "Row 1: Bo-4 is not deployed …": the first placement read, in the table's fourth row
-    assert row.feedback.startswith(f"Not resolved, kept for {closed.label}: {units[3]} is not deployed, as no unit "
+    # told before it resolved (a deployment's verdicts hide nothing), its ✘ stays as the window stays open
+    assert row.feedback.startswith(f"✘ Not resolved, kept for {closed.label}: {units[3]} is not deployed, as no unit "
                                    "is while another row is refused"), row.feedback
     assert "Row 1" not in row.feedback
     assert "Row 1" not in " ".join(why for _who, why in report.rejected), report.rejected

@@ -43,7 +43,7 @@ from typing import Any
 from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.engine.words import label_verb
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
-from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
+from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable, SheetSpec
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
 from sheets_gm.sync.rows.fate_words import (
@@ -601,6 +601,13 @@ def routed(verdicts: Sequence[Verdict], seat: str, seat_input: SeatInput[Any] | 
     return out
 
 
+def told_verdicts(sheet: SheetSpec, diced: bool, verdicts: Sequence[Verdict]) -> list[Verdict]:
+    """The check's ``verdicts`` a seat's rows tell before they resolve: all of them where the game shows its verdicts
+    (``sheet.shows_verdicts``, ``diced``: the check rolled or drew a die), else those the rules say hide nothing
+    (``Verdict.shown_early``), so that a row kept for the window says why the engine would not carry it out."""
+    return list(verdicts) if sheet.shows_verdicts(diced) else [v for v in verdicts if v.shown_early]
+
+
 def game_notes(seat_input: SeatInput[Any] | None, subject: str) -> str:
     """What the game tells ``subject``'s row that is neither a refusal nor a verdict (``SeatInput.notes``)."""
     return " · ".join(seat_input.notes.get(subject, ())) if seat_input is not None else ""
@@ -701,14 +708,17 @@ def fresh_input(adapter: AnySheetAdapter, state: Any, window: Window | None, sea
 
 
 def _kept_note(seat_read: SeatRead, row: TypedRow, window: Window, new_window: Window, same_window: bool,
-               unused: Mapping[Key, str]) -> str:
+               unused: Mapping[Key, str], told: bool = False) -> str:
     """What a row kept by a resolution says of why it is still typed, for as long as it holds what it holds (the
-    archive keeps the sentence): why the resolution did not carry it out; '' when it was not read at all."""
+    archive keeps the sentence): why the resolution did not carry it out; '' when it was not read at all. ``told``:
+    its refusal was told in its row before it resolved (``Verdict.shown_early``): kept in its window, its ✘ stays."""
     if seat_read.pending is not None:
         return seat_read.note(row)
     why = unused.get((row.table, row.subject))
+    if why is not None and row.window == window.key and same_window:
+        return f"{MARK * told}{unused_sentence(new_window, why)}"
     if why is not None and row.window == window.key:
-        return unused_sentence(new_window, why) if same_window else refused_sentence(window, why)
+        return refused_sentence(window, why)
     return seat_read.note(row) if same_window else closed_note(seat_read.note(row), window)
 
 
@@ -792,7 +802,8 @@ def _kept_rows_said(out: SeatSettled, adapter: AnySheetAdapter, state: Any, seat
         headers = {c.key: c.header for c in seat_read.tab.table(table).spec.columns}
         moved = {row.subject: subject for subject, row in rows.items() if row.subject != subject}
         for subject, row in rows.items():
-            note = _kept_note(seat_read, row, window, target, same_window, out.unused)
+            told = any(v.shown_early and not v.accepted for v in row_verdicts(adapter, state, seat, row, verdicts))
+            note = _kept_note(seat_read, row, window, target, same_window, out.unused, told)
             if seat_read.tab.table(table).spec.standing and seat_read.pending is None:  # the engine's word on it
                 note = standing_said(window, row_verdicts(adapter, state, seat, row, verdicts)) or note
             # a cell too long to read says so again when a cut resolution is completed (its row was not read)

@@ -27,6 +27,7 @@ from sheets_gm.sync.rows.fates import (
     row_feedback,
     row_verdicts,
     table_ahead_refusals,
+    told_verdicts,
 )
 
 #: By seat, table and the subject of the row each is drawn in: the rows that stay in their cells.
@@ -69,7 +70,8 @@ def check_opened(ruleset: Ruleset[Any, Any, Any], adapter: AnySheetAdapter, stat
     """Read every acting seat's ``kept`` rows in the tables it writes in during ``window`` (``state`` its state), as
     the next poll reads them: a cell too long to read refused by name, the rest read as orders; and the engine's
     check of the orders they make where the game shows its verdicts before resolving, as the poll decides it
-    (``sheet.shows_verdicts``: a game whose only secret is the dice shows them when the check rolled none)."""
+    (``sheet.shows_verdicts``: a game whose only secret is the dice shows them when the check rolled none), else
+    those its rules say hide nothing (``fates.told_verdicts``)."""
     inputs: dict[str, SeatInput[Any]] = {}
     any_rows = False
     for seat in window.seats:
@@ -91,12 +93,10 @@ def check_opened(ruleset: Ruleset[Any, Any, Any], adapter: AnySheetAdapter, stat
         any_rows = any_rows or bool(rows or refused)
         found = adapter.read_orders(state, window, seat, rows)
         inputs[seat] = replace(found, problems={**found.problems, **refused}) if refused else found
-    if not (any_rows and (sheet.preview or sheet.preview_without_dice)):
+    if not any_rows:
         return OpenedCheck(window, state, inputs)
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
-    verdicts = tuple(ruleset.check(state, orders, dice))
-    if not sheet.shows_verdicts(bool(dice.rolled or dice.drawn)):
-        return OpenedCheck(window, state, inputs)
+    verdicts = tuple(told_verdicts(sheet, bool(dice.rolled or dice.drawn), ruleset.check(state, orders, dice)))
     return OpenedCheck(window, state, inputs, verdicts)
 
 

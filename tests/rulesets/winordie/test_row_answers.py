@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.conformance.test_input_lifecycle import _do, _put
+from tests.conformance.test_input_lifecycle import _bot_values, _do, _put
 from tests.sync.test_save_races import new_acting, sync_any
 
 
@@ -128,3 +128,24 @@ def test_a_row_below_an_unreadable_one_names_its_own_fault_and_waits() -> None:
     _type(table, ann, "actions", "Row 2", unit=f"{ann}-C1", action="move", target="F3")
     assert not sync_any(table).resolved
     assert _said(table, ann, "actions")["Row 2"] == "✘ waiting: Row 1 above cannot be read yet"
+
+
+def test_a_good_deployment_row_beside_a_refused_one_says_why_it_waits() -> None:
+    """Found playing as a player: Ann deploys one unit on a good hex and types a hex off the map for another; the
+    check says the good row is not deployed while another is refused (a legion deploys all its units at once), and
+    that a unit with no hex is not placed, but her cells said only "Kept for deployment · Ann." (Win or Die shows
+    its verdicts once resolved: the deployment's hide nothing, and the engine says so, ``Verdict.shown_early``)."""
+    table, _seat, _backend = new_acting("winordie")
+    read = table.read()
+    ann = read.record.ruleset.window(read.record.state).seats[0]
+    hexes = _bot_values(table, read)[ann]["units"]
+    good, bad, empty = sorted(hexes)[:3]
+    _type(table, ann, "units", good, **hexes[good])
+    _type(table, ann, "units", bad, deploy="Z99")
+    _type(table, ann, "units", empty, deploy="")
+    assert not sync_any(table).resolved
+    said = _said(table, ann, "units")
+    assert "Z99" in said[bad] and said[bad].startswith("✘"), said[bad]
+    assert said[good].startswith(f"✘ {good} is not deployed, as no unit is while another row is refused: a legion "
+                                 "deploys all its units at once"), said[good]
+    assert said[empty].startswith(f"✘ {empty} is not placed: place every unit of the legion"), said[empty]

@@ -22,7 +22,8 @@ from sheets_gm.rulesets.winordie.state import Unit, WodState
 
 # -- deployment ----------------------------------------------------------------------------
 def deploy(rules: WodRules, state: WodState, orders: WodOrders, result: TurnResult) -> None:
-    """The deploying player's placements: all legal, or nothing changes."""
+    """The deploying player's placements: all legal, or nothing changes. Its verdicts are told in her rows before
+    it resolves (``Verdict.shown_early``): they are of her own units on her own baseline, and hide nothing."""
     seat = state.acting
     placements = orders.deploy.get(seat, ())
     if not placements:
@@ -39,20 +40,22 @@ def deploy(rules: WodRules, state: WodState, orders: WodOrders, result: TurnResu
         problem = _placement_problem(rules, state, seat, p, waiting, chosen, taken, allowed)
         if problem:
             refused = True
-            result.verdicts.append(Verdict(seat, p.unit, "deploy", False, f"{p.unit} (on {p.at}): {problem}"))
+            result.verdicts.append(Verdict(seat, p.unit, "deploy", False, f"{p.unit} (on {p.at}): {problem}",
+                                           shown_early=True))
             continue
         unit = state.unit(p.unit)
         assert unit is not None
         at = rules.board.parse(p.at)
         chosen[unit.id] = at
         taken[at] = unit.id
-        result.verdicts.append(Verdict(seat, unit.id, "deploy", True, f"{unit.id} deploys on {at.label}."))
+        result.verdicts.append(Verdict(seat, unit.id, "deploy", True, f"{unit.id} deploys on {at.label}.",
+                                       shown_early=True))
     for uid in waiting:
         if uid not in chosen and not any(v.subject == uid for v in result.verdicts):
             refused = True
             result.verdicts.append(Verdict(seat, uid, "deploy", False,
                                            f"{uid} is not placed: place every unit of the legion on a plain in or "
-                                           f"next to your baseline"))
+                                           f"next to your baseline", shown_early=True))
     if refused:  # nothing is deployed: a row that could be is not carried out either, and says so
         result.verdicts[:] = [_not_deployed(v) if v.seat == seat and v.part == "deploy" and v.accepted else v
                               for v in result.verdicts]
