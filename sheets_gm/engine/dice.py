@@ -173,7 +173,7 @@ class TurnDice:
         whole-number pin is checked now against a die of that size (a d6 game's scenarios reject a
         pinned 7 when they load); None checks each against its die when it is rolled. ``deal`` numbers
         the deal (see the formula): 0 but for a window dealt afresh after an undo."""
-        if (deal.__class__ is not int and (not isinstance(deal, int) or isinstance(deal, bool))) or deal < 0:
+        if not isinstance(deal, int) or isinstance(deal, bool) or deal < 0:
             raise ValueError(f"a deal number is a whole number from 0, not {deal!r}")
         self.seed = seed
         self.turn = turn

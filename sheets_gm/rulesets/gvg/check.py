@@ -23,6 +23,7 @@ from sheets_gm.rulesets.gvg.rules import (
     movement_reach,
     next_available_turn,
     rolled_reach,
+    skill_active,
     tile_name,
 )
 from sheets_gm.rulesets.gvg.settings import GvgSettings, OwnTreePickup
@@ -160,12 +161,8 @@ def _check_destination(
 
 
 def _in_effect(state: GvgState, settings: GvgSettings, skills: list[tuple[Skill, ...]], skill: Skill) -> list[bool]:
-    """For each team, whether ``skill`` is in effect this turn: activated now, or still running (``skill_active``,
-    spelled out: a turn asks it four times)."""
-    turn, duration = state.turn, settings.skill_duration
-    last0, last1 = state.cooldowns[0].get(skill), state.cooldowns[1].get(skill)  # no comprehension: it is a call
-    return [skill in skills[0] or (last0 is not None and last0 <= turn < last0 + duration),
-            skill in skills[1] or (last1 is not None and last1 <= turn < last1 + duration)]
+    """For each team, whether ``skill`` is in effect this turn: still running, or activated now."""
+    return [skill in skills[t] or skill_active(state, settings, t, skill, state.turn) for t in (0, 1)]
 
 
 @lru_cache(maxsize=16)
@@ -247,8 +244,7 @@ def _unknown_players(state: GvgState, given: Mapping[str, PlayerOrder]) -> list[
 
 def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: TurnDice) -> CheckedOrders:
     """Check every order of a turn against the state; never raises for bad orders."""
-    named = orders.skills
-    skills, checks = check_skills(rules, state, orders) if named[0] or named[1] else ([(), ()], [])
+    skills, checks = check_skills(rules, state, orders)
     s = rules.settings
     charges = list(state.ballista)
     for team in (0, 1) if skills[0] or skills[1] else ():

@@ -19,7 +19,7 @@ def plan_moves(plan: ObjectivePlan) -> None:
     """Every player with a job walks toward its target (a jungle coin on the way if cheap)."""
     team, g, rng, jobs = plan.team, plan.g, plan.rng, plan.jobs
     players, dests = plan.players, plan.dests
-    bonus = plan.bonus = plan.s.player_speed_bonus if plan.captain.on(_PLAYER_SPEED) else 0  # no buying after this
+    bonus = plan.s.player_speed_bonus if plan.captain.on(_PLAYER_SPEED) else 0
     least = 1 + bonus  # the smallest reach a roll gives
     jungle = plan.state.jungle
     peek = plan.dice.peek
@@ -39,7 +39,7 @@ def plan_moves(plan: ObjectivePlan) -> None:
             choices = job.moves.get((at, k))  # ``g.advance`` and ``plan.order`` in one look, without a call
             if choices is None:
                 choices = g.moves(team, job, at, k)
-            dest, order = choices[0] if len(choices) == 1 else choices[int(rng.random() * len(choices))]
+            dest, order = pick(rng, choices)
             if job.detour and jungle and d0 > steps:
                 limit = d0 - steps + 1
                 for coin in g.coins_within(team, at, steps):
@@ -56,7 +56,7 @@ def plan_heals(plan: ObjectivePlan, healers: list[Player], carrier_dest: Coord |
     if not healers:
         return
     team, g = plan.team, plan.g
-    bonus = plan.bonus  # set by ``plan_moves``
+    bonus = plan.s.player_speed_bonus if plan.captain.on(_PLAYER_SPEED) else 0
     weights: dict[Coord, int] = {}  # how many of the team go to each tile (not by ballista)
     teleported = plan.teleported
     for name, d in plan.dests.items():
@@ -83,7 +83,7 @@ def plan_heals(plan: ObjectivePlan, healers: list[Player], carrier_dest: Coord |
             continue
         spots = g.beside(team, rally, h.at, steps)
         if spots:  # next to (or on) the rally tile, where allies will stand
-            dest, buffs = spots[0] if len(spots) == 1 else spots[int(plan.rng.random() * len(spots))], True  # pick
+            dest, buffs = pick(plan.rng, spots), True
         else:
             dest = g.advance(team, h.at, steps, rally, plan.rng)
             buffs = not weights.keys().isdisjoint(g.near(dest))  # any(t in weights ...) without a generator

@@ -18,7 +18,7 @@ from sheets_gm.rulesets.gvg.state import Player, Structure
 class ObjectivePlan:
     """One turn's thinking of an ObjectiveBot (private)."""
 
-    __slots__ = ("board", "bonus", "captain", "dests", "dice", "down", "enemy", "foe_tiles", "foes", "g",
+    __slots__ = ("board", "captain", "dests", "dice", "down", "enemy", "foe_tiles", "foes", "g",
                  "healers", "jobs", "mine", "others", "players", "reserve", "rng", "rules", "s", "state", "team",
                  "teleported")
 
@@ -56,7 +56,6 @@ class ObjectivePlan:
         self.dests: dict[str, Coord] = {}  # where each player of the team will stand
         self.teleported: set[str] = set()
         self.reserve = 0  # coins kept back for Tree Speed when the enemy tree is almost ours
-        self.bonus = 0  # Player Speed's steps this turn (set by ``plan_moves``, once no more skills are bought)
 
     def order(self, p: Player, dest: Coord, action: Action) -> None:
         """Send ``p`` to ``dest`` with ``action`` (no move when it is where it stands)."""
@@ -77,11 +76,7 @@ class ObjectivePlan:
     def fish_unlocked(self) -> bool:
         """Whether the enemy fish can be attacked (one of its team's bulwarks is down)."""
         bulwarks = self.board.bulwarks[self.enemy]
-        structures = self.state.structures
-        for t in bulwarks:  # ``any`` spelled out: no generator a call
-            if structures[t].hp <= 0:  # ``destroyed`` without the property's call
-                return True
-        return not bulwarks
+        return not bulwarks or any(self.state.structures[t].destroyed for t in bulwarks)
 
     def far(self, p: Player, steps: int) -> bool:
         """Whether ``p`` has a job more than ``steps`` steps away."""

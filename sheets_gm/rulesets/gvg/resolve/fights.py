@@ -51,16 +51,14 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
     skill = _BULWARK_DAMAGE if structure.kind is _BULWARK else _FISH_DAMAGE
     if skill in work.active[y]:
         attack.flat.append((skill.display, s.skill_damage_bonus))
-    if y in carriers:  # ``carrier_bonus`` without its call
-        attack.flat.append(("tree", s.tree_bonus))
+    carrier_bonus(work, attack, carriers)
     defence = Side(x, f"{teams[x]}'s {name}")
-    key = _DEFENSE_KEYS.get(tile) or _defense_key(tile)
+    key = f"defense/{tile.label}"
     defence.flat.append((f"{name} die {dice.message(key)}", dice.d6(key)))
     if structure.kind is _FISH:
         _fish_tier(work, defence)
     join_fight(work, (defence, defence), defenders, False, _BOTH)
-    if x in carriers:
-        defence.flat.append(("tree", s.tree_bonus))
+    carrier_bonus(work, defence, carriers)
     # An attack with a carrier (and none among the defenders) wins ties; otherwise defenders do,
     # and an empty structure falls on a tie.
     carrier_attack = y in carriers and x not in carriers
@@ -94,15 +92,6 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
     else:
         for p in attackers:
             knock(work, p, tile, f"{where} held")
-
-
-_DEFENSE_KEYS: dict[Coord, str] = {}  # a structure's defence die, by its tile: ``defense/E4``
-
-
-def _defense_key(tile: Coord) -> str:
-    """The key of the defence die of the structure on ``tile`` (remembered: a map has a few structures)."""
-    key = _DEFENSE_KEYS[tile] = f"defense/{tile.label}"
-    return key
 
 
 def _fish_tier(work: Turn, defence: Side) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord
@@ -37,7 +39,10 @@ def movement_phase(work: Turn) -> None:
                      player=p.name, start=p.at.label, to=order.teleport.label)
             p.at = order.teleport
         elif to is not None and to != at:
-            events.append(_Moved(turn, name, at, to, reaches.get(name), dice))
+            reach = reaches.get(name)
+            # ``work.log``'s event made here: a turn logs a move for most players
+            events.append(Event(turn, _MOVED, partial(_moved_text, name, at, to, reach, dice),
+                                {"player": name, "start": at, "to": to, "reach": reach}))
             p.at = to
     for tree in st.trees:
         if tree is not None and tree.carrier is not None:
@@ -62,32 +67,6 @@ def carrier_home(work: Turn) -> bool:
         return False
     finish(work, home[0] if len(set(home)) == 1 else None, "captured the enemy tree")
     return True
-
-
-class _Moved(Event):
-    """The log's line for a move: an ``Event`` whose sentence (``_moved_text``) is made from its data when first read.
-
-    A turn logs a move for most players: the event's fields are set here without ``Event.__init__``'s checks (public,
-    of a known kind), and without a ``partial`` to render the sentence. The same data, sentence and JSON."""
-
-    __slots__ = ("_dice",)
-
-    def __init__(self, turn: int, name: str, start: Coord, to: Coord, reach: Reach | None, dice: TurnDice) -> None:
-        self.turn = turn
-        self.kind = _MOVED
-        self._text = ""  # made when first read
-        self.data = {"player": name, "start": start, "to": to, "reach": reach}
-        self.audience = None
-        self._dice = dice
-
-    @property
-    def text(self) -> str:
-        """The sentence a player reads (``_moved_text``), made once."""
-        text = self._text
-        if not isinstance(text, str) or not text:
-            data = self.data
-            text = self._text = _moved_text(data["player"], data["start"], data["to"], data["reach"], self._dice)
-        return text
 
 
 def _moved_text(name: str, start: Coord, to: Coord, reach: Reach | None, dice: TurnDice) -> str:
