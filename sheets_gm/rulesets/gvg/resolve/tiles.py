@@ -28,13 +28,7 @@ def action_phase(work: Turn) -> None:
     for structure in st.structures.values():
         if structure.kind is _BULWARK and structure.hp <= 0:  # ``destroyed`` without the property's call
             work.destroyed_bulwarks[structure.team] += 1
-    structures, jungle_tiles, pickers = st.structures, st.jungle, work.pickers
-    boss_at = None if st.boss is None else st.boss.at
-    # A lone player on a tile with no structure, coin or boss, who picks nothing up, has nothing to do: most tiles
-    # of a turn, left out here without ``resolve_tile``'s call (which tells the same for the others).
-    busy = [tile for tile, people in present.items()
-            if len(people) > 1 or tile in structures or tile in jungle_tiles or tile == boss_at
-            or people[0].name in pickers]
+    busy = [tile for tile, people in present.items() if not _nothing_happens(work, tile, people)]
     busy.sort(key=_READING_ORDER)
     for tile in busy:
         resolve_tile(work, tile, present[tile])
@@ -60,16 +54,23 @@ def _players_by_tile(work: Turn) -> dict[Coord, list[Player]]:
     return present
 
 
-def resolve_tile(work: Turn, tile: Coord, people: list[Player]) -> None:
-    """One tile's action phase: a fight over its structure or an open battle, the jungle, the boss, then the pickups."""
-    structure = work.state.structures.get(tile)
+def _nothing_happens(work: Turn, tile: Coord, people: list[Player]) -> bool:
+    """Whether ``people`` on ``tile`` are one team alone with nothing to attack, take or pick up there: most tiles of
+    a turn (a lone player on the way), which ``action_phase`` leaves out."""
     st = work.state
+    structure = st.structures.get(tile)
     team = people[0].team
-    if ((structure is None or structure.team == team or structure.destroyed)
+    return ((structure is None or structure.team == team or structure.destroyed)
             and tile not in st.jungle and (st.boss is None or st.boss.at != tile)
             and (people[0].name not in work.pickers if len(people) == 1  # the common case, without a generator
-                 else all(p.team == team and p.name not in work.pickers for p in people))):
-        return  # one team alone, nothing to attack, take or pick up: nothing can happen
+                 else all(p.team == team and p.name not in work.pickers for p in people)))
+
+
+def resolve_tile(work: Turn, tile: Coord, people: list[Player]) -> None:
+    """One tile's action phase, where something can happen: a fight over its structure or an open battle, the
+    jungle, the boss, then the pickups."""
+    structure = work.state.structures.get(tile)
+    team = people[0].team
     winner: int | None = None
     contested = False
     for p in people:  # a loop, not a set of the teams: a comprehension is a call on Python 3.11
