@@ -10,13 +10,28 @@ if ! grep -qxF "$want" "$stamp" 2>/dev/null; then
   .venv/bin/python -m pip install --quiet -e '.[test]'
   echo "$want" > "$stamp"
 fi
-# The match page's browser tests drive Debian's chromium through Debian's chromedriver (no browser download): as
-# root, install them when they are missing; elsewhere the tests skip, naming what to install.
-if ! { command -v chromedriver && { command -v chromium || command -v chromium-browser; }; } >/dev/null 2>&1 \
-   && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  apt-get install -y -q chromium chromium-driver >/dev/null 2>&1 \
-    || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium chromium-driver >/dev/null 2>&1; } \
-    || echo "chromium and chromium-driver could not be installed: the match page's browser tests will skip" >&2
+# The tests that drive real programs use Debian's packages, never a download of their own: chromium and chromedriver
+# (the match page in a browser), LibreOffice with python3-uno (typing and saving as a player does) and poppler
+# (printing), Dovecot (the judge's IMAP mailbox) and spamassassin (how a notice's mail scores). As root, the missing
+# ones are installed here, so that none of those tests skips on a fresh machine; elsewhere they skip, naming what to
+# install. Each entry: a check that the tool is there, and the Debian packages that bring it.
+missing=()
+have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
+have chromedriver && { have chromium || have chromium-browser; } || missing+=(chromium chromium-driver)
+have soffice && [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import uno' 2>/dev/null \
+  || missing+=(libreoffice-calc python3-uno)
+have pdftoppm || missing+=(poppler-utils)
+have dovecot || missing+=(dovecot-imapd)
+have spamassassin || missing+=(spamassassin)
+if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q "${missing[@]}" >/dev/null 2>&1 \
+    || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q "${missing[@]}" >/dev/null 2>&1; } \
+    || echo "could not install ${missing[*]}: the tests that need them will skip" >&2
+  # Dovecot's package starts a system-wide server on ports 143 and 993; the tests start their own on free ports.
+  if [[ " ${missing[*]} " == *" dovecot-imapd "* ]] && command -v systemctl >/dev/null 2>&1; then
+    systemctl disable --now dovecot >/dev/null 2>&1 || true
+  fi
 fi
 # Python's compiled modules and pytest's rewritten test modules are kept (__pycache__, ignored by git) and used again
 # by the next run, even where the environment asks Python not to write them: without them each worker compiles and
