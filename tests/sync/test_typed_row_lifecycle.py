@@ -11,6 +11,7 @@ from typing import Any
 from sheets_gm.engine.ruleset import JUDGE, Window
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_ruleset
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
+from sheets_gm.sheets.backend import WorkbookOpenError
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders
@@ -106,6 +107,45 @@ def test_a_go_on_unreadable_rows_resolves_nothing_and_the_reason_stays() -> None
         assert match.row(ann, "actions", 0).feedback.startswith(f"✘ Unit '{enemy}' is not one of your units")
         assert "Go did nothing: no row can be read yet" in match.row(ann, "seat", 0).feedback
     assert match.read().record.resolved == 2  # the two deployments and nothing since
+
+
+class _HeldOpen(MemoryBackend):
+    """A seat's spreadsheet an office program holds open, as LibreOffice holds a local workbook (its lock file is
+    there): it is never written."""
+
+    def refuse_if_open(self) -> None:
+        """Always open."""
+        raise WorkbookOpenError(f"{self.name} is open in LibreOffice by Bo: save your changes and close the file "
+                                "there", path=self.name, holder="LibreOffice by Bo")
+
+    def write(self, *args: Any, **kwargs: Any) -> Any:
+        """Refused, as a local workbook open in an office program is."""
+        self.refuse_if_open()
+
+
+def test_a_go_while_the_opponents_workbook_is_open_says_the_turn_waits_for_it_not_a_cell_to_mend() -> None:
+    """Issue 78, item 3: with the opponent's file open in LibreOffice, Ann's Go read "Go did nothing: no row can be
+    read yet (mend the cells marked ✘ …)" with no ✘ anywhere. Her seat row says the real reason; nothing resolves,
+    nothing of the open file is written, and the next poll after it is closed resolves her rows."""
+    match, ann, bo = _winordie_turn()
+    type_bot_orders(match.sheets, match.cls, {ann: match.bots[ann]}, ready=False)
+    match.type(ann, "seat", 0, "go", True)
+    read = match.read()
+    held = seat_backend(match.sheets, read.tabs, bo)
+    closed = held.__class__
+    held.__class__ = _HeldOpen
+    try:
+        report = poll(match.sheets, match.cls, now=NOW)
+    except WorkbookOpenError:
+        report = None
+    assert report is None  # the poll says the file is open, to the GM
+    seat = match.row(ann, "seat", 0).feedback
+    assert "Go did nothing" not in seat and "Go waits: a workbook of the match is open in an office program" in seat, \
+        seat
+    assert "LibreOffice" not in seat  # who holds which file open is the GM's to read
+    assert match.read().record.resolved == 2
+    held.__class__ = closed
+    assert match.poll().resolved
 
 
 def test_an_unreadable_row_keeps_its_reason_when_a_go_resolves_another() -> None:

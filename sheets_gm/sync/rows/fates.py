@@ -257,6 +257,14 @@ def standing_said(closed: Window, verdicts: Sequence[Verdict]) -> str:
     return " · ".join(("✔ " if v.accepted else MARK) + f"{capital(closed.label)}: {v.message}" for v in verdicts)
 
 
+def open_file_waits(box: str) -> str:
+    """What a seat row whose ``box`` (Go or Ready) would resolve the window says while a workbook of the match is
+    open in an office program: the resolution waits for it (who holds which file is the GM's to read, not hers)."""
+    return (f"{box} waits: a workbook of the match is open in an office program, and nothing is resolved while one "
+            "is (writing it then would lose what is typed there); your rows are carried out as they stand at the "
+            "first poll after it is closed")
+
+
 GO_NOTHING = "Go did nothing: no row can be read yet (mend the cells marked ✘, or clear them); nothing was resolved"
 
 
