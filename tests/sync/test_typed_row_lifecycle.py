@@ -397,3 +397,41 @@ def test_a_row_typed_in_the_opponent_s_turn_and_moved_up_says_its_refusal_at_onc
     assert row.text("unit") == enemy, row
     assert row.feedback.startswith(f"✘ Unit '{enemy}' is not one of your units"), row.feedback
     assert f"Kept for {ann}'s next turn" in row.feedback, row.feedback
+
+
+def test_a_bot_typing_in_the_opponents_window_leaves_its_ready_alone() -> None:
+    """Issue 78, item 7: a bot ticked Ready in the opponent's window (typing its reactions), and its seat row then told
+    it to tick Ready once its own window is open. A bot ticks Ready only in a window that waits for it."""
+    match, _ann, bo = _winordie_turn()
+    window = match.window()
+    assert bo in window.seats and bo not in window.awaited
+    type_bot_orders(match.sheets, match.cls, {bo: match.bots[bo]})
+    assert not match.row(bo, "seat", 0).ticked("ready")
+    match.poll()
+    assert "once" not in match.row(bo, "seat", 0).feedback, match.row(bo, "seat", 0).feedback
+
+
+def test_a_reaction_typed_during_deployment_is_kept_without_a_refusal() -> None:
+    """Issue 78, item 7: a standing reaction typed during deployment, for a unit not on the board yet, was marked ✘
+    "… (mend it before Bo's turn …)" when nothing was wrong. It is kept for the turns it is read in; a reaction its
+    unit's card does not have is still refused."""
+    from sheets_gm.rulesets.winordie.enums import AbilityType
+
+    match = Match("winordie")
+    assert match.window().phase == "deploy"
+    state = match.read().record.state
+    for seat in match.read().seats:
+        unit = next(u for u in state.units if u.owner == seat
+                    and any(a.type is AbilityType.REACTION for a in state.card_of(u).abilities))
+        reaction = next(a.name for a in state.card_of(unit).abilities if a.type is AbilityType.REACTION)
+        match.type(seat, "reactions", 0, "unit", unit.id)
+        match.type(seat, "reactions", 0, "ability", reaction)
+        plain = next(u for u in state.units if u.owner == seat
+                     and not any(a.type is AbilityType.REACTION for a in state.card_of(u).abilities))
+        match.type(seat, "reactions", 1, "unit", plain.id)
+        match.type(seat, "reactions", 1, "ability", reaction)
+    match.poll()
+    for seat in match.read().seats:
+        kept, wrong = match.row(seat, "reactions", 0).feedback, match.row(seat, "reactions", 1).feedback
+        assert "✘" not in kept and kept.startswith("Kept for when this table opens again"), kept
+        assert wrong.startswith("✘ Ability"), wrong

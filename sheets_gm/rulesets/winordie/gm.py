@@ -130,7 +130,8 @@ def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[W
         new.pending.remove(found)
         source = new.unit(found.source)
         named = public_name(new, source) if source is not None else found.source
-        events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM applies {found.name} of {named}{why}.",
+        # "settles": the entry leaves the list, whatever was applied for it (perhaps nothing: a Charge with no die)
+        events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM settles {found.name} of {named}{why}.",
                             {"field": "done", "pending": found.id, "reason": adj.reason}))
         return new, events
     if adj.kind in (GmKind.MORALE, GmKind.FATIGUE, GmKind.CRYSTALS):

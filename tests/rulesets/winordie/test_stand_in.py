@@ -34,6 +34,8 @@ def test_the_stand_in_gm_gives_a_charge_after_a_one_hex_move_no_die() -> None:
     events = made.rules.stand_in_gm_events(state)
     assert [(e.kind, e.target) for e in events] == [(GmKind.DONE, str(pending.id))]
     assert events[0].reason.endswith(f"{made.attacker.id} moved 1 hex this turn, not 2 or more: no die"), events
+    logged = [e.text for e in apply_gm(made.rules, state, events[0]).events]  # issue 78, item 7: nothing applied
+    assert logged[0].startswith("GM settles Charge of ") and "applies" not in logged[0], logged
 
 
 def test_the_stand_in_gm_gives_a_passive_its_die_and_settles_it() -> None:
