@@ -251,6 +251,12 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
         refused result is told, and kept, in the rows it was read from. By default '': every row has its own."""
         return ""
 
+    def news_first(self, events: Sequence[Event]) -> list[Event]:
+        """A resolution's public ``events`` in the order a short notice quotes them (the channel's, which shows its
+        first lines and attaches the rest), what a reader wants first at the top: the Coalition's battles, kills
+        and structures before its drawn routes. By default the Log's order."""
+        return list(events)
+
     def posts(self, before: _StateIn, state: _StateIn) -> Sequence[Post]:
         """The messages the game posts of its own after the resolution that went from ``before`` to ``state``, each
         with its audience (the Coalition's Movement Results, Battle Announcements and Battle Results): the notices
