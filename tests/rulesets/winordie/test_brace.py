@@ -41,8 +41,7 @@ def _melee(r: Any) -> tuple[WodState, Unit, Unit]:
 def _fought(r: Any, change: ActionChange | None) -> tuple[WodState, list[Event], str]:
     state, attacker, target = _melee(r)
     events: list[Event] = []
-    said = attack(r.rules, state, state.unit(attacker.id), state.unit(target.id), r.dice(b"brace", state), events,
-                  change)
+    said = attack(r.rules, state, attacker, target, r.dice(b"brace", state), events, change)
     return state, [e for e in events if e.kind in (EventKind.ATTACK, EventKind.COUNTER)], said
 
 

@@ -165,3 +165,20 @@ def test_a_stopped_attack_the_stand_in_gm_settled_goes_on_under_a_go_too() -> No
         assert match.poll().resolved  # it goes on: nothing for her to tick again
         return
     raise AssertionError("no stop the stand-in GM settles came up under a Go in 60 windows")
+
+
+def test_a_reaction_the_stand_in_gm_settles_says_so_in_its_own_row() -> None:
+    """Issue 78, item 7: in a practice match the row of a reaction that fired said "(the GM applies its effect)"
+    while the stand-in GM applied it. Bots play until a reaction fires and the stand-in GM settles the stop."""
+    match = Match("winordie", ON)
+    for _ in range(60):
+        match.bots_play()
+        read = match.read()
+        rows = [(seat, r) for seat in read.seats for r in read.seats[seat].rows if r.table == "reactions"
+                and "fired before" in r.feedback]
+        settled = [r for _seat, r in rows if "stand-in GM" in r.feedback]
+        if not settled:
+            continue
+        assert all("the GM applies its effect" not in r.feedback for r in settled), [r.feedback for r in settled]
+        return
+    raise AssertionError("no reaction the stand-in GM settles fired in 60 windows")
