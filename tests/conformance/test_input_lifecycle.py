@@ -918,7 +918,9 @@ def check(table: Table, what: str = "poll") -> MatchRead:
             # (a refusal may name another row of hers, "named twice", "its own row wins": none typed in since)
             # (her typing elsewhere may honestly answer it: then it stands only if the game, reading the row alone as
             # the window that reads it will, still refuses it)
+            # (a row typed in since, by her or by a bot playing her seat, is answered anew: its text changed)
             if where in refused_before and (row.subject == typed.subject or moved) and what not in GM_CHANGES \
+                    and where[:3] not in retyped \
                     and (same_window or unread) and (not any(r[0] == typed.seat for r in retyped)
                                                      or _refused_alone(read, typed.seat, row)):
                 assert _refusal(row.feedback), \
