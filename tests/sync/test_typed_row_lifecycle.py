@@ -435,3 +435,17 @@ def test_a_reaction_typed_during_deployment_is_kept_without_a_refusal() -> None:
         kept, wrong = match.row(seat, "reactions", 0).feedback, match.row(seat, "reactions", 1).feedback
         assert "✘" not in kept and kept.startswith("Kept for when this table opens again"), kept
         assert wrong.startswith("✘ Ability"), wrong
+
+
+def test_a_wesnoth_row_refused_at_its_go_says_so_with_a_mark() -> None:
+    """Issue 78, item 7: a Wesnoth row whose Go resolved it and whose order the resolution refused ("A1 costs 32
+    moves … choose a nearer hex") said "Not resolved, kept for …" with no ✘. A refusal kept in its window is marked."""
+    match = Match("wesnoth")
+    for _ in range(3):
+        match.bots_play()
+    bo = match.window().seats[0]
+    for key, value in (("action", "move"), ("to", "A1"), ("go", True)):
+        match.type(bo, "units", 1, key, value)
+    match.poll()
+    said = match.row(bo, "units", 1).feedback
+    assert said.startswith("✘ Not resolved, kept for ") and "choose a nearer hex" in said, said

@@ -811,7 +811,9 @@ def _kept_rows_said(out: SeatSettled, adapter: AnySheetAdapter, state: Any, seat
         headers = {c.key: c.header for c in seat_read.tab.table(table).spec.columns}
         moved = {row.subject: subject for subject, row in rows.items() if row.subject != subject}
         for subject, row in rows.items():
-            told = any(v.shown_early and not v.accepted for v in row_verdicts(adapter, state, seat, row, verdicts))
+            # refused: by a verdict told before it resolved, or by the resolution itself (a Wesnoth row refused at
+            # its Go: "A1 costs 32 moves"), its ✘ kept while it waits; a row stopped (a reaction first) is no refusal
+            told = any(not v.accepted for v in row_verdicts(adapter, state, seat, row, verdicts))
             note = _kept_note(seat_read, row, window, target, same_window, out.unused, told)
             if seat_read.tab.table(table).spec.standing and seat_read.pending is None:  # the engine's word on it
                 note = standing_said(window, row_verdicts(adapter, state, seat, row, verdicts)) or note
