@@ -277,14 +277,16 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
     nothing); a row ``held`` for the seat's next window says so; with none of them, that it is kept. A refusal kept
     from a window that closed gives way to what this window's check says of the row (its list of battles, say)."""
     mine = [*problems.get(row.subject, []), *(v.message for v in verdicts)]
-    if note.startswith(MARK) and mine:
+    # a refusal kept from a window that closed gives way to this window's check; one this window's resolution kept
+    # (refused at its Go, ✘ Not resolved, kept for …) stays as it was drawn
+    if note.startswith(MARK) and mine and not note.startswith(MARK + unused_sentence(window, "")[:-1]):
         note = ""
     parts = [note] if note else []
     parts += [f"{MARK}{p}" for p in problems.get(row.subject, []) if p not in note]
-    # the refusals first: an answer too long for its cell keeps them (fitted_answer)
-    ordered = sorted(verdicts, key=lambda v: v.accepted)
+    # in the engine's order, what will happen beside what will not (a leader's recruits one by one); an answer too
+    # long for its cell keeps its refusals first (fitted_answer)
     said = problems.get(row.subject, [])  # a refusal the reading and the check both give is said once
-    parts += [("✔ " if v.accepted else MARK) + v.message for v in ordered if v.message not in note
+    parts += [("✔ " if v.accepted else MARK) + v.message for v in verdicts if v.message not in note
               and v.message not in said]
     if extra and extra not in note:  # a resolution that kept the row said it already (``settle_seat``)
         parts.append(extra)

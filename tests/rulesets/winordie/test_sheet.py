@@ -693,7 +693,7 @@ def test_a_row_refused_at_a_go_stays_on_her_sheet_saying_why() -> None:
     assert poll(match.sheets, type(r), now=NOW).resolved
     assert [match.value(seat, "actions", n, "target") for n in range(2)] == ["I8", ""]  # moved up; the move done
     said = str(match.value(seat, "actions", 0, "feedback"))
-    assert said.startswith(f"Not resolved, kept for turn 1 · {seat}: refused: I8 is ") and "speed is 2" in said
+    assert said.startswith(f"✘ Not resolved, kept for turn 1 · {seat}: refused: I8 is ") and "speed is 2" in said
 
 
 @pytest.mark.parametrize("resolve", list(ResolveMode))
