@@ -449,3 +449,22 @@ def test_a_wesnoth_row_refused_at_its_go_says_so_with_a_mark() -> None:
     match.poll()
     said = match.row(bo, "units", 1).feedback
     assert said.startswith("✘ Not resolved, kept for ") and "choose a nearer hex" in said, said
+
+
+def test_rows_written_for_the_open_window_and_typed_over_are_never_said_written_for_another() -> None:
+    """Issue 78, item 7: a standing reaction a bot's rows displaced at a hand-over was archived as "as written for turn
+    3 · Ann … type them again in the window they are for" when it was written for that very window. The Archive line
+    of rows written for the open window says they were typed over; rows of another window keep their line."""
+    from dataclasses import replace
+
+    from sheets_gm.sync.rows.fates import stale_line
+
+    match, ann, _bo = _winordie_turn()
+    window = match.window()
+    tab = match.read().seats[ann].tab
+    row = TypedRow("reactions", "Reaction 1", 40, window.key, {"unit": f"{ann}-2", "ability": "Parry"}, "")
+    here = stale_line(tab, window, [row])
+    assert window.label not in here.text.split(":")[1] and "type them again" not in here.text, here.text
+    assert "other rows were typed over them" in here.text, here.text
+    elsewhere = stale_line(tab, window, [replace(row, window="7")])
+    assert "as written for window “7”" in elsewhere.text and "type them again" in elsewhere.text, elsewhere.text

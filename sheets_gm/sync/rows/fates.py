@@ -327,7 +327,13 @@ def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: M
 
 
 def stale_line(tab: InputTab, open_window: Window, rows: Sequence[TypedRow]) -> ArchiveLine:
-    """Rows typed for another window than the open one, set aside and cleared from their cells."""
+    """Rows typed for another window than the open one, set aside and cleared from their cells; or rows written for
+    the open window that other rows were typed over (a bot's, its seat handed to it), which no other window wants:
+    the line says so, not that they were written for another."""
+    if all(r.window == open_window.key for r in rows):
+        text = (f"Set aside while {open_window.label} was played: written for it, other rows were typed over them "
+                "(a bot's, when the seat was handed to it); no longer in your rows:")
+        return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
     keys = ", ".join(dict.fromkeys(window_words(r.window, open_window) for r in rows))
     text = (f"Set aside while {open_window.label} was played, as written for {keys}; no longer in your rows: type "
             "them again in the window they are for:")
