@@ -148,11 +148,16 @@ def test_a_go_while_the_opponents_workbook_is_open_says_the_turn_waits_for_it_no
     assert match.poll().resolved
 
 
-def test_an_unreadable_row_keeps_its_reason_when_a_go_resolves_another() -> None:
+def _wesnoth_second_round() -> tuple[Match, str]:
+    """A Wesnoth match the bots played three windows of: the match, and the player whose turn is open."""
     match = Match("wesnoth")
     for _ in range(3):
         match.bots_play()
-    bo = match.window().seats[0]
+    return match, match.window().seats[0]
+
+
+def test_an_unreadable_row_keeps_its_reason_when_a_go_resolves_another() -> None:
+    match, bo = _wesnoth_second_round()
     for key, value in (("reroll", "two"), ("action", "rest"), ("go", True)):
         match.type(bo, "units", 0, key, value)
     for key, value in (("order", "abc"), ("action", "rest"), ("go", True)):
@@ -440,10 +445,7 @@ def test_a_reaction_typed_during_deployment_is_kept_without_a_refusal() -> None:
 def test_a_wesnoth_row_refused_at_its_go_says_so_with_a_mark() -> None:
     """Issue 78, item 7: a Wesnoth row whose Go resolved it and whose order the resolution refused ("A1 costs 32
     moves … choose a nearer hex") said "Not resolved, kept for …" with no ✘. A refusal kept in its window is marked."""
-    match = Match("wesnoth")
-    for _ in range(3):
-        match.bots_play()
-    bo = match.window().seats[0]
+    match, bo = _wesnoth_second_round()
     for key, value in (("action", "move"), ("to", "A1"), ("go", True)):
         match.type(bo, "units", 1, key, value)
     match.poll()
