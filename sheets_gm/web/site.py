@@ -26,6 +26,7 @@ from markupsafe import Markup
 from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
 from sheets_gm.web.page import LogLine, PageInput
 from sheets_gm.web.scene import Scene, scene_of
 from sheets_gm.web.svg import plane_svg
@@ -109,10 +110,11 @@ def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
 
 def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: str = "",
            log: Sequence[LogLine] = (), now: bool = False, earlier: str = "", adjusted: str = "",
-           adjustments: Sequence[LogLine] = ()) -> str:
+           adjustments: Sequence[LogLine] = (), latest: Latest | None = None) -> str:
     """One page's HTML: the maps of ``state``, and what ``page`` says of the match (``now``: the open window's
     deadline, the standings and the other public tabs, which only the page of the match now shows); ``adjusted``
-    heads the public Log lines of the GM's ``adjustments`` it shows."""
+    heads the public Log lines of the GM's ``adjustments`` it shows; ``latest``: the last resolution's results, which
+    the page of the match now opens on."""
     scene = state.scene
     planes = [{"title": plane.title, "svg": Markup(svg)} for plane, svg in zip(scene.planes, state.svgs, strict=True)]
     link = page.sheet if page.sheet.startswith(("https://", "http://")) else ""
@@ -123,7 +125,7 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
         "status": page.status if now or resolved else "", "deadline": page.deadline if now else "",
         "deadline_words": page.deadline_words, "closing": _upper(page.closing),
         "tables": [*scene.tables, *(scene.references if now else ())], "sheet_url": link,
-        "sheet_name": "" if link else Path(page.sheet).name,
+        "sheet_name": "" if link else Path(page.sheet).name, "latest": latest,
     }
     return environment().get_template("page.html.j2").render(values)
 
@@ -144,6 +146,7 @@ def build_site(folder: Path, page: PageInput) -> bool:
     folder.mkdir(parents=True, exist_ok=True)
     for gone in [w for w in windows if w.number > page.resolved]:  # an undo took them back
         (folder / gone.file).unlink(missing_ok=True)
+        (folder / sidecar(gone.file)).unlink(missing_ok=True)
     windows = [w for w in windows if w.number <= page.resolved]
     done = page.resolution
     now_drawn = drawn(page.kind, page.drawings)
@@ -160,16 +163,19 @@ def build_site(folder: Path, page: PageInput) -> bool:
                                                resolved=f"Resolved: {done.label}", log=done.log,
                                                adjusted="Before it, the GM's adjustments",
                                                adjustments=done.adjusted).encode())
+        write_if_changed(folder / sidecar(file), latest_bytes(Latest(file, _upper(done.label), done.log)))
         windows.append(_Window(done.number, label, file))
     windows.sort(key=lambda w: w.number)
     now = f"now: {page.window}" if page.window else "now: the match is over"
     missing = page.resolved - sum(1 for w in windows if w.number > 0 and w.logged)
     earlier = (f"{counted(missing, 'resolution')} of this match came before this page was kept: their Log lines "
                "are in the spreadsheet's Log tab." if missing > 0 else "")
+    last = next((w for w in reversed(windows) if w.logged and w.number == page.resolved), None)
     write_if_changed(folder / INDEX, render(page, now_drawn, file=INDEX, heading=_upper(now), now=True,
                                             earlier=earlier, adjusted="The GM's adjustments since the last "
                                             "resolution" if page.resolved else "The GM's adjustments",
-                                            adjustments=page.adjusted).encode())
+                                            adjustments=page.adjusted,
+                                            latest=read_latest(folder, last.file) if last else None).encode())
     write_if_changed(folder / "windows.js", _windows_js(windows, now))
     for name in SHARED:
         write_if_changed(folder / name, _asset(name).encode())

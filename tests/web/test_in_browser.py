@@ -84,6 +84,10 @@ def test_the_page_as_a_player_uses_it(browser: Any, sites: Sites, name: str) -> 
     browser.set_window_size(1100, 900)
     browser.get((sites[name] / "index.html").as_uri())
     assert _errors(browser) == []
+    # it opens on the latest results: the last resolution's section first, the open window under it
+    latest, heading = browser.find_element("css selector", "section.latest"), browser.find_element("id", "heading")
+    assert latest.location["y"] < heading.location["y"] and latest.location["y"] < 200
+    assert latest.find_element("css selector", "h2").text.startswith("Latest results: ")
     place = _occupied(browser)
     # the pointer to the middle of the square where it is now (the sticky information area covers the window's
     # bottom: moving to an element scrolls it to that edge)
