@@ -26,11 +26,13 @@ OPEN_MOVES = 30
 
 @dataclass(frozen=True, slots=True)
 class Latest:
-    """The last resolution the match counts: its page's file, its heading and its public Log lines."""
+    """A resolution the match counts: its page's file, its heading, its public Log lines and the index of the Log
+    row after its last (where the lines of the GM's adjustments made since start)."""
 
     file: str
     label: str
     log: tuple[LogLine, ...]
+    end: int = 0
 
     @property
     def battles(self) -> tuple[LogLine, ...]:
@@ -55,7 +57,7 @@ def sidecar(page_file: str) -> str:
 
 def latest_bytes(latest: Latest) -> bytes:
     """The bytes of ``latest``'s sidecar file (written by the caller, as every file of the folder is)."""
-    return json.dumps({"label": latest.label, "log": [list(line) for line in latest.log]},
+    return json.dumps({"label": latest.label, "log": [list(line) for line in latest.log], "end": latest.end},
                       ensure_ascii=False).encode()
 
 
@@ -64,7 +66,8 @@ def read_latest(folder: Path, page_file: str) -> Latest | None:
     (a folder built before they were kept: the page then opens on the window, as it did)."""
     try:
         data = json.loads((folder / sidecar(page_file)).read_text(encoding="utf-8"))
-        return Latest(page_file, str(data["label"]), tuple((str(t), str(k), str(s)) for t, k, s in data["log"]))
+        return Latest(page_file, str(data["label"]), tuple((str(t), str(k), str(s)) for t, k, s in data["log"]),
+                      int(data.get("end", 0)))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

@@ -27,7 +27,7 @@ from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
-from sheets_gm.web.page import LogLine, PageInput
+from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
 from sheets_gm.web.scene import Scene, scene_of
 from sheets_gm.web.svg import plane_svg
 
@@ -110,11 +110,12 @@ def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
 
 def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: str = "",
            log: Sequence[LogLine] = (), now: bool = False, earlier: str = "", adjusted: str = "",
-           adjustments: Sequence[LogLine] = (), latest: Latest | None = None) -> str:
+           adjustments: Sequence[LogLine] = (), latest: Latest | None = None,
+           opening: Sequence[LogLine] = ()) -> str:
     """One page's HTML: the maps of ``state``, and what ``page`` says of the match (``now``: the open window's
     deadline, the standings and the other public tabs, which only the page of the match now shows); ``adjusted``
     heads the public Log lines of the GM's ``adjustments`` it shows; ``latest``: the last resolution's results, which
-    the page of the match now opens on."""
+    the page of the match now opens on; ``opening``: the set-up's Log lines, which the page of the start shows."""
     scene = state.scene
     planes = [{"title": plane.title, "svg": Markup(svg)} for plane, svg in zip(scene.planes, state.svgs, strict=True)]
     link = page.sheet if page.sheet.startswith(("https://", "http://")) else ""
@@ -126,6 +127,7 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
         "deadline_words": page.deadline_words, "closing": _upper(page.closing),
         "tables": [*scene.tables, *(scene.references if now else ())], "sheet_url": link,
         "sheet_name": "" if link else Path(page.sheet).name, "latest": latest,
+        "opening": opening,
     }
     return environment().get_template("page.html.j2").render(values)
 
@@ -136,6 +138,37 @@ def _windows_js(windows: Sequence[_Window], now: str) -> bytes:
     text = json.dumps(items, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&",
                                                                                                           "\\u0026")
     return f"window.SHEETS_GM_WINDOWS = {text};\n".encode()
+
+
+def _since(lines: Sequence[RowLine], first: int, end: int | None = None) -> tuple[LogLine, ...]:
+    """The lines of ``lines`` written from Log row ``first`` on (up to ``end``, excluded), and those whose row is not
+    kept (-1: recorded by an earlier version)."""
+    return tuple(line for row, line in lines if row < 0 or (first <= row and (end is None or row < end)))
+
+
+def _end_of(folder: Path, windows: Sequence[_Window], number: int) -> int:
+    """The Log row after the lines of resolution ``number``'s page (0 when the page has none: the start)."""
+    found = next((w for w in windows if w.number == number and w.logged), None)
+    latest = read_latest(folder, found.file) if found is not None else None
+    return latest.end if latest is not None else 0
+
+
+def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn, windows: list[_Window]) -> None:
+    """The page of the resolution ``done`` (and the board before it, when the page lacks it), added to ``windows``."""
+    if done.before is not None and all(w.number != done.number - 1 for w in windows):
+        label = "the start" if done.number == 1 else f"before resolution {done.number}"
+        file = f"w{done.number - 1}.html"
+        write_if_changed(folder / file, render(page, drawn(page.kind, done.before()), file=file,
+                                               heading=_upper(label), opening=page.opening).encode())
+        windows.append(_Window(done.number - 1, label, file, logged=False))
+    file = f"w{done.number}.html"
+    label = f"{done.number}. {done.label}"
+    adjusted = _since(done.adjusted, _end_of(folder, windows, done.number - 1), done.start)
+    write_if_changed(folder / file, render(page, state, file=file, heading=f"{_upper(done.label)}: resolved",
+                                           resolved=f"Resolved: {done.label}", log=done.log,
+                                           adjusted="Before it, the GM's adjustments", adjustments=adjusted).encode())
+    write_if_changed(folder / sidecar(file), latest_bytes(Latest(file, _upper(done.label), done.log, done.end)))
+    windows.append(_Window(done.number, label, file))
 
 
 def build_site(folder: Path, page: PageInput) -> bool:
@@ -151,31 +184,20 @@ def build_site(folder: Path, page: PageInput) -> bool:
     done = page.resolution
     now_drawn = drawn(page.kind, page.drawings)
     if done is not None and all(w.number != done.number for w in windows):
-        if done.before is not None and all(w.number != done.number - 1 for w in windows):
-            label = "the start" if done.number == 1 else f"before resolution {done.number}"
-            file = f"w{done.number - 1}.html"
-            write_if_changed(folder / file, render(page, drawn(page.kind, done.before()), file=file,
-                                                   heading=_upper(label)).encode())
-            windows.append(_Window(done.number - 1, label, file, logged=False))
-        file = f"w{done.number}.html"
-        label = f"{done.number}. {done.label}"
-        write_if_changed(folder / file, render(page, now_drawn, file=file, heading=f"{_upper(done.label)}: resolved",
-                                               resolved=f"Resolved: {done.label}", log=done.log,
-                                               adjusted="Before it, the GM's adjustments",
-                                               adjustments=done.adjusted).encode())
-        write_if_changed(folder / sidecar(file), latest_bytes(Latest(file, _upper(done.label), done.log)))
-        windows.append(_Window(done.number, label, file))
+        _resolution_page(folder, page, done, now_drawn, windows)
     windows.sort(key=lambda w: w.number)
     now = f"now: {page.window}" if page.window else "now: the match is over"
     missing = page.resolved - sum(1 for w in windows if w.number > 0 and w.logged)
     earlier = (f"{counted(missing, 'resolution')} of this match came before this page was kept: their Log lines "
                "are in the spreadsheet's Log tab." if missing > 0 else "")
     last = next((w for w in reversed(windows) if w.logged and w.number == page.resolved), None)
+    latest = read_latest(folder, last.file) if last else None
     write_if_changed(folder / INDEX, render(page, now_drawn, file=INDEX, heading=_upper(now), now=True,
                                             earlier=earlier, adjusted="The GM's adjustments since the last "
                                             "resolution" if page.resolved else "The GM's adjustments",
-                                            adjustments=page.adjusted,
-                                            latest=read_latest(folder, last.file) if last else None).encode())
+                                            adjustments=_since(page.adjusted, latest.end if latest else 0),
+                                            latest=latest, opening=page.opening if page.resolved == 0 else ()
+                                            ).encode())
     write_if_changed(folder / "windows.js", _windows_js(windows, now))
     for name in SHARED:
         write_if_changed(folder / name, _asset(name).encode())
