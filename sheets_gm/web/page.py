@@ -16,10 +16,10 @@ from sheets_gm.engine.gm_events import apply_gm, gm_event_from_json
 from sheets_gm.engine.ruleset import BoardKind, Ruleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
-from sheets_gm.sync.match_record import MatchRecord
-from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.sync.life.adjust_undo import logged_changes
 from sheets_gm.sync.life.own_lines import own_lines
+from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.sync.writes import closing_word, log_line, split_line, status_line
 
 #: A public Log line as the page shows it: turn, kind, sentence.
