@@ -85,8 +85,20 @@ def _place(place: Place, i: int, shape: str, side: int) -> str:
         parts.append(f'<circle cx="{cx:.1f}" cy="{cy + 3:.1f}" r="8" fill="{escape(place.tint or "#FFFFFF")}" '
                      'stroke="#222" stroke-width=".8"/>')
         parts.append(f'<text x="{cx:.1f}" y="{cy + 6:.1f}" text-anchor="middle">{escape(badge)}</text>')
+    counted = badge.isdigit() or len(names) >= len(place.who)  # the badge counts them, or every name is written
+    parts.append("" if counted else _shared(place, (cx + HEX * 0.5, cy - HEX * 0.55) if shape == "hex" else
+                                            (x + side - 7, y + 8)))
     parts.append("</g>")
     return "".join(parts)
+
+
+def _shared(place: Place, corner: tuple[float, float]) -> str:
+    """The mark of a square or hex several stand on: their count in a dark disc at its corner ('' for one)."""
+    if len(place.who) < 2:
+        return ""
+    x, y = corner
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6.5" fill="#222"/><text class="c" x="{x:.1f}" y="{y + 3:.1f}" '
+            f'text-anchor="middle">{len(place.who)}</text>')
 
 
 def plane_svg(env: Environment, plane: Plane, index: int) -> str:

@@ -40,6 +40,105 @@
     }
   });
 
+  // Everyone on the map, a line each: its side's sign, its name, where it stands, its rank and units when its
+  // line gives them ("◆ Keldon Horde (5 · 10000)"); the finder and the list read these.
+  var SIDE_SIGNS = "◆●○▼▲■□";
+  var everyone = [];
+  places.forEach(function (plane, k) {
+    var svg = document.querySelector('svg.map[data-plane="' + k + '"]');
+    var title = svg ? (svg.getAttribute("aria-label") || "") : "";
+    plane.forEach(function (place, i) {
+      if (!place[2]) { return; }
+      // a line may hold several, two spaces apart (a battle's armies); a battle's own line ("⚔ battle") is none
+      place[2].split(/\n|\s{2,}/).forEach(function (line) {
+        if (!line.trim() || line.indexOf("⚔ ") === 0) { return; }
+        var side = "";
+        for (var c = 0; c < line.length; c++) { if (SIDE_SIGNS.indexOf(line[c]) >= 0) { side = line[c]; break; } }
+        var figures = /\((\d+) · (\d+)\)\s*$/.exec(line);
+        var name = line.replace(/^[^\p{L}\p{N}]+/u, "").replace(/\s*\(\d+ · \d+\)\s*$/, "");
+        everyone.push({side: side, name: name || line, line: line, square: place[0],
+                       where: (places.length > 1 && title !== "The map" ? title + " " : "") + place[0],
+                       rank: figures ? Number(figures[1]) : null, units: figures ? Number(figures[2]) : null,
+                       plane: k, i: i});
+      });
+    });
+  });
+  function show(who) {
+    var svg = document.querySelector('svg.map[data-plane="' + who.plane + '"]');
+    var g = svg ? svg.querySelector('g.p[data-i="' + who.i + '"]') : null;
+    if (!g) { return; }
+    document.querySelectorAll("g.p.found").forEach(function (old) { old.classList.remove("found"); });
+    g.classList.add("found");
+    g.scrollIntoView({block: "center", inline: "center"});
+    var place = places[who.plane][who.i];
+    say(place);
+    open(place);
+  }
+  function item(who) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = who.line + " — " + who.where;
+    button.addEventListener("click", function () { show(who); });
+    return button;
+  }
+  var find = document.getElementById("find");
+  var found = document.getElementById("found");
+  if (find && found) {
+    find.addEventListener("input", function () {
+      var words = find.value.trim().toLowerCase();
+      found.textContent = "";
+      if (words.length < 2) { return; }
+      var hits = everyone.filter(function (who) {
+        return who.line.toLowerCase().indexOf(words) >= 0 || who.where.toLowerCase() === words;
+      });
+      hits.slice(0, 25).forEach(function (who) {
+        var li = document.createElement("li");
+        li.appendChild(item(who));
+        found.appendChild(li);
+      });
+      var more = document.createElement("li");
+      more.className = "more";
+      more.textContent = hits.length === 0 ? "Nobody on the map matches." :
+        hits.length > 25 ? (hits.length - 25) + " more: type more letters." : "";
+      if (more.textContent) { found.appendChild(more); }
+    });
+  }
+  var roster = document.getElementById("roster");
+  if (roster) {
+    roster.querySelector(".count").textContent = String(everyone.length);
+    var body = roster.querySelector("tbody");
+    var order = {key: "", up: true};
+    var draw = function () {
+      body.textContent = "";
+      everyone.forEach(function (who) {
+        var tr = document.createElement("tr");
+        [who.side, null, who.where, who.rank, who.units].forEach(function (value) {
+          var td = document.createElement("td");
+          if (value === null) { td.appendChild(item(who)); td.firstChild.textContent = who.name; }
+          else { td.textContent = value === undefined ? "" : String(value); }
+          tr.appendChild(td);
+        });
+        body.appendChild(tr);
+      });
+    };
+    roster.querySelectorAll("th button").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var key = button.getAttribute("data-key");
+        order = {key: key, up: order.key === key ? !order.up : true};
+        everyone.sort(function (a, b) {
+          var x = a[key], y = b[key];
+          var cmp = typeof x === "number" && typeof y === "number" ? x - y :
+            String(x === null ? "" : x).localeCompare(String(y === null ? "" : y), undefined, {numeric: true});
+          return order.up ? cmp : -cmp;
+        });
+        roster.querySelectorAll("th").forEach(function (th) { th.removeAttribute("aria-sort"); });
+        button.parentNode.setAttribute("aria-sort", order.up ? "ascending" : "descending");
+        draw();
+      });
+    });
+    roster.addEventListener("toggle", function () { if (roster.open && !body.firstChild) { draw(); } });
+  }
+
   var windows = window.SHEETS_GM_WINDOWS || [];
   var here = document.body.getAttribute("data-file");
   var at = windows.findIndex(function (w) { return w.file === here; });
