@@ -27,6 +27,7 @@ from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
+from sheets_gm.web.orders import overlays, with_overlay
 from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
 from sheets_gm.web.scene import Scene, scene_of
 from sheets_gm.web.svg import plane_svg
@@ -115,9 +116,12 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
     """One page's HTML: the maps of ``state``, and what ``page`` says of the match (``now``: the open window's
     deadline, the standings and the other public tabs, which only the page of the match now shows); ``adjusted``
     heads the public Log lines of the GM's ``adjustments`` it shows; ``latest``: the last resolution's results, which
-    the page of the match now opens on; ``opening``: the set-up's Log lines, which the page of the start shows."""
+    the page of the match now opens on; ``opening``: the set-up's Log lines, which the page of the start shows. The
+    resolution's moves and battles (``log``, else ``latest``'s) are drawn on its maps (``orders.overlays``)."""
     scene = state.scene
-    planes = [{"title": plane.title, "svg": Markup(svg)} for plane, svg in zip(scene.planes, state.svgs, strict=True)]
+    drawn_log = log if resolved else latest.log if latest is not None else ()
+    planes = [{"title": plane.title, "svg": Markup(with_overlay(svg, over))}  # escaped: svg.py and orders.py
+              for plane, svg, over in zip(scene.planes, state.svgs, overlays(scene, drawn_log), strict=True)]
     link = page.sheet if page.sheet.startswith(("https://", "http://")) else ""
     values: dict[str, Any] = {
         "title": page.title, "game": page.game, "heading": heading, "file": file, "planes": planes,

@@ -45,6 +45,14 @@ def _hex_centre(col: int, row: int) -> tuple[float, float]:
     return MARGIN + HEX + col * 1.5 * HEX, MARGIN + height / 2 + row * height + (col % 2) * height / 2
 
 
+def centre(plane: Plane, place: Place) -> tuple[float, float]:
+    """The centre of ``place`` on the drawing of ``plane``, in pixels."""
+    if plane.shape == "hex":
+        return _hex_centre(place.col, place.row)
+    side = square_side(plane)
+    return MARGIN + place.col * side + side / 2, MARGIN + place.row * side + side / 2
+
+
 def square_side(plane: Plane) -> int:
     """The side of ``plane``'s squares: ``SQUARE``, or more for a small grid (Champions' 4×4 and its shrinks)."""
     return max(SQUARE, min(BIG, FILL // max(plane.cols, plane.rows, 1)))

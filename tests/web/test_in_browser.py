@@ -159,6 +159,21 @@ def test_the_finder_finds_a_unit_by_three_letters_and_opens_it(browser: Any, sit
     assert _errors(browser) == []
 
 
+@pytest.mark.parametrize("name", ruleset_names())
+def test_a_windows_moves_and_battles_are_drawn_on_its_map(browser: Any, sites: Sites, name: str) -> None:
+    drawn = []
+    for page in ("w1.html", "w2.html", "index.html"):
+        browser.get((sites[name] / page).as_uri())
+        assert _errors(browser) == []
+        drawn += browser.execute_script(
+            "return Array.from(document.querySelectorAll('svg.map .orders > *')).map(function (e) {"
+            "  var b = e.getBBox(); return [e.getAttribute('class'), b.width + b.height]; })")
+    assert drawn, "no move, mark or battle drawn in two windows"
+    assert all(size > 0 for _, size in drawn)  # each drawn where it can be seen
+    # Win or Die's two first windows deploy and Wesnoth's recruit (a mark each); every other game moves (an arrow)
+    assert any(kind == ("mk" if name in ("winordie", "wesnoth") else "mv") for kind, _ in drawn), drawn
+
+
 def test_the_deadline_reads_in_the_viewers_time_zone(browser: Any, sites: Sites) -> None:
     browser.get((sites["gvg"] / "index.html").as_uri())
     shown = browser.find_element("css selector", "time[data-local]")
