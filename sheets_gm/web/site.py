@@ -30,6 +30,7 @@ from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
 from sheets_gm.web.orders import overlays, with_overlay
 from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
 from sheets_gm.web.scene import Scene, scene_of
+from sheets_gm.web.standings import Chart, Figures, charts, end_lines, figures_of
 from sheets_gm.web.svg import plane_svg
 
 RECORD = "record.json"
@@ -58,14 +59,30 @@ class _Window:
     label: str
     file: str
     logged: bool = True  # the page of a resolution, with its Log; False: a board before one the page did not see
+    figures: Figures | None = None  # each side's figures after it (standings.figures_of its status line)
+    ends: tuple[LogLine, ...] = ()  # its Log lines saying who is out or who won
+
+    def to_json(self) -> dict[str, Any]:
+        """The window as ``record.json`` keeps it."""
+        return {"n": self.number, "label": self.label, "file": self.file, "log": self.logged,
+                **({"figures": self.figures} if self.figures is not None else {}),
+                **({"ends": [list(line) for line in self.ends]} if self.ends else {})}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> _Window:
+        """A window as ``record.json`` keeps it."""
+        figures = data.get("figures")
+        return _Window(int(data["n"]), str(data["label"]), str(data["file"]), bool(data.get("log", True)),
+                       {str(k): {str(m): float(v) for m, v in f.items()} for k, f in figures.items()}
+                       if isinstance(figures, dict) else None,
+                       tuple((str(t), str(k), str(s)) for t, k, s in data.get("ends", [])))
 
 
 def _load(folder: Path) -> tuple[str, list[_Window]]:
     """What the folder was last built for, and its resolutions' pages ('' and none for a new or unreadable one)."""
     try:
         data = json.loads((folder / RECORD).read_text(encoding="utf-8"))
-        return str(data["built"]), [_Window(int(w["n"]), str(w["label"]), str(w["file"]), bool(w.get("log", True)))
-                                    for w in data["windows"]]
+        return str(data["built"]), [_Window.from_json(w) for w in data["windows"]]
     except (OSError, ValueError, KeyError, TypeError):
         return "", []
 
@@ -112,7 +129,8 @@ def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
 def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: str = "",
            log: Sequence[LogLine] = (), now: bool = False, earlier: str = "", adjusted: str = "",
            adjustments: Sequence[LogLine] = (), latest: Latest | None = None,
-           opening: Sequence[LogLine] = ()) -> str:
+           opening: Sequence[LogLine] = (), standings: Sequence[Chart] = (),
+           ends: Sequence[LogLine] = ()) -> str:
     """One page's HTML: the maps of ``state``, and what ``page`` says of the match (``now``: the open window's
     deadline, the standings and the other public tabs, which only the page of the match now shows); ``adjusted``
     heads the public Log lines of the GM's ``adjustments`` it shows; ``latest``: the last resolution's results, which
@@ -131,7 +149,7 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
         "deadline_words": page.deadline_words, "closing": _upper(page.closing),
         "tables": [*scene.tables, *(scene.references if now else ())], "sheet_url": link,
         "sheet_name": "" if link else Path(page.sheet).name, "latest": latest,
-        "opening": opening,
+        "opening": opening, "charts": standings, "ends": ends,
     }
     return environment().get_template("page.html.j2").render(values)
 
@@ -172,7 +190,17 @@ def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn
                                            resolved=f"Resolved: {done.label}", log=done.log,
                                            adjusted="Before it, the GM's adjustments", adjustments=adjusted).encode())
     write_if_changed(folder / sidecar(file), latest_bytes(Latest(file, _upper(done.label), done.log, done.end)))
-    windows.append(_Window(done.number, label, file))
+    windows.append(_Window(done.number, label, file, figures=figures_of(page.status, page.seats),
+                           ends=tuple(end_lines(done.log))))
+
+
+def _standings(page: PageInput, windows: Sequence[_Window]) -> list[Chart]:
+    """The charts of each side's figures over the resolutions the page keeps, and now (when it differs)."""
+    series = [(w.label, w.figures) for w in windows if w.figures is not None]
+    now = figures_of(page.status, page.seats)
+    if not series or series[-1][1] != now:
+        series.append(("now", now))
+    return charts(series)
 
 
 def build_site(folder: Path, page: PageInput) -> bool:
@@ -200,12 +228,12 @@ def build_site(folder: Path, page: PageInput) -> bool:
                                             earlier=earlier, adjusted="The GM's adjustments since the last "
                                             "resolution" if page.resolved else "The GM's adjustments",
                                             adjustments=_since(page.adjusted, latest.end if latest else 0),
-                                            latest=latest, opening=page.opening if page.resolved == 0 else ()
-                                            ).encode())
+                                            latest=latest, opening=page.opening if page.resolved == 0 else (),
+                                            standings=_standings(page, windows),
+                                            ends=[line for w in windows for line in w.ends]).encode())
     write_if_changed(folder / "windows.js", _windows_js(windows, now))
     for name in SHARED:
         write_if_changed(folder / name, _asset(name).encode())
-    record = {"built": page.marker,
-              "windows": [{"n": w.number, "label": w.label, "file": w.file, "log": w.logged} for w in windows]}
+    record = {"built": page.marker, "windows": [w.to_json() for w in windows]}
     write_if_changed(folder / RECORD, json.dumps(record, ensure_ascii=False, indent=1).encode())
     return True
