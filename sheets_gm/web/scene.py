@@ -122,7 +122,7 @@ def _references(drawings: Sequence[BoardDrawing]) -> tuple[Table, ...]:
     for drawing in drawings:
         rows = [r for r in Cells(drawing, colours=False).rows if any(r)]
         if rows:
-            out.append(_table(drawing.tab or "Board", rows))
+            out.append(_table(drawing.tab, rows))  # no tab of its own (the Coalition's turn report): the page names it
     return tuple(out)
 
 

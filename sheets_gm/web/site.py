@@ -29,7 +29,7 @@ from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
 from sheets_gm.web.orders import overlays, with_overlay
 from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
-from sheets_gm.web.scene import Scene, scene_of
+from sheets_gm.web.scene import Scene, Table, scene_of
 from sheets_gm.web.standings import Chart, Figures, charts, end_lines, figures_of
 from sheets_gm.web.svg import plane_svg
 
@@ -112,6 +112,24 @@ def _places(scene: Scene) -> list[list[list[str]]]:
     return [[[p.name, p.ground, "\n".join(p.who), p.makeup] for p in plane.places] for plane in scene.planes]
 
 
+#: A table of more rows than this is folded under its title (Wesnoth's unit types: a page's height of rows).
+FOLDED_ROWS = 25
+
+
+def shown_table(table: Table, default: str) -> dict[str, Any]:
+    """A table as the page writes it: its title, each row with its kind (a caption: a first row of one cell; a line
+    of one cell; the header: the first row of several; cells), its width, and whether it is folded."""
+    rows: list[tuple[str, tuple[str, ...]]] = []
+    for row in table.rows:
+        if not any(row[1:]):
+            rows.append(("caption" if not rows else "line", row[:1]))
+        else:
+            rows.append(("head" if all(kind != "head" and kind != "cells" for kind, _ in rows) else "cells", row))
+    width = max((len(row) for row in table.rows), default=1)
+    return {"title": table.title or default, "rows": rows, "width": width, "count": len(rows),
+            "folded": len(rows) > FOLDED_ROWS}
+
+
 @dataclass(frozen=True, slots=True)
 class Drawn:
     """A state drawn for the page: its scene and each plane's SVG (drawn once, shown by every page of the state)."""
@@ -147,7 +165,8 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
         "adjusted": adjusted if adjustments else "", "adjustments": adjustments,
         "status": page.status if now or resolved else "", "deadline": page.deadline if now else "",
         "deadline_words": page.deadline_words, "closing": _upper(page.closing),
-        "tables": [*scene.tables, *(scene.references if now else ())], "sheet_url": link,
+        "tables": [*(shown_table(t, "Standings") for t in scene.tables),
+                   *(shown_table(t, "Turn report") for t in (scene.references if now else ()))], "sheet_url": link,
         "sheet_name": "" if link else Path(page.sheet).name, "latest": latest,
         "opening": opening, "charts": standings, "ends": ends,
     }
