@@ -1,7 +1,10 @@
 """The match page's folder: a page per resolution (``w3.html``: the map after it, its Log, what was resolved), one
 for the board before the first (``w0.html``), the page of the match now (``index.html``: the open window, its
-deadline, the standings, the other public tabs), the list of windows the pages step through (``windows.js``), the
-script and style every page shares, and ``record.json`` (the windows it holds, what it was last built for).
+deadline, the standings, the other public tabs, opening on the latest results), the list of windows the pages step
+through (``windows.js``), the script and style every page shares, beside each resolution's page its Log
+(``w3.log.json``: what the page of now opens on, and the Log row after it), and ``record.json`` (the windows it
+holds, each one's standings, what it was last built for). Read in order, the pages' Log lines are the board's
+public Log: each GM's adjustment's lines stand on the page of the window whose Log rows hold them.
 
 A resolution's page is written once, when the poll that made it builds the folder; an undo's build drops the pages
 past the resolutions the match still counts; a build whose ``marker`` the folder was last built for writes nothing.
