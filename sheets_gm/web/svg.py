@@ -112,8 +112,8 @@ def _shared(place: Place, corner: tuple[float, float]) -> str:
     if len(place.who) < 2:
         return ""
     x, y = corner
-    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6.5" fill="#222"/><text class="c" x="{x:.1f}" y="{y + 3:.1f}" '
-            f'text-anchor="middle">{len(place.who)}</text>')
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6.5" fill="#222"/><text class="c" style="fill:#fff" '
+            f'x="{x:.1f}" y="{y + 3:.1f}" text-anchor="middle">{len(place.who)}</text>')
 
 
 def plane_svg(env: Environment, plane: Plane, index: int) -> str:
