@@ -13,6 +13,7 @@ escape every text they are given (jinja2's autoescape): a name or an Aim a playe
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import tempfile
@@ -121,7 +122,8 @@ FOLDED_ROWS = 25
 
 def shown_table(table: Table, default: str) -> dict[str, Any]:
     """A table as the page writes it: its title, each row with its kind (a caption: a first row of one cell; a line
-    of one cell; the header: the first row of several; cells), its width, and whether it is folded."""
+    of one cell; the header: the first row of several; cells), its width, whether it is folded, and its rows'
+    HTML (``html.escape`` on every cell: a thousand cells at a time, faster than the template's escaping)."""
     rows: list[tuple[str, tuple[str, ...]]] = []
     for row in table.rows:
         if not any(row[1:]):
@@ -130,7 +132,17 @@ def shown_table(table: Table, default: str) -> dict[str, Any]:
             rows.append(("head" if all(kind != "head" and kind != "cells" for kind, _ in rows) else "cells", row))
     width = max((len(row) for row in table.rows), default=1)
     return {"title": table.title or default, "rows": rows, "width": width, "count": len(rows),
-            "folded": len(rows) > FOLDED_ROWS}
+            "folded": len(rows) > FOLDED_ROWS, "html": Markup("\n".join(_row_html(kind, row, width)
+                                                                        for kind, row in rows))}
+
+
+def _row_html(kind: str, row: Sequence[str], width: int) -> str:
+    """One row of a table, every cell escaped."""
+    if kind in ("caption", "line"):
+        tag, extra = ("th", ' class="caption"') if kind == "caption" else ("td", "")
+        return f'<tr><{tag} colspan="{width}"{extra}>{html.escape(row[0])}</{tag}></tr>'
+    tag = "th" if kind == "head" else "td"
+    return "<tr>" + "".join(f"<{tag}>{html.escape(cell)}</{tag}>" for cell in row) + "</tr>"
 
 
 @dataclass(frozen=True, slots=True)
