@@ -297,7 +297,7 @@ def _terrain(ground: str, words: Mapping[str, str]) -> str:
     if not ground:
         return words.get("", "")
     sign = ground.split(" ", 1)[0]
-    word = words.get(sign, "")
+    word = words.get(sign, words.get(sign[:1], "") if len(sign) == 2 else "")  # ⌂●: a village and its owner
     return f"{sign} {word}{ground[len(sign):]}" if word and word not in ground else ground
 
 

@@ -22,6 +22,8 @@ MARGIN = 26  # room for the labels, left and top
 HEX_OFFSETS = tuple((HEX * math.cos(math.pi / 3 * k), HEX * math.sin(math.pi / 3 * k)) for k in range(6))
 HEX_CORNERS = " ".join(f"{x:.1f},{y:.1f}" for x, y in HEX_OFFSETS)
 _FACTIONS = ("white", "blue", "black", "red", "green")
+#: The signs of ground a player owns, whose owner's sign the board writes right after them (a village: ``⌂●``).
+OWNED = "⌂"
 
 
 @lru_cache(maxsize=4096)
@@ -31,8 +33,15 @@ def _escaped(text: str) -> str:
 
 
 def _mark(place: Place) -> str:
-    """The sign of what stands on the ground ('' for plain ground): the first sign of its words, not a letter."""
-    return next((ch for ch in place.ground if not ch.isalnum() and not ch.isspace() and ch not in "·()-/"), "")
+    """The sign of what stands on the ground ('' for plain ground): the first sign of its words, not a letter, with
+    the owner's sign written right after it (Wesnoth's village ``⌂●``: whose it is, seen without hovering)."""
+    at = next((i for i, ch in enumerate(place.ground) if not ch.isalnum() and not ch.isspace() and ch not in "·()-/"),
+              None)
+    if at is None:
+        return ""
+    owner = place.ground[at + 1:at + 2]
+    owned = place.ground[at] in OWNED and owner and not owner.isalnum() and not owner.isspace()
+    return place.ground[at:at + 2] if owned else place.ground[at]
 
 
 def _symbol(place: Place) -> str:

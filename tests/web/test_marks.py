@@ -24,3 +24,18 @@ def test_a_square_several_share_carries_their_count() -> None:
 def test_a_badge_that_counts_them_is_not_counted_again() -> None:
     assert '<text class="c"' not in _svg(("Bo", "Lu", "Ned"))  # Champions' badge: how many stand there
     assert '<text class="c"' not in _svg(("◆ Keldon Horde", "◆ Shiv Firebrands"), size=4)  # both names written
+
+
+def test_a_villages_owner_is_drawn_beside_it_not_only_on_hover() -> None:
+    from sheets_gm.web.scene import sign_words
+    from sheets_gm.web.svg import _mark
+
+    def ground(text: str) -> Place:
+        return Place("K5", 0, 0, "#FFFFFF", text, (), "")
+
+    assert _mark(ground("⌂●")) == "⌂●" and _mark(ground("⌂ village")) == "⌂"
+    assert _mark(ground("▲▲ mountain")) == "▲"  # a mountain's two signs are one ground, not an owner
+    from sheets_gm.web.scene import _terrain
+
+    words = sign_words(["♣ forest · ⌂ village, followed by its owner's sign · plain unmarked"])
+    assert _terrain("⌂●", words) == "⌂● village" and _terrain("⌂", words) == "⌂ village"
