@@ -174,6 +174,24 @@ def test_a_windows_moves_and_battles_are_drawn_on_its_map(browser: Any, sites: S
     assert any(kind == ("mk" if name in ("winordie", "wesnoth") else "mv") for kind, _ in drawn), drawn
 
 
+@pytest.mark.parametrize("name", ["champions", "gvg"])
+def test_a_clicks_box_says_what_the_pages_log_says_of_who_stands_there(browser: Any, sites: Sites,
+                                                                       name: str) -> None:
+    browser.get((sites[name] / "w1.html").as_uri())
+    told = 0
+    for place in browser.find_elements("css selector", "svg.map g.p.u")[:8]:
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", place)
+        place.click()
+        dialog = browser.find_element("id", "makeup")
+        head, _, lines = dialog.find_element("css selector", ".text").text.partition("In this page's Log:\n")
+        who = [w.strip("⚔☗✪✚▼▲ ") for w in head.split("\n")[:4] if w.strip()]
+        assert not lines or all(any(w in line for w in who) for line in lines.split("\n")), (who, lines)
+        told += bool(lines)
+        dialog.find_element("css selector", "button").click()
+    assert told, "no box said what the window's Log says of who stands there"
+    assert _errors(browser) == []
+
+
 def test_the_deadline_reads_in_the_viewers_time_zone(browser: Any, sites: Sites) -> None:
     browser.get((sites["gvg"] / "index.html").as_uri())
     shown = browser.find_element("css selector", "time[data-local]")

@@ -19,10 +19,34 @@
     var svg = g ? g.closest("svg.map") : null;
     return g && svg ? places[Number(svg.getAttribute("data-plane"))][Number(g.getAttribute("data-i"))] : null;
   }
+  // The Log lines this page shows (the window's, or the latest results'), for what a click on a place opens
+  var logLines = Array.prototype.map.call(
+    document.querySelectorAll("section.latest tbody tr td:last-child, section.log tbody tr td:last-child"),
+    function (td) { return td.textContent; });
+  function named(place) {
+    var names = place[2].split(/\n|\s{2,}/).map(function (line) {
+      return line.replace(/^[^\p{L}\p{N}]+/u, "").replace(/\s*\(\d+ · \d+\)\s*$/, "")
+        .replace(/[^\p{L}\p{N}]+$/u, "").split(" (")[0];
+    }).reduce(function (all, name) {  // and its id, up to its first number (Bo-R4 of "Bo-R4 Footpad 30/30 HP")
+      var id = /^[^\d]*\d+/.exec(name);
+      return all.concat(id && id[0] !== name ? [name, id[0]] : [name]);
+    }, []).filter(function (name) { return name.length > 1; });
+    var words = names.map(function (name) {
+      return new RegExp("(^|[^\\p{L}\\p{N}])" + name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") +
+                        "($|[^\\p{L}\\p{N}])", "u");
+    });
+    var found = [];
+    logLines.forEach(function (line) {
+      if (found.length < 12 && words.some(function (word) { return word.test(line); })) { found.push(line); }
+    });
+    return found;
+  }
   function open(place) {
     if (!place || !place[3]) { return; }
+    var lines = named(place);
     dialog.querySelector(".name").textContent = place[0];
-    dialog.querySelector(".text").textContent = place[3];
+    dialog.querySelector(".text").textContent = place[3] +
+      (lines.length ? "\n\nIn this page's Log:\n" + lines.join("\n") : "");
     if (dialog.showModal) { dialog.showModal(); } else { dialog.setAttribute("open", ""); }
   }
   document.querySelectorAll("svg.map").forEach(function (svg) {
