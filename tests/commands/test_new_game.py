@@ -4,6 +4,7 @@ tests as written; and the toy game is that starting game made into noughts and c
 from __future__ import annotations
 
 import importlib.util
+import keyword
 import os
 import re
 import shutil
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.commands.new_game import MAX_TITLE, NAME, planned, write_game
+from sheets_gm.commands.new_game import MAX_TITLE, NAME, planned, refused_name, write_game
 from tests.paths import ROOT
 
 #: What a copy of the checkout needs for the game's tests: the package, the starter, the tests and their settings.
@@ -99,6 +100,14 @@ def test_the_game_it_writes_has_under_30_lines_of_boilerplate(checkout: Path) ->
     ("Salvo", "'Salvo' cannot name a game: write 2 to 31 lower-case letters"),
     ("class", "'class' cannot name a game"),
     ("gvg", "a game called 'gvg' is in this checkout already"),
+    # issue 77: a package beside a core module of its name shadowed it, and every command failed to import it
+    ("registry", "'registry' cannot name a game: the game's package would stand beside sheets_gm/rulesets/registry.py"
+                 ", the core's own, and shadow it (every command would then fail to import it)"),
+    ("kit", "would stand beside sheets_gm/rulesets/kit.py, the core's own, and shadow it"),
+    ("sheet", "would stand beside sheets_gm/rulesets/sheet.py, the core's own, and shadow it"),
+    ("parts", "sheets_gm/rulesets/parts/ is the core's own package"),
+    ("dice", "'dice' cannot name a game: sheets_gm/engine/dice.py is a part of sheets_gm of that name already, and a "
+             "name means one thing in the package"),
 ])
 def test_a_name_that_cannot_be_a_new_games_is_refused_before_anything_is_written(
         tmp_path: Path, name: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -106,6 +115,16 @@ def test_a_name_that_cannot_be_a_new_games_is_refused_before_anything_is_written
     assert main(["new-game", name, "--root", str(tmp_path)]) == 1
     assert message in capsys.readouterr().err
     assert not [p for p in tmp_path.rglob("*") if p.is_file()]
+
+
+def test_every_name_of_a_module_of_sheets_gm_is_refused() -> None:
+    """Issue 77's class: each module and package name of the package (its games' too) is refused with its reason."""
+    names = {p.stem for p in (ROOT / "sheets_gm").rglob("*.py") if p.stem != "__init__"}
+    names |= {p.parent.name for p in (ROOT / "sheets_gm").rglob("__init__.py")} - {"sheets_gm"}
+    games = {p.parent.name for p in (ROOT / "sheets_gm/rulesets").glob("*/game.py")}
+    for name in sorted(n for n in names - games if NAME.fullmatch(n) and not keyword.iskeyword(n)):
+        assert "cannot name a game: " in refused_name(ROOT, name), name
+    assert refused_name(ROOT, "scouting") == ""
 
 
 def test_files_in_the_way_are_named_and_nothing_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

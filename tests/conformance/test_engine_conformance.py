@@ -10,13 +10,13 @@ seat's secrets; and a match ends within ``traits.max_windows``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
-from sheets_gm.engine.ruleset import JUDGE, Ruleset, Window
+from sheets_gm.engine.ruleset import JUDGE, BotKind, Ruleset, Window
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, ruleset_names
 from tests.toygame.registered import toy_registered
 
@@ -37,9 +37,11 @@ class PlayedMatch:
     seed: bytes = b""  # the match's seed: its dice
 
 
-def play(rules: AnyRuleset, seed: bytes, bot: str | None = None) -> PlayedMatch:
-    """A whole match with one bot kind on every seat (default: the ruleset's first)."""
-    factories = bots_of(rules)
+def play(rules: AnyRuleset, seed: bytes, bot: str | None = None,
+         kinds: Mapping[str, BotKind] | None = None) -> PlayedMatch:
+    """A whole match with one bot kind on every seat (default: the ruleset's first), of the game's kinds of bot or
+    of ``kinds``."""
+    factories = kinds or bots_of(rules)
     make = factories[bot or next(iter(factories))].make
     start = rules.new_match(rules.sample_roster(), seed)
     judge = (JUDGE,) if rules.traits.judge else ()  # a judge's window lists JUDGE, which is no seat
