@@ -213,10 +213,10 @@ def comparable_typists(config: MatchConfig, seat: str) -> tuple[Makers, Makers] 
     rules, state = record.ruleset, record.state
     kinds = list(bots_of(rules).values())
     seats = (*config.seats, JUDGE)
-    one = {s: functools.partial(kinds[0].make, f"one/{s}") for s in seats}
+    one: Makers = {s: functools.partial(kinds[0].make, f"one/{s}") for s in seats}
     for n, differing in enumerate(s for s in seats for _ in range(2) if s != seat):  # one other seat at a time
-        other = {s: functools.partial(kinds[n % len(kinds)].make, f"another/{n}/{s}") if s == differing else one[s]
-                 for s in seats}
+        other: Makers = {s: functools.partial(kinds[n % len(kinds)].make, f"another/{n}/{s}") if s == differing
+                         else one[s] for s in seats}
         orders = [orders_of(rules, state, record.seed, makers) for makers in (one, other)]
         if canonical(rules.orders_codec.to_json(orders[0])) == canonical(rules.orders_codec.to_json(orders[1])):
             continue
