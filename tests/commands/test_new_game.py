@@ -70,7 +70,8 @@ def test_the_game_it_writes_passes_the_conformance_tests_its_scenario_and_ruff(c
     tests = ["tests/conformance/test_engine_conformance.py", "tests/conformance/test_sheet_conformance.py",
              "tests/conformance/test_game_records.py", "tests/conformance/test_rules_pages.py",
              "tests/test_scenarios.py", "tests/sync/test_bot_seats.py",  # 3 seats, and no core test edited for it
-             "tests/conformance/test_noninterference_orders.py", "tests/conformance/test_orders_bound_to_window.py"]
+             "tests/conformance/test_noninterference_orders.py", "tests/conformance/test_orders_bound_to_window.py",
+             "tests/conformance/test_noninterference_resolution.py"]
     done = subprocess.run([sys.executable, "-m", "pytest", "-o", "addopts=", "-m", "not soak", "-n", "0", "-q", "-p",
                            "no:cacheprovider", "--game", "salvo", *tests],
                           cwd=checkout, env=env, capture_output=True, text=True, check=False)

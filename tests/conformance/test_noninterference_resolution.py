@@ -291,3 +291,17 @@ def test_another_player_s_orders_published_in_the_log_are_found_in_the_files(tmp
     found, same = compare_after(tmp_path, "champions", "Ann", max(1, warm_up("champions")))
     assert same and any(re.match(r"board\.xlsx: tab '[^']+' cell [A-Z]+[0-9]+: 'Orders: .*' / 'Orders: ", d)
                         for d in found), found
+
+
+def test_champions_looting_lines_tell_a_tile_who_else_loots_there_as_its_rules_declare(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the walk found in Champions: a looter's line names the tile's draw of who loots first, which tells the
+    looters of a tile whether another there looted. Its rules print the draw so that it can be checked, and name the
+    looting lines a reveal; without that declaration, the first window's walk (every seat) finds the line."""
+    rules: AnyRuleset = create_ruleset("champions")
+    match = play(rules, b"noninterference/after")
+    first = replace(match, states=match.states[:1], windows=match.windows[:1], orders_json=match.orders_json[:1])
+    assert walk(rules, first, every=1).found == []
+    monkeypatch.setattr(type(rules), "reveals", frozenset())
+    found = walk(rules, first, every=1).found
+    assert found and all("the other lines it reads differs" in d and "/lootorder/" in d for d in found), found
