@@ -3,7 +3,7 @@
 It writes the game's package (``sheets_gm/rulesets/NAME/``), its template folder (``templates/NAME/``: the sheet
 layout and a starter match config), its rules page (``docs/rules-NAME.md``, with the settings table made from the
 game's settings) and a scenario (``tests/scenarios/NAME/``): nothing else (the registry finds a game by its
-folder). The game is the starter in ``starter/`` (a race: each turn every player lists up to 3 moves,
+folder). The game is the starter in ``sheets_gm/commands/starter/`` (a race: each turn every player lists up to 3 moves,
 a die rolled before each after the first), named NAME; it passes the conformance tests as written, and
 ``scripts/test_game.sh NAME`` runs them (``docs/adding-a-ruleset.md``).
 """
@@ -24,7 +24,7 @@ from sheets_gm.commands.base import UserError, command
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: The starter game, in the checkout: its files name it ``newgame``; its classes' names (``Rules``, ``State``…) are
 #: its package's, the same in every game made from it.
-STARTER = "starter"
+STARTER = "sheets_gm/commands/starter"
 NAME = re.compile(r"[a-z][a-z0-9_]{1,30}")
 #: The longest title: it stands in the game's traits, on a line of its own that the linter's line length must hold
 #: (the starter's lines are short enough for the longest name and title, its imports in order for any name).

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.commands.new_game import MAX_TITLE, NAME, planned, refused_name, write_game
+from sheets_gm.commands.new_game import MAX_TITLE, NAME, STARTER, planned, refused_name, write_game
 from tests.paths import ROOT
 
 #: What a copy of the checkout needs for the game's tests: the package, the starter, the tests and their settings.
-COPIED = ("sheets_gm", "templates", "starter", "tests", "pyproject.toml")
+COPIED = ("sheets_gm", "templates", "tests", "pyproject.toml")
 
 
 def copied_checkout(root: Path, names: tuple[str, ...]) -> Path:
@@ -131,7 +131,7 @@ def test_every_name_of_a_module_of_sheets_gm_is_refused() -> None:
 def test_files_in_the_way_are_named_and_nothing_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "sheets_gm/rulesets").mkdir(parents=True)
     shutil.copy(ROOT / "sheets_gm/rulesets/registry.py", tmp_path / "sheets_gm/rulesets/registry.py")
-    shutil.copytree(ROOT / "starter", tmp_path / "starter")
+    shutil.copytree(ROOT / STARTER, tmp_path / STARTER)
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs/rules-salvo.md").write_text("mine", encoding="utf-8")
     assert main(["new-game", "salvo", "--root", str(tmp_path)]) == 1
@@ -151,7 +151,7 @@ def test_no_line_of_the_starter_outgrows_the_linter_for_the_longest_name_and_tit
     length, so no game is laid out again by a formatter (which spread its traits over 12 lines for 'sealedbid')."""
     longest = "a" + "_b" * 15
     assert NAME.fullmatch(longest) and len(longest) == 31
-    copied_checkout(tmp_path, ("starter",))
+    copied_checkout(tmp_path, (STARTER,))
     write_game(tmp_path, longest, "T" * MAX_TITLE)
     lines = [line for p in (tmp_path / "sheets_gm/rulesets" / longest).glob("*.py")
              for line in p.read_text(encoding="utf-8").splitlines()]
@@ -164,7 +164,7 @@ def test_the_game_it_writes_is_clean_under_ruff_whatever_the_length_of_its_name(
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
     if ruff is None:
         pytest.skip("ruff is not installed beside this Python (the test extras bring it)")
-    copied_checkout(tmp_path, ("sheets_gm", "starter", "pyproject.toml"))
+    copied_checkout(tmp_path, ("sheets_gm", "pyproject.toml"))
     names = ["auction", "a_very_long_name_of_a_new_game1", "aa", "zz9"]
     for name in names:
         write_game(tmp_path, name, name.capitalize())
@@ -186,7 +186,7 @@ def test_the_starter_shows_a_list_table_a_die_given_and_dice_pins_a_status_and_a
     """Issue 65: what a contributor copies has one of each thing a game needs, and its scenario pins what it rolls."""
     import yaml
 
-    starter = ROOT / "starter"
+    starter = ROOT / STARTER
     tables = yaml.safe_load((starter / "template/sheet.yaml").read_text(encoding="utf-8"))["inputs"]
     assert any(t["rows"] != "seat" and t["min_rows"] > 1 and t.get("ordered") for t in tables)
     scenario = yaml.safe_load((starter / "scenario.yaml").read_text(encoding="utf-8"))
