@@ -20,8 +20,8 @@ ODD_DIGITS = ("¹", "²³", "①", "3²", "⁴2")
 
 
 def isdigit_calls() -> list[str]:
-    """Each ``….isdigit()`` in the package and in the new game's starter (``sheets_gm/commands/starter/``: every game made
-    from it starts with its readers), as 'path:line'."""
+    """Each ``….isdigit()`` in the package and in the new game's starter (``sheets_gm/commands/starter/``: every
+    game made from it starts with its readers), as 'path:line'."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
