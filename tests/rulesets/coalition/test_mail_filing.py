@@ -128,14 +128,14 @@ def test_a_strategy_is_filed_for_its_battle_from_a_player_of_it_or_the_leader_on
         return file_mail(s, ROSTER, sender=sender, subject=title, lines=[text], text=text, received=AT,
                          deadline=AT + dt.timedelta(hours=1))
     ann = mail("ann@example.org", "Ann: Rabid Cat attacks Various Puppies [Kill Attempt]")
-    assert ann.strategy is not None and (ann.strategy.side, ann.strategy.player) == ("coalition", "Ann")
-    assert ann.strategy.labels == ("Kill Attempt",) and ann.strategy.text == "Charge at dawn."
+    assert ann.sealed is not None and (ann.sealed.seat, ann.sealed.player) == ("coalition", "Ann")
+    assert ann.sealed.labels == ("Kill Attempt",) and ann.sealed.text == "Charge at dawn."
     dee = mail("dee@example.org", "Dee: Various Puppies vs Rabid Cat - contingency")  # Phyrexia's leader
-    assert dee.strategy is not None and dee.strategy.side == "phyrexia"
+    assert dee.sealed is not None and dee.sealed.seat == "phyrexia"
     cy = mail("cy@example.org", "Cy: Rabid Cat attacks Various Puppies")  # the Coalition's leader
-    assert cy.strategy is not None and cy.strategy.side == "coalition" and cy.strategy.player == "Cy"
+    assert cy.sealed is not None and cy.sealed.seat == "coalition" and cy.sealed.player == "Cy"
     bo = mail("bo@example.org", "Bo: Rabid Cat attacks Various Puppies")
-    assert bo.strategy is not None and (bo.strategy.side, bo.strategy.player) == ("phyrexia", "Bo")
+    assert bo.sealed is not None and (bo.sealed.seat, bo.sealed.player) == ("phyrexia", "Bo")
     refused = file_mail(s, Roster(ROSTER.seats, (*ROSTER.members, _row("Other", "phyrexia", "Eve", "eve@x.org", 1))),
                         sender="eve@x.org", subject="Eve: Rabid Cat attacks Various Puppies", lines=["x"], text="x",
                         received=AT, deadline=None)
@@ -143,7 +143,7 @@ def test_a_strategy_is_filed_for_its_battle_from_a_player_of_it_or_the_leader_on
     assert "body of the mail" in mail("ann@example.org", "Ann: Rabid Cat attacks Various Puppies", " ").unread
     late = file_mail(s, ROSTER, sender="ann@example.org", subject="Ann: Rabid Cat attacks Various Puppies",
                      lines=["x"], text="x", received=AT, deadline=AT - dt.timedelta(minutes=1))
-    assert late.unread.startswith("late:") and late.strategy is None
+    assert late.unread.startswith("late:") and late.sealed is None
     early = file_mail(state(*ARMIES, battles=(battle,)), ROSTER, sender="ann@example.org",
                       subject="Ann: Rabid Cat attacks Various Puppies", lines=["x"], text="x", received=AT,
                       deadline=None)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 
 from sheets_gm.engine.ruleset import Roster
@@ -22,60 +21,12 @@ from sheets_gm.rulesets.coalition.enums import Phase
 from sheets_gm.rulesets.coalition.forum import battle_title
 from sheets_gm.rulesets.coalition.mail.senders import Sender, may_order, who_sent
 from sheets_gm.rulesets.coalition.mail.titles import LABEL_PATTERN, VERB_PATTERN, match_title
-from sheets_gm.rulesets.coalition.sheet.read import post_line_army, post_line_chatter
+from sheets_gm.rulesets.coalition.sheet.read import MAIL_MARK, post_line_army, post_line_chatter
 from sheets_gm.rulesets.coalition.state import CoalitionState
+from sheets_gm.rulesets.parts.mail import Filing, Sealed
 
 MOVEMENT = "movement"
 STRATEGY = "strategy"
-
-
-@dataclass(frozen=True)
-class Strategy:
-    """A battle strategy as the judge's record keeps it: the battle (its square and title), the side it is for, who
-    sent it and when the server received it, its labels, its title and its text."""
-
-    battle: str
-    title: str
-    side: str
-    sender: str
-    player: str
-    received: str
-    labels: tuple[str, ...]
-    subject: str
-    text: str
-    read_as: tuple[tuple[str, str], ...] = ()
-
-    def to_json(self) -> dict[str, object]:
-        """The record's form."""
-        return {"battle": self.battle, "title": self.title, "side": self.side, "sender": self.sender,
-                "player": self.player, "received": self.received, "labels": list(self.labels),
-                "subject": self.subject, "text": self.text, "read_as": [list(p) for p in self.read_as]}
-
-    @staticmethod
-    def from_json(raw: dict[str, object]) -> Strategy:
-        """A strategy from the record."""
-        labels = raw.get("labels", [])
-        pairs = raw.get("read_as", [])
-        return Strategy(str(raw["battle"]), str(raw.get("title", "")), str(raw["side"]), str(raw["sender"]),
-                        str(raw.get("player", "")), str(raw["received"]),
-                        tuple(str(x) for x in labels) if isinstance(labels, list) else (),
-                        str(raw.get("subject", "")), str(raw.get("text", "")),
-                        tuple((str(a), str(b)) for a, b in pairs) if isinstance(pairs, list) else ())
-
-
-@dataclass(frozen=True)
-class Filing:
-    """What a mail becomes: ``kind`` (movement or strategy), the lines to type by side (``lines``), the lines not
-    typed and why (``refused``), the lines passed over as chatter (``chatter``), the ``strategy`` to record, and
-    ``unread``: why nothing of it is read ('' when something is)."""
-
-    kind: str
-    sender: Sender
-    lines: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    refused: tuple[tuple[str, str], ...] = ()
-    chatter: tuple[str, ...] = ()
-    strategy: Strategy | None = None
-    unread: str = ""
 
 
 def mail_kind(subject: str) -> str:
@@ -102,17 +53,17 @@ def file_mail(state: CoalitionState, roster: Roster, *, sender: str, subject: st
     who = who_sent(roster, sender)
     kind = mail_kind(subject)
     if not who.known:
-        return Filing(kind, who, unread=f"{sender} is no player's address in the roster: the judge reads mail from "
-                                         "the addresses of the armies' players (ask the judge to add yours)")
+        return Filing(kind, who.name, unread=f"{sender} is no player's address in the roster: the judge reads mail "
+                                             "from the addresses of the armies' players (ask the judge to add yours)")
     if kind == STRATEGY:
         return _strategy(state, roster, who, subject, text, received, deadline)
     if state.phase is not Phase.ORDERS:
-        return Filing(kind, who, unread=f"late: the turn {state.turn} orders window is closed (the battles are "
+        return Filing(kind, who.name, unread=f"late: the turn {state.turn} orders window is closed (the battles are "
                                         "being judged): movement is read in the orders window only; it is "
                                         "discarded and kept in the judge's record")
     late = _late(received, deadline, f"turn {state.turn} orders")
     if late:
-        return Filing(kind, who, unread=late)
+        return Filing(kind, who.name, unread=late)
     return _movement(state, roster, who, lines)
 
 
@@ -136,7 +87,7 @@ def _movement(state: CoalitionState, roster: Roster, who: Sender, lines: Sequenc
             typed.setdefault(side_of[army], []).append(line)
     unread = "" if typed else "no line of it names an army you may order" if refused else \
         "no line of it is an army's order (Army Name: Plane; Start > Next > End - Order)"
-    return Filing(MOVEMENT, who, {s: tuple(ls) for s, ls in typed.items()}, tuple(refused), tuple(chatter),
+    return Filing(MOVEMENT, who.name, {s: tuple(ls) for s, ls in typed.items()}, tuple(refused), tuple(chatter),
                   unread=unread)
 
 
@@ -144,25 +95,38 @@ def _strategy(state: CoalitionState, roster: Roster, who: Sender, subject: str, 
               deadline: datetime | None) -> Filing:
     battles = [b for b in state.battles if b.announced] if state.phase is Phase.RESULTS else []
     if not battles:
-        return Filing(STRATEGY, who, unread="no battle awaits strategies now: strategies are sent after the Battle "
-                                            "Announcements, before the battle deadline")
+        return Filing(STRATEGY, who.name, unread="no battle awaits strategies now: strategies are sent after the "
+                                                 "Battle Announcements, before the battle deadline")
     late = _late(received, deadline, f"turn {state.turn} battle")
     if late:
-        return Filing(STRATEGY, who, unread=late)
+        return Filing(STRATEGY, who.name, unread=late)
     found = match_title(subject, battles)
     if found.battle is None:
-        return Filing(STRATEGY, who, unread=f"no battle matched: {found.why}")
+        return Filing(STRATEGY, who.name, unread=f"no battle matched: {found.why}")
     battle = found.battle
     whys = {army: may_order(roster, who, army) for army in battle.armies}
     mine = [army for army, why in whys.items() if not why]
     if not mine:
-        return Filing(STRATEGY, who, unread=f"refused for {battle_title(battle)} ({battle.at}): only a player of one "
-                                            "of its armies, or her side's leader, sends its strategy")
+        return Filing(STRATEGY, who.name, unread=f"refused for {battle_title(battle)} ({battle.at}): only a player "
+                                                 "of one of its armies, or her side's leader, sends its strategy")
     if not text.strip():
-        return Filing(STRATEGY, who, unread="it holds no text: a strategy is written in the body of the mail, not "
+        return Filing(STRATEGY, who.name, unread="it holds no text: a strategy is written in the body of the mail, not "
                                             "in an attachment")
     side = next(a.side.value for a in state.armies if a.name == mine[0])
     player = next((p for s, p in who.players if s == side and p), who.name)
-    return Filing(STRATEGY, who, strategy=Strategy(
+    return Filing(STRATEGY, who.name, sealed=Sealed(
         battle.at, battle_title(battle), side, who.address, player, received.isoformat(), found.labels, subject,
         text.strip(), found.read_as))
+
+
+class CoalitionMail:
+    """The Coalition's part that reads mail to the judge (``Game.mail``): its lines go to the side's Forum tab."""
+
+    post_table = "post"
+    heading_mark = MAIL_MARK
+
+    def file(self, state: CoalitionState, roster: Roster, *, sender: str, subject: str, lines: Sequence[str],
+             text: str, received: datetime, deadline: datetime | None) -> Filing:
+        """``file_mail``."""
+        return file_mail(state, roster, sender=sender, subject=subject, lines=lines, text=text, received=received,
+                         deadline=deadline)

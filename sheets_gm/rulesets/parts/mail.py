@@ -1,0 +1,77 @@
+"""The part of a game that reads mail to the judge (``Game.mail``): what becomes of one mail, as plain data the door
+(``running.mailroom``) carries out: lines to type into a seat's post table, a sealed submission for the judge alone
+(a battle strategy), or why nothing of it is read. The door owns what every game's mail shares: the handled-once
+record, typing the lines below what a seat typed, the receipt to the sender alone."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from sheets_gm.engine.ruleset import Roster
+
+
+@dataclass(frozen=True)
+class Sealed:
+    """A submission for the judge's eyes alone (a battle strategy): the ``subject`` it is filed under (a battle's
+    square) and its ``title`` for people, the ``seat`` it is for, who sent it (``sender``, ``player``) and when the
+    server received it (ISO), its ``labels``, the mail's ``subject_line`` and ``text``, and how near names in the
+    title were read (``read_as``)."""
+
+    subject: str
+    title: str
+    seat: str
+    sender: str
+    player: str
+    received: str
+    labels: tuple[str, ...]
+    subject_line: str
+    text: str
+    read_as: tuple[tuple[str, str], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The record's form."""
+        return {"subject": self.subject, "title": self.title, "seat": self.seat, "sender": self.sender,
+                "player": self.player, "received": self.received, "labels": list(self.labels),
+                "subject_line": self.subject_line, "text": self.text, "read_as": [list(p) for p in self.read_as]}
+
+    @staticmethod
+    def from_json(raw: Mapping[str, Any]) -> Sealed:
+        """A submission from the record."""
+        return Sealed(str(raw["subject"]), str(raw.get("title", "")), str(raw["seat"]), str(raw["sender"]),
+                      str(raw.get("player", "")), str(raw["received"]), tuple(map(str, raw.get("labels", ()))),
+                      str(raw.get("subject_line", "")), str(raw.get("text", "")),
+                      tuple((str(a), str(b)) for a, b in raw.get("read_as", ())))
+
+
+@dataclass(frozen=True)
+class Filing:
+    """What a mail becomes: its ``kind`` (the game's word: movement, strategy), the lines to type by seat
+    (``lines``), the lines not typed and why (``refused``), the lines passed over as chatter (``chatter``), the
+    ``sealed`` submission to keep for the judge, ``unread``: why nothing of it is read ('' when something is), and
+    ``sender_name``: who the roster says sent it."""
+
+    kind: str
+    sender_name: str = ""
+    lines: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    refused: tuple[tuple[str, str], ...] = ()
+    chatter: tuple[str, ...] = ()
+    sealed: Sealed | None = None
+    unread: str = ""
+
+
+class MailPart(Protocol):
+    """A game's reading of mail to the judge."""
+
+    #: The seat input table a mail's lines are typed into (a side's post), and the mark its heading line begins with,
+    #: which that table's reading passes over.
+    post_table: str
+    heading_mark: str
+
+    def file(self, state: Any, roster: Roster, *, sender: str, subject: str, lines: Sequence[str], text: str,
+             received: datetime, deadline: datetime | None) -> Filing:
+        """What becomes of a mail from ``sender`` received at ``received`` while the open window closes at
+        ``deadline`` (None: no deadline)."""
+        ...

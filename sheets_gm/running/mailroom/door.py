@@ -1,0 +1,157 @@
+"""One poll's mail: read from the judge's mailbox, filed before the poll reads the sheets, answered after it.
+
+Before the poll, under the match lock as a GM's change (the gate's record forgotten: the next poll reads every
+spreadsheet): each new mail is filed by the game's mail part (``Game.mail``) and entered in the judge's record
+before its lines are typed (``typing``), so a poll cut after the write files the same cells again rather than new
+ones. Then the poll runs as ever and answers the lines as it answers pasted ones. After it, each mail's receipt
+quotes those answers and goes to its sender alone (``receipts``), and the mailbox is told the mail is handled. A
+mail never answered (``Mail.answer`` False: an automatic one, our own) is kept in the record and gets no receipt.
+With no new mail the poll runs untouched (an idle poll stays idle)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol, TypeVar
+
+from sheets_gm.mailbox.message import Mail
+from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.match_roster import repair_roster
+from sheets_gm.notify.announce import send_due
+from sheets_gm.notify.notices import match_id
+from sheets_gm.notify.outbox import Outbox
+from sheets_gm.rulesets.parts.mail import Filing
+from sheets_gm.rulesets.registry import get_game, get_ruleset
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.mailroom.receipts import receipt_body, receipt_letter
+from sheets_gm.running.mailroom.record import MailEntry, MailRecord
+from sheets_gm.running.mailroom.typing import ToType, answers, heading, type_mail
+from sheets_gm.running.run import gm_change
+from sheets_gm.sync.deadline import deadline_moment
+from sheets_gm.sync.read import MatchRead, read_match
+
+T = TypeVar("T")
+
+
+class Inbox(Protocol):
+    """The judge's mailbox as the door uses it: the mail not yet handled (each begun), and its end once answered."""
+
+    def new_mail(self) -> Sequence[Mail]:
+        """The mail not handled yet (a mail begun and not finished comes back)."""
+        ...
+
+    def finish(self, mail: Mail) -> None:
+        """Mark ``mail`` handled: it never comes back."""
+        ...
+
+
+def mail_key(mail: Mail) -> str:
+    """The record's key of a mail: its ``Message-ID`` (made from its UID where it has none)."""
+    return mail.message_id.strip("<>") or f"{mail.uidvalidity}.{mail.uid}"
+
+
+@dataclass
+class Filed:
+    """The mail this poll filed: the read it was typed against, the entries by key, the mails by key, and where
+    each one's lines went."""
+
+    read: MatchRead
+    entries: dict[str, MailEntry]
+    mails: dict[str, Mail]
+    typed: dict[str, dict[str, tuple[str, ...]]]
+
+
+def with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable[[], T],
+              inbox: Inbox | None) -> T:
+    """Run ``poll`` with the mailbox's new mail filed before it and answered after it (see the module notes)."""
+    mails = list(inbox.new_mail()) if inbox is not None else []
+    game = get_game(config.ruleset)
+    if not mails or game.mail is None or inbox is None:
+        return poll()
+    filed = file_mails(config, mails)
+    result = poll()
+    answer_mails(config, filed, clock)
+    for mail in mails:
+        inbox.finish(mail)
+    send_due(config, clock)
+    return result
+
+
+def _entry(mail: Mail, key: str, filing: Filing | None, window: str) -> MailEntry:
+    unread = mail.refused or ("" if filing is None else filing.unread)
+    return MailEntry(key, mail.sender, mail.subject, mail.received.isoformat(),
+                     filing.kind if filing is not None else "", window, unread,
+                     [list(p) for p in filing.refused] if filing else [], list(filing.chatter) if filing else [],
+                     sealed=filing.sealed.to_json() if filing and filing.sealed and not unread else None,
+                     answer=mail.answer)
+
+
+def file_mails(config: MatchConfig, mails: Sequence[Mail]) -> Filed:
+    """File each mail (see the module notes); returns what the answers need."""
+    game = get_game(config.ruleset)
+    part = game.mail
+    assert part is not None
+    record = MailRecord.of(config.path)
+    with gm_change(config):
+        sheets = open_match_sheets(config)
+        read = read_match(sheets, get_ruleset(config.ruleset))
+        state = read.record.state
+        window = read.record.ruleset.window(state)
+        window_key = window.key if window is not None else ""
+        roster = repair_roster(config, sheets)
+        deadline = deadline_moment(read.record.deadline)
+        todo: list[ToType] = []
+        typed: dict[str, dict[str, tuple[str, ...]]] = {}
+        for mail in mails:
+            key = mail_key(mail)
+            entry = record.entries.get(key)
+            filing = None
+            if entry is None:
+                read_it = mail.answer and not mail.refused
+                filing = part.file(state, roster, sender=mail.sender, subject=mail.subject, lines=mail.lines,
+                                   text=mail.text, received=mail.received, deadline=deadline) if read_it else None
+                entry = record.entries[key] = _entry(mail, key, filing, window_key)
+                lines = dict(filing.lines) if filing is not None and not entry.unread else {}
+                entry.placed = {seat: {"lines_text": list(ls)} for seat, ls in lines.items()}
+            lines = {seat: tuple(p.get("lines_text", ())) for seat, p in entry.placed.items()}
+            typed[key] = lines
+            if entry.window == window_key and not entry.answered:
+                head = heading(part.heading_mark, mail.sender, mail.received, mail.subject, key[:12])
+                todo += [ToType(key, seat, head, ls) for seat, ls in lines.items() if ls]
+        record.save()  # before the cells: a poll cut after the write finds the mail's heading and writes it again
+        where = type_mail(sheets, read, part.post_table, todo) if todo else {}
+        for slot, place in where.items():
+            key, seat = slot.rsplit("/", 1)
+            record.entries[key].placed[seat].update(place)
+        record.save()
+    return Filed(read, {mail_key(m): record.entries[mail_key(m)] for m in mails}, {mail_key(m): m for m in mails},
+                 typed)
+
+
+def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime]) -> int:
+    """Queue each filed mail's receipt, quoting the answers the poll wrote beside its lines; returns how many."""
+    record = MailRecord.of(config.path)
+    sheets = open_match_sheets(config)
+    where = {f"{key}/{seat}": place for key, entry in filed.entries.items() for seat, place in entry.placed.items()
+             if place.get("feedback")}
+    said = answers(sheets, filed.read, where) if where else {}
+    now = clock()
+    letters = []
+    for key, entry in filed.entries.items():
+        kept = record.entries.get(key, entry)
+        if not kept.answer or kept.answered:
+            continue
+        mine = {seat: said.get(f"{key}/{seat}", []) for seat in filed.typed[key]}
+        body = receipt_body(kept, mine, filed.typed[key], filed.mails[key].problems)
+        letters.append(receipt_letter(match_id(filed.read.record), kept, body, now))
+        kept.answered = True
+    Outbox.of(config.path).add(letters)
+    record.save()
+    return len(letters)
+
+
+def strategies_of(config: MatchConfig) -> list[dict[str, Any]]:
+    """The strategies in the judge's record, oldest first, as the record keeps them (the judge's tools)."""
+    return [dict(entry.sealed or {}, key=entry.key, window=entry.window)
+            for entry, _s in MailRecord.of(config.path).sealed()]
