@@ -7,7 +7,8 @@ from datetime import datetime, timedelta
 
 from sheets_gm.doctor.checkup import Checkup
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.match.notify_settings import NotifySettings, SecretError, SecretSource
+from sheets_gm.match.config_tables import SecretError, SecretSource
+from sheets_gm.match.notify_settings import NotifySettings
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.notify.announce import describe_letter, describe_notes, send_test
 from sheets_gm.notify.outbox import Outbox

@@ -1,0 +1,252 @@
+"""The judge's IMAP server, spoken to through ``imapclient`` (which parses the server's FETCH answers, UIDs, flags
+and IDLE for us, where the standard library's ``imaplib`` leaves all of that to its caller).
+
+A session opens with ``connect`` (TLS, STARTTLS or, on this computer alone, none; then the login) and asks only
+what a poll needs: the folder's UIDNEXT and UIDVALIDITY (``status``, one round trip: all an idle poll asks), the
+UIDs after the last one read, the arrival time and size of each, the mail itself in batches, a mail over the size
+limit as its header and first part only (``bodies``), and the flags that mark mail handled (``flag``). Mail is
+read with ``BODY.PEEK`` (nothing is marked read before it is handled), never deleted, never moved.
+
+Every failure is a ``MailboxError`` in words a GM can act on: what failed, and what to change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import imaplib
+import ssl
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError, LoginError
+
+from sheets_gm.match.config_tables import SecretError
+from sheets_gm.match.mailbox_settings import MailboxSecurity, MailboxSettings
+
+#: The keyword set on mail handled, beside ``\\Seen`` (a mail client shows it; the judge may search by it).
+HANDLED = "$SheetsGmRead"
+#: A mail over this size is read as its header and first part only: memory stays bounded whatever is sent.
+SIZE_LIMIT = 1_000_000
+#: The most of a header read (a real one is a few kilobytes).
+HEADER_LIMIT = 64_000
+#: Mails fetched in one request at most, and the most bytes of mail one request brings.
+BATCH_COUNT = 100
+BATCH_BYTES = 4_000_000
+
+
+class MailboxError(Exception):
+    """The mailbox could not be read; the message says what failed and what to change. ``kind``: ``secret``,
+    ``connect``, ``tls``, ``login``, ``folder`` or ``server``."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """What the server says of one mail before it is read: its UID, when it arrived, its size in bytes."""
+
+    uid: int
+    received: datetime
+    size: int
+
+
+def _context(settings: MailboxSettings) -> ssl.SSLContext:
+    """The TLS context: the system's authorities, or the ``ca_file``'s."""
+    return ssl.create_default_context(cafile=str(settings.ca_file) if settings.ca_file else None)
+
+
+def _where(settings: MailboxSettings) -> str:
+    return f"the mailbox server {settings.host}:{settings.port} ([mailbox] in the match config)"
+
+
+def connect(settings: MailboxSettings) -> IMAPClient:
+    """A session logged in to the mailbox (no folder selected yet). MailboxError, in words, for a password that
+    cannot be read, a server not reached, a TLS failure, a login refused."""
+    try:
+        password = settings.password.read("the mailbox password ([mailbox])")
+    except SecretError as exc:
+        raise MailboxError("secret", str(exc)) from None
+    client = _open(settings)
+    try:
+        client.login(settings.user, password)
+    except LoginError as exc:
+        _drop(client)
+        raise MailboxError("login", f"{_where(settings)} refused the login of {settings.user} ({_said(exc)}): check "
+                                    f"user in [mailbox] and the password in {settings.password.describe()}") from None
+    except (IMAPClientError, OSError) as exc:
+        _drop(client)
+        raise MailboxError("server", f"{_where(settings)} failed during the login: {_said(exc)}") from None
+    return client
+
+
+def _open(settings: MailboxSettings) -> IMAPClient:
+    """The connection, encrypted as ``security`` says; MailboxError when it cannot be made."""
+    tls = settings.security is MailboxSecurity.TLS
+    try:
+        client = IMAPClient(settings.host, port=settings.port, ssl=tls, ssl_context=_context(settings) if tls else None,
+                            timeout=settings.timeout)
+    except ssl.SSLCertVerificationError as exc:
+        raise MailboxError("tls", _untrusted(settings, exc)) from None
+    except ssl.SSLError as exc:
+        raise MailboxError("tls", f"{_where(settings)}: TLS failed ({_said(exc)}): security = \"tls\" needs a "
+                                  "port that speaks TLS from the first byte (993); for port 143 write \"starttls\""
+                           ) from None
+    except (OSError, IMAPClientError) as exc:
+        raise MailboxError("connect", f"{_where(settings)} cannot be reached ({_said(exc)}): check host and port, "
+                                      "and that the server is up") from None
+    client.normalise_times = False  # arrival times with their zone, never the local clock's
+    if settings.security is MailboxSecurity.STARTTLS:
+        try:
+            client.starttls(_context(settings))
+        except ssl.SSLCertVerificationError as exc:
+            _drop(client)
+            raise MailboxError("tls", _untrusted(settings, exc)) from None
+        except (ssl.SSLError, IMAPClientError, OSError) as exc:
+            _drop(client)
+            raise MailboxError("tls", f"{_where(settings)}: STARTTLS failed ({_said(exc)}): for port 993 write "
+                                      "security = \"tls\"") from None
+    return client
+
+
+def _untrusted(settings: MailboxSettings, exc: Exception) -> str:
+    return (f"{_where(settings)}: its certificate is not trusted ({_said(exc)}): check host; for a server whose "
+            "certificate no public authority signed, name the PEM file of its authority in [mailbox] ca_file")
+
+
+def _said(exc: BaseException) -> str:
+    """An error's words, bytes decoded, on one line."""
+    text = exc.args[0] if exc.args else exc
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    text = str(text)
+    if text.startswith(("b'", 'b"')) and text[-1:] == text[1]:  # imapclient's login error: the bytes' repr
+        text = text[2:-1]
+    return " ".join(text.split()) or type(exc).__name__
+
+
+def _drop(client: IMAPClient) -> None:
+    """Close a session whatever its state (a failed one may not log out)."""
+    try:
+        client.logout()
+    except (IMAPClientError, OSError, imaplib.IMAP4.error):
+        with contextlib.suppress(IMAPClientError, OSError):
+            client.shutdown()
+
+
+def close(client: IMAPClient) -> None:
+    """Log out (a session cut short by the server is closed anyway)."""
+    _drop(client)
+
+
+def _folder_error(client: IMAPClient, settings: MailboxSettings, exc: BaseException) -> MailboxError:
+    """The folder could not be opened: name the folders there are, when the server says."""
+    try:
+        names = sorted(str(name) for _flags, _sep, name in client.list_folders())
+    except (IMAPClientError, OSError):
+        names = []
+    there = f"; the folders of {settings.user} are {', '.join(names)}" if names else ""
+    return MailboxError("folder", f"{_where(settings)}: the folder {settings.folder!r} cannot be opened "
+                                  f"({_said(exc)}): write one of the mailbox's folders in [mailbox] folder{there}")
+
+
+def status(client: IMAPClient, settings: MailboxSettings) -> tuple[int, int]:
+    """The folder's UIDVALIDITY and UIDNEXT: one round trip (STATUS), the folder neither opened nor read."""
+    try:
+        found = client.folder_status(settings.folder, [b"UIDVALIDITY", b"UIDNEXT"])
+    except (IMAPClientError, imaplib.IMAP4.error) as exc:
+        raise _folder_error(client, settings, exc) from None
+    except OSError as exc:
+        raise MailboxError("server", f"{_where(settings)} stopped answering: {_said(exc)}") from None
+    return int(found[b"UIDVALIDITY"]), int(found[b"UIDNEXT"])
+
+
+def select(client: IMAPClient, settings: MailboxSettings) -> tuple[int, bool]:
+    """Open the folder for reading and flagging; its UIDVALIDITY, and whether it keeps our keyword."""
+    try:
+        found = client.select_folder(settings.folder)
+    except (IMAPClientError, imaplib.IMAP4.error) as exc:
+        raise _folder_error(client, settings, exc) from None
+    permanent = {bytes(f) for f in found.get(b"PERMANENTFLAGS", ())}
+    return int(found[b"UIDVALIDITY"]), b"\\*" in permanent or HANDLED.encode() in permanent
+
+
+def after(client: IMAPClient, uid: int) -> list[int]:
+    """The UIDs of the open folder above ``uid``, ascending (``UID n:*`` names the last mail even below ``n``: it
+    is left out)."""
+    return sorted(u for u in client.search(["UID", f"{uid + 1}:*"]) if u > uid)
+
+
+def unhandled(client: IMAPClient) -> list[int]:
+    """The UIDs of the open folder's mail not flagged handled, ascending."""
+    return sorted(client.search(["UNKEYWORD", HANDLED]))
+
+
+def by_message_id(client: IMAPClient, message_id: str) -> list[int]:
+    """The UIDs of the open folder's mail with that ``Message-ID``."""
+    return sorted(client.search(["HEADER", "Message-ID", message_id]))
+
+
+def arrivals(client: IMAPClient, uids: Iterable[int]) -> list[Arrival]:
+    """Each mail's arrival time (INTERNALDATE, aware, UTC) and size, in UID order, asked ``BATCH_COUNT`` × 10 at a
+    time (a few bytes each)."""
+    wanted = sorted(uids)
+    found: list[Arrival] = []
+    step = BATCH_COUNT * 10
+    for start in range(0, len(wanted), step):
+        answer = client.fetch(wanted[start:start + step], ["INTERNALDATE", "RFC822.SIZE"])
+        for uid in sorted(answer):
+            data = answer[uid]
+            when = data[b"INTERNALDATE"]
+            found.append(Arrival(uid, when.astimezone(UTC) if when.tzinfo else when.replace(tzinfo=UTC),
+                                 int(data[b"RFC822.SIZE"])))
+    return found
+
+
+def _batches(mails: list[Arrival]) -> Iterator[list[Arrival]]:
+    """The mails in UID order, in batches: a mail over ``SIZE_LIMIT`` alone, the others together, at most
+    ``BATCH_COUNT`` mails and ``BATCH_BYTES`` bytes a batch."""
+    batch: list[Arrival] = []
+    total = 0
+    for mail in sorted(mails, key=lambda m: m.uid):
+        large = mail.size > SIZE_LIMIT
+        if batch and (large or len(batch) >= BATCH_COUNT or total + mail.size > BATCH_BYTES):
+            yield batch
+            batch, total = [], 0
+        if large:
+            yield [mail]
+            continue
+        batch.append(mail)
+        total += mail.size
+    if batch:
+        yield batch
+
+
+def bodies(client: IMAPClient, mails: list[Arrival]) -> Iterator[tuple[Arrival, bytes, bool]]:
+    """Each mail's bytes, in UID order, with whether it was cut: a mail up to ``SIZE_LIMIT`` whole, in batches
+    (``_batches``); one over it alone, as its header (at most ``HEADER_LIMIT``) and the first ``SIZE_LIMIT`` bytes
+    of its body. Nothing is marked read (``BODY.PEEK``); a mail gone meanwhile is left out."""
+    for batch in _batches(mails):
+        if batch[0].size > SIZE_LIMIT:
+            mail = batch[0]
+            answer = client.fetch([mail.uid], [f"BODY.PEEK[HEADER]<0.{HEADER_LIMIT}>",
+                                               f"BODY.PEEK[TEXT]<0.{SIZE_LIMIT}>"])
+            data = answer.get(mail.uid)
+            if data is not None:
+                yield mail, bytes(data.get(b"BODY[HEADER]<0>") or b"") + bytes(data.get(b"BODY[TEXT]<0>") or b""), True
+            continue
+        answer = client.fetch([m.uid for m in batch], ["BODY.PEEK[]"])
+        for mail in batch:
+            if mail.uid in answer:
+                yield mail, bytes(answer[mail.uid].get(b"BODY[]") or b""), False
+
+
+def flag(client: IMAPClient, uids: list[int], keyword: bool) -> None:
+    """Mark the open folder's mail ``uids`` handled: ``\\Seen`` and, where the folder keeps keywords, ``HANDLED``.
+    Never deleted, never moved."""
+    flags: list[str | bytes] = [b"\\Seen", *([HANDLED] if keyword else [])]
+    for start in range(0, len(uids), BATCH_COUNT * 10):
+        client.add_flags(uids[start:start + BATCH_COUNT * 10], flags, silent=True)
