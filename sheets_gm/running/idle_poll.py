@@ -18,6 +18,12 @@ from sheets_gm.poll_gate.idle import idle_local_poll
 from sheets_gm.poll_gate.state import PollState
 
 
+def mailbox_mark(config_path: Path) -> Path:
+    """The file whose presence says the match reads a judge's mailbox (``running.mailroom`` keeps it as the config
+    says): its idle poll goes as far as asking the mailbox (one round trip), where the rest may stay idle."""
+    return config_path.parent / ".sheets-gm" / f"{config_path.stem}.mail" / "mailbox"
+
+
 def may_stay_idle(state: PollState, notices: Due, *, quiet: bool) -> bool:
     """Whether a poll the gate found idle stays so: a line to say again (or ``quiet``), and no reminder due."""
     return bool(quiet or state.summary) and not notices.reminder
@@ -39,7 +45,7 @@ def idle_local_sync(config_path: Path, now: datetime, *, quiet: bool) -> IdleSyn
     """The idle poll of the local match configured by ``config_path`` when it may stay idle, else None: the
     poll reads (a Google match always asks Drive first: ``host.polls``)."""
     state = idle_local_poll(config_path, now)
-    if state is None:
+    if state is None or mailbox_mark(config_path).exists():
         return None
     notices = due_without_letters(config_path, now)
     if notices is None:  # letters wait: the outbox tells which may be tried now

@@ -13,8 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sheets_gm.mailbox.message import Mail
 from sheets_gm.rulesets.parts.mail import Sealed
 from sheets_gm.sheets.private_files import write_private
+
+
+def mail_key(mail: Mail) -> str:
+    """The record's key of a mail: its ``Message-ID`` (made from its UID where it has none)."""
+    return mail.message_id.strip("<>") or f"{mail.uidvalidity}.{mail.uid}"
 
 
 def record_path(config_path: Path) -> Path:

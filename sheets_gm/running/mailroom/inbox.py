@@ -1,0 +1,65 @@
+"""The judge's mailbox of a configured match as the door uses it (``door.Inbox``): the reader's new mail, each
+begun in the mailbox's ledger before anything of its filing is written, finished after its receipt is queued, then
+flagged handled on the server. A mailbox that cannot be read holds nothing else back: the poll runs without its
+mail, and the trouble is said once (the ledger remembers what it said)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from email.utils import parseaddr
+
+from sheets_gm.mailbox.client import MailboxError
+from sheets_gm.mailbox.ledger import MailLedger
+from sheets_gm.mailbox.message import Mail
+from sheets_gm.mailbox.reader import mark_handled, new_mail
+from sheets_gm.match.config import MatchConfig
+from sheets_gm.running.mailroom.record import MailRecord, mail_key
+
+
+class MailboxInbox:
+    """The configured ``[mailbox]`` of ``config`` (which must have one); ``said`` collects what the GM is told."""
+
+    def __init__(self, config: MatchConfig) -> None:
+        assert config.mailbox is not None
+        self.config = config
+        self.settings = config.mailbox
+        self.ledger = MailLedger.for_match(config)
+        self.said: list[str] = []
+        self.done: list[Mail] = []
+
+    def own_addresses(self) -> tuple[str, ...]:
+        """The judge's own addresses: the mailbox's login and the notices' sender (never answered)."""
+        email = self.config.notify.email if self.config.notify is not None else None
+        found = [self.settings.user, parseaddr(email.sender)[1] if email is not None else ""]
+        return tuple(a.lower() for a in found if "@" in a)
+
+    def new_mail(self) -> Sequence[Mail]:
+        """The mail to file now, each begun in the ledger; none (and the trouble said once) when it cannot be read."""
+        try:
+            mails = new_mail(self.settings, self.ledger, own_addresses=self.own_addresses())
+        except MailboxError as exc:
+            if self.ledger.trouble(exc.kind, str(exc)):
+                self.said.append(f"the judge's mailbox: {exc}")
+            return []
+        if self.ledger.mended():
+            self.said.append("the judge's mailbox is read again")
+        for mail in mails:
+            self.ledger.begin(mail)
+        return mails
+
+    def finish(self, mail: Mail) -> None:
+        """The mail was filed and its receipt queued: the ledger says so, and once all are, the server flags them."""
+        entry = MailRecord.of(self.config.path).entries.get(mail_key(mail))
+        self.ledger.finish(mail, filed_as=entry.kind if entry else "", window=entry.window if entry else "",
+                           outcome=(entry.unread or "read") if entry else "not read")
+        if entry is not None and entry.answered:
+            self.ledger.receipt_sent(mail)
+        self.done.append(mail)
+
+    def close(self) -> None:
+        """Flag the finished mail handled on the server (harmless when it fails: the ledger knows them)."""
+        try:
+            mark_handled(self.settings, self.done)
+        except MailboxError as exc:
+            if self.ledger.trouble(exc.kind, str(exc)):
+                self.said.append(f"the judge's mailbox: {exc}")
