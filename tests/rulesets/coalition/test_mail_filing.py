@@ -10,11 +10,12 @@ import pytest
 
 from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase
-from sheets_gm.rulesets.coalition.mail.filing import MOVEMENT, STRATEGY, Filing, file_mail, mail_kind
-from sheets_gm.rulesets.coalition.mail.senders import may_order, side_leader, who_sent
+from sheets_gm.rulesets.coalition.mail.filing import MOVEMENT, STRATEGY, file_mail, mail_kind
+from sheets_gm.rulesets.coalition.mail.senders import SideLeader, may_order, side_leader, who_sent
 from sheets_gm.rulesets.coalition.mail.titles import match_title, title_labels
 from sheets_gm.rulesets.coalition.sheet.read import MAIL_MARK, read_side_rows
 from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle
+from sheets_gm.rulesets.parts.mail import Filing
 from sheets_gm.sheets.tables import TypedRow
 from tests.rulesets.coalition.helpers import army, board, state
 
@@ -39,12 +40,16 @@ ARMIES = (army("Rabid Cat", "coalition", "3C", 2), army("Urza's Vanguard", "coal
 
 
 def test_the_side_leader_is_the_marked_row_else_the_player_of_the_highest_ranked_army() -> None:
-    assert side_leader(ROSTER, "coalition").player == "Cy"  # rank 6
-    assert side_leader(ROSTER, "phyrexia").addresses == frozenset({"dee@example.org"})
+    def lead(roster: Roster, side: str) -> SideLeader:
+        found = side_leader(roster, side)
+        assert found is not None
+        return found
+    assert lead(ROSTER, "coalition").player == "Cy"  # rank 6
+    assert lead(ROSTER, "phyrexia").addresses == frozenset({"dee@example.org"})
     marked = Roster(ROSTER.seats, (*ROSTER.members[:3], _row("Various Puppies", "phyrexia", "Bo", "bo@example.org",
                                                              3, "yes"), ROSTER.members[4]))
-    assert side_leader(marked, "phyrexia").player == "Bo"
-    assert "leader column" in side_leader(marked, "phyrexia").how
+    assert lead(marked, "phyrexia").player == "Bo"
+    assert "leader column" in lead(marked, "phyrexia").how
 
 
 @pytest.mark.parametrize(("address", "army_name", "allowed"), [
