@@ -9,6 +9,9 @@ sheet or config code loads (``commands/sync.py``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime
 from pathlib import Path
 
@@ -22,6 +25,22 @@ def mailbox_mark(config_path: Path) -> Path:
     """The file whose presence says the match reads a judge's mailbox (``running.mailroom`` keeps it as the config
     says): its idle poll goes as far as asking the mailbox (one round trip), where the rest may stay idle."""
     return config_path.parent / ".sheets-gm" / f"{config_path.stem}.mail" / "mailbox"
+
+
+#: The config whose mailbox this poll has asked already and found nothing new in (``mailbox_asked``): its poll may
+#: then stay idle as any other.
+_MAIL_ASKED: ContextVar[Path | None] = ContextVar("mail_asked", default=None)
+
+
+@contextmanager
+def mailbox_asked(config_path: Path) -> Iterator[None]:
+    """Within it, the poll of the match configured by ``config_path`` has asked its mailbox, which held nothing new:
+    ``idle_local_sync`` no longer steps aside for the mailbox."""
+    token = _MAIL_ASKED.set(config_path)
+    try:
+        yield
+    finally:
+        _MAIL_ASKED.reset(token)
 
 
 def may_stay_idle(state: PollState, notices: Due, *, quiet: bool) -> bool:
@@ -45,7 +64,7 @@ def idle_local_sync(config_path: Path, now: datetime, *, quiet: bool) -> IdleSyn
     """The idle poll of the local match configured by ``config_path`` when it may stay idle, else None: the
     poll reads (a Google match always asks Drive first: ``host.polls``)."""
     state = idle_local_poll(config_path, now)
-    if state is None or mailbox_mark(config_path).exists():
+    if state is None or (mailbox_mark(config_path).exists() and _MAIL_ASKED.get() != config_path):
         return None
     notices = due_without_letters(config_path, now)
     if notices is None:  # letters wait: the outbox tells which may be tried now

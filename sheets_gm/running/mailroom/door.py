@@ -24,7 +24,7 @@ from sheets_gm.notify.outbox import Outbox
 from sheets_gm.rulesets.parts.mail import Filing
 from sheets_gm.rulesets.registry import get_game, get_ruleset
 from sheets_gm.running.connect import open_match_sheets
-from sheets_gm.running.idle_poll import mailbox_mark
+from sheets_gm.running.idle_poll import mailbox_asked, mailbox_mark
 from sheets_gm.running.mailroom.receipts import receipt_body, receipt_letter
 from sheets_gm.running.mailroom.record import MailEntry, MailRecord, mail_key
 from sheets_gm.running.mailroom.typing import ToType, answers, heading, type_mail
@@ -82,7 +82,8 @@ def with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable
     mails = list(inbox.new_mail()) if inbox is not None else []
     game = get_game(config.ruleset)
     if not mails or game.mail is None or inbox is None:
-        return poll()
+        with mailbox_asked(config.path):  # nothing new: the poll may stay idle
+            return poll()
     filed = file_mails(config, mails)
     result = poll()
     answer_mails(config, filed, clock)
