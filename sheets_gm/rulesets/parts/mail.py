@@ -8,9 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Protocol
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from sheets_gm.engine.ruleset import Roster
+from sheets_gm.yamlio import load_yaml_model
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,30 @@ class Filing:
     unread: str = ""
 
 
+class SealedColumn(BaseModel):
+    """One column of the judge's tab of sealed submissions: its header and width in pixels."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    header: str
+    width: int = Field(default=120, ge=20, le=1000)
+
+
+class SealedTab(BaseModel):
+    """The judge's tab of sealed submissions (Coalition's Strategies tab), as data (``templates/<game>/``): its
+    name, its title row, its rows at most and its columns."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    tab: str
+    title: str
+    rows: int = Field(default=1000, ge=10, le=100_000)
+    columns: tuple[SealedColumn, ...]
+
+
+def load_sealed_tab(path: Path) -> SealedTab:
+    """The tab's layout from its YAML file (YamlError naming the file and the field)."""
+    return load_yaml_model(path, SealedTab)
+
+
 class MailPart(Protocol):
     """A game's reading of mail to the judge."""
 
@@ -69,6 +97,15 @@ class MailPart(Protocol):
     #: which that table's reading passes over.
     post_table: str
     heading_mark: str
+
+    def sealed_tab(self) -> SealedTab:
+        """The layout of the judge's tab of sealed submissions."""
+        ...
+
+    def sealed_rows(self, state: Any, sealed: Sequence[Sealed], closed: bool) -> list[list[str]]:
+        """The rows of that tab under its header for the submissions of the window open in ``state`` (``closed``:
+        its deadline has passed), as many cells each as the tab has columns."""
+        ...
 
     def file(self, state: Any, roster: Roster, *, sender: str, subject: str, lines: Sequence[str], text: str,
              received: datetime, deadline: datetime | None) -> Filing:

@@ -27,6 +27,7 @@ from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.running.idle_poll import mailbox_asked, mailbox_mark
 from sheets_gm.running.mailroom.receipts import receipt_body, receipt_letter
 from sheets_gm.running.mailroom.record import MailEntry, MailRecord, mail_key
+from sheets_gm.running.mailroom.sealed_tab import draw_sealed
 from sheets_gm.running.mailroom.typing import ToType, answers, heading, type_mail
 from sheets_gm.running.run import gm_change
 from sheets_gm.sheets.private_files import write_private
@@ -84,7 +85,7 @@ def with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable
     if not mails or game.mail is None or inbox is None:
         with mailbox_asked(config.path):  # nothing new: the poll may stay idle
             return poll()
-    filed = file_mails(config, mails)
+    filed = file_mails(config, mails, clock())
     result = poll()
     answer_mails(config, filed, clock)
     for mail in mails:
@@ -102,7 +103,7 @@ def _entry(mail: Mail, key: str, filing: Filing | None, window: str) -> MailEntr
                      answer=mail.answer)
 
 
-def file_mails(config: MatchConfig, mails: Sequence[Mail]) -> Filed:
+def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime) -> Filed:
     """File each mail (see the module notes); returns what the answers need."""
     game = get_game(config.ruleset)
     part = game.mail
@@ -139,6 +140,9 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail]) -> Filed:
         for slot, place in where.items():
             key, seat = slot.rsplit("/", 1)
             record.entries[key].placed[seat].update(place)
+        if any(record.entries[mail_key(m)].sealed for m in mails):
+            record.drawn = draw_sealed(sheets, read, part, [s for _e, s in record.sealed(window_key)],
+                                       config.title or "sheets-gm", deadline, now, record.drawn)
         record.save()
     return Filed(read, {mail_key(m): record.entries[mail_key(m)] for m in mails}, {mail_key(m): m for m in mails},
                  typed)

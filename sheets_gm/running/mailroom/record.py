@@ -8,7 +8,7 @@ workbook and the GM's commands read it."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +67,7 @@ class MailRecord:
         except FileNotFoundError:
             raw = {}
         self.entries: dict[str, MailEntry] = {k: MailEntry(**v) for k, v in raw.get("mail", {}).items()}
+        self.drawn: int = int(raw.get("drawn", 0))  # the rows the judge's tab of strategies held when last drawn
 
     @classmethod
     def of(cls, config_path: Path) -> MailRecord:
@@ -75,7 +76,8 @@ class MailRecord:
 
     def save(self) -> None:
         """Write the record (atomically, GM-private)."""
-        write_private(self.path, json.dumps({"mail": {k: e.to_json() for k, e in self.entries.items()}},
+        write_private(self.path, json.dumps({"drawn": self.drawn,
+                                             "mail": {k: e.to_json() for k, e in self.entries.items()}},
                                             ensure_ascii=False, indent=1))
 
     def sealed(self, window: str | None = None) -> Iterator[tuple[MailEntry, Sealed]]:
@@ -84,15 +86,3 @@ class MailRecord:
             found = entry.strategy
             if found is not None and (window is None or entry.window == window):
                 yield entry, found
-
-
-def latest_by_seat(strategies: Mapping[str, list[Sealed]]) -> dict[str, Sealed]:
-    """Per seat, the strategy that counts (ruling "Strategies by mail"): the latest that is not a contingency, else
-    the latest contingency."""
-    out: dict[str, Sealed] = {}
-    for seat, found in strategies.items():
-        plain = [s for s in found if "Contingency" not in s.labels]
-        pick = (plain or found)
-        if pick:
-            out[seat] = max(pick, key=lambda s: s.received)
-    return out

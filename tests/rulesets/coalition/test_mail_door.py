@@ -9,6 +9,8 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from openpyxl import load_workbook
+
 from sheets_gm.mailbox.message import Mail
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.notify.outbox import Outbox
@@ -97,7 +99,7 @@ def test_a_poll_cut_after_the_typing_types_the_same_cells_again(tmp_path: Path) 
     the same rows (its heading found), never a second copy below; a later mail goes below it."""
     config, sheets = _match(tmp_path)
     first = mail(1, "ann@example.org", "moves", "Rabid Cat: Dominaria; 3C > 3D")
-    file_mails(config, [first])  # the cut: no poll, no answer, not finished
+    file_mails(config, [first], NOW)  # the cut: no poll, no answer, not finished
     box = Box([first, mail(2, "ann@example.org", "moves again", "Rabid Cat: Dominaria; 3C > 2C", minutes=5)])
     with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW), box)
     lines = _forum(sheets)
@@ -115,14 +117,29 @@ def test_a_strategy_mail_is_kept_for_the_judge_only(tmp_path: Path) -> None:
     with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW, force=True), box)
     state = read_match(sheets, CLS).record.state
     assert [b.armies for b in state.battles] == [("Rabid Cat", "Various Puppies")]
-    before = {p: p.read_bytes() for p in tmp_path.rglob("*.xlsx")}
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*.xlsx") if p.name != "judge.xlsx"}
     box = Box([mail(2, "ann@example.org", "Ann: Rabid Cat attacks Various Puppies [Kill Attempt]", "Flank left.",
-                    minutes=10)])
-    filed = file_mails(config, box.mails)
-    assert {p: p.read_bytes() for p in tmp_path.rglob("*.xlsx")} == before  # no spreadsheet holds it
+                    minutes=10),
+               mail(3, "ann@example.org", "Ann: Rabid Cat attacks Various Puppies - contingency", "Hold.",
+                    minutes=11),
+               mail(4, "ann@example.org", "Ann: Rabid Cat attacks Various Puppies", "Charge!", minutes=12)])
+    filed = file_mails(config, box.mails, NOW)
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*.xlsx") if p.name != "judge.xlsx"} == before  # no seat's
     answer_mails(config, filed, lambda: NOW)
-    (_entry, strategy), = MailRecord.of(config.path).sealed()
-    assert (strategy.seat, strategy.labels, strategy.text) == ("coalition", ("Kill Attempt",), "Flank left.")
+    kept = [s for _e, s in MailRecord.of(config.path).sealed()]
+    assert [(s.seat, s.labels, s.text) for s in kept] == [("coalition", ("Kill Attempt",), "Flank left."),
+                                                          ("coalition", ("Contingency",), "Hold."),
+                                                          ("coalition", (), "Charge!")]
     said = _receipts(config)["ann@example.org"]
     assert "filed as coalition's strategy for Rabid Cat attacks Various Puppies (Dominaria 4C)" in said
-    assert "Flank left." not in _receipts(config).get("bo@example.org", "")
+    assert "Flank left." not in said and "Charge!" not in said  # a receipt quotes no strategy back, not even hers
+    book = load_workbook(tmp_path / "gm" / "judge.xlsx")
+    tab = [tuple(row) for row in book["Strategies"].iter_rows(values_only=True)]
+    assert tab[1][:7] == ("Battle", "Side", "Sent by", "Received (UTC)", "Labels", "Counts?", "Strategy")
+    assert tab[2][0] == "Dominaria 4C · Rabid Cat attacks Various Puppies"
+    coalition = [r for r in tab if r[1] == "coalition"]
+    assert [(r[5], r[6]) for r in coalition] == [("replaced by a later strategy", "Flank left."),
+                                                 ("not used: a contingency, and another strategy came", "Hold."),
+                                                 ("counts", "Charge!")]
+    assert [r[5] for r in tab if r[1] == "phyrexia"] == [
+        "none yet (stratless at the battle deadline if none comes)"]

@@ -19,11 +19,13 @@ from datetime import datetime
 from sheets_gm.engine.ruleset import Roster
 from sheets_gm.rulesets.coalition.enums import Phase
 from sheets_gm.rulesets.coalition.forum import battle_title
+from sheets_gm.rulesets.coalition.mail.judging import strategy_rows
 from sheets_gm.rulesets.coalition.mail.senders import Sender, may_order, who_sent
 from sheets_gm.rulesets.coalition.mail.titles import LABEL_PATTERN, VERB_PATTERN, match_title
 from sheets_gm.rulesets.coalition.sheet.read import MAIL_MARK, post_line_army, post_line_chatter
 from sheets_gm.rulesets.coalition.state import CoalitionState
-from sheets_gm.rulesets.parts.mail import Filing, Sealed
+from sheets_gm.rulesets.parts.mail import Filing, Sealed, SealedTab, load_sealed_tab
+from sheets_gm.rulesets.registry import template_dir
 
 MOVEMENT = "movement"
 STRATEGY = "strategy"
@@ -124,6 +126,14 @@ class CoalitionMail:
 
     post_table = "post"
     heading_mark = MAIL_MARK
+
+    def sealed_tab(self) -> SealedTab:
+        """The Strategies tab (``templates/coalition/strategies.yaml``)."""
+        return load_sealed_tab(template_dir("coalition") / "strategies.yaml")
+
+    def sealed_rows(self, state: CoalitionState, sealed: Sequence[Sealed], closed: bool) -> list[list[str]]:
+        """``judging.strategy_rows``."""
+        return strategy_rows(state, sealed, closed)
 
     def file(self, state: CoalitionState, roster: Roster, *, sender: str, subject: str, lines: Sequence[str],
              text: str, received: datetime, deadline: datetime | None) -> Filing:
