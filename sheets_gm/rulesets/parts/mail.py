@@ -107,6 +107,10 @@ class MailPart(Protocol):
         its deadline has passed), as many cells each as the tab has columns."""
         ...
 
+    def sealed_summary(self, state: Any, sealed: Sequence[Sealed]) -> list[str]:
+        """A line per subject awaiting submissions (a battle) for the judge's ``status``."""
+        ...
+
     def file(self, state: Any, roster: Roster, *, sender: str, subject: str, lines: Sequence[str], text: str,
              received: datetime, deadline: datetime | None) -> Filing:
         """What becomes of a mail from ``sender`` received at ``received`` while the open window closes at

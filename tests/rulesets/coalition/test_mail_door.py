@@ -17,6 +17,7 @@ from sheets_gm.notify.outbox import Outbox
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.running.mailroom.door import answer_mails, file_mails, with_mail
 from sheets_gm.running.mailroom.record import MailRecord
+from sheets_gm.running.mailroom.status import mail_status_lines
 from sheets_gm.running.run import sync_once
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
@@ -143,3 +144,6 @@ def test_a_strategy_mail_is_kept_for_the_judge_only(tmp_path: Path) -> None:
                                                  ("counts", "Charge!")]
     assert [r[5] for r in tab if r[1] == "phyrexia"] == [
         "none yet (stratless at the battle deadline if none comes)"]
+    assert mail_status_lines(config, sheets)[1:] == [
+        "Strategies: Dominaria 4C (Rabid Cat attacks Various Puppies): strategies coalition 3, phyrexia 0; none "
+        "from phyrexia."]

@@ -19,7 +19,7 @@ from datetime import datetime
 from sheets_gm.engine.ruleset import Roster
 from sheets_gm.rulesets.coalition.enums import Phase
 from sheets_gm.rulesets.coalition.forum import battle_title
-from sheets_gm.rulesets.coalition.mail.judging import strategy_rows
+from sheets_gm.rulesets.coalition.mail.judging import strategy_rows, stratless_summary
 from sheets_gm.rulesets.coalition.mail.senders import Sender, may_order, who_sent
 from sheets_gm.rulesets.coalition.mail.titles import LABEL_PATTERN, VERB_PATTERN, match_title
 from sheets_gm.rulesets.coalition.sheet.read import MAIL_MARK, post_line_army, post_line_chatter
@@ -134,6 +134,10 @@ class CoalitionMail:
     def sealed_rows(self, state: CoalitionState, sealed: Sequence[Sealed], closed: bool) -> list[list[str]]:
         """``judging.strategy_rows``."""
         return strategy_rows(state, sealed, closed)
+
+    def sealed_summary(self, state: CoalitionState, sealed: Sequence[Sealed]) -> list[str]:
+        """``judging.stratless_summary``."""
+        return stratless_summary(state, sealed)
 
     def file(self, state: CoalitionState, roster: Roster, *, sender: str, subject: str, lines: Sequence[str],
              text: str, received: datetime, deadline: datetime | None) -> Filing:
