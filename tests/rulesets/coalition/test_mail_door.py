@@ -18,7 +18,8 @@ from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.running.mailroom.door import answer_mails, file_mails, with_mail
 from sheets_gm.running.mailroom.record import MailRecord
 from sheets_gm.running.mailroom.status import mail_status_lines
-from sheets_gm.running.run import sync_once
+from sheets_gm.running.run import layout_owners, sync_once
+from sheets_gm.sync.life.adjust_undo import undo_window
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.rulesets.coalition.helpers import ROSTER_COLUMNS, local_match
@@ -147,3 +148,21 @@ def test_a_strategy_mail_is_kept_for_the_judge_only(tmp_path: Path) -> None:
     assert mail_status_lines(config, sheets)[1:] == [
         "Strategies: Dominaria 4C (Rabid Cat attacks Various Puppies): strategies coalition 3, phyrexia 0; none "
         "from phyrexia."]
+
+
+def test_undo_brings_a_mailed_window_back_with_its_mail_and(tmp_path: Path) -> None:
+    """A mail read for a window undone is read again for it: its heading and lines come back to the Forum tab with
+    the window's other rows (and are answered again), its record stays, no second copy is typed, no second receipt
+    is sent."""
+    config, sheets = _match(tmp_path)
+    box = Box([mail(1, "ann@example.org", "moves", "Rabid Cat: Dominaria; 3C > 3D")])
+    with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW, force=True), box)
+    assert _forum(sheets) == []  # carried out: cleared
+    undo_window(sheets, CLS, "the judge undoes turn 1", owners=lambda: layout_owners(config, sheets))
+    sync_once(config, sheets, now=NOW)
+    lines = _forum(sheets)
+    assert [t for t, _f in lines][1:] == ["Rabid Cat: Dominaria; 3C > 3D"] and lines[0][0].startswith("✉ Mail")
+    assert lines[1][1].startswith("✔ read as Rabid Cat's order")
+    box.finished.clear()  # the mailbox hands the mail back for the undone window
+    with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW), box)
+    assert len(_forum(sheets)) == 2 and len(Outbox.of(config.path).waiting()) == 1
