@@ -122,7 +122,7 @@ def poll_config(config: MatchConfig, config_mark: FileMark | None, clock: Clock,
     require_sheets(config.ruleset, str(config.path))
     looked, said = poll_with_mail(config, clock, lambda: _poll_config(config, config_mark, clock, quiet=quiet,
                                                                       client=client, drive_log=drive_log,
-                                                                      lock_wait=lock_wait))
+                                                                      lock_wait=lock_wait), client=client)
     return replace(looked, notes=(*looked.notes, *said)) if said else looked
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from sheets_gm.mailbox.message import Mail
 from sheets_gm.match.config import MatchConfig
@@ -23,7 +23,7 @@ from sheets_gm.notify.notices import match_id
 from sheets_gm.notify.outbox import Outbox
 from sheets_gm.rulesets.parts.mail import Filing
 from sheets_gm.rulesets.registry import get_game, get_ruleset
-from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.connect import open_match_sheets, sharing_sheets
 from sheets_gm.running.idle_poll import mailbox_asked, mailbox_mark
 from sheets_gm.running.mailroom.receipts import receipt_body, receipt_letter
 from sheets_gm.running.mailroom.record import MailEntry, MailRecord, mail_key
@@ -33,6 +33,9 @@ from sheets_gm.running.run import gm_change
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.deadline import deadline_moment
 from sheets_gm.sync.read import MatchRead, read_match
+
+if TYPE_CHECKING:
+    import gspread
 
 T = TypeVar("T")
 
@@ -49,10 +52,12 @@ class Inbox(Protocol):
         ...
 
 
-def poll_with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable[[], T]) -> tuple[T, list[str]]:
+def poll_with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable[[], T], *,
+                   client: gspread.Client | None = None) -> tuple[T, list[str]]:
     """The one poll of a configured match with its judge's mailbox read (cron's and ``serve``'s alike: ``host.polls``):
     ``poll`` alone for a match without ``[mailbox]`` or a game that reads no mail; else ``with_mail``. Returns the
-    poll's result and what the GM is told of the mailbox (a trouble, said once)."""
+    poll's result and what the GM is told of the mailbox (a trouble, said once). ``client``: the poll's signed-in
+    Google client (``serve``'s), which the door uses too."""
     mark = mailbox_mark(config.path)
     if config.mailbox is None or get_game(config.ruleset).mail is None:
         mark.unlink(missing_ok=True)
@@ -61,7 +66,7 @@ def poll_with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Cal
         write_private(mark, "the judge's mailbox is read at every poll (running.mailroom)\n")
     from sheets_gm.running.mailroom.inbox import MailboxInbox  # the IMAP client loads only for a match with mail
     inbox = MailboxInbox(config)
-    result = with_mail(config, clock, poll, inbox)
+    result = with_mail(config, clock, poll, inbox, client=client)
     inbox.close()
     return result, inbox.said
 
@@ -78,16 +83,18 @@ class Filed:
 
 
 def with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable[[], T],
-              inbox: Inbox | None) -> T:
-    """Run ``poll`` with the mailbox's new mail filed before it and answered after it (see the module notes)."""
+              inbox: Inbox | None, *, client: gspread.Client | None = None) -> T:
+    """Run ``poll`` with the mailbox's new mail filed before it and answered after it (see the module notes); the
+    door and the poll open the match's spreadsheets once between them (``sharing_sheets``)."""
     mails = list(inbox.new_mail()) if inbox is not None else []
     game = get_game(config.ruleset)
     if not mails or game.mail is None or inbox is None:
         with mailbox_asked(config.path):  # nothing new: the poll may stay idle
             return poll()
-    filed = file_mails(config, mails, clock())
-    result = poll()
-    answer_mails(config, filed, clock)
+    with sharing_sheets():
+        filed = file_mails(config, mails, clock(), client=client)
+        result = poll()
+        answer_mails(config, filed, clock, client=client)
     for mail in mails:
         inbox.finish(mail)
     send_due(config, clock)
@@ -103,14 +110,15 @@ def _entry(mail: Mail, key: str, filing: Filing | None, window: str) -> MailEntr
                      answer=mail.answer)
 
 
-def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime) -> Filed:
+def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
+               client: gspread.Client | None = None) -> Filed:
     """File each mail (see the module notes); returns what the answers need."""
     game = get_game(config.ruleset)
     part = game.mail
     assert part is not None
     record = MailRecord.of(config.path)
     with gm_change(config):
-        sheets = open_match_sheets(config)
+        sheets = open_match_sheets(config, client=client)
         read = read_match(sheets, get_ruleset(config.ruleset))
         state = read.record.state
         window = read.record.ruleset.window(state)
@@ -148,10 +156,11 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime) -> Fil
                  typed)
 
 
-def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime]) -> int:
+def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime], *,
+                 client: gspread.Client | None = None) -> int:
     """Queue each filed mail's receipt, quoting the answers the poll wrote beside its lines; returns how many."""
     record = MailRecord.of(config.path)
-    sheets = open_match_sheets(config)
+    sheets = open_match_sheets(config, client=client)
     where = {f"{key}/{seat}": place for key, entry in filed.entries.items() for seat, place in entry.placed.items()
              if place.get("feedback")}
     said = answers(sheets, filed.read, where) if where else {}
