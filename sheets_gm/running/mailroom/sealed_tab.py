@@ -10,11 +10,13 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from sheets_gm.rulesets.parts.mail import MailPart, Sealed
-from sheets_gm.sheets.layout import CellValue, Fill, Protection, TabLayout, WorkbookLayout, cells
+from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sheets.layout import CellValue, Fill, Protection, TabLayout, WorkbookLayout, cells, quote_tab
 from sheets_gm.sync.read import MatchRead
 from sheets_gm.sync.sheets import MatchSheets
 
 HEAD = "#D9D9D9"
+BATTLE = "#EFEFEF"  # a battle's own row
 
 
 def draw_sealed(sheets: MatchSheets, read: MatchRead, part: MailPart, sealed: Sequence[Sealed], title: str,
@@ -27,9 +29,13 @@ def draw_sealed(sheets: MatchSheets, read: MatchRead, part: MailPart, sealed: Se
     grid: list[list[CellValue]] = [[*r[:width], *[""] * (width - len(r))] for r in rows]
     grid += [[""] * width for _ in range(max(0, drawn_before - len(grid)))]
     layout = TabLayout(name=tab.tab, rows=tab.rows, cols=width, frozen_rows=2,
-                       values={"A1": [[tab.title]], "A2": [[c.header for c in tab.columns]], "A3": grid},
-                       fills=(Fill(cells(0, 1, width - 1, 2), HEAD, bold=True),),
+                       values={"A1": [[tab.title]], "A2": [[c.header for c in tab.columns]]},
+                       fills=(Fill(cells(0, 1, width - 1, 2), HEAD, bold=True),
+                              Fill(cells(0, 3, width - 1, 2 + max(1, len(grid))), "#FFFFFF", wrap=True),
+                              *(Fill(cells(0, 3 + n, width - 1, 3 + n), BATTLE, bold=True, top=True)
+                                for n, row in enumerate(rows) if row and row[0])),
                        column_widths={n: c.width for n, c in enumerate(tab.columns)},
                        protections=(Protection(None, "Written by sheets-gm from the judge's mailbox"),))
-    sheets.judge_sheet().apply_layout(WorkbookLayout(title, (layout,)))
+    rows_written = [RangeWrite(f"{quote_tab(tab.tab)}!A3", grid)] if grid else []  # written: each row's height fits
+    sheets.judge_sheet().apply_layout(WorkbookLayout(title, (layout,)), rows_written)
     return len(rows)
