@@ -141,7 +141,7 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
             lines = {seat: tuple(p.get("lines_text", ())) for seat, p in entry.placed.items()}
             typed[key] = lines
             if entry.window == window_key and not entry.answered:
-                head = heading(part.heading_mark, mail.sender, mail.received, mail.subject, key[:12])
+                head = heading(part.heading_mark, mail.sender, mail.received, mail.subject, key)
                 todo += [ToType(key, seat, head, ls) for seat, ls in lines.items() if ls]
         record.save()  # before the cells: a poll cut after the write finds the mail's heading and writes it again
         where = type_mail(sheets, read, part.post_table, todo) if todo else {}

@@ -8,6 +8,7 @@ typed again."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,13 +20,16 @@ from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 
 def heading(mark: str, sender: str, received: datetime, subject: str, key: str) -> str:
-    """A mail's heading line: ``✉ Mail from ann@example.org, received Fri 27 Nov 10:05:31 UTC: Turn 3 moves (#17)``.
+    """A mail's heading line: the mark, the sender, when the server received it, the subject (cut at 60
+    characters) and a short tag of the mail's key (two mails alike in all else stay two headings).
 
     >>> import datetime as dt
-    >>> heading("✉", "ann@example.org", dt.datetime(2026, 11, 27, 10, 5, 31, tzinfo=dt.UTC), "moves", "17")
-    '✉ Mail from ann@example.org, received Fri 27 Nov 10:05:31 UTC: moves (#17)'
+    >>> heading("✉", "ann@example.org", dt.datetime(2026, 11, 27, 10, 5, 31, tzinfo=dt.UTC), "moves", "m1@x.org")
+    '✉ ann@example.org, Fri 27 Nov 10:05:31 UTC: moves #8fb9d1'
     """
-    return f"{mark} Mail from {sender}, received {received:%a %d %b %H:%M:%S} UTC: {subject or '(no subject)'} (#{key})"
+    title = subject if len(subject) <= 60 else subject[:59] + "…"
+    tag = hashlib.sha256(key.encode()).hexdigest()[:6]
+    return f"{mark} {sender}, {received:%a %d %b %H:%M:%S} UTC: {title or '(no subject)'} #{tag}"
 
 
 @dataclass(frozen=True)

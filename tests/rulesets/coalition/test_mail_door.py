@@ -76,7 +76,7 @@ def test_a_players_movement_mail_is_typed_in_her_sides_forum_tab_answered_and_re
                mail(4, "judge-bot@example.org", "Auto: out of office", "away", answer=False)])
     with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW), box)
     lines = _forum(sheets)
-    assert lines[0][0].startswith("✉ Mail from ann@example.org, received Sun 22 Nov 12:00:00 UTC: Turn 1 moves")
+    assert lines[0][0].startswith("✉ ann@example.org, Sun 22 Nov 12:00:00 UTC: Turn 1 moves #")
     assert "heading of a mail" in lines[0][1]
     assert lines[1][0] == "Rabid Cat: Dominaria; 3C > 3D" and lines[1][1].startswith("✔ read as Rabid Cat's order")
     assert lines[2][0] == "Rabit Cat: Dominaria; 3C > 3B" and "did you mean Rabid Cat?" in lines[2][1]
@@ -107,7 +107,7 @@ def test_a_poll_cut_after_the_typing_types_the_same_cells_again(tmp_path: Path) 
     lines = _forum(sheets)
     assert [t for t, _f in lines][1:] == ["Rabid Cat: Dominaria; 3C > 3D", lines[2][0],
                                           "Rabid Cat: Dominaria; 3C > 2C"]
-    assert lines[2][0].startswith("✉ Mail from ann@example.org") and "moves again" in lines[2][0]
+    assert lines[2][0].startswith("✉ ann@example.org") and "moves again" in lines[2][0]
     assert "replaces this one" in lines[1][1]  # the later mail's line stands
     assert lines[3][1].startswith("✔ read as Rabid Cat's order")
     assert "3C > 2C\n    ✔ read as" in _receipts(config)["ann@example.org"]
@@ -161,7 +161,8 @@ def test_undo_brings_a_mailed_window_back_with_its_mail_and(tmp_path: Path) -> N
     undo_window(sheets, CLS, "the judge undoes turn 1", owners=lambda: layout_owners(config, sheets))
     sync_once(config, sheets, now=NOW)
     lines = _forum(sheets)
-    assert [t for t, _f in lines][1:] == ["Rabid Cat: Dominaria; 3C > 3D"] and lines[0][0].startswith("✉ Mail")
+    assert [t for t, _f in lines][1:] == ["Rabid Cat: Dominaria; 3C > 3D"]
+    assert lines[0][0].startswith("✉ ann@example.org")
     assert lines[1][1].startswith("✔ read as Rabid Cat's order")
     box.finished.clear()  # the mailbox hands the mail back for the undone window
     with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW), box)

@@ -87,34 +87,53 @@ class Sender:
         return self.players[0][1] if self.players else self.address
 
 
+class RosterIndex:
+    """The roster as the mail reads it, indexed once for a poll's mail: each address's players and sides, each
+    side's leader, each army's row."""
+
+    def __init__(self, roster: Roster) -> None:
+        self.roster = roster
+        self.leaders = {side: side_leader(roster, side) for side in roster.seats}
+        self.rows = {m.name.casefold(): m for m in roster.members}
+        self.players: dict[str, dict[tuple[str, str], None]] = {}
+        self.by_player: dict[tuple[str, str], set[str]] = {}
+        for m in roster.members:
+            if m.seat in roster.seats and m.email:
+                player = m.fields.get("player", "").strip()
+                self.players.setdefault(address_of(m.email), {})[(m.seat, player)] = None
+                self.by_player.setdefault((m.seat, player.casefold()), set()).add(address_of(m.email))
+
+    def who_sent(self, address: str) -> Sender:
+        """The sender of a mail from ``address`` by the roster's ``email`` column."""
+        address = address_of(address)
+        leads = tuple(side for side, lead in self.leaders.items() if lead is not None and address in lead.addresses)
+        return Sender(address, tuple(self.players.get(address, {})), leads)
+
+    def may_order(self, sender: Sender, army: str) -> str:
+        """Why ``sender`` may not order (or send a strategy for) ``army``: '' when she may. Only an address of the
+        army's side may; where the roster names the army's player, only hers or the side leader's."""
+        row = self.rows.get(army.casefold())
+        if row is None or row.seat not in self.roster.seats:
+            return f"{army} is no side's army in the roster (a mercenary band is moved by the engine)"
+        side = row.seat
+        if side not in sender.sides:
+            mine = f"your address is {' and '.join(sender.sides)}'s" if sender.sides else \
+                "your address is in no row of the roster"
+            return f"{army} is an army of {side}, and {mine}: an army is ordered from an address of its own side"
+        player = row.fields.get("player", "").strip()
+        if not player or side in sender.leads or address_of(sender.address) in self.by_player.get(
+                (side, player.casefold()), set()):
+            return ""
+        lead = self.leaders.get(side)
+        boss = f" or {side}'s leader ({lead.player})" if lead is not None else ""
+        return f"{army} is {player}'s army: it is ordered by {player}{boss}, from an address the roster gives them"
+
+
 def who_sent(roster: Roster, address: str) -> Sender:
-    """The sender of a mail from ``address`` by the roster's ``email`` column."""
-    address = address_of(address)
-    players: dict[tuple[str, str], None] = {}
-    for m in roster.members:
-        if m.seat in roster.seats and m.email and address_of(m.email) == address:
-            players[(m.seat, m.fields.get("player", "").strip())] = None
-    leads = tuple(side for side in roster.seats
-                  if (lead := side_leader(roster, side)) is not None and address in lead.addresses)
-    return Sender(address, tuple(players), leads)
+    """The sender of a mail from ``address`` by the roster's ``email`` column (``RosterIndex.who_sent``)."""
+    return RosterIndex(roster).who_sent(address)
 
 
 def may_order(roster: Roster, sender: Sender, army: str) -> str:
-    """Why ``sender`` may not order (or send a strategy for) ``army``: '' when she may. Only an address of the
-    army's side may; where the roster names the army's player, only hers or the side leader's."""
-    row = next((m for m in roster.members if m.name.casefold() == army.casefold()), None)
-    if row is None or row.seat not in roster.seats:
-        return f"{army} is no side's army in the roster (a mercenary band is moved by the engine)"
-    side = row.seat
-    if side not in sender.sides:
-        mine = f"your address is {' and '.join(sender.sides)}'s" if sender.sides else \
-            "your address is in no row of the roster"
-        return f"{army} is an army of {side}, and {mine}: an army is ordered from an address of its own side"
-    player = row.fields.get("player", "").strip()
-    if not player or side in sender.leads:
-        return ""
-    if address_of(sender.address) in _addresses_of_player(roster.of(side), player):
-        return ""
-    lead = side_leader(roster, side)
-    boss = f" or {side}'s leader ({lead.player})" if lead is not None else ""
-    return f"{army} is {player}'s army: it is ordered by {player}{boss}, from an address the roster gives them"
+    """``RosterIndex.may_order``."""
+    return RosterIndex(roster).may_order(sender, army)

@@ -67,42 +67,54 @@ def _pieces(text: str) -> list[str]:
     return [p for p in pieces if len(_fold(p)) >= 3 and not VERB_PATTERN.fullmatch(f" {p} ")]
 
 
-def _exact(text: str, armies: Sequence[str]) -> tuple[list[str], str]:
-    """The armies whose exact names (any case) stand in ``text`` as whole words, the longest first, and the text
-    with them taken out."""
-    found: list[str] = []
-    for name in sorted(dict.fromkeys(armies), key=len, reverse=True):
-        pattern = re.compile(r"(?<![\w'’])" + re.escape(name) + r"(?![\w'’])", re.IGNORECASE)
-        if pattern.search(text):
-            found.append(name)
-            text = pattern.sub(" | ", text)
-    return found, text
+class BattleIndex:
+    """The battles awaiting strategies, indexed once for a poll's mail: their armies and one pattern that finds each
+    army's exact name (any case, a whole word, the longest first) in a title."""
+
+    def __init__(self, battles: Sequence[Battle]) -> None:
+        self.battles = list(battles)
+        self.armies = [a for b in self.battles for a in b.armies]
+        names = sorted(dict.fromkeys(self.armies), key=len, reverse=True)
+        self.by_fold = {n.casefold(): n for n in names}
+        self.pattern = re.compile(r"(?<![\w'’])(" + "|".join(map(re.escape, names)) + r")(?![\w'’])",
+                                  re.IGNORECASE) if names else None
+
+    def exact(self, text: str) -> tuple[list[str], str]:
+        """The armies whose exact names stand in ``text``, and the text with them taken out."""
+        if self.pattern is None:
+            return [], text
+        found = [self.by_fold[m.group(1).casefold()] for m in self.pattern.finditer(text)]
+        return list(dict.fromkeys(found)), self.pattern.sub(" | ", text)
+
+    def match(self, title: str) -> TitleMatch:
+        """``match_title`` over these battles."""
+        labels = title_labels(title)
+        text = LABEL_PATTERN.sub(" ", _REPLY.sub("", title))
+        named, rest = self.exact(text)
+        read_as: list[tuple[str, str]] = []
+        unknown: list[str] = []
+        for word in (_pieces(rest) if not named or VERB_PATTERN.search(rest) else []):
+            near = nearest_names(self.armies, word, cutoff=0.7)
+            if len(near) == 1 or (near and _gap(word, near)):
+                named.append(near[0])
+                read_as.append((word, near[0]))
+            else:
+                unknown.append(word)
+        scored = [(sum(a in b.armies for a in dict.fromkeys(named)), -n, b) for n, b in enumerate(self.battles)]
+        best = max(scored, default=None, key=lambda s: s[:2])
+        sure = len(named) > len(read_as) or not unknown  # a near miss beside a name near nothing is no match
+        if best is not None and best[0] > 0 and sure:
+            return TitleMatch(best[2], labels, tuple(read_as))
+        return TitleMatch(None, labels, (), _why_none(title, [*unknown, *(w for w, _a in read_as)], self.armies,
+                                                      self.battles))
 
 
 def match_title(title: str, battles: Sequence[Battle]) -> TitleMatch:
     """The battle among ``battles`` (those awaiting strategies) that ``title`` names: the one holding the most of
     the armies it names, each name matched exactly (any case) or, where it is a near miss of one army alone (or
     clearly nearer one than any other), read as that army; a title naming armies of no one battle, or none, is
-    answered with why and the nearest names."""
-    labels = title_labels(title)
-    armies = [a for b in battles for a in b.armies]
-    text = LABEL_PATTERN.sub(" ", _REPLY.sub("", title))
-    named, rest = _exact(text, armies)
-    read_as: list[tuple[str, str]] = []
-    unknown: list[str] = []
-    for word in (_pieces(rest) if not named or VERB_PATTERN.search(rest) else []):
-        near = nearest_names(armies, word, cutoff=0.7)
-        if len(near) == 1 or (near and _gap(word, near)):
-            named.append(near[0])
-            read_as.append((word, near[0]))
-        else:
-            unknown.append(word)
-    scored = [(sum(a in b.armies for a in dict.fromkeys(named)), -n, b) for n, b in enumerate(battles)]
-    best = max(scored, default=None, key=lambda s: s[:2])
-    sure = len(named) > len(read_as) or not unknown  # a near miss beside a name near nothing is no match
-    if best is not None and best[0] > 0 and sure:
-        return TitleMatch(best[2], labels, tuple(read_as))
-    return TitleMatch(None, labels, (), _why_none(title, [*unknown, *(w for w, _a in read_as)], armies, battles))
+    answered with why and the nearest names (``BattleIndex.match``)."""
+    return BattleIndex(battles).match(title)
 
 
 def _gap(word: str, near: Sequence[str]) -> bool:
