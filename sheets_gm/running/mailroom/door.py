@@ -32,7 +32,8 @@ from sheets_gm.running.mailroom.typing import ToType, answers, heading, type_mai
 from sheets_gm.running.run import gm_change
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.deadline import deadline_moment
-from sheets_gm.sync.read import MatchRead, read_match
+from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.read import read_match, read_record
 
 if TYPE_CHECKING:
     import gspread
@@ -73,10 +74,10 @@ def poll_with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Cal
 
 @dataclass
 class Filed:
-    """The mail this poll filed: the read it was typed against, the entries by key, the mails by key, and where
-    each one's lines went."""
+    """The mail this poll filed: the match's record it was filed against, the entries by key, the mails by key, and
+    the lines typed for each by seat."""
 
-    read: MatchRead
+    record: MatchRecord
     entries: dict[str, MailEntry]
     mails: dict[str, Mail]
     typed: dict[str, dict[str, tuple[str, ...]]]
@@ -112,47 +113,46 @@ def _entry(mail: Mail, key: str, filing: Filing | None, window: str) -> MailEntr
 
 def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
                client: gspread.Client | None = None) -> Filed:
-    """File each mail (see the module notes); returns what the answers need."""
+    """File each mail (see the module notes); returns what the answers need. The match's record is read first (the
+    engine alone); every spreadsheet only when some mail has lines to type."""
     game = get_game(config.ruleset)
     part = game.mail
     assert part is not None
     record = MailRecord.of(config.path)
+    cls = get_ruleset(config.ruleset)
     with gm_change(config):
         sheets = open_match_sheets(config, client=client)
-        read = read_match(sheets, get_ruleset(config.ruleset))
-        state = read.record.state
-        window = read.record.ruleset.window(state)
+        found = read_record(sheets, cls)
+        window = found.ruleset.window(found.state)
         window_key = window.key if window is not None else ""
+        deadline = deadline_moment(found.deadline)
         roster = repair_roster(config, sheets)
-        deadline = deadline_moment(read.record.deadline)
         todo: list[ToType] = []
         typed: dict[str, dict[str, tuple[str, ...]]] = {}
         for mail in mails:
             key = mail_key(mail)
             entry = record.entries.get(key)
-            filing = None
             if entry is None:
                 read_it = mail.answer and not mail.refused
-                filing = part.file(state, roster, sender=mail.sender, subject=mail.subject, lines=mail.lines,
+                filing = part.file(found.state, roster, sender=mail.sender, subject=mail.subject, lines=mail.lines,
                                    text=mail.text, received=mail.received, deadline=deadline) if read_it else None
                 entry = record.entries[key] = _entry(mail, key, filing, window_key)
                 lines = dict(filing.lines) if filing is not None and not entry.unread else {}
                 entry.placed = {seat: {"lines_text": list(ls)} for seat, ls in lines.items()}
-            lines = {seat: tuple(p.get("lines_text", ())) for seat, p in entry.placed.items()}
-            typed[key] = lines
+            typed[key] = {seat: tuple(p.get("lines_text", ())) for seat, p in entry.placed.items()}
             if entry.window == window_key and not entry.answered:
                 head = heading(part.heading_mark, mail.sender, mail.received, mail.subject, key)
-                todo += [ToType(key, seat, head, ls) for seat, ls in lines.items() if ls]
+                todo += [ToType(key, seat, head, ls) for seat, ls in typed[key].items() if ls]
         record.save()  # before the cells: a poll cut after the write finds the mail's heading and writes it again
-        where = type_mail(sheets, read, part.post_table, todo) if todo else {}
-        for slot, place in where.items():
+        read = read_match(sheets, cls) if todo else None
+        for slot, place in (type_mail(sheets, read, part.post_table, todo) if read is not None else {}).items():
             key, seat = slot.rsplit("/", 1)
             record.entries[key].placed[seat].update(place)
         if any(record.entries[mail_key(m)].sealed for m in mails):
-            record.drawn = draw_sealed(sheets, read, part, [s for _e, s in record.sealed(window_key)],
+            record.drawn = draw_sealed(sheets, found.state, part, [s for _e, s in record.sealed(window_key)],
                                        config.title or "sheets-gm", deadline, now, record.drawn)
         record.save()
-    return Filed(read, {mail_key(m): record.entries[mail_key(m)] for m in mails}, {mail_key(m): m for m in mails},
+    return Filed(found, {mail_key(m): record.entries[mail_key(m)] for m in mails}, {mail_key(m): m for m in mails},
                  typed)
 
 
@@ -163,7 +163,7 @@ def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime
     sheets = open_match_sheets(config, client=client)
     where = {f"{key}/{seat}": place for key, entry in filed.entries.items() for seat, place in entry.placed.items()
              if place.get("feedback")}
-    said = answers(sheets, filed.read, where) if where else {}
+    said = answers(sheets, where) if where else {}
     now = clock()
     letters = []
     for key, entry in filed.entries.items():
@@ -172,7 +172,7 @@ def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime
             continue
         mine = {seat: said.get(f"{key}/{seat}", []) for seat in filed.typed[key]}
         body = receipt_body(kept, mine, filed.typed[key], filed.mails[key].problems)
-        letters.append(receipt_letter(match_id(filed.read.record), kept, body, now))
+        letters.append(receipt_letter(match_id(filed.record), kept, body, now))
         kept.answered = True
     Outbox.of(config.path).add(letters)
     record.save()

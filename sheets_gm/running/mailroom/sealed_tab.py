@@ -8,27 +8,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from sheets_gm.rulesets.parts.mail import MailPart, Sealed
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import CellValue, Fill, Protection, TabLayout, WorkbookLayout, cells, quote_tab
-from sheets_gm.sync.read import MatchRead
 from sheets_gm.sync.sheets import MatchSheets
 
 HEAD = "#D9D9D9"
-BATTLE = "#EFEFEF"  # a battle's own row
+BATTLE = "#EFEFEF"
+#: Rows the tab has beyond its lines (a tab grows as the strategies come).
+SPARE_ROWS = 40  # a battle's own row
 
 
-def draw_sealed(sheets: MatchSheets, read: MatchRead, part: MailPart, sealed: Sequence[Sealed], title: str,
+def draw_sealed(sheets: MatchSheets, state: Any, part: MailPart, sealed: Sequence[Sealed], title: str,
                 deadline: datetime | None, now: datetime, drawn_before: int) -> int:
-    """Lay out and write the tab; returns how many rows it holds now (the next drawing blanks those beyond its own)."""
+    """Lay out and write the tab for the window open in ``state``; returns how many rows it holds now (the next
+    drawing blanks those beyond its own). The tab is as long as its rows and some room (at most the layout's)."""
     tab = part.sealed_tab()
     width = len(tab.columns)
-    state = read.record.state
     rows = part.sealed_rows(state, sealed, deadline is not None and now > deadline)[: tab.rows - 2]
     grid: list[list[CellValue]] = [[*r[:width], *[""] * (width - len(r))] for r in rows]
     grid += [[""] * width for _ in range(max(0, drawn_before - len(grid)))]
-    layout = TabLayout(name=tab.tab, rows=tab.rows, cols=width, frozen_rows=2,
+    layout = TabLayout(name=tab.tab, rows=min(tab.rows, len(grid) + 2 + SPARE_ROWS), cols=width, frozen_rows=2,
                        values={"A1": [[tab.title]], "A2": [[c.header for c in tab.columns]]},
                        fills=(Fill(cells(0, 1, width - 1, 2), HEAD, bold=True),
                               Fill(cells(0, 3, width - 1, 2 + max(1, len(grid))), "#FFFFFF", wrap=True),

@@ -81,12 +81,12 @@ def type_mail(sheets: MatchSheets, read: MatchRead, table: str, todo: Sequence[T
     return placed_at
 
 
-def answers(sheets: MatchSheets, read: MatchRead, where: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
+def answers(sheets: MatchSheets, where: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
     """The answers the poll wrote beside the lines typed (``where``, as ``type_mail`` returned it), by ``key/seat``:
     one read per spreadsheet."""
     out: dict[str, list[str]] = {}
     for seat in dict.fromkeys(k.rsplit("/", 1)[1] for k in where):
-        backend = seat_backend(sheets, read.tabs, seat)
+        backend = sheets.of(seat)
         mine = {k: v for k, v in where.items() if k.rsplit("/", 1)[1] == seat and v.get("feedback")}
         ranges = [a for v in mine.values() for a in v["feedback"]]
         if not ranges:
