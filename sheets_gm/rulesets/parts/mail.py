@@ -107,6 +107,11 @@ class MailPart(Protocol):
         its deadline has passed), as many cells each as the tab has columns."""
         ...
 
+    def deadline_cells(self, state: Any, sealed: Sequence[Sealed]) -> dict[str, dict[str, dict[str, str]]]:
+        """What the judge's rows say at the deadline of the window open in ``state`` from its submissions, by table,
+        row subject and column (typed only where the judge's cell is empty)."""
+        ...
+
     def sealed_summary(self, state: Any, sealed: Sequence[Sealed]) -> list[str]:
         """A line per subject awaiting submissions (a battle) for the judge's ``status``."""
         ...

@@ -25,6 +25,7 @@ from sheets_gm.rulesets.parts.mail import Filing
 from sheets_gm.rulesets.registry import get_game, get_ruleset
 from sheets_gm.running.connect import open_match_sheets, sharing_sheets
 from sheets_gm.running.idle_poll import mailbox_asked, mailbox_mark
+from sheets_gm.running.mailroom.deadline import close_sealed, deadline_may_be_due
 from sheets_gm.running.mailroom.receipts import receipt_body, receipt_letter
 from sheets_gm.running.mailroom.record import MailEntry, MailRecord, mail_key
 from sheets_gm.running.mailroom.sealed_tab import draw_sealed
@@ -88,14 +89,18 @@ def with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable
     """Run ``poll`` with the mailbox's new mail filed before it and answered after it (see the module notes); the
     door and the poll open the match's spreadsheets once between them (``sharing_sheets``)."""
     mails = list(inbox.new_mail()) if inbox is not None else []
-    game = get_game(config.ruleset)
-    if not mails or game.mail is None or inbox is None:
+    part = get_game(config.ruleset).mail
+    closing = part is not None and deadline_may_be_due(config, clock())
+    if part is None or inbox is None or not (mails or closing):
         with mailbox_asked(config.path):  # nothing new: the poll may stay idle
             return poll()
     with sharing_sheets():
-        filed = file_mails(config, mails, clock(), client=client)
+        filed = file_mails(config, mails, clock(), client=client) if mails else None
+        if closing:
+            close_sealed(config, part, clock(), client=client)
         result = poll()
-        answer_mails(config, filed, clock, client=client)
+        if filed is not None:
+            answer_mails(config, filed, clock, client=client)
     for mail in mails:
         inbox.finish(mail)
     send_due(config, clock)

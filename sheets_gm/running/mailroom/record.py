@@ -68,6 +68,7 @@ class MailRecord:
             raw = {}
         self.entries: dict[str, MailEntry] = {k: MailEntry(**v) for k, v in raw.get("mail", {}).items()}
         self.drawn: int = int(raw.get("drawn", 0))  # the rows the judge's tab of strategies held when last drawn
+        self.closed: list[str] = list(raw.get("closed", []))  # the windows whose deadline cells were typed
 
     @classmethod
     def of(cls, config_path: Path) -> MailRecord:
@@ -76,7 +77,7 @@ class MailRecord:
 
     def save(self) -> None:
         """Write the record (atomically, GM-private)."""
-        write_private(self.path, json.dumps({"drawn": self.drawn,
+        write_private(self.path, json.dumps({"drawn": self.drawn, "closed": self.closed,
                                              "mail": {k: e.to_json() for k, e in self.entries.items()}},
                                             ensure_ascii=False, indent=1))
 

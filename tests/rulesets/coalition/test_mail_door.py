@@ -11,14 +11,19 @@ from pathlib import Path
 
 from openpyxl import load_workbook
 
+from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.mailbox.message import Mail
-from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.notify.outbox import Outbox
+from sheets_gm.rulesets.coalition.mail.filing import CoalitionMail
 from sheets_gm.rulesets.registry import get_ruleset
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.mailroom.deadline import close_sealed
 from sheets_gm.running.mailroom.door import answer_mails, file_mails, with_mail
 from sheets_gm.running.mailroom.record import MailRecord
 from sheets_gm.running.mailroom.status import mail_status_lines
 from sheets_gm.running.run import layout_owners, sync_once
+from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sync.life.adjust_undo import undo_window
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
@@ -167,3 +172,36 @@ def test_undo_brings_a_mailed_window_back_with_its_mail_and(tmp_path: Path) -> N
     box.finished.clear()  # the mailbox hands the mail back for the undone window
     with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW), box)
     assert len(_forum(sheets)) == 2 and len(Outbox.of(config.path).waiting()) == 1
+
+
+def test_at_the_battle_deadline_a_side_without_a_strategy_is_stratless_in_the_judges_row(tmp_path: Path) -> None:
+    """The ruling: at the battle deadline a side with no strategy for a battle is stratless; the door types it into
+    the battle's empty Stratless side cell before the poll that resolves the window reads it, once, never over the
+    judge's own word."""
+    _match(tmp_path)
+    path = tmp_path / "match.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace("times = []", 'times = ["20:00"]', 1), encoding="utf-8")
+    config = load_config(path)
+    box = Box([mail(1, "ann@example.org", "moves", "Rabid Cat: Dominaria; 3C > 4C - engage Various Puppies")])
+    with_mail(config, lambda: NOW, lambda: sync_once(config, open_match_sheets(config), now=NOW, force=True), box)
+    box = Box([mail(2, "ann@example.org", "Ann: Rabid Cat attacks Various Puppies", "Charge!", minutes=10)])
+    with_mail(config, lambda: NOW, lambda: sync_once(config, open_match_sheets(config), now=NOW), box)
+    part = CoalitionMail()
+    assert close_sealed(config, part, NOW + dt.timedelta(hours=1)) == 0  # before the deadline: nothing
+    late = NOW + dt.timedelta(hours=9)  # 21:00, past the 20:00 battle deadline
+    assert close_sealed(config, part, late) == 1
+    judge = read_match(open_match_sheets(config), CLS).seats[JUDGE]
+    (row,) = [r for r in judge.rows if r.table == "results" and r.subject == "Dominaria 4C"]
+    assert row.text("stratless") == "phyrexia"
+    assert close_sealed(config, part, late) == 0  # once a window
+    record = MailRecord.of(config.path)
+    record.closed.clear()  # as if not closed yet, the judge having typed her own word meanwhile
+    record.save()
+    sheets = open_match_sheets(config)
+    placed = judge.tab.table("results")
+    sheets.judge_sheet().write([RangeWrite(placed.at(placed.cell(row.row - placed.first_row, "stratless")),
+                                           [["coalition"]])])
+    assert close_sealed(config, part, late) == 0  # never over the judge's cell
+    book = load_workbook(tmp_path / "gm" / "judge.xlsx")
+    said = [r[5] for r in book["Strategies"].iter_rows(values_only=True) if r[1] == "phyrexia"]
+    assert said == ["none: stratless (it loses by default)"]

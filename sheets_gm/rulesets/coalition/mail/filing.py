@@ -19,7 +19,7 @@ from datetime import datetime
 from sheets_gm.engine.ruleset import Roster
 from sheets_gm.rulesets.coalition.enums import Phase
 from sheets_gm.rulesets.coalition.forum import battle_title
-from sheets_gm.rulesets.coalition.mail.judging import strategy_rows, stratless_summary
+from sheets_gm.rulesets.coalition.mail.judging import strategy_rows, stratless_cells, stratless_summary
 from sheets_gm.rulesets.coalition.mail.senders import RosterIndex, Sender
 from sheets_gm.rulesets.coalition.mail.titles import LABEL_PATTERN, VERB_PATTERN, BattleIndex
 from sheets_gm.rulesets.coalition.sheet.read import MAIL_MARK, post_line_chatter
@@ -157,6 +157,10 @@ class CoalitionMail:
     def sealed_rows(self, state: CoalitionState, sealed: Sequence[Sealed], closed: bool) -> list[list[str]]:
         """``judging.strategy_rows``."""
         return strategy_rows(state, sealed, closed)
+
+    def deadline_cells(self, state: CoalitionState, sealed: Sequence[Sealed]) -> dict[str, dict[str, dict[str, str]]]:
+        """``judging.stratless_cells``."""
+        return stratless_cells(state, sealed)
 
     def sealed_summary(self, state: CoalitionState, sealed: Sequence[Sealed]) -> list[str]:
         """``judging.stratless_summary``."""

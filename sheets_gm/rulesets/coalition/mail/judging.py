@@ -97,3 +97,12 @@ def stratless_summary(state: CoalitionState, sealed: Sequence[Sealed]) -> list[s
         none = f"; none from {' and '.join(found.stratless)}" if found.stratless else ""
         out.append(f"{found.battle.at} ({battle_title(found.battle)}): strategies {sent}{none}")
     return out
+
+
+def stratless_cells(state: CoalitionState, sealed: Sequence[Sealed]) -> dict[str, dict[str, dict[str, str]]]:
+    """The Judge tab's Stratless side of each battle one side of which sent no strategy (section 6.5: it loses by
+    default), by battle square; none for a battle both sides left without one (the judge decides) or outside the
+    results window."""
+    cells = {found.battle.at: {"stratless": found.stratless[0]} for found in battle_strategies(state, sealed)
+             if len(found.stratless) == 1 and len(found.by_side) == 2}
+    return {"results": cells} if cells else {}
