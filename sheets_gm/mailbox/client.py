@@ -18,6 +18,7 @@ import ssl
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
@@ -31,6 +32,8 @@ HANDLED = "$SheetsGmRead"
 SIZE_LIMIT = 1_000_000
 #: The most of a header read (a real one is a few kilobytes).
 HEADER_LIMIT = 64_000
+#: The most of the first part read of a mail over ``SIZE_LIMIT`` (a strategy is a few pages).
+PART_LIMIT = 256_000
 #: Mails fetched in one request at most, and the most bytes of mail one request brings.
 BATCH_COUNT = 100
 BATCH_BYTES = 4_000_000
@@ -225,23 +228,85 @@ def _batches(mails: list[Arrival]) -> Iterator[list[Arrival]]:
         yield batch
 
 
-def bodies(client: IMAPClient, mails: list[Arrival]) -> Iterator[tuple[Arrival, bytes, bool]]:
-    """Each mail's bytes, in UID order, with whether it was cut: a mail up to ``SIZE_LIMIT`` whole, in batches
-    (``_batches``); one over it alone, as its header (at most ``HEADER_LIMIT``) and the first ``SIZE_LIMIT`` bytes
-    of its body. Nothing is marked read (``BODY.PEEK``); a mail gone meanwhile is left out."""
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    """One mail as fetched: its bytes, whether they are cut (a mail over ``SIZE_LIMIT``: its header and first part
+    only), and the parts not fetched, by name (``map.png``, ``a part of type image/png``)."""
+
+    arrival: Arrival
+    raw: bytes
+    cut: bool = False
+    unread: tuple[str, ...] = ()
+
+
+def bodies(client: IMAPClient, mails: list[Arrival]) -> Iterator[Fetched]:
+    """Each mail, in UID order: one up to ``SIZE_LIMIT`` whole, in batches (``_batches``); one over it alone, as
+    its header and the first ``PART_LIMIT`` bytes of its first part, its other parts named (``_first_part``).
+    Nothing is marked read (``BODY.PEEK``); a mail gone meanwhile is left out."""
     for batch in _batches(mails):
         if batch[0].size > SIZE_LIMIT:
-            mail = batch[0]
-            answer = client.fetch([mail.uid], [f"BODY.PEEK[HEADER]<0.{HEADER_LIMIT}>",
-                                               f"BODY.PEEK[TEXT]<0.{SIZE_LIMIT}>"])
-            data = answer.get(mail.uid)
-            if data is not None:
-                yield mail, bytes(data.get(b"BODY[HEADER]<0>") or b"") + bytes(data.get(b"BODY[TEXT]<0>") or b""), True
+            found = _first_part(client, batch[0])
+            if found is not None:
+                yield found
             continue
         answer = client.fetch([m.uid for m in batch], ["BODY.PEEK[]"])
         for mail in batch:
             if mail.uid in answer:
-                yield mail, bytes(answer[mail.uid].get(b"BODY[]") or b""), False
+                yield Fetched(mail, bytes(answer[mail.uid].get(b"BODY[]") or b""))
+
+
+def _first_part(client: IMAPClient, mail: Arrival) -> Fetched | None:
+    """A mail over the size limit: its structure and header, then its first part (at most ``PART_LIMIT``), as one
+    message of those bytes; memory never holds more, whatever the mail's size."""
+    answer = client.fetch([mail.uid], ["BODYSTRUCTURE", f"BODY.PEEK[HEADER]<0.{HEADER_LIMIT}>"])
+    if mail.uid not in answer:
+        return None
+    structure = answer[mail.uid][b"BODYSTRUCTURE"]
+    head = bytes(answer[mail.uid].get(b"BODY[HEADER]<0>") or b"")
+    if not structure.is_multipart:
+        text = client.fetch([mail.uid], [f"BODY.PEEK[TEXT]<0.{PART_LIMIT}>"]).get(mail.uid, {})
+        return Fetched(mail, head + bytes(text.get(b"BODY[TEXT]<0>") or b""), cut=True)
+    part = client.fetch([mail.uid], ["BODY.PEEK[1.MIME]", f"BODY.PEEK[1]<0.{PART_LIMIT}>"]).get(mail.uid, {})
+    own = _own_header(head)
+    raw = own.rstrip(b"\r\n") + b"\r\n" + bytes(part.get(b"BODY[1.MIME]") or b"\r\n") + bytes(
+        part.get(b"BODY[1]<0>") or b"")
+    others = [name for sub in structure[0][1:] for name in _part_names(sub)]
+    return Fetched(mail, raw, cut=True, unread=tuple(others))
+
+
+def _own_header(head: bytes) -> bytes:
+    """The mail's header without its own MIME lines (``Content-*``, ``MIME-Version``, each with its folded
+    continuations), which its first part's header replaces when that part is read as the message."""
+    kept: list[bytes] = []
+    dropping = False
+    for line in head.splitlines(keepends=True):
+        if line[:1] not in (b" ", b"\t"):
+            dropping = line[:8].lower() == b"content-" or line[:13].lower() == b"mime-version:"
+        if not dropping:
+            kept.append(line)
+    return b"".join(kept)
+
+
+def _part_names(part: Any) -> list[str]:
+    """The names of a BODYSTRUCTURE part's leaves: a file name, else a ``name`` parameter, else the kind."""
+    if getattr(part, "is_multipart", False):
+        return [name for sub in part[0] for name in _part_names(sub)]
+    fields = list(part)
+    for found in fields:
+        if isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], tuple):
+            pairs = dict(zip(found[1][::2], found[1][1::2], strict=False))
+            name = pairs.get(b"filename") or pairs.get(b"FILENAME")
+            if name:
+                return [_text(name)]
+    params = fields[2] if len(fields) > 2 and isinstance(fields[2], tuple) else ()
+    pairs = dict(zip(params[::2], params[1::2], strict=False))
+    name = pairs.get(b"name") or pairs.get(b"NAME")
+    kind = f"{_text(fields[0]).lower()}/{_text(fields[1]).lower()}" if len(fields) > 1 else "unknown"
+    return [_text(name) if name else f"a part of type {kind}"]
+
+
+def _text(value: Any) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def flag(client: IMAPClient, uids: list[int], keyword: bool) -> None:

@@ -66,9 +66,10 @@ def _read(session: IMAPClient, settings: MailboxSettings, ledger: MailLedger, ow
     arrivals = imap.arrivals(session, _wanted(session, ledger, uidvalidity))
     mails: list[Mail] = []
     taken: set[str] = set()
-    for arrival, raw, cut in imap.bodies(session, arrivals):
-        mail = read_mail(raw, uid=arrival.uid, uidvalidity=uidvalidity, received=arrival.received,
-                         size=arrival.size, own_addresses=own_addresses, cut=cut)
+    for fetched in imap.bodies(session, arrivals):
+        arrival = fetched.arrival
+        mail = read_mail(fetched.raw, uid=arrival.uid, uidvalidity=uidvalidity, received=arrival.received,
+                         size=arrival.size, own_addresses=own_addresses, cut=fetched.cut, unread=fetched.unread)
         if ledger.finished(mail.message_id) or mail.message_id in taken:
             ledger.skip(uidvalidity, arrival.uid, mail.message_id)  # the same mail again (a copy, a rebuilt folder)
             continue
