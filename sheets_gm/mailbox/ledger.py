@@ -19,13 +19,15 @@ A mail is known by its Message-ID (``Mail.message_id``) and by its folder's UIDV
 UIDVALIDITY change (a folder rebuilt by the server) falls back on the Message-IDs. The last line of a file cut
 mid-write is ended before anything is added, and read as nothing.
 
-Mail is filed in UID order (``begin`` one before the next): the highest UID begun is where the next poll's new
-mail starts.
+Mail is begun in the order ``reader.new_mail`` gives it (UID order), one by one or all at once (``begin`` takes
+several, ``finish_all`` too: one fsync for a whole poll's mail): the highest UID begun is where the next poll's
+new mail starts, and every mail begun and not finished is handed back.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -57,6 +59,17 @@ class MailRecord:
     def received_at(self) -> datetime:
         """``received`` as an aware datetime."""
         return datetime.fromisoformat(self.received)
+
+
+@dataclass(frozen=True, slots=True)
+class Filed:
+    """A mail's filing done, for ``MailLedger.finish_all``: its Message-ID, what it was filed as, for which window,
+    and what came of it in words."""
+
+    message_id: str
+    filed_as: str
+    window: str
+    outcome: str
 
 
 def ledger_path(config: MatchConfig) -> Path:
@@ -124,10 +137,14 @@ class MailLedger:
         elif op == "seen":
             self.last_uid = max(self.last_uid, int(event["upto"]))
 
-    def _write(self, event: dict[str, Any]) -> None:
-        """Write ``event`` durably, then hold it."""
-        append_private(self.path, (json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
-        self._apply(event)
+    def _write(self, *events: dict[str, Any]) -> None:
+        """Write ``events`` durably (one fsync for them all), then hold them."""
+        if not events:
+            return
+        append_private(self.path, "".join(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
+                                          for event in events).encode())
+        for event in events:
+            self._apply(event)
 
     def record(self, message_id: str) -> MailRecord | None:
         """What the ledger keeps of the mail ``message_id`` (None: never begun)."""
@@ -151,30 +168,37 @@ class MailLedger:
         """The Message-ID of the mail the ledger knows at that UID of the folder ('' when none)."""
         return self._by_uid.get((uidvalidity, uid), "")
 
-    def begin(self, mail: Mail) -> None:
-        """The mail is about to be filed: written and fsync'ed before anything of its filing. A mail begun already
-        (handed back) writes nothing more, unless it is at a new UID."""
-        old = self._records.get(mail.message_id)
-        if old is not None and not old.finished and (old.uidvalidity, old.uid) == (mail.uidvalidity, mail.uid):
-            return
-        record = MailRecord(mail.message_id, mail.uidvalidity, mail.uid, mail.received.isoformat(), mail.sender,
-                            mail.subject, mail.size)
-        self._write({"op": "begin", **asdict(record), "finished": False})
+    def begin(self, *mails: Mail) -> None:
+        """The mails are about to be filed: written and fsync'ed (once for them all) before anything of their
+        filing. A mail begun already (handed back) writes nothing more, unless it is at a new UID."""
+        events = []
+        for mail in mails:
+            old = self._records.get(mail.message_id)
+            if old is not None and not old.finished and (old.uidvalidity, old.uid) == (mail.uidvalidity, mail.uid):
+                continue
+            record = MailRecord(mail.message_id, mail.uidvalidity, mail.uid, mail.received.isoformat(), mail.sender,
+                                mail.subject, mail.size)
+            events.append({"op": "begin", **asdict(record), "finished": False})
+        self._write(*events)
 
     def finish(self, mail: Mail | str, *, filed_as: str, window: str, outcome: str) -> None:
         """The mail (or its Message-ID) was filed: what as, for which window, and what came of it in words. Written
         after every write of its filing; the mail is never handed back again (unless ``hand_back``)."""
-        message_id = mail if isinstance(mail, str) else mail.message_id
-        if message_id not in self._records:
-            raise KeyError(f"the mail {message_id} was never begun: begin it before filing it")
-        self._write({"op": "finish", "message_id": message_id, "filed_as": filed_as, "window": window,
-                     "outcome": outcome})
+        self.finish_all([Filed(mail if isinstance(mail, str) else mail.message_id, filed_as, window, outcome)])
 
-    def receipt_sent(self, mail: Mail | str) -> None:
-        """The mail's receipt went to its sender."""
-        message_id = mail if isinstance(mail, str) else mail.message_id
-        if message_id in self._records and not self._records[message_id].receipt_sent:
-            self._write({"op": "receipt", "message_id": message_id})
+    def finish_all(self, filed: Sequence[Filed]) -> None:
+        """Several mails filed, written at once (one fsync): as ``finish`` for each."""
+        for entry in filed:
+            if entry.message_id not in self._records:
+                raise KeyError(f"the mail {entry.message_id} was never begun: begin it before filing it")
+        self._write(*({"op": "finish", "message_id": e.message_id, "filed_as": e.filed_as, "window": e.window,
+                       "outcome": e.outcome} for e in filed))
+
+    def receipt_sent(self, *mails: Mail | str) -> None:
+        """The mails' receipts went to their senders (written at once)."""
+        ids = [m if isinstance(m, str) else m.message_id for m in mails]
+        self._write(*({"op": "receipt", "message_id": i} for i in dict.fromkeys(ids)
+                      if i in self._records and not self._records[i].receipt_sent))
 
     def skip(self, uidvalidity: int, uid: int, message_id: str) -> None:
         """A mail already known by its Message-ID, found at a new UID: looked at, not read again."""
@@ -189,8 +213,7 @@ class MailLedger:
         """Every finished mail of ``window`` handed back to be filed again at the next poll (its window was undone:
         its mail is read again for it, not lost); those mails."""
         again = [r for r in self._records.values() if r.finished and r.window == window]
-        for record in again:
-            self._write({"op": "again", "message_id": record.message_id})
+        self._write(*({"op": "again", "message_id": r.message_id} for r in again))
         return [self._records[r.message_id] for r in again]
 
     def trouble(self, kind: str, text: str) -> bool:
