@@ -122,6 +122,8 @@ def _untrusted(settings: MailboxSettings, exc: Exception) -> str:
 
 def _said(exc: BaseException) -> str:
     """An error's words, bytes decoded, on one line."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
     text = exc.args[0] if exc.args else exc
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")

@@ -31,11 +31,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sheets_gm.mailbox.message import Mail
-from sheets_gm.match.config import MatchConfig
 from sheets_gm.sheets.private_files import append_private
+
+if TYPE_CHECKING:
+    from sheets_gm.match.config import MatchConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +74,10 @@ class Filed:
     outcome: str
 
 
-def ledger_path(config: MatchConfig) -> Path:
-    """Where a match's mailbox ledger is kept: ``.sheets-gm/<config name>.mailbox.jsonl`` beside the config."""
-    return config.state_dir / f"{config.path.stem}.mailbox.jsonl"
+def ledger_path(config_path: Path) -> Path:
+    """Where the mailbox ledger of the match configured by ``config_path`` is kept:
+    ``.sheets-gm/<config name>.mailbox.jsonl`` beside the config."""
+    return config_path.parent / ".sheets-gm" / f"{config_path.stem}.mailbox.jsonl"
 
 
 class MailLedger:
@@ -92,7 +95,7 @@ class MailLedger:
     @classmethod
     def for_match(cls, config: MatchConfig) -> MailLedger:
         """The ledger of the match ``config`` (``ledger_path``)."""
-        return cls(ledger_path(config))
+        return cls(ledger_path(config.path))
 
     def _load(self) -> None:
         try:

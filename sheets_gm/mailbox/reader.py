@@ -35,7 +35,7 @@ def new_mail(settings: MailboxSettings, ledger: MailLedger, *, own_addresses: Co
     session = imap.connect(settings)
     try:
         uidvalidity, uidnext = imap.status(session, settings)
-        if uidvalidity == ledger.uidvalidity and uidnext - 1 <= ledger.last_uid and not ledger.pending():
+        if not _news(ledger, uidvalidity, uidnext):
             return []
         return _read(session, settings, ledger, own_addresses, uidnext)
     except OSError as exc:
@@ -43,6 +43,28 @@ def new_mail(settings: MailboxSettings, ledger: MailLedger, *, own_addresses: Co
                                      f"({exc}); the mail is read at the next poll") from None
     finally:
         imap.close(session)
+
+
+def waiting(settings: MailboxSettings, ledger: MailLedger) -> bool:
+    """Whether a poll has mail to file: mail arrived after the last UID the ledger knows, the folder rebuilt (a new
+    UIDVALIDITY), or mail begun and not finished. One STATUS after the login, nothing opened or read: what an idle
+    poll asks. MailboxError when the mailbox cannot be asked."""
+    if ledger.pending():
+        return True
+    session = imap.connect(settings)
+    try:
+        uidvalidity, uidnext = imap.status(session, settings)
+    except OSError as exc:
+        raise MailboxError("server", f"the mailbox server {settings.host}:{settings.port} stopped answering "
+                                     f"({exc})") from None
+    finally:
+        imap.close(session)
+    return _news(ledger, uidvalidity, uidnext)
+
+
+def _news(ledger: MailLedger, uidvalidity: int, uidnext: int) -> bool:
+    """Whether the folder's STATUS, or the ledger, says there is mail to file."""
+    return uidvalidity != ledger.uidvalidity or uidnext - 1 > ledger.last_uid or bool(ledger.pending())
 
 
 def _wanted(session: IMAPClient, ledger: MailLedger, uidvalidity: int) -> set[int]:

@@ -2,7 +2,8 @@
 
 A poll the gate finds idle (nothing changed, no deadline due: ``poll_gate``) stays idle only when it has
 something to say again (the last full poll's line, or nothing at all for ``--quiet``) and the open window's
-reminder has not fallen due: a reminder needs a read, to know whom to remind. Standard library only, as
+reminder has not fallen due (a reminder needs a read, to know whom to remind), and no mail waits in the judge's
+mailbox (``mail_check``, which loads the IMAP client only for a match with a ``[mailbox]``). Standard library only, as
 ``poll_gate.idle`` and ``notify.outbox`` are: cron's idle sync of a local match decides here before any game,
 sheet or config code loads (``commands/sync.py``).
 """
@@ -18,9 +19,14 @@ from sheets_gm.poll_gate.idle import idle_local_poll
 from sheets_gm.poll_gate.state import PollState
 
 
-def may_stay_idle(state: PollState, notices: Due, *, quiet: bool) -> bool:
-    """Whether a poll the gate found idle stays so: a line to say again (or ``quiet``), and no reminder due."""
-    return bool(quiet or state.summary) and not notices.reminder
+def may_stay_idle(state: PollState, notices: Due, *, quiet: bool, config_path: Path) -> bool:
+    """Whether a poll the gate found idle stays so: a line to say again (or ``quiet``), no reminder due, and no mail
+    in the judge's mailbox (asked last, and only of a match with a ``[mailbox]``: ``mail_check``)."""
+    if not (quiet or state.summary) or notices.reminder:
+        return False
+    from sheets_gm.running.mail_check import mail_waiting
+
+    return not mail_waiting(config_path)
 
 
 class IdleSync(Plain):
@@ -46,6 +52,6 @@ def idle_local_sync(config_path: Path, now: datetime, *, quiet: bool) -> IdleSyn
         from sheets_gm.notify.outbox import due
 
         notices = due(config_path, now)
-    if not may_stay_idle(state, notices, quiet=quiet):
+    if not may_stay_idle(state, notices, quiet=quiet, config_path=config_path):
         return None
     return IdleSync(state, notices.letters > 0)

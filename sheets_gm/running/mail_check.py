@@ -1,0 +1,39 @@
+"""Whether the judge's mailbox holds mail for a poll: asked by the idle decision (``idle_poll.may_stay_idle``), so
+that a poll that would stay idle reads when mail came. A match with no ``[mailbox]`` costs one parse of its
+config's TOML and nothing more (no IMAP library loaded); one with a mailbox, a login and one STATUS
+(``mailbox.reader.waiting``), nothing downloaded.
+
+A mailbox that cannot be asked (a server down, a login refused) keeps its match idle once its trouble was said:
+the poll that meets a trouble first says it (``MailLedger.trouble``), and every other match goes on."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from sheets_gm.match.bounded_file import MAX_CONFIG_BYTES, FileRefused, read_bounded
+
+
+def mail_waiting(config_path: Path) -> bool:
+    """Whether the mailbox of the match configured by ``config_path`` has mail to file, or a trouble not said yet
+    (then the poll reads, and says it). False with no ``[mailbox]``, or a ``[mailbox]`` with problems (every poll
+    says those)."""
+    try:
+        raw = tomllib.loads(read_bounded(config_path, MAX_CONFIG_BYTES, what="a match config").decode("utf-8"))
+    except (OSError, FileRefused, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return False  # the poll reads the config and says what is wrong with it
+    if not raw.get("mailbox"):
+        return False
+    from sheets_gm.mailbox.client import MailboxError
+    from sheets_gm.mailbox.ledger import MailLedger, ledger_path
+    from sheets_gm.mailbox.reader import waiting
+    from sheets_gm.match.mailbox_settings import parse_mailbox
+
+    settings, _problems = parse_mailbox(raw["mailbox"], where=str(config_path), folder=config_path.parent)
+    if settings is None:
+        return False
+    ledger = MailLedger(ledger_path(config_path))
+    try:
+        return waiting(settings, ledger)
+    except MailboxError as exc:
+        return exc.kind != ledger.troubled
