@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from sheets_gm.doctor.checkup import Checkup
 from sheets_gm.doctor.notices import secret_readable, secret_sources
-from sheets_gm.mailbox import client as imap
-from sheets_gm.mailbox.client import MailboxError
+from sheets_gm.mailbox.errors import MailboxError
 from sheets_gm.mailbox.ledger import MailLedger
+from sheets_gm.mailbox.status import folder_status
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.mailbox_settings import MailboxSettings
 
@@ -36,29 +36,18 @@ def check_mailbox(config: MatchConfig, report: Checkup) -> None:
 def _server(config: MatchConfig, box: MailboxSettings, report: Checkup) -> None:
     """A login and the folder's STATUS, as a poll asks them; the server's IDLE; what the ledger holds."""
     try:
-        session = imap.connect(box)
+        found = folder_status(box)
     except MailboxError as exc:
         report.fail(NAME, str(exc), _fix(exc.kind, config))
         return
-    try:
-        uidvalidity, uidnext = imap.status(session, box)
-        idle = session.has_capability("IDLE")
-    except MailboxError as exc:
-        report.fail(NAME, str(exc), _fix(exc.kind, config))
-        return
-    except OSError as exc:
-        report.fail(NAME, f"{box.host}:{box.port} stopped answering ({exc})", _fix("connect", config))
-        return
-    finally:
-        imap.close(session)
     ledger = MailLedger.for_match(config)
     read = "never read yet" if ledger.uidvalidity is None else (
-        f"read up to UID {ledger.last_uid}" if ledger.uidvalidity == uidvalidity else
+        f"read up to UID {ledger.last_uid}" if ledger.uidvalidity == found.uidvalidity else
         "rebuilt by the server since the last read (a new UIDVALIDITY): mail already read is known by its Message-ID")
-    waiting = max(0, uidnext - 1 - ledger.last_uid) if ledger.uidvalidity == uidvalidity else None
+    waiting = max(0, found.uidnext - 1 - ledger.last_uid) if ledger.uidvalidity == found.uidvalidity else 0
     report.ok(NAME, f"{box.describe()}: logged in; the folder is {read}"
               + (f", {waiting} UID(s) after it" if waiting else "") + f"; {len(ledger.records())} mail(s) filed")
-    if idle:
+    if found.idle:
         report.ok(NAME, "the server offers IDLE: under serve, a mail wakes its match's poll at once")
     else:
         report.warn(NAME, "the server does not offer IDLE: under serve, mail is read at each poll, not the moment "

@@ -26,7 +26,7 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
 from sheets_gm.mailbox import client as imap
-from sheets_gm.mailbox.client import MailboxError
+from sheets_gm.mailbox.errors import MailboxError
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.mailbox_settings import MailboxSettings
 from sheets_gm.notify.host_channels import retry_wait

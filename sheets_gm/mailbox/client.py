@@ -2,12 +2,12 @@
 and IDLE for us, where the standard library's ``imaplib`` leaves all of that to its caller).
 
 A session opens with ``connect`` (TLS, STARTTLS or, on this computer alone, none; then the login) and asks only
-what a poll needs: the folder's UIDNEXT and UIDVALIDITY (``status``, one round trip: all an idle poll asks), the
+what a poll that has mail needs (an idle poll asks one STATUS, over the standard library: ``status``): the
 UIDs after the last one read, the arrival time and size of each, the mail itself in batches, a mail over the size
 limit as its header and first part only (``bodies``), and the flags that mark mail handled (``flag``). Mail is
 read with ``BODY.PEEK`` (nothing is marked read before it is handled), never deleted, never moved.
 
-Every failure is a ``MailboxError`` in words a GM can act on: what failed, and what to change.
+Every failure is a ``MailboxError`` in words a GM can act on: what failed, and what to change (``errors``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,17 @@ from typing import Any
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
-from sheets_gm.match.config_tables import SecretError
+from sheets_gm.mailbox.errors import (
+    MailboxError,
+    no_folder,
+    password,
+    refused_login,
+    stopped,
+    tls_context,
+    tls_failed,
+    unreachable,
+    untrusted,
+)
 from sheets_gm.match.mailbox_settings import MailboxSecurity, MailboxSettings
 
 #: The keyword set on mail handled, beside ``\\Seen`` (a mail client shows it; the judge may search by it).
@@ -39,15 +49,6 @@ BATCH_COUNT = 100
 BATCH_BYTES = 4_000_000
 
 
-class MailboxError(Exception):
-    """The mailbox could not be read; the message says what failed and what to change. ``kind``: ``secret``,
-    ``connect``, ``tls``, ``login``, ``folder`` or ``server``."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-
-
 @dataclass(frozen=True, slots=True)
 class Arrival:
     """What the server says of one mail before it is read: its UID, when it arrived, its size in bytes."""
@@ -57,32 +58,19 @@ class Arrival:
     size: int
 
 
-def _context(settings: MailboxSettings) -> ssl.SSLContext:
-    """The TLS context: the system's authorities, or the ``ca_file``'s."""
-    return ssl.create_default_context(cafile=str(settings.ca_file) if settings.ca_file else None)
-
-
-def _where(settings: MailboxSettings) -> str:
-    return f"the mailbox server {settings.host}:{settings.port} ([mailbox] in the match config)"
-
-
 def connect(settings: MailboxSettings) -> IMAPClient:
     """A session logged in to the mailbox (no folder selected yet). MailboxError, in words, for a password that
     cannot be read, a server not reached, a TLS failure, a login refused."""
-    try:
-        password = settings.password.read("the mailbox password ([mailbox])")
-    except SecretError as exc:
-        raise MailboxError("secret", str(exc)) from None
+    secret = password(settings)
     client = _open(settings)
     try:
-        client.login(settings.user, password)
+        client.login(settings.user, secret)
     except LoginError as exc:
         _drop(client)
-        raise MailboxError("login", f"{_where(settings)} refused the login of {settings.user} ({_said(exc)}): check "
-                                    f"user in [mailbox] and the password in {settings.password.describe()}") from None
+        raise refused_login(settings, exc) from None
     except (IMAPClientError, OSError) as exc:
         _drop(client)
-        raise MailboxError("server", f"{_where(settings)} failed during the login: {_said(exc)}") from None
+        raise stopped(settings, exc) from None
     return client
 
 
@@ -90,47 +78,25 @@ def _open(settings: MailboxSettings) -> IMAPClient:
     """The connection, encrypted as ``security`` says; MailboxError when it cannot be made."""
     tls = settings.security is MailboxSecurity.TLS
     try:
-        client = IMAPClient(settings.host, port=settings.port, ssl=tls, ssl_context=_context(settings) if tls else None,
-                            timeout=settings.timeout)
+        client = IMAPClient(settings.host, port=settings.port, ssl=tls,
+                            ssl_context=tls_context(settings) if tls else None, timeout=settings.timeout)
     except ssl.SSLCertVerificationError as exc:
-        raise MailboxError("tls", _untrusted(settings, exc)) from None
+        raise untrusted(settings, exc) from None
     except ssl.SSLError as exc:
-        raise MailboxError("tls", f"{_where(settings)}: TLS failed ({_said(exc)}): security = \"tls\" needs a "
-                                  "port that speaks TLS from the first byte (993); for port 143 write \"starttls\""
-                           ) from None
+        raise tls_failed(settings, exc, starttls=False) from None
     except (OSError, IMAPClientError) as exc:
-        raise MailboxError("connect", f"{_where(settings)} cannot be reached ({_said(exc)}): check host and port, "
-                                      "and that the server is up") from None
+        raise unreachable(settings, exc) from None
     client.normalise_times = False  # arrival times with their zone, never the local clock's
     if settings.security is MailboxSecurity.STARTTLS:
         try:
-            client.starttls(_context(settings))
+            client.starttls(tls_context(settings))
         except ssl.SSLCertVerificationError as exc:
             _drop(client)
-            raise MailboxError("tls", _untrusted(settings, exc)) from None
+            raise untrusted(settings, exc) from None
         except (ssl.SSLError, IMAPClientError, OSError) as exc:
             _drop(client)
-            raise MailboxError("tls", f"{_where(settings)}: STARTTLS failed ({_said(exc)}): for port 993 write "
-                                      "security = \"tls\"") from None
+            raise tls_failed(settings, exc, starttls=True) from None
     return client
-
-
-def _untrusted(settings: MailboxSettings, exc: Exception) -> str:
-    return (f"{_where(settings)}: its certificate is not trusted ({_said(exc)}): check host; for a server whose "
-            "certificate no public authority signed, name the PEM file of its authority in [mailbox] ca_file")
-
-
-def _said(exc: BaseException) -> str:
-    """An error's words, bytes decoded, on one line."""
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    text = exc.args[0] if exc.args else exc
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", "replace")
-    text = str(text)
-    if text.startswith(("b'", 'b"')) and text[-1:] == text[1]:  # imapclient's login error: the bytes' repr
-        text = text[2:-1]
-    return " ".join(text.split()) or type(exc).__name__
 
 
 def _drop(client: IMAPClient) -> None:
@@ -150,23 +116,10 @@ def close(client: IMAPClient) -> None:
 def _folder_error(client: IMAPClient, settings: MailboxSettings, exc: BaseException) -> MailboxError:
     """The folder could not be opened: name the folders there are, when the server says."""
     try:
-        names = sorted(str(name) for _flags, _sep, name in client.list_folders())
+        names = [str(name) for _flags, _sep, name in client.list_folders()]
     except (IMAPClientError, OSError):
         names = []
-    there = f"; the folders of {settings.user} are {', '.join(names)}" if names else ""
-    return MailboxError("folder", f"{_where(settings)}: the folder {settings.folder!r} cannot be opened "
-                                  f"({_said(exc)}): write one of the mailbox's folders in [mailbox] folder{there}")
-
-
-def status(client: IMAPClient, settings: MailboxSettings) -> tuple[int, int]:
-    """The folder's UIDVALIDITY and UIDNEXT: one round trip (STATUS), the folder neither opened nor read."""
-    try:
-        found = client.folder_status(settings.folder, [b"UIDVALIDITY", b"UIDNEXT"])
-    except (IMAPClientError, imaplib.IMAP4.error) as exc:
-        raise _folder_error(client, settings, exc) from None
-    except OSError as exc:
-        raise MailboxError("server", f"{_where(settings)} stopped answering: {_said(exc)}") from None
-    return int(found[b"UIDVALIDITY"]), int(found[b"UIDNEXT"])
+    return no_folder(settings, exc, names)
 
 
 def select(client: IMAPClient, settings: MailboxSettings) -> tuple[int, bool]:

@@ -33,10 +33,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sheets_gm.mailbox.message import Mail
 from sheets_gm.sheets.private_files import append_private
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # types alone: the idle poll reads the ledger without loading the mail's parser or the config's
+    from sheets_gm.mailbox.message import Mail
     from sheets_gm.match.config import MatchConfig
 
 

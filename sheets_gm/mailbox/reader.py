@@ -19,9 +19,10 @@ from collections.abc import Collection, Sequence
 from imapclient import IMAPClient
 
 from sheets_gm.mailbox import client as imap
-from sheets_gm.mailbox.client import MailboxError
+from sheets_gm.mailbox.errors import stopped
 from sheets_gm.mailbox.ledger import MailLedger
 from sheets_gm.mailbox.message import Mail, read_mail
+from sheets_gm.mailbox.status import folder_status, news
 from sheets_gm.match.mailbox_settings import MailboxSettings
 
 #: What the ledger says of a mail begun that the mailbox no longer holds when it is to be filed again.
@@ -32,39 +33,16 @@ def new_mail(settings: MailboxSettings, ledger: MailLedger, *, own_addresses: Co
     """The mail to file now, in UID order (see the module notes); [] after one STATUS when nothing is new.
     ``own_addresses``: the judge's own (its mail is never answered). MailboxError, in words a GM can act on, when
     the mailbox cannot be read (nothing is lost: the next poll reads it)."""
+    found = folder_status(settings)
+    if not news(ledger, found.uidvalidity, found.uidnext):
+        return []
     session = imap.connect(settings)
     try:
-        uidvalidity, uidnext = imap.status(session, settings)
-        if not _news(ledger, uidvalidity, uidnext):
-            return []
-        return _read(session, settings, ledger, own_addresses, uidnext)
+        return _read(session, settings, ledger, own_addresses, found.uidnext)
     except OSError as exc:
-        raise MailboxError("server", f"the mailbox server {settings.host}:{settings.port} stopped answering "
-                                     f"({exc}); the mail is read at the next poll") from None
+        raise stopped(settings, exc) from None
     finally:
         imap.close(session)
-
-
-def waiting(settings: MailboxSettings, ledger: MailLedger) -> bool:
-    """Whether a poll has mail to file: mail arrived after the last UID the ledger knows, the folder rebuilt (a new
-    UIDVALIDITY), or mail begun and not finished. One STATUS after the login, nothing opened or read: what an idle
-    poll asks. MailboxError when the mailbox cannot be asked."""
-    if ledger.pending():
-        return True
-    session = imap.connect(settings)
-    try:
-        uidvalidity, uidnext = imap.status(session, settings)
-    except OSError as exc:
-        raise MailboxError("server", f"the mailbox server {settings.host}:{settings.port} stopped answering "
-                                     f"({exc})") from None
-    finally:
-        imap.close(session)
-    return _news(ledger, uidvalidity, uidnext)
-
-
-def _news(ledger: MailLedger, uidvalidity: int, uidnext: int) -> bool:
-    """Whether the folder's STATUS, or the ledger, says there is mail to file."""
-    return uidvalidity != ledger.uidvalidity or uidnext - 1 > ledger.last_uid or bool(ledger.pending())
 
 
 def _wanted(session: IMAPClient, ledger: MailLedger, uidvalidity: int) -> set[int]:
@@ -119,7 +97,6 @@ def mark_handled(settings: MailboxSettings, mails: Sequence[Mail]) -> None:
         if uids:
             imap.flag(session, uids, keyword)
     except OSError as exc:
-        raise MailboxError("server", f"the mailbox server {settings.host}:{settings.port} stopped answering "
-                                     f"({exc}) while the mail read was being flagged") from None
+        raise stopped(settings, exc) from None
     finally:
         imap.close(session)

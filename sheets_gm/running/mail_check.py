@@ -1,7 +1,7 @@
 """Whether the judge's mailbox holds mail for a poll: asked by the idle decision (``idle_poll.may_stay_idle``), so
 that a poll that would stay idle reads when mail came. A match with no ``[mailbox]`` costs one parse of its
 config's TOML and nothing more (no IMAP library loaded); one with a mailbox, a login and one STATUS
-(``mailbox.reader.waiting``), nothing downloaded.
+(``mailbox.status.waiting``, standard library only), nothing downloaded.
 
 A mailbox that cannot be asked (a server down, a login refused) keeps its match idle once its trouble was said:
 the poll that meets a trouble first says it (``MailLedger.trouble``), and every other match goes on."""
@@ -24,9 +24,9 @@ def mail_waiting(config_path: Path) -> bool:
         return False  # the poll reads the config and says what is wrong with it
     if not raw.get("mailbox"):
         return False
-    from sheets_gm.mailbox.client import MailboxError
+    from sheets_gm.mailbox.errors import MailboxError
     from sheets_gm.mailbox.ledger import MailLedger, ledger_path
-    from sheets_gm.mailbox.reader import waiting
+    from sheets_gm.mailbox.status import waiting
     from sheets_gm.match.mailbox_settings import parse_mailbox
 
     settings, _problems = parse_mailbox(raw["mailbox"], where=str(config_path), folder=config_path.parent)

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sheets_gm.cli import main
-from sheets_gm.mailbox.client import MailboxError
+from sheets_gm.mailbox.errors import MailboxError
 from sheets_gm.mailbox.ledger import MailLedger, ledger_path
 from sheets_gm.mailbox.reader import new_mail
 from sheets_gm.match.config import load_config

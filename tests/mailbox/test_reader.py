@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.mailbox.client import MailboxError
+from sheets_gm.mailbox.errors import MailboxError
 from sheets_gm.mailbox.ledger import MailLedger
 from sheets_gm.mailbox.reader import GONE, mark_handled, new_mail
 from sheets_gm.match.mailbox_settings import MailboxSecurity
