@@ -28,34 +28,51 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+from sheets_gm.engine.plain import Plain
 from sheets_gm.sheets.private_files import append_private
 
-if TYPE_CHECKING:  # types alone: the idle poll reads the ledger without loading the mail's parser or the config's
+#: Types alone below (mypy reads them as ``typing.TYPE_CHECKING``): the idle poll reads the ledger without loading
+#: ``typing``, the mail's parser or the config's.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
     from sheets_gm.mailbox.message import Mail
     from sheets_gm.match.config import MatchConfig
 
 
-@dataclass(frozen=True, slots=True)
-class MailRecord:
-    """What the ledger keeps of one mail: who sent what when, where it is in the folder, and what came of it."""
+class MailRecord(Plain):
+    """What the ledger keeps of one mail: who sent what when, where it is in the folder, and what came of it. A plain
+    record (``engine.plain``): the idle poll reads the ledger, and loads no ``dataclasses``."""
 
-    message_id: str
-    uidvalidity: int
-    uid: int
-    received: str  # the server's arrival time (ISO 8601, UTC)
-    sender: str
-    subject: str
-    size: int = 0
-    finished: bool = False
-    filed_as: str = ""  # what it was filed as ("movement", "strategy", "refused", ...), the filing's words
-    window: str = ""  # the window it was filed for
-    outcome: str = ""  # what came of it, in words (its receipt's gist)
-    receipt_sent: bool = False
+    __slots__ = (
+        "filed_as",
+        "finished",
+        "message_id",
+        "outcome",
+        "receipt_sent",
+        "received",
+        "sender",
+        "size",
+        "subject",
+        "uid",
+        "uidvalidity",
+        "window",
+    )
+
+    def __init__(self, message_id: str, uidvalidity: int, uid: int, received: str, sender: str, subject: str,
+                 size: int = 0, finished: bool = False, filed_as: str = "", window: str = "", outcome: str = "",
+                 receipt_sent: bool = False) -> None:
+        self.message_id, self.uidvalidity, self.uid = message_id, uidvalidity, uid
+        self.received = received  # the server's arrival time (ISO 8601, UTC)
+        self.sender, self.subject, self.size, self.finished = sender, subject, size, finished
+        self.filed_as = filed_as  # what it was filed as ("movement", "strategy", "refused", ...), the filing's words
+        self.window = window  # the window it was filed for
+        self.outcome = outcome  # what came of it, in words (its receipt's gist)
+        self.receipt_sent = receipt_sent
 
     @property
     def received_at(self) -> datetime:
@@ -63,15 +80,14 @@ class MailRecord:
         return datetime.fromisoformat(self.received)
 
 
-@dataclass(frozen=True, slots=True)
-class Filed:
+class Filed(Plain):
     """A mail's filing done, for ``MailLedger.finish_all``: its Message-ID, what it was filed as, for which window,
     and what came of it in words."""
 
-    message_id: str
-    filed_as: str
-    window: str
-    outcome: str
+    __slots__ = ("filed_as", "message_id", "outcome", "window")
+
+    def __init__(self, message_id: str, filed_as: str, window: str, outcome: str) -> None:
+        self.message_id, self.filed_as, self.window, self.outcome = message_id, filed_as, window, outcome
 
 
 def ledger_path(config_path: Path) -> Path:
@@ -120,17 +136,17 @@ class MailLedger:
         if op == "begin":
             record = MailRecord(**{k: v for k, v in event.items() if k != "op"})
             old = self._records.get(record.message_id)
-            self._records[record.message_id] = record if old is None else replace(
-                old, uidvalidity=record.uidvalidity, uid=record.uid)
+            self._records[record.message_id] = record if old is None else old.replaced(
+                uidvalidity=record.uidvalidity, uid=record.uid)
             self._by_uid[(record.uidvalidity, record.uid)] = record.message_id
         elif op == "skip":
             self._by_uid[(int(event["uidvalidity"]), int(event["uid"]))] = str(event["message_id"])
         elif op in ("finish", "receipt", "again") and event.get("message_id") in self._records:
             old = self._records[event["message_id"]]
             self._records[old.message_id] = (
-                replace(old, finished=True, filed_as=event.get("filed_as", ""), window=event.get("window", ""),
+                old.replaced(finished=True, filed_as=event.get("filed_as", ""), window=event.get("window", ""),
                         outcome=event.get("outcome", "")) if op == "finish" else
-                replace(old, receipt_sent=True) if op == "receipt" else replace(old, finished=False))
+                old.replaced(receipt_sent=True) if op == "receipt" else old.replaced(finished=False))
         if op == "trouble":
             self.troubled = str(event.get("kind", ""))
         elif op == "mended":
@@ -181,7 +197,7 @@ class MailLedger:
                 continue
             record = MailRecord(mail.message_id, mail.uidvalidity, mail.uid, mail.received.isoformat(), mail.sender,
                                 mail.subject, mail.size)
-            events.append({"op": "begin", **asdict(record), "finished": False})
+            events.append({"op": "begin", **record.fields()})
         self._write(*events)
 
     def finish(self, mail: Mail | str, *, filed_as: str, window: str, outcome: str) -> None:

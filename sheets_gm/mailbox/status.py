@@ -5,6 +5,7 @@ Standard library only (``imaplib``): cron's idle poll runs in a fresh process ev
 reading uses (``client``, over ``imapclient``) would cost it twice as much to load as the whole question takes
 (some 60 ms of a core against 30). For three commands (LOGIN, STATUS, LOGOUT) the standard library's client is
 enough: it leaves nothing to parse here but one line. What fails is said as the reading says it (``errors``).
+Neither ``dataclasses`` nor ``typing`` is loaded on this path (``engine.plain``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import contextlib
 import imaplib
 import re
 import ssl
-from dataclasses import dataclass
 
+from sheets_gm.engine.plain import Plain
 from sheets_gm.mailbox.errors import (
     no_folder,
     password,
@@ -32,13 +33,13 @@ from sheets_gm.match.mailbox_settings import MailboxSecurity, MailboxSettings
 _FIGURE = re.compile(rb"\b(UIDVALIDITY|UIDNEXT)\s+(\d+)", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class FolderStatus:
+class FolderStatus(Plain):
     """What the server says of the folder: its UIDVALIDITY and UIDNEXT, and whether it offers IDLE."""
 
-    uidvalidity: int
-    uidnext: int
-    idle: bool
+    __slots__ = ("idle", "uidnext", "uidvalidity")
+
+    def __init__(self, uidvalidity: int, uidnext: int, idle: bool) -> None:
+        self.uidvalidity, self.uidnext, self.idle = uidvalidity, uidnext, idle
 
 
 def quoted(name: str) -> str:

@@ -20,11 +20,10 @@ match running with its mailbox unread, and says so.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
+from sheets_gm.engine.plain import Plain
 from sheets_gm.match.config_tables import (
     DEFAULT_TIMEOUT,
     Problems,
@@ -52,18 +51,16 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 KEYS = ("host", "port", "security", "user", "password_env", "password_file", "folder", "ca_file", "timeout")
 
 
-@dataclass(frozen=True, slots=True)
-class MailboxSettings:
-    """A valid ``[mailbox]``: the IMAP server, its encryption, the login, the folder read."""
+class MailboxSettings(Plain):
+    """A valid ``[mailbox]``: the IMAP server, its encryption, the login, the folder read. A plain record
+    (``engine.plain``): the idle poll reads it, and loads no ``dataclasses``."""
 
-    host: str
-    port: int
-    security: MailboxSecurity
-    user: str
-    password: SecretSource
-    folder: str = "INBOX"
-    ca_file: Path | None = None
-    timeout: float = DEFAULT_TIMEOUT
+    __slots__ = ("ca_file", "folder", "host", "password", "port", "security", "timeout", "user")
+
+    def __init__(self, host: str, port: int, security: MailboxSecurity, user: str, password: SecretSource,
+                 folder: str = "INBOX", ca_file: Path | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.host, self.port, self.security, self.user = host, port, security, user
+        self.password, self.folder, self.ca_file, self.timeout = password, folder, ca_file, timeout
 
     def describe(self) -> str:
         """The mailbox for people: ``judge@example.org at imap.example.org:993 (tls), folder INBOX``."""
@@ -74,7 +71,7 @@ class MailboxSettings:
         return [self.password.env] if self.password.env else []
 
 
-def parse_mailbox(raw: Any, *, where: str, folder: Path) -> tuple[MailboxSettings | None, list[str]]:
+def parse_mailbox(raw: object, *, where: str, folder: Path) -> tuple[MailboxSettings | None, list[str]]:
     """The ``[mailbox]`` table ``raw`` read, and a line per bad option (then the settings are None). An empty or
     missing table is no mailbox and no problem. ``where`` names the config file, ``folder`` is where relative paths
     start."""
@@ -99,11 +96,11 @@ def parse_mailbox(raw: Any, *, where: str, folder: Path) -> tuple[MailboxSetting
     timeout = read_timeout(table, raw, problems)
     if problems.lines or password is None:
         return None, problems.lines
-    password = replace(password, env_files=env_files_of(Path(where)))
+    password = password.with_env_files(env_files_of(Path(where)))
     return MailboxSettings(host, port, security, user, password, str(name).strip(), ca, timeout), []
 
 
-def _security(raw: Mapping[str, Any], host: str, problems: Problems) -> MailboxSecurity:
+def _security(raw: Mapping[str, object], host: str, problems: Problems) -> MailboxSecurity:
     """``security``: tls (the default), starttls, or none for a server on this computer alone."""
     value = raw.get("security", "tls")
     try:

@@ -1,14 +1,13 @@
 """Whether the judge's mailbox holds mail for a poll: asked by the idle decision (``idle_poll.may_stay_idle``), so
-that a poll that would stay idle reads when mail came. A match with no ``[mailbox]`` costs one parse of its
-config's TOML and nothing more (no IMAP library loaded); one with a mailbox, a login and one STATUS
-(``mailbox.status.waiting``, standard library only), nothing downloaded.
+that a poll that would stay idle reads when mail came. A match with no ``[mailbox]`` costs one read of its config's
+bytes and nothing more (neither the TOML parser nor the IMAP library is loaded); one with a mailbox, a login and
+one STATUS (``mailbox.status.waiting``, standard library only), nothing downloaded.
 
 A mailbox that cannot be asked (a server down, a login refused) keeps its match idle once its trouble was said:
 the poll that meets a trouble first says it (``MailLedger.trouble``), and every other match goes on."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 from sheets_gm.match.bounded_file import MAX_CONFIG_BYTES, FileRefused, read_bounded
@@ -19,10 +18,18 @@ def mail_waiting(config_path: Path) -> bool:
     (then the poll reads, and says it). False with no ``[mailbox]``, or a ``[mailbox]`` with problems (every poll
     says those)."""
     try:
-        raw = tomllib.loads(read_bounded(config_path, MAX_CONFIG_BYTES, what="a match config").decode("utf-8"))
-    except (OSError, FileRefused, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        data = read_bounded(config_path, MAX_CONFIG_BYTES, what="a match config")
+    except (OSError, FileRefused):
         return False  # the poll reads the config and says what is wrong with it
-    if not raw.get("mailbox"):
+    if b"mailbox" not in data:  # no [mailbox]: not even the TOML parser is loaded
+        return False
+    import tomllib
+
+    try:
+        raw = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return False
+    if not isinstance(raw.get("mailbox"), dict) or not raw["mailbox"]:
         return False
     from sheets_gm.mailbox.errors import MailboxError
     from sheets_gm.mailbox.ledger import MailLedger, ledger_path

@@ -31,7 +31,7 @@ def main(args: dict[str, object]) -> None:
     bodies = client.bodies
 
     def cut_bodies(session: object, mails: list[client.Arrival]) -> Iterator[client.Fetched]:
-        for n, found in enumerate(bodies(session, mails)):  # type: ignore[arg-type]
+        for n, found in enumerate(bodies(session, mails)):
             kill("read", n)
             yield found
 
