@@ -18,13 +18,12 @@ NAME = "mailbox"
 
 def check_mailbox(config: MatchConfig, report: Checkup) -> None:
     """Every check of the judge's mailbox (see the module notes)."""
-    for problem in config.mailbox_problems:
-        report.fail(NAME, problem, f"mend [mailbox] in {config.path} (docs/mailbox.md lists every option); until then "
-                                   "the match is polled but its mailbox is not read")
+    report.table_problems(NAME, "mailbox", config.mailbox_problems, config.path, "docs/mailbox.md",
+                          "the match is polled but its mailbox is not read")
     box = config.mailbox
+    if box is None and not config.mailbox_problems:
+        report.ok(NAME, "none: mail to the judge is not read (add a [mailbox] table to read it, docs/mailbox.md)")
     if box is None:
-        if not config.mailbox_problems:
-            report.ok(NAME, "none: mail to the judge is not read (add a [mailbox] table to read it, docs/mailbox.md)")
         return
     secret_sources(config, box.secret_env(), report, NAME)
     if not secret_readable(report, box.password, "the mailbox password", "password_env", NAME):

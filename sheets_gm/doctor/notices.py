@@ -18,9 +18,8 @@ NAME = "notices"
 
 def check_notices(config: MatchConfig, report: Checkup, *, now: datetime, test: bool = False) -> None:
     """Every check of the match's notices (see the module notes); ``test`` sends a test notice at once."""
-    for problem in config.notify_problems:
-        report.fail(NAME, problem, f"mend [notify] in {config.path} (docs/notices.md lists every option); until "
-                                   "then the match is polled but no notice is sent")
+    report.table_problems(NAME, "notify", config.notify_problems, config.path, "docs/notices.md",
+                          "the match is polled but no notice is sent")
     notify = config.notify
     if notify is None:
         if not config.notify_problems:

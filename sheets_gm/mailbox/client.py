@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import imaplib
-import ssl
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -23,17 +22,8 @@ from typing import Any
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
-from sheets_gm.mailbox.errors import (
-    MailboxError,
-    no_folder,
-    password,
-    refused_login,
-    stopped,
-    tls_context,
-    tls_failed,
-    unreachable,
-    untrusted,
-)
+from sheets_gm.mailbox import errors
+from sheets_gm.mailbox.errors import MailboxError, connecting, tls_context
 from sheets_gm.match.mailbox_settings import MailboxSecurity, MailboxSettings
 
 #: The keyword set on mail handled, beside ``\\Seen`` (a mail client shows it; the judge may search by it).
@@ -61,41 +51,33 @@ class Arrival:
 def connect(settings: MailboxSettings) -> IMAPClient:
     """A session logged in to the mailbox (no folder selected yet). MailboxError, in words, for a password that
     cannot be read, a server not reached, a TLS failure, a login refused."""
-    secret = password(settings)
+    secret = errors.password(settings)
     client = _open(settings)
     try:
         client.login(settings.user, secret)
     except LoginError as exc:
         _drop(client)
-        raise refused_login(settings, exc) from None
+        raise errors.refused_login(settings, exc) from None
     except (IMAPClientError, OSError) as exc:
         _drop(client)
-        raise stopped(settings, exc) from None
+        raise errors.stopped(settings, exc) from None
     return client
 
 
 def _open(settings: MailboxSettings) -> IMAPClient:
     """The connection, encrypted as ``security`` says; MailboxError when it cannot be made."""
     tls = settings.security is MailboxSecurity.TLS
-    try:
+    with connecting(settings):
         client = IMAPClient(settings.host, port=settings.port, ssl=tls,
                             ssl_context=tls_context(settings) if tls else None, timeout=settings.timeout)
-    except ssl.SSLCertVerificationError as exc:
-        raise untrusted(settings, exc) from None
-    except ssl.SSLError as exc:
-        raise tls_failed(settings, exc, starttls=False) from None
-    except (OSError, IMAPClientError) as exc:
-        raise unreachable(settings, exc) from None
     client.normalise_times = False  # arrival times with their zone, never the local clock's
     if settings.security is MailboxSecurity.STARTTLS:
         try:
-            client.starttls(tls_context(settings))
-        except ssl.SSLCertVerificationError as exc:
+            with connecting(settings, starttls=True):
+                client.starttls(tls_context(settings))
+        except MailboxError:
             _drop(client)
-            raise untrusted(settings, exc) from None
-        except (ssl.SSLError, IMAPClientError, OSError) as exc:
-            _drop(client)
-            raise tls_failed(settings, exc, starttls=True) from None
+            raise
     return client
 
 
@@ -119,7 +101,7 @@ def _folder_error(client: IMAPClient, settings: MailboxSettings, exc: BaseExcept
         names = [str(name) for _flags, _sep, name in client.list_folders()]
     except (IMAPClientError, OSError):
         names = []
-    return no_folder(settings, exc, names)
+    return errors.no_folder(settings, exc, names)
 
 
 def select(client: IMAPClient, settings: MailboxSettings) -> tuple[int, bool]:

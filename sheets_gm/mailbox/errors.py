@@ -4,8 +4,10 @@ met it. Standard library only (the idle poll loads it)."""
 
 from __future__ import annotations
 
+import contextlib
+import imaplib
 import ssl
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from sheets_gm.match.config_tables import SecretError
 from sheets_gm.match.mailbox_settings import MailboxSettings
@@ -92,3 +94,18 @@ def no_folder(settings: MailboxSettings, answer: BaseException | object, names: 
     there = f"; the folders of {settings.user} are {', '.join(sorted(names))}" if names else ""
     return MailboxError("folder", f"{where(settings)}: the folder {settings.folder!r} cannot be opened "
                                   f"({said(answer)}): write one of the mailbox's folders in [mailbox] folder{there}")
+
+
+@contextlib.contextmanager
+def connecting(settings: MailboxSettings, *, starttls: bool = False) -> Iterator[None]:
+    """Opening the connection (``starttls``: making it secret by STARTTLS), each failure raised as the
+    MailboxError that says it: a certificate not trusted, TLS failing, the server not reached. Both clients' errors
+    are ``imaplib``'s (``imapclient``'s derive from them)."""
+    try:
+        yield
+    except ssl.SSLCertVerificationError as exc:
+        raise untrusted(settings, exc) from None
+    except ssl.SSLError as exc:
+        raise tls_failed(settings, exc, starttls=starttls) from None
+    except (OSError, imaplib.IMAP4.error) as exc:
+        raise (tls_failed(settings, exc, starttls=True) if starttls else unreachable(settings, exc)) from None

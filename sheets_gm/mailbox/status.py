@@ -14,19 +14,9 @@ import base64
 import contextlib
 import imaplib
 import re
-import ssl
 
 from sheets_gm.engine.plain import Plain
-from sheets_gm.mailbox.errors import (
-    no_folder,
-    password,
-    refused_login,
-    stopped,
-    tls_context,
-    tls_failed,
-    unreachable,
-    untrusted,
-)
+from sheets_gm.mailbox.errors import MailboxError, connecting, no_folder, password, refused_login, stopped, tls_context
 from sheets_gm.mailbox.ledger import MailLedger
 from sheets_gm.match.mailbox_settings import MailboxSecurity, MailboxSettings
 
@@ -67,27 +57,18 @@ def quoted(name: str) -> str:
 
 def _open(settings: MailboxSettings) -> imaplib.IMAP4:
     """The connection, encrypted as ``security`` says; MailboxError when it cannot be made."""
-    starttls = settings.security is MailboxSecurity.STARTTLS
-    try:
+    with connecting(settings):
         if settings.security is MailboxSecurity.TLS:
             return imaplib.IMAP4_SSL(settings.host, settings.port, ssl_context=tls_context(settings),
                                      timeout=settings.timeout)
         connection = imaplib.IMAP4(settings.host, settings.port, timeout=settings.timeout)
-    except ssl.SSLCertVerificationError as exc:
-        raise untrusted(settings, exc) from None
-    except ssl.SSLError as exc:
-        raise tls_failed(settings, exc, starttls=False) from None
-    except (OSError, imaplib.IMAP4.error) as exc:
-        raise unreachable(settings, exc) from None
-    if starttls:
+    if settings.security is MailboxSecurity.STARTTLS:
         try:
-            connection.starttls(tls_context(settings))
-        except ssl.SSLCertVerificationError as exc:
+            with connecting(settings, starttls=True):
+                connection.starttls(tls_context(settings))
+        except MailboxError:
             _close(connection)
-            raise untrusted(settings, exc) from None
-        except (ssl.SSLError, OSError, imaplib.IMAP4.error) as exc:
-            _close(connection)
-            raise tls_failed(settings, exc, starttls=True) from None
+            raise
     return connection
 
 

@@ -24,16 +24,8 @@ from enum import StrEnum
 from pathlib import Path
 
 from sheets_gm.engine.plain import Plain
-from sheets_gm.match.config_tables import (
-    DEFAULT_TIMEOUT,
-    Problems,
-    SecretSource,
-    read_ca_file,
-    read_port,
-    read_secret,
-    read_text,
-    read_timeout,
-)
+from sheets_gm.match import config_tables as tables
+from sheets_gm.match.config_tables import DEFAULT_TIMEOUT, Problems, SecretSource
 from sheets_gm.match.env_file import env_files_of
 
 
@@ -82,18 +74,18 @@ def parse_mailbox(raw: object, *, where: str, folder: Path) -> tuple[MailboxSett
     if not isinstance(raw, Mapping):
         return None, [f"{where} mailbox: it is a table ([mailbox]), not {raw!r}"]
     problems.unknown(table, raw, KEYS, "password", ("password", "pass", "imap_password"))
-    host = read_text(table, raw, "host", problems, "the mail server's name, e.g. \"imap.example.org\"")
+    host = tables.read_text(table, raw, "host", problems, "the mail server's name, e.g. \"imap.example.org\"")
     security = _security(raw, host, problems)
-    port = read_port(table, raw, 993 if security is MailboxSecurity.TLS else 143, problems,
+    port = tables.read_port(table, raw, 993 if security is MailboxSecurity.TLS else 143, problems,
                      "993 for tls, 143 for starttls")
-    user = read_text(table, raw, "user", problems, "the mailbox's login, e.g. \"judge@example.org\"")
-    password = read_secret(table, raw, "password", folder, problems, required=True)
+    user = tables.read_text(table, raw, "user", problems, "the mailbox's login, e.g. \"judge@example.org\"")
+    password = tables.read_secret(table, raw, "password", folder, problems, required=True)
     name = raw.get("folder", "INBOX")
     if not isinstance(name, str) or not name.strip():
         problems.add(table, "folder", f"{name!r} is not a folder's name; write the folder to read, e.g. \"INBOX\" "
                                       "(the default) or \"INBOX/Judge\"")
-    ca = read_ca_file(table, raw, folder, problems)
-    timeout = read_timeout(table, raw, problems)
+    ca = tables.read_ca_file(table, raw, folder, problems)
+    timeout = tables.read_timeout(table, raw, problems)
     if problems.lines or password is None:
         return None, problems.lines
     password = password.with_env_files(env_files_of(Path(where)))
