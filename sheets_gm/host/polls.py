@@ -80,7 +80,7 @@ def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: 
 
     def may_idle(state: PollState) -> bool:
         notices.append(due(config.path, read_at))
-        return may_stay_idle(state, notices[0], quiet=quiet)
+        return may_stay_idle(state, notices[0], quiet=quiet, config_path=config.path)
 
     try:
         # The gate decides under the match lock: a poll that waited for a GM's command (resolve --force, undo) is

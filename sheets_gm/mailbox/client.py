@@ -2,27 +2,28 @@
 and IDLE for us, where the standard library's ``imaplib`` leaves all of that to its caller).
 
 A session opens with ``connect`` (TLS, STARTTLS or, on this computer alone, none; then the login) and asks only
-what a poll needs: the folder's UIDNEXT and UIDVALIDITY (``status``, one round trip: all an idle poll asks), the
+what a poll that has mail needs (an idle poll asks one STATUS, over the standard library: ``status``): the
 UIDs after the last one read, the arrival time and size of each, the mail itself in batches, a mail over the size
 limit as its header and first part only (``bodies``), and the flags that mark mail handled (``flag``). Mail is
 read with ``BODY.PEEK`` (nothing is marked read before it is handled), never deleted, never moved.
 
-Every failure is a ``MailboxError`` in words a GM can act on: what failed, and what to change.
+Every failure is a ``MailboxError`` in words a GM can act on: what failed, and what to change (``errors``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import imaplib
-import ssl
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
-from sheets_gm.match.config_tables import SecretError
+from sheets_gm.mailbox import errors
+from sheets_gm.mailbox.errors import MailboxError, connecting, tls_context
 from sheets_gm.match.mailbox_settings import MailboxSecurity, MailboxSettings
 
 #: The keyword set on mail handled, beside ``\\Seen`` (a mail client shows it; the judge may search by it).
@@ -31,18 +32,11 @@ HANDLED = "$SheetsGmRead"
 SIZE_LIMIT = 1_000_000
 #: The most of a header read (a real one is a few kilobytes).
 HEADER_LIMIT = 64_000
+#: The most of the first part read of a mail over ``SIZE_LIMIT`` (a strategy is a few pages).
+PART_LIMIT = 256_000
 #: Mails fetched in one request at most, and the most bytes of mail one request brings.
 BATCH_COUNT = 100
 BATCH_BYTES = 4_000_000
-
-
-class MailboxError(Exception):
-    """The mailbox could not be read; the message says what failed and what to change. ``kind``: ``secret``,
-    ``connect``, ``tls``, ``login``, ``folder`` or ``server``."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,78 +48,37 @@ class Arrival:
     size: int
 
 
-def _context(settings: MailboxSettings) -> ssl.SSLContext:
-    """The TLS context: the system's authorities, or the ``ca_file``'s."""
-    return ssl.create_default_context(cafile=str(settings.ca_file) if settings.ca_file else None)
-
-
-def _where(settings: MailboxSettings) -> str:
-    return f"the mailbox server {settings.host}:{settings.port} ([mailbox] in the match config)"
-
-
 def connect(settings: MailboxSettings) -> IMAPClient:
     """A session logged in to the mailbox (no folder selected yet). MailboxError, in words, for a password that
     cannot be read, a server not reached, a TLS failure, a login refused."""
-    try:
-        password = settings.password.read("the mailbox password ([mailbox])")
-    except SecretError as exc:
-        raise MailboxError("secret", str(exc)) from None
+    secret = errors.password(settings)
     client = _open(settings)
     try:
-        client.login(settings.user, password)
+        client.login(settings.user, secret)
     except LoginError as exc:
         _drop(client)
-        raise MailboxError("login", f"{_where(settings)} refused the login of {settings.user} ({_said(exc)}): check "
-                                    f"user in [mailbox] and the password in {settings.password.describe()}") from None
+        raise errors.refused_login(settings, exc) from None
     except (IMAPClientError, OSError) as exc:
         _drop(client)
-        raise MailboxError("server", f"{_where(settings)} failed during the login: {_said(exc)}") from None
+        raise errors.stopped(settings, exc) from None
     return client
 
 
 def _open(settings: MailboxSettings) -> IMAPClient:
     """The connection, encrypted as ``security`` says; MailboxError when it cannot be made."""
     tls = settings.security is MailboxSecurity.TLS
-    try:
-        client = IMAPClient(settings.host, port=settings.port, ssl=tls, ssl_context=_context(settings) if tls else None,
-                            timeout=settings.timeout)
-    except ssl.SSLCertVerificationError as exc:
-        raise MailboxError("tls", _untrusted(settings, exc)) from None
-    except ssl.SSLError as exc:
-        raise MailboxError("tls", f"{_where(settings)}: TLS failed ({_said(exc)}): security = \"tls\" needs a "
-                                  "port that speaks TLS from the first byte (993); for port 143 write \"starttls\""
-                           ) from None
-    except (OSError, IMAPClientError) as exc:
-        raise MailboxError("connect", f"{_where(settings)} cannot be reached ({_said(exc)}): check host and port, "
-                                      "and that the server is up") from None
+    with connecting(settings):
+        client = IMAPClient(settings.host, port=settings.port, ssl=tls,
+                            ssl_context=tls_context(settings) if tls else None, timeout=settings.timeout)
     client.normalise_times = False  # arrival times with their zone, never the local clock's
     if settings.security is MailboxSecurity.STARTTLS:
         try:
-            client.starttls(_context(settings))
-        except ssl.SSLCertVerificationError as exc:
+            with connecting(settings, starttls=True):
+                client.starttls(tls_context(settings))
+        except MailboxError:
             _drop(client)
-            raise MailboxError("tls", _untrusted(settings, exc)) from None
-        except (ssl.SSLError, IMAPClientError, OSError) as exc:
-            _drop(client)
-            raise MailboxError("tls", f"{_where(settings)}: STARTTLS failed ({_said(exc)}): for port 993 write "
-                                      "security = \"tls\"") from None
+            raise
     return client
-
-
-def _untrusted(settings: MailboxSettings, exc: Exception) -> str:
-    return (f"{_where(settings)}: its certificate is not trusted ({_said(exc)}): check host; for a server whose "
-            "certificate no public authority signed, name the PEM file of its authority in [mailbox] ca_file")
-
-
-def _said(exc: BaseException) -> str:
-    """An error's words, bytes decoded, on one line."""
-    text = exc.args[0] if exc.args else exc
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", "replace")
-    text = str(text)
-    if text.startswith(("b'", 'b"')) and text[-1:] == text[1]:  # imapclient's login error: the bytes' repr
-        text = text[2:-1]
-    return " ".join(text.split()) or type(exc).__name__
 
 
 def _drop(client: IMAPClient) -> None:
@@ -145,23 +98,10 @@ def close(client: IMAPClient) -> None:
 def _folder_error(client: IMAPClient, settings: MailboxSettings, exc: BaseException) -> MailboxError:
     """The folder could not be opened: name the folders there are, when the server says."""
     try:
-        names = sorted(str(name) for _flags, _sep, name in client.list_folders())
+        names = [str(name) for _flags, _sep, name in client.list_folders()]
     except (IMAPClientError, OSError):
         names = []
-    there = f"; the folders of {settings.user} are {', '.join(names)}" if names else ""
-    return MailboxError("folder", f"{_where(settings)}: the folder {settings.folder!r} cannot be opened "
-                                  f"({_said(exc)}): write one of the mailbox's folders in [mailbox] folder{there}")
-
-
-def status(client: IMAPClient, settings: MailboxSettings) -> tuple[int, int]:
-    """The folder's UIDVALIDITY and UIDNEXT: one round trip (STATUS), the folder neither opened nor read."""
-    try:
-        found = client.folder_status(settings.folder, [b"UIDVALIDITY", b"UIDNEXT"])
-    except (IMAPClientError, imaplib.IMAP4.error) as exc:
-        raise _folder_error(client, settings, exc) from None
-    except OSError as exc:
-        raise MailboxError("server", f"{_where(settings)} stopped answering: {_said(exc)}") from None
-    return int(found[b"UIDVALIDITY"]), int(found[b"UIDNEXT"])
+    return errors.no_folder(settings, exc, names)
 
 
 def select(client: IMAPClient, settings: MailboxSettings) -> tuple[int, bool]:
@@ -225,23 +165,85 @@ def _batches(mails: list[Arrival]) -> Iterator[list[Arrival]]:
         yield batch
 
 
-def bodies(client: IMAPClient, mails: list[Arrival]) -> Iterator[tuple[Arrival, bytes, bool]]:
-    """Each mail's bytes, in UID order, with whether it was cut: a mail up to ``SIZE_LIMIT`` whole, in batches
-    (``_batches``); one over it alone, as its header (at most ``HEADER_LIMIT``) and the first ``SIZE_LIMIT`` bytes
-    of its body. Nothing is marked read (``BODY.PEEK``); a mail gone meanwhile is left out."""
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    """One mail as fetched: its bytes, whether they are cut (a mail over ``SIZE_LIMIT``: its header and first part
+    only), and the parts not fetched, by name (``map.png``, ``a part of type image/png``)."""
+
+    arrival: Arrival
+    raw: bytes
+    cut: bool = False
+    unread: tuple[str, ...] = ()
+
+
+def bodies(client: IMAPClient, mails: list[Arrival]) -> Iterator[Fetched]:
+    """Each mail, in UID order: one up to ``SIZE_LIMIT`` whole, in batches (``_batches``); one over it alone, as
+    its header and the first ``PART_LIMIT`` bytes of its first part, its other parts named (``_first_part``).
+    Nothing is marked read (``BODY.PEEK``); a mail gone meanwhile is left out."""
     for batch in _batches(mails):
         if batch[0].size > SIZE_LIMIT:
-            mail = batch[0]
-            answer = client.fetch([mail.uid], [f"BODY.PEEK[HEADER]<0.{HEADER_LIMIT}>",
-                                               f"BODY.PEEK[TEXT]<0.{SIZE_LIMIT}>"])
-            data = answer.get(mail.uid)
-            if data is not None:
-                yield mail, bytes(data.get(b"BODY[HEADER]<0>") or b"") + bytes(data.get(b"BODY[TEXT]<0>") or b""), True
+            found = _first_part(client, batch[0])
+            if found is not None:
+                yield found
             continue
         answer = client.fetch([m.uid for m in batch], ["BODY.PEEK[]"])
         for mail in batch:
             if mail.uid in answer:
-                yield mail, bytes(answer[mail.uid].get(b"BODY[]") or b""), False
+                yield Fetched(mail, bytes(answer[mail.uid].get(b"BODY[]") or b""))
+
+
+def _first_part(client: IMAPClient, mail: Arrival) -> Fetched | None:
+    """A mail over the size limit: its structure and header, then its first part (at most ``PART_LIMIT``), as one
+    message of those bytes; memory never holds more, whatever the mail's size."""
+    answer = client.fetch([mail.uid], ["BODYSTRUCTURE", f"BODY.PEEK[HEADER]<0.{HEADER_LIMIT}>"])
+    if mail.uid not in answer:
+        return None
+    structure = answer[mail.uid][b"BODYSTRUCTURE"]
+    head = bytes(answer[mail.uid].get(b"BODY[HEADER]<0>") or b"")
+    if not structure.is_multipart:
+        text = client.fetch([mail.uid], [f"BODY.PEEK[TEXT]<0.{PART_LIMIT}>"]).get(mail.uid, {})
+        return Fetched(mail, head + bytes(text.get(b"BODY[TEXT]<0>") or b""), cut=True)
+    part = client.fetch([mail.uid], ["BODY.PEEK[1.MIME]", f"BODY.PEEK[1]<0.{PART_LIMIT}>"]).get(mail.uid, {})
+    own = _own_header(head)
+    raw = own.rstrip(b"\r\n") + b"\r\n" + bytes(part.get(b"BODY[1.MIME]") or b"\r\n") + bytes(
+        part.get(b"BODY[1]<0>") or b"")
+    others = [name for sub in structure[0][1:] for name in _part_names(sub)]
+    return Fetched(mail, raw, cut=True, unread=tuple(others))
+
+
+def _own_header(head: bytes) -> bytes:
+    """The mail's header without its own MIME lines (``Content-*``, ``MIME-Version``, each with its folded
+    continuations), which its first part's header replaces when that part is read as the message."""
+    kept: list[bytes] = []
+    dropping = False
+    for line in head.splitlines(keepends=True):
+        if line[:1] not in (b" ", b"\t"):
+            dropping = line[:8].lower() == b"content-" or line[:13].lower() == b"mime-version:"
+        if not dropping:
+            kept.append(line)
+    return b"".join(kept)
+
+
+def _part_names(part: Any) -> list[str]:
+    """The names of a BODYSTRUCTURE part's leaves: a file name, else a ``name`` parameter, else the kind."""
+    if getattr(part, "is_multipart", False):
+        return [name for sub in part[0] for name in _part_names(sub)]
+    fields = list(part)
+    for found in fields:
+        if isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], tuple):
+            pairs = dict(zip(found[1][::2], found[1][1::2], strict=False))
+            name = pairs.get(b"filename") or pairs.get(b"FILENAME")
+            if name:
+                return [_text(name)]
+    params = fields[2] if len(fields) > 2 and isinstance(fields[2], tuple) else ()
+    pairs = dict(zip(params[::2], params[1::2], strict=False))
+    name = pairs.get(b"name") or pairs.get(b"NAME")
+    kind = f"{_text(fields[0]).lower()}/{_text(fields[1]).lower()}" if len(fields) > 1 else "unknown"
+    return [_text(name) if name else f"a part of type {kind}"]
+
+
+def _text(value: Any) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def flag(client: IMAPClient, uids: list[int], keyword: bool) -> None:

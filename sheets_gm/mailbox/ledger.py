@@ -19,39 +19,60 @@ A mail is known by its Message-ID (``Mail.message_id``) and by its folder's UIDV
 UIDVALIDITY change (a folder rebuilt by the server) falls back on the Message-IDs. The last line of a file cut
 mid-write is ended before anything is added, and read as nothing.
 
-Mail is filed in UID order (``begin`` one before the next): the highest UID begun is where the next poll's new
-mail starts.
+Mail is begun in the order ``reader.new_mail`` gives it (UID order), one by one or all at once (``begin`` takes
+several, ``finish_all`` too: one fsync for a whole poll's mail): the highest UID begun is where the next poll's
+new mail starts, and every mail begun and not finished is handed back.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
-from sheets_gm.mailbox.message import Mail
-from sheets_gm.match.config import MatchConfig
+from sheets_gm.engine.plain import Plain
 from sheets_gm.sheets.private_files import append_private
 
+#: Types alone below (mypy reads them as ``typing.TYPE_CHECKING``): the idle poll reads the ledger without loading
+#: ``typing``, the mail's parser or the config's.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-@dataclass(frozen=True, slots=True)
-class MailRecord:
-    """What the ledger keeps of one mail: who sent what when, where it is in the folder, and what came of it."""
+    from sheets_gm.mailbox.message import Mail
+    from sheets_gm.match.config import MatchConfig
 
-    message_id: str
-    uidvalidity: int
-    uid: int
-    received: str  # the server's arrival time (ISO 8601, UTC)
-    sender: str
-    subject: str
-    size: int = 0
-    finished: bool = False
-    filed_as: str = ""  # what it was filed as ("movement", "strategy", "refused", ...), the filing's words
-    window: str = ""  # the window it was filed for
-    outcome: str = ""  # what came of it, in words (its receipt's gist)
-    receipt_sent: bool = False
+
+class MailRecord(Plain):
+    """What the ledger keeps of one mail: who sent what when, where it is in the folder, and what came of it. A plain
+    record (``engine.plain``): the idle poll reads the ledger, and loads no ``dataclasses``."""
+
+    __slots__ = (
+        "filed_as",
+        "finished",
+        "message_id",
+        "outcome",
+        "receipt_sent",
+        "received",
+        "sender",
+        "size",
+        "subject",
+        "uid",
+        "uidvalidity",
+        "window",
+    )
+
+    def __init__(self, message_id: str, uidvalidity: int, uid: int, received: str, sender: str, subject: str,
+                 size: int = 0, finished: bool = False, filed_as: str = "", window: str = "", outcome: str = "",
+                 receipt_sent: bool = False) -> None:
+        self.message_id, self.uidvalidity, self.uid = message_id, uidvalidity, uid
+        self.received = received  # the server's arrival time (ISO 8601, UTC)
+        self.sender, self.subject, self.size, self.finished = sender, subject, size, finished
+        self.filed_as = filed_as  # what it was filed as ("movement", "strategy", "refused", ...), the filing's words
+        self.window = window  # the window it was filed for
+        self.outcome = outcome  # what came of it, in words (its receipt's gist)
+        self.receipt_sent = receipt_sent
 
     @property
     def received_at(self) -> datetime:
@@ -59,9 +80,20 @@ class MailRecord:
         return datetime.fromisoformat(self.received)
 
 
-def ledger_path(config: MatchConfig) -> Path:
-    """Where a match's mailbox ledger is kept: ``.sheets-gm/<config name>.mailbox.jsonl`` beside the config."""
-    return config.state_dir / f"{config.path.stem}.mailbox.jsonl"
+class Filed(Plain):
+    """A mail's filing done, for ``MailLedger.finish_all``: its Message-ID, what it was filed as, for which window,
+    and what came of it in words."""
+
+    __slots__ = ("filed_as", "message_id", "outcome", "window")
+
+    def __init__(self, message_id: str, filed_as: str, window: str, outcome: str) -> None:
+        self.message_id, self.filed_as, self.window, self.outcome = message_id, filed_as, window, outcome
+
+
+def ledger_path(config_path: Path) -> Path:
+    """Where the mailbox ledger of the match configured by ``config_path`` is kept:
+    ``.sheets-gm/<config name>.mailbox.jsonl`` beside the config."""
+    return config_path.parent / ".sheets-gm" / f"{config_path.stem}.mailbox.jsonl"
 
 
 class MailLedger:
@@ -79,7 +111,7 @@ class MailLedger:
     @classmethod
     def for_match(cls, config: MatchConfig) -> MailLedger:
         """The ledger of the match ``config`` (``ledger_path``)."""
-        return cls(ledger_path(config))
+        return cls(ledger_path(config.path))
 
     def _load(self) -> None:
         try:
@@ -104,17 +136,17 @@ class MailLedger:
         if op == "begin":
             record = MailRecord(**{k: v for k, v in event.items() if k != "op"})
             old = self._records.get(record.message_id)
-            self._records[record.message_id] = record if old is None else replace(
-                old, uidvalidity=record.uidvalidity, uid=record.uid)
+            self._records[record.message_id] = record if old is None else old.replaced(
+                uidvalidity=record.uidvalidity, uid=record.uid)
             self._by_uid[(record.uidvalidity, record.uid)] = record.message_id
         elif op == "skip":
             self._by_uid[(int(event["uidvalidity"]), int(event["uid"]))] = str(event["message_id"])
         elif op in ("finish", "receipt", "again") and event.get("message_id") in self._records:
             old = self._records[event["message_id"]]
             self._records[old.message_id] = (
-                replace(old, finished=True, filed_as=event.get("filed_as", ""), window=event.get("window", ""),
+                old.replaced(finished=True, filed_as=event.get("filed_as", ""), window=event.get("window", ""),
                         outcome=event.get("outcome", "")) if op == "finish" else
-                replace(old, receipt_sent=True) if op == "receipt" else replace(old, finished=False))
+                old.replaced(receipt_sent=True) if op == "receipt" else old.replaced(finished=False))
         if op == "trouble":
             self.troubled = str(event.get("kind", ""))
         elif op == "mended":
@@ -124,10 +156,14 @@ class MailLedger:
         elif op == "seen":
             self.last_uid = max(self.last_uid, int(event["upto"]))
 
-    def _write(self, event: dict[str, Any]) -> None:
-        """Write ``event`` durably, then hold it."""
-        append_private(self.path, (json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
-        self._apply(event)
+    def _write(self, *events: dict[str, Any]) -> None:
+        """Write ``events`` durably (one fsync for them all), then hold them."""
+        if not events:
+            return
+        append_private(self.path, "".join(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
+                                          for event in events).encode())
+        for event in events:
+            self._apply(event)
 
     def record(self, message_id: str) -> MailRecord | None:
         """What the ledger keeps of the mail ``message_id`` (None: never begun)."""
@@ -151,30 +187,37 @@ class MailLedger:
         """The Message-ID of the mail the ledger knows at that UID of the folder ('' when none)."""
         return self._by_uid.get((uidvalidity, uid), "")
 
-    def begin(self, mail: Mail) -> None:
-        """The mail is about to be filed: written and fsync'ed before anything of its filing. A mail begun already
-        (handed back) writes nothing more, unless it is at a new UID."""
-        old = self._records.get(mail.message_id)
-        if old is not None and not old.finished and (old.uidvalidity, old.uid) == (mail.uidvalidity, mail.uid):
-            return
-        record = MailRecord(mail.message_id, mail.uidvalidity, mail.uid, mail.received.isoformat(), mail.sender,
-                            mail.subject, mail.size)
-        self._write({"op": "begin", **asdict(record), "finished": False})
+    def begin(self, *mails: Mail) -> None:
+        """The mails are about to be filed: written and fsync'ed (once for them all) before anything of their
+        filing. A mail begun already (handed back) writes nothing more, unless it is at a new UID."""
+        events = []
+        for mail in mails:
+            old = self._records.get(mail.message_id)
+            if old is not None and not old.finished and (old.uidvalidity, old.uid) == (mail.uidvalidity, mail.uid):
+                continue
+            record = MailRecord(mail.message_id, mail.uidvalidity, mail.uid, mail.received.isoformat(), mail.sender,
+                                mail.subject, mail.size)
+            events.append({"op": "begin", **record.fields()})
+        self._write(*events)
 
     def finish(self, mail: Mail | str, *, filed_as: str, window: str, outcome: str) -> None:
         """The mail (or its Message-ID) was filed: what as, for which window, and what came of it in words. Written
         after every write of its filing; the mail is never handed back again (unless ``hand_back``)."""
-        message_id = mail if isinstance(mail, str) else mail.message_id
-        if message_id not in self._records:
-            raise KeyError(f"the mail {message_id} was never begun: begin it before filing it")
-        self._write({"op": "finish", "message_id": message_id, "filed_as": filed_as, "window": window,
-                     "outcome": outcome})
+        self.finish_all([Filed(mail if isinstance(mail, str) else mail.message_id, filed_as, window, outcome)])
 
-    def receipt_sent(self, mail: Mail | str) -> None:
-        """The mail's receipt went to its sender."""
-        message_id = mail if isinstance(mail, str) else mail.message_id
-        if message_id in self._records and not self._records[message_id].receipt_sent:
-            self._write({"op": "receipt", "message_id": message_id})
+    def finish_all(self, filed: Sequence[Filed]) -> None:
+        """Several mails filed, written at once (one fsync): as ``finish`` for each."""
+        for entry in filed:
+            if entry.message_id not in self._records:
+                raise KeyError(f"the mail {entry.message_id} was never begun: begin it before filing it")
+        self._write(*({"op": "finish", "message_id": e.message_id, "filed_as": e.filed_as, "window": e.window,
+                       "outcome": e.outcome} for e in filed))
+
+    def receipt_sent(self, *mails: Mail | str) -> None:
+        """The mails' receipts went to their senders (written at once)."""
+        ids = [m if isinstance(m, str) else m.message_id for m in mails]
+        self._write(*({"op": "receipt", "message_id": i} for i in dict.fromkeys(ids)
+                      if i in self._records and not self._records[i].receipt_sent))
 
     def skip(self, uidvalidity: int, uid: int, message_id: str) -> None:
         """A mail already known by its Message-ID, found at a new UID: looked at, not read again."""
@@ -189,8 +232,7 @@ class MailLedger:
         """Every finished mail of ``window`` handed back to be filed again at the next poll (its window was undone:
         its mail is read again for it, not lost); those mails."""
         again = [r for r in self._records.values() if r.finished and r.window == window]
-        for record in again:
-            self._write({"op": "again", "message_id": record.message_id})
+        self._write(*({"op": "again", "message_id": r.message_id} for r in again))
         return [self._records[r.message_id] for r in again]
 
     def trouble(self, kind: str, text: str) -> bool:

@@ -19,9 +19,10 @@ from collections.abc import Collection, Sequence
 from imapclient import IMAPClient
 
 from sheets_gm.mailbox import client as imap
-from sheets_gm.mailbox.client import MailboxError
+from sheets_gm.mailbox.errors import stopped
 from sheets_gm.mailbox.ledger import MailLedger
 from sheets_gm.mailbox.message import Mail, read_mail
+from sheets_gm.mailbox.status import folder_status, news
 from sheets_gm.match.mailbox_settings import MailboxSettings
 
 #: What the ledger says of a mail begun that the mailbox no longer holds when it is to be filed again.
@@ -32,15 +33,14 @@ def new_mail(settings: MailboxSettings, ledger: MailLedger, *, own_addresses: Co
     """The mail to file now, in UID order (see the module notes); [] after one STATUS when nothing is new.
     ``own_addresses``: the judge's own (its mail is never answered). MailboxError, in words a GM can act on, when
     the mailbox cannot be read (nothing is lost: the next poll reads it)."""
+    found = folder_status(settings)
+    if not news(ledger, found.uidvalidity, found.uidnext):
+        return []
     session = imap.connect(settings)
     try:
-        uidvalidity, uidnext = imap.status(session, settings)
-        if uidvalidity == ledger.uidvalidity and uidnext - 1 <= ledger.last_uid and not ledger.pending():
-            return []
-        return _read(session, settings, ledger, own_addresses, uidnext)
+        return _read(session, settings, ledger, own_addresses, found.uidnext)
     except OSError as exc:
-        raise MailboxError("server", f"the mailbox server {settings.host}:{settings.port} stopped answering "
-                                     f"({exc}); the mail is read at the next poll") from None
+        raise stopped(settings, exc) from None
     finally:
         imap.close(session)
 
@@ -66,9 +66,10 @@ def _read(session: IMAPClient, settings: MailboxSettings, ledger: MailLedger, ow
     arrivals = imap.arrivals(session, _wanted(session, ledger, uidvalidity))
     mails: list[Mail] = []
     taken: set[str] = set()
-    for arrival, raw, cut in imap.bodies(session, arrivals):
-        mail = read_mail(raw, uid=arrival.uid, uidvalidity=uidvalidity, received=arrival.received,
-                         size=arrival.size, own_addresses=own_addresses, cut=cut)
+    for fetched in imap.bodies(session, arrivals):
+        arrival = fetched.arrival
+        mail = read_mail(fetched.raw, uid=arrival.uid, uidvalidity=uidvalidity, received=arrival.received,
+                         size=arrival.size, own_addresses=own_addresses, cut=fetched.cut, unread=fetched.unread)
         if ledger.finished(mail.message_id) or mail.message_id in taken:
             ledger.skip(uidvalidity, arrival.uid, mail.message_id)  # the same mail again (a copy, a rebuilt folder)
             continue
@@ -96,7 +97,6 @@ def mark_handled(settings: MailboxSettings, mails: Sequence[Mail]) -> None:
         if uids:
             imap.flag(session, uids, keyword)
     except OSError as exc:
-        raise MailboxError("server", f"the mailbox server {settings.host}:{settings.port} stopped answering "
-                                     f"({exc}) while the mail read was being flagged") from None
+        raise stopped(settings, exc) from None
     finally:
         imap.close(session)

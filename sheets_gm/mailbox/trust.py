@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from email.message import EmailMessage
+from email.message import Message
 
 _METHOD = re.compile(r"\b(dkim|spf|dmarc)\s*=\s*(\w+)([^;]*)", re.IGNORECASE)
 _PROPERTY = re.compile(r"\b(header\.d|header\.i|header\.from|smtp\.mailfrom|smtp\.helo)\s*=\s*([^\s;()]+)",
@@ -37,7 +37,7 @@ def _fails_for(method: str, rest: str, domain: str) -> bool:
     return any(d == domain or d.endswith(f".{domain}") for d in named)
 
 
-def forged(message: EmailMessage, sender: str) -> str:
+def forged(message: Message, sender: str) -> str:
     """Why the mail's ``From`` (``sender``) is not believed, in words for its sender ('' when nothing says so)."""
     domain = _domain(sender)
     if not domain:
@@ -51,7 +51,7 @@ def forged(message: EmailMessage, sender: str) -> str:
     return ""
 
 
-def never_answer(message: EmailMessage, sender: str, own_addresses: Collection[str]) -> str:
+def never_answer(message: Message, sender: str, own_addresses: Collection[str]) -> str:
     """Why the mail must never be answered (``Auto-Submitted``, a bounce, a list, our own address); '' when it may
     be."""
     auto = str(message.get("Auto-Submitted", "")).strip().lower()

@@ -52,7 +52,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sheets_gm.engine.name_rule import NAME_RULE, name_problem
-from sheets_gm.match.bounded_file import FileRefused, check_bounded, read_bounded
+from sheets_gm.match.bounded_file import MAX_CONFIG_BYTES, FileRefused, check_bounded, read_bounded
 from sheets_gm.match.mailbox_settings import MailboxSettings, parse_mailbox
 from sheets_gm.match.notify_settings import NotifySettings, parse_notify
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
@@ -264,8 +264,6 @@ def toml_key(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
 
 
-#: The largest config file read (a match config is a few kilobytes; anything far larger is not one).
-MAX_CONFIG_BYTES = 1_000_000
 #: The deepest nesting of tables and arrays a config may have (a real one nests three deep).
 MAX_CONFIG_DEPTH = 20
 

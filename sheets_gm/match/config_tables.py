@@ -3,17 +3,17 @@ named by an environment variable or a file, never written in the config (``Secre
 such a table, every bad key a line of its own naming what is wrong and what is accepted (``Problems`` and the
 readers of a key: a name, a port, a timeout, a secret, a CA file).
 
-The tables that use it read their own keys (``notify_settings``, ``mailbox_settings``); this module reads none."""
+The tables that use it read their own keys (``notify_settings``, ``mailbox_settings``); this module reads none.
+No ``dataclasses`` and no ``typing`` here: the idle poll loads it (``running.mail_check``)."""
 
 from __future__ import annotations
 
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from sheets_gm.engine.plain import Plain
 from sheets_gm.match.env_file import EnvFileError, read_env_file
 
 #: Seconds a server is waited for by default before what needs it waits for the next poll.
@@ -24,13 +24,20 @@ class SecretError(ValueError):
     """A secret that cannot be read: the environment variable unset, the file missing; names where to put it."""
 
 
-@dataclass(frozen=True, slots=True)
-class SecretSource:
-    """Where a secret is read when it is needed, never before: an environment variable or a file."""
+class SecretSource(Plain):
+    """Where a secret is read when it is needed, never before: an environment variable or a file. A plain record
+    (``engine.plain``): the idle poll reads the mailbox's (``running.mail_check``), and loads no ``dataclasses``."""
 
-    env: str = ""
-    file: Path | None = None
-    env_files: tuple[Path, ...] = ()  # read for ``env`` when the process's environment lacks it (``match.env_file``)
+    __slots__ = ("env", "env_files", "file")
+
+    def __init__(self, env: str = "", file: Path | None = None, env_files: tuple[Path, ...] = ()) -> None:
+        self.env = env
+        self.file = file
+        self.env_files = env_files  # read for ``env`` when the process's environment lacks it (``match.env_file``)
+
+    def with_env_files(self, env_files: tuple[Path, ...]) -> SecretSource:
+        """The same source, its variable looked up in ``env_files`` too."""
+        return SecretSource(self.env, self.file, env_files)
 
     def describe(self) -> str:
         """``the environment variable SHEETS_GM_SMTP_PASSWORD`` or ``the file /home/gm/.smtp``."""
@@ -98,7 +105,7 @@ class Problems:
         """A line for ``key`` of ``[table]``."""
         self.lines.append(f"{self.where} [{table}] {key}: {text}")
 
-    def unknown(self, table: str, raw: Mapping[str, Any], accepted: Sequence[str], secret: str = "",
+    def unknown(self, table: str, raw: Mapping[str, object], accepted: Sequence[str], secret: str = "",
                 tempting: Sequence[str] = ()) -> None:
         """A line per key of ``raw`` not ``accepted``; one of the ``tempting`` names of the ``secret`` (a password
         typed into the config) is told where the secret goes instead."""
@@ -112,8 +119,8 @@ class Problems:
             else:
                 self.add(table, key, f"unknown key; the keys accepted there are {', '.join(accepted)}")
 
-    def table(self, table: str, value: Any, accepted: Sequence[str], secret: str,
-              tempting: Sequence[str]) -> Mapping[str, Any] | None:
+    def table(self, table: str, value: object, accepted: Sequence[str], secret: str,
+              tempting: Sequence[str]) -> Mapping[str, object] | None:
         """The ``[table]`` as written, its unknown keys said (``unknown``); None, said, if it is not a table."""
         if not isinstance(value, Mapping):
             parent, _, key = table.rpartition(".")
@@ -123,7 +130,7 @@ class Problems:
         return value
 
 
-def read_timeout(table: str, raw: Mapping[str, Any], problems: Problems) -> float:
+def read_timeout(table: str, raw: Mapping[str, object], problems: Problems) -> float:
     """``timeout``: seconds from more than 0 to 120 (``DEFAULT_TIMEOUT`` when absent)."""
     value = raw.get("timeout", DEFAULT_TIMEOUT)
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 120:
@@ -133,7 +140,7 @@ def read_timeout(table: str, raw: Mapping[str, Any], problems: Problems) -> floa
     return float(value)
 
 
-def read_secret(table: str, raw: Mapping[str, Any], name: str, folder: Path, problems: Problems,
+def read_secret(table: str, raw: Mapping[str, object], name: str, folder: Path, problems: Problems,
                 required: bool) -> SecretSource | None:
     """``<name>_env`` or ``<name>_file``: where the secret is read (None when neither is given, said if
     ``required``)."""
@@ -158,7 +165,7 @@ def read_secret(table: str, raw: Mapping[str, Any], name: str, folder: Path, pro
     return None
 
 
-def read_text(table: str, raw: Mapping[str, Any], key: str, problems: Problems, what: str) -> str:
+def read_text(table: str, raw: Mapping[str, object], key: str, problems: Problems, what: str) -> str:
     """A required text ``key``, stripped ('' when missing or not text, said naming ``what`` it should be)."""
     value = raw.get(key)
     if not isinstance(value, str) or not value.strip():
@@ -167,7 +174,7 @@ def read_text(table: str, raw: Mapping[str, Any], key: str, problems: Problems, 
     return value.strip()
 
 
-def read_port(table: str, raw: Mapping[str, Any], default: int, problems: Problems, usual: str) -> int:
+def read_port(table: str, raw: Mapping[str, object], default: int, problems: Problems, usual: str) -> int:
     """``port``: a whole number from 1 to 65535 (``default`` when absent or bad, the bad one said with the ``usual``
     ports)."""
     port = raw.get("port", default)
@@ -177,7 +184,7 @@ def read_port(table: str, raw: Mapping[str, Any], default: int, problems: Proble
     return port
 
 
-def read_ca_file(table: str, raw: Mapping[str, Any], folder: Path, problems: Problems) -> Path | None:
+def read_ca_file(table: str, raw: Mapping[str, object], folder: Path, problems: Problems) -> Path | None:
     """``ca_file``: a PEM file of the certificates to trust (None when absent or not a file, the latter said)."""
     ca_file = raw.get("ca_file")
     if ca_file is None:

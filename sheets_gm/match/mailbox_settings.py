@@ -20,21 +20,12 @@ match running with its mailbox unread, and says so.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
-from sheets_gm.match.config_tables import (
-    DEFAULT_TIMEOUT,
-    Problems,
-    SecretSource,
-    read_ca_file,
-    read_port,
-    read_secret,
-    read_text,
-    read_timeout,
-)
+from sheets_gm.engine.plain import Plain
+from sheets_gm.match import config_tables as tables
+from sheets_gm.match.config_tables import DEFAULT_TIMEOUT, Problems, SecretSource
 from sheets_gm.match.env_file import env_files_of
 
 
@@ -52,18 +43,16 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 KEYS = ("host", "port", "security", "user", "password_env", "password_file", "folder", "ca_file", "timeout")
 
 
-@dataclass(frozen=True, slots=True)
-class MailboxSettings:
-    """A valid ``[mailbox]``: the IMAP server, its encryption, the login, the folder read."""
+class MailboxSettings(Plain):
+    """A valid ``[mailbox]``: the IMAP server, its encryption, the login, the folder read. A plain record
+    (``engine.plain``): the idle poll reads it, and loads no ``dataclasses``."""
 
-    host: str
-    port: int
-    security: MailboxSecurity
-    user: str
-    password: SecretSource
-    folder: str = "INBOX"
-    ca_file: Path | None = None
-    timeout: float = DEFAULT_TIMEOUT
+    __slots__ = ("ca_file", "folder", "host", "password", "port", "security", "timeout", "user")
+
+    def __init__(self, host: str, port: int, security: MailboxSecurity, user: str, password: SecretSource,
+                 folder: str = "INBOX", ca_file: Path | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.host, self.port, self.security, self.user = host, port, security, user
+        self.password, self.folder, self.ca_file, self.timeout = password, folder, ca_file, timeout
 
     def describe(self) -> str:
         """The mailbox for people: ``judge@example.org at imap.example.org:993 (tls), folder INBOX``."""
@@ -74,7 +63,7 @@ class MailboxSettings:
         return [self.password.env] if self.password.env else []
 
 
-def parse_mailbox(raw: Any, *, where: str, folder: Path) -> tuple[MailboxSettings | None, list[str]]:
+def parse_mailbox(raw: object, *, where: str, folder: Path) -> tuple[MailboxSettings | None, list[str]]:
     """The ``[mailbox]`` table ``raw`` read, and a line per bad option (then the settings are None). An empty or
     missing table is no mailbox and no problem. ``where`` names the config file, ``folder`` is where relative paths
     start."""
@@ -85,25 +74,25 @@ def parse_mailbox(raw: Any, *, where: str, folder: Path) -> tuple[MailboxSetting
     if not isinstance(raw, Mapping):
         return None, [f"{where} mailbox: it is a table ([mailbox]), not {raw!r}"]
     problems.unknown(table, raw, KEYS, "password", ("password", "pass", "imap_password"))
-    host = read_text(table, raw, "host", problems, "the mail server's name, e.g. \"imap.example.org\"")
+    host = tables.read_text(table, raw, "host", problems, "the mail server's name, e.g. \"imap.example.org\"")
     security = _security(raw, host, problems)
-    port = read_port(table, raw, 993 if security is MailboxSecurity.TLS else 143, problems,
+    port = tables.read_port(table, raw, 993 if security is MailboxSecurity.TLS else 143, problems,
                      "993 for tls, 143 for starttls")
-    user = read_text(table, raw, "user", problems, "the mailbox's login, e.g. \"judge@example.org\"")
-    password = read_secret(table, raw, "password", folder, problems, required=True)
+    user = tables.read_text(table, raw, "user", problems, "the mailbox's login, e.g. \"judge@example.org\"")
+    password = tables.read_secret(table, raw, "password", folder, problems, required=True)
     name = raw.get("folder", "INBOX")
     if not isinstance(name, str) or not name.strip():
         problems.add(table, "folder", f"{name!r} is not a folder's name; write the folder to read, e.g. \"INBOX\" "
                                       "(the default) or \"INBOX/Judge\"")
-    ca = read_ca_file(table, raw, folder, problems)
-    timeout = read_timeout(table, raw, problems)
+    ca = tables.read_ca_file(table, raw, folder, problems)
+    timeout = tables.read_timeout(table, raw, problems)
     if problems.lines or password is None:
         return None, problems.lines
-    password = replace(password, env_files=env_files_of(Path(where)))
+    password = password.with_env_files(env_files_of(Path(where)))
     return MailboxSettings(host, port, security, user, password, str(name).strip(), ca, timeout), []
 
 
-def _security(raw: Mapping[str, Any], host: str, problems: Problems) -> MailboxSecurity:
+def _security(raw: Mapping[str, object], host: str, problems: Problems) -> MailboxSecurity:
     """``security``: tls (the default), starttls, or none for a server on this computer alone."""
     value = raw.get("security", "tls")
     try:

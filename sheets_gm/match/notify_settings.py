@@ -199,9 +199,9 @@ def parse_notify(raw: Any, *, where: str, folder: Path, seats: Sequence[str]) ->
         return None, problems.lines
     files = env_files_of(Path(where))  # a variable the process lacks: the match's file, then the host's
     if email is not None and email.password is not None:
-        email = replace(email, password=replace(email.password, env_files=files))
+        email = replace(email, password=email.password.with_env_files(files))
     if chat is not None:
-        chat = replace(chat, url=replace(chat.url, env_files=files))
+        chat = replace(chat, url=chat.url.with_env_files(files))
     return NotifySettings(kinds, lead, zones, email, chat), []
 
 

@@ -4,7 +4,7 @@ of a test server's user (``tests/fakes/dovecot.py``)."""
 from __future__ import annotations
 
 import itertools
-from email.message import EmailMessage
+from email.header import Header
 from pathlib import Path
 
 from sheets_gm.match.config_tables import SecretSource
@@ -16,16 +16,15 @@ _IDS = itertools.count(1)
 
 def plain(text: str = "Rabid Cat: Mirrodin; 3A > 4A - engage Various Puppies", *, sender: str = "Ann <ann@example.org>",
           subject: str = "Movement", message_id: str | None = None, headers: dict[str, str] | None = None) -> bytes:
-    """A plain-text mail's bytes."""
-    message = EmailMessage()
-    message["From"] = sender
-    message["To"] = "judge@example.org"
-    message["Subject"] = subject
-    message["Message-ID"] = message_id or f"<m{next(_IDS)}@example.org>"
-    for key, value in (headers or {}).items():
-        message[key] = value
-    message.set_content(text)
-    return message.as_bytes()
+    """A plain-text mail's bytes, UTF-8, as a mail program writes it (a Message-ID of its own unless one is given;
+    none for ``message_id=""``). Written out by hand: a thousand of them are made in a blink."""
+    head = {"From": sender, "To": "judge@example.org", "Subject": Header(subject, "utf-8").encode()}
+    if message_id != "":
+        head["Message-ID"] = message_id or f"<m{next(_IDS)}@example.org>"
+    head |= (headers or {}) | {"MIME-Version": "1.0", "Content-Type": "text/plain; charset=utf-8",
+                               "Content-Transfer-Encoding": "8bit"}
+    lines = [f"{key}: {value}" for key, value in head.items()]
+    return ("\r\n".join([*lines, "", *text.splitlines()]) + "\r\n").encode("utf-8")
 
 
 def settings_of(server: Dovecot, user: MailUser, folder: Path, *, security: MailboxSecurity = MailboxSecurity.NONE,

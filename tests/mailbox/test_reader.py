@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.mailbox.client import MailboxError
+from sheets_gm.mailbox.errors import MailboxError
 from sheets_gm.mailbox.ledger import MailLedger
 from sheets_gm.mailbox.reader import GONE, mark_handled, new_mail
 from sheets_gm.match.mailbox_settings import MailboxSecurity
@@ -156,9 +156,7 @@ def test_a_server_not_there_is_said_with_what_to_check(dovecot: Dovecot, tmp_pat
 
     user = dovecot.add_user()
     settings = settings_of(dovecot, user, tmp_path)
-    from dataclasses import replace
-
     with pytest.raises(MailboxError) as caught:
-        new_mail(replace(settings, port=free_port()), MailLedger(tmp_path / "ledger.jsonl"))
+        new_mail(settings.replaced(port=free_port()), MailLedger(tmp_path / "ledger.jsonl"))
     assert caught.value.kind == "connect" and "cannot be reached" in str(caught.value)
     assert "check host and port" in str(caught.value)

@@ -24,14 +24,13 @@ from sheets_gm.notify.outbox import Outbox
 from sheets_gm.rulesets.parts.mail import Filing
 from sheets_gm.rulesets.registry import get_game, get_ruleset
 from sheets_gm.running.connect import open_match_sheets, sharing_sheets
-from sheets_gm.running.idle_poll import mailbox_asked, mailbox_mark
+from sheets_gm.running.idle_poll import mailbox_asked
 from sheets_gm.running.mailroom.deadline import close_sealed, deadline_may_be_due
 from sheets_gm.running.mailroom.receipts import receipt_body, receipt_letter
 from sheets_gm.running.mailroom.record import MailEntry, MailRecord, mail_key
 from sheets_gm.running.mailroom.sealed_tab import draw_sealed
 from sheets_gm.running.mailroom.typing import ToType, answers, heading, type_mail
 from sheets_gm.running.run import gm_change
-from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.deadline import deadline_moment
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.read import read_match, read_record
@@ -60,12 +59,8 @@ def poll_with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Cal
     ``poll`` alone for a match without ``[mailbox]`` or a game that reads no mail; else ``with_mail``. Returns the
     poll's result and what the GM is told of the mailbox (a trouble, said once). ``client``: the poll's signed-in
     Google client (``serve``'s), which the door uses too."""
-    mark = mailbox_mark(config.path)
     if config.mailbox is None or get_game(config.ruleset).mail is None:
-        mark.unlink(missing_ok=True)
         return poll(), []
-    if not mark.exists():
-        write_private(mark, "the judge's mailbox is read at every poll (running.mailroom)\n")
     from sheets_gm.running.mailroom.inbox import MailboxInbox  # the IMAP client loads only for a match with mail
     inbox = MailboxInbox(config)
     result = with_mail(config, clock, poll, inbox, client=client)

@@ -48,7 +48,7 @@ def test_mail_from_two_players_and_a_stranger_is_read_at_the_poll_and_once(tmp_p
     config, user = _match_with_mailbox(tmp_path, dovecot)
     poll(config)  # the first poll: nothing in the mailbox
     assert isinstance(poll(config).gated, IdlePoll)  # an idle mailbox: the poll stays idle
-    assert idle_local_sync(config.path, NOW, quiet=True) is None  # cron's shortcut asks the mailbox all the same
+    assert idle_local_sync(config.path, NOW, quiet=True) is not None  # cron's shortcut asks the mailbox: nothing
     assert not Outbox.of(config.path).waiting()
     dovecot.deliver(user, plain("Rabid Cat: Dominaria; 3C > 3D", sender="Ann <ann@example.org>",
                                 subject="Turn 1 moves"), received=NOW)
@@ -56,6 +56,7 @@ def test_mail_from_two_players_and_a_stranger_is_read_at_the_poll_and_once(tmp_p
                     received=NOW)
     dovecot.deliver(user, plain("Rabid Cat: Dominaria; 3C > 2C", sender="eve@example.net", subject="hi"),
                     received=NOW)
+    assert idle_local_sync(config.path, NOW, quiet=True) is None  # mail waits: cron's shortcut steps aside
     looked = poll(config)
     assert not isinstance(looked.gated, IdlePoll)
     seats = read_match(open_match_sheets(config), CLS).seats
