@@ -125,7 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         local_match(base, _roster(args.armies), b"bench mail", NOW, (*ROSTER_COLUMNS, "player", "email"))
         print(f"match of {2 * args.armies} armies made in {time.perf_counter() - started:.1f} s")
         lines = _lines(args.armies)
-        pasted, mailed = [], []
+        pasted: list[float] = []
+        mailed: list[float] = []
         for n in range(args.pairs):
             for kind, runs in (("pasted", pasted), ("mail", mailed)) if n % 2 == 0 else (("mail", mailed),
                                                                                          ("pasted", pasted)):

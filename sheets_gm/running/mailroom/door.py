@@ -60,7 +60,8 @@ def poll_with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Cal
     poll's result and what the GM is told of the mailbox (a trouble, said once). ``client``: the poll's signed-in
     Google client (``serve``'s), which the door uses too."""
     if config.mailbox is None or get_game(config.ruleset).mail is None:
-        return poll(), []
+        return poll(), [f"The judge's mailbox is not read until [mailbox] is mended: {problem}."
+                        for problem in config.mailbox_problems]
     from sheets_gm.running.mailroom.inbox import MailboxInbox  # the IMAP client loads only for a match with mail
     inbox = MailboxInbox(config)
     result = with_mail(config, clock, poll, inbox, client=client)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from email.utils import parseaddr
 
-from sheets_gm.mailbox.client import MailboxError
+from sheets_gm.mailbox.errors import MailboxError
 from sheets_gm.mailbox.ledger import MailLedger
 from sheets_gm.mailbox.message import Mail
 from sheets_gm.mailbox.reader import mark_handled, new_mail
