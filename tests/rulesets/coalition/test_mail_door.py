@@ -19,7 +19,7 @@ from sheets_gm.rulesets.coalition.mail.filing import CoalitionMail
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.running.mailroom.deadline import close_sealed
-from sheets_gm.running.mailroom.door import answer_mails, file_mails, with_mail
+from sheets_gm.running.mailroom.door import answer_mails, file_mails, poll_with_mail, with_mail
 from sheets_gm.running.mailroom.record import MailRecord
 from sheets_gm.running.mailroom.status import mail_status_lines
 from sheets_gm.running.run import layout_owners, sync_once
@@ -205,3 +205,15 @@ def test_at_the_battle_deadline_a_side_without_a_strategy_is_stratless_in_the_ju
     book = load_workbook(tmp_path / "gm" / "judge.xlsx")
     said = [r[5] for r in book["Strategies"].iter_rows(values_only=True) if r[1] == "phyrexia"]
     assert said == ["none: stratless (it loses by default)"]
+
+
+def test_a_mailbox_with_problems_is_said_at_every_poll_and_the_poll_goes_on(tmp_path: Path) -> None:
+    _match(tmp_path)
+    path = tmp_path / "match.toml"
+    path.write_text(path.read_text(encoding="utf-8") + '\n[mailbox]\nhost = "imap.example.org"\nport = "lots"\n',
+                    encoding="utf-8")
+    config = load_config(path)
+    assert config.mailbox is None and config.mailbox_problems
+    result, said = poll_with_mail(config, lambda: NOW, lambda: "polled")
+    assert result == "polled" and said and all(line.startswith("The judge's mailbox is not read until [mailbox] "
+                                                               "is mended: ") for line in said)
