@@ -84,6 +84,10 @@ class _Box:
     def finish(self, mail: Mail) -> None:
         """Handled."""
 
+    def say(self, text: str) -> None:
+        """Said."""
+        print(text)
+
 
 def _mail(uid: int, sender: str, subject: str, text: str, minutes: int) -> Mail:
     return Mail(uid, 1, f"<b{uid}@example.org>", sender, "", NOW + dt.timedelta(minutes=minutes), subject, text)

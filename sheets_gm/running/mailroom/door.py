@@ -31,6 +31,7 @@ from sheets_gm.running.mailroom.record import MailEntry, MailRecord, mail_key
 from sheets_gm.running.mailroom.sealed_tab import draw_sealed
 from sheets_gm.running.mailroom.typing import ToType, answers, heading, type_mail
 from sheets_gm.running.run import gm_change
+from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sync.deadline import deadline_moment
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.read import read_match, read_record
@@ -50,6 +51,10 @@ class Inbox(Protocol):
 
     def finish(self, mail: Mail) -> None:
         """Mark ``mail`` handled: it never comes back."""
+        ...
+
+    def say(self, text: str) -> None:
+        """Tell the GM ``text`` with the poll's own words."""
         ...
 
 
@@ -91,9 +96,13 @@ def with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable
         with mailbox_asked(config.path):  # nothing new: the poll may stay idle
             return poll()
     with sharing_sheets():
-        filed = file_mails(config, mails, clock(), client=client) if mails else None
-        if closing:
-            close_sealed(config, part, clock(), client=client)
+        try:
+            filed = file_mails(config, mails, clock(), client=client) if mails else None
+            if closing:
+                close_sealed(config, part, clock(), client=client)
+        except SheetError as exc:  # the mail waits, begun, for the next poll; the poll goes on without it
+            inbox.say(f"The judge's mail waits for the next poll: {exc}")
+            return poll()
         result = poll()
         if filed is not None:
             answer_mails(config, filed, clock, client=client)

@@ -56,6 +56,10 @@ class MailboxInbox:
             self.ledger.receipt_sent(mail)
         self.done.append(mail)
 
+    def say(self, text: str) -> None:
+        """Tell the GM ``text`` after the poll."""
+        self.said.append(text)
+
     def close(self) -> None:
         """Flag the finished mail handled on the server (harmless when it fails: the ledger knows them)."""
         try:

@@ -54,12 +54,16 @@ class Box:
     def __init__(self, mails: Sequence[Mail]) -> None:
         self.mails = list(mails)
         self.finished: list[int] = []
+        self.said: list[str] = []
 
     def new_mail(self) -> list[Mail]:
         return [m for m in self.mails if m.uid not in self.finished]
 
     def finish(self, m: Mail) -> None:
         self.finished.append(m.uid)
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
 
 
 def _forum(sheets: MatchSheets, side: str = "coalition") -> list[tuple[str, str]]:
@@ -217,3 +221,13 @@ def test_a_mailbox_with_problems_is_said_at_every_poll_and_the_poll_goes_on(tmp_
     result, said = poll_with_mail(config, lambda: NOW, lambda: "polled")
     assert result == "polled" and said and all(line.startswith("The judge's mailbox is not read until [mailbox] "
                                                                "is mended: ") for line in said)
+
+
+def test_mail_that_cannot_be_filed_waits_for_the_next_poll_and_the_poll_goes_on(tmp_path: Path) -> None:
+    """A seat's workbook that cannot be written (here: not a workbook any more) holds the mail back, begun, and
+    says why; the poll still runs."""
+    config, _sheets = _match(tmp_path)
+    box = Box([mail(1, "ann@example.org", "moves", "Rabid Cat: Dominaria; 3C > 3D")])
+    (tmp_path / "orders-coalition.xlsx").write_bytes(b"not a workbook")
+    assert with_mail(config, lambda: NOW, lambda: "polled", box) == "polled"
+    assert box.finished == [] and "The judge's mail waits for the next poll: " in box.said[0]
