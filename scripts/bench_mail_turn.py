@@ -81,7 +81,7 @@ class _Box:
     def new_mail(self) -> list[Mail]:
         return self.mails
 
-    def finish(self, mail: Mail) -> None:
+    def finish(self, mails: Sequence[Mail]) -> None:
         """Handled."""
 
     def say(self, text: str) -> None:

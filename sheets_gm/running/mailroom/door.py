@@ -49,8 +49,8 @@ class Inbox(Protocol):
         """The mail not handled yet (a mail begun and not finished comes back)."""
         ...
 
-    def finish(self, mail: Mail) -> None:
-        """Mark ``mail`` handled: it never comes back."""
+    def finish(self, mails: Sequence[Mail]) -> None:
+        """Mark ``mails`` handled (at once): they never come back."""
         ...
 
     def say(self, text: str) -> None:
@@ -106,8 +106,7 @@ def with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable
         result = poll()
         if filed is not None:
             answer_mails(config, filed, clock, client=client)
-    for mail in mails:
-        inbox.finish(mail)
+    inbox.finish(mails)
     send_due(config, clock)
     return result
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from email.utils import parseaddr
 
 from sheets_gm.mailbox.errors import MailboxError
-from sheets_gm.mailbox.ledger import MailLedger
+from sheets_gm.mailbox.ledger import Filed, MailLedger
 from sheets_gm.mailbox.message import Mail
 from sheets_gm.mailbox.reader import mark_handled, new_mail
 from sheets_gm.match.config import MatchConfig
@@ -34,7 +34,8 @@ class MailboxInbox:
         return tuple(a.lower() for a in found if "@" in a)
 
     def new_mail(self) -> Sequence[Mail]:
-        """The mail to file now, each begun in the ledger; none (and the trouble said once) when it cannot be read."""
+        """The mail to file now, begun in the ledger at once; none (and the trouble said once) when it cannot be
+        read."""
         try:
             mails = new_mail(self.settings, self.ledger, own_addresses=self.own_addresses())
         except MailboxError as exc:
@@ -43,18 +44,18 @@ class MailboxInbox:
             return []
         if self.ledger.mended():
             self.said.append("the judge's mailbox is read again")
-        for mail in mails:
-            self.ledger.begin(mail)
+        self.ledger.begin(*mails)
         return mails
 
-    def finish(self, mail: Mail) -> None:
-        """The mail was filed and its receipt queued: the ledger says so, and once all are, the server flags them."""
-        entry = MailRecord.of(self.config.path).entries.get(mail_key(mail))
-        self.ledger.finish(mail, filed_as=entry.kind if entry else "", window=entry.window if entry else "",
-                           outcome=(entry.unread or "read") if entry else "not read")
-        if entry is not None and entry.answered:
-            self.ledger.receipt_sent(mail)
-        self.done.append(mail)
+    def finish(self, mails: Sequence[Mail]) -> None:
+        """The mails were filed and their receipts queued: the ledger says so at once (what each was filed as, for
+        which window, what came of it), and ``close`` has the server flag them."""
+        entries = MailRecord.of(self.config.path).entries
+        done = [(m, entries.get(mail_key(m))) for m in mails]
+        self.ledger.finish_all([Filed(m.message_id, e.kind if e else "", e.window if e else "",
+                                      (e.unread or "read") if e else "not read") for m, e in done])
+        self.ledger.receipt_sent(*(m for m, e in done if e is not None and e.answered))
+        self.done += mails
 
     def say(self, text: str) -> None:
         """Tell the GM ``text`` after the poll."""

@@ -59,8 +59,8 @@ class Box:
     def new_mail(self) -> list[Mail]:
         return [m for m in self.mails if m.uid not in self.finished]
 
-    def finish(self, m: Mail) -> None:
-        self.finished.append(m.uid)
+    def finish(self, mails: Sequence[Mail]) -> None:
+        self.finished += [m.uid for m in mails]
 
     def say(self, text: str) -> None:
         self.said.append(text)
