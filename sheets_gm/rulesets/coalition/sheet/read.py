@@ -21,7 +21,7 @@ from sheets_gm.engine.vocab import choices
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import KillOutcome, OrderWord, Side
 from sheets_gm.rulesets.coalition.orders import FORUM_FORM
-from sheets_gm.rulesets.coalition.sheet.post_line import Kind, classify, nearest_names
+from sheets_gm.rulesets.coalition.sheet.post_line import Kind, army_line, classify, nearest_names
 from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionState
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import CellError, TypedRow, text_of, whole_number
@@ -157,6 +157,9 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
     unread: ReadRows = ReadRows()  # the post's lines that name no army, by the row they were pasted in
     for row in post:
         text = row.text("line")
+        if text.strip().startswith(MAIL_MARK):
+            out.notes.setdefault(row.subject, []).append(MAIL_HEADING_NOTE)
+            continue
         if text.strip():
             found = _split_post(state, row.subject, text, unread, bumps, titles_pass=True, side=side)
             posted += found
@@ -174,6 +177,7 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
             posted += _split_post(state, row.subject, order.line, unread, bumps, side=side)
         elif order is not None:
             out.orders[row.subject] = order
+    posted = _latest_mail_wins(posted, [row.subject for row in post], [row.text("line") for row in post], out)
     _posted_orders(out, unread, posted)
     for army, square, pasted_in, line in bumps:
         why = _bumped(out, army, square)
@@ -188,6 +192,51 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
     for subject, said in unread.notes.items():
         out.notes.setdefault(subject, []).extend(said)
     return out
+
+
+#: The mark that begins a mail's heading line in a side's Forum tab, typed there by the judge's mailbox above the
+#: mail's lines (sender, received time, subject): the reading passes over it.
+MAIL_MARK = "✉"
+MAIL_HEADING_NOTE = "passed over: the heading of a mail to the judge; its lines are below it"
+
+
+def _latest_mail_wins(posted: Sequence[Posted], subjects: Sequence[str], texts: Sequence[str],
+                      out: ReadRows) -> list[Posted]:
+    """The post's lines without those a later mail replaces (ruling "Mail to the judge"): the Forum tab's rows under
+    a mail's heading (``MAIL_MARK``) are that mail's, the rows above the first heading the pasted post, and mails
+    stand in the order they were received; an army's line in a later mail replaces its lines in an earlier mail or
+    the post, which are told so. Lines of one mail (or of the post) for one army read as in a post."""
+    part: dict[str, int] = {}
+    heading = 0
+    for subject, text in zip(subjects, texts, strict=True):
+        heading += text.strip().startswith(MAIL_MARK)
+        part[subject] = heading
+    last: dict[str, tuple[int, str]] = {}
+    for found in posted:
+        if part.get(found.pasted_in, 0) >= last.get(found.army, (-1, ""))[0]:
+            last[found.army] = (part.get(found.pasted_in, 0), found.pasted_in)
+    kept = []
+    for found in posted:
+        latest, where = last[found.army]
+        if part.get(found.pasted_in, 0) < latest:
+            out.notes.setdefault(found.pasted_in, []).append(
+                f"not read: {found.army}'s line in the later mail ({where}) replaces this one")
+        else:
+            kept.append(found)
+    return kept
+
+
+def post_line_army(state: CoalitionState, line: str) -> str | None:
+    """The army a post's ``line`` gives an order to (its exact name at the line's start, any case), else None."""
+    named = army_line({a.name.lower(): a.name for a in state.armies}, line.strip())
+    return named[0] if named is not None else None
+
+
+def post_line_chatter(state: CoalitionState, line: str) -> bool:
+    """Whether a post's ``line`` is passed over as chatter (a title, a greeting, prose: it names no army and is not
+    shaped as an order), as the Forum tab reads it (``post_line.classify``)."""
+    planes = {a.at.split(" ")[0].lower() for a in state.armies if a.at}
+    return classify({a.name.lower(): a.name for a in state.armies}, planes, line).kind is Kind.CHATTER
 
 
 def _posted_orders(out: ReadRows, unread: ReadRows, posted: Sequence[Posted]) -> None:
