@@ -63,11 +63,18 @@ from openpyxl.cell.cell import Cell  # noqa: E402
 from openpyxl.comments.comment_sheet import CommentRecord  # noqa: E402
 from openpyxl.compat import safe_string  # noqa: E402
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing  # noqa: E402
+from openpyxl.reader import excel as _excel_reader  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
 from openpyxl.styles.cell_style import StyleArray  # noqa: E402
 from openpyxl.utils.cell import coordinate_to_tuple, get_column_letter  # noqa: E402
 from openpyxl.worksheet import _reader as _sheet_reader  # noqa: E402
-from openpyxl.worksheet._reader import FORMULA_TAG, INLINE_STRING, WorkSheetParser, WorksheetReader  # noqa: E402
+from openpyxl.worksheet._reader import (  # noqa: E402
+    FORMULA_TAG,
+    INLINE_STRING,
+    VALUE_TAG,
+    WorkSheetParser,
+    WorksheetReader,
+)
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
 from openpyxl.writer.excel import ExcelWriter  # noqa: E402
 
@@ -106,6 +113,8 @@ def inline_text(string: Any) -> str:
 #: Each column's letters seen in a cell's name, and its number (``coordinate_to_tuple``'s, worked out once a column).
 _COLUMNS: dict[str, int] = {}
 _TEXT_TAG = INLINE_STRING[:-2] + "t"  # ``<t>`` in the worksheet's namespace
+#: The cell types :func:`_parse_cell` reads itself: an inline string and a shared one.
+_TEXT_KINDS = frozenset(("inlineStr", "s"))
 
 
 def _row_and_column(coordinate: str) -> tuple[int, int]:
@@ -120,10 +129,12 @@ def _row_and_column(coordinate: str) -> tuple[int, int]:
 
 
 def _parse_cell(parser: Any, element: Any) -> dict[str, Any]:
-    """openpyxl's ``WorkSheetParser.parse_cell``, an inline string without a formula read by :func:`inline_text`
-    (one of a single ``<t>``, what sheets-gm and openpyxl save, read straight from it)."""
+    """openpyxl's ``WorkSheetParser.parse_cell``, a text cell without a formula read here: an inline string by
+    :func:`inline_text` (one of a single ``<t>``, what sheets-gm and openpyxl save, read straight from it), a shared
+    string (what LibreOffice and Excel save) looked up in the workbook's table as openpyxl does."""
     get = element.get
-    if get("t") != "inlineStr" or parser.rich_text or (
+    kind = get("t")
+    if kind not in _TEXT_KINDS or parser.rich_text or (
             not parser.data_only and element.find(FORMULA_TAG) is not None):
         cell: dict[str, Any] = _openpyxl_parse_cell(parser, element)
         return cell
@@ -135,6 +146,10 @@ def _parse_cell(parser: Any, element: Any) -> dict[str, Any]:
     else:
         parser.col_counter += 1
         row, column = parser.row_counter, parser.col_counter
+    if kind == "s":
+        index = element.findtext(VALUE_TAG, None) or None
+        value = None if index is None else parser.shared_strings[int(index)]
+        return {"row": row, "column": column, "value": value, "data_type": "s", "style_id": style_id}
     string = element.find(INLINE_STRING)
     if string is None:
         value, data_type = None, "inlineStr"
@@ -146,6 +161,26 @@ def _parse_cell(parser: Any, element: Any) -> dict[str, Any]:
 
 
 WorkSheetParser.parse_cell = _parse_cell
+_STRING_TAG = INLINE_STRING[:-2] + "si"  # a shared string's ``<si>`` in the worksheet's namespace
+
+
+def _read_string_table(xml_source: Any) -> list[str]:
+    """openpyxl's ``read_string_table``: each shared string's text read by :func:`inline_text` (a single ``<t>``
+    straight from it), the text ``Text.from_tree(node).content`` gives, with openpyxl's ``x005F_`` escapes undone
+    as it does (10,000 rows pasted in LibreOffice are 10,000 shared strings)."""
+    strings: list[str] = []
+    for _, node in _strings_reader.iterparse(xml_source):
+        if node.tag == _STRING_TAG:
+            if len(node) == 1 and node[0].tag == _TEXT_TAG:
+                text = node[0].text or ""
+            else:
+                text = inline_text(node)
+            strings.append(text.replace("x005F_", ""))
+            node.clear()
+    return strings
+
+
+_excel_reader.read_string_table = _read_string_table
 
 
 def _bind_cells(reader: Any) -> None:
@@ -182,7 +217,7 @@ def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
         return
     ws = writer.ws
     dimension = ws.row_dimensions.get(row_idx)
-    parts = [f'<row r="{row_idx}"', *(f' {k}="{_escape_attrib(v)}"' for k, v in (dimension or {})), ">"]
+    parts = [f'<row r="{row_idx}"', _row_attributes(writer, dimension) if dimension is not None else "", ">"]
     ids = _style_ids(writer)
     for cell in row:
         if cell._comment is not None:
@@ -200,6 +235,25 @@ def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
             parts.append(text)
     parts.append("</row>")
     out("".join(parts))
+
+
+#: What a row's ``<row>`` attributes are made of: its dimension's own fields and its style.
+_ROW_FIELDS = ("hidden", "outlineLevel", "collapsed", "ht", "thickBot", "thickTop")
+
+
+def _row_attributes(writer: Any, dimension: Any) -> str:
+    """The attributes openpyxl writes for a row of ``dimension`` (`` ht="12.8" customHeight="1"``), made once for
+    each kind of row in the save of ``writer``'s tab (rows pasted in LibreOffice each carry a height)."""
+    made: dict[tuple[Any, ...], str] | None = writer.__dict__.get("_row_attributes")
+    if made is None:
+        made = writer.__dict__["_row_attributes"] = {}
+    own = dimension.__dict__
+    style = dimension._style
+    key = (*(own.get(name) for name in _ROW_FIELDS), style.tobytes() if style is not None else None)
+    text = made.get(key)
+    if text is None:
+        text = made[key] = "".join(f' {k}="{_escape_attrib(v)}"' for k, v in dimension)
+    return text
 
 
 def _style_ids(writer: Any) -> dict[bytes, int]:

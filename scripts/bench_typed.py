@@ -1,0 +1,126 @@
+"""What the benchmarks of a command as its user types it share: a baseline commit checked out beside this tree, the
+command run by each tree as its own process, paired, with its wall and CPU seconds and its peak memory.
+
+A figure is the ``sheets-gm`` command line in a fresh interpreter (``python -m sheets_gm.cli …``, its imports from
+the tree's own ``sheets_gm``, compiled once beforehand as an installed package is), in a folder of the files the user
+has, its output read as the user reads it. The baseline is ``git worktree add`` of a commit under /tmp, removed
+afterwards. Runs alternate which tree goes first; each figure is the median of its runs, and the ratio of two trees
+the median of the pairs' ratios. The machine's load is printed with them: absolute times move by 2x and more between
+machines, and on a shared machine between minutes; a ratio of two trees run in turn moves much less.
+
+This process stays small: a child's peak memory (``ru_maxrss``) starts from what its parent held when it forked, so
+a benchmark that built a big workbook in its own process would report that workbook's memory as the command's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+HERE = Path(__file__).resolve().parent.parent
+#: Types cells and pastes blocks in LibreOffice and saves, as a player does (run by the system python3, with uno).
+TYPIST = HERE / "tests" / "office" / "lo_type.py"
+K = TypeVar("K")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of a command: wall and CPU seconds (user and system, its children's included), peak MiB of its
+    own process, and what it printed (stdout and stderr)."""
+
+    wall: float
+    cpu: float
+    peak: float
+    said: str
+
+
+@contextlib.contextmanager
+def baseline(commit: str) -> Iterator[Path]:
+    """``commit`` checked out (``git worktree add --detach``) in a temporary folder under /tmp; removed after."""
+    folder = Path(tempfile.mkdtemp(prefix="bench-baseline-", dir="/tmp"))
+    tree = folder / "tree"
+    subprocess.run(["git", "-C", str(HERE), "worktree", "add", "--detach", "--quiet", str(tree), commit], check=True)
+    try:
+        yield tree
+    finally:
+        subprocess.run(["git", "-C", str(HERE), "worktree", "remove", "--force", str(tree)], check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def tree_env(tree: Path) -> dict[str, str]:
+    """The environment of a command run by ``tree``: its ``sheets_gm`` first on the path, its modules compiled
+    and kept as an installed package's are."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(tree)
+    return env
+
+
+def compiled(tree: Path) -> None:
+    """``tree``'s modules compiled once (what ``pip install`` does), so that no run pays for it."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "sheets_gm")], check=True,
+                   env=tree_env(tree), stdout=subprocess.DEVNULL)
+
+
+def command(tree: Path, args: Sequence[str], cwd: Path) -> Run:
+    """``sheets-gm ARGS`` run by ``tree`` in ``cwd`` as its own process, as typed; its figures from ``wait4``."""
+    start = time.perf_counter()
+    with subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", *args], cwd=cwd, env=tree_env(tree),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as child:
+        said = child.stdout.read() if child.stdout is not None else ""
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
+    wall = time.perf_counter() - start
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, said)
+
+
+def libreoffice(job: dict[str, list[list[object]]], scratch: Path) -> None:
+    """Type or paste ``job`` (``lo_type.py``'s: each workbook's cells) in LibreOffice and save, as a player does."""
+    if shutil.which("soffice") is None:
+        raise SystemExit("LibreOffice (soffice, with python3-uno) is needed to type as a player does")
+    path = scratch / "lo-job.json"
+    path.write_text(json.dumps(job), encoding="utf-8")
+    subprocess.run(["/usr/bin/python3", str(TYPIST), str(path), str(scratch / "lo-profile")], check=True)
+
+
+def paired(trees: dict[str, Path], keys: Sequence[K], pairs: int, run: Callable[[str, Path, K], Run],
+           show: Callable[[int, str, K, Run], None]) -> dict[tuple[str, K], list[Run]]:
+    """Each key ``run`` by each tree in turn, ``pairs`` times, the trees alternating which goes first; every run
+    by tree and key, each given to ``show`` as it comes (with its pair's number)."""
+    runs: dict[tuple[str, K], list[Run]] = {}
+    for pair in range(1, pairs + 1):
+        for key in keys:
+            order = list(trees.items()) if pair % 2 else list(reversed(trees.items()))
+            for name, tree in order:
+                got = run(name, tree, key)
+                runs.setdefault((name, key), []).append(got)
+                show(pair, name, key, got)
+    return runs
+
+
+def median(runs: Sequence[Run], field: str) -> float:
+    """The median of one figure (``wall``, ``cpu`` or ``peak``) of ``runs``."""
+    return statistics.median(float(getattr(r, field)) for r in runs)
+
+
+def paired_ratio(top: Sequence[Run], bottom: Sequence[Run], field: str) -> float:
+    """The median over pairs of ``top``'s figure over ``bottom``'s (runs in the same order, pair by pair)."""
+    return statistics.median(float(getattr(a, field)) / float(getattr(b, field))
+                             for a, b in zip(top, bottom, strict=True))
+
+
+def load() -> str:
+    """The machine's load average now, and its CPUs."""
+    with open("/proc/loadavg", encoding="ascii") as f:
+        one, five, fifteen = f.read().split()[:3]
+    return f"load {one} {five} {fifteen} (1, 5, 15 min) on {os.cpu_count()} CPUs"
