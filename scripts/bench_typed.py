@@ -15,13 +15,17 @@ a benchmark that built a big workbook in its own process would report that workb
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
+import pty
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -72,16 +76,41 @@ def compiled(tree: Path) -> None:
                    env=tree_env(tree), stdout=subprocess.DEVNULL)
 
 
-def command(tree: Path, args: Sequence[str], cwd: Path) -> Run:
-    """``sheets-gm ARGS`` run by ``tree`` in ``cwd`` as its own process, as typed; its figures from ``wait4``."""
+def command(tree: Path, args: Sequence[str], cwd: Path, *, terminal: bool = False) -> Run:
+    """``sheets-gm ARGS`` run by ``tree`` in ``cwd`` as its own process, as typed; its figures from ``wait4``.
+    ``terminal``: its output goes to a terminal of 120 columns (a pseudo-terminal read here), so that it draws what
+    it draws at a terminal (a progress bar); else to a pipe, as cron's log."""
     start = time.perf_counter()
-    with subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", *args], cwd=cwd, env=tree_env(tree),
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as child:
+    if terminal:
+        reader, writer = pty.openpty()
+        fcntl.ioctl(writer, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        env = {**tree_env(tree), "TERM": "xterm-256color", "COLUMNS": "120"}
+        child = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", *args], cwd=cwd, env=env,
+                                 stdin=writer, stdout=writer, stderr=writer, close_fds=True)
+        os.close(writer)
+        said = _drained(reader)
+    else:
+        child = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", *args], cwd=cwd, env=tree_env(tree),
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         said = child.stdout.read() if child.stdout is not None else ""
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
+        child.stdout.close()  # type: ignore[union-attr]
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
     wall = time.perf_counter() - start
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, said)
+
+
+def _drained(reader: int) -> str:
+    """Everything written to the pseudo-terminal whose reading end is ``reader`` until its last writer closes it."""
+    chunks: list[bytes] = []
+    try:
+        while chunk := os.read(reader, 65536):
+            chunks.append(chunk)
+    except OSError:  # EIO: the child closed the terminal
+        pass
+    finally:
+        os.close(reader)
+    return b"".join(chunks).decode("utf-8", "replace")
 
 
 def libreoffice(job: dict[str, list[list[object]]], scratch: Path) -> None:

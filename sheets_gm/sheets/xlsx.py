@@ -67,6 +67,7 @@ from openpyxl.reader import excel as _excel_reader  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
 from openpyxl.styles.cell_style import StyleArray  # noqa: E402
 from openpyxl.utils.cell import coordinate_to_tuple, get_column_letter  # noqa: E402
+from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
 from openpyxl.worksheet import _reader as _sheet_reader  # noqa: E402
 from openpyxl.worksheet._reader import (  # noqa: E402
     FORMULA_TAG,
@@ -202,6 +203,32 @@ def _bind_cells(reader: Any) -> None:
 
 
 WorksheetReader.bind_cells = _bind_cells
+
+
+def _bind_row_dimensions(reader: Any) -> None:
+    """openpyxl's ``WorksheetReader.bind_row_dimensions``, each kind of row made once as openpyxl makes it and
+    copied for every row of that kind (LibreOffice saves a height with each of 10,000 rows pasted, and a
+    ``RowDimension`` sets each of its fields through a checking descriptor): the same fields, its own style array."""
+    ws = reader.ws
+    made: dict[tuple[tuple[str, str], ...], Any] = {}
+    rows, make = ws.row_dimensions, RowDimension.__new__
+    for row, attributes in reader.parser.row_dimensions.items():
+        key = tuple(sorted((k, v) for k, v in attributes.items() if k != "r"))
+        kind = made.get(key)
+        if kind is None:
+            given = dict(attributes)
+            if "s" in given:
+                given["s"] = ws.parent._cell_styles[int(given["s"])]
+            kind = made[key] = RowDimension(ws, **given)
+        dimension = make(RowDimension)
+        dimension.__dict__.update(kind.__dict__)
+        dimension.parent = ws
+        dimension._style = None if kind._style is None else StyleArray(kind._style)
+        dimension.__dict__["index"] = int(row)
+        rows[int(row)] = dimension
+
+
+WorksheetReader.bind_row_dimensions = _bind_row_dimensions
 
 _openpyxl_write_row = WorksheetWriter.write_row
 #: The cells written here, by their data type: the types of value each may hold (text is saved as an inline string).
@@ -377,12 +404,39 @@ def _cells_problem(archive: zipfile.ZipFile) -> str:
         counts[part.filename] = counted
         total += counted
         if total > MAX_CELLS:
-            names = _tab_names(archive)
             part_name, most = max(counts.items(), key=lambda item: item[1])
-            tab = names.get(part_name, part_name)
-            return (f"its tabs hold more than {MAX_CELLS:,} cells (tab {tab!r} alone at least {most:,}), more than "
-                    "a match can use; delete what was pasted there (or the tab) and save it again")
+            tab = _tab_names(archive).get(part_name, part_name)
+            return (f"its tabs hold more than {MAX_CELLS:,} cells (tab {tab!r} alone "
+                    f"{_tab_size(archive, archive.getinfo(part_name), most)}), more than a match can use; delete "
+                    "what was pasted there (or the tab) and save it again")
     return ""
+
+
+#: A worksheet's ``<dimension ref="A1:J70000"/>``: the span of its cells, which every office program writes first.
+_DIMENSION = re.compile(rb'<(?:[A-Za-z_][\w.-]*:)?dimension\s+ref="([A-Z]{1,3})(\d+)(?::([A-Z]{1,3})(\d+))?"')
+
+
+def _tab_size(archive: zipfile.ZipFile, part: zipfile.ZipInfo, counted: int) -> str:
+    """How big the worksheet ``part`` is, said at once: the span its ``<dimension>`` gives and the cells in it
+    (read from the part's first kilobytes), and what it unpacks to; ``counted`` (the cells counted before the count
+    stopped) where it gives none."""
+    with archive.open(part) as stream:
+        found = _DIMENSION.search(stream.read(4096))
+    unpacked = f"{part.file_size / 1e6:,.1f} MB unpacked"
+    if found is None or found.group(3) is None:
+        return f"at least {counted:,} cells, {unpacked}"
+    first, last = (int(found.group(2)), _column(found.group(1))), (int(found.group(4)), _column(found.group(3)))
+    span = (abs(last[0] - first[0]) + 1) * (abs(last[1] - first[1]) + 1)
+    where = f"{found.group(1).decode()}{first[0]}:{found.group(3).decode()}{last[0]}"
+    return f"spans {where}: {max(span, counted):,} cells, {unpacked}"
+
+
+def _column(letters: bytes) -> int:
+    """A column's number from its letters (``b"J"`` → 10)."""
+    number = 0
+    for letter in letters:
+        number = number * 26 + letter - 64
+    return number
 
 
 def _count_cells(archive: zipfile.ZipFile, part: zipfile.ZipInfo, most: int) -> int:
