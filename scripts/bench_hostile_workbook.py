@@ -27,7 +27,19 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench_local import make_match  # the same match, made the same way (scripts/ is on the path)
-from bench_typed import HERE, Run, baseline, command, compiled, libreoffice, load, median, paired, paired_ratio, tree_env
+from bench_typed import (
+    HERE,
+    Run,
+    baseline,
+    command,
+    compiled,
+    libreoffice,
+    load,
+    median,
+    paired,
+    paired_ratio,
+    tree_env,
+)
 
 GOAL_MB = 200.0  # issue 79: the whole sync process under 200 MB at its peak
 WIDTH = 10  # cells to a pasted row

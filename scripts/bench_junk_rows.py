@@ -28,7 +28,19 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench_local import make_match  # the same match, made the same way (scripts/ is on the path)
-from bench_typed import HERE, Run, baseline, command, compiled, libreoffice, load, median, paired, paired_ratio, tree_env
+from bench_typed import (
+    HERE,
+    Run,
+    baseline,
+    command,
+    compiled,
+    libreoffice,
+    load,
+    median,
+    paired,
+    paired_ratio,
+    tree_env,
+)
 
 GOAL = 2.0  # issue 79: the resolving sync with 10,000 junk rows at most twice the clean one
 #: Both teams' bots type this turn's orders and tick Ready (run by a tree: argv[1] is the match's config).

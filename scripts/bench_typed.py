@@ -36,6 +36,7 @@ HERE = Path(__file__).resolve().parent.parent
 #: Types cells and pastes blocks in LibreOffice and saves, as a player does (run by the system python3, with uno).
 TYPIST = HERE / "tests" / "office" / "lo_type.py"
 K = TypeVar("K")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,11 @@ class Run:
 
 @contextlib.contextmanager
 def baseline(commit: str) -> Iterator[Path]:
-    """``commit`` checked out (``git worktree add --detach``) in a temporary folder under /tmp; removed after."""
+    """``commit`` checked out (``git worktree add --detach``) in a temporary folder under /tmp, removed after; a
+    folder given instead (a checkout kept, a compiled copy) is used as it is."""
+    if Path(commit).is_dir():
+        yield Path(commit).resolve()
+        return
     folder = Path(tempfile.mkdtemp(prefix="bench-baseline-", dir="/tmp"))
     tree = folder / "tree"
     subprocess.run(["git", "-C", str(HERE), "worktree", "add", "--detach", "--quiet", str(tree), commit], check=True)
@@ -122,11 +127,12 @@ def libreoffice(job: dict[str, list[list[object]]], scratch: Path) -> None:
     subprocess.run(["/usr/bin/python3", str(TYPIST), str(path), str(scratch / "lo-profile")], check=True)
 
 
-def paired(trees: dict[str, Path], keys: Sequence[K], pairs: int, run: Callable[[str, Path, K], Run],
-           show: Callable[[int, str, K, Run], None]) -> dict[tuple[str, K], list[Run]]:
-    """Each key ``run`` by each tree in turn, ``pairs`` times, the trees alternating which goes first; every run
-    by tree and key, each given to ``show`` as it comes (with its pair's number)."""
-    runs: dict[tuple[str, K], list[Run]] = {}
+def paired(trees: dict[str, Path], keys: Sequence[K], pairs: int, run: Callable[[str, Path, K], R],
+           show: Callable[[int, str, K, R], None]) -> dict[tuple[str, K], list[R]]:
+    """Each key ``run`` by each tree in turn (given the tree's name, its folder and the key), ``pairs`` times, the
+    trees alternating which goes first; every run's figures by tree and key, each given to ``show`` as it comes
+    (with its pair's number)."""
+    runs: dict[tuple[str, K], list[R]] = {}
     for pair in range(1, pairs + 1):
         for key in keys:
             order = list(trees.items()) if pair % 2 else list(reversed(trees.items()))

@@ -67,7 +67,6 @@ from openpyxl.reader import excel as _excel_reader  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
 from openpyxl.styles.cell_style import StyleArray  # noqa: E402
 from openpyxl.utils.cell import coordinate_to_tuple, get_column_letter  # noqa: E402
-from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
 from openpyxl.worksheet import _reader as _sheet_reader  # noqa: E402
 from openpyxl.worksheet._reader import (  # noqa: E402
     FORMULA_TAG,
@@ -77,6 +76,7 @@ from openpyxl.worksheet._reader import (  # noqa: E402
     WorksheetReader,
 )
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
+from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
 from openpyxl.writer.excel import ExcelWriter  # noqa: E402
 
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
@@ -172,10 +172,8 @@ def _read_string_table(xml_source: Any) -> list[str]:
     strings: list[str] = []
     for _, node in _strings_reader.iterparse(xml_source):
         if node.tag == _STRING_TAG:
-            if len(node) == 1 and node[0].tag == _TEXT_TAG:
-                text = node[0].text or ""
-            else:
-                text = inline_text(node)
+            single = len(node) == 1 and node[0].tag == _TEXT_TAG
+            text = (node[0].text or "") if single else inline_text(node)
             strings.append(text.replace("x005F_", ""))
             node.clear()
     return strings

@@ -56,8 +56,10 @@ def _paste(doc: object, tab: str, cell: str, paste: dict[str, object]) -> None:
         text, height, width = str(paste["fill"]), int(paste["rows"]), int(paste["cols"])  # type: ignore[call-overload]
         for first in range(0, height, 10_000):  # a block at a time: one call of 700,000 cells is slow to build
             count = min(10_000, height - first)
-            block = tuple(tuple(text.format(row=first + r + 1, col=c + 1) for c in range(width)) for r in range(count))
-            sheet.getCellRangeByPosition(left, top + first, left + width - 1, top + first + count - 1).setDataArray(block)
+            block = tuple(tuple(text.format(row=first + r + 1, col=c + 1) for c in range(width))
+                          for r in range(count))
+            target = sheet.getCellRangeByPosition(left, top + first, left + width - 1, top + first + count - 1)
+            target.setDataArray(block)
         return
     rows = tuple(tuple(row) for row in paste["rows"])  # type: ignore[attr-defined]
     if rows:
