@@ -35,7 +35,7 @@ _TERMINAL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r")
 
 def played_seconds(run: Run) -> float:
     """The seconds the command said it spent playing the matches."""
-    found = _PLAYED.search(run.said)
+    found = _PLAYED.search(_TERMINAL.sub("", run.said))
     return float(found.group(1)) if found else float("nan")
 
 

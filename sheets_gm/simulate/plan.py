@@ -148,7 +148,7 @@ def chunks(plan: Plan, workers: int) -> list[Chunk]:
            for v in range(len(plan.variants)) for start in range(0, plan.matches, size)]
     if workers < 2:
         return cut
-    fine = max(1, size // TAIL_CUT)
+    fine = -(-size // TAIL_CUT)
     tail = [Chunk(c.variant, start, min(start + fine, c.stop)) for c in cut[-workers:]
             for start in range(c.start, c.stop, fine)]
     return cut[:-workers] + tail
