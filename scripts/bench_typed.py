@@ -96,9 +96,10 @@ def command(tree: Path, args: Sequence[str], cwd: Path, *, terminal: bool = Fals
         said = _drained(reader)
     else:
         child = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", *args], cwd=cwd, env=tree_env(tree),
-                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        said = child.stdout.read() if child.stdout is not None else ""
-        child.stdout.close()  # type: ignore[union-attr]
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        assert child.stdout is not None
+        with child.stdout:
+            said = child.stdout.read().decode("utf-8", "replace")
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
     wall = time.perf_counter() - start
@@ -106,7 +107,8 @@ def command(tree: Path, args: Sequence[str], cwd: Path, *, terminal: bool = Fals
 
 
 def _drained(reader: int) -> str:
-    """Everything written to the pseudo-terminal whose reading end is ``reader`` until its last writer closes it."""
+    """Everything written to the pseudo-terminal whose reading end is ``reader`` until its last writer closes it
+    (it then says EIO); ``reader`` closed."""
     chunks: list[bytes] = []
     try:
         while chunk := os.read(reader, 65536):
