@@ -31,8 +31,8 @@ from bench_typed import (
     HERE,
     Run,
     baseline,
-    command,
     compiled,
+    fresh_run,
     libreoffice,
     load,
     median,
@@ -84,15 +84,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         sizes = {place: (folder / "orders-red.xlsx").stat().st_size for place, folder in made.items()}
         print(f"made: {args.cells:,} cells pasted in LibreOffice; {load()}", file=sys.stderr)
 
-        def run(name: str, tree: Path, place: str) -> Run:
-            folder = Path(tempfile.mkdtemp(dir=scratch))
-            shutil.copytree(made[place], folder / "match", symlinks=True)
-            before = (folder / "match" / "orders-red.xlsx").read_bytes()
-            got = command(tree, ["sync", "-c", "match.toml"], folder / "match")
-            if place != "clean" and (folder / "match" / "orders-red.xlsx").read_bytes() != before:
-                raise SystemExit(f"{name} saved over the workbook with junk {place}")
-            shutil.rmtree(folder)
-            return got
+        def run(_name: str, tree: Path, place: str) -> Run:
+            before = (made[place] / "orders-red.xlsx").read_bytes()
+
+            def kept(folder: Path, _got: Run) -> str:
+                saved = place != "clean" and (folder / "orders-red.xlsx").read_bytes() != before
+                return f"the workbook with junk {place} was saved over" if saved else ""
+
+            return fresh_run(tree, ["sync", "-c", "match.toml"], Path(scratch), made[place], kept)
 
         def show(pair: int, name: str, place: str, got: Run) -> None:
             print(f"pair {pair} {name} {place}: {got.wall:.2f} s wall, {got.cpu:.2f} s CPU, peak {got.peak:.0f} MiB",

@@ -32,8 +32,8 @@ from bench_typed import (
     HERE,
     Run,
     baseline,
-    command,
     compiled,
+    fresh_run,
     libreoffice,
     load,
     median,
@@ -95,13 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"made: {', '.join(f'{r:,}' for r in counts)} rows pasted in LibreOffice; {load()}", file=sys.stderr)
 
         def run(name: str, tree: Path, rows: int) -> Run:
-            folder = Path(tempfile.mkdtemp(dir=scratch))
-            shutil.copytree(made[name][rows], folder / "match", symlinks=True)
-            got = command(tree, ["sync", "-c", "match.toml"], folder / "match")
-            if "resolved" not in got.said:
-                raise SystemExit(f"the sync of {name} with {rows} rows did not resolve the turn:\n{got.said[-2000:]}")
-            shutil.rmtree(folder)
-            return got
+            return fresh_run(tree, ["sync", "-c", "match.toml"], Path(scratch), made[name][rows],
+                             lambda _folder, got: "" if "resolved" in got.said else
+                             f"the sync with {rows} rows did not resolve the turn")
 
         def show(pair: int, name: str, rows: int, got: Run) -> None:
             print(f"pair {pair} {name} {rows:>6,} rows: {got.wall:.2f} s wall, {got.cpu:.2f} s CPU, "

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import argparse
 import re
-import shutil
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench_typed import HERE, Run, baseline, command, compiled, load, median, paired, paired_ratio
+from bench_typed import HERE, Run, baseline, compiled, fresh_run, load, median, paired, paired_ratio
 
 GOAL = 1.5  # issue 79: the command as typed 1.5x as fast as at e068bf5
 FILES = ("simulate.json", "simulate.csv", "matches.csv", "simulate.png")
@@ -62,14 +61,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         for tree in trees.values():
             compiled(tree)
 
-        def run(name: str, tree: Path, _key: str) -> Run:
-            folder = Path(tempfile.mkdtemp(dir=scratch))
-            got = command(tree, typed, folder, terminal=True)
+        def wrote(folder: Path, _got: Run) -> str:
             missing = [f for f in FILES if not (folder / "out" / f).is_file()]
-            if missing:
-                raise SystemExit(f"{name} wrote no {', '.join(missing)}:\n{got.said[-3000:]}")
-            shutil.rmtree(folder)
-            return got
+            return f"no {', '.join(missing)} written" if missing else ""
+
+        def run(_name: str, tree: Path, _key: str) -> Run:
+            return fresh_run(tree, typed, Path(scratch), None, wrote, terminal=True)
 
         def show(pair: int, name: str, _key: str, got: Run) -> None:
             print(f"pair {pair} {name}: {got.wall:.2f} s wall, {got.cpu:.2f} s CPU, matches played in "

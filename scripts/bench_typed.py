@@ -106,6 +106,24 @@ def command(tree: Path, args: Sequence[str], cwd: Path, *, terminal: bool = Fals
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, said)
 
 
+def fresh_run(tree: Path, args: Sequence[str], scratch: Path, made: Path | None, check: Callable[[Path, Run], str],
+              *, terminal: bool = False) -> Run:
+    """``sheets-gm ARGS`` run by ``tree`` (:func:`command`) in a fresh folder under ``scratch``: a copy of the folder
+    ``made``, or an empty one. ``check`` says what is wrong with the run and the folder it left ('' when nothing),
+    which stops the benchmark, naming it; the folder is removed after."""
+    folder = Path(tempfile.mkdtemp(dir=scratch)) / "run"
+    if made is not None:
+        shutil.copytree(made, folder, symlinks=True)
+    else:
+        folder.mkdir()
+    got = command(tree, args, folder, terminal=terminal)
+    wrong = check(folder, got)
+    if wrong:
+        raise SystemExit(f"{tree}: {wrong}:\n{got.said[-3000:]}")
+    shutil.rmtree(folder.parent)
+    return got
+
+
 def _drained(reader: int) -> str:
     """Everything written to the pseudo-terminal whose reading end is ``reader`` until its last writer closes it
     (it then says EIO); ``reader`` closed."""

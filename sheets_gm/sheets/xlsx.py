@@ -211,10 +211,10 @@ def _bind_row_dimensions(reader: Any) -> None:
     made: dict[tuple[tuple[str, str], ...], Any] = {}
     rows, make = ws.row_dimensions, RowDimension.__new__
     for row, attributes in reader.parser.row_dimensions.items():
-        key = tuple(sorted((k, v) for k, v in attributes.items() if k != "r"))
+        given = {k: v for k, v in attributes.items() if k != "r"}  # a row's fields as its program wrote them
+        key = tuple(given.items())
         kind = made.get(key)
         if kind is None:
-            given = dict(attributes)
             if "s" in given:
                 given["s"] = ws.parent._cell_styles[int(given["s"])]
             kind = made[key] = RowDimension(ws, **given)
