@@ -29,12 +29,15 @@ so with such an expat those two parts are parsed by the standard library's ``ite
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import io
 import re
 import stat
 import sys
 import time
 import zipfile
+from collections.abc import Iterator
 from pyexpat import version_info as _expat_version
 from types import ModuleType
 from typing import Any
@@ -351,6 +354,21 @@ def _write_worksheet(writer: Any, ws: Any) -> None:
 
 
 ExcelWriter.write_worksheet = _write_worksheet
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused while a workbook is loaded, written or saved: each makes an object a cell
+    (10,000 rows pasted are 100,000 objects), all alive until it ends, and the collector would walk every object the
+    process holds again and again for none to free (a fifth of a load and save of such a tab). It runs again after,
+    as it was."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 #: The most a workbook may unpack to (every part of its zip, as its central directory says): a match's largest
