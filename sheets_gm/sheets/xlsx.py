@@ -206,6 +206,9 @@ def _bind_cells(reader: Any) -> None:
 WorksheetReader.bind_cells = _bind_cells
 
 
+_openpyxl_bind_row_dimensions = WorksheetReader.bind_row_dimensions
+
+
 def _bind_row_dimensions(reader: Any) -> None:
     """openpyxl's ``WorksheetReader.bind_row_dimensions``, each kind of row made once as openpyxl makes it and
     copied for every row of that kind (LibreOffice saves a height with each of 10,000 rows pasted, and a
@@ -444,7 +447,7 @@ def _tab_size(archive: zipfile.ZipFile, part: zipfile.ZipInfo, counted: int) -> 
     first, last = (int(found.group(2)), _column(found.group(1))), (int(found.group(4)), _column(found.group(3)))
     span = (abs(last[0] - first[0]) + 1) * (abs(last[1] - first[1]) + 1)
     where = f"{found.group(1).decode()}{first[0]}:{found.group(3).decode()}{last[0]}"
-    return f"spans {where}: {max(span, counted):,} cells, {unpacked}"
+    return f"spans {where} (up to {max(span, counted):,} cells), {unpacked}"
 
 
 def _column(letters: bytes) -> int:

@@ -110,7 +110,7 @@ def test_a_tab_of_more_cells_than_a_match_can_use_is_refused_before_it_is_loaded
     with zipfile.ZipFile(path) as archive:
         unpacked = max(part.file_size for part in archive.infolist())
     for message in refusals_before_loading(path, monkeypatch):
-        assert (f"more than {xlsx.MAX_CELLS:,} cells (tab 'Junk' alone spans A1:J15001: 150,010 cells, "
+        assert (f"more than {xlsx.MAX_CELLS:,} cells (tab 'Junk' alone spans A1:J15001 (up to 150,010 cells), "
                 f"{unpacked / 1e6:,.1f} MB unpacked)") in message, message
         assert "Nothing was saved back" in message
     assert path.read_bytes() == before
