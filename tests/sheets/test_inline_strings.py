@@ -112,7 +112,8 @@ def test_rows_heights_read_as_openpyxls_own_reader_reads_them(monkeypatch: pytes
 
     def rows(loaded: object) -> list[tuple[object, ...]]:
         ws = loaded.active  # type: ignore[attr-defined]
-        return [(r, d.index, dict(d), d.ht, d.hidden, d.style_id, d._style) for r, d in sorted(ws.row_dimensions.items())]
+        return [(r, d.index, dict(d), d.ht, d.hidden, d.style_id, d._style)
+                for r, d in sorted(ws.row_dimensions.items())]
 
     ours = openpyxl.load_workbook(io.BytesIO(data))
     monkeypatch.setattr(WorksheetReader, "bind_row_dimensions", xlsx._openpyxl_bind_row_dimensions)
