@@ -65,11 +65,11 @@ def _print_dice(dice: Sequence[DealtDie], prefix: str) -> None:
 def register(sub: Any) -> None:
     """Add ``undo`` to the command line."""
     p = command(sub, "undo", run, "take back the last resolved window (logged; its orders come back)",
-                "Restore the state before the last resolved window (a finished match reopens), put that window's "
-                "orders back in their rows, and log it. The log keeps every row. The window is resolved again "
-                "with dice dealt afresh (the undone dice are public in the log, so they are never used again): "
-                "the same orders may roll otherwise. Run it twice to go back two windows. Before the first window "
-                "resolves, it takes back the GM's last adjustment (a concession too) instead.",
+                "Restore the state before the last resolved window (a finished match is never reopened: its end "
+                "published the seed), put that window's orders back in their rows, and log it. The log keeps every "
+                "row. The window is resolved again with dice dealt afresh (the undone dice are public in the log, "
+                "so they are never used again): the same orders may roll otherwise. Run it twice to go back two "
+                "windows. Before the first window resolves, it takes back the GM's last adjustment instead.",
                 'sheets-gm undo -c match.toml --window 2 --reason "blue ticked Ready too early"')
     add_config_option(p)
     p.add_argument("--reason", default="", metavar="TEXT", help="why (required); written to the log")
