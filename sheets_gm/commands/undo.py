@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from sheets_gm.commands import base
 from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
 
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     print(back.events[0].text)
     from sheets_gm.notify.announce import remember_undo
 
-    remember_undo(config, args.reason)  # the notices of the window reopened say why
+    remember_undo(config, args.reason, back.undone, base.clock())  # the reopened window's notices say why
     if back.open_now:  # an adjustment taken back: no window reopened, no die dealt afresh
         print(f"Open now: {back.open_now}; the match plays on from there.")
         return 0

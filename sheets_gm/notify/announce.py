@@ -25,6 +25,7 @@ from sheets_gm.notify.notices import (
     PollSeen,
     poll_notices,
     reminder_due,
+    resolution_keys,
     window_token,
 )
 from sheets_gm.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
@@ -76,7 +77,7 @@ def page_line(link: str) -> str:
 def seen_of(report: WindowReport) -> PollSeen:
     """What the notices read of a poll's report."""
     return PollSeen(report.window_key, report.deadline, tuple(report.waiting_for),
-                    {seat: tuple(rows) for seat, rows in report.untyped.items()}, report.finished)
+                    {seat: tuple(rows) for seat, rows in report.untyped.items()}, report.finished, report.stuck)
 
 
 def letters_of(notices: Iterable[Notice], notify: NotifySettings, addresses: Mapping[str, tuple[str, ...]],
@@ -202,7 +203,7 @@ def _queue(config: MatchConfig, notify: NotifySettings, sheets: MatchSheets, rep
     box.remind_at(seen.window_key, due_at if due_at is not None and due_at > now else None)
     box.open_at(window_token(report.facts.record))
     ledger = box.ledger()
-    fresh = [n for n in notices if n.key not in ledger]
+    fresh = [n for n in notices if n.key not in ledger and not any(k in ledger for k in n.told_by)]
     mail_waits = notify.email is not None and any(w.channel == EMAIL for w in box.waiting())
     if not fresh and not mail_waits:
         return 0
@@ -248,10 +249,21 @@ def _with_undo(rules: NoticeRules, facts: PollFacts, box: Outbox) -> NoticeRules
     return replace(rules, undo_reason=undo.get("reason", ""), replayed=undo.get("window", ""))
 
 
-def remember_undo(config: MatchConfig, reason: str) -> None:
-    """The GM took a turn back (``undo --reason``): the notices of the window reopened say why."""
-    if config.notify is not None:
-        Outbox.of(config.path).set_undo({"reason": reason.strip()})
+def remember_undo(config: MatchConfig, reason: str, undone: tuple[str, int, str, int] | None, now: datetime) -> None:
+    """The GM took a turn back (``undo --reason``): the notices of the window reopened say why, and the news of the
+    resolution it took back (``undone``: ``BetweenReport.undone``) that waits for a retry (the mail was down) is
+    never sent, to any address it has not reached yet: what it told no longer stands. A letter of it sent already
+    is followed by the reopened window's notice, which says it was taken back."""
+    if config.notify is None:
+        return
+    box = Outbox.of(config.path)
+    box.set_undo({"reason": reason.strip()})
+    if undone is None:
+        return
+    start = resolution_keys(*undone) + "/"
+    for letter in box.waiting():
+        if letter.key.startswith(start):
+            box.drop(letter, "its resolution was taken back (undo) before it could be sent", now)
 
 
 def readdress(box: Outbox, addresses: Mapping[str, tuple[str, ...]], zones: Mapping[str, str],

@@ -106,6 +106,9 @@ class BetweenReport:
     open_now: str = ""  # adjust: the label of the window open after it ('' when none is)
     dice: tuple[DealtDie, ...] = ()  # undo: the reopened window's dice, kept or dealt afresh
     fresh_prefix: str = ""  # undo: how the message of every die dealt afresh starts ("2.1/")
+    # undo: the resolution it took back, as its notices name it: the match's record then (its seed's hash and deal),
+    # the window it had resolved and its number (``notify.announce.remember_undo`` drops its news not sent yet)
+    undone: tuple[str, int, str, int] | None = None
 
 
 def _settle_first(sheets: MatchSheets, ruleset_class: type[AnyRuleset], command: str) -> None:
@@ -688,4 +691,5 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     calls = journaled_change(batch, sheets.write_order(), sheets.journal, f"the undo of {reopened.label}", record, new)
     return BetweenReport([undo, *aside], state, calls, sum(len(r) for r in restored.values()),
                          sum(len(r) for r in set_aside.values()), dice=dealt,
-                         fresh_prefix=deal_prefix(record.dice(state).turn, record.deal + 1))
+                         fresh_prefix=deal_prefix(record.dice(state).turn, record.deal + 1),
+                         undone=(record.seed_hash, record.deal, undone_key, number))
