@@ -18,6 +18,7 @@ from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.notify_settings import ChatStyle, NoticeKind, NotifySettings
 from sheets_gm.notify.channel import SendError
+from sheets_gm.notify.host_channels import HostChannels
 from sheets_gm.notify.notices import (
     CHANNEL,
     Notice,
@@ -30,7 +31,7 @@ from sheets_gm.notify.notices import (
 )
 from sheets_gm.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
 from sheets_gm.notify.redact import redact as redact_secrets
-from sheets_gm.notify.send import Sending, send_waiting
+from sheets_gm.notify.send import Sending, channel_key, send_waiting
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.sync.sheets import MatchSheets
@@ -375,6 +376,18 @@ def _error_kind(error: str) -> str:
     return re.sub(r"\d", "#", error)[:120]
 
 
+def _first_on_host(config: MatchConfig, channel: str, kind: str) -> bool:
+    """Whether a channel's failure (``kind``: its words without their figures, ``_error_kind``) or its working again
+    (``works``) is this match's to say: the first match on the host to say it for that server
+    (``HostChannels.first_to_say``); a letter lost is always the match's own."""
+    if kind == "lost" or config.notify is None or channel not in (EMAIL, CHAT):
+        return True
+    if (channel == EMAIL and config.notify.email is None) or (channel == CHAT and config.notify.chat is None):
+        return True
+    key = channel_key(config.notify, channel)
+    return key is None or HostChannels().first_to_say(key, kind)
+
+
 def quiet_alarms(config: MatchConfig) -> list[str]:
     """What ``sync --quiet`` says of the notices: once, a channel that fails and why, and once, that it works
     again; nothing else (cron mails what a poll prints)."""
@@ -387,6 +400,8 @@ def quiet_alarms(config: MatchConfig) -> list[str]:
         if alarm.get("said"):
             continue
         alarm["said"] = "yes"
+        if not _first_on_host(config, channel, alarm.get("kind", "")):
+            continue  # another match on this host said it (one outage, one line)
         if alarm.get("kind") == "lost":
             lines.append(f"Notices: {alarm.get('error', '')} The table did not get it: tell them yourself if it "
                          "matters.")
@@ -394,8 +409,9 @@ def quiet_alarms(config: MatchConfig) -> list[str]:
             lines.append(f"Notices: the {channel} channel works again; what waited is being sent.")
         else:
             lines.append(f"Notices: the {channel} channel fails ({alarm.get('error', '')}); its notices wait in the "
-                         f"outbox, tried at every poll (said once: sheets-gm status -c {config.path.name} shows "
-                         "what waits)")
+                         "outbox, tried again after a wait that doubles at each failure (1, 2, 4, 8 … minutes, at "
+                         "most 2 h, every match sending through it waiting alike; said once: sheets-gm status -c "
+                         f"{config.path.name} shows what waits and until when)")
     box.set_alarms({name: alarm for name, alarm in alarms.items() if alarm.get("kind") != "lost"})
     return [redact(line, config.notify) for line in lines]
 

@@ -836,3 +836,22 @@ def test_deadlines_set_before_the_first_poll_announce_the_window_once(
         for seat in config.seats:
             mails = [s for s in subjects_of(box, sorted(addresses[seat])[0]) if OPEN.search(s)]
             assert len(mails) == 1, mails
+
+
+def test_one_outage_of_a_channel_several_matches_share_is_said_once_to_the_gm(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 75: one webhook down under three matches polled by cron --quiet: cron mails each match's lines apart, so
+    the GM got a "fails" mail per match and a "works again" per match. The host says each once, whichever match
+    meets it first; the words give the waits the host keeps (1, 2, 4, 8 … minutes), not "at every poll"."""
+    with smtp_server() as (_box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", f"http://127.0.0.1:{free_port()}/hooks/closed")
+        configs = [new_match("gvg", tmp_path / name, port)[0] for name in ("a", "b", "c")]
+        said = "".join(sync(config, capsys, "--quiet") for config in configs)
+        assert said.count("the chat channel fails") == 1, said
+        assert "at every poll" not in said and "1, 2, 4, 8 … minutes" in said, said
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        clock.now += dt.timedelta(minutes=30)
+        again = "".join(sync(config, capsys, "--quiet") for config in configs)
+        assert again.count("the chat channel works again") == 1, again
+        assert len({config.path for config in configs}) == 3 and hook.posts
