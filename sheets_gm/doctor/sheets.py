@@ -338,8 +338,9 @@ def _deadline(config: MatchConfig, record: MatchRecord, report: Checkup, now: da
         report.warn("deadline", sentence, "the next resolution writes a new one; to fix it now, correct the engine "
                                           "tab's deadline cell")
     elif case == "passed" and (why := waits()):
-        report.warn("deadline", why, "type the rows it waits for (a deployment's tokens), or change the match with "
-                                     f"`sheets-gm adjust -c {config.path}` or `sheets-gm undo -c {config.path}`")
+        report.warn("deadline", why, "type the rows it waits for (a deployment's tokens), or resolve it as it stands "
+                                     f"with `sheets-gm resolve -c {config.path} --force --window {window.key}`, or "
+                                     "change the match with `sheets-gm adjust` or `sheets-gm undo`")
     elif case == "passed":
         report.warn("deadline", sentence, f"run `sheets-gm sync -c {config.path}`, and check that cron (or "
                                           "`sync --watch`) is running")

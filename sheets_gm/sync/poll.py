@@ -430,10 +430,10 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     pending = read.cut_under_way
     report.reason = _due_reason(read, window, answer, report.waiting_for, force=force, pending=pending,
                                 now=now) if may_resolve else ""
-    resolved = _step_made(record, window, answer, dice, report) if report.reason and not pending else None
-    if force and report.stuck:  # a force that would change nothing is refused, and writes nothing
-        report.force_refused = f"{report.stuck}; nothing was forced"
-        return report
+    # due by its deadline alone, which stays passed: resolved only if it moves the match (Ready, Go and a force are
+    # each spent by the resolution they ask for, and always make it)
+    resolved = _step_made(record, window, answer, dice, report) \
+        if report.reason == _deadline_reason(record.deadline) and not pending else None
     report.older_copies = list(copies)
     report.older_copy_fates = [copy_fate(read, seat, c) for seat, c in copies.items()]
     if report.older_copies and report.reason:  # her file is drawn again first: the next poll resolves
@@ -489,10 +489,11 @@ def _over(sheets: MatchSheets, read: MatchRead, report: WindowReport, now: datet
 
 def _step_made(record: MatchRecord, window: Window, answer: _Answer, dice: TurnDice,
                report: WindowReport) -> Resolution[Any] | None:
-    """The resolution of ``window`` that ``report.reason`` makes due, or None when it would make no step: it leaves
-    the state as it is, the same window open (a deployment with no token typed, a step that waits for the GM), so
-    that resolving it would say the same again at every poll. Then the window waits, resolved by nothing: the
-    report says why (``report.stuck``) and resolves nothing (``report.reason`` emptied)."""
+    """The resolution of ``window`` that its passed deadline makes due, or None when it would make no step: it
+    leaves the state as it is, the same window open (a deployment with no token typed, a step that waits for the
+    GM), so that resolving it would say the same again at every poll, the deadline being passed still. Then the
+    window waits for a row typed for it, or the GM's force: the report says why (``report.stuck``) and resolves
+    nothing (``report.reason`` emptied)."""
     ruleset = record.ruleset
     resolved = ruleset.resolve(record.state, answer.orders, dice)
     codec = ruleset.state_codec
@@ -500,7 +501,7 @@ def _step_made(record: MatchRecord, window: Window, answer: _Answer, dice: TurnD
         return resolved
     report.stuck = (f"{capital(window.label)} cannot go on as it stands: resolving it "
                     f"({report.reason}) would change nothing, and it would be resolved again at every poll. It waits "
-                    "for a row typed for it, or for the GM (adjust, or undo)")
+                    "for a row typed for it, or for the GM (resolve --force, adjust, or undo)")
     report.reason = ""
     return None
 
@@ -571,8 +572,13 @@ def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[
     if window.stepwise and any(i.go for i in answer.inputs.values()) and (why := _go_resolves(read, window, answer)):
         return why
     if _deadline_passed(deadline, now):
-        return f"the deadline {describe_deadline(deadline)} has passed"
+        return _deadline_reason(deadline)
     return ""
+
+
+def _deadline_reason(deadline: str) -> str:
+    """Why a window resolves when its ``deadline`` passed (the record's text)."""
+    return f"the deadline {describe_deadline(deadline)} has passed"
 
 
 def _with_change(read: MatchRead, change: DeadlineChange, report: WindowReport,
