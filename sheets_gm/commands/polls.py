@@ -28,6 +28,7 @@ from sheets_gm.host.polls import (
 )
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.notify.announce import outbox_lines, quiet_alarms
+from sheets_gm.running.mailroom.status import mail_status_lines
 from sheets_gm.running.poll_words import (
     describe_report,
     older_copies_line,
@@ -324,5 +325,6 @@ def run_status(args: argparse.Namespace) -> int:
     held = held_open(sheets) if report.reason else None  # a resolution writes every seat's file
     lines = window_status_lines(report, _now(), _waits_for(held))
     warning = tables_warning(config, report)
-    print("\n".join([*lines, *([warning] if warning else []), *outbox_lines(config, _now())]))
+    mail = mail_status_lines(config, sheets)
+    print("\n".join([*lines, *([warning] if warning else []), *mail, *outbox_lines(config, _now())]))
     return 0

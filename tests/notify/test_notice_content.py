@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, NoticeKind, NotifySettings, SecretSource
+from sheets_gm.match.config_tables import SecretSource
+from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, NoticeKind, NotifySettings
 from sheets_gm.notify.announce import letters_of, seen_of
 from sheets_gm.notify.notices import CHANNEL, NoticeRules, PollSeen, poll_notices, reminder_due
 from sheets_gm.notify.outbox import CHAT, Letter, Outbox, due

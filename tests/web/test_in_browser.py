@@ -1,13 +1,16 @@
 """The match page as a person uses it, in a real browser (Debian's chromium, driven through Debian's chromedriver by
 Selenium; ``scripts/install.sh`` installs both where it may): for each game, the page loads with no console error,
-hovering a square shows its coordinates and who stands there, a click on a unit opens its makeup, the history steps
-back and forth, and the page reads at a phone's width (375 px) with nothing wider than the screen but the map's own
-scrolling box. One browser for the module, and the module on one test process (``xdist_group``: the browser
-starts once a run, not once a worker); each game's page built once from a short bot match, when a test first asks
-for it."""
+hovering a square shows its coordinates and who stands there, a click on a unit opens its makeup (where the game's
+public board shows a unit: a game that hides every position shows none, and the test hovers a bare square), the
+history steps back and forth, and the page reads at a phone's width (375 px) with nothing wider than the screen but
+the map's own scrolling box. One browser for the module, and the module on one test process (``xdist_group``: the
+browser starts once a run, not once a worker); each game's page built once from a short bot match, when a test first
+asks for it."""
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -70,21 +73,56 @@ def _errors(driver: Any) -> list[str]:
     return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
-def _occupied(driver: Any) -> Any:
-    """The first square or hex with a unit on it, scrolled to the middle of the window."""
-    place = driver.find_element("css selector", "svg.map g.p.u")
+def _occupied(driver: Any, name: str) -> tuple[Any, bool]:
+    """The first square or hex with a unit on it, scrolled to the middle of the window, and True; where the game's
+    public board shows no unit (its positions hidden: the page's own data lists no unit's makeup), its first place
+    and False. A page whose data lists a unit its map does not draw fails, saying so."""
+    drawn = driver.find_elements("css selector", "svg.map g.p.u")
+    listed = driver.execute_script("return JSON.parse(document.getElementById('places').textContent).flat()"
+                                   ".filter(function (p) { return p[3]; }).map(function (p) { return p[0]; });")
+    assert drawn or not listed, (f"{name}: the page's data gives a unit's makeup on {', '.join(listed[:4])}, yet its "
+                                 "map draws no unit (no 'svg.map g.p.u')")
+    place = drawn[0] if drawn else driver.find_element("css selector", "svg.map g.p")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", place)
-    return place
+    return place, bool(drawn)
 
 
 @pytest.mark.parametrize("name", ruleset_names())
 def test_the_page_as_a_player_uses_it(browser: Any, sites: Sites, name: str) -> None:
+    _used(browser, sites[name], name)
+
+
+def test_a_page_of_hidden_positions_is_used_without_a_unit_and_a_unit_not_drawn_is_named(
+        browser: Any, sites: Sites, tmp_path: Path) -> None:
+    """Issue 77: a game whose public board shows nobody (every position hidden) failed here with a bare "no such
+    element"; its page is used without a unit, and a page whose map drops a unit its data lists fails naming it."""
+    hidden, dropped = tmp_path / "hidden", tmp_path / "dropped"
+    for folder, makeups in ((hidden, False), (dropped, True)):
+        shutil.copytree(sites["gvg"], folder)
+        for page in folder.glob("*.html"):
+            text = page.read_text(encoding="utf-8").replace('class="p u"', 'class="p"')
+            if not makeups:
+                text = re.sub(r'(<script[^>]*id="places"[^>]*>)(.*?)(</script>)', lambda m: m[1] + json.dumps(
+                    [[[p[0], p[1], "", ""] for p in plane] for plane in json.loads(m[2])]) + m[3], text, flags=re.S)
+            page.write_text(text, encoding="utf-8")
+    _used(browser, hidden, "gvg without its units")
+    with pytest.raises(AssertionError, match=r"the page's data gives a unit's makeup on [A-Z]+[0-9]+.*, yet its map "
+                                             r"draws no unit"):
+        _used(browser, dropped, "gvg")
+
+
+def _used(browser: Any, site: Path, name: str) -> None:
+    """The page in ``site`` used as a player uses it (the module's steps), the game called ``name`` in what fails."""
     from selenium.webdriver.common.action_chains import ActionChains
 
     browser.set_window_size(1100, 900)
-    browser.get((sites[name] / "index.html").as_uri())
+    browser.get((site / "index.html").as_uri())
     assert _errors(browser) == []
-    place = _occupied(browser)
+    # it opens on the latest results: the last resolution's section first, the open window under it
+    latest, heading = browser.find_element("css selector", "section.latest"), browser.find_element("id", "heading")
+    assert latest.location["y"] < heading.location["y"] and latest.location["y"] < 200
+    assert latest.find_element("css selector", "h2").text.startswith("Latest results: ")
+    place, unit = _occupied(browser, name)  # a game whose public board shows nobody: a bare place, and no makeup
     # the pointer to the middle of the square where it is now (the sticky information area covers the window's
     # bottom: moving to an element scrolls it to that edge)
     x, y = browser.execute_script("var b = arguments[0].getBoundingClientRect();"
@@ -97,13 +135,15 @@ def test_the_page_as_a_player_uses_it(browser: Any, sites: Sites, name: str) -> 
         "var g = arguments[0], svg = g.closest('svg.map');"
         "return JSON.parse(document.getElementById('places').textContent)"
         "[Number(svg.dataset.plane)][Number(g.dataset.i)];", place)
-    assert info.startswith(data[0]) and data[2].split("\n")[0] in info  # its coordinates, and who stands there
-    place.click()
-    dialog = browser.find_element("id", "makeup")
-    assert dialog.get_attribute("open") is not None
-    assert dialog.find_element("css selector", ".name").text == data[0]
-    assert dialog.find_element("css selector", ".text").text.split("\n")[0] == data[3].split("\n")[0].strip()
-    dialog.find_element("css selector", "button").click()
+    assert info.startswith(data[0]), f"{name}: hovering {data[0]} shows {info!r}, not its coordinates"
+    assert data[2].split("\n")[0] in info, f"{name}: hovering {data[0]} shows {info!r}, not who stands there"
+    if unit:
+        place.click()
+        dialog = browser.find_element("id", "makeup")
+        assert dialog.get_attribute("open") is not None, f"{name}: a click on {data[0]}'s unit opens no makeup"
+        assert dialog.find_element("css selector", ".name").text == data[0]
+        assert dialog.find_element("css selector", ".text").text.split("\n")[0] == data[3].split("\n")[0].strip()
+        dialog.find_element("css selector", "button").click()
 
     browser.find_element("id", "prev").click()
     assert browser.current_url.endswith("/w2.html")
@@ -118,6 +158,73 @@ def test_the_page_as_a_player_uses_it(browser: Any, sites: Sites, name: str) -> 
     browser.set_window_size(375, 800)
     wide = browser.execute_script("return document.documentElement.scrollWidth")
     assert wide <= browser.execute_script("return window.innerWidth")
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_the_finder_finds_a_unit_by_three_letters_and_opens_it(browser: Any, sites: Sites, name: str) -> None:
+    browser.set_window_size(1100, 900)
+    browser.get((sites[name] / "index.html").as_uri())
+    lines = browser.execute_script(
+        "return JSON.parse(document.getElementById('places').textContent).flat().filter(p => p[2]).map(p => p[2])")
+    word = next(w for line in lines for w in re.findall(r"[^\W\d_]{3,}", line) if w not in ("token", "face"))
+    browser.find_element("id", "find").send_keys(word[:3])
+    found = browser.find_elements("css selector", "#found button")
+    assert found and all(word[:3].lower() in b.text.lower() for b in found)
+    found[0].click()
+    dialog = browser.find_element("id", "makeup")
+    assert dialog.get_attribute("open") is not None
+    shown = browser.find_element("css selector", "svg.map g.p.found")
+    assert dialog.find_element("css selector", ".name").text == found[0].text.rpartition(" ")[2]
+    inside = browser.execute_script("var b = arguments[0].getBoundingClientRect();"
+                                    "return b.top >= 0 && b.bottom <= window.innerHeight;", shown)
+    assert inside, "the unit found is centred in the window"
+    dialog.find_element("css selector", "button").click()
+    # the list of everyone: sorted by name, then back
+    browser.find_element("css selector", "#roster summary").click()
+    by_name = browser.find_element("css selector", '#roster th button[data-key="name"]')
+    by_name.click()
+    names = [td.text for td in browser.find_elements("css selector", "#roster tbody td:nth-child(2)")]
+    assert str(len(names)) == browser.find_element("css selector", "#roster .count").text
+    ordered = browser.execute_script("return arguments[0].slice().sort((a, b) => a.localeCompare(b, undefined, "
+                                     "{numeric: true}))", names)
+    assert names == ordered
+    by_name.click()
+    assert [td.text for td in browser.find_elements("css selector", "#roster tbody td:nth-child(2)")] == \
+        ordered[::-1] or len(set(names)) < len(names)  # a tie keeps its order both ways
+    assert _errors(browser) == []
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_a_windows_moves_and_battles_are_drawn_on_its_map(browser: Any, sites: Sites, name: str) -> None:
+    drawn = []
+    for page in ("w1.html", "w2.html", "index.html"):
+        browser.get((sites[name] / page).as_uri())
+        assert _errors(browser) == []
+        drawn += browser.execute_script(
+            "return Array.from(document.querySelectorAll('svg.map .orders > *')).map(function (e) {"
+            "  var b = e.getBBox(); return [e.getAttribute('class'), b.width + b.height]; })")
+    assert drawn, "no move, mark or battle drawn in two windows"
+    assert all(size > 0 for _, size in drawn)  # each drawn where it can be seen
+    # Win or Die's two first windows deploy and Wesnoth's recruit (a mark each); every other game moves (an arrow)
+    assert any(kind == ("mk" if name in ("winordie", "wesnoth") else "mv") for kind, _ in drawn), drawn
+
+
+@pytest.mark.parametrize("name", ["champions", "gvg"])
+def test_a_clicks_box_says_what_the_pages_log_says_of_who_stands_there(browser: Any, sites: Sites,
+                                                                       name: str) -> None:
+    browser.get((sites[name] / "w1.html").as_uri())
+    told = 0
+    for place in browser.find_elements("css selector", "svg.map g.p.u")[:8]:
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", place)
+        place.click()
+        dialog = browser.find_element("id", "makeup")
+        head, _, lines = dialog.find_element("css selector", ".text").text.partition("In this page's Log:\n")
+        who = [w.strip("⚔☗✪✚▼▲ ") for w in head.split("\n")[:4] if w.strip()]
+        assert not lines or all(any(w in line for w in who) for line in lines.split("\n")), (who, lines)
+        told += bool(lines)
+        dialog.find_element("css selector", "button").click()
+    assert told, "no box said what the window's Log says of who stands there"
+    assert _errors(browser) == []
 
 
 def test_the_deadline_reads_in_the_viewers_time_zone(browser: Any, sites: Sites) -> None:

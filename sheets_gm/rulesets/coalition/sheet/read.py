@@ -156,6 +156,9 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
     unread: ReadRows = ReadRows()  # the post's lines that name no army, by the row they were pasted in
     for row in post:
         text = row.text("line")
+        if text.strip().startswith(MAIL_MARK):
+            out.notes.setdefault(row.subject, []).append(MAIL_HEADING_NOTE)
+            continue
         if text.strip():
             found = _split_post(state, row.subject, text, unread, bumps, titles_pass=True, side=side)
             posted += found
@@ -172,6 +175,7 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
             posted += _split_post(state, row.subject, order.line, unread, bumps, side=side)
         elif order is not None:
             out.orders[row.subject] = order
+    posted = _latest_mail_wins(posted, [row.subject for row in post], [row.text("line") for row in post], out)
     _posted_orders(out, unread, posted)
     for army, square, pasted_in, line in bumps:
         why = _bumped(out, army, square)
@@ -184,6 +188,50 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
     for subject, said in unread.problems.items():
         out.problems.setdefault(subject, []).extend(said)
     return out
+
+
+#: The mark that begins a mail's heading line in a side's Forum tab, typed there by the judge's mailbox above the
+#: mail's lines (sender, received time, subject): the reading passes over it.
+MAIL_MARK = "✉"
+MAIL_HEADING_NOTE = "passed over: the heading of a mail to the judge; its lines are below it"
+
+
+def _latest_mail_wins(posted: Sequence[tuple[str, str, str]], subjects: Sequence[str], texts: Sequence[str],
+                      out: ReadRows) -> list[tuple[str, str, str]]:
+    """The post's lines without those a later mail replaces (ruling "Mail to the judge"): the Forum tab's rows under
+    a mail's heading (``MAIL_MARK``) are that mail's, the rows above the first heading the pasted post, and mails
+    stand in the order they were received; an army's line in a later mail replaces its lines in an earlier mail or
+    the post, which are told so. Lines of one mail (or of the post) for one army read as in a post."""
+    part: dict[str, int] = {}
+    heading = 0
+    for subject, text in zip(subjects, texts, strict=True):
+        heading += text.strip().startswith(MAIL_MARK)
+        part[subject] = heading
+    last: dict[str, tuple[int, str]] = {}
+    for army, _line, pasted_in in posted:
+        if part.get(pasted_in, 0) >= last.get(army, (-1, ""))[0]:
+            last[army] = (part.get(pasted_in, 0), pasted_in)
+    kept = []
+    for army, line, pasted_in in posted:
+        latest, where = last[army]
+        if part.get(pasted_in, 0) < latest:
+            out.notes.setdefault(pasted_in, []).append(
+                f"not read: {army}'s line in the later mail ({where}) replaces this one")
+        else:
+            kept.append((army, line, pasted_in))
+    return kept
+
+
+def post_line_army(state: CoalitionState, line: str) -> str | None:
+    """The army a post's ``line`` gives an order to (its exact name at the line's start, any case), else None."""
+    named = _army_line({a.name.lower(): a.name for a in state.armies}, line.strip())
+    return named[0] if named is not None else None
+
+
+def post_line_chatter(state: CoalitionState, line: str) -> bool:
+    """Whether a post's ``line`` is passed over as a title or a greeting (it names no army and is not shaped as an
+    order), as the Forum tab reads it."""
+    return post_line_army(state, line) is None and _is_title(state, line)
 
 
 def _posted_orders(out: ReadRows, unread: ReadRows, posted: Sequence[tuple[str, str, str]]) -> None:
