@@ -3,9 +3,14 @@ number of workers, each poll in a process of its own (``processes``) stopped at 
 
 Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreadsheet itself:
 
-1. every ``rescan`` seconds, the folders are searched again (``discovery``): a new config joins, a removed one
-   leaves (by default every ``DEFAULT_RESCAN``, or with the file events of every folder served every
-   ``SEARCH_WITH_EVENTS``: a new match is found by its files' events, a removed one leaves at its next look);
+1. every ``rescan`` seconds, the folders are searched again (``discovery``), :data:`WALK_A_PASS` folders a pass
+   (the loop turns between two slices: a save is answered and the watchdog fed while 10,000 folders are listed): a
+   new config joins, a removed one leaves once the search ends (by default every ``DEFAULT_RESCAN``, or with the
+   file events of every folder served every ``SEARCH_WITH_EVENTS``: a new match is found by its files' events, a
+   removed one leaves at its next look). At a start, a match with a file newer than its last poll's record (a
+   save typed while no host ran) is looked at as the search finds it, before the first looks of the others, which
+   wait for the search's end (said in one line); polls that only a first look needs wait for it too, the workers
+   kept for the saves and deadlines found;
 2. what the workers finished is taken in (:class:`~sheets_gm.host.visit.Outcome`): a resolution and a
    new warning are said (the log: systemd's journal), the status kept; a poll past its deadline is stopped;
 3. the file events (``file_events``) and each Google account's answer from Drive (asked on a thread of the
@@ -47,7 +52,7 @@ from typing import Protocol, TypeVar
 
 from sheets_gm.engine.words import counted
 from sheets_gm.host.accounts import Accounts, AccountWatcher, Touched, account_of, config_keys
-from sheets_gm.host.discovery import find_configs, ruleset_named
+from sheets_gm.host.discovery import FolderWalk, Found, looks_like_match, ruleset_named
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
 from sheets_gm.host.quiet import (
     CHANGED,
@@ -89,6 +94,11 @@ ASK_SHARE = 0.75
 #: whose players saved keeps ``ASK_SHARE``.
 BUSY_SHARE = 0.5
 BUSY_FOR = timedelta(minutes=2)
+#: Folders a pass lists in its slice of a search of the folders (``discovery.FolderWalk``): a few tens of
+#: milliseconds of CPU on an idle machine. The search runs beside the loop, a slice a pass, never holding up a save's
+#: answer or the watchdog, whatever the number of folders (the whole search of 10,000 took 3 s at a load of 3 and
+#: 30 s at 15, the loop stopped meanwhile).
+WALK_A_PASS = 200
 #: Seconds between two searches of the folders for matches added or removed.
 DEFAULT_RESCAN = 60.0
 #: With the file events of every folder served, a new match is found by its files' events (only the folder they
@@ -300,7 +310,11 @@ class Host:
         self.accounts = Accounts()
         self.matches: dict[Path, Hosted] = {}
         self.started = clock()
-        self.scanned_at: datetime | None = None
+        self.scanned_at: datetime | None = None  # when the last search of the folders began
+        self.searched_at: datetime | None = None  # when the first search of the folders ended (None: under way)
+        self._walk: FolderWalk | None = None  # the search of the folders under way, a slice a pass
+        self._walked: set[Path] = set()  # the configs it found so far
+        self._first_saved = 0  # the matches the first search found saved since their last record
         self.status_at: datetime | None = None
         self.changed = True  # something to write in the status file
         self.polls = 0  # visits finished (a benchmark's count)
@@ -326,14 +340,16 @@ class Host:
     def step(self) -> float:
         """One pass (see the module notes); returns the seconds until something is due."""
         now = self.clock()
-        if self.scanned_at is None or now - self.scanned_at >= self._search_every():
-            self._scan(now)
+        if self._walk is None and (self.scanned_at is None or now - self.scanned_at >= self._search_every()):
+            self._walk, self._walked, self.scanned_at = FolderWalk(self.folders), set(), now
+        if self._walk is not None:
+            self._walk_on(now, WALK_A_PASS)
         self._take_outcomes(now)
         self._stop_overdue(now)
         self._take_events(now)
         self._ask_drive(now)
         self._check_failing(now)
-        self._look_at(self._due(now), now)
+        self._look_at(self._due(now, moments=self.searched_at is not None), now)  # the first search first
         self._ask_drive(now)  # an account first seen in this pass's looks asks now (a cold start's saves first) ...
         self._look_at(self._due(now, moments=False), now)  # ... and what it named is looked at in this pass
         self._start_polls(now)
@@ -350,7 +366,7 @@ class Host:
             while not stop.is_set():
                 wait = self.step()
                 alive()
-                stop.wait(min(max(wait, 0.05), 1.0))
+                stop.wait(min(max(wait, 0.0 if self._walk is not None else 0.05), 1.0))  # a search: its next slice
         finally:
             self.close()
 
@@ -383,17 +399,48 @@ class Host:
     # -- the matches ----------------------------------------------------------------------------------------
 
     def _scan(self, now: datetime) -> None:
-        self.scanned_at = now
-        found = set(find_configs(self.folders))
-        for path in sorted(found - self.matches.keys()):
-            self._join(path, now)
-        for path in sorted(self.matches.keys() - found):
-            self._drop(path)
-        self.accounts.drop_idle()
+        """Search the folders now, all of them (the loop takes a search a slice a pass: ``_walk_on``)."""
+        self._walk, self._walked, self.scanned_at = FolderWalk(self.folders), set(), now
+        self._walk_on(now, None)
 
-    def _join(self, path: Path, now: datetime) -> None:
-        """Host the match of the config ``path`` (found now); a Google match is watched by its account from now on
-        (``_watch_early``)."""
+    def _walk_on(self, now: datetime, folders: int | None) -> None:
+        """The next slice of the search under way (``folders`` listed; None: the rest): a config found joins (one
+        saved since its last record, or damaged, is looked at first); once the search ends, a match it did not find
+        leaves. The first search's end is said in one line."""
+        walk = self._walk
+        assert walk is not None
+        first = self.searched_at is None
+        for found in walk.take(folders) if folders is not None else walk.rest():
+            self._walked.add(found.path)
+            if found.path not in self.matches:
+                self._join(found.path, now, found, say=not first)
+                self._first_saved += first and found.saved_since and not found.damaged
+        if not walk.done:
+            return
+        self._walk = None
+        for path in sorted(self.matches.keys() - self._walked):
+            if not looks_like_match(path):  # (one an event brought after the search passed its folder stays)
+                self._drop(path)
+        self.accounts.drop_idle()
+        if first:
+            self.searched_at = now
+            self._said_search(now, walk.folders)
+
+    def _said_search(self, now: datetime, folders: int) -> None:
+        """The first search's one line: the matches found, those saved since their last record, the damaged."""
+        damaged = sorted(h.shown for h in self.matches.values() if h.error)
+        named = ", ".join(damaged[:10]) + (f" and {len(damaged) - 10} more" if len(damaged) > 10 else "")
+        took = (now - (self.scanned_at or now)).total_seconds()
+        self.say(f"Found {counted(len(self.matches), 'match', 'matches')} under {', '.join(map(str, self.folders))} "
+                 f"({counted(folders, 'folder')} searched in {took:.1f} s); {self._first_saved} with a file newer "
+                 "than their last poll's record, looked at first"
+                 + (f"; {counted(len(damaged), 'config')} damaged, each named as it is tried: {named}"
+                    if damaged else "") + ".")
+
+    def _join(self, path: Path, now: datetime, found: Found | None = None, *, say: bool = True) -> None:
+        """Host the match of the config ``path`` (found now; ``found``: what the search saw of it); a Google match
+        is watched by its account from now on (``_watch_early``). One saved since its last record is looked at
+        first, a damaged one tried at once (its poll names what is wrong; the status names it until then)."""
         try:
             sheets: Spreadsheets | None = read_spreadsheets(path)
         except ConfigError:  # its poll says what is wrong with it, and retries it
@@ -403,13 +450,19 @@ class Host:
         if sheets is not None:
             self._watch_early(hosted, sheets, now)
         self._plan(hosted, now)
+        if found is not None and found.damaged:
+            hosted.error = f"{found.damaged}; its poll says what is wrong"
+            self._hurry(hosted, now, DUE)
+        elif found is None or found.saved_since:
+            self._hurry(hosted, now, LATER)  # its look comes first; the look says how soon its poll starts
         self._by_folder.setdefault(path.parent, set()).add(path)  # an event there: a save, even before its first
         # poll (a cold start's changed match goes first)
         for folder in path.parents:
             if folder in self._above:
                 break
             self._above.add(folder)
-        self.say(f"{self._shown(path)}: found; polled from now on.")
+        if say:
+            self.say(f"{self._shown(path)}: found; polled from now on.")
         self.changed = True
 
     def _search_every(self) -> timedelta:
@@ -427,9 +480,10 @@ class Host:
         folder: the events of its own files name it)."""
         if folder in self._above or not any(f == folder or f in folder.parents for f in self._served()):
             return
-        for path in find_configs([folder]):
-            if path not in self.matches:
-                self._join(path, now)
+        for found in FolderWalk([folder]).take(WALK_A_PASS):  # a slice at most: the search finds the rest
+            if found.path not in self.matches:
+                self._join(found.path, now, found)
+                self._hurry(self.matches[found.path], now, CHANGED)
 
     def _served(self) -> list[Path]:
         return [f.resolve() for f in self.folders]
@@ -634,6 +688,8 @@ class Host:
         for hosted in heapq.nsmallest(free, self._waiting.values(), key=lambda h: (h.rank, h.next_at)):
             if self._stop.is_set():
                 return  # stopping: no poll starts
+            if self.searched_at is None and hosted.rank >= LATER:
+                return  # the first search goes on: the workers are kept for the saves and deadlines it finds
             del self._waiting[hosted.path]
             self._submit(hosted, now)
 
@@ -823,7 +879,7 @@ class Host:
         hosted.error = outcome.line
 
     def _until_next(self, now: datetime) -> float:
-        if self._urgent or (self._waiting and len(self._polling) < self.workers):
+        if self._walk is not None or self._urgent or (self._waiting and len(self._polling) < self.workers):
             return 0.0
         moments = [] if self._soonest() is None else [self._moments[0][0]]
         moments += [self._next_ask(w, now) for w in self.accounts.all() if w.asked_at is not None]

@@ -1,0 +1,103 @@
+"""The host's search of its folders, taken a slice a pass beside the loop. Properties: a pass lists at most
+``WALK_A_PASS`` folders, so the loop turns (a save is answered, the watchdog is fed by the loop's own passes)
+however many folders there are; a save typed while no host ran (a file newer than its match's last record) is
+polled before the matches that only need their first look, within the passes the search and the workers take,
+whatever the number of first looks; the first search's end is said in one line, with the count. The host's
+clock moves when the test says; nothing sleeps."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.host.discovery import FolderWalk, find_configs
+from tests.host.hosting import Clock, Passing, new_host, starts
+from tests.host.test_scale import HandedEvents
+from tests.matchfiles import NOW, local_match, state_of, type_orders
+
+
+def test_the_walk_lists_a_slice_of_folders_at_a_time_and_finds_what_a_whole_search_finds(tmp_path: Path) -> None:
+    league = tmp_path / "league"
+    for i in range(5):
+        local_match(league / "club" / f"m{i}", private=True)
+    walk = FolderWalk([league])
+    found, takes = [], 0
+    while not walk.done:
+        before = walk.folders
+        found += walk.take(2)
+        takes += 1
+        assert walk.folders - before <= 2
+    assert sorted(f.path for f in found) == find_configs([league]) and len(found) == 5
+    assert takes >= walk.folders / 2
+
+
+def test_the_loop_turns_and_feeds_the_watchdog_while_the_folders_are_searched(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 2)
+    league = tmp_path / "league"
+    for i in range(6):
+        local_match(league / f"m{i}")
+    clock, lines = Clock(NOW), list[str]()
+    host = new_host(league, clock, lines, interval=10)
+    pings: list[bool] = []  # after each pass: whether the first search had ended
+    host.run(Passing(clock, limit=6), alive=lambda: pings.append(host.searched_at is not None))
+    assert pings[:3] == [False, False, False] and pings[-1]  # fed at each pass of the search, not after it
+    assert [line for line in lines if line.startswith("Found")] == [
+        f"Found 6 matches under {league} (7 folders searched in 0.0 s); 0 with a file newer than their last poll's "
+        "record, looked at first."]
+    assert not any(": found;" in line for line in lines)  # one line, not one a match
+
+
+@pytest.mark.parametrize("walk_a_pass", [2, 5])
+def test_saves_typed_while_no_host_ran_are_polled_before_the_first_looks_of_the_rest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, walk_a_pass: int) -> None:
+    # Twelve matches polled; the host stops; players save in two of them (the last one among them); a host
+    # restarted with one worker, a first look a pass and a few folders a pass answers both within the passes of
+    # its search and its worker, before any match that needs only its first look (without the times' hint, the
+    # last match would wait for eleven first looks).
+    league = tmp_path / "league"
+    made = {f"m{i:02d}": local_match(league / f"m{i:02d}")[1] for i in range(12)}
+    clock, lines = Clock(NOW), list[str]()
+    warm = new_host(league, clock, lines, interval=10, workers=12)
+    warm.step()
+    warm.close()
+    assert all(h.read_at == NOW for h in warm.matches.values())
+    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", walk_a_pass)
+    monkeypatch.setattr("sheets_gm.host.scheduler.LOOKS_A_PASS", 1)
+    saved = ["m05", "m11"]
+    for name in saved:
+        type_orders(made[name])
+    clock.tick(60)
+    cold = new_host(league, clock, lines, interval=10, workers=1)
+    order = starts(cold)
+    walk = FolderWalk([league])
+    walk.rest()  # the folders the search lists (a match's folder, and the folder of its page)
+    passes = math.ceil(walk.folders / walk_a_pass) + len(saved)
+    for _ in range(passes):
+        cold.step()
+        clock.tick(1)
+    assert order[:2] == saved, order
+    assert all(state_of(made[name]).turn == 2 for name in saved)
+    assert "2 with a file newer than their last poll's record, looked at first" in lines[-1]
+
+
+def test_a_save_during_the_search_is_answered_before_the_search_ends(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 1)
+    league = tmp_path / "league"
+    made = {f"m{i}": local_match(league / f"m{i}")[1] for i in range(4)}
+    clock, lines = Clock(NOW), list[str]()
+    warm = new_host(league, clock, lines, interval=10)
+    warm.step()
+    warm.close()
+    events = HandedEvents(league)
+    cold = new_host(league, clock, lines, interval=10, events=events)
+    cold.step()
+    cold.step()  # the league folder and m0 listed
+    type_orders(made["m0"])
+    events.note((league / "m0" / "match.xlsx").resolve())
+    clock.tick(1)
+    cold.step()
+    assert cold.searched_at is None and state_of(made["m0"]).turn == 2
