@@ -859,6 +859,136 @@ def cold_start(root: Path, configs: Sequence[Path], args: argparse.Namespace,
     return answer, looked, polled, cpu
 
 
+# -- --restart-local: the real serve restarted on local matches polled before, saves waiting ----------------------
+
+
+def source_of(commit: str, into: Path) -> Path:
+    """The package as it was at ``commit`` (``git archive``), to run ``serve`` from beside this tree's."""
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "sheets_gm"], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+class Pings:
+    """systemd's side of the watchdog: a datagram socket ``serve`` is pointed at (``$NOTIFY_SOCKET``); each message
+    kept with its moment (monotonic)."""
+
+    def __init__(self, path: Path) -> None:
+        import socket
+
+        self.path = path
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(str(path))
+        self.sock.settimeout(0.2)
+        self.heard: list[tuple[float, str]] = []
+        self.open = True
+        self.thread = threading.Thread(target=self._listen, daemon=True)
+        self.thread.start()
+
+    def _listen(self) -> None:
+        while self.open:
+            with contextlib.suppress(OSError):
+                self.heard.append((time.monotonic(), self.sock.recv(4096).decode()))
+
+    def close(self) -> None:
+        self.open = False
+        self.thread.join()
+        self.sock.close()
+
+    def gaps(self, since: float) -> tuple[float | None, float]:
+        """Seconds from ``since`` to the first WATCHDOG=1, and the longest gap between two (or READY and the first)."""
+        moments = [at for at, text in self.heard if "WATCHDOG=1" in text]
+        ready = next((at for at, text in self.heard if "READY=1" in text), since)
+        spaced = [b - a for a, b in itertools.pairwise([ready, *moments])]
+        return (moments[0] - since if moments else None), max(spaced, default=0.0)
+
+
+def answered_since(config: Path, after_ns: int) -> bool:
+    """Whether the match's record was written after ``after_ns`` (time.time_ns): a poll that read its save."""
+    try:
+        return state_path(config).stat().st_mtime_ns > after_ns
+    except OSError:
+        return False
+
+
+@dataclasses.dataclass
+class RestartRun:
+    """One restart of ``serve``: each save's answer in seconds from the start (None: not within the limit), the
+    first watchdog ping and the longest gap between two, and when the log said the first search was done."""
+
+    code: str
+    answers: list[float | None]
+    first_ping: float | None
+    longest_gap: float
+    searched: float | None
+
+
+def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Path], during: Sequence[Path],
+                args: argparse.Namespace, turn: int) -> RestartRun:
+    """``serve`` (from ``source``; None: this tree) started on ``root/idle`` with ``before`` saved while it was down
+    and ``during`` saved as it starts; stopped once each is answered, or after ``--restart-limit`` seconds."""
+    for config in before:
+        type_orders(config, ready=False, seed=f"{args.seed}/before/{turn}")
+    saved_ns = {config: time.time_ns() for config in before}
+    pings = Pings(root / f"notify-{turn}.sock")
+    env = {**__import__("os").environ, "NOTIFY_SOCKET": str(pings.path)}
+    if source is not None:
+        env["PYTHONPATH"] = str(source)
+    log = root / f"serve-{turn}.log"
+    started = time.monotonic()
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "idle"), "--status-file",
+                                 str(root / f"status-{turn}.json"), "--workers", str(args.workers)],
+                                stdout=out, stderr=subprocess.STDOUT, env=env)
+    for config in during:
+        saved_ns[config] = time.time_ns()  # the write begins now: a poll after it began answers it
+        type_orders(config, ready=False, seed=f"{args.seed}/during/{turn}")
+    answers: dict[Path, float] = {}
+    searched = None
+    while len(answers) < len(saved_ns) and time.monotonic() - started < args.restart_limit:
+        for config, at in saved_ns.items():
+            if config not in answers and answered_since(config, at):
+                answers[config] = time.monotonic() - started
+        if searched is None and any(line.startswith("Found ") and " match" in line.split("under")[0]
+                                    for line in log.read_text(encoding="utf-8", errors="replace").splitlines()):
+            searched = time.monotonic() - started
+        time.sleep(0.1)
+    proc.send_signal(15)
+    proc.wait(timeout=120)
+    pings.close()
+    first, gap = pings.gaps(started)
+    return RestartRun(code, [answers.get(c) for c in saved_ns], first, gap, searched)
+
+
+def measure_restart(args: argparse.Namespace, root: Path) -> None:
+    """``--restart-local N``: the real ``serve`` restarted on N local matches polled before, half the saves typed
+    while it was down, half as it starts: each answer from the start, this tree's serve beside ``--vs``'s, in turn."""
+    t0 = time.monotonic()
+    configs = polled_copies(root, args.restart_local)
+    print(f"Made {len(configs)} local matches polled before ({', '.join(IDLE_GAMES)} in turn) in "
+          f"{time.monotonic() - t0:.0f} s; load {Path('/proc/loadavg').read_text().split()[:3]}.")
+    base = source_of(args.vs, root / "base") if args.vs else None
+    rng = random.Random(args.seed)
+    runs: list[RestartRun] = []
+    for turn in range(args.rounds * (2 if base else 1)):
+        code, source = ("base", base) if base is not None and turn % 2 == 0 else ("this", None)
+        sample = rng.sample(configs, args.saves)
+        half = len(sample) // 2
+        runs.append(one_restart(code, source, root, sample[:half], sample[half:], args, turn))
+        run = runs[-1]
+        done = [a for a in run.answers if a is not None]
+        print(f"- {code}: {len(done)}/{len(run.answers)} saves answered; from the start: median "
+              f"{statistics.median(done or [0]):.1f} s, 95th percentile "
+              f"{percentile(done, 0.95) if len(done) == len(run.answers) else float('inf'):.1f} s, last "
+              f"{max(done, default=0):.1f} s; first watchdog ping "
+              f"{'never' if run.first_ping is None else f'{run.first_ping:.1f} s'} after the start, longest gap "
+              f"{run.longest_gap:.1f} s; first search said done at "
+              f"{'-' if run.searched is None else f'{run.searched:.1f} s'}; load "
+              f"{Path('/proc/loadavg').read_text().split()[0]}", flush=True)
+
+
 # -- --idle-google: a host restarted on Google matches polled before -------------------------------------------
 
 
@@ -1188,12 +1318,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--never-polled", action="store_true",
                         help="with --idle-local or --idle-google: then a cold start on the same matches, their "
                         "records removed")
+    parser.add_argument("--restart-local", type=int, metavar="N",
+                        help="instead: the real serve restarted on N local matches polled before, --saves saves "
+                        "waiting (half typed while it was down, half as it starts), each answer from the start")
+    parser.add_argument("--vs", metavar="COMMIT", help="with --restart-local: that commit's serve in turn with this "
+                        "tree's (the same run's baseline)")
+    parser.add_argument("--rounds", type=int, default=2, help="with --restart-local: restarts of each (default 2)")
+    parser.add_argument("--restart-limit", type=float, default=300.0,
+                        help="with --restart-local: seconds a restart's saves may take (default 300)")
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)
     if args.matches < max(4, args.accounts) or args.saves < 2:
         parser.error("--matches: at least 4 and at least one a Google account; --saves: at least 2")
     with tempfile.TemporaryDirectory() as tmp:
-        if args.idle_google:
+        if args.restart_local:
+            measure_restart(args, Path(tmp))
+        elif args.idle_google:
             measure_idle_google(args, Path(tmp))
         elif args.idle_local:
             measure_idle(args, Path(tmp))

@@ -8,11 +8,13 @@ clock moves when the test says; nothing sleeps."""
 from __future__ import annotations
 
 import math
+import shutil
 from pathlib import Path
 
 import pytest
 
 from sheets_gm.host.discovery import FolderWalk, find_configs
+from sheets_gm.host.status import HostStatus, read_status, status_lines
 from tests.host.hosting import Clock, Passing, new_host, starts
 from tests.host.test_scale import HandedEvents
 from tests.matchfiles import NOW, local_match, state_of, type_orders
@@ -101,3 +103,40 @@ def test_a_save_during_the_search_is_answered_before_the_search_ends(
     clock.tick(1)
     cold.step()
     assert cold.searched_at is None and state_of(made["m0"]).turn == 2
+
+
+def test_a_damaged_config_is_named_at_every_start_and_in_the_status_until_it_is_mended(tmp_path: Path) -> None:
+    # A GM's typo in the [sheets] line: the config is still a match, whose poll says what is wrong, at each start
+    # and in serve --status, and so is a new folder made with the same typo; mended, it is polled.
+    league = tmp_path / "league"
+    local_match(league / "good")
+    config, _ = local_match(league / "broken")
+    whole = config.read_text(encoding="utf-8")
+    config.write_text(whole.replace("[sheets]", "[sheet]"), encoding="utf-8")
+    clock = Clock(NOW)
+    for start in range(2):
+        lines: list[str] = []
+        host = new_host(league, clock, lines, interval=10, rescan=60)
+        host.step()
+        assert "1 config damaged, each named as it is tried: broken/match.toml." in lines[0], (start, lines)
+        assert any(line.startswith("broken/match.toml: ") and "unknown key sheet" in line for line in lines)
+        said = "\n".join(status_lines(read_status(host.status_file) or _none(), clock()))
+        assert "What failed (1):\n  broken/match.toml: " in said and "unknown key sheet" in said
+        if not start:
+            host.close()
+            clock.tick(60)
+    shutil.copytree(league / "broken", league / "copied", ignore=shutil.ignore_patterns(".sheets-gm"))
+    clock.tick(60)
+    host.step()
+    assert any(line.startswith("copied/match.toml: ") and "unknown key sheet" in line for line in lines)
+    config.write_text(whole, encoding="utf-8")
+    clock.tick(1)
+    host.step()
+    assert any(line.startswith("broken/match.toml: polled again after") for line in lines)
+    host._write_status(clock(), running=False)
+    said = "\n".join(status_lines(read_status(host.status_file) or _none(), clock()))
+    assert "What failed (1):\n  copied/match.toml: " in said
+
+
+def _none() -> HostStatus:
+    raise AssertionError("no status file written")
