@@ -897,12 +897,14 @@ class Pings:
         self.thread.join()
         self.sock.close()
 
-    def gaps(self, since: float) -> tuple[float | None, float]:
-        """Seconds from ``since`` to the first WATCHDOG=1, and the longest gap between two (or READY and the first)."""
+    def gaps(self) -> tuple[float | None, float]:
+        """Seconds from READY=1 to the first WATCHDOG=1, and the longest gap between two (or READY and the first)."""
         moments = [at for at, text in self.heard if "WATCHDOG=1" in text]
-        ready = next((at for at, text in self.heard if "READY=1" in text), since)
+        ready = next((at for at, text in self.heard if "READY=1" in text), None)
+        if ready is None:
+            return None, 0.0
         spaced = [b - a for a, b in itertools.pairwise([ready, *moments])]
-        return (moments[0] - since if moments else None), max(spaced, default=0.0)
+        return (moments[0] - ready if moments else None), max(spaced, default=0.0)
 
 
 def answered_since(config: Path, after_ns: int) -> bool:
@@ -958,7 +960,7 @@ def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Pat
     proc.send_signal(15)
     proc.wait(timeout=120)
     pings.close()
-    first, gap = pings.gaps(started)
+    first, gap = pings.gaps()
     return RestartRun(code, [answers.get(c) for c in saved_ns], first, gap, searched)
 
 
@@ -983,7 +985,7 @@ def measure_restart(args: argparse.Namespace, root: Path) -> None:
               f"{statistics.median(done or [0]):.1f} s, 95th percentile "
               f"{percentile(done, 0.95) if len(done) == len(run.answers) else float('inf'):.1f} s, last "
               f"{max(done, default=0):.1f} s; first watchdog ping "
-              f"{'never' if run.first_ping is None else f'{run.first_ping:.1f} s'} after the start, longest gap "
+              f"{'never' if run.first_ping is None else f'{run.first_ping:.1f} s'} after READY, longest gap "
               f"{run.longest_gap:.1f} s; first search said done at "
               f"{'-' if run.searched is None else f'{run.searched:.1f} s'}; load "
               f"{Path('/proc/loadavg').read_text().split()[0]}", flush=True)

@@ -119,6 +119,7 @@ class FolderWalk:
         self._steps: Iterator[list[Found]] = self._walk()
         self.done = False
         self.folders = 0  # folders listed so far
+        self.listed: dict[Path, int] = {}  # the folders listed under each place walked through (resolved)
 
     def _walk(self) -> Iterator[list[Found]]:
         for place in self._places:
@@ -130,8 +131,10 @@ class FolderWalk:
                     yield [Found(place.resolve(), saved, kind)]
                 continue
             stack = [str(place)] if place.is_dir() else []
+            before = self.folders
             while stack:
                 yield self._folder(stack.pop(), stack)
+            self.listed[place.resolve()] = self.folders - before
 
     def _folder(self, where: str, stack: list[str]) -> list[Found]:
         """The configs right in the folder ``where``; its folders go on ``stack`` (to be listed in sorted order)."""

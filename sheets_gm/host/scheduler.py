@@ -432,6 +432,20 @@ class Host:
         if first:
             self.searched_at = now
             self._said_search(now, walk.folders)
+        self._check_events(now, walk.listed)
+
+    def _check_events(self, now: datetime, listed: dict[Path, int]) -> None:
+        """After a search: when the file events no longer cover the folders (the system's watches ran out), say so
+        once, and look at every local match every interval, as without events."""
+        said = self.events.check(listed) if self.events is not None else ""
+        if not said:
+            return
+        self.say(said)
+        for hosted in self.matches.values():
+            if hosted.quiet:
+                self._forget_quiet(hosted)
+                if not hosted.running and hosted.path not in self._waiting:
+                    self._plan(hosted, min(hosted.next_at, now + self.interval))
 
     def _said_search(self, now: datetime, folders: int) -> None:
         """The first search's one line: the matches found, those saved since their last record, the damaged."""

@@ -22,7 +22,7 @@ class HandedEvents(FileEvents):
     """File events the test hands in (``note``), covering every file under the folder."""
 
     def __init__(self, folder: Path) -> None:
-        super().__init__([folder])
+        super().__init__([folder], watches=lambda: None)  # no kernel's watches to count: the test's own events
         self.trusted = [folder.resolve()]
 
 
