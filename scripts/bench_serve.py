@@ -943,7 +943,8 @@ def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Pat
     with log.open("wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "idle"), "--status-file",
                                  str(root / f"status-{turn}.json"), "--workers", str(args.workers)],
-                                stdout=out, stderr=subprocess.STDOUT, env=env)
+                                stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)  # (not this tree: -m
+        # would import the package from the working folder before PYTHONPATH's)
     for config in during:
         saved_ns[config] = time.time_ns()  # the write begins now: a poll after it began answers it
         type_orders(config, ready=False, seed=f"{args.seed}/during/{turn}")

@@ -8,7 +8,10 @@ poll names what is wrong, at every start, until the GM mends it. Folders whose n
 (``.sheets-gm``, ``.git``, a virtualenv's ``.venv``) and Python's and Node's own are not searched.
 
 :class:`FolderWalk` walks the folders a slice at a time (``take``), so that the host's loop turns between two
-slices (a save is answered, the watchdog hears the host) however many folders there are. Each config it finds
+slices (a save is answered, the watchdog hears the host) however many folders there are; in each folder, the
+folders in it changed last first (a save, ours or a player's or LibreOffice's, replaces a file in its folder, so
+the matches saved in while no host ran are found in the first slices, not in the order of their names). Each
+config it finds
 comes with a hint read from its folder's listing: whether a file of its folder (or of a folder right under it)
 was modified after its last poll's record (``saved_since``): a save typed while no host ran, looked at first.
 The hint only orders the looks; the look itself (``quiet``) decides from the record's fingerprints.
@@ -110,8 +113,8 @@ def saved_since_record(config: Path, entries: Iterable[os.DirEntry[str]]) -> boo
 
 class FolderWalk:
     """A walk of ``places`` (folders, searched through; or config files named themselves), a slice at a time: each
-    :meth:`take` lists at most a given number of folders. Each config once, by absolute path; folders in sorted
-    order."""
+    :meth:`take` lists at most a given number of folders. Each config once, by absolute path; the folders in a
+    folder the one changed last first (then by name)."""
 
     def __init__(self, places: Iterable[Path]) -> None:
         self._places = list(places)
@@ -144,22 +147,24 @@ class FolderWalk:
                 entries = sorted(listing, key=lambda e: e.name)
         except OSError:
             return []
-        inner = []
+        inner: list[tuple[int, str]] = []
         found = []
         for entry in entries:
             try:
                 folder = entry.is_dir()
+                if folder and not entry.name.startswith(".") and entry.name not in SKIPPED_FOLDERS:
+                    inner.append((entry.stat().st_mtime_ns, entry.path))
             except OSError:
                 continue
             if folder:
-                if not entry.name.startswith(".") and entry.name not in SKIPPED_FOLDERS:
-                    inner.append(entry.path)
+                continue
             elif entry.name.endswith(".toml"):
                 kind = config_kind(Path(entry.path))
                 if kind is not None:
                     path = Path(entry.path)
                     found.append(Found(path.resolve(), saved_since_record(path, entries), kind))
-        stack.extend(reversed(inner))
+        inner.sort(key=lambda folder: (-folder[0], folder[1]))  # the folders changed last, first
+        stack.extend(path for _, path in reversed(inner))
         return found
 
     def take(self, folders: int) -> list[Found]:

@@ -200,8 +200,8 @@ def test_sigterm_lets_the_resolution_under_way_finish_and_starts_no_other(
     league = tmp_path / "league"
     _, first = local_match(league / "a")
     _, second = local_match(league / "b")
-    type_orders(first)
     type_orders(second)
+    type_orders(first)  # a saved last: searched, and polled, first
 
     def stop_now(path: Path) -> None:
         if path.parent.name == "a":
