@@ -7,7 +7,6 @@ clock moves when the test says; nothing sleeps."""
 
 from __future__ import annotations
 
-import math
 import shutil
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 
 from sheets_gm.host.discovery import FolderWalk, find_configs
 from sheets_gm.host.status import HostStatus, read_status, status_lines
+from sheets_gm.sync.sheets import MatchSheets
 from tests.host.hosting import Clock, Passing, new_host, starts
 from tests.host.test_scale import HandedEvents
 from tests.matchfiles import NOW, local_match, state_of, type_orders
@@ -52,20 +52,25 @@ def test_the_loop_turns_and_feeds_the_watchdog_while_the_folders_are_searched(
     assert not any(": found;" in line for line in lines)  # one line, not one a match
 
 
-@pytest.mark.parametrize("walk_a_pass", [2, 5])
-def test_saves_typed_while_no_host_ran_are_polled_before_the_first_looks_of_the_rest(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, walk_a_pass: int) -> None:
-    # Twelve matches polled; the host stops; players save in two of them (the last one among them); a host
-    # restarted with one worker, a first look a pass and a few folders a pass answers both within the passes of
-    # its search and its worker, before any match that needs only its first look (without the times' hint, the
-    # last match would wait for eleven first looks).
+def polled_league(tmp_path: Path, clock: Clock, lines: list[str]) -> tuple[Path, dict[str, MatchSheets]]:
+    """Twelve matches a host polled once, then stopped."""
     league = tmp_path / "league"
     made = {f"m{i:02d}": local_match(league / f"m{i:02d}")[1] for i in range(12)}
-    clock, lines = Clock(NOW), list[str]()
     warm = new_host(league, clock, lines, interval=10, workers=12)
     warm.step()
     warm.close()
     assert all(h.read_at == NOW for h in warm.matches.values())
+    return league, made
+
+
+@pytest.mark.parametrize("walk_a_pass", [2, 5])
+def test_saves_typed_while_no_host_ran_are_polled_before_the_search_ends_and_the_first_looks_of_the_rest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, walk_a_pass: int) -> None:
+    # Players save in two of twelve matches while no host runs; a host restarted with one worker, a first look a
+    # pass and a few folders a pass polls both as its search finds them, before the search ends and before any
+    # match that needs only its first look (without the times' hint, they would wait for the search's end).
+    clock, lines = Clock(NOW), list[str]()
+    league, made = polled_league(tmp_path, clock, lines)
     monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", walk_a_pass)
     monkeypatch.setattr("sheets_gm.host.scheduler.LOOKS_A_PASS", 1)
     saved = ["m05", "m11"]
@@ -74,26 +79,21 @@ def test_saves_typed_while_no_host_ran_are_polled_before_the_first_looks_of_the_
     clock.tick(60)
     cold = new_host(league, clock, lines, interval=10, workers=1)
     order = starts(cold)
-    walk = FolderWalk([league])
-    walk.rest()  # the folders the search lists (a match's folder, and the folder of its page)
-    passes = math.ceil(walk.folders / walk_a_pass) + len(saved)
-    for _ in range(passes):
+    while len(order) < 2:
+        assert cold.searched_at is None, f"the search ended before the saves were polled: {order}"
         cold.step()
         clock.tick(1)
-    assert sorted(order[:2]) == saved, order
-    assert all(state_of(made[name]).turn == 2 for name in saved)
+    assert sorted(order) == saved and all(state_of(made[name]).turn == 2 for name in saved)
+    while cold.searched_at is None:
+        cold.step()
     assert "2 with a file newer than their last poll's record, looked at first" in lines[-1]
 
 
 def test_the_folders_saved_in_last_are_searched_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A save replaces its workbook in its folder (as LibreOffice and sheets-gm save): the folder changed last is
     # listed in the search's first slice, whatever its name, and its save answered at the first pass.
-    league = tmp_path / "league"
-    made = {f"m{i:02d}": local_match(league / f"m{i:02d}")[1] for i in range(12)}
     clock, lines = Clock(NOW), list[str]()
-    warm = new_host(league, clock, lines, interval=10, workers=12)
-    warm.step()
-    warm.close()
+    league, made = polled_league(tmp_path, clock, lines)
     type_orders(made["m11"])
     monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 2)
     cold = new_host(league, clock, lines, interval=10, workers=1)
