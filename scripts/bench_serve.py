@@ -925,6 +925,8 @@ class RestartRun:
     first_ping: float | None
     longest_gap: float
     searched: float | None
+    ready: float | None  # READY=1, seconds after the start
+    tail: str  # the log's last lines when a save went unanswered
 
 
 def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Path], during: Sequence[Path],
@@ -962,7 +964,10 @@ def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Pat
     proc.wait(timeout=120)
     pings.close()
     first, gap = pings.gaps()
-    return RestartRun(code, [answers.get(c) for c in saved_ns], first, gap, searched)
+    ready = next((at - started for at, text in pings.heard if "READY=1" in text), None)
+    tail = "" if len(answers) == len(saved_ns) else "\n".join(
+        log.read_text(encoding="utf-8", errors="replace").splitlines()[-8:])
+    return RestartRun(code, [answers.get(c) for c in saved_ns], first, gap, searched, ready, tail)
 
 
 def measure_restart(args: argparse.Namespace, root: Path) -> None:
@@ -988,8 +993,10 @@ def measure_restart(args: argparse.Namespace, root: Path) -> None:
               f"{max(done, default=0):.1f} s; first watchdog ping "
               f"{'never' if run.first_ping is None else f'{run.first_ping:.1f} s'} after READY, longest gap "
               f"{run.longest_gap:.1f} s; first search said done at "
-              f"{'-' if run.searched is None else f'{run.searched:.1f} s'}; load "
-              f"{Path('/proc/loadavg').read_text().split()[0]}", flush=True)
+              f"{'-' if run.searched is None else f'{run.searched:.1f} s'}; READY at "
+              f"{'-' if run.ready is None else f'{run.ready:.1f} s'}; load "
+              f"{Path('/proc/loadavg').read_text().split()[0]}"
+              + (f"\n  the log's end:\n{run.tail}" if run.tail else ""), flush=True)
 
 
 # -- --idle-google: a host restarted on Google matches polled before -------------------------------------------
