@@ -865,8 +865,8 @@ def cold_start(root: Path, configs: Sequence[Path], args: argparse.Namespace,
 def source_of(commit: str, into: Path) -> Path:
     """The package as it was at ``commit`` (``git archive``), to run ``serve`` from beside this tree's."""
     into.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "sheets_gm"], check=True,
-                             capture_output=True).stdout
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "sheets_gm", "templates"], check=True,
+                             capture_output=True).stdout  # (the package reads the games' templates beside it)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into
 
