@@ -999,6 +999,76 @@ def measure_restart(args: argparse.Namespace, root: Path) -> None:
               + (f"\n  the log's end:\n{run.tail}" if run.tail else ""), flush=True)
 
 
+# -- --serve-google: the real serve process on the fake Google served over HTTP ----------------------------------
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of the process ``pid`` and its children (theirs that ended counted in their parent's), from
+    ``/proc``: ``serve``, its fork server and the polls it reaped."""
+    tick = __import__("os").sysconf("SC_CLK_TCK")
+    total, pids = 0.0, [pid]
+    with contextlib.suppress(OSError):
+        pids += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    for one in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(f) for f in fields[11:15]) / tick
+    return total
+
+
+def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
+    """``--serve-google N``: the real ``sheets-gm serve`` process on N GvG matches polled before, on the fake Google
+    served over HTTP on 127.0.0.1 (``tests.fakes.google_http``; its spreadsheets shared copy-on-write, over
+    ``--accounts``): its start, its idle CPU (its own and its polls', the fake's apart: it runs here) over
+    ``--idle`` seconds, and ``--saves`` saves typed one at a time at random moments, each timed to its poll's
+    record."""
+    from tests.fakes.google_http import GoogleOverHttp
+
+    rng = random.Random(args.seed)
+    fake = locked_fake()
+    configs = polled_google(fake, root, args.serve_google, args.accounts, rng)
+    server = GoogleOverHttp(fake).start()
+    log = root / "serve-google.log"
+    print(f"Made {len(configs)} GvG matches polled before on the fake over {args.accounts} accounts; load "
+          f"{Path('/proc/loadavg').read_text().split()[:3]}.", flush=True)
+    started = time.monotonic()
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "google"), "--workers",
+                                 str(args.workers), "--interval", f"{args.interval:g}", "--status-file",
+                                 str(root / "status-google.json")], stdout=out, stderr=subprocess.STDOUT,
+                                env=server.environment(), cwd=root)
+    try:
+        while "Found " not in log.read_text(encoding="utf-8") and time.monotonic() - started < 600:
+            time.sleep(0.1)
+        searched = time.monotonic() - started
+        time.sleep(2 * args.interval)
+        fake.reset_counters()
+        cpu, wall = tree_cpu(proc.pid), time.monotonic()
+        time.sleep(args.idle)
+        idle = (tree_cpu(proc.pid) - cpu) / (time.monotonic() - wall)
+        drive = fake.calls(CHANGES) / ((time.monotonic() - wall) / 60) / args.accounts
+        answers: list[float] = []
+        for n, config in enumerate(rng.sample(configs, args.saves)):
+            time.sleep(rng.random() * args.interval)
+            at = time.time_ns()
+            type_orders(config, ready=False, seed=f"{args.seed}/http/{n}")
+            saved = time.monotonic()
+            while not answered_since(config, at) and time.monotonic() - saved < 120:
+                time.sleep(0.05)
+            answers.append(time.monotonic() - saved)
+    finally:
+        proc.send_signal(15)
+        proc.wait(timeout=180)
+        server.stop()
+    print(f"- the real serve on {len(configs)} Google matches over {args.accounts} accounts, the fake over HTTP: "
+          f"the search said done {searched:.1f} s after the spawn; idle CPU {idle * 100:.2f} % of one core over "
+          f"{args.idle:g} s (serve, its fork server and its polls; the fake apart), "
+          f"{drive:.1f} change-log requests a minute an account; a save answered in median "
+          f"{statistics.median(answers):.1f} s, 95th percentile {percentile(answers, 0.95):.1f} s over "
+          f"{len(answers)} saves (from the end of its write to its poll's record); load "
+          f"{Path('/proc/loadavg').read_text().split()[0]}", flush=True)
+
+
 # -- --idle-google: a host restarted on Google matches polled before -------------------------------------------
 
 
@@ -1331,6 +1401,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--restart-local", type=int, metavar="N",
                         help="instead: the real serve restarted on N local matches polled before, --saves saves "
                         "waiting (half typed while it was down, half as it starts), each answer from the start")
+    parser.add_argument("--serve-google", type=int, metavar="N",
+                        help="instead: the real serve process on N Google matches polled before, on the fake served "
+                        "over HTTP on 127.0.0.1: idle CPU, Drive requests, saves")
     parser.add_argument("--vs", metavar="COMMIT", help="with --restart-local: that commit's serve in turn with this "
                         "tree's (the same run's baseline)")
     parser.add_argument("--rounds", type=int, default=2, help="with --restart-local: restarts of each (default 2)")
@@ -1343,6 +1416,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         if args.restart_local:
             measure_restart(args, Path(tmp))
+        elif args.serve_google:
+            measure_serve_google(args, Path(tmp))
         elif args.idle_google:
             measure_idle_google(args, Path(tmp))
         elif args.idle_local:
