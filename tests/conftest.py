@@ -10,12 +10,17 @@ from __future__ import annotations
 import functools
 import gc
 import itertools
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from sheets_gm.rulesets.registry import ruleset_names
 from tests.paths import ROOT, SCENARIOS
+
+if TYPE_CHECKING:
+    from tests.fakes.dovecot import Dovecot
 
 # A test process makes and drops thousands of workbooks, whose cells outlive many young collections: at Python's
 # default pace (a young collection every 700 allocations) the cycle collector kept promoting them into full
@@ -113,3 +118,15 @@ def _host_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     host = tmp_path_factory.mktemp(f"host-{next(_HOSTS)}", numbered=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(host / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(host / "state"))
+
+
+@pytest.fixture(scope="module")
+def dovecot() -> Iterator[Dovecot]:
+    """A real IMAP server (Debian's Dovecot, ``tests/fakes/dovecot.py``) on 127.0.0.1 for the test module: each
+    test takes a mailbox of its own (``dovecot.add_user()``). Skips where Dovecot is not installed."""
+    from tests.fakes.dovecot import DOVECOT, MISSING, running_dovecot
+
+    if not DOVECOT.exists():
+        pytest.skip(MISSING)
+    with running_dovecot() as server:
+        yield server

@@ -34,10 +34,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("sheets_gm.poll_gate", "sheets_gm.scenario", "sheets_gm.simulate"),
     # the match page: a view of what the sync holds after a poll, built by the match layer, linked by the notices
     ("sheets_gm.web",),
-    # the configured match (its config, [notify] included, and its roster), then the rooms that use it, each over those
-    # it uses: its notices; its running (spreadsheets opened, a poll under the lock, cron) and the demo; who reads
-    # what; the upkeep of its files around repair and export; its init and its doctor
+    # the configured match (its config, [notify] and [mailbox] included, and its roster), then the rooms that use it,
+    # each over those it uses: the judge's mailbox read; its notices; its running (spreadsheets opened, a poll under
+    # the lock, cron) and the demo; who reads what; the upkeep of its files around repair and export; its init and
+    # its doctor
     ("sheets_gm.match",),
+    ("sheets_gm.mailbox",),
     ("sheets_gm.notify",),
     ("sheets_gm.running", "sheets_gm.demo"),
     ("sheets_gm.privacy",),

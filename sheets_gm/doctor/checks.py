@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.doctor.checkup import Check, Checkup
+from sheets_gm.doctor.mailbox import check_mailbox
 from sheets_gm.doctor.notices import check_notices
 from sheets_gm.doctor.quota import (
     COMFORT,
@@ -69,6 +70,7 @@ def run_doctor(path: Path, *, now: datetime, matches: int = 1, retry: RetryPolic
     report.guarded("secret files", lambda: check_secret_files(config, report))
     report.guarded("quota", lambda: check_quota(config, report, matches))
     report.guarded("notices", lambda: check_notices(config, report, now=now, test=send_test))
+    report.guarded("mailbox", lambda: check_mailbox(config, report))
     return [config_named(check, config.path) for check in report.checks]
 
 

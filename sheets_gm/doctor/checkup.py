@@ -50,6 +50,14 @@ class Checkup:
         """Record a failed check."""
         self.checks.append(Check(name, Verdict.FAIL, message, fix))
 
+    def table_problems(self, name: str, table: str, problems: tuple[str, ...], config: object, doc: str,
+                       meanwhile: str) -> None:
+        """A failed check per bad option of a config's ``table`` (each line names what is wrong and what is
+        accepted), with where to mend it: the config, the page ``doc`` listing every option, and what the match
+        does ``meanwhile``."""
+        for problem in problems:
+            self.fail(name, problem, f"mend [{table}] in {config} ({doc} lists every option); until then {meanwhile}")
+
     @property
     def failed(self) -> bool:
         """True when any check failed."""

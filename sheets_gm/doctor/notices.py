@@ -7,7 +7,8 @@ from datetime import datetime, timedelta
 
 from sheets_gm.doctor.checkup import Checkup
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.match.notify_settings import NotifySettings, SecretError, SecretSource
+from sheets_gm.match.config_tables import SecretError, SecretSource
+from sheets_gm.match.notify_settings import NotifySettings
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.notify.announce import describe_letter, describe_notes, send_test
 from sheets_gm.notify.outbox import Outbox
@@ -17,9 +18,8 @@ NAME = "notices"
 
 def check_notices(config: MatchConfig, report: Checkup, *, now: datetime, test: bool = False) -> None:
     """Every check of the match's notices (see the module notes); ``test`` sends a test notice at once."""
-    for problem in config.notify_problems:
-        report.fail(NAME, problem, f"mend [notify] in {config.path} (docs/notices.md lists every option); until "
-                                   "then the match is polled but no notice is sent")
+    report.table_problems(NAME, "notify", config.notify_problems, config.path, "docs/notices.md",
+                          "the match is polled but no notice is sent")
     notify = config.notify
     if notify is None:
         if not config.notify_problems:
@@ -31,11 +31,11 @@ def check_notices(config: MatchConfig, report: Checkup, *, now: datetime, test: 
     report.ok(NAME, "through " + " and ".join(notify.channels()) + "; sent: "
               + ", ".join(sorted(k.value for k in notify.sent_kinds)))
     if notify.secret_env():
-        _env_file(config, notify.secret_env(), report)
+        secret_sources(config, notify.secret_env(), report)
     if notify.email is not None and notify.email.password is not None:
-        _secret(report, notify.email.password, "the mail password", "password_env")
+        secret_readable(report, notify.email.password, "the mail password", "password_env")
     if notify.chat is not None:
-        _secret(report, notify.chat.url, "the webhook's URL", "url_env")
+        secret_readable(report, notify.chat.url, "the webhook's URL", "url_env")
     if notify.email is not None:
         _addresses(config, report)
     _waiting(config, report, now)
@@ -43,10 +43,10 @@ def check_notices(config: MatchConfig, report: Checkup, *, now: datetime, test: 
         _test(config, notify, report, now)
 
 
-def _env_file(config: MatchConfig, names: list[str], report: Checkup) -> None:
-    """Where each variable ``[notify]`` names comes from, as cron, serve and every command read it
-    (``match.env_file``): this process's environment, the match's environment file or the host's; each file
-    there only its owner may read (values are never shown)."""
+def secret_sources(config: MatchConfig, names: list[str], report: Checkup, check: str = NAME) -> None:
+    """Where each variable a table of the config names (``[notify]``, ``[mailbox]``) comes from, as cron, serve and
+    every command read it (``match.env_file``): this process's environment, the match's environment file or the
+    host's; each file there only its owner may read (values are never shown). Said under the doctor's ``check``."""
     import os
 
     from sheets_gm.match.env_file import EnvFileError, env_files_of, exposed, host_env_path, read_env_file
@@ -58,34 +58,37 @@ def _env_file(config: MatchConfig, names: list[str], report: Checkup) -> None:
         try:
             found |= {name: str(path) for name, value in read_env_file(path).items() if value.strip()}
         except EnvFileError as exc:
-            report.warn(NAME, str(exc), f"mend {path}: NAME=value lines")
+            report.warn(check, str(exc), f"mend {path}: NAME=value lines")
         if exposed(path):
-            report.warn(NAME, exposed(path), f"chmod 600 {path}")
+            report.warn(check, exposed(path), f"chmod 600 {path}")
     shell = [n for n in names if n not in found and os.environ.get(n, "").strip()]
     missing = [n for n in names if n not in found and n not in shell]
     if missing:
-        report.warn(NAME, f"{', '.join(missing)}: in no environment file, so cron and serve (which start with "
-                          "none of your variables) cannot send through it",
+        report.warn(check, f"{', '.join(missing)}: in no environment file, so cron and serve (which start with "
+                           "none of your variables) cannot use it",
                     f"write {', '.join(f'{n}=…' for n in missing)} in {host_env_path()} (the host's, read by "
                     "every command; chmod 600), a line each")
     if shell:
-        report.warn(NAME, f"{', '.join(shell)}: only in this shell's environment: cron and serve do not have it",
+        report.warn(check, f"{', '.join(shell)}: only in this shell's environment: cron and serve do not have it",
                     f"write it in {host_env_path()} (chmod 600)")
     if found:
-        report.ok(NAME, "secrets read by cron, serve and every command alike: " + ", ".join(
+        report.ok(check, "secrets read by cron, serve and every command alike: " + ", ".join(
             f"{name} from {path}" for name, path in sorted(found.items()) if name in names))
 
 
-def _secret(report: Checkup, source: SecretSource, what: str, key: str) -> None:
+def secret_readable(report: Checkup, source: SecretSource, what: str, key: str, check: str = NAME) -> bool:
+    """Whether the secret ``what`` can be read from its ``source`` (failed, naming where to put it, when not); a
+    file others can read is warned of. ``key``: the config's key naming it (``password_env``)."""
     try:
         source.read(what)
     except SecretError as exc:
-        report.fail(NAME, str(exc), f"set it before the sync runs (cron's environment too), or name another source "
-                                    f"with {key} or {key.replace('_env', '_file')}")
-        return
+        report.fail(check, str(exc), f"set it before the sync runs (cron's environment too), or name another source "
+                                     f"with {key} or {key.replace('_env', '_file')}")
+        return False
     exposed = source.exposed()
     if exposed:
-        report.warn(NAME, f"{what}: {exposed}", f"chmod 600 {source.file}")
+        report.warn(check, f"{what}: {exposed}", f"chmod 600 {source.file}")
+    return True
 
 
 def _addresses(config: MatchConfig, report: Checkup) -> None:

@@ -4,6 +4,11 @@ hashing and the ``repr`` come from them, in their order."""
 
 from __future__ import annotations
 
+#: Types alone below (mypy reads it as ``typing.TYPE_CHECKING``): the idle poll loads no ``typing``.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Self
+
 
 class Plain:
     """Equal to a record of its own class with the same values of its ``__slots__``, hashed and shown by them."""
@@ -19,6 +24,16 @@ class Plain:
 
     def __hash__(self) -> int:
         return hash(self._values())
+
+    def fields(self) -> dict[str, object]:
+        """Its values by name, in the order of its ``__slots__``."""
+        names: tuple[str, ...] = self.__slots__
+        return dict(zip(names, self._values(), strict=True))
+
+    def replaced(self, **changes: object) -> Self:
+        """A record of its class with the same values but ``changes`` (its ``__init__`` takes each of its
+        ``__slots__`` by name, as ``dataclasses.replace`` asks of a dataclass)."""
+        return type(self)(**(self.fields() | changes))
 
     def __repr__(self) -> str:
         names: tuple[str, ...] = self.__slots__

@@ -30,6 +30,7 @@ from sheets_gm.poll_gate.run import gate_for, gated_poll
 from sheets_gm.poll_gate.state import PollState, Said
 from sheets_gm.running.connect import open_match_sheets, tidy_local_workbooks
 from sheets_gm.running.idle_poll import idle_local_sync, may_stay_idle
+from sheets_gm.running.mailroom.door import poll_with_mail
 from sheets_gm.running.poll_words import describe_report, poll_warnings, rejected_lines
 from sheets_gm.running.run import complete_cut_change, gm_change, require_sheets, sync_once
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
@@ -79,7 +80,7 @@ def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: 
 
     def may_idle(state: PollState) -> bool:
         notices.append(due(config.path, read_at))
-        return may_stay_idle(state, notices[0], quiet=quiet)
+        return may_stay_idle(state, notices[0], quiet=quiet, config_path=config.path)
 
     try:
         # The gate decides under the match lock: a poll that waited for a GM's command (resolve --force, undo) is
@@ -116,8 +117,18 @@ def poll_config(config: MatchConfig, config_mark: FileMark | None, clock: Clock,
     match's spreadsheets opened (``client``: ``serve``'s signed-in Google client; None: signed in here), what a
     local workbook must not hold put right, then ``poll_behind_gate`` (``drive_log`` and ``lock_wait`` as there). A
     local match its last poll left idle, with no letter waiting for a retry, stays so first, reading nothing (as cron's
-    idle poll decides before anything loads: ``running.idle_poll``)."""
+    idle poll decides before anything loads: ``running.idle_poll``). The judge's mailbox, where the match has one, is
+    read first and its new mail filed around the poll (``running.mailroom``); an idle mailbox leaves the poll idle."""
     require_sheets(config.ruleset, str(config.path))
+    looked, said = poll_with_mail(config, clock, lambda: _poll_config(config, config_mark, clock, quiet=quiet,
+                                                                      client=client, drive_log=drive_log,
+                                                                      lock_wait=lock_wait), client=client)
+    return replace(looked, notes=(*looked.notes, *said)) if said else looked
+
+
+def _poll_config(config: MatchConfig, config_mark: FileMark | None, clock: Clock, *, quiet: bool,
+                 client: gspread.Client | None, drive_log: DriveChangeLog | None, lock_wait: float) -> Looked:
+    """``poll_config``'s poll, its judge's mailbox aside."""
     idle = _stays_idle(config, clock, quiet=quiet, lock_wait=lock_wait)
     if idle is not None:
         return Looked((), idle)

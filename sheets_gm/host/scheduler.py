@@ -13,8 +13,9 @@ Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreads
    kept for the saves and deadlines found;
 2. what the workers finished is taken in (:class:`~sheets_gm.host.visit.Outcome`): a resolution and a
    new warning are said (the log: systemd's journal), the status kept; a poll past its deadline is stopped;
-3. the file events (``file_events``) and each Google account's answer from Drive (asked on a thread of the
-   account's own once its interval is up: ``accounts``) make the matches they name due now, first;
+3. the file events (``file_events``), the judges' mailboxes' news (``mail_watch``: IMAP IDLE) and each Google
+   account's answer from Drive (asked on a thread of the account's own once its interval is up: ``accounts``) make
+   the matches they name due now, first;
 4. each match that is due is looked at (``quiet``: its files' stamps, its gate's record, its notices; for one not
    polled yet in this host, its record alone), and the polls it needs are started by rank (changed, due, the
    rest) as the workers allow (``visit``); an idle match is looked at again an interval later, or, when file
@@ -54,6 +55,7 @@ from sheets_gm.engine.words import counted
 from sheets_gm.host.accounts import Accounts, AccountWatcher, Touched, account_of, config_keys
 from sheets_gm.host.discovery import FolderWalk, Found, looks_like_match, ruleset_named
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
+from sheets_gm.host.mail_watch import MailWatch
 from sheets_gm.host.quiet import (
     CHANGED,
     DUE,
@@ -331,6 +333,7 @@ class Host:
         self._asking: dict[str, datetime] = {}  # the accounts whose question to Drive is under way, since when
         self._said_late: set[str] = set()  # the accounts said to be late with it
         self._stop: Waiter = Stop()  # what ``run`` waits on: once set, no poll starts
+        self.mail = MailWatch(lambda: self._stop.wake())  # the judges' mailboxes, each watched with IMAP IDLE
         # What a pass looks at, without a pass over every match: the moments matches fall due (a heap; an entry
         # whose match was planned again since is left behind and skipped), the matches an event or Drive named
         # (looked at first), those a look found needing a poll that wait for a worker (not looked at again), those
@@ -354,6 +357,7 @@ class Host:
         self._take_outcomes(now)
         self._stop_overdue(now)
         self._take_events(now)
+        self._take_mail(now)
         self._ask_drive(now)
         self._check_failing(now)
         self._look_at(self._due(now, moments=self.searched_at is not None), now)  # the first search first
@@ -394,6 +398,7 @@ class Host:
             self.say(f"{counted(len(hung), 'poll')} cannot be stopped in this pool: waiting for "
                      f"{'them' if len(hung) != 1 else 'it'} to end (each holds its match's lock until then).")
         self.executor.shutdown(wait=True, cancel_futures=True)
+        self.mail.stop()
         now = self.clock()
         self._take_outcomes(now)
         for hosted in self.matches.values():
@@ -516,6 +521,7 @@ class Host:
         hosted = self.matches.pop(path)
         self._touched.discard(path)
         self._left.add(hosted.shown)
+        self.mail.drop(path)
         self._urgent.pop(path, None)
         self._waiting.pop(path, None)
         self._failing.discard(path)
@@ -619,6 +625,21 @@ class Host:
                         hosted.stirred = True
                     else:
                         self._hurry(hosted, now, CHANGED)
+
+    def _take_mail(self, now: datetime) -> None:
+        """A judge's mailbox told of a new mail (``mail_watch``): its matches are looked at now, as a file event has
+        them looked at; what the watches have to say is said."""
+        woken, said = self.mail.take()
+        for line in said:
+            self.say(line)
+        for path in woken:
+            hosted = self.matches.get(path)
+            if hosted is None or hosted.failures:
+                continue
+            if hosted.running:
+                hosted.stirred = True
+            else:
+                self._hurry(hosted, now, CHANGED)
 
     def _learn_quiet(self, hosted: Hosted) -> bool:
         """Whether the match may be looked at seldom: a local one whose files the events cover (noted by folder),
@@ -762,6 +783,7 @@ class Host:
         hosted.looked_at = now
         if outcome.config is not None:
             hosted.config = outcome.config
+            self.mail.follow(hosted.path, outcome.config)
         if outcome.account or outcome.done not in (Done.FAILED, Done.HELD, Done.UNAVAILABLE):
             if hosted.account and outcome.account != hosted.account:  # its config names another account now
                 old = self._watcher(hosted)

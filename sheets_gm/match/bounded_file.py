@@ -9,6 +9,10 @@ import os
 import stat
 from pathlib import Path
 
+#: The largest config file read (a match config is a few kilobytes; anything far larger is not one): the config's
+#: load and the idle decision's look at its [mailbox] (``running.mail_check``) alike.
+MAX_CONFIG_BYTES = 1_000_000
+
 
 class FileRefused(Exception):
     """A file not read: the message names it and why (the caller says what it should be)."""

@@ -32,6 +32,10 @@ file are relative to the file's own folder. Example::
     [notify.chat]
     style = "discord"
     url_env = "SHEETS_GM_WEBHOOK"
+    [mailbox]                      # optional: the judge's mailbox (IMAP), read at every poll (match.mailbox_settings)
+    host = "imap.example.org"
+    user = "judge@example.org"
+    password_env = "SHEETS_GM_MAILBOX_PASSWORD"
 """
 
 from __future__ import annotations
@@ -48,7 +52,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sheets_gm.engine.name_rule import NAME_RULE, name_problem
-from sheets_gm.match.bounded_file import FileRefused, check_bounded, read_bounded
+from sheets_gm.match.bounded_file import MAX_CONFIG_BYTES, FileRefused, check_bounded, read_bounded
+from sheets_gm.match.mailbox_settings import MailboxSettings, parse_mailbox
 from sheets_gm.match.notify_settings import NotifySettings, parse_notify
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
 from sheets_gm.match.seat_roster import MAX_ROSTER_BYTES, ROSTER_ACCEPTED
@@ -120,6 +125,7 @@ class _ConfigFile(_Strict):
     bots: dict[str, str] = Field(default_factory=dict)
     sync: SyncSection = SyncSection()
     notify: dict[str, Any] = Field(default_factory=dict)  # checked by match.notify_settings, a line per bad option
+    mailbox: dict[str, Any] = Field(default_factory=dict)  # checked by match.mailbox_settings, a line per bad option
 
 
 class _SheetsAndAccount(BaseModel):
@@ -158,6 +164,8 @@ class MatchConfig:
     notify_problems: tuple[str, ...] = ()  # a line per bad option of [notify]: notices are off until mended
     web: Path | None = None  # the match page's folder (``[sheets] web``); None: no page
     web_url: str = ""  # where players open the page (``[sheets] web_url``), for the notices' link; '' unknown
+    mailbox: MailboxSettings | None = None  # the judge's mailbox; None: none (no [mailbox], or one with problems)
+    mailbox_problems: tuple[str, ...] = ()  # a line per bad option of [mailbox]: the mailbox is unread until mended
 
     @property
     def folder(self) -> Path:
@@ -256,8 +264,6 @@ def toml_key(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
 
 
-#: The largest config file read (a match config is a few kilobytes; anything far larger is not one).
-MAX_CONFIG_BYTES = 1_000_000
 #: The deepest nesting of tables and arrays a config may have (a real one nests three deep).
 MAX_CONFIG_DEPTH = 20
 
@@ -341,6 +347,7 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
                           f"({data.sync.interval})")
     named = _spreadsheets(data.sheets, google, path, seats)
     notify, notify_problems = parse_notify(data.notify, where=str(path), folder=folder, seats=seats)
+    mailbox, mailbox_problems = parse_mailbox(data.mailbox, where=str(path), folder=folder)
     return MatchConfig(
         path=path,
         ruleset=data.ruleset.strip().lower(),
@@ -366,6 +373,8 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         notify_problems=tuple(notify_problems),
         web=_optional_path(folder, data.sheets.web.strip() or None),
         web_url=_web_url(path, data.sheets.web_url),
+        mailbox=mailbox,
+        mailbox_problems=tuple(mailbox_problems),
     )
 
 

@@ -28,7 +28,6 @@ a file. Every bad option gets a line of its own naming what is wrong and what is
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -38,7 +37,17 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sheets_gm.match.env_file import EnvFileError, env_files_of, read_env_file
+from sheets_gm.match.config_tables import (
+    DEFAULT_TIMEOUT,
+    Problems,
+    SecretSource,
+    read_ca_file,
+    read_port,
+    read_secret,
+    read_text,
+    read_timeout,
+)
+from sheets_gm.match.env_file import env_files_of
 
 
 class NoticeKind(StrEnum):
@@ -54,8 +63,6 @@ class NoticeKind(StrEnum):
 
 #: The kinds a GM may choose in ``send`` (the test notice is doctor's alone).
 SENDABLE = tuple(k for k in NoticeKind if k is not NoticeKind.TEST)
-#: Seconds a channel waits for its server by default before the notice waits for the next poll.
-DEFAULT_TIMEOUT = 10.0
 
 
 class Security(StrEnum):
@@ -74,66 +81,6 @@ class ChatStyle(StrEnum):
 
 #: The longest message each chat style takes (a longer notice goes as several posts).
 CHAT_LIMITS = {ChatStyle.DISCORD: 2000, ChatStyle.SLACK: 3500}
-
-
-class SecretError(ValueError):
-    """A secret that cannot be read: the environment variable unset, the file missing; names where to put it."""
-
-
-@dataclass(frozen=True, slots=True)
-class SecretSource:
-    """Where a secret is read when it is needed, never before: an environment variable or a file."""
-
-    env: str = ""
-    file: Path | None = None
-    env_files: tuple[Path, ...] = ()  # read for ``env`` when the process's environment lacks it (``match.env_file``)
-
-    def describe(self) -> str:
-        """``the environment variable SHEETS_GM_SMTP_PASSWORD`` or ``the file /home/gm/.smtp``."""
-        return f"the environment variable {self.env}" if self.env else f"the file {self.file}"
-
-    def read(self, what: str) -> str:
-        """The secret, stripped of surrounding white space; SecretError naming the source when it is not there."""
-        if self.env:
-            value = os.environ.get(self.env, "").strip() or self._from_files()
-            if not value:
-                where = " or ".join(str(p) for p in self.env_files) or "the environment"
-                raise SecretError(f"{what}: the environment variable {self.env} is not set, here or in {where} (write "
-                                  f"{self.env}=… in the host's environment file, read by cron, serve and every "
-                                  "command alike; or name a file with the _file key)")
-            return value
-        assert self.file is not None
-        try:
-            value = self.file.read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            raise SecretError(f"{what}: the file {self.file} cannot be read ({exc.strerror or exc})") from None
-        if not value:
-            raise SecretError(f"{what}: the file {self.file} is empty")
-        return value
-
-    def _from_files(self) -> str:
-        """``env``'s value in the first of ``env_files`` that sets it ('' when none does); SecretError naming a file
-        that cannot be read or a line of it that is no ``NAME=value``."""
-        for path in self.env_files:
-            if not path.exists():
-                continue
-            try:
-                value = read_env_file(path).get(self.env, "").strip()
-            except EnvFileError as exc:
-                raise SecretError(str(exc)) from None
-            if value:
-                return value
-        return ""
-
-    def exposed(self) -> str:
-        """Why a secret file is readable by others than its owner ('' when it is not, or is no file)."""
-        if self.file is None:
-            return ""
-        try:
-            mode = self.file.stat().st_mode & 0o777
-        except OSError:
-            return ""
-        return f"{self.file} can be read by others than you (mode {mode:o})" if mode & 0o077 else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,36 +170,6 @@ def parse_lead(value: Any) -> timedelta | None:
     return lead or None
 
 
-def _path(folder: Path, value: str) -> Path:
-    path = Path(value).expanduser()
-    return path if path.is_absolute() else folder / path
-
-
-class _Problems:
-    """The lines naming each bad option of ``[notify]``."""
-
-    def __init__(self, where: str) -> None:
-        self.where = where
-        self.lines: list[str] = []
-
-    def add(self, table: str, key: str, text: str) -> None:
-        self.lines.append(f"{self.where} [{table}] {key}: {text}")
-
-    def unknown(self, table: str, raw: Mapping[str, Any], accepted: Sequence[str], secret: str = "",
-                tempting: Sequence[str] = ()) -> None:
-        """A line per key of ``raw`` not ``accepted``; one of the ``tempting`` names of the ``secret`` (a password
-        typed into the config) is told where the secret goes instead."""
-        for key in raw:
-            if key in accepted:
-                continue
-            if key in tempting:
-                self.add(table, key, f"the {secret} is never kept in the config (a config is copied, shared and "
-                                     f"exported): name an environment variable that holds it with {secret}_env, or "
-                                     f"a file only you can read with {secret}_file")
-            else:
-                self.add(table, key, f"unknown key; the keys accepted there are {', '.join(accepted)}")
-
-
 def parse_notify(raw: Any, *, where: str, folder: Path, seats: Sequence[str]) -> tuple[NotifySettings | None,
                                                                                      list[str]]:
     """The ``[notify]`` table ``raw`` read, and a line per bad option (then the settings are None). An empty or
@@ -260,7 +177,7 @@ def parse_notify(raw: Any, *, where: str, folder: Path, seats: Sequence[str]) ->
     paths start, ``seats`` the match's seats (``timezones`` may name no other)."""
     if raw in (None, {}):
         return None, []
-    problems = _Problems(where)
+    problems = Problems(where)
     if not isinstance(raw, Mapping):
         return None, [f"{where} notify: it is a table ([notify]), not {raw!r}"]
     problems.unknown("notify", raw, _TOP)
@@ -282,13 +199,13 @@ def parse_notify(raw: Any, *, where: str, folder: Path, seats: Sequence[str]) ->
         return None, problems.lines
     files = env_files_of(Path(where))  # a variable the process lacks: the match's file, then the host's
     if email is not None and email.password is not None:
-        email = replace(email, password=replace(email.password, env_files=files))
+        email = replace(email, password=email.password.with_env_files(files))
     if chat is not None:
-        chat = replace(chat, url=replace(chat.url, env_files=files))
+        chat = replace(chat, url=chat.url.with_env_files(files))
     return NotifySettings(kinds, lead, zones, email, chat), []
 
 
-def _kinds(value: Any, problems: _Problems) -> frozenset[NoticeKind]:
+def _kinds(value: Any, problems: Problems) -> frozenset[NoticeKind]:
     accepted = ", ".join(f'"{k.value}"' for k in SENDABLE)
     if value is None:
         return frozenset(SENDABLE)
@@ -308,7 +225,7 @@ def _kinds(value: Any, problems: _Problems) -> frozenset[NoticeKind]:
     return frozenset(kinds)
 
 
-def _zones(value: Any, seats: Sequence[str], problems: _Problems) -> dict[str, str]:
+def _zones(value: Any, seats: Sequence[str], problems: Problems) -> dict[str, str]:
     if not isinstance(value, Mapping):
         problems.add("notify", "timezones", f"{value!r} is not a table; write {{ Ann = \"America/New_York\" }}, a "
                                             "seat and its IANA time zone each")
@@ -332,74 +249,20 @@ def _zones(value: Any, seats: Sequence[str], problems: _Problems) -> dict[str, s
     return zones
 
 
-def _timeout(table: str, raw: Mapping[str, Any], problems: _Problems) -> float:
-    value = raw.get("timeout", DEFAULT_TIMEOUT)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 120:
-        problems.add(table, "timeout", f"{value!r} is not a number of seconds from more than 0 to 120 (the default "
-                                       f"is {DEFAULT_TIMEOUT:g}: a poll never waits long for a server)")
-        return DEFAULT_TIMEOUT
-    return float(value)
-
-
-def _secret(table: str, raw: Mapping[str, Any], name: str, folder: Path, problems: _Problems,
-            required: bool) -> SecretSource | None:
-    env, file = raw.get(f"{name}_env"), raw.get(f"{name}_file")
-    if env is not None and file is not None:
-        problems.add(table, f"{name}_env", f"give {name}_env or {name}_file, not both")
-        return None
-    if env is not None:
-        if not isinstance(env, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", env):
-            problems.add(table, f"{name}_env", f"{env!r} is not the name of an environment variable (letters, digits "
-                                               "and _, e.g. \"SHEETS_GM_SMTP_PASSWORD\")")
-            return None
-        return SecretSource(env=env)
-    if file is not None:
-        if not isinstance(file, str) or not file.strip():
-            problems.add(table, f"{name}_file", f"{file!r} is not a file name")
-            return None
-        return SecretSource(file=_path(folder, file.strip()))
-    if required:
-        problems.add(table, f"{name}_env", f"missing: name the environment variable that holds the {name} "
-                                           f"({name}_env), or a file only you can read that holds it ({name}_file)")
-    return None
-
-
-def _text(table: str, raw: Mapping[str, Any], key: str, problems: _Problems, what: str) -> str:
-    value = raw.get(key)
-    if not isinstance(value, str) or not value.strip():
-        problems.add(table, key, f"missing: {what}" if value is None else f"{value!r} is not {what}")
-        return ""
-    return value.strip()
-
-
-def _channel_table(key: str, value: Any, accepted: Sequence[str], secret: str, aliases: tuple[str, ...],
-                   problems: _Problems) -> Mapping[str, Any] | None:
-    """The ``[notify.KEY]`` table as written, its unknown keys said (``problems.unknown``); None, said, if it is not a
-    table."""
-    if not isinstance(value, Mapping):
-        problems.add("notify", key, f"{value!r} is not a table; write a [notify.{key}] table")
-        return None
-    problems.unknown(f"notify.{key}", value, accepted, secret, aliases)
-    return value
-
-
-def _email(value: Any, folder: Path, problems: _Problems) -> EmailSettings | None:
+def _email(value: Any, folder: Path, problems: Problems) -> EmailSettings | None:
     table = "notify.email"
-    raw = _channel_table("email", value, _EMAIL, "password", ("password", "pass", "smtp_password"), problems)
+    raw = problems.table(table, value, _EMAIL, "password", ("password", "pass", "smtp_password"))
     if raw is None:
         return None
-    host = _text(table, raw, "host", problems, "the mail server's name, e.g. \"smtp.example.org\"")
+    host = read_text(table, raw, "host", problems, "the mail server's name, e.g. \"smtp.example.org\"")
     try:
         security = Security(str(raw.get("security", "starttls")).strip().lower())
     except ValueError:
         problems.add(table, "security", f"{raw['security']!r} is not accepted; write \"starttls\" (port 587) or "
                                         "\"tls\" (implicit TLS, port 465): mail is never sent unencrypted")
         security = Security.STARTTLS
-    port = raw.get("port", 465 if security is Security.TLS else 587)
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
-        problems.add(table, "port", f"{port!r} is not a port; give a whole number from 1 to 65535 (587 for "
-                                    "starttls, 465 for tls)")
-    sender = _text(table, raw, "sender", problems, "the address notices come from, e.g. \"GM <gm@example.org>\"")
+    port = read_port(table, raw, 465 if security is Security.TLS else 587, problems, "587 for starttls, 465 for tls")
+    sender = read_text(table, raw, "sender", problems, "the address notices come from, e.g. \"GM <gm@example.org>\"")
     if sender and not _ADDRESS.match(re.sub(r"^.*<([^>]*)>\s*$", r"\1", sender)):
         problems.add(table, "sender", f"{sender!r} is not an e-mail address; write \"gm@example.org\" or "
                                       "\"Name <gm@example.org>\"")
@@ -407,27 +270,19 @@ def _email(value: Any, folder: Path, problems: _Problems) -> EmailSettings | Non
     if not isinstance(user, str):
         problems.add(table, "user", f"{user!r} is not a login name; write the account's name as text")
         user = ""
-    password = _secret(table, raw, "password", folder, problems, required=bool(user))
+    password = read_secret(table, raw, "password", folder, problems, required=bool(user))
     if password is not None and not user:
         problems.add(table, "user", "missing: a password is given, so name the account it logs in (user)")
-    ca_file = raw.get("ca_file")
-    ca: Path | None = None
-    if ca_file is not None:
-        if not isinstance(ca_file, str) or not _path(folder, ca_file).is_file():
-            problems.add(table, "ca_file", f"{ca_file!r} is not a file; name a PEM file of the certificates to "
-                                           "trust (for a server whose certificate no public authority signed)")
-        else:
-            ca = _path(folder, ca_file)
-    timeout = _timeout(table, raw, problems)
+    ca = read_ca_file(table, raw, folder, problems)
+    timeout = read_timeout(table, raw, problems)
     if not host or not sender:
         return None
-    return EmailSettings(host, int(port) if isinstance(port, int) else 587, security, sender, user.strip(), password,
-                         ca, timeout)
+    return EmailSettings(host, port, security, sender, user.strip(), password, ca, timeout)
 
 
-def _chat(value: Any, folder: Path, problems: _Problems) -> ChatSettings | None:
+def _chat(value: Any, folder: Path, problems: Problems) -> ChatSettings | None:
     table = "notify.chat"
-    raw = _channel_table("chat", value, _CHAT, "url", ("url", "webhook", "webhook_url"), problems)
+    raw = problems.table(table, value, _CHAT, "url", ("url", "webhook", "webhook_url"))
     if raw is None:
         return None
     accepted = ", ".join(f'"{s.value}"' for s in ChatStyle)
@@ -437,6 +292,6 @@ def _chat(value: Any, folder: Path, problems: _Problems) -> ChatSettings | None:
         problems.add(table, "style", (f"{raw['style']!r} is not a webhook style" if "style" in raw else "missing") +
                      f"; write one of {accepted} (Slack's also serves Mattermost and Rocket.Chat)")
         style = ChatStyle.DISCORD
-    url = _secret(table, raw, "url", folder, problems, required=True)
-    timeout = _timeout(table, raw, problems)
+    url = read_secret(table, raw, "url", folder, problems, required=True)
+    timeout = read_timeout(table, raw, problems)
     return None if url is None else ChatSettings(style, url, timeout)

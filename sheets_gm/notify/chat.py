@@ -38,7 +38,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
 
-from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, SecretError
+from sheets_gm.match.config_tables import SecretError
+from sheets_gm.match.notify_settings import ChatSettings, ChatStyle
 from sheets_gm.notify.channel import SendError
 from sheets_gm.notify.outbox import Letter
 from sheets_gm.notify.redact import redact

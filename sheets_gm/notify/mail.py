@@ -24,7 +24,8 @@ from email.utils import format_datetime, parseaddr
 from types import TracebackType
 from urllib.parse import quote
 
-from sheets_gm.match.notify_settings import EmailSettings, SecretError, Security
+from sheets_gm.match.config_tables import SecretError
+from sheets_gm.match.notify_settings import EmailSettings, Security
 from sheets_gm.notify.channel import SendError
 from sheets_gm.notify.outbox import Letter
 

@@ -313,6 +313,7 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     replaces = [f"This replaces the result of {window.label} told before the GM took it back (undo"
                 + (f": {rules.undo_reason}" if rules.undo_reason else "") + ")."] if again else []
     summary = _channel_summary(_key(record, done, NoticeKind.RESOLVED, CHANNEL), head, public,
+                               facts.adapter.news_first(public),
                                [p for p in posts if p.audience is None], status, rules)
     out = [replace(summary, body="\n".join([*replaces, summary.body]), deadline=record.deadline)]
     if NoticeKind.RESOLVED not in rules.kinds and out[0].attachment:  # the posts without the report: still told
@@ -339,12 +340,13 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     return out
 
 
-def _channel_summary(key: str, head: str, public: Sequence[Event], posts: Sequence[Post], status: str,
-                     rules: NoticeRules) -> Notice:
-    """The channel's notice of a resolution: short enough to read (``CHANNEL_LINES`` of the public report, each
-    public post by its title and length), where the match stands and where the board is; the whole report and the
-    posts in full attached (``Notice.attachment``) when there is more than it shows."""
-    shown = _lines(public[:CHANNEL_LINES]) or ["  · nothing that everyone may read"]
+def _channel_summary(key: str, head: str, public: Sequence[Event], first: Sequence[Event], posts: Sequence[Post],
+                     status: str, rules: NoticeRules) -> Notice:
+    """The channel's notice of a resolution: short enough to read (``CHANNEL_LINES`` of the public report, from
+    ``first``: the same lines in the order the game quotes them, what a reader wants first at the top; each public
+    post by its title and length), where the match stands and where the board is; the whole report in the Log's
+    order and the posts in full attached (``Notice.attachment``) when there is more than it shows."""
+    shown = _lines(first[:CHANNEL_LINES]) or ["  · nothing that everyone may read"]
     more = len(public) - CHANNEL_LINES
     lines = ["What happened (the public log):", *shown]
     if more > 0:

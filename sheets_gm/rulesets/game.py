@@ -11,6 +11,7 @@ everything the layers above ask of a game, so none of them probes a class for wh
 - ``gm``: the GM's ``adjust`` options and the events they make (applied by ``Ruleset.apply_gm_event``);
 - ``legacy``: how to read what an earlier version of the game wrote (``rulesets.parts.legacy``, applied by
   ``sync.life.legacy``);
+- ``mail``: how it reads mail to the judge (``rulesets.parts.mail.MailPart``), carried out by ``running.mailroom``;
 - ``commands``: the game's own tools, ``sheets-gm <name> TOOL``, as data the command layer mounts;
 - ``tests``: what the project's shared tests need of the game (``SharedTests``: house rules that end a match soon,
   the windows to play before a seat's secrets can differ), with defaults that fit a plain game.
@@ -32,6 +33,7 @@ from sheets_gm.engine.ruleset import BotKind, GmOption, Roster, Ruleset, Ruleset
 if TYPE_CHECKING:  # the parts' protocols, for their types only: a command loads only the parts it uses
     from sheets_gm.rulesets.parts.figures import MatchTally, SimulationSpec
     from sheets_gm.rulesets.parts.legacy import LegacyUpgrades
+    from sheets_gm.rulesets.parts.mail import MailPart
     from sheets_gm.rulesets.parts.scenario import ScenarioCodec
     from sheets_gm.sheets.adapter import SheetAdapter
 
@@ -121,6 +123,7 @@ class Game(Generic[RulesT]):
     simulation: Simulation[RulesT] | None = None
     gm: GmPart | None = None
     legacy: LegacyUpgrades | None = None
+    mail: MailPart | None = None
     commands: tuple[GameCommand, ...] = ()
     tests: SharedTests = field(default_factory=SharedTests)
 

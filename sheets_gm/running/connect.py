@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -63,6 +65,9 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
     command does with Google (``google_client``); ``client``: one already signed in to the match's account
     (``serve`` keeps one per account), else one is signed in now."""
     files = match_files(config)  # every path resolved: two roles on one file refused, nothing opened
+    shared = _SHARED.get()
+    if shared is not None and config.path in shared:
+        return shared[config.path]
     opened: dict[str, SheetBackend] = {}
     make: Callable[[str, str], SheetBackend]
     if config.backend is BackendKind.LOCAL:
@@ -92,8 +97,27 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
     engine = backend(config.engine, "engine")
     orders = tuple(backend(where, f"orders {seat}") for seat, where in zip(config.seats, config.orders, strict=True))
     judge = backend(config.judge, "judge") if config.judge else None
-    return MatchSheets(config.seats, board, engine, orders, judge, shlex.quote(config.path.name),
-                       journal_path(config.path))
+    sheets = MatchSheets(config.seats, board, engine, orders, judge, shlex.quote(config.path.name),
+                         journal_path(config.path))
+    if shared is not None:
+        shared[config.path] = sheets
+    return sheets
+
+
+#: The match sheets opened within ``sharing_sheets``, by config path: the same backends (and their workbooks as last
+#: read) for every opening of one match there.
+_SHARED: ContextVar[dict[Path, MatchSheets] | None] = ContextVar("shared_sheets", default=None)
+
+
+@contextmanager
+def sharing_sheets() -> Iterator[None]:
+    """Within it, ``open_match_sheets`` opens each match once and hands every later caller the same backends: a poll
+    with its judge's mail (``running.mailroom``) reads each workbook once where both would read it."""
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
 
 
 def tidy_local_workbooks(sheets: MatchSheets, *, writes: bool = True) -> list[str]:

@@ -69,3 +69,30 @@ def exposed_mode(path: Path) -> str:
     if not mode & 0o077:
         return ""
     return stat.filemode(mode)[1:]
+
+
+def append_private(path: Path, data: bytes) -> None:
+    """Add ``data`` at the end of ``path`` and make it durable before returning (fsync'ed; a file new here is made
+    0600 in a 0700 folder, its name made durable too): a record written before what it announces, which a crash
+    right after must not lose. OSError when it cannot be written."""
+    new = not path.exists()
+    if new:
+        private_folder(path.parent)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0), PRIVATE_FILE)
+    try:
+        if new:
+            with contextlib.suppress(OSError):
+                os.fchmod(fd, PRIVATE_FILE)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if new and os.name != "nt":
+        with contextlib.suppress(OSError):
+            folder = os.open(path.parent, os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)

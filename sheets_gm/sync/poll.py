@@ -101,6 +101,7 @@ from sheets_gm.sync.rows.fates import (
     game_notes,
     in_table,
     kept_feedback,
+    open_file_waits,
     over_feedback,
     routed,
     row_feedback,
@@ -456,7 +457,8 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
         drawn = drawn_again_writes(sheets, read if change is None else replace(read, record=change.before_record),
                                    batch)
         report.drawn_again = drawn.where
-        _feedback_writes(sheets, read, window, idle_answer, batch, report, copies, history, drawn)
+        _feedback_writes(sheets, read, window, idle_answer, batch, report, copies, history, drawn,
+                         held_open=held is not None)
         if change is not None and held is None:  # the record keeps the schedule with the deadline: engine last
             changed = change_writes(batch, sheets, read.tabs, read.adapter, change, resolving=False)
             batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, changed))
@@ -631,10 +633,13 @@ def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str,
 
 def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answer: _Answer, batch: WriteBatch,
                      report: WindowReport, copies: Mapping[str, OlderCopy] | None = None,
-                     history: History | None = None, drawn: DrawnAgain | None = None) -> None:
-    """Feedback cells whose text changed; rows stamped for another window set aside (a copy in the archive) and
-    cleared. A row typed ahead, in a table its seat does not write in now, stays as typed and says so. A file saved
-    from an older copy (``copies``, with the engine's ``history`` rows since) is drawn again whole first."""
+                     history: History | None = None, drawn: DrawnAgain | None = None, *,
+                     held_open: bool = False) -> None:
+    """Feedback cells whose text changed (``held_open``: the window was due, but a workbook is open in an office
+    program, which the seat rows of those who ticked Go or Ready say); rows stamped for another window set aside (a
+    copy in the archive) and cleared. A row typed ahead, in a table its seat does not write in now, stays as typed
+    and says so. A file saved from an older copy (``copies``, with the engine's ``history`` rows since) is drawn
+    again whole first."""
     outcome_text = ""
     go_idle = window.stepwise and any(i.go for i in answer.inputs.values())
     copies = copies or {}
@@ -674,7 +679,9 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                     [v for v in verdicts if v.subject == row.subject and in_table(read.adapter, v, row.table)]
                 if spec.rows == SEAT_ROWS:  # the seat row also says what no other row does
                     mine += [v for v in verdicts if v.subject not in subjects]
-                go = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
+                box = "Go" if seat_input.go else "Ready" if seat_input.ready else ""
+                go = "" if spec.rows != SEAT_ROWS else open_file_waits(box) if held_open and box else \
+                    GO_NOTHING if seat_input.go and go_idle else ""
                 extra = " · ".join(p for p in (game_notes(seat_input, row.subject), go) if p)
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
                                     seat_read.note(row) or ahead.get((row.table, row.subject), ""),

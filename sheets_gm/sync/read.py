@@ -460,6 +460,15 @@ def _read_every_spreadsheet(sheets: MatchSheets, ruleset_class: type[AnyRuleset]
     return batch, log_from
 
 
+def read_record(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRecord:
+    """The match's record alone, from one read of the engine tab (what a reader of the state needs, no seat's rows:
+    the mail of a poll that types nothing); checked as ``read_match`` checks it."""
+    spec = sheet_spec(ruleset_class.traits.name)
+    engine_range = engine_read_range(spec.tabs.engine)
+    (grid,) = sheets.engine.read([engine_range])
+    return _engine_record(sheets, ruleset_class, spec, grid)
+
+
 def _engine_record(sheets: MatchSheets, ruleset_class: type[AnyRuleset], spec: SheetSpec,
                    engine_grid: Grid) -> MatchRecord:
     """The match's record in the engine tab as read (``engine_grid``), refused when the engine tab is of an older

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, EmailSettings, SecretSource, Security
+from sheets_gm.match.config_tables import SecretSource
+from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, EmailSettings, Security
 from sheets_gm.notify.channel import SendError
 from sheets_gm.notify.chat import ChatHook, chat_parts
 from sheets_gm.notify.mail import MailSession

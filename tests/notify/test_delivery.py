@@ -20,8 +20,9 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.config_tables import SecretSource
 from sheets_gm.match.env_file import env_file_path
-from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, NoticeKind, NotifySettings, SecretSource
+from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, NoticeKind, NotifySettings
 from sheets_gm.notify.announce import letters_of
 from sheets_gm.notify.chat import ChatHook
 from sheets_gm.notify.notices import CHANNEL, CHANNEL_LINES, Notice

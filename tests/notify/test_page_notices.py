@@ -15,7 +15,8 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, NoticeKind, NotifySettings, SecretSource
+from sheets_gm.match.config_tables import SecretSource
+from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, NoticeKind, NotifySettings
 from sheets_gm.notify.announce import letters_of, page_line
 from sheets_gm.notify.notices import CHANNEL, Notice
 from sheets_gm.notify.outbox import Outbox

@@ -10,6 +10,7 @@ from sheets_gm.rulesets.coalition.bots import CoalitionBot
 from sheets_gm.rulesets.coalition.engine import CoalitionRuleset
 from sheets_gm.rulesets.coalition.figures import CoalitionTally, simulation_spec
 from sheets_gm.rulesets.coalition.gm import OPTIONS, events_from_options
+from sheets_gm.rulesets.coalition.mail.filing import CoalitionMail
 from sheets_gm.rulesets.coalition.scenario import CoalitionScenarioCodec
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
 from sheets_gm.rulesets.game import Game, GmPart, SharedTests, Simulation
@@ -38,5 +39,6 @@ GAME = Game(
                           tally=lambda r, start: CoalitionTally(start)),
     gm=GmPart(OPTIONS, events_from_options,
               '--vp coalition=120 --reason "judge ruling on the raid"'),
+    mail=CoalitionMail(),
     tests=SharedTests(short={"max_turns": 3}, ending=lambda _state, seats, n: ("concede", seats[n % 2])),
 )

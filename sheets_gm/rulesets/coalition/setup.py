@@ -27,7 +27,7 @@ _PT = re.compile(r"^(\d+)/(\d+)$")
 _COLOURLESS = {"colourless", "colorless", "artifact", "eldrazi"}
 MAX_UNIQUE = 6
 ROSTER_KEYS = ("name", "side", "rank", "at", "units", "factions", "primary", "creatures", "legend", "player",
-               "guards")
+               "guards", "leader")
 
 
 class RosterError(ValueError):

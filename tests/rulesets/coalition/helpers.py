@@ -52,22 +52,27 @@ def dice(pins: dict[str, object] | None = None) -> TurnDice:
     return TurnDice(b"unit", 3, pins, die_sides=None)  # type: ignore[arg-type]
 
 
+ROSTER_COLUMNS = ("name", "side", "rank", "at", "units", "factions", "primary")
+
+
 def local_match(folder: Path, armies: Iterable[Sequence[object]], seed: bytes,
-                now: datetime) -> tuple[MatchConfig, MatchSheets]:
-    """A match of ``armies`` (rows of the roster file: name, side, rank, at, units, factions, primary) on local
-    workbooks in ``folder``, created as ``init`` creates it from the template's config: made once per process for
-    the same armies, seed and time, each caller a copy of its folder."""
+                now: datetime, columns: Sequence[str] = ROSTER_COLUMNS) -> tuple[MatchConfig, MatchSheets]:
+    """A match of ``armies`` (rows of the roster file: name, side, rank, at, units, factions, primary, then any
+    further ``columns``) on local workbooks in ``folder``, created as ``init`` creates it from the template's config:
+    made once per process for the same armies, seed and time, each caller a copy of its folder."""
     rows = tuple(tuple(row) for row in armies)
-    made_into(folder, ("coalition", rows, seed, now), lambda into: _init_local_match(into, rows, seed, now))
+    made_into(folder, ("coalition", rows, seed, now, tuple(columns)),
+              lambda into: _init_local_match(into, rows, seed, now, columns))
     config = load_config(folder / "match.toml")
     return config, open_match_sheets(config)
 
 
-def _init_local_match(folder: Path, armies: Iterable[Sequence[object]], seed: bytes, now: datetime) -> None:
+def _init_local_match(folder: Path, armies: Iterable[Sequence[object]], seed: bytes, now: datetime,
+                      columns: Sequence[str] = ROSTER_COLUMNS) -> None:
     """``local_match``'s match, made by ``init`` in ``folder``."""
     with (folder / "armies.csv").open("w", newline="", encoding="utf-8") as f:
         out = csv.writer(f)
-        out.writerow(["name", "side", "rank", "at", "units", "factions", "primary"])
+        out.writerow(list(columns))
         out.writerows(armies)
     text = (TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8")
     (folder / "match.toml").write_text(text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1),

@@ -1,0 +1,102 @@
+"""A poll's one call to the judge's mailbox: the mail to file now (``new_mail``), and the flags set on mail filed
+(``mark_handled``).
+
+``new_mail`` asks the folder's UIDNEXT and UIDVALIDITY first (STATUS: one round trip). When they say nothing
+arrived since the last UID the ledger knows and nothing waits to be filed again, it returns at once: an idle poll
+never opens the folder, searches it or downloads anything. Otherwise it reads, in UID order, the mail after that
+UID (or, the first time and after a UIDVALIDITY change, every mail not flagged handled, known ones left out by
+their Message-ID) and the mail begun and not finished (a poll cut while filing it), and hands them over.
+
+The caller files each mail in the order given: ``ledger.begin(mail)``, its filing's writes (idempotent),
+``ledger.finish(mail, ...)``; then ``mark_handled`` flags them on the server. A poll cut anywhere hands the mail
+begun and not finished back to the next poll; a finished one is never handed back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from imapclient import IMAPClient
+
+from sheets_gm.mailbox import client as imap
+from sheets_gm.mailbox.errors import stopped
+from sheets_gm.mailbox.ledger import MailLedger
+from sheets_gm.mailbox.message import Mail, read_mail
+from sheets_gm.mailbox.status import folder_status, news
+from sheets_gm.match.mailbox_settings import MailboxSettings
+
+#: What the ledger says of a mail begun that the mailbox no longer holds when it is to be filed again.
+GONE = "gone from the mailbox before it could be filed again (deleted or moved by hand): it was not read"
+
+
+def new_mail(settings: MailboxSettings, ledger: MailLedger, *, own_addresses: Collection[str] = ()) -> list[Mail]:
+    """The mail to file now, in UID order (see the module notes); [] after one STATUS when nothing is new.
+    ``own_addresses``: the judge's own (its mail is never answered). MailboxError, in words a GM can act on, when
+    the mailbox cannot be read (nothing is lost: the next poll reads it)."""
+    found = folder_status(settings)
+    if not news(ledger, found.uidvalidity, found.uidnext):
+        return []
+    session = imap.connect(settings)
+    try:
+        return _read(session, settings, ledger, own_addresses, found.uidnext)
+    except OSError as exc:
+        raise stopped(settings, exc) from None
+    finally:
+        imap.close(session)
+
+
+def _wanted(session: IMAPClient, ledger: MailLedger, uidvalidity: int) -> set[int]:
+    """The UIDs to read: the new ones (or every one not flagged handled, when the folder's UIDVALIDITY is not the
+    ledger's) and those of the mail begun and not finished."""
+    fresh = uidvalidity != ledger.uidvalidity
+    uids = set(imap.unhandled(session) if fresh else imap.after(session, ledger.last_uid))
+    for record in ledger.pending():
+        if record.uidvalidity == uidvalidity and not fresh:
+            uids.add(record.uid)
+        else:
+            uids.update(imap.by_message_id(session, record.message_id))
+    return uids
+
+
+def _read(session: IMAPClient, settings: MailboxSettings, ledger: MailLedger, own_addresses: Collection[str],
+          uidnext: int) -> list[Mail]:
+    """The folder opened and its mail to file read (``new_mail`` past its idle check)."""
+    uidvalidity, _keyword = imap.select(session, settings)
+    pending = ledger.pending()
+    arrivals = imap.arrivals(session, _wanted(session, ledger, uidvalidity))
+    mails: list[Mail] = []
+    taken: set[str] = set()
+    for fetched in imap.bodies(session, arrivals):
+        arrival = fetched.arrival
+        mail = read_mail(fetched.raw, uid=arrival.uid, uidvalidity=uidvalidity, received=arrival.received,
+                         size=arrival.size, own_addresses=own_addresses, cut=fetched.cut, unread=fetched.unread)
+        if ledger.finished(mail.message_id) or mail.message_id in taken:
+            ledger.skip(uidvalidity, arrival.uid, mail.message_id)  # the same mail again (a copy, a rebuilt folder)
+            continue
+        taken.add(mail.message_id)
+        mails.append(mail)
+    for record in pending:
+        if record.message_id not in taken:
+            ledger.finish(record.message_id, filed_as=record.filed_as or "gone", window=record.window, outcome=GONE)
+    if not mails:
+        ledger.seen(uidvalidity, uidnext - 1)
+    return mails
+
+
+def mark_handled(settings: MailboxSettings, mails: Sequence[Mail]) -> None:
+    """Flag the mail filed (``\\Seen`` and ``$SheetsGmRead``) on the server, so that the judge's own mail client
+    shows it read; never deleted, never moved. Mail of an older UIDVALIDITY is left (its UID names another mail
+    now). Nothing to flag: no connection. MailboxError when the server cannot be reached (the ledger, not the flag,
+    is what makes a mail handled once: nothing is read twice for a flag missing)."""
+    if not mails:
+        return
+    session = imap.connect(settings)
+    try:
+        uidvalidity, keyword = imap.select(session, settings)
+        uids = sorted({m.uid for m in mails if m.uidvalidity == uidvalidity})
+        if uids:
+            imap.flag(session, uids, keyword)
+    except OSError as exc:
+        raise stopped(settings, exc) from None
+    finally:
+        imap.close(session)

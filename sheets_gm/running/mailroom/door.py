@@ -1,0 +1,194 @@
+"""One poll's mail: read from the judge's mailbox, filed before the poll reads the sheets, answered after it.
+
+Before the poll, under the match lock as a GM's change (the gate's record forgotten: the next poll reads every
+spreadsheet): each new mail is filed by the game's mail part (``Game.mail``) and entered in the judge's record
+before its lines are typed (``typing``), so a poll cut after the write files the same cells again rather than new
+ones. Then the poll runs as ever and answers the lines as it answers pasted ones. After it, each mail's receipt
+quotes those answers and goes to its sender alone (``receipts``), and the mailbox is told the mail is handled. A
+mail never answered (``Mail.answer`` False: an automatic one, our own) is kept in the record and gets no receipt.
+With no new mail the poll runs untouched (an idle poll stays idle)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from sheets_gm.mailbox.message import Mail
+from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.match_roster import repair_roster
+from sheets_gm.notify.announce import send_due
+from sheets_gm.notify.notices import match_id
+from sheets_gm.notify.outbox import Outbox
+from sheets_gm.rulesets.parts.mail import Filing
+from sheets_gm.rulesets.registry import get_game, get_ruleset
+from sheets_gm.running.connect import open_match_sheets, sharing_sheets
+from sheets_gm.running.idle_poll import mailbox_asked
+from sheets_gm.running.mailroom.deadline import close_sealed, deadline_may_be_due
+from sheets_gm.running.mailroom.receipts import receipt_body, receipt_letter
+from sheets_gm.running.mailroom.record import MailEntry, MailRecord, mail_key
+from sheets_gm.running.mailroom.sealed_tab import draw_sealed
+from sheets_gm.running.mailroom.typing import ToType, answers, heading, type_mail
+from sheets_gm.running.run import gm_change
+from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sync.deadline import deadline_moment
+from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.read import read_match, read_record
+
+if TYPE_CHECKING:
+    import gspread
+
+T = TypeVar("T")
+
+
+class Inbox(Protocol):
+    """The judge's mailbox as the door uses it: the mail not yet handled (each begun), and its end once answered."""
+
+    def new_mail(self) -> Sequence[Mail]:
+        """The mail not handled yet (a mail begun and not finished comes back)."""
+        ...
+
+    def finish(self, mails: Sequence[Mail]) -> None:
+        """Mark ``mails`` handled (at once): they never come back."""
+        ...
+
+    def say(self, text: str) -> None:
+        """Tell the GM ``text`` with the poll's own words."""
+        ...
+
+
+def poll_with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable[[], T], *,
+                   client: gspread.Client | None = None) -> tuple[T, list[str]]:
+    """The one poll of a configured match with its judge's mailbox read (cron's and ``serve``'s alike: ``host.polls``):
+    ``poll`` alone for a match without ``[mailbox]`` or a game that reads no mail; else ``with_mail``. Returns the
+    poll's result and what the GM is told of the mailbox (a trouble, said once). ``client``: the poll's signed-in
+    Google client (``serve``'s), which the door uses too."""
+    if config.mailbox is None or get_game(config.ruleset).mail is None:
+        return poll(), [f"The judge's mailbox is not read until [mailbox] is mended: {problem}."
+                        for problem in config.mailbox_problems]
+    from sheets_gm.running.mailroom.inbox import MailboxInbox  # the IMAP client loads only for a match with mail
+    inbox = MailboxInbox(config)
+    result = with_mail(config, clock, poll, inbox, client=client)
+    inbox.close()
+    return result, inbox.said
+
+
+@dataclass
+class Filed:
+    """The mail this poll filed: the match's record it was filed against, the entries by key, the mails by key, and
+    the lines typed for each by seat."""
+
+    record: MatchRecord
+    entries: dict[str, MailEntry]
+    mails: dict[str, Mail]
+    typed: dict[str, dict[str, tuple[str, ...]]]
+
+
+def with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable[[], T],
+              inbox: Inbox | None, *, client: gspread.Client | None = None) -> T:
+    """Run ``poll`` with the mailbox's new mail filed before it and answered after it (see the module notes); the
+    door and the poll open the match's spreadsheets once between them (``sharing_sheets``)."""
+    mails = list(inbox.new_mail()) if inbox is not None else []
+    part = get_game(config.ruleset).mail
+    closing = part is not None and deadline_may_be_due(config, clock())
+    if part is None or inbox is None or not (mails or closing):
+        with mailbox_asked(config.path):  # nothing new: the poll may stay idle
+            return poll()
+    with sharing_sheets():
+        try:
+            filed = file_mails(config, mails, clock(), client=client) if mails else None
+            if closing:
+                close_sealed(config, part, clock(), client=client)
+        except SheetError as exc:  # the mail waits, begun, for the next poll; the poll goes on without it
+            inbox.say(f"The judge's mail waits for the next poll: {exc}")
+            return poll()
+        result = poll()
+        if filed is not None:
+            answer_mails(config, filed, clock, client=client)
+    inbox.finish(mails)
+    send_due(config, clock)
+    return result
+
+
+def _entry(mail: Mail, key: str, filing: Filing | None, window: str) -> MailEntry:
+    unread = mail.refused or ("" if filing is None else filing.unread)
+    return MailEntry(key, mail.sender, mail.subject, mail.received.isoformat(),
+                     filing.kind if filing is not None else "", window, unread,
+                     [list(p) for p in filing.refused] if filing else [], list(filing.chatter) if filing else [],
+                     sealed=filing.sealed.to_json() if filing and filing.sealed and not unread else None,
+                     answer=mail.answer)
+
+
+def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
+               client: gspread.Client | None = None) -> Filed:
+    """File each mail (see the module notes); returns what the answers need. The match's record is read first (the
+    engine alone); every spreadsheet only when some mail has lines to type."""
+    game = get_game(config.ruleset)
+    part = game.mail
+    assert part is not None
+    record = MailRecord.of(config.path)
+    cls = get_ruleset(config.ruleset)
+    with gm_change(config):
+        sheets = open_match_sheets(config, client=client)
+        found = read_record(sheets, cls)
+        window = found.ruleset.window(found.state)
+        window_key = window.key if window is not None else ""
+        deadline = deadline_moment(found.deadline)
+        roster = repair_roster(config, sheets)
+        todo: list[ToType] = []
+        typed: dict[str, dict[str, tuple[str, ...]]] = {}
+        for mail in mails:
+            key = mail_key(mail)
+            entry = record.entries.get(key)
+            if entry is None:
+                read_it = mail.answer and not mail.refused
+                filing = part.file(found.state, roster, sender=mail.sender, subject=mail.subject, lines=mail.lines,
+                                   text=mail.text, received=mail.received, deadline=deadline) if read_it else None
+                entry = record.entries[key] = _entry(mail, key, filing, window_key)
+                lines = dict(filing.lines) if filing is not None and not entry.unread else {}
+                entry.placed = {seat: {"lines_text": list(ls)} for seat, ls in lines.items()}
+            typed[key] = {seat: tuple(p.get("lines_text", ())) for seat, p in entry.placed.items()}
+            if entry.window == window_key and not entry.answered:
+                head = heading(part.heading_mark, mail.sender, mail.received, mail.subject, key)
+                todo += [ToType(key, seat, head, ls) for seat, ls in typed[key].items() if ls]
+        record.save()  # before the cells: a poll cut after the write finds the mail's heading and writes it again
+        read = read_match(sheets, cls) if todo else None
+        for slot, place in (type_mail(sheets, read, part.post_table, todo) if read is not None else {}).items():
+            key, seat = slot.rsplit("/", 1)
+            record.entries[key].placed[seat].update(place)
+        if any(record.entries[mail_key(m)].sealed for m in mails):
+            record.drawn = draw_sealed(sheets, found.state, part, [s for _e, s in record.sealed(window_key)],
+                                       config.title or "sheets-gm", deadline, now, record.drawn)
+        record.save()
+    return Filed(found, {mail_key(m): record.entries[mail_key(m)] for m in mails}, {mail_key(m): m for m in mails},
+                 typed)
+
+
+def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime], *,
+                 client: gspread.Client | None = None) -> int:
+    """Queue each filed mail's receipt, quoting the answers the poll wrote beside its lines; returns how many."""
+    record = MailRecord.of(config.path)
+    sheets = open_match_sheets(config, client=client)
+    where = {f"{key}/{seat}": place for key, entry in filed.entries.items() for seat, place in entry.placed.items()
+             if place.get("feedback")}
+    said = answers(sheets, where) if where else {}
+    now = clock()
+    letters = []
+    for key, entry in filed.entries.items():
+        kept = record.entries.get(key, entry)
+        if not kept.answer or kept.answered:
+            continue
+        mine = {seat: said.get(f"{key}/{seat}", []) for seat in filed.typed[key]}
+        body = receipt_body(kept, mine, filed.typed[key], filed.mails[key].problems)
+        letters.append(receipt_letter(match_id(filed.record), kept, body, now))
+        kept.answered = True
+    Outbox.of(config.path).add(letters)
+    record.save()
+    return len(letters)
+
+
+def strategies_of(config: MatchConfig) -> list[dict[str, Any]]:
+    """The strategies in the judge's record, oldest first, as the record keeps them (the judge's tools)."""
+    return [dict(entry.sealed or {}, key=entry.key, window=entry.window)
+            for entry, _s in MailRecord.of(config.path).sealed()]

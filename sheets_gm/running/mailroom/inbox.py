@@ -1,0 +1,70 @@
+"""The judge's mailbox of a configured match as the door uses it (``door.Inbox``): the reader's new mail, each
+begun in the mailbox's ledger before anything of its filing is written, finished after its receipt is queued, then
+flagged handled on the server. A mailbox that cannot be read holds nothing else back: the poll runs without its
+mail, and the trouble is said once (the ledger remembers what it said)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from email.utils import parseaddr
+
+from sheets_gm.mailbox.errors import MailboxError
+from sheets_gm.mailbox.ledger import Filed, MailLedger
+from sheets_gm.mailbox.message import Mail
+from sheets_gm.mailbox.reader import mark_handled, new_mail
+from sheets_gm.match.config import MatchConfig
+from sheets_gm.running.mailroom.record import MailRecord, mail_key
+
+
+class MailboxInbox:
+    """The configured ``[mailbox]`` of ``config`` (which must have one); ``said`` collects what the GM is told."""
+
+    def __init__(self, config: MatchConfig) -> None:
+        assert config.mailbox is not None
+        self.config = config
+        self.settings = config.mailbox
+        self.ledger = MailLedger.for_match(config)
+        self.said: list[str] = []
+        self.done: list[Mail] = []
+
+    def own_addresses(self) -> tuple[str, ...]:
+        """The judge's own addresses: the mailbox's login and the notices' sender (never answered)."""
+        email = self.config.notify.email if self.config.notify is not None else None
+        found = [self.settings.user, parseaddr(email.sender)[1] if email is not None else ""]
+        return tuple(a.lower() for a in found if "@" in a)
+
+    def new_mail(self) -> Sequence[Mail]:
+        """The mail to file now, begun in the ledger at once; none (and the trouble said once) when it cannot be
+        read."""
+        try:
+            mails = new_mail(self.settings, self.ledger, own_addresses=self.own_addresses())
+        except MailboxError as exc:
+            if self.ledger.trouble(exc.kind, str(exc)):
+                self.said.append(f"the judge's mailbox: {exc}")
+            return []
+        if self.ledger.mended():
+            self.said.append("the judge's mailbox is read again")
+        self.ledger.begin(*mails)
+        return mails
+
+    def finish(self, mails: Sequence[Mail]) -> None:
+        """The mails were filed and their receipts queued: the ledger says so at once (what each was filed as, for
+        which window, what came of it), and ``close`` has the server flag them."""
+        entries = MailRecord.of(self.config.path).entries
+        done = [(m, entries.get(mail_key(m))) for m in mails]
+        self.ledger.finish_all([Filed(m.message_id, e.kind if e else "", e.window if e else "",
+                                      (e.unread or "read") if e else "not read") for m, e in done])
+        self.ledger.receipt_sent(*(m for m, e in done if e is not None and e.answered))
+        self.done += mails
+
+    def say(self, text: str) -> None:
+        """Tell the GM ``text`` after the poll."""
+        self.said.append(text)
+
+    def close(self) -> None:
+        """Flag the finished mail handled on the server (harmless when it fails: the ledger knows them)."""
+        try:
+            mark_handled(self.settings, self.done)
+        except MailboxError as exc:
+            if self.ledger.trouble(exc.kind, str(exc)):
+                self.said.append(f"the judge's mailbox: {exc}")

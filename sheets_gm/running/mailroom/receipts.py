@@ -1,0 +1,53 @@
+"""The receipt of a mail to the judge: to its sender alone, by ``[notify.email]`` (the outbox), saying what was read
+from it and how each line was answered, or why nothing was. It quotes only the sender's own mail and the answers
+her lines got; it names no other player's mail or strategy."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from sheets_gm.notify.outbox import EMAIL, Letter, iso
+from sheets_gm.running.mailroom.record import MailEntry
+
+
+def receipt_body(entry: MailEntry, answers: Mapping[str, Sequence[str]], lines: Mapping[str, Sequence[str]],
+                 problems: Sequence[str] = ()) -> str:
+    """The receipt's text for ``entry``: ``lines`` are the lines typed by seat, ``answers`` their answers by seat
+    (as the table shows them after the poll), ``problems`` what of the mail its reading left out."""
+    when = datetime.fromisoformat(entry.received)
+    out = [f"Your mail {entry.subject or '(no subject)'!r} reached the judge's mailbox on "
+           f"{when:%a %d %b %Y at %H:%M:%S} UTC."]
+    if entry.unread:
+        out += ["", f"It was not read: {entry.unread}."]
+    elif entry.sealed:
+        s = entry.strategy
+        assert s is not None
+        labels = f" with the labels {', '.join(s.labels)}" if s.labels else ""
+        near = "".join(f" ({word!r} read as {army})" for word, army in s.read_as)
+        out += ["", f"It was filed as {s.seat}'s strategy for {s.title} ({s.subject}){labels}{near}.",
+                "The judge alone reads it. A later strategy of your side for this battle replaces it (a contingency "
+                "counts only when none other arrives by the battle deadline)."]
+    for seat, typed in lines.items():
+        said = list(answers.get(seat, ()))
+        out += ["", f"Its lines, typed into {seat}'s Forum tab, and each line's answer there:"]
+        for n, line in enumerate(typed):
+            out += [f"  {line}", f"    {said[n] if n < len(said) and said[n] else '(not answered yet)'}"]
+    for place in entry.placed.values():
+        if "full" in place:
+            out += ["", f"Its lines could not be typed: {place['full']}; tell the judge."]
+    if entry.refused:
+        out += ["", "Lines not read:"] + [f"  {line}\n    ✘ {why}" for line, why in entry.refused]
+    if entry.chatter:
+        out += ["", "Passed over (no army's order): " + " / ".join(entry.chatter)]
+    if problems:
+        out += ["", "Part of the mail was not read: " + "; ".join(problems)]
+    out += ["", "This is an automatic receipt from the judge's mailbox; write to the judge for anything else."]
+    return "\n".join(out)
+
+
+def receipt_letter(match: str, entry: MailEntry, body: str, now: datetime) -> Letter:
+    """The receipt as a letter of the outbox, keyed by the match and the mail (queued once, whatever happens)."""
+    return Letter(key=f"{match}/mail-receipt/{entry.key}", channel=EMAIL, recipient=entry.sender,
+                  subject=f"Re: {entry.subject}" if entry.subject else "Your mail to the judge", body=body,
+                  queued_at=iso(now), to=(entry.sender,))

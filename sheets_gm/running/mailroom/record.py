@@ -1,0 +1,89 @@
+"""The judge's record of the mail read for a match: a GM-private JSON file beside the config
+(``.sheets-gm/<config name>.mail/record.json``, 0600 in a 0700 folder), an entry per mail by its key: when the
+server received it, its sender and subject, what the game filed it as, the window it was read for, where its lines
+were typed, the sealed strategy, and whether its receipt was queued. It holds the strategies, which no seat may
+see: nothing of it reaches a seat's spreadsheet, the board, the page, a notice or a bot; only the judge's
+workbook and the GM's commands read it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sheets_gm.mailbox.message import Mail
+from sheets_gm.rulesets.parts.mail import Sealed
+from sheets_gm.sheets.private_files import write_private
+
+
+def mail_key(mail: Mail) -> str:
+    """The record's key of a mail: its ``Message-ID`` (made from its UID where it has none)."""
+    return mail.message_id.strip("<>") or f"{mail.uidvalidity}.{mail.uid}"
+
+
+def record_path(config_path: Path) -> Path:
+    """The mail record of the match configured by ``config_path``."""
+    return config_path.parent / ".sheets-gm" / f"{config_path.stem}.mail" / "record.json"
+
+
+@dataclass
+class MailEntry:
+    """One mail as read: ``placed`` says where its lines went, by seat: the heading's A1 cell, the lines' cells and
+    their feedback cells (for the receipt); ``answered`` once its receipt is queued."""
+
+    key: str
+    sender: str
+    subject: str
+    received: str
+    kind: str
+    window: str
+    unread: str = ""
+    refused: list[list[str]] = field(default_factory=list)
+    chatter: list[str] = field(default_factory=list)
+    placed: dict[str, dict[str, Any]] = field(default_factory=dict)
+    sealed: dict[str, Any] | None = None
+    answer: bool = True
+    answered: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The record's form."""
+        return dict(self.__dict__)
+
+    @property
+    def strategy(self) -> Sealed | None:
+        """The sealed submission it filed, if any."""
+        return Sealed.from_json(self.sealed) if self.sealed else None
+
+
+class MailRecord:
+    """The record file, loaded whole (a war's turn is some hundreds of mails) and saved atomically."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raw = {}
+        self.entries: dict[str, MailEntry] = {k: MailEntry(**v) for k, v in raw.get("mail", {}).items()}
+        self.drawn: int = int(raw.get("drawn", 0))  # the rows the judge's tab of strategies held when last drawn
+        self.closed: list[str] = list(raw.get("closed", []))  # the windows whose deadline cells were typed
+
+    @classmethod
+    def of(cls, config_path: Path) -> MailRecord:
+        """The record of the match configured by ``config_path``."""
+        return cls(record_path(config_path))
+
+    def save(self) -> None:
+        """Write the record (atomically, GM-private)."""
+        write_private(self.path, json.dumps({"drawn": self.drawn, "closed": self.closed,
+                                             "mail": {k: e.to_json() for k, e in self.entries.items()}},
+                                            ensure_ascii=False, indent=1))
+
+    def sealed(self, window: str | None = None) -> Iterator[tuple[MailEntry, Sealed]]:
+        """The strategies filed (for ``window`` only, when given), in the order the server received them."""
+        for entry in sorted(self.entries.values(), key=lambda e: e.received):
+            found = entry.strategy
+            if found is not None and (window is None or entry.window == window):
+                yield entry, found

@@ -1,0 +1,98 @@
+"""A mail's lines typed into its seat's post table (a Coalition side's Forum tab), as a player pastes a post: a
+heading line (the game's mark, the sender, when the server received it, the subject) and the lines under it, in the
+first rows below everything typed there, written only over cells read empty and guarded against a save since (a
+player's cell is never written over: a cell saved meanwhile stops the write, and the mail is filed at the next
+poll). A mail filed again (a poll cut after the write, before its record's end) finds its heading where it was
+typed and writes the same cells again; one whose heading is gone (its window resolved, its rows archived) is not
+typed again."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sheets_gm.sheets.tables import PlacedTable, TypedRow
+from sheets_gm.sync.read import MatchRead
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
+
+
+def heading(mark: str, sender: str, received: datetime, subject: str, key: str) -> str:
+    """A mail's heading line: the mark, the sender, when the server received it, the subject (cut at 60
+    characters) and a short tag of the mail's key (two mails alike in all else stay two headings).
+
+    >>> import datetime as dt
+    >>> heading("✉", "ann@example.org", dt.datetime(2026, 11, 27, 10, 5, 31, tzinfo=dt.UTC), "moves", "m1@x.org")
+    '✉ ann@example.org, Fri 27 Nov 10:05:31 UTC: moves #8fb9d1'
+    """
+    title = subject if len(subject) <= 60 else subject[:59] + "…"
+    tag = hashlib.sha256(key.encode()).hexdigest()[:6]
+    return f"{mark} {sender}, {received:%a %d %b %H:%M:%S} UTC: {title or '(no subject)'} #{tag}"
+
+
+@dataclass(frozen=True)
+class ToType:
+    """A mail's lines for one seat: its key, its heading and the lines."""
+
+    key: str
+    seat: str
+    heading: str
+    lines: tuple[str, ...]
+
+
+def _post_rows(read: MatchRead, seat: str, table: str) -> tuple[PlacedTable, list[TypedRow]]:
+    seat_read = read.seats[seat]
+    rows = sorted((r for r in seat_read.rows if r.table == table), key=lambda r: r.row)
+    return seat_read.tab.table(table), rows
+
+
+def type_mail(sheets: MatchSheets, read: MatchRead, table: str, todo: Sequence[ToType]) -> dict[str, dict[str, Any]]:
+    """Type each of ``todo`` into its seat's ``table`` (one write per spreadsheet); returns where each went, by
+    ``key/seat``: ``{"heading": A1, "lines": [A1…], "feedback": [A1…]}``, or ``{"full": why}`` when the table has no
+    room below what is typed for it."""
+    placed_at: dict[str, dict[str, Any]] = {}
+    batch = WriteBatch()
+    for seat in dict.fromkeys(t.seat for t in todo):
+        placed, rows = _post_rows(read, seat, table)
+        texts = [r.text("line") for r in rows]
+        backend = seat_backend(sheets, read.tabs, seat)
+        free = max((i + 1 for i, t in enumerate(texts) if t.strip()), default=0)
+        for item in (t for t in todo if t.seat == seat):
+            cells = [item.heading, *item.lines]
+            at = texts.index(item.heading) if item.heading in texts else None
+            if at is None:
+                if free + len(cells) > len(rows):
+                    placed_at[f"{item.key}/{seat}"] = {"full": f"{placed.tab} has {len(rows) - free} free rows "
+                                                               f"below what is typed there, and the mail needs "
+                                                               f"{len(cells)}"}
+                    continue
+                at, free = free, free + len(cells)
+                batch.guard(backend, placed.at(placed.cell(at, "line") + ":" + placed.cell(at + len(cells) - 1,
+                                                                                           "line")),
+                            [[""] for _ in cells])
+            batch.put(backend, placed.at(placed.cell(at, "line")), [[c] for c in cells])
+            placed_at[f"{item.key}/{seat}"] = {
+                "heading": placed.at(placed.cell(at, "line")),
+                "lines": [placed.at(placed.cell(at + 1 + n, "line")) for n in range(len(item.lines))],
+                "feedback": [placed.at(placed.cell(at + 1 + n, "feedback")) for n in range(len(item.lines))]}
+    batch.run(sheets.write_order())
+    return placed_at
+
+
+def answers(sheets: MatchSheets, where: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
+    """The answers the poll wrote beside the lines typed (``where``, as ``type_mail`` returned it), by ``key/seat``:
+    one read per spreadsheet."""
+    out: dict[str, list[str]] = {}
+    for seat in dict.fromkeys(k.rsplit("/", 1)[1] for k in where):
+        backend = sheets.of(seat)
+        mine = {k: v for k, v in where.items() if k.rsplit("/", 1)[1] == seat and v.get("feedback")}
+        ranges = [a for v in mine.values() for a in v["feedback"]]
+        if not ranges:
+            continue
+        grids = dict(zip(ranges, backend.read(ranges), strict=True))
+        for key, v in mine.items():
+            out[key] = [str(grids[a][0][0]) if grids[a] and grids[a][0] and grids[a][0][0] is not None else ""
+                        for a in v["feedback"]]
+    return out

@@ -1,0 +1,51 @@
+"""Each mail is handled once across polls killed (SIGKILL) anywhere and restarted: a poll process is cut while it
+reads the mail from the real server, after a mail is begun, after its filing wrote, after it is finished; the next
+poll files every mail the cut one did not finish, and no finished mail again; the poll after is idle."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.mailbox.ledger import MailLedger
+from tests.fakes.dovecot import Dovecot
+from tests.mailbox.mails import plain, settings_of
+from tests.paths import ROOT
+
+
+def _poll(args: dict[str, object]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tests.mailbox.poll_child", json.dumps(args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+@pytest.mark.parametrize(("cut", "at"), [("read", 2), ("begin", 1), ("file", 3), ("finish", 0)])
+def test_a_poll_killed_anywhere_loses_nothing_and_reads_nothing_twice(dovecot: Dovecot, tmp_path: Path, cut: str,
+                                                                      at: int) -> None:
+    user = dovecot.add_user()
+    settings = settings_of(dovecot, user, tmp_path)
+    ids = [f"<cut-{cut}-{n}@example.org>" for n in range(5)]
+    for message_id in ids:
+        dovecot.deliver(user, plain(message_id=message_id))
+    ledger, filed = tmp_path / "ledger.jsonl", tmp_path / "filed.txt"
+    args = {"host": settings.host, "port": settings.port, "user": settings.user,
+            "password_file": str(settings.password.file), "ledger": str(ledger), "filed": str(filed)}
+    killed = _poll({**args, "cut": cut, "at": at})
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    done = {r.message_id for r in MailLedger(ledger).records() if r.finished}
+    first = filed.read_text(encoding="utf-8").split() if filed.exists() else []
+    again = _poll({**args, "cut": "", "at": -1})
+    assert again.returncode == 0, again.stderr
+    second = filed.read_text(encoding="utf-8").split()[len(first):]
+    assert set(second) == set(ids) - done  # every mail the cut poll did not finish, and none it did
+    assert sorted(set(first) | set(second)) == sorted(ids)  # nothing lost
+    twice = [mid for mid, count in Counter(first + second).items() if count > 1]
+    assert twice == ([ids[at]] if cut == "file" else [])  # only a mail cut between its filing and its finish
+    records = MailLedger(ledger).records()
+    assert sorted(r.message_id for r in records) == sorted(ids) and all(r.finished for r in records)
+    assert _poll({**args, "cut": "", "at": -1}).stdout.strip() == "0"

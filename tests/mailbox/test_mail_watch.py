@@ -1,0 +1,107 @@
+"""serve's watch of a judge's mailbox against a real IMAP server (Dovecot's IDLE): a mail wakes its matches at
+once; matches that share a mailbox share one connection; a mailbox down is said once while it is tried again with a
+growing wait, and holds back nothing; a watch dropped ends its connection."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from sheets_gm.host.mail_watch import MailWatch
+from sheets_gm.match.config import MatchConfig, load_config
+from tests.fakes.dovecot import Dovecot, MailUser
+from tests.mailbox.mails import plain
+from tests.matchfiles import local_config
+from tests.notify.servers import free_port
+
+WAIT = 20.0  # seconds a real server is given to tell (it tells within milliseconds)
+
+
+def _config(folder: Path, server: Dovecot, user: MailUser, port: int = 0) -> MatchConfig:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "imap-password").write_text(user.password, encoding="utf-8")
+    return load_config(local_config(folder, f'[mailbox]\nhost = "127.0.0.1"\nport = {port or server.port}\n'
+                                            f'security = "none"\nuser = "{user.name}"\n'
+                                            'password_file = "imap-password"\n'))
+
+
+class _Woken:
+    """The host's wake, as an event a test waits on."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+
+    def __call__(self) -> None:
+        self.event.set()
+
+    def wait_for(self, watch: MailWatch, wanted: set[Path]) -> tuple[set[Path], list[str]]:
+        woken: set[Path] = set()
+        said: list[str] = []
+        while not wanted <= woken:
+            assert self.event.wait(WAIT), f"no news within {WAIT} s: {woken}, {said}"
+            self.event.clear()
+            got, lines = watch.take()
+            woken |= got
+            said += lines
+        return woken, said
+
+
+def test_a_mail_wakes_every_match_of_its_mailbox_over_one_connection(dovecot: Dovecot, tmp_path: Path) -> None:
+    user = dovecot.add_user()
+    first, second = _config(tmp_path / "a", dovecot, user), _config(tmp_path / "b", dovecot, user)
+    woken = _Woken()
+    watch = MailWatch(woken, glance=0.2)
+    try:
+        watch.follow(first.path, first)
+        watch.follow(second.path, second)
+        assert watch.watching() == 1
+        woken.wait_for(watch, {first.path, second.path})  # a watch that starts wakes its matches once
+        dovecot.deliver(user, plain())
+        assert woken.wait_for(watch, {first.path, second.path})[1] == []
+        sessions = list((user.home / "rawlog").glob("*.in"))
+        assert len(sessions) == 1 and b"IDLE" in sessions[0].read_bytes()
+        watch.drop(first.path)
+        dovecot.deliver(user, plain())
+        assert woken.wait_for(watch, {second.path})[0] == {second.path}
+    finally:
+        watch.stop()
+    assert watch.watching() == 0
+
+
+def test_a_mailbox_down_is_said_once_and_tried_again(dovecot: Dovecot, tmp_path: Path) -> None:
+    user = dovecot.add_user()
+    down = _config(tmp_path / "down", dovecot, user, port=free_port())
+    user_up = dovecot.add_user()
+    up = _config(tmp_path / "up", dovecot, user_up)
+    woken = _Woken()
+    tries: list[int] = []
+
+    def wait(failures: int) -> float:
+        tries.append(failures)
+        return 0.01
+
+    watch = MailWatch(woken, glance=0.2, wait=wait)
+    try:
+        watch.follow(down.path, down)
+        watch.follow(up.path, up)
+        said: list[str] = []
+        news: set[Path] = set()
+        # the down mailbox's tries after the first wake nobody (it is said once), so the loop looks at the watch
+        # whether or not a wake came: under load the fifth try may come after the last wake was taken
+        give_up = time.monotonic() + WAIT
+        while len(tries) < 5 or up.path not in news:
+            assert time.monotonic() < give_up, f"within {WAIT} s: tries {tries}, news {news}, said {said}"
+            if woken.event.wait(0.05):
+                woken.event.clear()
+            got, lines = watch.take()
+            news |= got
+            said += lines
+        assert len([line for line in said if "cannot be watched" in line]) == 1, said
+        assert "cannot be reached" in said[0] and "tried again with a growing wait" in said[0]
+        assert tries[:5] == [1, 2, 3, 4, 5]  # the notices' backoff is asked with each failure's count
+        assert down.path not in news  # the other mailbox is watched all the while
+        dovecot.deliver(user_up, plain())
+        woken.wait_for(watch, {up.path})
+    finally:
+        watch.stop()
