@@ -17,6 +17,7 @@ from typing import Any
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
+from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.ruleset import (
     GM,
     JUDGE,
@@ -42,17 +43,18 @@ from sheets_gm.rulesets.parts.fields import Fields
 from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
 from sheets_gm.rulesets.sheet import GameSheet
-from sheets_gm.sheets.adapter import BoardDrawing, Post, SeatInput
-from sheets_gm.sheets.layout import CellValue, Grid
-from sheets_gm.sheets.spec import InputTable
+from sheets_gm.sheets.adapter import BoardDrawing, Post, SeatInput, SheetAdapter
+from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
+from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import CellError, TypedRow, whole_number
 from sheets_gm.yamlio import LinedDict
 
 __all__ = [  # the core's names, and the standard library's that a game's data is written with
-    "GM", "JUDGE", "Any", "BoardDrawing", "BoardKind", "BotKind", "CellError", "CellValue", "Codec", "Entry", "Enum",
-    "Event", "Fields", "FigureKind", "FigureSpec", "Game", "GameCommand", "GameCommandError", "GameSheet", "GmOption",
-    "GmPart", "Grid", "Information", "InputTable", "LinedDict", "Mapping", "MatchSummary", "Member", "Outcome", "Play",
-    "Post", "Resolution", "Roster", "Ruleset", "RulesetTraits", "Scenario", "SeatInput", "SeatKind", "Sequence",
-    "SharedTests", "Simulation", "SimulationSpec", "TurnDice", "TurnStructure", "TypedRow", "Verdict", "Window",
+    "GM", "JUDGE", "Any", "BoardDrawing", "BoardKind", "BotKind", "CellError", "CellValue", "Codec", "CoordError",
+    "Entry", "Enum", "Event", "Fields", "FigureKind", "FigureSpec", "Fill", "Game", "GameCommand",
+    "GameCommandError", "GameSheet", "GmOption", "GmPart", "Grid", "Information", "InputTable", "LinedDict",
+    "Mapping", "MatchSummary", "Member", "Outcome", "Play", "Post", "Resolution", "Roster", "Ruleset",
+    "RulesetTraits", "Scenario", "SeatInput", "SeatKind", "Sequence", "SharedTests", "SheetAdapter", "SheetSpec",
+    "Simulation", "SimulationSpec", "TurnDice", "TurnStructure", "TypedRow", "Verdict", "Window", "cells",
     "dataclass", "field", "replace", "setting", "split_option", "whole_number",
 ]

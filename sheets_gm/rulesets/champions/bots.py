@@ -25,8 +25,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.champions.board import board, tile_class
 from sheets_gm.rulesets.champions.combat import STRONG
 from sheets_gm.rulesets.champions.enums import (
@@ -62,7 +62,7 @@ class ChampionsBot:
     seed: str
     strategy: str = "affinity"
 
-    def orders(self, state: ChampionsState, seat: str, dice: TurnDice) -> Orders:
+    def orders(self, state: ChampionsState, seat: str, dice: kit.TurnDice) -> Orders:
         """Her orders for the open window (none once she is out)."""
         me = state.player(seat)
         if me is None or me.out or state.finished:

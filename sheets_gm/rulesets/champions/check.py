@@ -10,9 +10,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from sheets_gm.engine.grid import Coord, CoordError
-from sheets_gm.engine.ruleset import Verdict
+from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.vocab import VocabularyError, parse_choice
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.champions.board import board
 from sheets_gm.rulesets.champions.enums import CLASSES, ActionKind, ChampClass, LootChoice, Phase
 from sheets_gm.rulesets.champions.equipment import equip_problem
@@ -52,7 +52,7 @@ class EquipFight:
 class Checked:
     """Every verdict of a window, and the accepted orders by player."""
 
-    verdicts: list[Verdict] = field(default_factory=list)
+    verdicts: list[kit.Verdict] = field(default_factory=list)
     moves: dict[str, MoveLoot] = field(default_factory=dict)
     fights: dict[str, EquipFight] = field(default_factory=dict)
 
@@ -71,14 +71,15 @@ def check_orders(rules: ChampionsRules, state: ChampionsState, orders: Orders) -
         player = state.player(name)
         if player is None:
             known = ", ".join(p.name for p in state.alive())
-            out.verdicts.append(Verdict(name, name, "orders", False,
-                                        f"there is no player {name!r} in this match; the players still in: {known}"))
+            out.verdicts.append(kit.Verdict(
+                name, name, "orders", False,
+                f"there is no player {name!r} in this match; the players still in: {known}"))
             continue
         if part.is_empty():
             continue
         if player.out:
-            out.verdicts.append(Verdict(name, name, "orders", False,
-                                        f"{name} is out (all four champions are dead) and gives no orders"))
+            out.verdicts.append(kit.Verdict(name, name, "orders", False,
+                                            f"{name} is out (all four champions are dead) and gives no orders"))
             continue
         if state.phase is Phase.MOVE:
             _wrong_window(out, name, part, ("equip", "field", "sets"), state)
@@ -92,14 +93,14 @@ def check_orders(rules: ChampionsRules, state: ChampionsState, orders: Orders) -
 def _wrong_window(out: Checked, name: str, part: PlayerOrders, parts: tuple[str, ...], state: ChampionsState) -> None:
     for what in parts:
         if getattr(part, what):
-            out.verdicts.append(Verdict(name, name, what, False,
-                                        f"{what} is not an order of the {state.phase.display} window of round "
-                                        f"{state.round}; it was not used"))
+            out.verdicts.append(kit.Verdict(name, name, what, False,
+                                            f"{what} is not an order of the {state.phase.display} window of round "
+                                            f"{state.round}; it was not used"))
 
 
 # -- window 1 --------------------------------------------------------------------------------
 def _move_loot(rules: ChampionsRules, state: ChampionsState, player: Player, part: PlayerOrders,
-               verdicts: list[Verdict]) -> MoveLoot:
+               verdicts: list[kit.Verdict]) -> MoveLoot:
     name = player.name
     move = _move(state, player, part.move, verdicts)
     loot: list[LootChoice] = []
@@ -110,24 +111,24 @@ def _move_loot(rules: ChampionsRules, state: ChampionsState, player: Player, par
         try:
             choice = parse_choice(LootChoice, word, f"looting action {n}")
         except VocabularyError as exc:
-            verdicts.append(Verdict(name, name, what, False, f"{exc}; this action was not used"))
+            verdicts.append(kit.Verdict(name, name, what, False, f"{exc}; this action was not used"))
             continue
         if len(loot) >= limit:
-            verdicts.append(Verdict(name, name, what, False,
-                                    f"looting action {n} ({choice.value}) is one too many: {limit} looting "
-                                    f"actions a round; it was not used"))
+            verdicts.append(kit.Verdict(name, name, what, False,
+                                        f"looting action {n} ({choice.value}) is one too many: {limit} looting "
+                                        f"actions a round; it was not used"))
             continue
         loot.append(choice)
         numbers.append(n)
-        verdicts.append(Verdict(name, name, what, True, f"looting action {n}: {choice.value}"))
+        verdicts.append(kit.Verdict(name, name, what, True, f"looting action {n}: {choice.value}"))
     return MoveLoot(move, tuple(loot), tuple(numbers))
 
 
-def _move(state: ChampionsState, player: Player, text: str, verdicts: list[Verdict]) -> Coord | None:
+def _move(state: ChampionsState, player: Player, text: str, verdicts: list[kit.Verdict]) -> Coord | None:
     name = player.name
     if text.strip().lower() in STAY_WORDS:
         if text.strip():
-            verdicts.append(Verdict(name, name, "move", True, f"stays on {player.at}"))
+            verdicts.append(kit.Verdict(name, name, "move", True, f"stays on {player.at}"))
         return None
     grid = board(state.size)
     here = player.at
@@ -136,19 +137,19 @@ def _move(state: ChampionsState, player: Player, text: str, verdicts: list[Verdi
     accepted = f"move to a tile next to {here} ({nearby}) or stay"
     try:
         tile = grid.parse(text)
-    except CoordError as exc:
-        verdicts.append(Verdict(name, name, "move", False, f"{exc}; {accepted}. {name} stays on {here}"))
+    except kit.CoordError as exc:
+        verdicts.append(kit.Verdict(name, name, "move", False, f"{exc}; {accepted}. {name} stays on {here}"))
         return None
     steps = grid.distance(here, tile)
     if steps > 1:
-        verdicts.append(Verdict(name, name, "move", False,
-                                f"{tile} is {steps} tiles from {here}; {accepted}. {name} stays on {here} "
-                                "and loots there"))
+        verdicts.append(kit.Verdict(name, name, "move", False,
+                                    f"{tile} is {steps} tiles from {here}; {accepted}. {name} stays on {here} "
+                                    "and loots there"))
         return None
     if steps == 0:
-        verdicts.append(Verdict(name, name, "move", True, f"stays on {here}"))
+        verdicts.append(kit.Verdict(name, name, "move", True, f"stays on {here}"))
         return None
-    verdicts.append(Verdict(name, name, "move", True, f"moves from {here} to {tile}"))
+    verdicts.append(kit.Verdict(name, name, "move", True, f"moves from {here} to {tile}"))
     return tile
 
 
@@ -158,7 +159,7 @@ def _class(text: str) -> ChampClass:
 
 
 def _champion_rows(name: str, rows: tuple[tuple[str, tuple[str, ...]], ...], part: str, what: str,
-                   verdicts: list[Verdict]) -> Iterator[tuple[ChampClass, str, tuple[str, ...]]]:
+                   verdicts: list[kit.Verdict]) -> Iterator[tuple[ChampClass, str, tuple[str, ...]]]:
     """Each row's champion, its subject (``Ann.rogue``) and its words; a row naming no champion, or one
     named before, gets its refusal here and is skipped."""
     seen: set[ChampClass] = set()
@@ -166,19 +167,19 @@ def _champion_rows(name: str, rows: tuple[tuple[str, tuple[str, ...]], ...], par
         try:
             cls = _class(word)
         except VocabularyError as exc:
-            verdicts.append(Verdict(name, name, part, False, f"{exc}; this row was not used"))
+            verdicts.append(kit.Verdict(name, name, part, False, f"{exc}; this row was not used"))
             continue
         subject = champion_id(name, cls)
         if cls in seen:
-            verdicts.append(Verdict(name, subject, part, False,
-                                    f"the {cls.display}'s {what} is given twice; the first row counts"))
+            verdicts.append(kit.Verdict(name, subject, part, False,
+                                        f"the {cls.display}'s {what} is given twice; the first row counts"))
             continue
         seen.add(cls)
         yield cls, subject, values
 
 
 def _equip_fight(rules: ChampionsRules, state: ChampionsState, player: Player, part: PlayerOrders,
-                 verdicts: list[Verdict]) -> EquipFight:
+                 verdicts: list[kit.Verdict]) -> EquipFight:
     out = EquipFight()
     out.equip = _equip(rules, player, part.equip, verdicts)
     out.groups = _field(state, player, part.field, verdicts)
@@ -187,7 +188,7 @@ def _equip_fight(rules: ChampionsRules, state: ChampionsState, player: Player, p
 
 
 def _equip(rules: ChampionsRules, player: Player, rows: tuple[tuple[str, tuple[str, ...]], ...],
-           verdicts: list[Verdict]) -> dict[ChampClass, tuple[str, ...]]:
+           verdicts: list[kit.Verdict]) -> dict[ChampClass, tuple[str, ...]]:
     """Whole equipment per champion, the order applied as a whole: items come from the bag, from any
     champion re-equipped in the same order, or from a champion not named in it, which gives the item up
     (so moving a sword from the Mage to the Gladiator takes one row); names are read whatever their case.
@@ -199,17 +200,17 @@ def _equip(rules: ChampionsRules, player: Player, rows: tuple[tuple[str, tuple[s
         typed_for.add(cls)
         missing = [i for i in typed if rules.table.find(i) is None]
         if missing:
-            verdicts.append(Verdict(name, subject, "equip", False, _unknown_items(rules, player, cls, missing)))
+            verdicts.append(kit.Verdict(name, subject, "equip", False, _unknown_items(rules, player, cls, missing)))
             continue
         known = [item for i in typed if (item := rules.table.find(i)) is not None]
         items = tuple(item.name for item in known)
         if player.hp(cls) <= 0 and Counter(items) - Counter(player.items_of(cls)):
-            verdicts.append(Verdict(name, subject, "equip", False, _dead(player, cls)))
+            verdicts.append(kit.Verdict(name, subject, "equip", False, _dead(player, cls)))
             continue
         problem = equip_problem(cls, known)
         if problem is not None:
-            verdicts.append(Verdict(name, subject, "equip", False,
-                                    f"{problem}. The {cls.display} keeps {_listing(player.items_of(cls))}"))
+            verdicts.append(kit.Verdict(name, subject, "equip", False,
+                                        f"{problem}. The {cls.display} keeps {_listing(player.items_of(cls))}"))
             continue
         wanted[cls] = items
     given = _settle_equipment(player, wanted, typed_for, verdicts)
@@ -219,12 +220,12 @@ def _equip(rules: ChampionsRules, player: Player, rows: tuple[tuple[str, tuple[s
             message = f"the {cls.display} {gifts}, and carries {_listing(items)}"
         else:
             message = f"the {cls.display} carries {_listing(items)}"
-        verdicts.append(Verdict(name, champion_id(name, cls), "equip", True, message))
+        verdicts.append(kit.Verdict(name, champion_id(name, cls), "equip", True, message))
     return wanted
 
 
 def _settle_equipment(player: Player, wanted: dict[ChampClass, tuple[str, ...]], typed_for: set[ChampClass],
-                      verdicts: list[Verdict]) -> dict[ChampClass, list[tuple[str, ChampClass]]]:
+                      verdicts: list[kit.Verdict]) -> dict[ChampClass, list[tuple[str, ChampClass]]]:
     """Check that every item ``wanted`` asks for is free: in the bag, on a champion re-equipped now, or taken
     from a champion whose row was not typed (it joins ``wanted`` without the item). A champion short of an
     item is refused and keeps what it has, so its items are not free for the others: repeat until no more is
@@ -256,8 +257,8 @@ def _settle_equipment(player: Player, wanted: dict[ChampClass, tuple[str, ...]],
                 break
             if lacking:
                 short = cls
-                verdicts.append(Verdict(player.name, champion_id(player.name, cls), "equip", False,
-                                        _not_in_bag(player, cls, lacking[0], wanted)))
+                verdicts.append(kit.Verdict(player.name, champion_id(player.name, cls), "equip", False,
+                                            _not_in_bag(player, cls, lacking[0], wanted)))
                 break
             free.subtract(need)
         else:
@@ -312,7 +313,7 @@ def _unknown_items(rules: ChampionsRules, player: Player, cls: ChampClass, texts
 
 
 def _field(state: ChampionsState, player: Player, pairs: tuple[tuple[str, ...], ...],
-           verdicts: list[Verdict]) -> tuple[tuple[ChampClass, ...], ...] | None:
+           verdicts: list[kit.Verdict]) -> tuple[tuple[ChampClass, ...], ...] | None:
     if not pairs:
         return None
     name = player.name
@@ -321,7 +322,7 @@ def _field(state: ChampionsState, player: Player, pairs: tuple[tuple[str, ...], 
                 f"{name}'s living champions: {', '.join(c.display for c in living)}")
 
     def refuse(why: str) -> None:
-        verdicts.append(Verdict(name, name, "field", False, f"{why}; {accepted}. The default pairs fight"))
+        verdicts.append(kit.Verdict(name, name, "field", False, f"{why}; {accepted}. The default pairs fight"))
 
     if len(pairs) > 2:
         refuse(f"{len(pairs)} groups given: a player fights at most two battles a round")
@@ -351,25 +352,26 @@ def _field(state: ChampionsState, player: Player, pairs: tuple[tuple[str, ...], 
     text = " and ".join(" + ".join(c.display for c in g) for g in chosen)
     mates = [p for p in state.on_tile(player.at) if p.name != name] if player.at else []
     note = "" if mates else f" (nobody shares {player.at}: no battle this round)"
-    verdicts.append(Verdict(name, name, "field", True, f"fields {text}{note}"))
+    verdicts.append(kit.Verdict(name, name, "field", True, f"fields {text}{note}"))
     return tuple(chosen)
 
 
 def _sets(player: Player, rows: tuple[tuple[str, tuple[str, ...]], ...],
-          verdicts: list[Verdict]) -> dict[ChampClass, tuple[Action, ...]]:
+          verdicts: list[kit.Verdict]) -> dict[ChampClass, tuple[Action, ...]]:
     name = player.name
     sets: dict[ChampClass, tuple[Action, ...]] = {}
     for cls, subject, actions in _champion_rows(name, rows, "set", "set", verdicts):
         default = default_action(cls)
         if player.hp(cls) <= 0:
-            verdicts.append(Verdict(name, subject, "set", False,
-                                    f"{name}'s {cls.display} is dead and fights no more; give sets for "
-                                    f"{', '.join(c.display for c in player.living()) or 'no one'}"))
+            verdicts.append(kit.Verdict(name, subject, "set", False,
+                                        f"{name}'s {cls.display} is dead and fights no more; give sets for "
+                                        f"{', '.join(c.display for c in player.living()) or 'no one'}"))
             continue
         if len(actions) > SET_LENGTH:
-            verdicts.append(Verdict(name, subject, "set", False,
-                                    f"a set is {SET_LENGTH} actions, one per battle round; the {cls.display}'s set "
-                                    f"lists {len(actions)}. The default set is used: {SET_LENGTH} × {default.text}"))
+            verdicts.append(kit.Verdict(
+                name, subject, "set", False,
+                f"a set is {SET_LENGTH} actions, one per battle round; the {cls.display}'s set "
+                f"lists {len(actions)}. The default set is used: {SET_LENGTH} × {default.text}"))
             continue
         chosen: list[Action] = []
         problems: list[str] = []
@@ -399,12 +401,12 @@ def _sets(player: Player, rows: tuple[tuple[str, tuple[str, ...]], ...],
         shown = _in_runs([a.text for a in chosen])
         if problems:  # the set is fought with the default in place of each action refused: carried out in part
             gaps = f"; {_actions(missing)} not typed: the default too" if missing else ""
-            verdicts.append(Verdict(name, subject, "set", False,
-                                    f"{'; '.join(problems)}. Replaced by {default.text}, the default{gaps}"))
-            verdicts.append(Verdict(name, subject, "set", True, f"the {cls.display} will {shown}"))
+            verdicts.append(kit.Verdict(name, subject, "set", False,
+                                        f"{'; '.join(problems)}. Replaced by {default.text}, the default{gaps}"))
+            verdicts.append(kit.Verdict(name, subject, "set", True, f"the {cls.display} will {shown}"))
         else:
             note = f" ({_actions(missing)} not typed: the default, {default.text})" if missing else ""
-            verdicts.append(Verdict(name, subject, "set", True, f"the {cls.display} will {shown}{note}"))
+            verdicts.append(kit.Verdict(name, subject, "set", True, f"the {cls.display} will {shown}{note}"))
     return sets
 
 

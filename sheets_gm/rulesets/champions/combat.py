@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sheets_gm.engine.dice import TurnDice
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.champions.combat_report import (
     AttackRolls,
     Bonus,
@@ -114,7 +114,7 @@ def strong(attacker: Fighter, target: Fighter, healers: Sequence[Fighter]) -> bo
 class _Battle:
     """The working of one battle."""
 
-    def __init__(self, rules: ChampionsRules, dice: TurnDice, fighters: list[Fighter]) -> None:
+    def __init__(self, rules: ChampionsRules, dice: kit.TurnDice, fighters: list[Fighter]) -> None:
         self.settings = rules.settings
         self.dice = dice
         self.fighters = fighters
@@ -243,7 +243,7 @@ class _Battle:
         target.healing += amount
 
 
-def fight(rules: ChampionsRules, dice: TurnDice, fighters: list[Fighter]) -> BattleResult:
+def fight(rules: ChampionsRules, dice: kit.TurnDice, fighters: list[Fighter]) -> BattleResult:
     """Fight a battle between the fighters of side 0 and side 1 (each fielded champion with its set)."""
     battle = _Battle(rules, dice, fighters)
     for f in fighters:

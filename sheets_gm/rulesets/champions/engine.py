@@ -7,20 +7,7 @@ from collections.abc import Collection, Mapping
 from random import Random
 from typing import Any, ClassVar
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import (
-    BoardKind,
-    Information,
-    Outcome,
-    Resolution,
-    Roster,
-    Ruleset,
-    RulesetTraits,
-    SeatKind,
-    TurnStructure,
-    Verdict,
-    Window,
-)
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.champions.check import check_orders
 from sheets_gm.rulesets.champions.enums import EventKind, Phase
 from sheets_gm.rulesets.champions.gm import apply_gm_event, concede
@@ -34,16 +21,16 @@ from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState
 from sheets_gm.rulesets.champions.views import seat_state, secrets_of, unseen_twin, view_of
 
 
-class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
+class ChampionsRuleset(kit.Ruleset[ChampionsState, Orders, Adjustment]):
     """Champions: up to sixteen players loot a shrinking grid and fight 2v2 battles of four-action sets."""
 
-    traits: ClassVar[RulesetTraits] = RulesetTraits(
+    traits: ClassVar[kit.RulesetTraits] = kit.RulesetTraits(
         name="champions",
         title="Champions loot battle royale",
-        turn_structure=TurnStructure.SIMULTANEOUS,
-        seat_kind=SeatKind.PLAYER,
-        information=Information.HIDDEN_STATE,
-        board_kind=BoardKind.SQUARE,
+        turn_structure=kit.TurnStructure.SIMULTANEOUS,
+        seat_kind=kit.SeatKind.PLAYER,
+        information=kit.Information.HIDDEN_STATE,
+        board_kind=kit.BoardKind.SQUARE,
         judge=False,
         min_seats=2,
         max_seats=16,
@@ -80,11 +67,11 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
         return self.rules.table.to_text()
 
     # -- set-up ----------------------------------------------------------------------------
-    def sample_roster(self) -> Roster:
+    def sample_roster(self) -> kit.Roster:
         """Sixteen players, Ann to Pia."""
         return sample_roster()
 
-    def new_match(self, roster: Roster, seed: bytes) -> ChampionsState:
+    def new_match(self, roster: kit.Roster, seed: bytes) -> ChampionsState:
         """Each seat a player on a tile of her own (the roster's ``spawn`` column, or drawn)."""
         return new_match(self.rules, roster, seed)
 
@@ -99,18 +86,18 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
         """The players knocked out (they stay in the state: ``named`` adds nothing)."""
         return frozenset(p.name for p in state.players if p.out)
 
-    def window(self, state: ChampionsState) -> Window | None:
+    def window(self, state: ChampionsState) -> kit.Window | None:
         """Two windows a round, for the players still in: move and loot, then equip and fight."""
         if state.finished:
             return None
         phase = state.phase
         key = f"{state.round}/{'move' if phase is Phase.MOVE else 'fight'}"
-        return Window(key=key, label=f"round {state.round} · {phase.display}", phase=phase.value,
-                      seats=tuple(p.name for p in state.alive()), turn=window_turn(state))
+        return kit.Window(key=key, label=f"round {state.round} · {phase.display}", phase=phase.value,
+                          seats=tuple(p.name for p in state.alive()), turn=window_turn(state))
 
-    def dice(self, seed: bytes, state: ChampionsState, pins: Mapping[str, Any] | None = None) -> TurnDice:
+    def dice(self, seed: bytes, state: ChampionsState, pins: Mapping[str, Any] | None = None) -> kit.TurnDice:
         """The dice of the open window: d4 to d20, every pin checked against the die that uses it."""
-        return TurnDice(seed, window_turn(state), pins, die_sides=None)
+        return kit.TurnDice(seed, window_turn(state), pins, die_sides=None)
 
 
     def merge_orders(self, parts: Mapping[str, Orders]) -> Orders:
@@ -120,20 +107,20 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
             players.update(part.players)
         return Orders(players)
 
-    def check(self, state: ChampionsState, orders: Orders, dice: TurnDice) -> list[Verdict]:
+    def check(self, state: ChampionsState, orders: Orders, dice: kit.TurnDice) -> list[kit.Verdict]:
         """A verdict per order part, naming the row and what would be accepted."""
         return check_orders(self.rules, state, orders).verdicts
 
-    def resolve(self, state: ChampionsState, orders: Orders, dice: TurnDice) -> Resolution[ChampionsState]:
+    def resolve(self, state: ChampionsState, orders: Orders, dice: kit.TurnDice) -> kit.Resolution[ChampionsState]:
         return resolve_turn(self.rules, state, orders, dice)
 
-    def outcome(self, state: ChampionsState) -> Outcome | None:
+    def outcome(self, state: ChampionsState) -> kit.Outcome | None:
         if not state.finished:
             return None
         winners = state.winners
         if len(winners) == 1:
-            return Outcome(winners, f"{winners[0]} wins in round {state.round}")
-        return Outcome(winners, f"{' and '.join(winners)} share the win in round {state.round}")
+            return kit.Outcome(winners, f"{winners[0]} wins in round {state.round}")
+        return kit.Outcome(winners, f"{' and '.join(winners)} share the win in round {state.round}")
 
     def view(self, state: ChampionsState, seat: str | None) -> dict[str, Any]:
         """The public board (``None``), or a player's own sheet: hers, her tile-mates' living champions."""
@@ -153,9 +140,9 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
         return secrets_of(state, seat)
 
     # -- the GM ------------------------------------------------------------------------------
-    def apply_gm_event(self, state: ChampionsState, event: Adjustment) -> Resolution[ChampionsState]:
+    def apply_gm_event(self, state: ChampionsState, event: Adjustment) -> kit.Resolution[ChampionsState]:
         return apply_gm_event(self.rules, state, event)
 
-    def concede(self, state: ChampionsState, seat: str, reason: str) -> Resolution[ChampionsState]:
+    def concede(self, state: ChampionsState, seat: str, reason: str) -> kit.Resolution[ChampionsState]:
         """A player concedes: she is out; the last player standing wins."""
         return concede(state, seat, reason)

@@ -11,32 +11,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheets_gm.engine.ruleset import Resolution
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.champions.board import tile_class
 from sheets_gm.rulesets.champions.enums import CLASSES, HAND_TYPES, EventKind
 from sheets_gm.rulesets.champions.equipment import AFFINITY
 from sheets_gm.rulesets.champions.items import LootTable
 from sheets_gm.rulesets.champions.state import ChampionsState, Player
-from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 
 LAST_STANDING = "last_standing"
 FELL_TOGETHER = "fell_together"
 ROUND_LIMIT = "round_limit"
 
 
-def simulation_spec(max_rounds: int) -> SimulationSpec:
+def simulation_spec(max_rounds: int) -> kit.SimulationSpec:
     """Champions' figures, with the round limit of the variant in their labels."""
-    return SimulationSpec(
+    return kit.SimulationSpec(
         length_unit="windows (two a round)",
         endings=((LAST_STANDING, "won by the last player standing"),
                  (FELL_TOGETHER, "the last players fell together (shared win)"),
                  (ROUND_LIMIT, f"decided by total health after round {max_rounds}")),
         figures=(
-            FigureSpec("knocked_out", "knocked out", FigureKind.SHARE),
-            FigureSpec("rounds", "rounds survived, per match"),
-            FigureSpec("looted", "items looted, per match"),
-            FigureSpec("battles", "battles fought, per match"),
-            FigureSpec("champions_lost", "champions lost, per match"),
+            kit.FigureSpec("knocked_out", "knocked out", kit.FigureKind.SHARE),
+            kit.FigureSpec("rounds", "rounds survived, per match"),
+            kit.FigureSpec("looted", "items looted, per match"),
+            kit.FigureSpec("battles", "battles fought, per match"),
+            kit.FigureSpec("champions_lost", "champions lost, per match"),
         ),
         attributes=("spawn tile class", "equipment"),
         sides_note="the sixteen seats are dealt to the bots in turn, starting one seat further each match",
@@ -68,7 +67,7 @@ class ChampionsTally:
         self.battles = [0] * n
         self.lost = [0] * n
 
-    def window(self, resolution: Resolution[Any]) -> None:
+    def window(self, resolution: kit.Resolution[Any]) -> None:
         """Count one window's events."""
         for event in resolution.events:
             kind = event.kind
@@ -80,7 +79,7 @@ class ChampionsTally:
             elif kind is EventKind.CHAMPION_DIED:
                 self.lost[self.index[event.data["player"]]] += 1
 
-    def finish(self, state: ChampionsState) -> MatchSummary:
+    def finish(self, state: ChampionsState) -> kit.MatchSummary:
         """Each player's figures and attributes, in seat order."""
         alive = state.alive()
         if not alive:
@@ -96,4 +95,4 @@ class ChampionsTally:
             figures.append((float(p.out), float(rounds), float(self.looted[i]), float(self.battles[i]),
                             float(self.lost[i])))
             attributes.append((self.spawn[i], equipment_style(self.table, p)))
-        return MatchSummary(ending, tuple(figures), tuple(attributes))
+        return kit.MatchSummary(ending, tuple(figures), tuple(attributes))

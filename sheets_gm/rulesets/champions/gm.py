@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.grid import CoordError
-from sheets_gm.engine.ruleset import GmOption, Resolution
 from sheets_gm.engine.vocab import VocabularyError, parse_choice
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.champions.board import board
 from sheets_gm.rulesets.champions.enums import CLASS_INDEX, ChampClass, EventKind
 from sheets_gm.rulesets.champions.resolve import last_standing_wins, window_turn
@@ -15,9 +13,9 @@ from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.state import MAX_HEALTH, Adjustment, ChampionsState, Player, champion_name
 
 GM_OPTIONS = (
-    GmOption("health", "PLAYER.CLASS=N", "set a champion's health (0 kills it; at most its starting health)"),
-    GmOption("move", "PLAYER=TILE", "put a Champions player on a tile of the current grid"),
-    GmOption("give", "PLAYER=ITEM", "put an item of the loot table in a player's bag"),
+    kit.GmOption("health", "PLAYER.CLASS=N", "set a champion's health (0 kills it; at most its starting health)"),
+    kit.GmOption("move", "PLAYER=TILE", "put a Champions player on a tile of the current grid"),
+    kit.GmOption("give", "PLAYER=ITEM", "put an item of the loot table in a player's bag"),
 )
 
 
@@ -64,7 +62,7 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
     return out
 
 
-def apply_gm_event(rules: ChampionsRules, state: ChampionsState, adj: Adjustment) -> Resolution[ChampionsState]:
+def apply_gm_event(rules: ChampionsRules, state: ChampionsState, adj: Adjustment) -> kit.Resolution[ChampionsState]:
     """The adjustment applied (the input is not changed), with its logged event; GmEventError if it does not fit."""
     if not adj.reason.strip():
         raise GmEventError("an adjustment needs a reason; it is written to the log")
@@ -78,7 +76,7 @@ def apply_gm_event(rules: ChampionsRules, state: ChampionsState, adj: Adjustment
         i = names[name]
         return i, players[i]
 
-    events: list[Event] = []
+    events: list[kit.Event] = []
     if adj.health is not None:
         name, word, hp = adj.health
         i, p = find(name)
@@ -94,45 +92,45 @@ def apply_gm_event(rules: ChampionsRules, state: ChampionsState, adj: Adjustment
         before = health[CLASS_INDEX[cls]]
         health[CLASS_INDEX[cls]] = hp
         players[i] = Player(p.name, p.at, tuple(health), p.equipment, p.bag, p.out_round)
-        events.append(Event(turn, EventKind.GM_ADJUSTMENT,
-                            f"GM sets {champion_name(name, cls)}'s health from {before} to {hp}: {adj.reason}.",
-                            {"field": "health", "player": name, "class": cls.value, "before": before, "after": hp,
-                             "reason": adj.reason}, audience=frozenset({name})))
+        events.append(kit.Event(turn, EventKind.GM_ADJUSTMENT,
+                                f"GM sets {champion_name(name, cls)}'s health from {before} to {hp}: {adj.reason}.",
+                                {"field": "health", "player": name, "class": cls.value, "before": before, "after": hp,
+                                 "reason": adj.reason}, audience=frozenset({name})))
         if not any(value > 0 for value in health):  # her last champion: she is out now, as after a battle
             players[i] = Player(p.name, None, tuple(health), p.equipment, p.bag, state.round)
-            events.append(Event(turn, EventKind.PLAYER_OUT, f"{name} is out: all four champions are dead.",
-                                {"player": name, "round": state.round}))
+            events.append(kit.Event(turn, EventKind.PLAYER_OUT, f"{name} is out: all four champions are dead.",
+                                    {"player": name, "round": state.round}))
             now = state.with_players(players)
-            return last_standing_wins(now, turn, events) if len(now.alive()) == 1 else Resolution(now, events)
+            return last_standing_wins(now, turn, events) if len(now.alive()) == 1 else kit.Resolution(now, events)
     if adj.position is not None:
         name, text = adj.position
         i, p = find(name)
         try:
             tile = board(state.size).parse(text)
-        except CoordError as exc:
+        except kit.CoordError as exc:
             raise GmEventError(str(exc)) from None
         if p.out:
             raise GmEventError(f"{name} is out and has no tile")
         players[i] = Player(p.name, tile, p.health, p.equipment, p.bag, p.out_round)
-        events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM moves {name} from {p.at} to {tile}: {adj.reason}.",
-                            {"field": "position", "player": name, "before": p.at, "after": tile,
-                             "reason": adj.reason}))
+        events.append(kit.Event(turn, EventKind.GM_ADJUSTMENT, f"GM moves {name} from {p.at} to {tile}: {adj.reason}.",
+                                {"field": "position", "player": name, "before": p.at, "after": tile,
+                                 "reason": adj.reason}))
     if adj.give is not None:
         name, item = adj.give
         i, p = find(name)
         if rules.table.get(item) is None:
             raise GmEventError(f"there is no item {item!r} in the loot table")
         players[i] = Player(p.name, p.at, p.health, p.equipment, (*p.bag, item), p.out_round)
-        events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM puts {item} in {name}'s bag: {adj.reason}.",
-                            {"field": "bag", "player": name, "item": item, "reason": adj.reason},
-                            audience=frozenset({name})))
+        events.append(kit.Event(turn, EventKind.GM_ADJUSTMENT, f"GM puts {item} in {name}'s bag: {adj.reason}.",
+                                {"field": "bag", "player": name, "item": item, "reason": adj.reason},
+                                audience=frozenset({name})))
     if not events:
         raise GmEventError("an adjustment must change a health, a position or a bag")
-    return Resolution(state.with_players(players), events)
+    return kit.Resolution(state.with_players(players), events)
 
 
 
-def concede(state: ChampionsState, name: str, reason: str) -> Resolution[ChampionsState]:
+def concede(state: ChampionsState, name: str, reason: str) -> kit.Resolution[ChampionsState]:
     """``name`` concedes: she is out, as when her last champion dies (her champions keep their health); the
     last player standing wins."""
     if state.finished:
@@ -146,7 +144,7 @@ def concede(state: ChampionsState, name: str, reason: str) -> Resolution[Champio
     if p.out:
         raise GmEventError(f"{name} is out already")
     players[i] = Player(p.name, None, p.health, p.equipment, p.bag, state.round)
-    events = [Event(turn, EventKind.PLAYER_OUT, f"{name} concedes and is out: {reason}.",
-                    {"player": name, "round": state.round, "concession": True, "reason": reason})]
+    events = [kit.Event(turn, EventKind.PLAYER_OUT, f"{name} concedes and is out: {reason}.",
+                        {"player": name, "round": state.round, "concession": True, "reason": reason})]
     now = state.with_players(players)
-    return last_standing_wins(now, turn, events) if len(now.alive()) == 1 else Resolution(now, events)
+    return last_standing_wins(now, turn, events) if len(now.alive()) == 1 else kit.Resolution(now, events)

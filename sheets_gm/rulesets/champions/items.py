@@ -20,8 +20,9 @@ from functools import cached_property
 from typing import Any
 
 from sheets_gm.engine.vocab import VocabularyError, choices, parse_choice
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.champions.enums import ItemType, Tier, TileClass, Weight
-from sheets_gm.yamlio import LinedDict, YamlError, load_yaml_text
+from sheets_gm.yamlio import YamlError, load_yaml_text
 
 _DICE_RE = re.compile(r"^\s*1\s*d\s*(\d{1,3})\s*(?:\+\s*(\d{1,3}))?\s*$", re.IGNORECASE)
 
@@ -136,7 +137,7 @@ def loot_table_from_text(text: str, where: str = "loot.yaml") -> LootTable:
         doc = load_yaml_text(text, where)
     except YamlError as exc:
         raise LootTableError(str(exc)) from None
-    if not isinstance(doc, LinedDict):
+    if not isinstance(doc, kit.LinedDict):
         raise LootTableError(f"{where}: a loot file is a mapping with tier_weights: and items:")
     for key in doc:
         if key not in ("tier_weights", "items"):
@@ -154,7 +155,7 @@ def items_from_entries(raw: Sequence[Any], where: str, line: int) -> dict[str, I
     items: dict[str, Item] = {}
     folded: dict[str, str] = {}  # players type names in any case, so two names may not differ by case alone
     for entry in raw:
-        at = entry.line if isinstance(entry, LinedDict) else line
+        at = entry.line if isinstance(entry, kit.LinedDict) else line
         item = _item(entry, f"{where}:{at}")
         first = folded.setdefault(item.name.casefold(), item.name)
         if item.name in items or first != item.name:
@@ -197,7 +198,7 @@ def _item(entry: Any, where: str) -> Item:
 def _tier_weights(raw: Any, line: int, where: str) -> dict[TileClass, dict[Tier, int]]:
     if raw is None:
         return {k: dict(v) for k, v in DEFAULT_TIER_WEIGHTS.items()}
-    if not isinstance(raw, LinedDict):
+    if not isinstance(raw, kit.LinedDict):
         raise LootTableError(f"{where}:{line}: tier_weights maps each tile class ({choices(TileClass)}) to the "
                              f"weights of the tiers, like corner: {{common: 60, uncommon: 30, rare: 9, legendary: 1}}")
     out: dict[TileClass, dict[Tier, int]] = {}

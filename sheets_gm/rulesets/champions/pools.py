@@ -6,14 +6,15 @@ tier's (``pool/<tile>/<n>``). A pin of ``pool/<tile>`` lists the pool's item nam
 
 from __future__ import annotations
 
-from sheets_gm.engine.dice import PinnedDieError, TurnDice
+from sheets_gm.engine.dice import PinnedDieError
 from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.champions.board import tile_class, tiles
 from sheets_gm.rulesets.champions.enums import Tier
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 
 
-def deal_pool(rules: ChampionsRules, dice: TurnDice, size: int, tile: Coord) -> tuple[str, ...]:
+def deal_pool(rules: ChampionsRules, dice: kit.TurnDice, size: int, tile: Coord) -> tuple[str, ...]:
     """The items dealt to ``tile`` of a ``size``×``size`` grid."""
     key = f"pool/{tile.label}"
     pinned = dice.pins.get(key)
@@ -44,6 +45,6 @@ def deal_pool(rules: ChampionsRules, dice: TurnDice, size: int, tile: Coord) -> 
     return tuple(pool)
 
 
-def deal_pools(rules: ChampionsRules, dice: TurnDice, size: int) -> dict[str, tuple[str, ...]]:
+def deal_pools(rules: ChampionsRules, dice: kit.TurnDice, size: int) -> dict[str, tuple[str, ...]]:
     """A fresh pool on every tile of the grid, in reading order."""
     return {t.label: deal_pool(rules, dice, size, t) for t in tiles(size)}

@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord
-from sheets_gm.engine.ruleset import Resolution
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.champions.board import board, shrink_axis, size_for, tiles
 from sheets_gm.rulesets.champions.check import EquipFight, check_orders, default_action
 from sheets_gm.rulesets.champions.combat import BattleResult, Fighter, fight
@@ -39,10 +37,10 @@ def window_turn(state: ChampionsState) -> int:
 
 
 def resolve_turn(rules: ChampionsRules, state: ChampionsState, orders: Orders,
-                   dice: TurnDice) -> Resolution[ChampionsState]:
+                   dice: kit.TurnDice) -> kit.Resolution[ChampionsState]:
     """The open window resolved; the input state is not changed."""
     if state.finished:
-        return Resolution(state.with_players(state.players), [])
+        return kit.Resolution(state.with_players(state.players), [])
     if state.phase is Phase.MOVE:
         return _move_and_loot(rules, state, orders, dice)
     return _equip_and_fight(rules, state, orders, dice)
@@ -50,18 +48,18 @@ def resolve_turn(rules: ChampionsRules, state: ChampionsState, orders: Orders,
 
 # -- window 1 ----------------------------------------------------------------------------------
 def _move_and_loot(rules: ChampionsRules, state: ChampionsState, orders: Orders,
-                   dice: TurnDice) -> Resolution[ChampionsState]:
+                   dice: kit.TurnDice) -> kit.Resolution[ChampionsState]:
     checked = check_orders(rules, state, orders)
     turn = window_turn(state)
-    events: list[Event] = []
+    events: list[kit.Event] = []
     players = list(state.players)
     for i, p in enumerate(players):
         accepted = checked.moves.get(p.name)
         if p.out or accepted is None or accepted.move is None:
             continue
         players[i] = _moved(p, accepted.move)
-        events.append(Event(turn, EventKind.MOVED, f"{p.name} moves from {p.at} to {accepted.move}.",
-                            {"player": p.name, "from": p.at, "to": accepted.move}))
+        events.append(kit.Event(turn, EventKind.MOVED, f"{p.name} moves from {p.at} to {accepted.move}.",
+                                {"player": p.name, "from": p.at, "to": accepted.move}))
     pools = {tile: list(items) for tile, items in state.pools.items()}
     bags = {p.name: list(p.bag) for p in players}
     by_tile: dict[Coord, list[str]] = {}
@@ -84,7 +82,7 @@ def _move_and_loot(rules: ChampionsRules, state: ChampionsState, orders: Orders,
     new = state.with_players(players, phase=Phase.FIGHT,
                              pools={t: tuple(items) for t, items in pools.items()})
     # the check's verdicts are what the round did with each move and looting action: its rows say so once cleared
-    return Resolution(new, events, verdicts=list(checked.verdicts))
+    return kit.Resolution(new, events, verdicts=list(checked.verdicts))
 
 
 def _moved(p: Player, tile: Coord) -> Player:
@@ -95,8 +93,8 @@ def _with_bag(p: Player, bag: list[str]) -> Player:
     return p if tuple(bag) == p.bag else Player(p.name, p.at, p.health, p.equipment, tuple(bag), p.out_round)
 
 
-def _loot(rules: ChampionsRules, dice: TurnDice, turn: int, name: str, nth: tuple[int, int], choice: LootChoice,
-          pool: list[str], bag: list[str], tile: Coord, order: str = "") -> Event:
+def _loot(rules: ChampionsRules, dice: kit.TurnDice, turn: int, name: str, nth: tuple[int, int], choice: LootChoice,
+          pool: list[str], bag: list[str], tile: Coord, order: str = "") -> kit.Event:
     """Her looting action ``nth``: (its place among her accepted ones, which keys its die; the number her feedback
     gives it, which the Log says). ``order`` is the draw of the tile's looting order, when several loot there."""
     table = rules.table
@@ -107,9 +105,9 @@ def _loot(rules: ChampionsRules, dice: TurnDice, turn: int, name: str, nth: tupl
         wanted = ItemType(choice.value)
         candidates = sorted({i for i in pool if (item := table.get(i)) is not None and item.type is wanted})
     if not candidates:
-        return Event(turn, EventKind.LOOT_EMPTY,
-                     f"{name}'s looting action {n} ({choice.value}) finds nothing: no such item is left on {tile}.",
-                     {"player": name, "n": n, "choice": choice.value, "tile": tile}, audience=frozenset({name}))
+        return kit.Event(turn, EventKind.LOOT_EMPTY,
+                         f"{name}'s looting action {n} ({choice.value}) finds nothing: no such item is left on {tile}.",
+                         {"player": name, "n": n, "choice": choice.value, "tile": tile}, audience=frozenset({name}))
     taken = dice.pick(f"loot/{name}/{key}", candidates)
     pool.remove(taken)
     bag.append(taken)
@@ -117,17 +115,18 @@ def _loot(rules: ChampionsRules, dice: TurnDice, turn: int, name: str, nth: tupl
     shown = item.describe() if item else taken
     # the pool's other items stay hidden: the draw is named by its message alone
     notes = " ".join(f"[{note}]" for note in (f"drawn by {dice.message(f'loot/{name}/{key}')}", order) if note)
-    return Event(turn, EventKind.LOOTED,
-                 f"{name}'s looting action {n} ({choice.value}) takes {shown} on {tile}.{' ' + notes if notes else ''}",
-                 {"player": name, "n": n, "item": taken, "tile": tile}, audience=frozenset({name}))
+    return kit.Event(
+        turn, EventKind.LOOTED,
+        f"{name}'s looting action {n} ({choice.value}) takes {shown} on {tile}.{' ' + notes if notes else ''}",
+        {"player": name, "n": n, "item": taken, "tile": tile}, audience=frozenset({name}))
 
 
 # -- window 2 ----------------------------------------------------------------------------------
 def _equip_and_fight(rules: ChampionsRules, state: ChampionsState, orders: Orders,
-                     dice: TurnDice) -> Resolution[ChampionsState]:
+                     dice: kit.TurnDice) -> kit.Resolution[ChampionsState]:
     checked = check_orders(rules, state, orders)
     turn = window_turn(state)
-    events: list[Event] = []
+    events: list[kit.Event] = []
     players = {p.name: p for p in state.players}
     for name, part in checked.fights.items():
         if part.equip:
@@ -151,9 +150,10 @@ def _equip_and_fight(rules: ChampionsRules, state: ChampionsState, orders: Order
                           for who in (a, b))
             if not sides[0] or not sides[1]:
                 idle = a if not sides[0] else b
-                events.append(Event(turn, EventKind.NO_BATTLE,
-                                    f"{idle} has no champion left to field against {b if idle == a else a} on {tile}: "
-                                    "no battle.", {"tile": tile, "players": [a, b]}, audience=frozenset({a, b})))
+                events.append(kit.Event(
+                    turn, EventKind.NO_BATTLE,
+                    f"{idle} has no champion left to field against {b if idle == a else a} on {tile}: "
+                    "no battle.", {"tile": tile, "players": [a, b]}, audience=frozenset({a, b})))
                 continue
             fighters = [Fighter(who, cls, side, health[who][CLASS_INDEX[cls]],
                                 _items(rules, players[who], cls), _set_of(checked.fights.get(who), cls),
@@ -162,16 +162,16 @@ def _equip_and_fight(rules: ChampionsRules, state: ChampionsState, orders: Order
             result = fight(rules, dice, fighters)
             report = _report(tile, a, b, sides, result, pairing)
             reports.append(report)
-            events.append(Event(turn, EventKind.BATTLE, report.text,
-                                {"tile": tile, "players": [a, b],
-                                 "fielded": {a: [c.value for c in sides[0]], b: [c.value for c in sides[1]]},
-                                 "deaths": [f"{p}.{c.value}" for p, c in result.deaths]},
-                                audience=frozenset({a, b})))
+            events.append(kit.Event(turn, EventKind.BATTLE, report.text,
+                                    {"tile": tile, "players": [a, b],
+                                     "fielded": {a: [c.value for c in sides[0]], b: [c.value for c in sides[1]]},
+                                     "deaths": [f"{p}.{c.value}" for p, c in result.deaths]},
+                                    audience=frozenset({a, b})))
             for (who, cls), hp in result.health.items():
                 health[who][CLASS_INDEX[cls]] = hp
             for who, cls in result.deaths:
-                events.append(Event(turn, EventKind.CHAMPION_DIED, f"{champion_name(who, cls)} dies on {tile}.",
-                                    {"player": who, "class": cls.value, "tile": tile}, audience=frozenset({a, b})))
+                events.append(kit.Event(turn, EventKind.CHAMPION_DIED, f"{champion_name(who, cls)} dies on {tile}.",
+                                        {"player": who, "class": cls.value, "tile": tile}, audience=frozenset({a, b})))
     after: list[Player] = []
     went_out: list[str] = []
     for p in state.players:
@@ -179,8 +179,8 @@ def _equip_and_fight(rules: ChampionsRules, state: ChampionsState, orders: Order
         now_health = tuple(health[p.name])
         if not now.out and not any(value > 0 for value in now_health):
             went_out.append(p.name)
-            events.append(Event(turn, EventKind.PLAYER_OUT, f"{p.name} is out: all four champions are dead.",
-                                {"player": p.name, "round": state.round}))
+            events.append(kit.Event(turn, EventKind.PLAYER_OUT, f"{p.name} is out: all four champions are dead.",
+                                    {"player": p.name, "round": state.round}))
             now = Player(p.name, None, now_health, now.equipment, now.bag, state.round)
         elif now_health != now.health:
             now = Player(now.name, now.at, now_health, now.equipment, now.bag, now.out_round)
@@ -189,7 +189,7 @@ def _equip_and_fight(rules: ChampionsRules, state: ChampionsState, orders: Order
     return _next_round(rules, new, went_out, dice, turn, events)
 
 
-def _equipped(p: Player, part: EquipFight, turn: int, events: list[Event]) -> Player:
+def _equipped(p: Player, part: EquipFight, turn: int, events: list[kit.Event]) -> Player:
     bag = Counter(p.bag)
     equipment = list(p.equipment)
     for cls in part.equip:
@@ -197,10 +197,10 @@ def _equipped(p: Player, part: EquipFight, turn: int, events: list[Event]) -> Pl
     for cls, items in part.equip.items():
         bag.subtract(items)
         equipment[CLASS_INDEX[cls]] = items
-        events.append(Event(turn, EventKind.EQUIPPED,
-                            f"{champion_name(p.name, cls)} now carries {', '.join(items) or 'nothing'}.",
-                            {"player": p.name, "class": cls.value, "items": list(items)},
-                            audience=frozenset({p.name})))
+        events.append(kit.Event(turn, EventKind.EQUIPPED,
+                                f"{champion_name(p.name, cls)} now carries {', '.join(items) or 'nothing'}.",
+                                {"player": p.name, "class": cls.value, "items": list(items)},
+                                audience=frozenset({p.name})))
     # the bag keeps its order: what stayed, then what came back, in equipment order
     left = []
     remaining = Counter(bag)
@@ -270,17 +270,17 @@ def _report(tile: Coord, a: str, b: str, sides: tuple[tuple[ChampClass, ...], ..
 
 
 # -- the end of a round ----------------------------------------------------------------------
-def last_standing_wins(state: ChampionsState, turn: int, events: list[Event]) -> Resolution[ChampionsState]:
+def last_standing_wins(state: ChampionsState, turn: int, events: list[kit.Event]) -> kit.Resolution[ChampionsState]:
     """The match won by its one player still in (after a round, or a GM's adjustment that put the
     second-last out): ``events`` with the winner's, and the finished state."""
     winner = state.alive()[0].name
-    events.append(Event(turn, EventKind.WINNER, f"{winner} is the last player standing and wins.",
-                        {"winners": [winner]}))
-    return Resolution(state.with_players(state.players, finished=True, winners=(winner,)), events)
+    events.append(kit.Event(turn, EventKind.WINNER, f"{winner} is the last player standing and wins.",
+                            {"winners": [winner]}))
+    return kit.Resolution(state.with_players(state.players, finished=True, winners=(winner,)), events)
 
 
-def _next_round(rules: ChampionsRules, state: ChampionsState, went_out: list[str], dice: TurnDice, turn: int,
-                events: list[Event]) -> Resolution[ChampionsState]:
+def _next_round(rules: ChampionsRules, state: ChampionsState, went_out: list[str], dice: kit.TurnDice, turn: int,
+                events: list[kit.Event]) -> kit.Resolution[ChampionsState]:
     alive = state.alive()
     winners: tuple[str, ...] = ()
     if len(alive) == 1:
@@ -291,14 +291,14 @@ def _next_round(rules: ChampionsRules, state: ChampionsState, went_out: list[str
     elif state.round >= rules.settings.max_rounds:
         best = max(p.total_health() for p in alive)
         winners = tuple(p.name for p in alive if p.total_health() == best)
-        events.append(Event(turn, EventKind.ROUND_LIMIT,
-                            f"Round {state.round} was the last: the most total champion health wins.",
-                            {"round": state.round, "health": {p.name: p.total_health() for p in alive}}))
+        events.append(kit.Event(turn, EventKind.ROUND_LIMIT,
+                                f"Round {state.round} was the last: the most total champion health wins.",
+                                {"round": state.round, "health": {p.name: p.total_health() for p in alive}}))
         text = (f"{winners[0]} wins with {best} total champion health." if len(winners) == 1 else
                 f"{' and '.join(winners)} share the win with {best} total champion health each.")
     if winners:
-        events.append(Event(turn, EventKind.WINNER, text, {"winners": list(winners)}))
-        return Resolution(state.with_players(state.players, finished=True, winners=winners), events)
+        events.append(kit.Event(turn, EventKind.WINNER, text, {"winners": list(winners)}))
+        return kit.Resolution(state.with_players(state.players, finished=True, winners=winners), events)
     size = state.size
     players = list(state.players)
     target = size_for(len(alive))
@@ -310,32 +310,32 @@ def _next_round(rules: ChampionsRules, state: ChampionsState, went_out: list[str
         # the rules shrink the map at the start of the next round: its lines go under that round's move window
         # (the dice stay keyed by this window, which rolls them)
         opens = turn + 1
-        events.append(Event(opens, EventKind.SHRUNK,
-                            f"{len(alive)} players are left: the map shrinks to {size}×{size}. "
-                            + " ".join(f"{p.name} is on {p.at}{_shrink_dice(dice, p.name)}." for p in players
-                                       if not p.out),
-                            {"size": size, "positions": {p.name: p.at for p in players if not p.out}}))
+        events.append(kit.Event(opens, EventKind.SHRUNK,
+                                f"{len(alive)} players are left: the map shrinks to {size}×{size}. "
+                                + " ".join(f"{p.name} is on {p.at}{_shrink_dice(dice, p.name)}." for p in players
+                                           if not p.out),
+                                {"size": size, "positions": {p.name: p.at for p in players if not p.out}}))
         pools = deal_pools(rules, dice, size)
-        events.append(Event(opens, EventKind.POOLS_DEALT,
-                            f"Every tile of the {size}×{size} map gets a fresh loot pool.", {"size": size}))
+        events.append(kit.Event(opens, EventKind.POOLS_DEALT,
+                                f"Every tile of the {size}×{size} map gets a fresh loot pool.", {"size": size}))
     new = state.with_players(players, round=state.round + 1, phase=Phase.MOVE, size=size, pools=pools)
-    return Resolution(new, events)
+    return kit.Resolution(new, events)
 
 
-def drawn_note(dice: TurnDice, key: str, order: Sequence[str]) -> str:
+def drawn_note(dice: kit.TurnDice, key: str, order: Sequence[str]) -> str:
     """A draw as the Log prints it: its whole message (``TurnDice.message``) and the order it gave, ``5/pair/B2:
     Bo, Ann, Cy`` (candidates ordered by HMAC-SHA256(seed, ``<message>/<candidate>``), smallest first)."""
     return f"{dice.message(key)}: {', '.join(order)}"
 
 
-def _shrink_dice(dice: TurnDice, name: str) -> str:
+def _shrink_dice(dice: kit.TurnDice, name: str) -> str:
     """`` (d6 7/shrink/Ann/col = 4)``: the shrink dice rolled for her, each by its whole message ('' for none)."""
     rolled = [f"d6 {dice.message(key)} = {dice.rolled[key]}" for key in (f"shrink/{name}/col", f"shrink/{name}/row")
               if key in dice.rolled]
     return f" ({'; '.join(rolled)})" if rolled else ""
 
 
-def _shrunk(p: Player, old: int, new: int, dice: TurnDice) -> Player:
+def _shrunk(p: Player, old: int, new: int, dice: kit.TurnDice) -> Player:
     if p.out or p.at is None:
         return p
     col, row = p.at.col + 1, p.at.row + 1

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from sheets_gm.engine.grid import Coord
-from sheets_gm.engine.ruleset import Verdict
 from sheets_gm.engine.vocab import VocabularyError, parse_choice
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.champions.board import SIZES, board, size_for
 from sheets_gm.rulesets.champions.engine import ChampionsRuleset
 from sheets_gm.rulesets.champions.enums import CLASS_INDEX, ChampClass, Phase
@@ -22,9 +22,7 @@ from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.settings import ChampionsSettings
 from sheets_gm.rulesets.champions.state import FULL_HEALTH, MAX_HEALTH, NO_EQUIPMENT, ChampionsState, Player
-from sheets_gm.rulesets.parts.fields import Fields, ScenarioError
-from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
-from sheets_gm.yamlio import LinedDict
+from sheets_gm.rulesets.parts.fields import ScenarioError
 
 TOP_KEYS = ("name", "ruleset", "settings", "items", "given", "turns", "expect")
 GIVEN_KEYS = ("round", "size", "players", "pools")
@@ -47,7 +45,7 @@ class ChampionsScenarioCodec:
 
     keys = TOP_KEYS
 
-    def load(self, doc: LinedDict, fields: Fields, settings: Any) -> Scenario[ChampionsState, Orders]:
+    def load(self, doc: kit.LinedDict, fields: kit.Fields, settings: Any) -> kit.Scenario[ChampionsState, Orders]:
         """The file read into a scenario: each round its move window, then its fight window."""
         f = fields
         if "items" in doc:
@@ -66,18 +64,18 @@ class ChampionsScenarioCodec:
         rounds = [_round(f, names, entry, doc.line_of("turns"), i)
                   for i, entry in enumerate(f.sequence(doc.get("turns"), doc.line_of("turns"), "turns"))]
         expect = f.mapping(doc.get("expect"), doc.line_of("expect"), "expect", EXPECT_KEYS)
-        return Scenario(ChampionsRuleset(rules), state, rounds,
-                        lambda final, verdicts: _compare(f, expect, final, verdicts), skip_after_the_end=True)
+        return kit.Scenario(ChampionsRuleset(rules), state, rounds,
+                            lambda final, verdicts: _compare(f, expect, final, verdicts), skip_after_the_end=True)
 
 
-def _class(f: Fields, word: Any, line: int) -> ChampClass:
+def _class(f: kit.Fields, word: Any, line: int) -> ChampClass:
     try:
         return parse_choice(ChampClass, word, "champion")
     except VocabularyError as exc:
         raise f.fail(line, str(exc)) from None
 
 
-def _item_names(f: Fields, table: LootTable, value: Any, line: int, what: str) -> tuple[str, ...]:
+def _item_names(f: kit.Fields, table: LootTable, value: Any, line: int, what: str) -> tuple[str, ...]:
     names = tuple(f.text(v, line, what) for v in f.sequence(value, line, what))
     for name in names:
         if table.get(name) is None:
@@ -86,7 +84,7 @@ def _item_names(f: Fields, table: LootTable, value: Any, line: int, what: str) -
     return names
 
 
-def _given(rules: ChampionsRules, given: LinedDict, f: Fields) -> ChampionsState:
+def _given(rules: ChampionsRules, given: kit.LinedDict, f: kit.Fields) -> ChampionsState:
     entries = f.sequence(given.get("players"), given.line_of("players"), "given.players")
     if not entries:
         raise f.fail(given.line_of("players"), "given.players lists the players, e.g. - {name: Ann, at: B2}")
@@ -128,12 +126,12 @@ def _given(rules: ChampionsRules, given: LinedDict, f: Fields) -> ChampionsState
     return ChampionsState(rnd, Phase.MOVE, size, tuple(players), pools)
 
 
-def _words(f: Fields, value: Any, line: int, what: str) -> tuple[str, ...]:
+def _words(f: kit.Fields, value: Any, line: int, what: str) -> tuple[str, ...]:
     return tuple(str(v).strip() for v in f.sequence(value, line, what))
 
 
-def _round(f: Fields, names: set[str], entry: Any, turns_line: int,
-           index: int) -> Entry[ChampionsState, Orders]:
+def _round(f: kit.Fields, names: set[str], entry: Any, turns_line: int,
+           index: int) -> kit.Entry[ChampionsState, Orders]:
     t = f.mapping(entry, turns_line, f"turn {index + 1}", TURN_KEYS)
     moves: dict[str, str] = {}
     loot: dict[str, tuple[str, ...]] = {}
@@ -141,7 +139,7 @@ def _round(f: Fields, names: set[str], entry: Any, turns_line: int,
     field: dict[str, tuple[tuple[str, ...], ...]] = {}
     sets: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
 
-    def who(m: LinedDict, key: str) -> str:
+    def who(m: kit.LinedDict, key: str) -> str:
         if key not in names:
             raise f.fail(m.line_of(key), f"order for unknown player {key!r}; the players: {', '.join(sorted(names))}")
         return key
@@ -180,12 +178,12 @@ def _round(f: Fields, names: set[str], entry: Any, turns_line: int,
                    for n in sorted(names) if n in moves or n in loot})
     fight = Orders({n: PlayerOrders(equip=equip.get(n, ()), field=field.get(n, ()), sets=sets.get(n, ()))
                     for n in sorted(names) if n in equip or n in field or n in sets})
-    plays = (Play(move, pins), Play(fight, pins))
+    plays = (kit.Play(move, pins), kit.Play(fight, pins))
 
-    def next_play(state: ChampionsState, _last: object, played: int) -> Play[Orders] | None:
+    def next_play(state: ChampionsState, _last: object, played: int) -> kit.Play[Orders] | None:
         return None if state.finished or played == len(plays) else plays[played]
 
-    return Entry(t.line_of("dice"), f"turn {index + 1}", next_play)
+    return kit.Entry(t.line_of("dice"), f"turn {index + 1}", next_play)
 
 
 def _show(value: Any) -> str:
@@ -196,7 +194,7 @@ def _multiset(values: Any) -> list[str]:
     return sorted(str(v) for v in values)
 
 
-def _compare(f: Fields, e: LinedDict, state: ChampionsState, verdicts: Sequence[Verdict]) -> list[str]:
+def _compare(f: kit.Fields, e: kit.LinedDict, state: ChampionsState, verdicts: Sequence[kit.Verdict]) -> list[str]:
     """Every difference between ``expect`` and the final state, as ``path: expected X, got Y``."""
     out: list[str] = []
     refused = {v.seat for v in verdicts if not v.accepted}

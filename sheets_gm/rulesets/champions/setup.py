@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.grid import Coord, CoordError
-from sheets_gm.engine.ruleset import Member, Roster
+from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.champions.board import CAPACITY, board, size_for, tiles
 from sheets_gm.rulesets.champions.enums import Phase
 from sheets_gm.rulesets.champions.pools import deal_pools
@@ -18,12 +17,12 @@ SAMPLE_NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo",
 SETUP_TURN = 0
 
 
-def sample_roster() -> Roster:
+def sample_roster() -> kit.Roster:
     """Sixteen made-up players, one seat each, spawns drawn."""
-    return Roster(SAMPLE_NAMES, tuple(Member(name, name) for name in SAMPLE_NAMES))
+    return kit.Roster(SAMPLE_NAMES, tuple(kit.Member(name, name) for name in SAMPLE_NAMES))
 
 
-def new_match(rules: ChampionsRules, roster: Roster, seed: bytes) -> ChampionsState:
+def new_match(rules: ChampionsRules, roster: kit.Roster, seed: bytes) -> ChampionsState:
     """Every seat a player with four fresh champions, on a tile of her own (the roster's ``spawn`` column, or
     drawn: ``spawn/<player>``); a pool on every tile. ValueError naming the line for a bad roster."""
     seats = list(roster.seats)
@@ -43,13 +42,13 @@ def new_match(rules: ChampionsRules, roster: Roster, seed: bytes) -> ChampionsSt
             continue
         try:
             tile = grid.parse(text)
-        except CoordError as exc:
+        except kit.CoordError as exc:
             raise ValueError(f"roster line {line}: spawn of {member.seat}: {exc}") from None
         if tile in given.values():
             raise ValueError(f"roster line {line}: {member.seat} spawns on {tile}, where another player spawns; "
                              "each player spawns on a different tile")
         given[member.seat] = tile
-    dice = TurnDice(seed, SETUP_TURN, die_sides=None)
+    dice = kit.TurnDice(seed, SETUP_TURN, die_sides=None)
     free = [t for t in tiles(size) if t not in given.values()]
     players = []
     for name in seats:

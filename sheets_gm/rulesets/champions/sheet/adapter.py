@@ -11,11 +11,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord, column_label
-from sheets_gm.engine.ruleset import GM, Outcome, Window
 from sheets_gm.engine.vocab import VocabularyError, parse_choice
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.champions.board import size_for
 from sheets_gm.rulesets.champions.combat_report import report_rows
 from sheets_gm.rulesets.champions.enums import CLASSES, EventKind, LootChoice, Phase
@@ -24,11 +22,9 @@ from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.state import ChampionsState, Player
 from sheets_gm.rulesets.champions.views import bag_line, equipment_lines, health_line, tile_mates
 from sheets_gm.rulesets.registry import sheet_spec
-from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
-from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid, cells
+from sheets_gm.sheets.layout import ConditionalFill
 from sheets_gm.sheets.row_fit import DRAWN_LINE_PIXELS, lines_needed
-from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, InputTable, SheetSpec
-from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS
 
 LOOT_COLUMNS = ("loot1", "loot2", "loot3")
 ITEM_COLUMNS = ("item1", "item2", "item3")
@@ -40,11 +36,11 @@ TILE_LINE_PIXELS = DRAWN_LINE_PIXELS  # a line of a tile's text
 TILE_NAME_LINES = 4  # names a tile lists one to a line; more run on, comma-separated
 
 
-def with_list(rows: Grid, heading: str, entries: Sequence[str]) -> Grid:
+def with_list(rows: kit.Grid, heading: str, entries: Sequence[str]) -> kit.Grid:
     """A View panel's ``rows`` with ``entries`` down its last column (the list an equip cell's dropdown offers:
     ``values_from: view``) and ``heading`` beside the first, in the column before."""
     width = VIEW_COLS
-    out: Grid = [[*row, *[""] * (width - len(row))] for row in rows]
+    out: kit.Grid = [[*row, *[""] * (width - len(row))] for row in rows]
     out += [[""] * width for _ in range(len(entries) - len(out))]
     out[0][width - 2] = heading
     for i, entry in enumerate(entries):
@@ -78,17 +74,17 @@ def _champion(subject: str) -> str:
 
 
 @dataclass(frozen=True)
-class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
+class ChampionsSheet(kit.SheetAdapter[ChampionsState, Orders]):
     """The Champions sheet adapter."""
 
     rules: ChampionsRules
 
     @property
-    def spec(self) -> SheetSpec:
+    def spec(self) -> kit.SheetSpec:
         """``templates/champions/sheet.yaml``."""
         return sheet_spec("champions")
 
-    def rows(self, state: ChampionsState, seat: str, table: InputTable) -> list[str]:
+    def rows(self, state: ChampionsState, seat: str, table: kit.InputTable) -> list[str]:
         """The seat itself, or her four champions (a dead one's row says so when something is typed in it)."""
         if table.rows == SEAT_ROWS:
             return [seat]
@@ -97,8 +93,8 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
             return []
         return [f"{seat}.{c.value}" for c in CLASSES]
 
-    def shown(self, state: ChampionsState, seat: str, table: InputTable, subject: str,
-              dice: TurnDice) -> Mapping[str, CellValue]:
+    def shown(self, state: ChampionsState, seat: str, table: kit.InputTable, subject: str,
+              dice: kit.TurnDice) -> Mapping[str, kit.CellValue]:
         """A champion's health and what it carries now."""
         p = state.player(seat)
         if p is None:
@@ -112,8 +108,8 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
         carries = ", ".join(p.items_of(cls)) or "nothing"
         return {"health": f"{p.hp(cls)} · carries {carries}"}
 
-    def read_orders(self, state: ChampionsState, window: Window, seat: str,
-                    rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[Orders]:
+    def read_orders(self, state: ChampionsState, window: kit.Window, seat: str,
+                    rows: Mapping[str, Sequence[kit.TypedRow]]) -> kit.SeatInput[Orders]:
         """The words typed, as the engine's orders; the checks say what each part will do."""
         move, loot, equip, sets, field = "", [], [], [], []
         ready = False
@@ -142,17 +138,17 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
             ready = ready or row.ticked("ready")
         orders = PlayerOrders(move, tuple(loot), tuple(equip), tuple(field), tuple(sets))
         part = Orders({seat: orders} if not orders.is_empty() else {})
-        return SeatInput(part, problems, ready=ready)
+        return kit.SeatInput(part, problems, ready=ready)
 
-    def typed_cells(self, state: ChampionsState, window: Window, seat: str,
-                    orders: Orders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
+    def typed_cells(self, state: ChampionsState, window: kit.Window, seat: str,
+                    orders: Orders) -> Mapping[str, Mapping[str, Mapping[str, kit.CellValue]]]:
         """What a player types for ``orders``: her own part of them."""
         mine = orders.players.get(seat)
         if mine is None:
             return {}
-        out: dict[str, dict[str, dict[str, CellValue]]] = {}
+        out: dict[str, dict[str, dict[str, kit.CellValue]]] = {}
         if window.phase == Phase.MOVE.value:
-            row: dict[str, CellValue] = {"move": mine.move}
+            row: dict[str, kit.CellValue] = {"move": mine.move}
             row.update({k: w for k, w in zip(LOOT_COLUMNS, mine.loot, strict=False)})
             out["move_loot"] = {seat: row}
             return out
@@ -163,11 +159,11 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
                                                                     strict=False)}}
         return out
 
-    def drawings(self, state: ChampionsState) -> Sequence[BoardDrawing]:
+    def drawings(self, state: ChampionsState) -> Sequence[kit.BoardDrawing]:
         """The board, the one public tab."""
         return (self.board(state),)
 
-    def board(self, state: ChampionsState) -> BoardDrawing:
+    def board(self, state: ChampionsState) -> kit.BoardDrawing:
         """The grid at its size with the players on their tiles (no health: that is for tile-mates).
 
         The drawing always spans the grid the match started on and a blank column, so that when the grid
@@ -178,7 +174,7 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
         size = state.size
         span = board_span(state)
         # one blank column more: where a sync before this layout wrote the status once the grid had shrunk
-        values: Grid = [[""] * (span + 2) for _ in range(span + 1)]
+        values: kit.Grid = [[""] * (span + 2) for _ in range(span + 1)]
         for col in range(size):
             values[0][col + 1] = column_label(col)
         for row in range(size):
@@ -188,21 +184,21 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
                 names = [p.name for p in state.on_tile(tile) if not p.out]
                 values[row + 1][col + 1] = tile_text(tile.label, names)
         out = [f"{p.name} (round {p.out_round})" for p in state.players if p.out]
-        legend: Grid = [["Each tile shows its name (A1 top left, by its letter above and its number on the left) "
-                         "and who stands on it."],
-                        ["Out: " + (", ".join(out) or "nobody")]]
+        legend: kit.Grid = [["Each tile shows its name (A1 top left, by its letter above and its number on the left) "
+                             "and who stands on it."],
+                            ["Out: " + (", ".join(out) or "nobody")]]
         # every cell of the largest grid wraps from the top (white: a tile of an earlier layout loses its grey)
         # the legend (under the title and status, right of the gap: rows 4 and 5) wraps in its column too
         legend_col = span + 3
-        fills = (Fill(cells(0, 2, 0, span + 1), "#FFFFFF", bold=True, wrap=True),
-                 Fill(cells(1, 2, span, span + 1), "#FFFFFF", wrap=True),
-                 Fill(cells(legend_col, 4, legend_col, 3 + len(legend)), "#FFFFFF", wrap=True))
-        shading = tuple(ConditionalFill(cells(col + 1, row + 2, col + 1, row + 2), Coord(col, row).label,
+        fills = (kit.Fill(kit.cells(0, 2, 0, span + 1), "#FFFFFF", bold=True, wrap=True),
+                 kit.Fill(kit.cells(1, 2, span, span + 1), "#FFFFFF", wrap=True),
+                 kit.Fill(kit.cells(legend_col, 4, legend_col, 3 + len(legend)), "#FFFFFF", wrap=True))
+        shading = tuple(ConditionalFill(kit.cells(col + 1, row + 2, col + 1, row + 2), Coord(col, row).label,
                                         TILE_SHADES[(col + row) % 2])
                         for row in range(span) for col in range(span))
-        return BoardDrawing(values, fills, {0: 40, **dict.fromkeys(range(1, span + 1), TILE_PIXELS), span + 1: 20},
-                            dict.fromkeys(range(1, span + 1), tile_height(state)), legend,
-                            conditional_fills=shading, legend_wraps=True, print_fewest=True)
+        return kit.BoardDrawing(values, fills, {0: 40, **dict.fromkeys(range(1, span + 1), TILE_PIXELS), span + 1: 20},
+                                dict.fromkeys(range(1, span + 1), tile_height(state)), legend,
+                                conditional_fills=shading, legend_wraps=True, print_fewest=True)
 
     def _bag_items(self, p: Player) -> list[str]:
         """Each kind of item in her bag with its type, tier and dice (what she weighs when she equips)."""
@@ -210,13 +206,13 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
         found = ((self.rules.table.get(name), n) for name, n in counts.items())
         return [f"  {n}× {item.describe()}" if n > 1 else f"  {item.describe()}" for item, n in found if item]
 
-    def log_entry_rows(self, event: Event) -> list[list[CellValue]] | None:
+    def log_entry_rows(self, event: kit.Event) -> list[list[kit.CellValue]] | None:
         """A battle report over rows in the View logs: a row per action, each step in a cell (``report_rows``)."""
         if event.kind is not EventKind.BATTLE:
             return None
         return [list(row) for row in report_rows(event.text)]
 
-    def turn_label(self, turn: int) -> CellValue:
+    def turn_label(self, turn: int) -> kit.CellValue:
         """Round r's move window is turn 2r − 1 and its fight 2r (``resolve.window_turn``): the Log says the round."""
         return f"round {(turn + 1) // 2}, {'move' if turn % 2 else 'fight'}"
 
@@ -233,7 +229,7 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
         return (f"{seat} is out: all four champions died{when}. Nothing more to write; "
                 "the board and the Log follow the match to its end.")
 
-    def status(self, state: ChampionsState, window: Window | None, outcome: Outcome | None) -> str:
+    def status(self, state: ChampionsState, window: kit.Window | None, outcome: kit.Outcome | None) -> str:
         """Round, window and who is still in, or the winners."""
         if outcome is not None:
             return f"The match is over: {outcome.text}"
@@ -241,9 +237,9 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
         label = window.label if window is not None else f"round {state.round}"
         return f"{label[:1].upper()}{label[1:]} · {alive} players in · grid {state.size}×{state.size}"
 
-    def panel(self, state: ChampionsState, seat: str) -> Grid:
+    def panel(self, state: ChampionsState, seat: str) -> kit.Grid:
         """Her champions, bag and equipment, and her tile-mates' living champions; every player's for the GM."""
-        if seat == GM:
+        if seat == kit.GM:
             return [[line] for p in state.players for line in (health_line(p), bag_line(p))]
         p = state.player(seat)
         if p is None:
