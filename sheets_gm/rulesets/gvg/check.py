@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from sheets_gm.engine.dice import SIDES, TurnDice
+from sheets_gm.engine.dice import SIDES
 from sheets_gm.engine.grid import Coord
-from sheets_gm.engine.ruleset import Verdict as SeatVerdict
 from sheets_gm.engine.words import counted
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind, Verdict
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.rules import (
@@ -243,7 +243,7 @@ def _unknown_players(state: GvgState, given: Mapping[str, PlayerOrder]) -> list[
             for name in given if name not in names]
 
 
-def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: TurnDice) -> CheckedOrders:
+def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: kit.TurnDice) -> CheckedOrders:
     """Check every order of a turn against the state; never raises for bad orders."""
     skills, checks = check_skills(rules, state, orders)
     s = rules.settings
@@ -360,8 +360,8 @@ def _action_accepted(name: str, action: Action) -> OrderCheck:
     return found
 
 
-def verdicts_of(state: GvgState, checked: CheckedOrders) -> list[SeatVerdict]:
+def verdicts_of(state: GvgState, checked: CheckedOrders) -> list[kit.Verdict]:
     """The core's verdicts of ``checked``: a player's seat is its team, a team's skills are the team's own."""
     team_of = {p.name: state.teams[p.team] for p in state.players}
-    return [SeatVerdict(team_of.get(c.subject, c.subject), c.subject, c.part, c.accepted, c.message)
+    return [kit.Verdict(team_of.get(c.subject, c.subject), c.subject, c.part, c.accepted, c.message)
             for c in checked.checks]

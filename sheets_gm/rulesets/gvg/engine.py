@@ -6,22 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from sheets_gm.engine.codecs import Codec
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import (
-    BoardKind,
-    Information,
-    Member,
-    Outcome,
-    Resolution,
-    Roster,
-    Ruleset,
-    RulesetTraits,
-    SeatKind,
-    TurnStructure,
-    Verdict,
-    Window,
-)
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.check import check_orders, verdicts_of
 from sheets_gm.rulesets.gvg.gm import apply_gm_event, concede
@@ -33,16 +18,16 @@ from sheets_gm.rulesets.gvg.setup import RosterEntry, RosterError, new_match, st
 from sheets_gm.rulesets.gvg.state import GmEvent, GvgState, gm_event_from_json, gm_event_to_json
 
 
-class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
+class GvgRuleset(kit.Ruleset[GvgState, TurnOrders, GmEvent]):
     """WWM GvG: two teams of five, simultaneous turns, capture the enemy tree."""
 
-    traits: ClassVar[RulesetTraits] = RulesetTraits(
+    traits: ClassVar[kit.RulesetTraits] = kit.RulesetTraits(
         name="gvg",
         title="WWM GvG guild board game",
-        turn_structure=TurnStructure.SIMULTANEOUS,
-        seat_kind=SeatKind.TEAM,
-        information=Information.PRIVATE_ORDERS,
-        board_kind=BoardKind.SQUARE,
+        turn_structure=kit.TurnStructure.SIMULTANEOUS,
+        seat_kind=kit.SeatKind.TEAM,
+        information=kit.Information.PRIVATE_ORDERS,
+        board_kind=kit.BoardKind.SQUARE,
         judge=False,
         min_seats=2,
         max_seats=2,
@@ -53,8 +38,8 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
 
     def __init__(self, rules: GvgRules) -> None:
         self.rules = rules
-        self._windows: dict[tuple[int, tuple[str, str]], Window] = {}  # simulations ask every turn
-        self._sample: Roster | None = None
+        self._windows: dict[tuple[int, tuple[str, str]], kit.Window] = {}  # simulations ask every turn
+        self._sample: kit.Roster | None = None
         self._sample_start: GvgState | None = None  # the sample roster's state before turn 1 (simulations)
 
     @classmethod
@@ -78,19 +63,19 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
         return self.rules.board.to_text()
 
     # -- set-up ----------------------------------------------------------------------------
-    def sample_roster(self) -> Roster:
+    def sample_roster(self) -> kit.Roster:
         """Red against blue, five a side: two DPS, two Tanks and a Healer, named red1… and blue1…; each team's
         first player its captain (the roster's ``captain`` column)."""
         if self._sample is None:
             teams = ("red", "blue")
             entries = standard_roster(teams)
             firsts = {next(e.name for e in entries if e.team == team) for team in teams}
-            self._sample = Roster(teams, tuple(Member(e.name, e.team, {"role": e.role,
+            self._sample = kit.Roster(teams, tuple(kit.Member(e.name, e.team, {"role": e.role,
                                                                       "captain": "yes" if e.name in firsts else ""})
-                                               for e in entries))
+                                                   for e in entries))
         return self._sample
 
-    def new_match(self, roster: Roster, seed: bytes) -> GvgState:
+    def new_match(self, roster: kit.Roster, seed: bytes) -> GvgState:
         """Every member on a base tile of its team (``fields['role']`` is dps, tank or healer); a roster
         without players is refused (ValueError), so that ``init`` asks for one."""
         if not roster.members:
@@ -106,31 +91,31 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
         return state
 
     # -- codecs ------------------------------------------------------------------------------
-    orders_codec = Codec(orders_to_json, orders_from_json)
-    gm_event_codec = Codec(gm_event_to_json, gm_event_from_json)
+    orders_codec = kit.Codec(orders_to_json, orders_from_json)
+    gm_event_codec = kit.Codec(gm_event_to_json, gm_event_from_json)
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: GvgState) -> tuple[str, ...]:
         """The two teams, slot 1 first."""
         return state.teams
 
-    def window(self, state: GvgState) -> Window | None:
+    def window(self, state: GvgState) -> kit.Window | None:
         """One window a turn: both teams submit at once."""
         if state.finished:
             return None
         key = (state.turn, state.teams)
         found = self._windows.get(key)
         if found is None:
-            found = self._windows[key] = Window(key=str(state.turn), label=f"turn {state.turn}", phase="orders",
-                                                seats=state.teams, turn=state.turn)
+            found = self._windows[key] = kit.Window(key=str(state.turn), label=f"turn {state.turn}", phase="orders",
+                                                    seats=state.teams, turn=state.turn)
         return found
 
-    def dice(self, seed: bytes, state: GvgState, pins: Mapping[str, Any] | None = None) -> TurnDice:
+    def dice(self, seed: bytes, state: GvgState, pins: Mapping[str, Any] | None = None) -> kit.TurnDice:
         """The dice of the turn about to be resolved."""
-        return TurnDice(seed, state.turn, pins)
+        return kit.TurnDice(seed, state.turn, pins)
 
 
-    def rolls_shown(self, state: GvgState, dice: TurnDice) -> dict[str, int]:
+    def rolls_shown(self, state: GvgState, dice: kit.TurnDice) -> dict[str, int]:
         """Every player's movement roll, published on both teams' orders tabs before the turn resolves."""
         shown = {f"move/{p.name}": move_roll(state, dice, p) for p in state.players}
         return {key: roll for key, roll in shown.items() if isinstance(roll, int) and not isinstance(roll, bool)}
@@ -146,29 +131,29 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
             second = part.skills[1] or second
         return TurnOrders(players=players, skills=(first, second))
 
-    def check(self, state: GvgState, orders: TurnOrders, dice: TurnDice) -> list[Verdict]:
+    def check(self, state: GvgState, orders: TurnOrders, dice: kit.TurnDice) -> list[kit.Verdict]:
         """A verdict per order part; a player's seat is its team, a team's skills are the team's own."""
         return verdicts_of(state, check_orders(self.rules, state, orders, dice))
 
-    def resolve(self, state: GvgState, orders: TurnOrders, dice: TurnDice) -> Resolution[GvgState]:
+    def resolve(self, state: GvgState, orders: TurnOrders, dice: kit.TurnDice) -> kit.Resolution[GvgState]:
         return resolve_turn(self.rules, state, orders, dice)
 
-    def outcome(self, state: GvgState) -> Outcome | None:
+    def outcome(self, state: GvgState) -> kit.Outcome | None:
         if not state.finished:
             return None
         if state.winner is None:
-            return Outcome((), f"a draw on turn {state.turn}")
+            return kit.Outcome((), f"a draw on turn {state.turn}")
         team = state.teams[state.winner]
-        return Outcome((team,), f"{team} wins ({state.conceded} conceded)" if state.conceded else f"{team} wins")
+        return kit.Outcome((team,), f"{team} wins ({state.conceded} conceded)" if state.conceded else f"{team} wins")
 
 
 
     # -- the GM ------------------------------------------------------------------------------
-    def apply_gm_event(self, state: GvgState, event: GmEvent) -> Resolution[GvgState]:
+    def apply_gm_event(self, state: GvgState, event: GmEvent) -> kit.Resolution[GvgState]:
         new, events = apply_gm_event(self.rules, state, event)
-        return Resolution(new, events)
+        return kit.Resolution(new, events)
 
-    def concede(self, state: GvgState, seat: str, reason: str) -> Resolution[GvgState]:
+    def concede(self, state: GvgState, seat: str, reason: str) -> kit.Resolution[GvgState]:
         """A team concedes: the other team wins the match."""
         new, events = concede(state, seat, reason)
-        return Resolution(new, events)
+        return kit.Resolution(new, events)

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheets_gm.engine.ruleset import Resolution
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.enums import EventKind, Skill
 from sheets_gm.rulesets.gvg.state import GvgState
-from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 
 #: The skills in the order of their "spent on" figures.
 SKILLS: tuple[Skill, ...] = tuple(Skill)
@@ -28,20 +27,20 @@ CAPTURE = "capture"
 TURN_LIMIT = "turn_limit"
 
 
-def simulation_spec(max_turns: int) -> SimulationSpec:
+def simulation_spec(max_turns: int) -> kit.SimulationSpec:
     """GvG's figures, with the turn limit of the default variant in their labels."""
     limit = f"turn-{max_turns}"
-    return SimulationSpec(
+    return kit.SimulationSpec(
         length_unit="turns",
         endings=((CAPTURE, "decided by a tree capture"), (TURN_LIMIT, f"{limit} decisions")),
         figures=(
-            FigureSpec("captures", "tree captures (enemy tree carried home)", FigureKind.SHARE),
-            FigureSpec("turn_limit_wins", f"{limit} wins", FigureKind.SHARE),
-            FigureSpec("pickups", "enemy tree picked up, per match"),
-            FigureSpec("knocked_down", "own players knocked down, per match"),
-            FigureSpec("coins_earned", "coins earned, per match"),
-            FigureSpec("coins_spent", "coins spent, per match"),
-            *(FigureSpec(f"spent_{skill.value}", f"  on {skill.display}") for skill in SKILLS),
+            kit.FigureSpec("captures", "tree captures (enemy tree carried home)", kit.FigureKind.SHARE),
+            kit.FigureSpec("turn_limit_wins", f"{limit} wins", kit.FigureKind.SHARE),
+            kit.FigureSpec("pickups", "enemy tree picked up, per match"),
+            kit.FigureSpec("knocked_down", "own players knocked down, per match"),
+            kit.FigureSpec("coins_earned", "coins earned, per match"),
+            kit.FigureSpec("coins_spent", "coins spent, per match"),
+            *(kit.FigureSpec(f"spent_{skill.value}", f"  on {skill.display}") for skill in SKILLS),
         ),
         sides_note="team A plays slot 1 (red) in even-numbered matches and slot 2 (blue) in odd-numbered ones",
         first_seat="slot 1 (red)",
@@ -62,7 +61,7 @@ class GvgTally:
         self.knocked = [0, 0]
         self.captured = [False, False]
 
-    def window(self, resolution: Resolution[Any]) -> None:
+    def window(self, resolution: kit.Resolution[Any]) -> None:
         """Count one turn's events."""
         for event in resolution.events:
             kind = event.kind
@@ -84,7 +83,7 @@ class GvgTally:
                 if self.slot_of_team[data["tree"]] != slot:  # not a team returning its own tree
                     self.captured[slot] = True
 
-    def finish(self, state: GvgState) -> MatchSummary:
+    def finish(self, state: GvgState) -> kit.MatchSummary:
         """Each team's figures, in the order of ``simulation_spec``."""
         ending = CAPTURE if any(self.captured) else TURN_LIMIT
         seats = []
@@ -94,4 +93,4 @@ class GvgTally:
             seats.append((float(self.captured[slot]), float(won_at_limit), float(self.pickups[slot]),
                           float(self.knocked[slot]), float(self.earned[slot]), float(sum(spent)),
                           *(float(x) for x in spent)))
-        return MatchSummary(ending, tuple(seats))
+        return kit.MatchSummary(ending, tuple(seats))

@@ -7,9 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import BotKind
-from sheets_gm.rulesets.game import Game, GmPart, SharedTests, Simulation
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.bots.base import Bot as GvgBot
 from sheets_gm.rulesets.gvg.bots.objective import ObjectiveBot
 from sheets_gm.rulesets.gvg.bots.random_bot import RandomBot
@@ -33,22 +31,22 @@ class _SeatBot:
     rules: GvgRules
     bot: GvgBot
 
-    def orders(self, state: GvgState, seat: str, dice: TurnDice) -> TurnOrders:
+    def orders(self, state: GvgState, seat: str, dice: kit.TurnDice) -> TurnOrders:
         team = state.team_index(seat)
         part = self.bot.orders(self.rules, state, team, dice)
         skills: tuple[Any, ...] = (part.skills, ()) if team == 0 else ((), part.skills)
         return TurnOrders(players=part.players, skills=skills)
 
 
-def bot_kinds(ruleset: GvgRuleset) -> Mapping[str, BotKind]:
+def bot_kinds(ruleset: GvgRuleset) -> Mapping[str, kit.BotKind]:
     """``objective`` (plays for the trees, buys skills), ``random`` and ``noskills``."""
     rules = ruleset.rules
     kinds = (
-        BotKind("objective", "plays for the tree and buys command skills",
-                lambda seed: _SeatBot(rules, ObjectiveBot(seed))),
-        BotKind("random", "random but legal orders", lambda seed: _SeatBot(rules, RandomBot(seed))),
-        BotKind("noskills", "the objective bot with a captain who never buys a command skill",
-                lambda seed: _SeatBot(rules, ObjectiveBot(seed, buys_skills=False))),
+        kit.BotKind("objective", "plays for the tree and buys command skills",
+                    lambda seed: _SeatBot(rules, ObjectiveBot(seed))),
+        kit.BotKind("random", "random but legal orders", lambda seed: _SeatBot(rules, RandomBot(seed))),
+        kit.BotKind("noskills", "the objective bot with a captain who never buys a command skill",
+                    lambda seed: _SeatBot(rules, ObjectiveBot(seed, buys_skills=False))),
     )
     return {kind.name: kind for kind in kinds}
 
@@ -68,14 +66,14 @@ def moved_onto_another(state: GvgState, _seats: tuple[str, ...], n: int) -> tupl
     return "position", f"{players[n % len(players)].name}={players[(n + 1) % len(players)].at.label}"
 
 
-GAME = Game(
+GAME = kit.Game(
     rules=GvgRuleset,
     sheet=sheet_of,
     scenario=GvgScenarioCodec,
-    simulation=Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.rules.settings.max_turns),
-                          tally=lambda r, start: GvgTally(start)),
-    gm=GmPart(OPTIONS, events_from_options,
-              '--coins red=5 --reason "duel paid twice"'),
+    simulation=kit.Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.rules.settings.max_turns),
+                              tally=lambda r, start: GvgTally(start)),
+    gm=kit.GmPart(OPTIONS, events_from_options,
+                  '--coins red=5 --reason "duel paid twice"'),
     legacy=GvgLegacy(),  # matches in play and replays of the old GvG layout, read in today's terms
-    tests=SharedTests(short={"max_turns": 6}, walk={"max_turns": 5}, ending=moved_onto_another),
+    tests=kit.SharedTests(short={"max_turns": 6}, walk={"max_turns": 5}, ending=moved_onto_another),
 )

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.grid import Coord, CoordError
-from sheets_gm.engine.ruleset import GmOption, split_option
+from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.words import counted
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.enums import EventKind
 from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree
 from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GmEvent, GvgState
@@ -17,7 +16,7 @@ class GmEventError(ValueError):
     """A GM event that cannot be applied (bad score, unknown player, HP out of range...)."""
 
 
-def apply_gm_event(rules: GvgRules, state: GvgState, event: GmEvent) -> tuple[GvgState, list[Event]]:
+def apply_gm_event(rules: GvgRules, state: GvgState, event: GmEvent) -> tuple[GvgState, list[kit.Event]]:
     """Apply an archery duel or an adjustment; the input state is not changed."""
     new = state.copy()
     if isinstance(event, ArcheryDuel):
@@ -25,7 +24,7 @@ def apply_gm_event(rules: GvgRules, state: GvgState, event: GmEvent) -> tuple[Gv
     return new, _adjust(rules, new, event)
 
 
-def concede(state: GvgState, team: str, reason: str) -> tuple[GvgState, list[Event]]:
+def concede(state: GvgState, team: str, reason: str) -> tuple[GvgState, list[kit.Event]]:
     """``team`` concedes: the match ends now, the other team the winner (the input state is not changed)."""
     if state.finished:
         raise GmEventError("the match is over already; nobody can concede")
@@ -36,13 +35,13 @@ def concede(state: GvgState, team: str, reason: str) -> tuple[GvgState, list[Eve
     new.finished, new.winner, new.conceded = True, 1 - loser, team
     winner = state.teams[1 - loser]
     how = f"{team} conceded"
-    return new, [Event(state.turn, EventKind.GM_ADJUSTMENT, f"GM: {team} concedes: {reason}.",
-                       {"field": "concession", "team": team, "reason": reason}),
-                 Event(state.turn, EventKind.MATCH_WON, f"{winner} wins the match: {how}.",
-                       {"winner": winner, "how": how})]
+    return new, [kit.Event(state.turn, EventKind.GM_ADJUSTMENT, f"GM: {team} concedes: {reason}.",
+                           {"field": "concession", "team": team, "reason": reason}),
+                 kit.Event(state.turn, EventKind.MATCH_WON, f"{winner} wins the match: {how}.",
+                           {"winner": winner, "how": how})]
 
 
-def _duel(rules: GvgRules, state: GvgState, duel: ArcheryDuel) -> Event:
+def _duel(rules: GvgRules, state: GvgState, duel: ArcheryDuel) -> kit.Event:
     if duel.winner not in (0, 1):
         raise GmEventError(f"archery duel: the winner must be {state.teams[0]} or {state.teams[1]}")
     if duel.winner_points != 3 or not 0 <= duel.loser_points <= 2:
@@ -53,18 +52,18 @@ def _duel(rules: GvgRules, state: GvgState, duel: ArcheryDuel) -> Event:
     reward = rules.settings.duel_reward
     state.coins[duel.winner] += reward
     name = state.teams[duel.winner]
-    return Event(state.turn, EventKind.ARCHERY_DUEL,
-                 f"{name} wins the archery duel {duel.winner_points}-{duel.loser_points} and gains "
-                 f"{counted(reward, 'coin')}.",
-                 {"winner": name, "score": [duel.winner_points, duel.loser_points], "reward": reward})
+    return kit.Event(state.turn, EventKind.ARCHERY_DUEL,
+                     f"{name} wins the archery duel {duel.winner_points}-{duel.loser_points} and gains "
+                     f"{counted(reward, 'coin')}.",
+                     {"winner": name, "score": [duel.winner_points, duel.loser_points], "reward": reward})
 
 
-def _adjust(rules: GvgRules, state: GvgState, adj: Adjustment) -> list[Event]:
+def _adjust(rules: GvgRules, state: GvgState, adj: Adjustment) -> list[kit.Event]:
     if not adj.reason.strip():
         raise GmEventError("an adjustment needs a reason; it is written to the log")
     if adj.coins is None and adj.hp is None and adj.position is None:
         raise GmEventError("an adjustment must change coins, HP or a position")
-    events: list[Event] = []
+    events: list[kit.Event] = []
     turn = state.turn
     if adj.coins is not None:
         team, value = adj.coins
@@ -72,10 +71,10 @@ def _adjust(rules: GvgRules, state: GvgState, adj: Adjustment) -> list[Event]:
             raise GmEventError(f"coins must be 0 or more for {state.teams[0]} or {state.teams[1]}; got {value}")
         before = state.coins[team]
         state.coins[team] = value
-        events.append(Event(turn, EventKind.GM_ADJUSTMENT,
-                            f"GM sets {state.teams[team]}'s coins from {before} to {value}: {adj.reason}.",
-                            {"field": "coins", "team": state.teams[team], "before": before, "after": value,
-                             "reason": adj.reason}))
+        events.append(kit.Event(turn, EventKind.GM_ADJUSTMENT,
+                                f"GM sets {state.teams[team]}'s coins from {before} to {value}: {adj.reason}.",
+                                {"field": "coins", "team": state.teams[team], "before": before, "after": value,
+                                 "reason": adj.reason}))
     if adj.hp is not None:
         events.append(_adjust_hp(rules, state, adj.hp[0], adj.hp[1], adj.reason))
     if adj.position is not None:
@@ -95,14 +94,14 @@ def _adjust(rules: GvgRules, state: GvgState, adj: Adjustment) -> list[Event]:
         tree = carried_tree(state, name)
         if tree is not None:
             tree.at = tile
-        events.append(Event(turn, EventKind.GM_ADJUSTMENT,
-                            f"GM moves {name} from {before_tile.label} to {tile.label}: {adj.reason}.",
-                            {"field": "position", "player": name, "before": before_tile.label,
-                             "after": tile.label, "reason": adj.reason}))
+        events.append(kit.Event(turn, EventKind.GM_ADJUSTMENT,
+                                f"GM moves {name} from {before_tile.label} to {tile.label}: {adj.reason}.",
+                                {"field": "position", "player": name, "before": before_tile.label,
+                                 "after": tile.label, "reason": adj.reason}))
     return events
 
 
-def _adjust_hp(rules: GvgRules, state: GvgState, tile: Coord, hp: int, reason: str) -> Event:
+def _adjust_hp(rules: GvgRules, state: GvgState, tile: Coord, hp: int, reason: str) -> kit.Event:
     """Set the HP of the structure or the living boss on ``tile``; 0 destroys it (no reward)."""
     structure = state.structures.get(tile)
     if structure is not None:
@@ -126,17 +125,17 @@ def _adjust_hp(rules: GvgRules, state: GvgState, tile: Coord, hp: int, reason: s
     else:
         assert state.boss is not None
         state.boss.hp = hp
-    return Event(state.turn, EventKind.GM_ADJUSTMENT, f"GM sets {name} from {before} to {hp} HP: {reason}.",
-                 {"field": "hp", "target": target, "before": before, "after": hp, "reason": reason})
+    return kit.Event(state.turn, EventKind.GM_ADJUSTMENT, f"GM sets {name} from {before} to {hp} HP: {reason}.",
+                     {"field": "hp", "target": target, "before": before, "after": hp, "reason": reason})
 
 
 #: The options of ``adjust`` in a GvG match.
 OPTIONS = (
-            GmOption("coins", "TEAM=N", "set a team's coins"),
-            GmOption("hp", "TILE=N", "set the HP of the bulwark, fish or boss on a tile (0 destroys it, no reward)"),
-            GmOption("position", "PLAYER=TILE", "move a player (a carrier takes the tree along)"),
-            GmOption("duel", "TEAM=W-L", "the archery duel's winner and score (best of 5: 3-0, 3-1 or 3-2)"),
-        )
+    kit.GmOption("coins", "TEAM=N", "set a team's coins"),
+    kit.GmOption("hp", "TILE=N", "set the HP of the bulwark, fish or boss on a tile (0 destroys it, no reward)"),
+    kit.GmOption("position", "PLAYER=TILE", "move a player (a carrier takes the tree along)"),
+    kit.GmOption("duel", "TEAM=W-L", "the archery duel's winner and score (best of 5: 3-0, 3-1 or 3-2)"),
+)
 
 
 def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]], reason: str) -> list[GmEvent]:
@@ -151,17 +150,17 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
     teams = (seats[0], seats[1])
     events: list[GmEvent] = []
     for value in values.get("coins", ()):
-        team, count = split_option("--coins", value, "TEAM=COINS", "red=5")
+        team, count = kit.split_option("--coins", value, "TEAM=COINS", "red=5")
         events.append(Adjustment(reason, coins=(_team("--coins", team, teams),
                                                 _number("--coins", count, "coins"))))
     for value in values.get("hp", ()):
-        tile, hp = split_option("--hp", value, "TILE=HP", "G7=3")
+        tile, hp = kit.split_option("--hp", value, "TILE=HP", "G7=3")
         events.append(Adjustment(reason, hp=(_tile("--hp", tile), _number("--hp", hp, "HP"))))
     for value in values.get("position", ()):
-        name, tile = split_option("--position", value, "PLAYER=TILE", "Ann=H12")
+        name, tile = kit.split_option("--position", value, "PLAYER=TILE", "Ann=H12")
         events.append(Adjustment(reason, position=(name, _tile("--position", tile))))
     for value in values.get("duel", ()):
-        team, score = split_option("--duel", value, "TEAM=W-L (the winner and the score)", "red=3-1")
+        team, score = kit.split_option("--duel", value, "TEAM=W-L (the winner and the score)", "red=3-1")
         won, dash, lost = score.partition("-")
         if not dash:
             raise ValueError(f"--duel {value!r}: the score is the winner's points, a dash and the loser's, "
@@ -187,5 +186,5 @@ def _number(option: str, text: str, what: str) -> int:
 def _tile(option: str, text: str) -> Coord:
     try:
         return Coord.parse(text)
-    except CoordError as exc:
+    except kit.CoordError as exc:
         raise ValueError(f"{option}: {exc}") from None

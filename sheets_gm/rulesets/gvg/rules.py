@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.words import counted
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.enums import Skill, Status
 from sheets_gm.rulesets.gvg.settings import GvgSettings
@@ -91,7 +91,7 @@ class Reach(NamedTuple):
 
 
 def movement_reach(
-    rules: GvgRules, state: GvgState, player: Player, dice: TurnDice, speed: bool, tree_speed: bool
+    rules: GvgRules, state: GvgState, player: Player, dice: kit.TurnDice, speed: bool, tree_speed: bool
 ) -> Reach:
     """The steps ``player`` may take this turn: its published roll (+ Player Speed) or the carrier's pace."""
     s = rules.settings
@@ -102,7 +102,7 @@ def movement_reach(
     return rolled_reach(dice.d6(f"move/{player.name}"), s.player_speed_bonus if speed else 0)
 
 
-def move_roll(state: GvgState, dice: TurnDice, p: Player) -> int | str:
+def move_roll(state: GvgState, dice: kit.TurnDice, p: Player) -> int | str:
     """A player's published movement roll for ``state.turn`` ('' if it does not roll, ``carrier`` if it
     carries a tree and moves at the carrier's pace)."""
     if state.finished or p.status is not Status.ACTIVE:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.board import GvgMap, MapError
 from sheets_gm.rulesets.gvg.engine import GvgRuleset
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind
@@ -16,9 +17,6 @@ from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterError, check_team_names, fresh_structures, fresh_trees
 from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, Boss, GmEvent, GvgState, Player, Tree
-from sheets_gm.rulesets.parts.fields import Fields
-from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
-from sheets_gm.yamlio import LinedDict
 
 TOP_KEYS = ("name", "ruleset", "settings", "teams", "map", "given", "turns", "expect")
 GIVEN_KEYS = ("turn", "coins", "players", "structures", "knocked_down", "tree", "boss", "jungle",
@@ -32,12 +30,12 @@ class GvgScenarioCodec:
 
     keys = TOP_KEYS
 
-    def load(self, doc: LinedDict, fields: Fields, settings: Any) -> Scenario[GvgState, TurnOrders]:
+    def load(self, doc: kit.LinedDict, fields: kit.Fields, settings: Any) -> kit.Scenario[GvgState, TurnOrders]:
         """The file read into a scenario: each turn its GM events, then its orders."""
         return load_gvg(doc, fields, settings)
 
 
-def load_gvg(doc: LinedDict, f: Fields, settings: GvgSettings) -> Scenario[GvgState, TurnOrders]:
+def load_gvg(doc: kit.LinedDict, f: kit.Fields, settings: GvgSettings) -> kit.Scenario[GvgState, TurnOrders]:
     """Build a GvG scenario from a parsed file whose common keys the runner has checked."""
     teams_raw = f.sequence(doc.get("teams"), doc.line_of("teams"), "teams")
     if len(teams_raw) != 2:
@@ -58,18 +56,18 @@ def load_gvg(doc: LinedDict, f: Fields, settings: GvgSettings) -> Scenario[GvgSt
     turns = [_turn(rules, state, entry, f, i, doc.line_of("turns")) for i, entry in
              enumerate(f.sequence(doc.get("turns"), doc.line_of("turns"), "turns"))]
     expect = f.mapping(doc.get("expect"), doc.line_of("expect"), "expect", EXPECT_KEYS)
-    return Scenario(GvgRuleset(rules), state, turns, lambda final, _verdicts: compare_gvg(f, expect, final),
-                    skip_after_the_end=True)
+    return kit.Scenario(GvgRuleset(rules), state, turns, lambda final, _verdicts: compare_gvg(f, expect, final),
+                        skip_after_the_end=True)
 
 
-def _team(f: Fields, teams: tuple[str, str], value: Any, line: int) -> int:
+def _team(f: kit.Fields, teams: tuple[str, str], value: Any, line: int) -> int:
     text = f.text(value, line, "team")
     if text not in teams:
         raise f.fail(line, f"unknown team {text!r}; the teams are {teams[0]} and {teams[1]}")
     return teams.index(text)
 
 
-def _given_state(rules: GvgRules, teams: tuple[str, str], given: LinedDict, f: Fields) -> GvgState:
+def _given_state(rules: GvgRules, teams: tuple[str, str], given: kit.LinedDict, f: kit.Fields) -> GvgState:
     board = rules.board
     last = board.grid.last.label
     turn = f.integer(given.get("turn", 1), given.line_of("turn"), "given.turn", 1)
@@ -135,7 +133,7 @@ def _given_state(rules: GvgRules, teams: tuple[str, str], given: LinedDict, f: F
                     trees=trees, boss=boss, jungle=jungle, ballista=ballista, cooldowns=cooldowns)
 
 
-def _structure_tile(f: Fields, structures: dict[Coord, Any], key: str, line: int, last: str) -> Coord:
+def _structure_tile(f: kit.Fields, structures: dict[Coord, Any], key: str, line: int, last: str) -> Coord:
     kind_text, sep, tile_text = key.partition("@")
     if not sep:
         raise f.fail(line, f"{key!r}: name a structure as kind@tile, e.g. bulwark@D2")
@@ -147,8 +145,8 @@ def _structure_tile(f: Fields, structures: dict[Coord, Any], key: str, line: int
     return tile
 
 
-def _apply_trees(f: Fields, teams: tuple[str, str], trees: list[Tree | None], names: dict[str, Player],
-                 given: LinedDict, board: GvgMap) -> None:
+def _apply_trees(f: kit.Fields, teams: tuple[str, str], trees: list[Tree | None], names: dict[str, Player],
+                 given: kit.LinedDict, board: GvgMap) -> None:
     tmap = f.mapping(given.get("tree"), given.line_of("tree"), "tree")
     for key, value in tmap.items():
         line = tmap.line_of(key)
@@ -168,8 +166,8 @@ def _apply_trees(f: Fields, teams: tuple[str, str], trees: list[Tree | None], na
         trees[team] = Tree(team, at, carrier)
 
 
-def _turn(rules: GvgRules, state: GvgState, entry: Any, f: Fields, index: int,
-          turns_line: int) -> Entry[GvgState, TurnOrders]:
+def _turn(rules: GvgRules, state: GvgState, entry: Any, f: kit.Fields, index: int,
+          turns_line: int) -> kit.Entry[GvgState, TurnOrders]:
     board = rules.board
     last = board.grid.last.label
     t = f.mapping(entry, turns_line, f"turn {index + 1}", ("orders", "captains", "dice", "gm"))
@@ -201,11 +199,11 @@ def _turn(rules: GvgRules, state: GvgState, entry: Any, f: Fields, index: int,
         pins[key] = f.integer(value, dmap.line_of(key), f"pinned die {key}", 1, 6)
     gm: list[GmEvent] = [_gm_event(f, state, rules, e, t.line_of("gm"))
                          for e in f.sequence(t.get("gm"), t.line_of("gm"), "gm")]
-    return Entry.of(t.line, f"turn {index + 1}", [Play(TurnOrders(players=orders, skills=(skills[0], skills[1])),
-                                                      pins)], gm)
+    return kit.Entry.of(t.line, f"turn {index + 1}",
+                        [kit.Play(TurnOrders(players=orders, skills=(skills[0], skills[1])), pins)], gm)
 
 
-def _gm_event(f: Fields, state: GvgState, rules: GvgRules, entry: Any, line: int) -> GmEvent:
+def _gm_event(f: kit.Fields, state: GvgState, rules: GvgRules, entry: Any, line: int) -> GmEvent:
     e = f.mapping(entry, line, "a GM event", ("duel", "adjust"))
     if "duel" in e:
         d = f.mapping(e["duel"], e.line_of("duel"), "duel", ("winner", "score"))
@@ -237,7 +235,7 @@ def _show(value: Any) -> str:
     return "null" if value is None else str(value)
 
 
-def compare_gvg(f: Fields, e: LinedDict, state: GvgState) -> list[str]:
+def compare_gvg(f: kit.Fields, e: kit.LinedDict, state: GvgState) -> list[str]:
     """Every difference between ``expect`` and the final state, as ``path: expected X, got Y``."""
     out: list[str] = []
     teams = state.teams

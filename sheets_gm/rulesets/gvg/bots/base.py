@@ -7,9 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, TypeVar
 
-from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
-from sheets_gm.engine.ruleset import Resolution
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.resolve import resolve_turn
@@ -60,7 +59,7 @@ def merge_orders(first: TeamOrders, second: TeamOrders) -> TurnOrders:
 class Bot(Protocol):
     """Something that gives a team's orders for the turn about to be resolved."""
 
-    def orders(self, rules: GvgRules, state: GvgState, team: int, dice: TurnDice) -> TeamOrders:
+    def orders(self, rules: GvgRules, state: GvgState, team: int, dice: kit.TurnDice) -> TeamOrders:
         """The orders of team ``team`` (0 or 1) for ``state.turn``; ``dice`` are that turn's dice."""
         ...
 
@@ -79,7 +78,7 @@ def play_match(
     bots: Sequence[Bot],
     seed: bytes,
     max_turns: int | None = None,
-    on_turn: Callable[[TurnOrders, Resolution[GvgState]], None] | None = None,
+    on_turn: Callable[[TurnOrders, kit.Resolution[GvgState]], None] | None = None,
 ) -> MatchResult:
     """Play ``state`` on with ``bots[0]`` for team slot 1 and ``bots[1]`` for slot 2.
 
@@ -89,7 +88,7 @@ def play_match(
     first, second = bots
     turns = events = 0
     while not state.finished and (max_turns is None or turns < max_turns):
-        dice = TurnDice(seed, state.turn)
+        dice = kit.TurnDice(seed, state.turn)
         orders = merge_orders(first.orders(rules, state, 0, dice), second.orders(rules, state, 1, dice))
         resolution = resolve_turn(rules, state, orders, dice)
         if on_turn is not None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 import weakref
 
-from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord, Neighbourhood, sorted_reading_order
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.bots.base import _ACT, _FAR, new_order
 from sheets_gm.rulesets.gvg.bots.job import Job, Paths
@@ -199,7 +199,7 @@ class Geometry:
         return candidates
 
 
-def reach(rules: GvgRules, state: GvgState, player: Player, dice: TurnDice, speed: bool, tree_speed: bool) -> int:
+def reach(rules: GvgRules, state: GvgState, player: Player, dice: kit.TurnDice, speed: bool, tree_speed: bool) -> int:
     """The steps ``player`` may take this turn, reading its published roll without recording it."""
     if carried_tree(state, player.name) is not None:
         return movement_reach(rules, state, player, dice, speed, tree_speed).steps  # no die for a carrier

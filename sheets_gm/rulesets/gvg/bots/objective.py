@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.bots.base import Bot, TeamOrders
 from sheets_gm.rulesets.gvg.bots.captain import Captain
 from sheets_gm.rulesets.gvg.bots.fights import plan_attacks, plan_defence, protect_structures
@@ -60,7 +60,7 @@ class ObjectiveBot(Bot):
         self.buys_skills = buys_skills
         self._cache = RulesCache()
 
-    def orders(self, rules: GvgRules, state: GvgState, team: int, dice: TurnDice) -> TeamOrders:
+    def orders(self, rules: GvgRules, state: GvgState, team: int, dice: kit.TurnDice) -> TeamOrders:
         """Orders for every active player of ``team``, and the captain's skills."""
         geometry, costs = self._cache.of(rules)
         captain = Captain(rules, state, team, costs, self.buys_skills)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.bots.base import _ACTIVE, _FAR, _HEALER, _ORDERS, new_order
 from sheets_gm.rulesets.gvg.bots.captain import Captain
 from sheets_gm.rulesets.gvg.bots.geometry import Geometry
@@ -22,7 +22,7 @@ class ObjectivePlan:
                  "healers", "jobs", "mine", "others", "players", "reserve", "rng", "rules", "s", "state", "team",
                  "teleported")
 
-    def __init__(self, rng: random.Random, g: Geometry, captain: Captain, dice: TurnDice) -> None:
+    def __init__(self, rng: random.Random, g: Geometry, captain: Captain, dice: kit.TurnDice) -> None:
         self.rng = rng
         self.g = g
         self.captain = captain

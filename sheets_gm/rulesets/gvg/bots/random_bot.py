@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from sheets_gm.engine.dice import TurnDice
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.bots.base import _FAR, Bot, TeamOrders, new_order, pick
 from sheets_gm.rulesets.gvg.bots.captain import Captain
 from sheets_gm.rulesets.gvg.bots.geometry import RulesCache, reach
@@ -23,7 +23,7 @@ class RandomBot(Bot):
         self.rng = random.Random(seed)
         self._cache = RulesCache()
 
-    def orders(self, rules: GvgRules, state: GvgState, team: int, dice: TurnDice) -> TeamOrders:
+    def orders(self, rules: GvgRules, state: GvgState, team: int, dice: kit.TurnDice) -> TeamOrders:
         """Random orders for every active player of ``team``."""
         rng = self.rng
         s = rules.settings

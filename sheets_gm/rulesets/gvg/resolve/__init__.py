@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import Resolution, Verdict
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.check import CheckedOrders, check_orders, verdicts_of
 from sheets_gm.rulesets.gvg.enums import EventKind
 from sheets_gm.rulesets.gvg.enums import Verdict as OrderVerdict
@@ -39,12 +37,12 @@ class MatchOverError(ValueError):
     """A turn was asked of a match that has already ended."""
 
 
-class _TurnResolution(Resolution[GvgState]):
+class _TurnResolution(kit.Resolution[GvgState]):
     """A resolved turn whose verdicts (``Resolution.verdicts``) are made from its checked orders when first read:
     a simulation never reads them, and making them was a tenth of a turn's resolution."""
 
-    def __init__(self, state: GvgState, events: list[Event], unused: Mapping[str, Mapping[str, str]] | None = None,
-                 verdicts: list[Verdict] | None = None,
+    def __init__(self, state: GvgState, events: list[kit.Event], unused: Mapping[str, Mapping[str, str]] | None = None,
+                 verdicts: list[kit.Verdict] | None = None,
                  made_from: tuple[GvgState, CheckedOrders] | None = None) -> None:
         # the fields in ``Resolution``'s order, so that ``dataclasses.replace`` makes one as it makes the base
         self.state = state
@@ -54,18 +52,18 @@ class _TurnResolution(Resolution[GvgState]):
         self._from = made_from
 
     @property
-    def verdicts(self) -> list[Verdict]:
+    def verdicts(self) -> list[kit.Verdict]:
         """The core's verdicts of the turn's checked orders (``check.verdicts_of``), made once."""
         if self._made is None:
             self._made = verdicts_of(*self._from) if self._from is not None else []
         return self._made
 
     @verdicts.setter
-    def verdicts(self, value: list[Verdict]) -> None:
+    def verdicts(self, value: list[kit.Verdict]) -> None:
         self._made = value
 
 
-def resolve_turn(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: TurnDice) -> Resolution[GvgState]:
+def resolve_turn(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: kit.TurnDice) -> kit.Resolution[GvgState]:
     """Resolve ``state.turn`` with ``orders`` (checked first; refused orders are logged, not used): the new state,
     the log, and a verdict per order part (``Resolution.verdicts``); the dice keep every die rolled."""
     if state.finished:

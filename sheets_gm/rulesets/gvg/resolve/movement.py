@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from functools import partial
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.words import counted
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.enums import EventKind
 from sheets_gm.rulesets.gvg.resolve.upkeep import finish
 from sheets_gm.rulesets.gvg.resolve.work import _ACTIVE, _MOVED, Turn
@@ -41,8 +40,8 @@ def movement_phase(work: Turn) -> None:
         elif to is not None and to != at:
             reach = reaches.get(name)
             # ``work.log``'s event made here: a turn logs a move for most players
-            events.append(Event(turn, _MOVED, partial(_moved_text, name, at, to, reach, dice),
-                                {"player": name, "start": at, "to": to, "reach": reach}))
+            events.append(kit.Event(turn, _MOVED, partial(_moved_text, name, at, to, reach, dice),
+                                    {"player": name, "start": at, "to": to, "reach": reach}))
             p.at = to
     for tree in st.trees:
         if tree is not None and tree.carrier is not None:
@@ -69,7 +68,7 @@ def carrier_home(work: Turn) -> bool:
     return True
 
 
-def _moved_text(name: str, start: Coord, to: Coord, reach: Reach | None, dice: TurnDice) -> str:
+def _moved_text(name: str, start: Coord, to: Coord, reach: Reach | None, dice: kit.TurnDice) -> str:
     """The sentence of a move, with the die (its whole message, ``TurnDice.message``), every bonus by name and the
     total that allowed it; the log renders it when read (``partial`` keeps each move's values; a die's message never
     changes)."""

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.check import CheckedOrders
 from sheets_gm.rulesets.gvg.enums import Action, EventKind, Outcome, Role, Skill, Status, StructureKind
@@ -51,12 +50,12 @@ class Turn:
     __slots__ = ("active", "board", "buff_reach", "checked", "destroyed_bulwarks", "dice", "events", "knocked",
                  "orders", "pickers", "revived", "rules", "s", "state", "turn")
 
-    def __init__(self, rules: GvgRules, state: GvgState, checked: CheckedOrders, dice: TurnDice) -> None:
+    def __init__(self, rules: GvgRules, state: GvgState, checked: CheckedOrders, dice: kit.TurnDice) -> None:
         self.rules = rules
         self.state = state
         self.checked = checked
         self.dice = dice
-        self.events: list[Event] = []
+        self.events: list[kit.Event] = []
         self.active: list[set[Skill]] = [set(), set()]  # each team's skills in force
         self.knocked: set[str] = set()
         self.revived: set[str] = set()
@@ -74,7 +73,7 @@ class Turn:
         """Add a line to the turn's log (the text may be a callable, rendered when read). The first parameter is not
         called ``kind``, which a battle's data holds: compiled with mypyc, a positional-only parameter and a keyword of
         ``data`` that share a name lose the keyword (the battle's ``kind`` went missing from its data)."""
-        self.events.append(Event(self.turn, event_kind, text, data))
+        self.events.append(kit.Event(self.turn, event_kind, text, data))
 
     def team(self, index: int) -> str:
         """A team's name by its index."""

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.words import counted
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.enums import Role, Skill, Status, Terrain
 from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree, next_available_turn, skill_active
 from sheets_gm.rulesets.gvg.state import GvgState, Player
-from sheets_gm.sheets.layout import ConditionalFill, Fill, Grid, cells
+from sheets_gm.sheets.layout import ConditionalFill
 from sheets_gm.sheets.row_fit import lines_needed
-from sheets_gm.sheets.spec import SheetSpec
 
 #: Light fills for teams named after a colour, so that team "red" is painted red whatever its slot.
 TEAM_COLOUR_WORDS = {
@@ -48,7 +48,7 @@ class GvgLook:
     slot_colours: tuple[str, str]
 
     @classmethod
-    def of(cls, spec: SheetSpec) -> GvgLook:
+    def of(cls, spec: kit.SheetSpec) -> GvgLook:
         """The look the layout file gives (a missing sign draws as nothing, a missing colour as white)."""
         seats = spec.colours.seats
         return cls(spec.symbols, spec.colours.extra, (seats[0], seats[1 % len(seats)]))
@@ -191,7 +191,7 @@ def _teams(people: list[OnTile]) -> list[list[OnTile]]:
     return list(teams.values())
 
 
-def map_grid(look: GvgLook, rules: GvgRules, state: GvgState) -> Grid:
+def map_grid(look: GvgLook, rules: GvgRules, state: GvgState) -> kit.Grid:
     """The whole map, one cell per tile, from A1."""
     by_tile: dict[Coord, list[Player]] = defaultdict(list)
     for p in state.players:
@@ -202,11 +202,11 @@ def map_grid(look: GvgLook, rules: GvgRules, state: GvgState) -> Grid:
             for row in range(grid.height)]
 
 
-def map_fills(look: GvgLook, rules: GvgRules, teams: tuple[str, ...]) -> list[Fill]:
+def map_fills(look: GvgLook, rules: GvgRules, teams: tuple[str, ...]) -> list[kit.Fill]:
     """The map's colours: open tiles, walls, the boss's spawn tiles, each team's base and structures (a jungle
     coin's yellow is ``coin_fill``'s: it goes when the coin is taken)."""
     grid = rules.board.grid
-    fills = [Fill(cells(0, 1, grid.width - 1, grid.height), look.colour("open"), wrap=True)]
+    fills = [kit.Fill(kit.cells(0, 1, grid.width - 1, grid.height), look.colour("open"), wrap=True)]
     for tile, (terrain, owner) in sorted(rules.board.terrain.items(), key=lambda kv: (kv[0].row, kv[0].col)):
         if owner is not None:
             colour = look.team_colour(owner, teams[owner])
@@ -216,7 +216,7 @@ def map_fills(look: GvgLook, rules: GvgRules, teams: tuple[str, ...]) -> list[Fi
             colour = look.colour("boss")
         else:
             continue
-        fills.append(Fill(cells(tile.col, tile.row + 1, tile.col, tile.row + 1), colour, wrap=True))
+        fills.append(kit.Fill(kit.cells(tile.col, tile.row + 1, tile.col, tile.row + 1), colour, wrap=True))
     return fills
 
 
@@ -224,12 +224,12 @@ def coin_fill(look: GvgLook, rules: GvgRules) -> ConditionalFill:
     """The jungle coin's yellow over the map, for the tiles whose text starts with the coin's sign: laid out once,
     it follows the coin, so a tile whose coin was taken is an open tile again (until halftime brings it back)."""
     grid = rules.board.grid
-    return ConditionalFill(cells(0, 1, grid.width - 1, grid.height), look.sign("coin"), look.colour("coin"))
+    return ConditionalFill(kit.cells(0, 1, grid.width - 1, grid.height), look.sign("coin"), look.colour("coin"))
 
 
-def players_rows(state: GvgState) -> Grid:
+def players_rows(state: GvgState) -> kit.Grid:
     """The players' list: name, team, role, position, status, what it carries."""
-    rows: Grid = [list(PLAYERS_HEADER)]
+    rows: kit.Grid = [list(PLAYERS_HEADER)]
     for p in state.players:
         tree = carried_tree(state, p.name)
         rows.append([p.name, state.teams[p.team], p.role.display, p.at.label,
@@ -238,7 +238,7 @@ def players_rows(state: GvgState) -> Grid:
     return rows
 
 
-def legend(look: GvgLook, teams: tuple[str, ...]) -> Grid:
+def legend(look: GvgLook, teams: tuple[str, ...]) -> kit.Grid:
     """The lines right of the map that say what each colour and sign means."""
     s = look.sign
     return [
@@ -259,14 +259,14 @@ def legend(look: GvgLook, teams: tuple[str, ...]) -> Grid:
     ]
 
 
-def team_panel(rules: GvgRules, state: GvgState, team: int) -> Grid:
+def team_panel(rules: GvgRules, state: GvgState, team: int) -> kit.Grid:
     """A team's View panel: its coins and ballista charges, each command skill's cost and when it can be
     activated (what the captain buys from), then its players: role, tile, status, what each carries. Three
     columns, the long texts in the third, the View's wide one: a short panel that reads on screen and paper."""
     settings = rules.settings
-    rows: Grid = [["Your team", state.teams[team],
-                   f"{counted(state.coins[team], 'coin')}, {counted(state.ballista[team], 'ballista charge')}"],
-                  [], ["Command skill", "Cost", "When"]]
+    rows: kit.Grid = [["Your team", state.teams[team],
+                       f"{counted(state.coins[team], 'coin')}, {counted(state.ballista[team], 'ballista charge')}"],
+                      [], ["Command skill", "Cost", "When"]]
     for skill in Skill:
         ready = next_available_turn(state, settings, team, skill)
         cost = settings.cost(skill)

@@ -13,15 +13,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from sheets_gm.engine.grid import Coord, CoordError
+from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.gvg.enums import Action, Skill
 from sheets_gm.rulesets.gvg.orders import PlayerOrder
-from sheets_gm.sheets.layout import CellValue
 
 MAX_SHOWN = 40  # characters of a player's text echoed back in a message
 
 
-def shown(value: CellValue) -> str:
+def shown(value: kit.CellValue) -> str:
     """A player's text as echoed in a message: quoted, shortened."""
     text = str(value).strip()
     if len(text) > MAX_SHOWN:
@@ -29,7 +29,7 @@ def shown(value: CellValue) -> str:
     return repr(text)
 
 
-def _blank(value: CellValue) -> bool:
+def _blank(value: kit.CellValue) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
@@ -37,14 +37,14 @@ def _word(value: str) -> str:
     return "".join(ch for ch in value.lower() if ch.isalnum())
 
 
-def _tile(value: CellValue, what: str) -> Coord | None:
+def _tile(value: kit.CellValue, what: str) -> Coord | None:
     if _blank(value):
         return None
     if isinstance(value, bool) or not isinstance(value, str):
         raise ValueError(f"{what} {shown(value)} is not a tile; write a column letter and a row number, like F7")
     try:
         return Coord.parse(value)
-    except CoordError:
+    except kit.CoordError:
         pass
     raise ValueError(f"{what} {shown(value)} is not a tile; write a column letter and a row number, like F7")
 
@@ -55,7 +55,7 @@ ACTION_WORDS = {
 }
 
 
-def parse_action(value: CellValue) -> Action:
+def parse_action(value: kit.CellValue) -> Action:
     """An action cell: empty is ``act``; otherwise act (attack), buff, revive or pickup (pick up)."""
     if _blank(value):
         return Action.ACT
@@ -64,7 +64,7 @@ def parse_action(value: CellValue) -> Action:
     raise ValueError(f"action {shown(value)} is not one of act, buff, revive, pickup")
 
 
-def parse_skill(value: CellValue) -> Skill | None:
+def parse_skill(value: kit.CellValue) -> Skill | None:
     """A skill cell: empty is none; the dropdown's name or the skill's key."""
     if _blank(value):
         return None
@@ -79,7 +79,7 @@ def parse_skill(value: CellValue) -> Skill | None:
 TICKS = frozenset("✓✔☑✅")
 
 
-def parse_ready(value: CellValue) -> bool:
+def parse_ready(value: kit.CellValue) -> bool:
     """A ready tick box: TRUE, or a typed yes / y / x / ready / 1 / ✓ (✔ ☑ ✅ too), any case.
 
     >>> [parse_ready(v) for v in (True, "Yes", " x ", "✓", "✔ ready", 1, "no", "", None, False, 0)]
@@ -93,7 +93,7 @@ def parse_ready(value: CellValue) -> bool:
     return _word(text) in ("true", "yes", "x", "1", "ready", "y") or (bool(text) and text[0] in TICKS)
 
 
-def parse_turn(value: CellValue) -> int | None:
+def parse_turn(value: kit.CellValue) -> int | None:
     """The engine-written 'for turn' cell (None if unreadable)."""
     if isinstance(value, bool) or value is None:
         return None
@@ -137,13 +137,13 @@ class ParsedOrder:
     typed: bool = False  # whether any input cell holds something
 
 
-def parse_order_cells(destination: CellValue, action: CellValue, teleport: CellValue) -> ParsedOrder:
+def parse_order_cells(destination: kit.CellValue, action: kit.CellValue, teleport: kit.CellValue) -> ParsedOrder:
     """Read one order row's input cells. A cell with a problem is left out of the order."""
     typed = not (_blank(destination) and _blank(action) and _blank(teleport))
     if not typed:
         return ParsedOrder(None)
     problems: list[str] = []
-    values: dict[str, CellValue] = {"destination": destination, "action": action, "teleport": teleport}
+    values: dict[str, kit.CellValue] = {"destination": destination, "action": action, "teleport": teleport}
     try:
         cells = OrderCells.model_validate(values)
         return ParsedOrder(PlayerOrder(move=cells.destination, action=cells.action, teleport=cells.teleport),
@@ -171,7 +171,7 @@ class ParsedCaptain:
     typed: bool = False
 
 
-def parse_captain_cells(skill_cells: list[CellValue], ready: CellValue) -> ParsedCaptain:
+def parse_captain_cells(skill_cells: list[kit.CellValue], ready: kit.CellValue) -> ParsedCaptain:
     """Read the captain's skill cells and ready box."""
     skills: list[Skill] = []
     problems: list[str] = []
