@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.hexgrid import Hex, HexGrid
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.enums import Terrain
 
 TOKENS = (".", "mine", "forest", "mountain", "highland", "base1", "base2")
@@ -99,7 +99,7 @@ class WodMap:
         """Whether ``text`` names a hex of this board."""
         try:
             self.grid.parse(text)
-        except CoordError:
+        except kit.CoordError:
             return False
         return True
 

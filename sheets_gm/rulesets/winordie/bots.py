@@ -11,10 +11,8 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.hexgrid import Hex, cube
-from sheets_gm.engine.ruleset import BotKind
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.enums import AbilityType, ActionKind, Enhancement, Phase, Side, Trigger
 from sheets_gm.rulesets.winordie.movement import reachable
 from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders
@@ -60,7 +58,7 @@ class WodBot:
         self.rng = random.Random(seed)
         self.style = style
 
-    def orders(self, state: WodState, seat: str, dice: TurnDice) -> WodOrders:
+    def orders(self, state: WodState, seat: str, dice: kit.TurnDice) -> WodOrders:
         """Its deployment, its rows for its turn, or its standing reactions in the opponent's."""
         if state.phase is Phase.DEPLOY:
             return WodOrders(deploy={seat: self._deploy(state, seat)}) if state.acting == seat else WodOrders()
@@ -96,9 +94,9 @@ class WodBot:
         return tuple(out)
 
     # -- the turn --------------------------------------------------------------------------
-    def _actions(self, state: WodState, seat: str, dice: TurnDice) -> tuple[Action, ...]:
+    def _actions(self, state: WodState, seat: str, dice: kit.TurnDice) -> tuple[Action, ...]:
         scratch = state.copy()
-        scratch_events: list[Event] = []
+        scratch_events: list[kit.Event] = []
         if not scratch.started:
             start_of_turn(self.rules, scratch, scratch_events)
         reacts = any(a.type is AbilityType.REACTION for u in scratch.units if u.owner == seat
@@ -240,9 +238,9 @@ class WodBot:
         return out
 
 
-def bot_kinds(rules: WodRules) -> Mapping[str, BotKind]:
+def bot_kinds(rules: WodRules) -> Mapping[str, kit.BotKind]:
     """The kinds of bot, the default first."""
     def maker(style: Style) -> Callable[[str], WodBot]:
         return lambda seed: WodBot(rules, seed, style)
 
-    return {name: BotKind(name, HELP[name], maker(style)) for name, style in STYLES.items()}
+    return {name: kit.BotKind(name, HELP[name], maker(style)) for name, style in STYLES.items()}

@@ -8,14 +8,13 @@ announced, not fought (nobody is hurt or killed, and the rows after it are judge
 
 from __future__ import annotations
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import Verdict
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.orders import WodOrders
 from sheets_gm.rulesets.winordie.resolve import play_window
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.state import WodState
 
 
-def check_orders(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnDice) -> list[Verdict]:
+def check_orders(rules: WodRules, state: WodState, orders: WodOrders, dice: kit.TurnDice) -> list[kit.Verdict]:
     """A verdict per row, reaction and placement, as resolving them in order would give (``state`` unchanged)."""
     return play_window(rules, state, orders, dice.blinded()).verdicts

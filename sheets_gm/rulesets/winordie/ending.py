@@ -3,7 +3,7 @@ the next game set up with its loser first."""
 
 from __future__ import annotations
 
-from sheets_gm.engine.events import Event
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.enums import Ending, EventKind, Phase
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.setup import setup_game
@@ -20,7 +20,7 @@ def defeated(rules: WodRules, state: WodState, seat: str) -> Ending | None:
     return None
 
 
-def check_defeat(rules: WodRules, state: WodState, events: list[Event]) -> bool:
+def check_defeat(rules: WodRules, state: WodState, events: list[kit.Event]) -> bool:
     """End the game if a legion has lost (both at once: the current turn player wins); True if it ended."""
     if state.phase is not Phase.ACTIONS:
         return False
@@ -32,7 +32,7 @@ def check_defeat(rules: WodRules, state: WodState, events: list[Event]) -> bool:
     return True
 
 
-def finish_game(rules: WodRules, state: WodState, winner: str, how: Ending, events: list[Event]) -> None:
+def finish_game(rules: WodRules, state: WodState, winner: str, how: Ending, events: list[kit.Event]) -> None:
     """Record a game's winner; the match ends, or (best of three) the next game is set up, its loser first."""
     loser = state.other(winner)
     state.games.append((winner, how))
@@ -41,8 +41,8 @@ def finish_game(rules: WodRules, state: WodState, winner: str, how: Ending, even
               Ending.FATIGUE: f"{loser}'s fatigue reached {rules.settings.fatigue_limit}: a battle triumph",
               Ending.SURRENDER: f"{loser} surrenders"}[how]
     legion = state.legions[winner]
-    events.append(Event(state.turn, EventKind.GAME_WON, f"{winner} wins game {state.game} ({reason}).",
-                        {"winner": winner, "game": state.game, "ending": how.value}))
+    events.append(kit.Event(state.turn, EventKind.GAME_WON, f"{winner} wins game {state.game} ({reason}).",
+                            {"winner": winner, "game": state.game, "ending": how.value}))
     if rules.one_game and legion.wins < rules.games_to_win:
         state.phase = Phase.OVER  # the game is over; the match would go on, but not here
         return
@@ -51,7 +51,7 @@ def finish_game(rules: WodRules, state: WodState, winner: str, how: Ending, even
         state.winner = winner
         if rules.games_to_win > 1:
             score = f"{legion.wins}-{state.legions[loser].wins}"
-            events.append(Event(state.turn, EventKind.MATCH_WON, f"{winner} wins the match {score}.",
-                                {"winner": winner, "score": score}))
+            events.append(kit.Event(state.turn, EventKind.MATCH_WON, f"{winner} wins the match {score}.",
+                                    {"winner": winner, "score": score}))
         return
     setup_game(rules, state, state.game + 1, loser, events)

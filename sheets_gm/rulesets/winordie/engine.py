@@ -7,23 +7,7 @@ from collections.abc import Mapping
 from random import Random
 from typing import Any, ClassVar
 
-from sheets_gm.engine.codecs import Codec
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import (
-    BoardKind,
-    Information,
-    Member,
-    Outcome,
-    Resolution,
-    Roster,
-    Ruleset,
-    RulesetTraits,
-    SeatKind,
-    TurnStructure,
-    Verdict,
-    Window,
-)
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.board import WodMap
 from sheets_gm.rulesets.winordie.cards import shipped_tables
 from sheets_gm.rulesets.winordie.check import check_orders
@@ -43,16 +27,16 @@ from sheets_gm.rulesets.winordie.views import seat_state, secrets_of, unseen_twi
 GAME_WINDOWS = 2 + 15 * 8
 
 
-class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
+class WodRuleset(kit.Ruleset[WodState, WodOrders, Adjustment]):
     """Win or Die: two players, hidden units on a hex board, command tokens and reactions."""
 
-    traits: ClassVar[RulesetTraits] = RulesetTraits(
+    traits: ClassVar[kit.RulesetTraits] = kit.RulesetTraits(
         name="winordie",
         title="Win or Die",
-        turn_structure=TurnStructure.ALTERNATING,
-        seat_kind=SeatKind.PLAYER,
-        information=Information.HIDDEN_STATE,
-        board_kind=BoardKind.HEX,
+        turn_structure=kit.TurnStructure.ALTERNATING,
+        seat_kind=kit.SeatKind.PLAYER,
+        information=kit.Information.HIDDEN_STATE,
+        board_kind=kit.BoardKind.HEX,
         judge=False,
         min_seats=2,
         max_seats=2,
@@ -63,7 +47,7 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
 
     def __init__(self, rules: WodRules) -> None:
         self.rules = rules
-        self._sample: Roster | None = None
+        self._sample: kit.Roster | None = None
 
     @classmethod
     def read_board(cls, text: str) -> WodMap:
@@ -86,33 +70,33 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
         return self.rules.board.to_text()
 
     # -- set-up ----------------------------------------------------------------------------
-    def sample_roster(self) -> Roster:
+    def sample_roster(self) -> kit.Roster:
         """Ann with the line-up Ironclad Defense against Bo with Firepower Suppression (the first game's)."""
         if self._sample is None:
-            self._sample = Roster(("Ann", "Bo"), (Member("Ann", "Ann", {"lineup": "Ironclad Defense"}),
-                                                  Member("Bo", "Bo", {"lineup": "Firepower Suppression"})))
+            self._sample = kit.Roster(("Ann", "Bo"), (kit.Member("Ann", "Ann", {"lineup": "Ironclad Defense"}),
+                                                      kit.Member("Bo", "Bo", {"lineup": "Firepower Suppression"})))
         return self._sample
 
-    def new_match(self, roster: Roster, seed: bytes) -> WodState:
+    def new_match(self, roster: kit.Roster, seed: bytes) -> WodState:
         """Legions and barracks from the roster, the first player by dice; deployment comes next."""
         return new_match(self.rules, roster, seed)
 
-    def opening_events(self, state: WodState, seed: bytes) -> list[Event]:
+    def opening_events(self, state: WodState, seed: bytes) -> list[kit.Event]:
         """The first-player roll of ``new_match`` ("Ann rolls 2, Bo rolls 5: Bo plays first."), rolled
         again from the same seed, so the Log, the GM tab and the export start with why she goes first."""
-        events: list[Event] = []
-        roll_first(state, TurnDice(seed, 0), events)
+        events: list[kit.Event] = []
+        roll_first(state, kit.TurnDice(seed, 0), events)
         return events
 
     # -- codecs ------------------------------------------------------------------------------
-    orders_codec = Codec(orders_to_json, orders_from_json)
+    orders_codec = kit.Codec(orders_to_json, orders_from_json)
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: WodState) -> tuple[str, ...]:
         """The two players, in roster order."""
         return state.seats
 
-    def window(self, state: WodState) -> Window | None:
+    def window(self, state: WodState) -> kit.Window | None:
         """A deployment window per player (the first player first), then one per player-turn: the acting
         player writes her actions, the other her standing reactions (the turn waits for the acting player only)."""
         if state.finished:
@@ -121,37 +105,37 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
         game = "" if state.game == 1 else f"game {state.game} · "
         seat = state.acting
         if state.phase is Phase.DEPLOY:
-            return Window(key=f"{prefix}deploy/{seat}", label=f"{game}deployment · {seat}", phase="deploy",
-                          seats=(seat,), turn=state.dice_turn())
-        return Window(key=f"{prefix}{state.turn}", label=f"{game}turn {state.turn} · {seat}", phase="actions",
-                      seats=(seat, state.other(seat)), turn=state.dice_turn(),
-                      stepwise=self.settings.resolve is ResolveMode.STEP, waits_for=(seat,))
+            return kit.Window(key=f"{prefix}deploy/{seat}", label=f"{game}deployment · {seat}", phase="deploy",
+                              seats=(seat,), turn=state.dice_turn())
+        return kit.Window(key=f"{prefix}{state.turn}", label=f"{game}turn {state.turn} · {seat}", phase="actions",
+                          seats=(seat, state.other(seat)), turn=state.dice_turn(),
+                          stepwise=self.settings.resolve is ResolveMode.STEP, waits_for=(seat,))
 
-    def dice(self, seed: bytes, state: WodState, pins: Mapping[str, Any] | None = None) -> TurnDice:
+    def dice(self, seed: bytes, state: WodState, pins: Mapping[str, Any] | None = None) -> kit.TurnDice:
         """The d6 of the open window (keyed by game and turn)."""
-        return TurnDice(seed, state.dice_turn(), pins)
+        return kit.TurnDice(seed, state.dice_turn(), pins)
 
 
     def merge_orders(self, parts: Mapping[str, WodOrders]) -> WodOrders:
         return merge_orders(parts)
 
-    def check(self, state: WodState, orders: WodOrders, dice: TurnDice) -> list[Verdict]:
+    def check(self, state: WodState, orders: WodOrders, dice: kit.TurnDice) -> list[kit.Verdict]:
         """A verdict per row, reaction and placement, as resolving them in order would give."""
         return check_orders(self.rules, state, orders, dice)
 
-    def resolve(self, state: WodState, orders: WodOrders, dice: TurnDice) -> Resolution[WodState]:
+    def resolve(self, state: WodState, orders: WodOrders, dice: kit.TurnDice) -> kit.Resolution[WodState]:
         """The window resolved; the acting player's rows refused or stopped by a reaction are ``unused`` (they wait on
         her sheet while her turn stays open)."""
         return resolve_turn(self.rules, state, orders, dice)
 
-    def outcome(self, state: WodState) -> Outcome | None:
+    def outcome(self, state: WodState) -> kit.Outcome | None:
         if not state.finished or state.winner is None:
             return None
         how = {Ending.MORALE: "glorious victory", Ending.FATIGUE: "battle triumph",
                Ending.SURRENDER: "surrender"}[state.games[-1][1]]
         loser = state.other(state.winner)
         score = f" {state.legions[state.winner].wins}-{state.legions[loser].wins}" if len(state.games) > 1 else ""
-        return Outcome((state.winner,), f"{state.winner} wins{score} ({how})")
+        return kit.Outcome((state.winner,), f"{state.winner} wins{score} ({how})")
 
     def view(self, state: WodState, seat: str | None) -> dict[str, Any]:
         """The public board (``None``) or a player's sheet: never the other player's hidden units. Between
@@ -175,15 +159,15 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
     def gm_event_problem(self, state: WodState, event: Adjustment) -> str:
         return reason_problem(state, event)
 
-    def apply_gm_event(self, state: WodState, event: Adjustment) -> Resolution[WodState]:
+    def apply_gm_event(self, state: WodState, event: Adjustment) -> kit.Resolution[WodState]:
         new, events = apply_gm_event(self.rules, state, event)
-        return Resolution(new, events)
+        return kit.Resolution(new, events)
 
     def stand_in_gm_events(self, state: WodState) -> list[Adjustment]:
         """The stand-in GM's adjustments (``stand_in.stand_in_events``) when the ``stand_in_gm`` setting is on."""
         return stand_in_events(self.rules, state, reason_problem) if self.settings.stand_in_gm else []
 
-    def concede(self, state: WodState, seat: str, reason: str) -> Resolution[WodState]:
+    def concede(self, state: WodState, seat: str, reason: str) -> kit.Resolution[WodState]:
         """A player concedes, as her Surrender cell does: she loses the game."""
         new, events = concede(self.rules, state, seat, reason)
-        return Resolution(new, events)
+        return kit.Resolution(new, events)

@@ -5,30 +5,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheets_gm.engine.ruleset import Resolution
-from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.enums import Ending, EventKind
 from sheets_gm.rulesets.winordie.state import WodState
 
 FIGURES = ("glorious", "triumph", "first", "lost", "damage", "calls", "reactions", "abilities")
 
 
-def simulation_spec() -> SimulationSpec:
+def simulation_spec() -> kit.SimulationSpec:
     """Win or Die's figures."""
-    return SimulationSpec(
+    return kit.SimulationSpec(
         length_unit="windows (deployments and player-turns)",
         endings=((Ending.MORALE.value, "a legion's morale fell to its fatigue"),
                  (Ending.FATIGUE.value, "a legion's fatigue reached the limit"),
                  (Ending.SURRENDER.value, "a surrender")),
         figures=(
-            FigureSpec("glorious", "won by the enemy's morale (glorious victory)", FigureKind.SHARE),
-            FigureSpec("triumph", "won by the enemy's fatigue (battle triumph)", FigureKind.SHARE),
-            FigureSpec("first", "played first in the last game", FigureKind.SHARE),
-            FigureSpec("lost", "own units lost, per match"),
-            FigureSpec("damage", "damage dealt by attacks and counters, per match"),
-            FigureSpec("calls", "allies called, per match"),
-            FigureSpec("reactions", "reactions fired, per match"),
-            FigureSpec("abilities", "abilities and tactics used, per match"),
+            kit.FigureSpec("glorious", "won by the enemy's morale (glorious victory)", kit.FigureKind.SHARE),
+            kit.FigureSpec("triumph", "won by the enemy's fatigue (battle triumph)", kit.FigureKind.SHARE),
+            kit.FigureSpec("first", "played first in the last game", kit.FigureKind.SHARE),
+            kit.FigureSpec("lost", "own units lost, per match"),
+            kit.FigureSpec("damage", "damage dealt by attacks and counters, per match"),
+            kit.FigureSpec("calls", "allies called, per match"),
+            kit.FigureSpec("reactions", "reactions fired, per match"),
+            kit.FigureSpec("abilities", "abilities and tactics used, per match"),
         ),
         attributes=("faction",),
         sides_note="bot A plays the roster's first player in even-numbered matches, the second in odd ones",
@@ -48,7 +47,7 @@ class WodTally:
         self.factions = tuple(next((start.cards[u.card].faction for u in start.units if u.owner == s), "")
                               for s in start.seats)
 
-    def window(self, resolution: Resolution[Any]) -> None:
+    def window(self, resolution: kit.Resolution[Any]) -> None:
         """Count one window's events."""
         for event in resolution.events:
             kind, data = event.kind, event.data
@@ -76,7 +75,7 @@ class WodTally:
             found = self.owner[uid] = unit.owner if unit else ""
         return found
 
-    def finish(self, state: WodState) -> MatchSummary:
+    def finish(self, state: WodState) -> kit.MatchSummary:
         """Each player's figures, in the order of ``simulation_spec``."""
         ending = state.games[-1][1].value if state.games else Ending.FATIGUE.value
         rows = []
@@ -85,4 +84,4 @@ class WodTally:
             last = state.games[-1][1] if state.games else None
             rows.append((float(won and last is Ending.MORALE), float(won and last is Ending.FATIGUE),
                          float(state.first == s), *(float(self.counts[s][k]) for k in FIGURES[3:])))
-        return MatchSummary(ending, tuple(rows), tuple((f,) for f in self.factions))
+        return kit.MatchSummary(ending, tuple(rows), tuple((f,) for f in self.factions))

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from sheets_gm.rulesets.game import Game, GmPart, SharedTests, Simulation
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.bots import bot_kinds
 from sheets_gm.rulesets.winordie.engine import WodRuleset
 from sheets_gm.rulesets.winordie.enums import ResolveMode
@@ -12,15 +12,15 @@ from sheets_gm.rulesets.winordie.gm import OPTIONS, events_from_options
 from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
 from sheets_gm.rulesets.winordie.sheet.adapter import WodSheet
 
-GAME = Game(
+GAME = kit.Game(
     rules=WodRuleset,
     sheet=WodSheet,
     scenario=WodScenarioCodec,
-    simulation=Simulation(bots=lambda r: bot_kinds(r.rules), spec=lambda r: simulation_spec(),
-                          tally=lambda r, start: WodTally(start)),
-    gm=GmPart(OPTIONS, events_from_options,
-              '--damage Bo-2=3 --reason "Blood Price"'),
+    simulation=kit.Simulation(bots=lambda r: bot_kinds(r.rules), spec=lambda r: simulation_spec(),
+                              tally=lambda r, start: WodTally(start)),
+    gm=kit.GmPart(OPTIONS, events_from_options,
+                  '--damage Bo-2=3 --reason "Blood Price"'),
     # deploys face down in its first two windows; its adjust example names a unit, which a twin may hide elsewhere
-    tests=SharedTests(warm_up=3, adjust=("--crystals", "Bo=4"), variants={"batch": {"resolve": ResolveMode.BATCH}},
-                      ending=lambda _state, seats, n: ("morale", f"{seats[n % 2]}=-99")),
+    tests=kit.SharedTests(warm_up=3, adjust=("--crystals", "Bo=4"), variants={"batch": {"resolve": ResolveMode.BATCH}},
+                          ending=lambda _state, seats, n: ("morale", f"{seats[n % 2]}=-99")),
 )

@@ -14,8 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import GmOption
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.ending import check_defeat, finish_game
 from sheets_gm.rulesets.winordie.enums import ActionKind, Ending, EventKind, GmKind, Phase
 from sheets_gm.rulesets.winordie.rules import WodRules, face_down_named, kill, public_name, reveal
@@ -50,21 +49,23 @@ class Adjustment:
 
 
 OPTIONS = (
-    GmOption("damage", "UNIT=N", "deal N damage to a unit (an ability's or tactic's effect); it dies at its health"),
-    GmOption("heal", "UNIT=N", "heal N damage of a unit"),
-    GmOption("move", "UNIT=HEX", "move a unit to a free hex"),
-    GmOption("reveal", "UNIT", "turn a face-down unit face up (its id or its token's name)"),
-    GmOption("morale", "PLAYER=N", "set a legion's morale, or change it with +N / -N"),
-    GmOption("fatigue", "PLAYER=N", "set a legion's fatigue, or change it with +N / -N"),
-    GmOption("crystals", "PLAYER=N", "set a player's crystals, or change them with +N / -N"),
-    GmOption("cancel", "UNIT", "the action of UNIT a reaction stopped does nothing when its row resolves (a Parry)"),
-    GmOption("dice", "UNIT=N", "the attack of UNIT a reaction or its passive stopped rolls N more dice, or fewer "
+    kit.GmOption("damage", "UNIT=N",
+                 "deal N damage to a unit (an ability's or tactic's effect); it dies at its health"),
+    kit.GmOption("heal", "UNIT=N", "heal N damage of a unit"),
+    kit.GmOption("move", "UNIT=HEX", "move a unit to a free hex"),
+    kit.GmOption("reveal", "UNIT", "turn a face-down unit face up (its id or its token's name)"),
+    kit.GmOption("morale", "PLAYER=N", "set a legion's morale, or change it with +N / -N"),
+    kit.GmOption("fatigue", "PLAYER=N", "set a legion's fatigue, or change it with +N / -N"),
+    kit.GmOption("crystals", "PLAYER=N", "set a player's crystals, or change them with +N / -N"),
+    kit.GmOption("cancel", "UNIT",
+                 "the action of UNIT a reaction stopped does nothing when its row resolves (a Parry)"),
+    kit.GmOption("dice", "UNIT=N", "the attack of UNIT a reaction or its passive stopped rolls N more dice, or fewer "
                               "with -N (a Brace; a Frenzy: +1)"),
-    GmOption("soften", "UNIT=N", "the attack of UNIT a reaction stopped deals N less damage"),
-    GmOption("counter-first", "UNIT", "the attack of UNIT a reaction stopped meets its target's counter-attack "
+    kit.GmOption("soften", "UNIT=N", "the attack of UNIT a reaction stopped deals N less damage"),
+    kit.GmOption("counter-first", "UNIT", "the attack of UNIT a reaction stopped meets its target's counter-attack "
                                       "first, rolled with the counter's keyed dice, and none after it (a Brace)"),
     # Last: a --done given with a --cancel settles the reaction once the change it asks for is recorded.
-    GmOption("done", "N", "mark the pending effect number N as applied (it leaves the GM's list)"),
+    kit.GmOption("done", "N", "mark the pending effect number N as applied (it leaves the GM's list)"),
 )
 
 
@@ -116,12 +117,12 @@ def reason_problem(state: WodState, adj: Adjustment) -> str:
     return ""
 
 
-def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[WodState, list[Event]]:
+def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[WodState, list[kit.Event]]:
     """The adjustment applied to a copy of ``state``, with its logged event; GmEventError if it does not fit."""
     if not adj.reason.strip():
         raise GmEventError("an adjustment needs a reason; it is written to the log")
     new = state.copy()
-    events: list[Event] = []
+    events: list[kit.Event] = []
     turn = new.turn
     why = f": {adj.reason}"
     if adj.kind is GmKind.DONE:
@@ -133,8 +134,8 @@ def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[W
         source = new.unit(found.source)
         named = public_name(new, source) if source is not None else found.source
         # "settles": the entry leaves the list, whatever was applied for it (perhaps nothing: a Charge with no die)
-        events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM settles {found.name} of {named}{why}.",
-                            {"field": "done", "pending": found.id, "reason": adj.reason}))
+        events.append(kit.Event(turn, EventKind.GM_ADJUSTMENT, f"GM settles {found.name} of {named}{why}.",
+                                {"field": "done", "pending": found.id, "reason": adj.reason}))
         return new, events
     if adj.kind in (GmKind.MORALE, GmKind.FATIGUE, GmKind.CRYSTALS):
         legion = new.legions.get(adj.target)
@@ -146,10 +147,10 @@ def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[W
         if after < 0 and adj.kind is not GmKind.MORALE:
             raise GmEventError(f"{adj.target}'s {field} would be {after}; it cannot go below 0")
         setattr(legion, field, after)
-        events.append(Event(turn, EventKind.GM_ADJUSTMENT,
-                            f"GM sets {adj.target}'s {field} from {before} to {after}{why}.",
-                            {"field": field, "player": adj.target, "before": before, "after": after,
-                             "reason": adj.reason}))
+        events.append(kit.Event(turn, EventKind.GM_ADJUSTMENT,
+                                f"GM sets {adj.target}'s {field} from {before} to {after}{why}.",
+                                {"field": field, "player": adj.target, "before": before, "after": after,
+                                 "reason": adj.reason}))
         check_defeat(rules, new, events)
         return new, events
     if adj.kind in (GmKind.CANCEL, GmKind.DICE, GmKind.SOFTEN, GmKind.COUNTER_FIRST):
@@ -173,21 +174,21 @@ def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[W
             raise GmEventError(f"{to.label} is {'a mountain' if rules.board.terrain[to].obstacle else 'occupied'}")
         before_hex = unit.at
         unit.at = to
-        events.append(Event(turn, EventKind.GM_ADJUSTMENT,
-                            f"GM moves {name} from {before_hex.label} to {to.label}{why}.",
-                            {"field": "move", "unit": name, "before": before_hex.label, "after": to.label,
-                             "reason": adj.reason}))
+        events.append(kit.Event(turn, EventKind.GM_ADJUSTMENT,
+                                f"GM moves {name} from {before_hex.label} to {to.label}{why}.",
+                                {"field": "move", "unit": name, "before": before_hex.label, "after": to.label,
+                                 "reason": adj.reason}))
         return new, events
     amount = int(adj.value)
     if adj.kind is GmKind.HEAL:
         healed = min(amount, unit.damage)
         unit.damage -= healed
-        events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM heals {name} by {healed}{why}.",
-                            {"field": "heal", "unit": name, "amount": healed, "reason": adj.reason}))
+        events.append(kit.Event(turn, EventKind.GM_ADJUSTMENT, f"GM heals {name} by {healed}{why}.",
+                                {"field": "heal", "unit": name, "amount": healed, "reason": adj.reason}))
         return new, events
     unit.damage += amount
-    events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM deals {amount} damage to {name}{why}.",
-                        {"field": "damage", "unit": name, "amount": amount, "reason": adj.reason}))
+    events.append(kit.Event(turn, EventKind.GM_ADJUSTMENT, f"GM deals {amount} damage to {name}{why}.",
+                            {"field": "damage", "unit": name, "amount": amount, "reason": adj.reason}))
     if unit.damage >= new.health(unit):
         kill(new, unit, events, adj.reason)
         check_defeat(rules, new, events)
@@ -231,7 +232,7 @@ def _stopped_row(state: WodState, unit: Unit) -> tuple[Pending, str, str] | None
     return None
 
 
-def _change_stopped_action(state: WodState, adj: Adjustment) -> list[Event]:
+def _change_stopped_action(state: WodState, adj: Adjustment) -> list[kit.Event]:
     """Record on ``state`` what the GM changes of the action a standing reaction stopped (it waits on the acting
     player's sheet): cancelled, more or fewer dice, less damage; it applies when the row resolves. Refused unless
     a reaction fired this turn before a row of that unit (and, for dice and damage, before an attack). The Log
@@ -274,11 +275,11 @@ def _change_stopped_action(state: WodState, adj: Adjustment) -> list[Event]:
         change = replace(old, less=old.less + int(adj.value), reason=adj.reason, against=aimed)
         said = f"GM takes {int(adj.value)} damage off {name}'s stopped attack on {aimed}: {adj.reason}."
     state.changes[unit.id] = change
-    return [Event(state.turn, EventKind.GM_ADJUSTMENT, said,
-                  {"field": adj.kind.value, "unit": name, "value": adj.value, "reason": adj.reason})]
+    return [kit.Event(state.turn, EventKind.GM_ADJUSTMENT, said,
+                      {"field": adj.kind.value, "unit": name, "value": adj.value, "reason": adj.reason})]
 
 
-def concede(rules: WodRules, state: WodState, seat: str, reason: str) -> tuple[WodState, list[Event]]:
+def concede(rules: WodRules, state: WodState, seat: str, reason: str) -> tuple[WodState, list[kit.Event]]:
     """``seat`` concedes, as her Surrender cell does: she loses the game (best of three: the next one is set up,
     her loss counted); the input state is not changed."""
     if state.phase is Phase.OVER:
@@ -286,7 +287,7 @@ def concede(rules: WodRules, state: WodState, seat: str, reason: str) -> tuple[W
     if seat not in state.legions:
         raise GmEventError(f"there is no player {seat!r}; the players are {' and '.join(state.seats)}")
     new = state.copy()
-    events = [Event(new.turn, EventKind.SURRENDER, f"{seat} surrenders (the GM records it: {reason}).",
-                    {"player": seat, "reason": reason})]
+    events = [kit.Event(new.turn, EventKind.SURRENDER, f"{seat} surrenders (the GM records it: {reason}).",
+                        {"player": seat, "reason": reason})]
     finish_game(rules, new, new.other(seat), Ending.SURRENDER, events)
     return new, events

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sheets_gm.engine.events import Event
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.board import WodMap
 from sheets_gm.rulesets.winordie.cards import CardTables
 from sheets_gm.rulesets.winordie.enums import EventKind, Mode
@@ -60,17 +60,17 @@ def face_down_named(state: WodState, text: str, but: Unit | None = None) -> Unit
     return None
 
 
-def reveal(state: WodState, unit: Unit, events: list[Event], why: str) -> None:
+def reveal(state: WodState, unit: Unit, events: list[kit.Event], why: str) -> None:
     """Turn a hidden unit face up, with a public event saying which unit the token was."""
     if not unit.hidden:
         return
     token = unit.token
     unit.hidden = False
-    events.append(Event(state.turn, EventKind.REVEALED, f"{token} is revealed ({why}): {unit.id} ({unit.card}).",
-                        {"token": token, "unit": unit.id, "card": unit.card}))
+    events.append(kit.Event(state.turn, EventKind.REVEALED, f"{token} is revealed ({why}): {unit.id} ({unit.card}).",
+                            {"token": token, "unit": unit.id, "card": unit.card}))
 
 
-def kill(state: WodState, unit: Unit, events: list[Event], why: str) -> None:
+def kill(state: WodState, unit: Unit, events: list[kit.Event], why: str) -> None:
     """Remove a dead unit; its legion loses the unit's morale."""
     unit.hidden = False
     state.units.remove(unit)
@@ -80,14 +80,15 @@ def kill(state: WodState, unit: Unit, events: list[Event], why: str) -> None:
     legion.morale -= loss
     morale = (f"{unit.owner}'s morale falls by {loss} to {legion.morale}" if loss else
               f"{unit.owner}'s morale stays at {legion.morale} (the unit gives no morale)")
-    events.append(Event(state.turn, EventKind.DIED, f"{unit.id} ({unit.card}) dies ({why}); {morale}.",
-                        {"unit": unit.id, "card": unit.card, "owner": unit.owner, "morale_lost": loss}))
+    events.append(kit.Event(state.turn, EventKind.DIED, f"{unit.id} ({unit.card}) dies ({why}); {morale}.",
+                            {"unit": unit.id, "card": unit.card, "owner": unit.owner, "morale_lost": loss}))
     card = state.card_of(unit)
     for p in list(state.pending):  # its own passive waiting on its attack: that attack will not be made
         ability = card.ability(p.name) if p.source == unit.id else None
         if ability is not None and ability.before is not None:
             state.pending.remove(p)
-            events.append(Event(state.turn, EventKind.PASSIVE,
-                                f"{unit.id}'s {p.name} (#{p.id}) leaves the GM's list: {unit.id} has fallen, so the "
-                                "attack it was weighed for is not made.",
-                                {"unit": unit.id, "ability": p.name, "pending": p.id, "dropped": True}))
+            events.append(kit.Event(
+                state.turn, EventKind.PASSIVE,
+                f"{unit.id}'s {p.name} (#{p.id}) leaves the GM's list: {unit.id} has fallen, so the "
+                "attack it was weighed for is not made.",
+                {"unit": unit.id, "ability": p.name, "pending": p.id, "dropped": True}))

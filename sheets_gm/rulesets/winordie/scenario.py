@@ -16,9 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.engine.ruleset import Resolution, Verdict
-from sheets_gm.rulesets.parts.fields import Fields
-from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.board import MapError, WodMap
 from sheets_gm.rulesets.winordie.cards import (
     Card,
@@ -35,7 +33,6 @@ from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, acti
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.state import Legion, Unit, WodState, reading_order
-from sheets_gm.yamlio import LinedDict
 
 TOP_KEYS = ("name", "ruleset", "settings", "players", "cards", "map", "given", "turns", "expect")
 CARD_KEYS = ("name", "region", "faction", "type", "cost", "speed", "power", "counter", "health", "hit",
@@ -53,7 +50,7 @@ class WodScenarioCodec:
 
     keys = TOP_KEYS
 
-    def load(self, doc: LinedDict, fields: Fields, settings: Any) -> Scenario[WodState, WodOrders]:
+    def load(self, doc: kit.LinedDict, fields: kit.Fields, settings: Any) -> kit.Scenario[WodState, WodOrders]:
         """The file read into a scenario: each turn its player's rows and her opponent's standing reactions."""
         f = fields
         players = _players(f, doc)
@@ -64,12 +61,12 @@ class WodScenarioCodec:
                  for i, entry in enumerate(f.sequence(doc.get("turns"), doc.line_of("turns"), "turns"), start=1)]
         expect = f.mapping(doc.get("expect"), doc.line_of("expect"), "expect", EXPECT_KEYS)
         game = state.game
-        return Scenario(WodRuleset(rules), state, turns,
-                        lambda final, verdicts: _compare(f, expect, final, verdicts, game),
-                        game_over=lambda now: now.phase is not Phase.ACTIONS or now.game != game)
+        return kit.Scenario(WodRuleset(rules), state, turns,
+                            lambda final, verdicts: _compare(f, expect, final, verdicts, game),
+                            game_over=lambda now: now.phase is not Phase.ACTIONS or now.game != game)
 
 
-def _players(f: Fields, doc: LinedDict) -> tuple[str, str]:
+def _players(f: kit.Fields, doc: kit.LinedDict) -> tuple[str, str]:
     raw = f.sequence(doc.get("players"), doc.line_of("players"), "players")
     names = [f.text(p, doc.line_of("players"), "player") for p in raw]
     if len(names) != 2 or names[0] == names[1]:
@@ -77,7 +74,7 @@ def _players(f: Fields, doc: LinedDict) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def _rules(f: Fields, doc: LinedDict, settings: WodSettings) -> WodRules:
+def _rules(f: kit.Fields, doc: kit.LinedDict, settings: WodSettings) -> WodRules:
     if "map" not in doc:
         raise f.fail(doc.line, "the scenario needs a map")
     try:
@@ -98,12 +95,13 @@ def _rules(f: Fields, doc: LinedDict, settings: WodSettings) -> WodRules:
     return WodRules(board, settings, shipped_tables().with_cards(cards), one_game=True)
 
 
-def _per_player(f: Fields, given: LinedDict, key: str, players: tuple[str, str], low: int | None = 0) -> dict[str, int]:
+def _per_player(f: kit.Fields, given: kit.LinedDict, key: str, players: tuple[str, str],
+                low: int | None = 0) -> dict[str, int]:
     m = f.mapping(given.get(key), given.line_of(key), f"given.{key}", players)
     return {p: f.integer(v, m.line_of(p), f"{key} of {p}", low) for p, v in m.items()}
 
 
-def _given(f: Fields, rules: WodRules, players: tuple[str, str], given: LinedDict) -> WodState:
+def _given(f: kit.Fields, rules: WodRules, players: tuple[str, str], given: kit.LinedDict) -> WodState:
     board = rules.board
     last = Hex(board.grid.width - 1, board.grid.height - 1).label
     turn = f.integer(given.get("turn", 1), given.line_of("turn"), "given.turn", 1, 99)
@@ -171,8 +169,8 @@ def _given(f: Fields, rules: WodRules, players: tuple[str, str], given: LinedDic
     return state
 
 
-def _turn(f: Fields, rules: WodRules, state: WodState, entry: Any, index: int,
-          line: int) -> Entry[WodState, WodOrders]:
+def _turn(f: kit.Fields, rules: WodRules, state: WodState, entry: Any, index: int,
+          line: int) -> kit.Entry[WodState, WodOrders]:
     t = f.mapping(entry, line, f"turn {index}", TURN_KEYS)
     expected = state.first if (state.turn + index - 1) % 2 == 1 else state.second
     player = f.text(t.get("player", expected), t.line_of("player"), "player")
@@ -196,7 +194,7 @@ def _turn(f: Fields, rules: WodRules, state: WodState, entry: Any, index: int,
     for key, value in dmap.items():
         pins[key] = f.integer(value, dmap.line_of(key), f"pinned die {key}", 1, 6)
 
-    def next_play(now: WodState, last: Resolution[WodState] | None, played: int) -> Play[WodOrders] | None:
+    def next_play(now: WodState, last: kit.Resolution[WodState] | None, played: int) -> kit.Play[WodOrders] | None:
         if last is None:
             rows = actions
         else:  # a reaction stopped the rows: those it left wait, as on her sheet, for the next sync
@@ -204,12 +202,12 @@ def _turn(f: Fields, rules: WodRules, state: WodState, entry: Any, index: int,
             if not waiting or now.acting != player or now.phase is not Phase.ACTIONS or played > len(actions):
                 return None
             rows = tuple(row for n, row in enumerate(actions, start=1) if action_row(n) in waiting)
-        return Play(WodOrders({player: rows}, (), reactions), pins)
+        return kit.Play(WodOrders({player: rows}, (), reactions), pins)
 
-    return Entry(t.line, f"turn {index}", next_play, seat=player)
+    return kit.Entry(t.line, f"turn {index}", next_play, seat=player)
 
 
-def _action(f: Fields, entry: Any, line: int) -> Action:
+def _action(f: kit.Fields, entry: Any, line: int) -> Action:
     a = f.mapping(entry, line, "an action", ACTION_KEYS)
     kinds = [k for k in KINDS if k in a]
     if len(kinds) != 1:
@@ -234,7 +232,7 @@ def _show(value: Any) -> str:
     return "null" if value is None else str(value)
 
 
-def _compare(f: Fields, e: LinedDict, state: WodState, verdicts: Sequence[Verdict], game: int) -> list[str]:
+def _compare(f: kit.Fields, e: kit.LinedDict, state: WodState, verdicts: Sequence[kit.Verdict], game: int) -> list[str]:
     out: list[str] = []
     refused = {v.about or v.subject for v in verdicts if not v.accepted}  # units, as the format counts them
 

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import Member, Roster
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.cards import (
     CardTableError,
     Recruit,
@@ -34,7 +32,7 @@ class RosterError(ValueError):
     """A roster that cannot start a match, naming the row."""
 
 
-def recruits_of(rules: WodRules, seat: str, members: Sequence[tuple[int, Member]]) -> list[Recruit]:
+def recruits_of(rules: WodRules, seat: str, members: Sequence[tuple[int, kit.Member]]) -> list[Recruit]:
     """The legion a player's roster rows describe (see the module notes); RosterError naming the row."""
     out: list[Recruit] = []
     for row, member in members:
@@ -65,7 +63,7 @@ def recruits_of(rules: WodRules, seat: str, members: Sequence[tuple[int, Member]
     return out
 
 
-def new_match(rules: WodRules, roster: Roster, seed: bytes) -> WodState:
+def new_match(rules: WodRules, roster: kit.Roster, seed: bytes) -> WodState:
     """The state before the first deployment window: legions, barracks, and the first player by dice."""
     if len(roster.seats) != 2 or roster.seats[0] == roster.seats[1]:
         raise RosterError(f"Win or Die is played by two players; the roster names {', '.join(roster.seats) or 'none'}")
@@ -105,12 +103,12 @@ def new_match(rules: WodRules, roster: Roster, seed: bytes) -> WodState:
     state = WodState(seats=seats, legions={seat: Legion(seat, i) for i, seat in enumerate(seats)}, units=[],
                      cards=cards, tactics=dict(rules.tables.tactics), recruits=fixed, start_crystals=crystals,
                      start_barrack=barrack)
-    events: list[Event] = []
-    setup_game(rules, state, 1, roll_first(state, TurnDice(seed, 0), events), events)
+    events: list[kit.Event] = []
+    setup_game(rules, state, 1, roll_first(state, kit.TurnDice(seed, 0), events), events)
     return state
 
 
-def roll_first(state: WodState, dice: TurnDice, events: list[Event]) -> str:
+def roll_first(state: WodState, dice: kit.TurnDice, events: list[kit.Event]) -> str:
     """The first player: each rolls a die (``first/<n>/<player>``), again while equal; the higher starts. Every
     roll is logged with its die's whole message, a tie too."""
     a, b = state.seats
@@ -119,17 +117,17 @@ def roll_first(state: WodState, dice: TurnDice, events: list[Event]) -> str:
         ra, rb = dice.d6(ka), dice.d6(kb)
         said = f"{a} rolls {ra} [{dice.message(ka)}], {b} rolls {rb} [{dice.message(kb)}]"
         if ra == rb:
-            events.append(Event(0, EventKind.FIRST_PLAYER, f"{said}: a tie, both roll again.",
-                                {"rolls": {a: ra, b: rb}, "first": ""}))
+            events.append(kit.Event(0, EventKind.FIRST_PLAYER, f"{said}: a tie, both roll again.",
+                                    {"rolls": {a: ra, b: rb}, "first": ""}))
             continue
         first = a if ra > rb else b
-        events.append(Event(0, EventKind.FIRST_PLAYER, f"{said}: {first} plays first.",
-                            {"rolls": {a: ra, b: rb}, "first": first}))
+        events.append(kit.Event(0, EventKind.FIRST_PLAYER, f"{said}: {first} plays first.",
+                                {"rolls": {a: ra, b: rb}, "first": first}))
         return first
     return a
 
 
-def setup_game(rules: WodRules, state: WodState, game: int, first: str, events: list[Event]) -> None:
+def setup_game(rules: WodRules, state: WodState, game: int, first: str, events: list[kit.Event]) -> None:
     """Set up game ``game``: fresh units (undeployed, hidden), tracks and barracks; ``first`` deploys first."""
     state.game = game
     state.turn = 0
@@ -151,9 +149,9 @@ def setup_game(rules: WodRules, state: WodState, game: int, first: str, events: 
         legion.council = []
         legion.council_turn = 0
     if game > 1:
-        events.append(Event(state.turn, EventKind.NEW_GAME,
-                            f"Game {game} begins; {first}, who lost the last game, deploys and plays first.",
-                            {"game": game, "first": first}))
+        events.append(kit.Event(state.turn, EventKind.NEW_GAME,
+                                f"Game {game} begins; {first}, who lost the last game, deploys and plays first.",
+                                {"game": game, "first": first}))
     for seat in state.seats:
         hexes = rules.board.deploy_hexes(state.legions[seat].slot)
         count = sum(1 for u in state.units if u.owner == seat)

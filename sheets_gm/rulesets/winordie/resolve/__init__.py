@@ -16,9 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import Resolution, Verdict
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.ending import check_defeat, finish_game
 from sheets_gm.rulesets.winordie.enums import (
     Ending,
@@ -44,7 +42,7 @@ from sheets_gm.rulesets.winordie.stand_in import STAND_IN_GOES_ON, settles
 from sheets_gm.rulesets.winordie.state import WodState
 
 
-def resolve_turn(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnDice) -> Resolution[WodState]:
+def resolve_turn(rules: WodRules, state: WodState, orders: WodOrders, dice: kit.TurnDice) -> kit.Resolution[WodState]:
     """The open window resolved (``play_window``): the acting player's rows refused or stopped by a reaction are
     ``unused`` (they wait on her sheet while her turn stays open), with a verdict per row, reaction and
     placement."""
@@ -52,10 +50,10 @@ def resolve_turn(rules: WodRules, state: WodState, orders: WodOrders, dice: Turn
     # rows of a game that ended here are not kept: the next game (of a best of three) starts with empty rows
     same_game = result.state.game == state.game and result.state.phase is not Phase.OVER
     kept = result.unused if same_game else {}
-    return Resolution(result.state, result.events, {state.acting: kept} if kept else {}, result.verdicts)
+    return kit.Resolution(result.state, result.events, {state.acting: kept} if kept else {}, result.verdicts)
 
 
-def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnDice) -> TurnResult:
+def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: kit.TurnDice) -> TurnResult:
     """Resolve the open window's orders on a copy of ``state`` (see the module notes), saying how far the acting
     player's rows went before a reaction stopped them."""
     result = TurnResult(state.copy())
@@ -67,7 +65,7 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
         return result
     for seat in (new.acting, new.other(new.acting)):
         if seat in orders.surrender and new.phase is Phase.ACTIONS:
-            result.events.append(Event(new.turn, EventKind.SURRENDER, f"{seat} surrenders.", {"player": seat}))
+            result.events.append(kit.Event(new.turn, EventKind.SURRENDER, f"{seat} surrenders.", {"player": seat}))
             finish_game(rules, new, new.other(seat), Ending.SURRENDER, result.events)
             return result
     if not new.started:
@@ -77,9 +75,9 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
     game = new.game
     for seat, rows in orders.actions.items():
         if seat != new.acting and rows:
-            result.verdicts += [Verdict(seat, action_row(n), a.kind.value, False,
-                                        f"Row {n}: it is {new.acting}'s turn; your rows resolve in your own turn",
-                                        a.unit or seat)
+            result.verdicts += [kit.Verdict(seat, action_row(n), a.kind.value, False,
+                                            f"Row {n}: it is {new.acting}'s turn; your rows resolve in your own turn",
+                                            a.unit or seat)
                                 for n, a in numbered(rows)]
     for row, action in numbered(orders.actions.get(new.acting, ())):
         if new.phase is not Phase.ACTIONS or new.game != game:
@@ -98,8 +96,8 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
             result.done = row
             result.verdicts.append(_row_verdict(new.acting, row, action, False, f"Row {row} "
                                            f"({action.describe()}): {checked}"))
-            result.events.append(Event(new.turn, EventKind.REFUSED, f"Row {row} refused: {checked}",
-                                       {"row": row}, audience=frozenset({new.acting})))
+            result.events.append(kit.Event(new.turn, EventKind.REFUSED, f"Row {row} refused: {checked}",
+                                           {"row": row}, audience=frozenset({new.acting})))
             result.unused[action_row(row)] = f"refused: {checked}"  # kept to mend if her turn stays open (a Go)
             continue
         # a reaction of the opponent, else a passive of the acting unit, puts the row before the GM
@@ -152,6 +150,6 @@ def _stopped(rules: WodRules, state: WodState, result: TurnResult, row: int, act
                                         f"Row {row}: waiting: {said} and this row resolves at the next sync."))
 
 
-def _row_verdict(seat: str, row: int, action: Action, accepted: bool, message: str) -> Verdict:
+def _row_verdict(seat: str, row: int, action: Action, accepted: bool, message: str) -> kit.Verdict:
     """The answer to the action typed in row ``row``: named after the row (its answer shows there), about its unit."""
-    return Verdict(seat, action_row(row), action.kind.value, accepted, message, action.unit or seat)
+    return kit.Verdict(seat, action_row(row), action.kind.value, accepted, message, action.unit or seat)

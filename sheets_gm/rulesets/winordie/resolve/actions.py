@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.ending import check_defeat
 from sheets_gm.rulesets.winordie.enums import (
     AbilityType,
@@ -38,18 +37,18 @@ def spend(state: WodState, unit: Unit | None) -> None:
         unit.actions += 1
 
 
-def cancel_action(state: WodState, action: Action, change: ActionChange, events: list[Event]) -> None:
+def cancel_action(state: WodState, action: Action, change: ActionChange, events: list[kit.Event]) -> None:
     """An action the GM cancelled after a reaction stopped it: made (its command token is spent, as the action
     the reaction answered was taken) but without effect."""
     unit = state.unit(action.unit)
     spend(state, unit)
     name = public_name(state, unit) if unit is not None else action.unit  # a face-down unit by its token
-    events.append(Event(state.turn, EventKind.GM_ADJUSTMENT, f"{name}'s {action.kind.value} is cancelled: "
-                        f"{change.reason}.", {"unit": name, "field": "cancel", "reason": change.reason}))
+    events.append(kit.Event(state.turn, EventKind.GM_ADJUSTMENT, f"{name}'s {action.kind.value} is cancelled: "
+                            f"{change.reason}.", {"unit": name, "field": "cancel", "reason": change.reason}))
 
 
 def bound_change(rules: WodRules, state: WodState, action: Action, change: ActionChange | None,
-                 events: list[Event]) -> ActionChange | None:
+                 events: list[kit.Event]) -> ActionChange | None:
     """``change`` as it applies to ``action`` resuming: damage the GM took off an attack on one target (a Parry:
     "that attack deals 1 less damage"), or that target's counter-attack first (a Brace), lapses when the row now
     attacks another, with a line in the Log."""
@@ -65,16 +64,16 @@ def bound_change(rules: WodRules, state: WodState, action: Action, change: Actio
     name = public_name(state, unit) if unit is not None else action.unit
     lapsed = " and the ".join([*([f"{change.less} less damage"] if change.less else []),
                                *(["counter-attack first"] if change.counter_first else [])])
-    events.append(Event(state.turn, EventKind.GM_ADJUSTMENT,
-                        f"The {lapsed} the GM gave {name}'s attack on {change.against} lapses: "
-                        f"the row now attacks {action.target}.",
-                        {"unit": name, "field": "soften" if change.less else "counter-first", "value": 0,
-                         "reason": "its target changed"}))
+    events.append(kit.Event(state.turn, EventKind.GM_ADJUSTMENT,
+                            f"The {lapsed} the GM gave {name}'s attack on {change.against} lapses: "
+                            f"the row now attacks {action.target}.",
+                            {"unit": name, "field": "soften" if change.less else "counter-first", "value": 0,
+                             "reason": "its target changed"}))
     return replace(change, less=0, counter_first=False)
 
 
-def execute(rules: WodRules, state: WodState, action: Action, checked: Checked, dice: TurnDice,
-            events: list[Event], change: ActionChange | None = None) -> str:
+def execute(rules: WodRules, state: WodState, action: Action, checked: Checked, dice: kit.TurnDice,
+            events: list[kit.Event], change: ActionChange | None = None) -> str:
     """Resolve an accepted row (an attack with the GM's ``change``, if any); the feedback sentence."""
     seat = state.acting
     if action.kind is ActionKind.COUNCIL:
@@ -85,9 +84,9 @@ def execute(rules: WodRules, state: WodState, action: Action, checked: Checked, 
         legion.council.append(checked)
         legion.council_turn = state.turn
         pend(state, seat, COUNCIL, checked, state.tactics[checked], "", events)
-        events.append(Event(state.turn, EventKind.COUNCIL,
-                            f"{seat} convenes the War Council: {checked} is active for the rest of the game.",
-                            {"player": seat, "tactic": checked}))
+        events.append(kit.Event(state.turn, EventKind.COUNCIL,
+                                f"{seat} convenes the War Council: {checked} is active for the rest of the game.",
+                                {"player": seat, "tactic": checked}))
         return f"the War Council activates {checked}."
     unit = state.unit(action.unit)
     assert unit is not None and unit.at is not None
@@ -104,7 +103,7 @@ def execute(rules: WodRules, state: WodState, action: Action, checked: Checked, 
     return _ability(state, unit, action, events)
 
 
-def _move(state: WodState, unit: Unit, route: Route, events: list[Event]) -> str:
+def _move(state: WodState, unit: Unit, route: Route, events: list[kit.Event]) -> str:
     start = unit.at
     assert start is not None
     name = public_name(state, unit)
@@ -113,13 +112,13 @@ def _move(state: WodState, unit: Unit, route: Route, events: list[Event]) -> str
     unit.stepped += len(route.hexes)
     stop = f", stopped by {route.stopped_by}" if route.stopped_by else ""
     # the owner, public as the token is, puts the move in her own View's log (it names her units by id)
-    events.append(Event(state.turn, EventKind.MOVED, f"{name} moves from {start.label} to {route.end.label}{stop}.",
-                        {"unit": name, "from": start.label, "to": route.end.label, "stopped": route.stopped_by,
-                         "player": unit.owner}))
+    events.append(kit.Event(state.turn, EventKind.MOVED, f"{name} moves from {start.label} to {route.end.label}{stop}.",
+                            {"unit": name, "from": start.label, "to": route.end.label, "stopped": route.stopped_by,
+                             "player": unit.owner}))
     return f"{unit.id} moves to {route.end.label}{stop}."
 
 
-def attack(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: TurnDice, events: list[Event],
+def attack(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: kit.TurnDice, events: list[kit.Event],
            change: ActionChange | None = None) -> str:
     """An attack (both revealed; power + adjacent allies dice, changed as the GM said after a reaction) and, if
     the target survives a melee attack, its counter-attack; the feedback sentence. With a check's blind dice only
@@ -158,30 +157,30 @@ def attack(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: Tur
 
 
 def _counter_first(state: WodState, unit: Unit, target: Unit, change: ActionChange | None, melee: bool,
-                   events: list[Event]) -> bool:
+                   events: list[kit.Event]) -> bool:
     """Whether ``target`` counter-attacks before ``unit``'s attack (the GM's ``--counter-first``, a Brace). A
     counter-attack is made in melee only (a **reading**: the card says "I counter-attack first"): from range the
     GM's counter first lapses, and the Log says so."""
     if change is None or not change.counter_first or melee:
         return change is not None and change.counter_first
-    events.append(Event(state.turn, EventKind.GM_ADJUSTMENT,
-                        f"{public_name(state, target)}'s counter-attack first lapses: {public_name(state, unit)} "
-                        "attacks from range, and a counter-attack is made in melee only.",
-                        {"unit": public_name(state, unit), "field": "counter-first", "value": 0,
-                         "reason": "a ranged attack"}))
+    events.append(kit.Event(state.turn, EventKind.GM_ADJUSTMENT,
+                            f"{public_name(state, target)}'s counter-attack first lapses: {public_name(state, unit)} "
+                            "attacks from range, and a counter-attack is made in melee only.",
+                            {"unit": public_name(state, unit), "field": "counter-first", "value": 0,
+                             "reason": "a ranged attack"}))
     return False
 
 
-def _counter(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: TurnDice, k: int,
-             events: list[Event], verb: str) -> int:
+def _counter(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: kit.TurnDice, k: int,
+             events: list[kit.Event], verb: str) -> int:
     """``target``'s counter-attack on ``unit`` (its ``k``-th action's), rolled with the counter's keyed dice
     whether it comes after the attack or first (a Brace): the damage it deals."""
     return _strike(rules, state, target, unit, state.counter_power(target), state.card_of(target).counter_hit,
                    dice, f"counter/{target.id}/{unit.id}/{k}", EventKind.COUNTER, verb, events)
 
 
-def _strike(rules: WodRules, state: WodState, striker: Unit, victim: Unit, power: int, hit: int, dice: TurnDice,
-            key: str, kind: EventKind, verb: str, events: list[Event], less: int = 0,
+def _strike(rules: WodRules, state: WodState, striker: Unit, victim: Unit, power: int, hit: int, dice: kit.TurnDice,
+            key: str, kind: EventKind, verb: str, events: list[kit.Event], less: int = 0,
             gm: tuple[int, str] = (0, "")) -> int:
     """Roll ``power`` (with ``gm``'s dice more or fewer, as the GM said after a reaction or a passive, and why) +
     adjacent allies dice against ``hit`` (3 from highland onto lower ground); the damage (``less`` taken off it, as
@@ -201,13 +200,13 @@ def _strike(rules: WodRules, state: WodState, striker: Unit, victim: Unit, power
     extra = (f" {'+' if gm_dice > 0 else '−'} {abs(gm_dice)} by the GM{f' ({gm_why})' if gm_why else ''}"
              if gm_dice else "") + (f" + {allies} adjacent all{'y' if allies == 1 else 'ies'}" if allies else "")
     tough_note = (" (Tough 1: one less)" if tough and hits else "") + (f" ({less} less, by the GM)" if less else "")
-    events.append(Event(state.turn, kind,
-                        f"{striker.id} {verb} {victim.id}: {power}{extra} {'die' if len(rolls) == 1 else 'dice'} "
-                        f"needing {hit}+ roll{'s' if len(rolls) == 1 else ''} "
-                        f"{rolled_keys(dice, key, rolls) or 'nothing'}: {hits} hit{'s' if hits != 1 else ''}, "
-                        f"{damage} damage{tough_note} ({damage_left(victim.damage, state.health(victim))}).",
-                        {"unit": striker.id, "target": victim.id, "dice": len(rolls), "hit": hit, "rolls": rolls,
-                         "hits": hits, "damage": damage, "key": key}))
+    events.append(kit.Event(state.turn, kind,
+                            f"{striker.id} {verb} {victim.id}: {power}{extra} {'die' if len(rolls) == 1 else 'dice'} "
+                            f"needing {hit}+ roll{'s' if len(rolls) == 1 else ''} "
+                            f"{rolled_keys(dice, key, rolls) or 'nothing'}: {hits} hit{'s' if hits != 1 else ''}, "
+                            f"{damage} damage{tough_note} ({damage_left(victim.damage, state.health(victim))}).",
+                            {"unit": striker.id, "target": victim.id, "dice": len(rolls), "hit": hit, "rolls": rolls,
+                             "hits": hits, "damage": damage, "key": key}))
     return damage
 
 
@@ -221,7 +220,7 @@ def damage_left(damage: int, health: int) -> str:
 
 
 def _call(rules: WodRules, state: WodState, caller: Unit, action: Action, at: Hex, new_id: str,
-          events: list[Event]) -> str:
+          events: list[kit.Event]) -> str:
     s = rules.settings
     legion = state.legions[state.acting]
     card_name = next(c for c in legion.barrack if c.lower() == action.target.strip().lower())
@@ -234,18 +233,19 @@ def _call(rules: WodRules, state: WodState, caller: Unit, action: Action, at: He
     state.units.append(unit)
     gain = state.morale_of(unit)
     legion.morale += gain
-    events.append(Event(state.turn, EventKind.CALLED,
-                        f"{public_name(state, caller)} calls for allies: {new_id} ({card_name}) joins on {at.label} "
-                        f"for {cost} crystals; {state.acting}'s morale rises to {legion.morale}.",
-                        {"player": state.acting, "unit": new_id, "card": card_name, "at": at.label, "cost": cost,
-                         "morale": legion.morale}))
+    events.append(kit.Event(
+        state.turn, EventKind.CALLED,
+        f"{public_name(state, caller)} calls for allies: {new_id} ({card_name}) joins on {at.label} "
+        f"for {cost} crystals; {state.acting}'s morale rises to {legion.morale}.",
+        {"player": state.acting, "unit": new_id, "card": card_name, "at": at.label, "cost": cost,
+         "morale": legion.morale}))
     if legion.morale > s.morale_cap:
         kill(state, unit, events, f"morale above {s.morale_cap}")
         return f"{new_id} ({card_name}) is called but dies at once: morale would exceed {s.morale_cap}."
     return f"{new_id} ({card_name}) joins on {at.label}."
 
 
-def _ability(state: WodState, unit: Unit, action: Action, events: list[Event]) -> str:
+def _ability(state: WodState, unit: Unit, action: Action, events: list[kit.Event]) -> str:
     ability = state.card_of(unit).ability(action.target)
     assert ability is not None
     reveal(state, unit, events, f"it uses {ability.name}")
@@ -255,13 +255,14 @@ def _ability(state: WodState, unit: Unit, action: Action, events: list[Event]) -
         unit.used.add(ability.name)
     pend(state, state.acting, unit.id, ability.name, ability.text, action.aim, events)
     aim = f" on {action.aim}" if action.aim else ""
-    events.append(Event(state.turn, EventKind.ABILITY,
-                        f"{unit.id} ({unit.card}) uses {ability.name}{aim}; the GM applies its effect.",
-                        {"unit": unit.id, "ability": ability.name, "type": ability.type.value, "aim": action.aim}))
+    events.append(kit.Event(state.turn, EventKind.ABILITY,
+                            f"{unit.id} ({unit.card}) uses {ability.name}{aim}; the GM applies its effect.",
+                            {"unit": unit.id, "ability": ability.name, "type": ability.type.value, "aim": action.aim}))
     return f"{unit.id} uses {ability.name}; the GM applies its effect."
 
 
-def try_action(rules: WodRules, state: WodState, action: Action, dice: TurnDice, events: list[Event]) -> str | None:
+def try_action(rules: WodRules, state: WodState, action: Action, dice: kit.TurnDice,
+               events: list[kit.Event]) -> str | None:
     """Check and resolve one row on ``state`` in place, without reactions (bots plan with it); the
     refusal, or None once resolved."""
     checked = check_action(rules, state, action)
@@ -272,7 +273,7 @@ def try_action(rules: WodRules, state: WodState, action: Action, dice: TurnDice,
     return None
 
 
-def rolled_keys(dice: TurnDice, key: str, rolls: list[int]) -> str:
+def rolled_keys(dice: kit.TurnDice, key: str, rolls: list[int]) -> str:
     """An attack's dice as the Log prints them: each value with its die's whole message (``TurnDice.message``), so
     that anyone can check it by hand once the seed is revealed: ``3 [12/attack/Ann-3/1], 5 [12/attack/Ann-3/2]``."""
     return ", ".join(f"{value} [{dice.message(f'{key}/{i}')}]" for i, value in enumerate(rolls, start=1))

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.engine.ruleset import Verdict
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.enums import (
     EventKind,
     Phase,
@@ -40,22 +39,22 @@ def deploy(rules: WodRules, state: WodState, orders: WodOrders, result: TurnResu
         problem = _placement_problem(rules, state, seat, p, waiting, chosen, taken, allowed)
         if problem:
             refused = True
-            result.verdicts.append(Verdict(seat, p.unit, "deploy", False, f"{p.unit} (on {p.at}): {problem}",
-                                           shown_early=True))
+            result.verdicts.append(kit.Verdict(seat, p.unit, "deploy", False, f"{p.unit} (on {p.at}): {problem}",
+                                               shown_early=True))
             continue
         unit = state.unit(p.unit)
         assert unit is not None
         at = rules.board.parse(p.at)
         chosen[unit.id] = at
         taken[at] = unit.id
-        result.verdicts.append(Verdict(seat, unit.id, "deploy", True, f"{unit.id} deploys on {at.label}.",
-                                       shown_early=True))
+        result.verdicts.append(kit.Verdict(seat, unit.id, "deploy", True, f"{unit.id} deploys on {at.label}.",
+                                           shown_early=True))
     for uid in waiting:
         if uid not in chosen and not any(v.subject == uid for v in result.verdicts):
             refused = True
-            result.verdicts.append(Verdict(seat, uid, "deploy", False,
-                                           f"{uid} is not placed: place every unit of the legion on a plain in or "
-                                           f"next to your baseline", shown_early=True))
+            result.verdicts.append(kit.Verdict(seat, uid, "deploy", False,
+                                               f"{uid} is not placed: place every unit of the legion on a plain in or "
+                                               f"next to your baseline", shown_early=True))
     if refused:  # nothing is deployed: a row that could be is not carried out either, and says so
         result.verdicts[:] = [_not_deployed(v) if v.seat == seat and v.part == "deploy" and v.accepted else v
                               for v in result.verdicts]
@@ -67,13 +66,14 @@ def deploy(rules: WodRules, state: WodState, orders: WodOrders, result: TurnResu
         unit.at = at
         unit.hidden = True
         unit.token = f"{seat} token {n}"
-    result.events.append(Event(state.turn, EventKind.DEPLOYED,
-                               f"{seat} deploys {len(mine)} face-down tokens on "
-                               f"{', '.join(at.label for _, at in mine)}.",
-                               {"player": seat, "hexes": [at.label for _, at in mine]}))
-    result.events.append(Event(state.turn, EventKind.DEPLOYED,
-                               "Your tokens: " + "; ".join(identity(u) for u in state.units if u.owner == seat) + ".",
-                               {"player": seat}, audience=frozenset({seat})))
+    result.events.append(kit.Event(state.turn, EventKind.DEPLOYED,
+                                   f"{seat} deploys {len(mine)} face-down tokens on "
+                                   f"{', '.join(at.label for _, at in mine)}.",
+                                   {"player": seat, "hexes": [at.label for _, at in mine]}))
+    result.events.append(kit.Event(
+        state.turn, EventKind.DEPLOYED,
+        "Your tokens: " + "; ".join(identity(u) for u in state.units if u.owner == seat) + ".",
+        {"player": seat}, audience=frozenset({seat})))
     if seat == state.second:  # each player gets her command tokens; the first player's first turn has fewer
         state.phase = Phase.ACTIONS
         state.turn = 1
@@ -82,7 +82,7 @@ def deploy(rules: WodRules, state: WodState, orders: WodOrders, result: TurnResu
             legion.tokens = rules.settings.tokens
 
 
-def _not_deployed(verdict: Verdict) -> Verdict:
+def _not_deployed(verdict: kit.Verdict) -> kit.Verdict:
     """A placement that was legal, refused with the deployment it belongs to (all of a legion's units or none)."""
     return replace(verdict, accepted=False, message=f"{verdict.subject} is not deployed, as no unit is while another "
                                                     "row is refused: a legion deploys all its units at once")

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import Verdict
 from sheets_gm.engine.words import counted
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.enums import (
     AbilityType,
     ActionKind,
@@ -27,7 +26,7 @@ from sheets_gm.rulesets.winordie.state import Pending, WodState
 
 # -- standing reactions --------------------------------------------------------------------
 def standing_reactions(rules: WodRules, state: WodState, seat: str, reactions: tuple[Reaction, ...],
-              verdicts: list[Verdict]) -> list[Reaction]:
+              verdicts: list[kit.Verdict]) -> list[Reaction]:
     """The reacting player's standing reactions that can fire, a verdict for each (of its reaction row)."""
     out = []
     for place, r in enumerate(reactions, start=1):
@@ -45,12 +44,12 @@ def standing_reactions(rules: WodRules, state: WodState, seat: str, reactions: t
             elif r.within < 0:
                 problem = "within is a number of hexes, 0 or more"
         if problem:
-            verdicts.append(Verdict(seat, reaction_row(n), "reaction", False, f"Reaction {n}: {problem}", r.unit))
+            verdicts.append(kit.Verdict(seat, reaction_row(n), "reaction", False, f"Reaction {n}: {problem}", r.unit))
             continue
         out.append(replace(r, row=n))
         later = _cannot_fire_now(rules, state, seat, r)
-        verdicts.append(Verdict(seat, reaction_row(n), "reaction", True,
-                                f"Reaction {n}: stands ({r.trigger_words()}){later}."))
+        verdicts.append(kit.Verdict(seat, reaction_row(n), "reaction", True,
+                                    f"Reaction {n}: stands ({r.trigger_words()}){later}."))
     return out
 
 
@@ -71,7 +70,7 @@ def _cannot_fire_now(rules: WodRules, state: WodState, seat: str, r: Reaction) -
     return ""
 
 
-def fallen_reactions(state: WodState, seat: str, standing: Sequence[Reaction], verdicts: list[Verdict]) -> None:
+def fallen_reactions(state: WodState, seat: str, standing: Sequence[Reaction], verdicts: list[kit.Verdict]) -> None:
     """The verdict of each of ``seat``'s standing reactions whose unit fell in the window: it fires no more (the one
     it had spoke of the unit's command tokens and when it could fire again, and the match's last window kept it for
     good)."""
@@ -80,9 +79,9 @@ def fallen_reactions(state: WodState, seat: str, standing: Sequence[Reaction], v
             continue
         subject = reaction_row(r.row)
         verdicts[:] = [v for v in verdicts if (v.seat, v.subject) != (seat, subject)]
-        verdicts.append(Verdict(seat, subject, "reaction", True,  # the row was good: its unit fell
-                                f"Reaction {r.row}: stood until {r.unit} fell in {state.acting}'s turn: its "
-                                f"{r.ability} fires no more; clear the row", r.unit))
+        verdicts.append(kit.Verdict(seat, subject, "reaction", True,  # the row was good: its unit fell
+                                    f"Reaction {r.row}: stood until {r.unit} fell in {state.acting}'s turn: its "
+                                    f"{r.ability} fires no more; clear the row", r.unit))
 
 
 #: What a fired reaction's row says of its effect, until the stand-in GM of a practice match settles it
@@ -92,7 +91,7 @@ STAND_IN_APPLIES = "the stand-in GM applies its effect after this resolution"
 
 
 def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: list[Reaction],
-                   events: list[Event], verdicts: list[Verdict]) -> str:
+                   events: list[kit.Event], verdicts: list[kit.Verdict]) -> str:
     """Fire the first standing reaction that matches ``action`` and can be paid; its description, or "". Its row's
     verdict says that it fired (it stood)."""
     seat = state.other(state.acting)
@@ -118,21 +117,21 @@ def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: li
         unit.used.add(ability.name)
         reveal(state, unit, events, f"it reacts with {ability.name}")
         pend(state, seat, unit.id, ability.name, ability.text, public_row(state, action), events)
-        events.append(Event(state.turn, EventKind.REACTION,
-                            f"{seat} reacts before {state.acting}'s {action.kind.value}: {unit.id} ({unit.card}) "
-                            f"uses {ability.name}; the GM applies it before the action goes on.",
-                            {"player": seat, "unit": unit.id, "ability": ability.name}))
+        events.append(kit.Event(state.turn, EventKind.REACTION,
+                                f"{seat} reacts before {state.acting}'s {action.kind.value}: {unit.id} ({unit.card}) "
+                                f"uses {ability.name}; the GM applies it before the action goes on.",
+                                {"player": seat, "unit": unit.id, "ability": ability.name}))
         subject = reaction_row(r.row)
         verdicts[:] = [v for v in verdicts if (v.seat, v.subject) != (seat, subject)]
-        verdicts.append(Verdict(seat, subject, "reaction", True,
-                                f"Reaction {r.row}: fired before {state.acting}'s {action.kind.value}: "
-                                f"{unit.id} used {ability.name} ({GM_APPLIES}); it stands, "
-                                "and can fire again next turn."))
+        verdicts.append(kit.Verdict(seat, subject, "reaction", True,
+                                    f"Reaction {r.row}: fired before {state.acting}'s {action.kind.value}: "
+                                    f"{unit.id} used {ability.name} ({GM_APPLIES}); it stands, "
+                                    "and can fire again next turn."))
         return f"{seat}'s {unit.id} ({ability.name})"
     return ""
 
 
-def weigh_passive(state: WodState, action: Action, events: list[Event]) -> str:
+def weigh_passive(state: WodState, action: Action, events: list[kit.Event]) -> str:
     """Put before the GM a passive ability of the acting unit that ``action`` may trigger (its card's ``before``:
     Frenzy before each attack while damaged, Charge before its next attack after a move; ``weighed_key``), as a
     reaction is: the action waits while the GM applies the effect (``adjust --dice UNIT=1``, or nothing) and
@@ -158,10 +157,10 @@ def weigh_passive(state: WodState, action: Action, events: list[Event]) -> str:
                PassiveCue.MOVED_ATTACK: f"it attacks after moving {counted(unit.stepped, 'hex', 'hexes')} this turn"
                }.get(cue, "it attacks")
         pend(state, state.acting, unit.id, ability.name, ability.text, public_row(state, action), events)
-        events.append(Event(state.turn, EventKind.PASSIVE,
-                            f"{unit.id} ({unit.card})'s passive {ability.name} may change its attack ({why}): "
-                            f"{ability.text} The GM applies it before the attack goes on.",
-                            {"player": state.acting, "unit": unit.id, "ability": ability.name}))
+        events.append(kit.Event(state.turn, EventKind.PASSIVE,
+                                f"{unit.id} ({unit.card})'s passive {ability.name} may change its attack ({why}): "
+                                f"{ability.text} The GM applies it before the attack goes on.",
+                                {"player": state.acting, "unit": unit.id, "ability": ability.name}))
         return f"{unit.id}'s {ability.name}"
     return ""
 
@@ -186,7 +185,7 @@ def public_row(state: WodState, action: Action) -> str:
     return f"{public_name(state, actor)} {action.kind.value} {action.target}".strip()
 
 
-def pend(state: WodState, seat: str, source: str, name: str, text: str, target: str, events: list[Event]) -> None:
+def pend(state: WodState, seat: str, source: str, name: str, text: str, target: str, events: list[kit.Event]) -> None:
     """Record an effect for the GM to apply."""
     state.pending.append(Pending(state.next_pending, state.turn, seat, source, name, text, target))
     state.next_pending += 1

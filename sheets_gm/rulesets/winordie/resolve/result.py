@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import Verdict
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.state import WodState
 
 
@@ -17,8 +16,8 @@ class TurnResult:
     turn stays open they stay on her sheet for the next sync)."""
 
     state: WodState
-    events: list[Event] = field(default_factory=list)
-    verdicts: list[Verdict] = field(default_factory=list)
+    events: list[kit.Event] = field(default_factory=list)
+    verdicts: list[kit.Verdict] = field(default_factory=list)
     done: int = 0
     stopped_by: str = ""
     unused: dict[str, str] = field(default_factory=dict)

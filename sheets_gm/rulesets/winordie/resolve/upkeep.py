@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheets_gm.engine.events import Event
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.ending import check_defeat
 from sheets_gm.rulesets.winordie.enums import (
     EventKind,
@@ -20,7 +20,7 @@ def again(rules: WodRules) -> str:
 
 
 # -- the turn's frame ----------------------------------------------------------------------
-def start_of_turn(rules: WodRules, state: WodState, events: list[Event]) -> None:
+def start_of_turn(rules: WodRules, state: WodState, events: list[kit.Event]) -> None:
     """The acting player's start of turn: command tokens recovered (from her units too), mine income."""
     s = rules.settings
     seat = state.acting
@@ -36,28 +36,28 @@ def start_of_turn(rules: WodRules, state: WodState, events: list[Event]) -> None
     mines = sorted((u.at for u in state.units if u.owner == seat and u.at is not None
                     and rules.board.terrain[u.at] is Terrain.MINE), key=lambda h: (h.row, h.col))
     state.started = True
-    events.append(Event(state.turn, EventKind.TURN_STARTED,
-                        f"{seat}'s turn begins: she recovers her command tokens ({legion.tokens}).",
-                        {"player": seat, "tokens": legion.tokens}))
+    events.append(kit.Event(state.turn, EventKind.TURN_STARTED,
+                            f"{seat}'s turn begins: she recovers her command tokens ({legion.tokens}).",
+                            {"player": seat, "tokens": legion.tokens}))
     if mines and s.mine_income:
         gain = s.mine_income * len(mines)
         legion.crystals += gain
-        events.append(Event(state.turn, EventKind.MINE_INCOME,
-                            f"{seat} gains {gain} crystal{'s' if gain != 1 else ''} from the mine"
-                            f"{'s' if len(mines) != 1 else ''} on {', '.join(h.label for h in mines)} "
-                            f"({legion.crystals} now).",
-                            {"player": seat, "gain": gain, "mines": [h.label for h in mines]}))
+        events.append(kit.Event(state.turn, EventKind.MINE_INCOME,
+                                f"{seat} gains {gain} crystal{'s' if gain != 1 else ''} from the mine"
+                                f"{'s' if len(mines) != 1 else ''} on {', '.join(h.label for h in mines)} "
+                                f"({legion.crystals} now).",
+                                {"player": seat, "gain": gain, "mines": [h.label for h in mines]}))
 
 
-def end_of_turn(rules: WodRules, state: WodState, events: list[Event]) -> None:
+def end_of_turn(rules: WodRules, state: WodState, events: list[kit.Event]) -> None:
     """Fatigue +1 for the acting player, the defeat check, and the turn passes."""
     seat = state.acting
     legion = state.legions[seat]
     legion.fatigue += 1
     state.changes.clear()  # a change to an action that never resolved lapses with the turn
-    events.append(Event(state.turn, EventKind.TURN_ENDED,
-                        f"{seat} ends her turn; her fatigue rises to {legion.fatigue} (morale {legion.morale}).",
-                        {"player": seat, "fatigue": legion.fatigue, "morale": legion.morale}))
+    events.append(kit.Event(state.turn, EventKind.TURN_ENDED,
+                            f"{seat} ends her turn; her fatigue rises to {legion.fatigue} (morale {legion.morale}).",
+                            {"player": seat, "fatigue": legion.fatigue, "morale": legion.morale}))
     if check_defeat(rules, state, events):
         return
     state.turn += 1

@@ -11,8 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import GM, Outcome, Verdict, Window
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.rulesets.winordie.enums import Mode, Phase
 from sheets_gm.rulesets.winordie.orders import WodOrders, action_row, reaction_row
@@ -26,23 +25,19 @@ from sheets_gm.rulesets.winordie.sheet.read import (
     typed_cells,
 )
 from sheets_gm.rulesets.winordie.state import WodState
-from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
-from sheets_gm.sheets.layout import CellValue, Grid
-from sheets_gm.sheets.spec import InputTable, SheetSpec
-from sheets_gm.sheets.tables import TypedRow
 
 if TYPE_CHECKING:
     from sheets_gm.rulesets.winordie.engine import WodRuleset
 
 
 @dataclass(frozen=True)
-class WodSheet(SheetAdapter[WodState, WodOrders]):
+class WodSheet(kit.SheetAdapter[WodState, WodOrders]):
     """Win or Die's sheet: a player's units, numbered action and reaction rows, the hex board."""
 
     ruleset: WodRuleset
 
     @property
-    def spec(self) -> SheetSpec:
+    def spec(self) -> kit.SheetSpec:
         """``templates/winordie/sheet.yaml``."""
         return sheet_spec("winordie")
 
@@ -50,7 +45,7 @@ class WodSheet(SheetAdapter[WodState, WodOrders]):
     def _fatigue_limit(self) -> int:
         return self.ruleset.settings.fatigue_limit
 
-    def rows(self, state: WodState, seat: str, table: InputTable) -> list[str]:
+    def rows(self, state: WodState, seat: str, table: kit.InputTable) -> list[str]:
         """Her living units (deployed or not), numbered action or reaction rows, or her seat."""
         if table.rows == SEAT:
             return [seat]
@@ -68,39 +63,40 @@ class WodSheet(SheetAdapter[WodState, WodOrders]):
         settings = self.ruleset.settings
         return max(table.min_rows, settings.tokens, settings.first_turn_tokens)
 
-    def shown(self, state: WodState, seat: str, table: InputTable, subject: str,
-              dice: TurnDice) -> Mapping[str, CellValue]:
+    def shown(self, state: WodState, seat: str, table: kit.InputTable, subject: str,
+              dice: kit.TurnDice) -> Mapping[str, kit.CellValue]:
         """A unit row's card, hex, face, damage and stats (from her own view)."""
         if table.rows != UNITS:
             return {}
         return unit_cells(self.ruleset.view(state, seat), subject)
 
-    def read_orders(self, state: WodState, window: Window, seat: str,
-                    rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[WodOrders]:
+    def read_orders(self, state: WodState, window: kit.Window, seat: str,
+                    rows: Mapping[str, Sequence[kit.TypedRow]]) -> kit.SeatInput[WodOrders]:
         """Her deployment, actions or standing reactions (``sheet.read``)."""
         return read_seat(self.ruleset.rules, state, window, seat, rows)
 
-    def placed_verdicts(self, verdicts: Sequence[Verdict], seat_input: SeatInput[WodOrders] | None) -> list[Verdict]:
+    def placed_verdicts(self, verdicts: Sequence[kit.Verdict],
+                        seat_input: kit.SeatInput[WodOrders] | None) -> list[kit.Verdict]:
         """The check's verdicts, less a deployment's refusal of a unit whose row was refused as it was read (its
         hex off the map, or taken by another row): the row says what is wrong with it once, not that its unit is
         not placed as well."""
         unread = set(seat_input.problems) if seat_input is not None else set()
         return [v for v in verdicts if not (v.part == "deploy" and not v.accepted and v.subject in unread)]
 
-    def typed_cells(self, state: WodState, window: Window, seat: str,
-                    orders: WodOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
+    def typed_cells(self, state: WodState, window: kit.Window, seat: str,
+                    orders: WodOrders) -> Mapping[str, Mapping[str, Mapping[str, kit.CellValue]]]:
         """What she would type for ``orders`` (``sheet.read.typed_cells``)."""
         return typed_cells(window, seat, orders)
 
-    def drawings(self, state: WodState) -> Sequence[BoardDrawing]:
+    def drawings(self, state: WodState) -> Sequence[kit.BoardDrawing]:
         """The board, and the Cards tab of every card seen so far (both public)."""
         return (self.board(state), draw_cards(self.spec, self.ruleset.view(state, None)))
 
-    def board(self, state: WodState) -> BoardDrawing:
+    def board(self, state: WodState) -> kit.BoardDrawing:
         """The hex map from the public view, the GM's pending effects under it and the fallen."""
         return draw_board(self.spec, self.ruleset.rules.board, self.ruleset.view(state, None))
 
-    def status(self, state: WodState, window: Window | None, outcome: Outcome | None) -> str:
+    def status(self, state: WodState, window: kit.Window | None, outcome: kit.Outcome | None) -> str:
         """Where the match stands, then each legion's morale and fatigue tracks."""
         view = self.ruleset.view(state, None)
         best_of = self.ruleset.settings.best_of if self.ruleset.settings.mode is Mode.ADVANCED else 1
@@ -112,10 +108,10 @@ class WodSheet(SheetAdapter[WodState, WodOrders]):
             return f"{game}Deployment: {state.acting} places her face-down tokens. {line}"
         return f"{game}Turn {state.turn}: {state.acting}'s turn. {line}{_gm_waits(len(view['pending']))}"
 
-    def panel(self, state: WodState, seat: str) -> Grid:
+    def panel(self, state: WodState, seat: str) -> kit.Grid:
         """A player's: her legion's tracks, her units hidden or not, her barrack and her cards' abilities.
         The GM's: the effects to apply, then every unit."""
-        if seat == GM:
+        if seat == kit.GM:
             return gm_panel(self.ruleset.view(state, None)["pending"],
                             [self.ruleset.view(state, s) for s in state.seats])
         return own_panel(self.ruleset.view(state, seat), seat, self._fatigue_limit)

@@ -17,11 +17,10 @@ from typing import Any
 
 from sheets_gm.engine.grid import column_label
 from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.board import WodMap
 from sheets_gm.rulesets.winordie.enums import Phase, Terrain
-from sheets_gm.sheets.adapter import CONFIG_STAND_IN, BoardDrawing
-from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
-from sheets_gm.sheets.spec import SheetSpec
+from sheets_gm.sheets.adapter import CONFIG_STAND_IN
 
 PENDING_LINES = 14  # effects listed in the GM's tab; more are counted on the last line
 MAP_TOP = 2  # board rows above the map: a free row, then the column letters
@@ -45,11 +44,11 @@ def _terrain_key(board: WodMap, h: Hex) -> str:
     return "plain" if terrain is Terrain.PLAIN else terrain.value
 
 
-def _seat_sign(spec: SheetSpec, seats: Sequence[str], owner: str) -> str:
+def _seat_sign(spec: kit.SheetSpec, seats: Sequence[str], owner: str) -> str:
     return spec.symbols.get(f"seat{seats.index(owner) + 1}", "") if owner in seats else ""
 
 
-def _unit_text(spec: SheetSpec, seats: Sequence[str], entry: Mapping[str, Any]) -> str:
+def _unit_text(spec: kit.SheetSpec, seats: Sequence[str], entry: Mapping[str, Any]) -> str:
     """A unit's lower cell: owner sign and name (and card), then its damage and command tokens, then an
     exposed unit's enhancements."""
     sign = _seat_sign(spec, seats, str(entry["owner"]))
@@ -66,13 +65,13 @@ def _unit_text(spec: SheetSpec, seats: Sequence[str], entry: Mapping[str, Any]) 
     return "\n".join(lines)
 
 
-def draw_board(spec: SheetSpec, board: WodMap, view: View) -> BoardDrawing:
+def draw_board(spec: kit.SheetSpec, board: WodMap, view: View) -> kit.BoardDrawing:
     """The public board from the public view: the map, then the fallen and the effects the GM is to apply."""
     width, height = board.grid.width, board.grid.height
     map_rows = MAP_TOP + 2 * height + 1
-    values: Grid = [[""] * width for _ in range(map_rows)]
+    values: kit.Grid = [[""] * width for _ in range(map_rows)]
     values[MAP_TOP - 1] = [column_label(c) for c in range(width)]
-    fills: list[Fill] = []
+    fills: list[kit.Fill] = []
     seats = [p["name"] for p in view["players"]]
     colours = spec.colours.extra
     for h in board.cells():
@@ -80,8 +79,8 @@ def draw_board(spec: SheetSpec, board: WodMap, view: View) -> BoardDrawing:
         key = _terrain_key(board, h)
         sign = spec.symbols.get(key, "")
         values[top][h.col] = f"{h.label} {sign}".strip()
-        fills.append(Fill(cells(h.col, top + 1, h.col, bottom + 1), colours.get(key, "#FFFFFF"), wrap=True,
-                          border=True))
+        fills.append(kit.Fill(kit.cells(h.col, top + 1, h.col, bottom + 1), colours.get(key, "#FFFFFF"), wrap=True,
+                              border=True))
     for entry in view["board"]:
         at = board.parse(str(entry["at"]))
         values[hex_rows(at)[1]][at.col] = _unit_text(spec, seats, entry)
@@ -92,10 +91,11 @@ def draw_board(spec: SheetSpec, board: WodMap, view: View) -> BoardDrawing:
     if view["phase"] == Phase.OVER.value:  # the GM can no longer apply anything (adjust refuses a match over)
         waiting = "nothing: the match is over"
     values.append(_line(f"Waiting for the GM: {waiting or 'nothing'}", width))
-    fills.append(Fill(cells(0, len(values), width - 1, len(values)), colours.get("pending", "#FFFFFF")))
-    return BoardDrawing(values, tuple(fills), column_widths=dict.fromkeys(range(width), HEX_WIDTH),
-                        row_heights={MAP_TOP - 1: STATUS_HEIGHT, **dict.fromkeys(range(MAP_TOP, map_rows), ROW_HEIGHT)},
-                        legend=_legend(spec, board, seats), print_fewest=True)
+    fills.append(kit.Fill(kit.cells(0, len(values), width - 1, len(values)), colours.get("pending", "#FFFFFF")))
+    return kit.BoardDrawing(values, tuple(fills), column_widths=dict.fromkeys(range(width), HEX_WIDTH),
+                            row_heights={MAP_TOP - 1: STATUS_HEIGHT,
+                                         **dict.fromkeys(range(MAP_TOP, map_rows), ROW_HEIGHT)},
+                            legend=_legend(spec, board, seats), print_fewest=True)
 
 
 #: The public Cards tab: its name, and its rows, fixed so that its size tells nothing of the legions' hidden cards.
@@ -103,10 +103,10 @@ CARDS_TAB = "Cards"
 CARD_ROWS = 120
 
 
-def draw_cards(spec: SheetSpec, view: View) -> BoardDrawing:
+def draw_cards(spec: kit.SheetSpec, view: View) -> kit.BoardDrawing:
     """The public Cards tab from the public view: every card a unit has been seen as (exposed, or fallen), its
     numbers and each ability with its text, to look a revealed unit up; a player's own cards are in her View."""
-    rows: Grid = []
+    rows: kit.Grid = []
     for card in view["cards"]:
         about = [card["name"], card["faction"], card["type"], stats({}, card)]
         for i, ability in enumerate(card["abilities"] or [None]):
@@ -114,25 +114,25 @@ def draw_cards(spec: SheetSpec, view: View) -> BoardDrawing:
             rows.append([*(about if i == 0 else [""] * len(about)), *said])
     if len(rows) > CARD_ROWS:
         rows = [*rows[:CARD_ROWS - 1], [f"… {len(rows) - CARD_ROWS + 1} more rows: the tab holds {CARD_ROWS}"]]
-    values: Grid = [["Card", "Faction", "Type", "Stats", "Ability", "What it does"], *rows]
+    values: kit.Grid = [["Card", "Faction", "Type", "Stats", "Ability", "What it does"], *rows]
     values += [[""] * 6 for _ in range(CARD_ROWS + 1 - len(values))]
-    header = Fill(cells(0, 1, 5, 1), spec.colours.header, bold=True)
-    return BoardDrawing(values, (header, Fill(cells(0, 2, 5, CARD_ROWS + 1), "#FFFFFF", wrap=True)),
-                        column_widths={0: 150, 1: 110, 2: 90, 3: 430, 4: 190, 5: 520},
-                        legend=[["Every card a unit has been seen as, in either legion (exposed, or fallen): its "
-                                 "numbers and abilities. A face-down token's card stays off this list."]],
-                        tab=CARDS_TAB, print_title_rows=1)  # its header on every printed page
+    header = kit.Fill(kit.cells(0, 1, 5, 1), spec.colours.header, bold=True)
+    return kit.BoardDrawing(values, (header, kit.Fill(kit.cells(0, 2, 5, CARD_ROWS + 1), "#FFFFFF", wrap=True)),
+                            column_widths={0: 150, 1: 110, 2: 90, 3: 430, 4: 190, 5: 520},
+                            legend=[["Every card a unit has been seen as, in either legion (exposed, or fallen): its "
+                                     "numbers and abilities. A face-down token's card stays off this list."]],
+                            tab=CARDS_TAB, print_title_rows=1)  # its header on every printed page
 
 
-def _line(text: str, width: int) -> list[CellValue]:
+def _line(text: str, width: int) -> list[kit.CellValue]:
     """A board row holding one text in its first cell (it runs on over the empty cells to its right)."""
     return [text, *[""] * (width - 1)]
 
 
-def _legend(spec: SheetSpec, board: WodMap, seats: Sequence[str]) -> Grid:
+def _legend(spec: kit.SheetSpec, board: WodMap, seats: Sequence[str]) -> kit.Grid:
     last = Hex(board.grid.width - 1, board.grid.height - 1)
     signs = spec.symbols
-    out: Grid = [
+    out: kit.Grid = [
         [f"Hexes A1 to {last.label}: each is two cells of a column (even columns sit half a hex lower); "
          "its name and terrain above, its unit below."],
         [f"{_seat_sign(spec, seats, seats[0])} {seats[0]}'s units (baseline 1) · "
@@ -160,12 +160,12 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def own_panel(view: View, seat: str, fatigue_limit: int) -> Grid:
+def own_panel(view: View, seat: str, fatigue_limit: int) -> kit.Grid:
     """A player's View panel from her view: her tracks, her units, her barrack and her cards' abilities."""
     me = next(p for p in view["players"] if p["name"] == seat)
     cards = {c["name"]: c for c in view["cards"]}
     council = ", ".join(me["council"]) or "none"
-    out: Grid = [
+    out: kit.Grid = [
         ["Your legion", f"morale {me['morale']}", f"fatigue {me['fatigue']}/{fatigue_limit} · "
          f"{_count(me['crystals'], 'crystal')} · {_count(me['tokens'], 'command token')} · council: {council}"],
         [],
@@ -192,14 +192,14 @@ def own_panel(view: View, seat: str, fatigue_limit: int) -> Grid:
     return out
 
 
-def gm_panel(pending: Sequence[Mapping[str, Any]], views: Sequence[View]) -> Grid:
+def gm_panel(pending: Sequence[Mapping[str, Any]], views: Sequence[View]) -> kit.Grid:
     """The GM's tab: the ability and tactic effects to apply (with the command that settles each), then
     every unit, hidden or not, from each player's own view."""
-    out: Grid = [[f"Effects to apply ({len(pending)}): sheets-gm adjust -c {CONFIG_STAND_IN} --damage … --reason …, "
-                  "then --done N"],
-                 ["#", "Source", "What it does", "Ability or tactic", "Aimed at", "Player", "Turn"]]
-    lines: Grid = [[p["id"], p["source"], p["text"], p["name"], p["target"], p["player"], p["turn"]]
-                   for p in pending]  # the text in column C, the tab's wide one
+    out: kit.Grid = [[f"Effects to apply ({len(pending)}): sheets-gm adjust -c {CONFIG_STAND_IN} --damage … "
+                      "--reason …, then --done N"],
+                     ["#", "Source", "What it does", "Ability or tactic", "Aimed at", "Player", "Turn"]]
+    lines: kit.Grid = [[p["id"], p["source"], p["text"], p["name"], p["target"], p["player"], p["turn"]]
+                       for p in pending]  # the text in column C, the tab's wide one
     if len(lines) > PENDING_LINES:
         lines = [*lines[:PENDING_LINES - 1], [f"… and {len(pending) - PENDING_LINES + 1} more"]]
     out += lines or [["(none)"]]
@@ -239,7 +239,7 @@ def unit_entry(view: View, uid: str) -> Mapping[str, Any] | None:
     return next((u for u in view["mine"] if u["id"] == uid), None)
 
 
-def unit_cells(view: View, uid: str) -> Mapping[str, CellValue]:
+def unit_cells(view: View, uid: str) -> Mapping[str, kit.CellValue]:
     """The shown cells of her unit's row in the units table."""
     u = unit_entry(view, uid)
     if u is None:

@@ -26,22 +26,19 @@ from enum import Enum
 from typing import TypeVar
 
 from sheets_gm.engine.name_rule import NAME_RULE, name_problem
-from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.vocab import VocabularyError, choices, parse_choice
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.cards import CardTableError, parse_enhancements
 from sheets_gm.rulesets.winordie.enums import AbilityType, ActionKind, Enhancement, Phase, Side, Trigger
 from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders, action_row, reaction_row
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.state import WodState
-from sheets_gm.sheets.adapter import SeatInput
-from sheets_gm.sheets.layout import CellValue
-from sheets_gm.sheets.tables import TypedRow
 
 UNITS, ACTIONS, REACTIONS, SEAT = "units", "actions", "reactions", "seat"
 SURRENDER = "surrender"
 #: The longest New id a called unit may be given: it is a unit id, read in the log and typed as a target.
 ID_MAX = 40
-Cells = dict[str, dict[str, dict[str, CellValue]]]
+Cells = dict[str, dict[str, dict[str, kit.CellValue]]]
 E = TypeVar("E", bound=Enum)
 
 
@@ -76,8 +73,8 @@ class _Reading:
         self.problems.setdefault(subject, []).append(text)
 
 
-def read_seat(rules: WodRules, state: WodState, window: Window, seat: str,
-              rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[WodOrders]:
+def read_seat(rules: WodRules, state: WodState, window: kit.Window, seat: str,
+              rows: Mapping[str, Sequence[kit.TypedRow]]) -> kit.SeatInput[WodOrders]:
     """``seat``'s part of the orders of ``window`` from its rows typed for it (see the module notes)."""
     reading = _Reading()
     seat_rows = [r for r in rows.get(SEAT, []) if r.subject == seat]
@@ -88,8 +85,8 @@ def read_seat(rules: WodRules, state: WodState, window: Window, seat: str,
     if window.phase == Phase.DEPLOY.value:
         placements = _placements(rules, state, seat, rows.get(UNITS, []), reading, ticked_ready)
         orders = WodOrders(deploy={seat: placements} if placements else {}, surrender=surrender)
-        return SeatInput(orders, reading.problems, frozenset(reading.consumed),
-                         ready=ticked_ready and not reading.problems)
+        return kit.SeatInput(orders, reading.problems, frozenset(reading.consumed),
+                             ready=ticked_ready and not reading.problems)
     acting = window.seats[0]
     if seat != acting:
         # Her actions typed in her opponent's turn are for her own next turn: kept as typed, read when it opens.
@@ -97,20 +94,20 @@ def read_seat(rules: WodRules, state: WodState, window: Window, seat: str,
         reactions = _reactions(state, seat, rows.get(REACTIONS, []), reading)
         orders = WodOrders(reactions={seat: reactions} if reactions else {}, surrender=surrender)
         # The turn does not wait for her (the window awaits the acting player only): her Ready changes nothing.
-        return SeatInput(orders, reading.problems, frozenset(reading.consumed), ready=ticked_ready,
-                         go=bool(surrender), held=ahead)
+        return kit.SeatInput(orders, reading.problems, frozenset(reading.consumed), ready=ticked_ready,
+                             go=bool(surrender), held=ahead)
     # Her own standing reactions stay in their (standing) table for the opponent's next turn, unread now; each says
     # so (or why it cannot be read), and a refusal there holds back neither her Ready nor her turn.
     actions = _actions(rules, state, seat, rows.get(ACTIONS, []), reading)
     hold = (seat,) if go and not ticked_ready and window.stepwise else ()  # batch mode: Go means nothing
     orders = WodOrders(actions={seat: actions} if actions else {}, hold=hold, surrender=surrender)
     standing, notes = _own_reactions(state, seat, rows.get(REACTIONS, []))
-    return SeatInput(orders, {**standing, **reading.problems}, frozenset(reading.consumed),
-                     ready=ticked_ready and not reading.problems, go=go or bool(surrender), notes=notes)
+    return kit.SeatInput(orders, {**standing, **reading.problems}, frozenset(reading.consumed),
+                         ready=ticked_ready and not reading.problems, go=go or bool(surrender), notes=notes)
 
 
 def _own_reactions(state: WodState, seat: str,
-                   rows: Sequence[TypedRow]) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]]]:
+                   rows: Sequence[kit.TypedRow]) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]]]:
     """Her standing reactions as her own turn answers them, unread in it: the cells that cannot be read (to mend
     before the opponent's turn, where they are read), and what each readable one waits for."""
     reading = _Reading()
@@ -133,7 +130,7 @@ def _own_reactions(state: WodState, seat: str,
     return problems, notes
 
 
-def _surrender(state: WodState, seat: str, seat_rows: Sequence[TypedRow], reading: _Reading) -> tuple[str, ...]:
+def _surrender(state: WodState, seat: str, seat_rows: Sequence[kit.TypedRow], reading: _Reading) -> tuple[str, ...]:
     for row in seat_rows:
         text = row.text(SURRENDER)
         if not text:
@@ -148,7 +145,7 @@ def _surrender(state: WodState, seat: str, seat_rows: Sequence[TypedRow], readin
 
 
 # -- deployment ----------------------------------------------------------------------------
-def _placements(rules: WodRules, state: WodState, seat: str, rows: Sequence[TypedRow], reading: _Reading,
+def _placements(rules: WodRules, state: WodState, seat: str, rows: Sequence[kit.TypedRow], reading: _Reading,
                 ready: bool) -> tuple[Placement, ...]:
     """A hex per undeployed unit: on the map, a plain in or next to her baseline, each hex once (all of
     them by the time she is ready)."""
@@ -189,7 +186,7 @@ def _placements(rules: WodRules, state: WodState, seat: str, rows: Sequence[Type
 
 
 # -- actions -------------------------------------------------------------------------------
-def _actions(rules: WodRules, state: WodState, seat: str, rows: Sequence[TypedRow],
+def _actions(rules: WodRules, state: WodState, seat: str, rows: Sequence[kit.TypedRow],
              reading: _Reading) -> tuple[Action, ...]:
     """The typed rows from Row 1 down to the first unreadable one. A row below it waits for it, and says so after
     what is wrong with the row itself, if anything (issue 64: "waiting: Row 1 above cannot be read yet" alone hid
@@ -218,7 +215,7 @@ def _actions(rules: WodRules, state: WodState, seat: str, rows: Sequence[TypedRo
     return tuple(out)
 
 
-def _own_faults(rules: WodRules, state: WodState, seat: str, row: TypedRow, called: Mapping[str, str],
+def _own_faults(rules: WodRules, state: WodState, seat: str, row: kit.TypedRow, called: Mapping[str, str],
                 calls_unread: bool) -> list[str]:
     """What is wrong with a row below an unreadable one, of its own: its faults as ``_action`` finds them, but for
     its Unit where a row above that is not read may call the unit it names (``calls_unread``)."""
@@ -240,7 +237,7 @@ def _not_yours(state: WodState, seat: str, unit_text: str) -> str:
     return f"Unit {unit_text!r} is not one of your units on the board"
 
 
-def _action(rules: WodRules, state: WodState, seat: str, row: TypedRow, called: dict[str, str],
+def _action(rules: WodRules, state: WodState, seat: str, row: kit.TypedRow, called: dict[str, str],
             reading: _Reading) -> Action | None:
     """One action row, or None with its problems noted."""
     problems: list[str] = []
@@ -338,7 +335,7 @@ def _unit_refused(state: WodState, seat: str, unit_text: str, on_board: Iterable
         f"none of your units is on the board yet (deploy them first: {read_in})")
 
 
-def _reactions(state: WodState, seat: str, rows: Sequence[TypedRow], reading: _Reading) -> tuple[Reaction, ...]:
+def _reactions(state: WodState, seat: str, rows: Sequence[kit.TypedRow], reading: _Reading) -> tuple[Reaction, ...]:
     """The readable reaction rows, in order; an unreadable one is left out (and left in the sheet), and so is
     the reaction of a unit of hers that has fallen since she wrote it (nothing to mend: it just cannot fire), or that
     is not deployed yet (checked against its card, read once it is on the board)."""
@@ -381,7 +378,7 @@ def _reactions(state: WodState, seat: str, rows: Sequence[TypedRow], reading: _R
     return tuple(out)
 
 
-def _within(value: CellValue) -> int | None:
+def _within(value: kit.CellValue) -> int | None:
     """A typed number of hexes (empty is 1), or None if it is not a whole number from 0."""
     if value is None or value == "":
         return 1
@@ -398,7 +395,7 @@ def _within(value: CellValue) -> int | None:
 
 
 # -- typing orders -------------------------------------------------------------------------
-def typed_cells(window: Window, seat: str, orders: WodOrders) -> Cells:
+def typed_cells(window: kit.Window, seat: str, orders: WodOrders) -> Cells:
     """What ``seat`` would type for ``orders`` (read back by ``read_seat`` as the same orders). In her turn her list
     of actions replaces the rows typed (rows a reaction stopped are still there), and a list of standing reactions
     replaces the one typed: both are list tables, whose rows below the list the core empties
@@ -412,7 +409,7 @@ def typed_cells(window: Window, seat: str, orders: WodOrders) -> Cells:
         out[ACTIONS] = {action_row(n): _action_cells(a) for n, a in enumerate(orders.actions.get(seat, ()), start=1)}
     if seat in orders.reactions:
         out[REACTIONS] = {reaction_row(n): _reaction_cells(r) for n, r in enumerate(orders.reactions[seat], start=1)}
-    seat_cells: dict[str, CellValue] = {}
+    seat_cells: dict[str, kit.CellValue] = {}
     if seat in orders.hold:
         seat_cells["go"] = True
     if seat in orders.surrender:
@@ -422,8 +419,8 @@ def typed_cells(window: Window, seat: str, orders: WodOrders) -> Cells:
     return out
 
 
-def _action_cells(a: Action) -> dict[str, CellValue]:
-    cells: dict[str, CellValue] = {"unit": a.unit, "action": a.kind.value, "target": a.target}
+def _action_cells(a: Action) -> dict[str, kit.CellValue]:
+    cells: dict[str, kit.CellValue] = {"unit": a.unit, "action": a.kind.value, "target": a.target}
     if a.side is not None:
         cells["side"] = a.side.value
     if a.id:
@@ -435,8 +432,8 @@ def _action_cells(a: Action) -> dict[str, CellValue]:
     return cells
 
 
-def _reaction_cells(r: Reaction) -> dict[str, CellValue]:
-    cells: dict[str, CellValue] = {"unit": r.unit, "ability": r.ability, "when": r.when.value}
+def _reaction_cells(r: Reaction) -> dict[str, kit.CellValue]:
+    cells: dict[str, kit.CellValue] = {"unit": r.unit, "ability": r.ability, "when": r.when.value}
     if r.within != 1:
         cells["within"] = r.within
     return cells
