@@ -15,9 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.engine.ruleset import Resolution
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.wesnoth.combat import _hit_chances, best_attack, damages, hit_score
 from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
@@ -78,7 +77,7 @@ class _TurnBeingWritten:
     """A turn's rows so far, each resolved on the engine as it is tried, and kept only if the engine accepts all
     of it: the rows, their resolution so far (``work``) and the state it leaves (``current``)."""
 
-    def __init__(self, rules: WesnothRules, state: WesnothState, dice: TurnDice,
+    def __init__(self, rules: WesnothRules, state: WesnothState, dice: kit.TurnDice,
                  choices: tuple[tuple[str, str], ...] = ()) -> None:
         self.rules = rules
         self.work = TurnWork(rules, state, dice)
@@ -123,7 +122,7 @@ class _TurnBeingWritten:
         self.current = trial.state()
         return True
 
-    def ended(self) -> Resolution[WesnothState]:
+    def ended(self) -> kit.Resolution[WesnothState]:
         """The turn's resolution once the rows are written: the rows' and then the end of the turn's, as
         ``resolve_turn`` gives for these rows and End turn."""
         if not self.work.finished:
@@ -140,7 +139,7 @@ class _RowBot:
         #: Where the bot hands over each turn it wrote, resolved (the ruleset's: see ``ResolvedAhead``).
         self.ahead = ahead
 
-    def orders(self, state: WesnothState, seat: str, dice: TurnDice) -> TurnOrders:
+    def orders(self, state: WesnothState, seat: str, dice: kit.TurnDice) -> TurnOrders:
         """The seat's rows for its turn, then End turn (nothing when it is not the seat's turn). Every row was
         resolved on the engine as the bot wrote it: the turn's resolution is handed to ``ahead``."""
         if state.finished or state.acting_player.name != seat:

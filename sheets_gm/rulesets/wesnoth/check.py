@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import Verdict
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders
 from sheets_gm.rulesets.wesnoth.resolve import resolve_turn
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
@@ -57,13 +56,13 @@ def after_the_fights(message: str) -> str:
     return f"judged when the fights above are fought (as the board stands before them: {message})"
 
 
-def check_orders(rules: WesnothRules, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> list[Verdict]:
+def check_orders(rules: WesnothRules, state: WesnothState, orders: TurnOrders, dice: kit.TurnDice) -> list[kit.Verdict]:
     """A verdict per part of every row (``state`` unchanged), on blind dice: a move accepted said as one that will be
     made, and a refusal after a fight as one that waits for it where the fight can change it (the row is not held
     back: its fate is the dice's); a refusal no fight above can change (an impassable hex, a target out of reach
     whoever dies) stays a refusal."""
     blind = dice.blinded()
-    out: list[Verdict] = []
+    out: list[kit.Verdict] = []
     fighters: set[str] = set()  # every unit of the fights above the row
     for v in resolve_turn(rules, state, orders, blind).verdicts:
         if v.part in _SAID_BEFORE and v.accepted:
@@ -84,8 +83,8 @@ def _fighters(state: WesnothState, orders: TurnOrders, attacker: str) -> set[str
     return {attacker, *([defender.id] if defender is not None else [])}
 
 
-def _a_fight_may_change(rules: WesnothRules, state: WesnothState, orders: TurnOrders, dice: TurnDice, refused: Verdict,
-                        fighters: frozenset[str]) -> bool:
+def _a_fight_may_change(rules: WesnothRules, state: WesnothState, orders: TurnOrders, dice: kit.TurnDice,
+                        refused: kit.Verdict, fighters: frozenset[str]) -> bool:
     """Whether a fight above may change ``refused``: a recruit's gold (a kill pays), or any refusal that is not the
     same on the board with every unit of those fights gone (the most a fight can change: a kill frees a hex, its
     zone of control, a village)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from sheets_gm.rulesets.game import GameCommand, GameCommandError
+from sheets_gm.rulesets import kit
 
 
 def _import_units(args: argparse.Namespace) -> int:
@@ -20,7 +20,7 @@ def _import_units(args: argparse.Namespace) -> int:
     try:
         report = import_units(args.path, core=args.core, era=args.era, out=args.out, force=args.force)
     except ImportToolError as exc:
-        raise GameCommandError(str(exc)) from None
+        raise kit.GameCommandError(str(exc)) from None
     print(report)
     return 0
 
@@ -31,7 +31,7 @@ def _import_map(args: argparse.Namespace) -> int:
     try:
         report = import_map(args.file, out=args.out, codes=args.codes, force=args.force)
     except ImportToolError as exc:
-        raise GameCommandError(str(exc)) from None
+        raise kit.GameCommandError(str(exc)) from None
     print(report)
     return 0
 
@@ -56,7 +56,7 @@ def _map_arguments(p: argparse.ArgumentParser) -> None:
 
 
 COMMANDS = (
-    GameCommand(
+    kit.GameCommand(
         "import-units", "unit and faction tables from Wesnoth's WML (an era or an add-on)",
         "Convert Wesnoth unit files into the tables a match plays with (units.csv and factions.csv in one\n"
         "folder). PATH is Wesnoth's data folder (the one holding data/core/units) or an add-on's folder;\n"
@@ -67,7 +67,7 @@ COMMANDS = (
         "replaced only with --force. Use the folder in a match: [settings] units = \"FOLDER\".",
         "sheets-gm wesnoth import-units ~/wesnoth --era era_default --out default-era",
         _units_arguments, _import_units),
-    GameCommand(
+    kit.GameCommand(
         "import-map", "a Wesnoth .map file as a board",
         "Convert a Wesnoth .map file into the project's board (a token grid, one row of hexes a line),\n"
         "each terrain code through the code table (templates/wesnoth/terrain_codes.csv, or --codes).\n"

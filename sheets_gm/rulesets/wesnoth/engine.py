@@ -7,22 +7,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import (
-    BoardKind,
-    Information,
-    Member,
-    Outcome,
-    Resolution,
-    Roster,
-    Ruleset,
-    RulesetTraits,
-    SeatKind,
-    TurnStructure,
-    Verdict,
-    Window,
-)
 from sheets_gm.engine.settings import SettingError
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.wesnoth.board import WesnothBoard
 from sheets_gm.rulesets.wesnoth.check import check_orders
 from sheets_gm.rulesets.wesnoth.gm import Adjustment, apply_gm_event, concede
@@ -39,16 +25,16 @@ RANDOM_FACTION = "random"
 MAX_PLAYERS = 4
 
 
-class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
+class WesnothRuleset(kit.Ruleset[WesnothState, TurnOrders, Adjustment]):
     """The Wesnoth board game: players in turn order on a hex map, recruit, take villages, kill the leaders."""
 
-    traits: ClassVar[RulesetTraits] = RulesetTraits(
+    traits: ClassVar[kit.RulesetTraits] = kit.RulesetTraits(
         name="wesnoth",
         title="Wesnoth board game",
-        turn_structure=TurnStructure.SEQUENTIAL,
-        seat_kind=SeatKind.PLAYER,
-        information=Information.PERFECT,
-        board_kind=BoardKind.HEX,
+        turn_structure=kit.TurnStructure.SEQUENTIAL,
+        seat_kind=kit.SeatKind.PLAYER,
+        information=kit.Information.PERFECT,
+        board_kind=kit.BoardKind.HEX,
         judge=False,
         min_seats=2,
         max_seats=MAX_PLAYERS,
@@ -93,16 +79,16 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         return self._board_text
 
     # -- set-up ----------------------------------------------------------------------------
-    def sample_roster(self) -> Roster:
+    def sample_roster(self) -> kit.Roster:
         """Ann (team 1) against Bo (team 2), then Cy and Di on a map with more keeps; factions dealt by the seed."""
         names = ("Ann", "Bo", "Cy", "Di")[:max(2, min(self.rules.board.players, MAX_PLAYERS))]
-        members = tuple(Member(n, n, {"team": str(i + 1), "faction": RANDOM_FACTION}) for i, n in enumerate(names))
-        return Roster(names, members)
+        members = tuple(kit.Member(n, n, {"team": str(i + 1), "faction": RANDOM_FACTION}) for i, n in enumerate(names))
+        return kit.Roster(names, members)
 
-    def new_match(self, roster: Roster, seed: bytes) -> WesnothState:
+    def new_match(self, roster: kit.Roster, seed: bytes) -> WesnothState:
         """Each seat one player (its first member's ``team``, ``faction`` and optional ``leader`` columns)."""
         entries = []
-        draw = TurnDice(seed, 0)
+        draw = kit.TurnDice(seed, 0)
         factions = list(self.rules.tables.factions)
         for i, seat in enumerate(roster.seats, 1):
             members = roster.of(seat)
@@ -128,18 +114,18 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         the state: ``named`` adds nothing."""
         return frozenset(p.name for p in state.players if p.out)
 
-    def window(self, state: WesnothState) -> Window | None:
+    def window(self, state: WesnothState) -> kit.Window | None:
         """The acting player's turn (stepwise under ``resolve: step``)."""
         if state.finished:
             return None
         player = state.acting_player.name
-        return Window(key=f"{state.turn}/{player}", label=f"round {state.round} · {state.time_of_day} · {player}",
-                      phase="orders", seats=(player,), turn=state.turn,
-                      stepwise=self.settings.resolve is ResolveMode.STEP, log_turn=state.round)
+        return kit.Window(key=f"{state.turn}/{player}", label=f"round {state.round} · {state.time_of_day} · {player}",
+                          phase="orders", seats=(player,), turn=state.turn,
+                          stepwise=self.settings.resolve is ResolveMode.STEP, log_turn=state.round)
 
-    def dice(self, seed: bytes, state: WesnothState, pins: Mapping[str, Any] | None = None) -> TurnDice:
+    def dice(self, seed: bytes, state: WesnothState, pins: Mapping[str, Any] | None = None) -> kit.TurnDice:
         """The d6 of the player turn about to be resolved."""
-        return TurnDice(seed, state.turn, pins)
+        return kit.TurnDice(seed, state.turn, pins)
 
 
     def merge_orders(self, parts: Mapping[str, TurnOrders]) -> TurnOrders:
@@ -149,11 +135,11 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         choices = tuple(c for part in parts.values() for c in part.advance_choices)
         return TurnOrders(player, rows, all(p.end_turn for p in parts.values()) if parts else True, choices)
 
-    def check(self, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> list[Verdict]:
+    def check(self, state: WesnothState, orders: TurnOrders, dice: kit.TurnDice) -> list[kit.Verdict]:
         """A verdict per part of every row, each row checked on the board as the rows before it leave it."""
         return check_orders(self.rules, state, orders, dice)
 
-    def resolve(self, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> Resolution[WesnothState]:
+    def resolve(self, state: WesnothState, orders: TurnOrders, dice: kit.TurnDice) -> kit.Resolution[WesnothState]:
         """The rows resolved in order. A unit's row that was refused whole, and a recruit row refused, are
         ``unused``: they stay typed, with why, for her to correct (in a step) or to see (at End turn)."""
         resolution = self.ahead.take(state, orders, dice)
@@ -161,30 +147,30 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
             resolution = resolve_turn(self.rules, state, orders, dice)
         return replace(resolution, unused=refused_rows(orders, resolution.verdicts))
 
-    def outcome(self, state: WesnothState) -> Outcome | None:
+    def outcome(self, state: WesnothState) -> kit.Outcome | None:
         if not state.finished:
             return None
         if state.winner is None:
-            return Outcome((), f"a draw in round {state.round}")
+            return kit.Outcome((), f"a draw in round {state.round}")
         winners = tuple(p.name for p in state.players if p.team == state.winner)
         conceded = [p.name for p in state.players if p.conceded and p.team != state.winner]
         how = f" ({' and '.join(conceded)} conceded)" if conceded else ""
         # "won by": a team's name may be a plural (wolves), and "team 2 wins" / "wolves win" cannot share a verb
-        return Outcome(winners, f"won by {state.team_label(state.winner)} ({', '.join(winners)}) in round "
+        return kit.Outcome(winners, f"won by {state.team_label(state.winner)} ({', '.join(winners)}) in round "
                                 f"{state.round}{how}")
 
 
     # -- the GM ------------------------------------------------------------------------------
-    def apply_gm_event(self, state: WesnothState, event: Adjustment) -> Resolution[WesnothState]:
+    def apply_gm_event(self, state: WesnothState, event: Adjustment) -> kit.Resolution[WesnothState]:
         new, events = apply_gm_event(self.rules, state, event)
-        return Resolution(new, events)
+        return kit.Resolution(new, events)
 
-    def concede(self, state: WesnothState, seat: str, reason: str) -> Resolution[WesnothState]:
+    def concede(self, state: WesnothState, seat: str, reason: str) -> kit.Resolution[WesnothState]:
         """A player concedes: she leaves the game; it ends when the living leaders all belong to one team."""
         new, events = concede(self.rules, state, seat, reason)
-        return Resolution(new, events)
+        return kit.Resolution(new, events)
 
-def refused_rows(orders: TurnOrders, verdicts: Sequence[Verdict]) -> dict[str, dict[str, str]]:
+def refused_rows(orders: TurnOrders, verdicts: Sequence[kit.Verdict]) -> dict[str, dict[str, str]]:
     """Per seat, the rows of ``orders`` that were not carried out, with why: a unit's row whose every verdict is a
     refusal (a row that moved a unit before its attack was refused is done), and each recruit row refused (a
     recruit's verdicts are the leader's, one per recruit row in order, or one for them all).
@@ -204,7 +190,7 @@ def refused_rows(orders: TurnOrders, verdicts: Sequence[Verdict]) -> dict[str, d
     ['Ann-L', 'Recruit 1', 'Recruit 2']
     """
     rows = {r.unit: r for r in orders.rows}
-    found: dict[tuple[str, str], list[Verdict]] = {}
+    found: dict[tuple[str, str], list[kit.Verdict]] = {}
     for v in verdicts:
         if v.subject in rows and v.part != "advance choice":
             found.setdefault((v.seat, v.subject), []).append(v)

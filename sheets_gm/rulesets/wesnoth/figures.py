@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheets_gm.engine.ruleset import Resolution
-from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.wesnoth.enums import EventKind
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 
@@ -15,21 +14,21 @@ CONQUEST = "conquest"
 ROUND_LIMIT = "round_limit"
 
 
-def simulation_spec(max_rounds: int) -> SimulationSpec:
+def simulation_spec(max_rounds: int) -> kit.SimulationSpec:
     """Wesnoth's figures; a match ends by a leader's death, a conquest or the round limit (a draw)."""
-    return SimulationSpec(
+    return kit.SimulationSpec(
         length_unit="player turns",
         endings=((LEADER_KILLED, "decided by a leader's death"), (CONQUEST, "decided by a conquest"),
                  (ROUND_LIMIT, f"drawn at the round-{max_rounds} limit")),
         figures=(
-            FigureSpec("killed_leader", "killed the enemy leader", FigureKind.SHARE),
-            FigureSpec("villages", "villages taken, per match"),
-            FigureSpec("kills", "enemy units killed, per match"),
-            FigureSpec("losses", "own units lost, per match"),
-            FigureSpec("recruits", "units recruited, per match"),
-            FigureSpec("mercenaries", "  of them mercenaries"),
-            FigureSpec("gold_earned", "gold earned (villages, income, kills), per match"),
-            FigureSpec("advancements", "advancements bought, per match"),
+            kit.FigureSpec("killed_leader", "killed the enemy leader", kit.FigureKind.SHARE),
+            kit.FigureSpec("villages", "villages taken, per match"),
+            kit.FigureSpec("kills", "enemy units killed, per match"),
+            kit.FigureSpec("losses", "own units lost, per match"),
+            kit.FigureSpec("recruits", "units recruited, per match"),
+            kit.FigureSpec("mercenaries", "  of them mercenaries"),
+            kit.FigureSpec("gold_earned", "gold earned (villages, income, kills), per match"),
+            kit.FigureSpec("advancements", "advancements bought, per match"),
         ),
         attributes=("faction", "matchup", "faction against faction"),
         grids=("faction against faction",),
@@ -60,7 +59,7 @@ class WesnothTally:
             "advancements")}
         self.conquered = False
 
-    def window(self, resolution: Resolution[Any]) -> None:
+    def window(self, resolution: kit.Resolution[Any]) -> None:
         """Count one resolution's events."""
         c = self.counts
         for event in resolution.events:
@@ -92,10 +91,10 @@ class WesnothTally:
                 if owner in self.index:
                     c["advancements"][self.index[owner]] += 1
 
-    def finish(self, state: WesnothState) -> MatchSummary:
+    def finish(self, state: WesnothState) -> kit.MatchSummary:
         """Each player's figures, in the order of ``simulation_spec``."""
         ending = ROUND_LIMIT if state.winner is None else CONQUEST if self.conquered else LEADER_KILLED
         keys = ("killed_leader", "villages", "kills", "losses", "recruits", "mercenaries", "gold_earned",
                 "advancements")
         seats = tuple(tuple(self.counts[k][i] for k in keys) for i in range(len(self.names)))
-        return MatchSummary(ending, seats, self.factions)
+        return kit.MatchSummary(ending, seats, self.factions)

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sheets_gm.engine.ruleset import BotKind
-from sheets_gm.rulesets.game import Game, GmPart, SharedTests, Simulation
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.wesnoth.bots import RandomBot, SkirmisherBot
 from sheets_gm.rulesets.wesnoth.commands import COMMANDS
 from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
@@ -18,13 +17,13 @@ from sheets_gm.rulesets.wesnoth.settings import ResolveMode
 from sheets_gm.rulesets.wesnoth.sheet.adapter import WesnothSheet
 
 
-def bot_kinds(ruleset: WesnothRuleset) -> Mapping[str, BotKind]:
+def bot_kinds(ruleset: WesnothRuleset) -> Mapping[str, kit.BotKind]:
     """``skirmisher`` (the default) and ``random``."""
     rules = ruleset.rules
     kinds = (
-        BotKind("skirmisher", "recruits, takes villages, attacks where the expected exchange is good, "
-                "retreats to heal", lambda seed: SkirmisherBot(rules, seed, ruleset.ahead)),
-        BotKind("random", "random but legal rows", lambda seed: RandomBot(rules, seed, ruleset.ahead)),
+        kit.BotKind("skirmisher", "recruits, takes villages, attacks where the expected exchange is good, "
+                    "retreats to heal", lambda seed: SkirmisherBot(rules, seed, ruleset.ahead)),
+        kit.BotKind("random", "random but legal rows", lambda seed: RandomBot(rules, seed, ruleset.ahead)),
     )
     return {kind.name: kind for kind in kinds}
 
@@ -35,15 +34,15 @@ def ending(state: Any, seats: tuple[str, ...], n: int) -> tuple[str, str]:
     return ("wounds", f"{state.units[n % len(state.units)].id}=99") if state.units else ("gold", f"{seats[n % 2]}=5")
 
 
-GAME = Game(
+GAME = kit.Game(
     rules=WesnothRuleset,
     # a row per unit with its Go box, the leader's recruits, End turn; the hex board and the Units tab
     sheet=WesnothSheet,
     scenario=WesnothScenarioCodec,
-    simulation=Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.settings.max_rounds),
-                          tally=lambda r, start: WesnothTally(start)),
-    gm=GmPart(GM_OPTIONS, lambda seats, values, reason: events_from_options(values, reason),
-              '--gold Ann=12 --reason "miscounted income"'),
+    simulation=kit.Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.settings.max_rounds),
+                              tally=lambda r, start: WesnothTally(start)),
+    gm=kit.GmPart(GM_OPTIONS, lambda seats, values, reason: events_from_options(values, reason),
+                  '--gold Ann=12 --reason "miscounted income"'),
     commands=COMMANDS,
-    tests=SharedTests(short={"max_rounds": 4}, variants={"batch": {"resolve": ResolveMode.BATCH}}, ending=ending),
+    tests=kit.SharedTests(short={"max_rounds": 4}, variants={"batch": {"resolve": ResolveMode.BATCH}}, ending=ending),
 )

@@ -6,11 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.grid import CoordError
-from sheets_gm.engine.ruleset import GmOption
 from sheets_gm.engine.words import counted
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.wesnoth.enums import EventKind
 from sheets_gm.rulesets.wesnoth.resolve.upkeep import end_turn, leaders_end
 from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
@@ -18,9 +15,9 @@ from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 
 GM_OPTIONS = (
-    GmOption("gold", "PLAYER=N", "set a player's gold"),
-    GmOption("wounds", "UNIT=N", "set a unit's wounds (its hit points or more kills it, with no kill gold)"),
-    GmOption("village", "HEX=PLAYER", "set a village's owner (PLAYER 'none' for nobody)"),
+    kit.GmOption("gold", "PLAYER=N", "set a player's gold"),
+    kit.GmOption("wounds", "UNIT=N", "set a unit's wounds (its hit points or more kills it, with no kill gold)"),
+    kit.GmOption("village", "HEX=PLAYER", "set a village's owner (PLAYER 'none' for nobody)"),
 )
 
 
@@ -63,7 +60,7 @@ def events_from_options(values: Mapping[str, Sequence[str]], reason: str) -> lis
     return out
 
 
-def apply_gm_event(rules: WesnothRules, state: WesnothState, event: Adjustment) -> tuple[WesnothState, list[Event]]:
+def apply_gm_event(rules: WesnothRules, state: WesnothState, event: Adjustment) -> tuple[WesnothState, list[kit.Event]]:
     """The state with the correction made, and its log line; GmEventError if it does not fit."""
     note = f" ({event.reason})" if event.reason else ""
     if event.what == "gold":
@@ -73,8 +70,8 @@ def apply_gm_event(rules: WesnothRules, state: WesnothState, event: Adjustment) 
         if int(event.value) < 0:
             raise GmEventError(f"--gold {event.key}={event.value}: gold is 0 or more (a player never owes gold)")
         players = tuple(replace(p, gold=int(event.value)) if p.name == event.key else p for p in state.players)
-        return state.evolve(players=players), [Event(state.round, EventKind.GM, f"GM sets {event.key}'s gold to "
-                                                     f"{event.value}{note}")]
+        return state.evolve(players=players), [kit.Event(state.round, EventKind.GM, f"GM sets {event.key}'s gold to "
+                                                         f"{event.value}{note}")]
     if event.what == "wounds":
         unit = state.unit(event.key)
         if unit is None:
@@ -85,14 +82,14 @@ def apply_gm_event(rules: WesnothRules, state: WesnothState, event: Adjustment) 
         if wounds >= rules.utype(unit).hitpoints:
             units = tuple(u for u in state.units if u.id != unit.id)
             removed = state.evolve(units=units)
-            return game_end(removed, [Event(state.round, EventKind.GM, f"GM removes {unit.id}{note}")])
+            return game_end(removed, [kit.Event(state.round, EventKind.GM, f"GM removes {unit.id}{note}")])
         units = tuple(replace(u, wounds=wounds) if u.id == unit.id else u for u in state.units)
-        return state.evolve(units=units), [Event(state.round, EventKind.GM, f"GM sets {unit.id}'s wounds to "
-                                                 f"{wounds}{note}")]
+        return state.evolve(units=units), [kit.Event(state.round, EventKind.GM, f"GM sets {unit.id}'s wounds to "
+                                                     f"{wounds}{note}")]
     if event.what == "village":
         try:
             h = rules.board.grid.parse(event.key)
-        except CoordError as exc:
+        except kit.CoordError as exc:
             raise GmEventError(str(exc)) from None
         if h not in rules.board.villages:
             raise GmEventError(f"{h.label} is not a village")
@@ -104,12 +101,13 @@ def apply_gm_event(rules: WesnothRules, state: WesnothState, event: Adjustment) 
         if owner is not None:
             villages[h] = owner
         ordered = tuple(sorted(villages.items(), key=lambda kv: (kv[0].row, kv[0].col)))
-        return state.evolve(villages=ordered), [Event(state.round, EventKind.GM, f"GM gives the village on {h.label} "
-                                                      f"to {owner or 'nobody'}{note}")]
+        return state.evolve(villages=ordered), [kit.Event(state.round, EventKind.GM,
+                                                          f"GM gives the village on {h.label} "
+                                                          f"to {owner or 'nobody'}{note}")]
     raise GmEventError(f"unknown correction {event.what!r}; use gold, wounds or village")
 
 
-def game_end(state: WesnothState, events: list[Event]) -> tuple[WesnothState, list[Event]]:
+def game_end(state: WesnothState, events: list[kit.Event]) -> tuple[WesnothState, list[kit.Event]]:
     """The state after a GM's change, ended if the living leaders now all belong to one team (the rules' one end
     check, ``leaders_end``, as a resolution applies it), with ``events`` and the game's last line."""
     if state.finished:
@@ -120,10 +118,10 @@ def game_end(state: WesnothState, events: list[Event]) -> tuple[WesnothState, li
         return state, events
     winner, text = ended
     return (state.evolve(finished=True, winner=winner),
-            [*events, Event(state.round, EventKind.GAME_OVER, text, {"winner": winner})])
+            [*events, kit.Event(state.round, EventKind.GAME_OVER, text, {"winner": winner})])
 
 
-def concede(rules: WesnothRules, state: WesnothState, seat: str, reason: str) -> tuple[WesnothState, list[Event]]:
+def concede(rules: WesnothRules, state: WesnothState, seat: str, reason: str) -> tuple[WesnothState, list[kit.Event]]:
     """``seat`` concedes: she leaves the game as a conquered player does, with her units, her villages unowned;
     the game ends if the living leaders then all belong to one team. Conceding in her own turn ends that turn."""
     if state.finished:
@@ -137,13 +135,13 @@ def concede(rules: WesnothRules, state: WesnothState, seat: str, reason: str) ->
                                       for p in state.players),
                         units=tuple(u for u in state.units if u.owner != seat),
                         villages=tuple((h, o) for h, o in state.villages if o != seat))
-    events = [Event(state.round, EventKind.GM, f"GM: {seat} concedes ({reason}) and leaves the game with "
+    events = [kit.Event(state.round, EventKind.GM, f"GM: {seat} concedes ({reason}) and leaves the game with "
                                                f"{counted(len(gone), 'unit')}; {counted(len(lost), 'village')} "
                                                "unowned", {"player": seat, "units": gone})]
     left, events = game_end(left, events)
     if left.finished or state.acting_player.name != seat:
         return left, events
-    work = TurnWork(rules, left, TurnDice(b"", left.turn))  # ending a turn rolls no die
+    work = TurnWork(rules, left, kit.TurnDice(b"", left.turn))  # ending a turn rolls no die
     end_turn(work)
     done = work.state()
     return done, [*events, *work.events]

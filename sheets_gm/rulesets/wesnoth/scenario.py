@@ -10,12 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.engine.ruleset import Verdict
-from sheets_gm.rulesets.parts.fields import Fields
-from sheets_gm.rulesets.parts.scenario import Entry as ScenarioEntry
-from sheets_gm.rulesets.parts.scenario import Play, Scenario
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.wesnoth.board import MapError, WesnothBoard
 from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
@@ -24,7 +20,6 @@ from sheets_gm.rulesets.wesnoth.settings import ResolveMode, WesnothSettings
 from sheets_gm.rulesets.wesnoth.setup import Entry, RosterError, check_entries, leader_id
 from sheets_gm.rulesets.wesnoth.state import TIMES_OF_DAY, Player, Unit, WesnothState
 from sheets_gm.rulesets.wesnoth.tables import TableError, tables_at
-from sheets_gm.yamlio import LinedDict
 
 TOP_KEYS = ("name", "ruleset", "settings", "players", "map", "given", "turns", "expect")
 GIVEN_KEYS = ("round", "time_of_day", "acting", "gold", "units", "villages")
@@ -38,17 +33,17 @@ class WesnothScenarioCodec:
 
     keys = TOP_KEYS
 
-    def load(self, doc: LinedDict, fields: Fields, settings: Any) -> Scenario[WesnothState, TurnOrders]:
+    def load(self, doc: kit.LinedDict, fields: kit.Fields, settings: Any) -> kit.Scenario[WesnothState, TurnOrders]:
         """The file read into a scenario: each turn its player's rows, in steps or as one batch."""
         rules, state = _load(doc, fields, settings)
         turns = [_turn(fields, rules, entry, doc.line_of("turns"), i)
                  for i, entry in enumerate(fields.sequence(doc.get("turns"), doc.line_of("turns"), "turns"))]
         expect = fields.mapping(doc.get("expect"), doc.line_of("expect"), "expect", EXPECT_KEYS)
-        return Scenario(WesnothRuleset(rules, str(doc.get("map", ""))), state, turns,
-                        lambda final, verdicts: _compare(fields, rules, final, expect, verdicts))
+        return kit.Scenario(WesnothRuleset(rules, str(doc.get("map", ""))), state, turns,
+                            lambda final, verdicts: _compare(fields, rules, final, expect, verdicts))
 
 
-def _load(doc: LinedDict, f: Fields, settings: WesnothSettings) -> tuple[WesnothRules, WesnothState]:
+def _load(doc: kit.LinedDict, f: kit.Fields, settings: WesnothSettings) -> tuple[WesnothRules, WesnothState]:
     if "map" not in doc:
         raise f.fail(doc.line, "the scenario needs a map (a row of hex tokens per line)")
     try:
@@ -125,22 +120,22 @@ def _load(doc: LinedDict, f: Fields, settings: WesnothSettings) -> tuple[Wesnoth
     return rules, state
 
 
-def _player(f: Fields, names: list[str], value: Any, line: int) -> str:
+def _player(f: kit.Fields, names: list[str], value: Any, line: int) -> str:
     text = f.text(value, line, "player")
     if text not in names:
         raise f.fail(line, f"unknown player {text!r}; the players are {', '.join(names)}")
     return text
 
 
-def _hex(f: Fields, board: WesnothBoard, value: Any, line: int, what: str) -> Hex:
+def _hex(f: kit.Fields, board: WesnothBoard, value: Any, line: int, what: str) -> Hex:
     try:
         return board.grid.parse(str(value))
-    except CoordError as exc:
+    except kit.CoordError as exc:
         raise f.fail(line, f"{what}: {exc}") from None
 
 
-def _turn(f: Fields, rules: WesnothRules, entry: Any, line: int,
-          index: int) -> ScenarioEntry[WesnothState, TurnOrders]:
+def _turn(f: kit.Fields, rules: WesnothRules, entry: Any, line: int,
+          index: int) -> kit.Entry[WesnothState, TurnOrders]:
     t = f.mapping(entry, line, f"turn {index + 1}", ("player", "orders", "dice"))
     player = str(t.get("player") or "")
     rows = []
@@ -177,21 +172,21 @@ def _turn(f: Fields, rules: WesnothRules, entry: Any, line: int,
         pins[key] = f.integer(value, dmap.line_of(key), f"pinned die {key}", 1, 6)
     step_mode = rules.settings.resolve is ResolveMode.STEP
 
-    def next_play(state: WesnothState, _last: object, played: int) -> Play[TurnOrders] | None:
+    def next_play(state: WesnothState, _last: object, played: int) -> kit.Play[TurnOrders] | None:
         acting = state.acting_player.name
         steps = ([TurnOrders(acting, (row,), False) for row in rows] + [TurnOrders(acting)] if step_mode
                  else [TurnOrders(acting, tuple(rows))])
-        return Play(steps[played], pins) if played < len(steps) else None
+        return kit.Play(steps[played], pins) if played < len(steps) else None
 
-    return ScenarioEntry(t.line, f"turn {index + 1}", next_play, seat=player or None)
+    return kit.Entry(t.line, f"turn {index + 1}", next_play, seat=player or None)
 
 
 def _show(value: Any) -> str:
     return "null" if value is None else str(value)
 
 
-def _compare(f: Fields, rules: WesnothRules, state: WesnothState, e: LinedDict,
-             verdicts: Sequence[Verdict]) -> list[str]:
+def _compare(f: kit.Fields, rules: WesnothRules, state: WesnothState, e: kit.LinedDict,
+             verdicts: Sequence[kit.Verdict]) -> list[str]:
     out: list[str] = []
     refused = {v.subject for v in verdicts if not v.accepted}
 

@@ -11,8 +11,7 @@ passed to each. A bot that writes a turn resolves each row as it keeps it; what 
 
 from __future__ import annotations
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import Resolution
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders
 from sheets_gm.rulesets.wesnoth.resolve.rows import resolve_row, standing_choice
 from sheets_gm.rulesets.wesnoth.resolve.upkeep import end_turn
@@ -21,8 +20,8 @@ from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 
 
-def resolve_turn(rules: WesnothRules, state: WesnothState, orders: TurnOrders, dice: TurnDice
-                 ) -> Resolution[WesnothState]:
+def resolve_turn(rules: WesnothRules, state: WesnothState, orders: TurnOrders, dice: kit.TurnDice
+                 ) -> kit.Resolution[WesnothState]:
     """The rows resolved in order (and the turn ended if ``orders.end_turn``): the new state, the events
     and a verdict per part of every row (``Resolution.verdicts``)."""
     work = TurnWork(rules, state, dice)
@@ -48,14 +47,14 @@ class ResolvedAhead:
     a turn read back from a sheet or a store, or dealt new dice, is always resolved afresh."""
 
     def __init__(self) -> None:
-        self._kept: tuple[WesnothState, TurnOrders, TurnDice, Resolution[WesnothState]] | None = None
+        self._kept: tuple[WesnothState, TurnOrders, kit.TurnDice, kit.Resolution[WesnothState]] | None = None
 
-    def keep(self, state: WesnothState, orders: TurnOrders, dice: TurnDice, resolution: Resolution[WesnothState]
+    def keep(self, state: WesnothState, orders: TurnOrders, dice: kit.TurnDice, resolution: kit.Resolution[WesnothState]
              ) -> None:
         """Hand over the resolution of ``orders`` on ``state`` with ``dice`` (the last one kept is replaced)."""
         self._kept = (state, orders, dice, resolution)
 
-    def take(self, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> Resolution[WesnothState] | None:
+    def take(self, state: WesnothState, orders: TurnOrders, dice: kit.TurnDice) -> kit.Resolution[WesnothState] | None:
         """The resolution kept for exactly these, once; else None."""
         kept = self._kept
         if kept is None or kept[0] is not state or kept[2] is not dice or kept[1] != orders:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.vocab import plural
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.wesnoth.enums import EventKind
 from sheets_gm.rulesets.wesnoth.movement import MoveRefused, plan_move_among
 from sheets_gm.rulesets.wesnoth.orders import UnitOrder
@@ -22,7 +22,7 @@ def move_and_attack(work: TurnWork, unit: Unit, row: UnitOrder) -> None:
         try:
             dest = work.hex(row.move)
             via = tuple(work.hex(v) for v in row.via)
-        except CoordError as exc:
+        except kit.CoordError as exc:
             work.verdict(unit, unit.id, "move", False, str(exc))
             return
         try:

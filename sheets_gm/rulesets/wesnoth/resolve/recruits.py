@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.wesnoth.enums import EventKind
 from sheets_gm.rulesets.wesnoth.orders import UnitOrder
 from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
@@ -49,7 +49,7 @@ def recruit(work: TurnWork, leader: Unit, row: UnitOrder) -> None:
         if entry.at:
             try:
                 spot: Hex | None = work.hex(entry.at)
-            except CoordError as exc:
+            except kit.CoordError as exc:
                 work.verdict(leader, leader.id, "recruit", False, f"{utype.name}: {exc}")
                 continue
             if spot not in castle or spot in taken:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.engine.ruleset import Resolution, Verdict
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.wesnoth.enums import EventKind
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState, time_of_day
@@ -18,7 +16,7 @@ class TurnWork:
     players, villages and counters being changed, the log and the verdicts so far, with the small helpers every
     part of the turn uses (a player's gold, a log line, a verdict). The parts are functions of their own."""
 
-    def __init__(self, rules: WesnothRules, state: WesnothState, dice: TurnDice) -> None:
+    def __init__(self, rules: WesnothRules, state: WesnothState, dice: kit.TurnDice) -> None:
         self.rules = rules
         self.start = state
         self.dice = dice
@@ -32,8 +30,8 @@ class TurnWork:
         self.tod_override = state.tod_override
         self.finished = state.finished
         self.winner = state.winner
-        self.events: list[Event] = []
-        self.verdicts: list[Verdict] = []
+        self.events: list[kit.Event] = []
+        self.verdicts: list[kit.Verdict] = []
 
     @property
     def tod(self) -> str:
@@ -61,9 +59,9 @@ class TurnWork:
         twin.verdicts = list(self.verdicts)
         return twin
 
-    def resolution(self) -> Resolution[WesnothState]:
+    def resolution(self) -> kit.Resolution[WesnothState]:
         """What the rows resolved so far produced: the state, the events and the verdicts."""
-        return Resolution(self.state(), self.events, verdicts=self.verdicts)
+        return kit.Resolution(self.state(), self.events, verdicts=self.verdicts)
 
     def player(self, name: str) -> tuple[int, Player]:
         """The index and record of the player called ``name``."""
@@ -92,12 +90,12 @@ class TurnWork:
     def event(self, kind: EventKind, text: str, **data: object) -> None:
         """Log an event of this turn, under its round (the Log's Turn column counts rounds, as the status line,
         the orders tab and export do)."""
-        self.events.append(Event(self.round, kind, text, dict(data)))
+        self.events.append(kit.Event(self.round, kind, text, dict(data)))
 
     def verdict(self, unit: Unit | None, subject: str, part: str, accepted: bool, message: str) -> None:
         """Record a verdict for the unit's owner (the acting player for an unknown unit); a refusal is logged too."""
         seat = unit.owner if unit is not None else self.players[self.acting].name
-        self.verdicts.append(Verdict(seat, subject, part, accepted, message))
+        self.verdicts.append(kit.Verdict(seat, subject, part, accepted, message))
         if not accepted:
             self.event(EventKind.REFUSED, f"{subject} {part}: {message}", unit=subject, part=part)
 

@@ -13,9 +13,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.engine.ruleset import GM, Outcome, Verdict, Window
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders, recruit_row
@@ -33,10 +32,7 @@ from sheets_gm.rulesets.wesnoth.sheet.read import (
     typed_cells,
 )
 from sheets_gm.rulesets.wesnoth.state import DAY, NIGHT, Unit, WesnothState
-from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
-from sheets_gm.sheets.layout import CellValue, Grid
-from sheets_gm.sheets.spec import ColumnKind, InputTable, SheetSpec
-from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sheets.spec import ColumnKind
 
 if TYPE_CHECKING:
     from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
@@ -69,10 +65,10 @@ def wide_lines(text: str, separator: str = ", ", width: int = WIDE_CHARS) -> lis
     return [*lines, line]
 
 
-def _labelled(label: str, short: str, long: str) -> Grid:
+def _labelled(label: str, short: str, long: str) -> kit.Grid:
     """A panel line: a label, a short value, a long text in column C over the rows it needs."""
     first, *rest = wide_lines(long)
-    more: Grid = [["", "", line] for line in rest]
+    more: kit.Grid = [["", "", line] for line in rest]
     return [[label, short, first], *more]
 
 
@@ -100,7 +96,7 @@ BATCH_TITLES = {
 }
 
 
-def batch_spec(spec: SheetSpec) -> SheetSpec:
+def batch_spec(spec: kit.SheetSpec) -> kit.SheetSpec:
     """The layout of a match that resolves a turn in one batch: no Go column (it would do nothing) and the titles
     of the units and seat tables without step mode's words."""
     inputs = tuple(table.model_copy(update={
@@ -111,14 +107,14 @@ def batch_spec(spec: SheetSpec) -> SheetSpec:
 
 
 @dataclass(frozen=True)
-class WesnothSheet(SheetAdapter[WesnothState, TurnOrders]):
+class WesnothSheet(kit.SheetAdapter[WesnothState, TurnOrders]):
     """The Wesnoth board game's sheet: a row per unit with its Go box, the leader's recruits, standing
     advancement choices and End turn; the hex board and the Units tab."""
 
     ruleset: WesnothRuleset
 
     @cached_property
-    def spec(self) -> SheetSpec:
+    def spec(self) -> kit.SheetSpec:
         """``templates/wesnoth/sheet.yaml``; under ``resolve = "batch"`` without the Go column and with titles that
         speak of End turn alone (``batch_spec``)."""
         spec = sheet_spec("wesnoth")
@@ -129,11 +125,11 @@ class WesnothSheet(SheetAdapter[WesnothState, TurnOrders]):
         """The match's board and Units tab drawer."""
         return BoardDrawer(self.ruleset.rules, self.spec)
 
-    def _table(self, name: str) -> InputTable:
+    def _table(self, name: str) -> kit.InputTable:
         return next(t for t in self.spec.inputs if t.name == name)
 
     # -- rows -----------------------------------------------------------------------------------
-    def rows(self, state: WesnothState, seat: str, table: InputTable) -> list[str]:
+    def rows(self, state: WesnothState, seat: str, table: kit.InputTable) -> list[str]:
         """Her units (the order and standing tables), her leader's recruit rows while she has a leader, or
         her seat."""
         if table.rows == SEAT:
@@ -154,8 +150,8 @@ class WesnothSheet(SheetAdapter[WesnothState, TurnOrders]):
         castle = len(self.ruleset.rules.board.castle_of(player.slot)) if player is not None else 0
         return max(self._table(RECRUIT).min_rows, castle)
 
-    def shown(self, state: WesnothState, seat: str, table: InputTable, subject: str,
-              dice: TurnDice) -> Mapping[str, CellValue]:
+    def shown(self, state: WesnothState, seat: str, table: kit.InputTable, subject: str,
+              dice: kit.TurnDice) -> Mapping[str, kit.CellValue]:
         """A unit's type, hex, hit points and moves; what it may advance to; the seat's gold and villages."""
         rules = self.ruleset.rules
         if table.rows == SEAT:
@@ -183,12 +179,13 @@ class WesnothSheet(SheetAdapter[WesnothState, TurnOrders]):
         return str(self.ruleset.rules.utype(unit).moves)
 
     # -- orders ---------------------------------------------------------------------------------
-    def read_orders(self, state: WesnothState, window: Window, seat: str,
-                    rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[TurnOrders]:
+    def read_orders(self, state: WesnothState, window: kit.Window, seat: str,
+                    rows: Mapping[str, Sequence[kit.TypedRow]]) -> kit.SeatInput[TurnOrders]:
         """Her rows for her turn (``sheet.read``)."""
         return read_seat(self.ruleset.rules, state, window, seat, rows)
 
-    def placed_verdicts(self, verdicts: Sequence[Verdict], seat_input: SeatInput[TurnOrders] | None) -> list[Verdict]:
+    def placed_verdicts(self, verdicts: Sequence[kit.Verdict],
+                        seat_input: kit.SeatInput[TurnOrders] | None) -> list[kit.Verdict]:
         """The check's verdicts, and a copy of each recruit's under its recruit row (a recruit's verdict is its
         leader's: the n-th is the n-th recruit's, as ``engine.refused_rows`` reads them; one refusal for them all,
         every recruit row's)."""
@@ -205,17 +202,17 @@ class WesnothSheet(SheetAdapter[WesnothState, TurnOrders]):
             out += [replace(v, subject=recruit_row(n)) for n, v in enumerate(said[:entries], start=1)]
         return out
 
-    def typed_cells(self, state: WesnothState, window: Window, seat: str,
-                    orders: TurnOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
+    def typed_cells(self, state: WesnothState, window: kit.Window, seat: str,
+                    orders: TurnOrders) -> Mapping[str, Mapping[str, Mapping[str, kit.CellValue]]]:
         """What she would type for ``orders`` (``sheet.read.typed_cells``)."""
         return typed_cells(window, seat, orders, self._recruit_rows(state, seat))
 
     # -- the public tabs ------------------------------------------------------------------------
-    def drawings(self, state: WesnothState) -> Sequence[BoardDrawing]:
+    def drawings(self, state: WesnothState) -> Sequence[kit.BoardDrawing]:
         """The hex board (the layout's board tab), then the Units tab."""
         return (self.drawer.board(state), self.drawer.units_tab(state))
 
-    def status(self, state: WesnothState, window: Window | None, outcome: Outcome | None) -> str:
+    def status(self, state: WesnothState, window: kit.Window | None, outcome: kit.Outcome | None) -> str:
         """Round, time of day, whose turn it is (and who is next), and each player's gold and villages."""
         villages: dict[str, int] = {}
         for _, owner in state.villages:
@@ -233,11 +230,11 @@ class WesnothSheet(SheetAdapter[WesnothState, TurnOrders]):
         nxt = f", {later[0]} next" if later else ""
         return f"Round {state.round} · {tod}{part} · {acting}'s turn{nxt} · {scores}"
 
-    def panel(self, state: WesnothState, seat: str) -> Grid:
+    def panel(self, state: WesnothState, seat: str) -> kit.Grid:
         """A player's units with their numbers, her gold, villages and what she may recruit; the GM's: every
         player's."""
-        if seat == GM:
-            out: Grid = [["Player", "Team", "Faction", "Gold", "Villages", "Units", "Leader"]]
+        if seat == kit.GM:
+            out: kit.Grid = [["Player", "Team", "Faction", "Gold", "Villages", "Units", "Leader"]]
             for p in state.players:
                 units = [u for u in state.units if u.owner == p.name]
                 leader = next((f"{u.id} on {u.at.label}" for u in units if u.leader), "dead")
@@ -247,7 +244,7 @@ class WesnothSheet(SheetAdapter[WesnothState, TurnOrders]):
             return out
         return self._own_panel(state, seat)
 
-    def _own_panel(self, state: WesnothState, seat: str) -> Grid:
+    def _own_panel(self, state: WesnothState, seat: str) -> kit.Grid:
         rules = self.ruleset.rules
         settings = rules.settings
         player = state.player(seat)
@@ -261,7 +258,7 @@ class WesnothSheet(SheetAdapter[WesnothState, TurnOrders]):
         villages = [h.label for h, o in state.villages if o == seat]
         # A label, a short value, then the long texts in column C, the View's wide one, laid out over as many rows
         # as they need (``wide_lines``): the table reads alike on screen, in LibreOffice and on paper.
-        out: Grid = [["Your gold", f"{player.gold} gold", f"{state.team_label(player.team)} · {player.faction}"]]
+        out: kit.Grid = [["Your gold", f"{player.gold} gold", f"{state.team_label(player.team)} · {player.faction}"]]
         out += _labelled("Villages", str(len(villages)), ", ".join(villages) or "none yet")
         out += _labelled("Recruits", f"{settings.faction_cost} gold each", own)
         out += _labelled("Mercenaries", f"{settings.mercenary_cost} gold each",

@@ -24,14 +24,14 @@ from collections.abc import Sequence
 
 from sheets_gm.engine.grid import column_label
 from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.settings import AlignmentRule
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
 from sheets_gm.rulesets.wesnoth.tables import DAMAGE_TYPES, UnitType
 from sheets_gm.rulesets.wesnoth.terrain import BOARD_TERRAINS, Feature, Terrain
-from sheets_gm.sheets.adapter import LEGEND_PIXELS, BoardDrawing
-from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid, cells
-from sheets_gm.sheets.spec import SheetSpec
+from sheets_gm.sheets.adapter import LEGEND_PIXELS
+from sheets_gm.sheets.layout import ConditionalFill
 
 MAP_TOP = 2  # board rows above the map: a free row, then the column letters (beside the status line)
 STATUS_HEIGHT = 60  # the column letters' row, beside the title and status line
@@ -64,7 +64,7 @@ def hex_rows(h: Hex) -> tuple[int, int]:
     return top, top + 1
 
 
-def seat_colour(spec: SheetSpec, seat: int) -> str:
+def seat_colour(spec: kit.SheetSpec, seat: int) -> str:
     """The colour of the ``seat``-th roster seat's units (1-based): ``unit<seat>`` where the layout gives a colour
     stronger than the castle's (pale castles of seats 3 and 4 would hide a unit on a plain), else its castle's
     (``slot<seat>``), else the layout's seat colours, round again past the last."""
@@ -74,7 +74,7 @@ def seat_colour(spec: SheetSpec, seat: int) -> str:
             or (seats[(seat - 1) % len(seats)] if seats else "#FFFFFF"))
 
 
-def seat_sign(spec: SheetSpec, state: WesnothState, owner: str) -> str:
+def seat_sign(spec: kit.SheetSpec, state: WesnothState, owner: str) -> str:
     """The sign before a unit of ``owner`` (her place in the roster)."""
     names = [p.name for p in state.players]
     return spec.symbols.get(f"seat{names.index(owner) + 1}", "") if owner in names else ""
@@ -83,7 +83,7 @@ def seat_sign(spec: SheetSpec, state: WesnothState, owner: str) -> str:
 class BoardDrawer:
     """Draws one match's public tabs (its board and tables are fixed; only the state changes)."""
 
-    def __init__(self, rules: WesnothRules, spec: SheetSpec) -> None:
+    def __init__(self, rules: WesnothRules, spec: kit.SheetSpec) -> None:
         self.rules = rules
         self.spec = spec
 
@@ -134,24 +134,25 @@ class BoardDrawer:
         return (f"{unit.at.label} {seat_sign(self.spec, state, unit.owner)} {unit.id}{leader} · {unit.type} · "
                 f"{hp - unit.wounds}/{hp} HP")
 
-    def board(self, state: WesnothState) -> BoardDrawing:
+    def board(self, state: WesnothState) -> kit.BoardDrawing:
         """The map with its villages' owners and its units, a free row and the column letters above it."""
         grid = self.rules.board.grid
         width, height = grid.width, grid.height
         map_rows = MAP_TOP + 2 * height + 1
-        values: Grid = [[""] * width for _ in range(map_rows)]
+        values: kit.Grid = [[""] * width for _ in range(map_rows)]
         values[MAP_TOP - 1] = [column_label(c) for c in range(width)]
         for h in grid.cells():
             values[hex_rows(h)[0]][h.col] = self._hex_text(state, h)
         for unit in state.units:
             values[hex_rows(unit.at)[1]][unit.at.col] = self._unit_text(state, unit)
-        return BoardDrawing(values, self._board_fills(), column_widths=dict.fromkeys(range(width), HEX_WIDTH),
-                            row_heights={MAP_TOP - 1: STATUS_HEIGHT,
-                                         **dict.fromkeys(range(MAP_TOP, map_rows), ROW_HEIGHT)},
-                            legend=self._legend(state, map_rows - INFO_ROWS),
-                            print_pages_wide=math.ceil((width * HEX_WIDTH + LEGEND_PIXELS) / PAGE_PIXELS),
-                            print_title_rows=MAP_TOP, print_fewest=True,
-                            conditional_fills=self._owner_fills(state, cells(0, MAP_TOP + 1, width - 1, map_rows)))
+        return kit.BoardDrawing(values, self._board_fills(), column_widths=dict.fromkeys(range(width), HEX_WIDTH),
+                                row_heights={MAP_TOP - 1: STATUS_HEIGHT,
+                                             **dict.fromkeys(range(MAP_TOP, map_rows), ROW_HEIGHT)},
+                                legend=self._legend(state, map_rows - INFO_ROWS),
+                                print_pages_wide=math.ceil((width * HEX_WIDTH + LEGEND_PIXELS) / PAGE_PIXELS),
+                                print_title_rows=MAP_TOP, print_fewest=True,
+                                conditional_fills=self._owner_fills(state,
+                                                                    kit.cells(0, MAP_TOP + 1, width - 1, map_rows)))
 
     def _owner_fills(self, state: WesnothState, board: str) -> tuple[ConditionalFill, ...]:
         """Over the map, each cell starting with a player's sign (her units' cells) in her seat colour, in bold.
@@ -164,11 +165,11 @@ class BoardDrawer:
                 fills.append(ConditionalFill(board, sign, seat_colour(self.spec, seat)))
         return tuple(fills)
 
-    def _board_fills(self) -> tuple[Fill, ...]:
+    def _board_fills(self) -> tuple[kit.Fill, ...]:
         """A fill per run of hexes of one colour down a column (both cells of each hex)."""
         colours = self.spec.colours.extra
         grid = self.rules.board.grid
-        fills: list[Fill] = []
+        fills: list[kit.Fill] = []
         for col in range(grid.width):
             run_start, run_key = 0, ""
             for row in range(grid.height + 1):
@@ -177,12 +178,12 @@ class BoardDrawer:
                     if run_key:
                         top = hex_rows(Hex(col, run_start))[0]
                         bottom = hex_rows(Hex(col, row - 1))[1]
-                        fills.append(Fill(cells(col, top + 1, col, bottom + 1), colours.get(run_key, "#FFFFFF"),
-                                          wrap=True))
+                        fills.append(kit.Fill(kit.cells(col, top + 1, col, bottom + 1), colours.get(run_key, "#FFFFFF"),
+                                              wrap=True))
                     run_start, run_key = row, key
         return tuple(fills)
 
-    def _legend(self, state: WesnothState, rows: int) -> Grid:
+    def _legend(self, state: WesnothState, rows: int) -> kit.Grid:
         """The key beside the map, in at most ``rows`` rows: how a hex reads, the players and their signs, each
         terrain sign the map uses, then every unit on the board by its hex (``key_entry``, the hexes column by
         column), one a row; then empty rows to the last, which clear the units of a longer key written before (a
@@ -191,7 +192,7 @@ class BoardDrawer:
         last = Hex(self.rules.board.grid.width - 1, self.rules.board.grid.height - 1)
         players = " · ".join(f"{seat_sign(self.spec, state, p.name)} {p.name} ({state.team_label(p.team)}, {p.faction})"
                              for p in state.players)
-        head: Grid = [
+        head: kit.Grid = [
             [f"Hexes A1 to {last.label}: each is two cells of a column, even columns (B, D…) half a hex lower; "
              "the hex's name and terrain above, its unit below: its owner's sign, its id (♛ the leader) and its "
              "hit points left, in its owner's colour."],
@@ -201,13 +202,13 @@ class BoardDrawer:
             [f"Units on the board ({len(state.units)}), by hex: hex, owner, id, type, hit points of its total:"],
         ]
         entries = [self.key_entry(state, u) for u in sorted(state.units, key=lambda u: (u.at.col, u.at.row))]
-        room = rows - len(BoardDrawing([], legend=head).legend_rows)
+        room = rows - len(kit.BoardDrawing([], legend=head).legend_rows)
         if len(entries) > room:
             entries = [*entries[:room - 1], f"… and {len(entries) - room + 1} more: each in full in its owner's "
                                             "View"]
-        key: Grid = [[line] for line in entries]
+        key: kit.Grid = [[line] for line in entries]
         lines = head + key
-        return lines + [[""]] * (rows - len(BoardDrawing([], legend=lines).legend_rows))
+        return lines + [[""]] * (rows - len(kit.BoardDrawing([], legend=lines).legend_rows))
 
     def _terrain_key(self, state: WesnothState) -> str:
         """Each terrain sign the map uses, with its words (plain unmarked; a village's sign followed by its
@@ -262,13 +263,13 @@ class BoardDrawer:
                          advanced))
         return [(title, names) for title, names in sections if names]
 
-    def units_tab(self, state: WesnothState) -> BoardDrawing:
+    def units_tab(self, state: WesnothState) -> kit.BoardDrawing:
         """Every unit type in play, a row each, as its pawn shows it."""
-        header: list[CellValue] = ["Type", "Level", "HP", "Moves", "Alignment", "Advances to", "Attacks",
-                                   *(TERRAIN_HEADERS[t] for t in BOARD_TERRAINS),
-                                   *(f"{d} %" for d in DAMAGE_TYPES)]
+        header: list[kit.CellValue] = ["Type", "Level", "HP", "Moves", "Alignment", "Advances to", "Attacks",
+                                       *(TERRAIN_HEADERS[t] for t in BOARD_TERRAINS),
+                                       *(f"{d} %" for d in DAMAGE_TYPES)]
         width = len(header)
-        values: Grid = [
+        values: kit.Grid = [
             _line("Every unit type in play, as its pawn shows it. Each terrain: the d6 score an attacker needs to hit "
                   "it there (a magical attack hits on 3+ anywhere) · the moves it pays to enter (— it cannot). "
                   "Resistances: the percent of each damage type it takes. Attacks: name damage-swings kind type.",
@@ -276,24 +277,25 @@ class BoardDrawer:
             header,
         ]
         colours = self.spec.colours.extra
-        fills = [Fill(cells(0, 2, width - 1, 2), colours.get("units_header", "#D9D9D9"), bold=True, wrap=True)]
+        fills = [kit.Fill(kit.cells(0, 2, width - 1, 2), colours.get("units_header", "#D9D9D9"), bold=True, wrap=True)]
         for title, names in self.types_in_play(state):
             values.append(_line(title, width))
             row = len(values)
-            fills.append(Fill(cells(0, row, width - 1, row), colours.get("units_section", "#FCE5CD"), bold=True))
+            fills.append(kit.Fill(kit.cells(0, row, width - 1, row), colours.get("units_section", "#FCE5CD"),
+                                  bold=True))
             values += [self._pawn(self.rules.tables.units[n]) for n in names]
         widths = {0: 150, 1: 45, 2: 40, 3: 50, 4: 75, 5: 200, 6: 400}
         widths.update(dict.fromkeys(range(7, 7 + len(BOARD_TERRAINS)), 80))
         widths.update(dict.fromkeys(range(7 + len(BOARD_TERRAINS), width), 55))
         # its line and header on every printed page, its types' names in A on each page across; no column letters or
         # row numbers, which it does not need (their column took a page's width: 18 pages at 10 pt, not 13 at 9.3)
-        return BoardDrawing(values, tuple(fills), column_widths=widths, row_heights={1: 48}, tab=UNITS_TAB,
-                            print_title_rows=2)
+        return kit.BoardDrawing(values, tuple(fills), column_widths=widths, row_heights={1: 48}, tab=UNITS_TAB,
+                                print_title_rows=2)
 
-    def _pawn(self, utype: UnitType) -> list[CellValue]:
+    def _pawn(self, utype: UnitType) -> list[kit.CellValue]:
         rules = self.rules
         alignment = rules.tables.board_alignment(utype, rules.settings.alignment is AlignmentRule.FACTION)
-        terrain_cells: list[CellValue] = []
+        terrain_cells: list[kit.CellValue] = []
         for name in BOARD_TERRAINS:
             terrain = Terrain(name)
             cost = utype.move_cost(terrain)
@@ -303,6 +305,6 @@ class BoardDrawer:
                 *terrain_cells, *(utype.resistance.get(d, 100) for d in DAMAGE_TYPES)]
 
 
-def _line(text: str, width: int) -> list[CellValue]:
+def _line(text: str, width: int) -> list[kit.CellValue]:
     """A row holding one text in its first cell (it runs on over the empty cells to its right)."""
     return [text, *[""] * (width - 1)]

@@ -25,18 +25,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.name_rule import NAME_RULE, name_problem
-from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.vocab import VocabularyError, choices, parse_choice
 from sheets_gm.engine.words import counted
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder, recruit_row
 from sheets_gm.rulesets.wesnoth.resolve.work import TRUE_WORDS
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
-from sheets_gm.sheets.adapter import SeatInput
-from sheets_gm.sheets.layout import CellValue
-from sheets_gm.sheets.tables import CellError, TypedRow, whole_number
 
 #: The input tables, by name (``sheet.yaml``), and the row kinds the adapter lists.
 UNITS, RECRUIT, STANDING, SEAT = "units", "recruit", "standing", "seat"
@@ -45,7 +41,7 @@ NO_WORDS = ("no", "n", "false", "0", "-")
 #: A standing row's subject is its unit's id and this: the sync clears rows by subject, and a unit's
 #: order row is cleared when it resolves while its standing choice stays.
 STANDING_SUFFIX = ", defending"
-Cells = dict[str, dict[str, dict[str, CellValue]]]
+Cells = dict[str, dict[str, dict[str, kit.CellValue]]]
 _ORDER_KEYS = ("order", "action", "to", "via", "target", "weapon", "reroll", "advance", "go")
 _SPLIT = re.compile(r"[\s,;]+")
 _ROW_NAME = re.compile(r"^recruit\s*\d+$", re.IGNORECASE)
@@ -95,13 +91,13 @@ class _Row:
     subjects: tuple[str, ...]  # the rows it uses: the unit's, and a recruit's entries
 
 
-def read_seat(rules: WesnothRules, state: WesnothState, window: Window, seat: str,
-              rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[TurnOrders]:
+def read_seat(rules: WesnothRules, state: WesnothState, window: kit.Window, seat: str,
+              rows: Mapping[str, Sequence[kit.TypedRow]]) -> kit.SeatInput[TurnOrders]:
     """``seat``'s orders for ``window`` from its rows typed for it (see the module notes)."""
     reading = _Reading()
     ready = any(r.ticked("ready") for r in rows.get(SEAT, []) if r.subject == seat)
     if state.finished or seat not in window.seats:  # her opponent's turn (a window read ahead for her is hers)
-        return SeatInput(TurnOrders(seat), {}, frozenset({seat}), ready=ready)
+        return kit.SeatInput(TurnOrders(seat), {}, frozenset({seat}), ready=ready)
     mine = {u.id: u for u in state.units if u.owner == seat}
     leader = next((u for u in mine.values() if u.leader), None)
     typed_recruits = sorted((r for r in rows.get(RECRUIT, []) if r.typed), key=lambda r: r.row)
@@ -115,7 +111,7 @@ def read_seat(rules: WesnothRules, state: WesnothState, window: Window, seat: st
     unit_rows = sorted((r for r in rows.get(UNITS, []) if r.typed), key=lambda r: r.row)
     if leader is not None and typed_recruits and all(r.subject != leader.id for r in unit_rows):
         # The recruits ask for the leader's recruit: its row need not be typed (End turn resolves it where it stands).
-        unit_rows.append(TypedRow(UNITS, leader.id, 0, window.key, {}, ""))
+        unit_rows.append(kit.TypedRow(UNITS, leader.id, 0, window.key, {}, ""))
     read: list[_Row] = []
     leader_recruits = False
     for row in unit_rows:
@@ -145,12 +141,12 @@ def read_seat(rules: WesnothRules, state: WesnothState, window: Window, seat: st
     if ready and blocking:
         reading.problem(seat, f"End turn waits for {_listing(blocking)}: mend or empty the cells marked ✘ (or the "
                               "deadline resolves the rows that read)")
-    return SeatInput(orders, reading.problems, frozenset(consumed), ready=ready and not blocking, go=step,
-                     held=frozenset(held), held_why=held)
+    return kit.SeatInput(orders, reading.problems, frozenset(consumed), ready=ready and not blocking, go=step,
+                         held=frozenset(held), held_why=held)
 
 
 # -- a unit's row --------------------------------------------------------------------------------
-def _unit_row(rules: WesnothRules, state: WesnothState, seat: str, mine: Mapping[str, Unit], row: TypedRow,
+def _unit_row(rules: WesnothRules, state: WesnothState, seat: str, mine: Mapping[str, Unit], row: kit.TypedRow,
               entries: tuple[RecruitEntry, ...] | None, reading: _Reading) -> _Row | None:
     """One unit row as an order, or None with its problems noted."""
     subject = row.subject
@@ -214,7 +210,7 @@ def _unit_row(rules: WesnothRules, state: WesnothState, seat: str, mine: Mapping
                 row.ticked("go"), subjects)
 
 
-def _action(rules: WesnothRules, unit: Unit, row: TypedRow, entries: tuple[RecruitEntry, ...] | None,
+def _action(rules: WesnothRules, unit: Unit, row: kit.TypedRow, entries: tuple[RecruitEntry, ...] | None,
             reading: _Reading) -> Action | None:
     """The row's action: typed, or the one its other cells ask for (a destination: move; a target: attack;
     the leader's row with recruits typed below: recruit)."""
@@ -248,10 +244,10 @@ def _action(rules: WesnothRules, unit: Unit, row: TypedRow, entries: tuple[Recru
     return action
 
 
-def _whole(row: TypedRow, key: str, column: str, accepted: str, reading: _Reading, low: int) -> int | None:
+def _whole(row: kit.TypedRow, key: str, column: str, accepted: str, reading: _Reading, low: int) -> int | None:
     try:
-        value = whole_number(row.values.get(key), column, accepted)
-    except CellError as exc:
+        value = kit.whole_number(row.values.get(key), column, accepted)
+    except kit.CellError as exc:
         reading.problem(row.subject, str(exc))
         return None
     if value is not None and value < low:
@@ -266,7 +262,7 @@ def _hex(rules: WesnothRules, text: str, column: str, subject: str, reading: _Re
         return ""
     try:
         return rules.board.grid.parse(text).label
-    except CoordError as exc:
+    except kit.CoordError as exc:
         reading.problem(subject, f"{column}: {exc}")
         return ""
 
@@ -307,7 +303,7 @@ def _advance(rules: WesnothRules, unit: Unit, text: str, column: str, subject: s
 
 # -- the leader's recruits -----------------------------------------------------------------------
 def _recruits(rules: WesnothRules, state: WesnothState, seat: str, leader: Unit | None,
-              rows: Sequence[TypedRow], reading: _Reading) -> tuple[RecruitEntry, ...] | None:
+              rows: Sequence[kit.TypedRow], reading: _Reading) -> tuple[RecruitEntry, ...] | None:
     """The typed recruit rows as entries (None when none is typed; none at all while one of them cannot be read:
     the recruits are the leader's one action, which must not be spent on part of them)."""
     if not rows:
@@ -357,7 +353,7 @@ def _recruits(rules: WesnothRules, state: WesnothState, seat: str, leader: Unit 
 
 
 # -- standing choices ----------------------------------------------------------------------------
-def _standing(rules: WesnothRules, mine: Mapping[str, Unit], rows: Sequence[TypedRow],
+def _standing(rules: WesnothRules, mine: Mapping[str, Unit], rows: Sequence[kit.TypedRow],
               reading: _Reading) -> tuple[tuple[str, str], ...]:
     """The standing choices that differ from what the units hold (an emptied row clears a choice)."""
     typed = {r.subject: r for r in rows}
@@ -374,7 +370,7 @@ def _standing(rules: WesnothRules, mine: Mapping[str, Unit], rows: Sequence[Type
 
 
 # -- typing orders -------------------------------------------------------------------------------
-def typed_cells(window: Window, seat: str, orders: TurnOrders, recruit_rows: int) -> Cells:
+def typed_cells(window: kit.Window, seat: str, orders: TurnOrders, recruit_rows: int) -> Cells:
     """What ``seat`` would type for ``orders``, read back by ``read_seat`` as the same orders: a unit's row per
     order row, numbered in their order (with Go ticked for a step that keeps the turn, in a stepwise window), the
     leader's recruits a row each, and the standing choices the orders change."""
@@ -399,7 +395,7 @@ def _advance_text(choice: str) -> str:
     return "yes" if choice == "true" else choice
 
 
-def _row_cells(row: UnitOrder, n: int, go: bool | None) -> dict[str, CellValue]:
+def _row_cells(row: UnitOrder, n: int, go: bool | None) -> dict[str, kit.CellValue]:
     """The row's cells; ``go`` None: a batch window, whose table has no Go column."""
     if row.rest:
         action = Action.REST.value
@@ -413,7 +409,7 @@ def _row_cells(row: UnitOrder, n: int, go: bool | None) -> dict[str, CellValue]:
         action = Action.ATTACK.value
     else:
         action = ""
-    cells: dict[str, CellValue] = dict.fromkeys(_ORDER_KEYS, "")
+    cells: dict[str, kit.CellValue] = dict.fromkeys(_ORDER_KEYS, "")
     cells.update({"order": n, "action": action, "to": row.move, "via": " ".join(row.via), "target": row.attack,
                   "weapon": row.weapon, "reroll": row.reroll_below or "", "advance": _advance_text(row.advance)})
     if go is None:
