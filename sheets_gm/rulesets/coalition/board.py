@@ -25,11 +25,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.planes import Plane, Square
 from sheets_gm.engine.topology import cheapest_routes
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.enums import TERRAIN_BY_LETTER, Colour, Side, StructureKind, Terrain
-from sheets_gm.rulesets.parts.fields import Fields
 from sheets_gm.yamlio import YamlError, load_yaml_text
 
 _SIZE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
@@ -120,7 +119,7 @@ class Board:
             raise PlaceError(f"{raw!r}: name the plane and the square, like {next(iter(self.planes))} 3A")
         try:
             square = found.parse(rest)
-        except CoordError as exc:
+        except kit.CoordError as exc:
             raise PlaceError(str(exc)) from None
         return f"{found.name} {square.label}"
 
@@ -219,12 +218,12 @@ def load_board(text: str, where: str) -> Board:
         doc = load_yaml_text(text, where)
     except YamlError as exc:
         raise ValueError(str(exc)) from None
-    f = Fields(where)
+    f = kit.Fields(where)
     top = f.mapping(doc, 1, "the map", ("planes",))
     return board_from_planes(top.get("planes"), top.line_of("planes"), f, text)
 
 
-def board_from_planes(value: Any, line: int, f: Fields, text: str) -> Board:
+def board_from_planes(value: Any, line: int, f: kit.Fields, text: str) -> Board:
     """A board from a ``planes`` mapping (a map file's or a scenario's); errors name the line."""
     planes_doc = f.mapping(value, line, "planes")
     if not planes_doc:
@@ -238,7 +237,7 @@ def board_from_planes(value: Any, line: int, f: Fields, text: str) -> Board:
     return Board(planes, terrain, _placed_structures(board, pending, f), text)
 
 
-def _read_plane(name: str, spec_value: Any, pline: int, f: Fields, terrain: dict[str, Terrain],
+def _read_plane(name: str, spec_value: Any, pline: int, f: kit.Fields, terrain: dict[str, Terrain],
                 pending: list[tuple[Structure, int]]) -> Plane:
     """One plane of ``planes``: its size, its squares' terrain (into ``terrain``) and the structures its squares
     hold (into ``pending``, placed once every plane is known)."""
@@ -268,13 +267,13 @@ def _read_plane(name: str, spec_value: Any, pline: int, f: Fields, terrain: dict
         sline = squares.line_of(label)
         try:
             place = f"{name} {plane.parse(label).label}"
-        except CoordError as exc:
+        except kit.CoordError as exc:
             raise f.fail(sline, str(exc)) from None
         _read_square(place, label, entry_value, sline, f, terrain, pending)
     return plane
 
 
-def _read_square(place: str, label: str, entry_value: Any, sline: int, f: Fields, terrain: dict[str, Terrain],
+def _read_square(place: str, label: str, entry_value: Any, sline: int, f: kit.Fields, terrain: dict[str, Terrain],
                  pending: list[tuple[Structure, int]]) -> None:
     """One entry of a plane's ``squares``: its terrain, and the structure it holds."""
     entry = f.mapping(entry_value, sline, f"square {label}", ("terrain", "structure", "name", "colour", "to"))
@@ -298,7 +297,7 @@ def _read_square(place: str, label: str, entry_value: Any, sline: int, f: Fields
                             "base, stronghold, feature or portal")
 
 
-def _placed_structures(board: Board, pending: list[tuple[Structure, int]], f: Fields) -> list[Structure]:
+def _placed_structures(board: Board, pending: list[tuple[Structure, int]], f: kit.Fields) -> list[Structure]:
     """The structures read from the squares, names unique and each portal's target checked on ``board``."""
     structures: list[Structure] = []
     names: set[str] = set()

@@ -17,8 +17,7 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import OrderWord, Phase, Side, StructureKind, enemy_of
 from sheets_gm.rulesets.coalition.orders import ArmyIndex, Move, read_order
@@ -38,9 +37,9 @@ class CoalitionBot:
     seed: str
     aggression: float = 0.8  # the chance of taking a raid or an engagement it may take
 
-    def orders(self, state: CoalitionState, seat: str, dice: TurnDice) -> CoalitionOrders:
+    def orders(self, state: CoalitionState, seat: str, dice: kit.TurnDice) -> CoalitionOrders:
         """The seat's part of the open window."""
-        if seat == JUDGE:
+        if seat == kit.JUDGE:
             if state.phase is not Phase.RESULTS:
                 return CoalitionOrders()
             return CoalitionOrders(results=stand_in_results(self.settings, state, dice))
@@ -134,7 +133,7 @@ def side_orders(board: Board, settings: CoalitionSettings, state: CoalitionState
     return out
 
 
-def stand_in_results(settings: CoalitionSettings, state: CoalitionState, dice: TurnDice) -> dict[str, BattleResult]:
+def stand_in_results(settings: CoalitionSettings, state: CoalitionState, dice: kit.TurnDice) -> dict[str, BattleResult]:
     """A result for every open battle, by a roll weighted by units and colour bonus (``standin/<square>``)."""
     armies = state.by_name()
     out: dict[str, BattleResult] = {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheets_gm.engine.ruleset import JUDGE, Verdict
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import BattleType, OrderWord, Phase
 from sheets_gm.rulesets.coalition.orders import ArmyIndex, Move
@@ -66,33 +66,34 @@ def describe_result(settings: CoalitionSettings, checked: CheckedResult) -> str:
 
 
 def check_orders(board: Board, settings: CoalitionSettings, state: CoalitionState,
-                 orders: CoalitionOrders) -> list[Verdict]:
+                 orders: CoalitionOrders) -> list[kit.Verdict]:
     """A verdict per army order (orders window) or per battle result (results window)."""
-    verdicts: list[Verdict] = []
+    verdicts: list[kit.Verdict] = []
     if state.phase is Phase.ORDERS:
         read = read_orders(board, settings, state, orders)
         for name, move in read.moves.items():
-            verdicts.append(Verdict(move.side.value, name, "order", True, describe(board, move, state)))
+            verdicts.append(kit.Verdict(move.side.value, name, "order", True, describe(board, move, state)))
         for name, (seat, refusal) in read.refused.items():
-            verdicts.append(Verdict(seat, name, "order", False, refusal.message))
+            verdicts.append(kit.Verdict(seat, name, "order", False, refusal.message))
         for seat, refusal in read.foreign:
-            verdicts.append(Verdict(seat, refusal.army, "order", False, refusal.message))
+            verdicts.append(kit.Verdict(seat, refusal.army, "order", False, refusal.message))
         for seat in orders.orders:
             if seat not in ("coalition", "phyrexia") and orders.orders[seat]:
-                verdicts.append(Verdict(seat, seat, "order", False,
-                                        f"{seat} writes no movement orders; the sides coalition and phyrexia do"))
+                verdicts.append(kit.Verdict(seat, seat, "order", False,
+                                            f"{seat} writes no movement orders; the sides coalition and phyrexia do"))
         if orders.results:
-            verdicts.append(Verdict(JUDGE, JUDGE, "result", False,
-                                    f"results are entered in the results window, after the turn {state.turn} deadline"))
+            verdicts.append(kit.Verdict(
+                kit.JUDGE, kit.JUDGE, "result", False,
+                f"results are entered in the results window, after the turn {state.turn} deadline"))
     elif state.phase is Phase.RESULTS:
         index = ArmyIndex(state)
         for where, result in orders.results.items():
             checked = check_result(board, settings, state, where, result, index)
             if isinstance(checked, CheckedResult):
-                verdicts.append(Verdict(JUDGE, where, "result", True, describe_result(settings, checked)))
+                verdicts.append(kit.Verdict(kit.JUDGE, where, "result", True, describe_result(settings, checked)))
             else:
-                verdicts.append(Verdict(JUDGE, where, "result", False, checked))
+                verdicts.append(kit.Verdict(kit.JUDGE, where, "result", False, checked))
         if any(orders.orders.values()):
-            verdicts.append(Verdict(JUDGE, JUDGE, "order", False,
-                                    f"turn {state.turn}'s orders deadline has passed: orders are not read now"))
+            verdicts.append(kit.Verdict(kit.JUDGE, kit.JUDGE, "order", False,
+                                        f"turn {state.turn}'s orders deadline has passed: orders are not read now"))
     return verdicts

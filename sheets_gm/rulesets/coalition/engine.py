@@ -12,21 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import (
-    JUDGE,
-    BoardKind,
-    Information,
-    Outcome,
-    Resolution,
-    Roster,
-    Ruleset,
-    RulesetTraits,
-    SeatKind,
-    TurnStructure,
-    Verdict,
-    Window,
-)
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, load_board
 from sheets_gm.rulesets.coalition.check import check_orders
 from sheets_gm.rulesets.coalition.enums import Phase, Side, enemy_of
@@ -41,16 +27,16 @@ from sheets_gm.rulesets.coalition.setup import (
 from sheets_gm.rulesets.coalition.state import Adjustment, CoalitionOrders, CoalitionState
 
 
-class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
+class CoalitionRuleset(kit.Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
     """The Coalition–Phyrexia war game: two sides' movement orders, a judge's battle results."""
 
-    traits: ClassVar[RulesetTraits] = RulesetTraits(
+    traits: ClassVar[kit.RulesetTraits] = kit.RulesetTraits(
         name="coalition",
         title="Coalition–Phyrexia war game",
-        turn_structure=TurnStructure.SIMULTANEOUS,
-        seat_kind=SeatKind.SIDE,
-        information=Information.PRIVATE_ORDERS,
-        board_kind=BoardKind.PLANES,
+        turn_structure=kit.TurnStructure.SIMULTANEOUS,
+        seat_kind=kit.SeatKind.SIDE,
+        information=kit.Information.PRIVATE_ORDERS,
+        board_kind=kit.BoardKind.PLANES,
         judge=True,
         min_seats=2,
         max_seats=2,
@@ -64,7 +50,7 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
     def __init__(self, board: Board, settings: CoalitionSettings) -> None:
         self.board = board
         self._settings = settings
-        self._sample: Roster | None = None
+        self._sample: kit.Roster | None = None
 
     @classmethod
     def read_board(cls, text: str) -> Board:
@@ -87,7 +73,7 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
         return self.board.to_text()
 
     # -- set-up ----------------------------------------------------------------------------
-    def sample_roster(self) -> Roster:
+    def sample_roster(self) -> kit.Roster:
         """The armies of ``templates/coalition/armies.yaml``: both sides and three mercenary bands."""
         if self._sample is None:
             from sheets_gm.rulesets.registry import TEMPLATES
@@ -95,11 +81,11 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
             self._sample = roster_from_yaml(path.read_text(encoding="utf-8"), str(path))
         return self._sample
 
-    def new_match(self, roster: Roster, seed: bytes) -> CoalitionState:
+    def new_match(self, roster: kit.Roster, seed: bytes) -> CoalitionState:
         """Every army where the roster places it; ValueError naming the roster row of a bad army. A roster of
         seats alone (``init`` without a roster file) places the sample armies of ``templates/coalition/armies.yaml``."""
         if not roster.members:
-            roster = Roster(roster.seats, self.sample_roster().members)
+            roster = kit.Roster(roster.seats, self.sample_roster().members)
         return new_match(self.board, roster, seed)
 
     # -- codecs ------------------------------------------------------------------------------
@@ -113,41 +99,42 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
         """The armies of ``named`` no longer in the state (destroyed in a battle, mercenaries disbanded); after a
         concession, the side that conceded and its armies too: their bots play no more."""
         armies = {a.name for a in state.armies}
-        gone = {name for name in named if name not in armies and name not in SEATS and name != JUDGE}
+        gone = {name for name in named if name not in armies and name not in SEATS and name != kit.JUDGE}
         if state.ending != "concession" or state.winner is None:
             return frozenset(gone)
         out = enemy_of(Side(state.winner))
         return frozenset(gone | ({out.value, *(a.name for a in state.armies if a.side is out)} if out else set()))
 
-    def window(self, state: CoalitionState) -> Window | None:
+    def window(self, state: CoalitionState) -> kit.Window | None:
         """Orders (both sides) or results (the judge); None once the round is over."""
         if state.phase is Phase.ORDERS:
-            return Window(str(state.turn), f"turn {state.turn} · orders", "orders", ORDER_SEATS, state.turn)
+            return kit.Window(str(state.turn), f"turn {state.turn} · orders", "orders", ORDER_SEATS, state.turn)
         if state.phase is Phase.RESULTS:
-            return Window(f"{state.turn}/results", f"turn {state.turn} · battle results", "results", (JUDGE,),
-                          state.turn)
+            return kit.Window(f"{state.turn}/results", f"turn {state.turn} · battle results", "results", (kit.JUDGE,),
+                              state.turn)
         return None
 
-    def dice(self, seed: bytes, state: CoalitionState, pins: Mapping[str, Any] | None = None) -> TurnDice:
+    def dice(self, seed: bytes, state: CoalitionState, pins: Mapping[str, Any] | None = None) -> kit.TurnDice:
         """The turn's keyed dice and draws (d6 or the weather table's die, d100, draws among names and squares)."""
-        return TurnDice(seed, state.turn, pins, die_sides=None)
+        return kit.TurnDice(seed, state.turn, pins, die_sides=None)
 
 
     def merge_orders(self, parts: Mapping[str, CoalitionOrders]) -> CoalitionOrders:
         """Each side's orders from its own part; the judge's results from the judge's part."""
         orders = {seat: part.orders[seat] for seat, part in parts.items() if seat in part.orders}
-        judge = parts.get(JUDGE)
+        judge = parts.get(kit.JUDGE)
         return CoalitionOrders(orders, dict(judge.results) if judge is not None else {})
 
-    def check(self, state: CoalitionState, orders: CoalitionOrders, dice: TurnDice) -> list[Verdict]:
+    def check(self, state: CoalitionState, orders: CoalitionOrders, dice: kit.TurnDice) -> list[kit.Verdict]:
         """A verdict per army order, or per battle result in the results window."""
         return check_orders(self.board, self._settings, state, orders)
 
-    def resolve(self, state: CoalitionState, orders: CoalitionOrders, dice: TurnDice) -> Resolution[CoalitionState]:
+    def resolve(self, state: CoalitionState, orders: CoalitionOrders,
+                dice: kit.TurnDice) -> kit.Resolution[CoalitionState]:
         """Adjudicate movement (orders window), or apply the judge's results and end the turn (results window)."""
         return resolve_turn(self.board, self._settings, state, orders, dice)
 
-    def outcome(self, state: CoalitionState) -> Outcome | None:
+    def outcome(self, state: CoalitionState) -> kit.Outcome | None:
         if not state.finished:
             return None
         how = {"structures": "by destroying the enemy's structures", "kills": "by killing the enemy's top ranks",
@@ -155,16 +142,16 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
                "concession": "by the other side's concession"}.get(
             state.ending or "", "")
         if state.winner in (None, "draw"):
-            return Outcome((), f"a draw {how}".strip())
-        return Outcome((state.winner or "",), f"{Side(state.winner or 'coalition').display} wins {how}")
+            return kit.Outcome((), f"a draw {how}".strip())
+        return kit.Outcome((state.winner or "",), f"{Side(state.winner or 'coalition').display} wins {how}")
 
 
 
     # -- the GM ------------------------------------------------------------------------------
-    def apply_gm_event(self, state: CoalitionState, event: Adjustment) -> Resolution[CoalitionState]:
+    def apply_gm_event(self, state: CoalitionState, event: Adjustment) -> kit.Resolution[CoalitionState]:
         """The correction applied, logged with its reason; ValueError naming what does not fit."""
         return apply_gm_event(self.board, self._settings, state, event)
 
-    def concede(self, state: CoalitionState, seat: str, reason: str) -> Resolution[CoalitionState]:
+    def concede(self, state: CoalitionState, seat: str, reason: str) -> kit.Resolution[CoalitionState]:
         """A side concedes: the round ends now, the other side the winner."""
         return concede(state, seat, reason)

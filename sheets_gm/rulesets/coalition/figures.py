@@ -5,30 +5,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheets_gm.engine.ruleset import Resolution
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.enums import EventKind
 from sheets_gm.rulesets.coalition.resolve.upkeep import ENDINGS
 from sheets_gm.rulesets.coalition.setup import SEATS
 from sheets_gm.rulesets.coalition.state import CoalitionState
-from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 
 _LABELS = {"structures": "decided by destroying every enemy structure",
            "kills": "decided by killing the enemy's top three ranks",
            "vp": "decided by victory points", "turn_limit": "decided at the turn limit"}
 
 
-def simulation_spec(max_turns: int) -> SimulationSpec:
+def simulation_spec(max_turns: int) -> kit.SimulationSpec:
     """The Coalition's figures (the judge's seat, played by the stand-in judge, counts nothing)."""
-    return SimulationSpec(
+    return kit.SimulationSpec(
         length_unit="windows (orders and results)",
         endings=tuple((e, _LABELS[e].replace("the turn limit", f"turn {max_turns}")) for e in ENDINGS),
         figures=(
-            FigureSpec("battles_won", "battles won, per match"),
-            FigureSpec("kills", "enemy armies killed, per match"),
-            FigureSpec("raids", "raids made, per match"),
-            FigureSpec("destroyed", "enemy structures destroyed, per match"),
-            FigureSpec("vp", "victory points at the end"),
-            FigureSpec("won_by_vp", "wins on victory points", FigureKind.SHARE),
+            kit.FigureSpec("battles_won", "battles won, per match"),
+            kit.FigureSpec("kills", "enemy armies killed, per match"),
+            kit.FigureSpec("raids", "raids made, per match"),
+            kit.FigureSpec("destroyed", "enemy structures destroyed, per match"),
+            kit.FigureSpec("vp", "victory points at the end"),
+            kit.FigureSpec("won_by_vp", "wins on victory points", kit.FigureKind.SHARE),
         ),
         sides_note="bots are dealt to the seats coalition and phyrexia in turn; the judge's results are "
                    "entered by the automatic stand-in judge whatever the bot",
@@ -48,7 +47,7 @@ class CoalitionTally:
         self.raids = {s: 0 for s in SEATS}
         self.destroyed = {s: 0 for s in SEATS}
 
-    def window(self, resolution: Resolution[Any]) -> None:
+    def window(self, resolution: kit.Resolution[Any]) -> None:
         """Count one window's events."""
         for event in resolution.events:
             kind, data = event.kind, event.data
@@ -66,7 +65,7 @@ class CoalitionTally:
             elif kind is EventKind.DESTROYED and data.get("side") in self.destroyed:
                 self.destroyed[data["side"]] += 1
 
-    def finish(self, state: CoalitionState) -> MatchSummary:
+    def finish(self, state: CoalitionState) -> kit.MatchSummary:
         """Each seat's figures, in the order of ``simulation_spec``."""
         ending = state.ending or "turn_limit"
         seats = []
@@ -74,4 +73,4 @@ class CoalitionTally:
             won_vp = float(ending == "vp" and state.winner == s)
             seats.append((float(self.battles[s]), float(self.kills[s]), float(self.raids[s]),
                           float(self.destroyed[s]), float(state.vp.get(s, 0)), won_vp))
-        return MatchSummary(ending, tuple(seats))
+        return kit.MatchSummary(ending, tuple(seats))

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import BattleType, EventKind, Phase, ResultCode, Side
 from sheets_gm.rulesets.coalition.state import Battle, CoalitionState, MoveReport
@@ -218,7 +217,7 @@ def battle_results(state: CoalitionState) -> str:
     return "\n".join(_render(f"Battle Results, turn {reported_turn(state)}", items, tail))
 
 
-def dice_event(turn: int, dice: TurnDice) -> Event | None:
+def dice_event(turn: int, dice: kit.TurnDice) -> kit.Event | None:
     """One log line with every die rolled and every draw made (key, value or order), or None if none was."""
     if not dice.rolled and not dice.drawn:
         return None
@@ -228,4 +227,4 @@ def dice_event(turn: int, dice: TurnDice) -> Event | None:
         parts = ([f"{dice.message(k)} = {v}" for k, v in rolled.items()]
                  + [f"{dice.message(k)}: {', '.join(v)}" for k, v in drawn.items()])
         return "Dice and draws: " + "; ".join(parts)
-    return Event(turn, EventKind.DICE, text, {"rolled": rolled, "drawn": drawn})
+    return kit.Event(turn, EventKind.DICE, text, {"rolled": rolled, "drawn": drawn})

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import GmOption, Resolution, split_option
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import EventKind, Phase, Side, StructureKind
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
@@ -17,10 +16,10 @@ ORDER_SEATS = (Side.COALITION.value, Side.PHYREXIA.value)
 
 #: The options of ``adjust`` in a Coalition match.
 OPTIONS = (
-            GmOption("vp", "SIDE=N", "set a side's victory points"),
-            GmOption("position", "ARMY=PLACE", "move an army (a place such as 'Dominaria 3A')"),
-            GmOption("units", "ARMY=N1/N2/N3/N4", "set an army's units per slot"),
-            GmOption("change", "ARMY=CREATURES", "the judge's army change, applied once the army has counted "
+            kit.GmOption("vp", "SIDE=N", "set a side's victory points"),
+            kit.GmOption("position", "ARMY=PLACE", "move an army (a place such as 'Dominaria 3A')"),
+            kit.GmOption("units", "ARMY=N1/N2/N3/N4", "set an army's units per slot"),
+            kit.GmOption("change", "ARMY=CREATURES", "the judge's army change, applied once the army has counted "
                                                  "change_turns where it heals: '5000 Elves (green 2/2); ...'"),
         )
 # A side's concession is every game's ``adjust --concede`` (``engine.gm_events``), ended here by ``concede``.
@@ -35,28 +34,28 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
         raise ValueError('--reason is required, e.g. --reason "judge ruling on the raid"; it is written to the log')
     events: list[Adjustment] = []
     for value in values.get("vp", ()):
-        side, points = split_option("--vp", value, "SIDE=N", "coalition=120")
+        side, points = kit.split_option("--vp", value, "SIDE=N", "coalition=120")
         if side.lower() not in ORDER_SEATS or not points.lstrip("-").isdecimal():
             raise ValueError(f"--vp {value!r}: the side is coalition or phyrexia, the points a whole number")
         events.append(Adjustment(reason, vp=(side.lower(), int(points))))
     for value in values.get("position", ()):
-        army, place = split_option("--position", value, "ARMY=PLACE", "Frank=Dominaria 3A")
+        army, place = kit.split_option("--position", value, "ARMY=PLACE", "Frank=Dominaria 3A")
         events.append(Adjustment(reason, position=(army, place)))
     for value in values.get("units", ()):
-        army, units = split_option("--units", value, "ARMY=N1/N2/N3/N4", "Frank=5000/2500/1500/1000")
+        army, units = kit.split_option("--units", value, "ARMY=N1/N2/N3/N4", "Frank=5000/2500/1500/1000")
         parts = units.split("/")
         if len(parts) != 4 or not all(p.strip().isdecimal() for p in parts):
             raise ValueError(f"--units {value!r}: four whole numbers separated by /, like 5000/2500/1500/1000")
         n = [int(p) for p in parts]
         events.append(Adjustment(reason, units=(army, (n[0], n[1], n[2], n[3]))))
     for value in values.get("change", ()):
-        events.append(Adjustment(reason, change=split_option("--change", value, "ARMY=CREATURES",
-                                                             "Frank=5000 Elves (green 1/1)")))
+        events.append(Adjustment(reason, change=kit.split_option("--change", value, "ARMY=CREATURES",
+                                                                 "Frank=5000 Elves (green 1/1)")))
     return events
 
 
 def apply_gm_event(board: Board, settings: CoalitionSettings, state: CoalitionState,
-                     event: Adjustment) -> Resolution[CoalitionState]:
+                     event: Adjustment) -> kit.Resolution[CoalitionState]:
     """The correction applied, logged with its reason; ValueError naming what does not fit."""
     new = state
     texts = []
@@ -88,16 +87,16 @@ def apply_gm_event(board: Board, settings: CoalitionSettings, state: CoalitionSt
     if event.change is not None:
         new, said = _change(board, settings, new, *event.change)
         texts.append(said)
-    events: list[Event] = []
+    events: list[kit.Event] = []
     if event.concede is not None:  # a match recorded before every game's --concede: its adjustment concedes
         ended = concede(new, event.concede)
         new, events = ended.state, ended.events
         texts.append(f"{Side(event.concede).display} concedes")
     text = f"GM adjustment ({event.reason}): " + "; ".join(texts)
-    return Resolution(new, [Event(state.turn, EventKind.ADJUSTED, text, event.to_json()), *events])
+    return kit.Resolution(new, [kit.Event(state.turn, EventKind.ADJUSTED, text, event.to_json()), *events])
 
 
-def concede(state: CoalitionState, side: str, reason: str = "") -> Resolution[CoalitionState]:
+def concede(state: CoalitionState, side: str, reason: str = "") -> kit.Resolution[CoalitionState]:
     """``side`` concedes: the round ends now, the other side the winner. With ``reason`` (``adjust --concede``),
     the GM's line says who concedes and why before the victory; without, the caller's line does."""
     if side not in ORDER_SEATS:
@@ -107,11 +106,11 @@ def concede(state: CoalitionState, side: str, reason: str = "") -> Resolution[Co
     winner = Side.PHYREXIA if side == Side.COALITION.value else Side.COALITION
     said = f"{winner.display} wins the round (concession)"
     new = state.with_(phase=Phase.OVER, winner=winner.value, ending="concession", notes=(*state.notes, said))
-    events = [Event(state.turn, EventKind.VICTORY, said, {"winner": winner.value, "ending": "concession"})]
+    events = [kit.Event(state.turn, EventKind.VICTORY, said, {"winner": winner.value, "ending": "concession"})]
     if reason:
-        events.insert(0, Event(state.turn, EventKind.ADJUSTED, f"GM adjustment ({reason}): {Side(side).display} "
+        events.insert(0, kit.Event(state.turn, EventKind.ADJUSTED, f"GM adjustment ({reason}): {Side(side).display} "
                                                               "concedes", {"reason": reason, "concession": side}))
-    return Resolution(new, events)
+    return kit.Resolution(new, events)
 
 
 def _change(board: Board, settings: CoalitionSettings, state: CoalitionState, name: str,

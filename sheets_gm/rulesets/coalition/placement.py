@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from sheets_gm.engine.dice import TurnDice
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Side
 
 
-def place_around(board: Board, dice: TurnDice, key: str, side: Side, centre: str,
+def place_around(board: Board, dice: kit.TurnDice, key: str, side: Side, centre: str,
                  occupants: Mapping[str, list[tuple[str, Side]]], battles: set[str]) -> tuple[str, str | None]:
     """The place the army of ``side`` is bumped to around ``centre`` and the enemy army it lands on (or None).
 

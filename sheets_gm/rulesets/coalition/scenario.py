@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, PlaceError, board_from_planes, load_board
 from sheets_gm.rulesets.coalition.engine import CoalitionRuleset
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase, ResultCode, Side
@@ -19,10 +20,7 @@ from sheets_gm.rulesets.coalition.state import (
     CoalitionOrders,
     CoalitionState,
 )
-from sheets_gm.rulesets.parts.fields import Fields
-from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
 from sheets_gm.rulesets.registry import default_board_text
-from sheets_gm.yamlio import LinedDict
 
 TOP_KEYS = ("name", "ruleset", "settings", "planes", "given", "turns", "expect")
 GIVEN_KEYS = ("turn", "vp", "armies", "battles", "counters", "mercenary_turns", "destroyed")
@@ -51,24 +49,24 @@ class _TurnPlays:
     after: dict[str, Any]
     label: str
     line: int
-    fields: Fields
+    fields: kit.Fields
     orders_done: bool = False
     results_done: bool = False
 
-    def next_play(self, state: CoalitionState, _last: object, played: int) -> Play[CoalitionOrders] | None:
+    def next_play(self, state: CoalitionState, _last: object, played: int) -> kit.Play[CoalitionOrders] | None:
         """The next window: open battles' empty results, the orders, then the judge's results if given."""
         if played == 0:
             self.orders_done = self.results_done = False
         if not self.orders_done:
             if state.phase is Phase.RESULTS:
-                return Play(CoalitionOrders())
+                return kit.Play(CoalitionOrders())
             if state.phase is Phase.OVER:
                 raise self.fields.fail(self.line, f"{self.label}: the round is already over ({state.winner})")
             self.orders_done = True
-            return Play(self.orders, self.dice)
+            return kit.Play(self.orders, self.dice)
         if self.results is not None and not self.results_done and state.phase is Phase.RESULTS:
             self.results_done = True
-            return Play(CoalitionOrders(results=self.results), self.after, refusal_is_error=True)
+            return kit.Play(CoalitionOrders(results=self.results), self.after, refusal_is_error=True)
         return None
 
 
@@ -77,7 +75,8 @@ class CoalitionScenarioCodec:
 
     keys = TOP_KEYS
 
-    def load(self, doc: LinedDict, fields: Fields, settings: Any) -> Scenario[CoalitionState, CoalitionOrders]:
+    def load(self, doc: kit.LinedDict, fields: kit.Fields,
+             settings: Any) -> kit.Scenario[CoalitionState, CoalitionOrders]:
         """The file read into a scenario: each turn its orders and, where given, the judge's results."""
         board = _board(doc, fields)
         given = fields.mapping(doc.get("given"), doc.line_of("given"), "given", GIVEN_KEYS)
@@ -85,12 +84,12 @@ class CoalitionScenarioCodec:
         turns = [_turn(board, state, entry, fields, doc.line_of("turns"), i)
                  for i, entry in enumerate(fields.sequence(doc.get("turns"), doc.line_of("turns"), "turns"))]
         expect = fields.mapping(doc.get("expect"), doc.line_of("expect"), "expect", EXPECT_KEYS)
-        return Scenario(CoalitionRuleset(board, settings), state,
-                        [Entry(t.line, t.label, t.next_play) for t in turns],
-                        lambda final, _verdicts: _compare(board, final, expect, fields))
+        return kit.Scenario(CoalitionRuleset(board, settings), state,
+                            [kit.Entry(t.line, t.label, t.next_play) for t in turns],
+                            lambda final, _verdicts: _compare(board, final, expect, fields))
 
 
-def _board(doc: LinedDict, f: Fields) -> Board:
+def _board(doc: kit.LinedDict, f: kit.Fields) -> Board:
     if "planes" in doc:
         import yaml
         text = yaml.safe_dump({"planes": _plain(doc["planes"])}, sort_keys=False, allow_unicode=True)
@@ -106,7 +105,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _place(board: Board, f: Fields, value: Any, line: int, what: str) -> str:
+def _place(board: Board, f: kit.Fields, value: Any, line: int, what: str) -> str:
     single = next(iter(board.planes)) if len(board.planes) == 1 else None
     try:
         return board.parse(str(value), single)
@@ -114,7 +113,7 @@ def _place(board: Board, f: Fields, value: Any, line: int, what: str) -> str:
         raise f.fail(line, f"{what}: {exc}") from None
 
 
-def _given(board: Board, given: LinedDict, f: Fields) -> CoalitionState:
+def _given(board: Board, given: kit.LinedDict, f: kit.Fields) -> CoalitionState:
     turn = f.integer(given.get("turn", 1), given.line_of("turn"), "given.turn", 1)
     armies: list[Army] = []
     for entry in f.sequence(given.get("armies"), given.line_of("armies"), "given.armies"):
@@ -159,7 +158,7 @@ def _given(board: Board, given: LinedDict, f: Fields) -> CoalitionState:
                           top_ranks_at_start=top)
 
 
-def _named_counts(f: Fields, doc: LinedDict, key: str, names: set[str]) -> dict[str, int]:
+def _named_counts(f: kit.Fields, doc: kit.LinedDict, key: str, names: set[str]) -> dict[str, int]:
     m = f.mapping(doc.get(key), doc.line_of(key), key)
     for name in m:
         if name not in names:
@@ -167,7 +166,7 @@ def _named_counts(f: Fields, doc: LinedDict, key: str, names: set[str]) -> dict[
     return {name: f.integer(v, m.line_of(name), f"{key} of {name}", 0) for name, v in m.items()}
 
 
-def _turn(board: Board, state: CoalitionState, entry: Any, f: Fields, line: int, index: int) -> _TurnPlays:
+def _turn(board: Board, state: CoalitionState, entry: Any, f: kit.Fields, line: int, index: int) -> _TurnPlays:
     t = f.mapping(entry, line, "a turn", TURN_KEYS)
     orders: dict[str, dict[str, ArmyOrder]] = {}
     o_doc = f.mapping(t.get("orders"), t.line_of("orders"), "orders")
@@ -214,7 +213,7 @@ def _turn(board: Board, state: CoalitionState, entry: Any, f: Fields, line: int,
                       f"turn {index + 1}", line, f)
 
 
-def _pins(board: Board, f: Fields, t: LinedDict, key: str) -> dict[str, Any]:
+def _pins(board: Board, f: kit.Fields, t: kit.LinedDict, key: str) -> dict[str, Any]:
     """Pinned dice and draws, with squares written as the engine keys them (``Dominaria 3C``)."""
     doc = f.mapping(t.get(key), t.line_of(key), key)
     out: dict[str, Any] = {}
@@ -241,7 +240,7 @@ def _pins(board: Board, f: Fields, t: LinedDict, key: str) -> dict[str, Any]:
     return out
 
 
-def _place_on_any(board: Board, f: Fields, value: Any, line: int, what: str) -> str:
+def _place_on_any(board: Board, f: kit.Fields, value: Any, line: int, what: str) -> str:
     text = str(value)
     if " " in text.strip():
         return _place(board, f, text, line, what)
@@ -258,7 +257,7 @@ def _battle_view(b: Battle, keys: list[str]) -> tuple[Any, ...]:
     return tuple(full[k] for k in keys)
 
 
-def _compare(board: Board, state: CoalitionState, expect: LinedDict, f: Fields) -> list[str]:
+def _compare(board: Board, state: CoalitionState, expect: kit.LinedDict, f: kit.Fields) -> list[str]:
     diffs: list[str] = []
     armies = state.by_name()
     a_doc = f.mapping(expect.get("armies"), expect.line_of("armies"), "expect.armies")

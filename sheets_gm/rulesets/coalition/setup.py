@@ -14,11 +14,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sheets_gm.engine.ruleset import Member, Roster
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import PLAYER_SIDES, Colour, Phase, Side, StructureKind
 from sheets_gm.rulesets.coalition.state import SLOT_CAPACITY, TOP_RANKS, Army, CoalitionState, Creature, rank_name
-from sheets_gm.yamlio import LinedDict, YamlError, load_yaml_text
+from sheets_gm.yamlio import YamlError, load_yaml_text
 
 #: The seats: the two sides. The judge is no seat: ``traits.judge`` gives it its own window and tab.
 SEATS = (Side.COALITION.value, Side.PHYREXIA.value)
@@ -179,7 +179,7 @@ def army_from_fields(board: Board, name: str, side_text: str, fields: Mapping[st
     return army
 
 
-def new_match(board: Board, roster: Roster, seed: bytes) -> CoalitionState:
+def new_match(board: Board, roster: kit.Roster, seed: bytes) -> CoalitionState:
     """The state before the first orders window; RosterError naming the roster row of a bad army."""
     del seed  # nothing is drawn at set-up: the roster places every army
     armies: list[Army] = []
@@ -203,17 +203,17 @@ def new_match(board: Board, roster: Roster, seed: bytes) -> CoalitionState:
     return CoalitionState(turn=1, phase=Phase.ORDERS, armies=tuple(armies), top_ranks_at_start=top)
 
 
-def roster_from_yaml(text: str, where: str) -> Roster:
+def roster_from_yaml(text: str, where: str) -> kit.Roster:
     """The roster of an armies file (``templates/coalition/armies.yaml``); ValueError naming the line."""
     try:
         doc = load_yaml_text(text, where)
     except YamlError as exc:
         raise ValueError(str(exc)) from None
-    if not isinstance(doc, LinedDict) or not isinstance(doc.get("armies"), list):
+    if not isinstance(doc, kit.LinedDict) or not isinstance(doc.get("armies"), list):
         raise ValueError(f"{where}: an armies file is a mapping with armies: a list of armies")
     members = []
     for entry in doc["armies"]:
-        if not isinstance(entry, LinedDict):
+        if not isinstance(entry, kit.LinedDict):
             raise ValueError(f"{where}: each army is a mapping (name:, side:, rank:, at: ...)")
         unknown = [k for k in entry if k not in ROSTER_KEYS]
         if unknown:
@@ -221,5 +221,5 @@ def roster_from_yaml(text: str, where: str) -> Roster:
                              f"{', '.join(ROSTER_KEYS)}")
         fields = {k: (", ".join(map(str, v)) if isinstance(v, list) else str(v)) for k, v in entry.items()
                   if k not in ("name", "side")}
-        members.append(Member(str(entry.get("name", "")), str(entry.get("side", "")), fields))
-    return Roster(SEATS, tuple(members))
+        members.append(kit.Member(str(entry.get("name", "")), str(entry.get("side", "")), fields))
+    return kit.Roster(SEATS, tuple(members))

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from sheets_gm.engine.ruleset import Roster
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.enums import Phase
 from sheets_gm.rulesets.coalition.forum import battle_title
 from sheets_gm.rulesets.coalition.mail.judging import strategy_rows, stratless_cells, stratless_summary
@@ -52,7 +52,7 @@ class MailReading:
     """The state and the roster as a poll's mail reads them, indexed once: the roster's senders, the battles awaiting
     strategies, and one pattern finding the army a line begins with."""
 
-    def __init__(self, state: CoalitionState, roster: Roster) -> None:
+    def __init__(self, state: CoalitionState, roster: kit.Roster) -> None:
         self.state = state
         self.roster = RosterIndex(roster)
         self.battles = BattleIndex([b for b in state.battles if b.announced] if state.phase is Phase.RESULTS else [])
@@ -68,7 +68,7 @@ class MailReading:
         return self.by_fold[found.group(1).casefold()] if found else None
 
 
-def file_mail(state: CoalitionState, roster: Roster, *, sender: str, subject: str, lines: Sequence[str],
+def file_mail(state: CoalitionState, roster: kit.Roster, *, sender: str, subject: str, lines: Sequence[str],
               text: str, received: datetime, deadline: datetime | None,
               reading: MailReading | None = None) -> Filing:
     """What becomes of a mail from ``sender`` titled ``subject`` (its new text's ``lines``, all of it ``text``),
@@ -167,9 +167,9 @@ class CoalitionMail:
         return stratless_summary(state, sealed)
 
     def __init__(self) -> None:
-        self._reading: tuple[CoalitionState, Roster, MailReading] | None = None
+        self._reading: tuple[CoalitionState, kit.Roster, MailReading] | None = None
 
-    def file(self, state: CoalitionState, roster: Roster, *, sender: str, subject: str, lines: Sequence[str],
+    def file(self, state: CoalitionState, roster: kit.Roster, *, sender: str, subject: str, lines: Sequence[str],
              text: str, received: datetime, deadline: datetime | None) -> Filing:
         """``file_mail``, the state and roster indexed once for the mails of one poll (the same objects)."""
         if self._reading is None or self._reading[0] is not state or self._reading[1] is not roster:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sheets_gm.engine.ruleset import Member, Roster
+from sheets_gm.rulesets import kit
 
 #: What a ``leader`` cell says when it marks its row's player the side's leader.
 _NO = ("", "no", "n", "false", "0", "-")
@@ -24,7 +24,7 @@ def address_of(text: str) -> str:
     return text.strip().lower()
 
 
-def _rank(member: Member) -> int:
+def _rank(member: kit.Member) -> int:
     try:
         return int(str(member.fields.get("rank", "") or "1").strip())
     except ValueError:
@@ -42,7 +42,7 @@ class SideLeader:
     how: str
 
 
-def side_leader(roster: Roster, side: str) -> SideLeader | None:
+def side_leader(roster: kit.Roster, side: str) -> SideLeader | None:
     """The leader of ``side`` by the roster (see the module notes), or None when no row of the side names a player."""
     rows = [m for m in roster.of(side) if m.fields.get("player", "").strip()]
     if not rows:
@@ -57,7 +57,7 @@ def side_leader(roster: Roster, side: str) -> SideLeader | None:
     return SideLeader(side, player, frozenset(_addresses_of_player(roster.of(side), player)), how)
 
 
-def _addresses_of_player(rows: Sequence[Member], player: str) -> set[str]:
+def _addresses_of_player(rows: Sequence[kit.Member], player: str) -> set[str]:
     return {address_of(m.email) for m in rows if m.email and m.fields.get("player", "").strip().casefold()
             == player.casefold()}
 
@@ -91,7 +91,7 @@ class RosterIndex:
     """The roster as the mail reads it, indexed once for a poll's mail: each address's players and sides, each
     side's leader, each army's row."""
 
-    def __init__(self, roster: Roster) -> None:
+    def __init__(self, roster: kit.Roster) -> None:
         self.roster = roster
         self.leaders = {side: side_leader(roster, side) for side in roster.seats}
         self.rows = {m.name.casefold(): m for m in roster.members}
@@ -129,11 +129,11 @@ class RosterIndex:
         return f"{army} is {player}'s army: it is ordered by {player}{boss}, from an address the roster gives them"
 
 
-def who_sent(roster: Roster, address: str) -> Sender:
+def who_sent(roster: kit.Roster, address: str) -> Sender:
     """The sender of a mail from ``address`` by the roster's ``email`` column (``RosterIndex.who_sent``)."""
     return RosterIndex(roster).who_sent(address)
 
 
-def may_order(roster: Roster, sender: Sender, army: str) -> str:
+def may_order(roster: kit.Roster, sender: Sender, army: str) -> str:
     """``RosterIndex.may_order``."""
     return RosterIndex(roster).may_order(sender, army)

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import JUDGE, Resolution
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import EventKind, Phase
 from sheets_gm.rulesets.coalition.resolve.judging import resolve_results
@@ -20,15 +18,15 @@ from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState
 
 
 def resolve_turn(board: Board, settings: CoalitionSettings, state: CoalitionState, orders: CoalitionOrders,
-                 dice: TurnDice) -> Resolution[CoalitionState]:
+                 dice: kit.TurnDice) -> kit.Resolution[CoalitionState]:
     """The open window resolved: movement and the battles announced (orders window), or the judge's results and
     the end of the turn (results window); a result the judge must type again is said to the judge alone."""
     if state.phase is Phase.ORDERS:
         new, events = resolve_orders(board, settings, state, orders, dice)
-        return Resolution(new, events)
+        return kit.Resolution(new, events)
     if state.phase is Phase.RESULTS:
         new, events, refused = resolve_results(board, settings, state, orders.results, dice)
-        notes = [Event(state.turn, EventKind.RESULT, f"refused: {why}", {"refused": why},
-                       audience=frozenset({JUDGE})) for why in refused]
-        return Resolution(new, notes + events)
-    return Resolution(replace(state), [])
+        notes = [kit.Event(state.turn, EventKind.RESULT, f"refused: {why}", {"refused": why},
+                           audience=frozenset({kit.JUDGE})) for why in refused]
+        return kit.Resolution(new, notes + events)
+    return kit.Resolution(replace(state), [])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheets_gm.engine.events import Event
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.enums import (
     BattleType,
     EventKind,
@@ -34,8 +34,8 @@ def announce_battles(t: MoveWork, state: CoalitionState, turn: int) -> tuple[Bat
         b = Battle(b.type, b.at, b.armies, weather, True, b.joint_bump, b.leading)
         t.battles[place] = b
         out.append(b)
-        t.events.append(Event(turn, EventKind.BATTLE, announcement(b, t.board),
-                              {"type": b.type.value, "at": place, "armies": list(b.armies), "weather": weather}))
+        t.events.append(kit.Event(turn, EventKind.BATTLE, announcement(b, t.board),
+                                  {"type": b.type.value, "at": place, "armies": list(b.armies), "weather": weather}))
     return tuple(out)
 
 

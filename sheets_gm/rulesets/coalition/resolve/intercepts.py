@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 
-from sheets_gm.engine.events import Event
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.enums import (
     BattleType,
     EventKind,
@@ -64,8 +64,8 @@ def resolve_intercepts(t: MoveWork, movers: dict[str, Move], ordered: Mapping[st
         t.code[victim] = ResultCode.INTERCEPTED
         t.note[victim] = f"intercepted by {name} at {t.board.short(place)}"
         t.battle(BattleType.INTERCEPTS, place, [name, victim])
-        t.events.append(Event(turn, EventKind.INTERCEPT, f"{name} intercepts {victim} at {place}",
-                              {"army": name, "target": victim, "at": place, "garrison": garrison}))
+        t.events.append(kit.Event(turn, EventKind.INTERCEPT, f"{name} intercepts {victim} at {place}",
+                                  {"army": name, "target": victim, "at": place, "garrison": garrison}))
 
 
 def resolve_mutual_engages(t: MoveWork, movers: dict[str, Move]) -> None:

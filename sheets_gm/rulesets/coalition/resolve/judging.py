@@ -8,9 +8,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.words import counted
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import BattleType, EventKind, KillOutcome, Phase, Side
 from sheets_gm.rulesets.coalition.forum import battle_title, dice_event
@@ -128,11 +127,11 @@ def _side_of(text: str, sides: Mapping[str, Side]) -> Side | None:
 
 
 def apply_results(board: Board, settings: CoalitionSettings, state: CoalitionState,
-                  checked: list[CheckedResult], dice: TurnDice) -> tuple[CoalitionState, list[Event]]:
+                  checked: list[CheckedResult], dice: kit.TurnDice) -> tuple[CoalitionState, list[kit.Event]]:
     """The checked results applied in map order; battles without a result stay open. The end of the
     turn is ``endturn``'s."""
     turn = state.turn
-    events: list[Event] = []
+    events: list[kit.Event] = []
     armies = state.by_name()
     vp = dict(state.vp)
     open_battles = {b.at: b for b in state.battles}
@@ -145,7 +144,7 @@ def apply_results(board: Board, settings: CoalitionSettings, state: CoalitionSta
         title = f"{battle_title(b)}, {b.at}"
         if r.stand_in:
             lines.append(STAND_IN)
-            events.append(Event(turn, EventKind.RESULT, f"{title}: {STAND_IN}", {"at": b.at, "stand_in": True}))
+            events.append(kit.Event(turn, EventKind.RESULT, f"{title}: {STAND_IN}", {"at": b.at, "stand_in": True}))
         for name in b.armies:
             lost = r.losses.get(name)
             if lost and any(lost):
@@ -155,7 +154,7 @@ def apply_results(board: Board, settings: CoalitionSettings, state: CoalitionSta
         if c.winner is None:
             open_battles[b.at] = Battle(BattleType.SIEGE, b.at, b.armies, b.weather, True, b.joint_bump, b.leading)
             lines.append("the battle continues as a siege")
-            events.append(Event(turn, EventKind.SIEGE, f"{title}: the battle continues as a siege", {"at": b.at}))
+            events.append(kit.Event(turn, EventKind.SIEGE, f"{title}: the battle continues as a siege", {"at": b.at}))
             reports.append(BattleReport(title, "", tuple(lines)))
             continue
         del open_battles[b.at]
@@ -169,8 +168,8 @@ def apply_results(board: Board, settings: CoalitionSettings, state: CoalitionSta
             lines.append(f"{c.winner.display} +{counted(points, 'victory point')}")
         lazy = f" ({r.stratless} stratless)" if r.stratless else ""
         win = "wins" if len(winners) == 1 else "win"
-        events.append(Event(turn, EventKind.RESULT, f"{title}: {' and '.join(winners)} {win}{lazy}",
-                            {"at": b.at, "winner": c.winner.value, "armies": winners, "vp": points}))
+        events.append(kit.Event(turn, EventKind.RESULT, f"{title}: {' and '.join(winners)} {win}{lazy}",
+                                {"at": b.at, "winner": c.winner.value, "armies": winners, "vp": points}))
         if r.kill and c.killer and c.victim:
             killed = _kill(settings, b, r, c.killer, c.victim, armies, dice, lines, events, turn)
             if killed:
@@ -189,7 +188,7 @@ def apply_results(board: Board, settings: CoalitionSettings, state: CoalitionSta
         reports.append(BattleReport(title, " and ".join(winners), tuple(lines)))
     alive = {n: a for n, a in armies.items() if n not in dead}
     for name in sorted(dead):
-        events.append(Event(turn, EventKind.KILL, f"{name} is killed", {"army": name, "rank": armies[name].rank}))
+        events.append(kit.Event(turn, EventKind.KILL, f"{name} is killed", {"army": name, "rank": armies[name].rank}))
     bump_lines = _bump(board, dice, turn, alive, to_bump, open_battles, events)
     reports = [BattleReport(rep.title, rep.winner, rep.lines + tuple(bump_lines.get(rep.title.rsplit(", ", 1)[1], ())))
                for rep in reports]
@@ -200,7 +199,7 @@ def apply_results(board: Board, settings: CoalitionSettings, state: CoalitionSta
 
 
 def _lose_kill_squads(settings: CoalitionSettings, b: Battle, r: BattleResult, losers: list[str], dead: set[str],
-                      armies: dict[str, Army], lines: list[str], events: list[Event], turn: int) -> None:
+                      armies: dict[str, Army], lines: list[str], events: list[kit.Event], turn: int) -> None:
     """Every living army that tried a kill and lost (a raider that lost its raid among them) loses its kill squad,
     told in ``lines`` (the battle report) and ``events``."""
     tried = set(r.failed_kill) | ({b.armies[0]} if b.type is BattleType.RAID and b.armies[0] in losers else set())
@@ -208,11 +207,11 @@ def _lose_kill_squads(settings: CoalitionSettings, b: Battle, r: BattleResult, l
         if name not in dead:
             armies[name] = _lose_squad(armies[name], settings.kill_squad)
             lines.append(f"{name} tried a kill and lost: its kill squad is lost")
-            events.append(Event(turn, EventKind.SQUAD, f"{name} loses its kill squad", {"army": name}))
+            events.append(kit.Event(turn, EventKind.SQUAD, f"{name} loses its kill squad", {"army": name}))
 
 
-def _bump(board: Board, dice: TurnDice, turn: int, alive: dict[str, Army], to_bump: list[tuple[str, str]],
-          open_battles: dict[str, Battle], events: list[Event]) -> dict[str, list[str]]:
+def _bump(board: Board, dice: kit.TurnDice, turn: int, alive: dict[str, Army], to_bump: list[tuple[str, str]],
+          open_battles: dict[str, Battle], events: list[kit.Event]) -> dict[str, list[str]]:
     """The armies of ``to_bump`` (each with its battle's place, ``place>wanted`` for a joint engage's chosen square)
     bumped one after the other, so two armies never share a square; one onto an enemy opens an intercept battle.
     Updates ``alive``, ``open_battles`` and ``events``; returns the bump lines by battle place."""
@@ -236,12 +235,12 @@ def _bump(board: Board, dice: TurnDice, turn: int, alive: dict[str, Army], to_bu
             open_battles[spot] = Battle(BattleType.INTERCEPTS, spot, (enemy, name), announced=False)
             text += f", onto {enemy}: {enemy} intercepts {name} next turn"
         bump_lines[centre].append(text)
-        events.append(Event(turn, EventKind.BUMP, text, {"army": name, "to": spot, "enemy": enemy}))
+        events.append(kit.Event(turn, EventKind.BUMP, text, {"army": name, "to": spot, "enemy": enemy}))
     return bump_lines
 
 
 def _kill(settings: CoalitionSettings, b: Battle, r: BattleResult, killer: str, victim: str,
-          armies: dict[str, Army], dice: TurnDice, lines: list[str], events: list[Event], turn: int) -> bool:
+          armies: dict[str, Army], dice: kit.TurnDice, lines: list[str], events: list[kit.Event], turn: int) -> bool:
     """The kill strategy's outcome: True when the victim is killed."""
     outcome = KillOutcome(r.kill.strip().lower())
     if outcome is KillOutcome.ROLL:
@@ -256,7 +255,7 @@ def _kill(settings: CoalitionSettings, b: Battle, r: BattleResult, killer: str, 
             outcome = KillOutcome.SQUAD_LOST if squad <= settings.squad_loss_chance else KillOutcome.ESCAPED
             text += f"; squad roll {squad} (lost at {settings.squad_loss_chance} or under)"
         lines.append(text)
-        events.append(Event(turn, EventKind.KILL, text, {"killer": killer, "victim": victim, "kill": kill,
+        events.append(kit.Event(turn, EventKind.KILL, text, {"killer": killer, "victim": victim, "kill": kill,
                                                           "escape": escape}))
     if outcome is KillOutcome.KILLED:
         lines.append(f"{killer} kills {victim}")
@@ -265,11 +264,11 @@ def _kill(settings: CoalitionSettings, b: Battle, r: BattleResult, killer: str, 
     if outcome is KillOutcome.SQUAD_LOST:
         armies[killer] = _lose_squad(armies[killer], settings.kill_squad)
         lines.append(f"{killer}'s kill squad is lost")
-        events.append(Event(turn, EventKind.SQUAD, f"{killer} loses its kill squad", {"army": killer}))
+        events.append(kit.Event(turn, EventKind.SQUAD, f"{killer} loses its kill squad", {"army": killer}))
     return False
 
 
-def _who_stays(b: Battle, winners: list[str], armies: Mapping[str, Army], dice: TurnDice) -> str:
+def _who_stays(b: Battle, winners: list[str], armies: Mapping[str, Army], dice: kit.TurnDice) -> str:
     """Among joint winners: not the one that asked to leave; the larger, then higher-ranked; equal: drawn."""
     asked = dict(b.joint_bump)
     pool = [n for n in winners if n not in asked] or winners
@@ -290,8 +289,8 @@ def _lose_squad(a: Army, squad: int) -> Army:
 
 
 def resolve_results(board: Board, settings: CoalitionSettings, state: CoalitionState,
-                    results: Mapping[str, BattleResult], dice: TurnDice,
-                    ) -> tuple[CoalitionState, list[Event], list[str]]:
+                    results: Mapping[str, BattleResult], dice: kit.TurnDice,
+                    ) -> tuple[CoalitionState, list[kit.Event], list[str]]:
     """The results window: each result checked (the refused ones listed, with why), the others applied,
     then the end of the turn. A battle without an accepted result stays open."""
     from sheets_gm.rulesets.coalition.resolve.upkeep import end_turn  # the end of turn follows the results

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import (
     EventKind,
@@ -35,7 +34,7 @@ from sheets_gm.rulesets.coalition.state import (
 
 
 def resolve_orders(board: Board, settings: CoalitionSettings, state: CoalitionState, orders: CoalitionOrders,
-               dice: TurnDice) -> tuple[CoalitionState, list[Event]]:
+               dice: kit.TurnDice) -> tuple[CoalitionState, list[kit.Event]]:
     """The orders window resolved: movement, battles announced; the state waits for the judge's results
     (or, with no battle open, has already run the end of the turn in ``endturn``)."""
     read = read_orders(board, settings, state, orders)
@@ -64,11 +63,11 @@ def resolve_orders(board: Board, settings: CoalitionSettings, state: CoalitionSt
     reports = move_reports(t, state, read)
     for r in reports:
         if r.code is ResultCode.VOID:
-            t.events.append(Event(turn, EventKind.ORDER, f"{r.army}: order refused ({r.note})",
-                                  {"army": r.army, "code": r.code.value}, audience=frozenset({r.side.value})))
+            t.events.append(kit.Event(turn, EventKind.ORDER, f"{r.army}: order refused ({r.note})",
+                                      {"army": r.army, "code": r.code.value}, audience=frozenset({r.side.value})))
         elif r.order or r.code is not ResultCode.HELD:
             text = f"{r.army}: {r.code.value}" + end_words(r) + (f" ({r.note})" if r.note else "")
-            t.events.append(Event(turn, EventKind.ORDER, text, {"army": r.army, "code": r.code.value,
+            t.events.append(kit.Event(turn, EventKind.ORDER, text, {"army": r.army, "code": r.code.value,
                                                                  "start": r.start, "end": r.end}))
     logged = dice_event(turn, dice)
     if logged is not None:

@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sheets_gm.engine.events import Event
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.enums import (
     BattleType,
     EventKind,
@@ -265,7 +265,7 @@ def _pass_portals(t: MoveWork, going: Mapping[str, Move], passers: list[str], tu
         if enemy is not None:
             t.battles[spot] = Battle(BattleType.INTERCEPTS, spot, (enemy, name), announced=False)
             text += f", onto {enemy}: an intercepts battle next turn"
-        t.events.append(Event(turn, EventKind.PORTAL, text, {"army": name, "portal": struct.name, "at": spot}))
+        t.events.append(kit.Event(turn, EventKind.PORTAL, text, {"army": name, "portal": struct.name, "at": spot}))
 
 
 def _no_joint_note(t: MoveWork, place: str, engagers: list[str], side: Side, granted: Mapping[Side, str]) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheets_gm.engine.events import Event
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.enums import (
     PLAYER_SIDES,
     BattleType,
@@ -46,5 +46,5 @@ def resolve_raids(t: MoveWork, movers: dict[str, Move], turn: int) -> None:
         raided |= {raid.army, target}
         movers.pop(target, None)
         t.battle(BattleType.RAID, place, [raid.army, target])
-        t.events.append(Event(turn, EventKind.RAID, f"{raid.army} raids {target} at {place}",
-                              {"raider": raid.army, "target": target, "at": place}))
+        t.events.append(kit.Event(turn, EventKind.RAID, f"{raid.army} raids {target} at {place}",
+                                  {"raider": raid.army, "target": target, "at": place}))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from sheets_gm.engine.events import Event
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.enums import (
     BattleType,
     EventKind,
@@ -46,8 +46,9 @@ def resolve_transfers(t: MoveWork, moves: Mapping[str, Move], turn: int) -> None
         left = tuple(g - s for g, s in zip(giver.units, m.units, strict=True))
         t.armies[name] = replace(giver, units=(left[0], left[1], left[2], left[3]))
         t.armies[partner] = replace(taker, units=(after[0], after[1], after[2], after[3]))
-        t.events.append(Event(turn, EventKind.TRANSFER, f"{name} transfers {'/'.join(map(str, m.units))} to {partner}",
-                              {"army": name, "to": partner, "units": list(m.units)}))
+        t.events.append(kit.Event(turn, EventKind.TRANSFER,
+                                  f"{name} transfers {'/'.join(map(str, m.units))} to {partner}",
+                                  {"army": name, "to": partner, "units": list(m.units)}))
 
 
 def resolve_mercenaries(t: MoveWork, state: CoalitionState, turn: int) -> None:
@@ -72,5 +73,5 @@ def resolve_mercenaries(t: MoveWork, state: CoalitionState, turn: int) -> None:
         t.at[name] = struct.at
         t.code[name] = ResultCode.MOVED
         t.battle(BattleType.ATTACKS, struct.at, [name, holder])
-        t.events.append(Event(turn, EventKind.MERCENARY, f"Mercenary {name} engages {holder} at {struct.name}",
-                              {"army": name, "target": holder, "at": struct.at}))
+        t.events.append(kit.Event(turn, EventKind.MERCENARY, f"Mercenary {name} engages {holder} at {struct.name}",
+                                  {"army": name, "target": holder, "at": struct.at}))

@@ -8,8 +8,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import replace
 
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.words import counted
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import HOME_PLANES, Board
 from sheets_gm.rulesets.coalition.enums import PLAYER_SIDES, EventKind, Phase, Side, StructureKind
 from sheets_gm.rulesets.coalition.orders import can_heal_in
@@ -31,10 +31,11 @@ def heal_turns(settings: CoalitionSettings, army: Army, colour: object, asked: b
     return settings.coalition_heal_turns
 
 
-def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -> tuple[CoalitionState, list[Event]]:
+def end_turn(board: Board, settings: CoalitionSettings,
+             state: CoalitionState) -> tuple[CoalitionState, list[kit.Event]]:
     """The end-of-turn steps, in order, and the next turn's orders window (or the end of the round)."""
     turn = state.turn
-    events: list[Event] = []
+    events: list[kit.Event] = []
     notes: list[str] = []
     fought = set(state.fought) | state.in_battle()
     destroyed = list(state.destroyed)
@@ -50,20 +51,20 @@ def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -
             counters[a.name] = 0
             continue
         counters[a.name] = count = state.counters.get(a.name, 0) + 1
-        events.append(Event(turn, EventKind.COUNTER, f"{a.name} counts turn {count} in {struct.name}",
-                            {"army": a.name, "structure": struct.name, "count": count}))
+        events.append(kit.Event(turn, EventKind.COUNTER, f"{a.name} counts turn {count} in {struct.name}",
+                                {"army": a.name, "structure": struct.name, "count": count}))
         if can_heal_in(a, struct.kind, struct.colour) and a.name in state.changes and count >= settings.change_turns:
             new_creatures = state.changes[a.name]
             armies[a.name] = replace(a, creatures=new_creatures, units=slots_of(a.rank, new_creatures))
             changed.append(a.name)
             notes.append(f"{a.name} changes its army in {struct.name}")
-            events.append(Event(turn, EventKind.CHANGED, notes[-1], {"army": a.name, "structure": struct.name}))
+            events.append(kit.Event(turn, EventKind.CHANGED, notes[-1], {"army": a.name, "structure": struct.name}))
         elif can_heal_in(a, struct.kind, struct.colour):
             need = heal_turns(settings, a, struct.colour, a.name in state.heal_requests)
             if count >= need and a.units != SLOT_CAPACITY:
                 armies[a.name] = replace(a, units=SLOT_CAPACITY)
                 notes.append(f"{a.name} heals to full in {struct.name}")
-                events.append(Event(turn, EventKind.HEALED, notes[-1], {"army": a.name, "structure": struct.name}))
+                events.append(kit.Event(turn, EventKind.HEALED, notes[-1], {"army": a.name, "structure": struct.name}))
         owner = struct.owner()
         hostile = owner is not None and owner is not a.side
         if hostile and count >= settings.destroy_turns and struct.name not in destroyed:
@@ -71,8 +72,8 @@ def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -
             vp[a.side.value] += settings.destroy_vp
             worth = counted(settings.destroy_vp, "victory point")
             notes.append(f"{a.name} destroys {struct.name}: {a.side.display} +{worth}")
-            events.append(Event(turn, EventKind.DESTROYED, notes[-1], {"army": a.name, "structure": struct.name,
-                                                                       "side": a.side.value}))
+            events.append(kit.Event(turn, EventKind.DESTROYED, notes[-1], {"army": a.name, "structure": struct.name,
+                                                                           "side": a.side.value}))
     for name in [n for n, a in armies.items() if board.structure_at.get(a.at) and
                  board.structure_at[a.at].name in destroyed]:
         counters.pop(name, None)
@@ -91,25 +92,25 @@ def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -
     if won is not None:
         winner, ending = won
         text = "the round ends in a draw" if winner == "draw" else f"{Side(winner).display} wins the round"
-        events.append(Event(turn, EventKind.VICTORY, f"{text} ({ending})", {"winner": winner, "ending": ending}))
+        events.append(kit.Event(turn, EventKind.VICTORY, f"{text} ({ending})", {"winner": winner, "ending": ending}))
         return new.with_(phase=Phase.OVER, winner=winner, ending=ending,
                          notes=(*new.notes, f"{text} ({ending})")), events
     return new.with_(phase=Phase.ORDERS, turn=turn + 1), events
 
 
 def _score_domination(settings: CoalitionSettings, turn: int, dominates: Mapping[str, str], vp: dict[str, int],
-                      notes: list[str], events: list[Event]) -> None:
+                      notes: list[str], events: list[kit.Event]) -> None:
     """Each plane a side dominates earns it the plane's victory points (into ``vp``), with its note and event."""
     for plane, side in sorted(dominates.items()):
         gain = _domination_vp(settings, plane, Side(side))
         if gain:
             vp[side] += gain
             notes.append(f"{Side(side).display} dominates {plane}: +{counted(gain, 'victory point')}")
-            events.append(Event(turn, EventKind.DOMINATION, notes[-1], {"plane": plane, "side": side, "vp": gain}))
+            events.append(kit.Event(turn, EventKind.DOMINATION, notes[-1], {"plane": plane, "side": side, "vp": gain}))
 
 
 def _disband_mercenaries(board: Board, settings: CoalitionSettings, state: CoalitionState, armies: dict[str, Army],
-                         destroyed: list[str], notes: list[str], events: list[Event]) -> dict[str, int]:
+                         destroyed: list[str], notes: list[str], events: list[kit.Event]) -> dict[str, int]:
     """Mercenaries whose structure another side holds count a failed turn; past the limit they disband (taken out
     of ``armies``). The failed turns each remaining one has counted."""
     mercenary_turns: dict[str, int] = {}
@@ -124,7 +125,8 @@ def _disband_mercenaries(board: Board, settings: CoalitionSettings, state: Coali
         if failed >= settings.mercenary_turns:
             del armies[name]
             notes.append(f"Mercenary {name} failed to retake {struct.name} for {failed} turns and disbands")
-            events.append(Event(state.turn, EventKind.DISBANDED, notes[-1], {"army": name, "structure": struct.name}))
+            events.append(kit.Event(state.turn, EventKind.DISBANDED, notes[-1],
+                                    {"army": name, "structure": struct.name}))
         else:
             mercenary_turns[name] = failed
     return mercenary_turns

@@ -7,8 +7,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import (
     PLAYER_SIDES,
@@ -74,14 +73,14 @@ class MoveWork:
 
     board: Board
     settings: CoalitionSettings
-    dice: TurnDice
+    dice: kit.TurnDice
     armies: dict[str, Army]
     at: dict[str, str]  # where each army is now
     code: dict[str, ResultCode]
     note: dict[str, str]
     battles: dict[str, Battle]  # by place: the open ones and this turn's
     new_battles: list[str] = field(default_factory=list)  # places of this turn's battles, in creation order
-    events: list[Event] = field(default_factory=list)
+    events: list[kit.Event] = field(default_factory=list)
 
     def battle(self, kind: BattleType, place: str, armies: list[str], bumps: tuple[tuple[str, str], ...] = (),
                leading: int = 1) -> None:
@@ -107,8 +106,8 @@ def with_route(t: MoveWork, move: Move, turn: int) -> Move:
         texts = [route_text(t.board, r) for r in routes]
         picked = t.dice.pick(key, texts)
         chosen = routes[texts.index(picked)]
-        t.events.append(Event(turn, EventKind.ROUTE, f"{move.army}'s route drawn: {picked}",
-                              {"army": move.army, "key": key, "route": picked}))
+        t.events.append(kit.Event(turn, EventKind.ROUTE, f"{move.army}'s route drawn: {picked}",
+                                  {"army": move.army, "key": key, "route": picked}))
     return Move(move.army, move.side, move.word, move.start, move.end, chosen, move.target, move.units, move.bump)
 
 

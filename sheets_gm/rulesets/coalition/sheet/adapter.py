@@ -14,9 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import JUDGE, Outcome, Window
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import EventKind, Phase
 from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_results, battle_title, movement_results
@@ -33,10 +31,8 @@ from sheets_gm.rulesets.coalition.sheet.read import (
 from sheets_gm.rulesets.coalition.sheet.report import report_drawing
 from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState, rank_text
 from sheets_gm.rulesets.registry import sheet_spec
-from sheets_gm.sheets.adapter import BoardDrawing, Post, SeatInput, SheetAdapter
-from sheets_gm.sheets.layout import CellValue, Grid
-from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec
-from sheets_gm.sheets.tables import PlacedTable, TypedRow
+from sheets_gm.sheets.spec import SEAT_ROWS
+from sheets_gm.sheets.tables import PlacedTable
 
 _PHASE_WORDS = {Phase.ORDERS: "orders", Phase.RESULTS: "battle results"}
 
@@ -50,7 +46,7 @@ _NEWS_ORDER = {**{str(k): 0 for k in (EventKind.BATTLE, EventKind.RESULT, EventK
 
 
 @dataclass(frozen=True)
-class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
+class CoalitionSheet(kit.SheetAdapter[CoalitionState, CoalitionOrders]):
     """The Coalition's sheet: armies' orders rows per side, the judge's result rows, a tab per plane, the
     turn report."""
 
@@ -58,7 +54,7 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
     strategies_to: str = ""  # the setting: where the sides send battle strategies, for the announcements post
 
     @property
-    def spec(self) -> SheetSpec:
+    def spec(self) -> kit.SheetSpec:
         """The layout of ``templates/coalition/sheet.yaml``."""
         return sheet_spec("coalition")
 
@@ -68,7 +64,7 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
         return PlaneDrawer(self.plane_map, self.spec.colours.extra, self.spec.symbols, self.spec.tabs.board)
 
     # -- rows --------------------------------------------------------------------------------
-    def rows(self, state: CoalitionState, seat: str, table: InputTable) -> list[str]:
+    def rows(self, state: CoalitionState, seat: str, table: kit.InputTable) -> list[str]:
         """A side's armies (highest rank first), the battles announced, the armies in them, or the seat."""
         if table.rows == SEAT_ROWS:
             return [seat]
@@ -85,7 +81,7 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
             return [n for b in announced for n in b.armies if state.army(n) is not None]
         return []
 
-    def idle_row_reason(self, state: CoalitionState, seat: str, table: InputTable, subject: str) -> str:
+    def idle_row_reason(self, state: CoalitionState, seat: str, table: kit.InputTable, subject: str) -> str:
         """An army in an open battle (kept open as a siege, or waiting for its result) moves not: its orders row
         says so, and ``status`` does not chase it as having nothing typed."""
         if table.rows != "armies" or state.phase is not Phase.ORDERS:
@@ -102,8 +98,8 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
             return [post_line_name(seat, n) for n in range(1, placed.rows + 1)]
         return super().laid_out_rows(state, seat, placed)
 
-    def shown(self, state: CoalitionState, seat: str, table: InputTable, subject: str,
-              dice: TurnDice) -> Mapping[str, CellValue]:
+    def shown(self, state: CoalitionState, seat: str, table: kit.InputTable, subject: str,
+              dice: kit.TurnDice) -> Mapping[str, kit.CellValue]:
         """An army's square, rank and slots; a battle's announcement; an army's battle, slots, legend and
         creatures (what the judge weighs where she enters its losses)."""
         if table.rows == "armies":
@@ -127,7 +123,7 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
             return {"battle": f"{b.at} ({army.side.value}) · {slots_text(army)} · {makeup_text(army)}"}
         return {}
 
-    def stray_reason(self, state: CoalitionState, seat: str, table: InputTable, subject: str) -> str:
+    def stray_reason(self, state: CoalitionState, seat: str, table: kit.InputTable, subject: str) -> str:
         """Why a row names what its table has no row for: no battle to judge there, an army in no battle, no army
         of that name ('' for a row of the other side's army, which the sync names)."""
         announced = [b for b in state.battles if b.announced]
@@ -149,10 +145,10 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
         return next((b.at for b in state.battles if subject in b.armies), "")
 
     # -- reading -----------------------------------------------------------------------------
-    def read_orders(self, state: CoalitionState, window: Window, seat: str,
-                    rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[CoalitionOrders]:
+    def read_orders(self, state: CoalitionState, window: kit.Window, seat: str,
+                    rows: Mapping[str, Sequence[kit.TypedRow]]) -> kit.SeatInput[CoalitionOrders]:
         """A side's army rows as its orders, or the judge's rows as results; the Ready box."""
-        if seat == JUDGE:
+        if seat == kit.JUDGE:
             read = read_judge_rows(state, rows.get("results", ()), rows.get("losses", ()))
             orders = CoalitionOrders(results=read.results)
             ready = any(r.ticked("ready") for r in rows.get("judge", ()))
@@ -161,30 +157,30 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
             orders = CoalitionOrders(orders={seat: read.orders} if read.orders else {})
             ready = any(r.ticked("ready") for r in rows.get("side", ()))
         problems = {k: tuple(v) for k, v in read.problems.items()}
-        return SeatInput(orders, problems, ready=ready,
-                         read_as={k: tuple(v) for k, v in read.read_as.items()},
-                         notes={k: tuple(v) for k, v in read.notes.items()})
+        return kit.SeatInput(orders, problems, ready=ready,
+                             read_as={k: tuple(v) for k, v in read.read_as.items()},
+                             notes={k: tuple(v) for k, v in read.notes.items()})
 
-    def typed_cells(self, state: CoalitionState, window: Window, seat: str,
-                    orders: CoalitionOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
+    def typed_cells(self, state: CoalitionState, window: kit.Window, seat: str,
+                    orders: CoalitionOrders) -> Mapping[str, Mapping[str, Mapping[str, kit.CellValue]]]:
         """The cells a side or the judge would type for ``orders``."""
-        if seat == JUDGE:
+        if seat == kit.JUDGE:
             return judge_cells(orders.results)
         return {"armies": {army: army_cells(o) for army, o in orders.orders.get(seat, {}).items()}}
 
     # -- drawing -----------------------------------------------------------------------------
-    def drawings(self, state: CoalitionState) -> Sequence[BoardDrawing]:
+    def drawings(self, state: CoalitionState) -> Sequence[kit.BoardDrawing]:
         """A tab per plane, named after it (``sheet_board``), then the Turn report tab with the forum's posts
         (``sheet_report``; the layout's board tab)."""
         return self.drawings_before(state, "")
 
-    def drawings_before(self, state: CoalitionState, deadline: str) -> Sequence[BoardDrawing]:
+    def drawings_before(self, state: CoalitionState, deadline: str) -> Sequence[kit.BoardDrawing]:
         """``drawings``, the Battle Announcements post saying by when the strategies are due (``deadline``: the
         open results window's, as people read it)."""
         return (*self.drawer.drawings(state), report_drawing(state, self.plane_map, self.spec.colours.extra,
                                                              self.strategies_to, deadline))
 
-    def status(self, state: CoalitionState, window: Window | None, outcome: Outcome | None) -> str:
+    def status(self, state: CoalitionState, window: kit.Window | None, outcome: kit.Outcome | None) -> str:
         """The turn and window, the victory points, the open battles; or the result."""
         score = f"Coalition {state.vp.get('coalition', 0)} VP, Phyrexia {state.vp.get('phyrexia', 0)} VP"
         if outcome is not None:
@@ -194,16 +190,16 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
         who = "the judge enters the results" if state.phase is Phase.RESULTS else "both sides write orders"
         return f"Turn {state.turn} · {_PHASE_WORDS.get(state.phase, state.phase.value)}: {who}{battles} · {score}"
 
-    def panel(self, state: CoalitionState, seat: str) -> Grid:
+    def panel(self, state: CoalitionState, seat: str) -> kit.Grid:
         """A side's armies, or the battles to judge and the announcements (judge and GM)."""
         return panel(state, self.plane_map, seat, self.spec.tabs, self.strategies_to)
 
-    def news_first(self, events: Sequence[Event]) -> list[Event]:
+    def news_first(self, events: Sequence[kit.Event]) -> list[kit.Event]:
         """The battles, results, kills, sieges and structures first, each army's movement after them, the drawn
         routes and the dice last (the Log's order kept within each)."""
         return sorted(events, key=lambda e: _NEWS_ORDER.get(str(e.kind), 1))
 
-    def posts(self, before: CoalitionState, state: CoalitionState) -> Sequence[Post]:
+    def posts(self, before: CoalitionState, state: CoalitionState) -> Sequence[kit.Post]:
         """The forum's posts a resolution makes, all public (the forum is): after the orders deadline the
         Movement Results and the Battle Announcements (and the Battle Results when no battle waits for the
         judge), after the judge's results the Battle Results."""
@@ -212,5 +208,5 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
             texts += [movement_results(state), battle_announcements(state, self.plane_map, self.strategies_to)]
         if state.phase is not Phase.RESULTS:
             texts.append(battle_results(state))
-        return [Post(text.split("\n", 1)[0], text) for text in texts]  # each post's first line is its title
+        return [kit.Post(text.split("\n", 1)[0], text) for text in texts]  # each post's first line is its title
 

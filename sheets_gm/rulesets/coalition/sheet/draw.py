@@ -14,13 +14,12 @@ import math
 from collections.abc import Mapping
 
 from sheets_gm.engine.planes import Plane
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Side, StructureKind, Terrain
 from sheets_gm.rulesets.coalition.sheet.panels import creature_text, full_strength_label, slots_text
 from sheets_gm.rulesets.coalition.sheet.squares import SquareView, plane_rows
 from sheets_gm.rulesets.coalition.state import Army, CoalitionState, rank_text
-from sheets_gm.sheets.adapter import BoardDrawing
-from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
 from sheets_gm.sheets.row_fit import DRAWN_LINE_PIXELS, lines_needed
 
 LABEL_WIDTH = 110
@@ -133,13 +132,13 @@ class PlaneDrawer:
         self.symbols = symbols
         self.report_tab = report_tab  # named in the legend: where the forum posts are
 
-    def values(self, state: CoalitionState, plane: Plane) -> Grid:
+    def values(self, state: CoalitionState, plane: Plane) -> kit.Grid:
         """Every cell of ``plane``'s tab for ``state``: the name and column numbers, then a row per letter."""
         ranks = {a.name: a.rank for a in state.armies}
         wrap = " (wraps east–west)" if plane.wrap else ""
-        grid: Grid = [[f"{plane.name}{wrap}", *(str(c) for c in range(1, plane.width + 1))]]
+        grid: kit.Grid = [[f"{plane.name}{wrap}", *(str(c) for c in range(1, plane.width + 1))]]
         for letter, row in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", plane_rows(self.board, state, plane.name), strict=False):
-            line: list[CellValue] = [letter, *(square_text(v, self.symbols, ranks) for v in row)]
+            line: list[kit.CellValue] = [letter, *(square_text(v, self.symbols, ranks) for v in row)]
             grid.append(line)
         return grid
 
@@ -156,21 +155,21 @@ class PlaneDrawer:
                 out[(1 + square.row, 1 + square.col)] = square_note(place, self.board.terrain_of(place), armies)
         return out
 
-    def fills(self, plane: Plane) -> list[Fill]:
+    def fills(self, plane: Plane) -> list[kit.Fill]:
         """Terrain colours per square (runs of one terrain in a row share a fill) and the labels."""
         label = self.colours.get("label", "#EFEFEF")
-        out = [Fill(cells(0, 1, plane.width, 1), label, bold=True, wrap=True),
-               Fill(cells(0, 2, 0, 1 + plane.height), label, bold=True, wrap=True)]
+        out = [kit.Fill(kit.cells(0, 1, plane.width, 1), label, bold=True, wrap=True),
+               kit.Fill(kit.cells(0, 2, 0, 1 + plane.height), label, bold=True, wrap=True)]
         for r in range(plane.height):
             for first, last, terrain in _runs([self._terrain(plane.name, c, r) for c in range(plane.width)]):
-                out.append(Fill(cells(first + 1, 2 + r, last + 1, 2 + r), self.colours.get(terrain.value, "#FFFFFF"),
-                                wrap=True))
+                out.append(kit.Fill(kit.cells(first + 1, 2 + r, last + 1, 2 + r),
+                                    self.colours.get(terrain.value, "#FFFFFF"), wrap=True))
         return out
 
     def _terrain(self, plane: str, col: int, row: int) -> Terrain:
         return self.board.terrain_of(f"{plane} {col + 1}{chr(ord('A') + row)}")
 
-    def legend(self) -> Grid:
+    def legend(self) -> kit.Grid:
         """The signs, for the column right of the plane, in three cells of several lines each (their rows are a
         square's height), so that the legend ends above the plane's last row and a printed plane has no row
         the map does not use; the rest of the rows an earlier layout's longer legend took are blanked."""
@@ -189,39 +188,39 @@ class PlaneDrawer:
         ])
         where = (f"Terrain: the row under the map. The other planes have a tab each; the forum posts are in the "
                  f"{self.report_tab} tab.")
-        blank: Grid = [[""] for _ in range(OLD_LEGEND_LINES - 3)]
+        blank: kit.Grid = [[""] for _ in range(OLD_LEGEND_LINES - 3)]
         return [[signs], [structures], [where], *blank]
 
-    def key(self, plane: Plane) -> Grid:
+    def key(self, plane: Plane) -> kit.Grid:
         """The terrain key, under the map: each terrain's name in its colour (:meth:`key_fills`), as many to a
         row as the plane is wide."""
         names = [t.value for t in Terrain]
         per_row = max(1, plane.width)
         return [["Terrain" if i == 0 else "", *names[i:i + per_row]] for i in range(0, len(names), per_row)]
 
-    def key_fills(self, plane: Plane) -> list[Fill]:
+    def key_fills(self, plane: Plane) -> list[kit.Fill]:
         """The key's terrain names in their colours; the legend's three cells wrap (white)."""
         per_row = max(1, plane.width)
         first = 2 + plane.height  # the key's first row, 1-based, under the map's last
-        out = [Fill(cells(0, first, 0, first), self.colours.get("label", "#EFEFEF"), bold=True)]
+        out = [kit.Fill(kit.cells(0, first, 0, first), self.colours.get("label", "#EFEFEF"), bold=True)]
         for i, t in enumerate(Terrain):
             col, row = 1 + i % per_row, first + i // per_row
-            out.append(Fill(cells(col, row, col, row), self.colours.get(t.value, "#FFFFFF")))
+            out.append(kit.Fill(kit.cells(col, row, col, row), self.colours.get(t.value, "#FFFFFF")))
         col = plane.width + 2
-        return [*out, Fill(cells(col, 4, col, 6), "#FFFFFF", wrap=True)]
+        return [*out, kit.Fill(kit.cells(col, 4, col, 6), "#FFFFFF", wrap=True)]
 
-    def drawing(self, state: CoalitionState, plane: Plane) -> BoardDrawing:
+    def drawing(self, state: CoalitionState, plane: Plane) -> kit.BoardDrawing:
         """``plane``'s tab for ``state``, named after the plane."""
         widths = {0: LABEL_WIDTH} | {c: SQUARE_WIDTH for c in range(1, plane.width + 1)}
         heights = {0: NAME_HEIGHT} | {1 + r: SQUARE_HEIGHT for r in range(plane.height)}
         values = [*self.values(state, plane), *self.key(plane)]
-        return BoardDrawing(values, tuple(self.fills(plane) + self.key_fills(plane)), widths,
-                            heights, self.legend(), tab=plane.name,
-                            print_pages_wide=math.ceil(plane.width / SQUARES_PER_PAGE),
-                            print_title_rows=1, print_title_cols=1, legend_wraps=True, print_fewest=True,
-                            notes=self.notes(state, plane))
+        return kit.BoardDrawing(values, tuple(self.fills(plane) + self.key_fills(plane)), widths,
+                                heights, self.legend(), tab=plane.name,
+                                print_pages_wide=math.ceil(plane.width / SQUARES_PER_PAGE),
+                                print_title_rows=1, print_title_cols=1, legend_wraps=True, print_fewest=True,
+                                notes=self.notes(state, plane))
 
-    def drawings(self, state: CoalitionState) -> list[BoardDrawing]:
+    def drawings(self, state: CoalitionState) -> list[kit.BoardDrawing]:
         """Every plane's tab, in the map's order."""
         return [self.drawing(state, plane) for plane in self.board.planes.values()]
 

@@ -8,13 +8,12 @@ Announcements post to paste; the GM's adds the army changes waiting to apply.
 
 from __future__ import annotations
 
-from sheets_gm.engine.ruleset import GM, JUDGE
 from sheets_gm.engine.words import counted
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Side
 from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_title
 from sheets_gm.rulesets.coalition.state import Army, CoalitionState, Creature, rank_text
-from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import TabNames
 
 #: Rows a View tab's panel holds (the sync's ``VIEW_PANEL_ROWS``): a longer panel ends with a line saying so.
@@ -26,7 +25,7 @@ def slots_text(army: Army) -> str:
     return "/".join(map(str, army.units))
 
 
-def _cut(rows: Grid, rest: str) -> Grid:
+def _cut(rows: kit.Grid, rest: str) -> kit.Grid:
     """``rows`` cut to the panel's rows, the last one then saying how many more there are and where they are
     (``rest``: a tab that has them all)."""
     if len(rows) <= PANEL_ROWS:
@@ -71,13 +70,13 @@ def makeup_text(a: Army) -> str:
     return " · ".join(p for p in parts if p)
 
 
-def side_panel(state: CoalitionState, side: Side, orders_tab: str = "orders") -> Grid:
+def side_panel(state: CoalitionState, side: Side, orders_tab: str = "orders") -> kit.Grid:
     """A side's armies (square, rank, slots, colour bonus, turns counted in a structure, battle), then the score.
     The View tab's first column is the army, the third (its wide one) the rest. Past the panel's rows, the last
     says so: every army has its row in the side's ``orders_tab``."""
     fighting = {name: b.at for b in state.battles for name in b.armies}
-    rows: Grid = [[f"{side.display}'s armies, turn {state.turn}"],
-                  ["Army", "Rank", "Square · rank · units per slot 1/2/3/4 (total) · what it is doing"]]
+    rows: kit.Grid = [[f"{side.display}'s armies, turn {state.turn}"],
+                      ["Army", "Rank", "Square · rank · units per slot 1/2/3/4 (total) · what it is doing"]]
     for a in sorted((a for a in state.armies if a.side is side), key=lambda a: (-a.rank, a.name)):
         notes = []
         if a.name in fighting:
@@ -95,7 +94,7 @@ def side_panel(state: CoalitionState, side: Side, orders_tab: str = "orders") ->
 
 
 def judge_panel(state: CoalitionState, board: Board, *, gm: bool = False, judge_tab: str = "Judge",
-                report_tab: str = "Turn report", strategies_to: str = "") -> Grid:
+                report_tab: str = "Turn report", strategies_to: str = "") -> kit.Grid:
     """The battles to judge, each with its armies (side, rank, slots, colour bonus, and under each what it is made
     of: legend, creatures, colours), then the announcements post.
     When that is longer than the panel, every battle gets one row (its armies on it) and the post is left to the
@@ -104,39 +103,39 @@ def judge_panel(state: CoalitionState, board: Board, *, gm: bool = False, judge_
     armies = state.by_name()
     waiting = [b for b in state.battles if b.announced]
     later = [b for b in state.battles if not b.announced]
-    rows: Grid = [[f"Battles to judge, turn {state.turn}" if waiting else "No battle to judge now"]]
+    rows: kit.Grid = [[f"Battles to judge, turn {state.turn}" if waiting else "No battle to judge now"]]
     if waiting:
         rows.append(["Square", "Side", "The battle, then each army: square, rank, units per slot 1/2/3/4 (total)"])
-    detailed: Grid = []
+    detailed: kit.Grid = []
     for b in waiting:
         detailed.append([b.at, "", f"{battle_title(b)} · {board.terrain_of(b.at).value} · {b.weather}"])
         for a in (armies.get(n) for n in b.armies):
             if a is not None:
                 detailed += [["", a.side.value, f"{a.name}: {_army_text(a)}"], ["", "", f"   {makeup_text(a)}"]]
-    tail: Grid = []
+    tail: kit.Grid = []
     if later:
         tail.append(["Next turn", "", "Announced at the next deadline (made by a bump): "
                                       + ", ".join(f"{battle_title(b)}, {b.at}" for b in later)])
-    post: Grid = [[line] for line in battle_announcements(state, board, strategies_to).split("\n")]
-    changes: Grid = []
+    post: kit.Grid = [[line] for line in battle_announcements(state, board, strategies_to).split("\n")]
+    changes: kit.Grid = []
     if gm and state.changes:
         changes.append([])
         changes.append(["Army changes waiting (applied once the army has counted its turns where it heals):"])
         changes += [[name, "", "; ".join(f"{c.count} {c.name}" for c in creatures)]
                     for name, creatures in sorted(state.changes.items())]
-    whole: Grid = [*rows, *detailed, *tail, [], ["To paste on the forum:"], *post, *changes]
+    whole: kit.Grid = [*rows, *detailed, *tail, [], ["To paste on the forum:"], *post, *changes]
     if len(whole) <= PANEL_ROWS:
         return whole
     # A row per battle, each army in a cell of its own right of it with its legend and creatures, so that as
     # many battles as the rows hold show whole; the post is in the report tab.
-    compact: Grid = [[b.at, "", f"{battle_title(b)} · {board.terrain_of(b.at).value} · {b.weather}",
-                      *(f"{a.name} ({a.side.value}): {_army_text(a)} · {makeup_text(a)}"
-                        for a in (armies.get(n) for n in b.armies) if a is not None)]
-                     for b in waiting]
-    header: Grid = [rows[0], ["Square", "Side", "The battle", "Each army: square, rank, units per slot (total), "
+    compact: kit.Grid = [[b.at, "", f"{battle_title(b)} · {board.terrain_of(b.at).value} · {b.weather}",
+                          *(f"{a.name} ({a.side.value}): {_army_text(a)} · {makeup_text(a)}"
+                            for a in (armies.get(n) for n in b.armies) if a is not None)]
+                         for b in waiting]
+    header: kit.Grid = [rows[0], ["Square", "Side", "The battle", "Each army: square, rank, units per slot (total), "
                                                                 "legend, creatures"]]
-    note: Grid = [[f"The Battle Announcements post to paste is in the {report_tab} tab."]]
-    fitted: Grid = [*header, *compact, *tail, *note, *changes]
+    note: kit.Grid = [[f"The Battle Announcements post to paste is in the {report_tab} tab."]]
+    fitted: kit.Grid = [*header, *compact, *tail, *note, *changes]
     if len(fitted) <= PANEL_ROWS:
         return fitted
     room = PANEL_ROWS - len(header) - 1
@@ -147,12 +146,12 @@ def judge_panel(state: CoalitionState, board: Board, *, gm: bool = False, judge_
 
 
 def panel(state: CoalitionState, board: Board, seat: str, tabs: TabNames | None = None,
-          strategies_to: str = "") -> Grid:
+          strategies_to: str = "") -> kit.Grid:
     """The View tab of ``seat``: a side's armies, or the judge's (and the GM's) battles; ``tabs`` names the tabs a
     panel too long for its rows sends the reader to."""
     names = tabs or TabNames(board="Turn report")
-    if seat in (JUDGE, GM):
-        return judge_panel(state, board, gm=seat == GM, judge_tab=names.judge, report_tab=names.board,
+    if seat in (kit.JUDGE, kit.GM):
+        return judge_panel(state, board, gm=seat == kit.GM, judge_tab=names.judge, report_tab=names.board,
                            strategies_to=strategies_to)
     try:
         side = Side(seat)

@@ -18,20 +18,20 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from sheets_gm.engine.vocab import choices
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import KillOutcome, OrderWord, Side
 from sheets_gm.rulesets.coalition.orders import FORUM_FORM
 from sheets_gm.rulesets.coalition.sheet.post_line import Kind, army_line, classify, nearest_names
 from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionState
-from sheets_gm.sheets.layout import CellValue
-from sheets_gm.sheets.tables import CellError, TypedRow, text_of, whole_number
+from sheets_gm.sheets.tables import text_of
 
 SLOT_KEYS = ("slot1", "slot2", "slot3", "slot4")
 ORDER_KEYS = ("route", "to", "order", "target", "units", "bump")
 #: The order columns as their headers name them, for a message asking to clear some.
 COLUMN_NAMES = {"route": "Route", "to": "End square", "order": "Order", "target": "Target army",
                 "units": "Transfer units", "bump": "Joint engage bump"}
-Cells = dict[str, dict[str, CellValue]]
+Cells = dict[str, dict[str, kit.CellValue]]
 #: The rulebook's request for the square a joint attacker leaves to (6.1.4): "Joint engage bump: Army > Square".
 _BUMP_LINE = re.compile(r"joint\s+engage\s+bump\s*:\s*(.+?)\s*>\s*(\S+)\s*$", re.IGNORECASE)
 
@@ -39,7 +39,7 @@ _BUMP_LINE = re.compile(r"joint\s+engage\s+bump\s*:\s*(.+?)\s*>\s*(\S+)\s*$", re
 def _slots(text: str, column: str) -> tuple[int, ...]:
     parts = [p.strip() for p in text.strip("() ").split("/")]
     if len(parts) != 4 or not all(p.isdecimal() for p in parts):
-        raise CellError(f"{column} {text!r}: four whole numbers, slot 1 to slot 4, like 100/0/0/0")
+        raise kit.CellError(f"{column} {text!r}: four whole numbers, slot 1 to slot 4, like 100/0/0/0")
     return tuple(int(p) for p in parts)
 
 
@@ -59,8 +59,8 @@ def _route(board: Board, at: str, text: str) -> tuple[str, tuple[str, ...]]:
     is where the army stands is its start."""
     squares = [s.strip() for s in text.replace(",", ">").split(">")]
     if any(not s for s in squares):
-        raise CellError(f"Route {text!r} has an empty step: write the squares on the way separated by >, "
-                        "like 3B > 3C (the end square goes in End square)")
+        raise kit.CellError(f"Route {text!r} has an empty step: write the squares on the way separated by >, "
+                            "like 3B > 3C (the end square goes in End square)")
     try:
         if at and board.parse(squares[0], at.split(" ")[0]) == at:
             return squares[0], tuple(squares[1:])
@@ -77,7 +77,7 @@ def _same(board: Board, at: str, a: str, b: str) -> bool:
         return False
 
 
-def read_army_row(board: Board, state: CoalitionState, row: TypedRow) -> ArmyOrder | None:
+def read_army_row(board: Board, state: CoalitionState, row: kit.TypedRow) -> ArmyOrder | None:
     """One army's order from its row (None for an empty row); CellError naming the column it cannot read."""
     texts = {k: row.text(k) for k in (*ORDER_KEYS, "line")}
     if not any(texts.values()):
@@ -86,12 +86,12 @@ def read_army_row(board: Board, state: CoalitionState, row: TypedRow) -> ArmyOrd
         filled = [k for k in ORDER_KEYS if texts[k]]
         if filled:
             columns = ", ".join(COLUMN_NAMES[k] for k in filled)
-            raise CellError("the forum line and the order columns are both filled: write the order once, in "
-                            f"the columns or as the forum line (clear {columns}, or the forum line)")
+            raise kit.CellError("the forum line and the order columns are both filled: write the order once, in "
+                                f"the columns or as the forum line (clear {columns}, or the forum line)")
         return ArmyOrder(line=texts["line"])
     word = texts["order"].lower()
     if word and word not in {w.value for w in OrderWord}:
-        raise CellError(f"Order {texts['order']!r} is not an order: write one of {choices(OrderWord)}")
+        raise kit.CellError(f"Order {texts['order']!r} is not an order: write one of {choices(OrderWord)}")
     army = state.army(row.subject)
     start, via = _route(board, army.at if army else "", texts["route"]) if texts["route"] else ("", ())
     to = texts["to"]
@@ -102,21 +102,21 @@ def read_army_row(board: Board, state: CoalitionState, row: TypedRow) -> ArmyOrd
     units: tuple[int, ...] = ()
     if texts["units"]:
         if word != OrderWord.TRANSFER.value:
-            raise CellError(f"Transfer units {texts['units']!r} are for a transfer: choose the order transfer, or "
-                            "clear the cell")
+            raise kit.CellError(f"Transfer units {texts['units']!r} are for a transfer: choose the order transfer, or "
+                                "clear the cell")
         units = _slots(texts["units"], "Transfer units")
     return ArmyOrder(start=start, via=via, to=to, word=word, target=texts["target"], units=units,
                      bump=texts["bump"])
 
 
-def army_cells(order: ArmyOrder) -> dict[str, CellValue]:
+def army_cells(order: ArmyOrder) -> dict[str, kit.CellValue]:
     """The cells a player would type for ``order`` (``read_army_row`` reads them back as the same order)."""
     if order.line:
         return {"line": order.line}
     route = " > ".join([*([order.start] if order.start else []), *order.via])
-    values: dict[str, CellValue] = {"route": route, "to": order.to, "order": order.word, "target": order.target,
-                                    "units": "/".join(map(str, order.units)) if order.units else "",
-                                    "bump": order.bump}
+    values: dict[str, kit.CellValue] = {"route": route, "to": order.to, "order": order.word, "target": order.target,
+                                        "units": "/".join(map(str, order.units)) if order.units else "",
+                                        "bump": order.bump}
     return {k: v for k, v in values.items() if v}
 
 
@@ -144,8 +144,8 @@ def _row_wins(army: str, pasted_in: str) -> tuple[str, str]:
             f"the pasted post's line for {army} ({pasted_in}) is not read: this row's order wins over the post")
 
 
-def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow],
-                   post: Sequence[TypedRow] = (), side: str = "") -> ReadRows:
+def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[kit.TypedRow],
+                   post: Sequence[kit.TypedRow] = (), side: str = "") -> ReadRows:
     """A side's army rows as orders by army. A whole forum post pasted in one row's forum line cell (several
     lines), or in the Forum tab (``post``: a line per row, or the whole post in one of its cells), gives each army
     it names its line, as if typed in that army's row; in the Forum tab a line without an army name before a colon
@@ -170,7 +170,7 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
     for row in rows:
         try:
             order = read_army_row(board, state, row)
-        except CellError as exc:
+        except kit.CellError as exc:
             out.problems.setdefault(row.subject, []).append(f"{exc}; {row.subject} holds until it is mended")
             continue
         if order is not None and "\n" in order.line.strip():
@@ -380,27 +380,27 @@ def _near_dash(state: CoalitionState, line: str) -> bool:
     return dash is not None and bool(nearest_names([a.name for a in state.armies], line[:dash.start()].strip()))
 
 
-def _choice(row: TypedRow, key: str, column: str, values: Sequence[str]) -> str:
+def _choice(row: kit.TypedRow, key: str, column: str, values: Sequence[str]) -> str:
     text = row.text(key).lower()
     if text and text not in values:
-        raise CellError(f"{column} {row.text(key)!r} is not one of {', '.join(values)}")
+        raise kit.CellError(f"{column} {row.text(key)!r} is not one of {', '.join(values)}")
     return text
 
 
-def _result_row(row: TypedRow) -> BattleResult | None:
+def _result_row(row: kit.TypedRow) -> BattleResult | None:
     """A battle's row as a result without losses (None for an empty row)."""
     if not row.typed and not any(text_of(row.values.get(k)) for k in ("vp", "kill_bonus", "escape_bonus")):
         return None
-    vp = whole_number(row.values.get("vp"), "VP", "leave it empty for the setting, or write 0 or more")
+    vp = kit.whole_number(row.values.get("vp"), "VP", "leave it empty for the setting, or write 0 or more")
     kill = _choice(row, "kill", "Kill", [k.value for k in KillOutcome])
-    bonus = whole_number(row.values.get("kill_bonus"), "Kill bonus", "a whole number added to the d100") or 0
-    escape = whole_number(row.values.get("escape_bonus"), "Escape bonus", "a whole number added to the d100") or 0
+    bonus = kit.whole_number(row.values.get("kill_bonus"), "Kill bonus", "a whole number added to the d100") or 0
+    escape = kit.whole_number(row.values.get("escape_bonus"), "Escape bonus", "a whole number added to the d100") or 0
     stratless = _choice(row, "stratless", "Stratless side", [s.value for s in Side])
     return BattleResult(winner=row.text("winner"), vp=vp, siege=row.ticked("siege"), kill=kill, kill_bonus=bonus,
                         escape_bonus=escape, stratless=stratless, stand_in=row.ticked("stand_in"))
 
 
-def _loss_row(row: TypedRow) -> tuple[int, ...] | None:
+def _loss_row(row: kit.TypedRow) -> tuple[int, ...] | None:
     """An army's losses per slot (None when no slot is filled; an empty slot is 0). The four slots written in the
     first cell as the forum writes them, ``1000/0/200/0``, are read too."""
     cells = [row.values.get(k) for k in SLOT_KEYS]
@@ -409,14 +409,14 @@ def _loss_row(row: TypedRow) -> tuple[int, ...] | None:
     first = text_of(cells[0])
     if "/" in first:
         if any(text_of(c) for c in cells[1:]):
-            raise CellError(f"Lost in slot 1 {first!r} holds every slot while the other slot cells are filled too: "
-                            "write the four slots in Lost in slot 1 as 1000/0/200/0, or one number per slot cell")
+            raise kit.CellError(f"Lost in slot 1 {first!r} holds every slot while the other slot cells are filled too: "
+                                "write the four slots in Lost in slot 1 as 1000/0/200/0, or one number per slot cell")
         return _slots(first.replace(",", ""), "Lost in slot 1")
     accepted = "write the units lost in that slot, 0 or more (empty is 0)"
-    return tuple(whole_number(c, f"Lost in slot {i}", accepted) or 0 for i, c in enumerate(cells, start=1))
+    return tuple(kit.whole_number(c, f"Lost in slot {i}", accepted) or 0 for i, c in enumerate(cells, start=1))
 
 
-def read_judge_rows(state: CoalitionState, results: Sequence[TypedRow], losses: Sequence[TypedRow]) -> ReadRows:
+def read_judge_rows(state: CoalitionState, results: Sequence[kit.TypedRow], losses: Sequence[kit.TypedRow]) -> ReadRows:
     """The judge's rows as results by battle square: a battle row's result with the losses of its armies' rows
     (losses alone make a result too, which the engine refuses until it names a winner or a siege)."""
     out = ReadRows()
@@ -425,7 +425,7 @@ def read_judge_rows(state: CoalitionState, results: Sequence[TypedRow], losses: 
     for row in results:
         try:
             result = _result_row(row)
-        except CellError as exc:
+        except kit.CellError as exc:
             out.problems.setdefault(row.subject, []).append(f"{exc}; this battle's result is not read until then")
             continue
         if result is not None:
@@ -434,7 +434,7 @@ def read_judge_rows(state: CoalitionState, results: Sequence[TypedRow], losses: 
         where = battle_of.get(row.subject)
         try:
             lost = _loss_row(row)
-        except CellError as exc:
+        except kit.CellError as exc:
             out.problems.setdefault(row.subject, []).append(str(exc))
             if where:
                 out.problems.setdefault(where, []).append(f"{row.subject}'s losses cannot be read yet (see its row)")
@@ -456,10 +456,11 @@ def judge_cells(results: Mapping[str, BattleResult]) -> dict[str, Cells]:
     battles: Cells = {}
     losses: Cells = {}
     for where, r in results.items():
-        values: dict[str, CellValue] = {"winner": r.winner, "siege": r.siege or "", "vp": "" if r.vp is None else r.vp,
-                                        "kill": r.kill, "kill_bonus": r.kill_bonus or "",
-                                        "escape_bonus": r.escape_bonus or "", "stratless": r.stratless,
-                                        "stand_in": r.stand_in or ""}
+        values: dict[str, kit.CellValue] = {"winner": r.winner, "siege": r.siege or "",
+                                            "vp": "" if r.vp is None else r.vp,
+                                            "kill": r.kill, "kill_bonus": r.kill_bonus or "",
+                                            "escape_bonus": r.escape_bonus or "", "stratless": r.stratless,
+                                            "stand_in": r.stand_in or ""}
         battles[where] = {k: v for k, v in values.items() if v != ""}
         for army, lost in r.losses.items():
             losses.setdefault(army, {}).update(dict(zip(SLOT_KEYS, lost, strict=True)))

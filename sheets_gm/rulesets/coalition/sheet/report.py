@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Phase
 from sheets_gm.rulesets.coalition.forum import announcement_parts, movement_parts, results_parts
 from sheets_gm.rulesets.coalition.state import CoalitionState
-from sheets_gm.sheets.adapter import BoardDrawing
-from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
 
 #: Lines a post may take at least (its column's rows under the heading): a small map's tab.
 REPORT_ROWS = 250
@@ -69,27 +68,27 @@ def _heading(name: str, parts: Parts) -> str:
 
 
 def report_drawing(state: CoalitionState, board: Board, colours: Mapping[str, str],
-                   strategies_to: str = "", deadline: str = "") -> BoardDrawing:
+                   strategies_to: str = "", deadline: str = "") -> kit.BoardDrawing:
     """The Turn report tab for ``state``: a heading row, then each post's parts a line per row in its column."""
     room = report_rows(board)
     posts = report_posts(state, board, strategies_to, deadline)
     columns = [stacked(parts, room) for parts in posts]
-    grid: Grid = [[_heading(name, parts) for name, parts in zip(POSTS, posts, strict=True)]]
+    grid: kit.Grid = [[_heading(name, parts) for name, parts in zip(POSTS, posts, strict=True)]]
     for i in range(room):
-        row: list[CellValue] = [col[i] if i < len(col) else "" for col in columns]
+        row: list[kit.CellValue] = [col[i] if i < len(col) else "" for col in columns]
         grid.append(row)
     heading = colours.get("posts", "#FFF2CC")
     # Only the heading row is formatted: a row with nothing in it is no part of the printed page.
-    fills = (Fill(cells(0, 1, len(POSTS) - 1, 1), heading, bold=True, wrap=True),)
-    legend: Grid = [["The forum posts of the turn"],
-                    ["A column per post, a line per row: select a post's lines from its title down, copy, "
-                     "paste them on the forum. A long post is in numbered parts, each a post of its own."],
-                    ["After the orders deadline: Movement Results (each army's order and result code) and "
-                     "Battle Announcements; once the judge's results are in, Battle Results (winners, losses, "
-                     "kills, bumps, structures, victory points)."],
-                    ["The map: a tab per plane. Every event of every turn: the Log tab."]]
+    fills = (kit.Fill(kit.cells(0, 1, len(POSTS) - 1, 1), heading, bold=True, wrap=True),)
+    legend: kit.Grid = [["The forum posts of the turn"],
+                        ["A column per post, a line per row: select a post's lines from its title down, copy, "
+                         "paste them on the forum. A long post is in numbered parts, each a post of its own."],
+                        ["After the orders deadline: Movement Results (each army's order and result code) and "
+                         "Battle Announcements; once the judge's results are in, Battle Results (winners, losses, "
+                         "kills, bumps, structures, victory points)."],
+                        ["The map: a tab per plane. Every event of every turn: the Log tab."]]
     # printed at its own size, a post a page across (fit to pages wide, its first post was repeated on each page as
     # if it named the rows, and the three shrunk to 7 pt over three pages); each post's title over its column on
     # every printed page
-    return BoardDrawing(grid, fills, {i: POST_WIDTH for i in range(len(POSTS))}, {0: 40}, legend,
-                        print_pages_wide=0, print_title_rows=1)
+    return kit.BoardDrawing(grid, fills, {i: POST_WIDTH for i in range(len(POSTS))}, {0: 40}, legend,
+                            print_pages_wide=0, print_title_rows=1)
