@@ -39,10 +39,10 @@ from sheets_gm.engine.ruleset import (
 )
 from sheets_gm.engine.settings import setting
 from sheets_gm.rulesets.game import Game, GameCommand, GameCommandError, GmPart, SharedTests, Simulation
+from sheets_gm.rulesets.game_sheet import GameSheet
 from sheets_gm.rulesets.parts.fields import Fields
 from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
-from sheets_gm.rulesets.sheet import GameSheet
 from sheets_gm.sheets.adapter import BoardDrawing, Post, SeatInput, SheetAdapter
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
 from sheets_gm.sheets.spec import InputTable, SheetSpec
