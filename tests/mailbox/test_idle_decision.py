@@ -35,7 +35,7 @@ def _read_all(config_path: Path) -> None:
     ledger = MailLedger.for_match(config)
     for mail in new_mail(config.mailbox, ledger):
         ledger.begin(mail)
-        ledger.finish(mail, filed_as="movement", window="turn 1", outcome="read")
+        ledger.finish(mail)
 
 
 def test_an_idle_poll_asks_one_status_and_polls_when_mail_came(dovecot: Dovecot, tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from sheets_gm.mailbox.errors import MailboxError
 from sheets_gm.mailbox.ledger import MailLedger
-from sheets_gm.mailbox.reader import GONE, mark_handled, new_mail
+from sheets_gm.mailbox.reader import mark_handled, new_mail
 from sheets_gm.match.mailbox_settings import MailboxSecurity
 from tests.fakes.dovecot import Dovecot
 from tests.mailbox.mails import plain, settings_of
@@ -23,7 +23,7 @@ from tests.mailbox.mails import plain, settings_of
 def _file_all(ledger: MailLedger, mails: list) -> None:  # type: ignore[type-arg]
     for mail in mails:
         ledger.begin(mail)
-        ledger.finish(mail, filed_as="movement", window="turn 1", outcome="read")
+        ledger.finish(mail)
 
 
 def test_an_idle_poll_is_one_status_and_nothing_else(dovecot: Dovecot, tmp_path: Path) -> None:
@@ -70,7 +70,7 @@ def test_begun_mail_is_handed_back_and_finished_mail_never(dovecot: Dovecot, tmp
     first = new_mail(settings, MailLedger(path))
     ledger = MailLedger(path)
     ledger.begin(first[0])
-    ledger.finish(first[0], filed_as="movement", window="turn 1", outcome="read")
+    ledger.finish(first[0])
     ledger.begin(first[1])  # cut here: begun, never finished
     again = new_mail(settings, MailLedger(path))
     assert [m.subject for m in again] == ["mail 1", "mail 2"]
@@ -111,7 +111,7 @@ def test_begun_mail_gone_from_the_mailbox_is_finished_as_gone(dovecot: Dovecot, 
     assert not delivered.exists()
     assert new_mail(settings, ledger) == []
     record = ledger.records()[0]
-    assert record.finished and record.outcome == GONE
+    assert record.finished and record.gone
     assert new_mail(settings, ledger) == []
 
 

@@ -149,7 +149,7 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
                 lines = dict(filing.lines) if filing is not None and not entry.unread else {}
                 entry.placed = {seat: {"lines_text": list(ls)} for seat, ls in lines.items()}
             typed[key] = {seat: tuple(p.get("lines_text", ())) for seat, p in entry.placed.items()}
-            if entry.window == window_key and not entry.answered:
+            if entry.window == window_key:
                 head = heading(part.heading_mark, mail.sender, mail.received, mail.subject, key)
                 todo += [ToType(key, seat, head, ls) for seat, ls in typed[key].items() if ls]
         record.save()  # before the cells: a poll cut after the write finds the mail's heading and writes it again
@@ -167,8 +167,8 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
 
 def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime], *,
                  client: gspread.Client | None = None) -> int:
-    """Queue each filed mail's receipt, quoting the answers the poll wrote beside its lines; returns how many."""
-    record = MailRecord.of(config.path)
+    """Queue each filed mail's receipt, quoting the answers the poll wrote beside its lines (once: the outbox queues
+    a letter's key once, a mail filed again after a cut poll is not answered twice); returns how many."""
     sheets = open_match_sheets(config, client=client)
     where = {f"{key}/{seat}": place for key, entry in filed.entries.items() for seat, place in entry.placed.items()
              if place.get("feedback")}
@@ -176,16 +176,11 @@ def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime
     now = clock()
     letters = []
     for key, entry in filed.entries.items():
-        kept = record.entries.get(key, entry)
-        if not kept.answer or kept.answered:
-            continue
-        mine = {seat: said.get(f"{key}/{seat}", []) for seat in filed.typed[key]}
-        body = receipt_body(kept, mine, filed.typed[key], filed.mails[key].problems)
-        letters.append(receipt_letter(match_id(filed.record), kept, body, now))
-        kept.answered = True
-    Outbox.of(config.path).add(letters)
-    record.save()
-    return len(letters)
+        if entry.answer:
+            mine = {seat: said.get(f"{key}/{seat}", []) for seat in filed.typed[key]}
+            body = receipt_body(entry, mine, filed.typed[key], filed.mails[key].problems)
+            letters.append(receipt_letter(match_id(filed.record), entry, body, now))
+    return len(Outbox.of(config.path).add(letters))
 
 
 def strategies_of(config: MatchConfig) -> list[dict[str, Any]]:
