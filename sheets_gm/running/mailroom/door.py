@@ -26,9 +26,9 @@ from sheets_gm.rulesets.registry import get_game, get_ruleset
 from sheets_gm.running.connect import open_match_sheets, sharing_sheets
 from sheets_gm.running.idle_poll import mailbox_asked
 from sheets_gm.running.mailroom.deadline import close_sealed, deadline_may_be_due
+from sheets_gm.running.mailroom.judge_view import draw_for_judge
 from sheets_gm.running.mailroom.receipts import receipt_body, receipt_letter
 from sheets_gm.running.mailroom.record import MailEntry, MailRecord, mail_key
-from sheets_gm.running.mailroom.sealed_tab import draw_sealed
 from sheets_gm.running.mailroom.typing import ToType, answers, heading, type_mail
 from sheets_gm.running.run import gm_change
 from sheets_gm.sheets.backend import SheetError
@@ -158,8 +158,8 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
             key, seat = slot.rsplit("/", 1)
             record.entries[key].placed[seat].update(place)
         if any(record.entries[mail_key(m)].sealed for m in mails):
-            record.drawn = draw_sealed(sheets, found.state, part, [s for _e, s in record.sealed(window_key)],
-                                       config.title or "sheets-gm", deadline, now, record.drawn)
+            record.drawn = draw_for_judge(sheets, cls, found, part, [s for _e, s in record.sealed(window_key)],
+                                          config.title or "sheets-gm", deadline, now, record.drawn)
         record.save()
     return Filed(found, {mail_key(m): record.entries[mail_key(m)] for m in mails}, {mail_key(m): m for m in mails},
                  typed)

@@ -154,9 +154,12 @@ def test_a_strategy_mail_is_kept_for_the_judge_only(tmp_path: Path) -> None:
                                                  ("counts", "Charge!")]
     assert [r[5] for r in tab if r[1] == "phyrexia"] == [
         "none yet (stratless at the battle deadline if none comes)"]
-    assert mail_status_lines(config, sheets)[1:] == [
-        "Strategies: Dominaria 4C (Rabid Cat attacks Various Puppies): strategies coalition 3, phyrexia 0; none "
-        "from phyrexia."]
+    summary = ("Dominaria 4C (Rabid Cat attacks Various Puppies): strategies coalition 3, phyrexia 0; none from "
+               "phyrexia (stratless so far).")
+    assert mail_status_lines(config, sheets)[1:] == [f"Strategies: {summary}"]
+    view = [row[0] for row in book["View judge"].iter_rows(values_only=True)]
+    at = view.index("Strategies received by mail (each in the Strategies tab; no seat sees them)")
+    assert view[at + 1] == summary and view[at + 3] == "Battles to judge, turn 1"  # the game's panel under it
 
 
 def test_undo_brings_a_mailed_window_back_with_its_mail_and(tmp_path: Path) -> None:
