@@ -12,14 +12,18 @@ from datetime import datetime
 from typing import Any
 
 from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.engine.words import counted
+from sheets_gm.match.config import MatchConfig
 from sheets_gm.rulesets.parts.mail import MailPart, Sealed
-from sheets_gm.rulesets.registry import AnyRuleset
+from sheets_gm.rulesets.registry import AnyRuleset, get_game, get_ruleset
+from sheets_gm.running.mailroom.record import MailRecord
 from sheets_gm.running.mailroom.sealed_tab import draw_sealed
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import Grid
+from sheets_gm.sync.deadline import deadline_moment
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.read import adapter_of
+from sheets_gm.sync.read import adapter_of, read_record
 from sheets_gm.sync.sheets import MatchSheets, seat_backend
 from sheets_gm.sync.writes import view_panel, with_config_named
 
@@ -58,3 +62,22 @@ def draw_for_judge(sheets: MatchSheets, cls: type[AnyRuleset], found: MatchRecor
     drawn = draw_sealed(sheets, found.state, part, sealed, title, deadline, now, drawn_before)
     draw_judge_view(sheets, cls, found, part, sealed)
     return drawn
+
+
+def lay_out_for_judge(config: MatchConfig, sheets: MatchSheets, now: datetime) -> str:
+    """``repair``'s part: the judge's tab of strategies laid out (after the judge's own tabs: a repair lays those out
+    first) and drawn from the record with the View, for a match whose game reads mail and which has ``[mailbox]``;
+    what was done in words ('' when nothing)."""
+    part = get_game(config.ruleset).mail
+    if part is None or config.mailbox is None:
+        return ""
+    record = MailRecord.of(config.path)
+    cls = get_ruleset(config.ruleset)
+    found = read_record(sheets, cls)
+    window = found.ruleset.window(found.state)
+    sealed = [s for _e, s in record.sealed(window.key if window is not None else "")]
+    record.drawn = draw_for_judge(sheets, cls, found, part, sealed, config.title or "sheets-gm",
+                                  deadline_moment(found.deadline), now, record.drawn)
+    record.save()
+    return (f"the judge's {part.sealed_tab().tab} tab is laid out after the judge's own tabs, with "
+            f"{counted(len(sealed), 'strategy', 'strategies')} of the open window")

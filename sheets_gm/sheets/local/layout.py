@@ -121,6 +121,9 @@ def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
         fixed = {row + 1 for row in tab.row_heights}
         record_fixed_rows(wb, tab.name, fixed)
         fit_rows(ws, range(1, min(tab.rows, ws.max_row) + 1), fixed)
+    if lists and layout.partial:
+        raise SheetError(f"the tabs {', '.join(names)} are laid out alone and cannot add dropdown lists to the "
+                         "workbook's helper tab; lay the whole workbook out (repair)")
     if lists:
         helper = wb.create_sheet(LISTS_TAB)
         for col, values in enumerate(lists, start=1):
@@ -191,6 +194,8 @@ def _arrange_tabs(wb: Any, layout: WorkbookLayout) -> None:
                 raise SheetError(f"{tab.name!r} cannot be a tab name in an .xlsx workbook: {e}") from e
         elif ws.title != tab.name:
             ws.title = tab.name
+    if layout.partial:
+        return  # the other tabs, and each tab's place, are left as they are
     old_lists = worksheet_named(wb, LISTS_TAB)
     if old_lists is not None:
         wb.remove(old_lists)
