@@ -75,9 +75,12 @@ def test_a_mailbox_down_is_said_once_and_tried_again(dovecot: Dovecot, tmp_path:
     up = _config(tmp_path / "up", dovecot, user_up)
     woken = _Woken()
     tries: list[int] = []
+    fifth = threading.Event()
 
     def wait(failures: int) -> float:
         tries.append(failures)
+        if failures >= 5:
+            fifth.set()
         return 0.01
 
     watch = MailWatch(woken, glance=0.2, wait=wait)
@@ -86,12 +89,14 @@ def test_a_mailbox_down_is_said_once_and_tried_again(dovecot: Dovecot, tmp_path:
         watch.follow(up.path, up)
         said: list[str] = []
         news: set[Path] = set()
-        while len(tries) < 5 or up.path not in news:
+        assert fifth.wait(WAIT)  # five tries of the mailbox down, each after the backoff's wait
+        while up.path not in news or not said:
             assert woken.event.wait(WAIT)
             woken.event.clear()
             got, lines = watch.take()
             news |= got
             said += lines
+        said += watch.take()[1]
         assert len([line for line in said if "cannot be watched" in line]) == 1, said
         assert "cannot be reached" in said[0] and "tried again with a growing wait" in said[0]
         assert tries[:5] == [1, 2, 3, 4, 5]  # the notices' backoff is asked with each failure's count
