@@ -85,11 +85,12 @@ def run_serve(args: argparse.Namespace) -> int:
 def _pages_served(address: str, folders: list[Path]) -> Iterator[None]:
     """The pages of every match under ``folders`` served at ``address`` while the host runs (``web.server``)."""
     from sheets_gm.host.discovery import find_configs
-    from sheets_gm.running.page import hosted_pages
+    from sheets_gm.running.page import PageNames, hosted_pages
     from sheets_gm.web.server import AddressError, parse_address, start_page_server
 
+    names = PageNames()  # each match's address stays its own while the host runs
     try:
-        server = start_page_server(parse_address(address), lambda: hosted_pages(find_configs(folders)))
+        server = start_page_server(parse_address(address), lambda: hosted_pages(find_configs(folders), names))
     except (AddressError, OSError) as exc:
         raise UsageError(f"--web {address}: {exc}") from None
     host, port = server.server_address[:2]

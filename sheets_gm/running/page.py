@@ -5,6 +5,7 @@ poll that finds the match as the page was last built for writes nothing, and dra
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -32,10 +33,47 @@ def publish_page(config: MatchConfig, facts: PollFacts | None) -> str:
     return ""
 
 
-def hosted_pages(configs: Iterable[Path]) -> dict[str, HostedPage]:
-    """The page of each of ``configs`` that publishes one, by the name its address takes (the config's file name
-    without ``.toml``, made unique with ``-2``, ``-3``…); a config that does not load is left out (the host says
-    why)."""
+#: The file in a page's folder that keeps the name its address takes (hidden: the server never serves it).
+ADDRESS_FILE = ".address"
+
+
+class PageNames:
+    """The names the pages' addresses take, stable for the life of each match: a match keeps the name it was first
+    given (kept in its page folder's ``.address``, so a host started again gives it the same), whatever folder
+    sorts before it since; a name once given is never given to another match while the host runs (a match gone
+    keeps its name from a newcomer). A new match's name is its config's file name without ``.toml``, made unique
+    with ``-2``, ``-3``…"""
+
+    def __init__(self) -> None:
+        self.given: dict[Path, str] = {}  # each config (resolved) and the name it was given
+
+    def name_of(self, config: Path, folder: Path) -> str:
+        """The name of the page of ``config``, whose page folder is ``folder``."""
+        key = config.resolve()
+        if key in self.given:
+            return self.given[key]
+        taken = set(self.given.values())
+        try:
+            kept = (folder / ADDRESS_FILE).read_text(encoding="utf-8").strip()
+        except OSError:
+            kept = ""
+        name, n = (kept, 1) if kept and kept not in taken and "/" not in kept else (config.stem, 1)
+        while name in taken:
+            n += 1
+            name = f"{config.stem}-{n}"
+        self.given[key] = name
+        if name != kept:
+            with contextlib.suppress(OSError):  # a folder not written yet keeps it from its first build on
+                if folder.is_dir():
+                    (folder / ADDRESS_FILE).write_text(name + "\n", encoding="utf-8")
+        return name
+
+
+def hosted_pages(configs: Iterable[Path], names: PageNames | None = None) -> dict[str, HostedPage]:
+    """The page of each of ``configs`` that publishes one, by the name its address takes (``names``: the host's,
+    which keeps each match's name for its life; a new one each call otherwise); a config that does not load is left
+    out (the host says why)."""
+    names = names if names is not None else PageNames()
     found: dict[str, HostedPage] = {}
     for path in configs:
         try:
@@ -44,9 +82,5 @@ def hosted_pages(configs: Iterable[Path]) -> dict[str, HostedPage]:
             continue
         if config.web is None:
             continue
-        name, n = path.stem, 1
-        while name in found:
-            n += 1
-            name = f"{path.stem}-{n}"
-        found[name] = HostedPage(config.title, config.web)
+        found[names.name_of(path, config.web)] = HostedPage(config.title, config.web)
     return found

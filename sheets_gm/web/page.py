@@ -16,25 +16,33 @@ from sheets_gm.engine.gm_events import apply_gm, gm_event_from_json
 from sheets_gm.engine.ruleset import BoardKind, Ruleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
+from sheets_gm.sync.life.adjust_undo import logged_changes
+from sheets_gm.sync.life.own_lines import own_lines
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.poll_facts import PollFacts
-from sheets_gm.sync.writes import closing_word, log_line, status_line
+from sheets_gm.sync.writes import closing_word, log_line, split_line, status_line
 
 #: A public Log line as the page shows it: turn, kind, sentence.
 LogLine = tuple[str, str, str]
+#: A public Log line with the index of the Log row it was written to (0: the Log's first line).
+RowLine = tuple[int, LogLine]
 
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
     """A resolution as its page shows it: its number, the window's label, its public Log lines (turn, kind,
-    sentence), the public board before it (drawn when asked: only when the page lacks the window before), and the
-    public Log lines of the GM's adjustments it filed (made since the resolution before it)."""
+    sentence), the public board before it (drawn when asked: only when the page lacks the window before), the
+    public Log lines of the GM's adjustments it filed, each with its Log row (made since the resolution before it,
+    and the stand-in GM's that one logged with it: the page shows those already), and the Log rows its own lines
+    take (from ``start`` to ``end``, excluded)."""
 
     number: int
     label: str
     log: tuple[LogLine, ...]
     before: Callable[[], Sequence[BoardDrawing]] | None = None
-    adjusted: tuple[LogLine, ...] = ()
+    adjusted: tuple[RowLine, ...] = ()
+    start: int = 0
+    end: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +65,9 @@ class PageInput:
     sheet: str
     marker: str
     resolution: Resolved | None = None
-    adjusted: tuple[LogLine, ...] = ()  # the GM's adjustments since the last resolution: their public Log lines
+    adjusted: tuple[RowLine, ...] = ()  # the GM's adjustments pending: their public Log lines, each with its row
+    opening: tuple[LogLine, ...] = ()  # the set-up's public Log lines (who plays first), for the page of the start
+    seats: tuple[str, ...] = ()  # the sides, as the status line names them (its figures are read by them)
 
 
 def marker_of(record: MatchRecord) -> str:
@@ -76,16 +86,20 @@ def page_input(facts: PollFacts, title: str, sheet: str) -> PageInput:
         adapter.drawings_before(state, describe_deadline(record.deadline) if record.deadline else "")
     resolution = None
     if facts.resolved is not None:
-        resolution = Resolved(record.resolved, facts.resolved.label, public_lines(facts.events, adapter),
+        log = public_lines(facts.events, adapter)
+        rows = sum(len(split_line(list(line))) for line in log)
+        resolution = Resolved(record.resolved, facts.resolved.label, log,
                               None if facts.before is None else partial(adapter.drawings, facts.before),
-                              adjustment_lines(record.ruleset, adapter, facts.filed))
+                              adjustment_lines(record.ruleset, adapter, facts.filed), record.log_rows - rows,
+                              record.log_rows)
     return PageInput(title=title, game=ruleset.traits.title, kind=ruleset.traits.board_kind, drawings=drawings,
                      status=status_line(adapter, record), window=window.label if window is not None else "",
                      deadline=moment.astimezone(UTC).isoformat() if moment is not None else "",
                      deadline_words=describe_deadline(record.deadline) if moment is not None else "",
                      closing=closing_word(window) if window is not None else "", resolved=record.resolved,
                      sheet=sheet, marker=marker_of(record),
-                     resolution=resolution, adjusted=adjustment_lines(ruleset, adapter, record.gm_events))
+                     resolution=resolution, adjusted=adjustment_lines(ruleset, adapter, record.gm_events),
+                     opening=opening_lines(record) if record.resolved <= 1 else (), seats=tuple(record.seats))
 
 
 def public_lines(events: Sequence[Event], adapter: AnySheetAdapter) -> tuple[LogLine, ...]:
@@ -94,19 +108,46 @@ def public_lines(events: Sequence[Event], adapter: AnySheetAdapter) -> tuple[Log
     return tuple((str(t), str(k), str(s)) for t, k, s in lines)
 
 
+def opening_lines(record: MatchRecord) -> tuple[LogLine, ...]:
+    """The set-up's public Log lines (Win or Die's first-player roll), as ``create_match`` wrote them: plain, their
+    turn as a number (the roll is made again from the seed, as the Log's check makes it; a die tells nothing of
+    another)."""
+    lines = (log_line(e) for e in visible_to(record.ruleset.opening_events(record.state, record.seed), None))
+    return tuple((str(t), str(k), str(s)) for t, k, s in lines)
+
+
 def adjustment_lines(ruleset: Ruleset[Any, Any, Any], adapter: AnySheetAdapter,
-                     pending: Mapping[str, Any] | None) -> tuple[LogLine, ...]:
+                     pending: Mapping[str, Any] | None) -> tuple[RowLine, ...]:
     """The public Log lines of the GM's adjustments ``pending`` holds (a match record's pending GM events: the
-    state they started from and each event), made again from them as ``adjust`` made them (a GM event rolls no
-    die); none when there are none, or they cannot be read (the board's Log still has them)."""
-    if not pending or not pending.get("events"):
+    state they started from, each event, the Log row each adjustment's lines start at), each with its Log row, in
+    the Log's order: made again from them as ``adjust`` made them (a GM event rolls no die), and the lines the sync
+    wrote of itself (a seat handed to a bot, an undo, a change of deadlines), which the record keeps with their rows.
+    Without the rows (kept by an earlier version) the events' lines come first, in order; none of the events' when
+    they cannot be read (the board's Log still has them)."""
+    if not pending:
         return ()
+    own = [(int(row), (str(t), str(k), str(s))) for row, t, k, s in own_lines([pending])]
+    return tuple(sorted([*own, *_event_lines(ruleset, adapter, pending)], key=lambda line: line[0]))
+
+
+def _event_lines(ruleset: Ruleset[Any, Any, Any], adapter: AnySheetAdapter,
+                 pending: Mapping[str, Any]) -> list[RowLine]:
+    """The public Log lines of ``pending``'s GM events, each with its Log row (-1 when it is not kept)."""
+    events = list(pending.get("events") or [])
+    changes = logged_changes(pending) or [(-1, len(events))]
+    out: list[RowLine] = []
     try:
-        state = ruleset.state_codec.from_json(pending["state_before"])
-        events: list[Event] = []
-        for data in pending["events"]:
-            done = apply_gm(ruleset, state, gm_event_from_json(ruleset, data))
-            state, events = done.state, events + list(done.events)
+        state = ruleset.state_codec.from_json(pending["state_before"]) if events else None
+        for first, count in changes:
+            done_events: list[Event] = []
+            for data in events[:count]:
+                done = apply_gm(ruleset, state, gm_event_from_json(ruleset, data))
+                state, done_events = done.state, done_events + list(done.events)
+            events = events[count:]
+            row = first
+            for line in public_lines(done_events, adapter):
+                out.append((row, line))
+                row += len(split_line(list(line))) if first >= 0 else 0
     except (LookupError, ValueError, TypeError, AttributeError):
-        return ()
-    return public_lines(events, adapter)
+        return []
+    return out

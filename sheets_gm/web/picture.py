@@ -9,6 +9,8 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from markupsafe import escape
+
 from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.sync.poll_facts import PollFacts
@@ -36,29 +38,43 @@ def can_draw_pictures() -> bool:
     return importlib.util.find_spec("cairosvg") is not None
 
 
-def map_svg(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> str:
-    """The maps of ``drawings`` (nobody's view) as one SVG, each plane under the one before, on white."""
-    svgs = drawn(kind, drawings).svgs
+TITLE = 18  # pixels of a line of text above the maps (the turn) and above each named plane
+
+
+def map_svg(kind: BoardKind, drawings: Sequence[BoardDrawing], caption: str = "") -> str:
+    """The maps of ``drawings`` (nobody's view) as one SVG, each plane under the one before with its name above it,
+    on white; ``caption`` (the turn) heads them. Every text is escaped."""
+    state = drawn(kind, drawings)
+    svgs, planes = state.svgs, state.scene.planes
     sizes = [tuple(int(n) for n in found.groups()) if (found := _SIZE.match(svg)) else (0, 0) for svg in svgs]
     width = max((w for w, _ in sizes), default=1)
-    height = sum(h for _, h in sizes) + GAP * max(len(sizes) - 1, 0)
     parts, top = [], 0
-    for svg, (_, h) in zip(svgs, sizes, strict=True):
+    if caption:
+        parts.append(f'<text x="4" y="{TITLE - 5}" font-size="13" font-weight="bold" stroke="none" '
+                     f'fill="#111">{escape(caption)}</text>')
+        top += TITLE
+    for svg, plane, (_, h) in zip(svgs, planes, sizes, strict=True):
+        if plane.title:
+            parts.append(f'<text x="4" y="{top + TITLE - 5}" font-size="12" font-weight="bold" stroke="none" '
+                         f'fill="#333">{escape(plane.title)}</text>')
+            top += TITLE
         # the page's style sheet as attributes: cairosvg matches a selector against every element, and a map of a
         # thousand hexes then takes a minute
         plain = _HEX_USE.sub(_polygon, _STYLE.sub("", svg)).replace("<text ", '<text stroke="none" fill="#111" ')
         parts.append(plain.replace("<svg ", f'<svg y="{top}" ', 1))
         top += h + GAP
+    height = max(top - GAP, 1)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="9"><rect width="100%" height="100%" '
             f'fill="#fff"/><g stroke="#9a9a9a" stroke-width=".6">{"".join(parts)}</g></svg>')
 
 
-def map_png(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> bytes | None:
-    """The maps of ``drawings`` as a PNG; None when cairosvg is not installed (the notice then links the page)."""
+def map_png(kind: BoardKind, drawings: Sequence[BoardDrawing], caption: str = "") -> bytes | None:
+    """The maps of ``drawings`` as a PNG (``caption`` above them); None when cairosvg is not installed (the notice
+    then links the page)."""
     if not can_draw_pictures():
         return None
-    return _png(map_svg(kind, drawings))
+    return _png(map_svg(kind, drawings, caption))
 
 
 @lru_cache(maxsize=16)
@@ -77,6 +93,7 @@ def turn_picture(facts: PollFacts) -> bytes | None:
     record = facts.record
     drawings = facts.drawings if facts.drawings is not None else facts.adapter.drawings(record.state)
     try:
-        return map_png(record.ruleset.traits.board_kind, drawings)
+        label = facts.resolved.label if facts.resolved is not None else ""
+        return map_png(record.ruleset.traits.board_kind, drawings, f"After {label}" if label else "")
     except (OSError, ValueError):  # cairo missing under cairosvg, an SVG it refuses
         return None

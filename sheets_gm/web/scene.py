@@ -122,7 +122,7 @@ def _references(drawings: Sequence[BoardDrawing]) -> tuple[Table, ...]:
     for drawing in drawings:
         rows = [r for r in Cells(drawing, colours=False).rows if any(r)]
         if rows:
-            out.append(_table(drawing.tab or "Board", rows))
+            out.append(_table(drawing.tab, rows))  # no tab of its own (the Coalition's turn report): the page names it
     return tuple(out)
 
 
@@ -297,7 +297,7 @@ def _terrain(ground: str, words: Mapping[str, str]) -> str:
     if not ground:
         return words.get("", "")
     sign = ground.split(" ", 1)[0]
-    word = words.get(sign, "")
+    word = words.get(sign, words.get(sign[:1], "") if len(sign) == 2 else "")  # ⌂●: a village and its owner
     return f"{sign} {word}{ground[len(sign):]}" if word and word not in ground else ground
 
 

@@ -2,7 +2,8 @@
 own, read-only. ``/`` lists the matches it serves, ``/NAME/`` is a match's page folder. Only GET and HEAD are
 answered (any other method: 405); a path that leaves a match's folder (``..``, an encoded slash, a symbolic link
 that points out, a hidden file) is refused with 404, as is anything that is not a regular file; every answer says
-what it is (``nosniff``) and runs no script but the folder's own (a Content-Security-Policy)."""
+what it is (``nosniff``) and runs no script but the folder's own (a Content-Security-Policy). At most
+``CONNECTIONS`` connections are served at once, each closed after ``IDLE_SECONDS`` of silence."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from sheets_gm.web.site import environment
@@ -147,11 +149,47 @@ class _Handler(BaseHTTPRequestHandler):
         """Quiet: the host's own lines say what it does."""
 
 
-def start_page_server(address: tuple[str, int], pages: Pages) -> ThreadingHTTPServer:
-    """Serve ``pages`` (asked afresh at every request: matches come and go) at ``address`` from a daemon thread;
-    the caller stops it with ``shutdown()`` then ``server_close()``."""
-    handler = type("PageHandler", (_Handler,), {"pages": staticmethod(pages)})
-    server = ThreadingHTTPServer(address, handler)
-    server.daemon_threads = True
+#: Connections served at once (a thread each); one more is closed at once, unanswered.
+CONNECTIONS = 64
+#: Seconds a connection may stay silent (before its request, or between its bytes) before it is closed.
+IDLE_SECONDS = 15.0
+
+
+class _BoundedServer(ThreadingHTTPServer):
+    """A threading server that serves at most ``limit`` connections at once (a thread each, each closed after
+    ``IDLE_SECONDS`` of silence): a crowd of idle sockets holds no more threads than that."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], limit: int) -> None:
+        super().__init__(address, handler)
+        self.slots = threading.BoundedSemaphore(limit)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Serve the connection in a thread of its own if a slot is free, else close it at once."""
+        if not self.slots.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        """Serve the connection, then free its slot."""
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+
+def start_page_server(address: tuple[str, int], pages: Pages, *, connections: int = CONNECTIONS,
+                      idle: float = IDLE_SECONDS) -> ThreadingHTTPServer:
+    """Serve ``pages`` (asked afresh at every request: matches come and go) at ``address`` from a daemon thread,
+    at most ``connections`` at once, each closed after ``idle`` seconds of silence; the caller stops it with
+    ``shutdown()`` then ``server_close()``."""
+    handler = type("PageHandler", (_Handler,), {"pages": staticmethod(pages), "timeout": idle})
+    server = _BoundedServer(address, handler, connections)
     threading.Thread(target=server.serve_forever, name="sheets-gm-web", daemon=True).start()
     return server

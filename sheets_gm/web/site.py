@@ -1,7 +1,10 @@
 """The match page's folder: a page per resolution (``w3.html``: the map after it, its Log, what was resolved), one
 for the board before the first (``w0.html``), the page of the match now (``index.html``: the open window, its
-deadline, the standings, the other public tabs), the list of windows the pages step through (``windows.js``), the
-script and style every page shares, and ``record.json`` (the windows it holds, what it was last built for).
+deadline, the standings, the other public tabs, opening on the latest results), the list of windows the pages step
+through (``windows.js``), the script and style every page shares, beside each resolution's page its Log
+(``w3.log.json``: what the page of now opens on, and the Log row after it), and ``record.json`` (the windows it
+holds, each one's standings, what it was last built for). Read in order, the pages' Log lines are the board's
+public Log: each GM's adjustment's lines stand on the page of the window whose Log rows hold them.
 
 A resolution's page is written once, when the poll that made it builds the folder; an undo's build drops the pages
 past the resolutions the match still counts; a build whose ``marker`` the folder was last built for writes nothing.
@@ -10,6 +13,7 @@ escape every text they are given (jinja2's autoescape): a name or an Aim a playe
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import tempfile
@@ -26,8 +30,11 @@ from markupsafe import Markup
 from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.adapter import BoardDrawing
-from sheets_gm.web.page import LogLine, PageInput
-from sheets_gm.web.scene import Scene, scene_of
+from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
+from sheets_gm.web.orders import overlays, with_overlay
+from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
+from sheets_gm.web.scene import Scene, Table, scene_of
+from sheets_gm.web.standings import Chart, Figures, charts, end_lines, figures_of
 from sheets_gm.web.svg import plane_svg
 
 RECORD = "record.json"
@@ -56,14 +63,30 @@ class _Window:
     label: str
     file: str
     logged: bool = True  # the page of a resolution, with its Log; False: a board before one the page did not see
+    figures: Figures | None = None  # each side's figures after it (standings.figures_of its status line)
+    ends: tuple[LogLine, ...] = ()  # its Log lines saying who is out or who won
+
+    def to_json(self) -> dict[str, Any]:
+        """The window as ``record.json`` keeps it."""
+        return {"n": self.number, "label": self.label, "file": self.file, "log": self.logged,
+                **({"figures": self.figures} if self.figures is not None else {}),
+                **({"ends": [list(line) for line in self.ends]} if self.ends else {})}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> _Window:
+        """A window as ``record.json`` keeps it."""
+        figures = data.get("figures")
+        return _Window(int(data["n"]), str(data["label"]), str(data["file"]), bool(data.get("log", True)),
+                       {str(k): {str(m): float(v) for m, v in f.items()} for k, f in figures.items()}
+                       if isinstance(figures, dict) else None,
+                       tuple((str(t), str(k), str(s)) for t, k, s in data.get("ends", [])))
 
 
 def _load(folder: Path) -> tuple[str, list[_Window]]:
     """What the folder was last built for, and its resolutions' pages ('' and none for a new or unreadable one)."""
     try:
         data = json.loads((folder / RECORD).read_text(encoding="utf-8"))
-        return str(data["built"]), [_Window(int(w["n"]), str(w["label"]), str(w["file"]), bool(w.get("log", True)))
-                                    for w in data["windows"]]
+        return str(data["built"]), [_Window.from_json(w) for w in data["windows"]]
     except (OSError, ValueError, KeyError, TypeError):
         return "", []
 
@@ -93,6 +116,35 @@ def _places(scene: Scene) -> list[list[list[str]]]:
     return [[[p.name, p.ground, "\n".join(p.who), p.makeup] for p in plane.places] for plane in scene.planes]
 
 
+#: A table of more rows than this is folded under its title (Wesnoth's unit types: a page's height of rows).
+FOLDED_ROWS = 25
+
+
+def shown_table(table: Table, default: str) -> dict[str, Any]:
+    """A table as the page writes it: its title, each row with its kind (a caption: a first row of one cell; a line
+    of one cell; the header: the first row of several; cells), its width, whether it is folded, and its rows'
+    HTML (``html.escape`` on every cell: a thousand cells at a time, faster than the template's escaping)."""
+    rows: list[tuple[str, tuple[str, ...]]] = []
+    for row in table.rows:
+        if not any(row[1:]):
+            rows.append(("caption" if not rows else "line", row[:1]))
+        else:
+            rows.append(("head" if all(kind != "head" and kind != "cells" for kind, _ in rows) else "cells", row))
+    width = max((len(row) for row in table.rows), default=1)
+    return {"title": table.title or default, "rows": rows, "width": width, "count": len(rows),
+            "folded": len(rows) > FOLDED_ROWS, "html": Markup("\n".join(_row_html(kind, row, width)
+                                                                        for kind, row in rows))}
+
+
+def _row_html(kind: str, row: Sequence[str], width: int) -> str:
+    """One row of a table, every cell escaped."""
+    if kind in ("caption", "line"):
+        tag, extra = ("th", ' class="caption"') if kind == "caption" else ("td", "")
+        return f'<tr><{tag} colspan="{width}"{extra}>{html.escape(row[0])}</{tag}></tr>'
+    tag = "th" if kind == "head" else "td"
+    return "<tr>" + "".join(f"<{tag}>{html.escape(cell)}</{tag}>" for cell in row) + "</tr>"
+
+
 @dataclass(frozen=True, slots=True)
 class Drawn:
     """A state drawn for the page: its scene and each plane's SVG (drawn once, shown by every page of the state)."""
@@ -109,12 +161,18 @@ def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
 
 def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: str = "",
            log: Sequence[LogLine] = (), now: bool = False, earlier: str = "", adjusted: str = "",
-           adjustments: Sequence[LogLine] = ()) -> str:
+           adjustments: Sequence[LogLine] = (), latest: Latest | None = None,
+           opening: Sequence[LogLine] = (), standings: Sequence[Chart] = (),
+           ends: Sequence[LogLine] = ()) -> str:
     """One page's HTML: the maps of ``state``, and what ``page`` says of the match (``now``: the open window's
     deadline, the standings and the other public tabs, which only the page of the match now shows); ``adjusted``
-    heads the public Log lines of the GM's ``adjustments`` it shows."""
+    heads the public Log lines of the GM's ``adjustments`` it shows; ``latest``: the last resolution's results, which
+    the page of the match now opens on; ``opening``: the set-up's Log lines, which the page of the start shows. The
+    resolution's moves and battles (``log``, else ``latest``'s) are drawn on its maps (``orders.overlays``)."""
     scene = state.scene
-    planes = [{"title": plane.title, "svg": Markup(svg)} for plane, svg in zip(scene.planes, state.svgs, strict=True)]
+    drawn_log = log if resolved else latest.log if latest is not None else ()
+    planes = [{"title": plane.title, "svg": Markup(with_overlay(svg, over))}  # escaped: svg.py and orders.py
+              for plane, svg, over in zip(scene.planes, state.svgs, overlays(scene, drawn_log), strict=True)]
     link = page.sheet if page.sheet.startswith(("https://", "http://")) else ""
     values: dict[str, Any] = {
         "title": page.title, "game": page.game, "heading": heading, "file": file, "planes": planes,
@@ -122,8 +180,10 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
         "adjusted": adjusted if adjustments else "", "adjustments": adjustments,
         "status": page.status if now or resolved else "", "deadline": page.deadline if now else "",
         "deadline_words": page.deadline_words, "closing": _upper(page.closing),
-        "tables": [*scene.tables, *(scene.references if now else ())], "sheet_url": link,
-        "sheet_name": "" if link else Path(page.sheet).name,
+        "tables": [*(shown_table(t, "Standings") for t in scene.tables),
+                   *(shown_table(t, "Turn report") for t in (scene.references if now else ()))], "sheet_url": link,
+        "sheet_name": "" if link else Path(page.sheet).name, "latest": latest,
+        "opening": opening, "charts": standings, "ends": ends,
     }
     return environment().get_template("page.html.j2").render(values)
 
@@ -136,6 +196,47 @@ def _windows_js(windows: Sequence[_Window], now: str) -> bytes:
     return f"window.SHEETS_GM_WINDOWS = {text};\n".encode()
 
 
+def _since(lines: Sequence[RowLine], first: int, end: int | None = None) -> tuple[LogLine, ...]:
+    """The lines of ``lines`` written from Log row ``first`` on (up to ``end``, excluded), and those whose row is not
+    kept (-1: recorded by an earlier version)."""
+    return tuple(line for row, line in lines if row < 0 or (first <= row and (end is None or row < end)))
+
+
+def _end_of(folder: Path, windows: Sequence[_Window], number: int) -> int:
+    """The Log row after the lines of resolution ``number``'s page (0 when the page has none: the start)."""
+    found = next((w for w in windows if w.number == number and w.logged), None)
+    latest = read_latest(folder, found.file) if found is not None else None
+    return latest.end if latest is not None else 0
+
+
+def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn, windows: list[_Window]) -> None:
+    """The page of the resolution ``done`` (and the board before it, when the page lacks it), added to ``windows``."""
+    if done.before is not None and all(w.number != done.number - 1 for w in windows):
+        label = "the start" if done.number == 1 else f"before resolution {done.number}"
+        file = f"w{done.number - 1}.html"
+        write_if_changed(folder / file, render(page, drawn(page.kind, done.before()), file=file,
+                                               heading=_upper(label), opening=page.opening).encode())
+        windows.append(_Window(done.number - 1, label, file, logged=False))
+    file = f"w{done.number}.html"
+    label = f"{done.number}. {done.label}"
+    adjusted = _since(done.adjusted, _end_of(folder, windows, done.number - 1), done.start)
+    write_if_changed(folder / file, render(page, state, file=file, heading=f"{_upper(done.label)}: resolved",
+                                           resolved=f"Resolved: {done.label}", log=done.log,
+                                           adjusted="Before it, the GM's adjustments", adjustments=adjusted).encode())
+    write_if_changed(folder / sidecar(file), latest_bytes(Latest(file, _upper(done.label), done.log, done.end)))
+    windows.append(_Window(done.number, label, file, figures=figures_of(page.status, page.seats),
+                           ends=tuple(end_lines(done.log))))
+
+
+def _standings(page: PageInput, windows: Sequence[_Window]) -> list[Chart]:
+    """The charts of each side's figures over the resolutions the page keeps, and now (when it differs)."""
+    series = [(w.label, w.figures) for w in windows if w.figures is not None]
+    now = figures_of(page.status, page.seats)
+    if not series or series[-1][1] != now:
+        series.append(("now", now))
+    return charts(series)
+
+
 def build_site(folder: Path, page: PageInput) -> bool:
     """Bring the match page's ``folder`` up to ``page`` (see the module notes); whether it wrote anything."""
     built, windows = _load(folder)
@@ -144,36 +245,29 @@ def build_site(folder: Path, page: PageInput) -> bool:
     folder.mkdir(parents=True, exist_ok=True)
     for gone in [w for w in windows if w.number > page.resolved]:  # an undo took them back
         (folder / gone.file).unlink(missing_ok=True)
+        (folder / sidecar(gone.file)).unlink(missing_ok=True)
     windows = [w for w in windows if w.number <= page.resolved]
     done = page.resolution
     now_drawn = drawn(page.kind, page.drawings)
     if done is not None and all(w.number != done.number for w in windows):
-        if done.before is not None and all(w.number != done.number - 1 for w in windows):
-            label = "the start" if done.number == 1 else f"before resolution {done.number}"
-            file = f"w{done.number - 1}.html"
-            write_if_changed(folder / file, render(page, drawn(page.kind, done.before()), file=file,
-                                                   heading=_upper(label)).encode())
-            windows.append(_Window(done.number - 1, label, file, logged=False))
-        file = f"w{done.number}.html"
-        label = f"{done.number}. {done.label}"
-        write_if_changed(folder / file, render(page, now_drawn, file=file, heading=f"{_upper(done.label)}: resolved",
-                                               resolved=f"Resolved: {done.label}", log=done.log,
-                                               adjusted="Before it, the GM's adjustments",
-                                               adjustments=done.adjusted).encode())
-        windows.append(_Window(done.number, label, file))
+        _resolution_page(folder, page, done, now_drawn, windows)
     windows.sort(key=lambda w: w.number)
     now = f"now: {page.window}" if page.window else "now: the match is over"
     missing = page.resolved - sum(1 for w in windows if w.number > 0 and w.logged)
     earlier = (f"{counted(missing, 'resolution')} of this match came before this page was kept: their Log lines "
                "are in the spreadsheet's Log tab." if missing > 0 else "")
+    last = next((w for w in reversed(windows) if w.logged and w.number == page.resolved), None)
+    latest = read_latest(folder, last.file) if last else None
     write_if_changed(folder / INDEX, render(page, now_drawn, file=INDEX, heading=_upper(now), now=True,
                                             earlier=earlier, adjusted="The GM's adjustments since the last "
                                             "resolution" if page.resolved else "The GM's adjustments",
-                                            adjustments=page.adjusted).encode())
+                                            adjustments=_since(page.adjusted, latest.end if latest else 0),
+                                            latest=latest, opening=page.opening if page.resolved == 0 else (),
+                                            standings=_standings(page, windows),
+                                            ends=[line for w in windows for line in w.ends]).encode())
     write_if_changed(folder / "windows.js", _windows_js(windows, now))
     for name in SHARED:
         write_if_changed(folder / name, _asset(name).encode())
-    record = {"built": page.marker,
-              "windows": [{"n": w.number, "label": w.label, "file": w.file, "log": w.logged} for w in windows]}
+    record = {"built": page.marker, "windows": [w.to_json() for w in windows]}
     write_if_changed(folder / RECORD, json.dumps(record, ensure_ascii=False, indent=1).encode())
     return True

@@ -5,6 +5,7 @@ mask, a mercenary's helm; an owner's sign in its colour elsewhere). Every text i
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from jinja2 import Environment
@@ -21,11 +22,26 @@ MARGIN = 26  # room for the labels, left and top
 HEX_OFFSETS = tuple((HEX * math.cos(math.pi / 3 * k), HEX * math.sin(math.pi / 3 * k)) for k in range(6))
 HEX_CORNERS = " ".join(f"{x:.1f},{y:.1f}" for x, y in HEX_OFFSETS)
 _FACTIONS = ("white", "blue", "black", "red", "green")
+#: The signs of ground a player owns, whose owner's sign the board writes right after them (a village: ``⌂●``).
+OWNED = "⌂"
+
+
+@lru_cache(maxsize=4096)
+def _escaped(text: str) -> str:
+    """``text`` escaped (``markupsafe.escape``), once per text: a map's thousand places share a few colours."""
+    return str(escape(text))
 
 
 def _mark(place: Place) -> str:
-    """The sign of what stands on the ground ('' for plain ground): the first sign of its words, not a letter."""
-    return next((ch for ch in place.ground if not ch.isalnum() and not ch.isspace() and ch not in "·()-/"), "")
+    """The sign of what stands on the ground ('' for plain ground): the first sign of its words, not a letter, with
+    the owner's sign written right after it (Wesnoth's village ``⌂●``: whose it is, seen without hovering)."""
+    at = next((i for i, ch in enumerate(place.ground) if not ch.isalnum() and not ch.isspace() and ch not in "·()-/"),
+              None)
+    if at is None:
+        return ""
+    owner = place.ground[at + 1:at + 2]
+    owned = place.ground[at] in OWNED and owner and not owner.isalnum() and not owner.isspace()
+    return place.ground[at:at + 2] if owned else place.ground[at]
 
 
 def _symbol(place: Place) -> str:
@@ -45,6 +61,14 @@ def _hex_centre(col: int, row: int) -> tuple[float, float]:
     return MARGIN + HEX + col * 1.5 * HEX, MARGIN + height / 2 + row * height + (col % 2) * height / 2
 
 
+def centre(plane: Plane, place: Place) -> tuple[float, float]:
+    """The centre of ``place`` on the drawing of ``plane``, in pixels."""
+    if plane.shape == "hex":
+        return _hex_centre(place.col, place.row)
+    side = square_side(plane)
+    return MARGIN + place.col * side + side / 2, MARGIN + place.row * side + side / 2
+
+
 def square_side(plane: Plane) -> int:
     """The side of ``plane``'s squares: ``SQUARE``, or more for a small grid (Champions' 4×4 and its shrinks)."""
     return max(SQUARE, min(BIG, FILL // max(plane.cols, plane.rows, 1)))
@@ -57,36 +81,48 @@ def _place(place: Place, i: int, shape: str, side: int) -> str:
         # bare ground, most of a map: its square alone (what the rest would write for it, written at once)
         left, top = MARGIN + place.col * side, MARGIN + place.row * side
         return (f'<g class="p" data-i="{i}"><rect class="g" x="{left}" y="{top}" width="{side}" height="{side}" '
-                f'fill="{escape(place.colour)}"/></g>')
+                f'fill="{_escaped(place.colour)}"/></g>')
     if shape == "hex":
         cx, cy = _hex_centre(place.col, place.row)
         x, y, ty = cx - HEX, cy - HEX, cy - HEX * 0.45
-        ground = f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{escape(place.colour)}"/>'
+        ground = f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{_escaped(place.colour)}"/>'
         names: list[str] = []
     else:
         x, y = MARGIN + place.col * side, MARGIN + place.row * side
         cx, cy, ty = x + side / 2, y + side / 2, y + 10
-        ground = f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{escape(place.colour)}"/>'
+        ground = f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{_escaped(place.colour)}"/>'
         names = [w[:12] for w in place.who[:(side - 18) // 14]] if side >= 60 else []
         if place.frame:  # a structure's square: its coloured rectangle inside a thin dark one
             ground += (f'<rect x="{x + 2.5}" y="{y + 2.5}" width="{side - 5}" height="{side - 5}" fill="none" '
-                       f'stroke="{escape(place.frame)}" stroke-width="3"/><rect x="{x + 1}" y="{y + 1}" '
+                       f'stroke="{_escaped(place.frame)}" stroke-width="3"/><rect x="{x + 1}" y="{y + 1}" '
                        f'width="{side - 2}" height="{side - 2}" fill="none" stroke="#333" stroke-width=".7"/>')
     click = f' tabindex="0" role="button" aria-label="{escape(place.name)}"' if place.makeup else ""
     parts = [f'<g class="p{" u" if place.makeup else ""}" data-i="{i}"{click}>', ground]
     mark, symbol, badge = _mark(place), _symbol(place), "" if names else _badge(place)
     if mark:
-        parts.append(f'<text class="m" x="{cx:.1f}" y="{ty + 2:.1f}" text-anchor="middle">{escape(mark)}</text>')
+        parts.append(f'<text class="m" x="{cx:.1f}" y="{ty + 2:.1f}" text-anchor="middle">{_escaped(mark)}</text>')
     parts += [f'<text class="n" x="{x + 5}" y="{y + 26 + k * 14}">{escape(name)}</text>'
               for k, name in enumerate(names)]
     if symbol:
-        parts.append(f'<use href="#{escape(symbol)}" x="{cx - 9:.1f}" y="{cy - 7:.1f}" width="18" height="18"/>')
+        parts.append(f'<use href="#{_escaped(symbol)}" x="{cx - 9:.1f}" y="{cy - 7:.1f}" width="18" height="18"/>')
     elif badge:
-        parts.append(f'<circle cx="{cx:.1f}" cy="{cy + 3:.1f}" r="8" fill="{escape(place.tint or "#FFFFFF")}" '
+        parts.append(f'<circle cx="{cx:.1f}" cy="{cy + 3:.1f}" r="8" fill="{_escaped(place.tint or "#FFFFFF")}" '
                      'stroke="#222" stroke-width=".8"/>')
-        parts.append(f'<text x="{cx:.1f}" y="{cy + 6:.1f}" text-anchor="middle">{escape(badge)}</text>')
+        parts.append(f'<text x="{cx:.1f}" y="{cy + 6:.1f}" text-anchor="middle">{_escaped(badge)}</text>')
+    counted = badge.isdigit() or len(names) >= len(place.who)  # the badge counts them, or every name is written
+    parts.append("" if counted else _shared(place, (cx + HEX * 0.5, cy - HEX * 0.55) if shape == "hex" else
+                                            (x + side - 7, y + 8)))
     parts.append("</g>")
     return "".join(parts)
+
+
+def _shared(place: Place, corner: tuple[float, float]) -> str:
+    """The mark of a square or hex several stand on: their count in a dark disc at its corner ('' for one)."""
+    if len(place.who) < 2:
+        return ""
+    x, y = corner
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6.5" fill="#222"/><text class="c" style="fill:#fff" '
+            f'x="{x:.1f}" y="{y + 3:.1f}" text-anchor="middle">{len(place.who)}</text>')
 
 
 def plane_svg(env: Environment, plane: Plane, index: int) -> str:

@@ -8,6 +8,7 @@ for it."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -84,6 +85,10 @@ def test_the_page_as_a_player_uses_it(browser: Any, sites: Sites, name: str) -> 
     browser.set_window_size(1100, 900)
     browser.get((sites[name] / "index.html").as_uri())
     assert _errors(browser) == []
+    # it opens on the latest results: the last resolution's section first, the open window under it
+    latest, heading = browser.find_element("css selector", "section.latest"), browser.find_element("id", "heading")
+    assert latest.location["y"] < heading.location["y"] and latest.location["y"] < 200
+    assert latest.find_element("css selector", "h2").text.startswith("Latest results: ")
     place = _occupied(browser)
     # the pointer to the middle of the square where it is now (the sticky information area covers the window's
     # bottom: moving to an element scrolls it to that edge)
@@ -118,6 +123,73 @@ def test_the_page_as_a_player_uses_it(browser: Any, sites: Sites, name: str) -> 
     browser.set_window_size(375, 800)
     wide = browser.execute_script("return document.documentElement.scrollWidth")
     assert wide <= browser.execute_script("return window.innerWidth")
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_the_finder_finds_a_unit_by_three_letters_and_opens_it(browser: Any, sites: Sites, name: str) -> None:
+    browser.set_window_size(1100, 900)
+    browser.get((sites[name] / "index.html").as_uri())
+    lines = browser.execute_script(
+        "return JSON.parse(document.getElementById('places').textContent).flat().filter(p => p[2]).map(p => p[2])")
+    word = next(w for line in lines for w in re.findall(r"[^\W\d_]{3,}", line) if w not in ("token", "face"))
+    browser.find_element("id", "find").send_keys(word[:3])
+    found = browser.find_elements("css selector", "#found button")
+    assert found and all(word[:3].lower() in b.text.lower() for b in found)
+    found[0].click()
+    dialog = browser.find_element("id", "makeup")
+    assert dialog.get_attribute("open") is not None
+    shown = browser.find_element("css selector", "svg.map g.p.found")
+    assert dialog.find_element("css selector", ".name").text == found[0].text.rpartition(" ")[2]
+    inside = browser.execute_script("var b = arguments[0].getBoundingClientRect();"
+                                    "return b.top >= 0 && b.bottom <= window.innerHeight;", shown)
+    assert inside, "the unit found is centred in the window"
+    dialog.find_element("css selector", "button").click()
+    # the list of everyone: sorted by name, then back
+    browser.find_element("css selector", "#roster summary").click()
+    by_name = browser.find_element("css selector", '#roster th button[data-key="name"]')
+    by_name.click()
+    names = [td.text for td in browser.find_elements("css selector", "#roster tbody td:nth-child(2)")]
+    assert str(len(names)) == browser.find_element("css selector", "#roster .count").text
+    ordered = browser.execute_script("return arguments[0].slice().sort((a, b) => a.localeCompare(b, undefined, "
+                                     "{numeric: true}))", names)
+    assert names == ordered
+    by_name.click()
+    assert [td.text for td in browser.find_elements("css selector", "#roster tbody td:nth-child(2)")] == \
+        ordered[::-1] or len(set(names)) < len(names)  # a tie keeps its order both ways
+    assert _errors(browser) == []
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_a_windows_moves_and_battles_are_drawn_on_its_map(browser: Any, sites: Sites, name: str) -> None:
+    drawn = []
+    for page in ("w1.html", "w2.html", "index.html"):
+        browser.get((sites[name] / page).as_uri())
+        assert _errors(browser) == []
+        drawn += browser.execute_script(
+            "return Array.from(document.querySelectorAll('svg.map .orders > *')).map(function (e) {"
+            "  var b = e.getBBox(); return [e.getAttribute('class'), b.width + b.height]; })")
+    assert drawn, "no move, mark or battle drawn in two windows"
+    assert all(size > 0 for _, size in drawn)  # each drawn where it can be seen
+    # Win or Die's two first windows deploy and Wesnoth's recruit (a mark each); every other game moves (an arrow)
+    assert any(kind == ("mk" if name in ("winordie", "wesnoth") else "mv") for kind, _ in drawn), drawn
+
+
+@pytest.mark.parametrize("name", ["champions", "gvg"])
+def test_a_clicks_box_says_what_the_pages_log_says_of_who_stands_there(browser: Any, sites: Sites,
+                                                                       name: str) -> None:
+    browser.get((sites[name] / "w1.html").as_uri())
+    told = 0
+    for place in browser.find_elements("css selector", "svg.map g.p.u")[:8]:
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", place)
+        place.click()
+        dialog = browser.find_element("id", "makeup")
+        head, _, lines = dialog.find_element("css selector", ".text").text.partition("In this page's Log:\n")
+        who = [w.strip("⚔☗✪✚▼▲ ") for w in head.split("\n")[:4] if w.strip()]
+        assert not lines or all(any(w in line for w in who) for line in lines.split("\n")), (who, lines)
+        told += bool(lines)
+        dialog.find_element("css selector", "button").click()
+    assert told, "no box said what the window's Log says of who stands there"
+    assert _errors(browser) == []
 
 
 def test_the_deadline_reads_in_the_viewers_time_zone(browser: Any, sites: Sites) -> None:

@@ -36,3 +36,19 @@ def test_the_page_of_a_google_match_costs_no_api_call(fake: GoogleApiFake, match
     assert built == [0]
     page = (match_toml.parent / "web" / "w1.html").read_text(encoding="utf-8")
     assert "Resolved: turn 1" in page and f"https://docs.google.com/spreadsheets/d/{KEYS['board']}/edit" in page
+
+
+def test_the_page_of_a_google_match_after_an_undo(fake: GoogleApiFake, match_toml: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "init", "gvg", "-c", match_toml, "--no-share")[0] == 0
+    type_orders(open_match_sheets(load_config(match_toml)))
+    assert run(capsys, "resolve", "-c", match_toml, "--force", "--turn", "1")[0] == 0
+    web = match_toml.parent / "web"
+    assert (web / "w1.html").exists() and "Latest results: Turn 1" in (web / "index.html").read_text("utf-8")
+    code, _, err = run(capsys, "undo", "-c", match_toml, "--reason", "a misread order")
+    assert code == 0, err
+    code, _, err = run(capsys, "sync", "-c", match_toml)
+    assert code == 0, err
+    index = (web / "index.html").read_text(encoding="utf-8")
+    assert not (web / "w1.html").exists() and "Now: turn 1" in index and "Latest results" not in index
+    assert "GM undoes turn 1: a misread order" in index  # the undo's Log line, among the GM's adjustments

@@ -23,8 +23,11 @@ def test_a_resolutions_map_is_a_png_of_every_plane(name: str) -> None:
     facts = facts_of(rules, steps[0].after, 1, steps[0])
     picture = turn_picture(facts)
     assert picture is not None and picture.startswith(PNG)
-    svg = map_svg(rules.traits.board_kind, facts.adapter.drawings(steps[0].after))
+    svg = map_svg(rules.traits.board_kind, facts.adapter.drawings(steps[0].after), "After turn <1>")
     assert svg.count("<svg ") == (4 if name == "coalition" else 2)  # the frame and each plane
+    assert "After turn &lt;1&gt;</text>" in svg  # the turn above the maps, escaped
+    if name == "coalition":  # each plane named above it
+        assert all(f">{plane}" in svg for plane in ("Dominaria</text>", "Phyrexia</text>", "Mirrodin"))
 
 
 def test_the_notices_link_the_page_where_the_config_says_it_is(tmp_path: Path) -> None:

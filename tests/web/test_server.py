@@ -100,6 +100,56 @@ def test_the_hosted_pages_are_every_config_with_a_page_named_by_its_file(tmp_pat
     assert pages["match"] == HostedPage("Test match", tmp_path / "a" / "web")
 
 
+def test_a_match_keeps_its_address_and_an_address_is_never_given_to_another(tmp_path: Path) -> None:
+    from sheets_gm.running.page import PageNames
+
+    configs = {}
+    for name in ("b", "c", "a"):
+        (tmp_path / name / "web").mkdir(parents=True)
+        configs[name] = local_config(tmp_path / name)
+    names = PageNames()
+    assert list(hosted_pages([configs["b"]], names)) == ["match"]
+    later = hosted_pages([configs["a"], configs["b"]], names)  # a folder that sorts first, come since
+    assert later["match"].folder == tmp_path / "b" / "web" and later["match-2"].folder == tmp_path / "a" / "web"
+    gone = hosted_pages([configs["a"], configs["c"]], names)  # b's match gone: its address is given to nobody
+    assert "match" not in gone and gone["match-2"].folder == tmp_path / "a" / "web"
+    assert gone["match-3"].folder == tmp_path / "c" / "web"
+    again = hosted_pages([configs["a"], configs["b"], configs["c"]])  # a host started again: each keeps its own
+    assert {n: p.folder.parent.name for n, p in again.items()} == {"match-2": "a", "match": "b", "match-3": "c"}
+
+
+def test_connections_are_bounded() -> None:
+    import socket
+    import threading
+
+    server = start_page_server(("127.0.0.1", 0), lambda: {}, connections=3, idle=60)
+    port = server.server_address[1]
+    threads = threading.active_count()
+    sockets = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(12)]
+    try:
+        for held in sockets[3:]:  # no slot for them: closed at once, unanswered (not after the minute's silence)
+            assert held.recv(1) == b""
+        assert threading.active_count() <= threads + 3  # the three silent ones hold a thread each, no more
+    finally:
+        for held in sockets:
+            held.close()
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_silent_connection_is_closed() -> None:
+    import socket
+
+    server = start_page_server(("127.0.0.1", 0), lambda: {}, idle=0.2)
+    try:
+        with socket.create_connection(("127.0.0.1", server.server_address[1]), timeout=10) as held:
+            assert held.recv(1) == b""  # closed by the server, not by the ten seconds this side waits
+        assert _ask(server.server_address[1], "GET", "/")[0] == 200
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_serve_web_serves_the_pages_of_the_matches_under_its_folders(tmp_path: Path,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     from sheets_gm.commands.base import UsageError

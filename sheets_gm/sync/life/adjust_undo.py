@@ -262,6 +262,18 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
 _CHANGES = "changes"
 
 
+def logged_changes(pending: Mapping[str, Any]) -> list[tuple[int, int]] | None:
+    """Each adjustment ``pending`` (a record's pending GM events) holds, in order: the index of the Log row its lines
+    start at and its count of events; None when an earlier version of sheets-gm recorded them without their rows."""
+    changes = pending.get(_CHANGES)
+    events = pending.get("events") or []
+    if not isinstance(changes, list) or not all(isinstance(c, list) and len(c) == 4 and isinstance(c[0], int)
+                                                and isinstance(c[2], int) for c in changes):
+        return None
+    found = [(int(c[0]), int(c[2])) for c in changes]
+    return found if sum(count for _, count in found) == len(events) else None
+
+
 def applied_gm_events(ruleset: AnyRuleset, state: Any, gm_events: Sequence[Any]) -> tuple[Any, list[Event]]:
     """``gm_events`` applied to ``state`` in order, all or none (BetweenWindowsError naming the first that cannot
     be): the state after them and what they log."""

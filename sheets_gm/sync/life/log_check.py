@@ -198,6 +198,32 @@ def joined_rows(rows: Sequence[Line]) -> dict[int, Line]:
     return out
 
 
+def undone_rows(rows: Sequence[Line]) -> set[int]:
+    """The indexes of the Log's ``rows`` (from its first line, 0) that an undo took back: the rows each undo's line
+    names ("Log rows 13 to 19 and 21 to 24"), or, in a Log written before undo lines named them, the lines above it
+    of its turn or a later one."""
+    undone: set[int] = set()
+    for j, (back, kind, text) in enumerate(rows):
+        if kind != SyncEvent.UNDO.value:
+            continue
+        named = _UNDONE_ROWS.search(text)
+        if named is not None:  # "Log rows 13 to 19 and 21 to 24": every run it names (a line it keeps between)
+            runs = text[named.start():].partition(")")[0]
+            for first, last in _UNDONE_RUN.findall(runs):
+                undone.update(range(int(first) - LOG_FIRST_ROW, int(last) - LOG_FIRST_ROW + 1))
+        else:
+            undone.update(i for i, (turn, _, _) in enumerate(rows[:j]) if _turn(back) <= _turn(turn))
+    return undone
+
+
+def holding_lines(grid: Grid) -> list[Line]:
+    """The Log's lines that still hold, in order, each whole (its rows joined): what a reader of the match takes
+    for its story, the lines an undo took back left out (``undone_rows``)."""
+    rows = _lines([[*row[:3], *[""] * (3 - len(row[:3]))] for row in grid])
+    undone = undone_rows(rows)
+    return [line for i, line in joined_rows(rows).items() if i not in undone and any(line)]
+
+
 def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_rows: int = 0,
              own: Mapping[int, Line] | None = None) -> list[str]:
     """A sentence per Log row that differs from what the match logged: the replay's lines (``expected``), and the
@@ -207,18 +233,7 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_r
     rows = _lines([[*row[:3], *[""] * (3 - len(row[:3]))] for row in grid])
     rows += [("", "", "")] * (log_rows - len(rows))
     whole = joined_rows(rows)
-    undo = SyncEvent.UNDO.value
-    undone: set[int] = set()
-    for j, (back, kind, text) in enumerate(rows):
-        if kind != undo:
-            continue
-        named = _UNDONE_ROWS.search(text)
-        if named is not None:  # "Log rows 13 to 19 and 21 to 24": every run it names (a line it keeps between)
-            runs = text[named.start():].partition(")")[0]
-            for first, last in _UNDONE_RUN.findall(runs):
-                undone.update(range(int(first) - LOG_FIRST_ROW, int(last) - LOG_FIRST_ROW + 1))
-        else:
-            undone.update(i for i, (turn, _, _) in enumerate(rows[:j]) if _turn(back) <= _turn(turn))
+    undone = undone_rows(rows)
     left = Counter(expected)
     by_figures = Counter(_figures(without_dice_keys(line)) for line in expected.elements())
     # a line logged before each die's whole message was printed (a match that began earlier) says its dice so

@@ -107,9 +107,10 @@ def table_ahead_refusals(adapter: AnySheetAdapter, state: Any, window: Window | 
     if window is None:
         return {}
     open_now = spec.open_in(window.phase)
-    # a row of a seat the window does not read (typed in her opponent's turn) waits as a held one does; her seat row
-    # (a Ready ticked ahead) says why its box is not taken instead (``early_ready_note``)
-    unread = seat not in window.seats and spec.rows != SEAT_ROWS
+    # a row of a seat the window does not read (typed in her opponent's turn) waits as a held one does, and is
+    # checked now as that turn will read it: her seat row too where an order is typed in it (a Surrender); a seat row
+    # with only its boxes ticked ahead says why they are not taken instead (``early_ready_note``)
+    unread = seat not in window.seats and (spec.rows != SEAT_ROWS or any(_orders_typed(spec, r) for r in rows))
     typed = [r for r in rows if r.typed and (not open_now or unread or r.subject in held)]
     if not typed:
         return {}

@@ -19,10 +19,34 @@
     var svg = g ? g.closest("svg.map") : null;
     return g && svg ? places[Number(svg.getAttribute("data-plane"))][Number(g.getAttribute("data-i"))] : null;
   }
+  // The Log lines this page shows (the window's, or the latest results'), for what a click on a place opens
+  var logLines = Array.prototype.map.call(
+    document.querySelectorAll("section.latest tbody tr td:last-child, section.log tbody tr td:last-child"),
+    function (td) { return td.textContent; });
+  function named(place) {
+    var names = place[2].split(/\n|\s{2,}/).map(function (line) {
+      return line.replace(/^[^\p{L}\p{N}]+/u, "").replace(/\s*\(\d+ · \d+\)\s*$/, "")
+        .replace(/[^\p{L}\p{N}]+$/u, "").split(" (")[0];
+    }).reduce(function (all, name) {  // and its id, up to its first number (Bo-R4 of "Bo-R4 Footpad 30/30 HP")
+      var id = /^[^\d]*\d+/.exec(name);
+      return all.concat(id && id[0] !== name ? [name, id[0]] : [name]);
+    }, []).filter(function (name) { return name.length > 1; });
+    var words = names.map(function (name) {
+      return new RegExp("(^|[^\\p{L}\\p{N}])" + name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") +
+                        "($|[^\\p{L}\\p{N}])", "u");
+    });
+    var found = [];
+    logLines.forEach(function (line) {
+      if (found.length < 12 && words.some(function (word) { return word.test(line); })) { found.push(line); }
+    });
+    return found;
+  }
   function open(place) {
     if (!place || !place[3]) { return; }
+    var lines = named(place);
     dialog.querySelector(".name").textContent = place[0];
-    dialog.querySelector(".text").textContent = place[3];
+    dialog.querySelector(".text").textContent = place[3] +
+      (lines.length ? "\n\nIn this page's Log:\n" + lines.join("\n") : "");
     if (dialog.showModal) { dialog.showModal(); } else { dialog.setAttribute("open", ""); }
   }
   document.querySelectorAll("svg.map").forEach(function (svg) {
@@ -39,6 +63,105 @@
       info.classList.toggle("kept", kept);
     }
   });
+
+  // Everyone on the map, a line each: its side's sign, its name, where it stands, its rank and units when its
+  // line gives them ("◆ Keldon Horde (5 · 10000)"); the finder and the list read these.
+  var SIDE_SIGNS = "◆●○▼▲■□";
+  var everyone = [];
+  places.forEach(function (plane, k) {
+    var svg = document.querySelector('svg.map[data-plane="' + k + '"]');
+    var title = svg ? (svg.getAttribute("aria-label") || "") : "";
+    plane.forEach(function (place, i) {
+      if (!place[2]) { return; }
+      // a line may hold several, two spaces apart (a battle's armies); a battle's own line ("⚔ battle") is none
+      place[2].split(/\n|\s{2,}/).forEach(function (line) {
+        if (!line.trim() || line.indexOf("⚔ ") === 0) { return; }
+        var side = "";
+        for (var c = 0; c < line.length; c++) { if (SIDE_SIGNS.indexOf(line[c]) >= 0) { side = line[c]; break; } }
+        var figures = /\((\d+) · (\d+)\)\s*$/.exec(line);
+        var name = line.replace(/^[^\p{L}\p{N}]+/u, "").replace(/\s*\(\d+ · \d+\)\s*$/, "");
+        everyone.push({side: side, name: name || line, line: line, square: place[0],
+                       where: (places.length > 1 && title !== "The map" ? title + " " : "") + place[0],
+                       rank: figures ? Number(figures[1]) : null, units: figures ? Number(figures[2]) : null,
+                       plane: k, i: i});
+      });
+    });
+  });
+  function show(who) {
+    var svg = document.querySelector('svg.map[data-plane="' + who.plane + '"]');
+    var g = svg ? svg.querySelector('g.p[data-i="' + who.i + '"]') : null;
+    if (!g) { return; }
+    document.querySelectorAll("g.p.found").forEach(function (old) { old.classList.remove("found"); });
+    g.classList.add("found");
+    g.scrollIntoView({block: "center", inline: "center"});
+    var place = places[who.plane][who.i];
+    say(place);
+    open(place);
+  }
+  function item(who) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = who.line + " — " + who.where;
+    button.addEventListener("click", function () { show(who); });
+    return button;
+  }
+  var find = document.getElementById("find");
+  var found = document.getElementById("found");
+  if (find && found) {
+    find.addEventListener("input", function () {
+      var words = find.value.trim().toLowerCase();
+      found.textContent = "";
+      if (words.length < 2) { return; }
+      var hits = everyone.filter(function (who) {
+        return who.line.toLowerCase().indexOf(words) >= 0 || who.where.toLowerCase() === words;
+      });
+      hits.slice(0, 25).forEach(function (who) {
+        var li = document.createElement("li");
+        li.appendChild(item(who));
+        found.appendChild(li);
+      });
+      var more = document.createElement("li");
+      more.className = "more";
+      more.textContent = hits.length === 0 ? "Nobody on the map matches." :
+        hits.length > 25 ? (hits.length - 25) + " more: type more letters." : "";
+      if (more.textContent) { found.appendChild(more); }
+    });
+  }
+  var roster = document.getElementById("roster");
+  if (roster) {
+    roster.querySelector(".count").textContent = String(everyone.length);
+    var body = roster.querySelector("tbody");
+    var order = {key: "", up: true};
+    var draw = function () {
+      body.textContent = "";
+      everyone.forEach(function (who) {
+        var tr = document.createElement("tr");
+        [who.side, null, who.where, who.rank, who.units].forEach(function (value) {
+          var td = document.createElement("td");
+          if (value === null) { td.appendChild(item(who)); td.firstChild.textContent = who.name; }
+          else { td.textContent = value === undefined ? "" : String(value); }
+          tr.appendChild(td);
+        });
+        body.appendChild(tr);
+      });
+    };
+    roster.querySelectorAll("th button").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var key = button.getAttribute("data-key");
+        order = {key: key, up: order.key === key ? !order.up : true};
+        everyone.sort(function (a, b) {
+          var x = a[key], y = b[key];
+          var cmp = typeof x === "number" && typeof y === "number" ? x - y :
+            String(x === null ? "" : x).localeCompare(String(y === null ? "" : y), undefined, {numeric: true});
+          return order.up ? cmp : -cmp;
+        });
+        roster.querySelectorAll("th").forEach(function (th) { th.removeAttribute("aria-sort"); });
+        button.parentNode.setAttribute("aria-sort", order.up ? "ascending" : "descending");
+        draw();
+      });
+    });
+    roster.addEventListener("toggle", function () { if (roster.open && !body.firstChild) { draw(); } });
+  }
 
   var windows = window.SHEETS_GM_WINDOWS || [];
   var here = document.body.getAttribute("data-file");

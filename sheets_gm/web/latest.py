@@ -1,0 +1,73 @@
+"""The latest results, which the page of the match now opens on: the last resolution's public Log, its battles and
+its moves picked out by their Log kind, kept beside that resolution's page (``w3.log.json``) so that a build made
+after an adjustment, a change of deadline or an undo shows the resolution the match counts last."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from sheets_gm.web.page import LogLine
+
+#: The Log kinds of a battle, every game's (a fight, an attack, its result, a kill, a death, a structure hit).
+BATTLE_KINDS = frozenset({
+    "battle", "result", "kill", "squad", "siege", "attack", "killed", "counter", "died", "archery duel", "boss hit",
+    "boss killed", "knocked down", "structure damaged", "structure destroyed", "champion died", "conquered",
+})
+#: The Log kinds of a move, every game's (a move, a route, a raid or an intercept, a bump, a deployment, a reveal).
+MOVE_KINDS = frozenset({
+    "moved", "route", "raid", "intercept", "portal", "transfer", "bump", "teleported", "stayed", "deployed",
+    "revealed", "recruited", "mercenary", "called",
+})
+#: How many lines of moves are shown open; more are folded (a war of 600 armies moves hundreds a turn).
+OPEN_MOVES = 30
+
+
+@dataclass(frozen=True, slots=True)
+class Latest:
+    """A resolution the match counts: its page's file, its heading, its public Log lines and the index of the Log
+    row after its last (where the lines of the GM's adjustments made since start)."""
+
+    file: str
+    label: str
+    log: tuple[LogLine, ...]
+    end: int = 0
+
+    @property
+    def battles(self) -> tuple[LogLine, ...]:
+        """Its Log lines of battles."""
+        return tuple(line for line in self.log if line[1] in BATTLE_KINDS)
+
+    @property
+    def moves(self) -> tuple[LogLine, ...]:
+        """Its Log lines of moves."""
+        return tuple(line for line in self.log if line[1] in MOVE_KINDS)
+
+    @property
+    def moves_open(self) -> bool:
+        """Whether its moves are few enough to show unfolded."""
+        return len(self.moves) <= OPEN_MOVES
+
+
+def sidecar(page_file: str) -> str:
+    """The file beside a resolution's page that keeps its Log for the page of the match now (``w3.log.json``)."""
+    return page_file.removesuffix(".html") + ".log.json"
+
+
+def latest_bytes(latest: Latest) -> bytes:
+    """The bytes of ``latest``'s sidecar file (written by the caller, as every file of the folder is)."""
+    return json.dumps({"label": latest.label, "log": [list(line) for line in latest.log], "end": latest.end},
+                      ensure_ascii=False).encode()
+
+
+def read_latest(folder: Path, page_file: str) -> Latest | None:
+    """The latest results kept beside ``page_file`` in ``folder``; None when there are none or they cannot be read
+    (a folder built before they were kept: the page then opens on the window, as it did)."""
+    try:
+        data = json.loads((folder / sidecar(page_file)).read_text(encoding="utf-8"))
+        return Latest(page_file, str(data["label"]), tuple((str(t), str(k), str(s)) for t, k, s in data["log"]),
+                      int(data.get("end", 0)))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+

@@ -1,0 +1,138 @@
+"""A resolution's moves and battles drawn on its map, from its public Log lines alone (what the board's Log says,
+nothing else): a move as an arrow along the squares or hexes its line names in order (``moves from B2 to B5``,
+``route drawn: 12D 12E 12F``, ``moves from P4: O5 N5 M6``), an order that is no move (a hold, a support, an
+intercept, a raid), a bump, a deployment or a recruit as a small mark with its letter, and a battle as a red ring
+on every place its line names (a line naming units only, ``Ann-7 attacks Bo-1``, rings the places those units stand
+on now). A line names a plane by its title (``Dominaria 19E``), else by the army it is about; a place the map does
+not have is left out. Every text is escaped (``markupsafe.escape``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markupsafe import escape
+
+from sheets_gm.web.latest import BATTLE_KINDS
+from sheets_gm.web.page import LogLine
+from sheets_gm.web.scene import Place, Plane, Scene
+from sheets_gm.web.svg import centre
+
+#: The Log kinds drawn as an arrow along the places their line names.
+ARROW_KINDS = frozenset({"moved", "route", "teleported", "portal"})
+#: An order's word (``Urza's Vanguard: hold at Dominaria 7C``) and the letter its mark shows.
+ORDER_LETTERS = {"hold": "H", "support": "S", "intercept": "I", "raid": "R", "moved": "", "attack": ""}
+#: The letter of a mark of each kind that is neither an arrow nor a battle.
+KIND_LETTERS = {"bump": "B", "deployed": "D", "recruited": "+", "revealed": "!", "called": "+", "mercenary": "$",
+                "stayed": "H", "raid": "R", "intercept": "I", "transfer": "T"}
+_COORD = re.compile(r"(?<![\w/-])(?:[A-Z]{1,2}\d{1,3}|\d{1,3}[A-Z]{1,2})(?![\w/])")
+_ORDER = re.compile(r"^(.+?): ([a-z]+) at ")
+_ROUTE = re.compile(r"^(.+?)'s route drawn: ")
+_UNIT = re.compile(r"\b[A-Z][\w]*-[A-Z]?\d+\b")  # a unit's name by its player: Ann-7, Bo-R1, Ann-L
+LIMIT = 3000  # marks a map draws at most (a war of thousands of armies: the Log lists the rest)
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """The places of a scene by name, each plane's, and the plane each one on the map stands on."""
+
+    places: tuple[dict[str, Place], ...]
+    planes: tuple[Plane, ...]
+    who: dict[str, tuple[int, Place]]
+
+
+def _where(scene: Scene) -> _Where:
+    who: dict[str, tuple[int, Place]] = {}
+    for k, plane in enumerate(scene.planes):
+        for place in plane.places:
+            for line in place.who:
+                for part in re.split(r"\s{2,}", line):
+                    name = re.sub(r"\s*\(\d+ · \d+\)\s*$", "", re.sub(r"^[^\w]+", "", part)).strip()
+                    if name:
+                        who.setdefault(name, (k, place))
+                        first = name.split(" ")[0]
+                        if _UNIT.fullmatch(first):
+                            who.setdefault(first, (k, place))
+    return _Where(tuple({p.name: p for p in plane.places} for plane in scene.planes), scene.planes, who)
+
+
+def _plane_of(line: str, where: _Where) -> int | None:
+    """The plane a line is about: one its words name by title, else the one its army stands on, else the only."""
+    for k, plane in enumerate(where.planes):
+        title = plane.title.split(" (")[0].strip()
+        if title and re.search(rf"\b{re.escape(title)} \S", line):
+            return k
+    subject = _ROUTE.match(line) or _ORDER.match(line)
+    if subject is not None and subject.group(1) in where.who:
+        return where.who[subject.group(1)][0]
+    return 0 if len(where.planes) == 1 else None
+
+
+def _places_named(line: str, where: _Where, k: int) -> list[Place]:
+    """The places of plane ``k`` the line names, in its order (a name said twice in a row once)."""
+    named: list[Place] = []
+    for token in _COORD.findall(line):
+        place = where.places[k].get(token)
+        if place is not None and (not named or named[-1] is not place):
+            named.append(place)
+    return named
+
+
+def _arrow(plane: Plane, places: Sequence[Place]) -> str:
+    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in (centre(plane, p) for p in places))
+    return f'<polyline class="mv" points="{points}" marker-end="url(#arrow)"/>'
+
+
+def _ring(plane: Plane, place: Place) -> str:
+    x, y = centre(plane, place)
+    return f'<circle class="bt" cx="{x:.1f}" cy="{y:.1f}" r="13"/>'
+
+
+def _mark(plane: Plane, place: Place, letter: str) -> str:
+    x, y = centre(plane, place)
+    return (f'<g class="mk"><rect x="{x - 14:.1f}" y="{y + 4:.1f}" width="11" height="11" rx="2"/>'
+            f'<text x="{x - 8.5:.1f}" y="{y + 13:.1f}" text-anchor="middle">{escape(letter)}</text></g>')
+
+
+def _drawn(line: LogLine, where: _Where) -> tuple[int, str] | None:
+    """What one Log line draws, and on which plane; None for a line that names nowhere on the map."""
+    _, kind, text = line
+    battle, arrow = kind in BATTLE_KINDS, kind in ARROW_KINDS
+    order = _ORDER.match(text) if kind == "order" else None
+    letter = ORDER_LETTERS.get(order.group(2), "") if order else KIND_LETTERS.get(kind, "")
+    if not (battle or arrow or letter):
+        return None
+    k = _plane_of(text, where)
+    if k is None:
+        return None
+    plane = where.planes[k]
+    named = _places_named(text, where, k)
+    if battle and not named:  # units named alone: the places they stand on now
+        named = [p for unit in dict.fromkeys(_UNIT.findall(text)) if (found := where.who.get(unit)) and
+                 found[0] == k for p in (found[1],)]
+    if not named:
+        return None
+    if arrow:
+        return (k, _arrow(plane, named)) if len(named) > 1 else None
+    if battle:
+        return k, "".join(_ring(plane, p) for p in named)
+    return k, "".join(_mark(plane, p, letter) for p in named)
+
+
+def overlays(scene: Scene, log: Sequence[LogLine]) -> tuple[str, ...]:
+    """Each plane's drawing of ``log``'s moves, marks and battles, over the map of ``scene`` ('' where none)."""
+    if not log:
+        return tuple("" for _ in scene.planes)
+    where = _where(scene)
+    parts: list[list[str]] = [[] for _ in scene.planes]
+    for line in log[:LIMIT]:
+        drawn = _drawn(line, where)
+        if drawn is not None:
+            parts[drawn[0]].append(drawn[1])
+    return tuple(f'<g class="orders" aria-hidden="true">{"".join(p)}</g>' if p else "" for p in parts)
+
+
+def with_overlay(svg: str, overlay: str) -> str:
+    """A plane's SVG with ``overlay`` drawn over its places (under its definitions)."""
+    return svg.replace("\n<defs>", f"\n{overlay}\n<defs>", 1) if overlay else svg

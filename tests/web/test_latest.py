@@ -1,0 +1,55 @@
+"""The page every notice links to opens on the latest results: the last resolution's public Log, its battles and its
+moves, above the open window and its deadline, for every game; after an undo, the resolution the match counts
+last."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.rulesets.registry import ruleset_names, sheet_of
+from sheets_gm.web.latest import BATTLE_KINDS, MOVE_KINDS
+from sheets_gm.web.page import page_input, public_lines
+from sheets_gm.web.site import build_site
+from tests.web.pages import SHEET, bot_match, build_pages, facts_of
+
+
+def _text(path: Path) -> str:
+    return html.unescape(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_the_page_of_the_match_now_opens_on_the_last_resolutions_results(tmp_path: Path, name: str) -> None:
+    rules, start, steps = bot_match(name, 2)
+    folder = build_pages(tmp_path, rules, start, steps)
+    page = _text(folder / "index.html")
+    top, _, rest = page.partition('<h2 id="heading">')
+    assert rest, "the open window's heading is on the page"
+    assert "Latest results: " + steps[-1].window.label[:1].upper() in top
+    lines = public_lines(steps[-1].events, sheet_of(rules))
+    for _, _kind, line in lines:  # every line of its public Log is above the open window
+        assert line in top, line
+    battles = [line for _, kind, line in lines if kind in BATTLE_KINDS]
+    moves = [line for _, kind, line in lines if kind in MOVE_KINDS]
+    assert f"{len(battles)} battle line" in top and f"{len(moves)} move" in top
+    if battles:
+        listed = top.partition('<ul class="battles">')[2].partition("</ul>")[0]
+        assert all(line in listed for line in battles)
+
+
+def test_after_an_undo_it_opens_on_the_resolution_the_match_counts_last(tmp_path: Path) -> None:
+    rules, start, steps = bot_match("gvg", 3)
+    folder = build_pages(tmp_path, rules, start, steps)
+    assert "Latest results: Turn 3" in _text(folder / "index.html")
+    build_site(folder, page_input(facts_of(rules, steps[1].after, 2), "Friday match", SHEET))  # undo of turn 3
+    page = _text(folder / "index.html")
+    assert "Latest results: Turn 2" in page and not (folder / "w3.log.json").exists()
+    assert all(line in page for _, _, line in public_lines(steps[1].events, sheet_of(rules)))
+
+
+def test_before_the_first_resolution_there_are_no_results_to_open_on(tmp_path: Path) -> None:
+    rules, start, _ = bot_match("gvg", 0)
+    folder = build_pages(tmp_path, rules, start, [])
+    assert "Latest results" not in _text(folder / "index.html")
