@@ -16,7 +16,15 @@ import imaplib
 import re
 
 from sheets_gm.engine.plain import Plain
-from sheets_gm.mailbox.errors import MailboxError, connecting, no_folder, password, refused_login, stopped, tls_context
+from sheets_gm.mailbox.errors import (
+    connecting,
+    no_folder,
+    password,
+    refused_login,
+    starttls_if_asked,
+    stopped,
+    tls_context,
+)
 from sheets_gm.mailbox.ledger import MailLedger
 from sheets_gm.match.mailbox_settings import MailboxSecurity, MailboxSettings
 
@@ -62,13 +70,7 @@ def _open(settings: MailboxSettings) -> imaplib.IMAP4:
             return imaplib.IMAP4_SSL(settings.host, settings.port, ssl_context=tls_context(settings),
                                      timeout=settings.timeout)
         connection = imaplib.IMAP4(settings.host, settings.port, timeout=settings.timeout)
-    if settings.security is MailboxSecurity.STARTTLS:
-        try:
-            with connecting(settings, starttls=True):
-                connection.starttls(tls_context(settings))
-        except MailboxError:
-            _close(connection)
-            raise
+    starttls_if_asked(settings, connection.starttls, lambda: _close(connection))
     return connection
 
 

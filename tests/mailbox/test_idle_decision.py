@@ -16,7 +16,7 @@ from sheets_gm.mailbox.reader import new_mail
 from sheets_gm.match.config import load_config
 from sheets_gm.running.idle_poll import idle_local_sync
 from tests.fakes.dovecot import Dovecot, MailUser
-from tests.mailbox.mails import plain
+from tests.mailbox.mails import file_all, plain
 from tests.matchfiles import local_match
 from tests.notify.servers import free_port
 from tests.paths import ROOT
@@ -28,28 +28,18 @@ def _mailbox(server: Dovecot, user: MailUser, folder: Path, port: int = 0) -> st
             'password_file = "imap-password"\n')
 
 
-def _read_all(config_path: Path) -> None:
-    """What the poll's filing does with the mail (``reader``'s contract): each begun, filed, finished."""
-    config = load_config(config_path)
-    assert config.mailbox is not None
-    ledger = MailLedger.for_match(config)
-    for mail in new_mail(config.mailbox, ledger):
-        ledger.begin(mail)
-        ledger.finish(mail, filed_as="movement", window="turn 1", outcome="read")
-
-
 def test_an_idle_poll_asks_one_status_and_polls_when_mail_came(dovecot: Dovecot, tmp_path: Path) -> None:
     user = dovecot.add_user()
     config, _ = local_match(tmp_path, body=_mailbox(dovecot, user, tmp_path))
     assert main(["sync", "-c", str(config), "--quiet"]) == 0
-    _read_all(config)
+    file_all(config)
     now = datetime.now(UTC)
     dovecot.forget_commands(user)
     assert idle_local_sync(config, now, quiet=True) is not None
     assert dovecot.commands(user) == ["STATUS"]
     dovecot.deliver(user, plain())
     assert idle_local_sync(config, now, quiet=True) is None  # mail came: the poll reads
-    _read_all(config)
+    file_all(config)
     assert idle_local_sync(config, now, quiet=True) is not None
 
 

@@ -13,12 +13,10 @@ import pytest
 from sheets_gm.host.mail_watch import MailWatch
 from sheets_gm.host.scheduler import Stop
 from sheets_gm.host.visit import visit as visit_once
-from sheets_gm.mailbox.ledger import MailLedger
-from sheets_gm.mailbox.reader import new_mail
 from sheets_gm.match.config import MatchConfig, load_config
 from tests.fakes.dovecot import Dovecot, MailUser
 from tests.host.hosting import Clock, new_host
-from tests.mailbox.mails import plain
+from tests.mailbox.mails import file_all, plain
 from tests.matchfiles import NOW, local_config, local_match
 from tests.notify.servers import free_port
 
@@ -140,7 +138,7 @@ def test_serve_looks_at_a_match_the_moment_its_mailbox_tells_of_mail(dovecot: Do
     try:
         host.step()  # the first polls: judged's config names a mailbox, which is watched from now on
         assert host.mail.watching() == 1 and sorted(visits) == ["judged", "quiet"]
-        _file_all(judged)  # what the poll's filing does with the mailbox (read it: nothing there)
+        file_all(judged)  # what the poll's filing does with the mailbox (read it: nothing there)
         _idling(user, stop)  # the watch connected, woke its match once, and waits in IDLE
         stop.told.clear()
         host.step()
@@ -174,13 +172,3 @@ class _Told(Stop):
     def wake(self) -> None:
         super().wake()
         self.told.set()
-
-
-def _file_all(config_path: Path) -> None:
-    """What a poll's filing does with the mail (``reader``'s contract): each begun, filed, finished."""
-    config = load_config(config_path)
-    assert config.mailbox is not None
-    ledger = MailLedger.for_match(config)
-    for mail in new_mail(config.mailbox, ledger):
-        ledger.begin(mail)
-        ledger.finish(mail, filed_as="movement", window="turn 1", outcome="read")
