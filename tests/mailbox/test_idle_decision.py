@@ -9,7 +9,10 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from sheets_gm.cli import main
+from sheets_gm.host.quiet import Need, google_need
 from sheets_gm.mailbox.errors import MailboxError
 from sheets_gm.mailbox.ledger import MailLedger, ledger_path
 from sheets_gm.mailbox.reader import new_mail
@@ -69,3 +72,17 @@ def test_a_match_with_no_mailbox_loads_no_imap_code(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_google_matchs_look_asks_its_mailbox_last(dovecot: Dovecot, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # A look of serve at a Google match asks Drive (here: nothing changed, nothing due), its notices, then its mailbox
+    user = dovecot.add_user()
+    config, _ = local_match(tmp_path, body=_mailbox(dovecot, user, tmp_path))
+    monkeypatch.setattr("sheets_gm.host.quiet.due_without_changes", lambda *args, **kwargs: "")
+    now = datetime.now(UTC)
+    file_all(config)
+    assert google_need(config, frozenset({"key"}), False, now, watched=True) == Need()
+    dovecot.deliver(user, plain())
+    need = google_need(config, frozenset({"key"}), False, now, watched=True)
+    assert need.poll and need.why == "mail waits in the judge's mailbox"
