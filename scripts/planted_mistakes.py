@@ -1,20 +1,24 @@
-"""A contributor's run from outside, timed, and the shared checks held to three mistakes planted in a new game.
+"""A contributor's run from outside, timed, and the shared checks held to five mistakes planted in a new game.
 
 It copies the checkout's tracked files into a scratch folder (the clone), writes a game that was never seen with
 ``sheets-gm new-game``, verifies it as the guide says (the game's shared tests, ``pytest --game NAME``, and its
 scenarios through the GM's command) and times clone to verified match. Then it plants, one at a time, each mistake a
-new game can make, in the new game's own files, runs the shared checks that must find it and prints whether they did
-and the first lines of what they said:
+new game can make, in the new game's own files, runs the shared checks that must find it and prints whether they did,
+for the reason the mistake names (the check's own words for what is wrong), and the first lines of what they said:
 
 - ``window``: an order carried out in a window it was not typed for (every turn's window has the same key, so a row
   typed for one turn is still bound to the next);
 - ``leak``: a short order leaked to another seat (each verdict's sentence ends with every other seat's moves);
 - ``kept``: a window's unresolved orders kept in the state (the engine keeps each turn's moves, to carry them out a
-  turn late).
+  turn late), which a bot on a seat is handed;
+- ``hidden``: the same, the kept orders out of ``seat_state`` (as the reference advises for stand-ins), so that no
+  bot is handed them: the state keeps what nobody is shown;
+- ``random``: Python's ``random`` rolled instead of the match's dice.
 
-    .venv/bin/python scripts/planted_mistakes.py [--name bidfour] [--keep]
+    .venv/bin/python scripts/planted_mistakes.py [--name bidfour] [--keep] [--only kept]
 
-It exits 1 when a mistake is not found. ``tests/commands/test_planted_mistakes.py`` runs it under ``-m soak``.
+It exits 1 when a mistake is not found, or found for another reason than its own (a planted engine that does not
+import, say). ``tests/commands/test_planted_mistakes.py`` runs it under ``-m soak``.
 """
 
 from __future__ import annotations
@@ -31,39 +35,54 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: The shared tests that verify a new game, as ``scripts/test_game.sh`` runs them, cut to those of the three mistakes
-#: and the game's own conformance.
+#: The shared tests that verify a new game, as ``scripts/test_game.sh`` runs them, cut to those of the mistakes and
+#: the game's own conformance.
 VERIFY = ("tests/conformance/test_engine_conformance.py", "tests/conformance/test_sheet_conformance.py",
           "tests/conformance/test_game_records.py", "tests/test_scenarios.py",
-          "tests/conformance/test_orders_bound_to_window.py", "tests/conformance/test_noninterference_orders.py")
+          "tests/conformance/test_orders_bound_to_window.py", "tests/conformance/test_noninterference_orders.py",
+          "tests/conformance/test_noninterference_resolution.py")
+#: The starter's lines the mistakes that keep a window's orders change: a field for them, and the turn's orders
+#: swapped for the kept ones.
+KEEPS = (("    over: bool = False\n", "    over: bool = False\n    kept: kit.Mapping[str, tuple[int, ...]] = "
+          "kit.field(default_factory=dict)\n"),
+         ("        at = dict(state.at)\n", "        orders, state = type(orders)(dict(state.kept)), "
+          "kit.replace(state, kept=dict(orders.moves))\n        at = dict(state.at)\n"))
 
 
 @dataclass(frozen=True)
 class Mistake:
-    """A mistake planted by replacing text in one of the game's files, and the shared tests that must find it."""
+    """A mistake planted by replacing text in one of the game's files, the shared tests that must find it, and the
+    words their failure must say (that they found it for its own reason)."""
 
     name: str
     what: str
     file: str  # engine.py or sheet.py
     edits: tuple[tuple[str, str], ...]
     tests: tuple[str, ...]
+    reason: str
 
 
 MISTAKES = (
     Mistake("window", "an order carried out in a window it was not typed for", "engine.py",
             (('kit.Window(str(turn), f"turn {turn}"', 'kit.Window("1", f"turn {turn}"'),),
-            ("tests/conformance/test_orders_bound_to_window.py",)),
+            ("tests/conformance/test_orders_bound_to_window.py",), "was carried out in another"),
     Mistake("leak", "a short order leaked to another seat", "engine.py",
             (('why or f"{seat} moves {\', \'.join(map(str, moves))}"))',
               'why or f"{seat} moves {\', \'.join(map(str, moves))}" + " · " + " ".join(str(m) for s, ms in '
               'orders.moves.items() if s != seat for m in ms)))'),),
-            ("tests/conformance/test_noninterference_orders.py",)),
-    Mistake("kept", "a window's unresolved orders kept in the state", "engine.py",
-            (("    over: bool = False\n", "    over: bool = False\n    kept: Mapping[str, tuple[int, ...]] = "
-              "field(default_factory=dict)\n"),
-             ("        at = dict(state.at)\n", "        orders, state = type(orders)(dict(state.kept)), "
-              "replace(state, kept=dict(orders.moves))\n        at = dict(state.at)\n")),
-            ("tests/conformance/test_noninterference_orders.py",)),
+            ("tests/conformance/test_noninterference_orders.py",), "before their window resolved"),
+    Mistake("kept", "a window's unresolved orders kept in the state", "engine.py", KEEPS,
+            ("tests/conformance/test_noninterference_orders.py",), "keep none for later"),
+    Mistake("hidden", "a window's unresolved orders kept in the state, out of every seat's state", "engine.py",
+            (*KEEPS, ("    def sample_roster(self) -> kit.Roster:\n",
+                      "    def seat_state(self, state: State, seat: str) -> State:\n"
+                      "        return kit.replace(state, kept={})\n\n"
+                      "    def sample_roster(self) -> kit.Roster:\n")),
+            ("tests/conformance/test_noninterference_resolution.py",), "the state keeps what nobody is shown"),
+    Mistake("random", "Python's random rolled instead of the match's dice", "engine.py",
+            (("from sheets_gm.rulesets import kit\n", "import random\n\nfrom sheets_gm.rulesets import kit\n"),
+             ("dice.d6(stumble_key(seat, number))", "random.randint(1, 6)")),
+            ("tests/conformance/test_engine_conformance.py",), "the game used randomness that is not the match's dice"),
 )
 
 
@@ -102,7 +121,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--name", default="bidfour", help="the new game's name (default: bidfour)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch checkout and print where it is")
-    parser.add_argument("--only", default="", help="plant only this mistake (window, leak or kept)")
+    parser.add_argument("--only", default="", help="plant only this mistake (window, leak, kept, hidden or random)")
     args = parser.parse_args(argv)
     scratch = Path(tempfile.mkdtemp(prefix="contributor-"))
     try:
@@ -133,8 +152,10 @@ def main(argv: list[str]) -> int:
             finally:
                 path.write_text(clean, encoding="utf-8")
             caught = done.returncode != 0
-            missed += not caught
-            print(f"\n{mistake.name} ({mistake.what}): {'FOUND' if caught else 'NOT FOUND'} by "
+            verdict = ("NOT FOUND" if not caught else "FOUND" if mistake.reason in done.stdout + done.stderr else
+                       f"FOUND FOR ANOTHER REASON (not {mistake.reason!r})")
+            missed += verdict != "FOUND"
+            print(f"\n{mistake.name} ({mistake.what}): {verdict} by "
                   f"{', '.join(mistake.tests)}\n{said(done) if caught else done.stdout.strip()[-300:]}")
         return 1 if missed else 0
     finally:

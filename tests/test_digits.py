@@ -20,14 +20,14 @@ ODD_DIGITS = ("¹", "²³", "①", "3²", "⁴2")
 
 
 def isdigit_calls() -> list[str]:
-    """Each ``….isdigit()`` in the package and in the new game's starter (``templates/new-game``: every game made
+    """Each ``….isdigit()`` in the package and in the new game's starter (``sheets_gm/commands/starter/``: every game made
     from it starts with its readers), as 'path:line'."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Attribute) and node.attr == "isdigit":
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
-    for path in sorted((ROOT / "templates" / "new-game").rglob("*.tmpl")):
+    for path in sorted((ROOT / "sheets_gm" / "commands" / "starter").rglob("*.tmpl")):
         found += [f"{path.relative_to(ROOT)}:{n}" for n, line in enumerate(path.read_text().splitlines(), 1)
                   if ".isdigit(" in line]
     return found

@@ -3,7 +3,7 @@
 It writes the game's package (``sheets_gm/rulesets/NAME/``), its template folder (``templates/NAME/``: the sheet
 layout and a starter match config), its rules page (``docs/rules-NAME.md``, with the settings table made from the
 game's settings) and a scenario (``tests/scenarios/NAME/``): nothing else (the registry finds a game by its
-folder). The game is the starter in ``templates/new-game/`` (a race: each turn every player lists up to 3 moves,
+folder). The game is the starter in ``sheets_gm/commands/starter/`` (a race: each turn every player lists up to 3 moves,
 a die rolled before each after the first), named NAME; it passes the conformance tests as written, and
 ``scripts/test_game.sh NAME`` runs them (``docs/adding-a-ruleset.md``).
 """
@@ -24,7 +24,7 @@ from sheets_gm.commands.base import UserError, command
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: The starter game, in the checkout: its files name it ``newgame``; its classes' names (``Rules``, ``State``…) are
 #: its package's, the same in every game made from it.
-STARTER = "templates/new-game"
+STARTER = "sheets_gm/commands/starter"
 NAME = re.compile(r"[a-z][a-z0-9_]{1,30}")
 #: The longest title: it stands in the game's traits, on a line of its own that the linter's line length must hold
 #: (the starter's lines are short enough for the longest name and title, its imports in order for any name).
@@ -62,17 +62,54 @@ def settings_table_of(engine: Path, name: str) -> str:
         del sys.modules[spec.name]
 
 
+def taken_names(root: Path) -> dict[str, Path]:
+    """Each name of a module or package of ``sheets_gm`` (its games' too), in the checkout at ``root`` and in the one
+    this program runs from: where it is, the first found. A game cannot take one: a game's package beside a core
+    module of its name (``sheets_gm/rulesets/registry.py``) shadows it and every command fails to import, and a name
+    elsewhere would mean two things in one package."""
+    found: dict[str, Path] = {}
+    for base in dict.fromkeys((root, ROOT)):
+        package = base / "sheets_gm"
+        for path in sorted(package.rglob("*.py")) if package.is_dir() else ():
+            named = path.parent if path.name == "__init__.py" else path
+            if named != package and "__pycache__" not in path.parts and named.stem.isidentifier():
+                found.setdefault(named.stem, named.relative_to(base))
+    beside = Path("sheets_gm/rulesets")  # a module a game's package would shadow is named before any other
+    return {n: beside / f"{n}.py" if (root / beside / f"{n}.py").exists() or (ROOT / beside / f"{n}.py").exists()
+            else where for n, where in found.items()}
+
+
+def refused_name(root: Path, name: str) -> str:
+    """Why ``name`` cannot name a new game in the checkout at ``root`` ('' when it can)."""
+    if not NAME.fullmatch(name) or keyword.iskeyword(name) or name == "newgame":
+        return (f"{name!r} cannot name a game: write 2 to 31 lower-case letters, digits or _, starting with a letter "
+                "(it names the package, the template folder and the game in match.toml), e.g. salvo")
+    beside = root / "sheets_gm" / "rulesets" / name
+    if beside.exists() and ((beside / "game.py").exists() or not (beside / "__init__.py").exists()):
+        return f"a game called {name!r} is in this checkout already (sheets_gm/rulesets/{name}/)"
+    where = taken_names(root).get(name)
+    if where is None:
+        return ""
+    shown = f"{where}/" if where.suffix != ".py" else str(where)
+    if where == Path("sheets_gm/rulesets") / name:
+        return (f"{name!r} cannot name a game: {shown} is the core's own package, which the game's would be written "
+                "into; choose another name, e.g. salvo")
+    if where.parent == Path("sheets_gm/rulesets"):
+        return (f"{name!r} cannot name a game: the game's package would stand beside {shown}, the core's own, and "
+                "shadow it (every command would then fail to import it); choose another name, e.g. salvo")
+    return (f"{name!r} cannot name a game: {shown} is a part of sheets_gm of that name already, and a name means one "
+            "thing in the package; choose another name, e.g. salvo")
+
+
 def write_game(root: Path, name: str, title: str) -> list[Path]:
     """Write the game ``name`` into the checkout at ``root``; the files written. UserError for a
     name that cannot be a game's or is taken, before anything is written."""
-    if not NAME.fullmatch(name) or keyword.iskeyword(name) or name == "newgame":
-        raise UserError(f"{name!r} cannot name a game: write 2 to 31 lower-case letters, digits or _, starting with "
-                        "a letter (it names the package, the template folder and the game in match.toml), e.g. salvo")
+    refused = refused_name(root, name)
+    if refused:
+        raise UserError(refused)
     if len(title) > MAX_TITLE or not title.strip() or any(c in title for c in "\"\\\n"):
         raise UserError(f"the title {title!r} cannot be a game's: write 1 to {MAX_TITLE} characters, without a double "
                         "quote, a backslash or a line break, e.g. --title \"Salvo\"")
-    if (root / "sheets_gm" / "rulesets" / name).exists():
-        raise UserError(f"a game called {name!r} is in this checkout already (sheets_gm/rulesets/{name}/)")
     files = planned(root, name)
     taken = [str(p.relative_to(root)) for p in files if p.exists()]
     if taken:

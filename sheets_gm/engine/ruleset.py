@@ -421,6 +421,12 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         shared = shared_json([self.view(state, s) for s in self.seats(state)])
         return shared if isinstance(shared, dict) else {}
 
+    #: The kinds of event a rule names as a reveal: what a resolution shows of what the rules hid until then (a
+    #: fight's square and who fought in it, a unit that attacks turned face up). Twin matches that differ only in
+    #: what a seat may not see may give it different lines of these kinds; every other line it reads, the public
+    #: Log's too, must be the same in both (the noninterference test across a resolution). None by default.
+    reveals: ClassVar[frozenset[Any]] = frozenset()
+
     def seat_state(self, state: StateT, seat: str) -> StateT:
         """The state as ``seat`` knows it: what a bot playing the seat in a match is given. What the seat's view
         shows, and in place of what it may not see a stand-in anyone at the table would assume (another player's

@@ -109,7 +109,7 @@ def _place(place: Place, i: int, shape: str, side: int) -> str:
         parts.append(f'<circle cx="{cx:.1f}" cy="{cy + 3:.1f}" r="8" fill="{_escaped(place.tint or "#FFFFFF")}" '
                      'stroke="#222" stroke-width=".8"/>')
         parts.append(f'<text x="{cx:.1f}" y="{cy + 6:.1f}" text-anchor="middle">{_escaped(badge)}</text>')
-    counted = badge.isdigit() or len(names) >= len(place.who)  # the badge counts them, or every name is written
+    counted = badge.isdecimal() or len(names) >= len(place.who)  # the badge counts them, or every name is written
     parts.append("" if counted else _shared(place, (cx + HEX * 0.5, cy - HEX * 0.55) if shape == "hex" else
                                             (x + side - 7, y + 8)))
     parts.append("</g>")

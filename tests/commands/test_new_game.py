@@ -4,6 +4,7 @@ tests as written; and the toy game is that starting game made into noughts and c
 from __future__ import annotations
 
 import importlib.util
+import keyword
 import os
 import re
 import shutil
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.commands.new_game import MAX_TITLE, NAME, planned, write_game
+from sheets_gm.commands.new_game import MAX_TITLE, NAME, STARTER, planned, refused_name, write_game
 from tests.paths import ROOT
 
 #: What a copy of the checkout needs for the game's tests: the package, the starter, the tests and their settings.
@@ -69,7 +70,8 @@ def test_the_game_it_writes_passes_the_conformance_tests_its_scenario_and_ruff(c
     tests = ["tests/conformance/test_engine_conformance.py", "tests/conformance/test_sheet_conformance.py",
              "tests/conformance/test_game_records.py", "tests/conformance/test_rules_pages.py",
              "tests/test_scenarios.py", "tests/sync/test_bot_seats.py",  # 3 seats, and no core test edited for it
-             "tests/conformance/test_noninterference_orders.py", "tests/conformance/test_orders_bound_to_window.py"]
+             "tests/conformance/test_noninterference_orders.py", "tests/conformance/test_orders_bound_to_window.py",
+             "tests/conformance/test_noninterference_resolution.py"]
     done = subprocess.run([sys.executable, "-m", "pytest", "-o", "addopts=", "-m", "not soak", "-n", "0", "-q", "-p",
                            "no:cacheprovider", "--game", "salvo", *tests],
                           cwd=checkout, env=env, capture_output=True, text=True, check=False)
@@ -99,6 +101,14 @@ def test_the_game_it_writes_has_under_30_lines_of_boilerplate(checkout: Path) ->
     ("Salvo", "'Salvo' cannot name a game: write 2 to 31 lower-case letters"),
     ("class", "'class' cannot name a game"),
     ("gvg", "a game called 'gvg' is in this checkout already"),
+    # issue 77: a package beside a core module of its name shadowed it, and every command failed to import it
+    ("registry", "'registry' cannot name a game: the game's package would stand beside sheets_gm/rulesets/registry.py"
+                 ", the core's own, and shadow it (every command would then fail to import it)"),
+    ("kit", "would stand beside sheets_gm/rulesets/kit.py, the core's own, and shadow it"),
+    ("sheet", "would stand beside sheets_gm/rulesets/sheet.py, the core's own, and shadow it"),
+    ("parts", "sheets_gm/rulesets/parts/ is the core's own package"),
+    ("dice", "'dice' cannot name a game: sheets_gm/engine/dice.py is a part of sheets_gm of that name already, and a "
+             "name means one thing in the package"),
 ])
 def test_a_name_that_cannot_be_a_new_games_is_refused_before_anything_is_written(
         tmp_path: Path, name: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -108,10 +118,20 @@ def test_a_name_that_cannot_be_a_new_games_is_refused_before_anything_is_written
     assert not [p for p in tmp_path.rglob("*") if p.is_file()]
 
 
+def test_every_name_of_a_module_of_sheets_gm_is_refused() -> None:
+    """Issue 77's class: each module and package name of the package (its games' too) is refused with its reason."""
+    names = {p.stem for p in (ROOT / "sheets_gm").rglob("*.py") if p.stem != "__init__"}
+    names |= {p.parent.name for p in (ROOT / "sheets_gm").rglob("__init__.py")} - {"sheets_gm"}
+    games = {p.parent.name for p in (ROOT / "sheets_gm/rulesets").glob("*/game.py")}
+    for name in sorted(n for n in names - games if NAME.fullmatch(n) and not keyword.iskeyword(n)):
+        assert "cannot name a game: " in refused_name(ROOT, name), name
+    assert refused_name(ROOT, "scouting") == ""
+
+
 def test_files_in_the_way_are_named_and_nothing_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "sheets_gm/rulesets").mkdir(parents=True)
     shutil.copy(ROOT / "sheets_gm/rulesets/registry.py", tmp_path / "sheets_gm/rulesets/registry.py")
-    shutil.copytree(ROOT / "templates/new-game", tmp_path / "templates/new-game")
+    shutil.copytree(ROOT / STARTER, tmp_path / STARTER)
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs/rules-salvo.md").write_text("mine", encoding="utf-8")
     assert main(["new-game", "salvo", "--root", str(tmp_path)]) == 1
@@ -131,7 +151,7 @@ def test_no_line_of_the_starter_outgrows_the_linter_for_the_longest_name_and_tit
     length, so no game is laid out again by a formatter (which spread its traits over 12 lines for 'sealedbid')."""
     longest = "a" + "_b" * 15
     assert NAME.fullmatch(longest) and len(longest) == 31
-    copied_checkout(tmp_path, ("templates",))
+    copied_checkout(tmp_path, (STARTER,))
     write_game(tmp_path, longest, "T" * MAX_TITLE)
     lines = [line for p in (tmp_path / "sheets_gm/rulesets" / longest).glob("*.py")
              for line in p.read_text(encoding="utf-8").splitlines()]
@@ -144,7 +164,7 @@ def test_the_game_it_writes_is_clean_under_ruff_whatever_the_length_of_its_name(
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
     if ruff is None:
         pytest.skip("ruff is not installed beside this Python (the test extras bring it)")
-    copied_checkout(tmp_path, ("sheets_gm", "templates", "pyproject.toml"))
+    copied_checkout(tmp_path, ("sheets_gm", "pyproject.toml"))
     names = ["auction", "a_very_long_name_of_a_new_game1", "aa", "zz9"]
     for name in names:
         write_game(tmp_path, name, name.capitalize())
@@ -166,7 +186,7 @@ def test_the_starter_shows_a_list_table_a_die_given_and_dice_pins_a_status_and_a
     """Issue 65: what a contributor copies has one of each thing a game needs, and its scenario pins what it rolls."""
     import yaml
 
-    starter = ROOT / "templates/new-game"
+    starter = ROOT / STARTER
     tables = yaml.safe_load((starter / "template/sheet.yaml").read_text(encoding="utf-8"))["inputs"]
     assert any(t["rows"] != "seat" and t["min_rows"] > 1 and t.get("ordered") for t in tables)
     scenario = yaml.safe_load((starter / "scenario.yaml").read_text(encoding="utf-8"))

@@ -10,13 +10,13 @@ seat's secrets; and a match ends within ``traits.max_windows``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
-from sheets_gm.engine.ruleset import JUDGE, Ruleset, Window
+from sheets_gm.engine.ruleset import JUDGE, BotKind, Ruleset, Window
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, ruleset_names
 from tests.toygame.registered import toy_registered
 
@@ -37,9 +37,11 @@ class PlayedMatch:
     seed: bytes = b""  # the match's seed: its dice
 
 
-def play(rules: AnyRuleset, seed: bytes, bot: str | None = None) -> PlayedMatch:
-    """A whole match with one bot kind on every seat (default: the ruleset's first)."""
-    factories = bots_of(rules)
+def play(rules: AnyRuleset, seed: bytes, bot: str | None = None,
+         kinds: Mapping[str, BotKind] | None = None) -> PlayedMatch:
+    """A whole match with one bot kind on every seat (default: the ruleset's first), of the game's kinds of bot or
+    of ``kinds``."""
+    factories = kinds or bots_of(rules)
     make = factories[bot or next(iter(factories))].make
     start = rules.new_match(rules.sample_roster(), seed)
     judge = (JUDGE,) if rules.traits.judge else ()  # a judge's window lists JUDGE, which is no seat
@@ -128,12 +130,39 @@ def test_orders_json_round_trips(rules: AnyRuleset, matches: list[PlayedMatch]) 
             assert canonical(codec.to_json(codec.from_json(json.loads(canonical(data))))) == canonical(data)
 
 
+UNKEYED = ("the game used randomness that is not the match's dice (Python's random, the clock, a set's order): "
+           "every roll of a resolution is the TurnDice's it is handed (dice.d6(key)...), so that a match replays "
+           "exactly and a scenario pins it")
+
+
+def unkeyed(rules: AnyRuleset, match: PlayedMatch) -> str:
+    """Where resolving the same state with the same orders and dice twice gives two results (the first such window,
+    both results named), '' where none does: a resolution must be a function of those three alone."""
+    for state, window, data in zip([match.start, *match.states], match.windows, match.orders_json, strict=False):
+        done = [rules.resolve(state, rules.orders_codec.from_json(data), rules.dice(match.seed, state))
+                for _ in range(2)]
+        said = [canonical([rules.state_codec.to_json(d.state), [e.to_json() for e in d.events]]) for d in done]
+        if said[0] != said[1]:
+            where = next(n for n, (a, b) in enumerate(zip(*said, strict=False)) if a != b)
+            start = max(0, where - 40)
+            return f"{UNKEYED}: {window.label} resolved twice gave …{said[0][start:where + 60]}… / " \
+                   f"…{said[1][start:where + 60]}…"
+    return ""
+
+
+def test_a_resolution_is_a_function_of_the_state_the_orders_and_the_dice(rules: AnyRuleset,
+                                                                          matches: list[PlayedMatch]) -> None:
+    found = unkeyed(rules, matches[0])
+    assert not found, found
+
+
 def test_the_same_seed_gives_the_same_match(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
     again = play(rules, MATCH_SEEDS[0])
     first = matches[0]
-    assert [canonical(o) for o in again.orders_json] == [canonical(o) for o in first.orders_json]
+    assert [canonical(o) for o in again.orders_json] == [canonical(o) for o in first.orders_json], \
+        unkeyed(rules, first) or "the bots gave other orders from the same seed"
     state_json = rules.state_codec.to_json
-    assert canonical(state_json(again.states[-1])) == canonical(state_json(first.states[-1]))
+    assert canonical(state_json(again.states[-1])) == canonical(state_json(first.states[-1])), unkeyed(rules, first)
 
 
 def test_different_seeds_give_different_matches(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
@@ -145,9 +174,10 @@ def test_a_replay_from_json_ends_in_the_same_state(rules: AnyRuleset, matches: l
     for seed, match in zip(MATCH_SEEDS, matches, strict=True):
         state = rules.state_codec.from_json(json.loads(canonical(rules.state_codec.to_json(match.start))))
         for window, data in zip(match.windows, match.orders_json, strict=True):
-            assert rules.window(state) == window
+            assert rules.window(state) == window, unkeyed(rules, match) or f"the replay left {window.label}"
             state = rules.resolve(state, rules.orders_codec.from_json(data), rules.dice(seed, state)).state
-        assert canonical(rules.state_codec.to_json(state)) == canonical(rules.state_codec.to_json(match.states[-1]))
+        assert canonical(rules.state_codec.to_json(state)) == canonical(rules.state_codec.to_json(match.states[-1])), \
+            unkeyed(rules, match)
 
 
 def test_no_view_shows_another_seats_secrets(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:

@@ -21,7 +21,6 @@ feedback) show the property failing, each named by file, tab, cell and both text
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, fields, replace
@@ -37,6 +36,7 @@ from sheets_gm.match.config import load_config
 from sheets_gm.rulesets.gvg.engine import GvgRuleset
 from sheets_gm.rulesets.gvg.orders import TurnOrders
 from sheets_gm.rulesets.gvg.state import GvgState
+from tests.conformance.noninterference import json_differences
 from tests.conformance.twin_orders import GAMES, Twins, acting, copied_base, seats_of, tick_ready, twins_of, watched
 from tests.toygame.registered import toy_registered
 
@@ -77,27 +77,6 @@ def walk(twins: Twins, steps: int = 4) -> list[str]:
         if not before and step >= 2:
             break
     return found
-
-
-def json_differences(mine: str, theirs: str, most: int = 4) -> list[str]:
-    """Where two JSON texts differ, each place named by its path with both values (the first ``most``):
-    ``state.pending.players.blue1.move: 'F21' / 'C17'``."""
-    out: list[str] = []
-
-    def walk_json(a: Any, b: Any, path: str) -> None:
-        if len(out) >= most or a == b:
-            return
-        if isinstance(a, dict) and isinstance(b, dict):
-            for key in sorted(set(a) | set(b)):
-                walk_json(a.get(key), b.get(key), f"{path}.{key}" if path else str(key))
-        elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-            for n, (x, y) in enumerate(zip(a, b, strict=True)):
-                walk_json(x, y, f"{path}[{n}]")
-        else:
-            out.append(f"{path or '(whole)'}: {a!r} / {b!r}")
-
-    walk_json(json.loads(mine), json.loads(theirs), "")
-    return out
 
 
 def watched_seat(base: Path) -> str:

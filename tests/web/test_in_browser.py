@@ -1,13 +1,15 @@
 """The match page as a person uses it, in a real browser (Debian's chromium, driven through Debian's chromedriver by
 Selenium; ``scripts/install.sh`` installs both where it may): for each game, the page loads with no console error,
-hovering a square shows its coordinates and who stands there, a click on a unit opens its makeup, the history steps
-back and forth, and the page reads at a phone's width (375 px) with nothing wider than the screen but the map's own
-scrolling box. One browser for the module, and the module on one test process (``xdist_group``: the browser
-starts once a run, not once a worker); each game's page built once from a short bot match, when a test first asks
-for it."""
+hovering a square shows its coordinates and who stands there, a click on a unit opens its makeup (where the game's
+public board shows a unit: a game that hides every position shows none, and the test hovers a bare square), the
+history steps back and forth, and the page reads at a phone's width (375 px) with nothing wider than the screen but
+the map's own scrolling box. One browser for the module, and the module on one test process (``xdist_group``: the
+browser starts once a run, not once a worker); each game's page built once from a short bot match, when a test first
+asks for it."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from collections.abc import Iterator
@@ -71,25 +73,56 @@ def _errors(driver: Any) -> list[str]:
     return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
-def _occupied(driver: Any) -> Any:
-    """The first square or hex with a unit on it, scrolled to the middle of the window."""
-    place = driver.find_element("css selector", "svg.map g.p.u")
+def _occupied(driver: Any, name: str) -> tuple[Any, bool]:
+    """The first square or hex with a unit on it, scrolled to the middle of the window, and True; where the game's
+    public board shows no unit (its positions hidden: the page's own data lists no unit's makeup), its first place
+    and False. A page whose data lists a unit its map does not draw fails, saying so."""
+    drawn = driver.find_elements("css selector", "svg.map g.p.u")
+    listed = driver.execute_script("return JSON.parse(document.getElementById('places').textContent).flat()"
+                                   ".filter(function (p) { return p[3]; }).map(function (p) { return p[0]; });")
+    assert drawn or not listed, (f"{name}: the page's data gives a unit's makeup on {', '.join(listed[:4])}, yet its "
+                                 "map draws no unit (no 'svg.map g.p.u')")
+    place = drawn[0] if drawn else driver.find_element("css selector", "svg.map g.p")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", place)
-    return place
+    return place, bool(drawn)
 
 
 @pytest.mark.parametrize("name", ruleset_names())
 def test_the_page_as_a_player_uses_it(browser: Any, sites: Sites, name: str) -> None:
+    _used(browser, sites[name], name)
+
+
+def test_a_page_of_hidden_positions_is_used_without_a_unit_and_a_unit_not_drawn_is_named(
+        browser: Any, sites: Sites, tmp_path: Path) -> None:
+    """Issue 77: a game whose public board shows nobody (every position hidden) failed here with a bare "no such
+    element"; its page is used without a unit, and a page whose map drops a unit its data lists fails naming it."""
+    hidden, dropped = tmp_path / "hidden", tmp_path / "dropped"
+    for folder, makeups in ((hidden, False), (dropped, True)):
+        shutil.copytree(sites["gvg"], folder)
+        for page in folder.glob("*.html"):
+            text = page.read_text(encoding="utf-8").replace('class="p u"', 'class="p"')
+            if not makeups:
+                text = re.sub(r'(<script[^>]*id="places"[^>]*>)(.*?)(</script>)', lambda m: m[1] + json.dumps(
+                    [[[p[0], p[1], "", ""] for p in plane] for plane in json.loads(m[2])]) + m[3], text, flags=re.S)
+            page.write_text(text, encoding="utf-8")
+    _used(browser, hidden, "gvg without its units")
+    with pytest.raises(AssertionError, match=r"the page's data gives a unit's makeup on [A-Z]+[0-9]+.*, yet its map "
+                                             r"draws no unit"):
+        _used(browser, dropped, "gvg")
+
+
+def _used(browser: Any, site: Path, name: str) -> None:
+    """The page in ``site`` used as a player uses it (the module's steps), the game called ``name`` in what fails."""
     from selenium.webdriver.common.action_chains import ActionChains
 
     browser.set_window_size(1100, 900)
-    browser.get((sites[name] / "index.html").as_uri())
+    browser.get((site / "index.html").as_uri())
     assert _errors(browser) == []
     # it opens on the latest results: the last resolution's section first, the open window under it
     latest, heading = browser.find_element("css selector", "section.latest"), browser.find_element("id", "heading")
     assert latest.location["y"] < heading.location["y"] and latest.location["y"] < 200
     assert latest.find_element("css selector", "h2").text.startswith("Latest results: ")
-    place = _occupied(browser)
+    place, unit = _occupied(browser, name)  # a game whose public board shows nobody: a bare place, and no makeup
     # the pointer to the middle of the square where it is now (the sticky information area covers the window's
     # bottom: moving to an element scrolls it to that edge)
     x, y = browser.execute_script("var b = arguments[0].getBoundingClientRect();"
@@ -102,13 +135,15 @@ def test_the_page_as_a_player_uses_it(browser: Any, sites: Sites, name: str) -> 
         "var g = arguments[0], svg = g.closest('svg.map');"
         "return JSON.parse(document.getElementById('places').textContent)"
         "[Number(svg.dataset.plane)][Number(g.dataset.i)];", place)
-    assert info.startswith(data[0]) and data[2].split("\n")[0] in info  # its coordinates, and who stands there
-    place.click()
-    dialog = browser.find_element("id", "makeup")
-    assert dialog.get_attribute("open") is not None
-    assert dialog.find_element("css selector", ".name").text == data[0]
-    assert dialog.find_element("css selector", ".text").text.split("\n")[0] == data[3].split("\n")[0].strip()
-    dialog.find_element("css selector", "button").click()
+    assert info.startswith(data[0]), f"{name}: hovering {data[0]} shows {info!r}, not its coordinates"
+    assert data[2].split("\n")[0] in info, f"{name}: hovering {data[0]} shows {info!r}, not who stands there"
+    if unit:
+        place.click()
+        dialog = browser.find_element("id", "makeup")
+        assert dialog.get_attribute("open") is not None, f"{name}: a click on {data[0]}'s unit opens no makeup"
+        assert dialog.find_element("css selector", ".name").text == data[0]
+        assert dialog.find_element("css selector", ".text").text.split("\n")[0] == data[3].split("\n")[0].strip()
+        dialog.find_element("css selector", "button").click()
 
     browser.find_element("id", "prev").click()
     assert browser.current_url.endswith("/w2.html")

@@ -22,7 +22,7 @@ from sheets_gm.engine.ruleset import (
     Window,
 )
 from sheets_gm.rulesets.champions.check import check_orders
-from sheets_gm.rulesets.champions.enums import Phase
+from sheets_gm.rulesets.champions.enums import EventKind, Phase
 from sheets_gm.rulesets.champions.gm import apply_gm_event, concede
 from sheets_gm.rulesets.champions.items import LootTable, loot_table_from_text
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
@@ -51,6 +51,9 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
         settings_type=ChampionsSettings,
         default_board="loot.yaml",
     )
+    #: A looter's line names the tile's draw of who loots first (its candidates, so that it can be checked by hand):
+    #: the rules so tell the looters of a tile who else loots there.
+    reveals = frozenset({EventKind.LOOTED})
 
     def __init__(self, rules: ChampionsRules) -> None:
         self.rules = rules

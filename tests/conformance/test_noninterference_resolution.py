@@ -1,0 +1,307 @@
+"""No seat learns what its rules hide after the window resolves either, and an engine keeps nothing of orders it did
+not carry out: two properties of every game (the toy game too), proven by difference on twins.
+
+- **Across the resolution**: at states of a seeded bot match, for every seat S, twins that differ only in what S may
+  not see (the state's hidden part, ``Ruleset.unseen_twin``; the other seats' orders), resolved through the same
+  orders of S, must give S the same lines of the Log and the public the same public lines, but for the lines of the
+  kinds the game names as reveals (``Ruleset.reveals``: a fight's square, a unit that attacks); what the new state
+  shows is its views' to say (held to noninterference state by state, ``test_noninterference.py``), and where S's
+  view and reveals are the same, its bot's state and orders are too. An engine that publishes a hidden move ("Ann
+  moves to B2.") fails it.
+- **Nothing kept of orders not carried out**: twin windows whose orders differ (other bots, a seat typing nothing),
+  after which every seat's view and the public board are the same, end in the same engine state: orders nobody is
+  shown carried out were not carried out, and the state holds nothing derived from them. An engine that keeps a
+  window's orders out of every view and its bot's state, to carry them out a window late, fails it.
+
+- **The files and notices across the resolution**: twin matches on local workbooks, the other seats' orders
+  differing where the engine shows the watched seat the same after the window (``comparable_typists``), resolved by
+  the real sync in one poll: the seat's workbook and the board, cell by cell, and the poll's notices to it and to the
+  channel (what the page is built from) must be the same. Champions in the quick run; under ``-m soak`` every game
+  that hides part of its state (Win or Die compares nothing: the other player's orders always show on the board or in
+  a reveal); in the others every order shows on the public board.
+
+A few states in the quick run, every state under ``-m soak``; the planted engines are ``tests/conformance/scouts.py``,
+and a Champions engine publishing the orders it resolved for the files.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+import shutil
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheets_gm.engine.events import Event, visible_to
+from sheets_gm.engine.ruleset import JUDGE, BotKind, Information
+from sheets_gm.match.config import MatchConfig, load_config
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, ruleset_names
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.poll import WindowReport, poll
+from sheets_gm.sync.read import read_match
+from tests.conformance import scouts
+from tests.conformance.noninterference import (
+    SEAT_SHOWN,
+    AnyRuleset,
+    canonical,
+    differences_after,
+    kept_differences,
+    opened,
+    resolved_for,
+)
+from tests.conformance.scouts import Kind
+from tests.conformance.test_engine_conformance import PlayedMatch, play
+from tests.conformance.test_noninterference_files import GAMES as FILE_GAMES
+from tests.conformance.test_noninterference_files import NOW, Received, match_at, received, seats_of, warm_up
+from tests.toygame.registered import toy_registered
+
+GAMES = [*ruleset_names(), "tictactoe"]
+HIDDEN = Information.HIDDEN_STATE
+
+
+@dataclass
+class Walked:
+    """What a walk over a match found, and how many twins it compared (a property over no twin proves nothing)."""
+
+    found: list[str] = field(default_factory=list)
+    hidden: int = 0  # twins differing in the state's hidden part, compared across the resolution
+    orders: int = 0  # twins differing in other seats' orders, compared across the resolution
+    kept: int = 0  # twin windows compared for what the state keeps
+
+
+def orders_of(rules: AnyRuleset, state: Any, seed: bytes, makers: Mapping[str, Callable[[], Any]],
+              skip: str = "") -> Any:
+    """The orders of every seat acting in ``state`` (the judge too), each from a bot its maker makes afresh (a bot
+    draws from its own generator: asked twice, it may answer otherwise), ``skip`` typing none."""
+    window = rules.window(state)
+    seats = [s for s in (window.seats if window else ()) if s != skip]
+    dice = rules.dice(seed, state)
+    return rules.merge_orders({s: makers[s]().orders(state, s, dice) for s in seats})
+
+
+def twin_orders(rules: AnyRuleset, state: Any, seed: bytes, seat: str, n: int, kinds: Mapping[str, BotKind],
+                most: int) -> list[tuple[Any, Any]]:
+    """Pairs of orders for the window of ``state`` that differ only in what seats other than ``seat`` type: the
+    others' bots made from another secret and of another kind, and each other seat typing nothing (the first
+    ``most`` of them after ``seat``)."""
+    seats = (*rules.seats(state), JUDGE)
+    first = list(kinds.values())
+    one = {s: functools.partial(first[0].make, f"one/{n}/{s}") for s in seats}
+    other = {s: one[s] if s == seat else functools.partial(first[(n + 1) % len(first)].make, f"another/{n}/{s}")
+             for s in seats}
+    mine = orders_of(rules, state, seed, one)
+    window = rules.window(state)
+    pairs = [(mine, orders_of(rules, state, seed, other))]
+    acting = list(window.seats if window else ())
+    after = acting[acting.index(seat) + 1:] + acting[:acting.index(seat)] if seat in acting else acting
+    pairs += [(mine, orders_of(rules, state, seed, one, skip=s)) for s in after[:most]]
+    codec = rules.orders_codec
+    return [(a, b) for a, b in pairs if canonical(codec.to_json(a)) != canonical(codec.to_json(b))]
+
+
+def walk(rules: AnyRuleset, match: PlayedMatch, every: int, bots: Mapping[str, BotKind] | None = None,
+         most: int = 99) -> Walked:
+    """Both properties (see the module) at one state of ``match`` in ``every``, for the first ``most`` seats (and of
+    the seats typing nothing in their twins, the first ``most`` after each)."""
+    kinds = bots or bots_of(rules)
+    out = Walked()
+    states = [match.start, *match.states]
+    for n, (state, orders_json) in enumerate(zip(states, match.orders_json, strict=False)):
+        if n % every:
+            continue
+        played = rules.orders_codec.from_json(orders_json)
+        for seat in rules.seats(state)[:most]:
+            twin = rules.unseen_twin(state, seat, random.Random(f"{n}/{seat}"))
+            pairs = [] if canonical(rules.state_codec.to_json(twin)) == canonical(rules.state_codec.to_json(state)) \
+                else [("hidden", ((state, played), (twin, played)))]
+            crossed = twin_orders(rules, state, match.seed, seat, n, kinds, most)
+            pairs += [("orders", ((state, a), (state, b))) for a, b in crossed]
+            for what, twins in pairs:
+                found, compared = differences_after(rules, twins, match.seed, seat, bots)
+                out.found += [f"{match.windows[n].label} ({what} twins): {d}" for d in found]
+                setattr(out, what, getattr(out, what) + compared)
+            for a, b in crossed:
+                found, compared = kept_differences(rules, state, (a, b), match.seed)
+                out.found += [f"{match.windows[n].label}, orders of {seat}'s others differing: {d}" for d in found]
+                out.kept += compared
+    return out
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def game(request: pytest.FixtureRequest) -> Iterator[tuple[AnyRuleset, PlayedMatch]]:
+    """Each game with one seeded bot match (every state kept)."""
+    with toy_registered():
+        rules: AnyRuleset = create_ruleset(request.param)
+        yield rules, play(rules, b"noninterference/after")
+
+
+def said(rules: AnyRuleset, walked: Walked) -> str:
+    """What a contributor is told when the walk found something: which property, and where."""
+    return (f"{rules.traits.title}: what a seat is handed after a resolution depends on what the rules hide from it "
+            "(a line of the Log, public or its own, that is no declared reveal: list its kind in the engine's "
+            "`reveals` if a rule reveals it), or the state keeps what no one was shown (orders not carried out in "
+            "their window): " + " | ".join(walked.found[:6]))
+
+
+def test_a_resolution_tells_a_seat_nothing_its_rules_hide_but_their_reveals(
+        game: tuple[AnyRuleset, PlayedMatch]) -> None:
+    rules, match = game
+    with toy_registered():
+        walked = walk(rules, match, every=max(1, len(match.states) // 5), most=3)
+    assert walked.found == [], said(rules, walked)
+    if rules.traits.information is Information.HIDDEN_STATE:
+        assert walked.hidden, f"{rules.traits.title}: no twins of its hidden state were compared: it proves nothing"
+
+
+@pytest.mark.soak
+def test_soak_a_resolution_tells_a_seat_nothing_its_rules_hide_but_their_reveals(
+        game: tuple[AnyRuleset, PlayedMatch]) -> None:
+    rules, match = game
+    with toy_registered():
+        walked = walk(rules, match, every=1)
+    assert walked.found == [], said(rules, walked)
+
+
+# -- each property fails with its defect planted: a small game of hidden positions ----------------------------------
+def scouts_walk(rules: scouts.Rules) -> Walked:
+    """Both properties walked over a match of the game of scouts with ``rules``."""
+    return walk(rules, play(rules, b"scouts", kinds=scouts.BOTS), every=1, bots=scouts.BOTS)
+
+
+def test_the_game_of_scouts_keeps_its_positions_hidden() -> None:
+    walked = scouts_walk(scouts.Rules(scouts.Settings()))
+    assert walked.found == [] and walked.hidden and walked.orders, walked
+
+
+def test_a_hidden_move_published_after_the_resolution_is_found() -> None:
+    walked = scouts_walk(scouts.Rules(scouts.Settings(publish_moves=True)))
+    assert any("the public Log's other lines differs, though nothing public does: " in d and " moves to " in d
+               for d in walked.found), walked.found
+
+
+def test_orders_kept_hidden_and_carried_out_a_window_late_are_found() -> None:
+    walked = scouts_walk(scouts.Rules(scouts.Settings(late=True)))
+    assert any("the state keeps what nobody is shown: kept." in d for d in walked.found), walked.found
+    assert not any("differs, though" in d for d in walked.found), walked.found  # the bot is handed none of it
+
+
+# -- the files, the notices and the page across the resolution ------------------------------------------------------
+def shown_after(config: MatchConfig, seat: str, report: WindowReport) -> str:
+    """What the engine declares ``seat`` shown once the poll of ``report`` resolved: its view and the public board
+    of the new state, and the lines of the game's reveals it and the public read."""
+    record = read_match(opened(config), get_ruleset(config.ruleset)).record
+    rules = record.ruleset
+    events = report.facts.events if report.facts is not None else ()
+    reveals = [[e.text for e in visible_to(events, who) if e.kind in rules.reveals] for who in (seat, None)]
+    return canonical([rules.view(record.state, seat), rules.view(record.state, None), reveals])
+
+
+Makers = dict[str, Callable[[], Any]]
+
+
+def comparable_typists(config: MatchConfig, seat: str) -> tuple[Makers, Makers] | None:
+    """Two sets of bots' makers for the match's seats, the same for ``seat``, whose orders for the open window differ
+    and after which the engine shows ``seat`` the same (``SEAT_SHOWN``: its view, the public board, the reveals), tried
+    in memory first (twins a view or a reveal tells apart would prove nothing): one other seat's bot of another
+    secret or kind at a time; None when none gives them."""
+    record = read_match(opened(config), get_ruleset(config.ruleset)).record
+    rules, state = record.ruleset, record.state
+    kinds = list(bots_of(rules).values())
+    seats = (*config.seats, JUDGE)
+    one: Makers = {s: functools.partial(kinds[0].make, f"one/{s}") for s in seats}
+    for n, differing in enumerate(s for s in seats for _ in range(2) if s != seat):  # one other seat at a time
+        other: Makers = {s: functools.partial(kinds[n % len(kinds)].make, f"another/{n}/{s}") if s == differing
+                         else one[s] for s in seats}
+        orders = [orders_of(rules, state, record.seed, makers) for makers in (one, other)]
+        if canonical(rules.orders_codec.to_json(orders[0])) == canonical(rules.orders_codec.to_json(orders[1])):
+            continue
+        (mine, _), (theirs, _) = (resolved_for(rules, state, o, record.seed, seat) for o in orders)
+        if all(mine[k] == theirs[k] for k in SEAT_SHOWN):
+            return one, other
+    return None
+
+
+def compare_after(tmp: Path, game: str, seat: str, windows: int) -> tuple[list[str], bool]:
+    """A match and its twin differing only in what the other seats type for the open window (two sets of bots that
+    ``comparable_typists`` found the engine shows ``seat`` the same after), Ready ticked, resolved in one poll (the
+    bot on ``seat`` typing the same in both). What ``seat`` receives differently (its workbook and the board, cell
+    by cell, and the poll's notices to it and the channel: what the page is built from too), where the engine shows
+    it the same after the resolution; and whether it does (else nothing was compared)."""
+    config = match_at(tmp / "a", game, seat, windows)
+    typists = comparable_typists(config, seat)
+    if typists is None:
+        return [], False
+    shutil.copytree(tmp / "a", tmp / "b")
+    twin = load_config(tmp / "b" / "match.toml")
+    got: list[tuple[Received, str]] = []
+    for cfg, bots in zip((config, twin), typists, strict=True):
+        type_bot_orders(opened(cfg), get_ruleset(game), {s: b() for s, b in bots.items() if s != seat}, ready=True)
+        # the bot seat's rows typed and the window resolved in one poll
+        report = poll(opened(cfg), get_ruleset(game), now=NOW, force=True)
+        assert report.resolved, f"{game}: the window did not resolve ({report.reason})"
+        got.append((received(cfg, seat, report), shown_after(cfg, seat, report)))
+    if got[0][1] != got[1][1]:
+        return [], False
+    return got[0][0].differences(got[1][0]), True
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("game", [g for g in FILE_GAMES if get_ruleset(g).traits.information is HIDDEN])
+def test_soak_the_files_and_notices_after_a_resolution_tell_a_seat_nothing_its_rules_hide(game: str,
+                                                                                          tmp_path: Path) -> None:
+    """Each game that hides part of its state (in the others, another seat's orders always show after the window):
+    where a view or a reveal tells the twins apart, the next seat is watched, then the next window."""
+    compared = ""
+    for n, (extra, seat) in enumerate((e, s) for e in range(3) for s in seats_of(game)[:2]):
+        found, same = compare_after(tmp_path / str(n), game, seat, max(1, warm_up(game)) + extra)
+        assert found == [], f"{game}: what {seat} receives after the resolution differs where the engine shows it " \
+                            f"the same (a file's cell, a notice): " + " | ".join(found[:6])
+        if same:
+            compared = seat
+            break
+    if not compared:  # Win or Die: the other player's orders always show on the board or in a reveal
+        pytest.skip(f"{game}: a view or a reveal told every pair of twins apart in three windows: nothing compared")
+
+
+def test_the_files_and_notices_after_a_resolution_tell_a_seat_nothing_its_rules_hide(tmp_path: Path) -> None:
+    """The quick run's example of the walk above: Champions' twins (another player equipping otherwise, on another
+    tile) are compared in the first window, and give Ann the same files and notices."""
+    assert compare_after(tmp_path, "champions", "Ann", max(1, warm_up("champions"))) == ([], True)
+
+
+def test_another_player_s_orders_published_in_the_log_are_found_in_the_files(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The defect put back at the files: a Champions engine that adds a public line naming every order it resolved,
+    no reveal of its rules. The board's Log cell is named with both texts."""
+    cls = get_ruleset("champions")
+    resolve = cls.resolve
+
+    def publishing(self: Any, state: Any, orders: Any, dice: Any) -> Any:
+        done = resolve(self, state, orders, dice)
+        line = Event(done.events[0].turn if done.events else 0, done.events[0].kind if done.events else Kind.MOVE,
+                     "Orders: " + canonical(self.orders_codec.to_json(orders)))
+        return replace(done, events=[*done.events, line])
+
+    monkeypatch.setattr(cls, "resolve", publishing)
+    found, same = compare_after(tmp_path, "champions", "Ann", max(1, warm_up("champions")))
+    assert same and any(re.match(r"board\.xlsx: tab '[^']+' cell [A-Z]+[0-9]+: 'Orders: .*' / 'Orders: ", d)
+                        for d in found), found
+
+
+def test_champions_looting_lines_tell_a_tile_who_else_loots_there_as_its_rules_declare(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the walk found in Champions: a looter's line names the tile's draw of who loots first, which tells the
+    looters of a tile whether another there looted. Its rules print the draw so that it can be checked, and name the
+    looting lines a reveal; without that declaration, the first window's walk (every seat) finds the line."""
+    rules: AnyRuleset = create_ruleset("champions")
+    match = play(rules, b"noninterference/after")
+    first = replace(match, states=match.states[:1], windows=match.windows[:1], orders_json=match.orders_json[:1])
+    assert walk(rules, first, every=1).found == []
+    monkeypatch.setattr(type(rules), "reveals", frozenset())
+    found = walk(rules, first, every=1).found
+    assert found and all("the other lines it reads differs" in d and "/lootorder/" in d for d in found), found
