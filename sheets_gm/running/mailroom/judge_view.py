@@ -33,8 +33,9 @@ def judge_view_rows(part: MailPart, state: Any, sealed: Sequence[Sealed], tab: s
     lines = part.sealed_summary(state, sealed)
     if not lines:
         return []
-    return [[f"Strategies received by mail (each in the {tab} tab; no seat sees them)"],
-            *([f"{line}."] for line in lines), []]
+    rows: Grid = [[f"Strategies received by mail (each in the {tab} tab; no seat sees them)"]]
+    rows += [[f"{line}."] for line in lines]
+    return [*rows, []]
 
 
 def draw_judge_view(sheets: MatchSheets, cls: type[AnyRuleset], found: MatchRecord, part: MailPart,

@@ -35,7 +35,7 @@ def _strategies_line(capsys: pytest.CaptureFixture[str], config: MatchConfig) ->
 
 
 def _tabs(tmp_path: Path) -> list[str]:
-    return openpyxl.load_workbook(tmp_path / "gm" / "judge.xlsx").sheetnames
+    return list(map(str, openpyxl.load_workbook(tmp_path / "gm" / "judge.xlsx").sheetnames))
 
 
 def test_the_strategies_tab_stands_after_the_judges_tabs_and_doctor_and_repair_keep_it_there(
