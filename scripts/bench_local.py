@@ -84,9 +84,10 @@ def make_game_match(folder: Path, game: str) -> Path:
     return config
 
 
-def make_match(folder: Path) -> Path:
+def make_match(folder: Path, env: dict[str, str] | None = None) -> Path:
     """A local match (4 players, no deadline) created with ``init`` in the private layout every starter config
-    has (a board, one orders workbook per team, the engine under gm/); returns its config."""
+    has (a board, one orders workbook per team, the engine under gm/); returns its config. ``env``: the
+    environment ``init`` runs in (another tree's ``sheets_gm`` on its path), this one's by default."""
     (folder / "roster.csv").write_text("name,team,role\nAnn,red,dps\nBen,red,tank\n"
                                        "Cat,blue,dps\nDan,blue,healer\n", encoding="utf-8")
     config = folder / "match.toml"
@@ -94,7 +95,7 @@ def make_match(folder: Path) -> Path:
                       '[sheets]\nbackend = "local"\nboard = "board.xlsx"\nengine = "gm/engine.xlsx"\n'
                       'orders = { red = "orders-red.xlsx", blue = "orders-blue.xlsx" }\n', encoding="utf-8")
     subprocess.run([_python(), "-m", "sheets_gm.cli", "init", "gvg", "-c", str(config)], check=True,
-                   capture_output=True, cwd=folder)
+                   capture_output=True, cwd=folder, env=env)
     return config
 
 

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_engine import exported  # a commit exported for a paired run, as the engine's bench does
-from bench_junk_rows import paired_runs  # old and new trees alternated, as the junk rows' bench runs them
+from bench_typed import paired as paired_trees  # old and new trees alternated, as every paired bench runs them
 from rich.console import Console
 
 from sheets_gm.rulesets.registry import get_ruleset
@@ -135,8 +135,8 @@ def paired(other: Path, label: str, games: Sequence[str], repeats: int, pairs: i
     def show(pair: int, name: str, game: str, got: dict[str, float]) -> None:
         print(f"pair {pair} {game:9} {name}: {_line(got)} CPU", flush=True)
 
-    runs = paired_runs({"old": other, "new": here}, games, pairs, lambda tree, game: _tree_game(tree, game, repeats),
-                       show)
+    runs = paired_trees({"old": other, "new": here}, games, pairs,
+                        lambda _name, tree, game: _tree_game(tree, game, repeats), show)
     print(f"\nCPU per match step, medians of {pairs} pairs ({here} against {label}):")
     for game in games:
         old, new = runs["old", game], runs["new", game]

@@ -25,8 +25,10 @@ trap 'rm -rf "$PROFILE"' EXIT
     "$OUT/board.xlsx" >/dev/null
 PDF="$OUT/pdf/board.pdf"
 PAGES=$(python3 -c "import re,sys; print(len(re.findall(rb'/Type\s*/Page[^s]', open(sys.argv[1],'rb').read())))" "$PDF")
-echo "LibreOffice opened the workbook and printed it: $PDF ($PAGES pages; page 1 is the board)"
+echo "LibreOffice opened the workbook and printed it: $PDF ($PAGES pages; the board's map comes first, on as"
+echo "many pages as hold it at 8 pt or more, then its Log and Settings tabs)"
 if command -v pdftoppm >/dev/null; then
     pdftoppm -png -r 110 -f 1 -l 1 -singlefile "$PDF" "$OUT/pdf/board"
-    echo "The board page as a picture: $OUT/pdf/board.png"
+    echo "The first page of the map as a picture: $OUT/pdf/board.png (every page of each tab, one tab at a time:"
+    echo "  $REPO/.venv/bin/python $REPO/scripts/render_tabs.py $OUT/board.xlsx --tabs Board)"
 fi

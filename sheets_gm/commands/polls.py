@@ -9,6 +9,7 @@ import shlex
 import signal
 import sys
 import threading
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import FrameType
@@ -249,9 +250,10 @@ def _force_command(args: argparse.Namespace, report: WindowReport) -> str:
     return f"sheets-gm resolve -c {args.config} --force --window {report.window_key} --step {report.step}"
 
 
-def open_window_line(label: str, key: str, step: int, deadline: str, now: datetime) -> str:
+def open_window_line(label: str, key: str, step: int, deadline: str, now: datetime, *, waits: bool = False) -> str:
     """``status``'s first line: the open window in its label's words with the verb it takes (``label_verb``, as
-    doctor and the notices say it), its key and step, and how its orders close.
+    doctor and the notices say it), its key and step, and how its orders close (``waits``: a due window that a
+    resolution would not change, which the next sync leaves as it is).
 
     >>> now = datetime.fromisoformat("2026-11-22T18:00+00:00")
     >>> open_window_line("turn 1 · orders", "1", 1, "2026-11-22T20:00+00:00", now)
@@ -266,7 +268,8 @@ def open_window_line(label: str, key: str, step: int, deadline: str, now: dateti
         return f"{head}; no deadline: it resolves when every seat is ready"
     when = describe_deadline(deadline)
     return (f"{head} until {when} (in {describe_wait(until)})" if until > 0 else
-            f"{head}; the deadline {when} has passed: the next sync resolves it")
+            f"{head}; the deadline {when} has passed: " + ("nothing to resolve, it waits (below)" if waits else
+                                                             "the next sync resolves it"))
 
 
 def _not_ready(report: WindowReport, seat: str) -> str:
@@ -281,19 +284,40 @@ def _not_ready(report: WindowReport, seat: str) -> str:
             if refused else f"{seat} ({box} ticked, not taken while a row of {seat}'s says ✘)")
 
 
-def window_status_lines(report: WindowReport, now: datetime, held: str = "") -> list[str]:
+#: How many rows with nothing typed ``status`` names for a seat before it counts them instead (``--untyped``: all).
+UNTYPED_NAMED = 8
+
+
+def untyped_line(untyped: Mapping[str, Sequence[str]], every: bool = False) -> str:
+    """``status``'s line of the rows nothing is typed in yet, by seat: each named where a seat has few, else counted
+    with the first few named (a war of 643 armies would print thousands of names on one line); ``every``: all named.
+
+    >>> print(untyped_line({"red": ["Ben"], "coalition": [f"Army {n}" for n in range(300)]}))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Nothing typed yet in: red: Ben; coalition: 300 rows (Army 0, Army 1, Army 2 and 297 more: status --untyped
+    names them all)
+    """
+    def said(rows: Sequence[str]) -> str:
+        if every or len(rows) <= UNTYPED_NAMED:
+            return ", ".join(rows)
+        return f"{len(rows)} rows ({', '.join(rows[:3])} and {len(rows) - 3} more: status --untyped names them all)"
+    return "Nothing typed yet in: " + "; ".join(f"{seat}: {said(rows)}" for seat, rows in untyped.items())
+
+
+def window_status_lines(report: WindowReport, now: datetime, held: str = "", every_untyped: bool = False) -> list[str]:
     """What ``status`` prints for a match on the generic sync: window, deadline, who is not ready, rejections;
-    ``held``: the workbook open in an office program that a due window's resolution waits for ('' if none)."""
+    ``held``: the workbook open in an office program that a due window's resolution waits for ('' if none);
+    ``every_untyped``: every row with nothing typed named, not counted (``status --untyped``)."""
     if report.finished:
         return [report.result]
-    lines = [open_window_line(report.window, report.window_key, report.step, report.deadline, now), report.result]
+    lines = [open_window_line(report.window, report.window_key, report.step, report.deadline, now,
+                              waits=bool(report.stuck)), *([report.stuck + "."] if report.stuck else []), report.result]
     if report.schedule_change:
         lines.append(report.schedule_change)
     lines.append(f"Not ready: {', '.join(_not_ready(report, seat) for seat in report.waiting_for)}"
                  if report.waiting_for else "Every seat is ready.")
     if report.untyped:
-        lines.append("Nothing typed yet in: " + "; ".join(f"{seat}: {', '.join(rows)}"
-                                                          for seat, rows in report.untyped.items()))
+        lines.append(untyped_line(report.untyped, every_untyped))
     lines += rejected_lines(report)
     if report.older_copies:
         lines.append(older_copies_line(report, done=False))
@@ -320,7 +344,7 @@ def run_status(args: argparse.Namespace) -> int:
     with user_errors():
         report = poll_match(config, sheets, dry_run=True)
     held = held_open(sheets) if report.reason else None  # a resolution writes every seat's file
-    lines = window_status_lines(report, _now(), _waits_for(held))
+    lines = window_status_lines(report, _now(), _waits_for(held), bool(getattr(args, "untyped", False)))
     warning = tables_warning(config, report)
     mail = mail_status_lines(config, sheets)
     print("\n".join([*lines, *([warning] if warning else []), *mail, *outbox_lines(config, _now())]))

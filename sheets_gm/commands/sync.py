@@ -156,6 +156,8 @@ def register(sub: Any) -> None:
                 "Read the match and say where it stands, and which notices wait to be sent and why; writes nothing.",
                 "sheets-gm status -c match.toml")
     add_config_option(p)
+    p.add_argument("--untyped", action="store_true",
+                   help="name every row nothing is typed in yet (a seat with many is counted, its first few named)")
 
 
 def _positive(text: str) -> float:

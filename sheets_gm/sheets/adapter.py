@@ -85,10 +85,12 @@ class BoardDrawing:
     tab: str = ""
     conditional_fills: tuple[ConditionalFill, ...] = ()
     print_pages_wide: int = 1  # the tab's print width in pages: 0 for as many as it needs (layout.TabLayout)
-    # printed with the spreadsheet's column letters and row numbers: for a board whose cells are its coordinates;
-    # not for one that labels its rows and columns with its own (a Coalition plane: square 4C is not cell E4)
-    print_headings: bool = True
+    # printed with the spreadsheet's column letters and row numbers: only for a board whose cells are its coordinates
+    # (GvG's tile H20 is cell H20); not for one that labels its rows and columns with its own (a Coalition plane:
+    # square 4C is not cell E4; a Win or Die hex names itself), nor for text (the Turn report's posts)
+    print_headings: bool = False
     print_title_rows: int = 0  # rows each printed page repeats (the map's column labels): layout.TabLayout
+    print_fewest: bool = False  # a map: printed on as few pages as hold it at 8 pt (layout.TabLayout)
     print_title_cols: int = 0  # columns each printed page repeats (a plane's row letters)
     # the drawing wraps its legend's cells itself (a wrapping fill over them): each line is kept whole in its one
     # row, so that a legend that grows with the match (Champions' "Out: …") never needs more rows than the tab has
@@ -250,6 +252,12 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
         read as part of another row's order (the Coalition judge's losses rows, part of their battle's result): a
         refused result is told, and kept, in the rows it was read from. By default '': every row has its own."""
         return ""
+
+    def news_first(self, events: Sequence[Event]) -> list[Event]:
+        """A resolution's public ``events`` in the order a short notice quotes them (the channel's, which shows its
+        first lines and attaches the rest), what a reader wants first at the top: the Coalition's battles, kills
+        and structures before its drawn routes. By default the Log's order."""
+        return list(events)
 
     def posts(self, before: _StateIn, state: _StateIn) -> Sequence[Post]:
         """The messages the game posts of its own after the resolution that went from ``before`` to ``state``, each

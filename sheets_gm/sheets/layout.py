@@ -118,6 +118,9 @@ class TabLayout:
     # below ``PRINT_LEAST_POINTS`` (``local.layout.print_pages_wide``); 0: at its own size across as many pages as it
     # needs, with its first row and first column repeated on each.
     print_pages_wide: int = 1
+    # A map (a board drawn in cells): printed on as few pages as hold it at ``PRINT_LEAST_POINTS`` or more, its pages
+    # tall chosen with its pages wide, in whichever orientation takes fewer (``local.layout.fewest_pages``).
+    print_fewest: bool = False
     # Rows and columns every printed page repeats: rows ``print_title_first`` to ``print_title_rows`` (1-based; 0:
     # the frozen header rows) and the first ``print_title_cols`` (a plane's row letters). Rows below the first are
     # repeated on each page from the one they start on (LibreOffice and Excel both): a table under another (the

@@ -29,12 +29,15 @@ so with such an expat those two parts are parsed by the standard library's ``ite
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import io
 import re
 import stat
 import sys
 import time
 import zipfile
+from collections.abc import Iterator
 from pyexpat import version_info as _expat_version
 from types import ModuleType
 from typing import Any
@@ -63,12 +66,20 @@ from openpyxl.cell.cell import Cell  # noqa: E402
 from openpyxl.comments.comment_sheet import CommentRecord  # noqa: E402
 from openpyxl.compat import safe_string  # noqa: E402
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing  # noqa: E402
+from openpyxl.reader import excel as _excel_reader  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
 from openpyxl.styles.cell_style import StyleArray  # noqa: E402
 from openpyxl.utils.cell import coordinate_to_tuple, get_column_letter  # noqa: E402
 from openpyxl.worksheet import _reader as _sheet_reader  # noqa: E402
-from openpyxl.worksheet._reader import FORMULA_TAG, INLINE_STRING, WorkSheetParser, WorksheetReader  # noqa: E402
+from openpyxl.worksheet._reader import (  # noqa: E402
+    FORMULA_TAG,
+    INLINE_STRING,
+    VALUE_TAG,
+    WorkSheetParser,
+    WorksheetReader,
+)
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
+from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
 from openpyxl.writer.excel import ExcelWriter  # noqa: E402
 
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
@@ -106,6 +117,8 @@ def inline_text(string: Any) -> str:
 #: Each column's letters seen in a cell's name, and its number (``coordinate_to_tuple``'s, worked out once a column).
 _COLUMNS: dict[str, int] = {}
 _TEXT_TAG = INLINE_STRING[:-2] + "t"  # ``<t>`` in the worksheet's namespace
+#: The cell types :func:`_parse_cell` reads itself: an inline string and a shared one.
+_TEXT_KINDS = frozenset(("inlineStr", "s"))
 
 
 def _row_and_column(coordinate: str) -> tuple[int, int]:
@@ -120,10 +133,12 @@ def _row_and_column(coordinate: str) -> tuple[int, int]:
 
 
 def _parse_cell(parser: Any, element: Any) -> dict[str, Any]:
-    """openpyxl's ``WorkSheetParser.parse_cell``, an inline string without a formula read by :func:`inline_text`
-    (one of a single ``<t>``, what sheets-gm and openpyxl save, read straight from it)."""
+    """openpyxl's ``WorkSheetParser.parse_cell``, a text cell without a formula read here: an inline string by
+    :func:`inline_text` (one of a single ``<t>``, what sheets-gm and openpyxl save, read straight from it), a shared
+    string (what LibreOffice and Excel save) looked up in the workbook's table as openpyxl does."""
     get = element.get
-    if get("t") != "inlineStr" or parser.rich_text or (
+    kind = get("t")
+    if kind not in _TEXT_KINDS or parser.rich_text or (
             not parser.data_only and element.find(FORMULA_TAG) is not None):
         cell: dict[str, Any] = _openpyxl_parse_cell(parser, element)
         return cell
@@ -135,6 +150,10 @@ def _parse_cell(parser: Any, element: Any) -> dict[str, Any]:
     else:
         parser.col_counter += 1
         row, column = parser.row_counter, parser.col_counter
+    if kind == "s":
+        index = element.findtext(VALUE_TAG, None) or None
+        value = None if index is None else parser.shared_strings[int(index)]
+        return {"row": row, "column": column, "value": value, "data_type": "s", "style_id": style_id}
     string = element.find(INLINE_STRING)
     if string is None:
         value, data_type = None, "inlineStr"
@@ -146,6 +165,24 @@ def _parse_cell(parser: Any, element: Any) -> dict[str, Any]:
 
 
 WorkSheetParser.parse_cell = _parse_cell
+_STRING_TAG = INLINE_STRING[:-2] + "si"  # a shared string's ``<si>`` in the worksheet's namespace
+
+
+def _read_string_table(xml_source: Any) -> list[str]:
+    """openpyxl's ``read_string_table``: each shared string's text read by :func:`inline_text` (a single ``<t>``
+    straight from it), the text ``Text.from_tree(node).content`` gives, with openpyxl's ``x005F_`` escapes undone
+    as it does (10,000 rows pasted in LibreOffice are 10,000 shared strings)."""
+    strings: list[str] = []
+    for _, node in _strings_reader.iterparse(xml_source):
+        if node.tag == _STRING_TAG:
+            single = len(node) == 1 and node[0].tag == _TEXT_TAG
+            text = (node[0].text or "") if single else inline_text(node)
+            strings.append(text.replace("x005F_", ""))
+            node.clear()
+    return strings
+
+
+_excel_reader.read_string_table = _read_string_table
 
 
 def _bind_cells(reader: Any) -> None:
@@ -168,6 +205,35 @@ def _bind_cells(reader: Any) -> None:
 
 WorksheetReader.bind_cells = _bind_cells
 
+
+_openpyxl_bind_row_dimensions = WorksheetReader.bind_row_dimensions
+
+
+def _bind_row_dimensions(reader: Any) -> None:
+    """openpyxl's ``WorksheetReader.bind_row_dimensions``, each kind of row made once as openpyxl makes it and
+    copied for every row of that kind (LibreOffice saves a height with each of 10,000 rows pasted, and a
+    ``RowDimension`` sets each of its fields through a checking descriptor): the same fields, its own style array."""
+    ws = reader.ws
+    made: dict[tuple[tuple[str, str], ...], Any] = {}
+    rows, make = ws.row_dimensions, RowDimension.__new__
+    for row, attributes in reader.parser.row_dimensions.items():
+        given = {k: v for k, v in attributes.items() if k != "r"}  # a row's fields as its program wrote them
+        key = tuple(given.items())
+        kind = made.get(key)
+        if kind is None:
+            if "s" in given:
+                given["s"] = ws.parent._cell_styles[int(given["s"])]
+            kind = made[key] = RowDimension(ws, **given)
+        dimension = make(RowDimension)
+        dimension.__dict__.update(kind.__dict__)
+        dimension.parent = ws
+        dimension._style = None if kind._style is None else StyleArray(kind._style)
+        dimension.__dict__["index"] = int(row)
+        rows[int(row)] = dimension
+
+
+WorksheetReader.bind_row_dimensions = _bind_row_dimensions
+
 _openpyxl_write_row = WorksheetWriter.write_row
 #: The cells written here, by their data type: the types of value each may hold (text is saved as an inline string).
 _PLAIN = {"s": (str,), "n": (int, float), "b": (bool,)}
@@ -182,7 +248,7 @@ def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
         return
     ws = writer.ws
     dimension = ws.row_dimensions.get(row_idx)
-    parts = [f'<row r="{row_idx}"', *(f' {k}="{_escape_attrib(v)}"' for k, v in (dimension or {})), ">"]
+    parts = [f'<row r="{row_idx}"', _row_attributes(writer, dimension) if dimension is not None else "", ">"]
     ids = _style_ids(writer)
     for cell in row:
         if cell._comment is not None:
@@ -200,6 +266,25 @@ def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
             parts.append(text)
     parts.append("</row>")
     out("".join(parts))
+
+
+#: What a row's ``<row>`` attributes are made of: its dimension's own fields and its style.
+_ROW_FIELDS = ("hidden", "outlineLevel", "collapsed", "ht", "thickBot", "thickTop")
+
+
+def _row_attributes(writer: Any, dimension: Any) -> str:
+    """The attributes openpyxl writes for a row of ``dimension`` (`` ht="12.8" customHeight="1"``), made once for
+    each kind of row in the save of ``writer``'s tab (rows pasted in LibreOffice each carry a height)."""
+    made: dict[tuple[Any, ...], str] | None = writer.__dict__.get("_row_attributes")
+    if made is None:
+        made = writer.__dict__["_row_attributes"] = {}
+    own = dimension.__dict__
+    style = dimension._style
+    key = (*(own.get(name) for name in _ROW_FIELDS), style.tobytes() if style is not None else None)
+    text = made.get(key)
+    if text is None:
+        text = made[key] = "".join(f' {k}="{_escape_attrib(v)}"' for k, v in dimension)
+    return text
 
 
 def _style_ids(writer: Any) -> dict[bytes, int]:
@@ -274,6 +359,21 @@ def _write_worksheet(writer: Any, ws: Any) -> None:
 ExcelWriter.write_worksheet = _write_worksheet
 
 
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused while a workbook is loaded, written or saved: each makes an object a cell
+    (10,000 rows pasted are 100,000 objects), all alive until it ends, and the collector would walk every object the
+    process holds again and again for none to free (a fifth of a load and save of such a tab). It runs again after,
+    as it was."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 #: The most a workbook may unpack to (every part of its zip, as its central directory says): a match's largest
 #: workbook, its Log full at 20,000 lines, unpacks to a few megabytes; a file that unpacks past this is refused
 #: before anything is inflated (a "zip bomb": a small file whose sheet inflates to gigabytes).
@@ -323,12 +423,39 @@ def _cells_problem(archive: zipfile.ZipFile) -> str:
         counts[part.filename] = counted
         total += counted
         if total > MAX_CELLS:
-            names = _tab_names(archive)
             part_name, most = max(counts.items(), key=lambda item: item[1])
-            tab = names.get(part_name, part_name)
-            return (f"its tabs hold more than {MAX_CELLS:,} cells (tab {tab!r} alone at least {most:,}), more than "
-                    "a match can use; delete what was pasted there (or the tab) and save it again")
+            tab = _tab_names(archive).get(part_name, part_name)
+            return (f"its tabs hold more than {MAX_CELLS:,} cells (tab {tab!r} alone "
+                    f"{_tab_size(archive, archive.getinfo(part_name), most)}), more than a match can use; delete "
+                    "what was pasted there (or the tab) and save it again")
     return ""
+
+
+#: A worksheet's ``<dimension ref="A1:J70000"/>``: the span of its cells, which every office program writes first.
+_DIMENSION = re.compile(rb'<(?:[A-Za-z_][\w.-]*:)?dimension\s+ref="([A-Z]{1,3})(\d+)(?::([A-Z]{1,3})(\d+))?"')
+
+
+def _tab_size(archive: zipfile.ZipFile, part: zipfile.ZipInfo, counted: int) -> str:
+    """How big the worksheet ``part`` is, said at once: the span its ``<dimension>`` gives and the cells in it
+    (read from the part's first kilobytes), and what it unpacks to; ``counted`` (the cells counted before the count
+    stopped) where it gives none."""
+    with archive.open(part) as stream:
+        found = _DIMENSION.search(stream.read(4096))
+    unpacked = f"{part.file_size / 1e6:,.1f} MB unpacked"
+    if found is None or found.group(3) is None:
+        return f"at least {counted:,} cells, {unpacked}"
+    first, last = (int(found.group(2)), _column(found.group(1))), (int(found.group(4)), _column(found.group(3)))
+    span = (abs(last[0] - first[0]) + 1) * (abs(last[1] - first[1]) + 1)
+    where = f"{found.group(1).decode()}{first[0]}:{found.group(3).decode()}{last[0]}"
+    return f"spans {where} (up to {max(span, counted):,} cells), {unpacked}"
+
+
+def _column(letters: bytes) -> int:
+    """A column's number from its letters (``b"J"`` → 10)."""
+    number = 0
+    for letter in letters:
+        number = number * 26 + letter - 64
+    return number
 
 
 def _count_cells(archive: zipfile.ZipFile, part: zipfile.ZipInfo, most: int) -> int:

@@ -24,6 +24,19 @@ class ChartUnavailableError(RuntimeError):
     """matplotlib is not installed, so no PNG chart can be drawn."""
 
 
+def warm_up() -> None:
+    """Import what drawing a chart needs (matplotlib's figure, its raster backend and its fonts), so that the chart
+    drawn later does not wait for it: called while the workers play, it costs the command nothing it would not pay
+    afterwards. Nothing when matplotlib is not installed (drawing says so)."""
+    try:
+        from matplotlib import font_manager
+        from matplotlib.backends import backend_agg  # noqa: F401  # what ``savefig`` of a PNG draws with
+        from matplotlib.figure import Figure  # noqa: F401
+    except ImportError:
+        return
+    font_manager.findfont("DejaVu Sans")  # the font list loaded and the default font found
+
+
 def _bar(p: Proportion) -> tuple[float, float, float]:
     """The rate in percent and its distances to the interval's ends (for error bars)."""
     low, high = p.interval

@@ -135,11 +135,23 @@ def chunk_size(matches: int, workers: int) -> int:
     return max(1, min(100, -(-matches // (workers * 20))))
 
 
+#: The last chunks are cut this many times finer: the workers then finish within a small chunk of each other, not
+#: one waiting a whole chunk's time for the other (a tenth of a second of 2,000 GvG matches on two workers).
+TAIL_CUT = 4
+
+
 def chunks(plan: Plan, workers: int) -> list[Chunk]:
-    """Every variant's matches cut into chunks, in variant then match order."""
+    """Every variant's matches cut into chunks, in variant then match order; the last ``workers`` chunks cut
+    :data:`TAIL_CUT` times finer."""
     size = chunk_size(plan.matches, workers)
-    return [Chunk(v, start, min(start + size, plan.matches))
-            for v in range(len(plan.variants)) for start in range(0, plan.matches, size)]
+    cut = [Chunk(v, start, min(start + size, plan.matches))
+           for v in range(len(plan.variants)) for start in range(0, plan.matches, size)]
+    if workers < 2:
+        return cut
+    fine = -(-size // TAIL_CUT)
+    tail = [Chunk(c.variant, start, min(start + fine, c.stop)) for c in cut[-workers:]
+            for start in range(c.start, c.stop, fine)]
+    return cut[:-workers] + tail
 
 
 def describe_bots(bots: Sequence[str]) -> str:

@@ -36,7 +36,9 @@ def typed_values(adapter: AnySheetAdapter, state: Any, window: Window, seat: str
                  over: bool = False) -> dict[str, dict[str, dict[str, CellValue]]]:
     """What a player of ``seat`` types for ``orders``: by table and row subject, the typed columns' values, and
     with ``ready`` the Ready box of every table open in the window that has one (on its first row, the seat's
-    row) ticked. ``subjects`` keeps only those rows (a bot that plays one member of a team); KeyError naming the
+    row) ticked, where the window waits for the seat (a bot typing its reactions in the opponent's window leaves
+    its Ready alone: a person would not tick it then, and its row would tell her to tick it later). ``subjects``
+    keeps only those rows (a bot that plays one member of a team); KeyError naming the
     table for a column it does not have.
 
     A list table (``ordered``: read from its first row down; or ``standing``: kept from window to window) that
@@ -58,7 +60,7 @@ def typed_values(adapter: AnySheetAdapter, state: Any, window: Window, seat: str
             for key in values:
                 placed.spec.column(key)  # KeyError naming the table for an unknown column
             out.setdefault(table_name, {})[subject] = dict(values)
-    if ready:
+    if ready and seat in window.awaited:
         for placed in tab.tables:
             box = placed.spec.of_kind(ColumnKind.READY)
             rows = adapter.rows(state, seat, placed.spec) if box and placed.spec.open_in(window.phase) else []

@@ -197,3 +197,34 @@ def test_a_step_of_a_window_that_stays_open_mails_only_the_seats_it_concerns(
     step = replace(report.facts, resolved=window, before=record.state, events=())
     resolved = [n for n in poll_notices(step, seen_of(report), NoticeRules(), NOW) if n.kind is NoticeKind.RESOLVED]
     assert [n.recipient for n in resolved] == [CHANNEL]
+
+
+def test_the_channels_summary_quotes_the_lines_in_the_order_the_game_puts_first(
+        registered_race: type[RaceRuleset], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 78, item 6: the orders post quoted the first 12 Log lines, most of them a Coalition war's drawn routes.
+    The channel's summary quotes the game's ``news_first`` order (the Coalition's battles, kills and structures
+    first); the attachment keeps the Log's order."""
+    sheets, _ = ready_race()
+    report = poll(sheets, RACE, now=NOW)
+    assert report.facts is not None
+    monkeypatch.setattr(type(report.facts.adapter), "news_first", lambda _self, events: list(reversed(events)))
+    notices = poll_notices(report.facts, seen_of(report), NoticeRules(), NOW)
+    channel = next(n for n in notices if n.kind is NoticeKind.RESOLVED and n.recipient == CHANNEL)
+    quoted = [line.removeprefix("  · ") for line in channel.body.splitlines() if line.startswith("  · ")]
+    public = [e.text for e in report.facts.events if e.audience is None]
+    assert len(public) > 1 and quoted[:len(public)] == list(reversed(public))[:len(quoted)], (quoted, public)
+
+
+def test_a_coalition_turns_news_puts_battles_kills_and_structures_before_the_drawn_routes() -> None:
+    from sheets_gm.engine.events import Event
+    from sheets_gm.rulesets.coalition.enums import EventKind
+    from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
+    from tests.rulesets.coalition.helpers import board
+
+    log = [Event(1, EventKind.ROUTE, "Ann's route drawn: 3A > 3B"), Event(1, EventKind.ORDER, "Ann: 3A > 3B [ok]"),
+           Event(1, EventKind.DICE, "Dice and draws: …"), Event(1, EventKind.BATTLE, "Ann attacks Bo, 3C"),
+           Event(1, EventKind.TRANSFER, "Cy transfers"), Event(1, EventKind.KILL, "Ann kills Bo"),
+           Event(1, EventKind.DESTROYED, "The castle at 4C is destroyed")]
+    first = [e.text for e in CoalitionSheet(board()).news_first(log)]
+    assert first == ["Ann attacks Bo, 3C", "Ann kills Bo", "The castle at 4C is destroyed", "Cy transfers",
+                     "Ann: 3A > 3B [ok]", "Ann's route drawn: 3A > 3B", "Dice and draws: …"]

@@ -4,9 +4,14 @@
     python3 tests/office/lo_type.py JOB.json PROFILE_DIR
 
 JOB.json maps each workbook's path to its cells: ``[[tab, cell, value], ...]``; a value is entered as typed in a
-cell (``F7`` is text, ``12`` a number, ``TRUE`` a ticked box). LibreOffice runs headless with its own profile in
-PROFILE_DIR; the script starts it, waits for it to accept the connection, types, saves each workbook as .xlsx
-(Calc's own Excel 2007-365 filter), and stops it.
+cell (``F7`` is text, ``12`` a number, ``TRUE`` a ticked box). A value may also be a paste, as a player pastes a block
+copied from another sheet, its top left at ``cell``: ``{"rows": [[...], ...]}`` pastes those rows, ``{"fill":
+"note {row} {col}", "rows": R, "cols": C}`` a block of R rows and C columns of that text; ``cell`` ``"under"`` pastes
+two rows under everything the tab holds. A sheet the paste covers is unprotected first (a player does so to paste
+over its locked cells; it has no password), and a tab that is not there is inserted first, at ``"position"`` in the
+paste (default: last). LibreOffice runs headless with its own profile in PROFILE_DIR; the script starts it, waits
+for it to accept the connection, types, saves each workbook as .xlsx (Calc's own Excel 2007-365 filter), and
+stops it.
 """
 
 from __future__ import annotations
@@ -32,6 +37,37 @@ def _prop(name: str, value: object) -> PropertyValue:
     return prop
 
 
+def _paste(doc: object, tab: str, cell: str, paste: dict[str, object]) -> None:
+    """Paste the block ``paste`` describes (see the module notes) into ``tab`` of ``doc`` from ``cell``."""
+    sheets = doc.Sheets  # type: ignore[attr-defined]
+    if not sheets.hasByName(tab):
+        sheets.insertNewByName(tab, int(paste.get("position", sheets.getCount())))  # type: ignore[call-overload]
+    sheet = sheets.getByName(tab)
+    if sheet.isProtected():
+        sheet.unprotect("")
+    if cell == "under":
+        cursor = sheet.createCursor()
+        cursor.gotoEndOfUsedArea(False)
+        top, left = cursor.RangeAddress.EndRow + 2, 0
+    else:
+        address = sheet.getCellRangeByName(cell).RangeAddress
+        top, left = address.StartRow, address.StartColumn
+    if "fill" in paste:
+        text, height, width = str(paste["fill"]), int(paste["rows"]), int(paste["cols"])  # type: ignore[call-overload]
+        for first in range(0, height, 10_000):  # a block at a time: one call of 700,000 cells is slow to build
+            count = min(10_000, height - first)
+            block = tuple(tuple(text.format(row=first + r + 1, col=c + 1) for c in range(width))
+                          for r in range(count))
+            target = sheet.getCellRangeByPosition(left, top + first, left + width - 1, top + first + count - 1)
+            target.setDataArray(block)
+        return
+    rows = tuple(tuple(row) for row in paste["rows"])  # type: ignore[attr-defined]
+    if rows:
+        width = max(len(row) for row in rows)
+        block = tuple(tuple(row) + ("",) * (width - len(row)) for row in rows)
+        sheet.getCellRangeByPosition(left, top, left + width - 1, top + len(block) - 1).setDataArray(block)
+
+
 def main(job_path: str, profile: str) -> int:
     job = json.loads(Path(job_path).read_text(encoding="utf-8"))
     pipe = f"{PIPE}_{os.getpid()}"  # its own: every test names its profile lo-profile, and runs may overlap
@@ -55,6 +91,9 @@ def main(job_path: str, profile: str) -> int:
             url = uno.systemPathToFileUrl(str(Path(path).resolve()))
             doc = desktop.loadComponentFromURL(url, "_blank", 0, (_prop("Hidden", True),))
             for tab, cell, value in cells:
+                if isinstance(value, dict):
+                    _paste(doc, tab, cell, value)
+                    continue
                 target = doc.Sheets.getByName(tab).getCellRangeByName(cell)
                 target.setFormula("=TRUE()" if value is True else "=FALSE()" if value is False else str(value))
             doc.storeToURL(url, (_prop("FilterName", "Calc MS Excel 2007 XML"), _prop("Overwrite", True)))

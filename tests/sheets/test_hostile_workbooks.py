@@ -85,30 +85,46 @@ def test_a_workbook_of_too_many_parts_is_refused(tmp_path: Path, monkeypatch: py
         LocalWorkbookBackend(path).read(["A1"])
 
 
-def junk_tab_workbook(path: Path, cells: int) -> Path:
-    """A workbook whose second tab, 'Junk', holds ``cells`` cells of one short word (a paste gone wrong: a small
-    file that unpacks to megabytes of XML)."""
+def junk_tab_workbook(path: Path, cells: int, position: int = 1) -> Path:
+    """A workbook whose tab 'Junk' (second, or at ``position``) holds ``cells`` cells of one short word (a paste gone
+    wrong: a small file that unpacks to megabytes of XML)."""
     book = openpyxl.Workbook()
     book.active.title = "Orders"
     book.active["A1"] = "Team"
-    junk = book.create_sheet("Junk")
+    junk = book.create_sheet("Junk", position)
     for i in range(cells):
         junk.cell(row=i // 10 + 1, column=i % 10 + 1).value = "x"
     book.save(path)
     return path
 
 
+@pytest.mark.parametrize("position", [0, 1])
 def test_a_tab_of_more_cells_than_a_match_can_use_is_refused_before_it_is_loaded(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 66: a workbook under the unpacked-size limit whose tabs hold more cells than a match can use is refused
-    at once, naming the tab and the count, and nothing is saved back to it."""
-    path = junk_tab_workbook(tmp_path / "orders-red.xlsx", xlsx.MAX_CELLS + 10)
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, position: int) -> None:
+    """Issues 66 and 79: a workbook under the unpacked-size limit whose tabs hold more cells than a match can use is
+    refused at once, wherever the tab is, naming the tab and its size (its span, the cells in it, what it unpacks
+    to), and nothing is saved back to it."""
+    path = junk_tab_workbook(tmp_path / "orders-red.xlsx", xlsx.MAX_CELLS + 10, position)
     assert len(path.read_bytes()) < xlsx.MAX_UNPACKED_BYTES
     before = path.read_bytes()
+    with zipfile.ZipFile(path) as archive:
+        unpacked = max(part.file_size for part in archive.infolist())
     for message in refusals_before_loading(path, monkeypatch):
-        assert f"more than {xlsx.MAX_CELLS:,} cells (tab 'Junk' alone at least" in message, message
+        assert (f"more than {xlsx.MAX_CELLS:,} cells (tab 'Junk' alone spans A1:J15001 (up to 150,010 cells), "
+                f"{unpacked / 1e6:,.1f} MB unpacked)") in message, message
         assert "Nothing was saved back" in message
     assert path.read_bytes() == before
+
+
+def test_a_tab_without_its_span_is_sized_by_the_cells_counted() -> None:
+    """A worksheet that does not say its span (no ``<dimension>``: not every program writes one) is sized by the
+    cells counted before the count stopped."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("xl/worksheets/sheet1.xml", "<worksheet><sheetData/></worksheet>")
+    with zipfile.ZipFile(buffer) as archive:
+        said = xlsx._tab_size(archive, archive.getinfo("xl/worksheets/sheet1.xml"), 150_001)
+    assert said == "at least 150,001 cells, 0.0 MB unpacked"
 
 
 @pytest.mark.parametrize("prefix", ["", "x:"])

@@ -30,15 +30,15 @@ def _legend_fits(ws: object) -> None:
 
 def test_gvg_prints_its_board_three_pages_wide_legend_and_all(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
-    """The board and its legend over three pages across at 10 pt (one page printed it at 4.3 pt: issue 64, item 10;
-    two, each repeating the first column, at 7.6 pt, LibreOffice's row numbers taking room on each), each page
-    naming its rows with the row numbers."""
+    """The board and its legend over the fewest pages that keep 8 pt or more: three across and two down, portrait,
+    at 8.2 pt (one page printed it at 4.3 pt: issue 64, item 10; three across and as many down as it took, eight
+    pages at 10 pt, issue 78 item 5), each page naming its rows with the row numbers."""
     wb = _board(tmp_path, "gvg")
     capsys.readouterr()
     board = wb["Board"]
     assert board.sheet_properties.pageSetUpPr.fitToPage and board.page_setup.fitToWidth == 3
     assert board.print_title_cols is None
-    assert board.page_setup.fitToHeight == 0 and board.page_setup.orientation == "landscape"
+    assert board.page_setup.fitToHeight == 2 and board.page_setup.orientation == "portrait"
     assert board.print_options.headings  # its tiles are named by the spreadsheet's cells: "tile G9 is cell G9"
     [col] = {c.column for row in board.iter_rows() for c in row if str(c.value).startswith("How to read the board")}
     legend = [str(board.cell(r, col).value) for r in range(4, board.max_row + 1) if board.cell(r, col).value]
@@ -68,7 +68,7 @@ def test_a_coalition_plane_prints_over_pages_across_with_its_own_coordinates(
     assert not plane.print_options.headings
     assert plane.print_title_rows == "$1:$1" and plane.print_title_cols == "$A:$A"
     assert plane.sheet_properties.pageSetUpPr.fitToPage and plane.page_setup.fitToWidth == 4
-    assert plane.page_setup.fitToHeight == 0 and plane.page_setup.orientation == "landscape"
+    assert plane.page_setup.fitToHeight == 2 and plane.page_setup.orientation == "landscape"  # the fewest down too
 
 
 @pytest.mark.parametrize("game", ruleset_names())

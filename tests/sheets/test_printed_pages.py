@@ -34,7 +34,7 @@ from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import create_ruleset, sheet_of
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, cells
 from sheets_gm.sheets.local.backend import create_workbook
-from sheets_gm.sheets.local.layout import apply_layout
+from sheets_gm.sheets.local.layout import apply_layout, fewest_pages
 from sheets_gm.sync.life.create import drawn_tab
 from sheets_gm.sync.match_tabs import MatchTabs
 from tests.paths import SCRIPTS
@@ -55,10 +55,14 @@ FONT_POINTS = 10.0
 #: repeated column A left no room for two across) now 8 at 10; Wesnoth's Units 13 at 9.3 (was 8: three pages across,
 #: its 159 rows five down); the planes 8 at 8.2 and Mirrodin 7 at 9.4 (were 6 and 3: four pages across at 8 pt,
 #: their tall squares two down); the Turn report 4 at 10 pt (was 3 at 7.0: a post a page across).
+#: Issue 78, item 5: a map on as few pages as it takes at 8 pt, its pages down chosen with its pages across and its
+#: orientation: the GvG board 6 at 8.2 pt (was 8 at 10 pt, three across and three down), Win or Die's 3 at 8.8 pt
+#: (was 4: landscape, two across and two down, with the sheet's row numbers beside the hexes' names). Its Cards 3 at
+#: 10 pt, a card's name on each page across (was 2 at 8.7 pt, the sheet's row numbers beside the names instead).
 MOST_PAGES = {
-    "gvg": {"Board": 8},
+    "gvg": {"Board": 6},
     "champions": {"Board": 1},
-    "winordie": {"Board": 4, "Cards": 2},
+    "winordie": {"Board": 3, "Cards": 3},
     "wesnoth": {"Board": 6, "Units": 13},  # the map 6 pages at 6 pt before its short hexes and key, 6 at 9.3 pt now
     "coalition": {"Dominaria": 8, "Phyrexia": 8, "Mirrodin": 7, "Turn report": 4},
 }
@@ -240,6 +244,45 @@ def test_every_input_tab_repeats_its_longest_tables_header_on_its_pages(game: st
             f"${losses.title_row}:${losses.header_row}"
 
 
+def _drawn_tabs(game: str) -> list[tuple[str, TabLayout]]:
+    """Each drawing of ``game``'s sample match laid out as its public tab: (the tab's name, its layout)."""
+    rules = create_ruleset(game)
+    adapter = sheet_of(rules)
+    tabs = MatchTabs(adapter.spec, rules.sample_roster().seats, rules.traits.judge)
+    out = []
+    for drawing in adapter.drawings(rules.new_match(rules.sample_roster(), b"print")):
+        name = drawing.tab or "Board"
+        out.append((name, drawn_tab(tabs, name, drawing)))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_drawn_tab_prints_the_sheets_headings_but_a_board_whose_cells_are_its_tiles(game: str) -> None:
+    """Issue 78, item 5: Win or Die's map printed the sheet's row numbers beside its hexes' names, and Coalition's
+    Turn report its row numbers and column letters. Only GvG's board prints them: its tile H20 is cell H20."""
+    for name, tab in _drawn_tabs(game):
+        assert tab.print_headings == (game == "gvg" and name == "Board"), (game, name)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_map_is_laid_on_as_few_pages_as_hold_it_at_8_points(game: str, tmp_path: Path) -> None:
+    """Issue 78, item 5: a map printed fit to its pages across only, as tall as it came (GvG's board 8 pages, three
+    across for its legend and three down; Win or Die's 4, landscape). Each map (a board, a plane) is fit to as many
+    pages across and down as hold it at 8 pt, in the orientation that takes fewer (``fewest_pages``): at most
+    ``MOST_PAGES`` (the soak test measures them in LibreOffice)."""
+    for name, tab in _drawn_tabs(game):
+        if name not in MOST_PAGES.get(game, {}) or name in ("Cards", "Units", "Turn report"):
+            continue
+        create_workbook(tmp_path / f"{name}.xlsx", WorkbookLayout("t", (tab,)))
+        ws = openpyxl.load_workbook(tmp_path / f"{name}.xlsx")[name]
+        wide, tall = ws.page_setup.fitToWidth, ws.page_setup.fitToHeight
+        assert tab.print_fewest and tall > 0, (game, name, wide, tall)
+        assert (ws.page_setup.orientation, wide, tall) == fewest_pages(tab)
+        # a board's every page has some of it; a plane's last page across (its key) is blank below the key, and
+        # LibreOffice prints no blank page: its count is the soak test's
+        assert name != "Board" or wide * tall <= MOST_PAGES[game][name], (game, name, wide, tall)
+
+
 #: Rows a printed page holds at most of a drawn tab (a landscape page's 468 points of rows of 15 at 8/11 scale).
 PAGE_ROWS = 40
 
@@ -274,8 +317,10 @@ def test_each_drawn_tab_prints_at_8_points_on_the_pages_it_should(game: str, tmp
     assert set(pages) == set(MOST_PAGES[game]), printed
     too_many = {tab: n for tab, n in pages.items() if n > MOST_PAGES[game][tab]}
     assert not too_many, printed
-    # by the scale: the smallest word of a drawing with its headings is a column letter, in LibreOffice's own size
+    # by the scale: the smallest word of a drawing with its headings is a column letter, in LibreOffice's own size;
+    # and by the type LibreOffice set (a map fit to its pages down too prints smaller than its width alone says)
     assert all(scale * FONT_POINTS >= LEAST_POINTS for _pages, scale, _text in printed.values()), printed
+    assert all(type_ >= LEAST_POINTS for _pages, _scale, type_ in printed.values()), printed
     if game == "wesnoth":  # the type LibreOffice set, whatever its font (DejaVu Sans here: 6 pt on 6 pages before)
         assert _render_tabs().smallest_type(tmp_path / "render" / "board-Board.pdf") >= LEAST_POINTS
     assert list(tmp_path.glob("render/*.png"))

@@ -4,7 +4,6 @@ that moves the figures the expected way, clear errors for bad options, the files
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 import multiprocessing
 import sys
@@ -32,7 +31,6 @@ from sheets_gm.simulate.plan import (
 from sheets_gm.simulate.report import figures_json
 from sheets_gm.simulate.runner import SimulationRun, run_simulation
 from sheets_gm.simulate.stats import newcombe_difference, wilson_interval
-from tests.paths import SCRIPTS
 
 MAP = default_board_text("gvg")
 ROOK = GvgSettings(movement=Neighbourhood.ROOK)
@@ -119,6 +117,25 @@ def test_every_match_is_in_exactly_one_chunk_whatever_the_worker_count() -> None
             indices = [i for c in cut if c.variant == v for i in range(c.start, c.stop)]
             assert indices == list(range(1234))
     assert chunk_size(10_000, 2) == 100 and chunk_size(5, 2) == 1
+
+
+def test_the_last_chunks_are_cut_finer_for_an_even_finish() -> None:
+    """The workers finish within a small chunk of each other: the last chunk of each worker is cut in four, the
+    others are whole; one worker plays whole chunks."""
+    cut = chunks(plan(2000), 2)
+    assert {c.size for c in cut[:-8]} == {50} and [c.size for c in cut[-8:]] == [13, 13, 13, 11] * 2
+    assert cut[-1].stop == 2000
+    assert {c.size for c in chunks(plan(2000), 1)} == {100}
+
+
+def test_the_work_meanwhile_runs_in_a_thread_while_the_workers_play() -> None:
+    """``meanwhile`` (the chart's imports) runs once, beside the matches with workers, after them with one."""
+    import threading
+
+    seen: list[bool] = []
+    run_simulation(plan(4), 2, meanwhile=lambda: seen.append(threading.current_thread() is threading.main_thread()))
+    run_simulation(plan(2), 1, meanwhile=lambda: seen.append(threading.current_thread() is threading.main_thread()))
+    assert seen == [False, True]
 
 
 def test_match_seeds_depend_on_the_seed_and_index_only() -> None:
@@ -320,17 +337,6 @@ def test_unknown_ruleset_map_or_out_are_clear_errors(tmp_path: Path, capsys: pyt
     a_file.write_text("")
     code, _out, err = run_cli(["simulate", "gvg", "--matches", "1", "--out", str(a_file / "sub")], capsys)
     assert code == 1 and err.startswith("sheets-gm: --out: cannot create the folder")
-
-
-def test_the_benchmark_script_prints_matches_per_second(capsys: pytest.CaptureFixture[str]) -> None:
-    path = SCRIPTS / "bench_simulate.py"
-    spec = importlib.util.spec_from_file_location("bench_simulate", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    assert bench.main(["--matches", "4", "--repeats", "1", "--workers", "1"]) == 0
-    out = capsys.readouterr().out
-    assert "repeat 1:" in out and "matches/s" in out and "median of 1" in out
 
 
 def test_a_folder_that_cannot_be_written_is_a_clear_error(

@@ -92,8 +92,9 @@ def test_a_resolution_keeps_every_row_typed_under_the_tables_once_in_its_own_row
     and copies none into a free row nor sets any aside (issue 53, item 8: a row under the last table was copied into
     the blank rows, one more each resolution, and "set aside … no longer in your tab" while still there). A row
     answered alike by the poll before is not written again (10,000 of them were 10,000 writes, and a journal of
-    them, at every resolution; issue 66); one whose answer a player cleared is answered again. Without that check
-    the second resolution writes every row again, and this fails."""
+    them, at every resolution; issue 66); one whose answer a player cleared is answered again, in its answer's cell
+    alone: what was typed in it stays where it is, not written again (issue 79). Without that check the second
+    resolution writes every row again, and this fails; with the whole row written again, it fails too."""
     from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 
     _, sheets = local_match(tmp_path)
@@ -118,7 +119,7 @@ def test_a_resolution_keeps_every_row_typed_under_the_tables_once_in_its_own_row
     assert sync(sheets).resolved
     on_junk = [r for r in written if r.startswith("'Orders red'!") and (end := re.search(r"(\d+)$", r))
                and int(end.group(1)) >= first]
-    assert on_junk == [f"'Orders red'!A{first + 7}:{get_column_letter(feedback)}{first + 7}"]
+    assert on_junk == [f"'Orders red'!{get_column_letter(feedback)}{first + 7}"]  # its answer, not what was typed
     book = openpyxl.load_workbook(path)
     sheet = book["Orders red"]
     texts = [str(v) for row in sheet.iter_rows(values_only=True) for v in row if v is not None]

@@ -37,7 +37,8 @@ def test_a_go_that_resolved_a_step_says_so_in_the_seat_row_once_unticked() -> No
         assert "Tick Ready when Bo's orders" in seat.feedback
         row = match.row(bo, "actions", 0)
         assert (row.text("unit"), row.text("target")) == ("Bo-1", "E6")
-        assert row.feedback == f"Not resolved, kept for {closed.label}: refused: Bo-1 is already on E6."
+        # a refusal kept in its window is marked (issue 78, item 7: a row refused at its Go said so without a ✘)
+        assert row.feedback == f"✘ Not resolved, kept for {closed.label}: refused: Bo-1 is already on E6."
         match.poll()
 
 

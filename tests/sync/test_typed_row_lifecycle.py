@@ -11,6 +11,7 @@ from typing import Any
 from sheets_gm.engine.ruleset import JUDGE, Window
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_ruleset
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
+from sheets_gm.sheets.backend import WorkbookOpenError
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders
@@ -108,11 +109,55 @@ def test_a_go_on_unreadable_rows_resolves_nothing_and_the_reason_stays() -> None
     assert match.read().record.resolved == 2  # the two deployments and nothing since
 
 
-def test_an_unreadable_row_keeps_its_reason_when_a_go_resolves_another() -> None:
+class _HeldOpen(MemoryBackend):
+    """A seat's spreadsheet an office program holds open, as LibreOffice holds a local workbook (its lock file is
+    there): it is never written."""
+
+    def refuse_if_open(self) -> None:
+        """Always open."""
+        raise WorkbookOpenError(f"{self.name} is open in LibreOffice by Bo: save your changes and close the file "
+                                "there", path=self.name, holder="LibreOffice by Bo")
+
+    def write(self, *args: Any, **kwargs: Any) -> Any:
+        """Refused, as a local workbook open in an office program is."""
+        self.refuse_if_open()
+
+
+def test_a_go_while_the_opponents_workbook_is_open_says_the_turn_waits_for_it_not_a_cell_to_mend() -> None:
+    """Issue 78, item 3: with the opponent's file open in LibreOffice, Ann's Go read "Go did nothing: no row can be
+    read yet (mend the cells marked ✘ …)" with no ✘ anywhere. Her seat row says the real reason; nothing resolves,
+    nothing of the open file is written, and the next poll after it is closed resolves her rows."""
+    match, ann, bo = _winordie_turn()
+    type_bot_orders(match.sheets, match.cls, {ann: match.bots[ann]}, ready=False)
+    match.type(ann, "seat", 0, "go", True)
+    read = match.read()
+    held = seat_backend(match.sheets, read.tabs, bo)
+    closed = held.__class__
+    held.__class__ = _HeldOpen
+    try:
+        report = poll(match.sheets, match.cls, now=NOW)
+    except WorkbookOpenError:
+        report = None
+    assert report is None  # the poll says the file is open, to the GM
+    seat = match.row(ann, "seat", 0).feedback
+    assert "Go did nothing" not in seat and "Go waits: a workbook of the match is open in an office program" in seat, \
+        seat
+    assert "LibreOffice" not in seat  # who holds which file open is the GM's to read
+    assert match.read().record.resolved == 2
+    held.__class__ = closed
+    assert match.poll().resolved
+
+
+def _wesnoth_second_round() -> tuple[Match, str]:
+    """A Wesnoth match the bots played three windows of: the match, and the player whose turn is open."""
     match = Match("wesnoth")
     for _ in range(3):
         match.bots_play()
-    bo = match.window().seats[0]
+    return match, match.window().seats[0]
+
+
+def test_an_unreadable_row_keeps_its_reason_when_a_go_resolves_another() -> None:
+    match, bo = _wesnoth_second_round()
     for key, value in (("reroll", "two"), ("action", "rest"), ("go", True)):
         match.type(bo, "units", 0, key, value)
     for key, value in (("order", "abc"), ("action", "rest"), ("go", True)):
@@ -357,3 +402,71 @@ def test_a_row_typed_in_the_opponent_s_turn_and_moved_up_says_its_refusal_at_onc
     assert row.text("unit") == enemy, row
     assert row.feedback.startswith(f"✘ Unit '{enemy}' is not one of your units"), row.feedback
     assert f"Kept for {ann}'s next turn" in row.feedback, row.feedback
+
+
+def test_a_bot_typing_in_the_opponents_window_leaves_its_ready_alone() -> None:
+    """Issue 78, item 7: a bot ticked Ready in the opponent's window (typing its reactions), and its seat row then told
+    it to tick Ready once its own window is open. A bot ticks Ready only in a window that waits for it."""
+    match, _ann, bo = _winordie_turn()
+    window = match.window()
+    assert bo in window.seats and bo not in window.awaited
+    type_bot_orders(match.sheets, match.cls, {bo: match.bots[bo]})
+    assert not match.row(bo, "seat", 0).ticked("ready")
+    match.poll()
+    assert "once" not in match.row(bo, "seat", 0).feedback, match.row(bo, "seat", 0).feedback
+
+
+def test_a_reaction_typed_during_deployment_is_kept_without_a_refusal() -> None:
+    """Issue 78, item 7: a standing reaction typed during deployment, for a unit not on the board yet, was marked ✘
+    "… (mend it before Bo's turn …)" when nothing was wrong. It is kept for the turns it is read in; a reaction its
+    unit's card does not have is still refused."""
+    from sheets_gm.rulesets.winordie.enums import AbilityType
+
+    match = Match("winordie")
+    assert match.window().phase == "deploy"
+    state = match.read().record.state
+    for seat in match.read().seats:
+        unit = next(u for u in state.units if u.owner == seat
+                    and any(a.type is AbilityType.REACTION for a in state.card_of(u).abilities))
+        reaction = next(a.name for a in state.card_of(unit).abilities if a.type is AbilityType.REACTION)
+        match.type(seat, "reactions", 0, "unit", unit.id)
+        match.type(seat, "reactions", 0, "ability", reaction)
+        plain = next(u for u in state.units if u.owner == seat
+                     and not any(a.type is AbilityType.REACTION for a in state.card_of(u).abilities))
+        match.type(seat, "reactions", 1, "unit", plain.id)
+        match.type(seat, "reactions", 1, "ability", reaction)
+    match.poll()
+    for seat in match.read().seats:
+        kept, wrong = match.row(seat, "reactions", 0).feedback, match.row(seat, "reactions", 1).feedback
+        assert "✘" not in kept and kept.startswith("Kept for when this table opens again"), kept
+        assert wrong.startswith("✘ Ability"), wrong
+
+
+def test_a_wesnoth_row_refused_at_its_go_says_so_with_a_mark() -> None:
+    """Issue 78, item 7: a Wesnoth row whose Go resolved it and whose order the resolution refused ("A1 costs 32
+    moves … choose a nearer hex") said "Not resolved, kept for …" with no ✘. A refusal kept in its window is marked."""
+    match, bo = _wesnoth_second_round()
+    for key, value in (("action", "move"), ("to", "A1"), ("go", True)):
+        match.type(bo, "units", 1, key, value)
+    match.poll()
+    said = match.row(bo, "units", 1).feedback
+    assert said.startswith("✘ Not resolved, kept for ") and "choose a nearer hex" in said, said
+
+
+def test_rows_written_for_the_open_window_and_typed_over_are_never_said_written_for_another() -> None:
+    """Issue 78, item 7: a standing reaction a bot's rows displaced at a hand-over was archived as "as written for turn
+    3 · Ann … type them again in the window they are for" when it was written for that very window. The Archive line
+    of rows written for the open window says they were typed over; rows of another window keep their line."""
+    from dataclasses import replace
+
+    from sheets_gm.sync.rows.fates import stale_line
+
+    match, ann, _bo = _winordie_turn()
+    window = match.window()
+    tab = match.read().seats[ann].tab
+    row = TypedRow("reactions", "Reaction 1", 40, window.key, {"unit": f"{ann}-2", "ability": "Parry"}, "")
+    here = stale_line(tab, window, [row])
+    assert window.label not in here.text.split(":")[1] and "type them again" not in here.text, here.text
+    assert "other rows were typed over them" in here.text, here.text
+    elsewhere = stale_line(tab, window, [replace(row, window="7")])
+    assert "as written for window “7”" in elsewhere.text and "type them again" in elsewhere.text, elsewhere.text

@@ -68,8 +68,9 @@ class OrderCheck(NamedTuple):
 
     @property
     def accepted(self) -> bool:
-        """Whether this part of the order stands."""
-        return self.verdict is _ACCEPTED
+        """Whether this part of the order stands (a healer's action typed for another role stands as the rules'
+        fallback: she acts normally)."""
+        return self.verdict is _ACCEPTED or self.verdict is _NOT_A_HEALER
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +130,7 @@ def check_skills(
                 coins -= cost
                 kept.append(skill)
                 checks.append(OrderCheck(team_name, part, _ACCEPTED,
-                                         f"{skill.display} will be activated for {_coins(cost)}"))
+                                         f"{skill.display}, activated for {_coins(cost)} this turn"))
         accepted.append(tuple(kept))
     return accepted, checks
 
@@ -329,8 +330,8 @@ def _check_action(rules: GvgRules, state: GvgState, player: Player, action: Acti
     role acts normally; a pickup names what it finds where she ends up; no action while teleporting."""
     if action in _HEALER_ACTIONS and player.role is not _HEALER:
         checks.append(OrderCheck(player.name, "action", _NOT_A_HEALER,
-                                 f"only healers can {action.value}; {player.name} is a {player.role.display} "
-                                 f"and will act normally"))
+                                 f"{player.name} is a {player.role.display}, and only healers {action.value}: "
+                                 f"{player.name} acts normally instead, as the rules say"))
         return _ACT
     if action is _ACT:
         return action

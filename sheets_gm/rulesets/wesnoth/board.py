@@ -139,18 +139,8 @@ class WesnothBoard:
                 raise MapError(f"{where}: player {start} starts on {h.label}, which is not a keep, and no keep "
                                "is free to be hers")
             slot[min(free, key=lambda k: grid.distance(h, k))] = start
-        castle = {Hex(c, r) for r, row in enumerate(inner) for c, (token, _) in enumerate(row)
-                  if token in ("castle", "keep")}
-        # every castle hex joins the nearest keep through castle hexes (the lower slot on a tie)
-        frontier = sorted(slot, key=lambda k: slot[k])
-        while frontier:
-            reached: list[Hex] = []
-            for here in frontier:
-                for n in grid.neighbours(here):
-                    if n in castle and n not in slot and inner[n.row][n.col][0] == "castle":
-                        slot[n] = slot[here]
-                        reached.append(n)
-            frontier = reached
+        castle = {Hex(c, r) for r, row in enumerate(inner) for c, (token, _) in enumerate(row) if token == "castle"}
+        slot.update(_shared_castles(grid, castle, slot))
         rows = []
         for r, row in enumerate(inner):
             cells = []
@@ -243,6 +233,36 @@ class WesnothBoard:
     def players(self) -> int:
         """How many player slots the board has (its numbered keeps)."""
         return len(self.keeps)
+
+
+def _shared_castles(grid: HexGrid, castle: set[Hex], keeps: dict[Hex, int]) -> dict[Hex, int]:
+    """The slot of each castle hex joined to a starting keep through castle hexes (``keeps``: the starting keeps'
+    slots). A castle joined to one keep is its own; one joined to several (4p_Hamlets': allies share a castle in
+    Wesnoth) is dealt out in turns, in slot order, each keep taking the free hex nearest it (the farthest from the
+    other keeps, then the first in reading order), so that every seat recruits into as many hexes."""
+    out: dict[Hex, int] = {}
+    seen: set[Hex] = set()
+    for keep in sorted(keeps, key=lambda k: keeps[k]):
+        if keep in seen:
+            continue
+        network, frontier = {keep}, [keep]
+        while frontier:
+            reached = {n for h in frontier for n in grid.neighbours(h) if n in castle or n in keeps} - network
+            network |= reached
+            frontier = list(reached)
+        seen |= network
+        starts = sorted((k for k in network if k in keeps), key=lambda k: keeps[k])
+        free = sorted((h for h in network if h in castle), key=lambda h: (h.row, h.col))
+        while free:
+            for start in starts:
+                if not free:
+                    break
+                others = [k for k in starts if k != start]
+                pick = min(free, key=lambda h: (grid.distance(h, start),
+                                                -min((grid.distance(h, k) for k in others), default=0)))
+                out[pick] = keeps[start]
+                free.remove(pick)
+    return out
 
 
 _BECOMES = "plain, forest, harsh, mountain, water, impassable, village, castle, keep"

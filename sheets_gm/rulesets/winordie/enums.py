@@ -130,6 +130,7 @@ class GmKind(StrEnum):
     CANCEL = "cancel"  # the action a reaction stopped does nothing when its row resolves
     DICE = "dice"  # the attack a reaction stopped rolls more or fewer dice
     SOFTEN = "soften"  # the attack a reaction stopped deals less damage
+    COUNTER_FIRST = "counter-first"  # the attack a reaction stopped meets its target's counter-attack first (Brace)
 
 
 class PassiveCue(StrEnum):

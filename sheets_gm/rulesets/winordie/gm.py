@@ -3,15 +3,15 @@
 ``sheets-gm adjust`` offers, for a Win or Die match: ``--damage UNIT=N``, ``--heal UNIT=N``,
 ``--move UNIT=HEX``, ``--reveal UNIT``, ``--morale PLAYER=N`` (or ``+N`` / ``-N``),
 ``--fatigue PLAYER=…``, ``--crystals PLAYER=…``, ``--done N`` (a pending effect settled), and, for
-the action a standing reaction stopped, ``--cancel UNIT``, ``--dice UNIT=-N`` and ``--soften UNIT=N``
-(applied when its row resolves), each with a reason written to the log. Damage that kills, and
+the action a standing reaction stopped, ``--cancel UNIT``, ``--dice UNIT=-N``, ``--soften UNIT=N`` and
+``--counter-first UNIT`` (applied when its row resolves), each with a reason written to the log. Damage that kills, and
 morale or fatigue that cross, end the game as in play.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sheets_gm.engine.events import Event
@@ -61,6 +61,8 @@ OPTIONS = (
     GmOption("dice", "UNIT=N", "the attack of UNIT a reaction or its passive stopped rolls N more dice, or fewer "
                               "with -N (a Brace; a Frenzy: +1)"),
     GmOption("soften", "UNIT=N", "the attack of UNIT a reaction stopped deals N less damage"),
+    GmOption("counter-first", "UNIT", "the attack of UNIT a reaction stopped meets its target's counter-attack "
+                                      "first, rolled with the counter's keyed dice, and none after it (a Brace)"),
     # Last: a --done given with a --cancel settles the reaction once the change it asks for is recorded.
     GmOption("done", "N", "mark the pending effect number N as applied (it leaves the GM's list)"),
 )
@@ -76,7 +78,7 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
     for option in OPTIONS:
         kind = GmKind(option.flag)
         for text in values.get(option.flag, ()):
-            if kind in (GmKind.REVEAL, GmKind.DONE, GmKind.CANCEL):
+            if kind in (GmKind.REVEAL, GmKind.DONE, GmKind.CANCEL, GmKind.COUNTER_FIRST):
                 if not text.strip():
                     raise ValueError(f"--{option.flag}: write {option.metavar}")
                 if kind is GmKind.DONE and not text.strip().isdecimal():
@@ -130,7 +132,8 @@ def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[W
         new.pending.remove(found)
         source = new.unit(found.source)
         named = public_name(new, source) if source is not None else found.source
-        events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM applies {found.name} of {named}{why}.",
+        # "settles": the entry leaves the list, whatever was applied for it (perhaps nothing: a Charge with no die)
+        events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM settles {found.name} of {named}{why}.",
                             {"field": "done", "pending": found.id, "reason": adj.reason}))
         return new, events
     if adj.kind in (GmKind.MORALE, GmKind.FATIGUE, GmKind.CRYSTALS):
@@ -149,7 +152,7 @@ def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[W
                              "reason": adj.reason}))
         check_defeat(rules, new, events)
         return new, events
-    if adj.kind in (GmKind.CANCEL, GmKind.DICE, GmKind.SOFTEN):
+    if adj.kind in (GmKind.CANCEL, GmKind.DICE, GmKind.SOFTEN, GmKind.COUNTER_FIRST):
         return new, _change_stopped_action(new, adj)
     unit = _named_unit(new, adj.target)
     if unit is None or unit.at is None:
@@ -258,14 +261,17 @@ def _change_stopped_action(state: WodState, adj: Adjustment) -> list[Event]:
     name = public_name(state, unit)
     old = state.changes.get(unit.id, ActionChange())
     if adj.kind is GmKind.CANCEL:
-        change = ActionChange(True, old.dice, old.less, adj.reason, old.against)
+        change = replace(old, cancel=True, reason=adj.reason)
         said = f"GM cancels the action of {name} the reaction stopped: {adj.reason}."
     elif adj.kind is GmKind.DICE:
-        dice = old.dice + int(adj.value)
-        change = ActionChange(old.cancel, dice, old.less, adj.reason, old.against)
+        change = replace(old, dice=old.dice + int(adj.value), reason=adj.reason)
         said = f"GM changes the dice of {name}'s stopped attack by {int(adj.value):+d}: {adj.reason}."
+    elif adj.kind is GmKind.COUNTER_FIRST:
+        change = replace(old, counter_first=True, reason=adj.reason, against=aimed)
+        said = (f"GM has {aimed} counter-attack first when {name}'s stopped attack on it resumes, and not after "
+                f"it: {adj.reason}.")
     else:
-        change = ActionChange(old.cancel, old.dice, old.less + int(adj.value), adj.reason, aimed)
+        change = replace(old, less=old.less + int(adj.value), reason=adj.reason, against=aimed)
         said = f"GM takes {int(adj.value)} damage off {name}'s stopped attack on {aimed}: {adj.reason}."
     state.changes[unit.id] = change
     return [Event(state.turn, EventKind.GM_ADJUSTMENT, said,

@@ -46,6 +46,6 @@ class WodSettings:
                            minimum=1, maximum=9, only_when=ADVANCED)
     calls: bool = setting(True, "Whether players may call for allies (the rulebook's first game plays without).")
     stand_in_gm: bool = setting(False, "Whether the stand-in GM applies, after each poll, the card effects the cards "
-                                       "make mechanical (Charge, Frenzy, Parry, Drum of Dread, Heaven's Mandate, Fire "
-                                       "Volley at an enemy in reach), as the GM's adjustments; the rest waits for a "
-                                       "person. A practice match has it on.")
+                                       "make mechanical (Charge, Frenzy, Parry, Brace, Drum of Dread, Heaven's "
+                                       "Mandate, Fire Volley at an enemy in reach), as the GM's adjustments; the rest "
+                                       "waits for a person. A practice match has it on.")

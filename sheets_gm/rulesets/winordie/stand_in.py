@@ -11,6 +11,8 @@ What it applies, by the ability's name (the shipped abilities table's wording):
   when its unit's moves took it as many hexes this turn as its text asks ("after moving 2 or more hexes"), else
   it is settled with no die;
 - **Parry** (before an enemy attack on the reactor): that attack deals 1 less damage;
+- **Brace** (before an enemy attack on the reactor): the reactor counter-attacks first, with the counter's keyed
+  dice, and not after the attack (``--counter-first``);
 - **Drum of Dread** (before an enemy action next to it): the acting legion loses 1 morale;
 - **Heaven's Mandate**: its player gains 2 crystals and 2 morale;
 - **Fire Volley**: 1 damage to the enemy unit its Aim names (by id, token or hex, alone or as the guide writes it:
@@ -32,6 +34,8 @@ from sheets_gm.rulesets.winordie.rules import WodRules, public_name
 from sheets_gm.rulesets.winordie.state import Pending, Unit, WodState
 
 FIRE_VOLLEY_RANGE = 3
+#: The abilities the stand-in GM applies (``_effects``); the guide's table of cards says how every other is applied.
+APPLIED = frozenset({"Charge", "Frenzy", "Parry", "Brace", "Drum of Dread", "Heaven's Mandate", "Fire Volley"})
 #: What a row a reaction or passive stopped says when the stand-in GM settles the stop (``settles``).
 STAND_IN_GOES_ON = "the stand-in GM applied its effect, and the row goes on at the next sync (your Go or Ready " \
     "stays ticked: nothing to tick again)"
@@ -113,6 +117,8 @@ def _unmet(state: WodState, p: Pending) -> str:
 
 def _effects(rules: WodRules, state: WodState, p: Pending, why: str) -> list[Adjustment] | None:
     """The adjustments that apply ``p``'s effect, or None when it needs a person's judgement."""
+    if p.name not in APPLIED:
+        return None
     if p.name in ("Charge", "Frenzy"):
         unit = state.unit(p.source)
         if unit is None:
@@ -120,9 +126,12 @@ def _effects(rules: WodRules, state: WodState, p: Pending, why: str) -> list[Adj
         if _unmet(state, p):  # "After moving 2 or more hexes this turn": not met, settled with no die
             return []
         return [Adjustment(GmKind.DICE, _named(unit), "+1", why, True)]
-    if p.name == "Parry":
+    if p.name in ("Parry", "Brace"):
         attacker = _stopped(state, p)
-        return None if attacker is None else [Adjustment(GmKind.SOFTEN, _named(attacker), "1", why)]
+        if attacker is None:
+            return None
+        return [Adjustment(GmKind.SOFTEN, _named(attacker), "1", why) if p.name == "Parry" else
+                Adjustment(GmKind.COUNTER_FIRST, _named(attacker), reason=why)]
     if p.name == "Drum of Dread":
         return [Adjustment(GmKind.MORALE, state.acting, "-1", why, True)]
     if p.name == "Heaven's Mandate":

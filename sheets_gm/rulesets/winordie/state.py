@@ -137,27 +137,31 @@ class Pending:
 
 @dataclass(frozen=True, slots=True)
 class ActionChange:
-    """What the GM changed of an action a reaction stopped (a Parry cancels it, a Brace takes dice away), applied
-    when its row resolves: ``cancel`` it, ``dice`` more (or fewer) for its attack, ``less`` damage from it.
-    ``against`` is the target the stopped row named when the GM took damage off it: "that attack deals 1 less
-    damage" protects that target only, so it lapses if the row attacks another when it resumes."""
+    """What the GM changed of an action a reaction stopped (a Parry softens it, a Brace counter-attacks first),
+    applied when its row resolves: ``cancel`` it, ``dice`` more (or fewer) for its attack, ``less`` damage from
+    it, its target's counter-attack rolled before it and none after (``counter_first``). ``against`` is the target
+    the stopped row named when the GM took damage off it or gave it the counter first: "that attack deals 1 less
+    damage", "I counter-attack first" are that target's, so they lapse if the row attacks another when it
+    resumes."""
 
     cancel: bool = False
     dice: int = 0
     less: int = 0
     reason: str = ""
     against: str = ""
+    counter_first: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The change as JSON-ready data."""
         return {"cancel": self.cancel, "dice": self.dice, "less": self.less, "reason": self.reason,
-                **({"against": self.against} if self.against else {})}
+                **({"against": self.against} if self.against else {}),
+                **({"counter_first": True} if self.counter_first else {})}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ActionChange:
         """Rebuild a change saved by ``to_json``."""
         return cls(bool(data["cancel"]), int(data["dice"]), int(data["less"]), str(data["reason"]),
-                   str(data.get("against", "")))
+                   str(data.get("against", "")), bool(data.get("counter_first", False)))
 
 
 @dataclass(slots=True)

@@ -98,7 +98,7 @@ from sheets_gm.sheets.local.seen import seen_workbook
 from sheets_gm.sheets.looks import TabSeen
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.row_fit import fit_rows, fixed_rows
-from sheets_gm.sheets.xlsx import openpyxl, unpacked_size_problem
+from sheets_gm.sheets.xlsx import collector_paused, openpyxl, unpacked_size_problem
 
 __all__ = ["LocalWorkbookBackend", "create_workbook"]
 
@@ -242,6 +242,10 @@ class LocalWorkbookBackend:
     def _put(self, wb: Any, writes: Sequence[RangeWrite]) -> bool:
         """Write every range of ``writes`` into the loaded workbook ``wb`` (values RAW, notes; each written row's
         height fitted once all are written); whether a cell changed."""
+        with collector_paused():  # a cell made for each answer, all alive until the save
+            return self._put_all(wb, writes)
+
+    def _put_all(self, wb: Any, writes: Sequence[RangeWrite]) -> bool:
         changed = False
         written: dict[str, tuple[Any, set[int]]] = {}  # by tab: its rows written, fitted once all are written
         tabs: dict[str, Any] = {}  # each tab named, found once (10,000 rows answered name the same tab)
@@ -371,7 +375,8 @@ class LocalWorkbookBackend:
                     "file in the config"
                 )
             try:
-                wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
+                with collector_paused():
+                    wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
             except Exception as e:
                 raise SheetAccessError(
                     f"{self.path} is not a readable .xlsx workbook ({type(e).__name__}: {e}); "
@@ -434,7 +439,8 @@ class LocalWorkbookBackend:
         """Save ``wb`` over the file atomically, if it is still the version ``expected``; the saved file's mark
         (see :func:`~sheets_gm.sheets.local.disk.save_atomically`)."""
         buffer = io.BytesIO()
-        wb.save(buffer)
+        with collector_paused():
+            wb.save(buffer)
         mark = save_atomically(self.path, buffer.getvalue(), expected, must_not_exist=must_not_exist, mode=mode)
         self._cache = None
         return mark

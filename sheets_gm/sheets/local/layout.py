@@ -76,6 +76,12 @@ PORTRAIT_PIXELS = 700
 LANDSCAPE_POINTS = 684.0
 #: The width in points a portrait page prints (Letter: 8.5 inches less the margins).
 PORTRAIT_POINTS = 504.0
+#: The height in points a page prints, landscape and portrait (the shorter of Letter and A4, less the .xlsx default
+#: margins of 1 inch above and below): A4 sideways 8.27 inches, Letter upright 11.
+LANDSCAPE_TALL_POINTS = 451.0
+PORTRAIT_TALL_POINTS = 648.0
+#: A row's height in points where the layout gives none (LibreOffice's 0.45 cm, a line of Arial 10).
+DEFAULT_ROW_POINTS = 12.8
 #: The workbooks' default font: Arial 10, Google Sheets' own, so a local match looks like a Google one; Excel draws
 #: it, and LibreOffice prints it in Liberation Sans (Arial's metric twin, installed with LibreOffice), so the widths
 #: measured here are the widths printed. Its digits are 7 pixels wide, as Calibri 11's were: a column's width in
@@ -304,7 +310,10 @@ def _apply_page(ws: Any, tab: TabLayout) -> None:
     ws.page_setup.orientation = "landscape" if print_width(tab) > PORTRAIT_PIXELS else "portrait"
     # a tab over pages across prints each band of rows whole before the next (a View's battle beside its armies)
     ws.page_setup.pageOrder = "overThenDown"
-    if tab.print_pages_wide:
+    if tab.print_fewest:
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
+        ws.page_setup.orientation, ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = fewest_pages(tab)
+    elif tab.print_pages_wide:
         ws.sheet_properties.pageSetUpPr.fitToPage = True
         ws.page_setup.fitToWidth = print_pages_wide(tab)
         ws.page_setup.fitToHeight = 0
@@ -362,6 +371,37 @@ def print_pages_wide(tab: TabLayout) -> int:
     return max(tab.print_pages_wide, pages_laid(widths[first:], _title_points(tab, readable=True), room))
 
 
+def fewest_pages(tab: TabLayout) -> tuple[str, int, int]:
+    """(orientation, pages wide, pages tall) of a map printed on as few pages as hold it at ``PRINT_LEAST_POINTS``
+    or more (LibreOffice fits it to that many pages across and down, at the largest scale they take): its columns
+    and rows laid on pages at ``PRINT_FIT_SCALE`` (none split, the title columns and rows repeated on each, the
+    sheet's row numbers and column letters where it prints them), landscape or portrait, whichever takes fewer
+    pages (landscape on a tie).
+
+    >>> wod = TabLayout("Board", rows=20, cols=9, column_widths=dict.fromkeys(range(9), 150),
+    ...                 row_heights=dict.fromkeys(range(2, 19), 48))  # Win or Die's 9 by 8 hexes
+    >>> fewest_pages(wod)  # landscape takes 2 pages across and 2 down
+    ('portrait', 2, 1)
+    """
+    widths = [_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
+              if c not in tab.hidden_columns]
+    heights = [tab.row_heights[r] * 0.75 if r in tab.row_heights else DEFAULT_ROW_POINTS for r in range(tab.rows)]
+    across = sum(widths[:tab.print_title_cols])
+    title_rows = tab.print_title_rows or tab.frozen_rows
+    down = sum(heights[min(tab.print_title_first, title_rows) - 1:title_rows]) if title_rows else 0.0
+    best: tuple[int, str, int, int] | None = None
+    for orientation, wide, tall in (("landscape", LANDSCAPE_POINTS, LANDSCAPE_TALL_POINTS),
+                                    ("portrait", PORTRAIT_POINTS, PORTRAIT_TALL_POINTS)):
+        room_wide = wide / PRINT_FIT_SCALE - (PRINT_HEADINGS_POINTS if tab.print_headings else 0.0)
+        room_tall = tall / PRINT_FIT_SCALE - (DEFAULT_ROW_POINTS if tab.print_headings else 0.0)
+        pages = (pages_laid(widths[tab.print_title_cols:], across, room_wide),
+                 pages_laid(heights[title_rows:], down, room_tall))
+        if best is None or pages[0] * pages[1] < best[0]:
+            best = (pages[0] * pages[1], orientation, *pages)
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
 def pages_laid(widths: list[float], repeated: float, room: float) -> int:
     """How many pages ``room`` points long hold ``widths`` (columns' widths, rows' heights) in order, none split,
     each page beginning with the ``repeated`` points of title columns or rows (``scripts/render_tabs.py`` lays a
@@ -388,9 +428,10 @@ def _title_points(tab: TabLayout, *, readable: bool) -> float:
 def _repeats_first_column(tab: TabLayout) -> bool:
     """Whether each page across repeats the tab's first column though its layout names none (``_title_points``):
     not where each page prints the row numbers (a GvG board: its column A is the map's, repeated it put the board
-    on a page more)."""
+    on a page more), nor on a map laid on its fewest pages (a Win or Die hex names itself: column A repeated beside
+    the legend took the legend's room)."""
     return (not tab.print_title_cols and not tab.print_headings and bool(tab.print_pages_wide)
-            and print_pages_wide(tab) > tab.print_pages_wide)
+            and not tab.print_fewest and print_pages_wide(tab) > tab.print_pages_wide)
 
 
 def print_scale(tab: TabLayout) -> float:

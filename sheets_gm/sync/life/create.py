@@ -102,7 +102,7 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
                      row_heights=dict(drawing.row_heights), hidden_columns=(drawing.width,),
                      print_headings=drawing.print_headings,
                      print_pages_wide=drawing.print_pages_wide, print_title_rows=drawing.print_title_rows,
-                     print_title_cols=drawing.print_title_cols)
+                     print_title_cols=drawing.print_title_cols, print_fewest=drawing.print_fewest)
 
 
 def _archive_tab(tabs: MatchTabs, seat: str) -> TabLayout:

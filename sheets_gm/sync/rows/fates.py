@@ -258,6 +258,14 @@ def standing_said(closed: Window, verdicts: Sequence[Verdict]) -> str:
     return " · ".join(("✔ " if v.accepted else MARK) + f"{capital(closed.label)}: {v.message}" for v in verdicts)
 
 
+def open_file_waits(box: str) -> str:
+    """What a seat row whose ``box`` (Go or Ready) would resolve the window says while a workbook of the match is
+    open in an office program: the resolution waits for it (who holds which file is the GM's to read, not hers)."""
+    return (f"{box} waits: a workbook of the match is open in an office program, and nothing is resolved while one "
+            "is (writing it then would lose what is typed there); your rows are carried out as they stand at the "
+            "first poll after it is closed")
+
+
 GO_NOTHING = "Go did nothing: no row can be read yet (mend the cells marked ✘, or clear them); nothing was resolved"
 
 
@@ -269,14 +277,16 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
     nothing); a row ``held`` for the seat's next window says so; with none of them, that it is kept. A refusal kept
     from a window that closed gives way to what this window's check says of the row (its list of battles, say)."""
     mine = [*problems.get(row.subject, []), *(v.message for v in verdicts)]
-    if note.startswith(MARK) and mine:
+    # a refusal kept from a window that closed gives way to this window's check; one this window's resolution kept
+    # (refused at its Go, ✘ Not resolved, kept for …) stays as it was drawn
+    if note.startswith(MARK) and mine and not note.startswith(MARK + unused_sentence(window, "")[:-1]):
         note = ""
     parts = [note] if note else []
     parts += [f"{MARK}{p}" for p in problems.get(row.subject, []) if p not in note]
-    # the refusals first: an answer too long for its cell keeps them (fitted_answer)
-    ordered = sorted(verdicts, key=lambda v: v.accepted)
+    # in the engine's order, what will happen beside what will not (a leader's recruits one by one); an answer too
+    # long for its cell keeps its refusals first (fitted_answer)
     said = problems.get(row.subject, [])  # a refusal the reading and the check both give is said once
-    parts += [("✔ " if v.accepted else MARK) + v.message for v in ordered if v.message not in note
+    parts += [("✔ " if v.accepted else MARK) + v.message for v in verdicts if v.message not in note
               and v.message not in said]
     if extra and extra not in note:  # a resolution that kept the row said it already (``settle_seat``)
         parts.append(extra)
@@ -317,7 +327,13 @@ def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: M
 
 
 def stale_line(tab: InputTab, open_window: Window, rows: Sequence[TypedRow]) -> ArchiveLine:
-    """Rows typed for another window than the open one, set aside and cleared from their cells."""
+    """Rows typed for another window than the open one, set aside and cleared from their cells; or rows written for
+    the open window that other rows were typed over (a bot's, its seat handed to it), which no other window wants:
+    the line says so, not that they were written for another."""
+    if all(r.window == open_window.key for r in rows):
+        text = (f"Set aside while {open_window.label} was played: written for it, other rows were typed over them "
+                "(a bot's, when the seat was handed to it); no longer in your rows:")
+        return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
     keys = ", ".join(dict.fromkeys(window_words(r.window, open_window) for r in rows))
     text = (f"Set aside while {open_window.label} was played, as written for {keys}; no longer in your rows: type "
             "them again in the window they are for:")
@@ -803,7 +819,9 @@ def _kept_rows_said(out: SeatSettled, adapter: AnySheetAdapter, state: Any, seat
         headers = {c.key: c.header for c in seat_read.tab.table(table).spec.columns}
         moved = {row.subject: subject for subject, row in rows.items() if row.subject != subject}
         for subject, row in rows.items():
-            told = any(v.shown_early and not v.accepted for v in row_verdicts(adapter, state, seat, row, verdicts))
+            # refused: by a verdict told before it resolved, or by the resolution itself (a Wesnoth row refused at
+            # its Go: "A1 costs 32 moves"), its ✘ kept while it waits; a row stopped (a reaction first) is no refusal
+            told = any(not v.accepted for v in row_verdicts(adapter, state, seat, row, verdicts))
             note = _kept_note(seat_read, row, window, target, same_window, out.unused, told)
             if seat_read.tab.table(table).spec.standing and seat_read.pending is None:  # the engine's word on it
                 note = standing_said(window, row_verdicts(adapter, state, seat, row, verdicts)) or note

@@ -535,7 +535,9 @@ def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow],
     for s in staying:
         if s.why and in_place and s.why == s.feedback:
             continue  # its cells where they are, answered alike: written again, nothing would change
-        if s.why:
+        if s.why and in_place:  # its typed cells where they are: only its answer is new
+            writes.append((a1(tab.name, cell_at(feedback_col, s.row)), [[s.why]]))
+        elif s.why:
             line: list[CellValue] = ["" if v is None else v for v in s.cells]
             writes.append((a1(tab.name, cells(0, s.row, feedback_col, s.row)), [[*line, s.why]]))
         else:

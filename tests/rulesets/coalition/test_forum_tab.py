@@ -417,3 +417,43 @@ def test_a_post_line_not_carried_out_in_its_turn_is_set_aside_never_carried_out_
     assert after.turn == before.turn + 1
     assert [a.at for a in after.armies] == [a.at for a in before.armies]  # nobody moved
     assert not [m for m in after.movement if m.order], after.movement  # no order carried out, none printed
+
+
+def test_chatter_struck_out_lines_and_withdrawn_orders_are_read_so_and_none_is_refused() -> None:
+    """Issue 78, item 4: prose naming a plane was refused as an order, ``~~Army: …~~ withdrawn`` as naming no army
+    ``~~Army`` (the army's earlier line still carried out), and ``Army: withdrawn`` made a second line for the army,
+    both refused. Prose is chatter, a struck-out line is no order, ``withdrawn`` makes the army hold; none of them is
+    a refusal (none holds the side's Ready)."""
+    s = state(army("Frank", "coalition", "3A"), army("Ann", "coalition", "5C"), army("Bo", "coalition", "6C"),
+              army("Cy", "coalition", "7C"), army("Jeff", "phyrexia", "2B"))
+    texts = ["lol good luck Phyrexia, you'll need it", "Frank: 3A > 3B", "~~Frank: 3A > 3B~~ withdrawn",
+             "Ann: 5C > 5D", "Ann: withdrawn", "~~Bo: 6C > 6D~~", "Cy: 7C > ~~7D~~ 8C", "[s]Cy: 7C > 7D[/s]"]
+    read = read_side_rows(board(), s, [], [_line(f"coalition line {n}", t) for n, t in enumerate(texts, 1)],
+                          "coalition")
+    assert read.problems == {}, read.problems
+    assert read.orders == {"Cy": ArmyOrder(line="Cy: 7C > 8C")}  # the struck-out square taken out of the line
+    assert "passed over" in read.notes["coalition line 1"][0]
+    assert read.notes["coalition line 3"] == ["Frank's order is withdrawn: Frank holds this turn"]
+    assert read.notes["coalition line 2"] == ["this line is not read: Frank's order is withdrawn (coalition line 3), "
+                                              "so it holds"]
+    assert read.notes["coalition line 5"] == ["Ann's order is withdrawn: Ann holds this turn"]
+    assert "Ann's order is withdrawn (coalition line 5)" in read.notes["coalition line 4"][0]
+    assert "is struck out, so it is no order" in read.notes["coalition line 6"][0]
+    assert "is struck out, so it is no order" in read.notes["coalition line 8"][0]
+    assert "its order is withdrawn by the pasted post (coalition line 3): it holds" in read.notes["Frank"]
+
+
+def test_a_post_of_chatter_struck_and_withdrawn_lines_holds_no_ready_and_the_armies_hold(tmp_path: Path) -> None:
+    """The same lines through a poll: each answered without a ✘, nothing refused, and at the resolution the
+    withdrawn army holds while the other's order is carried out."""
+    config, sheets = _seed_match(tmp_path)
+    _paste(sheets, ["lol good luck Phyrexia, you'll need it", f"{FRANK}: 3A > 3B",
+                    f"~~{FRANK}: 3A > 3B~~ withdrawn", "The Frogettes: 2C > 3C", "~~The Frogettes: 2C > 2D~~"])
+    report = sync_once(config, sheets, now=NOW)
+    assert not report.rejected, report.rejected
+    lines = _forum(sheets)
+    assert not any(said.startswith("✘") for _text, said in lines.values()), lines
+    assert "withdrawn" in lines["coalition line 3"][1], lines
+    assert sync_once(config, sheets, now=NOW, force=True).resolved
+    armies = {a.name: a.at for a in read_match(sheets, CLS).record.state.armies}
+    assert armies[FRANK] == "Dominaria 3A" and armies["The Frogettes"] == "Dominaria 3C", armies

@@ -193,14 +193,25 @@ def test_order_for_an_unknown_player(rules: GvgRules, state: GvgState) -> None:
     assert set(checked.accepted.players) == set()
 
 
-def test_buff_by_a_non_healer_is_refused_and_the_player_acts(rules: GvgRules, state: GvgState) -> None:
+def test_buff_by_a_non_healer_stands_as_the_rules_fallback_and_the_player_acts(rules: GvgRules,
+                                                                                state: GvgState) -> None:
+    """Issue 78, item 7: "✘ only healers can buff; Dan … will act normally" held the team's Ready although the
+    rulebook gives the fallback: the order stands (✔), saying she acts normally."""
     orders = TurnOrders(players={"Ann": PlayerOrder(action=Action.BUFF), "Dee": PlayerOrder(action=Action.REVIVE)})
     checked = check_orders(rules, state, orders, dice())
     for who, role in (("Ann", "DPS"), ("Dee", "Tank")):
         check = only(checked, who, "action")
-        assert check.verdict is Verdict.NOT_A_HEALER
-        assert who in check.message and role in check.message
+        assert check.verdict is Verdict.NOT_A_HEALER and check.accepted
+        assert who in check.message and role in check.message and "acts normally" in check.message
         assert checked.accepted.players[who].action is Action.ACT
+
+
+def test_an_activated_skill_reads_true_before_and_after_its_turn_resolves(rules: GvgRules, state: GvgState) -> None:
+    """Issue 78, item 7: "✔ Carried out in turn 3: Player Speed will be activated" said past and future at once;
+    the skill's answer is worded for both."""
+    checked = check_orders(rules, state, TurnOrders(skills=((Skill.PLAYER_SPEED,), ())), dice())
+    check = only(checked, state.teams[0], f"skill {Skill.PLAYER_SPEED.display}")
+    assert check.accepted and " will " not in f" {check.message} ", check.message
 
 
 def test_buff_by_a_healer_is_accepted(rules: GvgRules, state: GvgState) -> None:
@@ -375,7 +386,8 @@ def test_resolve_turn_uses_only_the_accepted_orders(rules: GvgRules, state: GvgS
     assert new.ballista == state.ballista
     assert [p.name for p in new.players] == [p.name for p in state.players]  # no Zed
     rejected = [e for e in result.events if e.kind is EventKind.ORDER_REJECTED]
-    assert len(rejected) == len([v for v in result.verdicts if not v.accepted]) == 9
+    fallbacks = [v for v in result.verdicts if v.accepted and "acts normally instead" in v.message]  # the rules'
+    assert len(rejected) == len([v for v in result.verdicts if not v.accepted]) + len(fallbacks) == 9  # Log says
     assert not [e for e in result.events if e.kind in (EventKind.MOVED, EventKind.TELEPORTED,
                                                        EventKind.SKILL_ACTIVATED)]
     # Resolving only what was accepted gives the same state.
@@ -729,7 +741,8 @@ def test_the_views_skill_list_says_what_the_team_can_pay_for(rules: GvgRules, st
     state.coins[0] = 0
     whens = {str(row[0]): row[2] for row in team_panel(rules, state, 0) if len(row) == 3}
     cost = rules.settings.cost(Skill.PLAYER_SPEED)
-    assert whens[Skill.PLAYER_SPEED.display] == f"ready, but {state.teams[0]} needs {cost} coin{'s' * (cost != 1)} more"
+    assert whens[Skill.PLAYER_SPEED.display] == \
+        f"off cooldown, but {state.teams[0]} needs {cost} coin{'s' * (cost != 1)} more"
     state.coins[0] = cost
     whens = {str(row[0]): row[2] for row in team_panel(rules, state, 0) if len(row) == 3}
     assert whens[Skill.PLAYER_SPEED.display] == "can be activated now"

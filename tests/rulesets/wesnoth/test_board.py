@@ -79,3 +79,15 @@ def test_the_code_table_is_data_checked_by_line(tmp_path: Path) -> None:
     bad.write_text("code,becomes,note\nGg,meadow,x\n", encoding="utf-8")
     with pytest.raises(MapError, match=r"codes\.csv line 2: becomes is one of"):
         load_code_table(bad)
+
+
+@pytest.mark.parametrize("path", sorted((WESNOTH_TEMPLATES / "maps").glob("*.txt")), ids=lambda p: p.stem)
+def test_every_shipped_map_gives_every_seat_as_many_castle_hexes_for_each_seat_count(path: Path) -> None:
+    """Issue 78, item 2: on 4p_Hamlets players 3 and 4 had 1 castle hex each and players 1 and 2 had 5 (the
+    converter joined each castle hex shared by two keeps to the nearest; in Wesnoth allies share it), so a third
+    player's second recruit in round 1 was refused. A castle shared by several keeps is dealt out evenly."""
+    board = WesnothBoard.from_text(path.read_text(encoding="utf-8"))
+    for seats in range(2, board.players + 1):
+        counts = {slot: len(board.castle_of(slot)) for slot in range(1, seats + 1)}
+        assert len(set(counts.values())) == 1, (path.stem, seats, counts)
+

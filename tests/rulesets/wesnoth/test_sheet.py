@@ -323,7 +323,7 @@ def test_in_step_mode_a_refused_row_stays_typed_with_why_and_its_go_unticked() -
     assert (ann.value(tab, units.cell(index, "action")), ann.value(tab, units.cell(index, "to"))) == ("move", "A1")
     assert ann.value(tab, units.cell(index, "go")) is False
     feedback = str(ann.value(tab, units.cell(index, "feedback")))
-    assert feedback.startswith("Not resolved, kept for ") and "move: " in feedback, feedback
+    assert feedback.startswith("✘ Not resolved, kept for ") and "move: " in feedback, feedback
     again = poll(sheets, cls, now=NOW)
     assert not again.resolved and again.write_calls == 0  # the refused row is not resolved again and again
     assert str(ann.value(tab, units.cell(index, "feedback"))) == feedback  # and it still says why

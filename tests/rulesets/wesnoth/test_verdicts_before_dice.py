@@ -48,3 +48,17 @@ def test_the_resolution_that_opens_a_turn_shows_a_kept_recruit_s_refusal_at_once
     assert said[3].startswith("✘") and "gold" in said[3], said
     assert not match.poll().resolved
     assert [match.row(bo, "recruit", i).feedback for i in range(4)] == said  # what the next poll writes too
+
+
+def test_the_leaders_recruit_row_says_its_recruits_in_the_order_they_will_happen() -> None:
+    """Issue 78, item 7: the leader's row listed its recruits' ✘ before the ✔ of those that will happen ("✘ Thief
+    costs 4 gold; Ann has 3 · ✔ will recruit Ann-R1 …"). It says them one by one, in the order they are made."""
+    match = Match("wesnoth")
+    ann = match.window().seats[0]
+    for i in range(4):  # 15 gold: three Thieves at 4 gold each, not a fourth
+        match.type(ann, "recruit", i, "type", "Thief")
+    match.type(ann, "units", 0, "action", "recruit")
+    match.poll()
+    parts = match.row(ann, "units", 0).feedback.split(" · ")
+    assert [p[:1] for p in parts[:4]] == ["✔", "✔", "✔", "✘"], parts
+    assert parts[0].startswith("✔ will recruit Ann-R1") and parts[3] == "✘ Thief costs 4 gold; Ann has 3", parts

@@ -97,14 +97,15 @@ def test_adjustments_that_do_not_fit_are_refused_and_change_nothing() -> None:
     assert canonical(r.state_codec.to_json(state)) == before
 
 
-@pytest.mark.parametrize("flag", ["cancel", "dice", "soften"])
+@pytest.mark.parametrize("flag", ["cancel", "dice", "soften", "counter-first"])
 def test_a_change_to_a_stopped_action_during_the_deployment_says_no_action_was_played(flag: str) -> None:
     """Before the first turn no reaction can have stopped anything: the refusal says so, not that the unit is not
     the acting player's (issue 38, item 11: it named Ann-1 as not Ann's, listing Ann-1 among her units)."""
     r = rules()
     state = r.new_match(r.sample_roster(), b"deployment")
     assert state.phase is Phase.DEPLOY
-    (event,) = events_from_options(SEATS, {flag: ["Ann-1" if flag == "cancel" else "Ann-1=1"]}, "why")
+    (event,) = events_from_options(SEATS, {flag: ["Ann-1" if flag in ("cancel", "counter-first") else "Ann-1=1"]},
+                                   "why")
     with pytest.raises(GmEventError) as refused:
         r.apply_gm_event(state, event)
     said = str(refused.value)

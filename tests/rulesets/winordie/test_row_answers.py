@@ -130,15 +130,22 @@ def test_a_row_below_an_unreadable_one_names_its_own_fault_and_waits() -> None:
     assert _said(table, ann, "actions")["Row 2"] == "✘ waiting: Row 1 above cannot be read yet"
 
 
+def _deploying() -> tuple[Any, str, dict[str, Any]]:
+    """A Win or Die match at its deployment: the table, the deploying player, and the hex her bot would type for each
+    of her units (its Deploy on cells, by unit)."""
+    table, _seat, _backend = new_acting("winordie")
+    read = table.read()
+    ann = read.record.ruleset.window(read.record.state).seats[0]
+    hexes = _bot_values(table, read)[ann]["units"]
+    return table, ann, hexes
+
+
 def test_a_good_deployment_row_beside_a_refused_one_says_why_it_waits() -> None:
     """Found playing as a player: Ann deploys one unit on a good hex and types a hex off the map for another; the
     check says the good row is not deployed while another is refused (a legion deploys all its units at once), and
     that a unit with no hex is not placed, but her cells said only "Kept for deployment · Ann." (Win or Die shows
     its verdicts once resolved: the deployment's hide nothing, and the engine says so, ``Verdict.shown_early``)."""
-    table, _seat, _backend = new_acting("winordie")
-    read = table.read()
-    ann = read.record.ruleset.window(read.record.state).seats[0]
-    hexes = _bot_values(table, read)[ann]["units"]
+    table, ann, hexes = _deploying()
     good, bad, empty = sorted(hexes)[:3]
     _type(table, ann, "units", good, **hexes[good])
     _type(table, ann, "units", bad, deploy="Z99")
@@ -149,3 +156,19 @@ def test_a_good_deployment_row_beside_a_refused_one_says_why_it_waits() -> None:
     assert said[good].startswith(f"✘ {good} is not deployed, as no unit is while another row is refused: a legion "
                                  "deploys all its units at once"), said[good]
     assert said[empty].startswith(f"✘ {empty} is not placed: place every unit of the legion"), said[empty]
+
+
+def test_two_rows_on_one_hex_and_a_bad_hex_are_each_told_once_and_nothing_contradicts() -> None:
+    """Issue 78, item 7: "Ann-5 is deployed there already" beside Ann-5's own row saying "Ann-5 is not deployed",
+    and a second ✘ ("is not placed") on a row whose hex was already refused."""
+    table, ann, hexes = _deploying()
+    first, second, bad = sorted(hexes)[:3]
+    _type(table, ann, "units", first, **hexes[first])
+    _type(table, ann, "units", second, **hexes[first])
+    _type(table, ann, "units", bad, deploy="Z99")
+    assert not sync_any(table).resolved
+    said = _said(table, ann, "units")
+    assert said[first].startswith(f"✘ {first} is not deployed"), said[first]
+    assert f"{first} is deployed there" not in said[second] and f"{first}'s row" in said[second], said[second]
+    for row in (second, bad):
+        assert said[row].count("✘") == 1, said[row]

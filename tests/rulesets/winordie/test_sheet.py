@@ -94,7 +94,7 @@ def test_a_deployment_reads_a_hex_per_unit_and_names_each_bad_cell() -> None:
     assert "Deploy on 'Z99' is not a hex of the map: write one of " + hexes[0] in bad.problems[units[0]][0]
     assert bad.problems[units[1]][0].startswith(f"Deploy on {far}: {far} is ")
     assert f"; write a plain in or next to your baseline, one of {hexes[0]}" in bad.problems[units[1]][0]
-    assert f"{units[2]} is deployed there already" in bad.problems[units[3]][0]
+    assert f"{units[2]}'s row names that hex already" in bad.problems[units[3]][0]
     assert "every unit is deployed at once" in bad.problems[seat][0] and units[4] in bad.problems[seat][0]
     assert units[0] not in bad.consumed  # left in the sheet to be mended
 
@@ -693,7 +693,7 @@ def test_a_row_refused_at_a_go_stays_on_her_sheet_saying_why() -> None:
     assert poll(match.sheets, type(r), now=NOW).resolved
     assert [match.value(seat, "actions", n, "target") for n in range(2)] == ["I8", ""]  # moved up; the move done
     said = str(match.value(seat, "actions", 0, "feedback"))
-    assert said.startswith(f"Not resolved, kept for turn 1 · {seat}: refused: I8 is ") and "speed is 2" in said
+    assert said.startswith(f"✘ Not resolved, kept for turn 1 · {seat}: refused: I8 is ") and "speed is 2" in said
 
 
 @pytest.mark.parametrize("resolve", list(ResolveMode))

@@ -34,6 +34,8 @@ def test_the_stand_in_gm_gives_a_charge_after_a_one_hex_move_no_die() -> None:
     events = made.rules.stand_in_gm_events(state)
     assert [(e.kind, e.target) for e in events] == [(GmKind.DONE, str(pending.id))]
     assert events[0].reason.endswith(f"{made.attacker.id} moved 1 hex this turn, not 2 or more: no die"), events
+    logged = [e.text for e in apply_gm(made.rules, state, events[0]).events]  # issue 78, item 7: nothing applied
+    assert logged[0].startswith("GM settles Charge of ") and "applies" not in logged[0], logged
 
 
 def test_the_stand_in_gm_gives_a_passive_its_die_and_settles_it() -> None:
@@ -163,3 +165,20 @@ def test_a_stopped_attack_the_stand_in_gm_settled_goes_on_under_a_go_too() -> No
         assert match.poll().resolved  # it goes on: nothing for her to tick again
         return
     raise AssertionError("no stop the stand-in GM settles came up under a Go in 60 windows")
+
+
+def test_a_reaction_the_stand_in_gm_settles_says_so_in_its_own_row() -> None:
+    """Issue 78, item 7: in a practice match the row of a reaction that fired said "(the GM applies its effect)"
+    while the stand-in GM applied it. Bots play until a reaction fires and the stand-in GM settles the stop."""
+    match = Match("winordie", ON)
+    for _ in range(60):
+        match.bots_play()
+        read = match.read()
+        rows = [(seat, r) for seat in read.seats for r in read.seats[seat].rows if r.table == "reactions"
+                and "fired before" in r.feedback]
+        settled = [r for _seat, r in rows if "stand-in GM" in r.feedback]
+        if not settled:
+            continue
+        assert all("the GM applies its effect" not in r.feedback for r in settled), [r.feedback for r in settled]
+        return
+    raise AssertionError("no reaction the stand-in GM settles fired in 60 windows")

@@ -202,8 +202,7 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
                         for row in range(span) for col in range(span))
         return BoardDrawing(values, fills, {0: 40, **dict.fromkeys(range(1, span + 1), TILE_PIXELS), span + 1: 20},
                             dict.fromkeys(range(1, span + 1), tile_height(state)), legend,
-                            conditional_fills=shading, legend_wraps=True,
-                            print_headings=False)  # it labels its tiles itself, a column in from the sheet's own
+                            conditional_fills=shading, legend_wraps=True, print_fewest=True)
 
     def _bag_items(self, p: Player) -> list[str]:
         """Each kind of item in her bag with its type, tier and dice (what she weighs when she equips)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from sheets_gm.rulesets.coalition.forum import battle_title
-from sheets_gm.rulesets.coalition.sheet.read import nearest_names
+from sheets_gm.rulesets.coalition.sheet.post_line import nearest_names
 from sheets_gm.rulesets.coalition.state import Battle
 
 #: The labels a strategy's title may carry, as the receipt and the judge's tab write them.

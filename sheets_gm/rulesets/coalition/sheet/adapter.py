@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import JUDGE, Outcome, Window
 from sheets_gm.rulesets.coalition.board import Board
-from sheets_gm.rulesets.coalition.enums import Phase
+from sheets_gm.rulesets.coalition.enums import EventKind, Phase
 from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_results, battle_title, movement_results
 from sheets_gm.rulesets.coalition.sheet.draw import PlaneDrawer
 from sheets_gm.rulesets.coalition.sheet.mailed import as_mailed
@@ -39,6 +40,14 @@ from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec
 from sheets_gm.sheets.tables import PlacedTable, TypedRow
 
 _PHASE_WORDS = {Phase.ORDERS: "orders", Phase.RESULTS: "battle results"}
+
+
+#: Where a kind of public event stands in the channel's short notice of a resolution (``news_first``): what a reader
+#: wants first (0), every other kind (1), each army's own line (2), the drawn routes and the dice (3).
+_NEWS_ORDER = {**{str(k): 0 for k in (EventKind.BATTLE, EventKind.RESULT, EventKind.KILL, EventKind.SIEGE,
+                                      EventKind.DESTROYED, EventKind.CONTROL, EventKind.DOMINATION,
+                                      EventKind.VICTORY, EventKind.DISBANDED, EventKind.CHANGED)},
+               str(EventKind.ORDER): 2, str(EventKind.ROUTE): 3, str(EventKind.DICE): 3}
 
 
 @dataclass(frozen=True)
@@ -190,6 +199,11 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
     def panel(self, state: CoalitionState, seat: str) -> Grid:
         """A side's armies, or the battles to judge and the announcements (judge and GM)."""
         return panel(state, self.plane_map, seat, self.spec.tabs, self.strategies_to)
+
+    def news_first(self, events: Sequence[Event]) -> list[Event]:
+        """The battles, results, kills, sieges and structures first, each army's movement after them, the drawn
+        routes and the dice last (the Log's order kept within each)."""
+        return sorted(events, key=lambda e: _NEWS_ORDER.get(str(e.kind), 1))
 
     def posts(self, before: CoalitionState, state: CoalitionState) -> Sequence[Post]:
         """The forum's posts a resolution makes, all public (the forum is): after the orders deadline the

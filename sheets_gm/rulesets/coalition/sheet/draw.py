@@ -217,8 +217,8 @@ class PlaneDrawer:
         values = [*self.values(state, plane), *self.key(plane)]
         return BoardDrawing(values, tuple(self.fills(plane) + self.key_fills(plane)), widths,
                             heights, self.legend(), tab=plane.name,
-                            print_pages_wide=math.ceil(plane.width / SQUARES_PER_PAGE), print_headings=False,
-                            print_title_rows=1, print_title_cols=1, legend_wraps=True,
+                            print_pages_wide=math.ceil(plane.width / SQUARES_PER_PAGE),
+                            print_title_rows=1, print_title_cols=1, legend_wraps=True, print_fewest=True,
                             notes=self.notes(state, plane))
 
     def drawings(self, state: CoalitionState) -> list[BoardDrawing]:

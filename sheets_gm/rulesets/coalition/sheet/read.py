@@ -15,12 +15,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from difflib import get_close_matches
+from typing import NamedTuple
 
 from sheets_gm.engine.vocab import choices
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import KillOutcome, OrderWord, Side
 from sheets_gm.rulesets.coalition.orders import FORUM_FORM
+from sheets_gm.rulesets.coalition.sheet.post_line import Kind, army_line, classify, nearest_names
 from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionState
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import CellError, TypedRow, text_of, whole_number
@@ -151,7 +152,7 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
     (the post's title, a greeting) is passed over. An army with an order in its own row keeps it: its line in a
     post is not read, and both say so. A line naming an army of another side than ``side`` goes nowhere."""
     out = ReadRows()
-    posted: list[tuple[str, str, str]] = []  # (army, its line, the row the post was pasted in)
+    posted: list[Posted] = []  # each army's line, and the row the post was pasted in
     bumps: list[tuple[str, str, str, str]] = []  # a post's "Joint engage bump: Army > Square": army, square, row, line
     unread: ReadRows = ReadRows()  # the post's lines that name no army, by the row they were pasted in
     for row in post:
@@ -162,9 +163,10 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
         if text.strip():
             found = _split_post(state, row.subject, text, unread, bumps, titles_pass=True, side=side)
             posted += found
-            if not found and row.subject not in unread.problems and not any(b[2] == row.subject for b in bumps):
+            if not found and not {row.subject} & (set(unread.problems) | set(unread.notes)) \
+                    and not any(b[2] == row.subject for b in bumps):
                 out.notes.setdefault(row.subject, []).append(
-                    "passed over: no army's order in this line (a title, a greeting or a blank line)")
+                    "passed over: no army's order in this line (a title, a greeting, chatter or a blank line)")
     for row in rows:
         try:
             order = read_army_row(board, state, row)
@@ -187,6 +189,8 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
             out.notes.setdefault(army, []).append(f"its joint engage bump from the pasted post's line in {pasted_in}")
     for subject, said in unread.problems.items():
         out.problems.setdefault(subject, []).extend(said)
+    for subject, said in unread.notes.items():
+        out.notes.setdefault(subject, []).extend(said)
     return out
 
 
@@ -196,8 +200,8 @@ MAIL_MARK = "✉"
 MAIL_HEADING_NOTE = "passed over: the heading of a mail to the judge; its lines are below it"
 
 
-def _latest_mail_wins(posted: Sequence[tuple[str, str, str]], subjects: Sequence[str], texts: Sequence[str],
-                      out: ReadRows) -> list[tuple[str, str, str]]:
+def _latest_mail_wins(posted: Sequence[Posted], subjects: Sequence[str], texts: Sequence[str],
+                      out: ReadRows) -> list[Posted]:
     """The post's lines without those a later mail replaces (ruling "Mail to the judge"): the Forum tab's rows under
     a mail's heading (``MAIL_MARK``) are that mail's, the rows above the first heading the pasted post, and mails
     stand in the order they were received; an army's line in a later mail replaces its lines in an earlier mail or
@@ -208,59 +212,76 @@ def _latest_mail_wins(posted: Sequence[tuple[str, str, str]], subjects: Sequence
         heading += text.strip().startswith(MAIL_MARK)
         part[subject] = heading
     last: dict[str, tuple[int, str]] = {}
-    for army, _line, pasted_in in posted:
-        if part.get(pasted_in, 0) >= last.get(army, (-1, ""))[0]:
-            last[army] = (part.get(pasted_in, 0), pasted_in)
+    for found in posted:
+        if part.get(found.pasted_in, 0) >= last.get(found.army, (-1, ""))[0]:
+            last[found.army] = (part.get(found.pasted_in, 0), found.pasted_in)
     kept = []
-    for army, line, pasted_in in posted:
-        latest, where = last[army]
-        if part.get(pasted_in, 0) < latest:
-            out.notes.setdefault(pasted_in, []).append(
-                f"not read: {army}'s line in the later mail ({where}) replaces this one")
+    for found in posted:
+        latest, where = last[found.army]
+        if part.get(found.pasted_in, 0) < latest:
+            out.notes.setdefault(found.pasted_in, []).append(
+                f"not read: {found.army}'s line in the later mail ({where}) replaces this one")
         else:
-            kept.append((army, line, pasted_in))
+            kept.append(found)
     return kept
 
 
 def post_line_army(state: CoalitionState, line: str) -> str | None:
     """The army a post's ``line`` gives an order to (its exact name at the line's start, any case), else None."""
-    named = _army_line({a.name.lower(): a.name for a in state.armies}, line.strip())
+    named = army_line({a.name.lower(): a.name for a in state.armies}, line.strip())
     return named[0] if named is not None else None
 
 
 def post_line_chatter(state: CoalitionState, line: str) -> bool:
-    """Whether a post's ``line`` is passed over as a title or a greeting (it names no army and is not shaped as an
-    order), as the Forum tab reads it."""
-    return post_line_army(state, line) is None and _is_title(state, line)
+    """Whether a post's ``line`` is passed over as chatter (a title, a greeting, prose: it names no army and is not
+    shaped as an order), as the Forum tab reads it (``post_line.classify``)."""
+    planes = {a.at.split(" ")[0].lower() for a in state.armies if a.at}
+    return classify({a.name.lower(): a.name for a in state.armies}, planes, line).kind is Kind.CHATTER
 
 
-def _posted_orders(out: ReadRows, unread: ReadRows, posted: Sequence[tuple[str, str, str]]) -> None:
+def _posted_orders(out: ReadRows, unread: ReadRows, posted: Sequence[Posted]) -> None:
     """Give each army a post names its line (``out.read_as``: the row it was pasted in reads as that army's order),
-    unless its own row holds an order (the row wins, and both rows say so) or the post names it twice (neither
-    line is read, and the army holds)."""
-    by_army: dict[str, list[tuple[str, str]]] = {}
-    for army, line, pasted_in in posted:
-        by_army.setdefault(army, []).append((line, pasted_in))
+    unless its own row holds an order (the row wins, and both rows say so), a line withdraws its order (the army
+    holds, and its other lines say why they are not read), or the post names it twice (neither line is read, and
+    the army holds)."""
+    by_army: dict[str, list[Posted]] = {}
+    for found in posted:
+        by_army.setdefault(found.army, []).append(found)
     own = set(out.orders) | set(out.problems)
     for army, lines in by_army.items():
         if army in own:
-            for _line, pasted_in in lines:
-                line_said, row_said = _row_wins(army, pasted_in)
-                unread.problems.setdefault(pasted_in, []).append(line_said)
+            for found in lines:
+                line_said, row_said = _row_wins(army, found.pasted_in)
+                unread.problems.setdefault(found.pasted_in, []).append(line_said)
                 out.notes.setdefault(army, []).append(row_said)
             continue
+        if any(found.withdrawn for found in lines):
+            _withdrawn(out, army, lines)
+            continue
         if len(lines) > 1:
-            where = ", ".join(dict.fromkeys(p for _l, p in lines))
-            for _line, pasted_in in lines:
-                unread.problems.setdefault(pasted_in, []).append(
+            where = ", ".join(dict.fromkeys(found.pasted_in for found in lines))
+            for found in lines:
+                unread.problems.setdefault(found.pasted_in, []).append(
                     f"{army} has {len(lines)} lines in the post ({where}): an army gets one order, so none is read "
                     f"and {army} holds; keep one line")
             continue
-        line, pasted_in = lines[0]
+        line, pasted_in = lines[0].line, lines[0].pasted_in
         out.orders[army] = ArmyOrder(line=line)
         out.read_as.setdefault(pasted_in, []).append(army)
         if pasted_in != army:
             out.notes.setdefault(army, []).append(f"ordered by the pasted post's line in {pasted_in}")
+
+
+def _withdrawn(out: ReadRows, army: str, lines: Sequence[Posted]) -> None:
+    """``army``'s order withdrawn by a line of the post: it holds, and each of its lines (and its own row) says so,
+    none of them a refusal."""
+    where = ", ".join(dict.fromkeys(found.pasted_in for found in lines if found.withdrawn))
+    for found in lines:
+        out.notes.setdefault(found.pasted_in, []).append(
+            f"{army}'s order is withdrawn: {army} holds this turn" if found.withdrawn else
+            f"this line is not read: {army}'s order is withdrawn ({where}), so it holds")
+    if army not in {found.pasted_in for found in lines}:
+        out.notes.setdefault(army, []).append(f"its order is withdrawn by the pasted post ({where}): it holds")
 
 
 def _bumped(out: ReadRows, army: str, square: str) -> str:
@@ -282,62 +303,41 @@ def _bumped(out: ReadRows, army: str, square: str) -> str:
     return ""
 
 
-#: What may stand between an army's name and its order at the start of a post's line: the colon, or a dash typed
-#: for it (``Tolarian Fleet - Dominaria; 10F > 10E``, a common forum slip).
-_AFTER_NAME = re.compile(r"\s*(?::|[-–—](?=\s))\s*")
-
-
-def _fold(name: str) -> str:
-    """A name as compared for a suggestion: lower case, letters and digits only (``Urzas Vanguard`` and ``Urza's
-    Vanguard`` fold alike)."""
-    return "".join(ch for ch in name.lower() if ch.isalnum())
-
-
-def nearest_names(names: Sequence[str], name: str, cutoff: float = 0.75) -> list[str]:
-    """The ``names`` nearest ``name`` (at most three, the nearest first), for a "did you mean".
-
-    >>> nearest_names(["Urza's Vanguard", "Benalish Host", "Jeff"], "Urzas Vanguard")
-    ["Urza's Vanguard"]
-    >>> nearest_names(["Urza's Vanguard", "Benalish Host"], "Our moves this turn")
-    []
-    """
-    by_fold = {_fold(n): n for n in names}
-    return [by_fold[f] for f in get_close_matches(_fold(name), list(by_fold), n=3, cutoff=cutoff)]
-
-
 def _did_you_mean(state: CoalitionState, name: str) -> str:
     """``; did you mean Urza's Vanguard?`` for the armies nearest ``name`` ('' when none is near)."""
     near = nearest_names([a.name for a in state.armies], name)
     return f"; did you mean {' or '.join(near)}?" if near else ""
 
 
-def _army_line(by_lower: Mapping[str, str], line: str) -> tuple[str, str] | None:
-    """(army, its line with a colon after the name) when ``line`` begins with an army's exact name (any case, the
-    longest name that fits, a whole word), whatever follows; None when it begins with no army's name."""
-    low = line.lower()
-    for name in sorted(by_lower, key=len, reverse=True):
-        rest = line[len(name):]
-        if low.startswith(name) and not (rest[:1].isalnum() or (rest[:1] and rest[:1] in "'’")):
-            army = by_lower[name]
-            sep = _AFTER_NAME.match(rest)
-            return army, (f"{army}: {rest[sep.end():]}" if sep else line)
-    return None
+class Posted(NamedTuple):
+    """An army's line in a pasted post: the army, its line, the row the post was pasted in, and whether the line
+    takes the army's order back (``Army: withdrawn``: the army holds)."""
+
+    army: str
+    line: str
+    pasted_in: str
+    withdrawn: bool = False
 
 
 def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
-                bumps: list[tuple[str, str, str, str]], titles_pass: bool = False,
-                side: str = "") -> list[tuple[str, str, str]]:
+                bumps: list[tuple[str, str, str, str]], titles_pass: bool = False, side: str = "") -> list[Posted]:
     """The lines of a pasted forum post by army; a line that names no army of the match is a problem of the row
-    it was pasted in, with the nearest armies' names (blank lines are passed over, and with ``titles_pass`` a title,
-    as ``_is_title`` reads one). A line beginning with an army's exact
+    it was pasted in, with the nearest armies' names. Blank lines are passed over, and with ``titles_pass`` chatter
+    (a title, a greeting, prose: ``post_line.is_chatter``); a struck-out line is no order (a note says so), and
+    ``withdrawn`` takes back the order of the army it names. A line beginning with an army's exact
     name is that army's order, a dash for its colon read as the colon. A line ``Joint engage bump: Army > Square``
     (the rulebook's request, posted beside the moves) is added to ``bumps`` as (army, square, the row, the line)."""
-    found: list[tuple[str, str, str]] = []
+    found: list[Posted] = []
     by_lower = {a.name.lower(): a.name for a in state.armies}
-    for line in (part.strip() for part in post.splitlines()):
-        named = _army_line(by_lower, line) if line else None
-        if not line or (titles_pass and named is None and _is_title(state, line)):
+    planes = {a.at.split(" ")[0].lower() for a in state.armies if a.at}
+    for raw in post.splitlines():
+        seen = classify(by_lower, planes, raw)
+        if seen.kind is Kind.BLANK or (titles_pass and seen.kind is Kind.CHATTER):
             continue
+        if seen.kind is Kind.STRUCK:
+            out.notes.setdefault(subject, []).append(f"passed over: {raw.strip()!r} is struck out, so it is no order")
+            continue
+        line = seen.text
         bump = _BUMP_LINE.match(line)
         if bump:
             army = by_lower.get(bump.group(1).strip().lower())
@@ -349,14 +349,13 @@ def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
             else:
                 bumps.append((army, bump.group(2).strip(), subject, line))
             continue
-        if named is not None and not named[1].startswith(f"{named[0]}:"):
+        if seen.army is not None and not seen.as_read.startswith(f"{seen.army}:"):
             out.problems.setdefault(subject, []).append(
-                f"the pasted post's line {line!r} begins with {named[0]}'{'' if named[0].endswith('s') else 's'} "
+                f"the pasted post's line {line!r} begins with {seen.army}'{'' if seen.army.endswith('s') else 's'} "
                 "name but no colon follows it: write "
                 f"{FORUM_FORM}; the other lines are read")
             continue
-        army, line = named if named is not None else (None, line)
-        if army is None:
+        if seen.army is None:
             name = re.split(r":|\s[-–—]\s", line, maxsplit=1)[0].strip()
             what = f"names no army ({name!r}{_did_you_mean(state, name)})" if ":" in line or _near_dash(state, line) \
                 else "has no army name before a colon"
@@ -364,40 +363,14 @@ def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
                 f"the pasted post's line {line!r} {what}: each line is one army's order, {FORUM_FORM}; the other "
                 "lines are read")
             continue
-        owner = next((a.side.value for a in state.armies if a.name == army), side)
+        owner = next((a.side.value for a in state.armies if a.name == seen.army), side)
         if side and owner != side:
             out.problems.setdefault(subject, []).append(
-                f"the pasted post's line {line!r} names {army}, an army of {owner}, not of {side}: it goes nowhere "
-                f"(a side orders its own armies); clear it")
+                f"the pasted post's line {line!r} names {seen.army}, an army of {owner}, not of {side}: it goes "
+                f"nowhere (a side orders its own armies); clear it")
             continue
-        found.append((army, line, subject))
+        found.append(Posted(seen.army, seen.as_read, subject, seen.kind is Kind.WITHDRAWN))
     return found
-
-
-#: What only an order has: a square (``10F``, ``3C``) or a ``>`` (an engage's bump); a plane's name is added per match.
-_ORDER_SHAPE = re.compile(r"(?<![\w'’])\d{1,2}[A-Za-z](?![\w'’])|>")
-
-
-def _is_title(state: CoalitionState, line: str) -> bool:
-    """Whether ``line`` of a post that does not begin with an army's name is a title or a greeting, passed over, as
-    forums write them ("Hi all, here are our moves:", "Turn 3 orders:"): a line whose words before its colon (or
-    dash, or all its words) are near no army's name and that has no order's shape (a square, a plane, a ``>``). A
-    near miss ("Urzas Vanguard: …") is an order with a misspelt army, refused with "did you mean"; a line with an
-    order's shape and no army is refused for naming none.
-
-    >>> from types import SimpleNamespace
-    >>> from sheets_gm.rulesets.coalition.state import Army, Side
-    >>> state = SimpleNamespace(armies=[Army("Urza's Vanguard", Side.COALITION, 1, "Dominaria 3C", (1, 0, 0, 0))])
-    >>> [_is_title(state, t) for t in ("Hi all, here are our moves:", "Turn 3 orders:", "Our plan: hold Dominaria",
-    ...                                "Urzas Vanguard: Dominaria 4C", "Vanguard: 4C", "Benalish Host - 10F")]
-    [True, True, False, False, False, False]
-    """
-    head = re.split(r":|\s[-–—]\s", line, maxsplit=1)[0].strip()
-    if nearest_names([a.name for a in state.armies], head):
-        return False
-    planes = {a.at.split(" ")[0].lower() for a in state.armies if a.at}
-    words = set(re.findall(r"[\w'’]+", line.lower()))
-    return not (_ORDER_SHAPE.search(line) or planes & words)
 
 
 def _near_dash(state: CoalitionState, line: str) -> bool:

@@ -146,7 +146,9 @@ class GvgSheet(SheetAdapter[GvgState, TurnOrders]):
                  Fill(cells(0, top, len(listing[0]) - 1, top), self.spec.colours.header, bold=True)]
         return BoardDrawing(values, tuple(fills), dict.fromkeys(range(grid.width), TILE_WIDTH),
                             dict.fromkeys(range(grid.height), TILE_HEIGHT), legend(look, state.teams),
-                            conditional_fills=(coin_fill(look, self.rules),))
+                            conditional_fills=(coin_fill(look, self.rules),),
+                            print_headings=True,  # its tiles are cells: the letters and numbers name them
+                            print_fewest=True)
 
     def status(self, state: GvgState, window: Window | None, outcome: Outcome | None) -> str:
         """Turn, coins and ballista charges per team, the boss; or the result."""

@@ -276,7 +276,7 @@ def team_panel(rules: GvgRules, state: GvgState, team: int) -> Grid:
         elif ready > state.turn:
             when = f"can be activated on turn {ready}"
         elif missing > 0:
-            when = f"ready, but {state.teams[team]} needs {counted(missing, 'coin')} more"
+            when = f"off cooldown, but {state.teams[team]} needs {counted(missing, 'coin')} more"
         else:
             when = "can be activated now"
         if skill_active(state, settings, team, skill, state.turn):

@@ -149,9 +149,8 @@ class BoardDrawer:
                             row_heights={MAP_TOP - 1: STATUS_HEIGHT,
                                          **dict.fromkeys(range(MAP_TOP, map_rows), ROW_HEIGHT)},
                             legend=self._legend(state, map_rows - INFO_ROWS),
-                            print_headings=False,  # each hex names itself
                             print_pages_wide=math.ceil((width * HEX_WIDTH + LEGEND_PIXELS) / PAGE_PIXELS),
-                            print_title_rows=MAP_TOP,
+                            print_title_rows=MAP_TOP, print_fewest=True,
                             conditional_fills=self._owner_fills(state, cells(0, MAP_TOP + 1, width - 1, map_rows)))
 
     def _owner_fills(self, state: WesnothState, board: str) -> tuple[ConditionalFill, ...]:
@@ -289,7 +288,7 @@ class BoardDrawer:
         # its line and header on every printed page, its types' names in A on each page across; no column letters or
         # row numbers, which it does not need (their column took a page's width: 18 pages at 10 pt, not 13 at 9.3)
         return BoardDrawing(values, tuple(fills), column_widths=widths, row_heights={1: 48}, tab=UNITS_TAB,
-                            print_title_rows=2, print_headings=False)
+                            print_title_rows=2)
 
     def _pawn(self, utype: UnitType) -> list[CellValue]:
         rules = self.rules

@@ -14,6 +14,8 @@ themselves, the opponent's ``reactions``; ``result`` is what a window did.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Resolution, Verdict
@@ -28,6 +30,8 @@ from sheets_gm.rulesets.winordie.resolve.actions import bound_change, cancel_act
 from sheets_gm.rulesets.winordie.resolve.deploy import deploy
 from sheets_gm.rulesets.winordie.resolve.legal import Refusal, check_action
 from sheets_gm.rulesets.winordie.resolve.reactions import (
+    GM_APPLIES,
+    STAND_IN_APPLIES,
     fallen_reactions,
     fire_reaction,
     standing_reactions,
@@ -136,6 +140,9 @@ def _stopped(rules: WodRules, state: WodState, result: TurnResult, row: int, act
         kept = f"{passive} may change this attack: the GM weighs it first"
         said = f"{passive} may change this attack; the GM applies it (or not)"
     if by_stand_in:
+        # the reaction's own row said the GM applies its effect: the stand-in GM does, after this resolution
+        result.verdicts[:] = [replace(v, message=v.message.replace(GM_APPLIES, STAND_IN_APPLIES))
+                              if v.part == "reaction" and v.seat != state.acting else v for v in result.verdicts]
         kept = f"{fired or passive} stopped this row: {STAND_IN_GOES_ON}"
         said = f"{fired or passive} stopped it; the stand-in GM applies the effect after this resolution"
         result.unused[state.acting] = f"{fired or passive} stopped a row: {STAND_IN_GOES_ON}"

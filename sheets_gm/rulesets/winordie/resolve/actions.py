@@ -51,8 +51,9 @@ def cancel_action(state: WodState, action: Action, change: ActionChange, events:
 def bound_change(rules: WodRules, state: WodState, action: Action, change: ActionChange | None,
                  events: list[Event]) -> ActionChange | None:
     """``change`` as it applies to ``action`` resuming: damage the GM took off an attack on one target (a Parry:
-    "that attack deals 1 less damage") lapses when the row now attacks another, with a line in the Log."""
-    if change is None or not change.less or not change.against:
+    "that attack deals 1 less damage"), or that target's counter-attack first (a Brace), lapses when the row now
+    attacks another, with a line in the Log."""
+    if change is None or not (change.less or change.counter_first) or not change.against:
         return change
     was = target_unit(rules, state, change.against)
     now = target_unit(rules, state, action.target)
@@ -62,11 +63,14 @@ def bound_change(rules: WodRules, state: WodState, action: Action, change: Actio
         return change
     unit = state.unit(action.unit)
     name = public_name(state, unit) if unit is not None else action.unit
+    lapsed = " and the ".join([*([f"{change.less} less damage"] if change.less else []),
+                               *(["counter-attack first"] if change.counter_first else [])])
     events.append(Event(state.turn, EventKind.GM_ADJUSTMENT,
-                        f"The {change.less} less damage the GM gave {name}'s attack on {change.against} lapses: "
+                        f"The {lapsed} the GM gave {name}'s attack on {change.against} lapses: "
                         f"the row now attacks {action.target}.",
-                        {"unit": name, "field": "soften", "value": 0, "reason": "its target changed"}))
-    return replace(change, less=0)
+                        {"unit": name, "field": "soften" if change.less else "counter-first", "value": 0,
+                         "reason": "its target changed"}))
+    return replace(change, less=0, counter_first=False)
 
 
 def execute(rules: WodRules, state: WodState, action: Action, checked: Checked, dice: TurnDice,
@@ -129,20 +133,51 @@ def attack(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: Tur
         return (f"{unit.id} will attack {target.id}{'' if melee else ' from range'}: the dice are rolled as the turn "
                 "resolves.")
     extra, less = (change.dice, change.less) if change is not None else (0, 0)
+    first = _counter_first(state, unit, target, change, melee, events)
+    taken = 0
+    if first:
+        taken = _counter(rules, state, unit, target, dice, k, events, "counter-attacks first")
+        if unit.damage >= state.health(unit):
+            kill(state, unit, events, f"killed by {target.id}'s counter-attack first")
+            return f"{unit.id} dies to {target.id}'s counter-attack first ({taken}), before it attacks."
     dealt = _strike(rules, state, unit, target, state.power(unit), state.card_of(unit).hit, dice,
                     f"attack/{unit.id}/{k}", EventKind.ATTACK, "attacks", events, less,
                     (extra, change.reason if change is not None else ""))
     if target.damage >= state.health(target):
         kill(state, target, events, f"killed by {unit.id}")
         return f"{unit.id} deals {dealt} damage to {target.id}, which dies."
+    if first:
+        return f"{target.id} counter-attacks first ({taken}); {unit.id} deals {dealt} damage to {target.id} after."
     if not melee:
         return f"{unit.id} deals {dealt} damage to {target.id} from range."
-    taken = _strike(rules, state, target, unit, state.counter_power(target), state.card_of(target).counter_hit,
-                    dice, f"counter/{target.id}/{unit.id}/{k}", EventKind.COUNTER, "counter-attacks", events)
+    taken = _counter(rules, state, unit, target, dice, k, events, "counter-attacks")
     if unit.damage >= state.health(unit):
         kill(state, unit, events, f"killed by {target.id}'s counter-attack")
         return f"{unit.id} deals {dealt} damage to {target.id} and dies to its counter-attack ({taken})."
     return f"{unit.id} deals {dealt} damage to {target.id} and takes {taken} in the counter-attack."
+
+
+def _counter_first(state: WodState, unit: Unit, target: Unit, change: ActionChange | None, melee: bool,
+                   events: list[Event]) -> bool:
+    """Whether ``target`` counter-attacks before ``unit``'s attack (the GM's ``--counter-first``, a Brace). A
+    counter-attack is made in melee only (a **reading**: the card says "I counter-attack first"): from range the
+    GM's counter first lapses, and the Log says so."""
+    if change is None or not change.counter_first or melee:
+        return change is not None and change.counter_first
+    events.append(Event(state.turn, EventKind.GM_ADJUSTMENT,
+                        f"{public_name(state, target)}'s counter-attack first lapses: {public_name(state, unit)} "
+                        "attacks from range, and a counter-attack is made in melee only.",
+                        {"unit": public_name(state, unit), "field": "counter-first", "value": 0,
+                         "reason": "a ranged attack"}))
+    return False
+
+
+def _counter(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: TurnDice, k: int,
+             events: list[Event], verb: str) -> int:
+    """``target``'s counter-attack on ``unit`` (its ``k``-th action's), rolled with the counter's keyed dice
+    whether it comes after the attack or first (a Brace): the damage it deals."""
+    return _strike(rules, state, target, unit, state.counter_power(target), state.card_of(target).counter_hit,
+                   dice, f"counter/{target.id}/{unit.id}/{k}", EventKind.COUNTER, verb, events)
 
 
 def _strike(rules: WodRules, state: WodState, striker: Unit, victim: Unit, power: int, hit: int, dice: TurnDice,

@@ -85,6 +85,12 @@ def fallen_reactions(state: WodState, seat: str, standing: Sequence[Reaction], v
                                 f"{r.ability} fires no more; clear the row", r.unit))
 
 
+#: What a fired reaction's row says of its effect, until the stand-in GM of a practice match settles it
+#: (``STAND_IN_APPLIES``, said instead by the resolution that stopped the row).
+GM_APPLIES = "the GM applies its effect"
+STAND_IN_APPLIES = "the stand-in GM applies its effect after this resolution"
+
+
 def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: list[Reaction],
                    events: list[Event], verdicts: list[Verdict]) -> str:
     """Fire the first standing reaction that matches ``action`` and can be paid; its description, or "". Its row's
@@ -120,7 +126,7 @@ def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: li
         verdicts[:] = [v for v in verdicts if (v.seat, v.subject) != (seat, subject)]
         verdicts.append(Verdict(seat, subject, "reaction", True,
                                 f"Reaction {r.row}: fired before {state.acting}'s {action.kind.value}: "
-                                f"{unit.id} used {ability.name} (the GM applies its effect); it stands, "
+                                f"{unit.id} used {ability.name} ({GM_APPLIES}); it stands, "
                                 "and can fire again next turn."))
         return f"{seat}'s {unit.id} ({ability.name})"
     return ""

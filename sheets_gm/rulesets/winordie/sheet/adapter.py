@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import GM, Outcome, Window
+from sheets_gm.engine.ruleset import GM, Outcome, Verdict, Window
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.rulesets.winordie.enums import Mode, Phase
 from sheets_gm.rulesets.winordie.orders import WodOrders, action_row, reaction_row
@@ -79,6 +79,13 @@ class WodSheet(SheetAdapter[WodState, WodOrders]):
                     rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[WodOrders]:
         """Her deployment, actions or standing reactions (``sheet.read``)."""
         return read_seat(self.ruleset.rules, state, window, seat, rows)
+
+    def placed_verdicts(self, verdicts: Sequence[Verdict], seat_input: SeatInput[WodOrders] | None) -> list[Verdict]:
+        """The check's verdicts, less a deployment's refusal of a unit whose row was refused as it was read (its
+        hex off the map, or taken by another row): the row says what is wrong with it once, not that its unit is
+        not placed as well."""
+        unread = set(seat_input.problems) if seat_input is not None else set()
+        return [v for v in verdicts if not (v.part == "deploy" and not v.accepted and v.subject in unread)]
 
     def typed_cells(self, state: WodState, window: Window, seat: str,
                     orders: WodOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:

@@ -95,7 +95,7 @@ def draw_board(spec: SheetSpec, board: WodMap, view: View) -> BoardDrawing:
     fills.append(Fill(cells(0, len(values), width - 1, len(values)), colours.get("pending", "#FFFFFF")))
     return BoardDrawing(values, tuple(fills), column_widths=dict.fromkeys(range(width), HEX_WIDTH),
                         row_heights={MAP_TOP - 1: STATUS_HEIGHT, **dict.fromkeys(range(MAP_TOP, map_rows), ROW_HEIGHT)},
-                        legend=_legend(spec, board, seats))
+                        legend=_legend(spec, board, seats), print_fewest=True)
 
 
 #: The public Cards tab: its name, and its rows, fixed so that its size tells nothing of the legions' hidden cards.

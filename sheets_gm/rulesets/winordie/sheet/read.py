@@ -121,7 +121,12 @@ def _own_reactions(state: WodState, seat: str,
             notes[row.subject] = (f"Stands for {other}'s turn ({r.trigger_words()}): a standing reaction waits for "
                                   "your opponent's turn and is not used in your own; it stays from turn to turn "
                                   "until you change it.",)
-        if row.subject not in notes and row.subject not in reading.problems:  # its unit has fallen
+        if row.subject in notes or row.subject in reading.problems:
+            continue
+        if any(u.id.lower() == row.text("unit").lower() and u.at is None for u in state.units if u.owner == seat):
+            notes[row.subject] = (f"Stands for {other}'s turns once {row.text('unit')} is deployed: a standing "
+                                  "reaction is read in your opponent's turns, from turn to turn until you change it.",)
+        else:  # its unit has fallen
             notes[row.subject] = (f"{row.text('unit')} has fallen: this reaction can no longer fire (clear the row).",)
     problems = {s: [*said[:-1], f"{said[-1]} (mend it before {other}'s turn, where it is read)"]
                 for s, said in reading.problems.items() if said}
@@ -170,7 +175,7 @@ def _placements(rules: WodRules, state: WodState, seat: str, rows: Sequence[Type
                                          f"baseline, one of {allowed_text}")
             continue
         if at.label in chosen:
-            reading.problem(row.subject, f"Deploy on {at.label}: {chosen[at.label]} is deployed there already; "
+            reading.problem(row.subject, f"Deploy on {at.label}: {chosen[at.label]}'s row names that hex already; "
                                          "one unit a hex")
             continue
         chosen[at.label] = row.subject
@@ -335,9 +340,11 @@ def _unit_refused(state: WodState, seat: str, unit_text: str, on_board: Iterable
 
 def _reactions(state: WodState, seat: str, rows: Sequence[TypedRow], reading: _Reading) -> tuple[Reaction, ...]:
     """The readable reaction rows, in order; an unreadable one is left out (and left in the sheet), and so is
-    the reaction of a unit of hers that has fallen since she wrote it (nothing to mend: it just cannot fire)."""
+    the reaction of a unit of hers that has fallen since she wrote it (nothing to mend: it just cannot fire), or that
+    is not deployed yet (checked against its card, read once it is on the board)."""
     out: list[Reaction] = []
     mine = {u.id.lower(): u for u in state.units if u.owner == seat and u.at is not None}
+    to_deploy = {u.id.lower(): u for u in state.units if u.owner == seat and u.at is None}
     fallen = {u.id.lower() for u in state.dead if u.owner == seat}
     for row in sorted(rows, key=lambda r: _row_number(r.subject)):
         if not row.typed or row.text("unit").lower() in fallen:
@@ -345,9 +352,11 @@ def _reactions(state: WodState, seat: str, rows: Sequence[TypedRow], reading: _R
         before = len(reading.problems.get(row.subject, []))
         unit_text = row.text("unit")
         unit = mine.get(unit_text.lower())
-        if unit is None:
+        waiting = unit is None and unit_text.lower() in to_deploy  # read once deployed: nothing to mend
+        if unit is None and not waiting:
             reading.problem(row.subject, _unit_refused(state, seat, unit_text, (u.id for u in mine.values()),
                                                        "a reaction is read in your opponent's turns"))
+        unit = to_deploy[unit_text.lower()] if waiting else unit
         ability = row.text("ability")
         if unit is not None:
             card = state.card_of(unit)
@@ -364,7 +373,8 @@ def _reactions(state: WodState, seat: str, rows: Sequence[TypedRow], reading: _R
         if within is None:
             reading.problem(row.subject, f"Within {row.text('within')!r} is not a number of hexes: write 0 or more "
                                          "(empty is 1)")
-        if len(reading.problems.get(row.subject, [])) > before or unit is None or when is None or within is None:
+        if len(reading.problems.get(row.subject, [])) > before or unit is None or when is None or within is None \
+                or waiting:
             continue
         number = _row_number(row.subject)
         out.append(Reaction(unit.id, ability, when, within, number if number != len(out) + 1 else 0))

@@ -1,0 +1,134 @@
+"""What one line of a pasted forum post is, before it is read as an order: an army's order, chatter (a title, a
+greeting, prose), a struck-out line (no order), or an army's order withdrawn (the army holds).
+
+A forum post is edited in place: a player strikes an order out (``~~Army: …~~``, ``[s]…[/s]``, ``<del>…</del>``)
+and perhaps writes ``withdrawn`` after it, or writes ``Army: withdrawn``. Struck-out words are never read; what is
+left of the line is read as if typed without them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from difflib import get_close_matches
+from enum import Enum
+
+#: Struck-out text as forums write it: Markdown's ``~~…~~``, BBCode's ``[s]``, ``[strike]``, ``[del]``, HTML's
+#: ``<s>``, ``<strike>``, ``<del>``.
+_STRUCK = re.compile(r"~~.*?~~|\[(s|strike|del)\].*?\[/\1\]|<(s|strike|del)>.*?</\2>", re.IGNORECASE)
+#: What says an order is taken back: ``withdrawn`` (or ``withdraw``, ``cancelled``), alone or with punctuation.
+_WITHDRAWN = re.compile(r"^[\W_]*(?:order\s+)?(?:withdrawn|withdraw|cancell?ed)[\W_]*$", re.IGNORECASE)
+#: What may stand between an army's name and its order at the start of a post's line: the colon, or a dash typed
+#: for it (``Tolarian Fleet - Dominaria; 10F > 10E``, a common forum slip).
+AFTER_NAME = re.compile(r"\s*(?::|[-–—](?=\s))\s*")
+#: What only an order has: a square (``10F``, ``3C``) or a ``>`` (a route, an engage's bump).
+_ORDER_SHAPE = re.compile(r"(?<![\w'’])\d{1,2}[A-Za-z](?![\w'’])|>")
+
+
+class Kind(Enum):
+    """What a post's line is."""
+
+    BLANK = "blank"
+    ORDER = "order"  # read (or refused) as an order: it begins with an army's name, or has an order's shape
+    CHATTER = "chatter"  # a title, a greeting, prose: passed over
+    STRUCK = "struck"  # struck out whole: no order
+    WITHDRAWN = "withdrawn"  # the army named takes its order back: it holds
+
+
+@dataclass(frozen=True)
+class PostLine:
+    """One line of a post as classified: its kind, its text with the struck-out words taken out, and the army whose
+    exact name begins it (for a struck-out line, the army its struck words named), with the line as read for it
+    (``Army: …``, a dash after the name read as the colon)."""
+
+    kind: Kind
+    text: str
+    army: str | None = None
+    as_read: str = ""
+
+
+def _fold(name: str) -> str:
+    """A name as compared for a suggestion: lower case, letters and digits only (``Urzas Vanguard`` and ``Urza's
+    Vanguard`` fold alike)."""
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+def nearest_names(names: Sequence[str], name: str, cutoff: float = 0.75) -> list[str]:
+    """The ``names`` nearest ``name`` (at most three, the nearest first), for a "did you mean".
+
+    >>> nearest_names(["Urza's Vanguard", "Benalish Host", "Jeff"], "Urzas Vanguard")
+    ["Urza's Vanguard"]
+    >>> nearest_names(["Urza's Vanguard", "Benalish Host"], "Our moves this turn")
+    []
+    """
+    by_fold = {_fold(n): n for n in names}
+    return [by_fold[f] for f in get_close_matches(_fold(name), list(by_fold), n=3, cutoff=cutoff)]
+
+
+def army_line(by_lower: Mapping[str, str], line: str) -> tuple[str, str] | None:
+    """(army, its line with a colon after the name) when ``line`` begins with an army's exact name (any case, the
+    longest name that fits, a whole word), whatever follows; None when it begins with no army's name."""
+    low = line.lower()
+    for name in sorted(by_lower, key=len, reverse=True):
+        rest = line[len(name):]
+        if low.startswith(name) and not (rest[:1].isalnum() or (rest[:1] and rest[:1] in "'’")):
+            army = by_lower[name]
+            sep = AFTER_NAME.match(rest)
+            return army, (f"{army}: {rest[sep.end():]}" if sep else line)
+    return None
+
+
+def is_chatter(names: Sequence[str], planes: Collection[str], line: str) -> bool:
+    """Whether ``line`` of a post that does not begin with an army's name is chatter, passed over: a title, a
+    greeting or prose ("Hi all, here are our moves:", "lol good luck Phyrexia, you'll need it"). It is not when the
+    words before its colon (or dash) are near an army's name (a misspelt army, refused with "did you mean"), nor when
+    it has an order's shape: a square, a ``>``, or a plane written as an order writes it (``Dominaria;`` or a plane
+    before a square); a plane named in a sentence is prose.
+
+    >>> names, planes = ["Urza's Vanguard"], {"dominaria", "phyrexia"}
+    >>> [is_chatter(names, planes, t) for t in ("Hi all, here are our moves:", "Turn 3 orders:",
+    ...   "lol good luck Phyrexia, you'll need it", "Our plan: Dominaria; hold", "Urzas Vanguard: Dominaria 4C",
+    ...   "Vanguard: 4C", "Benalish Host - 10F")]
+    [True, True, True, False, False, False, False]
+    """
+    head = re.split(r":|\s[-–—]\s", line, maxsplit=1)[0].strip()
+    if nearest_names(names, head):
+        return False
+    plane_as_order = any(re.search(rf"\b{re.escape(p)}\s*;", line, re.IGNORECASE) for p in planes)
+    return not (_ORDER_SHAPE.search(line) or plane_as_order)
+
+
+def classify(by_lower: Mapping[str, str], planes: Collection[str], line: str) -> PostLine:
+    """What ``line`` is (``by_lower``: the match's armies by their names in lower case; ``planes``: the planes'
+    names in lower case). Struck-out words are taken out first; a line struck out whole is no order, and one whose
+    words left say ``withdrawn`` (or ``Army: withdrawn``) takes back the order of the army it names.
+
+    >>> armies = {"frank": "Frank"}
+    >>> [classify(armies, {"dominaria"}, t).kind.value for t in ("~~Frank: 3A > 3B~~ withdrawn", "~~Frank: 3A > 3B~~",
+    ...   "Frank: withdrawn", "Frank: 3A > ~~3B~~ 4A", "good luck Dominaria", "", "Frank - 3A > 3B")]
+    ['withdrawn', 'struck', 'withdrawn', 'order', 'chatter', 'blank', 'order']
+    >>> classify(armies, (), "Frank: 3A > ~~3B~~ 4A").as_read
+    'Frank: 3A > 4A'
+    """
+    struck = [m.group(0) for m in _STRUCK.finditer(line)]
+    text = " ".join(_STRUCK.sub(" ", line).split()) if struck else line.strip()
+    if struck and not re.sub(r"[\W_]", "", text):
+        named = army_line(by_lower, _unmark(struck[0]))
+        return PostLine(Kind.STRUCK, "", named[0] if named else None)
+    if not text:
+        return PostLine(Kind.BLANK, "")
+    named = army_line(by_lower, text)
+    if struck and named is None and _WITHDRAWN.match(text):
+        first = army_line(by_lower, _unmark(struck[0]))
+        return PostLine(Kind.WITHDRAWN, text, first[0], first[1]) if first else PostLine(Kind.STRUCK, "")
+    if named is not None and named[1].startswith(f"{named[0]}:") and _WITHDRAWN.match(named[1][len(named[0]) + 1:]):
+        return PostLine(Kind.WITHDRAWN, text, *named)
+    if named is None and is_chatter(list(by_lower.values()), planes, text):
+        return PostLine(Kind.CHATTER, text)
+    return PostLine(Kind.ORDER, text, *(named or (None, text)))
+
+
+def _unmark(struck: str) -> str:
+    """The words of a struck-out span without its marks: ``~~Frank: 3A~~`` is ``Frank: 3A``."""
+    return re.sub(r"^(?:~~|\[\w+\]|<\w+>)|(?:~~|\[/\w+\]|</\w+>)$", "", struck).strip()

@@ -1,0 +1,103 @@
+"""Brace ("Before an enemy attack on me: I counter-attack first", issue 78, item 1): the GM's ``--counter-first``
+and the stand-in GM roll the target's counter-attack before the stopped attack, with the counter's keyed dice, and
+no counter-attack after it; and every card of the shipped abilities table is applied by the stand-in GM, by a GM
+tool, or said in the guide to be outside the tools."""
+
+from __future__ import annotations
+
+import csv
+import re
+from typing import Any
+
+from sheets_gm.engine.events import Event
+from sheets_gm.rulesets.winordie.enums import EventKind, GmKind, Phase
+from sheets_gm.rulesets.winordie.gm import events_from_options
+from sheets_gm.rulesets.winordie.resolve.actions import attack
+from sheets_gm.rulesets.winordie.rules import public_name
+from sheets_gm.rulesets.winordie.settings import WodSettings
+from sheets_gm.rulesets.winordie.stand_in import APPLIED
+from sheets_gm.rulesets.winordie.state import ActionChange, Pending, Unit, WodState
+from tests.paths import ROOT
+from tests.rulesets.winordie.helpers import deployed, rules
+
+SEATS = ("Ann", "Bo")
+BRACE = "Before an enemy attack on me: I counter-attack first."
+
+
+def _melee(r: Any) -> tuple[WodState, Unit, Unit]:
+    """A deployed match in its first turn, the acting player's first unit next to the opponent's first unit, both
+    whole: (state, attacker, target)."""
+    state = deployed(r).copy()
+    state.phase, state.turn = Phase.ACTIONS, max(state.turn, 1)
+    attacker = next(u for u in state.units if u.owner == state.acting and u.at is not None)
+    target = next(u for u in state.units if u.owner != state.acting and u.at is not None)
+    taken = {u.at for u in state.units}
+    assert attacker.at is not None
+    target.at = next(h for h in r.rules.board.neighbours(attacker.at)
+                     if h not in taken and not r.rules.board.terrain[h].obstacle)
+    return state, attacker, target
+
+
+def _fought(r: Any, change: ActionChange | None) -> tuple[WodState, list[Event], str]:
+    state, attacker, target = _melee(r)
+    events: list[Event] = []
+    said = attack(r.rules, state, attacker, target, r.dice(b"brace", state), events, change)
+    return state, [e for e in events if e.kind in (EventKind.ATTACK, EventKind.COUNTER)], said
+
+
+def test_a_counter_first_rolls_the_counters_keyed_dice_before_the_attack_and_none_after() -> None:
+    r = rules()
+    _plain_state, plain, _said = _fought(r, None)
+    _state, first, said = _fought(r, ActionChange(counter_first=True, reason="Brace", against="x"))
+    assert [e.kind for e in plain] == [EventKind.ATTACK, EventKind.COUNTER]
+    assert next(e.kind for e in first) is EventKind.COUNTER
+    assert [e.kind for e in first].count(EventKind.COUNTER) == 1  # it replaces the counter after the attack
+    assert "counter-attacks first" in first[0].text, first[0].text
+    # the counter's own keyed dice, the same whether it comes first or after: one die can be checked by hand
+    assert (first[0].data["key"], first[0].data["rolls"]) == (plain[1].data["key"], plain[1].data["rolls"])
+    assert "first" in said, said
+
+
+def _braced(r: Any) -> tuple[WodState, Unit, Unit]:
+    """``_melee``'s match with the target's Brace on the GM's list, stopping the attacker's attack on it."""
+    state, attacker, target = _melee(r)
+    state.pending.append(Pending(state.next_pending, state.turn, target.owner, target.id, "Brace", BRACE,
+                                 f"{public_name(state, attacker)} attack {public_name(state, target)}"))
+    state.next_pending += 1
+    return state, attacker, target
+
+
+def test_the_gms_counter_first_is_recorded_on_the_stopped_attack_and_logged() -> None:
+    r = rules()
+    state, attacker, target = _braced(r)
+    (event,) = events_from_options(SEATS, {"counter-first": [attacker.id]}, "Brace of the Halberdier")
+    applied = r.apply_gm_event(state, event)
+    change = applied.state.changes[attacker.id]
+    assert change.counter_first and change.against == public_name(state, target)
+    assert "counter-attack first" in applied.events[0].text, applied.events[0].text
+    assert ActionChange.from_json(change.to_json()) == change
+
+
+def test_the_stand_in_gm_applies_a_brace_as_the_counter_first() -> None:
+    r = rules(WodSettings(stand_in_gm=True))
+    state, attacker, _target = _braced(r)
+    events = r.stand_in_gm_events(state)
+    named = attacker.token if attacker.hidden and attacker.token else attacker.id  # as the public Log must
+    assert [(e.kind, e.target) for e in events] == [(GmKind.COUNTER_FIRST, named),
+                                                   (GmKind.DONE, str(state.pending[0].id))], events
+
+
+def test_every_card_of_the_abilities_table_says_how_it_is_applied() -> None:
+    """The guide's table of cards names every ability of templates/winordie/abilities.csv: applied by the stand-in
+    GM exactly for those it applies, else by a GM tool named (``adjust --…``), else said to be outside the tools."""
+    with (ROOT / "templates" / "winordie" / "abilities.csv").open(encoding="utf-8") as f:
+        abilities = {row["name"] for row in csv.DictReader(f)}
+    guide = (ROOT / "docs" / "winordie-guide.md").read_text(encoding="utf-8")
+    rows = {m.group(2).strip(): m.group(3) for m in re.finditer(r"^\| ([^|]+) \| \*\*([^*]+)\*\* \| (.+) \|$", guide,
+                                                               re.MULTILINE)}
+    assert abilities <= set(rows), abilities - set(rows)
+    for name in abilities:
+        how = rows[name]
+        assert ("stand-in GM" in how) == (name in APPLIED), (name, how)
+        assert "stand-in GM" in how or "`--" in how or "outside the tools" in how, (name, how)
+    assert "Brace" in APPLIED and "--counter-first" in rows["Brace"]
