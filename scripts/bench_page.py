@@ -3,7 +3,8 @@ war of ``--armies`` armies a side (default 300: a 600-army war), a local match p
 windows (default 5), each window's poll that resolves it timed (``sync.poll``: read, resolve, write every workbook)
 and, paired with it in the same run, the page's build after it into the match's one page folder, as the match layer
 does after every poll (``web.page.page_input``, ``web.site.build_site``). Printed first, one line each: the median
-and the largest of the windows' ratios build / resolution (bar: at most 10 %), the load and draw of the page in
+and the largest of the windows' ratios build / resolution (bar: at most 10 %), the median of the same ratios in
+the process's CPU time (steadier on a shared machine), the load and draw of the page in
 headless chromium (Debian's, as ``tests/web`` drives it: navigation to the load event and two frames, the median of
 ``--repeats``; bar: under 1 s) and the bytes a window (every page of the folder and the files they share, over the
 pages; bar: under 1 MB); the machine's load average beside them. Then each window's figures.
@@ -58,10 +59,12 @@ def war_roster(armies: int) -> Roster:
 
 @dataclass(frozen=True)
 class Played:
-    """A match's page folder after its windows, and each window's (resolution, build) seconds."""
+    """A match's page folder after its windows, and each window's (resolution, build) seconds: wall clock, and the
+    process's CPU time (steadier on a shared machine: another program's turn on the cores is not counted)."""
 
     folder: Path
     pairs: tuple[tuple[float, float], ...]
+    cpu: tuple[tuple[float, float], ...]
 
 
 def play(name: str, members: Roster | None, windows: int, work: Path, settings: Any = None) -> Played:
@@ -78,24 +81,26 @@ def play(name: str, members: Roster | None, windows: int, work: Path, settings: 
     make = next(iter(bots_of(rules).values())).make
     bots = {seat: make(f"bench/{seat}") for seat in (*members.seats, *((JUDGE,) if rules.traits.judge else ()))}
     folder = work / f"page-{name}-{len(members.members)}"
-    pairs = []
+    pairs: list[tuple[float, float]] = []
+    cpu: list[tuple[float, float]] = []
     for _ in range(windows * 3):  # a window the bots cannot fill is polled again, up to thrice the windows asked
         if len(pairs) >= windows:
             break
         type_bot_orders(sheets, cls, bots, ready=True)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         report = poll(sheets, cls, now=NOW, force=True)
-        took = time.perf_counter() - start
+        took, took_cpu = time.perf_counter() - start, time.process_time() - start_cpu
         if report.facts is None:
             break
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         build_site(folder, page_input(report.facts, "Bench", "board.xlsx"))
-        built = time.perf_counter() - start
+        built, built_cpu = time.perf_counter() - start, time.process_time() - start_cpu
         if report.resolved:
             pairs.append((took, built))
+            cpu.append((took_cpu, built_cpu))
         if report.facts.record.ruleset.window(report.facts.record.state) is None:
             break
-    return Played(folder, tuple(pairs))
+    return Played(folder, tuple(pairs), tuple(cpu))
 
 
 def _browser() -> Any:
@@ -159,13 +164,13 @@ def main(argv: list[str] | None = None) -> int:
         load_average = " ".join(Path("/proc/loadavg").read_text().split()[:3]) if os.path.exists("/proc/loadavg") \
             else "?"
         print(f"The page against the issue's bars (load average {load_average}; 2 cores, shared: noisy):")
-        print(f"{'match':<22} {'windows':>7} {'build/resolution median':>24} {'largest':>8} "
+        print(f"{'match':<22} {'windows':>7} {'build/resolution median':>24} {'largest':>8} {'CPU median':>11} "
               f"{'load+draw':>10} {'KB a window':>12}")
         for label, p in played.items():
             middle, worst = _share(p.pairs)
             size, _, _ = per_window(p.folder)
-            print(f"{label:<22} {len(p.pairs):>7} {middle:>24.1%} {worst:>8.1%} {loads[label] * 1000:>8.0f} ms "
-                  f"{size / 1024:>9.0f} KB")
+            print(f"{label:<22} {len(p.pairs):>7} {middle:>24.1%} {worst:>8.1%} {_share(p.cpu)[0]:>11.1%} "
+                  f"{loads[label] * 1000:>8.0f} ms {size / 1024:>9.0f} KB")
         print("\nEach window: resolution ms / build ms (ratio); the largest page, in KB")
         for label, p in played.items():
             windows = "  ".join(f"{t * 1000:.0f}/{b * 1000:.0f} ({b / t:.0%})" for t, b in p.pairs)
