@@ -29,6 +29,7 @@ from markupsafe import Markup, escape
 from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.web.compiled import compiled_cache
 from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
 from sheets_gm.web.orders import overlays, with_overlay
 from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
@@ -51,9 +52,10 @@ def _asset(name: str) -> str:
 
 @cache
 def environment() -> Environment:
-    """The templates, every one escaping what it is given (HTML and SVG alike)."""
+    """The templates, every one escaping what it is given (HTML and SVG alike), compiled once per machine
+    (``compiled``)."""
     return Environment(loader=FunctionLoader(_asset), autoescape=select_autoescape(["html", "svg", "j2"]),
-                       trim_blocks=False, keep_trailing_newline=True)
+                       trim_blocks=False, keep_trailing_newline=True, bytecode_cache=compiled_cache())
 
 
 @dataclass(frozen=True, slots=True)
