@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FunctionLoader, select_autoescape
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
 from sheets_gm.engine.ruleset import BoardKind
@@ -166,12 +167,16 @@ class Drawn:
 
     scene: Scene
     svgs: tuple[str, ...]
+    places: Markup  # what hovering and clicking show (``_places``), as JSON safe in HTML
 
 
 def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
-    """The scene of ``drawings`` and each of its planes' SVG."""
+    """The scene of ``drawings``, each of its planes' SVG and its places' JSON (as the templates' ``tojson``)."""
     scene = scene_of(kind, drawings)
-    return Drawn(scene, tuple(plane_svg(environment(), plane, i) for i, plane in enumerate(scene.planes)))
+    env = environment()
+    return Drawn(scene, tuple(plane_svg(env, plane, i) for i, plane in enumerate(scene.planes)),
+                 htmlsafe_json_dumps(_places(scene), dumps=env.policies["json.dumps_function"],
+                                     **env.policies["json.dumps_kwargs"]))
 
 
 def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: str = "",
@@ -191,7 +196,7 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
     link = page.sheet if page.sheet.startswith(("https://", "http://")) else ""
     values: dict[str, Any] = {
         "title": page.title, "game": page.game, "heading": heading, "file": file, "planes": planes,
-        "places": _places(scene), "resolved": resolved, "log": log, "legend": scene.legend, "earlier": earlier,
+        "places": state.places, "resolved": resolved, "log": log, "legend": scene.legend, "earlier": earlier,
         "adjusted": adjusted if adjustments else "", "adjustments": adjustments,
         "status": page.status if now or resolved else "", "deadline": page.deadline if now else "",
         "deadline_words": page.deadline_words, "closing": _upper(page.closing),
