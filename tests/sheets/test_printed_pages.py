@@ -405,7 +405,7 @@ def _input_sheets(game: str, folder: Path) -> list[tuple[Any, Any]]:
     spec = sheet_of(rules).spec
     tabs = MatchTabs(spec, rules.sample_roster().seats, rules.traits.judge)
     seats = [*tabs.input_seats(), *([JUDGE] if rules.traits.judge else [])]
-    out = []
+    out: list[tuple[Any, Any]] = []
     for seat in seats:
         for tab in tabs.orders(seat).sheets():
             path = folder / f"{len(out)}.xlsx"
