@@ -398,6 +398,23 @@ BOLD_FONT = Path("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf")
 CELL_MARGIN_POINTS = 2.0
 
 
+#: The height in points of a line of the default font as LibreOffice prints it (Liberation Sans 10), and a row's
+#: height where the layout gives none.
+PRINTED_LINE_POINTS = 11.5
+DEFAULT_ROW_POINTS = 12.8
+
+
+def _wrapped_lines(text: str, font: Any, room: float) -> int:
+    """Lines ``text`` takes wrapped between words in ``room`` points of ``font`` (its length in points at 10)."""
+    lines, line = 1, ""
+    for word in text.split():
+        if line and font.getlength(f"{line} {word}") > room:
+            lines, line = lines + 1, word
+        else:
+            line = f"{line} {word}".strip()
+    return lines
+
+
 def _input_sheets(game: str, folder: Path) -> list[tuple[Any, Any]]:
     """Every input tab of ``game``'s sample match (each seat's Orders, each Forum tab, the judge's tab) laid out in
     a workbook of its own, saved in ``folder``: (its ``InputTab``, the sheet openpyxl loads)."""
@@ -436,6 +453,11 @@ def test_every_input_tab_prints_one_page_across_its_headings_whole(game: str, tm
                 # the word in bold Liberation Sans at 10 pt and a cell's margins, in the column's printed points
                 printed = ws.column_dimensions[get_column_letter(i + 1)].width * PRINTED_POINTS_PER_CHAR
                 assert printed >= bold.getlength(word) + CELL_MARGIN_POINTS, (tab.name, column.header, i)
+                # and its row tall enough for the heading's every line as LibreOffice wraps it (a Coalition heading
+                # of 7 lines in a row of 5 printed without its last)
+                lines = _wrapped_lines(column.header, bold, printed - CELL_MARGIN_POINTS)
+                height = ws.row_dimensions[table.header_row].height or DEFAULT_ROW_POINTS
+                assert height >= lines * PRINTED_LINE_POINTS, (tab.name, column.header, lines, height)
         assert ws.cell(table.header_row, ws.max_column).value == "Feedback", tab.name
 
 
