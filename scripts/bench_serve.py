@@ -859,6 +859,216 @@ def cold_start(root: Path, configs: Sequence[Path], args: argparse.Namespace,
     return answer, looked, polled, cpu
 
 
+# -- --restart-local: the real serve restarted on local matches polled before, saves waiting ----------------------
+
+
+def source_of(commit: str, into: Path) -> Path:
+    """The package as it was at ``commit`` (``git archive``), to run ``serve`` from beside this tree's."""
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "sheets_gm", "templates"], check=True,
+                             capture_output=True).stdout  # (the package reads the games' templates beside it)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+class Pings:
+    """systemd's side of the watchdog: a datagram socket ``serve`` is pointed at (``$NOTIFY_SOCKET``); each message
+    kept with its moment (monotonic)."""
+
+    def __init__(self, path: Path) -> None:
+        import socket
+
+        self.path = path
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(str(path))
+        self.sock.settimeout(0.2)
+        self.heard: list[tuple[float, str]] = []
+        self.open = True
+        self.thread = threading.Thread(target=self._listen, daemon=True)
+        self.thread.start()
+
+    def _listen(self) -> None:
+        while self.open:
+            with contextlib.suppress(OSError):
+                self.heard.append((time.monotonic(), self.sock.recv(4096).decode()))
+
+    def close(self) -> None:
+        self.open = False
+        self.thread.join()
+        self.sock.close()
+
+    def gaps(self) -> tuple[float | None, float]:
+        """Seconds from READY=1 to the first WATCHDOG=1, and the longest gap between two (or READY and the first)."""
+        moments = [at for at, text in self.heard if "WATCHDOG=1" in text]
+        ready = next((at for at, text in self.heard if "READY=1" in text), None)
+        if ready is None:
+            return None, 0.0
+        spaced = [b - a for a, b in itertools.pairwise([ready, *moments])]
+        return (moments[0] - ready if moments else None), max(spaced, default=0.0)
+
+
+def answered_since(config: Path, after_ns: int) -> bool:
+    """Whether the match's record was written after ``after_ns`` (time.time_ns): a poll that read its save."""
+    try:
+        return state_path(config).stat().st_mtime_ns > after_ns
+    except OSError:
+        return False
+
+
+@dataclasses.dataclass
+class RestartRun:
+    """One restart of ``serve``: each save's answer in seconds from the start (None: not within the limit), the
+    first watchdog ping and the longest gap between two, and when the log said the first search was done."""
+
+    code: str
+    answers: list[float | None]
+    first_ping: float | None
+    longest_gap: float
+    searched: float | None
+    ready: float | None  # READY=1, seconds after the start
+    tail: str  # the log's last lines when a save went unanswered
+
+
+def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Path], during: Sequence[Path],
+                args: argparse.Namespace, turn: int) -> RestartRun:
+    """``serve`` (from ``source``; None: this tree) started on ``root/idle`` with ``before`` saved while it was down
+    and ``during`` saved as it starts; stopped once each is answered, or after ``--restart-limit`` seconds."""
+    for config in before:
+        type_orders(config, ready=False, seed=f"{args.seed}/before/{turn}")
+    saved_ns = {config: time.time_ns() for config in before}
+    pings = Pings(root / f"notify-{turn}.sock")
+    env = {**__import__("os").environ, "NOTIFY_SOCKET": str(pings.path)}
+    if source is not None:
+        env["PYTHONPATH"] = str(source)
+    log = root / f"serve-{turn}.log"
+    started = time.monotonic()
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "idle"), "--status-file",
+                                 str(root / f"status-{turn}.json"), "--workers", str(args.workers)],
+                                stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)  # (not this tree: -m
+        # would import the package from the working folder before PYTHONPATH's)
+    for config in during:
+        saved_ns[config] = time.time_ns()  # the write begins now: a poll after it began answers it
+        type_orders(config, ready=False, seed=f"{args.seed}/during/{turn}")
+    answers: dict[Path, float] = {}
+    searched = None
+    while len(answers) < len(saved_ns) and time.monotonic() - started < args.restart_limit:
+        for config, at in saved_ns.items():
+            if config not in answers and answered_since(config, at):
+                answers[config] = time.monotonic() - started
+        if searched is None and any(line.startswith("Found ") and " match" in line.split("under")[0]
+                                    for line in log.read_text(encoding="utf-8", errors="replace").splitlines()):
+            searched = time.monotonic() - started
+        time.sleep(0.1)
+    proc.send_signal(15)
+    proc.wait(timeout=120)
+    pings.close()
+    first, gap = pings.gaps()
+    ready = next((at - started for at, text in pings.heard if "READY=1" in text), None)
+    tail = "" if len(answers) == len(saved_ns) else "\n".join(
+        log.read_text(encoding="utf-8", errors="replace").splitlines()[-8:])
+    return RestartRun(code, [answers.get(c) for c in saved_ns], first, gap, searched, ready, tail)
+
+
+def measure_restart(args: argparse.Namespace, root: Path) -> None:
+    """``--restart-local N``: the real ``serve`` restarted on N local matches polled before, half the saves typed
+    while it was down, half as it starts: each answer from the start, this tree's serve beside ``--vs``'s, in turn."""
+    t0 = time.monotonic()
+    configs = polled_copies(root, args.restart_local)
+    print(f"Made {len(configs)} local matches polled before ({', '.join(IDLE_GAMES)} in turn) in "
+          f"{time.monotonic() - t0:.0f} s; load {Path('/proc/loadavg').read_text().split()[:3]}.")
+    base = source_of(args.vs, root / "base") if args.vs else None
+    rng = random.Random(args.seed)
+    runs: list[RestartRun] = []
+    for turn in range(args.rounds * (2 if base else 1)):
+        code, source = ("base", base) if base is not None and turn % 2 == 0 else ("this", None)
+        sample = rng.sample(configs, args.saves)
+        half = len(sample) // 2
+        runs.append(one_restart(code, source, root, sample[:half], sample[half:], args, turn))
+        run = runs[-1]
+        done = [a for a in run.answers if a is not None]
+        print(f"- {code}: {len(done)}/{len(run.answers)} saves answered; from the start: median "
+              f"{statistics.median(done or [0]):.1f} s, 95th percentile "
+              f"{percentile(done, 0.95) if len(done) == len(run.answers) else float('inf'):.1f} s, last "
+              f"{max(done, default=0):.1f} s; first watchdog ping "
+              f"{'never' if run.first_ping is None else f'{run.first_ping:.1f} s'} after READY, longest gap "
+              f"{run.longest_gap:.1f} s; first search said done at "
+              f"{'-' if run.searched is None else f'{run.searched:.1f} s'}; READY at "
+              f"{'-' if run.ready is None else f'{run.ready:.1f} s'}; load "
+              f"{Path('/proc/loadavg').read_text().split()[0]}"
+              + (f"\n  the log's end:\n{run.tail}" if run.tail else ""), flush=True)
+
+
+# -- --serve-google: the real serve process on the fake Google served over HTTP ----------------------------------
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of the process ``pid`` and its children (theirs that ended counted in their parent's), from
+    ``/proc``: ``serve``, its fork server and the polls it reaped."""
+    tick = __import__("os").sysconf("SC_CLK_TCK")
+    total, pids = 0.0, [pid]
+    with contextlib.suppress(OSError):
+        pids += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    for one in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(f) for f in fields[11:15]) / tick
+    return total
+
+
+def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
+    """``--serve-google N``: the real ``sheets-gm serve`` process on N GvG matches polled before, on the fake Google
+    served over HTTP on 127.0.0.1 (``tests.fakes.google_http``; its spreadsheets shared copy-on-write, over
+    ``--accounts``): its start, its idle CPU (its own and its polls', the fake's apart: it runs here) over
+    ``--idle`` seconds, and ``--saves`` saves typed one at a time at random moments, each timed to its poll's
+    record."""
+    from tests.fakes.google_http import GoogleOverHttp
+
+    rng = random.Random(args.seed)
+    fake = locked_fake()
+    configs = polled_google(fake, root, args.serve_google, args.accounts, rng)
+    server = GoogleOverHttp(fake).start()
+    log = root / "serve-google.log"
+    print(f"Made {len(configs)} GvG matches polled before on the fake over {args.accounts} accounts; load "
+          f"{Path('/proc/loadavg').read_text().split()[:3]}.", flush=True)
+    started = time.monotonic()
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "google"), "--workers",
+                                 str(args.workers), "--interval", f"{args.interval:g}", "--status-file",
+                                 str(root / "status-google.json")], stdout=out, stderr=subprocess.STDOUT,
+                                env=server.environment(), cwd=root)
+    try:
+        while "Found " not in log.read_text(encoding="utf-8") and time.monotonic() - started < 600:
+            time.sleep(0.1)
+        searched = time.monotonic() - started
+        time.sleep(2 * args.interval)
+        fake.reset_counters()
+        cpu, wall = tree_cpu(proc.pid), time.monotonic()
+        time.sleep(args.idle)
+        idle = (tree_cpu(proc.pid) - cpu) / (time.monotonic() - wall)
+        drive = fake.calls(CHANGES) / ((time.monotonic() - wall) / 60) / args.accounts
+        answers: list[float] = []
+        for n, config in enumerate(rng.sample(configs, args.saves)):
+            time.sleep(rng.random() * args.interval)
+            at = time.time_ns()
+            type_orders(config, ready=False, seed=f"{args.seed}/http/{n}")
+            saved = time.monotonic()
+            while not answered_since(config, at) and time.monotonic() - saved < 120:
+                time.sleep(0.05)
+            answers.append(time.monotonic() - saved)
+    finally:
+        proc.send_signal(15)
+        proc.wait(timeout=180)
+        server.stop()
+    print(f"- the real serve on {len(configs)} Google matches over {args.accounts} accounts, the fake over HTTP: "
+          f"the search said done {searched:.1f} s after the spawn; idle CPU {idle * 100:.2f} % of one core over "
+          f"{args.idle:g} s (serve, its fork server and its polls; the fake apart), "
+          f"{drive:.1f} change-log requests a minute an account; a save answered in median "
+          f"{statistics.median(answers):.1f} s, 95th percentile {percentile(answers, 0.95):.1f} s over "
+          f"{len(answers)} saves (from the end of its write to its poll's record); load "
+          f"{Path('/proc/loadavg').read_text().split()[0]}", flush=True)
+
+
 # -- --idle-google: a host restarted on Google matches polled before -------------------------------------------
 
 
@@ -1188,12 +1398,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--never-polled", action="store_true",
                         help="with --idle-local or --idle-google: then a cold start on the same matches, their "
                         "records removed")
+    parser.add_argument("--restart-local", type=int, metavar="N",
+                        help="instead: the real serve restarted on N local matches polled before, --saves saves "
+                        "waiting (half typed while it was down, half as it starts), each answer from the start")
+    parser.add_argument("--serve-google", type=int, metavar="N",
+                        help="instead: the real serve process on N Google matches polled before, on the fake served "
+                        "over HTTP on 127.0.0.1: idle CPU, Drive requests, saves")
+    parser.add_argument("--vs", metavar="COMMIT", help="with --restart-local: that commit's serve in turn with this "
+                        "tree's (the same run's baseline)")
+    parser.add_argument("--rounds", type=int, default=2, help="with --restart-local: restarts of each (default 2)")
+    parser.add_argument("--restart-limit", type=float, default=300.0,
+                        help="with --restart-local: seconds a restart's saves may take (default 300)")
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)
     if args.matches < max(4, args.accounts) or args.saves < 2:
         parser.error("--matches: at least 4 and at least one a Google account; --saves: at least 2")
     with tempfile.TemporaryDirectory() as tmp:
-        if args.idle_google:
+        if args.restart_local:
+            measure_restart(args, Path(tmp))
+        elif args.serve_google:
+            measure_serve_google(args, Path(tmp))
+        elif args.idle_google:
             measure_idle_google(args, Path(tmp))
         elif args.idle_local:
             measure_idle(args, Path(tmp))

@@ -250,9 +250,10 @@ def _force_command(args: argparse.Namespace, report: WindowReport) -> str:
     return f"sheets-gm resolve -c {args.config} --force --window {report.window_key} --step {report.step}"
 
 
-def open_window_line(label: str, key: str, step: int, deadline: str, now: datetime) -> str:
+def open_window_line(label: str, key: str, step: int, deadline: str, now: datetime, *, waits: bool = False) -> str:
     """``status``'s first line: the open window in its label's words with the verb it takes (``label_verb``, as
-    doctor and the notices say it), its key and step, and how its orders close.
+    doctor and the notices say it), its key and step, and how its orders close (``waits``: a due window that a
+    resolution would not change, which the next sync leaves as it is).
 
     >>> now = datetime.fromisoformat("2026-11-22T18:00+00:00")
     >>> open_window_line("turn 1 · orders", "1", 1, "2026-11-22T20:00+00:00", now)
@@ -267,7 +268,8 @@ def open_window_line(label: str, key: str, step: int, deadline: str, now: dateti
         return f"{head}; no deadline: it resolves when every seat is ready"
     when = describe_deadline(deadline)
     return (f"{head} until {when} (in {describe_wait(until)})" if until > 0 else
-            f"{head}; the deadline {when} has passed: the next sync resolves it")
+            f"{head}; the deadline {when} has passed: " + ("nothing to resolve, it waits (below)" if waits else
+                                                             "the next sync resolves it"))
 
 
 def _not_ready(report: WindowReport, seat: str) -> str:
@@ -308,7 +310,8 @@ def window_status_lines(report: WindowReport, now: datetime, held: str = "", eve
     ``every_untyped``: every row with nothing typed named, not counted (``status --untyped``)."""
     if report.finished:
         return [report.result]
-    lines = [open_window_line(report.window, report.window_key, report.step, report.deadline, now), report.result]
+    lines = [open_window_line(report.window, report.window_key, report.step, report.deadline, now,
+                              waits=bool(report.stuck)), *([report.stuck + "."] if report.stuck else []), report.result]
     if report.schedule_change:
         lines.append(report.schedule_change)
     lines.append(f"Not ready: {', '.join(_not_ready(report, seat) for seat in report.waiting_for)}"

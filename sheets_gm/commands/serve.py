@@ -24,7 +24,7 @@ from sheets_gm.host.scheduler import (
     Host,
     Stop,
 )
-from sheets_gm.host.status import read_status, status_lines, status_path
+from sheets_gm.host.status import SHOWN_ALL, read_status, status_lines, status_path
 from sheets_gm.host.systemd import Watchdog
 from sheets_gm.sync.lock import SyncBusyError, match_lock
 
@@ -60,12 +60,15 @@ def run_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"no such folder: {', '.join(missing)} (serve takes the folders its match configs are "
                          "under, or the configs themselves)")
     where = Path(args.status_file) if args.status_file else status_path(folders)
+    if (args.match is not None or args.failing or args.all) and not args.status:
+        raise UsageError("--match, --failing and --all choose what serve --status prints: give --status with them")
     if args.status:
         status = read_status(where)
         if status is None:
             raise UserError(f"no status of sheets-gm serve at {where}: is it running for these folders? (start it "
                             "with sheets-gm serve FOLDER…, or name its file with --status-file)")
-        print("\n".join(status_lines(status, base.clock())))
+        print("\n".join(status_lines(status, base.clock(), match=args.match or "", failing=args.failing,
+                                      every=args.all)))
         return 0
     with ExitStack() as held:
         try:
@@ -140,7 +143,12 @@ def register(sub: object) -> None:
                 "cleanly on SIGTERM; scripts/sheets-gm-serve.service runs it under systemd.",
                 "sheets-gm serve ~/matches      (and: sheets-gm serve --status ~/matches)")
     p.add_argument("folders", nargs="+", metavar="FOLDER", help="folders the match configs are under (or configs)")
-    p.add_argument("--status", action="store_true", help="print what the running serve says it is doing, and exit")
+    p.add_argument("--status", action="store_true", help="print what the running serve says it is doing, and exit: "
+                   "the host, its accounts, the count of matches by state and what fails; every match when there are "
+                   f"at most {SHOWN_ALL}")
+    p.add_argument("--match", metavar="TEXT", help="with --status: the matches whose config's path holds TEXT")
+    p.add_argument("--failing", action="store_true", help="with --status: what fails alone, no other match")
+    p.add_argument("--all", action="store_true", help="with --status: every match, however many")
     p.add_argument("--interval", type=seconds("--interval", 1, 3600), default=DEFAULT_INTERVAL, metavar="S",
                    help=f"seconds between two looks at a match (default {DEFAULT_INTERVAL:g}); each Google "
                    "account's change log is asked every three quarters of it")

@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from sheets_gm.commands import base
 from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
 
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     print(back.events[0].text)
     from sheets_gm.notify.announce import remember_undo
 
-    remember_undo(config, args.reason)  # the notices of the window reopened say why
+    remember_undo(config, args.reason, back.undone, base.clock())  # the reopened window's notices say why
     if back.open_now:  # an adjustment taken back: no window reopened, no die dealt afresh
         print(f"Open now: {back.open_now}; the match plays on from there.")
         return 0
@@ -65,11 +66,11 @@ def _print_dice(dice: Sequence[DealtDie], prefix: str) -> None:
 def register(sub: Any) -> None:
     """Add ``undo`` to the command line."""
     p = command(sub, "undo", run, "take back the last resolved window (logged; its orders come back)",
-                "Restore the state before the last resolved window (a finished match reopens), put that window's "
-                "orders back in their rows, and log it. The log keeps every row. The window is resolved again "
-                "with dice dealt afresh (the undone dice are public in the log, so they are never used again): "
-                "the same orders may roll otherwise. Run it twice to go back two windows. Before the first window "
-                "resolves, it takes back the GM's last adjustment (a concession too) instead.",
+                "Restore the state before the last resolved window (a finished match is never reopened: its end "
+                "published the seed), put that window's orders back in their rows, and log it. The log keeps every "
+                "row. The window is resolved again with dice dealt afresh (the undone dice are public in the log, "
+                "so they are never used again): the same orders may roll otherwise. Run it twice to go back two "
+                "windows. Before the first window resolves, it takes back the GM's last adjustment instead.",
                 'sheets-gm undo -c match.toml --window 2 --reason "blue ticked Ready too early"')
     add_config_option(p)
     p.add_argument("--reason", default="", metavar="TEXT", help="why (required); written to the log")

@@ -12,6 +12,8 @@ from sheets_gm.match.notify_settings import NotifySettings
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.notify.announce import describe_letter, describe_notes, send_test
 from sheets_gm.notify.outbox import Outbox
+from sheets_gm.running.bot_drift import configured_bots
+from sheets_gm.sync.bot_seats import NO_BOT
 
 NAME = "notices"
 
@@ -92,8 +94,9 @@ def secret_readable(report: Checkup, source: SecretSource, what: str, key: str, 
 
 
 def _addresses(config: MatchConfig, report: Checkup) -> None:
-    """The seats the roster file gives no e-mail address (they get no e-mail); the Roster tab is read at the
-    notices themselves, not here."""
+    """The seats the roster file gives no e-mail address (they get no e-mail), but those a bot plays whole (nobody
+    reads their mail: ``notify.notices`` tells them nothing); the Roster tab is read at the notices themselves, not
+    here."""
     if config.roster is None:
         report.ok(NAME, "e-mail: each seat's addresses are read from the Roster tab when a notice goes out")
         return
@@ -105,7 +108,10 @@ def _addresses(config: MatchConfig, report: Checkup) -> None:
     except (SeatRosterError, OSError) as exc:
         report.fail(NAME, f"e-mail: the roster cannot be read ({exc})", f"mend {config.roster}")
         return
-    without = [seat for seat in config.seats if not any(m.email for m in roster.of(seat))]
+    bots = {name for name, kind in configured_bots(config).items() if kind != NO_BOT}
+    played = {seat for seat in config.seats  # a seat a bot plays whole is told nothing: it needs no address
+              if seat in bots or (roster.of(seat) and all(m.name in bots for m in roster.of(seat)))}
+    without = [seat for seat in config.seats if seat not in played and not any(m.email for m in roster.of(seat))]
     refused = refused_addresses(Outbox.of(config.path))
     bad = [f"{m.email} ({seat})" for seat in config.seats for m in roster.of(seat) if m.email
            and m.email.casefold() in refused]

@@ -6,7 +6,7 @@ doctor may run while a sync is running, or while players are typing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -45,6 +45,7 @@ from sheets_gm.sync.life.settle import settle_cut_command
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
+from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.swaps import SwappedWorkbooksError, describe_misplaced, find_misplaced
@@ -184,7 +185,17 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
     report.guarded("log", lambda: _below_log(config, sheets, read, report))
     report.guarded("board", lambda: _whole_board(config, sheets, read, report))
     report.guarded("teams", lambda: check_teams(config, sheets, report))
-    _deadline(config, record, report, now)
+    _deadline(config, record, report, now, lambda: _waits(config, sheets, now))
+
+
+def _waits(config: MatchConfig, sheets: MatchSheets, now: datetime) -> str:
+    """Why the open window, its deadline passed, waits unresolved (the poll's ``WindowReport.stuck``: a resolution
+    would change nothing), as a dry poll judges it ('' when the next sync resolves it, or cannot tell: the checks
+    before say why)."""
+    try:
+        return poll(sheets, get_ruleset(config.ruleset), now=now, dry_run=True, schedule=config.schedule.rule()).stuck
+    except (SheetError, HistoryError, MatchRecordError):
+        return ""
 
 
 def _older_copies(config: MatchConfig, read: MatchRead, report: Checkup) -> None:
@@ -309,9 +320,11 @@ def _same_seats(config: MatchConfig, record: MatchRecord, report: Checkup) -> bo
     return True
 
 
-def _deadline(config: MatchConfig, record: MatchRecord, report: Checkup, now: datetime) -> None:
-    """The open window's deadline: warn when it passed and nobody resolved the window; say so when the config's
-    ``[deadlines]`` are not yet the ones the match applied (the next sync gives the window their deadline)."""
+def _deadline(config: MatchConfig, record: MatchRecord, report: Checkup, now: datetime,
+              waits: Callable[[], str]) -> None:
+    """The open window's deadline: warn when it passed and nobody resolved the window, or when it waits because a
+    resolution would change nothing (``waits``: why, '' when it does not); say so when the config's ``[deadlines]``
+    are not yet the ones the match applied (the next sync gives the window their deadline)."""
     window = record.ruleset.window(record.state)
     if window is None:
         report.ok("deadline", "the match is over: nothing is due")
@@ -324,6 +337,10 @@ def _deadline(config: MatchConfig, record: MatchRecord, report: Checkup, now: da
     if case == "unreadable":
         report.warn("deadline", sentence, "the next resolution writes a new one; to fix it now, correct the engine "
                                           "tab's deadline cell")
+    elif case == "passed" and (why := waits()):
+        report.warn("deadline", why, "type the rows it waits for (a deployment's tokens), or resolve it as it stands "
+                                     f"with `sheets-gm resolve -c {config.path} --force --window {window.key}`, or "
+                                     "change the match with `sheets-gm adjust` or `sheets-gm undo`")
     elif case == "passed":
         report.warn("deadline", sentence, f"run `sheets-gm sync -c {config.path}`, and check that cron (or "
                                           "`sync --watch`) is running")

@@ -1,17 +1,31 @@
-"""Which files under ``serve``'s folders are match configs.
+"""Which files under ``serve``'s folders are match configs, found by a walk the host takes in slices.
 
 A match config is a ``.toml`` file with a ``ruleset = …`` line and a ``[sheets]`` table: told from its text
 alone, without parsing it, so that a config the GM broke while editing it is still a match (the host reports it
-and tries it again) rather than a file that vanished. Folders whose names start with a dot (``.sheets-gm``,
-``.git``, a virtualenv's ``.venv``) and Python's and Node's own are not searched.
+and tries it again) rather than a file that vanished. One with only one of the two (its ``[sheets]`` line or its
+``ruleset`` line damaged: ``[sheet]``, ``[sheets``, ``rulset =``) is a match config too, marked ``damaged``: its
+poll names what is wrong, at every start, until the GM mends it. Folders whose names start with a dot
+(``.sheets-gm``, ``.git``, a virtualenv's ``.venv``) and Python's and Node's own are not searched.
+
+:class:`FolderWalk` walks the folders a slice at a time (``take``), so that the host's loop turns between two
+slices (a save is answered, the watchdog hears the host) however many folders there are; in each folder, the
+folders in it changed last first (a save, ours or a player's or LibreOffice's, replaces a file in its folder, so
+the matches saved in while no host ran are found in the first slices, not in the order of their names). Each
+config it finds
+comes with a hint read from its folder's listing: whether a file of its folder (or of a folder right under it)
+was modified after its last poll's record (``saved_since``): a save typed while no host ran, looked at first.
+The hint only orders the looks; the look itself (``quiet``) decides from the record's fingerprints.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+
+from sheets_gm.poll_gate.state import state_path
 
 #: Folder names never searched (besides those that start with a dot).
 SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages"})
@@ -19,47 +33,163 @@ SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages"})
 _HEAD = 65536
 _RULESET = re.compile(r"^\s*ruleset\s*=\s*[\"']?([A-Za-z0-9_-]*)", re.MULTILINE)
 _SHEETS = re.compile(r"^\s*\[\s*sheets\s*\]", re.MULTILINE)
+#: What a damaged config lacks, as the host says it before its poll names the exact fault.
+NO_SHEETS = "no [sheets] table can be read in it (a match config has a ruleset = … line and a [sheets] table)"
+NO_RULESET = "no ruleset = … line can be read in it (a match config has a ruleset = … line and a [sheets] table)"
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A match config the walk found (``path``, resolved): ``saved_since`` when a file of its folder is newer than
+    its last poll's record; ``damaged``: what its text lacks ('' for a whole config)."""
+
+    path: Path
+    saved_since: bool = False
+    damaged: str = ""
+
+
+def _head(path: Path) -> str | None:
+    try:
+        with path.open("rb") as file:
+            return file.read(_HEAD).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def config_kind(path: Path) -> str | None:
+    """What the ``.toml`` file at ``path`` is: None, not a match config; '' a match config; else what a damaged
+    one lacks (:data:`NO_SHEETS`, :data:`NO_RULESET`)."""
+    text = _head(path)
+    if text is None:
+        return None
+    ruleset, sheets = bool(_RULESET.search(text)), bool(_SHEETS.search(text))
+    if ruleset and sheets:
+        return ""
+    if ruleset:
+        return NO_SHEETS
+    return NO_RULESET if sheets else None
 
 
 def looks_like_match(path: Path) -> bool:
-    """Whether the file at ``path`` is a match config (see the module notes)."""
-    try:
-        with path.open("rb") as file:
-            text = file.read(_HEAD).decode("utf-8", errors="replace")
-    except OSError:
-        return False
-    return bool(_RULESET.search(text) and _SHEETS.search(text))
+    """Whether the file at ``path`` is a match config, whole or damaged (see the module notes)."""
+    return config_kind(path) is not None
 
 
 def ruleset_named(path: Path) -> str:
     """The game a match config names (its ``ruleset = …`` line, read as text: '' when none), for the status of a
     match the host has not polled yet."""
-    try:
-        with path.open("rb") as file:
-            found = _RULESET.search(file.read(_HEAD).decode("utf-8", errors="replace"))
-    except OSError:
-        return ""
+    found = _RULESET.search(_head(path) or "")
     return found.group(1) if found else ""
 
 
-def _tomls(folder: Path) -> Iterable[Path]:
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_FOLDERS)
-        for name in sorted(files):
-            if name.endswith(".toml"):
-                yield Path(root) / name
+def _newest(entries: Iterable[os.DirEntry[str]], depth: int) -> int:
+    """The latest modification time (ns) among the files listed, and those of the folders right under them down to
+    ``depth`` more levels (dot names left out: the host's own records)."""
+    newest = 0
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        try:
+            if entry.is_file():
+                newest = max(newest, entry.stat().st_mtime_ns)
+            elif depth and entry.is_dir() and entry.name not in SKIPPED_FOLDERS:
+                with os.scandir(entry.path) as inner:
+                    newest = max(newest, _newest(list(inner), depth - 1))
+        except OSError:
+            continue
+    return newest
+
+
+def saved_since_record(config: Path, entries: Iterable[os.DirEntry[str]]) -> bool:
+    """Whether a file listed in the config's folder (``entries``), or in a folder right under it, was modified after
+    the match's last poll's record was written: a save no poll answered (False without a record: a match never
+    polled tells nothing by its times; it is polled as the workers allow)."""
+    try:
+        recorded = os.stat(state_path(config)).st_mtime_ns
+    except OSError:
+        return False
+    return _newest(entries, 1) > recorded
+
+
+class FolderWalk:
+    """A walk of ``places`` (folders, searched through; or config files named themselves), a slice at a time: each
+    :meth:`take` lists at most a given number of folders. Each config once, by absolute path; the folders in a
+    folder the one changed last first (then by name)."""
+
+    def __init__(self, places: Iterable[Path]) -> None:
+        self._places = list(places)
+        self._seen: set[Path] = set()
+        self._steps: Iterator[list[Found]] = self._walk()
+        self.done = False
+        self.folders = 0  # folders listed so far
+        self.listed: dict[Path, int] = {}  # the folders listed under each place walked through (resolved)
+
+    def _walk(self) -> Iterator[list[Found]]:
+        for place in self._places:
+            if place.is_file():
+                kind = config_kind(place)
+                if kind is not None:
+                    with os.scandir(place.parent) as listing:
+                        saved = saved_since_record(place, list(listing))
+                    yield [Found(place.resolve(), saved, kind)]
+                continue
+            stack = [str(place)] if place.is_dir() else []
+            before = self.folders
+            while stack:
+                yield self._folder(stack.pop(), stack)
+            self.listed[place.resolve()] = self.folders - before
+
+    def _folder(self, where: str, stack: list[str]) -> list[Found]:
+        """The configs right in the folder ``where``; its folders go on ``stack`` (to be listed in sorted order)."""
+        self.folders += 1
+        try:
+            with os.scandir(where) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError:
+            return []
+        inner: list[tuple[int, str]] = []
+        found = []
+        for entry in entries:
+            try:
+                folder = entry.is_dir()
+                if folder and not entry.name.startswith(".") and entry.name not in SKIPPED_FOLDERS:
+                    inner.append((entry.stat().st_mtime_ns, entry.path))
+            except OSError:
+                continue
+            if folder:
+                continue
+            elif entry.name.endswith(".toml"):
+                kind = config_kind(Path(entry.path))
+                if kind is not None:
+                    path = Path(entry.path)
+                    found.append(Found(path.resolve(), saved_since_record(path, entries), kind))
+        inner.sort(key=lambda folder: (-folder[0], folder[1]))  # the folders changed last, first
+        stack.extend(path for _, path in reversed(inner))
+        return found
+
+    def take(self, folders: int) -> list[Found]:
+        """The configs found in the next ``folders`` folders listed (fewer at the end: ``done`` is then set)."""
+        out: list[Found] = []
+        for _ in range(folders):
+            step = next(self._steps, None)
+            if step is None:
+                self.done = True
+                break
+            for found in step:
+                if found.path not in self._seen:
+                    self._seen.add(found.path)
+                    out.append(found)
+        return out
+
+    def rest(self) -> list[Found]:
+        """Every config left to find (the whole walk at once: for a single folder, or a caller not in a loop)."""
+        out: list[Found] = []
+        while not self.done:
+            out += self.take(1000)
+        return out
 
 
 def find_configs(places: Iterable[Path]) -> list[Path]:
     """Every match config under ``places`` (folders, searched through; or config files named themselves), by
     absolute path, each once, sorted."""
-    found: set[Path] = set()
-    for place in places:
-        if place.is_file():
-            candidates: Iterable[Path] = [place]
-        elif place.is_dir():
-            candidates = _tomls(place)
-        else:
-            continue
-        found.update(p.resolve() for p in candidates if looks_like_match(p))
-    return sorted(found)
+    return sorted(found.path for found in FolderWalk(places).rest())

@@ -12,14 +12,22 @@ decision, as before: an event only says where to look, never that a player saved
 Events are trusted only where the kernel sees every write: a served folder on a network file system (NFS, SMB,
 sshfs…) sees no event of a write made by another machine, so its matches are looked at every interval, as without
 events; so are those whose workbooks lie outside every folder served, and every match when the events cannot be
-had at all (the watcher limit reached: the host says so once).
+had at all.
+
+Linux gives a watch a folder, up to ``fs.inotify.max_user_watches`` for the user (8,192 on many systems; 10,000
+matches need two or three a match: the match's folder, its ``gm`` and page folders, the host's own). Past the
+limit the library watches no more folders and says nothing (a folder it cannot watch is skipped). So after each
+search of the folders the host counts the watches this process holds (``/proc/self/fdinfo``) against the folders
+the search listed (:meth:`FileEvents.check`): fewer, and the events are trusted no more, every local match looked
+at every interval, as without events, said once with the setting to raise (docs/hosting.md).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -30,6 +38,36 @@ QUIET_LOOK = timedelta(minutes=5)
 #: File systems on which a write by another machine makes no event here.
 NETWORK_FILE_SYSTEMS = frozenset({"nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "afs", "ceph", "glusterfs",
                                   "lustre", "fuse.sshfs", "fuse.rclone", "fuse.glusterfs", "davfs", "fuse.davfs2"})
+
+
+#: Where Linux says how many inotify watches a user may hold.
+WATCH_LIMIT = Path("/proc/sys/fs/inotify/max_user_watches")
+
+
+def inotify_watches() -> int | None:
+    """The inotify watches this process holds, from ``/proc/self/fdinfo`` (None: not told, not Linux)."""
+    try:
+        fds = os.listdir("/proc/self/fd")
+    except OSError:
+        return None
+    held = 0
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}") != "anon_inode:inotify":
+                continue
+            with open(f"/proc/self/fdinfo/{fd}", encoding="utf-8") as info:
+                held += sum(line.startswith("inotify wd:") for line in info)
+        except OSError:
+            continue
+    return held
+
+
+def watch_limit() -> str:
+    """``fs.inotify.max_user_watches`` as Linux says it ('' when not told)."""
+    try:
+        return WATCH_LIMIT.read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""
 
 
 def file_system_of(path: Path, mounts: str | None = None) -> str:
@@ -62,8 +100,9 @@ class FileEvents:
     """The file events under the served folders (see the module notes): :meth:`take` gives the folders changed
     since the last call. ``start`` failing leaves ``error`` set and every match looked at every interval."""
 
-    def __init__(self, folders: Sequence[Path]) -> None:
+    def __init__(self, folders: Sequence[Path], watches: Callable[[], int | None] = inotify_watches) -> None:
         self.folders = [f.resolve() for f in folders if f.is_dir()]
+        self.watches = watches  # the watches this process holds (a test hands in fewer: the limit reached)
         self.trusted = [f for f in self.folders if file_system_of(f) not in NETWORK_FILE_SYSTEMS]
         self.error = ""
         self._changed: set[Path] = set()
@@ -101,6 +140,22 @@ class FileEvents:
             return False
         self._observer = observer
         return True
+
+    def check(self, listed: dict[Path, int]) -> str:
+        """After a search of the folders (``listed``: the folders it listed under each folder served): '' while the
+        events cover them; once the watches this process holds are fewer than the folders under the trusted
+        folders (the system's limit reached), the events are trusted no more, and what to say (once)."""
+        needed = sum(n for folder, n in listed.items() if folder in self.trusted)
+        held = self.watches() if needed else None
+        if held is None or held >= needed:
+            return ""
+        self.trusted = []
+        limit = watch_limit()
+        self.error = (f"the system gave file events for {held:,} folders of the {needed:,} served (its inotify "
+                      f"watches ran out: fs.inotify.max_user_watches = {limit or '?'})")
+        return (f"File events: {self.error}. Every local match is looked at every interval instead, until serve "
+                "restarts; raise the limit (sudo sysctl fs.inotify.max_user_watches=524288, and a line in "
+                "/etc/sysctl.d/ to keep it; see docs/hosting.md) and restart serve.")
 
     def note(self, path: Path) -> None:
         """An event on ``path``: its folder changed (the host's own files, under ``.sheets-gm``, are left out)."""

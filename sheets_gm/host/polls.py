@@ -174,12 +174,11 @@ def send_waiting(config: MatchConfig, clock: Clock) -> str:
 def resolve_now(config: MatchConfig, sheets: MatchSheets, *, force: bool, window: str | None,
                 clock: Clock, step: int | None = None) -> FullPoll:
     """A GM's poll that resolves the open window if it is due (with ``force``, the window ``window`` at its step
-    ``step`` anyway: see ``sync.poll``), then the notices of the resolution; a refused force (another window or step
-    open) queues none. The poll takes the lock; the gate's record goes after."""
+    ``step`` anyway: see ``sync.poll``), then the notices of the resolution (a refused force, another window or step
+    open, resolves nothing and writes nothing: none). The poll takes the lock; the gate's record goes after."""
     with gm_change(config, lock=False):
         report = sync_once(config, sheets, now=clock(), force=force, window=window, step=step)
-    done = report.resolved and not report.force_refused
-    return FullPoll(report, after_poll(config, sheets, report, clock) if done else "")
+    return FullPoll(report, after_poll(config, sheets, report, clock) if report.resolved else "")
 
 
 def _open_workbook_memory(config: MatchConfig) -> Path:

@@ -3,9 +3,14 @@ number of workers, each poll in a process of its own (``processes``) stopped at 
 
 Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreadsheet itself:
 
-1. every ``rescan`` seconds, the folders are searched again (``discovery``): a new config joins, a removed one
-   leaves (by default every ``DEFAULT_RESCAN``, or with the file events of every folder served every
-   ``SEARCH_WITH_EVENTS``: a new match is found by its files' events, a removed one leaves at its next look);
+1. every ``rescan`` seconds, the folders are searched again (``discovery``), :data:`WALK_A_PASS` folders a pass
+   (the loop turns between two slices: a save is answered and the watchdog fed while 10,000 folders are listed): a
+   new config joins, a removed one leaves once the search ends (by default every ``DEFAULT_RESCAN``, or with the
+   file events of every folder served every ``SEARCH_WITH_EVENTS``: a new match is found by its files' events, a
+   removed one leaves at its next look). At a start, a match with a file newer than its last poll's record (a
+   save typed while no host ran) is looked at as the search finds it, before the first looks of the others, which
+   wait for the search's end (said in one line); polls that only a first look needs wait for it too, the workers
+   kept for the saves and deadlines found;
 2. what the workers finished is taken in (:class:`~sheets_gm.host.visit.Outcome`): a resolution and a
    new warning are said (the log: systemd's journal), the status kept; a poll past its deadline is stopped;
 3. the file events (``file_events``), the judges' mailboxes' news (``mail_watch``: IMAP IDLE) and each Google
@@ -48,7 +53,7 @@ from typing import Protocol, TypeVar
 
 from sheets_gm.engine.words import counted
 from sheets_gm.host.accounts import Accounts, AccountWatcher, Touched, account_of, config_keys
-from sheets_gm.host.discovery import find_configs, ruleset_named
+from sheets_gm.host.discovery import FolderWalk, Found, looks_like_match, ruleset_named
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
 from sheets_gm.host.mail_watch import MailWatch
 from sheets_gm.host.quiet import (
@@ -66,7 +71,7 @@ from sheets_gm.host.quiet import (
     notices_moment,
     watched_need,
 )
-from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_status
+from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_matches, write_status
 from sheets_gm.host.visit import Done, Outcome, visit
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, Spreadsheets, read_spreadsheets
 from sheets_gm.sync.deadline import deadline_moment
@@ -91,6 +96,11 @@ ASK_SHARE = 0.75
 #: whose players saved keeps ``ASK_SHARE``.
 BUSY_SHARE = 0.5
 BUSY_FOR = timedelta(minutes=2)
+#: Folders a pass lists in its slice of a search of the folders (``discovery.FolderWalk``): a few tens of
+#: milliseconds of CPU on an idle machine. The search runs beside the loop, a slice a pass, never holding up a save's
+#: answer or the watchdog, whatever the number of folders (the whole search of 10,000 took 3 s at a load of 3 and
+#: 30 s at 15, the loop stopped meanwhile).
+WALK_A_PASS = 200
 #: Seconds between two searches of the folders for matches added or removed.
 DEFAULT_RESCAN = 60.0
 #: With the file events of every folder served, a new match is found by its files' events (only the folder they
@@ -114,6 +124,10 @@ STOP_GRACE = 60.0
 LOOKS_A_PASS = 500
 #: The status file is rewritten at least this often while nothing changes (``serve --status`` shows its age).
 STATUS_EVERY = timedelta(minutes=1)
+#: The file of every match (``status``) is rewritten this often, or once ``STATUS_CHANGED`` matches changed since:
+#: 2.3 MB at 10,000 matches, 330 MB a day of writes, not 15–22 GB (the small status file names those that changed).
+STATUS_ALL_EVERY = timedelta(minutes=10)
+STATUS_CHANGED = 1000
 #: The first wait before a failed match is tried again; it doubles at each failure, up to :data:`LAST_RETRY`.
 FIRST_RETRY = timedelta(seconds=30)
 LAST_RETRY = timedelta(hours=1)
@@ -302,8 +316,15 @@ class Host:
         self.accounts = Accounts()
         self.matches: dict[Path, Hosted] = {}
         self.started = clock()
-        self.scanned_at: datetime | None = None
+        self.scanned_at: datetime | None = None  # when the last search of the folders began
+        self.searched_at: datetime | None = None  # when the first search of the folders ended (None: under way)
+        self._walk: FolderWalk | None = None  # the search of the folders under way, a slice a pass
+        self._walked: set[Path] = set()  # the configs it found so far
+        self._first_saved = 0  # the matches the first search found saved since their last record
         self.status_at: datetime | None = None
+        self.listed_at: datetime | None = None  # when the file of every match was last written
+        self._touched: set[Path] = set()  # the matches whose record changed since (the status file names them)
+        self._left: set[str] = set()  # the matches that left since (as the status names them)
         self.changed = True  # something to write in the status file
         self.polls = 0  # visits finished (a benchmark's count)
         self.resolutions = 0  # windows resolved
@@ -329,15 +350,17 @@ class Host:
     def step(self) -> float:
         """One pass (see the module notes); returns the seconds until something is due."""
         now = self.clock()
-        if self.scanned_at is None or now - self.scanned_at >= self._search_every():
-            self._scan(now)
+        if self._walk is None and (self.scanned_at is None or now - self.scanned_at >= self._search_every()):
+            self._walk, self._walked, self.scanned_at = FolderWalk(self.folders), set(), now
+        if self._walk is not None:
+            self._walk_on(now, WALK_A_PASS)
         self._take_outcomes(now)
         self._stop_overdue(now)
         self._take_events(now)
         self._take_mail(now)
         self._ask_drive(now)
         self._check_failing(now)
-        self._look_at(self._due(now), now)
+        self._look_at(self._due(now, moments=self.searched_at is not None), now)  # the first search first
         self._ask_drive(now)  # an account first seen in this pass's looks asks now (a cold start's saves first) ...
         self._look_at(self._due(now, moments=False), now)  # ... and what it named is looked at in this pass
         self._start_polls(now)
@@ -354,7 +377,7 @@ class Host:
             while not stop.is_set():
                 wait = self.step()
                 alive()
-                stop.wait(min(max(wait, 0.05), 1.0))
+                stop.wait(min(max(wait, 0.0 if self._walk is not None else 0.05), 1.0))  # a search: its next slice
         finally:
             self.close()
 
@@ -388,33 +411,86 @@ class Host:
     # -- the matches ----------------------------------------------------------------------------------------
 
     def _scan(self, now: datetime) -> None:
-        self.scanned_at = now
-        found = set(find_configs(self.folders))
-        for path in sorted(found - self.matches.keys()):
-            self._join(path, now)
-        for path in sorted(self.matches.keys() - found):
-            self._drop(path)
-        self.accounts.drop_idle()
+        """Search the folders now, all of them (the loop takes a search a slice a pass: ``_walk_on``)."""
+        self._walk, self._walked, self.scanned_at = FolderWalk(self.folders), set(), now
+        self._walk_on(now, None)
 
-    def _join(self, path: Path, now: datetime) -> None:
-        """Host the match of the config ``path`` (found now); a Google match is watched by its account from now on
-        (``_watch_early``)."""
+    def _walk_on(self, now: datetime, folders: int | None) -> None:
+        """The next slice of the search under way (``folders`` listed; None: the rest): a config found joins (one
+        saved since its last record, or damaged, is looked at first); once the search ends, a match it did not find
+        leaves. The first search's end is said in one line."""
+        walk = self._walk
+        assert walk is not None
+        first = self.searched_at is None
+        for found in walk.take(folders) if folders is not None else walk.rest():
+            self._walked.add(found.path)
+            if found.path not in self.matches:
+                self._join(found.path, now, found, say=not first)
+                self._first_saved += first and found.saved_since and not found.damaged
+        if not walk.done:
+            return
+        self._walk = None
+        for path in sorted(self.matches.keys() - self._walked):
+            if not looks_like_match(path):  # (one an event brought after the search passed its folder stays)
+                self._drop(path)
+        self.accounts.drop_idle()
+        if first:
+            self.searched_at = now
+            self._said_search(now, walk.folders)
+        self._check_events(now, walk.listed)
+
+    def _check_events(self, now: datetime, listed: dict[Path, int]) -> None:
+        """After a search: when the file events no longer cover the folders (the system's watches ran out), say so
+        once, and look at every local match every interval, as without events."""
+        said = self.events.check(listed) if self.events is not None else ""
+        if not said:
+            return
+        self.say(said)
+        for hosted in self.matches.values():
+            if hosted.quiet:
+                self._forget_quiet(hosted)
+                if not hosted.running and hosted.path not in self._waiting:
+                    self._plan(hosted, min(hosted.next_at, now + self.interval))
+
+    def _said_search(self, now: datetime, folders: int) -> None:
+        """The first search's one line: the matches found, those saved since their last record, the damaged."""
+        damaged = sorted(h.shown for h in self.matches.values() if h.error)
+        named = ", ".join(damaged[:10]) + (f" and {len(damaged) - 10} more" if len(damaged) > 10 else "")
+        took = (now - (self.scanned_at or now)).total_seconds()
+        self.say(f"Found {counted(len(self.matches), 'match', 'matches')} under {', '.join(map(str, self.folders))} "
+                 f"({counted(folders, 'folder')} searched in {took:.1f} s); {self._first_saved} with a file newer "
+                 "than their last poll's record, looked at first"
+                 + (f"; {counted(len(damaged), 'config')} damaged, each named as it is tried: {named}"
+                    if damaged else "") + ".")
+
+    def _join(self, path: Path, now: datetime, found: Found | None = None, *, say: bool = True) -> None:
+        """Host the match of the config ``path`` (found now; ``found``: what the search saw of it); a Google match
+        is watched by its account from now on (``_watch_early``). One saved since its last record is looked at
+        first, a damaged one tried at once (its poll names what is wrong; the status names it until then)."""
         try:
             sheets: Spreadsheets | None = read_spreadsheets(path)
         except ConfigError:  # its poll says what is wrong with it, and retries it
             sheets = None
         game = sheets.ruleset if sheets is not None else ruleset_named(path)
         self.matches[path] = hosted = Hosted(path, self._shown(path), now, game=game)
+        self._touched.add(path)
+        self._left.discard(hosted.shown)
         if sheets is not None:
             self._watch_early(hosted, sheets, now)
         self._plan(hosted, now)
+        if found is not None and found.damaged:
+            hosted.error = f"{found.damaged}; its poll says what is wrong"
+            self._hurry(hosted, now, DUE)
+        elif found is None or found.saved_since:
+            self._hurry(hosted, now, LATER)  # its look comes first; the look says how soon its poll starts
         self._by_folder.setdefault(path.parent, set()).add(path)  # an event there: a save, even before its first
         # poll (a cold start's changed match goes first)
         for folder in path.parents:
             if folder in self._above:
                 break
             self._above.add(folder)
-        self.say(f"{self._shown(path)}: found; polled from now on.")
+        if say:
+            self.say(f"{self._shown(path)}: found; polled from now on.")
         self.changed = True
 
     def _search_every(self) -> timedelta:
@@ -432,9 +508,10 @@ class Host:
         folder: the events of its own files name it)."""
         if folder in self._above or not any(f == folder or f in folder.parents for f in self._served()):
             return
-        for path in find_configs([folder]):
-            if path not in self.matches:
-                self._join(path, now)
+        for found in FolderWalk([folder]).take(WALK_A_PASS):  # a slice at most: the search finds the rest
+            if found.path not in self.matches:
+                self._join(found.path, now, found)
+                self._hurry(self.matches[found.path], now, CHANGED)
 
     def _served(self) -> list[Path]:
         return [f.resolve() for f in self.folders]
@@ -442,6 +519,8 @@ class Host:
     def _drop(self, path: Path) -> None:
         """Host the match of ``path`` no longer: its config is gone (the GM removed or moved its folder)."""
         hosted = self.matches.pop(path)
+        self._touched.discard(path)
+        self._left.add(hosted.shown)
         self.mail.drop(path)
         self._urgent.pop(path, None)
         self._waiting.pop(path, None)
@@ -655,6 +734,8 @@ class Host:
         for hosted in heapq.nsmallest(free, self._waiting.values(), key=lambda h: (h.rank, h.next_at)):
             if self._stop.is_set():
                 return  # stopping: no poll starts
+            if self.searched_at is None and hosted.rank >= LATER:
+                return  # the first search goes on: the workers are kept for the saves and deadlines it finds
             del self._waiting[hosted.path]
             self._submit(hosted, now)
 
@@ -695,6 +776,7 @@ class Host:
                 self.changed = True
 
     def _took(self, hosted: Hosted, outcome: Outcome, now: datetime) -> None:
+        self._touched.add(hosted.path)
         hosted.running, hosted.future, hosted.started_at, hosted.rank = False, None, None, 2
         self._polling.discard(hosted.path)
         self._forget_quiet(hosted)
@@ -845,7 +927,7 @@ class Host:
         hosted.error = outcome.line
 
     def _until_next(self, now: datetime) -> float:
-        if self._urgent or (self._waiting and len(self._polling) < self.workers):
+        if self._walk is not None or self._urgent or (self._waiting and len(self._polling) < self.workers):
             return 0.0
         moments = [] if self._soonest() is None else [self._moments[0][0]]
         moments += [self._next_ask(w, now) for w in self.accounts.all() if w.asked_at is not None]
@@ -855,32 +937,56 @@ class Host:
 
     # -- the status -----------------------------------------------------------------------------------------
 
-    def status(self, now: datetime, *, running: bool = True) -> HostStatus:
-        """The host as the status file says it."""
-        def iso(moment: datetime | None) -> str:
-            return "" if moment is None else moment.isoformat(timespec="seconds")
+    def status(self, now: datetime, *, running: bool = True, every: bool = True) -> HostStatus:
+        """The host as the status file says it: every match (``every``), or those whose record changed since the
+        file of every match was written, those failing and those being polled (with the count by state and the
+        matches that left since)."""
+        counts: dict[str, int] = {}
+        shown = []
+        for hosted in self.matches.values():
+            state = self._state(hosted)
+            counts[state] = counts.get(state, 0) + 1
+            if every or hosted.error or hosted.running or hosted.path in self._touched:
+                shown.append(hosted)
+        accounts = [AccountStatus(w.name, _iso(w.asked_at), w.requests, w.matches, w.error)
+                    for w in self.accounts.all()]
+        return HostStatus(os.getpid(), [str(f) for f in self.folders], _iso(self.started), _iso(now),
+                          self.interval.total_seconds(), self.workers, running,
+                          [self._match_status(h) for h in sorted(shown, key=lambda h: h.shown)], accounts,
+                          counts, [] if every else sorted(self._left))
 
-        matches = [MatchStatus(
+    @staticmethod
+    def _state(hosted: Hosted) -> str:
+        return "over" if hosted.finished and not hosted.error else "polling" if hosted.running else hosted.done
+
+    def _match_status(self, h: Hosted) -> MatchStatus:
+        return MatchStatus(
             config=h.shown, game=h.config.ruleset if h.config else h.game,
             where="local" if h.local and (h.config is not None or h.done == "idle") else h.account,
-            state="over" if h.finished and not h.error else "polling" if h.running else h.done,
-            looked_at=iso(h.looked_at), read_at=iso(h.read_at), line=h.line, deadline=h.deadline,
-            error=h.error, failures=h.failures, retry_at=iso(h.retry_at))
-            for h in sorted(self.matches.values(), key=lambda h: h.shown)]
-        accounts = [AccountStatus(w.name, iso(w.asked_at), w.requests, w.matches, w.error)
-                    for w in self.accounts.all()]
-        return HostStatus(os.getpid(), [str(f) for f in self.folders], iso(self.started), iso(now),
-                          self.interval.total_seconds(), self.workers, running, matches, accounts)
+            state=self._state(h), looked_at=_iso(h.looked_at), read_at=_iso(h.read_at), line=h.line,
+            deadline=h.deadline, error=h.error, failures=h.failures, retry_at=_iso(h.retry_at))
 
     def _write_status(self, now: datetime, *, running: bool = True) -> None:
-        """The status file: a second at the soonest after a change, else every ``STATUS_EVERY`` (it names every
-        match: 10,000 of them rewritten every 10 s would cost the host more than all its idle looks)."""
+        """The status file: a second at the soonest after a change, else every ``STATUS_EVERY``; the file of every
+        match every ``STATUS_ALL_EVERY``, once ``STATUS_CHANGED`` matches changed, and when the host stops (it names
+        every match: 10,000 of them rewritten every 10 s cost 15–22 GB of writes a day)."""
         if running and self.status_at is not None:
             since = now - self.status_at
             if since < max(self.interval, STATUS_EVERY) and not (self.changed and since >= timedelta(seconds=1)):
                 return
         self.status_at, self.changed = now, False
+        every = (not running or self.listed_at is None or now - self.listed_at >= STATUS_ALL_EVERY
+                 or len(self._touched) >= STATUS_CHANGED)
         try:
-            write_status(self.status_file, self.status(now, running=running))
+            if every:
+                write_matches(self.status_file, self.status(now, running=running).matches)
+                self.listed_at = now
+                self._touched.clear()
+                self._left.clear()
+            write_status(self.status_file, self.status(now, running=running, every=False))
         except OSError as exc:
             self.say(f"The status file {self.status_file} cannot be written: {exc}")
+
+
+def _iso(moment: datetime | None) -> str:
+    return "" if moment is None else moment.isoformat(timespec="seconds")

@@ -1,10 +1,20 @@
 """The host's status file, and what ``sheets-gm serve --status`` prints of it.
 
-The host rewrites the file (JSON, readable by its owner alone) after every interval and every poll that did
-something: its process, when it started and last wrote, each account's watcher (its last question to Drive,
-its requests, what Drive last refused) and each match (its game and where it lives, when the host last looked at
-it and last read it, its line, its next deadline, what failed and when it is tried again). ``serve --status``
-reads it from another process: the host need not answer anything.
+Two files (JSON, readable by their owner alone), so that 10,000 matches do not cost a rewrite of every one of them
+every few seconds (2.3 MB each time, 15–22 GB of writes a day):
+
+- ``serve-status.json``, small, rewritten a second after something changed and at least every minute: the host's
+  process, when it started and last wrote, each account's watcher (its last question to Drive, its requests, what
+  Drive last refused), the count of matches by state, and the matches whose record changed since the list below
+  was written (a poll ended, a failure, a new match), the failing ones and those being polled; the matches that
+  left since;
+- ``serve-matches.json``: every match (its game and where it lives, when the host last looked at it and last read
+  it, its line, its next deadline, what failed and when it is tried again), rewritten every ten minutes, when a
+  thousand matches changed since, and when the host stops.
+
+``serve --status`` reads both from another process (the host need not answer anything): the list, with the
+small file's matches over it. It prints the host, its accounts, the count by state and what fails; every match
+when there are few, else those asked for (one match by a part of its path, the failing ones, all of them).
 """
 
 from __future__ import annotations
@@ -64,6 +74,14 @@ class HostStatus:
     running: bool = True
     matches: list[MatchStatus] = field(default_factory=list)
     accounts: list[AccountStatus] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)  # matches by state ({}: count ``matches``)
+    left: list[str] = field(default_factory=list)  # matches no longer hosted since the list of every match
+
+
+#: The file of every match, beside the status file.
+MATCHES_NAME = "serve-matches.json"
+#: ``serve --status`` prints every match when there are at most this many (else: the count by state, what fails).
+SHOWN_ALL = 50
 
 
 def status_path(folders: list[Path]) -> Path:
@@ -84,15 +102,36 @@ def write_status(path: Path, status: HostStatus) -> None:
     write_private(path, json.dumps(plain, sort_keys=True))
 
 
+def matches_path(path: Path) -> Path:
+    """The file of every match beside the status file ``path``."""
+    return path.with_name(MATCHES_NAME if path.name == STATUS_NAME else path.stem + "-matches.json")
+
+
+def write_matches(path: Path, matches: list[MatchStatus]) -> None:
+    """Write the file of every match beside the status file ``path`` (atomically, as ``write_status``)."""
+    private_folder(path.parent)
+    write_private(matches_path(path), json.dumps([vars(m) for m in matches], sort_keys=True))
+
+
 def read_status(path: Path) -> HostStatus | None:
-    """The status file at ``path``; None when there is none or it does not read."""
+    """The status file at ``path`` with the file of every match under it (its matches over the list's, those that
+    left taken out); None when there is none or it does not read."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
         raw["matches"] = [MatchStatus(**m) for m in raw["matches"]]
         raw["accounts"] = [AccountStatus(**a) for a in raw["accounts"]]
-        return HostStatus(**raw)
+        status = HostStatus(**raw)
     except (OSError, ValueError, TypeError, KeyError):
         return None
+    try:
+        listed = [MatchStatus(**m) for m in json.loads(matches_path(path).read_text(encoding="utf-8"))]
+    except (OSError, ValueError, TypeError):
+        listed = []
+    left = set(status.left)
+    merged = {m.config: m for m in listed if m.config not in left}
+    merged.update((m.config, m) for m in status.matches)
+    status.matches = [merged[name] for name in sorted(merged)]
+    return status
 
 
 def _alive(pid: int) -> bool:
@@ -122,12 +161,19 @@ def _read(text: str, now: datetime) -> str:
     return f"read {_when(text, now)}" if text else "not read since serve started"
 
 
-def status_lines(status: HostStatus, now: datetime) -> list[str]:
-    """What ``serve --status`` prints: the host, its accounts, a line per match, and what failed."""
+def status_lines(status: HostStatus, now: datetime, *, match: str = "", failing: bool = False,
+                 every: bool = False) -> list[str]:
+    """What ``serve --status`` prints: the host, its accounts, the count by state, a line per match (every one when
+    there are few or ``every``; else those whose config's path holds ``match``, or none), and what failed (or only
+    that, with ``failing``)."""
     running = status.running and _alive(status.pid)
     head = (f"sheets-gm serve (process {status.pid}) is running since {status.started}"
             if running else f"sheets-gm serve is not running (process {status.pid} stopped)")
-    hosted = counted(len(status.matches), "match", "matches")
+    states: dict[str, int] = {}
+    for one in status.matches:
+        states[one.state] = states.get(one.state, 0) + 1
+    counts = status.counts or states
+    hosted = counted(sum(counts.values()), "match", "matches")
     lines = [f"{head}; status written {_when(status.written, now)}; {hosted} under "
              f"{', '.join(status.folders)}; a look every {status.interval:g} s, {status.workers} workers."]
     for account in status.accounts:
@@ -135,15 +181,31 @@ def status_lines(status: HostStatus, now: datetime) -> list[str]:
         lines.append(f"Account {account.name}: {held}, Drive asked {_when(account.asked_at, now)}"
                      f", {account.requests} requests" + (f"; Drive did not answer: {account.error}"
                                                          if account.error else ""))
-    for match in status.matches:
-        deadline = f"; deadline {describe_deadline(match.deadline)}" if match.deadline else ""
-        said = f": {match.line}" if match.line and match.state != "failed" else ""
-        lines.append(f"{match.config} [{match.game or '?'}, {match.where or '?'}] {match.state}, looked "
-                     f"{_when(match.looked_at, now)}, {_read(match.read_at, now)}{deadline}{said}")
+    lines.append("By state: " + (", ".join(f"{n} {state}" for state, n in sorted(counts.items())) or "none yet"))
+    many = len(status.matches) > SHOWN_ALL and not every
+    shown = ([m for m in status.matches if match in m.config] if match
+             else [] if failing or many else status.matches)
+    if match and not shown:
+        lines.append(f"No match's config path holds {match!r}.")
+    elif many and not (match or failing):
+        lines.append(f"({hosted}: --match TEXT shows those whose config's path holds TEXT, --failing what fails, "
+                     "--all every one.)")
+    return lines + [_match_line(m, now) for m in shown] + _failing_lines(status, now)
+
+
+def _match_line(match: MatchStatus, now: datetime) -> str:
+    """One match's line."""
+    deadline = f"; deadline {describe_deadline(match.deadline)}" if match.deadline else ""
+    said = f": {match.line}" if match.line and match.state != "failed" else ""
+    return (f"{match.config} [{match.game or '?'}, {match.where or '?'}] {match.state}, looked "
+            f"{_when(match.looked_at, now)}, {_read(match.read_at, now)}{deadline}{said}")
+
+
+def _failing_lines(status: HostStatus, now: datetime) -> list[str]:
+    """What failed, a line a match."""
     failing = [m for m in status.matches if m.error]
-    if failing:
-        lines.append(f"What failed ({len(failing)}):")
-        lines += [f"  {m.config}: {m.error} ({counted(m.failures, 'failure')} in a row; next try "
-                  f"{_when(m.retry_at, now)})"
-                  if m.retry_at else f"  {m.config}: {m.error}" for m in failing]
-    return lines
+    if not failing:
+        return []
+    return [f"What failed ({len(failing)}):"] + [
+        f"  {m.config}: {m.error} ({counted(m.failures, 'failure')} in a row; next try {_when(m.retry_at, now)})"
+        if m.retry_at else f"  {m.config}: {m.error}" for m in failing]

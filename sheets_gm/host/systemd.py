@@ -1,7 +1,8 @@
 """systemd's watchdog, spoken over ``$NOTIFY_SOCKET`` with the standard library (the ``sd_notify`` protocol: one
 datagram of ``KEY=value`` lines to a Unix socket; a name starting with ``@`` is in the abstract namespace).
 
-The host says ``READY=1`` once it runs, ``WATCHDOG=1`` after every pass of its loop (``scheduler.Host.step``)
+The host says ``READY=1`` once it runs, ``WATCHDOG=1`` after every pass of its loop (``scheduler.Host.step``:
+a pass is bounded, the search of the folders a slice a pass, so the ping says the loop itself moves on)
 and ``STOPPING=1`` when it stops. With ``WatchdogSec=`` in the unit, systemd kills and restarts a host whose loop
 stopped passing: a hang outside any poll (which its own deadline stops) no longer goes unseen. Without
 ``$NOTIFY_SOCKET`` (not under systemd) every call does nothing.

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from sheets_gm.host.accounts import Handover, SharedChangeLog, account_of, config_keys, require_signed_in
 from sheets_gm.host.look import look_at
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
+from sheets_gm.poll_gate.state import unwritten
 from sheets_gm.running.connect import google_client
 from sheets_gm.sheets.backend import SheetError, SheetUnavailableError
 from sheets_gm.sheets.marks import file_mark
@@ -83,6 +84,7 @@ def visit(path: Path, handover: Handover | None, clock: Clock, *, letters_only: 
     waiting for a retry (an idle local match, as cron's idle poll does). Plain data in and out: it may run in a
     process of its own (``processes``)."""
     config: MatchConfig | None = None
+    unwritten()  # a record an earlier poll of this process could not write is that poll's
     try:
         mark = file_mark(path)
         config = load_config(path)
@@ -102,5 +104,9 @@ def visit(path: Path, handover: Handover | None, clock: Clock, *, letters_only: 
         return Outcome(Done.FAILED, str(exc), config=config)
     except Exception as exc:  # a rules or program error: reported, retried later; the other matches go on
         return Outcome(Done.FAILED, f"{type(exc).__name__}: {exc}", config=config, trace=traceback.format_exc())
-    return Outcome(Done(look.seen.value), look.line, look.warning, look.notices, config, account, keys, look.deadline,
+    lost = unwritten()
+    warning = " ".join(filter(None, [look.warning, f"The poll's record could not be written ({', '.join(lost)}): "
+                                     "the next poll reads the match again in full; free some space on its disk."
+                                     if lost else ""]))
+    return Outcome(Done(look.seen.value), look.line, warning, look.notices, config, account, keys, look.deadline,
                    look.finished)

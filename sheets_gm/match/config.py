@@ -474,8 +474,10 @@ class _RoleFile:
     inode: tuple[int, int] | None
 
     def same_file(self, other: _RoleFile) -> bool:
-        """Whether ``other``, named by another path, is this very file (a link to it, or a hard link)."""
-        return self.path != other.path and (self.real == other.real or (
+        """Whether ``other``, named otherwise in the config, is this very file (the same path spelt otherwise,
+        ``./board.xlsx`` or ``gm/../board.xlsx``; a link to it; a hard link): only one name written the same for
+        both shares a file on purpose (what the config leaves out is the board's)."""
+        return self.where != other.where and (self.path == other.path or self.real == other.real or (
             self.inode is not None and self.inode == other.inode))
 
 
@@ -528,14 +530,18 @@ def _two_roles(config: MatchConfig, first: _RoleFile, second: _RoleFile) -> str:
     linked = [f for f in (first, second) if f.path != f.real]
     alias = linked[-1] if linked else second
     other = first if alias is second else second
-    how = ("hard links of one file" if not linked else "both links to it" if len(linked) == 2 else
-           f"{alias.where} is a link to {other.where if alias.real == other.path else 'it'}")
+    spelt = first.path == second.path
+    how = ("one path spelt two ways" if spelt else "hard links of one file" if not linked else "both links to it"
+           if len(linked) == 2 else f"{alias.where} is a link to {other.where if alias.real == other.path else 'it'}")
+    put = (f"Give {_workbook_of(alias.role)} a file of its own at another path" if spelt else
+           f"Put {_workbook_of(alias.role)} itself at {alias.where} in place of the link (a repair's copies under "
+           "backups/ keep one), or name another path for it")
     return (f"{config.path}: {first.role} ({first.where}) and {second.role} ({second.where}) are one file, "
             f"{first.real} ({how}). A file has one role in a match: what a command writes for one would overwrite "
-            "the other's tabs, and each would be read as the other. Nothing was read or written. Put "
-            f"{_workbook_of(alias.role)} itself at {alias.where} in place of the link (a repair's copies under "
-            "backups/ keep one), or name another path for it; two roles of [sheets] share one workbook only when "
-            "the config names the same path for both (as leaving engine out keeps the engine in the board's workbook)")
+            "the other's tabs (a repair would lay a seat's Orders, View and Archive into it), and each would be read "
+            f"as the other. Nothing was read or written. {put}; two roles of [sheets] share one workbook only when "
+            "the config writes the same name for both, or leaves one out (as leaving engine out keeps the engine in "
+            "the board's workbook)")
 
 
 def _workbook_of(role: str) -> str:

@@ -18,6 +18,7 @@ from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.notify_settings import ChatStyle, NoticeKind, NotifySettings
 from sheets_gm.notify.channel import SendError
+from sheets_gm.notify.host_channels import HostChannels
 from sheets_gm.notify.notices import (
     CHANNEL,
     Notice,
@@ -25,11 +26,12 @@ from sheets_gm.notify.notices import (
     PollSeen,
     poll_notices,
     reminder_due,
+    resolution_keys,
     window_token,
 )
 from sheets_gm.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
 from sheets_gm.notify.redact import redact as redact_secrets
-from sheets_gm.notify.send import Sending, send_waiting
+from sheets_gm.notify.send import Sending, channel_key, send_waiting
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.sync.sheets import MatchSheets
@@ -76,7 +78,7 @@ def page_line(link: str) -> str:
 def seen_of(report: WindowReport) -> PollSeen:
     """What the notices read of a poll's report."""
     return PollSeen(report.window_key, report.deadline, tuple(report.waiting_for),
-                    {seat: tuple(rows) for seat, rows in report.untyped.items()}, report.finished)
+                    {seat: tuple(rows) for seat, rows in report.untyped.items()}, report.finished, report.stuck)
 
 
 def letters_of(notices: Iterable[Notice], notify: NotifySettings, addresses: Mapping[str, tuple[str, ...]],
@@ -202,7 +204,7 @@ def _queue(config: MatchConfig, notify: NotifySettings, sheets: MatchSheets, rep
     box.remind_at(seen.window_key, due_at if due_at is not None and due_at > now else None)
     box.open_at(window_token(report.facts.record))
     ledger = box.ledger()
-    fresh = [n for n in notices if n.key not in ledger]
+    fresh = [n for n in notices if n.key not in ledger and not any(k in ledger for k in n.told_by)]
     mail_waits = notify.email is not None and any(w.channel == EMAIL for w in box.waiting())
     if not fresh and not mail_waits:
         return 0
@@ -248,10 +250,21 @@ def _with_undo(rules: NoticeRules, facts: PollFacts, box: Outbox) -> NoticeRules
     return replace(rules, undo_reason=undo.get("reason", ""), replayed=undo.get("window", ""))
 
 
-def remember_undo(config: MatchConfig, reason: str) -> None:
-    """The GM took a turn back (``undo --reason``): the notices of the window reopened say why."""
-    if config.notify is not None:
-        Outbox.of(config.path).set_undo({"reason": reason.strip()})
+def remember_undo(config: MatchConfig, reason: str, undone: tuple[str, int, str, int] | None, now: datetime) -> None:
+    """The GM took a turn back (``undo --reason``): the notices of the window reopened say why, and the news of the
+    resolution it took back (``undone``: ``BetweenReport.undone``) that waits for a retry (the mail was down) is
+    never sent, to any address it has not reached yet: what it told no longer stands. A letter of it sent already
+    is followed by the reopened window's notice, which says it was taken back."""
+    if config.notify is None:
+        return
+    box = Outbox.of(config.path)
+    box.set_undo({"reason": reason.strip()})
+    if undone is None:
+        return
+    start = resolution_keys(*undone) + "/"
+    for letter in box.waiting():
+        if letter.key.startswith(start):
+            box.drop(letter, "its resolution was taken back (undo) before it could be sent", now)
 
 
 def readdress(box: Outbox, addresses: Mapping[str, tuple[str, ...]], zones: Mapping[str, str],
@@ -363,6 +376,18 @@ def _error_kind(error: str) -> str:
     return re.sub(r"\d", "#", error)[:120]
 
 
+def _first_on_host(config: MatchConfig, channel: str, kind: str) -> bool:
+    """Whether a channel's failure (``kind``: its words without their figures, ``_error_kind``) or its working again
+    (``works``) is this match's to say: the first match on the host to say it for that server
+    (``HostChannels.first_to_say``); a letter lost is always the match's own."""
+    if kind == "lost" or config.notify is None or channel not in (EMAIL, CHAT):
+        return True
+    if (channel == EMAIL and config.notify.email is None) or (channel == CHAT and config.notify.chat is None):
+        return True
+    key = channel_key(config.notify, channel)
+    return key is None or HostChannels().first_to_say(key, kind)
+
+
 def quiet_alarms(config: MatchConfig) -> list[str]:
     """What ``sync --quiet`` says of the notices: once, a channel that fails and why, and once, that it works
     again; nothing else (cron mails what a poll prints)."""
@@ -375,6 +400,8 @@ def quiet_alarms(config: MatchConfig) -> list[str]:
         if alarm.get("said"):
             continue
         alarm["said"] = "yes"
+        if not _first_on_host(config, channel, alarm.get("kind", "")):
+            continue  # another match on this host said it (one outage, one line)
         if alarm.get("kind") == "lost":
             lines.append(f"Notices: {alarm.get('error', '')} The table did not get it: tell them yourself if it "
                          "matters.")
@@ -382,8 +409,9 @@ def quiet_alarms(config: MatchConfig) -> list[str]:
             lines.append(f"Notices: the {channel} channel works again; what waited is being sent.")
         else:
             lines.append(f"Notices: the {channel} channel fails ({alarm.get('error', '')}); its notices wait in the "
-                         f"outbox, tried at every poll (said once: sheets-gm status -c {config.path.name} shows "
-                         "what waits)")
+                         "outbox, tried again after a wait that doubles at each failure (1, 2, 4, 8 … minutes, at "
+                         "most 2 h, every match sending through it waiting alike; said once: sheets-gm status -c "
+                         f"{config.path.name} shows what waits and until when)")
     box.set_alarms({name: alarm for name, alarm in alarms.items() if alarm.get("kind") != "lost"})
     return [redact(line, config.notify) for line in lines]
 

@@ -126,6 +126,21 @@ class HostChannels:
             until = retry_at if retry_at is not None else now + retry_wait(failures)
         return Rest(until, failures, redact(error))
 
+    def first_to_say(self, key: str, kind: str) -> bool:
+        """Whether this match is the first on the host to say that channel ``key`` fails (``kind``: the failure's
+        words without their figures) or works again (``works``) since it last changed: one outage is said once to
+        the GM, however many of her matches send through it (cron mails each match's lines apart). True when the
+        record cannot be written."""
+        try:
+            with self._held() as record:
+                said = f"said {key}"
+                if record.get(said, {}).get("kind") == kind:
+                    return False
+                record[said] = {"kind": kind}
+        except OSError:
+            pass
+        return True
+
     def worked(self, key: str) -> None:
         """Channel ``key`` took a letter: it rests no more."""
         if key in self._read():

@@ -11,7 +11,9 @@ one seat (its members' e-mail):
   turn report), each seat its View's news (``writes.view_events``: what only it may read, and the public
   events that concern it) followed by the rest of the public report; a game's own posts (its adapter's ``posts``,
   the Coalition's forum posts) go out as posts of their own, each to the readers it names;
-- **over**: the match is over: the result, and the seed that lets anyone check every die.
+- **over**: the match is over: the result, and the seed that lets anyone check every die;
+- **waits** (sent as an *opened* notice): a due window that would change nothing if it resolved (a deployment with
+  no token typed) waits unresolved: said once to the channel and once to the GM.
 
 A seat a bot plays whole is told nothing (``bot_seats.whole_bot_seats``): nobody reads its mail, and the bot
 needs no reminder. The channel, which the GM reads with the players, still hears every window, and its status
@@ -31,7 +33,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from sheets_gm.engine.events import Event, visible_to
-from sheets_gm.engine.ruleset import Window
+from sheets_gm.engine.ruleset import JUDGE, Window
 from sheets_gm.engine.words import describe_wait, label_verb
 from sheets_gm.match.notify_settings import NoticeKind
 from sheets_gm.sheets.adapter import Post
@@ -65,6 +67,9 @@ class Notice:
     zone: str = ""
     attachment: str = ""  # the whole of what the body sums up (a channel's resolution: report and posts in full)
     left: str = ""  # a reminder's time left as its words say it ("9 min"): said again as it is when it is sent
+    # keys of notices that told the same already: one of them sent, this one is not (a window's "is open" after
+    # it went out as "is open: the deadline changed" with the same deadline)
+    told_by: tuple[str, ...] = ()
 
     def in_zone(self, zone: str) -> Notice:
         """The notice as read in ``zone``: its deadline given there (a player of the seat in another zone)."""
@@ -126,6 +131,7 @@ class PollSeen:
     waiting_for: Sequence[str]
     untyped: Mapping[str, Sequence[str]]
     finished: bool
+    stuck: str = ""  # why the open window, due, waits unresolved (``sync.poll``'s ``WindowReport.stuck``)
 
 
 def match_id(record: MatchRecord) -> str:
@@ -136,6 +142,12 @@ def match_id(record: MatchRecord) -> str:
 def _key(record: MatchRecord, window: str, kind: NoticeKind, recipient: str) -> str:
     deal = f"~{record.deal}" if record.deal else ""
     return f"{match_id(record)}/{window}{deal}/{kind.value}/{recipient}"
+
+
+def resolution_keys(seed_hash: str, deal: int, window: str, number: int) -> str:
+    """How the key of every notice of the resolution ``number`` (of ``window``, made at the match's undo count
+    ``deal``) starts: its news, its posts, its end (``resolved_notices``, ``_key``)."""
+    return f"{seed_hash[:16]}/{window}@{number}{f'~{deal}' if deal else ''}"
 
 
 def window_token(record: MatchRecord) -> str:
@@ -228,13 +240,14 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     if facts.deadline_changed:
         changed.append("The GM changed the deadlines.")
     token = window_token(record)
-    when = f"{window.key}@{seen.deadline or 'none'}" if facts.deadline_changed or reopened else window.key
+    at = f"{window.key}@{seen.deadline or 'none'}"  # told so with this deadline, the window is told
+    when = at if facts.deadline_changed or reopened else window.key
     who = ", ".join(window.awaited)
     status = status_line(facts.adapter, record)
     out = [Notice(_key(record, when, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
                   "\n".join([*changed, f"{is_open}: it waits for {who}.",
                              _closing(seen.deadline, None), status, *_links(rules, None)]), token,
-                  deadline=seen.deadline)]
+                  deadline=seen.deadline, told_by=(_key(record, at, NoticeKind.OPENED, CHANNEL),))]
     for seat in window.seats:
         lines = [*changed, f"{is_open}: " + (
                      f"{seat}'s orders are awaited." if seat in window.awaited
@@ -244,7 +257,7 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
                  in_seat_zone(status, record.deadline, _zone(rules, seat))]
         out.append(Notice(_key(record, when, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
                           f"{head}: orders for {seat}", "\n".join(lines), token, deadline=seen.deadline,
-                          zone=_zone(rules, seat) or ""))
+                          zone=_zone(rules, seat) or "", told_by=(_key(record, at, NoticeKind.OPENED, seat),)))
     return out
 
 
@@ -382,6 +395,21 @@ def over_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
             for reader in (CHANNEL, *facts.tabs.input_seats())]
 
 
+def waits_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list[Notice]:
+    """A due window that would change nothing if it resolved (``seen.stuck``) waits: said once to the channel and
+    once to the GM (the judge's recipient: the config's ``gm_emails``), under a key naming the step it waits at, so
+    that no later poll says it again while it waits there."""
+    record = facts.record
+    window = record.ruleset.window(record.state)
+    if window is None or not seen.stuck:
+        return []
+    when = f"{window_token(record)}@{record.resolved}"
+    head = f"[{rules.title}] {_upper(label_verb(window.label, 'waits', 'wait'))}: nothing to resolve"
+    body = [seen.stuck + ".", status_line(facts.adapter, record)]
+    return [Notice(f"{match_id(record)}/{when}/waits/{reader}", NoticeKind.OPENED, reader, head,
+                   "\n".join([*body, *_links(rules, None)]), window_token(record)) for reader in (CHANNEL, JUDGE)]
+
+
 def poll_notices(facts: PollFacts, seen: PollSeen, rules: NoticeRules, now: datetime) -> list[Notice]:
     """Every notice the poll that left ``facts`` and ``seen`` may send, of the kinds ``rules`` chose: what it
     resolved, the window now open (or the end) and a reminder when the deadline is near. A notice already sent
@@ -392,6 +420,7 @@ def poll_notices(facts: PollFacts, seen: PollSeen, rules: NoticeRules, now: date
     else:
         out += opened_notices(facts, rules, seen)
         out += reminder_notices(facts, rules, seen, now)
+        out += waits_notices(facts, rules, seen)
     bots = whole_bot_seats(facts.record)  # never built, so a seat handed back to a person hears of its window
     return [n for n in out if n.kind in rules.kinds and n.recipient not in bots]
 

@@ -119,12 +119,27 @@ def load_state(path: Path) -> PollState | None:
         return None
 
 
+#: The records this process could not write since :func:`unwritten` was last asked (a full disk): a poll whose only
+#: write is its record fails silently otherwise, and the next poll reads everything again, and again.
+_UNWRITTEN: list[str] = []
+
+
 def save_state(path: Path, state: PollState) -> None:
-    """Write ``state`` atomically (a reader sees the old file or the new one); a failure only costs a full read."""
+    """Write ``state`` atomically (a reader sees the old file or the new one); a failure costs the next poll a full
+    read, and is kept for :func:`unwritten` (the host says it)."""
     from sheets_gm.sheets.private_files import write_private  # not at the top: an idle poll writes nothing
 
-    with contextlib.suppress(OSError):
+    try:
         write_private(path, state.to_json())
+    except OSError as exc:
+        _UNWRITTEN.append(f"{path.name} ({exc.strerror or exc})")
+
+
+def unwritten() -> list[str]:
+    """The records that could not be written since the last call (each with why), forgotten once asked."""
+    out = list(_UNWRITTEN)
+    _UNWRITTEN.clear()
+    return out
 
 
 def forget_state(path: Path) -> None:

@@ -21,6 +21,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from sheets_gm.match.env_file import env_file_path
+
 #: The notes on polling from cron (MAILTO, --quiet, a log file) shipped with the program: an absolute path, so
 #: that a GM who reads it in her match's folder can open it.
 CRON_NOTES = Path(__file__).resolve().parent.parent.parent / "scripts" / "cron.txt"
@@ -53,10 +55,13 @@ def cron_line(config_path: Path, program: str | None = None, *, period: int = CR
     """The crontab line that syncs this match quietly every ``period`` minutes (cron mails only what it prints:
     a resolved turn, a warning, a failure, a channel of the notices that fails); ``program`` defaults to this
     one, by its absolute path. ``secret_env``: the config names secrets by environment variable, which cron's
-    bare environment lacks, so the line reads them from the match's environment file (``match.env_file``)."""
+    bare environment lacks, so the line reads them from the match's environment file (``match.env_file``) when
+    there is one: a file the GM never wrote (her secrets in the host's file, which every command reads too) is
+    not named, since the line would name a file that does not exist."""
     folder = config_path.resolve().parent
     schedule = cron_schedule(cron_offset(config_path, period) if period > 1 else 0, period=period)
-    env = f" --env-file {shlex.quote(f'.sheets-gm/{config_path.stem}.env')}" if secret_env else ""
+    env = f" --env-file {shlex.quote(f'.sheets-gm/{config_path.stem}.env')}" \
+        if secret_env and env_file_path(config_path).exists() else ""
     return (f"{schedule} cd {shlex.quote(str(folder))} && "
             f"{program or cron_program()} sync -c {shlex.quote(config_path.name)} --quiet{env}")
 

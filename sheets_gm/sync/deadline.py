@@ -10,11 +10,19 @@ fixes the moment; the zone is for people, who read ``Mon 23 Nov, 20:00 (Europe/P
 'Mon 23 Nov, 19:00 (UTC)'
 >>> describe_deadline("2026-11-23T20:00+05:30")
 'Mon 23 Nov, 20:00 (UTC+05:30)'
+
+The hour the clocks go back comes twice: each is told by its offset.
+
+>>> describe_deadline("2026-10-25T02:30+02:00[Europe/Paris]")
+'Sun 25 Oct, 02:30 (Europe/Paris, the first 02:30: UTC+02:00)'
+>>> describe_deadline("2026-10-25T02:30+01:00[Europe/Paris]")
+'Sun 25 Oct, 02:30 (Europe/Paris, the second 02:30: UTC+01:00)'
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 
 def stamp_deadline(moment: datetime, zone: str) -> str:
@@ -47,11 +55,29 @@ def describe_deadline(deadline: str) -> str:
         return deadline
     zone = _split(deadline)[1]
     if not zone:
-        offset = moment.utcoffset()
-        if not offset:
-            zone = "UTC"
-        else:
-            minutes = int(offset.total_seconds() // 60)
-            sign = "+" if minutes >= 0 else "-"
-            zone = f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+        zone = _offset(moment)
+    elif _twice(moment, zone):  # the hour the clocks go back: which of the two
+        zone = f"{zone}, the {('first', 'second')[_twice(moment, zone) - 1]} {moment:%H:%M}: {_offset(moment)}"
     return f"{moment.strftime('%a')} {moment.day} {moment.strftime('%b')}, {moment.strftime('%H:%M')} ({zone})"
+
+
+def _offset(moment: datetime) -> str:
+    """``moment``'s offset from UTC in words: ``UTC``, ``UTC+05:30``."""
+    offset = moment.utcoffset()
+    if not offset:
+        return "UTC"
+    minutes = int(offset.total_seconds() // 60)
+    sign = "+" if minutes >= 0 else "-"
+    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def _twice(moment: datetime, zone: str) -> int:
+    """Which of the two moments its wall time names in ``zone`` ``moment`` is (1 or 2), when that hour comes twice
+    (the clocks go back); 0 when it comes once, or the zone is unknown."""
+    try:
+        local = moment.astimezone(ZoneInfo(zone))
+    except (ZoneInfoNotFoundError, ValueError):
+        return 0
+    if local.replace(fold=0).utcoffset() == local.replace(fold=1).utcoffset():
+        return 0
+    return 2 if local.fold else 1

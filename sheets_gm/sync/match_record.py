@@ -34,9 +34,10 @@ from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
 
 #: The keys of the engine tab, in their rows (A2 downwards).
 MATCH_KEYS = ("ruleset", "window", "state", "seed", "seed_hash", "settings", "board", "log_rows", "deadline",
-              "seats", "gm_events", "resolved", "seat_logs", "deal", "kept_dice", "bots", "schedule", "generation")
+              "seats", "gm_events", "resolved", "seat_logs", "deal", "kept_dice", "bots", "schedule", "generation",
+              "last")
 #: Keys an engine tab written by an earlier version may lack (an empty key cell): their value's default.
-LATER_KEYS = {"deal": "0", "kept_dice": "", "bots": "{}", "schedule": "", "generation": ""}
+LATER_KEYS = {"deal": "0", "kept_dice": "", "bots": "{}", "schedule": "", "generation": "", "last": ""}
 HISTORY_FIRST_ROW = 21
 HISTORY_MARGIN = 10  # history rows laid out past the ruleset's declared cap
 #: Characters of a long value kept per cell: an .xlsx cell holds 32,767 UTF-16 units (a character outside the
@@ -203,7 +204,11 @@ class MatchRecord:
     every seat's file again (a resolution, an undo, an adjustment, a seat handed over, a repair; it never goes down,
     an undo included), and ``history`` chains a hash of each (``moved_on``): every seat's file carries both with the
     match's id (``stamp``), so that an engine older than the files it wrote, or a file of another match, shows
-    (``sync.read``); 0 and '' in a record written before they were kept."""
+    (``sync.read``); 0 and '' in a record written before they were kept. ``last`` says what the last resolution closed
+    (``{"window": KEY, "by": "force" | "sync"}``: the window a step of which it resolved, and whether the GM's force
+    made it, as its record keeps it, so that a resolution completed after a cut writes the same; an undo keeps the
+    window of the resolution before the one it took back): a force is judged by it with no second read of the engine
+    (empty before the first resolution, and in a record written before it was kept)."""
 
     ruleset: AnyRuleset
     state: Any
@@ -221,6 +226,7 @@ class MatchRecord:
     schedule: str = ""
     generation: int = 0
     history: str = ""
+    last: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -281,6 +287,7 @@ class MatchRecord:
             "bots": compact_json(dict(self.bots)),
             "schedule": self.schedule,
             "generation": compact_json({"n": self.generation, "h": self.history}) if self.generation else "",
+            "last": compact_json(dict(self.last)) if self.last else "",
         }
         return [spread_cells(v, f"{k} value") if isinstance(v, str) else [v] for k, v in
                 ((k, found[k]) for k in MATCH_KEYS)]
@@ -374,6 +381,7 @@ def parse_match_record(rows: Grid, where: str) -> MatchRecord:
             bots={str(k): str(v) for k, v in json.loads(_text(values["bots"]) or "{}").items()},
             schedule=_text(values["schedule"]),
             **_generation(_text(values["generation"])),
+            last={str(k): str(v) for k, v in json.loads(_text(values["last"]) or "{}").items()},
         )
     except UnknownRulesetError as exc:
         raise MatchRecordError(f"{where}: {exc}") from None

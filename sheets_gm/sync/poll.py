@@ -14,7 +14,6 @@ whatever was typed for the next window since.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -68,9 +67,7 @@ from sheets_gm.sync.match_record import (
     MatchRecord,
     compact_json,
     engine_write,
-    history_range,
     history_write,
-    joined_cells,
     packed_cell,
 )
 from sheets_gm.sync.match_tabs import MatchTabs
@@ -154,6 +151,7 @@ class WindowReport:
     result: str = ""  # the status line after the poll
     state: Any = None
     force_refused: str = ""
+    stuck: str = ""  # why the open window, due, is not resolved: resolving it would change nothing (``_step_made``)
     window_key: str = ""  # the key of the window the poll found open (what resolve --force --window names)
     step: int = 0  # the open window's step: the number of the resolution that closes it (resolve --force --step)
     deadline: str = ""  # when the open window closes after this poll ('' for no deadline)
@@ -407,18 +405,12 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     ruleset = record.ruleset
     window = ruleset.window(record.state)
     if force and window_key is not None:
-        report.force_refused = _force_refused(sheets, read, window_key, step)
-        force = not report.force_refused
+        report.force_refused = _force_refused(read.record, window_key, step)
+        if report.force_refused:  # a refusal changes nothing: no row answered, no window resolved, nothing written
+            report.finished = window is None
+            return report
     if window is None:
-        report.finished = True
-        if not dry_run:  # a row typed after the last window is answered: kept as typed, nothing more is read
-            batch = WriteBatch()
-            read.guard(batch, sheets)
-            report.drawn_again = board_drawn_again(sheets, read, batch)  # the result it shows, typed over
-            report.log_lines_cleared = log_lines_cleared(sheets, read, batch, now)
-            report.feedback_written = _over_feedback_writes(sheets, read, batch)
-            report.write_calls = batch.run(sheets.write_order(), past_open=True)
-        return report
+        return _over(sheets, read, report, now, dry_run)
     change = schedule_change(record, schedule, now)
     if change is not None:  # the GM's [deadlines] are the match's from this poll on: the window is judged by them
         read, record = _with_change(read, change, report, done=not dry_run)
@@ -439,6 +431,10 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     pending = read.cut_under_way
     report.reason = _due_reason(read, window, answer, report.waiting_for, force=force, pending=pending,
                                 now=now) if may_resolve else ""
+    # due by its deadline alone, which stays passed: resolved only if it moves the match (Ready, Go and a force are
+    # each spent by the resolution they ask for, and always make it)
+    resolved = _step_made(record, window, answer, dice, report) \
+        if report.reason == _deadline_reason(record.deadline) and not pending else None
     report.older_copies = list(copies)
     report.older_copy_fates = [copy_fate(read, seat, c) for seat, c in copies.items()]
     if report.older_copies and report.reason:  # her file is drawn again first: the next poll resolves
@@ -473,42 +469,73 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
         batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
     if change is not None:  # its Log line before the resolution's: an undo of the resolution leaves it
         read = replace(read, record=change_writes(batch, sheets, read.tabs, read.adapter, change, resolving=True))
-    journal = _resolve(sheets, read, window, dice, answer, recorded, now, next_deadline, batch, report, owners)
+    journal = _resolve(sheets, read, window, dice, answer, recorded, now, next_deadline, batch, report, owners,
+                       resolved)
     report.write_calls = journaled_run(batch, sheets.write_order(), sheets.journal, journal)  # the record first
     return report
 
 
-def _force_refused(sheets: MatchSheets, read: MatchRead, key: str, step: int | None) -> str:
+def _over(sheets: MatchSheets, read: MatchRead, report: WindowReport, now: datetime, dry_run: bool) -> WindowReport:
+    """A poll of a finished match: a row typed after the last window is answered (kept as typed, nothing more is
+    read), the result the board shows put back where it was typed over; nothing at all in a dry run."""
+    report.finished = True
+    if not dry_run:
+        batch = WriteBatch()
+        read.guard(batch, sheets)
+        report.drawn_again = board_drawn_again(sheets, read, batch)  # the result it shows, typed over
+        report.log_lines_cleared = log_lines_cleared(sheets, read, batch, now)
+        report.feedback_written = _over_feedback_writes(sheets, read, batch)
+        report.write_calls = batch.run(sheets.write_order(), past_open=True)
+    return report
+
+
+def _step_made(record: MatchRecord, window: Window, answer: _Answer, dice: TurnDice,
+               report: WindowReport) -> Resolution[Any] | None:
+    """The resolution of ``window`` that its passed deadline makes due, or None when it would make no step: it
+    leaves the state as it is, the same window open (a deployment with no token typed, a step that waits for the
+    GM), so that resolving it would say the same again at every poll, the deadline being passed still. Then the
+    window waits for a row typed for it, or the GM's force: the report says why (``report.stuck``) and resolves
+    nothing (``report.reason`` emptied)."""
+    ruleset = record.ruleset
+    resolved = ruleset.resolve(record.state, answer.orders, dice)
+    codec = ruleset.state_codec
+    if codec.to_json(resolved.state) != codec.to_json(record.state) or (record.gm_events or {}).get("events"):
+        return resolved
+    report.stuck = (f"{capital(window.label)} cannot go on as it stands: resolving it "
+                    f"({report.reason}) would change nothing, and it would be resolved again at every poll. It waits "
+                    "for a row typed for it, or for the GM (resolve --force, adjust, or undo)")
+    report.reason = ""
+    return None
+
+
+def _force_refused(record: MatchRecord, key: str, step: int | None) -> str:
     """Why the GM's force of window ``key`` at its step ``step`` (None: the window's first step) closes something else
-    than she named ('' when it closes that): another window is open, or another step of it (a sync resolved the one
-    she saw meanwhile). It names what is open now, as ``status`` shows it."""
-    record = read.record
+    than she named ('' when it closes that): another window is open, or another step of it. It says what resolved the
+    step she named, as the record keeps it (``MatchRecord.last``: no second read of the engine), and names what is
+    open now, as ``status`` shows it."""
     window = record.ruleset.window(record.state)
     now = f"{window.label} (window {window.key}, step {record.resolved + 1})" if window else "the match is over"
+    last = record.last.get("window", "")
     if window is None or key != window.key:
-        return f"window {key!r} is not the open one: " + (
-            f"{window.key!r} ({window.label}) is, at step {record.resolved + 1}" if window else "the match is over") \
-            + "; nothing was forced"
-    if step is None and record.resolved and _last_resolved_window(sheets, read) == key:
-        return (f"window {key!r} has resolved a step already (resolution {record.resolved}), perhaps since you looked: "
-                f"open now is {now}. Name the step you mean as status shows it (--window {key} --step "
-                f"{record.resolved + 1}); nothing was forced")
+        done = f" (resolved already: {_resolved_by(record, record.resolved)})" if last == key else ""
+        return f"window {key!r}{done} is not the open one: open now is {now}; nothing was forced"
+    if step is None and record.resolved and last == key:
+        return (f"window {key!r} has resolved a step already ({_resolved_by(record, record.resolved)}): open now is "
+                f"{now}. Name the step you mean as status shows it (--window {key} --step {record.resolved + 1}); "
+                "nothing was forced")
     if step is not None and step != record.resolved + 1:
-        done = (f"step {step} of window {key!r} was resolved meanwhile (resolution {step}, by another sync)"
+        done = (f"step {step} of window {key!r} is resolved already ({_resolved_by(record, step)})"
                 if step <= record.resolved else f"step {step} of window {key!r} is not open")
         return f"{done}: open now is {now}; nothing was forced"
     return ""
 
 
-def _last_resolved_window(sheets: MatchSheets, read: MatchRead) -> str:
-    """The key of the window the match's last resolution closed a step of, from its history row ('' when it cannot
-    be read: the force is then judged by the window's key)."""
-    try:
-        (grid,) = sheets.engine.read([history_range(read.tabs.spec.tabs.engine, read.record.resolved)])
-        entry = json.loads(joined_cells(grid[0], 1)) if grid else {}
-    except (SheetError, ValueError, IndexError):
-        return ""
-    return str(entry.get("window", "")) if isinstance(entry, dict) else ""
+def _resolved_by(record: MatchRecord, step: int) -> str:
+    """What resolved the match's resolution ``step``, as far as the record tells (``MatchRecord.last``): the GM's
+    force or a sync, for the last one; its number alone for an earlier one or a record that does not say."""
+    by = record.last.get("by", "") if step == record.resolved else ""
+    return f"resolution {step}, " + {"force": "by a resolve --force", "sync": "by a sync (every seat ready, a Go, "
+                                     "or the deadline)"}[by] if by in ("force", "sync") else f"resolution {step}"
 
 
 def _as_recorded(read: MatchRead, recorded: ResolutionRecord | None) -> MatchRead:
@@ -547,8 +574,13 @@ def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[
     if window.stepwise and any(i.go for i in answer.inputs.values()) and (why := _go_resolves(read, window, answer)):
         return why
     if _deadline_passed(deadline, now):
-        return f"the deadline {describe_deadline(deadline)} has passed"
+        return _deadline_reason(deadline)
     return ""
+
+
+def _deadline_reason(deadline: str) -> str:
+    """Why a window resolves when its ``deadline`` passed (the record's text)."""
+    return f"the deadline {describe_deadline(deadline)} has passed"
 
 
 def _with_change(read: MatchRead, change: DeadlineChange, report: WindowReport,
@@ -879,13 +911,16 @@ def _archived(new_record: MatchRecord, window: Window, new_window: Window | None
 
 def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer,
              recorded: ResolutionRecord | None, now: datetime, next_deadline: DeadlineRule | None,
-             batch: WriteBatch, report: WindowReport, owners: OwnersSource | None) -> ResolutionRecord:
-    """Queue the resolution of ``window`` in ``batch`` (``recorded``: the record of a cut one it completes), with
-    the GM events it applies after (``_stand_in``); returns its record, which is kept before the batch runs."""
+             batch: WriteBatch, report: WindowReport, owners: OwnersSource | None,
+             resolved: Resolution[Any] | None = None) -> ResolutionRecord:
+    """Queue the resolution of ``window`` in ``batch`` (``recorded``: the record of a cut one it completes;
+    ``resolved``: the engine's resolution, made already by ``_step_made``), with the GM events it applies after
+    (``_stand_in``); returns its record, which is kept before the batch runs."""
     record = read.record
     ruleset = record.ruleset
     adapter: AnySheetAdapter = read.adapter
-    resolved = ruleset.resolve(record.state, answer.orders, dice)
+    if resolved is None:
+        resolved = ruleset.resolve(record.state, answer.orders, dice)
     resolution, gm, gm_log = _stand_in(ruleset, resolved, recorded.gm_events if recorded is not None else None)
     forced = _forced(read, recorded, report.reason)  # kept in its record, pending rows and history row
     new_state = resolution.state
@@ -898,7 +933,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     new_record = _with_stand_in(replace(
         record, state=resolved.state, deadline=deadline, resolved=number, gm_events=None,
         log_rows=record.log_rows + public + gm_public,
-        kept_dice=record.kept_dice if record.kept_for(new_state) else {}  # a step: same window
+        kept_dice=record.kept_dice if record.kept_for(new_state) else {},  # a step: same window
+        last={"window": window.key, "by": "force" if forced else "sync"}
     ).moved_on(f"resolution {number} of deal {record.deal}"), gm, record.log_rows + public, new_state)
     events = [*resolution.events, *gm_log]
     status = status_line(adapter, new_record)

@@ -237,7 +237,8 @@ def test_force_names_the_turn_and_never_resolves_one_that_another_sync_opened_me
     assert code == 0 and out.startswith("Turn 1 resolved (forced by the GM). Turn 2 of 60")
     code, out, err = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")  # the GM's second try
     assert code == 1 and out == ""
-    assert "window '1' is not the open one: '2' (turn 2) is, at step 2; nothing was forced" in err
+    assert ("window '1' (resolved already: resolution 1, by a resolve --force) is not the open one: open now is "
+            "turn 2 (window 2, step 2); nothing was forced") in err
     assert state_turn(match) == 2
     code, _, err = run(capsys, "resolve", "-c", match, "--force", "--window", "2", "--turn", "3")
     assert code == 2 and "--window 2 and --turn 3 name two windows" in err

@@ -587,3 +587,17 @@ def test_doctor_prints_the_crontab_line_every_minute(tmp_path: Path, doctor: Doc
     offset = cron_offset(config)
     assert cron_line(config, "sheets-gm", period=5).startswith(f"{offset}-59/5 * * * * cd ")
     assert cron_offset(config) == offset  # the same file always gets the same minute
+
+
+def test_the_crontab_line_names_the_match_s_environment_file_only_when_there_is_one(tmp_path: Path) -> None:
+    """Issue 75: the line init printed named ``--env-file .sheets-gm/match.env`` whether or not the GM wrote it (her
+    secrets in the host's file, which every command reads): a line naming a file that does not exist."""
+    from sheets_gm.match.env_file import env_file_path
+    from sheets_gm.running.cron import cron_line
+
+    config, _ = local_match(tmp_path)
+    assert "--env-file" not in cron_line(config, "sheets-gm", secret_env=True)
+    env_file_path(config).parent.mkdir(exist_ok=True)
+    env_file_path(config).write_text("SHEETS_GM_WEBHOOK=x\n", encoding="utf-8")
+    assert cron_line(config, "sheets-gm", secret_env=True).endswith(" --quiet --env-file .sheets-gm/match.env")
+    assert "--env-file" not in cron_line(config, "sheets-gm")

@@ -4,7 +4,8 @@ opens the match, by name (both roles, both paths, what is accepted), and nothing
 match's folder byte for byte as before.
 
 The property: for every command × every pair of roles (a seat's orders and the engine, a seat's orders and the
-board, two seats, the board and the engine) × the kind of alias (symlink, hard link), the command refuses and
+board, two seats, the board and the engine) × the kind of alias (symlink, hard link, the same path spelt another way
+in the config: ``gm/../match.xlsx``, issue 75), the command refuses and
 writes nothing. A few cases run in the quick run (every command once, the pairs and kinds in turn); the rest under
 ``-m soak``. Taken out of ``load_config`` and ``open_match_sheets`` (``config.match_files``), the walk fails: repair
 writes red's tabs into the engine's or the board's file, sync and adjust save one workbook over the other.
@@ -45,11 +46,14 @@ PAIRS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     "seat-seat": (("orders red", "red.xlsx"), ("orders blue", "blue.xlsx")),
     "board-engine": (("board", "match.xlsx"), ("engine", "gm/engine.xlsx")),
 }
-KINDS = ("symlink", "hard link")
+#: How the first path of a pair leads to the second's file: a link, or the config spelling the second's path another
+#: way (``gm/../match.xlsx``: one file named by two roles, with no link at all).
+KINDS = ("symlink", "hard link", "spelling")
 
 CASES = list(itertools.product(COMMANDS, PAIRS, KINDS))
 #: Every command once, the pairs and the kinds taken in turn.
-QUICK = [(command, list(PAIRS)[n % len(PAIRS)], KINDS[(n // len(PAIRS)) % 2]) for n, command in enumerate(COMMANDS)]
+QUICK = [(command, list(PAIRS)[n % len(PAIRS)], KINDS[(n // len(PAIRS)) % len(KINDS)])
+         for n, command in enumerate(COMMANDS)]
 
 
 @pytest.fixture(scope="module")
@@ -64,9 +68,16 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def alias(folder: Path, pair: str, kind: str) -> None:
-    """Make the first path of ``pair`` lead to the second's file: a relative symbolic link, or a hard link."""
+    """Make the first path of ``pair`` lead to the second's file: a relative symbolic link, a hard link, or the
+    config naming the second's file for the first role by another spelling of its path."""
     (_, link), (_, target) = PAIRS[pair]
     path, real = folder / link, folder / target
+    if kind == "spelling":
+        config = folder / "match.toml"
+        text = config.read_text(encoding="utf-8")
+        assert text.count(f'= "{link}"') == 1, text
+        config.write_text(text.replace(f'= "{link}"', f'= "gm/../{target}"'), encoding="utf-8")
+        return
     path.unlink()
     if kind == "symlink":
         path.symlink_to(os.path.relpath(real, path.parent))
@@ -104,11 +115,15 @@ def check_refused(played: Path, tmp_path: Path, command: str, pair: str, kind: s
     alias(folder, pair, kind)
     before = snapshot(folder)
     code, said = run_command(command, folder / "match.toml", capsys)
-    (first, first_path), (second, second_path) = sorted(PAIRS[pair], key=lambda r: _order(r[0]))
+    (aliased, _), (_, target) = PAIRS[pair]
+    named = [(role, f"gm/../{target}" if kind == "spelling" and role == aliased else path)
+             for role, path in PAIRS[pair]]  # as the config names each
+    (first, first_path), (second, second_path) = sorted(named, key=lambda r: _order(r[0]))
     assert code == 1, said
     assert f"{first} ({first_path}) and {second} ({second_path}) are one file" in said, said
-    assert "Nothing was read or written" in said and "names the same path for both" in said, said
-    assert ("hard links of one file" if kind == "hard link" else " is a link to ") in said, said
+    assert "Nothing was read or written" in said and "writes the same name for both, or leaves one out" in said, said
+    assert {"hard link": "hard links of one file", "symlink": " is a link to ",
+            "spelling": "one path spelt two ways"}[kind] in said, said
     assert "Traceback" not in said
     assert snapshot(folder) == before
 
@@ -149,13 +164,14 @@ def test_a_hosted_match_on_one_file_is_refused_and_the_host_goes_on(played: Path
     assert hosted(host, league, "good").done == "resolved"
 
 
-def test_one_path_named_two_ways_is_one_file_not_two_roles(tmp_path: Path) -> None:
-    """Two roles that the config names by one path share the workbook on purpose, ``./match.xlsx`` and
-    ``match.xlsx`` too: accepted, and opened once (two backends on one file would save one over the other)."""
+def test_one_name_for_two_roles_is_one_workbook_opened_once(tmp_path: Path) -> None:
+    """Two roles that the config names by the same text share the workbook on purpose (as a seat it gives no file
+    does): accepted, and opened once (two backends on one file would save one over the other). The same path spelt
+    another way (``./gm/../match.xlsx``) is refused (``check_refused``, kind ``spelling``)."""
     from sheets_gm.match.config import load_config
     from sheets_gm.running.connect import open_match_sheets
 
-    config, sheets = local_match(tmp_path, body='orders = { red = "./gm/../match.xlsx" }')
+    config, sheets = local_match(tmp_path, body='orders = { red = "match.xlsx" }')
     type_orders(sheets)
     opened = open_match_sheets(load_config(config))
     assert len(opened.write_order()) == 1

@@ -22,7 +22,7 @@ class HandedEvents(FileEvents):
     """File events the test hands in (``note``), covering every file under the folder."""
 
     def __init__(self, folder: Path) -> None:
-        super().__init__([folder])
+        super().__init__([folder], watches=lambda: None)  # no kernel's watches to count: the test's own events
         self.trusted = [folder.resolve()]
 
 
@@ -169,6 +169,7 @@ def test_the_status_file_of_thousands_of_matches_is_written_without_copying_a_va
     monkeypatch.setattr("copy.deepcopy", counted_copy)
     matches = [MatchStatus(f"club/m{i}/match.toml", "gvg", "local", "idle", "2026-11-23T12:00:00+00:00",
                            line=f"Turn {i}: waiting for red, blue.", failures=i % 3) for i in range(2000)]
+    matches.sort(key=lambda m: m.config)  # as the status is read: by config
     status = HostStatus(1, [str(tmp_path)], "2026-11-23T11:00:00+00:00", "2026-11-23T12:00:00+00:00", 10.0, 4,
                         True, matches, [AccountStatus("service account a@b", requests=3, matches=2000)])
     write_status(tmp_path / "serve-status.json", status)

@@ -200,8 +200,8 @@ def test_sigterm_lets_the_resolution_under_way_finish_and_starts_no_other(
     league = tmp_path / "league"
     _, first = local_match(league / "a")
     _, second = local_match(league / "b")
-    type_orders(first)
     type_orders(second)
+    type_orders(first)  # a saved last: searched, and polled, first
 
     def stop_now(path: Path) -> None:
         if path.parent.name == "a":
@@ -236,12 +236,13 @@ def test_the_status_lists_each_match_its_last_poll_its_deadline_and_what_failed(
     assert status is not None
     shown = status_lines(status, clock())
     assert shown[0].startswith(f"sheets-gm serve (process {os.getpid()}) is running since 2026-11-22T12:00:00")
-    assert shown[1].startswith("broken/match.toml [gvg, ?] failed, looked 12:00:00 (5 s ago), not read since serve "
+    assert shown[1] == "By state: 1 failed, 1 read"
+    assert shown[2].startswith("broken/match.toml [gvg, ?] failed, looked 12:00:00 (5 s ago), not read since serve "
                                "started")
-    assert shown[2].startswith("timed/match.toml [gvg, local] read, looked 12:00:00 (5 s ago), read 12:00:00 "
+    assert shown[3].startswith("timed/match.toml [gvg, local] read, looked 12:00:00 (5 s ago), read 12:00:00 "
                                "(5 s ago); deadline Mon 23 Nov, 20:00 (UTC): Turn 1")
-    assert shown[3:5] == ["What failed (1):", shown[4]] and "backend" in shown[4]
-    assert shown[4].endswith("(1 failure in a row; next try 12:00:30 (in 25 s))")
+    assert shown[4:6] == ["What failed (1):", shown[5]] and "backend" in shown[5]
+    assert shown[5].endswith("(1 failure in a row; next try 12:00:30 (in 25 s))")
     monkeypatch_clock = pytest.MonkeyPatch()
     monkeypatch_clock.setattr("sheets_gm.commands.base.clock", clock)
     try:
@@ -274,8 +275,8 @@ def test_a_restarted_host_reads_no_idle_local_match_again(tmp_path: Path) -> Non
     assert status is not None
     shown = status_lines(status, clock())
     assert shown[0].endswith("1 match under " + str(league) + "; a look every 10 s, 4 workers.")
-    assert "idle, looked 12:01:00 (0 s ago), not read since serve started" in shown[1]  # its last poll was the first
-    assert "read never" not in shown[1]                                                # host's: not "never"
+    assert "idle, looked 12:01:00 (0 s ago), not read since serve started" in shown[2]  # its last poll was the first
+    assert "read never" not in shown[2]                                                # host's: not "never"
     type_orders(sheets, ready=False)
     clock.tick(10)
     again.step()

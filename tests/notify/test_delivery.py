@@ -413,6 +413,7 @@ def test_the_printed_cron_line_sends_under_cron_s_bare_environment_and_quiet_say
         env.write_text(env.read_text(encoding="utf-8").replace(
             next(w for w in env.read_text(encoding="utf-8").split() if "hooks/closed" in w),
             f"NOTICES_WEBHOOK={hook.url}"), encoding="utf-8")
+        clock.now += dt.timedelta(minutes=20)  # past the letters' wait: the polls are idle (the deployment waits)
         mended = _sync_as_cron_line(line, capsys)
         assert "the chat channel works again" in mended, mended
         assert hook.posts, mended
@@ -781,3 +782,77 @@ def test_a_player_refused_for_now_gets_her_letters_in_their_order(
             sync(config, capsys)
         news = [s for s in subjects_of(box, slow) if " resolved" in s]
     assert len(news) == 2 and "Turn 1 resolved" in news[0] and "Turn 2 resolved" in news[1], news
+
+
+def test_news_of_a_resolution_taken_back_before_the_mail_took_it_is_never_sent(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 75: the mail is down when a window resolves, and the GM takes the window back before it is up again.
+    Each resolution is told only while it stands: its letters still waiting are dropped by the undo (the GM reads why
+    in status), never sent after it; the players hear the take-back once. They got the undone result, with a deadline
+    already past, a second before the window's second result."""
+    with notified_match("gvg", tmp_path, monkeypatch) as (box, _hook, config, addresses):
+        sync(config, capsys)
+        play(config)
+        box.busy_hellos = 10_000  # the mail server answers "try later" to every connection
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        waiting = [w for w in Outbox.of(config.path).waiting() if " resolved" in w.subject]
+        assert {w.recipient for w in waiting} >= set(config.seats), [w.subject for w in waiting]
+        assert main(["undo", "-c", str(config.path), "--reason", "red ticked Ready too early"]) == 0
+        capsys.readouterr()
+        assert not [w for w in Outbox.of(config.path).waiting() if " resolved" in w.subject]
+        box.busy_hellos = 0
+        for _ in range(3):  # the mail is back: every letter still waiting goes
+            clock.now += dt.timedelta(minutes=20)
+            sync(config, capsys)
+        for seat in config.seats:
+            subjects = [str(m["Subject"]) for rcpts, m in box.messages if set(rcpts) & addresses[seat]]
+            assert not [s for s in subjects if " resolved" in s], subjects
+            assert len([s for s in subjects if "took a turn back" in s]) == 1, subjects
+        said = status(config.path, capsys)
+        assert "taken back (undo) before it could be sent" in said, said
+
+
+def test_deadlines_set_before_the_first_poll_announce_the_window_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 75: the GM sets [deadlines] after init, before the first poll. The window went out as "is open: the
+    deadline changed" and again 8 minutes later as "is open", with the same deadline; it goes out once."""
+    with notified_match("gvg", tmp_path, monkeypatch) as (box, hook, config, addresses):
+        config.path.write_text(config.path.read_text(encoding="utf-8").replace('times = ["20:00"]',
+                                                                               'times = ["22:00"]'), encoding="utf-8")
+        from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
+        from sheets_gm.running.connect import open_match_sheets
+        from sheets_gm.sync.autoplay import type_bot_orders
+
+        make = next(iter(bots_of(create_ruleset("gvg")).values())).make
+        for n in range(3):  # each poll after the first reads a player's save: nothing resolves
+            sync(config, capsys)
+            clock.now += dt.timedelta(minutes=8)
+            type_bot_orders(open_match_sheets(config), get_ruleset("gvg"), {config.seats[0]: make(f"typed {n}")},
+                            ready=False)
+        opened = [t for t in hook.texts() if OPEN.search(t.split("\n", 1)[0])]
+        assert len(opened) == 1 and "deadline changed" in opened[0], opened
+        for seat in config.seats:
+            mails = [s for s in subjects_of(box, sorted(addresses[seat])[0]) if OPEN.search(s)]
+            assert len(mails) == 1, mails
+
+
+def test_one_outage_of_a_channel_several_matches_share_is_said_once_to_the_gm(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 75: one webhook down under three matches polled by cron --quiet: cron mails each match's lines apart, so
+    the GM got a "fails" mail per match and a "works again" per match. The host says each once, whichever match
+    meets it first; the words give the waits the host keeps (1, 2, 4, 8 … minutes), not "at every poll"."""
+    with smtp_server() as (_box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", f"http://127.0.0.1:{free_port()}/hooks/closed")
+        configs = [new_match("gvg", tmp_path / name, port)[0] for name in ("a", "b", "c")]
+        said = "".join(sync(config, capsys, "--quiet") for config in configs)
+        assert said.count("the chat channel fails") == 1, said
+        assert "at every poll" not in said and "1, 2, 4, 8 … minutes" in said, said
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        clock.now += dt.timedelta(minutes=30)
+        again = "".join(sync(config, capsys, "--quiet") for config in configs)
+        assert again.count("the chat channel works again") == 1, again
+        assert len({config.path for config in configs}) == 3 and hook.posts

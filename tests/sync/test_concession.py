@@ -4,6 +4,7 @@ memory spreadsheets."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from sheets_gm.sync.life.export import export_match, match_replay
 from sheets_gm.sync.life.log_check import forged_log_lines
 from sheets_gm.sync.life.replay import replay_states
 from sheets_gm.sync.sheets import seat_backend
+from tests.fakes.memory import MemoryBackend
 from tests.sync.test_typed_row_lifecycle import Match
 
 GAMES = ("gvg", "wesnoth", "champions", "winordie", "coalition")
@@ -32,7 +34,7 @@ def _played(game: str) -> Match:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_seat_concedes_and_the_match_ends_logged_replayed_and_undone(game: str) -> None:
+def test_a_seat_concedes_and_the_match_ends_logged_replayed_and_its_undo_refused(game: str) -> None:
     match = _played(game)
     seats = match.read().record.seats
     loser, other = seats[-1], seats[0]
@@ -60,10 +62,18 @@ def test_a_seat_concedes_and_the_match_ends_logged_replayed_and_undone(game: str
     assert forged_log_lines(match.sheets, doc, read.record.log_rows) == []
     with pytest.raises(BetweenWindowsError, match="the match is over"):
         adjust_match(match.sheets, match.cls, events)
-    undo_window(match.sheets, match.cls, "the concession was a joke")
-    read = match.read()
-    assert read.record.ruleset.window(read.record.state) is not None
+    _undo_refused(match, "the concession was a joke")
     assert replay_states(match_replay(match.sheets, match.cls)).difference is None
+
+
+def _undo_refused(match: Match, reason: str) -> None:
+    """An undo of the finished match refused (its end published the seed: issue 75), and nothing written."""
+    before = [copy.deepcopy(b.tabs) for b in match.sheets.write_order() if isinstance(b, MemoryBackend)]
+    with pytest.raises(BetweenWindowsError, match=r"its end published the seed .*Nothing was undone"):
+        undo_window(match.sheets, match.cls, reason)
+    assert [b.tabs for b in match.sheets.write_order() if isinstance(b, MemoryBackend)] == before
+    read = match.read()
+    assert read.record.ruleset.window(read.record.state) is None
 
 
 def test_a_concession_names_a_seat_goes_alone_and_needs_a_reason() -> None:
@@ -134,7 +144,7 @@ def test_a_concession_before_the_first_resolution_is_undone_and_the_match_plays_
                                                                                     tmp_path: Path) -> None:
     """``undo`` before any window resolved takes back the GM's last adjustment (here a concession), logged as an
     undo: the match is back at its start, verifies, and plays on. Checked to fail without ``_undo_adjustment``
-    ("nothing to undo")."""
+    ("nothing to undo"). A concession that ended the match is not taken back: the end published the seed."""
     match = Match(game)
     start = match.read().record
     seats = start.seats
@@ -144,6 +154,9 @@ def test_a_concession_before_the_first_resolution_is_undone_and_the_match_plays_
     typed = _typed(match)
     assert any(typed.values()), typed
     adjust_match(match.sheets, match.cls, get_game(game).gm_events(seats, {"concede": [loser]}, "left the league"))
+    if rules.window(match.read().record.state) is None:  # her concession ended the match: it stands
+        _undo_refused(match, "she came back")
+        return
     report = undo_window(match.sheets, match.cls, "she came back")
     after = _typed(match)
     if len(seats) > 2:  # Champions: the concession put Pia out, and set her rows aside: they stay in her Archive
@@ -173,10 +186,10 @@ def test_undo_before_the_first_resolution_takes_back_the_last_adjustment_first()
     red = seats[0]
     game = get_game("gvg")
     adjust_match(match.sheets, match.cls, game.gm_events(seats, {"coins": [f"{red}=4"]}, "a prize"))
-    adjust_match(match.sheets, match.cls, game.gm_events(seats, {"concede": [red]}, "gave up"))
+    adjust_match(match.sheets, match.cls, game.gm_events(seats, {"coins": [f"{red}=9"]}, "a bigger prize"))
     with pytest.raises(BetweenWindowsError, match="no window of this match has been resolved yet, so window"):
         undo_window(match.sheets, match.cls, "wrong one", window_key="1")
-    assert "the adjustment (gave up)" in undo_window(match.sheets, match.cls, "not so").events[0].text
+    assert "the adjustment (a bigger prize)" in undo_window(match.sheets, match.cls, "not so").events[0].text
     read = match.read()
     assert read.record.ruleset.window(read.record.state) is not None and read.record.state.coins[0] == 4
     assert "the adjustment (a prize)" in undo_window(match.sheets, match.cls, "no prize").events[0].text

@@ -30,7 +30,7 @@ def test_a_force_of_a_step_cron_resolved_meanwhile_is_refused_by_name() -> None:
     assert match.read().record.window_key() == key  # the turn goes on: its next step is open
     forced = poll(match.sheets, match.cls, now=NOW, force=True, window_key=key, step=step)
     assert not forced.resolved and match.read().record.resolved == step  # nothing closed a second time
-    assert f"step {step} of window {key!r} was resolved meanwhile (resolution {step}" in forced.force_refused
+    assert f"step {step} of window {key!r} is resolved already (resolution {step}, by a sync (" in forced.force_refused
     assert f"open now is {forced.window} (window {key}, step {step + 1})" in forced.force_refused
     bare = poll(match.sheets, match.cls, now=NOW, force=True, window_key=key)  # the window without its step
     assert not bare.resolved and f"window {key!r} has resolved a step already" in bare.force_refused

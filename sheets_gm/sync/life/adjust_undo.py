@@ -106,6 +106,9 @@ class BetweenReport:
     open_now: str = ""  # adjust: the label of the window open after it ('' when none is)
     dice: tuple[DealtDie, ...] = ()  # undo: the reopened window's dice, kept or dealt afresh
     fresh_prefix: str = ""  # undo: how the message of every die dealt afresh starts ("2.1/")
+    # undo: the resolution it took back, as its notices name it: the match's record then (its seed's hash and deal),
+    # the window it had resolved and its number (``notify.announce.remember_undo`` drops its news not sent yet)
+    undone: tuple[str, int, str, int] | None = None
 
 
 def _settle_first(sheets: MatchSheets, ruleset_class: type[AnyRuleset], command: str) -> None:
@@ -340,8 +343,8 @@ def _last_change(pending: Mapping[str, Any]) -> _PendingChange:
 def _undo_adjustment(sheets: MatchSheets, read: MatchRead, reason: str, owners: OwnersSource | None) -> BetweenReport:
     """Take back the last adjustment no resolution has filed yet (made before the first window resolved): the state
     before it (the pending events' first state, the earlier adjustments applied again), logged as an undo whose line
-    names the Log rows it no longer holds; the rows typed stay where they stand, the files drawn again. A match it
-    had ended reopens."""
+    names the Log rows it no longer holds; the rows typed stay where they stand, the files drawn again. (A match it
+    ended is never reopened: ``undo_window`` refuses it.)"""
     record = read.record
     ruleset = record.ruleset
     pending = dict(record.gm_events or {})
@@ -454,6 +457,28 @@ def _json_row(grid: Grid, where: str) -> dict[str, Any]:
         raise BetweenWindowsError(f"{where} cannot be read; undo needs it (restore it from an export) — nothing "
                                   "was written")
     return data
+
+
+def finished_undo_refusal(result: str) -> str:
+    """Why an undo of a finished match (``result``: its status line) is refused: its end published the seed."""
+    return (f"the match is over ({result}), and its end published the seed (the \"match is over\" notice, the "
+            "export) so that anyone can check every die: a match reopened with that seed would deal every later die "
+            "where every player can compute it first. Nothing was undone. The "
+            "result stands; to play on from an earlier position, start a new match (sheets-gm init), whose new seed's "
+            "hash is published at its start")
+
+
+def _history_entries(sheets: MatchSheets, engine_tab: str, number: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The history rows of resolution ``number`` (the one an undo takes back) and of the one before it (empty when
+    there is none, or it cannot be read: the record's ``last`` then says nothing), in one read of the engine."""
+    ranges = [history_range(engine_tab, number), *([history_range(engine_tab, number - 1)] if number > 1 else [])]
+    grids = sheets.engine.read(ranges)
+    entry = _json_row(grids[0], f"tab {engine_tab!r}, the history row of resolution {number}")
+    try:
+        before = _json_row(grids[1], "") if number > 1 else {}
+    except BetweenWindowsError:
+        before = {}
+    return entry, before
 
 
 def _archived_record(entry: Mapping[str, Any], seat: str, number: int, engine_tab: str) -> dict[str, Any]:
@@ -608,7 +633,8 @@ def _undo_text(record: MatchRecord, entry: Mapping[str, Any], reopened: Window, 
 def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: str,
                 owners: OwnersSource | None = None, window_key: str | None = None) -> BetweenReport:
     """Take back the last resolution: the state before it, its typed rows back in their cells, logged; rows
-    typed since are set aside in the archive. A finished match reopens. ``window_key``: only if the last resolution
+    typed since are set aside in the archive. A finished match is never reopened (``finished_undo_refusal``: its
+    seed is published). ``window_key``: only if the last resolution
     resolved that window (the GM must not undo a window a poll resolved while she typed)."""
     wanted = window_key
     if not reason.strip():
@@ -618,6 +644,9 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")
     _check_not_interrupted(read, "undo")
     record = read.record
+    was_open = record.ruleset.window(record.state)
+    if was_open is None:  # a concession's end too: the seed went out with it
+        raise BetweenWindowsError(finished_undo_refusal(status_line(read.adapter, record)))
     number = record.resolved
     if number < 1 and (record.gm_events or {}).get("events"):  # the GM's adjustments, no resolution under them
         if wanted is not None:
@@ -630,8 +659,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                                   "adjustment of the GM's is left to take back")
     tabs = read.tabs
     engine_tab = tabs.spec.tabs.engine
-    (history,) = sheets.engine.read([history_range(engine_tab, number)])
-    entry = _json_row(history, f"tab {engine_tab!r}, the history row of resolution {number}")
+    entry, before = _history_entries(sheets, engine_tab, number)
     ruleset = record.ruleset
     try:
         state = ruleset.state_codec.from_json(entry["state_before"])
@@ -643,11 +671,10 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     if reopened is None or reopened.key != undone_key:
         raise BetweenWindowsError(f"the state before resolution {number} is not in window {undone_key!r}; the "
                                   "history was edited — nothing was written")
-    was_open = ruleset.window(record.state)
     if wanted is not None and wanted != undone_key:
         raise BetweenWindowsError(
             f"window {wanted!r} is not the last one resolved: {undone_key!r} ({reopened.label}) is (a sync resolved "
-            f"it while you typed, or before); the match is at {was_open.label if was_open is not None else 'its end'}"
+            f"it while you typed, or before); the match is at {was_open.label}"
             f" — nothing was undone. To take {reopened.label} back, run undo again with --window {undone_key}")
     batch = WriteBatch()
     # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target; but the rolls
@@ -658,7 +685,8 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     back = replace(record, state=state, resolved=number - 1, gm_events=_kept_events(entry, record, ruleset, state),
                    deal=record.deal + 1,
                    kept_dice={"window": undone_key, "keys": {k: list(v) for k, v in keep.items()}} if keep else {},
-                   bots={str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {}
+                   bots={str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {},
+                   last={"window": str(before.get("window", ""))} if before else {}
                    ).moved_on(f"undo of resolution {number} of deal {record.deal}")
     restored, set_aside, told, lines = _rows_put_back(read, back, entry, reopened, reason.strip(), was_open)
     text = _undo_text(record, entry, reopened, reason.strip(), set_aside)
@@ -675,4 +703,5 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     calls = journaled_change(batch, sheets.write_order(), sheets.journal, f"the undo of {reopened.label}", record, new)
     return BetweenReport([undo, *aside], state, calls, sum(len(r) for r in restored.values()),
                          sum(len(r) for r in set_aside.values()), dice=dealt,
-                         fresh_prefix=deal_prefix(record.dice(state).turn, record.deal + 1))
+                         fresh_prefix=deal_prefix(record.dice(state).turn, record.deal + 1),
+                         undone=(record.seed_hash, record.deal, undone_key, number))

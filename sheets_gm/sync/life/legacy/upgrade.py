@@ -83,7 +83,7 @@ def upgraded_record(ruleset_class: type[AnyRuleset], up: UpgradedMatch, where: s
         "seed_hash": up.seed_hash, "settings": compact_json(dict(up.settings)), "board": up.board,
         "log_rows": up.log_rows, "deadline": up.deadline, "seats": compact_json(list(up.seats)),
         "gm_events": "" if up.gm_events is None else compact_json(up.gm_events), "resolved": up.resolved,
-        "seat_logs": "{}", "deal": 0, "kept_dice": "", "bots": "{}", "schedule": "", "generation": "",
+        "seat_logs": "{}", "deal": 0, "kept_dice": "", "bots": "{}", "schedule": "", "generation": "", "last": "",
     }
     try:
         settings = parse_settings(ruleset_class.traits.settings_type, dict(up.settings), where=f"{where} settings")

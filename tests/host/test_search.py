@@ -1,0 +1,159 @@
+"""The host's search of its folders, taken a slice a pass beside the loop. Properties: a pass lists at most
+``WALK_A_PASS`` folders, so the loop turns (a save is answered, the watchdog is fed by the loop's own passes)
+however many folders there are; a save typed while no host ran (a file newer than its match's last record) is
+polled before the matches that only need their first look, within the passes the search and the workers take,
+whatever the number of first looks; the first search's end is said in one line, with the count. The host's
+clock moves when the test says; nothing sleeps."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.host.discovery import FolderWalk, find_configs
+from sheets_gm.host.status import HostStatus, read_status, status_lines
+from sheets_gm.sync.sheets import MatchSheets
+from tests.host.hosting import Clock, Passing, new_host, starts
+from tests.host.test_scale import HandedEvents
+from tests.matchfiles import NOW, local_match, state_of, type_orders
+
+
+def test_the_walk_lists_a_slice_of_folders_at_a_time_and_finds_what_a_whole_search_finds(tmp_path: Path) -> None:
+    league = tmp_path / "league"
+    for i in range(5):
+        local_match(league / "club" / f"m{i}", private=True)
+    walk = FolderWalk([league])
+    found, takes = [], 0
+    while not walk.done:
+        before = walk.folders
+        found += walk.take(2)
+        takes += 1
+        assert walk.folders - before <= 2
+    assert sorted(f.path for f in found) == find_configs([league]) and len(found) == 5
+    assert takes >= walk.folders / 2
+
+
+def test_the_loop_turns_and_feeds_the_watchdog_while_the_folders_are_searched(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 2)
+    league = tmp_path / "league"
+    for i in range(6):
+        local_match(league / f"m{i}")
+    clock, lines = Clock(NOW), list[str]()
+    host = new_host(league, clock, lines, interval=10)
+    pings: list[bool] = []  # after each pass: whether the first search had ended
+    host.run(Passing(clock, limit=6), alive=lambda: pings.append(host.searched_at is not None))
+    assert pings[:3] == [False, False, False] and pings[-1]  # fed at each pass of the search, not after it
+    assert [line for line in lines if line.startswith("Found")] == [
+        f"Found 6 matches under {league} (7 folders searched in 0.0 s); 0 with a file newer than their last poll's "
+        "record, looked at first."]
+    assert not any(": found;" in line for line in lines)  # one line, not one a match
+
+
+def polled_league(tmp_path: Path, clock: Clock, lines: list[str]) -> tuple[Path, dict[str, MatchSheets]]:
+    """Twelve matches a host polled once, then stopped."""
+    league = tmp_path / "league"
+    made = {f"m{i:02d}": local_match(league / f"m{i:02d}")[1] for i in range(12)}
+    warm = new_host(league, clock, lines, interval=10, workers=12)
+    warm.step()
+    warm.close()
+    assert all(h.read_at == NOW for h in warm.matches.values())
+    return league, made
+
+
+@pytest.mark.parametrize("walk_a_pass", [2, 5])
+def test_saves_typed_while_no_host_ran_are_polled_before_the_search_ends_and_the_first_looks_of_the_rest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, walk_a_pass: int) -> None:
+    # Players save in two of twelve matches while no host runs; a host restarted with one worker, a first look a
+    # pass and a few folders a pass polls both as its search finds them, before the search ends and before any
+    # match that needs only its first look (without the times' hint, they would wait for the search's end).
+    clock, lines = Clock(NOW), list[str]()
+    league, made = polled_league(tmp_path, clock, lines)
+    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", walk_a_pass)
+    monkeypatch.setattr("sheets_gm.host.scheduler.LOOKS_A_PASS", 1)
+    saved = ["m05", "m11"]
+    for name in saved:
+        type_orders(made[name])
+    clock.tick(60)
+    cold = new_host(league, clock, lines, interval=10, workers=1)
+    order = starts(cold)
+    while len(order) < 2:
+        assert cold.searched_at is None, f"the search ended before the saves were polled: {order}"
+        cold.step()
+        clock.tick(1)
+    assert sorted(order) == saved and all(state_of(made[name]).turn == 2 for name in saved)
+    while cold.searched_at is None:
+        cold.step()
+    assert "2 with a file newer than their last poll's record, looked at first" in lines[-1]
+
+
+def test_the_folders_saved_in_last_are_searched_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A save replaces its workbook in its folder (as LibreOffice and sheets-gm save): the folder changed last is
+    # listed in the search's first slice, whatever its name, and its save answered at the first pass.
+    clock, lines = Clock(NOW), list[str]()
+    league, made = polled_league(tmp_path, clock, lines)
+    type_orders(made["m11"])
+    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 2)
+    cold = new_host(league, clock, lines, interval=10, workers=1)
+    order = starts(cold)
+    cold.step()
+    assert order == ["m11"] and state_of(made["m11"]).turn == 2 and cold.searched_at is None
+
+
+def test_a_save_during_the_search_is_answered_before_the_search_ends(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 1)
+    league = tmp_path / "league"
+    made = {f"m{i}": local_match(league / f"m{i}")[1] for i in range(4)}
+    clock, lines = Clock(NOW), list[str]()
+    warm = new_host(league, clock, lines, interval=10)
+    warm.step()
+    warm.close()
+    events = HandedEvents(league)
+    cold = new_host(league, clock, lines, interval=10, events=events)
+    cold.step()
+    cold.step()  # the league folder and m0 listed
+    type_orders(made["m0"])
+    events.note((league / "m0" / "match.xlsx").resolve())
+    clock.tick(1)
+    cold.step()
+    assert cold.searched_at is None and state_of(made["m0"]).turn == 2
+
+
+def test_a_damaged_config_is_named_at_every_start_and_in_the_status_until_it_is_mended(tmp_path: Path) -> None:
+    # A GM's typo in the [sheets] line: the config is still a match, whose poll says what is wrong, at each start
+    # and in serve --status, and so is a new folder made with the same typo; mended, it is polled.
+    league = tmp_path / "league"
+    local_match(league / "good")
+    config, _ = local_match(league / "broken")
+    whole = config.read_text(encoding="utf-8")
+    config.write_text(whole.replace("[sheets]", "[sheet]"), encoding="utf-8")
+    clock = Clock(NOW)
+    for start in range(2):
+        lines: list[str] = []
+        host = new_host(league, clock, lines, interval=10, rescan=60)
+        host.step()
+        assert "1 config damaged, each named as it is tried: broken/match.toml." in lines[0], (start, lines)
+        assert any(line.startswith("broken/match.toml: ") and "unknown key sheet" in line for line in lines)
+        said = "\n".join(status_lines(read_status(host.status_file) or _none(), clock()))
+        assert "What failed (1):\n  broken/match.toml: " in said and "unknown key sheet" in said
+        if not start:
+            host.close()
+            clock.tick(60)
+    shutil.copytree(league / "broken", league / "copied", ignore=shutil.ignore_patterns(".sheets-gm"))
+    clock.tick(60)
+    host.step()
+    assert any(line.startswith("copied/match.toml: ") and "unknown key sheet" in line for line in lines)
+    config.write_text(whole, encoding="utf-8")
+    clock.tick(1)
+    host.step()
+    assert any(line.startswith("broken/match.toml: polled again after") for line in lines)
+    host._write_status(clock(), running=False)
+    said = "\n".join(status_lines(read_status(host.status_file) or _none(), clock()))
+    assert "What failed (1):\n  copied/match.toml: " in said
+
+
+def _none() -> HostStatus:
+    raise AssertionError("no status file written")

@@ -1,0 +1,77 @@
+"""The system's file events when its inotify watches run out (``fs.inotify.max_user_watches``: 8,192 on many
+systems, fewer than 10,000 matches need). Past the limit the library watches no more folders and says nothing,
+and the matches under those folders would be looked at every few minutes only. Property: once the watches this
+process holds are fewer than the folders the search listed, the host says so once, with the setting, and looks at
+every local match every interval, as without events. The limit is simulated (the watches counted are handed in);
+one test counts the kernel's own. The host's clock moves when the test says; nothing sleeps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sheets_gm.host.discovery import FolderWalk
+from sheets_gm.host.file_events import FileEvents, inotify_watches
+from tests.host.hosting import Clock, hosted, new_host
+from tests.host.test_scale import HandedEvents
+from tests.matchfiles import NOW, local_match, type_orders
+
+
+def test_when_the_watches_run_out_the_host_says_so_once_and_looks_at_every_match_every_interval(
+        tmp_path: Path) -> None:
+    # Watches enough at the start, the matches idle, looked at seldom; folders added since outran the limit (the
+    # kernel gave three watches, no more), found by the next search: said, and a save no event tells of is
+    # answered within an interval.
+    league = tmp_path / "league"
+    made = {name: local_match(league / name, private=True)[1] for name in ("a", "b", "c")}
+    events = HandedEvents(league)
+    held = [100]
+    events.watches = lambda: held[0]
+    clock, lines = Clock(NOW), list[str]()
+    host = new_host(league, clock, lines, interval=10, events=events, rescan=60)
+    host.step()
+    clock.tick(10)
+    host.step()
+    assert hosted(host, league, "b").quiet and not [line for line in lines if line.startswith("File events:")]
+    held[0] = 3
+    clock.tick(60)
+    host.step()
+    said = [line for line in lines if line.startswith("File events:")]
+    assert len(said) == 1 and "fs.inotify.max_user_watches" in said[0] and "every interval" in said[0]
+    assert "for 3 folders of the 10 served" in said[0]  # the league, each match's folder, its gm and page folders
+    type_orders(made["b"], ready=False)  # a save no event tells of (its folder has no watch)
+    saved_at = clock()
+    for _ in range(2):
+        clock.tick(10)
+        host.step()
+    assert (hosted(host, league, "b").read_at or NOW) > saved_at
+    clock.tick(60)
+    host.step()  # the next search: said once, not again
+    assert len([line for line in lines if line.startswith("File events:")]) == 1
+
+
+def test_with_watches_enough_nothing_is_said_and_idle_matches_are_looked_at_seldom(tmp_path: Path) -> None:
+    league = tmp_path / "league"
+    for name in ("a", "b"):
+        local_match(league / name, private=True)
+    events = HandedEvents(league)
+    events.watches = lambda: 100
+    clock, lines = Clock(NOW), list[str]()
+    host = new_host(league, clock, lines, interval=10, events=events)
+    host.step()
+    assert not [line for line in lines if line.startswith("File events:")] and events.trusted
+
+
+def test_the_watches_counted_are_the_kernels_one_a_folder(tmp_path: Path) -> None:
+    league = tmp_path / "league"
+    for i in range(3):
+        (league / f"m{i}" / "gm").mkdir(parents=True)
+    before = inotify_watches() or 0
+    events = FileEvents([league])
+    assert events.start()
+    try:
+        walk = FolderWalk([league])
+        walk.rest()
+        assert (inotify_watches() or 0) - before == walk.folders == 7
+        assert events.check(walk.listed) == ""
+    finally:
+        events.stop()
