@@ -1,28 +1,27 @@
-"""What the match page costs: its build beside the resolution that triggers it, its size per window of history, and
-how long a browser takes to load and draw it.
+"""What the match page costs, measured as issue goals name it: for each game (its sample roster) and for a Coalition
+war of ``--armies`` armies a side (default 300: a 600-army war), a local match played by its bots for ``--windows``
+windows (default 5), each window's poll that resolves it timed (``sync.poll``: read, resolve, write every workbook)
+and, paired with it in the same run, the page's build after it into the match's one page folder, as the match layer
+does after every poll (``web.page.page_input``, ``web.site.build_site``). Printed first, one line each: the median
+and the largest of the windows' ratios build / resolution (bar: at most 10 %), the median of the same ratios in
+the process's CPU time (steadier on a shared machine), the load and draw of the page in
+headless chromium (Debian's, as ``tests/web`` drives it: navigation to the load event and two frames, the median of
+``--repeats``; bar: under 1 s) and the bytes a window (every page of the folder and the files they share, over the
+pages; bar: under 1 MB); the machine's load average beside them. Then each window's figures.
 
-For each game (its sample roster) and for a Coalition war of ``--armies`` armies a side (default 300): a local match
-is created, the bots type their orders, and the poll that resolves them is timed (``sync.poll``, the sync's
-resolution: read, resolve, write every workbook); then the page is built from that poll's facts into a new folder,
-as the match layer does after it (``web.page.page_input`` and ``web.site.build_site``). Printed: the median of
-``--repeats`` builds, the median of as many polls (each a new match) and the build's share of it (the issue's bar:
-at most 10 %). Then each game's pages after ``--windows`` resolutions of a bot match (the pure engine:
-``tests/web/pages.py``): their bytes per window (bar: under 1 MB), and the median time headless chromium takes from
-navigation to the page drawn (its load event, then two frames; bar: under 1 s), the war's page included.
-
-    .venv/bin/python scripts/bench_page.py [--armies 300] [--repeats 3] [--windows 4]
+    .venv/bin/python scripts/bench_page.py [--armies 300] [--windows 5] [--repeats 3]
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
-import json
+import os
 import shutil
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -33,83 +32,75 @@ for folder in (ROOT, ROOT / "scripts"):
         sys.path.insert(0, str(folder))
 
 import openpyxl  # noqa: E402
-from bench_big_war import roster as war_roster  # noqa: E402
-from bench_coalition import median_seconds  # noqa: E402
+from bench_big_war import roster as big_roster  # noqa: E402
 
-from sheets_gm.engine.ruleset import Roster  # noqa: E402
+from sheets_gm.engine.ruleset import JUDGE, Member, Roster  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, ruleset_names  # noqa: E402
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
 from sheets_gm.sync.life.create import create_match  # noqa: E402
-from sheets_gm.sync.poll import WindowReport, poll  # noqa: E402
+from sheets_gm.sync.poll import poll  # noqa: E402
 from sheets_gm.sync.sheets import MatchSheets  # noqa: E402
 from sheets_gm.web.page import page_input  # noqa: E402
 from sheets_gm.web.site import build_site  # noqa: E402
-from tests.web.pages import bot_match, build_pages  # noqa: E402
 
 SEED = b"bench-page"
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
+SHARED = ("page.js", "page.css", "windows.js", "record.json")
 
 
-def resolved_poll(name: str, members: Roster | None, work: Path) -> tuple[float, WindowReport]:
-    """A local match of ``name`` (``members``, or the game's sample roster) whose first window the bots fill; the
-    time of the poll that resolves it, and its report."""
-    rules = create_ruleset(name)
+def war_roster(armies: int) -> Roster:
+    """``armies`` armies a side in neighbouring pairs (``bench_big_war``'s), each Phyrexian as strong as its foe: a
+    war that lasts its windows (the big war's weaker Phyrexians fall in the first battles, and the war with them)."""
+    return Roster(("coalition", "phyrexia"), tuple(
+        m if m.seat == "coalition" else Member(m.name, m.seat, {**m.fields, "units": "5000/2500/1500/1000"})
+        for m in big_roster(armies).members))
+
+
+@dataclass(frozen=True)
+class Played:
+    """A match's page folder after its windows, and each window's (resolution, build) seconds: wall clock, and the
+    process's CPU time (steadier on a shared machine: another program's turn on the cores is not counted)."""
+
+    folder: Path
+    pairs: tuple[tuple[float, float], ...]
+    cpu: tuple[tuple[float, float], ...]
+
+
+def play(name: str, members: Roster | None, windows: int, work: Path, settings: Any = None) -> Played:
+    """A local match of ``name`` (``members``, or the game's sample roster; ``settings``, or the defaults), its bots
+    ordering every window (the judge's too) for ``windows`` windows or until it ends: each resolving poll timed, and
+    the page built after it."""
+    rules = create_ruleset(name, settings)
     members = members or rules.sample_roster()
-    path = work / f"{name}.xlsx"
+    path = work / f"{name}-{len(members.members)}.xlsx"
     openpyxl.Workbook().save(path)
     sheets = MatchSheets.single(members.seats, LocalWorkbookBackend(path))
     create_match(sheets, rules, members, seed=SEED, title="Bench")
-    kinds = bots_of(rules)
-    make = next(iter(kinds.values())).make
-    type_bot_orders(sheets, get_ruleset(name), {seat: make(f"bench/{seat}") for seat in members.seats}, ready=True)
-    start = time.perf_counter()
-    report = poll(sheets, get_ruleset(name), now=NOW, force=True)
-    return time.perf_counter() - start, report
-
-
-_FOLDERS = itertools.count()
-
-
-def _as_before(folder: Path, number: int) -> None:
-    """The page's ``folder`` as it stood before resolution ``number``: its record without that window's page."""
-    record = json.loads((folder / "record.json").read_text(encoding="utf-8"))
-    record["built"] = ""
-    record["windows"] = [w for w in record["windows"] if w["n"] != number]
-    (folder / "record.json").write_text(json.dumps(record), encoding="utf-8")
-    (folder / f"w{number}.html").unlink()
-
-
-def build_share(label: str, name: str, members: Roster | None, repeats: int, work: Path) -> None:
-    polls = []
-    for _ in range(repeats):  # the resolution's median too: one poll's time on a busy machine is noise
-        folder = work / f"poll-{next(_FOLDERS)}"
-        folder.mkdir()
-        polls.append(resolved_poll(name, members, folder))
-    took, report = statistics.median(t for t, _ in polls), polls[-1][1]
-    assert report.resolved and report.facts is not None, f"{label}: the poll resolved nothing ({report.reason})"
-    facts = report.facts
-    page = page_input(facts, "Bench", "board.xlsx")
-    warm = work / f"page-{next(_FOLDERS)}"
-    build_site(warm, page)
-
-    def first() -> None:  # a new page: the board before the resolution drawn too
-        build_site(work / f"page-{next(_FOLDERS)}", page_input(facts, "Bench", "board.xlsx"))
-
-    def steady() -> None:  # a page that had the window before: the resolution's page and the page of now
-        folder = work / f"page-{next(_FOLDERS)}"
-        shutil.copytree(warm, folder)
-        _as_before(folder, page.resolved)
-        start = time.perf_counter()  # the page's drawings of the state counted too
-        build_site(folder, page_input(facts, "Bench", "board.xlsx"))
-        times.append(time.perf_counter() - start)
-
-    times: list[float] = []
-    new = median_seconds(first, repeats)
-    median_seconds(steady, repeats)
-    build = statistics.median(times)
-    print(f"{label:<28} resolution {took * 1000:7.0f} ms   page {build * 1000:5.0f} ms  share {build / took:6.1%}"
-          f"   (a new page, the start drawn too: {new * 1000:5.0f} ms, {new / took:6.1%})")
+    cls = get_ruleset(name)
+    make = next(iter(bots_of(rules).values())).make
+    bots = {seat: make(f"bench/{seat}") for seat in (*members.seats, *((JUDGE,) if rules.traits.judge else ()))}
+    folder = work / f"page-{name}-{len(members.members)}"
+    pairs: list[tuple[float, float]] = []
+    cpu: list[tuple[float, float]] = []
+    for _ in range(windows * 3):  # a window the bots cannot fill is polled again, up to thrice the windows asked
+        if len(pairs) >= windows:
+            break
+        type_bot_orders(sheets, cls, bots, ready=True)
+        start, start_cpu = time.perf_counter(), time.process_time()
+        report = poll(sheets, cls, now=NOW, force=True)
+        took, took_cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        if report.facts is None:
+            break
+        start, start_cpu = time.perf_counter(), time.process_time()
+        build_site(folder, page_input(report.facts, "Bench", "board.xlsx"))
+        built, built_cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        if report.resolved:
+            pairs.append((took, built))
+            cpu.append((took_cpu, built_cpu))
+        if report.facts.record.ruleset.window(report.facts.record.state) is None:
+            break
+    return Played(folder, tuple(pairs), tuple(cpu))
 
 
 def _browser() -> Any:
@@ -136,40 +127,54 @@ def drawn_seconds(driver: Any, page: Path, repeats: int) -> float:
     return statistics.median(times)
 
 
-def sizes_and_loads(windows: int, armies: int, repeats: int, work: Path) -> None:
-    driver = _browser()
-    try:
-        sites = {name: build_pages(work / f"site-{name}", *bot_match(name, windows)) for name in ruleset_names()}
-        rules = create_ruleset("coalition")
-        start = rules.new_match(war_roster(armies), SEED)
-        sites[f"coalition {armies}"] = build_pages(work / "site-war", rules, start, [])
-        for label, folder in sites.items():
-            pages = [*list(folder.glob("w*.html")), folder / "index.html"]
-            shared = sum((folder / n).stat().st_size for n in ("page.js", "page.css", "windows.js", "record.json"))
-            per_window = (sum(p.stat().st_size for p in pages) + shared) / len(pages)
-            largest = max(p.stat().st_size for p in pages)
-            load = drawn_seconds(driver, folder / "index.html", repeats)
-            print(f"{label:<28} {len(pages):3d} windows   {per_window / 1024:7.0f} KB a window (largest "
-                  f"{largest / 1024:5.0f} KB)   load and draw {load * 1000:5.0f} ms")
-    finally:
-        driver.quit()
+def per_window(folder: Path) -> tuple[float, int, list[Path]]:
+    """The folder's bytes a window (its pages and the files they share, over the pages), its largest page's bytes,
+    and its pages."""
+    pages = [*sorted(folder.glob("w*.html")), folder / "index.html"]
+    shared = sum((folder / n).stat().st_size for n in SHARED) + sum(p.stat().st_size for p in folder.glob("*.json")
+                                                                    if p.name != "record.json")
+    return (sum(p.stat().st_size for p in pages) + shared) / len(pages), max(p.stat().st_size for p in pages), pages
+
+
+def _share(pairs: tuple[tuple[float, float], ...]) -> tuple[float, float]:
+    ratios = [built / took for took, built in pairs]
+    return statistics.median(ratios), max(ratios)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--armies", type=int, default=300)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--windows", type=int, default=4)
+    parser.add_argument("--armies", type=int, default=300, help="armies a side of the war (default 300)")
+    parser.add_argument("--windows", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=3, help="page loads per page in chromium (their median)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as temporary:
         work = Path(temporary)
-        print("The page's build beside the poll that resolves (a local match; medians):")
-        for name in ruleset_names():
-            build_share(name, name, None, args.repeats, work)
-        build_share(f"coalition, {args.armies} armies a side", "coalition", war_roster(args.armies), args.repeats,
-                    work)
-        print("\nThe pages: size a window, and headless chromium's load and draw (medians):")
-        sizes_and_loads(args.windows, args.armies, args.repeats, work)
+        played = {name: play(name, None, args.windows, work) for name in ruleset_names()}
+        # the round's victory points raised as a GM of so big a war would: its battles would end it in one turn
+        settings = replace(get_ruleset("coalition").traits.settings_type(), victory_vp=100 * args.armies)
+        played[f"coalition war {2 * args.armies}"] = play("coalition", war_roster(args.armies), args.windows, work,
+                                                          settings)
+        driver = _browser()
+        try:
+            loads = {label: max(drawn_seconds(driver, page, args.repeats) for page in
+                                (p.folder / "index.html", max(per_window(p.folder)[2], key=lambda f: f.stat().st_size)))
+                     for label, p in played.items()}
+        finally:
+            driver.quit()
+        load_average = " ".join(Path("/proc/loadavg").read_text().split()[:3]) if os.path.exists("/proc/loadavg") \
+            else "?"
+        print(f"The page against the issue's bars (load average {load_average}; 2 cores, shared: noisy):")
+        print(f"{'match':<22} {'windows':>7} {'build/resolution median':>24} {'largest':>8} {'CPU median':>11} "
+              f"{'load+draw':>10} {'KB a window':>12}")
+        for label, p in played.items():
+            middle, worst = _share(p.pairs)
+            size, _, _ = per_window(p.folder)
+            print(f"{label:<22} {len(p.pairs):>7} {middle:>24.1%} {worst:>8.1%} {_share(p.cpu)[0]:>11.1%} "
+                  f"{loads[label] * 1000:>8.0f} ms {size / 1024:>9.0f} KB")
+        print("\nEach window: resolution ms / build ms (ratio); the largest page, in KB")
+        for label, p in played.items():
+            windows = "  ".join(f"{t * 1000:.0f}/{b * 1000:.0f} ({b / t:.0%})" for t, b in p.pairs)
+            print(f"{label:<22} {windows}   largest page {per_window(p.folder)[1] / 1024:.0f} KB")
     return 0
 
 

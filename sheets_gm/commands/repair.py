@@ -17,6 +17,7 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.match.match_roster import editor_emails
     from sheets_gm.match.team_check import row_emails
     from sheets_gm.rulesets.registry import get_ruleset
+    from sheets_gm.running.mailroom.judge_view import lay_out_for_judge
     from sheets_gm.running.run import gm_change
     from sheets_gm.sync.life.repair import repair_match
     from sheets_gm.upkeep.backups import REPAIRS_KEPT, backup_workbooks
@@ -31,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
         fixed = repair_match(prepared.sheets, get_ruleset(config.ruleset),
                              emails=editor_emails(config, prepared.roster), member_emails=row_emails(prepared.roster),
                              title=config.title, schedule_text=config.schedule.describe())
+        judged = lay_out_for_judge(config, prepared.sheets, datetime.now(UTC))
     if kept is not None:
         what = "workbook as it was" if len(copies) == 1 else f"{len(copies)} workbooks as they were"
         print(f"Kept a copy of the {what} in {_shown(kept, config.folder)}/ "
@@ -42,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"Swapped back: {line}.")
     if prepared.moved:
         print(f"{prepared.moved}.")
-    for note in fixed.notes:
+    for note in [*fixed.notes, *([judged] if judged else [])]:
         print(f"Note: {note}.")
     resolved, seed = counted(fixed.record.resolved, "window"), fixed.record.seed_hash[:12]
     if fixed.upgraded:

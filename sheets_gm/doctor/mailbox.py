@@ -7,11 +7,17 @@ from __future__ import annotations
 
 from sheets_gm.doctor.checkup import Checkup
 from sheets_gm.doctor.notices import secret_readable, secret_sources
+from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.engine.words import counted
 from sheets_gm.mailbox.errors import MailboxError
 from sheets_gm.mailbox.ledger import MailLedger
 from sheets_gm.mailbox.status import folder_status
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.mailbox_settings import MailboxSettings
+from sheets_gm.rulesets.registry import get_game
+from sheets_gm.running.mailroom.record import MailRecord
+from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.sheets import MatchSheets
 
 NAME = "mailbox"
 
@@ -77,3 +83,30 @@ def _fix(kind: str, config: MatchConfig) -> str:
         "login": "check user in [mailbox] and the password where it names it",
         "folder": "write the folder to read in [mailbox] folder (one of those named)",
     }.get(kind, "try again later; if it lasts, ask the mail server's keeper")
+
+
+def check_strategies_tab(config: MatchConfig, sheets: MatchSheets, tabs: MatchTabs, report: Checkup) -> None:
+    """For a match with ``[mailbox]`` whose game files sealed submissions (Coalition's strategies): whether the
+    judge's tab of them is laid out, after the judge's own tabs. A tab not laid out yet is no fault when no
+    strategy was filed for the open window (the first one, or the battle deadline, lays it out)."""
+    part = get_game(config.ruleset).mail
+    if part is None or config.mailbox is None:
+        return
+    name, judge = part.sealed_tab().tab, sheets.judge_sheet()
+    names = judge.tab_names()
+    repair = f"run `sheets-gm repair -c {config.path}`: it lays the tab out after the judge's own tabs"
+    if name not in names:
+        filed = sum(1 for _ in MailRecord.of(config.path).sealed())
+        if filed:
+            report.warn("strategies", f"{judge.name} has no {name!r} tab, though the judge's mailbox filed "
+                                      f"{counted(filed, 'strategy', 'strategies')}: the next strategy mail draws it "
+                                      "again", repair)
+        else:
+            report.ok("strategies", f"no {name!r} tab in {judge.name} yet: the first strategy mail (or the battle "
+                                    "deadline) lays it out, after the judge's own tabs")
+        return
+    own = [n for n in (tabs.spec.tabs.judge, tabs.view(JUDGE)) if n in names]
+    if own and names.index(name) < max(names.index(n) for n in own):
+        report.warn("strategies", f"the {name!r} tab stands before the judge's own tabs in {judge.name}", repair)
+        return
+    report.ok("strategies", f"the {name!r} tab is laid out in {judge.name}, after the judge's own tabs")

@@ -12,6 +12,7 @@ from typing import Any
 
 from sheets_gm.doctor.checkup import Checkup
 from sheets_gm.doctor.drive import check_drive
+from sheets_gm.doctor.mailbox import check_strategies_tab
 from sheets_gm.doctor.sharing import check_sharing
 from sheets_gm.doctor.teams import check_teams
 from sheets_gm.engine.settings import SettingError
@@ -185,6 +186,7 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
     report.guarded("log", lambda: _below_log(config, sheets, read, report))
     report.guarded("board", lambda: _whole_board(config, sheets, read, report))
     report.guarded("teams", lambda: check_teams(config, sheets, report))
+    report.guarded("strategies", lambda: check_strategies_tab(config, sheets, read.tabs, report))
     _deadline(config, record, report, now, lambda: _waits(config, sheets, now))
 
 

@@ -19,6 +19,7 @@ from sheets_gm.poll_gate.drive import due_without_changes
 from sheets_gm.poll_gate.idle import deadline_due
 from sheets_gm.poll_gate.state import load_state, state_path
 from sheets_gm.running.idle_poll import IdleSync, idle_local_sync
+from sheets_gm.running.mail_check import mail_waiting
 from sheets_gm.sheets.marks import unchanged
 
 #: How soon a match's poll starts among those due (lower first): one a player or Drive says changed ...
@@ -147,4 +148,6 @@ def google_need(config_path: Path, keys: frozenset[str], changed: bool, now: dat
     if notices.reminder or notices.letters:
         return Need(poll=True, why="a reminder fell due" if notices.reminder else "letters wait for a retry",
                     rank=DUE)
+    if mail_waiting(config_path):  # asked last, of a match with a [mailbox] only: one STATUS
+        return Need(poll=True, why="mail waits in the judge's mailbox")
     return Need()

@@ -23,7 +23,7 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
 from sheets_gm.mailbox import errors
-from sheets_gm.mailbox.errors import MailboxError, connecting, tls_context
+from sheets_gm.mailbox.errors import MailboxError, connecting, starttls_if_asked, tls_context
 from sheets_gm.match.mailbox_settings import MailboxSecurity, MailboxSettings
 
 #: The keyword set on mail handled, beside ``\\Seen`` (a mail client shows it; the judge may search by it).
@@ -71,13 +71,7 @@ def _open(settings: MailboxSettings) -> IMAPClient:
         client = IMAPClient(settings.host, port=settings.port, ssl=tls,
                             ssl_context=tls_context(settings) if tls else None, timeout=settings.timeout)
     client.normalise_times = False  # arrival times with their zone, never the local clock's
-    if settings.security is MailboxSecurity.STARTTLS:
-        try:
-            with connecting(settings, starttls=True):
-                client.starttls(tls_context(settings))
-        except MailboxError:
-            _drop(client)
-            raise
+    starttls_if_asked(settings, client.starttls, lambda: _drop(client))
     return client
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import contextlib
 import imaplib
 import ssl
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from sheets_gm.match.config_tables import SecretError
-from sheets_gm.match.mailbox_settings import MailboxSettings
+from sheets_gm.match.mailbox_settings import MailboxSecurity, MailboxSettings
 
 
 class MailboxError(Exception):
@@ -109,3 +109,17 @@ def connecting(settings: MailboxSettings, *, starttls: bool = False) -> Iterator
         raise tls_failed(settings, exc, starttls=starttls) from None
     except (OSError, imaplib.IMAP4.error) as exc:
         raise (tls_failed(settings, exc, starttls=True) if starttls else unreachable(settings, exc)) from None
+
+
+def starttls_if_asked(settings: MailboxSettings, starttls: Callable[[ssl.SSLContext], object],
+                      close: Callable[[], None]) -> None:
+    """Make a plain connection secret by STARTTLS when ``security`` says so (``starttls``: the client's own call);
+    on a failure, the connection closed (``close``) and the MailboxError that says it raised."""
+    if settings.security is not MailboxSecurity.STARTTLS:
+        return
+    try:
+        with connecting(settings, starttls=True):
+            starttls(tls_context(settings))
+    except MailboxError:
+        close()
+        raise

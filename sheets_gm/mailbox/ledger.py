@@ -3,11 +3,11 @@
 A file of the GM's own (0600, in the match's ``.sheets-gm`` folder: it names every player's address and what each
 sent), a JSON line per event, each written and fsync'ed before what it announces:
 
-- ``begin``: a mail is about to be filed (its UIDVALIDITY, UID, Message-ID, arrival, sender, subject). Written
-  before its filing writes anything; a poll cut after it (even by kill -9) leaves the mail **begun**, and the next
-  poll hands it back (``pending``) to be filed again (the filing's writes are idempotent);
-- ``finish``: its filing is done: what it was filed as, for which window, its outcome in words. A finished mail
-  is never handed back again;
+- ``begin``: a mail is about to be filed (its UIDVALIDITY, UID and Message-ID). Written before its filing writes
+  anything; a poll cut after it (even by kill -9) leaves the mail **begun**, and the next poll hands it back
+  (``pending``) to be filed again (the filing's writes are idempotent);
+- ``finish``: its filing is done (or it is ``gone`` from the folder before it could be filed again). A finished
+  mail is never handed back again;
 - ``receipt``: its sender's receipt was sent;
 - ``skip``: a mail found under a new UID (the folder's UIDVALIDITY changed) whose Message-ID the ledger knows;
 - ``seen``: every UID of the folder up to this one was looked at (nothing there, or only mail already known);
@@ -15,20 +15,23 @@ sent), a JSON line per event, each written and fsync'ed before what it announces
 - ``trouble`` and ``mended``: the mailbox could not be read (a login refused, a folder missing, a server down), and
   that it can be again: each said once, not at every poll (``trouble``).
 
+The ledger keeps the handled-once protocol alone: which mail, begun or finished, handed back, its receipt sent. What
+a mail said and what the game made of it (sender, subject, arrival, what it was filed as, for which window, where its
+lines went) is the filing's own record (the door's, ``running.mailroom.record``): each fact has one keeper.
+
 A mail is known by its Message-ID (``Mail.message_id``) and by its folder's UIDVALIDITY and its UID: a
 UIDVALIDITY change (a folder rebuilt by the server) falls back on the Message-IDs. The last line of a file cut
 mid-write is ended before anything is added, and read as nothing.
 
 Mail is begun in the order ``reader.new_mail`` gives it (UID order), one by one or all at once (``begin`` takes
-several, ``finish_all`` too: one fsync for a whole poll's mail): the highest UID begun is where the next poll's
+several, ``finish`` too: one fsync for a whole poll's mail): the highest UID begun is where the next poll's
 new mail starts, and every mail begun and not finished is handed back.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from datetime import datetime
+from collections.abc import Iterable
 from pathlib import Path
 
 from sheets_gm.engine.plain import Plain
@@ -45,49 +48,16 @@ if TYPE_CHECKING:
 
 
 class MailRecord(Plain):
-    """What the ledger keeps of one mail: who sent what when, where it is in the folder, and what came of it. A plain
-    record (``engine.plain``): the idle poll reads the ledger, and loads no ``dataclasses``."""
+    """What the ledger keeps of one mail: where it is in the folder, whether it was filed to the end (or was
+    ``gone`` first), whether its receipt was sent. A plain record (``engine.plain``): the idle poll reads the
+    ledger, and loads no ``dataclasses``."""
 
-    __slots__ = (
-        "filed_as",
-        "finished",
-        "message_id",
-        "outcome",
-        "receipt_sent",
-        "received",
-        "sender",
-        "size",
-        "subject",
-        "uid",
-        "uidvalidity",
-        "window",
-    )
+    __slots__ = ("finished", "gone", "message_id", "receipt_sent", "uid", "uidvalidity")
 
-    def __init__(self, message_id: str, uidvalidity: int, uid: int, received: str, sender: str, subject: str,
-                 size: int = 0, finished: bool = False, filed_as: str = "", window: str = "", outcome: str = "",
+    def __init__(self, message_id: str, uidvalidity: int, uid: int, finished: bool = False, gone: bool = False,
                  receipt_sent: bool = False) -> None:
         self.message_id, self.uidvalidity, self.uid = message_id, uidvalidity, uid
-        self.received = received  # the server's arrival time (ISO 8601, UTC)
-        self.sender, self.subject, self.size, self.finished = sender, subject, size, finished
-        self.filed_as = filed_as  # what it was filed as ("movement", "strategy", "refused", ...), the filing's words
-        self.window = window  # the window it was filed for
-        self.outcome = outcome  # what came of it, in words (its receipt's gist)
-        self.receipt_sent = receipt_sent
-
-    @property
-    def received_at(self) -> datetime:
-        """``received`` as an aware datetime."""
-        return datetime.fromisoformat(self.received)
-
-
-class Filed(Plain):
-    """A mail's filing done, for ``MailLedger.finish_all``: its Message-ID, what it was filed as, for which window,
-    and what came of it in words."""
-
-    __slots__ = ("filed_as", "message_id", "outcome", "window")
-
-    def __init__(self, message_id: str, filed_as: str, window: str, outcome: str) -> None:
-        self.message_id, self.filed_as, self.window, self.outcome = message_id, filed_as, window, outcome
+        self.finished, self.gone, self.receipt_sent = finished, gone, receipt_sent
 
 
 def ledger_path(config_path: Path) -> Path:
@@ -134,7 +104,7 @@ class MailLedger:
         if "uidvalidity" in event and event["uidvalidity"] != self.uidvalidity:
             self.uidvalidity, self.last_uid = int(event["uidvalidity"]), 0
         if op == "begin":
-            record = MailRecord(**{k: v for k, v in event.items() if k != "op"})
+            record = MailRecord(str(event["message_id"]), int(event["uidvalidity"]), int(event["uid"]))
             old = self._records.get(record.message_id)
             self._records[record.message_id] = record if old is None else old.replaced(
                 uidvalidity=record.uidvalidity, uid=record.uid)
@@ -144,8 +114,7 @@ class MailLedger:
         elif op in ("finish", "receipt", "again") and event.get("message_id") in self._records:
             old = self._records[event["message_id"]]
             self._records[old.message_id] = (
-                old.replaced(finished=True, filed_as=event.get("filed_as", ""), window=event.get("window", ""),
-                        outcome=event.get("outcome", "")) if op == "finish" else
+                old.replaced(finished=True, gone=bool(event.get("gone"))) if op == "finish" else
                 old.replaced(receipt_sent=True) if op == "receipt" else old.replaced(finished=False))
         if op == "trouble":
             self.troubled = str(event.get("kind", ""))
@@ -195,23 +164,19 @@ class MailLedger:
             old = self._records.get(mail.message_id)
             if old is not None and not old.finished and (old.uidvalidity, old.uid) == (mail.uidvalidity, mail.uid):
                 continue
-            record = MailRecord(mail.message_id, mail.uidvalidity, mail.uid, mail.received.isoformat(), mail.sender,
-                                mail.subject, mail.size)
-            events.append({"op": "begin", **record.fields()})
+            events.append({"op": "begin", "message_id": mail.message_id, "uidvalidity": mail.uidvalidity,
+                           "uid": mail.uid})
         self._write(*events)
 
-    def finish(self, mail: Mail | str, *, filed_as: str, window: str, outcome: str) -> None:
-        """The mail (or its Message-ID) was filed: what as, for which window, and what came of it in words. Written
-        after every write of its filing; the mail is never handed back again (unless ``hand_back``)."""
-        self.finish_all([Filed(mail if isinstance(mail, str) else mail.message_id, filed_as, window, outcome)])
-
-    def finish_all(self, filed: Sequence[Filed]) -> None:
-        """Several mails filed, written at once (one fsync): as ``finish`` for each."""
-        for entry in filed:
-            if entry.message_id not in self._records:
-                raise KeyError(f"the mail {entry.message_id} was never begun: begin it before filing it")
-        self._write(*({"op": "finish", "message_id": e.message_id, "filed_as": e.filed_as, "window": e.window,
-                       "outcome": e.outcome} for e in filed))
+    def finish(self, *mails: Mail | str, gone: bool = False) -> None:
+        """The mails (or their Message-IDs) were filed (``gone``: they left the folder before they could be filed
+        again), written at once (one fsync) after every write of their filing: never handed back again (unless
+        ``hand_back``)."""
+        ids = [m if isinstance(m, str) else m.message_id for m in mails]
+        for message_id in ids:
+            if message_id not in self._records:
+                raise KeyError(f"the mail {message_id} was never begun: begin it before filing it")
+        self._write(*({"op": "finish", "message_id": i, **({"gone": True} if gone else {})} for i in ids))
 
     def receipt_sent(self, *mails: Mail | str) -> None:
         """The mails' receipts went to their senders (written at once)."""
@@ -228,10 +193,12 @@ class MailLedger:
         if uidvalidity != self.uidvalidity or upto > self.last_uid:
             self._write({"op": "seen", "uidvalidity": uidvalidity, "upto": upto})
 
-    def hand_back(self, window: str) -> list[MailRecord]:
-        """Every finished mail of ``window`` handed back to be filed again at the next poll (its window was undone:
-        its mail is read again for it, not lost); those mails."""
-        again = [r for r in self._records.values() if r.finished and r.window == window]
+    def hand_back(self, message_ids: Iterable[str]) -> list[MailRecord]:
+        """The finished mails of ``message_ids`` handed back to be filed again at the next poll (their window was
+        undone: its mail is read again for it, not lost; the filing's record knows which mail was read for which
+        window); those mails."""
+        again = [self._records[i] for i in dict.fromkeys(message_ids) if i in self._records and
+                 self._records[i].finished]
         self._write(*({"op": "again", "message_id": r.message_id} for r in again))
         return [self._records[r.message_id] for r in again]
 

@@ -8,7 +8,7 @@ UID (or, the first time and after a UIDVALIDITY change, every mail not flagged h
 their Message-ID) and the mail begun and not finished (a poll cut while filing it), and hands them over.
 
 The caller files each mail in the order given: ``ledger.begin(mail)``, its filing's writes (idempotent),
-``ledger.finish(mail, ...)``; then ``mark_handled`` flags them on the server. A poll cut anywhere hands the mail
+``ledger.finish(mail)``; then ``mark_handled`` flags them on the server. A poll cut anywhere hands the mail
 begun and not finished back to the next poll; a finished one is never handed back.
 """
 
@@ -24,9 +24,6 @@ from sheets_gm.mailbox.ledger import MailLedger
 from sheets_gm.mailbox.message import Mail, read_mail
 from sheets_gm.mailbox.status import folder_status, news
 from sheets_gm.match.mailbox_settings import MailboxSettings
-
-#: What the ledger says of a mail begun that the mailbox no longer holds when it is to be filed again.
-GONE = "gone from the mailbox before it could be filed again (deleted or moved by hand): it was not read"
 
 
 def new_mail(settings: MailboxSettings, ledger: MailLedger, *, own_addresses: Collection[str] = ()) -> list[Mail]:
@@ -75,9 +72,7 @@ def _read(session: IMAPClient, settings: MailboxSettings, ledger: MailLedger, ow
             continue
         taken.add(mail.message_id)
         mails.append(mail)
-    for record in pending:
-        if record.message_id not in taken:
-            ledger.finish(record.message_id, filed_as=record.filed_as or "gone", window=record.window, outcome=GONE)
+    ledger.finish(*(r.message_id for r in pending if r.message_id not in taken), gone=True)
     if not mails:
         ledger.seen(uidvalidity, uidnext - 1)
     return mails

@@ -133,11 +133,14 @@ class TabLayout:
 @dataclass(frozen=True, slots=True)
 class WorkbookLayout:
     """Every tab of one spreadsheet or workbook file, in order; ``retired`` names tabs an earlier layout had
-    that are deleted if present (other tabs not in the layout are left alone)."""
+    that are deleted if present (other tabs not in the layout are left alone). ``partial``: the layout names some
+    tabs of the spreadsheet only (a tab a match adds later, as the judge's Strategies tab): its tabs keep their
+    place, a new one goes after every other, and no other tab is touched (an empty one or the dropdowns' helper)."""
 
     title: str
     tabs: tuple[TabLayout, ...]
     retired: tuple[str, ...] = ()
+    partial: bool = False
 
     def tab(self, name: str) -> TabLayout:
         """The tab called ``name`` (KeyError if none)."""

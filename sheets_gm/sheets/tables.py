@@ -28,6 +28,7 @@ in a blank row (``InputTab.loose_rows``) is answered too, never silently ignored
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -45,8 +46,13 @@ from sheets_gm.sheets.layout import (
     cell_at,
     cells,
 )
+from sheets_gm.sheets.local.layout import one_page_widths
+from sheets_gm.sheets.row_fit import CELL_PADDING
 from sheets_gm.sheets.spec import SEAT_ROWS, Colours, Column, ColumnKind, InputTable
 
+#: Pixels a character of a heading takes on average (the default font in bold, Arial's letters a sixth wider than
+#: running text's ``row_fit.CHAR_PIXELS``).
+HEADING_CHAR_PIXELS = 8.8
 TITLE_ROW = 1
 STATUS_ROW = 2
 FIRST_TABLE_ROW = 3  # a table's title row; its header follows
@@ -464,6 +470,7 @@ class InputTab:
         checkboxes: list[Checkbox] = []
         protections = [Protection(cells(0, TITLE_ROW, width - 1, STATUS_ROW), "Title and status: written by sheets-gm")]
         widths: dict[int, int] = {}
+        least: dict[int, int] = {}  # a column's heading's longest word: narrowed to print, it keeps it whole
         for t in self._own:
             spec = t.spec
             title, header = t.heading_rows()
@@ -482,6 +489,7 @@ class InputTab:
             for i, c in t.columns():
                 col_cells = cells(i, t.first_row, i, t.last_row)
                 widths[i] = max(widths.get(i, 0), c.width or _default_width(c.kind))
+                least[i] = max(least.get(i, 0), _word_pixels(c.header))
                 # Every cell of a table wraps from its top, so a long answer or order is read whole in its cell,
                 # its row as tall as it needs, and the row's other cells (tick boxes too) beside its first line.
                 if not c.kind.typed:
@@ -504,6 +512,7 @@ class InputTab:
                 fills.append(Fill(unused, colours.engine))
                 protections.append(Protection(unused, f"{spec.name}: no column here"))
         first, last = self._print_titles()
+        widths = one_page_widths(widths, width - 1, least)  # the Feedback beside its rows when printed
         return TabLayout(name=self.name, rows=self.last_row + 1, cols=width, frozen_rows=STATUS_ROW,
                          values=values, fills=tuple(fills), dropdowns=tuple(dropdowns),
                          checkboxes=tuple(checkboxes), protections=tuple(protections), column_widths=widths,
@@ -535,6 +544,11 @@ def _row_protections(t: PlacedTable, col: int, column: Column, own: Mapping[int,
                               player_input=True))
         first = index
     return out
+
+
+def _word_pixels(heading: str) -> int:
+    """The pixels a column needs for the longest word of its ``heading`` in bold, whole on a line."""
+    return math.ceil(max(map(len, heading.split()), default=0) * HEADING_CHAR_PIXELS) + CELL_PADDING
 
 
 def _default_width(kind: ColumnKind) -> int:

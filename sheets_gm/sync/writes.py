@@ -287,6 +287,19 @@ def with_config_named(rows: Grid, config_name: str) -> Grid:
     return [[v.replace(stand_in, f"-c {config_name}") if isinstance(v, str) else v for v in row] for row in rows]
 
 
+def view_panel(rows: Grid, size: int, rest: str = "the orders tab and the logs have the rest") -> Grid:
+    """A View tab's panel of ``rows``, as wide as the tab and ``size`` rows long: padded, or cut with a last row
+    saying so and where the ``rest`` is (never cut without a word).
+
+    >>> view_panel([["a"], ["b"], ["c"]], 2)[1][0]
+    '… 2 more rows: the panel holds 2 rows; the orders tab and the logs have the rest'
+    """
+    if len(rows) > size:
+        rows = [*rows[:size - 1], [f"… {len(rows) - size + 1} more rows: the panel holds {size} rows; {rest}"]]
+    panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS])) for r in rows]
+    return panel + [[""] * VIEW_COLS for _ in range(size - len(panel))]
+
+
 def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
                 seat: str, status: str, log_from: int, events: Sequence[Event], before: Any = None, *,
                 config_name: str = CONFIG_STAND_IN) -> int:
@@ -295,14 +308,8 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     rows were added (an entry the adapter lays out takes several). A command the panel suggests names the match's
     config, ``config_name``."""
     batch.put(backend, tabs.view_status_range(seat), [[tabs.view_title(seat)], [status]])
-    rows = with_config_named(adapter.panel(state, seat), config_name)
-    size = tabs.view_panel_rows
-    if len(rows) > size:  # never cut without a word (a game's panel says where the rest is itself)
-        rows = [*rows[:size - 1], [f"… {len(rows) - size + 1} more rows: the panel holds {size} rows; the orders "
-                                   "tab and the logs have the rest"]]
-    panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS])) for r in rows]
-    panel += [[""] * VIEW_COLS for _ in range(size - len(panel))]
-    batch.put(backend, tabs.view_panel_range(seat), panel)
+    batch.put(backend, tabs.view_panel_range(seat),
+              view_panel(with_config_named(adapter.panel(state, seat), config_name), tabs.view_panel_rows))
     mine = view_events(adapter, tabs, seat, events, state, before)
     if not mine:
         return 0

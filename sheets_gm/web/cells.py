@@ -10,19 +10,17 @@ from sheets_gm.engine.grid import column_index
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.sheets.layout import CellValue
 
-_CELL = re.compile(r"^([A-Z]+)(\d+)$")
+_RANGE = re.compile(r"^\s*([A-Z]+)(\d+)\s*(?::\s*([A-Z]+)(\d+)\s*)?$")
 WHITE = "#FFFFFF"
 
 
 def _box(cells: str) -> tuple[int, int, int, int] | None:
     """``A1:C3`` (or ``B2``) as 0-based (first row, first column, last row, last column); None when it is not one."""
-    ends = []
-    for end in cells.split(":"):
-        found = _CELL.match(end.strip().upper())
-        if found is None:
-            return None
-        ends.append((int(found.group(2)) - 1, column_index(found.group(1))))
-    (r1, c1), (r2, c2) = ends[0], ends[-1]
+    found = _RANGE.match(cells.upper())
+    if found is None:
+        return None
+    c1, r1 = column_index(found.group(1)), int(found.group(2)) - 1
+    c2, r2 = (column_index(found.group(3)), int(found.group(4)) - 1) if found.group(3) else (c1, r1)
     return min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2)
 
 
@@ -43,14 +41,19 @@ class Cells:
 
     def __init__(self, drawing: BoardDrawing, *, colours: bool = True) -> None:
         self.drawing = drawing
-        self.rows = [[text(v) for v in row] for row in drawing.values]
+        self.rows = [[v if type(v) is str else text(v) for v in row] for row in drawing.values]
         self._paint: dict[tuple[int, int], str] = {}
-        for (r1, c1, r2, c2), colour in _boxed((f.range, f.colour) for f in drawing.fills if colours):
-            for row in range(r1, min(r2, len(self.rows) + 1) + 1):
-                for col in range(c1, c2 + 1):
-                    self._paint[row, col] = colour
+        boxes: dict[str, tuple[int, int, int, int] | None] = {}  # a drawing names many ranges again: read each once
+        for f in drawing.fills if colours else ():
+            box = boxes[f.range] if f.range in boxes else boxes.setdefault(f.range, _box(f.range.rpartition("!")[2]))
+            if box is not None:
+                r1, c1, r2, c2 = box
+                for row in range(r1, min(r2, len(self.rows) + 1) + 1):
+                    for col in range(c1, c2 + 1):
+                        self._paint[row, col] = f.colour
         self._conditional = [(box, f.prefix, f.colour) for box, f in
                              ((b, f) for f in drawing.conditional_fills for b, _ in _boxed(iter([(f.range, "")])))]
+        self._owners: dict[str, str] = {}
 
     def value(self, row: int, col: int) -> str:
         """The cell's text ('' past the drawing)."""
@@ -73,4 +76,8 @@ class Cells:
 
     def owner_colour(self, value: str) -> str:
         """The colour a conditional fill gives a cell holding ``value`` ('' when none does: no owner's sign)."""
-        return next((colour for _, prefix, colour in self._conditional if value.startswith(prefix)), "")
+        found = self._owners.get(value)
+        if found is None:  # a map's many empty cells and few owners' signs: each value's colour found once
+            found = self._owners[value] = next((colour for _, prefix, colour in self._conditional
+                                                if value.startswith(prefix)), "")
+        return found

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from sheets_gm.engine.grid import column_label
 from sheets_gm.engine.ruleset import BoardKind
@@ -16,11 +17,11 @@ from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.web.cells import Cells
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+class Place(NamedTuple):
     """A square or hex: its name as the game writes it, where it stands in its plane's grid (0-based column and
     row), its colour, the ground (terrain, structures) in the board's words, who stands there (a line each), what a
-    click on it opens ('' when nobody is there), the symbol drawn for its occupant and the occupant's colour."""
+    click on it opens ('' when nobody is there), the symbol drawn for its occupant and the occupant's colour. (A
+    named tuple: a map makes a thousand, four times faster than a frozen dataclass.)"""
 
     name: str
     col: int
@@ -314,20 +315,25 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
     keyed = {entry.split(" ", 1)[0]: entry.split(" ", 1)[1].split(" · ")
              for line in legend for entry in line.split("; ") if " · " in entry and _COORD.match(entry.split(" ")[0])}
     places = []
+    grounds: dict[str, str] = {}  # a map's hexes share a few grounds: each one's words found once
     for c in range(width):
         for r in range(2 + c % 2, len(cells.rows), 2):
             top = cells.value(r, c)
             found = _HEX_NAME.match(top)
             if found is None:
                 continue
-            name = found.group()
-            unit = [x for x in cells.value(r + 1, c).split("\n") if x.strip()]
-            unit = keyed.get(name, unit) if unit else unit
-            makeup = "\n".join([*unit, *linked.about("", unit[1:])]) if unit else ""
-            ground = _terrain(top[len(name):].strip(), words)
-            places.append(Place(name, c, (r - 2 - c % 2) // 2, cells.colour(r, c), ground,
-                                (" ".join(unit),) if unit else (), makeup, "unit" if unit else "",
-                                _tint(cells, cells.value(r + 1, c), unit)))
+            name, below = found.group(), cells.value(r + 1, c)
+            rest = top[len(name):]
+            ground = grounds[rest] if rest in grounds else grounds.setdefault(rest, _terrain(rest.strip(), words))
+            if not below.strip():  # no unit: most of a map
+                places.append(Place(name, c, (r - 2 - c % 2) // 2, cells.colour(r, c), ground, (), "", "",
+                                    cells.owner_colour(below)))
+                continue
+            unit = [x for x in below.split("\n") if x.strip()]
+            unit = keyed.get(name, unit)
+            makeup = "\n".join([*unit, *linked.about("", unit[1:])])
+            places.append(Place(name, c, (r - 2 - c % 2) // 2, cells.colour(r, c), ground, (" ".join(unit),),
+                                makeup, "unit", _tint(cells, below, unit)))
     rows = max((p.row for p in places), default=-1) + 1
     return Scene((Plane("", "hex", width, rows, tuple(column_label(c) for c in range(width)),
                         tuple(str(r + 1) for r in range(rows)), tuple(places)),),

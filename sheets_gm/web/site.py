@@ -13,7 +13,6 @@ escape every text they are given (jinja2's autoescape): a name or an Aim a playe
 
 from __future__ import annotations
 
-import html
 import json
 import os
 import tempfile
@@ -25,11 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FunctionLoader, select_autoescape
-from markupsafe import Markup
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup, escape
 
 from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.web.compiled import compiled_cache
 from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
 from sheets_gm.web.orders import overlays, with_overlay
 from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
@@ -52,9 +53,10 @@ def _asset(name: str) -> str:
 
 @cache
 def environment() -> Environment:
-    """The templates, every one escaping what it is given (HTML and SVG alike)."""
+    """The templates, every one escaping what it is given (HTML and SVG alike), compiled once per machine
+    (``compiled``)."""
     return Environment(loader=FunctionLoader(_asset), autoescape=select_autoescape(["html", "svg", "j2"]),
-                       trim_blocks=False, keep_trailing_newline=True)
+                       trim_blocks=False, keep_trailing_newline=True, bytecode_cache=compiled_cache())
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +125,7 @@ FOLDED_ROWS = 25
 def shown_table(table: Table, default: str) -> dict[str, Any]:
     """A table as the page writes it: its title, each row with its kind (a caption: a first row of one cell; a line
     of one cell; the header: the first row of several; cells), its width, whether it is folded, and its rows'
-    HTML (``html.escape`` on every cell: a thousand cells at a time, faster than the template's escaping)."""
+    HTML (``markupsafe.escape`` on every cell: a thousand cells at a time, faster than the template's loop)."""
     rows: list[tuple[str, tuple[str, ...]]] = []
     for row in table.rows:
         if not any(row[1:]):
@@ -140,9 +142,23 @@ def _row_html(kind: str, row: Sequence[str], width: int) -> str:
     """One row of a table, every cell escaped."""
     if kind in ("caption", "line"):
         tag, extra = ("th", ' class="caption"') if kind == "caption" else ("td", "")
-        return f'<tr><{tag} colspan="{width}"{extra}>{html.escape(row[0])}</{tag}></tr>'
+        return f'<tr><{tag} colspan="{width}"{extra}>{_cell_html(row[0])}</{tag}></tr>'
     tag = "th" if kind == "head" else "td"
-    return "<tr>" + "".join(f"<{tag}>{html.escape(cell)}</{tag}>" for cell in row) + "</tr>"
+    between = f"</{tag}><{tag}>"
+    joined = _SEPARATOR.join(row)
+    if joined.count(_SEPARATOR) != len(row) - 1:  # a cell holding the separator: each cell escaped alone
+        return f"<tr><{tag}>{between.join(map(_cell_html, row))}</{tag}></tr>"
+    # the row's cells escaped at once, their separator (which no escaping writes) made the cells' boundaries
+    return f"<tr><{tag}>{_cell_html(joined).replace(_SEPARATOR, between)}</{tag}></tr>"
+
+
+#: What joins a row's cells while they are escaped at once (a control character: no escaping writes it).
+_SEPARATOR = "\x00"
+
+
+def _cell_html(cell: str) -> str:
+    """A cell's text escaped (``markupsafe.escape``: quotes too, as ``html.escape``)."""
+    return str(escape(cell))
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,12 +167,16 @@ class Drawn:
 
     scene: Scene
     svgs: tuple[str, ...]
+    places: Markup  # what hovering and clicking show (``_places``), as JSON safe in HTML
 
 
 def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
-    """The scene of ``drawings`` and each of its planes' SVG."""
+    """The scene of ``drawings``, each of its planes' SVG and its places' JSON (as the templates' ``tojson``)."""
     scene = scene_of(kind, drawings)
-    return Drawn(scene, tuple(plane_svg(environment(), plane, i) for i, plane in enumerate(scene.planes)))
+    env = environment()
+    return Drawn(scene, tuple(plane_svg(env, plane, i) for i, plane in enumerate(scene.planes)),
+                 htmlsafe_json_dumps(_places(scene), dumps=env.policies["json.dumps_function"],
+                                     **env.policies["json.dumps_kwargs"]))
 
 
 def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: str = "",
@@ -176,7 +196,7 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
     link = page.sheet if page.sheet.startswith(("https://", "http://")) else ""
     values: dict[str, Any] = {
         "title": page.title, "game": page.game, "heading": heading, "file": file, "planes": planes,
-        "places": _places(scene), "resolved": resolved, "log": log, "legend": scene.legend, "earlier": earlier,
+        "places": state.places, "resolved": resolved, "log": log, "legend": scene.legend, "earlier": earlier,
         "adjusted": adjusted if adjustments else "", "adjustments": adjustments,
         "status": page.status if now or resolved else "", "deadline": page.deadline if now else "",
         "deadline_words": page.deadline_words, "closing": _upper(page.closing),

@@ -35,13 +35,19 @@ def _escaped(text: str) -> str:
 def _mark(place: Place) -> str:
     """The sign of what stands on the ground ('' for plain ground): the first sign of its words, not a letter, with
     the owner's sign written right after it (Wesnoth's village ``⌂●``: whose it is, seen without hovering)."""
-    at = next((i for i, ch in enumerate(place.ground) if not ch.isalnum() and not ch.isspace() and ch not in "·()-/"),
+    return _ground_mark(place.ground)
+
+
+@lru_cache(maxsize=4096)
+def _ground_mark(ground: str) -> str:
+    """``_mark`` of a place whose ground is ``ground`` (once per ground: a map's thousand places share a few)."""
+    at = next((i for i, ch in enumerate(ground) if not ch.isalnum() and not ch.isspace() and ch not in "·()-/"),
               None)
     if at is None:
         return ""
-    owner = place.ground[at + 1:at + 2]
-    owned = place.ground[at] in OWNED and owner and not owner.isalnum() and not owner.isspace()
-    return place.ground[at:at + 2] if owned else place.ground[at]
+    owner = ground[at + 1:at + 2]
+    owned = ground[at] in OWNED and owner and not owner.isalnum() and not owner.isspace()
+    return ground[at:at + 2] if owned else ground[at]
 
 
 def _symbol(place: Place) -> str:
@@ -86,6 +92,11 @@ def _place(place: Place, i: int, shape: str, side: int) -> str:
         cx, cy = _hex_centre(place.col, place.row)
         x, y, ty = cx - HEX, cy - HEX, cy - HEX * 0.45
         ground = f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{_escaped(place.colour)}"/>'
+        if not (place.makeup or place.who or place.symbol):  # a hex nobody stands on: its ground and its sign
+            mark = _ground_mark(place.ground)
+            sign = f'<text class="m" x="{cx:.1f}" y="{ty + 2:.1f}" text-anchor="middle">{_escaped(mark)}</text>' \
+                if mark else ""
+            return f'<g class="p" data-i="{i}">{ground}{sign}</g>'
         names: list[str] = []
     else:
         x, y = MARGIN + place.col * side, MARGIN + place.row * side

@@ -1,12 +1,17 @@
-"""Mail as players' programs send it, for the mailbox's tests: the message's bytes, and the ``[mailbox]`` settings
-of a test server's user (``tests/fakes/dovecot.py``)."""
+"""Mail as players' programs send it, for the mailbox's tests: the message's bytes, the ``[mailbox]`` settings of a
+test server's user (``tests/fakes/dovecot.py``), and what a poll's filing does with the mail it is handed."""
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from email.header import Header
 from pathlib import Path
 
+from sheets_gm.mailbox.ledger import MailLedger
+from sheets_gm.mailbox.message import Mail
+from sheets_gm.mailbox.reader import new_mail
+from sheets_gm.match.config import load_config
 from sheets_gm.match.config_tables import SecretSource
 from sheets_gm.match.mailbox_settings import MailboxSecurity, MailboxSettings
 from tests.fakes.dovecot import Dovecot, MailUser
@@ -35,3 +40,26 @@ def settings_of(server: Dovecot, user: MailUser, folder: Path, *, security: Mail
     port = server.tls_port if security is MailboxSecurity.TLS else server.port
     return MailboxSettings(server.host, port, security, user.name, SecretSource(file=secret), mailbox,
                            server.ca_file if ca else None, 10.0)
+
+
+def with_mail(server: Dovecot, folder: Path, subjects: Sequence[str]) -> tuple[MailUser, MailboxSettings, MailLedger]:
+    """A new mailbox on ``server`` holding a mail per subject, its settings, and a new ledger in ``folder``."""
+    user = server.add_user()
+    for subject in subjects:
+        server.deliver(user, plain(subject=subject))
+    return user, settings_of(server, user, folder), MailLedger(folder / "ledger.jsonl")
+
+
+def file_mails(ledger: MailLedger, mails: Sequence[Mail]) -> None:
+    """What a poll's filing does with the mail (``reader``'s contract): each begun, filed, finished."""
+    for mail in mails:
+        ledger.begin(mail)
+        ledger.finish(mail)
+
+
+def file_all(config_path: Path) -> None:
+    """The match's mailbox read and every mail filed, as its poll's filing does."""
+    config = load_config(config_path)
+    assert config.mailbox is not None
+    ledger = MailLedger.for_match(config)
+    file_mails(ledger, new_mail(config.mailbox, ledger))

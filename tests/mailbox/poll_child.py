@@ -47,7 +47,7 @@ def main(args: dict[str, object]) -> None:
         with Path(str(args["filed"])).open("a", encoding="utf-8") as filed:
             filed.write(mail.message_id + "\n")
         kill("file", n)
-        ledger.finish(mail, filed_as="movement", window="turn 1", outcome="read")
+        ledger.finish(mail)
         kill("finish", n)
     mark_handled(settings, mails)
     print(len(mails))

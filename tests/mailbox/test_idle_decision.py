@@ -9,14 +9,17 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from sheets_gm.cli import main
+from sheets_gm.host.quiet import Need, google_need
 from sheets_gm.mailbox.errors import MailboxError
 from sheets_gm.mailbox.ledger import MailLedger, ledger_path
 from sheets_gm.mailbox.reader import new_mail
 from sheets_gm.match.config import load_config
 from sheets_gm.running.idle_poll import idle_local_sync
 from tests.fakes.dovecot import Dovecot, MailUser
-from tests.mailbox.mails import plain
+from tests.mailbox.mails import file_all, plain
 from tests.matchfiles import local_match
 from tests.notify.servers import free_port
 from tests.paths import ROOT
@@ -28,28 +31,18 @@ def _mailbox(server: Dovecot, user: MailUser, folder: Path, port: int = 0) -> st
             'password_file = "imap-password"\n')
 
 
-def _read_all(config_path: Path) -> None:
-    """What the poll's filing does with the mail (``reader``'s contract): each begun, filed, finished."""
-    config = load_config(config_path)
-    assert config.mailbox is not None
-    ledger = MailLedger.for_match(config)
-    for mail in new_mail(config.mailbox, ledger):
-        ledger.begin(mail)
-        ledger.finish(mail, filed_as="movement", window="turn 1", outcome="read")
-
-
 def test_an_idle_poll_asks_one_status_and_polls_when_mail_came(dovecot: Dovecot, tmp_path: Path) -> None:
     user = dovecot.add_user()
     config, _ = local_match(tmp_path, body=_mailbox(dovecot, user, tmp_path))
     assert main(["sync", "-c", str(config), "--quiet"]) == 0
-    _read_all(config)
+    file_all(config)
     now = datetime.now(UTC)
     dovecot.forget_commands(user)
     assert idle_local_sync(config, now, quiet=True) is not None
-    assert dovecot.commands(user) == ["STATUS", "LOGOUT"]
+    assert dovecot.commands(user) == ["STATUS"]
     dovecot.deliver(user, plain())
     assert idle_local_sync(config, now, quiet=True) is None  # mail came: the poll reads
-    _read_all(config)
+    file_all(config)
     assert idle_local_sync(config, now, quiet=True) is not None
 
 
@@ -79,3 +72,17 @@ def test_a_match_with_no_mailbox_loads_no_imap_code(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_google_matchs_look_asks_its_mailbox_last(dovecot: Dovecot, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # A look of serve at a Google match asks Drive (here: nothing changed, nothing due), its notices, then its mailbox
+    user = dovecot.add_user()
+    config, _ = local_match(tmp_path, body=_mailbox(dovecot, user, tmp_path))
+    monkeypatch.setattr("sheets_gm.host.quiet.due_without_changes", lambda *args, **kwargs: "")
+    now = datetime.now(UTC)
+    file_all(config)
+    assert google_need(config, frozenset({"key"}), False, now, watched=True) == Need()
+    dovecot.deliver(user, plain())
+    need = google_need(config, frozenset({"key"}), False, now, watched=True)
+    assert need.poll and need.why == "mail waits in the judge's mailbox"

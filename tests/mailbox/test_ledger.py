@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sheets_gm.mailbox.ledger import Filed, MailLedger
+from sheets_gm.mailbox.ledger import MailLedger
 from sheets_gm.mailbox.message import Mail, read_mail
 from tests.mailbox.mails import plain
 
@@ -22,14 +22,13 @@ def test_begun_is_pending_until_finished_across_reopening(tmp_path: Path) -> Non
     ledger = MailLedger(path)
     one, two, three = _mail(1), _mail(2), _mail(3)
     ledger.begin(one, two, three)
-    ledger.finish_all([Filed(one.message_id, "movement", "turn 1", "2 lines read")])
+    ledger.finish(one)
     again = MailLedger(path)
     assert [r.uid for r in again.pending()] == [2, 3] and again.last_uid == 3 and again.uidvalidity == 7
     assert again.finished(one.message_id) and not again.finished(two.message_id)
     record = again.record(one.message_id)
-    assert record is not None and (record.filed_as, record.window, record.outcome) == ("movement", "turn 1",
-                                                                                       "2 lines read")
-    assert record.received_at == one.received and record.sender == "ann@example.org"
+    assert record is not None and (record.uidvalidity, record.uid, record.gone) == (7, 1, False)
+    assert b"ann@example.org" not in path.read_bytes()  # who sent what is the filing's record, not the ledger's
     assert oct(path.stat().st_mode & 0o777) == "0o600" and oct(path.parent.stat().st_mode & 0o777) == "0o700"
 
 
@@ -49,10 +48,9 @@ def test_an_undone_window_hands_its_mail_back_and_receipts_are_kept(tmp_path: Pa
     ledger = MailLedger(tmp_path / "ledger.jsonl")
     one, two = _mail(1), _mail(2)
     ledger.begin(one, two)
-    ledger.finish(one, filed_as="strategy", window="turn 2", outcome="filed")
-    ledger.finish(two, filed_as="movement", window="turn 3", outcome="read")
+    ledger.finish(one, two)
     ledger.receipt_sent(one, one)
-    assert [r.uid for r in ledger.hand_back("turn 2")] == [1]
+    assert [r.uid for r in ledger.hand_back([one.message_id, "<never@example.org>"])] == [1]
     reopened = MailLedger(tmp_path / "ledger.jsonl")
     assert [r.uid for r in reopened.pending()] == [1]
     record = reopened.record(one.message_id)

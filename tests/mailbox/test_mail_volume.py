@@ -62,5 +62,5 @@ def test_a_thousand_mails_at_once_are_read_in_batches(dovecot: Dovecot, tmp_path
     assert fetches == 1 + 1000 // BATCH_COUNT  # the arrival times in one, the mail a hundred at a time
     for mail in mails:
         ledger.begin(mail)
-        ledger.finish(mail, filed_as="movement", window="turn 1", outcome="read")
+        ledger.finish(mail)
     assert new_mail(settings, ledger) == []

@@ -5,25 +5,34 @@ growing wait, and holds back nothing; a watch dropped ends its connection."""
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from sheets_gm.host.mail_watch import MailWatch
+from sheets_gm.host.scheduler import Stop
+from sheets_gm.host.visit import visit as visit_once
 from sheets_gm.match.config import MatchConfig, load_config
 from tests.fakes.dovecot import Dovecot, MailUser
-from tests.mailbox.mails import plain
-from tests.matchfiles import local_config
+from tests.host.hosting import Clock, new_host
+from tests.mailbox.mails import file_all, plain
+from tests.matchfiles import NOW, local_config, local_match
 from tests.notify.servers import free_port
 
 WAIT = 20.0  # seconds a real server is given to tell (it tells within milliseconds)
 
 
-def _config(folder: Path, server: Dovecot, user: MailUser, port: int = 0) -> MatchConfig:
+def _mailbox(folder: Path, server: Dovecot, user: MailUser, port: int = 0) -> str:
+    """The ``[mailbox]`` table of ``user`` (its password in a file in ``folder``)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "imap-password").write_text(user.password, encoding="utf-8")
-    return load_config(local_config(folder, f'[mailbox]\nhost = "127.0.0.1"\nport = {port or server.port}\n'
-                                            f'security = "none"\nuser = "{user.name}"\n'
-                                            'password_file = "imap-password"\n'))
+    return (f'[mailbox]\nhost = "127.0.0.1"\nport = {port or server.port}\nsecurity = "none"\nuser = "{user.name}"\n'
+            'password_file = "imap-password"\n')
+
+
+def _config(folder: Path, server: Dovecot, user: MailUser, port: int = 0) -> MatchConfig:
+    return load_config(local_config(folder, _mailbox(folder, server, user, port)))
 
 
 class _Woken:
@@ -76,9 +85,12 @@ def test_a_mailbox_down_is_said_once_and_tried_again(dovecot: Dovecot, tmp_path:
     up = _config(tmp_path / "up", dovecot, user_up)
     woken = _Woken()
     tries: list[int] = []
+    fifth = threading.Event()
 
     def wait(failures: int) -> float:
         tries.append(failures)
+        if failures >= 5:
+            fifth.set()
         return 0.01
 
     watch = MailWatch(woken, glance=0.2, wait=wait)
@@ -87,16 +99,14 @@ def test_a_mailbox_down_is_said_once_and_tried_again(dovecot: Dovecot, tmp_path:
         watch.follow(up.path, up)
         said: list[str] = []
         news: set[Path] = set()
-        # the down mailbox's tries after the first wake nobody (it is said once), so the loop looks at the watch
-        # whether or not a wake came: under load the fifth try may come after the last wake was taken
-        give_up = time.monotonic() + WAIT
-        while len(tries) < 5 or up.path not in news:
-            assert time.monotonic() < give_up, f"within {WAIT} s: tries {tries}, news {news}, said {said}"
-            if woken.event.wait(0.05):
-                woken.event.clear()
+        assert fifth.wait(WAIT)  # five tries of the mailbox down, each after the backoff's wait
+        while up.path not in news or not said:
+            assert woken.event.wait(WAIT)
+            woken.event.clear()
             got, lines = watch.take()
             news |= got
             said += lines
+        said += watch.take()[1]
         assert len([line for line in said if "cannot be watched" in line]) == 1, said
         assert "cannot be reached" in said[0] and "tried again with a growing wait" in said[0]
         assert tries[:5] == [1, 2, 3, 4, 5]  # the notices' backoff is asked with each failure's count
@@ -105,3 +115,60 @@ def test_a_mailbox_down_is_said_once_and_tried_again(dovecot: Dovecot, tmp_path:
         woken.wait_for(watch, {up.path})
     finally:
         watch.stop()
+
+
+def test_serve_looks_at_a_match_the_moment_its_mailbox_tells_of_mail(dovecot: Dovecot, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    league = tmp_path / "league"
+    user = dovecot.add_user()
+    judged, _ = local_match(league / "judged", body=_mailbox(league / "judged", dovecot, user))
+    local_match(league / "quiet")
+    clock, lines = Clock(NOW), list[str]()
+    host = new_host(league, clock, lines, interval=600)
+    stop = _Told()
+    host._stop = stop  # what the host's loop waits on, and what a watch wakes
+    visits: list[str] = []
+    real = visit_once
+
+    def visit(path: Path, *args: Any, **kwargs: Any) -> Any:
+        visits.append(path.parent.name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr("sheets_gm.host.scheduler.visit", visit)
+    try:
+        host.step()  # the first polls: judged's config names a mailbox, which is watched from now on
+        assert host.mail.watching() == 1 and sorted(visits) == ["judged", "quiet"]
+        file_all(judged)  # what the poll's filing does with the mailbox (read it: nothing there)
+        _idling(user, stop)  # the watch connected, woke its match once, and waits in IDLE
+        stop.told.clear()
+        host.step()
+        visits.clear()
+        stop.told.clear()
+        dovecot.deliver(user, plain())
+        assert stop.told.wait(WAIT)  # the mail: the server tells the watch, which wakes the host
+        host.step()
+        assert visits == ["judged"]  # looked at first, and polled (the mail waits); the other match left alone
+    finally:
+        host.close()
+    assert host.mail.watching() == 0
+
+
+def _idling(user: MailUser, stop: _Told) -> None:
+    """Wait (for a real server and a real thread, ``WAIT`` at most) until a session of ``user``'s sent IDLE."""
+    for _ in range(int(WAIT * 10)):
+        if any(b" IDLE" in path.read_bytes() for path in (user.home / "rawlog").glob("*.in")):
+            return
+        stop.told.wait(0.1)
+    raise AssertionError(f"no IDLE within {WAIT} s")
+
+
+class _Told(Stop):
+    """The host's waiter, which a test may ask whether anything woke it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.told = threading.Event()
+
+    def wake(self) -> None:
+        super().wake()
+        self.told.set()

@@ -14,16 +14,10 @@ import pytest
 
 from sheets_gm.mailbox.errors import MailboxError
 from sheets_gm.mailbox.ledger import MailLedger
-from sheets_gm.mailbox.reader import GONE, mark_handled, new_mail
+from sheets_gm.mailbox.reader import mark_handled, new_mail
 from sheets_gm.match.mailbox_settings import MailboxSecurity
 from tests.fakes.dovecot import Dovecot
-from tests.mailbox.mails import plain, settings_of
-
-
-def _file_all(ledger: MailLedger, mails: list) -> None:  # type: ignore[type-arg]
-    for mail in mails:
-        ledger.begin(mail)
-        ledger.finish(mail, filed_as="movement", window="turn 1", outcome="read")
+from tests.mailbox.mails import file_mails, plain, settings_of, with_mail
 
 
 def test_an_idle_poll_is_one_status_and_nothing_else(dovecot: Dovecot, tmp_path: Path) -> None:
@@ -36,24 +30,20 @@ def test_an_idle_poll_is_one_status_and_nothing_else(dovecot: Dovecot, tmp_path:
     mails = new_mail(settings, ledger)
     assert [m.subject for m in mails] == ["first", "second"] and mails[0].received == when
     assert mails[0].uid < mails[1].uid and mails[0].sender == "ann@example.org"
-    _file_all(ledger, mails)
+    file_mails(ledger, mails)
     mark_handled(settings, mails)
     dovecot.forget_commands(user)
     for _ in range(3):
         assert new_mail(settings, ledger) == []
-    assert dovecot.commands(user) == ["STATUS", "LOGOUT"] * 3  # no SELECT, no SEARCH, no FETCH
+    assert dovecot.commands(user) == ["STATUS"] * 3  # no SELECT, no SEARCH, no FETCH, not even a LOGOUT
     dovecot.deliver(user, plain(subject="third"))
     assert [m.subject for m in new_mail(settings, ledger)] == ["third"]
 
 
 def test_mail_handled_is_flagged_never_deleted_nor_moved(dovecot: Dovecot, tmp_path: Path) -> None:
-    user = dovecot.add_user()
-    settings = settings_of(dovecot, user, tmp_path)
-    ledger = MailLedger(tmp_path / "ledger.jsonl")
-    for n in range(3):
-        dovecot.deliver(user, plain(subject=f"mail {n}"))
+    user, settings, ledger = with_mail(dovecot, tmp_path, [f"mail {n}" for n in range(3)])
     mails = new_mail(settings, ledger)
-    _file_all(ledger, mails)
+    file_mails(ledger, mails)
     mark_handled(settings, mails)
     files = [p.name for p in (user.maildir / "cur").iterdir()] + [p.name for p in (user.maildir / "new").iterdir()]
     assert len(files) == 3 and all(name.endswith(",Sa") or ":2,S" in name for name in files), files
@@ -70,7 +60,7 @@ def test_begun_mail_is_handed_back_and_finished_mail_never(dovecot: Dovecot, tmp
     first = new_mail(settings, MailLedger(path))
     ledger = MailLedger(path)
     ledger.begin(first[0])
-    ledger.finish(first[0], filed_as="movement", window="turn 1", outcome="read")
+    ledger.finish(first[0])
     ledger.begin(first[1])  # cut here: begun, never finished
     again = new_mail(settings, MailLedger(path))
     assert [m.subject for m in again] == ["mail 1", "mail 2"]
@@ -78,12 +68,8 @@ def test_begun_mail_is_handed_back_and_finished_mail_never(dovecot: Dovecot, tmp
 
 
 def test_a_uidvalidity_change_falls_back_on_message_ids(dovecot: Dovecot, tmp_path: Path) -> None:
-    user = dovecot.add_user()
-    settings = settings_of(dovecot, user, tmp_path)
-    ledger = MailLedger(tmp_path / "ledger.jsonl")
-    for n in range(3):
-        dovecot.deliver(user, plain(subject=f"old {n}"))
-    _file_all(ledger, new_mail(settings, ledger))
+    user, settings, ledger = with_mail(dovecot, tmp_path, [f"old {n}" for n in range(3)])
+    file_mails(ledger, new_mail(settings, ledger))
     before = ledger.uidvalidity
     # the server rebuilds the folder: a new UIDVALIDITY, every UID anew, the flags lost
     for name in os.listdir(user.maildir):
@@ -95,7 +81,7 @@ def test_a_uidvalidity_change_falls_back_on_message_ids(dovecot: Dovecot, tmp_pa
     dovecot.deliver(user, plain(subject="new"))
     mails = new_mail(settings, ledger)
     assert [m.subject for m in mails] == ["new"] and mails[0].uidvalidity != before
-    _file_all(ledger, mails)
+    file_mails(ledger, mails)
     assert new_mail(settings, ledger) == []
 
 
@@ -111,7 +97,7 @@ def test_begun_mail_gone_from_the_mailbox_is_finished_as_gone(dovecot: Dovecot, 
     assert not delivered.exists()
     assert new_mail(settings, ledger) == []
     record = ledger.records()[0]
-    assert record.finished and record.outcome == GONE
+    assert record.finished and record.gone
     assert new_mail(settings, ledger) == []
 
 

@@ -381,6 +381,23 @@ def test_layout_requests_are_valid_batch_update_bodies(fake: GoogleApiFake) -> N
     fake.sheets_api.validate("BatchUpdateSpreadsheetRequest", body, "layout")
 
 
+def test_a_partial_layout_keeps_every_tabs_place_and_adds_its_new_tab_last(backend: GoogleSheetBackend,
+                                                                           fake: GoogleApiFake) -> None:
+    """A tab laid out alone (the judge's Strategies tab) goes after the others, and stays where it stands when laid
+    out again; a whole layout puts it back after its own tabs."""
+    backend.apply_layout(LAYOUT)
+    ss = fake.spreadsheets[KEY]
+    alone = WorkbookLayout("t", (TabLayout("Strategies", 10, 4),), partial=True)
+    backend.apply_layout(alone)
+    assert [s.title for s in ss.sheets] == ["Board", "Orders red", "Engine", "Strategies"]
+    backend.apply_layout(WorkbookLayout("t", (TabLayout("Orders red", 10, 4),), partial=True))
+    backend.apply_layout(alone)
+    assert [s.title for s in ss.sheets] == ["Board", "Orders red", "Engine", "Strategies"]
+    backend.apply_layout(WorkbookLayout("t", (TabLayout("Strategies", 10, 4), *LAYOUT.tabs)))
+    backend.apply_layout(alone)
+    assert ss.sheets[0].title == "Strategies"  # where the whole layout put it
+
+
 def test_layout_with_none_values_skips_those_cells(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
     fake.set_values(KEY, "Board!A1", [["old", "old", "old"]])
     layout = WorkbookLayout("t", (TabLayout("Board", 25, 16, values={"A1": [["new", None, "new"]]}),))

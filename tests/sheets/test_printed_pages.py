@@ -28,13 +28,15 @@ from typing import Any
 import openpyxl
 import pytest
 from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+from PIL import ImageFont
 
 from sheets_gm.cli import main
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import create_ruleset, sheet_of
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, cells
 from sheets_gm.sheets.local.backend import create_workbook
-from sheets_gm.sheets.local.layout import apply_layout, fewest_pages
+from sheets_gm.sheets.local.layout import PRINTED_POINTS_PER_CHAR, apply_layout, fewest_pages
 from sheets_gm.sync.life.create import drawn_tab
 from sheets_gm.sync.match_tabs import MatchTabs
 from tests.paths import SCRIPTS
@@ -389,3 +391,128 @@ def test_a_workbook_made_or_laid_out_again_is_in_arial_10(tmp_path: Path) -> Non
     assert {(f.name, f.sz, bool(f.b)) for f in again._fonts} >= {("Arial", 10.0, False), ("Arial", 10.0, True),
                                                                  ("Arial", 14.0, False)}
     assert not any(f.name == "Calibri" for f in again._fonts)
+
+
+#: The bold face LibreOffice prints the workbooks' Arial headings in, and the points a cell's text leaves either side.
+BOLD_FONT = Path("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf")
+CELL_MARGIN_POINTS = 2.0
+
+
+#: The height in points of a line of the default font as LibreOffice prints it (Liberation Sans 10), and a row's
+#: height where the layout gives none.
+PRINTED_LINE_POINTS = 11.5
+DEFAULT_ROW_POINTS = 12.8
+
+
+def _wrapped_lines(text: str, font: Any, room: float) -> int:
+    """Lines ``text`` takes wrapped between words in ``room`` points of ``font`` (its length in points at 10)."""
+    lines, line = 1, ""
+    for word in text.split():
+        if line and font.getlength(f"{line} {word}") > room:
+            lines, line = lines + 1, word
+        else:
+            line = f"{line} {word}".strip()
+    return lines
+
+
+def _input_sheets(game: str, folder: Path) -> list[tuple[Any, Any]]:
+    """Every input tab of ``game``'s sample match (each seat's Orders, each Forum tab, the judge's tab) laid out in
+    a workbook of its own, saved in ``folder``: (its ``InputTab``, the sheet openpyxl loads)."""
+    rules = create_ruleset(game)
+    spec = sheet_of(rules).spec
+    tabs = MatchTabs(spec, rules.sample_roster().seats, rules.traits.judge)
+    seats = [*tabs.input_seats(), *([JUDGE] if rules.traits.judge else [])]
+    out: list[tuple[Any, Any]] = []
+    for seat in seats:
+        for tab in tabs.orders(seat).sheets():
+            path = folder / f"{len(out)}.xlsx"
+            create_workbook(path, WorkbookLayout("t", (tab.layout(spec.colours, ()),)))
+            out.append((tab, openpyxl.load_workbook(path)[tab.name]))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_input_tab_prints_one_page_across_its_headings_whole(game: str, tmp_path: Path) -> None:
+    """Issue 78, item 5: an input tab wider than a landscape page at 8 pt printed its Feedback, the layout's last
+    column, on the page after the rows it answers (GvG's, Wesnoth's, Win or Die's and Champions' Orders two pages
+    across, Coalition's three). Every input tab prints one page across at 8 pt or more (its columns narrowed,
+    ``one_page_widths``, their order kept), its Feedback last, and no column narrower than its heading's longest
+    word (a heading wraps between words: Wesnoth's "Destin ation", "Weapo n" once). Checked to fail without
+    ``one_page_widths`` (each tab's pages across 2 or 3) and with the headings' words not kept (Wesnoth's
+    Destination column narrower than the word)."""
+    if not BOLD_FONT.exists():
+        pytest.skip(f"needs {BOLD_FONT} (installed with LibreOffice) to measure the headings' words")
+    bold = ImageFont.truetype(str(BOLD_FONT), 10)  # 10 pixels a em: a word's length is its points at 10 pt
+    render = _render_tabs()
+    for tab, ws in _input_sheets(game, tmp_path):
+        assert ws.page_setup.fitToWidth == 1 and ws.page_setup.orientation == "landscape", (tab.name, ws)
+        assert render.printed_type(ws) >= LEAST_POINTS, tab.name
+        for table in tab.tables:
+            for i, column in table.columns():
+                word = max(column.header.split(), key=bold.getlength)
+                # the word in bold Liberation Sans at 10 pt and a cell's margins, in the column's printed points
+                printed = ws.column_dimensions[get_column_letter(i + 1)].width * PRINTED_POINTS_PER_CHAR
+                assert printed >= bold.getlength(word) + CELL_MARGIN_POINTS, (tab.name, column.header, i)
+                # and its row tall enough for the heading's every line as LibreOffice wraps it (a Coalition heading
+                # of 7 lines in a row of 5 printed without its last)
+                lines = _wrapped_lines(column.header, bold, printed - CELL_MARGIN_POINTS)
+                height = ws.row_dimensions[table.header_row].height or DEFAULT_ROW_POINTS
+                assert height >= lines * PRINTED_LINE_POINTS, (tab.name, column.header, lines, height)
+        assert ws.cell(table.header_row, ws.max_column).value == "Feedback", tab.name
+
+
+#: The .xlsx default side margin (0.75 inch) in PDF points: text right of the page less it is cut off in print.
+SIDE_MARGIN_POINTS = 54
+
+
+def _pdf_lines(pdf: Path) -> list[list[str]]:
+    """Each page of a PDF as its lines of text laid out as printed (``pdftotext -layout``), each cut at the page's
+    right margin as the print cuts it (LibreOffice writes a line running past a page whole, clipped)."""
+    size = re.search(r"Page size:\s+([\d.]+) x ([\d.]+)", subprocess.run(
+        ["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout)
+    assert size is not None
+    crop = ["-x", "0", "-y", "0", "-W", str(int(float(size.group(1))) - SIDE_MARGIN_POINTS),
+            "-H", str(int(float(size.group(2))))]
+    text = subprocess.run(["pdftotext", "-layout", "-r", "72", *crop, str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    return [page.splitlines() for page in text.split("\f") if page.strip()]
+
+
+@needs_office
+def test_a_gvg_orders_tab_prints_each_rows_feedback_on_its_line(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 78, item 5, as LibreOffice prints it: each player's row of a GvG seat's Orders and the captain's row
+    print their Feedback on their own line of the page (it was two pages across at 8.3 pt: the Feedback on the
+    second, beside the player's name repeated alone), one page at 8 pt or more. Checked to fail without
+    ``one_page_widths``."""
+    init_practice(tmp_path, "gvg")
+    capsys.readouterr()
+    printed = _render(tmp_path, "--tabs", "Orders red")
+    assert printed[("orders-red", "Orders red")][0] == 1 and not _too_small(printed), printed
+    pages = _pdf_lines(tmp_path / "render" / "orders-red-Orders_red.pdf")
+    rows = [line for page in pages for line in page if re.match(r"\s*red\d?\s+1\s", line)]
+    assert len(rows) == 6, pages
+    assert all("Waiting for your orders" in line or "Tick Ready" in line for line in rows), rows
+
+
+@needs_office
+def test_champions_orders_print_one_page_across_their_captions_whole(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 78, item 5: Champions' Orders printed two pages wide, its captions cut mid-word at the page's edge
+    ("Window 2 · equipment (a row gives the cha" | "mpion's whole ..."), its Feedback on the second page. As
+    LibreOffice prints it now: one page across at 8 pt or more, every caption whole on a line of its own within the
+    page's margins, each champion's row with its Feedback on its line. Checked to fail without ``one_page_widths``
+    (two pages across, the equipment caption cut at "none to take all of", the Feedback on the second page)."""
+    init_practice(tmp_path, "champions")
+    capsys.readouterr()
+    printed = _render(tmp_path, "--tabs", "Orders Ann")
+    assert not _too_small(printed), printed
+    book = openpyxl.load_workbook(tmp_path / "orders-Ann.xlsx")
+    ws = book["Orders Ann"]
+    assert ws.page_setup.fitToWidth == 1
+    captions = [ws.cell(row, 1).value for row in range(3, ws.max_row + 1)
+                if str(ws.cell(row, 1).value or "").startswith("Window ")]
+    lines = [line.strip() for page in _pdf_lines(tmp_path / "render" / "orders-Ann-Orders_Ann.pdf") for line in page]
+    assert captions and all(caption in lines for caption in captions), (captions, lines)
+    rows = [line for line in lines if line.startswith("Ann.gladiator")]
+    assert rows and all("Not open now" in line for line in rows), rows

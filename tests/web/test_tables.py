@@ -20,3 +20,13 @@ def test_a_long_table_is_folded() -> None:
     rows = (("Type", "HP", "Moves"), *((f"Unit {n}", "30", "5") for n in range(FOLDED_ROWS)))
     assert shown_table(Table("Units", rows), "x")["folded"]
     assert not shown_table(Table("Units", rows[:FOLDED_ROWS]), "x")["folded"]
+
+
+def test_every_cell_is_escaped_and_keeps_its_own_cell() -> None:
+    """A row's cells are escaped at once, joined by a control character: a cell holding that character, or markup,
+    stays one cell, shown as typed."""
+    rows = (("Name", "Aim", "Note"), ("<b>Ann</b>", 'a "x" & \'y\'', "c\x00</td><td>d"), ("Bo", "", "<script>"))
+    html = str(shown_table(Table("Players", rows), "x")["html"])
+    assert html.count("<tr>") == 3 and html.count("<td>") == 6 and html.count("<th>") == 3
+    assert "<b>" not in html and "<script>" not in html and "</td><td>d" not in html
+    assert "&lt;b&gt;Ann&lt;/b&gt;" in html and "&amp;" in html and "&lt;script&gt;" in html

@@ -15,8 +15,8 @@ from sheets_gm.poll_gate.state import load_state, state_path
 from sheets_gm.rulesets.parts.mail import MailPart
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.mailroom.judge_view import draw_for_judge
 from sheets_gm.running.mailroom.record import MailRecord
-from sheets_gm.running.mailroom.sealed_tab import draw_sealed
 from sheets_gm.running.run import gm_change
 from sheets_gm.sync.deadline import deadline_moment
 from sheets_gm.sync.read import read_match, read_record
@@ -65,8 +65,8 @@ def close_sealed(config: MatchConfig, part: MailPart, now: datetime, *, client: 
                     batch.put(seat_backend(sheets, read.tabs, JUDGE), at, [[value]])
                     typed += 1
         batch.run(sheets.write_order())
-        record.drawn = draw_sealed(sheets, found.state, part, sealed, config.title or "sheets-gm", deadline, now,
-                                   record.drawn)
+        record.drawn = draw_for_judge(sheets, cls, found, part, sealed, config.title or "sheets-gm", deadline, now,
+                                      record.drawn)
         record.closed.append(window.key)
         record.save()
     return typed

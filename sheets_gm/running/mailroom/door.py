@@ -26,9 +26,9 @@ from sheets_gm.rulesets.registry import get_game, get_ruleset
 from sheets_gm.running.connect import open_match_sheets, sharing_sheets
 from sheets_gm.running.idle_poll import mailbox_asked
 from sheets_gm.running.mailroom.deadline import close_sealed, deadline_may_be_due
+from sheets_gm.running.mailroom.judge_view import draw_for_judge
 from sheets_gm.running.mailroom.receipts import receipt_body, receipt_letter
 from sheets_gm.running.mailroom.record import MailEntry, MailRecord, mail_key
-from sheets_gm.running.mailroom.sealed_tab import draw_sealed
 from sheets_gm.running.mailroom.typing import ToType, answers, heading, type_mail
 from sheets_gm.running.run import gm_change
 from sheets_gm.sheets.backend import SheetError
@@ -149,7 +149,7 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
                 lines = dict(filing.lines) if filing is not None and not entry.unread else {}
                 entry.placed = {seat: {"lines_text": list(ls)} for seat, ls in lines.items()}
             typed[key] = {seat: tuple(p.get("lines_text", ())) for seat, p in entry.placed.items()}
-            if entry.window == window_key and not entry.answered:
+            if entry.window == window_key:
                 head = heading(part.heading_mark, mail.sender, mail.received, mail.subject, key)
                 todo += [ToType(key, seat, head, ls) for seat, ls in typed[key].items() if ls]
         record.save()  # before the cells: a poll cut after the write finds the mail's heading and writes it again
@@ -158,8 +158,8 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
             key, seat = slot.rsplit("/", 1)
             record.entries[key].placed[seat].update(place)
         if any(record.entries[mail_key(m)].sealed for m in mails):
-            record.drawn = draw_sealed(sheets, found.state, part, [s for _e, s in record.sealed(window_key)],
-                                       config.title or "sheets-gm", deadline, now, record.drawn)
+            record.drawn = draw_for_judge(sheets, cls, found, part, [s for _e, s in record.sealed(window_key)],
+                                          config.title or "sheets-gm", deadline, now, record.drawn)
         record.save()
     return Filed(found, {mail_key(m): record.entries[mail_key(m)] for m in mails}, {mail_key(m): m for m in mails},
                  typed)
@@ -167,8 +167,8 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
 
 def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime], *,
                  client: gspread.Client | None = None) -> int:
-    """Queue each filed mail's receipt, quoting the answers the poll wrote beside its lines; returns how many."""
-    record = MailRecord.of(config.path)
+    """Queue each filed mail's receipt, quoting the answers the poll wrote beside its lines (once: the outbox queues
+    a letter's key once, a mail filed again after a cut poll is not answered twice); returns how many."""
     sheets = open_match_sheets(config, client=client)
     where = {f"{key}/{seat}": place for key, entry in filed.entries.items() for seat, place in entry.placed.items()
              if place.get("feedback")}
@@ -176,16 +176,11 @@ def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime
     now = clock()
     letters = []
     for key, entry in filed.entries.items():
-        kept = record.entries.get(key, entry)
-        if not kept.answer or kept.answered:
-            continue
-        mine = {seat: said.get(f"{key}/{seat}", []) for seat in filed.typed[key]}
-        body = receipt_body(kept, mine, filed.typed[key], filed.mails[key].problems)
-        letters.append(receipt_letter(match_id(filed.record), kept, body, now))
-        kept.answered = True
-    Outbox.of(config.path).add(letters)
-    record.save()
-    return len(letters)
+        if entry.answer:
+            mine = {seat: said.get(f"{key}/{seat}", []) for seat in filed.typed[key]}
+            body = receipt_body(entry, mine, filed.typed[key], filed.mails[key].problems)
+            letters.append(receipt_letter(match_id(filed.record), entry, body, now))
+    return len(Outbox.of(config.path).add(letters))
 
 
 def strategies_of(config: MatchConfig) -> list[dict[str, Any]]:

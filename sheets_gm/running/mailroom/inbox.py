@@ -1,5 +1,6 @@
 """The judge's mailbox of a configured match as the door uses it (``door.Inbox``): the reader's new mail, each
-begun in the mailbox's ledger before anything of its filing is written, finished after its receipt is queued, then
+begun in the mailbox's ledger before anything of its filing is written, finished after its receipt is queued
+(the ledger keeps that alone; what the mail said and what was made of it is the door's record), then
 flagged handled on the server. A mailbox that cannot be read holds nothing else back: the poll runs without its
 mail, and the trouble is said once (the ledger remembers what it said)."""
 
@@ -9,11 +10,10 @@ from collections.abc import Sequence
 from email.utils import parseaddr
 
 from sheets_gm.mailbox.errors import MailboxError
-from sheets_gm.mailbox.ledger import Filed, MailLedger
+from sheets_gm.mailbox.ledger import MailLedger
 from sheets_gm.mailbox.message import Mail
 from sheets_gm.mailbox.reader import mark_handled, new_mail
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.running.mailroom.record import MailRecord, mail_key
 
 
 class MailboxInbox:
@@ -48,13 +48,10 @@ class MailboxInbox:
         return mails
 
     def finish(self, mails: Sequence[Mail]) -> None:
-        """The mails were filed and their receipts queued: the ledger says so at once (what each was filed as, for
-        which window, what came of it), and ``close`` has the server flag them."""
-        entries = MailRecord.of(self.config.path).entries
-        done = [(m, entries.get(mail_key(m))) for m in mails]
-        self.ledger.finish_all([Filed(m.message_id, e.kind if e else "", e.window if e else "",
-                                      (e.unread or "read") if e else "not read") for m, e in done])
-        self.ledger.receipt_sent(*(m for m, e in done if e is not None and e.answered))
+        """The mails were filed and their receipts queued (each mail answered: ``Mail.answer``): the ledger says so
+        at once (what came of each is the door's record), and ``close`` has the server flag them."""
+        self.ledger.finish(*mails)
+        self.ledger.receipt_sent(*(m for m in mails if m.answer))
         self.done += mails
 
     def say(self, text: str) -> None:

@@ -1,9 +1,10 @@
-"""The judge's record of the mail read for a match: a GM-private JSON file beside the config
-(``.sheets-gm/<config name>.mail/record.json``, 0600 in a 0700 folder), an entry per mail by its key: when the
-server received it, its sender and subject, what the game filed it as, the window it was read for, where its lines
-were typed, the sealed strategy, and whether its receipt was queued. It holds the strategies, which no seat may
-see: nothing of it reaches a seat's spreadsheet, the board, the page, a notice or a bot; only the judge's
-workbook and the GM's commands read it."""
+"""The judge's record of the mail read for a match: a GM-private JSON file beside the config (``.sheets-gm/<config
+name>.mail/record.json``, 0600 in a 0700 folder), an entry per mail by its key: when the server received it, its
+sender and subject, what the game filed it as, the window it was read for, where its lines were typed, the sealed
+strategy. It is the one keeper of what a mail said and what the game made of it; the mailbox's ledger
+(``mailbox.ledger``) keeps only that a mail was handled, once, and its receipt sent. It holds the strategies, which
+no seat may see: nothing of it reaches a seat's spreadsheet, the board, the page, a notice or a bot; only the
+judge's workbook and the GM's commands read it."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def record_path(config_path: Path) -> Path:
 @dataclass
 class MailEntry:
     """One mail as read: ``placed`` says where its lines went, by seat: the heading's A1 cell, the lines' cells and
-    their feedback cells (for the receipt); ``answered`` once its receipt is queued."""
+    their feedback cells (for the receipt); ``answer``: whether it gets a receipt (``Mail.answer``)."""
 
     key: str
     sender: str
@@ -45,7 +46,11 @@ class MailEntry:
     placed: dict[str, dict[str, Any]] = field(default_factory=dict)
     sealed: dict[str, Any] | None = None
     answer: bool = True
-    answered: bool = False
+
+    @staticmethod
+    def from_json(raw: dict[str, Any]) -> MailEntry:
+        """An entry from the record's form (the fields of an older record left out)."""
+        return MailEntry(**{k: v for k, v in raw.items() if k in MailEntry.__dataclass_fields__})
 
     def to_json(self) -> dict[str, Any]:
         """The record's form."""
@@ -66,7 +71,7 @@ class MailRecord:
             raw = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raw = {}
-        self.entries: dict[str, MailEntry] = {k: MailEntry(**v) for k, v in raw.get("mail", {}).items()}
+        self.entries: dict[str, MailEntry] = {k: MailEntry.from_json(v) for k, v in raw.get("mail", {}).items()}
         self.drawn: int = int(raw.get("drawn", 0))  # the rows the judge's tab of strategies held when last drawn
         self.closed: list[str] = list(raw.get("closed", []))  # the windows whose deadline cells were typed
 

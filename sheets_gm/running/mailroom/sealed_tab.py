@@ -39,5 +39,5 @@ def draw_sealed(sheets: MatchSheets, state: Any, part: MailPart, sealed: Sequenc
                        column_widths={n: c.width for n, c in enumerate(tab.columns)},
                        protections=(Protection(None, "Written by sheets-gm from the judge's mailbox"),))
     rows_written = [RangeWrite(f"{quote_tab(tab.tab)}!A3", grid)] if grid else []  # written: each row's height fits
-    sheets.judge_sheet().apply_layout(WorkbookLayout(title, (layout,)), rows_written)
+    sheets.judge_sheet().apply_layout(WorkbookLayout(title, (layout,), partial=True), rows_written)
     return len(rows)

@@ -60,12 +60,15 @@ def layout_requests(
         if tab.frozen_rows >= tab.rows:
             raise SheetError(f"tab {tab.name!r}: {tab.frozen_rows} frozen rows leave none to scroll in {tab.rows}")
         grid = {"rowCount": tab.rows, "columnCount": tab.cols, "frozenRowCount": tab.frozen_rows}
-        props: dict[str, Any] = {"index": index, "hidden": tab.hidden, "gridProperties": grid}
+        props: dict[str, Any] = {"hidden": tab.hidden, "gridProperties": grid}
+        if not layout.partial:  # a partial layout's tabs keep their place; a new one goes last
+            props["index"] = index
         found = existing.get(tab.name.casefold())
         if found is not None:
             sid = int(found.get("sheetId", 0))
             props["sheetId"] = sid
-            fields = "index,hidden,gridProperties.rowCount,gridProperties.columnCount,gridProperties.frozenRowCount"
+            fields = ("" if layout.partial else "index,") + \
+                "hidden,gridProperties.rowCount,gridProperties.columnCount,gridProperties.frozenRowCount"
             if found.get("title") != tab.name:
                 props["title"] = tab.name
                 fields += ",title"

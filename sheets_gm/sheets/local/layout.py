@@ -127,6 +127,9 @@ def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
         fixed = {row + 1 for row in tab.row_heights}
         record_fixed_rows(wb, tab.name, fixed)
         fit_rows(ws, range(1, min(tab.rows, ws.max_row) + 1), fixed)
+    if lists and layout.partial:
+        raise SheetError(f"the tabs {', '.join(names)} are laid out alone and cannot add dropdown lists to the "
+                         "workbook's helper tab; lay the whole workbook out (repair)")
     if lists:
         helper = wb.create_sheet(LISTS_TAB)
         for col, values in enumerate(lists, start=1):
@@ -197,6 +200,8 @@ def _arrange_tabs(wb: Any, layout: WorkbookLayout) -> None:
                 raise SheetError(f"{tab.name!r} cannot be a tab name in an .xlsx workbook: {e}") from e
         elif ws.title != tab.name:
             ws.title = tab.name
+    if layout.partial:
+        return  # the other tabs, and each tab's place, are left as they are
     old_lists = worksheet_named(wb, LISTS_TAB)
     if old_lists is not None:
         wb.remove(old_lists)
@@ -364,6 +369,48 @@ def print_pages_wide(tab: TabLayout) -> int:
         return tab.print_pages_wide
     first = titles or (0 if tab.print_headings else 1)  # the columns after those each page repeats
     return max(tab.print_pages_wide, pages_laid(widths[first:], _title_points(tab, readable=True), room))
+
+
+#: The least a column is narrowed to for an input tab to print one page across (``one_page_widths``): its Feedback
+#: (a sentence, wrapped) while the other columns can give way, then at the very least; any other column (a heading
+#: of a word or two, wrapped).
+FEEDBACK_LEAST_PIXELS = 240
+FEEDBACK_SMALLEST_PIXELS = 160
+COLUMN_LEAST_PIXELS = 45
+
+
+def one_page_widths(widths: dict[int, int], feedback: int, least: dict[int, int] | None = None) -> dict[int, int]:
+    """Column widths (pixels) narrowed where they are wider than one landscape page holds at ``PRINT_LEAST_POINTS``
+    as LibreOffice prints (at ``PRINT_FIT_SCALE``), so an input tab prints each row's Feedback (column ``feedback``)
+    on the page of its typed cells (issue 78: a seat's Orders printed it a page after): the widest of the other
+    columns narrowed first, each to the same width as the next widest (a column of short words, a window's ``1/Ann``,
+    kept as it was) until they leave ``FEEDBACK_LEAST_PIXELS`` for it, none below ``COLUMN_LEAST_PIXELS`` nor its
+    ``least`` (the longest word of its heading: a heading wraps between its words, never inside one); the Feedback
+    then takes the room left, down to ``FEEDBACK_SMALLEST_PIXELS``. Cells wrap, their rows grow. The columns' order
+    is kept: a match laid out before reads the same cells.
+
+    >>> one_page_widths({0: 100, 1: 480}, 1)  # fits: as it was
+    {0: 100, 1: 480}
+    >>> one_page_widths({0: 900, 1: 90, 2: 480}, 2)  # the widest gives way, the narrow one is kept
+    {0: 734, 1: 90, 2: 240}
+    >>> one_page_widths({0: 600, 1: 30, 2: 500, 3: 480}, 3, {1: 60, 2: 470})  # column 2's heading: a long word
+    {0: 329, 1: 30, 2: 470, 3: 240}
+    """
+    room = LANDSCAPE_POINTS / PRINT_FIT_SCALE - 2  # a margin for the widths rounded to 0.01 character
+
+    def points(sizes: dict[int, int]) -> float:
+        return sum(_printed_points(px) for px in sizes.values())
+
+    if points(widths) <= room:
+        return dict(widths)
+    floors = {c: min(px, max(COLUMN_LEAST_PIXELS, (least or {}).get(c, 0))) for c, px in widths.items()}
+    others = {c: px for c, px in widths.items() if c != feedback}
+    cap, wanted = max(others.values(), default=0), _printed_points(min(widths[feedback], FEEDBACK_LEAST_PIXELS))
+    while points(others) + wanted > room and cap > 0:
+        cap -= 1
+        others = {c: max(floors[c], min(px, cap)) for c, px in others.items()}
+    left = int((room - points(others)) / PRINTED_POINTS_PER_CHAR * 7) + 5  # pixels the page has left
+    return others | {feedback: min(widths[feedback], max(FEEDBACK_SMALLEST_PIXELS, left))}
 
 
 def fewest_pages(tab: TabLayout) -> tuple[str, int, int]:

@@ -90,6 +90,10 @@ def test_a_players_movement_mail_is_typed_in_her_sides_forum_tab_answered_and_re
     assert lines[1][0] == "Rabid Cat: Dominaria; 3C > 3D" and lines[1][1].startswith("✔ read as Rabid Cat's order")
     assert lines[2][0] == "Rabit Cat: Dominaria; 3C > 3B" and "did you mean Rabid Cat?" in lines[2][1]
     assert len(lines) == 3  # the leader's army and the greeting were not typed
+    assert lines[2][1].startswith("✘ the mailed line 'Rabit Cat: Dominaria; 3C > 3B' names no army")  # not pasted
+    (army,) = [r for r in read_match(sheets, CLS).seats["coalition"].rows if r.subject == "Rabid Cat"]
+    assert "ordered by ann@example.org's mail of Sun 22 Nov 12:00 in coalition line 2" in army.feedback
+    assert "pasted" not in army.feedback + "".join(f for _t, f in lines)
     assert [t for t, _f in _forum(sheets, "phyrexia")][1:] == ["Various Puppies: Dominaria; 4C > 4D"]
     said = _receipts(config)
     assert set(said) == {"ann@example.org", "stranger@example.org", "bo@example.org"}  # never the robot
@@ -154,9 +158,12 @@ def test_a_strategy_mail_is_kept_for_the_judge_only(tmp_path: Path) -> None:
                                                  ("counts", "Charge!")]
     assert [r[5] for r in tab if r[1] == "phyrexia"] == [
         "none yet (stratless at the battle deadline if none comes)"]
-    assert mail_status_lines(config, sheets)[1:] == [
-        "Strategies: Dominaria 4C (Rabid Cat attacks Various Puppies): strategies coalition 3, phyrexia 0; none "
-        "from phyrexia."]
+    summary = ("Dominaria 4C (Rabid Cat attacks Various Puppies): strategies coalition 3, phyrexia 0; none from "
+               "phyrexia (stratless so far).")
+    assert mail_status_lines(config, sheets)[1:] == [f"Strategies: {summary}"]
+    view = [row[0] for row in book["View judge"].iter_rows(values_only=True)]
+    at = view.index("Strategies received by mail (each in the Strategies tab; no seat sees them)")
+    assert view[at + 1] == summary and view[at + 3] == "Battles to judge, turn 1"  # the game's panel under it
 
 
 def test_undo_brings_a_mailed_window_back_with_its_mail_and(tmp_path: Path) -> None:

@@ -94,7 +94,7 @@ def stratless_summary(state: CoalitionState, sealed: Sequence[Sealed]) -> list[s
     out = []
     for found in battle_strategies(state, sealed):
         sent = ", ".join(f"{side} {len(mine)}" for side, mine in found.by_side.items())
-        none = f"; none from {' and '.join(found.stratless)}" if found.stratless else ""
+        none = f"; none from {' and '.join(found.stratless)} (stratless so far)" if found.stratless else ""
         out.append(f"{found.battle.at} ({battle_title(found.battle)}): strategies {sent}{none}")
     return out
 

@@ -19,6 +19,7 @@ from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import EventKind, Phase
 from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_results, battle_title, movement_results
 from sheets_gm.rulesets.coalition.sheet.draw import PlaneDrawer
+from sheets_gm.rulesets.coalition.sheet.mailed import as_mailed
 from sheets_gm.rulesets.coalition.sheet.panels import makeup_text, panel, slots_text
 from sheets_gm.rulesets.coalition.sheet.read import (
     army_cells,
@@ -153,7 +154,8 @@ class CoalitionSheet(kit.SheetAdapter[CoalitionState, CoalitionOrders]):
             orders = CoalitionOrders(results=read.results)
             ready = any(r.ticked("ready") for r in rows.get("judge", ()))
         else:
-            read = read_side_rows(self.plane_map, state, rows.get("armies", ()), rows.get("post", ()), seat)
+            post = rows.get("post", ())
+            read = as_mailed(read_side_rows(self.plane_map, state, rows.get("armies", ()), post, seat), post)
             orders = CoalitionOrders(orders={seat: read.orders} if read.orders else {})
             ready = any(r.ticked("ready") for r in rows.get("side", ()))
         problems = {k: tuple(v) for k, v in read.problems.items()}

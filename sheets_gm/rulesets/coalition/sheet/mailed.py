@@ -1,0 +1,57 @@
+"""A Forum tab's lines typed there from a mail to the judge are told as mailed, not pasted: the reading of a post
+(``read.read_side_rows``) words every line as "the pasted post's line"; under a mail's heading (``read.MAIL_MARK``,
+typed by the judge's mailbox with the sender and the time the server received it) the line's own answer says "the
+mailed line", and the army's row names the mail: ``ordered by ann@example.org's mail of Fri 27 Nov 10:05 in
+coalition line 3``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from sheets_gm.rulesets.coalition.sheet.read import MAIL_MARK, ReadRows
+from sheets_gm.sheets.tables import TypedRow
+
+#: A mail's heading as the mailbox types it: ``✉ ann@example.org, Fri 27 Nov 10:05:31 UTC: moves #8fb9d1``.
+_HEADING = re.compile(rf"^{MAIL_MARK}\s*(?P<who>[^,]+), (?P<when>\w{{3}} \d{{2}} \w{{3}} \d{{2}}:\d{{2}}):\d{{2}} UTC:")
+PASTED = "the pasted post's line"
+
+
+def mails_of(post: Sequence[TypedRow]) -> dict[str, str]:
+    """The Forum tab's rows under a mail's heading, by subject: the mail in words (``ann@example.org's mail of Fri
+    27 Nov 10:05``); the rows above the first heading are the pasted post's, and are not named."""
+    out: dict[str, str] = {}
+    mail = ""
+    for row in post:
+        text = row.text("line").strip()
+        if text.startswith(MAIL_MARK):
+            found = _HEADING.match(text)
+            mail = f"{found['who'].strip()}'s mail of {found['when']}" if found else "a mail to the judge"
+        elif mail:
+            out[row.subject] = mail
+    return out
+
+
+def _mailed(said: str, mails: Mapping[str, str]) -> str:
+    """One answer of the read with each pasted post's line of a mailed row told as that mail's."""
+    if PASTED not in said:
+        return said
+    for subject, mail in mails.items():
+        at = re.escape(subject) + r"(?!\d)"
+        said = re.sub(rf"{PASTED} in ({at})", rf"{mail} in \1", said)
+        said = re.sub(rf"{PASTED} for (.+?) \(({at})\)", rf"the line for \1 in {mail} (\2)", said)
+    return said
+
+
+def as_mailed(read: ReadRows, post: Sequence[TypedRow]) -> ReadRows:
+    """``read`` (a side's rows read with its Forum tab's ``post``) with the answers of mailed lines, and of the
+    armies they order, naming the mail (see the module notes)."""
+    mails = mails_of(post)
+    if not mails:
+        return read
+    for by_subject in (read.problems, read.notes):
+        for subject, said in by_subject.items():
+            told = [_mailed(s, mails) for s in said]
+            by_subject[subject] = [s.replace(PASTED, "the mailed line").replace("a pasted post", "a mailed line")
+                                   for s in told] if subject in mails else told
+    return read
