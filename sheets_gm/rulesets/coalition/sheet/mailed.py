@@ -9,15 +9,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.sheet.read import MAIL_MARK, ReadRows
-from sheets_gm.sheets.tables import TypedRow
 
 #: A mail's heading as the mailbox types it: ``✉ ann@example.org, Fri 27 Nov 10:05:31 UTC: moves #8fb9d1``.
 _HEADING = re.compile(rf"^{MAIL_MARK}\s*(?P<who>[^,]+), (?P<when>\w{{3}} \d{{2}} \w{{3}} \d{{2}}:\d{{2}}):\d{{2}} UTC:")
 PASTED = "the pasted post's line"
 
 
-def mails_of(post: Sequence[TypedRow]) -> dict[str, str]:
+def mails_of(post: Sequence[kit.TypedRow]) -> dict[str, str]:
     """The Forum tab's rows under a mail's heading, by subject: the mail in words (``ann@example.org's mail of Fri
     27 Nov 10:05``); the rows above the first heading are the pasted post's, and are not named."""
     out: dict[str, str] = {}
@@ -43,7 +43,7 @@ def _mailed(said: str, mails: Mapping[str, str]) -> str:
     return said
 
 
-def as_mailed(read: ReadRows, post: Sequence[TypedRow]) -> ReadRows:
+def as_mailed(read: ReadRows, post: Sequence[kit.TypedRow]) -> ReadRows:
     """``read`` (a side's rows read with its Forum tab's ``post``) with the answers of mailed lines, and of the
     armies they order, naming the mail (see the module notes)."""
     mails = mails_of(post)
