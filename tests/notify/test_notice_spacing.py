@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,13 @@ UNCLEAN = re.compile(r"\S  +\S| [,.;:!?)](?:\s|$)")
 def unclean(text: str) -> list[str]:
     """The lines of ``text`` with a double space or a space before punctuation."""
     return [line for line in text.splitlines() if UNCLEAN.search(line.rstrip())]
+
+
+def _text(message: EmailMessage) -> str:
+    """The plain text of ``message``."""
+    body = message.get_body(("plain",))
+    assert body is not None, message["Subject"]
+    return str(body.get_content())
 
 
 @pytest.mark.parametrize("game", [g if g == "winordie" else pytest.param(g, marks=pytest.mark.soak) for g in GAMES])
@@ -59,7 +67,7 @@ def test_no_notice_holds_a_double_space_or_a_space_before_punctuation(
         sync(config, capsys)
         sync(config, capsys)
         found = [(str(m["Subject"]), line) for _, m in box.messages
-                 for line in unclean(str(m["Subject"])) + unclean(m.get_body(("plain",)).get_content())]
+                 for line in unclean(str(m["Subject"])) + unclean(_text(m))]
         found += [("post", line) for t in hook.texts() for line in unclean(t)]
         assert len(box.messages) > 5 and len(hook.texts()) > 5
         assert not found, found[:10]
