@@ -17,7 +17,7 @@ from types import FrameType
 from sheets_gm.commands import base
 from sheets_gm.commands.base import UsageError, UserError
 from sheets_gm.commands.matchargs import load, open_match, user_errors
-from sheets_gm.engine.words import counted, describe_wait, label_verb
+from sheets_gm.engine.words import counted, describe_left, describe_wait, label_verb
 from sheets_gm.host.polls import (
     FullPoll,
     IdlePoll,
@@ -267,7 +267,7 @@ def open_window_line(label: str, key: str, step: int, deadline: str, now: dateti
     if until is None:
         return f"{head}; no deadline: it resolves when every seat is ready"
     when = describe_deadline(deadline)
-    return (f"{head} until {when} (in {describe_wait(until)})" if until > 0 else
+    return (f"{head} until {when} (in {describe_left(until)})" if until > 0 else
             f"{head}; the deadline {when} has passed: " + ("nothing to resolve, it waits (below)" if waits else
                                                              "the next sync resolves it"))
 

@@ -28,6 +28,17 @@ def describe_wait(seconds: float) -> str:
     return f"{seconds} s"
 
 
+def describe_left(seconds: float) -> str:
+    """The time left before a deadline in words a reader can count on: whole minutes rounded down (1 min 44 s is
+    ``1 min``, never a minute she does not have), and under a minute ``less than a minute``; the same words in a
+    reminder as queued and as sent, ``status`` and ``doctor``.
+
+    >>> [describe_left(s) for s in (59, 60, 104, 113, 119, 120, 7500)]
+    ['less than a minute', '1 min', '1 min', '1 min', '1 min', '2 min', '2 h 05 min']
+    """
+    return "less than a minute" if seconds < 60 else describe_wait(seconds)
+
+
 def plural_label(label: str) -> bool:
     """Whether a window's label ends in a plural and takes a plural verb ("turn 1 · orders", "turn 1 · battle
     results"), not "turn 3", "deployment · Ann", "round 1 · move and loot", "turn 2 · Bo's".

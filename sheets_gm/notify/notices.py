@@ -34,7 +34,7 @@ from zoneinfo import ZoneInfo
 
 from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.ruleset import JUDGE, Window
-from sheets_gm.engine.words import describe_wait, label_verb
+from sheets_gm.engine.words import describe_left, label_verb
 from sheets_gm.match.notify_settings import NoticeKind
 from sheets_gm.sheets.adapter import Post
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
@@ -275,7 +275,7 @@ def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: 
     moment = deadline_moment(seen.deadline)
     if window is None or moment is None or not now >= moment - rules.lead or now >= moment:
         return []
-    left = describe_wait((moment - now).total_seconds())
+    left = describe_left((moment - now).total_seconds())
     # A seat that ticked Ready has said its orders are in, rows left empty included; the others are reminded,
     # with the rows they have typed nothing in.
     late = [s for s in window.awaited if s in seen.waiting_for]

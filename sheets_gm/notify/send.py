@@ -244,10 +244,10 @@ def as_sent(letter: Letter, now: datetime) -> Letter:
     """
     if not letter.left or not letter.until:
         return letter
-    from sheets_gm.engine.words import describe_wait
+    from sheets_gm.engine.words import describe_left
 
     try:
-        left = describe_wait((datetime.fromisoformat(letter.until) - now).total_seconds())
+        left = describe_left((datetime.fromisoformat(letter.until) - now).total_seconds())
     except ValueError:
         return letter
     subject, body = letter.subject, letter.body
