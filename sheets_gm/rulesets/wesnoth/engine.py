@@ -176,6 +176,7 @@ def refused_rows(orders: TurnOrders, verdicts: Sequence[kit.Verdict]) -> dict[st
     recruit's verdicts are the leader's, one per recruit row in order, or one for them all).
 
     >>> from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, UnitOrder
+    >>> Verdict = kit.Verdict
     >>> orders = TurnOrders("Ann", (UnitOrder("Ann-R1"), UnitOrder("Ann-R2")), end_turn=False)
     >>> refused_rows(orders, [Verdict("Ann", "Ann-R1", "move", False, "I9 is 5 moves away; it has 4"),
     ...                       Verdict("Ann", "Ann-R2", "move", True, "moved to C3"),
