@@ -53,6 +53,14 @@ def dice(pins: dict[str, object] | None = None) -> TurnDice:
 
 
 ROSTER_COLUMNS = ("name", "side", "rank", "at", "units", "factions", "primary")
+#: Three armies of two players' sides, each with its player and address: the mail tests' roster (with
+#: ``(*ROSTER_COLUMNS, "player", "email")``).
+MAIL_ARMIES = [["Rabid Cat", "coalition", 2, "Dominaria 3C", "2000/1000/600/600", "white", "white", "Ann",
+                "ann@example.org"],
+               ["Urza's Vanguard", "coalition", 6, "Dominaria 5C", "2000/1000/600/600", "white", "white", "Cy",
+                "cy@example.org"],
+               ["Various Puppies", "phyrexia", 3, "Dominaria 4C", "2000/1000/600/600", "", "", "Bo",
+                "bo@example.org"]]
 
 
 def local_match(folder: Path, armies: Iterable[Sequence[object]], seed: bytes,

@@ -27,15 +27,11 @@ from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sync.life.adjust_undo import undo_window
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
-from tests.rulesets.coalition.helpers import ROSTER_COLUMNS, local_match
+from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 CLS = get_ruleset("coalition")
-ARMIES = [["Rabid Cat", "coalition", 2, "Dominaria 3C", "2000/1000/600/600", "white", "white", "Ann",
-           "ann@example.org"],
-          ["Urza's Vanguard", "coalition", 6, "Dominaria 5C", "2000/1000/600/600", "white", "white", "Cy",
-           "cy@example.org"],
-          ["Various Puppies", "phyrexia", 3, "Dominaria 4C", "2000/1000/600/600", "", "", "Bo", "bo@example.org"]]
+ARMIES = MAIL_ARMIES
 
 
 def _match(tmp_path: Path) -> tuple[MatchConfig, MatchSheets]:
