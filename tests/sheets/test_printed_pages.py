@@ -40,6 +40,7 @@ from sheets_gm.sheets.local.layout import PRINTED_POINTS_PER_CHAR, apply_layout,
 from sheets_gm.sync.life.create import drawn_tab
 from sheets_gm.sync.match_tabs import MatchTabs
 from tests.paths import SCRIPTS
+from tests.quick import soak_but
 from tests.sheets.practice import init_practice
 
 needs_office = pytest.mark.skipif(shutil.which("soffice") is None or shutil.which("pdftoppm") is None
@@ -153,7 +154,7 @@ def _view_print(ws: Any) -> tuple[int, list[str]]:
 
 
 @needs_office
-@pytest.mark.parametrize("game", [g if g in QUICK_GAMES else pytest.param(g, marks=pytest.mark.soak) for g in GAMES])
+@pytest.mark.parametrize("game", soak_but(GAMES, *QUICK_GAMES))
 def test_a_practice_match_prints_its_tables_readable_and_its_stamp_not_at_all(
         game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """One practice match per game printed by LibreOffice: its board workbook and one seat's, every table at 8 pt
