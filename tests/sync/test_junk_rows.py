@@ -167,3 +167,61 @@ def test_an_entry_naming_thousands_of_rows_set_aside_fits_the_archive() -> None:
     text = " ".join(lines)
     assert all(f"junk{r}" in text for r in range(4000))
 
+
+
+#: Shapes of junk a paste leaves (row index -> {column: value}): names, formulas, long text, numbers, in the
+#: table's columns and past the feedback column.
+SHAPES = {
+    "names": lambda i: {1: f"Player {i}", 4: "Z99"},
+    "formulas": lambda i: {1: f"=A{i}+1", 3: "=SUM(B1:B3)"},
+    "long text": lambda i: {2: f"{i} " + "lorem ipsum " * 400},
+    "numbers": lambda i: {1: i, 2: i / 7, 5: -i},
+    "past the tab": lambda i: {1: f"n{i}", 15: f"far {i}", 16: 3.5},
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_whatever_the_junk_holds_it_is_kept_answered_once_and_written_once(
+        shape: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows pasted under the tables, whatever they hold and wherever: every cell stays as saved, one answer names
+    them, and what the poll writes on them is that one cell, however many rows (the defect put back, an answer a
+    row, writes one cell a row and fails), and nothing once answered. Answers an earlier version wrote in each row
+    are cleared; what a player typed in a row's feedback cell stays."""
+    from sheets_gm.sheets.local.backend import LocalWorkbookBackend
+
+    written: list[str] = []
+    real = LocalWorkbookBackend.write
+
+    def recording(self: LocalWorkbookBackend, writes: Any, **options: Any) -> Any:
+        written.extend(w.range for w in writes if w.range.startswith("'Orders red'!"))
+        return real(self, writes, **options)
+
+    monkeypatch.setattr(LocalWorkbookBackend, "write", recording)
+    for count in (30, 120):
+        config, _ = local_match(tmp_path / str(count))
+        path = tmp_path / str(count) / "match.xlsx"
+        book = openpyxl.load_workbook(path)
+        sheet = book["Orders red"]
+        first, feedback = sheet.max_row + 3, sheet.max_column
+        for i in range(count):
+            for col, value in SHAPES[shape](i).items():
+                sheet.cell(first + i, col).value = value
+        sheet.cell(first + 1, feedback).value = f"✘ Row {first + 1} is under the last table: an old answer"
+        sheet.cell(first + 2, feedback).value = "her note"
+        book.save(path)
+        sheet = openpyxl.load_workbook(path)["Orders red"]  # as saved (a float keeps 16 digits)
+        saved = {(r, c): v for r, row in enumerate(sheet.iter_rows(min_row=first, values_only=True), first)
+                 for c, v in enumerate(row, 1) if c != feedback and v is not None}
+        written.clear()
+        assert main(["sync", "-c", str(config)]) == 0
+        letter = get_column_letter(feedback)
+        assert sorted(written) == sorted([f"'Orders red'!{letter}{first}", f"'Orders red'!{letter}{first + 1}"])
+        sheet = openpyxl.load_workbook(path)["Orders red"]
+        assert {(r, c): v for r, row in enumerate(sheet.iter_rows(min_row=first, values_only=True), first)
+                for c, v in enumerate(row, 1) if c != feedback and v is not None} == saved
+        said = [sheet.cell(first + i, feedback).value for i in range(count)]
+        assert str(said[0]).startswith(f"✘ Rows {first} to {first + count - 1} are under the last table")
+        assert said[1:] == [None, "her note"] + [None] * (count - 3)
+        written.clear()
+        assert main(["sync", "-c", str(config)]) == 0
+        assert written == []  # answered: nothing written again
