@@ -11,6 +11,9 @@ A stray row is one of:
   row is named by its place, so a line typed where an earlier version drew no name is no stray: it
   is read as the line its place names, and the poll draws the name in (``_numbered_lines``).
 
+More than :data:`JUNK_ROWS` rows typed under the tables are a paste gone wrong: answered once, in the first one's
+feedback cell, naming them all (``_junk_block``); each other one is ``quiet``, kept like any stray row.
+
 Each gets a sentence starting with ✘ in the tab's feedback column (in a blank row between tables,
 that cell is the player's too: what she typed there is quoted in the answer, never lost), and
 ``sync`` and ``status`` list it with the refused rows. A stray row is never set aside nor cleared:
