@@ -5,6 +5,7 @@ poll's work grows linearly with them, and what ``sync`` prints is summed up (iss
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -171,7 +172,7 @@ def test_an_entry_naming_thousands_of_rows_set_aside_fits_the_archive() -> None:
 
 #: Shapes of junk a paste leaves (row index -> {column: value}): names, formulas, long text, numbers, in the
 #: table's columns and past the feedback column.
-SHAPES = {
+SHAPES: dict[str, Callable[[int], dict[int, object]]] = {
     "names": lambda i: {1: f"Player {i}", 4: "Z99"},
     "formulas": lambda i: {1: f"=A{i}+1", 3: "=SUM(B1:B3)"},
     "long text": lambda i: {2: f"{i} " + "lorem ipsum " * 400},
