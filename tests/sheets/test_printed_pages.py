@@ -39,7 +39,8 @@ from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sheets.local.layout import PRINTED_POINTS_PER_CHAR, apply_layout, fewest_pages
 from sheets_gm.sync.life.create import drawn_tab
 from sheets_gm.sync.match_tabs import MatchTabs
-from tests.paths import SCRIPTS
+from tests.made import made_into
+from tests.paths import SCRIPTS, WESNOTH_TEMPLATES
 from tests.sheets.practice import init_practice
 
 needs_office = pytest.mark.skipif(shutil.which("soffice") is None or shutil.which("pdftoppm") is None
@@ -516,3 +517,72 @@ def test_champions_orders_print_one_page_across_their_captions_whole(
     assert captions and all(caption in lines for caption in captions), (captions, lines)
     rows = [line for line in lines if line.startswith("Ann.gladiator")]
     assert rows and all("Not open now" in line for line in rows), rows
+
+
+#: The face LibreOffice prints (and shows) the workbooks' Arial in: a word of a cell is measured in it.
+REGULAR_FONT = BOLD_FONT.with_name("LiberationSans-Regular.ttf")
+
+
+def _words_cut(ws: Any, cells_words: list[tuple[int, int, str]]) -> list[tuple[str, str, float, float]]:
+    """Each (cell, word, its points with the cell's margins, the column's points) of ``cells_words`` (row, column,
+    text) whose word is wider than its column: LibreOffice breaks such a word inside itself, on screen (at 100%) as
+    on paper (which scales column and type alike)."""
+    regular, bold = (ImageFont.truetype(str(font), 10) for font in (REGULAR_FONT, BOLD_FONT))
+    cut = []
+    for row, col, text in cells_words:
+        cell = ws.cell(row, col)
+        room = (ws.column_dimensions[get_column_letter(col)].width or 8.43) * PRINTED_POINTS_PER_CHAR
+        font = bold if cell.font is not None and cell.font.b else regular
+        cut += [(cell.coordinate, word, round(font.getlength(word) + CELL_MARGIN_POINTS, 1), round(room, 1))
+                for word in text.split() if font.getlength(word) + CELL_MARGIN_POINTS > room]
+    return cut
+
+
+def _written_words(ws: Any) -> list[tuple[int, int, str]]:
+    """(row, column, text) of every wrapped cell of an input tab below its title and status."""
+    return [(cell.row, cell.column, cell.value) for line in ws.iter_rows(min_row=3) for cell in line
+            if isinstance(cell.value, str) and cell.value.strip() and cell.alignment.wrap_text]
+
+
+def _unit_types() -> list[str]:
+    """Every Wesnoth unit type's name (what its Orders tab's Type column and the Advances table write)."""
+    lines = (WESNOTH_TEMPLATES / "units.csv").read_text(encoding="utf-8").splitlines()[1:]
+    return [line.split(",")[0] for line in lines if line.strip()]
+
+
+def _army_names() -> list[str]:
+    """Every army name Coalition's armies file gives (an army's row of its side's Orders tab)."""
+    text = (WESNOTH_TEMPLATES.parent / "coalition" / "armies.yaml").read_text(encoding="utf-8")
+    return re.findall(r"^\s*-?\s*name:\s*\"?([^\"#\n]+?)\"?\s*$", text, re.M)
+
+
+#: Words a column of an input tab may hold beyond what a practice match writes in it: the game, the column's
+#: heading, and the names it may show.
+MAY_HOLD = {"wesnoth": ("Type", _unit_types), "coalition": ("Army", _army_names)}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_word_of_an_input_tab_is_broken_inside_itself(game: str, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 78, item 1 (after item 5): a column narrowed for the tab to print one page across
+    (``one_page_widths``) is narrowed no further than its words: every word sheets-gm writes in an input tab of a
+    practice match (a heading, an army's units, a unit's type, a name, an answer), and every name a column may show
+    (Wesnoth's unit types, Coalition's armies), fits its column whole in Liberation Sans, the face LibreOffice shows
+    and prints the workbooks' Arial in (the column and the type scale alike from screen to paper). Checked to fail
+    without ``Column.widest_word`` in ``one_page_widths``' floors: Coalition's "(5000/2500/1500/1000)" in a column
+    of 58 points (108 wanted), broken after "2500/" in print and mid-number on screen; Wesnoth's "Sharpshooter"
+    in a Type column of 57 points; Coalition's "Infiltrators" in an Army column of 58."""
+    made_into(tmp_path, ("practice", game), lambda folder: init_practice(folder, game))
+    capsys.readouterr()
+    cut: dict[str, list[tuple[str, str, float, float]]] = {}
+    for path in [*tmp_path.glob("orders-*.xlsx"), *tmp_path.glob("gm/*.xlsx")]:
+        for ws in openpyxl.load_workbook(path).worksheets:
+            if ws.sheet_state != "visible" or not re.match(r"^(Orders|Forum) |^Judge$", ws.title):
+                continue
+            words = _written_words(ws)
+            heading, names = MAY_HOLD.get(game, ("", list))
+            columns = [(row, col) for row, col, text in words if text == heading]
+            words += [(row, col, name) for row, col in columns for name in names()]
+            if _words_cut(ws, words):
+                cut[f"{path.name} · {ws.title}"] = _words_cut(ws, words)
+    assert not cut, cut
