@@ -28,7 +28,7 @@ from typing import Any
 import openpyxl
 import pytest
 from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
+from openpyxl.utils import get_column_letter, range_boundaries
 from PIL import ImageFont
 
 from sheets_gm.cli import main
@@ -527,7 +527,8 @@ def _words_cut(ws: Any, cells_words: list[tuple[int, int, str]]) -> list[tuple[s
     """Each (cell, word, its points with the cell's margins, the column's points) of ``cells_words`` (row, column,
     text) whose word is wider than its column: LibreOffice breaks such a word inside itself, on screen (at 100%) as
     on paper (which scales column and type alike)."""
-    regular, bold = (ImageFont.truetype(str(font), 10) for font in (REGULAR_FONT, BOLD_FONT))
+    regular, bold = (ImageFont.truetype(str(font), 10, layout_engine=ImageFont.Layout.BASIC)
+                     for font in (REGULAR_FONT, BOLD_FONT))
     cut = []
     for row, col, text in cells_words:
         cell = ws.cell(row, col)
@@ -586,3 +587,32 @@ def test_no_word_of_an_input_tab_is_broken_inside_itself(game: str, tmp_path: Pa
             if _words_cut(ws, words):
                 cut[f"{path.name} · {ws.title}"] = _words_cut(ws, words)
     assert not cut, cut
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_status_row_prints_within_its_tabs_columns(game: str, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 78 (after item 5): the status row of a seat's tabs (Orders, Forum, View, the GM's) runs on right of
+    column A in a cell that does not wrap, and LibreOffice prints no further than the tab's last column: a longer
+    line was cut in print (Win or Die's at deployment, 854 points in a tab of 832). Each line of every status row of
+    a practice match fits its tab's printed columns in Liberation Sans, and its row is as tall as its lines (a line
+    broken at ``sync.writes.tab_status``). Checked to fail with ``tab_status`` returning the line whole (Win or Die's
+    Orders, View and GM tabs) and with ``row_fit`` not counting a cell's own lines (its row one line tall)."""
+    made_into(tmp_path, ("practice", game), lambda folder: init_practice(folder, game))
+    capsys.readouterr()
+    regular = ImageFont.truetype(str(REGULAR_FONT), 10, layout_engine=ImageFont.Layout.BASIC)
+    cut, short, seen = {}, {}, 0
+    for path in [*tmp_path.glob("*.xlsx"), *tmp_path.glob("gm/*.xlsx")]:
+        for ws in openpyxl.load_workbook(path).worksheets:
+            if ws.sheet_state != "visible" or not re.match(r"^(Orders|Forum|View) |^(GM|Judge)$", ws.title):
+                continue
+            first, _top, last, _bottom = range_boundaries(ws.print_area.split("!")[-1].replace("$", ""))
+            room = sum((ws.column_dimensions[get_column_letter(c)].width or 8.43) * PRINTED_POINTS_PER_CHAR
+                       for c in range(first, last + 1))
+            lines = str(ws["A2"].value or "").split("\n")
+            seen += 1
+            if (widest := max(regular.getlength(line) + CELL_MARGIN_POINTS for line in lines)) > room:
+                cut[f"{path.name} · {ws.title}"] = (round(widest), round(room), lines)
+            if (ws.row_dimensions[2].height or DEFAULT_ROW_POINTS) < len(lines) * PRINTED_LINE_POINTS:
+                short[f"{path.name} · {ws.title}"] = (ws.row_dimensions[2].height, len(lines))
+    assert seen and not cut and not short, (cut, short)
