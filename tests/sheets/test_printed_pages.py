@@ -563,8 +563,8 @@ MAY_HOLD = {"wesnoth": ("Type", _unit_types), "coalition": ("Army", _army_names)
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_no_word_of_an_input_tab_is_broken_inside_itself(game: str, tmp_path: Path,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_word_of_a_seats_tab_is_broken_inside_itself(game: str, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 78, item 1 (after item 5): a column narrowed for the tab to print one page across
     (``one_page_widths``) is narrowed no further than its words: every word sheets-gm writes in an input tab of a
     practice match (a heading, an army's units, a unit's type, a name, an answer), and every name a column may show
@@ -572,13 +572,15 @@ def test_no_word_of_an_input_tab_is_broken_inside_itself(game: str, tmp_path: Pa
     and prints the workbooks' Arial in (the column and the type scale alike from screen to paper). Checked to fail
     without ``Column.widest_word`` in ``one_page_widths``' floors: Coalition's "(5000/2500/1500/1000)" in a column
     of 58 points (108 wanted), broken after "2500/" in print and mid-number on screen; Wesnoth's "Sharpshooter"
-    in a Type column of 57 points; Coalition's "Infiltrators" in an Army column of 58."""
+    in a Type column of 57 points; Coalition's "Infiltrators" in an Army column of 58. The View tabs and the GM's
+    too: Win or Die's "not deployed" and "passive" in a Hex column of 32 points, its "Damage" heading in 40 (both
+    printed cut mid-word) before its ``view_widths`` gave them room."""
     made_into(tmp_path, ("practice", game), lambda folder: init_practice(folder, game))
     capsys.readouterr()
     cut: dict[str, list[tuple[str, str, float, float]]] = {}
     for path in [*tmp_path.glob("orders-*.xlsx"), *tmp_path.glob("gm/*.xlsx")]:
         for ws in openpyxl.load_workbook(path).worksheets:
-            if ws.sheet_state != "visible" or not re.match(r"^(Orders|Forum) |^Judge$", ws.title):
+            if ws.sheet_state != "visible" or not re.match(r"^(Orders|Forum|View) |^(Judge|GM)$", ws.title):
                 continue
             words = _written_words(ws)
             heading, names = MAY_HOLD.get(game, ("", list))
