@@ -32,13 +32,14 @@ from openpyxl.utils import get_column_letter, range_boundaries
 from PIL import ImageFont
 
 from sheets_gm.cli import main
+from sheets_gm.demo.match import _workbook
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import create_ruleset, sheet_of
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, cells
 from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sheets.local.layout import PRINTED_POINTS_PER_CHAR, apply_layout, fewest_pages
 from sheets_gm.sync.life.create import drawn_tab
-from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from tests.made import made_into
 from tests.paths import SCRIPTS, WESNOTH_TEMPLATES
 from tests.sheets.practice import init_practice
@@ -618,3 +619,19 @@ def test_every_status_row_prints_within_its_tabs_columns(game: str, tmp_path: Pa
             if (ws.row_dimensions[2].height or DEFAULT_ROW_POINTS) < len(lines) * PRINTED_LINE_POINTS:
                 short[f"{path.name} · {ws.title}"] = (ws.row_dimensions[2].height, len(lines))
     assert seen and not cut and not short, (cut, short)
+
+
+def test_the_engines_about_tab_prints_its_line_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 78, item 4: the engine workbook's About tab (its first, the one a GM opening it sees) printed "The
+    engin" and "sheets-gm · Practic": its one line in a column of the default width, the tab's print range. Made
+    by init (a practice match) and by the demo, its line fits its column in Liberation Sans. Checked to fail with
+    ``first_tab_layout`` giving column A no width (72 points for 206 and 353)."""
+    made_into(tmp_path / "practice", ("practice", "coalition"), lambda folder: init_practice(folder, "coalition"))
+    capsys.readouterr()
+    _workbook(tmp_path / "demo" / "engine.xlsx", ABOUT_TAB)
+    regular = ImageFont.truetype(str(REGULAR_FONT), 10, layout_engine=ImageFont.Layout.BASIC)
+    for path in (tmp_path / "practice" / "gm" / "engine.xlsx", tmp_path / "demo" / "engine.xlsx"):
+        ws = openpyxl.load_workbook(path)[ABOUT_TAB]
+        room = (ws.column_dimensions["A"].width or 8.43) * PRINTED_POINTS_PER_CHAR
+        assert ws.print_area.endswith("$A$1") and ws["A1"].value, (path, ws.print_area)
+        assert regular.getlength(ws["A1"].value) + CELL_MARGIN_POINTS <= room, (path, ws["A1"].value, room)
