@@ -74,9 +74,11 @@ def _end(config: MatchConfig, capsys: pytest.CaptureFixture[str], clock: Clock) 
     ending = get_game(config.ruleset).tests.ending
     assert ending is not None, config.ruleset
     record = read_match(open_match_sheets(config), get_ruleset(config.ruleset)).record
-    flag, values = ending(record.state, record.seats, 1)
-    options = [word for value in ([values] if isinstance(values, str) else values) for word in (f"--{flag}", value)]
-    assert main(["adjust", "-c", str(config.path), *options, "--reason", "the match ends here"]) == 0
+    for n in range(1, 2 * len(record.seats), 2):  # the first the GM's adjust accepts (a player out is refused)
+        flag, values = ending(record.state, record.seats, n)
+        options = [word for value in ([values] if isinstance(values, str) else values) for word in (f"--{flag}", value)]
+        if main(["adjust", "-c", str(config.path), *options, "--reason", "the match ends here"]) == 0:
+            break
     capsys.readouterr()
     for turn in range(60):  # an adjustment that does not end it (GvG's): the match played to its end
         if _over(config):
@@ -98,7 +100,10 @@ def _walk(config: MatchConfig, capsys: pytest.CaptureFixture[str], clock: Clock)
     assert main(["undo", "-c", str(config.path), "--reason", "a wrong roll"]) == 0  # taken back: open again
     capsys.readouterr()
     sync(config, capsys)
-    next_turn(config, capsys, clock, "o")  # resolved again
+    if " resolved" not in next_turn(config, capsys, clock, "o"):  # the dice dealt afresh: the judge's rows refused
+        key = read_match(open_match_sheets(config), get_ruleset(config.ruleset)).record.window_key()
+        assert main(["resolve", "-c", str(config.path), "--force", "--window", key]) == 0
+        capsys.readouterr()
     text = config.path.read_text(encoding="utf-8")
     config.path.write_text(text.replace('times = ["20:00"]', 'times = ["21:00"]'), encoding="utf-8")
     sync(config, capsys)  # the deadline changed
