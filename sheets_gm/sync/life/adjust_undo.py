@@ -173,8 +173,8 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                    *([shown_typed_over_line(capital(before.label), shown[seat])] if shown.get(seat) else [])]
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, written)
         # the file drawn for the record as the change leaves it (its stamp: ``sync.history``)
-        notes = _refusals_put_back(settled.kept, (told or {}).get(seat, {}), seat_read.tab, window, seat)
-        mark = (["", current_mark(record.resolved, record.deal, record.stamp(), notes, window.key if window else "")]
+        refused = _refusals_put_back(settled.kept, (told or {}).get(seat, {}), seat_read.tab, window, seat)
+        mark = (["", current_mark(record.resolved, record.deal, record.stamp(), refused, window.key if window else "")]
                 if pending_cleared else restamped(seat_read.pending_cells, record, f"rows {seat} typed")[:2])
         batch.put(backend, read.tabs.archive_pending_range(seat), [[*mark, count]])
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
