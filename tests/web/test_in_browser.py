@@ -236,3 +236,42 @@ def test_the_deadline_reads_in_the_viewers_time_zone(browser: Any, sites: Sites)
         " minute: '2-digit', timeZoneName: 'short'})"
         ".format(new Date('2026-11-27T19:00:00Z'))")
     assert shown.text == local
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_a_place_the_grounds_picture_draws_shows_what_it_is_under_the_pointer(browser: Any, sites: Sites,
+                                                                             name: str) -> None:
+    """The page draws a map's bare places once, as the match's ground picture (``ground-<hash>.svg``), and only who
+    stands on it over it: a place of the picture alone is found under the pointer by its coordinates, says its name
+    and its ground, and is outlined, on every plane."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    browser.set_window_size(1100, 900)
+    browser.get((sites[name] / "index.html").as_uri())
+    planes = browser.execute_script("return JSON.parse(document.getElementById('places').textContent)")
+    for k, plane in enumerate(planes):
+        svg = browser.find_element("css selector", f'svg.map[data-plane="{k}"]')
+        assert svg.find_element("css selector", "image").get_attribute("href").startswith("ground-")
+        drawn = {int(g.get_attribute("data-i")) for g in svg.find_elements("css selector", "g.p")}
+        bare = [i for i in range(len(plane)) if i not in drawn]
+        assert bare, f"{name}: every place of plane {k} is drawn on the page: its ground picture draws none"
+        i = bare[len(bare) // 2]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", svg)
+        x, y = browser.execute_script(
+            "var svg = arguments[0], p = arguments[1], side = Number(svg.dataset.side), m = Number(svg.dataset.margin);"
+            "var h = Math.sqrt(3) * side, at = svg.dataset.shape === 'hex' ? "
+            "[m + side + p[4] * 1.5 * side, m + h / 2 + p[5] * h + (p[4] % 2) * h / 2] : "
+            "[m + (p[4] + .5) * side, m + (p[5] + .5) * side];"
+            "var c = new DOMPoint(at[0], at[1]).matrixTransform(svg.getScreenCTM());"
+            "return [Math.round(c.x), Math.round(c.y)];", svg, plane[i])
+        moving = ActionChains(browser)
+        moving.w3c_actions.pointer_action.move_to_location(x, y)  # type: ignore[no-untyped-call]
+        moving.perform()
+        info = browser.find_element("id", "info").text
+        assert info.split("\n")[0] == plane[i][0] + (f" · {plane[i][1]}" if plane[i][1] else ""), (name, info)
+        cursor = svg.find_element("css selector", "use.cur")
+        assert cursor.get_attribute("visibility") == "visible"
+        box = browser.execute_script("var b = arguments[0].getBoundingClientRect(); return [b.x, b.y, b.right, "
+                                     "b.bottom];", cursor)
+        assert box[0] < x < box[2] and box[1] < y < box[3], f"{name}: the outline is not round {plane[i][0]}"
+    assert _errors(browser) == []
