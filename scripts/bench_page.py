@@ -128,11 +128,11 @@ def drawn_seconds(driver: Any, page: Path, repeats: int) -> float:
 
 
 def per_window(folder: Path) -> tuple[float, int, list[Path]]:
-    """The folder's bytes a window (its pages and the files they share, over the pages), its largest page's bytes,
-    and its pages."""
+    """The folder's bytes a window (its pages and the files they share: the script, the style, the Log beside each
+    page, the maps' ground pictures; over the pages), its largest page's bytes, and its pages."""
     pages = [*sorted(folder.glob("w*.html")), folder / "index.html"]
-    shared = sum((folder / n).stat().st_size for n in SHARED) + sum(p.stat().st_size for p in folder.glob("*.json")
-                                                                    if p.name != "record.json")
+    shared = sum((folder / n).stat().st_size for n in SHARED) + sum(
+        p.stat().st_size for p in (*folder.glob("*.json"), *folder.glob("ground-*.svg")) if p.name != "record.json")
     return (sum(p.stat().st_size for p in pages) + shared) / len(pages), max(p.stat().st_size for p in pages), pages
 
 

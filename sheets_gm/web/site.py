@@ -224,7 +224,7 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
     resolution's moves and battles (``log``, else ``latest``'s) are drawn on its maps (``orders.overlays``)."""
     scene = state.scene
     drawn_log = log if resolved else latest.log if latest is not None else ()
-    drawn_over = state.once(("overlays", tuple(drawn_log)), lambda: overlays(scene, drawn_log))
+    drawn_over = state.once(("overlays", tuple(drawn_log)), lambda: overlays(scene, drawn_log, page.rules))
     planes = [{"title": plane.title, "svg": Markup(with_overlay(svg, over))}  # escaped: svg.py and orders.py
               for plane, svg, over in zip(scene.planes, state.svgs, drawn_over, strict=True)]
     link = page.sheet if page.sheet.startswith(("https://", "http://")) else ""
@@ -314,7 +314,7 @@ def build_site(folder: Path, page: PageInput) -> bool:
     earlier = (f"{counted(missing, 'resolution')} of this match came before this page was kept: their Log lines "
                "are in the spreadsheet's Log tab." if missing > 0 else "")
     last = next((w for w in reversed(windows) if w.logged and w.number == page.resolved), None)
-    latest = read_latest(folder, last.file) if last else None
+    latest = read_latest(folder, last.file, page.rules) if last else None
     write_if_changed(folder / INDEX, render(page, now_drawn, file=INDEX, heading=_upper(now), now=True,
                                             earlier=earlier, adjusted="The GM's adjustments since the last "
                                             "resolution" if page.resolved else "The GM's adjustments",
