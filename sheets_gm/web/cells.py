@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from sheets_gm.engine.grid import column_index
 from sheets_gm.sheets.adapter import BoardDrawing
@@ -19,9 +20,15 @@ def _box(cells: str) -> tuple[int, int, int, int] | None:
     found = _RANGE.match(cells.upper())
     if found is None:
         return None
-    c1, r1 = column_index(found.group(1)), int(found.group(2)) - 1
-    c2, r2 = (column_index(found.group(3)), int(found.group(4)) - 1) if found.group(3) else (c1, r1)
+    c1, r1 = _column(found.group(1)), int(found.group(2)) - 1
+    c2, r2 = (_column(found.group(3)), int(found.group(4)) - 1) if found.group(3) else (c1, r1)
     return min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2)
+
+
+@lru_cache(maxsize=1024)
+def _column(letters: str) -> int:
+    """``column_index``, once per column's letters: a map's hundreds of fills name a few dozen columns."""
+    return column_index(letters)
 
 
 def _boxed(ranges: Iterator[tuple[str, str]]) -> Iterator[tuple[tuple[int, int, int, int], str]]:
