@@ -15,8 +15,17 @@ from pathlib import Path
 from markupsafe import escape
 
 from sheets_gm.web.scene import Plane
-from sheets_gm.web.svg import HEX, HEX_CORNERS, MARGIN, escaped, hex_centre, labels, plane_size, square_side, \
-    static_mark
+from sheets_gm.web.svg import (
+    HEX,
+    HEX_CORNERS,
+    MARGIN,
+    escaped,
+    hex_centre,
+    labels,
+    plane_size,
+    square_side,
+    static_mark,
+)
 
 #: The version of what a ground file draws: part of its name, so a page built by another version draws its own.
 FORMAT = "1"

@@ -175,7 +175,8 @@ class Drawn:
     svgs: tuple[str, ...]  # each plane's map: its ground's picture, and the places drawn over it
     places: Markup  # what hovering and clicking show (``_places``), as JSON safe in HTML
     grounds: tuple[str, ...]  # each plane's ground file (``ground.ground_file``)
-    made: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)  # what its pages show alike, made for the first (``once``)
+    #: what its pages show alike, made for the first (``once``)
+    made: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def once(self, key: Any, make: Callable[[], Any]) -> Any:
         """What ``make`` makes of this state, made for the first page that shows it and kept for the others (the

@@ -4,6 +4,7 @@ chart per figure with a line per side on the page of the match now, and the Log 
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from pathlib import Path
 
@@ -64,7 +65,7 @@ def _labels_apart(chart: str) -> None:
     """No two labels of a chart's axis, nor two of its lines' ends, stand closer than a line of text."""
     for anchor in (' text-anchor="end"', ' fill="#'):
         heights = sorted(float(y) for y in re.findall(rf'<text x="[\d.]+" y="([\d.-]+)"{anchor}', chart))
-        assert all(b - a >= LABEL_GAP - 0.05 for a, b in zip(heights, heights[1:], strict=False)), (anchor, chart)
+        assert all(b - a >= LABEL_GAP - 0.05 for a, b in itertools.pairwise(heights)), (anchor, chart)
 
 
 def test_the_ends_of_lines_of_equal_figures_are_labelled_apart() -> None:
