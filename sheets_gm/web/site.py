@@ -117,7 +117,7 @@ def write_if_changed(path: Path, data: bytes) -> bool:
     return True
 
 
-def _places(scene: Scene) -> list[list[list[str]]]:
+def _places(scene: Scene) -> list[list[list[str | int]]]:
     """What hovering and clicking show, plane by plane, place by place: name, ground, who, makeup, and its column and
     row (where the page finds a place its ground's picture draws)."""
     return [[[p.name, p.ground, "\n".join(p.who), p.makeup, p.col, p.row] for p in plane.places]
