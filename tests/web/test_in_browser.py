@@ -275,3 +275,21 @@ def test_a_place_the_grounds_picture_draws_shows_what_it_is_under_the_pointer(br
                                      "b.bottom];", cursor)
         assert box[0] < x < box[2] and box[1] < y < box[3], f"{name}: the outline is not round {plane[i][0]}"
     assert _errors(browser) == []
+
+
+def test_served_the_page_shows_its_ground_picture(browser: Any, sites: Sites) -> None:
+    """Through ``serve --web`` (its policy: images of its own origin only), a page's ground picture is fetched whole
+    and no error is logged: a picture refused or missing would be a console error."""
+    from sheets_gm.web.server import HostedPage, start_page_server
+
+    server = start_page_server(("127.0.0.1", 0), lambda: {"friday": HostedPage("Friday", sites["wesnoth"])})
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/friday/index.html")
+        fetched = browser.execute_script(
+            "return performance.getEntriesByType('resource').filter(function (e) {"
+            "  return /ground-[0-9a-f]+\\.svg$/.test(e.name); }).map(function (e) { return e.decodedBodySize; })")
+        assert fetched and all(size > 1000 for size in fetched), fetched
+        assert [e for e in _errors(browser) if "/favicon.ico" not in e] == []  # the browser's own ask: no page's
+    finally:
+        server.shutdown()
+        server.server_close()
