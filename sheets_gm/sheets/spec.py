@@ -90,6 +90,10 @@ class Column(_Strict):
     kind: ColumnKind
     values: tuple[str, ...] = ()  # a choice column's vocabulary
     width: int = 0  # pixels; 0 lets the kind decide
+    # The widest word sheets-gm writes in the column's cells (a shown column's units, a unit's type): printing
+    # narrows the column no narrower, so that word is never broken on screen nor on paper (a Coalition army's
+    # "(5000/2500/1500/1000)" once wrapped mid-number). A choice column keeps its values' words by itself.
+    widest_word: str = ""
     # "view": a text column whose dropdown lists what the adapter writes in the last column of the seat's View
     # panel (the seat's own list, such as a Champions player's bag), rewritten at every resolution; it only
     # helps: anything typed is read.

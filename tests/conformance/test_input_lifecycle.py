@@ -96,6 +96,7 @@ from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import FaultKind, GoogleApiFake, fake_client
 from tests.fakes.memory import InjectedFault, MemoryBackend
 from tests.made import made_into
+from tests.quick import soak_but
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"input-lifecycle"
@@ -1321,7 +1322,7 @@ def test_an_order_lives_in_its_window(name: str, steps: list[tuple[str, int, int
     run(new_table(name), steps)
 
 
-@pytest.mark.parametrize("name", _tables())
+@pytest.mark.parametrize("name", soak_but(_tables(), "gvg", "wesnoth", "winordie"))  # the others cost most
 def test_nothing_typed_is_lost_without_a_trace(name: str) -> None:
     @_lifecycle(name)
     @given(steps=STEPS)
@@ -1374,7 +1375,7 @@ CUT_TYPED_OVER_THEN_UNDONE = [("type", 0, 2, 277), ("cut", 0, 0, 0), ("type", 0,
 POST_DURING_A_CUT = [("cut", 267, 766, 6868), ("post", 10000, 1240, 717)]
 
 
-@pytest.mark.parametrize("name", _games())  # the house tables' undo: in the soak's long run
+@pytest.mark.parametrize("name", soak_but(_games(), "coalition", "gvg", "winordie"))  # house tables: the long run
 def test_nothing_typed_is_lost_across_an_undo(name: str) -> None:
     @_lifecycle(name)
     @given(steps=STEPS)

@@ -19,6 +19,7 @@ from tests.notify.test_notices_every_game import GAMES, NOON, Clock, new_match, 
 
 __all__ = ["clock", "secrets"]
 from tests.notify.test_notices_every_game import clock, secrets  # the fixtures, shared
+from tests.quick import soak_but
 
 pytestmark = pytest.mark.xdist_group("notices")
 
@@ -38,7 +39,7 @@ def _text(message: EmailMessage) -> str:
     return str(body.get_content())
 
 
-@pytest.mark.parametrize("game", [g if g == "winordie" else pytest.param(g, marks=pytest.mark.soak) for g in GAMES])
+@pytest.mark.parametrize("game", soak_but(GAMES, "winordie"))
 def test_no_notice_holds_a_double_space_or_a_space_before_punctuation(
         game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
         monkeypatch: pytest.MonkeyPatch) -> None:
