@@ -1,6 +1,6 @@
 """The games this build knows, by name: every game package here (``rulesets/<name>/game.py``), found by its folder.
 
-Each entry names a game package's ``GAME`` record (``rulesets.game.Game``); it is imported only
+Each entry names a game package's ``GAME`` record (``rulesets.game_record.Game``); it is imported only
 when asked for, so a command pays for the games it uses and no other. A game's template folder
 is ``templates/<name>/`` (its sheet layout, its default board, sample data).
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sheets_gm.engine.ruleset import BotKind, Ruleset
-from sheets_gm.rulesets.game import AnyGame, Game
+from sheets_gm.rulesets.game_record import AnyGame, Game
 
 if TYPE_CHECKING:  # a command that never draws a sheet (simulate, a scenario run) does not load the sheet layer
     from sheets_gm.sheets.adapter import SheetAdapter

@@ -106,6 +106,8 @@ def test_the_game_it_writes_has_under_30_lines_of_boilerplate(checkout: Path) ->
                  ", the core's own, and shadow it (every command would then fail to import it)"),
     ("kit", "would stand beside sheets_gm/rulesets/kit.py, the core's own, and shadow it"),
     ("game_sheet", "would stand beside sheets_gm/rulesets/game_sheet.py, the core's own, and shadow it"),
+    ("game_record", "would stand beside sheets_gm/rulesets/game_record.py, the core's own, and shadow it"),
+    ("game", "sheets_gm/rulesets/champions/game.py is a part of sheets_gm of that name already"),
     ("sheet", "sheets_gm/rulesets/champions/sheet/ is a part of sheets_gm of that name already"),
     ("parts", "sheets_gm/rulesets/parts/ is the core's own package"),
     ("dice", "'dice' cannot name a game: sheets_gm/engine/dice.py is a part of sheets_gm of that name already, and a "

@@ -6,7 +6,7 @@ import shlex
 
 import pytest
 
-from sheets_gm.rulesets.game import Game
+from sheets_gm.rulesets.game_record import Game
 from sheets_gm.rulesets.registry import create_ruleset, get_game, ruleset_names
 
 GAMES = ruleset_names()
