@@ -51,6 +51,7 @@ from tests.conformance import scouts
 from tests.conformance.noninterference import (
     SEAT_SHOWN,
     AnyRuleset,
+    Resolutions,
     canonical,
     differences_after,
     json_differences,
@@ -127,6 +128,7 @@ def walk(rules: AnyRuleset, match: PlayedMatch, every: int, bots: Mapping[str, B
         if n % every:
             continue
         played = rules.orders_codec.from_json(orders_json)
+        done: Resolutions = {}  # each seat's orders resolved once beside every twin of the others'
         for seat in rules.seats(state)[:most]:
             twin = rules.unseen_twin(state, seat, random.Random(f"{n}/{seat}"))
             pairs = [] if canonical(rules.state_codec.to_json(twin)) == canonical(rules.state_codec.to_json(state)) \
@@ -134,11 +136,11 @@ def walk(rules: AnyRuleset, match: PlayedMatch, every: int, bots: Mapping[str, B
             crossed = twin_orders(rules, state, match.seed, seat, n, kinds, most)
             pairs += [("orders", ((state, a), (state, b))) for a, b in crossed]
             for what, twins in pairs:
-                found, compared = differences_after(rules, twins, match.seed, seat, bots)
+                found, compared = differences_after(rules, twins, match.seed, seat, bots, done)
                 out.found += [f"{match.windows[n].label} ({what} twins): {d}" for d in found]
                 setattr(out, what, getattr(out, what) + compared)
             for a, b in crossed:
-                found, compared = kept_differences(rules, state, (a, b), match.seed)
+                found, compared = kept_differences(rules, state, (a, b), match.seed, done)
                 out.found += [f"{match.windows[n].label}, orders of {seat}'s others differing: {d}" for d in found]
                 out.kept += compared
     return out
