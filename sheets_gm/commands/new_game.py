@@ -140,7 +140,7 @@ def register(sub: Any) -> None:
     """Add ``new-game`` to the command line."""
     p = command(sub, "new-game", run, "write a new game that plays, to make into yours",
                 "Write a new game called NAME into this checkout: its package (sheets_gm/rulesets/NAME/), its "
-                "template folder (templates/NAME/: sheet.yaml and a starter match.toml), its rules page "
+                "template folder (templates/NAME/: layout.yaml and a starter match.toml), its rules page "
                 "(docs/rules-NAME.md, the settings table made from its settings) and a scenario "
                 "(tests/scenarios/NAME/): nothing else. It is a small race that passes the conformance "
                 "tests as written; docs/adding-a-ruleset.md walks you through making it your game.",

@@ -1,5 +1,5 @@
 """Input tables placed on a tab: every address, header check, dropdown, protection and clearing
-derived from a ruleset's ``sheet.yaml``, for any game.
+derived from a ruleset's ``layout.yaml``, for any game.
 
 An orders tab (a seat's, or the judge's) reads from the top: the title (row 1), the status
 line (row 2), then each input table in the order of the file: its title row, its header row

@@ -16,7 +16,7 @@ SEATS = ("Ann", "Bo")
 
 def _layout() -> SheetSpec:
     """The Wesnoth layout, read anew: a new object each time, of one value."""
-    return load_sheet_spec(TEMPLATES / "wesnoth" / "sheet.yaml")
+    return load_sheet_spec(TEMPLATES / "wesnoth" / "layout.yaml")
 
 
 def test_equal_layouts_share_their_placed_tabs_and_another_layout_gets_its_own() -> None:
