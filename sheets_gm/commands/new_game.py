@@ -15,6 +15,7 @@ import importlib.util
 import keyword
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -79,15 +80,16 @@ def taken_names(root: Path) -> dict[str, Path]:
             else where for n, where in found.items()}
 
 
-def refused_name(root: Path, name: str) -> str:
-    """Why ``name`` cannot name a new game in the checkout at ``root`` ('' when it can)."""
+def refused_name(root: Path, name: str, taken: Mapping[str, Path] | None = None) -> str:
+    """Why ``name`` cannot name a new game in the checkout at ``root`` ('' when it can); ``taken``: the checkout's
+    :func:`taken_names`, when the caller has them already (found afresh otherwise)."""
     if not NAME.fullmatch(name) or keyword.iskeyword(name) or name == "newgame":
         return (f"{name!r} cannot name a game: write 2 to 31 lower-case letters, digits or _, starting with a letter "
                 "(it names the package, the template folder and the game in match.toml), e.g. salvo")
     beside = root / "sheets_gm" / "rulesets" / name
     if beside.exists() and ((beside / "game.py").exists() or not (beside / "__init__.py").exists()):
         return f"a game called {name!r} is in this checkout already (sheets_gm/rulesets/{name}/)"
-    where = taken_names(root).get(name)
+    where = (taken_names(root) if taken is None else taken).get(name)
     if where is None:
         return ""
     shown = f"{where}/" if where.suffix != ".py" else str(where)
