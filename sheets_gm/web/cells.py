@@ -15,8 +15,10 @@ _RANGE = re.compile(r"^\s*([A-Z]+)(\d+)\s*(?::\s*([A-Z]+)(\d+)\s*)?$")
 WHITE = "#FFFFFF"
 
 
+@lru_cache(maxsize=8192)
 def _box(cells: str) -> tuple[int, int, int, int] | None:
-    """``A1:C3`` (or ``B2``) as 0-based (first row, first column, last row, last column); None when it is not one."""
+    """``A1:C3`` (or ``B2``) as 0-based (first row, first column, last row, last column); None when it is not one.
+    Once per range's text: a board names the same ranges in every window's drawing."""
     found = _RANGE.match(cells.upper())
     if found is None:
         return None
@@ -50,9 +52,8 @@ class Cells:
         self.drawing = drawing
         self.rows = [[v if type(v) is str else text(v) for v in row] for row in drawing.values]
         self._paint: list[list[str]] = []  # row by row, each cell's last fill ('' for none)
-        boxes: dict[str, tuple[int, int, int, int] | None] = {}  # a drawing names many ranges again: read each once
         for f in drawing.fills if colours else ():
-            box = boxes[f.range] if f.range in boxes else boxes.setdefault(f.range, _box(f.range.rpartition("!")[2]))
+            box = _box(f.range.rpartition("!")[2])
             if box is not None:
                 r1, c1, r2, c2 = box
                 last = min(r2, len(self.rows) + 1)

@@ -53,6 +53,12 @@ def _asset(name: str) -> str:
 
 
 @cache
+def _shared_bytes(name: str) -> bytes:
+    """A file every page shares (``SHARED``), read from the package once per process, as the templates are."""
+    return _asset(name).encode()
+
+
+@cache
 def environment() -> Environment:
     """The templates, every one escaping what it is given (HTML and SVG alike), compiled once per machine
     (``compiled``)."""
@@ -103,9 +109,10 @@ def built_for(folder: Path) -> str:
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:
-    """Write ``data`` to ``path`` whole (a temporary file renamed), unless it holds those bytes already."""
+    """Write ``data`` to ``path`` whole (a temporary file renamed), unless it holds those bytes already (read only
+    when its size is theirs: a page that changed is rarely as long as it was)."""
     try:
-        if path.read_bytes() == data:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
             return False
     except OSError:
         pass
@@ -325,7 +332,7 @@ def build_site(folder: Path, page: PageInput) -> bool:
                                             ends=[line for w in windows for line in w.ends]).encode())
     write_if_changed(folder / "windows.js", _windows_js(windows, now))
     for name in SHARED:
-        write_if_changed(folder / name, _asset(name).encode())
+        write_if_changed(folder / name, _shared_bytes(name))
     _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds))
     record = {"built": page.marker, "windows": [w.to_json() for w in windows]}
     write_if_changed(folder / RECORD, json.dumps(record, ensure_ascii=False, indent=1).encode())
