@@ -66,6 +66,7 @@ class Cells:
         self._conditional = [(box, f.prefix, f.colour) for box, f in
                              ((b, f) for f in drawing.conditional_fills for b, _ in _boxed(iter([(f.range, "")])))]
         self._owners: dict[str, str] = {}
+        self._matching: dict[str, list[tuple[tuple[int, int, int, int], str]]] = {}
 
     def value(self, row: int, col: int) -> str:
         """The cell's text ('' past the drawing)."""
@@ -81,8 +82,12 @@ class Cells:
     def colour(self, row: int, col: int) -> str:
         """The cell's background: the last fill over it, unless its value starts with a conditional fill's prefix."""
         value = self.value(row, col)
-        for (r1, c1, r2, c2), prefix, colour in self._conditional:
-            if r1 <= row <= r2 and c1 <= col <= c2 and value.startswith(prefix):
+        matching = self._matching.get(value)
+        if matching is None:  # a map's cells hold a few values: the conditional fills each one starts with, found once
+            matching = self._matching[value] = [(box, colour) for box, prefix, colour in self._conditional
+                                                if value.startswith(prefix)]
+        for (r1, c1, r2, c2), colour in matching:
+            if r1 <= row <= r2 and c1 <= col <= c2:
                 return colour
         try:
             return self._paint[row][col] or WHITE if row >= 0 and col >= 0 else WHITE
