@@ -3,7 +3,8 @@ for the board before the first (``w0.html``), the page of the match now (``index
 deadline, the standings, the other public tabs, opening on the latest results), the list of windows the pages step
 through (``windows.js``), the script and style every page shares, beside each resolution's page its Log
 (``w3.log.json``: what the page of now opens on, and the Log row after it), and ``record.json`` (the windows it
-holds, each one's standings, what it was last built for). Read in order, the pages' Log lines are the board's
+holds, each one's standings and the Log row after its lines, what it was last built for: a build reads the sidecar of
+the last resolution only, and not the one it has just written). Read in order, the pages' Log lines are the board's
 public Log: each GM's adjustment's lines stand on the page of the window whose Log rows hold them.
 
 A resolution's page is written once, when the poll that made it builds the folder; an undo's build drops the pages
@@ -75,13 +76,15 @@ class _Window:
     figures: Figures | None = None  # each side's figures after it (standings.figures_of its status line)
     ends: tuple[LogLine, ...] = ()  # its Log lines saying who is out or who won
     grounds: tuple[str, ...] = ()  # the ground files its page shows
+    end: int = -1  # the Log row after its lines (-1: not kept here, its sidecar says it: a folder of an older build)
 
     def to_json(self) -> dict[str, Any]:
         """The window as ``record.json`` keeps it."""
         return {"n": self.number, "label": self.label, "file": self.file, "log": self.logged,
                 **({"figures": self.figures} if self.figures is not None else {}),
                 **({"ends": [list(line) for line in self.ends]} if self.ends else {}),
-                **({"grounds": list(self.grounds)} if self.grounds else {})}
+                **({"grounds": list(self.grounds)} if self.grounds else {}),
+                **({"end": self.end} if self.end >= 0 else {})}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> _Window:
@@ -91,7 +94,7 @@ class _Window:
                        {str(k): {str(m): float(v) for m, v in f.items()} for k, f in figures.items()}
                        if isinstance(figures, dict) else None,
                        tuple((str(t), str(k), str(s)) for t, k, s in data.get("ends", [])),
-                       tuple(str(name) for name in data.get("grounds", [])))
+                       tuple(str(name) for name in data.get("grounds", [])), int(data.get("end", -1)))
 
 
 def _load(folder: Path) -> tuple[str, list[_Window]]:
@@ -267,12 +270,15 @@ def _since(lines: Sequence[RowLine], first: int, end: int | None = None) -> tupl
 def _end_of(folder: Path, windows: Sequence[_Window], number: int) -> int:
     """The Log row after the lines of resolution ``number``'s page (0 when the page has none: the start)."""
     found = next((w for w in windows if w.number == number and w.logged), None)
+    if found is not None and found.end >= 0:  # kept in the record: its sidecar need not be read
+        return found.end
     latest = read_latest(folder, found.file) if found is not None else None
     return latest.end if latest is not None else 0
 
 
-def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn, windows: list[_Window]) -> None:
-    """The page of the resolution ``done`` (and the board before it, when the page lacks it), added to ``windows``."""
+def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn, windows: list[_Window]) -> Latest:
+    """The page of the resolution ``done`` (and the board before it, when the page lacks it), added to ``windows``;
+    its latest results, as its sidecar keeps them (``read_latest`` of it)."""
     if done.before is not None and all(w.number != done.number - 1 for w in windows):
         label = "the start" if done.number == 1 else f"before resolution {done.number}"
         file = f"w{done.number - 1}.html"
@@ -287,9 +293,12 @@ def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn
     write_if_changed(folder / file, render(page, state, file=file, heading=f"{_upper(done.label)}: resolved",
                                            resolved=f"Resolved: {done.label}", log=done.log,
                                            adjusted="Before it, the GM's adjustments", adjustments=adjusted).encode())
-    write_if_changed(folder / sidecar(file), latest_bytes(Latest(file, _upper(done.label), done.log, done.end)))
+    latest = Latest(file, _upper(done.label), tuple((str(t), str(k), str(s)) for t, k, s in done.log), done.end,
+                    page.rules)
+    write_if_changed(folder / sidecar(file), latest_bytes(latest))
     windows.append(_Window(done.number, label, file, figures=figures_of(page.status, page.seats),
-                           ends=tuple(end_lines(done.log)), grounds=state.grounds))
+                           ends=tuple(end_lines(done.log)), grounds=state.grounds, end=done.end))
+    return latest
 
 
 def _standings(page: PageInput, windows: Sequence[_Window]) -> list[Chart]:
@@ -314,15 +323,16 @@ def build_site(folder: Path, page: PageInput) -> bool:
     done = page.resolution
     now_drawn = drawn(page.kind, page.drawings)
     _keep_grounds(folder, now_drawn)
-    if done is not None and all(w.number != done.number for w in windows):
-        _resolution_page(folder, page, done, now_drawn, windows)
+    written = _resolution_page(folder, page, done, now_drawn, windows) \
+        if done is not None and all(w.number != done.number for w in windows) else None
     windows.sort(key=lambda w: w.number)
     now = f"now: {page.window}" if page.window else "now: the match is over"
     missing = page.resolved - sum(1 for w in windows if w.number > 0 and w.logged)
     earlier = (f"{counted(missing, 'resolution')} of this match came before this page was kept: their Log lines "
                "are in the spreadsheet's Log tab." if missing > 0 else "")
     last = next((w for w in reversed(windows) if w.logged and w.number == page.resolved), None)
-    latest = read_latest(folder, last.file, page.rules) if last else None
+    latest = written if written is not None and last is not None and last.file == written.file else \
+        read_latest(folder, last.file, page.rules) if last else None
     write_if_changed(folder / INDEX, render(page, now_drawn, file=INDEX, heading=_upper(now), now=True,
                                             earlier=earlier, adjusted="The GM's adjustments since the last "
                                             "resolution" if page.resolved else "The GM's adjustments",

@@ -5,6 +5,7 @@ last."""
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from sheets_gm.rulesets.registry import ruleset_names, sheet_of
 from sheets_gm.web.latest import MOVE_KINDS, Latest, battle_kinds
 from sheets_gm.web.page import page_input, public_lines
 from sheets_gm.web.site import build_site
-from tests.web.pages import SHEET, bot_match, build_pages, facts_of
+from tests.web.pages import SHEET, bot_match, build_pages, facts_of, files_of
 
 
 def _text(path: Path) -> str:
@@ -65,3 +66,28 @@ def test_a_coalition_armys_count_of_turns_in_a_structure_is_no_battle() -> None:
     assert latest.others == (("Turns counted in structures", (line,)),)
     assert Latest("w2.html", "Round 2", (("2", "counter", "Bo-1 strikes back at Ann-7"),), 0, "wesnoth").battles
 
+
+
+def test_the_record_keeps_each_resolutions_end_as_its_sidecar_and_an_older_folder_without_it_builds_alike(
+        tmp_path: Path) -> None:
+    """A build takes the Log row after a resolution's lines (where the GM's adjustments after it start) from
+    ``record.json``, not from the resolution's sidecar: each window's kept ``end`` is its sidecar's; a folder built
+    before the record kept it (no ``end``) reads the sidecar and builds the next resolution's pages byte for byte as
+    the folder that kept it."""
+    rules, start, steps = bot_match("gvg", 3)
+    kept = build_pages(tmp_path / "kept", rules, start, steps)
+    record = json.loads((kept / "record.json").read_text(encoding="utf-8"))
+    logged = [w for w in record["windows"] if w["log"]]
+    assert len(logged) == 3
+    for window in logged:
+        sidecar = json.loads((kept / window["file"].replace(".html", ".log.json")).read_text(encoding="utf-8"))
+        assert window["end"] == sidecar["end"]
+    older = build_pages(tmp_path / "older", rules, start, steps[:2])
+    stripped = json.loads((older / "record.json").read_text(encoding="utf-8"))
+    for window in stripped["windows"]:
+        window.pop("end", None)
+    (older / "record.json").write_text(json.dumps(stripped), encoding="utf-8")
+    step = steps[2]
+    build_site(older, page_input(facts_of(rules, step.after, 3, step), "Friday match", SHEET))
+    assert {n: b for n, b in files_of(older).items() if n != "record.json"} == \
+        {n: b for n, b in files_of(kept).items() if n != "record.json"}
