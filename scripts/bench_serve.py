@@ -71,7 +71,7 @@ import tempfile
 import threading
 import time
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
@@ -980,7 +980,50 @@ def measure_restart(args: argparse.Namespace, root: Path) -> None:
     base = source_of(args.vs, root / "base") if args.vs else None
     rng = random.Random(args.seed)
     runs: list[RestartRun] = []
-    for turn in range(args.rounds * (2 if base else 1)):
+    turns = itertools.count()
+    for busy in [int(n) for n in args.busy.split(",")]:
+        with busy_processes(busy):
+            time.sleep(args.settle if busy else 0)  # the load average follows the busy processes
+            print(f"With {busy} busy processes beside: load {Path('/proc/loadavg').read_text().split()[:3]}.",
+                  flush=True)
+            runs += restart_rounds(args, root, configs, base, rng, turns)
+    summary(runs)
+
+
+@contextlib.contextmanager
+def busy_processes(count: int) -> Iterator[None]:
+    """``count`` processes that spin a core each (as ``stress --cpu``) while the block runs: the load asked for."""
+    spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for proc in spinning:
+            proc.kill()
+            proc.wait()
+
+
+def summary(runs: Sequence[RestartRun]) -> None:
+    """The runs' 95th percentiles side by side: this tree's over the baseline's, restart by restart in turn."""
+    base = [r for r in runs if r.code == "base"]
+    this = [r for r in runs if r.code == "this"]
+    for b, t in zip(base, this, strict=False):
+        bp, tp = p95_of(b), p95_of(t)
+        print(f"  pair: base p95 {bp:.1f} s, this p95 {tp:.1f} s, ratio this/base {tp / bp if bp else 0:.2f}; "
+              f"first watchdog ping {b.first_ping} / {t.first_ping}", flush=True)
+
+
+def p95_of(run: RestartRun) -> float:
+    """A restart's 95th percentile over its saves (infinite when one went unanswered)."""
+    done = [a for a in run.answers if a is not None]
+    return percentile(done, 0.95) if len(done) == len(run.answers) else float("inf")
+
+
+def restart_rounds(args: argparse.Namespace, root: Path, configs: Sequence[Path], base: Path | None,
+                   rng: random.Random, turns: Iterator[int]) -> list[RestartRun]:
+    """``--rounds`` restarts of this tree's serve (each after the baseline's, with ``--vs``), each printed."""
+    runs: list[RestartRun] = []
+    for _ in range(args.rounds * (2 if base else 1)):
+        turn = next(turns)
         code, source = ("base", base) if base is not None and turn % 2 == 0 else ("this", None)
         sample = rng.sample(configs, args.saves)
         half = len(sample) // 2
@@ -997,6 +1040,7 @@ def measure_restart(args: argparse.Namespace, root: Path) -> None:
               f"{'-' if run.ready is None else f'{run.ready:.1f} s'}; load "
               f"{Path('/proc/loadavg').read_text().split()[0]}"
               + (f"\n  the log's end:\n{run.tail}" if run.tail else ""), flush=True)
+    return runs
 
 
 # -- --serve-google: the real serve process on the fake Google served over HTTP ----------------------------------
@@ -1409,6 +1453,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="with --restart-local: restarts of each (default 2)")
     parser.add_argument("--restart-limit", type=float, default=300.0,
                         help="with --restart-local: seconds a restart's saves may take (default 300)")
+    parser.add_argument("--busy", default="0", help="with --restart-local: busy processes spun beside, one run of "
+                        "rounds for each count of a comma-separated list (default 0; 0,6 on 2 cores: load 2 and 8)")
+    parser.add_argument("--settle", type=float, default=60.0,
+                        help="with --busy: seconds the load average is given to rise before the restarts")
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)
     if args.matches < max(4, args.accounts) or args.saves < 2:
