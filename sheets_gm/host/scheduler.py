@@ -38,6 +38,7 @@ crash.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import os
@@ -452,7 +453,7 @@ class Host:
             walk = self._walk
             assert walk is not None
             self._slicing, self._said_stall = now, False
-            self.background(lambda: self._take_a_slice(walk), "sheets-gm-search")
+            self.background(functools.partial(self._take_a_slice, walk), "sheets-gm-search")
         for walk, found, done in drained(self._slices):
             self._slicing = None
             if walk is self._walk:
@@ -569,7 +570,8 @@ class Host:
         if self.rescan is not None:
             return self.rescan
         events = self.events
-        covered = events is not None and bool(events.trusted) and len(events.trusted) == len(events.folders)
+        covered = (events is not None and events.started and bool(events.trusted)
+                   and len(events.trusted) == len(events.folders))
         return SEARCH_WITH_EVENTS if covered else timedelta(seconds=DEFAULT_RESCAN)
 
     def _search_where(self, folder: Path, now: datetime) -> None:
