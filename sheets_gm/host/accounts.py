@@ -54,6 +54,11 @@ MAX_PAGES = 10
 #: What Drive answers a page token it no longer takes (a token kept too long, or not its own).
 REFUSED_TOKEN = (400, 404, 410)
 
+#: The kept token is at most this many questions behind the watcher's (an hour at 7.5 s): a match that keeps
+#: failing does not hold it back until the log since it fills more than ``MAX_PAGES`` (every match of the account
+#: then read in full at the next start); such a match's save is told by Drive's file index at that start instead.
+KEPT_BEHIND = 480
+
 #: The matches a question to Drive found changed, each with how soon its poll starts (``quiet``'s ranks).
 Touched = dict[Path, int]
 
@@ -342,12 +347,13 @@ class AccountWatcher:
 
     def kept_token(self) -> str:
         """The token the host keeps for its next start: the latest after which every change the log listed has
-        been answered (a poll of its match succeeded), or the match has left ('' before the first question)."""
+        been answered (a poll of its match succeeded), or the match has left, at most ``KEPT_BEHIND`` questions
+        back ('' before the first question)."""
         with self._lock:
             owed = [n for kept in self._matches.values() for n in (kept.owed, kept.in_poll) if n is not None]
             if not self._tokens:
                 return ""
-            safe = min(owed) - 1 if owed else self._asked
+            safe = max(min(owed) - 1 if owed else self._asked, self._asked - KEPT_BEHIND)
             for old in [n for n in self._tokens if n < safe]:
                 del self._tokens[old]
             return self._tokens.get(safe) or self._tokens[min(self._tokens)]
