@@ -99,6 +99,7 @@ from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
 from tests.fakes.google_api import (  # noqa: E402
     CHANGES,
+    START_TOKEN,
     FakeSpreadsheet,
     GoogleApiFake,
     copied,
@@ -1076,11 +1077,7 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
     print(f"Made {len(configs)} GvG matches polled before on the fake over {args.accounts} accounts; load "
           f"{Path('/proc/loadavg').read_text().split()[:3]}.", flush=True)
     started = time.monotonic()
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "google"), "--workers",
-                                 str(args.workers), "--interval", f"{args.interval:g}", "--status-file",
-                                 str(root / "status-google.json")], stdout=out, stderr=subprocess.STDOUT,
-                                env=server.environment(), cwd=root)
+    proc = serve_over(server, root, log, args)
     try:
         while "Found " not in log.read_text(encoding="utf-8") and time.monotonic() - started < 600:
             time.sleep(0.1)
@@ -1100,6 +1097,9 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
             while not answered_since(config, at) and time.monotonic() - saved < 120:
                 time.sleep(0.05)
             answers.append(time.monotonic() - saved)
+        proc.send_signal(15)
+        proc.wait(timeout=180)
+        restart = google_restart(server, fake, root, rng.sample(configs, args.saves), args)
     finally:
         proc.send_signal(15)
         proc.wait(timeout=180)
@@ -1111,6 +1111,46 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
           f"{statistics.median(answers):.1f} s, 95th percentile {percentile(answers, 0.95):.1f} s over "
           f"{len(answers)} saves (from the end of its write to its poll's record); load "
           f"{Path('/proc/loadavg').read_text().split()[0]}", flush=True)
+    print(restart, flush=True)
+
+
+def serve_over(server: Any, root: Path, log: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:
+    """The real ``sheets-gm serve`` on ``root/google``, pointed at the fake over HTTP, its log in ``log``."""
+    with log.open("ab") as out:
+        return subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "google"), "--workers",
+                                 str(args.workers), "--interval", f"{args.interval:g}", "--status-file",
+                                 str(root / "status-google.json")], stdout=out, stderr=subprocess.STDOUT,
+                                env=server.environment(), cwd=root)
+
+
+def google_restart(server: Any, fake: GoogleApiFake, root: Path, saved: Sequence[Path],
+                   args: argparse.Namespace) -> str:
+    """``serve`` stopped, ``saved`` typed while it is down (each in a match of its own), started again: each save
+    timed from the spawn to its poll's record; whether the accounts asked their change logs from the tokens the
+    stopped host kept (no start token asked)."""
+    at = {}
+    for n, config in enumerate(saved):
+        at[config] = time.time_ns()
+        type_orders(config, ready=False, seed=f"{args.seed}/down/{n}")
+    fake.reset_counters()
+    started = time.monotonic()
+    proc = serve_over(server, root, root / "serve-google-restart.log", args)
+    answers: dict[Path, float] = {}
+    try:
+        while len(answers) < len(saved) and time.monotonic() - started < args.restart_limit:
+            for config in saved:
+                if config not in answers and answered_since(config, at[config]):
+                    answers[config] = time.monotonic() - started
+            time.sleep(0.1)
+    finally:
+        proc.send_signal(15)
+        proc.wait(timeout=180)
+    done = list(answers.values())
+    return (f"- restarted with {len(saved)} saves typed while it was down: {len(done)}/{len(saved)} answered; from "
+            f"the spawn median {statistics.median(done or [0]):.1f} s, 95th percentile "
+            f"{percentile(done, 0.95) if len(done) == len(saved) else float('inf'):.1f} s; start tokens asked "
+            f"{fake.calls(START_TOKEN)} (0: every account's log asked from its kept token); load "
+            f"{Path('/proc/loadavg').read_text().split()[0]}")
 
 
 # -- --idle-google: a host restarted on Google matches polled before -------------------------------------------
