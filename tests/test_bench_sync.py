@@ -10,9 +10,11 @@ import pytest
 import sheets_gm.sync.poll as sync_poll
 from sheets_gm.sync.match_record import CELL_CHUNK, packed_cell
 from tests.paths import SCRIPTS
+from tests.quick import soak_but
 
 
-@pytest.mark.parametrize("ruleset", ["gvg", "winordie", "coalition", "champions", "wesnoth"])
+@pytest.mark.parametrize("ruleset", soak_but(["gvg", "winordie", "coalition", "champions", "wesnoth"],
+                                             "gvg", "winordie"))
 def test_the_sync_bars_hold(ruleset: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(SCRIPTS))  # its fake Google is in tests.fakes
     spec = importlib.util.spec_from_file_location("bench_sync", SCRIPTS / "bench_sync.py")

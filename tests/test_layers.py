@@ -104,7 +104,7 @@ def test_no_module_imports_a_higher_layer() -> None:
     assert not wrong, "imports of a higher layer:\n" + "\n".join(wrong)
 
 
-@pytest.mark.parametrize("importer", ["sheets_gm.rulesets.game", "sheets_gm.rulesets.registry",
+@pytest.mark.parametrize("importer", ["sheets_gm.rulesets.game_record", "sheets_gm.rulesets.registry",
                                       "sheets_gm.rulesets.gvg.scenario", "sheets_gm.rulesets.parts.scenario"])
 @pytest.mark.parametrize("statement", ["from sheets_gm.scenario.play import play", "import sheets_gm.scenario.runner",
                                        "from sheets_gm.simulate.runner import run_simulation",
@@ -119,7 +119,7 @@ def test_a_game_that_imports_the_machinery_is_refused(importer: str, statement: 
 
 def test_the_parts_protocols_are_below_the_games_and_the_machinery_above() -> None:
     parts = layer_of("sheets_gm.rulesets.parts.figures")
-    assert parts < layer_of("sheets_gm.rulesets.game") < layer_of("sheets_gm.scenario.play")
+    assert parts < layer_of("sheets_gm.rulesets.game_record") < layer_of("sheets_gm.scenario.play")
     assert parts < layer_of("sheets_gm.rulesets.gvg.figures") < layer_of("sheets_gm.simulate.runner")
     assert layer_of("sheets_gm.rulesets.gvg.legacy") < layer_of("sheets_gm.sync.life.legacy.upgrade")
 

@@ -21,7 +21,7 @@ def _lined(value: Any) -> Any:
     return value
 
 
-@pytest.mark.parametrize("path", ["templates/coalition/map.yaml", "templates/wesnoth/sheet.yaml"])
+@pytest.mark.parametrize("path", ["templates/coalition/map.yaml", "templates/wesnoth/layout.yaml"])
 def test_a_shipped_file_reads_as_the_pure_python_loader_reads_it(path: str) -> None:
     text = (ROOT / path).read_text(encoding="utf-8")
     assert _lined(yamlio.load_yaml_text(text, "x")) == _lined(yaml.load(text, Loader=yamlio._LineLoader))

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-    from sheets_gm.rulesets.game import GameCommand
+    from sheets_gm.rulesets.game_record import GameCommand
 
 
 class UserError(Exception):
@@ -50,9 +50,9 @@ def command(sub: Any, name: str, func: Handler, summary: str, description: str,
 
 
 def game_command(sub: Any, tool: GameCommand) -> argparse.ArgumentParser:
-    """Declare one of a game's own commands (``rulesets.game.GameCommand``) as a subcommand: its problems, raised
+    """Declare one of a game's own commands (``rulesets.game_record.GameCommand``) as a subcommand: its problems, raised
     as ``GameCommandError`` by the game, become a UserError (one message, exit code 1)."""
-    from sheets_gm.rulesets.game import GameCommandError
+    from sheets_gm.rulesets.game_record import GameCommandError
 
     run = tool.run
 

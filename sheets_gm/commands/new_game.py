@@ -15,6 +15,7 @@ import importlib.util
 import keyword
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -79,15 +80,16 @@ def taken_names(root: Path) -> dict[str, Path]:
             else where for n, where in found.items()}
 
 
-def refused_name(root: Path, name: str) -> str:
-    """Why ``name`` cannot name a new game in the checkout at ``root`` ('' when it can)."""
+def refused_name(root: Path, name: str, taken: Mapping[str, Path] | None = None) -> str:
+    """Why ``name`` cannot name a new game in the checkout at ``root`` ('' when it can); ``taken``: the checkout's
+    :func:`taken_names`, when the caller has them already (found afresh otherwise)."""
     if not NAME.fullmatch(name) or keyword.iskeyword(name) or name == "newgame":
         return (f"{name!r} cannot name a game: write 2 to 31 lower-case letters, digits or _, starting with a letter "
                 "(it names the package, the template folder and the game in match.toml), e.g. salvo")
     beside = root / "sheets_gm" / "rulesets" / name
     if beside.exists() and ((beside / "game.py").exists() or not (beside / "__init__.py").exists()):
         return f"a game called {name!r} is in this checkout already (sheets_gm/rulesets/{name}/)"
-    where = taken_names(root).get(name)
+    where = (taken_names(root) if taken is None else taken).get(name)
     if where is None:
         return ""
     shown = f"{where}/" if where.suffix != ".py" else str(where)
@@ -140,7 +142,7 @@ def register(sub: Any) -> None:
     """Add ``new-game`` to the command line."""
     p = command(sub, "new-game", run, "write a new game that plays, to make into yours",
                 "Write a new game called NAME into this checkout: its package (sheets_gm/rulesets/NAME/), its "
-                "template folder (templates/NAME/: sheet.yaml and a starter match.toml), its rules page "
+                "template folder (templates/NAME/: layout.yaml and a starter match.toml), its rules page "
                 "(docs/rules-NAME.md, the settings table made from its settings) and a scenario "
                 "(tests/scenarios/NAME/): nothing else. It is a small race that passes the conformance "
                 "tests as written; docs/adding-a-ruleset.md walks you through making it your game.",

@@ -24,13 +24,13 @@ from sheets_gm.notify.notices import NoticeRules, poll_notices
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.files import orders_file
-from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
+from sheets_gm.sheets.layout import WorkbookLayout
 from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sheets.private_files import private_folder
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.export import export_match
-from sheets_gm.sync.match_tabs import ABOUT_TAB
+from sheets_gm.sync.match_tabs import ABOUT_TAB, first_tab_layout
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -55,11 +55,8 @@ def _workbook(path: Path, first_tab: str, *, private: bool = False) -> SheetBack
     path.parent.mkdir(parents=True, exist_ok=True)
     for stale in (path, *path.parent.glob(f".{path.name}*")):
         stale.unlink(missing_ok=True)
-    about: Grid = [["The engine of a sheets-gm match: do not edit."]]
-    values: dict[str, Grid] = {"A1": about} if first_tab == ABOUT_TAB else {}
-    return create_workbook(path, WorkbookLayout("sheets-gm demo", (TabLayout(first_tab, rows=1, cols=1,
-                                                                              values=values),)), overwrite=True,
-                           private=private)
+    about = first_tab_layout(first_tab, "The engine of a sheets-gm match: do not edit.")
+    return create_workbook(path, WorkbookLayout("sheets-gm demo", (about,)), overwrite=True, private=private)
 
 
 def run_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console: Console | None = None,

@@ -18,7 +18,7 @@ ruleset, through this interface, everything it needs of the engine:
   replays), declared as class attributes.
 
 This is the engine part of a game only: the sheet adapter, the scenario codec, the simulation, the GM's
-command-line options and a game's own tools are the other parts of its record (``rulesets.game.Game``),
+command-line options and a game's own tools are the other parts of its record (``rulesets.game_record.Game``),
 each with its protocol in its own layer. A game's engine class subclasses ``Ruleset`` to inherit the
 defaults of its trivial members (no opening events, no secrets, no checks before resolving, no GM events).
 

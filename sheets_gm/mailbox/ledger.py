@@ -11,11 +11,10 @@ sent), a JSON line per event, each written and fsync'ed before what it announces
 - ``receipt``: its sender's receipt was sent;
 - ``skip``: a mail found under a new UID (the folder's UIDVALIDITY changed) whose Message-ID the ledger knows;
 - ``seen``: every UID of the folder up to this one was looked at (nothing there, or only mail already known);
-- ``again``: a finished mail handed back to be filed again (its window was undone: it is read again for it);
 - ``trouble`` and ``mended``: the mailbox could not be read (a login refused, a folder missing, a server down), and
   that it can be again: each said once, not at every poll (``trouble``).
 
-The ledger keeps the handled-once protocol alone: which mail, begun or finished, handed back, its receipt sent. What
+The ledger keeps the handled-once protocol alone: which mail, begun or finished, its receipt sent. What
 a mail said and what the game made of it (sender, subject, arrival, what it was filed as, for which window, where its
 lines went) is the filing's own record (the door's, ``running.mailroom.record``): each fact has one keeper.
 
@@ -31,7 +30,6 @@ new mail starts, and every mail begun and not finished is handed back.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from pathlib import Path
 
 from sheets_gm.engine.plain import Plain
@@ -111,11 +109,10 @@ class MailLedger:
             self._by_uid[(record.uidvalidity, record.uid)] = record.message_id
         elif op == "skip":
             self._by_uid[(int(event["uidvalidity"]), int(event["uid"]))] = str(event["message_id"])
-        elif op in ("finish", "receipt", "again") and event.get("message_id") in self._records:
+        elif op in ("finish", "receipt") and event.get("message_id") in self._records:
             old = self._records[event["message_id"]]
-            self._records[old.message_id] = (
-                old.replaced(finished=True, gone=bool(event.get("gone"))) if op == "finish" else
-                old.replaced(receipt_sent=True) if op == "receipt" else old.replaced(finished=False))
+            self._records[old.message_id] = (old.replaced(finished=True, gone=bool(event.get("gone"))) if op == "finish"
+                                             else old.replaced(receipt_sent=True))
         if op == "trouble":
             self.troubled = str(event.get("kind", ""))
         elif op == "mended":
@@ -170,8 +167,8 @@ class MailLedger:
 
     def finish(self, *mails: Mail | str, gone: bool = False) -> None:
         """The mails (or their Message-IDs) were filed (``gone``: they left the folder before they could be filed
-        again), written at once (one fsync) after every write of their filing: never handed back again (unless
-        ``hand_back``)."""
+        again), written at once (one fsync) after every write of their filing: never handed back again (an undone
+        window's mail comes back with its rows, from the undo's archive, not from the mailbox)."""
         ids = [m if isinstance(m, str) else m.message_id for m in mails]
         for message_id in ids:
             if message_id not in self._records:
@@ -192,15 +189,6 @@ class MailLedger:
         """Every UID of the folder up to ``upto`` was looked at (held only when it moves the mark)."""
         if uidvalidity != self.uidvalidity or upto > self.last_uid:
             self._write({"op": "seen", "uidvalidity": uidvalidity, "upto": upto})
-
-    def hand_back(self, message_ids: Iterable[str]) -> list[MailRecord]:
-        """The finished mails of ``message_ids`` handed back to be filed again at the next poll (their window was
-        undone: its mail is read again for it, not lost; the filing's record knows which mail was read for which
-        window); those mails."""
-        again = [self._records[i] for i in dict.fromkeys(message_ids) if i in self._records and
-                 self._records[i].finished]
-        self._write(*({"op": "again", "message_id": r.message_id} for r in again))
-        return [self._records[r.message_id] for r in again]
 
     def trouble(self, kind: str, text: str) -> bool:
         """The mailbox could not be read (``kind``: a ``MailboxError``'s): whether to say so, which is only when it

@@ -20,6 +20,7 @@ import ssl
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
+from email.policy import default as default_policy
 from email.utils import format_datetime, parseaddr
 from types import TracebackType
 from urllib.parse import quote
@@ -37,6 +38,12 @@ class MailHeads:
 
     reply_to: tuple[str, ...] = ()
     title: str = ""
+
+
+#: How a message's headers are written: each on one line, never folded (a line may hold 998 characters): a folded
+#: subject came back with a double space or a leading one from a reader that reads the fold's line break as a space
+#: ("open again:  the GM took a turn back"), and from Python's own parser (" [GvG match] Turn 3 is open again: …").
+ONE_LINE_HEADERS = default_policy.clone(max_line_length=998)
 
 
 def _domain(sender: str) -> str:
@@ -67,7 +74,8 @@ def message_of(letter: Letter, sender: str, now: datetime | None = None,
     list_name = "".join(c for c in (heads.title or "sheets-gm match") if c.isprintable() and c not in '"<>\\')
     message["List-Id"] = f'"{list_name}" <{match}.{domain}>'
     message["List-Unsubscribe"] = f"<mailto:{gm[0]}?subject=" + quote(f"Mute my notices of {list_name}") + ">"
-    message.set_content(letter.body)
+    message.set_content(letter.body)  # the body's lines encoded as the default policy does (78 characters)
+    message.policy = ONE_LINE_HEADERS
     return message
 
 

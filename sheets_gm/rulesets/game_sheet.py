@@ -1,7 +1,7 @@
 """The base of a game's sheet adapter: the match's rules, and the layout its game ships.
 
 A game's adapter subclasses ``GameSheet`` (a ``sheets.adapter.SheetAdapter`` that knows its rules) and so finds its
-``sheet.yaml`` by the game's name, ``traits.name``: the name is spelled once, in the traits.
+``layout.yaml`` by the game's name, ``traits.name``: the name is spelled once, in the traits.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ OrdersT = TypeVar("OrdersT")
 @dataclass(frozen=True)
 class GameSheet(SheetAdapter[StateT, OrdersT]):
     """A sheet adapter made from a match's rules (the record's ``sheet=MySheet``): its layout is the game's
-    ``templates/<name>/sheet.yaml``. A subclass is a frozen dataclass already, with ``rules`` its field: it writes
+    ``templates/<name>/layout.yaml``. A subclass is a frozen dataclass already, with ``rules`` its field: it writes
     neither (it may name its own rules' type, ``rules: MyRuleset``, under ``@dataclass(frozen=True)``, to call
     what only its rules have)."""
 
@@ -29,5 +29,5 @@ class GameSheet(SheetAdapter[StateT, OrdersT]):
 
     @property
     def spec(self) -> SheetSpec:
-        """The layout shipped for the game: ``templates/<traits.name>/sheet.yaml``."""
+        """The layout shipped for the game: ``templates/<traits.name>/layout.yaml``."""
         return sheet_spec(self.rules.traits.name)

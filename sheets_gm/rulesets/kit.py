@@ -38,7 +38,7 @@ from sheets_gm.engine.ruleset import (
     split_option,
 )
 from sheets_gm.engine.settings import setting
-from sheets_gm.rulesets.game import Game, GameCommand, GameCommandError, GmPart, SharedTests, Simulation
+from sheets_gm.rulesets.game_record import Game, GameCommand, GameCommandError, GmPart, SharedTests, Simulation
 from sheets_gm.rulesets.game_sheet import GameSheet
 from sheets_gm.rulesets.parts.fields import Fields
 from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec

@@ -1,8 +1,9 @@
 """The games this build knows, by name: every game package here (``rulesets/<name>/game.py``), found by its folder.
 
-Each entry names a game package's ``GAME`` record (``rulesets.game.Game``); it is imported only
+Each entry names a game package's ``GAME`` record (``rulesets.game_record.Game``); it is imported only
 when asked for, so a command pays for the games it uses and no other. A game's template folder
-is ``templates/<name>/`` (its sheet layout, its default board, sample data).
+is ``templates/<name>/``: data alone (its sheet layout ``layout.yaml``, its default board, sample data, a starter
+``match.toml``); templates of code live with the code that fills them (``commands/starter/``, ``web/assets/``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sheets_gm.engine.ruleset import BotKind, Ruleset
-from sheets_gm.rulesets.game import AnyGame, Game
+from sheets_gm.rulesets.game_record import AnyGame, Game
 
 if TYPE_CHECKING:  # a command that never draws a sheet (simulate, a scenario run) does not load the sheet layer
     from sheets_gm.sheets.adapter import SheetAdapter
@@ -94,10 +95,11 @@ def create_ruleset(name: str, settings: Any | None = None, board: str | None = N
 
 
 def sheet_spec(name: str) -> SheetSpec:
-    """The sheet layout shipped for the game ``name``: ``templates/<name>/sheet.yaml``."""
-    from sheets_gm.sheets.spec import cached_sheet_spec
+    """The sheet layout shipped for the game ``name``: ``templates/<name>/layout.yaml`` (``sheets.spec.layout_file``:
+    ``sheet.yaml`` in a template folder made before the layout took its name)."""
+    from sheets_gm.sheets.spec import cached_sheet_spec, layout_file
 
-    return cached_sheet_spec(template_dir(name) / "sheet.yaml")
+    return cached_sheet_spec(layout_file(template_dir(name)))
 
 
 def sheet_of(ruleset: AnyRuleset) -> SheetAdapter[Any, Any]:

@@ -75,8 +75,8 @@ def _kind(who: str, why: str) -> tuple[str, str]:
 
 def rejected_lines(report: WindowReport) -> list[str]:
     """The rows the poll refused or could not read, each with why (what ``sync`` and ``status`` list): the first
-    :data:`SHOWN_OF_A_KIND` of a kind, then how many more of that kind (10,000 rows pasted under a table are three
-    lines and a count, not 10,000 lines), and no more than :data:`SHOWN_IN_ALL` rows in all."""
+    :data:`SHOWN_OF_A_KIND` of a kind, then how many more of that kind (the rows of one seat
+    answered alike are three lines and a count), and no more than :data:`SHOWN_IN_ALL` rows in all."""
     if not report.rejected:
         return []
     kinds: dict[tuple[str, str], list[tuple[str, str]]] = {}

@@ -1,4 +1,4 @@
-"""What a ruleset's sheet adapter says that its ``sheet.yaml`` cannot: which rows a seat's tables
+"""What a ruleset's sheet adapter says that its ``layout.yaml`` cannot: which rows a seat's tables
 hold, what sheets-gm shows in them, how typed cells become orders, and how the board is drawn.
 
 The generic sync (``sync.poll``) places the tables, reads them, checks the headers,
@@ -143,7 +143,7 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
 
     @property
     def spec(self) -> SheetSpec:
-        """The layout read from ``templates/<name>/sheet.yaml``."""
+        """The layout read from ``templates/<name>/layout.yaml``."""
         ...
 
     def rows(self, state: _StateIn, seat: str, table: InputTable) -> list[str]:

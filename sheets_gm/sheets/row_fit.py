@@ -110,8 +110,9 @@ def record_fixed_rows(wb: Any, tab: str, rows: Iterable[int]) -> None:
 
 
 def fit_rows(ws: Any, rows: Iterable[int], fixed: set[int]) -> None:
-    """Make each of ``rows`` (1-based) that holds a wrapping cell as tall as its longest wrapped text needs,
-    or of the default height when one line is enough; rows in ``fixed`` are left as the layout made them.
+    """Make each of ``rows`` (1-based) that holds a wrapping cell as tall as its longest wrapped text needs (or a
+    cell of lines of its own, a status broken to print within its tab), or of the default height when one line is
+    enough; rows in ``fixed`` are left as the layout made them.
 
     Linear in the rows: the tab's width, which alignments wrap and each column's width are found once, not once
     a row (openpyxl counts a tab's width over every cell each time it is asked). A cell the tab does not hold is
@@ -133,6 +134,8 @@ def fit_rows(ws: Any, rows: Iterable[int], fixed: set[int]) -> None:
                 continue
             style = cell._style  # None on a merged cell's covered part: the default alignment
             if (style.alignmentId if style is not None else 0) not in wrapping_styles:
+                if isinstance(cell.value, str) and "\n" in cell.value:  # its own lines, run on to the right
+                    wrapping, lines = True, max(lines, cell.value.count("\n") + 1)
                 continue
             wrapping = True
             if isinstance(cell.value, str) and cell.value:

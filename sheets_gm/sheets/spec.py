@@ -1,4 +1,6 @@
-"""A ruleset's sheet layout as data: ``templates/<name>/sheet.yaml``, read and checked with pydantic.
+"""A ruleset's sheet layout as data: ``templates/<name>/layout.yaml``, read and checked with pydantic.
+
+(``layout_file`` finds it; a template folder made before it took that name holds it as ``sheet.yaml``.)
 
 What data can say lives here, for any game: the tab names, the header texts the sync checks,
 the colours, and the **input tables** players (or a judge) type into, one table per kind of
@@ -90,6 +92,10 @@ class Column(_Strict):
     kind: ColumnKind
     values: tuple[str, ...] = ()  # a choice column's vocabulary
     width: int = 0  # pixels; 0 lets the kind decide
+    # The widest word sheets-gm writes in the column's cells (a shown column's units, a unit's type): printing
+    # narrows the column no narrower, so that word is never broken on screen nor on paper (a Coalition army's
+    # "(5000/2500/1500/1000)" once wrapped mid-number). A choice column keeps its values' words by itself.
+    widest_word: str = ""
     # "view": a text column whose dropdown lists what the adapter writes in the last column of the seat's View
     # panel (the seat's own list, such as a Champions player's bag), rewritten at every resolution; it only
     # helps: anything typed is read.
@@ -316,6 +322,26 @@ class SheetSpec(_Strict):
         """The input tables of the seats' input tabs (``judge=False``) or of the judge's tab; with ``page``, only
         those of that tab ('' the orders tab, or a key of ``tabs.pages``)."""
         return tuple(t for t in self.inputs if t.judge == judge and (page is None or t.page == page))
+
+
+#: The sheet layout's file in a game's template folder.
+LAYOUT_FILE = "layout.yaml"
+#: Its name before issue 77 (when "sheet" named three things): still read in a template folder made then (a
+#: contributor's game written by an earlier ``new-game``, a folder named in ``registry.TEMPLATE_FOLDERS``).
+OLD_LAYOUT_FILE = "sheet.yaml"
+
+
+def layout_file(folder: Path) -> Path:
+    """The sheet layout's file in the template folder ``folder``: ``layout.yaml``, or ``sheet.yaml`` in a folder made
+    before the layout took its name; SheetSpecError, naming both and which to keep, for a folder holding both (an
+    edit of the one not read would change nothing)."""
+    layout, old = folder / LAYOUT_FILE, folder / OLD_LAYOUT_FILE
+    if not old.is_file():
+        return layout
+    if layout.is_file():
+        raise SheetSpecError(f"{folder} holds two sheet layouts, {LAYOUT_FILE} and {OLD_LAYOUT_FILE} (its old name): "
+                             f"keep the one you edit, named {LAYOUT_FILE}, and remove the other")
+    return old
 
 
 def load_sheet_spec(path: Path) -> SheetSpec:

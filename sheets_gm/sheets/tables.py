@@ -1,5 +1,5 @@
 """Input tables placed on a tab: every address, header check, dropdown, protection and clearing
-derived from a ruleset's ``sheet.yaml``, for any game.
+derived from a ruleset's ``layout.yaml``, for any game.
 
 An orders tab (a seat's, or the judge's) reads from the top: the title (row 1), the status
 line (row 2), then each input table in the order of the file: its title row, its header row
@@ -53,6 +53,9 @@ from sheets_gm.sheets.spec import SEAT_ROWS, Colours, Column, ColumnKind, InputT
 #: Pixels a character of a heading takes on average (the default font in bold, Arial's letters a sixth wider than
 #: running text's ``row_fit.CHAR_PIXELS``).
 HEADING_CHAR_PIXELS = 8.8
+#: Pixels a character of a word written in a cell may take, taken wide: a digit of the default font (Arial 10,
+#: printed in Liberation Sans) is 7.4 pixels, most letters less, and a word must stay whole on a line.
+WORD_CHAR_PIXELS = 7.5
 TITLE_ROW = 1
 STATUS_ROW = 2
 FIRST_TABLE_ROW = 3  # a table's title row; its header follows
@@ -489,7 +492,7 @@ class InputTab:
             for i, c in t.columns():
                 col_cells = cells(i, t.first_row, i, t.last_row)
                 widths[i] = max(widths.get(i, 0), c.width or _default_width(c.kind))
-                least[i] = max(least.get(i, 0), _word_pixels(c.header))
+                least[i] = max(least.get(i, 0), _least_pixels(c))
                 # Every cell of a table wraps from its top, so a long answer or order is read whole in its cell,
                 # its row as tall as it needs, and the row's other cells (tick boxes too) beside its first line.
                 if not c.kind.typed:
@@ -549,6 +552,19 @@ def _row_protections(t: PlacedTable, col: int, column: Column, own: Mapping[int,
 def _word_pixels(heading: str) -> int:
     """The pixels a column needs for the longest word of its ``heading`` in bold, whole on a line."""
     return math.ceil(max(map(len, heading.split()), default=0) * HEADING_CHAR_PIXELS) + CELL_PADDING
+
+
+def _least_pixels(column: Column) -> int:
+    """The narrowest a column may be printed at and still show every word whole, on screen as on paper: its
+    heading's longest word in bold, and the longest word written in its cells (its ``widest_word``, a choice's
+    values) in the default font.
+
+    >>> _least_pixels(Column(key="units", header="Units", kind=ColumnKind.SHOWN, widest_word="(5000/2500/1500/1000)"))
+    164
+    """
+    words = [word for text in (column.widest_word, *column.values) for word in text.split()]
+    return max(_word_pixels(column.header),
+               math.ceil(max(map(len, words), default=0) * WORD_CHAR_PIXELS) + CELL_PADDING)
 
 
 def _default_width(kind: ColumnKind) -> int:

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -26,9 +27,10 @@ from typing import Any
 from sheets_gm.engine.ruleset import GM, JUDGE
 from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sheets.backend import SheetError
-from sheets_gm.sheets.layout import a1, cells, quote_tab
+from sheets_gm.sheets.layout import TabLayout, a1, cells, quote_tab
+from sheets_gm.sheets.row_fit import CELL_PADDING
 from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, VIEW_PANEL_ROWS, SheetSpec
-from sheets_gm.sheets.tables import InputTab
+from sheets_gm.sheets.tables import WORD_CHAR_PIXELS, InputTab
 
 ARCHIVE_FIRST_LINE_ROW = 2  # the readable lines, one after the other, never written over
 ARCHIVE_LINES = 3_000
@@ -49,6 +51,24 @@ SEAT_LOG_ROWS = 5_000
 #: The first tab of a new engine workbook (a workbook cannot be empty): the match's title, nothing the sync reads;
 #: the export leaves it out and repair does not take it for a stray tab.
 ABOUT_TAB = "About"
+
+
+def first_tab_layout(name: str, about: str) -> TabLayout:
+    """A new workbook's first tab, ``name``: the engine's About tab holding the line ``about`` in a column wide
+    enough to show and print it whole (at the default width it printed "The engin", the tab's one column its
+    print range), or an empty tab the match lays out later.
+
+    >>> first_tab_layout(ABOUT_TAB, "The engine of a sheets-gm match: do not edit.").column_widths
+    {0: 344}
+    >>> first_tab_layout("Board", "ignored").values
+    {}
+    """
+    if name != ABOUT_TAB:
+        return TabLayout(name, 1, 1)
+    return TabLayout(name, 1, 1, values={"A1": [[about]]},
+                     column_widths={0: math.ceil(len(about) * WORD_CHAR_PIXELS) + CELL_PADDING})
+
+
 #: Rows a table that must grow at a resolution gets beyond what it needs, so that an army recruiting a unit a
 #: turn is laid out again every few turns, not at every one.
 GROWTH_SPARE_ROWS = 5

@@ -347,14 +347,19 @@ def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-def current_mark(resolution: int, deal: int = 0, stamp: FileStamp | None = None) -> str:
+def current_mark(resolution: int, deal: int = 0, stamp: FileStamp | None = None,
+                 kept: Sequence[Mapping[str, Any]] = (), for_window: str = "") -> str:
     """What a seat's pending row holds when nothing is under way: the resolution the file was last drawn for
     (``create_match`` draws it for 0; every resolution and every undo writes its own there), so a copy older than
     that shows. ``deal`` counts the match's undos (``MatchRecord.deal``): after an undo, resolution numbers are
     used again, and the deal tells a file drawn before the undo from one drawn after. ``stamp``: the match and
-    generation the file is drawn for (``MatchRecord.stamp``)."""
-    return json.dumps({"resolution": resolution, **({"deal": deal} if deal else {}), "window": "", "rows": [],
-                       **({"gen": stamp.to_json()} if stamp is not None else {})}, separators=(",", ":"))
+    generation the file is drawn for (``MatchRecord.stamp``). ``kept``: the rows an undo put back that still say a
+    refusal, each with its note (``SeatRead.kept``), for the window ``for_window`` it reopened: the next polls keep
+    the refusal until a window reads the row."""
+    notes = {"kept": list(kept), "for": for_window} if kept else {}
+    text = json.dumps({"resolution": resolution, **({"deal": deal} if deal else {}), "window": "", "rows": [],
+                       **notes, **({"gen": stamp.to_json()} if stamp is not None else {})}, separators=(",", ":"))
+    return packed_cell(text, "the refusals of the rows an undo put back") if kept else text
 
 
 def restamped(cells: Sequence[CellValue], record: MatchRecord, what: str) -> list[CellValue]:

@@ -3,6 +3,7 @@ the status lines, each seat's View tab, and the logs. Used by ``init`` and by ev
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -93,7 +94,7 @@ def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, 
     by table: see ``table_grid``; ``overlays``: cells by table, row index and tab column laid over the drawn
     rows, the stray rows kept as typed: see ``strays.stray_layout``)."""
     for page in tab.sheets():  # the orders tab and the seat's further tabs (a Forum tab) each have the line
-        batch.put(backend, page.status_cell(), [[status]])
+        batch.put(backend, page.status_cell(), [[tab_status(status)]])
     for placed in tab.tables:  # its title and headers too: where a tab grown at this resolution moved them
         batch.put(backend, placed.at(placed.heading_range()), placed.heading_rows())
         grid = table_grid(adapter, state, window, seat, placed, dice, outcome_text,
@@ -307,7 +308,7 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     happened to it, ``seat_events``; ``before`` is the state the events started from); returns how many log
     rows were added (an entry the adapter lays out takes several). A command the panel suggests names the match's
     config, ``config_name``."""
-    batch.put(backend, tabs.view_status_range(seat), [[tabs.view_title(seat)], [status]])
+    batch.put(backend, tabs.view_status_range(seat), [[tabs.view_title(seat)], [tab_status(status)]])
     batch.put(backend, tabs.view_panel_range(seat),
               view_panel(with_config_named(adapter.panel(state, seat), config_name), tabs.view_panel_rows))
     mine = view_events(adapter, tabs, seat, events, state, before)
@@ -352,6 +353,36 @@ def drawn_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record
 def closing_word(window: Window) -> str:
     """What a window's deadline closes: ``results`` for the judge's window, ``orders`` for every other."""
     return "results" if window.seats == (JUDGE,) else "orders"
+
+
+#: The most characters a line of the status row of a seat's tabs holds: the narrowest tab it is written on (GvG's
+#: View, 705 points at scale 1, what it prints at) holds 113 characters of the default font at their widest
+#: average (6.2 points: digits, capitals and the dots between its parts). A longer status ran on past the tab's last
+#: column, cut off in print (Win or Die's at deployment, Wesnoth's with four players).
+STATUS_LINE_CHARS = 110
+#: Where a status line may break, the strongest first: between seats, between parts, after a sentence, between words.
+_STATUS_BREAKS = (re.compile(r"(?<= \|) "), re.compile(r"(?<= ·) "), re.compile(r"(?<=[.:;]) "), re.compile(" "))
+
+
+def tab_status(line: str, most: int = STATUS_LINE_CHARS, level: int = 0) -> str:
+    """The status ``line`` as a seat's tab shows it: broken into lines of at most ``most`` characters, between
+    seats (after a ``|``) where that is enough, else between its parts (a ``·``), its sentences, its words: so it
+    prints whole within the tab's columns (a line breaks in a cell that does not wrap, its row as tall as its lines).
+
+    >>> tab_status("Turn 1: Bo's turn. Ann: morale 19 · fatigue 0/8 | Bo: morale 17 · fatigue 0/8", 40)
+    "Turn 1: Bo's turn. Ann: morale 19 ·\\nfatigue 0/8 |\\nBo: morale 17 · fatigue 0/8"
+    >>> tab_status("short")
+    'short'
+    """
+    if len(line) <= most or level == len(_STATUS_BREAKS):
+        return line
+    lines: list[str] = []
+    for part in _STATUS_BREAKS[level].split(line):
+        if lines and len(lines[-1]) + 1 + len(part) <= most:
+            lines[-1] += f" {part}"
+        else:
+            lines += tab_status(part, most, level + 1).split("\n")
+    return "\n".join(lines)
 
 
 def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:

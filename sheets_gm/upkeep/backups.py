@@ -17,9 +17,9 @@ from pathlib import Path
 
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.privacy.gm_files import BACKUPS_FOLDER, gm_only_files, gm_only_folders
-from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
+from sheets_gm.sheets.layout import WorkbookLayout
 from sheets_gm.sheets.private_files import make_private, private_folder
-from sheets_gm.sync.match_tabs import ABOUT_TAB
+from sheets_gm.sync.match_tabs import first_tab_layout
 
 #: How many repairs' copies are kept per config (the newest).
 REPAIRS_KEPT = 5
@@ -92,7 +92,7 @@ def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[
     for folder in gm_only_folders(config):
         private_folder(folder)
     moved: list[tuple[Path, Path]] = []
-    for path, first_tab in files.items():
+    for path, tab in files.items():
         if path.exists() and overwrite:
             backup = aside_name(path, stamp)
             shutil.move(path, backup)
@@ -100,7 +100,6 @@ def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[
             moved.append((path, backup))
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
-            values: dict[str, Grid] = {"A1": [[f"sheets-gm · {config.title}"]]} if first_tab == ABOUT_TAB else {}
-            create_workbook(path, WorkbookLayout(config.title, (TabLayout(first_tab, 1, 1, values=values),)),
+            create_workbook(path, WorkbookLayout(config.title, (first_tab_layout(tab, f"sheets-gm · {config.title}"),)),
                             private=path in private)
     return moved

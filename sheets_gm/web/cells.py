@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from sheets_gm.engine.grid import column_index
 from sheets_gm.sheets.adapter import BoardDrawing
@@ -19,9 +20,15 @@ def _box(cells: str) -> tuple[int, int, int, int] | None:
     found = _RANGE.match(cells.upper())
     if found is None:
         return None
-    c1, r1 = column_index(found.group(1)), int(found.group(2)) - 1
-    c2, r2 = (column_index(found.group(3)), int(found.group(4)) - 1) if found.group(3) else (c1, r1)
+    c1, r1 = _column(found.group(1)), int(found.group(2)) - 1
+    c2, r2 = (_column(found.group(3)), int(found.group(4)) - 1) if found.group(3) else (c1, r1)
     return min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2)
+
+
+@lru_cache(maxsize=1024)
+def _column(letters: str) -> int:
+    """``column_index``, once per column's letters: a map's hundreds of fills name a few dozen columns."""
+    return column_index(letters)
 
 
 def _boxed(ranges: Iterator[tuple[str, str]]) -> Iterator[tuple[tuple[int, int, int, int], str]]:
@@ -42,15 +49,19 @@ class Cells:
     def __init__(self, drawing: BoardDrawing, *, colours: bool = True) -> None:
         self.drawing = drawing
         self.rows = [[v if type(v) is str else text(v) for v in row] for row in drawing.values]
-        self._paint: dict[tuple[int, int], str] = {}
+        self._paint: list[list[str]] = []  # row by row, each cell's last fill ('' for none)
         boxes: dict[str, tuple[int, int, int, int] | None] = {}  # a drawing names many ranges again: read each once
         for f in drawing.fills if colours else ():
             box = boxes[f.range] if f.range in boxes else boxes.setdefault(f.range, _box(f.range.rpartition("!")[2]))
             if box is not None:
                 r1, c1, r2, c2 = box
-                for row in range(r1, min(r2, len(self.rows) + 1) + 1):
-                    for col in range(c1, c2 + 1):
-                        self._paint[row, col] = f.colour
+                last = min(r2, len(self.rows) + 1)
+                while len(self._paint) <= last:
+                    self._paint.append([])
+                for painted in self._paint[r1:last + 1]:  # a row's span at once: a map is hundreds of fills
+                    if len(painted) <= c2:
+                        painted.extend([""] * (c2 + 1 - len(painted)))
+                    painted[c1:c2 + 1] = [f.colour] * (c2 + 1 - c1)
         self._conditional = [(box, f.prefix, f.colour) for box, f in
                              ((b, f) for f in drawing.conditional_fills for b, _ in _boxed(iter([(f.range, "")])))]
         self._owners: dict[str, str] = {}
@@ -72,7 +83,10 @@ class Cells:
         for (r1, c1, r2, c2), prefix, colour in self._conditional:
             if r1 <= row <= r2 and c1 <= col <= c2 and value.startswith(prefix):
                 return colour
-        return self._paint.get((row, col), WHITE)
+        try:
+            return self._paint[row][col] or WHITE if row >= 0 and col >= 0 else WHITE
+        except IndexError:
+            return WHITE
 
     def owner_colour(self, value: str) -> str:
         """The colour a conditional fill gives a cell holding ``value`` ('' when none does: no owner's sign)."""

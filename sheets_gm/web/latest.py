@@ -20,6 +20,10 @@ MOVE_KINDS = frozenset({
     "moved", "route", "raid", "intercept", "portal", "transfer", "bump", "teleported", "stayed", "deployed",
     "revealed", "recruited", "mercenary", "called",
 })
+#: The Log kinds a game writes for something else than a battle, which the others' word for it names: the Coalition's
+#: ``counter`` is an army counting its turns in a structure (towards healing, changing its creatures, destroying it or
+#: dominating a plane), not a counter-attack. Each is listed apart, under its game's words for it.
+OWN_KINDS: dict[str, dict[str, str]] = {"coalition": {"counter": "Turns counted in structures"}}
 #: How many lines of moves are shown open; more are folded (a war of 600 armies moves hundreds a turn).
 OPEN_MOVES = 30
 
@@ -33,11 +37,13 @@ class Latest:
     label: str
     log: tuple[LogLine, ...]
     end: int = 0
+    game: str = ""  # the game's registry name (its own kinds: ``OWN_KINDS``)
 
     @property
     def battles(self) -> tuple[LogLine, ...]:
         """Its Log lines of battles."""
-        return tuple(line for line in self.log if line[1] in BATTLE_KINDS)
+        kinds = battle_kinds(self.game)
+        return tuple(line for line in self.log if line[1] in kinds)
 
     @property
     def moves(self) -> tuple[LogLine, ...]:
@@ -45,9 +51,21 @@ class Latest:
         return tuple(line for line in self.log if line[1] in MOVE_KINDS)
 
     @property
+    def others(self) -> tuple[tuple[str, tuple[LogLine, ...]], ...]:
+        """Its Log lines of the game's own kinds (``OWN_KINDS``), each kind's under its title: those it has."""
+        own = OWN_KINDS.get(self.game, {})
+        listed = ((title, tuple(line for line in self.log if line[1] == kind)) for kind, title in own.items())
+        return tuple((title, lines) for title, lines in listed if lines)
+
+    @property
     def moves_open(self) -> bool:
         """Whether its moves are few enough to show unfolded."""
         return len(self.moves) <= OPEN_MOVES
+
+
+def battle_kinds(game: str) -> frozenset[str]:
+    """The Log kinds of a battle in the game of registry name ``game``: every game's, but its own kinds."""
+    return BATTLE_KINDS - OWN_KINDS.get(game, {}).keys()
 
 
 def sidecar(page_file: str) -> str:
@@ -61,13 +79,14 @@ def latest_bytes(latest: Latest) -> bytes:
                       ensure_ascii=False).encode()
 
 
-def read_latest(folder: Path, page_file: str) -> Latest | None:
-    """The latest results kept beside ``page_file`` in ``folder``; None when there are none or they cannot be read
-    (a folder built before they were kept: the page then opens on the window, as it did)."""
+def read_latest(folder: Path, page_file: str, game: str = "") -> Latest | None:
+    """The latest results kept beside ``page_file`` in ``folder`` (of the game of registry name ``game``); None when
+    there are none or they cannot be read (a folder built before they were kept: the page then opens on the window, as
+    it did)."""
     try:
         data = json.loads((folder / sidecar(page_file)).read_text(encoding="utf-8"))
         return Latest(page_file, str(data["label"]), tuple((str(t), str(k), str(s)) for t, k, s in data["log"]),
-                      int(data.get("end", 0)))
+                      int(data.get("end", 0)), game)
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

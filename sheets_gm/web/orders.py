@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from markupsafe import escape
 
-from sheets_gm.web.latest import BATTLE_KINDS
+from sheets_gm.web.latest import battle_kinds
 from sheets_gm.web.page import LogLine
 from sheets_gm.web.scene import Place, Plane, Scene
 from sheets_gm.web.svg import centre
@@ -95,10 +95,11 @@ def _mark(plane: Plane, place: Place, letter: str) -> str:
             f'<text x="{x - 8.5:.1f}" y="{y + 13:.1f}" text-anchor="middle">{escape(letter)}</text></g>')
 
 
-def _drawn(line: LogLine, where: _Where) -> tuple[int, str] | None:
-    """What one Log line draws, and on which plane; None for a line that names nowhere on the map."""
+def _drawn(line: LogLine, where: _Where, battle: bool) -> tuple[int, str] | None:
+    """What one Log line draws (``battle``: a battle's line), and on which plane; None for a line that names nowhere
+    on the map."""
     _, kind, text = line
-    battle, arrow = kind in BATTLE_KINDS, kind in ARROW_KINDS
+    arrow = kind in ARROW_KINDS
     order = _ORDER.match(text) if kind == "order" else None
     letter = ORDER_LETTERS.get(order.group(2), "") if order else KIND_LETTERS.get(kind, "")
     if not (battle or arrow or letter):
@@ -120,14 +121,16 @@ def _drawn(line: LogLine, where: _Where) -> tuple[int, str] | None:
     return k, "".join(_mark(plane, p, letter) for p in named)
 
 
-def overlays(scene: Scene, log: Sequence[LogLine]) -> tuple[str, ...]:
-    """Each plane's drawing of ``log``'s moves, marks and battles, over the map of ``scene`` ('' where none)."""
+def overlays(scene: Scene, log: Sequence[LogLine], game: str = "") -> tuple[str, ...]:
+    """Each plane's drawing of ``log``'s moves, marks and battles (the kinds of a battle in ``game``, its registry
+    name), over the map of ``scene`` ('' where none)."""
     if not log:
         return tuple("" for _ in scene.planes)
     where = _where(scene)
+    battles = battle_kinds(game)
     parts: list[list[str]] = [[] for _ in scene.planes]
     for line in log[:LIMIT]:
-        drawn = _drawn(line, where)
+        drawn = _drawn(line, where, line[1] in battles)
         if drawn is not None:
             parts[drawn[0]].append(drawn[1])
     return tuple(f'<g class="orders" aria-hidden="true">{"".join(p)}</g>' if p else "" for p in parts)

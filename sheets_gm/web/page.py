@@ -68,6 +68,7 @@ class PageInput:
     adjusted: tuple[RowLine, ...] = ()  # the GM's adjustments pending: their public Log lines, each with its row
     opening: tuple[LogLine, ...] = ()  # the set-up's public Log lines (who plays first), for the page of the start
     seats: tuple[str, ...] = ()  # the sides, as the status line names them (its figures are read by them)
+    rules: str = ""  # the game's registry name (what its Log's kinds mean: ``latest.OWN_KINDS``)
 
 
 def marker_of(record: MatchRecord) -> str:
@@ -99,7 +100,8 @@ def page_input(facts: PollFacts, title: str, sheet: str) -> PageInput:
                      closing=closing_word(window) if window is not None else "", resolved=record.resolved,
                      sheet=sheet, marker=marker_of(record),
                      resolution=resolution, adjusted=adjustment_lines(ruleset, adapter, record.gm_events),
-                     opening=opening_lines(record) if record.resolved <= 1 else (), seats=tuple(record.seats))
+                     opening=opening_lines(record) if record.resolved <= 1 else (), seats=tuple(record.seats),
+                     rules=ruleset.traits.name)
 
 
 def public_lines(events: Sequence[Event], adapter: AnySheetAdapter) -> tuple[LogLine, ...]:

@@ -14,8 +14,9 @@ from markupsafe import escape
 from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.sync.poll_facts import PollFacts
-from sheets_gm.web.site import drawn
-from sheets_gm.web.svg import HEX_OFFSETS
+from sheets_gm.web.scene import scene_of
+from sheets_gm.web.site import environment
+from sheets_gm.web.svg import HEX_OFFSETS, plane_svg
 
 _SIZE = re.compile(r'^<svg [^>]*?width="(\d+)" height="(\d+)"')
 _STYLE = re.compile(r"<style>.*?</style>", re.DOTALL)
@@ -44,8 +45,8 @@ TITLE = 18  # pixels of a line of text above the maps (the turn) and above each 
 def map_svg(kind: BoardKind, drawings: Sequence[BoardDrawing], caption: str = "") -> str:
     """The maps of ``drawings`` (nobody's view) as one SVG, each plane under the one before with its name above it,
     on white; ``caption`` (the turn) heads them. Every text is escaped."""
-    state = drawn(kind, drawings)
-    svgs, planes = state.svgs, state.scene.planes
+    planes = scene_of(kind, drawings).planes
+    svgs = [plane_svg(environment(), plane, i) for i, plane in enumerate(planes)]  # each whole, its ground drawn
     sizes = [tuple(int(n) for n in found.groups()) if (found := _SIZE.match(svg)) else (0, 0) for svg in svgs]
     width = max((w for w, _ in sizes), default=1)
     parts, top = [], 0

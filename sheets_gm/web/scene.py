@@ -143,28 +143,32 @@ def _names(cell: str, line: str) -> bool:
 
 class _Rows:
     """The rows of some tables of the board, found by their first cell: each as the line a click shows, its cells
-    named by the table's header (``Type: Bowman · HP: 33 · …``)."""
+    named by the table's header (``Type: Bowman · HP: 33 · …``), written only for the rows a place asks for (a
+    Wesnoth board's unit types are a hundred rows, and a map's few units ask for a few)."""
 
     def __init__(self, tables: Sequence[Table]) -> None:
-        self.by_first: dict[str, list[str]] = {}
-        self.rows: list[tuple[tuple[str, ...], str]] = []
+        self.by_first: dict[str, list[int]] = {}
+        self.rows: list[tuple[tuple[str, ...], tuple[str, ...]]] = []  # each row and its table's header
         for table in tables:
             header = _header(table)
             for row in table.rows:
                 if row is header or sum(1 for v in row if v) < 2:
                     continue
-                line = " · ".join(f"{h}: {v}" if h else v for h, v in zip(header, row, strict=False) if v)
-                self.by_first.setdefault(row[0], []).append(line)
-                self.rows.append((row, line))
+                self.by_first.setdefault(row[0], []).append(len(self.rows))
+                self.rows.append((row, header))
+
+    def _line(self, k: int) -> str:
+        row, header = self.rows[k]
+        return " · ".join(f"{h}: {v}" if h else v for h, v in zip(header, row, strict=False) if v)
 
     def about(self, name: str, who: Sequence[str]) -> list[str]:
         """The rows about a place: a cell holding its name, or a first cell that is a line of ``who`` (a unit's
         type), else one that a line names as a word (GvG's player red1 in ``⚔red1▼``)."""
-        found = [line for row, line in self.rows if name in row] if name else []
-        found += [line for w in who for line in self.by_first.get(w, ())]
-        if found:
-            return found
-        return [line for row, line in self.rows if row[0] and any(_names(row[0], w) for w in who)]
+        found = [k for k, (row, _) in enumerate(self.rows) if name in row] if name else []
+        found += [k for w in who for k in self.by_first.get(w, ())]
+        if not found:
+            found = [k for k, (row, _) in enumerate(self.rows) if row[0] and any(_names(row[0], w) for w in who)]
+        return [self._line(k) for k in found]
 
 
 def _squares(drawings: Sequence[BoardDrawing]) -> Scene:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -31,6 +31,7 @@ from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.web.compiled import compiled_cache
+from sheets_gm.web.ground import ground_file, ground_svg, grounds_in
 from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
 from sheets_gm.web.orders import overlays, with_overlay
 from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
@@ -67,12 +68,14 @@ class _Window:
     logged: bool = True  # the page of a resolution, with its Log; False: a board before one the page did not see
     figures: Figures | None = None  # each side's figures after it (standings.figures_of its status line)
     ends: tuple[LogLine, ...] = ()  # its Log lines saying who is out or who won
+    grounds: tuple[str, ...] = ()  # the ground files its page shows
 
     def to_json(self) -> dict[str, Any]:
         """The window as ``record.json`` keeps it."""
         return {"n": self.number, "label": self.label, "file": self.file, "log": self.logged,
                 **({"figures": self.figures} if self.figures is not None else {}),
-                **({"ends": [list(line) for line in self.ends]} if self.ends else {})}
+                **({"ends": [list(line) for line in self.ends]} if self.ends else {}),
+                **({"grounds": list(self.grounds)} if self.grounds else {})}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> _Window:
@@ -81,7 +84,8 @@ class _Window:
         return _Window(int(data["n"]), str(data["label"]), str(data["file"]), bool(data.get("log", True)),
                        {str(k): {str(m): float(v) for m, v in f.items()} for k, f in figures.items()}
                        if isinstance(figures, dict) else None,
-                       tuple((str(t), str(k), str(s)) for t, k, s in data.get("ends", [])))
+                       tuple((str(t), str(k), str(s)) for t, k, s in data.get("ends", [])),
+                       tuple(str(name) for name in data.get("grounds", [])))
 
 
 def _load(folder: Path) -> tuple[str, list[_Window]]:
@@ -113,9 +117,11 @@ def write_if_changed(path: Path, data: bytes) -> bool:
     return True
 
 
-def _places(scene: Scene) -> list[list[list[str]]]:
-    """What hovering and clicking show, plane by plane, place by place: name, ground, who, makeup."""
-    return [[[p.name, p.ground, "\n".join(p.who), p.makeup] for p in plane.places] for plane in scene.planes]
+def _places(scene: Scene) -> list[list[list[str | int]]]:
+    """What hovering and clicking show, plane by plane, place by place: name, ground, who, makeup, and its column and
+    row (where the page finds a place its ground's picture draws)."""
+    return [[[p.name, p.ground, "\n".join(p.who), p.makeup, p.col, p.row] for p in plane.places]
+            for plane in scene.planes]
 
 
 #: A table of more rows than this is folded under its title (Wesnoth's unit types: a page's height of rows).
@@ -166,17 +172,45 @@ class Drawn:
     """A state drawn for the page: its scene and each plane's SVG (drawn once, shown by every page of the state)."""
 
     scene: Scene
-    svgs: tuple[str, ...]
+    svgs: tuple[str, ...]  # each plane's map: its ground's picture, and the places drawn over it
     places: Markup  # what hovering and clicking show (``_places``), as JSON safe in HTML
+    grounds: tuple[str, ...]  # each plane's ground file (``ground.ground_file``)
+    #: what its pages show alike, made for the first (``once``)
+    made: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def once(self, key: Any, make: Callable[[], Any]) -> Any:
+        """What ``make`` makes of this state, made for the first page that shows it and kept for the others (the
+        resolution's page and the page of now draw the same moves and tables)."""
+        if key not in self.made:
+            self.made[key] = make()
+        return self.made[key]
 
 
 def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
-    """The scene of ``drawings``, each of its planes' SVG and its places' JSON (as the templates' ``tojson``)."""
+    """The scene of ``drawings``, each of its planes' SVG over its ground, and its places' JSON (as the templates'
+    ``tojson``)."""
     scene = scene_of(kind, drawings)
     env = environment()
-    return Drawn(scene, tuple(plane_svg(env, plane, i) for i, plane in enumerate(scene.planes)),
+    grounds = tuple(ground_file(plane) for plane in scene.planes)
+    return Drawn(scene, tuple(plane_svg(env, plane, i, ground) for i, (plane, ground) in
+                              enumerate(zip(scene.planes, grounds, strict=True))),
                  htmlsafe_json_dumps(_places(scene), dumps=env.policies["json.dumps_function"],
-                                     **env.policies["json.dumps_kwargs"]))
+                                     **env.policies["json.dumps_kwargs"]), grounds)
+
+
+def _keep_grounds(folder: Path, state: Drawn) -> None:
+    """The ground files of ``state``'s planes in ``folder``, each written when it is not there (its name is a hash
+    of what it draws)."""
+    for plane, name in zip(state.scene.planes, state.grounds, strict=True):
+        if not (folder / name).is_file():
+            write_if_changed(folder / name, ground_svg(plane).encode())
+
+
+def _drop_grounds(folder: Path, kept: set[str]) -> None:
+    """Remove the ground files no page of ``folder`` shows any more (an undo took their pages back)."""
+    for path in grounds_in(folder):
+        if path.name not in kept:
+            path.unlink(missing_ok=True)
 
 
 def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: str = "",
@@ -191,8 +225,9 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
     resolution's moves and battles (``log``, else ``latest``'s) are drawn on its maps (``orders.overlays``)."""
     scene = state.scene
     drawn_log = log if resolved else latest.log if latest is not None else ()
+    drawn_over = state.once(("overlays", tuple(drawn_log)), lambda: overlays(scene, drawn_log, page.rules))
     planes = [{"title": plane.title, "svg": Markup(with_overlay(svg, over))}  # escaped: svg.py and orders.py
-              for plane, svg, over in zip(scene.planes, state.svgs, overlays(scene, drawn_log), strict=True)]
+              for plane, svg, over in zip(scene.planes, state.svgs, drawn_over, strict=True)]
     link = page.sheet if page.sheet.startswith(("https://", "http://")) else ""
     values: dict[str, Any] = {
         "title": page.title, "game": page.game, "heading": heading, "file": file, "planes": planes,
@@ -200,7 +235,7 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
         "adjusted": adjusted if adjustments else "", "adjustments": adjustments,
         "status": page.status if now or resolved else "", "deadline": page.deadline if now else "",
         "deadline_words": page.deadline_words, "closing": _upper(page.closing),
-        "tables": [*(shown_table(t, "Standings") for t in scene.tables),
+        "tables": [*state.once("tables", lambda: [shown_table(t, "Standings") for t in scene.tables]),
                    *(shown_table(t, "Turn report") for t in (scene.references if now else ()))], "sheet_url": link,
         "sheet_name": "" if link else Path(page.sheet).name, "latest": latest,
         "opening": opening, "charts": standings, "ends": ends,
@@ -234,9 +269,11 @@ def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn
     if done.before is not None and all(w.number != done.number - 1 for w in windows):
         label = "the start" if done.number == 1 else f"before resolution {done.number}"
         file = f"w{done.number - 1}.html"
-        write_if_changed(folder / file, render(page, drawn(page.kind, done.before()), file=file,
-                                               heading=_upper(label), opening=page.opening).encode())
-        windows.append(_Window(done.number - 1, label, file, logged=False))
+        before = drawn(page.kind, done.before())
+        _keep_grounds(folder, before)
+        write_if_changed(folder / file, render(page, before, file=file, heading=_upper(label),
+                                               opening=page.opening).encode())
+        windows.append(_Window(done.number - 1, label, file, logged=False, grounds=before.grounds))
     file = f"w{done.number}.html"
     label = f"{done.number}. {done.label}"
     adjusted = _since(done.adjusted, _end_of(folder, windows, done.number - 1), done.start)
@@ -245,7 +282,7 @@ def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn
                                            adjusted="Before it, the GM's adjustments", adjustments=adjusted).encode())
     write_if_changed(folder / sidecar(file), latest_bytes(Latest(file, _upper(done.label), done.log, done.end)))
     windows.append(_Window(done.number, label, file, figures=figures_of(page.status, page.seats),
-                           ends=tuple(end_lines(done.log))))
+                           ends=tuple(end_lines(done.log)), grounds=state.grounds))
 
 
 def _standings(page: PageInput, windows: Sequence[_Window]) -> list[Chart]:
@@ -269,6 +306,7 @@ def build_site(folder: Path, page: PageInput) -> bool:
     windows = [w for w in windows if w.number <= page.resolved]
     done = page.resolution
     now_drawn = drawn(page.kind, page.drawings)
+    _keep_grounds(folder, now_drawn)
     if done is not None and all(w.number != done.number for w in windows):
         _resolution_page(folder, page, done, now_drawn, windows)
     windows.sort(key=lambda w: w.number)
@@ -277,7 +315,7 @@ def build_site(folder: Path, page: PageInput) -> bool:
     earlier = (f"{counted(missing, 'resolution')} of this match came before this page was kept: their Log lines "
                "are in the spreadsheet's Log tab." if missing > 0 else "")
     last = next((w for w in reversed(windows) if w.logged and w.number == page.resolved), None)
-    latest = read_latest(folder, last.file) if last else None
+    latest = read_latest(folder, last.file, page.rules) if last else None
     write_if_changed(folder / INDEX, render(page, now_drawn, file=INDEX, heading=_upper(now), now=True,
                                             earlier=earlier, adjusted="The GM's adjustments since the last "
                                             "resolution" if page.resolved else "The GM's adjustments",
@@ -288,6 +326,7 @@ def build_site(folder: Path, page: PageInput) -> bool:
     write_if_changed(folder / "windows.js", _windows_js(windows, now))
     for name in SHARED:
         write_if_changed(folder / name, _asset(name).encode())
+    _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds))
     record = {"built": page.marker, "windows": [w.to_json() for w in windows]}
     write_if_changed(folder / RECORD, json.dumps(record, ensure_ascii=False, indent=1).encode())
     return True

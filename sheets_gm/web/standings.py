@@ -85,6 +85,30 @@ def charts(series: Sequence[tuple[str, Mapping[str, Mapping[str, float]]]]) -> l
     return out
 
 
+#: The least room between two labels at the lines' ends, in pixels (a 10 px font's line).
+LABEL_GAP = 11.0
+
+
+def label_heights(wanted: Sequence[float], gap: float, top: float, bottom: float) -> list[float]:
+    """Where labels wanted at heights ``wanted`` stand so that no two are closer than ``gap``, each as near its own
+    line as that leaves it, in their order down the chart, within ``top`` and ``bottom`` (as far as they fit).
+
+    >>> label_heights([50.0, 50.0, 20.0], 11.0, 11.0, 94.0)
+    [50.0, 61.0, 20.0]
+    >>> label_heights([94.0, 94.0], 11.0, 11.0, 94.0)
+    [83.0, 94.0]
+    """
+    order = sorted(range(len(wanted)), key=lambda i: (wanted[i], i))
+    placed: dict[int, float] = {}
+    previous = top - gap
+    for i in order:  # down the chart: each below the one above it
+        placed[i] = previous = max(wanted[i], previous + gap)
+    following = bottom + gap
+    for i in reversed(order):  # up from the bottom: none below it
+        placed[i] = following = max(min(placed[i], following - gap), top)
+    return [placed[i] for i in range(len(wanted))]
+
+
 def _svg(lines: Mapping[str, Sequence[tuple[int, float]]], count: int) -> Markup:
     width, height, left, top, bottom = 300, 96, 30, 8, 16
     values = [v for points in lines.values() for _, v in points]
@@ -99,14 +123,16 @@ def _svg(lines: Mapping[str, Sequence[tuple[int, float]]], count: int) -> Markup
 
     parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img">',
              f'<line x1="{left}" y1="{y(low):.1f}" x2="{width - 70}" y2="{y(low):.1f}" stroke="#999"/>',
-             f'<text x="{left - 3}" y="{y(high) + 4:.1f}" text-anchor="end">{_number(high)}</text>',
              f'<text x="{left - 3}" y="{y(low) + 3:.1f}" text-anchor="end">{_number(low)}</text>']
-    for k, (side, points) in enumerate(lines.items()):
+    if high != low:  # one value alone: its one label
+        parts.append(f'<text x="{left - 3}" y="{y(high) + 4:.1f}" text-anchor="end">{_number(high)}</text>')
+    ends = label_heights([y(points[-1][1]) + 3 for points in lines.values()], LABEL_GAP, LABEL_GAP, height - 2)
+    for k, ((side, points), end) in enumerate(zip(lines.items(), ends, strict=True)):
         colour = COLOURS[k % len(COLOURS)]
         path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in points)
         last_x, last_v = points[-1]
         parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        parts.append(f'<text x="{x(last_x) + 4:.1f}" y="{y(last_v) + 3:.1f}" fill="{colour}">'
+        parts.append(f'<text x="{x(last_x) + 4:.1f}" y="{end:.1f}" fill="{colour}">'
                      f'{escape(side or "all")} {_number(last_v)}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))  # every text escaped above

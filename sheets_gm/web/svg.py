@@ -27,7 +27,7 @@ OWNED = "⌂"
 
 
 @lru_cache(maxsize=4096)
-def _escaped(text: str) -> str:
+def escaped(text: str) -> str:
     """``text`` escaped (``markupsafe.escape``), once per text: a map's thousand places share a few colours."""
     return str(escape(text))
 
@@ -62,7 +62,8 @@ def _badge(place: Place) -> str:
     return "" if not place.who else first if not first.isalnum() else str(sum(len(w.split()) for w in place.who))
 
 
-def _hex_centre(col: int, row: int) -> tuple[float, float]:
+def hex_centre(col: int, row: int) -> tuple[float, float]:
+    """The centre of the hex in column ``col`` and row ``row``, in pixels (even columns stand half a hex lower)."""
     height = math.sqrt(3) * HEX
     return MARGIN + HEX + col * 1.5 * HEX, MARGIN + height / 2 + row * height + (col % 2) * height / 2
 
@@ -70,7 +71,7 @@ def _hex_centre(col: int, row: int) -> tuple[float, float]:
 def centre(plane: Plane, place: Place) -> tuple[float, float]:
     """The centre of ``place`` on the drawing of ``plane``, in pixels."""
     if plane.shape == "hex":
-        return _hex_centre(place.col, place.row)
+        return hex_centre(place.col, place.row)
     side = square_side(plane)
     return MARGIN + place.col * side + side / 2, MARGIN + place.row * side + side / 2
 
@@ -87,39 +88,39 @@ def _place(place: Place, i: int, shape: str, side: int) -> str:
         # bare ground, most of a map: its square alone (what the rest would write for it, written at once)
         left, top = MARGIN + place.col * side, MARGIN + place.row * side
         return (f'<g class="p" data-i="{i}"><rect class="g" x="{left}" y="{top}" width="{side}" height="{side}" '
-                f'fill="{_escaped(place.colour)}"/></g>')
+                f'fill="{escaped(place.colour)}"/></g>')
     if shape == "hex":
-        cx, cy = _hex_centre(place.col, place.row)
+        cx, cy = hex_centre(place.col, place.row)
         x, y, ty = cx - HEX, cy - HEX, cy - HEX * 0.45
-        ground = f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{_escaped(place.colour)}"/>'
+        ground = f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{escaped(place.colour)}"/>'
         if not (place.makeup or place.who or place.symbol):  # a hex nobody stands on: its ground and its sign
             mark = _ground_mark(place.ground)
-            sign = f'<text class="m" x="{cx:.1f}" y="{ty + 2:.1f}" text-anchor="middle">{_escaped(mark)}</text>' \
+            sign = f'<text class="m" x="{cx:.1f}" y="{ty + 2:.1f}" text-anchor="middle">{escaped(mark)}</text>' \
                 if mark else ""
             return f'<g class="p" data-i="{i}">{ground}{sign}</g>'
         names: list[str] = []
     else:
         x, y = MARGIN + place.col * side, MARGIN + place.row * side
         cx, cy, ty = x + side / 2, y + side / 2, y + 10
-        ground = f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{_escaped(place.colour)}"/>'
+        ground = f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{escaped(place.colour)}"/>'
         names = [w[:12] for w in place.who[:(side - 18) // 14]] if side >= 60 else []
         if place.frame:  # a structure's square: its coloured rectangle inside a thin dark one
             ground += (f'<rect x="{x + 2.5}" y="{y + 2.5}" width="{side - 5}" height="{side - 5}" fill="none" '
-                       f'stroke="{_escaped(place.frame)}" stroke-width="3"/><rect x="{x + 1}" y="{y + 1}" '
+                       f'stroke="{escaped(place.frame)}" stroke-width="3"/><rect x="{x + 1}" y="{y + 1}" '
                        f'width="{side - 2}" height="{side - 2}" fill="none" stroke="#333" stroke-width=".7"/>')
     click = f' tabindex="0" role="button" aria-label="{escape(place.name)}"' if place.makeup else ""
     parts = [f'<g class="p{" u" if place.makeup else ""}" data-i="{i}"{click}>', ground]
     mark, symbol, badge = _mark(place), _symbol(place), "" if names else _badge(place)
     if mark:
-        parts.append(f'<text class="m" x="{cx:.1f}" y="{ty + 2:.1f}" text-anchor="middle">{_escaped(mark)}</text>')
+        parts.append(f'<text class="m" x="{cx:.1f}" y="{ty + 2:.1f}" text-anchor="middle">{escaped(mark)}</text>')
     parts += [f'<text class="n" x="{x + 5}" y="{y + 26 + k * 14}">{escape(name)}</text>'
               for k, name in enumerate(names)]
     if symbol:
-        parts.append(f'<use href="#{_escaped(symbol)}" x="{cx - 9:.1f}" y="{cy - 7:.1f}" width="18" height="18"/>')
+        parts.append(f'<use href="#{escaped(symbol)}" x="{cx - 9:.1f}" y="{cy - 7:.1f}" width="18" height="18"/>')
     elif badge:
-        parts.append(f'<circle cx="{cx:.1f}" cy="{cy + 3:.1f}" r="8" fill="{_escaped(place.tint or "#FFFFFF")}" '
+        parts.append(f'<circle cx="{cx:.1f}" cy="{cy + 3:.1f}" r="8" fill="{escaped(place.tint or "#FFFFFF")}" '
                      'stroke="#222" stroke-width=".8"/>')
-        parts.append(f'<text x="{cx:.1f}" y="{cy + 6:.1f}" text-anchor="middle">{_escaped(badge)}</text>')
+        parts.append(f'<text x="{cx:.1f}" y="{cy + 6:.1f}" text-anchor="middle">{escaped(badge)}</text>')
     counted = badge.isdecimal() or len(names) >= len(place.who)  # the badge counts them, or every name is written
     parts.append("" if counted else _shared(place, (cx + HEX * 0.5, cy - HEX * 0.55) if shape == "hex" else
                                             (x + side - 7, y + 8)))
@@ -136,20 +137,54 @@ def _shared(place: Place, corner: tuple[float, float]) -> str:
             f'x="{x:.1f}" y="{y + 3:.1f}" text-anchor="middle">{len(place.who)}</text>')
 
 
-def plane_svg(env: Environment, plane: Plane, index: int) -> str:
-    """The SVG of ``plane`` (the ``index``-th of its scene), its places in the order of ``plane.places``."""
+def plane_svg(env: Environment, plane: Plane, index: int, ground: str = "") -> str:
+    """The SVG of ``plane`` (the ``index``-th of its scene), its places in the order of ``plane.places``; with
+    ``ground`` (the file of the plane's ground, ``ground.ground_file``) the ground is that file's picture, and only the
+    places it does not draw whole (``ground.on_ground``) are drawn over it: the page finds the others under the
+    pointer by their coordinates."""
     side = square_side(plane)
-    places = Markup("\n".join(_place(p, i, plane.shape, side) for i, p in enumerate(plane.places)))  # escaped
-    if plane.shape == "hex":
-        width = MARGIN + HEX * 2 + max(plane.cols - 1, 0) * 1.5 * HEX + 4
-        height = MARGIN + math.sqrt(3) * HEX * (plane.rows + 0.5) + 4
-        cols = [{"x": round(_hex_centre(c, 0)[0], 1), "text": t} for c, t in enumerate(plane.col_labels)]
-        rows = [{"y": round(_hex_centre(0, r)[1], 1), "text": t} for r, t in enumerate(plane.row_labels)]
+    shown = ((i, p) for i, p in enumerate(plane.places) if not ground or not on_ground(p))
+    places = Markup("\n".join(_place(p, i, plane.shape, side) for i, p in shown))  # escaped
+    width, height = plane_size(plane)
+    if ground:
+        cols: list[dict[str, Any]] = []
+        rows: list[dict[str, Any]] = []
     else:
-        width, height = MARGIN + plane.cols * side + 4, MARGIN + plane.rows * side + 4
-        cols = [{"x": MARGIN + c * side + side / 2, "text": t} for c, t in enumerate(plane.col_labels)]
-        rows = [{"y": MARGIN + r * side + side / 2, "text": t} for r, t in enumerate(plane.row_labels)]
-    values: dict[str, Any] = {"width": round(width), "height": round(height), "title": plane.title, "index": index,
+        cols, rows = labels(plane)
+    values: dict[str, Any] = {"width": width, "height": height, "title": plane.title, "index": index,
                               "col_labels": cols, "row_labels": rows, "places": places, "margin": MARGIN,
-                              "hex": HEX_CORNERS if plane.shape == "hex" else ""}
+                              "hex": HEX_CORNERS if plane.shape == "hex" else "", "ground": ground,
+                              "shape": plane.shape, "side": HEX if plane.shape == "hex" else side}
     return env.get_template("map.svg.j2").render(values)
+
+
+def plane_size(plane: Plane) -> tuple[int, int]:
+    """The width and height of ``plane``'s drawing, in pixels."""
+    if plane.shape == "hex":
+        return (round(MARGIN + HEX * 2 + max(plane.cols - 1, 0) * 1.5 * HEX + 4),
+                round(MARGIN + math.sqrt(3) * HEX * (plane.rows + 0.5) + 4))
+    side = square_side(plane)
+    return MARGIN + plane.cols * side + 4, MARGIN + plane.rows * side + 4
+
+
+def labels(plane: Plane) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Where ``plane``'s column and row labels stand, and their text."""
+    if plane.shape == "hex":
+        return ([{"x": round(hex_centre(c, 0)[0], 1), "text": t} for c, t in enumerate(plane.col_labels)],
+                [{"y": round(hex_centre(0, r)[1], 1), "text": t} for r, t in enumerate(plane.row_labels)])
+    side = square_side(plane)
+    return ([{"x": MARGIN + c * side + side / 2, "text": t} for c, t in enumerate(plane.col_labels)],
+            [{"y": MARGIN + r * side + side / 2, "text": t} for r, t in enumerate(plane.row_labels)])
+
+
+def static_mark(place: Place) -> str:
+    """The sign of ``place``'s ground that stays as long as its ground does: its mark, unless it names an owner (a
+    village changes hands: ``⌂●``), which is ''."""
+    mark = _ground_mark(place.ground)
+    return "" if mark[:1] == OWNED else mark
+
+
+def on_ground(place: Place) -> bool:
+    """Whether the drawing of the plane's ground draws ``place`` whole: nobody stands there, it opens nothing, it has
+    no structure's frame, and its mark names no owner."""
+    return not (place.who or place.makeup or place.symbol or place.frame) and static_mark(place) == _mark(place)

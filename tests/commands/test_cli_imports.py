@@ -21,8 +21,8 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.St
         code = main(sys.argv[1:])
     except SystemExit as stop:
         code = stop.code
-games = {m.split('.')[2] for m in sys.modules if m.startswith('sheets_gm.rulesets.')} - {'game', 'registry', 'parts',
-                                                                                        'kit', 'game_sheet'}
+core = {'game_record', 'registry', 'parts', 'kit', 'game_sheet'}
+games = {m.split('.')[2] for m in sys.modules if m.startswith('sheets_gm.rulesets.')} - core
 print(json.dumps([code, sorted(games),
                   sorted(m for m in sys.modules if m.startswith('sheets_gm.commands.'))]))
 """

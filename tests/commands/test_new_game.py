@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.commands.new_game import MAX_TITLE, NAME, STARTER, planned, refused_name, write_game
+from sheets_gm.commands.new_game import MAX_TITLE, NAME, STARTER, planned, refused_name, taken_names, write_game
 from tests.paths import ROOT
 
 #: What a copy of the checkout needs for the game's tests: the package, the starter, the tests and their settings.
@@ -50,7 +50,7 @@ def test_it_writes_the_package_templates_rules_page_and_scenario_and_nothing_els
             if p.is_file() and "salvo" in str(p) and "__pycache__" not in p.parts}
     assert made == {"sheets_gm/rulesets/salvo/__init__.py", "sheets_gm/rulesets/salvo/engine.py",
                     "sheets_gm/rulesets/salvo/sheet.py", "sheets_gm/rulesets/salvo/game.py",
-                    "templates/salvo/sheet.yaml", "templates/salvo/match.toml", "docs/rules-salvo.md",
+                    "templates/salvo/layout.yaml", "templates/salvo/match.toml", "docs/rules-salvo.md",
                     "tests/scenarios/salvo/the_first_to_reach_the_goal_wins.yaml"}
     registry = checkout / "sheets_gm/rulesets/registry.py"
     assert registry.read_bytes() == (ROOT / "sheets_gm/rulesets/registry.py").read_bytes()
@@ -106,6 +106,8 @@ def test_the_game_it_writes_has_under_30_lines_of_boilerplate(checkout: Path) ->
                  ", the core's own, and shadow it (every command would then fail to import it)"),
     ("kit", "would stand beside sheets_gm/rulesets/kit.py, the core's own, and shadow it"),
     ("game_sheet", "would stand beside sheets_gm/rulesets/game_sheet.py, the core's own, and shadow it"),
+    ("game_record", "would stand beside sheets_gm/rulesets/game_record.py, the core's own, and shadow it"),
+    ("game", "sheets_gm/rulesets/champions/game.py is a part of sheets_gm of that name already"),
     ("sheet", "sheets_gm/rulesets/champions/sheet/ is a part of sheets_gm of that name already"),
     ("parts", "sheets_gm/rulesets/parts/ is the core's own package"),
     ("dice", "'dice' cannot name a game: sheets_gm/engine/dice.py is a part of sheets_gm of that name already, and a "
@@ -124,8 +126,9 @@ def test_every_name_of_a_module_of_sheets_gm_is_refused() -> None:
     names = {p.stem for p in (ROOT / "sheets_gm").rglob("*.py") if p.stem != "__init__"}
     names |= {p.parent.name for p in (ROOT / "sheets_gm").rglob("__init__.py")} - {"sheets_gm"}
     games = {p.parent.name for p in (ROOT / "sheets_gm/rulesets").glob("*/game.py")}
+    taken = taken_names(ROOT)  # found once: a walk of the package for each of its 800 names took 6 seconds
     for name in sorted(n for n in names - games if NAME.fullmatch(n) and not keyword.iskeyword(n)):
-        assert "cannot name a game: " in refused_name(ROOT, name), name
+        assert "cannot name a game: " in refused_name(ROOT, name, taken), name
     assert refused_name(ROOT, "scouting") == ""
 
 
@@ -188,7 +191,7 @@ def test_the_starter_shows_a_list_table_a_die_given_and_dice_pins_a_status_and_a
     import yaml
 
     starter = ROOT / STARTER
-    tables = yaml.safe_load((starter / "template/sheet.yaml").read_text(encoding="utf-8"))["inputs"]
+    tables = yaml.safe_load((starter / "template/layout.yaml").read_text(encoding="utf-8"))["inputs"]
     assert any(t["rows"] != "seat" and t["min_rows"] > 1 and t.get("ordered") for t in tables)
     scenario = yaml.safe_load((starter / "scenario.yaml").read_text(encoding="utf-8"))
     assert scenario["given"] and all(turn["dice"] for turn in scenario["turns"])

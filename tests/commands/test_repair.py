@@ -291,6 +291,21 @@ def test_repair_copies_are_kept_together_and_only_the_last_five_repairs(match: P
     assert [p.name for p in repair_folders(config)] == [f"match-{s}-repair" for s in stamps[1:]]
 
 
+def archive_text(book: openpyxl.Workbook) -> str:
+    """Every cell of red's Archive, one after the other."""
+    return " ".join(str(v) for row in book["Archive red"].iter_rows(values_only=True) for v in row if v)
+
+
+def through_a_repair(capsys: pytest.CaptureFixture[str], config: Path, check: Callable[[], None]) -> None:
+    """``check`` holds before and after a repair of red's tab with a column inserted before its tables, and a sync."""
+    check()
+    edit(config, lambda book: book["Orders red"].insert_cols(1))
+    code, _out, err = run(capsys, "repair", "-c", config)
+    assert code == 0, err
+    assert run(capsys, "sync", "-c", config)[0] == 0
+    check()
+
+
 def test_a_row_typed_under_the_last_table_stays_once_in_its_row_through_resolutions_and_a_repair(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``Dmitri | E4`` typed two rows under the last table (and a word in the blank row between the tables) is
@@ -321,12 +336,43 @@ def test_a_row_typed_under_the_last_table_stays_once_in_its_row_through_resoluti
         assert str(ws.cell(under, feedback).value).startswith(f"✘ Row {under} is under the last table")
         assert [ws.cell(between, c).value for c in (1, 2, 3)] == [None, "between", None]
         assert str(ws.cell(between, feedback).value).startswith(f"✘ Row {between} is between two tables")
-        archive = " ".join(str(v) for row in book["Archive red"].iter_rows(values_only=True) for v in row if v)
+        archive = archive_text(book)
         assert "Dmitri" not in archive and "between" not in archive and "Set aside" not in archive, archive
 
-    check()
-    edit(config, lambda book: book["Orders red"].insert_cols(1))
-    code, out, err = run(capsys, "repair", "-c", config)
-    assert code == 0, err
-    assert run(capsys, "sync", "-c", config)[0] == 0
-    check()
+    through_a_repair(capsys, config, check)
+
+
+def test_rows_pasted_under_the_tables_stay_through_a_resolution_and_a_repair_answered_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Forty rows pasted under the last table, answered once in the first one's cell (issue 79), stay where they are
+    through a resolution; a repair after a column inserted before them puts each back in its columns, and the one
+    answer with them: none is lost, none copied, none set aside. Without the repair keeping the rows answered with
+    the others (``quiet``), the repair drops 39 of them and this fails."""
+    config, sheets = local_match(tmp_path)
+    tab = read_match(sheets, GVG).seats["red"].tab
+    first = tab.last_row + 3
+
+    def pasted(book: openpyxl.Workbook) -> None:
+        for i in range(40):
+            book["Orders red"].cell(first + i, 1, f"junk{i}")
+            book["Orders red"].cell(first + i, 3, i)
+
+    edit(config, pasted)
+    type_orders(sheets)
+    code, out, err = run(capsys, "sync", "-c", config)
+    assert code == 0 and "resolved" in out and out.count("under the last table") == 1, err
+
+    def check() -> None:
+        book = openpyxl.load_workbook(config.parent / "match.xlsx")
+        ws = book["Orders red"]
+        texts = [str(v) for row in ws.iter_rows(values_only=True) for v in row if v is not None]
+        for i in range(40):
+            assert [ws.cell(first + i, c).value for c in (1, 2, 3)] == [f"junk{i}", None, i]
+            assert texts.count(f"junk{i}") == 1
+        said = [ws.cell(first + i, tab.width).value for i in range(40)]
+        assert str(said[0]).startswith(f"✘ Rows {first} to {first + 39} are under the last table") and \
+            said[1:] == [None] * 39, said
+        archive = archive_text(book)
+        assert "junk" not in archive and "Set aside" not in archive, archive
+
+    through_a_repair(capsys, config, check)

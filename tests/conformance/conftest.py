@@ -9,10 +9,11 @@ import pytest
 
 from sheets_gm.rulesets.registry import get_game
 from tests.conformance.twin_orders import GAMES, copied_base
+from tests.quick import soak_but
 from tests.toygame.registered import toy_registered
 
 
-@pytest.fixture(scope="session", params=GAMES)
+@pytest.fixture(scope="session", params=soak_but(GAMES, "gvg", "winordie", "tictactoe"))
 def base(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Each game's match (the toy game's too) after its warm-up, one window at least: a folder a test copies."""
     name = str(request.param)

@@ -105,29 +105,47 @@ PUBLIC_SHOWN = ("the public board", "the public reveals")
 SEAT_SHOWN = (*PUBLIC_SHOWN, "its view", "the reveals it reads")
 
 
+#: Resolutions worked out once in a walk over one state: by the state (its ``id``, the state kept with it while the
+#: walk lasts), the orders and the seed, the state and its resolution.
+Resolutions = dict[tuple[int, str, bytes], tuple[Any, Any]]
+
+
+def resolution(rules: AnyRuleset, state: Any, orders: Any, seed: bytes, done: Resolutions | None = None) -> Any:
+    """``rules.resolve`` of ``orders`` in ``state`` with the match's dice of ``seed``: worked out once per ``done``
+    (a walk's, over one state: the same orders of one seat are resolved beside each twin of the others')."""
+    if done is None:
+        return rules.resolve(state, orders, rules.dice(seed, state))
+    key = (id(state), canonical(rules.orders_codec.to_json(orders)), seed)
+    if key not in done:
+        done[key] = (state, rules.resolve(state, orders, rules.dice(seed, state)))
+    return done[key][1]
+
+
 def resolved_for(rules: AnyRuleset, state: Any, orders: Any, seed: bytes, seat: str,
-                 bots: Mapping[str, BotKind] | None = None) -> tuple[dict[str, str], Any]:
+                 bots: Mapping[str, BotKind] | None = None,
+                 done: Resolutions | None = None) -> tuple[dict[str, str], Any]:
     """Everything ``seat`` is handed once ``orders`` resolve in ``state`` (the match's dice of ``seed``), by what it
     is: the lines of the resolution it reads and the public Log's, each split into the game's reveals and the
     others, then what ``received`` names in the new state; and the new state."""
-    done = rules.resolve(state, orders, rules.dice(seed, state))
+    resolved = resolution(rules, state, orders, seed, done)
 
     def lines(who: str | None, reveal: bool) -> str:
-        return canonical([e.text for e in visible_to(done.events, who) if (e.kind in rules.reveals) is reveal])
+        return canonical([e.text for e in visible_to(resolved.events, who) if (e.kind in rules.reveals) is reveal])
 
     told = {"the public reveals": lines(None, True), "the public Log's other lines": lines(None, False),
             "the reveals it reads": lines(seat, True), "the other lines it reads": lines(seat, False)}
-    return {**told, **received(rules, done.state, seat, b"noninterference/" + seat.encode(), bots)}, done.state
+    return {**told, **received(rules, resolved.state, seat, b"noninterference/" + seat.encode(), bots)}, resolved.state
 
 
 def differences_after(rules: AnyRuleset, twins: tuple[tuple[Any, Any], tuple[Any, Any]], seed: bytes, seat: str,
-                      bots: Mapping[str, BotKind] | None = None) -> tuple[list[str], bool]:
+                      bots: Mapping[str, BotKind] | None = None,
+                      done: Resolutions | None = None) -> tuple[list[str], bool]:
     """What ``seat`` is handed differently once each of ``twins`` (a state and the orders resolved in it, the two
     differing only in what ``seat`` may not see) resolves, where the game's declarations do not allow it: the
     public Log's other lines where the public board and reveals are the same; anything else where its view and
     the reveals it reads are the same too. And whether the twins were so compared (not told apart by a reveal or
     a view). Each difference names the place and both values."""
-    (mine, _), (theirs, _) = (resolved_for(rules, s, o, seed, seat, bots) for s, o in twins)
+    (mine, _), (theirs, _) = (resolved_for(rules, s, o, seed, seat, bots, done) for s, o in twins)
     differ = [what for what in {**mine, **theirs} if mine.get(what) != theirs.get(what)]
     compared = not set(differ) & set(SEAT_SHOWN)
     if compared:
@@ -141,11 +159,12 @@ def differences_after(rules: AnyRuleset, twins: tuple[tuple[Any, Any], tuple[Any
     return found, compared
 
 
-def kept_differences(rules: AnyRuleset, state: Any, orders: tuple[Any, Any], seed: bytes) -> tuple[list[str], bool]:
+def kept_differences(rules: AnyRuleset, state: Any, orders: tuple[Any, Any], seed: bytes,
+                     done: Resolutions | None = None) -> tuple[list[str], bool]:
     """Where the states after the same window resolved with each of two ``orders`` differ although every seat's view
     and the public board after it are the same (orders nobody sees carried out were not carried out: the state may
     keep nothing of them); and whether the two were so compared."""
-    after = [rules.resolve(state, o, rules.dice(seed, state)).state for o in orders]
+    after = [resolution(rules, state, o, seed, done).state for o in orders]
     seats = sorted({*rules.seats(after[0]), *rules.seats(after[1])})
     shown = [canonical([rules.view(s, None), *(rules.view(s, seat) for seat in seats)]) for s in after]
     if shown[0] != shown[1]:

@@ -6,8 +6,9 @@ import shlex
 
 import pytest
 
-from sheets_gm.rulesets.game import Game
-from sheets_gm.rulesets.registry import create_ruleset, get_game, ruleset_names
+from sheets_gm.rulesets.game_record import Game
+from sheets_gm.rulesets.registry import TEMPLATES, create_ruleset, get_game, ruleset_names
+from sheets_gm.sheets.spec import LAYOUT_FILE
 
 GAMES = ruleset_names()
 
@@ -17,6 +18,15 @@ def test_the_registry_maps_the_name_to_the_games_record(name: str) -> None:
     game = get_game(name)
     assert isinstance(game, Game)
     assert game.name == name and game.traits is game.rules.traits
+
+
+def test_templates_holds_each_game_s_layout_and_data_and_no_code_template() -> None:
+    """Issue 77: ``templates/`` is the games' template folders, one per game, each with its sheet layout under the one
+    name; templates of code live with what fills them (the starter in ``commands/starter/``, the page's in ``web/``)."""
+    assert sorted(p.name for p in TEMPLATES.iterdir() if p.is_dir()) == GAMES
+    assert [n for n in GAMES if not (TEMPLATES / n / LAYOUT_FILE).is_file() and get_game(n).sheet is not None] == []
+    code = {".py", ".pyi", ".tmpl", ".j2", ".jinja", ".html", ".js", ".css"}
+    assert [str(p.relative_to(TEMPLATES)) for p in TEMPLATES.rglob("*") if p.suffix in code] == []
 
 
 @pytest.mark.parametrize("name", GAMES)

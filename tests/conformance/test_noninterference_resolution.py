@@ -13,15 +13,16 @@ not carry out: two properties of every game (the toy game too), proven by differ
   shown carried out were not carried out, and the state holds nothing derived from them. An engine that keeps a
   window's orders out of every view and its bot's state, to carry them out a window late, fails it.
 
-- **The files and notices across the resolution**: twin matches on local workbooks, the other seats' orders
-  differing where the engine shows the watched seat the same after the window (``comparable_typists``), resolved by
-  the real sync in one poll: the seat's workbook and the board, cell by cell, and the poll's notices to it and to the
-  channel (what the page is built from) must be the same. Champions in the quick run; under ``-m soak`` every game
-  that hides part of its state (Win or Die compares nothing: the other player's orders always show on the board or in
-  a reveal); in the others every order shows on the public board.
+- **The files and notices across the resolution**: twin matches on local workbooks, resolved by the real sync in one
+  poll, the watched seat's bot typing the same in both: the other seats' orders differing where the engine shows the
+  watched seat the same after the window (``comparable_typists``), or one other seat typing nothing in one twin and
+  only orders its rules refuse in the other (``refused_typing``: every game has those, its state ending the same in
+  both, since no refused order is carried out). The seat's workbook and the board, cell by cell, and the poll's
+  notices to it and to the channel (what the page is built from) must be the same. Every game under ``-m soak``,
+  three seats in three windows; one game in the quick run, always the same (``QUICK_FILES_GAME``).
 
 A few states in the quick run, every state under ``-m soak``; the planted engines are ``tests/conformance/scouts.py``,
-and a Champions engine publishing the orders it resolved for the files.
+a Champions engine publishing the orders it resolved, and a GvG reader carrying out a row it refused, for the files.
 """
 
 from __future__ import annotations
@@ -41,15 +42,19 @@ from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.ruleset import JUDGE, BotKind, Information
 from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, ruleset_names
+from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
+from sheets_gm.sync.sheets import WriteBatch, seat_backend
 from tests.conformance import scouts
 from tests.conformance.noninterference import (
     SEAT_SHOWN,
     AnyRuleset,
+    Resolutions,
     canonical,
     differences_after,
+    json_differences,
     kept_differences,
     opened,
     resolved_for,
@@ -57,7 +62,15 @@ from tests.conformance.noninterference import (
 from tests.conformance.scouts import Kind
 from tests.conformance.test_engine_conformance import PlayedMatch, play
 from tests.conformance.test_noninterference_files import GAMES as FILE_GAMES
-from tests.conformance.test_noninterference_files import NOW, Received, match_at, received, seats_of, warm_up
+from tests.conformance.test_noninterference_files import (
+    NOW,
+    Received,
+    match_at,
+    received,
+    seats_of,
+    unstamped,
+    warm_up,
+)
 from tests.toygame.registered import toy_registered
 
 GAMES = [*ruleset_names(), "tictactoe"]
@@ -115,6 +128,7 @@ def walk(rules: AnyRuleset, match: PlayedMatch, every: int, bots: Mapping[str, B
         if n % every:
             continue
         played = rules.orders_codec.from_json(orders_json)
+        done: Resolutions = {}  # each seat's orders resolved once beside every twin of the others'
         for seat in rules.seats(state)[:most]:
             twin = rules.unseen_twin(state, seat, random.Random(f"{n}/{seat}"))
             pairs = [] if canonical(rules.state_codec.to_json(twin)) == canonical(rules.state_codec.to_json(state)) \
@@ -122,11 +136,11 @@ def walk(rules: AnyRuleset, match: PlayedMatch, every: int, bots: Mapping[str, B
             crossed = twin_orders(rules, state, match.seed, seat, n, kinds, most)
             pairs += [("orders", ((state, a), (state, b))) for a, b in crossed]
             for what, twins in pairs:
-                found, compared = differences_after(rules, twins, match.seed, seat, bots)
+                found, compared = differences_after(rules, twins, match.seed, seat, bots, done)
                 out.found += [f"{match.windows[n].label} ({what} twins): {d}" for d in found]
                 setattr(out, what, getattr(out, what) + compared)
             for a, b in crossed:
-                found, compared = kept_differences(rules, state, (a, b), match.seed)
+                found, compared = kept_differences(rules, state, (a, b), match.seed, done)
                 out.found += [f"{match.windows[n].label}, orders of {seat}'s others differing: {d}" for d in found]
                 out.kept += compared
     return out
@@ -226,52 +240,147 @@ def comparable_typists(config: MatchConfig, seat: str) -> tuple[Makers, Makers] 
     return None
 
 
-def compare_after(tmp: Path, game: str, seat: str, windows: int) -> tuple[list[str], bool]:
-    """A match and its twin differing only in what the other seats type for the open window (two sets of bots that
-    ``comparable_typists`` found the engine shows ``seat`` the same after), Ready ticked, resolved in one poll (the
-    bot on ``seat`` typing the same in both). What ``seat`` receives differently (its workbook and the board, cell
-    by cell, and the poll's notices to it and the channel: what the page is built from too), where the engine shows
-    it the same after the resolution; and whether it does (else nothing was compared)."""
-    config = match_at(tmp / "a", game, seat, windows)
-    typists = comparable_typists(config, seat)
-    if typists is None:
-        return [], False
-    shutil.copytree(tmp / "a", tmp / "b")
-    twin = load_config(tmp / "b" / "match.toml")
-    got: list[tuple[Received, str]] = []
-    for cfg, bots in zip((config, twin), typists, strict=True):
-        type_bot_orders(opened(cfg), get_ruleset(game), {s: b() for s, b in bots.items() if s != seat}, ready=True)
-        # the bot seat's rows typed and the window resolved in one poll
-        report = poll(opened(cfg), get_ruleset(game), now=NOW, force=True)
-        assert report.resolved, f"{game}: the window did not resolve ({report.reason})"
-        got.append((received(cfg, seat, report), shown_after(cfg, seat, report)))
-    if got[0][1] != got[1][1]:
-        return [], False
-    return got[0][0].differences(got[1][0]), True
+#: What one twin's other seats type for the open window, into the match of the config it is handed.
+Typing = Callable[[MatchConfig], None]
+#: What a seat typing orders its rules refuse types, by the kind of column: no unit, square, army or number is named so.
+REFUSED = {ColumnKind.TEXT: "no such order", ColumnKind.NUMBER: "many", ColumnKind.CHOICE: "no such choice"}
 
 
-@pytest.mark.soak
-@pytest.mark.parametrize("game", [g for g in FILE_GAMES if get_ruleset(g).traits.information is HIDDEN])
-def test_soak_the_files_and_notices_after_a_resolution_tell_a_seat_nothing_its_rules_hide(game: str,
-                                                                                          tmp_path: Path) -> None:
-    """Each game that hides part of its state (in the others, another seat's orders always show after the window):
-    where a view or a reveal tells the twins apart, the next seat is watched, then the next window."""
-    compared = ""
-    for n, (extra, seat) in enumerate((e, s) for e in range(3) for s in seats_of(game)[:2]):
-        found, same = compare_after(tmp_path / str(n), game, seat, max(1, warm_up(game)) + extra)
-        assert found == [], f"{game}: what {seat} receives after the resolution differs where the engine shows it " \
-                            f"the same (a file's cell, a notice): " + " | ".join(found[:6])
-        if same:
-            compared = seat
+def bots_typing(seat: str, makers: Makers) -> Typing:
+    """The other seats typing what their bots of ``makers`` order, Ready ticked."""
+    def typing(config: MatchConfig) -> None:
+        type_bot_orders(opened(config), get_ruleset(config.ruleset), {s: b() for s, b in makers.items() if s != seat},
+                        ready=True)
+    return typing
+
+
+@dataclass(frozen=True)
+class Twins:
+    """What the other seats type in a match and in its twin; ``refused``: the seat typing, in the twin, only orders
+    its rules refuse (else '': the other seats' bots typing otherwise)."""
+
+    one: Typing
+    other: Typing
+    refused: str = ""
+
+
+def twin_cell(kind: ColumnKind, first: bool, refused: bool) -> bool | str | None:
+    """What ``refused_typing``'s twins type in a column of ``kind`` of a seat's row (``first``: the first of its
+    table): Ready ticked there; a column of text, a number or a choice emptied (what was left there from an earlier
+    window is read in neither twin), or in the first row typed as its rules refuse (``refused``); nothing else."""
+    if kind is ColumnKind.READY:
+        return True if first else None
+    return (REFUSED[kind] if refused and first else "") if kind in REFUSED else None
+
+
+def refused_typing(config: MatchConfig, seat: str) -> Twins | None:
+    """Twins in which one other seat acting in the open window (the first of them) empties every row it types in,
+    and in one twin types orders its rules refuse in the first row of each of its tables open now (``twin_cell``),
+    its Ready ticked in both: no game carries out a refused order, so both end in the same engine state, and a game
+    that tells a seat of another's refusal is found. None when no other seat acts in the window."""
+    read = read_match(opened(config), get_ruleset(config.ruleset))
+    window = read.record.ruleset.window(read.record.state)
+    acting = [s for s in (window.seats if window else ()) if s != seat and s in read.seats]
+    if window is None or not acting:
+        return None
+    other, phase = acting[0], window.phase
+
+    def typing(refused: bool) -> Typing:
+        def typed(cfg: MatchConfig) -> None:
+            sheets = opened(cfg)
+            now = read_match(sheets, get_ruleset(cfg.ruleset))
+            seat_read, backend, batch = now.seats[other], seat_backend(sheets, now.tabs, other), WriteBatch()
+            for placed in (t for t in seat_read.tab.tables if t.spec.open_in(phase)):
+                rows = sorted(r.row for r in seat_read.rows if r.table == placed.spec.name)
+                for row, column in ((r, c) for r in rows for c in placed.spec.columns):
+                    value = twin_cell(column.kind, row == rows[0], refused)
+                    if value is not None:
+                        batch.put(backend, placed.at(placed.cell(row - placed.first_row, column.key)), [[value]])
+            batch.run(sheets.write_order())
+        return typed
+    return Twins(typing(False), typing(True), refused=other)
+
+
+def twin_typings(config: MatchConfig, seat: str) -> Iterator[Twins]:
+    """What the other seats type in two twins, in the order ``compare_after`` tries them (each made when asked)."""
+    makers = comparable_typists(config, seat)
+    if makers is not None:
+        yield Twins(bots_typing(seat, makers[0]), bots_typing(seat, makers[1]))
+    refused = refused_typing(config, seat)
+    if refused is not None:
+        yield refused
+
+
+def engine_state(config: MatchConfig) -> str:
+    """The engine's state of the match of ``config``, as canonical JSON."""
+    record = read_match(opened(config), get_ruleset(config.ruleset)).record
+    return canonical(record.ruleset.state_codec.to_json(record.state))
+
+
+def compare_after(tmp: Path, game: str, seat: str, windows: int, every: bool = False) -> tuple[list[str], bool]:
+    """A match and its twin differing only in what the other seats type for the open window, Ready ticked, resolved
+    in one poll (the bot on ``seat`` typing the same in both): first two sets of bots that ``comparable_typists``
+    found the engine shows ``seat`` the same after, then one other seat typing nothing or orders its rules refuse
+    (``refused_typing``: those twins must end in the same engine state, a refused order being carried out in none).
+    What ``seat`` receives differently (its workbook and the board, cell by cell, and the poll's notices to it and
+    the channel: what the page is built from too), where the engine shows it the same after the resolution; and
+    whether it does (else nothing was compared). The first pair compared ends the walk, unless ``every``."""
+    config = match_at(tmp / "match", game, seat, windows)
+    found: list[str] = []
+    compared = False
+    for n, twins in enumerate(twin_typings(config, seat)):
+        got: list[tuple[Received, str, str]] = []
+        for side, typing in (("a", twins.one), ("b", twins.other)):
+            shutil.copytree(tmp / "match", tmp / f"{n}{side}")
+            cfg = load_config(tmp / f"{n}{side}" / "match.toml")
+            typing(cfg)
+            # the bot seat's rows typed and the window resolved in one poll
+            report = poll(opened(cfg), get_ruleset(game), now=NOW, force=True)
+            assert report.resolved, f"{game}: the window did not resolve ({report.reason})"
+            got.append((received(cfg, seat, report), shown_after(cfg, seat, report), engine_state(cfg)))
+        (mine, shown, state), (theirs, shown_twin, state_twin) = got
+        assert typed_apart(tmp / f"{n}a", tmp / f"{n}b", mine), f"{game}: the twins' other seats typed the same"
+        if twins.refused and (shown, state) != (shown_twin, state_twin):
+            found.append(f"{twins.refused}'s orders its rules refuse were carried out: " + "; ".join(
+                json_differences(state, state_twin) + json_differences(shown, shown_twin)))
+        elif shown == shown_twin:
+            found += mine.differences(theirs)
+        else:
+            continue
+        compared = True
+        if not every:
             break
-    if not compared:  # Win or Die: the other player's orders always show on the board or in a reveal
-        pytest.skip(f"{game}: a view or a reveal told every pair of twins apart in three windows: nothing compared")
+    return found, compared
 
 
-def test_the_files_and_notices_after_a_resolution_tell_a_seat_nothing_its_rules_hide(tmp_path: Path) -> None:
-    """The quick run's example of the walk above: Champions' twins (another player equipping otherwise, on another
-    tile) are compared in the first window, and give Ann the same files and notices."""
-    assert compare_after(tmp_path, "champions", "Ann", max(1, warm_up("champions"))) == ([], True)
+def typed_apart(one: Path, other: Path, seen: Received) -> bool:
+    """Whether a workbook the watched seat does not open differs between the twin matches in folders ``one`` and
+    ``other`` (without which they did not differ in what the other seats typed)."""
+    return any(unstamped(path) != unstamped(other / path.relative_to(one)) for path in one.rglob("*.xlsx")
+               if path.name not in seen.files)
+
+
+#: The game whose files the quick run walks across a resolution, the same every run: Champions' twins (another player
+#: equipping otherwise, on another tile) are compared in the first window; every game's under ``-m soak``.
+QUICK_FILES_GAME = "champions"
+
+
+@pytest.mark.parametrize(("game", "quick"), [(QUICK_FILES_GAME, True),
+                                             *(pytest.param(g, False, marks=pytest.mark.soak) for g in FILE_GAMES)],
+                         ids=[f"{QUICK_FILES_GAME}-first", *FILE_GAMES])
+def test_the_files_and_notices_after_a_resolution_tell_a_seat_nothing_its_rules_hide(game: str, quick: bool,
+                                                                                     tmp_path: Path) -> None:
+    """Each game, its first three seats (of Champions' eight) watched in three windows, every pair of twins
+    (``quick``: the first seat's first pair in the first window)."""
+    compared = 0
+    for extra, seat in ((e, s) for e in range(1 if quick else 3) for s in seats_of(game)[:1 if quick else 3]):
+        found, same = compare_after(tmp_path / f"{extra}-{seat}", game, seat, max(1, warm_up(game)) + extra,
+                                    every=not quick)
+        assert found == [], f"{game}: what {seat} receives after the resolution differs where the engine shows it " \
+                            f"the same (a file's cell, a notice), or a refused order was carried out: " + \
+                            " | ".join(found[:6])
+        compared += same
+    assert compared, f"{game}: a view or a reveal told every pair of twins apart: nothing was compared"
 
 
 def test_another_player_s_orders_published_in_the_log_are_found_in_the_files(tmp_path: Path,
@@ -291,6 +400,25 @@ def test_another_player_s_orders_published_in_the_log_are_found_in_the_files(tmp
     found, same = compare_after(tmp_path, "champions", "Ann", max(1, warm_up("champions")))
     assert same and any(re.match(r"board\.xlsx: tab '[^']+' cell [A-Z]+[0-9]+: 'Orders: .*' / 'Orders: ", d)
                         for d in found), found
+
+
+def test_a_refused_order_carried_out_is_found_in_the_twins_files(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The defect put back for the refused twins: a GvG reader that carries out a captain's row it cannot read, as
+    a default skill bought (Player Speed, a coin). Twins in which blue types nothing or only refused orders then end
+    in other states, and the walk says whose refused orders were carried out and where the states differ."""
+    from sheets_gm.rulesets.gvg.enums import Skill
+    from sheets_gm.rulesets.gvg.sheet import adapter as gvg_adapter
+    from sheets_gm.rulesets.gvg.sheet.read import parse_captain_cells as read
+
+    def lenient(skill_cells: Any, ready: Any) -> Any:
+        parsed = read(skill_cells, ready)
+        return replace(parsed, skills=(Skill.PLAYER_SPEED,)) if parsed.problems else parsed
+
+    monkeypatch.setattr(gvg_adapter, "parse_captain_cells", lenient)
+    found, compared = compare_after(tmp_path, "gvg", "red", max(1, warm_up("gvg")))
+    assert compared and found[0].startswith("blue's orders its rules refuse were carried out: ") \
+        and "coins" in found[0], found
 
 
 def test_champions_looting_lines_tell_a_tile_who_else_loots_there_as_its_rules_declare(

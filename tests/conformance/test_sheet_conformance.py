@@ -30,6 +30,7 @@ from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import MemoryBackend
+from tests.quick import soak_but
 from tests.sync.race_game import registered_race
 from tests.toygame.registered import toy_registered
 
@@ -43,7 +44,8 @@ def _with_sheets() -> list[str]:
     return [n for n in ruleset_names() if get_game(n).sheet is not None]
 
 
-@pytest.fixture(params=[*_with_sheets(), "race", "tictactoe"])
+@pytest.fixture(params=soak_but([*_with_sheets(), "race", "tictactoe"],
+                                "gvg", "wesnoth", "winordie", "race", "tictactoe"))  # coalition, champions: 9 s
 def ruleset_name(request: pytest.FixtureRequest, registered_race: Any) -> Iterator[str]:
     """Every registered ruleset with a sheet adapter, and the tests' own games."""
     with toy_registered():

@@ -28,6 +28,7 @@ from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from tests.conformance.test_input_lifecycle import NOW, Table, _damage, _edit_tabs, _games, new_table
 from tests.made import made_into
+from tests.quick import soak_but
 
 WINDOWS = 8
 #: The windows every test here plays first, from the same match with the same bots: played once a test process
@@ -91,7 +92,7 @@ class _TablePickler(pickle.Pickler):
         return (ResolvedAhead, ()) if isinstance(obj, ResolvedAhead) else NotImplemented
 
 
-@pytest.mark.parametrize("name", _games())
+@pytest.mark.parametrize("name", soak_but(_games(), "gvg", "wesnoth"))
 def test_verify_passes_an_untouched_match(name: str) -> None:
     assert _verify(new_table(name)) == []  # the set-up's lines alone (Win or Die's first player)
     table = played(name)  # (verify writes nothing: the match verified is the one played on)
@@ -108,7 +109,7 @@ def test_verify_passes_an_untouched_match_after_an_undo(name: str) -> None:
     assert _verify(table) == []
 
 
-@pytest.mark.parametrize("name", _games())
+@pytest.mark.parametrize("name", soak_but(_games(), "gvg", "winordie"))
 def test_verify_passes_after_an_adjust_a_damaged_layout_repaired_and_more_windows(name: str) -> None:
     """The GM's paths between windows (issue 38, item 12): a seat handed to a bot (the adjustment every game has),
     the Log renamed, a View deleted and a column inserted, then ``repair``; the match verifies after each, once the

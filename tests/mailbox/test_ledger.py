@@ -44,19 +44,6 @@ def test_a_line_cut_by_a_crash_is_nothing_and_the_next_stays_whole(tmp_path: Pat
     assert [r.uid for r in MailLedger(path).pending()] == [1, 3]
 
 
-def test_an_undone_window_hands_its_mail_back_and_receipts_are_kept(tmp_path: Path) -> None:
-    ledger = MailLedger(tmp_path / "ledger.jsonl")
-    one, two = _mail(1), _mail(2)
-    ledger.begin(one, two)
-    ledger.finish(one, two)
-    ledger.receipt_sent(one, one)
-    assert [r.uid for r in ledger.hand_back([one.message_id, "<never@example.org>"])] == [1]
-    reopened = MailLedger(tmp_path / "ledger.jsonl")
-    assert [r.uid for r in reopened.pending()] == [1]
-    record = reopened.record(one.message_id)
-    assert record is not None and record.receipt_sent
-
-
 def test_a_trouble_is_said_once_and_its_end_once(tmp_path: Path) -> None:
     ledger = MailLedger(tmp_path / "ledger.jsonl")
     assert ledger.trouble("login", "refused") and not ledger.trouble("login", "refused again")

@@ -55,6 +55,7 @@ class Mailbox:
     with 421."""
 
     messages: list[tuple[list[str], EmailMessage]] = field(default_factory=list)
+    raw: list[bytes] = field(default_factory=list)  # each message as it came, headers folded as sent
     refuse: set[str] = field(default_factory=set)
     busy: set[str] = field(default_factory=set)
     logins: list[str] = field(default_factory=list)
@@ -82,6 +83,7 @@ class Mailbox:
         parsed = email.message_from_bytes(raw, policy=email.policy.default)
         assert isinstance(parsed, EmailMessage)
         self.messages.append((list(envelope.rcpt_tos), parsed))
+        self.raw.append(raw)
         return "250 Message accepted"
 
     def to(self, address: str) -> list[EmailMessage]:

@@ -27,6 +27,7 @@ from sheets_gm.sync.autoplay import type_bot_orders
 from tests.conformance.test_leak_scan import email_of, roster_csv
 from tests.made import made_into
 from tests.notify.servers import CERT, PASSWORD, USER, Fault, Hook, Mailbox, free_port, smtp_server, webhook_server
+from tests.quick import soak_but
 
 pytestmark = pytest.mark.xdist_group("notices")  # one worker runs these: it makes each game's new_match once a run
 
@@ -168,7 +169,7 @@ def exactly_once(box: Mailbox, hook: Hook) -> None:
     assert len(texts) == len(set(texts)), "a chat post was sent twice"
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", soak_but(GAMES, "gvg", "wesnoth"))
 def test_the_table_hears_its_window_open_its_deadline_near_and_its_resolution(
         game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -233,7 +234,7 @@ def load_window(config: MatchConfig) -> tuple[str, ...]:
     return window.seats
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", soak_but(GAMES, "winordie"))
 def test_notices_that_cannot_be_sent_wait_and_go_once_at_the_next_polls(
         game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
         monkeypatch: pytest.MonkeyPatch) -> None:

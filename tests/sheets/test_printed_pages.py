@@ -28,18 +28,21 @@ from typing import Any
 import openpyxl
 import pytest
 from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
+from openpyxl.utils import get_column_letter, range_boundaries
 from PIL import ImageFont
 
 from sheets_gm.cli import main
+from sheets_gm.demo.match import _workbook
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import create_ruleset, sheet_of
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, cells
 from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sheets.local.layout import PRINTED_POINTS_PER_CHAR, apply_layout, fewest_pages
 from sheets_gm.sync.life.create import drawn_tab
-from sheets_gm.sync.match_tabs import MatchTabs
-from tests.paths import SCRIPTS
+from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
+from tests.made import made_into
+from tests.paths import SCRIPTS, WESNOTH_TEMPLATES
+from tests.quick import soak_but
 from tests.sheets.practice import init_practice
 
 needs_office = pytest.mark.skipif(shutil.which("soffice") is None or shutil.which("pdftoppm") is None
@@ -153,7 +156,7 @@ def _view_print(ws: Any) -> tuple[int, list[str]]:
 
 
 @needs_office
-@pytest.mark.parametrize("game", [g if g in QUICK_GAMES else pytest.param(g, marks=pytest.mark.soak) for g in GAMES])
+@pytest.mark.parametrize("game", soak_but(GAMES, *QUICK_GAMES))
 def test_a_practice_match_prints_its_tables_readable_and_its_stamp_not_at_all(
         game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """One practice match per game printed by LibreOffice: its board workbook and one seat's, every table at 8 pt
@@ -516,3 +519,120 @@ def test_champions_orders_print_one_page_across_their_captions_whole(
     assert captions and all(caption in lines for caption in captions), (captions, lines)
     rows = [line for line in lines if line.startswith("Ann.gladiator")]
     assert rows and all("Not open now" in line for line in rows), rows
+
+
+#: The face LibreOffice prints (and shows) the workbooks' Arial in: a word of a cell is measured in it.
+REGULAR_FONT = BOLD_FONT.with_name("LiberationSans-Regular.ttf")
+
+
+def _words_cut(ws: Any, cells_words: list[tuple[int, int, str]]) -> list[tuple[str, str, float, float]]:
+    """Each (cell, word, its points with the cell's margins, the column's points) of ``cells_words`` (row, column,
+    text) whose word is wider than its column: LibreOffice breaks such a word inside itself, on screen (at 100%) as
+    on paper (which scales column and type alike)."""
+    regular, bold = (ImageFont.truetype(str(font), 10, layout_engine=ImageFont.Layout.BASIC)
+                     for font in (REGULAR_FONT, BOLD_FONT))
+    cut = []
+    for row, col, text in cells_words:
+        cell = ws.cell(row, col)
+        room = (ws.column_dimensions[get_column_letter(col)].width or 8.43) * PRINTED_POINTS_PER_CHAR
+        font = bold if cell.font is not None and cell.font.b else regular
+        cut += [(cell.coordinate, word, round(font.getlength(word) + CELL_MARGIN_POINTS, 1), round(room, 1))
+                for word in text.split() if font.getlength(word) + CELL_MARGIN_POINTS > room]
+    return cut
+
+
+def _written_words(ws: Any) -> list[tuple[int, int, str]]:
+    """(row, column, text) of every wrapped cell of an input tab below its title and status."""
+    return [(cell.row, cell.column, cell.value) for line in ws.iter_rows(min_row=3) for cell in line
+            if isinstance(cell.value, str) and cell.value.strip() and cell.alignment.wrap_text]
+
+
+def _unit_types() -> list[str]:
+    """Every Wesnoth unit type's name (what its Orders tab's Type column and the Advances table write)."""
+    lines = (WESNOTH_TEMPLATES / "units.csv").read_text(encoding="utf-8").splitlines()[1:]
+    return [line.split(",")[0] for line in lines if line.strip()]
+
+
+def _army_names() -> list[str]:
+    """Every army name Coalition's armies file gives (an army's row of its side's Orders tab)."""
+    text = (WESNOTH_TEMPLATES.parent / "coalition" / "armies.yaml").read_text(encoding="utf-8")
+    return re.findall(r"^\s*-?\s*name:\s*\"?([^\"#\n]+?)\"?\s*$", text, re.M)
+
+
+#: Words a column of an input tab may hold beyond what a practice match writes in it: the game, the column's
+#: heading, and the names it may show.
+MAY_HOLD = {"wesnoth": ("Type", _unit_types), "coalition": ("Army", _army_names)}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_word_of_a_seats_tab_is_broken_inside_itself(game: str, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 78, item 1 (after item 5): a column narrowed for the tab to print one page across
+    (``one_page_widths``) is narrowed no further than its words: every word sheets-gm writes in an input tab of a
+    practice match (a heading, an army's units, a unit's type, a name, an answer), and every name a column may show
+    (Wesnoth's unit types, Coalition's armies), fits its column whole in Liberation Sans, the face LibreOffice shows
+    and prints the workbooks' Arial in (the column and the type scale alike from screen to paper). Checked to fail
+    without ``Column.widest_word`` in ``one_page_widths``' floors: Coalition's "(5000/2500/1500/1000)" in a column
+    of 58 points (108 wanted), broken after "2500/" in print and mid-number on screen; Wesnoth's "Sharpshooter"
+    in a Type column of 57 points; Coalition's "Infiltrators" in an Army column of 58. The View tabs and the GM's
+    too: Win or Die's "not deployed" and "passive" in a Hex column of 32 points, its "Damage" heading in 40 (both
+    printed cut mid-word) before its ``view_widths`` gave them room."""
+    made_into(tmp_path, ("practice", game), lambda folder: init_practice(folder, game))
+    capsys.readouterr()
+    cut: dict[str, list[tuple[str, str, float, float]]] = {}
+    for path in [*tmp_path.glob("orders-*.xlsx"), *tmp_path.glob("gm/*.xlsx")]:
+        for ws in openpyxl.load_workbook(path).worksheets:
+            if ws.sheet_state != "visible" or not re.match(r"^(Orders|Forum|View) |^(Judge|GM)$", ws.title):
+                continue
+            words = _written_words(ws)
+            heading, names = MAY_HOLD.get(game, ("", list))
+            columns = [(row, col) for row, col, text in words if text == heading]
+            words += [(row, col, name) for row, col in columns for name in names()]
+            if _words_cut(ws, words):
+                cut[f"{path.name} · {ws.title}"] = _words_cut(ws, words)
+    assert not cut, cut
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_status_row_prints_within_its_tabs_columns(game: str, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 78 (after item 5): the status row of a seat's tabs (Orders, Forum, View, the GM's) runs on right of
+    column A in a cell that does not wrap, and LibreOffice prints no further than the tab's last column: a longer
+    line was cut in print (Win or Die's at deployment, 854 points in a tab of 832). Each line of every status row of
+    a practice match fits its tab's printed columns in Liberation Sans, and its row is as tall as its lines (a line
+    broken at ``sync.writes.tab_status``). Checked to fail with ``tab_status`` returning the line whole (Win or Die's
+    Orders, View and GM tabs) and with ``row_fit`` not counting a cell's own lines (its row one line tall)."""
+    made_into(tmp_path, ("practice", game), lambda folder: init_practice(folder, game))
+    capsys.readouterr()
+    regular = ImageFont.truetype(str(REGULAR_FONT), 10, layout_engine=ImageFont.Layout.BASIC)
+    cut, short, seen = {}, {}, 0
+    for path in [*tmp_path.glob("*.xlsx"), *tmp_path.glob("gm/*.xlsx")]:
+        for ws in openpyxl.load_workbook(path).worksheets:
+            if ws.sheet_state != "visible" or not re.match(r"^(Orders|Forum|View) |^(GM|Judge)$", ws.title):
+                continue
+            first, _top, last, _bottom = range_boundaries(ws.print_area.split("!")[-1].replace("$", ""))
+            room = sum((ws.column_dimensions[get_column_letter(c)].width or 8.43) * PRINTED_POINTS_PER_CHAR
+                       for c in range(first, last + 1))
+            lines = str(ws["A2"].value or "").split("\n")
+            seen += 1
+            if (widest := max(regular.getlength(line) + CELL_MARGIN_POINTS for line in lines)) > room:
+                cut[f"{path.name} · {ws.title}"] = (round(widest), round(room), lines)
+            if (ws.row_dimensions[2].height or DEFAULT_ROW_POINTS) < len(lines) * PRINTED_LINE_POINTS:
+                short[f"{path.name} · {ws.title}"] = (ws.row_dimensions[2].height, len(lines))
+    assert seen and not cut and not short, (cut, short)
+
+
+def test_the_engines_about_tab_prints_its_line_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 78, item 4: the engine workbook's About tab (its first, the one a GM opening it sees) printed "The
+    engin" and "sheets-gm · Practic": its one line in a column of the default width, the tab's print range. Made
+    by init (a practice match) and by the demo, its line fits its column in Liberation Sans. Checked to fail with
+    ``first_tab_layout`` giving column A no width (72 points for 206 and 353)."""
+    made_into(tmp_path / "practice", ("practice", "coalition"), lambda folder: init_practice(folder, "coalition"))
+    capsys.readouterr()
+    _workbook(tmp_path / "demo" / "engine.xlsx", ABOUT_TAB)
+    regular = ImageFont.truetype(str(REGULAR_FONT), 10, layout_engine=ImageFont.Layout.BASIC)
+    for path in (tmp_path / "practice" / "gm" / "engine.xlsx", tmp_path / "demo" / "engine.xlsx"):
+        ws = openpyxl.load_workbook(path)[ABOUT_TAB]
+        room = (ws.column_dimensions["A"].width or 8.43) * PRINTED_POINTS_PER_CHAR
+        assert ws.print_area.endswith("$A$1") and ws["A1"].value, (path, ws.print_area)
+        assert regular.getlength(ws["A1"].value) + CELL_MARGIN_POINTS <= room, (path, ws["A1"].value, room)

@@ -1,4 +1,4 @@
-"""A ruleset's sheet layout as data (``sheet.yaml``): what it accepts, and what it says when it refuses."""
+"""A ruleset's sheet layout as data (``layout.yaml``): what it accepts, and what it says when it refuses."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from sheets_gm.sheets.spec import ColumnKind, SheetSpecError, load_sheet_spec
 from sheets_gm.sheets.tables import InputTab, ticked
 from tests.sync.race_game import TEMPLATE
 
-GOOD = (TEMPLATE / "sheet.yaml").read_text(encoding="utf-8")
+GOOD = (TEMPLATE / "layout.yaml").read_text(encoding="utf-8")
 
 
 def write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "sheet.yaml"
+    path = tmp_path / "layout.yaml"
     path.write_text(text, encoding="utf-8")
     return path
 

@@ -46,7 +46,7 @@ from sheets_gm.engine.ruleset import (
 )
 from sheets_gm.engine.settings import setting
 from sheets_gm.rulesets import registry
-from sheets_gm.rulesets.game import Game, GmPart, Simulation
+from sheets_gm.rulesets.game_record import Game, GmPart, Simulation
 from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter

@@ -32,6 +32,7 @@ from sheets_gm.sync.rows.fates import given_back
 from sheets_gm.sync.sheets import MatchSheets
 from tests.conformance.leak_scan import find_in_data
 from tests.made import made_into
+from tests.quick import soak_but
 
 NOW = dt.datetime(2026, 11, 25, 9, tzinfo=dt.UTC)
 SEED = b"bot seats: the seed of the match!"
@@ -168,7 +169,7 @@ def _history_orders(sheets: MatchSheets, name: str) -> list[dict[str, Any]]:
     return [json.loads(joined_cells(row, 1))["orders"] for row in grid[:record.resolved]]
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", soak_but(GAMES, "gvg", "champions"))
 def test_a_bot_seat_plays_the_match_to_its_end(tmp_path: Path, name: str) -> None:
     seats = _seats(name)
     best = next(iter(bots_of(create_ruleset(name))))
@@ -196,7 +197,7 @@ PLAYED = pytest.mark.xdist_group("bot-seats-played")  # one worker plays each ga
 
 
 @PLAYED
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", soak_but(GAMES, "gvg", "winordie"))
 def test_leak_scan_over_what_a_bot_seat_is_given(name: str) -> None:
     seats = _seats(name)
     played = _Played.of(name)
@@ -283,7 +284,7 @@ def test_a_win_or_die_bot_never_reads_a_face_down_token() -> None:
 
 
 @PLAYED
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", soak_but(GAMES, "coalition", "wesnoth"))
 def test_a_seat_handed_to_a_bot_and_back(tmp_path: Path, name: str) -> None:
     seats = _seats(name)
     best = next(iter(bots_of(create_ruleset(name))))

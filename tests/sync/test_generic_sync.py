@@ -124,7 +124,7 @@ def test_feedback_names_the_row_and_what_is_accepted(registered_race: type[RaceR
 
 def test_without_preview_a_typed_row_shows_no_verdict_until_it_resolves(
         registered_race: type[RaceRuleset], monkeypatch: pytest.MonkeyPatch) -> None:
-    quiet = tabs().spec.model_copy(update={"preview": False})  # as a hidden-information game's sheet.yaml says
+    quiet = tabs().spec.model_copy(update={"preview": False})  # as a hidden-information game's layout.yaml says
     monkeypatch.setattr("sheets_gm.sync.read.sheet_spec", lambda name: quiet)
     monkeypatch.setattr("tests.sync.race_game.sheet_spec", lambda name: quiet)  # the adapter's, read after
     sheets, (_board, _engine, ann, _bo) = new_race()

@@ -5,6 +5,7 @@ poll's work grows linearly with them, and what ``sync`` prints is summed up (iss
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +28,11 @@ def type_junk(path: Path, first: int, count: int) -> None:
     book.save(path)
 
 
-def test_every_junk_row_is_answered_and_kept_and_the_output_summed_up(
+def test_junk_rows_are_kept_and_answered_once_in_the_first_ones_cell(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """More than ``JUNK_ROWS`` rows typed under the tables are a paste gone wrong: every cell stays as typed, and one
+    answer, in the first one's feedback cell, names them all (where, how many, what the first holds); ``sync`` prints
+    that one line (issue 79: 10,000 answers written and listed were a third of the resolving sync's time)."""
     config, _ = local_match(tmp_path)
     path = tmp_path / "match.xlsx"
     first = openpyxl.load_workbook(path)["Orders red"].max_row + 3
@@ -36,15 +40,32 @@ def test_every_junk_row_is_answered_and_kept_and_the_output_summed_up(
     assert main(["sync", "-c", str(config)]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[1] == "Rejected (60):" and len(lines) == 2 + poll_words.SHOWN_OF_A_KIND + 1, out
-    assert lines[2].startswith(f"  red · row {first}: Row {first} is under the last table")
-    assert lines[-1] == "  … and 57 more rows of red like these, each answered in its feedback cell"
+    assert lines[1:] == ["Rejected (1):", f"  red · row {first}: Rows {first} to {first + 59} are under the last "
+                         "table, which ends at row 20: nothing typed in them is read (60 rows typed, the "
+                         f"first: junk0, F1); write orders in the rows of the tables. This answer stands for each "
+                         f"of them."], out
     sheet = openpyxl.load_workbook(path)["Orders red"]
     feedback = sheet.max_column
     for i in range(60):
         row = first + i
         assert (sheet.cell(row, 1).value, sheet.cell(row, 2).value) == (f"junk{i}", f"F{i % 9 + 1}")  # kept
-        assert str(sheet.cell(row, feedback).value).startswith(f"✘ Row {row} is under the last table")  # answered
+        said = sheet.cell(row, feedback).value
+        assert str(said).startswith(f"✘ Rows {first} to") if i == 0 else said is None, (row, said)
+
+
+def test_a_few_rows_under_the_tables_are_each_answered(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Up to ``JUNK_ROWS`` rows typed under the tables are each a player's attempt, each answered in its own row."""
+    from sheets_gm.sync.rows.strays import JUNK_ROWS
+
+    config, _ = local_match(tmp_path)
+    path = tmp_path / "match.xlsx"
+    first = openpyxl.load_workbook(path)["Orders red"].max_row + 3
+    type_junk(path, first, JUNK_ROWS)
+    assert main(["sync", "-c", str(config)]) == 0
+    assert f"Rejected ({JUNK_ROWS}):" in capsys.readouterr().out
+    sheet = openpyxl.load_workbook(path)["Orders red"]
+    for i in range(JUNK_ROWS):
+        assert str(sheet.cell(first + i, sheet.max_column).value).startswith(f"✘ Row {first + i} is under the last")
 
 
 def test_the_summary_lists_a_few_of_each_kind_and_counts_the_rest() -> None:
@@ -88,13 +109,14 @@ def test_the_poll_does_not_measure_the_tab_once_a_row(tmp_path: Path, monkeypatc
 
 def test_a_resolution_keeps_every_row_typed_under_the_tables_once_in_its_own_row(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Rows under the last table are in no drawing's way: a resolution leaves each where it was typed, answered,
-    and copies none into a free row nor sets any aside (issue 53, item 8: a row under the last table was copied into
-    the blank rows, one more each resolution, and "set aside … no longer in your tab" while still there). A row
-    answered alike by the poll before is not written again (10,000 of them were 10,000 writes, and a journal of
-    them, at every resolution; issue 66); one whose answer a player cleared is answered again, in its answer's cell
-    alone: what was typed in it stays where it is, not written again (issue 79). Without that check the second
-    resolution writes every row again, and this fails; with the whole row written again, it fails too."""
+    """Rows under the last table are in no drawing's way: a resolution leaves each where it was typed, and copies
+    none into a free row nor sets any aside (issue 53, item 8: a row under the last table was copied into the blank
+    rows, one more each resolution, and "set aside … no longer in your tab" while still there). Answered alike by the
+    poll before, nothing of them is written again (10,000 rows were 10,000 writes, and a journal of them, at every
+    resolution; issue 66); an answer a player cleared is written again, in its cell alone: what was typed stays where
+    it is, not written again (issue 79), and a cell a player typed in the feedback column of a row answered with the
+    others stays hers. Without that check the second resolution writes every row again, and this fails; with the
+    whole row written again, it fails too."""
     from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 
     _, sheets = local_match(tmp_path)
@@ -105,7 +127,9 @@ def test_a_resolution_keeps_every_row_typed_under_the_tables_once_in_its_own_row
     assert sync(sheets).resolved
     book = openpyxl.load_workbook(path)
     feedback = book["Orders red"].max_column
-    book["Orders red"].cell(first + 7, feedback).value = None  # a player clears one answer
+    answer = book["Orders red"].cell(first, feedback).value
+    book["Orders red"].cell(first, feedback).value = None  # a player clears the answer
+    book["Orders red"].cell(first + 7, feedback).value = "mine"  # and types in another row's feedback cell
     book.save(path)
     written: list[str] = []
     real = LocalWorkbookBackend.write
@@ -119,14 +143,14 @@ def test_a_resolution_keeps_every_row_typed_under_the_tables_once_in_its_own_row
     assert sync(sheets).resolved
     on_junk = [r for r in written if r.startswith("'Orders red'!") and (end := re.search(r"(\d+)$", r))
                and int(end.group(1)) >= first]
-    assert on_junk == [f"'Orders red'!{get_column_letter(feedback)}{first + 7}"]  # its answer, not what was typed
+    assert on_junk == [f"'Orders red'!{get_column_letter(feedback)}{first}"]  # its answer, not what was typed
     book = openpyxl.load_workbook(path)
     sheet = book["Orders red"]
     texts = [str(v) for row in sheet.iter_rows(values_only=True) for v in row if v is not None]
     for i in range(250):
         row = first + i
         assert (sheet.cell(row, 1).value, sheet.cell(row, 2).value) == (f"junk{i}", f"F{i % 9 + 1}")
-        assert str(sheet.cell(row, feedback).value).startswith(f"✘ Row {row} is under the last table")
+        assert sheet.cell(row, feedback).value == {0: answer, 7: "mine"}.get(i)
         assert texts.count(f"junk{i}") == 1  # kept once: no copy in a blank row
     archive = [str(row[1]) for row in book["Archive red"].iter_rows(min_row=2, values_only=True) if row[1]]
     assert not any("junk" in line or line.startswith("Set aside") for line in archive), archive
@@ -144,3 +168,61 @@ def test_an_entry_naming_thousands_of_rows_set_aside_fits_the_archive() -> None:
     text = " ".join(lines)
     assert all(f"junk{r}" in text for r in range(4000))
 
+
+
+#: Shapes of junk a paste leaves (row index -> {column: value}): names, formulas, long text, numbers, in the
+#: table's columns and past the feedback column.
+SHAPES: dict[str, Callable[[int], dict[int, object]]] = {
+    "names": lambda i: {1: f"Player {i}", 4: "Z99"},
+    "formulas": lambda i: {1: f"=A{i}+1", 3: "=SUM(B1:B3)"},
+    "long text": lambda i: {2: f"{i} " + "lorem ipsum " * 400},
+    "numbers": lambda i: {1: i, 2: i / 7, 5: -i},
+    "past the tab": lambda i: {1: f"n{i}", 15: f"far {i}", 16: 3.5},
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_whatever_the_junk_holds_it_is_kept_answered_once_and_written_once(
+        shape: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows pasted under the tables, whatever they hold and wherever: every cell stays as saved, one answer names
+    them, and what the poll writes on them is that one cell, however many rows (the defect put back, an answer a
+    row, writes one cell a row and fails), and nothing once answered. Answers an earlier version wrote in each row
+    are cleared; what a player typed in a row's feedback cell stays."""
+    from sheets_gm.sheets.local.backend import LocalWorkbookBackend
+
+    written: list[str] = []
+    real = LocalWorkbookBackend.write
+
+    def recording(self: LocalWorkbookBackend, writes: Any, **options: Any) -> Any:
+        written.extend(w.range for w in writes if w.range.startswith("'Orders red'!"))
+        return real(self, writes, **options)
+
+    monkeypatch.setattr(LocalWorkbookBackend, "write", recording)
+    for count in (30, 120):
+        config, _ = local_match(tmp_path / str(count))
+        path = tmp_path / str(count) / "match.xlsx"
+        book = openpyxl.load_workbook(path)
+        sheet = book["Orders red"]
+        first, feedback = sheet.max_row + 3, sheet.max_column
+        for i in range(count):
+            for col, value in SHAPES[shape](i).items():
+                sheet.cell(first + i, col).value = value
+        sheet.cell(first + 1, feedback).value = f"✘ Row {first + 1} is under the last table: an old answer"
+        sheet.cell(first + 2, feedback).value = "her note"
+        book.save(path)
+        sheet = openpyxl.load_workbook(path)["Orders red"]  # as saved (a float keeps 16 digits)
+        saved = {(r, c): v for r, row in enumerate(sheet.iter_rows(min_row=first, values_only=True), first)
+                 for c, v in enumerate(row, 1) if c != feedback and v is not None}
+        written.clear()
+        assert main(["sync", "-c", str(config)]) == 0
+        letter = get_column_letter(feedback)
+        assert sorted(written) == sorted([f"'Orders red'!{letter}{first}", f"'Orders red'!{letter}{first + 1}"])
+        sheet = openpyxl.load_workbook(path)["Orders red"]
+        assert {(r, c): v for r, row in enumerate(sheet.iter_rows(min_row=first, values_only=True), first)
+                for c, v in enumerate(row, 1) if c != feedback and v is not None} == saved
+        said = [sheet.cell(first + i, feedback).value for i in range(count)]
+        assert str(said[0]).startswith(f"✘ Rows {first} to {first + count - 1} are under the last table")
+        assert said[1:] == [None, "her note"] + [None] * (count - 3)
+        written.clear()
+        assert main(["sync", "-c", str(config)]) == 0
+        assert written == []  # answered: nothing written again

@@ -21,6 +21,7 @@ from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import READ, GoogleApiFake, fake_client
 from tests.fakes.memory import MemoryBackend
+from tests.quick import soak_but
 from tests.sync.test_typed_row_lifecycle import NOW, Match
 
 GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
@@ -78,7 +79,7 @@ def walk(game: str, windows: int) -> None:
         _refused(match, now_open.window_key, now_open.step + 1)  # a step not open yet
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", soak_but(GAMES, "gvg", "wesnoth", "winordie"))
 def test_a_refused_force_writes_nothing_in_every_game(game: str) -> None:
     walk(game, 4)
 
@@ -110,7 +111,7 @@ def _google_match(fake: GoogleApiFake, game: str) -> tuple[Match, str]:
     return match, f"1Force_{game}_engine_".ljust(44, "0")[:44]
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", soak_but(GAMES, "coalition", "gvg"))
 def test_a_forced_resolution_reads_the_engine_once_on_google(game: str) -> None:
     """``resolve --force`` reads each spreadsheet once, as a poll's resolution does: its window's step, named or not,
     is judged from that read (``MatchRecord.last``), never from a second read of the engine."""

@@ -30,6 +30,7 @@ from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.matchfiles import SEED, TEAMS, bots, engine_match, order_cell, roster, state_of, sync
+from tests.quick import soak_but
 
 GVG = get_ruleset("gvg")
 SPEC = sheet_spec("gvg")
@@ -426,8 +427,7 @@ def test_a_local_sync_does_not_import_the_google_stack_or_numpy(tmp_path: Path) 
     assert probe_sync(config, NEVER_LOCAL) == (0, "", [])
 
 
-@pytest.mark.parametrize("game", ["gvg", *(pytest.param(g, marks=pytest.mark.soak)
-                                           for g in ("wesnoth", "champions", "coalition", "winordie"))])
+@pytest.mark.parametrize("game", soak_but(("gvg", "wesnoth", "champions", "coalition", "winordie"), "gvg"))
 def test_an_idle_local_poll_imports_only_what_it_needs(tmp_path: Path, game: str) -> None:
     """cron's idle poll (nothing changed since the last) is a process start every minute: for every game, it loads
     no workbook, game, config or command-line parser, nor the standard library's heavier modules (issue 66)."""

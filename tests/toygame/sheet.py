@@ -1,6 +1,6 @@
 """Noughts and crosses' sheet, the sheet half: a row per player to type a square in, and the grid drawn on the board.
 
-Its layout is ``template/sheet.yaml``: one row per player (her square and her Ready box)."""
+Its layout is ``template/layout.yaml``: one row per player (her square and her Ready box)."""
 
 from __future__ import annotations
 

@@ -4,12 +4,14 @@ scenario files through the real runner, and its GM event through ``sheets-gm adj
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
 
 from sheets_gm.cli import main
+from sheets_gm.rulesets import registry
 from sheets_gm.rulesets.parts.fields import ScenarioError
 from sheets_gm.rulesets.registry import GAMES, ruleset_names
 from sheets_gm.scenario.runner import run_file
@@ -74,6 +76,26 @@ def test_a_game_through_init_and_sync_on_workbooks(tmp_path: Path) -> None:
     assert "Ann marks B2." in log and "Bo wins." in log
     rows = [[c.value for c in row] for row in load_workbook(tmp_path / "board.xlsx")["Log"].iter_rows(min_row=2)]
     assert {row[1] for row in rows if row[2]} >= {"mark", "end"}  # the Kind in words, as new-game's Enum names it
+
+
+def test_a_template_folder_made_before_the_layout_took_its_name_still_plays(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A contributor's game made by an earlier ``new-game`` (or a folder of ``TEMPLATE_FOLDERS``) has its sheet layout
+    as ``sheet.yaml``: it is read under that name, and a folder holding both names is refused, naming both."""
+    old = tmp_path / "template"
+    shutil.copytree(HERE / "template", old)
+    (old / "layout.yaml").rename(old / "sheet.yaml")
+    config = _match(tmp_path)
+    with toy_registered(), pytest.MonkeyPatch.context() as patch:
+        patch.setitem(registry.TEMPLATE_FOLDERS, "tictactoe", old)
+        assert main(["init", "tictactoe", "-c", str(config)]) == 0
+        _type(tmp_path / "Ann.xlsx", "B2")
+        assert main(["sync", "-c", str(config)]) == 0
+        shutil.copy(HERE / "template" / "layout.yaml", old / "layout.yaml")
+        assert main(["sync", "-c", str(config)]) == 1
+    assert _board(tmp_path / "board.xlsx")[2] == ["2", None, "X", None]
+    said = capsys.readouterr().err
+    assert f"{old} holds two sheet layouts, layout.yaml and sheet.yaml (its old name): keep the one you edit" in said
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)

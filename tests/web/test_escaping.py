@@ -24,7 +24,9 @@ HOSTILE = ("<script>alert(1)</script>", "</text><script>alert(2)</script>", '"><
 ELEMENTS = {"html", "head", "meta", "title", "link", "body", "header", "h1", "h2", "h3", "p", "a", "code", "nav",
             "button", "select", "main", "section", "div", "svg", "style", "text", "g", "rect", "polygon", "use",
             "circle", "defs", "symbol", "path", "span", "script", "table", "thead", "tbody", "tr", "th", "td", "time",
-            "dialog", "pre", "form", "ul", "li", "details", "summary", "input", "label", "marker", "polyline"}
+            "dialog", "pre", "form", "ul", "li", "details", "summary", "input", "label", "marker", "polyline", "image"}
+#: The elements of a map's ground picture (``ground-<hash>.svg``).
+GROUND_ELEMENTS = {"svg", "style", "defs", "polygon", "text", "use", "rect"}
 LINKS = {"page.css", "windows.js", "page.js", "w1.html"}  # w1.html: the latest results' page, from the page of now
 
 
@@ -76,10 +78,16 @@ def test_what_a_player_typed_is_shown_never_run(kind: BoardKind, text: str, tmp_
         tags.feed(page.read_text(encoding="utf-8"))
         assert tags.elements <= ELEMENTS, (page.name, tags.elements - ELEMENTS)
         assert tags.handlers == [], page.name
-        assert {link for link in tags.links if not link.startswith("#")} <= LINKS, page.name
+        grounds = {path.name for path in tmp_path.glob("ground-*.svg")}
+        assert {link for link in tags.links if not link.startswith("#")} <= LINKS | grounds, page.name
         assert all("alert" not in s or s.lstrip().startswith("[[") for s in tags.scripts), page.name
         for data in (s for s in tags.scripts if s.strip()):  # the places' data: JSON the page reads as text
             json.loads(data)
+    for ground in tmp_path.glob("ground-*.svg"):  # each map's ground: a picture, its every text escaped
+        tags = _Tags()
+        tags.feed(ground.read_text(encoding="utf-8"))
+        assert tags.elements <= GROUND_ELEMENTS and tags.handlers == [], (ground.name, tags.elements)
+        assert tags.links <= {"#hex"}, ground.name
     script = (tmp_path / "windows.js").read_text(encoding="utf-8")
     head, tail = "window.SHEETS_GM_WINDOWS = ", ";\n"
     assert "<" not in script and script.startswith(head) and script.endswith(tail)

@@ -4,6 +4,7 @@ middle of a match names the resolutions it never saw, and draws the board before
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from sheets_gm.web.page import page_input
@@ -30,3 +31,21 @@ def test_a_page_started_late_names_the_resolutions_it_never_saw(tmp_path: Path) 
     assert "Before resolution 3" in (tmp_path / "w2.html").read_text(encoding="utf-8")
     assert "2 resolutions of this match came before this page was kept" in (tmp_path / "index.html").read_text(
         encoding="utf-8")
+
+
+def _shown_grounds(folder: Path) -> set[str]:
+    return {name for page in folder.glob("*.html")
+            for name in re.findall(r'<image href="(ground-[0-9a-f]+\.svg)"', page.read_text(encoding="utf-8"))}
+
+
+def test_the_folders_ground_pictures_are_those_its_pages_show_after_an_undo_too(tmp_path: Path) -> None:
+    """GvG's ground changes as coins are taken: each change is a picture of its own, every one a page shows is
+    there, and an undo's build takes away those only the pages it took back showed."""
+    rules, start, steps = bot_match("gvg", 3)
+    folder = build_pages(tmp_path, rules, start, steps)
+    kept = {path.name for path in folder.glob("ground-*.svg")}
+    assert kept == _shown_grounds(folder) and len(kept) > 1
+    build_site(folder, page_input(facts_of(rules, steps[0].after, 1), "Friday match", SHEET))  # undo to turn 1
+    after = {path.name for path in folder.glob("ground-*.svg")}
+    assert after == _shown_grounds(folder) and after < kept
+    assert _windows(folder) == ["w0.html", "w1.html", "index.html"]

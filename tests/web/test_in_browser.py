@@ -236,3 +236,60 @@ def test_the_deadline_reads_in_the_viewers_time_zone(browser: Any, sites: Sites)
         " minute: '2-digit', timeZoneName: 'short'})"
         ".format(new Date('2026-11-27T19:00:00Z'))")
     assert shown.text == local
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_a_place_the_grounds_picture_draws_shows_what_it_is_under_the_pointer(browser: Any, sites: Sites,
+                                                                             name: str) -> None:
+    """The page draws a map's bare places once, as the match's ground picture (``ground-<hash>.svg``), and only who
+    stands on it over it: a place of the picture alone is found under the pointer by its coordinates, says its name
+    and its ground, and is outlined, on every plane."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    browser.set_window_size(1100, 900)
+    browser.get((sites[name] / "index.html").as_uri())
+    planes = browser.execute_script("return JSON.parse(document.getElementById('places').textContent)")
+    for k, plane in enumerate(planes):
+        svg = browser.find_element("css selector", f'svg.map[data-plane="{k}"]')
+        assert svg.find_element("css selector", "image").get_attribute("href").startswith("ground-")
+        drawn = {int(g.get_attribute("data-i")) for g in svg.find_elements("css selector", "g.p")}
+        bare = [i for i in range(len(plane)) if i not in drawn]
+        assert bare, f"{name}: every place of plane {k} is drawn on the page: its ground picture draws none"
+        i = bare[len(bare) // 2]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", svg)
+        x, y = browser.execute_script(
+            "var svg = arguments[0], p = arguments[1], side = Number(svg.dataset.side), m = Number(svg.dataset.margin);"
+            "var h = Math.sqrt(3) * side, at = svg.dataset.shape === 'hex' ? "
+            "[m + side + p[4] * 1.5 * side, m + h / 2 + p[5] * h + (p[4] % 2) * h / 2] : "
+            "[m + (p[4] + .5) * side, m + (p[5] + .5) * side];"
+            "var c = new DOMPoint(at[0], at[1]).matrixTransform(svg.getScreenCTM());"
+            "return [Math.round(c.x), Math.round(c.y)];", svg, plane[i])
+        moving = ActionChains(browser)
+        moving.w3c_actions.pointer_action.move_to_location(x, y)  # type: ignore[no-untyped-call]
+        moving.perform()
+        info = browser.find_element("id", "info").text
+        assert info.split("\n")[0] == plane[i][0] + (f" · {plane[i][1]}" if plane[i][1] else ""), (name, info)
+        cursor = svg.find_element("css selector", "use.cur")
+        assert cursor.get_attribute("visibility") == "visible"
+        box = browser.execute_script("var b = arguments[0].getBoundingClientRect(); return [b.x, b.y, b.right, "
+                                     "b.bottom];", cursor)
+        assert box[0] < x < box[2] and box[1] < y < box[3], f"{name}: the outline is not round {plane[i][0]}"
+    assert _errors(browser) == []
+
+
+def test_served_the_page_shows_its_ground_picture(browser: Any, sites: Sites) -> None:
+    """Through ``serve --web`` (its policy: images of its own origin only), a page's ground picture is fetched whole
+    and no error is logged: a picture refused or missing would be a console error."""
+    from sheets_gm.web.server import HostedPage, start_page_server
+
+    server = start_page_server(("127.0.0.1", 0), lambda: {"friday": HostedPage("Friday", sites["wesnoth"])})
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/friday/index.html")
+        fetched = browser.execute_script(
+            "return performance.getEntriesByType('resource').filter(function (e) {"
+            "  return /ground-[0-9a-f]+\\.svg$/.test(e.name); }).map(function (e) { return e.decodedBodySize; })")
+        assert fetched and all(size > 1000 for size in fetched), fetched
+        assert [e for e in _errors(browser) if "/favicon.ico" not in e] == []  # the browser's own ask: no page's
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.rulesets.registry import ruleset_names, sheet_of
-from sheets_gm.web.latest import BATTLE_KINDS, MOVE_KINDS
+from sheets_gm.web.latest import MOVE_KINDS, Latest, battle_kinds
 from sheets_gm.web.page import page_input, public_lines
 from sheets_gm.web.site import build_site
 from tests.web.pages import SHEET, bot_match, build_pages, facts_of
@@ -31,7 +31,7 @@ def test_the_page_of_the_match_now_opens_on_the_last_resolutions_results(tmp_pat
     lines = public_lines(steps[-1].events, sheet_of(rules))
     for _, _kind, line in lines:  # every line of its public Log is above the open window
         assert line in top, line
-    battles = [line for _, kind, line in lines if kind in BATTLE_KINDS]
+    battles = [line for _, kind, line in lines if kind in battle_kinds(name)]
     moves = [line for _, kind, line in lines if kind in MOVE_KINDS]
     assert f"{len(battles)} battle line" in top and f"{len(moves)} move" in top
     if battles:
@@ -53,3 +53,15 @@ def test_before_the_first_resolution_there_are_no_results_to_open_on(tmp_path: P
     rules, start, _ = bot_match("gvg", 0)
     folder = build_pages(tmp_path, rules, start, [])
     assert "Latest results" not in _text(folder / "index.html")
+
+def test_a_coalition_armys_count_of_turns_in_a_structure_is_no_battle() -> None:
+    """The Coalition's Log kind ``counter`` is an army counting its turns in a structure; elsewhere (Wesnoth, Win or
+    Die) it is a counter-attack. The Coalition's page does not list it with the battles, nor count it as one: it lists
+    it under its own title; a Wesnoth counter-attack is still a battle."""
+    army = "Keldon Horde"
+    line = ("2", "counter", f"{army} counts turn 2 in Urborg Stronghold")
+    latest = Latest("w2.html", "Turn 2", (line, ("2", "battle", f"{army} attacks B, Dominaria 11F")), 0, "coalition")
+    assert latest.battles == latest.log[1:]
+    assert latest.others == (("Turns counted in structures", (line,)),)
+    assert Latest("w2.html", "Round 2", (("2", "counter", "Bo-1 strikes back at Ann-7"),), 0, "wesnoth").battles
+

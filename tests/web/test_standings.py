@@ -4,12 +4,14 @@ chart per figure with a line per side on the page of the match now, and the Log 
 from __future__ import annotations
 
 import html
+import itertools
+import re
 from pathlib import Path
 
 import pytest
 
 from sheets_gm.rulesets.registry import ruleset_names
-from sheets_gm.web.standings import charts, end_lines, figures_of
+from sheets_gm.web.standings import LABEL_GAP, charts, end_lines, figures_of
 from tests.web.pages import bot_match, build_pages
 
 STATUS = {
@@ -55,3 +57,20 @@ def test_the_page_of_the_match_now_charts_the_standings(tmp_path: Path, name: st
     page = html.unescape((folder / "index.html").read_text(encoding="utf-8"))
     assert "Standings over the turns" in page and '<svg class="chart"' in page
     assert '<svg class="chart"' not in (folder / "w3.html").read_text(encoding="utf-8")  # the page of now alone
+    for chart in re.findall(r'<svg class="chart".*?</svg>', page):
+        _labels_apart(chart)
+
+
+def _labels_apart(chart: str) -> None:
+    """No two labels of a chart's axis, nor two of its lines' ends, stand closer than a line of text."""
+    for anchor in (' text-anchor="end"', ' fill="#'):
+        heights = sorted(float(y) for y in re.findall(rf'<text x="[\d.]+" y="([\d.-]+)"{anchor}', chart))
+        assert all(b - a >= LABEL_GAP - 0.05 for a, b in itertools.pairwise(heights)), (anchor, chart)
+
+
+def test_the_ends_of_lines_of_equal_figures_are_labelled_apart() -> None:
+    """Two sides of equal figures (0 gold each), and a figure that stays 0 throughout: each label readable."""
+    for series in ([("1", {"Ann": {"gold": 3}, "Bo": {"gold": 5}}), ("2", {"Ann": {"gold": 0}, "Bo": {"gold": 0}})],
+                   [("1", {s: {"charge": 0} for s in "abcdefg"}), ("2", {s: {"charge": 0} for s in "abcdefg"})]):
+        (chart,) = charts(series)
+        _labels_apart(chart.svg)

@@ -1,4 +1,4 @@
-"""The protocols of a game's optional parts, under the ``Game`` record that names them (``rulesets/game.py``).
+"""The protocols of a game's optional parts, under the ``Game`` record that names them (``rulesets/game_record.py``).
 
 - ``scenario``: the scenario codec, and the ``Scenario`` (entries, plays) it reads a file into;
 - ``fields``: the checked readers of a scenario file's fields, each error naming the file and line;

@@ -22,7 +22,7 @@ from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import CONFIG_STAND_IN
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind
-from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sheets.tables import InputTab, TypedRow
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, play_bots, whole_bot_seats
 from sheets_gm.sync.journal import journaled_change
 from sheets_gm.sync.life.grow import OwnersSource, grow_tables
@@ -173,8 +173,9 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                    *([shown_typed_over_line(capital(before.label), shown[seat])] if shown.get(seat) else [])]
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, written)
         # the file drawn for the record as the change leaves it (its stamp: ``sync.history``)
-        mark = (["", current_mark(record.resolved, record.deal, record.stamp())] if pending_cleared
-                else restamped(seat_read.pending_cells, record, f"rows {seat} typed")[:2])
+        refused = _refusals_put_back(settled.kept, (told or {}).get(seat, {}), seat_read.tab, window, seat)
+        mark = (["", current_mark(record.resolved, record.deal, record.stamp(), refused, window.key if window else "")]
+                if pending_cleared else restamped(seat_read.pending_cells, record, f"rows {seat} typed")[:2])
         batch.put(backend, read.tabs.archive_pending_range(seat), [[*mark, count]])
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
                            outcome.text if outcome else "", settled.kept, settled.shown, strays.queue(batch, backend))
@@ -184,6 +185,22 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, events, read.adapter)
     record = with_own_lines(record, record.log_rows, events, read.adapter)  # for verify -c to check their words
     return replace(record, log_rows=record.log_rows + public, seat_logs=seat_logs)
+
+
+def _refusals_put_back(kept: Mapping[str, Mapping[str, TypedRow]], told: Mapping[str, Mapping[str, str]],
+                       tab: InputTab, window: Window | None, seat: str) -> list[dict[str, Any]]:
+    """The notes an undo keeps in the seat's pending row (``current_mark``): each row it put back in a table the
+    window it reopened does not read from her, with the refusals it says (``told``), so that the polls after it say
+    them too until a window reads the row (a row keeps its reason until its text changes, issue 75)."""
+    out: list[dict[str, Any]] = []
+    for table, rows in kept.items():
+        if window is not None and seat in window.seats and tab.table(table).spec.open_in(window.phase):
+            continue  # read by the window reopened: the next poll answers it anew
+        said = kept_refusals([replace(row, subject=subject, feedback=told.get(table, {}).get(subject, ""))
+                              for subject, row in rows.items()]).get(table, {})
+        out += [{"table": table, "subject": subject, "values": dict(rows[subject].values), "note": note}
+                for subject, note in said.items()]
+    return out
 
 
 def _settle_seats(read: MatchRead, record: MatchRecord, tabs: MatchTabs, kept_rows: Mapping[str, Sequence[TypedRow]],

@@ -479,7 +479,7 @@ def _typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapt
             stamped.append(row)
     # a name typed over (``over``) goes to the Archive, the redraw writing the name back (``stray_layout``), as a
     # poll does: the row's orders, if any, are among those kept above
-    typed_strays = tuple(s for s in strays if s.why or s.over)
+    typed_strays = tuple(s for s in strays if s.why or s.over or s.quiet)
     report.rows_kept += sum(len(r) for r in kept.values()) + len(stamped) + len(typed_strays)
     # a cut resolution under way may have drawn the shown cells for the state after it: not told apart then
     shown = () if journal_under_way(sheets.journal, record) is not None else tuple(

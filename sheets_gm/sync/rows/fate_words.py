@@ -233,6 +233,16 @@ def blank_row_sentence(row: int, under: bool, other: str = "", name: str = "", o
     return text + (HELD + held if held else "")
 
 
+def junk_block_sentence(first: int, last: int, count: int, sample: str, last_row: int, held: str = "") -> str:
+    """``count`` rows typed under the last table (which ends at ``last_row``), from row ``first`` to ``last``: a
+    paste gone wrong, answered once in the first row's feedback cell, ``sample`` (the first row's cells) naming what
+    was pasted; ``held``: what the player typed in that cell, kept in the answer."""
+    text = (f"{MARK}Rows {first} to {last} are under the last table, which ends at row {last_row}: nothing typed in "
+            f"them is read ({count:,} rows typed, the first: {one_line(sample)}); write orders in the rows "
+            f"of the tables. This answer stands for each of them.")
+    return text + (HELD + held if held else "")
+
+
 def moved_sentence(said: str, row: int) -> str:
     """A stray row's answer ``said`` once it moved from ``row``, which a table redrawn by a resolution needed."""
     return f"{said} (Moved here from row {row}, which the table needed.)"

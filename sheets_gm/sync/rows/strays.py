@@ -11,6 +11,9 @@ A stray row is one of:
   row is named by its place, so a line typed where an earlier version drew no name is no stray: it
   is read as the line its place names, and the poll draws the name in (``_numbered_lines``).
 
+More than :data:`JUNK_ROWS` rows typed under the tables are a paste gone wrong: answered once, in the first one's
+feedback cell, naming them all (``_junk_block``); each other one is ``quiet``, kept like any stray row.
+
 Each gets a sentence starting with ✘ in the tab's feedback column (in a blank row between tables,
 that cell is the player's too: what she typed there is quoted in the answer, never lost), and
 ``sync`` and ``status`` list it with the refused rows. A stray row is never set aside nor cleared:
@@ -47,6 +50,7 @@ from sheets_gm.sync.rows.fate_words import (
     blank_row_sentence,
     duplicate_sentence,
     elsewhere_words,
+    junk_block_sentence,
     moved_sentence,
     name_typed_over_sentence,
     no_row_sentence,
@@ -77,6 +81,7 @@ class StrayRow:
     home: bool = False
     tab: str = ""  # the input tab it is on (the seat's orders tab, or one of its further tabs)
     over: str = ""  # typed in the row's name cell, which the drawing writes back: set aside to the Archive
+    quiet: bool = False  # one of many rows typed under the tables, answered once in the first one's cell (``_junk``)
 
     def words(self, tab: InputTab) -> str:
         """What was typed in the row, as an Archive line names it: its row, then each cell under its column's
@@ -219,13 +224,47 @@ def _past_table(placed: PlacedTable, line: Sequence[CellValue]) -> str:
     return past_table_sentence(typed, column_label(own[-1][0]), [h for _col, h in own])
 
 
+def _held(feedback: str) -> str:
+    """What the player typed in a blank row's feedback cell (open to her too): the cell, or what our answer there
+    keeps of it."""
+    return feedback.partition(HELD)[2] if feedback.startswith(MARK) else feedback
+
+
+#: Rows typed under the tables past which they are a paste gone wrong, answered once (``_junk_block``).
+JUNK_ROWS = 20
+_SAMPLE_CHARS = 80  # of the first junk row's cells, quoted in the answer
+
+
+def _junk_block(loose: Sequence[LooseRow], last_row: int, tab: str, col: int
+                ) -> tuple[list[StrayRow], list[LooseRow]]:
+    """The rows typed under the tables (past the blank row under the last, ``last_row`` + 1), when there are more
+    than :data:`JUNK_ROWS`: a paste gone wrong, answered once in the first one's feedback cell (column ``col``),
+    naming them (``junk_block_sentence``), not 10,000 times. Every other one is a ``quiet`` stray row: its cells stay
+    where they are, its feedback cell says nothing (an answer of ours left there is cleared; what the player typed
+    there stays). Returns them, and the other loose rows."""
+    under = [r for r in loose if not r.table and r.row > last_row + 1
+             and any(v is not None and str(v).strip() for v in r.cells)]  # typed (``LooseRow.typed``, faster)
+    if len(under) <= JUNK_ROWS:
+        return [], list(loose)
+    first = under[0]
+    sample = ", ".join(t for v in first.cells if (t := text_of(v)))
+    sample = sample if len(sample) <= _SAMPLE_CHARS else sample[:_SAMPLE_CHARS - 1] + "…"
+    why = junk_block_sentence(first.row, under[-1].row, len(under), sample, last_row, _held(first.feedback))
+    out = [StrayRow("", first.row, "", first.cells, first.feedback, why, _answer(why, first.feedback, col), tab=tab)]
+    for r in under[1:]:
+        held = _held(r.feedback)
+        out.append(StrayRow("", r.row, "", r.cells, r.feedback, "", {col: held} if held != r.feedback else {},
+                            tab=tab, quiet=True))
+    taken = {id(r) for r in under}
+    return out, [r for r in loose if id(r) not in taken]
+
+
 def _loose_answer(seats: _Seats, tab: InputTab, loose: LooseRow, last_row: int) -> str:
     """The answer to what is typed in a row without a subject ('' when nothing is typed there any more);
     ``last_row``: the tab's."""
     held = ""
-    ours = loose.feedback.startswith(MARK)
     if not loose.table and loose.feedback:  # a blank row's feedback cell is open to the player too
-        held = loose.feedback.partition(HELD)[2] if ours else loose.feedback
+        held = _held(loose.feedback)
     if not loose.typed and not held:
         return ""
     if loose.table:
@@ -396,7 +435,8 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
                        tab.width - 1, tab.last_row)
     adopted = _numbered_lines(tab, grid, rows, expected, stamps)
     rows = (*rows, *(row for row, _mend in adopted.values()))
-    strays = [s for loose in tab.loose_rows(grid) if (s := sorting.loose(loose, adopted, recovering)) is not None]
+    strays, loose_rows = _junk_block(tab.loose_rows(grid), tab.last_row, tab.name, tab.width - 1)
+    strays += [s for loose in loose_rows if (s := sorting.loose(loose, adopted, recovering)) is not None]
     if recovering:
         past = sorting.past_only(rows)
         rows_past = {(s.table, s.row) for s in past}
@@ -540,16 +580,21 @@ def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow],
         elif s.why:
             line: list[CellValue] = ["" if v is None else v for v in s.cells]
             writes.append((a1(tab.name, cells(0, s.row, feedback_col, s.row)), [[*line, s.why]]))
+        elif s.quiet and not in_place:  # one of many rows answered once: its cells, its feedback cell as it stays
+            line = ["" if v is None else v for v in s.cells]
+            writes.append((a1(tab.name, cells(0, s.row, feedback_col, s.row)),
+                           [[*line, s.mend.get(feedback_col, s.feedback)]]))
         else:
             writes += [(a1(tab.name, cell_at(col, s.row)), [[value]]) for col, value in s.mend.items()]
     for s in loose:
-        if id(s) in staying_ids or not s.why:
+        if id(s) in staying_ids or not (s.why or s.quiet):
             continue  # nothing typed to keep (the table's drawing covers our old answer)
         if not free:
             unplaced.append(s)
             continue
         row = free.popleft()
-        writes.append((a1(tab.name, cells(0, row, tab.width - 1, row)), [[*s.cells, moved_sentence(s.why, s.row)]]))
+        moved = moved_sentence(s.why, s.row).strip()  # a quiet row's: only where it came from
+        writes.append((a1(tab.name, cells(0, row, tab.width - 1, row)), [[*s.cells, moved]]))
     was_blank = set(was.blank_rows())
     for row in [r for r in free if r not in was_blank and r <= was.last_row]:
         writes.append((a1(tab.name, cells(0, row, tab.width - 1, row)), [[""] * tab.width]))

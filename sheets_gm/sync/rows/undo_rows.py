@@ -25,6 +25,7 @@ from sheets_gm.sync.rows.fates import (
     kept_back_head,
     kept_back_refusals,
     kept_back_sentence,
+    kept_refusals,
     put_back_sentence,
     undo_told,
     unticked,
@@ -115,6 +116,19 @@ def _stayed(found: Mapping[str, Any]) -> list[_Back]:
     return out
 
 
+def _still_refused(seat_read: SeatRead, back: _Back) -> _Back:
+    """A row the undone resolution kept, with the refusals its row says now added to its note when it still holds
+    what it held (nothing typed in it since): a window after that resolution refused it (Champions' equipment row,
+    typed ahead, refused by the fight window), and a row keeps its reason until its text changes, across an undo
+    too (issue 75), until a window that reads it answers it anew."""
+    now = next((r for r in seat_read.rows if r.typed and r.table == back.row.table
+                and r.subject in (back.row.subject or back.at, back.at)
+                and cells_text(r.values) == cells_text(back.row.values)), None)
+    said = kept_refusals([now]).get(back.row.table, {}).get(now.subject, "") if now is not None else ""
+    parts = [p for p in said.split(" · ") if p and p not in back.note.split(" · ")]
+    return replace(back, note=" · ".join([back.note, *parts]) if back.note else " · ".join(parts)) if parts else back
+
+
 def _placed(seat_read: SeatRead, back: Sequence[_Back]) -> tuple[list[tuple[_Back, str]], list[_Back]]:
     """Each row put back with the subject of the row it goes in, and those no row is left for (set aside, never
     dropped). A row the resolution read goes where it was read; a row it kept goes where it stood, unless it is
@@ -192,7 +206,7 @@ def undone_seat(adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, read:
     out = UndoneSeat()
     standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
     back = [_Back(r, r.subject) for r in read]
-    back += [b for b in _stayed(found) if b.row.table not in standing]
+    back += [_still_refused(seat_read, b) for b in _stayed(found) if b.row.table not in standing]
     placed, overflow = _placed(seat_read, back)
     kept_read = {id(b.row) for b, _subject in placed if b.read}
     out.read = [r for r in read if id(r) in kept_read]  # (one of a table this layout lacks is set aside)

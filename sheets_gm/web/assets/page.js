@@ -14,10 +14,61 @@
     lines.push(place[2] ? place[2] : "nobody here");
     info.textContent = lines.join("\n");
   }
+  // Each plane's places by column and row: a place its ground's picture draws is found under the pointer by them
+  var grids = places.map(function (plane) {
+    var grid = {};
+    plane.forEach(function (place, i) { grid[place[4] + "," + place[5]] = i; });
+    return grid;
+  });
+  function centre(svg, col, row) {  // a place's centre, as the page's maps draw it (svg.py)
+    var side = Number(svg.getAttribute("data-side")), margin = Number(svg.getAttribute("data-margin"));
+    if (svg.getAttribute("data-shape") !== "hex") { return [margin + (col + 0.5) * side, margin + (row + 0.5) * side]; }
+    var h = Math.sqrt(3) * side;
+    return [margin + side + col * 1.5 * side, margin + h / 2 + row * h + (col % 2) * h / 2];
+  }
+  function under(svg, event) {  // the index of the place under the pointer on a map, or -1
+    var matrix = svg.getScreenCTM ? svg.getScreenCTM() : null;
+    if (!matrix) { return -1; }
+    var point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    var side = Number(svg.getAttribute("data-side")), margin = Number(svg.getAttribute("data-margin"));
+    var grid = grids[Number(svg.getAttribute("data-plane"))] || {};
+    if (svg.getAttribute("data-shape") !== "hex") {
+      var found = grid[Math.floor((point.x - margin) / side) + "," + Math.floor((point.y - margin) / side)];
+      return found === undefined ? -1 : found;
+    }
+    var best = -1, nearest = side * side, first = Math.round((point.x - margin - side) / (1.5 * side));
+    for (var col = Math.max(first - 1, 0); col <= first + 1; col++) {
+      var middle = Math.round((point.y - margin - Math.sqrt(3) * side * (0.5 + (col % 2) / 2)) / (Math.sqrt(3) * side));
+      for (var row = Math.max(middle - 1, 0); row <= middle + 1; row++) {
+        var i = grid[col + "," + row];
+        if (i === undefined) { continue; }
+        var at = centre(svg, col, row), d = Math.pow(point.x - at[0], 2) + Math.pow(point.y - at[1], 2);
+        if (d < nearest) { nearest = d; best = i; }
+      }
+    }
+    return best;
+  }
+  function spot(event) {  // the map and the index of the place an event is on: its own drawing, else its ground's
+    var svg = event.target.closest ? event.target.closest("svg.map") : null;
+    if (!svg) { return null; }
+    var g = event.target.closest(".p");
+    var i = g ? Number(g.getAttribute("data-i")) : event.clientX === undefined ? -1 : under(svg, event);
+    return i >= 0 ? {svg: svg, i: i} : null;
+  }
   function placeOf(event) {
-    var g = event.target.closest ? event.target.closest(".p") : null;
-    var svg = g ? g.closest("svg.map") : null;
-    return g && svg ? places[Number(svg.getAttribute("data-plane"))][Number(g.getAttribute("data-i"))] : null;
+    var at = spot(event);
+    return at ? places[Number(at.svg.getAttribute("data-plane"))][at.i] : null;
+  }
+  function point(event) {  // the outline round the place of the ground under the pointer (none over a drawn one)
+    var at = spot(event), cursor;
+    document.querySelectorAll("svg.map use.cur").forEach(function (c) { c.setAttribute("visibility", "hidden"); });
+    if (!at || event.target.closest(".p") || !(cursor = at.svg.querySelector("use.cur"))) { return; }
+    var place = places[Number(at.svg.getAttribute("data-plane"))][at.i];
+    var xy = centre(at.svg, place[4], place[5]), side = Number(at.svg.getAttribute("data-side"));
+    var hex = at.svg.getAttribute("data-shape") === "hex";
+    cursor.setAttribute("x", hex ? xy[0].toFixed(1) : String(xy[0] - side / 2));
+    cursor.setAttribute("y", hex ? xy[1].toFixed(1) : String(xy[1] - side / 2));
+    cursor.setAttribute("visibility", "visible");
   }
   // The Log lines this page shows (the window's, or the latest results'), for what a click on a place opens
   var logLines = Array.prototype.map.call(
@@ -50,7 +101,15 @@
     if (dialog.showModal) { dialog.showModal(); } else { dialog.setAttribute("open", ""); }
   }
   document.querySelectorAll("svg.map").forEach(function (svg) {
-    svg.addEventListener("mouseover", function (e) { var p = placeOf(e); if (p && !kept) { say(p); } });
+    svg.addEventListener("mousemove", function (e) {
+      if (kept) { return; }
+      var p = placeOf(e);
+      if (p) { say(p); }
+      point(e);
+    });
+    svg.addEventListener("mouseleave", function () {
+      svg.querySelectorAll("use.cur").forEach(function (c) { c.setAttribute("visibility", "hidden"); });
+    });
     svg.addEventListener("click", function (e) { var p = placeOf(e); if (p) { say(p); open(p); } });
     svg.addEventListener("keydown", function (e) {
       if (e.key === "Enter") { var p = placeOf(e); if (p) { say(p); open(p); } }

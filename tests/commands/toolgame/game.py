@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from sheets_gm.rulesets.game import GameCommand, GameCommandError
+from sheets_gm.rulesets.game_record import GameCommand, GameCommandError
 from tests.toygame.game import GAME as TOY_GAME
 
 

@@ -163,7 +163,7 @@ def test_a_strategy_mail_is_kept_for_the_judge_only(tmp_path: Path) -> None:
 
 
 def test_undo_brings_a_mailed_window_back_with_its_mail_and(tmp_path: Path) -> None:
-    """A mail read for a window undone is read again for it: its heading and lines come back to the Forum tab with
+    """A mail read for a window undone comes back with it: its heading and lines return to the Forum tab with
     the window's other rows (and are answered again), its record stays, no second copy is typed, no second receipt
     is sent."""
     config, sheets = _match(tmp_path)
@@ -176,7 +176,7 @@ def test_undo_brings_a_mailed_window_back_with_its_mail_and(tmp_path: Path) -> N
     assert [t for t, _f in lines][1:] == ["Rabid Cat: Dominaria; 3C > 3D"]
     assert lines[0][0].startswith("✉ ann@example.org")
     assert lines[1][1].startswith("✔ read as Rabid Cat's order")
-    box.finished.clear()  # the mailbox hands the mail back for the undone window
+    box.finished.clear()  # were the mail read again (a ledger lost), the door would type no second copy
     with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW), box)
     assert len(_forum(sheets)) == 2 and len(Outbox.of(config.path).waiting()) == 1
 

@@ -389,7 +389,7 @@ def test_a_batch_match_has_no_go_column_and_no_step_mode_words() -> None:
 
 
 # -- the public tabs --------------------------------------------------------------------------------
-#: The sample roster's seats: each one's sign and seat colour in templates/wesnoth/sheet.yaml.
+#: The sample roster's seats: each one's sign and seat colour in templates/wesnoth/layout.yaml.
 OWNERS = {"Ann": ("●", "#F4CCCC"), "Bo": ("■", "#45B8AC")}  # seat 2's units teal, not its castle's pale blue
 
 

@@ -1,4 +1,4 @@
-"""Champions' sheets: what ``templates/champions/sheet.yaml`` cannot say.
+"""Champions' sheets: what ``templates/champions/layout.yaml`` cannot say.
 
 Orders keep the words as typed (``orders.PlayerOrders``), so reading a row never fails: the
 engine's checks then answer each part in the row's feedback, naming what would be accepted.
@@ -81,7 +81,7 @@ class ChampionsSheet(kit.SheetAdapter[ChampionsState, Orders]):
 
     @property
     def spec(self) -> kit.SheetSpec:
-        """``templates/champions/sheet.yaml``."""
+        """``templates/champions/layout.yaml``."""
         return sheet_spec("champions")
 
     def rows(self, state: ChampionsState, seat: str, table: kit.InputTable) -> list[str]:

@@ -1,6 +1,6 @@
 """The Coalition–Phyrexia game's sheet adapter for the generic sync.
 
-Its layout is ``templates/coalition/sheet.yaml``: each side's orders tab has a row per army
+Its layout is ``templates/coalition/layout.yaml``: each side's orders tab has a row per army
 (its orders window) and a Ready box, and its Forum tab a row per line of a pasted forum post; the
 judge's tab has a row per battle announced, a row per army in those battles (losses) and a Ready
 box (the results window). The rows are read by
@@ -56,7 +56,7 @@ class CoalitionSheet(kit.SheetAdapter[CoalitionState, CoalitionOrders]):
 
     @property
     def spec(self) -> kit.SheetSpec:
-        """The layout of ``templates/coalition/sheet.yaml``."""
+        """The layout of ``templates/coalition/layout.yaml``."""
         return sheet_spec("coalition")
 
     @cached_property

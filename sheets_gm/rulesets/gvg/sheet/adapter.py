@@ -1,4 +1,4 @@
-"""GvG's sheets on the generic sync: what ``templates/gvg/sheet.yaml`` cannot say.
+"""GvG's sheets on the generic sync: what ``templates/gvg/layout.yaml`` cannot say.
 
 A team's orders tab holds a row per player of the team (destination, action, teleport; the move
 roll shown) and the captain's row (command skills, then Ready). Cells are read leniently by
@@ -45,7 +45,7 @@ class GvgSheet(kit.SheetAdapter[GvgState, TurnOrders]):
 
     @property
     def spec(self) -> kit.SheetSpec:
-        """``templates/gvg/sheet.yaml``."""
+        """``templates/gvg/layout.yaml``."""
         return sheet_spec("gvg")
 
     @property

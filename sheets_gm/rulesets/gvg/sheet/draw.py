@@ -41,7 +41,7 @@ PLAYERS_HEADER = ("Player", "Team", "Role", "Position", "Status", "Carries")
 
 @dataclass(frozen=True, slots=True)
 class GvgLook:
-    """The signs and colours of ``templates/gvg/sheet.yaml`` that the board drawing uses."""
+    """The signs and colours of ``templates/gvg/layout.yaml`` that the board drawing uses."""
 
     symbols: Mapping[str, str]
     colours: Mapping[str, str]

@@ -1,6 +1,6 @@
 """The Wesnoth sheet adapter: the generic sync's questions answered for this game.
 
-Layout: ``templates/wesnoth/sheet.yaml``. Reading rows and typing orders: ``sheet.read``. The
+Layout: ``templates/wesnoth/layout.yaml``. Reading rows and typing orders: ``sheet.read``. The
 public tabs (the hex board, the Units tab): ``sheet.draw``. Here: which rows each table holds,
 what sheets-gm shows in them, the status line and each player's View panel. The game hides
 nothing but the orders not yet resolved, so every tab is drawn from the state itself.
@@ -115,7 +115,7 @@ class WesnothSheet(kit.SheetAdapter[WesnothState, TurnOrders]):
 
     @cached_property
     def spec(self) -> kit.SheetSpec:
-        """``templates/wesnoth/sheet.yaml``; under ``resolve = "batch"`` without the Go column and with titles that
+        """``templates/wesnoth/layout.yaml``; under ``resolve = "batch"`` without the Go column and with titles that
         speak of End turn alone (``batch_spec``)."""
         spec = sheet_spec("wesnoth")
         return batch_spec(spec) if self.ruleset.settings.resolve is ResolveMode.BATCH else spec

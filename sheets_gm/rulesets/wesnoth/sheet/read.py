@@ -1,6 +1,6 @@
 """Reading a Wesnoth player's typed rows as her turn's orders, and typing orders as rows (its exact inverse).
 
-Her orders tab (``templates/wesnoth/sheet.yaml``) has four tables: a row per unit (its action,
+Her orders tab (``templates/wesnoth/layout.yaml``) has four tables: a row per unit (its action,
 destination and waypoints, target, weapon, reroll threshold, advancement, Order and Go), her
 leader's recruits (a type a row, with an optional castle hex and name), her standing choices
 (what each unit becomes if it kills an attacker in a counter-attack; they stay typed from turn
@@ -34,7 +34,7 @@ from sheets_gm.rulesets.wesnoth.resolve.work import TRUE_WORDS
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
 
-#: The input tables, by name (``sheet.yaml``), and the row kinds the adapter lists.
+#: The input tables, by name (``layout.yaml``), and the row kinds the adapter lists.
 UNITS, RECRUIT, STANDING, SEAT = "units", "recruit", "standing", "seat"
 RECRUIT_ROWS, STANDING_ROWS = "recruits", "standing"
 NO_WORDS = ("no", "n", "false", "0", "-")

@@ -1,6 +1,6 @@
 """The Win or Die sheet adapter: the generic sync's questions answered for this game.
 
-Layout: ``templates/winordie/sheet.yaml``. Reading rows and typing orders: ``sheet.read``.
+Layout: ``templates/winordie/layout.yaml``. Reading rows and typing orders: ``sheet.read``.
 What is drawn (board, panel, status, shown cells): ``sheet.draw``, always from the engine's
 views, so the board is nobody's view and a panel is only its player's.
 """
@@ -38,7 +38,7 @@ class WodSheet(kit.SheetAdapter[WodState, WodOrders]):
 
     @property
     def spec(self) -> kit.SheetSpec:
-        """``templates/winordie/sheet.yaml``."""
+        """``templates/winordie/layout.yaml``."""
         return sheet_spec("winordie")
 
     @property

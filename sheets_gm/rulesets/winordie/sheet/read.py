@@ -1,6 +1,6 @@
 """Reading a Win or Die player's typed rows as orders, and typing orders as rows (its exact inverse).
 
-The orders tab has four tables (``templates/winordie/sheet.yaml``): her units (the hex each
+The orders tab has four tables (``templates/winordie/layout.yaml``): her units (the hex each
 is deployed on, in a deployment window), her actions (one a row, ``Row 1`` down, read in
 order), her standing reactions (a standing table: they stay from turn to turn, read in her
 opponent's turns, never consumed) and her seat row (Go, Ready, Surrender).

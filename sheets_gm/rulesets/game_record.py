@@ -1,5 +1,6 @@
 """A game as one record of parts: the engine rules, and each optional part or ``None``.
 
+This module is the record's kind (``Game``) and its parts' small types; a game's own ``game.py`` holds its record.
 Like a godip ``Variant`` or a boardgame.io game object, every game package exports one ``GAME``
 (in its ``game.py``) that the registry (``rulesets.registry``) maps its name to. The record says
 everything the layers above ask of a game, so none of them probes a class for what it has:

@@ -1,0 +1,77 @@
+"""A plane's ground as its own picture, drawn once for a match's page folder: the grid's labels and every square or
+hex in its colour with the sign of what stays on it (terrain, a coin, a stronghold; not an owner's sign, which
+changes hands). A page's map shows the picture and draws over it only the places the ground does not draw whole
+(``svg.on_ground``: who stands there, what a click opens, a structure's frame, an owner's sign), so a window's page
+writes a few dozen places instead of a map's thousand, and a reader's browser fetches the ground once for every
+page of the match. The file is named by a hash of what it draws (``ground-<hash>.svg``): a ground that changes (a
+coin taken) is another file, and a page keeps the one it was drawn on. What it draws is public: the board's colours
+and signs, nobody's view."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from markupsafe import escape
+
+from sheets_gm.web.scene import Plane
+from sheets_gm.web.svg import (
+    HEX,
+    HEX_CORNERS,
+    MARGIN,
+    escaped,
+    hex_centre,
+    labels,
+    plane_size,
+    square_side,
+    static_mark,
+)
+
+#: The version of what a ground file draws: part of its name, so a page built by another version draws its own.
+FORMAT = "1"
+PREFIX = "ground-"
+
+
+def _cells(plane: Plane) -> list[tuple[int, int, str, str]]:
+    """What the ground draws of each place: its column, row, colour and lasting sign."""
+    return [(p.col, p.row, p.colour, static_mark(p)) for p in plane.places]
+
+
+def ground_file(plane: Plane) -> str:
+    """The name of the file of ``plane``'s ground: a hash of everything it draws."""
+    text = "\x1f".join([FORMAT, plane.shape, str(plane.cols), str(plane.rows), *plane.col_labels, "\x1e",
+                        *plane.row_labels, "\x1e", *(f"{c},{r},{colour},{mark}" for c, r, colour, mark in
+                                                      _cells(plane))])
+    return f"{PREFIX}{hashlib.sha256(text.encode()).hexdigest()[:20]}.svg"
+
+
+def ground_svg(plane: Plane) -> str:
+    """The SVG file of ``plane``'s ground (a picture of its own: no script, no link out), every text escaped."""
+    width, height = plane_size(plane)
+    cols, rows = labels(plane)
+    side = square_side(plane)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+             f'height="{height}"><style>.l{{font:bold 10px sans-serif;fill:#444}}.m{{font:12px sans-serif;fill:#111}}'
+             '.g{stroke:#9a9a9a;stroke-width:.6}</style>',
+             f'<defs><polygon id="hex" points="{HEX_CORNERS}"/></defs>' if plane.shape == "hex" else ""]
+    parts += [f'<text class="l" x="{c["x"]}" y="12" text-anchor="middle">{escape(c["text"])}</text>' for c in cols]
+    parts += [f'<text class="l" x="{MARGIN - 4}" y="{r["y"]}" text-anchor="end" dominant-baseline="middle">'
+              f'{escape(r["text"])}</text>' for r in rows]
+    for col, row, colour, mark in _cells(plane):
+        if plane.shape == "hex":
+            cx, cy = hex_centre(col, row)
+            ty = cy - HEX * 0.45
+            parts.append(f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{escaped(colour)}"/>')
+        else:
+            x, y = MARGIN + col * side, MARGIN + row * side
+            cx, ty = x + side / 2, y + 10
+            parts.append(f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{escaped(colour)}"/>')
+        if mark:
+            parts.append(f'<text class="m" x="{cx:.1f}" y="{ty + 2:.1f}" text-anchor="middle">{escaped(mark)}</text>')
+    parts.append("</svg>\n")
+    return "".join(parts)
+
+
+def grounds_in(folder: Path) -> list[Path]:
+    """The ground files in ``folder``."""
+    return sorted(folder.glob(f"{PREFIX}*.svg"))
