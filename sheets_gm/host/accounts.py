@@ -151,6 +151,8 @@ class AccountWatcher:
         self._kept = bool(kept)  # a token kept by the host's last run, not asked from yet
         self._asked = 0  # the change-log questions answered (question n's answer: the changes up to ``_tokens[n]``)
         self._tokens: dict[int, str] = {0: kept} if kept else {}  # the tokens since the oldest change unanswered
+        self._claiming = False  # the question from the kept token is under way: changes no match owns yet are kept
+        self._unclaimed: dict[str, tuple[Listed, int]] = {}  # those changes, for the matches the search finds later
         self.said: queue.SimpleQueue[str] = queue.SimpleQueue()  # what the host says once (a kept token refused)
         self.indexed_at = started  # Drive's file index is asked from here (less the clock margin) on
         self.asked_at: datetime | None = None
@@ -181,9 +183,18 @@ class AccountWatcher:
             if kept is not None and kept.keys == keys:
                 return
             self._forget(path)
-            self._matches[path] = _Kept(keys, since=since)
+            self._matches[path] = kept = _Kept(keys, since=since)
             for key in keys:
                 self._owners.setdefault(key, set()).add(path)
+                if key in self._unclaimed:  # listed from the kept token before the search found this match
+                    entry, question = self._unclaimed.pop(key)
+                    kept.changes[key] = entry
+                    kept.owed = min(question, kept.owed if kept.owed is not None else question)
+
+    def forget_unclaimed(self) -> None:
+        """The first search ended: the changes listed from the kept token that no match claimed are let go."""
+        with self._lock:
+            self._unclaimed.clear()
 
     def detach(self, path: Path) -> None:
         """Stop watching a match (its config is gone, or names another account)."""
@@ -285,6 +296,7 @@ class AccountWatcher:
         """The first question from the token the host's last run kept: what changed while no host ran. A token
         Drive refuses (kept too long) is dropped for a new one, and said: Drive's file index (``hints``) tells
         what changed since each match's last reads."""
+        self._claiming = True
         try:
             touched = self._changes()
         except SheetError as exc:
@@ -296,6 +308,8 @@ class AccountWatcher:
                              "log is asked from now on, and Drive's file index tells what changed meanwhile.")
             self._start()
             return {}
+        finally:
+            self._claiming = False
         self._kept = False
         return touched
 
@@ -332,6 +346,8 @@ class AccountWatcher:
         touched: Touched = {}
         with self._lock:
             for key, entry in listed.items():
+                if self._claiming and not self._owners.get(key):  # a match the search has not found yet, perhaps
+                    self._unclaimed[key] = entry, question
                 for path in self._owners.get(key, ()):
                     kept = self._matches[path]
                     if entry.time >= kept.changes.get(key, entry).time:  # RFC 3339 in UTC sorts as text
@@ -351,6 +367,7 @@ class AccountWatcher:
         back ('' before the first question)."""
         with self._lock:
             owed = [n for kept in self._matches.values() for n in (kept.owed, kept.in_poll) if n is not None]
+            owed += [question for _, question in self._unclaimed.values()]
             if not self._tokens:
                 return ""
             safe = max(min(owed) - 1 if owed else self._asked, self._asked - KEPT_BEHIND)
@@ -510,6 +527,11 @@ class Accounts:
         """Every watcher, by name."""
         with self._lock:
             return [self._watchers[n] for n in sorted(self._watchers)]
+
+    def forget_unclaimed(self) -> None:
+        """The first search ended: each watcher lets go of the changes no match claimed."""
+        for watcher in self.all():
+            watcher.forget_unclaimed()
 
     def drop_idle(self) -> None:
         """Forget the watchers that serve no match any more."""

@@ -508,6 +508,7 @@ class Host:
         self.accounts.drop_idle()
         if first:
             self.searched_at = now
+            self.accounts.forget_unclaimed()
             self._said_search(now, walk.folders)
         self._check_events(now, walk.listed)
 
@@ -796,7 +797,10 @@ class Host:
             return  # a local match; or the GM never signed in here (its poll says so): no watcher to sign in
         hosted.account, hosted.keys = account_of(sheets), config_keys(sheets)
         since = last_read(hosted.path) or LastRead(now, {})
-        self.accounts.watcher_for(sheets, now).attach(hosted.path, hosted.keys, since=since)
+        watcher = self.accounts.watcher_for(sheets, now)
+        watcher.attach(hosted.path, hosted.keys, since=since)
+        if watcher.changed(hosted.path):  # its account's log, asked from the kept token, listed a change of it
+            self._hurry(hosted, now, watcher.change_rank(hosted.path))
 
     def _start_polls(self, now: datetime) -> None:
         """Start the polls of the matches waiting for one as the workers allow: the changed matches first, then

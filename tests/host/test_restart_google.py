@@ -8,6 +8,7 @@ test_serve_unseen."""
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -107,3 +108,28 @@ def test_a_kept_token_drive_refuses_is_said_and_replaced(
     new_host(league, clock, lines, interval=15)
     assert any("change-log tokens" in line and "does not read" in line for line in lines)
 
+
+
+def test_a_change_listed_before_the_search_found_its_match_is_kept_for_it(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # An account asks its log from the kept token when the search finds its first match: a save in one the search
+    # reaches later (two, its folder listed last) is kept for it and polled as the search finds it, not left to
+    # the next question (the file index, blind here). Dropping the changes no match owns yet (the defect): never.
+    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    _polled_then_stopped(league, clock)
+    os.utime(league / "two", ns=(0, 0))  # changed longest ago: listed last
+    _player_saves(configs["two"], tmp_path)
+    clock.tick(30)
+    _blind_index(monkeypatch)
+    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 1)
+    cold = new_host(league, clock, [], interval=15, workers=1)
+    order = starts(cold)
+    club = f"service account {account('club')}"
+    while cold.searched_at is None:
+        cold.step()
+        watcher = cold.accounts.named(club)
+        if (league / "two" / "match.toml").resolve() not in cold.matches:
+            assert order == [] and (watcher is None or watcher.asked_at is not None or not watcher.matches)
+    assert order == ["two"]
+    cold.close()
