@@ -107,15 +107,21 @@ def test_the_folders_saved_in_last_are_searched_first(tmp_path: Path, monkeypatc
     assert order == ["m11"] and state_of(made["m11"]).turn == 2 and cold.searched_at is None
 
 
-def test_a_save_during_the_search_is_answered_before_the_search_ends(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 1)
+def _polled(tmp_path: Path, clock: Clock, lines: list[str], count: int) -> tuple[Path, dict[str, MatchSheets]]:
+    """``count`` matches (m0, m1…) a host polled once with the folders searched whole, then stopped."""
     league = tmp_path / "league"
-    made = {f"m{i}": local_match(league / f"m{i}")[1] for i in range(4)}
-    clock, lines = Clock(NOW), list[str]()
+    made = {f"m{i}": local_match(league / f"m{i}")[1] for i in range(count)}
     warm = new_host(league, clock, lines, interval=10)
     warm.step()
     warm.close()
+    return league, made
+
+
+def test_a_save_during_the_search_is_answered_before_the_search_ends(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 1)
+    clock, lines = Clock(NOW), list[str]()
+    league, made = _polled(tmp_path, clock, lines, 4)
     events = HandedEvents(league)
     cold = new_host(league, clock, lines, interval=10, events=events)
     cold.step()
@@ -169,12 +175,8 @@ def test_a_folder_that_hangs_holds_up_the_search_alone(tmp_path: Path, monkeypat
     # the search, on its thread, and nothing else: a save typed while no host ran and one typed meanwhile are
     # answered, the loop's passes go on and feed the watchdog, the wait is said once with the folder, and the
     # host stops. Taken on the loop's thread (the defect), the first pass that lists it never returns.
-    league = tmp_path / "league"
-    made = {f"m{i}": local_match(league / f"m{i}")[1] for i in range(3)}
     clock, lines = Clock(NOW), list[str]()
-    warm = new_host(league, clock, lines, interval=10)
-    warm.step()
-    warm.close()
+    league, made = _polled(tmp_path, clock, lines, 3)
     monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 1)
     monkeypatch.setattr("sheets_gm.host.scheduler.SEARCH_STALL", timedelta(seconds=30))
     local_match(league / "nfs")

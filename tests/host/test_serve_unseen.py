@@ -24,15 +24,22 @@ from tests.sync.race_game import registered_race  # noqa: F401 (the fixture)
 START = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
 
-def test_serve_reads_the_gms_hand_made_spreadsheets_once_a_minute(
-        fake: GoogleApiFake, google_race: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def _her_match(fake: GoogleApiFake, google_race: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+               monkeypatch: pytest.MonkeyPatch) -> tuple[Clock, Path]:
+    """The race on the GM's own account (OAuth), made by init and signed in for playing; one clock for all."""
     clock = Clock(START, on_move=lambda now: setattr(fake, "now", now))
     fake.now = START
     monkeypatch.setattr("sheets_gm.commands.base.clock", clock)
     config = _oauth(google_race)
     assert run(capsys, "init", "race", "-c", config, "--no-email")[0] == 0
     assert run(capsys, "sync", "-c", config)[0] in (0, 1)  # signs her in for playing, as doctor would
+    return clock, config
+
+
+def test_serve_reads_the_gms_hand_made_spreadsheets_once_a_minute(
+        fake: GoogleApiFake, google_race: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock, config = _her_match(fake, google_race, capsys, monkeypatch)
     lines: list[str] = []
     host = new_host(config.parent, clock, lines, interval=10)
     host.step()  # the first poll: everything read
@@ -57,12 +64,7 @@ def test_the_gms_own_sign_in_sees_in_the_kept_log_only_the_spreadsheets_sheets_g
         monkeypatch: pytest.MonkeyPatch, made_by: str) -> None:
     # Her playing sign-in's drive.file scope: Drive's change log lists her spreadsheets sheets-gm made (init
     # --create), never those she made by hand (serve reads them about once a minute: test_serve_unseen).
-    clock = Clock(START, on_move=lambda now: setattr(fake, "now", now))
-    fake.now = START
-    monkeypatch.setattr("sheets_gm.commands.base.clock", clock)
-    config = _oauth(google_race)
-    assert run(capsys, "init", "race", "-c", config, "--no-email")[0] == 0
-    assert run(capsys, "sync", "-c", config)[0] in (0, 1)  # signs her in for playing, as doctor would
+    clock, config = _her_match(fake, google_race, capsys, monkeypatch)
     for key in KEYS.values():
         fake.spreadsheets[key].by_app = made_by == "sheets-gm"
     _polled_then_stopped(config.parent, clock)
