@@ -71,7 +71,7 @@ import tempfile
 import threading
 import time
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
@@ -99,6 +99,7 @@ from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
 from tests.fakes.google_api import (  # noqa: E402
     CHANGES,
+    START_TOKEN,
     FakeSpreadsheet,
     GoogleApiFake,
     copied,
@@ -980,7 +981,50 @@ def measure_restart(args: argparse.Namespace, root: Path) -> None:
     base = source_of(args.vs, root / "base") if args.vs else None
     rng = random.Random(args.seed)
     runs: list[RestartRun] = []
-    for turn in range(args.rounds * (2 if base else 1)):
+    turns = itertools.count()
+    for busy in [int(n) for n in args.busy.split(",")]:
+        with busy_processes(busy):
+            time.sleep(args.settle if busy else 0)  # the load average follows the busy processes
+            print(f"With {busy} busy processes beside: load {Path('/proc/loadavg').read_text().split()[:3]}.",
+                  flush=True)
+            runs += restart_rounds(args, root, configs, base, rng, turns)
+    summary(runs)
+
+
+@contextlib.contextmanager
+def busy_processes(count: int) -> Iterator[None]:
+    """``count`` processes that spin a core each (as ``stress --cpu``) while the block runs: the load asked for."""
+    spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for proc in spinning:
+            proc.kill()
+            proc.wait()
+
+
+def summary(runs: Sequence[RestartRun]) -> None:
+    """The runs' 95th percentiles side by side: this tree's over the baseline's, restart by restart in turn."""
+    base = [r for r in runs if r.code == "base"]
+    this = [r for r in runs if r.code == "this"]
+    for b, t in zip(base, this, strict=False):
+        bp, tp = p95_of(b), p95_of(t)
+        print(f"  pair: base p95 {bp:.1f} s, this p95 {tp:.1f} s, ratio this/base {tp / bp if bp else 0:.2f}; "
+              f"first watchdog ping {b.first_ping} / {t.first_ping}", flush=True)
+
+
+def p95_of(run: RestartRun) -> float:
+    """A restart's 95th percentile over its saves (infinite when one went unanswered)."""
+    done = [a for a in run.answers if a is not None]
+    return percentile(done, 0.95) if len(done) == len(run.answers) else float("inf")
+
+
+def restart_rounds(args: argparse.Namespace, root: Path, configs: Sequence[Path], base: Path | None,
+                   rng: random.Random, turns: Iterator[int]) -> list[RestartRun]:
+    """``--rounds`` restarts of this tree's serve (each after the baseline's, with ``--vs``), each printed."""
+    runs: list[RestartRun] = []
+    for _ in range(args.rounds * (2 if base else 1)):
+        turn = next(turns)
         code, source = ("base", base) if base is not None and turn % 2 == 0 else ("this", None)
         sample = rng.sample(configs, args.saves)
         half = len(sample) // 2
@@ -997,6 +1041,7 @@ def measure_restart(args: argparse.Namespace, root: Path) -> None:
               f"{'-' if run.ready is None else f'{run.ready:.1f} s'}; load "
               f"{Path('/proc/loadavg').read_text().split()[0]}"
               + (f"\n  the log's end:\n{run.tail}" if run.tail else ""), flush=True)
+    return runs
 
 
 # -- --serve-google: the real serve process on the fake Google served over HTTP ----------------------------------
@@ -1032,11 +1077,7 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
     print(f"Made {len(configs)} GvG matches polled before on the fake over {args.accounts} accounts; load "
           f"{Path('/proc/loadavg').read_text().split()[:3]}.", flush=True)
     started = time.monotonic()
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "google"), "--workers",
-                                 str(args.workers), "--interval", f"{args.interval:g}", "--status-file",
-                                 str(root / "status-google.json")], stdout=out, stderr=subprocess.STDOUT,
-                                env=server.environment(), cwd=root)
+    proc = serve_over(server, root, log, args)
     try:
         while "Found " not in log.read_text(encoding="utf-8") and time.monotonic() - started < 600:
             time.sleep(0.1)
@@ -1056,6 +1097,9 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
             while not answered_since(config, at) and time.monotonic() - saved < 120:
                 time.sleep(0.05)
             answers.append(time.monotonic() - saved)
+        proc.send_signal(15)
+        proc.wait(timeout=180)
+        restart = google_restart(server, fake, root, rng.sample(configs, args.saves), args)
     finally:
         proc.send_signal(15)
         proc.wait(timeout=180)
@@ -1067,6 +1111,46 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
           f"{statistics.median(answers):.1f} s, 95th percentile {percentile(answers, 0.95):.1f} s over "
           f"{len(answers)} saves (from the end of its write to its poll's record); load "
           f"{Path('/proc/loadavg').read_text().split()[0]}", flush=True)
+    print(restart, flush=True)
+
+
+def serve_over(server: Any, root: Path, log: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:
+    """The real ``sheets-gm serve`` on ``root/google``, pointed at the fake over HTTP, its log in ``log``."""
+    with log.open("ab") as out:
+        return subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "google"), "--workers",
+                                 str(args.workers), "--interval", f"{args.interval:g}", "--status-file",
+                                 str(root / "status-google.json")], stdout=out, stderr=subprocess.STDOUT,
+                                env=server.environment(), cwd=root)
+
+
+def google_restart(server: Any, fake: GoogleApiFake, root: Path, saved: Sequence[Path],
+                   args: argparse.Namespace) -> str:
+    """``serve`` stopped, ``saved`` typed while it is down (each in a match of its own), started again: each save
+    timed from the spawn to its poll's record; whether the accounts asked their change logs from the tokens the
+    stopped host kept (no start token asked)."""
+    at = {}
+    for n, config in enumerate(saved):
+        at[config] = time.time_ns()
+        type_orders(config, ready=False, seed=f"{args.seed}/down/{n}")
+    fake.reset_counters()
+    started = time.monotonic()
+    proc = serve_over(server, root, root / "serve-google-restart.log", args)
+    answers: dict[Path, float] = {}
+    try:
+        while len(answers) < len(saved) and time.monotonic() - started < args.restart_limit:
+            for config in saved:
+                if config not in answers and answered_since(config, at[config]):
+                    answers[config] = time.monotonic() - started
+            time.sleep(0.1)
+    finally:
+        proc.send_signal(15)
+        proc.wait(timeout=180)
+    done = list(answers.values())
+    return (f"- restarted with {len(saved)} saves typed while it was down: {len(done)}/{len(saved)} answered; from "
+            f"the spawn median {statistics.median(done or [0]):.1f} s, 95th percentile "
+            f"{percentile(done, 0.95) if len(done) == len(saved) else float('inf'):.1f} s; start tokens asked "
+            f"{fake.calls(START_TOKEN)} (0: every account's log asked from its kept token); load "
+            f"{Path('/proc/loadavg').read_text().split()[0]}")
 
 
 # -- --idle-google: a host restarted on Google matches polled before -------------------------------------------
@@ -1409,6 +1493,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="with --restart-local: restarts of each (default 2)")
     parser.add_argument("--restart-limit", type=float, default=300.0,
                         help="with --restart-local: seconds a restart's saves may take (default 300)")
+    parser.add_argument("--busy", default="0", help="with --restart-local: busy processes spun beside, one run of "
+                        "rounds for each count of a comma-separated list (default 0; 0,6 on 2 cores: load 2 and 8)")
+    parser.add_argument("--settle", type=float, default=60.0,
+                        help="with --busy: seconds the load average is given to rise before the restarts")
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)
     if args.matches < max(4, args.accounts) or args.saves < 2:

@@ -111,8 +111,7 @@ def _serve(args: argparse.Namespace, folders: list[Path], where: Path) -> int:
     stop = Stop()
     pool = PollProcesses(preload=["sheets_gm.host.visit"])
     events = FileEvents(folders)
-    if not events.start():
-        _say(f"No file events ({events.error}): every local match is looked at every {args.interval:g} s.")
+    events.start_beside(_say)  # its watches put on every folder beside the loop, which answers saves meanwhile
     host = Host(folders, pool, clock=base.clock, say=_say, status_file=where, interval=args.interval,
                 rescan=args.rescan, workers=args.workers, poll_deadline=args.poll_deadline, events=events)
     watchdog = Watchdog()

@@ -11,6 +11,14 @@ answers the gate's questions from it instead of asking Drive: ``since`` and ``mo
 the match's spreadsheets since its last poll, and the token is the watcher's. The gate itself is unchanged: it
 compares Drive's versions with those its kept reads cover, passes our own writes over, and reads what changed.
 
+The watcher's token outlives the host (``drive_tokens``): the host keeps, for each account, the latest token after
+which every change the log listed has been answered (:meth:`AccountWatcher.kept_token`: each match's oldest
+unanswered change numbered by the question that listed it), and a watcher started again from it asks the log from
+there at its first question: the matches whose spreadsheets changed while no host ran are named at once, first,
+however many pages (up to ``MAX_PAGES``) those changes fill. Drive's file index since each match's last reads
+(``hints``) is asked too, for what came before that token (a match cron polled last). A kept token Drive refuses
+(too old) is dropped for a new one, and said.
+
 A match's first poll in a host is answered by Drive itself, from the page token its last poll (cron's, say) kept:
 the watcher knows only what changed since it started. So is every poll of a match until one began after its watcher
 held a token (what changed between reaches the match so). The token the shared log gives is a valid token of the
@@ -21,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,12 +43,21 @@ from sheets_gm.poll_gate.drive import CLOCK_MARGIN, SAFETY_NET
 from sheets_gm.running.connect import google_client, service_account_client
 from sheets_gm.sheets.backend import SheetAccessError, SheetError
 from sheets_gm.sheets.google.drive import DriveChangeLog, DriveChanges, DriveFiles
+from sheets_gm.sheets.retry import http_status
 
 if TYPE_CHECKING:
     import gspread
 
 #: The most pages of the change log one question follows; past that, every match of the account reads in full.
 MAX_PAGES = 10
+
+#: What Drive answers a page token it no longer takes (a token kept too long, or not its own).
+REFUSED_TOKEN = (400, 404, 410)
+
+#: The kept token is at most this many questions behind the watcher's (an hour at 7.5 s): a match that keeps
+#: failing does not hold it back until the log since it fills more than ``MAX_PAGES`` (every match of the account
+#: then read in full at the next start); such a match's save is told by Drive's file index at that start instead.
+KEPT_BEHIND = 480
 
 #: The matches a question to Drive found changed, each with how soon its poll starts (``quiet``'s ranks).
 Touched = dict[Path, int]
@@ -116,17 +134,26 @@ class _Kept:
     # compared once with Drive's file index (``AccountWatcher.hints``)
     told: bool | None = None  # what that index said: a spreadsheet of it edited since (None: not asked, or it
     # could not tell: more than a page)
+    owed: int | None = None  # the question whose answer listed its oldest change kept here (None: none kept)
+    in_poll: int | None = None  # the same of the changes handed to its poll, until a poll of it succeeds
 
 
 class AccountWatcher:
     """The watcher of one Google account (see the module notes). ``ask`` runs on a thread of the account's own,
     the rest on the host's: what they share is behind a lock."""
 
-    def __init__(self, name: str, make_client: Callable[[], gspread.Client], started: datetime) -> None:
+    def __init__(self, name: str, make_client: Callable[[], gspread.Client], started: datetime,
+                 kept: str = "") -> None:
         self.name = name
         self._make_client = make_client
         self._log: DriveChangeLog | None = None  # signed in at the first question, on the account's own thread
-        self.token = ""
+        self.token = kept  # the page token asked from next ('' until the first question takes one)
+        self._kept = bool(kept)  # a token kept by the host's last run, not asked from yet
+        self._asked = 0  # the change-log questions answered (question n's answer: the changes up to ``_tokens[n]``)
+        self._tokens: dict[int, str] = {0: kept} if kept else {}  # the tokens since the oldest change unanswered
+        self._claiming = False  # the question from the kept token is under way: changes no match owns yet are kept
+        self._unclaimed: dict[str, tuple[Listed, int]] = {}  # those changes, for the matches the search finds later
+        self.said: queue.SimpleQueue[str] = queue.SimpleQueue()  # what the host says once (a kept token refused)
         self.indexed_at = started  # Drive's file index is asked from here (less the clock margin) on
         self.asked_at: datetime | None = None
         self.busy_until: datetime | None = None  # asked sooner until then: a player saved (the host's ``BUSY_FOR``)
@@ -156,9 +183,18 @@ class AccountWatcher:
             if kept is not None and kept.keys == keys:
                 return
             self._forget(path)
-            self._matches[path] = _Kept(keys, since=since)
+            self._matches[path] = kept = _Kept(keys, since=since)
             for key in keys:
                 self._owners.setdefault(key, set()).add(path)
+                if key in self._unclaimed:  # listed from the kept token before the search found this match
+                    entry, question = self._unclaimed.pop(key)
+                    kept.changes[key] = entry
+                    kept.owed = min(question, kept.owed if kept.owed is not None else question)
+
+    def forget_unclaimed(self) -> None:
+        """The first search ended: the changes listed from the kept token that no match claimed are let go."""
+        with self._lock:
+            self._unclaimed.clear()
 
     def detach(self, path: Path) -> None:
         """Stop watching a match (its config is gone, or names another account)."""
@@ -208,6 +244,8 @@ class AccountWatcher:
         try:
             if not self.token:
                 self._start()
+            elif self._kept:
+                touched = self._changes_since_kept()
             else:
                 touched = self._index(now) if now - self.indexed_at >= SAFETY_NET else self._changes()
             touched.update(dict.fromkeys(self.hints(), CHANGED))
@@ -254,6 +292,27 @@ class AccountWatcher:
             kept = self._matches.get(path)
             return kept is not None and kept.since is not None
 
+    def _changes_since_kept(self) -> Touched:
+        """The first question from the token the host's last run kept: what changed while no host ran. A token
+        Drive refuses (kept too long) is dropped for a new one, and said: Drive's file index (``hints``) tells
+        what changed since each match's last reads."""
+        self._claiming = True
+        try:
+            touched = self._changes()
+        except SheetError as exc:
+            if http_status(exc.__cause__ or exc) not in REFUSED_TOKEN:
+                raise  # Drive did not answer: asked again from the same token
+            with self._lock:
+                self.token, self._tokens, self._kept = "", {}, False
+            self.said.put(f"Drive refused the change log's page token kept from the last run ({exc}); the "
+                             "log is asked from now on, and Drive's file index tells what changed meanwhile.")
+            self._start()
+            return {}
+        finally:
+            self._claiming = False
+        self._kept = False
+        return touched
+
     def _changes(self) -> Touched:
         token, listed, complete = self.token, {}, False
         for _ in range(MAX_PAGES):
@@ -266,8 +325,11 @@ class AccountWatcher:
             if page.complete:
                 complete = True
                 break
-        self.token = token
-        return self._deliver(listed, complete)
+        with self._lock:
+            self.token = token
+            self._asked += 1
+            self._tokens[self._asked] = token
+        return self._deliver(listed, complete, self._asked)
 
     def _index(self, now: datetime) -> Touched:
         self.requests += 1
@@ -275,29 +337,53 @@ class AccountWatcher:
         self.indexed_at = now
         listed = {key: Listed(time, "", time, key in files.by_me, files.versions.get(key))
                   for key, time in files.modified.items()}
-        return self._deliver(listed, files.complete)
+        with self._lock:  # what the index lists may come before any token held: owed from the oldest
+            oldest = min(self._tokens, default=0)
+        return self._deliver(listed, files.complete, oldest)
 
-    def _deliver(self, listed: dict[str, Listed], complete: bool) -> Touched:
+    def _deliver(self, listed: dict[str, Listed], complete: bool, question: int) -> Touched:
+        """Keep the changes ``listed`` (by the answer to ``question``) for the matches they concern."""
         touched: Touched = {}
         with self._lock:
             for key, entry in listed.items():
+                if self._claiming and not self._owners.get(key):  # a match the search has not found yet, perhaps
+                    self._unclaimed[key] = entry, question
                 for path in self._owners.get(key, ()):
                     kept = self._matches[path]
                     if entry.time >= kept.changes.get(key, entry).time:  # RFC 3339 in UTC sorts as text
                         kept.changes[key] = entry
+                    kept.owed = question if kept.owed is None else kept.owed
                     touched[path] = _rank(kept)
             if not complete:
                 for path, kept in self._matches.items():
                     kept.complete = False
+                    kept.owed = question if kept.owed is None else kept.owed
                     touched[path] = CHANGED
         return touched
+
+    def kept_token(self) -> str:
+        """The token the host keeps for its next start: the latest after which every change the log listed has
+        been answered (a poll of its match succeeded), or the match has left, at most ``KEPT_BEHIND`` questions
+        back ('' before the first question)."""
+        with self._lock:
+            owed = [n for kept in self._matches.values() for n in (kept.owed, kept.in_poll) if n is not None]
+            owed += [question for _, question in self._unclaimed.values()]
+            if not self._tokens:
+                return ""
+            safe = max(min(owed) - 1 if owed else self._asked, self._asked - KEPT_BEHIND)
+            for old in [n for n in self._tokens if n < safe]:
+                del self._tokens[old]
+            return self._tokens.get(safe) or self._tokens[min(self._tokens)]
 
     def _start(self) -> None:
         """Take the token the watcher asks from, once (a worker and the host's thread may both want it)."""
         with self._token_lock:
             if not self.token:
                 self.requests += 1
-                self.token = self.log.start_token()
+                token = self.log.start_token()
+                with self._lock:
+                    self.token = token
+                    self._tokens[self._asked] = token
 
     def hand_over(self, path: Path) -> Handover | None:
         """What the match's next poll is answered from, taken as it is handed to a worker: the changes the log
@@ -307,6 +393,9 @@ class AccountWatcher:
         Drive: what changes after it reaches the match through the watcher, nothing falls between."""
         with self._lock:
             kept = self._matches.get(path)
+            if kept is not None:  # its changes go to this poll: owed until a poll of it succeeds
+                kept.in_poll = min((n for n in (kept.in_poll, kept.owed) if n is not None), default=None)
+                kept.owed = None
             if kept is None or kept.first or not self.token:
                 if kept is not None:
                     kept.changes, kept.complete = {}, True
@@ -321,6 +410,8 @@ class AccountWatcher:
         taken, its next polls are answered by the watcher."""
         with self._lock:
             kept = self._matches.get(path)
+            if kept is not None:
+                kept.in_poll = None
             if kept is not None and kept.covered:
                 kept.first = False
 
@@ -399,9 +490,10 @@ class Accounts:
     """The host's Google accounts: a watcher each (signed in at its first question), made when the host finds the
     first match of the account. Used from the host's thread and the workers': behind a lock."""
 
-    def __init__(self) -> None:
+    def __init__(self, kept: dict[str, str] | None = None) -> None:
         self._watchers: dict[str, AccountWatcher] = {}
         self._lock = threading.Lock()
+        self._kept = dict(kept or {})  # each account's page token, as the host's last run kept it
 
     def watcher_for(self, config: MatchConfig | Spreadsheets, now: datetime) -> AccountWatcher:
         """The watcher of the account the match ``config`` is opened with (made now if new; it signs in at its
@@ -411,8 +503,20 @@ class Accounts:
         with self._lock:
             watcher = self._watchers.get(name)
             if watcher is None:
-                watcher = self._watchers[name] = AccountWatcher(name, lambda: _client_of(config), now)
+                watcher = self._watchers[name] = AccountWatcher(name, lambda: _client_of(config), now,
+                                                                kept=self._kept.get(name, ""))
             return watcher
+
+    def kept_tokens(self) -> dict[str, str]:
+        """Each account's page token to keep for the next start (``AccountWatcher.kept_token``; an account no
+        watcher asked yet keeps the one it had)."""
+        with self._lock:
+            watchers = list(self._watchers.values())
+        for watcher in watchers:
+            token = watcher.kept_token()
+            if token:
+                self._kept[watcher.name] = token
+        return dict(self._kept)
 
     def named(self, name: str) -> AccountWatcher | None:
         """The watcher of the account ``name`` (None when the host found no match of it)."""
@@ -423,6 +527,11 @@ class Accounts:
         """Every watcher, by name."""
         with self._lock:
             return [self._watchers[n] for n in sorted(self._watchers)]
+
+    def forget_unclaimed(self) -> None:
+        """The first search ended: each watcher lets go of the changes no match claimed."""
+        for watcher in self.all():
+            watcher.forget_unclaimed()
 
     def drop_idle(self) -> None:
         """Forget the watchers that serve no match any more."""

@@ -122,6 +122,7 @@ class FolderWalk:
         self._steps: Iterator[list[Found]] = self._walk()
         self.done = False
         self.folders = 0  # folders listed so far
+        self.at = ""  # the folder being listed (the host says it when a slice waits on it)
         self.listed: dict[Path, int] = {}  # the folders listed under each place walked through (resolved)
 
     def _walk(self) -> Iterator[list[Found]]:
@@ -142,6 +143,7 @@ class FolderWalk:
     def _folder(self, where: str, stack: list[str]) -> list[Found]:
         """The configs right in the folder ``where``; its folders go on ``stack`` (to be listed in sorted order)."""
         self.folders += 1
+        self.at = where
         try:
             with os.scandir(where) as listing:
                 entries = sorted(listing, key=lambda e: e.name)

@@ -105,6 +105,7 @@ class FileEvents:
         self.watches = watches  # the watches this process holds (a test hands in fewer: the limit reached)
         self.trusted = [f for f in self.folders if file_system_of(f) not in NETWORK_FILE_SYSTEMS]
         self.error = ""
+        self.started = False  # the watches are in place (a match is looked at every interval until then)
         self._changed: set[Path] = set()
         self._lock = threading.Lock()
         self._observer: Any = None
@@ -139,14 +140,25 @@ class FileEvents:
             self.trusted = []
             return False
         self._observer = observer
+        self.started = True
         return True
+
+    def start_beside(self, say: Callable[[str], None]) -> None:
+        """:meth:`start` on a thread of its own: the library puts a watch on every folder as it starts (tens of
+        seconds at 10,000 matches on a loaded machine), while the host already answers the saves waiting; until
+        the watches are in place the events cover nothing (every match looked at as without them). A failure is
+        said through ``say``."""
+        def start() -> None:
+            if not self.start():
+                say(f"No file events ({self.error}): every local match is looked at every interval.")
+        threading.Thread(target=start, name="sheets-gm-file-events", daemon=True).start()
 
     def check(self, listed: dict[Path, int]) -> str:
         """After a search of the folders (``listed``: the folders it listed under each folder served): '' while the
         events cover them; once the watches this process holds are fewer than the folders under the trusted
         folders (the system's limit reached), the events are trusted no more, and what to say (once)."""
         needed = sum(n for folder, n in listed.items() if folder in self.trusted)
-        held = self.watches() if needed else None
+        held = self.watches() if needed and self.started else None  # (still starting: told at the next search)
         if held is None or held >= needed:
             return ""
         self.trusted = []
@@ -167,7 +179,7 @@ class FileEvents:
     def covers(self, files: Iterable[Path]) -> bool:
         """Whether an event would be seen for a change of every one of ``files``: each under a trusted folder."""
         trusted = self.trusted
-        return bool(trusted) and all(any(f == t or t in f.parents for t in trusted) for f in files)
+        return self.started and bool(trusted) and all(any(f == t or t in f.parents for t in trusted) for f in files)
 
     def take(self) -> set[Path]:
         """The folders an event fell in since the last call."""

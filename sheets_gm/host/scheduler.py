@@ -38,6 +38,7 @@ crash.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import os
@@ -54,6 +55,7 @@ from typing import Protocol, TypeVar
 from sheets_gm.engine.words import counted
 from sheets_gm.host.accounts import Accounts, AccountWatcher, Touched, account_of, config_keys
 from sheets_gm.host.discovery import FolderWalk, Found, looks_like_match, ruleset_named
+from sheets_gm.host.drive_tokens import read_tokens, tokens_path, write_tokens
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
 from sheets_gm.host.mail_watch import MailWatch
 from sheets_gm.host.quiet import (
@@ -96,11 +98,13 @@ ASK_SHARE = 0.75
 #: whose players saved keeps ``ASK_SHARE``.
 BUSY_SHARE = 0.5
 BUSY_FOR = timedelta(minutes=2)
-#: Folders a pass lists in its slice of a search of the folders (``discovery.FolderWalk``): a few tens of
-#: milliseconds of CPU on an idle machine. The search runs beside the loop, a slice a pass, never holding up a save's
-#: answer or the watchdog, whatever the number of folders (the whole search of 10,000 took 3 s at a load of 3 and
-#: 30 s at 15, the loop stopped meanwhile).
+#: Folders a slice of a search of the folders lists (``discovery.FolderWalk``): a few tens of milliseconds of CPU on
+#: an idle machine. The search runs beside the loop, on a thread, a slice at a time, never holding up a save's
+#: answer or the watchdog, whatever the number of folders and however slow one is (the whole search of 10,000 took
+#: 3 s at a load of 3 and 30 s at 15, the loop stopped meanwhile, when the loop took it).
 WALK_A_PASS = 200
+#: A slice of the search that takes this long is said (once), with the folder it waits on.
+SEARCH_STALL = timedelta(seconds=60)
 #: Seconds between two searches of the folders for matches added or removed.
 DEFAULT_RESCAN = 60.0
 #: With the file events of every folder served, a new match is found by its files' events (only the folder they
@@ -242,6 +246,21 @@ def shown_name(path: Path, folders: Sequence[Path]) -> str:
     return str(path)
 
 
+class Unread:
+    """A config's spreadsheets not read yet (``Host._join`` reads them)."""
+
+
+UNREAD = Unread()
+
+
+def _read_sheets(found: Found) -> Spreadsheets | None:
+    """The spreadsheets and account a config found names (None: it does not read; its poll says why)."""
+    try:
+        return read_spreadsheets(found.path)
+    except ConfigError:  # its poll says what is wrong with it, and retries it
+        return None
+
+
 def _stamp(path: Path) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
@@ -313,12 +332,21 @@ class Host:
         self.events = events  # the file events under the folders (None: every local match looked at every interval)
         self._by_folder: dict[Path, set[Path]] = {}  # a folder -> the local matches a file event there concerns
         self._above: set[Path] = set()  # every folder that holds a match's folder, down from the root
-        self.accounts = Accounts()
+        self._tokens_file = tokens_path(status_file)
+        kept, damaged = read_tokens(self._tokens_file)
+        if damaged:
+            say(f"The accounts' change-log tokens: {damaged}.")
+        self.accounts = Accounts(kept)  # each account's change log asked from where the last run left it
+        self._tokens_kept, self._tokens_at = kept, clock()  # the tokens last written, and when
         self.matches: dict[Path, Hosted] = {}
         self.started = clock()
         self.scanned_at: datetime | None = None  # when the last search of the folders began
         self.searched_at: datetime | None = None  # when the first search of the folders ended (None: under way)
-        self._walk: FolderWalk | None = None  # the search of the folders under way, a slice a pass
+        self._walk: FolderWalk | None = None  # the search of the folders under way, a slice at a time beside the loop
+        self._slicing: datetime | None = None  # when the slice being taken was asked for (None: none is)
+        self._said_stall = False  # a slice past ``SEARCH_STALL`` was said
+        self._slices: queue.SimpleQueue[tuple[FolderWalk, list[tuple[Found, Spreadsheets | None]], bool | str]] = (
+            queue.SimpleQueue())  # the slices taken, for the loop
         self._walked: set[Path] = set()  # the configs it found so far
         self._first_saved = 0  # the matches the first search found saved since their last record
         self.status_at: datetime | None = None
@@ -350,10 +378,7 @@ class Host:
     def step(self) -> float:
         """One pass (see the module notes); returns the seconds until something is due."""
         now = self.clock()
-        if self._walk is None and (self.scanned_at is None or now - self.scanned_at >= self._search_every()):
-            self._walk, self._walked, self.scanned_at = FolderWalk(self.folders), set(), now
-        if self._walk is not None:
-            self._walk_on(now, WALK_A_PASS)
+        self._search(now)
         self._take_outcomes(now)
         self._stop_overdue(now)
         self._take_events(now)
@@ -377,7 +402,7 @@ class Host:
             while not stop.is_set():
                 wait = self.step()
                 alive()
-                stop.wait(min(max(wait, 0.0 if self._walk is not None else 0.05), 1.0))  # a search: its next slice
+                stop.wait(min(max(wait, 0.0 if self._slice_due() else 0.05), 1.0))  # a search: its next slice
         finally:
             self.close()
 
@@ -411,31 +436,79 @@ class Host:
     # -- the matches ----------------------------------------------------------------------------------------
 
     def _scan(self, now: datetime) -> None:
-        """Search the folders now, all of them (the loop takes a search a slice a pass: ``_walk_on``)."""
-        self._walk, self._walked, self.scanned_at = FolderWalk(self.folders), set(), now
-        self._walk_on(now, None)
+        """Search the folders now, all of them, on this thread (the loop has a search taken a slice at a time
+        beside it: ``_search``)."""
+        walk = self._walk = FolderWalk(self.folders)
+        self._walked, self.scanned_at = set(), now
+        self._took_slice(walk, [(found, _read_sheets(found)) for found in walk.rest()], walk.done, now)
 
-    def _walk_on(self, now: datetime, folders: int | None) -> None:
-        """The next slice of the search under way (``folders`` listed; None: the rest): a config found joins (one
-        saved since its last record, or damaged, is looked at first); once the search ends, a match it did not find
-        leaves. The first search's end is said in one line."""
-        walk = self._walk
-        assert walk is not None
+    def _search(self, now: datetime) -> None:
+        """The search of the folders: begun every ``_search_every``, taken a slice at a time beside the loop
+        (``background``: a thread; a folder that hangs, a network folder not answering, holds up the search alone,
+        never a save's answer nor the watchdog, which the loop's own passes feed); each slice found is taken in.
+        A slice that waits past ``SEARCH_STALL`` is said once, with the folder it waits on."""
+        if self._walk is None and (self.scanned_at is None or now - self.scanned_at >= self._search_every()):
+            self._walk, self._walked, self.scanned_at = FolderWalk(self.folders), set(), now
+        if self._slice_due():
+            walk = self._walk
+            assert walk is not None
+            self._slicing, self._said_stall = now, False
+            self.background(functools.partial(self._take_a_slice, walk), "sheets-gm-search")
+        for walk, found, done in drained(self._slices):
+            self._slicing = None
+            if walk is self._walk:
+                self._took_slice(walk, found, done, now)
+        if self._slicing is not None and now - self._slicing >= SEARCH_STALL and not self._said_stall:
+            self._said_stall = True
+            walk = self._walk
+            self.say(f"The search of the folders has waited {int((now - self._slicing).total_seconds())} s on "
+                     f"{walk.at if walk is not None else '?'} (a network folder not answering?); the "
+                     f"{counted(len(self.matches), 'match', 'matches')} found so far are served meanwhile.")
+
+    def _slice_due(self) -> bool:
+        """Whether the next slice of the search under way is to be asked for (none is being taken)."""
+        return self._walk is not None and self._slicing is None
+
+    def _take_a_slice(self, walk: FolderWalk) -> None:
+        """The next ``WALK_A_PASS`` folders of ``walk`` listed, and the spreadsheets of each config found read
+        (``read_spreadsheets``), off the loop's thread; handed to the loop, which is woken. A walk that raises is
+        handed over as ended with what it found (said by the loop)."""
+        found: list[tuple[Found, Spreadsheets | None]] = []
+        done: bool | str = True
+        try:
+            found = [(one, _read_sheets(one)) for one in walk.take(WALK_A_PASS)]
+            done = walk.done
+        except Exception as exc:  # a program error: the search ends here; the next one begins at its moment
+            done = f"{type(exc).__name__}: {exc}"
+        self._slices.put((walk, found, done))
+        self._stop.wake()
+
+    def _took_slice(self, walk: FolderWalk, slice_found: list[tuple[Found, Spreadsheets | None]],
+                    done: bool | str, now: datetime) -> None:
+        """A slice of the search taken in: a config found joins (one saved since its last record, or damaged, is
+        looked at first); once the search ends, a match it did not find leaves. The first search's end is said in
+        one line. ``done``: whether the search ended (or what broke it: said; no match leaves then)."""
         first = self.searched_at is None
-        for found in walk.take(folders) if folders is not None else walk.rest():
+        for found, sheets in slice_found:
             self._walked.add(found.path)
             if found.path not in self.matches:
-                self._join(found.path, now, found, say=not first)
+                self._join(found.path, now, found, say=not first, sheets=sheets)
                 self._first_saved += first and found.saved_since and not found.damaged
-        if not walk.done:
+        if not done:
             return
         self._walk = None
+        if isinstance(done, str):
+            self.say(f"The search of the folders broke off ({done}); searched again in "
+                     f"{int(self._search_every().total_seconds())} s.")
+            self.searched_at = self.searched_at or now
+            return
         for path in sorted(self.matches.keys() - self._walked):
             if not looks_like_match(path):  # (one an event brought after the search passed its folder stays)
                 self._drop(path)
         self.accounts.drop_idle()
         if first:
             self.searched_at = now
+            self.accounts.forget_unclaimed()
             self._said_search(now, walk.folders)
         self._check_events(now, walk.listed)
 
@@ -463,14 +536,13 @@ class Host:
                  + (f"; {counted(len(damaged), 'config')} damaged, each named as it is tried: {named}"
                     if damaged else "") + ".")
 
-    def _join(self, path: Path, now: datetime, found: Found | None = None, *, say: bool = True) -> None:
+    def _join(self, path: Path, now: datetime, found: Found | None = None, *, say: bool = True,
+              sheets: Spreadsheets | Unread | None = UNREAD) -> None:
         """Host the match of the config ``path`` (found now; ``found``: what the search saw of it); a Google match
         is watched by its account from now on (``_watch_early``). One saved since its last record is looked at
         first, a damaged one tried at once (its poll names what is wrong; the status names it until then)."""
-        try:
-            sheets: Spreadsheets | None = read_spreadsheets(path)
-        except ConfigError:  # its poll says what is wrong with it, and retries it
-            sheets = None
+        if isinstance(sheets, Unread):  # (the search reads them beside the loop)
+            sheets = _read_sheets(Found(path))
         game = sheets.ruleset if sheets is not None else ruleset_named(path)
         self.matches[path] = hosted = Hosted(path, self._shown(path), now, game=game)
         self._touched.add(path)
@@ -499,7 +571,8 @@ class Host:
         if self.rescan is not None:
             return self.rescan
         events = self.events
-        covered = events is not None and bool(events.trusted) and len(events.trusted) == len(events.folders)
+        covered = (events is not None and events.started and bool(events.trusted)
+                   and len(events.trusted) == len(events.folders))
         return SEARCH_WITH_EVENTS if covered else timedelta(seconds=DEFAULT_RESCAN)
 
     def _search_where(self, folder: Path, now: datetime) -> None:
@@ -598,6 +671,8 @@ class Host:
                 hosted = self.matches.get(path)
                 if hosted is not None and not hosted.failures and not hosted.running:  # a poll under way: the
                     self._hurry(hosted, now, rank)  # watcher still names it when it ends (``_took``)
+            for line in drained(watcher.said) if watcher is not None else ():
+                self.say(f"Account {name}: {line}")
             if watcher is not None and watcher.error and watcher.error != watcher.said_error:
                 self.say(f"Account {watcher.name}: Drive did not answer ({watcher.error}); asked again in "
                          f"{self._asks_every(watcher, now).total_seconds():g} s.")
@@ -722,7 +797,10 @@ class Host:
             return  # a local match; or the GM never signed in here (its poll says so): no watcher to sign in
         hosted.account, hosted.keys = account_of(sheets), config_keys(sheets)
         since = last_read(hosted.path) or LastRead(now, {})
-        self.accounts.watcher_for(sheets, now).attach(hosted.path, hosted.keys, since=since)
+        watcher = self.accounts.watcher_for(sheets, now)
+        watcher.attach(hosted.path, hosted.keys, since=since)
+        if watcher.changed(hosted.path):  # its account's log, asked from the kept token, listed a change of it
+            self._hurry(hosted, now, watcher.change_rank(hosted.path))
 
     def _start_polls(self, now: datetime) -> None:
         """Start the polls of the matches waiting for one as the workers allow: the changed matches first, then
@@ -927,7 +1005,7 @@ class Host:
         hosted.error = outcome.line
 
     def _until_next(self, now: datetime) -> float:
-        if self._walk is not None or self._urgent or (self._waiting and len(self._polling) < self.workers):
+        if self._slice_due() or self._urgent or (self._waiting and len(self._polling) < self.workers):
             return 0.0
         moments = [] if self._soonest() is None else [self._moments[0][0]]
         moments += [self._next_ask(w, now) for w in self.accounts.all() if w.asked_at is not None]
@@ -986,6 +1064,23 @@ class Host:
             write_status(self.status_file, self.status(now, running=running, every=False))
         except OSError as exc:
             self.say(f"The status file {self.status_file} cannot be written: {exc}")
+        self._keep_tokens(now, stopping=not running)
+
+    def _keep_tokens(self, now: datetime, *, stopping: bool) -> None:
+        """Each account's change-log token for the next start (``drive_tokens``), when one moved: at most every
+        ``STATUS_EVERY`` (a token kept a minute old only names a few more changes at the next start), and as the
+        host stops."""
+        if not stopping and now - self._tokens_at < STATUS_EVERY:
+            return
+        tokens = self.accounts.kept_tokens()
+        if tokens == self._tokens_kept:
+            return
+        try:
+            write_tokens(self._tokens_file, tokens)
+        except OSError as exc:
+            self.say(f"The accounts' change-log tokens cannot be kept in {self._tokens_file}: {exc}")
+            return
+        self._tokens_kept, self._tokens_at = tokens, now
 
 
 def _iso(moment: datetime | None) -> str:

@@ -1620,13 +1620,15 @@ class GoogleApiFake:
         files shown are the shared ones (an unshared file's changes are not the caller's to see). Each change
         carries its file as Drive knows it then: modified when, and by whom, as the latest edit of that file
         listed so far says (Drive learns of an edit when it lists it)."""
-        token = query["pageToken"][0]
-        if not token.isdigit():
+        token = query.get("pageToken", [""])[0]
+        if not token:
+            raise HttpError(400, "Required parameter: pageToken", "INVALID_ARGUMENT", "required")
+        log = self._listed_changes()
+        if not token.isdigit() or int(token) > len(log):  # a token Drive never gave (or no longer takes)
             raise HttpError(400, f"Invalid Value: pageToken {token!r}", "INVALID_ARGUMENT", "invalid")
         size = int(query.get("pageSize", ["100"])[0])
         if not 1 <= size <= 1000:
             raise HttpError(400, f"Invalid Value: pageSize {size}", "INVALID_ARGUMENT", "invalid")
-        log = self._listed_changes()
         start = int(token)
         page = log[start:start + size]
         last = latest_edits(log)

@@ -24,6 +24,7 @@ class HandedEvents(FileEvents):
     def __init__(self, folder: Path) -> None:
         super().__init__([folder], watches=lambda: None)  # no kernel's watches to count: the test's own events
         self.trusted = [folder.resolve()]
+        self.started = True
 
 
 def looks(host: Host, clock: Clock, seconds: int, name: str, folder: Path) -> int:
@@ -74,6 +75,7 @@ def test_a_network_share_is_not_trusted_for_events(tmp_path: Path) -> None:
     assert file_system_of(Path("/srv/matches/club/m1"), mounts) == "nfs4"
     assert file_system_of(Path("/srv/matchesX"), mounts) == "ext4"
     events = FileEvents([tmp_path])
+    events.started = True  # (its watches in place)
     assert events.covers([tmp_path / "a" / "b.xlsx"]) and not events.covers([Path("/elsewhere/b.xlsx")])
 
 

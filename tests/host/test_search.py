@@ -7,7 +7,11 @@ clock moves when the test says; nothing sleeps."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import threading
+from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -17,6 +21,7 @@ from sheets_gm.host.status import HostStatus, read_status, status_lines
 from sheets_gm.sync.sheets import MatchSheets
 from tests.host.hosting import Clock, Passing, new_host, starts
 from tests.host.test_scale import HandedEvents
+from tests.host.test_serve_command import LIMIT, wait_for
 from tests.matchfiles import NOW, local_match, state_of, type_orders
 
 
@@ -102,15 +107,21 @@ def test_the_folders_saved_in_last_are_searched_first(tmp_path: Path, monkeypatc
     assert order == ["m11"] and state_of(made["m11"]).turn == 2 and cold.searched_at is None
 
 
-def test_a_save_during_the_search_is_answered_before_the_search_ends(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 1)
+def _polled(tmp_path: Path, clock: Clock, lines: list[str], count: int) -> tuple[Path, dict[str, MatchSheets]]:
+    """``count`` matches (m0, m1…) a host polled once with the folders searched whole, then stopped."""
     league = tmp_path / "league"
-    made = {f"m{i}": local_match(league / f"m{i}")[1] for i in range(4)}
-    clock, lines = Clock(NOW), list[str]()
+    made = {f"m{i}": local_match(league / f"m{i}")[1] for i in range(count)}
     warm = new_host(league, clock, lines, interval=10)
     warm.step()
     warm.close()
+    return league, made
+
+
+def test_a_save_during_the_search_is_answered_before_the_search_ends(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 1)
+    clock, lines = Clock(NOW), list[str]()
+    league, made = _polled(tmp_path, clock, lines, 4)
     events = HandedEvents(league)
     cold = new_host(league, clock, lines, interval=10, events=events)
     cold.step()
@@ -157,3 +168,56 @@ def test_a_damaged_config_is_named_at_every_start_and_in_the_status_until_it_is_
 
 def _none() -> HostStatus:
     raise AssertionError("no status file written")
+
+
+def test_a_folder_that_hangs_holds_up_the_search_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A folder whose listing never returns (a network folder not answering: os.scandir held on an Event) holds up
+    # the search, on its thread, and nothing else: a save typed while no host ran and one typed meanwhile are
+    # answered, the loop's passes go on and feed the watchdog, the wait is said once with the folder, and the
+    # host stops. Taken on the loop's thread (the defect), the first pass that lists it never returns.
+    clock, lines = Clock(NOW), list[str]()
+    league, made = _polled(tmp_path, clock, lines, 3)
+    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 1)
+    monkeypatch.setattr("sheets_gm.host.scheduler.SEARCH_STALL", timedelta(seconds=30))
+    local_match(league / "nfs")
+    os.utime(league / "nfs", ns=(0, 0))  # changed longest ago: listed last
+    type_orders(made["m0"])  # while no host ran
+    clock.tick(60)
+    release, entered, sliced = threading.Event(), threading.Event(), threading.Event()
+    real = os.scandir
+
+    def scandir(path: str) -> Iterator[os.DirEntry[str]]:
+        if Path(path).name == "nfs":
+            entered.set()
+            release.wait(LIMIT)
+        return real(path)
+
+    def beside(task: Callable[[], None], name: str) -> None:  # the host's thread, noted as each slice ends
+        def run() -> None:
+            task()
+            sliced.set()
+        sliced.clear()
+        threading.Thread(target=run, name=name, daemon=True).start()
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    events = HandedEvents(league)
+    cold = new_host(league, clock, lines, interval=10, events=events, background=beside)
+    try:
+        while not entered.is_set():
+            cold.step()
+            wait_for(lambda: sliced.is_set() or entered.is_set(), "a slice of the search")
+        cold.step()
+        assert cold.searched_at is None and state_of(made["m0"]).turn == 2
+        type_orders(made["m1"])
+        events.note((league / "m1" / "match.xlsx").resolve())
+        clock.tick(31)
+        cold.step()
+        assert state_of(made["m1"]).turn == 2
+        assert [line for line in lines if "has waited" in line] == [
+            f"The search of the folders has waited 31 s on {league / 'nfs'} (a network folder not answering?); "
+            "the 3 matches found so far are served meanwhile."]
+        pings: list[float] = []
+        cold.run(Passing(clock, limit=5), alive=lambda: pings.append(clock().timestamp()))
+        assert len(pings) == 5 and cold.searched_at is None and lines[-1] == "Stopped."
+    finally:
+        release.set()

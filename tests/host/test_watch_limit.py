@@ -7,12 +7,16 @@ one test counts the kernel's own. The host's clock moves when the test says; not
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+
+import pytest
 
 from sheets_gm.host.discovery import FolderWalk
 from sheets_gm.host.file_events import FileEvents, inotify_watches
 from tests.host.hosting import Clock, hosted, new_host
 from tests.host.test_scale import HandedEvents
+from tests.host.test_serve_command import LIMIT, wait_for
 from tests.matchfiles import NOW, local_match, type_orders
 
 
@@ -74,4 +78,34 @@ def test_the_watches_counted_are_the_kernels_one_a_folder(tmp_path: Path) -> Non
         assert (inotify_watches() or 0) - before == walk.folders == 7
         assert events.check(walk.listed) == ""
     finally:
+        events.stop()
+
+
+def test_the_watches_are_put_beside_the_host_which_looks_as_without_events_meanwhile(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The library puts a watch on every folder as it starts (tens of seconds at 10,000 matches on a loaded
+    # machine): serve starts it beside the loop, which answers the saves waiting meanwhile; until the watches are
+    # in place the events cover nothing (every match looked at every interval, the search every minute), and no
+    # count of the watches is taken for a shortage. Started on the caller's thread (the defect), the start waits.
+    league = tmp_path / "league"
+    (league / "m0").mkdir(parents=True)
+    events = FileEvents([league])
+    release, said = threading.Event(), list[str]()
+    real = FileEvents.start
+
+    def slow_start(self: FileEvents) -> bool:
+        assert release.wait(LIMIT)
+        return real(self)
+
+    monkeypatch.setattr(FileEvents, "start", slow_start)
+    events.start_beside(said.append)  # returns at once
+    try:
+        assert not events.started and not events.covers([league / "m0" / "match.xlsx"])
+        assert events.check({league.resolve(): 2}) == "" and events.trusted
+        release.set()
+        wait_for(lambda: events.started, "the watches in place")
+        assert events.covers([league / "m0" / "match.xlsx"]) and said == []
+    finally:
+        release.set()
+        wait_for(lambda: events.started, "the watches in place")
         events.stop()

@@ -1,0 +1,39 @@
+"""Each Google account's page token in Drive's change log, kept by the host across its restarts
+(``serve-drive.json`` beside the status file): a host started again asks each account's log from where the last
+one left it, so that the matches whose spreadsheets changed while no host ran are named at its first question
+(``accounts.AccountWatcher``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sheets_gm.sheets.private_files import write_private
+
+#: The file's name, beside the status file.
+TOKENS_NAME = "serve-drive.json"
+
+
+def tokens_path(status_file: Path) -> Path:
+    """Where the host whose status file is ``status_file`` keeps its accounts' tokens."""
+    return status_file.with_name(TOKENS_NAME)
+
+
+def read_tokens(path: Path) -> tuple[dict[str, str], str]:
+    """The tokens kept at ``path`` (account -> token), and what is wrong with the file ('' when it reads, or there
+    is none: a first start). A damaged file keeps nothing: Drive's file index tells what changed meanwhile."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}, ""
+    except (OSError, ValueError) as exc:
+        return {}, f"{path} does not read ({exc}): each account's change log is asked from now on"
+    if not isinstance(raw, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in raw.items()):
+        return {}, f"{path} is not an object of accounts and their tokens: each account's change log is asked " \
+                   "from now on"
+    return raw, ""
+
+
+def write_tokens(path: Path, tokens: dict[str, str]) -> None:
+    """Keep ``tokens`` at ``path`` (atomically, readable by its owner alone). OSError when it cannot be written."""
+    write_private(path, json.dumps(tokens, sort_keys=True))

@@ -1,0 +1,135 @@
+"""A restarted ``serve`` asks each Google account's change log from the page token the last run kept
+(``host.drive_tokens``): the matches whose spreadsheets changed while no host ran are polled first, named by the log
+even when Drive's file index cannot tell (more than a page of files: stubbed here to hint nothing). The kept token
+is the latest after which every change listed was answered: a save the log named but no poll answered before the
+stop is named again. A token Drive refuses is said and replaced. The GM's own sign-in (``drive.file``):
+test_serve_unseen."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.host.accounts import AccountWatcher
+from sheets_gm.host.drive_tokens import read_tokens, tokens_path
+from sheets_gm.match.config import load_config
+from sheets_gm.running.connect import open_match_sheets
+from tests.fakes.google_api import START_TOKEN, GoogleApiFake, write_service_account_key
+from tests.host.hosting import Clock, new_host, starts
+from tests.host.test_serve_google import _polled_then_stopped, account, fake, league_on_fake  # noqa: F401
+from tests.matchfiles import type_orders
+
+
+def _player_saves(config: Path, tmp_path: Path) -> None:
+    """A player's save in the match of ``config``, in her own name (not the host's account)."""
+    player = write_service_account_key(tmp_path / "player.json", "player@sheets-gm-test.iam.gserviceaccount.com")
+    type_orders(open_match_sheets(replace(load_config(config), service_account=player)), ready=False)
+
+
+def _blind_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drive's file index tells nothing at a start (as when more than a page of files changed), and no match is
+    looked at by its moment: only what the change log names is polled in the first pass."""
+    monkeypatch.setattr(AccountWatcher, "hints", lambda self: set())
+    monkeypatch.setattr("sheets_gm.host.scheduler.LOOKS_A_PASS", 0)
+
+
+def _restarted(league: Path, clock: Clock) -> list[str]:
+    """A host started on ``league`` with one worker, after its first pass: the matches whose polls it started."""
+    cold = new_host(league, clock, [], interval=15, workers=1)
+    order = starts(cold)
+    cold.step()
+    cold.close()
+    return order
+
+
+@pytest.mark.parametrize("tokens", ["kept", "lost"])
+def test_a_restart_polls_first_the_match_the_kept_change_log_names(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch, tokens: str) -> None:
+    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    _polled_then_stopped(league, clock)
+    kept = tokens_path(league / ".sheets-gm" / "serve-status.json")
+    assert set(read_tokens(kept)[0]) == {f"service account {account(a)}" for a in ("club", "guild")}
+    if tokens == "lost":  # the defect put back: no token kept, each account's log begins afresh
+        kept.unlink()
+    _player_saves(configs["two"], tmp_path)
+    clock.tick(30)
+    _blind_index(monkeypatch)
+    fake.reset_counters()
+    order = _restarted(league, clock)
+    if tokens == "kept":
+        assert order == ["two"] and fake.calls(START_TOKEN) == 0  # asked from the kept tokens, none afresh
+    else:
+        assert order == [] and fake.calls(START_TOKEN) == 2
+
+
+@pytest.mark.parametrize("behind", [480, 0])
+def test_a_save_the_log_named_but_no_poll_answered_is_named_again_after_a_restart(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch, behind: int) -> None:
+    # Unless the kept token would lag more than KEPT_BEHIND questions (0 here: the latest token kept, the save
+    # left to Drive's file index, blind here).
+    monkeypatch.setattr("sheets_gm.host.accounts.KEPT_BEHIND", behind)
+    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    _polled_then_stopped(league, clock)
+    host = new_host(league, clock, [], interval=15)
+    host.step()
+    clock.tick(15)
+    host.step()  # the watchers asked from the kept tokens
+    _player_saves(configs["one"], tmp_path)
+    clock.tick(15)
+    watcher = host.accounts.named(f"service account {account('club')}")
+    assert watcher is not None and watcher.ask(clock())  # the log names one's save; the host stops before its poll
+    host.close()
+    clock.tick(60)
+    _blind_index(monkeypatch)
+    assert _restarted(league, clock) == (["one"] if behind else [])
+
+
+def test_a_kept_token_drive_refuses_is_said_and_replaced(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock, league, _ = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    _polled_then_stopped(league, clock)
+    kept = tokens_path(league / ".sheets-gm" / "serve-status.json")
+    kept.write_text(json.dumps({f"service account {account('club')}": "99999"}), encoding="utf-8")
+    lines: list[str] = []
+    host = new_host(league, clock, lines, interval=15)
+    host.step()
+    assert any("Drive refused the change log's page token kept from the last run" in line for line in lines)
+    watcher = host.accounts.named(f"service account {account('club')}")
+    assert watcher is not None and watcher.token != "99999" and not watcher.error
+    kept.write_text("not json", encoding="utf-8")
+    lines.clear()
+    new_host(league, clock, lines, interval=15)
+    assert any("change-log tokens" in line and "does not read" in line for line in lines)
+
+
+
+def test_a_change_listed_before_the_search_found_its_match_is_kept_for_it(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # An account asks its log from the kept token when the search finds its first match: a save in one the search
+    # reaches later (two, its folder listed last) is kept for it and polled as the search finds it, not left to
+    # the next question (the file index, blind here). Dropping the changes no match owns yet (the defect): never.
+    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    _polled_then_stopped(league, clock)
+    os.utime(league / "two", ns=(0, 0))  # changed longest ago: listed last
+    _player_saves(configs["two"], tmp_path)
+    clock.tick(30)
+    _blind_index(monkeypatch)
+    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 1)
+    cold = new_host(league, clock, [], interval=15, workers=1)
+    order = starts(cold)
+    club = f"service account {account('club')}"
+    while cold.searched_at is None:
+        cold.step()
+        watcher = cold.accounts.named(club)
+        if (league / "two" / "match.toml").resolve() not in cold.matches:
+            assert order == [] and (watcher is None or watcher.asked_at is not None or not watcher.matches)
+    assert order == ["two"]
+    cold.close()
