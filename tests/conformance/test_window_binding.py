@@ -35,6 +35,7 @@ from sheets_gm.sync.rows.seat_read import cells_text
 from sheets_gm.sync.sheets import seat_backend
 from tests.conformance.test_input_lifecycle import NOW, Table, _do, _put, new_table
 from tests.fakes.memory import MemoryBackend
+from tests.quick import soak_but
 from tests.toygame.registered import toy_registered
 
 #: How a row's answer begins when its window closed and kept it for the next, saying why: what may be read again.
@@ -185,7 +186,7 @@ def _cleared_then_copied(table: Table) -> None:
     poll(table.sheets, table.cls, now=NOW)
 
 
-@pytest.mark.parametrize("name", _games())
+@pytest.mark.parametrize("name", soak_but(_games(), "gvg", "coalition"))
 def test_a_row_cleared_before_its_window_closed_never_comes_back_from_an_older_copy(name: str) -> None:
     """Every game's form of the Coalition's finding: what was typed for the first window, cleared before it closed
     and brought back by a copy saved over the sync's write, is carried out in no later window (nor read for one)."""
@@ -197,14 +198,14 @@ def test_a_row_cleared_before_its_window_closed_never_comes_back_from_an_older_c
             _close(table, "force")
 
 
-@pytest.mark.parametrize("name", _games())
+@pytest.mark.parametrize("name", soak_but(_games(), "wesnoth", "tictactoe"))
 def test_a_game_whose_adapter_forgets_to_mark_rows_carries_out_nothing_twice(name: str) -> None:
     """Four windows closed with nothing typed after the first (a round of every seat's turns, and the first seat's
     next): none carries the first window's orders out again."""
     walk(name, ["force"] * 4)
 
 
-@pytest.mark.parametrize("name", _games())
+@pytest.mark.parametrize("name", soak_but(_games(), "champions", "winordie"))
 def test_nothing_comes_back_across_a_stale_copy_and_an_undo(name: str) -> None:
     """A copy of every seat's file from before a resolution saved over the sync's write, then an undo: the windows
     after carry out only what was kept for them."""

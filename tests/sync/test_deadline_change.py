@@ -21,6 +21,7 @@ from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
 from tests.conformance.test_input_lifecycle import NOW, Table, _games, new_table
 from tests.conformance.test_verify_untouched import _verify
+from tests.quick import soak_but
 
 EVENING = DeadlineSchedule.parse(["20:00"], [], "UTC").rule()
 NOON = DeadlineSchedule.parse(["12:30"], ["sun", "mon"], "Europe/Paris").rule()
@@ -48,7 +49,7 @@ def test_a_record_of_an_earlier_version_takes_the_config_s_schedule_without_a_wo
     assert _poll(table, EVENING).write_calls == 0  # taken once: the next poll writes nothing
 
 
-@pytest.mark.parametrize("name", _games())
+@pytest.mark.parametrize("name", soak_but(_games(), "gvg", "wesnoth"))
 def test_a_changed_schedule_moves_the_open_window_s_deadline_and_verify_passes(name: str) -> None:
     table = new_table(name)
     _poll(table, EVENING)  # taken as the match's own

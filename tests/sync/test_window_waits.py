@@ -20,6 +20,7 @@ from sheets_gm.notify.notices import CHANNEL, NoticeRules, poll_notices
 from sheets_gm.rulesets.registry import get_game, ruleset_names
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.poll import WindowReport, poll
+from tests.quick import soak_but
 from tests.sync.test_typed_row_lifecycle import NOW, Match
 
 GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
@@ -97,7 +98,7 @@ def test_an_empty_deployment_past_its_deadline_waits_and_is_told_once() -> None:
     assert walk.poll().resolved  # her tokens typed: it resolves
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", soak_but(GAMES, "winordie", "coalition"))  # Win or Die's deployment waits
 def test_a_window_resolves_at_most_once_per_step_in_every_game(game: str) -> None:
     walk(game, 6)
 
