@@ -320,18 +320,19 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
              for line in legend for entry in line.split("; ") if " · " in entry and _COORD.match(entry.split(" ")[0])}
     places = []
     grounds: dict[str, str] = {}  # a map's hexes share a few grounds: each one's words found once
+    rows, match, colour, owner = cells.rows, _HEX_NAME.match, cells.colour, cells.owner_colour
     for c in range(width):
-        for r in range(2 + c % 2, len(cells.rows), 2):
-            top = cells.value(r, c)
-            found = _HEX_NAME.match(top)
+        for r in range(2 + c % 2, len(rows), 2):
+            upper, lower = rows[r], rows[r + 1] if r + 1 < len(rows) else ()
+            top = upper[c] if c < len(upper) else ""
+            found = match(top)
             if found is None:
                 continue
-            name, below = found.group(), cells.value(r + 1, c)
+            name, below = found.group(), lower[c] if c < len(lower) else ""
             rest = top[len(name):]
             ground = grounds[rest] if rest in grounds else grounds.setdefault(rest, _terrain(rest.strip(), words))
             if not below.strip():  # no unit: most of a map
-                places.append(Place(name, c, (r - 2 - c % 2) // 2, cells.colour(r, c), ground, (), "", "",
-                                    cells.owner_colour(below)))
+                places.append(Place(name, c, (r - 2 - c % 2) // 2, colour(r, c), ground, (), "", "", owner(below)))
                 continue
             unit = [x for x in below.split("\n") if x.strip()]
             unit = keyed.get(name, unit)
