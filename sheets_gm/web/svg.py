@@ -180,11 +180,17 @@ def labels(plane: Plane) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 def static_mark(place: Place) -> str:
     """The sign of ``place``'s ground that stays as long as its ground does: its mark, unless it names an owner (a
     village changes hands: ``⌂●``), which is ''."""
-    mark = _ground_mark(place.ground)
+    return _static_mark(place.ground)
+
+
+@lru_cache(maxsize=4096)
+def _static_mark(ground: str) -> str:
+    """``static_mark`` of a place whose ground is ``ground`` (once per ground, as ``_ground_mark``)."""
+    mark = _ground_mark(ground)
     return "" if mark[:1] == OWNED else mark
 
 
 def on_ground(place: Place) -> bool:
     """Whether the drawing of the plane's ground draws ``place`` whole: nobody stands there, it opens nothing, it has
-    no structure's frame, and its mark names no owner."""
-    return not (place.who or place.makeup or place.symbol or place.frame) and static_mark(place) == _mark(place)
+    no structure's frame, and its mark names no owner (its lasting sign is all its mark)."""
+    return not (place.who or place.makeup or place.symbol or place.frame) and _ground_mark(place.ground)[:1] != OWNED
