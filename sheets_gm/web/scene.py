@@ -320,10 +320,10 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
              for line in legend for entry in line.split("; ") if " · " in entry and _COORD.match(entry.split(" ")[0])}
     places = []
     grounds: dict[str, str] = {}  # a map's hexes share a few grounds: each one's words found once
-    rows, match, colour, owner = cells.rows, _HEX_NAME.match, cells.colour, cells.owner_colour
+    grid, match, colour, owner = cells.rows, _HEX_NAME.match, cells.colour, cells.owner_colour
     for c in range(width):
-        for r in range(2 + c % 2, len(rows), 2):
-            upper, lower = rows[r], rows[r + 1] if r + 1 < len(rows) else ()
+        for r in range(2 + c % 2, len(grid), 2):
+            upper, lower = grid[r], grid[r + 1] if r + 1 < len(grid) else ()
             top = upper[c] if c < len(upper) else ""
             found = match(top)
             if found is None:
