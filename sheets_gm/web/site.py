@@ -14,6 +14,7 @@ escape every text they are given (jinja2's autoescape): a name or an Aim a playe
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import tempfile
@@ -119,12 +120,26 @@ def write_if_changed(path: Path, data: bytes) -> bool:
             return False
     except OSError:
         pass
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    handle, temporary = _temporary(path)
     with os.fdopen(handle, "wb") as out:
+        os.fchmod(out.fileno(), 0o644)  # readable by the web server whatever the umask
         out.write(data)
-    os.chmod(temporary, 0o644)
     os.replace(temporary, path)
     return True
+
+
+_NUMBERS = itertools.count()
+
+
+def _temporary(path: Path) -> tuple[int, str]:
+    """A new file beside ``path`` to write it in, open for writing: named by this process and a count (made at once,
+    none other can have it: no name drawn at random to try, as ``tempfile.mkstemp`` does), or ``mkstemp``'s when a
+    file of that name is left from a process that had this one's number."""
+    name = f"{path.parent}/.{path.name}.{os.getpid()}.{next(_NUMBERS)}"
+    try:
+        return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600), name
+    except FileExistsError:
+        return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
 
 
 def _places(scene: Scene) -> list[list[list[str | int]]]:
