@@ -165,26 +165,33 @@ def shown_table(table: Table, default: str) -> dict[str, Any]:
             rows.append(("head" if all(kind != "head" and kind != "cells" for kind, _ in rows) else "cells", row))
     width = max((len(row) for row in table.rows), default=1)
     return {"title": table.title or default, "rows": rows, "width": width, "count": len(rows),
-            "folded": len(rows) > FOLDED_ROWS, "html": Markup("\n".join(_row_html(kind, row, width)
-                                                                        for kind, row in rows))}
+            "folded": len(rows) > FOLDED_ROWS, "html": Markup(_rows_html(rows, width))}
 
 
-def _row_html(kind: str, row: Sequence[str], width: int) -> str:
-    """One row of a table, every cell escaped."""
+def _rows_html(rows: Sequence[tuple[str, Sequence[str]]], width: int) -> str:
+    """A table's rows as HTML, every cell escaped: the whole table's cells at once, joined by separators no escaping
+    writes and split again after it (a hundred rows of unit types at a time), or each cell alone when one holds a
+    separator."""
+    joined = _ROW_END.join(_SEPARATOR.join(row) for _, row in rows)
+    if joined.count(_SEPARATOR) + joined.count(_ROW_END) != sum(len(row) for _, row in rows) - 1:
+        return "\n".join(_row_html(kind, [_cell_html(cell) for cell in row], width) for kind, row in rows)
+    return "\n".join(_row_html(kind, text.split(_SEPARATOR), width)
+                     for (kind, _), text in zip(rows, _cell_html(joined).split(_ROW_END), strict=True))
+
+
+def _row_html(kind: str, cells: Sequence[str], width: int) -> str:
+    """One row of a table, of its cells escaped."""
     if kind in ("caption", "line"):
         tag, extra = ("th", ' class="caption"') if kind == "caption" else ("td", "")
-        return f'<tr><{tag} colspan="{width}"{extra}>{_cell_html(row[0])}</{tag}></tr>'
+        return f'<tr><{tag} colspan="{width}"{extra}>{cells[0]}</{tag}></tr>'
     tag = "th" if kind == "head" else "td"
-    between = f"</{tag}><{tag}>"
-    joined = _SEPARATOR.join(row)
-    if joined.count(_SEPARATOR) != len(row) - 1:  # a cell holding the separator: each cell escaped alone
-        return f"<tr><{tag}>{between.join(map(_cell_html, row))}</{tag}></tr>"
-    # the row's cells escaped at once, their separator (which no escaping writes) made the cells' boundaries
-    return f"<tr><{tag}>{_cell_html(joined).replace(_SEPARATOR, between)}</{tag}></tr>"
+    return f"<tr><{tag}>{f'</{tag}><{tag}>'.join(cells)}</{tag}></tr>"
 
 
-#: What joins a row's cells while they are escaped at once (a control character: no escaping writes it).
+#: What joins a row's cells, and a table's rows, while they are escaped at once (control characters: no escaping
+#: writes them).
 _SEPARATOR = "\x00"
+_ROW_END = "\x01"
 
 
 def _cell_html(cell: str) -> str:
