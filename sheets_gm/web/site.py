@@ -158,11 +158,13 @@ def shown_table(table: Table, default: str) -> dict[str, Any]:
     of one cell; the header: the first row of several; cells), its width, whether it is folded, and its rows'
     HTML (``markupsafe.escape`` on every cell: a thousand cells at a time, faster than the template's loop)."""
     rows: list[tuple[str, tuple[str, ...]]] = []
+    headed = False  # a row of several cells came before: the header
     for row in table.rows:
-        if not any(row[1:]):
+        if row.count("") >= len(row) - 1 and not any(row[1:]):  # (the count: a table's cells are text)
             rows.append(("caption" if not rows else "line", row[:1]))
         else:
-            rows.append(("head" if all(kind != "head" and kind != "cells" for kind, _ in rows) else "cells", row))
+            rows.append(("cells" if headed else "head", row))
+            headed = True
     width = max((len(row) for row in table.rows), default=1)
     return {"title": table.title or default, "rows": rows, "width": width, "count": len(rows),
             "folded": len(rows) > FOLDED_ROWS, "html": Markup(_rows_html(rows, width))}
@@ -175,8 +177,16 @@ def _rows_html(rows: Sequence[tuple[str, Sequence[str]]], width: int) -> str:
     joined = _ROW_END.join(_SEPARATOR.join(row) for _, row in rows)
     if joined.count(_SEPARATOR) + joined.count(_ROW_END) != sum(len(row) for _, row in rows) - 1:
         return "\n".join(_row_html(kind, [_cell_html(cell) for cell in row], width) for kind, row in rows)
-    return "\n".join(_row_html(kind, text.split(_SEPARATOR), width)
-                     for (kind, _), text in zip(rows, _cell_html(joined).split(_ROW_END), strict=True))
+    texts, out, at = _cell_html(joined).split(_ROW_END), [], 0
+    for kind, run in itertools.groupby(kind for kind, _ in rows):
+        count = sum(1 for _ in run)
+        if kind == "cells":  # a run of rows of cells (most of a table): its separators made boundaries at once
+            out.append("<tr><td>" + "</td></tr>\n<tr><td>".join(texts[at:at + count]).replace(_SEPARATOR, "</td><td>")
+                       + "</td></tr>")
+        else:
+            out += [_row_html(kind, text.split(_SEPARATOR), width) for text in texts[at:at + count]]
+        at += count
+    return "\n".join(out)
 
 
 def _row_html(kind: str, cells: Sequence[str], width: int) -> str:
