@@ -308,9 +308,10 @@ def _end_of(folder: Path, windows: Sequence[_Window], number: int) -> int:
     return latest.end if latest is not None else 0
 
 
-def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn, windows: list[_Window]) -> Latest:
-    """The page of the resolution ``done`` (and the board before it, when the page lacks it), added to ``windows``;
-    its latest results, as its sidecar keeps them (``read_latest`` of it)."""
+def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn, windows: list[_Window],
+                     figures: Figures) -> Latest:
+    """The page of the resolution ``done`` (and the board before it, when the page lacks it), added to ``windows``
+    with each side's ``figures`` after it; its latest results, as its sidecar keeps them (``read_latest`` of it)."""
     if done.before is not None and all(w.number != done.number - 1 for w in windows):
         label = "the start" if done.number == 1 else f"before resolution {done.number}"
         file = f"w{done.number - 1}.html"
@@ -328,15 +329,14 @@ def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn
     latest = Latest(file, _upper(done.label), tuple((str(t), str(k), str(s)) for t, k, s in done.log), done.end,
                     page.rules)
     write_if_changed(folder / sidecar(file), latest_bytes(latest))
-    windows.append(_Window(done.number, label, file, figures=figures_of(page.status, page.seats),
+    windows.append(_Window(done.number, label, file, figures=figures,
                            ends=tuple(end_lines(done.log)), grounds=state.grounds, end=done.end))
     return latest
 
 
-def _standings(page: PageInput, windows: Sequence[_Window]) -> list[Chart]:
-    """The charts of each side's figures over the resolutions the page keeps, and now (when it differs)."""
+def _standings(windows: Sequence[_Window], now: Figures) -> list[Chart]:
+    """The charts of each side's figures over the resolutions the page keeps, and ``now`` (when it differs)."""
     series = [(w.label, w.figures) for w in windows if w.figures is not None]
-    now = figures_of(page.status, page.seats)
     if not series or series[-1][1] != now:
         series.append(("now", now))
     return charts(series)
@@ -355,7 +355,8 @@ def build_site(folder: Path, page: PageInput) -> bool:
     done = page.resolution
     now_drawn = drawn(page.kind, page.drawings)
     _keep_grounds(folder, now_drawn)
-    written = _resolution_page(folder, page, done, now_drawn, windows) \
+    figures = figures_of(page.status, page.seats)  # each side's, now
+    written = _resolution_page(folder, page, done, now_drawn, windows, figures) \
         if done is not None and all(w.number != done.number for w in windows) else None
     windows.sort(key=lambda w: w.number)
     now = f"now: {page.window}" if page.window else "now: the match is over"
@@ -370,12 +371,12 @@ def build_site(folder: Path, page: PageInput) -> bool:
                                             "resolution" if page.resolved else "The GM's adjustments",
                                             adjustments=_since(page.adjusted, latest.end if latest else 0),
                                             latest=latest, opening=page.opening if page.resolved == 0 else (),
-                                            standings=_standings(page, windows),
+                                            standings=_standings(windows, figures),
                                             ends=[line for w in windows for line in w.ends]).encode())
     write_if_changed(folder / "windows.js", _windows_js(windows, now))
     for name in SHARED:
         write_if_changed(folder / name, _shared_bytes(name))
     _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds))
     record = {"built": page.marker, "windows": [w.to_json() for w in windows]}
-    write_if_changed(folder / RECORD, json.dumps(record, ensure_ascii=False, indent=1).encode())
+    write_if_changed(folder / RECORD, json.dumps(record, ensure_ascii=False).encode())  # (no indent: C's encoder)
     return True
