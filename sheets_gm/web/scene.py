@@ -192,15 +192,15 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
     places = []
     columns = [cells.value(0, c) if headed else column_label(c) for c in range(width)]
     bare = cells.owner_colour("")  # an empty cell's tint, as any other's: a conditional fill's prefix may be ''
-    colour, owner = cells.colour, cells.owner_colour
+    colour, owner, bare_place = cells.colour, cells.owner_colour, Place._make  # (every field: no defaults to fill)
     for r in range(first, height):
         row_name = cells.value(r, 0) if headed else str(r + 1)
         line = cells.rows[r]
         for c in range(first, width):
             name, value = f"{columns[c]}{row_name}", line[c] if c < len(line) else ""
             if not value.strip():  # bare ground, most of a map: nothing to read in it
-                places.append(Place(name, c - first, r - first, colour(r, c), "", (), "", "",
-                                    owner(value) if value else bare))
+                places.append(bare_place((name, c - first, r - first, colour(r, c), "", (), "", "",
+                                          owner(value) if value else bare, "")))
                 continue
             lines = [x for x in value.split("\n") if x.strip()]
             if headed and lines and lines[0] == name:
@@ -328,6 +328,7 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
     places = []
     grounds: dict[str, str] = {}  # a map's hexes share a few grounds: each one's words found once
     grid, match, colour, owner = cells.rows, _HEX_NAME.match, cells.colour, cells.owner_colour
+    bare_place = Place._make  # a place nobody stands on, every field given (no defaults to fill: a map's thousand)
     bare = owner("")  # an empty cell's tint (a conditional fill's prefix may be '')
     for c in range(width):
         for r in range(2 + c % 2, len(grid), 2):
@@ -340,8 +341,8 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
             rest = top[len(name):]
             ground = grounds[rest] if rest in grounds else grounds.setdefault(rest, _terrain(rest.strip(), words))
             if not below.strip():  # no unit: most of a map
-                places.append(Place(name, c, (r - 2 - c % 2) // 2, colour(r, c), ground, (), "", "",
-                                    owner(below) if below else bare))
+                places.append(bare_place((name, c, (r - 2 - c % 2) // 2, colour(r, c), ground, (), "", "",
+                                          owner(below) if below else bare, "")))
                 continue
             unit = [x for x in below.split("\n") if x.strip()]
             unit = keyed.get(name, unit)
