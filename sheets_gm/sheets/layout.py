@@ -128,6 +128,10 @@ class TabLayout:
     print_title_rows: int = 0
     print_title_cols: int = 0
     print_title_first: int = 1
+    # Runs of rows (1-based, first and last) no printed page cuts (a table's caption, header and first row): where a
+    # run would cross a page's end, the page is broken before it (a manual row break), so no table is printed apart
+    # from its own header (``local.layout.page_breaks``).
+    print_keep: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
