@@ -32,7 +32,9 @@ class Fill:
     """A background colour (``#RRGGBB``) and optionally bold text over a range; with ``wrap``, text
     wraps inside the cells from their top (several players on a tile, one per line); with ``top`` alone, text
     stands at the cells' top and runs on over the empty cells right of it (a name beside a wrapped text); with
-    ``border``, a thin grey line runs round the range (a board's tile or hex, so its cells read as one)."""
+    ``border``, a thin grey line runs round the range (a board's tile or hex, so its cells read as one); with
+    ``left``, numbers stand at the cells' left as text does (a Log's turn, right-aligned, printed against the kind
+    beside it: "1 route")."""
 
     range: str
     colour: str
@@ -40,6 +42,7 @@ class Fill:
     wrap: bool = False
     border: bool = False
     top: bool = False
+    left: bool = False
 
 
 @dataclass(frozen=True, slots=True)

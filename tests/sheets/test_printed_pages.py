@@ -716,3 +716,25 @@ def test_the_engines_about_tab_prints_its_line_whole(tmp_path: Path, capsys: pyt
         assert ws.print_area.endswith("$A$1") and ws["A1"].value, (path, ws.print_area)
         assert regular.getlength(ws["A1"].value) + CELL_MARGIN_POINTS <= room, (path, ws["A1"].value, room)
 
+
+def test_a_logs_turn_numbers_stand_left_of_their_column(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 78, item 5: a Log's turn number, right-aligned as a number is, printed against the kind beside it
+    ("1 route", "1 battle"), in the board's Log and in each View's log. In a match played a window, every turn the
+    sync wrote in column A under a log's header stands at the left. Checked to fail without the turn column's
+    ``left`` fill (each turn right-aligned)."""
+    with contextlib.chdir(tmp_path):
+        assert main(["demo", "gvg", "--out", "match", "--seed", "7", "--turns", "1"]) == 0
+    capsys.readouterr()
+    turns, right = 0, []
+    for path in [*tmp_path.glob("match/*.xlsx"), *tmp_path.glob("match/gm/*.xlsx")]:
+        for ws in openpyxl.load_workbook(path).worksheets:
+            if ws.title != "Log" and not ws.title.startswith("View "):
+                continue
+            header = next(row for row in range(1, ws.max_row + 1) if ws.cell(row, 1).value == "Turn")
+            for row in range(header + 1, ws.max_row + 1):
+                cell = ws.cell(row, 1)
+                if isinstance(cell.value, int):
+                    turns += 1
+                    if cell.alignment.horizontal != "left":
+                        right.append(f"{path.name} · {ws.title}!{cell.coordinate}")
+    assert turns and not right, right[:5]

@@ -250,12 +250,12 @@ def _apply_fills(ws: Any, tab: TabLayout) -> None:
     for fill in tab.fills:
         argb = _argb(fill.colour)
         pattern = PatternFill(fill_type="solid", start_color=argb, end_color=argb)
-        aligned = Alignment(wrap_text=True, vertical="top") if fill.wrap else Alignment(vertical="top")
+        aligned = Alignment(wrap_text=fill.wrap or None, vertical="top", horizontal="left" if fill.left else None)
         box = tab_box(tab, fill.range, "fill")
         # The style ids openpyxl's descriptors would store are found once a fill, not once a cell: each ``cell.fill =``
         # hashed the whole fill again to look its id up (a fifth of making a match's workbooks).
         fill_id = book._fills.add(pattern)
-        align_id = book._alignments.add(aligned) if fill.wrap or fill.top else None
+        align_id = book._alignments.add(aligned) if fill.wrap or fill.top or fill.left else None
         weighted: dict[int, int] = {}  # a font's id -> the id of that font in the fill's weight
         for cell in _filled_cells(ws, tab, box):
             if not cell._style:  # a column's own style not set yet: what the descriptor does first
