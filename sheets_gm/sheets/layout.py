@@ -135,6 +135,9 @@ class TabLayout:
     # run would cross a page's end, the page is broken before it (a manual row break), so no table is printed apart
     # from its own header (``local.layout.page_breaks``).
     print_keep: tuple[tuple[int, int], ...] = ()
+    # A line printed at the top of every page of a map printed over more than one page across (its title, which
+    # stands right of the map with its legend, was on the last page across only); none on a map one page wide.
+    print_header: str = ""
 
 
 @dataclass(frozen=True, slots=True)

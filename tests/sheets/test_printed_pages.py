@@ -367,6 +367,29 @@ def test_every_map_is_laid_on_as_few_pages_as_hold_it_at_8_points(game: str, tmp
         assert name != "Board" or wide * tall <= MOST_PAGES[game][name], (game, name, wide, tall)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_map_over_pages_across_prints_its_title_on_each(game: str, tmp_path: Path) -> None:
+    """Issue 78, item 5: a map's title stands right of it, above its legend, and a map printed over more than one
+    page across (GvG's board, Win or Die's, Wesnoth's, Coalition's planes) printed it on the last page across
+    only. Each such map prints its title at the top of every page (the page header); a map one page wide has no
+    page header (its title is on its page). Checked to fail without ``print_header`` (no page header: GvG's board
+    two pages across, Win or Die's two, as LibreOffice printed them)."""
+    wide_ones = 0
+    for name, tab in _drawn_tabs(game):
+        if not tab.print_fewest:
+            continue
+        create_workbook(tmp_path / f"{name}.xlsx", WorkbookLayout("t", (tab,)))
+        ws = openpyxl.load_workbook(tmp_path / f"{name}.xlsx")[name]
+        title = ws.cell(1, tab.cols).value
+        header = ws.oddHeader.center.text
+        if ws.page_setup.fitToWidth > 1:
+            wide_ones += 1
+            assert title and header == title, (game, name, header, title)
+        else:
+            assert not header, (game, name, header)
+    assert wide_ones or game == "champions", game  # Champions' board is one page
+
+
 #: Rows a printed page holds at most of a drawn tab (a landscape page's 468 points of rows of 15 at 8/11 scale).
 PAGE_ROWS = 40
 
@@ -717,13 +740,14 @@ def test_the_engines_about_tab_prints_its_line_whole(tmp_path: Path, capsys: pyt
         assert regular.getlength(ws["A1"].value) + CELL_MARGIN_POINTS <= room, (path, ws["A1"].value, room)
 
 
-def test_a_logs_turn_numbers_stand_left_of_their_column(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_number_is_printed_against_the_words_beside_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 78, item 5: a Log's turn number, right-aligned as a number is, printed against the kind beside it
-    ("1 route", "1 battle"), in the board's Log and in each View's log. In a match played a window, every turn the
-    sync wrote in column A under a log's header stands at the left. Checked to fail without the turn column's
-    ``left`` fill (each turn right-aligned)."""
+    ("1 route", "1 battle"), in the board's Log and in each View's log; a Coalition army's rank against its square
+    in a side's View panel ("6 Dominaria 7C"). In a war played a window, every turn the sync wrote in column A under
+    a log's header, and every number of a View's panel, stands at the left. Checked to fail without the turn
+    column's ``left`` fill (each turn right-aligned) and without the panel's (View coalition!B6...)."""
     with contextlib.chdir(tmp_path):
-        assert main(["demo", "gvg", "--out", "match", "--seed", "7", "--turns", "1"]) == 0
+        assert main(["demo", "coalition", "--out", "match", "--seed", "7", "--turns", "1"]) == 0
     capsys.readouterr()
     turns, right = 0, []
     for path in [*tmp_path.glob("match/*.xlsx"), *tmp_path.glob("match/gm/*.xlsx")]:
@@ -731,8 +755,8 @@ def test_a_logs_turn_numbers_stand_left_of_their_column(tmp_path: Path, capsys: 
             if ws.title != "Log" and not ws.title.startswith("View "):
                 continue
             header = next(row for row in range(1, ws.max_row + 1) if ws.cell(row, 1).value == "Turn")
-            for row in range(header + 1, ws.max_row + 1):
-                cell = ws.cell(row, 1)
+            panel = [cell for line in ws.iter_rows(min_row=3, max_row=header - 1, min_col=2) for cell in line]
+            for cell in [*(ws.cell(row, 1) for row in range(header + 1, ws.max_row + 1)), *panel]:
                 if isinstance(cell.value, int):
                     turns += 1
                     if cell.alignment.horizontal != "left":

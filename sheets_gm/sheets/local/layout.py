@@ -312,9 +312,12 @@ def _apply_page(ws: Any, tab: TabLayout) -> None:
     ws.page_setup.orientation = "landscape" if print_width(tab) > PORTRAIT_PIXELS else "portrait"
     # a tab over pages across prints each band of rows whole before the next (a View's battle beside its armies)
     ws.page_setup.pageOrder = "overThenDown"
+    ws.oddHeader.center.text = None
     if tab.print_fewest:
         ws.sheet_properties.pageSetUpPr.fitToPage = True
         ws.page_setup.orientation, ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = fewest_pages(tab)
+        if tab.print_header and ws.page_setup.fitToWidth > 1:
+            ws.oddHeader.center.text = tab.print_header.replace("&", "&&")  # & starts a field code
     elif tab.print_pages_wide:
         ws.sheet_properties.pageSetUpPr.fitToPage = True
         ws.page_setup.fitToWidth = print_pages_wide(tab)

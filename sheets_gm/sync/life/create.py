@@ -100,7 +100,8 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
     """A public tab: the adapter's drawing from A1; right of it the title, status line and legend. The gap column
     between them holds the board's stamp (``board_writes``) and is hidden: the stamp is no text a player reads, and
     a hidden column is neither shown nor printed (it printed beside the title). Printed as a table is: over as many
-    pages across as keep its type at 8 pt (a GvG board shrunk to one page printed at 4 pt)."""
+    pages across as keep its type at 8 pt (a GvG board shrunk to one page printed at 4 pt), the title at the top of
+    each page where it prints over more than one across (it stands right of the map: on the last page only)."""
     spec = tabs.spec
     info = drawing.width + 1
     legend = drawing.legend_rows
@@ -115,7 +116,8 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
                      row_heights=dict(drawing.row_heights), hidden_columns=(drawing.width,),
                      print_headings=drawing.print_headings,
                      print_pages_wide=drawing.print_pages_wide, print_title_rows=drawing.print_title_rows,
-                     print_title_cols=drawing.print_title_cols, print_fewest=drawing.print_fewest)
+                     print_title_cols=drawing.print_title_cols, print_fewest=drawing.print_fewest,
+                     print_header=spec.headers.board)
 
 
 def _archive_tab(tabs: MatchTabs, seat: str) -> TabLayout:
@@ -151,7 +153,8 @@ def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
         fills=(Fill(cells(0, 1, VIEW_COLS - 1, 1), spec.colours.header, bold=True),
                Fill(cells(0, 2, VIEW_COLS - 1, 2), "#FFFFFF"),  # the status line runs on to the right
                Fill(cells(0, 3, 0, header - 1), "#FFFFFF", top=True),
-               Fill(cells(1, 3, VIEW_COLS - 1, header - 1), "#FFFFFF", wrap=True),
+               # the panel's numbers at the left as its words are (a Coalition army's rank printed against its square)
+               Fill(cells(1, 3, VIEW_COLS - 1, header - 1), "#FFFFFF", wrap=True, left=True),
                Fill(cells(0, header, 2, header), spec.colours.header, bold=True),
                # the log's sentences and the steps right of them wrap: a long one ran on over the panel's columns,
                # widening the printed page, or was cut by the next step
