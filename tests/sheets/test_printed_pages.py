@@ -308,7 +308,8 @@ def test_each_printed_page_of_an_orders_tab_shows_its_rows_under_their_own_heade
     room = LANDSCAPE_TALL_POINTS / printed[(seat.stem, name)][1] - sum(ws.row_dimensions[r].height or
                                                                        DEFAULT_ROW_POINTS for r in (1, 2))
     pdf = tmp_path / "render" / f"{seat.stem}-{name.replace(' ', '_')}.pdf"
-    wrong, key, pages = [], "", {key: set() for key in headers}
+    wrong: list[tuple[int, str]] = []
+    key, pages = "", {key: set[int]() for key in headers}
     for number, page in enumerate(_pdf_lines(pdf), start=1):
         rows_under = True  # a page begins with the rows of the table the page before ended in, or a header
         for line in page:
