@@ -11,6 +11,7 @@ the path); nothing of the project changes, and nothing reaches the network."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -81,8 +82,9 @@ class GoogleOverHttp:
                     if name.lower() not in ("content-length", "transfer-encoding", "connection"):
                         self.send_header(name, value)
                 self.send_header("Content-Length", str(len(content)))
-                self.end_headers()
-                self.wfile.write(content)
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # a client stopped meanwhile
+                    self.end_headers()
+                    self.wfile.write(content)
 
             do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _relay
 
