@@ -49,6 +49,16 @@ others up: the gaps between each other account's change-log questions, and the p
 answer is mostly its wait for its account's next question: each save of both samples is typed at a share of its
 account's spacing before that question drawn at random, the same shares in both, so that the two differ by the host
 alone.
+
+``--serve-google N``: the real ``sheets-gm serve`` process on N GvG matches polled before, pointed at the fake Google
+served over HTTP on 127.0.0.1 (``tests/fakes/google_http.py``): its idle CPU, Drive's questions a minute an account,
+saves, a restart with saves waiting. ``--isolation``: its saves in the accounts but the first two, then as many with
+the first's change log ``--late`` seconds late and the second's Drive hung, held by the server on the request's own
+thread. ``--oauth match|gm``: the matches played on ``--accounts`` GMs' own sign-ins (``drive.file``, spreadsheets
+made by sheets-gm), each saved in the match's folder (as ``doctor`` saves it) or one a GM (``oauth_token``).
+
+    .venv/bin/python scripts/bench_serve.py --serve-google N --accounts 100 [--idle 60] [--saves 20]
+                                            [--isolation [--late 30]] [--oauth match|gm]
 """
 
 from __future__ import annotations
@@ -1147,8 +1157,8 @@ def idle_over_http(pid: int, fake: GoogleApiFake, args: argparse.Namespace) -> t
     minutes = (time.monotonic() - wall) / 60
 
     def rate(*endpoints: str, prefix: str = "") -> float:  # requests a minute an account
-        return sum(fake.calls(e) for e in fake.stats if e in endpoints or (prefix and e.startswith(prefix))) / (
-            minutes * args.accounts)
+        calls = sum(fake.calls(e) for e in fake.stats if e in endpoints or (prefix and e.startswith(prefix)))
+        return calls / (minutes * float(args.accounts))
 
     print(f"  while idle, a minute an account: {rate(CHANGES):.1f} change-log requests, "
           f"{rate(prefix='drive.'):.1f} Drive requests in all, {rate(prefix='sheets.'):.1f} Sheets requests "
@@ -1173,7 +1183,8 @@ def answer_over_http(config: Path, seed: str, wait: float) -> float | None:
 def question_ahead(fake: GoogleApiFake, account: str, share: float, interval: float) -> float:
     """Seconds to wait so that a save begins ``share`` of the account's spacing before its next change-log question
     (as ``before_question``, from the questions the fake saw: the host is another process)."""
-    asked = [at for caller, at in list(fake.questions) if caller == account][-3:]  # type: ignore[attr-defined]
+    asked: list[float] = [at for caller, at in list(fake.questions)  # type: ignore[attr-defined]
+                          if caller == account][-3:]
     if len(asked) < 2:
         return share * interval
     spacing = statistics.median(b - a for a, b in itertools.pairwise(asked))
