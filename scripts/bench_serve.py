@@ -1549,8 +1549,10 @@ def print_isolation(args: argparse.Namespace, baseline: Stretch, isolated: Stret
           f"{len(baseline.after)})")
     print(f"  the other accounts' change-log questions: {len(isolated.gaps)} gaps, {figures(isolated.gaps)}, "
           f"longest {max(isolated.gaps, default=0):.1f} s (without: {figures(baseline.gaps)}, longest "
-          f"{max(baseline.gaps, default=0):.1f} s); the polls' runs: {figures(isolated.runs, 2)} (without: "
-          f"{figures(baseline.runs, 2)}); the host said: {' | '.join(isolated.said) or 'nothing'}")
+          f"{max(baseline.gaps, default=0):.1f} s); "
+          + (f"the polls' runs: {figures(isolated.runs, 2)} (without: {figures(baseline.runs, 2)}); "
+             if isolated.runs or baseline.runs else "")  # over HTTP the polls are serve's own: not seen here
+          + f"the host said: {' | '.join(isolated.said) or 'nothing'}")
 
 
 @dataclasses.dataclass
