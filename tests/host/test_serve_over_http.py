@@ -136,3 +136,19 @@ def test_the_fake_over_http_holds_up_only_the_account_it_is_told_to(fake: Google
             waiting.result(timeout=LIMIT)
     # answered in turn as each came out of its hold: the late one after the others; the hung one never
     assert [call.caller for call in fake.log if call.endpoint == START_TOKEN] == [OTHER, OTHER, OTHER, LATE, OTHER]
+
+
+def test_the_fake_knows_each_refresh_tokens_gm(fake: GoogleApiFake) -> None:
+    # Many GMs' own sign-ins on one fake (the benchmark's --oauth): each refresh token's access tokens are its
+    # GM's, one not named the fake's one user's.
+    fake.users.update({"refresh-ann": "ann@example.com", "refresh-ben": "ben@example.com"})
+    with served_over_http(fake) as server:
+        for refresh in ("refresh-ann", "refresh-ben", "refresh-unknown"):
+            form = urlencode({"grant_type": "refresh_token", "refresh_token": refresh, "client_id": "cid",
+                              "client_secret": "secret"})
+            status, content = _asked(server, "POST", "/oauth2.googleapis.com/token", form,
+                                     {"Content-Type": "application/x-www-form-urlencoded"}, LIMIT)
+            assert status == 200, content
+            assert _start_token(server, json.loads(content)["access_token"]) == 200
+    assert [call.caller for call in fake.log if call.endpoint == START_TOKEN] == [
+        "ann@example.com", "ben@example.com", fake.user_email]
