@@ -77,6 +77,7 @@ from openpyxl.worksheet._reader import (  # noqa: E402
     VALUE_TAG,
     WorkSheetParser,
     WorksheetReader,
+    _cast_number,
 )
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
 from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
@@ -185,25 +186,97 @@ def _read_string_table(xml_source: Any) -> list[str]:
 _excel_reader.read_string_table = _read_string_table
 
 
+_openpyxl_bind_cells = WorksheetReader.bind_cells
+
+
 def _bind_cells(reader: Any) -> None:
-    """openpyxl's ``WorksheetReader.bind_cells``: each parsed cell made as ``Cell(ws, row, column, style_array)``
-    makes it (its own copy of its style's array), its attributes set straight, not through two ``__init__``."""
-    ws = reader.ws
-    styles, cells, make = ws.parent._cell_styles, ws._cells, Cell.__new__
-    for _, row in reader.parser.parse():
-        for parsed in row:
-            cell = make(Cell)
-            cell.parent = ws
-            cell._style = StyleArray(styles[parsed["style_id"]])
-            cell.row, cell.column = parsed["row"], parsed["column"]
-            cell._value, cell.data_type = parsed["value"], parsed["data_type"]
-            cell._hyperlink = cell._comment = None
-            cells[(cell.row, cell.column)] = cell
-    if cells:
+    """openpyxl's ``WorksheetReader.bind_cells``: each row read by :func:`_row_reader` as openpyxl's parser walks the
+    worksheet, its cells made there and then (no dictionary a cell between reading and making it)."""
+    ws, parser = reader.ws, reader.parser
+    parser.parse_row = _row_reader(ws, parser)  # what ``parser.parse`` calls for each ``<row>``, on this parser
+    for _ in parser.parse():
+        pass
+    if ws._cells:
         ws._current_row = ws.max_row  # as openpyxl: from the cells, not the row dimensions
 
 
 WorksheetReader.bind_cells = _bind_cells
+_openpyxl_parse_row = WorkSheetParser.parse_row
+
+
+def _row_reader(ws: Any, parser: Any) -> Any:
+    """What reads each ``<row>`` of ``ws``'s worksheet for ``parser`` (its ``parse_row``): the row's number and
+    dimension as openpyxl's ``parse_row`` keeps them (one dictionary for the rows of a kind, their own number left to
+    the key: :func:`_bind_row_dimensions` makes each kind once), and each cell made as ``Cell(ws, row, column,
+    style_array)`` makes it (its own copy of its style's array), its attributes set straight. A shared string, an
+    empty cell and a number not styled as a date (what a paste leaves, 10,000 rows of it) are read here; any other
+    cell, and a row whose number is not plain digits, as openpyxl reads it (:func:`_parse_cell`)."""
+    styles, cells, make, shared = ws.parent._cell_styles, ws._cells, Cell.__new__, parser.shared_strings
+    dates, value_tag, columns, dimensions = parser.date_formats, VALUE_TAG, _COLUMNS, parser.row_dimensions
+    kinds: dict[tuple[tuple[str, str], ...], dict[str, str] | None] = {}  # each kind of row's fields, found once
+
+    def bind(row: int, column: int, value: Any, data_type: str, style_id: int) -> None:
+        cell = make(Cell)
+        cell.parent = ws
+        cell._style = StyleArray(styles[style_id])
+        cell.row, cell.column = row, column
+        cell._value, cell.data_type = value, data_type
+        cell._hyperlink = cell._comment = None
+        cells[(row, column)] = cell
+
+    def parse_row(element: Any) -> tuple[int, tuple[()]]:
+        number = element.get("r")
+        if number is None or not (number.isascii() and number.isdigit()):
+            row, parsed = _openpyxl_parse_row(parser, element)
+            for one in parsed:
+                bind(one["row"], one["column"], one["value"], one["data_type"], one["style_id"])
+            return row, ()
+        row = parser.row_counter = int(number)
+        parser.col_counter = 0
+        fields = dict(element.attrib)
+        del fields["r"]
+        key = tuple(fields.items())
+        if key not in kinds:  # a dimension of its own: any field but its span and another namespace's
+            kinds[key] = fields if any(k != "spans" and k[:1] != "{" for k in fields) else None
+        if (kind := kinds[key]) is not None:
+            dimensions[str(row)] = kind
+        for cell in element:
+            get = cell.get
+            kind_of, style = get("t"), get("s")
+            style_id = int(style) if style else 0
+            inner = len(cell)
+            if inner == 0 and kind_of is None:
+                value: Any = None
+            elif inner == 1 and cell[0].tag == value_tag and (
+                    kind_of == "s" or (kind_of is None and style_id not in dates)):
+                text = cell[0].text
+                value = (shared[int(text)] if kind_of else _cast_number(text)) if text else None
+            else:
+                one = _parse_cell(parser, cell)
+                bind(one["row"], one["column"], one["value"], one["data_type"], one["style_id"])
+                continue
+            coordinate = get("r")
+            if coordinate:
+                letters = coordinate.rstrip("0123456789")
+                column = columns.get(letters)
+                if column is None or len(letters) == len(coordinate):
+                    at, column = _row_and_column(coordinate)
+                else:
+                    at = int(coordinate[len(letters):])
+                parser.col_counter = column
+            else:
+                parser.col_counter += 1
+                at, column = row, parser.col_counter
+            made = make(Cell)
+            made.parent = ws
+            made._style = StyleArray(styles[style_id])
+            made.row, made.column = at, column
+            made._value, made.data_type = value, kind_of or "n"
+            made._hyperlink = made._comment = None
+            cells[(at, column)] = made
+        return row, ()
+
+    return parse_row
 
 
 _openpyxl_bind_row_dimensions = WorksheetReader.bind_row_dimensions
@@ -212,18 +285,23 @@ _openpyxl_bind_row_dimensions = WorksheetReader.bind_row_dimensions
 def _bind_row_dimensions(reader: Any) -> None:
     """openpyxl's ``WorksheetReader.bind_row_dimensions``, each kind of row made once as openpyxl makes it and
     copied for every row of that kind (LibreOffice saves a height with each of 10,000 rows pasted, and a
-    ``RowDimension`` sets each of its fields through a checking descriptor): the same fields, its own style array."""
+    ``RowDimension`` sets each of its fields through a checking descriptor): the same fields, its own style array.
+    A kind's fields are one dictionary for all its rows when :func:`_row_reader` read them: looked at once."""
     ws = reader.ws
     made: dict[tuple[tuple[str, str], ...], Any] = {}
+    seen: dict[int, Any] = {}  # each dictionary of fields looked at so far, by its id: its kind
     rows, make = ws.row_dimensions, RowDimension.__new__
     for row, attributes in reader.parser.row_dimensions.items():
-        given = {k: v for k, v in attributes.items() if k != "r"}  # a row's fields as its program wrote them
-        key = tuple(given.items())
-        kind = made.get(key)
+        kind = seen.get(id(attributes))
         if kind is None:
-            if "s" in given:
-                given["s"] = ws.parent._cell_styles[int(given["s"])]
-            kind = made[key] = RowDimension(ws, **given)
+            given = {k: v for k, v in attributes.items() if k != "r"}  # a row's fields as its program wrote them
+            key = tuple(given.items())
+            kind = made.get(key)
+            if kind is None:
+                if "s" in given:
+                    given["s"] = ws.parent._cell_styles[int(given["s"])]
+                kind = made[key] = RowDimension(ws, **given)
+            seen[id(attributes)] = kind
         dimension = make(RowDimension)
         dimension.__dict__.update(kind.__dict__)
         dimension.parent = ws
