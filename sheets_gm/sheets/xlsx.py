@@ -327,23 +327,50 @@ def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
     ws = writer.ws
     dimension = ws.row_dimensions.get(row_idx)
     parts = [f'<row r="{row_idx}"', _row_attributes(writer, dimension) if dimension is not None else "", ">"]
-    ids = _style_ids(writer)
+    heads = _cell_heads(writer)
+    number = str(row_idx)
     for cell in row:
-        if cell._comment is not None:
+        comment = cell._comment
+        if comment is not None:
             ws._comments.append(CommentRecord.from_cell(cell))
         style = cell._style
-        styled = style is not None and any(style)
-        if cell._value is None and not styled and not cell._comment:
+        key = style.tobytes() if style is not None else _UNSTYLED
+        if cell._value is None and key == _UNSTYLED and not comment:
             continue
-        text = _plain_cell(cell, row_idx, _style_id(ws, style, ids) if styled else None)
+        head = heads.get((cell.column, key, cell.data_type))
+        if head is None:
+            head = heads[cell.column, key, cell.data_type] = _cell_head(ws, cell, key)
+        text = _plain_cell(cell, head, number)
         if text is None:
             out("".join(parts))
             parts.clear()
-            write_cell(xf, ws, cell, styled)
+            write_cell(xf, ws, cell, key != _UNSTYLED)
         else:
             parts.append(text)
     parts.append("</row>")
     out("".join(parts))
+
+
+#: A cell's style array as bytes when it has no style (nine zeros).
+_UNSTYLED = StyleArray().tobytes()
+
+
+def _cell_heads(writer: Any) -> dict[tuple[int, bytes, str], tuple[str, str]]:
+    """What the save of ``writer``'s tab wrote so far around each cell's row number (:func:`_cell_head`), by its
+    column, style array as bytes (hashed by C code, where a ``StyleArray`` hashes a tuple of itself in Python) and
+    data type: 10,000 rows pasted are a few kinds of cell."""
+    heads: dict[tuple[int, bytes, str], tuple[str, str]] | None = writer.__dict__.get("_cell_heads")
+    if heads is None:
+        heads = writer.__dict__["_cell_heads"] = {}
+    return heads
+
+
+def _cell_head(ws: Any, cell: Any, key: bytes) -> tuple[str, str]:
+    """What openpyxl writes of ``cell``'s ``<c>`` before its row number (``<c r="D``) and after it (``" s="3"
+    t="inlineStr"``); its style added to the workbook's cell styles the first time, as ``cell.style_id`` does."""
+    styled = "" if key == _UNSTYLED else f' s="{int(ws.parent._cell_styles.add(cell._style))}"'
+    kind = cell.data_type
+    return f'<c r="{get_column_letter(cell.column)}', f'"{styled} t="{"inlineStr" if kind == "s" else kind}"'
 
 
 #: What a row's ``<row>`` attributes are made of: its dimension's own fields and its style.
@@ -358,48 +385,26 @@ def _row_attributes(writer: Any, dimension: Any) -> str:
         made = writer.__dict__["_row_attributes"] = {}
     own = dimension.__dict__
     style = dimension._style
-    key = (*(own.get(name) for name in _ROW_FIELDS), style.tobytes() if style is not None else None)
+    key = (*map(own.get, _ROW_FIELDS), style.tobytes() if style is not None else None)
     text = made.get(key)
     if text is None:
         text = made[key] = "".join(f' {k}="{_escape_attrib(v)}"' for k, v in dimension)
     return text
 
 
-def _style_ids(writer: Any) -> dict[bytes, int]:
-    """The style ids the save of ``writer``'s tab found so far, by a style's array as bytes (hashed by C code, where a
-    ``StyleArray`` hashes a tuple of itself in Python, three times an ``IndexedList.add``)."""
-    ids: dict[bytes, int] | None = writer.__dict__.get("_style_ids")
-    if ids is None:
-        ids = writer.__dict__["_style_ids"] = {}
-    return ids
-
-
-def _style_id(ws: Any, style: Any, ids: dict[bytes, int]) -> int:
-    """``cell.style_id`` of a cell whose style is ``style``: its index in the workbook's cell styles, added there
-    the first time, as openpyxl does."""
-    key = style.tobytes()
-    found = ids.get(key)
-    if found is None:
-        found = ids[key] = int(ws.parent._cell_styles.add(style))
-    return found
-
-
-def _plain_cell(cell: Any, row_idx: int, style_id: int | None) -> str | None:
-    """The XML openpyxl's ``etree_write_cell`` writes for ``cell`` (in row ``row_idx``, of style ``style_id``: None
-    when it has none) when it holds nothing, text, a finite number or a boolean and has no link; None for any other
-    cell (openpyxl writes it)."""
+def _plain_cell(cell: Any, head: tuple[str, str], number: str) -> str | None:
+    """The XML openpyxl's ``etree_write_cell`` writes for ``cell`` (in row ``number``, its ``<c>`` made of ``head``
+    around that number) when it holds nothing, text, a finite number or a boolean and has no link; None for any
+    other cell (openpyxl writes it)."""
     value, kind = cell._value, cell.data_type
     if cell._hyperlink or kind not in _PLAIN or not (value is None or type(value) in _PLAIN[kind]):
         return None
-    start = f'<c r="{get_column_letter(cell.column)}{row_idx}"'
-    if style_id is not None:
-        start += f' s="{style_id}"'
-    start += ' t="inlineStr"' if kind == "s" else f' t="{kind}"'
+    start = head[0] + number + head[1]
     if value is None or value == "":
         return start + " />"
     if kind != "s":
-        number = safe_string(value)  # "" for NaN and infinities, which openpyxl writes as an empty element
-        return f"{start}><v>{number}</v></c>" if number else None
+        shown = safe_string(value)  # "" for NaN and infinities, which openpyxl writes as an empty element
+        return f"{start}><v>{shown}</v></c>" if shown else None
     stripped = value.strip()
     space = ' xml:space="preserve"' if stripped and value != stripped else ""
     return f"{start}><is><t{space}>{_escape_cdata(value)}</t></is></c>"
