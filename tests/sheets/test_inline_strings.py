@@ -8,6 +8,7 @@ import datetime
 import io
 import xml.etree.ElementTree as ET
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -314,3 +315,29 @@ def test_a_tab_loads_as_openpyxls_own_reader_loads_it(monkeypatch: pytest.Monkey
     monkeypatch.undo()
     ws = openpyxl.load_workbook(io.BytesIO(data)).active
     assert ws["A2"]._style is not ws["D2"]._style
+
+
+def test_the_libraries_are_frozen_out_of_the_collectors_walks_and_a_dropped_workbook_is_collected(
+        tmp_path: Path) -> None:
+    """A workbook's load freezes what the process held before it (the libraries, walked at every full collection
+    for nothing), once; no workbook is frozen: dropped, the collector frees it (its cells and tab hold each other),
+    the one loaded first too. It fails with the freeze moved to the end of a load (the workbook frozen with the
+    rest) or made at every load (the first workbook frozen by the second's)."""
+    import gc
+    import weakref
+
+    from sheets_gm.sheets.local.backend import LocalWorkbookBackend
+
+    book = openpyxl.Workbook()
+    book.active.title = "Tab"
+    book.active["A1"] = "x"
+    backends = []
+    for name in ("a.xlsx", "b.xlsx"):
+        book.save(tmp_path / name)
+        backends.append(LocalWorkbookBackend(tmp_path / name))
+        assert backends[-1].read(["Tab!A1"]) == [[["x"]]]
+        assert gc.get_freeze_count() > 0
+    tabs = [weakref.ref(backend._workbook_for_read().active) for backend in backends]
+    del backends
+    gc.collect()
+    assert [tab() for tab in tabs] == [None, None]
