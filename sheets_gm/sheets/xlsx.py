@@ -563,10 +563,11 @@ def _count_cells(archive: zipfile.ZipFile, part: zipfile.ZipInfo, most: int) -> 
                 break
             data = tail + chunk
             # a tag cut by the chunk's end is counted with the next chunk: only tags that start before the tail
+            # (every tag, less those from the tail on; counted by the regex engine, not a Python loop a cell)
             cut = max(0, len(data) - 32)
-            count += sum(1 for m in _CELL_TAG.finditer(data) if m.start() < cut)
+            count += len(_CELL_TAG.findall(data)) - len(_CELL_TAG.findall(data, cut))
             tail = data[cut:]
-    return count + sum(1 for _ in _CELL_TAG.finditer(tail))
+    return count + len(_CELL_TAG.findall(tail))
 
 
 def _tab_names(archive: zipfile.ZipFile) -> dict[str, str]:

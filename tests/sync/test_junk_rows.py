@@ -59,7 +59,7 @@ def test_a_players_attempt_among_junk_rows_is_answered_on_its_own(
     destination: an attempt, not junk) gets its own answer, naming the row its orders go in; a second row naming
     that unit is part of the paste (else a paste of her table repeated 10,000 times would be 10,000 answers), and
     the paste's one answer counts the rest. It fails with every row under the tables lumped together."""
-    config, sheets = local_match(tmp_path)
+    config, _ = local_match(tmp_path)
     path = tmp_path / "match.xlsx"
     sheet = openpyxl.load_workbook(path)["Orders red"]
     unit_row = next(r for r in range(1, sheet.max_row + 1) if sheet.cell(r, 1).value == "Player") + 2  # red1's
