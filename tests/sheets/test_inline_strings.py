@@ -288,10 +288,10 @@ def _loaded(data: bytes) -> tuple[list[tuple[object, ...]], list[tuple[object, .
     """Every cell of the first tab loaded from ``data`` (place, value, type, style), every row's dimension, and the
     row openpyxl appends at next."""
     ws = openpyxl.load_workbook(io.BytesIO(data), rich_text=False).active
-    cells = [(key, c.row, c.column, c.value, c.data_type, tuple(c._style), c.hyperlink, c.comment)
-             for key, c in sorted(ws._cells.items())]
-    rows = [(r, d.index, dict(d), d.ht, d.hidden, d.customHeight, d.style_id, tuple(d._style or ()))
-            for r, d in sorted(ws.row_dimensions.items())]
+    cells: list[tuple[object, ...]] = [(key, c.row, c.column, c.value, c.data_type, tuple(c._style), c.hyperlink,
+                                        c.comment) for key, c in sorted(ws._cells.items())]
+    rows: list[tuple[object, ...]] = [(r, d.index, dict(d), d.ht, d.hidden, d.customHeight, d.style_id,
+                                       tuple(d._style or ())) for r, d in sorted(ws.row_dimensions.items())]
     return cells, rows, ws._current_row
 
 
