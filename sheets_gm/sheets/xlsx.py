@@ -9,8 +9,10 @@ openpyxl is imported with numpy hidden, and numpy stays importable for whoever n
 openpyxl saves every text cell as an inline string (``<c t="inlineStr"><is><t>…</t></is></c>``) and reads each
 back through its general object model (``Text.from_tree``), a third of the time a workbook of text takes to load
 (a Log, 10,000 rows pasted under a table). :func:`_parse_cell` reads such a cell's text straight from its
-elements, the same text ``Text.content`` gives; every other cell is read by openpyxl's own code. Each cell read is
-made by :func:`_bind_cells` with its attributes set straight (a tenth of a poll's load went to ``Cell.__init__``).
+elements, the same text ``Text.content`` gives; every other cell is read by openpyxl's own code. Each row is read
+by :func:`_row_reader` as openpyxl's parser walks the tab, its shared strings, empty cells and plain numbers (what
+a paste leaves) made there and then, with their attributes set straight (a tenth of a poll's load went to
+``Cell.__init__``, and as much to a dictionary a cell between reading and making it).
 
 Saving is the same the other way: openpyxl serialises each cell as an element tree through ``et_xmlfile`` (some
 100 function calls a cell), most of a workbook's save. :func:`_write_row` writes a row's text, number and boolean
