@@ -763,3 +763,75 @@ def test_no_number_is_printed_against_the_words_beside_it(tmp_path: Path, capsys
                     if cell.alignment.horizontal != "left":
                         right.append(f"{path.name} · {ws.title}!{cell.coordinate}")
     assert turns and not right, right[:5]
+
+
+#: Cells whose lines LibreOffice printed measured against the row estimate's (issue 78, item 5), by column (its width
+#: in pixels: a View's kind column and the GM's and a View's sentence column): texts just within a line of each and
+#: just past it (``champion died`` 65.0 points in a column that holds 65.4; a Champions dice row of 273.5 points in
+#: one that holds 279.4, and one of 281.8), and a Log sentence over three lines.
+ROW_FIT_CELLS = {
+    90: ("champion died", "champion iiiiiiiii", "Ann"),
+    360: ("Dice: d8 2/base/Lu.rogue/1/1 = 6, d8 2/base/Lu.rogue/1/2 = 2,",
+          "Dice: d8 2/base/Lu.rogue/1/1 = 6, d8 2/base/Lu.rogue/1/2 = xxiii",
+          "Cy's looting action 1 (defensive) takes Padded Vest (defensive, light, common, 1d4) on A1. [drawn by "
+          "1/loot/Cy/1] [1/lootorder/A1: Cy, Di, Bo, Lu] and the rest of a long sentence that wraps further"),
+}
+
+
+def _printed_cell_lines(pdf: Path, columns: list[tuple[float, float]]) -> list[list[int]]:
+    """For each printed row band (by the words' tops), the lines each column's cell printed on, read from the PDF's
+    words (``pdftotext -bbox``): the tops of a cell's words, counted once each."""
+    words = re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">', subprocess.run(
+        ["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout)
+    tops: list[set[float]] = [set() for _ in columns]
+    for x, y in ((float(x), float(y)) for x, y in words):
+        column = next(i for i, (left, right) in enumerate(columns) if left <= x < right)
+        tops[column].add(round(y, 1))
+    return [sorted(t) for t in tops]
+
+
+@needs_office
+def test_a_wrapped_cells_row_is_as_tall_as_the_lines_libreoffice_prints_it_on(tmp_path: Path) -> None:
+    """Issue 78, item 5: a row holding wrapped text is as tall as the lines LibreOffice prints it on, never fewer
+    (text cut) and no more (a Champions GM tab of 26 pages, each dice row two lines tall where it printed one: the
+    estimate took 5.9 pixels a character, a 360-pixel column 60 characters, where Liberation Sans prints the row's
+    63). Each cell of ``ROW_FIT_CELLS`` (a line just within its column, one just past it, several lines) is sized by
+    ``fit_rows`` and printed; the lines each printed on, read from the PDF, are the lines its row was made tall for.
+    Checked to fail with the old estimate put back (``CHAR_PIXELS``: the dice row of 273.5 points and "champion
+    died" two lines tall where each printed one) and with no spare for the margins (``CELL_MARGIN_POINTS`` 0:
+    "champion iiiiiiiii" and the row of 281.8 points one line tall where each printed two)."""
+    from openpyxl.styles import Alignment
+
+    from sheets_gm.sheets.local.layout import _px_to_width, use_default_font
+    from sheets_gm.sheets.row_fit import LINE_POINTS, cell_lines, column_points, fit_rows
+
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.title = "Rows"
+    for col, (pixels, texts) in enumerate(ROW_FIT_CELLS.items(), start=1):
+        ws.column_dimensions[get_column_letter(col)].width = _px_to_width(pixels)
+        for row, text in enumerate(texts, start=1):
+            ws.cell(row, col, text).alignment = Alignment(wrap_text=True, vertical="top")
+    fit_rows(ws, range(1, 4), set())
+    heights = [ws.row_dimensions[row].height or DEFAULT_ROW_POINTS for row in range(1, 4)]
+    use_default_font(book)
+    ws.page_setup.orientation = "landscape"
+    for row in range(1, 4):  # each row alone on a page: its lines are the tops of its words there
+        book.copy_worksheet(ws).print_area = f"A{row}:B{row}"
+    book.remove(ws)
+    book.save(tmp_path / "rows.xlsx")
+    subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp_path}/profile", "--headless", "--convert-to",
+                    "pdf", "--outdir", str(tmp_path), str(tmp_path / "rows.xlsx")], capture_output=True, check=True)
+    left = 54.0  # the page's side margin: column A starts there
+    edges = [left]
+    for pixels in ROW_FIT_CELLS:
+        edges.append(edges[-1] + _px_to_width(pixels) * PRINTED_POINTS_PER_CHAR)
+    columns = [(edges[i], edges[i + 1]) for i in range(len(ROW_FIT_CELLS))]
+    for row in range(1, 4):
+        subprocess.run(["pdfseparate", "-f", str(row), "-l", str(row), str(tmp_path / "rows.pdf"),
+                        str(tmp_path / f"page{row}.pdf")], check=True)
+        printed = [len(tops) for tops in _printed_cell_lines(tmp_path / f"page{row}.pdf", columns)]
+        estimated = [cell_lines(texts[row - 1], column_points(ws, col))
+                     for col, texts in enumerate(ROW_FIT_CELLS.values(), start=1)]
+        assert printed == estimated, (row, printed, estimated)
+        assert heights[row - 1] == (LINE_POINTS * max(printed) if max(printed) > 1 else DEFAULT_ROW_POINTS), row
