@@ -39,10 +39,10 @@ from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, cells
 from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sheets.local.layout import (
     LANDSCAPE_TALL_POINTS,
-    PRINTED_POINTS_PER_CHAR,
     apply_layout,
     fewest_pages,
 )
+from sheets_gm.sheets.row_fit import PRINTED_POINTS_PER_CHAR
 from sheets_gm.sync.life.create import drawn_tab
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from tests.made import made_into
@@ -778,7 +778,7 @@ ROW_FIT_CELLS = {
 }
 
 
-def _printed_cell_lines(pdf: Path, columns: list[tuple[float, float]]) -> list[list[int]]:
+def _printed_cell_lines(pdf: Path, columns: list[tuple[float, float]]) -> list[list[float]]:
     """For each printed row band (by the words' tops), the lines each column's cell printed on, read from the PDF's
     words (``pdftotext -bbox``): the tops of a cell's words, counted once each."""
     words = re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">', subprocess.run(
