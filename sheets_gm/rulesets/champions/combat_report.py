@@ -206,7 +206,7 @@ def _dice_rows(step: str, points: float) -> list[str]:
     Dice step in a step cell once ran far right of the table and shrank the printed View to unreadable; and each a
     row of one line, not two), one die a row at least, the rows after the first indented under the word ``Dice``.
 
-    >>> _dice_rows("Dice: d5 4/base/Ann.mage/1/1 = 4, d5 4/base/Ann.mage/1/2 = 2, d8 4/item/Ann.mage/1/1 = 5", 280)
+    >>> _dice_rows("Dice: d5 4/base/Ann.mage/1/1 = 4, d5 4/base/Ann.mage/1/2 = 2, d8 4/item/Ann.mage/1/1 = 5", 320)
     ['Dice: d5 4/base/Ann.mage/1/1 = 4, d5 4/base/Ann.mage/1/2 = 2,', '      d8 4/item/Ann.mage/1/1 = 5']
     """
     head, _, listed = step.partition(": ")
