@@ -35,8 +35,9 @@ from sheets_gm.cli import main
 from sheets_gm.demo.match import _workbook
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import create_ruleset, sheet_of
+from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, cells
-from sheets_gm.sheets.local.backend import create_workbook
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend, create_workbook
 from sheets_gm.sheets.local.layout import (
     LANDSCAPE_TALL_POINTS,
     apply_layout,
@@ -44,7 +45,7 @@ from sheets_gm.sheets.local.layout import (
 )
 from sheets_gm.sheets.row_fit import PRINTED_POINTS_PER_CHAR
 from sheets_gm.sync.life.create import drawn_tab
-from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
+from sheets_gm.sync.match_tabs import ABOUT_TAB, VIEW_PANEL_ROW, MatchTabs
 from tests.made import made_into
 from tests.paths import SCRIPTS, WESNOTH_TEMPLATES
 from tests.quick import soak_but
@@ -835,3 +836,39 @@ def test_a_wrapped_cells_row_is_as_tall_as_the_lines_libreoffice_prints_it_on(tm
                      for col, texts in enumerate(ROW_FIT_CELLS.values(), start=1)]
         assert printed == estimated, (row, printed, estimated)
         assert heights[row - 1] == (LINE_POINTS * max(printed) if max(printed) > 1 else DEFAULT_ROW_POINTS), row
+
+
+def _blank_panel_rows(ws: Any, game: str) -> list[int]:
+    """The rows of a View's panel (row 3 to the gap above its log's header) below the last one holding something,
+    the gap aside, that are shown (and so printed blank)."""
+    header = VIEW_PANEL_ROW + sheet_of(create_ruleset(game)).spec.view_panel_rows + 1
+    held = [row for row in range(3, header - 1) if any(c.value not in (None, "") for c in ws[row])]
+    return [row for row in range(max(held, default=2) + 1, header - 1) if not ws.row_dimensions[row].hidden]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_view_shows_or_prints_its_panels_unused_rows(game: str, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 78, item 5: a View's panel is a block of rows sized for the most it may show (Coalition's 41 rows,
+    Wesnoth's 61), and the rows it did not use printed blank: a Coalition side's View spent the top of its second
+    page on them above its log (3 pages where 2 hold it). In every View and GM tab of a practice match, and after a
+    write that grows and shrinks a panel, the panel's rows below its last line are hidden (neither shown nor printed),
+    the gap above the log aside. Checked to fail without the View's ``spare_rows`` (Coalition's View coalition rows
+    21 to 43 shown) and with the backend's write not folding them (a panel grown by a write keeps its new rows
+    hidden)."""
+    made_into(tmp_path, ("practice", game), lambda folder: init_practice(folder, game))
+    capsys.readouterr()
+    blank: dict[str, list[int]] = {}
+    for path in [*tmp_path.glob("orders-*.xlsx"), *tmp_path.glob("gm/*.xlsx")]:
+        for ws in openpyxl.load_workbook(path).worksheets:
+            if (ws.title.startswith("View ") or ws.title == "GM") and (rows := _blank_panel_rows(ws, game)):
+                blank[f"{path.name} · {ws.title}"] = rows
+    assert not blank, blank
+    path, view = next((path, ws.title) for path in sorted(tmp_path.glob("orders-*.xlsx"))
+                      for ws in openpyxl.load_workbook(path).worksheets if ws.title.startswith("View "))
+    backend = LocalWorkbookBackend(path)
+    backend.write([RangeWrite(f"'{view}'!A3:A29", [[f"line {i}"] for i in range(3, 30)])])
+    ws = openpyxl.load_workbook(path)[view]
+    assert not any(ws.row_dimensions[row].hidden for row in range(3, 30)) and not _blank_panel_rows(ws, game)
+    backend.write([RangeWrite(f"'{view}'!A3:A29", [[""]] * 27)])
+    assert not _blank_panel_rows(openpyxl.load_workbook(path)[view], game)

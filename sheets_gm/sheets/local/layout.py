@@ -57,6 +57,7 @@ from sheets_gm.sheets.local.boxes import (
 from sheets_gm.sheets.local.breaks import DEFAULT_ROW_POINTS, break_pages, kept_rows, record_kept_rows
 from sheets_gm.sheets.local.cells import store, write_box
 from sheets_gm.sheets.local.protection import apply_protection
+from sheets_gm.sheets.local.spare import fold_spare_rows, record_spare_rows
 from sheets_gm.sheets.row_fit import PRINTED_POINTS_PER_CHAR, fit_rows, record_fixed_rows
 
 LISTS_TAB = "sheets-gm lists"
@@ -122,6 +123,8 @@ def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
         fixed = {row + 1 for row in tab.row_heights}
         record_fixed_rows(wb, tab.name, fixed)
         fit_rows(ws, range(1, min(tab.rows, ws.max_row) + 1), fixed)
+        record_spare_rows(wb, tab.name, tab.spare_rows)
+        fold_spare_rows(ws, tab.spare_rows)
         tall = LANDSCAPE_TALL_POINTS if ws.page_setup.orientation == "landscape" else PORTRAIT_TALL_POINTS
         record_kept_rows(wb, tab.name, () if tab.hidden else tab.print_keep, tall / print_scale(tab))
         break_pages(ws, kept_rows(wb).get(tab.name))
