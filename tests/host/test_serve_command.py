@@ -85,6 +85,16 @@ def league_of(tmp_path: Path, names: tuple[str, ...]) -> tuple[Path, dict[str, M
     return league, made
 
 
+def test_serve_starts_its_polls_server_before_it_imports_the_host() -> None:
+    """The command line of ``serve`` imports no host (``scheduler``, and the poll's whole path under it) before
+    ``run_serve`` starts the server the polls are forked from: their imports run side by side."""
+    code = ("import sys; from sheets_gm.cli import build_parser; build_parser(['serve', 'x']); "
+            "print(sorted(m for m in sys.modules if m.startswith(('sheets_gm.host.scheduler', "
+            "'sheets_gm.sync.poll'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=LIMIT)
+    assert out.stdout.strip() == "[]"
+
+
 def test_serve_names_its_matches_by_path_and_stops_on_sigterm(tmp_path: Path) -> None:
     # The quick one: one process start, no poll waited for (the soak walk below answers saves across a restart).
     league, _ = league_of(tmp_path, ("friday",))
