@@ -95,6 +95,20 @@ def test_serve_starts_its_polls_server_before_it_imports_the_host() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_the_polls_server_imports_every_game_and_the_poll_path_once() -> None:
+    """What the server the polls are forked from imports once: every game's rules (a poll that reads a match
+    imports none of its own then), the poll's path and the local backend, each a module that exists."""
+    import importlib.util
+
+    from sheets_gm.commands.serve import poll_preload
+    from sheets_gm.rulesets.registry import ruleset_names
+
+    preload = poll_preload()
+    assert {f"sheets_gm.rulesets.{game}.game" for game in ruleset_names()} <= set(preload)
+    assert "sheets_gm.host.visit" in preload
+    assert all(importlib.util.find_spec(name) is not None for name in preload)
+
+
 def test_serve_names_its_matches_by_path_and_stops_on_sigterm(tmp_path: Path) -> None:
     # The quick one: one process start, no poll waited for (the soak walk below answers saves across a restart).
     league, _ = league_of(tmp_path, ("friday",))
