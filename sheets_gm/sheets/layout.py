@@ -32,7 +32,9 @@ class Fill:
     """A background colour (``#RRGGBB``) and optionally bold text over a range; with ``wrap``, text
     wraps inside the cells from their top (several players on a tile, one per line); with ``top`` alone, text
     stands at the cells' top and runs on over the empty cells right of it (a name beside a wrapped text); with
-    ``border``, a thin grey line runs round the range (a board's tile or hex, so its cells read as one)."""
+    ``border``, a thin grey line runs round the range (a board's tile or hex, so its cells read as one); with
+    ``left``, numbers stand at the cells' left as text does (a Log's turn, right-aligned, printed against the kind
+    beside it: "1 route")."""
 
     range: str
     colour: str
@@ -40,6 +42,7 @@ class Fill:
     wrap: bool = False
     border: bool = False
     top: bool = False
+    left: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +131,13 @@ class TabLayout:
     print_title_rows: int = 0
     print_title_cols: int = 0
     print_title_first: int = 1
+    # Runs of rows (1-based, first and last) no printed page cuts (a table's caption, header and first row): where a
+    # run would cross a page's end, the page is broken before it (a manual row break), so no table is printed apart
+    # from its own header (``local.layout.page_breaks``).
+    print_keep: tuple[tuple[int, int], ...] = ()
+    # A line printed at the top of every page of a map printed over more than one page across (its title, which
+    # stands right of the map with its legend, was on the last page across only); none on a map one page wide.
+    print_header: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,6 +58,9 @@ HEADING_CHAR_PIXELS = 8.8
 WORD_CHAR_PIXELS = 7.5
 TITLE_ROW = 1
 STATUS_ROW = 2
+#: The most rows that may follow a tab's longest table (a gap, a caption, a header and a seat's Ready row) for each
+#: printed page to repeat that table's header (``InputTab._print_titles``): they are kept on its last page.
+TRAILING_ROWS = 4
 FIRST_TABLE_ROW = 3  # a table's title row; its header follows
 
 #: The longest typed cell read (after stripping spaces): the rows a resolution reads are archived in one cell,
@@ -514,22 +517,32 @@ class InputTab:
                 unused = cells(gap, t.first_row, t.feedback_col - 1, t.last_row)
                 fills.append(Fill(unused, colours.engine))
                 protections.append(Protection(unused, f"{spec.name}: no column here"))
-        first, last = self._print_titles()
+        first, last, keep = self._print_titles()
         widths = one_page_widths(widths, width - 1, least)  # the Feedback beside its rows when printed
         return TabLayout(name=self.name, rows=self.last_row + 1, cols=width, frozen_rows=STATUS_ROW,
                          values=values, fills=tuple(fills), dropdowns=tuple(dropdowns),
                          checkboxes=tuple(checkboxes), protections=tuple(protections), column_widths=widths,
-                         print_title_first=first, print_title_rows=last)
+                         print_title_first=first, print_title_rows=last, print_keep=keep)
 
-    def _print_titles(self) -> tuple[int, int]:
-        """The rows each printed page repeats (1-based, first and last): its longest table's caption and header,
-        from the tab's title down when that table comes first (an Orders tab's units), else from the table's
-        caption (the Judge tab's Losses, printed on each of its own pages; issue 64: on its first page only).
-        A tab of no table repeats its title and status."""
+    def _print_titles(self) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+        """The rows each printed page repeats (1-based, first and last) and the runs of rows no page cuts, so that
+        every printed page is true (LibreOffice repeats one band of rows a tab, on every page from the one it
+        starts on). Each table is kept on one page (one longer than a page: its caption, header and first row).
+        Its longest table's caption and header are repeated (from the tab's title down when that table comes
+        first: an Orders tab's units, armies or players; else from its caption: the Judge tab's Losses) where
+        what follows that table is short (``TRAILING_ROWS``: a seat's Ready row) and kept on a page with the
+        table's last row, so no page begins under that header with another table's rows. Where longer tables
+        follow it (Wesnoth's recruits and standing choices after its units; issue 78: recruits printed under the
+        Units header), the title and status are repeated, which belong to every table."""
+        keep = tuple((t.title_row, t.last_row) for t in self._own)
         if not self._own:
-            return 1, STATUS_ROW
+            return 1, STATUS_ROW, keep
         longest = max(self._own, key=lambda t: t.rows)
-        return (1 if longest is self._own[0] else longest.title_row), longest.header_row
+        if self.last_row - longest.last_row > TRAILING_ROWS:
+            return 1, STATUS_ROW, keep
+        if longest.last_row < self.last_row:
+            keep += ((longest.last_row, self.last_row),)
+        return (1 if longest is self._own[0] else longest.title_row), longest.header_row, keep
 
 
 def _row_protections(t: PlacedTable, col: int, column: Column, own: Mapping[int, tuple[str, ...]],

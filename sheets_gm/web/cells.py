@@ -51,22 +51,30 @@ class Cells:
     def __init__(self, drawing: BoardDrawing, *, colours: bool = True) -> None:
         self.drawing = drawing
         self.rows = [[v if type(v) is str else text(v) for v in row] for row in drawing.values]
-        self._paint: list[list[str]] = []  # row by row, each cell's last fill ('' for none)
-        for f in drawing.fills if colours else ():
-            box = _box(f.range.rpartition("!")[2])
-            if box is not None:
-                r1, c1, r2, c2 = box
-                last = min(r2, len(self.rows) + 1)
-                while len(self._paint) <= last:
-                    self._paint.append([])
-                for painted in self._paint[r1:last + 1]:  # a row's span at once: a map is hundreds of fills
-                    if len(painted) <= c2:
-                        painted.extend([""] * (c2 + 1 - len(painted)))
-                    painted[c1:c2 + 1] = [f.colour] * (c2 + 1 - c1)
+        self._paint = self._painted(drawing) if colours else []  # row by row, each cell's last fill ('' for none)
         self._conditional = [(box, f.prefix, f.colour) for box, f in
                              ((b, f) for f in drawing.conditional_fills for b, _ in _boxed(iter([(f.range, "")])))]
+        self._prefixes = tuple(prefix for _, prefix, _ in self._conditional)  # what a value must start with to match
         self._owners: dict[str, str] = {}
         self._matching: dict[str, list[tuple[tuple[int, int, int, int], str]]] = {}
+
+    def _painted(self, drawing: BoardDrawing) -> list[list[str]]:
+        """Each cell's last fill ('' for none), row by row, as far as the fills reach (rows past the values' second
+        after the last are never asked)."""
+        boxes = [(box, f.colour) for f in drawing.fills if (box := _box(f.range.rpartition("!")[2])) is not None]
+        if not boxes:
+            return []
+        below, width = len(self.rows) + 1, max(c2 for (_, _, _, c2), _ in boxes) + 1
+        paint = [[""] * width for _ in range(min(max(r2 for (_, _, r2, _), _ in boxes), below) + 1)]
+        for (r1, c1, r2, c2), colour in boxes:
+            if c1 == c2:  # a column's cells (most of a hex map's fills: a hex is two cells of one)
+                for painted in paint[r1:min(r2, below) + 1]:
+                    painted[c1] = colour
+                continue
+            span = [colour] * (c2 + 1 - c1)
+            for painted in paint[r1:min(r2, below) + 1]:  # a row's span at once: a map is hundreds of fills
+                painted[c1:c2 + 1] = span
+        return paint
 
     def value(self, row: int, col: int) -> str:
         """The cell's text ('' past the drawing)."""
@@ -82,13 +90,14 @@ class Cells:
     def colour(self, row: int, col: int) -> str:
         """The cell's background: the last fill over it, unless its value starts with a conditional fill's prefix."""
         value = self.value(row, col)
-        matching = self._matching.get(value)
-        if matching is None:  # a map's cells hold a few values: the conditional fills each one starts with, found once
-            matching = self._matching[value] = [(box, colour) for box, prefix, colour in self._conditional
-                                                if value.startswith(prefix)]
-        for (r1, c1, r2, c2), colour in matching:
-            if r1 <= row <= r2 and c1 <= col <= c2:
-                return colour
+        if value.startswith(self._prefixes):  # most cells start with no conditional fill's prefix: their paint alone
+            matching = self._matching.get(value)
+            if matching is None:  # a map's cells hold a few values: the fills each one starts with, found once
+                matching = self._matching[value] = [(box, colour) for box, prefix, colour in self._conditional
+                                                    if value.startswith(prefix)]
+            for (r1, c1, r2, c2), colour in matching:
+                if r1 <= row <= r2 and c1 <= col <= c2:
+                    return colour
         try:
             return self._paint[row][col] or WHITE if row >= 0 and col >= 0 else WHITE
         except IndexError:

@@ -1,7 +1,7 @@
 """A plane's ground as its own picture, drawn once for a match's page folder: the grid's labels and every square or
 hex in its colour with the sign of what stays on it (terrain, a coin, a stronghold; not an owner's sign, which
 changes hands). A page's map shows the picture and draws over it only the places the ground does not draw whole
-(``svg.on_ground``: who stands there, what a click opens, a structure's frame, an owner's sign), so a window's page
+(``svg.over_ground``: who stands there, what a click opens, a structure's frame, an owner's sign), so a window's page
 writes a few dozen places instead of a map's thousand, and a reader's browser fetches the ground once for every
 page of the match. The file is named by a hash of what it draws (``ground-<hash>.svg``): a ground that changes (a
 coin taken) is another file, and a page keeps the one it was drawn on. What it draws is public: the board's colours
@@ -22,9 +22,9 @@ from sheets_gm.web.svg import (
     escaped,
     hex_centre,
     labels,
+    lasting_mark,
     plane_size,
     square_side,
-    static_mark,
 )
 
 #: The version of what a ground file draws: part of its name, so a page built by another version draws its own.
@@ -34,7 +34,7 @@ PREFIX = "ground-"
 
 def _cells(plane: Plane) -> list[tuple[int, int, str, str]]:
     """What the ground draws of each place: its column, row, colour and lasting sign."""
-    return [(p.col, p.row, p.colour, static_mark(p)) for p in plane.places]
+    return [(p.col, p.row, p.colour, lasting_mark(p.ground)) for p in plane.places]
 
 
 def ground_file(plane: Plane) -> str:

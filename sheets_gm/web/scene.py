@@ -134,7 +134,12 @@ def _tint(cells: Cells, value: str, who: Sequence[str]) -> str:
 
 def _header(table: Table) -> tuple[str, ...]:
     """A table's header: its first row of three cells or more (a first row of one cell is its caption)."""
-    return next((row for row in table.rows if sum(1 for v in row if v) >= 3), table.rows[0] if table.rows else ())
+    return next((row for row in table.rows if _filled(row) >= 3), table.rows[0] if table.rows else ())
+
+
+def _filled(row: Sequence[str]) -> int:
+    """How many cells of a table's row hold something (a table's cells are text, '' when empty)."""
+    return len(row) - row.count("")
 
 
 def _names(cell: str, line: str) -> bool:
@@ -152,7 +157,7 @@ class _Rows:
         for table in tables:
             header = _header(table)
             for row in table.rows:
-                if row is header or sum(1 for v in row if v) < 2:
+                if row is header or _filled(row) < 2:
                     continue
                 self.by_first.setdefault(row[0], []).append(len(self.rows))
                 self.rows.append((row, header))
@@ -187,13 +192,15 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
     places = []
     columns = [cells.value(0, c) if headed else column_label(c) for c in range(width)]
     bare = cells.owner_colour("")  # an empty cell's tint, as any other's: a conditional fill's prefix may be ''
+    colour, owner, bare_place = cells.colour, cells.owner_colour, Place._make  # (every field: no defaults to fill)
     for r in range(first, height):
         row_name = cells.value(r, 0) if headed else str(r + 1)
+        line = cells.rows[r]
         for c in range(first, width):
-            name, value = f"{columns[c]}{row_name}", cells.value(r, c)
+            name, value = f"{columns[c]}{row_name}", line[c] if c < len(line) else ""
             if not value.strip():  # bare ground, most of a map: nothing to read in it
-                places.append(Place(name, c - first, r - first, cells.colour(r, c), "", (), "", "",
-                                    cells.owner_colour(value) if value else bare))
+                places.append(bare_place((name, c - first, r - first, colour(r, c), "", (), "", "",
+                                          owner(value) if value else bare, "")))
                 continue
             lines = [x for x in value.split("\n") if x.strip()]
             if headed and lines and lines[0] == name:
@@ -320,18 +327,22 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
              for line in legend for entry in line.split("; ") if " · " in entry and _COORD.match(entry.split(" ")[0])}
     places = []
     grounds: dict[str, str] = {}  # a map's hexes share a few grounds: each one's words found once
+    grid, match, colour, owner = cells.rows, _HEX_NAME.match, cells.colour, cells.owner_colour
+    bare_place = Place._make  # a place nobody stands on, every field given (no defaults to fill: a map's thousand)
+    bare = owner("")  # an empty cell's tint (a conditional fill's prefix may be '')
     for c in range(width):
-        for r in range(2 + c % 2, len(cells.rows), 2):
-            top = cells.value(r, c)
-            found = _HEX_NAME.match(top)
+        for r in range(2 + c % 2, len(grid), 2):
+            upper, lower = grid[r], grid[r + 1] if r + 1 < len(grid) else ()
+            top = upper[c] if c < len(upper) else ""
+            found = match(top)
             if found is None:
                 continue
-            name, below = found.group(), cells.value(r + 1, c)
+            name, below = found.group(), lower[c] if c < len(lower) else ""
             rest = top[len(name):]
             ground = grounds[rest] if rest in grounds else grounds.setdefault(rest, _terrain(rest.strip(), words))
             if not below.strip():  # no unit: most of a map
-                places.append(Place(name, c, (r - 2 - c % 2) // 2, cells.colour(r, c), ground, (), "", "",
-                                    cells.owner_colour(below)))
+                places.append(bare_place((name, c, (r - 2 - c % 2) // 2, colour(r, c), ground, (), "", "",
+                                          owner(below) if below else bare, "")))
                 continue
             unit = [x for x in below.split("\n") if x.strip()]
             unit = keyed.get(name, unit)

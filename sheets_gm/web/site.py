@@ -14,6 +14,7 @@ escape every text they are given (jinja2's autoescape): a name or an Aim a playe
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import tempfile
@@ -119,12 +120,26 @@ def write_if_changed(path: Path, data: bytes) -> bool:
             return False
     except OSError:
         pass
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    handle, temporary = _temporary(path)
     with os.fdopen(handle, "wb") as out:
+        os.fchmod(out.fileno(), 0o644)  # readable by the web server whatever the umask
         out.write(data)
-    os.chmod(temporary, 0o644)
     os.replace(temporary, path)
     return True
+
+
+_NUMBERS = itertools.count()
+
+
+def _temporary(path: Path) -> tuple[int, str]:
+    """A new file beside ``path`` to write it in, open for writing: named by this process and a count (made at once,
+    none other can have it: no name drawn at random to try, as ``tempfile.mkstemp`` does), or ``mkstemp``'s when a
+    file of that name is left from a process that had this one's number."""
+    name = f"{path.parent}/.{path.name}.{os.getpid()}.{next(_NUMBERS)}"
+    try:
+        return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600), name
+    except FileExistsError:
+        return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
 
 
 def _places(scene: Scene) -> list[list[list[str | int]]]:
@@ -143,33 +158,50 @@ def shown_table(table: Table, default: str) -> dict[str, Any]:
     of one cell; the header: the first row of several; cells), its width, whether it is folded, and its rows'
     HTML (``markupsafe.escape`` on every cell: a thousand cells at a time, faster than the template's loop)."""
     rows: list[tuple[str, tuple[str, ...]]] = []
+    headed = False  # a row of several cells came before: the header
     for row in table.rows:
-        if not any(row[1:]):
+        if row.count("") >= len(row) - 1 and not any(row[1:]):  # (the count: a table's cells are text)
             rows.append(("caption" if not rows else "line", row[:1]))
         else:
-            rows.append(("head" if all(kind != "head" and kind != "cells" for kind, _ in rows) else "cells", row))
+            rows.append(("cells" if headed else "head", row))
+            headed = True
     width = max((len(row) for row in table.rows), default=1)
     return {"title": table.title or default, "rows": rows, "width": width, "count": len(rows),
-            "folded": len(rows) > FOLDED_ROWS, "html": Markup("\n".join(_row_html(kind, row, width)
-                                                                        for kind, row in rows))}
+            "folded": len(rows) > FOLDED_ROWS, "html": Markup(_rows_html(rows, width))}
 
 
-def _row_html(kind: str, row: Sequence[str], width: int) -> str:
-    """One row of a table, every cell escaped."""
+def _rows_html(rows: Sequence[tuple[str, Sequence[str]]], width: int) -> str:
+    """A table's rows as HTML, every cell escaped: the whole table's cells at once, joined by separators no escaping
+    writes and split again after it (a hundred rows of unit types at a time), or each cell alone when one holds a
+    separator."""
+    joined = _ROW_END.join(_SEPARATOR.join(row) for _, row in rows)
+    if joined.count(_SEPARATOR) + joined.count(_ROW_END) != sum(len(row) for _, row in rows) - 1:
+        return "\n".join(_row_html(kind, [_cell_html(cell) for cell in row], width) for kind, row in rows)
+    texts, out, at = _cell_html(joined).split(_ROW_END), [], 0
+    for kind, run in itertools.groupby(kind for kind, _ in rows):
+        count = sum(1 for _ in run)
+        if kind == "cells":  # a run of rows of cells (most of a table): its separators made boundaries at once
+            out.append("<tr><td>" + "</td></tr>\n<tr><td>".join(texts[at:at + count]).replace(_SEPARATOR, "</td><td>")
+                       + "</td></tr>")
+        else:
+            out += [_row_html(kind, text.split(_SEPARATOR), width) for text in texts[at:at + count]]
+        at += count
+    return "\n".join(out)
+
+
+def _row_html(kind: str, cells: Sequence[str], width: int) -> str:
+    """One row of a table, of its cells escaped."""
     if kind in ("caption", "line"):
         tag, extra = ("th", ' class="caption"') if kind == "caption" else ("td", "")
-        return f'<tr><{tag} colspan="{width}"{extra}>{_cell_html(row[0])}</{tag}></tr>'
+        return f'<tr><{tag} colspan="{width}"{extra}>{cells[0]}</{tag}></tr>'
     tag = "th" if kind == "head" else "td"
-    between = f"</{tag}><{tag}>"
-    joined = _SEPARATOR.join(row)
-    if joined.count(_SEPARATOR) != len(row) - 1:  # a cell holding the separator: each cell escaped alone
-        return f"<tr><{tag}>{between.join(map(_cell_html, row))}</{tag}></tr>"
-    # the row's cells escaped at once, their separator (which no escaping writes) made the cells' boundaries
-    return f"<tr><{tag}>{_cell_html(joined).replace(_SEPARATOR, between)}</{tag}></tr>"
+    return f"<tr><{tag}>{f'</{tag}><{tag}>'.join(cells)}</{tag}></tr>"
 
 
-#: What joins a row's cells while they are escaped at once (a control character: no escaping writes it).
+#: What joins a row's cells, and a table's rows, while they are escaped at once (control characters: no escaping
+#: writes them).
 _SEPARATOR = "\x00"
+_ROW_END = "\x01"
 
 
 def _cell_html(cell: str) -> str:
@@ -276,9 +308,10 @@ def _end_of(folder: Path, windows: Sequence[_Window], number: int) -> int:
     return latest.end if latest is not None else 0
 
 
-def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn, windows: list[_Window]) -> Latest:
-    """The page of the resolution ``done`` (and the board before it, when the page lacks it), added to ``windows``;
-    its latest results, as its sidecar keeps them (``read_latest`` of it)."""
+def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn, windows: list[_Window],
+                     figures: Figures) -> Latest:
+    """The page of the resolution ``done`` (and the board before it, when the page lacks it), added to ``windows``
+    with each side's ``figures`` after it; its latest results, as its sidecar keeps them (``read_latest`` of it)."""
     if done.before is not None and all(w.number != done.number - 1 for w in windows):
         label = "the start" if done.number == 1 else f"before resolution {done.number}"
         file = f"w{done.number - 1}.html"
@@ -296,15 +329,14 @@ def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn
     latest = Latest(file, _upper(done.label), tuple((str(t), str(k), str(s)) for t, k, s in done.log), done.end,
                     page.rules)
     write_if_changed(folder / sidecar(file), latest_bytes(latest))
-    windows.append(_Window(done.number, label, file, figures=figures_of(page.status, page.seats),
+    windows.append(_Window(done.number, label, file, figures=figures,
                            ends=tuple(end_lines(done.log)), grounds=state.grounds, end=done.end))
     return latest
 
 
-def _standings(page: PageInput, windows: Sequence[_Window]) -> list[Chart]:
-    """The charts of each side's figures over the resolutions the page keeps, and now (when it differs)."""
+def _standings(windows: Sequence[_Window], now: Figures) -> list[Chart]:
+    """The charts of each side's figures over the resolutions the page keeps, and ``now`` (when it differs)."""
     series = [(w.label, w.figures) for w in windows if w.figures is not None]
-    now = figures_of(page.status, page.seats)
     if not series or series[-1][1] != now:
         series.append(("now", now))
     return charts(series)
@@ -323,7 +355,8 @@ def build_site(folder: Path, page: PageInput) -> bool:
     done = page.resolution
     now_drawn = drawn(page.kind, page.drawings)
     _keep_grounds(folder, now_drawn)
-    written = _resolution_page(folder, page, done, now_drawn, windows) \
+    figures = figures_of(page.status, page.seats)  # each side's, now
+    written = _resolution_page(folder, page, done, now_drawn, windows, figures) \
         if done is not None and all(w.number != done.number for w in windows) else None
     windows.sort(key=lambda w: w.number)
     now = f"now: {page.window}" if page.window else "now: the match is over"
@@ -338,12 +371,12 @@ def build_site(folder: Path, page: PageInput) -> bool:
                                             "resolution" if page.resolved else "The GM's adjustments",
                                             adjustments=_since(page.adjusted, latest.end if latest else 0),
                                             latest=latest, opening=page.opening if page.resolved == 0 else (),
-                                            standings=_standings(page, windows),
+                                            standings=_standings(windows, figures),
                                             ends=[line for w in windows for line in w.ends]).encode())
     write_if_changed(folder / "windows.js", _windows_js(windows, now))
     for name in SHARED:
         write_if_changed(folder / name, _shared_bytes(name))
     _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds))
     record = {"built": page.marker, "windows": [w.to_json() for w in windows]}
-    write_if_changed(folder / RECORD, json.dumps(record, ensure_ascii=False, indent=1).encode())
+    write_if_changed(folder / RECORD, json.dumps(record, ensure_ascii=False).encode())  # (no indent: C's encoder)
     return True

@@ -5,6 +5,7 @@ mask, a mercenary's helm; an owner's sign in its colour elsewhere). Every text i
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -140,10 +141,10 @@ def _shared(place: Place, corner: tuple[float, float]) -> str:
 def plane_svg(env: Environment, plane: Plane, index: int, ground: str = "") -> str:
     """The SVG of ``plane`` (the ``index``-th of its scene), its places in the order of ``plane.places``; with
     ``ground`` (the file of the plane's ground, ``ground.ground_file``) the ground is that file's picture, and only the
-    places it does not draw whole (``ground.on_ground``) are drawn over it: the page finds the others under the
+    places it does not draw whole (``over_ground``) are drawn over it: the page finds the others under the
     pointer by their coordinates."""
     side = square_side(plane)
-    shown = ((i, p) for i, p in enumerate(plane.places) if not ground or not on_ground(p))
+    shown = over_ground(plane.places) if ground else enumerate(plane.places)
     places = Markup("\n".join(_place(p, i, plane.shape, side) for i, p in shown))  # escaped
     width, height = plane_size(plane)
     if ground:
@@ -177,14 +178,17 @@ def labels(plane: Plane) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             [{"y": MARGIN + r * side + side / 2, "text": t} for r, t in enumerate(plane.row_labels)])
 
 
-def static_mark(place: Place) -> str:
-    """The sign of ``place``'s ground that stays as long as its ground does: its mark, unless it names an owner (a
-    village changes hands: ``⌂●``), which is ''."""
-    mark = _ground_mark(place.ground)
+@lru_cache(maxsize=4096)
+def lasting_mark(ground: str) -> str:
+    """The sign of a ground that stays as long as the ground does: its mark (``_ground_mark``), unless it names an
+    owner (a village changes hands: ``⌂●``), which is ''. Once per ground: a map's thousand places share a few."""
+    mark = _ground_mark(ground)
     return "" if mark[:1] == OWNED else mark
 
 
-def on_ground(place: Place) -> bool:
-    """Whether the drawing of the plane's ground draws ``place`` whole: nobody stands there, it opens nothing, it has
-    no structure's frame, and its mark names no owner."""
-    return not (place.who or place.makeup or place.symbol or place.frame) and static_mark(place) == _mark(place)
+def over_ground(places: Sequence[Place]) -> Iterator[tuple[int, Place]]:
+    """The places (each with its index) the drawing of their plane's ground does not draw whole: someone stands
+    there, it opens something, it has a structure's frame, or its mark names an owner (more than its lasting sign).
+    One pass over a map's thousand places, the test written out."""
+    return ((i, p) for i, p in enumerate(places) if p.who or p.makeup or p.symbol or p.frame or
+            _ground_mark(p.ground)[:1] == OWNED)

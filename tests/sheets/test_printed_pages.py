@@ -37,7 +37,12 @@ from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import create_ruleset, sheet_of
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, cells
 from sheets_gm.sheets.local.backend import create_workbook
-from sheets_gm.sheets.local.layout import PRINTED_POINTS_PER_CHAR, apply_layout, fewest_pages
+from sheets_gm.sheets.local.layout import (
+    LANDSCAPE_TALL_POINTS,
+    PRINTED_POINTS_PER_CHAR,
+    apply_layout,
+    fewest_pages,
+)
 from sheets_gm.sync.life.create import drawn_tab
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from tests.made import made_into
@@ -221,32 +226,107 @@ def test_the_turn_report_prints_a_post_a_page_across_at_its_own_size(tmp_path: P
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_input_tab_repeats_its_longest_tables_header_on_its_pages(game: str, tmp_path: Path) -> None:
-    """Issue 64: each printed page of an Orders tab (and the Judge's) repeats the caption and header of its longest
-    table: from the tab's title down where that table is the first (the units, the armies), else from the table's
-    caption, which LibreOffice repeats on each page from the one the table starts on (the Judge tab's Losses,
-    under the battle results: its header was printed on its first page only; LibreOffice's print of a 76-battle
-    war checked by hand); each table's caption does not wrap. Checked to fail with the title and status alone
-    repeated, as before, and with the captions' style taken out."""
+def test_every_input_tab_repeats_only_a_header_true_on_each_page(game: str, tmp_path: Path) -> None:
+    """Issue 78, item 5 (after issue 64): LibreOffice repeats one band of rows a tab, on every page from the one it
+    starts on, and each Orders tab repeated its longest table's header: Wesnoth's page 2 printed recruits under the
+    Units header, Champions' page 2 its "who fights" row under the equipment header. Each input tab (an Orders, a
+    Forum, the Judge's) keeps each table on a page (``print_keep``, its caption down to its last row), and repeats
+    either its title and status, which belong to every table, or a table's caption and header where every row after
+    that table is kept on a page with its last row (a seat's Ready row after its units, armies, players; the Judge
+    tab's Losses), so no page begins under a header with another table's rows; each table's caption does not wrap.
+    Checked to fail with the longest table's band repeated as before (Wesnoth's, Win or Die's and Champions' Orders)
+    and with no run kept."""
     rules = create_ruleset(game)
     spec = sheet_of(rules).spec
     tabs = MatchTabs(spec, rules.sample_roster().seats, rules.traits.judge)
-    for seat in tabs.input_seats():
+    for seat in [*tabs.input_seats(), *([JUDGE] if rules.traits.judge else [])]:
         tab = tabs.orders(seat)
         layout = tab.layout(spec.colours, ())
-        longest = max(tab.tables, key=lambda t: t.rows)
-        first = 1 if longest is tab.tables[0] else longest.title_row
-        assert (layout.print_title_first, layout.print_title_rows) == (first, longest.header_row), seat
+        keep = dict(layout.print_keep)
+        assert all(keep.get(t.title_row) == t.last_row for t in tab.tables), (seat, layout.print_keep)
+        band = (layout.print_title_first, layout.print_title_rows)
+        if band != (1, 2):
+            repeated = next(t for t in tab.tables if t.header_row == band[1])
+            assert band[0] == (1 if repeated is tab.tables[0] else repeated.title_row), (seat, band)
+            below = max(t.last_row for t in tab.tables)
+            assert repeated.last_row == below or keep.get(repeated.last_row) == below, (seat, band, keep)
+            # what follows it is short: a Ready row (Wesnoth's recruits and standing choices once followed its units)
+            assert all(t.rows == 1 for t in tab.tables if t.title_row > repeated.last_row), (seat, band)
         # each caption in a style of its own that does not wrap (the Losses caption took its column's wrap: five
         # lines in column A, on each printed page)
         captions = {f.range for f in layout.fills if f.top and not f.wrap}
         assert all(cells(0, t.title_row, 0, t.title_row) in captions for t in tab.tables), seat
-    if rules.traits.judge:
+    if rules.traits.judge:  # the Losses of a long war: its header on each of its own pages
         judge = tabs.orders(JUDGE)
         create_workbook(tmp_path / "judge.xlsx", WorkbookLayout("t", (judge.layout(spec.colours, ()),)))
         losses = judge.table("losses")
         assert openpyxl.load_workbook(tmp_path / "judge.xlsx")[judge.name].print_title_rows == \
             f"${losses.title_row}:${losses.header_row}"
+
+
+def _tables_of(ws: Any) -> list[tuple[str, set[str], float]]:
+    """Each table of an input tab as printed: its header's first three words (the first word of each of its first
+    three headings), the first word of each of its rows' first cells, and its height in points from its caption
+    to its last row, as the .xlsx says (a row of no height of its own: ``DEFAULT_ROW_POINTS``)."""
+    out: list[tuple[str, set[str], float]] = []
+    for row in range(3, ws.max_row + 1):
+        cell = ws.cell(row, 1)
+        height = ws.row_dimensions[row].height or DEFAULT_ROW_POINTS
+        if cell.value and cell.font is not None and cell.font.b:
+            key = " ".join(str(ws.cell(row, c).value or "").split(" ")[0] for c in (1, 2, 3))
+            out.append((key, set(), height + (ws.row_dimensions[row - 1].height or DEFAULT_ROW_POINTS)))
+        elif out and cell.fill.fgColor.rgb not in ("00000000", "FFFFFFFF"):  # a table's row: filled, not a gap
+            key, labels, tall = out[-1]
+            labels.update(str(cell.value).split()[:1])
+            out[-1] = (key, labels, tall + height)
+    return out
+
+
+@needs_office
+@pytest.mark.parametrize("game", soak_but(("champions", "wesnoth", "winordie"), "wesnoth"))
+def test_each_printed_page_of_an_orders_tab_shows_its_rows_under_their_own_header(
+        game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 78, item 5, as LibreOffice prints it: on every page of a seat's Orders tab each row is under its own
+    table's header (the nearest header above it on that page), never under another's repeated there (Wesnoth's
+    page 2 printed Recruit 3 to 6 under the Units header, Champions' page 2 its "who fights" row under the
+    equipment header); a page that begins with no header continues the table the page before ended in (a table
+    taller than a page: Win or Die's units, five lines each), and no header is printed at a page's foot apart from
+    its rows; a table a page holds is printed on one. Checked to fail with the longest table's band repeated as
+    before (Wesnoth's Recruit 3 under the Units header), and with no page breaks laid (its recruits over two pages,
+    Recruit 3 to 6 on the second, under no header)."""
+    init_practice(tmp_path, game)
+    capsys.readouterr()
+    seat = sorted(tmp_path.glob("orders-*.xlsx"))[0]
+    name = next(ws.title for ws in openpyxl.load_workbook(seat).worksheets if ws.title.startswith("Orders "))
+    printed = _render(tmp_path, "--workbooks", seat.stem, "--tabs", name)
+    assert printed[(seat.stem, name)][0] >= 2, printed  # over pages: what is checked
+    ws = openpyxl.load_workbook(seat)[name]
+    tables = _tables_of(ws)
+    headers = {key: labels for key, labels, _tall in tables}
+    labels = set().union(*headers.values())
+    # the points of rows a page holds below the title and status, at the scale LibreOffice printed the tab at
+    room = LANDSCAPE_TALL_POINTS / printed[(seat.stem, name)][1] - sum(ws.row_dimensions[r].height or
+                                                                       DEFAULT_ROW_POINTS for r in (1, 2))
+    pdf = tmp_path / "render" / f"{seat.stem}-{name.replace(' ', '_')}.pdf"
+    wrong: list[tuple[int, str]] = []
+    key, pages = "", {key: set[int]() for key in headers}
+    for number, page in enumerate(_pdf_lines(pdf), start=1):
+        rows_under = True  # a page begins with the rows of the table the page before ended in, or a header
+        for line in page:
+            words = line.split()
+            if words and " ".join(words[:3]) in headers:
+                key, rows_under = " ".join(words[:3]), False
+                pages[key].add(number)
+            elif words and words[0] in labels:
+                rows_under = True
+                pages.setdefault(key, set()).add(number)
+                if words[0] not in headers.get(key, set()):
+                    wrong.append((number, line.strip()[:60]))
+        if not rows_under:  # a header at a page's foot, its rows on the next
+            wrong.append((number, "a header with no row under it"))
+    # a table a page holds is printed on one (the recruits once went on after Recruit 2 on the next page)
+    split = [key for key, _labels, tall in tables if tall <= room and len(pages[key]) > 1]
+    assert tables and not wrong and not split, (wrong, split)
 
 
 def _drawn_tabs(game: str) -> list[tuple[str, TabLayout]]:
@@ -286,6 +366,29 @@ def test_every_map_is_laid_on_as_few_pages_as_hold_it_at_8_points(game: str, tmp
         # a board's every page has some of it; a plane's last page across (its key) is blank below the key, and
         # LibreOffice prints no blank page: its count is the soak test's
         assert name != "Board" or wide * tall <= MOST_PAGES[game][name], (game, name, wide, tall)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_map_over_pages_across_prints_its_title_on_each(game: str, tmp_path: Path) -> None:
+    """Issue 78, item 5: a map's title stands right of it, above its legend, and a map printed over more than one
+    page across (GvG's board, Win or Die's, Wesnoth's, Coalition's planes) printed it on the last page across
+    only. Each such map prints its title at the top of every page (the page header); a map one page wide has no
+    page header (its title is on its page). Checked to fail without ``print_header`` (no page header: GvG's board
+    two pages across, Win or Die's two, as LibreOffice printed them)."""
+    wide_ones = 0
+    for name, tab in _drawn_tabs(game):
+        if not tab.print_fewest:
+            continue
+        create_workbook(tmp_path / f"{name}.xlsx", WorkbookLayout("t", (tab,)))
+        ws = openpyxl.load_workbook(tmp_path / f"{name}.xlsx")[name]
+        title = ws.cell(1, tab.cols).value
+        header = ws.oddHeader.center.text
+        if ws.page_setup.fitToWidth > 1:
+            wide_ones += 1
+            assert title and header == title, (game, name, header, title)
+        else:
+            assert not header, (game, name, header)
+    assert wide_ones or game == "champions", game  # Champions' board is one page
 
 
 #: Rows a printed page holds at most of a drawn tab (a landscape page's 468 points of rows of 15 at 8/11 scale).
@@ -636,3 +739,27 @@ def test_the_engines_about_tab_prints_its_line_whole(tmp_path: Path, capsys: pyt
         room = (ws.column_dimensions["A"].width or 8.43) * PRINTED_POINTS_PER_CHAR
         assert ws.print_area.endswith("$A$1") and ws["A1"].value, (path, ws.print_area)
         assert regular.getlength(ws["A1"].value) + CELL_MARGIN_POINTS <= room, (path, ws["A1"].value, room)
+
+
+def test_no_number_is_printed_against_the_words_beside_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 78, item 5: a Log's turn number, right-aligned as a number is, printed against the kind beside it
+    ("1 route", "1 battle"), in the board's Log and in each View's log; a Coalition army's rank against its square
+    in a side's View panel ("6 Dominaria 7C"). In a war played a window, every turn the sync wrote in column A under
+    a log's header, and every number of a View's panel, stands at the left. Checked to fail without the turn
+    column's ``left`` fill (each turn right-aligned) and without the panel's (View coalition!B6...)."""
+    with contextlib.chdir(tmp_path):
+        assert main(["demo", "coalition", "--out", "match", "--seed", "7", "--turns", "1"]) == 0
+    capsys.readouterr()
+    turns, right = 0, []
+    for path in [*tmp_path.glob("match/*.xlsx"), *tmp_path.glob("match/gm/*.xlsx")]:
+        for ws in openpyxl.load_workbook(path).worksheets:
+            if ws.title != "Log" and not ws.title.startswith("View "):
+                continue
+            header = next(row for row in range(1, ws.max_row + 1) if ws.cell(row, 1).value == "Turn")
+            panel = [cell for line in ws.iter_rows(min_row=3, max_row=header - 1, min_col=2) for cell in line]
+            for cell in [*(ws.cell(row, 1) for row in range(header + 1, ws.max_row + 1)), *panel]:
+                if isinstance(cell.value, int):
+                    turns += 1
+                    if cell.alignment.horizontal != "left":
+                        right.append(f"{path.name} · {ws.title}!{cell.coordinate}")
+    assert turns and not right, right[:5]

@@ -23,10 +23,16 @@ def test_a_long_table_is_folded() -> None:
 
 
 def test_every_cell_is_escaped_and_keeps_its_own_cell() -> None:
-    """A row's cells are escaped at once, joined by a control character: a cell holding that character, or markup,
-    stays one cell, shown as typed."""
-    rows = (("Name", "Aim", "Note"), ("<b>Ann</b>", 'a "x" & \'y\'', "c\x00</td><td>d"), ("Bo", "", "<script>"))
-    html = str(shown_table(Table("Players", rows), "x")["html"])
-    assert html.count("<tr>") == 3 and html.count("<td>") == 6 and html.count("<th>") == 3
-    assert "<b>" not in html and "<script>" not in html and "</td><td>d" not in html
-    assert "&lt;b&gt;Ann&lt;/b&gt;" in html and "&amp;" in html and "&lt;script&gt;" in html
+    """A table's cells are escaped at once, joined by control characters (one between cells, one between rows): a cell
+    holding either, or markup, stays one cell of its own row, shown as typed; a table without them is written as
+    each cell escaped alone writes it."""
+    for odd in ("\x00", "\x01"):
+        rows = (("Name", "Aim", "Note"), ("<b>Ann</b>", 'a "x" & \'y\'', f"c{odd}</td><td>d"), ("Bo", "", "<script>"))
+        html = str(shown_table(Table("Players", rows), "x")["html"])
+        assert html.count("<tr>") == 3 and html.count("<td>") == 6 and html.count("<th>") == 3, odd
+        assert "<b>" not in html and "<script>" not in html and "</td><td>d" not in html
+        assert "&lt;b&gt;Ann&lt;/b&gt;" in html and "&amp;" in html and "&lt;script&gt;" in html
+        assert f"c{odd}&lt;/td&gt;&lt;td&gt;d" in html
+        plain = tuple(tuple(cell.replace(odd, "") for cell in row) for row in rows)
+        assert str(shown_table(Table("Players", ((odd,), *plain)), "x")["html"]).split("\n")[1:] == \
+            str(shown_table(Table("Players", (("",), *plain)), "x")["html"]).split("\n")[1:]

@@ -124,6 +124,9 @@ def _tab_requests(tab: TabLayout, sid: int, keepers: Sequence[str]) -> list[dict
         elif fill.top:
             cell_format.update(verticalAlignment="TOP")
             fields += ",userEnteredFormat.verticalAlignment"
+        if fill.left:
+            cell_format.update(horizontalAlignment="LEFT")
+            fields += ",userEnteredFormat.horizontalAlignment"
         reqs.append({"repeatCell": {"range": rng(fill.range), "cell": {"userEnteredFormat": cell_format},
                                     "fields": fields}})
         if fill.border:

@@ -78,6 +78,7 @@ from sheets_gm.sheets.backend import RangeWrite, SavedMeanwhileError, SheetAcces
 from sheets_gm.sheets.guard import changed_since, describe_cells
 from sheets_gm.sheets.layout import CellValue, Grid, ReadGuard, WorkbookLayout, split_a1, trim_grid
 from sheets_gm.sheets.local.boxes import Box, parse_cells, worksheet_named
+from sheets_gm.sheets.local.breaks import break_pages, kept_rows
 from sheets_gm.sheets.local.cells import cell_out, clean_text, comment_for, given_cells, write_box
 from sheets_gm.sheets.local.disk import (
     NEW_FILE_MODE,
@@ -257,9 +258,11 @@ class LocalWorkbookBackend:
             if w.notes is not None:
                 changed = self._write_notes(ws, box, w.notes) or changed
         if written:
-            fixed = fixed_rows(wb)
+            fixed, kept = fixed_rows(wb), kept_rows(wb)
             for title, (ws, rows) in written.items():
                 fit_rows(ws, rows, fixed.get(title, set()))
+                if title in kept:  # its rows grown or shrunk: its tables kept whole on their pages again
+                    break_pages(ws, kept[title])
         return changed
 
     def export_xlsx(self) -> bytes:

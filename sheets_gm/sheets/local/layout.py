@@ -54,6 +54,7 @@ from sheets_gm.sheets.local.boxes import (
     tab_box,
     worksheet_named,
 )
+from sheets_gm.sheets.local.breaks import DEFAULT_ROW_POINTS, break_pages, kept_rows, record_kept_rows
 from sheets_gm.sheets.local.cells import store, write_box
 from sheets_gm.sheets.local.protection import apply_protection
 from sheets_gm.sheets.row_fit import fit_rows, record_fixed_rows
@@ -80,8 +81,6 @@ PORTRAIT_POINTS = 504.0
 #: margins of 1 inch above and below): A4 sideways 8.27 inches, Letter upright 11.
 LANDSCAPE_TALL_POINTS = 451.0
 PORTRAIT_TALL_POINTS = 648.0
-#: A row's height in points where the layout gives none (LibreOffice's 0.45 cm, a line of Arial 10).
-DEFAULT_ROW_POINTS = 12.8
 #: The workbooks' default font: Arial 10, Google Sheets' own, so a local match looks like a Google one; Excel draws
 #: it, and LibreOffice prints it in Liberation Sans (Arial's metric twin, installed with LibreOffice), so the widths
 #: measured here are the widths printed. Its digits are 7 pixels wide, as Calibri 11's were: a column's width in
@@ -127,6 +126,9 @@ def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
         fixed = {row + 1 for row in tab.row_heights}
         record_fixed_rows(wb, tab.name, fixed)
         fit_rows(ws, range(1, min(tab.rows, ws.max_row) + 1), fixed)
+        tall = LANDSCAPE_TALL_POINTS if ws.page_setup.orientation == "landscape" else PORTRAIT_TALL_POINTS
+        record_kept_rows(wb, tab.name, () if tab.hidden else tab.print_keep, tall / print_scale(tab))
+        break_pages(ws, kept_rows(wb).get(tab.name))
     if lists and layout.partial:
         raise SheetError(f"the tabs {', '.join(names)} are laid out alone and cannot add dropdown lists to the "
                          "workbook's helper tab; lay the whole workbook out (repair)")
@@ -248,12 +250,12 @@ def _apply_fills(ws: Any, tab: TabLayout) -> None:
     for fill in tab.fills:
         argb = _argb(fill.colour)
         pattern = PatternFill(fill_type="solid", start_color=argb, end_color=argb)
-        aligned = Alignment(wrap_text=True, vertical="top") if fill.wrap else Alignment(vertical="top")
+        aligned = Alignment(wrap_text=fill.wrap or None, vertical="top", horizontal="left" if fill.left else None)
         box = tab_box(tab, fill.range, "fill")
         # The style ids openpyxl's descriptors would store are found once a fill, not once a cell: each ``cell.fill =``
         # hashed the whole fill again to look its id up (a fifth of making a match's workbooks).
         fill_id = book._fills.add(pattern)
-        align_id = book._alignments.add(aligned) if fill.wrap or fill.top else None
+        align_id = book._alignments.add(aligned) if fill.wrap or fill.top or fill.left else None
         weighted: dict[int, int] = {}  # a font's id -> the id of that font in the fill's weight
         for cell in _filled_cells(ws, tab, box):
             if not cell._style:  # a column's own style not set yet: what the descriptor does first
@@ -310,9 +312,12 @@ def _apply_page(ws: Any, tab: TabLayout) -> None:
     ws.page_setup.orientation = "landscape" if print_width(tab) > PORTRAIT_PIXELS else "portrait"
     # a tab over pages across prints each band of rows whole before the next (a View's battle beside its armies)
     ws.page_setup.pageOrder = "overThenDown"
+    ws.oddHeader.center.text = None
     if tab.print_fewest:
         ws.sheet_properties.pageSetUpPr.fitToPage = True
         ws.page_setup.orientation, ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = fewest_pages(tab)
+        if tab.print_header and ws.page_setup.fitToWidth > 1:
+            ws.oddHeader.center.text = tab.print_header.replace("&", "&&")  # & starts a field code
     elif tab.print_pages_wide:
         ws.sheet_properties.pageSetUpPr.fitToPage = True
         ws.page_setup.fitToWidth = print_pages_wide(tab)

@@ -72,6 +72,19 @@ def _wrapping(tab: TabLayout, first_col: int, last_col: int, first_row: int = 2)
     return replace(tab, fills=(*tab.fills, wraps))
 
 
+def _turns_left(first_row: int, last_row: int) -> Fill:
+    """A log's turn column (A) from ``first_row`` to ``last_row``, wrapped as the log is, its numbers at the left as
+    the kind beside them is: right-aligned, a turn printed against its kind ("1 route")."""
+    return Fill(cells(0, first_row, 0, last_row), "#FFFFFF", wrap=True, left=True)
+
+
+def _log_tab(spec: SheetSpec) -> TabLayout:
+    """The board's Log tab: a turn, a kind and a sentence a row, each wrapped, its turns at the left."""
+    tab = _wrapping(_simple_tab(spec.tabs.log, spec.headers.log, LOG_ROWS, spec, "Written by sheets-gm",
+                                {1: LOG_KIND_WIDTH, 2: LOG_SENTENCE_WIDTH}), 0, 2)
+    return replace(tab, fills=(*tab.fills, _turns_left(2, tab.rows)))
+
+
 def _settings_tab(spec: SheetSpec, settings: object) -> TabLayout:
     """The Settings tab: each of the first three columns as wide as its longest text (a setting's name, its value,
     its default: cut on screen and on paper before), at most 320 pixels, the description 600; every cell under the
@@ -87,7 +100,8 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
     """A public tab: the adapter's drawing from A1; right of it the title, status line and legend. The gap column
     between them holds the board's stamp (``board_writes``) and is hidden: the stamp is no text a player reads, and
     a hidden column is neither shown nor printed (it printed beside the title). Printed as a table is: over as many
-    pages across as keep its type at 8 pt (a GvG board shrunk to one page printed at 4 pt)."""
+    pages across as keep its type at 8 pt (a GvG board shrunk to one page printed at 4 pt), the title at the top of
+    each page where it prints over more than one across (it stands right of the map: on the last page only)."""
     spec = tabs.spec
     info = drawing.width + 1
     legend = drawing.legend_rows
@@ -102,7 +116,8 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
                      row_heights=dict(drawing.row_heights), hidden_columns=(drawing.width,),
                      print_headings=drawing.print_headings,
                      print_pages_wide=drawing.print_pages_wide, print_title_rows=drawing.print_title_rows,
-                     print_title_cols=drawing.print_title_cols, print_fewest=drawing.print_fewest)
+                     print_title_cols=drawing.print_title_cols, print_fewest=drawing.print_fewest,
+                     print_header=spec.headers.board)
 
 
 def _archive_tab(tabs: MatchTabs, seat: str) -> TabLayout:
@@ -138,11 +153,13 @@ def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
         fills=(Fill(cells(0, 1, VIEW_COLS - 1, 1), spec.colours.header, bold=True),
                Fill(cells(0, 2, VIEW_COLS - 1, 2), "#FFFFFF"),  # the status line runs on to the right
                Fill(cells(0, 3, 0, header - 1), "#FFFFFF", top=True),
-               Fill(cells(1, 3, VIEW_COLS - 1, header - 1), "#FFFFFF", wrap=True),
+               # the panel's numbers at the left as its words are (a Coalition army's rank printed against its square)
+               Fill(cells(1, 3, VIEW_COLS - 1, header - 1), "#FFFFFF", wrap=True, left=True),
                Fill(cells(0, header, 2, header), spec.colours.header, bold=True),
                # the log's sentences and the steps right of them wrap: a long one ran on over the panel's columns,
                # widening the printed page, or was cut by the next step
-               Fill(cells(0, header + 1, VIEW_COLS - 1, last), "#FFFFFF", wrap=True)),
+               Fill(cells(0, header + 1, VIEW_COLS - 1, last), "#FFFFFF", wrap=True),
+               _turns_left(header + 1, last)),
         protections=(Protection(None, f"What {seat} sees: written by sheets-gm"),),
         column_widths={**dict.fromkeys(range(3, VIEW_COLS), VIEW_STEP_WIDTH), 0: 160, 1: LOG_KIND_WIDTH,
                        2: VIEW_SENTENCE_WIDTH,
@@ -171,8 +188,7 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
     windows = ruleset.traits.max_windows
     out: list[tuple[SheetBackend, TabLayout]] = [
         *((sheets.board, drawn_tab(tabs, name, drawing)) for name, drawing in tabs.drawn(adapter.drawings(state))),
-        (sheets.board, _wrapping(_simple_tab(spec.tabs.log, spec.headers.log, LOG_ROWS, spec, "Written by sheets-gm",
-                                             {1: LOG_KIND_WIDTH, 2: LOG_SENTENCE_WIDTH}), 0, 2)),
+        (sheets.board, _log_tab(spec)),
         (sheets.board, _settings_tab(spec, ruleset.settings)),
     ]
     file_tabs = MatchTabs(sheet_spec(ruleset.traits.name), sheets.seats, ruleset.traits.judge)

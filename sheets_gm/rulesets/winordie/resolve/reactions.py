@@ -153,7 +153,7 @@ def weigh_passive(state: WodState, action: Action, events: list[kit.Event]) -> s
             continue
         unit.used.add(weighed)  # weighed once for this attack (Charge: once a turn): the row goes on at the next sync
         reveal(state, unit, events, "it attacks")  # as the attack does: the GM's list names it
-        why = {PassiveCue.DAMAGED_ATTACK: f"it attacks with {unit.damage} damage",
+        why = {PassiveCue.DAMAGED_ATTACK: f"it attacks while damaged: {unit.damage} damage taken",
                PassiveCue.MOVED_ATTACK: f"it attacks after moving {counted(unit.stepped, 'hex', 'hexes')} this turn"
                }.get(cue, "it attacks")
         pend(state, state.acting, unit.id, ability.name, ability.text, public_row(state, action), events)
