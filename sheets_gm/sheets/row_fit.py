@@ -10,8 +10,9 @@ recorded in the workbook (:data:`FIXED_ROWS_PROPERTY`, a custom document propert
 so a later write knows them.
 
 A cell's lines are counted as LibreOffice prints them: its words at the default font's own widths (Arial 10,
-printed in Liberation Sans: ``font_widths``) wrapped in its column's printed width less the cell's margins, with a
-point or two to spare on each line so that a row is never too short; a cut answer is worse than a slack line. A
+printed in Liberation Sans: ``font_widths``) wrapped in its column's printed width less the cell's margins, each line
+taken a little wider than the widths say (a print rounds each letter's place) so that a row is never too short; a
+cut answer is worse than a slack line. A
 row is as tall as a line of the default font (LibreOffice's and Excel's 12.8 points) times its lines.
 """
 
@@ -44,11 +45,14 @@ CHAR_PIXELS = 5.9
 #: (measured in its PDFs, Liberation Sans 10: 7.29 characters 40.4 points, 62.14 characters 344.9, 20 characters
 #: 111.0), a little more than Excel's 5.25 and its padding of 3.75.
 PRINTED_POINTS_PER_CHAR = 5.55
-#: Points of a column's printed width its text does not use: LibreOffice's margins either side (a point each,
-#: measured: a column of 12.14 characters, 67.4 points, printed a line of 65.0 points unbroken and none of 66.1; one of
-#: 19.29 characters, 107.1 points, one of 105.1), and a little to spare on each line for rounding.
+#: Points of a column's printed width its text does not use: LibreOffice's margins either side, a point each
+#: (measured at scale 1: a column of 12.14 characters, 67.4 points, printed a line of 65.0 points unbroken and none of
+#: 66.1; one of 19.29 characters, 107.1 points, one of 105.1).
 CELL_MARGIN_POINTS = 2.0
-LINE_SPARE_POINTS = 0.3
+#: How much wider than the font's own widths a line is taken: printed at a scale, LibreOffice rounds each letter's
+#: place, and a line ran up to 0.7 % wider against its column (a Champions Feedback line at 82 % broke a word
+#: earlier than the widths said); twice that is kept spare.
+PRINTED_WIDTH_SPARE = 1.015
 #: Pixels of a cell's width its text does not use (the padding either side).
 CELL_PADDING = 6
 #: Excel's default column width, in characters, where a column has none.
@@ -66,19 +70,25 @@ def column_points(ws: Any, column: int) -> float:
 
 def cell_lines(text: str, points: float, bold: bool = False) -> int:
     """Lines ``text`` prints on, word-wrapped in a cell ``points`` wide (its own line breaks kept), in the default
-    font (bold or regular) at its own widths, a little narrower than LibreOffice's room.
+    font (bold or regular), each line as wide as it may print (``line_points``).
 
     >>> cell_lines("Dice: d8 2/base/Lu.rogue/1/1 = 6, d8 2/base/Lu.rogue/1/2 = 2,", 281.4)  # 273.5 points
     1
     >>> cell_lines("Dice: d8 2/base/Lu.rogue/1/1 = 6, d8 2/base/Lu.rogue/1/2 = 2, d8", 281.4)
     2
     """
-    return wrapped_lines(text, line_room(points), lambda word: text_points(word, bold))
+    return wrapped_lines(text, line_room(points), lambda word: line_points(word, bold))
+
+
+def line_points(text: str, bold: bool = False) -> float:
+    """The points ``text`` may take on one printed line of the default font (its own widths and the spare for a
+    print's rounding, ``PRINTED_WIDTH_SPARE``)."""
+    return text_points(text, bold) * PRINTED_WIDTH_SPARE
 
 
 def line_room(points: float) -> float:
-    """The points of text a line of a cell ``points`` wide holds (its margins and a little spare taken off)."""
-    return max(1.0, points - CELL_MARGIN_POINTS - LINE_SPARE_POINTS)
+    """The points of a line of text a cell ``points`` wide holds (its margins taken off)."""
+    return max(1.0, points - CELL_MARGIN_POINTS)
 
 
 def lines_needed(text: str, pixels: int, measure: Callable[[str], float] = len) -> int:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from sheets_gm.rulesets.champions.enums import EvadeRule
 from sheets_gm.rulesets.champions.items import Dice
-from sheets_gm.sheets.font_widths import text_points
+from sheets_gm.sheets.row_fit import line_points
 
 
 def round_half_up(numerator: int, denominator: int) -> int:
@@ -201,10 +201,11 @@ def report_rows(text: str, dice_points: float) -> list[list[str]]:
 #: How an action's Dice step starts in a battle report (``combat._Battle.dice_line``).
 DICE_STEP = "  Dice: "
 def _dice_rows(step: str, points: float) -> list[str]:
-    """An action's ``Dice: …`` step cut between dice into rows that each print on one line of ``points`` (in the
-    default font: the View log's sentence column, which holds them without spilling into the next cells, where a
-    Dice step in a step cell once ran far right of the table and shrank the printed View to unreadable; and each a
-    row of one line, not two), one die a row at least, the rows after the first indented under the word ``Dice``.
+    """An action's ``Dice: …`` step cut between dice into rows that each print on one line of ``points`` (as
+    ``row_fit.line_points`` measures a line): the View log's sentence column holds them without spilling into the
+    next cells (a Dice step in a step cell once ran far right of the table and shrank the printed View to
+    unreadable), each a row of one line, not two; one die a row at least, the rows after the first indented under
+    the word ``Dice``.
 
     >>> _dice_rows("Dice: d5 4/base/Ann.mage/1/1 = 4, d5 4/base/Ann.mage/1/2 = 2, d8 4/item/Ann.mage/1/1 = 5", 320)
     ['Dice: d5 4/base/Ann.mage/1/1 = 4, d5 4/base/Ann.mage/1/2 = 2,', '      d8 4/item/Ann.mage/1/1 = 5']
@@ -213,7 +214,7 @@ def _dice_rows(step: str, points: float) -> list[str]:
     indent = " " * (len(head) + 2)
     out: list[str] = []
     for die in listed.split(", "):
-        if out and text_points(f"{head}: {out[-1]}, {die},") <= points:  # measured after the head, the wider
+        if out and line_points(f"{head}: {out[-1]}, {die},") <= points:  # measured after the head, the wider
             out[-1] = f"{out[-1]}, {die}"
         else:
             out.append(die)
