@@ -8,26 +8,15 @@ LibreOffice's ``uno`` module; prints JSON: ``{"<file> · <tab>": [[row, height, 
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import uno  # type: ignore[import-not-found]
-from com.sun.star.beans import PropertyValue  # type: ignore[import-not-found]
-from com.sun.star.connection import NoConnectException  # type: ignore[import-not-found]
+from lo_office import OfficeNotStarted, office_desktop, prop  # type: ignore[import-not-found]  # run as a script
 
 #: Hundredths of a millimetre (LibreOffice's unit) in a point.
 UNITS_PER_POINT = 2540 / 72
-
-
-def _hidden() -> PropertyValue:
-    prop = PropertyValue()
-    prop.Name, prop.Value = "Hidden", True
-    return prop
 
 
 def _rows(doc: object, name: str) -> dict[str, list[list[float]]]:
@@ -53,37 +42,19 @@ def _rows(doc: object, name: str) -> dict[str, list[list[float]]]:
 
 
 def main(profile: str, paths: list[str]) -> int:
-    pipe = f"sheets_gm_lo_heights_{os.getpid()}"
-    office = subprocess.Popen(["soffice", "--headless", "--invisible", "--norestore", "--nologo", "--nodefault",
-                               f"-env:UserInstallation=file://{profile}", f"--accept=pipe,name={pipe};urp;"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    out: dict[str, list[list[float]]] = {}
     try:
-        local = uno.getComponentContext()
-        resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
-        for _ in range(600):  # LibreOffice takes a few seconds to start: nothing to do but wait for it
-            try:
-                ctx = resolver.resolve(f"uno:pipe,name={pipe};urp;StarOffice.ComponentContext")
-                break
-            except NoConnectException:
-                time.sleep(0.1)
-        else:
-            print("LibreOffice did not start", file=sys.stderr)
-            return 1
-        desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
-        out: dict[str, list[list[float]]] = {}
-        for path in paths:
-            url = uno.systemPathToFileUrl(str(Path(path).resolve()))
-            doc = desktop.loadComponentFromURL(url, "_blank", 0, (_hidden(),))
-            out.update(_rows(doc, Path(path).name))
-            doc.close(True)
-        print(json.dumps(out))
-        with contextlib.suppress(Exception):  # the bridge goes down with LibreOffice
-            desktop.terminate()
-        office.wait(timeout=60)
-        return 0
-    finally:
-        if office.poll() is None:
-            office.kill()
+        with office_desktop(profile, "sheets_gm_lo_heights") as desktop:
+            for path in paths:
+                url = uno.systemPathToFileUrl(str(Path(path).resolve()))
+                doc = desktop.loadComponentFromURL(url, "_blank", 0, (prop("Hidden", True),))
+                out.update(_rows(doc, Path(path).name))
+                doc.close(True)
+    except OfficeNotStarted as e:
+        print(e, file=sys.stderr)
+        return 1
+    print(json.dumps(out))
+    return 0
 
 
 if __name__ == "__main__":
