@@ -967,6 +967,8 @@ class RestartRun:
     searched: float | None
     ready: float | None  # READY=1, seconds after the start
     tail: str  # the log's last lines when a save went unanswered
+    typed: float = 0.0  # seconds after the start when the last save typed as it starts was written (the bots type
+    # them one after the other, on the same loaded machine: no answer to it can come sooner)
 
 
 def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Path], during: Sequence[Path],
@@ -990,6 +992,7 @@ def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Pat
     for config in during:
         saved_ns[config] = time.time_ns()  # the write begins now: a poll after it began answers it
         type_orders(config, ready=False, seed=f"{args.seed}/during/{turn}")
+    typed = time.monotonic() - started
     answers: dict[Path, float] = {}
     searched = None
     while len(answers) < len(saved_ns) and time.monotonic() - started < args.restart_limit:
@@ -1007,7 +1010,7 @@ def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Pat
     ready = next((at - started for at, text in pings.heard if "READY=1" in text), None)
     tail = "" if len(answers) == len(saved_ns) else "\n".join(
         log.read_text(encoding="utf-8", errors="replace").splitlines()[-8:])
-    return RestartRun(code, [answers.get(c) for c in saved_ns], first, gap, searched, ready, tail)
+    return RestartRun(code, [answers.get(c) for c in saved_ns], first, gap, searched, ready, tail, typed)
 
 
 def measure_restart(args: argparse.Namespace, root: Path) -> None:
@@ -1077,7 +1080,8 @@ def restart_rounds(args: argparse.Namespace, root: Path, configs: Sequence[Path]
               f"{'never' if run.first_ping is None else f'{run.first_ping:.1f} s'} after READY, longest gap "
               f"{run.longest_gap:.1f} s; first search said done at "
               f"{'-' if run.searched is None else f'{run.searched:.1f} s'}; READY at "
-              f"{'-' if run.ready is None else f'{run.ready:.1f} s'}; load "
+              f"{'-' if run.ready is None else f'{run.ready:.1f} s'}; the saves typed as it starts written by "
+              f"{run.typed:.1f} s; load "
               f"{Path('/proc/loadavg').read_text().split()[0]}"
               + (f"\n  the log's end:\n{run.tail}" if run.tail else ""), flush=True)
     return runs
