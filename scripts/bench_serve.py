@@ -102,7 +102,7 @@ from sheets_gm.host.file_events import FileEvents  # noqa: E402
 from sheets_gm.host.polls import poll_behind_gate  # noqa: E402
 from sheets_gm.host.scheduler import Host, Stop  # noqa: E402
 from sheets_gm.match.config import BackendKind, MatchConfig, load_config  # noqa: E402
-from sheets_gm.poll_gate.drive import SAFETY_NET  # noqa: E402
+from sheets_gm.poll_gate.drive_due import SAFETY_NET  # noqa: E402
 from sheets_gm.poll_gate.state import iso, load_state, save_state, state_path  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset  # noqa: E402
 from sheets_gm.running.connect import open_match_sheets  # noqa: E402

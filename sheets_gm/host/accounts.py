@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.host.quiet import CHANGED, DUE, LastRead
 from sheets_gm.match.config import ConfigError, MatchConfig, Spreadsheets, load_config
-from sheets_gm.poll_gate.drive import CLOCK_MARGIN, SAFETY_NET
+from sheets_gm.poll_gate.drive_due import CLOCK_MARGIN, SAFETY_NET
 from sheets_gm.running.connect import google_client, service_account_client
 from sheets_gm.sheets.backend import SheetAccessError, SheetError
 from sheets_gm.sheets.google.drive import DriveChangeLog, DriveChanges, DriveFiles
