@@ -1087,6 +1087,62 @@ def restart_rounds(args: argparse.Namespace, root: Path, configs: Sequence[Path]
     return runs
 
 
+def own_cpu(pid: int) -> float:
+    """CPU seconds of the process ``pid`` itself (its children not counted: the polls' server is not the host)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / __import__("os").sysconf("SC_CLK_TCK")
+
+
+def start_cpu(source: Path | None, root: Path, turn: int, limit: float) -> tuple[float, float, float, float]:
+    """``serve`` (from ``source``; None: this tree) started on ``root/idle``, nothing typed: the host's own CPU
+    seconds when it says READY=1 and when it says its first search done (within ``limit`` s), and those moments
+    from the spawn."""
+    pings = Pings(root / f"cpu-notify-{turn}.sock")
+    env = {**__import__("os").environ, "NOTIFY_SOCKET": str(pings.path)}
+    if source is not None:
+        env["PYTHONPATH"] = str(source)
+    log = root / f"cpu-serve-{turn}.log"
+    started = time.monotonic()
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "idle"), "--status-file",
+                                 str(root / f"cpu-status-{turn}.json")], stdout=out, stderr=subprocess.STDOUT,
+                                env=env, cwd=root)
+    ready: tuple[float, float] | None = None
+    searched: tuple[float, float] | None = None
+    while searched is None and time.monotonic() - started < limit:
+        if ready is None and any("READY=1" in text for _, text in pings.heard):
+            ready = (own_cpu(proc.pid), time.monotonic() - started)
+        if any(line.startswith("Found ") for line in log.read_text(encoding="utf-8", errors="replace").splitlines()):
+            searched = (own_cpu(proc.pid), time.monotonic() - started)
+        time.sleep(0.02)
+    proc.send_signal(15)
+    proc.wait(timeout=120)
+    pings.close()
+    nan = (float("nan"), float("nan"))
+    return (*(ready or nan), *(searched or nan))
+
+
+def measure_start_cpu(args: argparse.Namespace, root: Path) -> None:
+    """``--restart-local N --start-cpu``: the host's own CPU to READY and to its first search's end, nothing
+    typed, this tree's ``serve`` in turn with ``--vs``'s, ``--rounds`` of each, medians."""
+    configs = polled_copies(root, args.restart_local)
+    base = source_of(args.vs, root / "base") if args.vs else None
+    print(f"Made {len(configs)} local matches polled before; load {Path('/proc/loadavg').read_text().split()[:3]}.")
+    runs: dict[str, list[tuple[float, float, float, float]]] = {"base": [], "this": []}
+    turns = itertools.count()
+    for _ in range(args.rounds):
+        for code, source in ((("base", base),) if base is not None else ()) + (("this", None),):
+            runs[code].append(start_cpu(source, root, next(turns), args.restart_limit))
+            cpu_ready, at_ready, cpu_search, at_search = runs[code][-1]
+            print(f"- {code}: CPU {cpu_ready:.2f} s at READY ({at_ready:.1f} s from the spawn), {cpu_search:.2f} s "
+                  f"at the first search's end ({at_search:.1f} s); load {Path('/proc/loadavg').read_text().split()[0]}",
+                  flush=True)
+    for code, done in runs.items():
+        if done:
+            print(f"  {code}: medians CPU {statistics.median(r[0] for r in done):.2f} s at READY, "
+                  f"{statistics.median(r[2] for r in done):.2f} s at the first search's end", flush=True)
+
+
 # -- --serve-google: the real serve process on the fake Google served over HTTP ----------------------------------
 
 
@@ -1671,6 +1727,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--vs", metavar="COMMIT", help="with --restart-local: that commit's serve in turn with this "
                         "tree's (the same run's baseline)")
     parser.add_argument("--rounds", type=int, default=2, help="with --restart-local: restarts of each (default 2)")
+    parser.add_argument("--start-cpu", action="store_true",
+                        help="with --restart-local: instead of saves, the host's own CPU to READY and to its first "
+                        "search's end (with --vs, in turn with that commit's; --rounds of each)")
     parser.add_argument("--restart-limit", type=float, default=300.0,
                         help="with --restart-local: seconds a restart's saves may take (default 300)")
     parser.add_argument("--busy", default="0", help="with --restart-local: busy processes spun beside, one run of "
@@ -1682,7 +1741,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.matches < max(4, args.accounts) or args.saves < 2:
         parser.error("--matches: at least 4 and at least one a Google account; --saves: at least 2")
     with tempfile.TemporaryDirectory() as tmp:
-        if args.restart_local:
+        if args.restart_local and args.start_cpu:
+            measure_start_cpu(args, Path(tmp))
+        elif args.restart_local:
             measure_restart(args, Path(tmp))
         elif args.serve_google:
             measure_serve_google(args, Path(tmp))
