@@ -1090,7 +1090,8 @@ def restart_rounds(args: argparse.Namespace, root: Path, configs: Sequence[Path]
 def own_cpu(pid: int) -> float:
     """CPU seconds of the process ``pid`` itself (its children not counted: the polls' server is not the host)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / __import__("os").sysconf("SC_CLK_TCK")
+    tick: int = __import__("os").sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / tick
 
 
 def start_cpu(source: Path | None, root: Path, turn: int, limit: float) -> tuple[float, float, float, float]:
