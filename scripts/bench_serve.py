@@ -971,6 +971,24 @@ class RestartRun:
     # them one after the other, on the same loaded machine: no answer to it can come sooner)
 
 
+def spawn_serve(source: Path | None, root: Path, tag: str,
+                *options: str) -> tuple[subprocess.Popen[bytes], Pings, Path, float]:
+    """``serve`` (from ``source``; None: this tree) spawned on ``root/idle`` with ``options``, its watchdog heard on a
+    socket of the benchmark's own: the process, its pings, its log and the moment of its spawn (monotonic)."""
+    pings = Pings(root / f"notify-{tag}.sock")
+    env = {**__import__("os").environ, "NOTIFY_SOCKET": str(pings.path)}
+    if source is not None:
+        env["PYTHONPATH"] = str(source)
+    log = root / f"serve-{tag}.log"
+    started = time.monotonic()
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "idle"), "--status-file",
+                                 str(root / f"status-{tag}.json"), *options],
+                                stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)  # (not this tree: -m
+        # would import the package from the working folder before PYTHONPATH's)
+    return proc, pings, log, started
+
+
 def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Path], during: Sequence[Path],
                 args: argparse.Namespace, turn: int) -> RestartRun:
     """``serve`` (from ``source``; None: this tree) started on ``root/idle`` with ``before`` saved while it was down
@@ -978,17 +996,7 @@ def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Pat
     for config in before:
         type_orders(config, ready=False, seed=f"{args.seed}/before/{turn}")
     saved_ns = {config: time.time_ns() for config in before}
-    pings = Pings(root / f"notify-{turn}.sock")
-    env = {**__import__("os").environ, "NOTIFY_SOCKET": str(pings.path)}
-    if source is not None:
-        env["PYTHONPATH"] = str(source)
-    log = root / f"serve-{turn}.log"
-    started = time.monotonic()
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "idle"), "--status-file",
-                                 str(root / f"status-{turn}.json"), "--workers", str(args.workers)],
-                                stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)  # (not this tree: -m
-        # would import the package from the working folder before PYTHONPATH's)
+    proc, pings, log, started = spawn_serve(source, root, str(turn), "--workers", str(args.workers))
     for config in during:
         saved_ns[config] = time.time_ns()  # the write begins now: a poll after it began answers it
         type_orders(config, ready=False, seed=f"{args.seed}/during/{turn}")
@@ -1098,16 +1106,7 @@ def start_cpu(source: Path | None, root: Path, turn: int, limit: float) -> tuple
     """``serve`` (from ``source``; None: this tree) started on ``root/idle``, nothing typed: the host's own CPU
     seconds when it says READY=1 and when it says its first search done (within ``limit`` s), and those moments
     from the spawn."""
-    pings = Pings(root / f"cpu-notify-{turn}.sock")
-    env = {**__import__("os").environ, "NOTIFY_SOCKET": str(pings.path)}
-    if source is not None:
-        env["PYTHONPATH"] = str(source)
-    log = root / f"cpu-serve-{turn}.log"
-    started = time.monotonic()
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "idle"), "--status-file",
-                                 str(root / f"cpu-status-{turn}.json")], stdout=out, stderr=subprocess.STDOUT,
-                                env=env, cwd=root)
+    proc, pings, log, started = spawn_serve(source, root, f"cpu-{turn}")
     ready: tuple[float, float] | None = None
     searched: tuple[float, float] | None = None
     while searched is None and time.monotonic() - started < limit:
