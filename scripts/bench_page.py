@@ -261,7 +261,8 @@ def compare(base: str, args: argparse.Namespace) -> int:
     load_average = " ".join(Path("/proc/loadavg").read_text().split()[:3]) if os.path.exists("/proc/loadavg") \
         else "?"
     print(f"Paired against {base} (same run, interleaved; least build CPU of {replays}, branch over base, and each "
-          f"over the two resolutions' mean CPU; medians of the windows; load average {load_average}; 2 cores, shared: noisy)")
+          f"over the two resolutions' mean CPU; medians of the windows; load average {load_average}; 2 cores, "
+          "shared: noisy)")
     print(f"{'match':<22} {'windows':>7} {'branch/base':>12} {'branch':>8} {'base':>8}")
     for label, rows in results.items():
         name = f"coalition war {2 * args.armies}" if label == "war" else label
