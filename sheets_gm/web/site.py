@@ -33,7 +33,7 @@ from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.web.compiled import compiled_cache
-from sheets_gm.web.ground import ground_file, ground_svg, grounds_in
+from sheets_gm.web.ground import ground_file, ground_key, ground_names_js, ground_svg, grounds_in, names_file
 from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
 from sheets_gm.web.orders import overlays, with_overlay
 from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
@@ -142,11 +142,13 @@ def _temporary(path: Path) -> tuple[int, str]:
         return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
 
 
-def _places(scene: Scene) -> list[list[list[str | int]]]:
-    """What hovering and clicking show, plane by plane, place by place: name, ground, who, makeup, and its column and
-    row (where the page finds a place its ground's picture draws)."""
-    return [[[p.name, p.ground, "\n".join(p.who), p.makeup, p.col, p.row] for p in plane.places]
-            for plane in scene.planes]
+def _places(scene: Scene, grounds: Sequence[str]) -> list[list[Any]]:
+    """What hovering and clicking show, plane by plane: the key of its ground's names file (each place's name, column
+    and row: ``ground.ground_names_js``), then each place that is not bare ground alone: its index in the plane,
+    its ground, who and makeup (the page's script puts the two together)."""
+    return [[ground_key(ground), [[i, p.ground, "\n".join(p.who), p.makeup] for i, p in enumerate(plane.places)
+                                  if p.ground or p.who or p.makeup]]
+            for plane, ground in zip(scene.planes, grounds, strict=True)]
 
 
 #: A table of more rows than this is folded under its title (Wesnoth's unit types: a page's height of rows).
@@ -215,7 +217,7 @@ class Drawn:
 
     scene: Scene
     svgs: tuple[str, ...]  # each plane's map: its ground's picture, and the places drawn over it
-    places: Markup  # what hovering and clicking show (``_places``), as JSON safe in HTML
+    places: Markup  # what hovering and clicking show beside the names files (``_places``), as JSON safe in HTML
     grounds: tuple[str, ...]  # each plane's ground file (``ground.ground_file``)
     #: what its pages show alike, made for the first (``once``)
     made: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -236,20 +238,24 @@ def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
     grounds = tuple(ground_file(plane) for plane in scene.planes)
     return Drawn(scene, tuple(plane_svg(env, plane, i, ground) for i, (plane, ground) in
                               enumerate(zip(scene.planes, grounds, strict=True))),
-                 htmlsafe_json_dumps(_places(scene), dumps=env.policies["json.dumps_function"],
+                 htmlsafe_json_dumps(_places(scene, grounds), dumps=env.policies["json.dumps_function"],
                                      **env.policies["json.dumps_kwargs"]), grounds)
 
 
 def _keep_grounds(folder: Path, state: Drawn) -> None:
-    """The ground files of ``state``'s planes in ``folder``, each written when it is not there (its name is a hash
-    of what it draws)."""
+    """The ground files of ``state``'s planes in ``folder`` and their names files, each written when it is not there
+    (its name is a hash of what it draws)."""
     for plane, name in zip(state.scene.planes, state.grounds, strict=True):
         if not (folder / name).is_file():
             write_if_changed(folder / name, ground_svg(plane).encode())
+        if not (folder / names_file(name)).is_file():
+            write_if_changed(folder / names_file(name), ground_names_js(plane, name).encode())
 
 
 def _drop_grounds(folder: Path, kept: set[str]) -> None:
-    """Remove the ground files no page of ``folder`` shows any more (an undo took their pages back)."""
+    """Remove the ground files (and their names files) no page of ``folder`` shows any more (an undo took their
+    pages back)."""
+    kept = kept | {names_file(name) for name in kept}
     for path in grounds_in(folder):
         if path.name not in kept:
             path.unlink(missing_ok=True)
@@ -280,7 +286,7 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
         "tables": [*state.once("tables", lambda: [shown_table(t, "Standings") for t in scene.tables]),
                    *(shown_table(t, "Turn report") for t in (scene.references if now else ()))], "sheet_url": link,
         "sheet_name": "" if link else Path(page.sheet).name, "latest": latest,
-        "opening": opening, "charts": standings, "ends": ends,
+        "opening": opening, "charts": standings, "ends": ends, "names": [names_file(g) for g in state.grounds],
     }
     return environment().get_template("page.html.j2").render(values)
 
