@@ -14,6 +14,7 @@ escape every text they are given (jinja2's autoescape): a name or an Aim a playe
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import os
@@ -98,18 +99,33 @@ class _Window:
                        tuple(str(name) for name in data.get("grounds", [])), int(data.get("end", -1)))
 
 
-def _load(folder: Path) -> tuple[str, list[_Window]]:
-    """What the folder was last built for, and its resolutions' pages ('' and none for a new or unreadable one)."""
+def _load(folder: Path) -> tuple[str, list[_Window], str]:
+    """What the folder was last built for, its resolutions' pages, and the stamp of the shared files it holds
+    (``_shared_stamp``; '' and none for a new or unreadable one)."""
     try:
         data = json.loads((folder / RECORD).read_text(encoding="utf-8"))
-        return str(data["built"]), [_Window.from_json(w) for w in data["windows"]]
+        return str(data["built"]), [_Window.from_json(w) for w in data["windows"]], str(data.get("shared", ""))
     except (OSError, ValueError, KeyError, TypeError):
-        return "", []
+        return "", [], ""
 
 
 def built_for(folder: Path) -> str:
     """What the page in ``folder`` was last built for ('' for none)."""
     return _load(folder)[0]
+
+
+@cache
+def _shared_stamp() -> str:
+    """A hash of the files every page shares (``SHARED``), as this version writes them: a folder whose record holds
+    it, and holds the files, has them as they are (not read again to compare)."""
+    return hashlib.sha256(b"\0".join(_shared_bytes(name) for name in SHARED)).hexdigest()[:20]
+
+
+def _keep_shared(folder: Path, stamp: str) -> None:
+    """The files every page shares, in ``folder`` as this version writes them (``stamp``: the folder's record's)."""
+    for name in SHARED:
+        if stamp != _shared_stamp() or not (folder / name).is_file():
+            write_if_changed(folder / name, _shared_bytes(name))
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:
@@ -350,7 +366,7 @@ def _standings(windows: Sequence[_Window], now: Figures) -> list[Chart]:
 
 def build_site(folder: Path, page: PageInput) -> bool:
     """Bring the match page's ``folder`` up to ``page`` (see the module notes); whether it wrote anything."""
-    built, windows = _load(folder)
+    built, windows, shared = _load(folder)
     if built == page.marker and page.resolution is None:
         return False
     folder.mkdir(parents=True, exist_ok=True)
@@ -380,9 +396,8 @@ def build_site(folder: Path, page: PageInput) -> bool:
                                             standings=_standings(windows, figures),
                                             ends=[line for w in windows for line in w.ends]).encode())
     write_if_changed(folder / "windows.js", _windows_js(windows, now))
-    for name in SHARED:
-        write_if_changed(folder / name, _shared_bytes(name))
+    _keep_shared(folder, shared)
     _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds))
-    record = {"built": page.marker, "windows": [w.to_json() for w in windows]}
+    record = {"built": page.marker, "windows": [w.to_json() for w in windows], "shared": _shared_stamp()}
     write_if_changed(folder / RECORD, json.dumps(record, ensure_ascii=False).encode())  # (no indent: C's encoder)
     return True

@@ -91,7 +91,8 @@ def test_what_a_player_typed_is_shown_never_run(kind: BoardKind, text: str, tmp_
     for names in tmp_path.glob("ground-*.js"):  # each map's places' names: one statement, no '<' to close a script
         text = names.read_text(encoding="utf-8")
         key, _, data = text.partition("] = ")
-        assert "<" not in text and key == f'(window.SHEETS_GM_GROUNDS = window.SHEETS_GM_GROUNDS || {{}})["{names.stem}"'
+        assert "<" not in text
+        assert key == f'(window.SHEETS_GM_GROUNDS = window.SHEETS_GM_GROUNDS || {{}})["{names.stem}"'
         assert all(len(place) == 3 for place in json.loads(data.removesuffix(";\n"))), names.name
     script = (tmp_path / "windows.js").read_text(encoding="utf-8")
     head, tail = "window.SHEETS_GM_WINDOWS = ", ";\n"
