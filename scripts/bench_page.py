@@ -19,7 +19,7 @@ ratio of their least build CPU (branch / base), then each one's median ratio of 
 the mean of the two sides' CPU for the window's resolving poll: the same poll, its noise shared by both figures).
 
     .venv/bin/python scripts/bench_page.py [--armies 300] [--windows 5] [--repeats 3] [--replay 9]
-    .venv/bin/python scripts/bench_page.py --vs main --replay 5
+    .venv/bin/python scripts/bench_page.py --vs main --replay 5   # (from the checkout: COMMIT is read of its git)
 """
 
 from __future__ import annotations
@@ -252,8 +252,8 @@ def compare(base: str, args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as temporary:
         tree = Path(temporary) / "base"
         tree.mkdir()
-        archive = subprocess.run(["git", "-C", str(Path(__file__).resolve().parent.parent), "archive", base],
-                                 check=True, capture_output=True).stdout
+        archive = subprocess.run(["git", "archive", base], check=True, capture_output=True).stdout  # (the repository
+        # of the working folder: this script may run from a copy of the branch, made to be left alone while it runs)
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
         trees = (Path(__file__).resolve().parent.parent, tree)
         labels = [*ruleset_names(), "war"]
