@@ -43,8 +43,9 @@ def _cells(plane: Plane) -> list[tuple[int, int, str, str]]:
 def ground_file(plane: Plane) -> str:
     """The name of the file of ``plane``'s ground: a hash of everything it draws, and of its places' names (the
     names file beside it: ``names_file``)."""
-    text = repr((FORMAT, plane.shape, plane.cols, plane.rows, plane.col_labels, plane.row_labels,
-                 [(p.name, p.col, p.row, p.colour, lasting_mark(p.ground)) for p in plane.places]))
+    text = "\x1f".join([FORMAT, plane.shape, str(plane.cols), str(plane.rows), *plane.col_labels, "\x1e",
+                        *plane.row_labels, "\x1e", *(f"{name},{c},{r},{colour},{lasting_mark(ground)}"
+                                                      for name, c, r, colour, ground, _, _, _, _, _ in plane.places)])
     return f"{PREFIX}{hashlib.sha256(text.encode()).hexdigest()[:20]}.svg"
 
 
