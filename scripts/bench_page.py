@@ -60,7 +60,7 @@ from sheets_gm.web.site import build_site  # noqa: E402
 
 SEED = b"bench-page"
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
-SHARED = ("page.js", "page.css", "windows.js", "record.json")
+SHARED = ("page.js", "page.css", "windows.js")  # (and the record, in windows.js)
 
 
 def war_roster(armies: int) -> Roster:
@@ -302,10 +302,10 @@ def drawn_seconds(driver: Any, page: Path, repeats: int) -> float:
 
 def per_window(folder: Path) -> tuple[float, int, list[Path]]:
     """The folder's bytes a window (its pages and the files they share: the script, the style, the Log beside each
-    page, the maps' ground pictures; over the pages), its largest page's bytes, and its pages."""
+    page, the maps' ground pictures and names files; over the pages), its largest page's bytes, and its pages."""
     pages = [*sorted(folder.glob("w*.html")), folder / "index.html"]
     shared = sum((folder / n).stat().st_size for n in SHARED) + sum(
-        p.stat().st_size for p in (*folder.glob("*.json"), *folder.glob("ground-*.svg")) if p.name != "record.json")
+        p.stat().st_size for p in (*folder.glob("*.json"), *folder.glob("ground-*")) if p.name != "record.json")
     return (sum(p.stat().st_size for p in pages) + shared) / len(pages), max(p.stat().st_size for p in pages), pages
 
 

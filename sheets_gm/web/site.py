@@ -1,11 +1,13 @@
 """The match page's folder: a page per resolution (``w3.html``: the map after it, its Log, what was resolved), one
 for the board before the first (``w0.html``), the page of the match now (``index.html``: the open window, its
-deadline, the standings, the other public tabs, opening on the latest results), the list of windows the pages step
-through (``windows.js``), the script and style every page shares, beside each resolution's page its Log
-(``w3.log.json``: what the page of now opens on, and the Log row after it), and ``record.json`` (the windows it
-holds, each one's standings and the Log row after its lines, what it was last built for: a build reads the sidecar of
-the last resolution only, and not the one it has just written). Read in order, the pages' Log lines are the board's
-public Log: each GM's adjustment's lines stand on the page of the window whose Log rows hold them.
+deadline, the standings, the other public tabs, opening on the latest results), each map's ground picture and its
+places' names (``ground-<hash>.svg``, ``ground-<hash>.js``: ``ground``), the script and style every page shares,
+beside each resolution's page its Log (``w3.log.json``: what the page of now opens on, and the Log row after it),
+and ``windows.js``: the list of windows the pages step through, and the record (the windows the folder holds, each
+one's standings and the Log row after its lines, what it was last built for, the stamp of the shared files: a build
+reads the sidecar of the last resolution only, and not the one it has just written; one file written a build for
+both, where an older version wrote ``record.json`` too). Read in order, the pages' Log lines are the board's public
+Log: each GM's adjustment's lines stand on the page of the window whose Log rows hold them.
 
 A resolution's page is written once, when the poll that made it builds the folder; an undo's build drops the pages
 past the resolutions the match still counts; a build whose ``marker`` the folder was last built for writes nothing.
@@ -42,7 +44,9 @@ from sheets_gm.web.scene import Scene, Table, scene_of
 from sheets_gm.web.standings import Chart, Figures, charts, end_lines, figures_of
 from sheets_gm.web.svg import plane_svg
 
-RECORD = "record.json"
+WINDOWS = "windows.js"
+RECORD = "record.json"  # where an older version kept the record (read, then removed)
+_RECORD_HEAD = "window.SHEETS_GM_RECORD = "
 INDEX = "index.html"
 SHARED = ("page.js", "page.css")
 
@@ -81,7 +85,7 @@ class _Window:
     end: int = -1  # the Log row after its lines (-1: not kept here, its sidecar says it: a folder of an older build)
 
     def to_json(self) -> dict[str, Any]:
-        """The window as ``record.json`` keeps it."""
+        """The window as the record keeps it."""
         return {"n": self.number, "label": self.label, "file": self.file, "log": self.logged,
                 **({"figures": self.figures} if self.figures is not None else {}),
                 **({"ends": [list(line) for line in self.ends]} if self.ends else {}),
@@ -90,7 +94,7 @@ class _Window:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> _Window:
-        """A window as ``record.json`` keeps it."""
+        """A window as the record keeps it."""
         figures = data.get("figures")
         return _Window(int(data["n"]), str(data["label"]), str(data["file"]), bool(data.get("log", True)),
                        {str(k): {str(m): float(v) for m, v in f.items()} for k, f in figures.items()}
@@ -99,13 +103,29 @@ class _Window:
                        tuple(str(name) for name in data.get("grounds", [])), int(data.get("end", -1)))
 
 
+def record_of(folder: Path) -> Any:
+    """The folder's record as its last build wrote it (the second statement of ``windows.js``; ``record.json`` in a
+    folder an older version built), or None."""
+    try:
+        script = (folder / WINDOWS).read_text(encoding="utf-8")
+    except OSError:
+        script = ""
+    at = script.find(_RECORD_HEAD)
+    try:
+        if at >= 0:
+            return json.loads(script[at + len(_RECORD_HEAD):].removesuffix(";\n"))
+        return json.loads((folder / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
 def _load(folder: Path) -> tuple[str, list[_Window], str]:
     """What the folder was last built for, its resolutions' pages, and the stamp of the shared files it holds
     (``_shared_stamp``; '' and none for a new or unreadable one)."""
+    data = record_of(folder)
     try:
-        data = json.loads((folder / RECORD).read_text(encoding="utf-8"))
         return str(data["built"]), [_Window.from_json(w) for w in data["windows"]], str(data.get("shared", ""))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, AttributeError):
         return "", [], ""
 
 
@@ -307,12 +327,18 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
     return environment().get_template("page.html.j2").render(values)
 
 
-def _windows_js(windows: Sequence[_Window], now: str) -> bytes:
+def _windows_js(windows: Sequence[_Window], now: str, record: dict[str, Any]) -> bytes:
+    """The list of windows the pages step through, and the folder's ``record`` (what the next build reads: one file
+    written a build for both), each a statement of JSON."""
     items = [{"file": w.file, "label": w.label} for w in windows] + [{"file": INDEX, "label": now}]
-    # JSON in a script: '<', '>' and '&' as escapes, so no text a player typed can close the script
-    text = json.dumps(items, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&",
-                                                                                                          "\\u0026")
-    return f"window.SHEETS_GM_WINDOWS = {text};\n".encode()
+    return f"window.SHEETS_GM_WINDOWS = {_script_json(items)};\n{_RECORD_HEAD}{_script_json(record)};\n".encode()
+
+
+def _script_json(data: Any) -> str:
+    """``data`` as JSON in a script: '<', '>' and '&' as escapes, so no text a player typed can close the script
+    (json's C encoder: no indent)."""
+    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace(
+        "&", "\\u0026")
 
 
 def _since(lines: Sequence[RowLine], first: int, end: int | None = None) -> tuple[LogLine, ...]:
@@ -395,9 +421,10 @@ def build_site(folder: Path, page: PageInput) -> bool:
                                             latest=latest, opening=page.opening if page.resolved == 0 else (),
                                             standings=_standings(windows, figures),
                                             ends=[line for w in windows for line in w.ends]).encode())
-    write_if_changed(folder / "windows.js", _windows_js(windows, now))
     _keep_shared(folder, shared)
     _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds))
     record = {"built": page.marker, "windows": [w.to_json() for w in windows], "shared": _shared_stamp()}
-    write_if_changed(folder / RECORD, json.dumps(record, ensure_ascii=False).encode())  # (no indent: C's encoder)
+    write_if_changed(folder / WINDOWS, _windows_js(windows, now, record))
+    if built and shared != _shared_stamp():  # a folder an older version built: its record moved into windows.js
+        (folder / RECORD).unlink(missing_ok=True)
     return True

@@ -8,13 +8,12 @@ import re
 from pathlib import Path
 
 from sheets_gm.web.page import page_input
-from sheets_gm.web.site import build_site
-from tests.web.pages import SHEET, bot_match, build_pages, facts_of
+from sheets_gm.web.site import build_site, record_of
+from tests.web.pages import SHEET, bot_match, build_pages, facts_of, windows_listed
 
 
 def _windows(folder: Path) -> list[str]:
-    text = (folder / "windows.js").read_text(encoding="utf-8")
-    return [w["file"] for w in json.loads(text[text.index("["):text.rindex("]") + 1])]
+    return [w["file"] for w in windows_listed(folder)]
 
 
 def test_every_resolution_has_its_page_in_order(tmp_path: Path) -> None:
@@ -62,7 +61,9 @@ def test_the_shared_files_are_written_again_when_missing_or_of_another_version(t
     (folder / "page.js").write_text("// an older version's", encoding="utf-8")
     build_site(folder, page_input(facts_of(rules, steps[1].after, 2, steps[1]), "Friday match", SHEET))
     assert (folder / "page.css").is_file() and (folder / "page.js").read_text(encoding="utf-8").startswith("//")
-    record = json.loads((folder / "record.json").read_text(encoding="utf-8"))
-    (folder / "record.json").write_text(json.dumps({**record, "shared": "another"}), encoding="utf-8")
+    listed = (folder / "windows.js").read_text(encoding="utf-8")
+    record = record_of(folder)
+    (folder / "windows.js").write_text(listed.replace(json.dumps(record["shared"]), '"another"'), encoding="utf-8")
+    assert record_of(folder)["shared"] == "another"
     build_site(folder, page_input(facts_of(rules, steps[1].after, 2, steps[1]), "Friday match", SHEET))
     assert (folder / "page.js").read_bytes() == script
