@@ -49,6 +49,16 @@ others up: the gaps between each other account's change-log questions, and the p
 answer is mostly its wait for its account's next question: each save of both samples is typed at a share of its
 account's spacing before that question drawn at random, the same shares in both, so that the two differ by the host
 alone.
+
+``--serve-google N``: the real ``sheets-gm serve`` process on N GvG matches polled before, pointed at the fake Google
+served over HTTP on 127.0.0.1 (``tests/fakes/google_http.py``): its idle CPU, Drive's questions a minute an account,
+saves, a restart with saves waiting. ``--isolation``: its saves in the accounts but the first two, then as many with
+the first's change log ``--late`` seconds late and the second's Drive hung, held by the server on the request's own
+thread. ``--oauth match|gm``: the matches played on ``--accounts`` GMs' own sign-ins (``drive.file``, spreadsheets
+made by sheets-gm), each saved in the match's folder (as ``doctor`` saves it) or one a GM (``oauth_token``).
+
+    .venv/bin/python scripts/bench_serve.py --serve-google N --accounts 100 [--idle 60] [--saves 20]
+                                            [--isolation [--late 30]] [--oauth match|gm]
 """
 
 from __future__ import annotations
@@ -61,7 +71,9 @@ import gc
 import importlib
 import io
 import itertools
+import json
 import random
+import re
 import resource
 import shutil
 import statistics
@@ -94,12 +106,15 @@ from sheets_gm.poll_gate.drive import SAFETY_NET  # noqa: E402
 from sheets_gm.poll_gate.state import iso, load_state, save_state, state_path  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset  # noqa: E402
 from sheets_gm.running.connect import open_match_sheets  # noqa: E402
-from sheets_gm.sheets.google.signin import DEFAULT_TIMEOUT  # noqa: E402
+from sheets_gm.sheets.google.signin import DEFAULT_TIMEOUT, SIGN_IN_SCOPES  # noqa: E402
 from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
 from tests.fakes.google_api import (  # noqa: E402
     CHANGES,
+    READ,
     START_TOKEN,
+    TOKEN,
+    TOKEN_URL,
     FakeSpreadsheet,
     GoogleApiFake,
     copied,
@@ -241,9 +256,24 @@ def google_matches(fake: GoogleApiFake, root: Path, count: int, accounts: int) -
     return configs
 
 
-def locked_fake() -> GoogleApiFake:
+def held_for(fake: GoogleApiFake, caller: str, url: str) -> tuple[float, bool]:
+    """How long a request of ``caller`` to ``url`` is held before it is answered, and whether it fails then: the late
+    account's change log ``late_by`` seconds late; every Drive request of the hung account held until the client's
+    read timeout, then failed (the isolation run; no hold otherwise)."""
+    if "/drive/v3/" not in url:
+        return 0.0, False
+    if caller == fake.hung_account:  # type: ignore[attr-defined]
+        return DEFAULT_TIMEOUT[1], True
+    if caller == fake.late_account and "/drive/v3/changes" in url:  # type: ignore[attr-defined]
+        return fake.late_by, False  # type: ignore[attr-defined]
+    return 0.0, False
+
+
+def locked_fake(hold_here: bool = True) -> GoogleApiFake:
     """The fake, its requests answered one at a time (the host's workers call it from their threads), every
-    service-account sign-in settled (no thread of google-auth's own)."""
+    service-account sign-in settled (no thread of google-auth's own). ``hold_here``: the isolation run's holds
+    (``held_for``) made on the caller's thread, outside the lock; served over HTTP, the server makes them
+    (``http_hold``)."""
     fake = GoogleApiFake()
     lock = threading.Lock()
     dispatch = fake._dispatch
@@ -253,11 +283,10 @@ def locked_fake() -> GoogleApiFake:
             caller = fake._caller(request.headers.get("Authorization", ""))
             if "/drive/v3/changes" in request.url:
                 fake.questions.append((caller, time.monotonic()))  # type: ignore[attr-defined]
-            if caller == fake.late_account:  # type: ignore[attr-defined]  # this account's change log is slow
-                time.sleep(fake.late_by if "/drive/v3/changes" in request.url else 0)  # type: ignore[attr-defined]
-            if caller == fake.hung_account:  # type: ignore[attr-defined]  # this account's Drive never answers:
-                time.sleep(DEFAULT_TIMEOUT[1])  # the request is held until the client's read timeout (outside the
-                raise requests.exceptions.ReadTimeout(f"{request.url}: read timed out")  # lock), then fails
+            seconds, fails = held_for(fake, caller, request.url) if hold_here else (0.0, False)
+            time.sleep(seconds)
+            if fails:  # the hung account's Drive: held until the client's read timeout, then failed
+                raise requests.exceptions.ReadTimeout(f"{request.url}: read timed out")
         with lock:
             began = time.thread_time()
             try:
@@ -277,6 +306,16 @@ def locked_fake() -> GoogleApiFake:
     return fake
 
 
+def http_hold(fake: GoogleApiFake) -> Callable[[str, Any], bool]:
+    """The server's hold of the isolation run (``held_for``), on the request's own thread: a hung account's
+    request is held a second past the client's read timeout (the client gives up first), then closed unanswered."""
+    def hold(caller: str, request: Any) -> bool:
+        seconds, fails = held_for(fake, caller, request.url)
+        time.sleep(seconds + (1.0 if fails else 0.0))
+        return not fails
+    return hold
+
+
 #: A player's own Google account (``google_matches`` writes its key): a Google match's orders are typed in her
 #: name, as a player types them, not the host's account's.
 PLAYER: list[Path] = []
@@ -286,7 +325,7 @@ def type_orders(config_path: Path, *, ready: bool, seed: str) -> None:
     """The bots type the open window's orders of every seat (and tick Ready when ``ready``), as players would (a
     Google match's through the player's own account)."""
     config = load_config(config_path)
-    if config.service_account is not None and PLAYER:
+    if config.backend is BackendKind.GOOGLE and PLAYER:  # the GM's own sign-in's matches too
         config = dataclasses.replace(config, service_account=PLAYER[0])
     rules = create_ruleset(config.ruleset)
     makers = [bot.make for bot in bots_of(rules).values()]
@@ -928,6 +967,8 @@ class RestartRun:
     searched: float | None
     ready: float | None  # READY=1, seconds after the start
     tail: str  # the log's last lines when a save went unanswered
+    typed: float = 0.0  # seconds after the start when the last save typed as it starts was written (the bots type
+    # them one after the other, on the same loaded machine: no answer to it can come sooner)
 
 
 def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Path], during: Sequence[Path],
@@ -951,6 +992,7 @@ def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Pat
     for config in during:
         saved_ns[config] = time.time_ns()  # the write begins now: a poll after it began answers it
         type_orders(config, ready=False, seed=f"{args.seed}/during/{turn}")
+    typed = time.monotonic() - started
     answers: dict[Path, float] = {}
     searched = None
     while len(answers) < len(saved_ns) and time.monotonic() - started < args.restart_limit:
@@ -968,7 +1010,7 @@ def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Pat
     ready = next((at - started for at, text in pings.heard if "READY=1" in text), None)
     tail = "" if len(answers) == len(saved_ns) else "\n".join(
         log.read_text(encoding="utf-8", errors="replace").splitlines()[-8:])
-    return RestartRun(code, [answers.get(c) for c in saved_ns], first, gap, searched, ready, tail)
+    return RestartRun(code, [answers.get(c) for c in saved_ns], first, gap, searched, ready, tail, typed)
 
 
 def measure_restart(args: argparse.Namespace, root: Path) -> None:
@@ -1038,7 +1080,8 @@ def restart_rounds(args: argparse.Namespace, root: Path, configs: Sequence[Path]
               f"{'never' if run.first_ping is None else f'{run.first_ping:.1f} s'} after READY, longest gap "
               f"{run.longest_gap:.1f} s; first search said done at "
               f"{'-' if run.searched is None else f'{run.searched:.1f} s'}; READY at "
-              f"{'-' if run.ready is None else f'{run.ready:.1f} s'}; load "
+              f"{'-' if run.ready is None else f'{run.ready:.1f} s'}; the saves typed as it starts written by "
+              f"{run.typed:.1f} s; load "
               f"{Path('/proc/loadavg').read_text().split()[0]}"
               + (f"\n  the log's end:\n{run.tail}" if run.tail else ""), flush=True)
     return runs
@@ -1066,13 +1109,14 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
     served over HTTP on 127.0.0.1 (``tests.fakes.google_http``; its spreadsheets shared copy-on-write, over
     ``--accounts``): its start, its idle CPU (its own and its polls', the fake's apart: it runs here) over
     ``--idle`` seconds, and ``--saves`` saves typed one at a time at random moments, each timed to its poll's
-    record."""
+    record; with ``--isolation``, those saves in the other accounts' matches, then as many again with one account's
+    change log ``--late`` seconds late and another's Drive hung (``isolation_over_http``); then a restart."""
     from tests.fakes.google_http import GoogleOverHttp
 
     rng = random.Random(args.seed)
-    fake = locked_fake()
-    configs = polled_google(fake, root, args.serve_google, args.accounts, rng)
-    server = GoogleOverHttp(fake).start()
+    fake = locked_fake(hold_here=False)
+    configs = polled_google(fake, root, args.serve_google, args.accounts, rng, args.oauth)
+    server = GoogleOverHttp(fake, http_hold(fake)).start()
     log = root / "serve-google.log"
     print(f"Made {len(configs)} GvG matches polled before on the fake over {args.accounts} accounts; load "
           f"{Path('/proc/loadavg').read_text().split()[:3]}.", flush=True)
@@ -1083,20 +1127,12 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
             time.sleep(0.1)
         searched = time.monotonic() - started
         time.sleep(2 * args.interval)
-        fake.reset_counters()
-        cpu, wall = tree_cpu(proc.pid), time.monotonic()
-        time.sleep(args.idle)
-        idle = (tree_cpu(proc.pid) - cpu) / (time.monotonic() - wall)
-        drive = fake.calls(CHANGES) / ((time.monotonic() - wall) / 60) / args.accounts
-        answers: list[float] = []
-        for n, config in enumerate(rng.sample(configs, args.saves)):
-            time.sleep(rng.random() * args.interval)
-            at = time.time_ns()
-            type_orders(config, ready=False, seed=f"{args.seed}/http/{n}")
-            saved = time.monotonic()
-            while not answered_since(config, at) and time.monotonic() - saved < 120:
-                time.sleep(0.05)
-            answers.append(time.monotonic() - saved)
+        idle, drive = idle_over_http(proc.pid, fake, args)
+        if args.isolation:
+            answers = isolation_over_http(fake, configs, log, args)
+        else:
+            answers = [answer_over_http(config, f"{args.seed}/http/{n}", rng.random() * args.interval)
+                       for n, config in enumerate(rng.sample(configs, args.saves))]
         proc.send_signal(15)
         proc.wait(timeout=180)
         restart = google_restart(server, fake, root, rng.sample(configs, args.saves), args)
@@ -1104,14 +1140,116 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
         proc.send_signal(15)
         proc.wait(timeout=180)
         server.stop()
+    done = [a for a in answers if a is not None]
     print(f"- the real serve on {len(configs)} Google matches over {args.accounts} accounts, the fake over HTTP: "
           f"the search said done {searched:.1f} s after the spawn; idle CPU {idle * 100:.2f} % of one core over "
           f"{args.idle:g} s (serve, its fork server and its polls; the fake apart), "
           f"{drive:.1f} change-log requests a minute an account; a save answered in median "
-          f"{statistics.median(answers):.1f} s, 95th percentile {percentile(answers, 0.95):.1f} s over "
-          f"{len(answers)} saves (from the end of its write to its poll's record); load "
+          f"{statistics.median(done):.1f} s, 95th percentile {percentile(done, 0.95):.1f} s over "
+          f"{len(done)} of {len(answers)} saves (from the end of its write to its poll's record); load "
           f"{Path('/proc/loadavg').read_text().split()[0]}", flush=True)
     print(restart, flush=True)
+
+
+def idle_over_http(pid: int, fake: GoogleApiFake, args: argparse.Namespace) -> tuple[float, float]:
+    """``serve``'s idle CPU over ``--idle`` seconds (the process ``pid`` and its children, as a share of one core),
+    and the change-log requests a minute an account meanwhile (the other requests said)."""
+    fake.reset_counters()
+    cpu, wall = tree_cpu(pid), time.monotonic()
+    time.sleep(args.idle)
+    idle = (tree_cpu(pid) - cpu) / (time.monotonic() - wall)
+    minutes = (time.monotonic() - wall) / 60
+
+    def rate(*endpoints: str, prefix: str = "") -> float:  # requests a minute an account
+        calls = sum(fake.calls(e) for e in fake.stats if e in endpoints or (prefix and e.startswith(prefix)))
+        return calls / (minutes * float(args.accounts))
+
+    print(f"  while idle, a minute an account: {rate(CHANGES):.1f} change-log requests, "
+          f"{rate(prefix='drive.'):.1f} Drive requests in all, {rate(prefix='sheets.'):.1f} Sheets requests "
+          f"({rate(READ):.1f} reads), {rate(TOKEN):.2f} sign-ins at the token endpoint", flush=True)
+    return idle, fake.calls(CHANGES) / minutes / args.accounts
+
+
+def answer_over_http(config: Path, seed: str, wait: float) -> float | None:
+    """A save typed in the match ``config`` after ``wait`` seconds: the seconds from the end of its write to its
+    poll's record (None: none within 120 s)."""
+    time.sleep(wait)
+    at = time.time_ns()
+    type_orders(config, ready=False, seed=seed)
+    saved = time.monotonic()
+    while not answered_since(config, at):
+        if time.monotonic() - saved > 120:
+            return None
+        time.sleep(0.05)
+    return time.monotonic() - saved
+
+
+def question_ahead(fake: GoogleApiFake, account: str, share: float, interval: float) -> float:
+    """Seconds to wait so that a save begins ``share`` of the account's spacing before its next change-log question
+    (as ``before_question``, from the questions the fake saw: the host is another process)."""
+    asked: list[float] = [at for caller, at in list(fake.questions)  # type: ignore[attr-defined]
+                          if caller == account][-3:]
+    if len(asked) < 2:
+        return share * interval
+    spacing = statistics.median(b - a for a, b in itertools.pairwise(asked))
+    moment, at = asked[-1] + spacing * (1 - share), time.monotonic()
+    while moment < at:
+        moment += spacing
+    return moment - at
+
+
+def phased_over_http(fake: GoogleApiFake, sample: Sequence[Path], phases: Sequence[float], accounts: Sequence[str],
+                     args: argparse.Namespace, seed: str) -> Stretch:
+    """A save in each match of ``sample``, each ``phases[i]`` of its account's spacing before the account's next
+    question; the stretch's answers, each less its wait for that question, and the other accounts' question gaps
+    (the first two accounts, late and hung in the isolation run, left out)."""
+    stretch = Stretch(time.monotonic(), now())
+    typed: list[tuple[str, float, float]] = []
+    for n, (config, share) in enumerate(zip(sample, phases, strict=False)):
+        account = match_account(config, accounts)
+        answer = answer_over_http(config, f"{seed}/{n}", question_ahead(fake, account, share, args.interval))
+        if answer is None:
+            print(f"(a save in {config.parent.name} was not answered within 120 s)", flush=True)
+            continue
+        stretch.saves.append(answer)
+        typed.append((account, time.monotonic() - answer, answer))
+    asked: dict[str, list[float]] = {}
+    for caller, at in list(fake.questions):  # type: ignore[attr-defined]
+        if at >= stretch.began and caller not in accounts[:2]:
+            asked.setdefault(caller, []).append(at)
+    for account, saved, answer in typed:
+        question = min((q for q in asked.get(account, []) if q >= saved), default=None)
+        if question is not None and question - saved <= answer:
+            stretch.after.append(answer - (question - saved))
+    stretch.gaps = [b - a for moments in asked.values() for a, b in itertools.pairwise(moments)]
+    return stretch
+
+
+def isolation_over_http(fake: GoogleApiFake, configs: Sequence[Path], log: Path,
+                        args: argparse.Namespace) -> list[float | None]:
+    """The isolation run on the real ``serve``: ``--saves`` saves in the matches of the accounts but the first two
+    (the baseline), then as many in others with the first account's change log ``--late`` seconds late and the
+    second's Drive hung (each request held the client's read timeout, then closed unanswered), from one interval
+    before: the same shares of each account's spacing in both; what the host said of the two. Returns the
+    baseline's answers."""
+    accounts = [f"bench{a}@sheets-gm-test.iam.gserviceaccount.com" for a in range(args.accounts)]
+    others = [c for c in configs if match_account(c, accounts) not in accounts[:2]]
+    rng = random.Random(f"{args.seed}/isolation")
+    phases = [rng.random() for _ in range(args.saves)]
+    sample = rng.sample(others, 2 * args.saves)
+    baseline = phased_over_http(fake, sample[:args.saves], phases, accounts, args, f"{args.seed}/baseline")
+    fake.late_account, fake.late_by = accounts[0], args.late  # type: ignore[attr-defined]
+    fake.hung_account = accounts[1]  # type: ignore[attr-defined]
+    said_from = len(log.read_text(encoding="utf-8"))
+    time.sleep(args.interval)  # every account asked once since: the late and hung ones too
+    isolated = phased_over_http(fake, sample[args.saves:], phases, accounts, args, f"{args.seed}/isolated")
+    time.sleep(max(0.0, DEFAULT_TIMEOUT[1] + 5 - (time.monotonic() - isolated.began)))  # the hung one said
+    fake.late_account = fake.hung_account = ""  # type: ignore[attr-defined]
+    isolated.said = list(dict.fromkeys(re.sub(r"\d+(\.\d+)? s\b", "N s", line.split(" (Drive did not answer")[0])
+                                       for line in log.read_text(encoding="utf-8")[said_from:].splitlines()
+                                       if line.startswith("Account ") and ("bench0@" in line or "bench1@" in line)))
+    print_isolation(args, baseline, isolated)
+    return list(baseline.saves)
 
 
 def serve_over(server: Any, root: Path, log: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:
@@ -1168,13 +1306,14 @@ def shared_clone(spreadsheet: FakeSpreadsheet, key: str) -> FakeSpreadsheet:
 
 
 def polled_google(fake: GoogleApiFake, root: Path, count: int, accounts: int,
-                  rng: random.Random) -> list[Path]:
+                  rng: random.Random, oauth: str = "") -> list[Path]:
     """``count`` GvG matches on the fake over ``accounts`` service accounts, polled before, as a host restarted
     on a running table finds them: one made with init and polled by cron's ``sync`` until idle, the others its
     clones (``shared_clone``), each with a copy of its records, their keys and config's fingerprint made its own.
     Each record's own last look at Drive's file index (``checked_at``) is put at a random moment of the last
     ``SAFETY_NET`` (the moments a long-running table's matches would show); its reads stay those of the
-    template's poll, minutes old (no 6-hour read falls due while the bench runs)."""
+    template's poll, minutes old (no 6-hour read falls due while the bench runs). ``oauth``: the matches are then
+    played on their GMs' own sign-ins (``accounts`` GMs; see ``oauth_config``)."""
     configs = google_matches(fake, root, 1, accounts)
     template = configs[0]
     for _ in range(3):  # the first poll reads in full and answers; the next reads our answers back; then idle
@@ -1184,6 +1323,15 @@ def polled_google(fake: GoogleApiFake, root: Path, count: int, accounts: int,
     records = {path.name: path.read_text(encoding="utf-8")
                for path in (template.parent / ".sheets-gm").glob("*.json")}
     now_at = now()
+    if oauth:
+        for role in ROLES:  # made by init --create: what her sign-in's drive.file scope shows in Drive
+            fake.spreadsheets[key(0, role)].by_app = True
+        template.write_text(oauth_config(fake, {role: key(0, role) for role in ROLES}, template, 0, oauth),
+                            encoding="utf-8")
+        state = load_state(state_path(template))
+        assert state is not None
+        state.config = file_mark(template)  # type: ignore[assignment]
+        save_state(state_path(template), state)
     for i in range(1, count):
         folder = root / "google" / f"g{i:05d}"
         (folder / ".sheets-gm").mkdir(parents=True, mode=0o700)
@@ -1192,11 +1340,12 @@ def polled_google(fake: GoogleApiFake, root: Path, count: int, accounts: int,
         for role in ROLES:
             fake.spreadsheets[keys[role]] = shared_clone(fake.spreadsheets[key(0, role)], keys[role])
         config = folder / "match.toml"
-        config.write_text(google_config(keys, root / f"account{i % accounts}.json"), encoding="utf-8")
         for name, text in records.items():
             for role in ROLES:
                 text = text.replace(key(0, role), keys[role])
             (folder / ".sheets-gm" / name).write_text(text, encoding="utf-8")
+        config.write_text(oauth_config(fake, keys, config, i % accounts, oauth) if oauth else
+                          google_config(keys, root / f"account{i % accounts}.json"), encoding="utf-8")
         record = state_path(config)
         state = load_state(record)
         if state is None:
@@ -1206,6 +1355,28 @@ def polled_google(fake: GoogleApiFake, root: Path, count: int, accounts: int,
         save_state(record, state)
         configs.append(config)
     return configs
+
+
+def oauth_config(fake: GoogleApiFake, keys: dict[str, str], config: Path, gm: int, oauth: str) -> str:
+    """A Google GvG match's config played on the GM ``gm``'s own sign-in (the OAuth client beside the bench's
+    root, one for every GM), its sign-in saved as ``oauth`` says: ``match``, in the match's own folder, as ``doctor``
+    saves it for each match (a refresh token of its own); ``gm``, one file for every match of the GM (the config's
+    ``oauth_token``). The fake knows each refresh token's GM."""
+    root = config.parent.parent.parent
+    client = root / "client_secret.json"
+    if not client.exists():
+        client.write_text(json.dumps({"installed": {"client_id": "cid", "client_secret": "secret",
+                                                    "token_uri": TOKEN_URL}}), encoding="utf-8")
+    token = config.parent / ".sheets-gm" / "oauth-token.json" if oauth == "match" else root / f"gm{gm}-token.json"
+    refresh = f"refresh-gm{gm}-{config.parent.name}" if oauth == "match" else f"refresh-gm{gm}"
+    fake.users[refresh] = f"gm{gm}@example.com"
+    if not token.exists():
+        token.parent.mkdir(mode=0o700, exist_ok=True)
+        token.write_text(json.dumps({"refresh_token": refresh, "client_id": "cid", "client_secret": "secret",
+                                     "token_uri": TOKEN_URL, "scopes": list(SIGN_IN_SCOPES)}), encoding="utf-8")
+        token.chmod(0o600)
+    text = google_config(keys, client).replace("service_account = ", "oauth_client = ")
+    return text + (f'oauth_token = "{token}"\n' if oauth == "gm" else "")
 
 
 def by_caller(fake: GoogleApiFake, prefix: str, callers: Sequence[str]) -> list[int]:
@@ -1382,8 +1553,10 @@ def print_isolation(args: argparse.Namespace, baseline: Stretch, isolated: Stret
           f"{len(baseline.after)})")
     print(f"  the other accounts' change-log questions: {len(isolated.gaps)} gaps, {figures(isolated.gaps)}, "
           f"longest {max(isolated.gaps, default=0):.1f} s (without: {figures(baseline.gaps)}, longest "
-          f"{max(baseline.gaps, default=0):.1f} s); the polls' runs: {figures(isolated.runs, 2)} (without: "
-          f"{figures(baseline.runs, 2)}); the host said: {' | '.join(isolated.said) or 'nothing'}")
+          f"{max(baseline.gaps, default=0):.1f} s); "
+          + (f"the polls' runs: {figures(isolated.runs, 2)} (without: {figures(baseline.runs, 2)}); "
+             if isolated.runs or baseline.runs else "")  # over HTTP the polls are serve's own: not seen here
+          + f"the host said: {' | '.join(isolated.said) or 'nothing'}")
 
 
 @dataclasses.dataclass
@@ -1488,6 +1661,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--serve-google", type=int, metavar="N",
                         help="instead: the real serve process on N Google matches polled before, on the fake served "
                         "over HTTP on 127.0.0.1: idle CPU, Drive requests, saves")
+    parser.add_argument("--isolation", action="store_true",
+                        help="with --serve-google: the saves in the accounts but the first two, then as many with the "
+                        "first's change log --late s late and the second's Drive hung (the isolation run on the real "
+                        "serve)")
+    parser.add_argument("--oauth", choices=("match", "gm"), default="",
+                        help="with --serve-google: the matches played on --accounts GMs' own sign-ins (drive.file), "
+                        "each sign-in saved in its match's folder (match, as doctor saves it) or one a GM (gm)")
     parser.add_argument("--vs", metavar="COMMIT", help="with --restart-local: that commit's serve in turn with this "
                         "tree's (the same run's baseline)")
     parser.add_argument("--rounds", type=int, default=2, help="with --restart-local: restarts of each (default 2)")

@@ -54,6 +54,13 @@ from typing import Protocol, TypeVar
 
 from sheets_gm.engine.words import counted
 from sheets_gm.host.accounts import Accounts, AccountWatcher, Touched, account_of, config_keys
+from sheets_gm.host.defaults import (
+    DEFAULT_INTERVAL,
+    DEFAULT_POLL_DEADLINE,
+    DEFAULT_RESCAN,
+    DEFAULT_WORKERS,
+    SEARCH_WITH_EVENTS,
+)
 from sheets_gm.host.discovery import FolderWalk, Found, looks_like_match, ruleset_named
 from sheets_gm.host.drive_tokens import read_tokens, tokens_path, write_tokens
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
@@ -82,9 +89,6 @@ Clock = Callable[[], datetime]
 Say = Callable[[str], None]
 T = TypeVar("T")
 
-#: Seconds between two looks at a match: a save no file event tells of is answered within this and the poll's own
-#: time; a Google account's watcher asks Drive ``ASK_SHARE`` of it apart.
-DEFAULT_INTERVAL = 10.0
 #: An account's watcher asks Drive's change log this share of the interval apart (7.5 s at the default 10 s: 8
 #: requests a minute). A player's save waits for her account's next question, a moment spread evenly over that
 #: spacing: 95 % of saves within 0.95 of it. At the whole interval (6 a minute) the 95th percentile was 9.5 s before
@@ -105,16 +109,6 @@ BUSY_FOR = timedelta(minutes=2)
 WALK_A_PASS = 200
 #: A slice of the search that takes this long is said (once), with the folder it waits on.
 SEARCH_STALL = timedelta(seconds=60)
-#: Seconds between two searches of the folders for matches added or removed.
-DEFAULT_RESCAN = 60.0
-#: With the file events of every folder served, a new match is found by its files' events (only the folder they
-#: fell in is searched; a removed one fails its next look and leaves), and the whole search, which costs a
-#: second of CPU at 10,000 matches (every folder listed, every config's path resolved), is a safety net this often.
-SEARCH_WITH_EVENTS = timedelta(minutes=10)
-#: Workers polling matches side by side.
-DEFAULT_WORKERS = 4
-#: Seconds a poll may take before it is stopped (its process killed) and its match tried again later.
-DEFAULT_POLL_DEADLINE = 300.0
 #: Seconds an account's question to Drive may take before the host says so (its matches wait for it; the other
 #: accounts' go on: each asks on a thread of its own).
 DRIVE_DEADLINE = 30.0

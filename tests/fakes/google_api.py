@@ -1094,6 +1094,9 @@ class GoogleApiFake:
         self.player_email = "player@example.com"
         self.user_email = "gm@example.com"
         self._accounts: dict[str, str] = {}  # access token -> the service account it was issued to
+        # The user each refresh token stands for (many GMs' own sign-ins on one fake); one not named: ``user_email``.
+        self.users: dict[str, str] = {}
+        self._user_tokens: dict[str, str] = {}  # access token -> the user of the refresh token it was issued for
         self._granted: frozenset[str] | None = None  # the scopes of the request being served (None: not recorded)
         self.scopes_granted: dict[str, frozenset[str]] = {}  # access token -> the scopes it was issued for
         self._drive_pending: list[tuple[datetime, DriveEdit]] = []  # (listed from, the edit)
@@ -1330,7 +1333,8 @@ class GoogleApiFake:
 
     def _caller(self, authorization: str) -> str:
         """The account a request's ``Authorization: Bearer`` token stands for."""
-        return self._accounts.get(authorization.removeprefix("Bearer "), self.user_email)
+        token = authorization.removeprefix("Bearer ")
+        return self._accounts.get(token) or self._user_tokens.get(token, self.user_email)
 
     def inject(
         self,
@@ -1522,6 +1526,9 @@ class GoogleApiFake:
             issuer = _jwt_issuer(form.get("assertion", [""])[0])
             if issuer:
                 self._accounts[token] = issuer
+            user = self.users.get(form.get("refresh_token", [""])[0])
+            if user:
+                self._user_tokens[token] = user
             asked = _jwt_claim(form.get("assertion", [""])[0], "scope") or form.get("scope", [""])[0]
             if asked:
                 self.scopes_granted[token] = frozenset(asked.split())

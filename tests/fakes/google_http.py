@@ -1,7 +1,9 @@
 """The fake Google (``google_api.GoogleApiFake``) served over HTTP on 127.0.0.1, for a real ``sheets-gm serve``
 process (its fork server and every poll's process too) pointed at it: the Sheets and Drive APIs as the client calls
 them and the OAuth token endpoint, each request answered by the same fake the test or the benchmark holds (its
-spreadsheets, Drive's change log, its counts and faults), one at a time.
+spreadsheets, Drive's change log, its counts and faults). Requests are served each on a thread of its own; the fake
+answers them one at a time (behind the server's lock), but what a caller holds a request for before it is answered
+(``hold``: an account's Drive made late, or hung) is waited outside that lock, so it delays that account alone.
 
 The process is pointed at it by its environment alone (:meth:`GoogleOverHttp.environment`): ``PYTHONPATH`` puts
 ``over_http/sitecustomize.py`` first, which sends every request to a Google host to this server (its host kept in
@@ -9,9 +11,10 @@ the path); nothing of the project changes, and nothing reaches the network."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -36,12 +39,26 @@ class Relayed:
     headers: CaseInsensitiveDict[str] = field(default_factory=CaseInsensitiveDict)
 
 
-class GoogleOverHttp:
-    """The fake served at ``http://127.0.0.1:PORT`` (a port of the system's choosing) until :meth:`stop`; the
-    requests are answered one at a time (``lock``: the caller's own calls to the fake hold it too)."""
+#: What the server does with a request before the fake answers it: called with the account the request's token
+#: stands for and the request, on the request's own thread and outside the server's lock (it may wait, for an
+#: account made slow, without delaying any other); True answers it, False closes its connection unanswered (a hung
+#: server, once the client has given up).
+Hold = Callable[[str, Relayed], bool]
 
-    def __init__(self, fake: GoogleApiFake) -> None:
+
+def no_hold(caller: str, request: Relayed) -> bool:
+    """Every request answered at once."""
+    return True
+
+
+class GoogleOverHttp:
+    """The fake served at ``http://127.0.0.1:PORT`` (a port of the system's choosing) until :meth:`stop`: each
+    request on a thread of its own, held first as ``hold`` says (outside the lock), then answered by the fake one at
+    a time (``lock``: the caller's own calls to the fake hold it too)."""
+
+    def __init__(self, fake: GoogleApiFake, hold: Hold = no_hold) -> None:
         self.fake = fake
+        self.hold = hold
         self.lock = threading.Lock()
         self.served = 0
         relay = self
@@ -55,14 +72,19 @@ class GoogleOverHttp:
                 host, _, rest = self.path.lstrip("/").partition("/")
                 headers = CaseInsensitiveDict(self.headers.items())
                 request = Relayed(self.command, f"https://{host}/{rest}", body, headers)
-                status, answered, content = relay.answer(request)
+                reply = relay.answer(request)
+                if reply is None:  # held until the client gave up: closed unanswered
+                    self.close_connection = True
+                    return
+                status, answered, content = reply
                 self.send_response(status)
                 for name, value in answered.items():
                     if name.lower() not in ("content-length", "transfer-encoding", "connection"):
                         self.send_header(name, value)
                 self.send_header("Content-Length", str(len(content)))
-                self.end_headers()
-                self.wfile.write(content)
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # a client stopped meanwhile
+                    self.end_headers()
+                    self.wfile.write(content)
 
             do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _relay
 
@@ -78,8 +100,13 @@ class GoogleOverHttp:
         host, port = self.server.server_address[:2]
         return f"http://{host!s}:{port}"
 
-    def answer(self, request: Relayed) -> tuple[int, dict[str, str], bytes]:
-        """The fake's answer to ``request`` (an error it raises, as Google's 500; a fault it injects, as it says)."""
+    def answer(self, request: Relayed) -> tuple[int, dict[str, str], bytes] | None:
+        """The fake's answer to ``request`` (an error it raises, as Google's 500; a fault it injects, as it says),
+        once ``hold`` lets it through (None: it never is)."""
+        with self.lock:
+            caller = self.fake._caller(request.headers.get("Authorization", ""))
+        if not self.hold(caller, request):  # outside the lock: a held account holds up no other
+            return None
         with self.lock:
             self.served += 1
             try:
@@ -108,9 +135,9 @@ class GoogleOverHttp:
 
 
 @contextmanager
-def served_over_http(fake: GoogleApiFake) -> Iterator[GoogleOverHttp]:
-    """``fake`` served over HTTP while the block runs."""
-    server = GoogleOverHttp(fake).start()
+def served_over_http(fake: GoogleApiFake, hold: Hold = no_hold) -> Iterator[GoogleOverHttp]:
+    """``fake`` served over HTTP while the block runs (``hold``: see :data:`Hold`)."""
+    server = GoogleOverHttp(fake, hold).start()
     try:
         yield server
     finally:

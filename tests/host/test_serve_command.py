@@ -85,6 +85,30 @@ def league_of(tmp_path: Path, names: tuple[str, ...]) -> tuple[Path, dict[str, M
     return league, made
 
 
+def test_serve_starts_its_polls_server_before_it_imports_the_host() -> None:
+    """The command line of ``serve`` imports no host (``scheduler``, and the poll's whole path under it) before
+    ``run_serve`` starts the server the polls are forked from: their imports run side by side."""
+    code = ("import sys; from sheets_gm.cli import build_parser; build_parser(['serve', 'x']); "
+            "print(sorted(m for m in sys.modules if m.startswith(('sheets_gm.host.scheduler', "
+            "'sheets_gm.sync.poll'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=LIMIT)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_polls_server_imports_every_game_and_the_poll_path_once() -> None:
+    """What the server the polls are forked from imports once: every game's rules (a poll that reads a match
+    imports none of its own then), the poll's path and the local backend, each a module that exists."""
+    import importlib.util
+
+    from sheets_gm.commands.serve import poll_preload
+    from sheets_gm.rulesets.registry import ruleset_names
+
+    preload = poll_preload()
+    assert {f"sheets_gm.rulesets.{game}.game" for game in ruleset_names()} <= set(preload)
+    assert "sheets_gm.host.visit" in preload
+    assert all(importlib.util.find_spec(name) is not None for name in preload)
+
+
 def test_serve_names_its_matches_by_path_and_stops_on_sigterm(tmp_path: Path) -> None:
     # The quick one: one process start, no poll waited for (the soak walk below answers saves across a restart).
     league, _ = league_of(tmp_path, ("friday",))
