@@ -5,10 +5,9 @@ changes hands). A page's map shows the picture and draws over it only the places
 writes a few dozen places instead of a map's thousand, and a reader's browser fetches the ground once for every
 page of the match. The file is named by a hash of what it draws (``ground-<hash>.svg``): a ground that changes (a
 coin taken) is another file, and a page keeps the one it was drawn on. What it draws is public: the board's colours
-and signs, nobody's view. Beside it, named by the same hash and one of its places' grounds in the board's words (a
-village's owner is one: it changes hands, the picture does not), each place's name, column, row and ground
-(``ground-<hash>-<hash>.js``, ``ground_names_js``), which a page's script reads for hover and click, so that a
-window's page carries only who stands on its places."""
+and signs, nobody's view. Beside it, named by the same hash, what never changes of its places while it does: each
+place's name, column and row (``ground-<hash>.js``, ``ground_names_js``), which a page's script reads for hover and
+click, so that a window's page carries only what stands on its places."""
 
 from __future__ import annotations
 
@@ -50,26 +49,23 @@ def ground_file(plane: Plane) -> str:
     return f"{PREFIX}{hashlib.sha256(text.encode()).hexdigest()[:20]}.svg"
 
 
-def names_file(plane: Plane, ground: str) -> str:
-    """The file beside the ground file ``ground`` (``ground_file``: its hash covers the places' names, columns and
-    rows) of ``plane``'s places' names, columns, rows and grounds: named by that hash and a hash of the grounds
-    (``ground-<hash>-<hash>.js``)."""
-    grounds = hashlib.sha256("\x1f".join([p.ground for p in plane.places]).encode()).hexdigest()[:12]
-    return f"{ground.removesuffix('.svg')}-{grounds}.js"
+def names_file(ground: str) -> str:
+    """The file beside the ground file ``ground`` of its places' names, columns and rows (``ground-<hash>.js``)."""
+    return ground.removesuffix(".svg") + ".js"
 
 
-def ground_key(names: str) -> str:
-    """What a page's places data names the names file ``names`` by (its name, no suffix)."""
-    return names.removesuffix(".js")
+def ground_key(ground: str) -> str:
+    """What a page's places data names the ground file ``ground`` by (its hash's name, no suffix)."""
+    return ground.removesuffix(".svg")
 
 
-def ground_names_js(plane: Plane, names: str) -> str:
-    """The names file ``names`` of ``plane``: a script that files each place's name, column, row and ground under the
-    file's key (``window.SHEETS_GM_GROUNDS``), as JSON whose '<', '>' and '&' are escapes (no name can close the
-    script)."""
-    text = json.dumps([[p.name, p.col, p.row, p.ground] for p in plane.places], ensure_ascii=False)
+def ground_names_js(plane: Plane, ground: str) -> str:
+    """The names file of ``plane`` drawn on the ground file ``ground``: a script that files each place's name,
+    column and row under the ground's key (``window.SHEETS_GM_GROUNDS``), as JSON whose '<', '>' and '&' are
+    escapes (no name can close the script)."""
+    text = json.dumps([[p.name, p.col, p.row] for p in plane.places], ensure_ascii=False)
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return (f"(window.SHEETS_GM_GROUNDS = window.SHEETS_GM_GROUNDS || {{}})[{json.dumps(ground_key(names))}] = "
+    return (f"(window.SHEETS_GM_GROUNDS = window.SHEETS_GM_GROUNDS || {{}})[{json.dumps(ground_key(ground))}] = "
             f"{text};\n")
 
 

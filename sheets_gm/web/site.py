@@ -81,7 +81,7 @@ class _Window:
     logged: bool = True  # the page of a resolution, with its Log; False: a board before one the page did not see
     figures: Figures | None = None  # each side's figures after it (standings.figures_of its status line)
     ends: tuple[LogLine, ...] = ()  # its Log lines saying who is out or who won
-    grounds: tuple[str, ...] = ()  # the ground files its page shows, and their names files
+    grounds: tuple[str, ...] = ()  # the ground files its page shows
     end: int = -1  # the Log row after its lines (-1: not kept here, its sidecar says it: a folder of an older build)
 
     def to_json(self) -> dict[str, Any]:
@@ -178,13 +178,13 @@ def _temporary(path: Path) -> tuple[int, str]:
         return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
 
 
-def _places(scene: Scene, names: Sequence[str]) -> list[list[Any]]:
-    """What hovering and clicking show, plane by plane: the key of its names file (each place's name, column, row
-    and ground: ``ground.ground_names_js``), then each place someone stands on: its index in the plane, who and its
-    makeup (the page's script puts the two together)."""
-    return [[ground_key(name), [[i, "\n".join(p.who), p.makeup] for i, p in enumerate(plane.places)
-                                if p.who or p.makeup]]
-            for plane, name in zip(scene.planes, names, strict=True)]
+def _places(scene: Scene, grounds: Sequence[str]) -> list[list[Any]]:
+    """What hovering and clicking show, plane by plane: the key of its ground's names file (each place's name, column
+    and row: ``ground.ground_names_js``), then each place that is not bare ground alone: its index in the plane,
+    its ground, who and makeup (the page's script puts the two together)."""
+    return [[ground_key(ground), [[i, p.ground, "\n".join(p.who), p.makeup] for i, p in enumerate(plane.places)
+                                  if p.ground or p.who or p.makeup]]
+            for plane, ground in zip(scene.planes, grounds, strict=True)]
 
 
 #: A table of more rows than this is folded under its title (Wesnoth's unit types: a page's height of rows).
@@ -255,7 +255,6 @@ class Drawn:
     svgs: tuple[str, ...]  # each plane's map: its ground's picture, and the places drawn over it
     places: Markup  # what hovering and clicking show beside the names files (``_places``), as JSON safe in HTML
     grounds: tuple[str, ...]  # each plane's ground file (``ground.ground_file``)
-    names: tuple[str, ...]  # each plane's names file (``ground.names_file``)
     #: what its pages show alike, made for the first (``once``)
     made: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -273,26 +272,26 @@ def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
     scene = scene_of(kind, drawings)
     env = environment()
     grounds = tuple(ground_file(plane) for plane in scene.planes)
-    names = tuple(names_file(plane, ground) for plane, ground in zip(scene.planes, grounds, strict=True))
     return Drawn(scene, tuple(plane_svg(env, plane, i, ground) for i, (plane, ground) in
                               enumerate(zip(scene.planes, grounds, strict=True))),
-                 htmlsafe_json_dumps(_places(scene, names), dumps=env.policies["json.dumps_function"],
-                                     **env.policies["json.dumps_kwargs"]), grounds, names)
+                 htmlsafe_json_dumps(_places(scene, grounds), dumps=env.policies["json.dumps_function"],
+                                     **env.policies["json.dumps_kwargs"]), grounds)
 
 
 def _keep_grounds(folder: Path, state: Drawn) -> None:
     """The ground files of ``state``'s planes in ``folder`` and their names files, each written when it is not there
     (its name is a hash of what it draws)."""
-    for plane, name, names in zip(state.scene.planes, state.grounds, state.names, strict=True):
+    for plane, name in zip(state.scene.planes, state.grounds, strict=True):
         if not (folder / name).is_file():
             write_if_changed(folder / name, ground_svg(plane).encode())
-        if not (folder / names).is_file():
-            write_if_changed(folder / names, ground_names_js(plane, names).encode())
+        if not (folder / names_file(name)).is_file():
+            write_if_changed(folder / names_file(name), ground_names_js(plane, name).encode())
 
 
 def _drop_grounds(folder: Path, kept: set[str]) -> None:
     """Remove the ground files (and their names files) no page of ``folder`` shows any more (an undo took their
     pages back)."""
+    kept = kept | {names_file(name) for name in kept}
     for path in grounds_in(folder):
         if path.name not in kept:
             path.unlink(missing_ok=True)
@@ -323,7 +322,7 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
         "tables": [*state.once("tables", lambda: [shown_table(t, "Standings") for t in scene.tables]),
                    *(shown_table(t, "Turn report") for t in (scene.references if now else ()))], "sheet_url": link,
         "sheet_name": "" if link else Path(page.sheet).name, "latest": latest,
-        "opening": opening, "charts": standings, "ends": ends, "names": state.names,
+        "opening": opening, "charts": standings, "ends": ends, "names": [names_file(g) for g in state.grounds],
     }
     return environment().get_template("page.html.j2").render(values)
 
@@ -368,7 +367,7 @@ def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn
         _keep_grounds(folder, before)
         write_if_changed(folder / file, render(page, before, file=file, heading=_upper(label),
                                                opening=page.opening).encode())
-        windows.append(_Window(done.number - 1, label, file, logged=False, grounds=(*before.grounds, *before.names)))
+        windows.append(_Window(done.number - 1, label, file, logged=False, grounds=before.grounds))
     file = f"w{done.number}.html"
     label = f"{done.number}. {done.label}"
     adjusted = _since(done.adjusted, _end_of(folder, windows, done.number - 1), done.start)
@@ -379,7 +378,7 @@ def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn
                     page.rules)
     write_if_changed(folder / sidecar(file), latest_bytes(latest))
     windows.append(_Window(done.number, label, file, figures=figures,
-                           ends=tuple(end_lines(done.log)), grounds=(*state.grounds, *state.names), end=done.end))
+                           ends=tuple(end_lines(done.log)), grounds=state.grounds, end=done.end))
     return latest
 
 
@@ -423,7 +422,7 @@ def build_site(folder: Path, page: PageInput) -> bool:
                                             standings=_standings(windows, figures),
                                             ends=[line for w in windows for line in w.ends]).encode())
     _keep_shared(folder, shared)
-    _drop_grounds(folder, {name for w in windows for name in w.grounds} | {*now_drawn.grounds, *now_drawn.names})
+    _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds))
     record = {"built": page.marker, "windows": [w.to_json() for w in windows], "shared": _shared_stamp()}
     write_if_changed(folder / WINDOWS, _windows_js(windows, now, record))
     if built and shared != _shared_stamp():  # a folder an older version built: its record moved into windows.js

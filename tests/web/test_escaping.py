@@ -93,7 +93,7 @@ def test_what_a_player_typed_is_shown_never_run(kind: BoardKind, text: str, tmp_
         key, _, data = text.partition("] = ")
         assert "<" not in text
         assert key == f'(window.SHEETS_GM_GROUNDS = window.SHEETS_GM_GROUNDS || {{}})["{names.stem}"'
-        assert all(len(place) == 4 for place in json.loads(data.removesuffix(";\n"))), names.name
+        assert all(len(place) == 3 for place in json.loads(data.removesuffix(";\n"))), names.name
     script = (tmp_path / "windows.js").read_text(encoding="utf-8")
     windows, record = script.removesuffix("\n").split("\n")  # two statements: the list of windows, the record
     head, tail = "window.SHEETS_GM_WINDOWS = ", ";"

@@ -34,7 +34,7 @@ def test_a_page_started_late_names_the_resolutions_it_never_saw(tmp_path: Path) 
 
 def _shown_grounds(folder: Path) -> set[str]:
     return {name for page in folder.glob("*.html")
-            for name in re.findall(r'<(?:image href|script src)="(ground-[0-9a-f-]+\.(?:svg|js))"',
+            for name in re.findall(r'<(?:image href|script src)="(ground-[0-9a-f]+\.(?:svg|js))"',
                                    page.read_text(encoding="utf-8"))}
 
 

@@ -103,7 +103,8 @@ def test_a_page_of_hidden_positions_is_used_without_a_unit_and_a_unit_not_drawn_
             text = page.read_text(encoding="utf-8").replace('class="p u"', 'class="p"')
             if not makeups:
                 text = re.sub(r'(<script[^>]*id="places"[^>]*>)(.*?)(</script>)', lambda m: m[1] + json.dumps(
-                    [[key, []] for key, _ in json.loads(m[2])]) + m[3], text, flags=re.S)  # nobody's makeup
+                    [[key, [[p[0], p[1], "", ""] for p in plane]] for key, plane in json.loads(m[2])]) + m[3], text,
+                    flags=re.S)
             page.write_text(text, encoding="utf-8")
     _used(browser, hidden, "gvg without its units")
     with pytest.raises(AssertionError, match=r"the page's data gives a unit's makeup on [A-Z]+[0-9]+.*, yet its map "
