@@ -228,7 +228,7 @@ def _row_reader(ws: Any, parser: Any) -> Any:
 
     def parse_row(element: Any) -> tuple[int, tuple[()]]:
         number = element.get("r")
-        if number is None or not (number.isascii() and number.isdigit()):
+        if number is None or not (number.isascii() and number.isdecimal()):
             row, parsed = _openpyxl_parse_row(parser, element)
             for one in parsed:
                 bind(one["row"], one["column"], one["value"], one["data_type"], one["style_id"])
