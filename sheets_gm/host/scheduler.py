@@ -53,7 +53,8 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from sheets_gm.engine.words import counted
-from sheets_gm.host.accounts import Accounts, AccountWatcher, Touched, account_of, config_keys
+from sheets_gm.host.account_set import Accounts
+from sheets_gm.host.accounts import AccountWatcher, Touched, account_of, config_keys
 from sheets_gm.host.discovery import FolderWalk, Found, looks_like_match, ruleset_named
 from sheets_gm.host.drive_tokens import read_tokens, tokens_path, write_tokens
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
@@ -615,6 +616,7 @@ class Host:
     def _ask_drive(self, now: datetime) -> None:
         """Each account whose interval is up asks Drive on a thread of its own: one slow or hung account holds up
         its own matches, never the host or the other accounts."""
+        self.accounts.check_sign_ins(now)
         self._take_answers(now)
         for watcher in self.accounts.all():
             began = self._asking.get(watcher.name)
@@ -665,6 +667,8 @@ class Host:
             self._asking.pop(name, None)
             self._said_late.discard(name)
             watcher = self.accounts.named(name)
+            if watcher is not None and watcher.identity is not None and watcher.name == name:
+                self.accounts.identified(watcher, now)  # a GM's sign-in file: its matches go to its account's
             if watcher is not None and CHANGED in touched.values():  # a player's save (not our own writes alone)
                 watcher.busy_until = now + BUSY_FOR
             for path, rank in touched.items():
@@ -798,7 +802,7 @@ class Host:
         hosted.account, hosted.keys = account_of(sheets), config_keys(sheets)
         since = last_read(hosted.path) or LastRead(now, {})
         watcher = self.accounts.watcher_for(sheets, now)
-        watcher.attach(hosted.path, hosted.keys, since=since)
+        watcher.attach(hosted.path, hosted.keys, since=since, sign_in=hosted.account)
         if watcher.changed(hosted.path):  # its account's log, asked from the kept token, listed a change of it
             self._hurry(hosted, now, watcher.change_rank(hosted.path))
 
@@ -869,7 +873,8 @@ class Host:
                     old.detach(hosted.path)
             hosted.account, hosted.keys = outcome.account, outcome.keys
             if outcome.account and outcome.config is not None:
-                self.accounts.watcher_for(outcome.config, now).attach(hosted.path, outcome.keys)
+                self.accounts.watcher_for(outcome.config, now).attach(hosted.path, outcome.keys,
+                                                                      sign_in=outcome.account)
         if outcome.done in (Done.FAILED, Done.UNAVAILABLE):
             self._failed(hosted, outcome, now)
             return

@@ -50,6 +50,7 @@ import contextlib
 import copy
 import enum
 import functools
+import hashlib
 import io
 import json
 import re
@@ -91,6 +92,7 @@ FILE_GET = "drive.files.get"
 FILE_UPDATE = "drive.files.update"
 PERMISSIONS = "drive.permissions.list"
 CREATE = "drive.files.create"
+ABOUT = "drive.about.get"
 TOKEN = "oauth2.token"
 ALLOWED_LOCATIONS = "iamcredentials.allowedLocations"
 #: Endpoints of google-auth itself, left out of the API call and byte totals.
@@ -1616,9 +1618,24 @@ class GoogleApiFake:
             payload = self._update_file(self._spreadsheet(path["fileId"], True), body, query, caller)
         elif method.id == PERMISSIONS:
             payload = self._permissions(self._spreadsheet(path["fileId"], True), query)
+        elif method.id == ABOUT:
+            payload = self._about(query, caller)
         else:
             raise UnexpectedRequest(f"{method.id} is a real Google method but the fake does not implement it")
         return 200, payload, json_headers, json.dumps(payload).encode()
+
+    def _about(self, query: Mapping[str, list[str]], caller: str) -> dict[str, Any]:
+        """about.get: the caller as Drive knows it (its permission id, the same for every token of that account,
+        and its e-mail). Google refuses the request without ``fields`` (the method takes no default), and a token
+        whose scopes do not reach Drive (checked with every method's scopes)."""
+        fields = query.get("fields", [""])[0]
+        if not fields:
+            raise HttpError(400, "The 'fields' parameter is required for this method.", "INVALID_ARGUMENT",
+                            "required")
+        user = {"kind": "drive#user", "displayName": caller.partition("@")[0], "emailAddress": caller, "me": True,
+                "permissionId": permission_id(caller)}
+        payload = {"kind": "drive#about", "user": user}
+        return partial_response(payload, response_mask(self.drive_api, "About", fields))
 
     # -- Drive: the change log ---------------------------------------------------------
 
@@ -2458,6 +2475,11 @@ def partial_response(payload: dict[str, Any], mask: Mapping[str, Any]) -> dict[s
 def _flag(query: Mapping[str, list[str]], name: str) -> bool:
     """Whether the boolean query parameter ``name`` is set true."""
     return query.get(name, ["false"])[0].lower() == "true"
+
+
+def permission_id(email: str) -> str:
+    """The id Drive gives the account ``email`` (digits, as Drive's are), the same at every request."""
+    return str(int(hashlib.sha256(email.lower().encode("utf-8")).hexdigest()[:15], 16)).rjust(20, "0")
 
 
 def _rfc3339(moment: datetime) -> str:
