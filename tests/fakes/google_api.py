@@ -1099,6 +1099,10 @@ class GoogleApiFake:
         # The user each refresh token stands for (many GMs' own sign-ins on one fake); one not named: ``user_email``.
         self.users: dict[str, str] = {}
         self._user_tokens: dict[str, str] = {}  # access token -> the user of the refresh token it was issued for
+        # Refresh tokens Google refuses (the GM revoked the sign-in, or it expired): the token endpoint answers
+        # invalid_grant, and an access token issued for one is refused (401) as Google refuses it once revoked.
+        self.revoked: set[str] = set()
+        self._refreshed_from: dict[str, str] = {}  # access token -> the refresh token it was issued for
         self._granted: frozenset[str] | None = None  # the scopes of the request being served (None: not recorded)
         self.scopes_granted: dict[str, frozenset[str]] = {}  # access token -> the scopes it was issued for
         self._drive_pending: list[tuple[datetime, DriveEdit]] = []  # (listed from, the edit)
@@ -1444,6 +1448,10 @@ class GoogleApiFake:
         try:
             if not auth.startswith("Bearer ") or len(auth) <= len("Bearer "):
                 raise HttpError(401, "Request is missing required authentication credential.", "UNAUTHENTICATED")
+            if self._refreshed_from.get(auth.removeprefix("Bearer ")) in self.revoked:
+                raise HttpError(401, "Request had invalid authentication credentials. Expected OAuth 2 access token, "
+                                "login cookie or other valid authentication credential.", "UNAUTHENTICATED",
+                                "authError")
             granted = self.scopes_granted.get(auth.removeprefix("Bearer "))
             if granted is not None and method.scopes and not granted & set(method.scopes):
                 # What Google answers a token whose scopes do not reach the method (ACCESS_TOKEN_SCOPE_INSUFFICIENT).
@@ -1516,7 +1524,8 @@ class GoogleApiFake:
         stats = self.stats.setdefault(TOKEN, EndpointStats())
         stats.calls += 1
         stats.request_bytes += len(url) + len(body)
-        if self.reject_tokens:
+        refresh = form.get("refresh_token", [""])[0]
+        if self.reject_tokens or refresh in self.revoked:
             status = 400
             content = json.dumps(
                 {"error": "invalid_grant", "error_description": "Token has been expired or revoked."}
@@ -1528,9 +1537,11 @@ class GoogleApiFake:
             issuer = _jwt_issuer(form.get("assertion", [""])[0])
             if issuer:
                 self._accounts[token] = issuer
-            user = self.users.get(form.get("refresh_token", [""])[0])
+            user = self.users.get(refresh)
             if user:
                 self._user_tokens[token] = user
+            if refresh:
+                self._refreshed_from[token] = refresh
             asked = _jwt_claim(form.get("assertion", [""])[0], "scope") or form.get("scope", [""])[0]
             if asked:
                 self.scopes_granted[token] = frozenset(asked.split())
