@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sheets_gm.host.accounts import AccountWatcher, account_of
+from sheets_gm.host.drive_tokens import Named
 from sheets_gm.match.config import ConfigError, MatchConfig, Spreadsheets, load_config
 from sheets_gm.running.connect import google_client, service_account_client
 from sheets_gm.sheets.backend import SheetAccessError
@@ -74,10 +75,11 @@ class Accounts:
     first match of the account (see the module notes). Used from the host's thread and the workers': behind a
     lock."""
 
-    def __init__(self, kept: dict[str, str] | None = None) -> None:
+    def __init__(self, kept: dict[str, str] | None = None, named: Named | None = None) -> None:
         self._watchers: dict[str, AccountWatcher] = {}
         self._serving: dict[str, str] = {}  # a sign-in's name (``account_of``) -> the watcher that serves it
-        self._named: dict[str, tuple[Stamp, str]] = {}  # a GM's sign-in -> its file as Drive named it, the account
+        self._named: dict[str, tuple[Stamp, str]] = dict(named or {})  # a GM's sign-in -> its file as Drive named
+        # it, and the account (``named``: as the host's last run kept them)
         self._asked: dict[str, Stamp] = {}  # a GM's sign-in being asked about -> its file as it was then
         self._configs: dict[str, MatchConfig | Spreadsheets] = {}  # a GM's sign-in -> a config that names it
         self._lock = threading.RLock()
@@ -95,7 +97,7 @@ class Accounts:
             watcher = self._watchers.get(name)
             if watcher is None:
                 identify = name == sign_in and config.service_account is None
-                watcher = self._watchers[name] = AccountWatcher(name, now, self._kept.get(name, ""),
+                watcher = self._watchers[name] = AccountWatcher(name, now, self._kept_for(name, sign_in),
                                                                 identify=identify)
                 if identify:
                     self._asked[sign_in] = file_stamp(config.oauth_token)
@@ -136,11 +138,20 @@ class Accounts:
             self._named[sign_in] = self._asked.pop(sign_in, None), name
             target = self._watchers.get(name)
             if target is None:
-                kept = self._kept.get(name) or self._kept.get(sign_in, "")
-                target = self._watchers[name] = AccountWatcher(name, now, kept)
+                target = self._watchers[name] = AccountWatcher(name, now, self._kept_for(name, sign_in))
             target.add_sign_in(sign_in, functools.partial(_client_of, config))
             self._move(sign_in, target)
             self._watchers.pop(sign_in, None)
+
+    def _kept_for(self, name: str, sign_in: str) -> str:
+        """The token kept for the account ``name``: under its name, else under the name of its sign-in file
+        ``sign_in`` (kept so by a host of before, which named a GM's account by its file)."""
+        return self._kept.get(name) or self._kept.get(sign_in, "")
+
+    def sign_ins_named(self) -> Named:
+        """What Drive named each GM's sign-in file, for the next start (``drive_tokens.write_sign_ins``)."""
+        with self._lock:
+            return {sign_in: (stamp, name) for sign_in, (stamp, name) in self._named.items() if stamp is not None}
 
     def check_sign_ins(self, now: datetime) -> None:
         """Every ``CHECK_SIGN_INS``: a GM's sign-in file replaced or rewritten since Drive named its account is

@@ -56,7 +56,14 @@ from sheets_gm.engine.words import counted
 from sheets_gm.host.account_set import Accounts
 from sheets_gm.host.accounts import AccountWatcher, Touched, account_of, config_keys
 from sheets_gm.host.discovery import FolderWalk, Found, looks_like_match, ruleset_named
-from sheets_gm.host.drive_tokens import read_tokens, tokens_path, write_tokens
+from sheets_gm.host.drive_tokens import (
+    read_sign_ins,
+    read_tokens,
+    sign_ins_path,
+    tokens_path,
+    write_sign_ins,
+    write_tokens,
+)
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
 from sheets_gm.host.mail_watch import MailWatch
 from sheets_gm.host.quiet import (
@@ -337,7 +344,10 @@ class Host:
         kept, damaged = read_tokens(self._tokens_file)
         if damaged:
             say(f"The accounts' change-log tokens: {damaged}.")
-        self.accounts = Accounts(kept)  # each account's change log asked from where the last run left it
+        self._sign_ins_file = sign_ins_path(status_file)
+        self._sign_ins_kept = read_sign_ins(self._sign_ins_file)  # what Drive named each GM's sign-in file
+        self.accounts = Accounts(kept, self._sign_ins_kept)  # each account's change log asked from where the last
+        # run left it
         self._tokens_kept, self._tokens_at = kept, clock()  # the tokens last written, and when
         self.matches: dict[Path, Hosted] = {}
         self.started = clock()
@@ -1077,6 +1087,13 @@ class Host:
         host stops."""
         if not stopping and now - self._tokens_at < STATUS_EVERY:
             return
+        named = self.accounts.sign_ins_named()
+        if named != self._sign_ins_kept:
+            try:
+                write_sign_ins(self._sign_ins_file, named)
+                self._sign_ins_kept = named
+            except OSError as exc:
+                self.say(f"What Drive named the GMs' sign-in files cannot be kept in {self._sign_ins_file}: {exc}")
         tokens = self.accounts.kept_tokens()
         if tokens == self._tokens_kept:
             return

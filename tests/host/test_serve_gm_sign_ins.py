@@ -9,17 +9,19 @@ from __future__ import annotations
 import json
 import random
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+import requests
 
 from sheets_gm.host.account_set import CHECK_SIGN_INS, account_name
 from sheets_gm.host.accounts import IDENTIFY_AGAIN, account_of
-from sheets_gm.host.drive_tokens import read_tokens, tokens_path, write_tokens
+from sheets_gm.host.drive_tokens import read_sign_ins, read_tokens, sign_ins_path, tokens_path, write_tokens
 from sheets_gm.host.scheduler import Host
 from sheets_gm.match.config import load_config
-from sheets_gm.sheets.google.signin import SIGN_IN_SCOPES
+from sheets_gm.sheets.google.drive import DRIVE_ABOUT_URL
+from sheets_gm.sheets.google.signin import SIGN_IN_SCOPES, SPREADSHEETS_SCOPE
 from tests.commands.test_commands_google import ROSTER, run
 from tests.fakes.google_api import (
     ABOUT,
@@ -201,6 +203,7 @@ def test_a_token_kept_under_a_sign_in_file_by_a_host_of_before_is_used_by_its_ac
     # What a host of before kept: each account's token under the name of one of its sign-in files.
     old = {account_of(load_config(configs[GMS[gm][0]])): kept[named(gm)] for gm in GMS}
     write_tokens(tokens_path(status), old)
+    sign_ins_path(status).unlink()  # nor did it keep what Drive named each file
     _player_saves(configs["b2"], tmp_path)  # a save while no host ran
     clock.tick(60)
     fake.reset_counters()
@@ -208,6 +211,26 @@ def test_a_token_kept_under_a_sign_in_file_by_a_host_of_before_is_used_by_its_ac
     assert _restarted(root, clock) == ["b2"]  # first, from Bob's token kept under his first file's name
     assert fake.calls(START_TOKEN) == 0  # no account's log asked from now: none of the kept tokens lost
     assert set(read_tokens(tokens_path(status))[0]) == {named(gm) for gm in GMS}  # kept by account from now on
+
+
+def test_a_restart_knows_each_sign_in_files_account_without_asking_drive_unless_the_file_changed(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock, root, configs = league(fake, tmp_path, capsys, monkeypatch, dict.fromkeys(configs_of(), False))
+    status = root / ".sheets-gm" / "serve-status.json"
+    warm = new_host(root, clock, [], interval=15)
+    settle(warm, clock)
+    warm.close()
+    assert len(read_sign_ins(sign_ins_path(status))) == len(configs_of())
+    sign_in(fake, configs["c1"].parent / ".sheets-gm" / "oauth-token.json", "ann", "refresh-ann-c1")  # while down:
+    # the match c1 signed in again, as Ann
+    clock.tick(60)
+    fake.reset_counters()
+    cold = new_host(root, clock, [], interval=15)
+    settle(cold, clock)
+    assert fake.calls(ABOUT) == 1 and fake.calls(START_TOKEN) == 0  # the changed file alone asked about
+    assert watchers(cold) == {named("ann"): 4, named("bob"): 2}
+    cold.close()
 
 
 def test_a_sign_in_file_replaced_by_another_gms_moves_its_match_to_that_gms_watcher(
@@ -248,3 +271,30 @@ def test_drive_not_naming_a_sign_ins_account_is_said_and_asked_again(
     clock.tick(IDENTIFY_AGAIN.total_seconds())
     settle(host, clock)
     one_watcher_per_account(host, configs)  # asked again: its match joined its GM's watcher
+
+
+def _access(refresh: str, scopes: Sequence[str] = SIGN_IN_SCOPES) -> str:
+    """An access token for the refresh token ``refresh`` ('' when the token endpoint refuses it)."""
+    answer = requests.post(TOKEN_URL, data={"grant_type": "refresh_token", "refresh_token": refresh,
+                                            "client_id": "cid", "client_secret": "secret", "scope": " ".join(scopes)},
+                           timeout=5)
+    return str(answer.json()["access_token"]) if answer.ok else ""
+
+
+def _about(token: str, fields: str = "user(permissionId,emailAddress)") -> requests.Response:
+    return requests.get(DRIVE_ABOUT_URL, params={"fields": fields} if fields else {},
+                        headers={"Authorization": f"Bearer {token}"}, timeout=5)
+
+
+def test_the_fake_answers_drives_about_as_google_does(fake: GoogleApiFake) -> None:
+    fake.users.update({"ann-1": email("ann"), "ann-2": email("ann"), "bob-1": email("bob")})
+    ann1, ann2, bob = (_access(refresh) for refresh in ("ann-1", "ann-2", "bob-1"))
+    answers = [_about(token).json() for token in (ann1, ann2, bob)]
+    her = {"user": {"permissionId": permission_id(email("ann")), "emailAddress": email("ann")}}
+    assert answers[0] == answers[1] == her  # two sign-ins of one account: one id; only the fields asked
+    assert answers[2]["user"]["permissionId"] != her["user"]["permissionId"]
+    assert _about(ann1, fields="").status_code == 400  # Google requires fields for about
+    assert _about(_access("ann-1", [SPREADSHEETS_SCOPE])).status_code == 403  # a scope that does not reach Drive
+    fake.revoked.add("ann-1")  # she revoked that sign-in: its access tokens and its refresh are refused
+    assert _about(ann1).status_code == 401 and _access("ann-1") == ""
+    assert _about(ann2).status_code == 200
