@@ -59,7 +59,9 @@ REFUSED_TOKEN = (400, 404, 410)
 KEPT_BEHIND = 480
 
 #: A GM's sign-in file Drive's ``about`` did not name is asked again this much later (watched as an account of its
-#: own meanwhile).
+#: own meanwhile), the wait doubling at each failure up to ``IDENTIFY_AGAIN`` (a burst at a first start, a
+#: thousand files asked together, passes within a minute; Drive down, every 10 minutes).
+IDENTIFY_FIRST = timedelta(seconds=30)
 IDENTIFY_AGAIN = timedelta(minutes=10)
 
 #: The matches a question to Drive found changed, each with how soon its poll starts (``quiet``'s ranks).
@@ -157,6 +159,7 @@ class AccountWatcher:
         self._log: DriveChangeLog | None = None  # signed in at the first question, on the account's own thread
         self.identify_at: datetime | None = started if identify else None  # when Drive's ``about`` is asked next
         self.identity: tuple[str, str] | None = None  # what it answered: the account's id and e-mail
+        self._unidentified = 0  # the ``about`` questions Drive did not answer in a row
         self.token = kept  # the page token asked from next ('' until the first question takes one)
         self._kept = bool(kept)  # a token kept by the host's last run, not asked from yet
         self._asked = 0  # the change-log questions answered (question n's answer: the changes up to ``_tokens[n]``)
@@ -345,10 +348,13 @@ class AccountWatcher:
             self.requests += 1
             self.identity = self.log.user()
         except SheetError as exc:
-            self.identify_at = now + IDENTIFY_AGAIN
-            self.said.put(f"Drive did not say which Google account this sign-in is ({exc}); its matches are "
-                          f"watched as an account of their own meanwhile, and Drive asked again in "
-                          f"{int(IDENTIFY_AGAIN.total_seconds() // 60)} minutes.")
+            wait = min(IDENTIFY_FIRST * 2 ** self._unidentified, IDENTIFY_AGAIN)
+            self._unidentified += 1
+            self.identify_at = now + wait
+            if self._unidentified == 1 or wait == IDENTIFY_AGAIN:
+                self.said.put(f"Drive did not say which Google account this sign-in is ({exc}); its matches are "
+                              f"watched as an account of their own meanwhile, and Drive asked again in "
+                              f"{int(wait.total_seconds())} s.")
             return False
         self.identify_at = None
         return True

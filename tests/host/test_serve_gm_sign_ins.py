@@ -257,17 +257,20 @@ def test_drive_not_naming_a_sign_ins_account_is_said_and_asked_again(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     clock, root, configs = league(fake, tmp_path, capsys, monkeypatch, dict.fromkeys(configs_of(), False))
-    fake.inject(FaultKind.UNAVAILABLE, endpoint=ABOUT, times=1)  # the first about question Drive fails
+    fault = fake.inject(FaultKind.UNAVAILABLE, endpoint=ABOUT, at=2, times=None)  # Drive down for about, after
+    # it named the first file
     lines: list[str] = []
     host = new_host(root, clock, lines, interval=15)
     settle(host, clock)
     said = [line for line in lines if "Drive did not say which Google account this sign-in is" in line]
-    assert len(said) == 1
-    alone = said[0].removeprefix("Account ").partition(": ")[0]  # watched as an account of its own meanwhile
-    assert watchers(host)[alone] == 1 and alone.startswith("OAuth sign-in ")
+    alone = {line.removeprefix("Account ").partition(": ")[0] for line in said}  # each watched on its own
+    assert len(said) == len(alone) == len(configs_of()) - 1 and fault.fired > len(said)  # said once each, though
+    # asked again (30 s, then 60 s later)
+    assert all(watchers(host)[name] == 1 and name.startswith("OAuth sign-in ") for name in alone)
     assert sum(watchers(host).values()) == len(configs_of())
-    own = host.accounts.named(alone)
-    assert own is not None and own.token and not own.error  # its matches' saves are still named
+    own = [host.accounts.named(name) for name in alone]
+    assert all(w is not None and w.token and not w.error for w in own)  # its matches' saves are still named
+    fake.clear_faults()
     clock.tick(IDENTIFY_AGAIN.total_seconds())
     settle(host, clock)
     one_watcher_per_account(host, configs)  # asked again: its match joined its GM's watcher
