@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -130,8 +130,9 @@ def one_watcher_per_account(host: Host, configs: dict[str, Path]) -> None:
             assert watcher is not None and watcher.name == named(gm), (match, sign)
 
 
-LAYOUTS = {"a file a match": lambda match, rng: False, "a file a GM": lambda match, rng: True,
-           "mixed": lambda match, rng: rng.random() < 0.5}
+#: Whether a match's sign-in is its GM's one file (True) or its own, by layout.
+LAYOUTS: dict[str, Callable[[random.Random], bool]] = {
+    "a file a match": lambda rng: False, "a file a GM": lambda rng: True, "mixed": lambda rng: rng.random() < 0.5}
 
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
@@ -139,7 +140,7 @@ def test_one_change_log_watcher_per_google_account_whatever_number_of_sign_in_fi
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         layout: str) -> None:
     rng = random.Random(layout)
-    shared = {match: LAYOUTS[layout](match, rng) for matches in GMS.values() for match in matches}
+    shared = {match: LAYOUTS[layout](rng) for matches in GMS.values() for match in matches}
     clock, root, configs = league(fake, tmp_path, capsys, monkeypatch, shared)
     files = {account_of(load_config(c)) for c in configs.values()}
     fake.reset_counters()
