@@ -191,14 +191,20 @@ def configs_of() -> list[str]:
     return [match for matches in GMS.values() for match in matches]
 
 
-def test_a_token_kept_under_a_sign_in_file_by_a_host_of_before_is_used_by_its_account(
-        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def served_then_stopped(fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                        monkeypatch: pytest.MonkeyPatch) -> tuple[Clock, Path, dict[str, Path], Path]:
+    """The league, a sign-in file a match, served a minute and stopped; the host's status file."""
     clock, root, configs = league(fake, tmp_path, capsys, monkeypatch, dict.fromkeys(configs_of(), False))
-    status = root / ".sheets-gm" / "serve-status.json"
     warm = new_host(root, clock, [], interval=15)
     settle(warm, clock)
     warm.close()
+    return clock, root, configs, root / ".sheets-gm" / "serve-status.json"
+
+
+def test_a_token_kept_under_a_sign_in_file_by_a_host_of_before_is_used_by_its_account(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock, root, configs, status = served_then_stopped(fake, tmp_path, capsys, monkeypatch)
     kept = read_tokens(tokens_path(status))[0]
     assert set(kept) == {named(gm) for gm in GMS}
     # What a host of before kept: each account's token under the name of one of its sign-in files.
@@ -217,11 +223,7 @@ def test_a_token_kept_under_a_sign_in_file_by_a_host_of_before_is_used_by_its_ac
 def test_a_restart_knows_each_sign_in_files_account_without_asking_drive_unless_the_file_changed(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    clock, root, configs = league(fake, tmp_path, capsys, monkeypatch, dict.fromkeys(configs_of(), False))
-    status = root / ".sheets-gm" / "serve-status.json"
-    warm = new_host(root, clock, [], interval=15)
-    settle(warm, clock)
-    warm.close()
+    clock, root, configs, status = served_then_stopped(fake, tmp_path, capsys, monkeypatch)
     assert len(read_sign_ins(sign_ins_path(status))) == len(configs_of())
     sign_in(fake, configs["c1"].parent / ".sheets-gm" / "oauth-token.json", "ann", "refresh-ann-c1")  # while down:
     # the match c1 signed in again, as Ann
