@@ -252,8 +252,9 @@ class AccountWatcher:
     def adopt(self, matches: dict[Path, _Kept]) -> None:
         """Watch ``matches`` taken from another watcher of theirs (``take_sign_in``): what it kept for them stays
         (their spreadsheets, the changes not polled yet, their last reads to compare with Drive's file index); each
-        one's next poll asks Drive itself, from the token its last poll kept (a token of the same account's log:
-        nothing falls between the two watchers)."""
+        one's next poll asks Drive itself, from the token its last poll kept: nothing falls between the two watchers
+        (a match whose sign-in file now holds another account's: Drive refuses that token, and the poll reads in
+        full, as cron's would)."""
         with self._lock:
             for path, kept in matches.items():
                 self._forget(path)
