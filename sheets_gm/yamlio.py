@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import yaml
-from pydantic import BaseModel, ValidationError
+
+if TYPE_CHECKING:  # pydantic is imported by the reader of a model (whose model is one): a game's rules need none
+    from pydantic import BaseModel
 
 
 class YamlError(ValueError):
@@ -89,11 +91,13 @@ def load_yaml_file(path: Path) -> Any:
     return load_yaml_text(text, str(path))
 
 
-ModelT = TypeVar("ModelT", bound=BaseModel)
+ModelT = TypeVar("ModelT", bound="BaseModel")
 
 
 def load_yaml_model(path: Path, model: type[ModelT]) -> ModelT:
     """Read a YAML file into a pydantic model; YamlError naming the file, the field and, where known, the line."""
+    from pydantic import ValidationError
+
     data = load_yaml_file(path)
     try:
         return model.model_validate(data)

@@ -10,23 +10,27 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from sheets_gm.commands import base
 from sheets_gm.commands.base import UsageError, UserError, command, seconds, whole_number
-from sheets_gm.host.file_events import FileEvents
-from sheets_gm.host.processes import PollProcesses
-from sheets_gm.host.scheduler import (
+from sheets_gm.host.defaults import (
     DEFAULT_INTERVAL,
     DEFAULT_POLL_DEADLINE,
     DEFAULT_RESCAN,
     DEFAULT_WORKERS,
     SEARCH_WITH_EVENTS,
-    Host,
-    Stop,
 )
+from sheets_gm.host.file_events import FileEvents
+from sheets_gm.host.outcome import VISIT
+from sheets_gm.host.processes import PollProcesses
 from sheets_gm.host.status import SHOWN_ALL, read_status, status_lines, status_path
 from sheets_gm.host.systemd import Watchdog
 from sheets_gm.sync.lock import SyncBusyError, match_lock
+
+if TYPE_CHECKING:
+    from sheets_gm.host.scheduler import Stop
+
 
 
 def _say(line: str) -> None:
@@ -50,6 +54,16 @@ def stop_on_signals(stop: Stop) -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def poll_preload() -> list[str]:
+    """What the server the polls are forked from imports once (``host.processes``), beside the host's own imports:
+    a poll's whole path, the local workbooks' backend and every game's rules, which each poll that reads a match
+    would import again (0.1 CPU s a poll; 0.5 s once for the five games)."""
+    from sheets_gm.rulesets.registry import GAMES
+
+    return [VISIT.module, "sheets_gm.sheets.local.backend",
+            *(target.partition(":")[0] for target in GAMES.values())]
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -79,9 +93,11 @@ def run_serve(args: argparse.Namespace) -> int:
             raise UserError(f"sheets-gm serve is already running{who} with the status file {where}: one host "
                             "serves these folders (`sheets-gm serve --status` says what it does); stop it first "
                             "(systemctl stop, or SIGTERM), or give this one folders of its own") from None
+        pool = PollProcesses(preload=poll_preload())
+        pool.start()  # its imports beside the host's own (a second core): the saves waiting are polled sooner
         if args.web:
             held.enter_context(_pages_served(args.web, folders))
-        return _serve(args, folders, where)
+        return _serve(args, folders, where, pool)
 
 
 @contextmanager
@@ -105,11 +121,13 @@ def _pages_served(address: str, folders: list[Path]) -> Iterator[None]:
         server.server_close()
 
 
-def _serve(args: argparse.Namespace, folders: list[Path], where: Path) -> int:
+def _serve(args: argparse.Namespace, folders: list[Path], where: Path, pool: PollProcesses) -> int:
     """Run the host until SIGTERM (its status file's lock held by the caller): each poll in a process of its own
-    (``host.processes``), systemd told that the host lives (``host.systemd``)."""
+    from ``pool`` (``host.processes``), systemd told that the host lives (``host.systemd``). The host's modules are
+    imported here, once the pool's server imports its own beside them."""
+    from sheets_gm.host.scheduler import Host, Stop
+
     stop = Stop()
-    pool = PollProcesses(preload=["sheets_gm.host.visit"])
     events = FileEvents(folders)
     events.start_beside(_say)  # its watches put on every folder beside the loop, which answers saves meanwhile
     host = Host(folders, pool, clock=base.clock, say=_say, status_file=where, interval=args.interval,

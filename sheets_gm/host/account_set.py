@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from sheets_gm.host.accounts import AccountWatcher, account_of
 from sheets_gm.host.drive_tokens import Named
 from sheets_gm.match.config import ConfigError, MatchConfig, Spreadsheets, load_config
-from sheets_gm.running.connect import google_client, service_account_client
+from sheets_gm.running.google_sign_in import google_client, service_account_client
 from sheets_gm.sheets.backend import SheetAccessError
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreads
    save typed while no host ran) is looked at as the search finds it, before the first looks of the others, which
    wait for the search's end (said in one line); polls that only a first look needs wait for it too, the workers
    kept for the saves and deadlines found;
-2. what the workers finished is taken in (:class:`~sheets_gm.host.visit.Outcome`): a resolution and a
+2. what the workers finished is taken in (:class:`~sheets_gm.host.outcome.Outcome`): a resolution and a
    new warning are said (the log: systemd's journal), the status kept; a poll past its deadline is stopped;
 3. the file events (``file_events``), the judges' mailboxes' news (``mail_watch``: IMAP IDLE) and each Google
    account's answer from Drive (asked on a thread of the account's own once its interval is up: ``accounts``) make
@@ -55,6 +55,13 @@ from typing import Protocol, TypeVar
 from sheets_gm.engine.words import counted
 from sheets_gm.host.account_set import Accounts
 from sheets_gm.host.accounts import AccountWatcher, Touched, account_of, config_keys
+from sheets_gm.host.defaults import (
+    DEFAULT_INTERVAL,
+    DEFAULT_POLL_DEADLINE,
+    DEFAULT_RESCAN,
+    DEFAULT_WORKERS,
+    SEARCH_WITH_EVENTS,
+)
 from sheets_gm.host.discovery import FolderWalk, Found, looks_like_match, ruleset_named
 from sheets_gm.host.drive_tokens import (
     read_sign_ins,
@@ -66,6 +73,7 @@ from sheets_gm.host.drive_tokens import (
 )
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
 from sheets_gm.host.mail_watch import MailWatch
+from sheets_gm.host.outcome import VISIT, Done, Outcome
 from sheets_gm.host.quiet import (
     CHANGED,
     DUE,
@@ -82,7 +90,6 @@ from sheets_gm.host.quiet import (
     watched_need,
 )
 from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_matches, write_status
-from sheets_gm.host.visit import Done, Outcome, visit
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, Spreadsheets, read_spreadsheets
 from sheets_gm.sync.deadline import deadline_moment
 
@@ -90,9 +97,6 @@ Clock = Callable[[], datetime]
 Say = Callable[[str], None]
 T = TypeVar("T")
 
-#: Seconds between two looks at a match: a save no file event tells of is answered within this and the poll's own
-#: time; a Google account's watcher asks Drive ``ASK_SHARE`` of it apart.
-DEFAULT_INTERVAL = 10.0
 #: An account's watcher asks Drive's change log this share of the interval apart (7.5 s at the default 10 s: 8
 #: requests a minute). A player's save waits for her account's next question, a moment spread evenly over that
 #: spacing: 95 % of saves within 0.95 of it. At the whole interval (6 a minute) the 95th percentile was 9.5 s before
@@ -113,16 +117,6 @@ BUSY_FOR = timedelta(minutes=2)
 WALK_A_PASS = 200
 #: A slice of the search that takes this long is said (once), with the folder it waits on.
 SEARCH_STALL = timedelta(seconds=60)
-#: Seconds between two searches of the folders for matches added or removed.
-DEFAULT_RESCAN = 60.0
-#: With the file events of every folder served, a new match is found by its files' events (only the folder they
-#: fell in is searched; a removed one fails its next look and leaves), and the whole search, which costs a
-#: second of CPU at 10,000 matches (every folder listed, every config's path resolved), is a safety net this often.
-SEARCH_WITH_EVENTS = timedelta(minutes=10)
-#: Workers polling matches side by side.
-DEFAULT_WORKERS = 4
-#: Seconds a poll may take before it is stopped (its process killed) and its match tried again later.
-DEFAULT_POLL_DEADLINE = 300.0
 #: Seconds an account's question to Drive may take before the host says so (its matches wait for it; the other
 #: accounts' go on: each asks on a thread of its own).
 DRIVE_DEADLINE = 30.0
@@ -846,7 +840,7 @@ class Host:
             self._done.put((path, outcome))
             self._stop.wake()
 
-        hosted.future = self.executor.submit(visit, path, handover, self.clock, letters_only=hosted.letters_only)
+        hosted.future = self.executor.submit(VISIT, path, handover, self.clock, letters_only=hosted.letters_only)
         hosted.future.add_done_callback(done)
 
     def _next_look(self, hosted: Hosted, now: datetime, *, idle: bool = False) -> datetime:

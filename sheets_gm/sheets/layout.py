@@ -12,6 +12,10 @@ from sheets_gm.engine.grid import column_label
 
 CellValue = str | int | float | bool | None
 Grid = list[list[CellValue]]
+def text_of(value: CellValue) -> str:
+    """A cell as stripped text ('' for an empty cell)."""
+    return "" if value is None else str(value).strip()
+
 #: The line drawn round a ``Fill`` with ``border``: light enough not to compete with the cells' text.
 BORDER_COLOUR = "#9E9E9E"
 
@@ -135,6 +139,9 @@ class TabLayout:
     # run would cross a page's end, the page is broken before it (a manual row break), so no table is printed apart
     # from its own header (``local.layout.page_breaks``).
     print_keep: tuple[tuple[int, int], ...] = ()
+    # Rows (1-based, first and last) kept for text that may grow (a View's panel): in a local workbook those below
+    # the last one holding something are hidden, so that neither screen nor page shows them blank (``local.spare``).
+    spare_rows: tuple[int, int] | None = None
     # A line printed at the top of every page of a map printed over more than one page across (its title, which
     # stands right of the map with its legend, was on the last page across only); none on a map one page wide.
     print_header: str = ""

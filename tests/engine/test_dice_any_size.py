@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.engine.dice import PinnedDieError, TurnDice, keyed_d6
+from tests.quick import soak_but
 
 
 def reference_roll(seed: bytes, turn: int, key: str, sides: int) -> int:
@@ -203,9 +204,13 @@ def test_unused_pins_are_those_neither_rolled_nor_drawn() -> None:
     assert dice.unused_pins() == ["c", "d"]
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.binary(max_size=80), st.integers(0, 500), st.text(max_size=20), st.integers(2, 10_000))
-def test_any_roll_is_the_formula_and_a_face_of_its_die(seed: bytes, turn: int, key: str, sides: int) -> None:
-    value = TurnDice(seed, turn, die_sides=None).roll(key, sides)
-    assert 1 <= value <= sides
-    assert value == reference_roll(seed, turn, key, sides)
+@pytest.mark.parametrize("examples", soak_but([200, 50], 50))
+def test_any_roll_is_the_formula_and_a_face_of_its_die(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(st.binary(max_size=80), st.integers(0, 500), st.text(max_size=20), st.integers(2, 10_000))
+    def walk(seed: bytes, turn: int, key: str, sides: int) -> None:
+        value = TurnDice(seed, turn, die_sides=None).roll(key, sides)
+        assert 1 <= value <= sides
+        assert value == reference_roll(seed, turn, key, sides)
+
+    walk()

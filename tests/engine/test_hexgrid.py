@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from sheets_gm.engine.grid import Coord, CoordError
 from sheets_gm.engine.hexgrid import Hex, HexGrid
+from tests.quick import soak_but
 
 BOARD = HexGrid(9, 7)
 hexes = st.builds(Hex, st.integers(0, BOARD.width - 1), st.integers(0, BOARD.height - 1))
@@ -149,13 +150,17 @@ def reference_sight_line(a: Hex, b: Hex, board: HexGrid = BOARD) -> tuple[list[H
     return through, edges
 
 
-@settings(max_examples=150, deadline=None)
-@given(hexes, hexes)
-def test_the_sight_line_is_what_real_geometry_finds(a: Hex, b: Hex) -> None:
-    line = BOARD.sight_line(a, b)
-    through, edges = reference_sight_line(a, b)
-    assert list(line.through) == through
-    assert [frozenset(e) for e in line.edges] == edges
+@pytest.mark.parametrize("examples", soak_but([150, 40], 40))
+def test_the_sight_line_is_what_real_geometry_finds(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(hexes, hexes)
+    def walk(a: Hex, b: Hex) -> None:
+        line = BOARD.sight_line(a, b)
+        through, edges = reference_sight_line(a, b)
+        assert list(line.through) == through
+        assert [frozenset(e) for e in line.edges] == edges
+
+    walk()
 
 
 @settings(max_examples=150, deadline=None)

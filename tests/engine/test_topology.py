@@ -14,6 +14,7 @@ from sheets_gm.engine.grid import Coord, CoordError, Grid, Neighbourhood, Square
 from sheets_gm.engine.hexgrid import HexGrid
 from sheets_gm.engine.planes import Plane
 from sheets_gm.engine.topology import Topology, cheapest_paths, cheapest_routes, path_to
+from tests.quick import soak_but
 
 BOARDS: dict[str, Topology[Any]] = {
     "square king": SquareBoard(Grid(6, 5), Neighbourhood.KING),
@@ -87,16 +88,20 @@ def _cell(data: st.DataObject, board: Topology[Any]) -> Any:
     return data.draw(st.sampled_from(list(board.cells())))
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.data())
-def test_steps_and_distances_agree_on_any_board(data: st.DataObject) -> None:
-    board = data.draw(boards())
-    a, b = _cell(data, board), _cell(data, board)
-    assert (b in board.neighbours(a)) == (a in board.neighbours(b))
-    assert board.distance(a, b) == board.distance(b, a)
-    assert (board.distance(a, b) == 1) == (b in board.neighbours(a))
-    assert a not in board.neighbours(a) and len(set(board.neighbours(a))) == len(board.neighbours(a))
-    assert _bfs(board, a)[b] == board.distance(a, b)
+@pytest.mark.parametrize("examples", soak_but([200, 50], 50))
+def test_steps_and_distances_agree_on_any_board(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(st.data())
+    def walk(data: st.DataObject) -> None:
+        board = data.draw(boards())
+        a, b = _cell(data, board), _cell(data, board)
+        assert (b in board.neighbours(a)) == (a in board.neighbours(b))
+        assert board.distance(a, b) == board.distance(b, a)
+        assert (board.distance(a, b) == 1) == (b in board.neighbours(a))
+        assert a not in board.neighbours(a) and len(set(board.neighbours(a))) == len(board.neighbours(a))
+        assert _bfs(board, a)[b] == board.distance(a, b)
+
+    walk()
 
 
 def _route_cost(route: list[Any], cost: Any) -> float:
@@ -112,35 +117,39 @@ def costed_boards(draw: st.DrawFn) -> tuple[Topology[Any], Any, Any, dict[Any, f
     return board, draw(st.sampled_from(cells)), draw(st.sampled_from(cells)), costs
 
 
-@settings(max_examples=200, deadline=None)
-@given(costed_boards())
-def test_path_to_takes_the_cheapest_route_and_the_earliest_neighbour_on_a_tie(
-        case: tuple[Topology[Any], Any, Any, dict[Any, float | None]]) -> None:
-    board, start, goal, costs = case
-    paths = cheapest_paths(board, start, costs.__getitem__)
-    route = path_to(board, start, goal, costs.__getitem__)
-    if goal not in paths:
-        assert route is None and cheapest_routes(board, start, goal, costs.__getitem__) == []
-        return
-    assert route is not None
-    assert math.isclose(_route_cost(route, costs.__getitem__), paths[goal])
-    here, left = start, paths[goal]
-    for step in route:
-        assert step in board.neighbours(here)
-        earlier = board.neighbours(here)[:board.neighbours(here).index(step)]
-        for n in earlier:  # no neighbour listed before the step taken starts a route as cheap
-            c = costs[n]
-            if c is None or c == math.inf:
-                continue
-            rest = cheapest_paths(board, n, costs.__getitem__).get(goal)
-            assert rest is None or c + rest > left + 1e-9
-        left -= costs[step] or 0
-        here = step
-    every = cheapest_routes(board, start, goal, costs.__getitem__)
-    assert route in every and len({tuple(r) for r in every}) == len(every)
-    assert all(math.isclose(_route_cost(r, costs.__getitem__), paths[goal]) for r in every)
-    place = {p: i for i, p in enumerate(board.cells())}
-    assert every == sorted(every, key=lambda r: [place[p] for p in r])
+@pytest.mark.parametrize("examples", soak_but([200, 50], 50))
+def test_path_to_takes_the_cheapest_route_and_the_earliest_neighbour_on_a_tie(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(costed_boards())
+    def walk(
+            case: tuple[Topology[Any], Any, Any, dict[Any, float | None]]) -> None:
+        board, start, goal, costs = case
+        paths = cheapest_paths(board, start, costs.__getitem__)
+        route = path_to(board, start, goal, costs.__getitem__)
+        if goal not in paths:
+            assert route is None and cheapest_routes(board, start, goal, costs.__getitem__) == []
+            return
+        assert route is not None
+        assert math.isclose(_route_cost(route, costs.__getitem__), paths[goal])
+        here, left = start, paths[goal]
+        for step in route:
+            assert step in board.neighbours(here)
+            earlier = board.neighbours(here)[:board.neighbours(here).index(step)]
+            for n in earlier:  # no neighbour listed before the step taken starts a route as cheap
+                c = costs[n]
+                if c is None or c == math.inf:
+                    continue
+                rest = cheapest_paths(board, n, costs.__getitem__).get(goal)
+                assert rest is None or c + rest > left + 1e-9
+            left -= costs[step] or 0
+            here = step
+        every = cheapest_routes(board, start, goal, costs.__getitem__)
+        assert route in every and len({tuple(r) for r in every}) == len(every)
+        assert all(math.isclose(_route_cost(r, costs.__getitem__), paths[goal]) for r in every)
+        place = {p: i for i, p in enumerate(board.cells())}
+        assert every == sorted(every, key=lambda r: [place[p] for p in r])
+
+    walk()
 
 
 @settings(max_examples=100, deadline=None)
@@ -204,14 +213,18 @@ def test_a_short_route_on_a_big_board_searches_only_around_it() -> None:
         assert all(len(r) == dx + dy and r[-1] == b for r in routes)
 
 
-@settings(max_examples=200, deadline=None)
-@given(costed_boards(), st.sampled_from([0, 0.5, 1, 2, 3, 5]))
-def test_path_to_within_a_budget_is_the_cheapest_route_if_it_fits(
-        case: tuple[Topology[Any], Any, Any, dict[Any, float | None]], budget: float) -> None:
-    board, start, goal, costs = case
-    unbounded = path_to(board, start, goal, costs.__getitem__)
-    bounded = path_to(board, start, goal, costs.__getitem__, budget)
-    if unbounded is not None and _route_cost(unbounded, costs.__getitem__) <= budget:
-        assert bounded == unbounded
-    else:
-        assert bounded is None
+@pytest.mark.parametrize("examples", soak_but([200, 50], 50))
+def test_path_to_within_a_budget_is_the_cheapest_route_if_it_fits(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(costed_boards(), st.sampled_from([0, 0.5, 1, 2, 3, 5]))
+    def walk(
+            case: tuple[Topology[Any], Any, Any, dict[Any, float | None]], budget: float) -> None:
+        board, start, goal, costs = case
+        unbounded = path_to(board, start, goal, costs.__getitem__)
+        bounded = path_to(board, start, goal, costs.__getitem__, budget)
+        if unbounded is not None and _route_cost(unbounded, costs.__getitem__) <= budget:
+            assert bounded == unbounded
+        else:
+            assert bounded is None
+
+    walk()

@@ -34,3 +34,9 @@ def answers(value: int) -> int:
 def raises() -> None:
     """A poll whose rules fail."""
     raise ValueError("rules in a bad mood")
+
+
+def writes(path: str) -> None:
+    """Leave a file at ``path``: the poll ran."""
+    with open(path, "w", encoding="utf-8") as file:
+        file.write("ran")

@@ -14,10 +14,10 @@ from typing import Any, TypeVar
 
 import pytest
 
+from sheets_gm.host.outcome import Done, Outcome
 from sheets_gm.host.processes import PollDied, PollProcesses
 from sheets_gm.host.scheduler import FIRST_RETRY
 from sheets_gm.host.systemd import Watchdog
-from sheets_gm.host.visit import Done, Outcome
 from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.lock import match_lock
@@ -128,6 +128,22 @@ def test_a_polls_process_that_crashes_or_hangs_fails_that_poll_alone(processes: 
     assert processes.running() == []
 
 
+def test_a_poll_starts_beside_the_caller_and_one_stopped_before_it_started_never_runs(
+        processes: PollProcesses, tmp_path: Path) -> None:
+    """A restart's first polls are handed over while the server still imports the host (held here by its lock):
+    ``submit`` returns at once (the host's loop and the watchdog go on), a poll killed at its deadline before its
+    process could start never runs, and the others run once the server answers."""
+    with processes._starts:  # the server busy: no process can start yet
+        first = processes.submit(children.answers, 5)
+        stopped = processes.submit(children.writes, str(tmp_path / "ran"))
+        assert not first.done() and not stopped.done()
+        assert processes.kill(stopped)
+    assert first.result(timeout=60) == 10
+    with pytest.raises(PollDied, match="overran its deadline"):
+        stopped.result(timeout=60)
+    assert not processes.kill(stopped) and processes.running() == [] and not (tmp_path / "ran").exists()
+
+
 def test_one_hung_account_holds_up_its_own_matches_only(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -201,7 +217,7 @@ def test_no_match_lock_outlives_the_host_that_stops(tmp_path: Path, monkeypatch:
             ends.wait(timeout=60)  # (a safety limit, never reached)
         return Outcome(Done.IDLE)
 
-    monkeypatch.setattr("sheets_gm.host.scheduler.visit", slow_poll)
+    monkeypatch.setattr("sheets_gm.host.scheduler.VISIT", slow_poll)
     lines: list[str] = []
     host = new_host(league, Clock(NOW), lines, pool=Threads(1), stop_grace=0)
     host.step()

@@ -32,6 +32,7 @@ from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import InjectedFault, MemoryBackend
 from tests.matchfiles import NOW, SEED, TEAMS, bots, order_cell, roster, sync
+from tests.quick import soak_but
 
 GVG = get_ruleset("gvg")
 ROLES = ("board", "engine", *TEAMS)
@@ -173,31 +174,35 @@ TYPED = (("players", "red0", "destination"), ("players", "red0", "action"), ("pl
          *(("captain", "red", f"skill{i}") for i in range(1, 8)), ("captain", "red", "ready"))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(cell_values, min_size=len(TYPED), max_size=len(TYPED)))
-def test_anything_typed_into_player_cells_gets_a_reason_and_is_never_written_back_as_a_formula(
-    values: list[CellValue],
-) -> None:
-    sheets, backends = new(2)
-    red = backends["red"]
-    read = read_match(sheets, GVG)
-    cells = [order_cell(read, "red", table, subject, key) for table, subject, key in TYPED]
-    for where, value in zip(cells, values, strict=True):
-        red.type("Orders red", where, value)
-    report = sync(sheets)
-    assert not report.resolved  # a typed Ready does not resolve alone: blue is not ready
-    for subject in ("red0", "red1", "red"):
-        table = "captain" if subject == "red" else "players"
-        feedback = red.value("Orders red", order_cell(read, "red", table, subject, "feedback"))
-        assert isinstance(feedback, str) and feedback.strip(), (subject, feedback)
-    written = [v for b in backends.values() for tab in b.tabs.values() for v in tab.values()]
-    typed = set(map(repr, values))
-    for value in written:
-        if isinstance(value, str) and value.startswith("=") and repr(value) not in typed:
-            raise AssertionError(f"a formula was written: {value[:60]}")
-    for where, value in zip(cells, values, strict=True):
-        assert red.value("Orders red", where) == value, "a player's cell was overwritten before resolution"
-    assert sync(sheets, force=True).resolved
+@pytest.mark.parametrize("examples", soak_but([40, 15], 15))
+def test_anything_typed_into_player_cells_gets_a_reason_and_is_never_written_back_as_a_formula(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.lists(cell_values, min_size=len(TYPED), max_size=len(TYPED)))
+    def walk(
+        values: list[CellValue],
+    ) -> None:
+        sheets, backends = new(2)
+        red = backends["red"]
+        read = read_match(sheets, GVG)
+        cells = [order_cell(read, "red", table, subject, key) for table, subject, key in TYPED]
+        for where, value in zip(cells, values, strict=True):
+            red.type("Orders red", where, value)
+        report = sync(sheets)
+        assert not report.resolved  # a typed Ready does not resolve alone: blue is not ready
+        for subject in ("red0", "red1", "red"):
+            table = "captain" if subject == "red" else "players"
+            feedback = red.value("Orders red", order_cell(read, "red", table, subject, "feedback"))
+            assert isinstance(feedback, str) and feedback.strip(), (subject, feedback)
+        written = [v for b in backends.values() for tab in b.tabs.values() for v in tab.values()]
+        typed = set(map(repr, values))
+        for value in written:
+            if isinstance(value, str) and value.startswith("=") and repr(value) not in typed:
+                raise AssertionError(f"a formula was written: {value[:60]}")
+        for where, value in zip(cells, values, strict=True):
+            assert red.value("Orders red", where) == value, "a player's cell was overwritten before resolution"
+        assert sync(sheets, force=True).resolved
+
+    walk()
 
 
 def test_reading_the_orders_twice_gives_the_same_reasons_once() -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from sheets_gm.rulesets.champions.enums import EvadeRule
 from sheets_gm.rulesets.champions.items import Dice
+from sheets_gm.sheets.row_fit import line_points
 
 
 def round_half_up(numerator: int, denominator: int) -> int:
@@ -165,15 +166,16 @@ def heal_lines(h: HealRolls) -> tuple[list[str], int]:
 STEP_CELLS = 5
 
 
-def report_rows(text: str) -> list[list[str]]:
+def report_rows(text: str, dice_points: float) -> list[list[str]]:
     """A battle report laid out over rows for a sheet: the header, then a row per action (``Round 1 · Di's Rogue
     attacks Ann's Rogue:``) with each step of its arithmetic in a cell of its own (steps beyond
-    :data:`STEP_CELLS` go on in the row under it), then a row per champion's health. It reads the report as
+    :data:`STEP_CELLS` go on in the row under it), its dice in rows of their own that each print on one line of
+    ``dice_points`` (``_dice_rows``), then a row per champion's health. It reads the report as
     ``fight`` writes it: ``Round N`` lines, an action's steps indented under it, ``Health`` and its indented lines.
 
     >>> report_rows("Battle on A1: Di (Rogue) vs Ann (Rogue)\\nRound 1\\nDi's Rogue attacks Ann's Rogue:\\n"
     ...             "  Attack [5, 7, 4] = 16\\n  → 16 damage to Ann's Rogue\\nAnn's Rogue evades.\\nHealth\\n"
-    ...             "  Ann's Rogue: 85 − 8 = 77")  # doctest: +NORMALIZE_WHITESPACE
+    ...             "  Ann's Rogue: 85 − 8 = 77", 280)  # doctest: +NORMALIZE_WHITESPACE
     [['Battle on A1: Di (Rogue) vs Ann (Rogue)'],
      ["Round 1 · Di's Rogue attacks Ann's Rogue:", 'Attack [5, 7, 4] = 16', "→ 16 damage to Ann's Rogue"],
      ["Round 1 · Ann's Rogue evades."],
@@ -184,7 +186,7 @@ def report_rows(text: str) -> list[list[str]]:
     section = ""
     for line in lines[1:]:
         if line.startswith(DICE_STEP):  # an action's dice: rows of their own under it, in the sentence's column
-            rows += [[part] for part in _dice_rows(line.strip())]
+            rows += [[part] for part in _dice_rows(line.strip(), dice_points)]
         elif line.startswith("  ") and rows[-1][0].startswith(f"{section} · ") and section != "Health":
             rows[-1].append(line.strip())
         elif line.startswith("  "):
@@ -198,28 +200,25 @@ def report_rows(text: str) -> list[list[str]]:
 
 #: How an action's Dice step starts in a battle report (``combat._Battle.dice_line``).
 DICE_STEP = "  Dice: "
-#: The characters of a row's dice (after ``Dice: ``): the View log's sentence column (85 characters) holds the row
-#: without spilling into the next cells (a Dice step in a step cell ran far right of the table and shrank the
-#: printed View to unreadable).
-DICE_ROW_CHARS = 76
+def _dice_rows(step: str, points: float) -> list[str]:
+    """An action's ``Dice: …`` step cut between dice into rows that each print on one line of ``points`` (as
+    ``row_fit.line_points`` measures a line): the View log's sentence column holds them without spilling into the
+    next cells (a Dice step in a step cell once ran far right of the table and shrank the printed View to
+    unreadable), each a row of one line, not two; one die a row at least, the rows after the first indented under
+    the word ``Dice``.
 
-
-def _dice_rows(step: str) -> list[str]:
-    """An action's ``Dice: …`` step cut between dice into rows of at most :data:`DICE_ROW_CHARS` (one die a row
-    at least), the rows after the first indented under the word ``Dice``.
-
-    >>> _dice_rows("Dice: d5 4/base/Ann.mage/1/1 = 4, d5 4/base/Ann.mage/1/2 = 2, d8 4/item/Ann.mage/1/1 = 5")
+    >>> _dice_rows("Dice: d5 4/base/Ann.mage/1/1 = 4, d5 4/base/Ann.mage/1/2 = 2, d8 4/item/Ann.mage/1/1 = 5", 320)
     ['Dice: d5 4/base/Ann.mage/1/1 = 4, d5 4/base/Ann.mage/1/2 = 2,', '      d8 4/item/Ann.mage/1/1 = 5']
     """
     head, _, listed = step.partition(": ")
+    indent = " " * (len(head) + 2)
     out: list[str] = []
     for die in listed.split(", "):
-        lead = out[-1] + ", " if out else ""
-        if out and len(lead) + len(die) <= DICE_ROW_CHARS:
-            out[-1] = lead + die
+        if out and line_points(f"{head}: {out[-1]}, {die},") <= points:  # measured after the head, the wider
+            out[-1] = f"{out[-1]}, {die}"
         else:
             out.append(die)
-    rows = [f"{head}: {row}" if i == 0 else f"{' ' * (len(head) + 2)}{row}" for i, row in enumerate(out)]
+    rows = [f"{head}: {row}" if i == 0 else f"{indent}{row}" for i, row in enumerate(out)]
     return [f"{row}," if i < len(rows) - 1 else row for i, row in enumerate(rows)]
 
 

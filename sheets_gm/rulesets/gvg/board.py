@@ -8,10 +8,12 @@ on its fish). An empty sheet cell reads as ``.``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
 from sheets_gm.engine.grid import Coord, Grid, Neighbourhood, sorted_reading_order
 from sheets_gm.rulesets.gvg.enums import Terrain
 
+_READING_ORDER = itemgetter(1, 0)  # a Coord's (row, col): row by row, left to right
 TEAM_TERRAINS = (Terrain.BASE, Terrain.STAIR, Terrain.BULWARK, Terrain.FISH)
 TOKENS = (".", "wall", "coin", "boss", *(f"{t.value}{slot}" for t in TEAM_TERRAINS for slot in (1, 2)))
 
@@ -84,6 +86,7 @@ class GvgMap:
         self._base_owner = {c: owner for c, (t, owner) in self.terrain.items() if t is Terrain.BASE}
         self._distances: dict[tuple[int, Neighbourhood], dict[Coord, dict[Coord, int]]] = {}  # (team, mode): start
         self._reach: dict[tuple[Coord, Neighbourhood], frozenset[Coord]] = {}
+        self._steps: dict[tuple[int, Neighbourhood], dict[Coord, list[Coord]]] = {}  # (team, mode): ``step_table``
         self._by_distance: dict[tuple[int, Neighbourhood, Coord], tuple[list[Coord], list[int]]] = {}
 
     @classmethod
@@ -118,7 +121,10 @@ class GvgMap:
         found = table.get(start)
         if found is None:
             blocked = self._blocked[team]
-            found = table[start] = self.grid.distances_from(start, mode, lambda c: c not in blocked)
+            steps = self._steps.get((team, mode))
+            if steps is None:  # every tile's enterable neighbours, made once: each start's search reads them
+                steps = self._steps[(team, mode)] = self.grid.step_table(mode, lambda c: c not in blocked)
+            found = table[start] = self.grid.distances_from(start, mode, lambda c: c not in blocked, steps)
         return found
 
     def distance_table(self, team: int, mode: Neighbourhood) -> dict[Coord, dict[Coord, int]]:
@@ -153,7 +159,8 @@ class GvgMap:
         found = self._by_distance.get(key)
         if found is None:
             dist = self.distances(team, mode, start)
-            tiles = sorted(dist, key=lambda c: (dist[c], c.row, c.col))
+            tiles = sorted(dist, key=_READING_ORDER)
+            tiles.sort(key=dist.__getitem__)  # stable: nearest first, then in reading order (no Python key per tile)
             upto = [0] * (max(dist.values()) + 1)  # upto[k]: how many tiles lie within k steps
             for c in tiles:
                 upto[dist[c]] += 1

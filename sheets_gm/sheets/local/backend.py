@@ -96,6 +96,7 @@ from sheets_gm.sheets.local.layout import apply_layout
 from sheets_gm.sheets.local.links import drop_outside_links, outside_links
 from sheets_gm.sheets.local.office_locks import refuse_if_open
 from sheets_gm.sheets.local.seen import seen_workbook
+from sheets_gm.sheets.local.spare import fold_spare_rows, spare_rows
 from sheets_gm.sheets.looks import TabSeen
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.row_fit import fit_rows, fixed_rows
@@ -258,9 +259,10 @@ class LocalWorkbookBackend:
             if w.notes is not None:
                 changed = self._write_notes(ws, box, w.notes) or changed
         if written:
-            fixed, kept = fixed_rows(wb), kept_rows(wb)
+            fixed, kept, spare = fixed_rows(wb), kept_rows(wb), spare_rows(wb)
             for title, (ws, rows) in written.items():
                 fit_rows(ws, rows, fixed.get(title, set()))
+                fold_spare_rows(ws, spare.get(title))
                 if title in kept:  # its rows grown or shrunk: its tables kept whole on their pages again
                     break_pages(ws, kept[title])
         return changed

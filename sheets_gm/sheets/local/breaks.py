@@ -67,7 +67,8 @@ def break_pages(ws: Any, kept: Kept | None) -> None:
         return
     runs, room = kept
     last = max(end for _first, end in runs)
-    heights = [ws.row_dimensions[row].height or DEFAULT_ROW_POINTS for row in range(1, last + 1)]
+    heights = [0.0 if ws.row_dimensions[row].hidden else ws.row_dimensions[row].height or DEFAULT_ROW_POINTS
+               for row in range(1, last + 1)]
     band = (0, 0)
     if ws.print_title_rows:
         first, _, end = ws.print_title_rows.replace("$", "").partition(":")

@@ -57,7 +57,8 @@ from sheets_gm.sheets.local.boxes import (
 from sheets_gm.sheets.local.breaks import DEFAULT_ROW_POINTS, break_pages, kept_rows, record_kept_rows
 from sheets_gm.sheets.local.cells import store, write_box
 from sheets_gm.sheets.local.protection import apply_protection
-from sheets_gm.sheets.row_fit import fit_rows, record_fixed_rows
+from sheets_gm.sheets.local.spare import fold_spare_rows, record_spare_rows
+from sheets_gm.sheets.row_fit import PRINTED_POINTS_PER_CHAR, fit_rows, record_fixed_rows
 
 LISTS_TAB = "sheets-gm lists"
 """The hidden helper tab holding dropdown lists too long (or too odd) for an inline list."""
@@ -90,10 +91,6 @@ DEFAULT_FONT_NAME = "Arial"
 #: The default font's size and the smallest printed type a table may be shrunk to.
 FONT_POINTS = 10.0
 PRINT_LEAST_POINTS = 8.0
-#: Points a character of a column's width in the .xlsx prints in LibreOffice at scale 1 with the default font
-#: (measured in its PDFs, Liberation Sans 10: 7.29 characters 40.4 points, 62.14 characters 344.9, 20 characters
-#: 111.0), a little more than Excel's 5.25 and its padding of 3.75.
-PRINTED_POINTS_PER_CHAR = 5.55
 #: The scale a fit-to-width tab's columns are laid out for: LibreOffice prints at a whole percent (the largest its
 #: columns fit at), then, for a tab fit to pages wide but not tall over more than one page down, 2% smaller where
 #: that saves a page down (its tdf#103516: ``int(zoom * 0.98)``), a tab laid out for 80% printed at 78% (Win or Die's
@@ -126,6 +123,8 @@ def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
         fixed = {row + 1 for row in tab.row_heights}
         record_fixed_rows(wb, tab.name, fixed)
         fit_rows(ws, range(1, min(tab.rows, ws.max_row) + 1), fixed)
+        record_spare_rows(wb, tab.name, tab.spare_rows)
+        fold_spare_rows(ws, tab.spare_rows)
         tall = LANDSCAPE_TALL_POINTS if ws.page_setup.orientation == "landscape" else PORTRAIT_TALL_POINTS
         record_kept_rows(wb, tab.name, () if tab.hidden else tab.print_keep, tall / print_scale(tab))
         break_pages(ws, kept_rows(wb).get(tab.name))
@@ -348,7 +347,7 @@ def print_width(tab: TabLayout) -> int:
                if c not in tab.hidden_columns)
 
 
-def _printed_points(pixels: int) -> float:
+def printed_points(pixels: int) -> float:
     """The width in points a column ``pixels`` wide prints at scale 1 (its width in characters, as the .xlsx holds
     it, at ``PRINTED_POINTS_PER_CHAR``)."""
     return _px_to_width(pixels) * PRINTED_POINTS_PER_CHAR
@@ -356,7 +355,7 @@ def _printed_points(pixels: int) -> float:
 
 def _print_points(tab: TabLayout) -> float:
     """The tab's shown columns' printed width in points at scale 1."""
-    return sum(_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
+    return sum(printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
                if c not in tab.hidden_columns)
 
 
@@ -367,7 +366,7 @@ def print_pages_wide(tab: TabLayout) -> int:
     repeating its title columns (a wide Orders tab over two pages at 10 pt rather than one at 5)."""
     # points of columns a page holds at 8 pt type as LibreOffice prints, less its row numbers where it prints them
     room = LANDSCAPE_POINTS / PRINT_FIT_SCALE - (PRINT_HEADINGS_POINTS if tab.print_headings else 0.0)
-    widths = [_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
+    widths = [printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
               if c not in tab.hidden_columns]
     titles = tab.print_title_cols
     if pages_laid(widths[titles:], _title_points(tab, readable=False), room) <= tab.print_pages_wide:
@@ -404,13 +403,13 @@ def one_page_widths(widths: dict[int, int], feedback: int, least: dict[int, int]
     room = LANDSCAPE_POINTS / PRINT_FIT_SCALE - 2  # a margin for the widths rounded to 0.01 character
 
     def points(sizes: dict[int, int]) -> float:
-        return sum(_printed_points(px) for px in sizes.values())
+        return sum(printed_points(px) for px in sizes.values())
 
     if points(widths) <= room:
         return dict(widths)
     floors = {c: min(px, max(COLUMN_LEAST_PIXELS, (least or {}).get(c, 0))) for c, px in widths.items()}
     others = {c: px for c, px in widths.items() if c != feedback}
-    cap, wanted = max(others.values(), default=0), _printed_points(min(widths[feedback], FEEDBACK_LEAST_PIXELS))
+    cap, wanted = max(others.values(), default=0), printed_points(min(widths[feedback], FEEDBACK_LEAST_PIXELS))
     while points(others) + wanted > room and cap > 0:
         cap -= 1
         others = {c: max(floors[c], min(px, cap)) for c, px in others.items()}
@@ -430,7 +429,7 @@ def fewest_pages(tab: TabLayout) -> tuple[str, int, int]:
     >>> fewest_pages(wod)  # landscape takes 2 pages across and 2 down
     ('portrait', 2, 1)
     """
-    widths = [_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
+    widths = [printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
               if c not in tab.hidden_columns]
     heights = [tab.row_heights[r] * 0.75 if r in tab.row_heights else DEFAULT_ROW_POINTS for r in range(tab.rows)]
     across = sum(widths[:tab.print_title_cols])
@@ -465,11 +464,11 @@ def _title_points(tab: TabLayout, *, readable: bool) -> float:
     """The printed width of the columns each page across repeats: the layout's title columns, or, for a tab printed
     over more pages than its layout says (``readable``), its first column (a unit's, an army's name)."""
     if tab.print_title_cols:
-        return sum(_printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS))
+        return sum(printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS))
                    for c in range(tab.print_title_cols))
     if tab.print_headings:
         return 0.0
-    return _printed_points(tab.column_widths.get(0, DEFAULT_COLUMN_PIXELS)) if readable else 0.0
+    return printed_points(tab.column_widths.get(0, DEFAULT_COLUMN_PIXELS)) if readable else 0.0
 
 
 def _repeats_first_column(tab: TabLayout) -> bool:

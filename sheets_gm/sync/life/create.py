@@ -148,6 +148,7 @@ def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
     last = header + SEAT_LOG_ROWS
     return TabLayout(
         name=tabs.view(seat), rows=last, cols=VIEW_COLS, frozen_rows=2, print_title_rows=1,
+        spare_rows=(3, header - 1),  # the panel's rows it does not use neither shown nor printed blank
         values={"A1": [[tabs.view_title(seat)]],
                 f"A{header}": [list(spec.headers.log)]},
         fills=(Fill(cells(0, 1, VIEW_COLS - 1, 1), spec.colours.header, bold=True),

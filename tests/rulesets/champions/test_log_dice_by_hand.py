@@ -8,9 +8,12 @@ import hmac
 import re
 from typing import Any
 
+from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Resolution
-from sheets_gm.rulesets.champions.combat_report import report_rows
-from sheets_gm.rulesets.registry import bots_of, create_ruleset
+from sheets_gm.rulesets.champions.enums import EventKind
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, sheet_of
+from sheets_gm.sheets.local.layout import printed_points
+from sheets_gm.sheets.row_fit import cell_lines
 from sheets_gm.simulate.worker import play_out
 
 _DIE = re.compile(r"d(\d+) (\d+(?:\.\d+)?/[^ =]+) = (\d+)")
@@ -64,14 +67,20 @@ def test_every_die_and_draw_the_champions_log_names_checks_by_hand_from_its_prin
 
 
 def test_a_battle_reports_dice_fit_the_view_logs_sentence_column_row_by_row() -> None:
-    """Laid out in a View log, an action's dice are rows of their own in the sentence column (85 characters wide),
-    cut between dice: a Dice step in a step cell ran far right of the table, and LibreOffice shrank the printed
-    View to fit it (seen printed). Every die of the report is in those rows, none in a step cell."""
+    """Laid out in a View log (the GM's too), an action's dice are rows of their own in the sentence column, cut
+    between dice: a Dice step in a step cell ran far right of the table, and LibreOffice shrank the printed View to
+    fit it (seen printed). Every die of the report is in those rows, none in a step cell, and each row prints on one
+    line of its column (issue 78, item 5): cut at 76 characters for a column of 85, a row of 60 to 76 characters
+    printed on two lines of the 360-pixel column (a 16-seat war's GM tab 26 pages, 44 % of its height dice rows).
+    Checked to fail with the 76-character cut put back (rows of 288 points in a column holding 279)."""
     battles = [text for _, text in _played(1) if text.startswith("Battle on ")]
     assert battles
+    sheet = sheet_of(create_ruleset("champions"))
+    column = printed_points(sheet.spec.view_widths[2])
     for text in battles:
-        rows = report_rows(text)
-        dice_rows = [row for row in rows if row[0].startswith(("Dice: ", "      d"))]
-        assert all(len(row) == 1 and len(row[0]) <= 85 for row in dice_rows), dice_rows
-        assert not [cell for row in rows for cell in row[1:] if "Dice" in cell]
-        assert sorted(_DIE.findall("\n".join(row[0] for row in dice_rows))) == sorted(_DIE.findall(text))
+        rows = sheet.log_entry_rows(Event(1, EventKind.BATTLE, text))
+        assert rows is not None
+        dice_rows = [row for row in rows if str(row[0]).startswith(("Dice: ", "      d"))]
+        assert all(len(row) == 1 and cell_lines(str(row[0]), column) == 1 for row in dice_rows), dice_rows
+        assert not [cell for row in rows for cell in row[1:] if "Dice" in str(cell)]
+        assert sorted(_DIE.findall("\n".join(str(row[0]) for row in dice_rows))) == sorted(_DIE.findall(text))

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.rulesets.coalition.engine import CoalitionRuleset
 from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionOrders
+from tests.quick import soak_but
 from tests.rulesets.coalition.helpers import MAP, SETTINGS, army, dice, state
 
 RULES = CoalitionRuleset.create(SETTINGS, MAP)
@@ -24,15 +26,19 @@ ORDERS = st.builds(ArmyOrder, start=SQUARES, via=st.lists(SQUARES, max_size=4).m
                                                 st.sampled_from(["Ann: 2C > 2D - engage", "Ann: ; > - ", "Ann:"])))
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.dictionaries(st.sampled_from(["coalition", "phyrexia", "judge"]),
-                       st.dictionaries(NAMES, ORDERS, max_size=3), max_size=3))
-def test_any_orders_are_checked_and_adjudicated_without_crashing(orders: dict[str, dict[str, ArmyOrder]]) -> None:
-    typed = CoalitionOrders(orders)
-    verdicts = RULES.check(START, typed, dice())
-    assert all(v.message for v in verdicts)
-    RULES.resolve(START, typed, dice())
-    RULES.orders_codec.from_json(RULES.orders_codec.to_json(typed))
+@pytest.mark.parametrize("examples", soak_but([150, 40], 40))
+def test_any_orders_are_checked_and_adjudicated_without_crashing(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(st.dictionaries(st.sampled_from(["coalition", "phyrexia", "judge"]),
+                           st.dictionaries(NAMES, ORDERS, max_size=3), max_size=3))
+    def walk(orders: dict[str, dict[str, ArmyOrder]]) -> None:
+        typed = CoalitionOrders(orders)
+        verdicts = RULES.check(START, typed, dice())
+        assert all(v.message for v in verdicts)
+        RULES.resolve(START, typed, dice())
+        RULES.orders_codec.from_json(RULES.orders_codec.to_json(typed))
+
+    walk()
 
 
 @settings(max_examples=100, deadline=None)

@@ -25,6 +25,7 @@ from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
 from sheets_gm.rulesets.gvg.state import Boss, GvgState, Player
 from tests.paths import GVG_MAP
+from tests.quick import soak_but
 
 BOARD = GvgMap.from_text(GVG_MAP.read_text())
 TEAMS = ("red", "blue")
@@ -86,25 +87,29 @@ pairings = st.sampled_from([("objective", "objective"), ("objective", "random"),
                             ("random", "objective"), ("random", "random")])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seed=st.integers(0, 10**9),
-    kinds=pairings,
-    movement=st.sampled_from(list(Neighbourhood)),
-    coins=st.integers(0, 6),
-    cheap=st.booleans(),
-)
-def test_every_order_of_a_match_is_accepted_and_the_match_ends(
-    seed: int, kinds: tuple[str, str], movement: Neighbourhood, coins: int, cheap: bool
-) -> None:
-    # Cheap skills and starting coins make the captains buy (and the players teleport) often.
-    costs = {f"cost_{k.value}": 0 for k in Skill} if cheap else {}
-    rules, state = start(GvgSettings(movement=movement, **costs))  # type: ignore[arg-type]
-    state.coins = [coins, coins]
-    result = play(kinds, seed, rules, state)
-    assert result.state.finished
-    assert result.turns <= rules.settings.max_turns
-    assert result.state.turn <= rules.settings.max_turns
+@pytest.mark.parametrize("examples", soak_but([150, 40], 40))
+def test_every_order_of_a_match_is_accepted_and_the_match_ends(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        seed=st.integers(0, 10**9),
+        kinds=pairings,
+        movement=st.sampled_from(list(Neighbourhood)),
+        coins=st.integers(0, 6),
+        cheap=st.booleans(),
+    )
+    def walk(
+        seed: int, kinds: tuple[str, str], movement: Neighbourhood, coins: int, cheap: bool
+    ) -> None:
+        # Cheap skills and starting coins make the captains buy (and the players teleport) often.
+        costs = {f"cost_{k.value}": 0 for k in Skill} if cheap else {}
+        rules, state = start(GvgSettings(movement=movement, **costs))  # type: ignore[arg-type]
+        state.coins = [coins, coins]
+        result = play(kinds, seed, rules, state)
+        assert result.state.finished
+        assert result.turns <= rules.settings.max_turns
+        assert result.state.turn <= rules.settings.max_turns
+
+    walk()
 
 
 @st.composite
@@ -141,18 +146,22 @@ def any_state(draw: st.DrawFn) -> tuple[GvgRules, GvgState]:
     return rules, state
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # 600: 4 CPU seconds
-@given(case=any_state(), kinds=pairings, seed=st.integers(0, 10**6), dice_seed=st.binary(min_size=1, max_size=8))
-def test_bots_give_only_accepted_orders_from_any_state(
-    case: tuple[GvgRules, GvgState], kinds: tuple[str, str], seed: int, dice_seed: bytes
-) -> None:
-    rules, state = case
-    dice = TurnDice(dice_seed, state.turn)
-    team_orders = []
-    for team, kind in enumerate(kinds):
-        team_orders.append(CheckedBot(KINDS[kind](seed)).orders(rules, state, team, dice))
-    checked = check_orders(rules, state, merge_orders(team_orders[0], team_orders[1]), dice)
-    assert not checked.rejected, [f"{c.subject} {c.part}: {c.message}" for c in checked.rejected]
+@pytest.mark.parametrize("examples", soak_but([200, 50], 50))
+def test_bots_give_only_accepted_orders_from_any_state(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(case=any_state(), kinds=pairings, seed=st.integers(0, 10**6), dice_seed=st.binary(min_size=1, max_size=8))
+    def walk(
+        case: tuple[GvgRules, GvgState], kinds: tuple[str, str], seed: int, dice_seed: bytes
+    ) -> None:
+        rules, state = case
+        dice = TurnDice(dice_seed, state.turn)
+        team_orders = []
+        for team, kind in enumerate(kinds):
+            team_orders.append(CheckedBot(KINDS[kind](seed)).orders(rules, state, team, dice))
+        checked = check_orders(rules, state, merge_orders(team_orders[0], team_orders[1]), dice)
+        assert not checked.rejected, [f"{c.subject} {c.part}: {c.message}" for c in checked.rejected]
+
+    walk()
 
 
 SMALL_MAPS = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,7 @@ from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
 from sheets_gm.rulesets.gvg.state import GvgState
 from tests.paths import GVG_MAP
+from tests.quick import soak_but
 
 BOARD = GvgMap.from_text(GVG_MAP.read_text())
 ROLES = ("dps", "dps", "tank", "tank", "healer")
@@ -69,28 +71,32 @@ def check_invariants(rules: GvgRules, before: GvgState, orders: TurnOrders, res:
             assert event.data.get("player") not in down, event.text
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(matches)
-def test_invariants_hold_every_turn_and_the_match_ends_by_the_turn_limit(case: dict[str, object]) -> None:
-    seed = int(case["seed"])  # type: ignore[call-overload]
-    kinds = case["bots"]
-    assert isinstance(kinds, tuple)
-    movement = case["movement"]
-    assert isinstance(movement, Neighbourhood)
-    rules, state = start(movement)
-    bots = [make_bot(kinds[0], seed), make_bot(kinds[1], seed + 1)]
-    previous = [state]
+@pytest.mark.parametrize("examples", soak_but([30, 10], 10))
+def test_invariants_hold_every_turn_and_the_match_ends_by_the_turn_limit(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(matches)
+    def walk(case: dict[str, object]) -> None:
+        seed = int(case["seed"])  # type: ignore[call-overload]
+        kinds = case["bots"]
+        assert isinstance(kinds, tuple)
+        movement = case["movement"]
+        assert isinstance(movement, Neighbourhood)
+        rules, state = start(movement)
+        bots = [make_bot(kinds[0], seed), make_bot(kinds[1], seed + 1)]
+        previous = [state]
 
-    def on_turn(orders: TurnOrders, res: Resolution[GvgState]) -> None:
-        dice = TurnDice(str(seed).encode(), previous[0].turn)  # the match's dice of this turn: what they rolled
-        resolve_turn(rules, previous[0], orders, dice)
-        check_invariants(rules, previous[0], orders, res, dict(dice.rolled))
-        previous[0] = res.state
+        def on_turn(orders: TurnOrders, res: Resolution[GvgState]) -> None:
+            dice = TurnDice(str(seed).encode(), previous[0].turn)  # the match's dice of this turn: what they rolled
+            resolve_turn(rules, previous[0], orders, dice)
+            check_invariants(rules, previous[0], orders, res, dict(dice.rolled))
+            previous[0] = res.state
 
-    result = play_match(rules, state, bots, seed=str(seed).encode(), on_turn=on_turn)
-    assert result.state.finished
-    assert result.state.turn <= rules.settings.max_turns
-    assert result.turns <= rules.settings.max_turns
+        result = play_match(rules, state, bots, seed=str(seed).encode(), on_turn=on_turn)
+        assert result.state.finished
+        assert result.state.turn <= rules.settings.max_turns
+        assert result.turns <= rules.settings.max_turns
+
+    walk()
 
 
 @settings(max_examples=10, deadline=None)

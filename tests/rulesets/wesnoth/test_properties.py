@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,6 +11,7 @@ from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.rulesets.wesnoth.state import WesnothState
+from tests.quick import soak_but
 
 RULES = WesnothRuleset.create(WesnothSettings(), default_board_text("wesnoth"))
 
@@ -32,15 +34,19 @@ def consistent(state: WesnothState) -> None:
     assert len({u.id for u in state.units}) == len(state.units)
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(rows, max_size=6), st.booleans())
-def test_any_orders_resolve_without_error_and_leave_a_consistent_board(orders: list[UnitOrder], end: bool) -> None:
-    state = RULES.new_match(RULES.sample_roster(), b"fuzz")
-    turn = TurnOrders("Ann", tuple(orders), end)
-    verdicts = RULES.check(state, turn, RULES.dice(b"fuzz", state))
-    assert all(v.message for v in verdicts)
-    after = RULES.resolve(state, turn, RULES.dice(b"fuzz", state)).state
-    consistent(after)
+@pytest.mark.parametrize("examples", soak_but([150, 40], 40))
+def test_any_orders_resolve_without_error_and_leave_a_consistent_board(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(st.lists(rows, max_size=6), st.booleans())
+    def walk(orders: list[UnitOrder], end: bool) -> None:
+        state = RULES.new_match(RULES.sample_roster(), b"fuzz")
+        turn = TurnOrders("Ann", tuple(orders), end)
+        verdicts = RULES.check(state, turn, RULES.dice(b"fuzz", state))
+        assert all(v.message for v in verdicts)
+        after = RULES.resolve(state, turn, RULES.dice(b"fuzz", state)).state
+        consistent(after)
+
+    walk()
 
 
 def test_bot_matches_keep_the_board_consistent() -> None:

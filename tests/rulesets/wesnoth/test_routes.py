@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ from sheets_gm.rulesets.wesnoth.board import Cell, WesnothBoard
 from sheets_gm.rulesets.wesnoth.routes import NOWHERE, SHUT, STOP_ZOC, STOPS
 from sheets_gm.rulesets.wesnoth.tables import default_tables
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
+from tests.quick import soak_but
 
 TABLES = default_tables()
 MOVE_COSTS = sorted({tuple(sorted(u.move_costs.items())) for u in TABLES.units.values()})
@@ -46,73 +48,89 @@ def hexes_of(board: WesnothBoard) -> st.SearchStrategy[Hex]:
     return st.sampled_from(list(board.grid.cells()))
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.data())
-def test_search_finds_what_cheapest_paths_finds_in_its_order(data: st.DataObject) -> None:
-    board = data.draw(boards())
-    move_costs = dict(data.draw(st.sampled_from(MOVE_COSTS)))
-    start = data.draw(hexes_of(board))
-    blocked = data.draw(st.frozensets(hexes_of(board), max_size=8))
-    budget = data.draw(st.one_of(st.none(), st.integers(1, 12)))
-    costs = board.routes.costs(move_costs)
+@pytest.mark.parametrize("examples", soak_but([200, 50], 50))
+def test_search_finds_what_cheapest_paths_finds_in_its_order(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(st.data())
+    def walk(data: st.DataObject) -> None:
+        board = data.draw(boards())
+        move_costs = dict(data.draw(st.sampled_from(MOVE_COSTS)))
+        start = data.draw(hexes_of(board))
+        blocked = data.draw(st.frozensets(hexes_of(board), max_size=8))
+        budget = data.draw(st.one_of(st.none(), st.integers(1, 12)))
+        costs = board.routes.costs(move_costs)
 
-    expected = cheapest_paths(board.grid, start, lambda h: None if h in blocked else costs[h], budget)
-    found = board.routes.search(start, costs, blocked, budget)
-    assert list(found.items()) == list(expected.items())
+        expected = cheapest_paths(board.grid, start, lambda h: None if h in blocked else costs[h], budget)
+        found = board.routes.search(start, costs, blocked, budget)
+        assert list(found.items()) == list(expected.items())
 
-
-@settings(max_examples=200, deadline=None)
-@given(st.data())
-def test_path_is_path_to_with_its_ties(data: st.DataObject) -> None:
-    board = data.draw(boards())
-    costs = board.routes.costs(dict(data.draw(st.sampled_from(MOVE_COSTS))))
-    start, goal = data.draw(hexes_of(board)), data.draw(hexes_of(board))
-    blocked = data.draw(st.frozensets(hexes_of(board), max_size=8))
-    budget = data.draw(st.one_of(st.none(), st.integers(1, 12)))
-    expected = path_to(board.grid, start, goal, lambda h: None if h in blocked else costs[h], budget)
-    assert board.routes.path(start, goal, costs, marks_of(board, shut=blocked), budget=budget) == expected
+    walk()
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.data())
-def test_reach_adds_each_stop_hex_after_the_hexes_it_is_entered_from(data: st.DataObject) -> None:
-    board = data.draw(boards())
-    costs = board.routes.costs(dict(data.draw(st.sampled_from(MOVE_COSTS))))
-    start = data.draw(hexes_of(board))
-    blocked = data.draw(st.frozensets(hexes_of(board), max_size=6))
-    stops = data.draw(st.frozensets(hexes_of(board), max_size=10))
-    budget = data.draw(st.one_of(st.integers(1, 10), st.integers(250, 256)))  # 252+: no byte holds its costs
-    # the rule as the core's search states it: stop hexes can be entered but not left
-    inner = cheapest_paths(board.grid, start, lambda h: None if h in blocked or h in stops else costs[h], budget)
-    expected = dict(inner)
-    for h, spent in inner.items():
-        for n in board.grid.neighbours(h):
-            step = costs[n]
-            if n in stops and n not in blocked and step is not None and spent + step <= budget \
-                    and spent + step < expected.get(n, 1e9):
-                expected[n] = spent + step
-    found = board.routes.reach(start, costs, marks_of(board, blocked, stops), budget)
-    assert list(found.items()) == list(expected.items())
+@pytest.mark.parametrize("examples", soak_but([200, 50], 50))
+def test_path_is_path_to_with_its_ties(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(st.data())
+    def walk(data: st.DataObject) -> None:
+        board = data.draw(boards())
+        costs = board.routes.costs(dict(data.draw(st.sampled_from(MOVE_COSTS))))
+        start, goal = data.draw(hexes_of(board)), data.draw(hexes_of(board))
+        blocked = data.draw(st.frozensets(hexes_of(board), max_size=8))
+        budget = data.draw(st.one_of(st.none(), st.integers(1, 12)))
+        expected = path_to(board.grid, start, goal, lambda h: None if h in blocked else costs[h], budget)
+        assert board.routes.path(start, goal, costs, marks_of(board, shut=blocked), budget=budget) == expected
+
+    walk()
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.data())
-def test_a_route_read_from_a_reach_is_the_route_path_to_finds(data: st.DataObject) -> None:
+@pytest.mark.parametrize("examples", soak_but([200, 50], 50))
+def test_reach_adds_each_stop_hex_after_the_hexes_it_is_entered_from(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(st.data())
+    def walk(data: st.DataObject) -> None:
+        board = data.draw(boards())
+        costs = board.routes.costs(dict(data.draw(st.sampled_from(MOVE_COSTS))))
+        start = data.draw(hexes_of(board))
+        blocked = data.draw(st.frozensets(hexes_of(board), max_size=6))
+        stops = data.draw(st.frozensets(hexes_of(board), max_size=10))
+        budget = data.draw(st.one_of(st.integers(1, 10), st.integers(250, 256)))  # 252+: no byte holds its costs
+        # the rule as the core's search states it: stop hexes can be entered but not left
+        inner = cheapest_paths(board.grid, start, lambda h: None if h in blocked or h in stops else costs[h], budget)
+        expected = dict(inner)
+        for h, spent in inner.items():
+            for n in board.grid.neighbours(h):
+                step = costs[n]
+                if n in stops and n not in blocked and step is not None and spent + step <= budget \
+                        and spent + step < expected.get(n, 1e9):
+                    expected[n] = spent + step
+        found = board.routes.reach(start, costs, marks_of(board, blocked, stops), budget)
+        assert list(found.items()) == list(expected.items())
+
+    walk()
+
+
+@pytest.mark.parametrize("examples", soak_but([300, 75], 75))
+def test_a_route_read_from_a_reach_is_the_route_path_to_finds(examples: int) -> None:
     """A move whose start's reach was searched on the same marks is read from that search: the same route as the
     core's path_to, where every marked hex is shut but the goal (or, when the goal is not exempt, it too)."""
-    board = data.draw(boards())
-    routes = board.routes
-    costs = routes.costs(dict(data.draw(st.sampled_from(MOVE_COSTS))))
-    start, goal = data.draw(hexes_of(board)), data.draw(hexes_of(board))
-    shut = data.draw(st.frozensets(hexes_of(board), max_size=6))
-    stops = data.draw(st.frozensets(hexes_of(board), max_size=10))
-    budget = data.draw(st.one_of(st.integers(1, 10), st.integers(250, 256)))  # 252+: no byte holds its costs
-    free = data.draw(st.sampled_from([goal, None]))
-    marks = marks_of(board, shut, stops)
-    routes.reach(start, costs, marks, budget)
-    closed = (shut | stops) - {free}
-    expected = path_to(board.grid, start, goal, lambda h: None if h in closed else costs[h], budget)
-    assert routes.path(start, goal, costs, marks, SHUT | STOPS, free, budget) == expected
+    @settings(max_examples=examples, deadline=None)
+    @given(st.data())
+    def walk(data: st.DataObject) -> None:
+        board = data.draw(boards())
+        routes = board.routes
+        costs = routes.costs(dict(data.draw(st.sampled_from(MOVE_COSTS))))
+        start, goal = data.draw(hexes_of(board)), data.draw(hexes_of(board))
+        shut = data.draw(st.frozensets(hexes_of(board), max_size=6))
+        stops = data.draw(st.frozensets(hexes_of(board), max_size=10))
+        budget = data.draw(st.one_of(st.integers(1, 10), st.integers(250, 256)))  # 252+: no byte holds its costs
+        free = data.draw(st.sampled_from([goal, None]))
+        marks = marks_of(board, shut, stops)
+        routes.reach(start, costs, marks, budget)
+        closed = (shut | stops) - {free}
+        expected = path_to(board.grid, start, goal, lambda h: None if h in closed else costs[h], budget)
+        assert routes.path(start, goal, costs, marks, SHUT | STOPS, free, budget) == expected
+
+    walk()
 
 
 def test_the_tables_are_made_once_per_board_and_goal() -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.rulesets.winordie.enums import ActionKind, Enhancement, Side, Trigger
 from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders
+from tests.quick import soak_but
 from tests.rulesets.winordie.helpers import canonical, deployed, rules
 
 RULES = rules()
@@ -22,17 +24,21 @@ ACTIONS = st.builds(Action, st.sampled_from(ActionKind), WORDS, WORDS, st.one_of
 REACTIONS = st.builds(Reaction, WORDS, WORDS, st.sampled_from(Trigger), st.integers(-2, 5))
 
 
-@settings(max_examples=150, deadline=None)
-@given(rows=st.lists(ACTIONS, max_size=10), reactions=st.lists(REACTIONS, max_size=4), hold=st.booleans())
-def test_any_rows_resolve_without_crashing(rows: list[Action], reactions: list[Reaction], hold: bool) -> None:
-    seat = STATE.acting
-    other = STATE.other(seat)
-    orders = WodOrders({seat: tuple(rows)}, (seat,) if hold else (), {other: tuple(reactions)})
-    verdicts = RULES.check(STATE, orders, RULES.dice(b"fuzz", STATE))
-    assert len([v for v in verdicts if v.seat == seat]) == len(rows)
-    result = RULES.resolve(STATE, orders, RULES.dice(b"fuzz", STATE))
-    assert canonical(RULES.state_codec.to_json(STATE)) == BEFORE
-    assert RULES.state_codec.from_json(RULES.state_codec.to_json(result.state)) is not None
+@pytest.mark.parametrize("examples", soak_but([150, 40], 40))
+def test_any_rows_resolve_without_crashing(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(rows=st.lists(ACTIONS, max_size=10), reactions=st.lists(REACTIONS, max_size=4), hold=st.booleans())
+    def walk(rows: list[Action], reactions: list[Reaction], hold: bool) -> None:
+        seat = STATE.acting
+        other = STATE.other(seat)
+        orders = WodOrders({seat: tuple(rows)}, (seat,) if hold else (), {other: tuple(reactions)})
+        verdicts = RULES.check(STATE, orders, RULES.dice(b"fuzz", STATE))
+        assert len([v for v in verdicts if v.seat == seat]) == len(rows)
+        result = RULES.resolve(STATE, orders, RULES.dice(b"fuzz", STATE))
+        assert canonical(RULES.state_codec.to_json(STATE)) == BEFORE
+        assert RULES.state_codec.from_json(RULES.state_codec.to_json(result.state)) is not None
+
+    walk()
 
 
 @settings(max_examples=60, deadline=None)

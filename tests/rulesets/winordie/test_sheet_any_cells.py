@@ -3,6 +3,7 @@ problem names the column it is about, and what is read resolves."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +12,7 @@ from sheets_gm.rulesets.registry import sheet_of
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import TypedRow
+from tests.quick import soak_but
 from tests.rulesets.winordie.helpers import deployed, rules
 
 RULES = rules()
@@ -45,17 +47,21 @@ def _rows(window: Window, seat: str, data: st.DataObject) -> dict[str, list[Type
     return out
 
 
-@settings(max_examples=200, deadline=None)
-@given(data=st.data(), deploy=st.booleans(), acting=st.booleans())
-def test_any_cells_read_without_crashing_and_problems_name_their_column(data: st.DataObject, deploy: bool,
-                                                                        acting: bool) -> None:
-    state = NEW if deploy else STARTED
-    window = RULES.window(state)
-    assert window is not None
-    seat = window.seats[0] if acting or deploy else window.seats[1]
-    got = SHEET.read_orders(state, window, seat, _rows(window, seat, data))
-    for problems in got.problems.values():
-        for p in problems:
-            assert p.startswith(OPENINGS), p
-    orders = RULES.merge_orders({seat: got.orders})
-    RULES.resolve(state, orders, RULES.dice(b"cells", state))
+@pytest.mark.parametrize("examples", soak_but([200, 50], 50))
+def test_any_cells_read_without_crashing_and_problems_name_their_column(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(data=st.data(), deploy=st.booleans(), acting=st.booleans())
+    def walk(data: st.DataObject, deploy: bool,
+                                                                            acting: bool) -> None:
+        state = NEW if deploy else STARTED
+        window = RULES.window(state)
+        assert window is not None
+        seat = window.seats[0] if acting or deploy else window.seats[1]
+        got = SHEET.read_orders(state, window, seat, _rows(window, seat, data))
+        for problems in got.problems.values():
+            for p in problems:
+                assert p.startswith(OPENINGS), p
+        orders = RULES.merge_orders({seat: got.orders})
+        RULES.resolve(state, orders, RULES.dice(b"cells", state))
+
+    walk()

@@ -23,7 +23,8 @@ from sheets_gm.rulesets.champions.state import ChampionsState, Player
 from sheets_gm.rulesets.champions.views import bag_line, equipment_lines, health_line, tile_mates
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.layout import ConditionalFill
-from sheets_gm.sheets.row_fit import DRAWN_LINE_PIXELS, lines_needed
+from sheets_gm.sheets.local.layout import printed_points
+from sheets_gm.sheets.row_fit import DRAWN_LINE_PIXELS, line_room, lines_needed
 from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS
 
 LOOT_COLUMNS = ("loot1", "loot2", "loot3")
@@ -207,10 +208,11 @@ class ChampionsSheet(kit.SheetAdapter[ChampionsState, Orders]):
         return [f"  {n}× {item.describe()}" if n > 1 else f"  {item.describe()}" for item, n in found if item]
 
     def log_entry_rows(self, event: kit.Event) -> list[list[kit.CellValue]] | None:
-        """A battle report over rows in the View logs: a row per action, each step in a cell (``report_rows``)."""
+        """A battle report over rows in the View logs: a row per action, each step in a cell, its dice rows each one
+        printed line of the log's sentence column, the View's third (``report_rows``)."""
         if event.kind is not EventKind.BATTLE:
             return None
-        return [list(row) for row in report_rows(event.text)]
+        return [list(row) for row in report_rows(event.text, line_room(printed_points(self.spec.view_widths[2])))]
 
     def turn_label(self, turn: int) -> kit.CellValue:
         """Round r's move window is turn 2r − 1 and its fight 2r (``resolve.window_turn``): the Log says the round."""

@@ -32,6 +32,8 @@ from sheets_gm.rulesets.wesnoth.tables import DAMAGE_TYPES, UnitType
 from sheets_gm.rulesets.wesnoth.terrain import BOARD_TERRAINS, Feature, Terrain
 from sheets_gm.sheets.adapter import LEGEND_PIXELS
 from sheets_gm.sheets.layout import ConditionalFill
+from sheets_gm.sheets.local.layout import printed_points
+from sheets_gm.sheets.row_fit import LINE_POINTS, cell_lines
 
 MAP_TOP = 2  # board rows above the map: a free row, then the column letters (beside the status line)
 STATUS_HEIGHT = 60  # the column letters' row, beside the title and status line
@@ -289,8 +291,11 @@ class BoardDrawer:
         widths.update(dict.fromkeys(range(7 + len(BOARD_TERRAINS), width), 55))
         # its line and header on every printed page, its types' names in A on each page across; no column letters or
         # row numbers, which it does not need (their column took a page's width: 18 pages at 10 pt, not 13 at 9.3)
-        return kit.BoardDrawing(values, tuple(fills), column_widths=widths, row_heights={1: 48}, tab=UNITS_TAB,
-                                print_title_rows=2)
+        # the header row as tall as its longest heading's lines in bold ("city (village, castle, keep)" 4 lines in
+        # 80 pixels, printed cut at 3); a point is 4/3 of a pixel
+        lines = max(cell_lines(str(text), printed_points(widths[i]), bold=True) for i, text in enumerate(header))
+        return kit.BoardDrawing(values, tuple(fills), column_widths=widths, tab=UNITS_TAB, print_title_rows=2,
+                                row_heights={1: math.ceil(lines * LINE_POINTS * 4 / 3)})
 
     def _pawn(self, utype: UnitType) -> list[kit.CellValue]:
         rules = self.rules
