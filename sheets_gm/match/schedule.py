@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sheets_gm.sync.deadline import ScheduleRule, stamp_deadline
+from sheets_gm.sync.deadline import stamp_deadline
+from sheets_gm.sync.schedule_rule import ScheduleRule
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 

@@ -21,8 +21,6 @@ The hour the clocks go back comes twice: each is told by its offset.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -84,12 +82,3 @@ def _twice(moment: datetime, zone: str) -> int:
         return 0
     return 2 if local.fold else 1
 
-
-@dataclass(frozen=True, slots=True)
-class ScheduleRule:
-    """The match config's deadline schedule as a poll applies it: as a record remembers it (``remembered``: its
-    words, or ``none``), in words for the Settings tab, and its next deadline after a moment ('' for none)."""
-
-    remembered: str
-    words: str
-    next_deadline: Callable[[datetime], str]

@@ -36,7 +36,7 @@ from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.bot_seats import play_bots
-from sheets_gm.sync.deadline import ScheduleRule, deadline_moment, describe_deadline
+from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.drawn_cells import DrawnAgain, board_drawn_again, drawn_again_writes, log_lines_cleared
 from sheets_gm.sync.journal import (
     ChangeJournal,
@@ -119,6 +119,7 @@ from sheets_gm.sync.rows.strays import (
     stray_rejections,
 )
 from sheets_gm.sync.rows.typed_cells import with_cell_notes
+from sheets_gm.sync.schedule_rule import ScheduleRule
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.shown_cells import archived_details, shown_typed_over
 from sheets_gm.sync.writes import (

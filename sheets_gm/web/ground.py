@@ -5,11 +5,14 @@ changes hands). A page's map shows the picture and draws over it only the places
 writes a few dozen places instead of a map's thousand, and a reader's browser fetches the ground once for every
 page of the match. The file is named by a hash of what it draws (``ground-<hash>.svg``): a ground that changes (a
 coin taken) is another file, and a page keeps the one it was drawn on. What it draws is public: the board's colours
-and signs, nobody's view."""
+and signs, nobody's view. Beside it, named by the same hash, what never changes of its places while it does: each
+place's name, column and row (``ground-<hash>.js``, ``ground_names_js``), which a page's script reads for hover and
+click, so that a window's page carries only what stands on its places."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 from markupsafe import escape
@@ -28,7 +31,7 @@ from sheets_gm.web.svg import (
 )
 
 #: The version of what a ground file draws: part of its name, so a page built by another version draws its own.
-FORMAT = "1"
+FORMAT = "2"
 PREFIX = "ground-"
 
 
@@ -38,11 +41,32 @@ def _cells(plane: Plane) -> list[tuple[int, int, str, str]]:
 
 
 def ground_file(plane: Plane) -> str:
-    """The name of the file of ``plane``'s ground: a hash of everything it draws."""
+    """The name of the file of ``plane``'s ground: a hash of everything it draws, and of its places' names (the
+    names file beside it: ``names_file``)."""
     text = "\x1f".join([FORMAT, plane.shape, str(plane.cols), str(plane.rows), *plane.col_labels, "\x1e",
-                        *plane.row_labels, "\x1e", *(f"{c},{r},{colour},{mark}" for c, r, colour, mark in
-                                                      _cells(plane))])
+                        *plane.row_labels, "\x1e", *(f"{name},{c},{r},{colour},{lasting_mark(ground)}"
+                                                      for name, c, r, colour, ground, _, _, _, _, _ in plane.places)])
     return f"{PREFIX}{hashlib.sha256(text.encode()).hexdigest()[:20]}.svg"
+
+
+def names_file(ground: str) -> str:
+    """The file beside the ground file ``ground`` of its places' names, columns and rows (``ground-<hash>.js``)."""
+    return ground.removesuffix(".svg") + ".js"
+
+
+def ground_key(ground: str) -> str:
+    """What a page's places data names the ground file ``ground`` by (its hash's name, no suffix)."""
+    return ground.removesuffix(".svg")
+
+
+def ground_names_js(plane: Plane, ground: str) -> str:
+    """The names file of ``plane`` drawn on the ground file ``ground``: a script that files each place's name,
+    column and row under the ground's key (``window.SHEETS_GM_GROUNDS``), as JSON whose '<', '>' and '&' are
+    escapes (no name can close the script)."""
+    text = json.dumps([[p.name, p.col, p.row] for p in plane.places], ensure_ascii=False)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return (f"(window.SHEETS_GM_GROUNDS = window.SHEETS_GM_GROUNDS || {{}})[{json.dumps(ground_key(ground))}] = "
+            f"{text};\n")
 
 
 def ground_svg(plane: Plane) -> str:
@@ -73,5 +97,5 @@ def ground_svg(plane: Plane) -> str:
 
 
 def grounds_in(folder: Path) -> list[Path]:
-    """The ground files in ``folder``."""
-    return sorted(folder.glob(f"{PREFIX}*.svg"))
+    """The ground files in ``folder``, and their names files."""
+    return sorted([*folder.glob(f"{PREFIX}*.svg"), *folder.glob(f"{PREFIX}*.js")])

@@ -1,11 +1,13 @@
 """The match page's folder: a page per resolution (``w3.html``: the map after it, its Log, what was resolved), one
 for the board before the first (``w0.html``), the page of the match now (``index.html``: the open window, its
-deadline, the standings, the other public tabs, opening on the latest results), the list of windows the pages step
-through (``windows.js``), the script and style every page shares, beside each resolution's page its Log
-(``w3.log.json``: what the page of now opens on, and the Log row after it), and ``record.json`` (the windows it
-holds, each one's standings and the Log row after its lines, what it was last built for: a build reads the sidecar of
-the last resolution only, and not the one it has just written). Read in order, the pages' Log lines are the board's
-public Log: each GM's adjustment's lines stand on the page of the window whose Log rows hold them.
+deadline, the standings, the other public tabs, opening on the latest results), each map's ground picture and its
+places' names (``ground-<hash>.svg``, ``ground-<hash>.js``: ``ground``), the script and style every page shares,
+beside each resolution's page its Log (``w3.log.json``: what the page of now opens on, and the Log row after it),
+and ``windows.js``: the list of windows the pages step through, and the record (the windows the folder holds, each
+one's standings and the Log row after its lines, what it was last built for, the stamp of the shared files: a build
+reads the sidecar of the last resolution only, and not the one it has just written; one file written a build for
+both, where an older version wrote ``record.json`` too). Read in order, the pages' Log lines are the board's public
+Log: each GM's adjustment's lines stand on the page of the window whose Log rows hold them.
 
 A resolution's page is written once, when the poll that made it builds the folder; an undo's build drops the pages
 past the resolutions the match still counts; a build whose ``marker`` the folder was last built for writes nothing.
@@ -14,6 +16,7 @@ escape every text they are given (jinja2's autoescape): a name or an Aim a playe
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import os
@@ -33,7 +36,7 @@ from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.web.compiled import compiled_cache
-from sheets_gm.web.ground import ground_file, ground_svg, grounds_in
+from sheets_gm.web.ground import ground_file, ground_key, ground_names_js, ground_svg, grounds_in, names_file
 from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
 from sheets_gm.web.orders import overlays, with_overlay
 from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
@@ -41,7 +44,9 @@ from sheets_gm.web.scene import Scene, Table, scene_of
 from sheets_gm.web.standings import Chart, Figures, charts, end_lines, figures_of
 from sheets_gm.web.svg import plane_svg
 
-RECORD = "record.json"
+WINDOWS = "windows.js"
+RECORD = "record.json"  # where an older version kept the record (read, then removed)
+_RECORD_HEAD = "window.SHEETS_GM_RECORD = "
 INDEX = "index.html"
 SHARED = ("page.js", "page.css")
 
@@ -80,7 +85,7 @@ class _Window:
     end: int = -1  # the Log row after its lines (-1: not kept here, its sidecar says it: a folder of an older build)
 
     def to_json(self) -> dict[str, Any]:
-        """The window as ``record.json`` keeps it."""
+        """The window as the record keeps it."""
         return {"n": self.number, "label": self.label, "file": self.file, "log": self.logged,
                 **({"figures": self.figures} if self.figures is not None else {}),
                 **({"ends": [list(line) for line in self.ends]} if self.ends else {}),
@@ -89,7 +94,7 @@ class _Window:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> _Window:
-        """A window as ``record.json`` keeps it."""
+        """A window as the record keeps it."""
         figures = data.get("figures")
         return _Window(int(data["n"]), str(data["label"]), str(data["file"]), bool(data.get("log", True)),
                        {str(k): {str(m): float(v) for m, v in f.items()} for k, f in figures.items()}
@@ -98,18 +103,49 @@ class _Window:
                        tuple(str(name) for name in data.get("grounds", [])), int(data.get("end", -1)))
 
 
-def _load(folder: Path) -> tuple[str, list[_Window]]:
-    """What the folder was last built for, and its resolutions' pages ('' and none for a new or unreadable one)."""
+def record_of(folder: Path) -> Any:
+    """The folder's record as its last build wrote it (the second statement of ``windows.js``; ``record.json`` in a
+    folder an older version built), or None."""
     try:
-        data = json.loads((folder / RECORD).read_text(encoding="utf-8"))
-        return str(data["built"]), [_Window.from_json(w) for w in data["windows"]]
-    except (OSError, ValueError, KeyError, TypeError):
-        return "", []
+        script = (folder / WINDOWS).read_text(encoding="utf-8")
+    except OSError:
+        script = ""
+    at = script.find(_RECORD_HEAD)
+    try:
+        if at >= 0:
+            return json.loads(script[at + len(_RECORD_HEAD):].removesuffix(";\n"))
+        return json.loads((folder / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _load(folder: Path) -> tuple[str, list[_Window], str]:
+    """What the folder was last built for, its resolutions' pages, and the stamp of the shared files it holds
+    (``_shared_stamp``; '' and none for a new or unreadable one)."""
+    data = record_of(folder)
+    try:
+        return str(data["built"]), [_Window.from_json(w) for w in data["windows"]], str(data.get("shared", ""))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return "", [], ""
 
 
 def built_for(folder: Path) -> str:
     """What the page in ``folder`` was last built for ('' for none)."""
     return _load(folder)[0]
+
+
+@cache
+def _shared_stamp() -> str:
+    """A hash of the files every page shares (``SHARED``), as this version writes them: a folder whose record holds
+    it, and holds the files, has them as they are (not read again to compare)."""
+    return hashlib.sha256(b"\0".join(_shared_bytes(name) for name in SHARED)).hexdigest()[:20]
+
+
+def _keep_shared(folder: Path, stamp: str) -> None:
+    """The files every page shares, in ``folder`` as this version writes them (``stamp``: the folder's record's)."""
+    for name in SHARED:
+        if stamp != _shared_stamp() or not (folder / name).is_file():
+            write_if_changed(folder / name, _shared_bytes(name))
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:
@@ -142,11 +178,13 @@ def _temporary(path: Path) -> tuple[int, str]:
         return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
 
 
-def _places(scene: Scene) -> list[list[list[str | int]]]:
-    """What hovering and clicking show, plane by plane, place by place: name, ground, who, makeup, and its column and
-    row (where the page finds a place its ground's picture draws)."""
-    return [[[p.name, p.ground, "\n".join(p.who), p.makeup, p.col, p.row] for p in plane.places]
-            for plane in scene.planes]
+def _places(scene: Scene, grounds: Sequence[str]) -> list[list[Any]]:
+    """What hovering and clicking show, plane by plane: the key of its ground's names file (each place's name, column
+    and row: ``ground.ground_names_js``), then each place that is not bare ground alone: its index in the plane,
+    its ground, who and makeup (the page's script puts the two together)."""
+    return [[ground_key(ground), [[i, p.ground, "\n".join(p.who), p.makeup] for i, p in enumerate(plane.places)
+                                  if p.ground or p.who or p.makeup]]
+            for plane, ground in zip(scene.planes, grounds, strict=True)]
 
 
 #: A table of more rows than this is folded under its title (Wesnoth's unit types: a page's height of rows).
@@ -215,7 +253,7 @@ class Drawn:
 
     scene: Scene
     svgs: tuple[str, ...]  # each plane's map: its ground's picture, and the places drawn over it
-    places: Markup  # what hovering and clicking show (``_places``), as JSON safe in HTML
+    places: Markup  # what hovering and clicking show beside the names files (``_places``), as JSON safe in HTML
     grounds: tuple[str, ...]  # each plane's ground file (``ground.ground_file``)
     #: what its pages show alike, made for the first (``once``)
     made: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -236,20 +274,24 @@ def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
     grounds = tuple(ground_file(plane) for plane in scene.planes)
     return Drawn(scene, tuple(plane_svg(env, plane, i, ground) for i, (plane, ground) in
                               enumerate(zip(scene.planes, grounds, strict=True))),
-                 htmlsafe_json_dumps(_places(scene), dumps=env.policies["json.dumps_function"],
+                 htmlsafe_json_dumps(_places(scene, grounds), dumps=env.policies["json.dumps_function"],
                                      **env.policies["json.dumps_kwargs"]), grounds)
 
 
 def _keep_grounds(folder: Path, state: Drawn) -> None:
-    """The ground files of ``state``'s planes in ``folder``, each written when it is not there (its name is a hash
-    of what it draws)."""
+    """The ground files of ``state``'s planes in ``folder`` and their names files, each written when it is not there
+    (its name is a hash of what it draws)."""
     for plane, name in zip(state.scene.planes, state.grounds, strict=True):
         if not (folder / name).is_file():
             write_if_changed(folder / name, ground_svg(plane).encode())
+        if not (folder / names_file(name)).is_file():
+            write_if_changed(folder / names_file(name), ground_names_js(plane, name).encode())
 
 
 def _drop_grounds(folder: Path, kept: set[str]) -> None:
-    """Remove the ground files no page of ``folder`` shows any more (an undo took their pages back)."""
+    """Remove the ground files (and their names files) no page of ``folder`` shows any more (an undo took their
+    pages back)."""
+    kept = kept | {names_file(name) for name in kept}
     for path in grounds_in(folder):
         if path.name not in kept:
             path.unlink(missing_ok=True)
@@ -280,17 +322,23 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
         "tables": [*state.once("tables", lambda: [shown_table(t, "Standings") for t in scene.tables]),
                    *(shown_table(t, "Turn report") for t in (scene.references if now else ()))], "sheet_url": link,
         "sheet_name": "" if link else Path(page.sheet).name, "latest": latest,
-        "opening": opening, "charts": standings, "ends": ends,
+        "opening": opening, "charts": standings, "ends": ends, "names": [names_file(g) for g in state.grounds],
     }
     return environment().get_template("page.html.j2").render(values)
 
 
-def _windows_js(windows: Sequence[_Window], now: str) -> bytes:
+def _windows_js(windows: Sequence[_Window], now: str, record: dict[str, Any]) -> bytes:
+    """The list of windows the pages step through, and the folder's ``record`` (what the next build reads: one file
+    written a build for both), each a statement of JSON."""
     items = [{"file": w.file, "label": w.label} for w in windows] + [{"file": INDEX, "label": now}]
-    # JSON in a script: '<', '>' and '&' as escapes, so no text a player typed can close the script
-    text = json.dumps(items, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&",
-                                                                                                          "\\u0026")
-    return f"window.SHEETS_GM_WINDOWS = {text};\n".encode()
+    return f"window.SHEETS_GM_WINDOWS = {_script_json(items)};\n{_RECORD_HEAD}{_script_json(record)};\n".encode()
+
+
+def _script_json(data: Any) -> str:
+    """``data`` as JSON in a script: '<', '>' and '&' as escapes, so no text a player typed can close the script
+    (json's C encoder: no indent)."""
+    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace(
+        "&", "\\u0026")
 
 
 def _since(lines: Sequence[RowLine], first: int, end: int | None = None) -> tuple[LogLine, ...]:
@@ -344,7 +392,7 @@ def _standings(windows: Sequence[_Window], now: Figures) -> list[Chart]:
 
 def build_site(folder: Path, page: PageInput) -> bool:
     """Bring the match page's ``folder`` up to ``page`` (see the module notes); whether it wrote anything."""
-    built, windows = _load(folder)
+    built, windows, shared = _load(folder)
     if built == page.marker and page.resolution is None:
         return False
     folder.mkdir(parents=True, exist_ok=True)
@@ -373,10 +421,10 @@ def build_site(folder: Path, page: PageInput) -> bool:
                                             latest=latest, opening=page.opening if page.resolved == 0 else (),
                                             standings=_standings(windows, figures),
                                             ends=[line for w in windows for line in w.ends]).encode())
-    write_if_changed(folder / "windows.js", _windows_js(windows, now))
-    for name in SHARED:
-        write_if_changed(folder / name, _shared_bytes(name))
+    _keep_shared(folder, shared)
     _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds))
-    record = {"built": page.marker, "windows": [w.to_json() for w in windows]}
-    write_if_changed(folder / RECORD, json.dumps(record, ensure_ascii=False).encode())  # (no indent: C's encoder)
+    record = {"built": page.marker, "windows": [w.to_json() for w in windows], "shared": _shared_stamp()}
+    write_if_changed(folder / WINDOWS, _windows_js(windows, now, record))
+    if built and shared != _shared_stamp():  # a folder an older version built: its record moved into windows.js
+        (folder / RECORD).unlink(missing_ok=True)
     return True

@@ -15,10 +15,10 @@ from sheets_gm.match.schedule import DeadlineSchedule
 from sheets_gm.notify.notices import NoticeRules, PollSeen, poll_notices
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.deadline import ScheduleRule
 from sheets_gm.sync.life.adjust_undo import undo_window
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
+from sheets_gm.sync.schedule_rule import ScheduleRule
 from tests.conformance.test_input_lifecycle import NOW, Table, _games, new_table
 from tests.conformance.test_verify_untouched import _verify
 from tests.quick import soak_but

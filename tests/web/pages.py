@@ -3,6 +3,7 @@ spreadsheet): each resolution's facts (the record after it, the state before, it
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,6 +71,13 @@ def build_pages(folder: Path, rules: AnyRuleset, start: Any, steps: Sequence[Ste
         shown = Step(step.window, twin(step.before), twin(step.after), step.events)
         build_site(folder, page_input(facts_of(rules, shown.after, number, shown), title, SHEET))
     return folder
+
+
+def windows_listed(folder: Path) -> list[dict[str, str]]:
+    """The windows the page's history steps through (the first statement of ``windows.js``), in order: each one's
+    file and label."""
+    text = (folder / "windows.js").read_text(encoding="utf-8").split("\n", 1)[0]
+    return list(json.loads(text[text.index("["):text.rindex("]") + 1]))
 
 
 def files_of(folder: Path) -> dict[str, bytes]:

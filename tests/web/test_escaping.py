@@ -78,7 +78,7 @@ def test_what_a_player_typed_is_shown_never_run(kind: BoardKind, text: str, tmp_
         tags.feed(page.read_text(encoding="utf-8"))
         assert tags.elements <= ELEMENTS, (page.name, tags.elements - ELEMENTS)
         assert tags.handlers == [], page.name
-        grounds = {path.name for path in tmp_path.glob("ground-*.svg")}
+        grounds = {path.name for path in tmp_path.glob("ground-*")}  # each map's picture and its names file
         assert {link for link in tags.links if not link.startswith("#")} <= LINKS | grounds, page.name
         assert all("alert" not in s or s.lstrip().startswith("[[") for s in tags.scripts), page.name
         for data in (s for s in tags.scripts if s.strip()):  # the places' data: JSON the page reads as text
@@ -88,10 +88,19 @@ def test_what_a_player_typed_is_shown_never_run(kind: BoardKind, text: str, tmp_
         tags.feed(ground.read_text(encoding="utf-8"))
         assert tags.elements <= GROUND_ELEMENTS and tags.handlers == [], (ground.name, tags.elements)
         assert tags.links <= {"#hex"}, ground.name
+    for names in tmp_path.glob("ground-*.js"):  # each map's places' names: one statement, no '<' to close a script
+        text = names.read_text(encoding="utf-8")
+        key, _, data = text.partition("] = ")
+        assert "<" not in text
+        assert key == f'(window.SHEETS_GM_GROUNDS = window.SHEETS_GM_GROUNDS || {{}})["{names.stem}"'
+        assert all(len(place) == 3 for place in json.loads(data.removesuffix(";\n"))), names.name
     script = (tmp_path / "windows.js").read_text(encoding="utf-8")
-    head, tail = "window.SHEETS_GM_WINDOWS = ", ";\n"
-    assert "<" not in script and script.startswith(head) and script.endswith(tail)
-    assert json.loads(script[len(head):-len(tail)])[-1]["file"] == "index.html"  # one statement: a list of windows
+    windows, record = script.removesuffix("\n").split("\n")  # two statements: the list of windows, the record
+    head, tail = "window.SHEETS_GM_WINDOWS = ", ";"
+    assert "<" not in script and windows.startswith(head) and windows.endswith(tail)
+    assert json.loads(windows[len(head):-len(tail)])[-1]["file"] == "index.html"
+    assert record.startswith("window.SHEETS_GM_RECORD = {") and record.endswith("};")
+    assert json.loads(record.partition(" = ")[2][:-1])["windows"]
 
 
 def test_the_spreadsheets_link_is_a_link_only_when_it_is_a_web_address(tmp_path: Path) -> None:

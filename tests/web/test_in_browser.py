@@ -78,7 +78,7 @@ def _occupied(driver: Any, name: str) -> tuple[Any, bool]:
     public board shows no unit (its positions hidden: the page's own data lists no unit's makeup), its first place
     and False. A page whose data lists a unit its map does not draw fails, saying so."""
     drawn = driver.find_elements("css selector", "svg.map g.p.u")
-    listed = driver.execute_script("return JSON.parse(document.getElementById('places').textContent).flat()"
+    listed = driver.execute_script("return window.SHEETS_GM_PLACES.flat()"
                                    ".filter(function (p) { return p[3]; }).map(function (p) { return p[0]; });")
     assert drawn or not listed, (f"{name}: the page's data gives a unit's makeup on {', '.join(listed[:4])}, yet its "
                                  "map draws no unit (no 'svg.map g.p.u')")
@@ -103,7 +103,8 @@ def test_a_page_of_hidden_positions_is_used_without_a_unit_and_a_unit_not_drawn_
             text = page.read_text(encoding="utf-8").replace('class="p u"', 'class="p"')
             if not makeups:
                 text = re.sub(r'(<script[^>]*id="places"[^>]*>)(.*?)(</script>)', lambda m: m[1] + json.dumps(
-                    [[[p[0], p[1], "", ""] for p in plane] for plane in json.loads(m[2])]) + m[3], text, flags=re.S)
+                    [[key, [[p[0], p[1], "", ""] for p in plane]] for key, plane in json.loads(m[2])]) + m[3], text,
+                    flags=re.S)
             page.write_text(text, encoding="utf-8")
     _used(browser, hidden, "gvg without its units")
     with pytest.raises(AssertionError, match=r"the page's data gives a unit's makeup on [A-Z]+[0-9]+.*, yet its map "
@@ -133,7 +134,7 @@ def _used(browser: Any, site: Path, name: str) -> None:
     info = browser.find_element("id", "info").text
     data = browser.execute_script(
         "var g = arguments[0], svg = g.closest('svg.map');"
-        "return JSON.parse(document.getElementById('places').textContent)"
+        "return window.SHEETS_GM_PLACES"
         "[Number(svg.dataset.plane)][Number(g.dataset.i)];", place)
     assert info.startswith(data[0]), f"{name}: hovering {data[0]} shows {info!r}, not its coordinates"
     assert data[2].split("\n")[0] in info, f"{name}: hovering {data[0]} shows {info!r}, not who stands there"
@@ -165,7 +166,7 @@ def test_the_finder_finds_a_unit_by_three_letters_and_opens_it(browser: Any, sit
     browser.set_window_size(1100, 900)
     browser.get((sites[name] / "index.html").as_uri())
     lines = browser.execute_script(
-        "return JSON.parse(document.getElementById('places').textContent).flat().filter(p => p[2]).map(p => p[2])")
+        "return window.SHEETS_GM_PLACES.flat().filter(p => p[2]).map(p => p[2])")
     word = next(w for line in lines for w in re.findall(r"[^\W\d_]{3,}", line) if w not in ("token", "face"))
     browser.find_element("id", "find").send_keys(word[:3])
     found = browser.find_elements("css selector", "#found button")
@@ -248,7 +249,7 @@ def test_a_place_the_grounds_picture_draws_shows_what_it_is_under_the_pointer(br
 
     browser.set_window_size(1100, 900)
     browser.get((sites[name] / "index.html").as_uri())
-    planes = browser.execute_script("return JSON.parse(document.getElementById('places').textContent)")
+    planes = browser.execute_script("return window.SHEETS_GM_PLACES")
     for k, plane in enumerate(planes):
         svg = browser.find_element("css selector", f'svg.map[data-plane="{k}"]')
         assert svg.find_element("css selector", "image").get_attribute("href").startswith("ground-")

@@ -13,8 +13,8 @@ import pytest
 from sheets_gm.rulesets.registry import ruleset_names, sheet_of
 from sheets_gm.web.latest import MOVE_KINDS, Latest, battle_kinds
 from sheets_gm.web.page import page_input, public_lines
-from sheets_gm.web.site import build_site
-from tests.web.pages import SHEET, bot_match, build_pages, facts_of, files_of
+from sheets_gm.web.site import build_site, record_of
+from tests.web.pages import SHEET, bot_match, build_pages, facts_of, files_of, windows_listed
 
 
 def _text(path: Path) -> str:
@@ -70,24 +70,29 @@ def test_a_coalition_armys_count_of_turns_in_a_structure_is_no_battle() -> None:
 
 def test_the_record_keeps_each_resolutions_end_as_its_sidecar_and_an_older_folder_without_it_builds_alike(
         tmp_path: Path) -> None:
-    """A build takes the Log row after a resolution's lines (where the GM's adjustments after it start) from
-    ``record.json``, not from the resolution's sidecar: each window's kept ``end`` is its sidecar's; a folder built
-    before the record kept it (no ``end``) reads the sidecar and builds the next resolution's pages byte for byte as
-    the folder that kept it."""
+    """A build takes the Log row after a resolution's lines (where the GM's adjustments after it start) from the
+    record (in ``windows.js``), not from the resolution's sidecar: each window's kept ``end`` is its sidecar's; a
+    folder an older version built (its record in ``record.json``, without ``end``; ``windows.js`` the list of windows
+    alone) reads the sidecar and builds the next resolution's pages byte for byte as the folder that kept it, its
+    ``record.json`` removed."""
     rules, start, steps = bot_match("gvg", 3)
     kept = build_pages(tmp_path / "kept", rules, start, steps)
-    record = json.loads((kept / "record.json").read_text(encoding="utf-8"))
+    record = record_of(kept)
     logged = [w for w in record["windows"] if w["log"]]
     assert len(logged) == 3
     for window in logged:
         sidecar = json.loads((kept / window["file"].replace(".html", ".log.json")).read_text(encoding="utf-8"))
         assert window["end"] == sidecar["end"]
     older = build_pages(tmp_path / "older", rules, start, steps[:2])
-    stripped = json.loads((older / "record.json").read_text(encoding="utf-8"))
+    stripped = record_of(older)
     for window in stripped["windows"]:
         window.pop("end", None)
+    del stripped["shared"]
     (older / "record.json").write_text(json.dumps(stripped), encoding="utf-8")
+    script = (older / "windows.js").read_text(encoding="utf-8")
+    (older / "windows.js").write_text(script[:script.index("\n") + 1], encoding="utf-8")
     step = steps[2]
     build_site(older, page_input(facts_of(rules, step.after, 3, step), "Friday match", SHEET))
-    assert {n: b for n, b in files_of(older).items() if n != "record.json"} == \
-        {n: b for n, b in files_of(kept).items() if n != "record.json"}
+    assert "record.json" not in files_of(older) and windows_listed(older) == windows_listed(kept)
+    assert {n: b for n, b in files_of(older).items() if n != "windows.js"} == \
+        {n: b for n, b in files_of(kept).items() if n != "windows.js"}  # (its record: the older windows keep no end)

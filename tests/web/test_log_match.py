@@ -7,7 +7,6 @@ an undo), the page built by the poll as a host builds it."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from sheets_gm.sync.life.log_check import Line, holding_lines
 from sheets_gm.sync.read import read_match
 from tests.conformance.noninterference import opened
 from tests.conformance.test_leak_scan import roster_csv
+from tests.web.pages import windows_listed
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"the page's log is the match's log"
@@ -66,16 +66,10 @@ class _LogRows(HTMLParser):
             self._cell.append(data)
 
 
-def _windows(folder: Path) -> list[dict[str, str]]:
-    """The windows the page's history steps through, in order: each one's file and label."""
-    text = (folder / "windows.js").read_text(encoding="utf-8")
-    return list(json.loads(text[text.index("["):text.rindex("]") + 1]))
-
-
 def page_log(folder: Path) -> list[Line]:
     """The Log lines the page shows over all its windows, in the order its history steps through them."""
     rows: list[Line] = []
-    for window in _windows(folder):
+    for window in windows_listed(folder):
         parser = _LogRows()
         parser.feed((folder / window["file"]).read_text(encoding="utf-8"))
         rows += parser.rows
@@ -124,7 +118,7 @@ class _Table:
         sync_once(self.config, opened(self.config), now=NOW)
         assert self.config.web is not None
         assert page_log(self.config.web) == board_log(self.config)
-        labels = [w["label"] for w in _windows(self.config.web)]
+        labels = [w["label"] for w in windows_listed(self.config.web)]
         assert len(set(labels)) == len(labels), labels
 
     def play(self, windows: int = 1) -> None:

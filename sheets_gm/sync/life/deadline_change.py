@@ -29,10 +29,11 @@ from sheets_gm.engine.ruleset import GM
 from sheets_gm.engine.settings import deadlines_row, settings_table
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.layout import CellValue, a1
-from sheets_gm.sync.deadline import ScheduleRule, describe_deadline
+from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.life.own_lines import SyncEvent, with_own_lines
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.schedule_rule import ScheduleRule
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import board_writes, closing_word, public_log_writes, status_line
 

@@ -2,7 +2,19 @@
    step through the windows, and read the deadline in the viewer's own time zone. Text goes in as text only. */
 (function () {
   "use strict";
-  var places = JSON.parse(document.getElementById("places").textContent);
+  // Each plane's places: name, ground, who, makeup, column, row. What never changes while its ground does (a place's
+  // name, column and row) comes from the ground's names file (ground-<hash>.js); the page gives the rest, for the
+  // places that are more than bare ground.
+  var grounds = window.SHEETS_GM_GROUNDS || {};
+  var places = JSON.parse(document.getElementById("places").textContent).map(function (plane) {
+    var all = (grounds[plane[0]] || []).map(function (fixed) { return [fixed[0], "", "", "", fixed[1], fixed[2]]; });
+    plane[1].forEach(function (more) {
+      var place = all[more[0]];
+      if (place) { place[1] = more[1]; place[2] = more[2]; place[3] = more[3]; }
+    });
+    return all;
+  });
+  window.SHEETS_GM_PLACES = places;
   var info = document.getElementById("info");
   var dialog = document.getElementById("makeup");
   var kept = false;
