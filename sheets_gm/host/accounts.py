@@ -38,9 +38,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sheets_gm.host.quiet import CHANGED, DUE, LastRead
-from sheets_gm.match.config import ConfigError, MatchConfig, Spreadsheets, load_config
+from sheets_gm.match.config import MatchConfig, Spreadsheets
 from sheets_gm.poll_gate.drive_due import CLOCK_MARGIN, SAFETY_NET
-from sheets_gm.running.google_sign_in import google_client, service_account_client
 from sheets_gm.sheets.backend import SheetAccessError, SheetError, http_status
 
 if TYPE_CHECKING:
@@ -58,6 +57,12 @@ REFUSED_TOKEN = (400, 404, 410)
 #: failing does not hold it back until the log since it fills more than ``MAX_PAGES`` (every match of the account
 #: then read in full at the next start); such a match's save is told by Drive's file index at that start instead.
 KEPT_BEHIND = 480
+
+#: A GM's sign-in file Drive's ``about`` did not name is asked again this much later (watched as an account of its
+#: own meanwhile), the wait doubling at each failure up to ``IDENTIFY_AGAIN`` (a burst at a first start, a
+#: thousand files asked together, passes within a minute; Drive down, every 10 minutes).
+IDENTIFY_FIRST = timedelta(seconds=30)
+IDENTIFY_AGAIN = timedelta(minutes=10)
 
 #: The matches a question to Drive found changed, each with how soon its poll starts (``quiet``'s ranks).
 Touched = dict[Path, int]
@@ -136,17 +141,25 @@ class _Kept:
     # could not tell: more than a page)
     owed: int | None = None  # the question whose answer listed its oldest change kept here (None: none kept)
     in_poll: int | None = None  # the same of the changes handed to its poll, until a poll of it succeeds
+    sign_in: str = ""  # the sign-in its config names (``account_of``), which its poll checks its handover against
 
 
 class AccountWatcher:
     """The watcher of one Google account (see the module notes). ``ask`` runs on a thread of the account's own,
-    the rest on the host's: what they share is behind a lock."""
+    the rest on the host's: what they share is behind a lock. It asks with any of the sign-ins its matches name
+    (``add_sign_in``): one whose refresh Google refuses gives way to the next. ``identify``: a GM's sign-in file
+    whose account Drive has not named yet: its first question is Drive's ``about`` (``identity``), and the host
+    then moves its matches to that account's watcher (``Accounts.identified``); until Drive answers, it watches them
+    as an account of its own, and asks ``about`` again every ``IDENTIFY_AGAIN``."""
 
-    def __init__(self, name: str, make_client: Callable[[], gspread.Client], started: datetime,
-                 kept: str = "") -> None:
+    def __init__(self, name: str, started: datetime, kept: str = "", *, identify: bool = False) -> None:
         self.name = name
-        self._make_client = make_client
+        self._sign_ins: dict[str, Callable[[], gspread.Client]] = {}  # each sign-in's client maker, in order
+        self._signed_in = ""  # the sign-in the log is signed in with
         self._log: DriveChangeLog | None = None  # signed in at the first question, on the account's own thread
+        self.identify_at: datetime | None = started if identify else None  # when Drive's ``about`` is asked next
+        self.identity: tuple[str, str] | None = None  # what it answered: the account's id and e-mail
+        self._unidentified = 0  # the ``about`` questions Drive did not answer in a row
         self.token = kept  # the page token asked from next ('' until the first question takes one)
         self._kept = bool(kept)  # a token kept by the host's last run, not asked from yet
         self._asked = 0  # the change-log questions answered (question n's answer: the changes up to ``_tokens[n]``)
@@ -166,16 +179,53 @@ class AccountWatcher:
         self._lock = threading.Lock()
         self._token_lock = threading.Lock()
 
+    def add_sign_in(self, sign_in: str, make_client: Callable[[], gspread.Client]) -> None:
+        """A sign-in of the account (a service account's key file, a GM's sign-in file) the watcher may ask with."""
+        with self._lock:
+            self._sign_ins.setdefault(sign_in, make_client)
+
+    def drop_sign_in(self, sign_in: str) -> None:
+        """A sign-in no longer of this account (its file now holds another's): never asked with again."""
+        with self._lock:
+            self._sign_ins.pop(sign_in, None)
+            if sign_in == self._signed_in:
+                self._log, self._signed_in = None, ""
+
+    @property
+    def sign_ins(self) -> list[str]:
+        """The sign-ins the watcher may ask with, the one in use first."""
+        with self._lock:
+            return sorted(self._sign_ins, key=lambda s: s != self._signed_in)
+
     @property
     def log(self) -> DriveChangeLog:
         """The account's change log (signed in the first time it is asked: never on the host's own thread)."""
         if self._log is None:
             from sheets_gm.sheets.google.drive import DriveChangeLog  # the Google stack: on this thread, not the loop's
 
-            self._log = DriveChangeLog(self._make_client())
+            with self._lock:
+                sign_in, make = next(iter(self._sign_ins.items()), ("", None))
+            if make is None:
+                raise SheetAccessError(f"{self.name}: no sign-in of this account is left to ask Drive with")
+            self._log, self._signed_in = DriveChangeLog(make()), sign_in
         return self._log
 
-    def attach(self, path: Path, keys: frozenset[str], since: LastRead | None = None) -> None:
+    def _give_way(self, exc: SheetError) -> bool:
+        """After Google refused the sign-in in use (``sign_in_refused``): the next sign-in of the account is used,
+        this one put last (True), unless it is the only one (False: the error stands)."""
+        from sheets_gm.sheets.google.drive import sign_in_refused  # (on the account's thread, as the log)
+
+        with self._lock:
+            if not sign_in_refused(exc) or len(self._sign_ins) < 2 or not self._signed_in:
+                return False
+            refused = self._signed_in
+            self._sign_ins[refused] = self._sign_ins.pop(refused)
+            self._log, self._signed_in = None, ""
+        self.said.put(f"Google refused the sign-in {refused} ({exc}); the account's change log is asked with "
+                      f"{self.sign_ins[0]} instead.")
+        return True
+
+    def attach(self, path: Path, keys: frozenset[str], since: LastRead | None = None, sign_in: str = "") -> None:
         """Watch the match configured by ``path`` (its spreadsheets ``keys``); again with other keys: its config
         named others. ``since``: a match attached before its first poll in this host (a cold start), what its last
         poll read: a save since then, which no change log of this host saw, is asked of Drive's file index at the
@@ -183,15 +233,41 @@ class AccountWatcher:
         with self._lock:
             kept = self._matches.get(path)
             if kept is not None and kept.keys == keys:
+                kept.sign_in = sign_in or kept.sign_in
                 return
             self._forget(path)
-            self._matches[path] = kept = _Kept(keys, since=since)
+            self._matches[path] = kept = _Kept(keys, since=since, sign_in=sign_in)
             for key in keys:
                 self._owners.setdefault(key, set()).add(path)
                 if key in self._unclaimed:  # listed from the kept token before the search found this match
                     entry, question = self._unclaimed.pop(key)
                     kept.changes[key] = entry
                     kept.owed = min(question, kept.owed if kept.owed is not None else question)
+
+    def take_sign_in(self, sign_in: str) -> dict[Path, _Kept]:
+        """The matches attached with the sign-in ``sign_in``, taken from this watcher (``adopt`` them elsewhere)."""
+        with self._lock:
+            paths = [path for path, kept in self._matches.items() if kept.sign_in == sign_in]
+            out = {path: self._matches[path] for path in paths}
+            for path in paths:
+                self._forget(path)
+            return out
+
+    def adopt(self, matches: dict[Path, _Kept]) -> None:
+        """Watch ``matches`` taken from another watcher of theirs (``take_sign_in``): what it kept for them stays
+        (their spreadsheets, the changes not polled yet, their last reads to compare with Drive's file index); each
+        one's next poll asks Drive itself, from the token its last poll kept: nothing falls between the two watchers
+        (a match whose sign-in file now holds another account's: Drive refuses that token, and the poll reads in
+        full, as cron's would)."""
+        with self._lock:
+            for path, kept in matches.items():
+                self._forget(path)
+                kept.first, kept.covered, kept.owed, kept.in_poll = True, False, None, None
+                self._matches[path] = kept
+                for key in kept.keys:
+                    self._owners.setdefault(key, set()).add(path)
+                    if key in self._unclaimed:
+                        kept.changes[key] = self._unclaimed.pop(key)[0]
 
     def forget_unclaimed(self) -> None:
         """The first search ended: the changes listed from the kept token that no match claimed are let go."""
@@ -242,20 +318,51 @@ class AccountWatcher:
         answering is kept in ``error``; the question is asked again at the next interval, from the same token:
         nothing is lost."""
         self.asked_at = now
-        touched: Touched = {}
-        try:
-            if not self.token:
-                self._start()
-            elif self._kept:
-                touched = self._changes_since_kept()
-            else:
-                touched = self._index(now) if now - self.indexed_at >= SAFETY_NET else self._changes()
-            touched.update(dict.fromkeys(self.hints(), CHANGED))
-        except SheetError as exc:
-            self.error = str(exc)
+        if self._identify(now):
             return {}
-        self.error = ""
+        for _ in range(len(self._sign_ins) + 1):  # each sign-in of the account once, at most
+            try:
+                touched = self._question(now)
+            except SheetError as exc:
+                if self._give_way(exc):
+                    continue
+                self.error = str(exc)
+                return {}
+            self.error = ""
+            return touched
+        return {}
+
+    def _question(self, now: datetime) -> Touched:
+        touched: Touched = {}
+        if not self.token:
+            self._start()
+        elif self._kept:
+            touched = self._changes_since_kept()
+        else:
+            touched = self._index(now) if now - self.indexed_at >= SAFETY_NET else self._changes()
+        touched.update(dict.fromkeys(self.hints(), CHANGED))
         return touched
+
+    def _identify(self, now: datetime) -> bool:
+        """A GM's sign-in not named yet: Drive's ``about`` asked who it is (True: it answered, ``identity``, and the
+        host moves its matches to that account's watcher). Drive not answering is said, the sign-in watched as an
+        account of its own meanwhile, and asked again ``IDENTIFY_AGAIN`` later."""
+        if self.identify_at is None or now < self.identify_at:
+            return False
+        try:
+            self.requests += 1
+            self.identity = self.log.user()
+        except SheetError as exc:
+            wait = min(IDENTIFY_FIRST * 2 ** self._unidentified, IDENTIFY_AGAIN)
+            self._unidentified += 1
+            self.identify_at = now + wait
+            if self._unidentified == 1 or wait == IDENTIFY_AGAIN:
+                self.said.put(f"Drive did not say which Google account this sign-in is ({exc}); its matches are "
+                              f"watched as an account of their own meanwhile, and Drive asked again in "
+                              f"{int(wait.total_seconds())} s.")
+            return False
+        self.identify_at = None
+        return True
 
     def hints(self) -> set[Path]:
         """The matches attached before their first poll (``attach``'s ``since``) one of whose spreadsheets Drive
@@ -403,7 +510,7 @@ class AccountWatcher:
                     kept.changes, kept.complete = {}, True
                     kept.covered = bool(self.token)
                 return None
-            out = Handover(self.name, dict(kept.changes), kept.complete, self.token)
+            out = Handover(kept.sign_in or self.name, dict(kept.changes), kept.complete, self.token)
             kept.changes, kept.complete = {}, True
             return out
 
@@ -432,72 +539,3 @@ class Handover:
     changes: dict[str, Listed]
     complete: bool
     token: str
-
-
-def _client_of(config: MatchConfig | Spreadsheets) -> gspread.Client:
-    """A signed-in client of the account ``config`` names: a service account's from its key file; the GM's own
-    sign-in's from her config read in full (the OAuth client's file, the folder its sign-in is kept in) when only
-    its spreadsheets were read."""
-    if config.service_account is not None:
-        return service_account_client(config.service_account)
-    if isinstance(config, Spreadsheets):
-        try:
-            config = load_config(config.path)
-        except ConfigError as exc:
-            raise SheetAccessError(str(exc)) from None
-    return google_client(config)
-
-
-class Accounts:
-    """The host's Google accounts: a watcher each (signed in at its first question), made when the host finds the
-    first match of the account. Used from the host's thread and the workers': behind a lock."""
-
-    def __init__(self, kept: dict[str, str] | None = None) -> None:
-        self._watchers: dict[str, AccountWatcher] = {}
-        self._lock = threading.Lock()
-        self._kept = dict(kept or {})  # each account's page token, as the host's last run kept it
-
-    def watcher_for(self, config: MatchConfig | Spreadsheets, now: datetime) -> AccountWatcher:
-        """The watcher of the account the match ``config`` is opened with (made now if new; it signs in at its
-        first question, on its own thread: from a match's :class:`Spreadsheets` alone, its config is read in full
-        then, once for the account)."""
-        name = account_of(config)
-        with self._lock:
-            watcher = self._watchers.get(name)
-            if watcher is None:
-                watcher = self._watchers[name] = AccountWatcher(name, lambda: _client_of(config), now,
-                                                                kept=self._kept.get(name, ""))
-            return watcher
-
-    def kept_tokens(self) -> dict[str, str]:
-        """Each account's page token to keep for the next start (``AccountWatcher.kept_token``; an account no
-        watcher asked yet keeps the one it had)."""
-        with self._lock:
-            watchers = list(self._watchers.values())
-        for watcher in watchers:
-            token = watcher.kept_token()
-            if token:
-                self._kept[watcher.name] = token
-        return dict(self._kept)
-
-    def named(self, name: str) -> AccountWatcher | None:
-        """The watcher of the account ``name`` (None when the host found no match of it)."""
-        with self._lock:
-            return self._watchers.get(name)
-
-    def all(self) -> list[AccountWatcher]:
-        """Every watcher, by name."""
-        with self._lock:
-            return [self._watchers[n] for n in sorted(self._watchers)]
-
-    def forget_unclaimed(self) -> None:
-        """The first search ended: each watcher lets go of the changes no match claimed."""
-        for watcher in self.all():
-            watcher.forget_unclaimed()
-
-    def drop_idle(self) -> None:
-        """Forget the watchers that serve no match any more."""
-        with self._lock:
-            for name in [n for n, w in self._watchers.items() if not w.matches]:
-                del self._watchers[name]
-

@@ -37,3 +37,38 @@ def read_tokens(path: Path) -> tuple[dict[str, str], str]:
 def write_tokens(path: Path, tokens: dict[str, str]) -> None:
     """Keep ``tokens`` at ``path`` (atomically, readable by its owner alone). OSError when it cannot be written."""
     write_private(path, json.dumps(tokens, sort_keys=True))
+
+
+#: What Drive named each GM's sign-in file (``account_set``), beside the status file: a host started again knows
+#: each file's account without asking Drive, while the file is the one Drive was asked about.
+SIGN_INS_NAME = "serve-sign-ins.json"
+
+#: A sign-in file as Drive named it: the file's device, inode, size and modification time then, and its account.
+Named = dict[str, tuple[tuple[int, int, int, int], str]]
+
+
+def sign_ins_path(status_file: Path) -> Path:
+    """Where the host whose status file is ``status_file`` keeps what Drive named its GMs' sign-in files."""
+    return status_file.with_name(SIGN_INS_NAME)
+
+
+def read_sign_ins(path: Path) -> Named:
+    """The sign-in files' accounts kept at ``path`` (nothing when it is missing or damaged: each file's account is
+    asked of Drive again, once)."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    out: Named = {}
+    for sign_in, entry in raw.items() if isinstance(raw, dict) else ():
+        stamp, account = entry.get("file"), entry.get("account") if isinstance(entry, dict) else None
+        if (isinstance(account, str) and isinstance(stamp, list) and len(stamp) == 4
+                and all(isinstance(n, int) for n in stamp)):
+            out[sign_in] = (stamp[0], stamp[1], stamp[2], stamp[3]), account
+    return out
+
+
+def write_sign_ins(path: Path, named: Named) -> None:
+    """Keep ``named`` at ``path`` (atomically, readable by its owner alone). OSError when it cannot be written."""
+    write_private(path, json.dumps({sign_in: {"file": list(stamp), "account": account}
+                                    for sign_in, (stamp, account) in named.items()}, sort_keys=True))

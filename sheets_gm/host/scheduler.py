@@ -53,7 +53,8 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from sheets_gm.engine.words import counted
-from sheets_gm.host.accounts import Accounts, AccountWatcher, Touched, account_of, config_keys
+from sheets_gm.host.account_set import Accounts
+from sheets_gm.host.accounts import AccountWatcher, Touched, account_of, config_keys
 from sheets_gm.host.defaults import (
     DEFAULT_INTERVAL,
     DEFAULT_POLL_DEADLINE,
@@ -62,7 +63,14 @@ from sheets_gm.host.defaults import (
     SEARCH_WITH_EVENTS,
 )
 from sheets_gm.host.discovery import FolderWalk, Found, looks_like_match, ruleset_named
-from sheets_gm.host.drive_tokens import read_tokens, tokens_path, write_tokens
+from sheets_gm.host.drive_tokens import (
+    read_sign_ins,
+    read_tokens,
+    sign_ins_path,
+    tokens_path,
+    write_sign_ins,
+    write_tokens,
+)
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
 from sheets_gm.host.mail_watch import MailWatch
 from sheets_gm.host.outcome import VISIT, Done, Outcome
@@ -330,7 +338,10 @@ class Host:
         kept, damaged = read_tokens(self._tokens_file)
         if damaged:
             say(f"The accounts' change-log tokens: {damaged}.")
-        self.accounts = Accounts(kept)  # each account's change log asked from where the last run left it
+        self._sign_ins_file = sign_ins_path(status_file)
+        self._sign_ins_kept = read_sign_ins(self._sign_ins_file)  # what Drive named each GM's sign-in file
+        self.accounts = Accounts(kept, self._sign_ins_kept)  # each account's change log asked from where the last
+        # run left it
         self._tokens_kept, self._tokens_at = kept, clock()  # the tokens last written, and when
         self.matches: dict[Path, Hosted] = {}
         self.started = clock()
@@ -609,6 +620,7 @@ class Host:
     def _ask_drive(self, now: datetime) -> None:
         """Each account whose interval is up asks Drive on a thread of its own: one slow or hung account holds up
         its own matches, never the host or the other accounts."""
+        self.accounts.check_sign_ins(now)
         self._take_answers(now)
         for watcher in self.accounts.all():
             began = self._asking.get(watcher.name)
@@ -659,6 +671,8 @@ class Host:
             self._asking.pop(name, None)
             self._said_late.discard(name)
             watcher = self.accounts.named(name)
+            if watcher is not None and watcher.identity is not None and watcher.name == name:
+                self.accounts.identified(watcher, now)  # a GM's sign-in file: its matches go to its account's
             if watcher is not None and CHANGED in touched.values():  # a player's save (not our own writes alone)
                 watcher.busy_until = now + BUSY_FOR
             for path, rank in touched.items():
@@ -792,7 +806,7 @@ class Host:
         hosted.account, hosted.keys = account_of(sheets), config_keys(sheets)
         since = last_read(hosted.path) or LastRead(now, {})
         watcher = self.accounts.watcher_for(sheets, now)
-        watcher.attach(hosted.path, hosted.keys, since=since)
+        watcher.attach(hosted.path, hosted.keys, since=since, sign_in=hosted.account)
         if watcher.changed(hosted.path):  # its account's log, asked from the kept token, listed a change of it
             self._hurry(hosted, now, watcher.change_rank(hosted.path))
 
@@ -863,7 +877,8 @@ class Host:
                     old.detach(hosted.path)
             hosted.account, hosted.keys = outcome.account, outcome.keys
             if outcome.account and outcome.config is not None:
-                self.accounts.watcher_for(outcome.config, now).attach(hosted.path, outcome.keys)
+                self.accounts.watcher_for(outcome.config, now).attach(hosted.path, outcome.keys,
+                                                                      sign_in=outcome.account)
         if outcome.done in (Done.FAILED, Done.UNAVAILABLE):
             self._failed(hosted, outcome, now)
             return
@@ -1066,6 +1081,13 @@ class Host:
         host stops."""
         if not stopping and now - self._tokens_at < STATUS_EVERY:
             return
+        named = self.accounts.sign_ins_named()
+        if named != self._sign_ins_kept:
+            try:
+                write_sign_ins(self._sign_ins_file, named)
+                self._sign_ins_kept = named
+            except OSError as exc:
+                self.say(f"What Drive named the GMs' sign-in files cannot be kept in {self._sign_ins_file}: {exc}")
         tokens = self.accounts.kept_tokens()
         if tokens == self._tokens_kept:
             return

@@ -50,6 +50,7 @@ import contextlib
 import copy
 import enum
 import functools
+import hashlib
 import io
 import json
 import re
@@ -91,6 +92,7 @@ FILE_GET = "drive.files.get"
 FILE_UPDATE = "drive.files.update"
 PERMISSIONS = "drive.permissions.list"
 CREATE = "drive.files.create"
+ABOUT = "drive.about.get"
 TOKEN = "oauth2.token"
 ALLOWED_LOCATIONS = "iamcredentials.allowedLocations"
 #: Endpoints of google-auth itself, left out of the API call and byte totals.
@@ -1097,6 +1099,10 @@ class GoogleApiFake:
         # The user each refresh token stands for (many GMs' own sign-ins on one fake); one not named: ``user_email``.
         self.users: dict[str, str] = {}
         self._user_tokens: dict[str, str] = {}  # access token -> the user of the refresh token it was issued for
+        # Refresh tokens Google refuses (the GM revoked the sign-in, or it expired): the token endpoint answers
+        # invalid_grant, and an access token issued for one is refused (401) as Google refuses it once revoked.
+        self.revoked: set[str] = set()
+        self._refreshed_from: dict[str, str] = {}  # access token -> the refresh token it was issued for
         self._granted: frozenset[str] | None = None  # the scopes of the request being served (None: not recorded)
         self.scopes_granted: dict[str, frozenset[str]] = {}  # access token -> the scopes it was issued for
         self._drive_pending: list[tuple[datetime, DriveEdit]] = []  # (listed from, the edit)
@@ -1442,6 +1448,10 @@ class GoogleApiFake:
         try:
             if not auth.startswith("Bearer ") or len(auth) <= len("Bearer "):
                 raise HttpError(401, "Request is missing required authentication credential.", "UNAUTHENTICATED")
+            if self._refreshed_from.get(auth.removeprefix("Bearer ")) in self.revoked:
+                raise HttpError(401, "Request had invalid authentication credentials. Expected OAuth 2 access token, "
+                                "login cookie or other valid authentication credential.", "UNAUTHENTICATED",
+                                "authError")
             granted = self.scopes_granted.get(auth.removeprefix("Bearer "))
             if granted is not None and method.scopes and not granted & set(method.scopes):
                 # What Google answers a token whose scopes do not reach the method (ACCESS_TOKEN_SCOPE_INSUFFICIENT).
@@ -1514,7 +1524,8 @@ class GoogleApiFake:
         stats = self.stats.setdefault(TOKEN, EndpointStats())
         stats.calls += 1
         stats.request_bytes += len(url) + len(body)
-        if self.reject_tokens:
+        refresh = form.get("refresh_token", [""])[0]
+        if self.reject_tokens or refresh in self.revoked:
             status = 400
             content = json.dumps(
                 {"error": "invalid_grant", "error_description": "Token has been expired or revoked."}
@@ -1526,9 +1537,11 @@ class GoogleApiFake:
             issuer = _jwt_issuer(form.get("assertion", [""])[0])
             if issuer:
                 self._accounts[token] = issuer
-            user = self.users.get(form.get("refresh_token", [""])[0])
+            user = self.users.get(refresh)
             if user:
                 self._user_tokens[token] = user
+            if refresh:
+                self._refreshed_from[token] = refresh
             asked = _jwt_claim(form.get("assertion", [""])[0], "scope") or form.get("scope", [""])[0]
             if asked:
                 self.scopes_granted[token] = frozenset(asked.split())
@@ -1616,9 +1629,24 @@ class GoogleApiFake:
             payload = self._update_file(self._spreadsheet(path["fileId"], True), body, query, caller)
         elif method.id == PERMISSIONS:
             payload = self._permissions(self._spreadsheet(path["fileId"], True), query)
+        elif method.id == ABOUT:
+            payload = self._about(query, caller)
         else:
             raise UnexpectedRequest(f"{method.id} is a real Google method but the fake does not implement it")
         return 200, payload, json_headers, json.dumps(payload).encode()
+
+    def _about(self, query: Mapping[str, list[str]], caller: str) -> dict[str, Any]:
+        """about.get: the caller as Drive knows it (its permission id, the same for every token of that account,
+        and its e-mail). Google refuses the request without ``fields`` (the method takes no default), and a token
+        whose scopes do not reach Drive (checked with every method's scopes)."""
+        fields = query.get("fields", [""])[0]
+        if not fields:
+            raise HttpError(400, "The 'fields' parameter is required for this method.", "INVALID_ARGUMENT",
+                            "required")
+        user = {"kind": "drive#user", "displayName": caller.partition("@")[0], "emailAddress": caller, "me": True,
+                "permissionId": permission_id(caller)}
+        payload = {"kind": "drive#about", "user": user}
+        return partial_response(payload, response_mask(self.drive_api, "About", fields))
 
     # -- Drive: the change log ---------------------------------------------------------
 
@@ -2458,6 +2486,11 @@ def partial_response(payload: dict[str, Any], mask: Mapping[str, Any]) -> dict[s
 def _flag(query: Mapping[str, list[str]], name: str) -> bool:
     """Whether the boolean query parameter ``name`` is set true."""
     return query.get(name, ["false"])[0].lower() == "true"
+
+
+def permission_id(email: str) -> str:
+    """The id Drive gives the account ``email`` (digits, as Drive's are), the same at every request."""
+    return str(int(hashlib.sha256(email.lower().encode("utf-8")).hexdigest()[:15], 16)).rjust(20, "0")
 
 
 def _rfc3339(moment: datetime) -> str:

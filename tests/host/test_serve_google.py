@@ -250,7 +250,7 @@ def test_a_restart_answers_a_save_in_the_last_google_match_before_the_others_fir
     clock.tick(30)
     monkeypatch.setattr("sheets_gm.host.scheduler.LOOKS_A_PASS", 0)  # no first look by its moment at all
     full_reads: list[Path] = []
-    monkeypatch.setattr("sheets_gm.host.accounts.load_config", lambda path: full_reads.append(path))
+    monkeypatch.setattr("sheets_gm.host.account_set.load_config", lambda path: full_reads.append(path))
     cold = new_host(league, clock, [], interval=15, workers=1)
     order = starts(cold)
     cold.step()

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from sheets_gm.host.account_set import account_name
 from sheets_gm.host.drive_tokens import read_tokens, tokens_path
 from tests.at_rest.test_google_sign_in import _oauth, fake  # noqa: F401 (the fixture)
 from tests.commands.test_window_commands import run
 from tests.commands.test_window_init import KEYS, google_race  # noqa: F401 (the fixture)
-from tests.fakes.google_api import READ, GoogleApiFake
+from tests.fakes.google_api import READ, GoogleApiFake, permission_id
 from tests.host.hosting import Clock, new_host
 from tests.host.test_restart_google import _blind_index, _restarted
 from tests.host.test_serve_google import _polled_then_stopped
@@ -68,8 +69,8 @@ def test_the_gms_own_sign_in_sees_in_the_kept_log_only_the_spreadsheets_sheets_g
     for key in KEYS.values():
         fake.spreadsheets[key].by_app = made_by == "sheets-gm"
     _polled_then_stopped(config.parent, clock)
-    assert any(name.startswith("OAuth sign-in ") for name in read_tokens(
-        tokens_path(config.parent / ".sheets-gm" / "serve-status.json"))[0])
+    assert list(read_tokens(tokens_path(config.parent / ".sheets-gm" / "serve-status.json"))[0]) == [
+        account_name(permission_id(fake.user_email), fake.user_email)]  # kept by her account, not her file
     fake.set_values(KEYS["Ann"], "A1", [["Ann's note"]])  # a player's save while no host ran
     clock.tick(30)
     _blind_index(monkeypatch)

@@ -21,6 +21,8 @@ from sheets_gm.sheets.retry import describe
 
 #: Drive v3's change log (``changes.list``, ``changes.getStartPageToken``).
 DRIVE_CHANGES_URL = "https://www.googleapis.com/drive/v3/changes"
+#: Drive v3's ``about`` (who the signed-in account is).
+DRIVE_ABOUT_URL = "https://www.googleapis.com/drive/v3/about"
 #: The most changes Drive gives in one page of ``changes.list``.
 DRIVE_PAGE_SIZE = 1000
 #: What ``changes.list`` answers of each change: the file, when, and who last modified the file and when.
@@ -168,6 +170,17 @@ class DriveChangeLog:
         return DriveVersion(version, isinstance(user, dict) and user.get("me") is True,
                             str(payload.get("driveId") or ""), str(payload.get("modifiedTime") or ""))
 
+    def user(self) -> tuple[str, str]:
+        """The Google account the client is signed in as (``about.get``, one request): its id as Drive's
+        permissions show it, and its e-mail ('' when Drive does not show it). SheetError when Drive does not say."""
+        payload = self._get(DRIVE_ABOUT_URL, {"fields": "user(permissionId,emailAddress)"})
+        user = payload.get("user")
+        user = user if isinstance(user, dict) else {}
+        permission, email = user.get("permissionId"), user.get("emailAddress")
+        if not isinstance(permission, str) or not permission:
+            raise SheetError("Drive's answer named no account (no permissionId in about.user).")
+        return permission, email if isinstance(email, str) else ""
+
     def google_time(self) -> datetime:
         """Google's clock: the ``Date`` of one Drive answer (the change log's start token), to the second."""
         response = self._request(f"{DRIVE_CHANGES_URL}/startPageToken", dict(_ALL_DRIVES))
@@ -193,3 +206,13 @@ class DriveChangeLog:
         if not isinstance(payload, dict):
             raise SheetError("Drive answered something that is not a JSON object.")
         return payload
+
+
+def sign_in_refused(exc: SheetError) -> bool:
+    """Whether Drive's answer failed on the sign-in itself (its refresh refused: revoked, expired, or a token whose
+    scopes do not reach the request), not on Drive: another sign-in of the same account may do."""
+    cause = exc.__cause__
+    if isinstance(cause, auth_exceptions.RefreshError):
+        return True
+    status = http_status(cause) if cause is not None else None
+    return status == 401 or (status == 403 and "scope" in str(exc).lower())
