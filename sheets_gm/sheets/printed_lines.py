@@ -11,7 +11,7 @@ cell's own line breaks), so it prints whole on the first page across and nowhere
 
 from __future__ import annotations
 
-from sheets_gm.sheets.layout import Grid, TabLayout
+from sheets_gm.sheets.layout import CellValue, Grid, TabLayout
 from sheets_gm.sheets.local.layout import first_page_columns
 from sheets_gm.sheets.row_fit import CELL_MARGIN_POINTS, line_points
 
@@ -29,7 +29,8 @@ def lines_clear_of_titles(values: Grid, tab: TabLayout) -> Grid:
         text = row[0] if row else None
         if (isinstance(text, str) and len(row) > repeated and all(v in ("", None) for v in row[1:])
                 and line_points(text) > columns[0] - CELL_MARGIN_POINTS):
-            row = [""] * repeated + [broken_lines(text, room), *row[repeated + 1:]]
+            moved: list[CellValue] = [""] * repeated
+            row = [*moved, broken_lines(text, room), *row[repeated + 1:]]
         out.append(row)
     return out
 
