@@ -39,6 +39,7 @@ from sheets_gm.rulesets.registry import create_ruleset, sheet_of
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, cells
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend, create_workbook
+from sheets_gm.sheets.local.breaks import kept_rows
 from sheets_gm.sheets.local.layout import (
     LANDSCAPE_TALL_POINTS,
     apply_layout,
@@ -940,3 +941,30 @@ def test_no_drawn_line_runs_under_a_repeated_column(game: str, tmp_path: Path,
             if max(line_points(line) for line in lines) > room or height < LINE_POINTS * len(lines):
                 wrong.append(f"{name}!{cell.coordinate}: {cell.value[:40]!r}")
     assert not wrong, wrong
+
+
+def test_win_or_die_units_table_prints_on_one_page_with_its_header(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 78, item 5: Win or Die's Units table (20 rows laid out, a seat's 7 units in them, each row as tall as
+    its card's stats) was taller than a printed page with its 13 empty rows; LibreOffice repeats one band of rows
+    (the title and status: the Actions and Reactions tables follow), so its last rows printed on the next page
+    under no header. The rows under the listed units hold no subject and nothing typed there is read: hidden where
+    empty, the table prints whole on one page (its recorded page's room), and a row typed in is shown again (its
+    refusal read). Checked to fail without ``InputTab._spare_rows`` (the table 678 points on a page of 548)."""
+    init_practice(tmp_path, "winordie")
+    capsys.readouterr()
+    path = sorted(tmp_path.glob("orders-*.xlsx"))[0]
+    ws = next(ws for ws in openpyxl.load_workbook(path).worksheets if ws.title.startswith("Orders "))
+    (runs, room), = kept_rows(ws.parent).values()
+    units = runs[0]
+    assert ws.cell(units[0], 1).value.startswith("Your units"), ws.cell(units[0], 1).value
+    band = ws.print_title_rows.replace("$", "").split(":")
+    rows = [*range(int(band[0]), int(band[1]) + 1), *range(units[0], units[1] + 1)]
+    points = sum(0.0 if ws.row_dimensions[row].hidden else ws.row_dimensions[row].height or LINE_POINTS
+                 for row in rows)
+    assert points <= room, (points, room)
+    empty = next(row for row in range(units[0] + 2, units[1] + 1) if ws.cell(row, 1).value is None)
+    assert ws.row_dimensions[empty].hidden
+    deploy = next(cell.column_letter for cell in ws[units[0] + 1] if cell.value == "Deploy on")
+    LocalWorkbookBackend(path).write([RangeWrite(f"'{ws.title}'!{deploy}{empty}", [["c3"]])])
+    assert not openpyxl.load_workbook(path)[ws.title].row_dimensions[empty].hidden
