@@ -14,17 +14,24 @@ rows), then this tree against the other at each count, the load, and each run.
 
     .venv/bin/python scripts/bench_junk_rows.py                                # 0, 2000, 10000 rows vs main
     .venv/bin/python scripts/bench_junk_rows.py --vs e911ab2 --rows 0 10000 --pairs 5
+
+``--keep DIR`` makes the folders in ``DIR`` (a new folder) and leaves them there, each tree's under its name
+(``DIR/new/rows10000``: the match as pasted, before its sync), to profile the sync on a copy of one:
+
+    cp -a DIR/new/rows10000 /tmp/run && cd /tmp/run
+    PYTHONPATH=TREE python -m cProfile -o sync.prof -m sheets_gm.cli sync -c match.toml
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from bench_local import make_match  # the same match, made the same way (scripts/ is on the path)
@@ -78,15 +85,28 @@ def prepare(tree: Path, counts: Sequence[int], into: Path) -> dict[int, Path]:
     return folders
 
 
+@contextlib.contextmanager
+def _scratch(keep: Path | None) -> Iterator[str]:
+    """The folder the matches are made and synced in: ``keep`` (made here, left after), else a temporary one."""
+    if keep is None:
+        with tempfile.TemporaryDirectory(prefix="bench-junk-") as scratch:
+            yield scratch
+        return
+    keep.mkdir(parents=True)
+    yield str(keep.resolve())
+    print(f"the folders are kept in {keep}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, nargs="+", default=[0, 2000, 10000], help="junk rows pasted")
     parser.add_argument("--vs", default="main", metavar="COMMIT", help="the baseline commit (default main)")
     parser.add_argument("--pairs", type=int, default=3, help="pairs of runs (default 3)")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="make the folders in DIR (new) and keep them")
     args = parser.parse_args(argv)
     counts = sorted(set(args.rows) | {0})
-    with baseline(args.vs) as old, tempfile.TemporaryDirectory(prefix="bench-junk-") as scratch:
+    with baseline(args.vs) as old, _scratch(args.keep) as scratch:
         trees = {"old": old, "new": HERE}
         made = {}
         for name, tree in trees.items():

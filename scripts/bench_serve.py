@@ -102,7 +102,7 @@ from sheets_gm.host.file_events import FileEvents  # noqa: E402
 from sheets_gm.host.polls import poll_behind_gate  # noqa: E402
 from sheets_gm.host.scheduler import Host, Stop  # noqa: E402
 from sheets_gm.match.config import BackendKind, MatchConfig, load_config  # noqa: E402
-from sheets_gm.poll_gate.drive import SAFETY_NET  # noqa: E402
+from sheets_gm.poll_gate.drive_due import SAFETY_NET  # noqa: E402
 from sheets_gm.poll_gate.state import iso, load_state, save_state, state_path  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset  # noqa: E402
 from sheets_gm.running.connect import open_match_sheets  # noqa: E402
@@ -971,6 +971,24 @@ class RestartRun:
     # them one after the other, on the same loaded machine: no answer to it can come sooner)
 
 
+def spawn_serve(source: Path | None, root: Path, tag: str,
+                *options: str) -> tuple[subprocess.Popen[bytes], Pings, Path, float]:
+    """``serve`` (from ``source``; None: this tree) spawned on ``root/idle`` with ``options``, its watchdog heard on a
+    socket of the benchmark's own: the process, its pings, its log and the moment of its spawn (monotonic)."""
+    pings = Pings(root / f"notify-{tag}.sock")
+    env = {**__import__("os").environ, "NOTIFY_SOCKET": str(pings.path)}
+    if source is not None:
+        env["PYTHONPATH"] = str(source)
+    log = root / f"serve-{tag}.log"
+    started = time.monotonic()
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "idle"), "--status-file",
+                                 str(root / f"status-{tag}.json"), *options],
+                                stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)  # (not this tree: -m
+        # would import the package from the working folder before PYTHONPATH's)
+    return proc, pings, log, started
+
+
 def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Path], during: Sequence[Path],
                 args: argparse.Namespace, turn: int) -> RestartRun:
     """``serve`` (from ``source``; None: this tree) started on ``root/idle`` with ``before`` saved while it was down
@@ -978,17 +996,7 @@ def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Pat
     for config in before:
         type_orders(config, ready=False, seed=f"{args.seed}/before/{turn}")
     saved_ns = {config: time.time_ns() for config in before}
-    pings = Pings(root / f"notify-{turn}.sock")
-    env = {**__import__("os").environ, "NOTIFY_SOCKET": str(pings.path)}
-    if source is not None:
-        env["PYTHONPATH"] = str(source)
-    log = root / f"serve-{turn}.log"
-    started = time.monotonic()
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "idle"), "--status-file",
-                                 str(root / f"status-{turn}.json"), "--workers", str(args.workers)],
-                                stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)  # (not this tree: -m
-        # would import the package from the working folder before PYTHONPATH's)
+    proc, pings, log, started = spawn_serve(source, root, str(turn), "--workers", str(args.workers))
     for config in during:
         saved_ns[config] = time.time_ns()  # the write begins now: a poll after it began answers it
         type_orders(config, ready=False, seed=f"{args.seed}/during/{turn}")
@@ -1085,6 +1093,54 @@ def restart_rounds(args: argparse.Namespace, root: Path, configs: Sequence[Path]
               f"{Path('/proc/loadavg').read_text().split()[0]}"
               + (f"\n  the log's end:\n{run.tail}" if run.tail else ""), flush=True)
     return runs
+
+
+def own_cpu(pid: int) -> float:
+    """CPU seconds of the process ``pid`` itself (its children not counted: the polls' server is not the host)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    tick: int = __import__("os").sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / tick
+
+
+def start_cpu(source: Path | None, root: Path, turn: int, limit: float) -> tuple[float, float, float, float]:
+    """``serve`` (from ``source``; None: this tree) started on ``root/idle``, nothing typed: the host's own CPU
+    seconds when it says READY=1 and when it says its first search done (within ``limit`` s), and those moments
+    from the spawn."""
+    proc, pings, log, started = spawn_serve(source, root, f"cpu-{turn}")
+    ready: tuple[float, float] | None = None
+    searched: tuple[float, float] | None = None
+    while searched is None and time.monotonic() - started < limit:
+        if ready is None and any("READY=1" in text for _, text in pings.heard):
+            ready = (own_cpu(proc.pid), time.monotonic() - started)
+        if any(line.startswith("Found ") for line in log.read_text(encoding="utf-8", errors="replace").splitlines()):
+            searched = (own_cpu(proc.pid), time.monotonic() - started)
+        time.sleep(0.02)
+    proc.send_signal(15)
+    proc.wait(timeout=120)
+    pings.close()
+    nan = (float("nan"), float("nan"))
+    return (*(ready or nan), *(searched or nan))
+
+
+def measure_start_cpu(args: argparse.Namespace, root: Path) -> None:
+    """``--restart-local N --start-cpu``: the host's own CPU to READY and to its first search's end, nothing
+    typed, this tree's ``serve`` in turn with ``--vs``'s, ``--rounds`` of each, medians."""
+    configs = polled_copies(root, args.restart_local)
+    base = source_of(args.vs, root / "base") if args.vs else None
+    print(f"Made {len(configs)} local matches polled before; load {Path('/proc/loadavg').read_text().split()[:3]}.")
+    runs: dict[str, list[tuple[float, float, float, float]]] = {"base": [], "this": []}
+    turns = itertools.count()
+    for _ in range(args.rounds):
+        for code, source in ((("base", base),) if base is not None else ()) + (("this", None),):
+            runs[code].append(start_cpu(source, root, next(turns), args.restart_limit))
+            cpu_ready, at_ready, cpu_search, at_search = runs[code][-1]
+            print(f"- {code}: CPU {cpu_ready:.2f} s at READY ({at_ready:.1f} s from the spawn), {cpu_search:.2f} s "
+                  f"at the first search's end ({at_search:.1f} s); load {Path('/proc/loadavg').read_text().split()[0]}",
+                  flush=True)
+    for code, done in runs.items():
+        if done:
+            print(f"  {code}: medians CPU {statistics.median(r[0] for r in done):.2f} s at READY, "
+                  f"{statistics.median(r[2] for r in done):.2f} s at the first search's end", flush=True)
 
 
 # -- --serve-google: the real serve process on the fake Google served over HTTP ----------------------------------
@@ -1671,6 +1727,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--vs", metavar="COMMIT", help="with --restart-local: that commit's serve in turn with this "
                         "tree's (the same run's baseline)")
     parser.add_argument("--rounds", type=int, default=2, help="with --restart-local: restarts of each (default 2)")
+    parser.add_argument("--start-cpu", action="store_true",
+                        help="with --restart-local: instead of saves, the host's own CPU to READY and to its first "
+                        "search's end (with --vs, in turn with that commit's; --rounds of each)")
     parser.add_argument("--restart-limit", type=float, default=300.0,
                         help="with --restart-local: seconds a restart's saves may take (default 300)")
     parser.add_argument("--busy", default="0", help="with --restart-local: busy processes spun beside, one run of "
@@ -1682,7 +1741,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.matches < max(4, args.accounts) or args.saves < 2:
         parser.error("--matches: at least 4 and at least one a Google account; --saves: at least 2")
     with tempfile.TemporaryDirectory() as tmp:
-        if args.restart_local:
+        if args.restart_local and args.start_cpu:
+            measure_start_cpu(args, Path(tmp))
+        elif args.restart_local:
             measure_restart(args, Path(tmp))
         elif args.serve_google:
             measure_serve_google(args, Path(tmp))

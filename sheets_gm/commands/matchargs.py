@@ -13,7 +13,8 @@ from sheets_gm.engine.settings import SettingError
 from sheets_gm.init.settle import complete_cut_commands
 from sheets_gm.match.config import ConfigError, MatchConfig, load_config
 from sheets_gm.match.seat_roster import SeatRosterError
-from sheets_gm.running.connect import Access, open_match_sheets, tidy_local_workbooks
+from sheets_gm.running.connect import open_match_sheets, tidy_local_workbooks
+from sheets_gm.running.google_sign_in import Access
 from sheets_gm.running.run import require_sheets
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.spec import SheetSpecError

@@ -22,6 +22,7 @@ from sheets_gm.host.defaults import (
     SEARCH_WITH_EVENTS,
 )
 from sheets_gm.host.file_events import FileEvents
+from sheets_gm.host.outcome import VISIT
 from sheets_gm.host.processes import PollProcesses
 from sheets_gm.host.status import SHOWN_ALL, read_status, status_lines, status_path
 from sheets_gm.host.systemd import Watchdog
@@ -61,7 +62,7 @@ def poll_preload() -> list[str]:
     would import again (0.1 CPU s a poll; 0.5 s once for the five games)."""
     from sheets_gm.rulesets.registry import GAMES
 
-    return ["sheets_gm.host.visit", "sheets_gm.sheets.local.backend",
+    return [VISIT.module, "sheets_gm.sheets.local.backend",
             *(target.partition(":")[0] for target in GAMES.values())]
 
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from sheets_gm.doctor.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig
-from sheets_gm.sheets.backend import SheetAccessError
-from sheets_gm.sheets.retry import http_status
+from sheets_gm.sheets.backend import SheetAccessError, http_status
 from sheets_gm.sync.life.share import ROLE_WORDS, lock_by_hand, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
 

@@ -9,7 +9,9 @@ long-running process that runs every match under the folders it is given.
   spreadsheets that account holds, and the change log each of those matches' polls is answered from;
 - ``quiet``: whether a match needs a poll now, decided from the files the last poll kept (no spreadsheet read);
 - ``visit``: one match's poll as a worker runs it: the same one-match poll as cron's (``host.polls``), under the
-  match's own lock, never waiting for one another command holds;
+  match's own lock, never waiting for one another command holds; ``shared_log``: its account's change log there;
+- ``outcome``: that poll named as the host hands it over, and how it ended (the host's process imports none of
+  the poll's path: ``visit``, ``look``, ``polls``, ``shared_log`` run in the poll's process alone);
 - ``processes``: each poll in a process of its own, stopped at its deadline;
 - ``file_events``: the system's file events, which say which local matches to look at;
 - ``scheduler``: the host: who is due and in which order, the polls under way and their deadlines, each account's

@@ -39,14 +39,14 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.host.quiet import CHANGED, DUE, LastRead
 from sheets_gm.match.config import ConfigError, MatchConfig, Spreadsheets, load_config
-from sheets_gm.poll_gate.drive import CLOCK_MARGIN, SAFETY_NET
-from sheets_gm.running.connect import google_client, service_account_client
-from sheets_gm.sheets.backend import SheetAccessError, SheetError
-from sheets_gm.sheets.google.drive import DriveChangeLog, DriveChanges, DriveFiles
-from sheets_gm.sheets.retry import http_status
+from sheets_gm.poll_gate.drive_due import CLOCK_MARGIN, SAFETY_NET
+from sheets_gm.running.google_sign_in import google_client, service_account_client
+from sheets_gm.sheets.backend import SheetAccessError, SheetError, http_status
 
 if TYPE_CHECKING:
     import gspread
+
+    from sheets_gm.sheets.google.drive import DriveChangeLog
 
 #: The most pages of the change log one question follows; past that, every match of the account reads in full.
 MAX_PAGES = 10
@@ -170,6 +170,8 @@ class AccountWatcher:
     def log(self) -> DriveChangeLog:
         """The account's change log (signed in the first time it is asked: never on the host's own thread)."""
         if self._log is None:
+            from sheets_gm.sheets.google.drive import DriveChangeLog  # the Google stack: on this thread, not the loop's
+
             self._log = DriveChangeLog(self._make_client())
         return self._log
 
@@ -430,46 +432,6 @@ class Handover:
     changes: dict[str, Listed]
     complete: bool
     token: str
-
-
-class SharedChangeLog(DriveChangeLog):
-    """A match's change log as its account's watcher answered it (see the module notes), from what was handed
-    over with the poll (:class:`Handover`): no request to Drive but the version of a file (``version``, asked
-    around our own writes, as under cron)."""
-
-    def __init__(self, client: gspread.Client, handover: Handover) -> None:
-        super().__init__(client)
-        self.handover = handover
-        self._taken = False
-
-    def _take(self) -> tuple[dict[str, Listed], bool]:
-        """The changes handed over, once (a poll asks once; a second question has nothing new)."""
-        if self._taken:
-            return {}, True
-        self._taken = True
-        return self.handover.changes, self.handover.complete
-
-    def start_token(self) -> str:
-        """The watcher's token: every change after it reaches this match through the watcher."""
-        self._take()  # a poll that asks for a start token reads every spreadsheet
-        return self.handover.token
-
-    def since(self, token: str) -> DriveChanges:
-        """The changes to the match's spreadsheets since its last poll (``token`` is the one that poll kept: the
-        watcher's own, or cron's from before the host, which the match's first poll asked Drive about)."""
-        listed, complete = self._take()
-        return DriveChanges({k: e.time for k, e in listed.items()}, self.handover.token, complete,
-                            {k: e.modified_by for k, e in listed.items()},
-                            {k: e.modified_at for k, e in listed.items() if e.modified_at},
-                            frozenset(k for k, e in listed.items() if e.by_me),
-                            {k: e.version for k, e in listed.items() if e.version is not None})
-
-    def modified_since(self, moment: datetime) -> DriveFiles:
-        """The files the watcher's change log and file index listed since the match's last poll: the watcher asks
-        the index itself, once for the account, every ``SAFETY_NET`` (``moment`` is covered: the match's earlier
-        polls handed over everything before)."""
-        changes = self.since(self.handover.token)
-        return DriveFiles(dict(changes.changed), changes.complete, changes.by_me, dict(changes.versions))
 
 
 def _client_of(config: MatchConfig | Spreadsheets) -> gspread.Client:

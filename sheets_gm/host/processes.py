@@ -10,21 +10,39 @@ without one (killed, crashed, out of memory) gives :class:`PollDied`, which the 
 any failed poll. The server is started by :meth:`PollProcesses.start` (``serve`` calls it before it imports the
 host: the server's imports run beside its own, on the other core), and a poll's process is started on the thread
 that waits for its answer, never on the caller's: the host's loop does not wait while the server is still
-importing (the first polls of a restart, at a load of 8, would hold it up for seconds). Standard library only.
+importing (the first polls of a restart, at a load of 8, would hold it up for seconds). The host hands over a poll
+:class:`ByName` (its module and name): the poll's path is imported by the server alone, never by the host. Standard
+library only.
 """
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import signal
 import threading
 import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class ByName:
+    """A function named by its module and its name, imported where it is called: in a poll's process, forked from a
+    server that imported ``module`` beforehand (``preload``), a look-up. The host that hands it over never imports
+    that module; two strings cross to the process."""
+
+    module: str
+    name: str
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the function named, with ``args`` and ``kwargs``."""
+        return getattr(importlib.import_module(self.module), self.name)(*args, **kwargs)
 
 
 class PollDied(RuntimeError):

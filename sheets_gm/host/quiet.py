@@ -2,9 +2,9 @@
 
 A local match: the local gate's fingerprints of its config and workbooks (``running.idle_poll``, cron's own idle
 decision), a due deadline or reminder. A Google match: its account's watcher named one of its spreadsheets, or
-its gate would read whatever Drive says (``poll_gate.drive.due_without_changes``: a due deadline, the 6-hour read, our
-last writes to read back…; not Drive's file index, which its account's watcher asks for all its matches), or a
-reminder or letters wait. Both: letters waiting for a retry are sent.
+its gate would read whatever Drive says (``poll_gate.drive_due.due_without_changes``: a due deadline, the 6-hour
+read, our last writes to read back…; not Drive's file index, which its account's watcher asks for all its
+matches), or a reminder or letters wait. Both: letters waiting for a retry are sent.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sheets_gm.notify.outbox import Outbox, due
-from sheets_gm.poll_gate.drive import due_without_changes
+from sheets_gm.poll_gate.drive_due import due_without_changes
 from sheets_gm.poll_gate.idle import deadline_due
 from sheets_gm.poll_gate.state import load_state, state_path
 from sheets_gm.running.idle_poll import IdleSync, idle_local_sync
@@ -70,8 +70,8 @@ def kept_files(config_path: Path) -> tuple[Path, ...]:
 
 def drive_quiet(config_path: Path) -> bool:
     """Whether a Google match's look may wait for its account's watcher (or its due moments): every spreadsheet of
-    it shown in Drive. One Drive does not show is read about once a minute (``poll_gate.drive.reads_anyway``): its match
-    is looked at every interval."""
+    it shown in Drive. One Drive does not show is read about once a minute (``poll_gate.drive_due.reads_anyway``): its
+    match is looked at every interval."""
     state = load_state(state_path(config_path))
     return state is not None and not state.unseen
 

@@ -11,7 +11,7 @@ Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreads
    save typed while no host ran) is looked at as the search finds it, before the first looks of the others, which
    wait for the search's end (said in one line); polls that only a first look needs wait for it too, the workers
    kept for the saves and deadlines found;
-2. what the workers finished is taken in (:class:`~sheets_gm.host.visit.Outcome`): a resolution and a
+2. what the workers finished is taken in (:class:`~sheets_gm.host.outcome.Outcome`): a resolution and a
    new warning are said (the log: systemd's journal), the status kept; a poll past its deadline is stopped;
 3. the file events (``file_events``), the judges' mailboxes' news (``mail_watch``: IMAP IDLE) and each Google
    account's answer from Drive (asked on a thread of the account's own once its interval is up: ``accounts``) make
@@ -65,6 +65,7 @@ from sheets_gm.host.discovery import FolderWalk, Found, looks_like_match, rulese
 from sheets_gm.host.drive_tokens import read_tokens, tokens_path, write_tokens
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
 from sheets_gm.host.mail_watch import MailWatch
+from sheets_gm.host.outcome import VISIT, Done, Outcome
 from sheets_gm.host.quiet import (
     CHANGED,
     DUE,
@@ -81,7 +82,6 @@ from sheets_gm.host.quiet import (
     watched_need,
 )
 from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_matches, write_status
-from sheets_gm.host.visit import Done, Outcome, visit
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, Spreadsheets, read_spreadsheets
 from sheets_gm.sync.deadline import deadline_moment
 
@@ -826,7 +826,7 @@ class Host:
             self._done.put((path, outcome))
             self._stop.wake()
 
-        hosted.future = self.executor.submit(visit, path, handover, self.clock, letters_only=hosted.letters_only)
+        hosted.future = self.executor.submit(VISIT, path, handover, self.clock, letters_only=hosted.letters_only)
         hosted.future.add_done_callback(done)
 
     def _next_look(self, hosted: Hosted, now: datetime, *, idle: bool = False) -> datetime:

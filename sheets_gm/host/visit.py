@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sheets_gm.host.accounts import Handover, SharedChangeLog, account_of, config_keys, require_signed_in
+from sheets_gm.host.accounts import Handover, account_of, config_keys, require_signed_in
 from sheets_gm.host.look import look_at
+from sheets_gm.host.outcome import Done, Outcome
+from sheets_gm.host.shared_log import SharedChangeLog
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
 from sheets_gm.poll_gate.state import unwritten
-from sheets_gm.running.connect import google_client
+from sheets_gm.running.google_sign_in import google_client
 from sheets_gm.sheets.backend import SheetError, SheetUnavailableError
 from sheets_gm.sheets.marks import file_mark
 from sheets_gm.sync.lock import SyncBusyError
@@ -32,37 +32,6 @@ if TYPE_CHECKING:
     import gspread
 
 Clock = Callable[[], datetime]
-
-
-class Done(StrEnum):
-    """How a visit ended."""
-
-    IDLE = "idle"  # nothing to read (a Google gate found nothing changed)
-    READ = "read"  # a poll that read (feedback written or not)
-    RESOLVED = "resolved"  # a window was resolved
-    LETTERS = "letters"  # only the letters waiting for a retry were sent
-    HELD = "held"  # another command held the match's lock: skipped
-    OPEN = "open"  # a player's workbook is open in an office program: nothing synced
-    UNAVAILABLE = "unavailable"  # Google kept failing past the retries
-    FAILED = "failed"  # the config, a workbook or the rules failed: the GM must look
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What a visit did: how it ended, the line it says (the poll's, or what failed), the warnings every poll
-    repeats, what its notices did, and, when the config read, what the host keeps of it (its backend, the
-    account and keys of a Google match, the deadline and whether the match is over)."""
-
-    done: Done
-    line: str = ""
-    warning: str = ""
-    notices: str = ""
-    config: MatchConfig | None = None
-    account: str = ""
-    keys: frozenset[str] = frozenset()
-    deadline: str = ""
-    finished: bool = False
-    trace: str = ""  # a failure's traceback, for the log (never the status file)
 
 
 #: The signed-in client of each account this process polled a match of (a host run in threads keeps them; a

@@ -90,10 +90,10 @@ def _role(needed: NeededSpreadsheet) -> str:
 def create_google_sheets(config: MatchConfig, folder: str, *, client: gspread.Client | None = None) -> CreateOutcome:
     """Create in the Drive folder ``folder`` (its URL or id) every spreadsheet of ``config`` not made yet, then
     write their keys and ``backend = "google"`` into the config file. ``client``: default, the config's own
-    credentials (``connect.google_client``). Refusals (no credentials, a layout init refuses, a ``[sheets]`` line
+    credentials (``google_sign_in.google_client``). Refusals (no credentials, a layout init refuses, a ``[sheets]`` line
     the keys cannot be written into, a bad folder, a service account and a My Drive folder) come before anything
     is created."""
-    from sheets_gm.running.connect import google_client
+    from sheets_gm.running.google_sign_in import google_client
     from sheets_gm.sheets.google.drive_create import DriveCreator, folder_id
 
     if config.backend is BackendKind.GOOGLE:

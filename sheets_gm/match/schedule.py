@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sheets_gm.sync.deadline import stamp_deadline
-from sheets_gm.sync.life.deadline_change import ScheduleRule
+from sheets_gm.sync.deadline import ScheduleRule, stamp_deadline
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 

@@ -21,8 +21,7 @@ from pathlib import Path
 from sheets_gm.engine.name_rule import NAME_RULE, name_problem
 from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.match.bounded_file import FileRefused, read_bounded
-from sheets_gm.sheets.layout import CellValue
-from sheets_gm.sheets.tables import text_of
+from sheets_gm.sheets.layout import CellValue, text_of
 
 SEAT_WORDS = ("seat", "team", "player", "side")
 

@@ -148,3 +148,12 @@ class SheetBackend(Protocol):
     def export_xlsx(self) -> bytes:
         """The whole spreadsheet as an .xlsx file."""
         ...
+
+
+def http_status(exc: BaseException) -> int | None:
+    """The HTTP status of a failed response carried by ``exc`` (gspread's APIError or a
+    requests HTTPError), read from the response itself: gspread's ``APIError.code`` is -1
+    when the body is not JSON (an HTML 429 page)."""
+    response = getattr(exc, "response", None)
+    status = getattr(response, "status_code", None)
+    return status if isinstance(status, int) else None

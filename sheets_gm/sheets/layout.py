@@ -12,6 +12,10 @@ from sheets_gm.engine.grid import column_label
 
 CellValue = str | int | float | bool | None
 Grid = list[list[CellValue]]
+def text_of(value: CellValue) -> str:
+    """A cell as stripped text ('' for an empty cell)."""
+    return "" if value is None else str(value).strip()
+
 #: The line drawn round a ``Fill`` with ``border``: light enough not to compete with the cells' text.
 BORDER_COLOUR = "#9E9E9E"
 

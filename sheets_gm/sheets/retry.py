@@ -32,7 +32,7 @@ import requests
 import tenacity
 from google.auth import exceptions as auth_exceptions
 
-from sheets_gm.sheets.backend import SheetUnavailableError
+from sheets_gm.sheets.backend import SheetUnavailableError, http_status
 
 T = TypeVar("T")
 
@@ -43,15 +43,6 @@ RATE_LIMIT_REASONS = frozenset({"rateLimitExceeded", "userRateLimitExceeded"})
 #: Drive's 403 reasons under its ``usageLimits`` domain that no wait mends: a service account has no storage to own
 #: a file in a My Drive, an account whose storage is full.
 LASTING_REASONS = frozenset({"storageQuotaExceeded", "quotaExceeded"})
-
-
-def http_status(exc: BaseException) -> int | None:
-    """The HTTP status of a failed response carried by ``exc`` (gspread's APIError or a
-    requests HTTPError), read from the response itself: gspread's ``APIError.code`` is -1
-    when the body is not JSON (an HTML 429 page)."""
-    response = getattr(exc, "response", None)
-    status = getattr(response, "status_code", None)
-    return status if isinstance(status, int) else None
 
 
 def _error_json(exc: BaseException) -> dict[str, Any]:

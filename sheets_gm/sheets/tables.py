@@ -46,6 +46,7 @@ from sheets_gm.sheets.layout import (
     cell_at,
     cells,
 )
+from sheets_gm.sheets.layout import text_of as text_of  # beside a cell's type; the tables' readers find it here
 from sheets_gm.sheets.local.layout import one_page_widths
 from sheets_gm.sheets.row_fit import CELL_PADDING
 from sheets_gm.sheets.spec import SEAT_ROWS, Colours, Column, ColumnKind, InputTable
@@ -67,11 +68,6 @@ FIRST_TABLE_ROW = 3  # a table's title row; its header follows
 #: which must stay within a cell's limit to be read back. A longer cell is read whole but refused by name
 #: (``too_long``), never cut: a forum post of hundreds of armies fits far inside it.
 MAX_TYPED_CHARS = 16_000
-
-
-def text_of(value: CellValue) -> str:
-    """A cell as stripped text ('' for an empty cell)."""
-    return "" if value is None else str(value).strip()
 
 
 class CellError(ValueError):

@@ -9,8 +9,10 @@ openpyxl is imported with numpy hidden, and numpy stays importable for whoever n
 openpyxl saves every text cell as an inline string (``<c t="inlineStr"><is><t>…</t></is></c>``) and reads each
 back through its general object model (``Text.from_tree``), a third of the time a workbook of text takes to load
 (a Log, 10,000 rows pasted under a table). :func:`_parse_cell` reads such a cell's text straight from its
-elements, the same text ``Text.content`` gives; every other cell is read by openpyxl's own code. Each cell read is
-made by :func:`_bind_cells` with its attributes set straight (a tenth of a poll's load went to ``Cell.__init__``).
+elements, the same text ``Text.content`` gives; every other cell is read by openpyxl's own code. Each row is read
+by :func:`_row_reader` as openpyxl's parser walks the tab, its shared strings, empty cells and plain numbers (what
+a paste leaves) made there and then, with their attributes set straight (a tenth of a poll's load went to
+``Cell.__init__``, and as much to a dictionary a cell between reading and making it).
 
 Saving is the same the other way: openpyxl serialises each cell as an element tree through ``et_xmlfile`` (some
 100 function calls a cell), most of a workbook's save. :func:`_write_row` writes a row's text, number and boolean
@@ -77,6 +79,7 @@ from openpyxl.worksheet._reader import (  # noqa: E402
     VALUE_TAG,
     WorkSheetParser,
     WorksheetReader,
+    _cast_number,
 )
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
 from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
@@ -185,25 +188,97 @@ def _read_string_table(xml_source: Any) -> list[str]:
 _excel_reader.read_string_table = _read_string_table
 
 
+_openpyxl_bind_cells = WorksheetReader.bind_cells
+
+
 def _bind_cells(reader: Any) -> None:
-    """openpyxl's ``WorksheetReader.bind_cells``: each parsed cell made as ``Cell(ws, row, column, style_array)``
-    makes it (its own copy of its style's array), its attributes set straight, not through two ``__init__``."""
-    ws = reader.ws
-    styles, cells, make = ws.parent._cell_styles, ws._cells, Cell.__new__
-    for _, row in reader.parser.parse():
-        for parsed in row:
-            cell = make(Cell)
-            cell.parent = ws
-            cell._style = StyleArray(styles[parsed["style_id"]])
-            cell.row, cell.column = parsed["row"], parsed["column"]
-            cell._value, cell.data_type = parsed["value"], parsed["data_type"]
-            cell._hyperlink = cell._comment = None
-            cells[(cell.row, cell.column)] = cell
-    if cells:
+    """openpyxl's ``WorksheetReader.bind_cells``: each row read by :func:`_row_reader` as openpyxl's parser walks the
+    worksheet, its cells made there and then (no dictionary a cell between reading and making it)."""
+    ws, parser = reader.ws, reader.parser
+    parser.parse_row = _row_reader(ws, parser)  # what ``parser.parse`` calls for each ``<row>``, on this parser
+    for _ in parser.parse():
+        pass
+    if ws._cells:
         ws._current_row = ws.max_row  # as openpyxl: from the cells, not the row dimensions
 
 
 WorksheetReader.bind_cells = _bind_cells
+_openpyxl_parse_row = WorkSheetParser.parse_row
+
+
+def _row_reader(ws: Any, parser: Any) -> Any:
+    """What reads each ``<row>`` of ``ws``'s worksheet for ``parser`` (its ``parse_row``): the row's number and
+    dimension as openpyxl's ``parse_row`` keeps them (one dictionary for the rows of a kind, their own number left to
+    the key: :func:`_bind_row_dimensions` makes each kind once), and each cell made as ``Cell(ws, row, column,
+    style_array)`` makes it (its own copy of its style's array), its attributes set straight. A shared string, an
+    empty cell and a number not styled as a date (what a paste leaves, 10,000 rows of it) are read here; any other
+    cell, and a row whose number is not plain digits, as openpyxl reads it (:func:`_parse_cell`)."""
+    styles, cells, make, shared = ws.parent._cell_styles, ws._cells, Cell.__new__, parser.shared_strings
+    dates, value_tag, columns, dimensions = parser.date_formats, VALUE_TAG, _COLUMNS, parser.row_dimensions
+    kinds: dict[tuple[tuple[str, str], ...], dict[str, str] | None] = {}  # each kind of row's fields, found once
+
+    def bind(row: int, column: int, value: Any, data_type: str, style_id: int) -> None:
+        cell = make(Cell)
+        cell.parent = ws
+        cell._style = StyleArray(styles[style_id])
+        cell.row, cell.column = row, column
+        cell._value, cell.data_type = value, data_type
+        cell._hyperlink = cell._comment = None
+        cells[(row, column)] = cell
+
+    def parse_row(element: Any) -> tuple[int, tuple[()]]:
+        number = element.get("r")
+        if number is None or not (number.isascii() and number.isdigit()):
+            row, parsed = _openpyxl_parse_row(parser, element)
+            for one in parsed:
+                bind(one["row"], one["column"], one["value"], one["data_type"], one["style_id"])
+            return row, ()
+        row = parser.row_counter = int(number)
+        parser.col_counter = 0
+        fields = dict(element.attrib)
+        del fields["r"]
+        key = tuple(fields.items())
+        if key not in kinds:  # a dimension of its own: any field but its span and another namespace's
+            kinds[key] = fields if any(k != "spans" and k[:1] != "{" for k in fields) else None
+        if (kind := kinds[key]) is not None:
+            dimensions[str(row)] = kind
+        for cell in element:
+            get = cell.get
+            kind_of, style = get("t"), get("s")
+            style_id = int(style) if style else 0
+            inner = len(cell)
+            if inner == 0 and kind_of is None:
+                value: Any = None
+            elif inner == 1 and cell[0].tag == value_tag and (
+                    kind_of == "s" or (kind_of is None and style_id not in dates)):
+                text = cell[0].text
+                value = (shared[int(text)] if kind_of else _cast_number(text)) if text else None
+            else:
+                one = _parse_cell(parser, cell)
+                bind(one["row"], one["column"], one["value"], one["data_type"], one["style_id"])
+                continue
+            coordinate = get("r")
+            if coordinate:
+                letters = coordinate.rstrip("0123456789")
+                column = columns.get(letters)
+                if column is None or len(letters) == len(coordinate):
+                    at, column = _row_and_column(coordinate)
+                else:
+                    at = int(coordinate[len(letters):])
+                parser.col_counter = column
+            else:
+                parser.col_counter += 1
+                at, column = row, parser.col_counter
+            made = make(Cell)
+            made.parent = ws
+            made._style = StyleArray(styles[style_id])
+            made.row, made.column = at, column
+            made._value, made.data_type = value, kind_of or "n"
+            made._hyperlink = made._comment = None
+            cells[(at, column)] = made
+        return row, ()
+
+    return parse_row
 
 
 _openpyxl_bind_row_dimensions = WorksheetReader.bind_row_dimensions
@@ -212,18 +287,23 @@ _openpyxl_bind_row_dimensions = WorksheetReader.bind_row_dimensions
 def _bind_row_dimensions(reader: Any) -> None:
     """openpyxl's ``WorksheetReader.bind_row_dimensions``, each kind of row made once as openpyxl makes it and
     copied for every row of that kind (LibreOffice saves a height with each of 10,000 rows pasted, and a
-    ``RowDimension`` sets each of its fields through a checking descriptor): the same fields, its own style array."""
+    ``RowDimension`` sets each of its fields through a checking descriptor): the same fields, its own style array.
+    A kind's fields are one dictionary for all its rows when :func:`_row_reader` read them: looked at once."""
     ws = reader.ws
     made: dict[tuple[tuple[str, str], ...], Any] = {}
+    seen: dict[int, Any] = {}  # each dictionary of fields looked at so far, by its id: its kind
     rows, make = ws.row_dimensions, RowDimension.__new__
     for row, attributes in reader.parser.row_dimensions.items():
-        given = {k: v for k, v in attributes.items() if k != "r"}  # a row's fields as its program wrote them
-        key = tuple(given.items())
-        kind = made.get(key)
+        kind = seen.get(id(attributes))
         if kind is None:
-            if "s" in given:
-                given["s"] = ws.parent._cell_styles[int(given["s"])]
-            kind = made[key] = RowDimension(ws, **given)
+            given = {k: v for k, v in attributes.items() if k != "r"}  # a row's fields as its program wrote them
+            key = tuple(given.items())
+            kind = made.get(key)
+            if kind is None:
+                if "s" in given:
+                    given["s"] = ws.parent._cell_styles[int(given["s"])]
+                kind = made[key] = RowDimension(ws, **given)
+            seen[id(attributes)] = kind
         dimension = make(RowDimension)
         dimension.__dict__.update(kind.__dict__)
         dimension.parent = ws
@@ -249,23 +329,50 @@ def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
     ws = writer.ws
     dimension = ws.row_dimensions.get(row_idx)
     parts = [f'<row r="{row_idx}"', _row_attributes(writer, dimension) if dimension is not None else "", ">"]
-    ids = _style_ids(writer)
+    heads = _cell_heads(writer)
+    number = str(row_idx)
     for cell in row:
-        if cell._comment is not None:
+        comment = cell._comment
+        if comment is not None:
             ws._comments.append(CommentRecord.from_cell(cell))
         style = cell._style
-        styled = style is not None and any(style)
-        if cell._value is None and not styled and not cell._comment:
+        key = style.tobytes() if style is not None else _UNSTYLED
+        if cell._value is None and key == _UNSTYLED and not comment:
             continue
-        text = _plain_cell(cell, row_idx, _style_id(ws, style, ids) if styled else None)
+        head = heads.get((cell.column, key, cell.data_type))
+        if head is None:
+            head = heads[cell.column, key, cell.data_type] = _cell_head(ws, cell, key)
+        text = _plain_cell(cell, head, number)
         if text is None:
             out("".join(parts))
             parts.clear()
-            write_cell(xf, ws, cell, styled)
+            write_cell(xf, ws, cell, key != _UNSTYLED)
         else:
             parts.append(text)
     parts.append("</row>")
     out("".join(parts))
+
+
+#: A cell's style array as bytes when it has no style (nine zeros).
+_UNSTYLED = StyleArray().tobytes()
+
+
+def _cell_heads(writer: Any) -> dict[tuple[int, bytes, str], tuple[str, str]]:
+    """What the save of ``writer``'s tab wrote so far around each cell's row number (:func:`_cell_head`), by its
+    column, style array as bytes (hashed by C code, where a ``StyleArray`` hashes a tuple of itself in Python) and
+    data type: 10,000 rows pasted are a few kinds of cell."""
+    heads: dict[tuple[int, bytes, str], tuple[str, str]] | None = writer.__dict__.get("_cell_heads")
+    if heads is None:
+        heads = writer.__dict__["_cell_heads"] = {}
+    return heads
+
+
+def _cell_head(ws: Any, cell: Any, key: bytes) -> tuple[str, str]:
+    """What openpyxl writes of ``cell``'s ``<c>`` before its row number (``<c r="D``) and after it (``" s="3"
+    t="inlineStr"``); its style added to the workbook's cell styles the first time, as ``cell.style_id`` does."""
+    styled = "" if key == _UNSTYLED else f' s="{int(ws.parent._cell_styles.add(cell._style))}"'
+    kind = cell.data_type
+    return f'<c r="{get_column_letter(cell.column)}', f'"{styled} t="{"inlineStr" if kind == "s" else kind}"'
 
 
 #: What a row's ``<row>`` attributes are made of: its dimension's own fields and its style.
@@ -280,48 +387,26 @@ def _row_attributes(writer: Any, dimension: Any) -> str:
         made = writer.__dict__["_row_attributes"] = {}
     own = dimension.__dict__
     style = dimension._style
-    key = (*(own.get(name) for name in _ROW_FIELDS), style.tobytes() if style is not None else None)
+    key = (*map(own.get, _ROW_FIELDS), style.tobytes() if style is not None else None)
     text = made.get(key)
     if text is None:
         text = made[key] = "".join(f' {k}="{_escape_attrib(v)}"' for k, v in dimension)
     return text
 
 
-def _style_ids(writer: Any) -> dict[bytes, int]:
-    """The style ids the save of ``writer``'s tab found so far, by a style's array as bytes (hashed by C code, where a
-    ``StyleArray`` hashes a tuple of itself in Python, three times an ``IndexedList.add``)."""
-    ids: dict[bytes, int] | None = writer.__dict__.get("_style_ids")
-    if ids is None:
-        ids = writer.__dict__["_style_ids"] = {}
-    return ids
-
-
-def _style_id(ws: Any, style: Any, ids: dict[bytes, int]) -> int:
-    """``cell.style_id`` of a cell whose style is ``style``: its index in the workbook's cell styles, added there
-    the first time, as openpyxl does."""
-    key = style.tobytes()
-    found = ids.get(key)
-    if found is None:
-        found = ids[key] = int(ws.parent._cell_styles.add(style))
-    return found
-
-
-def _plain_cell(cell: Any, row_idx: int, style_id: int | None) -> str | None:
-    """The XML openpyxl's ``etree_write_cell`` writes for ``cell`` (in row ``row_idx``, of style ``style_id``: None
-    when it has none) when it holds nothing, text, a finite number or a boolean and has no link; None for any other
-    cell (openpyxl writes it)."""
+def _plain_cell(cell: Any, head: tuple[str, str], number: str) -> str | None:
+    """The XML openpyxl's ``etree_write_cell`` writes for ``cell`` (in row ``number``, its ``<c>`` made of ``head``
+    around that number) when it holds nothing, text, a finite number or a boolean and has no link; None for any
+    other cell (openpyxl writes it)."""
     value, kind = cell._value, cell.data_type
     if cell._hyperlink or kind not in _PLAIN or not (value is None or type(value) in _PLAIN[kind]):
         return None
-    start = f'<c r="{get_column_letter(cell.column)}{row_idx}"'
-    if style_id is not None:
-        start += f' s="{style_id}"'
-    start += ' t="inlineStr"' if kind == "s" else f' t="{kind}"'
+    start = head[0] + number + head[1]
     if value is None or value == "":
         return start + " />"
     if kind != "s":
-        number = safe_string(value)  # "" for NaN and infinities, which openpyxl writes as an empty element
-        return f"{start}><v>{number}</v></c>" if number else None
+        shown = safe_string(value)  # "" for NaN and infinities, which openpyxl writes as an empty element
+        return f"{start}><v>{shown}</v></c>" if shown else None
     stripped = value.strip()
     space = ' xml:space="preserve"' if stripped and value != stripped else ""
     return f"{start}><is><t{space}>{_escape_cdata(value)}</t></is></c>"
@@ -359,14 +444,26 @@ def _write_worksheet(writer: Any, ws: Any) -> None:
 ExcelWriter.write_worksheet = _write_worksheet
 
 
+#: Whether this process froze the objects alive at its first workbook (:func:`collector_paused`).
+_FROZEN: list[bool] = []
+
+
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
     """Python's cycle collector paused while a workbook is loaded, written or saved: each makes an object a cell
     (10,000 rows pasted are 100,000 objects), all alive until it ends, and the collector would walk every object the
     process holds again and again for none to free (a fifth of a load and save of such a tab). It runs again after,
-    as it was."""
+    as it was.
+
+    The first time in a process, the objects alive then (the modules and libraries a sync imported by its first load,
+    some 60,000 objects) are moved out of the collector's walks for good (``gc.freeze``): a workbook's objects once
+    old make a full collection due (a tab of 10,000 rows pasted, one more in a sync), and it walked those objects
+    again for nothing to free. The workbooks are not frozen: one dropped is collected as before."""
     was = gc.isenabled()
     gc.disable()
+    if not _FROZEN:
+        _FROZEN.append(True)
+        gc.freeze()
     try:
         yield
     finally:
@@ -468,10 +565,11 @@ def _count_cells(archive: zipfile.ZipFile, part: zipfile.ZipInfo, most: int) -> 
                 break
             data = tail + chunk
             # a tag cut by the chunk's end is counted with the next chunk: only tags that start before the tail
+            # (every tag, less those from the tail on; counted by the regex engine, not a Python loop a cell)
             cut = max(0, len(data) - 32)
-            count += sum(1 for m in _CELL_TAG.finditer(data) if m.start() < cut)
+            count += len(_CELL_TAG.findall(data)) - len(_CELL_TAG.findall(data, cut))
             tail = data[cut:]
-    return count + sum(1 for _ in _CELL_TAG.finditer(tail))
+    return count + len(_CELL_TAG.findall(tail))
 
 
 def _tab_names(archive: zipfile.ZipFile) -> dict[str, str]:

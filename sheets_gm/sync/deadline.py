@@ -21,6 +21,8 @@ The hour the clocks go back comes twice: each is told by its offset.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -81,3 +83,13 @@ def _twice(moment: datetime, zone: str) -> int:
     if local.replace(fold=0).utcoffset() == local.replace(fold=1).utcoffset():
         return 0
     return 2 if local.fold else 1
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleRule:
+    """The match config's deadline schedule as a poll applies it: as a record remembers it (``remembered``: its
+    words, or ``none``), in words for the Settings tab, and its next deadline after a moment ('' for none)."""
+
+    remembered: str
+    words: str
+    next_deadline: Callable[[datetime], str]

@@ -36,7 +36,7 @@ from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.bot_seats import play_bots
-from sheets_gm.sync.deadline import deadline_moment, describe_deadline
+from sheets_gm.sync.deadline import ScheduleRule, deadline_moment, describe_deadline
 from sheets_gm.sync.drawn_cells import DrawnAgain, board_drawn_again, drawn_again_writes, log_lines_cleared
 from sheets_gm.sync.journal import (
     ChangeJournal,
@@ -55,7 +55,6 @@ from sheets_gm.sync.life.adjust_undo import (
 )
 from sheets_gm.sync.life.deadline_change import (
     DeadlineChange,
-    ScheduleRule,
     change_sentence,
     change_writes,
     schedule_change,

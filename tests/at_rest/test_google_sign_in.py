@@ -126,7 +126,7 @@ def test_the_narrow_sign_in_reads_the_gms_own_spreadsheets_once_a_minute_and_can
     assert out.count("⚠ sharing: ") == len(KEYS) and "so who can open it is not checked" in out
 
     from sheets_gm.match.config import load_config
-    from sheets_gm.running.connect import google_client
+    from sheets_gm.running.google_sign_in import google_client
 
     narrow = GoogleSheetBackend(google_client(load_config(config)), KEYS["Bo"])
     narrow.read(["A1"])  # the spreadsheets scope reaches every spreadsheet

@@ -14,10 +14,10 @@ from typing import Any, TypeVar
 
 import pytest
 
+from sheets_gm.host.outcome import Done, Outcome
 from sheets_gm.host.processes import PollDied, PollProcesses
 from sheets_gm.host.scheduler import FIRST_RETRY
 from sheets_gm.host.systemd import Watchdog
-from sheets_gm.host.visit import Done, Outcome
 from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.lock import match_lock
@@ -217,7 +217,7 @@ def test_no_match_lock_outlives_the_host_that_stops(tmp_path: Path, monkeypatch:
             ends.wait(timeout=60)  # (a safety limit, never reached)
         return Outcome(Done.IDLE)
 
-    monkeypatch.setattr("sheets_gm.host.scheduler.visit", slow_poll)
+    monkeypatch.setattr("sheets_gm.host.scheduler.VISIT", slow_poll)
     lines: list[str] = []
     host = new_host(league, Clock(NOW), lines, pool=Threads(1), stop_grace=0)
     host.step()

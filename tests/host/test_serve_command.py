@@ -95,6 +95,48 @@ def test_serve_starts_its_polls_server_before_it_imports_the_host() -> None:
     assert out.stdout.strip() == "[]"
 
 
+#: What a poll imports and the host's own process never does (the poll runs in a process of its own, forked from a
+#: server that imported it beforehand): the poll's path, the gate's client and kept reads, the sync, the spreadsheets'
+#: backends and libraries, the games' rules.
+POLL_PATH = ("sheets_gm.host.visit", "sheets_gm.host.look", "sheets_gm.host.polls", "sheets_gm.host.shared_log",
+             "sheets_gm.poll_gate.drive", "sheets_gm.poll_gate.kept_reads", "sheets_gm.poll_gate.run",
+             "sheets_gm.sync.sheets", "sheets_gm.sync.poll", "sheets_gm.sync.life", "sheets_gm.sheets.adapter",
+             "sheets_gm.sheets.tables", "sheets_gm.sheets.local", "sheets_gm.sheets.google",
+             "sheets_gm.running.connect", "sheets_gm.running.run", "sheets_gm.rulesets.gvg",
+             "sheets_gm.rulesets.coalition", "openpyxl", "gspread", "requests", "google.auth")
+
+#: ``serve`` run in this process until the first poll's answer is taken in (SIGTERM then, as systemd stops it); the
+#: parts of the poll's path it imported are printed.
+HOST_ONLY = """
+import os, signal, sys
+from sheets_gm.cli import main
+from sheets_gm.commands import serve
+said = serve._say
+def say(line):
+    said(line)
+    if line.startswith("friday/"):
+        print("IMPORTED", sorted({p for p in POLL_PATH for m in sys.modules if m == p or m.startswith(p + ".")}),
+              flush=True)
+        os.kill(os.getpid(), signal.SIGTERM)
+serve._say = say
+sys.exit(main(["serve", sys.argv[1], "--interval", "1", "--rescan", "1", "--workers", "1"]))
+"""
+
+
+def test_the_hosts_process_never_imports_the_poll_path(tmp_path: Path) -> None:
+    """The host only walks folders, looks at files' stamps and records, schedules and hands polls over: its own
+    process imports none of the poll's path (the 1.3 CPU s of a restart spent before its first pass), neither at
+    its start nor once a save waiting at its start was answered and the poll's outcome taken in."""
+    league, made = league_of(tmp_path, ("friday",))
+    type_orders(made["friday"])  # a save typed while no host ran
+    code = f"POLL_PATH = {POLL_PATH!r}\n{HOST_ONLY}"
+    out = subprocess.run([sys.executable, "-c", code, str(league)], capture_output=True, text=True, timeout=LIMIT,
+                         cwd=league)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert turn_of(made["friday"]) == 2  # the save was answered (by the poll's own process)
+    assert "IMPORTED []" in out.stdout.splitlines(), out.stdout
+
+
 def test_the_polls_server_imports_every_game_and_the_poll_path_once() -> None:
     """What the server the polls are forked from imports once: every game's rules (a poll that reads a match
     imports none of its own then), the poll's path and the local backend, each a module that exists."""

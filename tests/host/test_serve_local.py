@@ -38,7 +38,7 @@ def _visits(monkeypatch: pytest.MonkeyPatch, before: Callable[[Path], None] = la
         before(path)
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr("sheets_gm.host.scheduler.visit", visit)
+    monkeypatch.setattr("sheets_gm.host.scheduler.VISIT", visit)
     return seen
 
 

@@ -134,7 +134,7 @@ def test_serve_looks_at_a_match_the_moment_its_mailbox_tells_of_mail(dovecot: Do
         visits.append(path.parent.name)
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr("sheets_gm.host.scheduler.visit", visit)
+    monkeypatch.setattr("sheets_gm.host.scheduler.VISIT", visit)
     try:
         host.step()  # the first polls: judged's config names a mailbox, which is watched from now on
         assert host.mail.watching() == 1 and sorted(visits) == ["judged", "quiet"]

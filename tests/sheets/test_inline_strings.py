@@ -8,6 +8,7 @@ import datetime
 import io
 import xml.etree.ElementTree as ET
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -116,6 +117,7 @@ def test_rows_heights_read_as_openpyxls_own_reader_reads_them(monkeypatch: pytes
                 for r, d in sorted(ws.row_dimensions.items())]
 
     ours = openpyxl.load_workbook(io.BytesIO(data))
+    monkeypatch.setattr(WorksheetReader, "bind_cells", xlsx._openpyxl_bind_cells)
     monkeypatch.setattr(WorksheetReader, "bind_row_dimensions", xlsx._openpyxl_bind_row_dimensions)
     assert rows(ours) == rows(openpyxl.load_workbook(io.BytesIO(data)))
     dims = ours.active.row_dimensions
@@ -235,3 +237,107 @@ def test_a_rows_height_is_fitted_without_making_its_empty_cells() -> None:
     assert sorted(sheet._cells) == [(1, 1), (1, 12), (5, 12), (6, 3)]
     assert sheet.row_dimensions[5].height is not None and sheet.row_dimensions[5].height > LINE_POINTS
     assert sheet.row_dimensions[6].height is None
+
+
+_SHARED_CT = '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.' \
+    'spreadsheetml.sharedStrings+xml"/>'
+#: Rows as office programs save them: LibreOffice's (a height and its flags with every row, some styled), Excel's
+#: (a span, another namespace's field), none numbered, a number written as a float, a span alone.
+ROWS = [
+    '<row r="1" spans="1:4"><c r="A1" t="s"><v>0</v></c><c r="B1" s="1" t="s"><v>1</v></c><c r="C1" s="1"/>'
+    '<c r="D1"/></row>',
+    '<row r="2" customFormat="false" ht="12.8" hidden="false" customHeight="false" outlineLevel="0" collapsed="false">'
+    '<c r="A2" s="0" t="s"><v>2</v></c><c r="D2" s="0" t="s"><v>3</v></c></row>',
+    '<row r="3" customFormat="false" ht="12.8" hidden="false" customHeight="false" outlineLevel="0" collapsed="false">'
+    '<c r="A3" t="n"><v>7</v></c><c r="B3"><v>2.5</v></c><c r="C3"><v>1E-3</v></c><c r="D3" s="2"><v>45000</v></c>'
+    '<c r="E3" t="b"><v>1</v></c><c r="F3"><f>A3*2</f><v>14</v></c><c r="G3" t="str"><f>A1</f><v>zero</v></c>'
+    '<c r="H3" t="e"><v>#N/A</v></c><c r="I3" t="s"><v></v></c><c r="J3" t="s"/><c r="K3"><v></v></c></row>',
+    '<row r="4" s="1" customFormat="true" ht="30" hidden="true" customHeight="true">'
+    '<c r="B4" t="s"><v>2</v></c><c t="s"><v>1</v></c><c><v>5</v></c>'
+    '<c r="F4" t="inlineStr"><is><t>inline</t></is></c><c/></row>',
+    '<row spans="1:2"><c t="s"><v>2</v></c><c r="ab5" t="s"><v>3</v></c></row>',
+    '<row r="6.0"><c r="C006" t="s"><v>0</v></c></row>',
+    '<row r="7" x14ac:dyDescent="0.25" spans="1:1"><c r="A7"><v>-3</v></c></row>',
+    '<row r="8" ht="12.8" customHeight="false"/>',
+]
+
+
+def _workbook_of_rows() -> bytes:
+    """A workbook whose first tab holds ``ROWS``, with a shared strings table and a date style (style 2)."""
+    from openpyxl.styles import NamedStyle
+
+    book = openpyxl.Workbook()
+    book.active["A1"].font = Font(bold=True)  # style 1
+    book.active["A2"].style = NamedStyle("date", number_format="yyyy-mm-dd")  # style 2: a date
+    saved = io.BytesIO()
+    book.save(saved)
+    parts = _parts_of(saved.getvalue())
+    sheet = parts["xl/worksheets/sheet1.xml"].decode()
+    start, end = sheet.index("<sheetData>"), sheet.index("</sheetData>")
+    sheet = sheet[:start] + "<sheetData>" + "".join(ROWS) + sheet[end:]
+    excel = 'xmlns:x14ac="http://schemas.microsoft.com/office/spreadsheetml/2009/9/ac"'  # Excel's namespace
+    parts["xl/worksheets/sheet1.xml"] = sheet.replace("<worksheet ", f"<worksheet {excel} ", 1).encode()
+    parts["xl/sharedStrings.xml"] = (f'<sst xmlns="{NS}"><si><t>zero</t></si><si><t>one</t></si><si><t> two </t></si>'
+                                     '<si><t>Z99</t></si></sst>').encode()
+    types = parts["[Content_Types].xml"].decode()
+    parts["[Content_Types].xml"] = types.replace("</Types>", f"{_SHARED_CT}</Types>").encode()
+    return _zipped(parts)
+
+
+def _loaded(data: bytes) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]], object]:
+    """Every cell of the first tab loaded from ``data`` (place, value, type, style), every row's dimension, and the
+    row openpyxl appends at next."""
+    ws = openpyxl.load_workbook(io.BytesIO(data), rich_text=False).active
+    cells: list[tuple[object, ...]] = [(key, c.row, c.column, c.value, c.data_type, tuple(c._style), c.hyperlink,
+                                        c.comment) for key, c in sorted(ws._cells.items())]
+    rows: list[tuple[object, ...]] = [(r, d.index, dict(d), d.ht, d.hidden, d.customHeight, d.style_id,
+                                       tuple(d._style or ())) for r, d in sorted(ws.row_dimensions.items())]
+    return cells, rows, ws._current_row
+
+
+def test_a_tab_loads_as_openpyxls_own_reader_loads_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tab of rows as LibreOffice, Excel and openpyxl save them (``ROWS``: shared strings, empty and styled cells,
+    numbers, a date, a boolean, formulas, an error, cells and rows not numbered, a row numbered as a float, heights
+    and flags, another namespace's field) loads to the very cells and row dimensions openpyxl's own reader makes,
+    each cell with a style array of its own. It fails with a date read as a number, a span taken for a dimension, or
+    the cells after one not numbered put in the wrong column."""
+    from openpyxl.worksheet._reader import WorksheetReader
+
+    data = _workbook_of_rows()
+    ours = _loaded(data)
+    monkeypatch.setattr(WorksheetReader, "bind_cells", xlsx._openpyxl_bind_cells)
+    monkeypatch.setattr(WorksheetReader, "bind_row_dimensions", xlsx._openpyxl_bind_row_dimensions)
+    monkeypatch.setattr(WorkSheetParser, "parse_cell", xlsx._openpyxl_parse_cell)
+    theirs = _loaded(data)
+    assert ours == theirs
+    values = {cell[0]: cell[3] for cell in ours[0]}
+    assert values[3, 4] == datetime.datetime(2023, 3, 15) and values[3, 1] == 7 and values[5, 28] == "Z99"
+    monkeypatch.undo()
+    ws = openpyxl.load_workbook(io.BytesIO(data)).active
+    assert ws["A2"]._style is not ws["D2"]._style
+
+
+def test_the_libraries_are_frozen_out_of_the_collectors_walks_and_a_dropped_workbook_is_collected(
+        tmp_path: Path) -> None:
+    """A workbook's load freezes what the process held before it (the libraries, walked at every full collection
+    for nothing), once; no workbook is frozen: dropped, the collector frees it (its cells and tab hold each other),
+    the one loaded first too. It fails with the freeze moved to the end of a load (the workbook frozen with the
+    rest) or made at every load (the first workbook frozen by the second's)."""
+    import gc
+    import weakref
+
+    from sheets_gm.sheets.local.backend import LocalWorkbookBackend
+
+    book = openpyxl.Workbook()
+    book.active.title = "Tab"
+    book.active["A1"] = "x"
+    backends = []
+    for name in ("a.xlsx", "b.xlsx"):
+        book.save(tmp_path / name)
+        backends.append(LocalWorkbookBackend(tmp_path / name))
+        assert backends[-1].read(["Tab!A1"]) == [[["x"]]]
+        assert gc.get_freeze_count() > 0
+    tabs = [weakref.ref(backend._workbook_for_read().active) for backend in backends]
+    del backends
+    gc.collect()
+    assert [tab() for tab in tabs] == [None, None]

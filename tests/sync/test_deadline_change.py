@@ -15,8 +15,8 @@ from sheets_gm.match.schedule import DeadlineSchedule
 from sheets_gm.notify.notices import NoticeRules, PollSeen, poll_notices
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.deadline import ScheduleRule
 from sheets_gm.sync.life.adjust_undo import undo_window
-from sheets_gm.sync.life.deadline_change import ScheduleRule
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
 from tests.conformance.test_input_lifecycle import NOW, Table, _games, new_table

@@ -53,6 +53,36 @@ def test_junk_rows_are_kept_and_answered_once_in_the_first_ones_cell(
         assert str(said).startswith(f"✘ Rows {first} to") if i == 0 else said is None, (row, said)
 
 
+def test_a_players_attempt_among_junk_rows_is_answered_on_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Among many rows pasted under the tables, the first row naming one of her own units (a real unit and a real
+    destination: an attempt, not junk) gets its own answer, naming the row its orders go in; a second row naming
+    that unit is part of the paste (else a paste of her table repeated 10,000 times would be 10,000 answers), and
+    the paste's one answer counts the rest. It fails with every row under the tables lumped together."""
+    config, _ = local_match(tmp_path)
+    path = tmp_path / "match.xlsx"
+    sheet = openpyxl.load_workbook(path)["Orders red"]
+    unit_row = next(r for r in range(1, sheet.max_row + 1) if sheet.cell(r, 1).value == "Player") + 2  # red1's
+    unit = sheet.cell(unit_row, 1).value
+    first = sheet.max_row + 3
+    type_junk(path, first, 60)
+    book = openpyxl.load_workbook(path)
+    for row in (first + 10, first + 30):
+        book["Orders red"].cell(row, 1).value = unit
+        book["Orders red"].cell(row, 4).value = "B2"
+    book.save(path)
+    assert main(["sync", "-c", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert f"red · row {first + 10}: Row {first + 10} is under the last table, which ends at row 20: nothing typed " \
+           f"in it is read; write {unit}'s orders in its own row (row {unit_row})." in out, out
+    assert f"Rows {first} to {first + 59} are under the last table, which ends at row 20: nothing typed in them is " \
+           "read (59 rows typed" in out, out
+    sheet = openpyxl.load_workbook(path)["Orders red"]
+    said = [sheet.cell(first + i, sheet.max_column).value for i in range(60)]
+    assert str(said[10]).startswith(f"✘ Row {first + 10} is under the last table")
+    assert [i for i, v in enumerate(said) if v] == [0, 10]
+
+
 def test_a_few_rows_under_the_tables_are_each_answered(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Up to ``JUNK_ROWS`` rows typed under the tables are each a player's attempt, each answered in its own row."""
     from sheets_gm.sync.rows.strays import JUNK_ROWS

@@ -15,9 +15,9 @@ from google.auth import exceptions as auth_exceptions
 from gspread.exceptions import APIError
 from gspread.urls import DRIVE_FILES_API_V3_URL
 
-from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sheets.backend import SheetError, http_status
 from sheets_gm.sheets.google.signin import DEFAULT_TIMEOUT
-from sheets_gm.sheets.retry import describe, http_status
+from sheets_gm.sheets.retry import describe
 
 #: Drive v3's change log (``changes.list``, ``changes.getStartPageToken``).
 DRIVE_CHANGES_URL = "https://www.googleapis.com/drive/v3/changes"

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from gspread.exceptions import APIError
 
-from sheets_gm.sheets.backend import SheetAccessError, SheetError
-from sheets_gm.sheets.retry import describe, http_status
+from sheets_gm.sheets.backend import SheetAccessError, SheetError, http_status
+from sheets_gm.sheets.retry import describe
 
 #: What Google says when a service account would own a file in a My Drive (it is given no storage).
 NO_STORAGE_REASON = "storageQuotaExceeded"

@@ -57,6 +57,8 @@ def _duration(value: dt.timedelta) -> str:
 def cell_out(cell: Any) -> CellValue:
     """The value of one cell as the backend returns it; ``None`` for an empty cell."""
     value = cell.value
+    if type(value) is str and cell.data_type != "f":  # text, most cells: as it is
+        return value or None
     if value is None or value == "":
         return None
     if isinstance(value, float) and not math.isfinite(value):

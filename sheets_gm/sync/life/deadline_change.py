@@ -21,7 +21,6 @@ it was computed from is not known.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -30,7 +29,7 @@ from sheets_gm.engine.ruleset import GM
 from sheets_gm.engine.settings import deadlines_row, settings_table
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.layout import CellValue, a1
-from sheets_gm.sync.deadline import describe_deadline
+from sheets_gm.sync.deadline import ScheduleRule, describe_deadline
 from sheets_gm.sync.life.own_lines import SyncEvent, with_own_lines
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
@@ -39,16 +38,6 @@ from sheets_gm.sync.writes import board_writes, closing_word, public_log_writes,
 
 #: The schedule a record remembers when the match has no deadlines (``DeadlineSchedule.remembered``).
 NO_SCHEDULE = "none"
-
-
-@dataclass(frozen=True, slots=True)
-class ScheduleRule:
-    """The match config's deadline schedule as a poll applies it: as a record remembers it (``remembered``: its
-    words, or ``none``), in words for the Settings tab, and its next deadline after a moment ('' for none)."""
-
-    remembered: str
-    words: str
-    next_deadline: Callable[[datetime], str]
 
 
 @dataclass(frozen=True, slots=True)

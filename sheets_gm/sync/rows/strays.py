@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter, deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 from typing import Any
@@ -235,15 +235,26 @@ JUNK_ROWS = 20
 _SAMPLE_CHARS = 80  # of the first junk row's cells, quoted in the answer
 
 
-def _junk_block(loose: Sequence[LooseRow], last_row: int, tab: str, col: int
+def _junk_block(loose: Sequence[LooseRow], last_row: int, tab: str, col: int, own: Callable[[], set[str]]
                 ) -> tuple[list[StrayRow], list[LooseRow]]:
     """The rows typed under the tables (past the blank row under the last, ``last_row`` + 1), when there are more
     than :data:`JUNK_ROWS`: a paste gone wrong, answered once in the first one's feedback cell (column ``col``),
     naming them (``junk_block_sentence``), not 10,000 times. Every other one is a ``quiet`` stray row: its cells stay
     where they are, its feedback cell says nothing (an answer of ours left there is cleared; what the player typed
-    there stays). Returns them, and the other loose rows."""
+    there stays). Returns them, and the other loose rows: among them, the first row naming each of the seat's own
+    subjects (``own``, asked once the rows are that many): a player's attempt, answered on its own (its orders go in
+    that subject's row), as many at most as her tables have rows."""
     under = [r for r in loose if not r.table and r.row > last_row + 1
              and any(v is not None and str(v).strip() for v in r.cells)]  # typed (``LooseRow.typed``, faster)
+    if len(under) <= JUNK_ROWS:
+        return [], list(loose)
+    names, attempts = own(), set()
+    for r in under:
+        name = r.cells[0].strip() if r.cells and isinstance(r.cells[0], str) else ""
+        if name in names:
+            names.discard(name)  # the first row naming it: the next ones are part of the paste
+            attempts.add(id(r))
+    under = [r for r in under if id(r) not in attempts]
     if len(under) <= JUNK_ROWS:
         return [], list(loose)
     first = under[0]
@@ -435,7 +446,8 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
                        tab.width - 1, tab.last_row)
     adopted = _numbered_lines(tab, grid, rows, expected, stamps)
     rows = (*rows, *(row for row, _mend in adopted.values()))
-    strays, loose_rows = _junk_block(tab.loose_rows(grid), tab.last_row, tab.name, tab.width - 1)
+    strays, loose_rows = _junk_block(tab.loose_rows(grid), tab.last_row, tab.name, tab.width - 1,
+                                     lambda: {name for p in tab.tables for name in sorting.seats.laid_out(p)})
     strays += [s for loose in loose_rows if (s := sorting.loose(loose, adopted, recovering)) is not None]
     if recovering:
         past = sorting.past_only(rows)
