@@ -518,7 +518,20 @@ class InputTab:
         return TabLayout(name=self.name, rows=self.last_row + 1, cols=width, frozen_rows=STATUS_ROW,
                          values=values, fills=tuple(fills), dropdowns=tuple(dropdowns),
                          checkboxes=tuple(checkboxes), protections=tuple(protections), column_widths=widths,
-                         print_title_first=first, print_title_rows=last, print_keep=keep)
+                         print_title_first=first, print_title_rows=last, print_keep=keep,
+                         spare_rows=self._spare_rows())
+
+    def _spare_rows(self) -> tuple[int, int] | None:
+        """The rows (1-based, first and last) of the tab's first table of rows the adapter lists (a seat's units or
+        armies) that another table follows, through the gap under it: the rows under those it lists hold no subject,
+        and nothing typed there is read (``no_subject_sentence``), so they are hidden where they hold nothing
+        (``TabLayout.spare_rows``; a row typed in, or a subject drawn in a resolution, is shown again). Printed, the
+        empty rows made Win or Die's Units table taller than a page, its rows on the next printed without their
+        header (issue 78, item 5). The cells read stay where they are."""
+        for t, after in zip(self._own, self._own[1:], strict=False):
+            if t.spec.rows != SEAT_ROWS and not t.spec.numbered:
+                return t.first_row, after.title_row - 1
+        return None
 
     def _print_titles(self) -> tuple[int, int, tuple[tuple[int, int], ...]]:
         """The rows each printed page repeats (1-based, first and last) and the runs of rows no page cuts, so that

@@ -14,11 +14,13 @@ from sheets_gm.engine.gm_events import BY_GM
 from sheets_gm.engine.ruleset import GM, JUDGE, Window
 from sheets_gm.sheets.adapter import (
     CONFIG_STAND_IN,
+    LEGEND_PIXELS,
     AnySheetAdapter,
     BoardDrawing,
 )
 from sheets_gm.sheets.backend import SheetBackend
-from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
+from sheets_gm.sheets.layout import CellValue, Fill, Grid, Protection, TabLayout, a1, cells
+from sheets_gm.sheets.printed_lines import lines_clear_of_titles
 from sheets_gm.sheets.spec import VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
@@ -105,6 +107,30 @@ def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, 
         batch.put(backend, placed.at(placed.rows_range()), grid)
 
 
+def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
+    """A public tab: the adapter's drawing from A1; right of it the title, status line and legend. The gap column
+    between them holds the board's stamp (``board_writes``) and is hidden: the stamp is no text a player reads, and
+    a hidden column is neither shown nor printed (it printed beside the title). Printed as a table is: over as many
+    pages across as keep its type at 8 pt (a GvG board shrunk to one page printed at 4 pt), the title at the top of
+    each page where it prints over more than one across (it stands right of the map: on the last page only)."""
+    spec = tabs.spec
+    info = drawing.width + 1
+    legend = drawing.legend_rows
+    fills = [*drawing.fills, Fill(cells(info, 1, info, 2), spec.colours.header, bold=True, wrap=True)]
+    values: dict[str, Grid] = {cells(info, 1, info, 1): [[spec.headers.board]]}
+    if legend:
+        values[cells(info, 4, info, 4)] = legend
+    return TabLayout(name=name, rows=max(drawing.height, 4 + len(legend)), cols=info + 1,
+                     values=values, fills=tuple(fills), conditional_fills=drawing.conditional_fills,
+                     protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
+                     column_widths={**drawing.column_widths, drawing.width: 20, info: LEGEND_PIXELS},
+                     row_heights=dict(drawing.row_heights), hidden_columns=(drawing.width,),
+                     print_headings=drawing.print_headings,
+                     print_pages_wide=drawing.print_pages_wide, print_title_rows=drawing.print_title_rows,
+                     print_title_cols=drawing.print_title_cols, print_fewest=drawing.print_fewest,
+                     print_header=spec.headers.board)
+
+
 def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
                  status: str, deadline: str = "", stamp: FileStamp | None = None) -> Sequence[BoardDrawing]:
     """Every public tab the adapter draws as ``state`` shows it, each with the title, status line and legend
@@ -115,7 +141,8 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
     drawings = adapter.drawings_before(state, describe_deadline(deadline) if deadline else "")
     for tab, drawing in tabs.drawn(drawings):
         width = drawing.width  # measured over every row: once, not per row
-        values = [list(r) + [""] * (width - len(r)) for r in drawing.values]
+        values = lines_clear_of_titles([list(r) + [""] * (width - len(r)) for r in drawing.values],
+                                       drawn_tab(tabs, tab, drawing))
         notes: Grid | None = None
         if drawing.notes is not None:  # every cell's: a note not drawn again (an army moved on) goes
             notes = [[drawing.notes.get((r, c), "") for c in range(width)] for r in range(len(values))]

@@ -480,6 +480,32 @@ def _repeats_first_column(tab: TabLayout) -> bool:
             and not tab.print_fewest and print_pages_wide(tab) > tab.print_pages_wide)
 
 
+def first_page_columns(tab: TabLayout) -> tuple[int, list[float]]:
+    """The columns each printed page across repeats (the layout's title columns, or a tab's first column where it
+    repeats that, ``_repeats_first_column``) and the printed widths at scale 1 of the columns from A the first page
+    across holds at the largest scale the tab may print at (its own size: a page holds at least its own width of
+    them), a hidden one 0; ``(0, [])`` where the tab prints on one page across or repeats no column."""
+    if tab.print_fewest:
+        orientation, wide, _tall = fewest_pages(tab)
+    elif tab.print_pages_wide:
+        orientation = "landscape" if print_width(tab) > PORTRAIT_PIXELS else "portrait"
+        wide = print_pages_wide(tab)
+    else:
+        return 0, []
+    repeated = tab.print_title_cols or (1 if _repeats_first_column(tab) else 0)
+    if wide < 2 or not repeated:
+        return 0, []
+    room = LANDSCAPE_POINTS if orientation == "landscape" else PORTRAIT_POINTS
+    room -= PRINT_HEADINGS_POINTS if tab.print_headings else 0.0
+    widths: list[float] = []
+    for col in range(tab.cols):
+        width = 0.0 if col in tab.hidden_columns else printed_points(tab.column_widths.get(col, DEFAULT_COLUMN_PIXELS))
+        if sum(widths) + width > room and len(widths) > repeated:
+            break
+        widths.append(width)
+    return repeated, widths
+
+
 def print_scale(tab: TabLayout) -> float:
     """The scale a fit-to-width tab prints at (1: its own size): its pages' width against its columns' printed
     width and the title columns each page after the first repeats, never above 1; a tab printed at its own size

@@ -9,7 +9,7 @@ from sheets_gm.engine.dice import seed_hash
 from sheets_gm.engine.ruleset import GM, JUDGE, Roster
 from sheets_gm.engine.settings import settings_rows
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
-from sheets_gm.sheets.adapter import LEGEND_PIXELS, AnySheetAdapter, BoardDrawing
+from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import Fill, Grid, Protection, TabLayout, WorkbookLayout, a1, cells
 from sheets_gm.sheets.spec import VIEW_COLS, SheetSpec
@@ -32,7 +32,7 @@ from sheets_gm.sync.match_tabs import (
 )
 from sheets_gm.sync.read import adapter_of, current_mark
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
-from sheets_gm.sync.writes import drawn_writes, log_lines, public_log_writes
+from sheets_gm.sync.writes import drawn_tab, drawn_writes, log_lines, public_log_writes
 
 #: The width in pixels of the Log's Kind column (and the View log's): its longest words ("structure destroyed")
 #: whole, not run into the line beside them.
@@ -94,30 +94,6 @@ def _settings_tab(spec: SheetSpec, settings: object) -> TabLayout:
     tab = _simple_tab(spec.tabs.settings, spec.headers.settings, len(rows) + 1, spec,
                       "Settings of this match: fixed at init", widths)
     return _wrapping(tab, 0, 3)
-
-
-def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
-    """A public tab: the adapter's drawing from A1; right of it the title, status line and legend. The gap column
-    between them holds the board's stamp (``board_writes``) and is hidden: the stamp is no text a player reads, and
-    a hidden column is neither shown nor printed (it printed beside the title). Printed as a table is: over as many
-    pages across as keep its type at 8 pt (a GvG board shrunk to one page printed at 4 pt), the title at the top of
-    each page where it prints over more than one across (it stands right of the map: on the last page only)."""
-    spec = tabs.spec
-    info = drawing.width + 1
-    legend = drawing.legend_rows
-    fills = [*drawing.fills, Fill(cells(info, 1, info, 2), spec.colours.header, bold=True, wrap=True)]
-    values: dict[str, Grid] = {cells(info, 1, info, 1): [[spec.headers.board]]}
-    if legend:
-        values[cells(info, 4, info, 4)] = legend
-    return TabLayout(name=name, rows=max(drawing.height, 4 + len(legend)), cols=info + 1,
-                     values=values, fills=tuple(fills), conditional_fills=drawing.conditional_fills,
-                     protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
-                     column_widths={**drawing.column_widths, drawing.width: 20, info: LEGEND_PIXELS},
-                     row_heights=dict(drawing.row_heights), hidden_columns=(drawing.width,),
-                     print_headings=drawing.print_headings,
-                     print_pages_wide=drawing.print_pages_wide, print_title_rows=drawing.print_title_rows,
-                     print_title_cols=drawing.print_title_cols, print_fewest=drawing.print_fewest,
-                     print_header=spec.headers.board)
 
 
 def _archive_tab(tabs: MatchTabs, seat: str) -> TabLayout:
