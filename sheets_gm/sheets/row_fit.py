@@ -18,18 +18,17 @@ row is as tall as a line of the default font (LibreOffice's and Excel's 12.8 poi
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from sheets_gm.sheets.xlsx import openpyxl  # noqa: F401  # first: without numpy (see that module)  # isort: skip
 
-from openpyxl.packaging.custom import StringProperty
 from openpyxl.utils import get_column_letter
 
 from sheets_gm.sheets.font_widths import text_points
 from sheets_gm.sheets.local.breaks import DEFAULT_ROW_POINTS
+from sheets_gm.sheets.tab_records import record_tabs, tab_records
 
 #: The custom document property holding, per tab, the rows whose height the layout fixed (JSON).
 FIXED_ROWS_PROPERTY = "sheets-gm fixed rows"
@@ -131,13 +130,8 @@ def wrapped_lines(text: str, room: float, measure: Callable[[str], float]) -> in
 
 def fixed_rows(wb: Any) -> dict[str, set[int]]:
     """The rows (1-based) of each tab whose height the layout fixed, as recorded in the workbook."""
-    try:
-        recorded = json.loads(wb.custom_doc_props[FIXED_ROWS_PROPERTY].value)
-    except (KeyError, TypeError, ValueError):
-        return {}
-    if not isinstance(recorded, dict):
-        return {}
-    return {str(tab): {int(r) for r in rows if isinstance(r, int)} for tab, rows in recorded.items()
+    recorded = tab_records(wb, FIXED_ROWS_PROPERTY)
+    return {tab: {int(r) for r in rows if isinstance(r, int)} for tab, rows in recorded.items()
             if isinstance(rows, list)}
 
 
@@ -145,11 +139,7 @@ def record_fixed_rows(wb: Any, tab: str, rows: Iterable[int]) -> None:
     """Record the rows (1-based) of ``tab`` whose height its layout fixed (replacing what was recorded for it)."""
     recorded = fixed_rows(wb)
     recorded[tab] = set(rows)
-    value = json.dumps({name: sorted(rows) for name, rows in recorded.items() if rows}, separators=(",", ":"))
-    props = wb.custom_doc_props
-    if FIXED_ROWS_PROPERTY in props.names:
-        del props[FIXED_ROWS_PROPERTY]
-    props.append(StringProperty(name=FIXED_ROWS_PROPERTY, value=value))
+    record_tabs(wb, FIXED_ROWS_PROPERTY, {name: sorted(rows) for name, rows in recorded.items() if rows})
 
 
 def fit_rows(ws: Any, rows: Iterable[int], fixed: set[int]) -> None:

@@ -10,13 +10,13 @@ rows a printed page holds at the tab's scale) so that, after each write has made
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sheets_gm.sheets.xlsx import openpyxl  # noqa: F401  # first: without numpy (see that module)  # isort: skip
 
-from openpyxl.packaging.custom import StringProperty
 from openpyxl.worksheet.pagebreak import Break, RowBreak
+
+from sheets_gm.sheets.tab_records import record_tabs, tab_records
 
 #: The custom document property holding, per tab, the runs of rows no printed page cuts and a page's room (JSON).
 KEPT_ROWS_PROPERTY = "sheets-gm kept rows"
@@ -35,25 +35,17 @@ def record_kept_rows(wb: Any, tab: str, keep: tuple[tuple[int, int], ...], room:
     recorded.pop(tab, None)
     if keep:
         recorded[tab] = [[list(run) for run in keep], round(room, 1)]
-    props = wb.custom_doc_props
-    if KEPT_ROWS_PROPERTY in props.names:
-        del props[KEPT_ROWS_PROPERTY]
-    if recorded:
-        props.append(StringProperty(name=KEPT_ROWS_PROPERTY, value=json.dumps(recorded, separators=(",", ":"))))
+    record_tabs(wb, KEPT_ROWS_PROPERTY, recorded)
 
 
 def kept_rows(wb: Any) -> dict[str, Kept]:
     """The runs of rows no printed page cuts and a page's room in points, per tab, as recorded in the workbook
     (anything else recorded there read as nothing)."""
-    try:
-        recorded = json.loads(wb.custom_doc_props[KEPT_ROWS_PROPERTY].value)
-    except (KeyError, TypeError, ValueError):
-        return {}
     out: dict[str, Kept] = {}
-    for tab, value in recorded.items() if isinstance(recorded, dict) else ():
+    for tab, value in tab_records(wb, KEPT_ROWS_PROPERTY).items():
         try:
             runs, room = value
-            out[str(tab)] = (tuple((int(first), int(last)) for first, last in runs), float(room))
+            out[tab] = (tuple((int(first), int(last)) for first, last in runs), float(room))
         except (TypeError, ValueError):
             continue
     return out

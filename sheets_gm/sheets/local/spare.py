@@ -11,12 +11,11 @@ The run's last row, the gap above what follows, is always shown.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sheets_gm.sheets.xlsx import openpyxl  # noqa: F401  # first: without numpy (see that module)  # isort: skip
 
-from openpyxl.packaging.custom import StringProperty
+from sheets_gm.sheets.tab_records import record_tabs, tab_records
 
 #: The custom document property holding, per tab, its run of spare rows (JSON: tab → [first, last], 1-based).
 SPARE_ROWS_PROPERTY = "sheets-gm spare rows"
@@ -25,15 +24,11 @@ SPARE_ROWS_PROPERTY = "sheets-gm spare rows"
 def spare_rows(wb: Any) -> dict[str, tuple[int, int]]:
     """Each tab's run of spare rows (1-based, first and last) as recorded in the workbook (anything else recorded
     there read as nothing)."""
-    try:
-        recorded = json.loads(wb.custom_doc_props[SPARE_ROWS_PROPERTY].value)
-    except (KeyError, TypeError, ValueError):
-        return {}
     out: dict[str, tuple[int, int]] = {}
-    for tab, run in recorded.items() if isinstance(recorded, dict) else ():
+    for tab, run in tab_records(wb, SPARE_ROWS_PROPERTY).items():
         try:
             first, last = run
-            out[str(tab)] = (int(first), int(last))
+            out[tab] = (int(first), int(last))
         except (TypeError, ValueError):
             continue
     return out
@@ -44,11 +39,7 @@ def record_spare_rows(wb: Any, tab: str, run: tuple[int, int] | None) -> None:
     recorded = {name: list(rows) for name, rows in spare_rows(wb).items() if name != tab}
     if run is not None:
         recorded[tab] = list(run)
-    props = wb.custom_doc_props
-    if SPARE_ROWS_PROPERTY in props.names:
-        del props[SPARE_ROWS_PROPERTY]
-    if recorded:
-        props.append(StringProperty(name=SPARE_ROWS_PROPERTY, value=json.dumps(recorded, separators=(",", ":"))))
+    record_tabs(wb, SPARE_ROWS_PROPERTY, recorded)
 
 
 def fold_spare_rows(ws: Any, run: tuple[int, int] | None) -> None:
