@@ -138,13 +138,9 @@ def _exit_without_sweep() -> None:
     moved out of the cycle collector's reach (``gc.freeze``) before the interpreter's last collection walks them all:
     the process is ending, so that walk frees nothing anyone waits for, and it was a third of a second of
     ``sheets-gm simulate``'s end (matplotlib's and numpy's objects). Registered once per process (a test calls
-    ``main`` many times); atexit's other functions, and the modules' teardown, run as before."""
-    if gc.freeze not in _AT_EXIT:
-        _AT_EXIT.append(gc.freeze)
-        atexit.register(gc.freeze)
-
-
-_AT_EXIT: list[Callable[[], None]] = []
+    ``main`` many times: unregistered first); atexit's other functions, and the modules' teardown, run as before."""
+    atexit.unregister(gc.freeze)
+    atexit.register(gc.freeze)
 
 
 def _reader_went_away() -> int:
