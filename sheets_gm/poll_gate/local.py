@@ -53,8 +53,10 @@ class LocalGate:
         return run(self.sheets)
 
     def keep(self, report: WindowReport, said: Said) -> None:
-        """Keep what this poll saw (see the module notes); nothing when a fingerprint is missing, or when a bot
-        typed in a workbook or a file was drawn again over an older copy (the next poll reads them)."""
+        """Keep what this poll saw (see the module notes); no state when a fingerprint is missing, or when a bot
+        typed in a workbook or a file was drawn again over an older copy (the next poll reads them: its reads, each
+        of the version it saw, are kept all the same)."""
+        keep_reads(self.config_path, self.sheets)
         if report.bots_typed or report.older_copies:
             return
         files: dict[str, FileMark] = {}
@@ -70,7 +72,6 @@ class LocalGate:
             config=self.config_mark, deadline=report.deadline, finished=report.finished, summary=said.summary,
             warning=said.warning, files=files, full_read_at=iso(self.read_at),
             folder=str(self.config_path.parent.resolve())))
-        keep_reads(self.config_path, self.sheets)
 
     def _workbooks(self) -> list[LocalWorkbookBackend]:
         return [b for b in self.sheets.write_order() if isinstance(b, LocalWorkbookBackend)]

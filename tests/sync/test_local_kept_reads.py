@@ -1,0 +1,141 @@
+"""A local poll's kept reads (``sheets.local.kept``, ``poll_gate.local_reads``): a workbook whose file is still the
+version the last poll read is answered from that read, not loaded.
+
+The property, for every game: a poll answered from its kept reads leaves every file a player, the GM or the page
+sees exactly as a poll that loads every workbook (the same match, its kept reads removed) leaves it, and says the
+same, whatever was saved since: a seat's orders typed, Ready ticked (a resolution, which writes the board and the
+engine), nothing. Checked with the defect put back: a kept read trusted whatever the file now holds
+(``KeptBook.holds`` answering True) answers a player's save with what she had before, and the walk fails at its first
+save.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.cli import main
+from sheets_gm.match.config import load_config
+from sheets_gm.poll_gate.local_reads import hand_kept_reads, local_reads_path
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, ruleset_names
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend, create_workbook
+from sheets_gm.sync.autoplay import type_bot_orders
+from tests.sheets.practice import init_practice
+
+
+class Loads:
+    """Counts the workbook loads of the local backend, by file name."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.names: list[str] = []
+        real = LocalWorkbookBackend._load
+
+        def counting(backend: LocalWorkbookBackend) -> object:
+            self.names.append(backend.path.name)
+            return real(backend)
+
+        monkeypatch.setattr(LocalWorkbookBackend, "_load", counting)
+
+
+def seen(folder: Path) -> dict[str, bytes]:
+    """Every file of the match a player, the GM or the page sees (each workbook's parts but the file's own dates;
+    the poll's records and lock files, which hold moments, paths and fingerprints, left out)."""
+    out: dict[str, bytes] = {}
+    for path in sorted(folder.rglob("*")):
+        name = str(path.relative_to(folder))
+        if not path.is_file() or name.endswith((".lock", ".poll.json", ".local-reads.json")) or ".~lock" in name:
+            continue
+        if path.suffix == ".xlsx":
+            with zipfile.ZipFile(path) as book:
+                out.update({f"{name}:{part}": book.read(part) for part in book.namelist()
+                            if part != "docProps/core.xml"})
+        else:
+            out[name] = path.read_bytes()
+    return out
+
+
+def type_orders(folder: Path, *, ready: bool, seed: str) -> bool:
+    """The game's bots type the open window's orders of every seat, as players would; whether any was typed."""
+    config = load_config(folder / "match.toml")
+    rules = create_ruleset(config.ruleset)
+    make = next(iter(bots_of(rules).values())).make
+    bots = {seat: make(f"{seed}/{seat}") for seat in config.seats}
+    return bool(type_bot_orders(open_match_sheets(config), get_ruleset(config.ruleset), bots, ready=ready, over=True))
+
+
+def sync(folder: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    with contextlib.chdir(folder):
+        assert main(["sync", "-c", "match.toml"]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("game", ruleset_names())
+def test_a_poll_from_kept_reads_leaves_what_a_poll_that_loads_all_leaves(
+        game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    kept, cold = tmp_path / "kept", tmp_path / "cold"
+    kept.mkdir()
+    init_practice(kept, game)
+    capsys.readouterr()
+    assert sync(kept, capsys)  # its first poll: every workbook loaded, their reads kept
+    shutil.copytree(kept, cold)
+    loads = Loads(monkeypatch)
+    answered_from_kept = 0
+    for step, ready in enumerate((False, True, None, False)):  # orders, Ready (a resolution), nothing, orders
+        for folder in (kept, cold):
+            if ready is not None:
+                type_orders(folder, ready=ready, seed=f"kept/{step}")
+        local_reads_path(cold / "match.toml").unlink(missing_ok=True)  # the cold copy loads every workbook
+        loads.names.clear()
+        said = sync(kept, capsys)
+        from_kept = len(loads.names)
+        assert said == sync(cold, capsys), f"step {step}"
+        assert seen(kept) == seen(cold), f"step {step}: the files differ"
+
+        answered_from_kept += len(loads.names) - from_kept - from_kept  # the cold poll's loads less the kept one's
+    assert answered_from_kept > 0  # the kept reads were used: the walk is not vacuous
+
+
+def test_a_kept_read_answers_only_the_version_it_was_taken_from(tmp_path: Path) -> None:
+    init_practice(tmp_path, "gvg")
+    config = load_config(tmp_path / "match.toml")
+    with contextlib.chdir(tmp_path):
+        assert main(["sync", "-c", "match.toml", "--quiet"]) == 0
+    board = tmp_path / "board.xlsx"
+    sheets = open_match_sheets(config)
+    hand_kept_reads(config.path, sheets)
+    backend = sheets.board
+    assert isinstance(backend, LocalWorkbookBackend) and backend.kept is not None
+    ranges = list(backend.kept.grids)
+    assert backend.read(ranges) == list(backend.kept.grids.values()) and backend._cache is None  # not loaded
+    board.write_bytes(board.read_bytes())  # the same bytes, a new time: still the version kept
+    assert backend.read(ranges) and backend._cache is None
+    tab = backend.tab_names()[0]
+    fresh = LocalWorkbookBackend(board)
+    fresh.write([RangeWrite(f"'{tab}'!A1", [["typed over"]])])  # a new version
+    assert backend.read([f"'{tab}'!A1"]) == [[["typed over"]]] and backend.kept is None  # loaded, the read dropped
+
+
+def test_a_version_saved_with_a_number_written_is_not_kept(tmp_path: Path) -> None:
+    """A number is saved to 16 digits, and a cell's format may show it as a date: the saved version is kept only as
+    its load would read it, so not at all once a number was written."""
+    path = tmp_path / "book.xlsx"
+    create_workbook(path, WorkbookLayout("book", (TabLayout("Tab", rows=3, cols=3),)))
+    backend = LocalWorkbookBackend(path)
+    backend.read(["'Tab'!A1:B2"])
+    backend.write([RangeWrite("'Tab'!A1", [["text", True]])])
+    assert backend.kept_read() is not None
+    backend.write([RangeWrite("'Tab'!A2", [[0.1 + 0.2, 2**60 + 1]])])
+    assert backend.kept_read() is None
+    as_saved = backend.read(["'Tab'!A2:B2"])
+    assert LocalWorkbookBackend(path).read(["'Tab'!A2:B2"]) != as_saved  # why: its load reads 0.3 and 1.15e18
+    loaded = LocalWorkbookBackend(path)
+    loaded.read(["'Tab'!A1:B2"])
+    assert loaded.kept_read() is not None  # a version loaded is kept whatever it holds
+
