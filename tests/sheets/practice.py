@@ -6,6 +6,10 @@ import contextlib
 from pathlib import Path
 
 from sheets_gm.cli import main
+from sheets_gm.match.config import load_config
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.sync.autoplay import type_bot_orders
 
 
 def init_practice(folder: Path, game: str) -> Path:
@@ -14,3 +18,13 @@ def init_practice(folder: Path, game: str) -> Path:
     with contextlib.chdir(folder):
         assert main(["init", game, "--practice"]) == 0
     return folder / "board.xlsx"
+
+
+def type_practice_orders(config_path: Path, *, ready: bool, seed: str) -> bool:
+    """The game's first bot kind types the open window's orders of every seat of the match configured by
+    ``config_path`` (over what was typed before, ticking Ready when ``ready``), as players would and save; whether
+    any was typed."""
+    config = load_config(config_path)
+    make = next(iter(bots_of(create_ruleset(config.ruleset)).values())).make
+    bots = {seat: make(f"{seed}/{seat}") for seat in config.seats}
+    return bool(type_bot_orders(open_match_sheets(config), get_ruleset(config.ruleset), bots, ready=ready, over=True))
