@@ -25,8 +25,8 @@ from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.notify.announce import after_poll, send_due
 from sheets_gm.notify.due import Due
 from sheets_gm.notify.outbox import due
-from sheets_gm.poll_gate.run import IdlePoll as IdlePoll  # where the commands find it
 from sheets_gm.poll_gate.local_reads import hand_kept_reads
+from sheets_gm.poll_gate.run import IdlePoll as IdlePoll  # where the commands find it
 from sheets_gm.poll_gate.run import gate_for, gated_poll
 from sheets_gm.poll_gate.state import PollState, Said
 from sheets_gm.running.connect import open_match_sheets, tidy_local_workbooks

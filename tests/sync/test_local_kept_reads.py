@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,7 @@ class Answers:
         self.count = 0
         real = KeptBook.answers
 
-        def counting(book: KeptBook, ranges: list[str]) -> object:
+        def counting(book: KeptBook, ranges: Sequence[str]) -> object:
             answer = real(book, ranges)
             self.count += answer is not None
             return answer

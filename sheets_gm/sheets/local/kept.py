@@ -10,6 +10,7 @@ for a whole idle poll. A range it does not hold, a workbook written, or any doub
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +35,7 @@ class KeptBook:
             return False
         return stamp.mtime_ns == self.mark.mtime_ns or unchanged(path, self.mark)
 
-    def answers(self, ranges: list[str] | tuple[str, ...]) -> list[Grid] | None:
+    def answers(self, ranges: Sequence[str]) -> list[Grid] | None:
         """The kept values of every range of ``ranges`` (each its own copy), or None when one was not read."""
         if not all(full in self.grids for full in ranges):
             return None
