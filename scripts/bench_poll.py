@@ -204,27 +204,6 @@ def _load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
-def _parts(folder: Path) -> dict[str, bytes]:
-    """Every file of a polled match a player, the GM or the page sees, by its path in the folder (a workbook as its
-    parts but the file's own dates; the poll's records, its kept reads and lock files left out: they hold moments,
-    paths and fingerprints)."""
-    import zipfile
-
-    seen: dict[str, bytes] = {}
-    for path in sorted(folder.rglob("*")):
-        name = str(path.relative_to(folder))
-        if not path.is_file() or name.endswith((".lock", ".poll.json", ".local-reads.json")) or "/.~lock" in name:
-            continue
-        if path.suffix == ".xlsx":
-            with zipfile.ZipFile(path) as book:
-                for part in book.namelist():
-                    if part != "docProps/core.xml":
-                        seen[f"{name}:{part}"] = book.read(part)
-        else:
-            seen[name] = path.read_bytes()
-    return seen
-
-
 def _cells(path: Path) -> dict[tuple[str, str], Any]:
     import openpyxl
 
@@ -234,8 +213,13 @@ def _cells(path: Path) -> dict[tuple[str, str], Any]:
 
 
 def _compare(game: str, this: Path, base: Path) -> bool:
-    """Whether the two trees' polls left the same files (see ``_parts``); the differences printed."""
-    mine, theirs = _parts(this), _parts(base)
+    """Whether the two trees' polls left the same files, as a player, the GM and the page see them (each workbook's
+    parts but the file's own dates; the records, kept reads and locks left out); the differences printed."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))  # for the tests' view of a match folder
+    from tests.sheets.practice import seen_files
+
+    mine, theirs = seen_files(this), seen_files(base)
     differ = sorted(name for name in mine.keys() | theirs.keys() if mine.get(name) != theirs.get(name))
     for name in differ[:12]:
         print(f"  {game}: {name} differs ({len(mine.get(name, b''))} / {len(theirs.get(name, b''))} bytes)")

@@ -18,8 +18,7 @@ from sheets_gm.cli import main
 from sheets_gm.commands.serve import poll_preload
 from sheets_gm.rulesets.registry import ruleset_names
 from tests.quick import soak_but
-from tests.sheets.practice import init_practice, type_practice_orders
-from tests.sync.test_local_kept_reads import seen
+from tests.sheets.practice import init_practice, seen_files, type_practice_orders
 
 #: The server: it imports the preload, then forks one poll a config named (``VISIT``, as ``serve`` hands it over);
 #: each child prints how the poll ended and the modules it imported.
@@ -57,4 +56,4 @@ def test_a_poll_forked_from_the_server_imports_nothing_and_answers_as_a_cold_pol
     assert done == "read"
     assert [m for m in imported if m.startswith(("sheets_gm", "openpyxl"))] == []
     assert main(["sync", "-c", str(cold / "match.toml"), "--quiet"]) == 0
-    assert seen(forked) == seen(cold)
+    assert seen_files(forked) == seen_files(cold)

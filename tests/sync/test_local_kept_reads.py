@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend, create_workbook
 from sheets_gm.sheets.local.kept import KeptBook
-from tests.sheets.practice import init_practice, type_practice_orders
+from tests.sheets.practice import init_practice, seen_files, type_practice_orders
 
 
 class Answers:
@@ -44,23 +43,6 @@ class Answers:
             return answer
 
         monkeypatch.setattr(KeptBook, "answers", counting)
-
-
-def seen(folder: Path) -> dict[str, bytes]:
-    """Every file of the match a player, the GM or the page sees (each workbook's parts but the file's own dates;
-    the poll's records and lock files, which hold moments, paths and fingerprints, left out)."""
-    out: dict[str, bytes] = {}
-    for path in sorted(folder.rglob("*")):
-        name = str(path.relative_to(folder))
-        if not path.is_file() or name.endswith((".lock", ".poll.json", ".local-reads.json")) or ".~lock" in name:
-            continue
-        if path.suffix == ".xlsx":
-            with zipfile.ZipFile(path) as book:
-                out.update({f"{name}:{part}": book.read(part) for part in book.namelist()
-                            if part != "docProps/core.xml"})
-        else:
-            out[name] = path.read_bytes()
-    return out
 
 
 def sync(folder: Path, capsys: pytest.CaptureFixture[str]) -> str:
@@ -86,7 +68,7 @@ def test_a_poll_from_kept_reads_leaves_what_a_poll_that_loads_all_leaves(
         local_reads_path(cold / "match.toml").unlink(missing_ok=True)  # the cold copy loads every workbook
         said = sync(kept, capsys)
         assert said == sync(cold, capsys), f"step {step}"
-        assert seen(kept) == seen(cold), f"step {step}: the files differ"
+        assert seen_files(kept) == seen_files(cold), f"step {step}: the files differ"
     assert answers.count > 0  # the kept reads answered: the walk is not vacuous
 
 
