@@ -79,7 +79,7 @@ from sheets_gm.sheets.guard import changed_since, describe_cells
 from sheets_gm.sheets.layout import CellValue, Grid, ReadGuard, WorkbookLayout, split_a1, trim_grid
 from sheets_gm.sheets.local.boxes import Box, parse_cells, worksheet_named
 from sheets_gm.sheets.local.breaks import break_pages, kept_rows
-from sheets_gm.sheets.local.cells import cell_out, clean_text, comment_for, given_cells, write_box
+from sheets_gm.sheets.local.cells import cell_out, clean_text, comment_for, given_cells, numbers_read_back, write_box
 from sheets_gm.sheets.local.disk import (
     NEW_FILE_MODE,
     PRIVATE_FILE_MODE,
@@ -159,7 +159,7 @@ class LocalWorkbookBackend:
         self._kept_stamp: Stamp | None = None  # the stamp the kept read was last found to hold for
         self._loaded: Stamp | None = None  # the stamp of the version last loaded from the file (not saved by us)
         self._ranges_read: dict[str, None] = {}  # every range read, in order: what a kept read holds
-        self._wrote_number = False  # a number written here (see ``kept_read``)
+        self._doubtful = False  # a number written here that may read back otherwise (see ``kept_read``)
 
     def __repr__(self) -> str:
         return f"LocalWorkbookBackend({str(self.path)!r})"
@@ -266,11 +266,10 @@ class LocalWorkbookBackend:
         written: dict[str, tuple[Any, set[int]]] = {}  # by tab: its rows written, fitted once all are written
         tabs: dict[str, Any] = {}  # each tab named, found once (10,000 rows answered name the same tab)
         for w in writes:
-            self._wrote_number = self._wrote_number or any(
-                isinstance(value, int | float) and not isinstance(value, bool) for row in w.values for value in row)
             ws, box = self._resolve(wb, w.range, tabs)
             if write_box(ws, box, w.values, f"{self.path}: range {w.range!r}"):
                 changed = True
+                self._doubtful = self._doubtful or not numbers_read_back(ws, box, w.values)
                 written.setdefault(ws.title, (ws, set()))[1].update(range(box.min_row, box.min_row + len(w.values)))
             if w.notes is not None:
                 changed = self._write_notes(ws, box, w.notes) or changed
@@ -436,8 +435,8 @@ class LocalWorkbookBackend:
     def kept_read(self) -> KeptBook | None:
         """What this backend read of the file as it stands now, to keep for the next poll (``kept``): the ranges it
         was asked, from the version it loaded or saved (or the kept read it answered from); None when it read
-        nothing, the file moved meanwhile, or it wrote a number (to 16 digits, in a cell whose format may show a
-        date: it may read back otherwise; a version saved here is kept as its load would read it, or not at all)."""
+        nothing, the file moved meanwhile, or it wrote a number that may read back otherwise (``numbers_read_back``:
+        a version saved here is kept as its load would read it, or not at all)."""
         ranges = list(self._ranges_read)
         try:
             stamp = self._stamp()
@@ -450,7 +449,7 @@ class LocalWorkbookBackend:
             mark = file_mark(self.path)
             if (mark is None or outside_links(wb) or self._stamp() != stamp
                     or (mark.size, mark.mtime_ns) != (stamp.size, stamp.mtime_ns)
-                    or (self._loaded != stamp and self._wrote_number)):
+                    or (self._loaded != stamp and self._doubtful)):
                 return None
             return KeptBook(mark, tuple(wb.sheetnames), dict(zip(ranges, grids, strict=True)))
         kept = self._kept_now()
