@@ -21,6 +21,7 @@ proves nothing).
 
     .venv/bin/python scripts/bench_poll.py --vs main [--polls 9] [--game gvg,wesnoth]
     .venv/bin/python scripts/bench_poll.py --profile gvg      # one poll of this tree under cProfile, the top lines
+    .venv/bin/python scripts/bench_poll.py --profile gvg --imports   # the modules that poll imported
 """
 
 from __future__ import annotations
@@ -62,12 +63,6 @@ def _worker(preload: Sequence[str], now: str) -> None:
         pid = os.fork()
         if pid == 0:  # the poll's process
             os.close(read)
-            if os.environ.get("BENCH_POLL_GC") == "freeze":
-                import gc
-                gc.freeze()
-            elif os.environ.get("BENCH_POLL_GC") == "off":
-                import gc
-                gc.disable()
             said = _child(dst / "match.toml", moment, job.get("profile"))
             os.write(write, said.encode())
             os._exit(0)
@@ -82,14 +77,12 @@ def _worker(preload: Sequence[str], now: str) -> None:
 
 def _child(config: Path, moment: datetime, profile: str | None) -> str:
     """The host's one call in a poll's process (``host.outcome.VISIT``); under cProfile when ``profile`` names a
-    file for its statistics."""
+    file for its statistics; with ``profile`` "imports", the modules the poll imported, said instead."""
     from sheets_gm.host.outcome import VISIT
 
     def clock() -> datetime:
         return moment
 
-    if profile == "parts":
-        return _parts_timed(config, clock)
     if profile == "imports":
         before = set(sys.modules)
         outcome = VISIT(config, None, clock)
@@ -102,46 +95,7 @@ def _child(config: Path, moment: datetime, profile: str | None) -> str:
         profiler.dump_stats(profile)
     else:
         outcome = VISIT(config, None, clock)
-    return f"{outcome.done}: {outcome.line}"[:20000]
-
-
-def _parts_timed(config: Path, clock: Any) -> str:
-    import time as _t
-
-    from sheets_gm.host.outcome import VISIT
-    spent: dict[str, float] = {}
-    targets = [("sheets_gm.sheets.local.backend", "LocalWorkbookBackend", "_load"),
-               ("sheets_gm.sheets.local.backend", "LocalWorkbookBackend", "_put"),
-               ("sheets_gm.sheets.local.backend", "LocalWorkbookBackend", "_save"),
-               ("sheets_gm.sheets.local.backend", None, "save_atomically"),
-               ("sheets_gm.sync.poll", None, "poll"),
-               ("sheets_gm.running.run", None, "sync_once"),
-               ("sheets_gm.host.polls", None, "after_poll"),
-               ("sheets_gm.host.polls", None, "complete_cut_commands"),
-               ("sheets_gm.host.polls", None, "tidy_local_workbooks"),
-               ("sheets_gm.host.polls", None, "open_match_sheets"),
-               ("sheets_gm.poll_gate.local", "LocalGate", "keep"),
-               ("sheets_gm.poll_gate.local", "LocalGate", "forget"),
-               ("sheets_gm.sync.read", None, "read_match"),
-               ("sheets_gm.sync.read", None, "adapter_of"),
-               ("sheets_gm.host.visit", None, "load_config"),
-               ("sheets_gm.host.look", None, "poll_config")]
-    import importlib
-    for module, cls, name in targets:
-        owner = getattr(importlib.import_module(module), cls) if cls else importlib.import_module(module)
-        real = getattr(owner, name)
-
-        def timed(*a: Any, _real: Any = real, _key: str = f"{cls or module.rsplit('.', 1)[1]}.{name}", **k: Any) -> Any:
-            t0 = _t.process_time()
-            try:
-                return _real(*a, **k)
-            finally:
-                spent[_key] = spent.get(_key, 0.0) + _t.process_time() - t0
-        setattr(owner, name, timed)
-    t0 = _t.process_time()
-    VISIT(config, None, clock)
-    spent["total"] = _t.process_time() - t0
-    return json.dumps(spent)
+    return f"{outcome.done}: {outcome.line}"[:2000]
 
 
 def _copy_match(src: Path, dst: Path) -> None:
@@ -278,9 +232,11 @@ def _profile(args: argparse.Namespace, root: Path) -> None:
     worker = Worker(None, root, datetime.now(UTC).isoformat())
     worker.poll(saved[args.profile], root / "warm")  # (the first fork pays for what the page compiles once)
     stats = root / "poll.prof"
-    answer = worker.poll(saved[args.profile], root / "profiled", str(stats))
+    answer = worker.poll(saved[args.profile], root / "profiled", "imports" if args.imports else str(stats))
     worker.close()
-    print(f"{answer['said'][:200]}\nCPU {answer['cpu']:.3f} s, wall {answer['wall']:.3f} s")
+    print(f"{answer['said']}\nCPU {answer['cpu']:.3f} s, wall {answer['wall']:.3f} s")
+    if args.imports:
+        return
     if args.keep_profile:
         shutil.copy(stats, args.keep_profile)
     pstats.Stats(str(stats)).sort_stats(args.sort).print_stats(args.lines)
@@ -299,6 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game", default="gvg,wesnoth,coalition,champions,winordie")
     parser.add_argument("--profile", default="", help="a game: one poll of it profiled instead")
     parser.add_argument("--keep-profile", default="", help="where to copy the profile's statistics")
+    parser.add_argument("--imports", action="store_true", help="with --profile: the modules the poll imported")
     parser.add_argument("--sort", default="cumulative")
     parser.add_argument("--lines", type=int, default=40)
     args = parser.parse_args(argv)
