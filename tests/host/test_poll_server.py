@@ -1,8 +1,10 @@
 """What the server ``serve``'s polls are forked from holds (``commands.serve.poll_preload``, ``host.poll_server``):
 a poll of any game's match, forked from it as ``serve`` forks one, imports nothing of the project's nor of the
-workbook library (each import a poll makes is made again by the next: GvG's sheet adapter was 25 ms a poll), and
-answers the save as a poll in a process of its own does. Checked with the defect put back: without
-``host.poll_server`` in the preload, a GvG poll imports its sheet adapter and the test fails."""
+workbook library (each import a poll makes is made again by the next: GvG's sheet adapter was 25 ms a poll), and,
+forked after another match's poll from the same server, answers the save as a cold poll in a process of its own
+does (the server holds nothing of a match: what it builds is read from the shipped files alone). Checked with the
+defect put back: without ``host.poll_server`` in the preload, a GvG poll imports its sheet adapter and the test
+fails."""
 
 from __future__ import annotations
 
@@ -42,14 +44,16 @@ for config in sys.argv[2:]:
 
 @pytest.mark.parametrize("game", soak_but(ruleset_names(), "gvg"))
 def test_a_poll_forked_from_the_server_imports_nothing_and_answers_as_a_cold_poll(game: str, tmp_path: Path) -> None:
-    forked, cold = tmp_path / "forked", tmp_path / "cold"
+    forked, cold, other = tmp_path / "forked", tmp_path / "cold", tmp_path / "other"
     forked.mkdir()
     init_practice(forked, game)
     assert main(["sync", "-c", str(forked / "match.toml"), "--quiet"]) == 0
     shutil.copytree(forked, cold)
-    for folder in (forked, cold):
-        type_practice_orders(folder / "match.toml", ready=False, seed="forked")
-    out = subprocess.run([sys.executable, "-c", SERVER, json.dumps(poll_preload()), str(forked / "match.toml")],
+    shutil.copytree(forked, other)
+    for folder, seed in ((forked, "forked"), (cold, "forked"), (other, "other")):
+        type_practice_orders(folder / "match.toml", ready=seed == "other", seed=seed)
+    configs = [str(other / "match.toml"), str(forked / "match.toml")]  # another match's poll first
+    out = subprocess.run([sys.executable, "-c", SERVER, json.dumps(poll_preload()), *configs],
                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     done, imported = json.loads(out.stdout.splitlines()[-1])
