@@ -96,7 +96,7 @@ def test_a_kept_read_answers_only_the_version_it_was_taken_from(tmp_path: Path) 
 @pytest.mark.parametrize(("value", "kept"), [(7, True), (2.5, True), (0.1 + 0.2, False), (2.0, False),
                                              (2**60 + 1, False), ("7", True)])
 def test_a_version_saved_is_kept_only_where_each_number_written_reads_back(
-        tmp_path: Path, value: object, kept: bool) -> None:
+        tmp_path: Path, value: int | float | str, kept: bool) -> None:
     """A number is saved to 16 digits, and a cell's format may show it as a date: a version saved here is kept only
     where its load would read what was written (a version loaded is kept whatever it holds)."""
     path = tmp_path / "book.xlsx"
