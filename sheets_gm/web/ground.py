@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 from markupsafe import escape
@@ -43,9 +44,10 @@ def _cells(plane: Plane) -> list[tuple[int, int, str, str]]:
 def ground_file(plane: Plane) -> str:
     """The name of the file of ``plane``'s ground: a hash of everything it draws, and of its places' names (the
     names file beside it: ``names_file``)."""
+    places = plane.places  # (each one's name, column, row, colour and ground as p[0]…p[4]: a thousand, indexed)
+    marks = {ground: lasting_mark(ground) for ground in {p.ground for p in places}}  # (a map's few grounds)
     text = "\x1f".join([FORMAT, plane.shape, str(plane.cols), str(plane.rows), *plane.col_labels, "\x1e",
-                        *plane.row_labels, "\x1e", *(f"{name},{c},{r},{colour},{lasting_mark(ground)}"
-                                                      for name, c, r, colour, ground, _, _, _, _, _ in plane.places)])
+                        *plane.row_labels, "\x1e", *[f"{p[0]},{p[1]},{p[2]},{p[3]},{marks[p[4]]}" for p in places]])
     return f"{PREFIX}{hashlib.sha256(text.encode()).hexdigest()[:20]}.svg"
 
 
@@ -98,4 +100,5 @@ def ground_svg(plane: Plane) -> str:
 
 def grounds_in(folder: Path) -> list[Path]:
     """The ground files in ``folder``, and their names files."""
-    return sorted([*folder.glob(f"{PREFIX}*.svg"), *folder.glob(f"{PREFIX}*.js")])
+    return [folder / name for name in sorted(os.listdir(folder))
+            if name.startswith(PREFIX) and name.endswith((".svg", ".js"))]  # (one listing: two globs cost two)

@@ -6,6 +6,7 @@ drawn two cells to a hex. The page reads nothing else of the match: what the boa
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from typing import NamedTuple
 from sheets_gm.engine.grid import column_label
 from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.sheets.adapter import BoardDrawing
-from sheets_gm.web.cells import Cells
+from sheets_gm.web.cells import Cells, texts
 
 
 class Place(NamedTuple):
@@ -80,7 +81,7 @@ FACTION_COLOURS = {"white": "#FFFFFF", "blue": "#3D85C6", "black": "#222222", "r
 _BASE = re.compile(r"\((white|blue|black|red|green)")
 _COORD = re.compile(r"^[A-Z]+\d+$")
 #: A hex's name at the start of its upper cell (``AA12⌂■``: a long name takes its signs without a space).
-_HEX_NAME = re.compile(r"^[A-Z]+\d+")
+_HEX_PARTS = re.compile(r"([A-Z]+\d+)(.*)", re.DOTALL)
 
 
 def scene_of(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Scene:
@@ -103,7 +104,7 @@ def _table(title: str, rows: Sequence[Sequence[str]]) -> Table:
     width = max((len(r) for r in rows), default=0)
     while width and all(len(r) < width or not r[width - 1] for r in rows):
         width -= 1
-    return Table(title, tuple(tuple([*r[:width], *[""] * (width - len(r[:width]))]) for r in rows))
+    return Table(title, tuple(tuple(r) if len(r) == width else (*r[:width], *[""] * (width - len(r))) for r in rows))
 
 
 def _blocks(cells: Cells, first: int) -> list[list[list[str]]]:
@@ -121,7 +122,7 @@ def _references(drawings: Sequence[BoardDrawing]) -> tuple[Table, ...]:
     """The public tabs that are no map (Wesnoth's unit types, Win or Die's cards, the Coalition's turn report)."""
     out = []
     for drawing in drawings:
-        rows = [r for r in Cells(drawing, colours=False).rows if any(r)]
+        rows = [r for r in texts(drawing) if any(r)]
         if rows:
             out.append(_table(drawing.tab, rows))  # no tab of its own (the Coalition's turn report): the page names it
     return tuple(out)
@@ -192,15 +193,16 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
     places = []
     columns = [cells.value(0, c) if headed else column_label(c) for c in range(width)]
     bare = cells.owner_colour("")  # an empty cell's tint, as any other's: a conditional fill's prefix may be ''
-    colour, owner, bare_place = cells.colour, cells.owner_colour, Place._make  # (every field: no defaults to fill)
+    owner, bare_place = cells.owner_colour, Place._make  # (every field: no defaults to fill)
     for r in range(first, height):
         row_name = cells.value(r, 0) if headed else str(r + 1)
-        line = cells.rows[r]
-        for c in range(first, width):
-            name, value = f"{columns[c]}{row_name}", line[c] if c < len(line) else ""
-            if not value.strip():  # bare ground, most of a map: nothing to read in it
-                places.append(bare_place((name, c - first, r - first, colour(r, c), "", (), "", "",
-                                          owner(value) if value else bare, "")))
+        line = cells.rows[r][first:width]
+        names = [f"{column}{row_name}" for column in columns[first:width]]
+        for c, (name, colour) in enumerate(zip(names, cells.row_colours(r, first, width), strict=True)):
+            value = line[c] if c < len(line) else ""
+            if not value or value.isspace():  # bare ground, most of a map: nothing to read in it
+                places.append(bare_place((name, c, r - first, colour, "", (), "", "", owner(value) if value else bare,
+                                          "")))
                 continue
             lines = [x for x in value.split("\n") if x.strip()]
             if headed and lines and lines[0] == name:
@@ -208,8 +210,8 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
             who = [x for x in lines if any(p in x for p in players)] if players else lines
             ground = " · ".join(x for x in lines if x not in who)
             makeup = "\n".join([*who, *linked.about(name, who)]) if who else ""
-            places.append(Place(name, c - first, r - first, cells.colour(r, c), ground, tuple(who), makeup,
-                                "unit" if who else "", _tint(cells, value, who)))
+            places.append(Place(name, c, r - first, colour, ground, tuple(who), makeup, "unit" if who else "",
+                                _tint(cells, value, who)))
     return Scene((Plane("", "square", width - first, height - first,
                         tuple(cells.value(0, c) for c in range(first, width)) if headed else
                         tuple(column_label(c) for c in range(width)),
@@ -325,31 +327,34 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
     words = sign_words(legend)
     keyed = {entry.split(" ", 1)[0]: entry.split(" ", 1)[1].split(" · ")
              for line in legend for entry in line.split("; ") if " · " in entry and _COORD.match(entry.split(" ")[0])}
-    places = []
+    places: list[Place] = []
     grounds: dict[str, str] = {}  # a map's hexes share a few grounds: each one's words found once
-    grid, match, colour, owner = cells.rows, _HEX_NAME.match, cells.colour, cells.owner_colour
+    match, owner, rows = _HEX_PARTS.match, cells.owner_colour, 0
     bare_place = Place._make  # a place nobody stands on, every field given (no defaults to fill: a map's thousand)
     bare = owner("")  # an empty cell's tint (a conditional fill's prefix may be '')
-    for c in range(width):
-        for r in range(2 + c % 2, len(grid), 2):
-            upper, lower = grid[r], grid[r + 1] if r + 1 < len(grid) else ()
-            top = upper[c] if c < len(upper) else ""
+    for c, column in enumerate(itertools.zip_longest(*cells.rows, fillvalue="")):  # (a column's hexes at once)
+        first = 2 + c % 2
+        lower, colours, before = column[first + 1::2], cells.column_colours(c, first, 2), len(places)
+        for k, top in enumerate(column[first::2]):
             found = match(top)
             if found is None:
                 continue
-            name, below = found.group(), lower[c] if c < len(lower) else ""
-            rest = top[len(name):]
-            ground = grounds[rest] if rest in grounds else grounds.setdefault(rest, _terrain(rest.strip(), words))
-            if not below.strip():  # no unit: most of a map
-                places.append(bare_place((name, c, (r - 2 - c % 2) // 2, colour(r, c), ground, (), "", "",
-                                          owner(below) if below else bare, "")))
+            name, rest = found.groups()
+            ground = grounds.get(rest)
+            if ground is None:
+                ground = grounds[rest] = _terrain(rest.strip(), words)
+            below = lower[k] if k < len(lower) else ""
+            if not below or below.isspace():  # no unit: most of a map
+                places.append(bare_place((name, c, k, colours[k], ground, (), "", "", owner(below) if below else bare,
+                                          "")))
                 continue
             unit = [x for x in below.split("\n") if x.strip()]
             unit = keyed.get(name, unit)
             makeup = "\n".join([*unit, *linked.about("", unit[1:])])
-            places.append(Place(name, c, (r - 2 - c % 2) // 2, cells.colour(r, c), ground, (" ".join(unit),),
-                                makeup, "unit", _tint(cells, below, unit)))
-    rows = max((p.row for p in places), default=-1) + 1
+            places.append(Place(name, c, k, colours[k], ground, (" ".join(unit),), makeup, "unit",
+                                _tint(cells, below, unit)))
+        if len(places) > before:
+            rows = max(rows, places[-1].row + 1)
     return Scene((Plane("", "hex", width, rows, tuple(column_label(c) for c in range(width)),
                         tuple(str(r + 1) for r in range(rows)), tuple(places)),),
                  (), references, legend)
