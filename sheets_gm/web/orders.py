@@ -59,8 +59,8 @@ def _where(scene: Scene) -> _Where:
                         first = name.split(" ")[0]
                         if _UNIT.fullmatch(first):
                             who.setdefault(first, (k, place))
-    return _Where(tuple(dict(zip(map(_NAME, plane.places), plane.places)) for plane in scene.planes), scene.planes,
-                  who)
+    return _Where(tuple(dict(zip(map(_NAME, plane.places), plane.places, strict=True)) for plane in scene.planes),
+                  scene.planes, who)
 
 
 def _plane_of(line: str, where: _Where) -> int | None:

@@ -177,6 +177,14 @@ class _Rows:
         return [self._line(k) for k in found]
 
 
+def _bare_row(names: Sequence[str], row: int, colours: Sequence[str], tint: str) -> list[Place]:
+    """A place of bare ground for each of ``names`` along ``row`` of a map, its column its index, each in its colour
+    (a map's row made at once: ``map`` over ``zip``, no loop of Python's)."""
+    repeat = itertools.repeat
+    return list(map(Place._make, zip(names, itertools.count(), repeat(row), colours, repeat(""), repeat(()),
+                                     repeat(""), repeat(""), repeat(tint), repeat(""), strict=False)))
+
+
 def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
     """A square grid: the spreadsheet's cells (GvG: tile G9 is cell G9) or a grid with its own letters across and
     numbers down (Champions); the blocks under the map are tables (GvG's players)."""
@@ -190,28 +198,30 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
     width = max((len(r) for r in cells.rows[:height]), default=0)
     if headed:
         width = max(c for c in range(width) if cells.value(0, c)) + 1
-    places = []
+    places: list[Place] = []
     columns = [cells.value(0, c) if headed else column_label(c) for c in range(width)]
     bare = cells.owner_colour("")  # an empty cell's tint, as any other's: a conditional fill's prefix may be ''
-    owner, bare_place = cells.owner_colour, Place._make  # (every field: no defaults to fill)
+    owner, among = cells.owner_colour, re.compile("|".join(map(re.escape, players))).search if players else None
     for r in range(first, height):
         row_name = cells.value(r, 0) if headed else str(r + 1)
         line = cells.rows[r][first:width]
         names = [f"{column}{row_name}" for column in columns[first:width]]
-        for c, (name, colour) in enumerate(zip(names, cells.row_colours(r, first, width), strict=True)):
-            value = line[c] if c < len(line) else ""
-            if not value or value.isspace():  # bare ground, most of a map: nothing to read in it
-                places.append(bare_place((name, c, r - first, colour, "", (), "", "", owner(value) if value else bare,
-                                          "")))
+        colours = cells.row_colours(r, first, width)
+        row = _bare_row(names, r - first, colours, bare)  # each one bare ground, at once
+        for c in [c for c, value in enumerate(line) if value]:  # then those the board writes something in
+            value = line[c]
+            if value.isspace():
+                row[c] = row[c]._replace(tint=owner(value))
                 continue
             lines = [x for x in value.split("\n") if x.strip()]
-            if headed and lines and lines[0] == name:
+            if headed and lines and lines[0] == names[c]:
                 lines = lines[1:]
-            who = [x for x in lines if any(p in x for p in players)] if players else lines
+            who = [x for x in lines if among(x)] if among is not None else lines
             ground = " · ".join(x for x in lines if x not in who)
-            makeup = "\n".join([*who, *linked.about(name, who)]) if who else ""
-            places.append(Place(name, c, r - first, colour, ground, tuple(who), makeup, "unit" if who else "",
-                                _tint(cells, value, who)))
+            makeup = "\n".join([*who, *linked.about(names[c], who)]) if who else ""
+            row[c] = Place(names[c], c, r - first, colours[c], ground, tuple(who), makeup, "unit" if who else "",
+                           _tint(cells, value, who))
+        places += row
     return Scene((Plane("", "square", width - first, height - first,
                         tuple(cells.value(0, c) for c in range(first, width)) if headed else
                         tuple(column_label(c) for c in range(width)),
@@ -315,6 +325,19 @@ def _terrain(ground: str, words: Mapping[str, str]) -> str:
     return f"{sign} {word}{ground[len(sign):]}" if word and word not in ground else ground
 
 
+class _Grounds(dict[str, str]):
+    """A hex map's grounds in the board's words (``_terrain``), by what a hex's upper cell holds after its name: each
+    found once (a map's hexes share a few)."""
+
+    def __init__(self, words: Mapping[str, str]) -> None:
+        super().__init__()
+        self.words = words
+
+    def __missing__(self, rest: str) -> str:
+        self[rest] = found = _terrain(rest.strip(), self.words)
+        return found
+
+
 def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
     """Hexes two cells to a hex (Wesnoth, Win or Die): row 2 holds the column letters, each hex's name and terrain
     stand in its upper cell, its unit in the lower; even columns (B, D…) stand half a hex lower. A unit the legend
@@ -328,33 +351,27 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
     keyed = {entry.split(" ", 1)[0]: entry.split(" ", 1)[1].split(" · ")
              for line in legend for entry in line.split("; ") if " · " in entry and _COORD.match(entry.split(" ")[0])}
     places: list[Place] = []
-    grounds: dict[str, str] = {}  # a map's hexes share a few grounds: each one's words found once
-    match, owner, rows = _HEX_PARTS.match, cells.owner_colour, 0
-    bare_place = Place._make  # a place nobody stands on, every field given (no defaults to fill: a map's thousand)
+    grounds = _Grounds(words)
+    match, owner, bare_place, rows = _HEX_PARTS.match, cells.owner_colour, Place._make, 0
     bare = owner("")  # an empty cell's tint (a conditional fill's prefix may be '')
     for c, column in enumerate(itertools.zip_longest(*cells.rows, fillvalue="")):  # (a column's hexes at once)
         first = 2 + c % 2
-        lower, colours, before = column[first + 1::2], cells.column_colours(c, first, 2), len(places)
-        for k, top in enumerate(column[first::2]):
-            found = match(top)
-            if found is None:
-                continue
-            name, rest = found.groups()
-            ground = grounds.get(rest)
-            if ground is None:
-                ground = grounds[rest] = _terrain(rest.strip(), words)
-            below = lower[k] if k < len(lower) else ""
-            if not below or below.isspace():  # no unit: most of a map
-                places.append(bare_place((name, c, k, colours[k], ground, (), "", "", owner(below) if below else bare,
-                                          "")))
+        tops, lower, colours = column[first::2], column[first + 1::2], cells.column_colours(c, first, 2)
+        hexes = [(k, found[1], found[2]) for k, found in enumerate(map(match, tops)) if found is not None]
+        # each one nobody stands on (most of a map), then those whose lower cell holds something
+        line = [bare_place((name, c, k, colours[k], grounds[rest], (), "", "", bare, "")) for k, name, rest in hexes]
+        for i in [i for i, (k, _, _) in enumerate(hexes) if k < len(lower) and lower[k]]:
+            k, name, below = hexes[i][0], hexes[i][1], lower[hexes[i][0]]
+            if below.isspace():
+                line[i] = line[i]._replace(tint=owner(below))
                 continue
             unit = [x for x in below.split("\n") if x.strip()]
             unit = keyed.get(name, unit)
             makeup = "\n".join([*unit, *linked.about("", unit[1:])])
-            places.append(Place(name, c, k, colours[k], ground, (" ".join(unit),), makeup, "unit",
-                                _tint(cells, below, unit)))
-        if len(places) > before:
-            rows = max(rows, places[-1].row + 1)
+            line[i] = Place(name, c, k, colours[k], line[i].ground, (" ".join(unit),), makeup, "unit",
+                            _tint(cells, below, unit))
+        places += line
+        rows = max(rows, hexes[-1][0] + 1) if hexes else rows
     return Scene((Plane("", "hex", width, rows, tuple(column_label(c) for c in range(width)),
                         tuple(str(r + 1) for r in range(rows)), tuple(places)),),
                  (), references, legend)
