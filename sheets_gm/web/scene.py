@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from functools import partial
+from typing import Any, NamedTuple, cast
 
 from sheets_gm.engine.grid import column_label
 from sheets_gm.engine.ruleset import BoardKind
@@ -34,6 +35,11 @@ class Place(NamedTuple):
     symbol: str = ""  # '' (none), 'unit', 'coalition', 'phyrexia', 'mercenary'
     tint: str = ""  # the occupant's colour: its owner's or its faction's
     frame: str = ""  # the colour of the rectangle round a structure's square ('' for none)
+
+
+#: A ``Place`` of its ten fields, given as a tuple (tuple's own constructor, as ``Place._make`` without its check of
+#: the count: no call of Python's for each of a map's thousand places).
+_place_of = cast(Callable[[tuple[Any, ...]], Place], partial(tuple.__new__, Place))
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +187,7 @@ def _bare_row(names: Sequence[str], row: int, colours: Sequence[str], tint: str)
     """A place of bare ground for each of ``names`` along ``row`` of a map, its column its index, each in its colour
     (a map's row made at once: ``map`` over ``zip``, no loop of Python's)."""
     repeat = itertools.repeat
-    return list(map(Place._make, zip(names, itertools.count(), repeat(row), colours, repeat(""), repeat(()),
+    return list(map(_place_of, zip(names, itertools.count(), repeat(row), colours, repeat(""), repeat(()),
                                      repeat(""), repeat(""), repeat(tint), repeat(""), strict=False)))
 
 
@@ -352,14 +358,14 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
              for line in legend for entry in line.split("; ") if " · " in entry and _COORD.match(entry.split(" ")[0])}
     places: list[Place] = []
     grounds = _Grounds(words)
-    match, owner, bare_place, rows = _HEX_PARTS.match, cells.owner_colour, Place._make, 0
+    match, owner, rows = _HEX_PARTS.match, cells.owner_colour, 0
     bare = owner("")  # an empty cell's tint (a conditional fill's prefix may be '')
     for c, column in enumerate(itertools.zip_longest(*cells.rows, fillvalue="")):  # (a column's hexes at once)
         first = 2 + c % 2
         tops, lower, colours = column[first::2], column[first + 1::2], cells.column_colours(c, first, 2)
         hexes = [(k, found[1], found[2]) for k, found in enumerate(map(match, tops)) if found is not None]
         # each one nobody stands on (most of a map), then those whose lower cell holds something
-        line = [bare_place((name, c, k, colours[k], grounds[rest], (), "", "", bare, "")) for k, name, rest in hexes]
+        line = [_place_of((name, c, k, colours[k], grounds[rest], (), "", "", bare, "")) for k, name, rest in hexes]
         for i in [i for i, (k, _, _) in enumerate(hexes) if k < len(lower) and lower[k]]:
             k, name, below = hexes[i][0], hexes[i][1], lower[hexes[i][0]]
             if below.isspace():
