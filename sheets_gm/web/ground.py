@@ -36,11 +36,6 @@ FORMAT = "2"
 PREFIX = "ground-"
 
 
-def _cells(plane: Plane) -> list[tuple[int, int, str, str]]:
-    """What the ground draws of each place: its column, row, colour and lasting sign."""
-    return [(p.col, p.row, p.colour, lasting_mark(p.ground)) for p in plane.places]
-
-
 def ground_file(plane: Plane) -> str:
     """The name of the file of ``plane``'s ground: a hash of everything it draws, and of its places' names (the
     names file beside it: ``names_file``)."""
@@ -83,17 +78,20 @@ def ground_svg(plane: Plane) -> str:
     parts += [f'<text class="l" x="{c["x"]}" y="12" text-anchor="middle">{escape(c["text"])}</text>' for c in cols]
     parts += [f'<text class="l" x="{MARGIN - 4}" y="{r["y"]}" text-anchor="end" dominant-baseline="middle">'
               f'{escape(r["text"])}</text>' for r in rows]
-    for col, row, colour, mark in _cells(plane):
+    places = plane.places
+    fills = {colour: escaped(colour) for colour in {p.colour for p in places}}  # (a map's few colours and signs,
+    marks = {ground: escaped(lasting_mark(ground)) for ground in {p.ground for p in places}}  # each escaped once)
+    for p in places:
         if plane.shape == "hex":
-            cx, cy = hex_centre(col, row)
+            cx, cy = hex_centre(p.col, p.row)
             ty = cy - HEX * 0.45
-            parts.append(f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{escaped(colour)}"/>')
+            parts.append(f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{fills[p.colour]}"/>')
         else:
-            x, y = MARGIN + col * side, MARGIN + row * side
+            x, y = MARGIN + p.col * side, MARGIN + p.row * side
             cx, ty = x + side / 2, y + 10
-            parts.append(f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{escaped(colour)}"/>')
-        if mark:
-            parts.append(f'<text class="m" x="{cx:.1f}" y="{ty + 2:.1f}" text-anchor="middle">{escaped(mark)}</text>')
+            parts.append(f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{fills[p.colour]}"/>')
+        if marks[p.ground]:
+            parts.append(f'<text class="m" x="{cx:.1f}" y="{ty + 2:.1f}" text-anchor="middle">{marks[p.ground]}</text>')
     parts.append("</svg>\n")
     return "".join(parts)
 
