@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple, cast
@@ -183,12 +183,13 @@ class _Rows:
         return [self._line(k) for k in found]
 
 
-def _bare_row(names: Sequence[str], row: int, colours: Sequence[str], tint: str) -> list[Place]:
-    """A place of bare ground for each of ``names`` along ``row`` of a map, its column its index, each in its colour
-    (a map's row made at once: ``map`` over ``zip``, no loop of Python's)."""
+def _bare(names: Sequence[str], cols: Iterable[int], rows: Iterable[int], colours: Sequence[str],
+          tint: str) -> list[Place]:
+    """A place of bare ground for each of ``names``, in its column, row and colour (a map's places made at once:
+    ``map`` over ``zip``, no loop of Python's)."""
     repeat = itertools.repeat
-    return list(map(_place_of, zip(names, itertools.count(), repeat(row), colours, repeat(""), repeat(()),
-                                     repeat(""), repeat(""), repeat(tint), repeat(""), strict=False)))
+    return list(map(_place_of, zip(names, cols, rows, colours, repeat(""), repeat(()), repeat(""), repeat(""),
+                                   repeat(tint), repeat(""), strict=False)))
 
 
 def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
@@ -204,30 +205,29 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
     width = max((len(r) for r in cells.rows[:height]), default=0)
     if headed:
         width = max(c for c in range(width) if cells.value(0, c)) + 1
-    places: list[Place] = []
     columns = [cells.value(0, c) if headed else column_label(c) for c in range(width)]
     bare = cells.owner_colour("")  # an empty cell's tint, as any other's: a conditional fill's prefix may be ''
     owner, among = cells.owner_colour, re.compile("|".join(map(re.escape, players))).search if players else None
-    for r in range(first, height):
-        row_name = cells.value(r, 0) if headed else str(r + 1)
-        line = cells.rows[r][first:width]
-        names = [f"{column}{row_name}" for column in columns[first:width]]
-        colours = cells.row_colours(r, first, width)
-        row = _bare_row(names, r - first, colours, bare)  # each one bare ground, at once
-        for c in [c for c, value in enumerate(line) if value]:  # then those the board writes something in
-            value = line[c]
-            if value.isspace():
-                row[c] = row[c]._replace(tint=owner(value))
-                continue
-            lines = [x for x in value.split("\n") if x.strip()]
-            if headed and lines and lines[0] == names[c]:
-                lines = lines[1:]
-            who = [x for x in lines if among(x)] if among is not None else lines
-            ground = " · ".join(x for x in lines if x not in who)
-            makeup = "\n".join([*who, *linked.about(names[c], who)]) if who else ""
-            row[c] = Place(names[c], c, r - first, colours[c], ground, tuple(who), makeup, "unit" if who else "",
-                           _tint(cells, value, who))
-        places += row
+    across, down = width - first, range(first, height)  # (the map's places made at once, row after row)
+    names = [f"{column}{row_name}" for row_name in (cells.value(r, 0) if headed else str(r + 1) for r in down)
+             for column in columns[first:width]]
+    values = [value for r in down for value in (cells.rows[r][first:width] + [""] * across)[:across]]
+    colours = [colour for r in down for colour in cells.row_colours(r, first, width)]
+    places = _bare(names, itertools.cycle(range(across)), (r for r in range(len(down)) for _ in range(across)),
+                   colours, bare)  # each one bare ground, then those the board writes something in
+    for i in [i for i, value in enumerate(values) if value]:
+        value, name, (r, c) = values[i], names[i], divmod(i, across)
+        if value.isspace():
+            places[i] = places[i]._replace(tint=owner(value))
+            continue
+        lines = [x for x in value.split("\n") if x.strip()]
+        if headed and lines and lines[0] == name:
+            lines = lines[1:]
+        who = [x for x in lines if among(x)] if among is not None else lines
+        ground = " · ".join(x for x in lines if x not in who)
+        makeup = "\n".join([*who, *linked.about(name, who)]) if who else ""
+        places[i] = Place(name, c, r, colours[i], ground, tuple(who), makeup, "unit" if who else "",
+                          _tint(cells, value, who))
     return Scene((Plane("", "square", width - first, height - first,
                         tuple(cells.value(0, c) for c in range(first, width)) if headed else
                         tuple(column_label(c) for c in range(width)),
