@@ -60,7 +60,7 @@ def ground_names_js(plane: Plane, ground: str) -> str:
     """The names file of ``plane`` drawn on the ground file ``ground``: a script that files each place's name,
     column and row under the ground's key (``window.SHEETS_GM_GROUNDS``), as JSON whose '<', '>' and '&' are
     escapes (no name can close the script)."""
-    text = json.dumps([[p.name, p.col, p.row] for p in plane.places], ensure_ascii=False)
+    text = json.dumps([[p.name, p.col, p.row] for p in plane.places], ensure_ascii=False, check_circular=False)
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return (f"(window.SHEETS_GM_GROUNDS = window.SHEETS_GM_GROUNDS || {{}})[{json.dumps(ground_key(ground))}] = "
             f"{text};\n")
