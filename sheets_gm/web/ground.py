@@ -60,7 +60,7 @@ def ground_names_js(plane: Plane, ground: str) -> str:
     """The names file of ``plane`` drawn on the ground file ``ground``: a script that files each place's name,
     column and row under the ground's key (``window.SHEETS_GM_GROUNDS``), as JSON whose '<', '>' and '&' are
     escapes (no name can close the script)."""
-    text = json.dumps([[p.name, p.col, p.row] for p in plane.places], ensure_ascii=False, check_circular=False)
+    text = json.dumps([p[:3] for p in plane.places], ensure_ascii=False, check_circular=False)  # (name, col, row)
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return (f"(window.SHEETS_GM_GROUNDS = window.SHEETS_GM_GROUNDS || {{}})[{json.dumps(ground_key(ground))}] = "
             f"{text};\n")
@@ -81,17 +81,20 @@ def ground_svg(plane: Plane) -> str:
     places = plane.places
     fills = {colour: escaped(colour) for colour in {p.colour for p in places}}  # (a map's few colours and signs,
     marks = {ground: escaped(lasting_mark(ground)) for ground in {p.ground for p in places}}  # each escaped once)
-    for p in places:
-        if plane.shape == "hex":
+    if plane.shape == "hex":
+        for p in places:
             cx, cy = hex_centre(p.col, p.row)
-            ty = cy - HEX * 0.45
             parts.append(f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{fills[p.colour]}"/>')
-        else:
+            if marks[p.ground]:
+                parts.append(f'<text class="m" x="{cx:.1f}" y="{cy - HEX * 0.45 + 2:.1f}" text-anchor="middle">'
+                             f'{marks[p.ground]}</text>')
+    else:
+        for p in places:
             x, y = MARGIN + p.col * side, MARGIN + p.row * side
-            cx, ty = x + side / 2, y + 10
             parts.append(f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{fills[p.colour]}"/>')
-        if marks[p.ground]:
-            parts.append(f'<text class="m" x="{cx:.1f}" y="{ty + 2:.1f}" text-anchor="middle">{marks[p.ground]}</text>')
+            if marks[p.ground]:
+                parts.append(f'<text class="m" x="{x + side / 2:.1f}" y="{y + 12:.1f}" text-anchor="middle">'
+                             f'{marks[p.ground]}</text>')
     parts.append("</svg>\n")
     return "".join(parts)
 
