@@ -95,6 +95,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # for tests.fakes: the fake Google lives with the tests
 
 import requests  # noqa: E402
+from bench_typed import compiled  # noqa: E402  (each tree's modules compiled once, as an installed package's are)
 
 import sheets_gm.sheets.google.signin as signin  # noqa: E402
 from sheets_gm.cli import main as cli  # noqa: E402
@@ -909,6 +910,7 @@ def source_of(commit: str, into: Path) -> Path:
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "sheets_gm", "templates"], check=True,
                              capture_output=True).stdout  # (the package reads the games' templates beside it)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    compiled(into)
     return into
 
 
@@ -977,7 +979,7 @@ def spawn_serve(source: Path | None, root: Path, tag: str,
     """``serve`` (from ``source``; None: this tree) spawned on ``root/idle`` with ``options``, its watchdog heard on a
     socket of the benchmark's own: the process, its pings, its log and the moment of its spawn (monotonic)."""
     pings = Pings(root / f"notify-{tag}.sock")
-    env = {**__import__("os").environ, "NOTIFY_SOCKET": str(pings.path)}
+    env = {**os.environ, "NOTIFY_SOCKET": str(pings.path)}
     if source is not None:
         env["PYTHONPATH"] = str(source)
     log = root / f"serve-{tag}.log"
@@ -1070,6 +1072,7 @@ def measure_restart(args: argparse.Namespace, root: Path) -> None:
     while it was down, half as it starts (typed ahead, arriving ``--save-gap`` apart): each answer from the start,
     this tree's serve beside ``--vs``'s, in turn."""
     t0 = time.monotonic()
+    compiled(ROOT)  # (the baseline's are compiled as it is unpacked: neither serve compiles a module as it starts)
     configs = polled_copies(root, args.restart_local)
     print(f"Made {len(configs)} local matches polled before ({', '.join(IDLE_GAMES)} in turn) in "
           f"{time.monotonic() - t0:.0f} s; load {Path('/proc/loadavg').read_text().split()[:3]}.")
@@ -1177,6 +1180,7 @@ def start_cpu(source: Path | None, root: Path, turn: int, limit: float) -> tuple
 def measure_start_cpu(args: argparse.Namespace, root: Path) -> None:
     """``--restart-local N --start-cpu``: the host's own CPU to READY and to its first search's end, nothing
     typed, this tree's ``serve`` in turn with ``--vs``'s, ``--rounds`` of each, medians."""
+    compiled(ROOT)
     configs = polled_copies(root, args.restart_local)
     base = source_of(args.vs, root / "base") if args.vs else None
     print(f"Made {len(configs)} local matches polled before; load {Path('/proc/loadavg').read_text().split()[:3]}.")
