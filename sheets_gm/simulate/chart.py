@@ -93,7 +93,7 @@ def write_chart(path: Path, plan: Plan, spec: SimulationSpec, figures: Sequence[
 
     fig.suptitle(f"{plan.matches:,} matches per variant: {describe_bots(plan.bots)} (seed {plan.seed!r})")
     # drawn once and its pixels written: ``savefig`` draws twice (a dry draw for the layout first), the same PNG
-    canvas = FigureCanvasAgg(fig)
+    canvas: Any = FigureCanvasAgg(fig)  # matplotlib types neither draw nor buffer_rgba
     canvas.draw()
     imsave(path, canvas.buffer_rgba(), format="png", origin="upper", dpi=fig.dpi)
 

@@ -152,6 +152,16 @@ class GvgMap:
             return []
         return tiles[upto[steps - 1] if steps else 0: upto[steps]]
 
+    def fill_paths(self, mode: Neighbourhood) -> None:
+        """The path tables of every start either team may stand on (``distances``, and the nearest-first order of
+        ``within`` and ``ring``), made now rather than as each start is first asked: a simulation makes them once
+        and its workers inherit them."""
+        for team in (0, 1):
+            blocked = self._blocked[team]
+            for c in self.grid.tiles():
+                if c not in blocked:
+                    self._nearest_first(team, mode, c)
+
     def _nearest_first(self, team: int, mode: Neighbourhood, start: Coord) -> tuple[list[Coord], list[int]]:
         """The tiles ``team`` can reach from ``start``, nearest first (then in reading order), and how many lie
         within each number of steps (cached)."""
