@@ -210,6 +210,9 @@ def test_filled_path_tables_are_those_asked_one_start_at_a_time(mode: Neighbourh
         for start in starts:
             dist = asked.distances(team, mode, start)
             assert list(filled.distances(team, mode, start).items()) == list(dist.items())
+            assert list(dist.values()) == sorted(dist.values())  # nearest first
+            nearest = filled.within(team, mode, start, len(dist))
+            assert nearest == sorted(dist, key=lambda c: (dist[c], c.row, c.col))  # then in reading order
             for steps in range(max(dist.values()) + 2):
                 assert filled.within(team, mode, start, steps) == asked.within(team, mode, start, steps)
                 assert filled.ring(team, mode, start, steps) == asked.ring(team, mode, start, steps)
