@@ -145,16 +145,21 @@ class Grid:
         a start off the board, is stepped from as without it).
         """
         dist = {start: 0}
-        queue = [start]  # read in order as it grows: breadth first
-        for here in queue:
-            d = dist[here] + 1
-            nexts = None if steps is None else steps.get(here)
-            if nexts is None:
-                nexts = [n for n in self.neighbours(here, mode) if passable(n)]
-            for n in nexts:
-                if n not in dist:
-                    dist[n] = d
-                    queue.append(n)
+        frontier = [start]  # the tiles d steps away, in the order they were reached: breadth first, a level at a time
+        d = 0
+        step = {} if steps is None else steps
+        while frontier:
+            d += 1
+            after: list[Coord] = []
+            for here in frontier:
+                nexts = step.get(here)
+                if nexts is None:
+                    nexts = [n for n in self.neighbours(here, mode) if passable(n)]
+                for n in nexts:
+                    if n not in dist:
+                        dist[n] = d
+                        after.append(n)
+            frontier = after
         return dist
 
 

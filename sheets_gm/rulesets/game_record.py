@@ -44,11 +44,14 @@ RulesT = TypeVar("RulesT", bound=Ruleset[Any, Any, Any])
 @dataclass(frozen=True, slots=True)
 class Simulation(Generic[RulesT]):
     """What ``simulate`` plays and counts: the kinds of bot by name (the default first), the report's
-    shape, and a fresh reader of one match from its first state."""
+    shape, and a fresh reader of one match from its first state. ``prepare``: what every process playing
+    the rules' matches would otherwise compute for itself as it plays (the board's path tables), computed at once:
+    ``simulate`` calls it before it forks its workers, which inherit the result instead of each computing it."""
 
     bots: Callable[[RulesT], Mapping[str, BotKind]]
     spec: Callable[[RulesT], SimulationSpec]
     tally: Callable[[RulesT, Any], MatchTally]
+    prepare: Callable[[RulesT], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)

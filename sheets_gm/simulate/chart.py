@@ -46,12 +46,14 @@ def _bar(p: Proportion) -> tuple[float, float, float]:
 def write_chart(path: Path, plan: Plan, spec: SimulationSpec, figures: Sequence[VariantFigures]) -> None:
     """Draw the win rates (with Wilson 95% intervals) and the match lengths of every variant to ``path``."""
     try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
+        from matplotlib.image import imsave
     except ImportError:
         raise ChartUnavailableError(f"the PNG chart needs matplotlib, an optional extra: {INSTALL_HINT}") from None
 
     grids = [a for a, attribute in enumerate(spec.attributes) if attribute in spec.grids]
-    fig = Figure(figsize=(12, 4.8 + 5.6 * len(grids)), layout="constrained")
+    fig = Figure(figsize=(12, 4.8 + 5.6 * len(grids)), dpi=100, layout="constrained")
     # the win rates and lengths on top, then a row per grid attribute (one heat map per variant)
     rows: Any = fig.subfigures(1 + len(grids), 1, height_ratios=(4.8, *[5.6] * len(grids))) if grids else [fig]
     parts: list[Any] = list(rows)
@@ -90,7 +92,10 @@ def write_chart(path: Path, plan: Plan, spec: SimulationSpec, figures: Sequence[
             _heatmap(ax, spec.attributes[a], f, a)
 
     fig.suptitle(f"{plan.matches:,} matches per variant: {describe_bots(plan.bots)} (seed {plan.seed!r})")
-    fig.savefig(path, dpi=100)
+    # drawn once and its pixels written: ``savefig`` draws twice (a dry draw for the layout first), the same PNG
+    canvas: Any = FigureCanvasAgg(fig)  # matplotlib types neither draw nor buffer_rgba
+    canvas.draw()
+    imsave(path, canvas.buffer_rgba(), format="png", origin="upper", dpi=fig.dpi)
 
 
 def grid_cells(rates: Mapping[str, Proportion], matches: Mapping[str, int]

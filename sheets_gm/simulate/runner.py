@@ -11,6 +11,7 @@ that plays it is importable.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import threading
 import time
@@ -23,7 +24,7 @@ from sheets_gm.rulesets.parts.figures import SimulationSpec
 from sheets_gm.rulesets.registry import create_ruleset, game_of
 from sheets_gm.simulate.plan import Chunk, Plan, chunks
 from sheets_gm.simulate.stats import VariantFigures, summarize
-from sheets_gm.simulate.worker import ChunkTask, MatchRecord, run_chunk, start_worker
+from sheets_gm.simulate.worker import ChunkTask, MatchRecord, rules_of, run_chunk, start_worker
 
 #: Called with the number of matches just finished.
 ProgressCallback = Callable[[int], None]
@@ -87,6 +88,21 @@ def _task(plan: Plan, chunk: Chunk) -> ChunkTask:
                      chunk.variant, chunk.start, chunk.stop)
 
 
+def _prepare(plan: Plan, todo: list[Chunk], context: BaseContext | None) -> None:
+    """Each variant's rules made and prepared (``Simulation.prepare``: the board's path tables) in this process, when
+    the workers are forked from it: they inherit them, rather than each computing them as it plays."""
+    if (context or multiprocessing.get_context()).get_start_method() != "fork":
+        return
+    done: set[int] = set()
+    for chunk in todo:
+        if chunk.variant not in done:
+            done.add(chunk.variant)
+            rules = rules_of(_task(plan, chunk))
+            simulation = game_of(rules).simulation
+            if simulation is not None and simulation.prepare is not None:
+                simulation.prepare(rules)
+
+
 def run_simulation(plan: Plan, workers: int | None = None, on_progress: ProgressCallback | None = None,
                    mp_context: BaseContext | None = None, meanwhile: Callable[[], None] | None = None
                    ) -> SimulationRun:
@@ -106,6 +122,7 @@ def run_simulation(plan: Plan, workers: int | None = None, on_progress: Progress
             if on_progress is not None:
                 on_progress(chunk.size)
     else:
+        _prepare(plan, todo, mp_context)
         with ProcessPoolExecutor(max_workers=min(count, len(todo)), mp_context=mp_context,
                                  initializer=start_worker) as pool:
             pending: dict[Future[list[MatchRecord]], int] = {

@@ -98,8 +98,9 @@ def play_one(rules: Ruleset[Any, Any, Any], bots: tuple[str, ...], seed: str, va
 _RULES: dict[tuple[str, str, Any], Ruleset[Any, Any, Any]] = {}
 
 
-def _rules(task: ChunkTask) -> Ruleset[Any, Any, Any]:
-    """The rules of a chunk, kept for the life of the process (the board's caches warm up once)."""
+def rules_of(task: ChunkTask) -> Ruleset[Any, Any, Any]:
+    """The rules of a chunk, kept for the life of the process (the board's caches warm up once), and by the workers
+    forked from it."""
     key = (task.ruleset, task.map_text, task.settings)
     found = _RULES.get(key)
     if found is None:
@@ -109,7 +110,7 @@ def _rules(task: ChunkTask) -> Ruleset[Any, Any, Any]:
 
 def run_chunk(task: ChunkTask) -> list[MatchRecord]:
     """Play the chunk's matches in index order; the records come back in the same order."""
-    rules = _rules(task)
+    rules = rules_of(task)
     return [play_one(rules, task.bots, task.seed, task.variant, i) for i in range(task.start, task.stop)]
 
 

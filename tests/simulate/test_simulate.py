@@ -7,8 +7,10 @@ import csv
 import json
 import multiprocessing
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -18,6 +20,7 @@ from sheets_gm.commands import simulate as simulate_command
 from sheets_gm.engine.grid import Neighbourhood
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.registry import default_board_text, ruleset_names
+from sheets_gm.simulate import runner
 from sheets_gm.simulate.plan import (
     Plan,
     PlanError,
@@ -31,6 +34,7 @@ from sheets_gm.simulate.plan import (
 from sheets_gm.simulate.report import figures_json
 from sheets_gm.simulate.runner import SimulationRun, run_simulation
 from sheets_gm.simulate.stats import newcombe_difference, wilson_interval
+from sheets_gm.simulate.worker import ChunkTask, rules_of
 
 MAP = default_board_text("gvg")
 ROOK = GvgSettings(movement=Neighbourhood.ROOK)
@@ -171,6 +175,27 @@ def test_spawned_workers_give_the_same_records() -> None:
     p = plan(4, seed="spawn")
     spawned = run_simulation(p, workers=2, mp_context=multiprocessing.get_context("spawn"))
     assert spawned.records == run_simulation(p, workers=1).records
+
+
+def test_forked_workers_inherit_the_prepared_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With workers forked from it, the parent makes the board's path tables of every variant (``Simulation.prepare``)
+    before it starts them: each worker inherits them instead of computing them as it plays."""
+    made: list[tuple[int, int]] = []
+
+    class Pool(ProcessPoolExecutor):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            ruleset: Any = rules_of(ChunkTask("gvg", MAP, ROOK, ("objective",), "t", 1, 0, 1))
+            board = ruleset.rules.board
+            made.append((len(board.distance_table(0, Neighbourhood.ROOK)),
+                         sum(board.enterable(0, c) for c in board.grid.tiles())))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "ProcessPoolExecutor", Pool)
+    p = plan(2, rook=True, seed="prepared")
+    assert run_simulation(p, workers=2, mp_context=multiprocessing.get_context("fork")).records == \
+        run_simulation(p, workers=1).records
+    tables, starts = made[0]
+    assert tables == starts
 
 
 def test_progress_adds_up_to_every_match() -> None:

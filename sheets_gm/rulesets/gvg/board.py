@@ -152,20 +152,38 @@ class GvgMap:
             return []
         return tiles[upto[steps - 1] if steps else 0: upto[steps]]
 
+    def fill_paths(self, mode: Neighbourhood) -> None:
+        """The path tables of every start either team may stand on (``distances``, and the nearest-first order of
+        ``within`` and ``ring``), made now rather than as each start is first asked: a simulation makes them once
+        and its workers inherit them."""
+        for team in (0, 1):
+            blocked = self._blocked[team]
+            for c in self.grid.tiles():
+                if c not in blocked:
+                    self._nearest_first(team, mode, c)
+
     def _nearest_first(self, team: int, mode: Neighbourhood, start: Coord) -> tuple[list[Coord], list[int]]:
         """The tiles ``team`` can reach from ``start``, nearest first (then in reading order), and how many lie
         within each number of steps (cached)."""
         key = (team, mode, start)
         found = self._by_distance.get(key)
         if found is None:
-            dist = self.distances(team, mode, start)
-            tiles = sorted(dist, key=_READING_ORDER)
-            tiles.sort(key=dist.__getitem__)  # stable: nearest first, then in reading order (no Python key per tile)
-            upto = [0] * (max(dist.values()) + 1)  # upto[k]: how many tiles lie within k steps
-            for c in tiles:
-                upto[dist[c]] += 1
-            for k in range(1, len(upto)):
-                upto[k] += upto[k - 1]
+            # ``distances`` lists the tiles nearest first: each distance's tiles in a run, sorted here in reading order
+            tiles: list[Coord] = []
+            upto: list[int] = []  # upto[k]: how many tiles lie within k steps
+            level: list[Coord] = []
+            at = 0
+            for c, d in self.distances(team, mode, start).items():
+                if d != at:
+                    level.sort(key=_READING_ORDER)
+                    tiles += level
+                    upto.append(len(tiles))
+                    level, at = [c], d
+                else:
+                    level.append(c)
+            level.sort(key=_READING_ORDER)
+            tiles += level
+            upto.append(len(tiles))
             found = self._by_distance[key] = (tiles, upto)
         return found
 

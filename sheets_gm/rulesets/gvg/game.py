@@ -71,7 +71,8 @@ GAME = kit.Game(
     sheet=sheet_of,
     scenario=GvgScenarioCodec,
     simulation=kit.Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.rules.settings.max_turns),
-                              tally=lambda r, start: GvgTally(start)),
+                              tally=lambda r, start: GvgTally(start),
+                              prepare=lambda r: r.rules.board.fill_paths(r.rules.settings.movement)),
     gm=kit.GmPart(OPTIONS, events_from_options,
                   '--coins red=5 --reason "duel paid twice"'),
     legacy=GvgLegacy(),  # matches in play and replays of the old GvG layout, read in today's terms

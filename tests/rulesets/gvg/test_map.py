@@ -194,3 +194,25 @@ def test_one_fish_per_team_is_fine() -> None:
 
 def test_map_error_is_a_value_error() -> None:
     assert issubclass(MapError, ValueError)
+
+
+@pytest.mark.parametrize("mode", list(Neighbourhood))
+def test_filled_path_tables_are_those_asked_one_start_at_a_time(mode: Neighbourhood) -> None:
+    """``fill_paths`` (a simulation's parent makes every table before forking its workers) makes, for every start
+    either team may stand on, the same distances, in the same order, and the same ``within`` and ``ring`` as a board
+    asked one start at a time."""
+    text = MAP_PATH.read_text(encoding="utf-8")
+    filled, asked = GvgMap.from_text(text), GvgMap.from_text(text)
+    filled.fill_paths(mode)
+    for team in TEAMS:
+        starts = [c for c in filled.grid.tiles() if filled.enterable(team, c)]
+        assert len(filled.distance_table(team, mode)) == len(starts)  # every start made, before any is asked
+        for start in starts:
+            dist = asked.distances(team, mode, start)
+            assert list(filled.distances(team, mode, start).items()) == list(dist.items())
+            assert list(dist.values()) == sorted(dist.values())  # nearest first
+            nearest = filled.within(team, mode, start, len(dist))
+            assert nearest == sorted(dist, key=lambda c: (dist[c], c.row, c.col))  # then in reading order
+            for steps in range(max(dist.values()) + 2):
+                assert filled.within(team, mode, start, steps) == asked.within(team, mode, start, steps)
+                assert filled.ring(team, mode, start, steps) == asked.ring(team, mode, start, steps)
