@@ -6,7 +6,6 @@ cell does not break that; init shares each spreadsheet with the right people onl
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import tempfile
@@ -36,6 +35,7 @@ from tests.fakes.google_api import (
     FakeSpreadsheet,
     FaultKind,
     GoogleApiFake,
+    copied,
     fake_client,
 )
 from tests.matchfiles import SEED, TEAMS, bots, engine_match, roster, state_of, sync
@@ -209,7 +209,7 @@ def prepared() -> Prepared:
             type_bot_orders(sheets, GVG, players)
             assert sync(sheets).resolved
         typed = type_bot_orders(sheets, GVG, players)
-        before = copy.deepcopy(fake.spreadsheets)
+        before = copied(fake.spreadsheets)
         fake.reset_counters()
         report = sync(sheets)
         assert report.resolved and report.window_key == str(TURNS_BEFORE + 1)
@@ -245,7 +245,7 @@ def writes_and_reads(fake: GoogleApiFake) -> Counter[tuple[str, str]]:
 
 
 def restore(fake: GoogleApiFake, prepared: Prepared) -> None:
-    fake.spreadsheets.update(copy.deepcopy(prepared.before))
+    fake.spreadsheets.update(copied(prepared.before))
 
 
 def faulted_calls(fake: GoogleApiFake) -> list[tuple[str, str]]:
@@ -372,7 +372,7 @@ def test_a_huge_order_cell_does_not_break_the_completion_of_an_interrupted_resol
     fake.set_values(KEYS["red"], "'Orders red'!D5:E5", [[huge, "x" * 50_000]], user_entered=False)
     fake.set_values(KEYS["red"], "'Orders red'!D6", [["G4"]])
     fake.set_values(KEYS["blue"], "'Orders blue'!D5:F5", [["=A1", "🍁" * 50_000, " " * 49_990 + "f 7"]])
-    reference = copy.deepcopy(fake.spreadsheets)
+    reference = copied(fake.spreadsheets)
     assert sync(sheets, force=True).resolved
     want = cells(fake)
 
