@@ -39,6 +39,7 @@ from tests.fakes.google_api import (
     fake_client,
 )
 from tests.matchfiles import SEED, TEAMS, bots, engine_match, roster, state_of, sync
+from tests.quick import soak_but
 
 GVG = get_ruleset("gvg")
 ENGINE_TAB = sheet_spec("gvg").tabs.engine
@@ -277,8 +278,15 @@ RETRIED = [(kind, retry_after, position, False) for kind, retry_after in FAULTS 
 ]
 
 
+def _diagonal(kind: FaultKind, position: int) -> bool:
+    """Whether the test command runs the fault ``kind`` at the call ``position``: the kinds taken in turn along the
+    calls, so that the quick run fails every call and meets every kind (the soak run: every kind at every call)."""
+    return FAULTS[position % len(FAULTS)][0] is kind
+
+
 @pytest.mark.parametrize(
-    ("kind", "retry_after", "position", "after_apply"), RETRIED,
+    ("kind", "retry_after", "position", "after_apply"),
+    soak_but(RETRIED, *(c for c in RETRIED if c[3] or _diagonal(c[0], c[2]))),
     ids=[f"{k.value}-{'-'.join(POSITIONS[p]).split('.')[-1]}{'-answer-lost' if a else ''}" for k, _, p, a in RETRIED],
 )
 def test_a_fault_at_any_call_of_a_resolution_is_retried_and_the_turn_resolved_once(
@@ -312,7 +320,8 @@ OUTAGES = (
 
 
 @pytest.mark.parametrize(
-    ("kind", "retry_after", "position", "limit", "after_apply"), OUTAGES,
+    ("kind", "retry_after", "position", "limit", "after_apply"),
+    soak_but(OUTAGES, *(c for c in OUTAGES if c[3] != "5s-deadline" or _diagonal(c[0], c[2]))),
     ids=[f"{k.value}-{'-'.join(POSITIONS[p]).split('.')[-1]}-{lim}{'-answer-lost' if a else ''}"
          for k, _, p, lim, a in OUTAGES],
 )
