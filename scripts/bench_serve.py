@@ -72,6 +72,7 @@ import importlib
 import io
 import itertools
 import json
+import os
 import random
 import re
 import resource
@@ -94,6 +95,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # for tests.fakes: the fake Google lives with the tests
 
 import requests  # noqa: E402
+from bench_typed import compiled  # noqa: E402  (each tree's modules compiled once, as an installed package's are)
 
 import sheets_gm.sheets.google.signin as signin  # noqa: E402
 from sheets_gm.cli import main as cli  # noqa: E402
@@ -908,6 +910,7 @@ def source_of(commit: str, into: Path) -> Path:
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "sheets_gm", "templates"], check=True,
                              capture_output=True).stdout  # (the package reads the games' templates beside it)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    compiled(into)
     return into
 
 
@@ -967,8 +970,8 @@ class RestartRun:
     searched: float | None
     ready: float | None  # READY=1, seconds after the start
     tail: str  # the log's last lines when a save went unanswered
-    typed: float = 0.0  # seconds after the start when the last save typed as it starts was written (the bots type
-    # them one after the other, on the same loaded machine: no answer to it can come sooner)
+    typed: float = 0.0  # seconds after the start when the last save made as it starts arrived (typed ahead, each
+    # arriving ``--save-gap`` after the one before: no answer to it can come sooner)
 
 
 def spawn_serve(source: Path | None, root: Path, tag: str,
@@ -976,7 +979,7 @@ def spawn_serve(source: Path | None, root: Path, tag: str,
     """``serve`` (from ``source``; None: this tree) spawned on ``root/idle`` with ``options``, its watchdog heard on a
     socket of the benchmark's own: the process, its pings, its log and the moment of its spawn (monotonic)."""
     pings = Pings(root / f"notify-{tag}.sock")
-    env = {**__import__("os").environ, "NOTIFY_SOCKET": str(pings.path)}
+    env = {**os.environ, "NOTIFY_SOCKET": str(pings.path)}
     if source is not None:
         env["PYTHONPATH"] = str(source)
     log = root / f"serve-{tag}.log"
@@ -989,6 +992,47 @@ def spawn_serve(source: Path | None, root: Path, tag: str,
     return proc, pings, log, started
 
 
+@dataclasses.dataclass(frozen=True)
+class TypedSave:
+    """A save typed ahead: the workbooks of ``config``'s match the bots changed, as they wrote them."""
+
+    config: Path
+    files: dict[Path, bytes]
+
+    def arrive(self) -> None:
+        """The save arrives whole, as a player's office program or her folder's sync writes it: each workbook
+        written beside itself and renamed over it (a new modification time, now)."""
+        for path, data in self.files.items():
+            staged = path.with_name(f".{path.name}.arriving")
+            staged.write_bytes(data)
+            os.replace(staged, path)
+
+
+def typed_ahead(config: Path, seed: str) -> TypedSave:
+    """The bots type the open window's orders of ``config``'s match as a player would, before the host starts: the
+    workbooks they changed are kept aside and put back as they were (bytes and modification time, which is what
+    tells a host a save is waiting), so that the save arrives later, as it starts, costing this machine no typing
+    while the host is measured (a player types on her own machine; the host only sees the file arrive)."""
+    files = [p for p in config.parent.rglob("*") if p.is_file()]
+    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files}
+    type_orders(config, ready=False, seed=seed)
+    typed: dict[Path, bytes] = {}
+    for path in config.parent.rglob("*"):
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        kept = before.get(path)
+        if kept is None:
+            raise RuntimeError(f"typing orders made a new file {path}: the bench cannot hold it back")
+        if data != kept[0]:
+            typed[path] = data
+            path.write_bytes(kept[0])
+            os.utime(path, ns=(kept[1], kept[1]))
+    if not typed:
+        raise RuntimeError(f"the bots typed nothing in {config.parent}")
+    return TypedSave(config, typed)
+
+
 def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Path], during: Sequence[Path],
                 args: argparse.Namespace, turn: int) -> RestartRun:
     """``serve`` (from ``source``; None: this tree) started on ``root/idle`` with ``before`` saved while it was down
@@ -996,10 +1040,12 @@ def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Pat
     for config in before:
         type_orders(config, ready=False, seed=f"{args.seed}/before/{turn}")
     saved_ns = {config: time.time_ns() for config in before}
+    ahead = [typed_ahead(config, f"{args.seed}/during/{turn}") for config in during]
     proc, pings, log, started = spawn_serve(source, root, str(turn), "--workers", str(args.workers))
-    for config in during:
-        saved_ns[config] = time.time_ns()  # the write begins now: a poll after it began answers it
-        type_orders(config, ready=False, seed=f"{args.seed}/during/{turn}")
+    for save in ahead:
+        time.sleep(args.save_gap)
+        saved_ns[save.config] = time.time_ns()  # the write begins now: a poll after it began answers it
+        save.arrive()
     typed = time.monotonic() - started
     answers: dict[Path, float] = {}
     searched = None
@@ -1023,8 +1069,10 @@ def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Pat
 
 def measure_restart(args: argparse.Namespace, root: Path) -> None:
     """``--restart-local N``: the real ``serve`` restarted on N local matches polled before, half the saves typed
-    while it was down, half as it starts: each answer from the start, this tree's serve beside ``--vs``'s, in turn."""
+    while it was down, half as it starts (typed ahead, arriving ``--save-gap`` apart): each answer from the start,
+    this tree's serve beside ``--vs``'s, in turn."""
     t0 = time.monotonic()
+    compiled(ROOT)  # (the baseline's are compiled as it is unpacked: neither serve compiles a module as it starts)
     configs = polled_copies(root, args.restart_local)
     print(f"Made {len(configs)} local matches polled before ({', '.join(IDLE_GAMES)} in turn) in "
           f"{time.monotonic() - t0:.0f} s; load {Path('/proc/loadavg').read_text().split()[:3]}.")
@@ -1088,11 +1136,18 @@ def restart_rounds(args: argparse.Namespace, root: Path, configs: Sequence[Path]
               f"{'never' if run.first_ping is None else f'{run.first_ping:.1f} s'} after READY, longest gap "
               f"{run.longest_gap:.1f} s; first search said done at "
               f"{'-' if run.searched is None else f'{run.searched:.1f} s'}; READY at "
-              f"{'-' if run.ready is None else f'{run.ready:.1f} s'}; the saves typed as it starts written by "
+              f"{'-' if run.ready is None else f'{run.ready:.1f} s'}; the saves made as it starts arrived by "
               f"{run.typed:.1f} s; load "
               f"{Path('/proc/loadavg').read_text().split()[0]}"
+              f"\n  saved while it was down, answered at: {seconds(run.answers[:half])}"
+              f"\n  saved as it starts (arriving {args.save_gap:g} s apart), answered at: {seconds(run.answers[half:])}"
               + (f"\n  the log's end:\n{run.tail}" if run.tail else ""), flush=True)
     return runs
+
+
+def seconds(answers: Sequence[float | None]) -> str:
+    """Each save's answer in seconds from the start, in the order they were saved ('-': none)."""
+    return " ".join("-" if a is None else f"{a:.1f}" for a in answers)
 
 
 def own_cpu(pid: int) -> float:
@@ -1125,6 +1180,7 @@ def start_cpu(source: Path | None, root: Path, turn: int, limit: float) -> tuple
 def measure_start_cpu(args: argparse.Namespace, root: Path) -> None:
     """``--restart-local N --start-cpu``: the host's own CPU to READY and to its first search's end, nothing
     typed, this tree's ``serve`` in turn with ``--vs``'s, ``--rounds`` of each, medians."""
+    compiled(ROOT)
     configs = polled_copies(root, args.restart_local)
     base = source_of(args.vs, root / "base") if args.vs else None
     print(f"Made {len(configs)} local matches polled before; load {Path('/proc/loadavg').read_text().split()[:3]}.")
@@ -1732,6 +1788,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "search's end (with --vs, in turn with that commit's; --rounds of each)")
     parser.add_argument("--restart-limit", type=float, default=300.0,
                         help="with --restart-local: seconds a restart's saves may take (default 300)")
+    parser.add_argument("--save-gap", type=float, default=0.3,
+                        help="with --restart-local: seconds between two saves arriving as the host starts, each "
+                        "typed ahead and written whole (default 0.3: the last of ten 3 s after the start)")
     parser.add_argument("--busy", default="0", help="with --restart-local: busy processes spun beside, one run of "
                         "rounds for each count of a comma-separated list (default 0; 0,6 on 2 cores: load 2 and 8)")
     parser.add_argument("--settle", type=float, default=60.0,

@@ -59,11 +59,12 @@ def stop_on_signals(stop: Stop) -> Iterator[None]:
 def poll_preload() -> list[str]:
     """What the server the polls are forked from imports once (``host.processes``), beside the host's own imports:
     a poll's whole path, the local workbooks' backend and every game's rules, which each poll that reads a match
-    would import again (0.1 CPU s a poll; 0.5 s once for the five games)."""
+    would import again (0.1 CPU s a poll; 0.5 s once for the five games), then what every poll would build again
+    (``host.poll_server``, named: it builds as it is imported, in the server alone)."""
     from sheets_gm.rulesets.registry import GAMES
 
     return [VISIT.module, "sheets_gm.sheets.local.backend",
-            *(target.partition(":")[0] for target in GAMES.values())]
+            *(target.partition(":")[0] for target in GAMES.values()), "sheets_gm.host.poll_server"]
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -15,13 +15,20 @@ config it finds
 comes with a hint read from its folder's listing: whether a file of its folder (or of a folder right under it)
 was modified after its last poll's record (``saved_since``): a save typed while no host ran, looked at first.
 The hint only orders the looks; the look itself (``quiet``) decides from the record's fingerprints.
+
+A save made while the walk goes on (a host's start at 10,000 folders takes it tens of seconds on a loaded machine,
+before the file events cover the folders) may land in a folder listed already but not walked yet: its place was
+set by the folder's time when listed. So the folders waiting to be walked are looked at again (``stat`` alone)
+once every :data:`RESORT_EVERY` seconds, and those changed since they were listed are walked next: a save typed
+as the host starts is found within about a second and a slice, not when the walk reaches its folder by name.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +36,8 @@ from sheets_gm.poll_gate.state import state_path
 
 #: Folder names never searched (besides those that start with a dot).
 SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages"})
+#: Seconds between two looks at the times of the folders the walk has listed and not walked yet.
+RESORT_EVERY = 1.0
 #: The most of a file read to tell whether it is a match config.
 _HEAD = 65536
 _RULESET = re.compile(r"^\s*ruleset\s*=\s*[\"']?([A-Za-z0-9_-]*)", re.MULTILINE)
@@ -116,10 +125,14 @@ class FolderWalk:
     :meth:`take` lists at most a given number of folders. Each config once, by absolute path; the folders in a
     folder the one changed last first (then by name)."""
 
-    def __init__(self, places: Iterable[Path]) -> None:
+    def __init__(self, places: Iterable[Path], clock: Callable[[], float] = time.monotonic) -> None:
         self._places = list(places)
         self._seen: set[Path] = set()
         self._steps: Iterator[list[Found]] = self._walk()
+        self._stack: list[str] = []  # the folders listed and not walked yet, the next one last
+        self._times: dict[str, int] = {}  # each of them: its modification time when listed
+        self._clock = clock
+        self._resorted = clock()
         self.done = False
         self.folders = 0  # folders listed so far
         self.at = ""  # the folder being listed (the host says it when a slice waits on it)
@@ -134,14 +147,31 @@ class FolderWalk:
                         saved = saved_since_record(place, list(listing))
                     yield [Found(place.resolve(), saved, kind)]
                 continue
-            stack = [str(place)] if place.is_dir() else []
+            self._stack = [str(place)] if place.is_dir() else []
             before = self.folders
-            while stack:
-                yield self._folder(stack.pop(), stack)
+            while self._stack:
+                yield self._folder(self._stack.pop(), self._stack)
             self.listed[place.resolve()] = self.folders - before
+
+    def _resort(self) -> None:
+        """The folders waiting to be walked that changed since they were listed (a save made meanwhile) move to
+        the top of the stack, the one changed last walked first (see the module notes)."""
+        changed: list[tuple[int, str]] = []
+        for where in self._stack:
+            try:
+                mtime = os.stat(where).st_mtime_ns
+            except OSError:
+                continue
+            if mtime != self._times.get(where):
+                self._times[where] = mtime
+                changed.append((mtime, where))
+        if changed:
+            moved = {where for _, where in changed}
+            self._stack[:] = [w for w in self._stack if w not in moved] + [w for _, w in sorted(changed)]
 
     def _folder(self, where: str, stack: list[str]) -> list[Found]:
         """The configs right in the folder ``where``; its folders go on ``stack`` (to be listed in sorted order)."""
+        self._times.pop(where, None)
         self.folders += 1
         self.at = where
         try:
@@ -167,11 +197,15 @@ class FolderWalk:
                     found.append(Found(path.resolve(), saved_since_record(path, entries), kind))
         inner.sort(key=lambda folder: (-folder[0], folder[1]))  # the folders changed last, first
         stack.extend(path for _, path in reversed(inner))
+        self._times.update((path, mtime) for mtime, path in inner)
         return found
 
     def take(self, folders: int) -> list[Found]:
         """The configs found in the next ``folders`` folders listed (fewer at the end: ``done`` is then set)."""
         out: list[Found] = []
+        if self._stack and self._clock() - self._resorted >= RESORT_EVERY:
+            self._resorted = self._clock()
+            self._resort()
         for _ in range(folders):
             step = next(self._steps, None)
             if step is None:

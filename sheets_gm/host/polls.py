@@ -25,6 +25,7 @@ from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.notify.announce import after_poll, send_due
 from sheets_gm.notify.due import Due
 from sheets_gm.notify.outbox import due
+from sheets_gm.poll_gate.local_reads import hand_kept_reads
 from sheets_gm.poll_gate.run import IdlePoll as IdlePoll  # where the commands find it
 from sheets_gm.poll_gate.run import gate_for, gated_poll
 from sheets_gm.poll_gate.state import PollState, Said
@@ -135,6 +136,8 @@ def _poll_config(config: MatchConfig, config_mark: FileMark | None, clock: Clock
     settled = complete_cut_commands(config, lock_wait=lock_wait)
     try:
         sheets = open_match_sheets(config, client=client)
+        if config.backend is BackendKind.LOCAL:
+            hand_kept_reads(config.path, sheets)  # the workbooks nobody saved since the last poll: not loaded
         notes = (*filter(None, [settled]), *tidy_local_workbooks(sheets))
         return Looked(notes, poll_behind_gate(config, config_mark, sheets, quiet=quiet, clock=clock,
                                               drive_log=drive_log, lock_wait=lock_wait))

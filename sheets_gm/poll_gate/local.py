@@ -5,7 +5,8 @@ Before a full poll the state file is removed (a poll that fails half-way leaves 
 one reads everything); after it succeeds, each local workbook's fingerprint is kept: the one the
 local backend gives for its own save when the poll wrote the workbook (our write is not a
 player's), else the one taken before the poll read it (a save by a player after that moment
-shows as a change, and the next poll reads it).
+shows as a change, and the next poll reads it). With it, what the poll read of each workbook it did not write
+(``poll_gate.local_reads``): the next poll loads only the workbooks saved since.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from sheets_gm.poll_gate.local_reads import forget_reads, keep_reads
 from sheets_gm.poll_gate.state import PollState, Said, forget_state, iso, save_state, state_path
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.marks import FileMark, file_mark
@@ -43,6 +45,7 @@ class LocalGate:
     def forget(self) -> None:
         """Forget the last poll's state and fingerprint every workbook as it is before this poll reads it."""
         forget_state(state_path(self.config_path))
+        forget_reads(self.config_path)  # (the workbooks were handed them already: ``host.polls``)
         self.before = {str(b.path.resolve()): file_mark(b.path) for b in self._workbooks()}
 
     def poll(self, run: Callable[[MatchSheets], WindowReport]) -> WindowReport:
@@ -50,8 +53,10 @@ class LocalGate:
         return run(self.sheets)
 
     def keep(self, report: WindowReport, said: Said) -> None:
-        """Keep what this poll saw (see the module notes); nothing when a fingerprint is missing, or when a bot
-        typed in a workbook or a file was drawn again over an older copy (the next poll reads them)."""
+        """Keep what this poll saw (see the module notes); no state when a fingerprint is missing, or when a bot
+        typed in a workbook or a file was drawn again over an older copy (the next poll reads them: its reads, each
+        of the version it saw, are kept all the same)."""
+        keep_reads(self.config_path, self.sheets)
         if report.bots_typed or report.older_copies:
             return
         files: dict[str, FileMark] = {}

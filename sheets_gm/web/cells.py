@@ -27,6 +27,12 @@ def _box(cells: str) -> tuple[int, int, int, int] | None:
     return min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2)
 
 
+@lru_cache(maxsize=8192)
+def _range_box(cells: str) -> tuple[int, int, int, int] | None:
+    """``_box`` of a range that may name its tab (``Map!A1:C3``), once per range's text."""
+    return _box(cells.rpartition("!")[2])
+
+
 @lru_cache(maxsize=1024)
 def _column(letters: str) -> int:
     """``column_index``, once per column's letters: a map's hundreds of fills name a few dozen columns."""
@@ -35,7 +41,7 @@ def _column(letters: str) -> int:
 
 def _boxed(ranges: Iterator[tuple[str, str]]) -> Iterator[tuple[tuple[int, int, int, int], str]]:
     for cells, colour in ranges:
-        box = _box(cells.rpartition("!")[2])
+        box = _range_box(cells)
         if box is not None:
             yield box, colour
 
@@ -45,13 +51,19 @@ def text(value: CellValue) -> str:
     return "" if value is None else str(value)
 
 
+def texts(drawing: BoardDrawing) -> list[list[str]]:
+    """The drawing's values as the page shows them (``text`` of each, written out: a tab of unit types is thousands
+    of cells), row by row."""
+    return [[v if type(v) is str else "" if v is None else str(v) for v in row] for row in drawing.values]
+
+
 class Cells:
     """A drawing's values and colours, cell by cell (0-based row and column)."""
 
-    def __init__(self, drawing: BoardDrawing, *, colours: bool = True) -> None:
+    def __init__(self, drawing: BoardDrawing) -> None:
         self.drawing = drawing
-        self.rows = [[v if type(v) is str else text(v) for v in row] for row in drawing.values]
-        self._paint = self._painted(drawing) if colours else []  # row by row, each cell's last fill ('' for none)
+        self.rows = texts(drawing)
+        self._paint = self._painted(drawing)  # row by row, each cell's last fill ('' for none)
         self._conditional = [(box, f.prefix, f.colour) for box, f in
                              ((b, f) for f in drawing.conditional_fills for b, _ in _boxed(iter([(f.range, "")])))]
         self._prefixes = tuple(prefix for _, prefix, _ in self._conditional)  # what a value must start with to match
@@ -61,7 +73,7 @@ class Cells:
     def _painted(self, drawing: BoardDrawing) -> list[list[str]]:
         """Each cell's last fill ('' for none), row by row, as far as the fills reach (rows past the values' second
         after the last are never asked)."""
-        boxes = [(box, f.colour) for f in drawing.fills if (box := _box(f.range.rpartition("!")[2])) is not None]
+        boxes = [(box, f.colour) for f in drawing.fills if (box := _range_box(f.range)) is not None]
         if not boxes:
             return []
         below, width = len(self.rows) + 1, max(c2 for (_, _, _, c2), _ in boxes) + 1
@@ -102,6 +114,32 @@ class Cells:
             return self._paint[row][col] or WHITE if row >= 0 and col >= 0 else WHITE
         except IndexError:
             return WHITE
+
+    def row_colours(self, row: int, first: int, end: int) -> list[str]:
+        """The colours of row ``row``'s cells from column ``first`` to ``end`` (excluded; both 0 or more), each as
+        ``colour`` gives it: the row's paint at once, ``colour`` asked only for a cell whose value starts with a
+        conditional fill's prefix (a map's rows at once: a thousand calls of ``colour`` cost more than its cells)."""
+        painted = self._paint[row][first:end] if row < len(self._paint) else []
+        out = [colour or WHITE for colour in painted]
+        out += [WHITE] * (end - first - len(out))
+        if self._prefixes and row < len(self.rows):
+            values, prefixes = self.rows[row], self._prefixes
+            for col in [c for c in range(first, min(end, len(values))) if values[c].startswith(prefixes)]:
+                out[col - first] = self.colour(row, col)
+        return out
+
+    def column_colours(self, col: int, first: int, step: int) -> list[str]:
+        """The colours of column ``col``'s cells from row ``first`` on (0 or more), every ``step``-th row down to the
+        drawing's last, each as ``colour`` gives it (as ``row_colours``)."""
+        rows = range(first, len(self.rows), step)
+        painted = self._paint[first:len(self.rows):step] if self._paint and 0 <= col < len(self._paint[0]) else []
+        out = [line[col] or WHITE for line in painted]
+        out += [WHITE] * (len(rows) - len(out))
+        if self._prefixes:
+            values = [line[col] if col < len(line) else "" for line in self.rows[first::step]]
+            for k in [k for k, value in enumerate(values) if value.startswith(self._prefixes)]:
+                out[k] = self.colour(rows[k], col)
+        return out
 
     def owner_colour(self, value: str) -> str:
         """The colour a conditional fill gives a cell holding ``value`` ('' when none does: no owner's sign)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 from markupsafe import escape
@@ -35,17 +36,13 @@ FORMAT = "2"
 PREFIX = "ground-"
 
 
-def _cells(plane: Plane) -> list[tuple[int, int, str, str]]:
-    """What the ground draws of each place: its column, row, colour and lasting sign."""
-    return [(p.col, p.row, p.colour, lasting_mark(p.ground)) for p in plane.places]
-
-
 def ground_file(plane: Plane) -> str:
     """The name of the file of ``plane``'s ground: a hash of everything it draws, and of its places' names (the
     names file beside it: ``names_file``)."""
+    places = plane.places  # (each one's name, column, row, colour and ground as p[0]…p[4]: a thousand, indexed)
+    marks = {ground: lasting_mark(ground) for ground in {p.ground for p in places}}  # (a map's few grounds)
     text = "\x1f".join([FORMAT, plane.shape, str(plane.cols), str(plane.rows), *plane.col_labels, "\x1e",
-                        *plane.row_labels, "\x1e", *(f"{name},{c},{r},{colour},{lasting_mark(ground)}"
-                                                      for name, c, r, colour, ground, _, _, _, _, _ in plane.places)])
+                        *plane.row_labels, "\x1e", *[f"{p[0]},{p[1]},{p[2]},{p[3]},{marks[p[4]]}" for p in places]])
     return f"{PREFIX}{hashlib.sha256(text.encode()).hexdigest()[:20]}.svg"
 
 
@@ -63,7 +60,7 @@ def ground_names_js(plane: Plane, ground: str) -> str:
     """The names file of ``plane`` drawn on the ground file ``ground``: a script that files each place's name,
     column and row under the ground's key (``window.SHEETS_GM_GROUNDS``), as JSON whose '<', '>' and '&' are
     escapes (no name can close the script)."""
-    text = json.dumps([[p.name, p.col, p.row] for p in plane.places], ensure_ascii=False)
+    text = json.dumps([p[:3] for p in plane.places], ensure_ascii=False, check_circular=False)  # (name, col, row)
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return (f"(window.SHEETS_GM_GROUNDS = window.SHEETS_GM_GROUNDS || {{}})[{json.dumps(ground_key(ground))}] = "
             f"{text};\n")
@@ -81,21 +78,28 @@ def ground_svg(plane: Plane) -> str:
     parts += [f'<text class="l" x="{c["x"]}" y="12" text-anchor="middle">{escape(c["text"])}</text>' for c in cols]
     parts += [f'<text class="l" x="{MARGIN - 4}" y="{r["y"]}" text-anchor="end" dominant-baseline="middle">'
               f'{escape(r["text"])}</text>' for r in rows]
-    for col, row, colour, mark in _cells(plane):
-        if plane.shape == "hex":
-            cx, cy = hex_centre(col, row)
-            ty = cy - HEX * 0.45
-            parts.append(f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{escaped(colour)}"/>')
-        else:
-            x, y = MARGIN + col * side, MARGIN + row * side
-            cx, ty = x + side / 2, y + 10
-            parts.append(f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{escaped(colour)}"/>')
-        if mark:
-            parts.append(f'<text class="m" x="{cx:.1f}" y="{ty + 2:.1f}" text-anchor="middle">{escaped(mark)}</text>')
+    places = plane.places
+    fills = {colour: escaped(colour) for colour in {p.colour for p in places}}  # (a map's few colours and signs,
+    marks = {ground: escaped(lasting_mark(ground)) for ground in {p.ground for p in places}}  # each escaped once)
+    if plane.shape == "hex":
+        for p in places:
+            cx, cy = hex_centre(p.col, p.row)
+            parts.append(f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{fills[p.colour]}"/>')
+            if marks[p.ground]:
+                parts.append(f'<text class="m" x="{cx:.1f}" y="{cy - HEX * 0.45 + 2:.1f}" text-anchor="middle">'
+                             f'{marks[p.ground]}</text>')
+    else:
+        for p in places:
+            x, y = MARGIN + p.col * side, MARGIN + p.row * side
+            parts.append(f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{fills[p.colour]}"/>')
+            if marks[p.ground]:
+                parts.append(f'<text class="m" x="{x + side / 2:.1f}" y="{y + 12:.1f}" text-anchor="middle">'
+                             f'{marks[p.ground]}</text>')
     parts.append("</svg>\n")
     return "".join(parts)
 
 
 def grounds_in(folder: Path) -> list[Path]:
     """The ground files in ``folder``, and their names files."""
-    return sorted([*folder.glob(f"{PREFIX}*.svg"), *folder.glob(f"{PREFIX}*.js")])
+    return [folder / name for name in sorted(os.listdir(folder))
+            if name.startswith(PREFIX) and name.endswith((".svg", ".js"))]  # (one listing: two globs cost two)

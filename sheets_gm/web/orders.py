@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from markupsafe import escape
 
@@ -30,6 +31,10 @@ _COORD = re.compile(r"(?<![\w/-])(?:[A-Z]{1,2}\d{1,3}|\d{1,3}[A-Z]{1,2})(?![\w/]
 _ORDER = re.compile(r"^(.+?): ([a-z]+) at ")
 _ROUTE = re.compile(r"^(.+?)'s route drawn: ")
 _UNIT = re.compile(r"\b[A-Z][\w]*-[A-Z]?\d+\b")  # a unit's name by its player: Ann-7, Bo-R1, Ann-L
+_GAP = re.compile(r"\s{2,}")  # between two armies of a line
+_SIGNS = re.compile(r"^[^\w]+")  # an army's sign before its name
+_COUNTS = re.compile(r"\s*\(\d+ · \d+\)\s*$")  # an army's figures after its name
+_NAME = attrgetter("name")
 LIMIT = 3000  # marks a map draws at most (a war of thousands of armies: the Log lists the rest)
 
 
@@ -45,16 +50,17 @@ class _Where:
 def _where(scene: Scene) -> _Where:
     who: dict[str, tuple[int, Place]] = {}
     for k, plane in enumerate(scene.planes):
-        for place in plane.places:
+        for place in [p for p in plane.places if p.who]:  # (a map's thousand places, a few dozen stood on)
             for line in place.who:
-                for part in re.split(r"\s{2,}", line):
-                    name = re.sub(r"\s*\(\d+ · \d+\)\s*$", "", re.sub(r"^[^\w]+", "", part)).strip()
+                for part in _GAP.split(line):
+                    name = _COUNTS.sub("", _SIGNS.sub("", part)).strip()
                     if name:
                         who.setdefault(name, (k, place))
                         first = name.split(" ")[0]
                         if _UNIT.fullmatch(first):
                             who.setdefault(first, (k, place))
-    return _Where(tuple({p.name: p for p in plane.places} for plane in scene.planes), scene.planes, who)
+    return _Where(tuple(dict(zip(map(_NAME, plane.places), plane.places, strict=True)) for plane in scene.planes),
+                  scene.planes, who)
 
 
 def _plane_of(line: str, where: _Where) -> int | None:

@@ -6,15 +6,17 @@ drawn two cells to a hex. The page reads nothing else of the match: what the boa
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from functools import partial
+from typing import Any, NamedTuple, cast
 
 from sheets_gm.engine.grid import column_label
 from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.sheets.adapter import BoardDrawing
-from sheets_gm.web.cells import Cells
+from sheets_gm.web.cells import Cells, texts
 
 
 class Place(NamedTuple):
@@ -33,6 +35,11 @@ class Place(NamedTuple):
     symbol: str = ""  # '' (none), 'unit', 'coalition', 'phyrexia', 'mercenary'
     tint: str = ""  # the occupant's colour: its owner's or its faction's
     frame: str = ""  # the colour of the rectangle round a structure's square ('' for none)
+
+
+#: A ``Place`` of its ten fields, given as a tuple (tuple's own constructor, as ``Place._make`` without its check of
+#: the count: no call of Python's for each of a map's thousand places).
+_place_of = cast(Callable[[tuple[Any, ...]], Place], partial(tuple.__new__, Place))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +87,7 @@ FACTION_COLOURS = {"white": "#FFFFFF", "blue": "#3D85C6", "black": "#222222", "r
 _BASE = re.compile(r"\((white|blue|black|red|green)")
 _COORD = re.compile(r"^[A-Z]+\d+$")
 #: A hex's name at the start of its upper cell (``AA12⌂■``: a long name takes its signs without a space).
-_HEX_NAME = re.compile(r"^[A-Z]+\d+")
+_HEX_PARTS = re.compile(r"([A-Z]+\d+)(.*)", re.DOTALL)
 
 
 def scene_of(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Scene:
@@ -103,7 +110,7 @@ def _table(title: str, rows: Sequence[Sequence[str]]) -> Table:
     width = max((len(r) for r in rows), default=0)
     while width and all(len(r) < width or not r[width - 1] for r in rows):
         width -= 1
-    return Table(title, tuple(tuple([*r[:width], *[""] * (width - len(r[:width]))]) for r in rows))
+    return Table(title, tuple(tuple(r) if len(r) == width else (*r[:width], *[""] * (width - len(r))) for r in rows))
 
 
 def _blocks(cells: Cells, first: int) -> list[list[list[str]]]:
@@ -121,7 +128,7 @@ def _references(drawings: Sequence[BoardDrawing]) -> tuple[Table, ...]:
     """The public tabs that are no map (Wesnoth's unit types, Win or Die's cards, the Coalition's turn report)."""
     out = []
     for drawing in drawings:
-        rows = [r for r in Cells(drawing, colours=False).rows if any(r)]
+        rows = [r for r in texts(drawing) if any(r)]
         if rows:
             out.append(_table(drawing.tab, rows))  # no tab of its own (the Coalition's turn report): the page names it
     return tuple(out)
@@ -176,6 +183,15 @@ class _Rows:
         return [self._line(k) for k in found]
 
 
+def _bare(names: Sequence[str], cols: Iterable[int], rows: Iterable[int], colours: Sequence[str],
+          tint: str) -> list[Place]:
+    """A place of bare ground for each of ``names``, in its column, row and colour (a map's places made at once:
+    ``map`` over ``zip``, no loop of Python's)."""
+    repeat = itertools.repeat
+    return list(map(_place_of, zip(names, cols, rows, colours, repeat(""), repeat(()), repeat(""), repeat(""),
+                                   repeat(tint), repeat(""), strict=False)))
+
+
 def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
     """A square grid: the spreadsheet's cells (GvG: tile G9 is cell G9) or a grid with its own letters across and
     numbers down (Champions); the blocks under the map are tables (GvG's players)."""
@@ -189,27 +205,29 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
     width = max((len(r) for r in cells.rows[:height]), default=0)
     if headed:
         width = max(c for c in range(width) if cells.value(0, c)) + 1
-    places = []
     columns = [cells.value(0, c) if headed else column_label(c) for c in range(width)]
     bare = cells.owner_colour("")  # an empty cell's tint, as any other's: a conditional fill's prefix may be ''
-    colour, owner, bare_place = cells.colour, cells.owner_colour, Place._make  # (every field: no defaults to fill)
-    for r in range(first, height):
-        row_name = cells.value(r, 0) if headed else str(r + 1)
-        line = cells.rows[r]
-        for c in range(first, width):
-            name, value = f"{columns[c]}{row_name}", line[c] if c < len(line) else ""
-            if not value.strip():  # bare ground, most of a map: nothing to read in it
-                places.append(bare_place((name, c - first, r - first, colour(r, c), "", (), "", "",
-                                          owner(value) if value else bare, "")))
-                continue
-            lines = [x for x in value.split("\n") if x.strip()]
-            if headed and lines and lines[0] == name:
-                lines = lines[1:]
-            who = [x for x in lines if any(p in x for p in players)] if players else lines
-            ground = " · ".join(x for x in lines if x not in who)
-            makeup = "\n".join([*who, *linked.about(name, who)]) if who else ""
-            places.append(Place(name, c - first, r - first, cells.colour(r, c), ground, tuple(who), makeup,
-                                "unit" if who else "", _tint(cells, value, who)))
+    owner, among = cells.owner_colour, re.compile("|".join(map(re.escape, players))).search if players else None
+    across, down = width - first, range(first, height)  # (the map's places made at once, row after row)
+    names = [f"{column}{row_name}" for row_name in (cells.value(r, 0) if headed else str(r + 1) for r in down)
+             for column in columns[first:width]]
+    values = [value for r in down for value in (cells.rows[r][first:width] + [""] * across)[:across]]
+    colours = [colour for r in down for colour in cells.row_colours(r, first, width)]
+    places = _bare(names, itertools.cycle(range(across)), (r for r in range(len(down)) for _ in range(across)),
+                   colours, bare)  # each one bare ground, then those the board writes something in
+    for i in [i for i, value in enumerate(values) if value]:
+        value, name, (r, c) = values[i], names[i], divmod(i, across)
+        if value.isspace():
+            places[i] = places[i]._replace(tint=owner(value))
+            continue
+        lines = [x for x in value.split("\n") if x.strip()]
+        if headed and lines and lines[0] == name:
+            lines = lines[1:]
+        who = [x for x in lines if among(x)] if among is not None else lines
+        ground = " · ".join(x for x in lines if x not in who)
+        makeup = "\n".join([*who, *linked.about(name, who)]) if who else ""
+        places[i] = Place(name, c, r, colours[i], ground, tuple(who), makeup, "unit" if who else "",
+                          _tint(cells, value, who))
     return Scene((Plane("", "square", width - first, height - first,
                         tuple(cells.value(0, c) for c in range(first, width)) if headed else
                         tuple(column_label(c) for c in range(width)),
@@ -313,6 +331,19 @@ def _terrain(ground: str, words: Mapping[str, str]) -> str:
     return f"{sign} {word}{ground[len(sign):]}" if word and word not in ground else ground
 
 
+class _Grounds(dict[str, str]):
+    """A hex map's grounds in the board's words (``_terrain``), by what a hex's upper cell holds after its name: each
+    found once (a map's hexes share a few)."""
+
+    def __init__(self, words: Mapping[str, str]) -> None:
+        super().__init__()
+        self.words = words
+
+    def __missing__(self, rest: str) -> str:
+        self[rest] = found = _terrain(rest.strip(), self.words)
+        return found
+
+
 def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
     """Hexes two cells to a hex (Wesnoth, Win or Die): row 2 holds the column letters, each hex's name and terrain
     stand in its upper cell, its unit in the lower; even columns (B, D…) stand half a hex lower. A unit the legend
@@ -325,31 +356,28 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
     words = sign_words(legend)
     keyed = {entry.split(" ", 1)[0]: entry.split(" ", 1)[1].split(" · ")
              for line in legend for entry in line.split("; ") if " · " in entry and _COORD.match(entry.split(" ")[0])}
-    places = []
-    grounds: dict[str, str] = {}  # a map's hexes share a few grounds: each one's words found once
-    grid, match, colour, owner = cells.rows, _HEX_NAME.match, cells.colour, cells.owner_colour
-    bare_place = Place._make  # a place nobody stands on, every field given (no defaults to fill: a map's thousand)
+    places: list[Place] = []
+    grounds = _Grounds(words)
+    match, owner, rows = _HEX_PARTS.match, cells.owner_colour, 0
     bare = owner("")  # an empty cell's tint (a conditional fill's prefix may be '')
-    for c in range(width):
-        for r in range(2 + c % 2, len(grid), 2):
-            upper, lower = grid[r], grid[r + 1] if r + 1 < len(grid) else ()
-            top = upper[c] if c < len(upper) else ""
-            found = match(top)
-            if found is None:
-                continue
-            name, below = found.group(), lower[c] if c < len(lower) else ""
-            rest = top[len(name):]
-            ground = grounds[rest] if rest in grounds else grounds.setdefault(rest, _terrain(rest.strip(), words))
-            if not below.strip():  # no unit: most of a map
-                places.append(bare_place((name, c, (r - 2 - c % 2) // 2, colour(r, c), ground, (), "", "",
-                                          owner(below) if below else bare, "")))
+    for c, column in enumerate(itertools.zip_longest(*cells.rows, fillvalue="")):  # (a column's hexes at once)
+        first = 2 + c % 2
+        tops, lower, colours = column[first::2], column[first + 1::2], cells.column_colours(c, first, 2)
+        hexes = [(k, found[1], found[2]) for k, found in enumerate(map(match, tops)) if found is not None]
+        # each one nobody stands on (most of a map), then those whose lower cell holds something
+        line = [_place_of((name, c, k, colours[k], grounds[rest], (), "", "", bare, "")) for k, name, rest in hexes]
+        for i in [i for i, (k, _, _) in enumerate(hexes) if k < len(lower) and lower[k]]:
+            k, name, below = hexes[i][0], hexes[i][1], lower[hexes[i][0]]
+            if below.isspace():
+                line[i] = line[i]._replace(tint=owner(below))
                 continue
             unit = [x for x in below.split("\n") if x.strip()]
             unit = keyed.get(name, unit)
             makeup = "\n".join([*unit, *linked.about("", unit[1:])])
-            places.append(Place(name, c, (r - 2 - c % 2) // 2, cells.colour(r, c), ground, (" ".join(unit),),
-                                makeup, "unit", _tint(cells, below, unit)))
-    rows = max((p.row for p in places), default=-1) + 1
+            line[i] = Place(name, c, k, colours[k], line[i].ground, (" ".join(unit),), makeup, "unit",
+                            _tint(cells, below, unit))
+        places += line
+        rows = max(rows, hexes[-1][0] + 1) if hexes else rows
     return Scene((Plane("", "hex", width, rows, tuple(column_label(c) for c in range(width)),
                         tuple(str(r + 1) for r in range(rows)), tuple(places)),),
                  (), references, legend)

@@ -268,14 +268,14 @@ class Drawn:
 
 def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
     """The scene of ``drawings``, each of its planes' SVG over its ground, and its places' JSON (as the templates'
-    ``tojson``)."""
+    ``tojson``; lists of text made here, which no cycle can run through: not looked for, a thousand places' lists)."""
     scene = scene_of(kind, drawings)
     env = environment()
     grounds = tuple(ground_file(plane) for plane in scene.planes)
     return Drawn(scene, tuple(plane_svg(env, plane, i, ground) for i, (plane, ground) in
                               enumerate(zip(scene.planes, grounds, strict=True))),
                  htmlsafe_json_dumps(_places(scene, grounds), dumps=env.policies["json.dumps_function"],
-                                     **env.policies["json.dumps_kwargs"]), grounds)
+                                     **env.policies["json.dumps_kwargs"], check_circular=False), grounds)
 
 
 def _keep_grounds(folder: Path, state: Drawn) -> None:

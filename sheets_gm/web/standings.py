@@ -35,9 +35,11 @@ def figures_of(status: str, seats: Sequence[str]) -> Figures:
     """Each side's figures in a status line (``seats``: the sides' names, as the line writes them, any case)."""
     out: Figures = {}
     side = ""
+    named = [re.compile(rf"(?:^|\. )(?P<seat>{re.escape(seat)}):? (?P<rest>.*)$", re.IGNORECASE).search
+             for seat in seats]  # (each seat's once: a line of sixteen players' pieces asks each of them)
     for piece in _PIECES.split(status):
-        for seat in seats:
-            found = re.search(rf"(?:^|\. )(?P<seat>{re.escape(seat)}):? (?P<rest>.*)$", piece, re.IGNORECASE)
+        for search in named:
+            found = search(piece)
             if found is not None:
                 side, piece = found.group("seat"), found.group("rest")
                 break

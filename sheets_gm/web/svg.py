@@ -190,5 +190,5 @@ def over_ground(places: Sequence[Place]) -> Iterator[tuple[int, Place]]:
     """The places (each with its index) the drawing of their plane's ground does not draw whole: someone stands
     there, it opens something, it has a structure's frame, or its mark names an owner (more than its lasting sign).
     One pass over a map's thousand places, the test written out."""
-    return ((i, p) for i, p in enumerate(places) if p.who or p.makeup or p.symbol or p.frame or
-            _ground_mark(p.ground)[:1] == OWNED)
+    return iter([(i, p) for i, p in enumerate(places) if p.who or p.makeup or p.symbol or p.frame or
+                 (OWNED in p.ground and _ground_mark(p.ground)[:1] == OWNED)])

@@ -40,6 +40,27 @@ def test_the_walk_lists_a_slice_of_folders_at_a_time_and_finds_what_a_whole_sear
     assert takes >= walk.folders / 2
 
 
+def test_a_folder_saved_in_after_the_walk_listed_it_is_walked_next(tmp_path: Path) -> None:
+    """A save made while the walk goes on, in a folder listed already and not walked yet (the last by its time when
+    listed), is found in the next slice once the folders' times are looked at again, not when the walk reaches it
+    (it fails with ``FolderWalk._resort`` doing nothing: the folder comes last)."""
+    league = tmp_path / "league"
+    for i in range(6):
+        local_match(league / f"m{i}")
+        os.utime(league / f"m{i}", ns=(10**18 + i * 10**9, 10**18 + i * 10**9))  # m5 changed last: walked first
+    now = [0.0]
+    walk = FolderWalk([league], clock=lambda: now[0])
+    assert walk.take(1) == []  # the league listed: its six folders wait, m0 (changed first) at the bottom
+    saved = league / "m0" / "match.xlsx"
+    staged = saved.with_name(".match.xlsx.saving")
+    staged.write_bytes(saved.read_bytes())
+    os.replace(staged, saved)  # a save, as an office program writes it: the folder's time moves
+    assert [f.path.parent.name for f in walk.take(1)] == ["m5"]  # not looked at again yet
+    now[0] += 1.0
+    assert [f.path.parent.name for f in walk.take(1)] == ["m0"]
+    assert sorted(f.path.parent.name for f in walk.rest()) == ["m1", "m2", "m3", "m4"]
+
+
 def test_the_loop_turns_and_feeds_the_watchdog_while_the_folders_are_searched(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 2)

@@ -79,7 +79,7 @@ from sheets_gm.sheets.guard import changed_since, describe_cells
 from sheets_gm.sheets.layout import CellValue, Grid, ReadGuard, WorkbookLayout, split_a1, trim_grid
 from sheets_gm.sheets.local.boxes import Box, parse_cells, worksheet_named
 from sheets_gm.sheets.local.breaks import break_pages, kept_rows
-from sheets_gm.sheets.local.cells import cell_out, clean_text, comment_for, given_cells, write_box
+from sheets_gm.sheets.local.cells import cell_out, clean_text, comment_for, given_cells, numbers_read_back, write_box
 from sheets_gm.sheets.local.disk import (
     NEW_FILE_MODE,
     PRIVATE_FILE_MODE,
@@ -92,13 +92,14 @@ from sheets_gm.sheets.local.disk import (
     try_lock,
     unlock,
 )
+from sheets_gm.sheets.local.kept import KeptBook
 from sheets_gm.sheets.local.layout import apply_layout
 from sheets_gm.sheets.local.links import drop_outside_links, outside_links
 from sheets_gm.sheets.local.office_locks import refuse_if_open
 from sheets_gm.sheets.local.seen import seen_workbook
 from sheets_gm.sheets.local.spare import fold_spare_rows, spare_rows
 from sheets_gm.sheets.looks import TabSeen
-from sheets_gm.sheets.marks import FileMark
+from sheets_gm.sheets.marks import FileMark, file_mark
 from sheets_gm.sheets.row_fit import fit_rows, fixed_rows
 from sheets_gm.sheets.xlsx import collector_paused, openpyxl, unpacked_size_problem
 
@@ -152,6 +153,13 @@ class LocalWorkbookBackend:
         #: The fingerprint of the file as the last write saved it, when that write changed the very version the
         #: last read loaded (None otherwise): the poll gate records it so our own save is not taken for a player's.
         self.own_save: FileMark | None = None
+        #: What the last poll read of the version of the file it saw (``sheets.local.kept``): while the file is
+        #: still that version, reads are answered from it and nothing is loaded. Set by the poll's gate.
+        self.kept: KeptBook | None = None
+        self._kept_stamp: Stamp | None = None  # the stamp the kept read was last found to hold for
+        self._loaded: Stamp | None = None  # the stamp of the version last loaded from the file (not saved by us)
+        self._ranges_read: dict[str, None] = {}  # every range read, in order: what a kept read holds
+        self._doubtful = False  # a number written here that may read back otherwise (see ``kept_read``)
 
     def __repr__(self) -> str:
         return f"LocalWorkbookBackend({str(self.path)!r})"
@@ -169,7 +177,12 @@ class LocalWorkbookBackend:
     # ----------------------------------------------------------------- the interface
 
     def read(self, ranges: Sequence[str]) -> list[Grid]:
-        """The values of each A1 range, in order, from one load of the file (see the module notes)."""
+        """The values of each A1 range, in order, from one load of the file (see the module notes), or from the
+        kept read of the version the file still is (``kept``)."""
+        self._ranges_read.update(dict.fromkeys(ranges))
+        kept = self._kept_now()
+        if kept is not None and (answer := kept.answers(ranges)) is not None:
+            return answer
         wb = self._workbook_for_read()
         grids = self._grids(wb, ranges)
         if self._cache is not None and self._cache[1] is wb:
@@ -198,7 +211,8 @@ class LocalWorkbookBackend:
 
     def tab_names(self) -> list[str]:
         """The workbook's tabs, in order (the helper tab of long dropdown lists included)."""
-        return list(self._workbook_for_read().sheetnames)
+        kept = self._kept_now()
+        return list(kept.tabs) if kept is not None else list(self._workbook_for_read().sheetnames)
 
     def read_seen(self) -> list[TabSeen]:
         """Every tab as a reader sees it (``sheets/looks.py``), from one load of the file."""
@@ -255,6 +269,7 @@ class LocalWorkbookBackend:
             ws, box = self._resolve(wb, w.range, tabs)
             if write_box(ws, box, w.values, f"{self.path}: range {w.range!r}"):
                 changed = True
+                self._doubtful = self._doubtful or not numbers_read_back(ws, box, w.values)
                 written.setdefault(ws.title, (ws, set()))[1].update(range(box.min_row, box.min_row + len(w.values)))
             if w.notes is not None:
                 changed = self._write_notes(ws, box, w.notes) or changed
@@ -321,8 +336,8 @@ class LocalWorkbookBackend:
 
     def outside_links(self) -> list[str]:
         """The targets of the workbook's links to other files (:mod:`~sheets_gm.sheets.local.links`), from the
-        workbook as last read (no load when it has not changed)."""
-        return outside_links(self._workbook_for_read())
+        workbook as last read (no load when it has not changed; none in a kept read's version, which had none)."""
+        return [] if self._kept_now() is not None else outside_links(self._workbook_for_read())
 
     def drop_outside_links(self) -> list[str]:
         """Remove the workbook's links to other files and save it (under the lock, atomically), when it has any;
@@ -396,7 +411,51 @@ class LocalWorkbookBackend:
             return self._cache[1]
         wb, stamp = self._load()
         self._cache = (stamp, wb, {})
+        self._loaded = stamp
         return wb
+
+    def _kept_now(self) -> KeptBook | None:
+        """The kept read, while the file is still the version it was taken from (else it is dropped: loaded from
+        now on)."""
+        kept = self.kept
+        if kept is None:
+            return None
+        try:
+            stamp = self._stamp()
+        except SheetAccessError:
+            return None  # the load says what is wrong
+        if stamp == self._kept_stamp:
+            return kept
+        if kept.holds(self.path, stamp):
+            self._kept_stamp = stamp
+            return kept
+        self.kept = None
+        return None
+
+    def kept_read(self) -> KeptBook | None:
+        """What this backend read of the file as it stands now, to keep for the next poll (``kept``): the ranges it
+        was asked, from the version it loaded or saved (or the kept read it answered from); None when it read
+        nothing, the file moved meanwhile, or it wrote a number that may read back otherwise (``numbers_read_back``:
+        a version saved here is kept as its load would read it, or not at all)."""
+        ranges = list(self._ranges_read)
+        try:
+            stamp = self._stamp()
+        except SheetAccessError:
+            return None
+        cached = self._cache
+        if cached is not None and cached[0] == stamp and ranges:
+            wb = cached[1]
+            grids = self._grids(wb, ranges)
+            mark = file_mark(self.path)
+            if (mark is None or outside_links(wb) or self._stamp() != stamp
+                    or (mark.size, mark.mtime_ns) != (stamp.size, stamp.mtime_ns)
+                    or (self._loaded != stamp and self._doubtful)):
+                return None
+            return KeptBook(mark, tuple(wb.sheetnames), dict(zip(ranges, grids, strict=True)))
+        kept = self._kept_now()
+        if kept is None or not ranges or kept.answers(ranges) is None:
+            return None
+        return KeptBook(kept.mark, kept.tabs, {full: kept.grids[full] for full in ranges})
 
     def refuse_if_open(self) -> None:
         """Raise :class:`WorkbookOpenError` if LibreOffice or Excel holds the workbook open (its lock file is there):
@@ -419,7 +478,11 @@ class LocalWorkbookBackend:
                 if cached is not None and read_before:
                     wb, self._as_read = cached[1], cached[2]
                 else:
+                    kept = self._kept_now()  # the poll read this very version from its kept read
                     wb, stamp = self._load()
+                    self._loaded = stamp
+                    if kept is not None and kept.holds(self.path, stamp):
+                        read_before, self._as_read = True, dict(kept.grids)
                 self._cache = None  # ``change`` edits it: only a saved workbook goes back in the cache
                 try:
                     if not change(wb):

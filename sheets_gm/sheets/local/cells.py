@@ -11,8 +11,10 @@ from typing import Any
 
 from openpyxl.cell.cell import MergedCell
 from openpyxl.comments import Comment
-from openpyxl.styles.numbers import is_datetime
+from openpyxl.compat import safe_string
+from openpyxl.styles.numbers import is_date_format, is_datetime
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet._reader import _cast_number
 
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import CellValue, Grid
@@ -145,6 +147,24 @@ def write_box(ws: Any, box: Box, values: Grid, where: str) -> bool:
                              "unmerge them")
         changed = store(cell, value) or changed
     return changed
+
+
+def numbers_read_back(ws: Any, box: Box, values: Grid) -> bool:
+    """Whether every number of ``values``, stored from the top left of ``box`` (``write_box``), reads back from the
+    saved file as it is held now: a number is saved to 16 digits (``0.1 + 0.2`` reads back 0.3, ``2.0`` as 2, an
+    integer past 10**16 as a float) and read as a date where its cell's format shows one."""
+    held = ws._cells
+    for r, row in enumerate(values):
+        for c, value in enumerate(row):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                continue
+            cell = held.get((box.min_row + r, box.min_col + c))
+            if cell is None or is_date_format(cell.number_format):
+                return False
+            back = _cast_number(safe_string(value))
+            if type(back) is not type(value) or back != value:
+                return False
+    return True
 
 
 def given_cells(ws: Any, box: Box, grid: Grid) -> Iterator[tuple[Any, CellValue]]:

@@ -1,0 +1,63 @@
+"""What the server ``serve``'s polls are forked from holds (``commands.serve.poll_preload``, ``host.poll_server``):
+a poll of any game's match, forked from it as ``serve`` forks one, imports nothing of the project's nor of the
+workbook library (each import a poll makes is made again by the next: GvG's sheet adapter was 25 ms a poll), and,
+forked after another match's poll from the same server, answers the save as a cold poll in a process of its own
+does (the server holds nothing of a match: what it builds is read from the shipped files alone). Checked with the
+defect put back: without ``host.poll_server`` in the preload, a GvG poll imports its sheet adapter and the test
+fails."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.cli import main
+from sheets_gm.commands.serve import poll_preload
+from sheets_gm.rulesets.registry import ruleset_names
+from tests.quick import soak_but
+from tests.sheets.practice import init_practice, seen_files, type_practice_orders
+
+#: The server: it imports the preload, then forks one poll a config named (``VISIT``, as ``serve`` hands it over);
+#: each child prints how the poll ended and the modules it imported.
+SERVER = """
+import importlib, json, os, sys
+from datetime import UTC, datetime
+from pathlib import Path
+for name in json.loads(sys.argv[1]):
+    importlib.import_module(name)
+for config in sys.argv[2:]:
+    pid = os.fork()
+    if pid == 0:
+        from sheets_gm.host.outcome import VISIT
+        before = set(sys.modules)
+        done = VISIT(Path(config), None, lambda: datetime.now(UTC)).done
+        print(json.dumps([str(done), sorted(set(sys.modules) - before)]), flush=True)
+        os._exit(0)
+    os.waitpid(pid, 0)
+"""
+
+
+@pytest.mark.parametrize("game", soak_but(ruleset_names(), "gvg"))
+def test_a_poll_forked_from_the_server_imports_nothing_and_answers_as_a_cold_poll(game: str, tmp_path: Path) -> None:
+    forked, cold, other = tmp_path / "forked", tmp_path / "cold", tmp_path / "other"
+    forked.mkdir()
+    init_practice(forked, game)
+    assert main(["sync", "-c", str(forked / "match.toml"), "--quiet"]) == 0
+    shutil.copytree(forked, cold)
+    shutil.copytree(forked, other)
+    for folder, seed in ((forked, "forked"), (cold, "forked"), (other, "other")):
+        type_practice_orders(folder / "match.toml", ready=seed == "other", seed=seed)
+    configs = [str(other / "match.toml"), str(forked / "match.toml")]  # another match's poll first
+    out = subprocess.run([sys.executable, "-c", SERVER, json.dumps(poll_preload()), *configs],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    done, imported = json.loads(out.stdout.splitlines()[-1])
+    assert done == "read"
+    assert [m for m in imported if m.startswith(("sheets_gm", "openpyxl"))] == []
+    assert main(["sync", "-c", str(cold / "match.toml"), "--quiet"]) == 0
+    assert seen_files(forked) == seen_files(cold)

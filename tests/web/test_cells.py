@@ -1,0 +1,56 @@
+"""A map's colours read a row or a column at once (``Cells.row_colours``, ``Cells.column_colours``: what the page's
+scene reads a map with) are each cell's ``Cells.colour``, cell by cell: for every game's public board at the start
+and after each resolution of a bot match, and for a drawing of overlapping fills, fills reaching past its values and
+conditional fills whose prefixes some of its cells start with."""
+
+from __future__ import annotations
+
+import pytest
+
+from sheets_gm.rulesets.registry import ruleset_names, sheet_of
+from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.sheets.layout import ConditionalFill, Fill
+from sheets_gm.web.cells import Cells
+from tests.web.pages import bot_match
+
+
+def _check(drawing: BoardDrawing) -> None:
+    """Every row's and every column's colours read at once, from each first cell, against each cell's."""
+    cells = Cells(drawing)
+    height = len(cells.rows) + 2
+    width = max((len(row) for row in cells.rows), default=0) + 2
+    for row in range(height):
+        for first in range(3):
+            assert cells.row_colours(row, first, width) == [cells.colour(row, c) for c in range(first, width)], \
+                (drawing.tab, row, first)
+    for col in range(width):
+        for first in range(4):
+            for step in (1, 2):
+                assert cells.column_colours(col, first, step) == \
+                    [cells.colour(r, col) for r in range(first, len(cells.rows), step)], (drawing.tab, col, first, step)
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_a_row_or_a_column_at_once_is_each_of_its_cells_colour(name: str) -> None:
+    rules, start, steps = bot_match(name, 2)
+    adapter = sheet_of(rules)
+    for state in (start, *(step.after for step in steps)):
+        for drawing in adapter.drawings(state):
+            _check(drawing)
+
+
+def test_overlapping_and_conditional_fills_read_at_once_as_cell_by_cell() -> None:
+    values: list[list[str | int | float | bool | None]] = [
+        ["", "●Ann", "▲", None, 3],
+        ["▲Bo", "", "●", "x"],
+        [],
+        ["●", "● ", "  ", "▲▲", "", "●Cy"],
+    ]
+    fills = (Fill("A1:F6", "#111111"), Fill("B2:B9", "#222222"), Fill("Map!C1:E1", "#333333"), Fill("D4", ""),
+             Fill("not a range", "#444444"), Fill("E2:E3", "#555555"))
+    conditional = (ConditionalFill("A1:C4", "●", "#AA0000"), ConditionalFill("B2:F4", "▲", "#00AA00"),
+                   ConditionalFill("A4:A4", "●", "#0000AA"))
+    _check(BoardDrawing(values, fills, conditional_fills=conditional))
+    _check(BoardDrawing(values, (), conditional_fills=conditional))
+    _check(BoardDrawing(values, fills))
+    _check(BoardDrawing([], fills))
