@@ -19,6 +19,7 @@ from sheets_gm.engine.settings import settings_table
 from sheets_gm.poll_gate.idle import idle_local_poll
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from tests.commands.test_commands import FEEDBACK, config, record, roster, row_of, run, type_orders
+from tests.made import made_into
 
 #: A Monday noon: the match starts here and the tests move the clock on by hand.
 START = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
@@ -44,14 +45,23 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 
 @pytest.fixture
 def match(tmp_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]) -> Iterator[Path]:
-    """A GvG match on local workbooks created without deadlines, polled once."""
-    path = config(tmp_path, 'roster = "roster.csv"')
-    roster(tmp_path)
-    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
-    assert record(path).schedule == "none"
-    clock.tick()
-    assert run(capsys, "sync", "-c", path)[0] == 0
-    yield path
+    """A GvG match on local workbooks created without deadlines, polled once a minute after ``START``: made once a
+    test process (on the test's clock) and copied for each test (``tests.made``), the clock then where it left it."""
+    ticked: list[bool] = []
+
+    def make(folder: Path) -> None:
+        path = config(folder, 'roster = "roster.csv"')
+        roster(folder)
+        assert run(capsys, "init", "gvg", "-c", path)[0] == 0
+        assert record(path).schedule == "none"
+        clock.tick()
+        ticked.append(True)
+        assert run(capsys, "sync", "-c", path)[0] == 0
+
+    made_into(tmp_path, "live_deadlines/match", make)
+    if not ticked:  # a copy of the match made by an earlier test: its clock moved as this one's would have
+        clock.tick()
+    yield tmp_path / "match.toml"
 
 
 def _sync(path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]) -> str:

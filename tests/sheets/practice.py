@@ -12,6 +12,7 @@ from sheets_gm.match.config import load_config
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.autoplay import type_bot_orders
+from tests.made import made_into
 
 
 def init_practice(folder: Path, game: str) -> Path:
@@ -48,3 +49,11 @@ def seen_files(folder: Path) -> dict[str, bytes]:
         else:
             out[name] = path.read_bytes()
     return out
+
+
+def practice_copy(folder: Path, game: str) -> Path:
+    """``folder`` given a copy of the practice match of ``game`` that ``init_practice`` laid out once this process
+    (``made_into``): for a test that reads or prints the match, not one that checks what ``init`` does; its board
+    workbook."""
+    made_into(folder, ("practice", game), lambda fresh: init_practice(fresh, game))
+    return folder / "board.xlsx"

@@ -13,11 +13,11 @@ import pytest
 from sheets_gm.rulesets.registry import create_ruleset, ruleset_names, sheet_of
 from sheets_gm.sheets.adapter import LEGEND_CHARS
 from sheets_gm.sheets.local.boxes import parse_cells
-from tests.sheets.practice import init_practice
+from tests.sheets.practice import practice_copy
 
 
 def _board(tmp_path: Path, game: str) -> openpyxl.Workbook:
-    return openpyxl.load_workbook(init_practice(tmp_path, game))
+    return openpyxl.load_workbook(practice_copy(tmp_path, game))
 
 
 def _legend_fits(ws: object) -> None:

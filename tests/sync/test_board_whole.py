@@ -8,7 +8,6 @@ examples in the quick run, the walk over every game, backend, kind and a few pos
 
 from __future__ import annotations
 
-import copy
 import os
 import random
 import re
@@ -36,7 +35,7 @@ from sheets_gm.sync.read import read_match
 from tests.conformance.test_input_lifecycle import GOOGLE_FAKES, Table, _games, _google_match, _local_match, new_table
 from tests.conformance.test_verify_untouched import _play
 from tests.conformance.test_verify_untouched import _verify as verify_says
-from tests.fakes.google_api import GET, READ, GoogleApiFake
+from tests.fakes.google_api import GET, READ, GoogleApiFake, copied
 from tests.toygame.registered import toy_registered
 
 TOY = "tictactoe"
@@ -233,7 +232,7 @@ def edited(table: Table, edit: Edit) -> Iterator[None]:
         return
     assert isinstance(board, GoogleSheetBackend)
     fake = GOOGLE_FAKES[board.key]
-    held = copy.deepcopy(fake.spreadsheets[board.key])
+    held = copied(fake.spreadsheets[board.key])
     edit.google(fake, board.key)
     try:
         yield

@@ -6,7 +6,6 @@ cell does not break that; init shares each spreadsheet with the right people onl
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import tempfile
@@ -36,9 +35,11 @@ from tests.fakes.google_api import (
     FakeSpreadsheet,
     FaultKind,
     GoogleApiFake,
+    copied,
     fake_client,
 )
 from tests.matchfiles import SEED, TEAMS, bots, engine_match, roster, state_of, sync
+from tests.quick import soak_but
 
 GVG = get_ruleset("gvg")
 ENGINE_TAB = sheet_spec("gvg").tabs.engine
@@ -209,7 +210,7 @@ def prepared() -> Prepared:
             type_bot_orders(sheets, GVG, players)
             assert sync(sheets).resolved
         typed = type_bot_orders(sheets, GVG, players)
-        before = copy.deepcopy(fake.spreadsheets)
+        before = copied(fake.spreadsheets)
         fake.reset_counters()
         report = sync(sheets)
         assert report.resolved and report.window_key == str(TURNS_BEFORE + 1)
@@ -245,7 +246,7 @@ def writes_and_reads(fake: GoogleApiFake) -> Counter[tuple[str, str]]:
 
 
 def restore(fake: GoogleApiFake, prepared: Prepared) -> None:
-    fake.spreadsheets.update(copy.deepcopy(prepared.before))
+    fake.spreadsheets.update(copied(prepared.before))
 
 
 def faulted_calls(fake: GoogleApiFake) -> list[tuple[str, str]]:
@@ -277,8 +278,15 @@ RETRIED = [(kind, retry_after, position, False) for kind, retry_after in FAULTS 
 ]
 
 
+def _diagonal(kind: FaultKind, position: int) -> bool:
+    """Whether the test command runs the fault ``kind`` at the call ``position``: the kinds taken in turn along the
+    calls, so that the quick run fails every call and meets every kind (the soak run: every kind at every call)."""
+    return FAULTS[position % len(FAULTS)][0] is kind
+
+
 @pytest.mark.parametrize(
-    ("kind", "retry_after", "position", "after_apply"), RETRIED,
+    ("kind", "retry_after", "position", "after_apply"),
+    soak_but(RETRIED, *(c for c in RETRIED if c[3] or _diagonal(c[0], c[2]))),
     ids=[f"{k.value}-{'-'.join(POSITIONS[p]).split('.')[-1]}{'-answer-lost' if a else ''}" for k, _, p, a in RETRIED],
 )
 def test_a_fault_at_any_call_of_a_resolution_is_retried_and_the_turn_resolved_once(
@@ -312,7 +320,8 @@ OUTAGES = (
 
 
 @pytest.mark.parametrize(
-    ("kind", "retry_after", "position", "limit", "after_apply"), OUTAGES,
+    ("kind", "retry_after", "position", "limit", "after_apply"),
+    soak_but(OUTAGES, *(c for c in OUTAGES if c[3] != "5s-deadline" or _diagonal(c[0], c[2]))),
     ids=[f"{k.value}-{'-'.join(POSITIONS[p]).split('.')[-1]}-{lim}{'-answer-lost' if a else ''}"
          for k, _, p, lim, a in OUTAGES],
 )
@@ -372,7 +381,7 @@ def test_a_huge_order_cell_does_not_break_the_completion_of_an_interrupted_resol
     fake.set_values(KEYS["red"], "'Orders red'!D5:E5", [[huge, "x" * 50_000]], user_entered=False)
     fake.set_values(KEYS["red"], "'Orders red'!D6", [["G4"]])
     fake.set_values(KEYS["blue"], "'Orders blue'!D5:F5", [["=A1", "🍁" * 50_000, " " * 49_990 + "f 7"]])
-    reference = copy.deepcopy(fake.spreadsheets)
+    reference = copied(fake.spreadsheets)
     assert sync(sheets, force=True).resolved
     want = cells(fake)
 

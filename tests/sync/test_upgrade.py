@@ -16,6 +16,7 @@ import pytest
 from sheets_gm.rulesets.parts.legacy import CarriedOrders, LegacyError, RawCells, UpgradedMatch
 from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, MATCH_KEYS
 from tests.commands.test_window_commands import bots_type, new_match, run
+from tests.made import made_into
 from tests.sync import race_game
 from tests.sync.race_game import RaceRuleset, registered_race
 
@@ -73,25 +74,32 @@ class RaceV0:
 @pytest.fixture
 def old_race(tmp_path: Path, capsys: pytest.CaptureFixture[str], registered_race: type[RaceRuleset],
              monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A race one window in, turned into a match of the old layout, Ann's pace typed in her old tab."""
+    """A race one window in, turned into a match of the old layout, Ann's pace typed in her old tab: made once a
+    test process and copied for each test (``tests.made``); the old layout stays declared for the test's commands."""
     monkeypatch.setattr("tests.sync.race_game.GAME", replace(race_game.GAME, legacy=RaceV0()))
     monkeypatch.setattr("sheets_gm.init.start.new_seed", lambda: OPEN_SEED)
-    path = new_match(tmp_path, capsys)
+    made_into(tmp_path, "upgrade/old_race", lambda folder: _old_race(folder, capsys))
+    capsys.readouterr()
+    return tmp_path / "match.toml"
+
+
+def _old_race(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``old_race``'s match laid out in ``folder`` (the old layout declared, the seed the race stays open with)."""
+    path = new_match(folder, capsys)
     bots_type(path)
     assert run(capsys, "sync", "-c", path)[0] == 0
-    engine = openpyxl.load_workbook(tmp_path / "gm" / "engine.xlsx")
+    engine = openpyxl.load_workbook(folder / "gm" / "engine.xlsx")
     engine["Engine"]["A3"] = "turn"
-    engine.save(tmp_path / "gm" / "engine.xlsx")
-    ann = openpyxl.load_workbook(tmp_path / "ann.xlsx")
+    engine.save(folder / "gm" / "engine.xlsx")
+    ann = openpyxl.load_workbook(folder / "ann.xlsx")
     old = ann.create_sheet("Old orders Ann")
     for row in (["Runner", "Pace"], ["Ann-1", "walk"], ["Ann-2", "fly"]):
         old.append(row)
     ann["Archive Ann"]["B5"] = '{"turn": 1, "old": "what the old layout archived"}'
-    ann.save(tmp_path / "ann.xlsx")
-    board = openpyxl.load_workbook(tmp_path / "board.xlsx")
+    ann.save(folder / "ann.xlsx")
+    board = openpyxl.load_workbook(folder / "board.xlsx")
     board.create_sheet("Old board")["A1"] = "the old board"
-    board.save(tmp_path / "board.xlsx")
-    return path
+    board.save(folder / "board.xlsx")
 
 
 def _files(folder: Path) -> dict[str, bytes]:
