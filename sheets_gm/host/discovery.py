@@ -20,7 +20,10 @@ A save made while the walk goes on (a host's start at 10,000 folders takes it te
 before the file events cover the folders) may land in a folder listed already but not walked yet: its place was
 set by the folder's time when listed. So the folders waiting to be walked are looked at again (``stat`` alone)
 once every :data:`RESORT_EVERY` seconds, and those changed since they were listed are walked next: a save typed
-as the host starts is found within about a second and a slice, not when the walk reaches its folder by name.
+as the host starts is found within about a second and a slice, not when the walk reaches its folder by name. A
+save in a match's folder the walk has passed already is found the same way: the configs of a folder walked that
+changed since are handed over again, saved since (the host looks at them at once; the first looks of the others
+wait for the search's end).
 """
 
 from __future__ import annotations
@@ -131,6 +134,8 @@ class FolderWalk:
         self._steps: Iterator[list[Found]] = self._walk()
         self._stack: list[str] = []  # the folders listed and not walked yet, the next one last
         self._times: dict[str, int] = {}  # each of them: its modification time when listed
+        self._walked: dict[str, tuple[int, list[Path]]] = {}  # a folder walked that holds configs: its time, them
+        self._saved_in: list[Found] = []  # configs of folders walked that changed since: found again, saved since
         self._clock = clock
         self._resorted = clock()
         self.done = False
@@ -155,7 +160,16 @@ class FolderWalk:
 
     def _resort(self) -> None:
         """The folders waiting to be walked that changed since they were listed (a save made meanwhile) move to
-        the top of the stack, the one changed last walked first (see the module notes)."""
+        the top of the stack, the one changed last walked first; the configs of a folder walked that changed since
+        are found again, saved since (see the module notes)."""
+        for where, (before, configs) in list(self._walked.items()):
+            try:
+                mtime = os.stat(where).st_mtime_ns
+            except OSError:
+                continue
+            if mtime != before:
+                self._walked[where] = mtime, configs
+                self._saved_in += [Found(path, saved_since=True) for path in configs]
         changed: list[tuple[int, str]] = []
         for where in self._stack:
             try:
@@ -171,7 +185,7 @@ class FolderWalk:
 
     def _folder(self, where: str, stack: list[str]) -> list[Found]:
         """The configs right in the folder ``where``; its folders go on ``stack`` (to be listed in sorted order)."""
-        self._times.pop(where, None)
+        listed = self._times.pop(where, None)
         self.folders += 1
         self.at = where
         try:
@@ -198,14 +212,18 @@ class FolderWalk:
         inner.sort(key=lambda folder: (-folder[0], folder[1]))  # the folders changed last, first
         stack.extend(path for _, path in reversed(inner))
         self._times.update((path, mtime) for mtime, path in inner)
+        if found and listed is not None:
+            self._walked[where] = listed, [one.path for one in found]
         return found
 
     def take(self, folders: int) -> list[Found]:
-        """The configs found in the next ``folders`` folders listed (fewer at the end: ``done`` is then set)."""
+        """The configs found in the next ``folders`` folders listed (fewer at the end: ``done`` is then set), after
+        those of folders walked that changed since (found again, saved since: see the module notes)."""
         out: list[Found] = []
-        if self._stack and self._clock() - self._resorted >= RESORT_EVERY:
+        if self._clock() - self._resorted >= RESORT_EVERY:
             self._resorted = self._clock()
             self._resort()
+            out, self._saved_in = self._saved_in, []
         for _ in range(folders):
             step = next(self._steps, None)
             if step is None:
@@ -228,4 +246,4 @@ class FolderWalk:
 def find_configs(places: Iterable[Path]) -> list[Path]:
     """Every match config under ``places`` (folders, searched through; or config files named themselves), by
     absolute path, each once, sorted."""
-    return sorted(found.path for found in FolderWalk(places).rest())
+    return sorted({found.path for found in FolderWalk(places).rest()})

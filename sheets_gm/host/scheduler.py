@@ -499,6 +499,8 @@ class Host:
             if found.path not in self.matches:
                 self._join(found.path, now, found, say=not first, sheets=sheets)
                 self._first_saved += first and found.saved_since and not found.damaged
+            elif found.saved_since:  # its folder changed after the walk passed it: a save, as a file event says
+                self._hurry(self.matches[found.path], now, CHANGED)
         if not done:
             return
         self._walk = None
