@@ -1042,17 +1042,22 @@ def one_restart(code: str, source: Path | None, root: Path, before: Sequence[Pat
     saved_ns = {config: time.time_ns() for config in before}
     ahead = [typed_ahead(config, f"{args.seed}/during/{turn}") for config in during]
     proc, pings, log, started = spawn_serve(source, root, str(turn), "--workers", str(args.workers))
-    for save in ahead:
-        time.sleep(args.save_gap)
-        saved_ns[save.config] = time.time_ns()  # the write begins now: a poll after it began answers it
-        save.arrive()
-    typed = time.monotonic() - started
     answers: dict[Path, float] = {}
-    searched = None
-    while len(answers) < len(saved_ns) and time.monotonic() - started < args.restart_limit:
+
+    def note_answers() -> None:
         for config, at in saved_ns.items():
             if config not in answers and answered_since(config, at):
                 answers[config] = time.monotonic() - started
+
+    for save in ahead:
+        time.sleep(args.save_gap)
+        note_answers()  # (a save made while it was down may be answered before the last one made as it starts)
+        saved_ns[save.config] = time.time_ns()  # the write begins now: a poll after it began answers it
+        save.arrive()
+    typed = time.monotonic() - started
+    searched = None
+    while len(answers) < len(saved_ns) and time.monotonic() - started < args.restart_limit:
+        note_answers()
         if searched is None and any(line.startswith("Found ") and " match" in line.split("under")[0]
                                     for line in log.read_text(encoding="utf-8", errors="replace").splitlines()):
             searched = time.monotonic() - started
