@@ -171,7 +171,8 @@ def register(sub: object) -> None:
                    help=f"seconds between two looks at a match (default {DEFAULT_INTERVAL:g}); each Google "
                    "account's change log is asked every three quarters of it")
     p.add_argument("--workers", type=whole_number("--workers", 1, 64), default=DEFAULT_WORKERS, metavar="N",
-                   help=f"matches polled side by side (default {DEFAULT_WORKERS})")
+                   help=f"matches polled side by side (default {DEFAULT_WORKERS}); at a start, until the folders "
+                   "are searched, twice as many local matches, so the saves typed while it was down go first")
     p.add_argument("--poll-deadline", type=seconds("--poll-deadline", 10, 3600), default=DEFAULT_POLL_DEADLINE,
                    metavar="S", help="seconds a poll may take before it is stopped and its match tried again later "
                    f"(default {DEFAULT_POLL_DEADLINE:g})")

@@ -284,3 +284,30 @@ def test_a_save_in_a_match_the_search_passed_is_answered_before_the_search_ends(
     clock.tick(1)
     cold.step()
     assert cold.searched_at is None and state_of(made[first.parent.name]).turn == 2
+
+
+def test_a_start_drains_the_saves_typed_while_it_was_down_on_twice_the_workers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Four saves typed while no host ran; a host of one worker restarted, its polls held: while its first search goes
+    # on, two polls run at once (``CATCH_UP``), and no more start once the search ends until one finishes (it fails
+    # with the catch-up taken out: one poll at a time).
+    from tests.host.test_isolation import HangingPool
+
+    clock, lines = Clock(NOW), list[str]()
+    league, made = polled_league(tmp_path, clock, lines)
+    saved = ["m02", "m05", "m08", "m11"]
+    for name in saved:
+        type_orders(made[name])
+    clock.tick(60)
+    monkeypatch.setattr("sheets_gm.host.scheduler.WALK_A_PASS", 3)
+    cold = new_host(league, clock, lines, interval=10, workers=1, pool=HangingPool(set(made)))
+    order = starts(cold)
+    while cold.searched_at is None:
+        cold.step()
+        clock.tick(1)
+        assert len(order) <= 2
+    assert len(order) == 2 and set(order) <= set(saved)
+    for _ in range(3):
+        cold.step()
+        clock.tick(1)
+    assert len(order) == 2  # the search over: the workers' bound again, both polls still running
