@@ -126,7 +126,7 @@ def _serve(args: argparse.Namespace, folders: list[Path], where: Path, pool: Pol
     """Run the host until SIGTERM (its status file's lock held by the caller): each poll in a process of its own
     from ``pool`` (``host.processes``), systemd told that the host lives (``host.systemd``). The host's modules are
     imported here, once the pool's server imports its own beside them."""
-    from sheets_gm.host.scheduler import Host, Stop
+    from sheets_gm.host.scheduler import CATCH_UP, Host, Stop
 
     stop = Stop()
     events = FileEvents(folders)
@@ -135,7 +135,8 @@ def _serve(args: argparse.Namespace, folders: list[Path], where: Path, pool: Pol
                 rescan=args.rescan, workers=args.workers, poll_deadline=args.poll_deadline, events=events)
     watchdog = Watchdog()
     _say(f"sheets-gm serve: matches under {', '.join(map(str, folders))}, a look every {args.interval:g} s, "
-         f"{args.workers} polls at once, each in a process of its own stopped after {args.poll_deadline:g} s; "
+         f"{args.workers} polls at once ({args.workers * CATCH_UP} of local matches until the folders are searched: "
+         f"the saves typed meanwhile first), each in a process of its own stopped after {args.poll_deadline:g} s; "
          f"status in {where} (sheets-gm serve --status).")
     watchdog.notify("READY=1")
     with stop_on_signals(stop):
