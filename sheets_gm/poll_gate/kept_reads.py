@@ -19,18 +19,16 @@ A missing or unreadable file only costs a full read.
 
 from __future__ import annotations
 
-import contextlib
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from sheets_gm.poll_gate.kept_file import UNREADABLE, read_kept_file, write_kept_file
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.guard import changed_since, extent, grid_cells, same_value, written_cells
 from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout
-from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.sheets import MatchSheets
 
 #: Bumped when the file's meaning changes; a file of another version is ignored (the poll reads all).
@@ -53,20 +51,17 @@ def kept_path(config_path: Path) -> Path:
 def load_kept(path: Path) -> dict[str, KeptRead]:
     """The kept reads by spreadsheet key ({} when the file is missing, unreadable or of another version)."""
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        if raw.pop("version") != KEPT_VERSION:
-            return {}
-        return {str(key): KeptRead(tuple(r["ranges"]), tuple(r["grids"])) for key, r in raw["reads"].items()}
-    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
+        return {str(key): KeptRead(tuple(r["ranges"]), tuple(r["grids"]))
+                for key, r in read_kept_file(path, KEPT_VERSION).items()}
+    except UNREADABLE:
         return {}
 
 
 def save_kept(path: Path, reads: dict[str, KeptRead]) -> None:
-    """Write ``reads`` atomically; a failure only costs the next poll a full read."""
-    body = {"version": KEPT_VERSION,
-            "reads": {key: {"ranges": list(r.ranges), "grids": list(r.grids)} for key, r in sorted(reads.items())}}
-    with contextlib.suppress(OSError):
-        write_private(path, json.dumps(body, separators=(",", ":")))  # the engine's cells, every seat's orders
+    """Write ``reads`` atomically, the GM's alone (the engine's cells, every seat's orders); a failure only costs the
+    next poll a full read."""
+    write_kept_file(path, KEPT_VERSION, {key: {"ranges": list(r.ranges), "grids": list(r.grids)}
+                                         for key, r in sorted(reads.items())})
 
 
 class KeptSheet:

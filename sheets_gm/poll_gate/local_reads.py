@@ -2,23 +2,23 @@
 reads (``host.polls``), kept by the gate after a poll that succeeded (``poll_gate.local``), forgotten before one
 that reads (a poll that fails half-way leaves none).
 
-One JSON file per match beside the poll state, in the GM's ``.sheets-gm`` folder: it holds what the players typed
-and the engine's record, so it is written as the GM's alone (as Google's kept reads are). Each workbook's read is
-filed under its path from the config's folder (a match folder copied whole keeps its reads: each is still checked
-against its file's fingerprint). A missing, unreadable or other version's file only costs the loads it would save.
+One JSON file per match beside the poll state, in the GM's ``.sheets-gm`` folder, written as Google's kept reads are
+(``poll_gate.kept_file``: the GM's alone, it holds what the players typed and the engine's record). Each
+workbook's read is filed under its path from the config's folder (a match folder copied whole keeps its reads: each
+is still checked against its file's fingerprint). A missing, unreadable or other version's file only costs the
+loads it would save.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from pathlib import Path
 
+from sheets_gm.poll_gate.kept_file import UNREADABLE, read_kept_file, write_kept_file
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.local.kept import KeptBook
 from sheets_gm.sheets.marks import FileMark
-from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.sheets import MatchSheets
 
 #: Bumped when the file's meaning changes; a file of another version is ignored (every workbook is loaded).
@@ -41,13 +41,10 @@ def hand_kept_reads(config_path: Path, sheets: MatchSheets) -> None:
     """Give each local workbook of ``sheets`` the read the last poll kept of it (each used only while its file is
     still the version read)."""
     try:
-        raw = json.loads(local_reads_path(config_path).read_text(encoding="utf-8"))
-        if raw.get("version") != LOCAL_READS_VERSION:
-            return
         books = {name: KeptBook(FileMark(int(r["mark"]["size"]), int(r["mark"]["mtime_ns"]), str(r["mark"]["sha256"])),
                                 tuple(str(t) for t in r["tabs"]), {str(k): v for k, v in r["grids"].items()})
-                 for name, r in raw["reads"].items()}
-    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
+                 for name, r in read_kept_file(local_reads_path(config_path), LOCAL_READS_VERSION).items()}
+    except UNREADABLE:
         return
     for backend in sheets.write_order():
         if isinstance(backend, LocalWorkbookBackend):
@@ -62,12 +59,10 @@ def keep_reads(config_path: Path, sheets: MatchSheets) -> None:
         if isinstance(backend, LocalWorkbookBackend) and (book := backend.kept_read()) is not None:
             reads[_name(config_path, backend.path)] = {"mark": book.mark.as_dict(), "tabs": list(book.tabs),
                                                        "grids": book.grids}
-    path = local_reads_path(config_path)
     if not reads:
         forget_reads(config_path)
         return
-    with contextlib.suppress(OSError, TypeError, ValueError):
-        write_private(path, json.dumps({"version": LOCAL_READS_VERSION, "reads": reads}, separators=(",", ":")))
+    write_kept_file(local_reads_path(config_path), LOCAL_READS_VERSION, reads)
 
 
 def forget_reads(config_path: Path) -> None:

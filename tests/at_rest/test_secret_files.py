@@ -93,16 +93,20 @@ def test_doctor_warns_of_a_service_account_key_others_can_read(tmp_path: Path, o
 
 
 def test_the_kept_reads_and_the_poll_state_are_the_gms_alone(tmp_path: Path, open_umask: None) -> None:
+    from sheets_gm.poll_gate.kept_file import write_kept_file
     from sheets_gm.poll_gate.kept_reads import KeptRead, kept_path, save_kept
+    from sheets_gm.poll_gate.local_reads import LOCAL_READS_VERSION, local_reads_path
     from sheets_gm.poll_gate.state import PollState, save_state, state_path
     from sheets_gm.sheets.marks import FileMark
 
     config = tmp_path / "match.toml"
     save_kept(kept_path(config), {"KEY": KeptRead(("Engine!1:15",), ([["seed", "00ff"]],))})
+    write_kept_file(local_reads_path(config), LOCAL_READS_VERSION, {"gm/engine.xlsx": {"grids": {"Engine!1:15": []}}})
     save_state(state_path(config), PollState(FileMark(1, 2, "ab")))
     folder = tmp_path / ".sheets-gm"
     assert mode(folder) == 0o700
-    assert sorted((p.name, mode(p)) for p in folder.iterdir()) == [("match.poll.json", 0o600),
+    assert sorted((p.name, mode(p)) for p in folder.iterdir()) == [("match.local-reads.json", 0o600),
+                                                                   ("match.poll.json", 0o600),
                                                                    ("match.reads.json", 0o600)]
 
 
