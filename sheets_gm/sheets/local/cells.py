@@ -104,9 +104,10 @@ def store(cell: Any, value: CellValue) -> bool:
         new, data_type = value, "n"
     elif isinstance(value, str):
         new, data_type = clean_text(value), "s"
-        if new != value and cell.value == value:
+        if new != value and cell.value == value and cell.data_type != "f":
             # The cell holds this very text already (a player's, longer than a cell should hold or with a character
             # mended on writing): rewriting it would cut or change what the player typed, so it is left as typed.
+            # Never a formula of that text: it is written as text (cut), as any formula is.
             return False
     else:
         raise TypeError(f"cell {cell.coordinate}: cannot write a {type(value).__name__}")
