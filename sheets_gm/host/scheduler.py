@@ -14,7 +14,8 @@ Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreads
 2. what the workers finished is taken in (:class:`~sheets_gm.host.outcome.Outcome`): a resolution and a
    new warning are said (the log: systemd's journal), the status kept; a poll past its deadline is stopped;
 3. the file events (``file_events``), the judges' mailboxes' news (``mail_watch``: IMAP IDLE) and each Google
-   account's answer from Drive (asked on a thread of the account's own once its interval is up: ``accounts``) make
+   account's answer from Drive (asked on a thread of the account's own once its interval is up: ``accounts``; a
+   few accounts at once, the named accounts before the GMs' sign-in files still to name: ``drive_turns``) make
    the matches they name due now, first;
 4. each match that is due is looked at (``quiet``: its files' stamps, its gate's record, its notices; for one not
    polled yet in this host, its record alone), and the polls it needs are started by rank (changed, due, the
@@ -71,6 +72,7 @@ from sheets_gm.host.drive_tokens import (
     write_sign_ins,
     write_tokens,
 )
+from sheets_gm.host.drive_turns import DriveTurns
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
 from sheets_gm.host.mail_watch import MailWatch
 from sheets_gm.host.outcome import VISIT, Done, Outcome
@@ -118,7 +120,7 @@ WALK_A_PASS = 200
 #: A slice of the search that takes this long is said (once), with the folder it waits on.
 SEARCH_STALL = timedelta(seconds=60)
 #: Seconds an account's question to Drive may take before the host says so (its matches wait for it; the other
-#: accounts' go on: each asks on a thread of its own).
+#: accounts' go on: each asks on a thread of its own, and one past this holds no place among ``DRIVE_ASKERS``).
 DRIVE_DEADLINE = 30.0
 #: Seconds the polls under way may take to finish once the host is told to stop; those still running are killed
 #: (a resolution cut short is completed by the next poll, from its journal).
@@ -334,7 +336,6 @@ class Host:
         self.rescan = None if rescan is None else timedelta(seconds=rescan)  # None: as the file events allow
         self.workers = workers
         self.poll_deadline = timedelta(seconds=poll_deadline)
-        self.drive_deadline = timedelta(seconds=DRIVE_DEADLINE)
         self.background = background
         self.stop_grace = stop_grace
         self.events = events  # the file events under the folders (None: every local match looked at every interval)
@@ -368,9 +369,8 @@ class Host:
         self.polls = 0  # visits finished (a benchmark's count)
         self.resolutions = 0  # windows resolved
         self._done: queue.SimpleQueue[tuple[Path, Outcome]] = queue.SimpleQueue()
-        self._answers: queue.SimpleQueue[tuple[str, Touched]] = queue.SimpleQueue()  # Drive's, by account
-        self._asking: dict[str, datetime] = {}  # the accounts whose question to Drive is under way, since when
-        self._said_late: set[str] = set()  # the accounts said to be late with it
+        self._answers: queue.SimpleQueue[tuple[AccountWatcher, Touched]] = queue.SimpleQueue()  # Drive's
+        self._turns = DriveTurns(timedelta(seconds=DRIVE_DEADLINE))  # whose turn it is to ask Drive
         self._stop: Waiter = Stop()  # what ``run`` waits on: once set, no poll starts
         self.mail = MailWatch(lambda: self._stop.wake())  # the judges' mailboxes, each watched with IMAP IDLE
         # What a pass looks at, without a pass over every match: the moments matches fall due (a heap; an entry
@@ -626,28 +626,26 @@ class Host:
         return shown_name(path, self.folders)
 
     def _ask_drive(self, now: datetime) -> None:
-        """Each account whose interval is up asks Drive on a thread of its own: one slow or hung account holds up
-        its own matches, never the host or the other accounts."""
+        """The accounts whose moment came ask Drive, each on a thread of its own, as many at once as
+        ``drive_turns`` allows (the named accounts first): one slow or hung account holds up its own matches, never
+        the host or the other accounts. A question past ``DRIVE_DEADLINE`` is said once."""
         self.accounts.check_sign_ins(now)
         self._take_answers(now)
-        for watcher in self.accounts.all():
-            began = self._asking.get(watcher.name)
-            if began is not None:
-                if now - began >= self.drive_deadline and watcher.name not in self._said_late:
-                    self._said_late.add(watcher.name)
-                    watcher.error = (f"Drive has not answered for {int((now - began).total_seconds())} s; this "
-                                     "account's matches wait for it, the others go on")
-                    self.say(f"Account {watcher.name}: {watcher.error}.")
-                    self.changed = True
-                continue
-            if watcher.asked_at is not None and now < self._next_ask(watcher, now):
-                continue
+        for watcher in self.accounts.take_new():
+            self._turns.plan(watcher, now)
+        for name, began in self._turns.overdue(now):
+            watcher = self.accounts.named(name)
+            if watcher is not None:
+                watcher.error = (f"Drive has not answered for {int((now - began).total_seconds())} s; this "
+                                 "account's matches wait for it, the others go on")
+                self.say(f"Account {name}: {watcher.error}.")
+                self.changed = True
+        for watcher in self._turns.take(now, self.accounts.serves):
             # An account's second question comes a share of the interval after its first, the share its name
             # draws (``phase``): the accounts a host found together ask at moments spread over the interval, not
             # a hundred at once every interval (a burst that delays the answer naming a save).
             watcher.lead = (self.interval * self.ask_share * phase(watcher.name) if watcher.asked_at is None
                             else timedelta(0))
-            self._asking[watcher.name] = now
             self.background(self._asker(watcher, now), f"sheets-gm-drive {watcher.name}")
         self._take_answers(now)
 
@@ -669,15 +667,15 @@ class Host:
             try:
                 touched = watcher.ask(now)
             finally:
-                self._answers.put((watcher.name, touched))
-                if touched:  # a save to answer: the loop takes it now (an answer naming none, at its next pass)
-                    self._stop.wake()
+                self._answers.put((watcher, touched))
+                if touched or self._turns.held:  # a save to answer, or an account waiting for the place: the loop
+                    self._stop.wake()  # takes it now (an answer naming none, at its next pass)
         return ask
 
     def _take_answers(self, now: datetime) -> None:
-        for name, touched in drained(self._answers):
-            self._asking.pop(name, None)
-            self._said_late.discard(name)
+        for asked, touched in drained(self._answers):
+            name = asked.name
+            self._turns.answered(name)
             watcher = self.accounts.named(name)
             if watcher is not None and watcher.identity is not None and watcher.name == name:
                 self.accounts.identified(watcher, now)  # a GM's sign-in file: its matches go to its account's
@@ -696,6 +694,8 @@ class Host:
                 self.changed = True
             if watcher is not None:
                 watcher.said_error = watcher.error
+            if self.accounts.serves(asked):  # its next question (a GM's file Drive named: its account's asks)
+                self._turns.plan(asked, self._next_ask(asked, now))
 
     def _take_events(self, now: datetime) -> None:
         """A file event in a local match's folder (or a folder of its own under it): look at it now and before
@@ -1032,7 +1032,8 @@ class Host:
         if self._slice_due() or self._urgent or (self._waiting and len(self._polling) < self._bound()):
             return 0.0
         moments = [] if self._soonest() is None else [self._moments[0][0]]
-        moments += [self._next_ask(w, now) for w in self.accounts.all() if w.asked_at is not None]
+        asks = self._turns.soonest()
+        moments += [] if asks is None else [asks]
         if self.scanned_at is not None:
             moments.append(self.scanned_at + self._search_every())
         return max(0.0, (min(moments, default=now + self.interval) - now).total_seconds())
@@ -1051,7 +1052,7 @@ class Host:
             if every or hosted.error or hosted.running or hosted.path in self._touched:
                 shown.append(hosted)
         accounts = [AccountStatus(w.name, _iso(w.asked_at), w.requests, w.matches, w.error)
-                    for w in self.accounts.all()]
+                    for w in sorted(self.accounts.all(), key=lambda w: w.name)]
         return HostStatus(os.getpid(), [str(f) for f in self.folders], _iso(self.started), _iso(now),
                           self.interval.total_seconds(), self.workers, running,
                           [self._match_status(h) for h in sorted(shown, key=lambda h: h.shown)], accounts,
