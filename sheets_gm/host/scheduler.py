@@ -65,12 +65,16 @@ from sheets_gm.host.defaults import (
 )
 from sheets_gm.host.discovery import FolderWalk, Found, looks_like_match, ruleset_named
 from sheets_gm.host.drive_tokens import (
+    Where,
+    matches_path,
     read_sign_ins,
     read_tokens,
+    read_where,
     sign_ins_path,
     tokens_path,
     write_sign_ins,
     write_tokens,
+    write_where,
 )
 from sheets_gm.host.drive_turns import DriveTurns
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
@@ -350,6 +354,10 @@ class Host:
         self.accounts = Accounts(kept, self._sign_ins_kept)  # each account's change log asked from where the last
         # run left it
         self._tokens_kept, self._tokens_at = kept, clock()  # the tokens last written, and when
+        self._where_file = matches_path(status_file)
+        self._where_kept = read_where(self._where_file)  # where each account's matches were (the last run's)
+        self._where_at = clock()  # when it was last compared with the matches hosted
+        self._known = {key: Path(config) for keys in self._where_kept.values() for key, config in keys.items()}
         self.matches: dict[Path, Hosted] = {}
         self.started = clock()
         self.scanned_at: datetime | None = None  # when the last search of the folders began
@@ -459,6 +467,8 @@ class Host:
         never a save's answer nor the watchdog, which the loop's own passes feed); each slice found is taken in.
         A slice that waits past ``SEARCH_STALL`` is said once, with the folder it waits on."""
         if self._walk is None and (self.scanned_at is None or now - self.scanned_at >= self._search_every()):
+            if self.scanned_at is None:
+                self._join_known(now)
             self._walk, self._walked, self.scanned_at = FolderWalk(self.folders), set(), now
         if self._slice_due():
             walk = self._walk
@@ -475,6 +485,35 @@ class Host:
             self.say(f"The search of the folders has waited {int((now - self._slicing).total_seconds())} s on "
                      f"{walk.at if walk is not None else '?'} (a network folder not answering?); the "
                      f"{counted(len(self.matches), 'match', 'matches')} found so far are served meanwhile.")
+
+    def _join_known(self, now: datetime) -> None:
+        """At a start, before the search: one match of each account the last run kept (``drive_tokens.Where``)
+        joins, so that each account asks its change log from the kept token at once, whatever folder the search
+        would find its first match in."""
+        for keys in self._where_kept.values():
+            for config in dict.fromkeys(keys.values()):
+                if self._join_kept(Path(config), now):
+                    break
+
+    def _join_kept(self, path: Path, now: datetime) -> bool:
+        """The match of the config ``path``, as the last run kept it, joins now (before the search finds it) if it
+        is still a match under the folders served; True when it is hosted."""
+        if path in self.matches:
+            return True
+        served = self._served()
+        if not any(f == path or f in path.parents for f in served) or not looks_like_match(path):
+            return False
+        self._join(path, now, Found(path), say=False)
+        return True
+
+    def _join_named(self, watcher: AccountWatcher, now: datetime) -> None:
+        """While the first search goes on: the matches of the spreadsheets ``watcher``'s log named before the search
+        found them (a save typed while no host ran, listed from the kept token) join now, where the last run kept
+        them, and are looked at first (``_watch_early``), not when the search reaches their folders."""
+        for key in watcher.unclaimed() if self.searched_at is None else ():
+            known = self._known.get(key)
+            if known is not None:
+                self._join_kept(known, now)
 
     def _slice_due(self) -> bool:
         """Whether the next slice of the search under way is to be asked for (none is being taken)."""
@@ -676,6 +715,7 @@ class Host:
         for asked, touched in drained(self._answers):
             name = asked.name
             self._turns.answered(name)
+            self._join_named(asked, now)
             watcher = self.accounts.named(name)
             if watcher is not None and watcher.identity is not None and watcher.name == name:
                 self.accounts.identified(watcher, now)  # a GM's sign-in file: its matches go to its account's
@@ -1091,12 +1131,34 @@ class Host:
             self.say(f"The status file {self.status_file} cannot be written: {exc}")
         self._keep_tokens(now, stopping=not running)
 
+    def _keep_where(self, now: datetime, *, stopping: bool) -> None:
+        """Where each account's matches are (``drive_tokens.Where``), for the next start: once the first search
+        ended (a partial search would forget the rest), at most every ``STATUS_EVERY``, and as the host stops;
+        written when it changed."""
+        if self.searched_at is None or (not stopping and now - self._where_at < STATUS_EVERY):
+            return
+        self._where_at = now
+        where: Where = {}
+        for hosted in self.matches.values():
+            watcher = self._watcher(hosted) if hosted.keys else None
+            if watcher is not None:
+                where.setdefault(watcher.name, {}).update(dict.fromkeys(hosted.keys, str(hosted.path)))
+        if where == self._where_kept:
+            return
+        try:
+            write_where(self._where_file, where)
+        except OSError as exc:
+            self.say(f"Where the accounts' matches are cannot be kept in {self._where_file}: {exc}")
+            return
+        self._where_kept = where
+
     def _keep_tokens(self, now: datetime, *, stopping: bool) -> None:
         """Each account's change-log token for the next start (``drive_tokens``), when one moved: at most every
         ``STATUS_EVERY`` (a token kept a minute old only names a few more changes at the next start), and as the
         host stops."""
         if not stopping and now - self._tokens_at < STATUS_EVERY:
             return
+        self._keep_where(now, stopping=stopping)
         named = self.accounts.sign_ins_named()
         if named != self._sign_ins_kept:
             try:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from sheets_gm.host.accounts import AccountWatcher
-from sheets_gm.host.drive_tokens import read_tokens, tokens_path
+from sheets_gm.host.accounts import AccountWatcher, config_keys
+from sheets_gm.host.drive_tokens import matches_path, read_tokens, read_where, tokens_path
 from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
 from tests.fakes.google_api import START_TOKEN, GoogleApiFake, write_service_account_key
@@ -132,4 +133,41 @@ def test_a_change_listed_before_the_search_found_its_match_is_kept_for_it(
         if (league / "two" / "match.toml").resolve() not in cold.matches:
             assert order == [] and (watcher is None or watcher.asked_at is not None or not watcher.matches)
     assert order == ["two"]
+    cold.close()
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_restart_polls_a_save_typed_while_it_was_down_before_the_search_reaches_its_folder(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch, kept: bool) -> None:
+    # The last run kept where each account's matches are (``drive_tokens.Where``): one match of each account joins
+    # before the search (its account asks the log from the kept token at once), and the match of each spreadsheet
+    # that log names joins as it is named. The search here never gets past its first step (a folder that hangs:
+    # 10,000 folders take 15-20 s); the save is polled all the same. Without the kept file (the defect put back),
+    # it waits for the search.
+    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    _polled_then_stopped(league, clock)
+    where = matches_path(league / ".sheets-gm" / "serve-status.json")
+    assert {key for keys in read_where(where).values() for key in keys} == {
+        key for config in configs.values() for key in config_keys(load_config(config))}
+    if not kept:
+        where.write_text("not json", encoding="utf-8")  # damaged, or gone: nothing kept
+    _player_saves(configs["two"], tmp_path)
+    clock.tick(30)
+    _blind_index(monkeypatch)
+    held: list[Callable[[], None]] = []
+
+    def background(task: Callable[[], None], name: str) -> None:
+        if name == "sheets-gm-search":
+            held.append(task)  # the search hangs
+        else:
+            task()
+
+    cold = new_host(league, clock, [], interval=15, workers=1, background=background)
+    order = starts(cold)
+    for _ in range(3):
+        cold.step()
+        clock.tick(1)
+    assert cold.searched_at is None and held
+    assert order == (["two"] if kept else [])
     cold.close()
