@@ -1573,7 +1573,7 @@ def measure_idle_google(args: argparse.Namespace, root: Path) -> None:
     last = sorted(configs)[-1]
     answered = running.save(last, args.seed + "/restart", 30 * 60)  # typed as the host starts
     running.wait_until(lambda: len(running.host.matches) == len(configs) and all(
-        h.looked_at is not None for h in running.host.matches.values()) and not running.host._asking and sum(
+        h.looked_at is not None for h in running.host.matches.values()) and not running.host._turns.asking and sum(
         by_caller(fake, "drive.files.list", accounts)) >= args.accounts, 30 * 60)
     first = spent_since(fake, *start)
     first_drive = by_caller(fake, "drive.", accounts)

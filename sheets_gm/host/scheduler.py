@@ -673,11 +673,11 @@ class Host:
         for watcher in self.accounts.take_new():
             self._turns.plan(watcher, now)
         for name, began in self._turns.overdue(now):
-            watcher = self.accounts.named(name)
-            if watcher is not None:
-                watcher.error = (f"Drive has not answered for {int((now - began).total_seconds())} s; this "
-                                 "account's matches wait for it, the others go on")
-                self.say(f"Account {name}: {watcher.error}.")
+            late = self.accounts.named(name)
+            if late is not None:
+                late.error = (f"Drive has not answered for {int((now - began).total_seconds())} s; this "
+                              "account's matches wait for it, the others go on")
+                self.say(f"Account {name}: {late.error}.")
                 self.changed = True
         for watcher in self._turns.take(now, self.accounts.serves):
             # An account's second question comes a share of the interval after its first, the share its name
