@@ -171,3 +171,35 @@ def test_a_restart_polls_a_save_typed_while_it_was_down_before_the_search_reache
     assert cold.searched_at is None and held
     assert order == (["two"] if kept else [])
     cold.close()
+
+
+def test_a_restart_drains_google_saves_past_the_workers_one_poll_an_account(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Saves in every match while no host ran; a host of one worker restarted, its polls held and its search never
+    # ending: past the workers' bound (``CATCH_UP``), a Google poll starts for an account none of whose polls is
+    # under way (the guild's beside one of the club's), never a second of one account (its quota). With Google kept
+    # to the workers' bound (the defect put back), one poll.
+    from tests.host.test_isolation import HangingPool
+
+    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    _polled_then_stopped(league, clock)
+    for config in configs.values():
+        _player_saves(config, tmp_path)
+    clock.tick(30)
+    held: list[Callable[[], None]] = []
+
+    def background(task: Callable[[], None], name: str) -> None:
+        if name == "sheets-gm-search":
+            held.append(task)
+        else:
+            task()
+
+    cold = new_host(league, clock, [], interval=15, workers=1, background=background,
+                    pool=HangingPool(set(configs)))
+    order = starts(cold)
+    for _ in range(4):
+        cold.step()
+        clock.tick(1)
+    assert cold.searched_at is None
+    assert sorted(order) in (["one", "three"], ["three", "two"])
