@@ -1257,12 +1257,16 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
         proc.send_signal(15)
         proc.wait(timeout=180)
         restarts = []
+        base = source_of(args.vs, root / "base") if args.vs else None
+        codes = ((("base", base),) if base is not None else ()) + (("this", None),)
         for busy in [int(n) for n in args.busy.split(",")] * args.rounds:
             with busy_processes(busy):
                 time.sleep(args.settle if busy else 0)  # the load average follows the busy processes
-                load = Path("/proc/loadavg").read_text().split()[0]
-                restarts.append(f"{google_restart(server, fake, root, rng.sample(configs, args.saves), args)} "
-                                f"({busy} busy processes beside; load {load} at its start)")
+                for code, source in codes:  # the baseline's restart, then this tree's, on other saves each
+                    load = Path("/proc/loadavg").read_text().split()[0]
+                    said = google_restart(server, fake, root, rng.sample(configs, args.saves), args, source)
+                    restarts.append(f"{code}: {said} ({busy} busy processes beside; load {load} at its start)")
+                    print(restarts[-1], flush=True)
     finally:
         proc.send_signal(15)
         proc.wait(timeout=180)
@@ -1276,7 +1280,7 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
           f"{statistics.median(done):.1f} s, 95th percentile {percentile(done, 0.95):.1f} s over "
           f"{len(done)} of {len(answers)} saves (from the end of its write to its poll's record); load "
           f"{Path('/proc/loadavg').read_text().split()[0]}", flush=True)
-    print("\n".join(restarts), flush=True)
+    print("\n".join(restarts), flush=True)  # (again, below the run's other figures)
 
 
 def sign_ins_named(fake: GoogleApiFake, interval: float, started: float) -> float:
@@ -1392,17 +1396,22 @@ def isolation_over_http(fake: GoogleApiFake, configs: Sequence[Path], log: Path,
     return list(baseline.saves)
 
 
-def serve_over(server: Any, root: Path, log: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    """The real ``sheets-gm serve`` on ``root/google``, pointed at the fake over HTTP, its log in ``log``."""
+def serve_over(server: Any, root: Path, log: Path, args: argparse.Namespace,
+               source: Path | None = None) -> subprocess.Popen[bytes]:
+    """The real ``sheets-gm serve`` (from ``source``; None: this tree) on ``root/google``, pointed at the fake over
+    HTTP, its log in ``log``."""
+    env = server.environment()
+    if source is not None:
+        env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(source)])
     with log.open("ab") as out:
         return subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "google"), "--workers",
                                  str(args.workers), "--interval", f"{args.interval:g}", "--status-file",
                                  str(root / "status-google.json")], stdout=out, stderr=subprocess.STDOUT,
-                                env=server.environment(), cwd=root)
+                                env=env, cwd=root)
 
 
 def google_restart(server: Any, fake: GoogleApiFake, root: Path, saved: Sequence[Path],
-                   args: argparse.Namespace) -> str:
+                   args: argparse.Namespace, source: Path | None = None) -> str:
     """``serve`` stopped, ``saved`` typed while it is down (each in a match of its own), started again: each save
     timed from the spawn to its poll's record; whether the accounts asked their change logs from the tokens the
     stopped host kept (no start token asked)."""
@@ -1412,7 +1421,7 @@ def google_restart(server: Any, fake: GoogleApiFake, root: Path, saved: Sequence
         type_orders(config, ready=False, seed=f"{args.seed}/down/{n}")
     fake.reset_counters()
     started = time.monotonic()
-    proc = serve_over(server, root, root / "serve-google-restart.log", args)
+    proc = serve_over(server, root, root / "serve-google-restart.log", args, source)
     answers: dict[Path, float] = {}
     try:
         while len(answers) < len(saved) and time.monotonic() - started < args.restart_limit:
@@ -1808,8 +1817,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--oauth", choices=("match", "gm"), default="",
                         help="with --serve-google: the matches played on --accounts GMs' own sign-ins (drive.file), "
                         "each sign-in saved in its match's folder (match, as doctor saves it) or one a GM (gm)")
-    parser.add_argument("--vs", metavar="COMMIT", help="with --restart-local: that commit's serve in turn with this "
-                        "tree's (the same run's baseline)")
+    parser.add_argument("--vs", metavar="COMMIT", help="with --restart-local or --serve-google: that commit's serve in "
+                        "turn with this tree's for the restarts (the same run's baseline)")
     parser.add_argument("--rounds", type=int, help="with --restart-local: restarts of each (default 2); with "
                         "--serve-google: restarts at each --busy count (default 1)")
     parser.add_argument("--start-cpu", action="store_true",
