@@ -1156,14 +1156,9 @@ class Host:
             watcher = self._watcher(hosted) if hosted.keys else None
             if watcher is not None:
                 where.setdefault(watcher.name, {}).update(dict.fromkeys(hosted.keys, str(hosted.path)))
-        if where == self._where_kept:
-            return
-        try:
-            write_where(self._where_file, where)
-        except OSError as exc:
-            self.say(f"Where the accounts' matches are cannot be kept in {self._where_file}: {exc}")
-            return
-        self._where_kept = where
+        if where != self._where_kept and self._write_kept(self._where_file, functools.partial(write_where, where=where),
+                                                           "Where the accounts' matches are"):
+            self._where_kept = where
 
     def _keep_tokens(self, now: datetime, *, stopping: bool) -> None:
         """Each account's change-log token for the next start (``drive_tokens``), when one moved: at most every
@@ -1173,21 +1168,24 @@ class Host:
             return
         self._keep_where(now, stopping=stopping)
         named = self.accounts.sign_ins_named()
-        if named != self._sign_ins_kept:
-            try:
-                write_sign_ins(self._sign_ins_file, named)
-                self._sign_ins_kept = named
-            except OSError as exc:
-                self.say(f"What Drive named the GMs' sign-in files cannot be kept in {self._sign_ins_file}: {exc}")
+        if named != self._sign_ins_kept and self._write_kept(
+                self._sign_ins_file, functools.partial(write_sign_ins, named=named),
+                "What Drive named the GMs' sign-in files"):
+            self._sign_ins_kept = named
         tokens = self.accounts.kept_tokens()
-        if tokens == self._tokens_kept:
-            return
+        if tokens != self._tokens_kept and self._write_kept(
+                self._tokens_file, functools.partial(write_tokens, tokens=tokens), "The accounts' change-log tokens"):
+            self._tokens_kept, self._tokens_at = tokens, now
+
+    def _write_kept(self, path: Path, write: Callable[[Path], None], what: str) -> bool:
+        """Write ``path``, a file the next start reads (``write``): False when it cannot be, said (naming ``what`` it
+        keeps and why: a full disk, the folder's rights)."""
         try:
-            write_tokens(self._tokens_file, tokens)
+            write(path)
         except OSError as exc:
-            self.say(f"The accounts' change-log tokens cannot be kept in {self._tokens_file}: {exc}")
-            return
-        self._tokens_kept, self._tokens_at = tokens, now
+            self.say(f"{what} cannot be kept in {path}: {exc}")
+            return False
+        return True
 
 
 def _iso(moment: datetime | None) -> str:

@@ -203,3 +203,18 @@ def test_a_restart_drains_google_saves_past_the_workers_one_poll_an_account(
         clock.tick(1)
     assert cold.searched_at is None
     assert sorted(order) in (["one", "three"], ["three", "two"])
+
+
+def test_where_the_matches_are_not_kept_is_said_and_the_next_start_searches(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock, league, _ = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    where = matches_path(league / ".sheets-gm" / "serve-status.json")
+    where.mkdir(parents=True)  # not a file it can write (as a full disk, or the folder's rights)
+    lines: list[str] = []
+    host = new_host(league, clock, lines, interval=15)
+    host.step()
+    host.close()
+    assert any(line.startswith("Where the accounts' matches are cannot be kept in ") and str(where) in line
+               for line in lines)
+    assert read_where(where) == {}  # the next start keeps nothing of it: its search finds the matches
