@@ -102,6 +102,13 @@ def read_where(path: Path) -> Where:
             for account, keys in raw.items() if isinstance(account, str) and isinstance(keys, dict)}
 
 
-def write_where(path: Path, where: Where) -> None:
-    """Keep ``where`` at ``path`` (atomically, readable by its owner alone). OSError when it cannot be written."""
-    write_private(path, json.dumps(where, sort_keys=True))
+def where_text(where: Where) -> str:
+    """``where`` as its file holds it (the host compares a digest of it with the last written: at 10,000 matches the
+    places themselves would cost half a KiB a match to keep)."""
+    return json.dumps(where, sort_keys=True)
+
+
+def write_where(path: Path, text: str) -> None:
+    """Keep ``text`` (``where_text``) at ``path`` (atomically, readable by its owner alone). OSError when it cannot
+    be written."""
+    write_private(path, text)

@@ -72,6 +72,7 @@ from sheets_gm.host.drive_tokens import (
     read_where,
     sign_ins_path,
     tokens_path,
+    where_text,
     write_sign_ins,
     write_tokens,
     write_where,
@@ -357,9 +358,12 @@ class Host:
         # run left it
         self._tokens_kept, self._tokens_at = kept, clock()  # the tokens last written, and when
         self._where_file = matches_path(status_file)
-        self._where_kept = read_where(self._where_file)  # where each account's matches were (the last run's)
-        self._where_at = clock()  # when it was last compared with the matches hosted
-        self._known = {key: Path(config) for keys in self._where_kept.values() for key, config in keys.items()}
+        self._where_found = read_where(self._where_file)  # where each account's matches were (the last run's:
+        # used until the first search ends)
+        self._where_kept = zlib.crc32(where_text(self._where_found).encode("utf-8"))  # a digest of the places
+        # last written (an unchanged file is not written again)
+        self._where_at = clock()  # when they were last compared with the matches hosted
+        self._known = {key: Path(config) for keys in self._where_found.values() for key, config in keys.items()}
         self.matches: dict[Path, Hosted] = {}
         self.started = clock()
         self.scanned_at: datetime | None = None  # when the last search of the folders began
@@ -492,7 +496,7 @@ class Host:
         """At a start, before the search: one match of each account the last run kept (``drive_tokens.Where``)
         joins, so that each account asks its change log from the kept token at once, whatever folder the search
         would find its first match in."""
-        for keys in self._where_kept.values():
+        for keys in self._where_found.values():
             for config in dict.fromkeys(keys.values()):
                 if self._join_kept(Path(config), now):
                     break
@@ -562,6 +566,7 @@ class Host:
         self.accounts.drop_idle()
         if first:
             self.searched_at = now
+            self._where_found, self._known = {}, {}  # (the search found every match: the places are known now)
             self.accounts.forget_unclaimed()
             self._said_search(now, walk.folders)
         self._check_events(now, walk.listed)
@@ -1156,9 +1161,11 @@ class Host:
             watcher = self._watcher(hosted) if hosted.keys else None
             if watcher is not None:
                 where.setdefault(watcher.name, {}).update(dict.fromkeys(hosted.keys, str(hosted.path)))
-        if where != self._where_kept and self._write_kept(self._where_file, functools.partial(write_where, where=where),
-                                                           "Where the accounts' matches are"):
-            self._where_kept = where
+        text = where_text(where)
+        digest = zlib.crc32(text.encode("utf-8"))
+        if digest != self._where_kept and self._write_kept(self._where_file, functools.partial(write_where, text=text),
+                                                            "Where the accounts' matches are"):
+            self._where_kept = digest
 
     def _keep_tokens(self, now: datetime, *, stopping: bool) -> None:
         """Each account's change-log token for the next start (``drive_tokens``), when one moved: at most every
