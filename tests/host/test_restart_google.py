@@ -38,6 +38,14 @@ def _blind_index(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sheets_gm.host.scheduler.LOOKS_A_PASS", 0)
 
 
+def _stopped_league(fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+                    monkeypatch: pytest.MonkeyPatch) -> tuple[Clock, Path, dict[str, Path]]:
+    """The league on the fake (``league_on_fake``), served, then stopped for 10 minutes."""
+    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    _polled_then_stopped(league, clock)
+    return clock, league, configs
+
+
 def _restarted(league: Path, clock: Clock) -> list[str]:
     """A host started on ``league`` with one worker, after its first pass: the matches whose polls it started."""
     cold = new_host(league, clock, [], interval=15, workers=1)
@@ -51,8 +59,7 @@ def _restarted(league: Path, clock: Clock) -> list[str]:
 def test_a_restart_polls_first_the_match_the_kept_change_log_names(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch, tokens: str) -> None:
-    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
-    _polled_then_stopped(league, clock)
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
     kept = tokens_path(league / ".sheets-gm" / "serve-status.json")
     assert set(read_tokens(kept)[0]) == {f"service account {account(a)}" for a in ("club", "guild")}
     if tokens == "lost":  # the defect put back: no token kept, each account's log begins afresh
@@ -75,8 +82,7 @@ def test_a_save_the_log_named_but_no_poll_answered_is_named_again_after_a_restar
     # Unless the kept token would lag more than KEPT_BEHIND questions (0 here: the latest token kept, the save
     # left to Drive's file index, blind here).
     monkeypatch.setattr("sheets_gm.host.accounts.KEPT_BEHIND", behind)
-    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
-    _polled_then_stopped(league, clock)
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
     host = new_host(league, clock, [], interval=15)
     host.step()
     clock.tick(15)
@@ -94,8 +100,7 @@ def test_a_save_the_log_named_but_no_poll_answered_is_named_again_after_a_restar
 def test_a_kept_token_drive_refuses_is_said_and_replaced(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
-    clock, league, _ = league_on_fake(fake, tmp_path, capsys, monkeypatch)
-    _polled_then_stopped(league, clock)
+    clock, league, _ = _stopped_league(fake, tmp_path, capsys, monkeypatch)
     kept = tokens_path(league / ".sheets-gm" / "serve-status.json")
     kept.write_text(json.dumps({f"service account {account('club')}": "99999"}), encoding="utf-8")
     lines: list[str] = []
@@ -117,8 +122,7 @@ def test_a_change_listed_before_the_search_found_its_match_is_kept_for_it(
     # An account asks its log from the kept token when the search finds its first match: a save in one the search
     # reaches later (two, its folder listed last) is kept for it and polled as the search finds it, not left to
     # the next question (the file index, blind here). Dropping the changes no match owns yet (the defect): never.
-    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
-    _polled_then_stopped(league, clock)
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
     os.utime(league / "two", ns=(0, 0))  # changed longest ago: listed last
     _player_saves(configs["two"], tmp_path)
     clock.tick(30)
@@ -145,8 +149,7 @@ def test_a_restart_polls_a_save_typed_while_it_was_down_before_the_search_reache
     # that log names joins as it is named. The search here never gets past its first step (a folder that hangs:
     # 10,000 folders take 15-20 s); the save is polled all the same. Without the kept file (the defect put back),
     # it waits for the search.
-    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
-    _polled_then_stopped(league, clock)
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
     where = matches_path(league / ".sheets-gm" / "serve-status.json")
     assert {key for keys in read_where(where).values() for key in keys} == {
         key for config in configs.values() for key in config_keys(load_config(config))}
@@ -182,8 +185,7 @@ def test_a_restart_drains_google_saves_past_the_workers_one_poll_an_account(
     # to the workers' bound (the defect put back), one poll.
     from tests.host.test_isolation import HangingPool
 
-    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
-    _polled_then_stopped(league, clock)
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
     for config in configs.values():
         _player_saves(config, tmp_path)
     clock.tick(30)
