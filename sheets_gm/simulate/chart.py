@@ -84,7 +84,7 @@ def _win_rates(axes: Axes, figures: Sequence[VariantFigures]) -> None:
                 axes.draw.line([(middle - 5, end), (middle + 5, end)], fill=drawing.INK, width=2)
             drawing.text(axes.image, (middle, high - 3), f"{rate:.1f}%", 11, anchor="md")
     axes.frame([(g, name) for g, name in enumerate(groups)], [(y, drawing.tick_label(y)) for y in range(0, 101, 20)])
-    axes.labels("Win rate", ylabel="share of matches (%), bars: 95% Wilson interval", beside=36)
+    axes.labels("Win rate", ylabel="share of matches (%), bars: 95% Wilson interval")
     axes.legend([(drawing.CYCLE[v % len(drawing.CYCLE)], "patch", f.label) for v, f in enumerate(figures)])
 
 
@@ -99,17 +99,20 @@ def _lengths(image: Image, box: tuple[float, float, float, float], spec: Simulat
         series.append((turns, [100 * f.turns_histogram[t] / f.matches for t in turns]))
     xs = [x for turns, _ in series for x in turns] + [f.turns.mean for f in figures]
     ys = [y for _, shares in series for y in shares]
-    x_low, x_high, y_low, y_high = min(xs), max(xs), min(ys), max(ys)
+    x_low, x_high, y_low, y_high = min(xs) - 0.5, max(xs) + 0.5, min(ys), max(ys)  # a length's step is 1 wide
     x_pad, y_pad = (x_high - x_low or 1) * 0.05, (y_high - y_low or 1) * 0.05
-    axes = drawing.Axes(image, box, (x_low - x_pad, x_high + x_pad), (y_low - y_pad, y_high + y_pad))
+    legend = drawing.legend_height(len(figures)) + 12  # the lines stay under the legend in the upper right corner
+    headroom = (y_high - y_low + 2 * y_pad) * legend / (box[3] - box[1] - legend)
+    axes = drawing.Axes(image, box, (x_low - x_pad, x_high + x_pad), (y_low - y_pad, y_high + y_pad + headroom))
     for v, ((turns, shares), f) in enumerate(zip(series, figures, strict=True)):
         colour = drawing.CYCLE[v % len(drawing.CYCLE)]
         drawing.dashed(axes.draw, (axes.px(f.turns.mean), box[1]), (axes.px(f.turns.mean), box[3]), colour)
-        points = [(axes.px(turns[0]), axes.py(shares[0]))]
+        # each length's share a step centred on it, joined to the next halfway; the first and last half a length wide
+        points = [(axes.px(turns[0] - 0.5), axes.py(shares[0]))]
         for i in range(1, len(turns)):
             middle = axes.px((turns[i - 1] + turns[i]) / 2)
             points += [(middle, axes.py(shares[i - 1])), (middle, axes.py(shares[i]))]
-        points.append((axes.px(turns[-1]), axes.py(shares[-1])))
+        points.append((axes.px(turns[-1] + 0.5), axes.py(shares[-1])))
         axes.draw.line(points, fill=colour, width=2, joint="curve")
     axes.frame([(x, drawing.tick_label(x)) for x in drawing.nice_ticks(*axes.xs)],
                [(y, drawing.tick_label(y)) for y in drawing.nice_ticks(*axes.ys)])

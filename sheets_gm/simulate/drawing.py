@@ -101,6 +101,11 @@ def wrapped(words: str, size: int, width: float) -> str:
     return "\n".join(lines)
 
 
+def legend_height(entries: int, size: int = 11) -> float:
+    """How tall ``Axes.legend``'s box of ``entries`` is, in pixels."""
+    return (size + 7) * entries + 6
+
+
 def dashed(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float], fill: Colour,
            width: int = 1, dash: float = 5, gap: float = 3) -> None:
     """A dashed straight line from ``start`` to ``end``."""
@@ -125,6 +130,7 @@ class Axes:
     xs: tuple[float, float]
     ys: tuple[float, float]
     draw: ImageDraw.ImageDraw = field(init=False)
+    labels_width: float = field(init=False, default=0)  # the widest y tick label (``frame``): the y label goes beyond
 
     def __post_init__(self) -> None:
         self.draw = ImageDraw.Draw(self.image)
@@ -152,22 +158,23 @@ class Axes:
                 text(self.image, (at + 4, bottom + 6), label, size, anchor="ra", angle=xangle)
             else:
                 text(self.image, (at, bottom + 7), label, size, anchor="ma")
+        self.labels_width = max((text_width(label, size) for _, label in yticks), default=0)
         for y, label in yticks:
             at = self.py(y)
             self.draw.line([(left - 4, at), (left, at)], fill=INK)
             text(self.image, (left - 7, at), label, size, anchor="rm")
 
     def labels(self, title: str = "", xlabel: str = "", ylabel: str = "", size: int = 13, title_size: int = 16,
-               below: float = 26, beside: float = 30) -> None:
-        """The title above the box, the x label ``below`` pixels under it, the y label turned ``beside`` pixels
-        left of it."""
+               below: float = 26) -> None:
+        """The title above the box, the x label ``below`` pixels under it, the y label turned left of the y tick
+        labels (``frame`` first)."""
         left, top, right, bottom = self.box
         if title:
             text(self.image, ((left + right) / 2, top - 6), title, title_size, anchor="md")
         if xlabel:
             text(self.image, ((left + right) / 2, bottom + below), xlabel, size, anchor="ma")
         if ylabel:
-            text(self.image, (left - beside, (top + bottom) / 2), ylabel, size, anchor="rm", angle=90)
+            text(self.image, (left - self.labels_width - 14, (top + bottom) / 2), ylabel, size, anchor="rm", angle=90)
 
     def legend(self, entries: Sequence[tuple[Colour, str, str]], size: int = 11) -> None:
         """A legend in the box's upper right corner: per entry its colour, drawn as a ``"patch"`` or a ``"line"``,
@@ -175,7 +182,7 @@ class Axes:
         height = size + 7
         width = max(text_width(label, size) for _, _, label in entries) + 40
         right, top = self.box[2] - 8, self.box[1] + 8
-        self.draw.rectangle((right - width, top, right, top + height * len(entries) + 6), fill="white",
+        self.draw.rectangle((right - width, top, right, top + legend_height(len(entries), size)), fill="white",
                             outline=(204, 204, 204))
         for i, (colour, kind, label) in enumerate(entries):
             middle = top + 3 + height * i + height / 2
