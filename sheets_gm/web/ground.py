@@ -41,8 +41,13 @@ def ground_file(plane: Plane) -> str:
     names file beside it: ``names_file``)."""
     places = plane.places  # (each one's name, column, row, colour and ground as p[0]…p[4]: a thousand, indexed)
     marks = {ground: lasting_mark(ground) for ground in {p.ground for p in places}}  # (a map's few grounds)
+    numbers = [str(n) for n in range(max(plane.cols, plane.rows))]  # (each column and row as text once)
+    try:
+        lines = [f"{p[0]},{numbers[p[1]]},{numbers[p[2]]},{p[3]},{marks[p[4]]}" for p in places]
+    except IndexError:  # a place past its plane's size (none is made so): each one's numbers written out
+        lines = [f"{p[0]},{p[1]},{p[2]},{p[3]},{marks[p[4]]}" for p in places]
     text = "\x1f".join([FORMAT, plane.shape, str(plane.cols), str(plane.rows), *plane.col_labels, "\x1e",
-                        *plane.row_labels, "\x1e", *[f"{p[0]},{p[1]},{p[2]},{p[3]},{marks[p[4]]}" for p in places]])
+                        *plane.row_labels, "\x1e", *lines])
     return f"{PREFIX}{hashlib.sha256(text.encode()).hexdigest()[:20]}.svg"
 
 

@@ -157,9 +157,13 @@ def write_if_changed(path: Path, data: bytes) -> bool:
     except OSError:
         pass
     handle, temporary = _temporary(path)
-    with os.fdopen(handle, "wb") as out:
-        os.fchmod(out.fileno(), 0o644)  # readable by the web server whatever the umask
-        out.write(data)
+    try:  # (the descriptor written at once: no file object's buffer over it)
+        os.fchmod(handle, 0o644)  # readable by the web server whatever the umask
+        view = memoryview(data)
+        while view:
+            view = view[os.write(handle, view):]
+    finally:
+        os.close(handle)
     os.replace(temporary, path)
     return True
 
