@@ -317,9 +317,9 @@ def _drop_grounds(folder: Path, kept: set[str]) -> None:
     """Remove the ground files (and their names files) no page of ``folder`` shows any more (an undo took their
     pages back)."""
     kept = kept | {names_file(name) for name in kept}
-    for path in grounds_in(folder):
-        if path.name not in kept:
-            path.unlink(missing_ok=True)
+    for name in grounds_in(folder):
+        if name not in kept:
+            (folder / name).unlink(missing_ok=True)
 
 
 def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: str = "",
