@@ -86,13 +86,16 @@ def ground_svg(plane: Plane) -> str:
     places = plane.places
     fills = {colour: escaped(colour) for colour in {p.colour for p in places}}  # (a map's few colours and signs,
     marks = {ground: escaped(lasting_mark(ground)) for ground in {p.ground for p in places}}  # each escaped once)
-    if plane.shape == "hex":
-        for p in places:
-            cx, cy = hex_centre(p.col, p.row)
-            parts.append(f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{fills[p.colour]}"/>')
-            if marks[p.ground]:
-                parts.append(f'<text class="m" x="{cx:.1f}" y="{cy - HEX * 0.45 + 2:.1f}" text-anchor="middle">'
-                             f'{marks[p.ground]}</text>')
+    if plane.shape == "hex":  # each column's centre, and each row's in an even and an odd column, written once
+        across, down = (max((p[k] for p in places), default=-1) + 1 for k in (1, 2))  # (the places' columns, rows)
+        xs = [f"{hex_centre(c, 0)[0]:.1f}" for c in range(across)]
+        ys = [[(f"{cy:.1f}", f"{cy - HEX * 0.45 + 2:.1f}") for cy in (hex_centre(odd, r)[1] for r in range(down))]
+              for odd in (0, 1)]
+        for p in places:  # (a place's column, row, colour and ground as p[1]…p[4]: a thousand, indexed)
+            x, (y, mark_y) = xs[p[1]], ys[p[1] % 2][p[2]]
+            parts.append(f'<use class="g" href="#hex" x="{x}" y="{y}" fill="{fills[p[3]]}"/>')
+            if marks[p[4]]:
+                parts.append(f'<text class="m" x="{x}" y="{mark_y}" text-anchor="middle">{marks[p[4]]}</text>')
     else:
         for p in places:
             x, y = MARGIN + p.col * side, MARGIN + p.row * side
