@@ -96,13 +96,17 @@ def ground_svg(plane: Plane) -> str:
             parts.append(f'<use class="g" href="#hex" x="{x}" y="{y}" fill="{fills[p[3]]}"/>')
             if marks[p[4]]:
                 parts.append(f'<text class="m" x="{x}" y="{mark_y}" text-anchor="middle">{marks[p[4]]}</text>')
-    else:
+    else:  # each column's and each row's part of a square's drawing and its sign's, written once
+        across, down = (max((p[k] for p in places), default=-1) + 1 for k in (1, 2))  # (the places' columns, rows)
+        lefts = [(f'<rect class="g" x="{x}" y="', f'<text class="m" x="{x + side / 2:.1f}" y="')
+                 for x in (MARGIN + c * side for c in range(across))]
+        tops = [(f'{y}" width="{side}" height="{side}" fill="', f'{y + 12:.1f}" text-anchor="middle">')
+                for y in (MARGIN + r * side for r in range(down))]
         for p in places:
-            x, y = MARGIN + p.col * side, MARGIN + p.row * side
-            parts.append(f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{fills[p.colour]}"/>')
-            if marks[p.ground]:
-                parts.append(f'<text class="m" x="{x + side / 2:.1f}" y="{y + 12:.1f}" text-anchor="middle">'
-                             f'{marks[p.ground]}</text>')
+            (square, sign), (top, sign_top) = lefts[p[1]], tops[p[2]]
+            parts.append(f'{square}{top}{fills[p[3]]}"/>')
+            if marks[p[4]]:
+                parts.append(f"{sign}{sign_top}{marks[p[4]]}</text>")
     parts.append("</svg>\n")
     return "".join(parts)
 
