@@ -24,7 +24,7 @@ from sheets_gm.host.defaults import (
 from sheets_gm.host.file_events import FileEvents
 from sheets_gm.host.outcome import VISIT
 from sheets_gm.host.processes import PollProcesses
-from sheets_gm.host.status import SHOWN_ALL, read_status, status_lines, status_path
+from sheets_gm.host.status import SHOWN_ALL, last_accounts, read_status, status_lines, status_path
 from sheets_gm.host.systemd import Watchdog
 from sheets_gm.sync.lock import SyncBusyError, match_lock
 
@@ -56,15 +56,30 @@ def stop_on_signals(stop: Stop) -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-def poll_preload() -> list[str]:
+#: What a Google match's poll imports beyond a local one's: its change log as its account's watcher hands it over,
+#: with Google's client (0.25 CPU s, a fifth of the server's imports), and its sign-in.
+GOOGLE_POLL_PATH = ("sheets_gm.host.shared_log", "sheets_gm.running.google_sign_in")
+
+
+def poll_preload(google: bool = True) -> list[str]:
     """What the server the polls are forked from imports once (``host.processes``), beside the host's own imports:
     a poll's whole path, the local workbooks' backend and every game's rules, which each poll that reads a match
-    would import again (0.1 CPU s a poll; 0.5 s once for the five games), then what every poll would build again
-    (``host.poll_server``, named: it builds as it is imported, in the server alone)."""
+    would import again (0.1 CPU s a poll; 0.5 s once for the five games), with ``google`` a Google match's own
+    (``GOOGLE_POLL_PATH``), then what every poll would build again (``host.poll_server``, named: it builds as it is
+    imported, in the server alone)."""
     from sheets_gm.rulesets.registry import GAMES
 
-    return [VISIT.module, "sheets_gm.sheets.local.backend",
+    return [VISIT.module, *(GOOGLE_POLL_PATH if google else ()), "sheets_gm.sheets.local.backend",
             *(target.partition(":")[0] for target in GAMES.values()), "sheets_gm.host.poll_server"]
+
+
+def serves_google(where: Path) -> bool:
+    """Whether the polls' server of the host whose status file is ``where`` loads Google's client: unless its last
+    run served no Google match (its status named no account). A restart of a host of local matches alone answers
+    its first saves that much sooner; a Google match added since is polled all the same, its polls loading the
+    client themselves until the next start."""
+    accounts = last_accounts(where)
+    return accounts is None or bool(accounts)
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -94,7 +109,7 @@ def run_serve(args: argparse.Namespace) -> int:
             raise UserError(f"sheets-gm serve is already running{who} with the status file {where}: one host "
                             "serves these folders (`sheets-gm serve --status` says what it does); stop it first "
                             "(systemctl stop, or SIGTERM), or give this one folders of its own") from None
-        pool = PollProcesses(preload=poll_preload())
+        pool = PollProcesses(preload=poll_preload(google=serves_google(where)))
         pool.start()  # its imports beside the host's own (a second core): the saves waiting are polled sooner
         if args.web:
             held.enter_context(_pages_served(args.web, folders))

@@ -113,6 +113,16 @@ def write_matches(path: Path, matches: list[MatchStatus]) -> None:
     write_private(matches_path(path), json.dumps([vars(m) for m in matches], sort_keys=True))
 
 
+def last_accounts(path: Path) -> list[str] | None:
+    """The accounts the status file at ``path`` names (its host's last run), from that file alone (not the file of
+    every match); None when there is none or it does not read."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return [str(a["name"]) for a in raw["accounts"]]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
 def read_status(path: Path) -> HostStatus | None:
     """The status file at ``path`` with the file of every match under it (its matches over the list's, those that
     left taken out); None when there is none or it does not read."""

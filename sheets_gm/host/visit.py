@@ -20,16 +20,16 @@ from typing import TYPE_CHECKING
 from sheets_gm.host.accounts import Handover, account_of, config_keys, require_signed_in
 from sheets_gm.host.look import look_at
 from sheets_gm.host.outcome import Done, Outcome
-from sheets_gm.host.shared_log import SharedChangeLog
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
 from sheets_gm.poll_gate.state import unwritten
-from sheets_gm.running.google_sign_in import google_client
 from sheets_gm.sheets.backend import SheetError, SheetUnavailableError
 from sheets_gm.sheets.marks import file_mark
 from sheets_gm.sync.lock import SyncBusyError
 
 if TYPE_CHECKING:
     import gspread
+
+    from sheets_gm.sheets.google.drive import DriveChangeLog
 
 Clock = Callable[[], datetime]
 
@@ -40,11 +40,21 @@ _CLIENTS: dict[str, gspread.Client] = {}
 
 
 def _client(config: MatchConfig, account: str) -> gspread.Client:
+    from sheets_gm.running.google_sign_in import google_client
+
     require_signed_in(config)
     client = _CLIENTS.get(account)
     if client is None:
         client = _CLIENTS[account] = google_client(config)
     return client
+
+
+def _shared_log(client: gspread.Client, handover: Handover) -> DriveChangeLog:
+    # Google's client comes with it (0.25 CPU s): imported by a Google match's poll alone, or by the polls' server
+    # of a host that serves Google matches (``commands.serve.poll_preload``), never by a local-only host's
+    from sheets_gm.host.shared_log import SharedChangeLog
+
+    return SharedChangeLog(client, handover)
 
 
 def visit(path: Path, handover: Handover | None, clock: Clock, *, letters_only: bool = False) -> Outcome:
@@ -61,7 +71,7 @@ def visit(path: Path, handover: Handover | None, clock: Clock, *, letters_only: 
         account = account_of(config) if google else ""
         client = _client(config, account) if google else None
         keys = config_keys(config) if google else frozenset()
-        shared = (SharedChangeLog(client, handover)
+        shared = (_shared_log(client, handover)
                   if client is not None and handover is not None and handover.account == account else None)
         look = look_at(config, mark, clock, letters_only=letters_only, client=client, drive_log=shared)  # cron's
     except SyncBusyError:

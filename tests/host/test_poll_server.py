@@ -42,8 +42,10 @@ for config in sys.argv[2:]:
 """
 
 
+@pytest.mark.parametrize("google", [True, False], ids=["google-too", "local-only"])
 @pytest.mark.parametrize("game", soak_but(ruleset_names(), "gvg"))
-def test_a_poll_forked_from_the_server_imports_nothing_and_answers_as_a_cold_poll(game: str, tmp_path: Path) -> None:
+def test_a_poll_forked_from_the_server_imports_nothing_and_answers_as_a_cold_poll(game: str, google: bool,
+                                                                                   tmp_path: Path) -> None:
     forked, cold, other = tmp_path / "forked", tmp_path / "cold", tmp_path / "other"
     forked.mkdir()
     init_practice(forked, game)
@@ -53,7 +55,7 @@ def test_a_poll_forked_from_the_server_imports_nothing_and_answers_as_a_cold_pol
     for folder, seed in ((forked, "forked"), (cold, "forked"), (other, "other")):
         type_practice_orders(folder / "match.toml", ready=seed == "other", seed=seed)
     configs = [str(other / "match.toml"), str(forked / "match.toml")]  # another match's poll first
-    out = subprocess.run([sys.executable, "-c", SERVER, json.dumps(poll_preload()), *configs],
+    out = subprocess.run([sys.executable, "-c", SERVER, json.dumps(poll_preload(google)), *configs],
                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     done, imported = json.loads(out.stdout.splitlines()[-1])
@@ -61,3 +63,23 @@ def test_a_poll_forked_from_the_server_imports_nothing_and_answers_as_a_cold_pol
     assert [m for m in imported if m.startswith(("sheets_gm", "openpyxl"))] == []
     assert main(["sync", "-c", str(cold / "match.toml"), "--quiet"]) == 0
     assert seen_files(forked) == seen_files(cold)
+
+
+#: Imports the modules named and prints which of Google's client's packages came with them.
+GOOGLE_LOADED = """
+import importlib, json, sys
+for name in json.loads(sys.argv[1]):
+    importlib.import_module(name)
+print(json.dumps(sorted({m.split(".")[0] for m in sys.modules} & {"gspread", "google", "requests"})))
+"""
+
+
+@pytest.mark.parametrize("google", [True, False])
+def test_the_server_of_a_local_only_host_loads_no_google_client(google: bool) -> None:
+    """A host whose last run served no Google match (``commands.serve.serves_google``) forks its polls from a server
+    without Google's client (a fifth of the server's imports, paid before its first poll of a restart); one that
+    serves Google matches preloads it, so that none of their polls loads it. Checked with the defect put back: with
+    ``host.visit`` importing ``host.shared_log`` at its top, the local-only server loads all three packages."""
+    out = subprocess.run([sys.executable, "-c", GOOGLE_LOADED, json.dumps(poll_preload(google))],
+                         capture_output=True, text=True, timeout=120, check=True)
+    assert json.loads(out.stdout) == (["google", "gspread", "requests"] if google else [])

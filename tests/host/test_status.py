@@ -15,8 +15,17 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.commands.serve import serves_google
 from sheets_gm.host.scheduler import STATUS_ALL_EVERY
-from sheets_gm.host.status import HostStatus, MatchStatus, matches_path, read_status, status_lines, write_status
+from sheets_gm.host.status import (
+    AccountStatus,
+    HostStatus,
+    MatchStatus,
+    matches_path,
+    read_status,
+    status_lines,
+    write_status,
+)
 from sheets_gm.sheets import private_files
 from tests.host.hosting import Clock, hosted, new_host
 from tests.matchfiles import NOW, local_match, type_orders
@@ -49,6 +58,22 @@ def test_the_status_file_names_what_changed_and_the_list_of_every_match_is_writt
     host.step()
     assert every.stat().st_mtime_ns != listed_at
     assert json.loads(small.read_text(encoding="utf-8"))["matches"] == []
+
+
+def test_the_polls_server_loads_googles_client_unless_the_last_run_served_no_google_match(tmp_path: Path) -> None:
+    league = tmp_path / "league"
+    local_match(league / "a")
+    host = new_host(league, Clock(NOW), [], interval=10)
+    assert serves_google(host.status_file)  # a first start: nothing says what it serves
+    host.step()
+    assert not serves_google(host.status_file)  # a host of local matches alone
+    status = read_status(host.status_file)
+    assert status is not None
+    status.accounts = [AccountStatus("gm@example.com", matches=1)]
+    write_status(host.status_file, status)
+    assert serves_google(host.status_file)
+    host.status_file.write_text("{not json", encoding="utf-8")
+    assert serves_google(host.status_file)  # unreadable: as a first start
 
 
 def test_serve_status_prints_the_count_by_state_what_fails_and_the_matches_asked_for(tmp_path: Path) -> None:
