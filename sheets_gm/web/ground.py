@@ -14,11 +14,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from markupsafe import escape
 
-from sheets_gm.web.scene import Plane
+from sheets_gm.web.scene import Place, Plane
 from sheets_gm.web.svg import (
     HEX,
     HEX_CORNERS,
@@ -87,7 +88,7 @@ def ground_svg(plane: Plane) -> str:
     fills = {colour: escaped(colour) for colour in {p.colour for p in places}}  # (a map's few colours and signs,
     marks = {ground: escaped(lasting_mark(ground)) for ground in {p.ground for p in places}}  # each escaped once)
     if plane.shape == "hex":  # each column's centre, and each row's in an even and an odd column, written once
-        across, down = (max((p[k] for p in places), default=-1) + 1 for k in (1, 2))  # (the places' columns, rows)
+        across, down = _extent(places)
         xs = [f"{hex_centre(c, 0)[0]:.1f}" for c in range(across)]
         ys = [[(f"{cy:.1f}", f"{cy - HEX * 0.45 + 2:.1f}") for cy in (hex_centre(odd, r)[1] for r in range(down))]
               for odd in (0, 1)]
@@ -97,7 +98,7 @@ def ground_svg(plane: Plane) -> str:
             if marks[p[4]]:
                 parts.append(f'<text class="m" x="{x}" y="{mark_y}" text-anchor="middle">{marks[p[4]]}</text>')
     else:  # each column's and each row's part of a square's drawing and its sign's, written once
-        across, down = (max((p[k] for p in places), default=-1) + 1 for k in (1, 2))  # (the places' columns, rows)
+        across, down = _extent(places)
         lefts = [(f'<rect class="g" x="{x}" y="', f'<text class="m" x="{x + side / 2:.1f}" y="')
                  for x in (MARGIN + c * side for c in range(across))]
         tops = [(f'{y}" width="{side}" height="{side}" fill="', f'{y + 12:.1f}" text-anchor="middle">')
@@ -109,6 +110,11 @@ def ground_svg(plane: Plane) -> str:
                 parts.append(f"{sign}{sign_top}{marks[p[4]]}</text>")
     parts.append("</svg>\n")
     return "".join(parts)
+
+
+def _extent(places: Sequence[Place]) -> tuple[int, int]:
+    """How many columns and rows ``places`` reach (each one's column and row, from 0)."""
+    return max((p.col for p in places), default=-1) + 1, max((p.row for p in places), default=-1) + 1
 
 
 def grounds_in(folder: Path) -> list[str]:
