@@ -137,7 +137,7 @@ def _exit_without_sweep() -> None:
     """At the process's exit, every object still alive (the libraries' modules, the caches, a simulation's records) is
     moved out of the cycle collector's reach (``gc.freeze``) before the interpreter's last collection walks them all:
     the process is ending, so that walk frees nothing anyone waits for, and it was a third of a second of
-    ``sheets-gm simulate``'s end (matplotlib's and numpy's objects). Registered once per process (a test calls
+    ``sheets-gm simulate``'s end when it drew its chart with matplotlib. Registered once per process (a test calls
     ``main`` many times: unregistered first); atexit's other functions, and the modules' teardown, run as before."""
     atexit.unregister(gc.freeze)
     atexit.register(gc.freeze)

@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
     from sheets_gm.engine.settings import idle_settings, parse_assignments
-    from sheets_gm.simulate.chart import ChartUnavailableError, warm_up, write_chart
+    from sheets_gm.simulate.chart import ChartUnavailableError, write_chart
     from sheets_gm.simulate.report import match_rows, print_tables, summary_rows, write_csv, write_json
     from sheets_gm.simulate.runner import default_workers, run_simulation
 
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
             progress.refresh()
 
         progress.refresh()
-        result = run_simulation(plan, workers, on_progress=advance, meanwhile=warm_up if out is not None else None)
+        result = run_simulation(plan, workers, on_progress=advance)
     figures = result.figures()
     console = table_console()
     print_tables(result, figures, console)

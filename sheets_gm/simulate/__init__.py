@@ -14,5 +14,5 @@ One module per job:
 - ``runner``: hands the chunks to the worker processes and collects the records in order;
 - ``stats``: the figures (Wilson intervals, means and spreads) from the records;
 - ``report``: the terminal tables, the JSON and the CSV files;
-- ``chart``: the PNG chart (matplotlib, an optional extra).
+- ``chart``: the PNG chart (Pillow, an optional extra), drawn with ``drawing``.
 """

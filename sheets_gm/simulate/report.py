@@ -350,6 +350,7 @@ def summary_rows(spec: SimulationSpec, figures: Sequence[VariantFigures]) -> lis
 def match_rows(run: SimulationRun) -> list[dict[str, Any]]:
     """One row per match played, in variant then match order; a bot's figures summed over its seats."""
     spec = run.spec
+    columns = [[f"{label}_{figure.key}" for figure in spec.figures] for label in TEAM_LABELS[:len(run.plan.bots)]]
     rows = []
     for variant, records in zip(run.plan.variants, run.records, strict=True):
         for r in records:
@@ -358,10 +359,14 @@ def match_rows(run: SimulationRun) -> list[dict[str, Any]]:
                 "variant": variant.name, "match": r.index, "team_a_slot": r.bots.index(0) + 1,
                 "winner": "draw" if not winners else "+".join(winners), "turns": r.windows, "ending": r.ending,
             }
-            for b, label in enumerate(TEAM_LABELS[:len(run.plan.bots)]):
-                for i, figure in enumerate(spec.figures):
-                    total = sum(values[i] for seat, values in enumerate(r.figures) if r.bots[seat] == b)
-                    row[f"{label}_{figure.key}"] = int(total) if float(total).is_integer() else total
+            totals: list[list[float]] = [[0] * len(spec.figures) for _ in columns]
+            for seat, values in enumerate(r.figures):  # each seat's figures added to its bot's, seat by seat
+                summed = totals[r.bots[seat]]
+                for i, value in enumerate(values):
+                    summed[i] += value
+            for names, summed in zip(columns, totals, strict=True):
+                for name, total in zip(names, summed, strict=True):
+                    row[name] = int(total) if float(total).is_integer() else total
             rows.append(row)
     return rows
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -74,15 +73,6 @@ def simulation_spec(plan: Plan) -> SimulationSpec:
     return simulation.spec(rules)
 
 
-def _started(work: Callable[[], None] | None) -> threading.Thread | None:
-    """``work`` running in a thread of its own (None when there is none)."""
-    if work is None:
-        return None
-    thread = threading.Thread(target=work, name="simulate-meanwhile", daemon=True)
-    thread.start()
-    return thread
-
-
 def _task(plan: Plan, chunk: Chunk) -> ChunkTask:
     return ChunkTask(plan.ruleset, plan.map_text, plan.variants[chunk.variant].settings, plan.bots, plan.seed,
                      chunk.variant, chunk.start, chunk.stop)
@@ -104,12 +94,8 @@ def _prepare(plan: Plan, todo: list[Chunk], context: BaseContext | None) -> None
 
 
 def run_simulation(plan: Plan, workers: int | None = None, on_progress: ProgressCallback | None = None,
-                   mp_context: BaseContext | None = None, meanwhile: Callable[[], None] | None = None
-                   ) -> SimulationRun:
-    """Play every match of ``plan`` with ``workers`` processes (default: one per CPU). ``meanwhile``: work for
-    after the matches (the chart's imports), done in a thread of this process while the workers play (started once
-    every worker is, so that none is forked from a process with a second thread); after the matches with one worker,
-    which plays in this process."""
+                   mp_context: BaseContext | None = None) -> SimulationRun:
+    """Play every match of ``plan`` with ``workers`` processes (default: one per CPU)."""
     count = default_workers() if workers is None else workers
     if count < 1:
         raise ValueError(f"workers must be 1 or more; got {count}")
@@ -128,7 +114,6 @@ def run_simulation(plan: Plan, workers: int | None = None, on_progress: Progress
             pending: dict[Future[list[MatchRecord]], int] = {
                 pool.submit(run_chunk, _task(plan, chunk)): i for i, chunk in enumerate(todo)
             }
-            helper = _started(meanwhile)
             try:
                 while pending:
                     finished, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -140,11 +125,6 @@ def run_simulation(plan: Plan, workers: int | None = None, on_progress: Progress
             except BaseException:
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
-            finally:
-                if helper is not None:
-                    helper.join()
-    if count == 1 and meanwhile is not None:
-        meanwhile()
     by_variant: list[list[MatchRecord]] = [[] for _ in plan.variants]
     for chunk, records in zip(todo, done, strict=True):
         by_variant[chunk.variant].extend(records)

@@ -14,11 +14,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from markupsafe import escape
 
-from sheets_gm.web.scene import Plane
+from sheets_gm.web.scene import Place, Plane
 from sheets_gm.web.svg import (
     HEX,
     HEX_CORNERS,
@@ -41,8 +42,13 @@ def ground_file(plane: Plane) -> str:
     names file beside it: ``names_file``)."""
     places = plane.places  # (each one's name, column, row, colour and ground as p[0]…p[4]: a thousand, indexed)
     marks = {ground: lasting_mark(ground) for ground in {p.ground for p in places}}  # (a map's few grounds)
+    numbers = [str(n) for n in range(max(plane.cols, plane.rows))]  # (each column and row as text once)
+    try:
+        lines = [f"{p[0]},{numbers[p[1]]},{numbers[p[2]]},{p[3]},{marks[p[4]]}" for p in places]
+    except IndexError:  # a place past its plane's size (none is made so): each one's numbers written out
+        lines = [f"{p[0]},{p[1]},{p[2]},{p[3]},{marks[p[4]]}" for p in places]
     text = "\x1f".join([FORMAT, plane.shape, str(plane.cols), str(plane.rows), *plane.col_labels, "\x1e",
-                        *plane.row_labels, "\x1e", *[f"{p[0]},{p[1]},{p[2]},{p[3]},{marks[p[4]]}" for p in places]])
+                        *plane.row_labels, "\x1e", *lines])
     return f"{PREFIX}{hashlib.sha256(text.encode()).hexdigest()[:20]}.svg"
 
 
@@ -81,25 +87,37 @@ def ground_svg(plane: Plane) -> str:
     places = plane.places
     fills = {colour: escaped(colour) for colour in {p.colour for p in places}}  # (a map's few colours and signs,
     marks = {ground: escaped(lasting_mark(ground)) for ground in {p.ground for p in places}}  # each escaped once)
-    if plane.shape == "hex":
+    if plane.shape == "hex":  # each column's centre, and each row's in an even and an odd column, written once
+        across, down = _extent(places)
+        xs = [f"{hex_centre(c, 0)[0]:.1f}" for c in range(across)]
+        ys = [[(f"{cy:.1f}", f"{cy - HEX * 0.45 + 2:.1f}") for cy in (hex_centre(odd, r)[1] for r in range(down))]
+              for odd in (0, 1)]
+        for p in places:  # (a place's column, row, colour and ground as p[1]…p[4]: a thousand, indexed)
+            x, (y, mark_y) = xs[p[1]], ys[p[1] % 2][p[2]]
+            parts.append(f'<use class="g" href="#hex" x="{x}" y="{y}" fill="{fills[p[3]]}"/>')
+            if marks[p[4]]:
+                parts.append(f'<text class="m" x="{x}" y="{mark_y}" text-anchor="middle">{marks[p[4]]}</text>')
+    else:  # each column's and each row's part of a square's drawing and its sign's, written once
+        across, down = _extent(places)
+        lefts = [(f'<rect class="g" x="{x}" y="', f'<text class="m" x="{x + side / 2:.1f}" y="')
+                 for x in (MARGIN + c * side for c in range(across))]
+        tops = [(f'{y}" width="{side}" height="{side}" fill="', f'{y + 12:.1f}" text-anchor="middle">')
+                for y in (MARGIN + r * side for r in range(down))]
         for p in places:
-            cx, cy = hex_centre(p.col, p.row)
-            parts.append(f'<use class="g" href="#hex" x="{cx:.1f}" y="{cy:.1f}" fill="{fills[p.colour]}"/>')
-            if marks[p.ground]:
-                parts.append(f'<text class="m" x="{cx:.1f}" y="{cy - HEX * 0.45 + 2:.1f}" text-anchor="middle">'
-                             f'{marks[p.ground]}</text>')
-    else:
-        for p in places:
-            x, y = MARGIN + p.col * side, MARGIN + p.row * side
-            parts.append(f'<rect class="g" x="{x}" y="{y}" width="{side}" height="{side}" fill="{fills[p.colour]}"/>')
-            if marks[p.ground]:
-                parts.append(f'<text class="m" x="{x + side / 2:.1f}" y="{y + 12:.1f}" text-anchor="middle">'
-                             f'{marks[p.ground]}</text>')
+            (square, sign), (top, sign_top) = lefts[p[1]], tops[p[2]]
+            parts.append(f'{square}{top}{fills[p[3]]}"/>')
+            if marks[p[4]]:
+                parts.append(f"{sign}{sign_top}{marks[p[4]]}</text>")
     parts.append("</svg>\n")
     return "".join(parts)
 
 
-def grounds_in(folder: Path) -> list[Path]:
-    """The ground files in ``folder``, and their names files."""
-    return [folder / name for name in sorted(os.listdir(folder))
-            if name.startswith(PREFIX) and name.endswith((".svg", ".js"))]  # (one listing: two globs cost two)
+def _extent(places: Sequence[Place]) -> tuple[int, int]:
+    """How many columns and rows ``places`` reach (each one's column and row, from 0)."""
+    return max((p.col for p in places), default=-1) + 1, max((p.row for p in places), default=-1) + 1
+
+
+def grounds_in(folder: Path) -> list[str]:
+    """The names of the ground files in ``folder``, and of their names files (one listing: two globs cost two, and
+    a path made of each name costs more than the listing: a match's folder keeps a ground a coin taken)."""
+    return [name for name in os.listdir(folder) if name.startswith(PREFIX) and name.endswith((".svg", ".js"))]

@@ -363,11 +363,13 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
     for c, column in enumerate(itertools.zip_longest(*cells.rows, fillvalue="")):  # (a column's hexes at once)
         first = 2 + c % 2
         tops, lower, colours = column[first::2], column[first + 1::2], cells.column_colours(c, first, 2)
-        hexes = [(k, found[1], found[2]) for k, found in enumerate(map(match, tops)) if found is not None]
-        # each one nobody stands on (most of a map), then those whose lower cell holds something
-        line = [_place_of((name, c, k, colours[k], grounds[rest], (), "", "", bare, "")) for k, name, rest in hexes]
-        for i in [i for i, (k, _, _) in enumerate(hexes) if k < len(lower) and lower[k]]:
-            k, name, below = hexes[i][0], hexes[i][1], lower[hexes[i][0]]
+        # each one nobody stands on (most of a map: its name and ground after it in its upper cell, its row the
+        # upper cell's place down the column), then those whose lower cell holds something
+        line = [_place_of((found[1], c, k, colours[k], grounds[found[2]], (), "", "", bare, ""))
+                for k, found in enumerate(map(match, tops)) if found is not None]
+        for i in [i for i, p in enumerate(line) if p[2] < len(lower) and lower[p[2]]]:
+            name, k = line[i][0], line[i][2]
+            below = lower[k]
             if below.isspace():
                 line[i] = line[i]._replace(tint=owner(below))
                 continue
@@ -377,7 +379,7 @@ def _hexes(drawings: Sequence[BoardDrawing]) -> Scene:
             line[i] = Place(name, c, k, colours[k], line[i].ground, (" ".join(unit),), makeup, "unit",
                             _tint(cells, below, unit))
         places += line
-        rows = max(rows, hexes[-1][0] + 1) if hexes else rows
+        rows = max(rows, line[-1][2] + 1) if line else rows
     return Scene((Plane("", "hex", width, rows, tuple(column_label(c) for c in range(width)),
                         tuple(str(r + 1) for r in range(rows)), tuple(places)),),
                  (), references, legend)

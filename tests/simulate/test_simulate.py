@@ -132,16 +132,6 @@ def test_the_last_chunks_are_cut_finer_for_an_even_finish() -> None:
     assert {c.size for c in chunks(plan(2000), 1)} == {100}
 
 
-def test_the_work_meanwhile_runs_in_a_thread_while_the_workers_play() -> None:
-    """``meanwhile`` (the chart's imports) runs once, beside the matches with workers, after them with one."""
-    import threading
-
-    seen: list[bool] = []
-    run_simulation(plan(4), 2, meanwhile=lambda: seen.append(threading.current_thread() is threading.main_thread()))
-    run_simulation(plan(2), 1, meanwhile=lambda: seen.append(threading.current_thread() is threading.main_thread()))
-    assert seen == [False, True]
-
-
 def test_match_seeds_depend_on_the_seed_and_index_only() -> None:
     assert match_seed("s", 3) == match_seed("s", 3)
     assert len({match_seed("s", 3), match_seed("s", 4), match_seed("t", 3)}) == 3
@@ -292,14 +282,19 @@ def test_simulate_writes_the_tables_json_csv_and_png(tmp_path: Path, capsys: pyt
     assert "spent_tree_speed_per_match" in summary[0]
     matches = list(csv.DictReader((out / "matches.csv").open()))
     assert len(matches) == 12 and {r["winner"] for r in matches} <= {"A", "B", "draw"}
-    pytest.importorskip("matplotlib")
+    pytest.importorskip("PIL")
     assert (out / "simulate.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    from PIL import Image
+
+    with Image.open(out / "simulate.png") as png:
+        colours = {c for _n, c in png.convert("RGB").getcolors(1 << 20) or []}
+    assert {(0x1F, 0x77, 0xB4), (0xFF, 0x7F, 0x0E)} <= colours  # each variant's bars and lines in its own colour
 
 
-def test_simulate_without_matplotlib_still_writes_the_rest(
+def test_simulate_without_pillow_still_writes_the_rest(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # makes the import fail
+    monkeypatch.setitem(sys.modules, "PIL", None)  # makes the import fail
     code, _out, err = run_cli(["simulate", "gvg", "--matches", "2", "--workers", "1", "--out", str(tmp_path)], capsys)
     assert code == 0
     assert "no chart" in err and "sheets-gm[plot]" in err
@@ -422,12 +417,17 @@ def test_wesnoth_counts_n_in_matches_and_draws_the_faction_grid(tmp_path: Path,
     grid = data["variants"][0]["win_rate_by"]["faction against faction"]
     mirrors = {k: v for k, v in grid.items() if k.split(" vs ")[0] == k.split(" vs ")[1]}
     assert all(v["matches"] * 2 == v["total"] for v in mirrors.values())  # a mirror's two seats, one match
-    pytest.importorskip("matplotlib")
+    pytest.importorskip("PIL")
     from PIL import Image
 
     with Image.open(out / "simulate.png") as png:
         width, height = png.size
+        grid = {c for _n, c in png.convert("RGB").crop((0, 480, width, height)).getcolors(1 << 20) or []}
     assert height > width * 0.6  # the heat map's row under the win rates and match lengths
+    from sheets_gm.simulate.drawing import RED_TO_BLUE, hex_rgb
+
+    # the colour bar's ends, and the grey of mirrors and pairings never played
+    assert {hex_rgb(RED_TO_BLUE[0]), hex_rgb(RED_TO_BLUE[-1]), (221, 221, 221)} <= grid
 
 
 def test_the_grid_cells_are_the_row_against_the_column_with_their_matches() -> None:
