@@ -52,13 +52,15 @@ alone.
 
 ``--serve-google N``: the real ``sheets-gm serve`` process on N GvG matches polled before, pointed at the fake Google
 served over HTTP on 127.0.0.1 (``tests/fakes/google_http.py``): its idle CPU, Drive's questions a minute an account,
-saves, a restart with saves waiting. ``--isolation``: its saves in the accounts but the first two, then as many with
-the first's change log ``--late`` seconds late and the second's Drive hung, held by the server on the request's own
-thread. ``--oauth match|gm``: the matches played on ``--accounts`` GMs' own sign-ins (``drive.file``, spreadsheets
-made by sheets-gm), each saved in the match's folder (as ``doctor`` saves it) or one a GM (``oauth_token``).
+saves, a restart with saves waiting (``--rounds`` of them with each count of ``--busy`` processes spun beside, the
+load they make given ``--settle`` seconds to rise, as ``--restart-local``'s). ``--isolation``: its saves in the
+accounts but the first two, then as many with the first's change log ``--late`` seconds late and the second's Drive
+hung, held by the server on the request's own thread. ``--oauth match|gm``: the matches played on ``--accounts``
+GMs' own sign-ins (``drive.file``, spreadsheets made by sheets-gm), each saved in the match's folder (as ``doctor``
+saves it) or one a GM (``oauth_token``); the idle figures are taken once Drive's ``about`` was asked of every file.
 
     .venv/bin/python scripts/bench_serve.py --serve-google N --accounts 100 [--idle 60] [--saves 20]
-                                            [--isolation [--late 30]] [--oauth match|gm]
+                                            [--isolation [--late 30]] [--oauth match|gm] [--busy 0,6 [--settle 45]]
 """
 
 from __future__ import annotations
@@ -112,6 +114,7 @@ from sheets_gm.sheets.google.signin import DEFAULT_TIMEOUT, SIGN_IN_SCOPES  # no
 from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
 from tests.fakes.google_api import (  # noqa: E402
+    ABOUT,
     CHANGES,
     READ,
     START_TOKEN,
@@ -1243,6 +1246,7 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
         while "Found " not in log.read_text(encoding="utf-8") and time.monotonic() - started < 600:
             time.sleep(0.1)
         searched = time.monotonic() - started
+        named = sign_ins_named(fake, args.interval, started)
         time.sleep(2 * args.interval)
         idle, drive = idle_over_http(proc.pid, fake, args)
         if args.isolation:
@@ -1252,20 +1256,43 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
                        for n, config in enumerate(rng.sample(configs, args.saves))]
         proc.send_signal(15)
         proc.wait(timeout=180)
-        restart = google_restart(server, fake, root, rng.sample(configs, args.saves), args)
+        restarts = []
+        base = source_of(args.vs, root / "base") if args.vs else None
+        codes = ((("base", base),) if base is not None else ()) + (("this", None),)
+        for busy in [int(n) for n in args.busy.split(",")] * args.rounds:
+            with busy_processes(busy):
+                time.sleep(args.settle if busy else 0)  # the load average follows the busy processes
+                for code, source in codes:  # the baseline's restart, then this tree's, on other saves each
+                    load = Path("/proc/loadavg").read_text().split()[0]
+                    said = google_restart(server, fake, root, rng.sample(configs, args.saves), args, source)
+                    restarts.append(f"{code}: {said} ({busy} busy processes beside; load {load} at its start)")
+                    print(restarts[-1], flush=True)
     finally:
         proc.send_signal(15)
         proc.wait(timeout=180)
         server.stop()
     done = [a for a in answers if a is not None]
     print(f"- the real serve on {len(configs)} Google matches over {args.accounts} accounts, the fake over HTTP: "
-          f"the search said done {searched:.1f} s after the spawn; idle CPU {idle * 100:.2f} % of one core over "
+          f"the search said done {searched:.1f} s after the spawn, the GMs' sign-in files named by {named:.1f} s; "
+          f"idle CPU {idle * 100:.2f} % of one core over "
           f"{args.idle:g} s (serve, its fork server and its polls; the fake apart), "
           f"{drive:.1f} change-log requests a minute an account; a save answered in median "
           f"{statistics.median(done):.1f} s, 95th percentile {percentile(done, 0.95):.1f} s over "
           f"{len(done)} of {len(answers)} saves (from the end of its write to its poll's record); load "
           f"{Path('/proc/loadavg').read_text().split()[0]}", flush=True)
-    print(restart, flush=True)
+    print("\n".join(restarts), flush=True)  # (again, below the run's other figures)
+
+
+def sign_ins_named(fake: GoogleApiFake, interval: float, started: float) -> float:
+    """Seconds from the spawn (``started``, monotonic) until Drive's ``about`` was last asked, once a whole
+    interval passed without one: a first start on GMs' sign-in files asks it once a file, and the idle figures are
+    taken after (0 for service accounts)."""
+    calls, last = fake.calls(ABOUT), time.monotonic()
+    while time.monotonic() - last < interval and time.monotonic() - started < 900:
+        time.sleep(0.5)
+        if fake.calls(ABOUT) != calls:
+            calls, last = fake.calls(ABOUT), time.monotonic()
+    return last - started if calls else 0.0
 
 
 def idle_over_http(pid: int, fake: GoogleApiFake, args: argparse.Namespace) -> tuple[float, float]:
@@ -1369,17 +1396,22 @@ def isolation_over_http(fake: GoogleApiFake, configs: Sequence[Path], log: Path,
     return list(baseline.saves)
 
 
-def serve_over(server: Any, root: Path, log: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    """The real ``sheets-gm serve`` on ``root/google``, pointed at the fake over HTTP, its log in ``log``."""
+def serve_over(server: Any, root: Path, log: Path, args: argparse.Namespace,
+               source: Path | None = None) -> subprocess.Popen[bytes]:
+    """The real ``sheets-gm serve`` (from ``source``; None: this tree) on ``root/google``, pointed at the fake over
+    HTTP, its log in ``log``."""
+    env = server.environment()
+    if source is not None:
+        env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(source)])
     with log.open("ab") as out:
         return subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "google"), "--workers",
                                  str(args.workers), "--interval", f"{args.interval:g}", "--status-file",
                                  str(root / "status-google.json")], stdout=out, stderr=subprocess.STDOUT,
-                                env=server.environment(), cwd=root)
+                                env=env, cwd=root)
 
 
 def google_restart(server: Any, fake: GoogleApiFake, root: Path, saved: Sequence[Path],
-                   args: argparse.Namespace) -> str:
+                   args: argparse.Namespace, source: Path | None = None) -> str:
     """``serve`` stopped, ``saved`` typed while it is down (each in a match of its own), started again: each save
     timed from the spawn to its poll's record; whether the accounts asked their change logs from the tokens the
     stopped host kept (no start token asked)."""
@@ -1389,7 +1421,7 @@ def google_restart(server: Any, fake: GoogleApiFake, root: Path, saved: Sequence
         type_orders(config, ready=False, seed=f"{args.seed}/down/{n}")
     fake.reset_counters()
     started = time.monotonic()
-    proc = serve_over(server, root, root / "serve-google-restart.log", args)
+    proc = serve_over(server, root, root / "serve-google-restart.log", args, source)
     answers: dict[Path, float] = {}
     try:
         while len(answers) < len(saved) and time.monotonic() - started < args.restart_limit:
@@ -1550,7 +1582,7 @@ def measure_idle_google(args: argparse.Namespace, root: Path) -> None:
     last = sorted(configs)[-1]
     answered = running.save(last, args.seed + "/restart", 30 * 60)  # typed as the host starts
     running.wait_until(lambda: len(running.host.matches) == len(configs) and all(
-        h.looked_at is not None for h in running.host.matches.values()) and not running.host._asking and sum(
+        h.looked_at is not None for h in running.host.matches.values()) and not running.host._turns.asking and sum(
         by_caller(fake, "drive.files.list", accounts)) >= args.accounts, 30 * 60)
     first = spent_since(fake, *start)
     first_drive = by_caller(fake, "drive.", accounts)
@@ -1785,9 +1817,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--oauth", choices=("match", "gm"), default="",
                         help="with --serve-google: the matches played on --accounts GMs' own sign-ins (drive.file), "
                         "each sign-in saved in its match's folder (match, as doctor saves it) or one a GM (gm)")
-    parser.add_argument("--vs", metavar="COMMIT", help="with --restart-local: that commit's serve in turn with this "
-                        "tree's (the same run's baseline)")
-    parser.add_argument("--rounds", type=int, default=2, help="with --restart-local: restarts of each (default 2)")
+    parser.add_argument("--vs", metavar="COMMIT", help="with --restart-local or --serve-google: that commit's serve in "
+                        "turn with this tree's for the restarts (the same run's baseline)")
+    parser.add_argument("--rounds", type=int, help="with --restart-local: restarts of each (default 2); with "
+                        "--serve-google: restarts at each --busy count (default 1)")
     parser.add_argument("--start-cpu", action="store_true",
                         help="with --restart-local: instead of saves, the host's own CPU to READY and to its first "
                         "search's end (with --vs, in turn with that commit's; --rounds of each)")
@@ -1796,12 +1829,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--save-gap", type=float, default=0.3,
                         help="with --restart-local: seconds between two saves arriving as the host starts, each "
                         "typed ahead and written whole (default 0.3: the last of ten 3 s after the start)")
-    parser.add_argument("--busy", default="0", help="with --restart-local: busy processes spun beside, one run of "
-                        "rounds for each count of a comma-separated list (default 0; 0,6 on 2 cores: load 2 and 8)")
+    parser.add_argument("--busy", default="0", help="with --restart-local or --serve-google: busy processes spun "
+                        "beside, one run of rounds (of restarts) for each count of a comma-separated list (default 0; "
+                        "0,6 on 2 cores: load 2 and 8)")
     parser.add_argument("--settle", type=float, default=60.0,
                         help="with --busy: seconds the load average is given to rise before the restarts")
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)
+    args.rounds = args.rounds or (1 if args.serve_google else 2)
     if args.matches < max(4, args.accounts) or args.saves < 2:
         parser.error("--matches: at least 4 and at least one a Google account; --saves: at least 2")
     with tempfile.TemporaryDirectory() as tmp:

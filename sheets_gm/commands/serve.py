@@ -150,8 +150,9 @@ def _serve(args: argparse.Namespace, folders: list[Path], where: Path, pool: Pol
                 rescan=args.rescan, workers=args.workers, poll_deadline=args.poll_deadline, events=events)
     watchdog = Watchdog()
     _say(f"sheets-gm serve: matches under {', '.join(map(str, folders))}, a look every {args.interval:g} s, "
-         f"{args.workers} polls at once ({args.workers * CATCH_UP} of local matches until the folders are searched: "
-         f"the saves typed meanwhile first), each in a process of its own stopped after {args.poll_deadline:g} s; "
+         f"{args.workers} polls at once ({args.workers * CATCH_UP} until the folders are searched, one a Google "
+         f"account past {args.workers}: the saves typed meanwhile first), each in a process of its own stopped "
+         f"after {args.poll_deadline:g} s; "
          f"status in {where} (sheets-gm serve --status).")
     watchdog.notify("READY=1")
     with stop_on_signals(stop):

@@ -85,6 +85,7 @@ class Accounts:
         self._lock = threading.RLock()
         self._kept = dict(kept or {})  # each account's page token, as the host's last run kept it
         self._checked_at: datetime | None = None
+        self._new: list[AccountWatcher] = []  # the watchers made since the host last took them (``take_new``)
 
     def watcher_for(self, config: MatchConfig | Spreadsheets, now: datetime) -> AccountWatcher:
         """The watcher of the account the match ``config`` is opened with (made now if new; it signs in at its
@@ -99,6 +100,7 @@ class Accounts:
                 identify = name == sign_in and config.service_account is None
                 watcher = self._watchers[name] = AccountWatcher(name, now, self._kept_for(name, sign_in),
                                                                 identify=identify)
+                self._new.append(watcher)
                 if identify:
                     self._asked[sign_in] = file_stamp(config.oauth_token)
             watcher.add_sign_in(sign_in, functools.partial(_client_of, config))
@@ -139,6 +141,7 @@ class Accounts:
             target = self._watchers.get(name)
             if target is None:
                 target = self._watchers[name] = AccountWatcher(name, now, self._kept_for(name, sign_in))
+                self._new.append(target)
             target.add_sign_in(sign_in, functools.partial(_client_of, config))
             self._move(sign_in, target)
             self._watchers.pop(sign_in, None)
@@ -190,9 +193,20 @@ class Accounts:
             return self._watchers.get(name) or self._watchers.get(self._serving.get(name, ""))
 
     def all(self) -> list[AccountWatcher]:
-        """Every watcher, by name."""
+        """Every watcher (in no order: the host never sorts 10,000 sign-in files a pass)."""
         with self._lock:
-            return [self._watchers[n] for n in sorted(self._watchers)]
+            return list(self._watchers.values())
+
+    def take_new(self) -> list[AccountWatcher]:
+        """The watchers made since the last call (the host plans each one's first question)."""
+        with self._lock:
+            new, self._new = self._new, []
+            return new
+
+    def serves(self, watcher: AccountWatcher) -> bool:
+        """Whether ``watcher`` is still one of the host's (not let go, nor replaced by another of its name)."""
+        with self._lock:
+            return self._watchers.get(watcher.name) is watcher
 
     def forget_unclaimed(self) -> None:
         """The first search ended: each watcher lets go of the changes no match claimed."""

@@ -269,6 +269,11 @@ class AccountWatcher:
                     if key in self._unclaimed:
                         kept.changes[key] = self._unclaimed.pop(key)[0]
 
+    def unclaimed(self) -> set[str]:
+        """The spreadsheets the log, asked from the kept token, named before the host found their matches."""
+        with self._lock:
+            return set(self._unclaimed)
+
     def forget_unclaimed(self) -> None:
         """The first search ended: the changes listed from the kept token that no match claimed are let go."""
         with self._lock:

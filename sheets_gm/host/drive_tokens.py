@@ -72,3 +72,43 @@ def write_sign_ins(path: Path, named: Named) -> None:
     """Keep ``named`` at ``path`` (atomically, readable by its owner alone). OSError when it cannot be written."""
     write_private(path, json.dumps({sign_in: {"file": list(stamp), "account": account}
                                     for sign_in, (stamp, account) in named.items()}, sort_keys=True))
+
+
+#: Where each account's matches are (``account_set``'s watcher names), beside the status file: for each account,
+#: its matches' spreadsheets and the config of each. A host started again joins one match of each account before
+#: it searches the folders (its watcher then asks the log from the kept token at once), and the match of each
+#: spreadsheet that log names (a save typed while no host ran) as soon as it is named, before the search of
+#: 10,000 folders reaches it (15-20 s).
+MATCHES_NAME = "serve-drive-matches.json"
+
+#: Account -> spreadsheet key -> the config of the match it is of.
+Where = dict[str, dict[str, str]]
+
+
+def matches_path(status_file: Path) -> Path:
+    """Where the host whose status file is ``status_file`` keeps where its accounts' matches are."""
+    return status_file.with_name(MATCHES_NAME)
+
+
+def read_where(path: Path) -> Where:
+    """Where the accounts' matches were (nothing when the file is missing or damaged: the search finds them)."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(raw, dict):
+        return {}
+    return {account: {key: config for key, config in keys.items() if isinstance(key, str) and isinstance(config, str)}
+            for account, keys in raw.items() if isinstance(account, str) and isinstance(keys, dict)}
+
+
+def where_text(where: Where) -> str:
+    """``where`` as its file holds it (the host compares a digest of it with the last written: at 10,000 matches the
+    places themselves would cost half a KiB a match to keep)."""
+    return json.dumps(where, sort_keys=True)
+
+
+def write_where(path: Path, text: str) -> None:
+    """Keep ``text`` (``where_text``) at ``path`` (atomically, readable by its owner alone). OSError when it cannot
+    be written."""
+    write_private(path, text)

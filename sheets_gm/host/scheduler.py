@@ -14,7 +14,8 @@ Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreads
 2. what the workers finished is taken in (:class:`~sheets_gm.host.outcome.Outcome`): a resolution and a
    new warning are said (the log: systemd's journal), the status kept; a poll past its deadline is stopped;
 3. the file events (``file_events``), the judges' mailboxes' news (``mail_watch``: IMAP IDLE) and each Google
-   account's answer from Drive (asked on a thread of the account's own once its interval is up: ``accounts``) make
+   account's answer from Drive (asked on a thread of the account's own once its interval is up: ``accounts``; a
+   few accounts at once, the named accounts before the GMs' sign-in files still to name: ``drive_turns``) make
    the matches they name due now, first;
 4. each match that is due is looked at (``quiet``: its files' stamps, its gate's record, its notices; for one not
    polled yet in this host, its record alone), and the polls it needs are started by rank (changed, due, the
@@ -64,13 +65,19 @@ from sheets_gm.host.defaults import (
 )
 from sheets_gm.host.discovery import FolderWalk, Found, looks_like_match, ruleset_named
 from sheets_gm.host.drive_tokens import (
+    Where,
+    matches_path,
     read_sign_ins,
     read_tokens,
+    read_where,
     sign_ins_path,
     tokens_path,
+    where_text,
     write_sign_ins,
     write_tokens,
+    write_where,
 )
+from sheets_gm.host.drive_turns import DriveTurns
 from sheets_gm.host.file_events import QUIET_LOOK, FileEvents
 from sheets_gm.host.mail_watch import MailWatch
 from sheets_gm.host.outcome import VISIT, Done, Outcome
@@ -118,7 +125,7 @@ WALK_A_PASS = 200
 #: A slice of the search that takes this long is said (once), with the folder it waits on.
 SEARCH_STALL = timedelta(seconds=60)
 #: Seconds an account's question to Drive may take before the host says so (its matches wait for it; the other
-#: accounts' go on: each asks on a thread of its own).
+#: accounts' go on: each asks on a thread of its own, and one past this holds no place among ``DRIVE_ASKERS``).
 DRIVE_DEADLINE = 30.0
 #: Seconds the polls under way may take to finish once the host is told to stop; those still running are killed
 #: (a resolution cut short is completed by the next poll, from its journal).
@@ -132,7 +139,9 @@ LOOKS_A_PASS = 500
 #: poll may start on up to this many times the workers: the saves typed while the host was down are drained first,
 #: and on a machine shared with other work, more processes get more of its cores (at a load of 7 on 2 cores, the
 #: twenty saves of the restart benchmark were answered within 9.5 s at the 95th percentile with 8 polls at once, 12.1 s
-#: with 4). A Google match's polls keep the workers' bound (its account's quota).
+#: with 4). A Google match's poll goes past the workers only when no poll of its account is under way (its quota:
+#: no account has more polls at once than the workers): the twenty Google saves of the restart benchmark waited
+#: for four workers, about 1.2 s a poll, the last answered 11.6 s after the start at a load of 2-3.
 CATCH_UP = 2
 #: The status file is rewritten at least this often while nothing changes (``serve --status`` shows its age).
 STATUS_EVERY = timedelta(minutes=1)
@@ -334,7 +343,6 @@ class Host:
         self.rescan = None if rescan is None else timedelta(seconds=rescan)  # None: as the file events allow
         self.workers = workers
         self.poll_deadline = timedelta(seconds=poll_deadline)
-        self.drive_deadline = timedelta(seconds=DRIVE_DEADLINE)
         self.background = background
         self.stop_grace = stop_grace
         self.events = events  # the file events under the folders (None: every local match looked at every interval)
@@ -349,6 +357,13 @@ class Host:
         self.accounts = Accounts(kept, self._sign_ins_kept)  # each account's change log asked from where the last
         # run left it
         self._tokens_kept, self._tokens_at = kept, clock()  # the tokens last written, and when
+        self._where_file = matches_path(status_file)
+        self._where_found = read_where(self._where_file)  # where each account's matches were (the last run's:
+        # used until the first search ends)
+        self._where_kept = zlib.crc32(where_text(self._where_found).encode("utf-8"))  # a digest of the places
+        # last written (an unchanged file is not written again)
+        self._where_at = clock()  # when they were last compared with the matches hosted
+        self._known = {key: Path(config) for keys in self._where_found.values() for key, config in keys.items()}
         self.matches: dict[Path, Hosted] = {}
         self.started = clock()
         self.scanned_at: datetime | None = None  # when the last search of the folders began
@@ -368,9 +383,8 @@ class Host:
         self.polls = 0  # visits finished (a benchmark's count)
         self.resolutions = 0  # windows resolved
         self._done: queue.SimpleQueue[tuple[Path, Outcome]] = queue.SimpleQueue()
-        self._answers: queue.SimpleQueue[tuple[str, Touched]] = queue.SimpleQueue()  # Drive's, by account
-        self._asking: dict[str, datetime] = {}  # the accounts whose question to Drive is under way, since when
-        self._said_late: set[str] = set()  # the accounts said to be late with it
+        self._answers: queue.SimpleQueue[tuple[AccountWatcher, Touched]] = queue.SimpleQueue()  # Drive's
+        self._turns = DriveTurns(timedelta(seconds=DRIVE_DEADLINE))  # whose turn it is to ask Drive
         self._stop: Waiter = Stop()  # what ``run`` waits on: once set, no poll starts
         self.mail = MailWatch(lambda: self._stop.wake())  # the judges' mailboxes, each watched with IMAP IDLE
         # What a pass looks at, without a pass over every match: the moments matches fall due (a heap; an entry
@@ -459,6 +473,8 @@ class Host:
         never a save's answer nor the watchdog, which the loop's own passes feed); each slice found is taken in.
         A slice that waits past ``SEARCH_STALL`` is said once, with the folder it waits on."""
         if self._walk is None and (self.scanned_at is None or now - self.scanned_at >= self._search_every()):
+            if self.scanned_at is None:
+                self._join_known(now)
             self._walk, self._walked, self.scanned_at = FolderWalk(self.folders), set(), now
         if self._slice_due():
             walk = self._walk
@@ -475,6 +491,35 @@ class Host:
             self.say(f"The search of the folders has waited {int((now - self._slicing).total_seconds())} s on "
                      f"{walk.at if walk is not None else '?'} (a network folder not answering?); the "
                      f"{counted(len(self.matches), 'match', 'matches')} found so far are served meanwhile.")
+
+    def _join_known(self, now: datetime) -> None:
+        """At a start, before the search: one match of each account the last run kept (``drive_tokens.Where``)
+        joins, so that each account asks its change log from the kept token at once, whatever folder the search
+        would find its first match in."""
+        for keys in self._where_found.values():
+            for config in dict.fromkeys(keys.values()):
+                if self._join_kept(Path(config), now):
+                    break
+
+    def _join_kept(self, path: Path, now: datetime) -> bool:
+        """The match of the config ``path``, as the last run kept it, joins now (before the search finds it) if it
+        is still a match under the folders served; True when it is hosted."""
+        if path in self.matches:
+            return True
+        served = self._served()
+        if not any(f == path or f in path.parents for f in served) or not looks_like_match(path):
+            return False
+        self._join(path, now, Found(path), say=False)
+        return True
+
+    def _join_named(self, watcher: AccountWatcher, now: datetime) -> None:
+        """While the first search goes on: the matches of the spreadsheets ``watcher``'s log named before the search
+        found them (a save typed while no host ran, listed from the kept token) join now, where the last run kept
+        them, and are looked at first (``_watch_early``), not when the search reaches their folders."""
+        for key in watcher.unclaimed() if self.searched_at is None else ():
+            known = self._known.get(key)
+            if known is not None:
+                self._join_kept(known, now)
 
     def _slice_due(self) -> bool:
         """Whether the next slice of the search under way is to be asked for (none is being taken)."""
@@ -521,6 +566,7 @@ class Host:
         self.accounts.drop_idle()
         if first:
             self.searched_at = now
+            self._where_found, self._known = {}, {}  # (the search found every match: the places are known now)
             self.accounts.forget_unclaimed()
             self._said_search(now, walk.folders)
         self._check_events(now, walk.listed)
@@ -626,28 +672,26 @@ class Host:
         return shown_name(path, self.folders)
 
     def _ask_drive(self, now: datetime) -> None:
-        """Each account whose interval is up asks Drive on a thread of its own: one slow or hung account holds up
-        its own matches, never the host or the other accounts."""
+        """The accounts whose moment came ask Drive, each on a thread of its own, as many at once as
+        ``drive_turns`` allows (the named accounts first): one slow or hung account holds up its own matches, never
+        the host or the other accounts. A question past ``DRIVE_DEADLINE`` is said once."""
         self.accounts.check_sign_ins(now)
         self._take_answers(now)
-        for watcher in self.accounts.all():
-            began = self._asking.get(watcher.name)
-            if began is not None:
-                if now - began >= self.drive_deadline and watcher.name not in self._said_late:
-                    self._said_late.add(watcher.name)
-                    watcher.error = (f"Drive has not answered for {int((now - began).total_seconds())} s; this "
-                                     "account's matches wait for it, the others go on")
-                    self.say(f"Account {watcher.name}: {watcher.error}.")
-                    self.changed = True
-                continue
-            if watcher.asked_at is not None and now < self._next_ask(watcher, now):
-                continue
+        for watcher in self.accounts.take_new():
+            self._turns.plan(watcher, now)
+        for name, began in self._turns.overdue(now):
+            late = self.accounts.named(name)
+            if late is not None:
+                late.error = (f"Drive has not answered for {int((now - began).total_seconds())} s; this "
+                              "account's matches wait for it, the others go on")
+                self.say(f"Account {name}: {late.error}.")
+                self.changed = True
+        for watcher in self._turns.take(now, self.accounts.serves):
             # An account's second question comes a share of the interval after its first, the share its name
             # draws (``phase``): the accounts a host found together ask at moments spread over the interval, not
             # a hundred at once every interval (a burst that delays the answer naming a save).
             watcher.lead = (self.interval * self.ask_share * phase(watcher.name) if watcher.asked_at is None
                             else timedelta(0))
-            self._asking[watcher.name] = now
             self.background(self._asker(watcher, now), f"sheets-gm-drive {watcher.name}")
         self._take_answers(now)
 
@@ -669,15 +713,16 @@ class Host:
             try:
                 touched = watcher.ask(now)
             finally:
-                self._answers.put((watcher.name, touched))
-                if touched:  # a save to answer: the loop takes it now (an answer naming none, at its next pass)
-                    self._stop.wake()
+                self._answers.put((watcher, touched))
+                if touched or self._turns.held:  # a save to answer, or an account waiting for the place: the loop
+                    self._stop.wake()  # takes it now (an answer naming none, at its next pass)
         return ask
 
     def _take_answers(self, now: datetime) -> None:
-        for name, touched in drained(self._answers):
-            self._asking.pop(name, None)
-            self._said_late.discard(name)
+        for asked, touched in drained(self._answers):
+            name = asked.name
+            self._turns.answered(name)
+            self._join_named(asked, now)
             watcher = self.accounts.named(name)
             if watcher is not None and watcher.identity is not None and watcher.name == name:
                 self.accounts.identified(watcher, now)  # a GM's sign-in file: its matches go to its account's
@@ -696,6 +741,8 @@ class Host:
                 self.changed = True
             if watcher is not None:
                 watcher.said_error = watcher.error
+            if self.accounts.serves(asked):  # its next question (a GM's file Drive named: its account's asks)
+                self._turns.plan(asked, self._next_ask(asked, now))
 
     def _take_events(self, now: datetime) -> None:
         """A file event in a local match's folder (or a folder of its own under it): look at it now and before
@@ -830,15 +877,26 @@ class Host:
         free = self._bound() - len(self._polling)
         if not self._waiting or free <= 0:
             return
-        for hosted in heapq.nsmallest(free, self._waiting.values(), key=lambda h: (h.rank, h.next_at)):
-            if self._stop.is_set():
+        ranked = heapq.nsmallest(free if self.searched_at is not None else len(self._waiting),  # a start: every
+                                 self._waiting.values(), key=lambda h: (h.rank, h.next_at))  # save, one may not
+        for hosted in ranked:  # catch up (``_may_catch_up``) where the next may
+            if self._stop.is_set() or len(self._polling) >= self._bound():
                 return  # stopping: no poll starts
             if self.searched_at is None and hosted.rank >= LATER:
                 return  # the first search goes on: the workers are kept for the saves and deadlines it finds
-            if len(self._polling) >= self.workers and not hosted.local:
-                continue  # past the workers' bound (``CATCH_UP``): local matches alone
+            if len(self._polling) >= self.workers and not self._may_catch_up(hosted):
+                continue  # past the workers' bound (``CATCH_UP``)
             del self._waiting[hosted.path]
             self._submit(hosted, now)
+
+    def _may_catch_up(self, hosted: Hosted) -> bool:
+        """Whether the match's poll may start past the workers' bound while the first search goes on
+        (``CATCH_UP``): a local match's; a Google match's when no poll of its account is under way (no account has
+        more polls at once than the workers: its quota is spared as before)."""
+        if hosted.local:
+            return True
+        watcher = self._watcher(hosted)
+        return watcher is not None and all(self._watcher(self.matches[path]) is not watcher for path in self._polling)
 
     def _submit(self, hosted: Hosted, now: datetime) -> None:
         hosted.running, hosted.started_at, hosted.stirred = True, now, False
@@ -1032,7 +1090,8 @@ class Host:
         if self._slice_due() or self._urgent or (self._waiting and len(self._polling) < self._bound()):
             return 0.0
         moments = [] if self._soonest() is None else [self._moments[0][0]]
-        moments += [self._next_ask(w, now) for w in self.accounts.all() if w.asked_at is not None]
+        asks = self._turns.soonest()
+        moments += [] if asks is None else [asks]
         if self.scanned_at is not None:
             moments.append(self.scanned_at + self._search_every())
         return max(0.0, (min(moments, default=now + self.interval) - now).total_seconds())
@@ -1051,7 +1110,7 @@ class Host:
             if every or hosted.error or hosted.running or hosted.path in self._touched:
                 shown.append(hosted)
         accounts = [AccountStatus(w.name, _iso(w.asked_at), w.requests, w.matches, w.error)
-                    for w in self.accounts.all()]
+                    for w in sorted(self.accounts.all(), key=lambda w: w.name)]
         return HostStatus(os.getpid(), [str(f) for f in self.folders], _iso(self.started), _iso(now),
                           self.interval.total_seconds(), self.workers, running,
                           [self._match_status(h) for h in sorted(shown, key=lambda h: h.shown)], accounts,
@@ -1090,28 +1149,50 @@ class Host:
             self.say(f"The status file {self.status_file} cannot be written: {exc}")
         self._keep_tokens(now, stopping=not running)
 
+    def _keep_where(self, now: datetime, *, stopping: bool) -> None:
+        """Where each account's matches are (``drive_tokens.Where``), for the next start: once the first search
+        ended (a partial search would forget the rest), at most every ``STATUS_EVERY``, and as the host stops;
+        written when it changed."""
+        if self.searched_at is None or (not stopping and now - self._where_at < STATUS_EVERY):
+            return
+        self._where_at = now
+        where: Where = {}
+        for hosted in self.matches.values():
+            watcher = self._watcher(hosted) if hosted.keys else None
+            if watcher is not None:
+                where.setdefault(watcher.name, {}).update(dict.fromkeys(hosted.keys, str(hosted.path)))
+        text = where_text(where)
+        digest = zlib.crc32(text.encode("utf-8"))
+        if digest != self._where_kept and self._write_kept(self._where_file, functools.partial(write_where, text=text),
+                                                            "Where the accounts' matches are"):
+            self._where_kept = digest
+
     def _keep_tokens(self, now: datetime, *, stopping: bool) -> None:
         """Each account's change-log token for the next start (``drive_tokens``), when one moved: at most every
         ``STATUS_EVERY`` (a token kept a minute old only names a few more changes at the next start), and as the
         host stops."""
         if not stopping and now - self._tokens_at < STATUS_EVERY:
             return
+        self._keep_where(now, stopping=stopping)
         named = self.accounts.sign_ins_named()
-        if named != self._sign_ins_kept:
-            try:
-                write_sign_ins(self._sign_ins_file, named)
-                self._sign_ins_kept = named
-            except OSError as exc:
-                self.say(f"What Drive named the GMs' sign-in files cannot be kept in {self._sign_ins_file}: {exc}")
+        if named != self._sign_ins_kept and self._write_kept(
+                self._sign_ins_file, functools.partial(write_sign_ins, named=named),
+                "What Drive named the GMs' sign-in files"):
+            self._sign_ins_kept = named
         tokens = self.accounts.kept_tokens()
-        if tokens == self._tokens_kept:
-            return
+        if tokens != self._tokens_kept and self._write_kept(
+                self._tokens_file, functools.partial(write_tokens, tokens=tokens), "The accounts' change-log tokens"):
+            self._tokens_kept, self._tokens_at = tokens, now
+
+    def _write_kept(self, path: Path, write: Callable[[Path], None], what: str) -> bool:
+        """Write ``path``, a file the next start reads (``write``): False when it cannot be, said (naming ``what`` it
+        keeps and why: a full disk, the folder's rights)."""
         try:
-            write_tokens(self._tokens_file, tokens)
+            write(path)
         except OSError as exc:
-            self.say(f"The accounts' change-log tokens cannot be kept in {self._tokens_file}: {exc}")
-            return
-        self._tokens_kept, self._tokens_at = tokens, now
+            self.say(f"{what} cannot be kept in {path}: {exc}")
+            return False
+        return True
 
 
 def _iso(moment: datetime | None) -> str:

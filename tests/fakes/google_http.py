@@ -51,6 +51,16 @@ def no_hold(caller: str, request: Relayed) -> bool:
     return True
 
 
+class _Server(ThreadingHTTPServer):
+    """The HTTP server, a thread a connection, with the listen backlog of a server that takes bursts: a host's
+    thousands of new connections at a first start (a sign-in file's each) wait to be accepted, as Google's servers
+    take them, instead of being reset past the standard library's 5 (the fake refuses no more than before: a reset
+    was the server's socket, never the fake's answer)."""
+
+    request_queue_size = 1024
+    daemon_threads = True
+
+
 class GoogleOverHttp:
     """The fake served at ``http://127.0.0.1:PORT`` (a port of the system's choosing) until :meth:`stop`: each
     request on a thread of its own, held first as ``hold`` says (outside the lock), then answered by the fake one at
@@ -91,8 +101,7 @@ class GoogleOverHttp:
             def log_message(self, format: str, *args: Any) -> None:
                 """Quiet: the fake keeps its own log."""
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
+        self.server = _Server(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, name="fake-google-http", daemon=True)
 
     @property

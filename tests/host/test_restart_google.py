@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from sheets_gm.host.accounts import AccountWatcher
-from sheets_gm.host.drive_tokens import read_tokens, tokens_path
+from sheets_gm.host.accounts import AccountWatcher, config_keys
+from sheets_gm.host.drive_tokens import matches_path, read_tokens, read_where, tokens_path
 from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
 from tests.fakes.google_api import START_TOKEN, GoogleApiFake, write_service_account_key
@@ -37,6 +38,14 @@ def _blind_index(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sheets_gm.host.scheduler.LOOKS_A_PASS", 0)
 
 
+def _stopped_league(fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+                    monkeypatch: pytest.MonkeyPatch) -> tuple[Clock, Path, dict[str, Path]]:
+    """The league on the fake (``league_on_fake``), served, then stopped for 10 minutes."""
+    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    _polled_then_stopped(league, clock)
+    return clock, league, configs
+
+
 def _restarted(league: Path, clock: Clock) -> list[str]:
     """A host started on ``league`` with one worker, after its first pass: the matches whose polls it started."""
     cold = new_host(league, clock, [], interval=15, workers=1)
@@ -50,8 +59,7 @@ def _restarted(league: Path, clock: Clock) -> list[str]:
 def test_a_restart_polls_first_the_match_the_kept_change_log_names(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch, tokens: str) -> None:
-    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
-    _polled_then_stopped(league, clock)
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
     kept = tokens_path(league / ".sheets-gm" / "serve-status.json")
     assert set(read_tokens(kept)[0]) == {f"service account {account(a)}" for a in ("club", "guild")}
     if tokens == "lost":  # the defect put back: no token kept, each account's log begins afresh
@@ -74,8 +82,7 @@ def test_a_save_the_log_named_but_no_poll_answered_is_named_again_after_a_restar
     # Unless the kept token would lag more than KEPT_BEHIND questions (0 here: the latest token kept, the save
     # left to Drive's file index, blind here).
     monkeypatch.setattr("sheets_gm.host.accounts.KEPT_BEHIND", behind)
-    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
-    _polled_then_stopped(league, clock)
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
     host = new_host(league, clock, [], interval=15)
     host.step()
     clock.tick(15)
@@ -93,8 +100,7 @@ def test_a_save_the_log_named_but_no_poll_answered_is_named_again_after_a_restar
 def test_a_kept_token_drive_refuses_is_said_and_replaced(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
-    clock, league, _ = league_on_fake(fake, tmp_path, capsys, monkeypatch)
-    _polled_then_stopped(league, clock)
+    clock, league, _ = _stopped_league(fake, tmp_path, capsys, monkeypatch)
     kept = tokens_path(league / ".sheets-gm" / "serve-status.json")
     kept.write_text(json.dumps({f"service account {account('club')}": "99999"}), encoding="utf-8")
     lines: list[str] = []
@@ -116,8 +122,7 @@ def test_a_change_listed_before_the_search_found_its_match_is_kept_for_it(
     # An account asks its log from the kept token when the search finds its first match: a save in one the search
     # reaches later (two, its folder listed last) is kept for it and polled as the search finds it, not left to
     # the next question (the file index, blind here). Dropping the changes no match owns yet (the defect): never.
-    clock, league, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
-    _polled_then_stopped(league, clock)
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
     os.utime(league / "two", ns=(0, 0))  # changed longest ago: listed last
     _player_saves(configs["two"], tmp_path)
     clock.tick(30)
@@ -133,3 +138,85 @@ def test_a_change_listed_before_the_search_found_its_match_is_kept_for_it(
             assert order == [] and (watcher is None or watcher.asked_at is not None or not watcher.matches)
     assert order == ["two"]
     cold.close()
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_restart_polls_a_save_typed_while_it_was_down_before_the_search_reaches_its_folder(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch, kept: bool) -> None:
+    # The last run kept where each account's matches are (``drive_tokens.Where``): one match of each account joins
+    # before the search (its account asks the log from the kept token at once), and the match of each spreadsheet
+    # that log names joins as it is named. The search here never gets past its first step (a folder that hangs:
+    # 10,000 folders take 15-20 s); the save is polled all the same. Without the kept file (the defect put back),
+    # it waits for the search.
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
+    where = matches_path(league / ".sheets-gm" / "serve-status.json")
+    assert {key for keys in read_where(where).values() for key in keys} == {
+        key for config in configs.values() for key in config_keys(load_config(config))}
+    if not kept:
+        where.write_text("not json", encoding="utf-8")  # damaged, or gone: nothing kept
+    _player_saves(configs["two"], tmp_path)
+    clock.tick(30)
+    _blind_index(monkeypatch)
+    held: list[Callable[[], None]] = []
+
+    def background(task: Callable[[], None], name: str) -> None:
+        if name == "sheets-gm-search":
+            held.append(task)  # the search hangs
+        else:
+            task()
+
+    cold = new_host(league, clock, [], interval=15, workers=1, background=background)
+    order = starts(cold)
+    for _ in range(3):
+        cold.step()
+        clock.tick(1)
+    assert cold.searched_at is None and held
+    assert order == (["two"] if kept else [])
+    cold.close()
+
+
+def test_a_restart_drains_google_saves_past_the_workers_one_poll_an_account(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Saves in every match while no host ran; a host of one worker restarted, its polls held and its search never
+    # ending: past the workers' bound (``CATCH_UP``), a Google poll starts for an account none of whose polls is
+    # under way (the guild's beside one of the club's), never a second of one account (its quota). With Google kept
+    # to the workers' bound (the defect put back), one poll.
+    from tests.host.test_isolation import HangingPool
+
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
+    for config in configs.values():
+        _player_saves(config, tmp_path)
+    clock.tick(30)
+    held: list[Callable[[], None]] = []
+
+    def background(task: Callable[[], None], name: str) -> None:
+        if name == "sheets-gm-search":
+            held.append(task)
+        else:
+            task()
+
+    cold = new_host(league, clock, [], interval=15, workers=1, background=background,
+                    pool=HangingPool(set(configs)))
+    order = starts(cold)
+    for _ in range(4):
+        cold.step()
+        clock.tick(1)
+    assert cold.searched_at is None
+    assert sorted(order) in (["one", "three"], ["three", "two"])
+
+
+def test_where_the_matches_are_not_kept_is_said_and_the_next_start_searches(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock, league, _ = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    where = matches_path(league / ".sheets-gm" / "serve-status.json")
+    where.mkdir(parents=True)  # not a file it can write (as a full disk, or the folder's rights)
+    lines: list[str] = []
+    host = new_host(league, clock, lines, interval=15)
+    host.step()
+    host.close()
+    assert any(line.startswith("Where the accounts' matches are cannot be kept in ") and str(where) in line
+               for line in lines)
+    assert read_where(where) == {}  # the next start keeps nothing of it: its search finds the matches
