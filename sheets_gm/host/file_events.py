@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -35,6 +36,8 @@ from typing import Any
 #: A local match whose files the events cover is looked at least this often whatever they say (cron's idle
 #: decision, a few ``stat`` calls): the events are a hint, never the only way a save is seen.
 QUIET_LOOK = timedelta(minutes=5)
+#: The file events library's warning that a folder's watch was set up twice (see :meth:`FileEvents.start`).
+DOUBLE_WATCH = r"Callback with id .* already exists for watch"
 #: File systems on which a write by another machine makes no event here.
 NETWORK_FILE_SYSTEMS = frozenset({"nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "afs", "ceph", "glusterfs",
                                   "lustre", "fuse.sshfs", "fuse.rclone", "fuse.glusterfs", "davfs", "fuse.davfs2"})
@@ -127,6 +130,11 @@ class FileEvents:
                     if raw:
                         events.note(Path(raw if isinstance(raw, str) else raw.decode()))
 
+        # A folder made while the library sets up its watches (a match's ``.sheets-gm`` written by a poll meanwhile)
+        # is added twice, once by its walk and once by its creation's event: the library then overwrites the
+        # folder's callback with the same one and warns (a ``RuntimeWarning`` of several lines in serve's log, at
+        # 10,000 matches). Nothing is wrong: that one warning is not shown.
+        warnings.filterwarnings("ignore", message=DOUBLE_WATCH, category=RuntimeWarning)
         observer = Observer()
         try:
             for folder in self.trusted:  # writes, creations, moves and deletions only: the kernel is asked for
