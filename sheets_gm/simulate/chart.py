@@ -45,6 +45,13 @@ def write_chart(path: Path, plan: Plan, spec: SimulationSpec, figures: Sequence[
         from sheets_gm.simulate import drawing
     except ImportError:
         raise ChartUnavailableError(f"the PNG chart needs Pillow, an optional extra: {INSTALL_HINT}") from None
+    try:
+        drawing.font(12)
+    except (TypeError, ImportError, OSError):  # Pillow before 10.1 takes no size; one without FreeType, no font
+        import PIL
+
+        raise ChartUnavailableError(f"the PNG chart needs Pillow 10.1 or later with FreeType (its own scalable font); "
+                                    f"this is Pillow {PIL.__version__}: {INSTALL_HINT}") from None
 
     grids = [a for a, attribute in enumerate(spec.attributes) if attribute in spec.grids]
     image = Image.new("RGB", (WIDTH, TOP_ROW + GRID_ROW * len(grids)), "white")

@@ -291,6 +291,30 @@ def test_simulate_writes_the_tables_json_csv_and_png(tmp_path: Path, capsys: pyt
     assert {(0x1F, 0x77, 0xB4), (0xFF, 0x7F, 0x0E)} <= colours  # each variant's bars and lines in its own colour
 
 
+def test_simulate_with_a_pillow_that_has_no_scalable_font_says_so_and_writes_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Pillow older than 10.1 (its ``load_default`` takes no size) or built without FreeType draws no chart: said,
+    with the version to install, not a crash after the matches were played."""
+    from PIL import ImageFont
+
+    from sheets_gm.simulate import drawing
+
+    def old_pillow() -> object:  # Pillow 9's signature: no size
+        raise AssertionError("never called with no size")
+
+    drawing.font.cache_clear()
+    monkeypatch.setattr(ImageFont, "load_default", old_pillow)
+    try:
+        code, _out, err = run_cli(["simulate", "gvg", "--matches", "2", "--workers", "1", "--out", str(tmp_path)],
+                                  capsys)
+    finally:
+        drawing.font.cache_clear()
+    assert code == 0
+    assert "no chart" in err and "Pillow 10.1 or later" in err and "sheets-gm[plot]" in err
+    assert (tmp_path / "simulate.json").exists() and not (tmp_path / "simulate.png").exists()
+
+
 def test_simulate_without_pillow_still_writes_the_rest(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
