@@ -85,7 +85,7 @@ MATCHES_NAME = "serve-drive-matches.json"
 Where = dict[str, dict[str, str]]
 
 
-def matches_path(status_file: Path) -> Path:
+def where_path(status_file: Path) -> Path:
     """Where the host whose status file is ``status_file`` keeps where its accounts' matches are."""
     return status_file.with_name(MATCHES_NAME)
 

@@ -66,12 +66,12 @@ from sheets_gm.host.defaults import (
 from sheets_gm.host.discovery import FolderWalk, Found, looks_like_match, ruleset_named
 from sheets_gm.host.drive_tokens import (
     Where,
-    matches_path,
     read_sign_ins,
     read_tokens,
     read_where,
     sign_ins_path,
     tokens_path,
+    where_path,
     where_text,
     write_sign_ins,
     write_tokens,
@@ -357,7 +357,7 @@ class Host:
         self.accounts = Accounts(kept, self._sign_ins_kept)  # each account's change log asked from where the last
         # run left it
         self._tokens_kept, self._tokens_at = kept, clock()  # the tokens last written, and when
-        self._where_file = matches_path(status_file)
+        self._where_file = where_path(status_file)
         self._where_found = read_where(self._where_file)  # where each account's matches were (the last run's:
         # used until the first search ends)
         self._where_kept = zlib.crc32(where_text(self._where_found).encode("utf-8"))  # a digest of the places

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 Colour = str | tuple[int, int, int]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -32,11 +32,6 @@ def font(size: int) -> Font:
     return ImageFont.load_default(size)
 
 
-def hex_rgb(colour: str) -> tuple[int, int, int]:
-    """``#rrggbb`` as its three bytes."""
-    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
-
-
 def scale_colour(share: float) -> tuple[int, int, int]:
     """The colour of ``share`` (0 to 1) on the red-to-blue scale, between its two nearest steps.
 
@@ -46,7 +41,7 @@ def scale_colour(share: float) -> tuple[int, int, int]:
     at = min(max(share, 0.0), 1.0) * (len(RED_TO_BLUE) - 1)
     low = min(int(at), len(RED_TO_BLUE) - 2)
     part = at - low
-    a, b = hex_rgb(RED_TO_BLUE[low]), hex_rgb(RED_TO_BLUE[low + 1])
+    a, b = ImageColor.getrgb(RED_TO_BLUE[low]), ImageColor.getrgb(RED_TO_BLUE[low + 1])
     return tuple(round(x + (y - x) * part) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 

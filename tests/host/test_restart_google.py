@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.host.accounts import AccountWatcher, config_keys
-from sheets_gm.host.drive_tokens import matches_path, read_tokens, read_where, tokens_path
+from sheets_gm.host.drive_tokens import read_tokens, read_where, tokens_path, where_path
 from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
 from tests.fakes.google_api import START_TOKEN, GoogleApiFake, write_service_account_key
@@ -150,7 +150,7 @@ def test_a_restart_polls_a_save_typed_while_it_was_down_before_the_search_reache
     # 10,000 folders take 15-20 s); the save is polled all the same. Without the kept file (the defect put back),
     # it waits for the search.
     clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
-    where = matches_path(league / ".sheets-gm" / "serve-status.json")
+    where = where_path(league / ".sheets-gm" / "serve-status.json")
     assert {key for keys in read_where(where).values() for key in keys} == {
         key for config in configs.values() for key in config_keys(load_config(config))}
     if not kept:
@@ -211,7 +211,7 @@ def test_where_the_matches_are_not_kept_is_said_and_the_next_start_searches(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
     clock, league, _ = league_on_fake(fake, tmp_path, capsys, monkeypatch)
-    where = matches_path(league / ".sheets-gm" / "serve-status.json")
+    where = where_path(league / ".sheets-gm" / "serve-status.json")
     where.mkdir(parents=True)  # not a file it can write (as a full disk, or the folder's rights)
     lines: list[str] = []
     host = new_host(league, clock, lines, interval=15)
