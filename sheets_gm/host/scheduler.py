@@ -874,20 +874,28 @@ class Host:
         """Start the polls of the matches waiting for one as the workers allow: the changed matches first, then
         those due (a deadline, a retry), then the rest (a cold start's first polls); those left wait for a worker,
         not looked at again (an event or Drive naming one looks again, and may move it up)."""
+        for hosted in self._startable():  # each started before the next is judged (its account's polls too)
+            if self._stop.is_set():
+                return  # stopping: no poll starts
+            del self._waiting[hosted.path]
+            self._submit(hosted, now)
+
+    def _startable(self) -> Iterator[Hosted]:
+        """The waiting matches whose polls may start now, in rank order, judged one at a time against the polls under
+        way (``_start_polls`` starts each before it asks for the next; ``_until_next`` asks for one): none past the
+        workers' bound, none of a first look while the first search goes on (the workers are kept for the saves and
+        deadlines it finds), none past the workers unless it may catch up (``_may_catch_up``)."""
         free = self._bound() - len(self._polling)
         if not self._waiting or free <= 0:
             return
         ranked = heapq.nsmallest(free if self.searched_at is not None else len(self._waiting),  # a start: every
                                  self._waiting.values(), key=lambda h: (h.rank, h.next_at))  # save, one may not
         for hosted in ranked:  # catch up (``_may_catch_up``) where the next may
-            if self._stop.is_set() or len(self._polling) >= self._bound():
-                return  # stopping: no poll starts
-            if self.searched_at is None and hosted.rank >= LATER:
-                return  # the first search goes on: the workers are kept for the saves and deadlines it finds
+            if len(self._polling) >= self._bound() or (self.searched_at is None and hosted.rank >= LATER):
+                return
             if len(self._polling) >= self.workers and not self._may_catch_up(hosted):
                 continue  # past the workers' bound (``CATCH_UP``)
-            del self._waiting[hosted.path]
-            self._submit(hosted, now)
+            yield hosted
 
     def _may_catch_up(self, hosted: Hosted) -> bool:
         """Whether the match's poll may start past the workers' bound while the first search goes on
@@ -1087,8 +1095,8 @@ class Host:
         hosted.error = outcome.line
 
     def _until_next(self, now: datetime) -> float:
-        if self._slice_due() or self._urgent or (self._waiting and len(self._polling) < self._bound()):
-            return 0.0
+        if self._slice_due() or self._urgent or next(self._startable(), None) is not None:
+            return 0.0  # (a match waiting that cannot start yet waits for a poll's end, which wakes the loop)
         moments = [] if self._soonest() is None else [self._moments[0][0]]
         asks = self._turns.soonest()
         moments += [] if asks is None else [asks]

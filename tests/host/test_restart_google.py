@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.host.accounts import AccountWatcher, config_keys
+from sheets_gm.host.scheduler import Host
 from sheets_gm.host.drive_tokens import read_tokens, read_where, tokens_path, where_path
 from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
@@ -176,13 +177,10 @@ def test_a_restart_polls_a_save_typed_while_it_was_down_before_the_search_reache
     cold.close()
 
 
-def test_a_restart_drains_google_saves_past_the_workers_one_poll_an_account(
-        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # Saves in every match while no host ran; a host of one worker restarted, its polls held and its search never
-    # ending: past the workers' bound (``CATCH_UP``), a Google poll starts for an account none of whose polls is
-    # under way (the guild's beside one of the club's), never a second of one account (its quota). With Google kept
-    # to the workers' bound (the defect put back), one poll.
+def _drained(fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+             monkeypatch: pytest.MonkeyPatch) -> tuple[Host, list[str]]:
+    """Saves in every match while no host ran; a host of one worker restarted, its polls held and its search never
+    ending, after four passes: the host, and the matches whose polls it started."""
     from tests.host.test_isolation import HangingPool
 
     clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
@@ -204,7 +202,31 @@ def test_a_restart_drains_google_saves_past_the_workers_one_poll_an_account(
         cold.step()
         clock.tick(1)
     assert cold.searched_at is None
+    return cold, order
+
+
+def test_a_restart_drains_google_saves_past_the_workers_one_poll_an_account(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Past the workers' bound (``CATCH_UP``), a Google poll starts for an account none of whose polls is under way
+    # (the guild's beside one of the club's), never a second of one account (its quota). With Google kept to the
+    # workers' bound (the defect put back), one poll.
+    _, order = _drained(fake, tmp_path, capsys, monkeypatch)
     assert sorted(order) in (["one", "three"], ["three", "two"])
+
+
+def test_a_restart_with_a_save_that_cannot_start_yet_does_not_spin(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The club's second save waits for its account's poll under way (one poll an account past the workers), with
+    # a place free under the bound: no pass can start it, so the loop sleeps until that poll ends (its end wakes the
+    # loop) or something falls due, never turning at once again and again. With "a match waits and a place is
+    # free" taken as "a poll may start" (the defect put back), each pass asks for the next at once: the host spins.
+    monkeypatch.setattr("sheets_gm.host.scheduler.CATCH_UP", 3)
+    cold, order = _drained(fake, tmp_path, capsys, monkeypatch)
+    assert len(order) == 2 and len(cold._waiting) == 1 and len(cold._polling) == 2 < cold._bound()
+    assert cold.step() > 0
+    cold.close()
 
 
 def test_where_the_matches_are_not_kept_is_said_and_the_next_start_searches(
