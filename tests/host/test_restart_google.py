@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.host.accounts import AccountWatcher, config_keys
-from sheets_gm.host.scheduler import Host
 from sheets_gm.host.drive_tokens import read_tokens, read_where, tokens_path, where_path
+from sheets_gm.host.scheduler import Host
 from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
 from tests.fakes.google_api import START_TOKEN, GoogleApiFake, write_service_account_key
@@ -174,6 +174,37 @@ def test_a_restart_polls_a_save_typed_while_it_was_down_before_the_search_reache
         clock.tick(1)
     assert cold.searched_at is None and held
     assert order == (["two"] if kept else [])
+    cold.close()
+
+
+def test_a_restart_answers_the_saves_the_kept_logs_name_before_it_searches(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first search (a core's work for 15 s and more at 10,000 folders) waits while the accounts joined from the
+    # kept places ask their logs and the saves those name are polled (``SAVES_FIRST``): the save of "two" is
+    # polled before the search takes its first slice, and the search then goes on. Without the wait (the defect
+    # put back: ``SAVES_FIRST`` of 0), the search's first slice comes first.
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
+    _player_saves(configs["two"], tmp_path)
+    clock.tick(30)
+    _blind_index(monkeypatch)
+    events: list[str] = []
+
+    def background(task: Callable[[], None], name: str) -> None:
+        events.append(name.removeprefix("sheets-gm-").split()[0])
+        task()
+
+    cold = new_host(league, clock, [], interval=15, workers=1, background=background)
+    order = starts(cold)
+    real = cold._submit
+    cold._submit = lambda hosted, now: (events.append(f"poll {hosted.path.parent.name}"),  # type: ignore
+                                        real(hosted, now))
+    for _ in range(3):
+        cold.step()
+        clock.tick(1)
+    assert order[:1] == ["two"]
+    assert events.index("poll two") < events.index("search"), events
+    assert cold.step() >= 0 and cold.searched_at is not None  # the search went on once the save was polled
     cold.close()
 
 
