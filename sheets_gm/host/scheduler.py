@@ -145,7 +145,8 @@ LOOKS_A_PASS = 500
 CATCH_UP = 2
 #: At a start, the first search waits (at most this long after the start) while the saves the last run's Drive
 #: tokens name are being found and answered: until every account joined from the kept places (``_join_known``) has
-#: had its first answer, and the matches those answers named are polled (when every one of those accounts is named:
+#: had its first answer, and the matches those answers named for a player's save are polled, and no other poll
+#: starts meanwhile (our own writes the logs name again, read back after; when every one of those accounts is named:
 #: a GM's sign-in file Drive must name first is searched for as before). The search of 10,000 folders is a core's
 #: worth of work for 15 s and more; taken beside those first polls, it shares the machine with them (the twenty saves
 #: of the Google restart benchmark answered in 9-12 s at a load of 2-5, bounded by the polls). A local save waiting
@@ -541,9 +542,15 @@ class Host:
         the kept tokens name do not come first: ``_saves_first``)."""
         return self._walk is not None and self._slicing is None and not self._saves_first()
 
+    def _watched_rank(self, path: Path) -> int:
+        """How soon the match's poll starts for what its account's log named (``AccountWatcher.change_rank``)."""
+        watcher = self._watcher(self.matches[path])
+        return watcher.change_rank(path) if watcher is not None else CHANGED
+
     def _saves_first(self) -> bool:
-        """Whether the first search waits for the saves the last run's tokens name (``SAVES_FIRST``): an account
-        joined before it has not answered yet, or a match its answer named waits for its poll or is being polled."""
+        """Whether the first search, and the polls of anything but a player's save, wait for the saves the last
+        run's tokens name (``SAVES_FIRST``): an account joined before the search has not answered yet, or a match
+        its answer named for someone else's change waits for its poll or is being polled."""
         if self.searched_at is not None or not (self._first_askers or self._named_first):
             return False
         if self.clock() - self.started >= SAVES_FIRST:
@@ -753,7 +760,8 @@ class Host:
             joined = self._join_named(asked, now)
             if name in self._first_askers:  # its first answer: the saves it names are polled before the search
                 self._first_askers.discard(name)
-                self._named_first.update(path for path in [*touched, *joined] if path in self.matches)
+                self._named_first.update(path for path in [*touched, *joined] if path in self.matches
+                                         and touched.get(path, self._watched_rank(path)) == CHANGED)
             watcher = self.accounts.named(name)
             if watcher is not None and watcher.identity is not None and watcher.name == name:
                 self.accounts.identified(watcher, now)  # a GM's sign-in file: its matches go to its account's
@@ -926,6 +934,8 @@ class Host:
                 return
             if len(self._polling) >= self.workers and not self._may_catch_up(hosted):
                 continue  # past the workers' bound (``CATCH_UP``)
+            if hosted.rank > CHANGED and self._saves_first():
+                return  # a place kept for a save the kept tokens name (our own writes read back after)
             yield hosted
 
     def _may_catch_up(self, hosted: Hosted) -> bool:

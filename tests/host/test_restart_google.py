@@ -208,6 +208,39 @@ def test_a_restart_answers_the_saves_the_kept_logs_name_before_it_searches(
     cold.close()
 
 
+def test_while_the_saves_the_kept_logs_name_wait_no_other_poll_takes_their_place(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Traced at 10,000 matches: a restart's kept logs named 79 matches, 20 of them players' saves and the rest our
+    # own answers of the last run read back (``DUE``); polled eight at a time as they were named, the saves waited
+    # behind the read-backs. While an account joined from the kept places has not answered, or a save it named
+    # waits (``SAVES_FIRST``), only a player's save (``CHANGED``) starts; then the rest. With every rank let through
+    # (the defect put back), the read-back starts first.
+    from sheets_gm.host.quiet import CHANGED, DUE
+
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
+    cold = new_host(league, clock, [], interval=15, workers=1)
+    order = starts(cold)
+    cold._search(clock())  # the kept places joined (one match an account), the search held until they answer
+    assert cold._first_askers and cold.searched_at is None
+    ours = cold.matches[configs["one"].resolve()]
+    ours.rank = DUE  # our own answer, named again by the kept log
+    cold._waiting[ours.path] = ours
+    cold._start_polls(clock())
+    assert order == []  # its place is kept: an account not answered yet may name a save
+    cold._first_askers = set()  # every account answered; the save it named ("three") waits
+    save = cold.matches[configs["three"].resolve()]
+    save.rank = CHANGED
+    cold._waiting[save.path] = save
+    cold._named_first = {save.path}
+    cold._start_polls(clock())
+    assert order == ["three"]  # the save first ...
+    cold._take_outcomes(clock())
+    cold._start_polls(clock())
+    assert order == ["three", "one"]  # ... then our own answer, read back
+    cold.close()
+
+
 def _drained(fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
              monkeypatch: pytest.MonkeyPatch) -> tuple[Host, list[str]]:
     """Saves in every match while no host ran; a host of one worker restarted, its polls held and its search never
