@@ -172,11 +172,7 @@ class GvgMap:
         blocked = self._blocked[team]
         if not self.grid.contains(start):  # stepped from as from any tile, though no one stands there
             dist = self.grid.distances_from(start, mode, lambda c: c not in blocked)
-            levels: list[list[Coord]] = [[] for _ in range(max(dist.values()) + 1)]
-            for c, d in dist.items():
-                levels[d].append(c)
-            for level in levels:
-                level.sort(key=lambda c: (c.row, c.col))
+            levels = [sorted_reading_order(c for c, d in dist.items() if d == k) for k in range(max(dist.values()) + 1)]
         else:
             search = self._searches.get((team, mode))
             if search is None:
