@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Iterable, Sequence
 
 from markupsafe import escape
 
@@ -117,7 +115,6 @@ def _extent(places: Sequence[Place]) -> tuple[int, int]:
     return max((p.col for p in places), default=-1) + 1, max((p.row for p in places), default=-1) + 1
 
 
-def grounds_in(folder: Path) -> list[str]:
-    """The names of the ground files in ``folder``, and of their names files (one listing: two globs cost two, and
-    a path made of each name costs more than the listing: a match's folder keeps a ground a coin taken)."""
-    return [name for name in os.listdir(folder) if name.startswith(PREFIX) and name.endswith((".svg", ".js"))]
+def grounds_in(names: Iterable[str]) -> list[str]:
+    """The names of the ground files among ``names`` (a folder's listing), and of their names files."""
+    return [name for name in names if name.startswith(PREFIX) and name.endswith((".svg", ".js"))]
