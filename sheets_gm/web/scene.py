@@ -217,12 +217,15 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
     names = [f"{column}{row_name}" for row_name in (cells.value(r, 0) if headed else str(r + 1) for r in down)
              for column in columns[first:width]]
     values = [value for r in down for value in (cells.rows[r][first:width] + [""] * across)[:across]]
-    paints = [cells.row_paint(r, first, width) for r in down]
-    colours = [colour for r, paint in zip(down, paints, strict=True) for colour in cells.row_colours(r, first, width,
-                                                                                                    paint)]
-    painted = tuple((i, paint) for i, (colour, paint) in enumerate(zip(colours, itertools.chain.from_iterable(paints),
-                                                                       strict=True))
-                    if colour != paint and not values[i][:1].isalnum())  # (a sign's colour, not a name's shade)
+    colours: list[str] = []
+    painted: list[tuple[int, str]] = []
+    for r in down:  # (a row's colours at once, its paint looked at only where they differ)
+        paint = cells.row_paint(r, first, width)
+        row = cells.row_colours(r, first, width, paint)
+        if row != paint:  # a sign's colour, not a name's shade (Champions' tiles)
+            painted += [(len(colours) + c, p) for c, (x, p) in enumerate(zip(row, paint, strict=True))
+                        if x != p and not values[len(colours) + c][:1].isalnum()]
+        colours += row
     places = _bare(names, itertools.cycle(range(across)), (r for r in range(len(down)) for _ in range(across)),
                    colours, bare)  # each one bare ground, then those the board writes something in
     for i in [i for i, value in enumerate(values) if value]:
@@ -242,7 +245,7 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
                         tuple(cells.value(0, c) for c in range(first, width)) if headed else
                         tuple(column_label(c) for c in range(width)),
                         tuple(cells.value(r, 0) for r in range(first, height)) if headed else
-                        tuple(str(r + 1) for r in range(height)), tuple(places), painted),),
+                        tuple(str(r + 1) for r in range(height)), tuple(places), tuple(painted)),),
                  tables, _references(drawings[1:]), _legend(drawings[:1]))
 
 

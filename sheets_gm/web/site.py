@@ -69,8 +69,10 @@ def _shared_bytes(name: str) -> bytes:
 def environment() -> Environment:
     """The templates, every one escaping what it is given (HTML and SVG alike), compiled once per machine
     (``compiled``)."""
-    return Environment(loader=FunctionLoader(_asset), autoescape=select_autoescape(["html", "svg", "j2"]),
-                       trim_blocks=False, keep_trailing_newline=True, bytecode_cache=compiled_cache())
+    env = Environment(loader=FunctionLoader(_asset), autoescape=select_autoescape(["html", "svg", "j2"]),
+                      trim_blocks=False, keep_trailing_newline=True, bytecode_cache=compiled_cache())
+    env.filters["log_rows"] = log_rows
+    return env
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +274,14 @@ def _row_html(kind: str, cells: Sequence[str], width: int) -> str:
     return f"<tr><{tag}>{f'</{tag}><{tag}>'.join(cells)}</{tag}></tr>"
 
 
+def log_rows(lines: Sequence[LogLine]) -> Markup:
+    """A Log table's rows (turn, kind, what happened), a line each, every cell escaped: the templates' ``log_rows``
+    filter (the table's cells escaped at once, ``_rows_html``: a war's Log is hundreds of lines)."""
+    if not lines:
+        return Markup("")
+    return Markup(_rows_html([("cells", line) for line in lines], 3) + "\n")
+
+
 #: What joins a row's cells, and a table's rows, while they are escaped at once (control characters: no escaping
 #: writes them).
 _SEPARATOR = "\x00"
@@ -355,7 +365,7 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
         "deadline_words": page.deadline_words, "closing": _upper(page.closing),
         "tables": [*state.once("tables", lambda: [shown_table(t, "Standings") for t in scene.tables]),
                    *(shown_table(t, "Turn report") for t in (scene.references if now else ()))], "sheet_url": link,
-        "sheet_name": "" if link else Path(page.sheet).name, "latest": latest,
+        "sheet_name": "" if link else os.path.basename(page.sheet.rstrip("/")), "latest": latest,
         "opening": opening, "charts": standings, "ends": ends, "names": [names_file(g) for g in state.grounds],
     }
     return environment().get_template("page.html.j2").render(values)
