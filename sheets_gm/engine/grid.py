@@ -16,7 +16,7 @@ Coord(col=2, row=1)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
@@ -129,34 +129,21 @@ class Grid:
         """The tile itself and its neighbours ("within 1 square")."""
         return [c, *self.neighbours(c, mode)]
 
-    def step_table(self, mode: Neighbourhood, passable: Callable[[Coord], bool]) -> dict[Coord, list[Coord]]:
-        """Each tile's passable neighbours, in ``neighbours``' order: the steps of ``distances_from``, made once by a
-        caller that searches from many starts over the same tiles (a board's every tile, for its bots)."""
-        return {c: [n for n in self.neighbours(c, mode) if passable(n)] for c in self.tiles()}
-
-    def distances_from(
-        self, start: Coord, mode: Neighbourhood, passable: Callable[[Coord], bool],
-        steps: Mapping[Coord, list[Coord]] | None = None,
-    ) -> dict[Coord, int]:
+    def distances_from(self, start: Coord, mode: Neighbourhood, passable: Callable[[Coord], bool]) -> dict[Coord, int]:
         """Shortest path lengths in steps from ``start`` to every reachable passable tile, nearest first.
 
-        The start itself is always included (distance 0), passable or not. ``steps``: ``step_table(mode, passable)``
-        where the caller keeps it, the same search without a call of ``passable`` per step (a tile it lacks, such as
-        a start off the board, is stepped from as without it).
+        The start itself is always included (distance 0), passable or not. A board searched from many starts has
+        ``bitgrid.BitSearch``, the same distances found a level at a time.
         """
         dist = {start: 0}
         frontier = [start]  # the tiles d steps away, in the order they were reached: breadth first, a level at a time
         d = 0
-        step = {} if steps is None else steps
         while frontier:
             d += 1
             after: list[Coord] = []
             for here in frontier:
-                nexts = step.get(here)
-                if nexts is None:
-                    nexts = [n for n in self.neighbours(here, mode) if passable(n)]
-                for n in nexts:
-                    if n not in dist:
+                for n in self.neighbours(here, mode):
+                    if n not in dist and passable(n):
                         dist[n] = d
                         after.append(n)
             frontier = after

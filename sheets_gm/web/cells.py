@@ -115,13 +115,20 @@ class Cells:
         except IndexError:
             return WHITE
 
-    def row_colours(self, row: int, first: int, end: int) -> list[str]:
-        """The colours of row ``row``'s cells from column ``first`` to ``end`` (excluded; both 0 or more), each as
-        ``colour`` gives it: the row's paint at once, ``colour`` asked only for a cell whose value starts with a
-        conditional fill's prefix (a map's rows at once: a thousand calls of ``colour`` cost more than its cells)."""
+    def row_paint(self, row: int, first: int, end: int) -> list[str]:
+        """The colours the fills give row ``row``'s cells from column ``first`` to ``end`` (excluded; both 0 or
+        more), no conditional fill's: the colours laid out with the tab, whatever its cells hold."""
         painted = self._paint[row][first:end] if row < len(self._paint) else []
         out = [colour or WHITE for colour in painted]
         out += [WHITE] * (end - first - len(out))
+        return out
+
+    def row_colours(self, row: int, first: int, end: int, paint: list[str] | None = None) -> list[str]:
+        """The colours of row ``row``'s cells from column ``first`` to ``end`` (excluded; both 0 or more), each as
+        ``colour`` gives it: the row's paint at once (``paint``: ``row_paint`` of it, when the caller has it),
+        ``colour`` asked only for a cell whose value starts with a conditional fill's prefix (a map's rows at once:
+        a thousand calls of ``colour`` cost more than its cells)."""
+        out = list(paint) if paint is not None else self.row_paint(row, first, end)
         if self._prefixes and row < len(self.rows):
             values, prefixes = self.rows[row], self._prefixes
             for col in [c for c in range(first, min(end, len(values))) if values[c].startswith(prefixes)]:

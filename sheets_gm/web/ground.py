@@ -1,10 +1,11 @@
 """A plane's ground as its own picture, drawn once for a match's page folder: the grid's labels and every square or
-hex in its colour with the sign of what stays on it (terrain, a coin, a stronghold; not an owner's sign, which
-changes hands). A page's map shows the picture and draws over it only the places the ground does not draw whole
-(``svg.over_ground``: who stands there, what a click opens, a structure's frame, an owner's sign), so a window's page
-writes a few dozen places instead of a map's thousand, and a reader's browser fetches the ground once for every
-page of the match. The file is named by a hash of what it draws (``ground-<hash>.svg``): a ground that changes (a
-coin taken) is another file, and a page keeps the one it was drawn on. What it draws is public: the board's colours
+hex in its colour with the sign of what stays on it (terrain, a stronghold; not an owner's sign, which changes hands,
+nor a coin, whose square a conditional fill colours: ``Plane.painted``, drawn in the colour the tab's fills give it).
+A page's map shows the picture and draws over it only the places the ground does not draw whole (``svg.over_ground``:
+who stands there, what a click opens, a structure's frame, an owner's sign, a coin), so a window's page writes a few
+dozen places instead of a map's thousand, and a reader's browser fetches the ground once for every page of the
+match. The file is named by a hash of what it draws (``ground-<hash>.svg``): a ground that changes (a structure
+fallen) is another file, and a page keeps the one it was drawn on. What it draws is public: the board's colours
 and signs, nobody's view. Beside it, named by the same hash, what never changes of its places while it does: each
 place's name, column and row (``ground-<hash>.js``, ``ground_names_js``), which a page's script reads for hover and
 click, so that a window's page carries only what stands on its places."""
@@ -13,9 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Iterable, Sequence
 
 from markupsafe import escape
 
@@ -40,7 +39,7 @@ PREFIX = "ground-"
 def ground_file(plane: Plane) -> str:
     """The name of the file of ``plane``'s ground: a hash of everything it draws, and of its places' names (the
     names file beside it: ``names_file``)."""
-    places = plane.places  # (each one's name, column, row, colour and ground as p[0]…p[4]: a thousand, indexed)
+    places = ground_places(plane)  # (each one's name, column, row, colour and ground as p[0]…p[4]: indexed)
     marks = {ground: lasting_mark(ground) for ground in {p.ground for p in places}}  # (a map's few grounds)
     numbers = [str(n) for n in range(max(plane.cols, plane.rows))]  # (each column and row as text once)
     try:
@@ -50,6 +49,17 @@ def ground_file(plane: Plane) -> str:
     text = "\x1f".join([FORMAT, plane.shape, str(plane.cols), str(plane.rows), *plane.col_labels, "\x1e",
                         *plane.row_labels, "\x1e", *lines])
     return f"{PREFIX}{hashlib.sha256(text.encode()).hexdigest()[:20]}.svg"
+
+
+def ground_places(plane: Plane) -> Sequence[Place]:
+    """``plane``'s places as its ground draws them: a place a conditional fill colours (``Plane.painted``: a coin's
+    square) in the colour the tab's fills give it and without its sign (the page draws it over the ground)."""
+    if not plane.painted:
+        return plane.places
+    places = list(plane.places)
+    for i, paint in plane.painted:
+        places[i] = places[i]._replace(colour=paint, ground="")
+    return places
 
 
 def names_file(ground: str) -> str:
@@ -84,7 +94,7 @@ def ground_svg(plane: Plane) -> str:
     parts += [f'<text class="l" x="{c["x"]}" y="12" text-anchor="middle">{escape(c["text"])}</text>' for c in cols]
     parts += [f'<text class="l" x="{MARGIN - 4}" y="{r["y"]}" text-anchor="end" dominant-baseline="middle">'
               f'{escape(r["text"])}</text>' for r in rows]
-    places = plane.places
+    places = ground_places(plane)
     fills = {colour: escaped(colour) for colour in {p.colour for p in places}}  # (a map's few colours and signs,
     marks = {ground: escaped(lasting_mark(ground)) for ground in {p.ground for p in places}}  # each escaped once)
     if plane.shape == "hex":  # each column's centre, and each row's in an even and an odd column, written once
@@ -117,7 +127,6 @@ def _extent(places: Sequence[Place]) -> tuple[int, int]:
     return max((p.col for p in places), default=-1) + 1, max((p.row for p in places), default=-1) + 1
 
 
-def grounds_in(folder: Path) -> list[str]:
-    """The names of the ground files in ``folder``, and of their names files (one listing: two globs cost two, and
-    a path made of each name costs more than the listing: a match's folder keeps a ground a coin taken)."""
-    return [name for name in os.listdir(folder) if name.startswith(PREFIX) and name.endswith((".svg", ".js"))]
+def grounds_in(names: Iterable[str]) -> list[str]:
+    """The names of the ground files among ``names`` (a folder's listing), and of their names files."""
+    return [name for name in names if name.startswith(PREFIX) and name.endswith((".svg", ".js"))]

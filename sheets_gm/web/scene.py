@@ -53,6 +53,11 @@ class Plane:
     col_labels: tuple[str, ...]
     row_labels: tuple[str, ...]
     places: tuple[Place, ...]
+    #: the places (each by its index) whose colour is no fill's of the tab but a conditional fill's on the sign the
+    #: cell starts with, which comes and goes (GvG's coin; not a tile shaded by its own name, as Champions' are),
+    #: each with the colour the tab's fills give it: its ground draws that colour and no sign, and the page draws
+    #: the place over it (the ground stays as the coins are taken)
+    painted: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +217,15 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
     names = [f"{column}{row_name}" for row_name in (cells.value(r, 0) if headed else str(r + 1) for r in down)
              for column in columns[first:width]]
     values = [value for r in down for value in (cells.rows[r][first:width] + [""] * across)[:across]]
-    colours = [colour for r in down for colour in cells.row_colours(r, first, width)]
+    colours: list[str] = []
+    painted: list[tuple[int, str]] = []
+    for r in down:  # (a row's colours at once, its paint looked at only where they differ)
+        paint = cells.row_paint(r, first, width)
+        row = cells.row_colours(r, first, width, paint)
+        if row != paint:  # a sign's colour, not a name's shade (Champions' tiles)
+            painted += [(len(colours) + c, p) for c, (x, p) in enumerate(zip(row, paint, strict=True))
+                        if x != p and not values[len(colours) + c][:1].isalnum()]
+        colours += row
     places = _bare(names, itertools.cycle(range(across)), (r for r in range(len(down)) for _ in range(across)),
                    colours, bare)  # each one bare ground, then those the board writes something in
     for i in [i for i, value in enumerate(values) if value]:
@@ -232,7 +245,7 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
                         tuple(cells.value(0, c) for c in range(first, width)) if headed else
                         tuple(column_label(c) for c in range(width)),
                         tuple(cells.value(r, 0) for r in range(first, height)) if headed else
-                        tuple(str(r + 1) for r in range(height)), tuple(places)),),
+                        tuple(str(r + 1) for r in range(height)), tuple(places), tuple(painted)),),
                  tables, _references(drawings[1:]), _legend(drawings[:1]))
 
 

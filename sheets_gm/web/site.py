@@ -69,8 +69,10 @@ def _shared_bytes(name: str) -> bytes:
 def environment() -> Environment:
     """The templates, every one escaping what it is given (HTML and SVG alike), compiled once per machine
     (``compiled``)."""
-    return Environment(loader=FunctionLoader(_asset), autoescape=select_autoescape(["html", "svg", "j2"]),
-                       trim_blocks=False, keep_trailing_newline=True, bytecode_cache=compiled_cache())
+    env = Environment(loader=FunctionLoader(_asset), autoescape=select_autoescape(["html", "svg", "j2"]),
+                      trim_blocks=False, keep_trailing_newline=True, bytecode_cache=compiled_cache())
+    env.filters["log_rows"] = log_rows
+    return env
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,18 +143,20 @@ def _shared_stamp() -> str:
     return hashlib.sha256(b"\0".join(_shared_bytes(name) for name in SHARED)).hexdigest()[:20]
 
 
-def _keep_shared(folder: Path, stamp: str) -> None:
-    """The files every page shares, in ``folder`` as this version writes them (``stamp``: the folder's record's)."""
+def _keep_shared(folder: Path, stamp: str, there: set[str]) -> None:
+    """The files every page shares, in ``folder`` as this version writes them (``stamp``: the folder's record's;
+    ``there``: the names the folder held when the build began)."""
     for name in SHARED:
-        if stamp != _shared_stamp() or not (folder / name).is_file():
+        if stamp != _shared_stamp() or name not in there:
             write_if_changed(folder / name, _shared_bytes(name))
 
 
-def write_if_changed(path: Path, data: bytes) -> bool:
+def write_if_changed(path: Path | str, data: bytes, new: bool = False) -> bool:
     """Write ``data`` to ``path`` whole (a temporary file renamed), unless it holds those bytes already (read only
-    when its size is theirs: a page that changed is rarely as long as it was)."""
+    when its size is theirs: a page that changed is rarely as long as it was; not looked at when the caller knows
+    the folder lacked it: ``new``)."""
     try:
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
+        if not new and os.stat(path).st_size == len(data) and _read(path) == data:
             return False
     except OSError:
         pass
@@ -168,18 +172,24 @@ def write_if_changed(path: Path, data: bytes) -> bool:
     return True
 
 
+def _read(path: Path | str) -> bytes:
+    with open(path, "rb") as file:
+        return file.read()
+
+
 _NUMBERS = itertools.count()
 
 
-def _temporary(path: Path) -> tuple[int, str]:
+def _temporary(path: Path | str) -> tuple[int, str]:
     """A new file beside ``path`` to write it in, open for writing: named by this process and a count (made at once,
     none other can have it: no name drawn at random to try, as ``tempfile.mkstemp`` does), or ``mkstemp``'s when a
     file of that name is left from a process that had this one's number."""
-    name = f"{path.parent}/.{path.name}.{os.getpid()}.{next(_NUMBERS)}"
+    parent, _, base = os.fspath(path).rpartition("/")
+    name = f"{parent}/.{base}.{os.getpid()}.{next(_NUMBERS)}"
     try:
         return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600), name
     except FileExistsError:
-        return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        return tempfile.mkstemp(dir=parent, prefix=f".{base}.")
 
 
 def places_json(scene: Scene, grounds: Sequence[str]) -> Markup:
@@ -264,6 +274,14 @@ def _row_html(kind: str, cells: Sequence[str], width: int) -> str:
     return f"<tr><{tag}>{f'</{tag}><{tag}>'.join(cells)}</{tag}></tr>"
 
 
+def log_rows(lines: Sequence[LogLine]) -> Markup:
+    """A Log table's rows (turn, kind, what happened), a line each, every cell escaped: the templates' ``log_rows``
+    filter (the table's cells escaped at once, ``_rows_html``: a war's Log is hundreds of lines)."""
+    if not lines:
+        return Markup("")
+    return Markup(_rows_html([("cells", line) for line in lines], 3) + "\n")
+
+
 #: What joins a row's cells, and a table's rows, while they are escaped at once (control characters: no escaping
 #: writes them).
 _SEPARATOR = "\x00"
@@ -303,21 +321,22 @@ def drawn(kind: BoardKind, drawings: Sequence[BoardDrawing]) -> Drawn:
                               enumerate(zip(scene.planes, grounds, strict=True))), places_json(scene, grounds), grounds)
 
 
-def _keep_grounds(folder: Path, state: Drawn) -> None:
+def _keep_grounds(folder: Path, state: Drawn, there: set[str]) -> None:
     """The ground files of ``state``'s planes in ``folder`` and their names files, each written when it is not there
-    (its name is a hash of what it draws)."""
+    (its name is a hash of what it draws; ``there``: the names the folder holds, kept up to date)."""
     for plane, name in zip(state.scene.planes, state.grounds, strict=True):
-        if not (folder / name).is_file():
-            write_if_changed(folder / name, ground_svg(plane).encode())
-        if not (folder / names_file(name)).is_file():
-            write_if_changed(folder / names_file(name), ground_names_js(plane, name).encode())
+        if name not in there:
+            write_if_changed(f"{folder}/{name}", ground_svg(plane).encode(), new=True)
+        if names_file(name) not in there:
+            write_if_changed(f"{folder}/{names_file(name)}", ground_names_js(plane, name).encode(), new=True)
+        there |= {name, names_file(name)}
 
 
-def _drop_grounds(folder: Path, kept: set[str]) -> None:
+def _drop_grounds(folder: Path, kept: set[str], there: set[str]) -> None:
     """Remove the ground files (and their names files) no page of ``folder`` shows any more (an undo took their
-    pages back)."""
+    pages back; ``there``: the names the folder holds)."""
     kept = kept | {names_file(name) for name in kept}
-    for name in grounds_in(folder):
+    for name in grounds_in(there):
         if name not in kept:
             (folder / name).unlink(missing_ok=True)
 
@@ -346,7 +365,7 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
         "deadline_words": page.deadline_words, "closing": _upper(page.closing),
         "tables": [*state.once("tables", lambda: [shown_table(t, "Standings") for t in scene.tables]),
                    *(shown_table(t, "Turn report") for t in (scene.references if now else ()))], "sheet_url": link,
-        "sheet_name": "" if link else Path(page.sheet).name, "latest": latest,
+        "sheet_name": "" if link else os.path.basename(page.sheet.rstrip("/")), "latest": latest,
         "opening": opening, "charts": standings, "ends": ends, "names": [names_file(g) for g in state.grounds],
     }
     return environment().get_template("page.html.j2").render(values)
@@ -382,26 +401,27 @@ def _end_of(folder: Path, windows: Sequence[_Window], number: int) -> int:
 
 
 def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn, windows: list[_Window],
-                     figures: Figures) -> Latest:
+                     figures: Figures, there: set[str]) -> Latest:
     """The page of the resolution ``done`` (and the board before it, when the page lacks it), added to ``windows``
-    with each side's ``figures`` after it; its latest results, as its sidecar keeps them (``read_latest`` of it)."""
+    with each side's ``figures`` after it; its latest results, as its sidecar keeps them (``read_latest`` of it;
+    ``there``: the names the folder holds)."""
     if done.before is not None and all(w.number != done.number - 1 for w in windows):
         label = "the start" if done.number == 1 else f"before resolution {done.number}"
         file = f"w{done.number - 1}.html"
         before = drawn(page.kind, done.before())
-        _keep_grounds(folder, before)
-        write_if_changed(folder / file, render(page, before, file=file, heading=_upper(label),
-                                               opening=page.opening).encode())
+        _keep_grounds(folder, before, there)
+        write_if_changed(f"{folder}/{file}", render(page, before, file=file, heading=_upper(label),
+                                                    opening=page.opening).encode(), new=file not in there)
         windows.append(_Window(done.number - 1, label, file, logged=False, grounds=before.grounds))
     file = f"w{done.number}.html"
     label = f"{done.number}. {done.label}"
     adjusted = _since(done.adjusted, _end_of(folder, windows, done.number - 1), done.start)
-    write_if_changed(folder / file, render(page, state, file=file, heading=f"{_upper(done.label)}: resolved",
-                                           resolved=f"Resolved: {done.label}", log=done.log,
-                                           adjusted="Before it, the GM's adjustments", adjustments=adjusted).encode())
+    html = render(page, state, file=file, heading=f"{_upper(done.label)}: resolved", resolved=f"Resolved: {done.label}",
+                  log=done.log, adjusted="Before it, the GM's adjustments", adjustments=adjusted)
+    write_if_changed(f"{folder}/{file}", html.encode(), new=file not in there)
     latest = Latest(file, _upper(done.label), tuple((str(t), str(k), str(s)) for t, k, s in done.log), done.end,
                     page.rules)
-    write_if_changed(folder / sidecar(file), latest_bytes(latest))
+    write_if_changed(f"{folder}/{sidecar(file)}", latest_bytes(latest), new=sidecar(file) not in there)
     windows.append(_Window(done.number, label, file, figures=figures,
                            ends=tuple(end_lines(done.log)), grounds=state.grounds, end=done.end))
     return latest
@@ -421,15 +441,16 @@ def build_site(folder: Path, page: PageInput) -> bool:
     if built == page.marker and page.resolution is None:
         return False
     folder.mkdir(parents=True, exist_ok=True)
+    there = set(os.listdir(folder))  # (one listing: a name looked up in it costs no call of the system's)
     for gone in [w for w in windows if w.number > page.resolved]:  # an undo took them back
         (folder / gone.file).unlink(missing_ok=True)
         (folder / sidecar(gone.file)).unlink(missing_ok=True)
     windows = [w for w in windows if w.number <= page.resolved]
     done = page.resolution
     now_drawn = drawn(page.kind, page.drawings)
-    _keep_grounds(folder, now_drawn)
+    _keep_grounds(folder, now_drawn, there)
     figures = figures_of(page.status, page.seats)  # each side's, now
-    written = _resolution_page(folder, page, done, now_drawn, windows, figures) \
+    written = _resolution_page(folder, page, done, now_drawn, windows, figures, there) \
         if done is not None and all(w.number != done.number for w in windows) else None
     windows.sort(key=lambda w: w.number)
     now = f"now: {page.window}" if page.window else "now: the match is over"
@@ -439,17 +460,16 @@ def build_site(folder: Path, page: PageInput) -> bool:
     last = next((w for w in reversed(windows) if w.logged and w.number == page.resolved), None)
     latest = written if written is not None and last is not None and last.file == written.file else \
         read_latest(folder, last.file, page.rules) if last else None
-    write_if_changed(folder / INDEX, render(page, now_drawn, file=INDEX, heading=_upper(now), now=True,
-                                            earlier=earlier, adjusted="The GM's adjustments since the last "
-                                            "resolution" if page.resolved else "The GM's adjustments",
-                                            adjustments=_since(page.adjusted, latest.end if latest else 0),
-                                            latest=latest, opening=page.opening if page.resolved == 0 else (),
-                                            standings=_standings(windows, figures),
-                                            ends=[line for w in windows for line in w.ends]).encode())
-    _keep_shared(folder, shared)
-    _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds))
+    html = render(page, now_drawn, file=INDEX, heading=_upper(now), now=True, earlier=earlier,
+                  adjusted="The GM's adjustments since the last resolution" if page.resolved else
+                  "The GM's adjustments", adjustments=_since(page.adjusted, latest.end if latest else 0),
+                  latest=latest, opening=page.opening if page.resolved == 0 else (),
+                  standings=_standings(windows, figures), ends=[line for w in windows for line in w.ends])
+    write_if_changed(f"{folder}/{INDEX}", html.encode())
+    _keep_shared(folder, shared, there)
+    _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds), there)
     record = {"built": page.marker, "windows": [w.to_json() for w in windows], "shared": _shared_stamp()}
-    write_if_changed(folder / WINDOWS, _windows_js(windows, now, record))
+    write_if_changed(f"{folder}/{WINDOWS}", _windows_js(windows, now, record))
     if built and shared != _shared_stamp():  # a folder an older version built: its record moved into windows.js
         (folder / RECORD).unlink(missing_ok=True)
     return True

@@ -154,8 +154,9 @@ def unanswered(clock: Clock, config: Path) -> list[str]:
     return kept.wrote()
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                 HealthCheck.too_slow])
+# The test command's few new walks (new ones every run) besides the three that broke it; the soak run walks 60.
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                HealthCheck.too_slow])
 @given(steps=STEPS)
 @example(steps=[("type", "red", "ZZ99"), ("type while we write", "red", "G7"), ("poll", 1, None)])  # in our answer
 @example(steps=[("type", "red", "ZZ99"), ("poll", 1, None), ("type", "red", "G7")])  # the same second as our write

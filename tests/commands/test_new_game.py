@@ -21,6 +21,8 @@ from tests.paths import ROOT
 
 #: What a copy of the checkout needs for the game's tests: the package, the starter, the tests and their settings.
 COPIED = ("sheets_gm", "templates", "tests", "pyproject.toml")
+# one worker runs these: it copies the checkout and writes the game into it (the module's ``checkout``) once a run
+pytestmark = pytest.mark.xdist_group("new-game")
 
 
 def copied_checkout(root: Path, names: tuple[str, ...]) -> Path:

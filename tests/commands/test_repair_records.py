@@ -20,6 +20,8 @@ from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.poll import poll
 from tests.made import made_into
 
+pytestmark = pytest.mark.xdist_group("repair-played")  # one worker plays _played's matches once a run, not each
+
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 ROSTERS = {"winordie": "name,player,lineup\nAnn,Ann,Ironclad Defense\nBo,Bo,Firepower Suppression\n"}

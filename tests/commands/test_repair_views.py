@@ -24,6 +24,8 @@ from sheets_gm.sync.sheets import seat_backend
 from tests.commands.test_commands import ROSTER
 from tests.commands.test_repair_records import NOW, ROSTERS, _played, run
 
+pytestmark = pytest.mark.xdist_group("repair-played")  # one worker plays _played's matches once a run, not each
+
 
 def _view(path: Path, tab: str) -> list[tuple[object, ...]]:
     ws = openpyxl.load_workbook(path)[tab]

@@ -13,6 +13,8 @@ from sheets_gm.rulesets.registry import bots_of, create_ruleset
 from sheets_gm.running.connect import open_match_sheets
 from tests.commands.test_repair_records import _played, run
 
+pytestmark = pytest.mark.xdist_group("repair-played")  # one worker plays _played's matches once a run, not each
+
 
 def _row_of(path: Path, kind: str) -> tuple[int, str]:
     log = openpyxl.load_workbook(path)["Log"]

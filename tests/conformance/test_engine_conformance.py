@@ -22,6 +22,8 @@ from tests.toygame.registered import toy_registered
 
 AnyRuleset = Ruleset[Any, Any, Any]
 MATCH_SEEDS = (b"conformance/1", b"conformance/2", b"conformance/3")
+# one worker runs these: it plays each game's seeded matches (the module's ``matches``) once a run, not each
+pytestmark = pytest.mark.xdist_group("engine-conformance")
 
 
 @dataclass

@@ -1248,15 +1248,27 @@ def run(table: Table, steps: list[tuple[str, int, int, int]]) -> None:
 
 LIFECYCLE = settings(max_examples=6, deadline=None, derandomize=True,
                      suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-#: Fewer examples in the test command for a game whose sync costs most (a Coalition step costs five of GvG's), and for
-#: a house table (its game's sample match walks the same sync); the soak's long run walks every step kind, undo
+#: The soak run's count of new examples: fewer for a game whose sync costs most (a Coalition step costs five of GvG's),
+#: and for a house table (its game's sample match walks the same sync); the soak's long run walks every step kind, undo
 #: included, with more.
-TEST_COMMAND_EXAMPLES = {"coalition": 3, "wesnoth-batch": 3, "winordie-batch": 3}
+SOAK_EXAMPLES = {"coalition": 3, "wesnoth-batch": 3, "winordie-batch": 3}
+#: The test command's count of new examples, besides the named ones (every step kind is in those): each costs about
+#: as much as three of them, and the soak run walks the full count.
+QUICK_EXAMPLES = 2
 
 
-def _lifecycle(name: str) -> settings:
-    """The test command's settings for ``name``'s lifecycle properties."""
-    return settings(LIFECYCLE, max_examples=TEST_COMMAND_EXAMPLES.get(name, LIFECYCLE.max_examples))
+def _lifecycle(name: str, examples: str) -> settings:
+    """The settings of ``name``'s lifecycle properties: the test command's few new examples (``examples`` "quick"),
+    or the soak run's full count ("full")."""
+    full = SOAK_EXAMPLES.get(name, LIFECYCLE.max_examples)
+    return settings(LIFECYCLE, max_examples=min(QUICK_EXAMPLES, full) if examples == "quick" else full)
+
+
+def _walked(tables: list[str], *quick: str) -> list[Any]:
+    """``(table, examples)`` for a lifecycle property: the ``quick`` tables with the test command's few new examples,
+    and every table with its full count under ``-m soak``."""
+    fast = [(name, "quick") for name in tables if name in quick]
+    return soak_but([*fast, *((name, "full") for name in tables)], *fast)
 STEPS = st.lists(step(), min_size=4, max_size=18)
 # A row typed, set aside by an undo, the window resolved again; then the same once more: the first copy must stay.
 # A file held open through an undo and the resolution after it, then saved with new typing: an undo used to empty the
@@ -1390,9 +1402,10 @@ def test_an_order_lives_in_its_window(name: str, steps: list[tuple[str, int, int
     run(new_table(name), steps)
 
 
-@pytest.mark.parametrize("name", soak_but(_tables(), "gvg", "wesnoth", "winordie"))  # the others cost most
-def test_nothing_typed_is_lost_without_a_trace(name: str) -> None:
-    @_lifecycle(name)
+# the other tables cost most
+@pytest.mark.parametrize(("name", "examples"), _walked(_tables(), "gvg", "wesnoth", "winordie"))
+def test_nothing_typed_is_lost_without_a_trace(name: str, examples: str) -> None:
+    @_lifecycle(name, examples)
     @given(steps=STEPS)
     @example(steps=STALE_COPIES)
     @example(steps=EVERY_WRITER)
@@ -1443,9 +1456,10 @@ CUT_TYPED_OVER_THEN_UNDONE = [("type", 0, 2, 277), ("cut", 0, 0, 0), ("type", 0,
 POST_DURING_A_CUT = [("cut", 267, 766, 6868), ("post", 10000, 1240, 717)]
 
 
-@pytest.mark.parametrize("name", soak_but(_games(), "coalition", "gvg", "winordie"))  # house tables: the long run
-def test_nothing_typed_is_lost_across_an_undo(name: str) -> None:
-    @_lifecycle(name)
+# the house tables: the long run
+@pytest.mark.parametrize(("name", "examples"), _walked(_games(), "coalition", "gvg", "winordie"))
+def test_nothing_typed_is_lost_across_an_undo(name: str, examples: str) -> None:
+    @_lifecycle(name, examples)
     @given(steps=STEPS)
     @example(steps=UNDO_TWICE)
     @example(steps=STALE_AFTER_UNDO)

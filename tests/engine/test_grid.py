@@ -216,21 +216,3 @@ def test_distances_from_rook_cannot_slip_between_diagonal_walls() -> None:
     rook = g.distances_from(Coord.parse("A1"), Neighbourhood.ROOK, lambda c: c not in walls)
     assert king == {Coord.parse("A1"): 0, Coord.parse("B2"): 1}
     assert rook == {Coord.parse("A1"): 0}
-
-
-@given(st.sets(st.tuples(st.integers(0, 5), st.integers(0, 4)), max_size=14), st.integers(0, 5), st.integers(0, 4),
-       st.sampled_from(list(Neighbourhood)))
-def test_distances_from_over_a_kept_step_table_are_the_same_in_the_same_order(
-    wall_cells: set[tuple[int, int]], col: int, row: int, mode: Neighbourhood
-) -> None:
-    """A board keeps ``step_table`` for its many searches: each search gives the very distances, in the very order
-    (nearest first, as the search reached them), as one that asks ``passable`` step by step."""
-    g = Grid(6, 5)
-    walls = {Coord(c, r) for c, r in wall_cells}
-    passable = lambda c: c not in walls  # noqa: E731
-    table = g.step_table(mode, passable)
-    for start in (Coord(col, row), Coord(-1, row)):  # an off-board start is stepped from as without the table
-        plain = g.distances_from(start, mode, passable)
-        kept = g.distances_from(start, mode, passable, table)
-        assert list(kept.items()) == list(plain.items())
-        assert list(plain.values()) == sorted(plain.values())

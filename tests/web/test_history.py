@@ -6,10 +6,14 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
+from sheets_gm.rulesets.gvg.sheet.draw import GvgLook
+from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.web.page import page_input
 from sheets_gm.web.site import build_site, record_of
-from tests.web.pages import SHEET, bot_match, build_pages, facts_of, windows_listed
+from sheets_gm.web.svg import lasting_mark
+from tests.web.pages import SHEET, Step, bot_match, build_pages, facts_of, windows_listed
 
 
 def _windows(folder: Path) -> list[str]:
@@ -38,17 +42,45 @@ def _shown_grounds(folder: Path) -> set[str]:
                                    page.read_text(encoding="utf-8"))}
 
 
+def _razed(state: Any) -> Any:
+    """A GvG state with every structure brought to 0 HP (its sign gone from the ground)."""
+    state = state.copy()
+    for structure in state.structures.values():
+        structure.hp = 0
+    return state
+
+
 def test_the_folders_ground_pictures_are_those_its_pages_show_after_an_undo_too(tmp_path: Path) -> None:
-    """GvG's ground changes as coins are taken: each change is a picture of its own (and a names file beside it),
+    """GvG's ground changes as its structures fall: each change is a picture of its own (and a names file beside it),
     every one a page shows is there, and an undo's build takes away those only the pages it took back showed."""
     rules, start, steps = bot_match("gvg", 3)
+    build_site(tmp_path, page_input(facts_of(rules, start, 0), "Friday match", SHEET))
+    for number, step in enumerate(steps, 1):
+        after, before = (step.after, step.before) if number < 2 else (_razed(step.after), _razed(step.before))
+        shown = Step(step.window, before, after, step.events)
+        build_site(tmp_path, page_input(facts_of(rules, after, number, shown), "Friday match", SHEET))
+    kept = {path.name for path in tmp_path.glob("ground-*")}
+    assert kept == _shown_grounds(tmp_path) and len(kept) > 2
+    build_site(tmp_path, page_input(facts_of(rules, steps[0].after, 1), "Friday match", SHEET))  # undo to turn 1
+    after = {path.name for path in tmp_path.glob("ground-*")}
+    assert after == _shown_grounds(tmp_path) and after < kept
+    assert _windows(tmp_path) == ["w0.html", "w1.html", "index.html"]
+
+
+def test_coins_taken_keep_the_ground_the_page_draws_them_over_it(tmp_path: Path) -> None:
+    """A coin is no part of GvG's ground picture (its square's colour is a conditional fill's, which follows the
+    coin): a match whose coins are taken keeps one ground picture, and each page draws its coins over it, each
+    square in the colour the board shows it in, with the coin's sign."""
+    rules, start, steps = bot_match("gvg", 3)
     folder = build_pages(tmp_path, rules, start, steps)
-    kept = {path.name for path in folder.glob("ground-*")}
-    assert kept == _shown_grounds(folder) and len(kept) > 1
-    build_site(folder, page_input(facts_of(rules, steps[0].after, 1), "Friday match", SHEET))  # undo to turn 1
-    after = {path.name for path in folder.glob("ground-*")}
-    assert after == _shown_grounds(folder) and after < kept
-    assert _windows(folder) == ["w0.html", "w1.html", "index.html"]
+    assert len(start.jungle) > len(steps[-1].after.jungle)  # coins were taken
+    assert len(list(folder.glob("ground-*.svg"))) == 1
+    coin = lasting_mark(GvgLook.of(sheet_spec("gvg")).sign("coin"))  # (its sign, as a page writes it: ●)
+    for page, state in (("w0.html", start), ("index.html", steps[-1].after)):
+        html = (folder / page).read_text(encoding="utf-8")
+        assert html.count(f">{coin}</text>") == len(state.jungle), page
+    ground = next(folder.glob("ground-*.svg")).read_text(encoding="utf-8")
+    assert f">{coin}</text>" not in ground
 
 
 def test_the_shared_files_are_written_again_when_missing_or_of_another_version(tmp_path: Path) -> None:

@@ -8,12 +8,11 @@ on its fish). An empty sheet cell reads as ``.``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import itemgetter
 
+from sheets_gm.engine.bitgrid import BitSearch
 from sheets_gm.engine.grid import Coord, Grid, Neighbourhood, sorted_reading_order
 from sheets_gm.rulesets.gvg.enums import Terrain
 
-_READING_ORDER = itemgetter(1, 0)  # a Coord's (row, col): row by row, left to right
 TEAM_TERRAINS = (Terrain.BASE, Terrain.STAIR, Terrain.BULWARK, Terrain.FISH)
 TOKENS = (".", "wall", "coin", "boss", *(f"{t.value}{slot}" for t in TEAM_TERRAINS for slot in (1, 2)))
 
@@ -86,7 +85,7 @@ class GvgMap:
         self._base_owner = {c: owner for c, (t, owner) in self.terrain.items() if t is Terrain.BASE}
         self._distances: dict[tuple[int, Neighbourhood], dict[Coord, dict[Coord, int]]] = {}  # (team, mode): start
         self._reach: dict[tuple[Coord, Neighbourhood], frozenset[Coord]] = {}
-        self._steps: dict[tuple[int, Neighbourhood], dict[Coord, list[Coord]]] = {}  # (team, mode): ``step_table``
+        self._searches: dict[tuple[int, Neighbourhood], BitSearch] = {}  # (team, mode): its breadth-first search
         self._by_distance: dict[tuple[int, Neighbourhood, Coord], tuple[list[Coord], list[int]]] = {}
 
     @classmethod
@@ -116,15 +115,12 @@ class GvgMap:
         return self._base_owner.get(c)
 
     def distances(self, team: int, mode: Neighbourhood, start: Coord) -> dict[Coord, int]:
-        """Steps from ``start`` to every tile ``team`` can reach (cached: the map never changes)."""
+        """Steps from ``start`` to every tile ``team`` can reach, nearest first, then in reading order (cached: the map
+        never changes)."""
         table = self.distance_table(team, mode)
         found = table.get(start)
         if found is None:
-            blocked = self._blocked[team]
-            steps = self._steps.get((team, mode))
-            if steps is None:  # every tile's enterable neighbours, made once: each start's search reads them
-                steps = self._steps[(team, mode)] = self.grid.step_table(mode, lambda c: c not in blocked)
-            found = table[start] = self.grid.distances_from(start, mode, lambda c: c not in blocked, steps)
+            found = self._search(team, mode, start)[0]
         return found
 
     def distance_table(self, team: int, mode: Neighbourhood) -> dict[Coord, dict[Coord, int]]:
@@ -158,34 +154,40 @@ class GvgMap:
         and its workers inherit them."""
         for team in (0, 1):
             blocked = self._blocked[team]
+            table = self.distance_table(team, mode)
             for c in self.grid.tiles():
-                if c not in blocked:
-                    self._nearest_first(team, mode, c)
+                if c not in blocked and c not in table:
+                    self._search(team, mode, c)
 
     def _nearest_first(self, team: int, mode: Neighbourhood, start: Coord) -> tuple[list[Coord], list[int]]:
         """The tiles ``team`` can reach from ``start``, nearest first (then in reading order), and how many lie
         within each number of steps (cached)."""
-        key = (team, mode, start)
-        found = self._by_distance.get(key)
-        if found is None:
-            # ``distances`` lists the tiles nearest first: each distance's tiles in a run, sorted here in reading order
-            tiles: list[Coord] = []
-            upto: list[int] = []  # upto[k]: how many tiles lie within k steps
-            level: list[Coord] = []
-            at = 0
-            for c, d in self.distances(team, mode, start).items():
-                if d != at:
-                    level.sort(key=_READING_ORDER)
-                    tiles += level
-                    upto.append(len(tiles))
-                    level, at = [c], d
-                else:
-                    level.append(c)
-            level.sort(key=_READING_ORDER)
+        found = self._by_distance.get((team, mode, start))
+        return found if found is not None else self._search(team, mode, start)[1]
+
+    def _search(self, team: int, mode: Neighbourhood, start: Coord) -> tuple[dict[Coord, int],
+                                                                             tuple[list[Coord], list[int]]]:
+        """``distances`` and ``_nearest_first`` of a start not searched yet, made and kept together: one breadth-first
+        search, a level at a time."""
+        blocked = self._blocked[team]
+        if not self.grid.contains(start):  # stepped from as from any tile, though no one stands there
+            dist = self.grid.distances_from(start, mode, lambda c: c not in blocked)
+            levels = [sorted_reading_order(c for c, d in dist.items() if d == k) for k in range(max(dist.values()) + 1)]
+        else:
+            search = self._searches.get((team, mode))
+            if search is None:
+                search = self._searches[(team, mode)] = BitSearch(self.grid, mode, lambda c: c not in blocked)
+            levels = search.levels(start)
+        found: dict[Coord, int] = {}
+        tiles: list[Coord] = []
+        upto: list[int] = []  # upto[k]: how many tiles lie within k steps
+        for d, level in enumerate(levels):
+            found.update(dict.fromkeys(level, d))
             tiles += level
             upto.append(len(tiles))
-            found = self._by_distance[key] = (tiles, upto)
-        return found
+        self.distance_table(team, mode)[start] = found
+        nearest = self._by_distance[(team, mode, start)] = (tiles, upto)
+        return found, nearest
 
     def reach_of(self, tile: Coord, mode: Neighbourhood) -> frozenset[Coord]:
         """The tiles "within 1 square" of ``tile``, itself included (cached)."""

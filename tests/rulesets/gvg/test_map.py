@@ -216,3 +216,14 @@ def test_filled_path_tables_are_those_asked_one_start_at_a_time(mode: Neighbourh
             for steps in range(max(dist.values()) + 2):
                 assert filled.within(team, mode, start, steps) == asked.within(team, mode, start, steps)
                 assert filled.ring(team, mode, start, steps) == asked.ring(team, mode, start, steps)
+
+
+def test_distances_from_a_start_off_the_board_are_the_tile_by_tile_search() -> None:
+    """A start off the board (no one stands there, but the lookup is total) is stepped from onto the board's tiles,
+    its tables nearest first, then in reading order, as from any start."""
+    board = GvgMap.from_text(MAP_PATH.read_text(encoding="utf-8"))
+    blocked = {c for c in board.grid.tiles() if not board.enterable(0, c)}
+    start = Coord(-1, 3)
+    dist = board.distances(0, Neighbourhood.KING, start)
+    assert dist == board.grid.distances_from(start, Neighbourhood.KING, lambda c: c not in blocked)
+    assert board.within(0, Neighbourhood.KING, start, 99) == sorted(dist, key=lambda c: (dist[c], c.row, c.col))
