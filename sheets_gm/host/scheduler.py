@@ -143,6 +143,15 @@ LOOKS_A_PASS = 500
 #: no account has more polls at once than the workers): the twenty Google saves of the restart benchmark waited
 #: for four workers, about 1.2 s a poll, the last answered 11.6 s after the start at a load of 2-3.
 CATCH_UP = 2
+#: At a start, the first search waits (at most this long after the start) while the saves the last run's Drive
+#: tokens name are being found and answered: until every account joined from the kept places (``_join_known``) has
+#: had its first answer, and the matches those answers named for a player's save are polled, and no other poll
+#: starts meanwhile (our own writes the logs name again, read back after; when every one of those accounts is named:
+#: a GM's sign-in file Drive must name first is searched for as before). The search of 10,000 folders is a core's
+#: worth of work for 15 s and more; taken beside those first polls, it shares the machine with them (the twenty saves
+#: of the Google restart benchmark answered in 9-12 s at a load of 2-5, bounded by the polls). A local save waiting
+#: is found by the search: it waits that long at most.
+SAVES_FIRST = timedelta(seconds=10)
 #: The status file is rewritten at least this often while nothing changes (``serve --status`` shows its age).
 STATUS_EVERY = timedelta(minutes=1)
 #: The file of every match (``status``) is rewritten this often, or once ``STATUS_CHANGED`` matches changed since:
@@ -375,6 +384,8 @@ class Host:
             queue.SimpleQueue())  # the slices taken, for the loop
         self._walked: set[Path] = set()  # the configs it found so far
         self._first_saved = 0  # the matches the first search found saved since their last record
+        self._first_askers: set[str] = set()  # the accounts joined before the first search, until each answered
+        self._named_first: set[Path] = set()  # the matches their first answers named, until each is polled
         self.status_at: datetime | None = None
         self.listed_at: datetime | None = None  # when the file of every match was last written
         self._touched: set[Path] = set()  # the matches whose record changed since (the status file names them)
@@ -500,6 +511,9 @@ class Host:
             for config in dict.fromkeys(keys.values()):
                 if self._join_kept(Path(config), now):
                     break
+        joined = self.accounts.all()
+        if all(watcher.identify_at is None for watcher in joined):  # (a sign-in file to name first: searched as
+            self._first_askers = {watcher.name for watcher in joined}  # before, its account not known yet)
 
     def _join_kept(self, path: Path, now: datetime) -> bool:
         """The match of the config ``path``, as the last run kept it, joins now (before the search finds it) if it
@@ -512,18 +526,39 @@ class Host:
         self._join(path, now, Found(path), say=False)
         return True
 
-    def _join_named(self, watcher: AccountWatcher, now: datetime) -> None:
+    def _join_named(self, watcher: AccountWatcher, now: datetime) -> list[Path]:
         """While the first search goes on: the matches of the spreadsheets ``watcher``'s log named before the search
         found them (a save typed while no host ran, listed from the kept token) join now, where the last run kept
-        them, and are looked at first (``_watch_early``), not when the search reaches their folders."""
+        them, and are looked at first (``_watch_early``), not when the search reaches their folders; those joined."""
+        joined = []
         for key in watcher.unclaimed() if self.searched_at is None else ():
             known = self._known.get(key)
-            if known is not None:
-                self._join_kept(known, now)
+            if known is not None and self._join_kept(known, now):
+                joined.append(known)
+        return joined
 
     def _slice_due(self) -> bool:
-        """Whether the next slice of the search under way is to be asked for (none is being taken)."""
-        return self._walk is not None and self._slicing is None
+        """Whether the next slice of the search under way is to be asked for (none is being taken, and the saves
+        the kept tokens name do not come first: ``_saves_first``)."""
+        return self._walk is not None and self._slicing is None and not self._saves_first()
+
+    def _watched_rank(self, path: Path) -> int:
+        """How soon the match's poll starts for what its account's log named (``AccountWatcher.change_rank``)."""
+        watcher = self._watcher(self.matches[path])
+        return watcher.change_rank(path) if watcher is not None else CHANGED
+
+    def _saves_first(self) -> bool:
+        """Whether the first search, and the polls of anything but a player's save, wait for the saves the last
+        run's tokens name (``SAVES_FIRST``): an account joined before the search has not answered yet, or a match
+        its answer named for someone else's change waits for its poll or is being polled."""
+        if self.searched_at is not None or not (self._first_askers or self._named_first):
+            return False
+        if self.clock() - self.started >= SAVES_FIRST:
+            self._first_askers, self._named_first = set(), set()
+            return False
+        self._named_first = {path for path in self._named_first
+                             if path in self._waiting or path in self._polling or path in self._urgent}
+        return bool(self._first_askers or self._named_first)
 
     def _take_a_slice(self, walk: FolderWalk) -> None:
         """The next ``WALK_A_PASS`` folders of ``walk`` listed, and the spreadsheets of each config found read
@@ -722,7 +757,11 @@ class Host:
         for asked, touched in drained(self._answers):
             name = asked.name
             self._turns.answered(name)
-            self._join_named(asked, now)
+            joined = self._join_named(asked, now)
+            if name in self._first_askers:  # its first answer: the saves it names are polled before the search
+                self._first_askers.discard(name)
+                self._named_first.update(path for path in [*touched, *joined] if path in self.matches
+                                         and touched.get(path, self._watched_rank(path)) == CHANGED)
             watcher = self.accounts.named(name)
             if watcher is not None and watcher.identity is not None and watcher.name == name:
                 self.accounts.identified(watcher, now)  # a GM's sign-in file: its matches go to its account's
@@ -874,20 +913,30 @@ class Host:
         """Start the polls of the matches waiting for one as the workers allow: the changed matches first, then
         those due (a deadline, a retry), then the rest (a cold start's first polls); those left wait for a worker,
         not looked at again (an event or Drive naming one looks again, and may move it up)."""
+        for hosted in self._startable():  # each started before the next is judged (its account's polls too)
+            if self._stop.is_set():
+                return  # stopping: no poll starts
+            del self._waiting[hosted.path]
+            self._submit(hosted, now)
+
+    def _startable(self) -> Iterator[Hosted]:
+        """The waiting matches whose polls may start now, in rank order, judged one at a time against the polls under
+        way (``_start_polls`` starts each before it asks for the next; ``_until_next`` asks for one): none past the
+        workers' bound, none of a first look while the first search goes on (the workers are kept for the saves and
+        deadlines it finds), none past the workers unless it may catch up (``_may_catch_up``)."""
         free = self._bound() - len(self._polling)
         if not self._waiting or free <= 0:
             return
         ranked = heapq.nsmallest(free if self.searched_at is not None else len(self._waiting),  # a start: every
                                  self._waiting.values(), key=lambda h: (h.rank, h.next_at))  # save, one may not
         for hosted in ranked:  # catch up (``_may_catch_up``) where the next may
-            if self._stop.is_set() or len(self._polling) >= self._bound():
-                return  # stopping: no poll starts
-            if self.searched_at is None and hosted.rank >= LATER:
-                return  # the first search goes on: the workers are kept for the saves and deadlines it finds
+            if len(self._polling) >= self._bound() or (self.searched_at is None and hosted.rank >= LATER):
+                return
             if len(self._polling) >= self.workers and not self._may_catch_up(hosted):
                 continue  # past the workers' bound (``CATCH_UP``)
-            del self._waiting[hosted.path]
-            self._submit(hosted, now)
+            if hosted.rank > CHANGED and self._saves_first():
+                return  # a place kept for a save the kept tokens name (our own writes read back after)
+            yield hosted
 
     def _may_catch_up(self, hosted: Hosted) -> bool:
         """Whether the match's poll may start past the workers' bound while the first search goes on
@@ -1087,8 +1136,8 @@ class Host:
         hosted.error = outcome.line
 
     def _until_next(self, now: datetime) -> float:
-        if self._slice_due() or self._urgent or (self._waiting and len(self._polling) < self._bound()):
-            return 0.0
+        if self._slice_due() or self._urgent or next(self._startable(), None) is not None:
+            return 0.0  # (a match waiting that cannot start yet waits for a poll's end, which wakes the loop)
         moments = [] if self._soonest() is None else [self._moments[0][0]]
         asks = self._turns.soonest()
         moments += [] if asks is None else [asks]

@@ -83,3 +83,34 @@ def test_the_server_of_a_local_only_host_loads_no_google_client(google: bool) ->
     out = subprocess.run([sys.executable, "-c", GOOGLE_LOADED, json.dumps(poll_preload(google))],
                          capture_output=True, text=True, timeout=120, check=True)
     assert json.loads(out.stdout) == (["google", "gspread", "requests"] if google else [])
+
+
+def test_a_google_poll_forked_from_the_server_imports_nothing(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Google match's poll that answers a save, forked from a server that preloaded a Google host's poll path
+    (``GOOGLE_POLL_PATH``), asks the fake over HTTP as ``serve``'s polls ask Google, and imports nothing: not the
+    project's Drive gate or Sheets backend, nor Google's client, nor the ``netrc`` module ``requests`` reads at
+    each request. Checked with the defect put back: with the path as it was (the watcher's log and the sign-in
+    alone), the poll imported ten modules (``poll_gate.drive``, ``sheets.google.backend`` and its parts,
+    ``netrc``)."""
+    from tests.fakes.google_api import signed_in_fake
+    from tests.fakes.google_http import served_over_http
+    from tests.host.test_serve_google import create, keys
+    from tests.matchfiles import type_orders
+
+    with signed_in_fake(monkeypatch, {key: f"one · {role}" for role, key in keys("one").items()}) as fake:
+        config = create(tmp_path / "league", "one", capsys)
+        from sheets_gm.match.config import load_config
+        from sheets_gm.running.connect import open_match_sheets
+
+        type_orders(open_match_sheets(load_config(config)), ready=False)
+        with served_over_http(fake) as server:
+            out = subprocess.run([sys.executable, "-c", SERVER, json.dumps(poll_preload(True)), str(config)],
+                                 capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                                 env=server.environment())
+    assert out.returncode == 0, out.stderr
+    done, imported = json.loads(out.stdout.splitlines()[-1])
+    assert done == "read"
+    assert [m for m in imported if m.startswith(("sheets_gm", "gspread", "google", "requests", "urllib3", "netrc"))
+            ] == []

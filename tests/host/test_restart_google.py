@@ -17,6 +17,7 @@ import pytest
 
 from sheets_gm.host.accounts import AccountWatcher, config_keys
 from sheets_gm.host.drive_tokens import read_tokens, read_where, tokens_path, where_path
+from sheets_gm.host.scheduler import Host
 from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
 from tests.fakes.google_api import START_TOKEN, GoogleApiFake, write_service_account_key
@@ -176,13 +177,74 @@ def test_a_restart_polls_a_save_typed_while_it_was_down_before_the_search_reache
     cold.close()
 
 
-def test_a_restart_drains_google_saves_past_the_workers_one_poll_an_account(
+def test_a_restart_answers_the_saves_the_kept_logs_name_before_it_searches(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # Saves in every match while no host ran; a host of one worker restarted, its polls held and its search never
-    # ending: past the workers' bound (``CATCH_UP``), a Google poll starts for an account none of whose polls is
-    # under way (the guild's beside one of the club's), never a second of one account (its quota). With Google kept
-    # to the workers' bound (the defect put back), one poll.
+    # The first search (a core's work for 15 s and more at 10,000 folders) waits while the accounts joined from the
+    # kept places ask their logs and the saves those name are polled (``SAVES_FIRST``): the save of "two" is
+    # polled before the search takes its first slice, and the search then goes on. Without the wait (the defect
+    # put back: ``SAVES_FIRST`` of 0), the search's first slice comes first.
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
+    _player_saves(configs["two"], tmp_path)
+    clock.tick(30)
+    _blind_index(monkeypatch)
+    events: list[str] = []
+
+    def background(task: Callable[[], None], name: str) -> None:
+        events.append(name.removeprefix("sheets-gm-").split()[0])
+        task()
+
+    cold = new_host(league, clock, [], interval=15, workers=1, background=background)
+    order = starts(cold)
+    real = cold._submit
+    cold._submit = lambda hosted, now: (events.append(f"poll {hosted.path.parent.name}"),  # type: ignore
+                                        real(hosted, now))
+    for _ in range(3):
+        cold.step()
+        clock.tick(1)
+    assert order[:1] == ["two"]
+    assert events.index("poll two") < events.index("search"), events
+    assert cold.step() >= 0 and cold.searched_at is not None  # the search went on once the save was polled
+    cold.close()
+
+
+def test_while_the_saves_the_kept_logs_name_wait_no_other_poll_takes_their_place(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Traced at 10,000 matches: a restart's kept logs named 79 matches, 20 of them players' saves and the rest our
+    # own answers of the last run read back (``DUE``); polled eight at a time as they were named, the saves waited
+    # behind the read-backs. While an account joined from the kept places has not answered, or a save it named
+    # waits (``SAVES_FIRST``), only a player's save (``CHANGED``) starts; then the rest. With every rank let through
+    # (the defect put back), the read-back starts first.
+    from sheets_gm.host.quiet import CHANGED, DUE
+
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
+    cold = new_host(league, clock, [], interval=15, workers=1)
+    order = starts(cold)
+    cold._search(clock())  # the kept places joined (one match an account), the search held until they answer
+    assert cold._first_askers and cold.searched_at is None
+    ours = cold.matches[configs["one"].resolve()]
+    ours.rank = DUE  # our own answer, named again by the kept log
+    cold._waiting[ours.path] = ours
+    cold._start_polls(clock())
+    assert order == []  # its place is kept: an account not answered yet may name a save
+    cold._first_askers = set()  # every account answered; the save it named ("three") waits
+    save = cold.matches[configs["three"].resolve()]
+    save.rank = CHANGED
+    cold._waiting[save.path] = save
+    cold._named_first = {save.path}
+    cold._start_polls(clock())
+    assert order == ["three"]  # the save first ...
+    cold._take_outcomes(clock())
+    cold._start_polls(clock())
+    assert order == ["three", "one"]  # ... then our own answer, read back
+    cold.close()
+
+
+def _drained(fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+             monkeypatch: pytest.MonkeyPatch) -> tuple[Host, list[str]]:
+    """Saves in every match while no host ran; a host of one worker restarted, its polls held and its search never
+    ending, after four passes: the host, and the matches whose polls it started."""
     from tests.host.test_isolation import HangingPool
 
     clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
@@ -204,7 +266,31 @@ def test_a_restart_drains_google_saves_past_the_workers_one_poll_an_account(
         cold.step()
         clock.tick(1)
     assert cold.searched_at is None
+    return cold, order
+
+
+def test_a_restart_drains_google_saves_past_the_workers_one_poll_an_account(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Past the workers' bound (``CATCH_UP``), a Google poll starts for an account none of whose polls is under way
+    # (the guild's beside one of the club's), never a second of one account (its quota). With Google kept to the
+    # workers' bound (the defect put back), one poll.
+    _, order = _drained(fake, tmp_path, capsys, monkeypatch)
     assert sorted(order) in (["one", "three"], ["three", "two"])
+
+
+def test_a_restart_with_a_save_that_cannot_start_yet_does_not_spin(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The club's second save waits for its account's poll under way (one poll an account past the workers), with
+    # a place free under the bound: no pass can start it, so the loop sleeps until that poll ends (its end wakes the
+    # loop) or something falls due, never turning at once again and again. With "a match waits and a place is
+    # free" taken as "a poll may start" (the defect put back), each pass asks for the next at once: the host spins.
+    monkeypatch.setattr("sheets_gm.host.scheduler.CATCH_UP", 3)
+    cold, order = _drained(fake, tmp_path, capsys, monkeypatch)
+    assert len(order) == 2 and len(cold._waiting) == 1 and len(cold._polling) == 2 < cold._bound()
+    assert cold.step() > 0
+    cold.close()
 
 
 def test_where_the_matches_are_not_kept_is_said_and_the_next_start_searches(
