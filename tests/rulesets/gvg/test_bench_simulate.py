@@ -43,7 +43,7 @@ def test_simulate_at_a_terminal_draws_its_bar_and_its_figures_are_read_back(tmp_
                         terminal=True)
     assert "Playing matches" in got.said and "\x1b[" in got.said, got.said
     assert all((tmp_path / "out" / name).is_file() for name in bench.FILES)
-    assert bench.played_seconds(got) > 0
+    assert bench.played_seconds(got) >= 0  # read back (not NaN); two matches may take under the 0.05 s it rounds to
     shown = bench.tables(got)
     assert "Playing matches" not in shown and "Played 2 matches" not in shown and "\x1b" not in shown
     assert "objective" in shown
