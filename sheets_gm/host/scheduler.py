@@ -332,6 +332,11 @@ class Hosted:
         return self.config.backend is BackendKind.LOCAL if self.config is not None else not self.account
 
 
+def _start_order(hosted: Hosted) -> tuple[int, datetime]:
+    """The order waiting polls start in: by rank, then by the moment each is due."""
+    return hosted.rank, hosted.next_at
+
+
 class Host:
     """Every match under ``folders``, run side by side (see the module notes). ``executor``: the bounded pool
     (a ``ThreadPoolExecutor`` of ``workers``; tests hand one that runs each poll at once); ``say``: the log."""
@@ -927,10 +932,13 @@ class Host:
         free = self._bound() - len(self._polling)
         if not self._waiting or free <= 0:
             return
-        ranked = heapq.nsmallest(free if self.searched_at is not None else len(self._waiting),  # a start: every
-                                 self._waiting.values(), key=lambda h: (h.rank, h.next_at))  # save, one may not
-        for hosted in ranked:  # catch up (``_may_catch_up``) where the next may
-            if len(self._polling) >= self._bound() or (self.searched_at is None and hosted.rank >= LATER):
+        if self.searched_at is not None:
+            ranked = heapq.nsmallest(free, self._waiting.values(), key=_start_order)
+        else:  # a start: every save and deadline (one may not catch up where the next may: ``_may_catch_up``); no
+            # first look, which waits for the search's end (thousands of them, not sorted at each pass)
+            ranked = sorted([h for h in self._waiting.values() if h.rank < LATER], key=_start_order)
+        for hosted in ranked:
+            if len(self._polling) >= self._bound():
                 return
             if len(self._polling) >= self.workers and not self._may_catch_up(hosted):
                 continue  # past the workers' bound (``CATCH_UP``)
