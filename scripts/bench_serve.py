@@ -1319,10 +1319,12 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
         restarts = []
         base = source_of(args.vs, root / "base") if args.vs else None
         codes = ((("base", base),) if base is not None else ()) + (("this", None),)
-        for turn, busy in enumerate([int(n) for n in args.busy.split(",")] * args.rounds):
+        counts = [int(n) for n in args.busy.split(",")]
+        for turn, busy in enumerate(counts * args.rounds):
             with busy_processes(busy):
                 print(settled_load(busy, args), flush=True)
-                for code, source in codes[::-1] if turn % 2 else codes:  # in turn: which tree goes first alternates
+                first = (turn // len(counts)) % 2  # which tree goes first alternates, round by round at each count
+                for code, source in codes[::-1] if first else codes:
                     said = google_restart(server, fake, root, rng.sample(configs, args.saves), args, source)
                     restarts.append(f"{code}: {said} ({busy} busy processes beside)")
                     print(restarts[-1], flush=True)
