@@ -11,6 +11,7 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -264,8 +265,13 @@ def test_the_file_watches_are_put_with_the_first_search_not_beside_the_saves_fir
 
     clock, league, _configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
     events = FileEvents([league])
-    begun: list[float] = []
-    monkeypatch.setattr(events, "start", lambda: begun.append(clock().timestamp()) or True)
+    begun: list[datetime] = []
+
+    def start() -> bool:
+        begun.append(clock())
+        return True
+
+    monkeypatch.setattr(events, "start", start)
     monkeypatch.setattr("sheets_gm.host.file_events.threading.Thread", _AtOnce)  # its thread run as it starts
     cold = new_host(league, clock, [], interval=15, workers=1, events=events)
     cold._search(clock())  # the kept places joined (one match an account), the search held until they answer
