@@ -1951,6 +1951,30 @@ def print_google(args: argparse.Namespace, count: int, answered: float | None, f
           f"before the host, the fake's clones made; {rss_idle / 1024:.0f} MiB idle); cron keeps none")
 
 
+def restart_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the restarts (``--restart-local``, ``--serve-google``)."""
+    parser.add_argument("--restart-limit", type=float, default=300.0,
+                        help="with --restart-local: seconds a restart's saves may take (default 300)")
+    parser.add_argument("--save-gap", type=float, default=0.3,
+                        help="with --restart-local: seconds between two saves arriving as the host starts, each "
+                        "typed ahead and written whole (default 0.3: the last of ten 3 s after the start)")
+    parser.add_argument("--busy", default="0", help="with --restart-local or --serve-google: busy processes spun "
+                        "beside, one run of rounds (of restarts) for each count of a comma-separated list (default 0; "
+                        "0,6 on 2 cores: load 2 and 8)")
+    parser.add_argument("--settle", type=float, default=60.0,
+                        help="with --busy: seconds the load average is given to rise before the restarts (with "
+                        "--load: at most)")
+    parser.add_argument("--load", type=float, metavar="L",
+                        help="with --busy: wait until the 1-minute load average reaches L before the restarts (as "
+                        "many processes again spin until it does), or --settle seconds; said either way")
+    parser.add_argument("--linger", type=float, default=20.0,
+                        help="with --serve-google: seconds a restarted serve runs on after its last save's answer "
+                        "(default 20: its own answers read back before it stops, or the next restart reads them)")
+    parser.add_argument("--trace", action="store_true",
+                        help="with --serve-google: each restart's timeline (its log's lines, the fake's requests, "
+                        "the CPU of serve, its polls and the fake by then)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -1997,26 +2021,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--start-cpu", action="store_true",
                         help="with --restart-local: instead of saves, the host's own CPU to READY and to its first "
                         "search's end (with --vs, in turn with that commit's; --rounds of each)")
-    parser.add_argument("--restart-limit", type=float, default=300.0,
-                        help="with --restart-local: seconds a restart's saves may take (default 300)")
-    parser.add_argument("--save-gap", type=float, default=0.3,
-                        help="with --restart-local: seconds between two saves arriving as the host starts, each "
-                        "typed ahead and written whole (default 0.3: the last of ten 3 s after the start)")
-    parser.add_argument("--busy", default="0", help="with --restart-local or --serve-google: busy processes spun "
-                        "beside, one run of rounds (of restarts) for each count of a comma-separated list (default 0; "
-                        "0,6 on 2 cores: load 2 and 8)")
-    parser.add_argument("--settle", type=float, default=60.0,
-                        help="with --busy: seconds the load average is given to rise before the restarts (with "
-                        "--load: at most)")
-    parser.add_argument("--load", type=float, metavar="L",
-                        help="with --busy: wait until the 1-minute load average reaches L before the restarts (as "
-                        "many processes again spin until it does), or --settle seconds; said either way")
-    parser.add_argument("--linger", type=float, default=20.0,
-                        help="with --serve-google: seconds a restarted serve runs on after its last save's answer "
-                        "(default 20: its own answers read back before it stops, or the next restart reads them)")
-    parser.add_argument("--trace", action="store_true",
-                        help="with --serve-google: each restart's timeline (its log's lines, the fake's requests, "
-                        "the CPU of serve, its polls and the fake by then)")
+    restart_options(parser)
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)
     args.rounds = args.rounds or (1 if args.serve_google else 2)
