@@ -496,8 +496,6 @@ class Host:
         if self._slice_due():
             walk = self._walk
             assert walk is not None
-            if self.events is not None:  # the watches put beside the search, not beside the saves first
-                self.events.start_beside(self.say)
             self._slicing, self._said_stall = now, False
             self.background(functools.partial(self._take_a_slice, walk), "sheets-gm-search")
         for walk, found, done in drained(self._slices):
@@ -598,6 +596,8 @@ class Host:
         if not done:
             return
         self._walk = None
+        if self.events is not None:  # the file watches put once the first search ends, beside the loop: not while
+            self.events.start_beside(self.say)  # the saves waiting at a start are answered (0.65 CPU s at 10,000)
         if isinstance(done, str):
             self.say(f"The search of the folders broke off ({done}); searched again in "
                      f"{int(self._search_every().total_seconds())} s.")

@@ -252,15 +252,15 @@ class _AtOnce:
         self.target()
 
 
-def test_the_file_watches_are_put_with_the_first_search_not_beside_the_saves_first(
+def test_the_file_watches_are_put_once_the_first_search_ends_not_beside_the_saves_first(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Traced at 10,000 Google matches: putting a file watch on each of their 20,000 folders costs the host's
     # process 0.65 CPU s, which serve spent beside the loop from its first moment, while the accounts' first
     # questions and the saves they name waited for that same interpreter (at a load of 8, seconds of wall). The
-    # watches now begin with the first search: not while the saves the kept logs name come first (``SAVES_FIRST``),
-    # at the search's first slice after. With serve's own start of the watches put back (begun with the host), the
-    # first assertion fails.
+    # watches now begin once the first search ends: not while the saves the kept logs name come first
+    # (``SAVES_FIRST``), nor while the search goes on (the saves found by it are answered meanwhile). With serve's
+    # own start of the watches put back (begun with the host), the first assertion fails.
     from sheets_gm.host.file_events import FileEvents
 
     clock, league, _configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
@@ -273,13 +273,21 @@ def test_the_file_watches_are_put_with_the_first_search_not_beside_the_saves_fir
 
     monkeypatch.setattr(events, "start", start)
     monkeypatch.setattr("sheets_gm.host.file_events.threading.Thread", _AtOnce)  # its thread run as it starts
-    cold = new_host(league, clock, [], interval=15, workers=1, events=events)
+    held: list[Callable[[], None]] = []
+
+    def background(task: Callable[[], None], name: str) -> None:
+        (held.append if name.startswith("sheets-gm-search") else lambda t: t())(task)
+
+    cold = new_host(league, clock, [], interval=15, workers=1, events=events, background=background)
     cold._search(clock())  # the kept places joined (one match an account), the search held until they answer
     assert cold._first_askers and cold.searched_at is None
     assert begun == [] and not events.begun  # the saves first: no watch yet
     cold._first_askers, cold._named_first = set(), set()  # every account answered, no save waits
-    cold._search(clock())  # the first slice: the watches begin beside it
-    assert events.begun and len(begun) == 1
+    cold._search(clock())  # the search's first slice asked for, under way
+    assert held and begun == []  # no watch while it searches
+    held.pop()()
+    cold._search(clock())  # its slice taken in: the search of a small league ends
+    assert cold.searched_at is not None and events.begun and len(begun) == 1
     cold._search(clock())
     assert len(begun) == 1  # once
     cold.close()
