@@ -922,7 +922,25 @@ def source_of(commit: str, into: Path) -> Path:
     return into
 
 
-class Pings:
+class OnThread:
+    """A loop (``_loop``) run on a daemon thread of its own from ``_begin`` until ``_end``."""
+
+    open = False
+
+    def _begin(self) -> None:
+        self.open = True
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        raise NotImplementedError
+
+    def _end(self) -> None:
+        self.open = False
+        self.thread.join()
+
+
+class Pings(OnThread):
     """systemd's side of the watchdog: a datagram socket ``serve`` is pointed at (``$NOTIFY_SOCKET``); each message
     kept with its moment (monotonic)."""
 
@@ -934,18 +952,15 @@ class Pings:
         self.sock.bind(str(path))
         self.sock.settimeout(0.2)
         self.heard: list[tuple[float, str]] = []
-        self.open = True
-        self.thread = threading.Thread(target=self._listen, daemon=True)
-        self.thread.start()
+        self._begin()
 
-    def _listen(self) -> None:
+    def _loop(self) -> None:
         while self.open:
             with contextlib.suppress(OSError):
                 self.heard.append((time.monotonic(), self.sock.recv(4096).decode()))
 
     def close(self) -> None:
-        self.open = False
-        self.thread.join()
+        self._end()
         self.sock.close()
 
     def gaps(self) -> tuple[float | None, float]:
@@ -1144,25 +1159,22 @@ def settled_load(busy: int, args: argparse.Namespace) -> str:
                f"{args.settle:g} s)") + ".")
 
 
-class LoadWatch:
+class LoadWatch(OnThread):
     """The load while a restart runs, sampled every 0.1 s on a thread: the 1-minute average's lowest and highest,
     and the mean count of tasks runnable (what a process shares the cores with, now)."""
 
     def __init__(self) -> None:
         self.samples: list[tuple[float, int]] = []
-        self.open = True
-        self.thread = threading.Thread(target=self._watch, daemon=True)
-        self.thread.start()
+        self._begin()
 
-    def _watch(self) -> None:
+    def _loop(self) -> None:
         while self.open:
             self.samples.append(load_figures())
             time.sleep(0.1)
 
     def close(self) -> str:
         """Stop, and say the load."""
-        self.open = False
-        self.thread.join()
+        self._end()
         averages = [a for a, _ in self.samples] or [0.0]
         runnable = [r for _, r in self.samples] or [0]
         return (f"load {min(averages):.1f}-{max(averages):.1f} (1-minute), {statistics.mean(runnable):.1f} tasks "
@@ -1518,7 +1530,7 @@ def request_kind(url: str) -> str:
     return url.split("?")[0][-40:]
 
 
-class RestartTrace:
+class RestartTrace(OnThread):
     """One restart's timeline (``--trace``), sampled every 0.05 s on a thread: when each line of ``serve``'s log
     came, the CPU seconds of ``serve``'s own process, of its polls' server and the polls forked from it (each
     poll's process seen, from first to last sample), and of this process (the fake over HTTP: its handlers and
@@ -1531,11 +1543,9 @@ class RestartTrace:
         self.polls: dict[int, list[float]] = {}  # a poll's pid: first seen, last seen, its CPU then
         self.bench_cpu = time.process_time()
         fake.traced = []  # type: ignore[attr-defined]
-        self.open = True
-        self.thread = threading.Thread(target=self._sample, daemon=True)
-        self.thread.start()
+        self._begin()
 
-    def _sample(self) -> None:
+    def _loop(self) -> None:
         read = 0
         while self.open:
             now = time.monotonic() - self.started
@@ -1556,8 +1566,7 @@ class RestartTrace:
 
     def close(self, answered: Sequence[float]) -> str:
         """Stop, and the timeline (``answered``: each save's answer, seconds from the spawn)."""
-        self.open = False
-        self.thread.join()
+        self._end()
         traced = self.fake.traced or []  # type: ignore[attr-defined]
         self.fake.traced = None  # type: ignore[attr-defined]
         requests_by = sorted((at - self.started, kind, cpu) for at, kind, cpu in traced)
