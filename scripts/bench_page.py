@@ -108,6 +108,9 @@ def steps(name: str, members: Roster | None, windows: int, work: Path, settings:
     make = next(iter(bots_of(rules).values())).make
     bots = {seat: make(f"bench/{seat}") for seat in (*members.seats, *((JUDGE,) if rules.traits.judge else ()))}
     folder = work / f"page-{name}-{len(members.members)}"
+    first = poll(sheets, cls, now=NOW)  # the match's first poll, before anyone's orders: it reads, and builds the
+    if first.facts is not None:  # page (of the start), as a host's first poll of a new match does
+        yield Step(folder, page_input(first.facts, "Bench", "board.xlsx"), bool(first.resolved), 0.0, 0.0)
     resolved = 0
     for _ in range(windows * 3):  # a window the bots cannot fill is polled again, up to thrice the windows asked
         if resolved >= windows:
