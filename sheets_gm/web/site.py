@@ -11,6 +11,9 @@ Log: each GM's adjustment's lines stand on the page of the window whose Log rows
 
 A resolution's page is written once, when the poll that made it builds the folder; an undo's build drops the pages
 past the resolutions the match still counts; a build whose ``marker`` the folder was last built for writes nothing.
+The page of the start is written by the builds before the first resolution (``_keep_start``: drawn again when what
+it is of changes, a GM's adjustment; listed only once a resolution follows it), so that the first resolution's build
+draws only its own window, unless the board it started from is not the one the start's page shows.
 Every file is written whole in its place (a temporary file renamed), and only when its bytes change. The templates
 escape every text they are given (jinja2's autoescape): a name or an Aim a player typed is shown, never run."""
 
