@@ -427,12 +427,12 @@ def _end_of(folder: Path, windows: Sequence[_Window], number: int) -> int:
 
 
 def _before_page(folder: Path, page: PageInput, number: int, drawings: Sequence[BoardDrawing],
-                 there: set[str]) -> _Window:
+                 there: set[str], now: Drawn | None = None) -> _Window:
     """The page of the board ``drawings`` draw before resolution ``number`` (``w0.html``, the start, for the
-    first), written with its ground files; its window."""
+    first), written with its ground files; its window (``now``: the board now, drawn, taken when it is the same)."""
     label = "the start" if number == 1 else f"before resolution {number}"
     file = f"w{number - 1}.html"
-    before = drawn(page.kind, drawings)
+    before = now if now is not None and list(drawings) == list(page.drawings) else drawn(page.kind, drawings)
     _keep_grounds(folder, before, there)
     write_if_changed(f"{folder}/{file}", render(page, before, file=file, heading=_upper(label),
                                                 opening=page.opening).encode(), new=file not in there)
@@ -463,7 +463,8 @@ _ASSETS = ("page.html.j2", "map.svg.j2", *SHARED)
 START = "w0.html"
 
 
-def _keep_start(folder: Path, page: PageInput, windows: list[_Window], kept: Any, there: set[str]) -> dict[str, Any]:
+def _keep_start(folder: Path, page: PageInput, windows: list[_Window], kept: Any, there: set[str],
+                now: Drawn) -> dict[str, Any]:
     """Before the first resolution: the page of the start (``w0.html``, the board now as the first resolution's
     page would draw the board before it) in ``folder``, drawn again only when what it is of changed since the
     record's ``kept`` (a GM's adjustment: ``_start_stamp``) or a file of it is missing; what the record keeps of it
@@ -473,7 +474,7 @@ def _keep_start(folder: Path, page: PageInput, windows: list[_Window], kept: Any
     if _start_current(kept, stamp, there):
         return dict(kept)
     assert page.start is not None
-    window = _before_page(folder, page, 1, page.start(), there)
+    window = _before_page(folder, page, 1, page.start(), there, now)  # (most games: the board the page of now shows)
     windows[:] = [window if w.number == 0 else w for w in windows]
     return {"stamp": stamp, "grounds": list(window.grounds)}
 
@@ -535,7 +536,7 @@ def build_site(folder: Path, page: PageInput) -> bool:
     figures = figures_of(page.status, page.seats)  # each side's, now
     written = _resolution_page(folder, page, done, now_drawn, windows, figures, there, start) \
         if done is not None and all(w.number != done.number for w in windows) else None
-    start = _keep_start(folder, page, windows, start, there) if page.resolved == 0 and page.start else None
+    start = _keep_start(folder, page, windows, start, there, now_drawn) if page.resolved == 0 and page.start else None
     if start is None and START in there and all(w.file != START for w in windows):  # a start no page shows
         (folder / START).unlink(missing_ok=True)
     windows.sort(key=lambda w: w.number)
