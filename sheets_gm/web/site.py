@@ -251,27 +251,6 @@ def shown_table(table: Table, default: str) -> dict[str, Any]:
             "folded": len(rows) > FOLDED_ROWS, "html": Markup(_rows_html(rows, width))}
 
 
-#: The other public tabs' tables as the page of now showed them last (``reference_shown``): each by its title, size
-#: and first and last rows (the whole table compared on a find), at most ``_SHOWN_KEPT``.
-_SHOWN: dict[tuple[Any, ...], tuple[Table, dict[str, Any]]] = {}
-_SHOWN_KEPT = 8
-
-
-def reference_shown(table: Table) -> dict[str, Any]:
-    """``shown_table`` of one of the other public tabs the page of now shows (Wesnoth's unit types, Win or Die's
-    cards, the Coalition's turn report), made once for its content in this process: the unit types of a match are
-    the same hundred rows at every build a host makes."""
-    key = (table.title, len(table.rows), table.rows[:1], table.rows[-1:])
-    found = _SHOWN.get(key)
-    if found is not None and (found[0] is table or found[0] == table):
-        return found[1]
-    shown = shown_table(table, "Turn report")
-    if len(_SHOWN) >= _SHOWN_KEPT:
-        del _SHOWN[next(iter(_SHOWN))]
-    _SHOWN[key] = (table, shown)
-    return shown
-
-
 def _rows_html(rows: Sequence[tuple[str, Sequence[str]]], width: int) -> str:
     """A table's rows as HTML, every cell escaped: the whole table's cells at once, joined by separators no escaping
     writes and split again after it (a hundred rows of unit types at a time), or each cell alone when one holds a
@@ -390,7 +369,7 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
         "status": page.status if now or resolved else "", "deadline": page.deadline if now else "",
         "deadline_words": page.deadline_words, "closing": _upper(page.closing),
         "tables": [*state.once("tables", lambda: [shown_table(t, "Standings") for t in scene.tables]),
-                   *(reference_shown(t) for t in (scene.references if now else ()))], "sheet_url": link,
+                   *(shown_table(t, "Turn report") for t in (scene.references if now else ()))], "sheet_url": link,
         "sheet_name": "" if link else os.path.basename(page.sheet.rstrip("/")), "latest": latest,
         "opening": opening, "charts": standings, "ends": ends, "names": [names_file(g) for g in state.grounds],
     }

@@ -4,9 +4,6 @@ header; a long table (Wesnoth's unit types) folded under its title; a table with
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 from sheets_gm.web.scene import Table
 from sheets_gm.web.site import FOLDED_ROWS, shown_table
 
@@ -40,32 +37,3 @@ def test_every_cell_is_escaped_and_keeps_its_own_cell() -> None:
         assert str(shown_table(Table("Players", ((odd,), *plain)), "x")["html"]).split("\n")[1:] == \
             str(shown_table(Table("Players", (("",), *plain)), "x")["html"]).split("\n")[1:]
 
-
-def test_the_unit_types_are_made_into_a_table_once_for_the_builds_of_a_host(tmp_path: Path, monkeypatch: Any) -> None:
-    """Wesnoth's unit types (a hundred rows the page of now shows at every build) are made into the page's table at
-    the first build and taken as made at the next ones, while they are the same; the pages are those of builds
-    that make it every time."""
-    from sheets_gm.web import site
-    from sheets_gm.web.page import page_input
-    from tests.web.pages import SHEET, bot_match, facts_of, files_of
-
-    made: list[str] = []
-    shown_table = site.shown_table
-
-    def counted(table: Table, default: str) -> dict[str, Any]:
-        made.append(table.title)
-        return shown_table(table, default)
-
-    rules, start, steps = bot_match("wesnoth", 2)
-    pages = [page_input(facts_of(rules, start, 0), "Friday", SHEET),
-             *(page_input(facts_of(rules, step.after, n, step), "Friday", SHEET) for n, step in enumerate(steps, 1))]
-    monkeypatch.setattr(site, "shown_table", counted)
-    monkeypatch.setattr(site, "_SHOWN", {})
-    for page in pages:
-        site.build_site(tmp_path / "kept", page)
-    assert made.count("Units") == 1, made
-    for page in pages:  # every build making it afresh: the pages as they were before it was kept
-        site._SHOWN.clear()
-        site.build_site(tmp_path / "fresh", page)
-    assert made.count("Units") == 4
-    assert files_of(tmp_path / "kept") == files_of(tmp_path / "fresh")
