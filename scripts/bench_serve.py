@@ -60,7 +60,12 @@ GMs' own sign-ins (``drive.file``, spreadsheets made by sheets-gm), each saved i
 saves it) or one a GM (``oauth_token``); the idle figures are taken once Drive's ``about`` was asked of every file.
 
     .venv/bin/python scripts/bench_serve.py --serve-google N --accounts 100 [--idle 60] [--saves 20]
-                                            [--isolation [--late 30]] [--oauth match|gm] [--busy 0,6 [--settle 45]]
+                                            [--isolation [--late 30]] [--oauth match|gm] [--busy 0,8 [--load 8]
+                                            [--settle 180]] [--rounds 2] [--vs COMMIT] [--linger 20] [--trace]
+
+A restart's load is the one asked for: with ``--load L`` the 1-minute figure is awaited (as many processes again
+spinning until it gets there), and each restart prints the load while its saves wait; with ``--vs`` the two trees
+restart in turn, which goes first alternating round by round; ``--trace`` prints each restart's timeline.
 """
 
 from __future__ import annotations
