@@ -60,7 +60,12 @@ GMs' own sign-ins (``drive.file``, spreadsheets made by sheets-gm), each saved i
 saves it) or one a GM (``oauth_token``); the idle figures are taken once Drive's ``about`` was asked of every file.
 
     .venv/bin/python scripts/bench_serve.py --serve-google N --accounts 100 [--idle 60] [--saves 20]
-                                            [--isolation [--late 30]] [--oauth match|gm] [--busy 0,6 [--settle 45]]
+                                            [--isolation [--late 30]] [--oauth match|gm] [--busy 0,8 [--load 8]
+                                            [--settle 180]] [--rounds 2] [--vs COMMIT] [--linger 20] [--trace]
+
+A restart's load is the one asked for: with ``--load L`` the 1-minute figure is awaited (as many processes again
+spinning until it gets there), and each restart prints the load while its saves wait; with ``--vs`` the two trees
+restart in turn, which goes first alternating round by round; ``--trace`` prints each restart's timeline.
 """
 
 from __future__ import annotations
@@ -293,16 +298,21 @@ def locked_fake(hold_here: bool = True) -> GoogleApiFake:
             if fails:  # the hung account's Drive: held until the client's read timeout, then failed
                 raise requests.exceptions.ReadTimeout(f"{request.url}: read timed out")
         with lock:
-            began = time.thread_time()
+            began, at = time.thread_time(), time.monotonic()
             try:
                 return dispatch(request)
             finally:
-                fake.handler_cpu += time.thread_time() - began  # type: ignore[attr-defined]
+                spent = time.thread_time() - began
+                fake.handler_cpu += spent  # type: ignore[attr-defined]
+                if fake.traced is not None:  # type: ignore[attr-defined]
+                    fake.traced.append((at, request_kind(request.url), spent))  # type: ignore[attr-defined]
 
     fake.late_account, fake.late_by = "", 0.0  # type: ignore[attr-defined]
     fake.hung_account = ""  # type: ignore[attr-defined]
     fake.questions = []  # type: ignore[attr-defined]  # each change-log question: the account, when (monotonic)
     fake.handler_cpu = 0.0  # type: ignore[attr-defined]  # CPU seconds spent inside the fake's handlers: Google's
+    fake.traced = None  # type: ignore[attr-defined]  # with --trace, during a restart: each request's moment,
+    # kind and handler CPU
 
     fake._dispatch = one_at_a_time  # type: ignore[method-assign]
     original = signin.open_service_account
@@ -917,7 +927,25 @@ def source_of(commit: str, into: Path) -> Path:
     return into
 
 
-class Pings:
+class OnThread:
+    """A loop (``_loop``) run on a daemon thread of its own from ``_begin`` until ``_end``."""
+
+    open = False
+
+    def _begin(self) -> None:
+        self.open = True
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        raise NotImplementedError
+
+    def _end(self) -> None:
+        self.open = False
+        self.thread.join()
+
+
+class Pings(OnThread):
     """systemd's side of the watchdog: a datagram socket ``serve`` is pointed at (``$NOTIFY_SOCKET``); each message
     kept with its moment (monotonic)."""
 
@@ -929,18 +957,15 @@ class Pings:
         self.sock.bind(str(path))
         self.sock.settimeout(0.2)
         self.heard: list[tuple[float, str]] = []
-        self.open = True
-        self.thread = threading.Thread(target=self._listen, daemon=True)
-        self.thread.start()
+        self._begin()
 
-    def _listen(self) -> None:
+    def _loop(self) -> None:
         while self.open:
             with contextlib.suppress(OSError):
                 self.heard.append((time.monotonic(), self.sock.recv(4096).decode()))
 
     def close(self) -> None:
-        self.open = False
-        self.thread.join()
+        self._end()
         self.sock.close()
 
     def gaps(self) -> tuple[float | None, float]:
@@ -1090,23 +1115,75 @@ def measure_restart(args: argparse.Namespace, root: Path) -> None:
     turns = itertools.count()
     for busy in [int(n) for n in args.busy.split(",")]:
         with busy_processes(busy):
-            time.sleep(args.settle if busy else 0)  # the load average follows the busy processes
-            print(f"With {busy} busy processes beside: load {Path('/proc/loadavg').read_text().split()[:3]}.",
-                  flush=True)
+            print(settled_load(busy, args), flush=True)
             runs += restart_rounds(args, root, configs, base, rng, turns)
     summary(runs)
 
 
 @contextlib.contextmanager
-def busy_processes(count: int) -> Iterator[None]:
-    """``count`` processes that spin a core each (as ``stress --cpu``) while the block runs: the load asked for."""
-    spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+def busy_processes(count: int) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``count`` processes that spin a core each (as ``stress --cpu``) while the block runs: the load asked for
+    (the list is the block's: a process added to it is stopped with the others)."""
+    spinning = [spin() for _ in range(count)]
     try:
-        yield
+        yield spinning
     finally:
         for proc in spinning:
             proc.kill()
             proc.wait()
+
+
+def spin() -> subprocess.Popen[bytes]:
+    """A process that spins a core until killed."""
+    return subprocess.Popen([sys.executable, "-c", "while True: pass"])
+
+
+def load_figures() -> tuple[float, int]:
+    """The 1-minute load average and the tasks runnable now (``/proc/loadavg``; the reader itself not counted)."""
+    fields = Path("/proc/loadavg").read_text().split()
+    return float(fields[0]), int(fields[3].split("/")[0]) - 1
+
+
+def settled_load(busy: int, args: argparse.Namespace) -> str:
+    """With ``busy`` processes spinning, wait until the 1-minute load average reaches ``--load`` (the target; with
+    none, ``--settle`` seconds): as many processes again spin meanwhile, so the average, which follows the
+    runnable count over about a minute, gets there sooner, and stop once it does. At most ``--settle`` seconds
+    when a target is given (said, when not reached)."""
+    if not busy:
+        return f"With no busy process beside: load {load_figures()[0]:.2f}."
+    started = time.monotonic()
+    if args.load is None:
+        time.sleep(args.settle)
+        return f"With {busy} busy processes beside, after {args.settle:g} s: load {load_figures()[0]:.2f}."
+    with busy_processes(busy):
+        while load_figures()[0] < args.load and time.monotonic() - started < args.settle:
+            time.sleep(0.5)
+    load = load_figures()[0]
+    return (f"With {busy} busy processes beside: load {load:.2f} after {time.monotonic() - started:.0f} s, "
+            + ("the target reached" if load >= args.load else f"NOT the target {args.load:g} (--settle "
+               f"{args.settle:g} s)") + ".")
+
+
+class LoadWatch(OnThread):
+    """The load while a restart runs, sampled every 0.1 s on a thread: the 1-minute average's lowest and highest,
+    and the mean count of tasks runnable (what a process shares the cores with, now)."""
+
+    def __init__(self) -> None:
+        self.samples: list[tuple[float, int]] = []
+        self._begin()
+
+    def _loop(self) -> None:
+        while self.open:
+            self.samples.append(load_figures())
+            time.sleep(0.1)
+
+    def close(self) -> str:
+        """Stop, and say the load."""
+        self._end()
+        averages = [a for a, _ in self.samples] or [0.0]
+        runnable = [r for _, r in self.samples] or [0]
+        return (f"load {min(averages):.1f}-{max(averages):.1f} (1-minute), {statistics.mean(runnable):.1f} tasks "
+                f"runnable on average")
 
 
 def summary(runs: Sequence[RestartRun]) -> None:
@@ -1259,13 +1336,14 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
         restarts = []
         base = source_of(args.vs, root / "base") if args.vs else None
         codes = ((("base", base),) if base is not None else ()) + (("this", None),)
-        for busy in [int(n) for n in args.busy.split(",")] * args.rounds:
+        counts = [int(n) for n in args.busy.split(",")]
+        for turn, busy in enumerate(counts * args.rounds):
             with busy_processes(busy):
-                time.sleep(args.settle if busy else 0)  # the load average follows the busy processes
-                for code, source in codes:  # the baseline's restart, then this tree's, on other saves each
-                    load = Path("/proc/loadavg").read_text().split()[0]
+                print(settled_load(busy, args), flush=True)
+                first = (turn // len(counts)) % 2  # which tree goes first alternates, round by round at each count
+                for code, source in codes[::-1] if first else codes:
                     said = google_restart(server, fake, root, rng.sample(configs, args.saves), args, source)
-                    restarts.append(f"{code}: {said} ({busy} busy processes beside; load {load} at its start)")
+                    restarts.append(f"{code}: {said} ({busy} busy processes beside)")
                     print(restarts[-1], flush=True)
     finally:
         proc.send_signal(15)
@@ -1404,8 +1482,8 @@ def serve_over(server: Any, root: Path, log: Path, args: argparse.Namespace,
     if source is not None:
         env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(source)])
     with log.open("ab") as out:
-        return subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "google"), "--workers",
-                                 str(args.workers), "--interval", f"{args.interval:g}", "--status-file",
+        return subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "google"),
+                                 "--workers", str(args.workers), "--interval", f"{args.interval:g}", "--status-file",
                                  str(root / "status-google.json")], stdout=out, stderr=subprocess.STDOUT,
                                 env=env, cwd=root)
 
@@ -1420,8 +1498,12 @@ def google_restart(server: Any, fake: GoogleApiFake, root: Path, saved: Sequence
         at[config] = time.time_ns()
         type_orders(config, ready=False, seed=f"{args.seed}/down/{n}")
     fake.reset_counters()
+    log = root / "serve-google-restart.log"
+    log.write_bytes(b"")
+    watch = LoadWatch()
     started = time.monotonic()
-    proc = serve_over(server, root, root / "serve-google-restart.log", args, source)
+    proc = serve_over(server, root, log, args, source)
+    trace = RestartTrace(proc.pid, log, fake, started) if args.trace else None
     answers: dict[Path, float] = {}
     try:
         while len(answers) < len(saved) and time.monotonic() - started < args.restart_limit:
@@ -1429,6 +1511,9 @@ def google_restart(server: Any, fake: GoogleApiFake, root: Path, saved: Sequence
                 if config not in answers and answered_since(config, at[config]):
                     answers[config] = time.monotonic() - started
             time.sleep(0.1)
+        traced = trace.close(sorted(answers.values())) if trace is not None else ""
+        time.sleep(args.linger)  # its own answers read back and its tokens kept past them: the next restart,
+        # of either tree, finds what this one left as the one before found it
     finally:
         proc.send_signal(15)
         proc.wait(timeout=180)
@@ -1436,8 +1521,110 @@ def google_restart(server: Any, fake: GoogleApiFake, root: Path, saved: Sequence
     return (f"- restarted with {len(saved)} saves typed while it was down: {len(done)}/{len(saved)} answered; from "
             f"the spawn median {statistics.median(done or [0]):.1f} s, 95th percentile "
             f"{percentile(done, 0.95) if len(done) == len(saved) else float('inf'):.1f} s; start tokens asked "
-            f"{fake.calls(START_TOKEN)} (0: every account's log asked from its kept token); load "
-            f"{Path('/proc/loadavg').read_text().split()[0]}")
+            f"{fake.calls(START_TOKEN)} (0: every account's log asked from its kept token); during the saves "
+            f"{watch.close()}" + traced)
+
+
+def request_kind(url: str) -> str:
+    """What a request to the fake asks, in a word (the restart's trace)."""
+    for part, kind in (("oauth2", "token"), ("/changes/startPageToken", "start token"), ("/changes", "changes"),
+                       ("/about", "about"), (":batchUpdate", "batchUpdate"), ("/values:batchGet", "batchGet"),
+                       ("/values", "values"), ("/drive/v3/files", "files"), ("sheets.googleapis", "sheets")):
+        if part in url:
+            return kind
+    return url.split("?")[0][-40:]
+
+
+class RestartTrace(OnThread):
+    """One restart's timeline (``--trace``), sampled every 0.05 s on a thread: when each line of ``serve``'s log
+    came, the CPU seconds of ``serve``'s own process, of its polls' server and the polls forked from it (each
+    poll's process seen, from first to last sample), and of this process (the fake over HTTP: its handlers and
+    its server's threads, and the benchmark's own checks); the fake's requests, each with its moment."""
+
+    def __init__(self, pid: int, log: Path, fake: GoogleApiFake, started: float) -> None:
+        self.pid, self.log, self.fake, self.started = pid, log, fake, started
+        self.lines: list[tuple[float, str]] = []
+        self.samples: list[tuple[float, float, float, float]] = []  # moment, serve's CPU, its children's, this one's
+        self.polls: dict[int, list[float]] = {}  # a poll's pid: first seen, last seen, its CPU then
+        self.bench_cpu = time.process_time()
+        fake.traced = []  # type: ignore[attr-defined]
+        self._begin()
+
+    def _loop(self) -> None:
+        read = 0
+        while self.open:
+            now = time.monotonic() - self.started
+            with contextlib.suppress(OSError):
+                text = self.log.read_bytes()[read:]
+                read += len(text)
+                self.lines += [(now, line) for line in text.decode(errors="replace").splitlines() if line]
+            own, server = proc_cpu(self.pid), 0.0
+            for child in proc_children(self.pid):
+                server += proc_cpu(child)  # (its polls counted each, below, not as it reaps them)
+                for poll in proc_children(child):
+                    cpu = proc_cpu(poll)
+                    seen = self.polls.setdefault(poll, [now, now, cpu])
+                    seen[1:] = [now, cpu]
+            polls = sum(seen[2] for seen in self.polls.values())
+            self.samples.append((now, own, server + polls, time.process_time() - self.bench_cpu))
+            time.sleep(0.05)
+
+    def close(self, answered: Sequence[float]) -> str:
+        """Stop, and the timeline (``answered``: each save's answer, seconds from the spawn)."""
+        self._end()
+        traced = self.fake.traced or []  # type: ignore[attr-defined]
+        self.fake.traced = None  # type: ignore[attr-defined]
+        requests_by = sorted((at - self.started, kind, cpu) for at, kind, cpu in traced)
+        changes = [at for at, kind, _ in requests_by if kind == "changes"]
+        reads = [at for at, kind, _ in requests_by if kind == "batchGet"]
+        moments = {"the host's first line (its modules imported, the kept state read)": next(
+            (at for at, line in self.lines if line.startswith("sheets-gm serve:")), None),
+            "the first change-log question": changes[0] if changes else None,
+            "the 50th change-log question": changes[49] if len(changes) >= 50 else None,
+            "the 100th change-log question (about every account's first)": changes[99] if len(changes) >= 100 else None,
+            "the first poll's process": min((p[0] for p in self.polls.values()), default=None),
+            "the first Sheets read": reads[0] if reads else None,
+            "the first save answered": answered[0] if answered else None,
+            "the 10th save answered": answered[9] if len(answered) >= 10 else None,
+            "the 19th save answered (the 95th percentile of 20)": answered[18] if len(answered) >= 19 else None,
+            "the last save answered": answered[-1] if answered else None}
+        out = ["\n  timeline from the spawn (CPU seconds by then: serve's own / its polls' server and polls / "
+               "this process: the fake over HTTP and the benchmark)"]
+        for what, at in moments.items():
+            if at is None:
+                out.append(f"    {what}: -")
+                continue
+            sample = next((s for s in self.samples if s[0] >= at), self.samples[-1] if self.samples else None)
+            cpu = "" if sample is None else f"  ({sample[1]:.2f} / {sample[2]:.2f} / {sample[3]:.2f})"
+            out.append(f"    {at:6.2f} s  {what}{cpu}")
+        kinds: dict[str, list[float]] = {}
+        for _, kind, cpu in requests_by:
+            kinds.setdefault(kind, []).append(cpu)
+        out.append("    the fake's requests (count, handler CPU s): " + ", ".join(
+            f"{kind} {len(cpus)} ({sum(cpus):.2f})" for kind, cpus in sorted(kinds.items())))
+        polls = sorted(self.polls.values())
+        out.append(f"    polls forked: {len(polls)}; each poll's process (seen from, to, CPU s): " + ", ".join(
+            f"{a:.1f}-{b:.1f} {c:.2f}" for a, b, c in polls[:30]))
+        out.append("    the log's lines: " + " | ".join(f"{at:.1f} s {line[:100]}" for at, line in self.lines[:8]))
+        return "\n".join(out)
+
+
+def proc_cpu(pid: int) -> float:
+    """CPU seconds of the process ``pid``, from ``/proc`` (0 once it is gone)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return sum(int(f) for f in fields[11:13]) / tick
+
+
+def proc_children(pid: int) -> list[int]:
+    """The processes ``pid`` started that still run."""
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except (OSError, ValueError):
+        return []
 
 
 # -- --idle-google: a host restarted on Google matches polled before -------------------------------------------
@@ -1778,6 +1965,30 @@ def print_google(args: argparse.Namespace, count: int, answered: float | None, f
           f"before the host, the fake's clones made; {rss_idle / 1024:.0f} MiB idle); cron keeps none")
 
 
+def restart_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the restarts (``--restart-local``, ``--serve-google``)."""
+    parser.add_argument("--restart-limit", type=float, default=300.0,
+                        help="with --restart-local: seconds a restart's saves may take (default 300)")
+    parser.add_argument("--save-gap", type=float, default=0.3,
+                        help="with --restart-local: seconds between two saves arriving as the host starts, each "
+                        "typed ahead and written whole (default 0.3: the last of ten 3 s after the start)")
+    parser.add_argument("--busy", default="0", help="with --restart-local or --serve-google: busy processes spun "
+                        "beside, one run of rounds (of restarts) for each count of a comma-separated list (default 0; "
+                        "0,6 on 2 cores: load 2 and 8)")
+    parser.add_argument("--settle", type=float, default=60.0,
+                        help="with --busy: seconds the load average is given to rise before the restarts (with "
+                        "--load: at most)")
+    parser.add_argument("--load", type=float, metavar="L",
+                        help="with --busy: wait until the 1-minute load average reaches L before the restarts (as "
+                        "many processes again spin until it does), or --settle seconds; said either way")
+    parser.add_argument("--linger", type=float, default=20.0,
+                        help="with --serve-google: seconds a restarted serve runs on after its last save's answer "
+                        "(default 20: its own answers read back before it stops, or the next restart reads them)")
+    parser.add_argument("--trace", action="store_true",
+                        help="with --serve-google: each restart's timeline (its log's lines, the fake's requests, "
+                        "the CPU of serve, its polls and the fake by then)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -1824,16 +2035,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--start-cpu", action="store_true",
                         help="with --restart-local: instead of saves, the host's own CPU to READY and to its first "
                         "search's end (with --vs, in turn with that commit's; --rounds of each)")
-    parser.add_argument("--restart-limit", type=float, default=300.0,
-                        help="with --restart-local: seconds a restart's saves may take (default 300)")
-    parser.add_argument("--save-gap", type=float, default=0.3,
-                        help="with --restart-local: seconds between two saves arriving as the host starts, each "
-                        "typed ahead and written whole (default 0.3: the last of ten 3 s after the start)")
-    parser.add_argument("--busy", default="0", help="with --restart-local or --serve-google: busy processes spun "
-                        "beside, one run of rounds (of restarts) for each count of a comma-separated list (default 0; "
-                        "0,6 on 2 cores: load 2 and 8)")
-    parser.add_argument("--settle", type=float, default=60.0,
-                        help="with --busy: seconds the load average is given to rise before the restarts")
+    restart_options(parser)
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)
     args.rounds = args.rounds or (1 if args.serve_google else 2)

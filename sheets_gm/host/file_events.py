@@ -109,6 +109,7 @@ class FileEvents:
         self.trusted = [f for f in self.folders if file_system_of(f) not in NETWORK_FILE_SYSTEMS]
         self.error = ""
         self.started = False  # the watches are in place (a match is looked at every interval until then)
+        self.begun = False  # their start was asked for (``start_beside``)
         self._changed: set[Path] = set()
         self._lock = threading.Lock()
         self._observer: Any = None
@@ -152,10 +153,14 @@ class FileEvents:
         return True
 
     def start_beside(self, say: Callable[[str], None]) -> None:
-        """:meth:`start` on a thread of its own: the library puts a watch on every folder as it starts (tens of
-        seconds at 10,000 matches on a loaded machine), while the host already answers the saves waiting; until
-        the watches are in place the events cover nothing (every match looked at as without them). A failure is
-        said through ``say``."""
+        """:meth:`start` on a thread of its own, once (a second call does nothing): the library puts a watch on
+        every folder as it starts (0.65 CPU s at 10,000 matches, tens of seconds of wall on a loaded machine),
+        while the host already answers the saves waiting; until the watches are in place the events cover nothing
+        (every match looked at as without them). A failure is said through ``say``."""
+        if self.begun:
+            return
+        self.begun = True
+
         def start() -> None:
             if not self.start():
                 say(f"No file events ({self.error}): every local match is looked at every interval.")

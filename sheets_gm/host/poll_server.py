@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import importlib
+import sys
 
 from sheets_gm.rulesets.registry import GAMES, create_ruleset, sheet_of, sheet_spec
 
@@ -26,12 +27,15 @@ LAZY_MODULES = ("encodings.cp437", "encodings.utf_16_le", "encodings.utf_8_sig",
 
 
 def warm() -> list[str]:
-    """Import and read once what every poll would (see the module notes); the games that failed to warm."""
+    """Import and read once what every poll would (see the module notes), for each game the server imported
+    before this module; the games that failed to warm."""
     failed = []
     for module in LAZY_MODULES:
         with contextlib.suppress(ImportError):
             importlib.import_module(module)
     for name in sorted(GAMES):
+        if GAMES[name].partition(":")[0] not in sys.modules:  # a game the server did not import (``poll_preload``:
+            continue  # no match of the host's last run plays it): its polls build their own
         try:
             sheet_of(create_ruleset(name))  # its sheet adapter imported, its default board (and tables) read
             sheet_spec(name)

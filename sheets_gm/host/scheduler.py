@@ -96,7 +96,7 @@ from sheets_gm.host.quiet import (
     notices_moment,
     watched_need,
 )
-from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, write_matches, write_status
+from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, last_games, write_matches, write_status
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, Spreadsheets, read_spreadsheets
 from sheets_gm.sync.deadline import deadline_moment
 
@@ -362,6 +362,7 @@ class Host:
         self.events = events  # the file events under the folders (None: every local match looked at every interval)
         self._by_folder: dict[Path, set[Path]] = {}  # a folder -> the local matches a file event there concerns
         self._above: set[Path] = set()  # every folder that holds a match's folder, down from the root
+        self._games_before = last_games(status_file) or []  # the games the last run's matches played
         self._tokens_file = tokens_path(status_file)
         kept, damaged = read_tokens(self._tokens_file)
         if damaged:
@@ -595,6 +596,8 @@ class Host:
         if not done:
             return
         self._walk = None
+        if self.events is not None:  # the file watches put once the first search ends, beside the loop: not while
+            self.events.start_beside(self.say)  # the saves waiting at a start are answered (0.65 CPU s at 10,000)
         if isinstance(done, str):
             self.say(f"The search of the folders broke off ({done}); searched again in "
                      f"{int(self._search_every().total_seconds())} s.")
@@ -1171,7 +1174,15 @@ class Host:
         return HostStatus(os.getpid(), [str(f) for f in self.folders], _iso(self.started), _iso(now),
                           self.interval.total_seconds(), self.workers, running,
                           [self._match_status(h) for h in sorted(shown, key=lambda h: h.shown)], accounts,
-                          counts, [] if every else sorted(self._left))
+                          counts, [] if every else sorted(self._left), self._games())
+
+    def _games(self) -> list[str]:
+        """The games the matches hosted play; until the first search ends, with the last run's (its status
+        file's): the polls' server of the next start imports these games alone (``commands.serve``)."""
+        games = {h.config.ruleset if h.config else h.game for h in self.matches.values()}
+        if self.searched_at is None:
+            games.update(self._games_before)
+        return sorted(games - {""})
 
     @staticmethod
     def _state(hosted: Hosted) -> str:

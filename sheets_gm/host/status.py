@@ -76,6 +76,8 @@ class HostStatus:
     accounts: list[AccountStatus] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)  # matches by state ({}: count ``matches``)
     left: list[str] = field(default_factory=list)  # matches no longer hosted since the list of every match
+    games: list[str] = field(default_factory=list)  # the games its matches play (the next start's polls' server
+    # imports theirs alone)
 
 
 #: The file of every match, beside the status file.
@@ -121,6 +123,16 @@ def last_accounts(path: Path) -> list[str] | None:
         return [str(a["name"]) for a in raw["accounts"]]
     except (OSError, ValueError, TypeError, KeyError):
         return None
+
+
+def last_games(path: Path) -> list[str] | None:
+    """The games the status file at ``path`` names (its host's last run's matches play them), from that file alone;
+    None when there is none, it does not read, or it names none (a host that found no match yet)."""
+    try:
+        games = json.loads(path.read_text(encoding="utf-8"))["games"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    return [str(g) for g in games] if isinstance(games, list) and games else None
 
 
 def read_status(path: Path) -> HostStatus | None:

@@ -12,6 +12,7 @@ import json
 import shutil
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,38 @@ def test_a_google_poll_forked_from_the_server_imports_nothing(tmp_path: Path,
     assert done == "read"
     assert [m for m in imported if m.startswith(("sheets_gm", "gspread", "google", "requests", "urllib3", "netrc"))
             ] == []
+
+
+#: Imports the modules named and prints which games' rules came with them (the server's warming included).
+GAMES_LOADED = """
+import importlib, json, sys
+for name in json.loads(sys.argv[1]):
+    importlib.import_module(name)
+print(json.dumps(sorted(m.split(".")[2] for m in sys.modules if m.startswith("sheets_gm.rulesets.")
+                        and m.endswith(".game"))))
+"""
+
+
+def test_the_server_imports_the_games_the_last_run_played_alone(tmp_path: Path) -> None:
+    """The host's status names the games its matches play (``HostStatus.games``), and the next start's polls'
+    server imports and warms those alone (``poll_preload``, ``host.poll_server``): at 10,000 GvG matches the other
+    four games were 0.5 CPU s of the server's start, before its first poll of a restart. With no status, every
+    game. Checked with each defect put back: ``poll_preload`` naming every game, the server imported all five; the
+    server warming every game whatever was preloaded, the same."""
+    from sheets_gm.host.status import last_games
+    from sheets_gm.rulesets.registry import GAMES
+    from tests.host.hosting import Clock, new_host
+    from tests.matchfiles import local_match
+
+    league = tmp_path / "league"
+    local_match(league / "m", private=True)
+    host = new_host(league, Clock(datetime(2026, 11, 28, 4, tzinfo=UTC)), [], interval=10)
+    host.step()
+    host.close()  # (its status written as it stops)
+    status = league / ".sheets-gm" / "serve-status.json"
+    assert last_games(status) == ["gvg"]
+    assert last_games(tmp_path / "none.json") is None
+    out = subprocess.run([sys.executable, "-c", GAMES_LOADED, json.dumps(poll_preload(False, last_games(status)))],
+                         capture_output=True, text=True, timeout=120, check=True)
+    assert json.loads(out.stdout) == ["gvg"]
+    assert len(poll_preload(False, None)) == len(poll_preload(False, ["gvg"])) + len(GAMES) - 1

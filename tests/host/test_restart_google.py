@@ -11,6 +11,7 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -238,6 +239,57 @@ def test_while_the_saves_the_kept_logs_name_wait_no_other_poll_takes_their_place
     cold._take_outcomes(clock())
     cold._start_polls(clock())
     assert order == ["three", "one"]  # ... then our own answer, read back
+    cold.close()
+
+
+class _AtOnce:
+    """A thread whose target runs as it is started, on the caller's thread."""
+
+    def __init__(self, target: Callable[[], None], name: str = "", daemon: bool = False) -> None:
+        self.target = target
+
+    def start(self) -> None:
+        self.target()
+
+
+def test_the_file_watches_are_put_once_the_first_search_ends_not_beside_the_saves_first(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Traced at 10,000 Google matches: putting a file watch on each of their 20,000 folders costs the host's
+    # process 0.65 CPU s, which serve spent beside the loop from its first moment, while the accounts' first
+    # questions and the saves they name waited for that same interpreter (at a load of 8, seconds of wall). The
+    # watches now begin once the first search ends: not while the saves the kept logs name come first
+    # (``SAVES_FIRST``), nor while the search goes on (the saves found by it are answered meanwhile). With serve's
+    # own start of the watches put back (begun with the host), the first assertion fails.
+    from sheets_gm.host.file_events import FileEvents
+
+    clock, league, _configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
+    events = FileEvents([league])
+    begun: list[datetime] = []
+
+    def start() -> bool:
+        begun.append(clock())
+        return True
+
+    monkeypatch.setattr(events, "start", start)
+    monkeypatch.setattr("sheets_gm.host.file_events.threading.Thread", _AtOnce)  # its thread run as it starts
+    held: list[Callable[[], None]] = []
+
+    def background(task: Callable[[], None], name: str) -> None:
+        (held.append if name.startswith("sheets-gm-search") else lambda t: t())(task)
+
+    cold = new_host(league, clock, [], interval=15, workers=1, events=events, background=background)
+    cold._search(clock())  # the kept places joined (one match an account), the search held until they answer
+    assert cold._first_askers and cold.searched_at is None
+    assert begun == [] and not events.begun  # the saves first: no watch yet
+    cold._first_askers, cold._named_first = set(), set()  # every account answered, no save waits
+    cold._search(clock())  # the search's first slice asked for, under way
+    assert held and begun == []  # no watch while it searches
+    held.pop()()
+    cold._search(clock())  # its slice taken in: the search of a small league ends
+    assert cold.searched_at is not None and events.begun and len(begun) == 1
+    cold._search(clock())
+    assert len(begun) == 1  # once
     cold.close()
 
 

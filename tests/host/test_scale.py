@@ -24,7 +24,7 @@ class HandedEvents(FileEvents):
     def __init__(self, folder: Path) -> None:
         super().__init__([folder], watches=lambda: None)  # no kernel's watches to count: the test's own events
         self.trusted = [folder.resolve()]
-        self.started = True
+        self.started = self.begun = True  # (the host starts no watch of the kernel's)
 
 
 def looks(host: Host, clock: Clock, seconds: int, name: str, folder: Path) -> int:
