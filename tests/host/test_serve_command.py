@@ -181,3 +181,21 @@ def test_a_restarted_serve_carries_on_where_the_last_left_off(tmp_path: Path) ->
     said = [line for line in restart.read_text(encoding="utf-8").splitlines() if line.startswith("friday/")]
     assert said == []  # idle since: not read, nor resolved again (the search's one line names no match)
     assert turn_of(made["friday"]) == 2 and "Found 2 matches" in first
+
+
+def test_a_host_of_local_matches_alone_puts_its_file_watches_at_its_start(tmp_path: Path) -> None:
+    """A host whose last run served no Google account puts its file watches at once (its local saves typed after the
+    start are watched the sooner); one that served accounts, or never ran, puts them when its first search ends,
+    after the saves the accounts' change logs name. Fails with the watches always left to the search's end."""
+    import json
+
+    from sheets_gm.commands.serve import watches_at_start
+
+    status = tmp_path / "serve-status.json"
+    assert not watches_at_start(status)  # never ran: what it serves is not known
+    status.write_text(json.dumps({"accounts": []}), encoding="utf-8")
+    assert watches_at_start(status)
+    status.write_text(json.dumps({"accounts": [{"name": "gm@example.org"}]}), encoding="utf-8")
+    assert not watches_at_start(status)
+    status.write_text("{broken", encoding="utf-8")
+    assert not watches_at_start(status)
