@@ -4,7 +4,8 @@ windows (default 5), each window's poll that resolves it timed (``sync.poll``: r
 and, paired with it in the same run, the page's build after it into the match's one page folder, as the match layer
 does after every poll (``web.page.page_input``, ``web.site.build_site``). Printed first, one line each: the median
 and the largest of the windows' ratios build / resolution (bar: at most 10 %), the median of the same ratios in
-the process's CPU time (steadier on a shared machine), the load and draw of the page in
+the process's CPU time (steadier on a shared machine), the first window's ratio and the windows' builds over their
+resolutions summed (wall clock), the load and draw of the page in
 headless chromium (Debian's, as ``tests/web`` drives it: navigation to the load event and two frames, the median of
 ``--repeats``; bar: under 1 s) and the bytes a window (every page of the folder and the files they share, over the
 pages; bar: under 1 MB); the machine's load average beside them. Then each window's figures; with ``--replay N``,
@@ -95,9 +96,10 @@ class Step:
 
 
 def steps(name: str, members: Roster | None, windows: int, work: Path, settings: Any = None) -> Iterator[Step]:
-    """A local match of ``name`` (``members``, or the game's sample roster; ``settings``, or the defaults), its bots
-    ordering every window (the judge's too) for ``windows`` windows or until it ends: each poll timed, yielded before
-    the caller builds its page into the step's folder (as the match layer does after every poll)."""
+    """A local match of ``name`` (``members``, or the game's sample roster; ``settings``, or the defaults), polled
+    once before anyone orders (a host's first poll of a new match: the page of the start is built then), then its
+    bots ordering every window (the judge's too) for ``windows`` windows or until it ends: each poll timed, yielded
+    before the caller builds its page into the step's folder (as the match layer does after every poll)."""
     rules = create_ruleset(name, settings)
     members = members or rules.sample_roster()
     path = work / f"{name}-{len(members.members)}.xlsx"
@@ -108,6 +110,9 @@ def steps(name: str, members: Roster | None, windows: int, work: Path, settings:
     make = next(iter(bots_of(rules).values())).make
     bots = {seat: make(f"bench/{seat}") for seat in (*members.seats, *((JUDGE,) if rules.traits.judge else ()))}
     folder = work / f"page-{name}-{len(members.members)}"
+    first = poll(sheets, cls, now=NOW)  # the match's first poll, before anyone's orders: it reads, and builds the
+    if first.facts is not None:  # page (of the start), as a host's first poll of a new match does
+        yield Step(folder, page_input(first.facts, "Bench", "board.xlsx"), bool(first.resolved), 0.0, 0.0)
     resolved = 0
     for _ in range(windows * 3):  # a window the bots cannot fill is polled again, up to thrice the windows asked
         if resolved >= windows:
@@ -314,6 +319,11 @@ def _share(pairs: tuple[tuple[float, float], ...]) -> tuple[float, float]:
     return statistics.median(ratios), max(ratios)
 
 
+def _summed(pairs: tuple[tuple[float, float], ...]) -> float:
+    """The windows' builds over their resolutions, each summed (the page's share of what the match's polls cost)."""
+    return sum(built for _, built in pairs) / sum(took for took, _ in pairs)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--armies", type=int, default=300, help="armies a side of the war (default 300)")
@@ -346,12 +356,13 @@ def main(argv: list[str] | None = None) -> int:
             else "?"
         print(f"The page against the issue's bars (load average {load_average}; 2 cores, shared: noisy):")
         print(f"{'match':<22} {'windows':>7} {'build/resolution median':>24} {'largest':>8} {'CPU median':>11} "
-              f"{'load+draw':>10} {'KB a window':>12}")
+              f"{'first':>6} {'summed':>7} {'load+draw':>10} {'KB a window':>12}")
         for label, p in played.items():
             middle, worst = _share(p.pairs)
             size, _, _ = per_window(p.folder)
             print(f"{label:<22} {len(p.pairs):>7} {middle:>24.1%} {worst:>8.1%} {_share(p.cpu)[0]:>11.1%} "
-                  f"{loads[label] * 1000:>8.0f} ms {size / 1024:>9.0f} KB")
+                  f"{_share(p.pairs[:1])[0]:>6.1%} {_summed(p.pairs):>7.1%} {loads[label] * 1000:>8.0f} ms "
+                  f"{size / 1024:>9.0f} KB")
         if args.replay:
             print(f"\nEach window's least build CPU ms of {args.replay} (over its resolution's CPU ms), the median")
             for label, p in played.items():

@@ -5,6 +5,7 @@ events are the public ones (``visible_to(events, None)``), and the page keeps no
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC
@@ -14,11 +15,12 @@ from typing import Any
 from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.gm_events import apply_gm, gm_event_from_json
 from sheets_gm.engine.ruleset import BoardKind, Ruleset
+from sheets_gm.engine.settings import settings_to_mapping
 from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.life.adjust_undo import logged_changes
 from sheets_gm.sync.life.own_lines import own_lines
-from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.match_record import MatchRecord, compact_json
 from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.sync.writes import closing_word, log_line, split_line, status_line
 
@@ -33,8 +35,9 @@ class Resolved:
     """A resolution as its page shows it: its number, the window's label, its public Log lines (turn, kind,
     sentence), the public board before it (drawn when asked: only when the page lacks the window before), the
     public Log lines of the GM's adjustments it filed, each with its Log row (made since the resolution before it,
-    and the stand-in GM's that one logged with it: the page shows those already), and the Log rows its own lines
-    take (from ``start`` to ``end``, excluded)."""
+    and the stand-in GM's that one logged with it: the page shows those already), the Log rows its own lines
+    take (from ``start`` to ``end``, excluded), and what the board before it is drawn from (``state_key``: the
+    page of the start drawn before it, of the same, is that board's)."""
 
     number: int
     label: str
@@ -43,6 +46,7 @@ class Resolved:
     adjusted: tuple[RowLine, ...] = ()
     start: int = 0
     end: int = 0
+    before_key: str = ""  # ``state_key`` of the state before it ('' when it is not known)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +54,10 @@ class PageInput:
     """Everything the match page is built from: the match's title, the game's, its board's geometry, the public
     board now, the status line, the open window's label and deadline (ISO, UTC; '' for none), the resolutions the
     match counts, where the public spreadsheet is, what this build is of (``marker``: a build of the same marker
-    writes nothing), and the resolution this poll made (None when it made none)."""
+    writes nothing), and the resolution this poll made (None when it made none). Before the first resolution, the
+    public board now as the page of the start draws it (``start``, drawn when asked: the page of the match now may
+    show more, Coalition's deadline) and what it is drawn from (``start_key``): the start's page is written before
+    the first resolution, which then draws only its own."""
 
     title: str
     game: str
@@ -69,12 +76,24 @@ class PageInput:
     opening: tuple[LogLine, ...] = ()  # the set-up's public Log lines (who plays first), for the page of the start
     seats: tuple[str, ...] = ()  # the sides, as the status line names them (its figures are read by them)
     rules: str = ""  # the game's registry name (what its Log's kinds mean: ``latest.OWN_KINDS``)
+    start: Callable[[], Sequence[BoardDrawing]] | None = None  # before the first resolution: the start's board
+    start_key: str = ""  # ``state_key`` of the state now, with ``start``
 
 
 def marker_of(record: MatchRecord) -> str:
     """What a build of the page is of: the match, its count of committed changes and their chain, the deadline (a
     GM's change of ``[deadlines]`` moves it alone)."""
     return f"{record.match_id}/{record.generation}/{record.history}/{record.deadline}"
+
+
+def state_key(record: MatchRecord, state: Any) -> str:
+    """What the public board of ``state`` is drawn from, as a hash: the match, its game, settings and map, and the
+    state (the engine's JSON of it, as its record keeps it). Two states of one key draw one board; a GM's
+    adjustment changes it."""
+    rules = record.ruleset
+    text = compact_json([record.match_id, rules.traits.name, settings_to_mapping(rules.settings), rules.board_text,
+                         rules.state_codec.to_json(state)])
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 def page_input(facts: PollFacts, title: str, sheet: str) -> PageInput:
@@ -85,14 +104,15 @@ def page_input(facts: PollFacts, title: str, sheet: str) -> PageInput:
     moment = deadline_moment(record.deadline) if window is not None else None
     drawings = facts.drawings if facts.drawings is not None else \
         adapter.drawings_before(state, describe_deadline(record.deadline) if record.deadline else "")
-    resolution = None
+    resolution, first = None, record.resolved == 0  # first: before the first resolution
     if facts.resolved is not None:
         log = public_lines(facts.events, adapter)
         rows = sum(len(split_line(list(line))) for line in log)
         resolution = Resolved(record.resolved, facts.resolved.label, log,
                               None if facts.before is None else partial(adapter.drawings, facts.before),
                               adjustment_lines(record.ruleset, adapter, facts.filed), record.log_rows - rows,
-                              record.log_rows)
+                              record.log_rows, state_key(record, facts.before) if facts.before is not None and
+                              record.resolved == 1 else "")
     return PageInput(title=title, game=ruleset.traits.title, kind=ruleset.traits.board_kind, drawings=drawings,
                      status=status_line(adapter, record), window=window.label if window is not None else "",
                      deadline=moment.astimezone(UTC).isoformat() if moment is not None else "",
@@ -101,7 +121,8 @@ def page_input(facts: PollFacts, title: str, sheet: str) -> PageInput:
                      sheet=sheet, marker=marker_of(record),
                      resolution=resolution, adjusted=adjustment_lines(ruleset, adapter, record.gm_events),
                      opening=opening_lines(record) if record.resolved <= 1 else (), seats=tuple(record.seats),
-                     rules=ruleset.traits.name)
+                     rules=ruleset.traits.name, start=partial(adapter.drawings, state) if first else None,
+                     start_key=state_key(record, state) if first else "")
 
 
 def public_lines(events: Sequence[Event], adapter: AnySheetAdapter) -> tuple[LogLine, ...]:

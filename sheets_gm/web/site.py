@@ -11,6 +11,9 @@ Log: each GM's adjustment's lines stand on the page of the window whose Log rows
 
 A resolution's page is written once, when the poll that made it builds the folder; an undo's build drops the pages
 past the resolutions the match still counts; a build whose ``marker`` the folder was last built for writes nothing.
+The page of the start is written by the builds before the first resolution (``_keep_start``: drawn again when what
+it is of changes, a GM's adjustment; listed only once a resolution follows it), so that the first resolution's build
+draws only its own window, unless the board it started from is not the one the start's page shows.
 Every file is written whole in its place (a temporary file renamed), and only when its bytes change. The templates
 escape every text they are given (jinja2's autoescape): a name or an Aim a player typed is shown, never run."""
 
@@ -121,14 +124,16 @@ def record_of(folder: Path) -> Any:
         return None
 
 
-def _load(folder: Path) -> tuple[str, list[_Window], str]:
-    """What the folder was last built for, its resolutions' pages, and the stamp of the shared files it holds
-    (``_shared_stamp``; '' and none for a new or unreadable one)."""
+def _load(folder: Path) -> tuple[str, list[_Window], str, Any]:
+    """What the folder was last built for, its resolutions' pages, the stamp of the shared files it holds
+    (``_shared_stamp``; '' and none for a new or unreadable one), and what it keeps of the page of the start written
+    before the first resolution (``_keep_start``; None for none)."""
     data = record_of(folder)
     try:
-        return str(data["built"]), [_Window.from_json(w) for w in data["windows"]], str(data.get("shared", ""))
+        return (str(data["built"]), [_Window.from_json(w) for w in data["windows"]], str(data.get("shared", "")),
+                data.get("start"))
     except (ValueError, KeyError, TypeError, AttributeError):
-        return "", [], ""
+        return "", [], "", None
 
 
 def built_for(folder: Path) -> str:
@@ -400,19 +405,77 @@ def _end_of(folder: Path, windows: Sequence[_Window], number: int) -> int:
     return latest.end if latest is not None else 0
 
 
+def _before_page(folder: Path, page: PageInput, number: int, drawings: Sequence[BoardDrawing],
+                 there: set[str], now: Drawn | None = None) -> _Window:
+    """The page of the board ``drawings`` draw before resolution ``number`` (``w0.html``, the start, for the
+    first), written with its ground files; its window (``now``: the board now, drawn, taken when it is the same)."""
+    label = "the start" if number == 1 else f"before resolution {number}"
+    file = f"w{number - 1}.html"
+    before = now if now is not None and list(drawings) == list(page.drawings) else drawn(page.kind, drawings)
+    _keep_grounds(folder, before, there)
+    write_if_changed(f"{folder}/{file}", render(page, before, file=file, heading=_upper(label),
+                                                opening=page.opening).encode(), new=file not in there)
+    there.add(file)
+    return _Window(number - 1, label, file, logged=False, grounds=before.grounds)
+
+
+def _start_stamp(page: PageInput, key: str) -> str:
+    """What the page of the start is of: the code that draws it, what ``page`` shows on it (the match's title,
+    game and spreadsheet, the set-up's Log lines) and the board's ``state_key`` ('' when it is not known: none)."""
+    if not key:
+        return ""
+    text = json.dumps([_code_stamp(), page.title, page.game, page.sheet, page.kind.name, page.rules,
+                       page.opening, key])
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+@cache
+def _code_stamp() -> str:
+    """A hash of this version's templates, shared files and number: a page of the start written by another is
+    drawn again."""
+    from sheets_gm import __version__
+
+    return hashlib.sha256("\0".join([__version__, *(_asset(name) for name in _ASSETS)]).encode()).hexdigest()[:20]
+
+
+_ASSETS = ("page.html.j2", "map.svg.j2", *SHARED)
+START = "w0.html"
+
+
+def _keep_start(folder: Path, page: PageInput, windows: list[_Window], kept: Any, there: set[str],
+                now: Drawn) -> dict[str, Any]:
+    """Before the first resolution: the page of the start (``w0.html``, the board now as the first resolution's
+    page would draw the board before it) in ``folder``, drawn again only when what it is of changed since the
+    record's ``kept`` (a GM's adjustment: ``_start_stamp``) or a file of it is missing; what the record keeps of it
+    (its stamp and ground files). The window list shows it only once a resolution follows it (or an undo left it:
+    its entry's grounds kept up to date)."""
+    stamp = _start_stamp(page, page.start_key)
+    if _start_current(kept, stamp, there):
+        return dict(kept)
+    assert page.start is not None
+    window = _before_page(folder, page, 1, page.start(), there, now)  # (most games: the board the page of now shows)
+    windows[:] = [window if w.number == 0 else w for w in windows]
+    return {"stamp": stamp, "grounds": list(window.grounds)}
+
+
+def _start_current(kept: Any, stamp: str, there: set[str]) -> bool:
+    """Whether the page of the start the record ``kept`` is of ``stamp`` and is in the folder, its ground files too
+    (``there``: the names the folder holds)."""
+    return bool(stamp) and isinstance(kept, dict) and kept.get("stamp") == stamp and START in there and \
+        all(name in there and names_file(name) in there for name in kept.get("grounds", ()))
+
+
 def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn, windows: list[_Window],
-                     figures: Figures, there: set[str]) -> Latest:
-    """The page of the resolution ``done`` (and the board before it, when the page lacks it), added to ``windows``
-    with each side's ``figures`` after it; its latest results, as its sidecar keeps them (``read_latest`` of it;
-    ``there``: the names the folder holds)."""
+                     figures: Figures, there: set[str], start: Any) -> Latest:
+    """The page of the resolution ``done`` (and the board before it, when the page lacks it: the start's page
+    written before the first resolution, ``start`` in the record, when it is of the board before it), added to
+    ``windows`` with each side's ``figures`` after it; its latest results, as its sidecar keeps them (``read_latest``
+    of it; ``there``: the names the folder holds)."""
     if done.before is not None and all(w.number != done.number - 1 for w in windows):
-        label = "the start" if done.number == 1 else f"before resolution {done.number}"
-        file = f"w{done.number - 1}.html"
-        before = drawn(page.kind, done.before())
-        _keep_grounds(folder, before, there)
-        write_if_changed(f"{folder}/{file}", render(page, before, file=file, heading=_upper(label),
-                                                    opening=page.opening).encode(), new=file not in there)
-        windows.append(_Window(done.number - 1, label, file, logged=False, grounds=before.grounds))
+        if done.number == 1 and _start_current(start, _start_stamp(page, done.before_key), there):
+            windows.append(_Window(0, "the start", START, logged=False, grounds=tuple(start["grounds"])))
+        else:
+            windows.append(_before_page(folder, page, done.number, done.before(), there))
     file = f"w{done.number}.html"
     label = f"{done.number}. {done.label}"
     adjusted = _since(done.adjusted, _end_of(folder, windows, done.number - 1), done.start)
@@ -437,7 +500,7 @@ def _standings(windows: Sequence[_Window], now: Figures) -> list[Chart]:
 
 def build_site(folder: Path, page: PageInput) -> bool:
     """Bring the match page's ``folder`` up to ``page`` (see the module notes); whether it wrote anything."""
-    built, windows, shared = _load(folder)
+    built, windows, shared, start = _load(folder)
     if built == page.marker and page.resolution is None:
         return False
     folder.mkdir(parents=True, exist_ok=True)
@@ -450,8 +513,11 @@ def build_site(folder: Path, page: PageInput) -> bool:
     now_drawn = drawn(page.kind, page.drawings)
     _keep_grounds(folder, now_drawn, there)
     figures = figures_of(page.status, page.seats)  # each side's, now
-    written = _resolution_page(folder, page, done, now_drawn, windows, figures, there) \
+    written = _resolution_page(folder, page, done, now_drawn, windows, figures, there, start) \
         if done is not None and all(w.number != done.number for w in windows) else None
+    start = _keep_start(folder, page, windows, start, there, now_drawn) if page.resolved == 0 and page.start else None
+    if start is None and START in there and all(w.file != START for w in windows):  # a start no page shows
+        (folder / START).unlink(missing_ok=True)
     windows.sort(key=lambda w: w.number)
     now = f"now: {page.window}" if page.window else "now: the match is over"
     missing = page.resolved - sum(1 for w in windows if w.number > 0 and w.logged)
@@ -467,8 +533,10 @@ def build_site(folder: Path, page: PageInput) -> bool:
                   standings=_standings(windows, figures), ends=[line for w in windows for line in w.ends])
     write_if_changed(f"{folder}/{INDEX}", html.encode())
     _keep_shared(folder, shared, there)
-    _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds), there)
-    record = {"built": page.marker, "windows": [w.to_json() for w in windows], "shared": _shared_stamp()}
+    _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds) |
+                  set(start["grounds"] if start else ()), there)
+    record = {"built": page.marker, "windows": [w.to_json() for w in windows], "shared": _shared_stamp(),
+              **({"start": start} if start else {})}
     write_if_changed(f"{folder}/{WINDOWS}", _windows_js(windows, now, record))
     if built and shared != _shared_stamp():  # a folder an older version built: its record moved into windows.js
         (folder / RECORD).unlink(missing_ok=True)

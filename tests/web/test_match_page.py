@@ -24,7 +24,8 @@ def test_a_resolution_writes_its_page_and_an_undo_takes_it_back(tmp_path: Path) 
     assert config.web == tmp_path / "web/"
     sync_once(config, sheets, now=NOW)
     index = (tmp_path / "web" / "index.html").read_text(encoding="utf-8")
-    assert "Now: turn 1" in index and _pages(tmp_path / "web") == []
+    assert "Now: turn 1" in index and _pages(tmp_path / "web") == ["w0.html"]  # the start's, for the first resolution
+    assert "w0.html" not in (tmp_path / "web" / "windows.js").read_text(encoding="utf-8").split("\n")[0]  # not listed
     type_orders(sheets)
     report = sync_once(config, sheets, now=NOW)
     assert report.resolved and report.page == ""

@@ -36,3 +36,4 @@ def test_every_cell_is_escaped_and_keeps_its_own_cell() -> None:
         plain = tuple(tuple(cell.replace(odd, "") for cell in row) for row in rows)
         assert str(shown_table(Table("Players", ((odd,), *plain)), "x")["html"]).split("\n")[1:] == \
             str(shown_table(Table("Players", (("",), *plain)), "x")["html"]).split("\n")[1:]
+
