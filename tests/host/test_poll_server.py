@@ -21,7 +21,7 @@ from sheets_gm.cli import main
 from sheets_gm.commands.serve import poll_preload
 from sheets_gm.rulesets.registry import ruleset_names
 from tests.quick import soak_but
-from tests.sheets.practice import init_practice, seen_files, type_practice_orders
+from tests.sheets.practice import practice_copy, seen_files, type_practice_orders
 
 #: The server: it imports the preload, then forks one poll a config named (``VISIT``, as ``serve`` hands it over);
 #: each child prints how the poll ended and the modules it imported.
@@ -49,7 +49,7 @@ def test_a_poll_forked_from_the_server_imports_nothing_and_answers_as_a_cold_pol
                                                                                    tmp_path: Path) -> None:
     forked, cold, other = tmp_path / "forked", tmp_path / "cold", tmp_path / "other"
     forked.mkdir()
-    init_practice(forked, game)
+    practice_copy(forked, game)
     assert main(["sync", "-c", str(forked / "match.toml"), "--quiet"]) == 0
     shutil.copytree(forked, cold)
     shutil.copytree(forked, other)

@@ -312,7 +312,7 @@ def _drained(fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[
             task()
 
     cold = new_host(league, clock, [], interval=15, workers=1, background=background,
-                    pool=HangingPool(set(configs)))
+                    pool=HangingPool(set(configs)), stop_grace=0)  # its close kills the held polls at once
     order = starts(cold)
     for _ in range(4):
         cold.step()

@@ -28,7 +28,7 @@ from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend, create_workbook
 from sheets_gm.sheets.local.kept import KeptBook
 from sheets_gm.sheets.xlsx import openpyxl
-from tests.sheets.practice import init_practice, seen_files, type_practice_orders
+from tests.sheets.practice import practice_copy, seen_files, type_practice_orders
 
 
 class Answers:
@@ -57,7 +57,7 @@ def test_a_poll_from_kept_reads_leaves_what_a_poll_that_loads_all_leaves(
         game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     kept, cold = tmp_path / "kept", tmp_path / "cold"
     kept.mkdir()
-    init_practice(kept, game)
+    practice_copy(kept, game)
     capsys.readouterr()
     assert sync(kept, capsys)  # its first poll: every workbook loaded, their reads kept
     shutil.copytree(kept, cold)
@@ -74,7 +74,7 @@ def test_a_poll_from_kept_reads_leaves_what_a_poll_that_loads_all_leaves(
 
 
 def test_a_kept_read_answers_only_the_version_it_was_taken_from(tmp_path: Path) -> None:
-    init_practice(tmp_path, "gvg")
+    practice_copy(tmp_path, "gvg")
     config = load_config(tmp_path / "match.toml")
     with contextlib.chdir(tmp_path):
         assert main(["sync", "-c", "match.toml", "--quiet"]) == 0
