@@ -5,13 +5,16 @@ second Feedback column is not left beside the new one, and no note advises delet
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import shutil
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import openpyxl
 import pytest
 
+import sheets_gm.init.start as match_start
 from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
@@ -65,9 +68,12 @@ def _played(folder: Path, capsys: pytest.CaptureFixture[str], game: str, windows
 _BOTS: dict[tuple[str, str | None, int], dict[str, Any]] = {}
 
 
-def _made(folder: Path, capsys: pytest.CaptureFixture[str], game: str, roster_text: str | None) -> None:
+def _made(folder: Path, capsys: pytest.CaptureFixture[str], game: str, roster_text: str | None,
+          seed: str | None = None) -> None:
     """``init`` of a ``game`` match in ``folder`` with its roster (``roster_text`` or the game's template) copied in
-    beside its config, so that the config names it by a path the match's copies keep."""
+    beside its config, so that the config names it by a path the match's copies keep. Its secret seed is the hash
+    of ``seed`` (by default, of the game's name), not drawn at random: the same match each run, so that a test that
+    fails for one match fails again."""
     template = TEMPLATES / game / "roster.csv"
     roster = folder / "roster.csv"
     if roster_text is not None:
@@ -75,7 +81,9 @@ def _made(folder: Path, capsys: pytest.CaptureFixture[str], game: str, roster_te
     elif template.exists():
         shutil.copyfile(template, roster)
     given: list[str | Path] = ["--roster", roster] if roster.exists() else []
-    code, _, err = run(capsys, "init", game, "-c", folder / "match.toml", "--no-share", *given)
+    drawn = hashlib.sha256((f"repair/{game}" if seed is None else seed).encode()).digest()
+    with mock.patch.object(match_start, "new_seed", lambda: drawn):
+        code, _, err = run(capsys, "init", game, "-c", folder / "match.toml", "--no-share", *given)
     assert code == 0, err
 
 

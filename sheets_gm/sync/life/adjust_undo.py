@@ -30,6 +30,7 @@ from sheets_gm.sync.life.own_lines import SyncEvent, with_own_lines
 from sheets_gm.sync.life.replay import entry_dice
 from sheets_gm.sync.life.seed_check import check_seed
 from sheets_gm.sync.life.settle import settle_cut_command
+from sheets_gm.sync.life.undone_views import undone_listing, with_undone
 from sheets_gm.sync.match_record import (
     MatchRecord,
     compact_json,
@@ -705,6 +706,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                    bots={str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {},
                    last={"window": str(before.get("window", ""))} if before else {}
                    ).moved_on(f"undo of resolution {number} of deal {record.deal}")
+    back = with_undone(back, undone_listing(record, read.adapter, tabs, entry, state))  # for repair of a View
     restored, set_aside, told, lines = _rows_put_back(read, back, entry, reopened, reason.strip(), was_open)
     text = _undo_text(record, entry, reopened, reason.strip(), set_aside)
     data = {"resolution": number, "window": undone_key, "reason": reason.strip(), BY_GM: True}

@@ -27,6 +27,7 @@ from sheets_gm.sheets.spec import VIEW_COLS
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.life.log_check import ReplayedSteps, replay_steps
 from sheets_gm.sync.life.replay import match_history, replay_document
+from sheets_gm.sync.life.undone_views import taken_back_rows
 from sheets_gm.sync.life.view_from_log import NO_SEAT_KINDS, log_only_lines, with_log_lines
 from sheets_gm.sync.life.view_rows import Step, placed_view
 from sheets_gm.sync.match_record import MatchRecord
@@ -80,6 +81,10 @@ class _Replay:
             self.gm_counts = [len(r.get("gm_events") or []) for r in doc["resolutions"]]
             self._found = replay_steps(doc)
         return self._found
+
+    def pendings(self) -> list[dict[str, Any] | None]:
+        """The GM events each history entry replayed followed, and the record's since (``steps`` first)."""
+        return [*(e.get("gm_events") for e in self.entries), self._args[1].gm_events]
 
 
 def _copy_from(backend: SheetBackend, others: Sequence[str], header_cell: str, header: str, first: int,
@@ -255,12 +260,13 @@ def _replayed_view(replay: _Replay, adapter: AnySheetAdapter, tabs: MatchTabs, s
         return lines
     states = [steps.first, *(s for before, after, _ in steps.steps for s in (before, after))]
     names = seat_names(adapter, tabs, seat, states)
+    taken_back = taken_back_rows(replay.pendings(), seat)
     placed = placed_view(steps, replay.gm_counts, replay.entries, adapter,
-                         partial(_steps_view, adapter, tabs, seat), log, seat, names, count)
+                         partial(_steps_view, adapter, tabs, seat), log, seat, names, count, taken_back)
     if placed is not None:  # each line in the row it held: the rows of lines shown to this seat alone left empty
         replay.copied[seat], replay.missing[seat] = placed.copied, placed.missing
         return [[""] * VIEW_COLS if r is None else r for r in placed.rows]
-    extra = log_only_lines(log, public.get(), names, NO_SEAT_KINDS)
+    extra = log_only_lines(log, public.get(), names, NO_SEAT_KINDS, taken_back)
     if not extra or len(lines) + len(extra) > count:
         return lines
     replay.copied[seat] = len(extra)
@@ -331,7 +337,8 @@ def placed_view_rows(sheets: MatchSheets, record: MatchRecord, tabs: MatchTabs, 
     (log,) = sheets.board.read([tabs.log_range(0, record.log_rows)]) if record.log_rows else ([],)
     states = [steps.first, *(s for before, after, _ in steps.steps for s in (before, after))]
     placed = placed_view(steps, replay.gm_counts, replay.entries, adapter, partial(_steps_view, adapter, tabs, seat),
-                         log, seat, seat_names(adapter, tabs, seat, states), count)
+                         log, seat, seat_names(adapter, tabs, seat, states), count,
+                         taken_back_rows(replay.pendings(), seat))
     return None if placed is None else placed.rows
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from sheets_gm.engine.events import kind_words
 from sheets_gm.sheets.layout import CellValue, Grid
@@ -42,19 +42,24 @@ def names_any(text: str, names: frozenset[str]) -> bool:
     return any(re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", text) for n in names if n)
 
 
-def log_only_lines(log: Grid, replayed_public: Grid, names: frozenset[str],
-                   never: frozenset[str] = frozenset()) -> list[tuple[int, list[CellValue]]]:
+def log_only_lines(log: Grid, replayed_public: Grid, names: frozenset[str], never: frozenset[str] = frozenset(),
+                   taken_back: Mapping[int, bool] | None = None, first: int = 0) -> list[tuple[int, list[CellValue]]]:
     """The Log's lines (with their index) that the replay's public lines do not account for and that name one of
     ``names`` or are the GM's own (``EVERY_SEAT_KINDS``): the public lines of the seat's View the replay cannot
     recompute. A line of a kind in ``never`` (in words, as the Log writes it) is in no seat's View, whoever it
-    names."""
+    names. A row of a window an undo took back whose listing the undo kept (``taken_back``: by Log row index,
+    ``log``'s first row being ``first``; ``undone_views``) is the seat's exactly when the listing says so."""
     known = Counter(_key(r) for r in replayed_public)
     out: list[tuple[int, list[CellValue]]] = []
     for i, row in enumerate(log):
         key = _key(row)
         if not any(key):
             continue
-        if known[key] > 0:
+        listed = (taken_back or {}).get(first + i)
+        if listed is not None:  # the replay has none of that window's lines: the undo said which were the seat's
+            if listed:
+                out.append((i, list(row[:3])))
+        elif known[key] > 0:
             known[key] -= 1
         elif key[1] not in never and (key[1] in EVERY_SEAT_KINDS or names_any(key[2], names)):
             out.append((i, list(row[:3])))

@@ -57,11 +57,12 @@ def _anchors(entries: Sequence[Mapping[str, Any]], seat: str) -> list[tuple[int,
 
 def placed_view(steps: ReplayedSteps, gm_counts: Sequence[int], entries: Sequence[Mapping[str, Any]],
                 adapter: AnySheetAdapter, view_of: ViewOf, log: Grid, seat: str, names: frozenset[str],
-                count: int) -> PlacedView | None:
+                count: int, taken_back: Mapping[int, bool] | None = None) -> PlacedView | None:
     """``seat``'s ``count`` View rows rebuilt from the replay ``steps`` (each history entry's GM events, as many as
     ``gm_counts`` says, then its resolution; then the GM events since), each resolution's lines (``view_of``) in the
     rows its entry gives and the stretches between filled from the ``log`` with the public lines naming one of
-    ``names``; None when the history does not say where the lines began or they do not fit the rows."""
+    ``names`` (those of a window an undo took back as its undo listed them: ``taken_back``, by Log row); None when
+    the history does not say where the lines began or they do not fit the rows."""
     anchors = _anchors(entries, seat)
     if anchors is None or len(anchors) != len(gm_counts):
         return None
@@ -70,7 +71,7 @@ def placed_view(steps: ReplayedSteps, gm_counts: Sequence[int], entries: Sequenc
     known: Grid = [list(r) for r in log_lines(visible_to(steps.opening, None))]  # the set-up's, atop the Log
     for (row, log_from), gm in zip(anchors, gm_counts, strict=True):
         if not _fill(out, view_of(steps.steps[k:k + gm]), steps.steps[k:k + gm], (view_at, row),
-                     log[log_at:log_from], adapter, names, known):
+                     (log[log_at:log_from], log_at, taken_back), adapter, names, known):
             return None
         known = []
         _, _, events = steps.steps[k + gm]
@@ -80,20 +81,23 @@ def placed_view(steps: ReplayedSteps, gm_counts: Sequence[int], entries: Sequenc
         out.rows[row:row + len(lines)] = [list(r) for r in lines]
         logged = len(log_lines(visible_to(events, None), adapter))  # its Log rows: a long line takes several
         view_at, log_at, k = row + len(lines), log_from + logged, k + gm + 1
-    if not _fill(out, view_of(steps.steps[k:]), steps.steps[k:], (view_at, count), log[log_at:], adapter, names,
-                 known):
+    if not _fill(out, view_of(steps.steps[k:]), steps.steps[k:], (view_at, count), (log[log_at:], log_at, taken_back),
+                 adapter, names, known):
         return None
     return out
 
 
-def _fill(out: PlacedView, mine: Grid, steps: Sequence[Step], rows: tuple[int, int], log: Grid,
-          adapter: AnySheetAdapter, names: frozenset[str], known: Grid) -> bool:
-    """Lay ``mine`` (the seat's lines of the GM-event ``steps`` of a stretch) and the stretch's ``log`` lines the
-    replay has not (nor ``known``: the set-up's, which no seat's View lists) that name one of ``names`` in the View
-    ``rows`` (first, end), in the Log's order from the top; False when they do not fit."""
+def _fill(out: PlacedView, mine: Grid, steps: Sequence[Step], rows: tuple[int, int],
+          stretch: tuple[Grid, int, Mapping[int, bool] | None], adapter: AnySheetAdapter, names: frozenset[str],
+          known: Grid) -> bool:
+    """Lay ``mine`` (the seat's lines of the GM-event ``steps`` of a stretch) and the stretch's Log lines (``stretch``:
+    its rows, the index of its first, and the undos' listings ``taken_back``) the replay has not (nor ``known``: the
+    set-up's, which no seat's View lists) that name one of ``names`` in the View ``rows`` (first, end), in the Log's
+    order from the top; False when they do not fit."""
     first, end = rows
+    log, log_first, taken_back = stretch
     public = [*known, *log_lines(visible_to([e for _, _, events in steps for e in events], None), adapter)]
-    extra = log_only_lines(log, public, names, NO_SEAT_KINDS)
+    extra = log_only_lines(log, public, names, NO_SEAT_KINDS, taken_back, log_first)
     lines = with_log_lines(mine, log, extra)
     if first + len(lines) > end:  # more Log lines name the seat than its View showed: which ones cannot be told
         extra, lines = [], mine
