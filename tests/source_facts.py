@@ -13,25 +13,26 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-#: Each reader of a syntax tree whose answer is kept per file, by name (registered by :func:`fact`).
-_READERS: dict[str, Callable[[ast.Module], object]] = {}
+#: Each reader of a syntax tree whose answer is kept per file (registered by :func:`fact`), itself the key of its
+#: answers (two readers of one name, in two modules, are two readers).
+_READERS: list[Callable[[ast.Module], object]] = []
 
 
 def fact(reader: Callable[[ast.Module], T]) -> Callable[[Path], T]:
     """``reader`` of a syntax tree made a reader of a file, its answer taken from the file's one parse."""
-    _READERS[reader.__qualname__] = reader
+    _READERS.append(reader)
 
     def of_file(path: Path) -> T:
         facts = _facts(path)
-        if reader.__qualname__ not in facts:  # registered after the file's parse: parsed again for it alone
-            facts[reader.__qualname__] = reader(ast.parse(path.read_text(encoding="utf-8")))
-        return facts[reader.__qualname__]  # type: ignore[return-value]
+        if reader not in facts:  # registered after the file's parse: parsed again for it alone
+            facts[reader] = reader(ast.parse(path.read_text(encoding="utf-8")))
+        return facts[reader]  # type: ignore[return-value]
 
     return of_file
 
 
 @functools.cache
-def _facts(path: Path) -> dict[str, object]:
+def _facts(path: Path) -> dict[Callable[[ast.Module], object], object]:
     """Every registered reader's answer for the file ``path``, from one parse of it."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {name: reader(tree) for name, reader in _READERS.items()}
+    return {reader: reader(tree) for reader in _READERS}
