@@ -14,6 +14,7 @@ import pytest
 
 from sheets_gm.sheets.tables import CellError, whole_number
 from tests.paths import ROOT
+from tests.source_facts import fact
 from tests.test_layers import PACKAGE
 
 ODD_DIGITS = ("¹", "²³", "①", "3²", "⁴2")
@@ -24,13 +25,18 @@ def isdigit_calls() -> list[str]:
     game made from it starts with its readers), as 'path:line'."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Attribute) and node.attr == "isdigit":
-                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+        found += [f"{path.relative_to(ROOT)}:{line}" for line in _isdigit_lines_of_file(path)]
     for path in sorted((ROOT / "sheets_gm" / "commands" / "starter").rglob("*.tmpl")):
         found += [f"{path.relative_to(ROOT)}:{n}" for n, line in enumerate(path.read_text().splitlines(), 1)
                   if ".isdigit(" in line]
     return found
+
+
+def _isdigit_lines(tree: ast.Module) -> tuple[int, ...]:
+    return tuple(node.lineno for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "isdigit")
+
+
+_isdigit_lines_of_file = fact(_isdigit_lines)
 
 
 def test_no_reader_checks_digits_with_isdigit() -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.paths import SCRIPTS
+from tests.source_facts import fact
 from tests.test_layers import PACKAGE, imports_in, imports_of, module_name
 
 #: The longest a function may be: its last line's number less its ``def``'s (``end_lineno - lineno``).
@@ -125,15 +126,20 @@ def long_functions(roots: Sequence[Path] = HOUSE) -> list[str]:
     found: list[str] = []
     for root in roots:
         for path in sorted(root.rglob("*.py")):
-            found += long_functions_in(path.read_text(encoding="utf-8"), path.relative_to(root.parent).as_posix())
+            where = path.relative_to(root.parent).as_posix()
+            found += [f"{where}:{line}" for line in _long_functions_of_file(path)]
     return found
 
 
 def long_functions_in(source: str, where: str) -> list[str]:
     """Each function of the Python ``source`` (the file ``where``) longer than ``MAX_FUNCTION_LINES``."""
-    return [f"{where}:{node.lineno} {node.name} ({node.end_lineno - node.lineno} lines)"
-            for node in _functions(ast.parse(source).body)
-            if node.end_lineno is not None and node.end_lineno - node.lineno > MAX_FUNCTION_LINES]
+    return [f"{where}:{line}" for line in _long_functions_in_tree(ast.parse(source))]
+
+
+def _long_functions_in_tree(tree: ast.Module) -> tuple[str, ...]:
+    return tuple(f"{node.lineno} {node.name} ({node.end_lineno - node.lineno} lines)"
+                 for node in _functions(tree.body)
+                 if node.end_lineno is not None and node.end_lineno - node.lineno > MAX_FUNCTION_LINES)
 
 
 #: The fields of a statement that hold statements (a function is a statement: it is found in these alone, never
@@ -151,6 +157,9 @@ def _functions(body: list[ast.stmt]) -> Iterator[ast.FunctionDef | ast.AsyncFunc
             for inner in getattr(node, name, ()):
                 yield from _functions(inner.body if isinstance(inner, ast.ExceptHandler | ast.match_case)
                                       else [inner])
+
+
+_long_functions_of_file = fact(_long_functions_in_tree)
 
 
 def test_no_function_is_over_80_lines() -> None:

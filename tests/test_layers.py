@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import sheets_gm
+from tests.source_facts import fact
 
 PACKAGE = Path(sheets_gm.__file__).resolve().parent
 
@@ -70,19 +71,26 @@ def module_name(path: Path) -> str:
 
 def imports_of(path: Path) -> set[str]:
     """Every ``sheets_gm`` module ``path`` imports, wherever the import statement is."""
-    return imports_in(path.read_text(encoding="utf-8"))
+    return set(_imports_of_file(path))
 
 
 def imports_in(source: str) -> set[str]:
     """Every ``sheets_gm`` module the Python ``source`` imports, wherever the import statement is."""
+    return set(_imports_in_tree(ast.parse(source)))
+
+
+def _imports_in_tree(tree: ast.Module) -> frozenset[str]:
     found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.update(f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in MODULES else node.module
                          for a in node.names)
-    return {m for m in found if m == "sheets_gm" or m.startswith("sheets_gm.")}
+    return frozenset(m for m in found if m == "sheets_gm" or m.startswith("sheets_gm."))
+
+
+_imports_of_file = fact(_imports_in_tree)
 
 
 MODULES = {module_name(p) for p in PACKAGE.rglob("*.py")}

@@ -16,7 +16,7 @@ from sheets_gm.rulesets.registry import bots_of, get_ruleset
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.read import read_match
-from tests.made import made_into
+from tests.sheets.practice import practice_copy
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str]:
@@ -35,17 +35,10 @@ def in_tmp(tmp_path: Path) -> Iterator[Path]:
 
 def _practice(folder: Path, game: str, capsys: pytest.CaptureFixture[str]) -> None:
     """``init GAME --practice`` run in ``folder``, as the tests after the first in a test process see it: a copy of
-    the first's match (``tests.made``; the config names its files relative to itself)."""
-    def make(into: Path) -> None:
-        here = Path.cwd()
-        os.chdir(into)
-        try:
-            code, out = run(capsys, "init", game, "--practice")
-            assert code == 0, out
-        finally:
-            os.chdir(here)
-
-    made_into(folder, ("bot_seat_commands/practice", game), make)
+    the practice match laid out once (``practice_copy``: the config names its files relative to itself), what
+    ``init`` printed read off."""
+    practice_copy(folder, game)
+    capsys.readouterr()
 
 
 def _person_types(config: Path, seat: str) -> None:
