@@ -37,6 +37,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sheets_gm.host.access_kept import Access, still_valid
 from sheets_gm.host.quiet import CHANGED, DUE, LastRead
 from sheets_gm.match.config import MatchConfig, Spreadsheets
 from sheets_gm.poll_gate.drive_due import CLOCK_MARGIN, SAFETY_NET
@@ -157,6 +158,7 @@ class AccountWatcher:
         self._sign_ins: dict[str, Callable[[], gspread.Client]] = {}  # each sign-in's client maker, in order
         self._signed_in = ""  # the sign-in the log is signed in with
         self._log: DriveChangeLog | None = None  # signed in at the first question, on the account's own thread
+        self._client: gspread.Client | None = None  # the client the log asks with
         self.identify_at: datetime | None = started if identify else None  # when Drive's ``about`` is asked next
         self.identity: tuple[str, str] | None = None  # what it answered: the account's id and e-mail
         self._unidentified = 0  # the ``about`` questions Drive did not answer in a row
@@ -174,6 +176,8 @@ class AccountWatcher:
         self.requests = 0  # Drive requests the watcher made (its change log, start tokens, file index)
         self.error = ""  # why Drive did not answer the last question ('' when it did)
         self.said_error = ""  # the error the host last said (it says each once)
+        self.access: Access | None = None  # the access token the log signs in with at first (the host's last
+        # run's, while within its hour: ``access_kept``), then the one its client holds
         self._matches: dict[Path, _Kept] = {}
         self._owners: dict[str, set[Path]] = {}
         self._lock = threading.Lock()
@@ -202,13 +206,27 @@ class AccountWatcher:
         """The account's change log (signed in the first time it is asked: never on the host's own thread)."""
         if self._log is None:
             from sheets_gm.sheets.google.drive import DriveChangeLog  # the Google stack: on this thread, not the loop's
+            from sheets_gm.sheets.google.signin import lend_access
 
             with self._lock:
                 sign_in, make = next(iter(self._sign_ins.items()), ("", None))
             if make is None:
                 raise SheetAccessError(f"{self.name}: no sign-in of this account is left to ask Drive with")
-            self._log, self._signed_in = DriveChangeLog(make()), sign_in
+            client = make()
+            lend_access(client, self.access)  # the last run's token, within its hour: no refresh at the start
+            self._log, self._signed_in, self._client = DriveChangeLog(client), sign_in, client
         return self._log
+
+    def access_now(self) -> Access | None:
+        """The access token the account's log holds while it is valid (else the one lent it, while valid): kept for
+        the next start and handed to the account's polls."""
+        from sheets_gm.sheets.google.signin import access_held
+
+        client = self._client if self._log is not None else None
+        held = access_held(client) if client is not None else None
+        if held is not None:
+            self.access = held
+        return self.access if still_valid(self.access) else None
 
     def _give_way(self, exc: SheetError) -> bool:
         """After Google refused the sign-in in use (``sign_in_refused``): the next sign-in of the account is used,
