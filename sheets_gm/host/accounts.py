@@ -46,7 +46,7 @@ from sheets_gm.sheets.backend import SheetAccessError, SheetError, http_status
 if TYPE_CHECKING:
     import gspread
 
-    from sheets_gm.sheets.google.drive import DriveChangeLog
+    from sheets_gm.sheets.google.drive import DriveChangeLog, DriveFiles
 
 #: The most pages of the change log one question follows; past that, every match of the account reads in full.
 MAX_PAGES = 10
@@ -170,6 +170,8 @@ class AccountWatcher:
         self._unclaimed: dict[str, tuple[Listed, int]] = {}  # those changes, for the matches the search finds later
         self.said: queue.SimpleQueue[str] = queue.SimpleQueue()  # what the host says once (a kept token refused)
         self.indexed_at = started  # Drive's file index is asked from here (less the clock margin) on
+        self._index_seen: tuple[datetime, DriveFiles] | None = None  # the index asked for the matches attached
+        # before their first poll (``hints``): from when, and its answer
         self.asked_at: datetime | None = None
         self.busy_until: datetime | None = None  # asked sooner until then: a player saved (the host's ``BUSY_FOR``)
         self.lead = timedelta(0)  # its next question comes this much sooner, once (the host spreads its accounts)
@@ -238,7 +240,7 @@ class AccountWatcher:
                 return False
             refused = self._signed_in
             self._sign_ins[refused] = self._sign_ins.pop(refused)
-            self._log, self._signed_in = None, ""
+            self._log, self._signed_in, self.access = None, "", None  # its token too: the next refreshes its own
         self.said.put(f"Google refused the sign-in {refused} ({exc}); the account's change log is asked with "
                       f"{self.sign_ins[0]} instead.")
         return True
@@ -397,8 +399,8 @@ class AccountWatcher:
             waiting = {path: kept.since for path, kept in self._matches.items() if kept.since is not None}
         if not waiting:
             return set()
-        self.requests += 1
-        files = self.log.modified_since(min(read.moment for read in waiting.values()) - CLOCK_MARGIN)
+        oldest = min(read.moment for read in waiting.values()) - CLOCK_MARGIN
+        files = self._indexed(oldest)
         touched: set[Path] = set()
         with self._lock:
             for key, version in files.versions.items() if files.complete else ():
@@ -408,6 +410,17 @@ class AccountWatcher:
                 if (kept := self._matches.get(path)) is not None:
                     kept.since, kept.told = None, (path in touched) if files.complete else None
         return touched
+
+    def _indexed(self, oldest: datetime) -> DriveFiles:
+        """Drive's file index from ``oldest`` on, asked once at a start: the answer is kept for the matches the
+        search attaches later whose last reads are no older (what changed after the question, the change log names:
+        its token was taken before), until the safety net's index (``SAFETY_NET``); asked again from an older read.
+        Only an order of need (``hints``): a match's first poll asks Drive itself."""
+        seen = self._index_seen
+        if seen is None or seen[0] > oldest:
+            self.requests += 1
+            seen = self._index_seen = oldest, self.log.modified_since(oldest)
+        return seen[1]
 
     def index_told(self, path: Path) -> bool | None:
         """For a match attached before its first poll in this host (``attach``'s ``since``): whether Drive's file
@@ -464,6 +477,7 @@ class AccountWatcher:
         return self._deliver(listed, complete, self._asked)
 
     def _index(self, now: datetime) -> Touched:
+        self._index_seen = None  # the safety net's moment: a match attached from now on asks the index afresh
         self.requests += 1
         files = self.log.modified_since(self.indexed_at - CLOCK_MARGIN)
         self.indexed_at = now
