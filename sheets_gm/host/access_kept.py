@@ -10,6 +10,7 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+from sheets_gm.host.drive_tokens import read_object
 from sheets_gm.sheets.private_files import write_private
 
 #: The file's name, beside the status file.
@@ -34,14 +35,10 @@ def read_access(path: Path, now: datetime | None = None) -> dict[str, Access]:
     """The access tokens kept at ``path`` (account -> token and expiry) that have not expired by ``now``
     (``still_valid``). A missing or damaged file keeps none: each account refreshes its token once, as at a first
     start."""
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(raw, dict):
-        return {}
     kept: dict[str, Access] = {}
-    for account, entry in raw.items():
+    for account, entry in read_object(path).items():
+        if not isinstance(entry, dict):
+            continue
         try:
             token, expiry = entry["token"], datetime.fromisoformat(entry["expiry"])
         except (TypeError, KeyError, ValueError):

@@ -22,7 +22,7 @@ def test_only_the_tokens_within_their_hour_are_read_back(tmp_path: Path) -> None
 def test_a_damaged_or_missing_file_keeps_no_token(tmp_path: Path) -> None:
     path = tmp_path / "serve-access.json"
     assert read_access(path, NOW) == {}
-    for text in ("{", "[]", '{"ann": {"token": "t"}}', '{"ann": {"token": "t", "expiry": "soon"}}',
+    for text in ("{", "[]", '{"ann": "t"}', '{"ann": {"token": "t"}}', '{"ann": {"token": "t", "expiry": "soon"}}',
                  '{"ann": {"token": 3, "expiry": "2026-11-28T07:00:00"}}',
                  '{"ann": {"token": "t", "expiry": "2026-11-28T07:00:00+00:00"}}'):
         path.write_text(text, encoding="utf-8")
