@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sheets_gm.host.access_kept import Access, still_valid
 from sheets_gm.host.accounts import AccountWatcher, account_of
 from sheets_gm.host.drive_tokens import Named
 from sheets_gm.match.config import ConfigError, MatchConfig, Spreadsheets, load_config
@@ -75,7 +76,8 @@ class Accounts:
     first match of the account (see the module notes). Used from the host's thread and the workers': behind a
     lock."""
 
-    def __init__(self, kept: dict[str, str] | None = None, named: Named | None = None) -> None:
+    def __init__(self, kept: dict[str, str] | None = None, named: Named | None = None,
+                 access: dict[str, Access] | None = None) -> None:
         self._watchers: dict[str, AccountWatcher] = {}
         self._serving: dict[str, str] = {}  # a sign-in's name (``account_of``) -> the watcher that serves it
         self._named: dict[str, tuple[Stamp, str]] = dict(named or {})  # a GM's sign-in -> its file as Drive named
@@ -84,6 +86,7 @@ class Accounts:
         self._configs: dict[str, MatchConfig | Spreadsheets] = {}  # a GM's sign-in -> a config that names it
         self._lock = threading.RLock()
         self._kept = dict(kept or {})  # each account's page token, as the host's last run kept it
+        self._access = dict(access or {})  # each account's access token within its hour, as the last run kept it
         self._checked_at: datetime | None = None
         self._new: list[AccountWatcher] = []  # the watchers made since the host last took them (``take_new``)
 
@@ -100,6 +103,7 @@ class Accounts:
                 identify = name == sign_in and config.service_account is None
                 watcher = self._watchers[name] = AccountWatcher(name, now, self._kept_for(name, sign_in),
                                                                 identify=identify)
+                watcher.access = self._access.get(name)
                 self._new.append(watcher)
                 if identify:
                     self._asked[sign_in] = file_stamp(config.oauth_token)
@@ -141,6 +145,7 @@ class Accounts:
             target = self._watchers.get(name)
             if target is None:
                 target = self._watchers[name] = AccountWatcher(name, now, self._kept_for(name, sign_in))
+                target.access = self._access.get(name)
                 self._new.append(target)
             target.add_sign_in(sign_in, functools.partial(_client_of, config))
             self._move(sign_in, target)
@@ -186,6 +191,18 @@ class Accounts:
             if name != sign_in and name in self._kept:
                 self._kept.pop(sign_in, None)
         return dict(self._kept)
+
+    def kept_access(self) -> dict[str, Access]:
+        """Each account's access token to keep for the next start while it is valid (``access_kept``): its
+        watcher's, or the one the last run kept for an account no watcher asked yet."""
+        with self._lock:
+            watchers = list(self._watchers.values())
+        for watcher in watchers:
+            access = watcher.access_now()
+            if access is not None:
+                self._access[watcher.name] = access
+        self._access = {name: access for name, access in self._access.items() if still_valid(access)}
+        return dict(self._access)
 
     def named(self, name: str) -> AccountWatcher | None:
         """The watcher named ``name``, or serving the sign-in ``name`` (None when the host found no match of it)."""

@@ -37,6 +37,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sheets_gm.host.access_kept import Access, still_valid
 from sheets_gm.host.quiet import CHANGED, DUE, LastRead
 from sheets_gm.match.config import MatchConfig, Spreadsheets
 from sheets_gm.poll_gate.drive_due import CLOCK_MARGIN, SAFETY_NET
@@ -45,7 +46,7 @@ from sheets_gm.sheets.backend import SheetAccessError, SheetError, http_status
 if TYPE_CHECKING:
     import gspread
 
-    from sheets_gm.sheets.google.drive import DriveChangeLog
+    from sheets_gm.sheets.google.drive import DriveChangeLog, DriveFiles
 
 #: The most pages of the change log one question follows; past that, every match of the account reads in full.
 MAX_PAGES = 10
@@ -157,6 +158,7 @@ class AccountWatcher:
         self._sign_ins: dict[str, Callable[[], gspread.Client]] = {}  # each sign-in's client maker, in order
         self._signed_in = ""  # the sign-in the log is signed in with
         self._log: DriveChangeLog | None = None  # signed in at the first question, on the account's own thread
+        self._client: gspread.Client | None = None  # the client the log asks with
         self.identify_at: datetime | None = started if identify else None  # when Drive's ``about`` is asked next
         self.identity: tuple[str, str] | None = None  # what it answered: the account's id and e-mail
         self._unidentified = 0  # the ``about`` questions Drive did not answer in a row
@@ -168,12 +170,16 @@ class AccountWatcher:
         self._unclaimed: dict[str, tuple[Listed, int]] = {}  # those changes, for the matches the search finds later
         self.said: queue.SimpleQueue[str] = queue.SimpleQueue()  # what the host says once (a kept token refused)
         self.indexed_at = started  # Drive's file index is asked from here (less the clock margin) on
+        self._index_seen: tuple[datetime, DriveFiles] | None = None  # the index asked for the matches attached
+        # before their first poll (``hints``): from when, and its answer
         self.asked_at: datetime | None = None
         self.busy_until: datetime | None = None  # asked sooner until then: a player saved (the host's ``BUSY_FOR``)
         self.lead = timedelta(0)  # its next question comes this much sooner, once (the host spreads its accounts)
         self.requests = 0  # Drive requests the watcher made (its change log, start tokens, file index)
         self.error = ""  # why Drive did not answer the last question ('' when it did)
         self.said_error = ""  # the error the host last said (it says each once)
+        self.access: Access | None = None  # the access token the log signs in with at first (the host's last
+        # run's, while within its hour: ``access_kept``), then the one its client holds
         self._matches: dict[Path, _Kept] = {}
         self._owners: dict[str, set[Path]] = {}
         self._lock = threading.Lock()
@@ -202,13 +208,27 @@ class AccountWatcher:
         """The account's change log (signed in the first time it is asked: never on the host's own thread)."""
         if self._log is None:
             from sheets_gm.sheets.google.drive import DriveChangeLog  # the Google stack: on this thread, not the loop's
+            from sheets_gm.sheets.google.signin import lend_access
 
             with self._lock:
                 sign_in, make = next(iter(self._sign_ins.items()), ("", None))
             if make is None:
                 raise SheetAccessError(f"{self.name}: no sign-in of this account is left to ask Drive with")
-            self._log, self._signed_in = DriveChangeLog(make()), sign_in
+            client = make()
+            lend_access(client, self.access)  # the last run's token, within its hour: no refresh at the start
+            self._log, self._signed_in, self._client = DriveChangeLog(client), sign_in, client
         return self._log
+
+    def access_now(self) -> Access | None:
+        """The access token the account's log holds while it is valid (else the one lent it, while valid): kept for
+        the next start and handed to the account's polls."""
+        from sheets_gm.sheets.google.signin import access_held
+
+        client = self._client if self._log is not None else None
+        held = access_held(client) if client is not None else None
+        if held is not None:
+            self.access = held
+        return self.access if still_valid(self.access) else None
 
     def _give_way(self, exc: SheetError) -> bool:
         """After Google refused the sign-in in use (``sign_in_refused``): the next sign-in of the account is used,
@@ -220,7 +240,7 @@ class AccountWatcher:
                 return False
             refused = self._signed_in
             self._sign_ins[refused] = self._sign_ins.pop(refused)
-            self._log, self._signed_in = None, ""
+            self._log, self._signed_in, self.access = None, "", None  # its token too: the next refreshes its own
         self.said.put(f"Google refused the sign-in {refused} ({exc}); the account's change log is asked with "
                       f"{self.sign_ins[0]} instead.")
         return True
@@ -379,8 +399,8 @@ class AccountWatcher:
             waiting = {path: kept.since for path, kept in self._matches.items() if kept.since is not None}
         if not waiting:
             return set()
-        self.requests += 1
-        files = self.log.modified_since(min(read.moment for read in waiting.values()) - CLOCK_MARGIN)
+        oldest = min(read.moment for read in waiting.values()) - CLOCK_MARGIN
+        files = self._indexed(oldest)
         touched: set[Path] = set()
         with self._lock:
             for key, version in files.versions.items() if files.complete else ():
@@ -390,6 +410,17 @@ class AccountWatcher:
                 if (kept := self._matches.get(path)) is not None:
                     kept.since, kept.told = None, (path in touched) if files.complete else None
         return touched
+
+    def _indexed(self, oldest: datetime) -> DriveFiles:
+        """Drive's file index from ``oldest`` on, asked once at a start: the answer is kept for the matches the
+        search attaches later whose last reads are no older (what changed after the question, the change log names:
+        its token was taken before), until the safety net's index (``SAFETY_NET``); asked again from an older read.
+        Only an order of need (``hints``): a match's first poll asks Drive itself."""
+        seen = self._index_seen
+        if seen is None or seen[0] > oldest:
+            self.requests += 1
+            seen = self._index_seen = oldest, self.log.modified_since(oldest)
+        return seen[1]
 
     def index_told(self, path: Path) -> bool | None:
         """For a match attached before its first poll in this host (``attach``'s ``since``): whether Drive's file
@@ -446,6 +477,7 @@ class AccountWatcher:
         return self._deliver(listed, complete, self._asked)
 
     def _index(self, now: datetime) -> Touched:
+        self._index_seen = None  # the safety net's moment: a match attached from now on asks the index afresh
         self.requests += 1
         files = self.log.modified_since(self.indexed_at - CLOCK_MARGIN)
         self.indexed_at = now

@@ -90,14 +90,19 @@ def where_path(status_file: Path) -> Path:
     return status_file.with_name(MATCHES_NAME)
 
 
-def read_where(path: Path) -> Where:
-    """Where the accounts' matches were (nothing when the file is missing or damaged: the search finds them)."""
+def read_object(path: Path) -> dict[object, object]:
+    """The JSON object a kept file at ``path`` holds: empty when it is missing, damaged or not an object (what the
+    host keeps for its next start is rebuilt from Drive and the search)."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    if not isinstance(raw, dict):
-        return {}
+    return raw if isinstance(raw, dict) else {}
+
+
+def read_where(path: Path) -> Where:
+    """Where the accounts' matches were (nothing when the file is missing or damaged: the search finds them)."""
+    raw = read_object(path)
     return {account: {key: config for key, config in keys.items() if isinstance(key, str) and isinstance(config, str)}
             for account, keys in raw.items() if isinstance(account, str) and isinstance(keys, dict)}
 

@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from sheets_gm.engine.words import counted
+from sheets_gm.host.access_kept import access_path, read_access, write_access
 from sheets_gm.host.account_set import Accounts
 from sheets_gm.host.accounts import AccountWatcher, Touched, account_of, config_keys
 from sheets_gm.host.defaults import (
@@ -369,8 +370,10 @@ class Host:
             say(f"The accounts' change-log tokens: {damaged}.")
         self._sign_ins_file = sign_ins_path(status_file)
         self._sign_ins_kept = read_sign_ins(self._sign_ins_file)  # what Drive named each GM's sign-in file
-        self.accounts = Accounts(kept, self._sign_ins_kept)  # each account's change log asked from where the last
-        # run left it
+        self._access_file = access_path(status_file)
+        self._access_kept = read_access(self._access_file)  # each account's access token, within its hour
+        self.accounts = Accounts(kept, self._sign_ins_kept, self._access_kept)  # each account's change log asked
+        # from where the last run left it, with the token it had
         self._tokens_kept, self._tokens_at = kept, clock()  # the tokens last written, and when
         self._where_file = where_path(status_file)
         self._where_found = read_where(self._where_file)  # where each account's matches were (the last run's:
@@ -964,6 +967,7 @@ class Host:
         self._polling.add(path)
         watcher = self._watcher(hosted)
         handover = watcher.hand_over(path) if watcher is not None else None
+        access = watcher.access_now() if watcher is not None else None  # no refresh in the poll
 
         def done(future: Future[Outcome]) -> None:
             if future.cancelled():
@@ -973,7 +977,8 @@ class Host:
             self._done.put((path, outcome))
             self._stop.wake()
 
-        hosted.future = self.executor.submit(VISIT, path, handover, self.clock, letters_only=hosted.letters_only)
+        hosted.future = self.executor.submit(VISIT, path, handover, self.clock, letters_only=hosted.letters_only,
+                                             access=access)
         hosted.future.add_done_callback(done)
 
     def _next_look(self, hosted: Hosted, now: datetime, *, idle: bool = False) -> datetime:
@@ -1247,6 +1252,10 @@ class Host:
                 self._sign_ins_file, functools.partial(write_sign_ins, named=named),
                 "What Drive named the GMs' sign-in files"):
             self._sign_ins_kept = named
+        access = self.accounts.kept_access()
+        if access != self._access_kept and self._write_kept(
+                self._access_file, functools.partial(write_access, access=access), "The accounts' access tokens"):
+            self._access_kept = access
         tokens = self.accounts.kept_tokens()
         if tokens != self._tokens_kept and self._write_kept(
                 self._tokens_file, functools.partial(write_tokens, tokens=tokens), "The accounts' change-log tokens"):

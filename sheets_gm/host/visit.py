@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sheets_gm.host.access_kept import Access
 from sheets_gm.host.accounts import Handover, account_of, config_keys, require_signed_in
 from sheets_gm.host.look import look_at
 from sheets_gm.host.outcome import Done, Outcome
@@ -39,13 +40,16 @@ Clock = Callable[[], datetime]
 _CLIENTS: dict[str, gspread.Client] = {}
 
 
-def _client(config: MatchConfig, account: str) -> gspread.Client:
+def _client(config: MatchConfig, account: str, access: Access | None) -> gspread.Client:
     from sheets_gm.running.google_sign_in import google_client
+    from sheets_gm.sheets.google.signin import access_held, lend_access
 
     require_signed_in(config)
     client = _CLIENTS.get(account)
     if client is None:
         client = _CLIENTS[account] = google_client(config)
+    if access_held(client) is None:
+        lend_access(client, access)  # the account's token the host holds: the poll refreshes none
     return client
 
 
@@ -57,11 +61,13 @@ def _shared_log(client: gspread.Client, handover: Handover) -> DriveChangeLog:
     return SharedChangeLog(client, handover)
 
 
-def visit(path: Path, handover: Handover | None, clock: Clock, *, letters_only: bool = False) -> Outcome:
+def visit(path: Path, handover: Handover | None, clock: Clock, *, letters_only: bool = False,
+          access: Access | None = None) -> Outcome:
     """Poll the match configured by ``path`` once (see the module notes); a Google match's change log is answered
-    from ``handover`` (its account's watcher's: None, Drive is asked); with ``letters_only``, send only the letters
-    waiting for a retry (an idle local match, as cron's idle poll does). Plain data in and out: it may run in a
-    process of its own (``processes``)."""
+    from ``handover`` (its account's watcher's: None, Drive is asked), and its requests signed with ``access`` (the
+    account's access token the host holds, while valid: None, the poll refreshes its own); with ``letters_only``,
+    send only the letters waiting for a retry (an idle local match, as cron's idle poll does). Plain data in and
+    out: it may run in a process of its own (``processes``)."""
     config: MatchConfig | None = None
     unwritten()  # a record an earlier poll of this process could not write is that poll's
     try:
@@ -69,7 +75,7 @@ def visit(path: Path, handover: Handover | None, clock: Clock, *, letters_only: 
         config = load_config(path)
         google = config.backend is BackendKind.GOOGLE
         account = account_of(config) if google else ""
-        client = _client(config, account) if google else None
+        client = _client(config, account, access) if google else None
         keys = config_keys(config) if google else frozenset()
         shared = (_shared_log(client, handover)
                   if client is not None and handover is not None and handover.account == account else None)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from sheets_gm.host.access_kept import access_path, read_access
 from sheets_gm.host.account_set import CHECK_SIGN_INS, account_name
 from sheets_gm.host.accounts import IDENTIFY_AGAIN, account_of
 from sheets_gm.host.drive_tokens import read_sign_ins, read_tokens, sign_ins_path, tokens_path, write_tokens
@@ -27,6 +28,7 @@ from tests.fakes.google_api import (
     ABOUT,
     CHANGES,
     START_TOKEN,
+    TOKEN,
     TOKEN_URL,
     FaultKind,
     GoogleApiFake,
@@ -304,3 +306,31 @@ def test_the_fake_answers_drives_about_as_google_does(fake: GoogleApiFake) -> No
     fake.revoked.add("ann-1")  # she revoked that sign-in: its access tokens and its refresh are refused
     assert _about(ann1).status_code == 401 and _access("ann-1") == ""
     assert _about(ann2).status_code == 200
+
+
+@pytest.mark.parametrize("access", ["kept", "lost"])
+def test_a_restart_within_the_hour_refreshes_no_token_its_accounts_had_and_its_polls_refresh_none(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        access: str) -> None:
+    # The property: a host started within the hour of its last run's access tokens asks Drive and polls its
+    # matches with them (kept beside the status, its owner's alone, never in the status), and a poll signs its
+    # requests with its account's token the host holds: no refresh in either. ``lost`` (the file gone): one
+    # refresh an account, by its change log, and none by the polls, which are handed the account's token.
+    clock, root, configs, status = served_then_stopped(fake, tmp_path, capsys, monkeypatch)
+    kept_file = access_path(status)
+    kept = read_access(kept_file)
+    assert set(kept) == {named(gm) for gm in GMS} and kept_file.stat().st_mode & 0o777 == 0o600
+    assert not any(token in status.read_text(encoding="utf-8") for token, _ in kept.values())
+    if access == "lost":
+        kept_file.unlink()
+    for match in ("a2", "b2"):
+        _player_saves(configs[match], tmp_path)  # saves while no host ran
+    monkeypatch.setattr("sheets_gm.host.visit._CLIENTS", {})  # a poll's new process: no client signed in yet
+    clock.tick(60)
+    fake.reset_counters()
+    cold = new_host(root, clock, [], interval=15)
+    settle(cold, clock)
+    cold.close()
+    assert {keys(m)["red"] for m in ("a2", "b2")} <= read_keys(fake)  # the saves polled
+    assert fake.calls(CHANGES) >= len(GMS)  # each account asked its change log
+    assert fake.calls(TOKEN) == (0 if access == "kept" else len(GMS))

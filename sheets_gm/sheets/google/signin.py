@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -157,3 +158,32 @@ def account_email(client: gspread.Client) -> str | None:
     auth = getattr(client.http_client, "auth", None)
     email = getattr(auth, "service_account_email", None)
     return email if isinstance(email, str) and "@" in email else None
+
+
+def _credentials(client: gspread.Client) -> Any:
+    return getattr(client.http_client, "auth", None)
+
+
+def access_held(client: gspread.Client) -> tuple[str, datetime] | None:
+    """The access token ``client`` holds and its expiry (naive UTC, as Google's library keeps it), while the
+    library counts it valid (None before its first request, or once it is near its end)."""
+    creds = _credentials(client)
+    token, expiry = getattr(creds, "token", None), getattr(creds, "expiry", None)
+    if not isinstance(token, str) or not isinstance(expiry, datetime) or not getattr(creds, "valid", False):
+        return None
+    return token, expiry
+
+
+def lend_access(client: gspread.Client, access: tuple[str, datetime] | None) -> bool:
+    """Give ``client`` (signed in, no request made yet) the access token ``access`` of the same account, while
+    it is valid, so that its first request refreshes none; Google's library still refreshes it when it ends, or
+    when Google refuses it (401). False when nothing was lent (no token, or one at its end)."""
+    creds = _credentials(client)
+    if access is None or creds is None or not hasattr(creds, "expiry"):
+        return False
+    before = creds.token, creds.expiry
+    creds.token, creds.expiry = access
+    if not creds.valid:
+        creds.token, creds.expiry = before
+        return False
+    return True
