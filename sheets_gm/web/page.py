@@ -16,7 +16,7 @@ from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.gm_events import apply_gm, gm_event_from_json
 from sheets_gm.engine.ruleset import BoardKind, Ruleset
 from sheets_gm.engine.settings import settings_to_mapping
-from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing, SheetAdapter
+from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.life.adjust_undo import logged_changes
 from sheets_gm.sync.life.own_lines import own_lines
@@ -121,18 +121,9 @@ def page_input(facts: PollFacts, title: str, sheet: str) -> PageInput:
                      sheet=sheet, marker=marker_of(record),
                      resolution=resolution, adjusted=adjustment_lines(ruleset, adapter, record.gm_events),
                      opening=opening_lines(record) if record.resolved <= 1 else (), seats=tuple(record.seats),
-                     rules=ruleset.traits.name, start=start_board(adapter, state, drawings) if first else None,
+                     rules=ruleset.traits.name,
+                     start=partial(adapter.drawings_undated, state, drawings) if first else None,
                      start_key=state_key(record, state) if first else "")
-
-
-def start_board(adapter: AnySheetAdapter, state: Any,
-                drawings: Sequence[BoardDrawing]) -> Callable[[], Sequence[BoardDrawing]]:
-    """The board of ``state`` as the page of the start draws it (``PageInput.start``): ``drawings``, the board now
-    drawn for the page of now, when the game draws no deadline on it (its adapter keeps ``drawings_before``'s
-    default: the two are one drawing, not made twice), else drawn again without the deadline (the Coalition's)."""
-    if getattr(type(adapter), "drawings_before", None) is SheetAdapter.drawings_before:
-        return partial(tuple, drawings)
-    return partial(adapter.drawings, state)
 
 
 def public_lines(events: Sequence[Event], adapter: AnySheetAdapter) -> tuple[LogLine, ...]:
