@@ -212,6 +212,14 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
         the forum's did). By default the drawings, which do not show it."""
         return self.drawings(state)
 
+    def drawings_undated(self, state: _StateIn, dated: Sequence[BoardDrawing]) -> Sequence[BoardDrawing]:
+        """``drawings(state)``, given ``dated``: ``drawings_before`` of the same state (the board the sync wrote): by
+        default ``dated`` itself when ``drawings_before`` is this default (the two are one drawing, not made twice),
+        else drawn again. A game whose deadline shows on one tab redraws that tab alone (the Coalition's post)."""
+        if getattr(type(self), "drawings_before", None) is SheetAdapter.drawings_before:
+            return tuple(dated)
+        return self.drawings(state)
+
     def turn_label(self, turn: int) -> CellValue:
         """The Log's turn cell of an event of ``turn``, for a game that counts something other than the engine's
         turns (Champions: rounds of two windows). By default the turn itself."""

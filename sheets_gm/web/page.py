@@ -121,7 +121,8 @@ def page_input(facts: PollFacts, title: str, sheet: str) -> PageInput:
                      sheet=sheet, marker=marker_of(record),
                      resolution=resolution, adjusted=adjustment_lines(ruleset, adapter, record.gm_events),
                      opening=opening_lines(record) if record.resolved <= 1 else (), seats=tuple(record.seats),
-                     rules=ruleset.traits.name, start=partial(adapter.drawings, state) if first else None,
+                     rules=ruleset.traits.name,
+                     start=partial(adapter.drawings_undated, state, drawings) if first else None,
                      start_key=state_key(record, state) if first else "")
 
 

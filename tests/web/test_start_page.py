@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from sheets_gm.rulesets.registry import ruleset_names, sheet_of
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.web.page import PageInput, page_input
 from sheets_gm.web.site import build_site, record_of
@@ -134,3 +135,21 @@ def test_the_gms_adjustment_through_the_sync_shows_on_the_start(tmp_path: Path, 
     assert drawn.count == 2, "the first resolution drew the start again"
     build_site(tmp_path / "alone", resolution)
     assert (table.config.web / "w0.html").read_bytes() == (tmp_path / "alone" / "w0.html").read_bytes()
+
+
+def test_the_start_is_the_board_now_drawn_once_or_drawn_again_without_its_deadline() -> None:
+    """The board the page of the start draws is the game's board without the deadline (``adapter.drawings``), for
+    every game: the board now, drawn for the page of now, not drawn a second time where the game draws no deadline
+    on it; where it does (the Coalition's Turn report), that tab alone drawn again, the planes' tabs shared."""
+    differs: set[str] = set()
+    for game in ruleset_names():
+        rules, start, steps = bot_match(game, 1)
+        for state in (start, *(step.after for step in steps)):  # (the Coalition's second: its post says by when)
+            page, alone = _page(rules, state, 0), list(sheet_of(rules).drawings(state))
+            assert page.start is not None and list(page.start()) == alone, game
+            if list(page.drawings) != alone:
+                differs.add(game)
+            drawn_again = [a is not b for a, b in zip(page.start(), page.drawings, strict=True)]
+            assert drawn_again == [False] * len(alone) if game != "coalition" else \
+                drawn_again == [False] * (len(alone) - 1) + [True], game
+    assert differs == {"coalition"}

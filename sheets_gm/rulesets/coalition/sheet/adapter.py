@@ -182,6 +182,12 @@ class CoalitionSheet(kit.SheetAdapter[CoalitionState, CoalitionOrders]):
         return (*self.drawer.drawings(state), report_drawing(state, self.plane_map, self.spec.colours.extra,
                                                              self.strategies_to, deadline))
 
+    def drawings_undated(self, state: CoalitionState,
+                         dated: Sequence[kit.BoardDrawing]) -> Sequence[kit.BoardDrawing]:
+        """``drawings(state)`` given ``drawings_before``'s of the same state: its planes' tabs as they are, the Turn
+        report drawn again without the deadline (the planes are most of the drawing)."""
+        return (*dated[:-1], report_drawing(state, self.plane_map, self.spec.colours.extra, self.strategies_to, ""))
+
     def status(self, state: CoalitionState, window: kit.Window | None, outcome: kit.Outcome | None) -> str:
         """The turn and window, the victory points, the open battles; or the result."""
         score = f"Coalition {state.vp.get('coalition', 0)} VP, Phyrexia {state.vp.get('phyrexia', 0)} VP"
