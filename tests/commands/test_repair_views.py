@@ -118,17 +118,19 @@ def _seeded(folder: Path, capsys: pytest.CaptureFixture[str], game: str, seed: i
 
 
 def _no_view_gets_a_line_it_never_showed(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                         monkeypatch: pytest.MonkeyPatch, game: str, seed: int) -> None:
-    """After an undo, every seat's View deleted and repaired: each View's lines are among those it showed, in their
-    order (no line it never listed), and none of its lines the Log holds is lost. The lines shown to that seat alone
-    in the window the undo took back cannot come back (their rows are left empty)."""
+                                         monkeypatch: pytest.MonkeyPatch, game: str, seed: int,
+                                         undos: int = 1) -> None:
+    """After ``undos`` undos in a row, every seat's View deleted and repaired: each View's lines are among those it
+    showed, in their order (no line it never listed), and none of its lines the Log holds is lost. The lines shown
+    to that seat alone in the windows the undos took back cannot come back (their rows are left empty)."""
     monkeypatch.setitem(ROSTERS, "gvg", ROSTER)
     config = _seeded(tmp_path, capsys, game, seed, 3)
     sheets = open_match_sheets(load_config(config))
     first = sheets.seats[0]
     kind = next(iter(bots_of(create_ruleset(game))))
     assert run(capsys, "adjust", "-c", config, "--bot", f"{first}={kind}", "--reason", "away")[0] == 0
-    assert run(capsys, "undo", "-c", config, "--reason", "a misread order")[0] == 0
+    for _ in range(undos):
+        assert run(capsys, "undo", "-c", config, "--reason", "a misread order")[0] == 0
     before = {seat: _view_log(config, seat, game) for seat in sheets.seats}
     for path in tmp_path.glob("*.xlsx"):
         book = openpyxl.load_workbook(path)
@@ -162,9 +164,19 @@ def test_repair_gives_no_view_a_line_of_an_undone_window_it_never_showed(
 
 
 @pytest.mark.soak
+@pytest.mark.parametrize("undos", [1, 2])
 @pytest.mark.parametrize("seed", range(30))
 @pytest.mark.parametrize("game", ["gvg", "wesnoth", "coalition", "champions", "winordie"])
 def test_repair_gives_no_view_a_line_of_an_undone_window_it_never_showed_over_many_matches(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str,
+        seed: int, undos: int) -> None:
+    _no_view_gets_a_line_it_never_showed(tmp_path, capsys, monkeypatch, game, seed, undos)
+
+
+@pytest.mark.parametrize(("game", "seed"), [("gvg", 4), ("gvg", 10)])
+def test_a_second_undo_in_a_row_keeps_what_the_first_kept_of_each_view(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str,
         seed: int) -> None:
-    _no_view_gets_a_line_it_never_showed(tmp_path, capsys, monkeypatch, game, seed)
+    """The second undo takes back the window before the one the first took back: the first's listing (in the pending
+    GM events, which the second replaces with those of the window it reopens) is carried on, not lost to the names."""
+    _no_view_gets_a_line_it_never_showed(tmp_path, capsys, monkeypatch, game, seed, undos=2)

@@ -30,7 +30,7 @@ from sheets_gm.sync.life.own_lines import SyncEvent, with_own_lines
 from sheets_gm.sync.life.replay import entry_dice
 from sheets_gm.sync.life.seed_check import check_seed
 from sheets_gm.sync.life.settle import settle_cut_command
-from sheets_gm.sync.life.undone_views import undone_listing, with_undone
+from sheets_gm.sync.life.undone_views import UNDONE, undone_listing, with_undone
 from sheets_gm.sync.match_record import (
     MatchRecord,
     compact_json,
@@ -616,15 +616,19 @@ def _ranges(first: int, end: int, held: set[int]) -> list[tuple[int, int]]:
 
 def _kept_events(entry: Mapping[str, Any], record: MatchRecord, ruleset: AnyRuleset,
                  state: Any) -> dict[str, Any] | None:
-    """The GM events pending once the resolution ``entry`` records is undone: those it had applied before it, and
-    the lines of the sync's own since that still hold (``_held_lines``), so that ``verify -c`` keeps checking them."""
+    """The GM events pending once the resolution ``entry`` records is undone: those it had applied before it, the
+    lines of the sync's own since that still hold (``_held_lines``), so that ``verify -c`` keeps checking them, and
+    what an undo since kept of each View's lines of the window it took back (``undone_views.UNDONE``: those lines
+    stay in the Log and the Views, and ``repair`` needs it as much after this undo)."""
     pending = entry.get("gm_events")
     held = _held_lines(record)
-    if not held:
+    since = [dict(item) for item in (record.gm_events or {}).get(UNDONE, []) if isinstance(item, dict)]
+    if not held and not since:
         return pending if isinstance(pending, dict) else None
     base = dict(pending) if isinstance(pending, dict) else {"state_before": ruleset.state_codec.to_json(state),
                                                              "events": []}
-    return {**base, "own": [*base.get("own", []), *held]}
+    return {**base, **({"own": [*base.get("own", []), *held]} if held else {}),
+            **({UNDONE: [*base.get(UNDONE, []), *since]} if since else {})}
 
 
 def _undo_text(record: MatchRecord, entry: Mapping[str, Any], reopened: Window, reason: str,
