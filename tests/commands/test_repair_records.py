@@ -36,36 +36,39 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str
     return code, out, err
 
 
-def _played(folder: Path, capsys: pytest.CaptureFixture[str], game: str, windows: int) -> Path:
-    """A match of ``game`` made by ``init`` in ``folder`` (its roster copied in beside the config), then ``windows``
-    windows played by its default bots: made once a test process and copied (``tests.made``). A match of more
-    windows than one made before is played on from a copy of it, by its bots as they were left (a straight run's),
-    so that the tests that play the same game 2, then 3, then 6 windows play six in all."""
+def _played(folder: Path, capsys: pytest.CaptureFixture[str], game: str, windows: int,
+            seed: str | None = None) -> Path:
+    """A match of ``game`` made by ``init`` in ``folder`` (its roster copied in beside the config; its seed from
+    ``seed``, as ``_made`` draws it), then ``windows`` windows played by its default bots: made once a test process
+    and copied (``tests.made``). A match of more windows than one made before is played on from a copy of it, by its
+    bots as they were left (a straight run's), so that the tests that play the same game 2, then 3, then 6 windows
+    play six in all."""
     roster = ROSTERS.get(game)
+    match = (game, roster, seed)
 
     def make(into: Path) -> None:
-        start = max((n for g, r, n in _BOTS if (g, r) == (game, roster) and n < windows), default=None)
+        start = max((n for (*m, n) in _BOTS if tuple(m) == match and n < windows), default=None)
         if start is None:
             start = 0
-            _made(into, capsys, game, roster)
+            _made(into, capsys, game, roster, seed)
             sheets = open_match_sheets(load_config(into / "match.toml"))
             kind = next(iter(bots_of(create_ruleset(game)).values()))
             bots = {s: kind.make(f"repair/{s}") for s in sheets.seats}
         else:
-            made_into(into, ("repair/_played", game, roster, start), lambda _into: None)  # made: copied
+            made_into(into, ("repair/_played", *match, start), lambda _into: None)  # made: copied
             sheets = open_match_sheets(load_config(into / "match.toml"))
-            bots = _BOTS.pop((game, roster, start))  # they play on: that match is played on once only
+            bots = _BOTS.pop((*match, start))  # they play on: that match is played on once only
         for _ in range(windows - start):
             type_bot_orders(sheets, get_ruleset(game), bots)
             poll(sheets, get_ruleset(game), now=NOW, force=True)
-        _BOTS[game, roster, windows] = bots
+        _BOTS[(*match, windows)] = bots
 
-    made_into(folder, ("repair/_played", game, roster, windows), make)
+    made_into(folder, ("repair/_played", *match, windows), make)
     return folder / "match.toml"
 
 
 #: The bots of each match ``_played`` made and has not played on yet, as its last window left them.
-_BOTS: dict[tuple[str, str | None, int], dict[str, Any]] = {}
+_BOTS: dict[tuple[str, str | None, str | None, int], dict[str, Any]] = {}
 
 
 def _made(folder: Path, capsys: pytest.CaptureFixture[str], game: str, roster_text: str | None,

@@ -23,7 +23,7 @@ from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import seat_backend
 from tests.commands.test_commands import ROSTER
-from tests.commands.test_repair_records import NOW, ROSTERS, _made, _played, run
+from tests.commands.test_repair_records import NOW, ROSTERS, _played, run
 
 pytestmark = pytest.mark.xdist_group("repair-played")  # one worker plays _played's matches once a run, not each
 
@@ -104,19 +104,6 @@ def test_a_deleted_view_gets_back_the_public_lines_the_replay_cannot_recompute_f
         assert "cannot be recomputed" not in out, out
 
 
-def _seeded(folder: Path, capsys: pytest.CaptureFixture[str], game: str, seed: int, windows: int) -> Path:
-    """A match of ``game`` whose seed is drawn from ``seed`` (each seed another match), ``windows`` windows played
-    by its default bots."""
-    _made(folder, capsys, game, ROSTERS.get(game), str(seed))
-    sheets = open_match_sheets(load_config(folder / "match.toml"))
-    kind = next(iter(bots_of(create_ruleset(game)).values()))
-    bots = {s: kind.make(f"repair/{s}") for s in sheets.seats}
-    for _ in range(windows):
-        type_bot_orders(sheets, get_ruleset(game), bots)
-        poll(sheets, get_ruleset(game), now=NOW, force=True)
-    return folder / "match.toml"
-
-
 def _no_view_gets_a_line_it_never_showed(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                          monkeypatch: pytest.MonkeyPatch, game: str, seed: int,
                                          undos: int = 1) -> None:
@@ -124,7 +111,7 @@ def _no_view_gets_a_line_it_never_showed(tmp_path: Path, capsys: pytest.CaptureF
     showed, in their order (no line it never listed), and none of its lines the Log holds is lost. The lines shown
     to that seat alone in the windows the undos took back cannot come back (their rows are left empty)."""
     monkeypatch.setitem(ROSTERS, "gvg", ROSTER)
-    config = _seeded(tmp_path, capsys, game, seed, 3)
+    config = _played(tmp_path, capsys, game, 3, str(seed))
     sheets = open_match_sheets(load_config(config))
     first = sheets.seats[0]
     kind = next(iter(bots_of(create_ruleset(game))))
