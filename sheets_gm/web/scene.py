@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple, cast
@@ -58,6 +58,19 @@ class Plane:
     #: each with the colour the tab's fills give it: its ground draws that colour and no sign, and the page draws
     #: the place over it (the ground stays as the coins are taken)
     painted: tuple[tuple[int, str], ...] = ()
+    #: the indices, in order, of every place that may be more than bare ground (someone, a ground, a sign, a frame,
+    #: something a click opens): the places the page draws over the ground and lists are among them (GvG's map of
+    #: 345 squares names 30-odd); None when the scene did not say (each place looked at: ``marked_places``)
+    marked: tuple[int, ...] | None = None
+
+
+def marked_places(plane: Plane, also: Set[int] = frozenset()) -> list[tuple[int, Place]]:
+    """Each place of ``plane`` (with its index, in order) that may be more than bare ground, those ``Plane.marked``
+    names (every place when it names none), and those of indices ``also``."""
+    places = plane.places
+    if plane.marked is None:
+        return list(enumerate(places))
+    return [(i, places[i]) for i in (sorted({*plane.marked, *also}) if also else plane.marked)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +241,8 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
         colours += row
     places = _bare(names, itertools.cycle(range(across)), (r for r in range(len(down)) for _ in range(across)),
                    colours, bare)  # each one bare ground, then those the board writes something in
-    for i in [i for i, value in enumerate(values) if value]:
+    written = [i for i, value in enumerate(values) if value]  # (the others are bare ground)
+    for i in written:
         value, name, (r, c) = values[i], names[i], divmod(i, across)
         if value.isspace():
             places[i] = places[i]._replace(tint=owner(value))
@@ -245,7 +259,7 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
                         tuple(cells.value(0, c) for c in range(first, width)) if headed else
                         tuple(column_label(c) for c in range(width)),
                         tuple(cells.value(r, 0) for r in range(first, height)) if headed else
-                        tuple(str(r + 1) for r in range(height)), tuple(places), tuple(painted)),),
+                        tuple(str(r + 1) for r in range(height)), tuple(places), tuple(painted), tuple(written)),),
                  tables, _references(drawings[1:]), _legend(drawings[:1]))
 
 
