@@ -64,12 +64,12 @@ class Plane:
     marked: tuple[int, ...] | None = None
 
 
-def marked_places(plane: Plane, also: Set[int] = frozenset()) -> list[tuple[int, Place]]:
+def marked_places(plane: Plane, also: Set[int] = frozenset()) -> Iterable[tuple[int, Place]]:
     """Each place of ``plane`` (with its index, in order) that may be more than bare ground, those ``Plane.marked``
     names (every place when it names none), and those of indices ``also``."""
     places = plane.places
     if plane.marked is None:
-        return list(enumerate(places))
+        return enumerate(places)
     return [(i, places[i]) for i in (sorted({*plane.marked, *also}) if also else plane.marked)]
 
 

@@ -71,7 +71,7 @@ def test_every_place_more_than_bare_ground_is_among_the_marked(name: str) -> Non
         _bare_outside_marked(scene)
         if name == "gvg":
             (plane,) = scene.planes
-            assert plane.marked is not None and len(marked_places(plane)) < len(plane.places) / 4
+            assert plane.marked is not None and len(list(marked_places(plane))) < len(plane.places) / 4
     for text in (*HOSTILE, *AWKWARD):
         _bare_outside_marked(scene_of(rules.traits.board_kind, _page(text, "board.xlsx", rules.traits.board_kind)
                                       .drawings))
