@@ -85,6 +85,10 @@ class Cells:
         below, width = len(self.rows) + 1, max(c2 for (_, _, _, c2), _ in boxes) + 1
         paint = [[WHITE] * width for _ in range(min(max(r2 for (_, _, r2, _), _ in boxes), below) + 1)]
         for (r1, c1, r2, c2), colour in boxes:
+            if r1 == r2 and c1 == c2:  # one cell (most of a square map's fills: its labels, its structures)
+                if r1 <= below:
+                    paint[r1][c1] = colour
+                continue
             if c1 == c2:  # a column's cells (most of a hex map's fills: a hex is two cells of one)
                 for painted in paint[r1:min(r2, below) + 1]:
                     painted[c1] = colour

@@ -3,7 +3,7 @@ scene reads a map with) are each cell's ``Cells.colour``, cell by cell: for ever
 and after each resolution of a bot match, and for a drawing of overlapping fills, fills reaching past its values and
 conditional fills whose prefixes some of its cells start with. A square map's colours made at once
 (``scene._colours``: the map's paint, each written cell looked at) are each row's read at once, one after the
-other."""
+other. Each cell's paint is the last fill over it (``Cells.row_paint``), found cell by cell."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from sheets_gm.rulesets.registry import ruleset_names, sheet_of
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.sheets.layout import ConditionalFill, Fill
-from sheets_gm.web.cells import Cells
+from sheets_gm.web.cells import WHITE, Cells, _range_box
 from sheets_gm.web.scene import _colours
 from tests.web.pages import bot_match
 
@@ -31,6 +31,11 @@ def _check(drawing: BoardDrawing) -> None:
             for step in (1, 2):
                 assert cells.column_colours(col, first, step) == \
                     [cells.colour(r, col) for r in range(first, len(cells.rows), step)], (drawing.tab, col, first, step)
+    boxes = [(box, f.colour) for f in drawing.fills if (box := _range_box(f.range)) is not None]
+    for row in range(height):  # each cell's paint: the last fill over it, found the plain way
+        assert cells.row_paint(row, 0, width) == [
+            next((colour for (r1, c1, r2, c2), colour in reversed(boxes) if r1 <= row <= r2 and c1 <= c <= c2), "")
+            or WHITE for c in range(width)], (drawing.tab, row)
     for first in range(3):
         for down in (range(first, height), range(0, len(cells.rows)), range(1, max(len(cells.rows) - 1, 1))):
             _check_map(cells, down, first, width)
