@@ -49,6 +49,7 @@ from sheets_gm.sheets.local.layout import (
 from sheets_gm.sheets.row_fit import LINE_POINTS, PRINTED_POINTS_PER_CHAR, line_points
 from sheets_gm.sync.match_tabs import ABOUT_TAB, VIEW_PANEL_ROW, MatchTabs
 from sheets_gm.sync.writes import drawn_tab
+from tests.made import made_into
 from tests.paths import SCRIPTS, WESNOTH_TEMPLATES
 from tests.quick import soak_but
 from tests.sheets.practice import practice_copy
@@ -165,7 +166,37 @@ def _view_print(ws: Any) -> tuple[int, list[str]]:
     return ws.page_setup.fitToWidth, loose
 
 
+#: Each game's practice match as ``_practice_printed`` printed it, by game (this process's, beside its made folder).
+_PRACTICE_PRINTS: dict[str, tuple[set[str], dict[tuple[str, str], tuple[int, float, float]]]] = {}
+
+
+def _stamped_tab(game: str) -> str:
+    """The drawn tab of ``game``'s board that holds the board's stamp."""
+    return "Dominaria" if game == "coalition" else "Board"
+
+
+def _practice_printed(folder: Path, game: str) -> tuple[set[str], dict[tuple[str, str], tuple[int, float, float]]]:
+    """``folder`` given a copy of ``game``'s practice match printed by LibreOffice once this process (``made_into``:
+    its ``render`` folder, the PDFs, comes along): its board workbook and its first seat's, each table tab and the
+    drawn tab that holds the stamp, in one LibreOffice run. The tables' names and what ``_render`` read of each
+    print. GvG's is printed once for ``test_a_practice_match_prints_its_tables_readable_and_its_stamp_not_at_all``
+    and ``test_a_gvg_orders_tab_prints_each_rows_feedback_on_its_line`` (LibreOffice's start and profile are a
+    second or two of CPU a run)."""
+
+    def make(fresh: Path) -> None:
+        board = practice_copy(fresh, game)
+        seat = sorted(fresh.glob("orders-*.xlsx"))[0]
+        tables = {ws.title for path in (board, seat) for ws in openpyxl.load_workbook(path).worksheets
+                  if ws.sheet_state == "visible" and TABLE.match(ws.title)}
+        tabs = ",".join(sorted({*tables, _stamped_tab(game)}))
+        _PRACTICE_PRINTS[game] = tables, _render(fresh, "--workbooks", f"board,{seat.stem}", "--tabs", tabs)
+
+    made_into(folder, ("practice-printed", game), make)
+    return _PRACTICE_PRINTS[game]
+
+
 @needs_office
+@pytest.mark.xdist_group("practice-print")  # with the GvG Orders' test: one worker prints GvG's match for both
 @pytest.mark.parametrize("game", soak_but(GAMES, *QUICK_GAMES))
 def test_a_practice_match_prints_its_tables_readable_and_its_stamp_not_at_all(
         game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -174,13 +205,9 @@ def test_a_practice_match_prints_its_tables_readable_and_its_stamp_not_at_all(
     Checked to fail with the gap column shown again (the stamp printed beside the title). Of the drawn tabs only the
     one that holds the stamp is printed (LibreOffice loads the workbook once for each tab printed): the others' pages
     are the soak test's (``test_each_drawn_tab_prints_at_8_points_on_the_pages_it_should``)."""
-    board = practice_copy(tmp_path, game)
+    tables, printed = _practice_printed(tmp_path, game)
     capsys.readouterr()
-    seat = sorted(tmp_path.glob("orders-*.xlsx"))[0]
-    stamped = "Dominaria" if game == "coalition" else "Board"
-    tables = {ws.title for path in (board, seat) for ws in openpyxl.load_workbook(path).worksheets
-              if ws.sheet_state == "visible" and TABLE.match(ws.title)}
-    printed = _render(tmp_path, "--workbooks", f"board,{seat.stem}", "--tabs", ",".join(sorted({*tables, stamped})))
+    board, stamped = tmp_path / "board.xlsx", _stamped_tab(game)
     assert {tab for _book, tab in printed} == {*tables, stamped} and tables >= {"Log", "Settings"}, printed
     assert not _too_small(printed), printed
     text = subprocess.run(["pdftotext", str(tmp_path / "render" / f"{board.stem}-{stamped}.pdf"), "-"],
@@ -594,15 +621,15 @@ def _pdf_lines(pdf: Path) -> list[list[str]]:
 
 
 @needs_office
+@pytest.mark.xdist_group("practice-print")  # GvG's practice match printed once for this test and the one above
 def test_a_gvg_orders_tab_prints_each_rows_feedback_on_its_line(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 78, item 5, as LibreOffice prints it: each player's row of a GvG seat's Orders and the captain's row
     print their Feedback on their own line of the page (it was two pages across at 8.3 pt: the Feedback on the
     second, beside the player's name repeated alone), one page at 8 pt or more. Checked to fail without
-    ``one_page_widths``."""
-    practice_copy(tmp_path, "gvg")
+    ``one_page_widths``. Read from the practice match's print (``_practice_printed``), its one seat's Orders."""
+    _tables, printed = _practice_printed(tmp_path, "gvg")
     capsys.readouterr()
-    printed = _render(tmp_path, "--tabs", "Orders red")
     assert printed[("orders-red", "Orders red")][0] == 1 and not _too_small(printed), printed
     pages = _pdf_lines(tmp_path / "render" / "orders-red-Orders_red.pdf")
     rows = [line for page in pages for line in page if re.match(r"\s*red\d?\s+1\s", line)]
