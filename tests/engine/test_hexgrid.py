@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable
@@ -109,21 +110,26 @@ def test_adjacent_hexes_always_see_each_other() -> None:
             assert BOARD.sees(a, b, everything.__contains__)
 
 
+@functools.cache
+def centre(h: Hex) -> tuple[float, float]:
+    """The centre of ``h`` in real coordinates (√3 spacing; worked out once a hex, the exhaustive walk asks for each
+    centre thousands of times)."""
+    return 1.5 * h.col, math.sqrt(3) * (h.row + (h.col & 1) / 2)
+
+
 def reference_sight_line(a: Hex, b: Hex, board: HexGrid = BOARD) -> tuple[list[Hex], list[frozenset[Hex]]]:
     """The same question answered another way: real coordinates (√3 spacing, floats), and the hex a
     point is in found as the nearest centre (a hex tiling is the Voronoi diagram of its centres).
     The segment is cut wherever it crosses the bisector of two neighbouring hexes; in between,
     one nearest centre means inside that hex, two at the same distance mean along their edge."""
-    def centre(h: Hex) -> tuple[float, float]:
-        return 1.5 * h.col, math.sqrt(3) * (h.row + (h.col & 1) / 2)
-
     near = [Hex(c, r) for c in range(min(a.col, b.col) - 1, max(a.col, b.col) + 2)
             for r in range(-2, board.height + 2)]
     (x0, y0), (x1, y1) = centre(a), centre(b)
     dx, dy = x1 - x0, y1 - y0
     cuts = {0.0, 1.0}
+    wide = HexGrid(99, 99)  # every hex of ``near`` and its neighbours, two columns and rows in
     for h in near:
-        for n in HexGrid(99, 99).neighbours(Hex(h.col + 2, h.row + 2)):
+        for n in wide.neighbours(Hex(h.col + 2, h.row + 2)):
             n = Hex(n.col - 2, n.row - 2)
             (hx, hy), (nx, ny) = centre(h), centre(n)
             denominator = 2 * (dx * (nx - hx) + dy * (ny - hy))
@@ -134,13 +140,15 @@ def reference_sight_line(a: Hex, b: Hex, board: HexGrid = BOARD) -> tuple[list[H
     through: list[Hex] = []
     edges: list[frozenset[Hex]] = []
     points = sorted(cuts)
+    centres = {h: centre(h) for h in near}
     for t0, t1 in itertools.pairwise(points):
         if t1 - t0 < 1e-9:
             continue
         t = (t0 + t1) / 2
         px, py = x0 + t * dx, y0 + t * dy
-        dist = {h: math.hypot(px - centre(h)[0], py - centre(h)[1]) for h in near}
-        nearest = [h for h, d in dist.items() if d < min(dist.values()) + 1e-9]
+        dist = {h: math.hypot(px - cx, py - cy) for h, (cx, cy) in centres.items()}
+        least = min(dist.values())
+        nearest = [h for h, d in dist.items() if d < least + 1e-9]
         if len(nearest) == 1 and (not through or through[-1] != nearest[0]):
             through.append(nearest[0])
         elif len(nearest) == 2 and all(board.contains(h) for h in nearest):

@@ -49,6 +49,7 @@ from sheets_gm.sheets.local.layout import (
 from sheets_gm.sheets.row_fit import LINE_POINTS, PRINTED_POINTS_PER_CHAR, line_points
 from sheets_gm.sync.match_tabs import ABOUT_TAB, VIEW_PANEL_ROW, MatchTabs
 from sheets_gm.sync.writes import drawn_tab
+from tests.made import made_into
 from tests.paths import SCRIPTS, WESNOTH_TEMPLATES
 from tests.quick import soak_but
 from tests.sheets.practice import practice_copy
@@ -165,25 +166,91 @@ def _view_print(ws: Any) -> tuple[int, list[str]]:
     return ws.page_setup.fitToWidth, loose
 
 
+Printed = dict[tuple[str, str], tuple[int, float, float]]
+#: What a test prints of a game's practice match (``_wanted``), by game: the quick run's, in one LibreOffice run.
+QUICK_PRINTS = (("coalition", "tables"), ("gvg", "tables"), ("champions", "orders"), ("wesnoth", "orders"))
+#: What ``_practice_prints`` printed, by its jobs: (game, workbook, tab) → (pages, scale, type in points).
+_PRINTS: dict[tuple[tuple[str, str], ...], dict[tuple[str, str, str], tuple[int, float, float]]] = {}
+
+
+def _stamped_tab(game: str) -> str:
+    """The drawn tab of ``game``'s board that holds the board's stamp."""
+    return "Dominaria" if game == "coalition" else "Board"
+
+
+def _wanted(folder: Path, game: str, what: str) -> dict[Path, set[str]]:
+    """The tabs of ``game``'s practice match in ``folder`` that a test prints, by workbook: "orders", its first
+    seat's Orders tab; "tables", every table tab of its board and of its first seat's workbook, and the drawn tab
+    that holds the board's stamp (LibreOffice loads a workbook once for each tab printed: the other drawn tabs'
+    pages are the soak test's, ``test_each_drawn_tab_prints_at_8_points_on_the_pages_it_should``)."""
+    seat = sorted(folder.glob("orders-*.xlsx"))[0]
+    if what == "orders":
+        tabs = openpyxl.load_workbook(seat).worksheets
+        return {seat: {next(ws.title for ws in tabs if ws.title.startswith("Orders "))}}
+    board = folder / "board.xlsx"
+    wanted = {path: {ws.title for ws in openpyxl.load_workbook(path).worksheets
+                     if ws.sheet_state == "visible" and TABLE.match(ws.title)} for path in (board, seat)}
+    wanted[board].add(_stamped_tab(game))
+    return wanted
+
+
+def _jobs(game: str, what: str) -> tuple[tuple[str, str], ...]:
+    """The prints ``_practice_prints`` makes for a test that prints ``what`` of ``game``: the quick run's together."""
+    return QUICK_PRINTS if (game, what) in QUICK_PRINTS else ((game, what),)
+
+
+def _practice_prints(folder: Path, jobs: tuple[tuple[str, str], ...]) -> dict[tuple[str, str, str],
+                                                                              tuple[int, float, float]]:
+    """``folder`` given, once this process (``made_into``), each game's practice match of ``jobs`` (``folder/GAME``)
+    and the tabs ``_wanted`` names printed by LibreOffice in one run: copies of their workbooks named
+    ``GAME-WORKBOOK.xlsx`` in ``folder/prints``, the PDFs in ``folder/prints/render`` (``_pdf``). What ``_render``
+    read of each print, by (game, workbook, tab). LibreOffice's start and new profile are a second or two of CPU a
+    run: the quick run's four prints of practice matches (``QUICK_PRINTS``) were four runs."""
+
+    def make(fresh: Path) -> None:
+        prints = fresh / "prints"
+        prints.mkdir()
+        wanted: dict[tuple[str, str], set[str]] = {}
+        for game, what in jobs:
+            if not (fresh / game).exists():
+                practice_copy(fresh / game, game)
+            for book, tabs in _wanted(fresh / game, game, what).items():
+                shutil.copy2(book, prints / f"{game}-{book.stem}.xlsx")
+                wanted.setdefault((game, book.stem), set()).update(tabs)
+        printed = _render(prints, "--tabs", ",".join(sorted(set().union(*wanted.values()))))
+        _PRINTS[jobs] = {(game, stem, tab): printed[(f"{game}-{stem}", tab)]
+                         for (game, stem), tabs in wanted.items() for tab in tabs if (f"{game}-{stem}", tab) in printed}
+
+    made_into(folder, ("practice-prints", jobs), make)
+    return _PRINTS[jobs]
+
+
+def _of(printed: dict[tuple[str, str, str], tuple[int, float, float]], game: str) -> Printed:
+    """The prints of ``game``'s workbooks, by (workbook, tab)."""
+    return {(stem, tab): value for (of, stem, tab), value in printed.items() if of == game}
+
+
+def _pdf(folder: Path, game: str, stem: str, tab: str) -> Path:
+    """The PDF ``_practice_prints`` printed into ``folder`` of the tab ``tab`` of ``game``'s workbook ``stem``."""
+    return folder / "prints" / "render" / f"{game}-{stem}-{tab.replace(' ', '_')}.pdf"
+
+
 @needs_office
+@pytest.mark.xdist_group("practice-print")  # one worker prints the quick run's practice matches (QUICK_PRINTS)
 @pytest.mark.parametrize("game", soak_but(GAMES, *QUICK_GAMES))
 def test_a_practice_match_prints_its_tables_readable_and_its_stamp_not_at_all(
         game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """One practice match per game printed by LibreOffice: its board workbook and one seat's, every table at 8 pt
     or more, the board's stamp (``⧉gen⧉…``, kept in the gap column right of the drawing) nowhere in the print.
     Checked to fail with the gap column shown again (the stamp printed beside the title). Of the drawn tabs only the
-    one that holds the stamp is printed (LibreOffice loads the workbook once for each tab printed): the others' pages
-    are the soak test's (``test_each_drawn_tab_prints_at_8_points_on_the_pages_it_should``)."""
-    board = practice_copy(tmp_path, game)
+    one that holds the stamp is printed (``_wanted``)."""
+    printed = _of(_practice_prints(tmp_path, _jobs(game, "tables")), game)
     capsys.readouterr()
-    seat = sorted(tmp_path.glob("orders-*.xlsx"))[0]
-    stamped = "Dominaria" if game == "coalition" else "Board"
-    tables = {ws.title for path in (board, seat) for ws in openpyxl.load_workbook(path).worksheets
-              if ws.sheet_state == "visible" and TABLE.match(ws.title)}
-    printed = _render(tmp_path, "--workbooks", f"board,{seat.stem}", "--tabs", ",".join(sorted({*tables, stamped})))
+    stamped = _stamped_tab(game)
+    tables = {tab for tabs in _wanted(tmp_path / game, game, "tables").values() for tab in tabs if TABLE.match(tab)}
     assert {tab for _book, tab in printed} == {*tables, stamped} and tables >= {"Log", "Settings"}, printed
     assert not _too_small(printed), printed
-    text = subprocess.run(["pdftotext", str(tmp_path / "render" / f"{board.stem}-{stamped}.pdf"), "-"],
+    text = subprocess.run(["pdftotext", str(_pdf(tmp_path, game, "board", stamped)), "-"],
                           capture_output=True, text=True, check=True).stdout
     assert "⧉" not in text and text.strip(), text[:300]
 
@@ -292,6 +359,7 @@ def _tables_of(ws: Any) -> list[tuple[str, set[str], float]]:
 
 
 @needs_office
+@pytest.mark.xdist_group("practice-print")  # printed with the quick run's other practice matches (QUICK_PRINTS)
 @pytest.mark.parametrize("game", soak_but(("champions", "wesnoth", "winordie"), "wesnoth"))
 def test_each_printed_page_of_an_orders_tab_shows_its_rows_under_their_own_header(
         game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -303,11 +371,9 @@ def test_each_printed_page_of_an_orders_tab_shows_its_rows_under_their_own_heade
     its rows; a table a page holds is printed on one. Checked to fail with the longest table's band repeated as
     before (Wesnoth's Recruit 3 under the Units header), and with no page breaks laid (its recruits over two pages,
     Recruit 3 to 6 on the second, under no header)."""
-    practice_copy(tmp_path, game)
+    printed = _of(_practice_prints(tmp_path, _jobs(game, "orders")), game)
     capsys.readouterr()
-    seat = sorted(tmp_path.glob("orders-*.xlsx"))[0]
-    name = next(ws.title for ws in openpyxl.load_workbook(seat).worksheets if ws.title.startswith("Orders "))
-    printed = _render(tmp_path, "--workbooks", seat.stem, "--tabs", name)
+    ((seat, (name,)),) = _wanted(tmp_path / game, game, "orders").items()
     assert printed[(seat.stem, name)][0] >= 2, printed  # over pages: what is checked
     ws = openpyxl.load_workbook(seat)[name]
     tables = _tables_of(ws)
@@ -316,7 +382,7 @@ def test_each_printed_page_of_an_orders_tab_shows_its_rows_under_their_own_heade
     # the points of rows a page holds below the title and status, at the scale LibreOffice printed the tab at
     room = LANDSCAPE_TALL_POINTS / printed[(seat.stem, name)][1] - sum(ws.row_dimensions[r].height or
                                                                        DEFAULT_ROW_POINTS for r in (1, 2))
-    pdf = tmp_path / "render" / f"{seat.stem}-{name.replace(' ', '_')}.pdf"
+    pdf = _pdf(tmp_path, game, seat.stem, name)
     wrong: list[tuple[int, str]] = []
     key, pages = "", {key: set[int]() for key in headers}
     for number, page in enumerate(_pdf_lines(pdf), start=1):
@@ -594,23 +660,25 @@ def _pdf_lines(pdf: Path) -> list[list[str]]:
 
 
 @needs_office
+@pytest.mark.xdist_group("practice-print")  # printed with the quick run's other practice matches (QUICK_PRINTS)
 def test_a_gvg_orders_tab_prints_each_rows_feedback_on_its_line(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 78, item 5, as LibreOffice prints it: each player's row of a GvG seat's Orders and the captain's row
     print their Feedback on their own line of the page (it was two pages across at 8.3 pt: the Feedback on the
     second, beside the player's name repeated alone), one page at 8 pt or more. Checked to fail without
-    ``one_page_widths``."""
-    practice_copy(tmp_path, "gvg")
+    ``one_page_widths``. Read from the practice match's print (``_practice_prints``), its one seat's Orders."""
+    printed = _of(_practice_prints(tmp_path, _jobs("gvg", "tables")), "gvg")
     capsys.readouterr()
-    printed = _render(tmp_path, "--tabs", "Orders red")
-    assert printed[("orders-red", "Orders red")][0] == 1 and not _too_small(printed), printed
-    pages = _pdf_lines(tmp_path / "render" / "orders-red-Orders_red.pdf")
+    orders = {("orders-red", "Orders red"): printed[("orders-red", "Orders red")]}
+    assert orders[("orders-red", "Orders red")][0] == 1 and not _too_small(orders), orders
+    pages = _pdf_lines(_pdf(tmp_path, "gvg", "orders-red", "Orders red"))
     rows = [line for page in pages for line in page if re.match(r"\s*red\d?\s+1\s", line)]
     assert len(rows) == 6, pages
     assert all("Waiting for your orders" in line or "Tick Ready" in line for line in rows), rows
 
 
 @needs_office
+@pytest.mark.xdist_group("practice-print")  # printed with the quick run's other practice matches (QUICK_PRINTS)
 def test_champions_orders_print_one_page_across_their_captions_whole(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 78, item 5: Champions' Orders printed two pages wide, its captions cut mid-word at the page's edge
@@ -618,16 +686,16 @@ def test_champions_orders_print_one_page_across_their_captions_whole(
     LibreOffice prints it now: one page across at 8 pt or more, every caption whole on a line of its own within the
     page's margins, each champion's row with its Feedback on its line. Checked to fail without ``one_page_widths``
     (two pages across, the equipment caption cut at "none to take all of", the Feedback on the second page)."""
-    practice_copy(tmp_path, "champions")
+    printed = _of(_practice_prints(tmp_path, _jobs("champions", "orders")), "champions")
     capsys.readouterr()
-    printed = _render(tmp_path, "--tabs", "Orders Ann")
-    assert not _too_small(printed), printed
-    book = openpyxl.load_workbook(tmp_path / "orders-Ann.xlsx")
+    assert printed.keys() == {("orders-Ann", "Orders Ann")} and not _too_small(printed), printed
+    book = openpyxl.load_workbook(tmp_path / "champions" / "orders-Ann.xlsx")
     ws = book["Orders Ann"]
     assert ws.page_setup.fitToWidth == 1
     captions = [ws.cell(row, 1).value for row in range(3, ws.max_row + 1)
                 if str(ws.cell(row, 1).value or "").startswith("Window ")]
-    lines = [line.strip() for page in _pdf_lines(tmp_path / "render" / "orders-Ann-Orders_Ann.pdf") for line in page]
+    lines = [line.strip() for page in _pdf_lines(_pdf(tmp_path, "champions", "orders-Ann", "Orders Ann"))
+             for line in page]
     assert captions and all(caption in lines for caption in captions), (captions, lines)
     rows = [line for line in lines if line.startswith("Ann.gladiator")]
     assert rows and all("Not open now" in line for line in rows), rows

@@ -2,10 +2,10 @@
 Selenium; ``scripts/install.sh`` installs both where it may): for each game, the page loads with no console error,
 hovering a square shows its coordinates and who stands there, a click on a unit opens its makeup (where the game's
 public board shows a unit: a game that hides every position shows none, and the test hovers a bare square), the
-history steps back and forth, and the page reads at a phone's width (375 px) with nothing wider than the screen but
-the map's own scrolling box. One browser for the module, and the module on one test process (``xdist_group``: the
-browser starts once a run, not once a worker); each game's page built once from a short bot match, when a test first
-asks for it."""
+history steps back and forth with each window's moves and battles drawn on its map, and the page reads at a phone's
+width (375 px) with nothing wider than the screen but the map's own scrolling box. One browser for the module, and
+the module on one test process (``xdist_group``: the browser starts once a run, not once a worker); each game's page
+built once from a short bot match, when a test first asks for it."""
 
 from __future__ import annotations
 
@@ -146,11 +146,15 @@ def _used(browser: Any, site: Path, name: str) -> None:
         assert dialog.find_element("css selector", ".text").text.split("\n")[0] == data[3].split("\n")[0].strip()
         dialog.find_element("css selector", "button").click()
 
+    drawn = _orders_drawn(browser)
     browser.find_element("id", "prev").click()
     assert browser.current_url.endswith("/w2.html")
     assert "resolved" in browser.find_element("id", "heading").text
+    drawn += _orders_drawn(browser)
     browser.find_element("id", "prev").click()
     assert browser.current_url.endswith("/w1.html")
+    drawn += _orders_drawn(browser)
+    _orders_seen(name, drawn)
     browser.find_element("id", "next").click()
     browser.find_element("id", "next").click()
     assert browser.current_url.endswith("/index.html")
@@ -195,19 +199,22 @@ def test_the_finder_finds_a_unit_by_three_letters_and_opens_it(browser: Any, sit
     assert _errors(browser) == []
 
 
-@pytest.mark.parametrize("name", ruleset_names())
-def test_a_windows_moves_and_battles_are_drawn_on_its_map(browser: Any, sites: Sites, name: str) -> None:
-    drawn = []
-    for page in ("w1.html", "w2.html", "index.html"):
-        browser.get((sites[name] / page).as_uri())
-        assert _errors(browser) == []
-        drawn += browser.execute_script(
-            "return Array.from(document.querySelectorAll('svg.map .orders > *')).map(function (e) {"
-            "  var b = e.getBBox(); return [e.getAttribute('class'), b.width + b.height]; })")
-    assert drawn, "no move, mark or battle drawn in two windows"
-    assert all(size > 0 for _, size in drawn)  # each drawn where it can be seen
+def _orders_drawn(browser: Any) -> list[tuple[str, float]]:
+    """The moves, marks and battles the page shown draws on its map: each one's kind (its class) and its size."""
+    found: list[tuple[str, float]] = browser.execute_script(
+        "return Array.from(document.querySelectorAll('svg.map .orders > *')).map(function (e) {"
+        "  var b = e.getBBox(); return [e.getAttribute('class'), b.width + b.height]; })")
+    return found
+
+
+def _orders_seen(name: str, drawn: list[tuple[str, float]]) -> None:
+    """A window's moves and battles are drawn on its map: ``drawn`` (``_orders_drawn`` of the latest page and the
+    two windows before it) holds some, each drawn where it can be seen, and of the game ``name``'s kind. Walked by
+    ``_used`` on the pages it steps through (once a test of its own that loaded the three pages again)."""
+    assert drawn, f"{name}: no move, mark or battle drawn in two windows"
+    assert all(size > 0 for _, size in drawn), drawn  # each drawn where it can be seen
     # Win or Die's two first windows deploy and Wesnoth's recruit (a mark each); every other game moves (an arrow)
-    assert any(kind == ("mk" if name in ("winordie", "wesnoth") else "mv") for kind, _ in drawn), drawn
+    assert any(kind == ("mk" if name.startswith(("winordie", "wesnoth")) else "mv") for kind, _ in drawn), drawn
 
 
 @pytest.mark.parametrize("name", ["champions", "gvg"])
