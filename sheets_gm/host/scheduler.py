@@ -97,7 +97,15 @@ from sheets_gm.host.quiet import (
     notices_moment,
     watched_need,
 )
-from sheets_gm.host.status import AccountStatus, HostStatus, MatchStatus, last_games, write_matches, write_status
+from sheets_gm.host.status import (
+    AccountStatus,
+    HostStatus,
+    MatchStatus,
+    last_games,
+    last_local,
+    write_matches,
+    write_status,
+)
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, Spreadsheets, read_spreadsheets
 from sheets_gm.sync.deadline import deadline_moment
 
@@ -364,6 +372,7 @@ class Host:
         self._by_folder: dict[Path, set[Path]] = {}  # a folder -> the local matches a file event there concerns
         self._above: set[Path] = set()  # every folder that holds a match's folder, down from the root
         self._games_before = last_games(status_file) or []  # the games the last run's matches played
+        self._local_before = last_local(status_file)  # whether the last run served a local match
         self._tokens_file = tokens_path(status_file)
         kept, damaged = read_tokens(self._tokens_file)
         if damaged:
@@ -1169,9 +1178,11 @@ class Host:
         matches that left since)."""
         counts: dict[str, int] = {}
         shown = []
+        local = self.searched_at is None and self._local_before  # (until the first search ends: the last run's too)
         for hosted in self.matches.values():
             state = self._state(hosted)
             counts[state] = counts.get(state, 0) + 1
+            local = local or hosted.local
             if every or hosted.error or hosted.running or hosted.path in self._touched:
                 shown.append(hosted)
         accounts = [AccountStatus(w.name, _iso(w.asked_at), w.requests, w.matches, w.error)
@@ -1179,7 +1190,7 @@ class Host:
         return HostStatus(os.getpid(), [str(f) for f in self.folders], _iso(self.started), _iso(now),
                           self.interval.total_seconds(), self.workers, running,
                           [self._match_status(h) for h in sorted(shown, key=lambda h: h.shown)], accounts,
-                          counts, [] if every else sorted(self._left), self._games())
+                          counts, [] if every else sorted(self._left), self._games(), local)
 
     def _games(self) -> list[str]:
         """The games the matches hosted play; until the first search ends, with the last run's (its status

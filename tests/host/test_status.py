@@ -21,6 +21,7 @@ from sheets_gm.host.status import (
     AccountStatus,
     HostStatus,
     MatchStatus,
+    last_local,
     matches_path,
     read_status,
     status_lines,
@@ -74,6 +75,24 @@ def test_the_polls_server_loads_googles_client_unless_the_last_run_served_no_goo
     assert serves_google(host.status_file)
     host.status_file.write_text("{not json", encoding="utf-8")
     assert serves_google(host.status_file)  # unreadable: as a first start
+
+
+def test_the_status_says_whether_a_match_hosted_is_local(tmp_path: Path) -> None:
+    # ``HostStatus.local``: the next start's polls' server imports the local workbooks' backend and ``openpyxl`` only
+    # when the last run served a local match (``commands.serve.poll_preload``; a host of Google matches alone:
+    # test_serve_google). A status that does not say (none, unreadable, or written before it said) counts as one.
+    league = tmp_path / "league"
+    local_match(league / "a")
+    host = new_host(league, Clock(NOW), [], interval=10)
+    assert last_local(host.status_file)  # a first start: nothing says what it serves
+    host.step()
+    raw = json.loads(host.status_file.read_text(encoding="utf-8"))
+    assert raw["local"] is True
+    del raw["local"]
+    host.status_file.write_text(json.dumps(raw), encoding="utf-8")
+    assert last_local(host.status_file)
+    host.status_file.write_text("{not json", encoding="utf-8")
+    assert last_local(host.status_file)
 
 
 def test_serve_status_prints_the_count_by_state_what_fails_and_the_matches_asked_for(tmp_path: Path) -> None:
