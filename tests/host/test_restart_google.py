@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.host.accounts import AccountWatcher, config_keys
-from sheets_gm.host.drive_tokens import read_tokens, read_where, tokens_path, where_path
 from sheets_gm.host import scheduler
+from sheets_gm.host.accounts import AccountWatcher, config_keys
+from sheets_gm.host.drive_tokens import Where, read_tokens, read_where, tokens_path, where_path, where_text
 from sheets_gm.host.scheduler import Host
 from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
@@ -165,11 +165,9 @@ def test_a_start_reads_the_kept_places_without_a_path_or_a_text_made_of_each(
         made[0] += 1
         return Path(*parts)  # type: ignore[arg-type]
 
-    real_text = scheduler.where_text
-
-    def counted_text(places: object) -> str:
+    def counted_text(places: Where) -> str:
         texts[0] += 1
-        return real_text(places)  # type: ignore[arg-type]
+        return where_text(places)
 
     monkeypatch.setattr(scheduler, "Path", counted_path)
     monkeypatch.setattr(scheduler, "where_text", counted_text)
