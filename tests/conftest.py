@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from sheets_gm.rulesets.registry import ruleset_names
+from tests.match_seeds import SEEDS_VARIABLE, seed_for_test, seed_set
 from tests.paths import ROOT, SCENARIOS
 
 if TYPE_CHECKING:
@@ -29,8 +30,17 @@ gc.set_threshold(20_000, 20, 20)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """What is loaded before the first test (pytest, the package, its imports) is left out of every collection."""
+    """What is loaded before the first test (pytest, the package, its imports) is left out of every collection;
+    ``init`` draws its match seeds from the test's name (``tests/match_seeds.py``)."""
+    import sheets_gm.init.start
+
+    sheets_gm.init.start.new_seed = seed_for_test  # type: ignore[assignment]  # same signature; a test may patch it again
     gc.freeze()
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """The set of match seeds the run plays on (``SHEETS_GM_TEST_SEEDS``)."""
+    return f"match seeds: {seed_set()} ({SEEDS_VARIABLE})"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
