@@ -63,22 +63,32 @@ class Cells:
     def __init__(self, drawing: BoardDrawing) -> None:
         self.drawing = drawing
         self.rows = texts(drawing)
-        self._paint = self._painted(drawing)  # row by row, each cell's last fill ('' for none)
+        self._paint = self._painted(drawing)  # row by row, each cell's last fill (``WHITE`` for none)
         self._conditional = [(box, f.prefix, f.colour) for box, f in
                              ((b, f) for f in drawing.conditional_fills for b, _ in _boxed(iter([(f.range, "")])))]
         self._prefixes = tuple(prefix for _, prefix, _ in self._conditional)  # what a value must start with to match
         self._owners: dict[str, str] = {}
         self._matching: dict[str, list[tuple[tuple[int, int, int, int], str]]] = {}
 
+    @property
+    def prefixes(self) -> tuple[str, ...]:
+        """What a cell's value must start with for a conditional fill to colour it (one a fill)."""
+        return self._prefixes
+
     def _painted(self, drawing: BoardDrawing) -> list[list[str]]:
-        """Each cell's last fill ('' for none), row by row, as far as the fills reach (rows past the values' second
-        after the last are never asked)."""
+        """Each cell's last fill (``WHITE`` for none, as ``colour`` shows it: no cell read has to be looked at
+        again), row by row, as far as the fills reach (rows past the values' second after the last are never
+        asked)."""
         boxes = [(box, f.colour) for f in drawing.fills if (box := _range_box(f.range)) is not None]
         if not boxes:
             return []
         below, width = len(self.rows) + 1, max(c2 for (_, _, _, c2), _ in boxes) + 1
-        paint = [[""] * width for _ in range(min(max(r2 for (_, _, r2, _), _ in boxes), below) + 1)]
+        paint = [[WHITE] * width for _ in range(min(max(r2 for (_, _, r2, _), _ in boxes), below) + 1)]
         for (r1, c1, r2, c2), colour in boxes:
+            if r1 == r2 and c1 == c2:  # one cell (most of a square map's fills: its labels, its structures)
+                if r1 <= below:
+                    paint[r1][c1] = colour
+                continue
             if c1 == c2:  # a column's cells (most of a hex map's fills: a hex is two cells of one)
                 for painted in paint[r1:min(r2, below) + 1]:
                     painted[c1] = colour
@@ -118,9 +128,17 @@ class Cells:
     def row_paint(self, row: int, first: int, end: int) -> list[str]:
         """The colours the fills give row ``row``'s cells from column ``first`` to ``end`` (excluded; both 0 or
         more), no conditional fill's: the colours laid out with the tab, whatever its cells hold."""
-        painted = self._paint[row][first:end] if row < len(self._paint) else []
-        out = [colour or WHITE for colour in painted]
+        out = self._paint[row][first:end] if row < len(self._paint) else []
+        if "" in out:  # a fill of no colour (the others are laid out as ``colour`` shows them)
+            out = [colour or WHITE for colour in out]
         out += [WHITE] * (end - first - len(out))
+        return out
+
+    def block_paint(self, rows: range, first: int, end: int) -> list[str]:
+        """``row_paint`` of each of ``rows`` (a map's), one after the other in one list."""
+        out: list[str] = []
+        for row in rows:
+            out += self.row_paint(row, first, end)
         return out
 
     def row_colours(self, row: int, first: int, end: int, paint: list[str] | None = None) -> list[str]:

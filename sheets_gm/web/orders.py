@@ -17,7 +17,7 @@ from markupsafe import escape
 
 from sheets_gm.web.latest import battle_kinds
 from sheets_gm.web.page import LogLine
-from sheets_gm.web.scene import Place, Plane, Scene
+from sheets_gm.web.scene import Place, Plane, Scene, marked_places
 from sheets_gm.web.svg import centre
 
 #: The Log kinds drawn as an arrow along the places their line names.
@@ -50,7 +50,7 @@ class _Where:
 def _where(scene: Scene) -> _Where:
     who: dict[str, tuple[int, Place]] = {}
     for k, plane in enumerate(scene.planes):
-        for place in [p for p in plane.places if p.who]:  # (a map's thousand places, a few dozen stood on)
+        for place in [p for _, p in marked_places(plane) if p.who]:  # (a map's thousand places, a few dozen stood on)
             for line in place.who:
                 for part in _GAP.split(line):
                     name = _COUNTS.sub("", _SIGNS.sub("", part)).strip()

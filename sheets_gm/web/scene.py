@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple, cast
@@ -58,6 +58,19 @@ class Plane:
     #: each with the colour the tab's fills give it: its ground draws that colour and no sign, and the page draws
     #: the place over it (the ground stays as the coins are taken)
     painted: tuple[tuple[int, str], ...] = ()
+    #: the indices, in order, of every place that may be more than bare ground (someone, a ground, a sign, a frame,
+    #: something a click opens): the places the page draws over the ground and lists are among them (GvG's map of
+    #: 345 squares names 30-odd); None when the scene did not say (each place looked at: ``marked_places``)
+    marked: tuple[int, ...] | None = None
+
+
+def marked_places(plane: Plane, also: Set[int] = frozenset()) -> Iterable[tuple[int, Place]]:
+    """Each place of ``plane`` (with its index, in order) that may be more than bare ground, those ``Plane.marked``
+    names (every place when it names none), and those of indices ``also``."""
+    places = plane.places
+    if plane.marked is None:
+        return enumerate(places)
+    return [(i, places[i]) for i in (sorted({*plane.marked, *also}) if also else plane.marked)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,18 +230,11 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
     names = [f"{column}{row_name}" for row_name in (cells.value(r, 0) if headed else str(r + 1) for r in down)
              for column in columns[first:width]]
     values = [value for r in down for value in (cells.rows[r][first:width] + [""] * across)[:across]]
-    colours: list[str] = []
-    painted: list[tuple[int, str]] = []
-    for r in down:  # (a row's colours at once, its paint looked at only where they differ)
-        paint = cells.row_paint(r, first, width)
-        row = cells.row_colours(r, first, width, paint)
-        if row != paint:  # a sign's colour, not a name's shade (Champions' tiles)
-            painted += [(len(colours) + c, p) for c, (x, p) in enumerate(zip(row, paint, strict=True))
-                        if x != p and not values[len(colours) + c][:1].isalnum()]
-        colours += row
+    written = [i for i, value in enumerate(values) if value]  # (the others are bare ground)
+    colours, painted = _colours(cells, values, written, down, first, width)
     places = _bare(names, itertools.cycle(range(across)), (r for r in range(len(down)) for _ in range(across)),
                    colours, bare)  # each one bare ground, then those the board writes something in
-    for i in [i for i, value in enumerate(values) if value]:
+    for i in written:
         value, name, (r, c) = values[i], names[i], divmod(i, across)
         if value.isspace():
             places[i] = places[i]._replace(tint=owner(value))
@@ -245,8 +251,28 @@ def _squares(drawings: Sequence[BoardDrawing]) -> Scene:
                         tuple(cells.value(0, c) for c in range(first, width)) if headed else
                         tuple(column_label(c) for c in range(width)),
                         tuple(cells.value(r, 0) for r in range(first, height)) if headed else
-                        tuple(str(r + 1) for r in range(height)), tuple(places), tuple(painted)),),
+                        tuple(str(r + 1) for r in range(height)), tuple(places), tuple(painted), tuple(written)),),
                  tables, _references(drawings[1:]), _legend(drawings[:1]))
+
+
+def _colours(cells: Cells, values: Sequence[str], written: Sequence[int], down: range, first: int,
+             width: int) -> tuple[list[str], list[tuple[int, str]]]:
+    """The colours of a square map's places, rows ``down`` from column ``first`` to ``width`` (excluded), whose
+    texts are ``values`` (row after row, each padded to the map's width; ``written``: the indices of those not
+    empty), each as ``Cells.row_colours`` gives it, and the places whose colour is a conditional fill's on the sign
+    their text starts with, each with the colour the tab's fills give it (``Plane.painted``; not a name's shade, as
+    Champions' tiles are). The map's paint at once, ``Cells.colour`` asked only for a text that starts with a
+    conditional fill's prefix."""
+    paint, prefixes = cells.block_paint(down, first, width), cells.prefixes
+    if not prefixes:
+        return paint, []
+    across, colours, painted = width - first, list(paint), []
+    for i in [i for i in written if values[i].startswith(prefixes)]:  # (no prefix is '': ``ConditionalFill``)
+        r, c = divmod(i, across)
+        colours[i] = colour = cells.colour(down[r], first + c)
+        if colour != paint[i] and not values[i][:1].isalnum():  # a sign's colour, not a name's shade
+            painted.append((i, paint[i]))
+    return colours, painted
 
 
 def _map_height(cells: Cells, drawing: BoardDrawing, headed: bool) -> int:

@@ -43,7 +43,7 @@ from sheets_gm.web.ground import ground_file, ground_key, ground_names_js, groun
 from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
 from sheets_gm.web.orders import overlays, with_overlay
 from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
-from sheets_gm.web.scene import Plane, Scene, Table, scene_of
+from sheets_gm.web.scene import Plane, Scene, Table, marked_places, scene_of
 from sheets_gm.web.standings import Chart, Figures, charts, end_lines, figures_of
 from sheets_gm.web.svg import plane_svg
 
@@ -215,7 +215,7 @@ def places_json(scene: Scene, grounds: Sequence[str]) -> Markup:
 def _place_json(plane: Plane, quoted: _Quoted) -> list[str]:
     """Each place of ``plane`` that is not bare ground, as ``json.dumps`` writes its index, ground, who (a line each)
     and makeup (p[4], p[5], p[6]: a thousand, indexed)."""
-    return [f"[{i}, {quoted[p[4]]}, {quoted[_LINE.join(p[5])]}, {quoted[p[6]]}]" for i, p in enumerate(plane.places)
+    return [f"[{i}, {quoted[p[4]]}, {quoted[_LINE.join(p[5])]}, {quoted[p[6]]}]" for i, p in marked_places(plane)
             if p[4] or p[5] or p[6]]
 
 

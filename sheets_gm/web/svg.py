@@ -5,14 +5,14 @@ mask, a mercenary's helm; an owner's sign in its colour elsewhere). Every text i
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence, Set
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
 from jinja2 import Environment
 from markupsafe import Markup, escape
 
-from sheets_gm.web.scene import Place, Plane
+from sheets_gm.web.scene import Place, Plane, marked_places
 
 SQUARE = 34  # a square's side, in pixels (a small grid's squares grow, up to BIG, to fill about FILL pixels)
 BIG = 96
@@ -144,7 +144,7 @@ def plane_svg(env: Environment, plane: Plane, index: int, ground: str = "") -> s
     places it does not draw whole (``over_ground``) are drawn over it: the page finds the others under the
     pointer by their coordinates."""
     side = square_side(plane)
-    shown = over_ground(plane.places, {i for i, _ in plane.painted}) if ground else enumerate(plane.places)
+    shown = over_ground(plane) if ground else enumerate(plane.places)
     places = Markup("\n".join(_place(p, i, plane.shape, side) for i, p in shown))  # escaped
     width, height = plane_size(plane)
     if ground:
@@ -186,10 +186,11 @@ def lasting_mark(ground: str) -> str:
     return "" if mark[:1] == OWNED else mark
 
 
-def over_ground(places: Sequence[Place], painted: Set[int] = frozenset()) -> Iterator[tuple[int, Place]]:
-    """The places (each with its index) the drawing of their plane's ground does not draw whole: someone stands
-    there, it opens something, it has a structure's frame, its mark names an owner (more than its lasting sign), or
-    its colour is no fill's of the tab (``painted``: ``Plane.painted``'s indices, a coin's square). One pass over a
-    map's thousand places, the test written out."""
-    return iter([(i, p) for i, p in enumerate(places) if p.who or p.makeup or p.symbol or p.frame or
+def over_ground(plane: Plane) -> Iterator[tuple[int, Place]]:
+    """The places of ``plane`` (each with its index, in order) the drawing of its ground does not draw whole:
+    someone stands there, it opens something, it has a structure's frame, its mark names an owner (more than its
+    lasting sign), or its colour is no fill's of the tab (``Plane.painted``: a coin's square). Only the places that
+    may be more than bare ground are looked at (``scene.marked_places``), the test written out."""
+    painted = {i for i, _ in plane.painted}
+    return iter([(i, p) for i, p in marked_places(plane, painted) if p.who or p.makeup or p.symbol or p.frame or
                  (OWNED in p.ground and _ground_mark(p.ground)[:1] == OWNED) or i in painted])

@@ -13,7 +13,7 @@ from jinja2.utils import htmlsafe_json_dumps
 from sheets_gm.engine.ruleset import BoardKind
 from sheets_gm.rulesets.registry import ruleset_names, sheet_of
 from sheets_gm.web.ground import ground_file, ground_key
-from sheets_gm.web.scene import Place, Plane, Scene, scene_of
+from sheets_gm.web.scene import Place, Plane, Scene, marked_places, scene_of
 from sheets_gm.web.site import places_json
 from tests.web.pages import bot_match
 from tests.web.test_escaping import HOSTILE, _page
@@ -49,3 +49,29 @@ def test_what_a_player_typed_is_the_templates_json(kind: BoardKind) -> None:
         _same(scene_of(kind, _page(text, "board.xlsx", kind).drawings))
     places = tuple(Place(f"A{k}", k, 0, "#FFFFFF", text, (text, text), text) for k, text in enumerate(AWKWARD))
     _same(Scene((Plane("", "square", len(places), 1, tuple("A" * len(places)), ("1",), places),), (), (), ()))
+
+
+def _bare_outside_marked(scene: Scene) -> None:
+    for plane in scene.planes:
+        looked = {i for i, _ in marked_places(plane)}
+        assert looked == set(range(len(plane.places))) or plane.marked is not None
+        assert [i for i, p in enumerate(plane.places) if i not in looked and
+                (p.ground or p.who or p.makeup or p.symbol or p.frame)] == []
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_every_place_more_than_bare_ground_is_among_the_marked(name: str) -> None:
+    """The places the page draws over the ground and lists are looked for among those the scene marks as more than
+    bare ground (``Plane.marked``): none left outside is, for every game's board over a bot match, and for what a
+    player typed. A square map says which (GvG's 345 squares: 40-odd looked at, not 345)."""
+    rules, start, steps = bot_match(name, 3)
+    adapter = sheet_of(rules)
+    for state in (start, *(step.after for step in steps)):
+        scene = scene_of(rules.traits.board_kind, adapter.drawings(state))
+        _bare_outside_marked(scene)
+        if name == "gvg":
+            (plane,) = scene.planes
+            assert plane.marked is not None and len(list(marked_places(plane))) < len(plane.places) / 4
+    for text in (*HOSTILE, *AWKWARD):
+        _bare_outside_marked(scene_of(rules.traits.board_kind, _page(text, "board.xlsx", rules.traits.board_kind)
+                                      .drawings))
