@@ -28,7 +28,7 @@ from typing import Any
 import openpyxl
 from openpyxl.utils import get_column_letter
 
-from sheets_gm.sheets.local.layout import PRINT_HEADINGS_POINTS, pages_laid
+from sheets_gm.sheets.printed_sizes import PRINT_HEADINGS_POINTS, pages_laid
 
 
 def pdf_pages(pdf: Path) -> int:

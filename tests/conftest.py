@@ -34,7 +34,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     ``init`` draws its match seeds from the test's name (``tests/match_seeds.py``)."""
     import sheets_gm.init.start
 
-    sheets_gm.init.start.new_seed = seed_for_test  # type: ignore[attr-defined]  # imported there; same signature; a test may patch it again
+    sheets_gm.init.start.new_seed = seed_for_test  # type: ignore[attr-defined]  # same signature; a test may patch it again
     gc.freeze()
 
 

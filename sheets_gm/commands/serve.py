@@ -24,7 +24,15 @@ from sheets_gm.host.defaults import (
 from sheets_gm.host.file_events import FileEvents
 from sheets_gm.host.outcome import VISIT
 from sheets_gm.host.processes import PollProcesses
-from sheets_gm.host.status import SHOWN_ALL, last_accounts, last_games, read_status, status_lines, status_path
+from sheets_gm.host.status import (
+    SHOWN_ALL,
+    last_accounts,
+    last_games,
+    last_local,
+    read_status,
+    status_lines,
+    status_path,
+)
 from sheets_gm.host.systemd import Watchdog
 from sheets_gm.sync.lock import SyncBusyError, match_lock
 
@@ -65,16 +73,21 @@ GOOGLE_POLL_PATH = ("sheets_gm.host.shared_log", "sheets_gm.running.google_sign_
                     "sheets_gm.sheets.google.backend", "netrc")
 
 
-def poll_preload(google: bool = True, games: list[str] | None = None) -> list[str]:
+#: What a local match's poll imports beyond a Google one's: the workbooks' backend, with ``openpyxl``.
+LOCAL_POLL_PATH = ("sheets_gm.sheets.local.backend",)
+
+
+def poll_preload(google: bool = True, games: list[str] | None = None, local: bool = True) -> list[str]:
     """What the server the polls are forked from imports once (``host.processes``), beside the host's own imports:
-    a poll's whole path, the local workbooks' backend and the rules of ``games`` (None: every game's), which each
-    poll that reads a match would import again (0.1 CPU s a poll; 0.5 s once for the five games), with ``google``
-    a Google match's own (``GOOGLE_POLL_PATH``), then what every poll would build again (``host.poll_server``,
-    named: it builds as it is imported, in the server alone, for the games imported before it)."""
+    a poll's whole path and the rules of ``games`` (None: every game's), which each poll that reads a match would
+    import again (0.1 CPU s a poll; 0.5 s once for the five games), with ``google`` a Google match's own
+    (``GOOGLE_POLL_PATH``), with ``local`` the local workbooks' backend and its library (``openpyxl``: 0.2 CPU s, which
+    a Google match's poll never imports), then what every poll would build again (``host.poll_server``, named: it
+    builds as it is imported, in the server alone, for the games and backends imported before it)."""
     from sheets_gm.rulesets.registry import GAMES
 
     played = [GAMES[g] for g in sorted(set(games or GAMES)) if g in GAMES] or list(GAMES.values())
-    return [VISIT.module, *(GOOGLE_POLL_PATH if google else ()), "sheets_gm.sheets.local.backend",
+    return [VISIT.module, *(GOOGLE_POLL_PATH if google else ()), *(LOCAL_POLL_PATH if local or not google else ()),
             *(target.partition(":")[0] for target in played), "sheets_gm.host.poll_server"]
 
 
@@ -122,9 +135,11 @@ def run_serve(args: argparse.Namespace) -> int:
             raise UserError(f"sheets-gm serve is already running{who} with the status file {where}: one host "
                             "serves these folders (`sheets-gm serve --status` says what it does); stop it first "
                             "(systemctl stop, or SIGTERM), or give this one folders of its own") from None
-        pool = PollProcesses(preload=poll_preload(google=serves_google(where), games=last_games(where)))
+        pool = PollProcesses(preload=poll_preload(google=serves_google(where), games=last_games(where),
+                                                  local=last_local(where)))
         pool.start()  # its imports beside the host's own (a second core): the saves waiting are polled sooner;
-        # the games the last run's matches played alone (a game new since: its polls import it, until a restart)
+        # the games the last run's matches played alone (a game new since: its polls import it, until a restart),
+        # the local workbooks' library where it served a local match (a new one's polls import it, until a restart)
         if args.web:
             held.enter_context(_pages_served(args.web, folders))
         return _serve(args, folders, where, pool)

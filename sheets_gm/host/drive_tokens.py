@@ -6,6 +6,7 @@ one left it, so that the matches whose spreadsheets changed while no host ran ar
 from __future__ import annotations
 
 import json
+import zlib
 from pathlib import Path
 
 from sheets_gm.sheets.private_files import write_private
@@ -105,6 +106,20 @@ def read_where(path: Path) -> Where:
     raw = read_object(path)
     return {account: {key: config for key, config in keys.items() if isinstance(key, str) and isinstance(config, str)}
             for account, keys in raw.items() if isinstance(account, str) and isinstance(keys, dict)}
+
+
+def text_digest(text: str) -> int:
+    """A digest of the text of a kept file (the host compares what it would write with what it last wrote)."""
+    return zlib.crc32(text.encode("utf-8"))
+
+
+def where_digest(path: Path) -> int:
+    """The digest of the places kept at ``path`` as written (``text_digest``; no places' when it does not read): the
+    file's own bytes, not its places parsed and written again (0.04 CPU s at 10,000 matches, at each start)."""
+    try:
+        return zlib.crc32(path.read_bytes())
+    except OSError:
+        return text_digest(where_text({}))
 
 
 def where_text(where: Where) -> str:

@@ -21,16 +21,19 @@ import sys
 from sheets_gm.rulesets.registry import GAMES, create_ruleset, sheet_of, sheet_spec
 
 #: Modules a local poll imports on its way that nothing imports at the top: the zip's names (cp437), the text
-#: codecs a roster or a workbook's parts are read with, the properties a workbook's save writes, the local gate.
+#: codecs a roster or a workbook's parts are read with, the properties a workbook's save writes, the local gate,
+#: the reads the last poll kept; imported where the server imported the local workbooks' backend (``poll_preload``:
+#: a host whose last run served a local match), whose library they need.
 LAZY_MODULES = ("encodings.cp437", "encodings.utf_16_le", "encodings.utf_8_sig", "openpyxl.packaging.extended",
-                "sheets_gm.poll_gate.local")
+                "sheets_gm.poll_gate.local", "sheets_gm.poll_gate.local_reads")
+LOCAL_BACKEND = "sheets_gm.sheets.local.backend"
 
 
 def warm() -> list[str]:
     """Import and read once what every poll would (see the module notes), for each game the server imported
     before this module; the games that failed to warm."""
     failed = []
-    for module in LAZY_MODULES:
+    for module in LAZY_MODULES if LOCAL_BACKEND in sys.modules else ():
         with contextlib.suppress(ImportError):
             importlib.import_module(module)
     for name in sorted(GAMES):

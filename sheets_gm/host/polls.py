@@ -25,7 +25,6 @@ from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.notify.announce import after_poll, send_due
 from sheets_gm.notify.due import Due
 from sheets_gm.notify.outbox import due
-from sheets_gm.poll_gate.local_reads import hand_kept_reads
 from sheets_gm.poll_gate.run import IdlePoll as IdlePoll  # where the commands find it
 from sheets_gm.poll_gate.run import gate_for, gated_poll
 from sheets_gm.poll_gate.state import PollState, Said
@@ -136,9 +135,13 @@ def _poll_config(config: MatchConfig, config_mark: FileMark | None, clock: Clock
     settled = complete_cut_commands(config, lock_wait=lock_wait)
     try:
         sheets = open_match_sheets(config, client=client)
-        if config.backend is BackendKind.LOCAL:
+        tidied: list[str] = []
+        if config.backend is BackendKind.LOCAL:  # (the workbooks' library imported by a local match's poll alone)
+            from sheets_gm.poll_gate.local_reads import hand_kept_reads
+
             hand_kept_reads(config.path, sheets)  # the workbooks nobody saved since the last poll: not loaded
-        notes = (*filter(None, [settled]), *tidy_local_workbooks(sheets))
+            tidied = tidy_local_workbooks(sheets)
+        notes = (*filter(None, [settled]), *tidied)
         return Looked(notes, poll_behind_gate(config, config_mark, sheets, quiet=quiet, clock=clock,
                                               drive_log=drive_log, lock_wait=lock_wait))
     except SheetError as exc:  # what the settle did is said first (an init cut short, rolled back: no file left)

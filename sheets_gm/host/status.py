@@ -78,6 +78,8 @@ class HostStatus:
     left: list[str] = field(default_factory=list)  # matches no longer hosted since the list of every match
     games: list[str] = field(default_factory=list)  # the games its matches play (the next start's polls' server
     # imports theirs alone)
+    local: bool = True  # whether a match it hosts is local (the next start's polls' server imports the local
+    # workbooks' library only then)
 
 
 #: The file of every match, beside the status file.
@@ -133,6 +135,16 @@ def last_games(path: Path) -> list[str] | None:
     except (OSError, ValueError, TypeError, KeyError):
         return None
     return [str(g) for g in games] if isinstance(games, list) and games else None
+
+
+def last_local(path: Path) -> bool:
+    """Whether the host of the status file at ``path`` served a local match in its last run, from that file alone;
+    True when it does not say (no file, a file that does not read, or one written before it said)."""
+    try:
+        local = json.loads(path.read_text(encoding="utf-8"))["local"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return True
+    return local is not False
 
 
 def read_status(path: Path) -> HostStatus | None:

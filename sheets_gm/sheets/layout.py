@@ -122,11 +122,11 @@ class TabLayout:
     hidden_columns: tuple[int, ...] = ()  # 0-based columns hidden from view (what the sync keeps for itself)
     print_headings: bool = False  # printed with the column letters and row numbers (a board whose tiles are cells)
     # Printed ``print_pages_wide`` pages wide (1: one page, shrunk to fit), or more where that would shrink its type
-    # below ``PRINT_LEAST_POINTS`` (``local.layout.print_pages_wide``); 0: at its own size across as many pages as it
+    # below ``PRINT_LEAST_POINTS`` (``printed_sizes.print_pages_wide``); 0: at its own size across as many pages as it
     # needs, with its first row and first column repeated on each.
     print_pages_wide: int = 1
     # A map (a board drawn in cells): printed on as few pages as hold it at ``PRINT_LEAST_POINTS`` or more, its pages
-    # tall chosen with its pages wide, in whichever orientation takes fewer (``local.layout.fewest_pages``).
+    # tall chosen with its pages wide, in whichever orientation takes fewer (``printed_sizes.fewest_pages``).
     print_fewest: bool = False
     # Rows and columns every printed page repeats: rows ``print_title_first`` to ``print_title_rows`` (1-based; 0:
     # the frozen header rows) and the first ``print_title_cols`` (a plane's row letters). Rows below the first are

@@ -5,15 +5,14 @@ letters). A line of text alone in its row's first cell runs on over the empty ce
 repeated column showed the line's start on every page across and the page after the first the part that ran past
 the first page, read together as one garbled sentence (Wesnoth's Units: "Every unit type in play, as" + "enter (—
 it cannot)…"). Such a line is therefore written in the first column no page repeats and broken between its words into
-lines that the first page's columns after the repeated ones hold (its row as tall as its lines: ``row_fit`` counts a
-cell's own line breaks), so it prints whole on the first page across and nowhere else.
+lines that the first page's columns after the repeated ones hold (its row as tall as its lines: ``printed_sizes``
+counts a cell's own line breaks), so it prints whole on the first page across and nowhere else.
 """
 
 from __future__ import annotations
 
 from sheets_gm.sheets.layout import CellValue, Grid, TabLayout
-from sheets_gm.sheets.local.layout import first_page_columns
-from sheets_gm.sheets.row_fit import CELL_MARGIN_POINTS, line_points
+from sheets_gm.sheets.printed_sizes import CELL_MARGIN_POINTS, first_page_columns, line_points
 
 
 def lines_clear_of_titles(values: Grid, tab: TabLayout) -> Grid:

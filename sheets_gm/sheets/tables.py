@@ -47,8 +47,7 @@ from sheets_gm.sheets.layout import (
     cells,
 )
 from sheets_gm.sheets.layout import text_of as text_of  # beside a cell's type; the tables' readers find it here
-from sheets_gm.sheets.local.layout import one_page_widths
-from sheets_gm.sheets.row_fit import CELL_PADDING
+from sheets_gm.sheets.printed_sizes import CELL_PADDING, one_page_widths
 from sheets_gm.sheets.spec import SEAT_ROWS, Colours, Column, ColumnKind, InputTable
 
 #: Pixels a character of a heading takes on average (the default font in bold, Arial's letters a sixth wider than

@@ -28,7 +28,7 @@ from sheets_gm.engine.ruleset import GM, JUDGE
 from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import TabLayout, a1, cells, quote_tab
-from sheets_gm.sheets.row_fit import CELL_PADDING
+from sheets_gm.sheets.printed_sizes import CELL_PADDING
 from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, VIEW_PANEL_ROWS, SheetSpec
 from sheets_gm.sheets.tables import WORD_CHAR_PIXELS, InputTab
 

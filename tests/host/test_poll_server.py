@@ -24,7 +24,7 @@ from tests.quick import soak_but
 from tests.sheets.practice import practice_copy, seen_files, type_practice_orders
 
 #: The server: it imports the preload, then forks one poll a config named (``VISIT``, as ``serve`` hands it over);
-#: each child prints how the poll ended and the modules it imported.
+#: each child prints how the poll ended, the modules it imported, and whether the workbooks' library was in it.
 SERVER = """
 import importlib, json, os, sys
 from datetime import UTC, datetime
@@ -37,7 +37,7 @@ for config in sys.argv[2:]:
         from sheets_gm.host.outcome import VISIT
         before = set(sys.modules)
         done = VISIT(Path(config), None, lambda: datetime.now(UTC)).done
-        print(json.dumps([str(done), sorted(set(sys.modules) - before)]), flush=True)
+        print(json.dumps([str(done), sorted(set(sys.modules) - before), "openpyxl" in sys.modules]), flush=True)
         os._exit(0)
     os.waitpid(pid, 0)
 """
@@ -59,7 +59,7 @@ def test_a_poll_forked_from_the_server_imports_nothing_and_answers_as_a_cold_pol
     out = subprocess.run([sys.executable, "-c", SERVER, json.dumps(poll_preload(google)), *configs],
                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    done, imported = json.loads(out.stdout.splitlines()[-1])
+    done, imported, _ = json.loads(out.stdout.splitlines()[-1])
     assert done == "read"
     assert [m for m in imported if m.startswith(("sheets_gm", "openpyxl"))] == []
     assert main(["sync", "-c", str(cold / "match.toml"), "--quiet"]) == 0
@@ -86,7 +86,8 @@ def test_the_server_of_a_local_only_host_loads_no_google_client(google: bool) ->
     assert json.loads(out.stdout) == (["google", "gspread", "requests"] if google else [])
 
 
-def test_a_google_poll_forked_from_the_server_imports_nothing(tmp_path: Path,
+@pytest.mark.parametrize("local", [False, True], ids=["google-only", "local-too"])
+def test_a_google_poll_forked_from_the_server_imports_nothing(local: bool, tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str],
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """A Google match's poll that answers a save, forked from a server that preloaded a Google host's poll path
@@ -94,7 +95,13 @@ def test_a_google_poll_forked_from_the_server_imports_nothing(tmp_path: Path,
     project's Drive gate or Sheets backend, nor Google's client, nor the ``netrc`` module ``requests`` reads at
     each request. Checked with the defect put back: with the path as it was (the watcher's log and the sign-in
     alone), the poll imported ten modules (``poll_gate.drive``, ``sheets.google.backend`` and its parts,
-    ``netrc``)."""
+    ``netrc``). The server of a host whose last run served no local match (``local=False``) holds no workbook
+    library (``openpyxl``: 0.2 of its 1.3 CPU s of imports before the first poll of a restart), and the poll
+    imports none either: a Google poll lays out its tabs with ``sheets.printed_sizes`` alone. Checked with each
+    defect put back: ``sheets.tables`` importing ``one_page_widths`` from ``sheets.local.layout`` (as before),
+    ``host.polls`` importing ``poll_gate.local_reads`` at its top or tidying every match's workbooks
+    (``running.connect.tidy_local_workbooks`` imports the local backend), or ``poll_preload`` naming the local
+    backend whatever ``local`` says: ``openpyxl`` was in the poll's process."""
     from tests.fakes.google_api import signed_in_fake
     from tests.fakes.google_http import served_over_http
     from tests.host.test_serve_google import create, keys
@@ -107,14 +114,15 @@ def test_a_google_poll_forked_from_the_server_imports_nothing(tmp_path: Path,
 
         type_orders(open_match_sheets(load_config(config)), ready=False)
         with served_over_http(fake) as server:
-            out = subprocess.run([sys.executable, "-c", SERVER, json.dumps(poll_preload(True)), str(config)],
-                                 capture_output=True, text=True, timeout=120, cwd=tmp_path,
+            out = subprocess.run([sys.executable, "-c", SERVER, json.dumps(poll_preload(True, ["gvg"], local)),
+                                  str(config)], capture_output=True, text=True, timeout=120, cwd=tmp_path,
                                  env=server.environment())
     assert out.returncode == 0, out.stderr
-    done, imported = json.loads(out.stdout.splitlines()[-1])
+    done, imported, workbooks = json.loads(out.stdout.splitlines()[-1])
     assert done == "read"
-    assert [m for m in imported if m.startswith(("sheets_gm", "gspread", "google", "requests", "urllib3", "netrc"))
-            ] == []
+    assert [m for m in imported if m.startswith(("sheets_gm", "gspread", "google", "requests", "urllib3", "netrc",
+                                                 "openpyxl"))] == []
+    assert workbooks is local
 
 
 #: Imports the modules named and prints which games' rules came with them (the server's warming included).

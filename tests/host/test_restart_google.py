@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from sheets_gm.host import scheduler
 from sheets_gm.host.accounts import AccountWatcher, config_keys
-from sheets_gm.host.drive_tokens import read_tokens, read_where, tokens_path, where_path
+from sheets_gm.host.drive_tokens import Where, read_tokens, read_where, tokens_path, where_path, where_text
 from sheets_gm.host.scheduler import Host
 from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
@@ -138,6 +139,45 @@ def test_a_change_listed_before_the_search_found_its_match_is_kept_for_it(
         watcher = cold.accounts.named(club)
         if (league / "two" / "match.toml").resolve() not in cold.matches:
             assert order == [] and (watcher is None or watcher.asked_at is not None or not watcher.matches)
+    assert order == ["two"]
+    cold.close()
+
+
+def test_a_start_reads_the_kept_places_without_a_path_or_a_text_made_of_each(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # At 10,000 matches the kept places are 40,000 spreadsheets (``serve-drive-matches.json``, 3.6 MB): the start made a
+    # path of each (0.2 CPU s) and wrote them all again as text for their digest (0.03 s), before its first question
+    # to Drive. Now a place is made a path when its account's log names it, and the digest is the file's own. Here
+    # 3,000 places more than the league's (a bigger host's); the save the kept log names is polled all the same.
+    # Checked with each defect put back (a path made of every place, the digest of the places written again): 3,000
+    # paths more, and one text.
+    clock, league, configs = _stopped_league(fake, tmp_path, capsys, monkeypatch)
+    where = where_path(league / ".sheets-gm" / "serve-status.json")
+    places = json.loads(where.read_text(encoding="utf-8"))
+    account_of = next(iter(places))
+    places[account_of].update({f"1other_{n:05d}".ljust(44, "0"): str(tmp_path / f"gone{n}" / "match.toml")
+                               for n in range(3000)})
+    where.write_text(json.dumps(places, sort_keys=True), encoding="utf-8")
+    made, texts = [0], [0]
+
+    def counted_path(*parts: object) -> Path:
+        made[0] += 1
+        return Path(*parts)  # type: ignore[arg-type]
+
+    def counted_text(places: Where) -> str:
+        texts[0] += 1
+        return where_text(places)
+
+    monkeypatch.setattr(scheduler, "Path", counted_path)
+    monkeypatch.setattr(scheduler, "where_text", counted_text)
+    _player_saves(configs["two"], tmp_path)
+    clock.tick(30)
+    _blind_index(monkeypatch)
+    cold = new_host(league, clock, [], interval=15, workers=1)
+    assert made[0] < 10 and texts[0] == 0
+    order = starts(cold)
+    cold.step()
     assert order == ["two"]
     cold.close()
 

@@ -162,6 +162,23 @@ def _polled_then_stopped(league: Path, clock: Clock) -> None:
     clock.tick(600)
 
 
+def test_a_host_of_google_matches_alone_has_its_next_polls_server_import_no_workbook_library(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its status says no match hosted is local (``HostStatus.local``), and the next start's polls' server imports
+    # neither the local workbooks' backend nor ``openpyxl`` (``poll_preload``; a Google poll needs neither:
+    # test_poll_server). Checked with the defect put back (the host writing ``local`` True whatever it serves).
+    from sheets_gm.commands.serve import LOCAL_POLL_PATH, poll_preload, serves_google
+    from sheets_gm.host.status import last_games, last_local
+
+    clock, league, _ = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    _polled_then_stopped(league, clock)
+    status = league / ".sheets-gm" / "serve-status.json"
+    assert not last_local(status)
+    preload = poll_preload(serves_google(status), last_games(status), last_local(status))
+    assert "sheets_gm.host.shared_log" in preload and not set(LOCAL_POLL_PATH) & set(preload)
+
+
 def test_a_cold_start_answers_a_google_save_before_the_backlog(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:

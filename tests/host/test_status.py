@@ -21,6 +21,7 @@ from sheets_gm.host.status import (
     AccountStatus,
     HostStatus,
     MatchStatus,
+    last_local,
     matches_path,
     read_status,
     status_lines,
@@ -60,20 +61,30 @@ def test_the_status_file_names_what_changed_and_the_list_of_every_match_is_writt
     assert json.loads(small.read_text(encoding="utf-8"))["matches"] == []
 
 
-def test_the_polls_server_loads_googles_client_unless_the_last_run_served_no_google_match(tmp_path: Path) -> None:
+def test_the_polls_server_loads_googles_client_and_the_workbooks_library_as_the_last_run_served(
+        tmp_path: Path) -> None:
+    # The status names the accounts served (Google's client preloaded unless none) and says whether a match hosted is
+    # local (``HostStatus.local``: the local backend and ``openpyxl`` preloaded only then; a host of Google matches
+    # alone: test_serve_google). A status that does not say (none, unreadable, written before it said) counts as both.
     league = tmp_path / "league"
     local_match(league / "a")
     host = new_host(league, Clock(NOW), [], interval=10)
-    assert serves_google(host.status_file)  # a first start: nothing says what it serves
+    assert serves_google(host.status_file) and last_local(host.status_file)  # a first start: nothing says
     host.step()
     assert not serves_google(host.status_file)  # a host of local matches alone
+    assert last_local(host.status_file)
     status = read_status(host.status_file)
     assert status is not None
     status.accounts = [AccountStatus("gm@example.com", matches=1)]
     write_status(host.status_file, status)
     assert serves_google(host.status_file)
+    raw = json.loads(host.status_file.read_text(encoding="utf-8"))
+    assert raw["local"] is True
+    del raw["local"]  # a status written before it said
+    host.status_file.write_text(json.dumps(raw), encoding="utf-8")
+    assert last_local(host.status_file)
     host.status_file.write_text("{not json", encoding="utf-8")
-    assert serves_google(host.status_file)  # unreadable: as a first start
+    assert serves_google(host.status_file) and last_local(host.status_file)  # unreadable: as a first start
 
 
 def test_serve_status_prints_the_count_by_state_what_fails_and_the_matches_asked_for(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sheets_gm.sheets.layout import cell_at, split_a1
-from sheets_gm.sheets.row_fit import CELL_PADDING, CHAR_PIXELS
+from sheets_gm.sheets.printed_sizes import CELL_PADDING, CHAR_PIXELS
 from tests.conformance.test_input_lifecycle import _games, new_table
 
 #: Bold text is wider than the average character the row fit counts.

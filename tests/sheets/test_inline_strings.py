@@ -225,7 +225,8 @@ def test_a_rows_height_is_fitted_without_making_its_empty_cells() -> None:
     text needs, a row of an empty wrapping style being no taller. It fails with the cells made as before."""
     from openpyxl.styles import Alignment
 
-    from sheets_gm.sheets.row_fit import LINE_POINTS, fit_rows
+    from sheets_gm.sheets.printed_sizes import LINE_POINTS
+    from sheets_gm.sheets.row_fit import fit_rows
 
     book = openpyxl.Workbook()
     sheet = book.active

@@ -40,13 +40,15 @@ from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, cells
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend, create_workbook
 from sheets_gm.sheets.local.breaks import kept_rows
-from sheets_gm.sheets.local.layout import (
+from sheets_gm.sheets.local.layout import apply_layout
+from sheets_gm.sheets.printed_sizes import (
     LANDSCAPE_TALL_POINTS,
-    apply_layout,
+    LINE_POINTS,
+    PRINTED_POINTS_PER_CHAR,
     fewest_pages,
     first_page_columns,
+    line_points,
 )
-from sheets_gm.sheets.row_fit import LINE_POINTS, PRINTED_POINTS_PER_CHAR, line_points
 from sheets_gm.sync.match_tabs import ABOUT_TAB, VIEW_PANEL_ROW, MatchTabs
 from sheets_gm.sync.writes import drawn_tab
 from tests.made import made_into
@@ -879,14 +881,15 @@ def test_a_wrapped_cells_row_is_as_tall_as_the_lines_libreoffice_prints_it_on(tm
     "champion iiiiiiiii" one line tall where it printed two)."""
     from openpyxl.styles import Alignment
 
-    from sheets_gm.sheets.local.layout import _px_to_width, use_default_font
-    from sheets_gm.sheets.row_fit import LINE_POINTS, cell_lines, column_points, fit_rows
+    from sheets_gm.sheets.local.layout import use_default_font
+    from sheets_gm.sheets.printed_sizes import LINE_POINTS, cell_lines, px_to_width
+    from sheets_gm.sheets.row_fit import column_points, fit_rows
 
     book = openpyxl.Workbook()
     ws = book.active
     ws.title = "Rows"
     for col, (pixels, texts) in enumerate(ROW_FIT_CELLS.items(), start=1):
-        ws.column_dimensions[get_column_letter(col)].width = _px_to_width(pixels)
+        ws.column_dimensions[get_column_letter(col)].width = px_to_width(pixels)
         for row, text in enumerate(texts, start=1):
             ws.cell(row, col, text).alignment = Alignment(wrap_text=True, vertical="top")
     fit_rows(ws, range(1, 4), set())
@@ -903,7 +906,7 @@ def test_a_wrapped_cells_row_is_as_tall_as_the_lines_libreoffice_prints_it_on(tm
     left = 54.0  # the page's side margin: column A starts there
     edges = [left]
     for pixels in ROW_FIT_CELLS:
-        edges.append(edges[-1] + _px_to_width(pixels) * PRINTED_POINTS_PER_CHAR * 0.82)
+        edges.append(edges[-1] + px_to_width(pixels) * PRINTED_POINTS_PER_CHAR * 0.82)
     columns = [(edges[i], edges[i + 1]) for i in range(len(ROW_FIT_CELLS))]
     for row in range(1, 4):
         subprocess.run(["pdfseparate", "-f", str(row), "-l", str(row), str(tmp_path / "rows.pdf"),

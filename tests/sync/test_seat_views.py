@@ -13,7 +13,7 @@ from sheets_gm.engine.ruleset import GM
 from sheets_gm.rulesets.registry import GAMES, create_ruleset, sheet_spec
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import WorkbookLayout
-from sheets_gm.sheets.row_fit import lines_needed
+from sheets_gm.sheets.printed_sizes import lines_needed
 from sheets_gm.sync.life.create import LOG_KIND_WIDTH, create_match
 from sheets_gm.sync.life.own_lines import SyncEvent
 from sheets_gm.sync.match_tabs import VIEW_LOG_HEADER_ROW, VIEW_PANEL_ROW

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from sheets_gm.rulesets.champions.enums import EvadeRule
 from sheets_gm.rulesets.champions.items import Dice
-from sheets_gm.sheets.row_fit import line_points
+from sheets_gm.sheets.printed_sizes import line_points
 
 
 def round_half_up(numerator: int, denominator: int) -> int:
@@ -202,7 +202,7 @@ def report_rows(text: str, dice_points: float) -> list[list[str]]:
 DICE_STEP = "  Dice: "
 def _dice_rows(step: str, points: float) -> list[str]:
     """An action's ``Dice: …`` step cut between dice into rows that each print on one line of ``points`` (as
-    ``row_fit.line_points`` measures a line): the View log's sentence column holds them without spilling into the
+    ``printed_sizes.line_points`` measures a line): the View log's sentence column holds them without spilling into the
     next cells (a Dice step in a step cell once ran far right of the table and shrank the printed View to
     unreadable), each a row of one line, not two; one die a row at least, the rows after the first indented under
     the word ``Dice``.

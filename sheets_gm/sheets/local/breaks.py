@@ -16,12 +16,11 @@ from sheets_gm.sheets.xlsx import openpyxl  # noqa: F401  # first: without numpy
 
 from openpyxl.worksheet.pagebreak import Break, RowBreak
 
+from sheets_gm.sheets.printed_sizes import DEFAULT_ROW_POINTS
 from sheets_gm.sheets.tab_records import record_tabs, tab_records
 
 #: The custom document property holding, per tab, the runs of rows no printed page cuts and a page's room (JSON).
 KEPT_ROWS_PROPERTY = "sheets-gm kept rows"
-#: A row's height in points where the layout gives none (LibreOffice's 0.45 cm, a line of Arial 10).
-DEFAULT_ROW_POINTS = 12.8
 #: The rows of a run kept together longer than a page that stay together (a table's caption, header and first row).
 KEPT_HEAD = 3
 

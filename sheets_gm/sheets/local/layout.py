@@ -19,7 +19,6 @@ bound the cells the layout may touch and the cells whose protection is set (``pr
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterator
 from copy import copy
@@ -54,11 +53,22 @@ from sheets_gm.sheets.local.boxes import (
     tab_box,
     worksheet_named,
 )
-from sheets_gm.sheets.local.breaks import DEFAULT_ROW_POINTS, break_pages, kept_rows, record_kept_rows
+from sheets_gm.sheets.local.breaks import break_pages, kept_rows, record_kept_rows
 from sheets_gm.sheets.local.cells import store, write_box
 from sheets_gm.sheets.local.protection import apply_protection
 from sheets_gm.sheets.local.spare import fold_spare_rows, record_spare_rows
-from sheets_gm.sheets.row_fit import PRINTED_POINTS_PER_CHAR, fit_rows, record_fixed_rows
+from sheets_gm.sheets.printed_sizes import (
+    LANDSCAPE_TALL_POINTS,
+    PORTRAIT_PIXELS,
+    PORTRAIT_TALL_POINTS,
+    fewest_pages,
+    print_pages_wide,
+    print_scale,
+    print_width,
+    px_to_width,
+    repeats_first_column,
+)
+from sheets_gm.sheets.row_fit import fit_rows, record_fixed_rows
 
 LISTS_TAB = "sheets-gm lists"
 """The hidden helper tab holding dropdown lists too long (or too odd) for an inline list."""
@@ -68,37 +78,15 @@ LISTS_TAB = "sheets-gm lists"
 CHECKBOX_FORMAT = '"☑";"☑";"☐"'
 
 _INLINE_LIST_LIMIT = 255  # Excel refuses a list validation formula longer than this
-#: A column's width where the layout gives none (Excel's default, 8.43 characters).
-DEFAULT_COLUMN_PIXELS = 64
-#: The widest tab a portrait page prints at its own size (A4 or Letter less the margins): a wider one turns
-#: sideways, where it shrinks less.
-PORTRAIT_PIXELS = 700
-#: The width in points a landscape page prints (Letter, the narrower of Letter and A4: 11 inches less the .xlsx
-#: default margins of .75 inch either side).
-LANDSCAPE_POINTS = 684.0
-#: The width in points a portrait page prints (Letter: 8.5 inches less the margins).
-PORTRAIT_POINTS = 504.0
-#: The height in points a page prints, landscape and portrait (the shorter of Letter and A4, less the .xlsx default
-#: margins of 1 inch above and below): A4 sideways 8.27 inches, Letter upright 11.
-LANDSCAPE_TALL_POINTS = 451.0
-PORTRAIT_TALL_POINTS = 648.0
 #: The workbooks' default font: Arial 10, Google Sheets' own, so a local match looks like a Google one; Excel draws
 #: it, and LibreOffice prints it in Liberation Sans (Arial's metric twin, installed with LibreOffice), so the widths
 #: measured here are the widths printed. Its digits are 7 pixels wide, as Calibri 11's were: a column's width in
-#: characters is the same number of pixels (``_px_to_width``). Calibri, openpyxl's default, is missing where
+#: characters is the same number of pixels (``px_to_width``). Calibri, openpyxl's default, is missing where
 #: LibreOffice runs on Linux, which then prints in DejaVu Sans, a quarter wider, shrinking every tab (issue 64).
 DEFAULT_FONT_NAME = "Arial"
 #: The default font's size and the smallest printed type a table may be shrunk to.
+#: The default font's size.
 FONT_POINTS = 10.0
-PRINT_LEAST_POINTS = 8.0
-#: The scale a fit-to-width tab's columns are laid out for: LibreOffice prints at a whole percent (the largest its
-#: columns fit at), then, for a tab fit to pages wide but not tall over more than one page down, 2% smaller where
-#: that saves a page down (its tdf#103516: ``int(zoom * 0.98)``), a tab laid out for 80% printed at 78% (Win or Die's
-#: Orders, Coalition's Judge at war size at 7.8 pt). At 82% it prints at 80% at least: 8 pt.
-PRINT_FIT_SCALE = 0.82
-#: The width in points (at scale 1) of the row numbers LibreOffice prints left of a tab printed with its headings
-#: (its PRINT_HEADER_WIDTH, 1 cm), taken from each page's width for the columns.
-PRINT_HEADINGS_POINTS = 28.35
 _COLOUR = re.compile(r"^#?([0-9A-Fa-f]{6})$")
 
 
@@ -329,7 +317,7 @@ def _apply_page(ws: Any, tab: TabLayout) -> None:
         ws.print_title_rows = f"{min(tab.print_title_first, title_rows)}:{title_rows}"
     if tab.print_title_cols:
         ws.print_title_cols = f"A:{get_column_letter(tab.print_title_cols)}"
-    elif _repeats_first_column(tab):
+    elif repeats_first_column(tab):
         ws.print_title_cols = "A:A"  # a table printed over pages across: each names its rows (an army, a unit)
     ws.print_options.headings = tab.print_headings
     # only the layout's cells: a long line running on past its last column (a View's status) once widened the print
@@ -341,190 +329,13 @@ def _apply_page(ws: Any, tab: TabLayout) -> None:
         ws.print_area = None
 
 
-def print_width(tab: TabLayout) -> int:
-    """The tab's shown columns' width in pixels (a column the layout does not size at the default width)."""
-    return sum(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS) for c in range(tab.cols)
-               if c not in tab.hidden_columns)
-
-
-def printed_points(pixels: int) -> float:
-    """The width in points a column ``pixels`` wide prints at scale 1 (its width in characters, as the .xlsx holds
-    it, at ``PRINTED_POINTS_PER_CHAR``)."""
-    return _px_to_width(pixels) * PRINTED_POINTS_PER_CHAR
-
-
-def _print_points(tab: TabLayout) -> float:
-    """The tab's shown columns' printed width in points at scale 1."""
-    return sum(printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
-               if c not in tab.hidden_columns)
-
-
-def print_pages_wide(tab: TabLayout) -> int:
-    """How many pages wide a fit-to-width tab prints: its layout's count, or for a tab whose columns do not fall on
-    that many pages at ``PRINT_LEAST_POINTS`` as LibreOffice prints it (at ``PRINT_FIT_SCALE``; none split, as
-    LibreOffice lays them: it shrinks a tab further until they do), as many landscape pages as hold them so, each
-    repeating its title columns (a wide Orders tab over two pages at 10 pt rather than one at 5)."""
-    # points of columns a page holds at 8 pt type as LibreOffice prints, less its row numbers where it prints them
-    room = LANDSCAPE_POINTS / PRINT_FIT_SCALE - (PRINT_HEADINGS_POINTS if tab.print_headings else 0.0)
-    widths = [printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
-              if c not in tab.hidden_columns]
-    titles = tab.print_title_cols
-    if pages_laid(widths[titles:], _title_points(tab, readable=False), room) <= tab.print_pages_wide:
-        return tab.print_pages_wide
-    first = titles or (0 if tab.print_headings else 1)  # the columns after those each page repeats
-    return max(tab.print_pages_wide, pages_laid(widths[first:], _title_points(tab, readable=True), room))
-
-
-#: The least a column is narrowed to for an input tab to print one page across (``one_page_widths``): its Feedback
-#: (a sentence, wrapped) while the other columns can give way, then at the very least; any other column (a heading
-#: of a word or two, wrapped).
-FEEDBACK_LEAST_PIXELS = 240
-FEEDBACK_SMALLEST_PIXELS = 160
-COLUMN_LEAST_PIXELS = 45
-
-
-def one_page_widths(widths: dict[int, int], feedback: int, least: dict[int, int] | None = None) -> dict[int, int]:
-    """Column widths (pixels) narrowed where they are wider than one landscape page holds at ``PRINT_LEAST_POINTS``
-    as LibreOffice prints (at ``PRINT_FIT_SCALE``), so an input tab prints each row's Feedback (column ``feedback``)
-    on the page of its typed cells (issue 78: a seat's Orders printed it a page after): the widest of the other
-    columns narrowed first, each to the same width as the next widest (a column of short words, a window's ``1/Ann``,
-    kept as it was) until they leave ``FEEDBACK_LEAST_PIXELS`` for it, none below ``COLUMN_LEAST_PIXELS`` nor its
-    ``least`` (the longest word of its heading: a heading wraps between its words, never inside one); the Feedback
-    then takes the room left, down to ``FEEDBACK_SMALLEST_PIXELS``. Cells wrap, their rows grow. The columns' order
-    is kept: a match laid out before reads the same cells.
-
-    >>> one_page_widths({0: 100, 1: 480}, 1)  # fits: as it was
-    {0: 100, 1: 480}
-    >>> one_page_widths({0: 900, 1: 90, 2: 480}, 2)  # the widest gives way, the narrow one is kept
-    {0: 734, 1: 90, 2: 240}
-    >>> one_page_widths({0: 600, 1: 30, 2: 500, 3: 480}, 3, {1: 60, 2: 470})  # column 2's heading: a long word
-    {0: 329, 1: 30, 2: 470, 3: 240}
-    """
-    room = LANDSCAPE_POINTS / PRINT_FIT_SCALE - 2  # a margin for the widths rounded to 0.01 character
-
-    def points(sizes: dict[int, int]) -> float:
-        return sum(printed_points(px) for px in sizes.values())
-
-    if points(widths) <= room:
-        return dict(widths)
-    floors = {c: min(px, max(COLUMN_LEAST_PIXELS, (least or {}).get(c, 0))) for c, px in widths.items()}
-    others = {c: px for c, px in widths.items() if c != feedback}
-    cap, wanted = max(others.values(), default=0), printed_points(min(widths[feedback], FEEDBACK_LEAST_PIXELS))
-    while points(others) + wanted > room and cap > 0:
-        cap -= 1
-        others = {c: max(floors[c], min(px, cap)) for c, px in others.items()}
-    left = int((room - points(others)) / PRINTED_POINTS_PER_CHAR * 7) + 5  # pixels the page has left
-    return others | {feedback: min(widths[feedback], max(FEEDBACK_SMALLEST_PIXELS, left))}
-
-
-def fewest_pages(tab: TabLayout) -> tuple[str, int, int]:
-    """(orientation, pages wide, pages tall) of a map printed on as few pages as hold it at ``PRINT_LEAST_POINTS``
-    or more (LibreOffice fits it to that many pages across and down, at the largest scale they take): its columns
-    and rows laid on pages at ``PRINT_FIT_SCALE`` (none split, the title columns and rows repeated on each, the
-    sheet's row numbers and column letters where it prints them), landscape or portrait, whichever takes fewer
-    pages (landscape on a tie).
-
-    >>> wod = TabLayout("Board", rows=20, cols=9, column_widths=dict.fromkeys(range(9), 150),
-    ...                 row_heights=dict.fromkeys(range(2, 19), 48))  # Win or Die's 9 by 8 hexes
-    >>> fewest_pages(wod)  # landscape takes 2 pages across and 2 down
-    ('portrait', 2, 1)
-    """
-    widths = [printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS)) for c in range(tab.cols)
-              if c not in tab.hidden_columns]
-    heights = [tab.row_heights[r] * 0.75 if r in tab.row_heights else DEFAULT_ROW_POINTS for r in range(tab.rows)]
-    across = sum(widths[:tab.print_title_cols])
-    title_rows = tab.print_title_rows or tab.frozen_rows
-    down = sum(heights[min(tab.print_title_first, title_rows) - 1:title_rows]) if title_rows else 0.0
-    best: tuple[int, str, int, int] | None = None
-    for orientation, wide, tall in (("landscape", LANDSCAPE_POINTS, LANDSCAPE_TALL_POINTS),
-                                    ("portrait", PORTRAIT_POINTS, PORTRAIT_TALL_POINTS)):
-        room_wide = wide / PRINT_FIT_SCALE - (PRINT_HEADINGS_POINTS if tab.print_headings else 0.0)
-        room_tall = tall / PRINT_FIT_SCALE - (DEFAULT_ROW_POINTS if tab.print_headings else 0.0)
-        pages = (pages_laid(widths[tab.print_title_cols:], across, room_wide),
-                 pages_laid(heights[title_rows:], down, room_tall))
-        if best is None or pages[0] * pages[1] < best[0]:
-            best = (pages[0] * pages[1], orientation, *pages)
-    assert best is not None
-    return best[1], best[2], best[3]
-
-
-def pages_laid(widths: list[float], repeated: float, room: float) -> int:
-    """How many pages ``room`` points long hold ``widths`` (columns' widths, rows' heights) in order, none split,
-    each page beginning with the ``repeated`` points of title columns or rows (``scripts/render_tabs.py`` lays a
-    tab's pages with it too)."""
-    pages, used = 1, repeated
-    for width in widths:
-        if used + width > room and used > repeated:
-            pages, used = pages + 1, repeated
-        used += width
-    return pages
-
-
-def _title_points(tab: TabLayout, *, readable: bool) -> float:
-    """The printed width of the columns each page across repeats: the layout's title columns, or, for a tab printed
-    over more pages than its layout says (``readable``), its first column (a unit's, an army's name)."""
-    if tab.print_title_cols:
-        return sum(printed_points(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS))
-                   for c in range(tab.print_title_cols))
-    if tab.print_headings:
-        return 0.0
-    return printed_points(tab.column_widths.get(0, DEFAULT_COLUMN_PIXELS)) if readable else 0.0
-
-
-def _repeats_first_column(tab: TabLayout) -> bool:
-    """Whether each page across repeats the tab's first column though its layout names none (``_title_points``):
-    not where each page prints the row numbers (a GvG board: its column A is the map's, repeated it put the board
-    on a page more), nor on a map laid on its fewest pages (a Win or Die hex names itself: column A repeated beside
-    the legend took the legend's room)."""
-    return (not tab.print_title_cols and not tab.print_headings and bool(tab.print_pages_wide)
-            and not tab.print_fewest and print_pages_wide(tab) > tab.print_pages_wide)
-
-
-def first_page_columns(tab: TabLayout) -> tuple[int, list[float]]:
-    """The columns each printed page across repeats (the layout's title columns, or a tab's first column where it
-    repeats that, ``_repeats_first_column``) and the printed widths at scale 1 of the columns from A the first page
-    across holds at the largest scale the tab may print at (its own size: a page holds at least its own width of
-    them), a hidden one 0; ``(0, [])`` where the tab prints on one page across or repeats no column."""
-    if tab.print_fewest:
-        orientation, wide, _tall = fewest_pages(tab)
-    elif tab.print_pages_wide:
-        orientation = "landscape" if print_width(tab) > PORTRAIT_PIXELS else "portrait"
-        wide = print_pages_wide(tab)
-    else:
-        return 0, []
-    repeated = tab.print_title_cols or (1 if _repeats_first_column(tab) else 0)
-    if wide < 2 or not repeated:
-        return 0, []
-    room = LANDSCAPE_POINTS if orientation == "landscape" else PORTRAIT_POINTS
-    room -= PRINT_HEADINGS_POINTS if tab.print_headings else 0.0
-    widths: list[float] = []
-    for col in range(tab.cols):
-        width = 0.0 if col in tab.hidden_columns else printed_points(tab.column_widths.get(col, DEFAULT_COLUMN_PIXELS))
-        if sum(widths) + width > room and len(widths) > repeated:
-            break
-        widths.append(width)
-    return repeated, widths
-
-
-def print_scale(tab: TabLayout) -> float:
-    """The scale a fit-to-width tab prints at (1: its own size): its pages' width against its columns' printed
-    width and the title columns each page after the first repeats, never above 1; a tab printed at its own size
-    across pages prints at 1."""
-    if not tab.print_pages_wide:
-        return 1.0
-    page = LANDSCAPE_POINTS if print_width(tab) > PORTRAIT_PIXELS else PORTRAIT_POINTS
-    wide = print_pages_wide(tab)
-    repeated = _title_points(tab, readable=wide > tab.print_pages_wide)
-    return min(1.0, wide * page / (_print_points(tab) + (wide - 1) * repeated))
-
-
 def _apply_sizes(ws: Any, tab: TabLayout) -> None:
     """Column widths, hidden columns and row heights, each checked against the tab's size."""
     where = f"tab {tab.name!r}"
     for col, pixels in tab.column_widths.items():
         if not 0 <= col < tab.cols:
             raise SheetError(f"{where}: column {col} (0-based) is outside its {tab.cols} columns")
-        ws.column_dimensions[get_column_letter(col + 1)].width = _px_to_width(pixels)
+        ws.column_dimensions[get_column_letter(col + 1)].width = px_to_width(pixels)
     for col in tab.hidden_columns:
         if not 0 <= col < tab.cols:
             raise SheetError(f"{where}: hidden column {col} (0-based) is outside its {tab.cols} columns")
@@ -627,11 +438,6 @@ def _list_formula(values: tuple[str, ...], lists: list[tuple[str, ...]]) -> str:
         lists.append(values)
     column = get_column_letter(lists.index(values) + 1)
     return f"{quote_tab(LISTS_TAB)}!${column}$1:${column}${max(1, len(values))}"
-
-
-def _px_to_width(pixels: int) -> float:
-    """Excel's column width (characters of the default font) for a width in pixels."""
-    return max(0.0, math.floor((pixels - 5) / 7 * 100 + 0.5) / 100)
 
 
 def _argb(colour: str) -> str:

@@ -12,8 +12,7 @@ from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.champions.enums import EventKind
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, sheet_of
-from sheets_gm.sheets.local.layout import printed_points
-from sheets_gm.sheets.row_fit import cell_lines
+from sheets_gm.sheets.printed_sizes import cell_lines, printed_points
 from sheets_gm.simulate.worker import play_out
 
 _DIE = re.compile(r"d(\d+) (\d+(?:\.\d+)?/[^ =]+) = (\d+)")

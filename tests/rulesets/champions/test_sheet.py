@@ -103,7 +103,7 @@ def test_every_player_on_a_crowded_tile_is_readable(size: int, crowd: int) -> No
     """Issue 54: a tile of five or more players hid names (five lines a tile). Every name is in the cell, and the
     tile rows, sized for the whole roster on one tile, hold every line the cell wraps to at the tile's width."""
     from sheets_gm.rulesets.champions.sheet.adapter import TILE_LINE_PIXELS, TILE_PIXELS
-    from sheets_gm.sheets.row_fit import lines_needed
+    from sheets_gm.sheets.printed_sizes import lines_needed
 
     rules = create_ruleset("champions")
     sheet = sheet_of(rules)

@@ -514,7 +514,7 @@ def test_a_crowded_square_shows_every_army_or_says_how_many_more() -> None:
     from sheets_gm.rulesets.coalition.enums import StructureKind
     from sheets_gm.rulesets.coalition.sheet.draw import SQUARE_LINES, SQUARE_WIDTH, square_text
     from sheets_gm.rulesets.coalition.sheet.squares import ArmyMark, SquareView
-    from sheets_gm.sheets.row_fit import lines_needed
+    from sheets_gm.sheets.printed_sizes import lines_needed
 
     symbols = {"battle": "!", "base": "⌂", "coalition": "◆", "phyrexia": "▲"}
     for crowd in range(1, 13):
@@ -559,7 +559,7 @@ def test_a_square_is_as_tall_as_the_lines_it_shows_as_libreoffice_draws_them() -
     """Issue 54: a full square's sixth line (its last army, or '+N more') printed cut in half: 96 pixels for six
     lines at 16, where LibreOffice draws a line in 18 (the board tiles' line, ``DRAWN_LINE_PIXELS``)."""
     from sheets_gm.rulesets.coalition.sheet.draw import SQUARE_HEIGHT, SQUARE_LINES
-    from sheets_gm.sheets.row_fit import DRAWN_LINE_PIXELS
+    from sheets_gm.sheets.printed_sizes import DRAWN_LINE_PIXELS
 
     drawing = SHEET.drawings(battle_state())[0]
     squares = {h for r, h in drawing.row_heights.items() if r >= 1}

@@ -23,8 +23,7 @@ from sheets_gm.rulesets.champions.state import ChampionsState, Player
 from sheets_gm.rulesets.champions.views import bag_line, equipment_lines, health_line, tile_mates
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.layout import ConditionalFill
-from sheets_gm.sheets.local.layout import printed_points
-from sheets_gm.sheets.row_fit import DRAWN_LINE_PIXELS, line_room, lines_needed
+from sheets_gm.sheets.printed_sizes import DRAWN_LINE_PIXELS, line_room, lines_needed, printed_points
 from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS
 
 LOOT_COLUMNS = ("loot1", "loot2", "loot3")

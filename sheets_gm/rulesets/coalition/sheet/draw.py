@@ -20,7 +20,7 @@ from sheets_gm.rulesets.coalition.enums import Side, StructureKind, Terrain
 from sheets_gm.rulesets.coalition.sheet.panels import creature_text, full_strength_label, slots_text
 from sheets_gm.rulesets.coalition.sheet.squares import SquareView, plane_rows
 from sheets_gm.rulesets.coalition.state import Army, CoalitionState, rank_text
-from sheets_gm.sheets.row_fit import DRAWN_LINE_PIXELS, lines_needed
+from sheets_gm.sheets.printed_sizes import DRAWN_LINE_PIXELS, lines_needed
 
 LABEL_WIDTH = 110
 NAME_HEIGHT = 36  # the name row: "Mirrodin (wraps east–west)" on two lines

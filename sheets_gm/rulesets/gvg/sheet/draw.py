@@ -15,7 +15,7 @@ from sheets_gm.rulesets.gvg.enums import Role, Skill, Status, Terrain
 from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree, next_available_turn, skill_active
 from sheets_gm.rulesets.gvg.state import GvgState, Player
 from sheets_gm.sheets.layout import ConditionalFill
-from sheets_gm.sheets.row_fit import lines_needed
+from sheets_gm.sheets.printed_sizes import lines_needed
 
 #: Light fills for teams named after a colour, so that team "red" is painted red whatever its slot.
 TEAM_COLOUR_WORDS = {

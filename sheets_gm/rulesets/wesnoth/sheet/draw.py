@@ -32,8 +32,7 @@ from sheets_gm.rulesets.wesnoth.tables import DAMAGE_TYPES, UnitType
 from sheets_gm.rulesets.wesnoth.terrain import BOARD_TERRAINS, Feature, Terrain
 from sheets_gm.sheets.adapter import LEGEND_PIXELS
 from sheets_gm.sheets.layout import ConditionalFill
-from sheets_gm.sheets.local.layout import printed_points
-from sheets_gm.sheets.row_fit import LINE_POINTS, cell_lines
+from sheets_gm.sheets.printed_sizes import LINE_POINTS, cell_lines, printed_points
 
 MAP_TOP = 2  # board rows above the map: a free row, then the column letters (beside the status line)
 STATUS_HEIGHT = 60  # the column letters' row, beside the title and status line
