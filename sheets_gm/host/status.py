@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
+from typing import Any, TypeVar
 
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.private_files import private_folder, write_private
@@ -147,18 +148,28 @@ def last_local(path: Path) -> bool:
     return local is not False
 
 
+_Read = TypeVar("_Read", "MatchStatus", "AccountStatus", "HostStatus")
+
+
+def _known(kind: type[_Read], raw: dict[str, Any]) -> _Read:
+    """``kind`` made of ``raw``'s fields it has (a status written by a later version says more: the rest is read,
+    not refused); TypeError when a field it needs is missing."""
+    names = {f.name for f in fields(kind)}
+    return kind(**{k: v for k, v in raw.items() if k in names})
+
+
 def read_status(path: Path) -> HostStatus | None:
     """The status file at ``path`` with the file of every match under it (its matches over the list's, those that
     left taken out); None when there is none or it does not read."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-        raw["matches"] = [MatchStatus(**m) for m in raw["matches"]]
-        raw["accounts"] = [AccountStatus(**a) for a in raw["accounts"]]
-        status = HostStatus(**raw)
+        raw["matches"] = [_known(MatchStatus, m) for m in raw["matches"]]
+        raw["accounts"] = [_known(AccountStatus, a) for a in raw["accounts"]]
+        status = _known(HostStatus, raw)
     except (OSError, ValueError, TypeError, KeyError):
         return None
     try:
-        listed = [MatchStatus(**m) for m in json.loads(matches_path(path).read_text(encoding="utf-8"))]
+        listed = [_known(MatchStatus, m) for m in json.loads(matches_path(path).read_text(encoding="utf-8"))]
     except (OSError, ValueError, TypeError):
         listed = []
     left = set(status.left)

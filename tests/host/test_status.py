@@ -147,3 +147,25 @@ def test_a_record_the_full_disk_refused_is_said_once(tmp_path: Path, monkeypatch
     clock.tick(10)
     host.step()
     assert not hosted(host, league, "full").warning
+
+
+def test_a_status_written_by_a_later_version_reads_with_what_it_says_more_left_aside(tmp_path: Path) -> None:
+    # A downgrade, or a status a newer host wrote: each record keeps the fields this version knows, the rest is
+    # ignored; ``serve --status`` and the next start's preload read it rather than showing no status at all.
+    clock = Clock(NOW)
+    host = new_host(tmp_path / "league", clock, [], interval=10)
+    local_match(tmp_path / "league" / "a")
+    host.step()
+    small, every = host.status_file, matches_path(host.status_file)
+    raw = json.loads(small.read_text(encoding="utf-8"))
+    raw["said_by_a_later_version"] = {"anything": 1}
+    for account in raw["accounts"]:
+        account["later"] = True
+    small.write_text(json.dumps(raw), encoding="utf-8")
+    every.write_text(json.dumps([{**m, "later": 2} for m in json.loads(every.read_text(encoding="utf-8"))]),
+                     encoding="utf-8")
+    status = read_status(small)
+    assert status is not None and [m.config for m in status.matches] == ["a/match.toml"]
+    raw.pop("pid")  # a field it needs is missing: the file does not read, as before
+    small.write_text(json.dumps(raw), encoding="utf-8")
+    assert read_status(small) is None
