@@ -362,7 +362,9 @@ class AccountWatcher:
         if not self.token:
             self._start()
         elif self._kept:
-            touched = self._changes_since_kept()
+            since_kept = self._changes_since_kept()
+            if since_kept is not None:  # the saves made while no host ran, named: Drive's file index (what came
+                return since_kept  # before the token) waits for the next question, off their path at a restart
         else:
             touched = self._index(now) if now - self.indexed_at >= SAFETY_NET else self._changes()
         touched.update(dict.fromkeys(self.hints(), CHANGED))
@@ -437,10 +439,10 @@ class AccountWatcher:
             kept = self._matches.get(path)
             return kept is not None and kept.since is not None
 
-    def _changes_since_kept(self) -> Touched:
+    def _changes_since_kept(self) -> Touched | None:
         """The first question from the token the host's last run kept: what changed while no host ran. A token
-        Drive refuses (kept too long) is dropped for a new one, and said: Drive's file index (``hints``) tells
-        what changed since each match's last reads."""
+        Drive refuses (kept too long) is dropped for a new one, and said (None): Drive's file index (``hints``)
+        tells what changed since each match's last reads."""
         self._claiming = True
         try:
             touched = self._changes()
@@ -452,7 +454,7 @@ class AccountWatcher:
             self.said.put(f"Drive refused the change log's page token kept from the last run ({exc}); the "
                              "log is asked from now on, and Drive's file index tells what changed meanwhile.")
             self._start()
-            return {}
+            return None
         finally:
             self._claiming = False
         self._kept = False
@@ -546,6 +548,7 @@ class AccountWatcher:
                 if kept is not None:
                     kept.changes, kept.complete = {}, True
                     kept.covered = bool(self.token)
+                    kept.since = None  # its poll reads what the file index would have said changed since
                 return None
             out = Handover(kept.sign_in or self.name, dict(kept.changes), kept.complete, self.token)
             kept.changes, kept.complete = {}, True
