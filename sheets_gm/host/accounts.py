@@ -65,6 +65,12 @@ KEPT_BEHIND = 480
 IDENTIFY_FIRST = timedelta(seconds=30)
 IDENTIFY_AGAIN = timedelta(minutes=10)
 
+#: At a restart, Drive's file index (what changed before the kept token, for matches whose last reads are older)
+#: is asked at the account's first question this long after its log answered from the kept token: the saves the log
+#: named are polled meanwhile, and the index's question, and its answer's cost, is kept off their path (at 10,000
+#: matches the first search of the folders ends in about as long).
+INDEX_AFTER_KEPT = timedelta(seconds=20)
+
 #: The matches a question to Drive found changed, each with how soon its poll starts (``quiet``'s ranks).
 Touched = dict[Path, int]
 
@@ -170,6 +176,7 @@ class AccountWatcher:
         self._unclaimed: dict[str, tuple[Listed, int]] = {}  # those changes, for the matches the search finds later
         self.said: queue.SimpleQueue[str] = queue.SimpleQueue()  # what the host says once (a kept token refused)
         self.indexed_at = started  # Drive's file index is asked from here (less the clock margin) on
+        self._hints_from: datetime | None = None  # the index for them is asked from then on (``INDEX_AFTER_KEPT``)
         self._index_seen: tuple[datetime, DriveFiles] | None = None  # the index asked for the matches attached
         # before their first poll (``hints``): from when, and its answer
         self.asked_at: datetime | None = None
@@ -364,10 +371,12 @@ class AccountWatcher:
         elif self._kept:
             since_kept = self._changes_since_kept()
             if since_kept is not None:  # the saves made while no host ran, named: Drive's file index (what came
-                return since_kept  # before the token) waits for the next question, off their path at a restart
+                self._hints_from = now + INDEX_AFTER_KEPT  # before the token) waits, off their path at a restart
+                return since_kept
         else:
             touched = self._index(now) if now - self.indexed_at >= SAFETY_NET else self._changes()
-        touched.update(dict.fromkeys(self.hints(), CHANGED))
+        if self._hints_from is None or now >= self._hints_from:
+            touched.update(dict.fromkeys(self.hints(), CHANGED))
         return touched
 
     def _identify(self, now: datetime) -> bool:

@@ -206,6 +206,7 @@ def test_a_cold_start_answers_a_google_save_before_the_backlog(
     cold.step()
     assert order == ["three", "two"]
     assert "feedback cells updated" in hosted(cold, league, "two").line
+    assert by_account(fake, FILES) == {}  # the index waits ``INDEX_AFTER_KEPT`` after the kept token's answer
     for _ in range(3):
         clock.tick(15)
         cold.step()
@@ -213,8 +214,9 @@ def test_a_cold_start_answers_a_google_save_before_the_backlog(
     assert hosted(cold, league, "one").done == "idle" and "waiting for" in hosted(cold, league, "one").line
     # At most one request an account, and none on the saves' path: each account's first question from its kept
     # token asks the change log alone (the saves it names polled at once); the club's other match, found after
-    # it (the search waits for the saves the kept tokens name, ``SAVES_FIRST``), is told by the index the next
-    # question asks; the guild's one match was polled by then (its poll read what the index would have said).
+    # it (the search waits for the saves the kept tokens name, ``SAVES_FIRST``), is told by the index its first
+    # question ``INDEX_AFTER_KEPT`` later asks; the guild's one match was polled by then (its poll read what the
+    # index would have said).
     assert by_account(fake, FILES) == {account("club"): 1}
 
 
