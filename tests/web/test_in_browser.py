@@ -73,6 +73,19 @@ def _errors(driver: Any) -> list[str]:
     return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
+def _open(driver: Any, page: Path) -> None:
+    """``page`` opened, once its load event has fired (on a loaded machine chromedriver has been seen to hand the
+    page over before its scripts ran), its script's places there: a page whose script set none fails saying how
+    far it got and what the console said."""
+    driver.get(page.as_uri())
+    state = driver.execute_async_script(
+        "var done = arguments[arguments.length - 1];"
+        "if (document.readyState === 'complete') { done('complete'); }"
+        "else { window.addEventListener('load', function () { done('loaded'); }); }")
+    assert driver.execute_script("return Array.isArray(window.SHEETS_GM_PLACES)"), (
+        f"{page.name}: its script set no places (document {state}, at {driver.current_url}): {_errors(driver)}")
+
+
 def _occupied(driver: Any, name: str) -> tuple[Any, bool]:
     """The first square or hex with a unit on it, scrolled to the middle of the window, and True; where the game's
     public board shows no unit (its positions hidden: the page's own data lists no unit's makeup), its first place
@@ -117,7 +130,7 @@ def _used(browser: Any, site: Path, name: str) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
 
     browser.set_window_size(1100, 900)
-    browser.get((site / "index.html").as_uri())
+    _open(browser, site / "index.html")
     assert _errors(browser) == []
     # it opens on the latest results: the last resolution's section first, the open window under it
     latest, heading = browser.find_element("css selector", "section.latest"), browser.find_element("id", "heading")
@@ -168,7 +181,7 @@ def _used(browser: Any, site: Path, name: str) -> None:
 @pytest.mark.parametrize("name", ruleset_names())
 def test_the_finder_finds_a_unit_by_three_letters_and_opens_it(browser: Any, sites: Sites, name: str) -> None:
     browser.set_window_size(1100, 900)
-    browser.get((sites[name] / "index.html").as_uri())
+    _open(browser, sites[name] / "index.html")
     lines = browser.execute_script(
         "return window.SHEETS_GM_PLACES.flat().filter(p => p[2]).map(p => p[2])")
     word = next(w for line in lines for w in re.findall(r"[^\W\d_]{3,}", line) if w not in ("token", "face"))
@@ -220,7 +233,7 @@ def _orders_seen(name: str, drawn: list[tuple[str, float]]) -> None:
 @pytest.mark.parametrize("name", ["champions", "gvg"])
 def test_a_clicks_box_says_what_the_pages_log_says_of_who_stands_there(browser: Any, sites: Sites,
                                                                        name: str) -> None:
-    browser.get((sites[name] / "w1.html").as_uri())
+    _open(browser, sites[name] / "w1.html")
     told = 0
     for place in browser.find_elements("css selector", "svg.map g.p.u")[:8]:
         browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", place)
@@ -236,7 +249,7 @@ def test_a_clicks_box_says_what_the_pages_log_says_of_who_stands_there(browser: 
 
 
 def test_the_deadline_reads_in_the_viewers_time_zone(browser: Any, sites: Sites) -> None:
-    browser.get((sites["gvg"] / "index.html").as_uri())
+    _open(browser, sites["gvg"] / "index.html")
     shown = browser.find_element("css selector", "time[data-local]")
     assert shown.get_attribute("datetime") == "2026-11-27T19:00:00+00:00"
     local = browser.execute_script(
@@ -255,7 +268,7 @@ def test_a_place_the_grounds_picture_draws_shows_what_it_is_under_the_pointer(br
     from selenium.webdriver.common.action_chains import ActionChains
 
     browser.set_window_size(1100, 900)
-    browser.get((sites[name] / "index.html").as_uri())
+    _open(browser, sites[name] / "index.html")
     planes = browser.execute_script("return window.SHEETS_GM_PLACES")
     for k, plane in enumerate(planes):
         svg = browser.find_element("css selector", f'svg.map[data-plane="{k}"]')
