@@ -541,14 +541,14 @@ class DriveEdit:
     version: int = 0  # the file's Drive version after this edit
 
 
-def latest_edits(edits: Iterable[DriveEdit]) -> dict[str, DriveEdit]:
-    """Each file's latest edit among ``edits``, as made (not as listed: an edit Drive lists late does not undo a
-    later one it listed already)."""
-    out: dict[str, DriveEdit] = {}
+def keep_latest(latest: dict[str, DriveEdit], edits: Iterable[DriveEdit]) -> dict[str, DriveEdit]:
+    """``latest`` (each file's latest edit so far) brought up to date with ``edits``, as made (not as listed: an
+    edit Drive lists late does not undo a later one it listed already); returned too."""
     for edit in edits:
-        if edit.key not in out or (edit.moment, edit.order) > (out[edit.key].moment, out[edit.key].order):
-            out[edit.key] = edit
-    return out
+        known = latest.get(edit.key)
+        if known is None or (edit.moment, edit.order) > (known.moment, known.order):
+            latest[edit.key] = edit
+    return latest
 
 
 @dataclass
@@ -1107,6 +1107,8 @@ class GoogleApiFake:
         self.scopes_granted: dict[str, frozenset[str]] = {}  # access token -> the scopes it was issued for
         self._drive_pending: list[tuple[datetime, DriveEdit]] = []  # (listed from, the edit)
         self._drive_log: list[DriveEdit] = []  # in the order Drive listed them
+        self._drive_latest: dict[str, DriveEdit] = {}  # each file's latest edit listed so far (kept as edits are
+        # listed: a question costs its page, not the whole log, as Google's does)
         self._edits_made = 0  # edits so far, as made (DriveEdit.order)
         # A player's edit that lands between a poll's read and its write: by spreadsheet key, run (once each) when
         # the next write request reaches that spreadsheet, before Google applies it (see ``save_before_write``).
@@ -1335,6 +1337,7 @@ class GoogleApiFake:
         due = sorted((p for p in self._drive_pending if p[0] <= now), key=lambda p: p[0])
         self._drive_pending = [p for p in self._drive_pending if p[0] > now]
         self._drive_log += [edit for _, edit in due]
+        keep_latest(self._drive_latest, (edit for _, edit in due))
         return self._drive_log
 
     def _caller(self, authorization: str) -> str:
@@ -1666,7 +1669,7 @@ class GoogleApiFake:
             raise HttpError(400, f"Invalid Value: pageSize {size}", "INVALID_ARGUMENT", "invalid")
         start = int(token)
         page = log[start:start + size]
-        last = latest_edits(log)
+        last = self._drive_latest
         all_drives = _flag(query, "includeItemsFromAllDrives") and _flag(query, "supportsAllDrives")
         drive_id = query.get("driveId", [""])[0]
         changes = [{"kind": "drive#change", "changeType": "file", "removed": False, "fileId": edit.key,
@@ -1720,7 +1723,8 @@ class GoogleApiFake:
         corpora = query.get("corpora", ["user"])[0]
         all_drives = (_flag(query, "includeItemsFromAllDrives") and _flag(query, "supportsAllDrives")
                       and corpora in ("allDrives", "drive"))
-        last = latest_edits(self._listed_changes())
+        self._listed_changes()
+        last = self._drive_latest
         files = [self._drive_file(edit, caller) for key, edit in sorted(last.items()) if edit.moment > after
                  and self._listable(key, all_drives, query.get("driveId", [""])[0])]
         payload: dict[str, Any] = {"kind": "drive#fileList", "files": files[:size]}

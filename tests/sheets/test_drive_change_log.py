@@ -94,6 +94,25 @@ def test_drive_knows_an_edit_only_once_it_lists_it(fake: GoogleApiFake, client: 
     assert changes.modified_at == {BOARD: "2026-11-23T12:01:00.000Z"}
 
 
+def test_an_edit_drive_lists_late_does_not_undo_a_later_one_it_listed(fake: GoogleApiFake,
+                                                                        client: gspread.Client) -> None:
+    """Drive lists a player's edit late (its lag then 3 minutes) and our later write at once: once both are listed,
+    each change shows the file as its latest edit leaves it (our write), whichever was listed last."""
+    log = DriveChangeLog(client)
+    token = log.start_token()
+    fake.drive_lag = timedelta(minutes=3)
+    fake.set_values(BOARD, "Board!B2", [["typed"]])
+    fake.drive_lag = timedelta(0)
+    later(fake, 10)
+    ours(client, BOARD).write([RangeWrite("Board!A1", [["answered"]])])
+    changes = log.since(token)
+    assert changes.modified_by == {BOARD: SA_EMAIL} and changes.modified_at == {BOARD: "2026-11-23T12:00:10.000Z"}
+    later(fake, 180)  # the player's edit listed now, after ours
+    changes = log.since(changes.token)
+    assert changes.modified_by == {BOARD: SA_EMAIL} and changes.modified_at == {BOARD: "2026-11-23T12:00:10.000Z"}
+    assert changes.by_me == {BOARD}
+
+
 def test_a_user_sign_in_is_its_own_account(fake: GoogleApiFake) -> None:
     client = fake_client()
     log = DriveChangeLog(client)
