@@ -233,7 +233,7 @@ def google_matches(fake: GoogleApiFake, root: Path, count: int, accounts: int) -
     keys_of = [{role: key(i, role) for role in ROLES} for i in range(count)]
     for role in ROLES:
         fake.create_spreadsheet(keys_of[0][role], f"bench · {role}")
-    PLAYER[:] = [write_service_account_key(root / "player.json", "player@sheets-gm-test.iam.gserviceaccount.com")]
+    PLAYER[:] = [write_service_account_key(root / "player.json", PLAYER_EMAIL)]
     key_files = []
     for a in range(accounts):
         key_files.append(write_service_account_key(root / f"account{a}.json",
@@ -334,6 +334,7 @@ def http_hold(fake: GoogleApiFake) -> Callable[[str, Any], bool]:
 #: A player's own Google account (``google_matches`` writes its key): a Google match's orders are typed in her
 #: name, as a player types them, not the host's account's.
 PLAYER: list[Path] = []
+PLAYER_EMAIL = "player@sheets-gm-test.iam.gserviceaccount.com"
 
 
 def type_orders(config_path: Path, *, ready: bool, seed: str) -> None:
@@ -1675,6 +1676,7 @@ def polled_google(fake: GoogleApiFake, root: Path, count: int, accounts: int,
         keys = {role: key(i, role) for role in ROLES}
         for role in ROLES:
             fake.spreadsheets[keys[role]] = shared_clone(fake.spreadsheets[key(0, role)], keys[role])
+            fake.spreadsheets[keys[role]].readers = readers(i % accounts, oauth)
         config = folder / "match.toml"
         for name, text in records.items():
             for role in ROLES:
@@ -1690,7 +1692,17 @@ def polled_google(fake: GoogleApiFake, root: Path, count: int, accounts: int,
         state.checked_at = iso(now_at - SAFETY_NET * rng.random())
         save_state(record, state)
         configs.append(config)
+    for role in ROLES:
+        fake.spreadsheets[key(0, role)].readers = readers(0, oauth)
     return configs
+
+
+def readers(account: int, oauth: str) -> frozenset[str]:
+    """The accounts a match of ``account`` is shared with: its own (the service account, or with ``oauth`` its GM's
+    sign-in) and the players' (``PLAYER``): another account's change log and file index do not list its files, as
+    Google's do not (each account's first question at a restart lists its own matches' changes, not every one's)."""
+    own = f"gm{account}@example.com" if oauth else f"bench{account}@sheets-gm-test.iam.gserviceaccount.com"
+    return frozenset({own, PLAYER_EMAIL})
 
 
 def oauth_config(fake: GoogleApiFake, keys: dict[str, str], config: Path, gm: int, oauth: str) -> str:

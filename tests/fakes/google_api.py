@@ -579,6 +579,10 @@ class FakeSpreadsheet:
     # Made by sheets-gm (files.create): what a token of the ``drive.file`` scope reaches; one a test makes is the
     # GM's, made in Drive by hand.
     by_app: bool = False
+    # The accounts the file is shared with, where a test says so (e-mails, lower case): another account's request
+    # finds it as an unshared file (Drive: not found; Sheets: no permission), and its change log and file index
+    # leave it out, as Google's do. None (the fake's usual model): every account that may open files opens it.
+    readers: frozenset[str] | None = None
 
     def sheet(self, title: str) -> FakeSheet:
         """The tab called ``title`` (KeyError if none)."""
@@ -1104,6 +1108,7 @@ class GoogleApiFake:
         self.revoked: set[str] = set()
         self._refreshed_from: dict[str, str] = {}  # access token -> the refresh token it was issued for
         self._granted: frozenset[str] | None = None  # the scopes of the request being served (None: not recorded)
+        self._calling = ""  # the account of the request being served (``FakeSpreadsheet.readers``)
         self.scopes_granted: dict[str, frozenset[str]] = {}  # access token -> the scopes it was issued for
         self._drive_pending: list[tuple[datetime, DriveEdit]] = []  # (listed from, the edit)
         self._drive_log: list[DriveEdit] = []  # in the order Drive listed them
@@ -1460,8 +1465,8 @@ class GoogleApiFake:
                 # What Google answers a token whose scopes do not reach the method (ACCESS_TOKEN_SCOPE_INSUFFICIENT).
                 raise HttpError(403, "Request had insufficient authentication scopes.", "PERMISSION_DENIED",
                                 "insufficientPermissions")
-            self._granted = granted
-            status, payload, headers, content = self._serve(api, method, path_params, query, body, self._caller(auth))
+            self._granted, self._calling = granted, self._caller(auth)
+            status, payload, headers, content = self._serve(api, method, path_params, query, body, self._calling)
         except HttpError as e:
             if fault is not None:  # nothing was applied: the fault answers
                 return self._fault(fault, method.id, stats, http_method, url, query, body)
@@ -1571,14 +1576,19 @@ class GoogleApiFake:
             return True
         return isinstance(ss, FakeSpreadsheet) and ss.by_app
 
+    def _shared_with_caller(self, ss: FakeSpreadsheet) -> bool:
+        """Whether the account of the request being served may open ``ss`` (``shared``, and among its ``readers``
+        where it has them)."""
+        return ss.shared and (ss.readers is None or self._calling.lower() in ss.readers)
+
     def _spreadsheet(self, key: str, drive: bool) -> FakeSpreadsheet:
         ss = self.spreadsheets.get(key)
         if ss is not None and not self._reaches(ss, drive):
             ss = None  # what Google answers a file the token's drive.file does not reach: not found
-        if ss is None or (drive and not ss.shared):
+        if ss is None or (drive and not self._shared_with_caller(ss)):
             raise HttpError(404, f"File not found: {key}." if drive else "Requested entity was not found.",
                             "NOT_FOUND", "notFound")
-        if not ss.shared:
+        if not self._shared_with_caller(ss):
             raise HttpError(403, "The caller does not have permission", "PERMISSION_DENIED", "forbidden")
         return ss
 
@@ -1688,7 +1698,7 @@ class GoogleApiFake:
         a shared drive only when the list asks for every drive's items (``includeItemsFromAllDrives`` with
         ``supportsAllDrives``, as Drive requires) or names that drive (``driveId``)."""
         ss = self.spreadsheets.get(key)
-        if ss is None or not ss.shared or not self._reaches(ss, True):
+        if ss is None or not self._shared_with_caller(ss) or not self._reaches(ss, True):
             return False
         if drive_id:
             return all_drives and ss.drive_id == drive_id
@@ -2318,7 +2328,7 @@ class GoogleApiFake:
         if corpora not in ("user", "drive"):
             raise UnexpectedRequest(f"the fake's files.list searches corpora user and drive, not {corpora!r}")
         found = sorted((ss for ss in self.spreadsheets.values()
-                        if ss.shared and not ss.trashed and self._reaches(ss, True)
+                        if self._shared_with_caller(ss) and not ss.trashed and self._reaches(ss, True)
                         and ss.app_properties.get(m.group(1)) == m.group(2)
                         and ss.drive_id == (drive_id if corpora == "drive" else "")),
                        key=lambda ss: ss.created)

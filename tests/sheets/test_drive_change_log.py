@@ -113,6 +113,27 @@ def test_an_edit_drive_lists_late_does_not_undo_a_later_one_it_listed(fake: Goog
     assert changes.by_me == {BOARD}
 
 
+def test_an_account_sees_only_the_files_shared_with_it(fake: GoogleApiFake, client: gspread.Client,
+                                                      tmp_path: Path) -> None:
+    """A file shared with one account alone (the fake's ``readers``): another account's change log and file index
+    leave it out and its read is refused, as Google's are; the account it is shared with sees it as before."""
+    other = settle_auth(open_service_account(write_service_account_key(tmp_path / "other.json",
+                                                                       "other@sheets-gm-test.iam.gserviceaccount.com")))
+    fake.spreadsheets[BOARD].readers = frozenset({SA_EMAIL})
+    mine, theirs = DriveChangeLog(client), DriveChangeLog(other)
+    tokens = mine.start_token(), theirs.start_token()
+    fake.set_values(BOARD, "Board!A1", [["typed"]])
+    fake.set_values(ORDERS, "Board!A1", [["typed"]])
+    later(fake, 5)
+    assert set(mine.since(tokens[0]).changed) == {BOARD, ORDERS}
+    assert set(theirs.since(tokens[1]).changed) == {ORDERS}
+    assert set(mine.modified_since(START - timedelta(minutes=1)).modified) == {BOARD, ORDERS}
+    assert set(theirs.modified_since(START - timedelta(minutes=1)).modified) == {ORDERS}
+    with pytest.raises(SheetError, match="403|permission"):
+        ours(other, BOARD).read(["Board!A1"])
+    assert ours(client, BOARD).read(["Board!A1"])
+
+
 def test_a_user_sign_in_is_its_own_account(fake: GoogleApiFake) -> None:
     client = fake_client()
     log = DriveChangeLog(client)
