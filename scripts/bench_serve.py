@@ -64,7 +64,8 @@ saves it) or one a GM (``oauth_token``); the idle figures are taken once Drive's
                                             [--settle 180]] [--rounds 2] [--vs COMMIT] [--linger 20] [--trace]
 
 A restart's load is the one asked for: with ``--load L`` the 1-minute figure is awaited (as many processes again
-spinning until it gets there), and each restart prints the load while its saves wait; with ``--vs`` the two trees
+spinning until it gets there; ``--busy 1,5 --load 2,8``: one target a count), and each restart prints the load
+while its saves wait; with ``--vs`` the two trees
 restart in turn, which goes first alternating round by round; ``--trace`` prints each restart's timeline.
 """
 
@@ -1145,23 +1146,34 @@ def load_figures() -> tuple[float, int]:
     return float(fields[0]), int(fields[3].split("/")[0]) - 1
 
 
+def load_target(busy: int, args: argparse.Namespace) -> float | None:
+    """The load ``--load`` asks for with ``busy`` processes beside: its value in the place ``busy`` has in
+    ``--busy`` (one value: the same for every count; None: no target)."""
+    if args.load is None:
+        return None
+    targets = [float(t) for t in str(args.load).split(",")]
+    counts = [int(n) for n in args.busy.split(",")]
+    return targets[counts.index(busy)] if len(targets) == len(counts) else targets[0]
+
+
 def settled_load(busy: int, args: argparse.Namespace) -> str:
-    """With ``busy`` processes spinning, wait until the 1-minute load average reaches ``--load`` (the target; with
-    none, ``--settle`` seconds): as many processes again spin meanwhile, so the average, which follows the
+    """With ``busy`` processes spinning, wait until the 1-minute load average reaches its ``--load`` (the target;
+    with none, ``--settle`` seconds): as many processes again spin meanwhile, so the average, which follows the
     runnable count over about a minute, gets there sooner, and stop once it does. At most ``--settle`` seconds
-    when a target is given (said, when not reached)."""
+    when a target is given (said, when not reached). (The average lags: after a higher load it is met at once;
+    each restart's line says the tasks runnable while its saves waited, the load they had.)"""
     if not busy:
         return f"With no busy process beside: load {load_figures()[0]:.2f}."
-    started = time.monotonic()
-    if args.load is None:
+    started, target = time.monotonic(), load_target(busy, args)
+    if target is None:
         time.sleep(args.settle)
         return f"With {busy} busy processes beside, after {args.settle:g} s: load {load_figures()[0]:.2f}."
     with busy_processes(busy):
-        while load_figures()[0] < args.load and time.monotonic() - started < args.settle:
+        while load_figures()[0] < target and time.monotonic() - started < args.settle:
             time.sleep(0.5)
     load = load_figures()[0]
     return (f"With {busy} busy processes beside: load {load:.2f} after {time.monotonic() - started:.0f} s, "
-            + ("the target reached" if load >= args.load else f"NOT the target {args.load:g} (--settle "
+            + ("the target reached" if load >= target else f"NOT the target {target:g} (--settle "
                f"{args.settle:g} s)") + ".")
 
 
@@ -1990,9 +2002,10 @@ def restart_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--settle", type=float, default=60.0,
                         help="with --busy: seconds the load average is given to rise before the restarts (with "
                         "--load: at most)")
-    parser.add_argument("--load", type=float, metavar="L",
+    parser.add_argument("--load", metavar="L[,L...]",
                         help="with --busy: wait until the 1-minute load average reaches L before the restarts (as "
-                        "many processes again spin until it does), or --settle seconds; said either way")
+                        "many processes again spin until it does), or --settle seconds; said either way; one L for "
+                        "each count of --busy, or one for all")
     parser.add_argument("--linger", type=float, default=20.0,
                         help="with --serve-google: seconds a restarted serve runs on after its last save's answer "
                         "(default 20: its own answers read back before it stops, or the next restart reads them)")
