@@ -129,7 +129,7 @@ def test_an_account_sees_only_the_files_shared_with_it(fake: GoogleApiFake, clie
     assert set(theirs.since(tokens[1]).changed) == {ORDERS}
     assert set(mine.modified_since(START - timedelta(minutes=1)).modified) == {BOARD, ORDERS}
     assert set(theirs.modified_since(START - timedelta(minutes=1)).modified) == {ORDERS}
-    with pytest.raises(SheetError, match="403|permission"):
+    with pytest.raises(SheetError, match=r"403|permission"):
         ours(other, BOARD).read(["Board!A1"])
     assert ours(client, BOARD).read(["Board!A1"])
 
