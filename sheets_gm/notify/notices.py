@@ -43,7 +43,7 @@ from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_de
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.poll_facts import PollFacts
-from sheets_gm.sync.writes import status_line, view_events
+from sheets_gm.sync.writes import closing_word, status_line, view_events
 
 #: The recipient of a notice for the match's chat channel, which every player reads.
 CHANNEL = "#channel"
@@ -246,13 +246,13 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     status = status_line(facts.adapter, record)
     out = [Notice(_key(record, when, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
                   "\n".join([*changed, f"{is_open}: it waits for {who}.",
-                             _closing(seen.deadline, None), status, *_links(rules, None)]), token,
+                             _closing(seen.deadline, None, window), status, *_links(rules, None)]), token,
                   deadline=seen.deadline, told_by=(_key(record, at, NoticeKind.OPENED, CHANNEL),))]
     for seat in window.seats:
         lines = [*changed, f"{is_open}: " + (
                      f"{seat}'s orders are awaited." if seat in window.awaited
                      else f"it waits for {who}; {seat} may write in it too."),
-                 _closing(seen.deadline, _zone(rules, seat)), "", "What to type:",
+                 _closing(seen.deadline, _zone(rules, seat), window), "", "What to type:",
                  *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), *_links(rules, seat), "",
                  in_seat_zone(status, record.deadline, _zone(rules, seat))]
         out.append(Notice(_key(record, when, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
@@ -261,10 +261,12 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     return out
 
 
-def _closing(deadline: str, zone: str | None) -> str:
+def _closing(deadline: str, zone: str | None, window: Window) -> str:
+    """When ``window`` closes, in ``zone``: on its orders, or the judge's on her results (``closing_word``, as the
+    status line says it)."""
     if not deadline:
         return "No deadline: it resolves when every seat it waits for has ticked Ready."
-    return f"Orders close {seat_deadline(deadline, zone)}."
+    return f"{_upper(closing_word(window))} close {seat_deadline(deadline, zone)}."
 
 
 def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: datetime) -> list[Notice]:
