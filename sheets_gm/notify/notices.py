@@ -99,6 +99,7 @@ class NoticeRules:
     board: str = ""  # the board's URL or file name ('' unknown)
     undo_reason: str = ""  # why the GM took the last turn back (``undo --reason``), for the take-back's notices
     replayed: str = ""  # the window the last undo reopened: its resolution replaces the one told before
+    replayed_at: int = -1  # the resolutions counted when it reopened (-1: unknown): only the next one replaces it
 
 
 def where_line(label: str, link: str) -> str:
@@ -323,7 +324,8 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     public = visible_to(facts.events, None)
     status = status_line(facts.adapter, record)
     posts = list(facts.adapter.posts(facts.before, state)) if NoticeKind.POST in rules.kinds else []
-    again = window.key == rules.replayed and record.deal > 0
+    # the reopened window's first resolution since the undo (a later step of it replaces nothing)
+    again = window.key == rules.replayed and record.deal > 0 and rules.replayed_at in (-1, record.resolved - 1)
     head = f"[{rules.title}] {_upper(window.label)} resolved" + (" again" if again else "")
     replaces = [f"This replaces the result of {window.label} told before the GM took it back (undo"
                 + (f": {rules.undo_reason}" if rules.undo_reason else "") + ")."] if again else []
