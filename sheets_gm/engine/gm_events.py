@@ -19,7 +19,8 @@ from sheets_gm.engine.ruleset import GmOption, Resolution, Ruleset
 
 #: ``adjust --concede SEAT``, which every game with GM events accepts.
 CONCEDE = GmOption("concede", "SEAT", "the seat concedes: the match ends as the game's rules end it (logged with "
-                                      "--reason; undo takes it back)", repeatable=False)
+                                      "--reason; undo takes it back while the match plays on, not once it has "
+                                      "ended it)", repeatable=False)
 
 
 @dataclass(frozen=True, slots=True)

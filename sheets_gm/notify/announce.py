@@ -235,19 +235,24 @@ def _turn_picture(facts: PollFacts, notify: NotifySettings, fresh: Sequence[Noti
 
 def _with_undo(rules: NoticeRules, facts: PollFacts, box: Outbox) -> NoticeRules:
     """``rules`` with the GM's last undo (``remember_undo``): its reason for the take-back's notices, and the window
-    it reopened, whose resolution replaces the one told before. The first poll after it names the window and the
-    deal (the match's undo count), so that a later undo's notices never borrow it."""
+    it reopened, whose next resolution replaces the one told before. The first poll after it names the window, the
+    resolutions counted then (``at``: a later step of the window is news of its own) and the deal (the match's
+    undo count), so that a later undo's notices never borrow it."""
     undo = box.undo()
     record = facts.record
     if not undo or record.deal == 0:
         return rules
     if not undo.get("deal"):
         window = facts.resolved or record.ruleset.window(record.state)
-        undo = {**undo, "deal": str(record.deal), "window": window.key if window is not None else ""}
+        before = record.resolved - (facts.resolved is not None)  # before this poll's resolution, if it made one
+        undo = {**undo, "deal": str(record.deal), "window": window.key if window is not None else "",
+                "at": str(before)}
         box.set_undo(undo)
     if undo.get("deal") != str(record.deal):
         return rules
-    return replace(rules, undo_reason=undo.get("reason", ""), replayed=undo.get("window", ""))
+    at = undo.get("at", "")
+    return replace(rules, undo_reason=undo.get("reason", ""), replayed=undo.get("window", ""),
+                   replayed_at=int(at) if at.isdigit() else -1)
 
 
 def remember_undo(config: MatchConfig, reason: str, undone: tuple[str, int, str, int] | None, now: datetime) -> None:

@@ -43,7 +43,7 @@ from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_de
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.poll_facts import PollFacts
-from sheets_gm.sync.writes import status_line, view_events
+from sheets_gm.sync.writes import closing_word, status_line, view_events
 
 #: The recipient of a notice for the match's chat channel, which every player reads.
 CHANNEL = "#channel"
@@ -99,6 +99,7 @@ class NoticeRules:
     board: str = ""  # the board's URL or file name ('' unknown)
     undo_reason: str = ""  # why the GM took the last turn back (``undo --reason``), for the take-back's notices
     replayed: str = ""  # the window the last undo reopened: its resolution replaces the one told before
+    replayed_at: int = -1  # the resolutions counted when it reopened (-1: unknown): only the next one replaces it
 
 
 def where_line(label: str, link: str) -> str:
@@ -246,13 +247,13 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     status = status_line(facts.adapter, record)
     out = [Notice(_key(record, when, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
                   "\n".join([*changed, f"{is_open}: it waits for {who}.",
-                             _closing(seen.deadline, None), status, *_links(rules, None)]), token,
+                             _closing(seen.deadline, None, window), status, *_links(rules, None)]), token,
                   deadline=seen.deadline, told_by=(_key(record, at, NoticeKind.OPENED, CHANNEL),))]
     for seat in window.seats:
         lines = [*changed, f"{is_open}: " + (
                      f"{seat}'s orders are awaited." if seat in window.awaited
                      else f"it waits for {who}; {seat} may write in it too."),
-                 _closing(seen.deadline, _zone(rules, seat)), "", "What to type:",
+                 _closing(seen.deadline, _zone(rules, seat), window), "", "What to type:",
                  *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), *_links(rules, seat), "",
                  in_seat_zone(status, record.deadline, _zone(rules, seat))]
         out.append(Notice(_key(record, when, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
@@ -261,10 +262,12 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     return out
 
 
-def _closing(deadline: str, zone: str | None) -> str:
+def _closing(deadline: str, zone: str | None, window: Window) -> str:
+    """When ``window`` closes, in ``zone``: on its orders, or the judge's on her results (``closing_word``, as the
+    status line says it)."""
     if not deadline:
         return "No deadline: it resolves when every seat it waits for has ticked Ready."
-    return f"Orders close {seat_deadline(deadline, zone)}."
+    return f"{_upper(closing_word(window))} close {seat_deadline(deadline, zone)}."
 
 
 def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: datetime) -> list[Notice]:
@@ -321,7 +324,8 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     public = visible_to(facts.events, None)
     status = status_line(facts.adapter, record)
     posts = list(facts.adapter.posts(facts.before, state)) if NoticeKind.POST in rules.kinds else []
-    again = window.key == rules.replayed and record.deal > 0
+    # the reopened window's first resolution since the undo (a later step of it replaces nothing)
+    again = window.key == rules.replayed and record.deal > 0 and rules.replayed_at in (-1, record.resolved - 1)
     head = f"[{rules.title}] {_upper(window.label)} resolved" + (" again" if again else "")
     replaces = [f"This replaces the result of {window.label} told before the GM took it back (undo"
                 + (f": {rules.undo_reason}" if rules.undo_reason else "") + ")."] if again else []

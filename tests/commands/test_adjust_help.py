@@ -58,3 +58,14 @@ def test_without_a_config_every_games_options_are_grouped_under_its_name(capsys:
     for title in ("Champions", "Coalition", "WWM GvG", "Wesnoth board game", "Win or Die"):
         assert f"\n{title}" in text
 
+
+
+def test_the_concessions_help_promises_no_undo_of_a_match_it_ended(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A GvG concession ends the match, and undo then refuses (the end published the seed); the help said "undo takes
+    it back", which a GM tried: it says when undo takes it back."""
+    text = " ".join(helped(capsys, "adjust", "-c", config_of(tmp_path, "gvg")).split())
+    concede = text[text.index("--concede SEAT the seat concedes"):]
+    concede = concede[:concede.index(")") + 1]
+    assert "undo takes it back)" not in concede, concede
+    assert "undo takes it back while the match plays on, not once it has ended it" in concede, concede

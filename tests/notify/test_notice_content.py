@@ -13,9 +13,10 @@ import pytest
 from sheets_gm.match.config_tables import SecretSource
 from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, NoticeKind, NotifySettings
 from sheets_gm.notify.announce import letters_of, seen_of
-from sheets_gm.notify.notices import CHANNEL, NoticeRules, PollSeen, poll_notices, reminder_due
+from sheets_gm.notify.notices import CHANNEL, Notice, NoticeRules, PollSeen, poll_notices, reminder_due
 from sheets_gm.notify.outbox import CHAT, Letter, Outbox, due
 from sheets_gm.sync.poll import poll
+from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import InjectedFault, MemoryBackend
 from tests.sync.race_game import RACE, RaceRuleset
@@ -79,6 +80,38 @@ def test_a_window_opened_again_by_an_undo_is_news_again(registered_race: type[Ra
     first = {n.key for n in poll_notices(report.facts, seen_of(report), NoticeRules(), NOW)}
     again = {n.key for n in poll_notices(undone, seen_of(report), NoticeRules(), NOW)}
     assert first.isdisjoint(again) and all("/1~1/opened/" in k for k in again)
+
+
+def test_only_the_first_resolution_after_an_undo_replaces_the_result_told_before(
+        registered_race: type[RaceRuleset], tmp_path: Path) -> None:
+    """A Win or Die turn resolves in steps (an attack a reaction stopped goes on at the next poll): after the GM's
+    undo, the reopened turn's first step was told "resolved again: This replaces the result … told before the GM
+    took it back", and so was its next step, which replaces nothing (found in a practice match: "Turn 2 · Ann
+    resolved again" twice). The window's first resolution after the undo says so, a later one of it does not."""
+    from sheets_gm.notify.announce import _with_undo
+
+    sheets, (_board, _engine, ann, bo) = new_race()
+    reopened = poll(sheets, RACE, now=NOW)  # the first poll after the undo: the window open again
+    type_pace(ann, "Ann", 0, "run")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    resolved = poll(sheets, RACE, now=NOW)
+    assert reopened.facts is not None and resolved.facts is not None and resolved.facts.resolved is not None
+    box = Outbox(tmp_path / "outbox")
+    box.set_undo({"reason": "Bo ticked Ready too early"})  # what ``undo`` keeps (``remember_undo``)
+
+    def told(facts: PollFacts, report_seen: PollSeen) -> Notice:
+        undone = replace(facts, record=replace(facts.record, deal=1))
+        rules = _with_undo(NoticeRules(title="Race night"), undone, box)
+        return next(n for n in poll_notices(undone, report_seen, rules, NOW) if n.recipient == CHANNEL)
+
+    assert told(reopened.facts, seen_of(reopened)).subject == "[Race night] Turn 1 is open again: the GM took a " \
+                                                              "turn back"
+    first = told(resolved.facts, seen_of(resolved))
+    assert first.subject == "[Race night] Turn 1 resolved again" and "This replaces the result" in first.body
+    step = replace(resolved.facts, record=replace(resolved.facts.record, resolved=2))  # the same window's next step
+    later = told(step, seen_of(resolved))
+    assert later.subject == "[Race night] Turn 1 resolved" and "This replaces" not in later.body, later
 
 
 @pytest.mark.parametrize(("hours", "told"), [(4, False), (5.5, True), (7.5, False)])

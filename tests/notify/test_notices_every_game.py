@@ -326,3 +326,22 @@ def _members(folder: Path) -> list[str]:
 
     with (folder / "roster.csv").open(encoding="utf-8") as f:
         return [row["name"] for row in csv.DictReader(f)]
+
+
+def test_the_judges_window_is_told_closing_on_its_results(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Coalition judge's window closes on her results, as its status line, the page and the deadline's own line
+    say ("results close …"): its "is open" said "Orders close …" to the channel and to the judge. The sides' window
+    still says orders."""
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, _addresses = new_match("coalition", tmp_path, port)
+        sync(config, capsys)
+        next_turn(config, capsys, clock)
+        judged = [t for t in hook.texts() if "battle results are open" in t]
+        mailed = [m.get_content() for m in box.to(GM) if "battle results are open" in str(m["Subject"])]
+        assert judged and mailed, hook.texts()
+        assert all("Results close" in t and "Orders close" not in t for t in [*judged, *mailed]), [*judged, *mailed]
+        ordered = [t for t in hook.texts() if "orders are open" in t]
+        assert ordered and all("Orders close" in t for t in ordered), ordered

@@ -212,6 +212,30 @@ def test_the_finder_finds_a_unit_by_three_letters_and_opens_it(browser: Any, sit
     assert _errors(browser) == []
 
 
+def test_a_space_typed_in_the_finder_or_on_a_fold_is_a_space(browser: Any, sites: Sites) -> None:
+    """Space keeps the information area while the pointer moves, but not where a key means something of its own: a
+    player typing her army's name ("Keldon Horde", "Coal 150") got "KeldonHorde" and nobody found, and Space on a
+    fold's title (the latest results' moves) did not open it. Each is now what it is elsewhere."""
+    from selenium.webdriver.common.keys import Keys
+
+    browser.set_window_size(1100, 900)
+    _open(browser, sites["coalition"] / "index.html")
+    names = browser.execute_script("return window.SHEETS_GM_PLACES.flat().filter(p => p[2]).map(p => p[2])")
+    name = next(m[0] for line in names for m in [re.search(r"[^\W\d_]+ [^\W\d_]+", line)] if m)
+    find = browser.find_element("id", "find")
+    find.send_keys(name)
+    assert find.get_attribute("value") == name
+    found = browser.find_elements("css selector", "#found button")
+    assert found and all(name.lower() in b.text.lower() for b in found), (name, [b.text for b in found])
+    assert "kept" not in (browser.find_element("id", "info").get_attribute("class") or "")
+    fold = browser.find_element("css selector", "section.latest details summary")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", fold)
+    was = browser.execute_script("return arguments[0].parentNode.open", fold)
+    fold.send_keys(Keys.SPACE)
+    assert browser.execute_script("return arguments[0].parentNode.open", fold) is not was
+    assert _errors(browser) == []
+
+
 def _orders_drawn(browser: Any) -> list[tuple[str, float]]:
     """The moves, marks and battles the page shown draws on its map: each one's kind (its class) and its size."""
     found: list[tuple[str, float]] = browser.execute_script(

@@ -127,8 +127,11 @@
       if (e.key === "Enter") { var p = placeOf(e); if (p) { say(p); open(p); } }
     });
   });
+  // Space keeps the information area, except where the key does something of its own: a space typed in the finder,
+  // a fold opened, a list or a button used
+  var OWN_SPACE = /^(INPUT|SELECT|BUTTON|SUMMARY)$/;
   document.addEventListener("keydown", function (e) {
-    if (e.code === "Space" && !dialog.open && e.target.tagName !== "SELECT" && e.target.tagName !== "BUTTON") {
+    if (e.code === "Space" && !dialog.open && !OWN_SPACE.test(e.target.tagName)) {
       e.preventDefault();
       kept = !kept;
       info.classList.toggle("kept", kept);
