@@ -29,7 +29,10 @@ def receipt_body(entry: MailEntry, answers: Mapping[str, Sequence[str]], lines: 
         assert s is not None
         labels = f" with the labels {', '.join(s.labels)}" if s.labels else ""
         near = "".join(f" ({word!r} read as {army})" for word, army in s.read_as)
-        out += ["", f"It was filed as {s.seat}'s strategy for {s.title} ({s.subject}){labels}{near}.",
+        one = len(s.passed) == 1
+        passed = f" (the title's {' and '.join(map(repr, s.passed))} {'is no army' if one else 'are no armies'} of " \
+                 "that battle)" if s.passed else ""
+        out += ["", f"It was filed as {s.seat}'s strategy for {s.title} ({s.subject}){labels}{near}{passed}.",
                 "The judge alone reads it. A later strategy of your side for this battle replaces it (a contingency "
                 "counts only when none other arrives by the battle deadline)."]
     for seat, typed in lines.items():

@@ -160,6 +160,12 @@ def test_a_strategy_mail_is_kept_for_the_judge_only(tmp_path: Path) -> None:
     view = [row[0] for row in book["View judge"].iter_rows(values_only=True)]
     at = view.index("Strategies received by mail (each in the Strategies tab; no seat sees them)")
     assert view[at + 1] == summary and view[at + 3] == "Battles to judge, turn 1"  # the game's panel under it
+    assert "not in" not in said
+    answer_mails(config, file_mails(config, [mail(5, "ann@example.org", "Ann: Rabid Cat attacks Urza's Vanguard",
+                                                  "Feint.", minutes=13)], NOW), lambda: NOW)
+    said = _receipts(config)["ann@example.org"]  # her latest receipt says what of its title was not read
+    assert ("filed as coalition's strategy for Rabid Cat attacks Various Puppies (Dominaria 4C) "
+            '(the title\'s "Urza\'s Vanguard" is no army of that battle)') in said
 
 
 def test_undo_brings_a_mailed_window_back_with_its_mail_and(tmp_path: Path) -> None:

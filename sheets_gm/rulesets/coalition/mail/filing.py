@@ -141,7 +141,7 @@ def _strategy(reading: MailReading, who: Sender, subject: str, text: str, receiv
     player = next((p for s, p in who.players if s == side and p), who.name)
     return Filing(STRATEGY, who.name, sealed=Sealed(
         battle.at, battle_title(battle), side, who.address, player, received.isoformat(), found.labels, subject,
-        text.strip(), found.read_as))
+        text.strip(), found.read_as, found.passed))
 
 
 class CoalitionMail:
