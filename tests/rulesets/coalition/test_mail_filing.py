@@ -192,3 +192,15 @@ def test_a_title_read_by_one_of_its_armies_names_what_else_it_named_that_is_not_
                       lines=["Charge."], text="Charge.", received=AT, deadline=None)
     assert filed.sealed is not None and filed.sealed.passed == ("Grim Legion",)
     assert Sealed.from_json(filed.sealed.to_json()) == filed.sealed
+
+
+def test_a_replaced_mailed_line_names_an_army_ending_in_s_as_the_other_answers_do() -> None:
+    # played by mail: "not read: Various Puppies's line in the later mail …", beside "read as Various Puppies' order"
+    s = state(army("Various Puppies", "phyrexia", "4C"))
+    post = [_line(1, f"{MAIL_MARK} Mail from bo@example.org, received Fri 27 Nov 10:00:00 UTC: moves"),
+            _line(2, "Various Puppies: 4C > 4D"),
+            _line(3, f"{MAIL_MARK} Mail from bo@example.org, received Fri 27 Nov 10:05:00 UTC: moves again"),
+            _line(4, "Various Puppies: 4C > 5C")]
+    read = read_side_rows(board(), s, [], post, "phyrexia")
+    assert read.notes["coalition line 2"] == [
+        "not read: Various Puppies' line in the later mail (coalition line 4) replaces this one"]
