@@ -116,6 +116,10 @@ def test_a_movement_mail_keeps_the_lines_its_sender_may_order_and_refuses_the_ot
     ("stranger@example.org", Phase.ORDERS, False, "no player's address"),
     ("ann@example.org", Phase.ORDERS, True, "late: it reached the judge's mailbox"),
     ("ann@example.org", Phase.RESULTS, False, "orders window is closed"),
+    # played by mail: next turn's moves mailed while the battles were judged were answered "late" alone; a player
+    # who sent them early learns when to send them again
+    ("ann@example.org", Phase.RESULTS, False, "for turn 4, send it again once turn 4's orders open"),
+    ("ann@example.org", Phase.OVER, False, "the round is over: no orders are read any more"),
 ])
 def test_a_movement_mail_not_read_says_why(sender: str, phase: Phase, late: bool, said: str) -> None:
     s = state(*ARMIES, phase=phase)
