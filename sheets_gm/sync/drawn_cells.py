@@ -58,11 +58,15 @@ def drawn_again_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) 
 
 def board_drawn_again(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> list[str]:
     """Queue the board tab's cells and the Log's header typed over drawn again (a match in play, or over: its board
-    still shows the result); the tabs, as ``DrawnAgain.where`` names them."""
+    still shows the result); the tabs, as ``DrawnAgain.where`` names them. A board that shows what the record's own
+    settings draw is drawn with the config's live ones (``MatchRead.drawn_before``: the Coalition's strategies_to
+    set mid-match), and not named: nobody typed over it."""
     where: list[str] = []
-    for write, _wrong in _board_typed_over(sheets, read):
+    typed_over = _board_typed_over(sheets, read)
+    as_drawn = typed_over and read.drawn_before is not None and not _board_typed_over(sheets, read.drawn_before)
+    for write, _wrong in typed_over:
         batch.put(sheets.board, write.range, write.values, write.notes)
-        if read.tabs.spec.tabs.board not in where:
+        if read.tabs.spec.tabs.board not in where and not as_drawn:
             where.append(read.tabs.spec.tabs.board)
     if read.log_header_typed_over:
         batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])

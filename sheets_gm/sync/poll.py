@@ -618,7 +618,7 @@ def with_live_settings(read: MatchRead, live: Mapping[str, Any]) -> MatchRead:
         return read
     ruleset = type(read.record.ruleset).create(dataclasses.replace(settings, **changed),
                                                read.record.ruleset.board_text)
-    return replace(read, record=replace(read.record, ruleset=ruleset), adapter=adapter_of(ruleset))
+    return replace(read, record=replace(read.record, ruleset=ruleset), adapter=adapter_of(ruleset), drawn_before=read)
 
 
 def _ready_ticked(seat_read: SeatRead, window: Window) -> str:

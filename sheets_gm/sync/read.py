@@ -74,6 +74,9 @@ class MatchRead:
     log_typed_below: tuple[tuple[int, tuple[CellValue, ...]], ...] = ()
     completed: str = ""  # a change cut short that this read completed first, for the GM ('' when none was)
     replayed: MatchRecord | None = None  # the engine before the cut resolution this read completed from its journal
+    # this read as the record's own settings draw it, where the config's live settings differ (``poll``'s
+    # ``with_live_settings``): a board drawn as it was is redrawn with them, never typed over by hand
+    drawn_before: MatchRead | None = None
 
     @property
     def cut_under_way(self) -> bool:

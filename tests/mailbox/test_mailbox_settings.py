@@ -68,3 +68,18 @@ def test_missing_keys_and_a_table_that_is_none(tmp_path: Path) -> None:
         load_config(local_config(tmp_path, head='mailbox = "imap.example.org"\n'))
     bare = load_config(local_config(tmp_path))
     assert bare.mailbox is None and bare.mailbox_problems == ()
+
+
+def test_the_coalition_starter_config_offers_the_mailbox_table_commented_out_and_it_reads(tmp_path: Path) -> None:
+    # a judge setting up the war by mail from the starter found [notify] there and no word of [mailbox]: the table
+    # is there to uncomment, as [notify]'s is, and reads as it stands
+    from sheets_gm.commands.init import starter_config
+
+    lines = starter_config("coalition").read_text(encoding="utf-8").splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("# [mailbox]")))
+    block = [line[2:].split("#")[0].rstrip() for line in lines[at:] if line.startswith("# ")]
+    config = load_config(local_config(tmp_path, "\n".join(b for b in block if b) + "\n"))
+    assert config.mailbox is not None and config.mailbox_problems == ()
+    assert (config.mailbox.host, config.mailbox.security, config.mailbox.password.env) == (
+        "imap.example.org", MailboxSecurity.TLS, "SHEETS_GM_MAILBOX_PASSWORD")
+    assert any(line.startswith("# strategies_to = ") for line in lines)

@@ -21,8 +21,8 @@ from sheets_gm.yamlio import load_yaml_model
 class Sealed:
     """A submission for the judge's eyes alone (a battle strategy): the ``subject`` it is filed under (a battle's
     square) and its ``title`` for people, the ``seat`` it is for, who sent it (``sender``, ``player``) and when the
-    server received it (ISO), its ``labels``, the mail's ``subject_line`` and ``text``, and how near names in the
-    title were read (``read_as``)."""
+    server received it (ISO), its ``labels``, the mail's ``subject_line`` and ``text``, how near names in the
+    title were read (``read_as``), and what else the title named that is not in the battle (``passed``)."""
 
     subject: str
     title: str
@@ -34,12 +34,14 @@ class Sealed:
     subject_line: str
     text: str
     read_as: tuple[tuple[str, str], ...] = ()
+    passed: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The record's form."""
         return {"subject": self.subject, "title": self.title, "seat": self.seat, "sender": self.sender,
                 "player": self.player, "received": self.received, "labels": list(self.labels),
-                "subject_line": self.subject_line, "text": self.text, "read_as": [list(p) for p in self.read_as]}
+                "subject_line": self.subject_line, "text": self.text, "read_as": [list(p) for p in self.read_as],
+                "passed": list(self.passed)}
 
     @staticmethod
     def from_json(raw: Mapping[str, Any]) -> Sealed:
@@ -47,7 +49,8 @@ class Sealed:
         return Sealed(str(raw["subject"]), str(raw.get("title", "")), str(raw["seat"]), str(raw["sender"]),
                       str(raw.get("player", "")), str(raw["received"]), tuple(map(str, raw.get("labels", ()))),
                       str(raw.get("subject_line", "")), str(raw.get("text", "")),
-                      tuple((str(a), str(b)) for a, b in raw.get("read_as", ())))
+                      tuple((str(a), str(b)) for a, b in raw.get("read_as", ())),
+                      tuple(map(str, raw.get("passed", ()))))
 
 
 @dataclass(frozen=True)

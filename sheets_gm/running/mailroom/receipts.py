@@ -10,6 +10,10 @@ from datetime import datetime
 from sheets_gm.notify.outbox import EMAIL, Letter, iso
 from sheets_gm.running.mailroom.record import MailEntry
 
+#: The lines of each kind (refused, passed over) a receipt quotes at most: a mail of megabytes (a log pasted by
+#: mistake) is said in a few lines and counted, never sent back whole.
+QUOTED = 10
+
 
 def receipt_body(entry: MailEntry, answers: Mapping[str, Sequence[str]], lines: Mapping[str, Sequence[str]],
                  problems: Sequence[str] = ()) -> str:
@@ -25,7 +29,10 @@ def receipt_body(entry: MailEntry, answers: Mapping[str, Sequence[str]], lines: 
         assert s is not None
         labels = f" with the labels {', '.join(s.labels)}" if s.labels else ""
         near = "".join(f" ({word!r} read as {army})" for word, army in s.read_as)
-        out += ["", f"It was filed as {s.seat}'s strategy for {s.title} ({s.subject}){labels}{near}.",
+        one = len(s.passed) == 1
+        passed = f" (the title's {' and '.join(map(repr, s.passed))} {'is no army' if one else 'are no armies'} of " \
+                 "that battle)" if s.passed else ""
+        out += ["", f"It was filed as {s.seat}'s strategy for {s.title} ({s.subject}){labels}{near}{passed}.",
                 "The judge alone reads it. A later strategy of your side for this battle replaces it (a contingency "
                 "counts only when none other arrives by the battle deadline)."]
     for seat, typed in lines.items():
@@ -37,13 +44,19 @@ def receipt_body(entry: MailEntry, answers: Mapping[str, Sequence[str]], lines: 
         if "full" in place:
             out += ["", f"Its lines could not be typed: {place['full']}; tell the judge."]
     if entry.refused:
-        out += ["", "Lines not read:"] + [f"  {line}\n    ✘ {why}" for line, why in entry.refused]
+        out += ["", "Lines not read:"] + [f"  {line}\n    ✘ {why}" for line, why in entry.refused[:QUOTED]]
+        out += _more(entry.refused)
     if entry.chatter:
-        out += ["", "Passed over (no army's order): " + " / ".join(entry.chatter)]
+        out += ["", "Passed over (no army's order): " + " / ".join(entry.chatter[:QUOTED]), *_more(entry.chatter)]
     if problems:
         out += ["", "Part of the mail was not read: " + "; ".join(problems)]
     out += ["", "This is an automatic receipt from the judge's mailbox; write to the judge for anything else."]
     return "\n".join(out)
+
+
+def _more(lines: Sequence[object]) -> list[str]:
+    """The line that counts the lines of a kind a receipt does not quote (none when it quotes them all)."""
+    return [f"  … and {len(lines) - QUOTED} more lines of this kind, not quoted here"] if len(lines) > QUOTED else []
 
 
 def receipt_letter(match: str, entry: MailEntry, body: str, now: datetime) -> Letter:

@@ -19,7 +19,7 @@ from typing import Any
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.settings import settings_rows
-from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
+from sheets_gm.rulesets.registry import AnyRuleset, get_game, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import OpenedElsewhere, RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.guard import grid_cells
@@ -147,7 +147,8 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     restored, copied = restore_logs(sheets, tabs, record, adapter, batch, laid_out | mentioned, absent)
     relaid = absent - {tabs.copies(seat) for seat in moves}
     renamed = renamed_copies(sheets, tabs, laid_out | mentioned | copied, relaid)
-    report.notes += _stray_tabs(sheets, laid_out | mentioned | copied | {name for name, _grid in renamed.values()})
+    report.notes += _stray_tabs(sheets, laid_out | mentioned | copied | {name for name, _grid in renamed.values()}
+                                | _mail_tabs(ruleset_class.traits.name))
     report.notes += restored
     report.notes += archive_moves_writes(sheets, tabs, record, batch, moves)
     report.notes += copies_laid_out_writes(sheets, tabs, record, batch, relaid, renamed)
@@ -394,6 +395,13 @@ def _answers(opened: OpenedCheck | None, adapter: AnySheetAdapter, tab: InputTab
             if answer is not None:
                 said.setdefault(table, {})[subject] = answer
     return said
+
+
+def _mail_tabs(game: str) -> set[str]:
+    """The tab the game's mail to the judge lays out in the judge's workbook (Coalition's Strategies tab, drawn from
+    the mail record by ``running.mailroom`` after this repair): the match's own, never a stray tab of the GM's."""
+    part = get_game(game).mail
+    return {part.sealed_tab().tab} if part is not None else set()
 
 
 def _stray_tabs(sheets: MatchSheets, laid_out: set[str]) -> list[str]:

@@ -160,6 +160,12 @@ def test_a_strategy_mail_is_kept_for_the_judge_only(tmp_path: Path) -> None:
     view = [row[0] for row in book["View judge"].iter_rows(values_only=True)]
     at = view.index("Strategies received by mail (each in the Strategies tab; no seat sees them)")
     assert view[at + 1] == summary and view[at + 3] == "Battles to judge, turn 1"  # the game's panel under it
+    assert "not in" not in said
+    answer_mails(config, file_mails(config, [mail(5, "ann@example.org", "Ann: Rabid Cat attacks Urza's Vanguard",
+                                                  "Feint.", minutes=13)], NOW), lambda: NOW)
+    said = _receipts(config)["ann@example.org"]  # her latest receipt says what of its title was not read
+    assert ("filed as coalition's strategy for Rabid Cat attacks Various Puppies (Dominaria 4C) "
+            '(the title\'s "Urza\'s Vanguard" is no army of that battle)') in said
 
 
 def test_undo_brings_a_mailed_window_back_with_its_mail_and(tmp_path: Path) -> None:
@@ -234,3 +240,22 @@ def test_mail_that_cannot_be_filed_waits_for_the_next_poll_and_the_poll_goes_on(
     (tmp_path / "orders-coalition.xlsx").write_bytes(b"not a workbook")
     assert with_mail(config, lambda: NOW, lambda: "polled", box) == "polled"
     assert box.finished == [] and "The judge's mail waits for the next poll: " in box.said[0]
+
+
+def test_a_huge_mails_receipt_quotes_a_few_of_its_lines_passed_over_or_refused_and_counts_the_rest(
+        tmp_path: Path) -> None:
+    # a mail of megabytes (a log pasted by mistake) was quoted back whole in its receipt: 107 KB for a 2 MB mail of
+    # prose, a line of a letter per line passed over; a receipt says what became of the mail, a few lines of each
+    # kind and how many more, never the mail again
+    config, sheets = _match(tmp_path)
+    prose = [f"blah blah number {n} of a long paste" for n in range(5000)]
+    theirs = [f"Urza's Vanguard: Dominaria; 5C > {n}D" for n in range(300)]
+    box = Box([mail(1, "ann@example.org", "huge", "Rabid Cat: Dominaria; 3C > 3D", *prose, *theirs)])
+    with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW), box)
+    ann = _receipts(config)["ann@example.org"]
+    assert "✔ read as Rabid Cat's order" in ann
+    assert "blah blah number 0 of" in ann and "blah blah number 4999 of" not in ann
+    assert "and 4990 more lines" in ann
+    assert "Urza's Vanguard: Dominaria; 5C > 0D\n    ✘ Urza's Vanguard is Cy's army" in ann
+    assert "Urza's Vanguard: Dominaria; 5C > 299D" not in ann and "and 290 more lines" in ann
+    assert len(ann) < 5000

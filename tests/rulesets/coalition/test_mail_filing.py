@@ -15,7 +15,7 @@ from sheets_gm.rulesets.coalition.mail.senders import SideLeader, may_order, sid
 from sheets_gm.rulesets.coalition.mail.titles import match_title, title_labels
 from sheets_gm.rulesets.coalition.sheet.read import MAIL_MARK, read_side_rows
 from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle
-from sheets_gm.rulesets.parts.mail import Filing
+from sheets_gm.rulesets.parts.mail import Filing, Sealed
 from sheets_gm.sheets.tables import TypedRow
 from tests.rulesets.coalition.helpers import army, board, state
 
@@ -116,6 +116,10 @@ def test_a_movement_mail_keeps_the_lines_its_sender_may_order_and_refuses_the_ot
     ("stranger@example.org", Phase.ORDERS, False, "no player's address"),
     ("ann@example.org", Phase.ORDERS, True, "late: it reached the judge's mailbox"),
     ("ann@example.org", Phase.RESULTS, False, "orders window is closed"),
+    # played by mail: next turn's moves mailed while the battles were judged were answered "late" alone; a player
+    # who sent them early learns when to send them again
+    ("ann@example.org", Phase.RESULTS, False, "for turn 4, send it again once turn 4's orders open"),
+    ("ann@example.org", Phase.OVER, False, "the round is over: no orders are read any more"),
 ])
 def test_a_movement_mail_not_read_says_why(sender: str, phase: Phase, late: bool, said: str) -> None:
     s = state(*ARMIES, phase=phase)
@@ -175,3 +179,32 @@ def test_a_later_mails_line_replaces_the_posts_and_an_earlier_mails_line_for_the
     assert "replaces this one" in read.notes["coalition line 2"][0]
     assert "Ann has 2 lines" in read.problems["coalition line 7"][0]
     assert "heading of a mail" in read.notes["coalition line 3"][0]
+
+
+def test_a_title_read_by_one_of_its_armies_names_what_else_it_named_that_is_not_in_that_battle() -> None:
+    # played by mail: 'Ann: Rabid Cat attacks Grim Legion' (an army in no battle) was filed under Rabid Cat's battle
+    # and, the latest, replaced her strategy there, her receipt saying nothing of Grim Legion
+    battles = [Battle(BattleType.ATTACKS, "Dominaria 4C", ("Rabid Cat", "Various Puppies")),
+               Battle(BattleType.ATTACKS, "Dominaria 6E", ("Urza's Vanguard", "Jeff the Owl"))]
+    found = match_title("Ann: Rabid Cat attacks Grim Legion", battles)
+    assert found.battle is not None and found.battle.at == "Dominaria 4C" and found.passed == ("Grim Legion",)
+    found = match_title("Ann: Rabid Cat attacks Jeff the Owl", battles)  # an army of another battle
+    assert found.battle is not None and found.battle.at == "Dominaria 4C" and found.passed == ("Jeff the Owl",)
+    assert match_title("Ann: Rabid Kat attacks Various Puppies", battles).passed == ()
+    s = state(*ARMIES, battles=tuple(battles[:1]), phase=Phase.RESULTS)
+    filed = file_mail(s, ROSTER, sender="ann@example.org", subject="Ann: Rabid Cat attacks Grim Legion",
+                      lines=["Charge."], text="Charge.", received=AT, deadline=None)
+    assert filed.sealed is not None and filed.sealed.passed == ("Grim Legion",)
+    assert Sealed.from_json(filed.sealed.to_json()) == filed.sealed
+
+
+def test_a_replaced_mailed_line_names_an_army_ending_in_s_as_the_other_answers_do() -> None:
+    # played by mail: "not read: Various Puppies's line in the later mail …", beside "read as Various Puppies' order"
+    s = state(army("Various Puppies", "phyrexia", "4C"))
+    post = [_line(1, f"{MAIL_MARK} Mail from bo@example.org, received Fri 27 Nov 10:00:00 UTC: moves"),
+            _line(2, "Various Puppies: 4C > 4D"),
+            _line(3, f"{MAIL_MARK} Mail from bo@example.org, received Fri 27 Nov 10:05:00 UTC: moves again"),
+            _line(4, "Various Puppies: 4C > 5C")]
+    read = read_side_rows(board(), s, [], post, "phyrexia")
+    assert read.notes["coalition line 2"] == [
+        "not read: Various Puppies' line in the later mail (coalition line 4) replaces this one"]

@@ -57,6 +57,8 @@ def test_the_strategies_tab_stands_after_the_judges_tabs_and_doctor_and_repair_k
     code, out, err = run(capsys, "repair", "-c", config.path)
     assert code == 0, err
     assert "the judge's Strategies tab is laid out after the judge's own tabs, with 1 strategy" in out
+    # the tab is the match's own: repair never calls it one of the GM's, to keep until she moved what she needs
+    assert "'Strategies'" not in out and "no part of the match's layout" not in out
     assert _tabs(tmp_path) == [*JUDGE_TABS, "Strategies"]
 
     book = openpyxl.load_workbook(tmp_path / "gm" / "judge.xlsx")  # deleted by hand

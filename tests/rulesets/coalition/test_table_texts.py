@@ -11,6 +11,7 @@ from sheets_gm.match.config import load_config
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.mailroom.door import with_mail
 from sheets_gm.running.poll_words import settings_warning
 from sheets_gm.running.run import sync_once
 from sheets_gm.sync.deadline import describe_deadline
@@ -18,6 +19,8 @@ from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from tests.fakes.memory import MemoryBackend
 from tests.rulesets.coalition.test_forum_parts import NOW, _coalition_match
+from tests.rulesets.coalition.test_mail_door import Box, mail
+from tests.rulesets.coalition.test_mail_door import _match as _mail_match
 from tests.sync.test_table_sizes import coalition_war
 
 
@@ -54,3 +57,24 @@ def test_strategies_to_is_taken_in_a_running_match_without_a_warning(tmp_path: P
     assert isinstance(adapter, CoalitionSheet) and adapter.strategies_to == "judge@example.org"  # drawn with it
     path.write_text(text.replace("[settings]", "[settings]\nmax_steps = 2", 1), encoding="utf-8")
     assert "max_steps = 2 in the config but 3 in the match" in settings_warning(load_config(path), report)
+
+
+
+def test_strategies_to_set_in_the_results_window_redraws_the_post_and_calls_no_cell_typed_over(
+        tmp_path: Path) -> None:
+    # played by mail: the judge set strategies_to while a battle awaited results; the next sync said "Drawn again,
+    # typed over by hand: Turn report", though nobody had typed there: the post was drawn with the new address
+    config, sheets = _mail_match(tmp_path)
+    box = Box([mail(1, "ann@example.org", "Turn 1", "Rabid Cat: Dominaria; 3C > 4C - engage Various Puppies")])
+    with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW, force=True), box)
+    assert sync_once(config, open_match_sheets(config), now=NOW).drawn_again == []
+    text = config.path.read_text(encoding="utf-8")
+    config.path.write_text(text.replace("[settings]", '[settings]\nstrategies_to = "judge@example.org"', 1),
+                           encoding="utf-8")
+    config = load_config(config.path)
+    report = sync_once(config, open_match_sheets(config), now=NOW)
+    assert not report.resolved and report.drawn_again == []
+    board = read_match(open_match_sheets(config), get_ruleset("coalition")).board
+    assert board is not None and any("Send your battle strategies to judge@example.org" in str(v)
+                                     for row in board[1] for v in row)
+    assert sync_once(config, open_match_sheets(config), now=NOW).drawn_again == []

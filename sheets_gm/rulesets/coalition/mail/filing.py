@@ -82,10 +82,14 @@ def file_mail(state: CoalitionState, roster: kit.Roster, *, sender: str, subject
                                              "from the addresses of the armies' players (ask the judge to add yours)")
     if kind == STRATEGY:
         return _strategy(reading, who, subject, text, received, deadline)
+    if state.phase is Phase.OVER:
+        return Filing(kind, who.name, unread="the round is over: no orders are read any more; it is kept in the "
+                                             "judge's record")
     if state.phase is not Phase.ORDERS:
         return Filing(kind, who.name, unread=f"late: the turn {state.turn} orders window is closed (the battles are "
                                         "being judged): movement is read in the orders window only; it is "
-                                        "discarded and kept in the judge's record")
+                                        "discarded and kept in the judge's record; if it is for turn "
+                                        f"{state.turn + 1}, send it again once turn {state.turn + 1}'s orders open")
     late = _late(received, deadline, f"turn {state.turn} orders")
     if late:
         return Filing(kind, who.name, unread=late)
@@ -141,7 +145,7 @@ def _strategy(reading: MailReading, who: Sender, subject: str, text: str, receiv
     player = next((p for s, p in who.players if s == side and p), who.name)
     return Filing(STRATEGY, who.name, sealed=Sealed(
         battle.at, battle_title(battle), side, who.address, player, received.isoformat(), found.labels, subject,
-        text.strip(), found.read_as))
+        text.strip(), found.read_as, found.passed))
 
 
 class CoalitionMail:

@@ -24,11 +24,12 @@ def sides_of(state: CoalitionState, battle: Battle) -> list[str]:
 
 
 def counting(found: Sequence[Sealed]) -> Sealed | None:
-    """The strategy that counts among one side's for one battle: the latest that is no contingency, else the latest
-    contingency."""
+    """The strategy that counts among one side's for one battle (``found``, in the order they were read): the latest
+    that is no contingency, else the latest contingency; of two received in the same second (the server's arrival
+    time is to the second), the one read last, which the server received last."""
     plain = [s for s in found if CONTINGENCY not in s.labels]
     pick = plain or list(found)
-    return max(pick, key=lambda s: s.received) if pick else None
+    return max(reversed(pick), key=lambda s: s.received) if pick else None
 
 
 @dataclass(frozen=True)

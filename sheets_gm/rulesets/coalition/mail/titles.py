@@ -48,12 +48,14 @@ def title_labels(title: str) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class TitleMatch:
     """A title read: the battle it names (None when none), the labels, how a near name was read (``read_as``: the
-    title's word and the army), and why no battle was found ('' when one was)."""
+    title's word and the army), why no battle was found ('' when one was), and what else the title named that is not
+    in the battle found (``passed``: an army of another battle or of none, a word near no army), for its receipt."""
 
     battle: Battle | None
     labels: tuple[str, ...]
     read_as: tuple[tuple[str, str], ...] = ()
     why: str = ""
+    passed: tuple[str, ...] = ()
 
 
 def _pieces(text: str) -> list[str]:
@@ -104,7 +106,8 @@ class BattleIndex:
         best = max(scored, default=None, key=lambda s: s[:2])
         sure = len(named) > len(read_as) or not unknown  # a near miss beside a name near nothing is no match
         if best is not None and best[0] > 0 and sure:
-            return TitleMatch(best[2], labels, tuple(read_as))
+            passed = (*(a for a in named if a not in best[2].armies), *unknown)
+            return TitleMatch(best[2], labels, tuple(read_as), passed=tuple(dict.fromkeys(passed)))
         return TitleMatch(None, labels, (), _why_none(title, [*unknown, *(w for w, _a in read_as)], self.armies,
                                                       self.battles))
 

@@ -220,7 +220,8 @@ def _latest_mail_wins(posted: Sequence[Posted], subjects: Sequence[str], texts: 
         latest, where = last[found.army]
         if part.get(found.pasted_in, 0) < latest:
             out.notes.setdefault(found.pasted_in, []).append(
-                f"not read: {found.army}'s line in the later mail ({where}) replaces this one")
+                f"not read: {found.army}'{'' if found.army.endswith('s') else 's'} line in the later mail ({where}) "
+                "replaces this one")
         else:
             kept.append(found)
     return kept
