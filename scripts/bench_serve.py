@@ -1323,6 +1323,7 @@ def measure_serve_google(args: argparse.Namespace, root: Path) -> None:
     change log ``--late`` seconds late and another's Drive hung (``isolation_over_http``); then a restart."""
     from tests.fakes.google_http import GoogleOverHttp
 
+    compiled(ROOT)  # (the baseline's are compiled as it is unpacked: neither serve compiles a module as it starts)
     rng = random.Random(args.seed)
     fake = locked_fake(hold_here=False)
     configs = polled_google(fake, root, args.serve_google, args.accounts, rng, args.oauth)
