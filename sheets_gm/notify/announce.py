@@ -24,6 +24,7 @@ from sheets_gm.notify.notices import (
     Notice,
     NoticeRules,
     PollSeen,
+    TakenBack,
     poll_notices,
     reminder_due,
     resolution_keys,
@@ -234,39 +235,42 @@ def _turn_picture(facts: PollFacts, notify: NotifySettings, fresh: Sequence[Noti
 
 
 def _with_undo(rules: NoticeRules, facts: PollFacts, box: Outbox) -> NoticeRules:
-    """``rules`` with the GM's last undo (``remember_undo``): its reason for the take-back's notices, and the window
-    it reopened, whose next resolution replaces the one told before. The first poll after it names the window, the
-    resolutions counted then (``at``: a later step of the window is news of its own) and the deal (the match's
-    undo count), so that a later undo's notices never borrow it."""
-    undo = box.undo()
+    """``rules`` with the GM's undos since the poll before (``remember_undo``): each window taken back, its reason
+    for the take-back's notices, and whose next resolution replaces the one told before. The first poll after them
+    names the deal (the match's undo count) then, so that a later undo's notices never borrow them; an undo kept
+    before the window was (one alone) is given the window this poll sees and the resolutions counted then (``at``:
+    a later step of the window is news of its own)."""
+    undos = box.undos()
     record = facts.record
-    if not undo or record.deal == 0:
+    if not undos or record.deal == 0:
         return rules
-    if not undo.get("deal"):
+    if not all(u.get("deal") for u in undos):
         window = facts.resolved or record.ruleset.window(record.state)
         before = record.resolved - (facts.resolved is not None)  # before this poll's resolution, if it made one
-        undo = {**undo, "deal": str(record.deal), "window": window.key if window is not None else "",
-                "at": str(before)}
-        box.set_undo(undo)
-    if undo.get("deal") != str(record.deal):
-        return rules
-    at = undo.get("at", "")
-    return replace(rules, undo_reason=undo.get("reason", ""), replayed=undo.get("window", ""),
-                   replayed_at=int(at) if at.isdigit() else -1)
+        seen = {"window": window.key, "label": window.label} if window is not None else {"window": ""}
+        undos = [u if u.get("deal") else {**seen, "at": str(before), **u, "deal": str(record.deal)} for u in undos]
+        box.set_undos(undos)
+    told = [u for u in undos if u.get("deal") == str(record.deal)]  # those a later undo left behind: never again
+    return replace(rules, taken_back=tuple(TakenBack(u.get("window", ""), u.get("label", ""), u.get("reason", ""),
+                                                     int(at) if (at := u.get("at", "")).isdigit() else -1)
+                                           for u in told))
 
 
-def remember_undo(config: MatchConfig, reason: str, undone: tuple[str, int, str, int] | None, now: datetime) -> None:
-    """The GM took a turn back (``undo --reason``): the notices of the window reopened say why, and the news of the
-    resolution it took back (``undone``: ``BetweenReport.undone``) that waits for a retry (the mail was down) is
-    never sent, to any address it has not reached yet: what it told no longer stands. A letter of it sent already
-    is followed by the reopened window's notice, which says it was taken back."""
-    if config.notify is None:
+def remember_undo(config: MatchConfig, reason: str, undone: tuple[str, int, str, int, str] | None,
+                  now: datetime) -> None:
+    """The GM took a turn back (``undo --reason``; ``undone``: ``BetweenReport.undone``): the next poll's notices
+    name the window reopened and why, with those of every undo before it since the poll before, and the news of
+    the resolution it took back that waits for a retry (the mail was down) is never sent, to any address it has
+    not reached yet: what it told no longer stands. A letter of it sent already is followed by the reopened
+    window's notice, which says it was taken back. An adjustment taken back (``undone`` None) reopens no window:
+    nothing to tell."""
+    if config.notify is None or undone is None:
         return
     box = Outbox.of(config.path)
-    box.set_undo({"reason": reason.strip()})
-    if undone is None:
-        return
-    start = resolution_keys(*undone) + "/"
+    seed_hash, deal, window, number, label = undone
+    waiting = [u for u in box.undos() if u.get("window") and not u.get("deal")]  # no poll has told them yet
+    box.set_undos([*waiting, {"reason": reason.strip(), "window": window, "label": label, "at": str(number - 1)}])
+    start = resolution_keys(seed_hash, deal, window, number) + "/"
     for letter in box.waiting():
         if letter.key.startswith(start):
             box.drop(letter, "its resolution was taken back (undo) before it could be sent", now)

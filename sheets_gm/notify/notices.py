@@ -85,6 +85,21 @@ class Notice:
 
 
 @dataclass(frozen=True, slots=True)
+class TakenBack:
+    """A window the GM's undo took back (``undo --reason``): its key and label, her reason, and the resolutions
+    counted when it reopened (-1: unknown); the next one of it replaces the result told before."""
+
+    window: str
+    label: str = ""
+    reason: str = ""
+    at: int = -1
+
+    def line(self, label: str) -> str:
+        """The take-back said: "The GM took back the resolution of turn 2 (undo) (her reason)"."""
+        return f"The GM took back the resolution of {label} (undo)" + (f" ({self.reason})" if self.reason else "")
+
+
+@dataclass(frozen=True, slots=True)
 class NoticeRules:
     """What the GM chose in ``[notify]``: which kinds to send, how long before a deadline the reminder goes,
     each seat's time zone (the deadline's own zone for a seat not named), the match's title and the command
@@ -97,9 +112,7 @@ class NoticeRules:
     verify_hint: str = "sheets-gm verify replay.json (in the match's export)"
     links: Mapping[str, str] | None = None  # each seat's orders spreadsheet: its URL (Google) or file name (local)
     board: str = ""  # the board's URL or file name ('' unknown)
-    undo_reason: str = ""  # why the GM took the last turn back (``undo --reason``), for the take-back's notices
-    replayed: str = ""  # the window the last undo reopened: its resolution replaces the one told before
-    replayed_at: int = -1  # the resolutions counted when it reopened (-1: unknown): only the next one replaces it
+    taken_back: tuple[TakenBack, ...] = ()  # the windows the GM's undos since the poll before took back, oldest first
 
 
 def where_line(label: str, link: str) -> str:
@@ -226,16 +239,20 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     head = f"[{rules.title}] {is_open}"
     # The window the last undo opened again, while it is open: told as taken back, whatever else changed (the GM
     # often moves the deadline before the next poll), under a key naming its deadline, so that a later poll tells
-    # it again only for a new deadline. Else the first poll of a window an undo opened again (a resolution's next
-    # window is told by its own poll).
-    reopened = record.deal > 0 and facts.resolved is None and window.key == rules.replayed
+    # it again only for a new deadline; every window taken back since the poll before is named, each with its
+    # reason, the open one last. Else the first poll of a window an undo opened again (a resolution's next window
+    # is told by its own poll).
+    mine = [i for i, back in enumerate(rules.taken_back) if back.window == window.key]
+    reopened = record.deal > 0 and facts.resolved is None and bool(mine)
     taken_back = reopened or (record.deal > 0 and facts.resolved is None and not facts.deadline_changed)
     changed = []
     if taken_back:
-        head += " again: the GM took a turn back" + (" and changed the deadline" if facts.deadline_changed else "")
-        why = f" ({rules.undo_reason})" if rules.undo_reason else ""
-        changed = [f"The GM took back the resolution of {window.label} (undo){why}: it is open again, and its "
-                   "orders count anew. Check yours, and tick Ready again when they are in."]
+        others = [b for i, b in enumerate(rules.taken_back) if i != mine[-1]] if reopened else []
+        turns = f"{len(others) + 1} turns" if others else "a turn"
+        head += f" again: the GM took {turns} back" + (" and changed the deadline" if facts.deadline_changed else "")
+        last = rules.taken_back[mine[-1]] if mine else TakenBack(window.key)
+        changed = [*(b.line(b.label or b.window) + "." for b in others), last.line(window.label) + ": it is open "
+                   "again, and its orders count anew. Check yours, and tick Ready again when they are in."]
     elif facts.deadline_changed:
         head += ": the deadline changed"
     if facts.deadline_changed:
@@ -324,11 +341,12 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     public = visible_to(facts.events, None)
     status = status_line(facts.adapter, record)
     posts = list(facts.adapter.posts(facts.before, state)) if NoticeKind.POST in rules.kinds else []
-    # the reopened window's first resolution since the undo (a later step of it replaces nothing)
-    again = window.key == rules.replayed and record.deal > 0 and rules.replayed_at in (-1, record.resolved - 1)
+    # a window taken back: its first resolution since its undo (a later step of it replaces nothing)
+    again = next((b for b in rules.taken_back if b.window == window.key and record.deal > 0
+                  and b.at in (-1, record.resolved - 1)), None)
     head = f"[{rules.title}] {_upper(window.label)} resolved" + (" again" if again else "")
     replaces = [f"This replaces the result of {window.label} told before the GM took it back (undo"
-                + (f": {rules.undo_reason}" if rules.undo_reason else "") + ")."] if again else []
+                + (f": {again.reason}" if again.reason else "") + ")."] if again else []
     summary = _channel_summary(_key(record, done, NoticeKind.RESOLVED, CHANNEL), head, public,
                                facts.adapter.news_first(public),
                                [p for p in posts if p.audience is None], status, rules)

@@ -339,20 +339,22 @@ class Outbox:
         return [{str(k): str(v) for k, v in n.items()} for n in raw if isinstance(n, dict)] \
             if isinstance(raw, list) else []
 
-    # -- the GM's last undo --------------------------------------------------------------------------------
-    def undo(self) -> dict[str, str]:
-        """The GM's last undo as the notices tell it: its ``reason`` and, once a poll saw it, the ``window`` it
-        reopened and the ``deal`` (the match's undo count) after it; {} for none."""
+    # -- the GM's undos -------------------------------------------------------------------------------------
+    def undos(self) -> list[dict[str, str]]:
+        """The GM's undos the notices tell, oldest first: each one's ``reason``, the ``window`` it reopened (its key
+        and ``label``) and the resolutions counted then (``at``), and, once a poll saw it, the ``deal`` (the match's
+        undo count) then; [] for none. A file of one undo (as kept before several were) is a list of one."""
         try:
             raw = json.loads((self.folder / "undo.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return {}
-        return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+            return []
+        return [{str(k): str(v) for k, v in u.items()} for u in (raw if isinstance(raw, list) else [raw])
+                if isinstance(u, dict) and u]
 
-    def set_undo(self, undo: dict[str, str]) -> None:
-        """Keep the GM's last undo (see ``undo``)."""
+    def set_undos(self, undos: list[dict[str, str]]) -> None:
+        """Keep the GM's undos (see ``undos``)."""
         _private_folder(self.folder)
-        _write_private(self.folder / "undo.json", json.dumps(undo, ensure_ascii=False))
+        _write_private(self.folder / "undo.json", json.dumps(undos, ensure_ascii=False))
 
     # -- the addresses muted --------------------------------------------------------------------------------
     def muted(self) -> frozenset[str]:

@@ -353,6 +353,52 @@ def test_an_undo_and_a_new_deadline_before_the_next_poll_are_both_told_once(
     assert len(again) == 1 and "red ticked Ready too early" in again[0].get_content(), [m["Subject"] for m in mails]
 
 
+@pytest.mark.parametrize("reasons", [("only undo",), ("first undo", "second undo")])
+def test_every_window_taken_back_before_a_poll_is_told_with_its_reason_and_resolves_again_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch, reasons: tuple[str, ...]) -> None:
+    """Turns 1 and 2 told resolved, then the GM's undos before the next poll: that poll tells every window taken
+    back, each with its reason, to the channel and to each seat, once; each window's next resolution is "resolved
+    again … This replaces the result … (undo: its reason)", once. Two undos were told as one (found in a GvG
+    practice match): only the last reason, and turn 2 resolved anew as a plain "Turn 2 resolved"."""
+    with notified_match("gvg", tmp_path, monkeypatch) as (box, hook, config, addresses):
+        sync(config, capsys)
+        next_turn(config, capsys, clock)
+        next_turn(config, capsys, clock)
+        for reason in reasons:
+            assert main(["undo", "-c", str(config.path), "--reason", reason]) == 0
+        capsys.readouterr()
+        before, mailed = len(hook.texts()), len(box.messages)
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        undone = {2: reasons[0], 1: reasons[1]} if len(reasons) == 2 else {2: reasons[0]}
+        (back,) = [t for t in hook.texts()[before:] if "took back" in t]
+        seat = config.seats[0]
+        (mail,) = [m.get_content() for rcpts, m in box.messages[mailed:] if set(rcpts) & addresses[seat]
+                   and "took" in str(m["Subject"])]
+        for turn, reason in undone.items():
+            for text in (back, mail):
+                assert f"The GM took back the resolution of turn {turn} (undo) ({reason})" in text, text
+        for seed in ("again", "again too", "then"):  # the windows resolved anew, then turn 3
+            clock.now += dt.timedelta(minutes=1)
+            next_turn(config, capsys, clock, seed)
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)  # a later poll tells nothing again
+        texts = hook.texts()[before:]
+        assert len([t for t in texts if "took back" in t]) == 1, texts
+        heads = [t.split("\n", 1)[0].replace("*", "").replace("\\", "") for t in texts]  # Discord's bold, unescaped
+        again = [t for t, head in zip(texts, heads, strict=True) if head.endswith(" resolved again")]
+        assert [h for h in heads if h.endswith(" resolved again")] == [
+            f"[{config.title}] Turn {turn} resolved again" for turn in sorted(undone)], heads
+        for turn, reason in undone.items():
+            (text,) = [t for t in again if f"Turn {turn} resolved again" in t]
+            assert f"This replaces the result of turn {turn} told before the GM took it back (undo: {reason})" \
+                in text, text
+        assert f"[{config.title}] Turn 3 resolved" in heads, heads
+        assert len([m for rcpts, m in box.messages[mailed:] if set(rcpts) & addresses[seat]
+                    and "took back the resolution" in m.get_content()]) == 1
+
+
 def test_status_gives_the_reminder_in_utc(tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock,
                                           secrets: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """The deadline is 20:00 in Paris (19:00 UTC) and the lead two hours: the reminder is due at 17:00 UTC."""

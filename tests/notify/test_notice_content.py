@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import stat
 from dataclasses import replace
 from pathlib import Path
@@ -98,7 +99,8 @@ def test_only_the_first_resolution_after_an_undo_replaces_the_result_told_before
     resolved = poll(sheets, RACE, now=NOW)
     assert reopened.facts is not None and resolved.facts is not None and resolved.facts.resolved is not None
     box = Outbox(tmp_path / "outbox")
-    box.set_undo({"reason": "Bo ticked Ready too early"})  # what ``undo`` keeps (``remember_undo``)
+    box.folder.mkdir()  # an undo as ``undo`` kept it before it kept several: one record, no window
+    (box.folder / "undo.json").write_text(json.dumps({"reason": "Bo ticked Ready too early"}), encoding="utf-8")
 
     def told(facts: PollFacts, report_seen: PollSeen) -> Notice:
         undone = replace(facts, record=replace(facts.record, deal=1))
@@ -112,6 +114,15 @@ def test_only_the_first_resolution_after_an_undo_replaces_the_result_told_before
     step = replace(resolved.facts, record=replace(resolved.facts.record, resolved=2))  # the same window's next step
     later = told(step, seen_of(resolved))
     assert later.subject == "[Race night] Turn 1 resolved" and "This replaces" not in later.body, later
+
+
+def test_an_undo_kept_alone_before_several_were_reads_as_one(tmp_path: Path) -> None:
+    """``undo.json`` kept one undo (a record, seen by a poll or not); it is read as a list of that one."""
+    box = Outbox(tmp_path / "outbox")
+    box.folder.mkdir()
+    for old in ({"reason": "Bo ticked Ready too early"}, {"reason": "why", "deal": "1", "window": "2", "at": "1"}):
+        (box.folder / "undo.json").write_text(json.dumps(old), encoding="utf-8")
+        assert box.undos() == [old]
 
 
 @pytest.mark.parametrize(("hours", "told"), [(4, False), (5.5, True), (7.5, False)])

@@ -108,8 +108,9 @@ class BetweenReport:
     dice: tuple[DealtDie, ...] = ()  # undo: the reopened window's dice, kept or dealt afresh
     fresh_prefix: str = ""  # undo: how the message of every die dealt afresh starts ("2.1/")
     # undo: the resolution it took back, as its notices name it: the match's record then (its seed's hash and deal),
-    # the window it had resolved and its number (``notify.announce.remember_undo`` drops its news not sent yet)
-    undone: tuple[str, int, str, int] | None = None
+    # the window it had resolved, its number and the window's label (``notify.announce.remember_undo`` drops its news
+    # not sent yet, and keeps the window for the next poll's notices)
+    undone: tuple[str, int, str, int, str] | None = None
 
 
 def _settle_first(sheets: MatchSheets, ruleset_class: type[AnyRuleset], command: str) -> None:
@@ -727,4 +728,4 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     return BetweenReport([undo, *aside], state, calls, sum(len(r) for r in restored.values()),
                          sum(len(r) for r in set_aside.values()), dice=dealt,
                          fresh_prefix=deal_prefix(record.dice(state).turn, record.deal + 1),
-                         undone=(record.seed_hash, record.deal, undone_key, number))
+                         undone=(record.seed_hash, record.deal, undone_key, number, reopened.label))
