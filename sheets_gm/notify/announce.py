@@ -252,7 +252,7 @@ def _with_undo(rules: NoticeRules, facts: PollFacts, box: Outbox) -> NoticeRules
         box.set_undos(undos)
     told = [u for u in undos if u.get("deal") == str(record.deal)]  # those a later undo left behind: never again
     return replace(rules, taken_back=tuple(TakenBack(u.get("window", ""), u.get("label", ""), u.get("reason", ""),
-                                                     int(at) if (at := u.get("at", "")).isdigit() else -1)
+                                                     int(at) if (at := u.get("at", "")).isdecimal() else -1)
                                            for u in told))
 
 
