@@ -40,6 +40,12 @@ def run(args: argparse.Namespace) -> int:
         rows = "1 row typed since was" if back.set_aside == 1 else f"{back.set_aside} rows typed since were"
         print(f"{rows} set aside: each seat's Archive tab lists them in a line "
               "that nothing writes over, and its View tab says so; they type them again when their window opens.")
+        from sheets_gm.running.mailroom.aside import tell_set_aside
+
+        told = tell_set_aside(config, back.aside, args.reason, back.undone, base.clock()) if back.undone else 0
+        if told:
+            print(f"{told} {'mail' if told == 1 else 'mails'} to the judge had lines among them: each sender is told "
+                  "by e-mail (hers alone) which of her lines were set aside, and to mail them again.")
     print("Fix what you need (adjust, or the rows), then tick Ready again, or force the window with "
           f"`sheets-gm resolve -c {args.config} --force --window KEY` (status names the key).")
     return 0

@@ -5,5 +5,6 @@
 - ``typing``: a mail's lines typed into its side's post table, under a heading, below what is there, never over a
   typed cell, the same cells again when a cut poll files it again;
 - ``receipts``: the receipt to the sender alone, quoting each line's answer as the table gives it;
+- ``aside``: the letter to the sender alone of each mail whose lines an ``undo`` set aside, to mail them again;
 - ``door``: one poll's mail, filed before the poll reads the sheets and answered after it.
 """

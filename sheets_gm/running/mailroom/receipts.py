@@ -59,8 +59,9 @@ def _more(lines: Sequence[object]) -> list[str]:
     return [f"  … and {len(lines) - QUOTED} more lines of this kind, not quoted here"] if len(lines) > QUOTED else []
 
 
-def receipt_letter(match: str, entry: MailEntry, body: str, now: datetime) -> Letter:
-    """The receipt as a letter of the outbox, keyed by the match and the mail (queued once, whatever happens)."""
-    return Letter(key=f"{match}/mail-receipt/{entry.key}", channel=EMAIL, recipient=entry.sender,
+def receipt_letter(match: str, entry: MailEntry, body: str, now: datetime, kind: str = "mail-receipt") -> Letter:
+    """The receipt (or another letter of ``kind`` about the mail) as a letter of the outbox to its sender alone, keyed
+    by the match, the kind and the mail (queued once, whatever happens)."""
+    return Letter(key=f"{match}/{kind}/{entry.key}", channel=EMAIL, recipient=entry.sender,
                   subject=f"Re: {entry.subject}" if entry.subject else "Your mail to the judge", body=body,
                   queued_at=iso(now), to=(entry.sender,))

@@ -111,6 +111,9 @@ class BetweenReport:
     # the window it had resolved, its number and the window's label (``notify.announce.remember_undo`` drops its news
     # not sent yet, and keeps the window for the next poll's notices)
     undone: tuple[str, int, str, int, str] | None = None
+    # undo: the rows set aside, by seat, and the label of the window they were typed for (the mailroom tells each
+    # mail's sender which of her mailed lines they hold: ``running.mailroom.aside``)
+    aside: tuple[str, Mapping[str, Sequence[TypedRow]]] = ("", {})
 
 
 def _settle_first(sheets: MatchSheets, ruleset_class: type[AnyRuleset], command: str) -> None:
@@ -728,4 +731,5 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     return BetweenReport([undo, *aside], state, calls, sum(len(r) for r in restored.values()),
                          sum(len(r) for r in set_aside.values()), dice=dealt,
                          fresh_prefix=deal_prefix(record.dice(state).turn, record.deal + 1),
-                         undone=(record.seed_hash, record.deal, undone_key, number, reopened.label))
+                         undone=(record.seed_hash, record.deal, undone_key, number, reopened.label),
+                         aside=(was_open.label, set_aside))
