@@ -82,10 +82,11 @@ def _watch_step(config: MatchConfig, sheets: MatchSheets) -> WindowReport | Idle
 def _left_open(left: LeftOpen) -> UserError:
     """A player left the workbook open: every poll stops until it is closed. What cron is told the first time
     this turn (its later quiet polls exit 1 and print nothing), and a GM who runs sync by hand every time."""
+    told = f"\n{left.notices}" if left.notices else ""  # the table told that the due window waits (once)
     if left.first:
-        return UserError(f"{left.message} (said once this turn; the next polls keep trying quietly)")
+        return UserError(f"{left.message} (said once this turn; the next polls keep trying quietly){told}")
     return UserError(f"nothing synced: {left.message} (cron's quiet polls said it once this turn and keep trying; "
-                     "close the workbook, or wait for it to be closed)")
+                     f"close the workbook, or wait for it to be closed){told}")
 
 
 class _HeldConfig:

@@ -73,7 +73,7 @@ def _said(looked: Looked) -> Look:
         return " ".join(filter(None, [*looked.notes, warning]))
 
     if isinstance(gated, LeftOpen):
-        return Look(Seen.OPEN, gated.message, warned(""))
+        return Look(Seen.OPEN, gated.message, warned(""), gated.notices)
     if isinstance(gated, IdlePoll):
         state = gated.state
         return Look(Seen.IDLE, state.summary, warned(state.warning), gated.notices, state.deadline, state.finished)

@@ -65,6 +65,7 @@ class LeftOpen:
 
     message: str
     first: bool
+    notices: str = ""  # what the notices did: a due window waiting for the file is told once (``after_poll``)
 
 
 def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: MatchSheets, *, quiet: bool,
@@ -91,8 +92,9 @@ def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: 
                             google=config.backend is BackendKind.GOOGLE, log=drive_log)
             gated = gated_poll(gate, lambda s: sync_once(config, s, now=read_at, lock=False), may_idle=may_idle,
                                said=lambda report: said_of(config, report))
-    except WorkbookOpenError as exc:
-        return LeftOpen(str(exc), _first_this_turn(config, exc))
+    except WorkbookOpenError as exc:  # a due window that waits for the file: its notices say so, once
+        told = after_poll(config, sheets, exc.report, clock) if isinstance(exc.report, WindowReport) else ""
+        return LeftOpen(str(exc), _first_this_turn(config, exc), told)
     if isinstance(gated, IdlePoll):
         return replace(gated, notices=send_waiting(config, clock) if notices[0].letters else "")
     _open_workbook_memory(config).unlink(missing_ok=True)

@@ -42,6 +42,7 @@ from sheets_gm.sync.bot_seats import whole_bot_seats
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_deadline
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.poll import FILE_CLOSED
 from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.sync.writes import closing_word, status_line, view_events
 
@@ -418,17 +419,20 @@ def over_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
 
 
 def waits_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list[Notice]:
-    """A due window that would change nothing if it resolved (``seen.stuck``) waits: said once to the channel and
-    once to the GM (the judge's recipient: the config's ``gm_emails``), under a key naming the step it waits at, so
-    that no later poll says it again while it waits there."""
+    """A due window that waits unresolved (``seen.stuck``: it would change nothing if it resolved, or a workbook is
+    open in an office program) is said once to the channel and once to the GM (the judge's recipient: the config's
+    ``gm_emails``), under a key naming the step it waits at and why, so that no later poll says it again while it
+    waits there."""
     record = facts.record
     window = record.ruleset.window(record.state)
     if window is None or not seen.stuck:
         return []
     when = f"{window_token(record)}@{record.resolved}"
-    head = f"[{rules.title}] {_upper(label_verb(window.label, 'waits', 'wait'))}: nothing to resolve"
+    held = seen.stuck.endswith(FILE_CLOSED)
+    why, kind = ("a workbook is open", "waits-open") if held else ("nothing to resolve", "waits")
+    head = f"[{rules.title}] {_upper(label_verb(window.label, 'waits', 'wait'))}: {why}"
     body = [seen.stuck + ".", status_line(facts.adapter, record)]
-    return [Notice(f"{match_id(record)}/{when}/waits/{reader}", NoticeKind.OPENED, reader, head,
+    return [Notice(f"{match_id(record)}/{when}/{kind}/{reader}", NoticeKind.OPENED, reader, head,
                    "\n".join([*body, *_links(rules, None)]), window_token(record)) for reader in (CHANNEL, JUDGE)]
 
 

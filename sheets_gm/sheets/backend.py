@@ -62,10 +62,14 @@ class WorkbookOpenError(SheetAccessError):
         self.window = window
         self.path = path
         self.holder = holder
+        self.report: object = None  # the report of the poll a due window's resolution waited in (``sync.poll``)
 
-    def in_window(self, window: str) -> WorkbookOpenError:
-        """The same refusal, met by a poll that had ``window`` open."""
-        return WorkbookOpenError(str(self), window, path=self.path, holder=self.holder)
+    def in_window(self, window: str, report: object = None) -> WorkbookOpenError:
+        """The same refusal, met by a poll that had ``window`` open (``report``: that poll's, when the window was
+        due and its resolution waits for the file)."""
+        refused = WorkbookOpenError(str(self), window, path=self.path, holder=self.holder)
+        refused.report = report
+        return refused
 
 
 class SavedMeanwhileError(SheetError):

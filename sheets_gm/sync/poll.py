@@ -17,6 +17,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
@@ -151,7 +152,8 @@ class WindowReport:
     result: str = ""  # the status line after the poll
     state: Any = None
     force_refused: str = ""
-    stuck: str = ""  # why the open window, due, is not resolved: resolving it would change nothing (``_step_made``)
+    stuck: str = ""  # why the open window, due, is not resolved: it would change nothing (``_step_made``), or a
+    # workbook is open in an office program (``held_stuck``)
     window_key: str = ""  # the key of the window the poll found open (what resolve --force --window names)
     step: int = 0  # the open window's step: the number of the resolution that closes it (resolve --force --step)
     deadline: str = ""  # when the open window closes after this poll ('' for no deadline)
@@ -447,6 +449,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     report.log_lines_cleared = log_lines_cleared(sheets, read, batch, now)  # before a resolution's lines go there
     held = held_open(sheets) if report.reason and not pending else None
     if held is not None:  # a resolution writes every seat: it waits for the file, the others get their answers
+        report.stuck = held_stuck(window.label, report.reason, held)
         report.reason = ""
     if not report.reason:
         # drawn cells typed over: put back now (compared with what the sheets show, the deadline before a change)
@@ -460,10 +463,10 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
             batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, changed))
         try:
             report.write_calls = batch.run(sheets.write_order(), past_open=True)
-        except WorkbookOpenError as exc:
-            raise exc.in_window(window.key) from exc
+        except WorkbookOpenError as exc:  # a due window's report goes with it: its notices say why (``host.polls``)
+            raise exc.in_window(window.key, report if held is not None else None) from exc
         if held is not None:
-            raise held.in_window(window.key) from held
+            raise held.in_window(window.key, report) from held
         return report
     if read.log_header_typed_over:  # the rest a resolution draws whole
         batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
@@ -595,6 +598,18 @@ def _with_change(read: MatchRead, change: DeadlineChange, report: WindowReport,
     if done:
         report.facts = PollFacts(record, read.tabs, read.adapter, deadline_changed=change.event is not None)
     return replace(read, record=record), record
+
+
+#: How ``WindowReport.stuck`` ends for a due window a workbook open in an office program holds (``held_stuck``).
+FILE_CLOSED = "it resolves at the first poll after the file is saved and closed"
+
+
+def held_stuck(label: str, reason: str, held: WorkbookOpenError) -> str:
+    """Why a due window (``reason``: why it is due) waits for a workbook open in an office program: the file's name
+    alone (nothing of who holds it, nor of what it holds)."""
+    name = Path(held.path).name if held.path else "a workbook of the match"
+    return (f"{capital(label)} is due ({reason}), but {name} is open in an office program, and the sync cannot "
+            f"write a workbook that is open: {FILE_CLOSED}")
 
 
 def held_open(sheets: MatchSheets) -> WorkbookOpenError | None:

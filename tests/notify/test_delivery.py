@@ -19,6 +19,7 @@ import pytest
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from sheets_gm.cli import main
+from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.config_tables import SecretSource
 from sheets_gm.match.env_file import env_file_path
@@ -34,6 +35,7 @@ from tests.notify.test_notices_every_game import (
     NOON,
     OPEN,
     Clock,
+    exactly_once,
     load_window,
     mails_to,
     new_match,
@@ -902,3 +904,34 @@ def test_one_outage_of_a_channel_several_matches_share_is_said_once_to_the_gm(
         again = "".join(sync(config, capsys, "--quiet") for config in configs)
         assert again.count("the chat channel works again") == 1, again
         assert len({config.path for config in configs}) == 3 and hook.posts
+
+
+def test_a_due_window_held_by_a_workbook_open_in_an_office_program_is_told_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every seat Ready, but red's workbook is open in LibreOffice (its lock file beside it): nothing resolves, and
+    the channel and the GM each hear it once over two polls, naming the window and the file (found by a tester: the
+    table heard nothing for 90 minutes). Once the file is closed, the next poll resolves and says so as usual."""
+    with notified_match("gvg", tmp_path, monkeypatch) as (box, hook, config, addresses):
+        sync(config, capsys)
+        play(config)
+        red = config.local_path(config.orders[config.seats.index("red")])
+        lock = red.parent / f".~lock.{red.name}#"
+        lock.write_text(",Ann Smith,ann-laptop,22.11.2026 12:00,file:///home/ann;", encoding="utf-8")
+        for _ in range(2):
+            clock.now += dt.timedelta(minutes=1)
+            assert main(["sync", "-c", str(config.path)]) != 0
+            capsys.readouterr()
+        posts = [t for t in hook.texts() if red.name in t and "closed" in t]
+        assert len(posts) == 1, hook.texts()
+        (post,) = posts
+        assert "Turn 1" in post and "closed" in post and "Ann Smith" not in post, post
+        gm = [m for rcpts, m in box.messages if set(rcpts) & addresses[JUDGE] and red.name in m.get_content()]
+        assert len(gm) == 1 and "Turn 1" in gm[0].get_content(), [str(m["Subject"]) for _, m in box.messages]
+        assert not [t for t in hook.texts() if " resolved" in t]
+        lock.unlink()
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        assert len([t for t in hook.texts() if "Turn 1 resolved" in t]) == 1, hook.texts()
+        assert len([t for t in hook.texts() if red.name in t and "closed" in t]) == 1
+        exactly_once(box, hook)
