@@ -73,17 +73,17 @@ def _errors(driver: Any) -> list[str]:
     return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
-def _open(driver: Any, page: Path) -> None:
-    """``page`` opened, once its load event has fired (on a loaded machine chromedriver has been seen to hand the
-    page over before its scripts ran), its script's places there: a page whose script set none fails saying how
-    far it got and what the console said."""
-    driver.get(page.as_uri())
+def _open(driver: Any, page: Path | str) -> None:
+    """``page`` (a file, or an address) opened, once its load event has fired (on a loaded machine chromedriver
+    has been seen to hand the page over before its scripts ran and its pictures came), its script's places there:
+    a page whose script set none fails saying how far it got and what the console said."""
+    driver.get(page.as_uri() if isinstance(page, Path) else page)
     state = driver.execute_async_script(
         "var done = arguments[arguments.length - 1];"
         "if (document.readyState === 'complete') { done('complete'); }"
         "else { window.addEventListener('load', function () { done('loaded'); }); }")
     assert driver.execute_script("return Array.isArray(window.SHEETS_GM_PLACES)"), (
-        f"{page.name}: its script set no places (document {state}, at {driver.current_url}): {_errors(driver)}")
+        f"{page}: its script set no places (document {state}, at {driver.current_url}): {_errors(driver)}")
 
 
 def _occupied(driver: Any, name: str) -> tuple[Any, bool]:
@@ -329,7 +329,7 @@ def test_served_the_page_shows_its_ground_picture(browser: Any, sites: Sites) ->
 
     server = start_page_server(("127.0.0.1", 0), lambda: {"friday": HostedPage("Friday", sites["wesnoth"])})
     try:
-        browser.get(f"http://127.0.0.1:{server.server_address[1]}/friday/index.html")
+        _open(browser, f"http://127.0.0.1:{server.server_address[1]}/friday/index.html")
         fetched = browser.execute_script(
             "return performance.getEntriesByType('resource').filter(function (e) {"
             "  return /ground-[0-9a-f]+\\.svg$/.test(e.name); }).map(function (e) { return e.decodedBodySize; })")
