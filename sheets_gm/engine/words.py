@@ -14,6 +14,15 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     return f"{count} {plural if plural is not None else noun + 's'}"
 
 
+def possessive(name: str) -> str:
+    """``name`` owning something, in English: ``Various Puppies'``, ``Ann's``.
+
+    >>> possessive("Various Puppies"), possessive("Grim Legion")
+    ("Various Puppies'", "Grim Legion's")
+    """
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def describe_wait(seconds: float) -> str:
     """A duration for people: ``2 h 05 min``, ``4 min``, ``30 s``.
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sheets_gm.engine.ruleset import JUDGE, Window
-from sheets_gm.engine.words import counted, label_verb
+from sheets_gm.engine.words import counted, label_verb, possessive
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, one_line, row_text
@@ -155,8 +155,7 @@ def not_a_tick_words(header: str, shown: str, ready: bool) -> str:
 # -- a row read as other rows' orders (a line of a pasted forum post) ---------------------------------------------
 def read_as_words(subject: str, message: str) -> str:
     """A verdict on ``subject``'s order shown in the row it was read from (a line of a pasted post naming it)."""
-    whose = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
-    return f"{READ_AS}{whose} order: {message}"
+    return f"{READ_AS}{possessive(subject)} order: {message}"
 
 
 READ_AS = "read as "  # how a verdict on another row's order, shown in the row it was read from, begins

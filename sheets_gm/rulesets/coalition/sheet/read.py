@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from sheets_gm.engine.vocab import choices
+from sheets_gm.engine.words import possessive
 from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import KillOutcome, OrderWord, Side
@@ -220,7 +221,7 @@ def _latest_mail_wins(posted: Sequence[Posted], subjects: Sequence[str], texts: 
         latest, where = last[found.army]
         if part.get(found.pasted_in, 0) < latest:
             out.notes.setdefault(found.pasted_in, []).append(
-                f"not read: {found.army}'{'' if found.army.endswith('s') else 's'} line in the later mail ({where}) "
+                f"not read: {possessive(found.army)} line in the later mail ({where}) "
                 "replaces this one")
         else:
             kept.append(found)
@@ -352,7 +353,7 @@ def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
             continue
         if seen.army is not None and not seen.as_read.startswith(f"{seen.army}:"):
             out.problems.setdefault(subject, []).append(
-                f"the pasted post's line {line!r} begins with {seen.army}'{'' if seen.army.endswith('s') else 's'} "
+                f"the pasted post's line {line!r} begins with {possessive(seen.army)} "
                 "name but no colon follows it: write "
                 f"{FORUM_FORM}; the other lines are read")
             continue
