@@ -1,11 +1,12 @@
-"""A window resolves at most once per step, in every game (issue 75, item 1). The property: a resolution its
-deadline makes due always moves the match (its state after is not its state before, or GM events are filed); a
-window due by its deadline alone (which stays passed) that a resolution would leave as it is (a Win or Die
-deployment with no token typed) is not resolved at any poll: it waits, says why in the poll's report, ``status``
-(one answer: its deadline passed, it waits; never "Not due yet.", issue 91, item 7) and ``doctor``, and its notice
-(to the channel and to the GM) has one key however many polls build it, so the outbox sends it once. The GM's force still resolves it, once (a force, like Ready or Go, is spent by the
-resolution it asks for). Walked through every game, nothing typed past every deadline, then the bots' orders
-typed; a few polls in the quick run, whole matches under ``-m soak``."""
+"""A window resolves at most once per step, in every game (issue 75, item 1). The property: a resolution its deadline
+makes due always moves the match (its state after is not its state before, or GM events are filed); a window due by
+its deadline alone (which stays passed) that a resolution would leave as it is (a Win or Die deployment with no
+token typed) is not resolved at any poll: it waits, says why in the poll's report, ``status`` (one answer: its
+deadline passed, it waits; never "Not due yet.", issue 91, item 7) and ``doctor``, and its notice (to the channel
+and to the GM) has one key however many polls build it, so the outbox sends it once. The GM's force still resolves
+it, once (a force, like Ready or Go, is spent by the resolution it asks for). Walked through every game, nothing
+typed past every deadline, then the bots' orders typed; a few polls in the quick run, whole matches under ``-m
+soak``."""
 
 from __future__ import annotations
 
