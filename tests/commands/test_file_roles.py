@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.sync.sheets import MatchSheets
 from tests.host.hosting import Clock, hosted, new_host
 from tests.matchfiles import NOW, local_match, sync, type_orders
 
@@ -66,14 +67,19 @@ QUICK = sorted({*((command, list(PAIRS)[n % len(PAIRS)], KINDS[n % len(KINDS)]) 
                 *((c, p, k) for c, p, k in CASES if c == "repair")} & set(CASES), key=CASES.index)
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A private GvG match one turn in (board match.xlsx, gm/engine.xlsx, red.xlsx, blue.xlsx), turn 2 typed."""
-    folder = tmp_path_factory.mktemp("played") / "match"
+def one_turn_in(folder: Path) -> MatchSheets:
+    """A private GvG match made in ``folder``, one turn in (board match.xlsx, gm/engine.xlsx, red.xlsx, blue.xlsx)."""
     _config, sheets = local_match(folder, private=True)
     type_orders(sheets)
     assert sync(sheets).resolved
-    type_orders(sheets, ready=False)
+    return sheets
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private GvG match one turn in, turn 2 typed."""
+    folder = tmp_path_factory.mktemp("played") / "match"
+    type_orders(one_turn_in(folder), ready=False)
     return folder
 
 

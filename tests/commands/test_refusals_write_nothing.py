@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
-from tests.commands.test_file_roles import snapshot
-from tests.matchfiles import local_match, sync, type_orders
+from tests.commands.test_file_roles import one_turn_in, snapshot
 
 #: Each refusal, as the GM types it, and a word of what the command says.
 REFUSALS: dict[str, tuple[list[str], str]] = {
@@ -32,9 +31,7 @@ REFUSALS: dict[str, tuple[list[str], str]] = {
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A private GvG match one turn in, polled once since (its gate's record kept)."""
     folder = tmp_path_factory.mktemp("played") / "match"
-    _config, sheets = local_match(folder, private=True)
-    type_orders(sheets)
-    assert sync(sheets).resolved
+    one_turn_in(folder)
     assert main(["sync", "-c", str(folder / "match.toml")]) == 0
     assert (folder / ".sheets-gm" / "match.poll.json").exists()
     return folder
