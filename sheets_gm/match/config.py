@@ -441,8 +441,19 @@ def seat_files(found: Spreadsheets, seats: tuple[str, ...], named: Collection[st
                 f'{found.path}: [sheets] gives {seat}\'s orders the file of another role: {role} = "{other}" and '
                 f'{toml_key(seat)} = "{where}" in orders. A file has one role in a match: a seat\'s orders workbook is '
                 f"its own, and a command would lay {seat}'s Orders, View, Archive and Copies tabs (its hidden units, "
-                f"in a game that hides some) into {_workbook_of(role)}. Nothing was read or written. Write "
-                f'{toml_key(seat)} = "{orders_file(seat) if local else "KEY"}" in [sheets] orders ({own})')
+                f"in a game that hides some) into {_workbook_of(role)}. Nothing was read or written. "
+                + _own_file(seat, where, role, local, own))
+
+
+#: The file a starter config gives the board and the engine: what a role that took a seat's file's name goes back to.
+_ROLE_FILES = {"board": "board.xlsx", "engine": "gm/engine.xlsx"}
+
+
+def _own_file(seat: str, where: str, role: str, local: bool, own: str) -> str:
+    """What to write so that ``seat`` (named ``where``, the file of ``role`` too) and ``role`` each have a file."""
+    if local and where == orders_file(seat):  # the seat's own name given to the role
+        return f'Write {role} = "{_ROLE_FILES[role]}" in [sheets] (or another file of its own)'
+    return f'Write {toml_key(seat)} = "{orders_file(seat) if local else "KEY"}" in [sheets] orders ({own})'
 
 
 def _its(seats: list[str]) -> str:
