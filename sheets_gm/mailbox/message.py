@@ -66,6 +66,7 @@ class Mail:
     size: int = 0
     headers: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     silent: str = ""  # why it is never answered ('' when ``answer``)
+    unproven: bool = False  # its sender's domain failed the server's DKIM, SPF or DMARC check: a forged sender
 
     @property
     def lines(self) -> list[str]:
@@ -203,20 +204,18 @@ def read_mail(raw: bytes, *, uid: int, uidvalidity: int, received: datetime, siz
     if attachments:
         problems.append("attachments are not read (strategies and orders are read from the mail's text): "
                         + ", ".join(attachments))
-    refused = f"it names no single sender: {no_sender}" if no_sender else _refused(message, sender, text, attachments)
+    failed = forged(message, sender) if sender else ""
+    refused = (f"it names no single sender: {no_sender}" if no_sender else failed or _no_text(text, attachments))
     silent = never_answer(message, sender, own_addresses) if sender else "it names no single sender in its From"
     headers = {key: value for key in KEPT_HEADERS if (value := _header(message, key))}
     return Mail(uid=uid, uidvalidity=uidvalidity, message_id=message_id(message, raw), sender=sender,
                 sender_name=name, received=received, subject=_header(message, "Subject"), text=text,
                 problems=tuple(problems), attachments=tuple(attachments), refused=refused, answer=not silent,
-                size=size, headers=headers, silent=silent)
+                size=size, headers=headers, silent=silent, unproven=bool(failed))
 
 
-def _refused(message: Message, sender: str, text: str, attachments: list[str]) -> str:
-    """Why nothing of the mail is read ('' when it is read)."""
-    failed = forged(message, sender)
-    if failed:
-        return failed
+def _no_text(text: str, attachments: list[str]) -> str:
+    """Why nothing of a mail with no text is read ('' when it has text)."""
     if not text.strip():
         return ("it holds attachments only, and strategies and orders are read from the mail's text: write them in "
                 "the mail itself" if attachments else "it has no text (a quoted reply or a signature is not read)")

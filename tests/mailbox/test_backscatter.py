@@ -107,3 +107,16 @@ def test_an_address_gets_its_receipts_of_the_day_and_no_more(tmp_path: Path, dov
     assert subjects == ["Re: moves 0", "Re: moves 1", "Re: moves 2", "Re: the next day"]
     status = " ".join(mail_status_lines(config, open_match_sheets(config)))
     assert "Not answered: 2 mails (2 past an address's receipts of the day)" in status, status
+
+
+def test_a_players_address_forged_gets_the_short_line_and_not_its_subject(tmp_path: Path, dovecot: Dovecot) -> None:
+    """A mail in Ann's name that the judge's server found forged (DKIM fail for her domain): Ann's mailbox gets the
+    one short line of the day, not the forger's subject."""
+    config, user = _match(tmp_path, dovecot)
+    for _ in range(3):
+        dovecot.deliver(user, plain(ORDER, sender="Ann <ann@example.org>", subject=SPAM, headers={
+            "Authentication-Results": "mx.judge.example; dkim=fail header.d=example.org"}), received=NOW)
+    _poll(config)
+    (letter,) = _letters(config)
+    assert letter.recipient == "ann@example.org" and letter.subject == "Your mail to the judge"
+    assert "could not confirm that it comes from this address" in letter.body and "spam" not in letter.body

@@ -58,7 +58,7 @@ SHAPES: dict[str, tuple[bytes, dict[str, object]]] = {
     "unknown charset": (_unknown_charset(), {"refused": "", "problem": "its charset 'x-klingon' is unknown: it was "
                                                                        "read as UTF-8"}),
     "dkim fail": (_authenticated("dkim=fail header.d=example.org; spf=pass smtp.mailfrom=ann@example.org"),
-                  {"refused": "could not confirm that it comes from example.org (DKIM fail)"}),
+                  {"refused": "could not confirm that it comes from example.org (DKIM fail)", "unproven": True}),
     "spf fail": (_authenticated("spf=fail smtp.mailfrom=ann@example.org"),
                  {"refused": "could not confirm that it comes from example.org (SPF fail)"}),
     "dkim fail of another domain": (_authenticated("dkim=fail header.d=lists.example.net; spf=pass "

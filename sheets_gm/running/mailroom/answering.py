@@ -5,9 +5,9 @@ A mail is answered once, to its ``From`` alone (``receipts``), unless:
 - it was written by a robot (``Mail.answer`` False: ``Auto-Submitted``, a bounce, a list, our own address);
 - it replies to one of the judge's own answers (its ``In-Reply-To`` or ``References`` names one): an
   auto-responder that sets no robot header would otherwise get a receipt at every poll, and answer it;
-- its address is no player's (not in the roster's ``email`` column, nor the config's ``gm_emails``): a forged
-  sender gets, at most once a day, one short line that echoes nothing of the mail (no subject, no text), or nothing
-  at all (``[mailbox] answer_strangers = false``);
+- its address is no player's (not in the roster's ``email`` column, nor the config's ``gm_emails``), or its
+  sender is not proven (``Mail.unproven``: a player's address forged): it gets, at most once a day, one short line
+  that echoes nothing of the mail (no subject, no text), or nothing at all (``[mailbox] answer_strangers = false``);
 - its address has had ``[mailbox] receipts_per_day`` answers already on the day the server received it.
 
 The mail is read and filed all the same (a player's reply to her receipt with orders in it is typed as ever); only
@@ -69,7 +69,7 @@ class Answering:
             entry.silent = "robot"
         elif _replies_to(mail, self.ids):
             entry.silent = "reply"
-        elif entry.sender not in self.players:
+        elif entry.sender not in self.players or mail.unproven:
             entry.brief = True
             if today or not self.strangers:
                 entry.silent = "stranger"

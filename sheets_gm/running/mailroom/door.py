@@ -183,8 +183,8 @@ def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime
     for key, entry in filed.entries.items():
         if not entry.answer:
             continue
-        if entry.brief:  # an address of no player: one short line a day, nothing of its mail echoed
-            body = brief_body(entry, config.title or "sheets-gm")
+        if entry.brief:  # an address of no player, or forged: one short line a day, nothing of its mail echoed
+            body = brief_body(entry, config.title or "sheets-gm", unproven=filed.mails[key].unproven)
         else:
             mine = {seat: said.get(f"{key}/{seat}", []) for seat in filed.typed[key]}
             body = receipt_body(entry, mine, filed.typed[key], filed.mails[key].problems)

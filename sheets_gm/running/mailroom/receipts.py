@@ -77,9 +77,12 @@ def receipt_letter(match: str, entry: MailEntry, body: str, now: datetime, kind:
                   in_reply_to=answers if re.fullmatch(r"<[!-;=?-~]{1,250}>", answers) else "")
 
 
-def brief_body(entry: MailEntry, title: str) -> str:
-    """The one short answer of a day to an address that is no player's: nothing of its mail echoed."""
+def brief_body(entry: MailEntry, title: str, *, unproven: bool = False) -> str:
+    """The one short answer of a day to an address that is no player's (``unproven``: or whose mail's sender the
+    judge's mail server could not prove): nothing of its mail echoed."""
     when = datetime.fromisoformat(entry.received)
+    why = ("the judge's mail server could not confirm that it comes from this address; send it again from your own "
+           "mailbox" if unproven else "the judge reads mail from the players' own addresses only")
     return (f"A mail from this address reached the judge's mailbox of {title} on {when:%a %d %b %Y} and was not "
-            "read: the judge reads mail from the players' own addresses only. This is the one answer this address "
-            "gets today; mail from it is not answered again before tomorrow.")
+            f"read: {why}. This is the one answer this address gets today; mail from it is not answered again "
+            "before tomorrow.")
