@@ -600,7 +600,7 @@ def _two_roles(config: MatchConfig, first: _RoleFile, second: _RoleFile) -> str:
             "the other's tabs (a repair would lay a seat's Orders, View and Archive into it), and each would be read "
             f"as the other. Nothing was read or written. {put}; two roles of [sheets] share one workbook only when "
             "the config writes the same name for both, or leaves one out (as leaving engine out keeps the engine in "
-            "the board's workbook); a seat's orders workbook is its own")
+            "the board's workbook); a seat's orders workbook is never the board's nor the engine's")
 
 
 def _workbook_of(role: str) -> str:
