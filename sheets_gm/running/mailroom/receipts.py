@@ -82,7 +82,8 @@ def brief_body(entry: MailEntry, title: str, *, unproven: bool = False) -> str:
     judge's mail server could not prove): nothing of its mail echoed."""
     when = datetime.fromisoformat(entry.received)
     why = ("the judge's mail server could not confirm that it comes from this address; send it again from your own "
-           "mailbox" if unproven else "the judge reads mail from the players' own addresses only")
+           "mailbox" if unproven else "it is no player's address in the match's roster, and the judge reads mail from "
+           "the players' own addresses only")
     return (f"A mail from this address reached the judge's mailbox of {title} on {when:%a %d %b %Y} and was not "
             f"read: {why}. This is the one answer this address gets today; mail from it is not answered again "
             "before tomorrow.")
