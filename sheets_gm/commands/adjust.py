@@ -100,7 +100,7 @@ def _hand_over(args: argparse.Namespace) -> int:
     if any(getattr(args, f.replace("-", "_"), None) for f in gm_options(getattr(args, "option_rulesets", None))):
         raise UserError("--bot goes alone: give the other corrections in an adjust of their own")
     sheets = open_match(config)
-    with user_errors(config), gm_change(config):
+    with user_errors(config), gm_change(config, sheets):
         done = hand_seats(sheets, get_ruleset(config.ruleset), wanted, args.reason or "",
                           owners=lambda: layout_owners(config, sheets))
     remember_hand_over(config, wanted)  # no sync asks her to undo it while [bots] says what it said
@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     config = load(args)
     events = parse_events(args, config.ruleset, config.seats)
     sheets = open_match(config)
-    with user_errors(config), gm_change(config):
+    with user_errors(config), gm_change(config, sheets):
         done = adjust_match(sheets, get_ruleset(config.ruleset), events,
                                    owners=lambda: layout_owners(config, sheets))
     for event in done.events:

@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError('--reason is required, e.g. --reason "wrong orders typed"; it is written to the log')
     config = load(args)
     sheets = open_match(config)
-    with user_errors(config), gm_change(config):
+    with user_errors(config), gm_change(config, sheets):
         back = undo_window(sheets, get_ruleset(config.ruleset), args.reason,
                            owners=lambda: layout_owners(config, sheets), window_key=args.window)
     print(back.events[0].text)

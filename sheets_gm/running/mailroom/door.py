@@ -5,7 +5,8 @@ spreadsheet): each new mail is filed by the game's mail part (``Game.mail``) and
 before its lines are typed (``typing``), so a poll cut after the write files the same cells again rather than new
 ones. Then the poll runs as ever and answers the lines as it answers pasted ones. After it, each mail's receipt
 quotes those answers and goes to its sender alone (``receipts``), and the mailbox is told the mail is handled. A
-mail never answered (``Mail.answer`` False: an automatic one, our own) is kept in the record and gets no receipt.
+mail never answered (``answering``: a robot's, a reply to the judge's answer, an address's past its receipts of the
+day, a second one of a day from an address of no player) is kept in the record and gets no receipt.
 With no new mail the poll runs untouched (an idle poll stays idle)."""
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ from sheets_gm.rulesets.parts.mail import Filing
 from sheets_gm.rulesets.registry import get_game, get_ruleset
 from sheets_gm.running.connect import open_match_sheets, sharing_sheets
 from sheets_gm.running.idle_poll import mailbox_asked
+from sheets_gm.running.mailroom.answering import Answering, player_addresses
 from sheets_gm.running.mailroom.deadline import close_sealed, deadline_may_be_due
 from sheets_gm.running.mailroom.judge_view import draw_for_judge
-from sheets_gm.running.mailroom.receipts import receipt_body, receipt_letter
+from sheets_gm.running.mailroom.receipts import brief_body, receipt_body, receipt_letter
 from sheets_gm.running.mailroom.record import MailEntry, MailRecord, mail_key
 from sheets_gm.running.mailroom.typing import ToType, answers, heading, type_mail
 from sheets_gm.running.run import gm_change
@@ -136,6 +138,8 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
         window_key = window.key if window is not None else ""
         deadline = deadline_moment(found.deadline)
         roster = repair_roster(config, sheets)
+        answering = Answering(record.entries.values(), player_addresses(roster, config.gm_emails), config.mailbox,
+                              match_id(found))
         todo: list[ToType] = []
         typed: dict[str, dict[str, tuple[str, ...]]] = {}
         for mail in mails:
@@ -146,6 +150,7 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
                 filing = part.file(found.state, roster, sender=mail.sender, subject=mail.subject, lines=mail.lines,
                                    text=mail.text, received=mail.received, deadline=deadline) if read_it else None
                 entry = record.entries[key] = _entry(mail, key, filing, window_key)
+                answering.decide(entry, mail)
                 lines = dict(filing.lines) if filing is not None and not entry.unread else {}
                 entry.placed = {seat: {"lines_text": list(ls)} for seat, ls in lines.items()}
             typed[key] = {seat: tuple(p.get("lines_text", ())) for seat, p in entry.placed.items()}
@@ -176,10 +181,14 @@ def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime
     now = clock()
     letters = []
     for key, entry in filed.entries.items():
-        if entry.answer:
+        if not entry.answer:
+            continue
+        if entry.brief:  # an address of no player, or forged: one short line a day, nothing of its mail echoed
+            body = brief_body(entry, config.title or "sheets-gm", unproven=filed.mails[key].unproven)
+        else:
             mine = {seat: said.get(f"{key}/{seat}", []) for seat in filed.typed[key]}
             body = receipt_body(entry, mine, filed.typed[key], filed.mails[key].problems)
-            letters.append(receipt_letter(match_id(filed.record), entry, body, now))
+        letters.append(receipt_letter(match_id(filed.record), entry, body, now, answers=filed.mails[key].message_id))
     return len(Outbox.of(config.path).add(letters))
 
 

@@ -4,6 +4,7 @@ her lines got; it names no other player's mail or strategy."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -59,9 +60,30 @@ def _more(lines: Sequence[object]) -> list[str]:
     return [f"  … and {len(lines) - QUOTED} more lines of this kind, not quoted here"] if len(lines) > QUOTED else []
 
 
-def receipt_letter(match: str, entry: MailEntry, body: str, now: datetime, kind: str = "mail-receipt") -> Letter:
+def letter_key(match: str, mail_key: str, kind: str = "mail-receipt") -> str:
+    """The outbox key of the letter of ``kind`` (its receipt by default) about the mail ``mail_key`` of ``match``."""
+    return f"{match}/{kind}/{mail_key}"
+
+
+def receipt_letter(match: str, entry: MailEntry, body: str, now: datetime, kind: str = "mail-receipt", *,
+                   answers: str = "") -> Letter:
     """The receipt (or another letter of ``kind`` about the mail) as a letter of the outbox to its sender alone, keyed
-    by the match, the kind and the mail (queued once, whatever happens)."""
-    return Letter(key=f"{match}/{kind}/{entry.key}", channel=EMAIL, recipient=entry.sender,
-                  subject=f"Re: {entry.subject}" if entry.subject else "Your mail to the judge", body=body,
-                  queued_at=iso(now), to=(entry.sender,))
+    by the match, the kind and the mail (queued once, whatever happens); ``answers``: the mail's Message-ID, for its
+    In-Reply-To and References (kept only when it is one: ``<…>`` of printable characters). The short line of an
+    address that is no player's (``entry.brief``) echoes nothing of the mail, its subject neither."""
+    subject = f"Re: {entry.subject}" if entry.subject and not entry.brief else "Your mail to the judge"
+    return Letter(key=letter_key(match, entry.key, kind), channel=EMAIL, recipient=entry.sender, subject=subject,
+                  body=body, queued_at=iso(now), to=(entry.sender,),
+                  in_reply_to=answers if re.fullmatch(r"<[!-;=?-~]{1,250}>", answers) else "")
+
+
+def brief_body(entry: MailEntry, title: str, *, unproven: bool = False) -> str:
+    """The one short answer of a day to an address that is no player's (``unproven``: or whose mail's sender the
+    judge's mail server could not prove): nothing of its mail echoed."""
+    when = datetime.fromisoformat(entry.received)
+    why = ("the judge's mail server could not confirm that it comes from this address; send it again from your own "
+           "mailbox" if unproven else "it is no player's address in the match's roster, and the judge reads mail from "
+           "the players' own addresses only")
+    return (f"A mail from this address reached the judge's mailbox of {title} on {when:%a %d %b %Y} and was not "
+            f"read: {why}. This is the one answer this address gets today; mail from it is not answered again "
+            "before tomorrow.")

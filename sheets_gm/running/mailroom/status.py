@@ -8,6 +8,7 @@ from collections import Counter
 
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.rulesets.registry import get_game, get_ruleset
+from sheets_gm.running.mailroom.answering import unanswered_line
 from sheets_gm.running.mailroom.record import MailRecord
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
@@ -23,6 +24,7 @@ def mail_status_lines(config: MatchConfig, sheets: MatchSheets) -> list[str]:
     unread = sum(1 for e in record.entries.values() if e.unread)
     said = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())) or "none read"
     lines = [f"Judge's mailbox: {len(record.entries)} mails ({said}; {unread} not read, each told why)."]
+    lines += [line for line in (unanswered_line(list(record.entries.values())),) if line]
     read = read_match(sheets, get_ruleset(config.ruleset))
     window = read.record.ruleset.window(read.record.state)
     sealed = [s for _e, s in record.sealed(window.key if window is not None else None)]

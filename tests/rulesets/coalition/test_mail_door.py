@@ -98,7 +98,8 @@ def test_a_players_movement_mail_is_typed_in_her_sides_forum_tab_answered_and_re
     assert "did you mean Rabid Cat?" in ann and "Urza's Vanguard is Cy's army" in ann
     assert "Passed over (no army's order): Hi judge," in ann
     assert "Various Puppies" not in ann and "Various Puppies" not in said["stranger@example.org"]
-    assert "no player's address in the roster" in said["stranger@example.org"]
+    assert "was not read: it is no player's address in the match's roster" in said["stranger@example.org"]
+    assert "orders" not in said["stranger@example.org"]  # nothing of a stranger's mail is echoed (issue 91)
     assert box.finished == [1, 2, 3, 4]
     record = json.loads(MailRecord.of(config.path).path.read_text(encoding="utf-8"))
     assert not record["mail"]["m4@example.org"]["answer"]
