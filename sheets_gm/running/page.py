@@ -1,7 +1,7 @@
 """The match page of a configured match (``[sheets] web``, ``web/`` beside the config by default), brought up to
-date after every poll that read: the one place after a committed change (a resolution, or the first poll after an
-``undo``, an ``adjust`` or any GM's change, whose gate record ``gm_change`` forgets so that the poll reads). A
-poll that finds the match as the page was last built for writes nothing, and draws nothing."""
+date by every command that changes the match, under its lock: every poll that read (a resolution, a GM's change
+seen), ``undo`` and ``adjust`` (their ``facts``). A build that finds the match as the page was last built for writes
+nothing, and draws nothing."""
 
 from __future__ import annotations
 

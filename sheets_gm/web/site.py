@@ -9,8 +9,10 @@ reads the sidecar of the last resolution only, and not the one it has just writt
 both, where an older version wrote ``record.json`` too). Read in order, the pages' Log lines are the board's public
 Log: each GM's adjustment's lines stand on the page of the window whose Log rows hold them.
 
-A resolution's page is written once, when the poll that made it builds the folder; an undo's build drops the pages
-past the resolutions the match still counts; a build whose ``marker`` the folder was last built for writes nothing.
+A resolution's page is written when the poll that made it builds the folder (over the page of a resolution of its
+number that an undo took back: ``undo``, ``adjust`` and the commands that resolve build the page, each after its own
+change); an undo's build drops the pages past the resolutions the match still counts; a build whose ``marker`` the
+folder was last built for writes nothing.
 The page of the start is written by the builds before the first resolution (``_keep_start``: drawn again when what
 it is of changes, a GM's adjustment; listed only once a resolution follows it), so that the first resolution's build
 draws only its own window, unless the board it started from is not the one the start's page shows.
@@ -508,13 +510,13 @@ def build_site(folder: Path, page: PageInput) -> bool:
     for gone in [w for w in windows if w.number > page.resolved]:  # an undo took them back
         (folder / gone.file).unlink(missing_ok=True)
         (folder / sidecar(gone.file)).unlink(missing_ok=True)
-    windows = [w for w in windows if w.number <= page.resolved]
-    done = page.resolution
+    done = page.resolution  # its page written whole, over one of its number a resolution taken back had left
+    windows = [w for w in windows if w.number <= page.resolved and (done is None or w.number < done.number)]
     now_drawn = drawn(page.kind, page.drawings)
     _keep_grounds(folder, now_drawn, there)
     figures = figures_of(page.status, page.seats)  # each side's, now
     written = _resolution_page(folder, page, done, now_drawn, windows, figures, there, start) \
-        if done is not None and all(w.number != done.number for w in windows) else None
+        if done is not None else None
     start = _keep_start(folder, page, windows, start, there, now_drawn) if page.resolved == 0 and page.start else None
     if start is None and START in there and all(w.file != START for w in windows):  # a start no page shows
         (folder / START).unlink(missing_ok=True)
