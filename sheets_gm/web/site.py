@@ -43,7 +43,7 @@ from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.web.compiled import compiled_cache
 from sheets_gm.web.ground import ground_file, ground_key, ground_names_js, ground_svg, grounds_in, names_file
 from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
-from sheets_gm.web.orders import overlays, with_overlay
+from sheets_gm.web.orders import Positions, moving, overlays, positions, with_overlay
 from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
 from sheets_gm.web.scene import Plane, Scene, Table, marked_places, scene_of
 from sheets_gm.web.standings import Chart, Figures, charts, end_lines, figures_of
@@ -54,6 +54,9 @@ RECORD = "record.json"  # where an older version kept the record (read, then rem
 _RECORD_HEAD = "window.SHEETS_GM_RECORD = "
 INDEX = "index.html"
 SHARED = ("page.js", "page.css")
+#: Where everyone on the map of now stands (``orders.positions``): the next resolution's moves are drawn from it.
+#: Hidden: no page reads it, and ``serve --web`` serves no hidden file.
+WHERE = ".where.json"
 
 
 def _upper(text: str) -> str:
@@ -352,15 +355,17 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
            log: Sequence[LogLine] = (), now: bool = False, earlier: str = "", adjusted: str = "",
            adjustments: Sequence[LogLine] = (), latest: Latest | None = None,
            opening: Sequence[LogLine] = (), standings: Sequence[Chart] = (),
-           ends: Sequence[LogLine] = ()) -> str:
+           ends: Sequence[LogLine] = (), starts: Positions | None = None) -> str:
     """One page's HTML: the maps of ``state``, and what ``page`` says of the match (``now``: the open window's
     deadline, the standings and the other public tabs, which only the page of the match now shows); ``adjusted``
     heads the public Log lines of the GM's ``adjustments`` it shows; ``latest``: the last resolution's results, which
     the page of the match now opens on; ``opening``: the set-up's Log lines, which the page of the start shows. The
-    resolution's moves and battles (``log``, else ``latest``'s) are drawn on its maps (``orders.overlays``)."""
+    resolution's moves and battles (``log``, else ``latest``'s) are drawn on its maps (``orders.overlays``), each
+    move from where it started (``starts``, else ``latest``'s)."""
     scene = state.scene
     drawn_log = log if resolved else latest.log if latest is not None else ()
-    drawn_over = state.once(("overlays", tuple(drawn_log)), lambda: overlays(scene, drawn_log, page.rules))
+    starts = starts if resolved else latest.starts if latest is not None else None
+    drawn_over = state.once(("overlays", tuple(drawn_log)), lambda: overlays(scene, drawn_log, page.rules, starts))
     planes = [{"title": plane.title, "svg": Markup(with_overlay(svg, over))}  # escaped: svg.py and orders.py
               for plane, svg, over in zip(scene.planes, state.svgs, drawn_over, strict=True)]
     link = page.sheet if page.sheet.startswith(("https://", "http://")) else ""
@@ -481,15 +486,28 @@ def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn
     file = f"w{done.number}.html"
     label = f"{done.number}. {done.label}"
     adjusted = _since(done.adjusted, _end_of(folder, windows, done.number - 1), done.start)
+    starts = moving(done.log, _starts(folder, page, done, there))
     html = render(page, state, file=file, heading=f"{_upper(done.label)}: resolved", resolved=f"Resolved: {done.label}",
-                  log=done.log, adjusted="Before it, the GM's adjustments", adjustments=adjusted)
+                  log=done.log, adjusted="Before it, the GM's adjustments", adjustments=adjusted, starts=starts)
     write_if_changed(f"{folder}/{file}", html.encode(), new=file not in there)
     latest = Latest(file, _upper(done.label), tuple((str(t), str(k), str(s)) for t, k, s in done.log), done.end,
-                    page.rules)
+                    page.rules, starts)
     write_if_changed(f"{folder}/{sidecar(file)}", latest_bytes(latest), new=sidecar(file) not in there)
     windows.append(_Window(done.number, label, file, figures=figures,
                            ends=tuple(end_lines(done.log)), grounds=state.grounds, end=done.end))
     return latest
+
+
+def _starts(folder: Path, page: PageInput, done: Resolved, there: set[str]) -> Positions:
+    """Where everyone stood before the resolution ``done``: as the build before it kept it (``WHERE``), else (a
+    folder without it) drawn from the board before it, when the poll gave it; none otherwise."""
+    if WHERE in there:
+        try:
+            kept = json.loads(_read(folder / WHERE))
+            return kept if isinstance(kept, dict) else {}
+        except (OSError, ValueError):
+            pass
+    return positions(scene_of(page.kind, done.before())) if done.before is not None else {}
 
 
 def _standings(windows: Sequence[_Window], now: Figures) -> list[Chart]:
@@ -534,6 +552,7 @@ def build_site(folder: Path, page: PageInput) -> bool:
                   latest=latest, opening=page.opening if page.resolved == 0 else (),
                   standings=_standings(windows, figures), ends=[line for w in windows for line in w.ends])
     write_if_changed(f"{folder}/{INDEX}", html.encode())
+    write_if_changed(f"{folder}/{WHERE}", _script_json(positions(now_drawn.scene)).encode(), new=WHERE not in there)
     _keep_shared(folder, shared, there)
     _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds) |
                   set(start["grounds"] if start else ()), there)
