@@ -62,6 +62,11 @@ class Latest:
         return tuple((title, lines) for title, lines in listed if lines)
 
     @property
+    def battles_open(self) -> bool:
+        """Whether its battles are few enough to show unfolded (a war's hundreds are folded under the map)."""
+        return len(self.battles) <= OPEN_MOVES
+
+    @property
     def moves_open(self) -> bool:
         """Whether its moves are few enough to show unfolded."""
         return len(self.moves) <= OPEN_MOVES

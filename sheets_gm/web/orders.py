@@ -204,6 +204,24 @@ def _route_part(line: LogLine, where: _Where, routes: dict[str, tuple[int, list[
     return not bump
 
 
+def squares_of(scene: Scene, lines: Sequence[LogLine]) -> list[str]:
+    """Where each of ``lines`` happened on ``scene``'s map, as the page's script finds a place (``k:i``: the plane's
+    index, the place's in it): the last place the line names (a move's end, a battle's square), or where the
+    units it names stand; '' for a line that names nowhere on the map."""
+    where = _where(scene)
+    index = [{place.name: i for i, place in enumerate(plane.places)} for plane in scene.planes]
+    out = []
+    for _, _, text in lines:
+        k = _plane_of(text, where)
+        named = _places_named(text, where, k) if k is not None else []
+        if k is None or not named:
+            found = next((where.who[u] for u in _UNIT.findall(text) if u in where.who), None) or \
+                where.who.get(_subject(text))
+            k, named = (found[0], [found[1]]) if found is not None else (None, [])
+        out.append(f"{k}:{index[k][named[-1].name]}" if k is not None and named else "")
+    return out
+
+
 def with_overlay(svg: str, overlay: str) -> str:
     """A plane's SVG with ``overlay`` drawn over its places (under its definitions)."""
     return svg.replace("\n<defs>", f"\n{overlay}\n<defs>", 1) if overlay else svg

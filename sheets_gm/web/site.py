@@ -26,7 +26,7 @@ import itertools
 import json
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -43,7 +43,7 @@ from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.web.compiled import compiled_cache
 from sheets_gm.web.ground import ground_file, ground_key, ground_names_js, ground_svg, grounds_in, names_file
 from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
-from sheets_gm.web.orders import Positions, moving, overlays, positions, with_overlay
+from sheets_gm.web.orders import Positions, moving, overlays, positions, squares_of, with_overlay
 from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
 from sheets_gm.web.scene import Plane, Scene, Table, marked_places, scene_of
 from sheets_gm.web.standings import Chart, Figures, charts, end_lines, figures_of
@@ -80,6 +80,7 @@ def environment() -> Environment:
     env = Environment(loader=FunctionLoader(_asset), autoescape=select_autoescape(["html", "svg", "j2"]),
                       trim_blocks=False, keep_trailing_newline=True, bytecode_cache=compiled_cache())
     env.filters["log_rows"] = log_rows
+    env.filters["result_item"] = result_item
     return env
 
 
@@ -292,6 +293,20 @@ def log_rows(lines: Sequence[LogLine]) -> Markup:
     return Markup(_rows_html([("cells", line) for line in lines], 3) + "\n")
 
 
+def result_item(line: LogLine, at: Mapping[LogLine, str]) -> Markup:
+    """One line of the latest results as a list item, escaped: its kind, then its words, a link to its square on
+    the map when it names one (``at``: each line's ``k:i``, ``orders.squares_of``; the page's script follows it)."""
+    _, kind, text = line
+    square = at.get(line, "")
+    words = f'<a href="#map" data-at="{square}">{escape(text)}</a>' if square else str(escape(text))
+    return Markup(f'<li><span class="kind">{escape(kind)}</span> {words}</li>')
+
+
+#: What each game's finder finds on its map (the page's other games: all three words).
+FINDS = {"coalition": "an army", "gvg": "a player", "wesnoth": "a unit", "champions": "a champion",
+         "winordie": "a unit"}
+
+
 #: What joins a row's cells, and a table's rows, while they are escaped at once (control characters: no escaping
 #: writes them).
 _SEPARATOR = "\x00"
@@ -379,8 +394,16 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
                    *(shown_table(t, "Turn report") for t in (scene.references if now else ()))], "sheet_url": link,
         "sheet_name": "" if link else os.path.basename(page.sheet.rstrip("/")), "latest": latest,
         "opening": opening, "charts": standings, "ends": ends, "names": [names_file(g) for g in state.grounds],
+        "finds": FINDS.get(page.rules, "an army, a unit or a player"),
+        "at": {} if latest is None else state.once(("at", latest.file, latest.log), lambda: _squares(scene, latest)),
     }
     return environment().get_template("page.html.j2").render(values)
+
+
+def _squares(scene: Scene, latest: Latest) -> dict[LogLine, str]:
+    """Where each of ``latest``'s battles, moves and lines of the game's own kinds happened on ``scene``'s map."""
+    lines = [*latest.battles, *latest.moves, *(line for _, own in latest.others for line in own)]
+    return dict(zip(lines, squares_of(scene, lines), strict=True))
 
 
 def _windows_js(windows: Sequence[_Window], now: str, record: dict[str, Any]) -> bytes:
@@ -484,7 +507,7 @@ def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn
         else:
             windows.append(_before_page(folder, page, done.number, done.before(), there))
     file = f"w{done.number}.html"
-    label = f"{done.number}. {done.label}"
+    label = f"{done.number}. {done.label}{_step_words(windows, done)}"
     adjusted = _since(done.adjusted, _end_of(folder, windows, done.number - 1), done.start)
     starts = moving(done.log, _starts(folder, page, done, there))
     html = render(page, state, file=file, heading=f"{_upper(done.label)}: resolved", resolved=f"Resolved: {done.label}",
@@ -498,6 +521,18 @@ def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn
     return latest
 
 
+def _step_words(windows: Sequence[_Window], done: Resolved) -> str:
+    """What tells resolution ``done`` from the one before it when both resolved the same window (Win or Die's turn
+    of one player, resolved a step at a time): ``, step 2``, ``, step 3``… ('' otherwise)."""
+    before = next((w for w in windows if w.number == done.number - 1 and w.logged), None)
+    if before is None:
+        return ""
+    base, _, step = before.label.partition(". ")[2].partition(", step ")
+    if base != done.label:
+        return ""
+    return f", step {int(step) + 1 if step.isdecimal() else 2}"
+
+
 def _starts(folder: Path, page: PageInput, done: Resolved, there: set[str]) -> Positions:
     """Where everyone stood before the resolution ``done``: as the build before it kept it (``WHERE``), else (a
     folder without it) drawn from the board before it, when the poll gave it; none otherwise."""
@@ -508,6 +543,23 @@ def _starts(folder: Path, page: PageInput, done: Resolved, there: set[str]) -> P
         except (OSError, ValueError):
             pass
     return positions(scene_of(page.kind, done.before())) if done.before is not None else {}
+
+
+#: How many resolutions back the page of now looks for one with public Log lines to open on.
+LOOK_BACK = 4
+
+
+def _opened_on(folder: Path, windows: Sequence[_Window], latest: Latest | None, game: str) -> Latest | None:
+    """The results the page of now opens on: the last resolution's, or when it logged nothing public (Champions'
+    fight round of nobody's fight) the last before it that did, ``LOOK_BACK`` at most."""
+    if latest is None or latest.log:
+        return latest
+    logged = [w for w in windows if w.logged and w.file != latest.file][-LOOK_BACK:]
+    for window in reversed(logged):
+        found = read_latest(folder, window.file, game)
+        if found is not None and found.log:
+            return found
+    return latest
 
 
 def _standings(windows: Sequence[_Window], now: Figures) -> list[Chart]:
@@ -549,7 +601,8 @@ def build_site(folder: Path, page: PageInput) -> bool:
     html = render(page, now_drawn, file=INDEX, heading=_upper(now), now=True, earlier=earlier,
                   adjusted="The GM's adjustments since the last resolution" if page.resolved else
                   "The GM's adjustments", adjustments=_since(page.adjusted, latest.end if latest else 0),
-                  latest=latest, opening=page.opening if page.resolved == 0 else (),
+                  latest=_opened_on(folder, windows, latest, page.rules),
+                  opening=page.opening if page.resolved == 0 else (),
                   standings=_standings(windows, figures), ends=[line for w in windows for line in w.ends])
     write_if_changed(f"{folder}/{INDEX}", html.encode())
     write_if_changed(f"{folder}/{WHERE}", _script_json(positions(now_drawn.scene)).encode(), new=WHERE not in there)

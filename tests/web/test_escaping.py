@@ -27,7 +27,8 @@ ELEMENTS = {"html", "head", "meta", "title", "link", "body", "header", "h1", "h2
             "dialog", "pre", "form", "ul", "li", "details", "summary", "input", "label", "marker", "polyline", "image"}
 #: The elements of a map's ground picture (``ground-<hash>.svg``).
 GROUND_ELEMENTS = {"svg", "style", "defs", "polygon", "text", "use", "rect"}
-LINKS = {"page.css", "windows.js", "page.js", "w1.html"}  # w1.html: the latest results' page, from the page of now
+LINKS = {"page.css", "windows.js", "page.js", "w1.html",  # w1.html: the latest results' page, from the page of now
+         "data:,"}  # the empty icon: no request for a favicon
 
 
 class _Tags(HTMLParser):

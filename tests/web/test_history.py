@@ -114,3 +114,12 @@ def test_a_resolution_made_again_writes_its_page_over_the_one_taken_back(tmp_pat
     build_pages(fresh, rules, start, [steps[0], again])
     for name in ("w2.html", "w2.log.json", "windows.js", "index.html"):
         assert (folder / name).read_bytes() == (fresh / name).read_bytes(), name
+
+
+def test_two_resolutions_of_one_window_are_told_apart_in_the_history(tmp_path: Path) -> None:
+    """Win or Die resolves a player's turn a step at a time: the history's labels name the step, none twice."""
+    folder = build_pages(tmp_path, *bot_match("winordie", 4))
+    labels = [w["label"] for w in windows_listed(folder)]
+    assert "4. turn 1 · Ann, step 2" in labels and "3. turn 1 · Ann" in labels
+    words = [label.partition(". ")[2] for label in labels if ". " in label]
+    assert len(set(words)) == len(words), labels

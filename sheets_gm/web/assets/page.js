@@ -179,6 +179,33 @@
     button.addEventListener("click", function () { show(who); });
     return button;
   }
+  // a line of the latest results names its square: a click shows it on the map
+  document.querySelectorAll("a[data-at]").forEach(function (a) {
+    a.addEventListener("click", function (e) {
+      var at = a.getAttribute("data-at").split(":");
+      e.preventDefault();
+      show({plane: Number(at[0]), i: Number(at[1])});
+    });
+  });
+  // the page's Log lines (and who is out), which the finder reads after the map: a killed army is in no square
+  var logged = [];
+  document.querySelectorAll("section.log tbody tr, .latest details.log tbody tr, .standings li").forEach(function (row) {
+    var cells = row.tagName === "TR" ? Array.prototype.map.call(row.children, function (c) { return c.textContent; })
+      : [row.textContent];
+    logged.push({line: cells.join(" · ").replace(/\s+/g, " ").trim(), row: row});
+  });
+  function inLog(hit) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "In the Log: " + hit.line;
+    button.addEventListener("click", function () {
+      for (var up = hit.row.parentNode; up; up = up.parentNode) { if (up.tagName === "DETAILS") { up.open = true; } }
+      document.querySelectorAll(".found-row").forEach(function (old) { old.classList.remove("found-row"); });
+      hit.row.classList.add("found-row");
+      hit.row.scrollIntoView({block: "center"});
+    });
+    return button;
+  }
   var find = document.getElementById("find");
   var found = document.getElementById("found");
   if (find && found) {
@@ -189,15 +216,22 @@
       var hits = everyone.filter(function (who) {
         return who.line.toLowerCase().indexOf(words) >= 0 || who.where.toLowerCase() === words;
       });
+      var lines = logged.filter(function (hit) { return hit.line.toLowerCase().indexOf(words) >= 0; });
       hits.slice(0, 25).forEach(function (who) {
         var li = document.createElement("li");
         li.appendChild(item(who));
         found.appendChild(li);
       });
+      lines.slice(0, hits.length >= 25 ? 0 : 25 - hits.length).forEach(function (hit) {
+        var li = document.createElement("li");
+        li.appendChild(inLog(hit));
+        found.appendChild(li);
+      });
+      var shown = Math.min(25, hits.length + lines.length);
       var more = document.createElement("li");
       more.className = "more";
-      more.textContent = hits.length === 0 ? "Nobody on the map matches." :
-        hits.length > 25 ? (hits.length - 25) + " more: type more letters." : "";
+      more.textContent = hits.length + lines.length === 0 ? "Nobody on the map or in this page's Log matches." :
+        hits.length + lines.length > shown ? (hits.length + lines.length - shown) + " more: type more letters." : "";
       if (more.textContent) { found.appendChild(more); }
     });
   }
