@@ -175,23 +175,52 @@ def _build(folder: Path) -> None:
         (folder / "web" / page).write_text(f"<p>{folder.name} {page}</p>", encoding="utf-8")
 
 
-def test_connections_are_bounded() -> None:
+def test_slow_clients_hold_no_thread_and_real_requests_are_answered() -> None:
+    """Connections sending their request a line at a time (a slow client, or one meaning harm) hold a socket each,
+    never a thread, no more than the limit; each is closed once its request is not whole ``header`` seconds after
+    it opened, and a real request is answered meanwhile or right after."""
     import socket
     import threading
 
-    server = start_page_server(("127.0.0.1", 0), lambda: {}, connections=3, idle=60)
+    server = start_page_server(("127.0.0.1", 0), lambda: {}, connections=16, idle=60, header=0.3)
     port = server.server_address[1]
     threads = threading.active_count()
     sockets = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(12)]
     try:
-        for held in sockets[3:]:  # no slot for them: closed at once, unanswered (not after the minute's silence)
+        for held in sockets:
+            held.sendall(b"GET / HTTP/1.1\r\nX-Slow: 1\r\n")  # a header begun, never ended
+        assert _ask(port, "GET", "/")[0] == 200  # answered while they are held
+        assert threading.active_count() == threads  # not a thread more for them
+        for held in sockets:  # then closed: their request never came whole
             assert held.recv(1) == b""
-        assert threading.active_count() <= threads + 3  # the three silent ones hold a thread each, no more
     finally:
         for held in sockets:
             held.close()
         server.shutdown()
         server.server_close()
+
+
+def test_an_answer_is_gzipped_when_accepted_and_304_when_its_etag_is_named(served: tuple[int, Path]) -> None:
+    import gzip
+
+    port, site = served
+    (site / "big.html").write_text("<p>the war</p>\n" * 500, encoding="utf-8")
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", "/friday/big.html", headers={"Accept-Encoding": "gzip, deflate"})
+        answer = connection.getresponse()
+        body = answer.read()
+        assert answer.getheader("Content-Encoding") == "gzip" and len(body) < 500
+        assert gzip.decompress(body) == (site / "big.html").read_bytes()
+        tag = answer.getheader("ETag")
+        connection.request("GET", "/friday/big.html", headers={"If-None-Match": str(tag)})
+        again = connection.getresponse()
+        assert again.status == 304 and again.read() == b""
+    finally:
+        connection.close()
+    assert _ask(port, "GET", "/friday/big.html")[1].get("content-encoding") is None  # a client that asks for none
+    status, _, body = _ask(port, "GET", "/favicon.ico")
+    assert status == 204 and body == b""
 
 
 def test_a_silent_connection_is_closed() -> None:
