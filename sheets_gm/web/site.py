@@ -46,7 +46,7 @@ from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
 from sheets_gm.web.orders import Positions, moving, overlays, positions, squares_of, with_overlay
 from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
 from sheets_gm.web.scene import Plane, Scene, Table, marked_places, scene_of
-from sheets_gm.web.standings import Chart, Figures, charts, end_lines, figures_of
+from sheets_gm.web.standings import Chart, Figures, charts, end_lines, figures_of, war_figures
 from sheets_gm.web.svg import plane_svg
 
 WINDOWS = "windows.js"
@@ -584,7 +584,9 @@ def build_site(folder: Path, page: PageInput) -> bool:
     windows = [w for w in windows if w.number <= page.resolved and (done is None or w.number < done.number)]
     now_drawn = drawn(page.kind, page.drawings)
     _keep_grounds(folder, now_drawn, there)
-    figures = figures_of(page.status, page.seats)  # each side's, now
+    figures = figures_of(page.status, page.seats)  # each side's, now (a war's: its armies and structures too)
+    for side, more in (war_figures(now_drawn.scene, page.seats) if page.rules == "coalition" else {}).items():
+        figures[side] = {**figures.get(side, {}), **more}
     written = _resolution_page(folder, page, done, now_drawn, windows, figures, there, start) \
         if done is not None else None
     start = _keep_start(folder, page, windows, start, there, now_drawn) if page.resolved == 0 and page.start else None
