@@ -399,5 +399,30 @@ def test_the_wars_page_on_a_phone_and_a_desk_from_disk_and_served(browser: Any, 
                       if b.text.startswith("In the Log: ")]
             assert logged and word in logged[0].text
             browser.save_screenshot(str(tmp_path / "phone.png"))
+            # my side: the Coalition's armies alone; a square dimmed holds none of them, a result line kept names one
+            from selenium.webdriver.support.ui import Select
+
+            sides = Select(browser.find_element("id", "whose"))
+            browser.execute_script(  # (chosen as a phone's own list chooses it: the select's value, then its change)
+                "arguments[0].selectedIndex = arguments[1]; arguments[0].dispatchEvent(new Event('change'));",
+                sides._el, next(i for i, o in enumerate(sides.options) if o.text.startswith("◆ Coalition")))
+            dimmed = browser.execute_script(
+                "return Array.prototype.map.call(document.querySelectorAll('svg.map g.p.dim'), function (g) {"
+                "  return window.SHEETS_GM_PLACES[Number(g.closest('svg.map').dataset.plane)][Number(g.dataset.i)][2];"
+                "});")
+            assert dimmed and not any("◆" in who for who in dimmed)
+            kept, hidden = browser.execute_script(
+                "var lis = Array.prototype.slice.call(document.querySelectorAll('.latest li'));"
+                "return [lis.filter(function (li) { return !li.hidden; })"
+                "        .map(function (li) { return li.textContent; }),"
+                "        lis.filter(function (li) { return li.hidden; }).length];")
+            coalition = browser.execute_script(
+                "return window.SHEETS_GM_PLACES.flat().map(function (p) { return p[2]; }).join('\\n')"
+                ".split(/\\n|\\s{2,}/).filter(function (l) { return l.indexOf('◆') === 0; })"
+                ".map(function (l) { return l.slice(2).replace(/ \\(.*$/, ''); });")
+            assert hidden and kept and all(any(name in line for name in coalition) for line in kept), kept[:3]
+            browser.refresh()  # kept for the next page of this browser, then put back
+            assert Select(browser.find_element("id", "whose")).first_selected_option.text.startswith("◆ Coalition")
+            browser.execute_script("localStorage.removeItem('sheets-gm-whose')")
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -271,6 +271,44 @@
     roster.addEventListener("toggle", function () { if (roster.open && !body.firstChild) { draw(); } });
   }
 
+  // my side: the map dims the squares where none of a side's stand, the latest results keep the lines naming one of
+  // its own; the choice is kept for the other windows' pages (this browser's storage)
+  var whose = document.getElementById("whose");
+  var signs = {};
+  everyone.forEach(function (who) { if (who.side) { signs[who.side] = true; } });
+  if (whose && Object.keys(signs).length > 1) {
+    var legend = Array.prototype.map.call(document.querySelectorAll(".legend p"), function (p) {
+      return p.textContent; }).join(" · ");
+    Object.keys(signs).forEach(function (sign) {
+      var named = new RegExp(sign + " ([^·(\\n:]+)").exec(legend);
+      var option = document.createElement("option");
+      option.value = sign;
+      option.textContent = sign + " " + (named ? named[1].trim() : "");
+      whose.appendChild(option);
+    });
+    whose.parentNode.hidden = false;
+    var filter = function () {
+      var sign = whose.value;
+      var names = everyone.filter(function (who) { return who.side === sign; }).map(function (who) { return who.name; });
+      places.forEach(function (plane, k) {
+        var svg = document.querySelector('svg.map[data-plane="' + k + '"]');
+        plane.forEach(function (place, i) {
+          var g = svg && place[2] ? svg.querySelector('g.p[data-i="' + i + '"]') : null;
+          if (g) { g.classList.toggle("dim", !!sign && place[2].indexOf(sign) < 0); }
+        });
+      });
+      document.querySelectorAll(".latest li").forEach(function (li) {
+        var text = li.textContent;
+        li.hidden = !!sign && !names.some(function (name) { return text.indexOf(name) >= 0; });
+      });
+      try { window.localStorage.setItem("sheets-gm-whose", sign); } catch (e) { /* a page from disk may keep none */ }
+    };
+    try { whose.value = window.localStorage.getItem("sheets-gm-whose") || ""; } catch (e) { whose.value = ""; }
+    if (whose.selectedIndex < 0) { whose.value = ""; }
+    whose.addEventListener("change", filter);
+    filter();
+  }
+
   var windows = window.SHEETS_GM_WINDOWS || [];
   var here = document.body.getAttribute("data-file");
   var at = windows.findIndex(function (w) { return w.file === here; });
