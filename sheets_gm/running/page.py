@@ -6,6 +6,7 @@ nothing, and draws nothing."""
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -47,11 +48,16 @@ class PageNames:
 
     def __init__(self) -> None:
         self.given: dict[Path, str] = {}  # each config (resolved) and the name it was given
+        self._naming = threading.Lock()  # the server's threads ask at once: one names at a time
 
     def names_of(self, pages: Iterable[tuple[Path, Path]]) -> dict[Path, str]:
         """The name of each of ``pages`` (a config, and its page folder), by config: first the names kept in the
         folders (a name two folders keep goes to the first), then each newcomer's."""
         pages = list(pages)
+        with self._naming:
+            return self._named(pages)
+
+    def _named(self, pages: list[tuple[Path, Path]]) -> dict[Path, str]:
         fresh = [(config, config.resolve(), folder) for config, folder in pages if config.resolve() not in self.given]
         taken = set(self.given.values())
         newcomers = []
