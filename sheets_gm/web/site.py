@@ -586,6 +586,7 @@ def build_site(folder: Path, page: PageInput) -> bool:
     _keep_grounds(folder, now_drawn, there)
     figures = figures_of(page.status, page.seats)  # each side's, now (a war's: its armies and structures too)
     for side, more in (war_figures(now_drawn.scene, page.seats) if page.rules == "coalition" else {}).items():
+        side = next((named for named in figures if named.lower() == side.lower()), side)  # as the status names it
         figures[side] = {**figures.get(side, {}), **more}
     written = _resolution_page(folder, page, done, now_drawn, windows, figures, there, start) \
         if done is not None else None

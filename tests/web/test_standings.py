@@ -85,9 +85,10 @@ def test_a_wars_standings_chart_its_armies_alive_and_structures_held(tmp_path: P
     rules, start, steps = bot_match("coalition", 2)
     folder = build_pages(tmp_path, rules, start, steps)
     for window, step in zip([w for w in record_of(folder)["windows"] if "figures" in w], steps, strict=True):
-        for side in ("coalition", "phyrexia"):
-            alive = sum(1 for army in step.after.armies if army.side.value == side)
-            assert window["figures"][side]["armies alive"] == alive
+        assert set(window["figures"]) - {""} == {"Coalition", "Phyrexia"}  # each side once, as its status names it
+        for side in ("Coalition", "Phyrexia"):
+            alive = sum(1 for army in step.after.armies if army.side.value == side.lower())
+            assert window["figures"][side]["armies alive"] == alive and window["figures"][side]["VP"] >= 0
             assert window["figures"][side]["structures held"] > 0
     page = (folder / "index.html").read_text(encoding="utf-8")
     assert "<figcaption>armies alive</figcaption>" in page and "<figcaption>structures held</figcaption>" in page
