@@ -36,7 +36,7 @@ from sheets_gm.running.run import gm_change, layout_owners
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.tables import PlacedTable
 from sheets_gm.sync.deadline import deadline_moment
-from sheets_gm.sync.life.grow import LayoutOwners, grow_for_lines
+from sheets_gm.sync.life.grow import grow_for_lines
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.read import MatchRead, read_match, read_record
 from sheets_gm.sync.sheets import MatchSheets
@@ -173,8 +173,7 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
                 todo += [ToType(key, seat, head, ls) for seat, ls in typed[key].items() if ls]
         record.save()  # before the cells: a poll cut after the write finds the mail's heading and writes it again
         read = read_match(sheets, cls) if todo else None
-        owners = None if read is None else layout_owners(config, sheets)
-        grow = None if read is None or owners is None else partial(_grown_post, sheets, read, part.post_table, owners)
+        grow = None if read is None else partial(_grown_post, config, sheets, read, part.post_table)
         for slot, place in (type_mail(sheets, read, part.post_table, todo, grow) if read is not None else {}).items():
             key, seat = slot.rsplit("/", 1)
             was = record.entries[key].placed[seat]
@@ -188,10 +187,12 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
                  typed, waiting)
 
 
-def _grown_post(sheets: MatchSheets, read: MatchRead, table: str, owners: LayoutOwners, seat: str, need: int,
+def _grown_post(config: MatchConfig, sheets: MatchSheets, read: MatchRead, table: str, seat: str, need: int,
                 spare: int) -> PlacedTable:
-    """``seat``'s post table grown to ``need`` rows and ``spare`` more for the mail to type there (``typing.Grow``)."""
-    return grow_for_lines(sheets, read, seat, table, need, owners, spare).orders(seat).table(table)
+    """``seat``'s post table grown to ``need`` rows and ``spare`` more for the mail to type there (``typing.Grow``),
+    its editors read from ``config`` then only."""
+    grown = grow_for_lines(sheets, read, seat, table, need, layout_owners(config, sheets), spare)
+    return grown.orders(seat).table(table)
 
 
 def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime], *,
