@@ -63,6 +63,10 @@ class MailEntry:
         """The record's form."""
         return dict(self.__dict__)
 
+    def untyped(self) -> dict[str, str]:
+        """Why the mail's lines for each seat could not be typed into its table, by seat (none once all are)."""
+        return {seat: str(place["full"]) for seat, place in self.placed.items() if "full" in place}
+
     @property
     def strategy(self) -> Sealed | None:
         """The sealed submission it filed, if any."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from sheets_gm.engine.words import counted
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.rulesets.registry import get_game, get_ruleset
 from sheets_gm.running.mailroom.answering import unanswered_line
@@ -27,6 +28,14 @@ def mail_status_lines(config: MatchConfig, sheets: MatchSheets) -> list[str]:
     lines += [line for line in (unanswered_line(list(record.entries.values())),) if line]
     read = read_match(sheets, get_ruleset(config.ruleset))
     window = read.record.ruleset.window(read.record.state)
-    sealed = [s for _e, s in record.sealed(window.key if window is not None else None)]
+    key = window.key if window is not None else None
+    waiting = [e for e in record.entries.values() if e.window == key and e.untyped()]
+    if waiting:
+        why = "; ".join(dict.fromkeys(w for e in waiting for w in e.untyped().values()))
+        senders = [f"{e.sender} ({e.subject or '(no subject)'})" for e in waiting[:10]]
+        more = f" and {len(waiting) - 10} more" if len(waiting) > 10 else ""
+        lines.append(f"Mail waiting: {counted(len(waiting), 'mail')} whose lines could not be typed ({why}), tried "
+                     f"again at every poll: {', '.join(senders)}{more}.")
+    sealed = [s for _e, s in record.sealed(key)]
     lines += [f"Strategies: {line}." for line in part.sealed_summary(read.record.state, sealed)]
     return lines
