@@ -101,7 +101,7 @@ def create_google_sheets(config: MatchConfig, folder: str, *, client: gspread.Cl
     if client is None and config.service_account is None and config.oauth_client is None:
         raise ConfigError(f"{config.path}: init --create needs Google credentials: under [google], set "
                           "oauth_client (your own account: files in your My Drive) or service_account (a folder of a "
-                          "shared drive); README.md, 'Google Sheets', shows how to get either")
+                          "shared drive); docs/google-setup.md shows how to get either, step by step")
     refuse_exposures(config)  # a layout init would refuse is refused before anything is made
     named = _named_roles(config)
     try:
