@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.commands.base import UserError, command, program_name
+from sheets_gm.commands.base import UsageError, UserError, command, game_name, program_name
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
 from sheets_gm.engine.words import counted
 from sheets_gm.init.common import InitOutcome
@@ -195,9 +195,7 @@ def run(args: argparse.Namespace) -> int:
     """Write a starter config if there is none, then create the match it describes."""
     from sheets_gm.init.start import init_match
 
-    ruleset = args.ruleset.strip().lower()
-    if ruleset not in GAMES:
-        raise UserError(f"unknown ruleset {args.ruleset!r}; this build knows: {', '.join(sorted(GAMES))}")
+    ruleset = args.ruleset or _configs_game(args)
     if args.practice and args.create is not None:
         raise UserError("--practice plays on local workbooks; leave out --create")
     if args.practice:
@@ -318,6 +316,16 @@ def _print_roster_tab(outcome: InitOutcome, ruleset: str, config: Path) -> None:
     print(f"  {program_name()} init {ruleset} -c {config}")
 
 
+def _configs_game(args: argparse.Namespace) -> str:
+    """The game of the config ``-c`` names, for an ``init`` that names none; a UsageError when there is no config
+    (or ``--practice`` writes one)."""
+    if args.practice or not args.config.exists():
+        raise UsageError(f"init needs the game when there is no config ({args.config} does not exist"
+                         f"{' or --practice writes it' if args.practice else ''}): sheets-gm init GAME, one of "
+                         f"{', '.join(sorted(GAMES))}")
+    return load(args).ruleset
+
+
 def register(sub: Any) -> None:
     """Add ``init`` to the command line."""
     p = command(sub, "init", run, "create a match: spreadsheets or workbooks, roster, seed",
@@ -325,7 +333,8 @@ def register(sub: Any) -> None:
                 "lay out every tab, place the roster (from --roster, the config's roster file, or typed in "
                 "the sheet's Roster tab), draw the secret seed and print its hash for the players.",
                 "sheets-gm init coalition -c match.toml --roster armies.csv")
-    p.add_argument("ruleset", metavar="RULESET", help=f"the game: {', '.join(sorted(GAMES))}")
+    p.add_argument("ruleset", metavar="RULESET", nargs="?", type=game_name,
+                   help=f"the game: {', '.join(sorted(GAMES))} (default: the config's, when it exists)")
     add_config_option(p)
     p.add_argument("--roster", type=Path, help="a CSV of the roster: name, the seat (team, player or side), email "
                    "and the game's own columns (its rules page names them)")

@@ -473,7 +473,7 @@ def test_matches_sharing_a_deadline_minute_past_what_it_holds_are_told_to_spread
     with_deadline(config, "23:59")
     _, out = doctor(config, "--matches", "15")
     assert "15 matches sharing its deadline minute at 23:59 (UTC) fit" in line(out, "✔", "deadline minute")
-    _, out = doctor(config, "--matches", "40")
+    _, out = doctor(config, "--matches-per-account", "40")
     minute = line(out, "⚠", "deadline minute")
     assert "15 matches like this one resolve together" in minute
     assert "40 matches sharing its deadline minute at 23:59 (UTC) are more" in minute
@@ -571,9 +571,12 @@ def test_spreadsheets_without_a_match_say_run_init(fake: GoogleApiFake, tmp_path
     assert fake.calls(WRITE) == fake.calls(BATCH_UPDATE) == 0
 
 
-def test_matches_must_be_counted_from_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["doctor", "-c", str(tmp_path / "m.toml"), "--matches", "0"]) == 1
-    assert "--matches must be 1 or more" in capsys.readouterr().err
+@pytest.mark.parametrize("option", ["--matches-per-account", "--matches"])
+def test_matches_must_be_counted_from_one(tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str) -> None:
+    with pytest.raises(SystemExit) as exited:  # a mistyped command: exit code 2
+        main(["doctor", "-c", str(tmp_path / "m.toml"), option, "0"])
+    assert exited.value.code == 2
+    assert f"{option} takes a whole number from 1 to 10,000,000; got 0" in capsys.readouterr().err
 
 
 def test_doctor_prints_the_crontab_line_every_minute(tmp_path: Path, doctor: Doctor) -> None:
