@@ -14,11 +14,12 @@ _MARKS = {"ok": "✔", "warn": "⚠", "fail": "✘"}
 
 def run(args: argparse.Namespace) -> int:
     """Print every check; exit 1 if any failed (warnings pass)."""
-    from sheets_gm.doctor.checks import run_doctor
+    from sheets_gm.doctor import checks as doctor_checks
     from sheets_gm.doctor.checkup import Verdict
 
-    checks = run_doctor(args.config, now=base.clock(), matches=args.matches, debug=args.debug,
-                        send_test=args.send_test)
+    checks = doctor_checks.run_doctor(args.config, now=base.clock(), matches=args.matches, debug=args.debug,
+                                      send_test=args.send_test, retry=doctor_checks.DOCTOR_RETRY,
+                                      progress=lambda said: print(said, flush=True))
     for check in checks:
         print(f"{_MARKS[check.verdict]} {check.name}: {check.message}")
         if check.verdict is not Verdict.OK:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.doctor import checks as doctor_checks
 from sheets_gm.doctor.checks import run_doctor
 from sheets_gm.doctor.checkup import Verdict
 from sheets_gm.doctor.sheets import deadline_sentence
@@ -21,10 +23,12 @@ from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.layout import WorkbookLayout
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.sheets import MatchSheets
+from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import (
     BATCH_UPDATE,
     GET,
     WRITE,
+    FaultKind,
     GoogleApiFake,
     fake_client,
     signed_in_fake,
@@ -416,6 +420,26 @@ def google_match(fake: GoogleApiFake, folder: Path, *, interval: int = 60, key: 
         encoding="utf-8",
     )
     return config
+
+
+def test_google_unreachable_is_said_at_once_and_once(fake: GoogleApiFake, tmp_path: Path, doctor: Doctor,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 94: with Google's name unresolved, doctor says what it is doing, stops at the first connection failure
+    within 10 s, says it once, and blames no quota."""
+    config = google_match(fake, tmp_path)
+    clock = FakeClock()
+    monkeypatch.setattr(doctor_checks, "DOCTOR_RETRY", replace(doctor_checks.DOCTOR_RETRY, time=clock.time,
+                                                               sleep=clock.sleep))
+    fake.inject(FaultKind.NAME_NOT_RESOLVED, times=None)
+    code, out = doctor(config)
+    assert code == 1
+    assert out.splitlines()[0] == "checking the spreadsheets on Google…"
+    assert clock.slept <= 10
+    found = line(out, "✘", "google")
+    assert found.startswith("✘ google: cannot reach Google from this machine (sheets.googleapis.com: the name does "
+                            "not resolve): check the network or proxy")
+    assert out.count("cannot reach Google") == 1
+    assert "quota" not in found and "spreadsheet (" not in out
 
 
 def test_a_healthy_google_match_passes_and_reports_its_quota_headroom(fake: GoogleApiFake, tmp_path: Path,
