@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import tomllib
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,42 @@ def with_roster(text: str, roster: str) -> str:
     at = next((i + 1 for i, line in enumerate(lines) if line.startswith("ruleset")), 0)
     lines.insert(at, value)
     return "\n".join(lines) + "\n"
+
+
+def with_seats(text: str, word: str, seats: Sequence[str]) -> str:
+    r"""The starter config ``text`` with its ``word`` line (``seats`` or ``teams``) naming ``seats``, its comment kept,
+    and its one-line ``orders`` table giving each seat its own workbook.
+
+    >>> print(with_seats('seats = ["Ann", "Bo"]   # in turn order\norders = { Ann = "orders-Ann.xlsx" }   # each\n',
+    ...                  "seats", ["Cy", "Di"]), end="")
+    seats = ["Cy", "Di"]   # in turn order
+    orders = { Cy = "orders-Cy.xlsx", Di = "orders-Di.xlsx" }   # each
+    """
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        comment = line[line.index("#"):] if "#" in line and not line.startswith("#") else ""
+        if line.startswith(f"{word} = ["):
+            value = f"{word} = [{', '.join(json.dumps(s, ensure_ascii=False) for s in seats)}]"
+        elif line.startswith("orders = {") and "}" in line.split("#", 1)[0]:
+            value = f"orders = {{ {', '.join(f'{toml_key(s)} = {json.dumps(orders_file(s))}' for s in seats)} }}"
+        else:
+            continue
+        lines[i] = f"{value}   {comment}" if comment else value
+    return "\n".join(lines) + "\n"
+
+
+def _with_roster_seats(text: str, ruleset: str, roster: Path) -> str:
+    """The starter ``text`` for the seats the roster file ``roster`` names (the GM's own players, teams or sides),
+    when it names any: ``init GAME --roster FILE`` in an empty folder makes her match, not the sample's."""
+    from sheets_gm.match.seat_roster import roster_seats
+
+    traits = get_ruleset(ruleset).traits
+    word = "teams" if traits.seat_kind.value == "team" else "seats"
+    if not roster.is_file():
+        return text
+    with user_errors():
+        seats = roster_seats(roster, seat_word=traits.seat_kind.value, groups=traits.roster_groups)
+    return with_seats(text, word, seats) if seats else text
 
 
 PRACTICE_ROSTER = "practice-roster.csv"
@@ -207,6 +244,7 @@ def run(args: argparse.Namespace) -> int:
         text = _starter_text(ruleset, args.private)
         if args.roster is not None:
             text = with_roster(text, _relative_to(args.roster, args.config.parent))
+            text = _with_roster_seats(text, ruleset, args.roster)
         args.config.parent.mkdir(parents=True, exist_ok=True)
         args.config.write_text(text, encoding="utf-8")
         word = get_ruleset(ruleset).traits.seat_kind.value
