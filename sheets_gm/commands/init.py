@@ -289,6 +289,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"The first orders are open{until}.")
     for line in outcome.shared:
         print(line)
+    from sheets_gm.init.create_sheets import hand_made_note
+
+    note = hand_made_note(config)
+    if note:
+        print(f"Note: {note}")
     secret_env = config.notify.secret_env() if config.notify is not None else []
     print(f"Next: schedule the sync; this match's crontab line (crontab -e), a poll every minute (an idle poll "
           f"reads nothing):\n  {cron_line(args.config, secret_env=bool(secret_env))}\n"

@@ -47,6 +47,27 @@ def journal_path(config: MatchConfig) -> Path:
     return config.state_dir / f"{config.path.stem}.drive-create.json"
 
 
+def hand_made_note(config: MatchConfig) -> str:
+    """For a Google match played on the GM's own sign-in, the sentence a poll says once (``poll_gate.drive``'s
+    ``UNSEEN_ONCE``) when some of its spreadsheets were not made by ``init --create`` (by its journal): her sign-in
+    for playing, whose ``drive.file`` scope reaches only what sheets-gm made, will not see them in Drive. '' else."""
+    from sheets_gm.match.config import BackendKind
+    from sheets_gm.poll_gate.drive import UNSEEN_ONCE
+
+    if config.backend is not BackendKind.GOOGLE or config.service_account is not None:
+        return ""
+    try:
+        made = set((_read_journal(journal_path(config)).get("made") or {}).values())
+    except ConfigError:
+        made = set()
+    keys = set(dict.fromkeys([config.board, config.engine, *config.orders, *([config.judge] if config.judge else [])]))
+    hand = keys - made
+    if not hand:
+        return ""
+    count = f"{len(hand)} of the match's {len(keys)} spreadsheets" if len(keys) > 1 else "the match's spreadsheet"
+    return UNSEEN_ONCE.format(count=count)
+
+
 def _read_journal(path: Path) -> dict[str, Any]:
     """The journal of an earlier run ({} when there is none, or when it cannot be read: Drive's search still
     finds what that run made only if the id is known, so an unreadable journal is named, never guessed at)."""

@@ -217,6 +217,24 @@ def reads_line(gate: DriveCheck, kept: KeptSheets) -> str:
     return f"(Drive: {gate.reason}; {what}.)"
 
 
+#: What a poll says once, when it first finds spreadsheets Drive does not show its sign-in (its record keeps them).
+UNSEEN_ONCE = ("Drive does not show your sign-in for playing {count} (made by hand: its drive.file scope reaches "
+               "only the spreadsheets sheets-gm made), so their changes are never listed: each is read about once a "
+               "minute whatever changed, and doctor cannot check who opens them. init --create makes spreadsheets "
+               "it sees (docs/google-setup.md, \"A spreadsheet you made yourself\").")
+
+
+def unseen_news(gate: DriveCheck, total: int) -> str:
+    """``UNSEEN_ONCE`` when this poll found spreadsheets Drive does not show the signed-in account that the last
+    poll's record did not hold ('' otherwise): a poll says it once, the next ones read them as ever."""
+    before = frozenset(gate.state.unseen) if gate.state is not None else frozenset()
+    new = gate.unseen - before
+    if not new:
+        return ""
+    count = f"{len(gate.unseen)} of the match's {total} spreadsheets" if total > 1 else "the match's spreadsheet"
+    return UNSEEN_ONCE.format(count=count)
+
+
 def version_after_write(log: DriveChangeLog) -> Callable[[str], int | None]:
     """What a poll asks right after each write of a spreadsheet: Drive's version of the file (one ``files.get``),
     where our own change ends; None when Drive names someone else as its last modifier (a player typed just
@@ -297,6 +315,7 @@ class DriveGate:
         check = self._checked()
         report, self.kept = read_and_poll(run, self.sheets, check, self.config_path, self.clock)
         report.drive = reads_line(check, self.kept)
+        report.told_once = unseen_news(check, len(self.kept.wrapped))
         return report
 
     def keep(self, report: WindowReport, said: Said) -> None:
