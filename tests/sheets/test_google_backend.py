@@ -852,9 +852,10 @@ def test_a_revoked_sign_in_is_an_access_error(fake: GoogleApiFake, policy: Retry
         token=None, refresh_token="revoked", client_id="cid", client_secret="secret", token_uri=TOKEN_URL
     )
     b = GoogleSheetBackend(gspread.Client(auth=creds), KEY, retry=policy)
-    with pytest.raises(SheetAccessError, match="sign in again"):
+    with pytest.raises(SheetAccessError, match="sign in again") as info:
         b.read(["Board!A1"])
     assert fake.calls(READ) == 0
+    assert "An app left in \"Testing\" on Google's consent screen loses its sign-ins after 7 days" in str(info.value)
 
 
 def test_gspreads_backoff_client_is_refused(fake: GoogleApiFake) -> None:
