@@ -47,7 +47,7 @@ from pathlib import Path
 
 from sheets_gm.poll_gate.drive_due import CLOCK_MARGIN, file_index_due, moment_of, reads_anyway, usable_state
 from sheets_gm.poll_gate.kept_reads import KeptSheets, kept_path, load_kept, save_kept
-from sheets_gm.poll_gate.state import PollState, Said, forget_state, iso, save_state, state_path
+from sheets_gm.poll_gate.state import PollState, Said, forget_state, iso, save_state, state_path, tell_once
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.google.drive import DriveChangeLog, DriveFileUnseen
@@ -224,12 +224,10 @@ UNSEEN_ONCE = ("Drive does not show your sign-in for playing {count} (made by ha
                "it sees (docs/google-setup.md, \"A spreadsheet you made yourself\").")
 
 
-def unseen_news(gate: DriveCheck, total: int) -> str:
-    """``UNSEEN_ONCE`` when this poll found spreadsheets Drive does not show the signed-in account that the last
-    poll's record did not hold ('' otherwise): a poll says it once, the next ones read them as ever."""
-    before = frozenset(gate.state.unseen) if gate.state is not None else frozenset()
-    new = gate.unseen - before
-    if not new:
+def unseen_news(config_path: Path, gate: DriveCheck, total: int) -> str:
+    """``UNSEEN_ONCE`` when this poll found spreadsheets Drive does not show the signed-in account and the GM was not
+    told yet (``tell_once``: by init or an earlier poll), '' otherwise: the polls after it read them as ever."""
+    if not gate.unseen or not tell_once(config_path, "unseen"):
         return ""
     count = f"{len(gate.unseen)} of the match's {total} spreadsheets" if total > 1 else "the match's spreadsheet"
     return UNSEEN_ONCE.format(count=count)
@@ -315,7 +313,7 @@ class DriveGate:
         check = self._checked()
         report, self.kept = read_and_poll(run, self.sheets, check, self.config_path, self.clock)
         report.drive = reads_line(check, self.kept)
-        report.told_once = unseen_news(check, len(self.kept.wrapped))
+        report.told_once = unseen_news(self.config_path, check, len(self.kept.wrapped))
         return report
 
     def keep(self, report: WindowReport, said: Said) -> None:
