@@ -290,10 +290,9 @@ def run(args: argparse.Namespace) -> int:
     for line in outcome.shared:
         print(line)
     from sheets_gm.init.create_sheets import hand_made_note
-    from sheets_gm.poll_gate.state import tell_once
 
     note = hand_made_note(config)
-    if note and tell_once(config.path, "unseen"):
+    if note:
         print(f"Note: {note}")
     secret_env = config.notify.secret_env() if config.notify is not None else []
     print(f"Next: schedule the sync; this match's crontab line (crontab -e), a poll every minute (an idle poll "
