@@ -11,6 +11,7 @@ PY=${PYTHON:-python3}
 stamp=$venv/.sheets-gm-install
 sum=$(sha256sum "$root/pyproject.toml" | cut -d' ' -f1)
 if ! grep -qE "^$sum (base|test)$" "$stamp" 2>/dev/null; then  # the test install includes the base one
+  echo "installing sheets-gm into $venv (once, about a minute)…" >&2
   "$venv/bin/python" -m pip install --quiet --upgrade pip
   "$venv/bin/python" -m pip install --quiet -e "$root"
   echo "$sum base" > "$stamp"

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from importlib import import_module
 
 from sheets_gm import __version__
-from sheets_gm.commands.base import TYPE_CHECKING, UsageError, UserError, with_config_named
+from sheets_gm.commands.base import TYPE_CHECKING, UsageError, UserError, did_you_mean, with_config_named
 from sheets_gm.commands.sync import idle_sync_by_hand
 
 if TYPE_CHECKING:  # argparse is imported where a command line is parsed: cron's idle sync never parses one
@@ -79,6 +79,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     for name in sorted(WITH_COMMANDS):
         if name not in sub.choices:
             _add_tools_group(sub, name, name == chosen)
+    if chosen is not None and chosen not in sub.choices:
+        raise UsageError(f"unknown command {chosen!r}{did_you_mean(chosen, list(sub.choices))}; the commands: "
+                         f"{', '.join(sub.choices)} (sheets-gm --help says what each does)")
     return parser
 
 
@@ -122,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         func: Callable[[argparse.Namespace], int] = args.func
         return func(args)
     except UserError as exc:
-        if args is None or args.debug:
+        if (args.debug if args is not None else not isinstance(exc, UsageError)):
             raise
         print(f"sheets-gm: {with_config_named(str(exc), getattr(args, 'config', None))}", file=sys.stderr)
         return 2 if isinstance(exc, UsageError) else 1

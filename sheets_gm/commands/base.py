@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -71,6 +71,29 @@ def game_command(sub: Any, tool: GameCommand) -> argparse.ArgumentParser:
 #: sheets-gm repair -c MATCH.toml": ``sheets.adapter.CONFIG_STAND_IN``, not imported here to keep a
 #: command's start light); a command names the real one before it prints them.
 CONFIG_STAND_IN = "MATCH.toml"
+
+
+def game_name(text: str) -> str:
+    """An argparse type: the name of a registered game (lower case), or an error (exit code 2) naming the nearest
+    and every game this build knows."""
+    import argparse
+
+    from sheets_gm.rulesets.registry import ruleset_names
+
+    name = text.strip().lower()
+    names = ruleset_names()
+    if name in names:
+        return name
+    raise argparse.ArgumentTypeError(f"unknown game {text!r}{did_you_mean(name, names)}; this build knows: "
+                                     f"{', '.join(names)}")
+
+
+def did_you_mean(word: str, known: Sequence[str]) -> str:
+    """`` (did you mean X?)`` for the known word nearest ``word``, or '' when none is near."""
+    import difflib
+
+    near = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+    return f" (did you mean {near[0]}?)" if near else ""
 
 
 def whole_number(option: str, low: int, high: int) -> Callable[[str], int]:

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.commands.base import UserError, activate_script, command, program_name
+from sheets_gm.commands.base import UserError, activate_script, command, game_name, program_name
 from sheets_gm.engine.words import counted
 
 
@@ -66,7 +66,7 @@ def register(sub: Any) -> None:
                 f"every window. Ends with the result and where the files are. {DEFAULT_RULESET} unless RULESET "
                 "names another game.",
                 "sheets-gm demo --out demo-out --seed 7\n         sheets-gm demo winordie --out wod")
-    p.add_argument("ruleset", nargs="?", default=DEFAULT_RULESET, metavar="RULESET",
+    p.add_argument("ruleset", nargs="?", default=DEFAULT_RULESET, metavar="RULESET", type=game_name,
                    help=f"the game (default: {DEFAULT_RULESET})")
     p.add_argument("--out", type=Path, default=Path("demo-out"),
                    help="folder for the workbooks and the export (default: demo-out in this folder; a second demo "

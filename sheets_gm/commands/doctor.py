@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from sheets_gm.commands import base
-from sheets_gm.commands.base import UserError, command
+from sheets_gm.commands.base import command, whole_number
 from sheets_gm.commands.matchargs import add_config_option
 
 _MARKS = {"ok": "✔", "warn": "⚠", "fail": "✘"}
@@ -14,13 +14,12 @@ _MARKS = {"ok": "✔", "warn": "⚠", "fail": "✘"}
 
 def run(args: argparse.Namespace) -> int:
     """Print every check; exit 1 if any failed (warnings pass)."""
-    from sheets_gm.doctor.checks import run_doctor
+    from sheets_gm.doctor import checks as doctor_checks
     from sheets_gm.doctor.checkup import Verdict
 
-    if args.matches < 1:
-        raise UserError("--matches must be 1 or more")
-    checks = run_doctor(args.config, now=base.clock(), matches=args.matches, debug=args.debug,
-                        send_test=args.send_test)
+    checks = doctor_checks.run_doctor(args.config, now=base.clock(), matches=args.matches, debug=args.debug,
+                                      send_test=args.send_test, retry=doctor_checks.DOCTOR_RETRY,
+                                      progress=lambda said: print(said, flush=True))
     for check in checks:
         print(f"{_MARKS[check.verdict]} {check.name}: {check.message}")
         if check.verdict is not Verdict.OK:
@@ -44,8 +43,11 @@ def register(sub: Any) -> None:
                 "Exit code 0 when nothing failed (warnings allowed), 1 otherwise.",
                 "sheets-gm doctor -c match.toml")
     add_config_option(p)
-    p.add_argument("--matches", type=int, default=1, metavar="N",
+    p.add_argument("--matches-per-account", dest="matches", type=whole_number("--matches-per-account", 1, 10_000_000),
+                   default=1, metavar="N",
                    help="how many matches share this Google account, for the quota figure (default 1)")
+    p.add_argument("--matches", dest="matches", type=whole_number("--matches", 1, 10_000_000),
+                   help=argparse.SUPPRESS)  # the spelling before --matches-per-account, kept working
     p.add_argument("--send-test", action="store_true",
                    help="send a test notice now through every channel of [notify] (the chat, and an e-mail to "
                         "gm_emails), and say what each did")

@@ -6,11 +6,12 @@ import argparse
 import json
 import os
 import tomllib
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.commands.base import UserError, command, program_name
+from sheets_gm.commands.base import UsageError, UserError, command, game_name, program_name
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
 from sheets_gm.engine.words import counted
 from sheets_gm.init.common import InitOutcome
@@ -79,6 +80,42 @@ def with_roster(text: str, roster: str) -> str:
     at = next((i + 1 for i, line in enumerate(lines) if line.startswith("ruleset")), 0)
     lines.insert(at, value)
     return "\n".join(lines) + "\n"
+
+
+def with_seats(text: str, word: str, seats: Sequence[str]) -> str:
+    r"""The starter config ``text`` with its ``word`` line (``seats`` or ``teams``) naming ``seats``, its comment kept,
+    and its one-line ``orders`` table giving each seat its own workbook.
+
+    >>> print(with_seats('seats = ["Ann", "Bo"]   # in turn order\norders = { Ann = "orders-Ann.xlsx" }   # each\n',
+    ...                  "seats", ["Cy", "Di"]), end="")
+    seats = ["Cy", "Di"]   # in turn order
+    orders = { Cy = "orders-Cy.xlsx", Di = "orders-Di.xlsx" }   # each
+    """
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        comment = line[line.index("#"):] if "#" in line and not line.startswith("#") else ""
+        if line.startswith(f"{word} = ["):
+            value = f"{word} = [{', '.join(json.dumps(s, ensure_ascii=False) for s in seats)}]"
+        elif line.startswith("orders = {") and "}" in line.split("#", 1)[0]:
+            value = f"orders = {{ {', '.join(f'{toml_key(s)} = {json.dumps(orders_file(s))}' for s in seats)} }}"
+        else:
+            continue
+        lines[i] = f"{value}   {comment}" if comment else value
+    return "\n".join(lines) + "\n"
+
+
+def _with_roster_seats(text: str, ruleset: str, roster: Path) -> str:
+    """The starter ``text`` for the seats the roster file ``roster`` names (the GM's own players, teams or sides),
+    when it names any: ``init GAME --roster FILE`` in an empty folder makes her match, not the sample's."""
+    from sheets_gm.match.seat_roster import roster_seats
+
+    traits = get_ruleset(ruleset).traits
+    word = "teams" if traits.seat_kind.value == "team" else "seats"
+    if not roster.is_file():
+        return text
+    with user_errors():
+        seats = roster_seats(roster, seat_word=traits.seat_kind.value, groups=traits.roster_groups)
+    return with_seats(text, word, seats) if seats else text
 
 
 PRACTICE_ROSTER = "practice-roster.csv"
@@ -195,9 +232,7 @@ def run(args: argparse.Namespace) -> int:
     """Write a starter config if there is none, then create the match it describes."""
     from sheets_gm.init.start import init_match
 
-    ruleset = args.ruleset.strip().lower()
-    if ruleset not in GAMES:
-        raise UserError(f"unknown ruleset {args.ruleset!r}; this build knows: {', '.join(sorted(GAMES))}")
+    ruleset = args.ruleset or _configs_game(args)
     if args.practice and args.create is not None:
         raise UserError("--practice plays on local workbooks; leave out --create")
     if args.practice:
@@ -209,6 +244,7 @@ def run(args: argparse.Namespace) -> int:
         text = _starter_text(ruleset, args.private)
         if args.roster is not None:
             text = with_roster(text, _relative_to(args.roster, args.config.parent))
+            text = _with_roster_seats(text, ruleset, args.roster)
         args.config.parent.mkdir(parents=True, exist_ok=True)
         args.config.write_text(text, encoding="utf-8")
         word = get_ruleset(ruleset).traits.seat_kind.value
@@ -253,6 +289,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"The first orders are open{until}.")
     for line in outcome.shared:
         print(line)
+    from sheets_gm.init.create_sheets import hand_made_note
+
+    note = hand_made_note(config)
+    if note:
+        print(f"Note: {note}")
     secret_env = config.notify.secret_env() if config.notify is not None else []
     print(f"Next: schedule the sync; this match's crontab line (crontab -e), a poll every minute (an idle poll "
           f"reads nothing):\n  {cron_line(args.config, secret_env=bool(secret_env))}\n"
@@ -318,6 +359,16 @@ def _print_roster_tab(outcome: InitOutcome, ruleset: str, config: Path) -> None:
     print(f"  {program_name()} init {ruleset} -c {config}")
 
 
+def _configs_game(args: argparse.Namespace) -> str:
+    """The game of the config ``-c`` names, for an ``init`` that names none; a UsageError when there is no config
+    (or ``--practice`` writes one)."""
+    if args.practice or not args.config.exists():
+        raise UsageError(f"init needs the game when there is no config ({args.config} does not exist"
+                         f"{' or --practice writes it' if args.practice else ''}): sheets-gm init GAME, one of "
+                         f"{', '.join(sorted(GAMES))}")
+    return load(args).ruleset
+
+
 def register(sub: Any) -> None:
     """Add ``init`` to the command line."""
     p = command(sub, "init", run, "create a match: spreadsheets or workbooks, roster, seed",
@@ -325,7 +376,8 @@ def register(sub: Any) -> None:
                 "lay out every tab, place the roster (from --roster, the config's roster file, or typed in "
                 "the sheet's Roster tab), draw the secret seed and print its hash for the players.",
                 "sheets-gm init coalition -c match.toml --roster armies.csv")
-    p.add_argument("ruleset", metavar="RULESET", help=f"the game: {', '.join(sorted(GAMES))}")
+    p.add_argument("ruleset", metavar="RULESET", nargs="?", type=game_name,
+                   help=f"the game: {', '.join(sorted(GAMES))} (default: the config's, when it exists)")
     add_config_option(p)
     p.add_argument("--roster", type=Path, help="a CSV of the roster: name, the seat (team, player or side), email "
                    "and the game's own columns (its rules page names them)")

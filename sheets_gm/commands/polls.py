@@ -190,6 +190,8 @@ def _print_full_poll(done: FullPoll, *, quiet: bool) -> None:
     report = done.report
     if done.warning:
         print(done.warning)
+    if report.told_once:
+        print(report.told_once)
     if quiet and not report.resolved:
         return
     more = [] if quiet else [*rejected_lines(report), *([report.drive] if report.drive else []),

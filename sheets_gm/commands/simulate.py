@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.console import Console
 
-from sheets_gm.commands.base import UsageError, UserError, command, whole_number
+from sheets_gm.commands.base import UsageError, UserError, command, game_name, whole_number
 from sheets_gm.console import CommandConsole
 from sheets_gm.engine.words import counted
 
@@ -151,7 +151,8 @@ def register(sub: Any) -> None:
                 "earned and spent per skill, knock-downs), with the house rule beside the default. The same seed gives "
                 "the same figures whatever the worker count.",
                 "sheets-gm simulate wesnoth --matches 2000 --seed 7 --set start_gold=20 --out sim-out")
-    p.add_argument("ruleset", metavar="RULESET", help=f"the ruleset to simulate ({', '.join(ruleset_names())})")
+    p.add_argument("ruleset", metavar="RULESET", type=game_name,
+                   help=f"the ruleset to simulate ({', '.join(ruleset_names())})")
     p.add_argument("--matches", type=whole_number("--matches", 1, 10_000_000), default=1000,
                    help="matches per variant (default 1000)")
     p.add_argument("--seed", default="1", help="any text; the same seed gives the same figures (default 1)")

@@ -9,7 +9,7 @@ left out when that one failed.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime, time
 from pathlib import Path
@@ -43,8 +43,11 @@ from sheets_gm.sheets.adapter import CONFIG_STAND_IN
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.retry import RetryPolicy
 
-#: Doctor waits less than a sync for Google to recover: it is run by hand.
-DOCTOR_RETRY = RetryPolicy(deadline=20.0)
+#: Doctor waits less than a sync for Google to recover: it is run by hand. A machine that cannot connect to Google
+#: at all is said within seconds (at most 4 s of retries, each connection failing at once or within its own timeout).
+DOCTOR_RETRY = RetryPolicy(deadline=20.0, unreachable_deadline=4.0)
+#: What doctor says before its first request to Google.
+CHECKING_GOOGLE = "checking the spreadsheets on Google…"
 
 
 class _NotSignedInError(Exception):
@@ -52,12 +55,13 @@ class _NotSignedInError(Exception):
 
 
 def run_doctor(path: Path, *, now: datetime, matches: int = 1, retry: RetryPolicy = DOCTOR_RETRY,
-               debug: bool = False, send_test: bool = False) -> list[Check]:
+               debug: bool = False, send_test: bool = False,
+               progress: Callable[[str], None] = lambda _said: None) -> list[Check]:
     """Every check of the match configured in ``path``, in the order they are printed.
 
     ``matches`` is how many matches share the Google account (for the quota figure);
     ``now`` is compared with the current turn's deadline; ``send_test`` sends a test notice through every
-    channel of ``[notify]``."""
+    channel of ``[notify]``; ``progress`` is told what doctor is doing before it waits on Google."""
     report = Checkup(debug=debug)
     config = report.guarded("config", lambda: check_config(path, report))
     if config is None:
@@ -65,6 +69,8 @@ def run_doctor(path: Path, *, now: datetime, matches: int = 1, retry: RetryPolic
     report.guarded("house rules", lambda: check_house_rules(config, report))
     report.ok("deadlines", config.schedule.describe())
     signed_in = report.guarded("credentials", lambda: check_credentials(config, report))
+    if signed_in and config.backend is BackendKind.GOOGLE:
+        progress(CHECKING_GOOGLE)
     found = signed_in and report.guarded("spreadsheets", lambda: check_match(config, report, now=now, retry=retry))
     report.guarded("privacy", lambda: check_privacy(config, report, match_exists=bool(found)))
     report.guarded("secret files", lambda: check_secret_files(config, report))

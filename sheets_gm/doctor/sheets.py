@@ -22,6 +22,7 @@ from sheets_gm.rulesets.registry import get_ruleset, sheet_spec
 from sheets_gm.running.bot_drift import bot_drift, bots_fix, configured_bots
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sheets.backend import (
+    GoogleUnreachableError,
     LayoutDriftError,
     RangeWrite,
     SheetAccessError,
@@ -51,6 +52,10 @@ from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.swaps import SwappedWorkbooksError, describe_misplaced, find_misplaced
 from sheets_gm.upkeep.engine_move import EngineMoveError, stray_engine
+
+#: What to do when this machine cannot connect to Google.
+UNREACHABLE_FIX = ("check that this machine reaches the Internet (a proxy: HTTPS_PROXY), then run doctor again; "
+                   "nothing was checked on Google")
 
 _SWAP_FIX = ("run `sheets-gm repair -c {}`: it puts local workbooks back in their places, tabs and typed rows and all "
              "(on Google it names the keys to swap back in the config)")
@@ -125,6 +130,9 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
         return False
     try:
         sheets = read_only(open_match_sheets(config, retry=retry))
+    except GoogleUnreachableError as exc:
+        report.fail("google", str(exc), UNREACHABLE_FIX)
+        return False
     except SheetError as exc:
         report.fail("spreadsheets", str(exc), f"correct [sheets] in {config.path}")
         return False
@@ -442,6 +450,9 @@ def _reachable(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> boo
         name = ("workbook" if config.backend is BackendKind.LOCAL else "spreadsheet") + f" ({', '.join(roles)})"
         try:
             backend.read(["A1"])
+        except GoogleUnreachableError as exc:  # the first connection failure stops the checks on Google
+            report.fail("google", str(exc), UNREACHABLE_FIX)
+            return False
         except SheetUnavailableError as exc:
             report.fail(name, str(exc), "Google kept failing: try again in a few minutes "
                                         "(https://www.google.com/appsstatus shows outages)")

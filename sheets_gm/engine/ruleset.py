@@ -123,6 +123,11 @@ class Member:
     email: str = ""
 
 
+class SeatCountError(ValueError):
+    """The board holds fewer (or more) seats than the match names: no roster mends it, only another board or other
+    seats. ``init`` says so before it writes or moves anything."""
+
+
 @dataclass(frozen=True, slots=True)
 class Roster:
     """The seats of a match in turn order, and their members."""

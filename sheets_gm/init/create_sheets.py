@@ -47,6 +47,29 @@ def journal_path(config: MatchConfig) -> Path:
     return config.state_dir / f"{config.path.stem}.drive-create.json"
 
 
+def hand_made_note(config: MatchConfig) -> str:
+    """For a Google match played on the GM's own sign-in, the sentence a poll says once (``poll_gate.drive``'s
+    ``UNSEEN_ONCE``) when some of its spreadsheets were not made by ``init --create`` (by its journal): her sign-in
+    for playing, whose ``drive.file`` scope reaches only what sheets-gm made, will not see them in Drive. '' else,
+    and once the GM was told (``tell_once``: by an init or a poll before)."""
+    from sheets_gm.match.config import BackendKind
+    from sheets_gm.poll_gate.drive import UNSEEN_ONCE
+    from sheets_gm.poll_gate.state import tell_once
+
+    if config.backend is not BackendKind.GOOGLE or config.service_account is not None:
+        return ""
+    try:
+        made = set((_read_journal(journal_path(config)).get("made") or {}).values())
+    except ConfigError:
+        made = set()
+    keys = set(dict.fromkeys([config.board, config.engine, *config.orders, *([config.judge] if config.judge else [])]))
+    hand = keys - made
+    if not hand or not tell_once(config.path, "unseen"):
+        return ""
+    count = f"{len(hand)} of the match's {len(keys)} spreadsheets" if len(keys) > 1 else "the match's spreadsheet"
+    return UNSEEN_ONCE.format(count=count)
+
+
 def _read_journal(path: Path) -> dict[str, Any]:
     """The journal of an earlier run ({} when there is none, or when it cannot be read: Drive's search still
     finds what that run made only if the id is known, so an unreadable journal is named, never guessed at)."""
@@ -101,7 +124,7 @@ def create_google_sheets(config: MatchConfig, folder: str, *, client: gspread.Cl
     if client is None and config.service_account is None and config.oauth_client is None:
         raise ConfigError(f"{config.path}: init --create needs Google credentials: under [google], set "
                           "oauth_client (your own account: files in your My Drive) or service_account (a folder of a "
-                          "shared drive); README.md, 'Google Sheets', shows how to get either")
+                          "shared drive); docs/google-setup.md shows how to get either, step by step")
     refuse_exposures(config)  # a layout init would refuse is refused before anything is made
     named = _named_roles(config)
     try:

@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sheets_gm.engine.dice import new_seed, seed_hash
-from sheets_gm.engine.ruleset import Roster, RulesetTraits, SeatKind
+from sheets_gm.engine.ruleset import Roster, RulesetTraits, SeatCountError, SeatKind
 from sheets_gm.init.common import InitOutcome, MatchExistsError, create_from, made_of
 from sheets_gm.init.targets import (
     check_local_targets,
@@ -150,10 +150,13 @@ def _check_roster(ruleset: AnyRuleset, roster: Roster, where: object) -> None:
         raise SeatRosterError(f"roster {where}: {exc}") from None
 
 
-def seats_alone_refused(ruleset: AnyRuleset, seats: tuple[str, ...]) -> str:
-    """Why the ruleset cannot start a match from the seats alone (it needs members), or '' if it can."""
+def seats_alone_refused(ruleset: AnyRuleset, seats: tuple[str, ...], where: object = "the config") -> str:
+    """Why the ruleset cannot start a match from the seats alone (it needs members), or '' if it can; a
+    SeatRosterError naming ``where`` when no roster can mend it (the board holds fewer seats: ``SeatCountError``)."""
     try:
         ruleset.new_match(Roster(seats), b"check the roster before anything is written")
+    except SeatCountError as exc:
+        raise SeatRosterError(f"{where}: seats {', '.join(seats)}: {exc}") from None
     except ValueError as exc:
         return str(exc)
     return ""
@@ -265,7 +268,7 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     if roster is not None:
         _check_roster(ruleset, roster, roster_path)
     else:
-        refusal = seats_alone_refused(ruleset, config.seats)
+        refusal = seats_alone_refused(ruleset, config.seats, config.path)
     outcome = InitOutcome()
     journal = command_path(journal_path(config.path))
     left = load_command(journal)

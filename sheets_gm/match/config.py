@@ -58,7 +58,7 @@ from sheets_gm.match.mailbox_settings import MailboxSettings, parse_mailbox
 from sheets_gm.match.notify_settings import NotifySettings, parse_notify
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
 from sheets_gm.match.seat_roster import MAX_ROSTER_BYTES, ROSTER_ACCEPTED
-from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset
+from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset, template_dir
 from sheets_gm.sheets.files import orders_file
 
 
@@ -247,6 +247,16 @@ def _optional_path(folder: Path, value: str | None) -> Path | None:
     return None if value is None else folder / Path(value).expanduser()
 
 
+def _map_path(folder: Path, value: str | None, ruleset: str) -> Path | None:
+    """The config's ``map``: a file in (or below) the config's folder, else one of the maps the game ships by its name
+    (``map = "4p_Hamlets"``: ``templates/wesnoth/maps/4p_Hamlets.txt``)."""
+    own = _optional_path(folder, value)
+    if own is None or own.exists() or Path(value or "").name != value:
+        return own
+    shipped = template_dir(ruleset.strip().lower()) / "maps"
+    return next((p for p in (shipped / value, shipped / f"{value}.txt") if p.is_file()), own)
+
+
 def _roster_path(path: Path, value: str | None) -> Path | None:
     """The config's ``roster`` path, checked as the config itself is, from its status alone (a file not there yet is
     left to the commands that read it): ConfigError for a folder, a device, a FIFO or a file past the bound."""
@@ -361,7 +371,7 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         orders=named.orders,
         judge=named.judge,
         roster=_roster_path(path, data.roster),
-        map=_optional_path(folder, data.map),
+        map=_map_path(folder, data.map, data.ruleset),
         gm_emails=tuple(data.gm_emails),
         service_account=named.service_account,
         oauth_client=_optional_path(folder, google.oauth_client),

@@ -42,6 +42,25 @@ def read_seat_roster(path: Path, seats: tuple[str, ...], *, seat_word: str = "",
                      groups: tuple[str, ...] = ()) -> Roster:
     """The roster in the CSV file ``path`` for a match of ``seats`` (matched without regard to case); see
     ``parse_seat_roster`` for ``seat_word`` and ``groups``."""
+    return parse_seat_roster(_csv_rows(path), seats, where=str(path), seat_word=seat_word, groups=groups)
+
+
+def roster_seats(path: Path, *, seat_word: str = "", groups: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The seats the roster CSV ``path`` names, in the order they first appear (a row of one of ``groups``, of no
+    seat, left out): what a starter config is written with when ``init --roster`` gives one and no config exists."""
+    rows = _csv_rows(path)
+    header = [_column(text_of(h)) for h in rows[0]] if rows else []
+    words = (seat_word, *SEAT_WORDS) if seat_word else SEAT_WORDS
+    seat_col = next((header.index(w) for w in words if w in header), None)
+    if seat_col is None:
+        return ()
+    folded = {g.casefold() for g in groups}
+    named = (text_of(row[seat_col]).strip() for row in rows[1:] if len(row) > seat_col)
+    return tuple(dict.fromkeys(s for s in named if s and s.casefold() not in folded))
+
+
+def _csv_rows(path: Path) -> list[list[str]]:
+    """The rows of the roster CSV ``path``; SeatRosterError for a file that is missing, too large or no UTF-8 CSV."""
     try:
         text = read_bounded(path, MAX_ROSTER_BYTES, what="a roster is a few kilobytes").decode("utf-8-sig")
         rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text)))
@@ -54,7 +73,7 @@ def read_seat_roster(path: Path, seats: tuple[str, ...], *, seat_word: str = "",
                               f"{ROSTER_ACCEPTED}") from None
     except csv.Error as exc:
         raise SeatRosterError(f"{path} cannot be read as a CSV file ({exc}); {ROSTER_ACCEPTED}") from None
-    return parse_seat_roster(rows, seats, where=str(path), seat_word=seat_word, groups=groups)
+    return rows
 
 
 def _delimiter(text: str) -> str:

@@ -47,7 +47,7 @@ from pathlib import Path
 
 from sheets_gm.poll_gate.drive_due import CLOCK_MARGIN, file_index_due, moment_of, reads_anyway, usable_state
 from sheets_gm.poll_gate.kept_reads import KeptSheets, kept_path, load_kept, save_kept
-from sheets_gm.poll_gate.state import PollState, Said, forget_state, iso, save_state, state_path
+from sheets_gm.poll_gate.state import PollState, Said, forget_state, iso, save_state, state_path, tell_once
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.google.drive import DriveChangeLog, DriveFileUnseen
@@ -217,6 +217,22 @@ def reads_line(gate: DriveCheck, kept: KeptSheets) -> str:
     return f"(Drive: {gate.reason}; {what}.)"
 
 
+#: What a poll says once, when it first finds spreadsheets Drive does not show its sign-in (its record keeps them).
+UNSEEN_ONCE = ("Drive does not show your sign-in for playing {count} (made by hand: its drive.file scope reaches "
+               "only the spreadsheets sheets-gm made), so their changes are never listed: each is read about once a "
+               "minute whatever changed, and doctor cannot check who opens them. init --create makes spreadsheets "
+               "it sees (docs/google-setup.md, \"A spreadsheet you made yourself\").")
+
+
+def unseen_news(config_path: Path, gate: DriveCheck, total: int) -> str:
+    """``UNSEEN_ONCE`` when this poll found spreadsheets Drive does not show the signed-in account and the GM was not
+    told yet (``tell_once``: by init or an earlier poll), '' otherwise: the polls after it read them as ever."""
+    if not gate.unseen or not tell_once(config_path, "unseen"):
+        return ""
+    count = f"{len(gate.unseen)} of the match's {total} spreadsheets" if total > 1 else "the match's spreadsheet"
+    return UNSEEN_ONCE.format(count=count)
+
+
 def version_after_write(log: DriveChangeLog) -> Callable[[str], int | None]:
     """What a poll asks right after each write of a spreadsheet: Drive's version of the file (one ``files.get``),
     where our own change ends; None when Drive names someone else as its last modifier (a player typed just
@@ -297,6 +313,7 @@ class DriveGate:
         check = self._checked()
         report, self.kept = read_and_poll(run, self.sheets, check, self.config_path, self.clock)
         report.drive = reads_line(check, self.kept)
+        report.told_once = unseen_news(self.config_path, check, len(self.kept.wrapped))
         return report
 
     def keep(self, report: WindowReport, said: Said) -> None:

@@ -151,3 +151,24 @@ def forget_state(path: Path) -> None:
 def iso(moment: datetime) -> str:
     """``moment`` as the state file keeps it."""
     return moment.isoformat(timespec="seconds")
+
+
+def tell_once(config_path: Path, topic: str) -> bool:
+    """Whether the GM is yet to be told of ``topic`` about the match configured by ``config_path`` (then it is
+    remembered, in ``.sheets-gm/<config>.told.json``, which no GM command forgets, unlike the poll's record): a
+    sentence init, a poll or a command says once for the match, whichever comes first."""
+    from sheets_gm.sheets.private_files import private_folder, write_private
+
+    path = config_path.parent / ".sheets-gm" / f"{config_path.stem}.told.json"
+    try:
+        told = json.loads(path.read_text(encoding="utf-8")).get("told", [])
+    except (OSError, ValueError, AttributeError):
+        told = []
+    if not isinstance(told, list) or topic in told:
+        return not isinstance(told, list)
+    try:
+        private_folder(path.parent)
+        write_private(path, json.dumps({"told": [*told, topic]}))
+    except OSError:
+        pass  # told again next time rather than never
+    return True

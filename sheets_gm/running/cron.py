@@ -71,4 +71,4 @@ def cron_notes_pointer() -> str:
     guide's section when this copy of the program has no ``scripts`` folder."""
     if CRON_NOTES.exists():
         return str(CRON_NOTES)
-    return "the README of sheets-gm, \"3. Schedule the sync\""
+    return "docs/gm-guide.md of sheets-gm, \"3. Schedule the sync\""

@@ -48,7 +48,7 @@ def describe_report(report: WindowReport) -> str:
 
 def report_line(report: WindowReport) -> str:
     """The poll's line with what Drive let it skip, as ``sync --watch`` and ``serve`` say it on one line."""
-    return " ".join(p for p in (describe_report(report), report.drive) if p)
+    return " ".join(p for p in (describe_report(report), report.drive, report.told_once) if p)
 
 
 def older_copies_line(report: WindowReport, *, done: bool = True) -> str:

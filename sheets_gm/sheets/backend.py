@@ -89,6 +89,11 @@ class SheetUnavailableError(SheetError):
     """The service kept failing (quota, 5xx, network) past the retry deadline."""
 
 
+class GoogleUnreachableError(SheetUnavailableError):
+    """No connection to Google at all (a name that does not resolve, a proxy or a network that refuses or drops it):
+    no answer came, so no quota or outage of Google's is to blame."""
+
+
 @dataclass(frozen=True, slots=True)
 class RangeWrite:
     """Values for one A1 range (``'Board'!A1:O23``); written RAW.

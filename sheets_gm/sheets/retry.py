@@ -23,6 +23,7 @@ The clock, the sleep and the random source are injectable so tests never sleep::
 from __future__ import annotations
 
 import random
+import re
 import time as _time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ import requests
 import tenacity
 from google.auth import exceptions as auth_exceptions
 
-from sheets_gm.sheets.backend import SheetUnavailableError, http_status
+from sheets_gm.sheets.backend import GoogleUnreachableError, SheetUnavailableError, http_status
 
 T = TypeVar("T")
 
@@ -120,13 +121,46 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+#: What a connection failure's words say happened, in the order looked for, and how it is told.
+_UNREACHABLE_WORDS = (
+    (("NameResolutionError", "Failed to resolve", "Name or service not known", "name resolution"),
+     "the name does not resolve"),
+    (("ProxyError", "proxy"), "the proxy refused or dropped the connection"),
+    (("Connection refused",), "the connection was refused"),
+    (("timed out", "Timeout"), "the connection timed out"),
+    (("Network is unreachable", "No route to host"), "the network is unreachable"),
+)
+
+
+def unreachable_reason(exc: BaseException | None) -> str | None:
+    """How Google could not be reached at all, in a few words naming the host (``sheets.googleapis.com: the name
+    does not resolve``), when ``exc`` (or what it was raised from) is a failure to connect, not an answer of
+    Google's; None otherwise."""
+    seen: list[BaseException] = []
+    while exc is not None and exc not in seen and len(seen) < 8:
+        seen.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    if not seen or any(http_status(e) is not None for e in seen):
+        return None
+    if not any(isinstance(e, requests.ConnectionError | requests.Timeout | auth_exceptions.TransportError
+                          | ConnectionError | TimeoutError) for e in seen):
+        return None
+    text = " ".join(str(e) for e in seen)
+    host = re.search(r"host='([^']+)'|Failed to resolve '([^']+)'", text)
+    named = f"{next(g for g in host.groups() if g)}: " if host else ""
+    what = next((told for words, told in _UNREACHABLE_WORDS if any(w.lower() in text.lower() for w in words)), None)
+    return named + what if what is not None else describe(seen[0])
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
     """How long and how often to retry a Google call.
 
     ``deadline`` bounds the whole call (every attempt and every wait) in seconds;
     ``initial`` and ``max_backoff`` shape the exponential backoff; ``max_attempts``
-    optionally caps the attempts too. ``time`` is a monotonic clock in seconds,
+    optionally caps the attempts too; ``unreachable_deadline``, when set, is the shorter deadline of a call whose
+    every failure so far was a failure to connect (``doctor`` asks it: a machine cut off from Google is said
+    within seconds). ``time`` is a monotonic clock in seconds,
     ``sleep`` waits, ``random`` draws uniformly from [0, 1): inject all three in tests.
     """
 
@@ -134,6 +168,7 @@ class RetryPolicy:
     initial: float = 1.0
     max_backoff: float = 32.0
     max_attempts: int | None = None
+    unreachable_deadline: float | None = None
     time: Callable[[], float] = field(default=_time.monotonic, repr=False)
     sleep: Callable[[float], None] = field(default=_time.sleep, repr=False)
     random: Callable[[], float] = field(default=random.random, repr=False)
@@ -158,7 +193,10 @@ class RetryPolicy:
             n = rs.attempt_number
             if n not in waits:
                 exc = rs.outcome.exception() if rs.outcome is not None else None
-                left = self.deadline - (self.time() - start)
+                deadline = self.deadline
+                if self.unreachable_deadline is not None and unreachable_reason(exc) is not None:
+                    deadline = min(deadline, self.unreachable_deadline)
+                left = deadline - (self.time() - start)
                 asked = retry_after(exc) if exc is not None else None
                 if left <= 0 or (self.max_attempts is not None and n >= self.max_attempts):
                     waits[n] = None
@@ -188,6 +226,12 @@ class RetryPolicy:
             attempts = err.last_attempt.attempt_number
             elapsed = self.time() - start
             detail = describe(last) if last is not None else "no result"
+            cut_off = unreachable_reason(last)
+            if cut_off is not None:
+                raise GoogleUnreachableError(
+                    f"cannot reach Google from this machine ({cut_off}): check the network or proxy "
+                    f"(the {what} failed {attempts} time{'s' if attempts != 1 else ''} over {elapsed:.1f} s)"
+                ) from last
             asked = retry_after(last) if last is not None else None
             why = (
                 f" (the server asked to wait {asked:g} s, past the deadline)"

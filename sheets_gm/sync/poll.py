@@ -163,6 +163,7 @@ class WindowReport:
     tables_grown: list[str] = field(default_factory=list)  # the seats whose input tab the resolution laid out larger
     short_tables: list[str] = field(default_factory=list)  # tables with fewer rows than the state gives them
     drive: str = ""  # Google, through the Drive gate: why the poll read and how many spreadsheets (poll_gate/drive.py)
+    told_once: str = ""  # what the GM is told once, at the poll that first finds it (cron --quiet too)
     facts: PollFacts | None = None  # what the poll saw and resolved, for its notices and page (sync.poll_facts)
     bots_typed: list[str] = field(default_factory=list)  # the seats whose bots typed for the window it drew
     saved_meanwhile: list[str] = field(default_factory=list)  # spreadsheets saved between a read and our write

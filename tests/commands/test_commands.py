@@ -388,8 +388,10 @@ def test_init_user_errors_exit_1_with_the_reason(tmp_path: Path, capsys: pytest.
 
 def test_init_of_an_unknown_ruleset_or_another_rulesets_config_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "init", "chess", "-c", tmp_path / "match.toml")
-    assert code == 1 and f"unknown ruleset 'chess'; this build knows: {', '.join(ruleset_names())}" in err
+    with pytest.raises(SystemExit) as exited:  # a mistyped command: exit code 2, as the README promises
+        run(capsys, "init", "chess", "-c", tmp_path / "match.toml")
+    assert exited.value.code == 2
+    assert f"unknown game 'chess'; this build knows: {', '.join(ruleset_names())}" in capsys.readouterr().err
     assert not (tmp_path / "match.toml").exists()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.doctor import checks as doctor_checks
 from sheets_gm.doctor.checks import run_doctor
 from sheets_gm.doctor.checkup import Verdict
 from sheets_gm.doctor.sheets import deadline_sentence
@@ -21,10 +23,12 @@ from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.layout import WorkbookLayout
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.sheets import MatchSheets
+from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import (
     BATCH_UPDATE,
     GET,
     WRITE,
+    FaultKind,
     GoogleApiFake,
     fake_client,
     signed_in_fake,
@@ -418,6 +422,26 @@ def google_match(fake: GoogleApiFake, folder: Path, *, interval: int = 60, key: 
     return config
 
 
+def test_google_unreachable_is_said_at_once_and_once(fake: GoogleApiFake, tmp_path: Path, doctor: Doctor,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 94: with Google's name unresolved, doctor says what it is doing, stops at the first connection failure
+    within 10 s, says it once, and blames no quota."""
+    config = google_match(fake, tmp_path)
+    clock = FakeClock()
+    monkeypatch.setattr(doctor_checks, "DOCTOR_RETRY", replace(doctor_checks.DOCTOR_RETRY, time=clock.time,
+                                                               sleep=clock.sleep))
+    fake.inject(FaultKind.NAME_NOT_RESOLVED, times=None)
+    code, out = doctor(config)
+    assert code == 1
+    assert out.splitlines()[0] == "checking the spreadsheets on Google…"
+    assert clock.slept <= 10
+    found = line(out, "✘", "google")
+    assert found.startswith("✘ google: cannot reach Google from this machine (sheets.googleapis.com: the name does "
+                            "not resolve): check the network or proxy")
+    assert out.count("cannot reach Google") == 1
+    assert "quota" not in found and "spreadsheet (" not in out
+
+
 def test_a_healthy_google_match_passes_and_reports_its_quota_headroom(fake: GoogleApiFake, tmp_path: Path,
                                                                       doctor: Doctor) -> None:
     config = google_match(fake, tmp_path)
@@ -473,7 +497,7 @@ def test_matches_sharing_a_deadline_minute_past_what_it_holds_are_told_to_spread
     with_deadline(config, "23:59")
     _, out = doctor(config, "--matches", "15")
     assert "15 matches sharing its deadline minute at 23:59 (UTC) fit" in line(out, "✔", "deadline minute")
-    _, out = doctor(config, "--matches", "40")
+    _, out = doctor(config, "--matches-per-account", "40")
     minute = line(out, "⚠", "deadline minute")
     assert "15 matches like this one resolve together" in minute
     assert "40 matches sharing its deadline minute at 23:59 (UTC) are more" in minute
@@ -571,9 +595,12 @@ def test_spreadsheets_without_a_match_say_run_init(fake: GoogleApiFake, tmp_path
     assert fake.calls(WRITE) == fake.calls(BATCH_UPDATE) == 0
 
 
-def test_matches_must_be_counted_from_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["doctor", "-c", str(tmp_path / "m.toml"), "--matches", "0"]) == 1
-    assert "--matches must be 1 or more" in capsys.readouterr().err
+@pytest.mark.parametrize("option", ["--matches-per-account", "--matches"])
+def test_matches_must_be_counted_from_one(tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str) -> None:
+    with pytest.raises(SystemExit) as exited:  # a mistyped command: exit code 2
+        main(["doctor", "-c", str(tmp_path / "m.toml"), option, "0"])
+    assert exited.value.code == 2
+    assert f"{option} takes a whole number from 1 to 10,000,000; got 0" in capsys.readouterr().err
 
 
 def test_doctor_prints_the_crontab_line_every_minute(tmp_path: Path, doctor: Doctor) -> None:

@@ -114,8 +114,10 @@ def test_demo_plays_a_race_on_a_workbook_per_seat(tmp_path: Path, capsys: pytest
 
 
 def test_demo_names_the_rulesets_it_knows(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "demo", "chess")
-    assert code == 1 and f"unknown ruleset 'chess'; this build knows: {', '.join(ruleset_names())}" in err
+    with pytest.raises(SystemExit) as exited:  # a mistyped command: argparse's usage error, exit code 2
+        run(capsys, "demo", "chess")
+    assert exited.value.code == 2
+    assert f"unknown game 'chess'; this build knows: {', '.join(ruleset_names())}" in capsys.readouterr().err
 
 
 def test_export_and_verify_replay_every_window_of_a_race(tmp_path: Path, capsys: pytest.CaptureFixture[str],

@@ -1000,6 +1000,7 @@ class FaultKind(enum.Enum):
     INTERNAL = "500"
     UNAVAILABLE = "503"
     CONNECTION_RESET = "reset"
+    NAME_NOT_RESOLVED = "dns"  # no answer at all: the machine cannot resolve Google's name (no network, no DNS)
 
 
 #: Every kind, for parametrised tests.
@@ -1502,6 +1503,13 @@ class GoogleApiFake:
             return requests.ConnectionError(
                 ConnectionResetError(104, "Connection reset by peer"), request=None
             )
+        if kind is FaultKind.NAME_NOT_RESOLVED:  # worded as requests words it, urllib3's cause inside
+            self.log.append(RecordedCall(endpoint, http_method, url, query, body, None))
+            host = urlsplit(url).hostname
+            return requests.ConnectionError(
+                f"HTTPSConnectionPool(host='{host}', port=443): Max retries exceeded with url: {urlsplit(url).path} "
+                f"(Caused by NameResolutionError(\"<urllib3.connection.HTTPSConnection object>: Failed to resolve "
+                f"'{host}' ([Errno -3] Temporary failure in name resolution)\"))", request=None)
         if kind is FaultKind.RATE_LIMIT_HTML:
             status, ctype, content = 429, "text/html; charset=UTF-8", _HTML_429.encode()
         elif kind is FaultKind.REQUEST_TIMEOUT:

@@ -11,6 +11,7 @@ import io
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import gspread
@@ -19,7 +20,14 @@ import pytest
 import requests
 from google.oauth2.credentials import Credentials as UserCredentials
 
-from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
+from sheets_gm.sheets.backend import (
+    GoogleUnreachableError,
+    RangeWrite,
+    SheetAccessError,
+    SheetBackend,
+    SheetError,
+    SheetUnavailableError,
+)
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.google.cells import MAX_CELL_CHARS, grid_range
 from sheets_gm.sheets.google.layout_requests import layout_requests
@@ -538,6 +546,26 @@ def test_the_deadline_gives_a_clear_unavailable_error(
     assert clock.now - start <= 60
 
 
+def test_a_machine_cut_off_from_google_is_told_so_never_quota(
+    backend: GoogleSheetBackend, fake: GoogleApiFake, clock: FakeClock
+) -> None:
+    """Issue 94: a name that does not resolve is no quota of Google's, and a short deadline for it is kept."""
+    fake.inject(FaultKind.NAME_NOT_RESOLVED, times=None)
+    start = clock.now
+    with pytest.raises(GoogleUnreachableError) as info:
+        backend.read(["Board!A1"])
+    message = str(info.value)
+    assert message.startswith("cannot reach Google from this machine (sheets.googleapis.com: the name does not "
+                              "resolve): check the network or proxy")
+    assert "quota" not in message
+    assert clock.now - start <= 60
+    short = GoogleSheetBackend(fake_client(), KEY, retry=replace(backend.retry, unreachable_deadline=4.0))
+    start = clock.now
+    with pytest.raises(GoogleUnreachableError):
+        short.read(["Board!A1"])
+    assert clock.now - start <= 4.0
+
+
 def test_a_retry_after_past_the_deadline_gives_up_at_once(
     backend: GoogleSheetBackend, fake: GoogleApiFake, clock: FakeClock
 ) -> None:
@@ -824,9 +852,10 @@ def test_a_revoked_sign_in_is_an_access_error(fake: GoogleApiFake, policy: Retry
         token=None, refresh_token="revoked", client_id="cid", client_secret="secret", token_uri=TOKEN_URL
     )
     b = GoogleSheetBackend(gspread.Client(auth=creds), KEY, retry=policy)
-    with pytest.raises(SheetAccessError, match="sign in again"):
+    with pytest.raises(SheetAccessError, match="sign in again") as info:
         b.read(["Board!A1"])
     assert fake.calls(READ) == 0
+    assert "An app left in \"Testing\" on Google's consent screen loses its sign-ins after 7 days" in str(info.value)
 
 
 def test_gspreads_backoff_client_is_refused(fake: GoogleApiFake) -> None:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 import requests
 from google.auth import exceptions as auth_exceptions
 from gspread.exceptions import APIError
 
-from sheets_gm.sheets.backend import SheetUnavailableError
-from sheets_gm.sheets.retry import RetryPolicy, describe, is_transient, retry_after
+from sheets_gm.sheets.backend import GoogleUnreachableError, SheetUnavailableError
+from sheets_gm.sheets.retry import RetryPolicy, describe, is_transient, retry_after, unreachable_reason
 from tests.fakes.clock import FakeClock
 
 
@@ -173,7 +174,8 @@ def test_slow_attempts_count_against_the_deadline() -> None:
 def test_max_attempts() -> None:
     clock = FakeClock()
     calls, fn = _failing([requests.ConnectionError("x") for _ in range(10)])
-    with pytest.raises(SheetUnavailableError, match=r"failed 3 times.*connection error"):
+    cut_off = r"cannot reach Google from this machine \(connection error \(x\)\): check the network or proxy"
+    with pytest.raises(SheetUnavailableError, match=cut_off + r" \(the op failed 3 times"):
         _policy(clock, max_attempts=3).call("op", fn)
     assert len(calls) == 3
 
@@ -191,3 +193,42 @@ def test_a_retry_after_beyond_the_deadline_gives_up_without_sleeping() -> None:
     with pytest.raises(SheetUnavailableError, match="asked to wait 90 s, past the deadline"):
         _policy(clock, deadline=60).call("op", fn)
     assert len(calls) == 1 and clock.sleeps == []
+
+
+@pytest.mark.parametrize(("error", "told"), [
+    (requests.ConnectionError("HTTPSConnectionPool(host='sheets.googleapis.com', port=443): Max retries exceeded "
+                              "(Caused by NameResolutionError(\"Failed to resolve 'sheets.googleapis.com' ([Errno -3] "
+                              "Temporary failure in name resolution)\"))"),
+     "sheets.googleapis.com: the name does not resolve"),
+    (requests.exceptions.ProxyError("HTTPSConnectionPool(host='oauth2.googleapis.com', port=443): Max retries "
+                                    "exceeded (Caused by ProxyError('Unable to connect to proxy'))"),
+     "oauth2.googleapis.com: the proxy refused or dropped the connection"),
+    (requests.exceptions.ConnectTimeout("HTTPSConnectionPool(host='www.googleapis.com', port=443): connect timed out"),
+     "www.googleapis.com: the connection timed out"),
+])
+def test_a_machine_cut_off_is_never_told_it_is_over_quota(error: BaseException, told: str) -> None:
+    """Issue 94: doctor blamed quota for a name that did not resolve."""
+    clock = FakeClock()
+    _calls, fn = _failing([error] * 100)
+    with pytest.raises(GoogleUnreachableError) as info:
+        _policy(clock, deadline=60).call("read of spreadsheet X", fn)
+    message = str(info.value)
+    assert message.startswith(f"cannot reach Google from this machine ({told}): check the network or proxy")
+    assert "quota" not in message
+
+
+def test_an_answer_of_googles_is_not_unreachable() -> None:
+    assert unreachable_reason(_api_error(503)) is None and unreachable_reason(ValueError("x")) is None
+
+
+def test_the_unreachable_deadline_is_kept_for_connection_failures_alone() -> None:
+    clock = FakeClock()
+    _calls, fn = _failing([requests.ConnectionError("Failed to resolve 'sheets.googleapis.com'")] * 100)
+    policy = replace(_policy(clock, deadline=60), unreachable_deadline=4)
+    with pytest.raises(GoogleUnreachableError):
+        policy.call("op", fn)
+    assert clock.now - 1000.0 <= 4
+    clock = FakeClock()
+    _calls, fn = _failing([_api_error(503) for _ in range(3)])
+    assert replace(_policy(clock, deadline=60), unreachable_deadline=4).call("op", fn) == "ok"
+    assert clock.slept == 7  # 1 + 2 + 4: an answer of Google's keeps the whole deadline

@@ -370,7 +370,7 @@ def test_bad_options_are_usage_errors_that_name_themselves(
 
 def test_unknown_ruleset_map_or_out_are_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _out, err = run_cli(["simulate", "chess", "--matches", "1"], capsys)
-    assert code == 1 and f"unknown ruleset 'chess'; this build knows: {', '.join(ruleset_names())}" in err
+    assert code == 2 and f"unknown game 'chess'; this build knows: {', '.join(ruleset_names())}" in err
     code, _out, err = run_cli(["simulate", "gvg", "--matches", "1", "--map", str(tmp_path / "none.txt")], capsys)
     assert code == 1 and "--map: cannot read" in err
     bad_map = tmp_path / "bad.txt"

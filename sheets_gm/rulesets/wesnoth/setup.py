@@ -5,12 +5,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sheets_gm.engine.ruleset import SeatCountError
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState
+from sheets_gm.rulesets.wesnoth.tables import TEMPLATE_DIR
 
 
 class RosterError(ValueError):
     """A roster that cannot start a match: the message names the row and what is accepted."""
+
+
+def maps_for(players: int) -> str:
+    """Which shipped maps have a keep for each of ``players`` (Wesnoth names its maps ``4p_…`` for four players),
+    as the end of a sentence: ``. The shipped maps for 4: 4p_Hamlets, 4p_King_of_the_Hill (map = "4p_Hamlets" in
+    the config)``; '' when none has."""
+    fit = sorted(p.stem for p in (TEMPLATE_DIR / "maps").glob("*p_*.txt")
+                 if p.stem.split("p_", 1)[0].isdigit() and int(p.stem.split("p_", 1)[0]) >= players)
+    if not fit or players < 2:
+        return ""
+    return f". The shipped maps for {players}: {', '.join(fit)} (map = \"{fit[0]}\" in the config)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +45,8 @@ def check_entries(rules: WesnothRules, entries: Sequence[Entry]) -> list[tuple[E
     """Each row with its team number, faction and leader type; RosterError naming the row otherwise."""
     board = rules.board
     if not 2 <= len(entries) <= board.players:
-        raise RosterError(f"roster: {len(entries)} players; this map has keeps for 2 to {board.players}")
+        raise SeatCountError(f"{len(entries)} players; this map has keeps for 2 to {board.players}"
+                             f"{maps_for(len(entries))}")
     out = []
     teams: dict[str, int] = {}
     seen: set[str] = set()

@@ -50,6 +50,11 @@ from sheets_gm.sheets.retry import DEFAULT_RETRY, RetryPolicy
 T = TypeVar("T")
 
 
+#: Why the GM's own sign-in is refused a week after she signed in, and the way out (docs/google-setup.md, step 6).
+LAPSED_SIGN_IN = (" An app left in \"Testing\" on Google's consent screen loses its sign-ins after 7 days: publish it "
+                  "(Google Auth Platform > Audience > Publish app; docs/google-setup.md, step 6), then sign in again.")
+
+
 class GoogleSheetBackend:
     """One Google spreadsheet behind the SheetBackend interface.
 
@@ -320,10 +325,11 @@ class GoogleSheetBackend:
         except APIError as e:
             raise api_error(what, e, spreadsheet_refused(self.name, self.key, self.title, self.account)) from e
         except auth_exceptions.RefreshError as e:
+            lapsed = "" if self.account is not None or "invalid_grant" not in str(e) else LAPSED_SIGN_IN
             raise SheetAccessError(
                 f"Google refused to sign in for the {what} of {self.name}: {e}. For a service account, "
                 "check that its key file is current (keys can be deleted or disabled); for your own "
-                "account, delete the saved sign-in (token file) and sign in again."
+                f"account, delete the saved sign-in (token file) and sign in again.{lapsed}"
             ) from e
         except auth_exceptions.GoogleAuthError as e:
             raise SheetAccessError(f"Google sign-in failed for the {what} of {self.name}: {e}.") from e

@@ -16,7 +16,7 @@ def test_every_setting_is_documented_with_its_default() -> None:
         assert doc, f"setting {name} has no documentation"
 
 
-def test_the_readme_lists_every_house_rule_with_its_default() -> None:
-    text = (PAGE.parent.parent / "README.md").read_text(encoding="utf-8")
+def test_the_gm_guide_lists_every_house_rule_with_its_default() -> None:
+    text = (DOCS / "gm-guide.md").read_text(encoding="utf-8")
     for name, default, _accepts, _doc in settings_table(GvgSettings):
-        assert f"| `{name}` | `{default}` |" in text, f"{name} (default {default}) is missing from README.md"
+        assert f"| `{name}` | `{default}` |" in text, f"{name} (default {default}) is missing from gm-guide.md"
