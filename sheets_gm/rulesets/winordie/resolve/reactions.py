@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets import kit
+from sheets_gm.rulesets.winordie.card_trigger import card_allows, card_trigger, narrowed
 from sheets_gm.rulesets.winordie.enums import (
     AbilityType,
     ActionKind,
@@ -43,13 +44,16 @@ def standing_reactions(rules: WodRules, state: WodState, seat: str, reactions: t
                            f"{', '.join(reactions_of) or 'none'}")
             elif r.within < 0:
                 problem = "within is a number of hexes, 0 or more"
+            elif (note := narrowed(card_trigger(ability.text), r)).startswith("it can never fire"):
+                problem = note
         if problem:
             verdicts.append(kit.Verdict(seat, reaction_row(n), "reaction", False, f"Reaction {n}: {problem}", r.unit))
             continue
         out.append(replace(r, row=n))
         later = _cannot_fire_now(rules, state, seat, r)
+        note = narrowed(card_trigger(ability.text), r) if ability is not None else ""
         verdicts.append(kit.Verdict(seat, reaction_row(n), "reaction", True,
-                                    f"Reaction {n}: stands ({r.trigger_words()}){later}."))
+                                    f"Reaction {n}: stands ({note or r.trigger_words()}){later}."))
     return out
 
 
@@ -109,9 +113,11 @@ def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: li
             continue
         if r.when is Trigger.ATTACKED and target is not unit:
             continue
-        if r.when is Trigger.NEAR and (actor is None or actor.at is None
-                                       or rules.board.distance(actor.at, unit.at) > r.within):
+        distance = None if actor is None or actor.at is None else rules.board.distance(actor.at, unit.at)
+        if r.when is Trigger.NEAR and (distance is None or distance > r.within):
             continue
+        if not card_allows(card_trigger(ability.text), action.kind, target is unit, distance):
+            continue  # the row asks more than its card lets it: it stands, and its verdict said where it fires
         legion.tokens -= 1
         unit.tokens += 1
         unit.used.add(ability.name)
