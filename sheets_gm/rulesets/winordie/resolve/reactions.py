@@ -137,11 +137,14 @@ def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: li
     return ""
 
 
-def weigh_passive(state: WodState, action: Action, events: list[kit.Event]) -> str:
+def weigh_passive(state: WodState, action: Action, events: list[kit.Event], reacted: bool = False) -> str:
     """Put before the GM a passive ability of the acting unit that ``action`` may trigger (its card's ``before``:
     Frenzy before each attack while damaged, Charge before its next attack after a move; ``weighed_key``), as a
     reaction is: the action waits while the GM applies the effect (``adjust --dice UNIT=1``, or nothing) and
-    resolves at the next sync. Its description, or "" when none applies."""
+    resolves at the next sync. Where a reaction fired before the attack (``reacted``: a Brace's counter-attack
+    first may damage the attacker), Frenzy is weighed with it, for the damage the unit has when it rolls: the GM
+    rules both at once and a die given to an undamaged unit counts only if it is damaged then. Its description,
+    or "" when none applies."""
     if action.kind is not ActionKind.ATTACK or not action.unit:
         return ""
     unit = state.unit(action.unit)
@@ -154,12 +157,14 @@ def weigh_passive(state: WodState, action: Action, events: list[kit.Event]) -> s
         weighed = weighed_key(ability.name, cue, unit.actions)
         if weighed in unit.used:
             continue
-        if (cue is PassiveCue.DAMAGED_ATTACK and unit.damage < 1) or (cue is PassiveCue.MOVED_ATTACK
-                                                                         and unit.moves < 1):
+        if (cue is PassiveCue.DAMAGED_ATTACK and unit.damage < 1 and not reacted) or (
+                cue is PassiveCue.MOVED_ATTACK and unit.moves < 1):
             continue
         unit.used.add(weighed)  # weighed once for this attack (Charge: once a turn): the row goes on at the next sync
         reveal(state, unit, events, "it attacks")  # as the attack does: the GM's list names it
-        why = {PassiveCue.DAMAGED_ATTACK: f"it attacks while damaged: {unit.damage} damage taken",
+        why = {PassiveCue.DAMAGED_ATTACK: f"it attacks while damaged: {unit.damage} damage taken" if unit.damage
+               else "it is damaged when it rolls only if the reaction's counter-attack first damages it; a die "
+                    "given now counts only then",
                PassiveCue.MOVED_ATTACK: f"it attacks after moving {counted(unit.stepped, 'hex', 'hexes')} this turn"
                }.get(cue, "it attacks")
         pend(state, state.acting, unit.id, ability.name, ability.text, public_row(state, action), events)
