@@ -483,3 +483,11 @@ def test_quoted_lines_ignore_my_last_a_new_order_after_a_struck_one_and_a_struck
     assert read.notes["coalition line 9"][0].startswith("not read: taken back by 'Disregard my last: Cy'")
     assert "is struck out, so it is no order" in read.notes["coalition line 8"][0]
     assert "a later line for Ann stands" in read.notes["coalition line 6"][0], read.notes
+
+
+def test_an_army_named_in_s_owns_its_line_as_english_does() -> None:
+    """Issue 93, item 9: "Zhalfirin Lancers's line is not read"."""
+    from sheets_gm.rulesets.coalition.sheet.read import _row_wins
+
+    assert _row_wins("Zhalfirin Lancers", "coalition line 2")[0].startswith(
+        "Zhalfirin Lancers' line is not read: Zhalfirin Lancers' own row")

@@ -146,3 +146,19 @@ def test_frenzy_is_ruled_with_brace_at_once_and_weighed_for_the_damage_the_count
         (rolled,) = [e for e in done.events if e.kind is EventKind.ATTACK]
         damaged = counter_die >= state.card_of(target).counter_hit
         assert ("+ 1 by the GM (stand-in GM: Frenzy" in rolled.text) is damaged, (counter_die, rolled.text)
+
+
+def test_a_row_under_one_a_passive_stopped_says_the_passive_stopped_it_not_that_it_reacted() -> None:
+    """Issue 93, item 9: the row under an attack Frenzy stopped said "Ann-1's Frenzy reacted before a row above"; a
+    passive does not react."""
+    from sheets_gm.rulesets.winordie.enums import ActionKind
+    from sheets_gm.rulesets.winordie.orders import Action, WodOrders
+
+    r = rules()
+    state, attacker, target = _raider_braced(r)
+    attacker.damage = 1  # Frenzy weighs
+    assert target.at is not None
+    row = Action(ActionKind.ATTACK, attacker.id, target.at.label)
+    done = r.resolve(state, WodOrders(actions={attacker.owner: (row, row)}), r.dice(b"frenzy", state))
+    said = done.unused[attacker.owner]["Row 2"]
+    assert said.startswith(f"{attacker.id}'s Frenzy (a passive) stopped a row above"), said

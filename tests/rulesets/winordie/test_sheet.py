@@ -777,8 +777,8 @@ def test_the_player_waiting_for_her_turn_is_not_asked_for_orders_and_a_ticked_re
     window = Window("4", "turn 4 · Ann", "actions", ("Ann", "Bo"), 4, waits_for=("Ann",))
     actions = next(t for t in spec.inputs if t.name == "actions")
     reactions = next(t for t in spec.inputs if t.standing)
-    assert idle_feedback(window, "Bo", actions, "") == ("Not yet: turn 4 · Ann waits for Ann; Bo writes here for "
-                                                        "Bo's own turn.")
+    # issue 93, item 9: it said "turn 4 · Ann waits for Ann"
+    assert idle_feedback(window, "Bo", actions, "") == "Not yet: it is turn 4 · Ann; Bo writes here for Bo's own turn."
     assert idle_feedback(window, "Bo", reactions, "").startswith("Nothing set: a reaction written here stays")
     assert idle_feedback(window, "Ann", reactions, "") == idle_feedback(window, "Bo", reactions, "")  # her turn too
     ready_table = next(t for t in spec.inputs if t.of_kind(ColumnKind.READY))

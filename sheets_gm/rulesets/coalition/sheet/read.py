@@ -140,8 +140,8 @@ def post_line_name(side: str, number: int) -> str:
 def _row_wins(army: str, pasted_in: str) -> tuple[str, str]:
     """What the post's line for ``army`` (pasted in ``pasted_in``) and ``army``'s own row say when both give it an
     order: the army's row wins."""
-    return (f"{army}'s line is not read: {army}'s own row in the orders tab holds an order, and an army's row wins "
-            f"over a pasted post; clear the row to use this line, or clear the line",
+    return (f"{possessive(army)} line is not read: {possessive(army)} own row in the orders tab holds an order, and "
+            f"an army's row wins over a pasted post; clear the row to use this line, or clear the line",
             f"the pasted post's line for {army} ({pasted_in}) is not read: this row's order wins over the post")
 
 
@@ -312,8 +312,8 @@ def _withdrawn(out: ReadRows, army: str, lines: Sequence[Posted]) -> None:
     where = ", ".join(dict.fromkeys(found.pasted_in for found in lines if found.withdrawn))
     for found in lines:
         out.notes.setdefault(found.pasted_in, []).append(
-            f"{army}'s order is withdrawn: {army} holds this turn" if found.withdrawn else
-            f"this line is not read: {army}'s order is withdrawn ({where}), so it holds")
+            f"{possessive(army)} order is withdrawn: {army} holds this turn" if found.withdrawn else
+            f"this line is not read: {possessive(army)} order is withdrawn ({where}), so it holds")
     if army not in {found.pasted_in for found in lines}:
         out.notes.setdefault(army, []).append(f"its order is withdrawn by the pasted post ({where}): it holds")
 
@@ -326,12 +326,12 @@ def _bumped(out: ReadRows, army: str, square: str) -> str:
         return (f"{army} has no order this turn: a joint engage bump goes with the army's engage order (its line "
                 "in the post, or its row)")
     if order.bump or (order.line and re.search(r"\bbump\b", order.line, re.IGNORECASE)):
-        return f"{army}'s order already names a joint engage bump: keep one"
+        return f"{possessive(army)} order already names a joint engage bump: keep one"
     if not order.line:
         out.orders[army] = replace(order, bump=square)
         return ""
     if not re.search(r"\s[-–—]\s*\S", order.line):
-        return (f"{army}'s line has no order after a dash: a joint engage bump goes with an engage order "
+        return (f"{possessive(army)} line has no order after a dash: a joint engage bump goes with an engage order "
                 f"({FORUM_FORM})")
     out.orders[army] = replace(order, line=f"{order.line}, bump {square}")
     return ""
@@ -485,7 +485,8 @@ def read_judge_rows(state: CoalitionState, results: Sequence[kit.TypedRow], loss
         except kit.CellError as exc:
             out.problems.setdefault(row.subject, []).append(str(exc))
             if where:
-                out.problems.setdefault(where, []).append(f"{row.subject}'s losses cannot be read yet (see its row)")
+                out.problems.setdefault(where, []).append(
+                    f"{possessive(row.subject)} losses cannot be read yet (see its row)")
             continue
         tried = row.ticked("failed_kill")
         if where is None or (lost is None and not tried):

@@ -88,7 +88,7 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: kit.T
             result.verdicts.append(_row_verdict(new.acting, row, action, True,
                                            f"Row {row}: waiting for the reaction above; it resolves at the next "
                                            "sync."))
-            result.unused[action_row(row)] = f"{result.stopped_by} reacted before a row above" + (
+            result.unused[action_row(row)] = f"{result.stopped_by} {result.stopped_verb} a row above" + (
                 "; it goes on at the next sync" if result.goes_on else again(rules))
             continue
         checked = check_action(rules, new, action)
@@ -107,6 +107,7 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: kit.T
         passive = weigh_passive(new, action, result.events, reacted=bool(fired))
         if fired or passive:
             result.stopped_by = " and ".join(s for s in (fired, passive) if s)
+            result.stopped_verb = "reacted before" if fired else "(a passive) stopped"  # a passive does not react
             _stopped(rules, new, result, row, action, fired, passive, first)
             continue
         result.done = row
