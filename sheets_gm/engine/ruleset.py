@@ -479,6 +479,11 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         GM events (no ``gm`` part in its record) refuses every one."""
         raise ValueError(f"{self.traits.title} takes no GM events")
 
+    def start_warnings(self, state: StateT) -> list[str]:
+        """What ``init`` says of a new match that it makes but that may not be meant (a map whose castles put
+        enemies together: which seat counts it suits). None by default."""
+        return []
+
     def stand_in_gm_events(self, state: StateT) -> list[GmEventT]:
         """The GM events a stand-in GM makes now, when the match has one (Win or Die's ``stand_in_gm``): the sync
         applies them after a poll as a GM's ``adjust``. None by default."""

@@ -297,6 +297,7 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     deadline = record.deadline
     outcome.seed_hash = record.seed_hash
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
+    outcome.warnings += record.ruleset.start_warnings(record.state)
     outcome.warnings += uneven_teams(ruleset.traits, roster)
     outcome.warnings += team_warnings(ruleset.traits.seat_kind, roster, google=config.backend is BackendKind.GOOGLE)
     outcome.warnings += [f.describe() for f in shared_folders(config)]

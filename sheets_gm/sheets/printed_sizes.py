@@ -224,17 +224,52 @@ def fewest_pages(tab: TabLayout) -> tuple[str, int, int]:
     across = sum(widths[:tab.print_title_cols])
     title_rows = tab.print_title_rows or tab.frozen_rows
     down = sum(heights[min(tab.print_title_first, title_rows) - 1:title_rows]) if title_rows else 0.0
-    best: tuple[int, str, int, int] | None = None
+    laid: list[tuple[str, float, int, int]] = []  # orientation, room across, pages across and down at 8 pt
     for orientation, wide, tall in (("landscape", LANDSCAPE_POINTS, LANDSCAPE_TALL_POINTS),
                                     ("portrait", PORTRAIT_POINTS, PORTRAIT_TALL_POINTS)):
         room_wide = wide / PRINT_FIT_SCALE - (PRINT_HEADINGS_POINTS if tab.print_headings else 0.0)
         room_tall = tall / PRINT_FIT_SCALE - (DEFAULT_ROW_POINTS if tab.print_headings else 0.0)
-        pages = (pages_laid(widths[tab.print_title_cols:], across, room_wide),
-                 pages_laid(heights[title_rows:], down, room_tall))
-        if best is None or pages[0] * pages[1] < best[0]:
-            best = (pages[0] * pages[1], orientation, *pages)
-    assert best is not None
-    return best[1], best[2], best[3]
+        laid.append((orientation, room_wide, pages_laid(widths[tab.print_title_cols:], across, room_wide),
+                     pages_laid(heights[title_rows:], down, room_tall)))
+    if min(w for _o, _r, w, _t in laid) > MAP_MOST_PAGES_WIDE:  # a last page of a sliver may go: one or two across
+        narrower = [(o, r, _map_pages_wide(widths[tab.print_title_cols:], across, r), t) for o, r, _w, t in laid]
+        laid = [n if n[2] <= MAP_MOST_PAGES_WIDE else old for n, old in zip(narrower, laid, strict=True)]
+    best = min(laid, key=lambda x: x[2] * x[3])  # landscape on a tie: it comes first
+    return best[0], best[2], best[3]
+
+
+#: The smallest type a map is shrunk to rather than print a last page across of a sliver (one column of the map
+#: beside its legend, or the legend alone: GvG's board printed three pages across so).
+MAP_LEAST_POINTS = 6.5
+#: At most this many columns on a map's last page across make it a sliver.
+SLIVER_COLUMNS = 2
+#: The pages across a GM's map is shrunk to print on where a sliver is all that stands in the way.
+MAP_MOST_PAGES_WIDE = 2
+
+
+def _map_pages_wide(widths: list[float], repeated: float, room: float) -> int:
+    """How many pages across a map takes: as many as hold it at ``PRINT_LEAST_POINTS``, one fewer where the last of
+    them would hold a sliver (``SLIVER_COLUMNS``) and the map then fits at ``MAP_LEAST_POINTS``.
+
+    >>> gvg = [83.0] * 15 + [345.0]  # 15 tiles and the legend, landscape: 9 + 6, then the legend alone
+    >>> pages_laid(gvg, 0.0, 806.0), _map_pages_wide(gvg, 0.0, 806.0)
+    (3, 2)
+    """
+    pages = pages_laid(widths, repeated, room)
+    if pages < 2 or _last_page_columns(widths, repeated, room) > SLIVER_COLUMNS:
+        return pages
+    return min(pages, pages_laid(widths, repeated, room * PRINT_LEAST_POINTS / MAP_LEAST_POINTS))
+
+
+def _last_page_columns(widths: list[float], repeated: float, room: float) -> int:
+    """How many of ``widths`` the last page ``pages_laid`` lays holds."""
+    used, count = repeated, 0
+    for width in widths:
+        if used + width > room and used > repeated:
+            used, count = repeated, 0
+        used += width
+        count += 1
+    return count
 
 
 def pages_laid(widths: list[float], repeated: float, room: float) -> int:

@@ -9,6 +9,11 @@ when one line is enough). A row the layout gave a height (a board's map rows) ke
 recorded in the workbook (:data:`FIXED_ROWS_PROPERTY`, a custom document property LibreOffice keeps on save)
 so a later write knows them.
 
+Which cells wrap is the layout's too: LibreOffice saves every cell holding a line break with "wrap text" on (a
+status of lines of its own, meant to run on over the cells right of it), and a row sized for that text wrapped in
+its narrow column grows eightfold and prints on dozens of pages. The cells the layout wraps are recorded as well
+(:data:`WRAPPED_PROPERTY`); a fitted row's cell wrapped anywhere else is put back as the layout made it.
+
 A cell's lines are counted as LibreOffice prints them (``printed_sizes.cell_lines``, with no workbook library: the
 games' drawings and a Google match's layouts count them too); a cut answer is worse than a slack line. A row is as
 tall as a line of the default font (LibreOffice's and Excel's 12.8 points) times its lines.
@@ -17,6 +22,7 @@ tall as a line of the default font (LibreOffice's and Excel's 12.8 points) times
 from __future__ import annotations
 
 from collections.abc import Iterable
+from copy import copy
 from typing import Any
 
 from sheets_gm.sheets.xlsx import openpyxl  # noqa: F401  # first: without numpy (see that module)  # isort: skip
@@ -28,6 +34,11 @@ from sheets_gm.sheets.tab_records import record_tabs, tab_records
 
 #: The custom document property holding, per tab, the rows whose height the layout fixed (JSON).
 FIXED_ROWS_PROPERTY = "sheets-gm fixed rows"
+#: The custom document property holding, per tab, the boxes of cells the layout wraps (JSON: [top, left, bottom,
+#: right], 1-based, ``null`` running to the tab's edge).
+WRAPPED_PROPERTY = "sheets-gm wrapped cells"
+#: A box of cells a layout wraps: top row, left column, bottom row, right column (1-based; ``None``: to the edge).
+Span = tuple[int, int, int | None, int | None]
 #: Excel's default column width, in characters, where a column has none.
 DEFAULT_COLUMN_CHARS = 8.43
 #: Most lines a row is made tall for (a row taller than a screen helps nobody; Excel's limit is 409 points).
@@ -53,10 +64,47 @@ def record_fixed_rows(wb: Any, tab: str, rows: Iterable[int]) -> None:
     record_tabs(wb, FIXED_ROWS_PROPERTY, {name: sorted(rows) for name, rows in recorded.items() if rows})
 
 
-def fit_rows(ws: Any, rows: Iterable[int], fixed: set[int]) -> None:
+def wrapped_cells(wb: Any) -> dict[str, list[Span]]:
+    """The boxes of cells each tab's layout wraps, as recorded in the workbook (a tab laid out before they were
+    recorded is missing)."""
+    found: dict[str, list[Span]] = {}
+    for tab, spans in tab_records(wb, WRAPPED_PROPERTY).items():
+        if isinstance(spans, list):
+            found[tab] = [_span(s) for s in spans if isinstance(s, list) and len(s) == 4
+                          and all(v is None or isinstance(v, int) for v in s) and s[0] and s[1]]
+    return found
+
+
+def _span(values: list[Any]) -> Span:
+    return int(values[0]), int(values[1]), values[2], values[3]
+
+
+def record_wrapped_cells(wb: Any, tab: str, spans: Iterable[Span]) -> None:
+    """Record the boxes of cells ``tab``'s layout wraps (replacing what was recorded for it)."""
+    recorded: dict[str, Any] = {name: [list(s) for s in found] for name, found in wrapped_cells(wb).items()}
+    recorded[tab] = [list(s) for s in spans]
+    record_tabs(wb, WRAPPED_PROPERTY, recorded)
+
+
+def _in_spans(spans: list[Span], row: int, col: int) -> bool:
+    return any(top <= row and left <= col and (bottom is None or row <= bottom) and (right is None or col <= right)
+               for top, left, bottom, right in spans)
+
+
+def _unwrapped(ws: Any, alignment_id: int, made: dict[int, int]) -> int:
+    """The id of the workbook's alignment ``alignment_id`` without its wrap (made once, kept in ``made``)."""
+    if alignment_id not in made:
+        alignment = copy(ws.parent._alignments[alignment_id])
+        alignment.wrap_text = None
+        made[alignment_id] = int(ws.parent._alignments.add(alignment))
+    return made[alignment_id]
+
+
+def fit_rows(ws: Any, rows: Iterable[int], fixed: set[int], wrapped: list[Span] | None = None) -> None:
     """Make each of ``rows`` (1-based) that holds a wrapping cell as tall as its longest wrapped text needs (or a
     cell of lines of its own, a status broken to print within its tab), or of the default height when one line is
-    enough; rows in ``fixed`` are left as the layout made them.
+    enough; rows in ``fixed`` are left as the layout made them. Where ``wrapped`` (the boxes the layout wraps) is
+    known, a cell of these rows wrapped outside them (an office's addition) is unwrapped first.
 
     Linear in the rows: the tab's width, which alignments wrap and each column's width are found once, not once
     a row (openpyxl counts a tab's width over every cell each time it is asked). A cell the tab does not hold is
@@ -68,6 +116,7 @@ def fit_rows(ws: Any, rows: Iterable[int], fixed: set[int]) -> None:
     bold_fonts = {i for i, font in enumerate(ws.parent._fonts) if font.b}
     points: dict[int, float] = {}
     held = ws._cells
+    unwrapped: dict[int, int] = {}
     for row in sorted(set(rows) - fixed):
         wrapping = False
         lines = 1
@@ -77,6 +126,9 @@ def fit_rows(ws: Any, rows: Iterable[int], fixed: set[int]) -> None:
                 wrapping = wrapping or empty_wraps
                 continue
             style = cell._style  # None on a merged cell's covered part: the default alignment
+            if (wrapped is not None and style is not None and style.alignmentId in wrapping_styles
+                    and not _in_spans(wrapped, row, col)):
+                style.alignmentId = _unwrapped(ws, style.alignmentId, unwrapped)
             if (style.alignmentId if style is not None else 0) not in wrapping_styles:
                 if isinstance(cell.value, str) and "\n" in cell.value:  # its own lines, run on to the right
                     wrapping, lines = True, max(lines, cell.value.count("\n") + 1)

@@ -44,6 +44,7 @@ from sheets_gm.sheets.local.layout import apply_layout
 from sheets_gm.sheets.printed_sizes import (
     LANDSCAPE_TALL_POINTS,
     LINE_POINTS,
+    MAP_LEAST_POINTS,
     PRINTED_POINTS_PER_CHAR,
     fewest_pages,
     first_page_columns,
@@ -282,15 +283,14 @@ def test_the_wesnoth_map_prints_on_two_pages_across_and_two_down(tmp_path: Path)
     assert render.print_scale(ws) * FONT_POINTS >= LEAST_POINTS
 
 
-def test_the_gvg_board_prints_its_row_numbers_and_8_point_type(tmp_path: Path) -> None:
+def test_the_gvg_board_prints_its_row_numbers_and_readable_type(tmp_path: Path) -> None:
     """Issue 64, item 10: a board printed with its column letters and row numbers (GvG's, whose tiles are cells) is
     laid on pages across with the row numbers' column on each (LibreOffice's 1 cm, ``PRINT_HEADINGS_POINTS``), its
-    own column A not repeated (the numbers name the rows): three pages across at 10 pt. Checked to fail with the
-    board laid out as before: two pages across, A repeated, 8.1 pt by its columns, 7.6 pt as LibreOffice printed
-    it (``render_tabs.printed_scale`` 0.77)."""
+    own column A not repeated (the numbers name the rows). Issue 93, item 8: three pages across at 8 pt left column O
+    alone beside the legend; it prints two across, at ``MAP_LEAST_POINTS`` or more (7.8 pt)."""
     ws = _drawn_sheet(tmp_path, "gvg", 0, "Board", judge=False)
     assert ws.print_options.headings and ws.print_title_cols is None
-    assert _render_tabs().printed_scale(ws) * FONT_POINTS >= LEAST_POINTS
+    assert _render_tabs().printed_scale(ws) * FONT_POINTS >= MAP_LEAST_POINTS
 
 
 def test_the_turn_report_prints_a_post_a_page_across_at_its_own_size(tmp_path: Path) -> None:
@@ -1042,3 +1042,15 @@ def test_win_or_die_units_table_prints_on_one_page_with_its_header(tmp_path: Pat
     deploy = next(cell.column_letter for cell in ws[units[0] + 1] if cell.value == "Deploy on")
     LocalWorkbookBackend(path).write([RangeWrite(f"'{ws.title}'!{deploy}{empty}", [["c3"]])])
     assert not openpyxl.load_workbook(path)[ws.title].row_dimensions[empty].hidden
+
+
+def test_a_map_prints_no_last_page_across_of_a_sliver(tmp_path: Path) -> None:
+    """Issue 93, item 8: the GvG board printed three pages across, its column O alone beside the legend on the third.
+    A map whose last page across would hold one column beside its legend (or the legend alone) is shrunk a little
+    further (``MAP_LEAST_POINTS``) to print one page across fewer: the GvG board on two."""
+    for name, tab in _drawn_tabs("gvg"):
+        if name != "Board":
+            continue
+        create_workbook(tmp_path / "board.xlsx", WorkbookLayout("t", (tab,)))
+        ws = openpyxl.load_workbook(tmp_path / "board.xlsx")[name]
+        assert ws.page_setup.fitToWidth <= 2, (ws.page_setup.orientation, ws.page_setup.fitToWidth)

@@ -367,6 +367,21 @@ def test_a_champions_set_with_a_typo_is_fought_with_the_default_and_told_so_not_
     assert "Ann.rogue — Action 1: dance, Action 2: evade — carried out in part" in archive, archive[-600:]
 
 
+def test_a_champions_heal_by_a_mage_is_fought_as_the_default_one_answer_holding_no_ready() -> None:
+    """Issue 93, item 5: a Heal by a non-Healer is replaced by the default, as the rules say, yet the row read ✘ and ✔
+    at once and held the seat's Ready. The row reads ✔ alone, says the rule and the default, and Ready is taken."""
+    match, seat = _champions_fight()
+    type_bot_orders(match.sheets, match.cls, match.bots, ready=False)  # every seat's orders typed
+    mage = next(i for i in range(4) if str(match.row(seat, "sets", i).subject).endswith(".mage"))
+    match.type(seat, "sets", mage, "action1", "heal")
+    assert not match.poll().resolved
+    said = match.row(seat, "sets", mage).feedback
+    assert "only the Healer heals" in said and said.startswith("✔") and "✘" not in said, said
+    for each in match.window().seats:
+        match.type(each, "fight", 0, "ready", True)
+    assert match.poll().resolved  # her Ready was taken
+
+
 def test_a_pasted_post_of_thirteen_armies_in_one_cell_of_the_forum_tab_is_read_whole_with_its_bump_line() -> None:
     """The same post pasted into the first Post line cell of the side's Forum tab, read through the sheet: every
     army is ordered, the joint engage bump line is read (and answered by the rule it breaks), the cell kept whole."""

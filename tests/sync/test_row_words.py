@@ -65,14 +65,23 @@ def _parry(match: Match, ann: str) -> None:
 
 
 def test_a_standing_reaction_that_fired_or_cannot_fire_says_what_the_engine_said() -> None:
+    from sheets_gm.rulesets.winordie.enums import GmKind
+    from sheets_gm.rulesets.winordie.gm import Adjustment
+    from sheets_gm.sync.life.adjust_undo import adjust_match
+
     match, bo, ann = _winordie_turn()
     _parry(match, ann)
+    state = match.read().record.state
+    parrier = state.unit("Ann-2")
+    board = match.read().record.ruleset.rules.board  # type: ignore[attr-defined]
+    beside = next(h for h in board.neighbours(parrier.at) if state.unit_at(h) is None and not board.terrain[h].obstacle)
+    adjust_match(match.sheets, match.cls, [Adjustment(GmKind.MOVE, "Bo-1", beside.label, "set the test up")])
     closed = match.window()
-    for key, value in (("unit", "Bo-1"), ("action", "move"), ("target", "E6")):
+    for key, value in (("unit", "Bo-1"), ("action", "attack"), ("target", parrier.at.label)):
         match.type(bo, "actions", 0, key, value)
     match.type(bo, "seat", 0, "ready", True)
-    assert match.poll().resolved  # Ann's Parry fires before Bo's move: the GM applies it
-    fired = (f"✔ {closed.label[:1].upper()}{closed.label[1:]}: Reaction 1: fired before Bo's move: Ann-2 used Parry "
+    assert match.poll().resolved  # Ann's Parry ("Before an enemy attack on me") fires before Bo's attack
+    fired = (f"✔ {closed.label[:1].upper()}{closed.label[1:]}: Reaction 1: fired before Bo's attack: Ann-2 used Parry "
              "(the GM applies its effect); it stands, and can fire again next turn.")
     for _ in range(2):  # it said 'Kept for turn 1 · Bo.'
         assert match.row(ann, "reactions", 0).feedback == fired
@@ -82,8 +91,9 @@ def test_a_standing_reaction_that_fired_or_cannot_fire_says_what_the_engine_said
     for _ in range(2):  # Parry is spent this turn: the engine says it cannot fire again before next turn
         row = match.row(ann, "reactions", 0)
         assert row.text("ability") == "Parry"
-        assert row.feedback.startswith("✔ Turn 1 · Bo: Reaction 1: stands (before any enemy action), but Parry has "
-                                       "been used this turn: it can fire again next turn"), row.feedback
+        assert row.feedback.startswith("✔ Turn 1 · Bo: Reaction 1: stands (it fires only before an enemy attack on "
+                                       "Ann-2, as its card says), but Parry has been used this turn: it can fire "
+                                       "again next turn"), row.feedback
         match.poll()
 
 

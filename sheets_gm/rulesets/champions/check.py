@@ -374,7 +374,8 @@ def _sets(player: Player, rows: tuple[tuple[str, tuple[str, ...]], ...],
                 f"lists {len(actions)}. The default set is used: {SET_LENGTH} × {default.text}"))
             continue
         chosen: list[Action] = []
-        problems: list[str] = []
+        problems: list[str] = []  # actions not read: the row is refused (her Ready waits for the mend)
+        replaced: list[str] = []  # actions her champion may not take: replaced by the default, as the rules say
         missing: list[int] = []
         for n, text in enumerate((*actions, *[""] * (SET_LENGTH - len(actions))), start=1):
             if not text.strip():  # not typed (yet): the default stands in for it
@@ -388,26 +389,35 @@ def _sets(player: Player, rows: tuple[tuple[str, tuple[str, ...]], ...],
                 chosen.append(default)
                 continue
             if action.kind is ActionKind.HEAL and cls is not ChampClass.HEALER:
-                problems.append(f"action {n} ({text}): only the Healer heals; a {cls.display} may "
-                                f"{_may(cls)}")
+                replaced.append(f"action {n} ({text}): only the Healer heals; a {cls.display} may {_may(cls)}")
                 chosen.append(default)
                 continue
             if action.kind is ActionKind.SUPPORT and cls is ChampClass.GLADIATOR:
-                problems.append(f"action {n} ({text}): the Gladiator cannot support; it may {_may(cls)}")
+                replaced.append(f"action {n} ({text}): the Gladiator cannot support; it may {_may(cls)}")
                 chosen.append(default)
                 continue
             chosen.append(action)
         sets[cls] = tuple(chosen)
-        shown = _in_runs([a.text for a in chosen])
-        if problems:  # the set is fought with the default in place of each action refused: carried out in part
-            gaps = f"; {_actions(missing)} not typed: the default too" if missing else ""
-            verdicts.append(kit.Verdict(name, subject, "set", False,
-                                        f"{'; '.join(problems)}. Replaced by {default.text}, the default{gaps}"))
-            verdicts.append(kit.Verdict(name, subject, "set", True, f"the {cls.display} will {shown}"))
-        else:
-            note = f" ({_actions(missing)} not typed: the default, {default.text})" if missing else ""
-            verdicts.append(kit.Verdict(name, subject, "set", True, f"the {cls.display} will {shown}{note}"))
+        verdicts += _set_verdicts(name, subject, cls, chosen, default, problems, replaced, missing)
     return sets
+
+
+def _set_verdicts(name: str, subject: str, cls: ChampClass, chosen: list[Action], default: Action,
+                  problems: list[str], replaced: list[str], missing: list[int]) -> list[kit.Verdict]:
+    """The answer to a champion's set row: what it will do, with the default in place of each action not read
+    (refused, and carried out in part: ✘ for what was not read, ✔ for what is fought) or that the champion may not
+    take (replaced by the default, as the rules say: carried out, one answer that says so, holding no Ready)."""
+    shown = f"the {cls.display} will {_in_runs([a.text for a in chosen])}"
+    gaps = f"; {_actions(missing)} not typed: the default too" if missing else ""
+    if problems:
+        return [kit.Verdict(name, subject, "set", False,
+                            f"{'; '.join(problems + replaced)}. Replaced by {default.text}, the default{gaps}"),
+                kit.Verdict(name, subject, "set", True, shown)]
+    if replaced:
+        return [kit.Verdict(name, subject, "set", True, f"{shown}: {'; '.join(replaced)}, so {default.text}, the "
+                                                         f"default, is fought instead{gaps}")]
+    note = f" ({_actions(missing)} not typed: the default, {default.text})" if missing else ""
+    return [kit.Verdict(name, subject, "set", True, f"{shown}{note}")]
 
 
 def _in_runs(texts: list[str]) -> str:

@@ -112,7 +112,7 @@ def _strategies_line(state: CoalitionState, strategies_to: str, deadline: str) -
     results window's ``deadline`` while it is open (a date and time, as the forum's post gave it), else the
     turn's results deadline by name; to ``strategies_to`` when the setting names where."""
     when = deadline if deadline and state.phase is Phase.RESULTS else ""
-    due = when or f"the turn {state.turn} results deadline (the status line says when)"
+    due = when or f"the turn {reported_turn(state)} results deadline (the status line says when)"
     if strategies_to:
         return [f"Send your battle strategies to {strategies_to} before {due}."]
     return [f"Battle strategies are due before {due}."]

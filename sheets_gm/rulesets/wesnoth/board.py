@@ -234,6 +234,34 @@ class WesnothBoard:
         """How many player slots the board has (its numbered keeps)."""
         return len(self.keeps)
 
+    @cached_property
+    def castle_groups(self) -> tuple[frozenset[int], ...]:
+        """The player slots whose keeps are joined through castle hexes, each group once, in slot order: a slot
+        alone in its group recruits apart; the slots of one group (4p_Hamlets' keeps, in pairs) share a castle,
+        as allies do in Wesnoth."""
+        groups: list[frozenset[int]] = []
+        for slot in sorted(self.keeps):
+            if any(slot in g for g in groups):
+                continue
+            network, frontier = {self.keeps[slot]}, [self.keeps[slot]]
+            while frontier:
+                reached = {n for h in frontier for n in self.grid.neighbours(h)
+                           if self.cell(n).feature in (Feature.CASTLE, Feature.KEEP)} - network
+                network |= reached
+                frontier = list(reached)
+            groups.append(frozenset(s for s, h in self.keeps.items() if h in network))
+        return tuple(groups)
+
+    def seat_counts(self) -> str:
+        """Which seat counts the map suits, in words: every player in a castle of her own, or with allies sharing
+        one (4p_Hamlets: "2 players in castles of their own, or up to 4 with the players of one castle allies")."""
+        groups = self.castle_groups
+        alone = f"2 to {len(groups)} players" if len(groups) > 2 else "2 players"
+        if all(len(g) == 1 for g in groups):
+            return alone
+        return (f"{alone} in castles of their own, or up to {self.players} with the players of one castle allies "
+                f"(its {self.players} keeps share {len(groups)} castles)")
+
 
 def _shared_castles(grid: HexGrid, castle: set[Hex], keeps: dict[Hex, int]) -> dict[Hex, int]:
     """The slot of each castle hex joined to a starting keep through castle hexes (``keeps``: the starting keeps'

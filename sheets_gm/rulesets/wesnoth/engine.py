@@ -16,7 +16,7 @@ from sheets_gm.rulesets.wesnoth.orders import TurnOrders, recruit_row
 from sheets_gm.rulesets.wesnoth.resolve import ResolvedAhead, resolve_turn
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.settings import ResolveMode, WesnothSettings
-from sheets_gm.rulesets.wesnoth.setup import Entry, RosterError, new_match
+from sheets_gm.rulesets.wesnoth.setup import Entry, RosterError, new_match, shared_with_enemies
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.rulesets.wesnoth.tables import TableError, tables_at
 
@@ -101,6 +101,10 @@ class WesnothRuleset(kit.Ruleset[WesnothState, TurnOrders, Adjustment]):
             return new_match(self.rules, entries)
         except RosterError as exc:
             raise ValueError(str(exc)) from None
+
+    def start_warnings(self, state: WesnothState) -> list[str]:
+        """A map whose castles put enemies together (a 3-player match on 4p_Hamlets): which seat counts it suits."""
+        return shared_with_enemies(self.rules, state)
 
     # -- codecs ------------------------------------------------------------------------------
 

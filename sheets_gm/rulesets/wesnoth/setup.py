@@ -73,12 +73,50 @@ def check_entries(rules: WesnothRules, entries: Sequence[Entry]) -> list[tuple[E
     return out
 
 
+def seat_slots(groups: Sequence[frozenset[int]], teams: Sequence[int]) -> list[int]:
+    """The keep slot of each player (``teams``: each player's team, in roster order): the first free slot whose
+    castle no enemy shares (a castle shared by allies only, or one of her own), else the first free slot of the
+    castle fewest players share. A map whose keeps share no castle keeps the roster order.
+
+    >>> hamlets = [frozenset({1, 4}), frozenset({2, 3})]
+    >>> seat_slots(hamlets, [1, 2, 1, 2]), seat_slots(hamlets, [1, 2]), seat_slots(hamlets, [1, 2, 3])
+    ([1, 2, 4, 3], [1, 2], [1, 2, 3])
+    """
+    group_of = {slot: g for g in groups for slot in g}
+    taken: dict[int, int] = {}  # slot -> team
+    out = []
+    for team in teams:
+        free = sorted(s for s in group_of if s not in taken)
+        apart = [s for s in free if all(taken[o] == team for o in group_of[s] if o in taken)]
+        slot = apart[0] if apart else min(free, key=lambda s: (sum(o in taken for o in group_of[s]), s))
+        taken[slot] = team
+        out.append(slot)
+    return out
+
+
+def shared_with_enemies(rules: WesnothRules, state: WesnothState) -> list[str]:
+    """Init's word on a map whose castles put enemies together (a 3-player match on 4p_Hamlets): which seat counts
+    the map suits, and who shares a castle with whom; nothing when every castle holds allies only."""
+    shared = []
+    for group in rules.board.castle_groups:
+        inside = [p for p in state.players if p.slot in group]
+        if len({p.team for p in inside}) > 1:
+            shared.append(" and ".join(p.name for p in inside))
+    if not shared:
+        return []
+    return [f"the map suits {rules.board.seat_counts()}: {'; '.join(shared)} share a castle though not allies "
+            "(give them one team, or choose another map)"]
+
+
 def new_match(rules: WesnothRules, entries: Sequence[Entry]) -> WesnothState:
-    """Round 1, dawn, the first player to act; each player on slot = her roster row, leader on her keep."""
+    """Round 1, dawn, the first player to act; each player on a keep of the map (``seat_slots``: apart from her
+    enemies where the map's castles allow), leader on her keep."""
     players = []
     units = []
     names: dict[int, str] = {}
-    for slot, (entry, team, faction, leader) in enumerate(check_entries(rules, entries), 1):
+    checked = check_entries(rules, entries)
+    slots = seat_slots(rules.board.castle_groups, [team for _, team, _, _ in checked])
+    for slot, (entry, team, faction, leader) in zip(slots, checked, strict=True):
         players.append(Player(entry.name, team, faction, slot, rules.settings.start_gold))
         units.append(Unit(leader_id(entry.name), leader, entry.name, rules.board.keeps[slot], leader=True))
         if entry.team.strip() and not entry.team.strip().isdecimal():

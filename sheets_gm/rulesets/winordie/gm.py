@@ -16,7 +16,7 @@ from typing import Any
 
 from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.winordie.ending import check_defeat, finish_game
-from sheets_gm.rulesets.winordie.enums import ActionKind, Ending, EventKind, GmKind, Phase
+from sheets_gm.rulesets.winordie.enums import ActionKind, Ending, EventKind, GmKind, PassiveCue, Phase
 from sheets_gm.rulesets.winordie.rules import WodRules, face_down_named, kill, public_name, reveal
 from sheets_gm.rulesets.winordie.state import ActionChange, Pending, Unit, WodState
 
@@ -232,6 +232,15 @@ def _stopped_row(state: WodState, unit: Unit) -> tuple[Pending, str, str] | None
     return None
 
 
+def _damaged_passive_waits(state: WodState, unit: Unit) -> bool:
+    """Whether ``unit``, undamaged, has a passive that counts its damage (Frenzy) waiting on the GM's list with a
+    reaction: the GM's dice for it count only if the unit is damaged when it rolls."""
+    if unit.damage > 0:
+        return False
+    damaged = {a.name for a in state.card_of(unit).abilities if a.before is PassiveCue.DAMAGED_ATTACK}
+    return any(p.source == unit.id and p.name in damaged for p in state.pending)
+
+
 def _change_stopped_action(state: WodState, adj: Adjustment) -> list[kit.Event]:
     """Record on ``state`` what the GM changes of the action a standing reaction stopped (it waits on the acting
     player's sheet): cancelled, more or fewer dice, less damage; it applies when the row resolves. Refused unless
@@ -264,6 +273,10 @@ def _change_stopped_action(state: WodState, adj: Adjustment) -> list[kit.Event]:
     if adj.kind is GmKind.CANCEL:
         change = replace(old, cancel=True, reason=adj.reason)
         said = f"GM cancels the action of {name} the reaction stopped: {adj.reason}."
+    elif adj.kind is GmKind.DICE and _damaged_passive_waits(state, unit):
+        change = replace(old, damaged_dice=old.damaged_dice + int(adj.value), reason=adj.reason)
+        said = (f"GM changes the dice of {name}'s stopped attack by {int(adj.value):+d} if it is damaged when it "
+                f"rolls (a counter-attack first may damage it): {adj.reason}.")
     elif adj.kind is GmKind.DICE:
         change = replace(old, dice=old.dice + int(adj.value), reason=adj.reason)
         said = f"GM changes the dice of {name}'s stopped attack by {int(adj.value):+d}: {adj.reason}."

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable
 
 from sheets_gm.engine.words import counted
+from sheets_gm.rulesets.winordie.card_trigger import card_trigger
 from sheets_gm.rulesets.winordie.enums import GmKind, Phase
 from sheets_gm.rulesets.winordie.gm import Adjustment, GmEventError, apply_gm_event, reason_problem
 from sheets_gm.rulesets.winordie.rules import WodRules, public_name
@@ -115,9 +116,22 @@ def _unmet(state: WodState, p: Pending) -> str:
     return f"{_named(unit)} moved {counted(unit.stepped, 'hex', 'hexes')} this turn, not {need} or more: no die"
 
 
+def _trigger_held(rules: WodRules, state: WodState, p: Pending) -> bool:
+    """Whether the distance its card's text asks ("next to me", "within 2 hexes of me") held between the unit whose
+    effect ``p`` is and the acting unit whose row it stopped (a text that asks none: held). The engine fires a
+    reaction only so; a GM's list entry may come from elsewhere, and the stand-in applies no effect it cannot check."""
+    card = card_trigger(p.text)
+    if card is None or card.within is None:
+        return True
+    source, actor = state.unit(p.source), _stopped(state, p)
+    if source is None or source.at is None or actor is None or actor.at is None:
+        return False
+    return rules.board.distance(source.at, actor.at) <= card.within
+
+
 def _effects(rules: WodRules, state: WodState, p: Pending, why: str) -> list[Adjustment] | None:
     """The adjustments that apply ``p``'s effect, or None when it needs a person's judgement."""
-    if p.name not in APPLIED:
+    if p.name not in APPLIED or not _trigger_held(rules, state, p):
         return None
     if p.name in ("Charge", "Frenzy"):
         unit = state.unit(p.source)

@@ -150,18 +150,23 @@ class ActionChange:
     reason: str = ""
     against: str = ""
     counter_first: bool = False
+    # dice more that count only if the attacker is damaged when it rolls: a Frenzy ruled with the Brace whose
+    # counter-attack first may damage it (rulings: "Passives are weighed at the moment they apply")
+    damaged_dice: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The change as JSON-ready data."""
         return {"cancel": self.cancel, "dice": self.dice, "less": self.less, "reason": self.reason,
                 **({"against": self.against} if self.against else {}),
-                **({"counter_first": True} if self.counter_first else {})}
+                **({"counter_first": True} if self.counter_first else {}),
+                **({"damaged_dice": self.damaged_dice} if self.damaged_dice else {})}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ActionChange:
         """Rebuild a change saved by ``to_json``."""
         return cls(bool(data["cancel"]), int(data["dice"]), int(data["less"]), str(data["reason"]),
-                   str(data.get("against", "")), bool(data.get("counter_first", False)))
+                   str(data.get("against", "")), bool(data.get("counter_first", False)),
+                   int(data.get("damaged_dice", 0)))
 
 
 @dataclass(slots=True)

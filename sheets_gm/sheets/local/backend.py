@@ -100,7 +100,7 @@ from sheets_gm.sheets.local.seen import seen_workbook
 from sheets_gm.sheets.local.spare import fold_spare_rows, spare_rows
 from sheets_gm.sheets.looks import TabSeen
 from sheets_gm.sheets.marks import FileMark, file_mark
-from sheets_gm.sheets.row_fit import fit_rows, fixed_rows
+from sheets_gm.sheets.row_fit import fit_rows, fixed_rows, wrapped_cells
 from sheets_gm.sheets.xlsx import collector_paused, openpyxl, unpacked_size_problem
 
 __all__ = ["LocalWorkbookBackend", "create_workbook"]
@@ -275,9 +275,9 @@ class LocalWorkbookBackend:
             if w.notes is not None:
                 changed = self._write_notes(ws, box, w.notes) or changed
         if written:
-            fixed, kept, spare = fixed_rows(wb), kept_rows(wb), spare_rows(wb)
+            fixed, kept, spare, wrapped = fixed_rows(wb), kept_rows(wb), spare_rows(wb), wrapped_cells(wb)
             for title, (ws, rows) in written.items():
-                fit_rows(ws, rows, fixed.get(title, set()))
+                fit_rows(ws, rows, fixed.get(title, set()), wrapped.get(title))
                 fold_spare_rows(ws, spare.get(title))
                 if title in kept:  # its rows grown or shrunk: its tables kept whole on their pages again
                     break_pages(ws, kept[title])

@@ -68,7 +68,7 @@ from sheets_gm.sheets.printed_sizes import (
     px_to_width,
     repeats_first_column,
 )
-from sheets_gm.sheets.row_fit import fit_rows, record_fixed_rows
+from sheets_gm.sheets.row_fit import Span, fit_rows, record_fixed_rows, record_wrapped_cells
 
 LISTS_TAB = "sheets-gm lists"
 """The hidden helper tab holding dropdown lists too long (or too odd) for an inline list."""
@@ -110,7 +110,9 @@ def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
         _apply_tab(ws, tab, lists)
         fixed = {row + 1 for row in tab.row_heights}
         record_fixed_rows(wb, tab.name, fixed)
-        fit_rows(ws, range(1, min(tab.rows, ws.max_row) + 1), fixed)
+        wrapped = _wrapped_spans(tab)
+        record_wrapped_cells(wb, tab.name, wrapped)
+        fit_rows(ws, range(1, min(tab.rows, ws.max_row) + 1), fixed, wrapped)
         record_spare_rows(wb, tab.name, tab.spare_rows)
         fold_spare_rows(ws, tab.spare_rows)
         tall = LANDSCAPE_TALL_POINTS if ws.page_setup.orientation == "landscape" else PORTRAIT_TALL_POINTS
@@ -256,6 +258,12 @@ def _apply_fills(ws: Any, tab: TabLayout) -> None:
                 style.alignmentId = align_id
         if fill.border:
             _outline(ws, tab, tab_box(tab, fill.range, "fill"))
+
+
+def _wrapped_spans(tab: TabLayout) -> list[Span]:
+    """The boxes of cells the layout's fills wrap, as ``row_fit`` records them."""
+    boxes = [tab_box(tab, fill.range, "fill") for fill in tab.fills if fill.wrap]
+    return [(b.min_row, b.min_col, b.max_row, b.max_col) for b in boxes]
 
 
 def _font_weighted(book: Any, font_id: int, bold: bool) -> int:

@@ -103,8 +103,9 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
     if table.idle:
         return table.idle
     if seat not in window.awaited and not table.standing:
-        return (f"Not yet: {window.label} waits for {', '.join(window.awaited)}; {seat} writes here for "
-                f"{seat}'s own turn.")
+        named = all(who in window.label for who in window.awaited)  # "turn 1 · Ann" waits for Ann: said once
+        waits = "" if named else f", which waits for {', '.join(window.awaited)}"
+        return f"Not yet: it is {window.label}{waits}; {seat} writes here for {possessive(seat)} own turn."
     return f"Waiting for {'the results' if seat == JUDGE else 'your orders'} for {window.label}."
 
 

@@ -166,9 +166,15 @@ def test_a_set_of_five_actions_is_refused_for_the_default_set(rules: ChampionsRu
 
 
 def test_a_heal_by_a_mage_names_what_a_mage_may_do(rules: ChampionsRuleset) -> None:
-    [v] = refused(rules, two_players(), PlayerOrders(sets=(("mage", ("heal", "attack", "evade", "support")),)))
+    """Issue 93, item 5: a Heal by a non-Healer is replaced by the default, as the rules say, yet its row read ✘ and
+    ✔ at once and held her Ready. It is one answer, carried out (accepted), naming the rule and the default."""
+    state = two_players()
+    orders = Orders({"Ann": PlayerOrders(sets=(("mage", ("heal", "attack", "evade", "support")),))})
+    [v] = [v for v in rules.check(state, orders, rules.dice(SEED, state)) if v.part == "set"]
+    assert v.accepted, v
     assert "action 1 (heal): only the Healer heals; a Mage may attack, support or evade" in v.message
-    assert "Replaced by attack healer mage rogue gladiator" in v.message
+    assert "so attack healer mage rogue gladiator, the default, is fought instead" in v.message
+    assert v.message.startswith("the Mage will attack healer mage rogue gladiator ×2; evade; support: ")
 
 
 def test_an_unknown_action_word(rules: ChampionsRuleset) -> None:

@@ -113,3 +113,19 @@ def test_a_partial_move_says_who_won_the_draw_and_where_the_army_ended() -> None
     assert ("Ann: partial and stays on Dominaria 2C (Cy and Ann were both 1 step from 3C: Cy was drawn to enter "
             "(partial/Dominaria 3C))") in said, said
     assert "[partial, stays on Dominaria 2C]" in movement_results(after)
+
+
+def test_an_announcement_drawn_again_in_the_next_turn_names_its_own_turn_s_results_deadline() -> None:
+    """Issue 93, item 9: the turn-1 announcement, drawn again once turn 2's orders were open, said "before the turn 2
+    results deadline". It names the turn it announces."""
+    import dataclasses
+
+    from sheets_gm.rulesets.coalition.enums import Phase
+
+    b = board()
+    s = state(army("Ann", "coalition", "2C", rank=2), army("Bo", "phyrexia", "3C", rank=3))
+    after, _ = resolve_orders(b, SETTINGS, s, CoalitionOrders({"coalition": {"Ann": ArmyOrder(
+        to="3C", word="engage", target="Bo")}}), dice())
+    later = dataclasses.replace(after, turn=after.turn + 1, phase=Phase.ORDERS)
+    assert battle_announcements(later, b).endswith(f"before the turn {after.turn} results deadline (the status line "
+                                                   "says when).")

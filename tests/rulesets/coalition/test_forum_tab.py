@@ -457,3 +457,37 @@ def test_a_post_of_chatter_struck_and_withdrawn_lines_holds_no_ready_and_the_arm
     assert sync_once(config, sheets, now=NOW, force=True).resolved
     armies = {a.name: a.at for a in read_match(sheets, CLS).record.state.armies}
     assert armies[FRANK] == "Dominaria 3A" and armies["The Frogettes"] == "Dominaria 3C", armies
+
+
+def test_quoted_lines_ignore_my_last_a_new_order_after_a_struck_one_and_a_struck_order_with_a_note() -> None:
+    """Issue 93, item 4 (rulings, "Forum posts as they are pasted"): a quoted line (``> …``, ``[quote=…]…[/quote]``)
+    was refused with a "did you mean" naming the enemy's army and held Ready; ``ignore my last`` was passed over
+    while the line it took back was carried out; a withdrawn line then a new order for the same army left it
+    holding; ``Army: ~~…~~ oops`` was refused. Quotes hold nothing, ``ignore my last`` takes the line back, the later
+    line stands, and a struck-out order with a note is no order; nothing here is refused."""
+    s = state(army("Frank", "coalition", "3A"), army("Ann", "coalition", "5C"), army("Bo", "coalition", "6C"),
+              army("Cy", "coalition", "7C"), army("Jeff", "phyrexia", "2B"))
+    texts = ["> Jeff: Phyrexia; 2B > 2C", "[quote=Jeff]Jeff: Phyrexia; 2B > 2C", "Jeff: Phyrexia; 2C > 2D[/quote]",
+             "Frank: Dominaria; 3A > 3B", "ignore my last",
+             "~~Ann: Dominaria; 5C > 5D~~ withdrawn", "Ann: Dominaria; 5C > 6C",
+             "Bo: ~~Dominaria; 6C > 6D~~ oops",
+             "Cy: Dominaria; 7C > 7D", "Disregard my last: Cy"]
+    read = read_side_rows(board(), s, [], [_line(f"coalition line {n}", t) for n, t in enumerate(texts, 1)],
+                          "coalition")
+    assert read.problems == {}, read.problems
+    assert read.orders == {"Ann": ArmyOrder(line="Ann: Dominaria; 5C > 6C")}, read.orders
+    for n in (1, 2, 3):
+        assert "is quoted, someone else's words" in read.notes[f"coalition line {n}"][0], read.notes
+    assert read.notes["coalition line 4"] == ["not read: taken back by 'ignore my last' (coalition line 5): Frank "
+                                              "holds unless another line orders it"]
+    assert read.notes["coalition line 9"][0].startswith("not read: taken back by 'Disregard my last: Cy'")
+    assert "is struck out, so it is no order" in read.notes["coalition line 8"][0]
+    assert "a later line for Ann stands" in read.notes["coalition line 6"][0], read.notes
+
+
+def test_an_army_named_in_s_owns_its_line_as_english_does() -> None:
+    """Issue 93, item 9: "Zhalfirin Lancers's line is not read"."""
+    from sheets_gm.rulesets.coalition.sheet.read import _row_wins
+
+    assert _row_wins("Zhalfirin Lancers", "coalition line 2")[0].startswith(
+        "Zhalfirin Lancers' line is not read: Zhalfirin Lancers' own row")

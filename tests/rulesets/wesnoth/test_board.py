@@ -91,3 +91,32 @@ def test_every_shipped_map_gives_every_seat_as_many_castle_hexes_for_each_seat_c
         counts = {slot: len(board.castle_of(slot)) for slot in range(1, seats + 1)}
         assert len(set(counts.values())) == 1, (path.stem, seats, counts)
 
+
+
+def _on_hamlets(teams: list[int]) -> tuple[object, object]:
+    """A match on 4p_Hamlets of a player per team given (Ann, Bo, Cy, Di): (the ruleset, the new state)."""
+    from sheets_gm.engine.ruleset import Member, Roster
+
+    names = ["Ann", "Bo", "Cy", "Di"][:len(teams)]
+    rules = create_ruleset("wesnoth", board=(WESNOTH_TEMPLATES / "maps" / "4p_Hamlets.txt").read_text(
+        encoding="utf-8"))
+    roster = Roster(tuple(names), tuple(Member(n, n, {"team": str(t), "faction": "Loyalists"})
+                                        for n, t in zip(names, teams, strict=True)))
+    return rules, rules.new_match(roster, b"hamlets")
+
+
+def test_seats_go_to_keeps_apart_unless_allies_and_init_says_which_counts_a_map_suits() -> None:
+    """Issue 93, item 6: on 4p_Hamlets (its keeps share castles in pairs) seats 2 and 3 got one castle, interleaved:
+    in a 3-player free-for-all Cy's recruit touched three of Bo's. Two pairs of allies share their castles with each
+    other; two players sit apart; a match that puts enemies in one castle is told at init which counts the map
+    suits."""
+    rules, state = _on_hamlets([1, 2, 1, 2])
+    groups = rules.rules.board.castle_groups  # type: ignore[attr-defined]
+    assert sorted(map(sorted, groups)) == [[1, 4], [2, 3]]
+    for group in groups:
+        assert len({p.team for p in state.players if p.slot in group}) == 1, state.players  # type: ignore[attr-defined]
+    assert rules.start_warnings(state) == []  # type: ignore[attr-defined]
+    rules, state = _on_hamlets([1, 2, 3])
+    (said,) = rules.start_warnings(state)  # type: ignore[attr-defined]
+    assert said.startswith("the map suits 2 players in castles of their own, or up to 4 with the players of one "
+                           "castle allies"), said

@@ -101,3 +101,64 @@ def test_every_card_of_the_abilities_table_says_how_it_is_applied() -> None:
         assert ("stand-in GM" in how) == (name in APPLIED), (name, how)
         assert "stand-in GM" in how or "`--" in how or "outside the tools" in how, (name, how)
     assert "Brace" in APPLIED and "--counter-first" in rows["Brace"]
+
+
+def _raider_braced(r: Any) -> tuple[WodState, Unit, Unit]:
+    """``_melee``'s match with the attacker a Frenzy raider and the target a Brace halberdier."""
+    from dataclasses import replace
+
+    from sheets_gm.rulesets.winordie.cards import Ability
+    from sheets_gm.rulesets.winordie.enums import AbilityType, PassiveCue
+
+    state, attacker, target = _melee(r)
+    frenzy = Ability(AbilityType.PASSIVE, "Frenzy", "While damaged I roll 1 more die when I attack.",
+                     PassiveCue.DAMAGED_ATTACK)
+    raider, halberdier = state.card_of(attacker), state.card_of(target)
+    state.cards[raider.name] = replace(raider, abilities=(frenzy,))
+    state.cards[halberdier.name] = replace(halberdier, abilities=(Ability(AbilityType.REACTION, "Brace", BRACE),))
+    attacker.damage = target.damage = 0
+    return state, attacker, target
+
+
+def test_frenzy_is_ruled_with_brace_at_once_and_weighed_for_the_damage_the_counter_first_dealt() -> None:
+    """Issue 93, item 3: Brace's counter-attack first damaged an undamaged Tusk Raider, and its Frenzy ("while damaged
+    I roll 1 more die") was not weighed again: 4 dice instead of 5; the two took two GM rounds. Both are put before
+    the (stand-in) GM at the one stop, and the die counts as the raider rolls, damaged by the counter or not."""
+    from sheets_gm.engine.dice import TurnDice
+    from sheets_gm.rulesets.winordie.enums import ActionKind, Trigger
+    from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders
+
+    r = rules(WodSettings(stand_in_gm=True))
+    for counter_die in (6, 1):  # the counter first hits (the raider is damaged as it rolls), or misses
+        state, attacker, target = _raider_braced(r)
+        assert target.at is not None
+        orders = WodOrders(actions={attacker.owner: (Action(ActionKind.ATTACK, attacker.id, target.at.label),)},
+                           reactions={target.owner: (Reaction(target.id, "Brace", Trigger.ATTACKED),)})
+        stopped = r.resolve(state, orders, r.dice(b"frenzy", state)).state
+        assert sorted(p.name for p in stopped.pending) == ["Brace", "Frenzy"]  # one stop, one ruling
+        for event in r.stand_in_gm_events(stopped):
+            stopped = r.apply_gm_event(stopped, event).state
+        assert not stopped.pending
+        k = 1
+        pinned = {f"counter/{target.id}/{attacker.id}/{k}/{i}": counter_die for i in range(1, 9)}
+        pinned.update({f"attack/{attacker.id}/{k}/{i}": 1 for i in range(1, 12)})
+        done = r.resolve(stopped, orders, TurnDice(b"x", stopped.dice_turn(), pinned))
+        (rolled,) = [e for e in done.events if e.kind is EventKind.ATTACK]
+        damaged = counter_die >= state.card_of(target).counter_hit
+        assert ("+ 1 by the GM (stand-in GM: Frenzy" in rolled.text) is damaged, (counter_die, rolled.text)
+
+
+def test_a_row_under_one_a_passive_stopped_says_the_passive_stopped_it_not_that_it_reacted() -> None:
+    """Issue 93, item 9: the row under an attack Frenzy stopped said "Ann-1's Frenzy reacted before a row above"; a
+    passive does not react."""
+    from sheets_gm.rulesets.winordie.enums import ActionKind
+    from sheets_gm.rulesets.winordie.orders import Action, WodOrders
+
+    r = rules()
+    state, attacker, target = _raider_braced(r)
+    attacker.damage = 1  # Frenzy weighs
+    assert target.at is not None
+    row = Action(ActionKind.ATTACK, attacker.id, target.at.label)
+    done = r.resolve(state, WodOrders(actions={attacker.owner: (row, row)}), r.dice(b"frenzy", state))
+    said = done.unused[attacker.owner]["Row 2"]
+    assert said.startswith(f"{attacker.id}'s Frenzy (a passive) stopped a row above"), said

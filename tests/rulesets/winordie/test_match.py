@@ -49,16 +49,19 @@ def test_advanced_mode_plays_best_of_three() -> None:
 
 def test_a_stopped_row_waits_and_the_turn_does_not_end() -> None:
     r = rules(WodSettings(resolve=ResolveMode.BATCH))
-    state = deployed(r, b"react")
+    state = deployed(r, b"react").copy()
     seat = state.acting
     other = state.other(seat)
-    guard = next(u for u in state.units if u.owner == other and any(
-        a.type.value == "reaction" for a in state.card_of(u).abilities))
+    guard = next(u for u in state.units if u.owner == other and u.card == "War Drummer")  # before any action…
     ability = next(a.name for a in state.card_of(guard).abilities if a.type.value == "reaction")
     from sheets_gm.rulesets.winordie.enums import Trigger
     from sheets_gm.rulesets.winordie.orders import Reaction
 
     mover = next(u for u in state.units if u.owner == seat)
+    assert mover.at is not None
+    taken = {u.at for u in state.units}
+    guard.at = next(h for h in r.rules.board.neighbours(mover.at)  # …next to it: its card says so
+                    if h not in taken and not r.rules.board.terrain[h].obstacle)
     orders = WodOrders(actions={seat: (Action(ActionKind.ABILITY, mover.id, "nothing"),
                                        Action(ActionKind.MOVE, mover.id, "E4"))},
                        reactions={other: (Reaction(guard.id, ability, Trigger.ANY),)})

@@ -69,6 +69,15 @@ def _first(state: WodState, owner: str, card: str) -> Unit:
     return next(u for u in state.units if u.owner == owner and u.card == card)
 
 
+def _beside(r: WodRuleset, state: WodState, unit: Unit, near: Unit) -> WodState:
+    """``state`` with ``unit`` moved (a GM's move) to a free hex next to ``near``, whose action then is "next to" it
+    (a Drum of Dread fires only there)."""
+    assert near.at is not None
+    free = next(h for h in r.rules.board.neighbours(near.at)
+                if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
+    return r.apply_gm_event(state, Adjustment(GmKind.MOVE, unit.id, free.label, "set the test up")).state
+
+
 def _names(text: str, ids: set[str]) -> set[str]:
     return {i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)}
 
@@ -535,8 +544,7 @@ def test_standing_reactions_stay_typed_from_turn_to_turn_and_fire_in_a_later_one
     match = _deployed_in_sheets(r)
     state = match.state
     acting, reactor = state.acting, state.other(state.acting)
-    unit = next(u for u in state.units if u.owner == reactor
-                and any(a.type.value == "reaction" for a in state.card_of(u).abilities))
+    unit = _first(state, reactor, "War Drummer")  # "before an enemy action next to me"
     ability = next(a.name for a in state.card_of(unit).abilities if a.type.value == "reaction")
     match.type(reactor, "reactions", 0, {"unit": unit.id, "ability": ability, "when": "any"})
 
@@ -548,6 +556,10 @@ def test_standing_reactions_stay_typed_from_turn_to_turn_and_fire_in_a_later_one
     end_turn(reactor)  # turn 2: hers
     assert match.value(reactor, "reactions", 0, "unit") == unit.id  # still standing
     mover = next(u for u in state.units if u.owner == acting)
+    assert mover.at is not None
+    beside = next(h for h in r.rules.board.neighbours(mover.at)
+                  if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
+    adjust_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, unit.id, beside.label, "set the test up")])
     to = min(reachable(r.rules.board, r.settings, state, mover), key=lambda h: (h.row, h.col))
     match.type(acting, "actions", 0, {"unit": mover.id, "action": "move", "target": to.label})
     end_turn(acting)  # turn 3: her reaction fires before the first row
@@ -703,6 +715,7 @@ def test_the_rows_a_reaction_stops_are_named_unused_with_what_to_tick(resolve: R
     acting, reactor = state.acting, state.other(state.acting)
     drummer = _first(state, reactor, "War Drummer")
     mover = _first(state, acting, "Sun Archer")
+    state = _beside(r, state, drummer, mover)
     to = min(reachable(r.rules.board, r.settings, state, mover), key=lambda h: (h.row, h.col))
     orders = WodOrders(actions={acting: (Action(ActionKind.MOVE, mover.id, to.label),) * 2},
                        reactions={reactor: (Reaction(drummer.id, "Drum of Dread", Trigger.ANY),)})
@@ -764,8 +777,8 @@ def test_the_player_waiting_for_her_turn_is_not_asked_for_orders_and_a_ticked_re
     window = Window("4", "turn 4 · Ann", "actions", ("Ann", "Bo"), 4, waits_for=("Ann",))
     actions = next(t for t in spec.inputs if t.name == "actions")
     reactions = next(t for t in spec.inputs if t.standing)
-    assert idle_feedback(window, "Bo", actions, "") == ("Not yet: turn 4 · Ann waits for Ann; Bo writes here for "
-                                                        "Bo's own turn.")
+    # issue 93, item 9: it said "turn 4 · Ann waits for Ann"
+    assert idle_feedback(window, "Bo", actions, "") == "Not yet: it is turn 4 · Ann; Bo writes here for Bo's own turn."
     assert idle_feedback(window, "Bo", reactions, "").startswith("Nothing set: a reaction written here stays")
     assert idle_feedback(window, "Ann", reactions, "") == idle_feedback(window, "Bo", reactions, "")  # her turn too
     ready_table = next(t for t in spec.inputs if t.of_kind(ColumnKind.READY))
@@ -801,6 +814,10 @@ def _stopped_attack(r: WodRuleset) -> tuple[WodState, WodOrders, Unit, Unit]:
     beside = next(h for h in r.rules.board.neighbours(target.at)
                   if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
     state = r.apply_gm_event(state, Adjustment(GmKind.MOVE, attacker.id, beside.label, "set the test up")).state
+    state = _beside(r, state, drummer, state.unit(attacker.id) or attacker)
+    attacker = state.unit(attacker.id) or attacker
+    target = state.unit(target.id) or target
+    assert target.at is not None
     orders = WodOrders(actions={acting: (Action(ActionKind.ATTACK, attacker.id, target.at.label),)},
                        reactions={reactor: (Reaction(drummer.id, "Drum of Dread", Trigger.ANY),)})
     stopped = r.resolve(state, orders, r.dice(SEED, state))
@@ -920,6 +937,8 @@ def test_a_standing_reaction_s_verdicts_name_its_row_fired_or_not_able_to_fire()
     acting, reactor = state.acting, state.other(state.acting)
     drummer = _first(state, reactor, "War Drummer")
     mover = next(u for u in state.units if u.owner == acting and u.at is not None)
+    state = _beside(r, state, drummer, mover)
+    mover = state.unit(mover.id) or mover
     assert mover.at is not None
     step_to = next(h for h in r.rules.board.neighbours(mover.at)
                    if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
@@ -933,8 +952,9 @@ def test_a_standing_reaction_s_verdicts_name_its_row_fired_or_not_able_to_fire()
     poor.legions[reactor].tokens = 0
     idle = [v for v in r.resolve(poor, orders, r.dice(SEED, poor)).verdicts if v.seat == reactor]
     assert [(v.subject, v.accepted) for v in idle] == [("Reaction 3", True)]
-    assert idle[0].message == (f"Reaction 3: stands (before any enemy action), but {reactor} has 0 command tokens: it "
-                               f"can fire again once {reactor}'s own turn recovers them.")
+    assert idle[0].message == (f"Reaction 3: stands (it fires only before an enemy action by a unit next to "
+                               f"{drummer.id}, as its card says), but {reactor} has 0 command tokens: it can fire "
+                               f"again once {reactor}'s own turn recovers them.")
     assert Reaction.from_json(Reaction(drummer.id, "Drum of Dread", row=3).to_json()).row == 3
 
 

@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from sheets_gm.engine.words import counted
+from sheets_gm.engine.words import counted, possessive
 from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import BattleType, EventKind, KillOutcome, Phase, Side
@@ -60,7 +60,7 @@ def check_result(board: Board, settings: CoalitionSettings, state: CoalitionStat
         if name not in sides:
             return f"result {place}: {name} is not in this battle; its armies are {', '.join(battle.armies)}"
         if len(losses) != 4 or any(not _whole(x) or x < 0 for x in losses):
-            return f"result {place}: {name}'s losses are four whole numbers, one per slot, like 100/0/0/0"
+            return f"result {place}: {possessive(name)} losses are four whole numbers, one per slot, like 100/0/0/0"
         for slot, (lost, have) in enumerate(zip(losses, armies[name].units, strict=True), start=1):
             if lost > have:
                 return f"result {place}: {name} loses {lost} in slot {slot}; it has {have} there"
@@ -260,10 +260,10 @@ def _kill(settings: CoalitionSettings, b: Battle, r: BattleResult, killer: str, 
     if outcome is KillOutcome.KILLED:
         lines.append(f"{killer} kills {victim}")
         return True
-    lines.append(f"{victim} escapes {killer}'s kill squad")
+    lines.append(f"{victim} escapes {possessive(killer)} kill squad")
     if outcome is KillOutcome.SQUAD_LOST:
         armies[killer] = _lose_squad(armies[killer], settings.kill_squad)
-        lines.append(f"{killer}'s kill squad is lost")
+        lines.append(f"{possessive(killer)} kill squad is lost")
         events.append(kit.Event(turn, EventKind.SQUAD, f"{killer} loses its kill squad", {"army": killer}))
     return False
 

@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import replace
 
-from sheets_gm.engine.words import counted
+from sheets_gm.engine.words import counted, possessive
 from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import HOME_PLANES, Board
 from sheets_gm.rulesets.coalition.enums import PLAYER_SIDES, EventKind, Phase, Side, StructureKind
@@ -140,6 +140,12 @@ def _domination_vp(settings: CoalitionSettings, plane: str, side: Side) -> int:
     return settings.mirrodin_domination_vp
 
 
+def _owned_by(side: str) -> str:
+    """A side owning something: ``the Coalition's`` (a common noun), ``Phyrexia's`` (a name)."""
+    display = Side(side).display
+    return f"the {display}'s" if Side(side) is Side.COALITION else possessive(display)
+
+
 def _control_changes(before: Mapping[str, str], after: Mapping[str, str]) -> list[str]:
     """The Battle Results' lines on terrain features that changed hands this turn, in name order.
 
@@ -147,19 +153,19 @@ def _control_changes(before: Mapping[str, str], after: Mapping[str, str]) -> lis
     >>> for line in _control_changes(before, after):
     ...     print(line)
     Fen is no longer controlled (it was the Coalition's)
-    Hill: now the Coalition's (it was the Phyrexia's)
-    Lake: now the Phyrexia's
+    Hill: now the Coalition's (it was Phyrexia's)
+    Lake: now Phyrexia's
     """
     out = []
     for name in sorted(set(before) | set(after)):
         old, new = before.get(name), after.get(name)
         if old == new:
             continue
-        was = f"{Side(old).display}'s" if old else ""
+        was = _owned_by(old) if old else ""
         if new is None:
-            out.append(f"{name} is no longer controlled (it was the {was})")
+            out.append(f"{name} is no longer controlled (it was {was})")
         else:
-            out.append(f"{name}: now the {Side(new).display}'s" + (f" (it was the {was})" if old else ""))
+            out.append(f"{name}: now {_owned_by(new)}" + (f" (it was {was})" if old else ""))
     return out
 
 

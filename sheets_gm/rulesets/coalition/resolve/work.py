@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from sheets_gm.engine.words import possessive
 from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import (
@@ -106,7 +107,7 @@ def with_route(t: MoveWork, move: Move, turn: int) -> Move:
         texts = [route_text(t.board, r) for r in routes]
         picked = t.dice.pick(key, texts)
         chosen = routes[texts.index(picked)]
-        t.events.append(kit.Event(turn, EventKind.ROUTE, f"{move.army}'s route drawn: {picked}",
+        t.events.append(kit.Event(turn, EventKind.ROUTE, f"{possessive(move.army)} route drawn: {picked}",
                                   {"army": move.army, "key": key, "route": picked}))
     return Move(move.army, move.side, move.word, move.start, move.end, chosen, move.target, move.units, move.bump)
 

@@ -1,5 +1,6 @@
 """What one line of a pasted forum post is, before it is read as an order: an army's order, chatter (a title, a
-greeting, prose), a struck-out line (no order), or an army's order withdrawn (the army holds).
+greeting, prose), a struck-out line (no order), an army's order withdrawn (the army holds), a quoted line (someone
+else's words: ``> …``, ``[quote]…[/quote]``), or ``ignore my last`` (the sender takes back her earlier line).
 
 A forum post is edited in place: a player strikes an order out (``~~Army: …~~``, ``[s]…[/s]``, ``<del>…</del>``)
 and perhaps writes ``withdrawn`` after it, or writes ``Army: withdrawn``. Struck-out words are never read; what is
@@ -19,6 +20,13 @@ from enum import Enum
 _STRUCK = re.compile(r"~~.*?~~|\[(s|strike|del)\].*?\[/\1\]|<(s|strike|del)>.*?</\2>", re.IGNORECASE)
 #: What says an order is taken back: ``withdrawn`` (or ``withdraw``, ``cancelled``), alone or with punctuation.
 _WITHDRAWN = re.compile(r"^[\W_]*(?:order\s+)?(?:withdrawn|withdraw|cancell?ed)[\W_]*$", re.IGNORECASE)
+#: A quoted line, someone else's words: a forum's ``> …`` (e-mail's too), or a line inside ``[quote…]…[/quote]``.
+_QUOTE_MARK = re.compile(r"^\s*>")
+QUOTE_OPEN = re.compile(r"\[quote(?:=[^\]]*)?\]", re.IGNORECASE)
+QUOTE_CLOSE = re.compile(r"\[/quote\]", re.IGNORECASE)
+#: The sender taking back her earlier line: ``ignore my last`` (``disregard my last``), perhaps naming the army.
+_RETRACT = re.compile(r"^\W*(?:please\s+)?(?:ignore|disregard)\s+my\s+last\b(?:\s+(?:line|order|post))?"
+                      r"[\s:,.\-–—]*(.*)$", re.IGNORECASE)
 #: What may stand between an army's name and its order at the start of a post's line: the colon, or a dash typed
 #: for it (``Tolarian Fleet - Dominaria; 10F > 10E``, a common forum slip).
 AFTER_NAME = re.compile(r"\s*(?::|[-–—](?=\s))\s*")
@@ -34,6 +42,8 @@ class Kind(Enum):
     CHATTER = "chatter"  # a title, a greeting, prose: passed over
     STRUCK = "struck"  # struck out whole: no order
     WITHDRAWN = "withdrawn"  # the army named takes its order back: it holds
+    QUOTED = "quoted"  # someone else's words, quoted: passed over, holding nothing
+    RETRACT = "retract"  # "ignore my last": takes back the sender's earlier line (for the army it names, if any)
 
 
 @dataclass(frozen=True)
@@ -110,7 +120,12 @@ def classify(by_lower: Mapping[str, str], planes: Collection[str], line: str) ->
     ['withdrawn', 'struck', 'withdrawn', 'order', 'chatter', 'blank', 'order']
     >>> classify(armies, (), "Frank: 3A > ~~3B~~ 4A").as_read
     'Frank: 3A > 4A'
+    >>> [classify(armies, (), t).kind.value for t in ("> Frank: 3A > 3B", "Frank: ~~3A > 3B~~ oops",
+    ...   "ignore my last", "Disregard my last order: Frank")]
+    ['quoted', 'struck', 'retract', 'retract']
     """
+    if _QUOTE_MARK.match(line):
+        return PostLine(Kind.QUOTED, line.strip())
     struck = [m.group(0) for m in _STRUCK.finditer(line)]
     text = " ".join(_STRUCK.sub(" ", line).split()) if struck else line.strip()
     if struck and not re.sub(r"[\W_]", "", text):
@@ -118,7 +133,13 @@ def classify(by_lower: Mapping[str, str], planes: Collection[str], line: str) ->
         return PostLine(Kind.STRUCK, "", named[0] if named else None)
     if not text:
         return PostLine(Kind.BLANK, "")
+    retract = _RETRACT.match(text)
+    if retract:
+        named = army_line(by_lower, retract.group(1).strip())
+        return PostLine(Kind.RETRACT, text, named[0] if named else None)
     named = army_line(by_lower, text)
+    if struck and named is not None and _order_struck_out(named):  # "Army: ~~3A > 3B~~ oops": its order struck out
+        return PostLine(Kind.STRUCK, "", named[0])
     if struck and named is None and _WITHDRAWN.match(text):
         first = army_line(by_lower, _unmark(struck[0]))
         return PostLine(Kind.WITHDRAWN, text, first[0], first[1]) if first else PostLine(Kind.STRUCK, "")
@@ -129,6 +150,40 @@ def classify(by_lower: Mapping[str, str], planes: Collection[str], line: str) ->
     return PostLine(Kind.ORDER, text, *(named or (None, text)))
 
 
+def _order_struck_out(named: tuple[str, str]) -> bool:
+    """Whether what is left of an army's line after its struck-out words (``Army: oops``) has no order's shape: its
+    order was struck out, and the words after it are the writer's note."""
+    army, as_read = named
+    rest = as_read[len(army) + 1:] if as_read.startswith(f"{army}:") else as_read[len(army):]
+    return not _ORDER_SHAPE.search(rest) and not re.search(r";", rest)
+
+
 def _unmark(struck: str) -> str:
     """The words of a struck-out span without its marks: ``~~Frank: 3A~~`` is ``Frank: 3A``."""
     return re.sub(r"^(?:~~|\[\w+\]|<\w+>)|(?:~~|\[/\w+\]|</\w+>)$", "", struck).strip()
+
+
+def unquoted(line: str, quoting: bool) -> tuple[str, bool, bool]:
+    """``line`` without the words inside ``[quote…]…[/quote]`` (a quote may run over several lines: ``quoting`` says
+    whether one is open as the line begins): (what is left to read, whether a quote is still open after it,
+    whether anything was quoted).
+
+    >>> unquoted("[quote=Jeff]Jeff: 2B > 2C[/quote] Frank: 3A > 3B", False)
+    (' Frank: 3A > 3B', False, True)
+    >>> unquoted("Jeff: 2B > 2C", True), unquoted("[/quote]", True)
+    (('', True, True), ('', False, True))
+    """
+    left, quoted, text = "", False, line
+    while text:
+        if quoting:
+            quoted = True
+            end = QUOTE_CLOSE.search(text)
+            if end is None:
+                return left, True, True
+            text, quoting = text[end.end():], False
+            continue
+        start = QUOTE_OPEN.search(text)
+        if start is None:
+            return left + text, False, quoted
+        left, text, quoting, quoted = left + text[:start.start()], text[start.end():], True, True
+    return left, quoting, quoted

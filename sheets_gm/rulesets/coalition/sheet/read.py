@@ -23,7 +23,7 @@ from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import KillOutcome, OrderWord, Side
 from sheets_gm.rulesets.coalition.orders import FORUM_FORM
-from sheets_gm.rulesets.coalition.sheet.post_line import Kind, army_line, classify, nearest_names
+from sheets_gm.rulesets.coalition.sheet.post_line import Kind, army_line, classify, nearest_names, unquoted
 from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionState
 from sheets_gm.sheets.tables import text_of
 
@@ -140,8 +140,8 @@ def post_line_name(side: str, number: int) -> str:
 def _row_wins(army: str, pasted_in: str) -> tuple[str, str]:
     """What the post's line for ``army`` (pasted in ``pasted_in``) and ``army``'s own row say when both give it an
     order: the army's row wins."""
-    return (f"{army}'s line is not read: {army}'s own row in the orders tab holds an order, and an army's row wins "
-            f"over a pasted post; clear the row to use this line, or clear the line",
+    return (f"{possessive(army)} line is not read: {possessive(army)} own row in the orders tab holds an order, and "
+            f"an army's row wins over a pasted post; clear the row to use this line, or clear the line",
             f"the pasted post's line for {army} ({pasted_in}) is not read: this row's order wins over the post")
 
 
@@ -156,13 +156,15 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[kit.Typed
     posted: list[Posted] = []  # each army's line, and the row the post was pasted in
     bumps: list[tuple[str, str, str, str]] = []  # a post's "Joint engage bump: Army > Square": army, square, row, line
     unread: ReadRows = ReadRows()  # the post's lines that name no army, by the row they were pasted in
+    quoting = False
     for row in post:
         text = row.text("line")
         if text.strip().startswith(MAIL_MARK):
             out.notes.setdefault(row.subject, []).append(MAIL_HEADING_NOTE)
             continue
-        if text.strip():
-            found = _split_post(state, row.subject, text, unread, bumps, titles_pass=True, side=side)
+        if text.strip():  # a quote opened in one row of the Forum tab runs on into the next rows
+            found, quoting = _split_post(state, row.subject, text, unread, bumps, titles_pass=True, side=side,
+                                         quoting=quoting)
             posted += found
             if not found and not {row.subject} & (set(unread.problems) | set(unread.notes)) \
                     and not any(b[2] == row.subject for b in bumps):
@@ -175,9 +177,10 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[kit.Typed
             out.problems.setdefault(row.subject, []).append(f"{exc}; {row.subject} holds until it is mended")
             continue
         if order is not None and "\n" in order.line.strip():
-            posted += _split_post(state, row.subject, order.line, unread, bumps, side=side)
+            posted += _split_post(state, row.subject, order.line, unread, bumps, side=side)[0]
         elif order is not None:
             out.orders[row.subject] = order
+    posted = _retracted(posted, out)
     posted = _latest_mail_wins(posted, [row.subject for row in post], [row.text("line") for row in post], out)
     _posted_orders(out, unread, posted)
     for army, square, pasted_in, line in bumps:
@@ -228,6 +231,29 @@ def _latest_mail_wins(posted: Sequence[Posted], subjects: Sequence[str], texts: 
     return kept
 
 
+def _retracted(posted: Sequence[Posted], out: ReadRows) -> list[Posted]:
+    """The post's lines without those an ``ignore my last`` takes back (rulings, "Forum posts as they are pasted"):
+    the sender's earlier line for the army it names, or, naming none, her last order line before it. Both rows say
+    so; one with nothing before it to take back says that."""
+    kept: list[Posted] = []
+    for found in posted:
+        if not found.retract:
+            kept.append(found)
+            continue
+        earlier = next((i for i in range(len(kept) - 1, -1, -1) if not found.army or kept[i].army == found.army), None)
+        if earlier is None:
+            out.notes.setdefault(found.pasted_in, []).append(
+                f"passed over: {found.line!r} has no earlier line{f' for {found.army}' if found.army else ''} "
+                "to take back")
+            continue
+        taken = kept.pop(earlier)
+        out.notes.setdefault(found.pasted_in, []).append(f"{found.line!r} takes back {taken.line!r}")
+        out.notes.setdefault(taken.pasted_in, []).append(f"not read: taken back by {found.line!r} "
+                                                         f"({found.pasted_in}): {taken.army} holds unless "
+                                                         "another line orders it")
+    return kept
+
+
 def post_line_army(state: CoalitionState, line: str) -> str | None:
     """The army a post's ``line`` gives an order to (its exact name at the line's start, any case), else None."""
     named = army_line({a.name.lower(): a.name for a in state.armies}, line.strip())
@@ -257,9 +283,15 @@ def _posted_orders(out: ReadRows, unread: ReadRows, posted: Sequence[Posted]) ->
                 unread.problems.setdefault(found.pasted_in, []).append(line_said)
                 out.notes.setdefault(army, []).append(row_said)
             continue
-        if any(found.withdrawn for found in lines):
+        last_withdrawn = max((i for i, found in enumerate(lines) if found.withdrawn), default=None)
+        if last_withdrawn is not None and last_withdrawn == len(lines) - 1:
             _withdrawn(out, army, lines)
             continue
+        if last_withdrawn is not None:  # withdrawn, then a new order: the later line stands (rulings, forum posts)
+            for found in lines[:last_withdrawn + 1]:
+                out.notes.setdefault(found.pasted_in, []).append(
+                    f"not read: a later line for {army} stands ({lines[-1].pasted_in})")
+            lines = lines[last_withdrawn + 1:]
         if len(lines) > 1:
             where = ", ".join(dict.fromkeys(found.pasted_in for found in lines))
             for found in lines:
@@ -280,8 +312,8 @@ def _withdrawn(out: ReadRows, army: str, lines: Sequence[Posted]) -> None:
     where = ", ".join(dict.fromkeys(found.pasted_in for found in lines if found.withdrawn))
     for found in lines:
         out.notes.setdefault(found.pasted_in, []).append(
-            f"{army}'s order is withdrawn: {army} holds this turn" if found.withdrawn else
-            f"this line is not read: {army}'s order is withdrawn ({where}), so it holds")
+            f"{possessive(army)} order is withdrawn: {army} holds this turn" if found.withdrawn else
+            f"this line is not read: {possessive(army)} order is withdrawn ({where}), so it holds")
     if army not in {found.pasted_in for found in lines}:
         out.notes.setdefault(army, []).append(f"its order is withdrawn by the pasted post ({where}): it holds")
 
@@ -294,12 +326,12 @@ def _bumped(out: ReadRows, army: str, square: str) -> str:
         return (f"{army} has no order this turn: a joint engage bump goes with the army's engage order (its line "
                 "in the post, or its row)")
     if order.bump or (order.line and re.search(r"\bbump\b", order.line, re.IGNORECASE)):
-        return f"{army}'s order already names a joint engage bump: keep one"
+        return f"{possessive(army)} order already names a joint engage bump: keep one"
     if not order.line:
         out.orders[army] = replace(order, bump=square)
         return ""
     if not re.search(r"\s[-–—]\s*\S", order.line):
-        return (f"{army}'s line has no order after a dash: a joint engage bump goes with an engage order "
+        return (f"{possessive(army)} line has no order after a dash: a joint engage bump goes with an engage order "
                 f"({FORUM_FORM})")
     out.orders[army] = replace(order, line=f"{order.line}, bump {square}")
     return ""
@@ -313,31 +345,45 @@ def _did_you_mean(state: CoalitionState, name: str) -> str:
 
 class Posted(NamedTuple):
     """An army's line in a pasted post: the army, its line, the row the post was pasted in, and whether the line
-    takes the army's order back (``Army: withdrawn``: the army holds)."""
+    takes the army's order back (``Army: withdrawn``: the army holds), or is ``ignore my last``."""
 
     army: str
     line: str
     pasted_in: str
     withdrawn: bool = False
+    retract: bool = False  # "ignore my last": takes back the sender's line before it (for ``army``, if it names one)
 
 
 def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
-                bumps: list[tuple[str, str, str, str]], titles_pass: bool = False, side: str = "") -> list[Posted]:
+                bumps: list[tuple[str, str, str, str]], titles_pass: bool = False, side: str = "",
+                quoting: bool = False) -> tuple[list[Posted], bool]:
     """The lines of a pasted forum post by army; a line that names no army of the match is a problem of the row
     it was pasted in, with the nearest armies' names. Blank lines are passed over, and with ``titles_pass`` chatter
     (a title, a greeting, prose: ``post_line.is_chatter``); a struck-out line is no order (a note says so), and
     ``withdrawn`` takes back the order of the army it names. A line beginning with an army's exact
     name is that army's order, a dash for its colon read as the colon. A line ``Joint engage bump: Army > Square``
-    (the rulebook's request, posted beside the moves) is added to ``bumps`` as (army, square, the row, the line)."""
+    (the rulebook's request, posted beside the moves) is added to ``bumps`` as (army, square, the row, the line).
+    A quoted line (someone else's words) is passed over, a note saying so; ``quoting`` says whether a
+    ``[quote]`` opened above is still open, and the second value returned whether one is after the post.
+    ``ignore my last`` is kept as a line that takes back the one before it (``_retracted``)."""
     found: list[Posted] = []
     by_lower = {a.name.lower(): a.name for a in state.armies}
     planes = {a.at.split(" ")[0].lower() for a in state.armies if a.at}
-    for raw in post.splitlines():
+    for whole in post.splitlines():
+        raw, quoting, quoted = unquoted(whole, quoting)
         seen = classify(by_lower, planes, raw)
+        if quoted or seen.kind is Kind.QUOTED:
+            out.notes.setdefault(subject, []).append(f"passed over: {whole.strip()!r} is quoted, someone else's "
+                                                     "words, so it is no order")
+            if seen.kind is Kind.QUOTED or not raw.strip():
+                continue
         if seen.kind is Kind.BLANK or (titles_pass and seen.kind is Kind.CHATTER):
             continue
         if seen.kind is Kind.STRUCK:
             out.notes.setdefault(subject, []).append(f"passed over: {raw.strip()!r} is struck out, so it is no order")
+            continue
+        if seen.kind is Kind.RETRACT:
+            found.append(Posted(seen.army or "", seen.text, subject, retract=True))
             continue
         line = seen.text
         bump = _BUMP_LINE.match(line)
@@ -372,7 +418,7 @@ def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
                 f"nowhere (a side orders its own armies); clear it")
             continue
         found.append(Posted(seen.army, seen.as_read, subject, seen.kind is Kind.WITHDRAWN))
-    return found
+    return found, quoting
 
 
 def _near_dash(state: CoalitionState, line: str) -> bool:
@@ -439,7 +485,8 @@ def read_judge_rows(state: CoalitionState, results: Sequence[kit.TypedRow], loss
         except kit.CellError as exc:
             out.problems.setdefault(row.subject, []).append(str(exc))
             if where:
-                out.problems.setdefault(where, []).append(f"{row.subject}'s losses cannot be read yet (see its row)")
+                out.problems.setdefault(where, []).append(
+                    f"{possessive(row.subject)} losses cannot be read yet (see its row)")
             continue
         tried = row.ticked("failed_kill")
         if where is None or (lost is None and not tried):

@@ -88,7 +88,7 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: kit.T
             result.verdicts.append(_row_verdict(new.acting, row, action, True,
                                            f"Row {row}: waiting for the reaction above; it resolves at the next "
                                            "sync."))
-            result.unused[action_row(row)] = f"{result.stopped_by} reacted before a row above" + (
+            result.unused[action_row(row)] = f"{result.stopped_by} {result.stopped_verb} a row above" + (
                 "; it goes on at the next sync" if result.goes_on else again(rules))
             continue
         checked = check_action(rules, new, action)
@@ -100,12 +100,14 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: kit.T
                                            {"row": row}, audience=frozenset({new.acting})))
             result.unused[action_row(row)] = f"refused: {checked}"  # kept to mend if her turn stays open (a Go)
             continue
-        # a reaction of the opponent, else a passive of the acting unit, puts the row before the GM
+        # a reaction of the opponent and a passive of the acting unit put the row before the GM, both at once: one
+        # attack's card effects are ruled together (a Frenzy weighed with the Brace whose counter may damage it)
         first = new.next_pending
         fired = fire_reaction(rules, new, action, standing, result.events, result.verdicts)
-        passive = "" if fired else weigh_passive(new, action, result.events)
+        passive = weigh_passive(new, action, result.events, reacted=bool(fired))
         if fired or passive:
-            result.stopped_by = fired or passive
+            result.stopped_by = " and ".join(s for s in (fired, passive) if s)
+            result.stopped_verb = "reacted before" if fired else "(a passive) stopped"  # a passive does not react
             _stopped(rules, new, result, row, action, fired, passive, first)
             continue
         result.done = row
@@ -132,7 +134,10 @@ def _stopped(rules: WodRules, state: WodState, result: TurnResult, row: int, act
     entry of the stop after this resolution (``stand_in.settles``), the row says so and goes on at the next sync: her
     Ready stays ticked (the seat row is kept), nothing for her to tick again."""
     by_stand_in = settles(rules, state, first)
-    if fired:
+    if fired and passive:
+        kept = f"{fired} reacted before this row, and {passive} may change it"
+        said = f"{fired} reacts first and {passive} may change this attack; the GM rules both at once"
+    elif fired:
         kept, said = f"{fired} reacted before this row", f"{fired} reacts first; the GM applies the reaction's effect"
     else:
         kept = f"{passive} may change this attack: the GM weighs it first"

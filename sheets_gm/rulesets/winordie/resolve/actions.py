@@ -139,6 +139,8 @@ def attack(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: kit
         if unit.damage >= state.health(unit):
             kill(state, unit, events, f"killed by {target.id}'s counter-attack first")
             return f"{unit.id} dies to {target.id}'s counter-attack first ({taken}), before it attacks."
+    if change is not None and change.damaged_dice and unit.damage > 0:  # weighed as it rolls: damaged now
+        extra += change.damaged_dice
     dealt = _strike(rules, state, unit, target, state.power(unit), state.card_of(unit).hit, dice,
                     f"attack/{unit.id}/{k}", EventKind.ATTACK, "attacks", events, less,
                     (extra, change.reason if change is not None else ""))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.winordie.enums import (
     AbilityType,
@@ -77,7 +79,7 @@ def check_action(rules: WodRules, state: WodState, action: Action) -> Checked:
         return Refusal(problem) if problem else target
     if action.kind is ActionKind.CALL:
         return _check_call(rules, state, unit, action)
-    return _check_ability(state, unit, action)
+    return _check_ability(rules, state, unit, action)
 
 
 def _check_call(rules: WodRules, state: WodState, unit: Unit, action: Action) -> Checked:
@@ -117,7 +119,7 @@ def _check_call(rules: WodRules, state: WodState, unit: Unit, action: Action) ->
     return (at, new_id)
 
 
-def _check_ability(state: WodState, unit: Unit, action: Action) -> Checked:
+def _check_ability(rules: WodRules, state: WodState, unit: Unit, action: Action) -> Checked:
     card = state.card_of(unit)
     ability = card.ability(action.target)
     usable = [a.name for a in card.abilities if a.type in (AbilityType.ACTION, AbilityType.ULTIMATE)]
@@ -142,7 +144,30 @@ def _check_ability(state: WodState, unit: Unit, action: Action) -> Checked:
         return Refusal(f"the Aim names {named.id}, a face-down unit, and the Log both players read prints the Aim "
                        f"word for word: name a unit as the board shows it ({named.token!r}{where}), never by its "
                        "id or card")
-    return None
+    return _out_of_reach(rules, state, unit, ability.name, ability.text, action.aim)
+
+
+_REACH = re.compile(r"\bwithin (\d+) hex", re.IGNORECASE)
+_HEX_WORD = re.compile(r"(?<![\w-])([A-Za-z]{1,2}\d{1,2})(?![\w-])")
+
+
+def _out_of_reach(rules: WodRules, state: WodState, unit: Unit, name: str, text: str, aim: str) -> Refusal | None:
+    """Why an ability whose card says "within N hexes" cannot be aimed where its Aim says (every hex it names, or
+    the unit it names, farther than N from the unit): refused before it spends a token or reveals anyone; None when
+    the card names no reach, the Aim names no place, or one place it names is within reach."""
+    reach = _REACH.search(text)
+    if reach is None or unit.at is None:
+        return None
+    places = [rules.board.parse(w) for w in _HEX_WORD.findall(aim) if rules.board.is_hex(w)]
+    aimed = target_unit(rules, state, aim.strip()) if aim.strip() else None
+    if not places and aimed is not None and aimed.at is not None:
+        places = [aimed.at]
+    most = int(reach.group(1))
+    if not places or any(rules.board.distance(unit.at, h) <= most for h in places):
+        return None
+    far = places[0]
+    return Refusal(f"{far.label} is {rules.board.distance(unit.at, far)} hexes from {unit.id} on {unit.at.label}: "
+                   f"{name} reaches {most} (its card: within {most} hexes); aim it within reach")
 
 
 def _check_council(rules: WodRules, state: WodState, action: Action) -> Checked:

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets import kit
+from sheets_gm.rulesets.winordie.card_trigger import card_allows, card_trigger, narrowed
 from sheets_gm.rulesets.winordie.enums import (
     AbilityType,
     ActionKind,
@@ -43,13 +44,16 @@ def standing_reactions(rules: WodRules, state: WodState, seat: str, reactions: t
                            f"{', '.join(reactions_of) or 'none'}")
             elif r.within < 0:
                 problem = "within is a number of hexes, 0 or more"
+            elif (note := narrowed(card_trigger(ability.text), r)).startswith("it can never fire"):
+                problem = note
         if problem:
             verdicts.append(kit.Verdict(seat, reaction_row(n), "reaction", False, f"Reaction {n}: {problem}", r.unit))
             continue
         out.append(replace(r, row=n))
         later = _cannot_fire_now(rules, state, seat, r)
+        note = narrowed(card_trigger(ability.text), r) if ability is not None else ""
         verdicts.append(kit.Verdict(seat, reaction_row(n), "reaction", True,
-                                    f"Reaction {n}: stands ({r.trigger_words()}){later}."))
+                                    f"Reaction {n}: stands ({note or r.trigger_words()}){later}."))
     return out
 
 
@@ -109,9 +113,11 @@ def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: li
             continue
         if r.when is Trigger.ATTACKED and target is not unit:
             continue
-        if r.when is Trigger.NEAR and (actor is None or actor.at is None
-                                       or rules.board.distance(actor.at, unit.at) > r.within):
+        distance = None if actor is None or actor.at is None else rules.board.distance(actor.at, unit.at)
+        if r.when is Trigger.NEAR and (distance is None or distance > r.within):
             continue
+        if not card_allows(card_trigger(ability.text), action.kind, target is unit, distance):
+            continue  # the row asks more than its card lets it: it stands, and its verdict said where it fires
         legion.tokens -= 1
         unit.tokens += 1
         unit.used.add(ability.name)
@@ -131,11 +137,14 @@ def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: li
     return ""
 
 
-def weigh_passive(state: WodState, action: Action, events: list[kit.Event]) -> str:
+def weigh_passive(state: WodState, action: Action, events: list[kit.Event], reacted: bool = False) -> str:
     """Put before the GM a passive ability of the acting unit that ``action`` may trigger (its card's ``before``:
     Frenzy before each attack while damaged, Charge before its next attack after a move; ``weighed_key``), as a
     reaction is: the action waits while the GM applies the effect (``adjust --dice UNIT=1``, or nothing) and
-    resolves at the next sync. Its description, or "" when none applies."""
+    resolves at the next sync. Where a reaction fired before the attack (``reacted``: a Brace's counter-attack
+    first may damage the attacker), Frenzy is weighed with it, for the damage the unit has when it rolls: the GM
+    rules both at once and a die given to an undamaged unit counts only if it is damaged then. Its description,
+    or "" when none applies."""
     if action.kind is not ActionKind.ATTACK or not action.unit:
         return ""
     unit = state.unit(action.unit)
@@ -148,12 +157,14 @@ def weigh_passive(state: WodState, action: Action, events: list[kit.Event]) -> s
         weighed = weighed_key(ability.name, cue, unit.actions)
         if weighed in unit.used:
             continue
-        if (cue is PassiveCue.DAMAGED_ATTACK and unit.damage < 1) or (cue is PassiveCue.MOVED_ATTACK
-                                                                         and unit.moves < 1):
+        if (cue is PassiveCue.DAMAGED_ATTACK and unit.damage < 1 and not reacted) or (
+                cue is PassiveCue.MOVED_ATTACK and unit.moves < 1):
             continue
         unit.used.add(weighed)  # weighed once for this attack (Charge: once a turn): the row goes on at the next sync
         reveal(state, unit, events, "it attacks")  # as the attack does: the GM's list names it
-        why = {PassiveCue.DAMAGED_ATTACK: f"it attacks while damaged: {unit.damage} damage taken",
+        why = {PassiveCue.DAMAGED_ATTACK: f"it attacks while damaged: {unit.damage} damage taken" if unit.damage
+               else "it is damaged when it rolls only if the reaction's counter-attack first damages it; a die "
+                    "given now counts only then",
                PassiveCue.MOVED_ATTACK: f"it attacks after moving {counted(unit.stepped, 'hex', 'hexes')} this turn"
                }.get(cue, "it attacks")
         pend(state, state.acting, unit.id, ability.name, ability.text, public_row(state, action), events)

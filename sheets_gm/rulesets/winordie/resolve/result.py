@@ -20,6 +20,7 @@ class TurnResult:
     verdicts: list[kit.Verdict] = field(default_factory=list)
     done: int = 0
     stopped_by: str = ""
+    stopped_verb: str = "reacted before"  # what stopped the rows did: a reaction reacts, a passive stops
     unused: dict[str, str] = field(default_factory=dict)
     goes_on: bool = False  # the stand-in GM settles the stop: the rows go on at the next sync, no tick again
 
