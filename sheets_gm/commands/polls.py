@@ -251,10 +251,12 @@ def _force_command(args: argparse.Namespace, report: WindowReport) -> str:
     return f"sheets-gm resolve -c {args.config} --force --window {report.window_key} --step {report.step}"
 
 
-def open_window_line(label: str, key: str, step: int, deadline: str, now: datetime, *, waits: bool = False) -> str:
+def open_window_line(label: str, key: str, step: int, deadline: str, now: datetime, *, waits: bool = False,
+                     judge: bool = False) -> str:
     """``status``'s first line: the open window in its label's words with the verb it takes (``label_verb``, as
     doctor and the notices say it), its key and step, and how its orders close (``waits``: a due window that a
-    resolution would not change, which the next sync leaves as it is).
+    resolution would not change, which the next sync leaves as it is; ``judge``: the judge's part of her window is
+    open, with no deadline of her own, ``sync.judge_part``).
 
     >>> now = datetime.fromisoformat("2026-11-22T18:00+00:00")
     >>> open_window_line("turn 1 · orders", "1", 1, "2026-11-22T20:00+00:00", now)
@@ -265,6 +267,8 @@ def open_window_line(label: str, key: str, step: int, deadline: str, now: dateti
     head = label_verb(label, "is", "are")
     head = f"{head[:1].upper()}{head[1:]} open (window {key}, step {step})"
     until = seconds_until(deadline, now)
+    if until is None and judge:  # the judge's part of her window, with no deadline of her own (``sync.judge_part``)
+        return f"{head} for the judge; no judge's deadline: it resolves when the judge marks it done"
     if until is None:
         return f"{head}; no deadline: it resolves when every seat is ready"
     when = describe_deadline(deadline)
@@ -312,7 +316,9 @@ def window_status_lines(report: WindowReport, now: datetime, held: str = "", eve
     if report.finished:
         return [report.result]
     lines = [open_window_line(report.window, report.window_key, report.step, report.deadline, now,
-                              waits=bool(report.stuck)), *([report.stuck + "."] if report.stuck else []), report.result]
+                              waits=bool(report.stuck), judge=bool(report.judging) and not report.deadline),
+             *([report.judging + "."] if report.judging else []), *([report.stuck + "."] if report.stuck else []),
+             report.result]
     if report.schedule_change:
         lines.append(report.schedule_change)
     lines.append(f"Not ready: {', '.join(_not_ready(report, seat) for seat in report.waiting_for)}"

@@ -40,6 +40,7 @@ from sheets_gm.sheets.adapter import Post
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sync.bot_seats import whole_bot_seats
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_deadline
+from sheets_gm.sync.judge_part import judge_line, judging
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.poll import FILE_CLOSED
@@ -419,6 +420,22 @@ def over_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
             for reader in (CHANNEL, *facts.tabs.input_seats())]
 
 
+def judge_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: datetime) -> list[Notice]:
+    """Once the players' deadline of the judge's window passed (``sync.judge_part``): the channel and the judge are
+    told, once, that what the players send closed and the judge's window is open, until when, and why the deadline
+    they read moved."""
+    record = facts.record
+    window = record.ruleset.window(record.state)
+    if window is None or not judging(window, record.deadline, now):
+        return []
+    head = f"[{rules.title}] {_upper(window.sealed)} closed: the judge's window is open"
+    body = "\n".join([judge_line(window, record.deadline, now, ready=False) + ".", "",
+                      status_line(facts.adapter, record), *_links(rules, None)])
+    when = f"{window.key}@judge:{seen.deadline or 'none'}"  # told again only for a new judge's deadline
+    return [Notice(_key(record, when, NoticeKind.OPENED, reader), NoticeKind.OPENED, reader, head, body,
+                   window_token(record), deadline=seen.deadline) for reader in (CHANNEL, JUDGE)]
+
+
 def waits_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list[Notice]:
     """A due window that waits unresolved (``seen.stuck``: it would change nothing if it resolved, or a workbook is
     open in an office program) is said once to the channel and once to the GM (the judge's recipient: the config's
@@ -448,6 +465,7 @@ def poll_notices(facts: PollFacts, seen: PollSeen, rules: NoticeRules, now: date
         out += opened_notices(facts, rules, seen)
         out += reminder_notices(facts, rules, seen, now)
         out += waits_notices(facts, rules, seen)
+        out += judge_notices(facts, rules, seen, now)
     bots = whole_bot_seats(facts.record)  # never built, so a seat handed back to a person hears of its window
     return [n for n in out if n.kind in rules.kinds and n.recipient not in bots]
 

@@ -71,7 +71,7 @@ def strategy_rows(state: CoalitionState, sealed: Sequence[Sealed], closed: bool)
         b = found.battle
         both = closed and len(found.stratless) >= 2
         note = "both sides stratless: the judge decides" if both else \
-            f"stratless: {', '.join(found.stratless)}" if closed and found.stratless else ""
+            _stratless_note(found) if closed and found.stratless else ""
         rows.append([f"{b.at} · {battle_title(b)}", "", "", "", "", note, ""])
         for side, mine in found.by_side.items():
             if not mine:
@@ -88,6 +88,16 @@ def strategy_rows(state: CoalitionState, sealed: Sequence[Sealed], closed: bool)
     if not rows:
         rows.append(["No battle awaits strategies now.", "", "", "", "", "", ""])
     return rows
+
+
+def _stratless_note(found: BattleStrategies) -> str:
+    """A battle one side of which sent no strategy by the deadline, as the judge's list says it: who did, and what
+    the Judge tab holds for her to confirm or change (ruling "The players' deadline, then the judge")."""
+    sent = [side for side in found.by_side if side not in found.stratless]
+    if not sent:
+        return f"stratless: {', '.join(found.stratless)}"
+    return (f"stratless: {', '.join(found.stratless)}; {' and '.join(sent)} sent a strategy. Stratless side "
+            f"{found.stratless[0]} typed in your Judge tab if empty: confirm it or change it, then tick Results in")
 
 
 def stratless_summary(state: CoalitionState, sealed: Sequence[Sealed]) -> list[str]:
