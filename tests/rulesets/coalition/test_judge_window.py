@@ -16,6 +16,8 @@ from openpyxl import load_workbook
 from sheets_gm.commands.polls import window_status_lines
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import MatchConfig, load_config
+from sheets_gm.notify.announce import seen_of
+from sheets_gm.notify.notices import Notice, NoticeRules, poll_notices
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.running.mailroom.door import with_mail
@@ -172,3 +174,23 @@ def test_no_battle_result_is_applied_while_the_judges_window_is_open(tmp_path_fa
         assert not report.resolved, (m, describe_report(report))
     state = read_record(open_match_sheets(config), CLS).state
     assert state.phase.value == "results" and state.vp == {"coalition": 0, "phyrexia": 0}
+
+
+def test_the_notices_tell_the_channel_and_the_judge_once_that_the_strategies_closed(tmp_path: Path) -> None:
+    """A changed deadline is said where it is read: the notices tell why the deadline the players read moved (the
+    strategies closed; the judge's window open, until when), once, to the channel and to the judge."""
+    config = _war(tmp_path)
+    assert not [n for n in _notices(config, PLAYERS - dt.timedelta(minutes=1)) if "@judge" in n.key]
+    told = [n for n in _notices(config, PLAYERS + dt.timedelta(minutes=1)) if "@judge" in n.key]
+    assert sorted(n.recipient for n in told) == ["#channel", JUDGE]
+    assert told[0].subject == "[sheets-gm match] Strategies closed: the judge's window is open"
+    assert told[0].body.startswith("Strategies closed Sun 22 Nov, 20:00 (UTC) (the players' deadline); the judge's "
+                                   "window for turn 1 · battle results is open now")
+    again = [n.key for n in _notices(config, PLAYERS + dt.timedelta(hours=5)) if "@judge" in n.key]
+    assert again == [n.key for n in told]  # the same keys: the outbox sends each once
+
+
+def _notices(config: MatchConfig, at: dt.datetime) -> list[Notice]:
+    report = _sync(config, at)
+    assert report.facts is not None
+    return poll_notices(report.facts, seen_of(report), NoticeRules(), at)
