@@ -291,11 +291,14 @@ def _closing(deadline: str, zone: str | None, window: Window) -> str:
 
 def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: datetime) -> list[Notice]:
     """Within ``rules.lead`` of the deadline: each seat the window waits for that has not ticked Ready is told so
-    (and which of its rows have nothing typed); the channel hears who is not ready yet."""
+    (and which of its rows have nothing typed); the channel hears who is not ready yet. The judge's window is
+    reminded of before her own deadline alone (before the players', her Ready is not taken yet: ``judge_part``)."""
     record = facts.record
     window = record.ruleset.window(record.state)
     moment = deadline_moment(seen.deadline)
     if window is None or moment is None or not now >= moment - rules.lead or now >= moment:
+        return []
+    if window.sealed and not judging(window, record.deadline, now):  # the players' part: the judge's Ready waits
         return []
     left = describe_left((moment - now).total_seconds())
     # A seat that ticked Ready has said its orders are in, rows left empty included; the others are reminded,

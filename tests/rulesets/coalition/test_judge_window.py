@@ -194,3 +194,12 @@ def _notices(config: MatchConfig, at: dt.datetime) -> list[Notice]:
     report = _sync(config, at)
     assert report.facts is not None
     return poll_notices(report.facts, seen_of(report), NoticeRules(), at)
+
+
+def test_the_judge_is_reminded_before_her_own_deadline_not_before_the_players(tmp_path: Path) -> None:
+    """Before the players' deadline her Ready is not taken: no reminder to tick it; before her own deadline, one."""
+    config = _war(tmp_path, judge_hours=24)
+    assert not [n for n in _notices(config, PLAYERS - dt.timedelta(hours=1)) if n.kind.value == "reminder"]
+    told = [n for n in _notices(config, PLAYERS + dt.timedelta(hours=23)) if n.kind.value == "reminder"]
+    assert sorted(n.recipient for n in told) == ["#channel", JUDGE]
+    assert "(Mon 23 Nov, 20:00 (UTC))" in told[0].body
