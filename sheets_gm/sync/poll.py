@@ -47,7 +47,7 @@ from sheets_gm.sync.journal import (
     load_journal,
     recorded_rows,
 )
-from sheets_gm.sync.judge_part import closing_deadline, judge_due, judge_line
+from sheets_gm.sync.judge_part import closing_deadline, judge_due, judge_line, judging
 from sheets_gm.sync.life.adjust_undo import (
     BetweenWindowsError,
     applied_gm_events,
@@ -160,6 +160,7 @@ class WindowReport:
     step: int = 0  # the open window's step: the number of the resolution that closes it (resolve --force --step)
     deadline: str = ""  # when the open window closes after this poll ('' for no deadline; ``sync.judge_part``)
     judging: str = ""  # the players' part of the judge's window closed: her part is open, until when (``judge_part``)
+    sealed: str = ""  # what the players send the judge until ``deadline`` (the players' part of her window is open)
     settings: Any = None  # the house rules the match was created with and keeps
     untyped: dict[str, list[str]] = field(default_factory=dict)  # acting seat -> its rows with nothing typed yet
     tables_grown: list[str] = field(default_factory=list)  # the seats whose input tab the resolution laid out larger
@@ -434,6 +435,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
                          for box in [_ready_ticked(read.seats[s], window)] if box}
     report.untyped = _untyped_rows(read, window, answer)
     report.judging = judge_line(window, record.deadline, now, ready=not report.waiting_for)
+    report.sealed = window.sealed if record.deadline and not judging(window, record.deadline, now) else ""
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = read.cut_under_way
     report.reason = _due_reason(read, window, answer, report.waiting_for, force=force, pending=pending,
@@ -1003,7 +1005,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     report.facts = PollFacts(new_record, tabs, adapter, window, record.state, events, filed=record.gm_events,
                              drawings=drawn)
     report.resolved, report.deadline, report.state, report.result = True, deadline, new_state, status
-    report.judging = ""
+    report.judging = report.sealed = ""
     report.finished = new_window is None
     return ResolutionRecord(
         record.seed_hash, number, record.deal, window.key, pending, read_rows,

@@ -90,8 +90,9 @@ def test_the_judge_judges_after_the_players_deadline_and_nothing_is_applied_befo
     confirms it (losses typed), and the battle is applied only once she ticks Results in. Before the fix the
     first poll after the deadline applied the default win itself."""
     config = _war(tmp_path)
-    assert "strategies close Sun 22 Nov, 20:00 (UTC) · results close when the judge marks them done" in \
-        _status(config, NOW)[1]
+    before = _status(config, NOW)
+    assert before[0].endswith("; strategies close Sun 22 Nov, 20:00 (UTC) (in 8 h 00 min), then the judge judges")
+    assert "strategies close Sun 22 Nov, 20:00 (UTC) · results close when the judge marks them done" in before[1]
     said: list[str] = []
     report = _sync(config, PLAYERS + dt.timedelta(seconds=6), said)  # the first poll after the players' deadline
     assert not report.resolved and _phase(config) == "results", describe_report(report)
@@ -105,9 +106,10 @@ def test_the_judge_judges_after_the_players_deadline_and_nothing_is_applied_befo
     assert lines[-1] == "Not due yet."
     # the list: the battle, the side with no strategy, the side that sent one, what her Judge tab holds
     book = load_workbook(tmp_path / "gm" / "judge.xlsx")
-    notes = [r[5] for r in book["Strategies"].iter_rows(values_only=True) if r[0] and "Dominaria 4C" in str(r[0])]
-    assert notes == ["stratless: phyrexia; coalition sent a strategy. Stratless side phyrexia typed in your Judge "
-                     "tab if empty: confirm it or change it, then tick Results in"]
+    notes = [r[5:7] for r in book["Strategies"].iter_rows(values_only=True) if r[0] and "Dominaria 4C" in str(r[0])]
+    assert notes == [("stratless: phyrexia", "coalition sent a strategy, phyrexia none: phyrexia is typed as the "
+                      "Stratless side in your Judge tab (if you left it empty). Confirm it or change it, then tick "
+                      "Results in: nothing is applied before.")]
     assert _judge_row(config, "results", "Dominaria 4C") == "phyrexia"
     # a day later, nothing ticked: still nothing applied
     assert not _sync(config, PLAYERS + dt.timedelta(days=1, hours=1)).resolved and _phase(config) == "results"
