@@ -9,10 +9,12 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
+from sheets_gm.cli import main
 from sheets_gm.commands.polls import window_status_lines
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import MatchConfig, load_config
@@ -205,3 +207,33 @@ def test_the_judge_is_reminded_before_her_own_deadline_not_before_the_players(tm
     told = [n for n in _notices(config, PLAYERS + dt.timedelta(hours=23)) if n.kind.value == "reminder"]
     assert sorted(n.recipient for n in told) == ["#channel", JUDGE]
     assert "(Mon 23 Nov, 20:00 (UTC))" in told[0].body
+
+
+def test_the_commands_in_the_order_the_program_tells_the_judge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Typed in the sheet, through the commands themselves (``sheets-gm sync`` and ``status`` at a fake clock): the
+    players' deadline passes, the judge is told her window is open and why the deadline moved, she types her
+    results (the stratless side among them), the next syncs apply nothing, she ticks Results in, the next sync
+    applies them."""
+    config = _war(tmp_path)
+    now = [PLAYERS + dt.timedelta(seconds=6)]
+    monkeypatch.setattr("sheets_gm.commands.base.clock", lambda: now[0])
+
+    def command(*args: str) -> str:
+        capsys.readouterr()
+        assert main([*args, "-c", str(config.path)]) == 0
+        return capsys.readouterr().out
+
+    said = command("sync")
+    assert "Strategies closed Sun 22 Nov, 20:00 (UTC) (the players' deadline); the judge's window for turn 1 · " \
+           "battle results is open now" in said and "resolved" not in said, said
+    assert "for the judge; no judge's deadline: it resolves when the judge marks it done" in command("status")
+    _type(config, "results", "Dominaria 4C", "stratless", "phyrexia")
+    _type(config, "losses", "Various Puppies", "slot1", 300)
+    now[0] += dt.timedelta(hours=20)
+    assert "resolved" not in command("sync") and _phase(config) == "results"
+    _type(config, "judge", JUDGE, "ready", True)
+    now[0] += dt.timedelta(minutes=1)
+    said = command("sync")
+    assert "Turn 1 · battle results resolved (the judge marked the results done)" in said, said
+    assert read_record(open_match_sheets(config), CLS).state.vp["coalition"] == 5
