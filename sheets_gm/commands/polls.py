@@ -253,23 +253,34 @@ def _force_command(args: argparse.Namespace, report: WindowReport) -> str:
     return f"sheets-gm resolve -c {args.config} --force --window {report.window_key} --step {report.step}"
 
 
-def open_window_line(label: str, key: str, step: int, deadline: str, now: datetime, *, waits: bool = False) -> str:
+def open_window_line(label: str, key: str, step: int, deadline: str, now: datetime, *, waits: bool = False,
+                     judge: bool = False, sealed: str = "") -> str:
     """``status``'s first line: the open window in its label's words with the verb it takes (``label_verb``, as
     doctor and the notices say it), its key and step, and how its orders close (``waits``: a due window that a
-    resolution would not change, which the next sync leaves as it is).
+    resolution would not change, which the next sync leaves as it is; ``judge``: the judge's part of her window is
+    open, with no deadline of her own, ``sync.judge_part``; ``sealed``: what the players send her until the deadline,
+    before it).
 
     >>> now = datetime.fromisoformat("2026-11-22T18:00+00:00")
     >>> open_window_line("turn 1 · orders", "1", 1, "2026-11-22T20:00+00:00", now)
     'Turn 1 · orders are open (window 1, step 1) until Sun 22 Nov, 20:00 (UTC) (in 2 h 00 min)'
     >>> open_window_line("turn 3", "3", 2, "", now)
     'Turn 3 is open (window 3, step 2); no deadline: it resolves when every seat is ready'
+    >>> open_window_line("turn 1 · battle results", "1/results", 2, "2026-11-22T20:00+00:00", now,
+    ...                  sealed="strategies")  # doctest: +NORMALIZE_WHITESPACE
+    'Turn 1 · battle results are open (window 1/results, step 2); strategies close Sun 22 Nov, 20:00 (UTC)
+     (in 2 h 00 min), then the judge judges'
     """
     head = label_verb(label, "is", "are")
     head = f"{head[:1].upper()}{head[1:]} open (window {key}, step {step})"
     until = seconds_until(deadline, now)
+    if until is None and judge:  # the judge's part of her window, with no deadline of her own (``sync.judge_part``)
+        return f"{head} for the judge; no judge's deadline: it resolves when the judge marks it done"
     if until is None:
         return f"{head}; no deadline: it resolves when every seat is ready"
     when = describe_deadline(deadline)
+    if sealed and until > 0:
+        return f"{head}; {sealed} close {when} (in {describe_left(until)}), then the judge judges"
     return (f"{head} until {when} (in {describe_left(until)})" if until > 0 else
             f"{head}; the deadline {when} has passed: " + ("nothing to resolve, it waits (below)" if waits else
                                                              "the next sync resolves it"))
@@ -314,7 +325,10 @@ def window_status_lines(report: WindowReport, now: datetime, held: str = "", eve
     if report.finished:
         return [report.result]
     lines = [open_window_line(report.window, report.window_key, report.step, report.deadline, now,
-                              waits=bool(report.stuck)), *([report.stuck + "."] if report.stuck else []), report.result]
+                              waits=bool(report.stuck), judge=bool(report.judging) and not report.deadline,
+                              sealed=report.sealed),
+             *([report.judging + "."] if report.judging else []), *([report.stuck + "."] if report.stuck else []),
+             report.result]
     if report.schedule_change:
         lines.append(report.schedule_change)
     lines.append(f"Not ready: {', '.join(_not_ready(report, seat) for seat in report.waiting_for)}"

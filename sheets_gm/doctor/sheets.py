@@ -39,6 +39,7 @@ from sheets_gm.sheets.spec import SEAT_ROWS
 from sheets_gm.sync.bot_seats import NO_BOT
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.history import HistoryError
+from sheets_gm.sync.judge_part import closing_deadline, judge_line, judging
 from sheets_gm.sync.life.board_check import board_edits
 from sheets_gm.sync.life.deadline_change import change_sentence, schedule_change
 from sheets_gm.sync.life.log_check import below_log_words
@@ -344,7 +345,12 @@ def _deadline(config: MatchConfig, record: MatchRecord, report: Checkup, now: da
     if change is not None and change.event is not None:
         report.ok("deadline", change_sentence(change, done=False))
         return
-    case, sentence = deadline_sentence(window.label, record.deadline, now)
+    # the judge's window, its players' deadline passed: her own (none: she marks it done; ``sync.judge_part``)
+    closing = closing_deadline(window, record.deadline, now)
+    if judging(window, record.deadline, now) and not closing:
+        report.ok("deadline", judge_line(window, record.deadline, now, ready=False))
+        return
+    case, sentence = deadline_sentence(window.label, closing, now)
     if case == "unreadable":
         report.warn("deadline", sentence, "the next resolution writes a new one; to fix it now, correct the engine "
                                           "tab's deadline cell")

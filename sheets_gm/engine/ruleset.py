@@ -157,6 +157,12 @@ class Window:
     # The turn the game's log lines of this window carry, where it is not ``turn``: Wesnoth logs the round, while
     # its windows (each player's turn) key their dice by the player-turn count. None: ``turn``.
     log_turn: int | None = None
+    # What the players send the judge for this window outside its tables, by its deadline (the Coalition's
+    # "strategies"); '' for none. A window that names them is the judge's own: its deadline closes what the players
+    # send, and only then is the judge's part open, until the judge marks it done (her Ready), or ``judge_hours``
+    # after that deadline when more than 0 (the rulebook's "the players' deadline, then the judge").
+    sealed: str = ""
+    judge_hours: int = 0
 
     @property
     def logged_turn(self) -> int:

@@ -35,7 +35,8 @@ def setting(default: Any, doc: str, *, minimum: int | None = None, maximum: int 
     ``only_when``: ``(other setting, value)`` under which alone this one changes anything (Win or Die's
     advanced-mode settings), so a GM who sets it without is told (``idle_settings``).
     ``optional``: a text setting that may be left empty (the Coalition's ``strategies_to``).
-    ``live``: a setting that changes no rule, only what the sheets say (the Coalition's ``strategies_to``):
+    ``live``: a setting that changes no rule, only what the sheets say or when the judge's window closes (the
+    Coalition's ``strategies_to`` and ``judge_hours``):
     the match config's value is taken in a running match, where every other setting is fixed at its creation."""
     meta = {"doc": doc, "minimum": minimum, "maximum": maximum, "path": path, "only_when": only_when,
             "optional": optional, "live": live}

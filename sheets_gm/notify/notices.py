@@ -40,6 +40,7 @@ from sheets_gm.sheets.adapter import Post
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sync.bot_seats import whole_bot_seats
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_deadline
+from sheets_gm.sync.judge_part import judge_line, judging
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.poll import FILE_CLOSED
@@ -290,11 +291,14 @@ def _closing(deadline: str, zone: str | None, window: Window) -> str:
 
 def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: datetime) -> list[Notice]:
     """Within ``rules.lead`` of the deadline: each seat the window waits for that has not ticked Ready is told so
-    (and which of its rows have nothing typed); the channel hears who is not ready yet."""
+    (and which of its rows have nothing typed); the channel hears who is not ready yet. The judge's window is
+    reminded of before her own deadline alone (before the players', her Ready is not taken yet: ``judge_part``)."""
     record = facts.record
     window = record.ruleset.window(record.state)
     moment = deadline_moment(seen.deadline)
     if window is None or moment is None or not now >= moment - rules.lead or now >= moment:
+        return []
+    if window.sealed and not judging(window, record.deadline, now):  # the players' part: the judge's Ready waits
         return []
     left = describe_left((moment - now).total_seconds())
     # A seat that ticked Ready has said its orders are in, rows left empty included; the others are reminded,
@@ -419,6 +423,22 @@ def over_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
             for reader in (CHANNEL, *facts.tabs.input_seats())]
 
 
+def judge_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: datetime) -> list[Notice]:
+    """Once the players' deadline of the judge's window passed (``sync.judge_part``): the channel and the judge are
+    told, once, that what the players send closed and the judge's window is open, until when, and why the deadline
+    they read moved."""
+    record = facts.record
+    window = record.ruleset.window(record.state)
+    if window is None or not judging(window, record.deadline, now):
+        return []
+    head = f"[{rules.title}] {_upper(window.sealed)} closed: the judge's window is open"
+    body = "\n".join([judge_line(window, record.deadline, now, ready=False) + ".", "",
+                      status_line(facts.adapter, record), *_links(rules, None)])
+    when = f"{window.key}@judge:{seen.deadline or 'none'}"  # told again only for a new judge's deadline
+    return [Notice(_key(record, when, NoticeKind.OPENED, reader), NoticeKind.OPENED, reader, head, body,
+                   window_token(record), deadline=seen.deadline) for reader in (CHANNEL, JUDGE)]
+
+
 def waits_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list[Notice]:
     """A due window that waits unresolved (``seen.stuck``: it would change nothing if it resolved, or a workbook is
     open in an office program) is said once to the channel and once to the GM (the judge's recipient: the config's
@@ -448,6 +468,7 @@ def poll_notices(facts: PollFacts, seen: PollSeen, rules: NoticeRules, now: date
         out += opened_notices(facts, rules, seen)
         out += reminder_notices(facts, rules, seen, now)
         out += waits_notices(facts, rules, seen)
+        out += judge_notices(facts, rules, seen, now)
     bots = whole_bot_seats(facts.record)  # never built, so a seat handed back to a person hears of its window
     return [n for n in out if n.kind in rules.kinds and n.recipient not in bots]
 

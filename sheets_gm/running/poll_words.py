@@ -33,6 +33,8 @@ def describe_report(report: WindowReport) -> str:
     said = [s for s in said if s]
     if report.schedule_change:  # the GM's new [deadlines], applied by this poll
         said.append(report.schedule_change)
+    if report.judging:  # the judge's window: the players' deadline passed, hers is open (``sync.judge_part``)
+        said.append(f"{report.judging}.")
     if report.stuck:  # due, but a resolution would change nothing: it waits
         said.append(f"{report.stuck}.")
     raced = list(dict.fromkeys(report.saved_meanwhile))

@@ -47,6 +47,7 @@ from sheets_gm.sync.journal import (
     load_journal,
     recorded_rows,
 )
+from sheets_gm.sync.judge_part import closing_deadline, judge_due, judge_line, judging
 from sheets_gm.sync.life.adjust_undo import (
     BetweenWindowsError,
     applied_gm_events,
@@ -157,7 +158,9 @@ class WindowReport:
     # workbook is open in an office program (``held_stuck``)
     window_key: str = ""  # the key of the window the poll found open (what resolve --force --window names)
     step: int = 0  # the open window's step: the number of the resolution that closes it (resolve --force --step)
-    deadline: str = ""  # when the open window closes after this poll ('' for no deadline)
+    deadline: str = ""  # when the open window closes after this poll ('' for no deadline; ``sync.judge_part``)
+    judging: str = ""  # the players' part of the judge's window closed: her part is open, until when (``judge_part``)
+    sealed: str = ""  # what the players send the judge until ``deadline`` (the players' part of her window is open)
     settings: Any = None  # the house rules the match was created with and keeps
     untyped: dict[str, list[str]] = field(default_factory=dict)  # acting seat -> its rows with nothing typed yet
     tables_grown: list[str] = field(default_factory=list)  # the seats whose input tab the resolution laid out larger
@@ -357,7 +360,8 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
     window = ruleset.window(record.state)
     report = WindowReport(window="" if window is None else window.label, state=record.state,
                           result=status_line(read.adapter, record), window_key="" if window is None else window.key,
-                          deadline=record.deadline, settings=ruleset.settings, step=record.resolved + 1,
+                          deadline=closing_deadline(window, record.deadline, now), settings=ruleset.settings,
+                          step=record.resolved + 1,
                           facts=PollFacts(record, read.tabs, read.adapter), completed=read.completed)
     try:
         if read.replayed is not None:  # a resolution cut short, completed with the writes it had made: said as its
@@ -417,7 +421,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
         return _over(sheets, read, report, now, dry_run)
     change = schedule_change(record, schedule, now)
     if change is not None:  # the GM's [deadlines] are the match's from this poll on: the window is judged by them
-        read, record = _with_change(read, change, report, done=not dry_run)
+        read, record = _with_change(read, change, report, window, now, done=not dry_run)
     dice = record.dice()
     copies, history = read_copies(sheets, read, window)  # a file saved from an older copy: read as drawn again
     if copies:
@@ -431,6 +435,8 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     report.ready_held = {s: box for s in report.waiting_for if s in read.seats
                          for box in [_ready_ticked(read.seats[s], window)] if box}
     report.untyped = _untyped_rows(read, window, answer)
+    report.judging = judge_line(window, record.deadline, now, ready=not report.waiting_for)
+    report.sealed = window.sealed if record.deadline and not judging(window, record.deadline, now) else ""
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = read.cut_under_way
     report.reason = _due_reason(read, window, answer, report.waiting_for, force=force, pending=pending,
@@ -574,6 +580,8 @@ def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[
         return COMPLETING
     if force:
         return FORCED
+    if window.sealed and deadline:  # the players' deadline closes what they send; then the judge's part
+        return judge_due(window, deadline, now, ready=not waiting)
     if not waiting:
         return "every seat is ready" if len(window.awaited) > 1 else f"{window.awaited[0]} is ready"
     if window.stepwise and any(i.go for i in answer.inputs.values()) and (why := _go_resolves(read, window, answer)):
@@ -588,14 +596,14 @@ def _deadline_reason(deadline: str) -> str:
     return f"the deadline {describe_deadline(deadline)} has passed"
 
 
-def _with_change(read: MatchRead, change: DeadlineChange, report: WindowReport,
+def _with_change(read: MatchRead, change: DeadlineChange, report: WindowReport, window: Window, now: datetime,
                  done: bool) -> tuple[MatchRead, MatchRecord]:
     """``read`` with the record ``change`` makes, and ``report`` saying the deadline and status line it gives
     (``done``: the poll writes them; else a dry run, ``status``, tells what the next poll does, and judges the window
     as it will). Returns the read and its record."""
     record = change.record
     report.schedule_change = change_sentence(change, done=done)
-    report.deadline = record.deadline
+    report.deadline = closing_deadline(window, record.deadline, now)
     report.result = status_line(read.adapter, record)
     if done:
         report.facts = PollFacts(record, read.tabs, read.adapter, deadline_changed=change.event is not None)
@@ -998,6 +1006,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     report.facts = PollFacts(new_record, tabs, adapter, window, record.state, events, filed=record.gm_events,
                              drawings=drawn)
     report.resolved, report.deadline, report.state, report.result = True, deadline, new_state, status
+    report.judging = report.sealed = ""
     report.finished = new_window is None
     return ResolutionRecord(
         record.seed_hash, number, record.deal, window.key, pending, read_rows,

@@ -25,6 +25,7 @@ from sheets_gm.sheets.spec import VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
 from sheets_gm.sync.deadline import describe_deadline
+from sheets_gm.sync.judge_part import judge_part_words
 from sheets_gm.sync.match_record import FileStamp, MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.rows.archive_lines import one_line
@@ -418,7 +419,9 @@ def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
     window = record.ruleset.window(state)
     deadline_text = record.deadline
     line = adapter.status(state, window, record.ruleset.outcome(state))
-    if window is not None and deadline_text:
+    if window is not None and deadline_text and window.sealed:  # the players' deadline, then the judge's
+        line += f" · {judge_part_words(window, deadline_text)}"
+    elif window is not None and deadline_text:
         line += f" · {closing_word(window)} close {describe_deadline(deadline_text)}"
     if bots := bots_phrase(record):
         line += f" · {bots}"

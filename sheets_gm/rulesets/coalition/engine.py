@@ -106,12 +106,14 @@ class CoalitionRuleset(kit.Ruleset[CoalitionState, CoalitionOrders, Adjustment])
         return frozenset(gone | ({out.value, *(a.name for a in state.armies if a.side is out)} if out else set()))
 
     def window(self, state: CoalitionState) -> kit.Window | None:
-        """Orders (both sides) or results (the judge); None once the round is over."""
+        """Orders (both sides) or results (the judge); None once the round is over. The results window's deadline is
+        the players' (their strategies close), then the judge's part is open until she ticks Results in, or her own
+        deadline (``judge_hours``): ruling "The players' deadline, then the judge"."""
         if state.phase is Phase.ORDERS:
             return kit.Window(str(state.turn), f"turn {state.turn} · orders", "orders", ORDER_SEATS, state.turn)
         if state.phase is Phase.RESULTS:
             return kit.Window(f"{state.turn}/results", f"turn {state.turn} · battle results", "results", (kit.JUDGE,),
-                              state.turn)
+                              state.turn, sealed="strategies", judge_hours=self._settings.judge_hours)
         return None
 
     def dice(self, seed: bytes, state: CoalitionState, pins: Mapping[str, Any] | None = None) -> kit.TurnDice:

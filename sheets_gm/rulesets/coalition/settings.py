@@ -53,5 +53,9 @@ class CoalitionSettings:
                                      "quoted at the end of the Battle Announcements post with the deadline; "
                                      "empty: the post gives the deadline alone; may change in a running match",
                            optional=True, live=True)
+    judge_hours: int = kit.setting(0, "the judge's deadline of her own, in hours after the players' deadline (when "
+                                   "movement and strategies close): the battle results are applied then, whatever "
+                                   "she marked; 0: none, they are applied when she ticks Results in; may change in "
+                                   "a running match", minimum=0, maximum=24 * 28, live=True)
     weather_table: tuple[str, ...] = kit.setting(DEFAULT_WEATHER, "the weather table: one die with a face per "
                                                               "entry, rolled for each battle announced")

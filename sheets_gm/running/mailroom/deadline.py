@@ -1,7 +1,9 @@
-"""At the deadline of a window the game's sealed submissions decide something in (Coalition's battle results: a side
-with no strategy is stratless), the judge's empty cells the game names are typed before the poll that resolves the
-window reads them (``MailPart.deadline_cells``), never over a cell the judge typed, once a window; the judge's tab of
-submissions is drawn again as closed. Both sides stratless: nothing is typed, the tab says the judge decides."""
+"""At the players' deadline of a window the game's sealed submissions decide something in (Coalition's battle
+results: a side with no strategy is stratless), the judge's empty cells the game names are typed
+(``MailPart.deadline_cells``), never over a cell the judge typed, once a window; the judge's tab of submissions is
+drawn again as closed. Both sides stratless: nothing is typed, the tab says the judge decides. They are proposals:
+the window stays open for the judge, who confirms or changes each before she marks it done (``sync.judge_part``);
+nothing is applied before."""
 
 from __future__ import annotations
 

@@ -117,8 +117,10 @@ def with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable
     with sharing_sheets():
         try:
             filed = file_mails(config, mails, clock(), client=client) if mails else None
-            if closing:
-                close_sealed(config, part, clock(), client=client)
+            if closing and (typed := close_sealed(config, part, clock(), client=client)):
+                inbox.say(f"The players' deadline passed: {typed} of the judge's empty cells typed from what the "
+                          "players sent (the Strategies tab lists them): the judge confirms or changes each before "
+                          "marking the results done; nothing is applied before.")
         except SheetError as exc:  # the mail waits, begun, for the next poll; the poll goes on without it
             inbox.say(f"The judge's mail waits for the next poll: {exc}")
             return poll()

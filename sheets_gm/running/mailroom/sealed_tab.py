@@ -35,7 +35,10 @@ def draw_sealed(sheets: MatchSheets, state: Any, part: MailPart, sealed: Sequenc
                        fills=(Fill(cells(0, 1, width - 1, 2), HEAD, bold=True),
                               Fill(cells(0, 3, width - 1, 2 + max(1, len(grid))), "#FFFFFF", wrap=True),
                               *(Fill(cells(0, 3 + n, width - 1, 3 + n), BATTLE, bold=True, top=True)
-                                for n, row in enumerate(rows) if row and row[0])),
+                                for n, row in enumerate(rows) if row and row[0]),
+                              # a battle's note in its last cell (what the judge does with it) wraps within it
+                              *(Fill(cells(width - 1, 3 + n, width - 1, 3 + n), BATTLE, wrap=True)
+                                for n, row in enumerate(rows) if row and row[0] and len(row) >= width and row[-1])),
                        column_widths={n: c.width for n, c in enumerate(tab.columns)},
                        protections=(Protection(None, "Written by sheets-gm from the judge's mailbox"),))
     rows_written = [RangeWrite(f"{quote_tab(tab.tab)}!A3", grid)] if grid else []  # written: each row's height fits

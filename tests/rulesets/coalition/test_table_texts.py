@@ -35,7 +35,9 @@ def test_the_judges_window_says_results_close_and_tick_results_in_when_the_judge
     board = sheets.board
     assert isinstance(board, MemoryBackend)
     status = [str(v) for v in board.tabs["Turn report"].values() if str(v).startswith("Turn 1 · battle results")]
-    assert status and status[0].endswith(f"· results close {describe_deadline(due.isoformat())}")
+    # the players' deadline closes the strategies; the judge's results close when she marks them done
+    assert status and status[0].endswith(f"· strategies close {describe_deadline(due.isoformat())} · results close "
+                                         "when the judge marks them done")
     assert "orders close" not in status[0]
 
 

@@ -72,7 +72,8 @@ def strategy_rows(state: CoalitionState, sealed: Sequence[Sealed], closed: bool)
         both = closed and len(found.stratless) >= 2
         note = "both sides stratless: the judge decides" if both else \
             f"stratless: {', '.join(found.stratless)}" if closed and found.stratless else ""
-        rows.append([f"{b.at} · {battle_title(b)}", "", "", "", "", note, ""])
+        rows.append([f"{b.at} · {battle_title(b)}", "", "", "", "", note,
+                     _stratless_note(found) if closed and found.stratless and not both else ""])
         for side, mine in found.by_side.items():
             if not mine:
                 rows.append(["", side, "", "", "", "none: stratless (it loses by default)" if closed else
@@ -88,6 +89,15 @@ def strategy_rows(state: CoalitionState, sealed: Sequence[Sealed], closed: bool)
     if not rows:
         rows.append(["No battle awaits strategies now.", "", "", "", "", "", ""])
     return rows
+
+
+def _stratless_note(found: BattleStrategies) -> str:
+    """What the judge does with a battle one side of which sent no strategy by the deadline (ruling "The players'
+    deadline, then the judge"): who did send one, and what her Judge tab holds for her to confirm or change."""
+    sent = " and ".join(side for side in found.by_side if side not in found.stratless)
+    return (f"{sent} sent a strategy, {found.stratless[0]} none: {found.stratless[0]} is typed as the Stratless side "
+            "in your Judge tab (if you left it empty). Confirm it or change it, then tick Results in: nothing is "
+            "applied before.")
 
 
 def stratless_summary(state: CoalitionState, sealed: Sequence[Sealed]) -> list[str]:
