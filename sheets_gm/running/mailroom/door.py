@@ -131,7 +131,7 @@ def with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable
                 inbox.say(filed.waiting_line())
     inbox.finish([m for m in mails if filed is None or mail_key(m) not in filed.waiting])
     receipts = send_due(config, clock)  # the receipts queued after the poll's own sending
-    if receipts:
+    if receipts and config.notify is not None and config.notify.email is not None:  # (else doctor says it)
         inbox.say(receipts.replace("Notices: ", "Receipts and notices: ", 1))
     return result
 
