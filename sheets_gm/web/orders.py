@@ -127,6 +127,12 @@ def _drawn(line: LogLine, where: _Where, battle: bool) -> tuple[int, str] | None
     return k, "".join(_mark(plane, p, letter) for p in named)
 
 
+def drawn_kinds(game: str) -> frozenset[str]:
+    """The Log kinds the page draws on a map of the game of registry name ``game`` (a line of these kinds naming its
+    places): a move's arrow, a mark's letter, an order's letter, a battle's rings."""
+    return ARROW_KINDS | KIND_LETTERS.keys() | {"order"} | battle_kinds(game)
+
+
 def overlays(scene: Scene, log: Sequence[LogLine], game: str = "") -> tuple[str, ...]:
     """Each plane's drawing of ``log``'s moves, marks and battles (the kinds of a battle in ``game``, its registry
     name), over the map of ``scene`` ('' where none)."""
