@@ -79,6 +79,20 @@ def _scenario_parts(path: Path) -> tuple[str, ...]:
     return resolved.relative_to(SCENARIOS).parts if resolved.is_relative_to(SCENARIOS) else ()
 
 
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """With ``--game NAME``, a shared test's example of the game NAME runs whatever its parameter's ``soak`` mark:
+    the quick lists (``tests/quick.py``) name the games the test command plays each costly walk with, and a game's
+    own command must walk every shared check for it, whichever games those lists name. A whole test marked ``soak``
+    (a long property run) stays in the soak run; the game's own tests (``tests/rulesets/NAME/``) keep their marks."""
+    wanted = str(item.config.getoption("--game")).strip().lower()
+    callspec = getattr(item, "callspec", None)
+    if not wanted or callspec is None or _test_parts(Path(item.path))[:1] == ("rulesets",):
+        return
+    if wanted in games_of(item, {wanted}):
+        lifted = [mark for mark in callspec.marks if mark.name == "soak"]
+        item.own_markers[:] = [mark for mark in item.own_markers if not any(mark is soak for soak in lifted)]
+
+
 @pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook, which ``_group_ids`` completes
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Each test's ``game_NAME`` keywords; with ``--game``, the tests of other games (and of none) deselected; under

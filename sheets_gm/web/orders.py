@@ -129,6 +129,12 @@ def _drawn(line: LogLine, where: _Where, battle: bool) -> tuple[int, str] | None
     return k, "".join(_mark(plane, p, letter) for p in named)
 
 
+def drawn_kinds(game: str) -> frozenset[str]:
+    """The Log kinds the page draws on a map of the game of registry name ``game`` (a line of these kinds naming its
+    places): a move's arrow, a mark's letter, an order's letter, a battle's rings."""
+    return ARROW_KINDS | KIND_LETTERS.keys() | {"order"} | battle_kinds(game)
+
+
 #: Where each one on a map stands: its name, then its plane's index and its place's name (the board before a
 #: resolution, public: where its moves start).
 Positions = Mapping[str, Sequence[Any]]

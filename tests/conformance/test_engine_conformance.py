@@ -9,15 +9,19 @@ seat's secrets; and a match ends within ``traits.max_windows``.
 
 from __future__ import annotations
 
+import inspect
 import json
+import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
 
-from sheets_gm.engine.ruleset import JUDGE, BotKind, Ruleset, Window
+from sheets_gm.engine.ruleset import JUDGE, BotKind, Roster, Ruleset, Window
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, ruleset_names
+from tests.conformance.outside_dice import OUTSIDE_DICE, outside_draws
+from tests.toygame.engine import ToyRuleset, ToySettings, ToyState
 from tests.toygame.registered import toy_registered
 
 AnyRuleset = Ruleset[Any, Any, Any]
@@ -37,12 +41,20 @@ class PlayedMatch:
     refused: list[str] = field(default_factory=list)
     events: int = 0
     seed: bytes = b""  # the match's seed: its dice
+    outside: list[str] = field(default_factory=list)  # where the game drew from Python's random: outside_dice.py
 
 
 def play(rules: AnyRuleset, seed: bytes, bot: str | None = None,
          kinds: Mapping[str, BotKind] | None = None) -> PlayedMatch:
     """A whole match with one bot kind on every seat (default: the ruleset's first), of the game's kinds of bot or
-    of ``kinds``."""
+    of ``kinds``; where the game drew outside its dice kept in ``outside``."""
+    played, outside = outside_draws(lambda: _played(rules, seed, bot, kinds))
+    played.outside = outside
+    return played
+
+
+def _played(rules: AnyRuleset, seed: bytes, bot: str | None, kinds: Mapping[str, BotKind] | None) -> PlayedMatch:
+    """``play``'s match, played."""
     factories = kinds or bots_of(rules)
     make = factories[bot or next(iter(factories))].make
     start = rules.new_match(rules.sample_roster(), seed)
@@ -158,13 +170,40 @@ def test_a_resolution_is_a_function_of_the_state_the_orders_and_the_dice(rules: 
     assert not found, found
 
 
+def drawn_outside(match: PlayedMatch) -> str:
+    """Where the match drew outside its dice, as a failing test says it ('' where it never did)."""
+    return f"{OUTSIDE_DICE}; it drew at {', '.join(match.outside)}" if match.outside else ""
+
+
+def test_the_rules_draw_only_the_match_s_dice(matches: list[PlayedMatch]) -> None:
+    assert not (found := next(filter(None, map(drawn_outside, matches)), "")), found
+
+
+class _ShuffledSeats(ToyRuleset):
+    """A planted mistake: who marks first drawn with Python's random, in the set-up."""
+
+    def new_match(self, roster: Roster, seed: bytes) -> ToyState:
+        """The toy game's grid, its players in an order Python's random draws."""
+        state = super().new_match(roster, seed)
+        return replace(state, players=tuple(random.sample(state.players, 2)))  # type: ignore[arg-type]
+
+
+def test_a_game_that_draws_python_s_random_is_told_where() -> None:
+    with toy_registered():
+        said = drawn_outside(play(_ShuffledSeats(ToySettings()), MATCH_SEEDS[0]))
+    line = inspect.getsourcelines(_ShuffledSeats.new_match)[1] + 3
+    assert said.startswith("the rules drew outside the match's dice"), said
+    assert said.endswith(f"it drew at tests/conformance/test_engine_conformance.py:{line}"), said
+
+
 def test_the_same_seed_gives_the_same_match(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
     again = play(rules, MATCH_SEEDS[0])
     first = matches[0]
     assert [canonical(o) for o in again.orders_json] == [canonical(o) for o in first.orders_json], \
-        unkeyed(rules, first) or "the bots gave other orders from the same seed"
+        drawn_outside(first) or unkeyed(rules, first) or "the bots gave other orders from the same seed"
     state_json = rules.state_codec.to_json
-    assert canonical(state_json(again.states[-1])) == canonical(state_json(first.states[-1])), unkeyed(rules, first)
+    assert canonical(state_json(again.states[-1])) == canonical(state_json(first.states[-1])), \
+        drawn_outside(first) or unkeyed(rules, first)
 
 
 def test_different_seeds_give_different_matches(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:

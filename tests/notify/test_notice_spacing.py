@@ -71,11 +71,13 @@ def _over(config: MatchConfig) -> bool:
 
 
 def _end(config: MatchConfig, capsys: pytest.CaptureFixture[str], clock: Clock) -> None:
-    """The match ended: by the GM's adjustment that ends it (its game's ``SharedTests.ending``), else played out."""
+    """The match ended: by the GM's adjustment that ends it (its game's ``SharedTests.ending``, which a game need not
+    declare), else played out."""
     ending = get_game(config.ruleset).tests.ending
-    assert ending is not None, config.ruleset
     record = read_match(open_match_sheets(config), get_ruleset(config.ruleset)).record
     for n in range(1, 2 * len(record.seats), 2):  # the first the GM's adjust accepts (a player out is refused)
+        if ending is None:
+            break
         flag, values = ending(record.state, record.seats, n)
         options = [word for value in ([values] if isinstance(values, str) else values) for word in (f"--{flag}", value)]
         if main(["adjust", "-c", str(config.path), *options, "--reason", "the match ends here"]) == 0:

@@ -15,6 +15,7 @@ from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, undo_window
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.poll import poll
+from tests.declared import concedes, no_concession
 from tests.quick import soak_but
 from tests.sync.test_refused_force import _cells
 from tests.sync.test_typed_row_lifecycle import NOW, Match
@@ -81,6 +82,8 @@ def check(match: Match, game: str) -> None:
 
 @pytest.mark.parametrize("game", soak_but(GAMES, "gvg", "winordie"))
 def test_no_command_deals_a_die_of_a_finished_match(game: str) -> None:
+    if not concedes(game):
+        pytest.skip(no_concession(game))
     check(_conceded(game), game)
 
 

@@ -9,14 +9,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from sheets_gm.engine.events import Event
+from sheets_gm.engine.events import Event, kind_words
 from sheets_gm.engine.ruleset import JUDGE, Resolution, Window
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, sheet_of
 from sheets_gm.simulate.worker import play_out
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.poll_facts import PollFacts
+from sheets_gm.web.orders import drawn_kinds
 from sheets_gm.web.page import page_input
 from sheets_gm.web.site import build_site
+from sheets_gm.web.standings import figures_of
 
 SEED = b"match-page/1"
 SHEET = "https://docs.google.com/spreadsheets/d/KEY/edit"
@@ -83,3 +85,24 @@ def windows_listed(folder: Path) -> list[dict[str, str]]:
 def files_of(folder: Path) -> dict[str, bytes]:
     """Every file of the page, by name."""
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def nothing_drawn(name: str, steps: Sequence[Step]) -> str:
+    """Why the page draws nothing on the map of the game ``name`` over ``steps`` ('' where its Log has a line of a
+    kind it draws): a game need not log moves, marks or battles naming its places."""
+    kinds = {kind_words(e.kind) for step in steps for e in step.events}
+    if kinds & drawn_kinds(name):
+        return ""
+    return (f"{name}'s Log has no line of a kind the page draws on its map ({', '.join(sorted(drawn_kinds(name)))}); "
+            f"it has {', '.join(sorted(kinds)) or 'none'}: nothing to draw")
+
+
+def no_figures(name: str, rules: AnyRuleset, steps: Sequence[Step]) -> str:
+    """Why the page charts no standings for the game ``name`` over ``steps`` ('' where a status line gives a side a
+    figure, ``Ann: 3 gold``): a game's status line need not count anything."""
+    sheet = sheet_of(rules)
+    lines = [sheet.status(s.after, rules.window(s.after), rules.outcome(s.after)) for s in steps]
+    if any(figures_of(line, rules.seats(s.after)) for line, s in zip(lines, steps, strict=True)):
+        return ""
+    return f"{name}'s status line gives no side a figure (as 'Ann: 3 gold'), e.g. {lines[0]!r}: nothing to chart"
+

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from sheets_gm.rulesets.registry import ruleset_names
-from tests.web.pages import bot_match, build_pages
+from tests.web.pages import bot_match, build_pages, nothing_drawn
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install '.[test]')")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -250,6 +250,8 @@ def _orders_seen(name: str, drawn: list[tuple[str, float]]) -> None:
     """A window's moves and battles are drawn on its map: ``drawn`` (``_orders_drawn`` of the latest page and the
     two windows before it) holds some, each drawn where it can be seen, and of the game ``name``'s kind. Walked by
     ``_used`` on the pages it steps through (once a test of its own that loaded the three pages again)."""
+    if not drawn and nothing_drawn(name, bot_match(name, 2)[2]):  # a game that logs nothing the page draws
+        return
     assert drawn, f"{name}: no move, mark or battle drawn in two windows"
     assert all(size > 0 for _, size in drawn), drawn  # each drawn where it can be seen
     # Win or Die's two first windows deploy and Wesnoth's recruit (a mark each); every other game moves (an arrow)
@@ -296,12 +298,15 @@ def test_a_place_the_grounds_picture_draws_shows_what_it_is_under_the_pointer(br
     browser.set_window_size(1100, 900)
     _open(browser, sites[name] / "index.html")
     planes = browser.execute_script("return window.SHEETS_GM_PLACES")
+    searched: list[int] = []  # the planes with no bare place
     for k, plane in enumerate(planes):
         svg = browser.find_element("css selector", f'svg.map[data-plane="{k}"]')
         assert svg.find_element("css selector", "image").get_attribute("href").startswith("ground-")
         drawn = {int(g.get_attribute("data-i")) for g in svg.find_elements("css selector", "g.p")}
         bare = [i for i in range(len(plane)) if i not in drawn]
-        assert bare, f"{name}: every place of plane {k} is drawn on the page: its ground picture draws none"
+        if not bare:  # a map whose every place has someone on it: nothing the ground picture alone draws
+            searched.append(k)
+            continue
         i = bare[len(bare) // 2]
         browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", svg)
         x, y = browser.execute_script(
@@ -322,6 +327,9 @@ def test_a_place_the_grounds_picture_draws_shows_what_it_is_under_the_pointer(br
                                      "b.bottom];", cursor)
         assert box[0] < x < box[2] and box[1] < y < box[3], f"{name}: the outline is not round {plane[i][0]}"
     assert _errors(browser) == []
+    if len(searched) == len(planes):
+        pytest.skip(f"{name}: every place of its map has someone drawn on it: no place of the ground picture alone "
+                    "to find under the pointer")
 
 
 def test_served_the_page_shows_its_ground_picture(browser: Any, sites: Sites) -> None:
