@@ -5,12 +5,13 @@ of a 576-mail poll)."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Any
 
 import pytest
 
-from sheets_gm.rulesets.coalition.sheet import mailed
+from sheets_gm.rulesets.coalition.sheet import mailed, post_line
 from sheets_gm.rulesets.coalition.sheet.read import ReadRows
 from sheets_gm.sheets.tables import TypedRow
 
@@ -61,3 +62,26 @@ def test_every_answer_of_a_war_sized_mailed_forum_tab_names_its_mail(monkeypatch
     assert read.problems["coalition line 22"] == [
         "the line for Army 21 in p20@example.org's mail of Sun 22 Nov 12:20 (coalition line 22) is not read: this "
         "row's order wins over the post"]
+
+
+def test_a_greeting_met_in_hundreds_of_mails_is_compared_with_the_armies_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each line of a mail or post that names no army is compared with every army's name for a "did you mean"; at war
+    size (576 armies, some 2,000 greetings and sign-offs a turn) that was 42 ms a mail: the same line is compared
+    once, whatever the number of mails it comes in."""
+    compared: list[str] = []
+    near = difflib.get_close_matches
+
+    def counting(word: str, *args: Any, **kwargs: Any) -> Any:
+        compared.append(word)
+        return near(word, *args, **kwargs)
+
+    monkeypatch.setattr(post_line, "get_close_matches", counting)
+    kept = getattr(post_line, "_nearest", None)
+    if kept is not None:
+        kept.cache_clear()  # nothing kept from another test
+    armies = {f"coal {n:03d}": f"Coal {n:03d}" for n in range(576)}
+    kinds = {post_line.classify(armies, {"dominaria"}, line).kind for _ in range(300)
+             for line in ("Hi judge,", "Thanks!", "Cheers", "Col 007: Dominaria; 3C > 4C")}
+    assert kinds == {post_line.Kind.CHATTER, post_line.Kind.ORDER}
+    assert sorted(compared) == ["cheers", "col007", "hijudge", "thanks"]
+    assert post_line.nearest_names(list(armies.values()), "Col 007")[0] == "Coal 007"
