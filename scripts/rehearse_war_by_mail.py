@@ -32,6 +32,7 @@ import argparse
 import contextlib
 import datetime as dt
 import io
+import multiprocessing
 import os
 import random
 import shutil
@@ -42,6 +43,7 @@ import time
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,7 +70,7 @@ from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
 from sheets_gm.sync.read import read_match, read_record  # noqa: E402
 from tests.fakes.dovecot import Dovecot, MailUser, running_dovecot  # noqa: E402
-from tests.notify.servers import CERT, PASSWORD, USER, Mailbox, smtp_server  # noqa: E402
+from tests.notify.servers import CERT, PASSWORD, USER, smtp_server  # noqa: E402
 
 CLS = get_ruleset("coalition")
 #: The turn's first day: the orders close at 18:00, the battles' strategies the next day at 18:00.
@@ -77,8 +79,6 @@ ORDERS_DEADLINE = START.replace(hour=18)
 RESULTS_DEADLINE = ORDERS_DEADLINE + dt.timedelta(days=1)
 COLUMNS = ("name", "side", "rank", "at", "units", "factions", "primary", "player", "email")
 _SMTP_SECRET = "REHEARSAL_SMTP_PASSWORD"
-# aiosmtpd's own warning about an attribute of its own, said at each login the receipts make
-warnings.filterwarnings("ignore", "Session.login_data is deprecated")
 
 
 @dataclass
@@ -146,17 +146,46 @@ def serve_mail(config: Path, imap: Dovecot, user: MailUser, smtp_port: int) -> N
                 'password_file = "mailbox.password"\n')
 
 
+class Smtp:
+    """The SMTP server (``tests/notify/servers.py``) in a process of its own, as a provider's is: its CPU is not the
+    judge's. ``port``; ``receipts()``: the receipts it received so far."""
+
+    def __init__(self) -> None:
+        self.conn, child = multiprocessing.Pipe()
+        self.process = multiprocessing.get_context("fork").Process(target=_smtp_child, args=(child,), daemon=True)
+        self.process.start()
+        self.port: int = self.conn.recv()
+
+    def receipts(self) -> int:
+        """The receipts the server received."""
+        self.conn.send("count")
+        return int(self.conn.recv())
+
+    def stop(self) -> None:
+        """Stop the server and its process."""
+        self.conn.send("stop")
+        self.process.join(10)
+
+
+def _smtp_child(conn: Connection) -> None:
+    """The SMTP server's process: serves until told to stop, counting the receipts when asked."""
+    warnings.simplefilter("ignore", DeprecationWarning)  # aiosmtpd's about an attribute of its own, at each login
+    with smtp_server() as (box, port):
+        conn.send(port)
+        while conn.recv() == "count":
+            conn.send(sum("reached the judge's mailbox" in str(m.get_body(("plain",)).get_content())  # type: ignore[union-attr]
+                          for _r, m in box.messages))
+
+
 @contextlib.contextmanager
-def servers() -> Iterator[tuple[Dovecot, Mailbox, int]]:
+def servers() -> Iterator[tuple[Dovecot, Smtp]]:
     """Dovecot and the SMTP server, running for the ``with``."""
-    with running_dovecot() as imap, smtp_server() as (box, port):
-        yield imap, box, port
-
-
-def receipts(box: Mailbox) -> int:
-    """The receipts the SMTP server received."""
-    return sum("reached the judge's mailbox" in str(m.get_body(("plain",)).get_content())  # type: ignore[union-attr]
-               for _r, m in box.messages)
+    with running_dovecot() as imap:
+        smtp = Smtp()
+        try:
+            yield imap, smtp
+        finally:
+            smtp.stop()
 
 
 def _cpu(runs: Sequence[Run]) -> str:
@@ -298,7 +327,7 @@ def _state(config: Path) -> CoalitionState:
     return found
 
 
-def report(rehearsal: Rehearsal, box: Mailbox) -> list[str]:
+def report(rehearsal: Rehearsal, smtp: Smtp) -> list[str]:
     """The rehearsal's figures (see the module notes)."""
     config = rehearsal.judge.config
     entries = list(MailRecord.of(config).entries.values())
@@ -311,7 +340,7 @@ def report(rehearsal: Rehearsal, box: Mailbox) -> list[str]:
            f"mail handled: {len(entries)} (each once: {len({e.key for e in entries})} keys); typed into a Forum tab: "
            f"{typed}; could not be typed: {full}; strategies filed: {sum(1 for e in entries if e.sealed)}; "
            f"not read, each told why: {sum(1 for e in entries if e.unread)}",
-           f"told: {receipts(box)} receipts received by the SMTP server, {waiting} letters waiting in the outbox"]
+           f"told: {smtp.receipts()} receipts received by the SMTP server, {waiting} letters waiting in the outbox"]
     filing = [r for what in ("orders", "strategies") for r in rehearsal.polls.get(what, []) if r.filed]
     mails = sum(r.filed for r in filing)
     if mails:
@@ -329,12 +358,12 @@ def report(rehearsal: Rehearsal, box: Mailbox) -> list[str]:
 def rehearse(armies: int, corrections: int, late: int, seed: str) -> int:
     """The rehearsal (see the module notes); 0 when every mail was handled once and typed or told."""
     print(f"load before: {_load()}")
-    with servers() as (imap, box, port), tempfile.TemporaryDirectory(prefix="war-by-mail-") as folder:
+    with servers() as (imap, smtp), tempfile.TemporaryDirectory(prefix="war-by-mail-") as folder:
         started = time.perf_counter()
         army_list = war(armies)
         config = make_war(Path(folder) / "war", army_list, deadlines=True, seed=seed.encode())
         user = imap.add_user()
-        serve_mail(config, imap, user, port)
+        serve_mail(config, imap, user, smtp.port)
         print(f"a war of {len(army_list)} armies made in {time.perf_counter() - started:.1f} s")
         rehearsal = Rehearsal(Judge(config), imap, user, MailWriter(random.Random(seed), user.name),
                               random.Random(seed), army_list)
@@ -345,13 +374,13 @@ def rehearse(armies: int, corrections: int, late: int, seed: str) -> int:
         print(f"battles with a strategy from at least one side: {len({at for at, _s in sent})}")
         deadline_status = rehearsal.judge.run("status")
         print(rehearsal.judge_results())
-        lines = report(rehearsal, box)
+        lines = report(rehearsal, smtp)
         print("\n".join(lines))
         for when, said in (("the orders deadline", status), ("the players' deadline", deadline_status)):
             print(f"status after {when}: {_status_words(said.out)}")
         entries = MailRecord.of(config).entries.values()
         answered = [e for e in entries if e.answer]
-        all_told = all(e.placed or e.sealed or e.unread for e in answered) and receipts(box) == len(answered)
+        all_told = all(e.placed or e.sealed or e.unread for e in answered) and smtp.receipts() == len(answered)
     print(f"load after: {_load()}")
     handled = sum(rehearsal.delivered.values()) == len(entries)
     print(f"every mail handled once: {'yes' if handled else 'NO'}; every mail typed, filed or told why not, and "
@@ -393,7 +422,7 @@ def bench(armies: int, pairs: int, seed: str) -> int:
     army_list = war(armies)
     lines = {side: [order_line(a) for a in army_list if a.side == side] for side in ("coalition", "phyrexia")}
     times: dict[str, list[tuple[float, float]]] = {"pasted": [], "mail": []}
-    with servers() as (imap, _box, port), tempfile.TemporaryDirectory(prefix="war-bench-") as folder:
+    with servers() as (imap, smtp), tempfile.TemporaryDirectory(prefix="war-bench-") as folder:
         base = make_war(Path(folder) / "base", army_list, deadlines=False, seed=seed.encode())
         Judge(base).run("sync", "--quiet")
         writer = MailWriter(random.Random(seed), "judge@example.org")
@@ -403,7 +432,7 @@ def bench(armies: int, pairs: int, seed: str) -> int:
                 shutil.copytree(base.parent, Path(folder) / f"{kind}{n}")
                 judge = Judge(Path(folder) / f"{kind}{n}" / "match.toml", START + dt.timedelta(minutes=5))
                 user = imap.add_user()
-                serve_mail(judge.config, imap, user, port)
+                serve_mail(judge.config, imap, user, smtp.port)
                 if kind == "mail":
                     for raw in mails:
                         imap.deliver(user, raw, received=START + dt.timedelta(minutes=1))
