@@ -20,14 +20,14 @@ from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.spec import SheetSpecError
 from sheets_gm.sync.life.adjust_undo import BetweenWindowsError
 from sheets_gm.sync.life.create import SeatsMismatchError
-from sheets_gm.sync.match_record import MatchRecordError
+from sheets_gm.sync.match_record import MatchRecordError, ValueTooLongError
 from sheets_gm.sync.old_layout import OldLayoutError
 from sheets_gm.sync.sheets import MatchSheets
 
 #: Errors whose message already says what to fix: shown as one line, exit code 1.
 USER_FIXABLE: tuple[type[Exception], ...] = (
     ConfigError, SheetError, SettingError, MatchRecordError, SeatRosterError, SheetSpecError, SeatsMismatchError,
-    BetweenWindowsError,
+    BetweenWindowsError, ValueTooLongError,
 )
 
 

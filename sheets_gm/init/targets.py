@@ -17,7 +17,7 @@ from sheets_gm.engine.words import counted
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
-from sheets_gm.sheets.layout import a1, cells
+from sheets_gm.sheets.layout import a1
 from sheets_gm.sync.journal import init_under_way, journal_path
 from sheets_gm.sync.match_record import (
     FileStamp,
@@ -27,7 +27,8 @@ from sheets_gm.sync.match_record import (
     joined_cells,
     parse_match_record,
 )
-from sheets_gm.sync.match_tabs import ABOUT_TAB, COPIES_COLS, COPIES_DATA_COL, COPIES_PENDING_ROW
+from sheets_gm.sync.match_tabs import ABOUT_TAB
+from sheets_gm.sync.rows.pending_row import pending_block_range, pending_line
 
 
 class InitTargetError(SheetAccessError):
@@ -113,9 +114,8 @@ def match_files_in(backend: SheetBackend, config: MatchConfig) -> tuple[str, str
         found = copies.match(name)
         if found is None:
             continue
-        (grid,) = backend.read([a1(name, cells(COPIES_DATA_COL, COPIES_PENDING_ROW, COPIES_COLS - 1,
-                                               COPIES_PENDING_ROW))])
-        row = grid[0] if grid else []
+        (grid,) = backend.read([pending_block_range(name)])
+        row = (pending_line(grid) or [[]])[0]
         text = str(row[1]) if len(row) > 1 and row[1] not in (None, "") else ""
         if not text:
             continue

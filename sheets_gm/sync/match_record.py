@@ -7,12 +7,15 @@ and ``export`` can replay any match from its first state.
 
 A value longer than a cell holds (a war of a hundred armies) runs on into the cells right of it
 (``spread_cells``): its first cell then starts with ``⧉N⧉``, N the cells it fills. A value that
-fits stays one plain cell, as matches made before wrote it.
+fits stays one plain cell, as matches made before wrote it; one longer than ``VALUE_CELLS`` cells hold
+is packed first (below), then spread.
 
-A cell the sync keeps for itself elsewhere (an Archive's copy of the rows a resolution read) holds one
-value in one cell, whatever its size: past ``CELL_CHUNK`` characters it is packed (``packed_cell``:
-zlib, then base64, behind ``⧉z⧉``). Typed rows repeat their keys, so a judge's 100,000 characters of a
-300-army war pack to about 3,500. ``joined_cells`` unpacks either form.
+The rows a resolution read, as the sync keeps them for itself (a seat's pending row, the history's
+``archived``), are packed past ``CELL_CHUNK`` characters (``packed_cell``: zlib, then base64, behind
+``⧉z⧉``). Typed rows repeat their keys, so a judge's 100,000 characters of a 300-army war pack to about
+3,500; a side's 200,000 characters of mailed movement, each mail's heading and lines worded as its
+players wrote them, to about 18,000, which the pending row spreads down its cells
+(``sync.rows.pending_row``). ``joined_cells`` joins and unpacks every form.
 """
 
 from __future__ import annotations
@@ -52,24 +55,54 @@ _PACKED = "⧉z⧉"
 
 
 class ValueTooLongError(ValueError):
-    """A value of the engine record longer than ``VALUE_CELLS`` cells hold."""
+    """A value of the engine record longer than ``VALUE_CELLS`` cells hold, even packed: said in words (exit code 1),
+    with what to do."""
+
+
+#: What a GM does when a value outgrows the cells (``ValueTooLongError``).
+TOO_LONG_HINT = ("nothing was written; clear what cannot be resolved at once (a side's Forum tab holding more lines "
+                 "than its armies' orders need), then run the command again")
+
+
+def _too_long(what: str, length: int, packed: int) -> ValueTooLongError:
+    return ValueTooLongError(f"the {what} is {length:,} characters long, {packed:,} packed: the engine keeps at most "
+                             f"{VALUE_CELLS * CELL_CHUNK:,} packed characters ({VALUE_CELLS} cells of "
+                             f"{CELL_CHUNK:,}); {TOO_LONG_HINT}")
+
+
+def _packed(text: str) -> str:
+    return _PACKED + base64.b64encode(zlib.compress(text.encode(), 9)).decode("ascii")
 
 
 def spread_cells(text: str, what: str) -> list[CellValue]:
     """``text`` as the cells of a row it fills: one plain cell when it fits, else ``⧉N⧉`` and its first part,
-    then the next parts (ValueTooLongError naming ``what`` past ``VALUE_CELLS`` cells)."""
+    then the next parts; a text longer than ``VALUE_CELLS`` cells hold is packed first (``packed_cell``), and
+    ValueTooLongError names ``what`` when even packed it does not fit.
+
+    >>> spread_cells("{}", "state value")
+    ['{}']
+    >>> big = '{"rows":[' + ",".join(['{"table":"moves","row":7}'] * 40000) + ']}'
+    >>> cells = spread_cells(big, "rows read")
+    >>> len(big) > VALUE_CELLS * CELL_CHUNK, str(cells[0]).startswith("⧉z⧉"), joined_cells(cells, 0) == big
+    (True, True, True)
+    """
     if len(text) <= CELL_CHUNK:
         return [text]
+    if len(text) > VALUE_CELLS * CELL_CHUNK and not text.startswith(_PACKED):
+        packed = _packed(text)
+        if len(packed) > VALUE_CELLS * CELL_CHUNK:
+            raise _too_long(what, len(text), len(packed))
+        return spread_cells(packed, what)
     parts = [text[i:i + CELL_CHUNK] for i in range(0, len(text), CELL_CHUNK)]
     if len(parts) > VALUE_CELLS:
-        raise ValueTooLongError(f"the {what} is {len(text):,} characters long: the engine tab keeps at most "
-                                f"{VALUE_CELLS * CELL_CHUNK:,} (VALUE_CELLS cells of CELL_CHUNK)")
+        raise _too_long(what, len(text), len(text))
     return [f"⧉{len(parts)}⧉{parts[0]}", *parts[1:]]
 
 
 def packed_cell(text: str, what: str) -> str:
-    """``text`` as one cell: itself when it fits ``CELL_CHUNK``, else packed behind ``⧉z⧉`` (ValueTooLongError
-    naming ``what`` when even the packed text does not fit).
+    """``text`` as the sync keeps it for itself: itself when it fits one cell (``CELL_CHUNK``), else packed behind
+    ``⧉z⧉``, which ``spread_cells`` runs over the cells it needs (ValueTooLongError naming ``what`` when even the
+    packed text is longer than ``VALUE_CELLS`` cells hold).
 
     >>> packed_cell('{"rows":[]}', "rows read")
     '{"rows":[]}'
@@ -80,10 +113,9 @@ def packed_cell(text: str, what: str) -> str:
     """
     if len(text) <= CELL_CHUNK:
         return text
-    packed = _PACKED + base64.b64encode(zlib.compress(text.encode(), 9)).decode("ascii")
-    if len(packed) > CELL_CHUNK:
-        raise ValueTooLongError(f"the {what} is {len(text):,} characters long, {len(packed):,} packed: one cell "
-                                f"keeps at most {CELL_CHUNK:,}")
+    packed = _packed(text)
+    if len(packed) > VALUE_CELLS * CELL_CHUNK:
+        raise _too_long(what, len(text), len(packed))
     return packed
 
 
@@ -97,15 +129,21 @@ def _unpacked(text: str) -> str:
         raise ValueError(f"a packed value that cannot be unpacked ({exc})") from None
 
 
-def joined_cells(row: Sequence[CellValue], first: int) -> str:
-    """The value whose first cell is ``row[first]``, with the cells it runs on into (``spread_cells``), or
-    unpacked (``packed_cell``); ValueError for a packed value that was damaged."""
+def spread_text(row: Sequence[CellValue], first: int) -> str:
+    """The text whose first cell is ``row[first]`` with the cells it runs on into (``spread_cells``), as one
+    (still packed, if it was)."""
     head = "" if first >= len(row) or row[first] is None else str(row[first])
     found = _SPREAD.match(head)
     if found is None:
-        return _unpacked(head)
+        return head
     rest = [("" if i >= len(row) or row[i] is None else str(row[i])) for i in range(first + 1, first + int(found[1]))]
     return head[found.end():] + "".join(rest)
+
+
+def joined_cells(row: Sequence[CellValue], first: int) -> str:
+    """The value whose first cell is ``row[first]``, with the cells it runs on into (``spread_cells``), and
+    unpacked (``packed_cell``); ValueError for a packed value that was damaged."""
+    return _unpacked(spread_text(row, first))
 
 
 def kept_keys(kept: Mapping[str, Any] | None, window_key: str) -> dict[str, tuple[int, int]]:

@@ -196,11 +196,6 @@ class MatchTabs:
         input tabs (``pages``)."""
         return self.orders(seat).name, self.archive(seat), self.view(seat), self.copies(seat), *self.pages(seat)
 
-    def archive_pending_range(self, seat: str) -> str:
-        """The pending row (on the hidden Copies tab): the window key and rows the resolution under way read (or
-        the last one's mark), and how many readable lines the archive holds."""
-        return a1(self.copies(seat), cells(COPIES_DATA_COL, COPIES_PENDING_ROW, COPIES_COLS - 1, COPIES_PENDING_ROW))
-
     def archive_header_range(self, seat: str) -> str:
         """The archive's header row (what a poll checks of the tab, which a resolution writes and no poll reads)."""
         return a1(self.archive(seat), cells(0, 1, ARCHIVE_TEXT_COLS - 1, 1))

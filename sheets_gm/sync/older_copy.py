@@ -56,6 +56,7 @@ from sheets_gm.sync.rows.fate_words import (
     shown_typed_over_line,
 )
 from sheets_gm.sync.rows.fates import read_line
+from sheets_gm.sync.rows.pending_row import pending_writes
 from sheets_gm.sync.rows.seat_read import SeatRead, cells_text, unticked
 from sheets_gm.sync.rows.strays import StrayLayout, drawn_names, stray_layout
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
@@ -325,8 +326,8 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
         shown = _copy_shown(read, copy, history)
         lines += [shown_typed_over_line(capital(window.label) if window else "End", shown)] if shown else []
         counts[seat] = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
-        batch.put(backend, read.tabs.archive_pending_range(seat),  # drawn again for the match as it is now
-                  [[*restamped(last, record, f"rows {seat} typed")[:2], counts[seat]]])
+        pending_writes(batch, backend, read.tabs, seat,  # drawn again for the match as it is now
+                       [*restamped(last, record, f"rows {seat} typed")[:2], counts[seat]])
     return counts
 
 

@@ -109,6 +109,7 @@ from sheets_gm.sync.rows.fates import (
     told_verdicts,
 )
 from sheets_gm.sync.rows.opened import answer_settled, check_opened
+from sheets_gm.sync.rows.pending_row import pending_writes
 from sheets_gm.sync.rows.ready import ready_taken
 from sheets_gm.sync.rows.seat_orders import seat_orders
 from sheets_gm.sync.rows.seat_read import SeatRead
@@ -978,7 +979,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         lines += [shown_typed_over_line(capital(window.label), shown[seat])] if shown.get(seat) else []
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         pending[seat] = (window.key, archived, count)
-        batch.put(backend, read.tabs.archive_pending_range(seat), [list(pending[seat])])
+        pending_writes(batch, backend, read.tabs, seat, pending[seat])
         # The engine's history row keeps it for good: undo puts the rows back from there, and a seat's file saved
         # from an older copy gets its Archive entry back from there.
         archived_by_seat[seat] = archived

@@ -41,6 +41,7 @@ from sheets_gm.sync.match_record import (
 )
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.old_layout import refuse_old_layout
+from sheets_gm.sync.rows.pending_row import pending_block_range, pending_line
 from sheets_gm.sync.rows.seat_read import SeatRead
 from sheets_gm.sync.rows.strays import StrayRow, sort_rows
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch, seat_backend
@@ -177,7 +178,7 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         tab = tabs.orders(seat)
-        pending_row = batch.get(backend, tabs.archive_pending_range(seat))
+        pending_row = pending_line(batch.get(backend, pending_block_range(tabs.copies(seat))))
         archived = _archived(pending_row, tabs.copies(seat))
         pending = _pending(archived, record)
         rows, strays = _seat_rows(sheets, record, adapter, tabs, seat, grids[seat], recovering=pending is not None)
@@ -440,7 +441,7 @@ def _read_every_spreadsheet(sheets: MatchSheets, ruleset_class: type[AnyRuleset]
         backend = seat_backend(sheets, tabs, seat)
         for page in tabs.orders(seat).sheets():
             batch.ask(backend, page.read_range())
-        batch.ask(backend, tabs.archive_pending_range(seat))
+        batch.ask(backend, pending_block_range(tabs.copies(seat)))
         batch.ask(backend, tabs.archive_header_range(seat))
         batch.ask(backend, tabs.view_status_range(seat))
     try:

@@ -3,6 +3,8 @@ instead of cutting it at the cell's limit and leaving a match that no longer rea
 
 from __future__ import annotations
 
+import base64
+import random
 from pathlib import Path
 
 import pytest
@@ -32,8 +34,12 @@ def test_a_long_value_runs_on_into_the_cells_to_its_right_and_reads_back_whole()
     assert len(cells) == -(-len(text) // CELL_CHUNK) and str(cells[0]).startswith(f"⧉{len(cells)}⧉")
     assert joined_cells(["state", *cells, "left over from a longer value"], 1) == text
     assert spread_cells("{}", "state value") == ["{}"] and joined_cells(["state", "{}", "old"], 1) == "{}"
-    with pytest.raises(ValueTooLongError, match=r"state value is .* characters long: the engine tab keeps at most"):
-        spread_cells("x" * (VALUE_CELLS * CELL_CHUNK + 1), "state value")
+    tidy = "x" * (VALUE_CELLS * CELL_CHUNK + 1)  # longer than the cells hold: packed, then spread
+    assert joined_cells(["state", *spread_cells(tidy, "state value")], 1) == tidy
+    noise = base64.b64encode(random.Random(89).randbytes(VALUE_CELLS * CELL_CHUNK)).decode()  # packs to no less
+    with pytest.raises(ValueTooLongError, match=r"state value is .* characters long, .* packed: the engine keeps at "
+                                                r"most .*; nothing was written"):
+        spread_cells(noise, "state value")
 
 
 def test_a_war_whose_state_is_longer_than_a_workbook_cell_is_created_and_read_back(tmp_path: Path) -> None:

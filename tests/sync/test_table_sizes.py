@@ -31,6 +31,7 @@ from sheets_gm.sync.match_record import MatchRecord, engine_write
 from sheets_gm.sync.match_tabs import GROWTH_SPARE_ROWS, MatchTabs
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
+from sheets_gm.sync.rows.pending_row import pending_block_range, pending_line
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.writes import drawn_writes
 from tests.fakes.memory import InjectedFault, MemoryBackend
@@ -91,8 +92,8 @@ def test_a_coalition_war_of_70_armies_a_side_gives_every_army_an_order_row(tmp_p
     report = sync_once(config, sheets, now=NOW)
     assert report.resolved and not report.rejected, report.rejected[:3]
     for side, (_, army) in last.items():
-        pending_range = MatchTabs(read.adapter.spec, sheets.seats, True).archive_pending_range(side)
-        pending = sheets.of(side).read([pending_range])[0][0]
+        pending_range = pending_block_range(MatchTabs(read.adapter.spec, sheets.seats, True).copies(side))
+        pending = pending_line(sheets.of(side).read([pending_range])[0])[0]
         archived = json.loads(str(pending[1]))  # the rows the resolution read, beside its window key
         assert army in {r["subject"] for r in archived["rows"]}, side
 

@@ -64,6 +64,7 @@ from sheets_gm.sync.rows.fates import (
     undo_lines,
 )
 from sheets_gm.sync.rows.opened import answer_settled, check_opened
+from sheets_gm.sync.rows.pending_row import pending_writes
 from sheets_gm.sync.rows.strays import stray_layout
 from sheets_gm.sync.rows.undo_rows import UndoneSeat, undone_seat
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
@@ -181,7 +182,7 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
         refused = _refusals_put_back(settled.kept, (told or {}).get(seat, {}), seat_read.tab, window, seat)
         mark = (["", current_mark(record.resolved, record.deal, record.stamp(), refused, window.key if window else "")]
                 if pending_cleared else restamped(seat_read.pending_cells, record, f"rows {seat} typed")[:2])
-        batch.put(backend, read.tabs.archive_pending_range(seat), [[*mark, count]])
+        pending_writes(batch, backend, read.tabs, seat, [*mark, count])
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
                            outcome.text if outcome else "", settled.kept, settled.shown, strays.queue(batch, backend))
     seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events,

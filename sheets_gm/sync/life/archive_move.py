@@ -31,13 +31,13 @@ from sheets_gm.sync.match_tabs import (
     ARCHIVE_LINES,
     ARCHIVE_TEXT_COLS,
     COPIES_COLS,
-    COPIES_DATA_COL,
     COPIES_PENDING_ROW,
     MatchTabs,
 )
 from sheets_gm.sync.read import current_mark
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
 from sheets_gm.sync.rows.fate_words import relaid_line
+from sheets_gm.sync.rows.pending_row import pending_block_range, pending_in_tab, pending_writes
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 #: The earlier layouts' rows and columns (see the module's docstring).
@@ -120,13 +120,12 @@ def archive_move_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTab
         batch.put(backend, a1(tabs.archive(seat), cells(0, ARCHIVE_FIRST_LINE_ROW, ARCHIVE_TEXT_COLS - 1, last)),
                   [["", ""] for _ in range(last - 1)])
         count = archive_lines_writes(batch, backend, tabs, seat, 0, move.lines)
-        batch.put(backend, tabs.archive_pending_range(seat), [[*move.pending[:2], count] if move.pending
-                                                              else ["", "", count]])
+        pending_writes(batch, backend, tabs, seat, [*move.pending[:2], count] if move.pending else ["", "", count])
         return
     for number, copy in sorted(move.copies.items()):
         batch.put(backend, tabs.copies_lines_range(seat, number - ARCHIVE_FIRST_LINE_ROW, 1), [[copy]])
     if move.pending:
-        batch.put(backend, tabs.archive_pending_range(seat), [move.pending])
+        pending_writes(batch, backend, tabs, seat, move.pending)
     else:  # no count kept: the lines the tab holds
         filled = [n for n, row in enumerate(grid[1:], start=2) if any(text_of(v) for v in row[:ARCHIVE_TEXT_COLS])]
         batch.put(backend, lines_cell(tabs, seat), [[max(filled, default=1) - 1]])
@@ -159,8 +158,8 @@ def archive_moves_read(sheets: MatchSheets, tabs: MatchTabs) -> dict[str, tuple[
         names = backend.tab_names()
         if tabs.archive(seat) not in names:
             continue
-        if tabs.copies(seat) in names and any(text_of(v) for row in backend.read([tabs.archive_pending_range(seat)])[0]
-                                              for v in row):
+        copies = tabs.copies(seat)
+        if copies in names and any(text_of(v) for row in backend.read([pending_block_range(copies)])[0] for v in row):
             continue  # moved already (what a local workbook keeps past the Archive's two columns is left over)
         (grid,) = backend.read([quote_tab(tabs.archive(seat))])  # whole: the first layout's tab has 3 columns
         move = found_archive_move(grid, tabs.orders(seat))
@@ -245,7 +244,7 @@ def copies_laid_out_writes(sheets: MatchSheets, tabs: MatchTabs, record: MatchRe
         back = pending_back(sheets, tabs, record, batch, seat, archive, count, renamed.get(seat))
         notes += [back.note] if back.note else []
         # a cut resolution's rows (from the journal or the renamed tab), else the renamed tab's pending row, or the mark
-        batch.put(backend, tabs.archive_pending_range(seat), [back.row if back.note else [*pending, count]])
+        pending_writes(batch, backend, tabs, seat, back.row if back.note else [*pending, count])
     return notes
 
 
@@ -253,8 +252,7 @@ def _old_pending(grid: Grid) -> list[CellValue]:
     """The window key and rows read a renamed Copies tab's pending row holds (what the sync wrote there last: a
     resolution's rows and the notes of the rows it kept, or a resolution cut short, whose only copy it is); [] when
     it holds none."""
-    row = list(grid[COPIES_PENDING_ROW - 1]) if len(grid) >= COPIES_PENDING_ROW else []
-    cells_ = (row + [""] * COPIES_COLS)[COPIES_DATA_COL:COPIES_COLS - 1]
+    cells_ = [*pending_in_tab(grid), "", ""][:2]
     return cells_ if text_of(cells_[0]) and text_of(cells_[1]) else []
 
 

@@ -31,6 +31,7 @@ from sheets_gm.sync.match_tabs import (
     MatchTabs,
 )
 from sheets_gm.sync.read import adapter_of, current_mark
+from sheets_gm.sync.rows.pending_row import pending_writes
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import drawn_tab, drawn_writes, log_lines, public_log_writes
 
@@ -243,8 +244,8 @@ def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, se
     batch = WriteBatch()
     drawn_writes(batch, sheets, tabs, record, adapter, record.dice())
     for seat in tabs.input_seats():  # drawn for resolution 0: a copy of the file older than a resolution shows
-        batch.put(seat_backend(sheets, tabs, seat), tabs.archive_pending_range(seat),
-                  [["", current_mark(0, 0, record.stamp()), None]])
+        pending_writes(batch, seat_backend(sheets, tabs, seat), tabs, seat,
+                       ["", current_mark(0, 0, record.stamp()), None])
     opening = ruleset.opening_events(state, seed)  # the set-up's draws head the Log (who plays first, and why)
     record = replace(record, log_rows=public_log_writes(batch, sheets.board, tabs, 0, opening))
     opening_rows = log_lines(opening)

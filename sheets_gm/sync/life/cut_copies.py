@@ -26,10 +26,11 @@ from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.tables import TypedRow, text_of
 from sheets_gm.sync.journal import journal_under_way
 from sheets_gm.sync.match_record import MatchRecord, history_rows, joined_cells
-from sheets_gm.sync.match_tabs import COPIES_COLS, COPIES_DATA_COL, COPIES_PENDING_ROW, MatchTabs
+from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.read import current_mark, cut_pending
 from sheets_gm.sync.rows.archive_lines import row_text
 from sheets_gm.sync.rows.fate_words import cut_lost_sentence, read_line_sentence, resolution_aside_entry
+from sheets_gm.sync.rows.pending_row import pending_block_range, pending_in_tab, pending_line
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 DETAIL = "· "  # how an Archive entry's line for one row starts, once its indent is stripped (``ArchiveLine.grid``)
@@ -83,7 +84,7 @@ def pending_back(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, batc
                            "the GM's journal, and the next sync completes the resolution with them")
     if renamed is not None:
         name, old = renamed
-        found = old[COPIES_PENDING_ROW - 1][COPIES_DATA_COL:COPIES_COLS] if len(old) >= COPIES_PENDING_ROW else []
+        found = pending_in_tab(old)
         if cut_pending([found], name, record) is not None:
             return PendingBack([*found[:2], max(count, _line_count(found))],
                                f"resolution {record.resolved + 1} ({window.label}) was cut before its commit: the rows "
@@ -120,7 +121,7 @@ def _cut_evidenced(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, se
         backend = seat_backend(sheets, tabs, other)
         if tabs.copies(other) not in backend.tab_names():
             continue
-        (grid,) = backend.read([tabs.archive_pending_range(other)])
+        grid = pending_line(backend.read([pending_block_range(tabs.copies(other))])[0])
         if cut_pending(grid, tabs.copies(other), record) is not None:
             return True
     return False

@@ -54,6 +54,7 @@ from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital
 from sheets_gm.sync.rows.fate_words import shown_typed_over_line
 from sheets_gm.sync.rows.fates import kept_refusals, stays
 from sheets_gm.sync.rows.opened import OpenedCheck, check_opened
+from sheets_gm.sync.rows.pending_row import pending_block_range, pending_line, pending_writes
 from sheets_gm.sync.rows.strays import StrayRow, in_layout, sort_rows, stray_layout
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.shown_cells import ShownTypedOver, archived_details, seat_shown_typed_over
@@ -249,7 +250,7 @@ def _restamp_seats(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, ba
             continue
         backend = seat_backend(sheets, tabs, seat)
         try:
-            (grid,) = backend.read([tabs.archive_pending_range(seat)])
+            grid = pending_line(backend.read([pending_block_range(tabs.copies(seat))])[0])
         except SheetError:
             continue
         row = tuple(grid[0]) if grid else ()
@@ -260,7 +261,7 @@ def _restamp_seats(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, ba
             mark = restamped(row, record, f"rows {seat} typed")
         else:  # drawn for another generation, history or match: the file goes on from the engine as it is
             mark = ["", current_mark(record.resolved, record.deal, record.stamp()), row[2] if len(row) > 2 else None]
-        batch.put(backend, tabs.archive_pending_range(seat), [mark])
+        pending_writes(batch, backend, tabs, seat, mark)
 
 
 @dataclass
