@@ -32,6 +32,7 @@ import argparse
 import contextlib
 import datetime as dt
 import io
+import logging
 import multiprocessing
 import os
 import random
@@ -40,7 +41,6 @@ import statistics
 import sys
 import tempfile
 import time
-import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -169,7 +169,7 @@ class Smtp:
 
 def _smtp_child(conn: Connection) -> None:
     """The SMTP server's process: serves until told to stop, counting the receipts when asked."""
-    warnings.simplefilter("ignore", DeprecationWarning)  # aiosmtpd's about an attribute of its own, at each login
+    logging.getLogger("mail.log").setLevel(logging.ERROR)  # aiosmtpd's warning of its own at each login
     with smtp_server() as (box, port):
         conn.send(port)
         while conn.recv() == "count":
