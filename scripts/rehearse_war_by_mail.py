@@ -373,19 +373,23 @@ def rehearse(armies: int, corrections: int, late: int, seed: str) -> int:
         sent = rehearsal.strategies(late)
         print(f"battles with a strategy from at least one side: {len({at for at, _s in sent})}")
         deadline_status = rehearsal.judge.run("status")
-        print(rehearsal.judge_results())
+        judged = rehearsal.judge_results()
+        print(judged)
         lines = report(rehearsal, smtp)
         print("\n".join(lines))
         for when, said in (("the orders deadline", status), ("the players' deadline", deadline_status)):
             print(f"status after {when}: {_status_words(said.out)}")
         entries = MailRecord.of(config).entries.values()
         answered = [e for e in entries if e.answer]
+        typed = all(not p.get("full") for e in entries for p in e.placed.values())
         all_told = all(e.placed or e.sealed or e.unread for e in answered) and smtp.receipts() == len(answered)
     print(f"load after: {_load()}")
     handled = sum(rehearsal.delivered.values()) == len(entries)
-    print(f"every mail handled once: {'yes' if handled else 'NO'}; every mail typed, filed or told why not, and "
-          f"its receipt received: {'yes' if all_told else 'NO'}")
-    return 0 if handled and all_told else 1
+    print(f"every mail handled once: {'yes' if handled else 'NO'}; every mail's lines typed: "
+          f"{'yes' if typed else 'NO'}; every mail typed, filed or told why not, and its receipt received: "
+          f"{'yes' if all_told else 'NO'}; the judge typed her results after the players' deadline: "
+          f"{'no (the deadline closed her window: issue 89, point 3)' if 'had closed' in judged else 'yes'}")
+    return 0 if handled and typed and all_told else 1
 
 
 def _status_words(out: str) -> str:

@@ -34,7 +34,8 @@ def test_a_small_war_by_mail_is_handled_once_and_every_mail_told(monkeypatch: py
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     assert _script(monkeypatch).main(["--armies", "12", "--corrections", "4", "--late", "2"]) == 0
     out = capsys.readouterr().out
-    assert "every mail handled once: yes; every mail typed, filed or told why not, and its receipt received: yes" in out
+    assert "every mail handled once: yes; every mail's lines typed: yes; every mail typed, filed or told why not, and "\
+           "its receipt received: yes" in out
     assert "could not be typed: 0" in out
     assert "2 late movement" in out and "2 late strategy" in out and "1 stranger" in out
 
