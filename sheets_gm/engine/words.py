@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
     """``count`` and ``noun``, the noun in the plural unless the count is one (``plural``: an irregular one).
@@ -12,6 +14,17 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     if count == 1 or count == -1:
         return f"{count} {noun}"
     return f"{count} {plural if plural is not None else noun + 's'}"
+
+
+def some_of(names: Sequence[str], most: int = 5) -> str:
+    """``names`` joined with commas, the first ``most`` of them and a count of the rest: a line never grows with a
+    war's size.
+
+    >>> some_of(["ann@x.org", "bo@x.org"]), some_of([f"p{n}" for n in range(288)], 3)
+    ('ann@x.org, bo@x.org', 'p0, p1, p2 and 285 more')
+    """
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 def possessive(name: str) -> str:

@@ -11,10 +11,18 @@ A mailbox that is down, refuses its login, or offers no IDLE is said once (the h
 else: its thread waits and tries again with the notices' backoff (1, 2, 4 … minutes, at most two hours:
 ``notify.host_channels.retry_wait``), and its matches are polled as before, their idle decision asking the
 mailbox at each look. A mailbox without IDLE is not watched: its mail is read at its matches' looks.
+
+A watched connection that is lost (the server restarted or said BYE, or the network went silent) is noticed at
+once, or within :data:`KEEPALIVE_LIMIT` seconds where nothing comes back at all (TCP keepalive), and said once;
+the watch then connects again soon (:func:`soon_after_loss`: 1, 2, 4 … seconds, at most a minute) rather than
+after the backoff's minutes, and wakes its matches when it is back. An IDLE that ends with nothing read can only
+be a connection gone: ``imapclient`` reads its end of file as silence, so such an IDLE is ended, and ending it
+raises where the connection is gone.
 """
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -35,6 +43,28 @@ from sheets_gm.notify.host_channels import retry_wait
 RENEW = 25 * 60.0
 #: How often a watch's thread looks up from its IDLE to see whether it should stop.
 GLANCE = 1.0
+#: TCP keepalive on a watch's connection: first probe after this many idle seconds, then every ``KEEPALIVE_EVERY``,
+#: the connection given up after ``KEEPALIVE_COUNT`` probes unanswered (a silent drop noticed within a minute).
+KEEPALIVE_IDLE, KEEPALIVE_EVERY, KEEPALIVE_COUNT = 20, 10, 3
+KEEPALIVE_LIMIT = KEEPALIVE_IDLE + KEEPALIVE_EVERY * KEEPALIVE_COUNT
+
+
+#: The failures to connect that a server restarting shows (it is away, or stops at once): not a login or a certificate.
+_AWAY = ("connect", "server")
+
+
+class ConnectionLost(Exception):
+    """A watched connection that ended: the server said BYE, or closed it, or stopped answering."""
+
+
+def soon_after_loss(tries: int) -> float:
+    """Seconds before the ``tries``-th attempt to connect again after a watched connection was lost: a server that
+    restarts is back within seconds, and its mail should be answered as soon as it is.
+
+    >>> [soon_after_loss(n) for n in (1, 2, 3, 7, 20)]
+    [1.0, 2.0, 4.0, 60.0, 60.0]
+    """
+    return float(min(2 ** min(tries - 1, 6), 60))
 
 
 def _key(settings: MailboxSettings) -> tuple[str, int, str, str]:
@@ -49,6 +79,7 @@ class _Box:
     matches: set[Path] = field(default_factory=set)
     stop: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
+    watching: bool = False  # its connection is up and selected (a failure now is a loss)
 
 
 class MailWatch:
@@ -57,9 +88,10 @@ class MailWatch:
     matches whose mailbox had news since, and the lines to say."""
 
     def __init__(self, wake: Callable[[], None], *, renew: float = RENEW, glance: float = GLANCE,
-                 wait: Callable[[int], float] = lambda failures: retry_wait(failures).total_seconds()) -> None:
+                 wait: Callable[[int], float] = lambda failures: retry_wait(failures).total_seconds(),
+                 soon: Callable[[int], float] = soon_after_loss) -> None:
         self._wake = wake
-        self._renew, self._glance, self._wait = renew, glance, wait
+        self._renew, self._glance, self._wait, self._soon = renew, glance, wait, soon
         self._boxes: dict[tuple[str, int, str, str], _Box] = {}
         self._of: dict[Path, tuple[str, int, str, str]] = {}
         self._lock = threading.Lock()
@@ -132,21 +164,29 @@ class MailWatch:
         self._wake()
 
     def _watch(self, box: _Box) -> None:
-        """A mailbox's thread: connect, IDLE, wake on news; on a failure, say it once and wait (backoff)."""
-        failures, said = 0, ""
+        """A mailbox's thread: connect, IDLE, wake on news. A failure to connect is said once and tried again with the
+        backoff; a watched connection that is lost is said once and tried again soon (``soon_after_loss``)."""
+        failures, lost, said = 0, False, ""
         while not box.stop.is_set():
+            box.watching = False
             try:
-                self._idle(box, again=failures > 0)
+                self._idle(box, again=failures > 0 or lost)
                 return  # no IDLE offered, or stopped
-            except (MailboxError, IMAPClientError, OSError) as exc:
-                failures += 1
+            except (MailboxError, IMAPClientError, OSError, ConnectionLost) as exc:
                 kind = exc.kind if isinstance(exc, MailboxError) else "server"
-                if kind != said:
-                    said = kind
-                    self._say(f"mailbox {box.settings.describe()}: cannot be watched ({exc}); its matches are polled "
-                              "as before, and it is tried again with a growing wait")
-            if failures:
-                box.stop.wait(self._wait(failures))
+                if box.watching:  # it was watched: a loss, said once however it ended
+                    failures, lost, said = 0, True, ""
+                    self._say(f"mailbox {box.settings.describe()}: connection lost ({_why(exc)}); tried again in a "
+                              "second, then with a growing wait of at most a minute; its matches are polled as "
+                              "before meanwhile")
+                elif not (lost and kind in _AWAY):  # (a server still away after its loss was said: nothing new)
+                    lost = False
+                    if kind != said:
+                        said = kind
+                        self._say(f"mailbox {box.settings.describe()}: cannot be watched ({exc}); its matches are "
+                                  "polled as before, and it is tried again with a growing wait")
+                failures += 1
+            box.stop.wait(self._soon(failures) if lost else self._wait(failures))
 
     def _idle(self, box: _Box, *, again: bool) -> None:
         """One connection's life: IDLE renewed until stopped; returns when stopped or when the server offers no
@@ -158,6 +198,8 @@ class MailWatch:
                           "each look of its matches, not the moment it arrives")
                 return
             imap.select(session, box.settings)
+            keep_alive(session.socket())
+            box.watching = True
             if again:
                 self._say(f"mailbox {box.settings.describe()}: watched again")
             self._news(box)  # mail that came while no watch was on is read
@@ -170,18 +212,49 @@ class MailWatch:
         """One IDLE, for ``renew`` seconds at most, glancing at ``stop`` every ``glance``; news wakes the matches.
         What the server said as the IDLE ended counts too: a mail told the very moment the IDLE began may sit in
         the client's buffer, unseen by the socket's poll (``_buffered``): that IDLE ends at once, and is begun
-        again."""
+        again. A glance that ends early with nothing read, or a BYE, ends the IDLE too: the connection is gone
+        (ending the IDLE raises), or it was a half-read line, and the next IDLE goes on."""
         session.idle()
         end = time.monotonic() + self._renew
         answers: list[Any] = []
         try:
             while not _buffered(session) and time.monotonic() < end and not box.stop.is_set():
-                if _told(session.idle_check(timeout=self._glance)):
+                began = time.monotonic()
+                told = session.idle_check(timeout=self._glance)
+                _stop_at_bye(told)
+                if _told(told):
                     self._news(box)
+                elif not told and time.monotonic() - began < self._glance / 2:
+                    break  # the socket was readable and nothing came: an end of file, most likely
         finally:
             answers = session.idle_done()[1]
+        _stop_at_bye(answers)
         if _told(answers):
             self._news(box)
+
+
+def keep_alive(sock: socket.socket) -> None:
+    """TCP keepalive on a watch's connection (``KEEPALIVE_*``), where the system offers it: a connection whose
+    far end went silent (a network gone, a server host powered off) errs within ``KEEPALIVE_LIMIT`` seconds."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    for name, value in (("TCP_KEEPIDLE", KEEPALIVE_IDLE), ("TCP_KEEPINTVL", KEEPALIVE_EVERY),
+                        ("TCP_KEEPCNT", KEEPALIVE_COUNT)):
+        if hasattr(socket, name):
+            sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, name), value)
+
+
+def _stop_at_bye(answers: list[Any]) -> None:
+    """ConnectionLost when the server's answers hold its BYE (it is shutting down or ending the session)."""
+    for answer in answers:
+        if isinstance(answer, tuple) and answer and answer[0] == b"BYE":
+            words = b" ".join(a for a in answer[1:] if isinstance(a, bytes)).decode("utf-8", "replace")
+            raise ConnectionLost(f"the server said BYE: {words}".strip().rstrip(":"))
+
+
+def _why(exc: BaseException) -> str:
+    """A lost connection's cause in a few words."""
+    text = str(exc) or type(exc).__name__
+    return "the server closed it" if "EOF" in text else text
 
 
 def _buffered(session: IMAPClient) -> bool:

@@ -83,6 +83,11 @@ class ChatStyle(StrEnum):
 CHAT_LIMITS = {ChatStyle.DISCORD: 2000, ChatStyle.SLACK: 3500}
 
 
+#: Recipients a day a mail account takes by default: a consumer provider's cap is about 500 (a letter to 10
+#: addresses counts 10); a GM with a server of her own raises it.
+DEFAULT_DAILY_LIMIT = 450
+
+
 @dataclass(frozen=True, slots=True)
 class EmailSettings:
     """``[notify.email]``: the SMTP server, its encryption, the login and the sender."""
@@ -95,6 +100,7 @@ class EmailSettings:
     password: SecretSource | None = None
     ca_file: Path | None = None
     timeout: float = DEFAULT_TIMEOUT
+    daily_limit: int = DEFAULT_DAILY_LIMIT  # recipients a day through this account, every match of the host together
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +147,8 @@ class NotifySettings:
 
 
 _TOP = ("send", "reminder", "timezones", "email", "chat")
-_EMAIL = ("host", "port", "security", "sender", "user", "password_env", "password_file", "ca_file", "timeout")
+_EMAIL = ("host", "port", "security", "sender", "user", "password_env", "password_file", "ca_file", "timeout",
+          "daily_limit")
 _CHAT = ("style", "url_env", "url_file", "timeout")
 _DURATION = re.compile(r"^\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?\s*$", re.IGNORECASE)
 _ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
@@ -275,9 +282,15 @@ def _email(value: Any, folder: Path, problems: Problems) -> EmailSettings | None
         problems.add(table, "user", "missing: a password is given, so name the account it logs in (user)")
     ca = read_ca_file(table, raw, folder, problems)
     timeout = read_timeout(table, raw, problems)
+    limit = raw.get("daily_limit", DEFAULT_DAILY_LIMIT)
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1_000_000:
+        problems.add(table, "daily_limit", f"{limit!r} is not a number of recipients a day from 1 to 1000000 (the "
+                                           f"default is {DEFAULT_DAILY_LIMIT}, under a consumer provider's cap of "
+                                           "about 500)")
+        limit = DEFAULT_DAILY_LIMIT
     if not host or not sender:
         return None
-    return EmailSettings(host, port, security, sender, user.strip(), password, ca, timeout)
+    return EmailSettings(host, port, security, sender, user.strip(), password, ca, timeout, limit)
 
 
 def _chat(value: Any, folder: Path, problems: Problems) -> ChatSettings | None:

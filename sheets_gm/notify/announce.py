@@ -15,6 +15,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.engine.words import some_of
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.notify_settings import ChatStyle, NoticeKind, NotifySettings
 from sheets_gm.notify.channel import SendError
@@ -360,6 +361,10 @@ def redact_letter(letter: Letter, notify: NotifySettings) -> Letter:
 RATE_LIMITED = "(429 Too Many Requests)"
 
 
+#: The alarm of the e-mail account's daily sending budget (``keep_alarms``).
+BUDGET = "email budget"
+
+
 def keep_alarms(box: Outbox, done: Sending) -> None:
     """Each channel's failure as this sending found it, for ``quiet_alarms``: a failure new or changed is to be
     said; a channel that worked again is to be said once too."""
@@ -372,6 +377,12 @@ def keep_alarms(box: Outbox, done: Sending) -> None:
         kind = _error_kind(error)
         if alarms.get(channel, {}).get("kind") != kind:
             alarms[channel] = {"kind": kind, "error": error, "said": ""}
+    if done.held:  # the day's sending budget: said once a day it is spent, forgotten when mail goes again
+        kind = "budget " + _error_kind(done.held.split(";")[0])
+        if alarms.get(BUDGET, {}).get("kind") != kind:
+            alarms[BUDGET] = {"kind": kind, "error": done.held, "said": ""}
+    elif EMAIL in done.working:
+        alarms.pop(BUDGET, None)
     for channel in done.working:
         if channel in alarms and alarms[channel].get("kind") != "works":
             alarms[channel] = {"kind": "works", "error": "", "said": "" if alarms[channel].get("said") else "yes"}
@@ -411,7 +422,10 @@ def quiet_alarms(config: MatchConfig) -> list[str]:
         alarm["said"] = "yes"
         if not _first_on_host(config, channel, alarm.get("kind", "")):
             continue  # another match on this host said it (one outage, one line)
-        if alarm.get("kind") == "lost":
+        if channel == BUDGET:
+            lines.append(f"Notices: {alarm.get('error', '')}. `sheets-gm status -c {config.path.name}` lists what "
+                         "waits; raise daily_limit if your provider allows more.")
+        elif alarm.get("kind") == "lost":
             lines.append(f"Notices: {alarm.get('error', '')} The table did not get it: tell them yourself if it "
                          "matters.")
         elif alarm.get("kind") == "works":
@@ -451,7 +465,7 @@ def redact(text: str, notify: NotifySettings | None) -> str:
 def describe_letter(letter: Letter, now: datetime) -> str:
     """One waiting letter for the GM: channel, recipient, subject, tries, the last error, the next try."""
     who = ("the channel" if letter.recipient == CHANNEL else
-           f"{letter.recipient} ({', '.join(letter.to) or 'no address'})")
+           f"{letter.recipient} ({some_of(letter.pending or letter.to, 3) or 'no address'})")
     said = f"{letter.channel} to {who}: {letter.subject!r}"
     if not letter.tries:
         why = letter.error.removeprefix("not tried: ")

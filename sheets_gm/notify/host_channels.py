@@ -8,6 +8,10 @@ how many times in a row it failed and until when it rests: 1, 2, 4 … minutes (
 hours, or a server's own Retry-After. Every match's sending asks first (``held``): a channel at rest is not
 tried, its letters wait until then. The first sending that gets through clears it.
 
+A mail account's daily sending budget is kept here too (``take_budget``): the recipients each match sent to through
+it, by the hour, over the last 24 hours, so that every match of the host spends from one budget, as the provider
+counts it.
+
 The same waits hold under ``serve`` (which looks at a match every few seconds) as under cron (every minute):
 they are minutes, whatever the pace of the polls.
 
@@ -24,7 +28,7 @@ import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from sheets_gm.notify.redact import redact
@@ -146,6 +150,56 @@ class HostChannels:
         if key in self._read():
             with contextlib.suppress(OSError), self._held() as record:
                 record.pop(key, None)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What a mail account may still send: ``granted`` recipients now (taken from the day's budget), and when more
+    frees (None when nothing was held back)."""
+
+    granted: int
+    frees_at: datetime | None = None
+
+
+def take_budget(channels: HostChannels, key: str, now: datetime, wanted: int, limit: int) -> Budget:
+    """Take up to ``wanted`` recipients from the account ``key``'s budget of ``limit`` a day (the last 24 hours, by
+    the hour, an hour counted until a whole day after its end: never sooner than the provider frees it); what is
+    taken counts at once, so two matches sending together never both spend the last places. A
+    record that cannot be written grants everything (the provider's own refusal then says it).
+
+    >>> import tempfile
+    >>> host = HostChannels(Path(tempfile.mkdtemp()) / "channels.json")
+    >>> noon = datetime.fromisoformat("2026-11-28T12:30:00+00:00")
+    >>> take_budget(host, "mail a", noon, 300, 450).granted, take_budget(host, "mail a", noon, 300, 450)
+    (300, Budget(granted=150, frees_at=datetime.datetime(2026, 11, 29, 13, 0, tzinfo=datetime.timezone.utc)))
+    >>> take_budget(host, "mail a", noon + timedelta(hours=25), 300, 450).granted
+    300
+    """
+    try:
+        with channels._held() as record:
+            hours = {h: int(n) for h, n in record.get(f"spent {key}", {}).items() if _within_day(h, now)}
+            granted = max(0, min(wanted, limit - sum(hours.values())))
+            hour = now.astimezone(UTC).strftime("%Y-%m-%dT%H")
+            if granted:
+                hours[hour] = hours.get(hour, 0) + granted
+            record[f"spent {key}"] = {h: str(n) for h, n in hours.items()}
+    except OSError:
+        return Budget(wanted)
+    if granted == wanted:
+        return Budget(granted)
+    first = min(hours, default=hour)
+    return Budget(granted, datetime.fromisoformat(first + ":00:00+00:00") + _COUNTED)
+
+
+#: How long an hour's sending counts against the budget, from the hour's start: a day after the hour ends.
+_COUNTED = timedelta(hours=25)
+
+
+def _within_day(hour: str, now: datetime) -> bool:
+    try:
+        return now - datetime.fromisoformat(hour + ":00:00+00:00") < _COUNTED
+    except ValueError:
+        return False
 
 
 def _rest(entry: dict[str, str]) -> Rest | None:

@@ -52,9 +52,11 @@ def _domain(sender: str) -> str:
 
 
 def message_of(letter: Letter, sender: str, now: datetime | None = None,
-               heads: MailHeads = MailHeads()) -> EmailMessage:
-    """The e-mail of ``letter``: from ``sender`` to its addresses, plain text; its ``Message-ID`` from its key in
-    the sender's domain (the same letter sent again is the same message), ``Date`` the sending moment with its
+               heads: MailHeads = MailHeads(), to: str | None = None) -> EmailMessage:
+    """The e-mail of ``letter`` to one of its addresses, ``to`` (its first by default): from ``sender``, plain text,
+    to her alone, so that no player learns another's address; its ``Message-ID`` from its key and, for a letter to
+    several, the address, in the sender's domain (the same letter sent again to her is the same message to her mail
+    program), ``Date`` the sending moment with its
     zone, ``Auto-Submitted: auto-generated`` (no out-of-office reply comes back), ``Reply-To`` the GM, and the
     match as a list: ``List-Id``, and ``List-Unsubscribe`` a mail to the GM asking to be muted (the GM mutes an
     address with ``sheets-gm notices --mute``; nothing is muted without her)."""
@@ -62,10 +64,12 @@ def message_of(letter: Letter, sender: str, now: datetime | None = None,
     match = letter.key.split("/", 1)[0] or "match"
     message = EmailMessage()
     message["From"] = sender
-    message["To"] = ", ".join(letter.to)
+    address = to if to is not None else (letter.to[0] if letter.to else "")
+    ident = letter.key if len(letter.to) <= 1 else f"{letter.key}\n{address.casefold()}"
+    message["To"] = address
     message["Subject"] = letter.subject
     message["Date"] = format_datetime((now or datetime.now(UTC)).astimezone(UTC))
-    message["Message-ID"] = f"<{hashlib.sha256(letter.key.encode()).hexdigest()[:40]}@{domain}>"
+    message["Message-ID"] = f"<{hashlib.sha256(ident.encode()).hexdigest()[:40]}@{domain}>"
     message["Auto-Submitted"] = "auto-generated"
     message["X-Auto-Response-Suppress"] = "All"  # Exchange's out-of-office replies
     gm = heads.reply_to or (parseaddr(sender)[1],)
@@ -82,11 +86,13 @@ def message_of(letter: Letter, sender: str, now: datetime | None = None,
 @dataclass(frozen=True)
 class Delivery:
     """What the server did with one letter: the addresses it ``accepted``, those it refused for good
-    (``refused``: address → its words) and those it refused for now (``later``: address → its words)."""
+    (``refused``: address → its words) and those it refused for now (``later``: address → its words); ``stopped``,
+    the failure that cut the sending short after some addresses had it (the others were not tried)."""
 
     accepted: tuple[str, ...] = ()
     refused: dict[str, str] = field(default_factory=dict)
     later: dict[str, str] = field(default_factory=dict)
+    stopped: SendError | None = None
 
 
 def _answer(code: int, reply: bytes | str) -> str:
@@ -158,31 +164,43 @@ class MailSession:
         if code != 250:
             raise reply_error(self.server, code, said, "EHLO")
 
-    def send(self, letter: Letter, now: datetime | None = None) -> Delivery:
-        """Send ``letter`` to its addresses still pending (``Letter.pending``) and say what became of each;
-        SendError when the message itself was not taken (``down`` when the connection failed; ``permanent``
-        when the server refused the message for good)."""
+    def send(self, letter: Letter, now: datetime | None = None, most: int | None = None) -> Delivery:
+        """Send ``letter`` to its addresses still pending (``Letter.pending``; the first ``most`` of them when given),
+        a message to each, and say what became of each; SendError when the first message was not taken (``down``
+        when the connection failed; ``permanent`` when the server refused the message for good). A failure after
+        some addresses had it ends the sending: the delivery says so (``stopped``)."""
         assert self.smtp is not None, "send inside the with block"
         pending = letter.pending
         if not pending:
             raise SendError(f"no e-mail address for {letter.recipient} in the roster: add one (the roster's email "
                             "column)", down=False)
-        try:
-            refused = self.smtp.send_message(message_of(letter, self.settings.sender, now, self.heads),
-                                             to_addrs=list(pending))
-        except smtplib.SMTPRecipientsRefused as exc:
-            refused = exc.recipients
-        except smtplib.SMTPResponseException as exc:
-            # 421 closes the connection; another 4xx: try again later; 5xx: this message is refused for good.
+        accepted: list[str] = []
+        answers: dict[str, tuple[int, str]] = {}
+        for address in pending[:most]:
+            try:
+                refused = self.smtp.send_message(message_of(letter, self.settings.sender, now, self.heads, address),
+                                                 to_addrs=[address])
+            except smtplib.SMTPRecipientsRefused as exc:
+                refused = exc.recipients
+            except (OSError, smtplib.SMTPException) as exc:
+                error = self._failure(exc)
+                if not accepted and not answers:
+                    raise error from None
+                return _delivery(accepted, answers, stopped=error)
+            if refused:
+                answers.update({a: (code, _answer(code, reply)) for a, (code, reply) in refused.items()})
+            else:
+                accepted.append(address)
+        return _delivery(accepted, answers)
+
+    def _failure(self, exc: BaseException) -> SendError:
+        """A message not taken, in words: 421 closes the connection; another 4xx, try again later; 5xx, this message
+        is refused for good; anything else, the connection failed."""
+        if isinstance(exc, smtplib.SMTPResponseException):
             said = _answer(exc.smtp_code, exc.smtp_error)
-            raise SendError(f"the mail server {self.server} answered {said}", down=exc.smtp_code == 421,
-                            permanent=exc.smtp_code >= 500) from None
-        except (OSError, smtplib.SMTPException) as exc:
-            raise SendError(f"the connection to {self.server} failed while sending ({_why(exc)})", down=True) from None
-        answers = {address: (code, _answer(code, reply)) for address, (code, reply) in refused.items()}
-        return Delivery(tuple(a for a in pending if a not in answers),
-                        {a: said for a, (code, said) in answers.items() if code >= 500},
-                        {a: said for a, (code, said) in answers.items() if code < 500})
+            return SendError(f"the mail server {self.server} answered {said}", down=exc.smtp_code == 421,
+                             permanent=exc.smtp_code >= 500)
+        return SendError(f"the connection to {self.server} failed while sending ({_why(exc)})", down=True)
 
     def _close(self) -> None:
         if self.smtp is None:
@@ -196,6 +214,11 @@ class MailSession:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self._close()
+
+
+def _delivery(accepted: list[str], answers: dict[str, tuple[int, str]], stopped: SendError | None = None) -> Delivery:
+    return Delivery(tuple(accepted), {a: said for a, (code, said) in answers.items() if code >= 500},
+                    {a: said for a, (code, said) in answers.items() if code < 500}, stopped)
 
 
 def reply_error(server: str, code: int, said: bytes | str, step: str) -> SendError:

@@ -360,7 +360,8 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
         mine = view_events(facts.adapter, facts.tabs, seat, facts.events, state, facts.before)
         if step and not mine:  # a step the seat had no part in is news for the channel, not for its mailbox
             continue
-        rest = [e for e in public if e not in mine]  # the public report, less what the seat's news told already
+        told = set(mine)  # (a list's ``in`` compared each event with all of a war's hundreds, each as JSON)
+        rest = [e for e in public if e not in told]  # the public report, less what the seat's news told already
         zone = _zone(rules, seat)
         lines = [*replaces, f"What happened to {seat} (your View tab's log):",
                  *(_lines(mine) or ["  · nothing of yours"]), "",

@@ -23,11 +23,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING
 
 from sheets_gm.match.notify_settings import NotifySettings
 from sheets_gm.notify.channel import SendError
-from sheets_gm.notify.host_channels import HostChannels, chat_key, mail_key, retry_wait
+from sheets_gm.notify.host_channels import HostChannels, chat_key, mail_key, retry_wait, take_budget
 from sheets_gm.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
+
+if TYPE_CHECKING:
+    from sheets_gm.notify.mail import MailSession
 
 Clock = Callable[[], datetime]
 
@@ -55,12 +60,16 @@ class Sending:
     failing: dict[str, str] = field(default_factory=dict)
     working: set[str] = field(default_factory=set)
     busy: bool = False
+    held: str = ""  # why e-mail was held back by the day's sending budget ('' when it was not)
 
     def line(self) -> str:
         """A line for the GM: ``Notices: 3 sent, 2 waiting (chat: cannot reach …).`` ('' when nothing moved)."""
         if not self.sent and not self.waiting and not self.dropped:
             return ""
-        parts = [f"{len(self.sent)} sent"] if self.sent else []
+        mails = [letter for letter in self.sent if letter.channel == EMAIL]
+        addresses = sum(len(letter.sent_to) for letter in mails)  # a letter to a side is a message to each player
+        parts = [f"{len(self.sent)} sent" + (f" ({addresses} e-mail addresses)" if addresses > len(mails) else "")
+                 ] if self.sent else []
         if self.waiting:
             why: dict[str, str] = {}  # a channel's error once: the one a letter was tried on, not the "not tried"
             for letter in sorted(self.waiting, key=lambda w: w.error.startswith("not tried: ")):
@@ -68,6 +77,8 @@ class Sending:
                     why.setdefault(letter.channel, letter.error.removeprefix("not tried: "))
             errors = [f"{channel}: {error}" for channel, error in sorted(why.items())]
             parts.append(f"{len(self.waiting)} waiting" + (f" ({'; '.join(errors)})" if errors else ""))
+        elif self.held:
+            parts.append(self.held)
         if self.dropped:
             parts.append(f"{len(self.dropped)} dropped (" + "; ".join(
                 f"{letter.channel} to {letter.recipient}, {letter.subject!r}: {why}" for letter, why in self.dropped)
@@ -222,14 +233,39 @@ def _send_all(notify: NotifySettings, channel: str, left: list[Letter], box: Out
 
     if channel == EMAIL:
         assert notify.email is not None
+        key, limit = channel_key(notify, EMAIL) or "", notify.email.daily_limit
         with MailSession(notify.email, MailHeads(notify.reply_to, notify.title)) as mail:
             while left:
-                _mail_one(box, left.pop(0), lambda letter: mail.send(letter, clock()), clock, done)
+                budget = take_budget(HostChannels(), key, clock(), len(left[0].pending), limit)
+                if not budget.granted:
+                    _hold(box, left, budget_words(limit, budget.frees_at), budget.frees_at, done)
+                    return
+                most = budget.granted if budget.frees_at is not None else None
+                _mail_one(box, left.pop(0), partial(_send_most, mail, clock, most), clock, done,
+                          held=(budget_words(limit, budget.frees_at), budget.frees_at) if most else None)
     else:
         assert notify.chat is not None
         hook = ChatHook(notify.chat)
         while left:
             _post_one(box, left.pop(0), lambda letter: hook.post(letter, clock(), box.picture(letter)), clock, done)
+
+
+def _send_most(mail: MailSession, clock: Clock, most: int | None, letter: Letter) -> object:
+    """``letter`` sent through ``mail`` to its first ``most`` addresses pending (all when None)."""
+    return mail.send(letter, clock(), most)
+
+
+def budget_words(limit: int, frees_at: datetime | None) -> str:
+    """Why e-mail waits for the day's budget, for the GM and the letters' errors."""
+    return (f"the day's sending budget of {limit} e-mail recipients is spent ([notify.email] daily_limit, for every "
+            f"match sending through this account); the rest waits until {iso(frees_at) if frees_at else 'tomorrow'}")
+
+
+def _hold(box: Outbox, left: list[Letter], why: str, until: datetime | None, done: Sending) -> None:
+    """Every letter ``left`` waits for the day's budget to free (``until``), said in ``done``."""
+    done.held = why
+    done.waiting += [box.postpone(letter, why, until) for letter in left]
+    left.clear()
 
 
 def as_sent(letter: Letter, now: datetime) -> Letter:
@@ -257,23 +293,17 @@ def as_sent(letter: Letter, now: datetime) -> Letter:
     return replace(letter, subject=subject, body=body)
 
 
-def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clock: Clock, done: Sending) -> None:
-    """Send ``letter`` by e-mail to its addresses still pending (see the module notes)."""
+def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clock: Clock, done: Sending,
+              held: tuple[str, datetime | None] | None = None) -> None:
+    """Send ``letter`` by e-mail to its addresses still pending (see the module notes); ``held``: why the day's
+    budget let only some of them go now, and until when the others wait."""
     from sheets_gm.notify.mail import Delivery
 
     now = clock()
     try:
         delivery = send(as_sent(letter, now))
     except SendError as exc:
-        if exc.permanent:
-            why = f"the mail server refused it for good: {exc}"
-            _drop(box, letter, why, now, done)
-            return
-        wait = None if exc.down else now + retry_wait(letter.tries + 1)
-        kept = box.failed(letter, str(exc), now, exc.retry_at or wait)
-        done.waiting.append(kept)
-        if exc.down:
-            raise _DownAfterLetter(exc, kept) from None
+        _not_taken(box, letter, exc, now, done)
         return
     assert isinstance(delivery, Delivery)
     refused = tuple(f"{address} ({said})" for address, said in delivery.refused.items())
@@ -282,11 +312,16 @@ def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clo
         done.refused.append(Refusal(letter.recipient, address, said))
         box.note(letter, f"{address} refused for good ({said}): dropped from this letter; mend the roster", now,
                  about=f"{address} refused for good")
-    if delivery.later:
+    if delivery.stopped is not None:
+        _not_taken(box, letter, delivery.stopped, now, done)
+    elif delivery.later:
         until = now + retry_wait(letter.tries + 1)
         error = "refused for now: " + "; ".join(f"{a} ({said})" for a, said in delivery.later.items()) + (
             f" (the others have it); tried again alone from {iso(until)}" if letter.sent_to else "")
         done.waiting.append(box.failed(letter, error, now, until, sent_to=letter.sent_to, dropped=letter.dropped))
+    elif letter.pending and held is not None:  # the day's budget let only some go
+        done.held = held[0]
+        done.waiting.append(box.postpone(letter, held[0], held[1]))
     elif letter.sent_to:
         box.sent(letter, now)
         done.sent.append(letter)
@@ -294,6 +329,19 @@ def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clo
         why = "every address was refused for good: " + ", ".join(refused)
         # told already, an address at a time (``done.refused``, and a note each)
         _drop(box, letter, why, now, done, lost=False, noted=True)
+
+
+def _not_taken(box: Outbox, letter: Letter, exc: SendError, now: datetime, done: Sending) -> None:
+    """The server did not take ``letter`` (or stopped part way: the addresses that had it are kept in it): dropped
+    when refused for good, else kept waiting; a connection that failed stops the channel (``_DownAfterLetter``)."""
+    if exc.permanent:
+        _drop(box, letter, f"the mail server refused it for good: {exc}", now, done)
+        return
+    wait = None if exc.down else now + retry_wait(letter.tries + 1)
+    kept = box.failed(letter, str(exc), now, exc.retry_at or wait, sent_to=letter.sent_to, dropped=letter.dropped)
+    done.waiting.append(kept)
+    if exc.down:
+        raise _DownAfterLetter(exc, kept) from None
 
 
 def _drop(box: Outbox, letter: Letter, why: str, now: datetime, done: Sending, *, lost: bool = True,

@@ -190,3 +190,66 @@ class _Told(Stop):
     def wake(self) -> None:
         super().wake()
         self.told.set()
+
+
+def test_a_server_restart_is_said_once_and_the_watch_comes_back_at_once(tmp_path: Path) -> None:
+    """A restart of the IMAP server ends the watch's connection: the watch says so once, within a glance (never
+    silent until the IDLE's renewal, 25 minutes on), connects again as soon as the server answers, and a mail that
+    comes then wakes its match."""
+    from tests.fakes.dovecot import running_dovecot
+
+    with running_dovecot() as server:
+        user = server.add_user()
+        config = _config(tmp_path / "m", server, user)
+        woken = _Woken()
+        tries: list[int] = []
+
+        def soon(failures: int) -> float:
+            tries.append(failures)
+            return 0.05
+
+        watch = MailWatch(woken, glance=0.2, soon=soon)
+        try:
+            watch.follow(config.path, config)
+            woken.wait_for(watch, {config.path})
+            server.stop()
+            said: list[str] = []
+            while not any("connection lost" in line for line in said):
+                assert woken.event.wait(WAIT), f"the lost connection was never said: {said}"
+                woken.event.clear()
+                said += watch.take()[1]
+            server.start()
+            lines = woken.wait_for(watch, {config.path})[1]
+            said += lines
+            while not any("watched again" in line for line in said):
+                assert woken.event.wait(WAIT), f"the watch never came back: {said}"
+                woken.event.clear()
+                said += watch.take()[1]
+            assert len([line for line in said if "connection lost" in line]) == 1, said
+            assert not any("cannot be watched" in line for line in said), said  # the loss is said, not each try
+            assert tries and tries[0] == 1  # tried again at once (a second's wait in a host), not after minutes
+            server.deliver(user, plain())
+            assert config.path in woken.wait_for(watch, {config.path})[0]
+            server.stop()  # a second restart is said again: each loss once, not once a watch's life
+            more: list[str] = []
+            while not any("connection lost" in line for line in more):
+                assert woken.event.wait(WAIT), f"the second loss was never said: {more}"
+                woken.event.clear()
+                more += watch.take()[1]
+        finally:
+            watch.stop()
+
+
+def test_a_watched_connection_keeps_alive_so_a_silent_drop_errs_within_a_minute() -> None:
+    """A connection whose far end went silent (no end of file ever comes) errs by TCP keepalive within a minute."""
+    import socket
+
+    from sheets_gm.host.mail_watch import KEEPALIVE_LIMIT, keep_alive
+
+    with socket.socket() as sock:
+        keep_alive(sock)
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        idle = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE)
+        every = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL)
+        count = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT)
+        assert idle + every * count == KEEPALIVE_LIMIT <= 60

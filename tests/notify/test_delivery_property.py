@@ -45,9 +45,9 @@ class ScriptedSession:
                  trace: TracebackType | None) -> None:
         return None
 
-    def send(self, letter: Letter, now: object = None) -> Delivery:
+    def send(self, letter: Letter, now: object = None, most: int | None = None) -> Delivery:
         accepted, refused, later = [], {}, {}
-        for address in letter.pending:
+        for address in letter.pending[:most]:
             self.tried[address] += 1
             answers = self.script[address]
             answer = answers.pop(0) if answers else "250"

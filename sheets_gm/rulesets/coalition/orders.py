@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from sheets_gm.engine.vocab import choices
-from sheets_gm.engine.words import counted
+from sheets_gm.engine.words import counted, some_of
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import STAYING_WORDS, TARGETED_WORDS, OrderWord, Side, StructureKind
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
@@ -175,9 +175,7 @@ class ArmyIndex:
 
 
 def _names(armies: list[Army], limit: int = 6) -> str:
-    names = sorted(a.name for a in armies)
-    shown = ", ".join(names[:limit])
-    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "") if names else "(none)"
+    return some_of(sorted(a.name for a in armies), limit) if armies else "(none)"
 
 
 def read_order(board: Board, settings: CoalitionSettings, state: CoalitionState, index: ArmyIndex, seat: str,

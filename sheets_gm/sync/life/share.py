@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.engine.words import some_of
 from sheets_gm.sheets.backend import OwnerOnlyError, SharingLock, SheetBackend
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -94,6 +95,13 @@ def _signed_in(backend: Shareable) -> str:
     return f"the service account {account}" if account else "the Google account you signed in with"
 
 
+def _whom(emails: Sequence[str]) -> str:
+    """The addresses of a grant as a line names them: a few, and how many in all (the roster lists each)."""
+    if len(emails) <= 5:
+        return ", ".join(emails)
+    return f"{len(emails)} addresses ({some_of(emails, 3)}: the roster's email column lists them all)"
+
+
 def share_match(grants: Sequence[Grant], *, notify: bool = True) -> list[str]:
     """Carry out the grants on every backend that can share; returns one line per grant for the GM
     (what was shared on Google; for a local file, with whom to share it), and a line per spreadsheet on its lock.
@@ -136,14 +144,14 @@ def share_match(grants: Sequence[Grant], *, notify: bool = True) -> list[str]:
                 done.append(f"Not shared: {grant.backend.name}: its owner has turned off \"Editors can change "
                             f"permissions and share\", so {_signed_in(grant.backend)}, an editor, cannot share it; "
                             f"{owner(grant.backend) or 'its owner'} shares it in its Share dialog: "
-                            f"{ROLE_WORDS.get(grant.role, grant.role)} for {', '.join(grant.emails)}")
+                            f"{ROLE_WORDS.get(grant.role, grant.role)} for {_whom(grant.emails)}")
                 continue
-            line = f"Shared: {grant.backend.name}: {grant.role} for {', '.join(grant.emails)}"
+            line = f"Shared: {grant.backend.name}: {grant.role} for {_whom(grant.emails)}"
             if invited:
-                line += (f" (invited by e-mail all the same: {', '.join(invited)}; Google lets an address without "
+                line += (f" (invited by e-mail all the same: {some_of(invited)}; Google lets an address without "
                          "a Google account in only through its invitation e-mail)")
             done.append(line)
         else:
             done.append(f"Share it yourself: {grant.backend.name} is a local file; {grant.role} for "
-                        f"{', '.join(grant.emails)}")
+                        f"{_whom(grant.emails)}")
     return done

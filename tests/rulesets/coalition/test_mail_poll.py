@@ -7,6 +7,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
+
 from sheets_gm.host.polls import Looked, poll_config
 from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.notify.outbox import Outbox
@@ -69,3 +71,26 @@ def test_mail_from_two_players_and_a_stranger_is_read_at_the_poll_and_once(tmp_p
     assert [r.text("line") for r in sorted(read_match(open_match_sheets(config), CLS).seats["coalition"].rows,
                                            key=lambda r: r.row) if r.table == "post" and r.text("line")] == \
         [c.text("line") for c in coalition]
+
+
+def test_the_receipts_sent_after_the_poll_are_counted_for_the_judge(tmp_path: Path, dovecot: Dovecot,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The receipts go after the poll's own notices: their count is said on a line of its own (a war's 303
+    receipts were sent unsaid after a poll that said "Notices: 2 sent")."""
+    from tests.notify.servers import CERT, PASSWORD, USER, smtp_server
+
+    config, user = _match_with_mailbox(tmp_path, dovecot)
+    monkeypatch.setenv("NOTICE_TEST_PASSWORD", PASSWORD)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    with smtp_server() as (server, port):
+        with (tmp_path / "match.toml").open("a", encoding="utf-8") as f:
+            f.write(f'\n[notify]\nsend = ["resolved"]\n[notify.email]\nhost = "127.0.0.1"\nport = {port}\n'
+                    f'user = "{USER}"\npassword_env = "NOTICE_TEST_PASSWORD"\nsender = "Judge <{USER}>"\n'
+                    f'ca_file = "{CERT}"\n')
+        config = load_config(tmp_path / "match.toml")
+        poll(config)
+        for sender in ("ann@example.org", "bo@example.org", "eve@example.net"):
+            dovecot.deliver(user, plain("Rabid Cat: Dominaria; 3C > 3D", sender=sender, subject="moves"), received=NOW)
+        looked = poll(config)
+    assert "Receipts and notices: 3 sent." in looked.notes, looked.notes
+    assert sorted(to for (to,), _m in server.messages) == ["ann@example.org", "bo@example.org", "eve@example.net"]
