@@ -79,6 +79,9 @@ ORDERS_DEADLINE = START.replace(hour=18)
 RESULTS_DEADLINE = ORDERS_DEADLINE + dt.timedelta(days=1)
 COLUMNS = ("name", "side", "rank", "at", "units", "factions", "primary", "player", "email")
 _SMTP_SECRET = "REHEARSAL_SMTP_PASSWORD"
+#: The judge's mail account's recipients a day: a war's (some 1,200 receipts a turn, past a consumer provider's 500;
+#: docs/notices.md), so that every receipt goes and each run's costs are alike.
+DAILY_LIMIT = 5000
 
 
 @dataclass
@@ -135,13 +138,17 @@ def make_war(folder: Path, armies: Sequence[Army], *, deadlines: bool, seed: byt
 
 
 def serve_mail(config: Path, imap: Dovecot, user: MailUser, smtp_port: int) -> None:
-    """Point the match's ``[mailbox]`` at ``user`` on ``imap`` and its receipts at the SMTP server on ``smtp_port``."""
+    """Point the match's ``[mailbox]`` at ``user`` on ``imap`` and its receipts at the SMTP server on ``smtp_port``
+    (the match's host state its own)."""
     (config.parent / "mailbox.password").write_text(user.password, encoding="utf-8")
     os.environ[_SMTP_SECRET] = PASSWORD
+    # the host's state (a mail account's sending budget, kept for every match of the host) is the match's own: a
+    # run never spends the budget of another, nor of this machine's real matches
+    os.environ["XDG_STATE_HOME"] = str(config.parent / "host-state")
     with config.open("a", encoding="utf-8") as f:
         f.write(f'\n[notify]\nreminder = "off"\n[notify.email]\nhost = "127.0.0.1"\nport = {smtp_port}\n'
                 f'security = "starttls"\nuser = "{USER}"\npassword_env = "{_SMTP_SECRET}"\n'
-                f'sender = "The judge <{USER}>"\nca_file = "{CERT}"\ntimeout = 10\n'
+                f'sender = "The judge <{USER}>"\nca_file = "{CERT}"\ntimeout = 10\ndaily_limit = {DAILY_LIMIT}\n'
                 f'\n[mailbox]\nhost = "{imap.host}"\nport = {imap.port}\nsecurity = "none"\nuser = "{user.name}"\n'
                 'password_file = "mailbox.password"\n')
 

@@ -5,6 +5,7 @@ every mail handled once and typed, filed or told; and the paired benchmark of ma
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from types import ModuleType
 
@@ -20,7 +21,8 @@ def _script(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
         pytest.skip(MISSING)
     monkeypatch.syspath_prepend(str(SCRIPTS))
     monkeypatch.setattr(command_base, "clock", command_base.clock)  # the script sets its clock: put back after
-    monkeypatch.setenv("REHEARSAL_SMTP_PASSWORD", "")
+    monkeypatch.setenv("REHEARSAL_SMTP_PASSWORD", "")  # the script sets these: put back after
+    monkeypatch.setenv("XDG_STATE_HOME", os.environ.get("XDG_STATE_HOME", ""))
     spec = importlib.util.spec_from_file_location("rehearse_war_by_mail", SCRIPTS / "rehearse_war_by_mail.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
