@@ -103,6 +103,11 @@ class Metered:
         """The wrapped spreadsheet's name."""
         return self.inner.name
 
+    @property
+    def changes(self) -> int:
+        """The wrapped spreadsheet's writes sent (``SheetBackend.changes``)."""
+        return self.inner.changes
+
     def _metered(self, fn: Callable[[], T], writes: tuple[str, ...] = (WRITE,)) -> T:
         """Run ``fn``, counting its requests: reads, ``writes`` (the endpoints that count as a write), others."""
         calls = {endpoint: stats.calls for endpoint, stats in self.fake.stats.items()}

@@ -91,6 +91,7 @@ def bot_changes(values: Sequence[str]) -> dict[str, str]:
 def _hand_over(args: argparse.Namespace) -> int:
     """``adjust --bot``: hand seats to the game's bots or back to people, logged."""
     from sheets_gm.running.bot_drift import remember_hand_over
+    from sheets_gm.running.page import publish_page
     from sheets_gm.running.run import gm_change, layout_owners
     from sheets_gm.sync.bot_seats import NO_BOT
     from sheets_gm.sync.life.adjust_undo import hand_seats
@@ -100,12 +101,12 @@ def _hand_over(args: argparse.Namespace) -> int:
     if any(getattr(args, f.replace("-", "_"), None) for f in gm_options(getattr(args, "option_rulesets", None))):
         raise UserError("--bot goes alone: give the other corrections in an adjust of their own")
     sheets = open_match(config)
-    with user_errors(config), gm_change(config):
+    with user_errors(config), gm_change(config, sheets):
         done = hand_seats(sheets, get_ruleset(config.ruleset), wanted, args.reason or "",
                           owners=lambda: layout_owners(config, sheets))
+        page = publish_page(config, done.facts)
     remember_hand_over(config, wanted)  # no sync asks her to undo it while [bots] says what it said
-    for event in done.events:
-        print(event.text)
+    print("\n".join(line for line in (*(event.text for event in done.events), page) if line))
     said = []
     if any(kind != NO_BOT for kind in wanted.values()):
         said.append("A bot whose seat acts in it has typed its rows.")
@@ -119,6 +120,7 @@ def _hand_over(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Apply the GM events to the match under the sync lock, and print the log lines written."""
+    from sheets_gm.running.page import publish_page
     from sheets_gm.running.run import gm_change, layout_owners
     from sheets_gm.sync.life.adjust_undo import adjust_match
 
@@ -127,11 +129,11 @@ def run(args: argparse.Namespace) -> int:
     config = load(args)
     events = parse_events(args, config.ruleset, config.seats)
     sheets = open_match(config)
-    with user_errors(config), gm_change(config):
+    with user_errors(config), gm_change(config, sheets):
         done = adjust_match(sheets, get_ruleset(config.ruleset), events,
                                    owners=lambda: layout_owners(config, sheets))
-    for event in done.events:
-        print(event.text)
+        page = publish_page(config, done.facts)
+    print("\n".join(line for line in (*(event.text for event in done.events), page) if line))
     where = (f"{done.over}: no window is open now" if done.over else
              f"open now: {done.open_now}")
     print(f"Written to the match; {where}. Every GM event is kept for the replay: "

@@ -323,7 +323,8 @@ def window_status_lines(report: WindowReport, now: datetime, held: str = "", eve
     if report.older_copies:
         lines.append(older_copies_line(report, done=False))
     lines += [f"Not the match's: {line}." for line in report.log_lines_cleared]
-    lines.append(f"Due now: {report.reason}." if report.reason else "Not due yet.")
+    if report.reason or not report.stuck:  # a window that waits said why above (its deadline passed): one answer
+        lines.append(f"Due now: {report.reason}." if report.reason else "Not due yet.")
     if report.reason and held:
         lines.append(f"The resolution waits until {held}")
     return lines

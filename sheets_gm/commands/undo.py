@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 def run(args: argparse.Namespace) -> int:
     """Undo the last resolved window under the sync lock, and say what happened."""
     from sheets_gm.rulesets.registry import get_ruleset
+    from sheets_gm.running.page import publish_page
     from sheets_gm.running.run import gm_change, layout_owners
     from sheets_gm.sync.life.adjust_undo import undo_window
 
@@ -25,10 +26,11 @@ def run(args: argparse.Namespace) -> int:
         raise UserError('--reason is required, e.g. --reason "wrong orders typed"; it is written to the log')
     config = load(args)
     sheets = open_match(config)
-    with user_errors(config), gm_change(config):
+    with user_errors(config), gm_change(config, sheets):
         back = undo_window(sheets, get_ruleset(config.ruleset), args.reason,
                            owners=lambda: layout_owners(config, sheets), window_key=args.window)
-    print(back.events[0].text)
+        page = publish_page(config, back.facts)  # the pages it took back, gone; its line on the page of now
+    print("\n".join(line for line in (back.events[0].text, page) if line))
     from sheets_gm.notify.announce import remember_undo
 
     remember_undo(config, args.reason, back.undone, base.clock())  # the reopened window's notices say why

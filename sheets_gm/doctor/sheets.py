@@ -60,6 +60,7 @@ class ReadOnlyBackend:
 
     def __init__(self, inner: SheetBackend) -> None:
         self.inner = inner
+        self.changes = 0  # never written
 
     @property
     def name(self) -> str:

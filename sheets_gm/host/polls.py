@@ -183,8 +183,9 @@ def resolve_now(config: MatchConfig, sheets: MatchSheets, *, force: bool, window
                 clock: Clock, step: int | None = None) -> FullPoll:
     """A GM's poll that resolves the open window if it is due (with ``force``, the window ``window`` at its step
     ``step`` anyway: see ``sync.poll``), then the notices of the resolution (a refused force, another window or step
-    open, resolves nothing and writes nothing: none). The poll takes the lock; the gate's record goes after."""
-    with gm_change(config, lock=False):
+    open, resolves nothing and writes nothing: none). The poll takes the lock; the gate's record goes after,
+    when the poll wrote."""
+    with gm_change(config, sheets, lock=False):
         report = sync_once(config, sheets, now=clock(), force=force, window=window, step=step)
     return FullPoll(report, after_poll(config, sheets, report, clock) if report.resolved else "")
 

@@ -9,6 +9,8 @@ sent), a JSON line per event, each written and fsync'ed before what it announces
 - ``finish``: its filing is done (or it is ``gone`` from the folder before it could be filed again). A finished
   mail is never handed back again;
 - ``receipt``: its sender's receipt was sent;
+- ``flagged``: the server flagged it read (``\\Seen``). A mail finished and never flagged (a poll cut between the
+  two) is flagged by the next poll (``unflagged``);
 - ``skip``: a mail found under a new UID (the folder's UIDVALIDITY changed) whose Message-ID the ledger knows;
 - ``seen``: every UID of the folder up to this one was looked at (nothing there, or only mail already known);
 - ``trouble`` and ``mended``: the mailbox could not be read (a login refused, a folder missing, a server down), and
@@ -50,12 +52,12 @@ class MailRecord(Plain):
     ``gone`` first), whether its receipt was sent. A plain record (``engine.plain``): the idle poll reads the
     ledger, and loads no ``dataclasses``."""
 
-    __slots__ = ("finished", "gone", "message_id", "receipt_sent", "uid", "uidvalidity")
+    __slots__ = ("finished", "flagged", "gone", "message_id", "receipt_sent", "uid", "uidvalidity")
 
     def __init__(self, message_id: str, uidvalidity: int, uid: int, finished: bool = False, gone: bool = False,
-                 receipt_sent: bool = False) -> None:
+                 receipt_sent: bool = False, flagged: bool = False) -> None:
         self.message_id, self.uidvalidity, self.uid = message_id, uidvalidity, uid
-        self.finished, self.gone, self.receipt_sent = finished, gone, receipt_sent
+        self.finished, self.gone, self.receipt_sent, self.flagged = finished, gone, receipt_sent, flagged
 
 
 def ledger_path(config_path: Path) -> Path:
@@ -113,6 +115,10 @@ class MailLedger:
             old = self._records[event["message_id"]]
             self._records[old.message_id] = (old.replaced(finished=True, gone=bool(event.get("gone"))) if op == "finish"
                                              else old.replaced(receipt_sent=True))
+        elif op == "flagged":
+            for message_id in event.get("message_ids", []):
+                if message_id in self._records:
+                    self._records[message_id] = self._records[message_id].replaced(flagged=True)
         if op == "trouble":
             self.troubled = str(event.get("kind", ""))
         elif op == "mended":
@@ -143,6 +149,19 @@ class MailLedger:
         """The mails begun and not finished (a poll cut while filing them, a window undone), in UID order: the
         next poll files them again."""
         return sorted((r for r in self._records.values() if not r.finished), key=lambda r: (r.uidvalidity, r.uid))
+
+    def unflagged(self) -> list[MailRecord]:
+        """The mails finished and not yet flagged on the server, at a UID of the folder as last seen (a poll cut
+        between the two): the next poll flags them. A mail gone from the folder, or at the UID of an older
+        UIDVALIDITY (which names another mail now), is left."""
+        return [r for r in self._records.values()
+                if r.finished and not r.gone and not r.flagged and r.uidvalidity == self.uidvalidity]
+
+    def flagged(self, *mails: Mail | MailRecord) -> None:
+        """The server flagged the mails read (written at once, one line for them all)."""
+        ids = [m.message_id for m in mails if m.message_id in self._records and not self._records[m.message_id].flagged]
+        if ids:
+            self._write({"op": "flagged", "message_ids": ids})
 
     def finished(self, message_id: str) -> bool:
         """Whether the mail ``message_id`` was filed to the end: it is never handed back again."""

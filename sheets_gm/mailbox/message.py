@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import hashlib
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -65,6 +66,7 @@ class Mail:
     size: int = 0
     headers: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     silent: str = ""  # why it is never answered ('' when ``answer``)
+    unproven: bool = False  # its sender's domain failed the server's DKIM, SPF or DMARC check: a forged sender
 
     @property
     def lines(self) -> list[str]:
@@ -84,15 +86,46 @@ def _header(message: Message, name: str) -> str:
     return " ".join(text.split())
 
 
-def _sender(message: Message) -> tuple[str, str]:
-    """The ``From`` address (lower case) and its display name; ('', '') unless the header names one address."""
-    found = [(name, addr) for name, addr in getaddresses([_header(message, "From")]) if "@" in addr]
+def _raw(value: object) -> str:
+    """A header's value as written (no encoded word decoded), its bytes that are not UTF-8 replaced, its folding
+    undone."""
+    text = str(value).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return re.sub(r"\r?\n(?=[ \t])", "", text)
+
+
+def _decoded_name(name: str) -> str:
+    """A display name with its encoded words decoded, its control characters and runs of white space one space."""
+    with contextlib.suppress(LookupError, ValueError, UnicodeError, HeaderParseError):
+        name = str(make_header(decode_header(name)))
+    return " ".join(_CONTROL.sub(" ", name).split())
+
+
+#: A control character (C0, DEL, C1): never part of an address, and taken out of a display name.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _sender(message: Message) -> tuple[str, str, str]:
+    """The ``From`` address (lower case), its display name, and why neither is believed ('' when they are).
+
+    The address is parsed from the header as the judge's server received it, and only the display name is decoded
+    (RFC 2047 allows no encoded word in an address: ``=?us-ascii?q?ann=40example.org?=`` is no address at all, and
+    the DKIM, SPF and DMARC checks of the server saw no player's domain in it). A mail with more than one ``From``
+    header, or one that names no address or several, names no single sender."""
+    found = message.get_all("From") or []
     if len(found) != 1:
-        return "", ""
-    name, addr = found[0]
-    return addr.strip().lower(), name.strip()
-
-
+        return "", "", (f"it has {len(found)} From headers" if found else "it has no From header") + \
+            ", and a mail is read as its one sender"
+    raw = _raw(found[0])
+    addresses = [(name, addr) for name, addr in getaddresses([raw]) if addr]
+    if len(addresses) != 1:
+        return "", "", "its From header holds no address, or several"
+    name, addr = addresses[0]
+    if "@" not in addr and "=?" not in addr:
+        return "", "", f"its From header holds no address with a domain ({addr[:80]!r})"
+    if "=?" in addr or _CONTROL.search(addr):
+        return "", "", (f"its From address {_CONTROL.sub('?', addr)[:80]!r} is no address (an encoded word or a "
+                        "control character in it): write from your own mailbox, whose address is plain")
+    return addr.strip().lower(), _decoded_name(name), ""
 def _decoded(part: Message, problems: list[str]) -> str:
     """A text part's text in its charset; an unknown charset read as UTF-8, bytes that do not decode replaced, each
     said in ``problems``."""
@@ -161,7 +194,7 @@ def read_mail(raw: bytes, *, uid: int, uidvalidity: int, received: datetime, siz
     if cut:
         problems.append(f"it is {size / 1e6:.1f} MB: only the start of its text was read (a strategy or an order is "
                         "text of a few pages; send attachments and pictures elsewhere)")
-    sender, name = _sender(message)
+    sender, name, no_sender = _sender(message)
     text, attachments = _text_and_attachments(message, problems)
     attachments += list(unread)
     text = new_text(text)
@@ -171,22 +204,18 @@ def read_mail(raw: bytes, *, uid: int, uidvalidity: int, received: datetime, siz
     if attachments:
         problems.append("attachments are not read (strategies and orders are read from the mail's text): "
                         + ", ".join(attachments))
-    refused = _refused(message, sender, text, attachments)
+    failed = forged(message, sender) if sender else ""
+    refused = (f"it names no single sender: {no_sender}" if no_sender else failed or _no_text(text, attachments))
     silent = never_answer(message, sender, own_addresses) if sender else "it names no single sender in its From"
     headers = {key: value for key in KEPT_HEADERS if (value := _header(message, key))}
     return Mail(uid=uid, uidvalidity=uidvalidity, message_id=message_id(message, raw), sender=sender,
                 sender_name=name, received=received, subject=_header(message, "Subject"), text=text,
                 problems=tuple(problems), attachments=tuple(attachments), refused=refused, answer=not silent,
-                size=size, headers=headers, silent=silent)
+                size=size, headers=headers, silent=silent, unproven=bool(failed))
 
 
-def _refused(message: Message, sender: str, text: str, attachments: list[str]) -> str:
-    """Why nothing of the mail is read ('' when it is read)."""
-    if not sender:
-        return "it names no single sender (its From header holds no address, or several)"
-    failed = forged(message, sender)
-    if failed:
-        return failed
+def _no_text(text: str, attachments: list[str]) -> str:
+    """Why nothing of a mail with no text is read ('' when it has text)."""
     if not text.strip():
         return ("it holds attachments only, and strategies and orders are read from the mail's text: write them in "
                 "the mail itself" if attachments else "it has no text (a quoted reply or a signature is not read)")

@@ -8,8 +8,9 @@ UID (or, the first time and after a UIDVALIDITY change, every mail not flagged h
 their Message-ID) and the mail begun and not finished (a poll cut while filing it), and hands them over.
 
 The caller files each mail in the order given: ``ledger.begin(mail)``, its filing's writes (idempotent),
-``ledger.finish(mail)``; then ``mark_handled`` flags them on the server. A poll cut anywhere hands the mail
-begun and not finished back to the next poll; a finished one is never handed back.
+``ledger.finish(mail)``; then ``mark_handled`` flags them on the server, and the ledger says so. A poll cut anywhere
+hands the mail begun and not finished back to the next poll; a finished one is never handed back, and one finished
+but never flagged (a poll cut before its flag) is flagged by the next poll that opens the folder.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from imapclient import IMAPClient
 
 from sheets_gm.mailbox import client as imap
 from sheets_gm.mailbox.errors import stopped
-from sheets_gm.mailbox.ledger import MailLedger
+from sheets_gm.mailbox.ledger import MailLedger, MailRecord
 from sheets_gm.mailbox.message import Mail, read_mail
 from sheets_gm.mailbox.status import folder_status, news
 from sheets_gm.match.mailbox_settings import MailboxSettings
@@ -58,7 +59,8 @@ def _wanted(session: IMAPClient, ledger: MailLedger, uidvalidity: int) -> set[in
 def _read(session: IMAPClient, settings: MailboxSettings, ledger: MailLedger, own_addresses: Collection[str],
           uidnext: int) -> list[Mail]:
     """The folder opened and its mail to file read (``new_mail`` past its idle check)."""
-    uidvalidity, _keyword = imap.select(session, settings)
+    uidvalidity, keyword = imap.select(session, settings)
+    _flag(session, ledger, keyword, [r for r in ledger.unflagged() if r.uidvalidity == uidvalidity])
     pending = ledger.pending()
     arrivals = imap.arrivals(session, _wanted(session, ledger, uidvalidity))
     mails: list[Mail] = []
@@ -78,19 +80,25 @@ def _read(session: IMAPClient, settings: MailboxSettings, ledger: MailLedger, ow
     return mails
 
 
-def mark_handled(settings: MailboxSettings, mails: Sequence[Mail]) -> None:
+def _flag(session: IMAPClient, ledger: MailLedger, keyword: bool, mails: Sequence[Mail | MailRecord]) -> None:
+    """Flag ``mails`` (of the open folder's UIDVALIDITY) on the server, then say so in the ledger."""
+    if mails:
+        imap.flag(session, sorted({m.uid for m in mails}), keyword)
+        ledger.flagged(*mails)
+
+
+def mark_handled(settings: MailboxSettings, ledger: MailLedger, mails: Sequence[Mail]) -> None:
     """Flag the mail filed (``\\Seen`` and ``$SheetsGmRead``) on the server, so that the judge's own mail client
-    shows it read; never deleted, never moved. Mail of an older UIDVALIDITY is left (its UID names another mail
-    now). Nothing to flag: no connection. MailboxError when the server cannot be reached (the ledger, not the flag,
-    is what makes a mail handled once: nothing is read twice for a flag missing)."""
+    shows it read, and say so in ``ledger``; never deleted, never moved. Mail of an older UIDVALIDITY is left (its
+    UID names another mail now). Nothing to flag: no connection. MailboxError when the server cannot be reached (the
+    ledger, not the flag, is what makes a mail handled once: nothing is read twice for a flag missing, and the next
+    poll flags it)."""
     if not mails:
         return
     session = imap.connect(settings)
     try:
         uidvalidity, keyword = imap.select(session, settings)
-        uids = sorted({m.uid for m in mails if m.uidvalidity == uidvalidity})
-        if uids:
-            imap.flag(session, uids, keyword)
+        _flag(session, ledger, keyword, [m for m in mails if m.uidvalidity == uidvalidity])
     except OSError as exc:
         raise stopped(settings, exc) from None
     finally:

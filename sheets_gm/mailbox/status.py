@@ -124,15 +124,17 @@ def folder_status(settings: MailboxSettings) -> FolderStatus:
 
 
 def news(ledger: MailLedger, uidvalidity: int, uidnext: int) -> bool:
-    """Whether the folder's STATUS, or the ledger, says there is mail to file: mail after the last UID the ledger
-    knows, the folder rebuilt (a new UIDVALIDITY, or never read), mail begun and not finished."""
-    return uidvalidity != ledger.uidvalidity or uidnext - 1 > ledger.last_uid or bool(ledger.pending())
+    """Whether the folder's STATUS, or the ledger, says there is mail to file or to flag: mail after the last UID the
+    ledger knows, the folder rebuilt (a new UIDVALIDITY, or never read), mail begun and not finished, mail finished
+    and never flagged read (a poll cut before its flag)."""
+    return (uidvalidity != ledger.uidvalidity or uidnext - 1 > ledger.last_uid or bool(ledger.pending())
+            or bool(ledger.unflagged()))
 
 
 def waiting(settings: MailboxSettings, ledger: MailLedger) -> bool:
-    """Whether a poll has mail to file (``news``); mail begun and not finished answers without asking the server.
-    MailboxError when the mailbox cannot be asked."""
-    if ledger.pending():
+    """Whether a poll has mail to file or to flag (``news``); mail begun and not finished, or never flagged,
+    answers without asking the server. MailboxError when the mailbox cannot be asked."""
+    if ledger.pending() or ledger.unflagged():
         return True
     found = folder_status(settings)
     return news(ledger, found.uidvalidity, found.uidnext)

@@ -44,6 +44,7 @@ import json
 import os
 import re
 import tomllib
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -58,6 +59,7 @@ from sheets_gm.match.notify_settings import NotifySettings, parse_notify
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
 from sheets_gm.match.seat_roster import MAX_ROSTER_BYTES, ROSTER_ACCEPTED
 from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset
+from sheets_gm.sheets.files import orders_file
 
 
 class ConfigError(ValueError):
@@ -398,15 +400,71 @@ class Spreadsheets:
 
 def _spreadsheets(sheets: SheetsSection, google: GoogleSection, path: Path, seats: tuple[str, ...],
                   ruleset: str = "") -> Spreadsheets:
-    """``[sheets]`` and ``[google]``'s account, resolved as ``load_config`` resolves them (one way, for both)."""
+    """``[sheets]`` and ``[google]``'s account, resolved as ``load_config`` resolves them (one way, for both), each
+    seat's file checked to be its own (``seat_files``)."""
     board, folder = sheets.board.strip(), path.parent
-    return Spreadsheets(
+    found = Spreadsheets(
         path=path, backend=sheets.backend, board=board, engine=(sheets.engine or board).strip(),
         orders=tuple(sheets.orders.get(seat, board).strip() for seat in seats),
         judge=sheets.judge.strip() if sheets.judge else None,
         service_account=_optional_path(folder, google.service_account),
         oauth_token=_optional_path(folder, google.oauth_token) or folder / ".sheets-gm" / "oauth-token.json",
         ruleset=ruleset)
+    seat_files(found, seats, tuple(sheets.orders))
+    return found
+
+
+def seat_files(found: Spreadsheets, seats: tuple[str, ...], named: Collection[str]) -> None:
+    """SharedFileError, naming the config's lines, when ``[sheets] orders`` names some seats (``named``) and leaves
+    one out (its tabs would go into the board every player opens), or gives a seat the very name of the board's or
+    the engine's file (a repair would lay its Orders, View and Archive tabs there). The same file spelt otherwise
+    (``./``, ``gm/../``, a link) is refused by ``match_files``. With no ``orders`` at all every seat plays on the
+    board, as the config says; seats named alike share an orders file, and a judge's file may be a seat's (a game
+    that hides something refuses both at ``init``, and ``doctor`` names them: ``privacy.secrets``)."""
+    if not named:
+        return
+    local = found.backend is BackendKind.LOCAL
+    own = 'init makes the file' if local else 'a spreadsheet that seat alone opens'
+    missing = [seat for seat in seats if seat not in named]
+    if missing:
+        lines = " and ".join(f'{toml_key(s)} = "{orders_file(s) if local else "KEY"}"' for s in missing)
+        raise SharedFileError(
+            f"{found.path}: [sheets] orders names no file for {', '.join(missing)}, so {_its(missing)} Orders, View "
+            f"and Archive tabs would go into the board ({found.board}), which every player opens. Nothing was read or "
+            f"written. Add {lines} to [sheets] orders ({own})")
+    roles = [("board", found.board), ("engine", found.engine)]
+    for seat, where in zip(seats, found.orders, strict=True):
+        same = next(((role, other) for role, other in roles if _one_name(found, where, other)), None)
+        if same is not None:
+            role, other = same
+            raise SharedFileError(
+                f'{found.path}: [sheets] gives {seat}\'s orders the file of another role: {role} = "{other}" and '
+                f'{toml_key(seat)} = "{where}" in orders. A file has one role in a match: a seat\'s orders workbook is '
+                f"its own, and a command would lay {seat}'s Orders, View, Archive and Copies tabs (its hidden units, "
+                f"in a game that hides some) into {_workbook_of(role)}. Nothing was read or written. "
+                + _own_file(seat, where, role, local, own))
+
+
+#: The file a starter config gives the board and the engine: what a role that took a seat's file's name goes back to.
+_ROLE_FILES = {"board": "board.xlsx", "engine": "gm/engine.xlsx"}
+
+
+def _own_file(seat: str, where: str, role: str, local: bool, own: str) -> str:
+    """What to write so that ``seat`` (named ``where``, the file of ``role`` too) and ``role`` each have a file."""
+    if local and where == orders_file(seat):  # the seat's own name given to the role
+        return f'Write {role} = "{_ROLE_FILES[role]}" in [sheets] (or another file of its own)'
+    return f'Write {toml_key(seat)} = "{orders_file(seat) if local else "KEY"}" in [sheets] orders ({own})'
+
+
+def _its(seats: list[str]) -> str:
+    return f"{seats[0]}'s" if len(seats) == 1 else "their"
+
+
+def _one_name(found: Spreadsheets, first: str, second: str) -> bool:
+    """Whether two ``[sheets]`` names are one name: the same text (a local path), the same spreadsheet (Google)."""
+    if found.backend is BackendKind.LOCAL:
+        return first == second
+    return spreadsheet_id(first) == spreadsheet_id(second)
 
 
 def read_spreadsheets(path: Path) -> Spreadsheets:
@@ -476,7 +534,8 @@ class _RoleFile:
     def same_file(self, other: _RoleFile) -> bool:
         """Whether ``other``, named otherwise in the config, is this very file (the same path spelt otherwise,
         ``./board.xlsx`` or ``gm/../board.xlsx``; a link to it; a hard link): only one name written the same for
-        both shares a file on purpose (what the config leaves out is the board's)."""
+        both shares a file on purpose (what the config leaves out is the board's; ``seat_files`` refuses a seat's
+        named as another role's)."""
         return self.where != other.where and (self.path == other.path or self.real == other.real or (
             self.inode is not None and self.inode == other.inode))
 
@@ -541,7 +600,7 @@ def _two_roles(config: MatchConfig, first: _RoleFile, second: _RoleFile) -> str:
             "the other's tabs (a repair would lay a seat's Orders, View and Archive into it), and each would be read "
             f"as the other. Nothing was read or written. {put}; two roles of [sheets] share one workbook only when "
             "the config writes the same name for both, or leaves one out (as leaving engine out keeps the engine in "
-            "the board's workbook)")
+            "the board's workbook); a seat's orders workbook is never the board's nor the engine's")
 
 
 def _workbook_of(role: str) -> str:

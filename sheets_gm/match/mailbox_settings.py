@@ -11,6 +11,8 @@ Example::
     folder = "INBOX"               # the default
     # ca_file = "judge-ca.pem"     # certificates to trust, for a server no public authority signed
     # timeout = 10                 # seconds the server is waited for (the default)
+    # receipts_per_day = 20        # receipts one address gets a day at most (0: none); the rest is read, unanswered
+    # answer_strangers = true      # a non-player's address gets one short answer a day (false: none)
 
 The password is never in the file, as for ``[notify.email]`` (``config_tables.SecretSource``). Every bad option
 gets a line of its own naming what is wrong and what is accepted (``parse_mailbox``); a config with any keeps its
@@ -40,19 +42,25 @@ class MailboxSecurity(StrEnum):
 #: The hosts a mailbox with ``security = "none"`` may be on: this computer alone.
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 #: The keys ``[mailbox]`` accepts.
-KEYS = ("host", "port", "security", "user", "password_env", "password_file", "folder", "ca_file", "timeout")
+KEYS = ("host", "port", "security", "user", "password_env", "password_file", "folder", "ca_file", "timeout",
+        "receipts_per_day", "answer_strangers")
+#: The receipts one address gets a day by default: a player's busy day, never a loop's.
+RECEIPTS_PER_DAY = 20
 
 
 class MailboxSettings(Plain):
     """A valid ``[mailbox]``: the IMAP server, its encryption, the login, the folder read. A plain record
     (``engine.plain``): the idle poll reads it, and loads no ``dataclasses``."""
 
-    __slots__ = ("ca_file", "folder", "host", "password", "port", "security", "timeout", "user")
+    __slots__ = ("answer_strangers", "ca_file", "folder", "host", "password", "port", "receipts_per_day",
+                 "security", "timeout", "user")
 
     def __init__(self, host: str, port: int, security: MailboxSecurity, user: str, password: SecretSource,
-                 folder: str = "INBOX", ca_file: Path | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+                 folder: str = "INBOX", ca_file: Path | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 receipts_per_day: int = RECEIPTS_PER_DAY, answer_strangers: bool = True) -> None:
         self.host, self.port, self.security, self.user = host, port, security, user
         self.password, self.folder, self.ca_file, self.timeout = password, folder, ca_file, timeout
+        self.receipts_per_day, self.answer_strangers = receipts_per_day, answer_strangers
 
     def describe(self) -> str:
         """The mailbox for people: ``judge@example.org at imap.example.org:993 (tls), folder INBOX``."""
@@ -86,10 +94,19 @@ def parse_mailbox(raw: object, *, where: str, folder: Path) -> tuple[MailboxSett
                                       "(the default) or \"INBOX/Judge\"")
     ca = tables.read_ca_file(table, raw, folder, problems)
     timeout = tables.read_timeout(table, raw, problems)
+    per_day = raw.get("receipts_per_day", RECEIPTS_PER_DAY)
+    if isinstance(per_day, bool) or not isinstance(per_day, int) or not 0 <= per_day <= 1000:
+        problems.add(table, "receipts_per_day", f"{per_day!r} is not a whole number from 0 to 1000: the receipts one "
+                                                f"address gets a day at most (the default is {RECEIPTS_PER_DAY})")
+    strangers = raw.get("answer_strangers", True)
+    if not isinstance(strangers, bool):
+        problems.add(table, "answer_strangers", f"{strangers!r} is not true or false: true (the default) gives an "
+                                                "address that is no player's one short answer a day, false none")
     if problems.lines or password is None:
         return None, problems.lines
     password = password.with_env_files(env_files_of(Path(where)))
-    return MailboxSettings(host, port, security, user, password, str(name).strip(), ca, timeout), []
+    return MailboxSettings(host, port, security, user, password, str(name).strip(), ca, timeout, int(per_day),
+                           bool(strangers)), []
 
 
 def _security(raw: Mapping[str, object], host: str, problems: Problems) -> MailboxSecurity:

@@ -51,6 +51,11 @@ def _domain(sender: str) -> str:
     return address.rsplit("@", 1)[1].lower() if "@" in address else "sheets-gm.invalid"
 
 
+def letter_id(key: str) -> str:
+    """The left part of the ``Message-ID`` of the letter keyed ``key`` (the same letter, the same id)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:40]
+
+
 def message_of(letter: Letter, sender: str, now: datetime | None = None,
                heads: MailHeads = MailHeads(), to: str | None = None) -> EmailMessage:
     """The e-mail of ``letter`` to one of its addresses, ``to`` (its first by default): from ``sender``, plain text,
@@ -69,7 +74,9 @@ def message_of(letter: Letter, sender: str, now: datetime | None = None,
     message["To"] = address
     message["Subject"] = letter.subject
     message["Date"] = format_datetime((now or datetime.now(UTC)).astimezone(UTC))
-    message["Message-ID"] = f"<{hashlib.sha256(ident.encode()).hexdigest()[:40]}@{domain}>"
+    message["Message-ID"] = f"<{letter_id(ident)}@{domain}>"
+    if letter.in_reply_to:  # an answer to a mail (a receipt): its reader's program threads it, a reply is known
+        message["In-Reply-To"] = message["References"] = letter.in_reply_to
     message["Auto-Submitted"] = "auto-generated"
     message["X-Auto-Response-Suppress"] = "All"  # Exchange's out-of-office replies
     gm = heads.reply_to or (parseaddr(sender)[1],)

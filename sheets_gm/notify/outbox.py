@@ -85,6 +85,7 @@ class Letter:
     topic: str = ""  # what it tells of its window (its notice's kind): a newer letter of the same replaces it
     left: str = ""  # a reminder's time left as written ("9 min"), said anew as it is when sent (``notify.send``)
     picture: str = ""  # the file name of a picture posted with it (the turn's map), kept beside it (``Outbox.picture``)
+    in_reply_to: str = ""  # the Message-ID of the mail it answers (a receipt's), for In-Reply-To and References
 
     @property
     def pending(self) -> tuple[str, ...]:

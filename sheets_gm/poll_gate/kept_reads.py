@@ -91,6 +91,11 @@ class KeptSheet:
         """The spreadsheet's name."""
         return self.inner.name
 
+    @property
+    def changes(self) -> int:
+        """The writes sent to the spreadsheet itself (``SheetBackend.changes``)."""
+        return self.inner.changes
+
     def read(self, ranges: Sequence[str]) -> list[Grid]:
         """The ranges' values: from this poll's live read, the kept read, or the spreadsheet (see the class)."""
         wanted = tuple(ranges)

@@ -100,12 +100,15 @@ def complete_cut_change(config: MatchConfig, sheets: MatchSheets) -> str:
 
 
 @contextmanager
-def gm_change(config: MatchConfig, *, lock: bool = True) -> Iterator[None]:
+def gm_change(config: MatchConfig, sheets: MatchSheets | None = None, *, lock: bool = True) -> Iterator[None]:
     """The match lock (unless ``lock`` is False: the caller takes it itself), for a GM command that writes the
-    match (adjust, undo, repair, resolve). When it is done, or stops half-way, the poll gate's record of the last
-    poll is forgotten, so the next poll reads every spreadsheet: what that record kept (each spreadsheet as last
-    read, our last writes) no longer describes the match, and Drive names our account for the GM's writes as
-    for a poll's."""
+    match (adjust, undo, repair, resolve). When it has written the match (any of ``sheets``' spreadsheets; without
+    ``sheets``, whatever it did), even if it stopped half-way, the poll gate's record of the last poll is forgotten,
+    so the next poll reads every spreadsheet: what that record kept (each spreadsheet as last read, our last
+    writes) no longer describes the match, and Drive names our account for the GM's writes as for a poll's. A
+    command refused before its first write (an undo of another window, a force of a window not open, an adjustment
+    the rules refuse) changes no byte: the record stays."""
+    before = _changes(sheets)
     try:
         if lock:
             with match_lock(config.lock_path):
@@ -113,7 +116,13 @@ def gm_change(config: MatchConfig, *, lock: bool = True) -> Iterator[None]:
         else:
             yield
     finally:
-        forget_state(state_path(config.path))
+        if sheets is None or _changes(sheets) != before:
+            forget_state(state_path(config.path))
+
+
+def _changes(sheets: MatchSheets | None) -> int:
+    """The writes sent to the match's spreadsheets so far (``SheetBackend.changes``)."""
+    return 0 if sheets is None else sum(backend.changes for backend in sheets.write_order())
 
 
 def _live(config: MatchConfig) -> dict[str, Any]:

@@ -114,6 +114,12 @@ class SheetBackend(Protocol):
     """One spreadsheet: read many ranges in one call, write many ranges in one call."""
 
     @property
+    def changes(self) -> int:
+        """The writes and layouts sent to it so far: a command that sent none changed nothing
+        (``running.run.gm_change``)."""
+        ...
+
+    @property
     def name(self) -> str:
         """What to call this spreadsheet in messages (title, key or file path)."""
         ...

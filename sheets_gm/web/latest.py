@@ -5,8 +5,10 @@ after an adjustment, a change of deadline or an undo shows the resolution the ma
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sheets_gm.web.page import LogLine
 
@@ -38,6 +40,8 @@ class Latest:
     log: tuple[LogLine, ...]
     end: int = 0
     game: str = ""  # the game's registry name (its own kinds: ``OWN_KINDS``)
+    #: where the armies it moves stood before it, by name: each one's plane (its index) and place (``orders.moving``)
+    starts: Mapping[str, Sequence[Any]] = field(default_factory=dict)
 
     @property
     def battles(self) -> tuple[LogLine, ...]:
@@ -58,6 +62,11 @@ class Latest:
         return tuple((title, lines) for title, lines in listed if lines)
 
     @property
+    def battles_open(self) -> bool:
+        """Whether its battles are few enough to show unfolded (a war's hundreds are folded under the map)."""
+        return len(self.battles) <= OPEN_MOVES
+
+    @property
     def moves_open(self) -> bool:
         """Whether its moves are few enough to show unfolded."""
         return len(self.moves) <= OPEN_MOVES
@@ -75,8 +84,8 @@ def sidecar(page_file: str) -> str:
 
 def latest_bytes(latest: Latest) -> bytes:
     """The bytes of ``latest``'s sidecar file (written by the caller, as every file of the folder is)."""
-    return json.dumps({"label": latest.label, "log": [list(line) for line in latest.log], "end": latest.end},
-                      ensure_ascii=False).encode()
+    return json.dumps({"label": latest.label, "log": [list(line) for line in latest.log], "end": latest.end,
+                       **({"starts": latest.starts} if latest.starts else {})}, ensure_ascii=False).encode()
 
 
 def read_latest(folder: Path, page_file: str, game: str = "") -> Latest | None:
@@ -85,8 +94,9 @@ def read_latest(folder: Path, page_file: str, game: str = "") -> Latest | None:
     it did)."""
     try:
         data = json.loads((folder / sidecar(page_file)).read_text(encoding="utf-8"))
+        starts = data.get("starts", {})
         return Latest(page_file, str(data["label"]), tuple((str(t), str(k), str(s)) for t, k, s in data["log"]),
-                      int(data.get("end", 0)), game)
+                      int(data.get("end", 0)), game, starts if isinstance(starts, dict) else {})
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

@@ -9,9 +9,10 @@ not have is left out. Every text is escaped (``markupsafe.escape``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import Any
 
 from markupsafe import escape
 
@@ -30,6 +31,7 @@ KIND_LETTERS = {"bump": "B", "deployed": "D", "recruited": "+", "revealed": "!",
 _COORD = re.compile(r"(?<![\w/-])(?:[A-Z]{1,2}\d{1,3}|\d{1,3}[A-Z]{1,2})(?![\w/])")
 _ORDER = re.compile(r"^(.+?): ([a-z]+) at ")
 _ROUTE = re.compile(r"^(.+?)'s route drawn: ")
+_BUMP = re.compile(r"^(.+?) is bumped to ")
 _UNIT = re.compile(r"\b[A-Z][\w]*-[A-Z]?\d+\b")  # a unit's name by its player: Ann-7, Bo-R1, Ann-L
 _GAP = re.compile(r"\s{2,}")  # between two armies of a line
 _SIGNS = re.compile(r"^[^\w]+")  # an army's sign before its name
@@ -127,19 +129,97 @@ def _drawn(line: LogLine, where: _Where, battle: bool) -> tuple[int, str] | None
     return k, "".join(_mark(plane, p, letter) for p in named)
 
 
-def overlays(scene: Scene, log: Sequence[LogLine], game: str = "") -> tuple[str, ...]:
+#: Where each one on a map stands: its name, then its plane's index and its place's name (the board before a
+#: resolution, public: where its moves start).
+Positions = Mapping[str, Sequence[Any]]
+
+
+def positions(scene: Scene) -> dict[str, list[Any]]:
+    """Where each army or unit on ``scene``'s map stands, by name (``Positions``)."""
+    return {name: [k, place.name] for name, (k, place) in _where(scene).who.items()}
+
+
+def moving(log: Sequence[LogLine], starts: Positions) -> dict[str, list[Any]]:
+    """Of ``starts``, those of the armies ``log`` moves (its route and move lines name them): what a resolution's
+    moves are drawn from, kept with its Log."""
+    named = (_subject(text) for _, kind, text in log if kind in _MOVING)
+    return {name: list(starts[name]) for name in dict.fromkeys(named) if name in starts}
+
+
+def _subject(text: str) -> str:
+    """The army a route's or an order's line is about ('' for none)."""
+    found = _ROUTE.match(text) or _ORDER.match(text) or _BUMP.match(text)
+    return found.group(1) if found is not None else ""
+
+
+def overlays(scene: Scene, log: Sequence[LogLine], game: str = "", starts: Positions | None = None) -> tuple[str, ...]:
     """Each plane's drawing of ``log``'s moves, marks and battles (the kinds of a battle in ``game``, its registry
-    name), over the map of ``scene`` ('' where none)."""
+    name), over the map of ``scene`` ('' where none). A move the Log names by its end alone (``X: moved at
+    Dominaria 7C``), or by the route drawn for it (which leaves its start out), is an arrow from the square it
+    started on (``starts``: the board before, public) along that route to its end."""
     if not log:
         return tuple("" for _ in scene.planes)
     where = _where(scene)
     battles = battle_kinds(game)
     parts: list[list[str]] = [[] for _ in scene.planes]
+    routes: dict[str, tuple[int, list[Place]]] = {}  # each army's move: its plane, its places in order
     for line in log[:LIMIT]:
+        if _route_part(line, where, routes):
+            continue
         drawn = _drawn(line, where, line[1] in battles)
         if drawn is not None:
             parts[drawn[0]].append(drawn[1])
+    for army, (k, places) in routes.items():
+        start = (starts or {}).get(army)
+        first = where.places[k].get(str(start[1])) if start is not None and start[0] == k else None
+        path = [first, *places] if first is not None and first is not places[0] else places
+        if len(path) > 1:
+            parts[k].append(_arrow(where.planes[k], path))
     return tuple(f'<g class="orders" aria-hidden="true">{"".join(p)}</g>' if p else "" for p in parts)
+
+
+#: The Log kinds of the lines that make up an army's move: its route drawn, its order (``moved at`` its end), the
+#: bump that sends it on after its battle.
+_MOVING = frozenset({"route", "order", "bump"})
+
+
+def _route_part(line: LogLine, where: _Where, routes: dict[str, tuple[int, list[Place]]]) -> bool:
+    """Whether ``line`` is drawn as part of an army's move alone (its route drawn, or its move's end), kept in
+    ``routes``: the army's places in order on the plane its move ends on (a bump goes on from there, and keeps its
+    mark: False)."""
+    _, kind, text = line
+    order = _ORDER.match(text) if kind == "order" else None
+    bump = kind == "bump" and _BUMP.match(text) is not None
+    if kind != "route" and not bump and (order is None or order.group(2) != "moved"):
+        return False
+    army = _subject(text)
+    k = _plane_of(text, where)
+    named = _places_named(text, where, k) if k is not None else []
+    if k is not None and named:
+        was = routes.get(army)
+        if was is None or was[0] != k:
+            routes[army] = (k, named)
+        else:
+            was[1].extend(p for p in named if p is not was[1][-1])
+    return not bump
+
+
+def squares_of(scene: Scene, lines: Sequence[LogLine]) -> list[str]:
+    """Where each of ``lines`` happened on ``scene``'s map, as the page's script finds a place (``k:i``: the plane's
+    index, the place's in it): the last place the line names (a move's end, a battle's square), or where the
+    units it names stand; '' for a line that names nowhere on the map."""
+    where = _where(scene)
+    index = [{place.name: i for i, place in enumerate(plane.places)} for plane in scene.planes]
+    out = []
+    for _, _, text in lines:
+        k = _plane_of(text, where)
+        named = _places_named(text, where, k) if k is not None else []
+        if k is None or not named:
+            found = next((where.who[u] for u in _UNIT.findall(text) if u in where.who), None) or \
+                where.who.get(_subject(text))
+            k, named = (found[0], [found[1]]) if found is not None else (None, [])
+        out.append(f"{k}:{index[k][named[-1].name]}" if k is not None and named else "")
+    return out
 
 
 def with_overlay(svg: str, overlay: str) -> str:

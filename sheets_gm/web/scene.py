@@ -37,6 +37,17 @@ class Place(NamedTuple):
     frame: str = ""  # the colour of the rectangle round a structure's square ('' for none)
 
 
+def standing(place: Place) -> int:
+    """How many stand on ``place``: its lines of who, each army of a crowd's line run on (two spaces apart) counted,
+    a battle's own line (``⚔ battle (attacks)``) not: it is what they do, nobody more."""
+    return sum(len(_RUN_ON.split(line.strip())) for line in place.who if not line.startswith(BATTLE_SIGN))
+
+
+#: The sign of a battle's line among who stands on a square.
+BATTLE_SIGN = "⚔ "
+_RUN_ON = re.compile(r"\s{2,}")
+
+
 #: A ``Place`` of its ten fields, given as a tuple (tuple's own constructor, as ``Place._make`` without its check of
 #: the count: no call of Python's for each of a map's thousand places).
 _place_of = cast(Callable[[tuple[Any, ...]], Place], partial(tuple.__new__, Place))

@@ -1,21 +1,33 @@
-"""The match pages over HTTP for ``sheets-gm serve --web ADDRESS``: the standard library's server in a thread of its
-own, read-only. ``/`` lists the matches it serves, ``/NAME/`` is a match's page folder. Only GET and HEAD are
-answered (any other method: 405); a path that leaves a match's folder (``..``, an encoded slash, a symbolic link
-that points out, a hidden file) is refused with 404, as is anything that is not a regular file; every answer says
-what it is (``nosniff``) and runs no script but the folder's own (a Content-Security-Policy). At most
-``CONNECTIONS`` connections are served at once, each closed after ``IDLE_SECONDS`` of silence."""
+"""The match pages over HTTP for ``sheets-gm serve --web ADDRESS``: a WSGI application served by ``waitress`` (the
+Pylons project's server, kept up for a decade) in a thread of its own, read-only. ``/`` lists the matches it serves,
+``/NAME/`` is a match's page folder. Only GET and HEAD are answered (any other method: 405); a path that leaves a
+match's folder (``..``, an encoded slash, a symbolic link that points out, a hidden file) is refused with 404, as is
+anything that is not a regular file; every answer says what it is (``nosniff``) and runs no script but the folder's
+own (a Content-Security-Policy), carries an ``ETag`` (a request that names it is answered 304, without the file),
+and is gzipped for a client that accepts it (made once per file version). ``/favicon.ico`` is answered empty (204).
+
+Why waitress: it reads every request in one event loop and hands a worker thread only a request read whole, so a
+slow client holds a socket, never a thread: 70 connections sending a header line every 5 s left every real request
+of the standard library's server unanswered. At most ``CONNECTIONS`` connections are held (past them, new ones wait
+in the system's queue until one closes); a connection whose request is not read whole ``HEADER_SECONDS`` after it
+opened, or silent for ``IDLE_SECONDS`` between requests, is closed."""
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import logging
+import math
 import mimetypes
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
+
+from waitress.server import TcpWSGIServer
 
 from sheets_gm.web.site import environment
 
@@ -76,120 +88,164 @@ def resolve_file(folder: Path, path: str) -> Path | None:
     return real if real.is_relative_to(root) and real.is_file() else None
 
 
-class _Handler(BaseHTTPRequestHandler):
-    """One request: GET and HEAD answered from the pages ``pages`` names, every other method refused."""
-
-    server_version = "sheets-gm"
-    sys_version = ""
-    pages: Pages
-
-    def do_GET(self) -> None:
-        """Answer with the file the path names (the index of matches at ``/``)."""
-        self._answer(body=True)
-
-    def do_HEAD(self) -> None:
-        """Answer as GET would, without the body."""
-        self._answer(body=False)
-
-    def _refuse_method(self) -> None:
-        self.send_response(HTTPStatus.METHOD_NOT_ALLOWED)
-        self.send_header("Allow", "GET, HEAD")
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _refuse_method
-
-    def _answer(self, *, body: bool) -> None:
-        path = urlsplit(self.path).path
-        found = self._find(path)
-        if found is None:
-            self._send(HTTPStatus.NOT_FOUND, b"Not found.\n", "text/plain; charset=utf-8", body)
-        elif isinstance(found, str):
-            self.send_response(HTTPStatus.MOVED_PERMANENTLY)
-            self.send_header("Location", found)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-        else:
-            kind = TYPES.get(found[1], mimetypes.guess_type(f"x{found[1]}")[0] or "application/octet-stream")
-            self._send(HTTPStatus.OK, found[0], kind, body)
-
-    def _find(self, path: str) -> tuple[bytes, str] | str | None:
-        """The bytes and suffix of what ``path`` names, the address to go to instead, or None."""
-        pages = self.pages()
-        if path in ("", "/", "/index.html"):
-            html = environment().get_template("index.html.j2").render(pages=sorted(pages.items()))
-            return html.encode(), ".html"
-        name, slash, rest = path.lstrip("/").partition("/")
-        page = pages.get(unquote(name))
-        if page is None:
-            return None
-        if not slash:
-            return f"/{name}/"
-        found = resolve_file(page.folder, rest or "/")
-        if found is None:
-            return None
-        try:
-            return found.read_bytes(), found.suffix
-        except OSError:
-            return None
-
-    def _send(self, status: HTTPStatus, data: bytes, kind: str, body: bool) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Content-Security-Policy", POLICY)
-        self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Referrer-Policy", "no-referrer")
-        self.send_header("Cache-Control", "no-cache")
-        self.end_headers()
-        if body:
-            self.wfile.write(data)
-
-    def log_message(self, format: str, *args: object) -> None:
-        """Quiet: the host's own lines say what it does."""
-
-
-#: Connections served at once (a thread each); one more is closed at once, unanswered.
-CONNECTIONS = 64
-#: Seconds a connection may stay silent (before its request, or between its bytes) before it is closed.
+#: Connections held at once (each a socket of the event loop, not a thread); past them, new ones wait to be accepted.
+CONNECTIONS = 256
+#: Seconds a connection may take to send its request whole (a header a line every few seconds is closed then).
+HEADER_SECONDS = 10.0
+#: Seconds a connection may stay silent between its requests before it is closed.
 IDLE_SECONDS = 15.0
+#: Threads answering the requests read whole (reading a file and sending it: a few milliseconds each).
+THREADS = 4
+#: The kinds worth compressing (the pictures are compressed already).
+COMPRESSED = frozenset({".html", ".js", ".css", ".svg", ".json"})
+
+StartResponse = Callable[[str, list[tuple[str, str]]], Any]
+WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 
-class _BoundedServer(ThreadingHTTPServer):
-    """A threading server that serves at most ``limit`` connections at once (a thread each, each closed after
-    ``IDLE_SECONDS`` of silence): a crowd of idle sockets holds no more threads than that."""
+@dataclass(frozen=True, slots=True)
+class _Body:
+    """A file as it is sent: its bytes, gzipped (b'' when not worth it), its ETag and its type."""
 
-    daemon_threads = True
+    data: bytes
+    zipped: bytes
+    tag: str
+    kind: str
 
-    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], limit: int) -> None:
-        super().__init__(address, handler)
-        self.slots = threading.BoundedSemaphore(limit)
 
-    def process_request(self, request: Any, client_address: Any) -> None:
-        """Serve the connection in a thread of its own if a slot is free, else close it at once."""
-        if not self.slots.acquire(blocking=False):
-            self.shutdown_request(request)
-            return
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self.slots.release()
-            raise
+@lru_cache(maxsize=512)
+def _body(path: str, size: int, mtime: int, suffix: str) -> _Body:
+    """The file at ``path`` as it is sent, made once per version of it (its size and time of change)."""
+    with open(path, "rb") as file:
+        data = file.read()
+    return _made(data, suffix)
 
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
-        """Serve the connection, then free its slot."""
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self.slots.release()
+
+def _made(data: bytes, suffix: str) -> _Body:
+    zipped = gzip.compress(data, 6, mtime=0) if suffix in COMPRESSED and len(data) > 256 else b""
+    kind = TYPES.get(suffix, mimetypes.guess_type(f"x{suffix}")[0] or "application/octet-stream")
+    return _Body(data, zipped, f'"{hashlib.sha256(data).hexdigest()[:24]}"', kind)
+
+
+def page_app(pages: Pages) -> WsgiApp:
+    """The WSGI application of ``pages`` (asked afresh at every request: matches come and go)."""
+    def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        method = environ.get("REQUEST_METHOD", "GET")
+        if method not in ("GET", "HEAD"):
+            start_response("405 Method Not Allowed", [("Allow", "GET, HEAD"), ("Content-Length", "0")])
+            return []
+        raw = environ.get("REQUEST_URI") or quote(environ.get("PATH_INFO", "/"))
+        found = _find(pages, urlsplit(raw).path)
+        if isinstance(found, str):
+            start_response("301 Moved Permanently", [("Location", found), ("Content-Length", "0")])
+            return []
+        if found is None:
+            return _answer(start_response, "404 Not Found", _made(b"Not found.\n", ".txt"), environ)
+        if found is _NO_ICON:
+            start_response("204 No Content", [("Cache-Control", "max-age=86400")])
+            return []
+        if found.tag in environ.get("HTTP_IF_NONE_MATCH", ""):
+            start_response("304 Not Modified", [("ETag", found.tag), *_SAFE])
+            return []
+        return _answer(start_response, "200 OK", found, environ, body=method == "GET")
+    return app
+
+
+#: What every answer with a body says: what it is, that it runs no script but the folder's own, to be asked again.
+_SAFE = (("Content-Security-Policy", POLICY), ("X-Content-Type-Options", "nosniff"),
+         ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-cache"))
+
+
+def _answer(start_response: StartResponse, status: str, sent: _Body, environ: dict[str, Any], *,
+            body: bool = True) -> list[bytes]:
+    """``sent`` with its headers: gzipped when the client accepts it and that is worth it."""
+    zipped = bool(sent.zipped) and "gzip" in environ.get("HTTP_ACCEPT_ENCODING", "")
+    data = sent.zipped if zipped else sent.data
+    headers = [("Content-Type", sent.kind), ("Content-Length", str(len(data))), ("ETag", sent.tag),
+               ("Vary", "Accept-Encoding"), *(("Content-Encoding", "gzip"),) * zipped, *_SAFE]
+    start_response(status, headers)
+    return [data] if body else []
+
+
+def _find(pages: Pages, path: str) -> _Body | str | None:
+    """What ``path`` names: the file to send, the address to go to instead, or None."""
+    if path == "/favicon.ico":
+        return _NO_ICON
+    listed = pages()
+    if path in ("", "/", "/index.html"):
+        html = environment().get_template("index.html.j2").render(pages=sorted(listed.items()))
+        return _made(html.encode(), ".html")
+    name, slash, rest = path.lstrip("/").partition("/")
+    page = listed.get(unquote(name))
+    if page is None:
+        return None
+    if not slash:
+        return f"/{name}/"
+    found = resolve_file(page.folder, rest or "/")
+    if found is None:
+        return None
+    try:
+        status = found.stat()
+        return _body(str(found), status.st_size, status.st_mtime_ns, found.suffix)
+    except OSError:
+        return None
+
+
+#: The site's icon: none (every page names an empty one; a client that asks anyway gets an empty answer).
+_NO_ICON = _Body(b"", b"", '"no-icon"', "image/x-icon")
+
+
+class _PageServer(TcpWSGIServer):
+    """Waitress's server, closing besides its idle connections those whose request is not read whole
+    ``header_seconds`` after they opened (a client sending its header a line at a time)."""
+
+    header_seconds = HEADER_SECONDS
+
+    def maintenance(self, now: int) -> None:  # (a float, as waitress gives it: its stubs say int)
+        """Mark for closing the idle connections (waitress's own rule) and the ones too slow to send a request."""
+        super().maintenance(now)
+        channels: dict[int, Any] = self.active_channels  # type: ignore[assignment]  # (its stubs: one channel)
+        for channel in channels.values():
+            if not channel.requests and channel.request is not None and \
+                    now - channel.creation_time > self.header_seconds:
+                channel.will_close = True
+
+
+@dataclass
+class PageServer:
+    """The pages' server running in its thread: where it listens, and how to stop it."""
+
+    server: Any  # (``_PageServer``: its stubs name neither its address nor its connections)
+    thread: threading.Thread
+
+    @property
+    def server_address(self) -> tuple[str, int]:
+        """The host and port it listens on."""
+        return str(self.server.effective_host), int(self.server.effective_port)
+
+    def shutdown(self) -> None:
+        """Stop serving: every connection closed, the loop and the worker threads ended."""
+        self.server.task_dispatcher.shutdown(timeout=5)
+        for channel in list(self.server._map.values()):
+            channel.close()
+        self.thread.join(timeout=5)
+
+    def server_close(self) -> None:
+        """Nothing more to free (``shutdown`` closed the socket); kept for the callers of a standard server."""
 
 
 def start_page_server(address: tuple[str, int], pages: Pages, *, connections: int = CONNECTIONS,
-                      idle: float = IDLE_SECONDS) -> ThreadingHTTPServer:
-    """Serve ``pages`` (asked afresh at every request: matches come and go) at ``address`` from a daemon thread,
-    at most ``connections`` at once, each closed after ``idle`` seconds of silence; the caller stops it with
-    ``shutdown()`` then ``server_close()``."""
-    handler = type("PageHandler", (_Handler,), {"pages": staticmethod(pages), "timeout": idle})
-    server = _BoundedServer(address, handler, connections)
-    threading.Thread(target=server.serve_forever, name="sheets-gm-web", daemon=True).start()
-    return server
+                      idle: float = IDLE_SECONDS, header: float = HEADER_SECONDS) -> PageServer:
+    """Serve ``pages`` (asked afresh at every request: matches come and go) at ``address`` from a daemon thread:
+    at most ``connections`` held at once, each closed after ``idle`` seconds of silence between requests or when its
+    request is not read whole ``header`` seconds after it opened; the caller stops it with ``shutdown()``."""
+    server = _PageServer(page_app(pages), host=address[0], port=address[1], threads=THREADS,
+                         connection_limit=connections, channel_timeout=max(1, math.ceil(idle)), ident="sheets-gm",
+                         cleanup_interval=1, asyncore_use_poll=True,
+                         max_request_body_size=1024, max_request_header_size=16384, expose_tracebacks=False)
+    server.header_seconds = header
+    for name in ("waitress", "waitress.queue"):  # quiet: the host's own lines say what it does
+        logging.getLogger(name).setLevel(logging.ERROR)
+    thread = threading.Thread(target=server.run, name="sheets-gm-web", daemon=True)
+    thread.start()
+    return PageServer(server, thread)

@@ -9,8 +9,10 @@ reads the sidecar of the last resolution only, and not the one it has just writt
 both, where an older version wrote ``record.json`` too). Read in order, the pages' Log lines are the board's public
 Log: each GM's adjustment's lines stand on the page of the window whose Log rows hold them.
 
-A resolution's page is written once, when the poll that made it builds the folder; an undo's build drops the pages
-past the resolutions the match still counts; a build whose ``marker`` the folder was last built for writes nothing.
+A resolution's page is written when the poll that made it builds the folder (over the page of a resolution of its
+number that an undo took back: ``undo``, ``adjust`` and the commands that resolve build the page, each after its own
+change); an undo's build drops the pages past the resolutions the match still counts; a build whose ``marker`` the
+folder was last built for writes nothing.
 The page of the start is written by the builds before the first resolution (``_keep_start``: drawn again when what
 it is of changes, a GM's adjustment; listed only once a resolution follows it), so that the first resolution's build
 draws only its own window, unless the board it started from is not the one the start's page shows.
@@ -24,7 +26,7 @@ import itertools
 import json
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -41,10 +43,10 @@ from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.web.compiled import compiled_cache
 from sheets_gm.web.ground import ground_file, ground_key, ground_names_js, ground_svg, grounds_in, names_file
 from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
-from sheets_gm.web.orders import overlays, with_overlay
+from sheets_gm.web.orders import Positions, moving, overlays, positions, squares_of, with_overlay
 from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
 from sheets_gm.web.scene import Plane, Scene, Table, marked_places, scene_of
-from sheets_gm.web.standings import Chart, Figures, charts, end_lines, figures_of
+from sheets_gm.web.standings import Chart, Figures, charts, end_lines, figures_of, war_figures
 from sheets_gm.web.svg import plane_svg
 
 WINDOWS = "windows.js"
@@ -52,6 +54,9 @@ RECORD = "record.json"  # where an older version kept the record (read, then rem
 _RECORD_HEAD = "window.SHEETS_GM_RECORD = "
 INDEX = "index.html"
 SHARED = ("page.js", "page.css")
+#: Where everyone on the map of now stands (``orders.positions``): the next resolution's moves are drawn from it.
+#: Hidden: no page reads it, and ``serve --web`` serves no hidden file.
+WHERE = ".where.json"
 
 
 def _upper(text: str) -> str:
@@ -75,6 +80,7 @@ def environment() -> Environment:
     env = Environment(loader=FunctionLoader(_asset), autoescape=select_autoescape(["html", "svg", "j2"]),
                       trim_blocks=False, keep_trailing_newline=True, bytecode_cache=compiled_cache())
     env.filters["log_rows"] = log_rows
+    env.filters["result_item"] = result_item
     return env
 
 
@@ -287,6 +293,20 @@ def log_rows(lines: Sequence[LogLine]) -> Markup:
     return Markup(_rows_html([("cells", line) for line in lines], 3) + "\n")
 
 
+def result_item(line: LogLine, at: Mapping[LogLine, str]) -> Markup:
+    """One line of the latest results as a list item, escaped: its kind, then its words, a link to its square on
+    the map when it names one (``at``: each line's ``k:i``, ``orders.squares_of``; the page's script follows it)."""
+    _, kind, text = line
+    square = at.get(line, "")
+    words = f'<a href="#map" data-at="{square}">{escape(text)}</a>' if square else str(escape(text))
+    return Markup(f'<li><span class="kind">{escape(kind)}</span> {words}</li>')
+
+
+#: What each game's finder finds on its map (the page's other games: all three words).
+FINDS = {"coalition": "an army", "gvg": "a player", "wesnoth": "a unit", "champions": "a champion",
+         "winordie": "a unit"}
+
+
 #: What joins a row's cells, and a table's rows, while they are escaped at once (control characters: no escaping
 #: writes them).
 _SEPARATOR = "\x00"
@@ -350,15 +370,17 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
            log: Sequence[LogLine] = (), now: bool = False, earlier: str = "", adjusted: str = "",
            adjustments: Sequence[LogLine] = (), latest: Latest | None = None,
            opening: Sequence[LogLine] = (), standings: Sequence[Chart] = (),
-           ends: Sequence[LogLine] = ()) -> str:
+           ends: Sequence[LogLine] = (), starts: Positions | None = None) -> str:
     """One page's HTML: the maps of ``state``, and what ``page`` says of the match (``now``: the open window's
     deadline, the standings and the other public tabs, which only the page of the match now shows); ``adjusted``
     heads the public Log lines of the GM's ``adjustments`` it shows; ``latest``: the last resolution's results, which
     the page of the match now opens on; ``opening``: the set-up's Log lines, which the page of the start shows. The
-    resolution's moves and battles (``log``, else ``latest``'s) are drawn on its maps (``orders.overlays``)."""
+    resolution's moves and battles (``log``, else ``latest``'s) are drawn on its maps (``orders.overlays``), each
+    move from where it started (``starts``, else ``latest``'s)."""
     scene = state.scene
     drawn_log = log if resolved else latest.log if latest is not None else ()
-    drawn_over = state.once(("overlays", tuple(drawn_log)), lambda: overlays(scene, drawn_log, page.rules))
+    starts = starts if resolved else latest.starts if latest is not None else None
+    drawn_over = state.once(("overlays", tuple(drawn_log)), lambda: overlays(scene, drawn_log, page.rules, starts))
     planes = [{"title": plane.title, "svg": Markup(with_overlay(svg, over))}  # escaped: svg.py and orders.py
               for plane, svg, over in zip(scene.planes, state.svgs, drawn_over, strict=True)]
     link = page.sheet if page.sheet.startswith(("https://", "http://")) else ""
@@ -372,8 +394,16 @@ def render(page: PageInput, state: Drawn, *, file: str, heading: str, resolved: 
                    *(shown_table(t, "Turn report") for t in (scene.references if now else ()))], "sheet_url": link,
         "sheet_name": "" if link else os.path.basename(page.sheet.rstrip("/")), "latest": latest,
         "opening": opening, "charts": standings, "ends": ends, "names": [names_file(g) for g in state.grounds],
+        "finds": FINDS.get(page.rules, "an army, a unit or a player"),
+        "at": {} if latest is None else state.once(("at", latest.file, latest.log), lambda: _squares(scene, latest)),
     }
     return environment().get_template("page.html.j2").render(values)
+
+
+def _squares(scene: Scene, latest: Latest) -> dict[LogLine, str]:
+    """Where each of ``latest``'s battles, moves and lines of the game's own kinds happened on ``scene``'s map."""
+    lines = [*latest.battles, *latest.moves, *(line for _, own in latest.others for line in own)]
+    return dict(zip(lines, squares_of(scene, lines), strict=True))
 
 
 def _windows_js(windows: Sequence[_Window], now: str, record: dict[str, Any]) -> bytes:
@@ -477,16 +507,58 @@ def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn
         else:
             windows.append(_before_page(folder, page, done.number, done.before(), there))
     file = f"w{done.number}.html"
-    label = f"{done.number}. {done.label}"
+    label = f"{done.number}. {done.label}{_step_words(windows, done)}"
     adjusted = _since(done.adjusted, _end_of(folder, windows, done.number - 1), done.start)
+    starts = moving(done.log, _starts(folder, page, done, there))
     html = render(page, state, file=file, heading=f"{_upper(done.label)}: resolved", resolved=f"Resolved: {done.label}",
-                  log=done.log, adjusted="Before it, the GM's adjustments", adjustments=adjusted)
+                  log=done.log, adjusted="Before it, the GM's adjustments", adjustments=adjusted, starts=starts)
     write_if_changed(f"{folder}/{file}", html.encode(), new=file not in there)
     latest = Latest(file, _upper(done.label), tuple((str(t), str(k), str(s)) for t, k, s in done.log), done.end,
-                    page.rules)
+                    page.rules, starts)
     write_if_changed(f"{folder}/{sidecar(file)}", latest_bytes(latest), new=sidecar(file) not in there)
     windows.append(_Window(done.number, label, file, figures=figures,
                            ends=tuple(end_lines(done.log)), grounds=state.grounds, end=done.end))
+    return latest
+
+
+def _step_words(windows: Sequence[_Window], done: Resolved) -> str:
+    """What tells resolution ``done`` from the one before it when both resolved the same window (Win or Die's turn
+    of one player, resolved a step at a time): ``, step 2``, ``, step 3``… ('' otherwise)."""
+    before = next((w for w in windows if w.number == done.number - 1 and w.logged), None)
+    if before is None:
+        return ""
+    base, _, step = before.label.partition(". ")[2].partition(", step ")
+    if base != done.label:
+        return ""
+    return f", step {int(step) + 1 if step.isdecimal() else 2}"
+
+
+def _starts(folder: Path, page: PageInput, done: Resolved, there: set[str]) -> Positions:
+    """Where everyone stood before the resolution ``done``: as the build before it kept it (``WHERE``), else (a
+    folder without it) drawn from the board before it, when the poll gave it; none otherwise."""
+    if WHERE in there:
+        try:
+            kept = json.loads(_read(folder / WHERE))
+            return kept if isinstance(kept, dict) else {}
+        except (OSError, ValueError):
+            pass
+    return positions(scene_of(page.kind, done.before())) if done.before is not None else {}
+
+
+#: How many resolutions back the page of now looks for one with public Log lines to open on.
+LOOK_BACK = 4
+
+
+def _opened_on(folder: Path, windows: Sequence[_Window], latest: Latest | None, game: str) -> Latest | None:
+    """The results the page of now opens on: the last resolution's, or when it logged nothing public (Champions'
+    fight round of nobody's fight) the last before it that did, ``LOOK_BACK`` at most."""
+    if latest is None or latest.log:
+        return latest
+    logged = [w for w in windows if w.logged and w.file != latest.file][-LOOK_BACK:]
+    for window in reversed(logged):
+        found = read_latest(folder, window.file, game)
+        if found is not None and found.log:
+            return found
     return latest
 
 
@@ -508,13 +580,16 @@ def build_site(folder: Path, page: PageInput) -> bool:
     for gone in [w for w in windows if w.number > page.resolved]:  # an undo took them back
         (folder / gone.file).unlink(missing_ok=True)
         (folder / sidecar(gone.file)).unlink(missing_ok=True)
-    windows = [w for w in windows if w.number <= page.resolved]
-    done = page.resolution
+    done = page.resolution  # its page written whole, over one of its number a resolution taken back had left
+    windows = [w for w in windows if w.number <= page.resolved and (done is None or w.number < done.number)]
     now_drawn = drawn(page.kind, page.drawings)
     _keep_grounds(folder, now_drawn, there)
-    figures = figures_of(page.status, page.seats)  # each side's, now
+    figures = figures_of(page.status, page.seats)  # each side's, now (a war's: its armies and structures too)
+    for side, more in (war_figures(now_drawn.scene, page.seats) if page.rules == "coalition" else {}).items():
+        side = next((named for named in figures if named.lower() == side.lower()), side)  # as the status names it
+        figures[side] = {**figures.get(side, {}), **more}
     written = _resolution_page(folder, page, done, now_drawn, windows, figures, there, start) \
-        if done is not None and all(w.number != done.number for w in windows) else None
+        if done is not None else None
     start = _keep_start(folder, page, windows, start, there, now_drawn) if page.resolved == 0 and page.start else None
     if start is None and START in there and all(w.file != START for w in windows):  # a start no page shows
         (folder / START).unlink(missing_ok=True)
@@ -529,9 +604,11 @@ def build_site(folder: Path, page: PageInput) -> bool:
     html = render(page, now_drawn, file=INDEX, heading=_upper(now), now=True, earlier=earlier,
                   adjusted="The GM's adjustments since the last resolution" if page.resolved else
                   "The GM's adjustments", adjustments=_since(page.adjusted, latest.end if latest else 0),
-                  latest=latest, opening=page.opening if page.resolved == 0 else (),
+                  latest=_opened_on(folder, windows, latest, page.rules),
+                  opening=page.opening if page.resolved == 0 else (),
                   standings=_standings(windows, figures), ends=[line for w in windows for line in w.ends])
     write_if_changed(f"{folder}/{INDEX}", html.encode())
+    write_if_changed(f"{folder}/{WHERE}", _script_json(positions(now_drawn.scene)).encode(), new=WHERE not in there)
     _keep_shared(folder, shared, there)
     _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds) |
                   set(start["grounds"] if start else ()), there)

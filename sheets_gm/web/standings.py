@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from sheets_gm.web.page import LogLine
+from sheets_gm.web.scene import Scene, marked_places
 
 #: Figures of one state: side ('' for the match's own) → figure → value.
 Figures = dict[str, dict[str, float]]
@@ -48,6 +49,31 @@ def figures_of(status: str, seats: Sequence[str]) -> Figures:
             out.setdefault(side, {})[_measure(count.group(2))] = float(count.group(1))
         elif word is not None:
             out.setdefault(side, {})[_measure(word.group(1))] = float(word.group(2))
+    return out
+
+
+#: A Coalition army's first line in its square's note: ``Yavimaya Rangers: Coalition, Lieutenant Commander (2)``.
+_ARMY_LINE = re.compile(r"(?m)^\S.*?: ([A-Za-z]+)\b")
+#: A structure's line on a Coalition square, and the side it counts for: a base the Coalition's, a stronghold
+#: Phyrexia's (each while it stands: a destroyed one is drawn ``✕``), a terrain feature its controller's.
+_HELD = re.compile(r"(?:^|· )(?:(⌂)[^·]*|(▲)[^·]*|★ [^·]*?· ([a-z]+))(?= ·|$)")
+
+
+def war_figures(scene: Scene, seats: Sequence[str]) -> Figures:
+    """Each side's armies alive and structures held on a Coalition war's public map (what its status line does not
+    give): its armies as its squares' notes name them (a crowded square's note names every one), the bases, the
+    strongholds and the features it controls."""
+    sides = {seat.lower(): seat for seat in seats}
+    out: Figures = {seat: {"armies alive": 0.0, "structures held": 0.0} for seat in seats}
+    for plane in scene.planes:
+        for _, place in marked_places(plane):
+            for side in _ARMY_LINE.findall(place.makeup):
+                if side.lower() in sides:
+                    out[sides[side.lower()]]["armies alive"] += 1
+            for base, stronghold, holder in _HELD.findall(place.ground):
+                side = "coalition" if base else "phyrexia" if stronghold else holder
+                if side in sides:
+                    out[sides[side]]["structures held"] += 1
     return out
 
 

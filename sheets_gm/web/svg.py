@@ -12,7 +12,7 @@ from typing import Any
 from jinja2 import Environment
 from markupsafe import Markup, escape
 
-from sheets_gm.web.scene import Place, Plane, marked_places
+from sheets_gm.web.scene import Place, Plane, marked_places, standing
 
 SQUARE = 34  # a square's side, in pixels (a small grid's squares grow, up to BIG, to fill about FILL pixels)
 BIG = 96
@@ -131,11 +131,12 @@ def _place(place: Place, i: int, shape: str, side: int) -> str:
 
 def _shared(place: Place, corner: tuple[float, float]) -> str:
     """The mark of a square or hex several stand on: their count in a dark disc at its corner ('' for one)."""
-    if len(place.who) < 2:
+    count = standing(place)
+    if count < 2:
         return ""
     x, y = corner
     return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6.5" fill="#222"/><text class="c" style="fill:#fff" '
-            f'x="{x:.1f}" y="{y + 3:.1f}" text-anchor="middle">{len(place.who)}</text>')
+            f'x="{x:.1f}" y="{y + 3:.1f}" text-anchor="middle">{count}</text>')
 
 
 def plane_svg(env: Environment, plane: Plane, index: int, ground: str = "") -> str:

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.sync.sheets import MatchSheets
 from tests.host.hosting import Clock, hosted, new_host
 from tests.matchfiles import NOW, local_match, sync, type_orders
 
@@ -40,30 +41,45 @@ COMMANDS: dict[str, list[str]] = {
     "serve": [],
 }
 #: A pair of roles as (the role whose path becomes the alias, its path; the role whose file it leads to, its path).
+#: The bot's pairs give blue's seat to a bot (``[bots]``): its workbook is a seat's all the same.
 PAIRS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     "seat-engine": (("orders red", "red.xlsx"), ("engine", "gm/engine.xlsx")),
     "seat-board": (("orders red", "red.xlsx"), ("board", "match.xlsx")),
     "seat-seat": (("orders red", "red.xlsx"), ("orders blue", "blue.xlsx")),
     "board-engine": (("board", "match.xlsx"), ("engine", "gm/engine.xlsx")),
+    "bot-board": (("orders blue", "blue.xlsx"), ("board", "match.xlsx")),
+    "bot-engine": (("orders blue", "blue.xlsx"), ("engine", "gm/engine.xlsx")),
 }
-#: How the first path of a pair leads to the second's file: a link, or the config spelling the second's path another
-#: way (``gm/../match.xlsx``: one file named by two roles, with no link at all).
-KINDS = ("symlink", "hard link", "spelling")
+#: How the first path of a pair leads to the second's file: a link, the config spelling the second's path another
+#: way (``gm/../match.xlsx``, ``./match.xlsx``: one file named by two roles, with no link at all), or the config
+#: writing the second's very name for the first role (``same``: refused by ``config.seat_files`` for a seat's file
+#: named as the board's or the engine's; a board and an engine named alike share a workbook on purpose, and so do two
+#: seats, which a game that hides something refuses at init: both are left out of the walk).
+KINDS = ("symlink", "hard link", "spelling", "dot", "same")
+#: The spelling of each kind that is one: the second's path as the config writes it for the first role.
+SPELT = {"spelling": "gm/../{}", "dot": "./{}", "same": "{}"}
 
-CASES = list(itertools.product(COMMANDS, PAIRS, KINDS))
-#: Every command once, the pairs and the kinds taken in turn.
-QUICK = [(command, list(PAIRS)[n % len(PAIRS)], KINDS[(n // len(PAIRS)) % len(KINDS)])
-         for n, command in enumerate(COMMANDS)]
+CASES = [(c, p, k) for c, p, k in itertools.product(COMMANDS, PAIRS, KINDS)
+         if k != "same" or p not in ("board-engine", "seat-seat")]
+#: Every command once, the pairs and the kinds taken in turn; ``repair`` (which lays a seat's tabs into the file it is
+#: given) with every pair and every kind.
+QUICK = sorted({*((command, list(PAIRS)[n % len(PAIRS)], KINDS[n % len(KINDS)]) for n, command in enumerate(COMMANDS)),
+                *((c, p, k) for c, p, k in CASES if c == "repair")} & set(CASES), key=CASES.index)
+
+
+def one_turn_in(folder: Path) -> MatchSheets:
+    """A private GvG match made in ``folder``, one turn in (board match.xlsx, gm/engine.xlsx, red.xlsx, blue.xlsx)."""
+    _config, sheets = local_match(folder, private=True)
+    type_orders(sheets)
+    assert sync(sheets).resolved
+    return sheets
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A private GvG match one turn in (board match.xlsx, gm/engine.xlsx, red.xlsx, blue.xlsx), turn 2 typed."""
+    """A private GvG match one turn in, turn 2 typed."""
     folder = tmp_path_factory.mktemp("played") / "match"
-    _config, sheets = local_match(folder, private=True)
-    type_orders(sheets)
-    assert sync(sheets).resolved
-    type_orders(sheets, ready=False)
+    type_orders(one_turn_in(folder), ready=False)
     return folder
 
 
@@ -72,11 +88,13 @@ def alias(folder: Path, pair: str, kind: str) -> None:
     config naming the second's file for the first role by another spelling of its path."""
     (_, link), (_, target) = PAIRS[pair]
     path, real = folder / link, folder / target
-    if kind == "spelling":
-        config = folder / "match.toml"
+    config = folder / "match.toml"
+    if pair.startswith("bot-"):
+        config.write_text(config.read_text(encoding="utf-8") + '\n[bots]\nblue = "random"\n', encoding="utf-8")
+    if kind in SPELT:
         text = config.read_text(encoding="utf-8")
         assert text.count(f'= "{link}"') == 1, text
-        config.write_text(text.replace(f'= "{link}"', f'= "gm/../{target}"'), encoding="utf-8")
+        config.write_text(text.replace(f'= "{link}"', f'= "{SPELT[kind].format(target)}"'), encoding="utf-8")
         return
     path.unlink()
     if kind == "symlink":
@@ -116,14 +134,22 @@ def check_refused(played: Path, tmp_path: Path, command: str, pair: str, kind: s
     before = snapshot(folder)
     code, said = run_command(command, folder / "match.toml", capsys)
     (aliased, _), (_, target) = PAIRS[pair]
-    named = [(role, f"gm/../{target}" if kind == "spelling" and role == aliased else path)
+    named = [(role, SPELT[kind].format(target) if kind in SPELT and role == aliased else path)
              for role, path in PAIRS[pair]]  # as the config names each
     (first, first_path), (second, second_path) = sorted(named, key=lambda r: _order(r[0]))
     assert code == 1, said
-    assert f"{first} ({first_path}) and {second} ({second_path}) are one file" in said, said
-    assert "Nothing was read or written" in said and "writes the same name for both, or leaves one out" in said, said
-    assert {"hard link": "hard links of one file", "symlink": " is a link to ",
-            "spelling": "one path spelt two ways"}[kind] in said, said
+    said = " ".join(said.split())
+    if kind == "same":  # the config's two lines named
+        seat = second.removeprefix("orders ")  # the later of the two roles, a seat's, is refused
+        line = f'{first} = "{target}"'
+        assert f"gives {seat}'s orders the file of another role: {line} and {seat} = \"{target}\" in orders" in said
+        assert f'Write {seat} = "orders-{seat}.xlsx" in [sheets] orders' in said, said
+    else:
+        assert f"{first} ({first_path}) and {second} ({second_path}) are one file" in said, said
+        assert "writes the same name for both, or leaves one out" in said, said
+        assert {"hard link": "hard links of one file", "symlink": " is a link to ", "dot": "one path spelt two ways",
+                "spelling": "one path spelt two ways"}[kind] in said, said
+    assert "Nothing was read or written" in said, said
     assert "Traceback" not in said
     assert snapshot(folder) == before
 
@@ -165,13 +191,14 @@ def test_a_hosted_match_on_one_file_is_refused_and_the_host_goes_on(played: Path
 
 
 def test_one_name_for_two_roles_is_one_workbook_opened_once(tmp_path: Path) -> None:
-    """Two roles that the config names by the same text share the workbook on purpose (as a seat it gives no file
-    does): accepted, and opened once (two backends on one file would save one over the other). The same path spelt
-    another way (``./gm/../match.xlsx``) is refused (``check_refused``, kind ``spelling``)."""
+    """The board and the engine that the config names by the same text share the workbook on purpose (as the engine
+    it leaves out does, and every seat where it names no orders at all): accepted, and opened once (two backends on
+    one file would save one over the other). The same path spelt another way (``./gm/../match.xlsx``) is refused
+    (``check_refused``, kind ``spelling``); so is a seat's named as another role's (kind ``same``)."""
     from sheets_gm.match.config import load_config
     from sheets_gm.running.connect import open_match_sheets
 
-    config, sheets = local_match(tmp_path, body='orders = { red = "match.xlsx" }')
+    config, sheets = local_match(tmp_path, body='engine = "match.xlsx"')
     type_orders(sheets)
     opened = open_match_sheets(load_config(config))
     assert len(opened.write_order()) == 1
@@ -194,4 +221,22 @@ def test_a_link_made_while_a_watch_holds_the_match_open_is_refused_at_its_next_p
     before = snapshot(folder)
     with pytest.raises(SharedFileError, match=r"board \(match.xlsx\) and orders red \(red.xlsx\) are one file"):
         sync_once(config, sheets, now=NOW, force=True)
+    assert snapshot(folder) == before
+
+
+@pytest.mark.parametrize("command", ["repair", "init", "sync", "doctor", "adjust"])
+def test_a_seat_the_orders_line_leaves_out_is_refused_with_the_line_to_add(
+        played: Path, tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``[sheets] orders`` naming red's file and not blue's (a seat added to a starter config): blue's tabs would go
+    into the public board. Every command refuses, says the line to add, and writes nothing."""
+    folder = tmp_path / "league" / "match"
+    shutil.copytree(played, folder, symlinks=True)
+    config = folder / "match.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace(', blue = "blue.xlsx"', ""), encoding="utf-8")
+    before = snapshot(folder)
+    code, said = run_command(command, config, capsys)
+    said = " ".join(said.split())
+    assert code == 1, said
+    assert "[sheets] orders names no file for blue" in said and "into the board (match.xlsx)" in said, said
+    assert 'Add blue = "orders-blue.xlsx" to [sheets] orders' in said and "Traceback" not in said, said
     assert snapshot(folder) == before

@@ -25,12 +25,12 @@ def write(tmp_path: Path, text: str) -> Path:
 
 def test_a_full_config_loads_with_paths_relative_to_its_folder(tmp_path: Path) -> None:
     path = write(tmp_path, HEAD + 'roster = "people.csv"\n[sheets]\nbackend = "google"\nboard = "KEY1"\n'
-                 'engine = "KEY2"\norders = { red = "KEY3" }\n[google]\nservice_account = "sa.json"\n'
+                 'engine = "KEY2"\norders = { red = "KEY3", blue = "KEY4" }\n[google]\nservice_account = "sa.json"\n'
                  '[deadlines]\ntimes = ["20:00", "08:30"]\ndays = ["Friday", "mon"]\ntimezone = "Europe/Paris"\n'
                  '[settings]\nmovement = "rook"\n[sync]\ninterval = 30\nmax_interval = 300\n')
     config = load_config(path)
     assert config.backend is BackendKind.GOOGLE
-    assert (config.board, config.engine, config.orders) == ("KEY1", "KEY2", ("KEY3", "KEY1"))
+    assert (config.board, config.engine, config.orders) == ("KEY1", "KEY2", ("KEY3", "KEY4"))
     assert config.roster == tmp_path / "people.csv"
     assert config.service_account == tmp_path / "sa.json"
     assert config.settings == {"movement": "rook"}

@@ -16,7 +16,7 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.commands.init import private_config, starter_config
-from sheets_gm.match.config import MatchConfig, load_config
+from sheets_gm.match.config import MatchConfig, SharedFileError, load_config
 from sheets_gm.privacy.secrets import exposures
 from sheets_gm.running.connect import open_match_sheets
 from tests.fakes.google_api import GoogleApiFake, signed_in_fake, write_service_account_key
@@ -66,12 +66,13 @@ def test_champions_grown_to_16_seats_is_refused_naming_the_8_new_players(
                     encoding="utf-8")
     code, out, err = run(capsys, "init", "champions", "-c", path, "--overwrite")
     assert code == 1
-    assert ("board.xlsx would hold the orders, archive and View (what only each may see) of Ivy, Jo, Kit, Lu, Mo, "
-            "Ned, Oli and Pat; every player can open it (it is the public board)") in err
-    assert 'Ivy = "orders-Ivy.xlsx"' in err and 'Pat = "orders-Pat.xlsx"' in err
+    err = " ".join(err.split())
+    assert ("[sheets] orders names no file for Ivy, Jo, Kit, Lu, Mo, Ned, Oli, Pat, so their Orders, View and "
+            "Archive tabs would go into the board (board.xlsx), which every player opens") in err
+    assert 'Add Ivy = "orders-Ivy.xlsx" and' in err and 'Pat = "orders-Pat.xlsx" to [sheets] orders' in err
     assert not list(tmp_path.glob("*.before-init-*")), "nothing was moved aside"
     code, out, _ = run(capsys, "doctor", "-c", path)
-    assert code == 1 and "✘ privacy: board.xlsx would hold the orders, archive and View" in out
+    assert code == 1 and "[sheets] orders names no file for Ivy" in " ".join(out.split())
 
 
 def test_gvgs_starter_keeps_the_seed_and_the_roster_in_the_gm_folder(
@@ -142,14 +143,19 @@ def google(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
 
 def test_google_spreadsheets_by_key_follow_the_same_rule(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                           google: GoogleApiFake) -> None:
-    """The engine's key left at the board's (the default), and a URL of the board given as red's orders."""
+    """The engine's key left at the board's (the default); a URL of the board given as red's orders is refused as the
+    config loads (``config.seat_files``), the board's key by another name."""
     write_service_account_key(tmp_path / "sa.json", "gm-bot@example.iam.gserviceaccount.com")
     path = tmp_path / "match.toml"
-    path.write_text('ruleset = "gvg"\nteams = ["red", "blue"]\n[sheets]\nbackend = "google"\nboard = "1Board"\n'
-                    'orders = { red = "https://docs.google.com/spreadsheets/d/1Board/edit", blue = "1Blue" }\n'
-                    '[google]\nservice_account = "sa.json"\n', encoding="utf-8")
+    text = ('ruleset = "gvg"\nteams = ["red", "blue"]\n[sheets]\nbackend = "google"\nboard = "1Board"\n'
+            'orders = { red = "https://docs.google.com/spreadsheets/d/1Board/edit", blue = "1Blue" }\n'
+            '[google]\nservice_account = "sa.json"\n')
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SharedFileError, match="gives red's orders the file of another role: board = \"1Board\""):
+        load_config(path)
+    path.write_text(text.replace("https://docs.google.com/spreadsheets/d/1Board/edit", "1Red"), encoding="utf-8")
     found = exposures(load_config(path))
-    assert [(e.where, e.role) for e in found] == [("spreadsheet 1Board", "engine"), ("spreadsheet 1Board", "orders")]
+    assert [(e.where, e.role) for e in found] == [("spreadsheet 1Board", "engine")]
     assert "create a spreadsheet that only you" in found[0].fix
     code, _, err = run(capsys, "init", "gvg", "-c", path)
     assert code == 1 and "spreadsheet 1Board would hold the engine" in err

@@ -186,6 +186,11 @@ class MemoryBackend:
         """The name used in messages."""
         return self._name
 
+    @property
+    def changes(self) -> int:
+        """The writes and layouts made (``SheetBackend.changes``)."""
+        return sum(kind in ("write", "layout") for kind in self.calls)
+
     def _call(self, kind: str) -> None:
         self.calls.append(kind)
         if self.fail_on_call is not None and len(self.calls) == self.fail_on_call:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sheets_gm.mailbox.ledger import MailLedger
 from sheets_gm.mailbox.message import Mail
-from sheets_gm.mailbox.reader import new_mail
+from sheets_gm.mailbox.reader import mark_handled, new_mail
 from sheets_gm.match.config import load_config
 from sheets_gm.match.config_tables import SecretSource
 from sheets_gm.match.mailbox_settings import MailboxSecurity, MailboxSettings
@@ -58,8 +58,10 @@ def file_mails(ledger: MailLedger, mails: Sequence[Mail]) -> None:
 
 
 def file_all(config_path: Path) -> None:
-    """The match's mailbox read and every mail filed, as its poll's filing does."""
+    """The match's mailbox read, every mail filed and flagged read, as its poll does."""
     config = load_config(config_path)
     assert config.mailbox is not None
     ledger = MailLedger.for_match(config)
-    file_mails(ledger, new_mail(config.mailbox, ledger))
+    mails = new_mail(config.mailbox, ledger)
+    file_mails(ledger, mails)
+    mark_handled(config.mailbox, ledger, mails)

@@ -1,6 +1,7 @@
 """A poll of the mailbox in a process of its own, which a test cuts with SIGKILL at a chosen point: while it reads
 the mail (``read``), after a mail is begun (``begin``), after its filing wrote (``file``), after it is finished
-(``finish``). Its filing appends the mail's Message-ID to a file (``filed``), as a filing's idempotent write.
+(``finish``), before the server flags the mail (``flag``). Its filing appends the mail's Message-ID to a file
+(``filed``), as a filing's idempotent write.
 
 ``python -m tests.mailbox.poll_child '<json>'``: host, port, user, password_file, ledger, filed, cut, at."""
 
@@ -49,7 +50,8 @@ def main(args: dict[str, object]) -> None:
         kill("file", n)
         ledger.finish(mail)
         kill("finish", n)
-    mark_handled(settings, mails)
+    kill("flag", 0)
+    mark_handled(settings, ledger, mails)
     print(len(mails))
 
 

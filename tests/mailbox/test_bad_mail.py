@@ -58,7 +58,7 @@ SHAPES: dict[str, tuple[bytes, dict[str, object]]] = {
     "unknown charset": (_unknown_charset(), {"refused": "", "problem": "its charset 'x-klingon' is unknown: it was "
                                                                        "read as UTF-8"}),
     "dkim fail": (_authenticated("dkim=fail header.d=example.org; spf=pass smtp.mailfrom=ann@example.org"),
-                  {"refused": "could not confirm that it comes from example.org (DKIM fail)"}),
+                  {"refused": "could not confirm that it comes from example.org (DKIM fail)", "unproven": True}),
     "spf fail": (_authenticated("spf=fail smtp.mailfrom=ann@example.org"),
                  {"refused": "could not confirm that it comes from example.org (SPF fail)"}),
     "dkim fail of another domain": (_authenticated("dkim=fail header.d=lists.example.net; spf=pass "
@@ -76,6 +76,16 @@ SHAPES: dict[str, tuple[bytes, dict[str, object]]] = {
                                                                         "silent": "judge's own address"}),
     "no from": (plain(ORDER, sender="undisclosed-recipients:;"), {"refused": "names no single sender",
                                                                   "answer": False}),
+    "encoded address": (plain(ORDER, sender="=?us-ascii?q?ann=40example.org?="),
+                        {"refused": "is no address (an encoded word", "sender": "", "answer": False}),
+    "encoded address in angles": (plain(ORDER, sender='"Cy" <=?utf-8?q?cy=40example.org?=>'),
+                                  {"refused": "is no address (an encoded word", "sender": "", "answer": False}),
+    "control character in address": (plain(ORDER, sender="Ann <ann\x01@example.org>"),
+                                     {"refused": "a control character", "sender": "", "answer": False}),
+    "two from headers": (plain(ORDER, headers={"From": "Ann <ann@example.org>\r\nFrom: Bo <bo@example.org>"}),
+                         {"refused": "it has 2 From headers", "sender": "", "answer": False}),
+    "encoded display name": (plain(ORDER, sender="=?utf-8?q?Ann=C3=A9_L=C3=A9e?= <Ann@Example.org>"),
+                             {"refused": "", "sender": "ann@example.org", "sender_name": "Anné Lée"}),
     "no message-id": (plain(ORDER, message_id=""), {"text": ORDER,
                                                                                      "message_id": "@no-message-id"}),
 }

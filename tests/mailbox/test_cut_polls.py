@@ -1,6 +1,7 @@
 """Each mail is handled once across polls killed (SIGKILL) anywhere and restarted: a poll process is cut while it
 reads the mail from the real server, after a mail is begun, after its filing wrote, after it is finished; the next
-poll files every mail the cut one did not finish, and no finished mail again; the poll after is idle."""
+poll files every mail the cut one did not finish, and no finished mail again, and flags read on the server every
+mail the cut one finished and left unflagged; the poll after is idle."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.mailbox.ledger import MailLedger
-from tests.fakes.dovecot import Dovecot
+from tests.fakes.dovecot import Dovecot, MailUser
 from tests.mailbox.mails import plain, settings_of
 from tests.paths import ROOT
 
@@ -24,7 +25,18 @@ def _poll(args: dict[str, object]) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60, check=False)
 
 
-@pytest.mark.parametrize(("cut", "at"), [("read", 2), ("begin", 1), ("file", 3), ("finish", 0)])
+def _unseen(user: MailUser) -> list[str]:
+    """The mail files of ``user``'s Maildir not flagged ``\\Seen`` on the server."""
+    files = [p.name for folder in ("cur", "new") for p in (user.maildir / folder).iterdir()]
+    return [name for name in files if "S" not in name.rpartition(":2,")[2]]
+
+
+#: Where a poll is cut: while it reads the mail, after a mail is begun, after its filing wrote, after it is finished,
+#: after every mail is finished and before the server flags them read (``flag``).
+CUTS = [("read", 2), ("begin", 1), ("file", 3), ("finish", 0), ("finish", 4), ("flag", 0)]
+
+
+@pytest.mark.parametrize(("cut", "at"), CUTS)
 def test_a_poll_killed_anywhere_loses_nothing_and_reads_nothing_twice(dovecot: Dovecot, tmp_path: Path, cut: str,
                                                                       at: int) -> None:
     user = dovecot.add_user()
@@ -48,4 +60,5 @@ def test_a_poll_killed_anywhere_loses_nothing_and_reads_nothing_twice(dovecot: D
     assert twice == ([ids[at]] if cut == "file" else [])  # only a mail cut between its filing and its finish
     records = MailLedger(ledger).records()
     assert sorted(r.message_id for r in records) == sorted(ids) and all(r.finished for r in records)
+    assert _unseen(user) == []  # a mail the cut poll finished and never flagged is flagged by the next one
     assert _poll({**args, "cut": "", "at": -1}).stdout.strip() == "0"

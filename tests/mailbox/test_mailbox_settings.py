@@ -23,6 +23,7 @@ def test_a_good_table_is_read_with_its_defaults(tmp_path: Path) -> None:
         "imap.example.org", 993, MailboxSecurity.TLS, "INBOX", 10.0)
     assert box.password.env == "JUDGE_PASSWORD" and box.secret_env() == ["JUDGE_PASSWORD"]
     assert box.password.env_files  # read from the match's and the host's environment files too, as [notify]'s
+    assert (box.receipts_per_day, box.answer_strangers) == (20, True)
 
 
 def test_starttls_none_and_a_password_file(tmp_path: Path) -> None:
@@ -48,8 +49,12 @@ def test_starttls_none_and_a_password_file(tmp_path: Path) -> None:
     ("timeout = 500", "[mailbox] timeout: 500 is not a number of seconds from more than 0 to 120"),
     ('password = "hunter2"', "[mailbox] password: the password is never kept in the config"),
     ('pasword_file = "x"', "[mailbox] pasword_file: unknown key; the keys accepted there are host, port, security, "
-                           "user, password_env, password_file, folder, ca_file, timeout"),
+                           "user, password_env, password_file, folder, ca_file, timeout, receipts_per_day, "
+                           "answer_strangers"),
     ('password_file = "x"', "[mailbox] password_env: give password_env or password_file, not both"),
+    ("receipts_per_day = -1", "[mailbox] receipts_per_day: -1 is not a whole number from 0 to 1000: the receipts one "
+                              "address gets a day at most (the default is 20)"),
+    ('answer_strangers = "no"', "[mailbox] answer_strangers: 'no' is not true or false"),
 ])
 def test_each_bad_key_is_named_with_what_is_accepted(tmp_path: Path, extra: str, says: str) -> None:
     config = load_config(local_config(tmp_path, GOOD + extra + "\n"))

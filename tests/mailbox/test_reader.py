@@ -31,7 +31,7 @@ def test_an_idle_poll_is_one_status_and_nothing_else(dovecot: Dovecot, tmp_path:
     assert [m.subject for m in mails] == ["first", "second"] and mails[0].received == when
     assert mails[0].uid < mails[1].uid and mails[0].sender == "ann@example.org"
     file_mails(ledger, mails)
-    mark_handled(settings, mails)
+    mark_handled(settings, ledger, mails)
     dovecot.forget_commands(user)
     for _ in range(3):
         assert new_mail(settings, ledger) == []
@@ -44,7 +44,7 @@ def test_mail_handled_is_flagged_never_deleted_nor_moved(dovecot: Dovecot, tmp_p
     user, settings, ledger = with_mail(dovecot, tmp_path, [f"mail {n}" for n in range(3)])
     mails = new_mail(settings, ledger)
     file_mails(ledger, mails)
-    mark_handled(settings, mails)
+    mark_handled(settings, ledger, mails)
     files = [p.name for p in (user.maildir / "cur").iterdir()] + [p.name for p in (user.maildir / "new").iterdir()]
     assert len(files) == 3 and all(name.endswith(",Sa") or ":2,S" in name for name in files), files
     keywords = (user.maildir / "dovecot-keywords").read_text(encoding="utf-8")

@@ -1,11 +1,12 @@
-"""A window resolves at most once per step, in every game (issue 75, item 1). The property: a resolution its
-deadline makes due always moves the match (its state after is not its state before, or GM events are filed); a
-window due by its deadline alone (which stays passed) that a resolution would leave as it is (a Win or Die
-deployment with no token typed) is not resolved at any poll: it waits, says why in the poll's report, ``status``
-and ``doctor``, and its notice (to the channel and to the GM) has one key however many polls build it, so the
-outbox sends it once. The GM's force still resolves it, once (a force, like Ready or Go, is spent by the
-resolution it asks for). Walked through every game, nothing typed past every deadline, then the bots' orders
-typed; a few polls in the quick run, whole matches under ``-m soak``."""
+"""A window resolves at most once per step, in every game (issue 75, item 1). The property: a resolution its deadline
+makes due always moves the match (its state after is not its state before, or GM events are filed); a window due by
+its deadline alone (which stays passed) that a resolution would leave as it is (a Win or Die deployment with no
+token typed) is not resolved at any poll: it waits, says why in the poll's report, ``status`` (one answer: its
+deadline passed, it waits; never "Not due yet.", issue 91, item 7) and ``doctor``, and its notice (to the channel
+and to the GM) has one key however many polls build it, so the outbox sends it once. The GM's force still resolves
+it, once (a force, like Ready or Go, is spent by the resolution it asks for). Walked through every game, nothing
+typed past every deadline, then the bots' orders typed; a few polls in the quick run, whole matches under ``-m
+soak``."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from datetime import timedelta
 
 import pytest
 
+from sheets_gm.commands.polls import window_status_lines
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.schedule import DeadlineSchedule
 from sheets_gm.notify.announce import seen_of
@@ -56,8 +58,11 @@ class Walk:
                 assert _state(self.match) != before or report.finished, f"{report.window}: resolved, nothing moved"
         else:
             assert after.resolved == resolved, report
+        said = "\n".join(window_status_lines(report, self.now))  # status: one answer to whether it is due
+        assert not ("has passed" in said and "Not due yet." in said), said
         if report.stuck:
             assert "would change nothing" in report.stuck and report.window.split(" ·")[0] in report.stuck.lower()
+            assert "has passed: nothing to resolve, it waits (below)" in said and "Due now" not in said, said
             notices = poll_notices(report.facts, seen_of(report), NoticeRules(), self.now)  # type: ignore[arg-type]
             waits = {n.key for n in notices if "/waits/" in n.key}
             assert {n.recipient for n in notices if n.key in waits} == {CHANNEL, JUDGE}

@@ -24,10 +24,12 @@ HOSTILE = ("<script>alert(1)</script>", "</text><script>alert(2)</script>", '"><
 ELEMENTS = {"html", "head", "meta", "title", "link", "body", "header", "h1", "h2", "h3", "p", "a", "code", "nav",
             "button", "select", "main", "section", "div", "svg", "style", "text", "g", "rect", "polygon", "use",
             "circle", "defs", "symbol", "path", "span", "script", "table", "thead", "tbody", "tr", "th", "td", "time",
-            "dialog", "pre", "form", "ul", "li", "details", "summary", "input", "label", "marker", "polyline", "image"}
+            "dialog", "pre", "form", "ul", "li", "details", "summary", "input", "label", "marker", "polyline", "image",
+            "option"}
 #: The elements of a map's ground picture (``ground-<hash>.svg``).
 GROUND_ELEMENTS = {"svg", "style", "defs", "polygon", "text", "use", "rect"}
-LINKS = {"page.css", "windows.js", "page.js", "w1.html"}  # w1.html: the latest results' page, from the page of now
+LINKS = {"page.css", "windows.js", "page.js", "w1.html",  # w1.html: the latest results' page, from the page of now
+         "data:,"}  # the empty icon: no request for a favicon
 
 
 class _Tags(HTMLParser):

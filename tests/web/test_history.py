@@ -99,3 +99,27 @@ def test_the_shared_files_are_written_again_when_missing_or_of_another_version(t
     assert record_of(folder)["shared"] == "another"
     build_site(folder, page_input(facts_of(rules, steps[1].after, 2, steps[1]), "Friday match", SHEET))
     assert (folder / "page.js").read_bytes() == script
+
+
+def test_a_resolution_made_again_writes_its_page_over_the_one_taken_back(tmp_path: Path) -> None:
+    """A resolution of the number of one an undo took back (the page not built since: an undo of an older version,
+    or a page that could not be written then) writes its own page, Log and standings over the old one's."""
+    rules, start, steps = bot_match("gvg", 2)
+    folder = build_pages(tmp_path, rules, start, steps)
+    _, _, other = bot_match("gvg", 2, seed=b"another roll")
+    again = Step(other[1].window, steps[0].after, other[1].after, other[1].events)
+    assert again.events != steps[1].events
+    build_site(folder, page_input(facts_of(rules, again.after, 2, again), "Friday match", SHEET))
+    fresh = tmp_path / "fresh"
+    build_pages(fresh, rules, start, [steps[0], again])
+    for name in ("w2.html", "w2.log.json", "windows.js", "index.html"):
+        assert (folder / name).read_bytes() == (fresh / name).read_bytes(), name
+
+
+def test_two_resolutions_of_one_window_are_told_apart_in_the_history(tmp_path: Path) -> None:
+    """Win or Die resolves a player's turn a step at a time: the history's labels name the step, none twice."""
+    folder = build_pages(tmp_path, *bot_match("winordie", 4))
+    labels = [w["label"] for w in windows_listed(folder)]
+    assert "4. turn 1 · Ann, step 2" in labels and "3. turn 1 · Ann" in labels
+    words = [label.partition(". ")[2] for label in labels if ". " in label]
+    assert len(set(words)) == len(words), labels

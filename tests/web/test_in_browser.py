@@ -132,9 +132,11 @@ def _used(browser: Any, site: Path, name: str) -> None:
     browser.set_window_size(1100, 900)
     _open(browser, site / "index.html")
     assert _errors(browser) == []
-    # it opens on the latest results: the last resolution's section first, the open window under it
+    # it opens on the open window and its map, within the first screen; the latest results under the map
     latest, heading = browser.find_element("css selector", "section.latest"), browser.find_element("id", "heading")
-    assert latest.location["y"] < heading.location["y"] and latest.location["y"] < 200
+    first_map = browser.find_element("css selector", ".map-box")
+    assert heading.location["y"] < first_map.location["y"] < browser.execute_script("return window.innerHeight")
+    assert latest.location["y"] > first_map.location["y"]
     assert latest.find_element("css selector", "h2").text.startswith("Latest results: ")
     place, unit = _occupied(browser, name)  # a game whose public board shows nobody: a bare place, and no makeup
     # the pointer to the middle of the square where it is now (the sticky information area covers the window's
@@ -338,3 +340,89 @@ def test_served_the_page_shows_its_ground_picture(browser: Any, sites: Sites) ->
     finally:
         server.shutdown()
         server.server_close()
+
+
+def _viewport(driver: Any, width: int, height: int) -> None:
+    """The page's viewport made ``width`` × ``height`` CSS pixels exactly (a phone's: 390 × 844)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+
+
+def test_the_wars_page_on_a_phone_and_a_desk_from_disk_and_served(browser: Any, sites: Sites, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 90, as players use the war's page, served by ``serve --web`` and from disk, on a phone (390 × 844) and a
+    desk (1280 × 900): no console error (no favicon asked for); the map within the first screen, the latest results
+    under it, each battle line a link that shows its square; a name of 180 letters without a space widens nothing;
+    the finder finds a name in the page's Log (a killed army is on no square)."""
+    from sheets_gm.commands.serve import _pages_served
+    from tests.matchfiles import local_config
+
+    local_config(tmp_path)
+    shutil.copytree(sites["coalition"], tmp_path / "web")
+    army = re.search(r"([A-Z][a-z]+ [A-Z][a-z]+) attacks ",
+                     (tmp_path / "web" / "index.html").read_text(encoding="utf-8"))
+    assert army is not None
+    for page in (tmp_path / "web").glob("*.html"):  # one army's name made 180 letters long, without a space
+        page.write_text(page.read_text(encoding="utf-8").replace(army[1], "W" * 180), encoding="utf-8")
+    try:
+        with _pages_served("127.0.0.1:0", [tmp_path]):
+            port = int(capsys.readouterr().out.split("http://127.0.0.1:")[1].split("/")[0])
+            for where in (f"http://127.0.0.1:{port}/match/", tmp_path / "web" / "index.html"):
+                for width, height in ((390, 844), (1280, 900)):
+                    _viewport(browser, width, height)
+                    _open(browser, where if isinstance(where, Path) else where + "index.html")
+                    assert _errors(browser) == [], (where, width)
+                    top = browser.find_element("css selector", ".map-box").rect["y"]
+                    assert top < height - 100, f"{where} at {width}: the map starts {top} px down"
+                    assert browser.find_element("css selector", "section.latest").rect["y"] > top
+                    wide = browser.execute_script("document.querySelectorAll('details').forEach(function (d) "
+                                                  "{ d.open = true; }); return document.documentElement.scrollWidth")
+                    assert wide <= width, f"{where} at {width}: the page is {wide} px wide"
+            browser.save_screenshot(str(tmp_path / "desk.png"))
+            _viewport(browser, 390, 844)
+            _open(browser, f"http://127.0.0.1:{port}/match/")
+            battles = browser.find_element("css selector", "section.latest details.battles")
+            if battles.get_attribute("open") is None:
+                battles.find_element("css selector", "summary").click()
+            link = battles.find_element("css selector", "li a[data-at]")
+            plane, index = link.get_attribute("data-at").split(":")
+            browser.execute_script("arguments[0].scrollIntoView()", link)
+            link.click()
+            browser.find_element("css selector", "#makeup button").click()
+            shown = browser.find_element("css selector", "svg.map g.p.found")
+            assert shown.get_attribute("data-i") == index
+            assert shown.find_element("xpath", "ancestor::*[local-name()='svg']").get_attribute("data-plane") == plane
+            word = browser.find_element("css selector", "section.latest details.log td:last-child").get_attribute(
+                "textContent").split()[-1]
+            browser.find_element("id", "find").send_keys(word)
+            logged = [b for b in browser.find_elements("css selector", "#found button")
+                      if b.text.startswith("In the Log: ")]
+            assert logged and word in logged[0].text
+            browser.save_screenshot(str(tmp_path / "phone.png"))
+            # my side: the Coalition's armies alone; a square dimmed holds none of them, a result line kept names one
+            from selenium.webdriver.support.ui import Select
+
+            sides = Select(browser.find_element("id", "whose"))
+            browser.execute_script(  # (chosen as a phone's own list chooses it: the select's value, then its change)
+                "arguments[0].selectedIndex = arguments[1]; arguments[0].dispatchEvent(new Event('change'));",
+                sides._el, next(i for i, o in enumerate(sides.options) if o.text.startswith("◆ Coalition")))
+            dimmed = browser.execute_script(
+                "return Array.prototype.map.call(document.querySelectorAll('svg.map g.p.dim'), function (g) {"
+                "  return window.SHEETS_GM_PLACES[Number(g.closest('svg.map').dataset.plane)][Number(g.dataset.i)][2];"
+                "});")
+            assert dimmed and not any("◆" in who for who in dimmed)
+            kept, hidden = browser.execute_script(
+                "var lis = Array.prototype.slice.call(document.querySelectorAll('.latest li'));"
+                "return [lis.filter(function (li) { return !li.hidden; })"
+                "        .map(function (li) { return li.textContent; }),"
+                "        lis.filter(function (li) { return li.hidden; }).length];")
+            coalition = browser.execute_script(
+                "return window.SHEETS_GM_PLACES.flat().map(function (p) { return p[2]; }).join('\\n')"
+                ".split(/\\n|\\s{2,}/).filter(function (l) { return l.indexOf('◆') === 0; })"
+                ".map(function (l) { return l.slice(2).replace(/ \\(.*$/, ''); });")
+            assert hidden and kept and all(any(name in line for name in coalition) for line in kept), kept[:3]
+            browser.refresh()  # kept for the next page of this browser, then put back
+            assert Select(browser.find_element("id", "whose")).first_selected_option.text.startswith("◆ Coalition")
+            browser.execute_script("localStorage.removeItem('sheets-gm-whose')")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -26,17 +26,20 @@ def test_the_page_of_the_match_now_opens_on_the_last_resolutions_results(tmp_pat
     rules, start, steps = bot_match(name, 2)
     folder = build_pages(tmp_path, rules, start, steps)
     page = _text(folder / "index.html")
-    top, _, rest = page.partition('<h2 id="heading">')
-    assert rest, "the open window's heading is on the page"
-    assert "Latest results: " + steps[-1].window.label[:1].upper() in top
-    lines = public_lines(steps[-1].events, sheet_of(rules))
-    for _, _kind, line in lines:  # every line of its public Log is above the open window
+    head, _, rest = page.partition('<h2 id="heading">')
+    assert rest and "Latest results" not in head, "the open window's heading and its map come first"
+    top = rest.partition('<section class="latest"')[2]
+    shown = next(s for s in reversed(steps) if public_lines(s.events, sheet_of(rules)))  # (an empty round: the one
+    label = shown.window.label  # before it, Champions' fight of nobody's)
+    assert f"Latest results: {label[:1].upper()}{label[1:]}" in top
+    lines = public_lines(shown.events, sheet_of(rules))
+    for _, _kind, line in lines:  # every line of its public Log is in the results, under the map
         assert line in top, line
     battles = [line for _, kind, line in lines if kind in battle_kinds(name)]
     moves = [line for _, kind, line in lines if kind in MOVE_KINDS]
     assert f"{len(battles)} battle line" in top and f"{len(moves)} move" in top
     if battles:
-        listed = top.partition('<ul class="battles">')[2].partition("</ul>")[0]
+        listed = top.partition('<details class="battles"')[2].partition("</ul>")[0]
         assert all(line in listed for line in battles)
 
 

@@ -21,7 +21,10 @@ from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_game, get_r
 from sheets_gm.running.run import sync_once
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.log_check import Line, holding_lines
-from sheets_gm.sync.read import read_match
+from sheets_gm.sync.read import adapter_of, read_match
+from sheets_gm.sync.writes import status_line
+from sheets_gm.web.site import record_of
+from sheets_gm.web.standings import figures_of
 from tests.conformance.noninterference import opened
 from tests.conformance.test_leak_scan import roster_csv
 from tests.web.pages import windows_listed
@@ -130,10 +133,35 @@ class _Table:
             self.poll()
             self.poll()  # a bot seat's rows typed by the first poll are read by the second
 
-    def gm(self, *words: str) -> None:
-        """One of the GM's commands, then a poll."""
-        assert cli_main([words[0], "-c", str(self.config.path), *words[1:], "--reason", "a GM's call"]) == 0
-        self.poll()
+    def gm(self, *words: str, poll: bool = True) -> None:
+        """One of the GM's commands, then a poll (none: ``poll`` False, and the page the command built is checked
+        as a poll's is, with its standings)."""
+        why = [] if words[0] == "resolve" else ["--reason", "a GM's call"]
+        assert cli_main([words[0], "-c", str(self.config.path), *words[1:], *why]) == 0
+        if poll:
+            self.poll()
+        else:
+            self.check(resolved=words[0] == "resolve")
+
+    def check(self, *, resolved: bool = False) -> None:
+        """The page is the board's: its Log line for line, a page for each resolution the match counts and none
+        past them, and (``resolved``: just after a resolution) the last one's standings the board's status line
+        (each side's figures; the chart draws them)."""
+        assert self.config.web is not None
+        assert page_log(self.config.web) == board_log(self.config)
+        record = read_match(opened(self.config), self.cls).record
+        windows = record_of(self.config.web)["windows"]
+        assert [w["n"] for w in windows if w["log"]] == list(range(1, record.resolved + 1))
+        if resolved:
+            status = figures_of(status_line(adapter_of(record.ruleset), record), record.seats)
+            assert all(windows[-1]["figures"][side].items() >= values.items() for side, values in status.items())
+
+    def open_key(self) -> str:
+        """The key of the window open now (what ``status`` names for ``resolve --force --window``)."""
+        record = read_match(opened(self.config), self.cls).record
+        window = record.ruleset.window(record.state)
+        assert window is not None
+        return window.key
 
 
 def _adjust_options(game: str) -> list[str]:
@@ -162,6 +190,23 @@ def test_the_pages_log_is_the_boards_log_through_the_gms_commands(tmp_path: Path
     # Win or Die: the set-up's first-player roll heads the Log, and its stand-in GM's adjustments (a Charge in the
     # fifth window) are logged with the resolution that calls for them
     _walk("winordie", tmp_path, 4)
+
+
+def test_every_command_that_changes_the_match_builds_its_page(tmp_path: Path) -> None:
+    """The class, walked with no poll between the commands: whichever command changes the match (an undo, an
+    adjustment, a forced resolution — the path ``undo`` prints —, a sync that resolves), the page it leaves is the
+    board's: no page of a resolution taken back, the undo's and the adjustment's lines on it, the resolution made
+    again with its own Log and standings."""
+    table = _Table(tmp_path, "coalition")
+    table.play(2)
+    for forced in (True, False):
+        table.gm("undo", poll=False)
+        table.gm("adjust", *_adjust_options("coalition"), poll=False)
+        if forced:
+            table.gm("resolve", "--force", "--window", table.open_key(), poll=False)
+        else:
+            table.play()
+        table.check(resolved=True)
 
 
 @pytest.mark.soak

@@ -39,3 +39,15 @@ def test_a_villages_owner_is_drawn_beside_it_not_only_on_hover() -> None:
 
     words = sign_words(["♣ forest · ⌂ village, followed by its owner's sign · plain unmarked"])
     assert _terrain("⌂●", words) == "⌂● village" and _terrain("⌂", words) == "⌂ village"
+
+
+def test_a_battle_is_no_army_of_the_count() -> None:
+    """The count is of armies: a battle's own line (what they do) is none, and a crowd's line run on counts each."""
+    import re
+
+    def count(who: tuple[str, ...]) -> list[str]:
+        return re.findall(r'<text class="c"[^>]*>(\d+)</text>', _svg(who, "coalition"))
+
+    assert count(("⚔ battle (attacks)", "◆ Keldon Horde (4 · 10000)", "○ Caldera Sellswords (2 · 3700)")) == ["2"]
+    assert count(("⚔ battle (attacks)", "◆ Keldon Horde (4 · 10000)  ◆ Shiv Firebrands (3 · 10000)",
+                  "● Vat Legion (1 · 50)")) == ["3"]

@@ -67,3 +67,30 @@ def test_a_window_with_moves_has_its_arrows_on_its_map(tmp_path: Path, name: str
     arrows = {page.name: len(_POINTS.findall(page.read_text(encoding="utf-8"))) for page in folder.glob("w*.html")}
     assert any(arrows.values()), arrows
     assert arrows["w0.html"] == 0  # the start: nothing moved yet
+
+
+def test_every_move_is_drawn_from_its_armys_own_square_to_where_it_ended(tmp_path: Path) -> None:
+    """The property, over a war's windows: every army whose square changed on its plane has an arrow from the square
+    it stood on before (the board before, public) to the one it ended on, along its route — whether its Log line
+    names its end alone (``moved at``), its route drawn (which leaves the start out), or a bump after its battle."""
+    from sheets_gm.rulesets.registry import sheet_of
+    from sheets_gm.web.orders import positions
+    from sheets_gm.web.scene import scene_of
+
+    rules, start, steps = bot_match("coalition", 3)
+    folder = build_pages(tmp_path, rules, start, steps)
+    adapter = sheet_of(rules)
+    moved = 0
+    for number, step in enumerate(steps, 1):
+        before, after = (scene_of(rules.traits.board_kind, adapter.drawings(s)) for s in (step.before, step.after))
+        was, now = positions(before), positions(after)
+        arrows = {(points.split()[0], points.split()[-1]) for points in
+                  _POINTS.findall((folder / f"w{number}.html").read_text(encoding="utf-8"))}
+        for army, (k, place) in now.items():
+            if army in was and was[army][0] == k and was[army][1] != place:
+                moved += 1
+                ends = _at(after, k, was[army][1]), _at(after, k, place)
+                assert ends in arrows, f"resolution {number}: {army} from {was[army][1]} to {place} is not drawn"
+    assert moved > 20
+    index = _POINTS.findall((folder / "index.html").read_text(encoding="utf-8"))  # the latest, from its sidecar
+    assert sorted(index) == sorted(_POINTS.findall((folder / f"w{len(steps)}.html").read_text(encoding="utf-8")))

@@ -5,7 +5,7 @@ symbolic link out, a hidden file) refused; every answer with its type and the pa
 from __future__ import annotations
 
 import http.client
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -118,23 +118,109 @@ def test_a_match_keeps_its_address_and_an_address_is_never_given_to_another(tmp_
     assert {n: p.folder.parent.name for n, p in again.items()} == {"match-2": "a", "match": "b", "match-3": "c"}
 
 
-def test_connections_are_bounded() -> None:
+def _match(root: Path, folder: str, *, built: bool = True) -> None:
+    """A match in ``root/folder`` whose page (when ``built``) says which match it is, on its page of now and of
+    its first resolution."""
+    (root / folder).mkdir(parents=True)
+    local_config(root / folder)
+    if built:
+        _build(root / folder)
+
+
+def _links(port: int, root: Path) -> dict[str, str]:
+    """Each link the served index lists, and the match its page (and its deep link ``w1.html``) is of."""
+    import re
+
+    found = {}
+    for name in re.findall(r'href="([^"/]+)/"', _ask(port, "GET", "/")[2].decode()):
+        status, _, body = _ask(port, "GET", f"/{name}/w1.html")
+        found[name] = body.decode().split()[0].removeprefix("<p>") if status == 200 else ""
+        if status == 200:
+            assert _ask(port, "GET", f"/{name}/")[2].decode().split()[0] == f"<p>{found[name]}"
+    return found
+
+
+def test_every_link_the_host_gave_lands_on_its_match_through_additions_and_restarts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The property: every address ``serve --web`` ever listed serves the same match ever after (its page of now and
+    a deep link) — through matches added while it runs (one whose first build comes after the host named it), added
+    while it is down (sorting before the others: every config is ``match.toml``), and restarts."""
+    from sheets_gm.commands.serve import _pages_served
+
+    ever: dict[str, str] = {}
+
+    def host_runs(*steps: Callable[[], None]) -> None:
+        with _pages_served("127.0.0.1:0", [tmp_path]):
+            port = int(capsys.readouterr().out.split("http://127.0.0.1:")[1].split("/")[0])
+            for step in (lambda: None, *steps):
+                step()
+                for name, match in _links(port, tmp_path).items():
+                    if match:  # (a match with no page yet has nothing to land on: checked from its first build)
+                        assert ever.setdefault(name, match) == match, f"/{name}/ moved from {ever[name]} to {match}"
+
+    for folder in ("m3", "m5"):
+        _match(tmp_path, folder)
+    host_runs(lambda: _match(tmp_path, "m4"), lambda: _match(tmp_path, "m6", built=False),  # added while it runs
+              lambda: _build(tmp_path / "m6"))  # its first build, after the host named it
+    _match(tmp_path, "m1")  # added while the host was down, sorting first
+    host_runs(lambda: _match(tmp_path, "m2"))
+    host_runs()  # a plain restart
+    assert set(ever.values()) == {"m1", "m2", "m3", "m4", "m5", "m6"}
+    assert ever["match"] == "m3" and ever["match-2"] == "m5"
+
+
+def _build(folder: Path) -> None:
+    (folder / "web").mkdir(exist_ok=True)
+    for page in ("index.html", "w1.html"):
+        (folder / "web" / page).write_text(f"<p>{folder.name} {page}</p>", encoding="utf-8")
+
+
+def test_slow_clients_hold_no_thread_and_real_requests_are_answered() -> None:
+    """Connections sending their request a line at a time (a slow client, or one meaning harm) hold a socket each,
+    never a thread, no more than the limit; each is closed once its request is not whole ``header`` seconds after
+    it opened, and a real request is answered meanwhile or right after."""
     import socket
     import threading
 
-    server = start_page_server(("127.0.0.1", 0), lambda: {}, connections=3, idle=60)
+    server = start_page_server(("127.0.0.1", 0), lambda: {}, connections=16, idle=60, header=0.3)
     port = server.server_address[1]
     threads = threading.active_count()
     sockets = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(12)]
     try:
-        for held in sockets[3:]:  # no slot for them: closed at once, unanswered (not after the minute's silence)
+        for held in sockets:
+            held.sendall(b"GET / HTTP/1.1\r\nX-Slow: 1\r\n")  # a header begun, never ended
+        assert _ask(port, "GET", "/")[0] == 200  # answered while they are held
+        assert threading.active_count() == threads  # not a thread more for them
+        for held in sockets:  # then closed: their request never came whole
             assert held.recv(1) == b""
-        assert threading.active_count() <= threads + 3  # the three silent ones hold a thread each, no more
     finally:
         for held in sockets:
             held.close()
         server.shutdown()
         server.server_close()
+
+
+def test_an_answer_is_gzipped_when_accepted_and_304_when_its_etag_is_named(served: tuple[int, Path]) -> None:
+    import gzip
+
+    port, site = served
+    (site / "big.html").write_text("<p>the war</p>\n" * 500, encoding="utf-8")
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", "/friday/big.html", headers={"Accept-Encoding": "gzip, deflate"})
+        answer = connection.getresponse()
+        body = answer.read()
+        assert answer.getheader("Content-Encoding") == "gzip" and len(body) < 500
+        assert gzip.decompress(body) == (site / "big.html").read_bytes()
+        tag = answer.getheader("ETag")
+        connection.request("GET", "/friday/big.html", headers={"If-None-Match": str(tag)})
+        again = connection.getresponse()
+        assert again.status == 304 and again.read() == b""
+    finally:
+        connection.close()
+    assert _ask(port, "GET", "/friday/big.html")[1].get("content-encoding") is None  # a client that asks for none
+    status, _, body = _ask(port, "GET", "/favicon.ico")
+    assert status == 204 and body == b""
 
 
 def test_a_silent_connection_is_closed() -> None:

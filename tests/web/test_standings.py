@@ -74,3 +74,21 @@ def test_the_ends_of_lines_of_equal_figures_are_labelled_apart() -> None:
                    [("1", {s: {"charge": 0} for s in "abcdefg"}), ("2", {s: {"charge": 0} for s in "abcdefg"})]):
         (chart,) = charts(series)
         _labels_apart(chart.svg)
+
+
+def test_a_wars_standings_chart_its_armies_alive_and_structures_held(tmp_path: Path) -> None:
+    """The war's status line gives victory points alone: its standings also count each side's armies alive (every
+    one its map's notes name, as the engine holds them) and the structures it holds (bases, strongholds standing,
+    the features it controls), after each resolution."""
+    from sheets_gm.web.site import record_of
+
+    rules, start, steps = bot_match("coalition", 2)
+    folder = build_pages(tmp_path, rules, start, steps)
+    for window, step in zip([w for w in record_of(folder)["windows"] if "figures" in w], steps, strict=True):
+        assert set(window["figures"]) - {""} == {"Coalition", "Phyrexia"}  # each side once, as its status names it
+        for side in ("Coalition", "Phyrexia"):
+            alive = sum(1 for army in step.after.armies if army.side.value == side.lower())
+            assert window["figures"][side]["armies alive"] == alive and window["figures"][side]["VP"] >= 0
+            assert window["figures"][side]["structures held"] > 0
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    assert "<figcaption>armies alive</figcaption>" in page and "<figcaption>structures held</figcaption>" in page

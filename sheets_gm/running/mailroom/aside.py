@@ -13,7 +13,7 @@ from datetime import datetime
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.notify.outbox import Outbox
 from sheets_gm.rulesets.registry import get_game
-from sheets_gm.running.mailroom.receipts import receipt_letter
+from sheets_gm.running.mailroom.receipts import QUOTED, more_lines, receipt_letter
 from sheets_gm.running.mailroom.record import MailEntry, MailRecord
 from sheets_gm.running.mailroom.typing import heading
 from sheets_gm.sheets.tables import TypedRow
@@ -52,7 +52,7 @@ def tell_set_aside(config: MatchConfig, aside: tuple[str, Mapping[str, Sequence[
             f"Your mail {entry.subject or '(no subject)'!r} of {when:%a %d %b %Y at %H:%M:%S} UTC was read for "
             f"{typed_for}. The GM has since taken back {label} (undo: {reason.strip()}), so {typed_for} is not open "
             "any more, and these lines of your mail were set aside, never read as orders:", "",
-            *(f"  {line}" for line in mine), "",
+            *(f"  {line}" for line in mine[:QUOTED]), *more_lines(mine), "",
             f"The judge's mailbox does not type them again: mail them again once {typed_for} is open again.", "",
             "This is an automatic letter from the judge's mailbox; write to the judge for anything else."])
         letter = receipt_letter(seed_hash[:16], entry, body, now, kind=f"mail-aside~{deal + 1}")

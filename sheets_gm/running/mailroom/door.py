@@ -5,7 +5,8 @@ spreadsheet): each new mail is filed by the game's mail part (``Game.mail``) and
 before its lines are typed (``typing``), so a poll cut after the write files the same cells again rather than new
 ones. Then the poll runs as ever and answers the lines as it answers pasted ones. After it, each mail's receipt
 quotes those answers and goes to its sender alone (``receipts``), and the mailbox is told the mail is handled. A
-mail never answered (``Mail.answer`` False: an automatic one, our own) is kept in the record and gets no receipt.
+mail never answered (``answering``: a robot's, a reply to the judge's answer, an address's past its receipts of the
+day, a second one of a day from an address of no player) is kept in the record and gets no receipt.
 With no new mail the poll runs untouched (an idle poll stays idle)."""
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from sheets_gm.engine.words import counted
 from sheets_gm.mailbox.message import Mail
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.match_roster import repair_roster
@@ -25,16 +28,20 @@ from sheets_gm.rulesets.parts.mail import Filing
 from sheets_gm.rulesets.registry import get_game, get_ruleset
 from sheets_gm.running.connect import open_match_sheets, sharing_sheets
 from sheets_gm.running.idle_poll import mailbox_asked
+from sheets_gm.running.mailroom.answering import Answering, player_addresses
 from sheets_gm.running.mailroom.deadline import close_sealed, deadline_may_be_due
 from sheets_gm.running.mailroom.judge_view import draw_for_judge
-from sheets_gm.running.mailroom.receipts import receipt_body, receipt_letter
+from sheets_gm.running.mailroom.receipts import brief_body, receipt_body, receipt_letter
 from sheets_gm.running.mailroom.record import MailEntry, MailRecord, mail_key
 from sheets_gm.running.mailroom.typing import ToType, answers, heading, type_mail
-from sheets_gm.running.run import gm_change
+from sheets_gm.running.run import gm_change, layout_owners
 from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sheets.tables import PlacedTable
 from sheets_gm.sync.deadline import deadline_moment
+from sheets_gm.sync.life.grow import grow_for_lines
 from sheets_gm.sync.match_record import MatchRecord
-from sheets_gm.sync.read import read_match, read_record
+from sheets_gm.sync.read import MatchRead, read_match, read_record
+from sheets_gm.sync.sheets import MatchSheets
 
 if TYPE_CHECKING:
     import gspread
@@ -76,13 +83,25 @@ def poll_with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Cal
 
 @dataclass
 class Filed:
-    """The mail this poll filed: the match's record it was filed against, the entries by key, the mails by key, and
-    the lines typed for each by seat."""
+    """The mail this poll filed: the match's record it was filed against, the entries by key, the mails by key, the
+    lines typed for each by seat, and the keys of the mails that wait (lines that could not be typed into the window
+    still open: not finished, no receipt yet, tried again at the next poll)."""
 
     record: MatchRecord
     entries: dict[str, MailEntry]
     mails: dict[str, Mail]
     typed: dict[str, dict[str, tuple[str, ...]]]
+    waiting: frozenset[str] = frozenset()
+
+    def waiting_line(self) -> str:
+        """What the judge is told of the mails that wait ('' when none does)."""
+        if not self.waiting:
+            return ""
+        why = "; ".join(dict.fromkeys(w for key in sorted(self.waiting)
+                                      for w in self.entries[key].untyped().values()))
+        return (f"{counted(len(self.waiting), 'mail')} to the judge {'waits' if len(self.waiting) == 1 else 'wait'}: "
+                f"{'its' if len(self.waiting) == 1 else 'their'} lines could not be typed ({why}); tried again at "
+                "every poll, answered once typed (sheets-gm status lists them)")
 
 
 def with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable[[], T],
@@ -106,8 +125,12 @@ def with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable
         result = poll()
         if filed is not None:
             answer_mails(config, filed, clock, client=client)
-    inbox.finish(mails)
-    send_due(config, clock)
+            if filed.waiting:
+                inbox.say(filed.waiting_line())
+    inbox.finish([m for m in mails if filed is None or mail_key(m) not in filed.waiting])
+    receipts = send_due(config, clock)  # the receipts queued after the poll's own sending
+    if receipts:
+        inbox.say(receipts.replace("Notices: ", "Receipts and notices: ", 1))
     return result
 
 
@@ -136,6 +159,8 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
         window_key = window.key if window is not None else ""
         deadline = deadline_moment(found.deadline)
         roster = repair_roster(config, sheets)
+        answering = Answering(record.entries.values(), player_addresses(roster, config.gm_emails), config.mailbox,
+                              match_id(found))
         todo: list[ToType] = []
         typed: dict[str, dict[str, tuple[str, ...]]] = {}
         for mail in mails:
@@ -146,6 +171,7 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
                 filing = part.file(found.state, roster, sender=mail.sender, subject=mail.subject, lines=mail.lines,
                                    text=mail.text, received=mail.received, deadline=deadline) if read_it else None
                 entry = record.entries[key] = _entry(mail, key, filing, window_key)
+                answering.decide(entry, mail)
                 lines = dict(filing.lines) if filing is not None and not entry.unread else {}
                 entry.placed = {seat: {"lines_text": list(ls)} for seat, ls in lines.items()}
             typed[key] = {seat: tuple(p.get("lines_text", ())) for seat, p in entry.placed.items()}
@@ -154,15 +180,26 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
                 todo += [ToType(key, seat, head, ls) for seat, ls in typed[key].items() if ls]
         record.save()  # before the cells: a poll cut after the write finds the mail's heading and writes it again
         read = read_match(sheets, cls) if todo else None
-        for slot, place in (type_mail(sheets, read, part.post_table, todo) if read is not None else {}).items():
+        grow = None if read is None else partial(_grown_post, config, sheets, read, part.post_table)
+        for slot, place in (type_mail(sheets, read, part.post_table, todo, grow) if read is not None else {}).items():
             key, seat = slot.rsplit("/", 1)
-            record.entries[key].placed[seat].update(place)
+            was = record.entries[key].placed[seat]
+            record.entries[key].placed[seat] = {"lines_text": was.get("lines_text", []), **place}  # "full" gone
         if any(record.entries[mail_key(m)].sealed for m in mails):
             record.drawn = draw_for_judge(sheets, cls, found, part, [s for _e, s in record.sealed(window_key)],
                                           config.title or "sheets-gm", deadline, now, record.drawn)
         record.save()
+    waiting = frozenset(t.key for t in todo if record.entries[t.key].untyped())
     return Filed(found, {mail_key(m): record.entries[mail_key(m)] for m in mails}, {mail_key(m): m for m in mails},
-                 typed)
+                 typed, waiting)
+
+
+def _grown_post(config: MatchConfig, sheets: MatchSheets, read: MatchRead, table: str, seat: str, need: int,
+                spare: int) -> PlacedTable:
+    """``seat``'s post table grown to ``need`` rows and ``spare`` more for the mail to type there (``typing.Grow``),
+    its editors read from ``config`` then only."""
+    grown = grow_for_lines(sheets, read, seat, table, need, layout_owners(config, sheets), spare)
+    return grown.orders(seat).table(table)
 
 
 def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime], *,
@@ -176,10 +213,14 @@ def answer_mails(config: MatchConfig, filed: Filed, clock: Callable[[], datetime
     now = clock()
     letters = []
     for key, entry in filed.entries.items():
-        if entry.answer:
+        if not entry.answer or key in filed.waiting:
+            continue
+        if entry.brief:  # an address of no player, or forged: one short line a day, nothing of its mail echoed
+            body = brief_body(entry, config.title or "sheets-gm", unproven=filed.mails[key].unproven)
+        else:
             mine = {seat: said.get(f"{key}/{seat}", []) for seat in filed.typed[key]}
             body = receipt_body(entry, mine, filed.typed[key], filed.mails[key].problems)
-            letters.append(receipt_letter(match_id(filed.record), entry, body, now))
+        letters.append(receipt_letter(match_id(filed.record), entry, body, now, answers=filed.mails[key].message_id))
     return len(Outbox.of(config.path).add(letters))
 
 

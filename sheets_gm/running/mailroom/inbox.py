@@ -61,7 +61,7 @@ class MailboxInbox:
     def close(self) -> None:
         """Flag the finished mail handled on the server (harmless when it fails: the ledger knows them)."""
         try:
-            mark_handled(self.settings, self.done)
+            mark_handled(self.settings, self.ledger, self.done)
         except MailboxError as exc:
             if self.ledger.trouble(exc.kind, str(exc)):
                 self.said.append(f"the judge's mailbox: {exc}")

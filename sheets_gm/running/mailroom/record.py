@@ -32,7 +32,10 @@ def record_path(config_path: Path) -> Path:
 @dataclass
 class MailEntry:
     """One mail as read: ``placed`` says where its lines went, by seat: the heading's A1 cell, the lines' cells and
-    their feedback cells (for the receipt); ``answer``: whether it gets a receipt (``Mail.answer``)."""
+    their feedback cells (for the receipt); ``answer``: whether it gets an answer (``running.mailroom.answering``):
+    a receipt, or for an address that is no player's the one short line of its day (``brief``); ``silent``: why it
+    gets none (``answering.SILENT``); ``day``: the UTC day the server received it (a sender's answers are counted
+    by it); ``answer_id``: the left part of its answer's Message-ID (a mail replying to it is never answered)."""
 
     key: str
     sender: str
@@ -46,6 +49,10 @@ class MailEntry:
     placed: dict[str, dict[str, Any]] = field(default_factory=dict)
     sealed: dict[str, Any] | None = None
     answer: bool = True
+    brief: bool = False
+    silent: str = ""
+    day: str = ""
+    answer_id: str = ""
 
     @staticmethod
     def from_json(raw: dict[str, Any]) -> MailEntry:
@@ -55,6 +62,10 @@ class MailEntry:
     def to_json(self) -> dict[str, Any]:
         """The record's form."""
         return dict(self.__dict__)
+
+    def untyped(self) -> dict[str, str]:
+        """Why the mail's lines for each seat could not be typed into its table, by seat (none once all are)."""
+        return {seat: str(place["full"]) for seat, place in self.placed.items() if "full" in place}
 
     @property
     def strategy(self) -> Sealed | None:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from sheets_gm.engine.words import counted
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.rulesets.registry import get_game, get_ruleset
+from sheets_gm.running.mailroom.answering import unanswered_line
 from sheets_gm.running.mailroom.record import MailRecord
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
@@ -23,8 +25,17 @@ def mail_status_lines(config: MatchConfig, sheets: MatchSheets) -> list[str]:
     unread = sum(1 for e in record.entries.values() if e.unread)
     said = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())) or "none read"
     lines = [f"Judge's mailbox: {len(record.entries)} mails ({said}; {unread} not read, each told why)."]
+    lines += [line for line in (unanswered_line(list(record.entries.values())),) if line]
     read = read_match(sheets, get_ruleset(config.ruleset))
     window = read.record.ruleset.window(read.record.state)
-    sealed = [s for _e, s in record.sealed(window.key if window is not None else None)]
+    key = window.key if window is not None else None
+    waiting = [e for e in record.entries.values() if e.window == key and e.untyped()]
+    if waiting:
+        why = "; ".join(dict.fromkeys(w for e in waiting for w in e.untyped().values()))
+        senders = [f"{e.sender} ({e.subject or '(no subject)'})" for e in waiting[:10]]
+        more = f" and {len(waiting) - 10} more" if len(waiting) > 10 else ""
+        lines.append(f"Mail waiting: {counted(len(waiting), 'mail')} whose lines could not be typed ({why}), tried "
+                     f"again at every poll: {', '.join(senders)}{more}.")
+    sealed = [s for _e, s in record.sealed(key)]
     lines += [f"Strategies: {line}." for line in part.sealed_summary(read.record.state, sealed)]
     return lines

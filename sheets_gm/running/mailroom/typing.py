@@ -4,17 +4,23 @@ first rows below everything typed there, written only over cells read empty and 
 player's cell is never written over: a cell saved meanwhile stops the write, and the mail is filed at the next
 poll). A mail filed again (a poll cut after the write, before its record's end) finds its heading where it was
 typed and writes the same cells again; one whose heading is gone (its window resolved, its rows archived) is not
-typed again."""
+typed again.
+
+A table with too few rows below what is typed there (a side's Forum tab, laid out with two rows an army, after
+hundreds of mails and corrections) grows first, as a resolution grows a table: the tab laid out again alone, its
+new rows drawn. A mail that cannot be typed even so is not finished: it waits for the next poll, the judge told."""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.tables import PlacedTable, TypedRow
+from sheets_gm.sync.life.grow import TableFullError
 from sheets_gm.sync.read import MatchRead
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
@@ -48,10 +54,19 @@ def _post_rows(read: MatchRead, seat: str, table: str) -> tuple[PlacedTable, lis
     return seat_read.tab.table(table), rows
 
 
-def type_mail(sheets: MatchSheets, read: MatchRead, table: str, todo: Sequence[ToType]) -> dict[str, dict[str, Any]]:
-    """Type each of ``todo`` into its seat's ``table`` (one write per spreadsheet); returns where each went, by
-    ``key/seat``: ``{"heading": A1, "lines": [A1…], "feedback": [A1…]}``, or ``{"full": why}`` when the table has no
-    room below what is typed for it."""
+#: Grows a seat's post table to the rows given and some spare, for the mail to type there; returns it grown
+#: (TableFullError or SheetError when it cannot: the mail then waits).
+Grow = Callable[[str, int, int], PlacedTable]
+#: Rows a post table grown for mail gets beyond what the mail typed at that poll needs: the next mails' room.
+GROWN_SPARE_ROWS = 20
+
+
+def type_mail(sheets: MatchSheets, read: MatchRead, table: str, todo: Sequence[ToType],
+              grow: Grow | None = None) -> dict[str, dict[str, Any]]:
+    """Type each of ``todo`` into its seat's ``table`` (one write per spreadsheet), the table grown first (``grow``)
+    when the mail needs more rows than it has below what is typed there; returns where each went, by ``key/seat``:
+    ``{"heading": A1, "lines": [A1…], "feedback": [A1…]}``, or ``{"full": why}`` when the table has no room even so
+    (the mail waits for the next poll)."""
     placed_at: dict[str, dict[str, Any]] = {}
     batch = WriteBatch()
     for seat in dict.fromkeys(t.seat for t in todo):
@@ -59,14 +74,16 @@ def type_mail(sheets: MatchSheets, read: MatchRead, table: str, todo: Sequence[T
         texts = [r.text("line") for r in rows]
         backend = seat_backend(sheets, read.tabs, seat)
         free = max((i + 1 for i, t in enumerate(texts) if t.strip()), default=0)
-        for item in (t for t in todo if t.seat == seat):
+        mine = [t for t in todo if t.seat == seat]
+        placed, why = _room(placed, free + sum(1 + len(t.lines) for t in mine if t.heading not in texts), grow, seat)
+        for item in mine:
             cells = [item.heading, *item.lines]
             at = texts.index(item.heading) if item.heading in texts else None
             if at is None:
-                if free + len(cells) > len(rows):
-                    placed_at[f"{item.key}/{seat}"] = {"full": f"{placed.tab} has {len(rows) - free} free rows "
+                if free + len(cells) > placed.rows:
+                    placed_at[f"{item.key}/{seat}"] = {"full": f"{placed.tab} has {placed.rows - free} free rows "
                                                                f"below what is typed there, and the mail needs "
-                                                               f"{len(cells)}"}
+                                                               f"{len(cells)}{why}"}
                     continue
                 at, free = free, free + len(cells)
                 batch.guard(backend, placed.at(placed.cell(at, "line") + ":" + placed.cell(at + len(cells) - 1,
@@ -79,6 +96,17 @@ def type_mail(sheets: MatchSheets, read: MatchRead, table: str, todo: Sequence[T
                 "feedback": [placed.at(placed.cell(at + 1 + n, "feedback")) for n in range(len(item.lines))]}
     batch.run(sheets.write_order())
     return placed_at
+
+
+def _room(placed: PlacedTable, need: int, grow: Grow | None, seat: str) -> tuple[PlacedTable, str]:
+    """``placed`` grown to hold ``need`` rows and some spare when it holds fewer (as it was when it cannot grow,
+    with why in words, to add to the mail's ``full``)."""
+    if need <= placed.rows or grow is None:
+        return placed, ""
+    try:
+        return grow(seat, need, GROWN_SPARE_ROWS), ""
+    except (TableFullError, SheetError) as exc:
+        return placed, f" (it could not grow: {exc})"
 
 
 def answers(sheets: MatchSheets, where: dict[str, dict[str, Any]]) -> dict[str, list[str]]:

@@ -89,6 +89,7 @@ class GoogleSheetBackend:
         # Tab ids by folded title, needed only to write notes; ``sheet_ids`` keeps them for the next process.
         self._ids_file = sheet_ids
         self._ids: dict[str, int] | None = None
+        self.changes = 0  # the writes and layouts sent (``SheetBackend.changes``)
         self._http = client.http_client
         if isinstance(self._http, BackOffHTTPClient):
             raise TypeError(
@@ -140,6 +141,7 @@ class GoogleSheetBackend:
             writes, clears = clear_if_unchanged(writes, guard)
         if not writes and not clears:
             return self.read(read_back)
+        self.changes += 1  # counted as it is sent: an answer lost on the way may hide a write that landed
         if read_back or clears or any(w.notes is not None for w in writes):
             return self._write_cells(writes, read_back, clears)
         body = {
@@ -161,6 +163,7 @@ class GoogleSheetBackend:
         description) and its tabs' conditional formats rather than stacking them; tabs not in the
         layout are left alone. Then ``writes``, as ``write`` sends them."""
         layout_requests(layout, {}, self.account, self.co_editors)  # a template error fails here, before any call
+        self.changes += 1
         self._call("layout update", lambda: self._apply_layout_once(layout))
         if writes:
             self.write(writes)

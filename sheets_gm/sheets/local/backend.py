@@ -160,6 +160,7 @@ class LocalWorkbookBackend:
         self._loaded: Stamp | None = None  # the stamp of the version last loaded from the file (not saved by us)
         self._ranges_read: dict[str, None] = {}  # every range read, in order: what a kept read holds
         self._doubtful = False  # a number written here that may read back otherwise (see ``kept_read``)
+        self.changes = 0  # the saves this backend made of its file (``SheetBackend.changes``)
 
     def __repr__(self) -> str:
         return f"LocalWorkbookBackend({str(self.path)!r})"
@@ -495,6 +496,7 @@ class LocalWorkbookBackend:
                     saved = self._save(wb, stamp)
                 except FileChangedError:
                     continue
+                self.changes += 1
                 if read_before:
                     self.own_save = saved
                 with contextlib.suppress(SheetAccessError):

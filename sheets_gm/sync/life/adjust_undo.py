@@ -40,6 +40,7 @@ from sheets_gm.sync.match_record import (
     kept_keys,
 )
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
+from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.sync.read import MatchRead, current_mark, read_match, restamped
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital
 from sheets_gm.sync.rows.fate_words import (
@@ -115,6 +116,7 @@ class BetweenReport:
     # undo: the rows set aside, by seat, and the label of the window they were typed for (the mailroom tells each
     # mail's sender which of her mailed lines they hold: ``running.mailroom.aside``)
     aside: tuple[str, Mapping[str, Sequence[TypedRow]]] = ("", {})
+    facts: PollFacts | None = None  # the match as the change leaves it, for the page its command builds
 
 
 def _settle_first(sheets: MatchSheets, ruleset_class: type[AnyRuleset], command: str) -> None:
@@ -280,7 +282,8 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
                                                                               else "")
     calls = journaled_change(batch, sheets.write_order(), sheets.journal,
                              f"the GM's adjustment ({reasons or 'no reason given'})", record, new)
-    return BetweenReport(log, state, calls, over=over, open_now=window.label if window is not None else "")
+    return BetweenReport(log, state, calls, over=over, open_now=window.label if window is not None else "",
+                         facts=PollFacts(new, read.tabs, read.adapter))
 
 
 #: The pending GM events' key for the adjustments they hold, one ``[first Log row index, end Log row index, events,
@@ -408,7 +411,7 @@ def _undo_adjustment(sheets: MatchSheets, read: MatchRead, reason: str, owners: 
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     calls = journaled_change(batch, sheets.write_order(), sheets.journal, f"the undo of the adjustment ({undone})",
                              record, new)
-    return BetweenReport([undo], state, calls, open_now=reopened.label)
+    return BetweenReport([undo], state, calls, open_now=reopened.label, facts=PollFacts(new, read.tabs, read.adapter))
 
 
 def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Mapping[str, str], reason: str,
@@ -460,7 +463,7 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     what = f"handing {', '.join(wanted)} to {'a bot' if len(wanted) == 1 else 'bots'} or back ({reason.strip()})"
     calls = journaled_change(batch, sheets.write_order(), sheets.journal, what, record, new)
-    return BetweenReport(log, record.state, calls, open_now=window.label)
+    return BetweenReport(log, record.state, calls, open_now=window.label, facts=PollFacts(new, read.tabs, read.adapter))
 
 
 def _handed(name: str, kind: str, reason: str) -> str:
@@ -733,4 +736,4 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                          sum(len(r) for r in set_aside.values()), dice=dealt,
                          fresh_prefix=deal_prefix(record.dice(state).turn, record.deal + 1),
                          undone=(record.seed_hash, record.deal, undone_key, number, reopened.label),
-                         aside=(was_open.label, set_aside))
+                         aside=(was_open.label, set_aside), facts=PollFacts(new, read.tabs, read.adapter))

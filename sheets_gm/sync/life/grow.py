@@ -22,10 +22,14 @@ from typing import Any
 
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter
-from sheets_gm.sheets.layout import TabLayout
+from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, cells
+from sheets_gm.sheets.spec import SEAT_ROWS
 from sheets_gm.sync.life.create import apply_layouts, match_layouts
 from sheets_gm.sync.match_tabs import GROWTH_SPARE_ROWS, MatchTabs
+from sheets_gm.sync.read import MatchRead
 from sheets_gm.sync.sheets import MatchSheets, seat_backend
+from sheets_gm.sync.writes import table_grid
 
 
 @dataclass(frozen=True)
@@ -66,3 +70,42 @@ def _titles_left_to_the_write(tab: TabLayout) -> TabLayout:
     """A grown input tab's layout without its tables' titles and headers, which the resolution's write puts where
     they move, with the rows (``seat_tables_writes``; see the module notes)."""
     return replace(tab, values={cell: grid for cell, grid in tab.values.items() if cell == "A1"})
+
+
+#: The most rows a table grown for the lines typed into it (``grow_for_lines``) may reach: a Coalition side's Forum
+#: tab of 288 armies holds 596 at first; a war's mail, a heading and some lines a mail, needs some hundreds more.
+LINES_TABLE_MAX_ROWS = 20_000
+
+
+class TableFullError(ValueError):
+    """A table that cannot grow for the lines to type into it (``LINES_TABLE_MAX_ROWS``)."""
+
+
+def grow_for_lines(sheets: MatchSheets, read: MatchRead, seat: str, table: str, need: int, owners: LayoutOwners,
+                   spare: int = 0) -> MatchTabs:
+    """``read``'s tabs with ``seat``'s ``table`` (the one table of a further tab of hers: a Coalition side's Forum
+    tab, into which the judge's mailbox types mail) grown to ``need`` rows and ``spare`` more (as many as
+    ``LINES_TABLE_MAX_ROWS`` allows): that tab alone laid out again (with ``owners``' editors) and its new rows drawn
+    as a resolution draws them, in one layout call; the rows above, and what is typed in them, stay as they are. A
+    table never shrinks; TableFullError when ``need`` is past ``LINES_TABLE_MAX_ROWS``."""
+    if need > LINES_TABLE_MAX_ROWS:
+        raise TableFullError(f"the {table} table of {seat} would need {need:,} rows, and a table grows to "
+                             f"{LINES_TABLE_MAX_ROWS:,} at most")
+    rows = min(need + spare, LINES_TABLE_MAX_ROWS)
+    tabs = read.tabs
+    before = tabs.orders(seat).table(table)
+    if rows <= before.rows:
+        return tabs
+    sizes = {s: {t.spec.name: t.rows for t in tabs.orders(s).tables if t.spec.rows != SEAT_ROWS}
+             for s in tabs.input_seats()}
+    sizes[seat][table] = rows
+    grown = tabs.with_sizes(sizes)
+    placed = grown.orders(seat).table(table)
+    record, state = read.record, read.record.state
+    layouts = tuple(tab for _b, tab in match_layouts(sheets, grown, record.ruleset, read.adapter, state, owners.emails,
+                                                    owners.member_emails) if tab.name == placed.tab)
+    drawn = table_grid(read.adapter, state, record.ruleset.window(state), seat, placed, record.dice(state), "")
+    new = placed.at(cells(0, placed.first_row + before.rows, placed.width - 1, placed.last_row))
+    seat_backend(sheets, grown, seat).apply_layout(WorkbookLayout(owners.title, layouts, partial=True),
+                                                   [RangeWrite(new, drawn[before.rows:])])
+    return grown

@@ -179,6 +179,33 @@
     button.addEventListener("click", function () { show(who); });
     return button;
   }
+  // a line of the latest results names its square: a click shows it on the map
+  document.querySelectorAll("a[data-at]").forEach(function (a) {
+    a.addEventListener("click", function (e) {
+      var at = a.getAttribute("data-at").split(":");
+      e.preventDefault();
+      show({plane: Number(at[0]), i: Number(at[1])});
+    });
+  });
+  // the page's Log lines (and who is out), which the finder reads after the map: a killed army is in no square
+  var logged = [];
+  document.querySelectorAll("section.log tbody tr, .latest details.log tbody tr, .standings li").forEach(function (row) {
+    var cells = row.tagName === "TR" ? Array.prototype.map.call(row.children, function (c) { return c.textContent; })
+      : [row.textContent];
+    logged.push({line: cells.join(" · ").replace(/\s+/g, " ").trim(), row: row});
+  });
+  function inLog(hit) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "In the Log: " + hit.line;
+    button.addEventListener("click", function () {
+      for (var up = hit.row.parentNode; up; up = up.parentNode) { if (up.tagName === "DETAILS") { up.open = true; } }
+      document.querySelectorAll(".found-row").forEach(function (old) { old.classList.remove("found-row"); });
+      hit.row.classList.add("found-row");
+      hit.row.scrollIntoView({block: "center"});
+    });
+    return button;
+  }
   var find = document.getElementById("find");
   var found = document.getElementById("found");
   if (find && found) {
@@ -189,15 +216,22 @@
       var hits = everyone.filter(function (who) {
         return who.line.toLowerCase().indexOf(words) >= 0 || who.where.toLowerCase() === words;
       });
+      var lines = logged.filter(function (hit) { return hit.line.toLowerCase().indexOf(words) >= 0; });
       hits.slice(0, 25).forEach(function (who) {
         var li = document.createElement("li");
         li.appendChild(item(who));
         found.appendChild(li);
       });
+      lines.slice(0, hits.length >= 25 ? 0 : 25 - hits.length).forEach(function (hit) {
+        var li = document.createElement("li");
+        li.appendChild(inLog(hit));
+        found.appendChild(li);
+      });
+      var shown = Math.min(25, hits.length + lines.length);
       var more = document.createElement("li");
       more.className = "more";
-      more.textContent = hits.length === 0 ? "Nobody on the map matches." :
-        hits.length > 25 ? (hits.length - 25) + " more: type more letters." : "";
+      more.textContent = hits.length + lines.length === 0 ? "Nobody on the map or in this page's Log matches." :
+        hits.length + lines.length > shown ? (hits.length + lines.length - shown) + " more: type more letters." : "";
       if (more.textContent) { found.appendChild(more); }
     });
   }
@@ -235,6 +269,44 @@
       });
     });
     roster.addEventListener("toggle", function () { if (roster.open && !body.firstChild) { draw(); } });
+  }
+
+  // my side: the map dims the squares where none of a side's stand, the latest results keep the lines naming one of
+  // its own; the choice is kept for the other windows' pages (this browser's storage)
+  var whose = document.getElementById("whose");
+  var signs = {};
+  everyone.forEach(function (who) { if (who.side) { signs[who.side] = true; } });
+  if (whose && Object.keys(signs).length > 1) {
+    var legend = Array.prototype.map.call(document.querySelectorAll(".legend p"), function (p) {
+      return p.textContent; }).join(" · ");
+    Object.keys(signs).forEach(function (sign) {
+      var named = new RegExp(sign + " ([^·(\\n:]+)").exec(legend);
+      var option = document.createElement("option");
+      option.value = sign;
+      option.textContent = sign + " " + (named ? named[1].trim() : "");
+      whose.appendChild(option);
+    });
+    whose.parentNode.hidden = false;
+    var filter = function () {
+      var sign = whose.value;
+      var names = everyone.filter(function (who) { return who.side === sign; }).map(function (who) { return who.name; });
+      places.forEach(function (plane, k) {
+        var svg = document.querySelector('svg.map[data-plane="' + k + '"]');
+        plane.forEach(function (place, i) {
+          var g = svg && place[2] ? svg.querySelector('g.p[data-i="' + i + '"]') : null;
+          if (g) { g.classList.toggle("dim", !!sign && place[2].indexOf(sign) < 0); }
+        });
+      });
+      document.querySelectorAll(".latest li").forEach(function (li) {
+        var text = li.textContent;
+        li.hidden = !!sign && !names.some(function (name) { return text.indexOf(name) >= 0; });
+      });
+      try { window.localStorage.setItem("sheets-gm-whose", sign); } catch (e) { /* a page from disk may keep none */ }
+    };
+    try { whose.value = window.localStorage.getItem("sheets-gm-whose") || ""; } catch (e) { whose.value = ""; }
+    if (whose.selectedIndex < 0) { whose.value = ""; }
+    whose.addEventListener("change", filter);
+    filter();
   }
 
   var windows = window.SHEETS_GM_WINDOWS || [];

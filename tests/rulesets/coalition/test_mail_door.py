@@ -9,6 +9,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
 from openpyxl import load_workbook
 
 from sheets_gm.engine.ruleset import JUDGE
@@ -24,6 +25,7 @@ from sheets_gm.running.mailroom.record import MailRecord
 from sheets_gm.running.mailroom.status import mail_status_lines
 from sheets_gm.running.run import layout_owners, sync_once
 from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sync.life import grow
 from sheets_gm.sync.life.adjust_undo import undo_window
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
@@ -98,7 +100,8 @@ def test_a_players_movement_mail_is_typed_in_her_sides_forum_tab_answered_and_re
     assert "did you mean Rabid Cat?" in ann and "Urza's Vanguard is Cy's army" in ann
     assert "Passed over (no army's order): Hi judge," in ann
     assert "Various Puppies" not in ann and "Various Puppies" not in said["stranger@example.org"]
-    assert "no player's address in the roster" in said["stranger@example.org"]
+    assert "was not read: it is no player's address in the match's roster" in said["stranger@example.org"]
+    assert "orders" not in said["stranger@example.org"]  # nothing of a stranger's mail is echoed (issue 91)
     assert box.finished == [1, 2, 3, 4]
     record = json.loads(MailRecord.of(config.path).path.read_text(encoding="utf-8"))
     assert not record["mail"]["m4@example.org"]["answer"]
@@ -259,3 +262,76 @@ def test_a_huge_mails_receipt_quotes_a_few_of_its_lines_passed_over_or_refused_a
     assert "Urza's Vanguard: Dominaria; 5C > 0D\n    ✘ Urza's Vanguard is Cy's army" in ann
     assert "Urza's Vanguard: Dominaria; 5C > 299D" not in ann and "and 290 more lines" in ann
     assert len(ann) < 5000
+
+
+def test_every_letter_about_a_mail_quotes_its_first_ten_lines_and_counts_the_rest(tmp_path: Path) -> None:
+    # a 6.9 MB mail on the "could not be typed" path got a 186 KB receipt quoting its 3,160 lines: the cap held for
+    # the lines refused and passed over only. Every path quotes ten lines and counts the rest: the lines typed (and
+    # answered) and those that could not be typed
+    config, sheets = _match(tmp_path)
+    box = Box([mail(1, "bo@example.org", "many", *(f"Various Puppies: Dominaria; 4C > 4D - {n}." for n in range(15))),
+               mail(2, "ann@example.org", "huge", *(f"Rabid Cat: Dominaria; 3C > 3D - {n}." for n in range(3_160)))])
+    with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW), box)
+    receipts = _receipts(config)
+    bo, ann = receipts["bo@example.org"], receipts["ann@example.org"]
+    assert "4D - 9.\n" in bo and "4D - 10.\n" not in bo and "and 5 more lines" in bo
+    assert "3D - 9.\n" in ann and "3D - 10.\n" not in ann and "and 3150 more lines" in ann and len(ann) < 3_000
+
+
+def _corrections(count: int, start: int = 1) -> list[Mail]:
+    """``count`` mails of Ann's, each a heading and an order line typed (the P.S. is passed over): two rows."""
+    return [mail(start + n, "ann@example.org", f"correction {n}", "Rabid Cat: Dominaria; 3C > 3D", f"P.S. {n}.",
+                 minutes=n) for n in range(count)]
+
+
+def test_the_forum_tab_grows_for_the_mail_to_type_and_every_mail_is_typed_and_answered(tmp_path: Path) -> None:
+    # a 288-army side's 596 rows held 306 mails, then 80 corrections left 10 mails "could not be typed": they were
+    # marked done, never read again, and their receipts said both "typed into" and "could not be typed"
+    config, sheets = _match(tmp_path)
+    rows = read_match(sheets, CLS).seats["coalition"].tab.table("post").rows
+    box = Box(_corrections(rows // 2 + 4))
+    with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW), box)
+    assert len(_forum(sheets)) == 2 * len(box.mails) > rows  # every heading and line typed, the tab grown
+    assert read_match(sheets, CLS).seats["coalition"].tab.table("post").rows > rows
+    assert box.finished == [m.uid for m in box.mails] and not box.said
+    said = _receipts(config)["ann@example.org"]  # the last (the outbox keeps one a sender): typed and answered
+    assert "typed into coalition's Forum tab" in said and "could not" not in said and "never typed" not in said
+
+
+def test_a_mail_that_cannot_be_typed_waits_the_judge_is_told_and_it_is_typed_at_a_later_poll(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config, sheets = _match(tmp_path)
+    rows = read_match(sheets, CLS).seats["coalition"].tab.table("post").rows
+    monkeypatch.setattr(grow, "LINES_TABLE_MAX_ROWS", rows)  # the tab cannot grow: the mail truly cannot be typed
+    fits = rows // 2
+    box = Box(_corrections(fits + 2))
+    with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW), box)
+    waiting = [m.uid for m in box.mails[fits:]]
+    assert box.finished == [m.uid for m in box.mails[:fits]]  # the others not finished: they come back
+    assert box.said and "2 mails to the judge wait: their lines could not be typed" in box.said[0], box.said
+    records = MailRecord.of(config.path).entries
+    assert all(records[f"m{uid}@example.org"].untyped() for uid in waiting)
+    status = "\n".join(mail_status_lines(config, sheets))
+    assert "Mail waiting: 2 mails whose lines could not be typed" in status and f"correction {fits}" in status, status
+    assert all(f"correction {n}" not in letter.subject for letter in Outbox.of(config.path).waiting()
+               for n in (fits, fits + 1))  # no receipt while it waits: none that contradicts itself
+    monkeypatch.undo()  # room again (the tab may grow): the next poll types them
+    with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW), box)
+    assert box.finished[-2:] == waiting and len(_forum(sheets)) == 2 * len(box.mails)
+    assert not any(MailRecord.of(config.path).entries[f"m{uid}@example.org"].untyped() for uid in waiting)
+    assert not any("Mail waiting" in line for line in mail_status_lines(config, sheets))
+
+
+def test_a_mail_whose_window_closed_while_it_waited_is_answered_never_typed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config, sheets = _match(tmp_path)
+    rows = read_match(sheets, CLS).seats["coalition"].tab.table("post").rows
+    monkeypatch.setattr(grow, "LINES_TABLE_MAX_ROWS", rows)
+    box = Box(_corrections(rows // 2 + 1))
+    with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW, force=True), box)  # the window closes
+    assert len(box.finished) == rows // 2
+    with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW), box)
+    assert len(box.finished) == len(box.mails)  # told, and done: its window is gone
+    said = [letter.body for letter in Outbox.of(config.path).waiting() if letter.subject.endswith(f"{rows // 2}")]
+    assert said and "were never typed into coalition's Forum tab" in said[-1]
+    assert "typed into coalition's Forum tab, and each line's answer" not in said[-1]

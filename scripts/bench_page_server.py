@@ -1,0 +1,210 @@
+"""What one slow client does to the match pages, measured as issue 90 names it: a war's page folder (the Coalition's
+war of ``--armies`` armies a side, ``--windows`` windows, built as a host builds it) served by ``sheets-gm serve --web``
+of this checkout, of ``--vs COMMIT`` (``git archive`` unpacked in a temporary folder, run with this checkout's
+interpreter) and, where Debian's nginx is installed, by nginx with the configuration docs/hosting.md gives; each in
+turn, the same requests: real requests of the page of now (gzip accepted) every ``--every`` seconds for
+``--seconds`` seconds, first alone, then while ``--slow`` connections each send a header line every 5 s and never end
+their request. Printed: each server's median and largest latency of the real requests, how many went unanswered
+within 10 s, and the bytes of the page of now as sent (gzipped where the server does) against its size; the load
+average beside them.
+
+    .venv/bin/python scripts/bench_page_server.py [--armies 320] [--windows 1] [--vs main] [--slow 70]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+for folder in (ROOT, ROOT / "scripts"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+from bench_page import _match, play  # noqa: E402
+
+NGINX = """user root; worker_processes 1; daemon off; pid {root}/nginx.pid; error_log {root}/error.log;
+events {{ worker_connections 1024; }}
+http {{ include /etc/nginx/mime.types; access_log off; client_header_timeout 10s; keepalive_timeout 15s;
+  gzip on; gzip_types text/css text/javascript application/javascript application/json image/svg+xml;
+  client_body_temp_path {root}/body; proxy_temp_path {root}/proxy; fastcgi_temp_path {root}/fcgi;
+  uwsgi_temp_path {root}/uwsgi; scgi_temp_path {root}/scgi;
+  server {{ listen 127.0.0.1:{port}; location /match/ {{ alias {pages}/; }}
+           location ~ /\\. {{ return 404; }} }} }}
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _wait_for(port: int, seconds: float = 60) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+@contextmanager
+def _serve(tree: Path, matches: Path, port: int) -> Iterator[None]:
+    """``sheets-gm serve --web`` of the code in ``tree`` over ``matches``, on ``port``."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    process = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", "--web", f"127.0.0.1:{port}",
+                                "--status-file", str(matches / f"status-{port}.json"), str(matches)],
+                               env=env, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(port)
+        yield
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@contextmanager
+def _nginx(pages: Path, port: int) -> Iterator[None]:
+    root = Path(tempfile.mkdtemp(prefix="nginx-"))
+    (root / "nginx.conf").write_text(NGINX.format(root=root, port=port, pages=pages), encoding="utf-8")
+    process = subprocess.Popen(["nginx", "-c", str(root / "nginx.conf"), "-p", str(root)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(port)
+        yield
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _real(port: int, seconds: float, every: float) -> tuple[list[float], int, int]:
+    """Real requests of the page of now, one every ``every`` seconds for ``seconds``: each answered one's seconds, how
+    many were not answered within 10 s, and the bytes the last answer sent."""
+    took: list[float] = []
+    lost = sent = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        start = time.monotonic()
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.request("GET", "/match/index.html", headers={"Accept-Encoding": "gzip"})
+            answer = connection.getresponse()
+            sent = len(answer.read())
+            connection.close()
+            took.append(time.monotonic() - start) if answer.status == 200 else None
+            lost += answer.status != 200
+        except OSError:
+            lost += 1
+        time.sleep(max(0.0, every - (time.monotonic() - start)))
+    return took, lost, sent
+
+
+def _slow(port: int, count: int, stop: threading.Event, held: list[socket.socket]) -> None:
+    """``count`` connections (``held``), each sending a header line every 5 s, never ending its request."""
+    for _ in range(count):
+        try:
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+            held[-1].sendall(b"GET /match/index.html HTTP/1.1\r\nHost: x\r\n")
+        except OSError:
+            pass
+    while not stop.wait(5):
+        for n, connection in enumerate(list(held)):
+            try:
+                connection.sendall(f"X-Slow-{n}: a line\r\n".encode())
+            except OSError:  # closed by the server: open another, as an attacker would
+                held.remove(connection)
+                try:
+                    held.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+                    held[-1].sendall(b"GET /match/index.html HTTP/1.1\r\nHost: x\r\n")
+                except OSError:
+                    pass
+    for connection in held:
+        connection.close()
+
+
+def _measure(label: str, port: int, args: argparse.Namespace, size: int) -> None:
+    _real(port, 5, args.every)  # (the host's start: its first search, its polls' server; the templates loaded)
+    calm, calm_lost, sent = _real(port, args.seconds / 3, args.every)
+    stop = threading.Event()
+    held: list[socket.socket] = []
+    attack = threading.Thread(target=_slow, args=(port, args.slow, stop, held), daemon=True)
+    attack.start()
+    end = time.monotonic() + 20
+    while len(held) < args.slow and time.monotonic() < end:  # every one of them connected (or 20 s gone)
+        time.sleep(0.2)
+    opened = len(held)
+    took, lost, _ = _real(port, args.seconds, args.every)
+    stop.set()
+    attack.join(timeout=30)
+
+    def said(values: list[float]) -> str:
+        return f"median {statistics.median(values) * 1000:.0f} ms, largest {max(values) * 1000:.0f} ms" \
+            if values else "none answered"
+    print(f"{label}: alone {said(calm)} ({calm_lost} unanswered); with {args.slow} slow connections ({opened} open) "
+          f"{said(took)}, {lost} of {len(took) + lost} unanswered within 10 s; the page of now sent in {sent:,} bytes "
+          f"({size:,} on disk)", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--armies", type=int, default=320)
+    parser.add_argument("--windows", type=int, default=1)
+    parser.add_argument("--vs", metavar="COMMIT", help="also serve with this commit's code (git archive of it)")
+    parser.add_argument("--slow", type=int, default=70)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--every", type=float, default=0.5)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as temporary:
+        work = Path(temporary)
+        war, roster, settings = _match("war", args.armies)
+        played = play(war, roster, args.windows, work, settings, 0)
+        matches = work / "matches"
+        matches.mkdir()
+        (matches / "match.toml").write_text('ruleset = "coalition"\ntitle = "The war"\nseats = ["coalition", '
+                                            '"phyrexia"]\n[sheets]\nbackend = "local"\nboard = "war.xlsx"\n',
+                                            encoding="utf-8")
+        shutil.copytree(played.folder, matches / "web")
+        size = (matches / "web" / "index.html").stat().st_size
+        print(f"load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}; a war of "
+              f"{2 * args.armies} armies, {args.windows} window(s)", flush=True)
+        trees = [("this checkout's serve --web", ROOT)]
+        if args.vs:
+            base = work / "base"
+            base.mkdir()
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.vs], check=True, capture_output=True)
+            subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
+            trees.append((f"{args.vs}'s serve --web", base))
+        for label, tree in trees:
+            port = _free_port()
+            with _serve(tree, matches, port):
+                _measure(label, port, args, size)
+        if shutil.which("nginx"):
+            port = _free_port()
+            with _nginx(matches / "web", port):
+                _measure("nginx (docs/hosting.md)", port, args, size)
+        else:
+            print("nginx: not installed (apt-get install nginx), not measured")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
