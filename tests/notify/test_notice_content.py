@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from sheets_gm.engine.events import Event
 from sheets_gm.match.config_tables import SecretSource
 from sheets_gm.match.notify_settings import ChatSettings, ChatStyle, NoticeKind, NotifySettings
 from sheets_gm.notify.announce import letters_of, seen_of
@@ -272,3 +273,28 @@ def test_a_coalition_turns_news_puts_battles_kills_and_structures_before_the_dra
     first = [e.text for e in CoalitionSheet(board()).news_first(log)]
     assert first == ["Ann attacks Bo, 3C", "Ann kills Bo", "The castle at 4C is destroyed", "Cy transfers",
                      "Ann: 3A > 3B [ok]", "Ann's route drawn: 3A > 3B", "Dice and draws: …"]
+
+
+def test_a_war_sized_resolution_tells_each_seat_its_news_without_comparing_every_event_with_every_other(
+        registered_race: type[RaceRuleset], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each seat's notice of a resolution lists the public log less the seat's own news; at war size (a 576-army
+    Coalition turn, some thousand events) that difference compared each public event with each of the seat's,
+    each as JSON: most of a war's resolve (issue 89). It compares an event with those of the same text alone."""
+    sheets, _ = ready_race()
+    report = poll(sheets, RACE, now=NOW)
+    assert report.facts is not None and report.facts.events
+    first = report.facts.events[0]
+    many = [*report.facts.events, *(Event(first.turn, first.kind, f"Ann and Bo run lap {n}", {"seats": ["Ann", "Bo"]})
+                                         for n in range(800))]
+    compared = [0]
+    equal = Event.__eq__
+
+    def counting(self: Event, other: object) -> bool:
+        compared[0] += 1
+        return equal(self, other)
+
+    monkeypatch.setattr(Event, "__eq__", counting)
+    notices = poll_notices(replace(report.facts, events=many), seen_of(report), NoticeRules(), NOW)
+    ann = next(n for n in notices if n.kind is NoticeKind.RESOLVED and n.recipient == "Ann")
+    assert "Ann and Bo run lap 799" in ann.body
+    assert compared[0] < 10 * len(many), f"{compared[0]:,} comparisons of events for {len(many)} events"

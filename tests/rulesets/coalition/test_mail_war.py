@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib.util
 import random
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -36,13 +37,14 @@ SIGNATURES = ("Thanks,\nAnn", "-- \nSent from my phone", "Cheers\n\nOn Fri, 20 N
               "turn's results\n> are up", "")
 
 
-def _bench() -> ModuleType:
-    """``scripts/bench_mail_turn.py``: its war's roster and squares."""
-    spec = importlib.util.spec_from_file_location("bench_mail_turn", SCRIPTS / "bench_mail_turn.py")
+def _war(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """``scripts/war_mail.py``: the war's armies side by side, and its roster."""
+    spec = importlib.util.spec_from_file_location("war_mail", SCRIPTS / "war_mail.py")
     assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    war = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "war_mail", war)  # its dataclasses look their module up
+    spec.loader.exec_module(war)
+    return war
 
 
 def _body(words: random.Random, line: str) -> str:
@@ -50,10 +52,11 @@ def _body(words: random.Random, line: str) -> str:
 
 
 @pytest.mark.soak
-def test_a_576_army_war_mailed_in_with_corrections_resolves_every_mail_typed(tmp_path: Path,
-                                                                            dovecot: Dovecot) -> None:
-    bench = _bench()
-    local_match(tmp_path, bench._roster(ARMIES), b"mail war", NOW, (*ROSTER_COLUMNS, "player", "email"))
+def test_a_576_army_war_mailed_in_with_corrections_resolves_every_mail_typed(
+        tmp_path: Path, dovecot: Dovecot, monkeypatch: pytest.MonkeyPatch) -> None:
+    war = _war(monkeypatch)
+    armies = war.war(ARMIES)
+    local_match(tmp_path, war.roster_rows(armies), b"mail war", NOW, (*ROSTER_COLUMNS, "player", "email"))
     user = dovecot.add_user()
     (tmp_path / "mailbox.password").write_text(user.password, encoding="utf-8")
     with (tmp_path / "match.toml").open("a", encoding="utf-8") as f:
@@ -61,7 +64,7 @@ def test_a_576_army_war_mailed_in_with_corrections_resolves_every_mail_typed(tmp
                 f'user = "{user.name}"\npassword_file = "mailbox.password"\nfolder = "INBOX"\n')
     config = load_config(tmp_path / "match.toml")
     words = random.Random(89)
-    pairs = bench._pairs(ARMIES)
+    pairs = [(a.plane, a.row, a.column, f"{a.column + 1}{a.row}") for a in armies if a.side == "coalition"]
     moves = [(f"c{n:03d}@example.org", f"Coal {n:03d}: {plane}; {c}{r} > {nxt} - engage Phyr {n:03d}")
              for n, (plane, r, c, nxt) in enumerate(pairs, start=1)]
     moves += [(f"p{n:03d}@example.org", f"Phyr {n:03d}: {plane}; {c + 1}{r} > {c + 1}{r}")

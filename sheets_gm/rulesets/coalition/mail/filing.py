@@ -22,7 +22,8 @@ from sheets_gm.rulesets.coalition.forum import battle_title
 from sheets_gm.rulesets.coalition.mail.judging import strategy_rows, stratless_cells, stratless_summary
 from sheets_gm.rulesets.coalition.mail.senders import RosterIndex, Sender
 from sheets_gm.rulesets.coalition.mail.titles import LABEL_PATTERN, VERB_PATTERN, BattleIndex
-from sheets_gm.rulesets.coalition.sheet.read import MAIL_MARK, post_line_chatter
+from sheets_gm.rulesets.coalition.sheet.post_line import Kind, classify
+from sheets_gm.rulesets.coalition.sheet.read import MAIL_MARK
 from sheets_gm.rulesets.coalition.state import CoalitionState
 from sheets_gm.rulesets.parts.mail import Filing, Sealed, SealedTab, load_sealed_tab
 from sheets_gm.rulesets.registry import template_dir
@@ -57,6 +58,8 @@ class MailReading:
         self.roster = RosterIndex(roster)
         self.battles = BattleIndex([b for b in state.battles if b.announced] if state.phase is Phase.RESULTS else [])
         self.side_of = {a.name: a.side.value for a in state.armies}
+        self.by_lower = {a.name.lower(): a.name for a in state.armies}
+        self.planes = {a.at.split(" ")[0].lower() for a in state.armies if a.at}
         names = sorted((a.name for a in state.armies), key=len, reverse=True)
         self.by_fold = {n.casefold(): n for n in names}
         self.start = re.compile(r"\s*(" + "|".join(map(re.escape, names)) + r")(?![^\W_]|['’])",
@@ -66,6 +69,11 @@ class MailReading:
         """The army ``line`` begins with (its exact name, any case, a whole word), as the Forum tab reads it."""
         found = self.start.match(line) if self.start is not None else None
         return self.by_fold[found.group(1).casefold()] if found else None
+
+    def chatter(self, line: str) -> bool:
+        """Whether a line naming no army is passed over as chatter (a title, a greeting, prose: it names no army and
+        is not shaped as an order), as the Forum tab reads it (``post_line.classify``)."""
+        return classify(self.by_lower, self.planes, line).kind is Kind.CHATTER
 
 
 def file_mail(state: CoalitionState, roster: kit.Roster, *, sender: str, subject: str, lines: Sequence[str],
@@ -104,7 +112,7 @@ def _movement(reading: MailReading, who: Sender, lines: Sequence[str]) -> Filing
     for line in lines:
         army = reading.army_of(line)
         if army is None:
-            if post_line_chatter(reading.state, line) and not re.search(r"\bbump\b", line, re.IGNORECASE):
+            if reading.chatter(line) and not re.search(r"\bbump\b", line, re.IGNORECASE):
                 chatter.append(line)
             else:
                 typed.setdefault(who.sides[0], []).append(line)

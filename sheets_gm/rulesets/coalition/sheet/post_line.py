@@ -14,6 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import get_close_matches
 from enum import Enum
+from functools import lru_cache
 
 #: Struck-out text as forums write it: Markdown's ``~~…~~``, BBCode's ``[s]``, ``[strike]``, ``[del]``, HTML's
 #: ``<s>``, ``<strike>``, ``<del>``.
@@ -72,15 +73,34 @@ def nearest_names(names: Sequence[str], name: str, cutoff: float = 0.75) -> list
     >>> nearest_names(["Urza's Vanguard", "Benalish Host"], "Our moves this turn")
     []
     """
-    by_fold = {_fold(n): n for n in names}
-    return [by_fold[f] for f in get_close_matches(_fold(name), list(by_fold), n=3, cutoff=cutoff)]
+    return list(_nearest(tuple(names), _fold(name), cutoff))
+
+
+@lru_cache(maxsize=4096)
+def _nearest(names: tuple[str, ...], folded: str, cutoff: float) -> tuple[str, ...]:
+    """``nearest_names`` of a folded name, kept: a war's mail and posts bring the same greetings and sign-offs
+    hundreds of times, each compared with every one of its hundreds of armies."""
+    by_fold = _by_fold(names)
+    return tuple(by_fold[f] for f in get_close_matches(folded, list(by_fold), n=3, cutoff=cutoff))
+
+
+@lru_cache(maxsize=16)
+def _by_fold(names: tuple[str, ...]) -> dict[str, str]:
+    """The ``names`` by their folded form (made once for a match's armies)."""
+    return {_fold(n): n for n in names}
+
+
+@lru_cache(maxsize=16)
+def _longest_first(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``names`` longest first (sorted once for a match's armies)."""
+    return tuple(sorted(names, key=len, reverse=True))
 
 
 def army_line(by_lower: Mapping[str, str], line: str) -> tuple[str, str] | None:
     """(army, its line with a colon after the name) when ``line`` begins with an army's exact name (any case, the
     longest name that fits, a whole word), whatever follows; None when it begins with no army's name."""
     low = line.lower()
-    for name in sorted(by_lower, key=len, reverse=True):
+    for name in _longest_first(tuple(by_lower)):
         rest = line[len(name):]
         if low.startswith(name) and not (rest[:1].isalnum() or (rest[:1] and rest[:1] in "'’")):
             army = by_lower[name]

@@ -260,13 +260,6 @@ def post_line_army(state: CoalitionState, line: str) -> str | None:
     return named[0] if named is not None else None
 
 
-def post_line_chatter(state: CoalitionState, line: str) -> bool:
-    """Whether a post's ``line`` is passed over as chatter (a title, a greeting, prose: it names no army and is not
-    shaped as an order), as the Forum tab reads it (``post_line.classify``)."""
-    planes = {a.at.split(" ")[0].lower() for a in state.armies if a.at}
-    return classify({a.name.lower(): a.name for a in state.armies}, planes, line).kind is Kind.CHATTER
-
-
 def _posted_orders(out: ReadRows, unread: ReadRows, posted: Sequence[Posted]) -> None:
     """Give each army a post names its line (``out.read_as``: the row it was pasted in reads as that army's order),
     unless its own row holds an order (the row wins, and both rows say so), a line withdraws its order (the army
