@@ -51,6 +51,8 @@ KEEPALIVE_LIMIT = KEEPALIVE_IDLE + KEEPALIVE_EVERY * KEEPALIVE_COUNT
 
 #: The failures to connect that a server restarting shows (it is away, or stops at once): not a login or a certificate.
 _AWAY = ("connect", "server")
+#: How many tries after a loss are soon whatever the failure (a refused login, a certificate) before the backoff's.
+_SOON_TRIES = 8
 
 
 class ConnectionLost(Exception):
@@ -180,7 +182,8 @@ class MailWatch:
                               "second, then with a growing wait of at most a minute; its matches are polled as "
                               "before meanwhile")
                 elif not (lost and kind in _AWAY):  # (a server still away after its loss was said: nothing new)
-                    lost = False
+                    # a server starting may refuse a login or two before its parts are up: still soon, for a while
+                    lost = lost and failures < _SOON_TRIES
                     if kind != said:
                         said = kind
                         self._say(f"mailbox {box.settings.describe()}: cannot be watched ({exc}); its matches are "

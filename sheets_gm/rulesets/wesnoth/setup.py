@@ -20,7 +20,7 @@ def maps_for(players: int) -> str:
     as the end of a sentence: ``. The shipped maps for 4: 4p_Hamlets, 4p_King_of_the_Hill (map = "4p_Hamlets" in
     the config)``; '' when none has."""
     fit = sorted(p.stem for p in (TEMPLATE_DIR / "maps").glob("*p_*.txt")
-                 if p.stem.split("p_", 1)[0].isdigit() and int(p.stem.split("p_", 1)[0]) >= players)
+                 if p.stem.split("p_", 1)[0].isdecimal() and int(p.stem.split("p_", 1)[0]) >= players)
     if not fit or players < 2:
         return ""
     return f". The shipped maps for {players}: {', '.join(fit)} (map = \"{fit[0]}\" in the config)"

@@ -65,7 +65,7 @@ def more_lines(lines: Sequence[object]) -> list[str]:
     lines, an undo's lines set aside) quotes ``lines[:QUOTED]`` and this.
 
     >>> more_lines(["a"] * 3), more_lines(["a"] * 3_160)
-    ([], ["  … and 3150 more lines of this kind, not quoted here"])
+    ([], ['  … and 3150 more lines of this kind, not quoted here'])
     """
     return [f"  … and {len(lines) - QUOTED} more lines of this kind, not quoted here"] if len(lines) > QUOTED else []
 
