@@ -99,6 +99,7 @@ from sheets_gm.host.quiet import (
     notices_moment,
     watched_need,
 )
+from sheets_gm.host.seen import Seen, asks_mail, identity, idle_until, kept_workbooks, look_files
 from sheets_gm.host.status import (
     AccountStatus,
     HostStatus,
@@ -337,6 +338,7 @@ class Hosted:
     watched_in: tuple[Path, ...] = ()  # the folders whose file events concern it
     game: str = ""  # the game its config names, as read at discovery (its config, once polled, says it)
     stirred: bool = False  # a file event fell in its folders while its poll ran: looked at again once it ends
+    seen: Seen | None = None  # what its last look, idle, depended on (a local match: ``seen``)
 
     @property
     def local(self) -> bool:
@@ -871,10 +873,12 @@ class Host:
             return False
         if hosted.failures:
             need = Need(poll=True, why="trying again", rank=1)
+        elif hosted.seen is not None and hosted.seen.holds(now):
+            need = Need()  # nothing its last look depended on was touched (``seen``)
         elif hosted.config is None:
-            need = self._first_need(hosted, now)
+            need = self._noting_seen(hosted, now, functools.partial(self._first_need, hosted, now))
         elif hosted.local:
-            need = local_need(hosted.path, now)
+            need = self._noting_seen(hosted, now, functools.partial(local_need, hosted.path, now))
         else:
             watcher = self._watcher(hosted)
             changed = watcher is not None and watcher.changed(hosted.path)
@@ -888,6 +892,22 @@ class Host:
             return True
         self._plan(hosted, self._next_look(hosted, now, idle=True))
         return False
+
+    def _noting_seen(self, hosted: Hosted, now: datetime, look: Callable[[], Need]) -> Need:
+        """A local match's ``look``; when it finds the match idle, what it depended on is noted (``seen``: the files'
+        identity taken before it), so that the next look costs a ``stat`` a file where nothing was touched."""
+        hosted.seen = None
+        if hosted.account:
+            return look()  # a Google match's first look
+        files = look_files(hosted.path, kept_workbooks(hosted.path))
+        before = identity(files)
+        need = look()
+        state = need.idle.state if need.idle is not None else None
+        if (state is None or need.poll or need.letters or look_files(hosted.path, tuple(state.files)) != files
+                or asks_mail(hosted.path)):
+            return need
+        hosted.seen = Seen(files, before, idle_until(hosted.path, state, now), notices_moment(hosted.path))
+        return need
 
     def _first_need(self, hosted: Hosted, now: datetime) -> Need:
         """What a match not polled yet in this host needs (``quiet.first_need``). A Google match is watched by its
@@ -998,7 +1018,7 @@ class Host:
         may be looked at seldom (``_learn_quiet``), ``QUIET_LOOK`` from now, or its notices' moment when sooner."""
         later = now + self.interval
         if idle and self._learn_quiet(hosted):
-            notices = notices_moment(hosted.path)
+            notices = hosted.seen.notices if hosted.seen is not None else notices_moment(hosted.path)
             later = max(later, min(now + QUIET_LOOK, notices if notices is not None else now + QUIET_LOOK))
         moment = None if hosted.finished else deadline_moment(hosted.deadline)
         return moment if moment is not None and now < moment < later else later
@@ -1013,7 +1033,7 @@ class Host:
 
     def _took(self, hosted: Hosted, outcome: Outcome, now: datetime) -> None:
         self._touched.add(hosted.path)
-        hosted.running, hosted.future, hosted.started_at, hosted.rank = False, None, None, 2
+        hosted.running, hosted.future, hosted.started_at, hosted.rank, hosted.seen = False, None, None, 2, None
         self._polling.discard(hosted.path)
         self._forget_quiet(hosted)
         hosted.looked_at = now
