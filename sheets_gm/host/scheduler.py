@@ -99,7 +99,7 @@ from sheets_gm.host.quiet import (
     notices_moment,
     watched_need,
 )
-from sheets_gm.host.seen import Seen, asks_mail, identity, idle_until, kept_workbooks, look_files
+from sheets_gm.host.seen import Seen, asks_mail, idle_until, look_files, seen_before
 from sheets_gm.host.status import (
     AccountStatus,
     HostStatus,
@@ -109,6 +109,7 @@ from sheets_gm.host.status import (
     write_matches,
     write_status,
 )
+from sheets_gm.host.sweep import Sweep
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, Spreadsheets, read_spreadsheets
 from sheets_gm.sync.deadline import deadline_moment
 
@@ -374,6 +375,7 @@ class Host:
         self.stop_grace = stop_grace
         self.events = events  # the file events under the folders (None: every local match looked at every interval)
         self._by_folder: dict[Path, set[Path]] = {}  # a folder -> the local matches a file event there concerns
+        self._sweep = Sweep(self.interval)  # the idle local matches the events do not cover, their files looked at
         self._above: set[Path] = set()  # every folder that holds a match's folder, down from the root
         self._games_before = last_games(status_file) or []  # the games the last run's matches played
         self._local_before = last_local(status_file)  # whether the last run served a local match
@@ -439,6 +441,7 @@ class Host:
         self._take_outcomes(now)
         self._stop_overdue(now)
         self._take_events(now)
+        self._take_swept(now)
         self._take_mail(now)
         self._ask_drive(now)
         self._check_failing(now)
@@ -828,6 +831,18 @@ class Host:
                     else:
                         self._hurry(hosted, now, CHANGED)
 
+    def _take_swept(self, now: datetime) -> None:
+        """The sweep's slice of this pass (``sweep``): a match whose own files were touched is looked at now, as a
+        file event has it looked at."""
+        for path in self._sweep.take(now):
+            hosted = self.matches.get(path)
+            if hosted is None or hosted.failures:
+                continue
+            if hosted.running:
+                hosted.stirred = True
+            else:
+                self._hurry(hosted, now, CHANGED)
+
     def _take_mail(self, now: datetime) -> None:
         """A judge's mailbox told of a new mail (``mail_watch``): its matches are looked at now, as a file event has
         them looked at; what the watches have to say is said."""
@@ -844,8 +859,17 @@ class Host:
                 self._hurry(hosted, now, CHANGED)
 
     def _learn_quiet(self, hosted: Hosted) -> bool:
-        """Whether the match may be looked at seldom: a local one whose files the events cover (noted by folder),
-        a Google one whose every spreadsheet Drive shows. Learnt once after each poll."""
+        """Whether the match may be looked at seldom: a local one whose files the events cover (noted by folder; learnt
+        once after each poll) or, where they do not, whose last look found it idle (its own files then looked at by
+        the sweep: ``sweep``), a Google one whose every spreadsheet Drive shows."""
+        if hosted.local and hosted.seen is not None and not self._covered(hosted):
+            self._sweep.note(hosted.path, hosted.seen.files[:hosted.seen.own], hosted.seen.own_number)
+            return True
+        return self._covered(hosted)
+
+    def _covered(self, hosted: Hosted) -> bool:
+        """Whether the match may be looked at seldom by what tells of its changes: a local one whose files the events
+        cover (noted by folder), a Google one whose every spreadsheet Drive shows. Learnt once after each poll."""
         if hosted.quiet is None:
             if hosted.local:
                 files = kept_files(hosted.path)
@@ -897,16 +921,17 @@ class Host:
         """A local match's ``look``; when it finds the match idle, what it depended on is noted (``seen``: the files'
         identity taken before it), so that the next look costs a ``stat`` a file where nothing was touched."""
         hosted.seen = None
+        self._sweep.forget(hosted.path)
         if hosted.account:
             return look()  # a Google match's first look
-        files = look_files(hosted.path, kept_workbooks(hosted.path))
-        before = identity(files)
+        files, before, own, own_before = seen_before(hosted.path)
         need = look()
         state = need.idle.state if need.idle is not None else None
         if (state is None or need.poll or need.letters or look_files(hosted.path, tuple(state.files)) != files
                 or asks_mail(hosted.path)):
             return need
-        hosted.seen = Seen(files, before, idle_until(hosted.path, state, now), notices_moment(hosted.path))
+        hosted.seen = Seen(files, before, idle_until(hosted.path, state, now), notices_moment(hosted.path), own,
+                           own_before)
         return need
 
     def _first_need(self, hosted: Hosted, now: datetime) -> Need:
@@ -1161,6 +1186,7 @@ class Host:
     def _forget_quiet(self, hosted: Hosted) -> None:
         """After a poll, what covers the match is learnt again (its files may have changed)."""
         hosted.quiet = None
+        self._sweep.forget(hosted.path)
         for folder in hosted.watched_in:
             self._by_folder.get(folder, set()).discard(hosted.path)
         hosted.watched_in = ()

@@ -62,6 +62,15 @@ def kept_workbooks(config_path: Path) -> tuple[str, ...]:
     return tuple(state.files) if state is not None else ()
 
 
+def seen_before(config_path: Path) -> tuple[tuple[str, ...], int, int, int]:
+    """The files a look at the match is about to depend on (from its record: ``look_files``), their identity, how
+    many are its own (config and workbooks) and those's identity, taken before the look."""
+    workbooks = kept_workbooks(config_path)
+    files = look_files(config_path, workbooks)
+    own = 1 + len(workbooks)
+    return files, identity(files), own, identity(files[:own])
+
+
 @dataclass(frozen=True, slots=True)
 class Seen:
     """An idle look's files and their identity taken before it (``identity``), the moment its decision may change
@@ -71,6 +80,8 @@ class Seen:
     number: int
     until: datetime | None
     notices: datetime | None
+    own: int  # how many of ``files`` come first that a player or the GM writes: the config and workbooks
+    own_number: int  # their identity alone: what a look without file events compares (``sweep``)
 
     def holds(self, now: datetime) -> bool:
         """Whether the look's decision holds now: no moment came, no file was touched (one ``stat`` each)."""

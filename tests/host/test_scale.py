@@ -62,13 +62,20 @@ def test_an_idle_local_match_is_looked_at_on_its_file_events_not_at_every_interv
         raise AssertionError("a save no event told of was never answered")
 
 
-def test_without_file_events_every_local_match_is_looked_at_every_interval(tmp_path: Path) -> None:
+def test_without_file_events_an_idle_local_matchs_files_are_looked_at_every_interval(tmp_path: Path) -> None:
+    """No events: the sweep looks at its own files (a ``stat`` each) every interval, its whole look (record, outbox)
+    comes by its moment, and a save is answered within the interval."""
     league = tmp_path / "league"
-    local_match(league / "plain")
+    _, sheets = local_match(league / "plain", private=True)
     clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines, interval=10)
     host.step()
-    assert looks(host, clock, 120, "plain", league) == 12
+    assert looks(host, clock, 120, "plain", league) <= 1
+    type_orders(sheets, ready=False, seats=("red",))
+    for _ in range(2):
+        clock.tick(10)
+        host.step()
+    assert "feedback cells updated" in hosted(host, league, "plain").line
 
 
 def test_a_network_share_is_not_trusted_for_events(tmp_path: Path) -> None:
