@@ -1036,10 +1036,11 @@ class RestartRun:
     # arriving ``--save-gap`` after the one before: no answer to it can come sooner)
 
 
-def spawn_serve(source: Path | None, root: Path, tag: str, *options: str,
-                under: str = "idle") -> tuple[subprocess.Popen[bytes], Pings, Path, float]:
+def spawn_serve(source: Path | None, root: Path, tag: str, *options: str, under: str = "idle",
+                watch_limit: int | None = None) -> tuple[subprocess.Popen[bytes], Pings, Path, float]:
     """``serve`` (from ``source``; None: this tree) spawned on ``root/under`` with ``options``, its watchdog heard on
-    a socket of the benchmark's own: the process, its pings, its log and the moment of its spawn (monotonic)."""
+    a socket of the benchmark's own: the process, its pings, its log and the moment of its spawn (monotonic).
+    ``watch_limit``: in a user namespace of its own whose inotify watch limit is that (as in a container)."""
     pings = Pings(root / f"notify-{tag}.sock")
     env = {**os.environ, "NOTIFY_SOCKET": str(pings.path)}
     if source is not None:
@@ -1047,8 +1048,11 @@ def spawn_serve(source: Path | None, root: Path, tag: str, *options: str,
     log = root / f"serve-{tag}.log"
     started = time.monotonic()
     with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / under), "--status-file",
-                                 str(root / f"status-{tag}.json"), *options],
+        within = [] if watch_limit is None else [
+            "unshare", "--user", "--map-root-user", "sh", "-c",
+            f'echo {watch_limit} > /proc/sys/user/max_inotify_watches && exec "$@"', "sh"]
+        proc = subprocess.Popen([*within, sys.executable, "-m", "sheets_gm.cli", "serve", str(root / under),
+                                 "--status-file", str(root / f"status-{tag}.json"), *options],
                                 stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)  # (not this tree: -m
         # would import the package from the working folder before PYTHONPATH's)
     return proc, pings, log, started
@@ -1348,8 +1352,8 @@ def measure_idle_hour(args: argparse.Namespace, root: Path) -> None:
         configs[code] = polled_copies(root, args.idle_hour, source, f"idle-{code}", linked=True)
         print(f"Made {args.idle_hour} local matches polled before for {code} in {time.monotonic() - t0:.0f} s.",
               flush=True)
-    served = {code: spawn_serve(source, root, f"hour-{code}", "--workers", str(args.workers), under=f"idle-{code}")
-              for code, source in trees}
+    served = {code: spawn_serve(source, root, f"hour-{code}", "--workers", str(args.workers), under=f"idle-{code}",
+                                watch_limit=args.watch_limit) for code, source in trees}
     try:
         for code, (_, _, log, started) in served.items():
             while not any(line.startswith("Found ") for line in log.read_text(errors="replace").splitlines()):
@@ -1379,7 +1383,8 @@ def hour_window(pids: dict[str, int], configs: dict[str, list[Path]], args: argp
             f"{code} {tree_cpu(pid) - first[code]:.1f} CPU s" for code, pid in pids.items())
             + f"; load {loads[-1]:.1f}", flush=True)
     wall = time.monotonic() - began
-    print(f"\nFigures ({len(next(iter(configs.values())))} local matches polled before, untouched, file events; "
+    events = "file events" if args.watch_limit is None else f"no file events (watch limit {args.watch_limit:,})"
+    print(f"\nFigures ({len(next(iter(configs.values())))} local matches polled before, untouched, {events}; "
           f"{wall:.0f} s measured, load median {statistics.median(loads or [0.0]):.1f}):")
     for code, pid in pids.items():
         cpu = tree_cpu(pid) - first[code]
@@ -2158,6 +2163,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the real serve at rest on N local matches polled before: its CPU over --window s "
                              "(beside --vs's)")
     parser.add_argument("--window", type=float, default=3600.0, help="with --idle-hour: seconds measured (3600)")
+    parser.add_argument("--watch-limit", type=int, metavar="W",
+                        help="with --idle-hour: each serve in a user namespace of its own whose inotify watch limit is "
+                             "W (user.max_inotify_watches, as in a container): fewer than its folders, no file events")
     parser.add_argument("--every", type=float, default=300.0, help="with --idle-hour: seconds between reports (300)")
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)

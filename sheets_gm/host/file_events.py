@@ -201,7 +201,7 @@ class FileEvents:
 
         def start() -> None:
             if not self.start():
-                say(f"No file events ({self.error}): every local match is looked at every interval.")
+                say(f"No file events ({self.error}): every local match's files are looked at every interval.")
         threading.Thread(target=start, name="sheets-gm-file-events", daemon=True).start()
 
     def check(self, listed: dict[Path, int]) -> str:
@@ -213,13 +213,17 @@ class FileEvents:
         if held is None or held >= needed:
             return ""
         self.trusted = []
+        self.error = (f"the system gave file events for {held:,} folders of the {needed:,} served (its inotify "
+                      f"watches ran out: {self._limit_words()})")
+        return (f"File events: {self.error}. Every local match's files are looked at every interval instead, until "
+                f"serve restarts; {watch_advice(self.limit())} (see docs/hosting.md) and restart serve.")
+
+    def _limit_words(self) -> str:
+        """The limit that bit, in words: its setting and figure (and the machine's, where it is a container's)."""
         limit = self.limit()
         figure = "?" if limit.figure is None else f"{limit.figure:,}"
         machine = "" if limit.machine is None else f" in this user namespace, the machine's {limit.machine:,}"
-        self.error = (f"the system gave file events for {held:,} folders of the {needed:,} served (its inotify "
-                      f"watches ran out: {limit.setting} = {figure}{machine})")
-        return (f"File events: {self.error}. Every local match's files are looked at every interval instead, until "
-                f"serve restarts; {watch_advice(limit)} (see docs/hosting.md) and restart serve.")
+        return f"{limit.setting} = {figure}{machine}"
 
     def note(self, path: Path) -> None:
         """An event on ``path``: its folder changed (the host's own files, under ``.sheets-gm``, are left out)."""

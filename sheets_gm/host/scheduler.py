@@ -862,18 +862,24 @@ class Host:
         """Whether the match may be looked at seldom: a local one whose files the events cover (noted by folder; learnt
         once after each poll) or, where they do not, whose last look found it idle (its own files then looked at by
         the sweep: ``sweep``), a Google one whose every spreadsheet Drive shows."""
-        if hosted.local and hosted.seen is not None and not self._covered(hosted):
-            self._sweep.note(hosted.path, hosted.seen.files[:hosted.seen.own], hosted.seen.own_number)
-            return True
-        return self._covered(hosted)
+        covered = self._covered(hosted)
+        if not hosted.local or covered or hosted.seen is None:
+            self._sweep.forget(hosted.path)
+            return covered
+        self._sweep.note(hosted.path, hosted.seen.files[:hosted.seen.own], hosted.seen.own_number)
+        return True
 
     def _covered(self, hosted: Hosted) -> bool:
         """Whether the match may be looked at seldom by what tells of its changes: a local one whose files the events
-        cover (noted by folder), a Google one whose every spreadsheet Drive shows. Learnt once after each poll."""
+        cover (noted by folder), a Google one whose every spreadsheet Drive shows. Learnt once after each poll (a
+        local one again once the events are in place: they are put beside the first looks)."""
         if hosted.quiet is None:
             if hosted.local:
                 files = kept_files(hosted.path)
-                hosted.quiet = self.events is not None and len(files) > 1 and self.events.covers(files)
+                covered = self.events is not None and len(files) > 1 and self.events.covers(files)
+                if not covered and self.events is not None and not self.events.started:
+                    return False  # (not learnt: asked again at its next look)
+                hosted.quiet = covered
                 if hosted.quiet:
                     hosted.watched_in = tuple({file.parent for file in files} - {hosted.path.parent})
                     for folder in hosted.watched_in:

@@ -11,6 +11,7 @@ at every few minutes, that is a hundredth of the CPU of the looks themselves.
 from __future__ import annotations
 
 import os
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -48,11 +49,12 @@ def look_files(config_path: Path, workbooks: Sequence[str]) -> tuple[str, ...]:
 
 
 def asks_mail(config_path: Path) -> bool:
-    """Whether a look at the match may ask a judge's mailbox (its config names one, or cannot be read): such a look is
-    made whole every time (``running.mail_check``)."""
+    """Whether a look at the match may ask a judge's mailbox (its config has a ``[mailbox]`` table, or cannot be
+    read): such a look is made whole every time (``running.mail_check``)."""
     try:
-        return b"mailbox" in config_path.read_bytes()
-    except OSError:
+        data = config_path.read_bytes()
+        return b"mailbox" in data and bool(tomllib.loads(data.decode("utf-8")).get("mailbox"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return True
 
 
