@@ -14,9 +14,11 @@ import sheets_gm.host.scheduler as scheduler
 from sheets_gm.host.file_events import QUIET_LOOK
 from sheets_gm.host.quiet import Need, local_need
 from sheets_gm.host.scheduler import Host
+from sheets_gm.host.seen import asks_mail
 from sheets_gm.poll_gate import idle
 from sheets_gm.poll_gate.idle import SAFETY_NET_MINUTES
 from tests.host.hosting import Clock, hosted, new_host
+from tests.host.test_scale import HandedEvents
 from tests.matchfiles import NOW, local_match
 
 
@@ -107,7 +109,8 @@ def test_a_journal_that_appears_has_the_match_polled(tmp_path: Path) -> None:
 
 def test_a_change_its_size_and_time_hid_is_read_at_the_safety_moment(tmp_path: Path) -> None:
     """A workbook written again with its old size and time: the quick look sees it touched, the whole look finds its
-    size and time the record's and stays idle until the match's safety moment, when the whole look reads it."""
+    size and time the record's and stays idle until the match's safety moment, when its next whole look (by
+    ``QUIET_LOOK``) reads it."""
     host, clock, league = idle_host(tmp_path)
     workbook = league / "m1" / "red.xlsx"
     st = workbook.stat()
@@ -116,8 +119,41 @@ def test_a_change_its_size_and_time_hid_is_read_at_the_safety_moment(tmp_path: P
     clock.tick(10)
     host.step()
     assert host.polls == 1
-    for _ in range(SAFETY_NET_MINUTES * 6 + 6):
+    for _ in range(int((timedelta(minutes=SAFETY_NET_MINUTES) + QUIET_LOOK).total_seconds()) // 10 + 6):
         clock.tick(10)
         host.step()
     read_at = hosted(host, league, "m1").read_at
     assert host.polls == 2 and read_at is not None and read_at > NOW + timedelta(minutes=1)
+
+
+def test_only_a_mailbox_table_makes_every_look_whole(tmp_path: Path) -> None:
+    """A starter config's comment naming ``[mailbox]`` asks no mailbox (its looks are quick); a ``[mailbox]`` table
+    does (each look asks it), and so does a config that does not read."""
+    config = tmp_path / "match.toml"
+    config.write_text('ruleset = "coalition"\n# [mailbox]   # the judge\'s mailbox (IMAP): docs/mailbox.md\n')
+    assert not asks_mail(config)
+    config.write_text('ruleset = "coalition"\n[mailbox]\nhost = "127.0.0.1"\n')
+    assert asks_mail(config)
+    config.write_text('ruleset = "coalition"\n[mailbox\n')
+    assert asks_mail(config) and asks_mail(tmp_path / "gone.toml")
+
+
+def test_a_match_first_looked_at_before_the_events_are_in_place_is_looked_at_seldom_once_they_are(
+        tmp_path: Path) -> None:
+    """The watches are put beside the first looks (tens of seconds at 10,000 matches): a match looked at meanwhile
+    is swept, then learnt covered at its next look, as if its first look had come after them."""
+    league = tmp_path / "league"
+    local_match(league / "m1", private=True)
+    events = HandedEvents(league)
+    events.started = False
+    clock = Clock(NOW)
+    host = new_host(league, clock, [], interval=10, workers=1, events=events)
+    host.step()
+    clock.tick(10)
+    host.step()
+    assert not hosted(host, league, "m1").quiet
+    events.started = True
+    for _ in range(int(QUIET_LOOK.total_seconds()) // 10 + 1):
+        clock.tick(10)
+        host.step()
+    assert hosted(host, league, "m1").quiet
