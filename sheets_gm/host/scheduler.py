@@ -46,7 +46,7 @@ import os
 import queue
 import threading
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -822,26 +822,12 @@ class Host:
             if not any(where in self._by_folder for where in wheres):
                 self._search_where(folder, now)
             for where in wheres:
-                for path in self._by_folder.get(where, ()):
-                    hosted = self.matches.get(path)
-                    if hosted is None or hosted.failures:
-                        continue
-                    if hosted.running:  # a save during its poll, which may have read the files before it
-                        hosted.stirred = True
-                    else:
-                        self._hurry(hosted, now, CHANGED)
+                self._stir(list(self._by_folder.get(where, ())), now)
 
     def _take_swept(self, now: datetime) -> None:
         """The sweep's slice of this pass (``sweep``): a match whose own files were touched is looked at now, as a
         file event has it looked at."""
-        for path in self._sweep.take(now):
-            hosted = self.matches.get(path)
-            if hosted is None or hosted.failures:
-                continue
-            if hosted.running:
-                hosted.stirred = True
-            else:
-                self._hurry(hosted, now, CHANGED)
+        self._stir(self._sweep.take(now), now)
 
     def _take_mail(self, now: datetime) -> None:
         """A judge's mailbox told of a new mail (``mail_watch``): its matches are looked at now, as a file event has
@@ -849,7 +835,12 @@ class Host:
         woken, said = self.mail.take()
         for line in said:
             self.say(line)
-        for path in woken:
+        self._stir(woken, now)
+
+    def _stir(self, paths: Iterable[Path], now: datetime) -> None:
+        """Something told of a change in each of these matches: each is looked at now, first (one whose poll is
+        under way, again as soon as it ends: the poll may have read its files before the change)."""
+        for path in paths:
             hosted = self.matches.get(path)
             if hosted is None or hosted.failures:
                 continue
