@@ -45,6 +45,7 @@ import itertools
 import os
 import queue
 import threading
+import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, wait
@@ -135,6 +136,11 @@ BUSY_FOR = timedelta(minutes=2)
 #: answer or the watchdog, whatever the number of folders and however slow one is (the whole search of 10,000 took
 #: 3 s at a load of 3 and 30 s at 15, the loop stopped meanwhile, when the loop took it).
 WALK_A_PASS = 200
+#: The whole search of the folders comes every ``SEARCH_WITH_EVENTS`` (``DEFAULT_RESCAN`` without file events
+#: covering every folder: the only way a new match is found then), or as seldom as keeps its CPU within this share of
+#: a core (the last search's, measured): at 10,000 matches on a machine at a load of 20 a search cost 10-20 CPU s, every
+#: minute a third of a core.
+SEARCH_SHARE = 0.005
 #: A slice of the search that takes this long is said (once), with the folder it waits on.
 SEARCH_STALL = timedelta(seconds=60)
 #: Seconds an account's question to Drive may take before the host says so (its matches wait for it; the other
@@ -375,6 +381,7 @@ class Host:
         self.stop_grace = stop_grace
         self.events = events  # the file events under the folders (None: every local match looked at every interval)
         self._by_folder: dict[Path, set[Path]] = {}  # a folder -> the local matches a file event there concerns
+        self._search_cpu = 0.0  # CPU seconds the last whole search took (``_search_every``)
         self._sweep = Sweep(self.interval)  # the idle local matches the events do not cover, their files looked at
         self._above: set[Path] = set()  # every folder that holds a match's folder, down from the root
         self._games_before = last_games(status_file) or []  # the games the last run's matches played
@@ -592,11 +599,13 @@ class Host:
         handed over as ended with what it found (said by the loop)."""
         found: list[tuple[Found, Spreadsheets | None]] = []
         done: bool | str = True
+        began = time.thread_time()
         try:
             found = [(one, _read_sheets(one)) for one in walk.take(WALK_A_PASS)]
             done = walk.done
         except Exception as exc:  # a program error: the search ends here; the next one begins at its moment
             done = f"{type(exc).__name__}: {exc}"
+        walk.cpu += time.thread_time() - began
         self._slices.put((walk, found, done))
         self._stop.wake()
 
@@ -615,7 +624,7 @@ class Host:
                 self._hurry(self.matches[found.path], now, CHANGED)
         if not done:
             return
-        self._walk = None
+        self._walk, self._search_cpu = None, walk.cpu
         if self.events is not None:  # the file watches put once the first search ends, beside the loop: not while
             self.events.start_beside(self.say)  # the saves waiting at a start are answered (0.65 CPU s at 10,000)
         if isinstance(done, str):
@@ -689,13 +698,15 @@ class Host:
 
     def _search_every(self) -> timedelta:
         """How often the whole folders are searched: ``rescan`` when given; else ``SEARCH_WITH_EVENTS`` with the
-        file events of every folder served (``_search_where``), ``DEFAULT_RESCAN`` without."""
+        file events of every folder served (``_search_where``), ``DEFAULT_RESCAN`` without, or as seldom as keeps
+        the search within ``SEARCH_SHARE`` of a core."""
         if self.rescan is not None:
             return self.rescan
         events = self.events
         covered = (events is not None and events.started and bool(events.trusted)
                    and len(events.trusted) == len(events.folders))
-        return SEARCH_WITH_EVENTS if covered else timedelta(seconds=DEFAULT_RESCAN)
+        every = SEARCH_WITH_EVENTS if covered else timedelta(seconds=DEFAULT_RESCAN)
+        return max(every, timedelta(seconds=self._search_cpu / SEARCH_SHARE))
 
     def _search_where(self, folder: Path, now: datetime) -> None:
         """A file event in a folder of no match: a new match's files, perhaps (its config written, or its folder

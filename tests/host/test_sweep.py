@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
+import sheets_gm.host.scheduler as scheduler
 import sheets_gm.host.sweep as sweep_module
+from sheets_gm.host.scheduler import SEARCH_SHARE
 from sheets_gm.host.seen import identity
 from sheets_gm.host.sweep import SHARE, Sweep
-from tests.matchfiles import NOW
+from tests.host.hosting import Clock, new_host
+from tests.matchfiles import NOW, local_match
 
 
 class CostlyLooks:
@@ -60,3 +63,32 @@ def test_a_match_whose_files_were_touched_is_given_back_once_and_swept_no_more(t
     workbook.write_bytes(b"orders typed")
     assert sweep.take(NOW + timedelta(seconds=20)) == [match]
     assert match not in sweep and sweep.take(NOW + timedelta(seconds=30)) == []
+
+
+def test_without_file_events_the_whole_search_comes_as_seldom_as_keeps_it_within_its_share(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole search is the only way a new match is found without events: every minute where it is cheap, as
+    seldom as keeps its CPU within ``SEARCH_SHARE`` where it is not (a slice costs 1 CPU s on the test's counter)."""
+    league = tmp_path / "league"
+    local_match(league / "m1", private=True)
+
+    class Cpu:
+        spent = 0.0
+
+        def thread_time(self) -> float:
+            self.spent += 0.5
+            return self.spent
+
+    monkeypatch.setattr(scheduler, "time", Cpu())
+    clock = Clock(NOW)
+    host = new_host(league, clock, [], interval=10, workers=1)
+    host.step()
+    first = host.scanned_at
+    assert host._search_every() == timedelta(seconds=0.5 / SEARCH_SHARE)  # 100 s, not the minute
+    for _ in range(9):
+        clock.tick(10)
+        host.step()
+    assert host.scanned_at == first
+    clock.tick(10)
+    host.step()
+    assert host.scanned_at == NOW + timedelta(seconds=100)
