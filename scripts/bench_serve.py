@@ -1347,13 +1347,15 @@ def measure_idle_hour(args: argparse.Namespace, root: Path) -> None:
     if args.vs:
         trees.append(("base", source_of(args.vs, root / "base")))
     configs: dict[str, list[Path]] = {}
+    under = {code: Path(args.made) if args.made and code == "this" else root / f"idle-{code}" for code, _ in trees}
     for code, source in trees:
         t0 = time.monotonic()
-        configs[code] = polled_copies(root, args.idle_hour, source, f"idle-{code}", linked=True)
-        print(f"Made {args.idle_hour} local matches polled before for {code} in {time.monotonic() - t0:.0f} s.",
+        configs[code] = (sorted(under[code].glob("*/match.toml")) if under[code].exists() else
+                         polled_copies(root, args.idle_hour, source, f"idle-{code}", linked=True))
+        print(f"{len(configs[code])} local matches polled before for {code} ({time.monotonic() - t0:.0f} s).",
               flush=True)
-    served = {code: spawn_serve(source, root, f"hour-{code}", "--workers", str(args.workers), under=f"idle-{code}",
-                                watch_limit=args.watch_limit) for code, source in trees}
+    served = {code: spawn_serve(source, under[code].parent, f"hour-{code}", "--workers", str(args.workers),
+                                under=under[code].name, watch_limit=args.watch_limit) for code, source in trees}
     try:
         for code, (_, _, log, started) in served.items():
             while not any(line.startswith("Found ") for line in log.read_text(errors="replace").splitlines()):
@@ -2163,6 +2165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the real serve at rest on N local matches polled before: its CPU over --window s "
                              "(beside --vs's)")
     parser.add_argument("--window", type=float, default=3600.0, help="with --idle-hour: seconds measured (3600)")
+    parser.add_argument("--made", metavar="FOLDER",
+                        help="with --idle-hour: this tree's matches made before (an earlier run's idle-this)")
     parser.add_argument("--watch-limit", type=int, metavar="W",
                         help="with --idle-hour: each serve in a user namespace of its own whose inotify watch limit is "
                              "W (user.max_inotify_watches, as in a container): fewer than its folders, no file events")
