@@ -812,24 +812,56 @@ def before_question(running: Running, config: Path, share: float) -> float:
     return (moment - at).total_seconds()
 
 
-def polled_copies(root: Path, count: int) -> list[Path]:
-    """``count`` local matches copied from the five games' templates, each template polled first (twice: its
-    first poll's answers, then idle) and copied with its records, their paths moved to the copy: matches a host
-    or cron polled before, as a host finds them when it starts."""
-    templates = local_templates(root / "templates", IDLE_GAMES)
+def polled_copies(root: Path, count: int, source: Path | None = None, under: str = "idle",
+                  linked: bool = False) -> list[Path]:
+    """``count`` local matches copied from the five games' templates under ``root/under``, each template polled first
+    (twice: its first poll's answers, then idle; by ``source``'s code, None: this tree's) and copied with its records,
+    their paths moved to the copy, and the files' identity on disk where a record keeps it (inode, change time: those
+    of the copy's own files, as its own poll leaves them): matches a host or cron polled before, as a host finds them
+    when it starts. ``linked``: the workbooks and page files hard links to the template's (a third of the time to
+    make 10,000; a save replaces a workbook by another file, so a copy's poll never writes the others'); the rest,
+    the config, records and locks, each copy's own."""
+    templates = local_templates(root / ("templates" if under == "idle" else f"templates-{under}"), IDLE_GAMES)
+    sync = program() if source is None else [sys.executable, "-m", "sheets_gm.cli"]
+    env = {**os.environ, "PYTHONPATH": str(source)} if source is not None else None
     for template in templates:
         for _ in range(2):
-            subprocess.run([*program(), "sync", "-c", "match.toml", "--quiet"], capture_output=True, cwd=template)
+            subprocess.run([*sync, "sync", "-c", "match.toml", "--quiet"], capture_output=True, cwd=template, env=env)
     configs = []
     for i in range(count):
         template = templates[i % len(templates)]
-        folder = root / "idle" / f"i{i:05d}"
-        shutil.copytree(template, folder)  # copy2: sizes and times kept, so the records' fingerprints hold
-        for record in (folder / ".sheets-gm").glob("*.poll.json"):
-            record.write_text(record.read_text(encoding="utf-8").replace(str(template.resolve()),
-                                                                           str(folder.resolve())), encoding="utf-8")
+        folder = root / under / f"i{i:05d}"
+        shutil.copytree(template, folder, copy_function=linked_copy if linked else shutil.copy2)  # copy2: sizes
+        # and times kept, so the records' fingerprints hold
         configs.append(folder / "match.toml")
+    for i, config in enumerate(configs):  # (once every link is made: a link moves the change time of its file)
+        template, folder = templates[i % len(templates)], config.parent
+        for record in (folder / ".sheets-gm").glob("*.poll.json"):
+            text = record.read_text(encoding="utf-8").replace(str(template.resolve()), str(folder.resolve()))
+            record.write_text(own_identities(text, config), encoding="utf-8")
     return configs
+
+
+def linked_copy(source: str, target: str) -> None:
+    """``copytree``'s copy of one file for ``polled_copies(linked=True)``: a workbook or page file a hard link, any
+    other file (a config, a record, a lock) a copy of its own."""
+    if source.endswith((".xlsx", ".js", ".svg", ".html", ".css")):
+        os.link(source, target)
+    else:
+        shutil.copy2(source, target)
+
+
+def own_identities(record: str, config: Path) -> str:
+    """A copied record (of the match ``config``) with each file's inode and change time those of the file it names
+    now (a record that keeps none, an older version's, as it is)."""
+    raw = json.loads(record)
+    marks = [raw.get("config", {}), *raw.get("files", {}).values()]
+    if not all("ino" in mark for mark in marks):
+        return record
+    for where, mark in [(str(config), raw["config"]), *raw["files"].items()]:
+        st = os.stat(where)
+        mark["ino"], mark["ctime_ns"] = st.st_ino, st.st_ctime_ns
+    return json.dumps(raw, sort_keys=True)
 
 
 def measure_idle(args: argparse.Namespace, root: Path) -> None:
@@ -1004,10 +1036,11 @@ class RestartRun:
     # arriving ``--save-gap`` after the one before: no answer to it can come sooner)
 
 
-def spawn_serve(source: Path | None, root: Path, tag: str,
-                *options: str) -> tuple[subprocess.Popen[bytes], Pings, Path, float]:
-    """``serve`` (from ``source``; None: this tree) spawned on ``root/idle`` with ``options``, its watchdog heard on a
-    socket of the benchmark's own: the process, its pings, its log and the moment of its spawn (monotonic)."""
+def spawn_serve(source: Path | None, root: Path, tag: str, *options: str, under: str = "idle",
+                watch_limit: int | None = None) -> tuple[subprocess.Popen[bytes], Pings, Path, float]:
+    """``serve`` (from ``source``; None: this tree) spawned on ``root/under`` with ``options``, its watchdog heard on
+    a socket of the benchmark's own: the process, its pings, its log and the moment of its spawn (monotonic).
+    ``watch_limit``: in a user namespace of its own whose inotify watch limit is that (as in a container)."""
     pings = Pings(root / f"notify-{tag}.sock")
     env = {**os.environ, "NOTIFY_SOCKET": str(pings.path)}
     if source is not None:
@@ -1015,8 +1048,11 @@ def spawn_serve(source: Path | None, root: Path, tag: str,
     log = root / f"serve-{tag}.log"
     started = time.monotonic()
     with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", str(root / "idle"), "--status-file",
-                                 str(root / f"status-{tag}.json"), *options],
+        within = [] if watch_limit is None else [
+            "unshare", "--user", "--map-root-user", "sh", "-c",
+            f'echo {watch_limit} > /proc/sys/user/max_inotify_watches && exec "$@"', "sh"]
+        proc = subprocess.Popen([*within, sys.executable, "-m", "sheets_gm.cli", "serve", str(root / under),
+                                 "--status-file", str(root / f"status-{tag}.json"), *options],
                                 stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)  # (not this tree: -m
         # would import the package from the working folder before PYTHONPATH's)
     return proc, pings, log, started
@@ -1295,6 +1331,68 @@ def measure_start_cpu(args: argparse.Namespace, root: Path) -> None:
         if done:
             print(f"  {code}: medians CPU {statistics.median(r[0] for r in done):.2f} s at READY, "
                   f"{statistics.median(r[2] for r in done):.2f} s at the first search's end", flush=True)
+
+
+# -- --idle-hour: the real serve at rest on local matches polled before, its CPU over an hour ---------------------
+
+
+def measure_idle_hour(args: argparse.Namespace, root: Path) -> None:
+    """``--idle-hour N``: the real ``serve`` on N local matches polled before (the five games in turn), nothing typed,
+    beside ``--vs``'s on a copy of its own, both at once (the same load): each one's CPU seconds (its own, its poll
+    server's and the polls it ran: ``tree_cpu``) over ``--window`` seconds once its first search ended and
+    ``--settle`` seconds passed (its first looks), said every ``--every`` seconds, and the matches read in full
+    meanwhile (their records rewritten)."""
+    compiled(ROOT)
+    trees: list[tuple[str, Path | None]] = [("this", None)]
+    if args.vs:
+        trees.append(("base", source_of(args.vs, root / "base")))
+    configs: dict[str, list[Path]] = {}
+    under = {code: Path(args.made) if args.made and code == "this" else root / f"idle-{code}" for code, _ in trees}
+    for code, source in trees:
+        t0 = time.monotonic()
+        configs[code] = (sorted(under[code].glob("*/match.toml")) if under[code].exists() else
+                         polled_copies(root, args.idle_hour, source, f"idle-{code}", linked=True))
+        print(f"{len(configs[code])} local matches polled before for {code} ({time.monotonic() - t0:.0f} s).",
+              flush=True)
+    served = {code: spawn_serve(source, under[code].parent, f"hour-{code}", "--workers", str(args.workers),
+                                under=under[code].name, watch_limit=args.watch_limit) for code, source in trees}
+    try:
+        for code, (_, _, log, started) in served.items():
+            while not any(line.startswith("Found ") for line in log.read_text(errors="replace").splitlines()):
+                time.sleep(1)
+            print(f"{code}: its first search ended {time.monotonic() - started:.0f} s after its start.", flush=True)
+        time.sleep(args.settle)
+        hour_window({code: proc.pid for code, (proc, *_) in served.items()}, configs, args)
+    finally:
+        for code, (proc, pings, log, _) in served.items():
+            proc.send_signal(15)
+            proc.wait(timeout=120)
+            pings.close()
+            said = [line for line in log.read_text(errors="replace").splitlines() if "events" in line]
+            print(f"- {code}'s log on the file events: {' | '.join(said) or 'nothing (they cover every match)'}")
+
+
+def hour_window(pids: dict[str, int], configs: dict[str, list[Path]], args: argparse.Namespace) -> None:
+    """The measured window of ``--idle-hour``: CPU seconds of each serve (``pids``) from its start, said every
+    ``--every`` seconds with the load, then the figures."""
+    began, since_ns = time.monotonic(), time.time_ns()
+    first = {code: tree_cpu(pid) for code, pid in pids.items()}
+    loads = []
+    while (elapsed := time.monotonic() - began) < args.window:
+        time.sleep(min(args.every, args.window - elapsed))
+        loads.append(float(Path("/proc/loadavg").read_text().split()[0]))
+        print(f"  {time.monotonic() - began:5.0f} s: " + ", ".join(
+            f"{code} {tree_cpu(pid) - first[code]:.1f} CPU s" for code, pid in pids.items())
+            + f"; load {loads[-1]:.1f}", flush=True)
+    wall = time.monotonic() - began
+    events = "file events" if args.watch_limit is None else f"no file events (watch limit {args.watch_limit:,})"
+    print(f"\nFigures ({len(next(iter(configs.values())))} local matches polled before, untouched, {events}; "
+          f"{wall:.0f} s measured, load median {statistics.median(loads or [0.0]):.1f}):")
+    for code, pid in pids.items():
+        cpu = tree_cpu(pid) - first[code]
+        read = sum(answered_since(config, since_ns) for config in configs[code])
+        print(f"- {code}: {cpu:.1f} CPU s over {wall:.0f} s, {cpu / wall * 100:.2f} % of a core, "
+              f"{cpu / wall * 3600:.0f} CPU s an hour (goal 72: 2 %); {read} matches read in full meanwhile")
 
 
 # -- --serve-google: the real serve process on the fake Google served over HTTP ----------------------------------
@@ -2002,7 +2100,8 @@ def restart_options(parser: argparse.ArgumentParser) -> None:
                         "0,6 on 2 cores: load 2 and 8)")
     parser.add_argument("--settle", type=float, default=60.0,
                         help="with --busy: seconds the load average is given to rise before the restarts (with "
-                        "--load: at most)")
+                        "--load: at most); with --idle-hour: after the first search, before the window (its first "
+                        "looks)")
     parser.add_argument("--load", metavar="L[,L...]",
                         help="with --busy: wait until the 1-minute load average reaches L before the restarts (as "
                         "many processes again spin until it does), or --settle seconds; said either way; one L for "
@@ -2062,13 +2161,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="with --restart-local: instead of saves, the host's own CPU to READY and to its first "
                         "search's end (with --vs, in turn with that commit's; --rounds of each)")
     restart_options(parser)
+    parser.add_argument("--idle-hour", type=int, metavar="N",
+                        help="the real serve at rest on N local matches polled before: its CPU over --window s "
+                             "(beside --vs's)")
+    parser.add_argument("--window", type=float, default=3600.0, help="with --idle-hour: seconds measured (3600)")
+    parser.add_argument("--made", metavar="FOLDER",
+                        help="with --idle-hour: this tree's matches made before (an earlier run's idle-this)")
+    parser.add_argument("--watch-limit", type=int, metavar="W",
+                        help="with --idle-hour: each serve in a user namespace of its own whose inotify watch limit is "
+                             "W (user.max_inotify_watches, as in a container): fewer than its folders, no file events")
+    parser.add_argument("--every", type=float, default=300.0, help="with --idle-hour: seconds between reports (300)")
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)
     args.rounds = args.rounds or (1 if args.serve_google else 2)
     if args.matches < max(4, args.accounts) or args.saves < 2:
         parser.error("--matches: at least 4 and at least one a Google account; --saves: at least 2")
     with tempfile.TemporaryDirectory() as tmp:
-        if args.restart_local and args.start_cpu:
+        if args.idle_hour:
+            measure_idle_hour(args, Path(tmp))
+        elif args.restart_local and args.start_cpu:
             measure_start_cpu(args, Path(tmp))
         elif args.restart_local:
             measure_restart(args, Path(tmp))

@@ -142,6 +142,7 @@ class FolderWalk:
         self.folders = 0  # folders listed so far
         self.at = ""  # the folder being listed (the host says it when a slice waits on it)
         self.listed: dict[Path, int] = {}  # the folders listed under each place walked through (resolved)
+        self.cpu = 0.0  # CPU seconds its slices took (their threads', as the host measures them)
 
     def _walk(self) -> Iterator[list[Found]]:
         for place in self._places:

@@ -14,12 +14,14 @@ sshfs…) sees no event of a write made by another machine, so its matches are l
 events; so are those whose workbooks lie outside every folder served, and every match when the events cannot be
 had at all.
 
-Linux gives a watch a folder, up to ``fs.inotify.max_user_watches`` for the user (8,192 on many systems; 10,000
-matches need two or three a match: the match's folder, its ``gm`` and page folders, the host's own). Past the
-limit the library watches no more folders and says nothing (a folder it cannot watch is skipped). So after each
-search of the folders the host counts the watches this process holds (``/proc/self/fdinfo``) against the folders
-the search listed (:meth:`FileEvents.check`): fewer, and the events are trusted no more, every local match looked
-at every interval, as without events, said once with the setting to raise (docs/hosting.md).
+Linux gives a watch a folder, up to a limit for the user: ``fs.inotify.max_user_watches`` on the machine, and, in a
+container (a user namespace of its own), ``user.max_inotify_watches`` there, which may be lower (8,192 where the
+machine says 192,536): the lower one bites (10,000 matches need two or three a match: the match's folder, its ``gm``
+and page folders, the host's own). Past the limit the library watches no more folders and says nothing (a folder it
+cannot watch is skipped). So after each search of the folders the host counts the watches this process holds
+(``/proc/self/fdinfo``) against the folders the search listed (:meth:`FileEvents.check`): fewer, and the events are
+trusted no more, every local match's files looked at every interval, as without events, said once with the limit
+that bit and where to raise it (docs/hosting.md).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import os
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -43,8 +46,11 @@ NETWORK_FILE_SYSTEMS = frozenset({"nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", 
                                   "lustre", "fuse.sshfs", "fuse.rclone", "fuse.glusterfs", "davfs", "fuse.davfs2"})
 
 
-#: Where Linux says how many inotify watches a user may hold.
+#: Where Linux says how many inotify watches a user may hold on the machine (its first user namespace's setting) ...
 WATCH_LIMIT = Path("/proc/sys/fs/inotify/max_user_watches")
+#: ... and in this process's user namespace (a container's: Linux 4.11 on), which may be lower. The lower one bites;
+#: it is raised where it is set (``watch_advice``).
+NAMESPACE_WATCH_LIMIT = Path("/proc/sys/user/max_inotify_watches")
 
 
 def inotify_watches() -> int | None:
@@ -65,12 +71,42 @@ def inotify_watches() -> int | None:
     return held
 
 
-def watch_limit() -> str:
-    """``fs.inotify.max_user_watches`` as Linux says it ('' when not told)."""
+def _figure(path: Path) -> int | None:
     try:
-        return WATCH_LIMIT.read_text(encoding="utf-8").strip()
-    except OSError:
-        return ""
+        return int(path.read_text(encoding="utf-8").strip())
+    except (OSError, ValueError):
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class WatchLimit:
+    """The inotify watch limit that bites here: the setting's name, its figure (None: not told), and the machine's
+    figure when the limit is this user namespace's, lower."""
+
+    setting: str
+    figure: int | None
+    machine: int | None = None
+
+
+def watch_limit(machine_file: Path = WATCH_LIMIT, namespace_file: Path = NAMESPACE_WATCH_LIMIT) -> WatchLimit:
+    """The lower of the machine's limit and this user namespace's, as Linux says them."""
+    machine, namespace = _figure(machine_file), _figure(namespace_file)
+    if namespace is not None and (machine is None or namespace < machine):
+        return WatchLimit("user.max_inotify_watches", namespace, machine)
+    return WatchLimit("fs.inotify.max_user_watches", machine)
+
+
+def watch_advice(limit: WatchLimit) -> str:
+    """Where and how to raise ``limit`` (docs/hosting.md says more).
+
+    >>> watch_advice(WatchLimit("fs.inotify.max_user_watches", 8192))[:60]
+    'raise it on the machine (sudo sysctl fs.inotify.max_user_wat'
+    """
+    if limit.setting == "user.max_inotify_watches":
+        return ("raise it in this container, as its root (sudo sysctl user.max_inotify_watches=524288; where its "
+                "/proc/sys is read-only, by whoever starts the container), up to the machine's figure")
+    return ("raise it on the machine (sudo sysctl fs.inotify.max_user_watches=524288, and a line in /etc/sysctl.d/ to "
+            "keep it)")
 
 
 def file_system_of(path: Path, mounts: str | None = None) -> str:
@@ -103,9 +139,11 @@ class FileEvents:
     """The file events under the served folders (see the module notes): :meth:`take` gives the folders changed
     since the last call. ``start`` failing leaves ``error`` set and every match looked at every interval."""
 
-    def __init__(self, folders: Sequence[Path], watches: Callable[[], int | None] = inotify_watches) -> None:
+    def __init__(self, folders: Sequence[Path], watches: Callable[[], int | None] = inotify_watches,
+                 limit: Callable[[], WatchLimit] = watch_limit) -> None:
         self.folders = [f.resolve() for f in folders if f.is_dir()]
         self.watches = watches  # the watches this process holds (a test hands in fewer: the limit reached)
+        self.limit = limit  # the limit that bites (a test hands in a container's)
         self.trusted = [f for f in self.folders if file_system_of(f) not in NETWORK_FILE_SYSTEMS]
         self.error = ""
         self.started = False  # the watches are in place (a match is looked at every interval until then)
@@ -163,7 +201,7 @@ class FileEvents:
 
         def start() -> None:
             if not self.start():
-                say(f"No file events ({self.error}): every local match is looked at every interval.")
+                say(f"No file events ({self.error}): every local match's files are looked at every interval.")
         threading.Thread(target=start, name="sheets-gm-file-events", daemon=True).start()
 
     def check(self, listed: dict[Path, int]) -> str:
@@ -175,12 +213,17 @@ class FileEvents:
         if held is None or held >= needed:
             return ""
         self.trusted = []
-        limit = watch_limit()
         self.error = (f"the system gave file events for {held:,} folders of the {needed:,} served (its inotify "
-                      f"watches ran out: fs.inotify.max_user_watches = {limit or '?'})")
-        return (f"File events: {self.error}. Every local match is looked at every interval instead, until serve "
-                "restarts; raise the limit (sudo sysctl fs.inotify.max_user_watches=524288, and a line in "
-                "/etc/sysctl.d/ to keep it; see docs/hosting.md) and restart serve.")
+                      f"watches ran out: {self._limit_words()})")
+        return (f"File events: {self.error}. Every local match's files are looked at every interval instead, until "
+                f"serve restarts; {watch_advice(self.limit())} (see docs/hosting.md) and restart serve.")
+
+    def _limit_words(self) -> str:
+        """The limit that bit, in words: its setting and figure (and the machine's, where it is a container's)."""
+        limit = self.limit()
+        figure = "?" if limit.figure is None else f"{limit.figure:,}"
+        machine = "" if limit.machine is None else f" in this user namespace, the machine's {limit.machine:,}"
+        return f"{limit.setting} = {figure}{machine}"
 
     def note(self, path: Path) -> None:
         """An event on ``path``: its folder changed (the host's own files, under ``.sheets-gm``, are left out)."""

@@ -48,7 +48,8 @@ def local_need(config_path: Path, now: datetime) -> Need:
     idle = idle_local_sync(config_path, now, quiet=True)
     if idle is None:
         return Need(poll=True, why="a file changed, a deadline or reminder fell due, or no poll was kept")
-    return Need(letters=idle.letters_waiting, why="letters wait for a retry" if idle.letters_waiting else "")
+    return Need(letters=idle.letters_waiting, why="letters wait for a retry" if idle.letters_waiting else "",
+                idle=idle)
 
 
 def notices_moment(config_path: Path) -> datetime | None:

@@ -45,8 +45,9 @@ import itertools
 import os
 import queue
 import threading
+import time
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -99,6 +100,7 @@ from sheets_gm.host.quiet import (
     notices_moment,
     watched_need,
 )
+from sheets_gm.host.seen import Seen, asks_mail, idle_until, look_files, seen_before
 from sheets_gm.host.status import (
     AccountStatus,
     HostStatus,
@@ -108,6 +110,7 @@ from sheets_gm.host.status import (
     write_matches,
     write_status,
 )
+from sheets_gm.host.sweep import Sweep
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, Spreadsheets, read_spreadsheets
 from sheets_gm.sync.deadline import deadline_moment
 
@@ -133,6 +136,11 @@ BUSY_FOR = timedelta(minutes=2)
 #: answer or the watchdog, whatever the number of folders and however slow one is (the whole search of 10,000 took
 #: 3 s at a load of 3 and 30 s at 15, the loop stopped meanwhile, when the loop took it).
 WALK_A_PASS = 200
+#: The whole search of the folders comes every ``SEARCH_WITH_EVENTS`` (``DEFAULT_RESCAN`` without file events
+#: covering every folder: the only way a new match is found then), or as seldom as keeps its CPU within this share of
+#: a core (the last search's, measured): at 10,000 matches on a machine at a load of 20 a search cost 10-20 CPU s, every
+#: minute a third of a core.
+SEARCH_SHARE = 0.005
 #: A slice of the search that takes this long is said (once), with the folder it waits on.
 SEARCH_STALL = timedelta(seconds=60)
 #: Seconds an account's question to Drive may take before the host says so (its matches wait for it; the other
@@ -337,6 +345,7 @@ class Hosted:
     watched_in: tuple[Path, ...] = ()  # the folders whose file events concern it
     game: str = ""  # the game its config names, as read at discovery (its config, once polled, says it)
     stirred: bool = False  # a file event fell in its folders while its poll ran: looked at again once it ends
+    seen: Seen | None = None  # what its last look, idle, depended on (a local match: ``seen``)
 
     @property
     def local(self) -> bool:
@@ -372,6 +381,8 @@ class Host:
         self.stop_grace = stop_grace
         self.events = events  # the file events under the folders (None: every local match looked at every interval)
         self._by_folder: dict[Path, set[Path]] = {}  # a folder -> the local matches a file event there concerns
+        self._search_cpu = 0.0  # CPU seconds the last whole search took (``_search_every``)
+        self._sweep = Sweep(self.interval)  # the idle local matches the events do not cover, their files looked at
         self._above: set[Path] = set()  # every folder that holds a match's folder, down from the root
         self._games_before = last_games(status_file) or []  # the games the last run's matches played
         self._local_before = last_local(status_file)  # whether the last run served a local match
@@ -437,6 +448,7 @@ class Host:
         self._take_outcomes(now)
         self._stop_overdue(now)
         self._take_events(now)
+        self._take_swept(now)
         self._take_mail(now)
         self._ask_drive(now)
         self._check_failing(now)
@@ -587,11 +599,13 @@ class Host:
         handed over as ended with what it found (said by the loop)."""
         found: list[tuple[Found, Spreadsheets | None]] = []
         done: bool | str = True
+        began = time.thread_time()
         try:
             found = [(one, _read_sheets(one)) for one in walk.take(WALK_A_PASS)]
             done = walk.done
         except Exception as exc:  # a program error: the search ends here; the next one begins at its moment
             done = f"{type(exc).__name__}: {exc}"
+        walk.cpu += time.thread_time() - began
         self._slices.put((walk, found, done))
         self._stop.wake()
 
@@ -610,7 +624,7 @@ class Host:
                 self._hurry(self.matches[found.path], now, CHANGED)
         if not done:
             return
-        self._walk = None
+        self._walk, self._search_cpu = None, walk.cpu
         if self.events is not None:  # the file watches put once the first search ends, beside the loop: not while
             self.events.start_beside(self.say)  # the saves waiting at a start are answered (0.65 CPU s at 10,000)
         if isinstance(done, str):
@@ -684,13 +698,15 @@ class Host:
 
     def _search_every(self) -> timedelta:
         """How often the whole folders are searched: ``rescan`` when given; else ``SEARCH_WITH_EVENTS`` with the
-        file events of every folder served (``_search_where``), ``DEFAULT_RESCAN`` without."""
+        file events of every folder served (``_search_where``), ``DEFAULT_RESCAN`` without, or as seldom as keeps
+        the search within ``SEARCH_SHARE`` of a core."""
         if self.rescan is not None:
             return self.rescan
         events = self.events
         covered = (events is not None and events.started and bool(events.trusted)
                    and len(events.trusted) == len(events.folders))
-        return SEARCH_WITH_EVENTS if covered else timedelta(seconds=DEFAULT_RESCAN)
+        every = SEARCH_WITH_EVENTS if covered else timedelta(seconds=DEFAULT_RESCAN)
+        return max(every, timedelta(seconds=self._search_cpu / SEARCH_SHARE))
 
     def _search_where(self, folder: Path, now: datetime) -> None:
         """A file event in a folder of no match: a new match's files, perhaps (its config written, or its folder
@@ -817,14 +833,12 @@ class Host:
             if not any(where in self._by_folder for where in wheres):
                 self._search_where(folder, now)
             for where in wheres:
-                for path in self._by_folder.get(where, ()):
-                    hosted = self.matches.get(path)
-                    if hosted is None or hosted.failures:
-                        continue
-                    if hosted.running:  # a save during its poll, which may have read the files before it
-                        hosted.stirred = True
-                    else:
-                        self._hurry(hosted, now, CHANGED)
+                self._stir(list(self._by_folder.get(where, ())), now)
+
+    def _take_swept(self, now: datetime) -> None:
+        """The sweep's slice of this pass (``sweep``): a match whose own files were touched is looked at now, as a
+        file event has it looked at."""
+        self._stir(self._sweep.take(now), now)
 
     def _take_mail(self, now: datetime) -> None:
         """A judge's mailbox told of a new mail (``mail_watch``): its matches are looked at now, as a file event has
@@ -832,7 +846,12 @@ class Host:
         woken, said = self.mail.take()
         for line in said:
             self.say(line)
-        for path in woken:
+        self._stir(woken, now)
+
+    def _stir(self, paths: Iterable[Path], now: datetime) -> None:
+        """Something told of a change in each of these matches: each is looked at now, first (one whose poll is
+        under way, again as soon as it ends: the poll may have read its files before the change)."""
+        for path in paths:
             hosted = self.matches.get(path)
             if hosted is None or hosted.failures:
                 continue
@@ -842,12 +861,27 @@ class Host:
                 self._hurry(hosted, now, CHANGED)
 
     def _learn_quiet(self, hosted: Hosted) -> bool:
-        """Whether the match may be looked at seldom: a local one whose files the events cover (noted by folder),
-        a Google one whose every spreadsheet Drive shows. Learnt once after each poll."""
+        """Whether the match may be looked at seldom: a local one whose files the events cover (noted by folder; learnt
+        once after each poll) or, where they do not, whose last look found it idle (its own files then looked at by
+        the sweep: ``sweep``), a Google one whose every spreadsheet Drive shows."""
+        covered = self._covered(hosted)
+        if not hosted.local or covered or hosted.seen is None:
+            self._sweep.forget(hosted.path)
+            return covered
+        self._sweep.note(hosted.path, hosted.seen.files[:hosted.seen.own], hosted.seen.own_number)
+        return True
+
+    def _covered(self, hosted: Hosted) -> bool:
+        """Whether the match may be looked at seldom by what tells of its changes: a local one whose files the events
+        cover (noted by folder), a Google one whose every spreadsheet Drive shows. Learnt once after each poll (a
+        local one again once the events are in place: they are put beside the first looks)."""
         if hosted.quiet is None:
             if hosted.local:
                 files = kept_files(hosted.path)
-                hosted.quiet = self.events is not None and len(files) > 1 and self.events.covers(files)
+                covered = self.events is not None and len(files) > 1 and self.events.covers(files)
+                if not covered and self.events is not None and not self.events.started:
+                    return False  # (not learnt: asked again at its next look)
+                hosted.quiet = covered
                 if hosted.quiet:
                     hosted.watched_in = tuple({file.parent for file in files} - {hosted.path.parent})
                     for folder in hosted.watched_in:
@@ -871,10 +905,12 @@ class Host:
             return False
         if hosted.failures:
             need = Need(poll=True, why="trying again", rank=1)
+        elif hosted.seen is not None and hosted.seen.holds(now):
+            need = Need()  # nothing its last look depended on was touched (``seen``)
         elif hosted.config is None:
-            need = self._first_need(hosted, now)
+            need = self._noting_seen(hosted, now, functools.partial(self._first_need, hosted, now))
         elif hosted.local:
-            need = local_need(hosted.path, now)
+            need = self._noting_seen(hosted, now, functools.partial(local_need, hosted.path, now))
         else:
             watcher = self._watcher(hosted)
             changed = watcher is not None and watcher.changed(hosted.path)
@@ -888,6 +924,23 @@ class Host:
             return True
         self._plan(hosted, self._next_look(hosted, now, idle=True))
         return False
+
+    def _noting_seen(self, hosted: Hosted, now: datetime, look: Callable[[], Need]) -> Need:
+        """A local match's ``look``; when it finds the match idle, what it depended on is noted (``seen``: the files'
+        identity taken before it), so that the next look costs a ``stat`` a file where nothing was touched."""
+        hosted.seen = None
+        self._sweep.forget(hosted.path)
+        if hosted.account:
+            return look()  # a Google match's first look
+        files, before, own, own_before = seen_before(hosted.path)
+        need = look()
+        state = need.idle.state if need.idle is not None else None
+        if (state is None or need.poll or need.letters or look_files(hosted.path, tuple(state.files)) != files
+                or asks_mail(hosted.path)):
+            return need
+        hosted.seen = Seen(files, before, idle_until(hosted.path, state, now), notices_moment(hosted.path), own,
+                           own_before)
+        return need
 
     def _first_need(self, hosted: Hosted, now: datetime) -> Need:
         """What a match not polled yet in this host needs (``quiet.first_need``). A Google match is watched by its
@@ -998,7 +1051,7 @@ class Host:
         may be looked at seldom (``_learn_quiet``), ``QUIET_LOOK`` from now, or its notices' moment when sooner."""
         later = now + self.interval
         if idle and self._learn_quiet(hosted):
-            notices = notices_moment(hosted.path)
+            notices = hosted.seen.notices if hosted.seen is not None else notices_moment(hosted.path)
             later = max(later, min(now + QUIET_LOOK, notices if notices is not None else now + QUIET_LOOK))
         moment = None if hosted.finished else deadline_moment(hosted.deadline)
         return moment if moment is not None and now < moment < later else later
@@ -1013,7 +1066,7 @@ class Host:
 
     def _took(self, hosted: Hosted, outcome: Outcome, now: datetime) -> None:
         self._touched.add(hosted.path)
-        hosted.running, hosted.future, hosted.started_at, hosted.rank = False, None, None, 2
+        hosted.running, hosted.future, hosted.started_at, hosted.rank, hosted.seen = False, None, None, 2, None
         self._polling.discard(hosted.path)
         self._forget_quiet(hosted)
         hosted.looked_at = now
@@ -1141,6 +1194,7 @@ class Host:
     def _forget_quiet(self, hosted: Hosted) -> None:
         """After a poll, what covers the match is learnt again (its files may have changed)."""
         hosted.quiet = None
+        self._sweep.forget(hosted.path)
         for folder in hosted.watched_in:
             self._by_folder.get(folder, set()).discard(hosted.path)
         hosted.watched_in = ()

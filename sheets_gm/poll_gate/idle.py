@@ -8,11 +8,12 @@ decides here before any game, sheet or config code loads.
 
 from __future__ import annotations
 
-from datetime import datetime
+import zlib
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from sheets_gm.poll_gate.state import PollState, load_state, state_path
-from sheets_gm.sheets.marks import unchanged
+from sheets_gm.sheets.marks import unchanged, untouched
 from sheets_gm.sync.deadline import deadline_moment
 
 
@@ -22,26 +23,41 @@ def deadline_due(state: PollState, now: datetime) -> bool:
     return not state.finished and moment is not None and now >= moment
 
 
-#: Minutes after which a local poll reads everything whatever the state says (a new version of sheets-gm, a change
-#: no fingerprint caught); a Google poll asks Drive's file index instead (``poll_gate.drive``).
+#: Minutes between a local match's safety looks: past its safety moment (within this long of its last full read), a
+#: workbook is trusted only while its whole identity on disk (size, modification and change time, inode: one
+#: ``stat``, ``sheets.marks.untouched``) is the one its last full read kept; one that moved in any way (a change its
+#: size and time hid: a file written again with its old time set back, another file moved in its place, a copy) is read
+#: in full. A Google poll asks Drive's file index instead (``poll_gate.drive``).
 SAFETY_NET_MINUTES = 30
 #: Hours after which a Google poll reads every spreadsheet whatever Drive says (``poll_gate.drive``, ``doctor.quota``).
 FULL_READ_HOURS = 6
 
 
-def safety_net_due(state: PollState, now: datetime) -> bool:
-    """Whether the last full read is :data:`SAFETY_NET_MINUTES` old or more (or its time is unknown)."""
+def safety_moment(state: PollState) -> datetime | None:
+    """When the safety look of a local match falls due (None: its last full read's time is unknown, due now): the
+    first moment after that read at the match's own place in every :data:`SAFETY_NET_MINUTES` (drawn from its folder,
+    the same at every start), so that 10,000 matches read together (a restore, a first start) fall due spread over
+    the period, not at once, and stay spread."""
     try:
         last = datetime.fromisoformat(state.full_read_at)
     except ValueError:
-        return True
-    return (now - last).total_seconds() >= SAFETY_NET_MINUTES * 60
+        return None
+    period = SAFETY_NET_MINUTES * 60
+    place = zlib.crc32(state.folder.encode("utf-8")) % period
+    since = (last.timestamp() - place) % period
+    return last + timedelta(seconds=period - since)
+
+
+def safety_net_due(state: PollState, now: datetime) -> bool:
+    """Whether the match's safety moment (:func:`safety_moment`) has come."""
+    moment = safety_moment(state)
+    return moment is None or now >= moment
 
 
 def idle_local_poll(config_path: Path, now: datetime) -> PollState | None:
     """The state of the last poll of the local match configured by ``config_path`` when this poll has nothing
-    to do (the config and every workbook as that poll left them, no deadline due, the last full read less than
-    :data:`SAFETY_NET_MINUTES` old), else None: read."""
+    to do (the config and every workbook as that poll left them: past its safety moment, untouched; no deadline
+    due), else None: read."""
     state = load_state(state_path(config_path))
     if state is None or not state.files or not unchanged(config_path, state.config):
         return None
@@ -50,8 +66,9 @@ def idle_local_poll(config_path: Path, now: datetime) -> PollState | None:
     kept = config_path.parent / ".sheets-gm"
     if any((kept / f"{config_path.stem}.{name}").exists() for name in ("journal.json", "journal.command.json")):
         return None  # a command cut short (``sync/journal.py``, ``command_journal.py``): the poll settles it
-    if deadline_due(state, now) or safety_net_due(state, now):
+    if deadline_due(state, now):
         return None
-    if not all(unchanged(Path(where), mark) for where, mark in state.files.items()):
+    same = untouched if safety_net_due(state, now) else unchanged
+    if not (same(config_path, state.config) and all(same(Path(where), mark) for where, mark in state.files.items())):
         return None
     return state

@@ -18,7 +18,7 @@ from pathlib import Path
 from sheets_gm.poll_gate.local_reads import forget_reads, keep_reads
 from sheets_gm.poll_gate.state import PollState, Said, forget_state, iso, save_state, state_path
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
-from sheets_gm.sheets.marks import FileMark, file_mark
+from sheets_gm.sheets.marks import FileMark, file_mark, with_identity
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -62,7 +62,7 @@ class LocalGate:
         files: dict[str, FileMark] = {}
         for backend in self._workbooks():
             where = str(backend.path.resolve())
-            mark = backend.own_save or self.before.get(where)
+            mark = with_identity(backend.path, backend.own_save) if backend.own_save else self.before.get(where)
             if mark is None:
                 return
             files[where] = mark

@@ -14,18 +14,23 @@ from pathlib import Path
 
 
 class FileMark:
-    """One version of a file: its size, modification time (ns) and SHA-256 of its bytes (compared by value)."""
+    """One version of a file: its size, modification time (ns) and SHA-256 of its bytes (compared by value), and,
+    where known, the rest of its identity on disk: its inode and change time (ns), which no program sets back
+    (``untouched``; 0: not known). Those two are not compared: the same bytes are the same version."""
 
-    __slots__ = ("mtime_ns", "sha256", "size")
+    __slots__ = ("ctime_ns", "ino", "mtime_ns", "sha256", "size")
 
-    def __init__(self, size: int, mtime_ns: int, sha256: str) -> None:
+    def __init__(self, size: int, mtime_ns: int, sha256: str, ino: int = 0, ctime_ns: int = 0) -> None:
         self.size = size
         self.mtime_ns = mtime_ns
         self.sha256 = sha256
+        self.ino = ino
+        self.ctime_ns = ctime_ns
 
     def as_dict(self) -> dict[str, int | str]:
         """Its fields by name, as the poll state's file keeps them."""
-        return {"size": self.size, "mtime_ns": self.mtime_ns, "sha256": self.sha256}
+        return {"size": self.size, "mtime_ns": self.mtime_ns, "sha256": self.sha256, "ino": self.ino,
+                "ctime_ns": self.ctime_ns}
 
     def _key(self) -> tuple[int, int, str]:
         return self.size, self.mtime_ns, self.sha256
@@ -55,12 +60,38 @@ def file_mark(path: Path) -> FileMark | None:
         data = path.read_bytes()
     except OSError:
         return None
-    return FileMark(before.st_size, before.st_mtime_ns, _sha256(data))
+    return FileMark(before.st_size, before.st_mtime_ns, _sha256(data), before.st_ino, before.st_ctime_ns)
 
 
 def bytes_mark(data: bytes, mtime_ns: int) -> FileMark:
     """The fingerprint of a file just written with ``data`` and modification time ``mtime_ns``."""
     return FileMark(len(data), mtime_ns, _sha256(data))
+
+
+def with_identity(path: Path, mark: FileMark) -> FileMark:
+    """``mark`` (of bytes just written to ``path``) with the file's inode and change time, when the file there has
+    its size and modification time (else ``mark`` as it is: the next safety look reads it)."""
+    try:
+        now = os.stat(path)
+    except OSError:
+        return mark
+    if now.st_size != mark.size or now.st_mtime_ns != mark.mtime_ns:
+        return mark
+    return FileMark(mark.size, mark.mtime_ns, mark.sha256, now.st_ino, now.st_ctime_ns)
+
+
+def untouched(path: Path, mark: FileMark) -> bool:
+    """Whether nothing at all touched the file at ``path`` since ``mark`` was taken: the same inode, size,
+    modification and change time (a ``stat``, no read). A file written again with its old time set back, or
+    another file moved in its place, has moved its change time or inode; False where ``mark`` knows neither."""
+    if not mark.ino or not mark.ctime_ns:
+        return False
+    try:
+        now = os.stat(path)
+    except OSError:
+        return False
+    return (now.st_ino, now.st_size, now.st_mtime_ns, now.st_ctime_ns) == (mark.ino, mark.size, mark.mtime_ns,
+                                                                           mark.ctime_ns)
 
 
 def unchanged(path: Path, mark: FileMark) -> bool:

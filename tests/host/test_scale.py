@@ -5,6 +5,7 @@ the test says; the file events are handed in by the test (and one real event, fr
 
 from __future__ import annotations
 
+import os
 import threading
 from datetime import timedelta
 from pathlib import Path
@@ -61,13 +62,20 @@ def test_an_idle_local_match_is_looked_at_on_its_file_events_not_at_every_interv
         raise AssertionError("a save no event told of was never answered")
 
 
-def test_without_file_events_every_local_match_is_looked_at_every_interval(tmp_path: Path) -> None:
+def test_without_file_events_an_idle_local_matchs_files_are_looked_at_every_interval(tmp_path: Path) -> None:
+    """No events: the sweep looks at its own files (a ``stat`` each) every interval, its whole look (record, outbox)
+    comes by its moment, and a save is answered within the interval."""
     league = tmp_path / "league"
-    local_match(league / "plain")
+    _, sheets = local_match(league / "plain", private=True)
     clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines, interval=10)
     host.step()
-    assert looks(host, clock, 120, "plain", league) == 12
+    assert looks(host, clock, 120, "plain", league) <= 1
+    type_orders(sheets, ready=False, seats=("red",))
+    for _ in range(2):
+        clock.tick(10)
+        host.step()
+    assert "feedback cells updated" in hosted(host, league, "plain").line
 
 
 def test_a_network_share_is_not_trusted_for_events(tmp_path: Path) -> None:
@@ -110,6 +118,8 @@ def test_a_cold_start_answers_a_changed_match_before_the_backlog(tmp_path: Path)
     warm = new_host(league, clock, lines, interval=10, workers=12)
     warm.step()
     assert all(h.read_at == NOW for h in warm.matches.values())
+    for workbook in league.rglob("*.xlsx"):  # restored with their times kept: each one's change time moved
+        os.utime(workbook, ns=(workbook.stat().st_atime_ns, workbook.stat().st_mtime_ns))
     clock.tick(31 * 60)  # their records say idle but for the 30-minute safety net: a backlog of first polls
     type_orders(made["m11"])  # the late match: every seat Ready
     cold = new_host(league, clock, lines, interval=10, workers=1)

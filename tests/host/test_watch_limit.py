@@ -7,6 +7,8 @@ one test counts the kernel's own. The host's clock moves when the test says; not
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import warnings
 from pathlib import Path
@@ -14,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.host.discovery import FolderWalk
-from sheets_gm.host.file_events import FileEvents, inotify_watches
+from sheets_gm.host.file_events import FileEvents, WatchLimit, inotify_watches, watch_limit
 from tests.host.hosting import Clock, hosted, new_host
 from tests.host.test_scale import HandedEvents
 from tests.host.test_serve_command import LIMIT, wait_for
@@ -144,3 +146,49 @@ def test_a_folder_watched_twice_as_the_watches_are_set_up_is_no_warning_in_the_l
     finally:
         events.stop()
     assert [str(w.message) for w in seen] == ["another RuntimeWarning"]
+
+
+def test_the_limit_named_is_the_one_that_bit_a_containers_own_when_lower(tmp_path: Path) -> None:
+    """In a container the user namespace's limit (8,192) may be lower than the machine's (192,536): that one is named,
+    with where to raise it; the machine's advice would change nothing there."""
+    machine, namespace = tmp_path / "max_user_watches", tmp_path / "max_inotify_watches"
+    machine.write_text("192536\n")
+    namespace.write_text("8192\n")
+    assert watch_limit(machine, namespace) == WatchLimit("user.max_inotify_watches", 8192, 192536)
+    namespace.write_text("192536\n")
+    assert watch_limit(machine, namespace) == WatchLimit("fs.inotify.max_user_watches", 192536)
+    assert watch_limit(machine, tmp_path / "none") == WatchLimit("fs.inotify.max_user_watches", 192536)
+
+    league = tmp_path / "league"
+    local_match(league / "a", private=True)
+    events = HandedEvents(league)
+    events.watches = lambda: 3
+    events.limit = lambda: WatchLimit("user.max_inotify_watches", 8192, 192536)
+    clock, lines = Clock(NOW), list[str]()
+    host = new_host(league, clock, lines, interval=10, events=events, rescan=60)
+    for wait in (10, 60):
+        host.step()
+        clock.tick(wait)
+    host.step()
+    said = [line for line in lines if line.startswith("File events:")]
+    assert len(said) == 1 and "user.max_inotify_watches = 8,192 in this user namespace" in said[0]
+    assert "the machine's 192,536" in said[0] and "sudo sysctl user.max_inotify_watches=" in said[0]
+    assert "fs.inotify" not in said[0]
+
+
+def test_in_a_container_whose_watches_run_out_its_own_limit_is_named(tmp_path: Path) -> None:
+    """The kernel's own: a user namespace of its own (as a container's) whose limit is 5 watches, fewer than the
+    folders; what is said names that namespace's limit, not the machine's."""
+    for i in range(8):
+        (tmp_path / f"m{i}").mkdir()
+    probe = ("import sys; from pathlib import Path; from sheets_gm.host.file_events import FileEvents; "
+             "from sheets_gm.host.discovery import FolderWalk; events = FileEvents([Path(sys.argv[1])]); "
+             "events.start(); walk = FolderWalk([Path(sys.argv[1])]); walk.rest(); print(events.check(walk.listed))")
+    run = subprocess.run(["unshare", "--user", "--map-root-user", "sh", "-c",
+                          'echo 5 > /proc/sys/user/max_inotify_watches && exec "$@"', "sh",
+                          sys.executable, "-c", probe, str(tmp_path)],
+                         capture_output=True, text=True, timeout=LIMIT, cwd=Path(__file__).parents[2])
+    if run.returncode != 0 and "unshare" in run.stderr:
+        pytest.skip(f"no user namespace here: {run.stderr.strip()}")
+    assert "user.max_inotify_watches = 5 in this user namespace, the machine's" in run.stdout, run.stdout + run.stderr
+    assert "sudo sysctl user.max_inotify_watches=" in run.stdout

@@ -4,15 +4,18 @@ a change by a player (or a due deadline) makes it read, and our own writes do no
 from __future__ import annotations
 
 import json
+import os
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.poll_gate.idle import idle_local_poll
-from sheets_gm.poll_gate.state import load_state, state_path
+from sheets_gm.poll_gate.idle import SAFETY_NET_MINUTES, idle_local_poll, safety_moment
+from sheets_gm.poll_gate.state import PollState, iso, load_state, state_path
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
+from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sync.deadline import stamp_deadline
 from sheets_gm.sync.sheets import MatchSheets
 from tests.matchfiles import TEAMS, local_match, type_orders
@@ -126,11 +129,65 @@ def test_without_a_state_file_a_sync_reads_everything(tmp_path: Path, capsys: py
     assert reads.count == 1 and load_state(state_path(config)) is not None
 
 
-def test_the_safety_net_reads_every_30_minutes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_past_its_safety_moment_an_untouched_match_stays_idle(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """The safety net costs a ``stat`` where nothing touched the files: no read, half an hour or a day on."""
     config, _ = local_match(tmp_path)
     sync(capsys, config)
-    assert idle_local_poll(config, datetime.now(UTC) + timedelta(minutes=29)) is not None
-    assert idle_local_poll(config, datetime.now(UTC) + timedelta(minutes=31)) is None  # a new version, a missed edit
+    for later in (timedelta(minutes=SAFETY_NET_MINUTES + 1), timedelta(days=1)):
+        assert idle_local_poll(config, datetime.now(UTC) + later) is not None
+
+
+def test_a_change_its_size_and_time_hid_is_read_at_the_safety_moment(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A workbook written again with its size and modification time set back (a restore, ``touch -r``, a sync tool
+    keeping times) looks the same to the quick check; its change time moved, and the safety look reads it."""
+    config, _ = local_match(tmp_path)
+    sync(capsys, config)
+    workbook = tmp_path / "match.xlsx"
+    before = workbook.stat()
+    workbook.write_bytes(workbook.read_bytes())  # the same size; a new change time
+    os.utime(workbook, ns=(before.st_atime_ns, before.st_mtime_ns))
+    state = load_state(state_path(config))
+    assert state is not None
+    moment = safety_moment(state)
+    assert moment is not None
+    assert idle_local_poll(config, moment - timedelta(seconds=1)) is not None  # the quick check: size and time
+    assert idle_local_poll(config, moment) is None
+
+
+def test_a_record_that_knows_no_identity_reads_at_its_safety_moment(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A record an older version wrote (no inode, no change time) is read in full at its safety moment, as before."""
+    config, _ = local_match(tmp_path)
+    sync(capsys, config)
+    path = state_path(config)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    for mark in [saved["config"], *saved["files"].values()]:
+        del mark["ino"], mark["ctime_ns"]
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    state = load_state(path)
+    assert state is not None and (moment := safety_moment(state)) is not None
+    assert idle_local_poll(config, moment - timedelta(seconds=1)) is not None
+    assert idle_local_poll(config, moment) is None
+
+
+def test_safety_moments_of_matches_read_together_spread_over_the_period() -> None:
+    """10,000 matches read at one moment (a restore, a first start) fall due spread over the period, each within it,
+    and stay spread read after read: every tenth of the period holds about a tenth of them."""
+    period = timedelta(minutes=SAFETY_NET_MINUTES)
+    read = datetime(2026, 11, 28, 12, 0, 7, tzinfo=UTC)
+    moments = []
+    for i in range(10_000):
+        state = PollState(FileMark(1, 2, "ab"), full_read_at=iso(read), folder=f"/srv/matches/m{i:05d}")
+        first = safety_moment(state)
+        assert first is not None and read < first <= read + period
+        state.full_read_at = iso(first)
+        second = safety_moment(state)
+        assert second is not None and second - first == period  # the same place in the next period
+        moments.append(first)
+    tenths = Counter(int((m - read) / period * 10) for m in moments)
+    assert all(800 <= tenths[t] <= 1200 for t in range(10)), tenths
 
 
 def test_a_match_folder_copied_elsewhere_is_read_at_its_first_poll_there(
