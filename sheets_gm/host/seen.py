@@ -86,8 +86,9 @@ class Seen:
     own_number: int  # their identity alone: what a look without file events compares (``sweep``)
 
     def holds(self, now: datetime) -> bool:
-        """Whether the look's decision holds now: no moment came, no file was touched (one ``stat`` each)."""
-        return (self.until is None or now < self.until) and identity(self.files) == self.number
+        """Whether the look's decision holds now: no moment came (its notices' too: a letter's retry once its channel's
+        rest ends), no file was touched (one ``stat`` each)."""
+        return all(m is None or now < m for m in (self.until, self.notices)) and identity(self.files) == self.number
 
 
 def idle_until(config_path: Path, state: PollState, now: datetime) -> datetime | None:
