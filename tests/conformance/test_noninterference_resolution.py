@@ -44,12 +44,12 @@ from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, ruleset_names
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.life.replay import match_history
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import WriteBatch, seat_backend
 from tests.conformance import scouts
 from tests.conformance.noninterference import (
-    SEAT_SHOWN,
     AnyRuleset,
     Resolutions,
     canonical,
@@ -58,6 +58,7 @@ from tests.conformance.noninterference import (
     kept_differences,
     opened,
     resolved_for,
+    told_apart,
 )
 from tests.conformance.scouts import Kind
 from tests.conformance.test_engine_conformance import PlayedMatch, play
@@ -207,12 +208,17 @@ def test_orders_kept_hidden_and_carried_out_a_window_late_are_found() -> None:
 # -- the files, the notices and the page across the resolution ------------------------------------------------------
 def shown_after(config: MatchConfig, seat: str, report: WindowReport) -> str:
     """What the engine declares ``seat`` shown once the poll of ``report`` resolved: its view and the public board
-    of the new state, and the lines of the game's reveals it and the public read."""
-    record = read_match(opened(config), get_ruleset(config.ruleset)).record
-    rules = record.ruleset
+    of the new state, and of the game's reveals whose lines it or the public read, what each makes public (the
+    fields it declares of the state before, the state after and the orders, the history's)."""
+    sheets = opened(config)
+    read = read_match(sheets, get_ruleset(config.ruleset))
+    record, rules = read.record, read.record.ruleset
     events = report.facts.events if report.facts is not None else ()
-    reveals = [[e.text for e in visible_to(events, who) if e.kind in rules.reveals] for who in (seat, None)]
-    return canonical([rules.view(record.state, seat), rules.view(record.state, None), reveals])
+    entry = match_history(sheets, record, read.tabs.spec.tabs.engine)[-1]
+    jsons = (entry["state_before"], rules.state_codec.to_json(record.state), entry["orders"])
+    told = {str(e.kind) for who in (seat, None) for e in visible_to(events, who)}
+    fields = {str(r.kind): r.of(*jsons) for r in rules.reveals if str(r.kind) in told}
+    return canonical([rules.view(record.state, seat), rules.view(record.state, None), fields])
 
 
 Makers = dict[str, Callable[[], Any]]
@@ -220,7 +226,7 @@ Makers = dict[str, Callable[[], Any]]
 
 def comparable_typists(config: MatchConfig, seat: str) -> tuple[Makers, Makers] | None:
     """Two sets of bots' makers for the match's seats, the same for ``seat``, whose orders for the open window differ
-    and after which the engine shows ``seat`` the same (``SEAT_SHOWN``: its view, the public board, the reveals), tried
+    and after which the engine shows ``seat`` the same (``told_apart``: its view, the public board, the reveals), tried
     in memory first (twins a view or a reveal tells apart would prove nothing): one other seat's bot of another
     secret or kind at a time; None when none gives them."""
     record = read_match(opened(config), get_ruleset(config.ruleset)).record
@@ -235,7 +241,7 @@ def comparable_typists(config: MatchConfig, seat: str) -> tuple[Makers, Makers] 
         if canonical(rules.orders_codec.to_json(orders[0])) == canonical(rules.orders_codec.to_json(orders[1])):
             continue
         (mine, _), (theirs, _) = (resolved_for(rules, state, o, record.seed, seat) for o in orders)
-        if all(mine[k] == theirs[k] for k in SEAT_SHOWN):
+        if not told_apart(mine, theirs, "the reveals it reads"):
             return one, other
     return None
 
@@ -430,6 +436,6 @@ def test_champions_looting_lines_tell_a_tile_who_else_loots_there_as_its_rules_d
     match = play(rules, b"noninterference/after")
     first = replace(match, states=match.states[:1], windows=match.windows[:1], orders_json=match.orders_json[:1])
     assert walk(rules, first, every=1).found == []
-    monkeypatch.setattr(type(rules), "reveals", frozenset())
+    monkeypatch.setattr(type(rules), "reveals", ())
     found = walk(rules, first, every=1).found
     assert found and all("the other lines it reads differs" in d and "/lootorder/" in d for d in found), found
