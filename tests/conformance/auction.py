@@ -35,6 +35,7 @@ class Settings:
     feedback_names_others: bool = False  # a bid's feedback names the other bids
     random_tie: bool = False  # the buyer among the highest bids drawn with Python's random
     fixed_window: bool = False  # every window has the same key
+    bids_told_at_end: bool = False  # the last line, at the end, tells the last lot's losing bids too
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,7 @@ class Rules(kit.Ruleset[State, Orders, dict[str, Any]]):
         if after.over:
             told = "; ".join(f"{s}: the {f}, {n} points" for (s, f), n in zip(
                 after.favourite.items(), scores(after).values(), strict=True))
+            told += f"; the last bids: {losing}" if self.settings.bids_told_at_end and losing else ""
             events.append(kit.Event(len(state.sales) + 1, Kind.END, f"Favourites and scores: {told}."))
         return kit.Resolution(after, events)
 

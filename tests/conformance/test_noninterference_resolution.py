@@ -4,10 +4,12 @@ not carry out: two properties of every game (the toy game too), proven by differ
 - **Across the resolution**: at states of a seeded bot match, for every seat S, twins that differ only in what S may
   not see (the state's hidden part, ``Ruleset.unseen_twin``; the other seats' orders), resolved through the same
   orders of S, must give S the same lines of the Log and the public the same public lines, but for the lines of the
-  kinds the game names as reveals (``Ruleset.reveals``: a fight's square, a unit that attacks); what the new state
-  shows is its views' to say (held to noninterference state by state, ``test_noninterference.py``), and where S's
-  view and reveals are the same, its bot's state and orders are too. An engine that publishes a hidden move ("Ann
-  moves to B2.") fails it.
+  kinds the game names as reveals (``Ruleset.reveals``: a fight's square, a unit that attacks), and those where the
+  fields each reveal declares differ; what the new state shows is its views' to say (held to noninterference state
+  by state, ``test_noninterference.py``), and where S's view and the fields of the reveals it reads are the same,
+  its feedback, its bot's state and orders are too. An engine that publishes a hidden move ("Ann moves to B2.")
+  fails it, and so does a reveal's line that tells more than its fields (a sale's line naming the losing bids).
+  The last window is always walked: what no reveal declares stays secret after the end.
 - **Nothing kept of orders not carried out**: twin windows whose orders differ (other bots, a seat typing nothing),
   after which every seat's view and the public board are the same, end in the same engine state: orders nobody is
   shown carried out were not carried out, and the state holds nothing derived from them. An engine that keeps a
@@ -120,13 +122,14 @@ def twin_orders(rules: AnyRuleset, state: Any, seed: bytes, seat: str, n: int, k
 
 def walk(rules: AnyRuleset, match: PlayedMatch, every: int, bots: Mapping[str, BotKind] | None = None,
          most: int = 99) -> Walked:
-    """Both properties (see the module) at one state of ``match`` in ``every``, for the first ``most`` seats (and of
-    the seats typing nothing in their twins, the first ``most`` after each)."""
+    """Both properties (see the module) at one state of ``match`` in ``every`` and at the last window's, whose
+    resolution ends the match (what no reveal declares stays secret after the end too), for the first ``most``
+    seats (and of the seats typing nothing in their twins, the first ``most`` after each)."""
     kinds = bots or bots_of(rules)
     out = Walked()
     states = [match.start, *match.states]
     for n, (state, orders_json) in enumerate(zip(states, match.orders_json, strict=False)):
-        if n % every:
+        if n % every and n != len(match.orders_json) - 1:
             continue
         played = rules.orders_codec.from_json(orders_json)
         done: Resolutions = {}  # each seat's orders resolved once beside every twin of the others'
@@ -158,8 +161,9 @@ def game(request: pytest.FixtureRequest) -> Iterator[tuple[AnyRuleset, PlayedMat
 def said(rules: AnyRuleset, walked: Walked) -> str:
     """What a contributor is told when the walk found something: which property, and where."""
     return (f"{rules.traits.title}: what a seat is handed after a resolution depends on what the rules hide from it "
-            "(a line of the Log, public or its own, that is no declared reveal: list its kind in the engine's "
-            "`reveals` if a rule reveals it), or the state keeps what no one was shown (orders not carried out in "
+            "(a line of the Log, public or its own, that is no declared reveal: declare its kind in the engine's "
+            "`reveals`, with the fields it tells, if a rule reveals it; or a reveal's line that tells more than the "
+            "fields it declares), or the state keeps what no one was shown (orders not carried out in "
             "their window): " + " | ".join(walked.found[:6]))
 
 

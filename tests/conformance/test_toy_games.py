@@ -8,7 +8,9 @@ shared tests do, for every game).
   losing bids secret for ever.
 
 Each planted mistake names the check that must catch it and words of what it says. A few examples each: a toy's
-match is four to six windows, walked whole.
+match is four to six windows, walked whole. A secret after the end is one too: what no reveal declares stays secret
+for ever (the auction's losing bids), and the walk across a resolution always takes the last window's, whose
+resolution ends the match (``test_the_quick_walk_holds_what_stays_secret_after_the_end``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import pytest
 from sheets_gm.engine.ruleset import BotKind
 from tests.conformance import auction, coins, scouts
 from tests.conformance.noninterference import AnyRuleset
+from tests.conformance.test_engine_conformance import play
+from tests.conformance.test_noninterference_resolution import walk
 from tests.conformance.toy_checks import failing
 
 #: Each toy game: its rules made with a mistake's setting (none: clean), and its bots.
@@ -36,6 +40,7 @@ PLANTED = [
     ("auction", "bids_in_sale_line", "resolution", "the public reveals of kind Kind.SOLD differ, though the fields"),
     ("auction", "favourite_in_sale_line", "resolution", "of kind Kind.SOLD differ, though the fields its reveal"),
     ("auction", "late", "resolution", "the state keeps what nobody is shown: kept."),
+    ("auction", "bids_told_at_end", "resolution", "the public reveals of kind Kind.END differ, though the fields"),
     ("auction", "random_setup", "dice", "the rules drew outside the match's dice"),
     ("auction", "feedback_names_others", "resolution", "its feedback differs"),
     ("auction", "random_tie", "dice", "the rules drew outside the match's dice"),
@@ -65,3 +70,12 @@ def test_a_clean_toy_game_passes_every_shared_check(toy: str) -> None:
 def test_a_planted_mistake_fails_its_shared_check(toy: str, mistake: str, check: str, words: str) -> None:
     found = failing(*rules_of(toy, **{mistake: True}))
     assert check in found and words in found[check], found
+
+
+def test_the_quick_walk_holds_what_stays_secret_after_the_end() -> None:
+    """The auction's losing bids stay secret after the end: its last line telling the last lot's losing bids is
+    found by the walk the quick run makes of every game (one window in five, and always the last)."""
+    rules, bots = rules_of("auction", bids_told_at_end=True)
+    match = play(rules, b"toy", kinds=bots)
+    walked = walk(rules, match, every=len(match.windows), bots=bots)
+    assert any("of kind Kind.END differ" in d for d in walked.found), walked.found
