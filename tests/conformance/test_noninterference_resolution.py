@@ -23,8 +23,9 @@ not carry out: two properties of every game (the toy game too), proven by differ
   notices to it and to the channel (what the page is built from) must be the same. Every game under ``-m soak``,
   three seats in three windows; one game in the quick run, always the same (``QUICK_FILES_GAME``).
 
-A few states in the quick run, every state under ``-m soak``; the planted engines are ``tests/conformance/scouts.py``,
-a Champions engine publishing the orders it resolved, and a GvG reader carrying out a row it refused, for the files.
+A few states in the quick run, every state under ``-m soak``; the planted engines are the toy games of
+``test_toy_games.py`` (scouts publishing moves or keeping them for later, an auction telling its losing bids...), a
+Champions engine publishing the orders it resolved, and a GvG reader carrying out a row it refused, for the files.
 """
 
 from __future__ import annotations
@@ -50,7 +51,6 @@ from sheets_gm.sync.life.replay import match_history
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import WriteBatch, seat_backend
-from tests.conformance import scouts
 from tests.conformance.noninterference import (
     AnyRuleset,
     Resolutions,
@@ -186,27 +186,7 @@ def test_soak_a_resolution_tells_a_seat_nothing_its_rules_hide_but_their_reveals
     assert walked.found == [], said(rules, walked)
 
 
-# -- each property fails with its defect planted: a small game of hidden positions ----------------------------------
-def scouts_walk(rules: scouts.Rules) -> Walked:
-    """Both properties walked over a match of the game of scouts with ``rules``."""
-    return walk(rules, play(rules, b"scouts", kinds=scouts.BOTS), every=1, bots=scouts.BOTS)
-
-
-def test_the_game_of_scouts_keeps_its_positions_hidden() -> None:
-    walked = scouts_walk(scouts.Rules(scouts.Settings()))
-    assert walked.found == [] and walked.hidden and walked.orders, walked
-
-
-def test_a_hidden_move_published_after_the_resolution_is_found() -> None:
-    walked = scouts_walk(scouts.Rules(scouts.Settings(publish_moves=True)))
-    assert any("the public Log's other lines differs, though nothing public does: " in d and " moves to " in d
-               for d in walked.found), walked.found
-
-
-def test_orders_kept_hidden_and_carried_out_a_window_late_are_found() -> None:
-    walked = scouts_walk(scouts.Rules(scouts.Settings(late=True)))
-    assert any("the state keeps what nobody is shown: kept." in d for d in walked.found), walked.found
-    assert not any("differs, though" in d for d in walked.found), walked.found  # the bot is handed none of it
+# -- each property fails with its defect planted: the toy games of test_toy_games.py (scouts.py, auction.py...) ------
 
 
 # -- the files, the notices and the page across the resolution ------------------------------------------------------
