@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import visible_to
 from sheets_gm.engine.reveals import reveal_of
-from sheets_gm.engine.ruleset import BotKind, Ruleset
+from sheets_gm.engine.ruleset import BotKind, Ruleset, Verdict
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.rulesets.registry import bots_of
 from sheets_gm.running.connect import open_match_sheets
@@ -106,25 +107,42 @@ def json_differences(mine: str, theirs: str, most: int = 4) -> list[str]:
 PUBLIC_SHOWN = ("the public board",)
 #: What it shows a seat so: the public's, its view of the new state, and what the reveals it reads make public.
 SEAT_SHOWN = (*PUBLIC_SHOWN, "its view")
-#: The lines of a resolution's reveals that the public and a seat read, by kind, and what each reveal makes public.
-REVEAL_LINES = {"the public reveals": PUBLIC_SHOWN, "the reveals it reads": SEAT_SHOWN}
+#: The readers of a resolution's lines of reveals, the public and the seat, each by the key of the lines it reads (by
+#: kind), with what else it is shown of the new state.
+READERS = {"the public reveals": PUBLIC_SHOWN, "the reveals it reads": SEAT_SHOWN}
+#: The key of what each reveal makes public of a resolution (its declared fields).
 REVEALED = "what each reveal makes public"
 
 
-#: Resolutions worked out once in a walk over one state: by the state (its ``id``, the state kept with it while the
-#: walk lasts), the orders and the seed, the state and its resolution.
-Resolutions = dict[tuple[int, str, bytes], tuple[Any, Any]]
+@dataclass
+class Worked:
+    """One resolution worked out in a walk: the state it started from (kept while the walk lasts, its ``id`` a key),
+    the resolution, and, once asked, the check's verdicts and the JSON of the state, the new state and the orders."""
+
+    state: Any
+    resolved: Any
+    verdicts: list[Verdict] | None = None
+    jsons: tuple[Any, Any, Any] | None = None
 
 
-def resolution(rules: AnyRuleset, state: Any, orders: Any, seed: bytes, done: Resolutions | None = None) -> Any:
+#: Resolutions worked out once in a walk over one state: by the state's ``id``, the orders and the seed.
+Resolutions = dict[tuple[int, str, bytes], Worked]
+
+
+def worked(rules: AnyRuleset, state: Any, orders: Any, seed: bytes, done: Resolutions | None = None) -> Worked:
     """``rules.resolve`` of ``orders`` in ``state`` with the match's dice of ``seed``: worked out once per ``done``
     (a walk's, over one state: the same orders of one seat are resolved beside each twin of the others')."""
     if done is None:
-        return rules.resolve(state, orders, rules.dice(seed, state))
+        return Worked(state, rules.resolve(state, orders, rules.dice(seed, state)))
     key = (id(state), canonical(rules.orders_codec.to_json(orders)), seed)
     if key not in done:
-        done[key] = (state, rules.resolve(state, orders, rules.dice(seed, state)))
-    return done[key][1]
+        done[key] = Worked(state, rules.resolve(state, orders, rules.dice(seed, state)))
+    return done[key]
+
+
+def resolution(rules: AnyRuleset, state: Any, orders: Any, seed: bytes, done: Resolutions | None = None) -> Any:
+    """The resolution ``worked`` out."""
+    return worked(rules, state, orders, seed, done).resolved
 
 
 def resolved_for(rules: AnyRuleset, state: Any, orders: Any, seed: bytes, seat: str,
@@ -134,9 +152,13 @@ def resolved_for(rules: AnyRuleset, state: Any, orders: Any, seed: bytes, seat: 
     is: its feedback on its orders; the lines of the resolution it reads and the public Log's, the game's reveals
     (by kind) apart from the others; what each reveal makes public of the resolution (``Reveal.of``: its declared
     fields); then what ``received`` names in the new state; and the new state."""
-    resolved = resolution(rules, state, orders, seed, done)
-    codec = rules.state_codec.to_json
-    jsons = (codec(state), codec(resolved.state), rules.orders_codec.to_json(orders))
+    work = worked(rules, state, orders, seed, done)
+    resolved = work.resolved
+    if work.verdicts is None:
+        work.verdicts = rules.check(state, orders, rules.dice(seed, state))
+    if work.jsons is None and rules.reveals:
+        codec = rules.state_codec.to_json
+        work.jsons = (codec(state), codec(resolved.state), rules.orders_codec.to_json(orders))
 
     def lines(who: str | None, reveal: bool) -> str:
         if not reveal:
@@ -148,9 +170,8 @@ def resolved_for(rules: AnyRuleset, state: Any, orders: Any, seed: bytes, seat: 
                 by_kind.setdefault(str(event.kind), []).append(event.text)
         return canonical(by_kind)
 
-    told = {"its feedback": canonical([v.message for v in rules.check(state, orders, rules.dice(seed, state))
-                                       if v.seat == seat]),
-            REVEALED: canonical({str(r.kind): r.of(*jsons) for r in rules.reveals}),
+    told = {"its feedback": canonical([v.message for v in work.verdicts if v.seat == seat]),
+            REVEALED: canonical({str(r.kind): r.of(*work.jsons) for r in rules.reveals} if work.jsons else {}),
             "the public reveals": lines(None, True), "the public Log's other lines": lines(None, False),
             "the reveals it reads": lines(seat, True), "the other lines it reads": lines(seat, False)}
     return {**told, **received(rules, resolved.state, seat, b"noninterference/" + seat.encode(), bots)}, resolved.state
@@ -158,8 +179,9 @@ def resolved_for(rules: AnyRuleset, state: Any, orders: Any, seed: bytes, seat: 
 
 def told_apart(mine: Mapping[str, str], theirs: Mapping[str, str], reader: str) -> bool:
     """Whether the game's declarations show ``reader`` (``the public reveals`` or ``the reveals it reads``) the two
-    twins apart: their board or view (``REVEAL_LINES``), or the fields of a reveal whose lines it reads in either."""
-    if any(mine.get(k) != theirs.get(k) for k in REVEAL_LINES[reader]):
+    twins apart: the board or view it is shown (``READERS``), or the fields of a reveal whose lines it reads in
+    either."""
+    if any(mine.get(k) != theirs.get(k) for k in READERS[reader]):
         return True
     told = set(json.loads(mine[reader])) | set(json.loads(theirs[reader]))
     fields = [json.loads(t[REVEALED]) for t in (mine, theirs)]
@@ -171,7 +193,7 @@ def reveal_differences(mine: Mapping[str, str], theirs: Mapping[str, str]) -> li
     what the kind makes public is the same in both: a line that tells more than its declared fields."""
     found: list[str] = []
     fields = [json.loads(t[REVEALED]) for t in (mine, theirs)]
-    for reader in REVEAL_LINES:
+    for reader in READERS:
         lines = [json.loads(t[reader]) for t in (mine, theirs)]
         for kind in sorted(set(lines[0]) | set(lines[1])):
             one, other = (canonical(side.get(kind, [])) for side in lines)
@@ -193,7 +215,7 @@ def differences_after(rules: AnyRuleset, twins: tuple[tuple[Any, Any], tuple[Any
     both values."""
     (mine, _), (theirs, _) = (resolved_for(rules, s, o, seed, seat, bots, done) for s, o in twins)
     differ = [what for what in {**mine, **theirs} if mine.get(what) != theirs.get(what)
-              and what not in (*REVEAL_LINES, REVEALED, *SEAT_SHOWN)]
+              and what not in (*READERS, REVEALED, *SEAT_SHOWN)]
     compared = not told_apart(mine, theirs, "the reveals it reads")
     if compared:
         checked = differ
