@@ -49,8 +49,13 @@ def reveal_of(reveals: Sequence[Reveal], kind: Any) -> Reveal | None:
 
 def fields_at(data: Any, path: str) -> list[tuple[str, Any]]:
     """Every field of JSON ``data`` at ``path`` (keys joined by dots, ``*`` for every key or item), each with its
-    own path: ``fields_at({"a": [{"b": 1}, {"b": 2}]}, "a.*.b")`` is ``[("a.0.b", 1), ("a.1.b", 2)]``. A path
-    that leads nowhere gives none (a field a state does not have yet)."""
+    own path. A path that leads nowhere gives none (a field a state does not have yet).
+
+    >>> fields_at({"a": [{"b": 1}, {"b": 2}], "c": {"x": 3}}, "a.*.b")
+    [('a.0.b', 1), ('a.1.b', 2)]
+    >>> fields_at({"a": [{"b": 1}], "c": {"x": 3}}, "c.*"), fields_at({"a": []}, "a.0.b")
+    ([('c.x', 3)], [])
+    """
     places: list[tuple[str, Any]] = [("", data)]
     for key in path.split(".") if path else ():
         nxt: list[tuple[str, Any]] = []
