@@ -32,13 +32,16 @@ def test_init_says_it_once_and_the_polls_after_it_never(fake: GoogleApiFake, goo
     assert said == [0, 0, 0]
 
 
-def test_a_match_made_before_hears_it_at_its_first_sync_once(fake: GoogleApiFake, google_race: Path,  # noqa: F811
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("first", ["sync", "resolve"])
+def test_a_match_made_before_hears_it_once_in_doctors_words(fake: GoogleApiFake, google_race: Path,  # noqa: F811
+                                                            capsys: pytest.CaptureFixture[str], first: str) -> None:
     config = _oauth(google_race)
     assert run(capsys, "init", "race", "-c", config, "--no-email")[0] == 0
     (config.parent / ".sheets-gm" / "match.told.json").unlink()  # as a match made by an earlier sheets-gm
-    said = [run(capsys, "sync", "-c", config)[1].count(SAID) for _ in range(3)]
+    said = [run(capsys, command, "-c", config)[1].count(SAID) for command in (first, first, "sync")]
     assert said == [1, 0, 0]
+    doctor = run(capsys, "doctor", "-c", config)[1]
+    assert UNSEEN_FIX in doctor and SAID.split(" 4 of")[0] in doctor
 
 
 def test_a_service_account_is_told_nothing_of_it(fake: GoogleApiFake, google_race: Path,  # noqa: F811
@@ -47,15 +50,3 @@ def test_a_service_account_is_told_nothing_of_it(fake: GoogleApiFake, google_rac
     assert code == 0, err
     assert "drive.file" not in out
     assert "drive.file" not in run(capsys, "sync", "-c", google_race)[1]
-
-
-def test_resolve_says_it_once_in_doctors_words(fake: GoogleApiFake, google_race: Path,  # noqa: F811
-                                               capsys: pytest.CaptureFixture[str]) -> None:
-    config = _oauth(google_race)
-    assert run(capsys, "init", "race", "-c", config, "--no-email")[0] == 0
-    (config.parent / ".sheets-gm" / "match.told.json").unlink()  # as a match made by an earlier sheets-gm
-    said = [run(capsys, "resolve", "-c", config)[1].count(SAID) for _ in range(2)]
-    said.append(run(capsys, "sync", "-c", config)[1].count(SAID))
-    assert said == [1, 0, 0]
-    doctor = run(capsys, "doctor", "-c", config)[1]
-    assert UNSEEN_FIX in doctor and SAID.split(" 4 of")[0] in doctor
