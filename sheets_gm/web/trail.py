@@ -60,9 +60,10 @@ def _named(text: str, first_words: Mapping[str, Sequence[str]]) -> Iterator[str]
 
 def steps(log: Sequence[LogLine], game: str, before: Positions, after: Positions,
           ways: Mapping[str, Sequence[tuple[int, str]]]) -> dict[str, Any]:
-    """A resolution's steps: the Log lines of battles that name one on either map, and each one's step (where it
-    stood before, where after, the places its move named on the way (``ways``: ``orders.routes``), its battles'
-    lines by index, what became of it)."""
+    """A resolution's steps: the Log lines of battles that name one on either map, and the step of each one it
+    moved, brought, took off the map or sent to battle (where it stood before, where after, the places its move
+    named on the way (``ways``: ``orders.routes``), its battles' lines by index, what became of it). One the step
+    leaves out stayed where it stood: the page's script says so."""
     was, now = keyed(before), keyed(after)
     first_words: dict[str, list[str]] = {}
     for key in {**was, **now}:
@@ -83,7 +84,8 @@ def steps(log: Sequence[LogLine], game: str, before: Positions, after: Positions
     for unit, token in revealed.items():  # one trail: the token's steps, then the unit's
         armies[token][1], armies[token][4] = list(now[unit]), f"revealed as {unit}"
         armies[unit][0], armies[unit][4] = list(was[token]), f"revealed (was {token})"
-    return {"lines": [list(line) for line in lines], "armies": armies, **({"revealed": revealed} if revealed else {})}
+    moved = {key: step for key, step in armies.items() if step[0] != step[1] or any(step[2:])}
+    return {"lines": [list(line) for line in lines], "armies": moved, **({"revealed": revealed} if revealed else {})}
 
 
 def _revealed(log: Sequence[LogLine], was: Mapping[str, Any], now: Mapping[str, Any]) -> dict[str, str]:

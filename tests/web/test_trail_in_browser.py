@@ -71,8 +71,9 @@ def test_the_wars_trail_from_the_finder_by_its_player_and_of_a_killed_army(brows
                 _picked_from_the_dialog(browser, "Urza's Vanguard")
                 rows = _trail_rows(browser)
                 steps = _steps_of(tmp_path / "web", "Urza's Vanguard")
-                assert len(rows) == len(steps) == 4
+                assert len(rows) == 4 and 1 <= len(steps) <= 4  # a resolution it stayed in lists no step
                 assert rows[0][0].startswith("1. ") and rows[0][1].startswith(f"Dominaria {steps[0][0][1]} → ")
+                assert sum(row[1].startswith("stays on ") for row in rows) == 4 - len(steps)
                 lines, ends = _drawn(browser)
                 assert lines == 1 and 1 <= ends <= len(steps), (lines, ends)
                 browser.save_screenshot(str(tmp_path / f"trail-{width}.png"))
@@ -125,7 +126,7 @@ def test_every_games_trail_from_a_click_on_the_map(browser: Any, tmp_path: Path,
             _picked_from_the_dialog(browser, key)
             steps = [data["armies"][k] for data in trails.values() for k in [key] if k in data["armies"]]
             rows = _trail_rows(browser)
-            assert len(rows) >= len(steps) >= 1, (name, key, rows)
+            assert len(rows) >= len(steps) and rows, (name, key, rows)
             if key in moved:
                 assert _drawn(browser)[0] >= 1, f"{name}: {key} moved, and no trail is drawn"
             assert browser.execute_script("return document.documentElement.scrollWidth") <= width

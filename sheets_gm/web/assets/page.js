@@ -247,14 +247,20 @@
   function showTrail(key) {
     withTrails(function () {
       var store = window.SHEETS_GM_TRAILS || {};
-      var steps = [], was = key;  // from the last resolution back: a unit revealed was its token before
+      var keys = [], was = key;  // its key in each resolution, from the last back: a unit revealed was a token
       stepped.slice().reverse().forEach(function (w) {
-        var data = store[w.file], step = data && data.armies[was];
-        if (step) {
-          steps.unshift({n: w.label.split(".")[0], label: w.label, from: step[0], to: step[1], way: step[2],
-                         lines: step[3].map(function (i) { return data.lines[i]; }), result: step[4]});
-        }
+        var data = store[w.file];
+        keys.unshift(was);
         if (data && data.revealed && data.revealed[was]) { was = data.revealed[was]; }
+      });
+      var steps = [], at = null;  // a resolution that lists no step of it: it stayed where it stood (trail.py)
+      stepped.forEach(function (w, i) {
+        var data = store[w.file] || {armies: {}, lines: []}, step = data.armies[keys[i]];
+        if (!step && !at) { return; }
+        step = step || [at, at, [], [], ""];
+        steps.push({n: w.label.split(".")[0], label: w.label, from: step[0], to: step[1], way: step[2],
+                    lines: step[3].map(function (l) { return data.lines[l]; }), result: step[4]});
+        at = step[1];
       });
       var last = drawTrail(steps);
       if (!trailBox) { return; }
