@@ -8,7 +8,7 @@ the map writes it, a unit by its id (``Ann-R1`` of ``Ann-R1 Skeleton 34/34 HP``)
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 from sheets_gm.web.latest import battle_kinds
@@ -25,6 +25,7 @@ _REVEALED = re.compile(r"^(.+?) is revealed\b[^:]*: (\S+)")
 #: What a Log line says of one who leaves the map for good, after its name (its type in brackets between), and the
 #: word the trail gives it.
 _FATES = (("killed", r"(?: \([^)]*\))? (?:is killed|dies)\b"), ("disbanded", r" (?:[^.;]* )?disbands\b"))
+_ENDS = re.compile(r"\b(?:is killed|dies|disbands)\b")  # a line that may say one of them
 
 
 def trail_file(page_file: str) -> str:
@@ -48,14 +49,18 @@ def keyed(positions: Positions) -> dict[str, tuple[int, str]]:
     return out
 
 
-def _named(text: str, first_words: Mapping[str, Sequence[str]]) -> Iterator[str]:
-    """The keys ``text`` names, in its order (``first_words``: the keys by their first word)."""
-    for word in _WORD.finditer(text):
-        for key in first_words.get(word.group(), ()):
-            end = word.start() + len(key)
-            if text.startswith(key, word.start()) and (end == len(text) or not (text[end].isalnum() or
-                                                                                text[end] in "_-")):
-                yield key
+def _named(text: str, keys: Collection[str], most: int) -> Iterator[str]:
+    """The keys ``text`` names, in its order: each run of up to ``most`` words from a word's start that is a key
+    (a possessive's ``'s`` or ``'`` after it left out: ``Academy Scouts' route``). A set looked up a few times a
+    word, not every key tried: a war's hundreds of armies share their first words."""
+    words = list(_WORD.finditer(text))
+    for i, first in enumerate(words):
+        for last in words[i:i + most]:
+            run = text[first.start():last.end()]
+            for key in (run, run.removesuffix("'s"), run.removesuffix("'")):
+                if key in keys:
+                    yield key
+                    break
 
 
 def steps(log: Sequence[LogLine], game: str, before: Positions, after: Positions,
@@ -65,21 +70,21 @@ def steps(log: Sequence[LogLine], game: str, before: Positions, after: Positions
     named on the way (``ways``: ``orders.routes``), its battles' lines by index, what became of it). One the step
     leaves out stayed where it stood: the page's script says so."""
     was, now = keyed(before), keyed(after)
-    first_words: dict[str, list[str]] = {}
-    for key in {**was, **now}:
-        first_words.setdefault(key.split(" ", 1)[0], []).append(key)
+    keys = {**was, **now}
+    most = max((key.count(" ") + 1 for key in keys), default=1)
     kinds = battle_kinds(game)
     lines: list[LogLine] = []
     fought: dict[str, list[int]] = {}
     for line in log:
         if line[1] in kinds:
-            for key in dict.fromkeys(_named(line[2], first_words)):
+            for key in dict.fromkeys(_named(line[2], keys, most)):
                 if not lines or lines[-1] is not line:
                     lines.append(line)
                 fought.setdefault(key, []).append(len(lines) - 1)
     way = {trail_key(name): list(places) for name, places in ways.items()}
-    armies = {key: _step(key, was.get(key), now.get(key), way.get(key, []), fought.get(key, []), lines, log)
-              for key in {**was, **now}}
+    ends = [text for _, _, text in log if _ENDS.search(text)]
+    armies = {key: _step(key, was.get(key), now.get(key), way.get(key, []), fought.get(key, []), lines, ends)
+              for key in keys}
     revealed = _revealed(log, was, now)
     for unit, token in revealed.items():  # one trail: the token's steps, then the unit's
         armies[token][1], armies[token][4] = list(now[unit]), f"revealed as {unit}"
@@ -103,9 +108,9 @@ def _revealed(log: Sequence[LogLine], was: Mapping[str, Any], now: Mapping[str, 
     return out
 
 
-def _fate(key: str, log: Sequence[LogLine]) -> str:
-    """What ``log`` says became of ``key``, who left the map: killed, disbanded, else off the map."""
-    said = [text for _, _, text in log if key in text]
+def _fate(key: str, ends: Sequence[str]) -> str:
+    """What the lines ``ends`` say became of ``key``, who left the map: killed, disbanded, else off the map."""
+    said = [text for text in ends if key in text]
     for word, pattern in _FATES:
         found = re.compile(r"(?<![\w-])" + re.escape(key) + pattern)
         if any(found.search(text) for text in said):
@@ -114,12 +119,12 @@ def _fate(key: str, log: Sequence[LogLine]) -> str:
 
 
 def _step(key: str, was: tuple[int, str] | None, now: tuple[int, str] | None, way: list[tuple[int, str]],
-          fought: list[int], lines: Sequence[LogLine], log: Sequence[LogLine]) -> list[Any]:
-    """One's step: before, after (None off the map), the way, its battles' lines, what became of it (``log``: the
-    resolution's)."""
+          fought: list[int], lines: Sequence[LogLine], ends: Sequence[str]) -> list[Any]:
+    """One's step: before, after (None off the map), the way, its battles' lines, what became of it (``ends``: the
+    resolution's lines that may say one left the map)."""
     said = [lines[i][2] for i in fought]
     if now is None:
-        result = _fate(key, log)
+        result = _fate(key, ends)
     elif was is None:
         result = "came on the map"
     else:
