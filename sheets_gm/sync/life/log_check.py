@@ -30,7 +30,7 @@ from sheets_gm.sheets.layout import Grid, cell_at
 from sheets_gm.sheets.looks import TabSeen, seen_grid
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.life.own_lines import SyncEvent, own_by_row
-from sheets_gm.sync.life.replay import OLD_LOG_ROWS, entry_dice
+from sheets_gm.sync.life.replay import OLD_LOG_ROWS, doc_seeds, entry_dice
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
 from sheets_gm.sync.read import adapter_of
 from sheets_gm.sync.sheets import MatchSheets
@@ -65,9 +65,9 @@ def replay_steps(doc: dict[str, Any]) -> ReplayedSteps:
     """The events the replay ``doc`` recomputes, step by step (``ReplayedSteps``)."""
     cls = get_ruleset(str(doc["ruleset"]))
     rules: AnyRuleset = cls.create(_settings(cls, doc), str(doc["board"]))
-    seed = bytes.fromhex(str(doc["seed"]))
+    seeds = doc_seeds(doc)
     state = rules.state_codec.from_json(doc["initial_state"])
-    out = ReplayedSteps(rules, state, rules.opening_events(state, seed), [])
+    out = ReplayedSteps(rules, state, rules.opening_events(state, seeds[0]), [])
 
     def apply(gm_events: list[Any]) -> None:
         nonlocal state
@@ -79,7 +79,7 @@ def replay_steps(doc: dict[str, Any]) -> ReplayedSteps:
     for entry in doc["resolutions"]:
         apply(entry.get("gm_events", []))
         state = rules.state_codec.from_json(entry["state_before"])  # as the replay check does: the recorded one
-        dice = entry_dice(rules, seed, state, entry)  # dealt afresh after an undo
+        dice = entry_dice(rules, seeds, state, entry)  # dealt afresh after an undo, from the seed in force then
         resolved = rules.resolve(state, rules.orders_codec.from_json(entry["orders"]), dice)
         out.steps.append((state, resolved.state, list(resolved.events)))
         state = resolved.state
