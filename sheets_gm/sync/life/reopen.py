@@ -19,17 +19,18 @@ from sheets_gm.sync.life.own_lines import SyncEvent
 from sheets_gm.sync.match_record import MatchRecord, Reseed
 
 #: What ``Reseed.ended`` keeps of the history row of a resolution that ended the match: what its replay needs.
-_ENDED_KEYS = ("resolution", "window", "orders", "state_before", "deal", "kept_dice", "seed")
+_ENDED_KEYS = ("resolution", "window", "orders", "state_before", "deal", "kept_dice", "seed", "log_from")
 
 
 def ended_resolution(record: MatchRecord, entry: Mapping[str, Any]) -> dict[str, Any]:
     """What an undo of the resolution ``entry`` records (the one that ended the match at ``record``) keeps of it for
     ``verify``: its orders, the state it started from, its deal and seed, the GM events applied after it (a
-    practice match's stand-in GM's) and the state the match ended at."""
+    practice match's stand-in GM's), the state the match ended at, and the Log rows its lines went to (from its
+    ``log_from`` to ``log_end``, indexes: ``verify -c`` checks their words too)."""
     ruleset = record.ruleset
     return {**{key: entry[key] for key in _ENDED_KEYS if key in entry},
             "gm_events_after": list((record.gm_events or {}).get("events") or []),
-            "state_after": ruleset.state_codec.to_json(record.state)}
+            "state_after": ruleset.state_codec.to_json(record.state), "log_end": record.log_rows}
 
 
 def reseeded(record: MatchRecord, reason: str, ended: Mapping[str, Any], seed: bytes | None = None) -> MatchRecord:
