@@ -5,7 +5,8 @@ verifies whole: each seed against the hash committed for it, each window's dice 
 resolved (every history row resolved after the k-th undo of an end names seed k), the resolution an undo took back
 recomputed with its old seed, every Log line as the match logged it. A seed of the chain or the state an ended turn
 left, tampered with, is named. Played with the real sync on memory spreadsheets; under ``-m soak`` (about a minute
-for the five games), the quick path being ``tests/commands/test_gm_ops.py``'s."""
+for the five games), the quick path being ``tests/commands/test_gm_ops.py``'s. And a match never reopened keeps its
+record as it was."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.adjust_undo import adjust_match, undo_window
 from sheets_gm.sync.life.export import match_replay
 from sheets_gm.sync.life.log_check import forged_log_lines
+from sheets_gm.sync.life.reopen import reseeded
 from sheets_gm.sync.life.replay import replay_states
+from sheets_gm.sync.match_record import MATCH_KEYS, parse_match_record
 from sheets_gm.sync.poll import poll
 from tests.declared import concedes
 from tests.sync.test_published_seed import GAMES
@@ -103,3 +106,20 @@ def test_a_match_ended_twice_and_reopened_verifies_whole_and_names_what_is_tampe
             said = replay_states(_tampered(doc, ["reseeds", i, "ended", "state_after"],
                                            doc["resolutions"][0]["state_before"])).difference
             assert said is not None and "that ended the match before the GM's undo" in said, said
+
+
+def test_a_match_never_reopened_keeps_its_record_as_before_and_a_chain_reads_back() -> None:
+    """A match whose end no undo took back writes what it wrote before the chain existed: its seed cell the seed's
+    hex alone, no history row naming a seed, no chain in its replay. A record with a chain reads back the same."""
+    match = Match("gvg")
+    match.bots_play()
+    read = match.read()
+    record = read.record
+    assert record.reseeds == () and record.values()[MATCH_KEYS.index("seed")] == [record.seed.hex()]
+    doc = match_replay(match.sheets, match.cls)
+    assert "reseeds" not in doc and all("seed" not in e for e in doc["resolutions"])
+    chained = reseeded(record, "oops", {"adjustment": "gave up"}, seed=b"fresh")
+    rows = [[key, *value] for key, value in zip(MATCH_KEYS, chained.values(), strict=True)]
+    again = parse_match_record(rows, "engine")
+    assert again.reseeds == chained.reseeds and again.seeds == (record.seed, b"fresh")
+    assert again.dice_seed == b"fresh" and again.seed_hash == record.seed_hash  # the match's id stays
