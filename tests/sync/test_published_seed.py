@@ -68,7 +68,8 @@ def _undone(match: Match, window_key: str | None) -> None:
     published, the chain keeping the published ones, the whole match verifying. A match its GM's adjustment ended
     refuses ``--window``, naming why (it takes back the adjustment, not a window), and writes nothing."""
     ended = match.read().record
-    copied = copy.deepcopy(match)
+    copied = copy.copy(match)  # its sheets alone: a bot may hold what cannot be copied (Wesnoth's hashes)
+    copied.sheets = copy.deepcopy(match.sheets)
     try:
         undo_window(copied.sheets, copied.cls, "the end was too early", window_key=window_key)
     except BetweenWindowsError as exc:
