@@ -20,11 +20,11 @@ def _early_refusal(where: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Export the match into --out; refuse an unfinished match without --reveal-early."""
-    from sheets_gm.engine.dice import seed_hash
     from sheets_gm.engine.vocab import plural
     from sheets_gm.match.config import BackendKind
     from sheets_gm.rulesets.registry import get_ruleset
     from sheets_gm.sync.life.export import export_match
+    from sheets_gm.sync.life.seed_check import seed_problem
     from sheets_gm.sync.life.settle import settle_cut_command
     from sheets_gm.sync.read import read_match
     from sheets_gm.sync.writes import status_line
@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         finished = found.window_key() == ""
         where = f"{status_line(read.adapter, found)} · {plural(found.resolved, 'window')} resolved"
         seed, published = found.seed, found.seed_hash
+        problem = seed_problem(found, "the engine tab")
     told += [read.completed] if read.completed else []
     for line in told:  # a command cut short, settled first
         print(f"Settled first: {line}.")
@@ -70,10 +71,12 @@ def run(args: argparse.Namespace) -> int:
               "it can predict every roll to come.")
     print(f"Seed:      {seed.hex()}")
     print(f"Seed hash: {published} (SHA-256 of the seed, published when the match was created)")
-    genuine = seed_hash(seed) == published
+    for link in found.reseeds:  # an undo of the match's end drew each: every later die came from it
+        print(f"Seed:      {link.seed.hex()} (drawn when the GM undid the end of the match: {link.reason})")
+        print(f"Seed hash: {link.hash} (published then, in the Log's line of that undo)")
+    genuine = not problem
     if not genuine:
-        print("PROBLEM: the seed in the engine tab does not match the published hash: the engine tab was edited, "
-              "and players cannot trust the rolls.")
+        print(f"PROBLEM: {problem}.")
     if before.holds_match(published):
         at = f" (it stopped at {before.stopped})" if before.stopped is not None else ""
         print(f"Replaced the earlier export of this match in {folder}{at}.")

@@ -80,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
         log = f"; the Log's {counted(read.record.log_rows, 'line')} {verb} the match's own"
     else:
         log = ""
-    print(f"OK: {done} and {rolls} replayed from the seed; every state matches{log}.")
+    links = len(doc.get("reseeds") or [])  # an undo of the match's end drew each: checked against its hash
+    seeds = f"its {links + 1} seeds (each against the hash published for it)" if links else "the seed"
+    print(f"OK: {done} and {rolls} replayed from {seeds}; every state matches{log}.")
     return 0
 
 

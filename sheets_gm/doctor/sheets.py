@@ -312,7 +312,10 @@ def _engine_record(config: MatchConfig, sheets: MatchSheets, report: Checkup) ->
     if problem:
         report.fail("seed", f"{problem}; the sync resolves nothing until it does", seed_fix(where))
     else:
-        report.ok("seed", f"the seed gives the hash published when the match was created ({record.seed_hash[:12]}…)")
+        later = f"; each of the {len(record.reseeds)} drawn since at an undo of the match's end gives the hash " \
+            "its undo logged" if record.reseeds else ""
+        report.ok("seed", f"the seed gives the hash published when the match was created ({record.seed_hash[:12]}…)"
+                          f"{later}")
     return record
 
 

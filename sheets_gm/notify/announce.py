@@ -26,8 +26,10 @@ from sheets_gm.notify.notices import (
     NoticeRules,
     PollSeen,
     TakenBack,
+    over_key,
     poll_notices,
     reminder_due,
+    reseed_reason,
     resolution_keys,
     window_token,
 )
@@ -253,27 +255,32 @@ def _with_undo(rules: NoticeRules, facts: PollFacts, box: Outbox) -> NoticeRules
         box.set_undos(undos)
     told = [u for u in undos if u.get("deal") == str(record.deal)]  # those a later undo left behind: never again
     return replace(rules, taken_back=tuple(TakenBack(u.get("window", ""), u.get("label", ""), u.get("reason", ""),
-                                                     int(at) if (at := u.get("at", "")).isdecimal() else -1)
+                                                     int(at) if (at := u.get("at", "")).isdecimal() else -1,
+                                                     u.get("what", ""))
                                            for u in told))
 
 
 def remember_undo(config: MatchConfig, reason: str, undone: tuple[str, int, str, int, str] | None,
-                  now: datetime) -> None:
+                  now: datetime, committed: str = "") -> None:
     """The GM took a turn back (``undo --reason``; ``undone``: ``BetweenReport.undone``): the next poll's notices
     name the window reopened and why, with those of every undo before it since the poll before, and the news of
     the resolution it took back that waits for a retry (the mail was down) is never sent, to any address it has
     not reached yet: what it told no longer stands. A letter of it sent already is followed by the reopened
     window's notice, which says it was taken back. An adjustment taken back (``undone`` None) reopens no window:
-    nothing to tell."""
+    nothing to tell. An undo of the match's end (``committed``: the hash of the fresh seed it drew) is told as such,
+    with that hash, and its "match is over" notice, if not sent yet, never is."""
     if config.notify is None or undone is None:
         return
     box = Outbox.of(config.path)
     seed_hash, deal, window, number, label = undone
     waiting = [u for u in box.undos() if u.get("window") and not u.get("deal")]  # no poll has told them yet
-    box.set_undos([*waiting, {"reason": reason.strip(), "window": window, "label": label, "at": str(number - 1)}])
-    start = resolution_keys(seed_hash, deal, window, number) + "/"
+    told = {"reason": f"{reason.strip()}; {reseed_reason(committed)}", "what": "the end of the match"} \
+        if committed else {"reason": reason.strip()}
+    box.set_undos([*waiting, {**told, "window": window, "label": label, "at": str(number - 1)}])
+    starts = (resolution_keys(seed_hash, deal, window, number) + "/",
+              *([over_key(seed_hash, deal)] if committed else []))
     for letter in box.waiting():
-        if letter.key.startswith(start):
+        if letter.key.startswith(starts):
             box.drop(letter, "its resolution was taken back (undo) before it could be sent", now)
 
 

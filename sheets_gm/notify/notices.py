@@ -95,10 +95,12 @@ class TakenBack:
     label: str = ""
     reason: str = ""
     at: int = -1
+    what: str = ""  # what it took back when not the window's resolution: "the end of the match"
 
     def line(self, label: str) -> str:
         """The take-back said: "The GM took back the resolution of turn 2 (undo) (her reason)"."""
-        return f"The GM took back the resolution of {label} (undo)" + (f" ({self.reason})" if self.reason else "")
+        return f"The GM took back {self.what or f'the resolution of {label}'} (undo)" + (
+            f" ({self.reason})" if self.reason else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +166,19 @@ def resolution_keys(seed_hash: str, deal: int, window: str, number: int) -> str:
     """How the key of every notice of the resolution ``number`` (of ``window``, made at the match's undo count
     ``deal``) starts: its news, its posts, its end (``resolved_notices``, ``_key``)."""
     return f"{seed_hash[:16]}/{window}@{number}{f'~{deal}' if deal else ''}"
+
+
+def over_key(seed_hash: str, deal: int) -> str:
+    """How the keys of the "match is over" notices of the match ``seed_hash`` ended at its undo count ``deal``
+    start (``over_notices``)."""
+    return f"{seed_hash[:16]}/end{f'~{deal}' if deal else ''}/"
+
+
+def reseed_reason(committed: str) -> str:
+    """What the notices of a window reopened by an undo of the match's end add to the GM's reason: the hash of the
+    fresh seed, published there as the first seed's hash was at the start."""
+    return (f"the match was over; the dice from now on come from a new seed, committed as {committed}, and the old "
+            "seed stays published so the ended turn can be checked")
 
 
 def window_token(record: MatchRecord) -> str:
@@ -408,6 +423,16 @@ def _count(number: int, word: str) -> str:
     return f"{number} {word}{'s' if number != 1 else ''}"
 
 
+def _seed_lines(record: MatchRecord) -> list[str]:
+    """The "match is over" notice's seed, with its hash as published; for a match an undo of its end reopened, the
+    seed drawn then too (and each one before it), each with the hash committed for it."""
+    lines = [f"The seed: {record.seed.hex()}", f"Its hash, published when the match began: {record.seed_hash}"]
+    for link in record.reseeds:
+        lines += [f"The seed drawn when the GM undid the end of the match ({link.reason}): {link.seed.hex()}",
+                  f"Its hash, published then: {link.hash}"]
+    return lines
+
+
 def over_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     """The end of the match: the result and the seed (its hash was published at the start) to everyone."""
     record = facts.record
@@ -415,9 +440,8 @@ def over_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     if outcome is None:
         return []
     body = "\n".join([f"The match is over: {outcome.text}", status_line(facts.adapter, record), "",
-                      f"The seed: {record.seed.hex()}",
-                      f"Its hash, published when the match began: {record.seed_hash}",
-                      f"With it every die of the match can be checked: {rules.verify_hint}."])
+                      *_seed_lines(record), f"With {'them' if record.reseeds else 'it'} every die of the match can be "
+                      f"checked: {rules.verify_hint}."])
     head = f"[{rules.title}] The match is over"
     return [Notice(_key(record, "end", NoticeKind.OVER, reader), NoticeKind.OVER, reader, head, body)
             for reader in (CHANNEL, *facts.tabs.input_seats())]

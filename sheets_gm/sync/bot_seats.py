@@ -66,7 +66,7 @@ def bot_input(record: MatchRecord, state: Any, seat: str) -> BotInput:
     window = ruleset.window(state)
     turn = window.turn if window is not None else 0
     shown = ruleset.rolls_shown(state, record.dice(state))
-    return BotInput(seat, ruleset.seat_state(state, seat), TurnDice(bot_secret(record.seed, seat), turn, shown,
+    return BotInput(seat, ruleset.seat_state(state, seat), TurnDice(bot_secret(record.dice_seed, seat), turn, shown,
                                                                      die_sides=None))
 
 
@@ -153,7 +153,7 @@ def bot_rows(record: MatchRecord, adapter: AnySheetAdapter, state: Any, window: 
     for kind, subjects in plays.items():
         if kind not in kinds:  # a kind this build no longer has: the seat waits for its GM
             continue
-        bot = kinds[kind].make(f"{bot_secret(record.seed, seat).hex()}/{window.key}")
+        bot = kinds[kind].make(f"{bot_secret(record.dice_seed, seat).hex()}/{window.key}")
         orders = bot.orders(given.state, seat, given.dice)
         typed = typed_values(adapter, state, window, seat, orders, tab, ready=subjects is None, subjects=subjects)
         for table, by_subject in typed.items():

@@ -215,6 +215,59 @@ def _generation(text: str) -> dict[str, Any]:
     return {"generation": int(found["n"]), "history": str(found["h"])}
 
 
+@dataclass(frozen=True)
+class Reseed:
+    """A seed drawn when the GM's ``undo`` reopened a match whose end had published the seed in force: its hash,
+    committed at the undo (its Log line prints it), the GM's reason, and what the undo took back (``ended``: the
+    resolution's history row with the state it ended at, ``state_after``, and the GM events applied after it,
+    ``gm_events_after``, so that ``verify`` recomputes its dice with the seed then in force; or ``{"adjustment":
+    reasons}`` for the GM's adjustment that ended it, which rolled no die). Every window resolved after it is dealt
+    from this seed (its history row names it, ``seed``: its place in ``MatchRecord.seeds``)."""
+
+    seed: bytes
+    hash: str
+    reason: str
+    ended: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        """The link as the engine's ``seed`` cell and the replay keep it."""
+        return {"seed": self.seed.hex(), "hash": self.hash, "reason": self.reason, "ended": dict(self.ended)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Reseed:
+        """A link kept by ``to_json`` (ValueError, KeyError or TypeError when it cannot be read)."""
+        ended = data.get("ended") or {}
+        if not isinstance(ended, dict):
+            raise ValueError(f"the link's 'ended' is {ended!r}, not a record")
+        return cls(bytes.fromhex(str(data["seed"])), str(data["hash"]), str(data.get("reason", "")), ended)
+
+
+def seeds_cell(first: bytes, reseeds: Sequence[Reseed]) -> str:
+    """The engine's ``seed`` cell: the seed's hex alone, as every match never reopened keeps it, or (once an undo
+    reopened its end) the first seed with the chain of those drawn since.
+
+    >>> seeds_cell(b"ab", ())
+    '6162'
+    >>> parse_seeds(seeds_cell(b"ab", (Reseed(b"cd", "h", "oops", {}),)))[1][0].seed
+    b'cd'
+    """
+    if not reseeds:
+        return first.hex()
+    return compact_json({"first": first.hex(), "reseeds": [r.to_json() for r in reseeds]})
+
+
+def parse_seeds(text: str) -> tuple[bytes, tuple[Reseed, ...]]:
+    """The first seed and the chain the ``seed`` cell keeps (``seeds_cell``); ValueError when it cannot be read."""
+    text = text.strip()
+    if not text.startswith("{"):
+        return bytes.fromhex(text), ()
+    found = json.loads(text)
+    links = found.get("reseeds") if isinstance(found, dict) else None
+    if not isinstance(links, list) or not all(isinstance(link, dict) for link in links):
+        raise ValueError("the seed cell's chain of seeds cannot be read")
+    return bytes.fromhex(str(found["first"])), tuple(Reseed.from_json(link) for link in links)
+
+
 class MatchRecordError(ValueError):
     """An engine tab that cannot be read: no match yet, or edited by hand."""
 
@@ -265,6 +318,23 @@ class MatchRecord:
     generation: int = 0
     history: str = ""
     last: Mapping[str, str] = field(default_factory=dict)
+    reseeds: tuple[Reseed, ...] = ()
+
+    @property
+    def seeds(self) -> tuple[bytes, ...]:
+        """Every seed of the match in order: the first (``seed``, its hash published at the start) and one more for
+        each undo that reopened its end (``reseeds``); the last deals every die from now on."""
+        return (self.seed, *(r.seed for r in self.reseeds))
+
+    @property
+    def dice_seed(self) -> bytes:
+        """The seed in force: the one every die is dealt from now (``seed`` for a match never reopened)."""
+        return self.reseeds[-1].seed if self.reseeds else self.seed
+
+    @property
+    def dice_hash(self) -> str:
+        """The hash published for the seed in force (at the start, or at the undo that drew it)."""
+        return self.reseeds[-1].hash if self.reseeds else self.seed_hash
 
     @property
     def name(self) -> str:
@@ -280,7 +350,7 @@ class MatchRecord:
         """The keyed dice of the window open in ``state`` (the record's state by default), of the match's
         current deal, the rolls ``kept_dice`` names for that window kept as they were shown."""
         state = self.state if state is None else state
-        return self.ruleset.dice(self.seed, state).dealt(self.deal, self.kept_for(state))
+        return self.ruleset.dice(self.dice_seed, state).dealt(self.deal, self.kept_for(state))
 
     def kept_for(self, state: Any) -> dict[str, tuple[int, int]]:
         """The rolls kept from an earlier deal in the window open in ``state`` (key → deal and sides): those
@@ -310,7 +380,7 @@ class MatchRecord:
             "ruleset": self.name,
             "window": self.window_key(),
             "state": compact_json(r.state_codec.to_json(self.state)),
-            "seed": self.seed.hex(),
+            "seed": seeds_cell(self.seed, self.reseeds),
             "seed_hash": self.seed_hash,
             "settings": compact_json(settings_to_mapping(r.settings)),
             "board": r.board_text,
@@ -407,8 +477,9 @@ def parse_match_record(rows: Grid, where: str) -> MatchRecord:
         state = ruleset.state_codec.from_json(json.loads(_text(values["state"])))
         seats = tuple(str(s) for s in json.loads(_text(values["seats"])))
         gm_text = _text(values["gm_events"])
+        seed, reseeds = parse_seeds(_text(values["seed"]))
         record = MatchRecord(
-            ruleset=ruleset, state=state, seed=bytes.fromhex(_text(values["seed"])),
+            ruleset=ruleset, state=state, seed=seed, reseeds=reseeds,
             seed_hash=_text(values["seed_hash"]), seats=seats,
             log_rows=int(_text(values["log_rows"]) or 0), deadline=_text(values["deadline"]),
             resolved=int(_text(values["resolved"]) or 0),

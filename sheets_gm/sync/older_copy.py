@@ -371,9 +371,9 @@ def _copy_strays(read: MatchRead, copy: OlderCopy, history: History) -> StrayLay
 def _copy_shown(read: MatchRead, copy: OlderCopy, history: History) -> list[str]:
     """The Archive's lines of the shown cells typed over in the copy (a hex typed as the order): a cell holding what
     the state the copy was drawn for (or one since) drew there is the copy's own drawing, not typing."""
-    seat, rules, seed = copy.drawn.seat, read.record.ruleset, read.record.seed
+    seat, rules, seeds = copy.drawn.seat, read.record.ruleset, read.record.seeds
     found = GridCells(read.typed.get(seat, ()))
-    drawings = [(state, entry_dice(rules, seed, state, entry)) for state, entry in _copy_states(read, copy, history)]
+    drawings = [(state, entry_dice(rules, seeds, state, entry)) for state, entry in _copy_states(read, copy, history)]
     shown = seat_shown_typed_over(read.adapter, read.record, seat, copy.drawn.tab, found, drawings)
     return archived_details(shown).get(seat, [])
 

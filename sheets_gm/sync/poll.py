@@ -906,13 +906,15 @@ def _with_stand_in(record: MatchRecord, gm: Sequence[Any], log_from: int, state:
 def _history(record: MatchRecord, window: Window, answer: _Answer, resolution: Resolution[Any],
              archived: Mapping[str, str], read_rows: Mapping[str, Any]) -> dict[str, Any]:
     """The engine's history row of the resolution of ``window`` from ``record``: its orders, the rows it archived and
-    read of each seat, the state it started from, its Log and View lines, the GM events filed with it, its deal."""
+    read of each seat, the state it started from, its Log and View lines, the GM events filed with it, its deal and
+    (once an undo reopened the match's end) the seed it was dealt from, by its place in ``MatchRecord.seeds``."""
     ruleset = record.ruleset
     return {"resolution": record.resolved + 1, "window": window.key,
             "orders": ruleset.orders_codec.to_json(answer.orders), "archived": dict(archived), "read": dict(read_rows),
             "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
             "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
             "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {}),
+            **({"seed": len(record.reseeds)} if record.reseeds else {}),  # dealt from the seed drawn at an undo
             **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {}),
             **({"bots": dict(record.bots)} if record.bots else {})}
 

@@ -378,7 +378,9 @@ def restamped(cells: Sequence[CellValue], record: MatchRecord, what: str) -> lis
         found = None
     if not isinstance(found, dict):
         return ["", current_mark(record.resolved, record.deal, stamp), row[2]]
-    return [row[0], packed_cell(compact_json({**found, "gen": stamp.to_json()}), what), row[2]]
+    # an undo of the match's end that took back the GM's adjustment deals afresh: the file is drawn at its deal
+    dealt = {"deal": record.deal} if _deal(found) < record.deal else {}
+    return [row[0], packed_cell(compact_json({**found, **dealt, "gen": stamp.to_json()}), what), row[2]]
 
 
 def _deal(found: Mapping[str, Any]) -> int:

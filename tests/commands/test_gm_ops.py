@@ -20,6 +20,7 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.engine.dice import seed_hash
 from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.enums import Terrain
 from sheets_gm.rulesets.gvg.settings import GvgSettings
@@ -312,23 +313,57 @@ def test_undo_keeps_the_gm_events_before_the_turn_and_drops_those_after(
     assert match.run("verify") == 0
 
 
-def test_undo_of_a_finished_match_is_refused_its_seed_being_published(
+def test_undo_of_a_finished_match_reopens_it_with_a_new_seed_and_verify_checks_the_chain(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The end of a match publishes its seed (the "match is over" notice, the export): an undo that reopened it would
-    deal every later die from a seed every player knows, so it is refused, naming why, and writes nothing
-    (issue 75). With the refusal taken out of ``undo_window``, the match reopens with its old seed and this fails."""
+    """The end of a match publishes its seed (the "match is over" notice, the export). ``undo`` reopens it all the
+    same (issue 93, item 7): a fresh seed is drawn and its hash logged at once, the turn is dealt again from it, the
+    ended turn stays checkable with the old seed, and ``verify`` checks the chain; a seed or a die of the ended turn
+    tampered with is named. With the refusal of issue 75 put back in ``undo_window``, this fails."""
     m = make_match(tmp_path, max_turns=2, played=2)
     final = m.record()
     assert final.state.finished
-    assert m.run("adjust", "--coins", "red=1", "--reason", "late") == 1
-    assert "the match is over" in capsys.readouterr().err
-    files = {p: p.read_bytes() for p in sorted(tmp_path.rglob("*.xlsx"))}
-    assert m.run("undo", "--reason", "the last turn was resolved too early") == 1
-    err = capsys.readouterr().err
-    assert "its end published the seed" in err and "Nothing was undone" in err and "sheets-gm init" in err
-    assert {p: p.read_bytes() for p in sorted(tmp_path.rglob("*.xlsx"))} == files
-    assert m.record().state.finished and m.record().deal == 0
+    assert m.run("undo", "--reason", "the last turn was resolved too early") == 0
+    out = capsys.readouterr().out
+    record = m.record()
+    assert record.state.turn == 2 and not record.state.finished and record.deal == 1
+    assert record.seeds == (final.seed, record.dice_seed) and record.dice_hash == seed_hash(record.dice_seed)
+    line = ("The GM undid the end of the match (the last turn was resolved too early): the dice from now on come "
+            f"from a new seed, committed as {record.dice_hash}; the old seed stays published so the ended turn can be "
+            "checked.")
+    assert line in out and [2, "undo", line] in m.log()
+    assert 'HMAC-SHA256(new seed, "2.1/move/red0")' in out
+    m.play()  # turn 2 again, its dice from the new seed: the end again
+    assert m.record().state.finished
+    assert any("[2.1/move/" in str(row[2]) for row in m.log())
     assert m.run("verify") == 0
+    assert "OK: 2 windows and" in capsys.readouterr().out
+    assert m.run("export", "--out", str(tmp_path / "out")) == 0
+    assert final.seed.hex() in capsys.readouterr().out  # and the new one: both published now
+    replay = tmp_path / "out" / "replay.json"
+    doc = json.loads(replay.read_text(encoding="utf-8"))
+    assert [link["hash"] for link in doc["reseeds"]] == [record.dice_hash]
+    assert doc["resolutions"][1]["seed"] == 1 and "seed" not in doc["resolutions"][0]
+    assert main(["verify", str(replay)]) == 0
+    capsys.readouterr()
+    for tampered, named in (("seed", "the seed does not match the hash published at the start of the match"),
+                            ("reseed", "the seed committed when the GM undid the end of the match (the last turn "
+                                       "was resolved too early) does not match its hash")):
+        bad = json.loads(json.dumps(doc))
+        if tampered == "seed":
+            bad["seed"] = "00" + bad["seed"][2:]
+        else:
+            bad["reseeds"][0]["seed"] = "00" + bad["reseeds"][0]["seed"][2:]
+        replay.write_text(json.dumps(bad), encoding="utf-8")
+        assert main(["verify", str(replay)]) == 1
+        assert named in capsys.readouterr().out, tampered
+    book = m.book()  # a die of the ended turn typed over, in the rows the undo's line says no longer hold
+    log = book["Log"]
+    row = next(r for r in range(2, log.max_row + 1) if "[2/move/red0]" in str(log.cell(r, 3).value))
+    said = str(log.cell(row, 3).value)
+    log.cell(row, 3).value = re.sub(r"rolled \d", "rolled 7", said)
+    book.save(m.workbook)
+    assert m.run("verify") == 1
+    assert f"cell C{row} says" in capsys.readouterr().out
 
 
 def test_orders_typed_since_the_undone_turn_are_set_aside_not_lost(

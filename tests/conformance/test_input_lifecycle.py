@@ -1102,8 +1102,8 @@ def _answers(table: Table, read: MatchRead, entry: dict[str, Any], seat: str,
     rules, adapter = read.record.ruleset, read.adapter
     state = rules.state_codec.from_json(entry["state_before"])
     orders = rules.orders_codec.from_json(entry["orders"])
-    resolution = rules.resolve(state, orders, entry_dice(rules, read.record.seed, state, entry))
-    verdicts = resolution.verdicts or rules.check(state, orders, entry_dice(rules, read.record.seed, state, entry))
+    resolution = rules.resolve(state, orders, entry_dice(rules, read.record.seeds, state, entry))
+    verdicts = resolution.verdicts or rules.check(state, orders, entry_dice(rules, read.record.seeds, state, entry))
     window = rules.window(state)
     assert window is not None, f"{table.name}: resolution {entry.get('resolution')} resolved no window"
     typed_rows = [TypedRow.from_json(r) for r in archived]

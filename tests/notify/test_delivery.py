@@ -935,3 +935,36 @@ def test_a_due_window_held_by_a_workbook_open_in_an_office_program_is_told_once(
         assert len([t for t in hook.texts() if "Turn 1 resolved" in t]) == 1, hook.texts()
         assert len([t for t in hook.texts() if red.name in t and "closed" in t]) == 1
         exactly_once(box, hook)
+
+
+def test_an_undo_of_the_end_tells_the_new_seed_s_hash_and_the_next_end_every_seed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 93, item 7: a concession typed in error ends the match (the "match is over" notice publishes the seed);
+    the GM's undo reopens it with a new seed, and the next poll tells the channel and every seat, by chat and by
+    mail, that the end was taken back, with the new seed's hash, where the end was told. The match's next end is
+    news of its own (a notice key of its own), and its notice gives both seeds, each with its hash. Fails with the
+    refusal of issue 75 put back in ``undo_window``."""
+    with notified_match("winordie", tmp_path, monkeypatch) as (box, hook, config, addresses):
+        sync(config, capsys)
+        next_turn(config, capsys, clock)
+        seats = config.seats
+        concede = ["adjust", "-c", str(config.path), "--concede", seats[-1], "--reason", "typed in error"]
+        assert main(concede) == 0
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        assert len([t for t in hook.texts() if "The match is over" in t]) == 1
+        assert main(["undo", "-c", str(config.path), "--reason", "the concession was typed in error"]) == 0
+        committed = re.search(r"committed as ([0-9a-f]{64})", capsys.readouterr().out)
+        assert committed is not None
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        (again,) = [t for t in hook.texts() if "took back the end of the match" in t]
+        assert committed[1] in again and "the concession was typed in error" in again, again
+        seat = load_window(config)[0]
+        assert any(committed[1] in m.get_content() for rcpts, m in box.messages if min(addresses[seat]) in rcpts)
+        assert main(concede) == 0
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        ends = [t for t in hook.texts() if "The match is over" in t]
+        assert len(ends) == 2 and committed[1] in ends[1] and "drawn when the GM undid the end" in ends[1], ends

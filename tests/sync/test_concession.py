@@ -1,15 +1,15 @@
 """``adjust --concede SEAT``: every game's GM records that a seat gives up, and the match ends as that game's rules
-end it (issue 54, item 2); logged, kept for the replay, taken back by ``undo``. Played with the real sync on
-memory spreadsheets."""
+end it (issue 54, item 2); logged, kept for the replay, taken back by ``undo`` (one that ended the match too, with
+a fresh seed committed at the undo: issue 93, item 7). Played with the real sync on memory spreadsheets."""
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 
 import pytest
 
+from sheets_gm.engine.dice import seed_hash
 from sheets_gm.engine.gm_events import Concession
 from sheets_gm.rulesets.registry import get_game
 from sheets_gm.sheets.layout import a1
@@ -20,7 +20,6 @@ from sheets_gm.sync.life.export import export_match, match_replay
 from sheets_gm.sync.life.log_check import forged_log_lines
 from sheets_gm.sync.life.replay import replay_states
 from sheets_gm.sync.sheets import seat_backend
-from tests.fakes.memory import MemoryBackend
 from tests.sync.test_typed_row_lifecycle import Match
 
 GAMES = ("gvg", "wesnoth", "champions", "winordie", "coalition")
@@ -34,7 +33,7 @@ def _played(game: str) -> Match:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_seat_concedes_and_the_match_ends_logged_replayed_and_its_undo_refused(game: str) -> None:
+def test_a_seat_concedes_and_the_match_ends_logged_replayed_and_undone_with_a_new_seed(game: str) -> None:
     match = _played(game)
     seats = match.read().record.seats
     loser, other = seats[-1], seats[0]
@@ -62,18 +61,28 @@ def test_a_seat_concedes_and_the_match_ends_logged_replayed_and_its_undo_refused
     assert forged_log_lines(match.sheets, doc, read.record.log_rows) == []
     with pytest.raises(BetweenWindowsError, match="the match is over"):
         adjust_match(match.sheets, match.cls, events)
-    _undo_refused(match, "the concession was a joke")
-    assert replay_states(match_replay(match.sheets, match.cls)).difference is None
+    _undo_reopens(match, "the concession was a joke")
+    match.bots_play()
+    _verified(match)
 
 
-def _undo_refused(match: Match, reason: str) -> None:
-    """An undo of the finished match refused (its end published the seed: issue 75), and nothing written."""
-    before = [copy.deepcopy(b.tabs) for b in match.sheets.write_order() if isinstance(b, MemoryBackend)]
-    with pytest.raises(BetweenWindowsError, match=r"its end published the seed .*Nothing was undone"):
-        undo_window(match.sheets, match.cls, reason)
-    assert [b.tabs for b in match.sheets.write_order() if isinstance(b, MemoryBackend)] == before
+def _undo_reopens(match: Match, reason: str) -> None:
+    """An undo of the match a concession ended (issue 93, item 7): the concession taken back, the match open again
+    and dealing from a fresh seed whose hash the Log's line of the undo gives; the published seed stays first in
+    the chain, and the match verifies. Checked to fail with the refusal of issue 75 put back."""
+    ended = match.read().record
+    report = undo_window(match.sheets, match.cls, reason)
     read = match.read()
-    assert read.record.ruleset.window(read.record.state) is None
+    record = read.record
+    assert record.ruleset.window(record.state) is not None, "the undo left the match over"
+    assert record.seeds[:-1] == ended.seeds and record.dice_seed not in ended.seeds
+    assert record.dice().seed == record.dice_seed, "the reopened window deals from the published seed"
+    assert report.committed == record.dice_hash == seed_hash(record.dice_seed)
+    assert report.events[0].text == (
+        f"The GM undid the end of the match ({reason}): the dice from now on come from a new seed, committed as "
+        f"{report.committed}; the old seed stays published so the ended turn can be checked.")
+    assert report.events[1].text.startswith("GM undoes the adjustment (left the league)"), report.events[1].text
+    _verified(match)
 
 
 def test_a_concession_names_a_seat_goes_alone_and_needs_a_reason() -> None:
@@ -144,7 +153,7 @@ def test_a_concession_before_the_first_resolution_is_undone_and_the_match_plays_
                                                                                     tmp_path: Path) -> None:
     """``undo`` before any window resolved takes back the GM's last adjustment (here a concession), logged as an
     undo: the match is back at its start, verifies, and plays on. Checked to fail without ``_undo_adjustment``
-    ("nothing to undo"). A concession that ended the match is not taken back: the end published the seed."""
+    ("nothing to undo"). A concession that ended the match is taken back too, with a new seed (``_undo_reopens``)."""
     match = Match(game)
     start = match.read().record
     seats = start.seats
@@ -154,8 +163,11 @@ def test_a_concession_before_the_first_resolution_is_undone_and_the_match_plays_
     typed = _typed(match)
     assert any(typed.values()), typed
     adjust_match(match.sheets, match.cls, get_game(game).gm_events(seats, {"concede": [loser]}, "left the league"))
-    if rules.window(match.read().record.state) is None:  # her concession ended the match: it stands
-        _undo_refused(match, "she came back")
+    if rules.window(match.read().record.state) is None:  # her concession ended the match: undone with a new seed
+        _undo_reopens(match, "she came back")
+        assert _typed(match) == typed  # what was typed for the first window is its own again
+        match.bots_play()
+        _verified(match, tmp_path / "reopened")
         return
     report = undo_window(match.sheets, match.cls, "she came back")
     after = _typed(match)

@@ -1,11 +1,14 @@
 """A published seed never deals another die, in every game and through every GM command (issue 75, item 2). The
 property: once a match is over (its end publishes the seed: the "match is over" notice, ``export``), no command
-deals a die of it again: ``sync``, ``resolve --force``, ``adjust``, ``undo`` and ``repair`` leave its state, its
-resolutions and its deal (the undo count that re-keys the dice) as they are, and the writing ones that refuse write
-nothing. Each game's match is ended by its players' concessions in the quick run, by its bots under ``-m soak``."""
+deals a die of it again: ``sync``, ``resolve --force``, ``adjust`` and ``repair`` leave its state, its resolutions
+and its deal (the undo count that re-keys the dice) as they are, and the writing ones that refuse write nothing;
+``undo`` reopens it (issue 93, item 7) dealing from a fresh seed, the published one kept first in the chain, and
+the match verifies. Each game's match is ended by its players' concessions in the quick run, by its bots under
+``-m soak``."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 import pytest
@@ -13,7 +16,9 @@ import pytest
 from sheets_gm.rulesets.registry import get_game, ruleset_names
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, undo_window
+from sheets_gm.sync.life.export import match_replay
 from sheets_gm.sync.life.repair import repair_match
+from sheets_gm.sync.life.replay import replay_states
 from sheets_gm.sync.poll import poll
 from tests.declared import concedes, no_concession
 from tests.quick import soak_but
@@ -54,16 +59,36 @@ def _commands(match: Match, game: str) -> dict[str, Callable[[], object]]:
         "resolve --force": lambda: poll(match.sheets, match.cls, now=NOW, force=True, window_key=key),
         "adjust": lambda: adjust_match(match.sheets, match.cls,
                                        get_game(game).gm_events(seats, {"concede": [seats[0]]}, "late")),
-        "undo": lambda: undo_window(match.sheets, match.cls, "the end was too early"),
-        "undo --window": lambda: undo_window(match.sheets, match.cls, "the end was too early", window_key=key),
         "repair": lambda: repair_match(match.sheets, match.cls),
     }
+
+
+def _undone(match: Match, window_key: str | None) -> None:
+    """An undo of the finished ``match`` (a copy of it): open again, every later die dealt from a seed no notice
+    published, the chain keeping the published ones, the whole match verifying. A match its GM's adjustment ended
+    refuses ``--window``, naming why (it takes back the adjustment, not a window), and writes nothing."""
+    ended = match.read().record
+    copied = copy.copy(match)  # its sheets alone: a bot may hold what cannot be copied (Wesnoth's hashes)
+    copied.sheets = copy.deepcopy(match.sheets)
+    try:
+        undo_window(copied.sheets, copied.cls, "the end was too early", window_key=window_key)
+    except BetweenWindowsError as exc:
+        assert window_key is not None and "run undo without --window" in str(exc), exc
+        assert _cells(copied) == _cells(match)
+        return
+    record = copied.read().record
+    assert record.ruleset.window(record.state) is not None, "the undo left the match over"
+    assert record.seeds[:-1] == ended.seeds and record.dice_seed not in ended.seeds
+    assert record.dice().seed == record.dice_seed and record.deal == ended.deal + 1
+    assert replay_states(match_replay(copied.sheets, copied.cls)).difference is None
 
 
 def check(match: Match, game: str) -> None:
     """Every GM command on the finished ``match``: the seed deals nothing more, a refusal writes nothing."""
     ended = match.read().record
     assert ended.ruleset.window(ended.state) is None
+    _undone(match, None)
+    _undone(match, ended.last.get("window", ""))
     for name, command in _commands(match, game).items():
         before = _cells(match)
         try:

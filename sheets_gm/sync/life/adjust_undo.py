@@ -27,6 +27,7 @@ from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, play_bo
 from sheets_gm.sync.journal import journaled_change
 from sheets_gm.sync.life.grow import OwnersSource, grow_tables
 from sheets_gm.sync.life.own_lines import SyncEvent, with_own_lines
+from sheets_gm.sync.life.reopen import ended_resolution, reseed_event, reseeded
 from sheets_gm.sync.life.replay import entry_dice
 from sheets_gm.sync.life.seed_check import check_seed
 from sheets_gm.sync.life.settle import settle_cut_command
@@ -117,6 +118,7 @@ class BetweenReport:
     # mail's sender which of her mailed lines they hold: ``running.mailroom.aside``)
     aside: tuple[str, Mapping[str, Sequence[TypedRow]]] = ("", {})
     facts: PollFacts | None = None  # the match as the change leaves it, for the page its command builds
+    committed: str = ""  # undo of the match's end: the hash of the fresh seed it committed (``reopen``)
 
 
 def _settle_first(sheets: MatchSheets, ruleset_class: type[AnyRuleset], command: str) -> None:
@@ -366,11 +368,12 @@ def _last_change(pending: Mapping[str, Any]) -> _PendingChange:
     return _PendingChange(len(events), 0, 0, reasons)
 
 
-def _undo_adjustment(sheets: MatchSheets, read: MatchRead, reason: str, owners: OwnersSource | None) -> BetweenReport:
-    """Take back the last adjustment no resolution has filed yet (made before the first window resolved): the state
-    before it (the pending events' first state, the earlier adjustments applied again), logged as an undo whose line
-    names the Log rows it no longer holds; the rows typed stay where they stand, the files drawn again. (A match it
-    ended is never reopened: ``undo_window`` refuses it.)"""
+def _undo_adjustment(sheets: MatchSheets, read: MatchRead, reason: str, owners: OwnersSource | None,
+                     ended: bool = False) -> BetweenReport:
+    """Take back the last adjustment no resolution has filed yet (made before the first window resolved, or one that
+    ended the match, ``ended``): the state before it (the pending events' first state, the earlier adjustments
+    applied again), logged as an undo whose line names the Log rows it no longer holds; the rows typed stay where
+    they stand, the files drawn again. A match it ended deals from a fresh seed, committed now (``reopen``)."""
     record = read.record
     ruleset = record.ruleset
     pending = dict(record.gm_events or {})
@@ -405,13 +408,21 @@ def _undo_adjustment(sheets: MatchSheets, read: MatchRead, reason: str, owners: 
     closed_key = closed.key if closed is not None else ""
     rows = {seat: [replace(r, window=reopened.key) if r.typed and r.window == closed_key else r for r in s.rows]
             for seat, s in read.seats.items()}
-    back = replace(record, state=state, gm_events=pending).moved_on(f"undo of the adjustment: {undone}")
-    new = _redraw(sheets, read, back, [undo], batch, rows, undo_adjustment_cause(undone, reason), notes=True,
+    back = replace(record, state=state, gm_events=pending)
+    if ended:  # the notices of the window it reopens are news again (their keys name the deal)
+        back = reseeded(replace(back, deal=record.deal + 1), reason,
+                        {"adjustment": undone, "resolution": record.resolved})
+    back = back.moved_on(f"undo of the adjustment: {undone}")
+    logged = [*_reseed_events(record, back, reopened, reason), undo]
+    new = _redraw(sheets, read, back, logged, batch, rows, undo_adjustment_cause(undone, reason), notes=True,
                   owners=owners)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     calls = journaled_change(batch, sheets.write_order(), sheets.journal, f"the undo of the adjustment ({undone})",
                              record, new)
-    return BetweenReport([undo], state, calls, open_now=reopened.label, facts=PollFacts(new, read.tabs, read.adapter))
+    return BetweenReport(logged, state, calls, open_now=reopened.label, facts=PollFacts(new, read.tabs, read.adapter),
+                         committed=_committed(record, back),
+                         undone=(record.seed_hash, record.deal, reopened.key, record.resolved + 1, reopened.label)
+                         if ended else None)
 
 
 def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Mapping[str, str], reason: str,
@@ -485,15 +496,6 @@ def _json_row(grid: Grid, where: str) -> dict[str, Any]:
     return data
 
 
-def finished_undo_refusal(result: str) -> str:
-    """Why an undo of a finished match (``result``: its status line) is refused: its end published the seed."""
-    return (f"the match is over ({result}), and its end published the seed (the \"match is over\" notice, the "
-            "export) so that anyone can check every die: a match reopened with that seed would deal every later die "
-            "where every player can compute it first. Nothing was undone. The "
-            "result stands; to play on from an earlier position, start a new match (sheets-gm init), whose new seed's "
-            "hash is published at its start")
-
-
 def _history_entries(sheets: MatchSheets, engine_tab: str, number: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """The history rows of resolution ``number`` (the one an undo takes back) and of the one before it (empty when
     there is none, or it cannot be read: the record's ``last`` then says nothing), in one read of the engine."""
@@ -526,15 +528,15 @@ def _archived_record(entry: Mapping[str, Any], seat: str, number: int, engine_ta
     return found
 
 
-def _window_dice(read: MatchRead, state: Any, entry: Mapping[str, Any], deal: int) -> tuple[
+def _window_dice(read: MatchRead, state: Any, entry: Mapping[str, Any], deal: int, keep_shown: bool = True) -> tuple[
         dict[str, tuple[int, int]], tuple[DealtDie, ...]]:
     """The reopened window's dice once it is dealt afresh as ``deal``: the rolls its seats' sheets showed before
     anyone typed (drawn again with the dice the undone resolution rolled, ``peeked``) keep the deal they were shown
-    with (key → deal and sides); every die the undone resolution rolled or drew besides is dealt afresh. Each as a
-    ``DealtDie``, kept ones first."""
+    with (key → deal and sides), unless not ``keep_shown`` (the match's end published their seed); every die the
+    undone resolution rolled or drew besides is dealt afresh. Each as a ``DealtDie``, kept ones first."""
     record = read.record
     ruleset = record.ruleset
-    shown = entry_dice(ruleset, record.seed, state, entry)
+    shown = entry_dice(ruleset, record.seeds, state, entry)
     for seat, seat_read in read.seats.items():
         for placed in seat_read.tab.tables:
             if placed.spec.of_kind(ColumnKind.SHOWN):
@@ -542,8 +544,9 @@ def _window_dice(read: MatchRead, state: Any, entry: Mapping[str, Any], deal: in
                     read.adapter.shown(state, seat, placed.spec, subject, shown)
     window = ruleset.window(state)
     earlier = kept_keys(entry.get("kept_dice"), window.key if window is not None else "")
-    keep = {key: earlier.get(key, (int(entry.get("deal", 0)), sides)) for key, sides in shown.peeked.items()}
-    rolled = entry_dice(ruleset, record.seed, state, entry)
+    keep = {key: earlier.get(key, (int(entry.get("deal", 0)), sides)) for key, sides in shown.peeked.items()
+            if keep_shown}
+    rolled = entry_dice(ruleset, record.seeds, state, entry)
     # What the undone resolution revealed: the same resolution again, its dice recorded (orders that no longer read:
     # the kept rolls are still right, and the others are dealt afresh all the same).
     with contextlib.suppress(KeyError, ValueError, TypeError):
@@ -663,10 +666,10 @@ def _undo_text(record: MatchRecord, entry: Mapping[str, Any], reopened: Window, 
 def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: str,
                 owners: OwnersSource | None = None, window_key: str | None = None) -> BetweenReport:
     """Take back the last resolution: the state before it, its typed rows back in their cells, logged; rows
-    typed since are set aside in the archive. A finished match is never reopened (``finished_undo_refusal``: its
-    seed is published). ``window_key``: only if the last resolution
-    resolved that window (the GM must not undo a window a poll resolved while she typed)."""
-    wanted = window_key
+    typed since are set aside in the archive. Before the first resolution, and in a match the GM's adjustment ended
+    (a concession), it takes back the GM's last adjustment instead. A finished match is reopened with a fresh seed
+    (``reopen``: its end published the one in force). ``window_key``: only if the last resolution resolved that
+    window (the GM must not undo a window a poll resolved while she typed)."""
     if not reason.strip():
         raise BetweenWindowsError("an undo needs a reason; it is written to the log")
     _settle_first(sheets, ruleset_class, "undo")
@@ -674,19 +677,27 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")
     _check_not_interrupted(read, "undo")
     record = read.record
-    was_open = record.ruleset.window(record.state)
-    if was_open is None:  # a concession's end too: the seed went out with it
-        raise BetweenWindowsError(finished_undo_refusal(status_line(read.adapter, record)))
-    number = record.resolved
-    if number < 1 and (record.gm_events or {}).get("events"):  # the GM's adjustments, no resolution under them
-        if wanted is not None:
-            raise BetweenWindowsError(f"no window of this match has been resolved yet, so window {wanted!r} cannot be "
-                                      "undone — nothing was undone. To take back your last adjustment, run undo "
-                                      "without --window")
-        return _undo_adjustment(sheets, read, reason.strip(), owners)
-    if number < 1:
+    ended = record.ruleset.window(record.state) is None  # its end published the seed: a fresh one deals from now
+    if (ended or record.resolved < 1) and (record.gm_events or {}).get("events"):  # the GM's adjustment last
+        if window_key is not None:
+            last = "no window of this match has been resolved yet" if record.resolved < 1 else \
+                "the match was ended by the GM's adjustment, made after the last resolution"
+            raise BetweenWindowsError(f"{last}, so window {window_key!r} cannot be undone — nothing was undone. To "
+                                      "take back your last adjustment, run undo without --window")
+        return _undo_adjustment(sheets, read, reason.strip(), owners, ended)
+    if record.resolved < 1:
         raise BetweenWindowsError("nothing to undo: no window of this match has been resolved yet, and no "
                                   "adjustment of the GM's is left to take back")
+    return _undo_resolution(sheets, read, reason.strip(), owners, window_key)
+
+
+def _undo_resolution(sheets: MatchSheets, read: MatchRead, reason: str, owners: OwnersSource | None,
+                     wanted: str | None) -> BetweenReport:
+    """``undo_window`` of the last resolution (``wanted``: the window it must have resolved), dealt afresh; from a
+    fresh seed, committed now, when it ended the match (``reopen``)."""
+    record = read.record
+    was_open = record.ruleset.window(record.state)
+    number = record.resolved
     tabs = read.tabs
     engine_tab = tabs.spec.tabs.engine
     entry, before = _history_entries(sheets, engine_tab, number)
@@ -704,36 +715,50 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     if wanted is not None and wanted != undone_key:
         raise BetweenWindowsError(
             f"window {wanted!r} is not the last one resolved: {undone_key!r} ({reopened.label}) is (a sync resolved "
-            f"it while you typed, or before); the match is at {was_open.label}"
+            f"it while you typed, or before); the match is {f'at {was_open.label}' if was_open else 'over'}"
             f" — nothing was undone. To take {reopened.label} back, run undo again with --window {undone_key}")
     batch = WriteBatch()
     # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target; but the rolls
     # its sheets showed before anyone typed keep their values (orders typed for them stay good, and a team with bad
-    # rolls gains nothing by asking for an undo).
+    # rolls gains nothing by asking for an undo) — but after the match's end, whose seed they came from.
     bots = entry.get("bots") or {}  # the bots that played the undone window: a seat handed over since goes back
-    keep, dealt = _window_dice(read, state, entry, record.deal + 1)
+    keep, dealt = _window_dice(read, state, entry, record.deal + 1, keep_shown=was_open is not None)
     back = replace(record, state=state, resolved=number - 1, gm_events=_kept_events(entry, record, ruleset, state),
                    deal=record.deal + 1,
                    kept_dice={"window": undone_key, "keys": {k: list(v) for k, v in keep.items()}} if keep else {},
                    bots={str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {},
-                   last={"window": str(before.get("window", ""))} if before else {}
-                   ).moved_on(f"undo of resolution {number} of deal {record.deal}")
-    back = with_undone(back, undone_listing(record, read.adapter, tabs, entry, state))  # for repair of a View
-    restored, set_aside, told, lines = _rows_put_back(read, back, entry, reopened, reason.strip(), was_open)
-    text = _undo_text(record, entry, reopened, reason.strip(), set_aside)
-    data = {"resolution": number, "window": undone_key, "reason": reason.strip(), BY_GM: True}
-    undo = Event(reopened.logged_turn, SyncEvent.UNDO, text + ".", data)
+                   last={"window": str(before.get("window", ""))} if before else {})
+    if was_open is None:
+        back = reseeded(back, reason, ended_resolution(record, entry))
+    back = with_undone(back.moved_on(f"undo of resolution {number} of deal {record.deal}"),
+                       undone_listing(record, read.adapter, tabs, entry, state))  # for repair of a View
+    restored, set_aside, told, lines = _rows_put_back(read, back, entry, reopened, reason, was_open)
+    text = _undo_text(record, entry, reopened, reason, set_aside)
+    data = {"resolution": number, "window": undone_key, "reason": reason, BY_GM: True}
+    undo = [*_reseed_events(record, back, reopened, reason), Event(reopened.logged_turn, SyncEvent.UNDO, text + ".",
+                                                                  data)]
     aside = [Event(reopened.logged_turn, SyncEvent.UNDO,
-                   aside_notice(len(rows), undo_cause(reopened, reason.strip()), tabs.archive(seat)),
+                   aside_notice(len(rows), undo_cause(reopened, reason), tabs.archive(seat)),
                    {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
              for seat, rows in set_aside.items()]
-    cause = undo_cause(reopened, reason.strip())
-    new = _redraw(sheets, read, back, [undo, *aside], batch, restored, cause, owners=owners, told=told, lines=lines,
-                  pending_cleared=True)
+    new = _redraw(sheets, read, back, [*undo, *aside], batch, restored, undo_cause(reopened, reason), owners=owners,
+                  told=told, lines=lines, pending_cleared=True)
     batch.put(sheets.engine, *engine_write(engine_tab, new))
     calls = journaled_change(batch, sheets.write_order(), sheets.journal, f"the undo of {reopened.label}", record, new)
-    return BetweenReport([undo, *aside], state, calls, sum(len(r) for r in restored.values()),
+    return BetweenReport([*undo, *aside], state, calls, sum(len(r) for r in restored.values()),
                          sum(len(r) for r in set_aside.values()), dice=dealt,
                          fresh_prefix=deal_prefix(record.dice(state).turn, record.deal + 1),
                          undone=(record.seed_hash, record.deal, undone_key, number, reopened.label),
-                         aside=(was_open.label, set_aside), facts=PollFacts(new, read.tabs, read.adapter))
+                         aside=((was_open or reopened).label, set_aside), facts=PollFacts(new, read.tabs, read.adapter),
+                         committed=_committed(record, back))
+
+
+def _committed(record: MatchRecord, back: MatchRecord) -> str:
+    """The hash of the seed an undo of ``record`` drew (``back``: the record it leaves), '' when it drew none."""
+    return back.dice_hash if len(back.reseeds) > len(record.reseeds) else ""
+
+
+def _reseed_events(record: MatchRecord, back: MatchRecord, reopened: Window, reason: str) -> list[Event]:
+    """The Log's line of a fresh seed an undo of ``record`` committed (``back``: the record it leaves), or none."""
+    committed = _committed(record, back)
+    return [reseed_event(reopened.logged_turn, reason, committed)] if committed else []

@@ -30,7 +30,7 @@ from sheets_gm.sheets.layout import Grid, cell_at
 from sheets_gm.sheets.looks import TabSeen, seen_grid
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.life.own_lines import SyncEvent, own_by_row
-from sheets_gm.sync.life.replay import OLD_LOG_ROWS, entry_dice
+from sheets_gm.sync.life.replay import OLD_LOG_ROWS, doc_seeds, entry_dice
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
 from sheets_gm.sync.read import adapter_of
 from sheets_gm.sync.sheets import MatchSheets
@@ -65,9 +65,9 @@ def replay_steps(doc: dict[str, Any]) -> ReplayedSteps:
     """The events the replay ``doc`` recomputes, step by step (``ReplayedSteps``)."""
     cls = get_ruleset(str(doc["ruleset"]))
     rules: AnyRuleset = cls.create(_settings(cls, doc), str(doc["board"]))
-    seed = bytes.fromhex(str(doc["seed"]))
+    seeds = doc_seeds(doc)
     state = rules.state_codec.from_json(doc["initial_state"])
-    out = ReplayedSteps(rules, state, rules.opening_events(state, seed), [])
+    out = ReplayedSteps(rules, state, rules.opening_events(state, seeds[0]), [])
 
     def apply(gm_events: list[Any]) -> None:
         nonlocal state
@@ -79,7 +79,7 @@ def replay_steps(doc: dict[str, Any]) -> ReplayedSteps:
     for entry in doc["resolutions"]:
         apply(entry.get("gm_events", []))
         state = rules.state_codec.from_json(entry["state_before"])  # as the replay check does: the recorded one
-        dice = entry_dice(rules, seed, state, entry)  # dealt afresh after an undo
+        dice = entry_dice(rules, seeds, state, entry)  # dealt afresh after an undo, from the seed in force then
         resolved = rules.resolve(state, rules.orders_codec.from_json(entry["orders"]), dice)
         out.steps.append((state, resolved.state, list(resolved.events)))
         state = resolved.state
@@ -99,8 +99,37 @@ def replayed_lines(doc: dict[str, Any]) -> list[Line]:
 
 
 def replayed_log(doc: dict[str, Any]) -> Counter[Line]:
-    """``replayed_lines`` counted: what ``verify -c`` compares the Log with."""
-    return Counter(replayed_lines(doc))
+    """``replayed_lines`` counted, with the lines of each resolution an undo of the match's end took back
+    (``ended_lines``): what ``verify -c`` compares the Log with."""
+    return Counter([*replayed_lines(doc), *ended_lines(doc)[0]])
+
+
+def ended_lines(doc: dict[str, Any]) -> tuple[list[Line], set[int]]:
+    """The public Log lines of each resolution that ended the match before an undo reopened it (``Reseed.ended``),
+    replayed with the seed in force then (now public), and the indexes of the Log rows they were written to: an
+    undo's line names those rows as no longer holding, but their words are still checked, so a die of the ended
+    window typed over is named. None for a match whose end no undo took back, or one its GM's adjustment ended."""
+    links = [link.get("ended") or {} for link in doc.get("reseeds") or [] if isinstance(link, dict)]
+    ended = [e for e in links if isinstance(e, dict) and "orders" in e]
+    if not ended:
+        return [], set()
+    cls = get_ruleset(str(doc["ruleset"]))
+    rules: AnyRuleset = cls.create(_settings(cls, doc), str(doc["board"]))
+    adapter, seeds = adapter_of(rules), doc_seeds(doc)
+    lines: list[Event] = []
+    rows: set[int] = set()
+    for entry in ended:
+        state = rules.state_codec.from_json(entry["state_before"])
+        resolved = rules.resolve(state, rules.orders_codec.from_json(entry["orders"]), entry_dice(rules, seeds, state,
+                                                                                                  entry))
+        state = resolved.state
+        lines += resolved.events
+        for data in entry.get("gm_events_after") or []:
+            done = apply_gm(rules, state, gm_event_from_json(rules, data))
+            state, lines = done.state, lines + list(done.events)
+        if isinstance(entry.get("log_from"), int) and isinstance(entry.get("log_end"), int):
+            rows.update(range(entry["log_from"], entry["log_end"]))
+    return _lines([log_line(e, adapter) for e in visible_to(lines, None)]), rows
 
 
 def _settings(cls: Any, doc: dict[str, Any]) -> Any:
@@ -124,7 +153,7 @@ def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int, *,
     except SheetError as exc:
         return [f"the Log tab cannot be read ({exc})"]
     return [*_compare(grid[:log_rows], replayed_log(doc), tabs.spec.tabs.log, log_rows,
-                      int(doc.get(OLD_LOG_ROWS) or 0), own_by_row(doc)),
+                      int(doc.get(OLD_LOG_ROWS) or 0), own_by_row(doc), ended_lines(doc)[1]),
             *([] if cut_under_way else below_log_words(grid, log_rows, tabs.spec.tabs.log))]
 
 
@@ -225,15 +254,16 @@ def holding_lines(grid: Grid) -> list[Line]:
 
 
 def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_rows: int = 0,
-             own: Mapping[int, Line] | None = None) -> list[str]:
+             own: Mapping[int, Line] | None = None, ended: set[int] | None = None) -> list[str]:
     """A sentence per Log row that differs from what the match logged: the replay's lines (``expected``), and the
     sync's own lines the record keeps by row (``own``: an undo's, a seat handed to a bot, a deadline change),
-    each compared with the row it was written to."""
+    each compared with the row it was written to. The rows of a resolution an undo of the match's end took back
+    (``ended``) are compared too, though the undo's line says they no longer hold (``ended_lines``)."""
     own = own or {}
     rows = _lines([[*row[:3], *[""] * (3 - len(row[:3]))] for row in grid])
     rows += [("", "", "")] * (log_rows - len(rows))
     whole = joined_rows(rows)
-    undone = undone_rows(rows)
+    undone = undone_rows(rows) - (ended or set())
     left = Counter(expected)
     by_figures = Counter(_figures(without_dice_keys(line)) for line in expected.elements())
     # a line logged before each die's whole message was printed (a match that began earlier) says its dice so

@@ -25,11 +25,16 @@ def seed_cell() -> str:
 def seed_problem(record: MatchRecord, where: str) -> str:
     """Why the seed of ``record`` (read from ``where``, the engine's spreadsheet and tab) cannot be trusted, or ''
     when it gives its published hash."""
-    if seed_hash(record.seed) == record.seed_hash:
-        return ""
-    return (f"the seed in {where} (cell {seed_cell()}) does not give the hash published when the match was created "
-            f"({record.seed_hash[:12]}…): the seed or its hash was edited, and players could no longer check the "
-            "rolls")
+    if seed_hash(record.seed) != record.seed_hash:
+        return (f"the seed in {where} (cell {seed_cell()}) does not give the hash published when the match was "
+                f"created ({record.seed_hash[:12]}…): the seed or its hash was edited, and players could no longer "
+                "check the rolls")
+    for link in record.reseeds:
+        if seed_hash(link.seed) != link.hash:
+            return (f"the seed drawn when the GM undid the end of the match ({link.reason}), in {where} (cell "
+                    f"{seed_cell()}), does not give the hash committed then ({link.hash[:12]}…): the seed or its "
+                    "hash was edited, and players could no longer check the rolls")
+    return ""
 
 
 def seed_fix(where: str) -> str:

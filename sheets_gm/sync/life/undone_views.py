@@ -55,7 +55,7 @@ def undone_listing(record: MatchRecord, adapter: AnySheetAdapter, tabs: MatchTab
     ruleset = record.ruleset
     try:
         orders = ruleset.orders_codec.from_json(entry["orders"])
-        resolved = ruleset.resolve(state, orders, entry_dice(ruleset, record.seed, state, entry))
+        resolved = ruleset.resolve(state, orders, entry_dice(ruleset, record.seeds, state, entry))
     except (KeyError, ValueError, TypeError):
         return None
     rows_of: dict[int, range] = {}  # by event's id: the rows its Log line took
