@@ -197,13 +197,15 @@ def after_idle(config_path: Path, gate: DriveCheck) -> None:
 
 
 def read_and_poll(run: Callable[[MatchSheets], WindowReport], sheets: MatchSheets, gate: DriveCheck,
-                  config_path: Path, clock: Callable[[], datetime]) -> tuple[WindowReport, KeptSheets]:
+                  config_path: Path, clock: Callable[[], datetime],
+                  log: DriveChangeLog | None = None) -> tuple[WindowReport, KeptSheets]:
     """Run the poll ``run`` on the spreadsheets the gate names read live and the others from their kept reads:
     rehearsed first, then for real once every spreadsheet it writes was read live in it (see ``poll_gate.kept_reads``).
     ``clock`` dates the answers of our writes; Drive's version of each spreadsheet is asked right after our write
-    to it, through the change log of the account the spreadsheets are opened with (``drive_log``), so that the
+    to it, through the gate's change log ``log`` (default: the one of the account the spreadsheets are opened
+    with, ``drive_log``; ``serve``'s, which asks nothing while the account's Drive does not answer), so that the
     next poll passes our write over."""
-    log = drive_log(sheets)
+    log = log or drive_log(sheets)
     kept = KeptSheets(sheets, {} if gate.fresh is None else load_kept(kept_path(config_path)), gate.fresh, clock,
                       None if log is None else version_after_write(log))
     if gate.fresh is not None:
@@ -325,7 +327,7 @@ class DriveGate:
     def poll(self, run: Callable[[MatchSheets], WindowReport]) -> WindowReport:
         """The poll on the spreadsheets Drive names read afresh, the others as last read; its report says so."""
         check = self._checked()
-        report, self.kept = read_and_poll(run, self.sheets, check, self.config_path, self.clock)
+        report, self.kept = read_and_poll(run, self.sheets, check, self.config_path, self.clock, self.log)
         report.drive = reads_line(check, self.kept)
         report.told_once = unseen_news(self.config_path, check, len(self.kept.wrapped))
         return report
