@@ -13,8 +13,12 @@ from typing import Any
 import pytest
 import requests
 
+from sheets_gm.host.accounts import AccountWatcher, account_of, config_keys
+from sheets_gm.host.quiet import last_read
 from sheets_gm.host.scheduler import DRIVE_DEADLINE, SHEETS_ALONE_EVERY, Host
 from sheets_gm.host.status import status_lines
+from sheets_gm.match.config import load_config
+from sheets_gm.running.google_sign_in import google_client
 from tests.commands.test_commands_google import run
 from tests.fakes.google_api import READ, GoogleApiFake
 from tests.host.hosting import Clock, hosted, new_host
@@ -125,3 +129,31 @@ def test_a_hung_drive_leaves_its_accounts_saves_answered_from_sheets_alone(
         clock.tick(INTERVAL)
     assert any("Drive answers again" in line for line in lines)
     assert "Sheets alone" not in "\n".join(status_lines(host.status(clock()), clock()))
+
+
+def test_a_match_attached_after_a_log_answer_its_index_predates_asks_drive_itself(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The property behind the first test: a match's polls are answered by its watcher from the first only when the
+    # watcher knows every change since its last reads. Two's save is listed by a log answer given before two was
+    # attached (nobody owned it then), after the file index the watcher keeps: its first poll asks Drive itself.
+    clock, _, configs = league_on_fake(fake, tmp_path, capsys, monkeypatch)
+    for name in ("one", "two"):
+        for _ in range(2):
+            assert run(capsys, "sync", "-c", configs[name], "--quiet")[0] == 0
+    config = load_config(configs["one"])
+    watcher = AccountWatcher(account_of(config), clock())
+    watcher.add_sign_in(account_of(config), lambda: google_client(config))
+    one, two = (configs[name].resolve() for name in ("one", "two"))
+    watcher.attach(one, config_keys(config), since=last_read(one))
+    watcher.ask(clock())  # its token, then the index for one's reads (kept for the matches attached later)
+    assert watcher.hand_over(one) is not None  # one: answered by the watcher from its first poll
+    clock.tick(10)
+    _player_saves(configs["two"], tmp_path)
+    clock.tick(10)
+    watcher.ask(clock())  # the log lists two's save: no match of the watcher's owns it yet
+    watcher.attach(two, config_keys(load_config(configs["two"])), since=last_read(two))
+    clock.tick(10)
+    watcher.ask(clock())  # two's reads compared with the index kept, which predates its save
+    handed = watcher.hand_over(two)
+    assert handed is None or handed.changes, handed  # its poll asks Drive itself (or is told of the save)
