@@ -292,17 +292,35 @@ def _browser() -> Any:
     return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
 
 
-def drawn_seconds(driver: Any, page: Path, repeats: int) -> float:
-    """The median time from navigation to the page drawn: its load event, then two animation frames."""
+def drawn_seconds(driver: Any, page: Path | str, repeats: int) -> float:
+    """The median time from navigation to the page drawn (a file, or an address): its load event, then two animation
+    frames."""
     times: list[float] = []
     for _ in range(repeats):
         driver.get("about:blank")
-        driver.get(page.as_uri())
+        driver.get(page.as_uri() if isinstance(page, Path) else page)
         times.append(float(driver.execute_async_script(
             "var done = arguments[arguments.length - 1];"
             "requestAnimationFrame(function () { requestAnimationFrame(function () {"
             "  done(performance.now() / 1000); }); });")))
     return statistics.median(times)
+
+
+def trail_seconds(driver: Any) -> float:
+    """On the page open in ``driver``: the time from a click on the first army's square's trail button (its
+    resolutions' trail files loaded, its path drawn, its steps listed) to the next frame (-1: the page has none)."""
+    return float(driver.execute_async_script(
+        "var done = arguments[arguments.length - 1];"
+        "var g = document.querySelector('svg.map g.p.u');"
+        "if (!g) { done(-1); return; }"
+        "g.dispatchEvent(new MouseEvent('click', {bubbles: true}));"
+        "var button = document.querySelector('#makeup .trails button');"
+        "if (!button) { done(-1); return; }"
+        "var start = performance.now();"
+        "button.click();"
+        "(function wait() { if (!document.getElementById('trail').hidden) {"
+        "  requestAnimationFrame(function () { done((performance.now() - start) / 1000); }); }"
+        "  else { setTimeout(wait, 5); } })();"))
 
 
 def per_window(folder: Path) -> tuple[float, int, list[Path]]:

@@ -6,9 +6,14 @@ turn, the same requests: real requests of the page of now (gzip accepted) every 
 ``--seconds`` seconds, first alone, then while ``--slow`` connections each send a header line every 5 s and never end
 their request. Printed: each server's median and largest latency of the real requests, how many went unanswered
 within 10 s, and the bytes of the page of now as sent (gzipped where the server does) against its size; the load
-average beside them.
+average beside them. With ``--loads N``, first the page of now loaded and drawn in headless chromium (Debian's, as
+``tests/web`` drives it: navigation to the load event and two frames, ``bench_page.drawn_seconds``) N times through
+each server, the servers taken in turn at each round (paired: the machine's load shared alike); printed, each one's
+median and largest against the bar of 1 s, the median time an army's trail takes after each load (a click on
+its square's trail button: its files fetched, its path drawn, its steps listed), and the load average before and
+after.
 
-    .venv/bin/python scripts/bench_page_server.py [--armies 320] [--windows 1] [--vs main] [--slow 70]
+    .venv/bin/python scripts/bench_page_server.py [--armies 320] [--windows 1] [--vs main] [--slow 70] [--loads 0]
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +38,7 @@ for folder in (ROOT, ROOT / "scripts"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from bench_page import _match, play  # noqa: E402
+from bench_page import _browser, _match, drawn_seconds, play, trail_seconds  # noqa: E402
 
 NGINX = """user root; worker_processes 1; daemon off; pid {root}/nginx.pid; error_log {root}/error.log;
 events {{ worker_connections 1024; }}
@@ -164,6 +169,50 @@ def _measure(label: str, port: int, args: argparse.Namespace, size: int) -> None
           f"({size:,} on disk)", flush=True)
 
 
+def _loaded(servers: list[tuple[str, int]], loads: int) -> None:
+    """The page of now loaded and drawn in chromium ``loads`` times through each of ``servers`` (label, port), the
+    servers in turn at each round; each one's median and largest printed against the bar of 1 s."""
+    driver = _browser()
+    took: dict[str, list[float]] = {label: [] for label, _ in servers}
+    trails: dict[str, list[float]] = {label: [] for label, _ in servers}
+    try:
+        for _, port in servers:  # (each server's first load: its templates and the browser's start)
+            drawn_seconds(driver, f"http://127.0.0.1:{port}/match/index.html", 1)
+        for _ in range(loads):
+            for label, port in servers:
+                took[label].append(drawn_seconds(driver, f"http://127.0.0.1:{port}/match/index.html", 1))
+                trails[label].append(trail_seconds(driver))
+    finally:
+        driver.quit()
+    for label, values in took.items():
+        median = statistics.median(values)
+        trail = statistics.median(trails[label])
+        print(f"{label}: the page of now loaded and drawn in chromium, median {median * 1000:.0f} ms, largest "
+              f"{max(values) * 1000:.0f} ms of {len(values)} ({'under' if median < 1 else 'OVER'} the bar of 1 s); "
+              + (f"an army's trail (its files fetched, drawn, listed) median {trail * 1000:.0f} ms" if trail >= 0 else
+                 "no trail (that tree's page has none)"), flush=True)
+
+
+def _loaded_in_turn(trees: list[tuple[str, Path]], matches: Path, loads: int) -> None:
+    """Every tree's ``serve --web`` over ``matches`` at once, the page of now loaded in chromium through each in
+    turn (``_loaded``), the load average before and after. Another tree than this checkout serves a copy of the
+    folder holding its own script and style (``page.js``, ``page.css``): the page's HTML is this checkout's build
+    of the war, what the page's shared files do to its load is that tree's."""
+    with ExitStack() as servers:
+        ports = [(label, _free_port()) for label, _ in trees]
+        for (_, tree), (_, port) in zip(trees, ports, strict=True):
+            served = matches
+            if tree != ROOT:
+                served = matches.parent / f"matches-{port}"
+                shutil.copytree(matches, served)
+                for name in ("page.js", "page.css"):
+                    shutil.copy(tree / "sheets_gm" / "web" / "assets" / name, served / "web" / name)
+            servers.enter_context(_serve(tree, served, port))
+        print(f"load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])} before the loads", flush=True)
+        _loaded(ports, loads)
+        print(f"load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])} after them", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--armies", type=int, default=320)
@@ -172,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slow", type=int, default=70)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--every", type=float, default=0.5)
+    parser.add_argument("--loads", type=int, default=0, help="first load the page of now in chromium this many "
+                        "times through each server, in turn (their median against the bar of 1 s)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as temporary:
         work = Path(temporary)
@@ -193,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
             archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.vs], check=True, capture_output=True)
             subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
             trees.append((f"{args.vs}'s serve --web", base))
+        if args.loads:
+            _loaded_in_turn(trees, matches, args.loads)
         for label, tree in trees:
             port = _free_port()
             with _serve(tree, matches, port):

@@ -57,6 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from sheets_gm.notify.outbox import Outbox  # noqa: E402
 from tests.notify.servers import CERT, PASSWORD, USER, Mailbox, free_port, smtp_server  # noqa: E402
 
 UTC = dt.UTC
@@ -517,11 +518,7 @@ def letters_per_event(items: list[Received], undone: dt.datetime | None) -> tupl
 
 def ledgers(matches: list[Match]) -> dict[str, dict[str, str]]:
     """Each match's outbox ledger."""
-    out = {}
-    for m in matches:
-        path = m.folder / ".sheets-gm" / "match.outbox" / "ledger.json"
-        out[m.name] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    return out
+    return {m.name: Outbox(m.folder / ".sheets-gm" / "match.outbox").ledger() for m in matches}
 
 
 def losses(ledger: dict[str, dict[str, str]]) -> Counter[str]:

@@ -156,5 +156,53 @@ def _reader_went_away() -> int:
     return 0
 
 
+def entry() -> int:
+    """The ``sheets-gm`` program: :func:`main`, and an error nobody foresaw said in words instead of a traceback,
+    the traceback kept in a file for the report (``--debug`` shows it instead). Tests call :func:`main`, which
+    lets such an error through, as a crash that kills the process would."""
+    try:
+        return main()
+    except Exception as exc:  # the last line of defence: every error the commands did not name
+        if "--debug" in sys.argv[1:]:
+            raise
+        print(unexpected_error_words(exc, _keep_traceback(exc)), file=sys.stderr)
+        return 1
+
+
+def unexpected_error_words(exc: BaseException, kept: str) -> str:
+    """What a command that stopped on ``exc`` says, its traceback kept at ``kept`` ('' when it could not be).
+
+    >>> print(unexpected_error_words(ValueError("bad"), "/tmp/x.txt"))  # doctest: +NORMALIZE_WHITESPACE
+    sheets-gm: stopped on an error it did not expect (ValueError: bad). What it wrote is whole: each change is
+    saved entirely or not at all; if the match looks wrong, `sheets-gm repair` puts it together again. Run the
+    command again; if it stops again, send /tmp/x.txt (the details) with what you ran.
+    """
+    where = f"send {kept} (the details)" if kept else "run it with --debug and send what it prints"
+    return (f"sheets-gm: stopped on an error it did not expect ({type(exc).__name__}: {exc}). What it wrote is "
+            "whole: each change is saved entirely or not at all; if the match looks wrong, `sheets-gm repair` puts "
+            f"it together again. Run the command again; if it stops again, {where} with what you ran.")
+
+
+def _keep_traceback(exc: BaseException) -> str:
+    """The traceback of ``exc`` in a file of its own under the user's state folder; its path ('' if not written)."""
+    import tempfile
+    import traceback
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    text = f"sheets-gm {__version__}: {' '.join(sys.argv)}\n" + "".join(traceback.format_exception(exc))
+    for folder in (Path(base) / "sheets-gm", Path(tempfile.gettempdir())):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"sheets-gm-error-{stamp}-{os.getpid()}.txt"
+            path.write_text(text, encoding="utf-8")
+            return str(path)
+        except OSError:
+            continue
+    return ""
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())

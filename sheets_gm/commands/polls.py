@@ -216,6 +216,11 @@ def run_resolve(args: argparse.Namespace) -> int:
     player a turn. ``--turn N`` names window ``N`` (a game whose windows are its turns)."""
     config = load(args)
     sheets = open_match(config)
+    from sheets_gm.init.create_sheets import hand_made_note
+
+    note = hand_made_note(config)  # (said once for the match, as init and the first poll that finds them say it)
+    if note:
+        print(f"Note: {note}")
     if args.window is not None and args.turn is not None and args.window != str(args.turn):
         raise UsageError(f"--window {args.window} and --turn {args.turn} name two windows: give one "
                          "(--turn N is the same as --window N)")

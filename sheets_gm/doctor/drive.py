@@ -36,6 +36,7 @@ def check_drive(config: MatchConfig, sheets: MatchSheets, report: Checkup,
     machine's (default :func:`machine_now`)."""
     if config.backend is not BackendKind.GOOGLE:
         return
+    from sheets_gm.poll_gate.drive import UNSEEN, UNSEEN_FIX
     from sheets_gm.sheets.google.backend import GoogleSheetBackend
     from sheets_gm.sheets.google.drive import DriveChangeLog, DriveFileUnseen
 
@@ -61,13 +62,8 @@ def check_drive(config: MatchConfig, sheets: MatchSheets, report: Checkup,
         drives.setdefault(file.drive_id, []).append(backend.name)
         modified.append(file.modified_at)
     if unseen:
-        report.warn("drive", f"Drive shows these credentials none of {', '.join(b.name for b in unseen)} (your own "
-                             "sign-in for playing reaches in Drive only the spreadsheets sheets-gm made): cron's polls "
-                             f"and serve's alike read {'it' if len(unseen) == 1 else 'them'} in full about once a "
-                             "minute whatever Drive says, a Sheets read each; a save there is answered within that "
-                             "minute",
-                    "to let polls read only what changed, make the match's spreadsheets with init --create, or play "
-                    "with a service account (service_account under [google]) the spreadsheets are shared with")
+        report.warn("drive", UNSEEN.format(which=", ".join(b.name for b in unseen),
+                                           them="it" if len(unseen) == 1 else "them"), UNSEEN_FIX)
         google = [b for b in google if b not in unseen]
         if not google:
             return

@@ -40,6 +40,7 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, get_args, ge
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
+from sheets_gm.engine.reveals import Reveal
 
 StateT = TypeVar("StateT")
 OrdersT = TypeVar("OrdersT")
@@ -432,11 +433,13 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         shared = shared_json([self.view(state, s) for s in self.seats(state)])
         return shared if isinstance(shared, dict) else {}
 
-    #: The kinds of event a rule names as a reveal: what a resolution shows of what the rules hid until then (a
-    #: fight's square and who fought in it, a unit that attacks turned face up). Twin matches that differ only in
-    #: what a seat may not see may give it different lines of these kinds; every other line it reads, the public
-    #: Log's too, must be the same in both (the noninterference test across a resolution). None by default.
-    reveals: ClassVar[frozenset[Any]] = frozenset()
+    #: The kinds of event a rule names as a reveal, a ``Reveal`` each (``engine.reveals``) naming what it reveals:
+    #: the fields of the state before the resolution, the state after it or the orders that a line of the kind may
+    #: tell (a fight's square and who fought in it, a unit that attacks turned face up, a sale's buyer and price). Twin
+    #: matches that agree on a kind's fields give the same text for its lines, whatever else hidden differs; every
+    #: other line a seat reads, the public Log's too, is the same in twins it cannot tell apart (the noninterference
+    #: test across a resolution). What no reveal declares stays secret for ever, after the end too. None by default.
+    reveals: ClassVar[tuple[Reveal, ...]] = ()
 
     def seat_state(self, state: StateT, seat: str) -> StateT:
         """The state as ``seat`` knows it: what a bot playing the seat in a match is given. What the seat's view

@@ -49,11 +49,11 @@ def journal_path(config: MatchConfig) -> Path:
 
 def hand_made_note(config: MatchConfig) -> str:
     """For a Google match played on the GM's own sign-in, the sentence a poll says once (``poll_gate.drive``'s
-    ``UNSEEN_ONCE``) when some of its spreadsheets were not made by ``init --create`` (by its journal): her sign-in
+    ``unseen_once``) when some of its spreadsheets were not made by ``init --create`` (by its journal): her sign-in
     for playing, whose ``drive.file`` scope reaches only what sheets-gm made, will not see them in Drive. '' else,
     and once the GM was told (``tell_once``: by an init or a poll before)."""
     from sheets_gm.match.config import BackendKind
-    from sheets_gm.poll_gate.drive import UNSEEN_ONCE
+    from sheets_gm.poll_gate.drive import unseen_once
     from sheets_gm.poll_gate.state import tell_once
 
     if config.backend is not BackendKind.GOOGLE or config.service_account is not None:
@@ -66,8 +66,7 @@ def hand_made_note(config: MatchConfig) -> str:
     hand = keys - made
     if not hand or not tell_once(config.path, "unseen"):
         return ""
-    count = f"{len(hand)} of the match's {len(keys)} spreadsheets" if len(keys) > 1 else "the match's spreadsheet"
-    return UNSEEN_ONCE.format(count=count)
+    return unseen_once(len(hand), len(keys))
 
 
 def _read_journal(path: Path) -> dict[str, Any]:

@@ -8,7 +8,8 @@ sent), a JSON line per event, each written and fsync'ed before what it announces
   (``pending``) to be filed again (the filing's writes are idempotent);
 - ``finish``: its filing is done (or it is ``gone`` from the folder before it could be filed again). A finished
   mail is never handed back again;
-- ``receipt``: its sender's receipt was sent;
+- ``receipt``: its sender's receipt was sent (written by older versions; read as nothing: whether a mail is answered,
+  and why not, is the door's record's, ``running.mailroom.record``);
 - ``flagged``: the server flagged it read (``\\Seen``). A mail finished and never flagged (a poll cut between the
   two) is flagged by the next poll (``unflagged``);
 - ``skip``: a mail found under a new UID (the folder's UIDVALIDITY changed) whose Message-ID the ledger knows;
@@ -16,7 +17,7 @@ sent), a JSON line per event, each written and fsync'ed before what it announces
 - ``trouble`` and ``mended``: the mailbox could not be read (a login refused, a folder missing, a server down), and
   that it can be again: each said once, not at every poll (``trouble``).
 
-The ledger keeps the handled-once protocol alone: which mail, begun or finished, its receipt sent. What
+The ledger keeps the handled-once protocol alone: which mail, begun or finished. What
 a mail said and what the game made of it (sender, subject, arrival, what it was filed as, for which window, where its
 lines went) is the filing's own record (the door's, ``running.mailroom.record``): each fact has one keeper.
 
@@ -49,15 +50,15 @@ if TYPE_CHECKING:
 
 class MailRecord(Plain):
     """What the ledger keeps of one mail: where it is in the folder, whether it was filed to the end (or was
-    ``gone`` first), whether its receipt was sent. A plain record (``engine.plain``): the idle poll reads the
+    ``gone`` first). A plain record (``engine.plain``): the idle poll reads the
     ledger, and loads no ``dataclasses``."""
 
-    __slots__ = ("finished", "flagged", "gone", "message_id", "receipt_sent", "uid", "uidvalidity")
+    __slots__ = ("finished", "flagged", "gone", "message_id", "uid", "uidvalidity")
 
     def __init__(self, message_id: str, uidvalidity: int, uid: int, finished: bool = False, gone: bool = False,
-                 receipt_sent: bool = False, flagged: bool = False) -> None:
+                 flagged: bool = False) -> None:
         self.message_id, self.uidvalidity, self.uid = message_id, uidvalidity, uid
-        self.finished, self.gone, self.receipt_sent, self.flagged = finished, gone, receipt_sent, flagged
+        self.finished, self.gone, self.flagged = finished, gone, flagged
 
 
 def ledger_path(config_path: Path) -> Path:
@@ -111,10 +112,9 @@ class MailLedger:
             self._by_uid[(record.uidvalidity, record.uid)] = record.message_id
         elif op == "skip":
             self._by_uid[(int(event["uidvalidity"]), int(event["uid"]))] = str(event["message_id"])
-        elif op in ("finish", "receipt") and event.get("message_id") in self._records:
+        elif op == "finish" and event.get("message_id") in self._records:
             old = self._records[event["message_id"]]
-            self._records[old.message_id] = (old.replaced(finished=True, gone=bool(event.get("gone"))) if op == "finish"
-                                             else old.replaced(receipt_sent=True))
+            self._records[old.message_id] = old.replaced(finished=True, gone=bool(event.get("gone")))
         elif op == "flagged":
             for message_id in event.get("message_ids", []):
                 if message_id in self._records:
@@ -193,12 +193,6 @@ class MailLedger:
             if message_id not in self._records:
                 raise KeyError(f"the mail {message_id} was never begun: begin it before filing it")
         self._write(*({"op": "finish", "message_id": i, **({"gone": True} if gone else {})} for i in ids))
-
-    def receipt_sent(self, *mails: Mail | str) -> None:
-        """The mails' receipts went to their senders (written at once)."""
-        ids = [m if isinstance(m, str) else m.message_id for m in mails]
-        self._write(*({"op": "receipt", "message_id": i} for i in dict.fromkeys(ids)
-                      if i in self._records and not self._records[i].receipt_sent))
 
     def skip(self, uidvalidity: int, uid: int, message_id: str) -> None:
         """A mail already known by its Message-ID, found at a new UID: looked at, not read again."""

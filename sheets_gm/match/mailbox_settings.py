@@ -12,7 +12,7 @@ Example::
     # ca_file = "judge-ca.pem"     # certificates to trust, for a server no public authority signed
     # timeout = 10                 # seconds the server is waited for (the default)
     # receipts_per_day = 20        # receipts one address gets a day at most (0: none); the rest is read, unanswered
-    # answer_strangers = true      # a non-player's address gets one short answer a day (false: none)
+    # answer_strangers = true      # a non-player's address: one short answer a day (all of them: receipts_per_day)
 
 The password is never in the file, as for ``[notify.email]`` (``config_tables.SecretSource``). Every bad option
 gets a line of its own naming what is wrong and what is accepted (``parse_mailbox``); a config with any keeps its

@@ -7,8 +7,9 @@ file 0600: a letter holds a seat's private news and its members' addresses):
   with how often it was tried, the last error and when it may be tried again (a server's Retry-After); beside
   it, a chat post's picture (the turn's map, a PNG of some hundred kilobytes) under the same name ending
   ``.png``, kept out of the JSON and posted with every try of the letter;
-- ``ledger.json``: every key ever queued, and when it was sent: a poll that builds a notice again (a
-  resolution completed after a fault, every poll of an open window) queues nothing new;
+- ``ledger.json`` and ``ledger.jsonl``: every key ever queued, and when it was sent: a poll that builds a notice
+  again (a resolution completed after a fault, every poll of an open window) queues nothing new. A change is a line
+  added (``notify.ledger_file``), never the whole ledger written again;
 - ``reminder.json``: when the open window's reminder falls due, so that an idle poll knows to read then;
 - ``window.json``: the window open at the last poll that read: a letter of another window (its "is open" or its
   reminder) is stale, and is dropped rather than sent;
@@ -40,6 +41,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sheets_gm.notify.due import Due, outbox_path, reminder_at
+from sheets_gm.notify.ledger_file import LedgerFile
 from sheets_gm.notify.redact import redact
 
 #: A letter's channels.
@@ -171,7 +173,7 @@ class Outbox:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.letters_dir = folder / "letters"
-        self.ledger_path = folder / "ledger.json"
+        self._ledger = LedgerFile(folder)
         self.reminder_path = folder / "reminder.json"
         self.window_path = folder / "window.json"
         self.notes_path = folder / "notes.json"
@@ -184,35 +186,8 @@ class Outbox:
 
     # -- the ledger --------------------------------------------------------------------------------
     def ledger(self) -> dict[str, str]:
-        """Every key ever queued: ``queued`` while it waits, else when it was sent."""
-        try:
-            raw = json.loads(self.ledger_path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return {}
-        except (OSError, ValueError) as exc:
-            # Never guess: with the ledger unreadable, queuing anew could send every notice of the match twice.
-            raise OSError(f"the outbox's ledger {self.ledger_path} cannot be read ({exc}); move it aside to "
-                          "start a new one (notices already sent may then go again)") from None
-        return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
-
-    @contextlib.contextmanager
-    def _ledger_held(self) -> Iterator[dict[str, str]]:
-        """The ledger, held against another process's change while the block reads and changes it (a moment:
-        no sending happens under it); saved when the block ends."""
-        _private_folder(self.folder)
-        fd = os.open(self.folder / "ledger.lock", os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            ledger = self.ledger()
-            before = dict(ledger)
-            yield ledger
-            if ledger != before:
-                self._save_ledger(ledger)
-        finally:
-            os.close(fd)
-
-    def _save_ledger(self, ledger: dict[str, str]) -> None:
-        _write_private(self.ledger_path, json.dumps(ledger, ensure_ascii=False, indent=0, sort_keys=True))
+        """Every key ever queued: ``queued`` while it waits, else when it was sent (``notify.ledger_file``)."""
+        return self._ledger.read()
 
     def _file(self, key: str) -> Path:
         return self.letters_dir / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
@@ -242,7 +217,7 @@ class Outbox:
         letters = list(letters)
         if not letters:
             return []
-        with self._ledger_held() as ledger:
+        with self._ledger.held() as ledger:
             fresh = [letter for letter in letters if letter.key not in ledger]
             if fresh:
                 _private_folder(self.letters_dir)
@@ -272,7 +247,7 @@ class Outbox:
         keys = list(keys)
         if not keys:
             return
-        with self._ledger_held() as ledger:
+        with self._ledger.held() as ledger:
             ledger.update({key: f"not sent: {why}" for key in keys if key not in ledger})
 
     def waiting(self) -> list[Letter]:
@@ -292,7 +267,7 @@ class Outbox:
     def sent(self, letter: Letter, now: datetime) -> None:
         """``letter`` was taken by its channel: it leaves the outbox, and the ledger says when."""
         refused = f" (not to {redact(', '.join(letter.dropped))}: refused for good)" if letter.dropped else ""
-        with self._ledger_held() as ledger:
+        with self._ledger.held() as ledger:
             ledger[letter.key] = f"sent {iso(now)}{refused}"
         self._forget(letter.key)
 
@@ -313,7 +288,7 @@ class Outbox:
         """``letter`` is never sent (or never sent again): it leaves the outbox, the ledger says why, and the GM
         reads it in the notes (``status``, ``doctor``) unless they hold it already (``noted``: each of its
         addresses refused for good has a note of its own)."""
-        with self._ledger_held() as ledger:
+        with self._ledger.held() as ledger:
             ledger[letter.key] = f"dropped {iso(now)}: {redact(why)}"
         if not noted:
             self.note(letter, why, now)

@@ -231,20 +231,30 @@ def reads_line(gate: DriveCheck, kept: KeptSheets) -> str:
     return f"(Drive: {gate.reason}; {what}.)"
 
 
-#: What a poll says once, when it first finds spreadsheets Drive does not show its sign-in (its record keeps them).
-UNSEEN_ONCE = ("Drive does not show your sign-in for playing {count} (made by hand: its drive.file scope reaches "
-               "only the spreadsheets sheets-gm made), so their changes are never listed: each is read about once a "
-               "minute whatever changed, and doctor cannot check who opens them. init --create makes spreadsheets "
-               "it sees (docs/google-setup.md, \"A spreadsheet you made yourself\").")
+#: What Drive not showing the GM's own sign-in for playing some spreadsheets (made by hand: ``drive.file`` reaches
+#: only what sheets-gm made) means, as doctor's ``drive`` check says it (``which``: the spreadsheets; ``them``: 'it' or
+#: 'them'), and what to do of it (``UNSEEN_FIX``).
+UNSEEN = ("Drive does not show these credentials {which} (your own sign-in for playing reaches in Drive only the "
+          "spreadsheets sheets-gm made): cron's polls and serve's alike read {them} in full about once a minute "
+          "whatever Drive says, a Sheets read each; a save there is answered within that minute")
+UNSEEN_FIX = ("to let polls read only what changed, make the match's spreadsheets with init --create, or play with a "
+              "service account (service_account under [google]) the spreadsheets are shared with")
+
+
+def unseen_once(count: int, total: int) -> str:
+    """Doctor's ``UNSEEN`` and its fix as one sentence, which ``init``, the first poll that finds them and
+    ``resolve`` say once for the match (``tell_once``): ``count`` of its ``total`` spreadsheets unseen."""
+    which = f"{count} of the match's {total} spreadsheets" if total > 1 else "the match's spreadsheet"
+    return (f"{UNSEEN.format(which=which, them='them' if count > 1 else 'it')}; {UNSEEN_FIX} (docs/google-setup.md, "
+            "\"A spreadsheet you made yourself\").")
 
 
 def unseen_news(config_path: Path, gate: DriveCheck, total: int) -> str:
-    """``UNSEEN_ONCE`` when this poll found spreadsheets Drive does not show the signed-in account and the GM was not
+    """``unseen_once`` when this poll found spreadsheets Drive does not show the signed-in account and the GM was not
     told yet (``tell_once``: by init or an earlier poll), '' otherwise: the polls after it read them as ever."""
     if not gate.unseen or not tell_once(config_path, "unseen"):
         return ""
-    count = f"{len(gate.unseen)} of the match's {total} spreadsheets" if total > 1 else "the match's spreadsheet"
-    return UNSEEN_ONCE.format(count=count)
+    return unseen_once(len(gate.unseen), total)
 
 
 def version_after_write(log: DriveChangeLog) -> Callable[[str], int | None]:

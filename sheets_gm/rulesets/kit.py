@@ -19,6 +19,7 @@ from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import CoordError
+from sheets_gm.engine.reveals import Reveal
 from sheets_gm.engine.ruleset import (
     GM,
     JUDGE,
@@ -76,7 +77,7 @@ __all__ = [  # the core's names, and the standard library's that a game's data i
     "GM", "JUDGE", "Any", "BoardDrawing", "BoardKind", "BotKind", "CellError", "CellValue", "Codec", "CoordError",
     "Entry", "Enum", "Event", "Fields", "FigureKind", "FigureSpec", "Fill", "Game", "GameCommand",
     "GameCommandError", "GameSheet", "GmOption", "GmPart", "Grid", "Information", "InputTable", "LinedDict",
-    "Mapping", "MatchSummary", "Member", "Outcome", "Play", "Post", "Resolution", "Roster", "Ruleset",
+    "Mapping", "MatchSummary", "Member", "Outcome", "Play", "Post", "Resolution", "Reveal", "Roster", "Ruleset",
     "RulesetTraits", "Scenario", "SeatInput", "SeatKind", "Sequence", "SharedTests", "SheetAdapter", "SheetSpec",
     "Simulation", "SimulationSpec", "TurnDice", "TurnStructure", "TypedRow", "Verdict", "Window", "cells",
     "dataclass", "field", "replace", "setting", "split_option", "whole_number",

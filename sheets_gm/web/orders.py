@@ -210,6 +210,31 @@ def _route_part(line: LogLine, where: _Where, routes: dict[str, tuple[int, list[
     return not bump
 
 
+_MOVER = re.compile(r"^(.+?)(?: \([^)]*\))? (?:moves|passes|teleports)\b")  # a move's line: who moves
+
+
+def routes(scene: Scene, log: Sequence[LogLine]) -> dict[str, list[tuple[int, str]]]:
+    """Each army's or unit's way in ``log``: the places its move's lines name in order (its route drawn, its move's
+    end, a bump, a portal to another plane), each as its plane's index and its name, by the name the lines give it
+    (``scene``: the map after them, which tells a line's plane)."""
+    where = _where(scene)
+    ways: dict[str, list[tuple[int, str]]] = {}
+    for _, kind, text in log[:LIMIT]:
+        order = _ORDER.match(text) if kind == "order" else None
+        if (kind not in _MOVING and kind not in ARROW_KINDS) or (order is not None and order.group(2) != "moved"):
+            continue
+        mover = _MOVER.match(text)
+        army = _subject(text) or (mover.group(1) if mover is not None else "")
+        plane = _plane_of(text, where) if army else None
+        if plane is None:
+            continue
+        way = ways.setdefault(army, [])
+        for place in _places_named(text, where, plane):
+            if not way or way[-1] != (plane, place.name):
+                way.append((plane, place.name))
+    return ways
+
+
 def squares_of(scene: Scene, lines: Sequence[LogLine]) -> list[str]:
     """Where each of ``lines`` happened on ``scene``'s map, as the page's script finds a place (``k:i``: the plane's
     index, the place's in it): the last place the line names (a move's end, a battle's square), or where the

@@ -43,18 +43,20 @@ from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.web.compiled import compiled_cache
 from sheets_gm.web.ground import ground_file, ground_key, ground_names_js, ground_svg, grounds_in, names_file
 from sheets_gm.web.latest import Latest, latest_bytes, read_latest, sidecar
-from sheets_gm.web.orders import Positions, moving, overlays, positions, squares_of, with_overlay
+from sheets_gm.web.orders import Positions, moving, overlays, positions, routes, squares_of, with_overlay
 from sheets_gm.web.page import LogLine, PageInput, Resolved, RowLine
 from sheets_gm.web.scene import Plane, Scene, Table, marked_places, scene_of
 from sheets_gm.web.standings import Chart, Figures, charts, end_lines, figures_of, war_figures
 from sheets_gm.web.svg import plane_svg
+from sheets_gm.web.trail import TRAIL_HEAD, gone_of, steps, trail_file
 
 WINDOWS = "windows.js"
 RECORD = "record.json"  # where an older version kept the record (read, then removed)
 _RECORD_HEAD = "window.SHEETS_GM_RECORD = "
 INDEX = "index.html"
 SHARED = ("page.js", "page.css")
-#: Where everyone on the map of now stands (``orders.positions``): the next resolution's moves are drawn from it.
+#: Where everyone on the map of now stands (``orders.positions``), and after how many resolutions: the next
+#: resolution's moves are drawn from it.
 #: Hidden: no page reads it, and ``serve --web`` serves no hidden file.
 WHERE = ".where.json"
 
@@ -94,6 +96,8 @@ class _Window:
     ends: tuple[LogLine, ...] = ()  # its Log lines saying who is out or who won
     grounds: tuple[str, ...] = ()  # the ground files its page shows
     end: int = -1  # the Log row after its lines (-1: not kept here, its sidecar says it: a folder of an older build)
+    trail: bool = False  # its steps are beside its page (``trail.trail_file``; an older build wrote none)
+    gone: tuple[tuple[Any, ...], ...] = ()  # who left the map in it (``trail.gone_of``)
 
     def to_json(self) -> dict[str, Any]:
         """The window as the record keeps it."""
@@ -101,7 +105,8 @@ class _Window:
                 **({"figures": self.figures} if self.figures is not None else {}),
                 **({"ends": [list(line) for line in self.ends]} if self.ends else {}),
                 **({"grounds": list(self.grounds)} if self.grounds else {}),
-                **({"end": self.end} if self.end >= 0 else {})}
+                **({"end": self.end} if self.end >= 0 else {}), **({"trail": True} if self.trail else {}),
+                **({"gone": [list(g) for g in self.gone]} if self.gone else {})}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> _Window:
@@ -111,7 +116,8 @@ class _Window:
                        {str(k): {str(m): float(v) for m, v in f.items()} for k, f in figures.items()}
                        if isinstance(figures, dict) else None,
                        tuple((str(t), str(k), str(s)) for t, k, s in data.get("ends", [])),
-                       tuple(str(name) for name in data.get("grounds", [])), int(data.get("end", -1)))
+                       tuple(str(name) for name in data.get("grounds", [])), int(data.get("end", -1)),
+                       bool(data.get("trail", False)), tuple(tuple(g) for g in data.get("gone", [])))
 
 
 def record_of(folder: Path) -> Any:
@@ -303,7 +309,7 @@ def result_item(line: LogLine, at: Mapping[LogLine, str]) -> Markup:
 
 
 #: What each game's finder finds on its map (the page's other games: all three words).
-FINDS = {"coalition": "an army", "gvg": "a player", "wesnoth": "a unit", "champions": "a champion",
+FINDS = {"coalition": "an army or a player", "gvg": "a player", "wesnoth": "a unit", "champions": "a champion",
          "winordie": "a unit"}
 
 
@@ -409,7 +415,9 @@ def _squares(scene: Scene, latest: Latest) -> dict[LogLine, str]:
 def _windows_js(windows: Sequence[_Window], now: str, record: dict[str, Any]) -> bytes:
     """The list of windows the pages step through, and the folder's ``record`` (what the next build reads: one file
     written a build for both), each a statement of JSON."""
-    items = [{"file": w.file, "label": w.label} for w in windows] + [{"file": INDEX, "label": now}]
+    items = [{"file": w.file, "label": w.label, **({"trail": trail_file(w.file)} if w.trail else {}),
+              **({"gone": [list(g) for g in w.gone]} if w.gone else {})} for w in windows]
+    items.append({"file": INDEX, "label": now})
     return f"window.SHEETS_GM_WINDOWS = {_script_json(items)};\n{_RECORD_HEAD}{_script_json(record)};\n".encode()
 
 
@@ -496,11 +504,12 @@ def _start_current(kept: Any, stamp: str, there: set[str]) -> bool:
 
 
 def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn, windows: list[_Window],
-                     figures: Figures, there: set[str], start: Any) -> Latest:
+                     figures: Figures, there: set[str], start: Any, after: Positions) -> Latest:
     """The page of the resolution ``done`` (and the board before it, when the page lacks it: the start's page
     written before the first resolution, ``start`` in the record, when it is of the board before it), added to
-    ``windows`` with each side's ``figures`` after it; its latest results, as its sidecar keeps them (``read_latest``
-    of it; ``there``: the names the folder holds)."""
+    ``windows`` with each side's ``figures`` after it, and its steps beside it (``trail``; ``after``: where everyone
+    stands on ``state``); its latest results, as its sidecar keeps them (``read_latest`` of it; ``there``: the names
+    the folder holds)."""
     if done.before is not None and all(w.number != done.number - 1 for w in windows):
         if done.number == 1 and _start_current(start, _start_stamp(page, done.before_key), there):
             windows.append(_Window(0, "the start", START, logged=False, grounds=tuple(start["grounds"])))
@@ -509,16 +518,25 @@ def _resolution_page(folder: Path, page: PageInput, done: Resolved, state: Drawn
     file = f"w{done.number}.html"
     label = f"{done.number}. {done.label}{_step_words(windows, done)}"
     adjusted = _since(done.adjusted, _end_of(folder, windows, done.number - 1), done.start)
-    starts = moving(done.log, _starts(folder, page, done, there))
+    before = _starts(folder, page, done, there)
+    starts = moving(done.log, before)
     html = render(page, state, file=file, heading=f"{_upper(done.label)}: resolved", resolved=f"Resolved: {done.label}",
                   log=done.log, adjusted="Before it, the GM's adjustments", adjustments=adjusted, starts=starts)
     write_if_changed(f"{folder}/{file}", html.encode(), new=file not in there)
     latest = Latest(file, _upper(done.label), tuple((str(t), str(k), str(s)) for t, k, s in done.log), done.end,
                     page.rules, starts)
     write_if_changed(f"{folder}/{sidecar(file)}", latest_bytes(latest), new=sidecar(file) not in there)
-    windows.append(_Window(done.number, label, file, figures=figures,
-                           ends=tuple(end_lines(done.log)), grounds=state.grounds, end=done.end))
+    trail = steps(done.log, page.rules, before, after, routes(state.scene, done.log))
+    write_if_changed(f"{folder}/{trail_file(file)}", _trail_js(file, trail), new=trail_file(file) not in there)
+    windows.append(_Window(done.number, label, file, figures=figures, ends=tuple(end_lines(done.log)),
+                           grounds=state.grounds, end=done.end, trail=True,
+                           gone=tuple(tuple(g) for g in gone_of(trail))))
     return latest
+
+
+def _trail_js(file: str, trail: Any) -> bytes:
+    """The trail file of the resolution whose page is ``file``: a script adding its steps to the page's store."""
+    return f"{TRAIL_HEAD}window.SHEETS_GM_TRAILS[{_script_json(file)}] = {_script_json(trail)};\n".encode()
 
 
 def _step_words(windows: Sequence[_Window], done: Resolved) -> str:
@@ -534,15 +552,21 @@ def _step_words(windows: Sequence[_Window], done: Resolved) -> str:
 
 
 def _starts(folder: Path, page: PageInput, done: Resolved, there: set[str]) -> Positions:
-    """Where everyone stood before the resolution ``done``: as the build before it kept it (``WHERE``), else (a
-    folder without it) drawn from the board before it, when the poll gave it; none otherwise."""
+    """Where everyone stood before the resolution ``done``: as the build before it kept it (``WHERE``), when that
+    build was of the resolution before it, else (a folder without it, or built last before resolutions it missed:
+    the host was down) drawn from the board before it, when the poll gave it; else what the folder keeps."""
+    kept: Any = {}
     if WHERE in there:
         try:
             kept = json.loads(_read(folder / WHERE))
-            return kept if isinstance(kept, dict) else {}
         except (OSError, ValueError):
-            pass
-    return positions(scene_of(page.kind, done.before())) if done.before is not None else {}
+            kept = {}
+    kept = kept if isinstance(kept, dict) else {}
+    if "at" in kept and kept.get("resolved") == done.number - 1 and isinstance(kept["at"], dict):
+        return kept["at"]
+    if done.before is not None:
+        return positions(scene_of(page.kind, done.before()))
+    return kept.get("at", {}) if isinstance(kept.get("at", {}), dict) else {}
 
 
 #: How many resolutions back the page of now looks for one with public Log lines to open on.
@@ -580,15 +604,17 @@ def build_site(folder: Path, page: PageInput) -> bool:
     for gone in [w for w in windows if w.number > page.resolved]:  # an undo took them back
         (folder / gone.file).unlink(missing_ok=True)
         (folder / sidecar(gone.file)).unlink(missing_ok=True)
+        (folder / trail_file(gone.file)).unlink(missing_ok=True)
     done = page.resolution  # its page written whole, over one of its number a resolution taken back had left
     windows = [w for w in windows if w.number <= page.resolved and (done is None or w.number < done.number)]
     now_drawn = drawn(page.kind, page.drawings)
+    now_where = positions(now_drawn.scene)
     _keep_grounds(folder, now_drawn, there)
     figures = figures_of(page.status, page.seats)  # each side's, now (a war's: its armies and structures too)
     for side, more in (war_figures(now_drawn.scene, page.seats) if page.rules == "coalition" else {}).items():
         side = next((named for named in figures if named.lower() == side.lower()), side)  # as the status names it
         figures[side] = {**figures.get(side, {}), **more}
-    written = _resolution_page(folder, page, done, now_drawn, windows, figures, there, start) \
+    written = _resolution_page(folder, page, done, now_drawn, windows, figures, there, start, now_where) \
         if done is not None else None
     start = _keep_start(folder, page, windows, start, there, now_drawn) if page.resolved == 0 and page.start else None
     if start is None and START in there and all(w.file != START for w in windows):  # a start no page shows
@@ -608,7 +634,8 @@ def build_site(folder: Path, page: PageInput) -> bool:
                   opening=page.opening if page.resolved == 0 else (),
                   standings=_standings(windows, figures), ends=[line for w in windows for line in w.ends])
     write_if_changed(f"{folder}/{INDEX}", html.encode())
-    write_if_changed(f"{folder}/{WHERE}", _script_json(positions(now_drawn.scene)).encode(), new=WHERE not in there)
+    write_if_changed(f"{folder}/{WHERE}", _script_json({"resolved": page.resolved, "at": now_where}).encode(),
+                     new=WHERE not in there)
     _keep_shared(folder, shared, there)
     _drop_grounds(folder, {name for w in windows for name in w.grounds} | set(now_drawn.grounds) |
                   set(start["grounds"] if start else ()), there)

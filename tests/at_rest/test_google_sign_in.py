@@ -121,7 +121,7 @@ def test_the_narrow_sign_in_reads_the_gms_own_spreadsheets_once_a_minute_and_can
 
     out = run(capsys, "doctor", "-c", config)[1]  # what doctor cannot check with that sign-in, it says so
     assert "✘" not in out
-    assert ("⚠ drive: Drive shows these credentials none of spreadsheet 'Cloud race · orders Ann', " in out
+    assert ("⚠ drive: Drive does not show these credentials spreadsheet 'Cloud race · orders Ann', " in out
             and "read them in full about once a minute" in out and "init --create" in out)
     assert out.count("⚠ sharing: ") == len(KEYS) and "so who can open it is not checked" in out
 

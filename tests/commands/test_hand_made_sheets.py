@@ -1,7 +1,7 @@
 """Spreadsheets the GM made by hand, played on her own sign-in (issue 94, item 3): her playing sign-in's ``drive.file``
-scope never sees them in Drive, which ``doctor`` explained alone. ``init``, or the first ``sync`` that finds them, says
-it too, once for the match: the polls after it read them as ever and say nothing more of it, a GM's command between
-them (which forgets the poll's record) included."""
+scope never sees them in Drive, which ``doctor`` explained alone. ``init``, the first ``sync`` that finds them, or
+``resolve``, says it too in doctor's words, once for the match: the polls after it read them as ever and say nothing
+more of it, a GM's command between them (which forgets the poll's record) included."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sheets_gm.poll_gate.drive import UNSEEN_FIX
 from sheets_gm.poll_gate.state import forget_state, state_path
 from tests.at_rest.test_google_sign_in import _oauth, fake  # noqa: F401 (the fixture)
 from tests.commands.test_window_commands import run
@@ -16,7 +17,7 @@ from tests.commands.test_window_init import google_race  # noqa: F401 (the fixtu
 from tests.fakes.google_api import GoogleApiFake
 from tests.sync.race_game import registered_race  # noqa: F401 (the fixture)
 
-SAID = "Drive does not show your sign-in for playing 4 of the match's 4 spreadsheets (made by hand"
+SAID = "Drive does not show these credentials 4 of the match's 4 spreadsheets (your own sign-in for playing reaches"
 
 
 def test_init_says_it_once_and_the_polls_after_it_never(fake: GoogleApiFake, google_race: Path,  # noqa: F811
@@ -31,13 +32,16 @@ def test_init_says_it_once_and_the_polls_after_it_never(fake: GoogleApiFake, goo
     assert said == [0, 0, 0]
 
 
-def test_a_match_made_before_hears_it_at_its_first_sync_once(fake: GoogleApiFake, google_race: Path,  # noqa: F811
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("first", ["sync", "resolve"])
+def test_a_match_made_before_hears_it_once_in_doctors_words(fake: GoogleApiFake, google_race: Path,  # noqa: F811
+                                                            capsys: pytest.CaptureFixture[str], first: str) -> None:
     config = _oauth(google_race)
     assert run(capsys, "init", "race", "-c", config, "--no-email")[0] == 0
     (config.parent / ".sheets-gm" / "match.told.json").unlink()  # as a match made by an earlier sheets-gm
-    said = [run(capsys, "sync", "-c", config)[1].count(SAID) for _ in range(3)]
+    said = [run(capsys, command, "-c", config)[1].count(SAID) for command in (first, first, "sync")]
     assert said == [1, 0, 0]
+    doctor = run(capsys, "doctor", "-c", config)[1]
+    assert UNSEEN_FIX in doctor and SAID.split(" 4 of")[0] in doctor
 
 
 def test_a_service_account_is_told_nothing_of_it(fake: GoogleApiFake, google_race: Path,  # noqa: F811

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import visible_to
-from sheets_gm.engine.ruleset import BotKind, Ruleset
+from sheets_gm.engine.reveals import reveal_of
+from sheets_gm.engine.ruleset import BotKind, Ruleset, Verdict
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.rulesets.registry import bots_of
 from sheets_gm.running.connect import open_match_sheets
@@ -70,10 +72,12 @@ def received(rules: AnyRuleset, state: Any, seat: str, bot_secret: bytes,
     return out
 
 
-def differences(rules: AnyRuleset, state: Any, twin: Any, seat: str) -> list[str]:
-    """What ``seat`` is handed differently in ``state`` and ``twin`` (two states it may not tell apart)."""
+def differences(rules: AnyRuleset, state: Any, twin: Any, seat: str,
+                bots: Mapping[str, BotKind] | None = None) -> list[str]:
+    """What ``seat`` is handed differently in ``state`` and ``twin`` (two states it may not tell apart; its bot the
+    game's first kind, or the first of ``bots``)."""
     secret = b"noninterference/" + seat.encode()
-    mine, other = received(rules, state, seat, secret), received(rules, twin, seat, secret)
+    mine, other = received(rules, state, seat, secret, bots), received(rules, twin, seat, secret, bots)
     return [f"{seat}: {what} differs" for what in mine if mine[what] != other.get(what)]
 
 
@@ -99,63 +103,129 @@ def json_differences(mine: str, theirs: str, most: int = 4) -> list[str]:
 
 
 #: What a resolution shows the public by the game's own declaration: the public board of the new state (held to
-#: noninterference state by state) and the public lines of the kinds the game names as reveals.
-PUBLIC_SHOWN = ("the public board", "the public reveals")
-#: What it shows a seat so: the public's, its view of the new state, and the reveals it reads.
-SEAT_SHOWN = (*PUBLIC_SHOWN, "its view", "the reveals it reads")
+#: noninterference state by state), and what the reveals of the public lines make public.
+PUBLIC_SHOWN = ("the public board",)
+#: What it shows a seat so: the public's, its view of the new state, and what the reveals it reads make public.
+SEAT_SHOWN = (*PUBLIC_SHOWN, "its view")
+#: The readers of a resolution's lines of reveals, the public and the seat, each by the key of the lines it reads (by
+#: kind), with what else it is shown of the new state.
+READERS = {"the public reveals": PUBLIC_SHOWN, "the reveals it reads": SEAT_SHOWN}
+#: The key of what each reveal makes public of a resolution (its declared fields).
+REVEALED = "what each reveal makes public"
 
 
-#: Resolutions worked out once in a walk over one state: by the state (its ``id``, the state kept with it while the
-#: walk lasts), the orders and the seed, the state and its resolution.
-Resolutions = dict[tuple[int, str, bytes], tuple[Any, Any]]
+@dataclass
+class Worked:
+    """One resolution worked out in a walk: the state it started from (kept while the walk lasts, its ``id`` a key),
+    the resolution, and, once asked, the check's verdicts and the JSON of the state, the new state and the orders."""
+
+    state: Any
+    resolved: Any
+    verdicts: list[Verdict] | None = None
+    jsons: tuple[Any, Any, Any] | None = None
 
 
-def resolution(rules: AnyRuleset, state: Any, orders: Any, seed: bytes, done: Resolutions | None = None) -> Any:
+#: Resolutions worked out once in a walk over one state: by the state's ``id``, the orders and the seed.
+Resolutions = dict[tuple[int, str, bytes], Worked]
+
+
+def worked(rules: AnyRuleset, state: Any, orders: Any, seed: bytes, done: Resolutions | None = None) -> Worked:
     """``rules.resolve`` of ``orders`` in ``state`` with the match's dice of ``seed``: worked out once per ``done``
     (a walk's, over one state: the same orders of one seat are resolved beside each twin of the others')."""
     if done is None:
-        return rules.resolve(state, orders, rules.dice(seed, state))
+        return Worked(state, rules.resolve(state, orders, rules.dice(seed, state)))
     key = (id(state), canonical(rules.orders_codec.to_json(orders)), seed)
     if key not in done:
-        done[key] = (state, rules.resolve(state, orders, rules.dice(seed, state)))
-    return done[key][1]
+        done[key] = Worked(state, rules.resolve(state, orders, rules.dice(seed, state)))
+    return done[key]
+
+
+def resolution(rules: AnyRuleset, state: Any, orders: Any, seed: bytes, done: Resolutions | None = None) -> Any:
+    """The resolution ``worked`` out."""
+    return worked(rules, state, orders, seed, done).resolved
 
 
 def resolved_for(rules: AnyRuleset, state: Any, orders: Any, seed: bytes, seat: str,
                  bots: Mapping[str, BotKind] | None = None,
                  done: Resolutions | None = None) -> tuple[dict[str, str], Any]:
     """Everything ``seat`` is handed once ``orders`` resolve in ``state`` (the match's dice of ``seed``), by what it
-    is: the lines of the resolution it reads and the public Log's, each split into the game's reveals and the
-    others, then what ``received`` names in the new state; and the new state."""
-    resolved = resolution(rules, state, orders, seed, done)
+    is: its feedback on its orders; the lines of the resolution it reads and the public Log's, the game's reveals
+    (by kind) apart from the others; what each reveal makes public of the resolution (``Reveal.of``: its declared
+    fields); then what ``received`` names in the new state; and the new state."""
+    work = worked(rules, state, orders, seed, done)
+    resolved = work.resolved
+    if work.verdicts is None:
+        work.verdicts = rules.check(state, orders, rules.dice(seed, state))
+    if work.jsons is None and rules.reveals:
+        codec = rules.state_codec.to_json
+        work.jsons = (codec(state), codec(resolved.state), rules.orders_codec.to_json(orders))
 
     def lines(who: str | None, reveal: bool) -> str:
-        return canonical([e.text for e in visible_to(resolved.events, who) if (e.kind in rules.reveals) is reveal])
+        if not reveal:
+            return canonical([e.text for e in visible_to(resolved.events, who)
+                              if reveal_of(rules.reveals, e.kind) is None])
+        by_kind: dict[str, list[str]] = {}
+        for event in visible_to(resolved.events, who):
+            if reveal_of(rules.reveals, event.kind) is not None:
+                by_kind.setdefault(str(event.kind), []).append(event.text)
+        return canonical(by_kind)
 
-    told = {"the public reveals": lines(None, True), "the public Log's other lines": lines(None, False),
+    told = {"its feedback": canonical([v.message for v in work.verdicts if v.seat == seat]),
+            REVEALED: canonical({str(r.kind): r.of(*work.jsons) for r in rules.reveals} if work.jsons else {}),
+            "the public reveals": lines(None, True), "the public Log's other lines": lines(None, False),
             "the reveals it reads": lines(seat, True), "the other lines it reads": lines(seat, False)}
     return {**told, **received(rules, resolved.state, seat, b"noninterference/" + seat.encode(), bots)}, resolved.state
+
+
+def told_apart(mine: Mapping[str, str], theirs: Mapping[str, str], reader: str) -> bool:
+    """Whether the game's declarations show ``reader`` (``the public reveals`` or ``the reveals it reads``) the two
+    twins apart: the board or view it is shown (``READERS``), or the fields of a reveal whose lines it reads in
+    either."""
+    if any(mine.get(k) != theirs.get(k) for k in READERS[reader]):
+        return True
+    told = set(json.loads(mine[reader])) | set(json.loads(theirs[reader]))
+    fields = [json.loads(t[REVEALED]) for t in (mine, theirs)]
+    return any(fields[0].get(kind) != fields[1].get(kind) for kind in told)
+
+
+def reveal_differences(mine: Mapping[str, str], theirs: Mapping[str, str]) -> list[str]:
+    """The lines of a kind of reveal that differ between two twins (its text, or whether it is there) although
+    what the kind makes public is the same in both: a line that tells more than its declared fields."""
+    found: list[str] = []
+    fields = [json.loads(t[REVEALED]) for t in (mine, theirs)]
+    for reader in READERS:
+        lines = [json.loads(t[reader]) for t in (mine, theirs)]
+        for kind in sorted(set(lines[0]) | set(lines[1])):
+            one, other = (canonical(side.get(kind, [])) for side in lines)
+            if one != other and fields[0].get(kind) == fields[1].get(kind):
+                found.append(f"{reader} of kind {kind} differ, though the fields its reveal declares are the same: "
+                             f"{'; '.join(json_differences(one, other, 2))}")
+    return found
 
 
 def differences_after(rules: AnyRuleset, twins: tuple[tuple[Any, Any], tuple[Any, Any]], seed: bytes, seat: str,
                       bots: Mapping[str, BotKind] | None = None,
                       done: Resolutions | None = None) -> tuple[list[str], bool]:
     """What ``seat`` is handed differently once each of ``twins`` (a state and the orders resolved in it, the two
-    differing only in what ``seat`` may not see) resolves, where the game's declarations do not allow it: the
-    public Log's other lines where the public board and reveals are the same; anything else where its view and
-    the reveals it reads are the same too. And whether the twins were so compared (not told apart by a reveal or
-    a view). Each difference names the place and both values."""
+    differing only in what ``seat`` may not see) resolves, where the game's declarations do not allow it: a
+    reveal's lines where the fields it declares are the same (``reveal_differences``); the public Log's other
+    lines where the public is not shown the twins apart (``told_apart``); anything else (its feedback on its
+    orders, the other lines it reads, its bot's state and orders) where the seat is not either. And whether the
+    twins were so compared (not told apart by a view or a reveal's fields). Each difference names the place and
+    both values."""
     (mine, _), (theirs, _) = (resolved_for(rules, s, o, seed, seat, bots, done) for s, o in twins)
-    differ = [what for what in {**mine, **theirs} if mine.get(what) != theirs.get(what)]
-    compared = not set(differ) & set(SEAT_SHOWN)
+    differ = [what for what in {**mine, **theirs} if mine.get(what) != theirs.get(what)
+              and what not in (*READERS, REVEALED, *SEAT_SHOWN)]
+    compared = not told_apart(mine, theirs, "the reveals it reads")
     if compared:
         checked = differ
-    elif not set(differ) & set(PUBLIC_SHOWN) and "the public Log's other lines" in differ:
+    elif not told_apart(mine, theirs, "the public reveals") and "the public Log's other lines" in differ:
         checked = ["the public Log's other lines"]
     else:
         checked = []
     found = [f"{seat}: {what} differs, though {'nothing it is shown' if compared else 'nothing public'} does: "
              f"{'; '.join(json_differences(mine.get(what, 'null'), theirs.get(what, 'null'), 2))}" for what in checked]
+    found += [f"{seat}: {d}" for d in reveal_differences(mine, theirs)]
     return found, compared
 
 

@@ -3,9 +3,10 @@ each seeing only her own square. Every turn each names the square she goes to (h
 too); scouts who end a turn on one square meet there, which the rules reveal to them (the one kind of line the game
 names a reveal). Six turns.
 
-Two of its settings plant a mistake for the tests to find: ``publish_moves`` adds a public line for each move ("Ann
-moves to B2.", written like the starter's own move lines), and ``late`` keeps each turn's orders in the state, out of
-every view and of the bots' state, to carry them out a turn late.
+Each of its settings plants a mistake for the tests to find: ``publish_moves`` adds a public line for each move ("Ann
+moves to B2.", written like the starter's own move lines), ``late`` keeps each turn's orders in the state, out of
+every view and of the bots' state, to carry them out a turn late; ``random_start`` puts the scouts in their corners
+with Python's random, ``fixed_window`` gives every turn's window one key.
 """
 
 from __future__ import annotations
@@ -31,10 +32,12 @@ def near(square: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Settings:
-    """No house rule of the game's own: the two mistakes a test may plant."""
+    """No house rule of the game's own: the mistakes a test may plant, one at a time."""
 
     publish_moves: bool = False
     late: bool = False
+    random_start: bool = False
+    fixed_window: bool = False
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,7 @@ class Rules(kit.Ruleset[State, Orders, dict[str, Any]]):
         name="scouts", title="Scouts (a test game of hidden positions)", turn_structure=kit.TurnStructure.SIMULTANEOUS,
         seat_kind=kit.SeatKind.PLAYER, information=kit.Information.HIDDEN_STATE, board_kind=kit.BoardKind.SQUARE,
         min_seats=3, max_seats=3, max_windows=TURNS, settings_type=Settings)
-    reveals = frozenset({Kind.MEET})
+    reveals = (kit.Reveal(Kind.MEET, after=("at",)),)  # who met where: the squares after the moves
 
     def sample_roster(self) -> kit.Roster:
         """Ann, Bo and Cy."""
@@ -69,7 +72,8 @@ class Rules(kit.Ruleset[State, Orders, dict[str, Any]]):
 
     def new_match(self, roster: kit.Roster, seed: bytes) -> State:
         """The scouts in three corners."""
-        return State(dict(zip(roster.seats, ("A1", "D1", "D4"), strict=False)))
+        corners = random.sample(("A1", "D1", "D4"), 3) if self.settings.random_start else ("A1", "D1", "D4")
+        return State(dict(zip(roster.seats, corners, strict=False)))
 
     def seats(self, state: State) -> tuple[str, ...]:
         """The scouts."""
@@ -78,7 +82,8 @@ class Rules(kit.Ruleset[State, Orders, dict[str, Any]]):
     def window(self, state: State) -> kit.Window | None:
         """One window a turn, every scout in it."""
         turn = state.turn
-        return None if turn > TURNS else kit.Window(str(turn), f"turn {turn}", "move", self.seats(state), turn)
+        key = "turn" if self.settings.fixed_window else str(turn)
+        return None if turn > TURNS else kit.Window(key, f"turn {turn}", "move", self.seats(state), turn)
 
     def dice(self, seed: bytes, state: State, pins: Mapping[str, Any] | None = None) -> kit.TurnDice:
         """The turn's dice (never rolled)."""

@@ -164,6 +164,23 @@ def unkeyed(rules: AnyRuleset, match: PlayedMatch) -> str:
     return ""
 
 
+def reused_keys(match: PlayedMatch) -> str:
+    """Where two windows of ``match`` have one key, as a failing test says it ('' where none do): the key stamps
+    what a player types for its window, so that a row typed for one window is never carried out in another (one
+    window resolved in steps keeps its key: the same label, phase, turn and seats)."""
+    first: dict[str, Window] = {}
+    for window in match.windows:
+        seen = first.setdefault(window.key, window)
+        if (seen.label, seen.phase, seen.turn, seen.seats) != (window.label, window.phase, window.turn, window.seats):
+            return (f"{window.label} has the key {window.key!r} of {seen.label}: each window's key must be its own "
+                    "(the turn's number, say), or the orders typed for one are bound to the next")
+    return ""
+
+
+def test_each_window_has_a_key_of_its_own(matches: list[PlayedMatch]) -> None:
+    assert not (found := next(filter(None, map(reused_keys, matches)), "")), found
+
+
 def test_a_resolution_is_a_function_of_the_state_the_orders_and_the_dice(rules: AnyRuleset,
                                                                           matches: list[PlayedMatch]) -> None:
     found = unkeyed(rules, matches[0])

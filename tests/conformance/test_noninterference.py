@@ -11,7 +11,7 @@ roster's order kept in a bot's state, a hidden unit named in a view) show the pr
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import Information
+from sheets_gm.engine.ruleset import BotKind, Information
 from sheets_gm.rulesets.registry import create_ruleset, ruleset_names
 from sheets_gm.rulesets.winordie import engine as wod_engine
 from sheets_gm.rulesets.winordie import views as wod_views
@@ -48,13 +48,14 @@ def states_of(match: PlayedMatch, every: int = 1) -> list[Any]:
     return [s for n, s in enumerate(states) if n % every == 0 or n == len(states) - 1]
 
 
-def leaks(rules: AnyRuleset, match: PlayedMatch, twin_seed: int, every: int) -> list[str]:
+def leaks(rules: AnyRuleset, match: PlayedMatch, twin_seed: int, every: int,
+          bots: Mapping[str, BotKind] | None = None) -> list[str]:
     """Every difference a seat is handed between a state of ``match`` and its twins (drawn from ``twin_seed``)."""
     found: list[str] = []
     for n, state in enumerate(states_of(match, every)):
         for seat in rules.seats(state):
             twin = rules.unseen_twin(state, seat, random.Random(f"{twin_seed}/{n}/{seat}"))
-            found += [f"state {n}: {d}" for d in differences(rules, state, twin, seat)]
+            found += [f"state {n}: {d}" for d in differences(rules, state, twin, seat, bots)]
     return found
 
 

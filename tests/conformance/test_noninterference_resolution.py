@@ -4,10 +4,12 @@ not carry out: two properties of every game (the toy game too), proven by differ
 - **Across the resolution**: at states of a seeded bot match, for every seat S, twins that differ only in what S may
   not see (the state's hidden part, ``Ruleset.unseen_twin``; the other seats' orders), resolved through the same
   orders of S, must give S the same lines of the Log and the public the same public lines, but for the lines of the
-  kinds the game names as reveals (``Ruleset.reveals``: a fight's square, a unit that attacks); what the new state
-  shows is its views' to say (held to noninterference state by state, ``test_noninterference.py``), and where S's
-  view and reveals are the same, its bot's state and orders are too. An engine that publishes a hidden move ("Ann
-  moves to B2.") fails it.
+  kinds the game names as reveals (``Ruleset.reveals``: a fight's square, a unit that attacks), and those where the
+  fields each reveal declares differ; what the new state shows is its views' to say (held to noninterference state
+  by state, ``test_noninterference.py``), and where S's view and the fields of the reveals it reads are the same,
+  its feedback, its bot's state and orders are too. An engine that publishes a hidden move ("Ann moves to B2.")
+  fails it, and so does a reveal's line that tells more than its fields (a sale's line naming the losing bids).
+  The last window is always walked: what no reveal declares stays secret after the end.
 - **Nothing kept of orders not carried out**: twin windows whose orders differ (other bots, a seat typing nothing),
   after which every seat's view and the public board are the same, end in the same engine state: orders nobody is
   shown carried out were not carried out, and the state holds nothing derived from them. An engine that keeps a
@@ -21,8 +23,9 @@ not carry out: two properties of every game (the toy game too), proven by differ
   notices to it and to the channel (what the page is built from) must be the same. Every game under ``-m soak``,
   three seats in three windows; one game in the quick run, always the same (``QUICK_FILES_GAME``).
 
-A few states in the quick run, every state under ``-m soak``; the planted engines are ``tests/conformance/scouts.py``,
-a Champions engine publishing the orders it resolved, and a GvG reader carrying out a row it refused, for the files.
+A few states in the quick run, every state under ``-m soak``; the planted engines are the toy games of
+``test_toy_games.py`` (scouts publishing moves or keeping them for later, an auction telling its losing bids...), a
+Champions engine publishing the orders it resolved, and a GvG reader carrying out a row it refused, for the files.
 """
 
 from __future__ import annotations
@@ -39,17 +42,17 @@ from typing import Any
 import pytest
 
 from sheets_gm.engine.events import Event, visible_to
+from sheets_gm.engine.reveals import reveal_of
 from sheets_gm.engine.ruleset import JUDGE, BotKind, Information
 from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, ruleset_names
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.life.replay import match_history
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import WriteBatch, seat_backend
-from tests.conformance import scouts
 from tests.conformance.noninterference import (
-    SEAT_SHOWN,
     AnyRuleset,
     Resolutions,
     canonical,
@@ -58,6 +61,7 @@ from tests.conformance.noninterference import (
     kept_differences,
     opened,
     resolved_for,
+    told_apart,
 )
 from tests.conformance.scouts import Kind
 from tests.conformance.test_engine_conformance import PlayedMatch, play
@@ -119,13 +123,14 @@ def twin_orders(rules: AnyRuleset, state: Any, seed: bytes, seat: str, n: int, k
 
 def walk(rules: AnyRuleset, match: PlayedMatch, every: int, bots: Mapping[str, BotKind] | None = None,
          most: int = 99) -> Walked:
-    """Both properties (see the module) at one state of ``match`` in ``every``, for the first ``most`` seats (and of
-    the seats typing nothing in their twins, the first ``most`` after each)."""
+    """Both properties (see the module) at one state of ``match`` in ``every`` and at the last window's, whose
+    resolution ends the match (what no reveal declares stays secret after the end too), for the first ``most``
+    seats (and of the seats typing nothing in their twins, the first ``most`` after each)."""
     kinds = bots or bots_of(rules)
     out = Walked()
     states = [match.start, *match.states]
     for n, (state, orders_json) in enumerate(zip(states, match.orders_json, strict=False)):
-        if n % every:
+        if n % every and n != len(match.orders_json) - 1:
             continue
         played = rules.orders_codec.from_json(orders_json)
         done: Resolutions = {}  # each seat's orders resolved once beside every twin of the others'
@@ -157,8 +162,9 @@ def game(request: pytest.FixtureRequest) -> Iterator[tuple[AnyRuleset, PlayedMat
 def said(rules: AnyRuleset, walked: Walked) -> str:
     """What a contributor is told when the walk found something: which property, and where."""
     return (f"{rules.traits.title}: what a seat is handed after a resolution depends on what the rules hide from it "
-            "(a line of the Log, public or its own, that is no declared reveal: list its kind in the engine's "
-            "`reveals` if a rule reveals it), or the state keeps what no one was shown (orders not carried out in "
+            "(a line of the Log, public or its own, that is no declared reveal: declare its kind in the engine's "
+            "`reveals`, with the fields it tells, if a rule reveals it; or a reveal's line that tells more than the "
+            "fields it declares), or the state keeps what no one was shown (orders not carried out in "
             "their window): " + " | ".join(walked.found[:6]))
 
 
@@ -166,7 +172,7 @@ def test_a_resolution_tells_a_seat_nothing_its_rules_hide_but_their_reveals(
         game: tuple[AnyRuleset, PlayedMatch]) -> None:
     rules, match = game
     with toy_registered():
-        walked = walk(rules, match, every=max(1, len(match.states) // 5), most=3)
+        walked = walk(rules, match, every=max(1, len(match.states) // 4), most=3)  # and the last window
     assert walked.found == [], said(rules, walked)
     if rules.traits.information is Information.HIDDEN_STATE:
         assert walked.hidden, f"{rules.traits.title}: no twins of its hidden state were compared: it proves nothing"
@@ -181,38 +187,26 @@ def test_soak_a_resolution_tells_a_seat_nothing_its_rules_hide_but_their_reveals
     assert walked.found == [], said(rules, walked)
 
 
-# -- each property fails with its defect planted: a small game of hidden positions ----------------------------------
-def scouts_walk(rules: scouts.Rules) -> Walked:
-    """Both properties walked over a match of the game of scouts with ``rules``."""
-    return walk(rules, play(rules, b"scouts", kinds=scouts.BOTS), every=1, bots=scouts.BOTS)
-
-
-def test_the_game_of_scouts_keeps_its_positions_hidden() -> None:
-    walked = scouts_walk(scouts.Rules(scouts.Settings()))
-    assert walked.found == [] and walked.hidden and walked.orders, walked
-
-
-def test_a_hidden_move_published_after_the_resolution_is_found() -> None:
-    walked = scouts_walk(scouts.Rules(scouts.Settings(publish_moves=True)))
-    assert any("the public Log's other lines differs, though nothing public does: " in d and " moves to " in d
-               for d in walked.found), walked.found
-
-
-def test_orders_kept_hidden_and_carried_out_a_window_late_are_found() -> None:
-    walked = scouts_walk(scouts.Rules(scouts.Settings(late=True)))
-    assert any("the state keeps what nobody is shown: kept." in d for d in walked.found), walked.found
-    assert not any("differs, though" in d for d in walked.found), walked.found  # the bot is handed none of it
+# -- each property fails with its defect planted: the toy games of test_toy_games.py (scouts.py, auction.py...) ------
 
 
 # -- the files, the notices and the page across the resolution ------------------------------------------------------
-def shown_after(config: MatchConfig, seat: str, report: WindowReport) -> str:
+def shown_after(config: MatchConfig, seat: str, report: WindowReport, fields: bool = True) -> str:
     """What the engine declares ``seat`` shown once the poll of ``report`` resolved: its view and the public board
-    of the new state, and the lines of the game's reveals it and the public read."""
-    record = read_match(opened(config), get_ruleset(config.ruleset)).record
-    rules = record.ruleset
-    events = report.facts.events if report.facts is not None else ()
-    reveals = [[e.text for e in visible_to(events, who) if e.kind in rules.reveals] for who in (seat, None)]
-    return canonical([rules.view(record.state, seat), rules.view(record.state, None), reveals])
+    of the new state, and of the game's reveals whose lines it or the public read, what each makes public (the
+    fields it declares of the state before, the state after and the orders, the history's); or, not ``fields``,
+    the lines themselves (twins in which a seat types only orders its rules refuse must show nothing different,
+    though their orders, and so a reveal's fields of the orders, differ)."""
+    sheets = opened(config)
+    read = read_match(sheets, get_ruleset(config.ruleset))
+    record, rules = read.record, read.record.ruleset
+    events = [e for who in (seat, None) for e in visible_to(report.facts.events if report.facts else (), who)]
+    told: Any = [[e.text for e in events if reveal_of(rules.reveals, e.kind) is not None]]
+    if fields:
+        entry = match_history(sheets, record, read.tabs.spec.tabs.engine)[-1]
+        jsons = (entry["state_before"], rules.state_codec.to_json(record.state), entry["orders"])
+        told = {str(r.kind): r.of(*jsons) for r in rules.reveals if r.kind in {e.kind for e in events}}
+    return canonical([rules.view(record.state, seat), rules.view(record.state, None), told])
 
 
 Makers = dict[str, Callable[[], Any]]
@@ -220,7 +214,7 @@ Makers = dict[str, Callable[[], Any]]
 
 def comparable_typists(config: MatchConfig, seat: str) -> tuple[Makers, Makers] | None:
     """Two sets of bots' makers for the match's seats, the same for ``seat``, whose orders for the open window differ
-    and after which the engine shows ``seat`` the same (``SEAT_SHOWN``: its view, the public board, the reveals), tried
+    and after which the engine shows ``seat`` the same (``told_apart``: its view, the public board, the reveals), tried
     in memory first (twins a view or a reveal tells apart would prove nothing): one other seat's bot of another
     secret or kind at a time; None when none gives them."""
     record = read_match(opened(config), get_ruleset(config.ruleset)).record
@@ -235,7 +229,7 @@ def comparable_typists(config: MatchConfig, seat: str) -> tuple[Makers, Makers] 
         if canonical(rules.orders_codec.to_json(orders[0])) == canonical(rules.orders_codec.to_json(orders[1])):
             continue
         (mine, _), (theirs, _) = (resolved_for(rules, state, o, record.seed, seat) for o in orders)
-        if all(mine[k] == theirs[k] for k in SEAT_SHOWN):
+        if not told_apart(mine, theirs, "the reveals it reads"):
             return one, other
     return None
 
@@ -337,7 +331,8 @@ def compare_after(tmp: Path, game: str, seat: str, windows: int, every: bool = F
             # the bot seat's rows typed and the window resolved in one poll
             report = poll(opened(cfg), get_ruleset(game), now=NOW, force=True)
             assert report.resolved, f"{game}: the window did not resolve ({report.reason})"
-            got.append((received(cfg, seat, report), shown_after(cfg, seat, report), engine_state(cfg)))
+            got.append((received(cfg, seat, report), shown_after(cfg, seat, report, fields=not twins.refused),
+                        engine_state(cfg)))
         (mine, shown, state), (theirs, shown_twin, state_twin) = got
         assert typed_apart(tmp / f"{n}a", tmp / f"{n}b", mine), f"{game}: the twins' other seats typed the same"
         if twins.refused and (shown, state) != (shown_twin, state_twin):
@@ -430,6 +425,6 @@ def test_champions_looting_lines_tell_a_tile_who_else_loots_there_as_its_rules_d
     match = play(rules, b"noninterference/after")
     first = replace(match, states=match.states[:1], windows=match.windows[:1], orders_json=match.orders_json[:1])
     assert walk(rules, first, every=1).found == []
-    monkeypatch.setattr(type(rules), "reveals", frozenset())
+    monkeypatch.setattr(type(rules), "reveals", ())
     found = walk(rules, first, every=1).found
     assert found and all("the other lines it reads differs" in d and "/lootorder/" in d for d in found), found

@@ -50,3 +50,17 @@ def test_a_trouble_is_said_once_and_its_end_once(tmp_path: Path) -> None:
     assert not MailLedger(tmp_path / "ledger.jsonl").trouble("login", "still")
     assert ledger.trouble("folder", "missing")
     assert ledger.mended() and not ledger.mended()
+
+
+def test_an_older_ledger_with_receipt_lines_reads_as_before(tmp_path: Path) -> None:
+    """Older versions wrote a ``receipt`` line per answered mail: a fact the door's record keeps (whether a mail is
+    answered, and why not); it is read as nothing, and nothing writes it any more."""
+    path = tmp_path / "ledger.jsonl"
+    MailLedger(path).begin(_mail(1), _mail(2))
+    with path.open("ab") as old:
+        old.write(b'{"op":"receipt","message_id":"<1@example.org>"}\n')
+    ledger = MailLedger(path)
+    ledger.finish(_mail(1))
+    again = MailLedger(path)
+    assert [r.uid for r in again.pending()] == [2] and again.finished("<1@example.org>")
+    assert path.read_bytes().count(b'"receipt"') == 1

@@ -72,7 +72,7 @@ def _played(folder: Path) -> None:
     assert main(["sync", "-c", str(config), "--quiet"]) == 0
 
 
-@pytest.mark.parametrize("game", ["winordie", "wesnoth-4"])
+@pytest.mark.parametrize("game", ["winordie", pytest.param("wesnoth-4", marks=pytest.mark.soak)])  # one save quick
 def test_a_libreoffice_save_leaves_every_row_as_the_layout_made_it(tmp_path: Path, game: str) -> None:
     laid, saved = tmp_path / "laid", tmp_path / "saved"
     laid.mkdir()

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from sheets_gm.engine.events import Event, kind_words
-from sheets_gm.engine.ruleset import JUDGE, Resolution, Window
+from sheets_gm.engine.ruleset import JUDGE, Member, Resolution, Roster, Window
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, sheet_of
 from sheets_gm.simulate.worker import play_out
 from sheets_gm.sync.match_record import MatchRecord
@@ -35,10 +35,12 @@ class Step:
     events: tuple[Event, ...]
 
 
-def bot_match(name: str, windows: int, seed: bytes = SEED) -> tuple[AnyRuleset, Any, list[Step]]:
-    """``windows`` windows of a bot match of the game ``name`` (fewer if it ends): its rules, start and steps."""
+def bot_match(name: str, windows: int, seed: bytes = SEED, roster: Roster | None = None
+              ) -> tuple[AnyRuleset, Any, list[Step]]:
+    """``windows`` windows of a bot match of the game ``name`` (fewer if it ends; ``roster``, else the game's
+    sample roster): its rules, start and steps."""
     rules = create_ruleset(name)
-    start = rules.new_match(rules.sample_roster(), seed)
+    start = rules.new_match(roster or rules.sample_roster(), seed)
     make = next(iter(bots_of(rules).values())).make
     judge = (JUDGE,) if rules.traits.judge else ()
     bots = {seat: make(f"page/{seat}") for seat in (*rules.seats(start), *judge)}
@@ -52,6 +54,15 @@ def bot_match(name: str, windows: int, seed: bytes = SEED) -> tuple[AnyRuleset, 
 
     play_out(rules, start, bots, seed, seen, limit=windows)
     return rules, start, steps
+
+
+def war_with_players() -> Roster:
+    """The Coalition's sample roster, each army played by a player of its own name (``Pl`` and its initials: Urza's
+    Vanguard's is Pl UV)."""
+    sample = create_ruleset("coalition").sample_roster()
+    return Roster(sample.seats, tuple(
+        Member(m.name, m.seat, {**m.fields, "player": "Pl " + "".join(w[0] for w in m.name.split())})
+        for m in sample.members))
 
 
 def facts_of(rules: AnyRuleset, state: Any, resolved: int, step: Step | None = None) -> PollFacts:

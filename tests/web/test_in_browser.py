@@ -159,7 +159,7 @@ def _used(browser: Any, site: Path, name: str) -> None:
         assert dialog.get_attribute("open") is not None, f"{name}: a click on {data[0]}'s unit opens no makeup"
         assert dialog.find_element("css selector", ".name").text == data[0]
         assert dialog.find_element("css selector", ".text").text.split("\n")[0] == data[3].split("\n")[0].strip()
-        dialog.find_element("css selector", "button").click()
+        dialog.find_element("css selector", "form button").click()
 
     drawn = _orders_drawn(browser)
     browser.find_element("id", "prev").click()
@@ -198,7 +198,7 @@ def test_the_finder_finds_a_unit_by_three_letters_and_opens_it(browser: Any, sit
     inside = browser.execute_script("var b = arguments[0].getBoundingClientRect();"
                                     "return b.top >= 0 && b.bottom <= window.innerHeight;", shown)
     assert inside, "the unit found is centred in the window"
-    dialog.find_element("css selector", "button").click()
+    dialog.find_element("css selector", "form button").click()
     # the list of everyone: sorted by name, then back
     browser.find_element("css selector", "#roster summary").click()
     by_name = browser.find_element("css selector", '#roster th button[data-key="name"]')
@@ -271,7 +271,7 @@ def test_a_clicks_box_says_what_the_pages_log_says_of_who_stands_there(browser: 
         who = [w.strip("⚔☗✪✚▼▲ ") for w in head.split("\n")[:4] if w.strip()]
         assert not lines or all(any(w in line for w in who) for line in lines.split("\n")), (who, lines)
         told += bool(lines)
-        dialog.find_element("css selector", "button").click()
+        dialog.find_element("css selector", "form button").click()
     assert told, "no box said what the window's Log says of who stands there"
     assert _errors(browser) == []
 

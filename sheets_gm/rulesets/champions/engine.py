@@ -39,8 +39,8 @@ class ChampionsRuleset(kit.Ruleset[ChampionsState, Orders, Adjustment]):
         default_board="loot.yaml",
     )
     #: A looter's line names the tile's draw of who loots first (its candidates, so that it can be checked by hand):
-    #: the rules so tell the looters of a tile who else loots there.
-    reveals = frozenset({EventKind.LOOTED})
+    #: the rules so tell the looters of a tile who else loots there (where each went, and whether she loots).
+    reveals = (kit.Reveal(EventKind.LOOTED, orders=("players.*.move", "players.*.loot")),)
 
     def __init__(self, rules: ChampionsRules) -> None:
         self.rules = rules

@@ -8,6 +8,8 @@ A mail is answered once, to its ``From`` alone (``receipts``), unless:
 - its address is no player's (not in the roster's ``email`` column, nor the config's ``gm_emails``), or its
   sender is not proven (``Mail.unproven``: a player's address forged): it gets, at most once a day, one short line
   that echoes nothing of the mail (no subject, no text), or nothing at all (``[mailbox] answer_strangers = false``);
+  and all such addresses together get no more short lines a day than one address gets receipts (a thousand forged
+  senders cost the judge's address twenty mails, not a thousand);
 - its address has had ``[mailbox] receipts_per_day`` answers already on the day the server received it.
 
 The mail is read and filed all the same (a player's reply to her receipt with orders in it is typed as ever); only
@@ -32,6 +34,7 @@ SILENT: Mapping[str, str] = {
     "robot": "written by robots",
     "reply": "replying to the judge's answers",
     "stranger": "from addresses of no player",
+    "strangers": "from addresses of no player past the day's short answers to them",
     "cap": "past an address's receipts of the day",
 }
 
@@ -59,6 +62,7 @@ class Answering:
         self.cap = settings.receipts_per_day if settings is not None else RECEIPTS_PER_DAY
         self.strangers = settings.answer_strangers if settings is not None else True
         self.answered: Counter[tuple[str, str]] = Counter((e.sender, e.day) for e in entries if e.answer)
+        self.brief: Counter[str] = Counter(e.day for e in entries if e.answer and e.brief)  # strangers' by day
         self.ids = {e.answer_id for e in entries if e.answer_id}
 
     def decide(self, entry: MailEntry, mail: Mail) -> None:
@@ -73,12 +77,15 @@ class Answering:
             entry.brief = True
             if today or not self.strangers:
                 entry.silent = "stranger"
+            elif self.brief[entry.day] >= self.cap:
+                entry.silent = "strangers"
         elif today >= self.cap:
             entry.silent = "cap"
         entry.answer = not entry.silent
         if entry.answer:
             entry.answer_id = letter_id(letter_key(self.match, entry.key))
             self.answered[(entry.sender, entry.day)] += 1
+            self.brief[entry.day] += entry.brief
             self.ids.add(entry.answer_id)
 
 
@@ -92,5 +99,6 @@ def unanswered_line(entries: Collection[MailEntry]) -> str:
         said.append(f"Not answered: {counted(sum(counts.values()), 'mail')} ("
                     + ", ".join(f"{n} {SILENT[code]}" for code, n in counts.items() if n) + ")")
     if brief:
-        said.append(f"{counted(brief, 'short answer')} to addresses of no player (one a day each at most)")
+        said.append(f"{counted(brief, 'short answer')} to addresses of no player (one a day each at most, and as "
+                    "many a day in all as one address gets receipts)")
     return "; ".join(said) + "." if said else ""

@@ -51,7 +51,6 @@ class MailboxInbox:
         """The mails were filed and their receipts queued (each mail answered: ``Mail.answer``): the ledger says so
         at once (what came of each is the door's record), and ``close`` has the server flag them."""
         self.ledger.finish(*mails)
-        self.ledger.receipt_sent(*(m for m in mails if m.answer))
         self.done += mails
 
     def say(self, text: str) -> None:

@@ -105,11 +105,12 @@
     return found;
   }
   function open(place) {
-    if (!place || !place[3]) { return; }
+    if (!place || !(place[3] || place[2])) { return; }
     var lines = named(place);
     dialog.querySelector(".name").textContent = place[0];
-    dialog.querySelector(".text").textContent = place[3] +
+    dialog.querySelector(".text").textContent = (place[3] || place[2]) +
       (lines.length ? "\n\nIn this page's Log:\n" + lines.join("\n") : "");
+    trailButtons(place);
     if (dialog.showModal) { dialog.showModal(); } else { dialog.setAttribute("open", ""); }
   }
   document.querySelectorAll("svg.map").forEach(function (svg) {
@@ -127,6 +128,184 @@
       if (e.key === "Enter") { var p = placeOf(e); if (p) { say(p); open(p); } }
     });
   });
+
+  // One army's trail over the turns: each resolution's steps, kept beside its page (w3.trail.js: trail.py), loaded
+  // the first time a player asks for a trail; the resolutions up to this page's, drawn on its map and listed
+  var history = window.SHEETS_GM_WINDOWS || [];
+  var upTo = history.findIndex(function (w) { return w.file === document.body.getAttribute("data-file"); });
+  var stepped = history.slice(0, upTo < 0 ? history.length : upTo + 1).filter(function (w) { return w.trail; });
+  var TRAIL_ID = /^[A-Z][\p{L}\p{N}_]*-(?:[A-Z]?\d+|[A-Z])$/u;
+  function trailKey(name) {  // as trail.trail_key: a unit's id, else its name without the signs after it
+    var first = name.split(" ")[0];
+    return TRAIL_ID.test(first) ? first : name.replace(/[^\p{L}\p{N}_)]+$/u, "");
+  }
+  var waiting = null;
+  function withTrails(then) {
+    var store = window.SHEETS_GM_TRAILS = window.SHEETS_GM_TRAILS || {};
+    if (waiting) { waiting.push(then); return; }
+    var wanted = stepped.filter(function (w) { return !store[w.file]; });
+    if (!wanted.length) { then(); return; }
+    waiting = [then];
+    var left = wanted.length;
+    var done = function () {
+      if (--left > 0) { return; }
+      var all = waiting;
+      waiting = null;
+      all.forEach(function (f) { f(); });
+    };
+    wanted.forEach(function (w) {
+      var script = document.createElement("script");
+      script.src = w.trail;
+      script.onload = done;
+      script.onerror = done;
+      document.body.appendChild(script);
+    });
+  }
+  var byName = places.map(function (plane) {
+    var index = {};
+    plane.forEach(function (place, i) { index[place[0]] = i; });
+    return index;
+  });
+  function planeTitle(k) {
+    var svg = document.querySelector('svg.map[data-plane="' + k + '"]');
+    var title = svg ? (svg.getAttribute("aria-label") || "") : "";
+    return places.length > 1 && title !== "The map" ? title.split(" (")[0] + " " : "";
+  }
+  function spoken(at) { return at ? planeTitle(at[0]) + at[1] : "off the map"; }
+  var SVG = "http://www.w3.org/2000/svg";
+  function drawTrail(steps) {
+    document.querySelectorAll("svg.map g.trail").forEach(function (g) { g.parentNode.removeChild(g); });
+    var runs = [];  // each plane's run of places in order: [plane, [[x, y], ...]], and each step's end numbered
+    var ends = [];
+    steps.forEach(function (step) {
+      [step.from].concat(step.way, [step.to]).forEach(function (at) {
+        var svg = at && document.querySelector('svg.map[data-plane="' + at[0] + '"]');
+        var i = at && byName[at[0]] ? byName[at[0]][at[1]] : undefined;
+        if (!svg || i === undefined) { return; }
+        var xy = centre(svg, places[at[0]][i][4], places[at[0]][i][5]);
+        var run = runs[runs.length - 1];
+        if (!run || run.svg !== svg) { runs.push(run = {svg: svg, points: []}); }
+        var last = run.points[run.points.length - 1];
+        if (!last || last[0] !== xy[0] || last[1] !== xy[1]) { run.points.push(xy); }
+      });
+      var run = runs[runs.length - 1], end = run && run.points[run.points.length - 1];
+      var before = ends[ends.length - 1];  // (a step that stays is numbered by the one that came there)
+      if (step.to && end && !(before && before.svg === run.svg && before.xy === end)) {
+        ends.push({svg: run.svg, xy: end, n: step.n});
+      }
+    });
+    var groups = new Map();
+    function group(svg) {
+      if (!groups.has(svg)) {
+        var g = document.createElementNS(SVG, "g");
+        g.setAttribute("class", "trail");
+        svg.appendChild(g);
+        groups.set(svg, g);
+      }
+      return groups.get(svg);
+    }
+    runs.forEach(function (run) {
+      var line = document.createElementNS(SVG, "polyline");
+      line.setAttribute("points", run.points.map(function (xy) { return xy[0].toFixed(1) + "," + xy[1].toFixed(1); })
+        .join(" "));
+      group(run.svg).appendChild(line);
+    });
+    var last = null;
+    ends.forEach(function (end) {
+      var dot = document.createElementNS(SVG, "circle"), text = document.createElementNS(SVG, "text");
+      dot.setAttribute("cx", end.xy[0].toFixed(1));
+      dot.setAttribute("cy", end.xy[1].toFixed(1));
+      dot.setAttribute("r", "7");
+      text.setAttribute("x", end.xy[0].toFixed(1));
+      text.setAttribute("y", (end.xy[1] + 3.5).toFixed(1));
+      text.setAttribute("text-anchor", "middle");
+      text.textContent = end.n;
+      group(end.svg).appendChild(dot);
+      group(end.svg).appendChild(text);
+      last = dot;
+    });
+    return last;
+  }
+  var trailBox = document.getElementById("trail");
+  function cell(row, text) {
+    var td = document.createElement("td");
+    if (typeof text === "string") { td.textContent = text; } else { td.appendChild(text); }
+    row.appendChild(td);
+  }
+  function battles(lines) {
+    if (!lines.length) { return ""; }
+    var fold = document.createElement("details"), summary = document.createElement("summary");
+    summary.textContent = lines.length + " line" + (lines.length === 1 ? "" : "s") + " of battle";
+    fold.appendChild(summary);
+    lines.forEach(function (line) {
+      var p = document.createElement("p");
+      p.textContent = line[2];
+      fold.appendChild(p);
+    });
+    return fold;
+  }
+  function showTrail(key) {
+    withTrails(function () {
+      var store = window.SHEETS_GM_TRAILS || {};
+      var keys = [], was = key;  // its key in each resolution, from the last back: a unit revealed was a token
+      stepped.slice().reverse().forEach(function (w) {
+        var data = store[w.file];
+        keys.unshift(was);
+        if (data && data.revealed && data.revealed[was]) { was = data.revealed[was]; }
+      });
+      var steps = [], at = null;  // a resolution that lists no step of it: it stayed where it stood (trail.py)
+      stepped.forEach(function (w, i) {
+        var data = store[w.file] || {armies: {}, lines: []}, step = data.armies[keys[i]];
+        if (!step && !at) { return; }
+        step = step || [at, at, [], [], ""];
+        steps.push({n: w.label.split(".")[0], label: w.label, from: step[0], to: step[1], way: step[2],
+                    lines: step[3].map(function (l) { return data.lines[l]; }), result: step[4]});
+        at = step[1];
+      });
+      var last = drawTrail(steps);
+      if (!trailBox) { return; }
+      trailBox.hidden = false;
+      trailBox.querySelector("h2").textContent = "The trail of " + key + " over the turns";
+      trailBox.querySelector(".count").textContent = steps.length ? steps.length + " resolution" +
+        (steps.length === 1 ? "" : "s") + " from the public Log and maps; its path is drawn on the map, each " +
+        "resolution's end numbered." : "No resolution of this page's history shows it.";
+      var body = trailBox.querySelector("tbody");
+      body.textContent = "";
+      steps.forEach(function (step) {
+        var row = document.createElement("tr");
+        var moved = step.way.length || !step.from || !step.to || step.from[0] !== step.to[0] || step.from[1] !== step.to[1];
+        cell(row, step.label);
+        cell(row, moved ? spoken(step.from) + " → " + step.way.map(spoken).concat([spoken(step.to)]).join(" → ")
+          : "stays on " + spoken(step.to));
+        cell(row, battles(step.lines));
+        cell(row, step.result);
+        body.appendChild(row);
+      });
+      (last || trailBox).scrollIntoView({block: "center", inline: "center"});
+    });
+  }
+  var trailList = dialog.querySelector(".trails");
+  function trailButtons(place) {
+    if (!trailList) { return; }
+    trailList.textContent = "";
+    if (!stepped.length) { return; }
+    place[2].split(/\n|\s{2,}/).forEach(function (line) {
+      if (!line.trim() || line.indexOf("⚔ ") === 0) { return; }
+      var name = line.replace(/^[^\p{L}\p{N}]+/u, "").replace(/\s*\(\d+ · \d+\)\s*$/, "");
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = "Its trail over the turns: " + trailKey(name);
+      button.addEventListener("click", function () { dialog.close(); showTrail(trailKey(name)); });
+      trailList.appendChild(button);
+    });
+  }
+  if (trailBox) {
+    trailBox.querySelector("button.hide").addEventListener("click", function () {
+      trailBox.hidden = true;
+      document.querySelectorAll("svg.map g.trail").forEach(function (g) { g.parentNode.removeChild(g); });
+    });
+  }
+
   // Space keeps the information area, except where the key does something of its own: a space typed in the finder,
   // a fold opened, a list or a button used
   var OWN_SPACE = /^(INPUT|SELECT|BUTTON|SUMMARY)$/;
@@ -154,13 +333,18 @@
         for (var c = 0; c < line.length; c++) { if (SIDE_SIGNS.indexOf(line[c]) >= 0) { side = line[c]; break; } }
         var figures = /\((\d+) · (\d+)\)\s*$/.exec(line);
         var name = line.replace(/^[^\p{L}\p{N}]+/u, "").replace(/\s*\(\d+ · \d+\)\s*$/, "");
-        everyone.push({side: side, name: name || line, line: line, square: place[0],
+        everyone.push({side: side, name: name || line, line: line, square: place[0], player: playerOf(place[3], name),
                        where: (places.length > 1 && title !== "The map" ? title + " " : "") + place[0],
                        rank: figures ? Number(figures[1]) : null, units: figures ? Number(figures[2]) : null,
                        plane: k, i: i});
       });
     });
   });
+  function playerOf(makeup, name) {  // an army's player, where its makeup names one (the war's: "player Sam")
+    var at = name ? makeup.indexOf("\n" + name + ":") : -1;
+    var found = at < 0 ? null : /(?:^|· |\n\s+)player ([^·\n]+)/.exec(makeup.slice(at + 1).split(/\n(?=\S)/)[0]);
+    return found ? found[1].trim() : "";
+  }
   function show(who) {
     var svg = document.querySelector('svg.map[data-plane="' + who.plane + '"]');
     var g = svg ? svg.querySelector('g.p[data-i="' + who.i + '"]') : null;
@@ -175,7 +359,7 @@
   function item(who) {
     var button = document.createElement("button");
     button.type = "button";
-    button.textContent = who.line + " — " + who.where;
+    button.textContent = who.line + " — " + who.where + (who.player ? " · player " + who.player : "");
     button.addEventListener("click", function () { show(who); });
     return button;
   }
@@ -206,6 +390,17 @@
     });
     return button;
   }
+  // who left the map in the resolutions up to this page (killed, or off it), and is not on it now: the finder
+  // lists them, marked, each with its trail
+  var onMap = {};
+  everyone.forEach(function (who) { onMap[trailKey(who.name)] = true; });
+  var departed = [];
+  stepped.forEach(function (w) {
+    (w.gone || []).forEach(function (gone) {
+      departed = departed.filter(function (d) { return d.key !== gone[0]; });
+      if (!onMap[gone[0]]) { departed.push({key: gone[0], result: gone[1], at: [gone[2], gone[3]], label: w.label}); }
+    });
+  });
   var find = document.getElementById("find");
   var found = document.getElementById("found");
   if (find && found) {
@@ -214,12 +409,24 @@
       found.textContent = "";
       if (words.length < 2) { return; }
       var hits = everyone.filter(function (who) {
-        return who.line.toLowerCase().indexOf(words) >= 0 || who.where.toLowerCase() === words;
+        return who.line.toLowerCase().indexOf(words) >= 0 || who.where.toLowerCase() === words ||
+          who.player.toLowerCase().indexOf(words) >= 0;
       });
+      var gone = departed.filter(function (d) { return d.key.toLowerCase().indexOf(words) >= 0; }).slice(0, 25);
       var lines = logged.filter(function (hit) { return hit.line.toLowerCase().indexOf(words) >= 0; });
       hits.slice(0, 25).forEach(function (who) {
         var li = document.createElement("li");
         li.appendChild(item(who));
+        found.appendChild(li);
+      });
+      gone.forEach(function (d) {
+        var li = document.createElement("li"), button = document.createElement("button");
+        button.type = "button";
+        button.className = "gone";
+        button.textContent = (d.result === "killed" ? "✝ " : "") + d.key + " — " + d.result + " in " + d.label + ", last on " + spoken(d.at) +
+          ": its trail";
+        button.addEventListener("click", function () { showTrail(d.key); });
+        li.appendChild(button);
         found.appendChild(li);
       });
       lines.slice(0, hits.length >= 25 ? 0 : 25 - hits.length).forEach(function (hit) {
@@ -230,7 +437,7 @@
       var shown = Math.min(25, hits.length + lines.length);
       var more = document.createElement("li");
       more.className = "more";
-      more.textContent = hits.length + lines.length === 0 ? "Nobody on the map or in this page's Log matches." :
+      more.textContent = hits.length + lines.length + gone.length === 0 ? "Nobody on the map or in this page's Log matches." :
         hits.length + lines.length > shown ? (hits.length + lines.length - shown) + " more: type more letters." : "";
       if (more.textContent) { found.appendChild(more); }
     });

@@ -113,7 +113,7 @@ def square_note(place: str, terrain: Terrain, armies: list[Army]) -> str:
     lines = [f"{place} · {terrain.value}"]
     for a in armies:
         side = "" if a.side is Side.MERCENARY else f"{a.side.display}, "
-        who = " · ".join(p for p in (f"legend {a.legend}" if a.legend else "",
+        who = " · ".join(p for p in (f"player {a.player}" if a.player else "", f"legend {a.legend}" if a.legend else "",
                                      f"factions {'/'.join(c.value for c in a.factions)}" if a.factions else "") if p)
         lines += [f"{a.name}: {side}{rank_text(a.side, a.rank)}",
                   f"  units {slots_text(a)} ({a.total}) · {'colour bonus +1' if a.colour_bonus else 'no colour bonus'}",

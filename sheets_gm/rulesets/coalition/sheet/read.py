@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from sheets_gm.engine.vocab import choices
-from sheets_gm.engine.words import possessive
+from sheets_gm.engine.words import possessive, some_of
 from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import KillOutcome, OrderWord, Side
@@ -286,7 +286,7 @@ def _posted_orders(out: ReadRows, unread: ReadRows, posted: Sequence[Posted]) ->
                     f"not read: a later line for {army} stands ({lines[-1].pasted_in})")
             lines = lines[last_withdrawn + 1:]
         if len(lines) > 1:
-            where = ", ".join(dict.fromkeys(found.pasted_in for found in lines))
+            where = some_of(list(dict.fromkeys(found.pasted_in for found in lines)))  # a line's answer: never O(lines)
             for found in lines:
                 unread.problems.setdefault(found.pasted_in, []).append(
                     f"{army} has {len(lines)} lines in the post ({where}): an army gets one order, so none is read "
