@@ -21,7 +21,10 @@ however many pages (up to ``MAX_PAGES``) those changes fill. Drive's file index 
 
 A match's first poll in a host is answered by Drive itself, from the page token its last poll (cron's, say) kept:
 the watcher knows only what changed since it started. So is every poll of a match until one began after its watcher
-held a token (what changed between reaches the match so). The token the shared log gives is a valid token of the
+held a token (what changed between reaches the match so), unless the watcher compared the match's last reads with
+Drive's file index asked after its token (``hints``): then what changed since those reads is known to the watcher,
+and the match's polls are answered by it from the first (a late change log is waited for once, not again in the
+poll). The token the shared log gives is a valid token of the
 same account, so cron or ``sync --watch`` can carry the match on from it.
 """
 
@@ -149,6 +152,7 @@ class _Kept:
     owed: int | None = None  # the question whose answer listed its oldest change kept here (None: none kept)
     in_poll: int | None = None  # the same of the changes handed to its poll, until a poll of it succeeds
     sign_in: str = ""  # the sign-in its config names (``account_of``), which its poll checks its handover against
+    attached: int = 0  # the change-log questions answered when it was attached (what came before, it missed)
 
 
 class AccountWatcher:
@@ -177,13 +181,16 @@ class AccountWatcher:
         self.said: queue.SimpleQueue[str] = queue.SimpleQueue()  # what the host says once (a kept token refused)
         self.indexed_at = started  # Drive's file index is asked from here (less the clock margin) on
         self._hints_from: datetime | None = None  # the index for them is asked from then on (``INDEX_AFTER_KEPT``)
-        self._index_seen: tuple[datetime, DriveFiles] | None = None  # the index asked for the matches attached
-        # before their first poll (``hints``): from when, and its answer
+        self._index_seen: tuple[datetime, DriveFiles, int] | None = None  # the index asked for the matches
+        # attached before their first poll (``hints``): from when, its answer, and the log questions answered then
         self.asked_at: datetime | None = None
         self.busy_until: datetime | None = None  # asked sooner until then: a player saved (the host's ``BUSY_FOR``)
         self.lead = timedelta(0)  # its next question comes this much sooner, once (the host spreads its accounts)
         self.requests = 0  # Drive requests the watcher made (its change log, start tokens, file index)
         self.error = ""  # why Drive did not answer the last question ('' when it did)
+        self.down_since: datetime | None = None  # Drive has not answered since then (a question failing, or hung)
+        self.sheets_alone: datetime | None = None  # since then its matches are read from Sheets alone (the host's
+        # ``DRIVE_DEADLINE`` passed without an answer): their polls ask Drive nothing (``Handover.drive_down``)
         self.said_error = ""  # the error the host last said (it says each once)
         self.access: Access | None = None  # the access token the log signs in with at first (the host's last
         # run's, while within its hour: ``access_kept``), then the one its client holds
@@ -263,7 +270,7 @@ class AccountWatcher:
                 kept.sign_in = sign_in or kept.sign_in
                 return
             self._forget(path)
-            self._matches[path] = kept = _Kept(keys, since=since, sign_in=sign_in)
+            self._matches[path] = kept = _Kept(keys, since=since, sign_in=sign_in, attached=self._asked)
             for key in keys:
                 self._owners.setdefault(key, set()).add(path)
                 if key in self._unclaimed:  # listed from the kept token before the search found this match
@@ -320,6 +327,11 @@ class AccountWatcher:
     def matches(self) -> int:
         """How many matches this watcher serves."""
         return len(self._matches)
+
+    def paths(self) -> list[Path]:
+        """The configs of the matches this watcher serves."""
+        with self._lock:
+            return list(self._matches)
 
     def changed(self, path: Path) -> bool:
         """Whether the log named a spreadsheet of the match since its last poll (or lost track of them)."""
@@ -403,35 +415,46 @@ class AccountWatcher:
     def hints(self) -> set[Path]:
         """The matches attached before their first poll (``attach``'s ``since``) one of whose spreadsheets Drive
         lists at a later version than their last poll's reads cover, edited while no host watched: one question to
-        Drive's file index for all of them (from the oldest such read). Only an order of need: such a poll asks
-        Drive itself (``hand_over``), nothing rests on the answer; an index longer than a page hints nothing
-        (those matches wait their turn, as before)."""
+        Drive's file index for all of them (from the oldest such read). Each such match's changes since its reads
+        are kept for its poll, and, when the index was asked after the token of every log answer since the match
+        was attached, its polls are answered by the watcher from the first (``hand_over``: Drive's change log is
+        not asked again in the poll); otherwise its first poll asks Drive itself. An index longer than a page
+        hints nothing (those matches wait their turn, and their first polls ask Drive, as before)."""
         with self._lock:
             waiting = {path: kept.since for path, kept in self._matches.items() if kept.since is not None}
         if not waiting:
             return set()
         oldest = min(read.moment for read in waiting.values()) - CLOCK_MARGIN
-        files = self._indexed(oldest)
+        files, asked = self._indexed(oldest)
         touched: set[Path] = set()
         with self._lock:
             for key, version in files.versions.items() if files.complete else ():
-                touched.update(path for path in self._owners.get(key, ())
-                               if path in waiting and version > waiting[path].versions.get(key, -1))
+                for path in self._owners.get(key, ()):
+                    if path in waiting and version > waiting[path].versions.get(key, -1):
+                        touched.add(path)
+                        self._matches[path].changes.setdefault(key, Listed(
+                            files.modified.get(key, ""), "", files.modified.get(key, ""), key in files.by_me,
+                            version))
             for path in waiting:
                 if (kept := self._matches.get(path)) is not None:
                     kept.since, kept.told = None, (path in touched) if files.complete else None
+                    # Its reads compared with an index asked after the token of every log answer it was attached
+                    # for: what changed since them is known here (the index's entries, then the log's), so its
+                    # polls are answered by the watcher from the first (a poll asking Drive's change log itself
+                    # again would cost a late log's delay twice).
+                    kept.first = kept.first and not (files.complete and asked >= kept.attached)
         return touched
 
-    def _indexed(self, oldest: datetime) -> DriveFiles:
-        """Drive's file index from ``oldest`` on, asked once at a start: the answer is kept for the matches the
-        search attaches later whose last reads are no older (what changed after the question, the change log names:
-        its token was taken before), until the safety net's index (``SAFETY_NET``); asked again from an older read.
-        Only an order of need (``hints``): a match's first poll asks Drive itself."""
+    def _indexed(self, oldest: datetime) -> tuple[DriveFiles, int]:
+        """Drive's file index from ``oldest`` on, asked once at a start, and the change-log questions answered when
+        it was asked (its token was taken before: what changed after, the log names): the answer is kept for the
+        matches the search attaches later whose last reads are no older, until the safety net's index
+        (``SAFETY_NET``); asked again from an older read."""
         seen = self._index_seen
         if seen is None or seen[0] > oldest:
             self.requests += 1
-            seen = self._index_seen = oldest, self.log.modified_since(oldest)
-        return seen[1]
+            seen = self._index_seen = oldest, self.log.modified_since(oldest), self._asked
+        return seen[1], seen[2]
 
     def index_told(self, path: Path) -> bool | None:
         """For a match attached before its first poll in this host (``attach``'s ``since``): whether Drive's file
@@ -553,6 +576,10 @@ class AccountWatcher:
             if kept is not None:  # its changes go to this poll: owed until a poll of it succeeds
                 kept.in_poll = min((n for n in (kept.in_poll, kept.owed) if n is not None), default=None)
                 kept.owed = None
+            if kept is not None and self.sheets_alone is not None:  # Drive does not answer: its poll reads every
+                kept.changes, kept.complete = {}, True  # spreadsheet from Sheets alone, asking Drive nothing
+                return Handover(kept.sign_in or self.name, {}, True, self.token,
+                                drive_down=self.error or "Drive does not answer")
             if kept is None or kept.first or not self.token:
                 if kept is not None:
                     kept.changes, kept.complete = {}, True
@@ -582,9 +609,12 @@ def _rank(kept: _Kept) -> int:
 class Handover:
     """What a hosted match's poll is answered from instead of Drive's change log (see
     :meth:`AccountWatcher.hand_over`): the account, the changes to its spreadsheets since its last poll, whether
-    they are complete, and the watcher's page token. Plain data: it crosses to the poll's own process."""
+    they are complete, and the watcher's page token; or, while its account's Drive does not answer
+    (``drive_down``), that Drive is asked nothing: every spreadsheet is read from Sheets. Plain data: it crosses to
+    the poll's own process."""
 
     account: str
     changes: dict[str, Listed]
     complete: bool
     token: str
+    drive_down: str = ""  # why Drive is asked nothing in this poll ('' when it is): it reads from Sheets alone

@@ -34,7 +34,7 @@ from sheets_gm.running.mailroom.door import poll_with_mail
 from sheets_gm.running.poll_words import describe_report, poll_warnings, rejected_lines
 from sheets_gm.running.run import complete_cut_change, gm_change, require_sheets, sync_once
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
-from sheets_gm.sheets.marks import FileMark
+from sheets_gm.sheets.marks import FileMark, file_mark
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.poll import WindowReport
@@ -179,14 +179,30 @@ def send_waiting(config: MatchConfig, clock: Clock) -> str:
     return send_due(config, clock)
 
 
+#: Why a GM's ``resolve`` reads every spreadsheet of a Google match, whatever Drive says.
+RESOLVE_READS = "the GM's resolve reads every spreadsheet"
+
+
 def resolve_now(config: MatchConfig, sheets: MatchSheets, *, force: bool, window: str | None,
                 clock: Clock, step: int | None = None) -> FullPoll:
     """A GM's poll that resolves the open window if it is due (with ``force``, the window ``window`` at its step
     ``step`` anyway: see ``sync.poll``), then the notices of the resolution (a refused force, another window or step
-    open, resolves nothing and writes nothing: none). The poll takes the lock; the gate's record goes after,
-    when the poll wrote."""
-    with gm_change(config, sheets, lock=False):
-        report = sync_once(config, sheets, now=clock(), force=force, window=window, step=step)
+    open, resolves nothing and writes nothing: none). On Google, the poll runs behind Drive's gate reading every
+    spreadsheet, and its record is kept as a poll's (what each write left, and Drive's version of it right after):
+    the next idle poll passes its writes over and reads nothing. On local workbooks the poll takes the lock and
+    the gate's record goes after, when the poll wrote."""
+    if config.backend is not BackendKind.GOOGLE:
+        with gm_change(config, sheets, lock=False):
+            report = sync_once(config, sheets, now=clock(), force=force, window=window, step=step)
+        return FullPoll(report, after_poll(config, sheets, report, clock) if report.resolved else "")
+    mark, now = file_mark(config.path), clock()
+    with match_lock(config.lock_path):
+        gate = gate_for(config.path, mark, sheets, now, clock, google=True, every=RESOLVE_READS)
+        gated = gated_poll(gate, lambda s: sync_once(config, s, now=now, force=force, window=window, step=step,
+                                                     lock=False),
+                           may_idle=lambda state: False, said=lambda report: said_of(config, report))
+    assert not isinstance(gated, IdlePoll)  # (the gate reads every spreadsheet: never idle)
+    report = gated[0]
     return FullPoll(report, after_poll(config, sheets, report, clock) if report.resolved else "")
 
 

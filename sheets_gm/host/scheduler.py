@@ -112,6 +112,7 @@ from sheets_gm.host.status import (
 )
 from sheets_gm.host.sweep import Sweep
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, Spreadsheets, read_spreadsheets
+from sheets_gm.poll_gate.drive_due import UNSEEN_READ_EVERY
 from sheets_gm.sync.deadline import deadline_moment
 
 Clock = Callable[[], datetime]
@@ -146,6 +147,11 @@ SEARCH_STALL = timedelta(seconds=60)
 #: Seconds an account's question to Drive may take before the host says so (its matches wait for it; the other
 #: accounts' go on: each asks on a thread of its own, and one past this holds no place among ``DRIVE_ASKERS``).
 DRIVE_DEADLINE = 30.0
+#: While an account's Drive has not answered for ``DRIVE_DEADLINE`` (a question under way or failing that long), its
+#: matches are read from Sheets alone: every spreadsheet, at once, then each match about this often (as cron's poll a
+#: minute read it; the spreadsheets Drive does not show a sign-in are read so too), asking Drive nothing. A save
+#: there is answered within ``DRIVE_DEADLINE`` and this, not whenever Drive comes back.
+SHEETS_ALONE_EVERY = UNSEEN_READ_EVERY
 #: Seconds the polls under way may take to finish once the host is told to stop; those still running are killed
 #: (a resolution cut short is completed by the next poll, from its journal).
 STOP_GRACE = 60.0
@@ -756,9 +762,9 @@ class Host:
         for name, began in self._turns.overdue(now):
             late = self.accounts.named(name)
             if late is not None:
-                late.error = (f"Drive has not answered for {int((now - began).total_seconds())} s; this "
-                              "account's matches wait for it, the others go on")
-                self.say(f"Account {name}: {late.error}.")
+                late.error = f"Drive has not answered for {int((now - began).total_seconds())} s"
+                late.down_since = late.down_since or began
+                self._read_from_sheets(late, now)
                 self.changed = True
         for watcher in self._turns.take(now, self.accounts.serves):
             # An account's second question comes a share of the interval after its first, the share its name
@@ -815,12 +821,47 @@ class Host:
             if watcher is not None and watcher.error and watcher.error != watcher.said_error:
                 self.say(f"Account {watcher.name}: Drive did not answer ({watcher.error}); asked again in "
                          f"{self._asks_every(watcher, now).total_seconds():g} s.")
+            if watcher is not None:
+                self._drive_answers(watcher, now)
             if watcher is not None and (touched or watcher.error != watcher.said_error):
                 self.changed = True
             if watcher is not None:
                 watcher.said_error = watcher.error
             if self.accounts.serves(asked):  # its next question (a GM's file Drive named: its account's asks)
                 self._turns.plan(asked, self._next_ask(asked, now))
+
+    def _drive_answers(self, watcher: AccountWatcher, now: datetime) -> None:
+        """After an account's question ended: Drive answered (its matches, read from Sheets alone meanwhile, go back
+        to its change log: said), or not (failing since ``down_since``: past ``DRIVE_DEADLINE``, its matches are
+        read from Sheets alone)."""
+        if not watcher.error:
+            if watcher.sheets_alone is not None:
+                self.say(f"Account {watcher.name}: Drive answers again; its matches are watched through its change "
+                         "log again.")
+                self.changed = True
+            watcher.down_since = watcher.sheets_alone = None
+            return
+        watcher.down_since = watcher.down_since or watcher.asked_at or now
+        if now - watcher.down_since >= timedelta(seconds=DRIVE_DEADLINE):
+            self._read_from_sheets(watcher, now)
+
+    def _read_from_sheets(self, watcher: AccountWatcher, now: datetime) -> None:
+        """The account's Drive has not answered for ``DRIVE_DEADLINE``: its matches are read from Sheets alone from
+        now on (every spreadsheet, each at once, then every ``SHEETS_ALONE_EVERY``; their polls ask Drive nothing),
+        until it answers. Said once; the status says it while it lasts."""
+        if watcher.sheets_alone is not None:
+            return
+        watcher.sheets_alone = now
+        waited = int((now - (watcher.down_since or now)).total_seconds())
+        paths = [path for path in watcher.paths() if path in self.matches]
+        why = "" if watcher.error.startswith("Drive has not answered") else f" ({watcher.error})"
+        self.say(f"Account {watcher.name}: Drive has not answered for {waited} s{why}; its "
+                 f"{counted(len(paths), 'match', 'matches')} are read from Sheets alone, every spreadsheet, each "
+                 f"about every {SHEETS_ALONE_EVERY.total_seconds():g} s, until it answers; the other accounts go on.")
+        for path in paths:
+            hosted = self.matches[path]
+            if not hosted.running and not hosted.failures:
+                self._hurry(hosted, now, DUE)
 
     def _take_events(self, now: datetime) -> None:
         """A file event in a local match's folder (or a folder of its own under it): look at it now and before
@@ -907,6 +948,8 @@ class Host:
             need = Need(poll=True, why="trying again", rank=1)
         elif hosted.seen is not None and hosted.seen.holds(now):
             need = Need()  # nothing its last look depended on was touched (``seen``)
+        elif self._sheets_alone_due(hosted, now):
+            need = Need(poll=True, why="its account's Drive does not answer: read from Sheets alone", rank=DUE)
         elif hosted.config is None:
             need = self._noting_seen(hosted, now, functools.partial(self._first_need, hosted, now))
         elif hosted.local:
@@ -924,6 +967,20 @@ class Host:
             return True
         self._plan(hosted, self._next_look(hosted, now, idle=True))
         return False
+
+    def _sheets_alone_next(self, hosted: Hosted) -> datetime | None:
+        """When a Google match whose account's Drive does not answer is read from Sheets alone next (None: its
+        account's Drive answers): at once, then ``SHEETS_ALONE_EVERY`` after its last read."""
+        watcher = self._watcher(hosted) if hosted.account else None
+        if watcher is None or watcher.sheets_alone is None:
+            return None
+        read = hosted.read_at
+        return watcher.sheets_alone if read is None or read < watcher.sheets_alone else read + SHEETS_ALONE_EVERY
+
+    def _sheets_alone_due(self, hosted: Hosted, now: datetime) -> bool:
+        """Whether the match is read from Sheets alone now (``_sheets_alone_next``)."""
+        moment = self._sheets_alone_next(hosted)
+        return moment is not None and moment <= now
 
     def _noting_seen(self, hosted: Hosted, now: datetime, look: Callable[[], Need]) -> Need:
         """A local match's ``look``; when it finds the match idle, what it depended on is noted (``seen``: the files'
@@ -1053,6 +1110,8 @@ class Host:
         if idle and self._learn_quiet(hosted):
             notices = hosted.seen.notices if hosted.seen is not None else notices_moment(hosted.path)
             later = max(later, min(now + QUIET_LOOK, notices if notices is not None else now + QUIET_LOOK))
+        alone = self._sheets_alone_next(hosted)
+        later = later if alone is None else max(now, min(later, alone))
         moment = None if hosted.finished else deadline_moment(hosted.deadline)
         return moment if moment is not None and now < moment < later else later
 
@@ -1242,7 +1301,7 @@ class Host:
             local = local or hosted.local
             if every or hosted.error or hosted.running or hosted.path in self._touched:
                 shown.append(hosted)
-        accounts = [AccountStatus(w.name, _iso(w.asked_at), w.requests, w.matches, w.error)
+        accounts = [AccountStatus(w.name, _iso(w.asked_at), w.requests, w.matches, w.error, _iso(w.sheets_alone))
                     for w in sorted(self.accounts.all(), key=lambda w: w.name)]
         return HostStatus(os.getpid(), [str(f) for f in self.folders], _iso(self.started), _iso(now),
                           self.interval.total_seconds(), self.workers, running,

@@ -5,13 +5,15 @@ watchers, which the host runs: this is the poll's side, with Drive's client."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sheets_gm.host.accounts import Handover, Listed
+from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.google.drive import DriveChangeLog, DriveChanges, DriveFiles
 
 if TYPE_CHECKING:
     import gspread
+    import requests
 
 
 class SharedChangeLog(DriveChangeLog):
@@ -26,10 +28,22 @@ class SharedChangeLog(DriveChangeLog):
 
     def _take(self) -> tuple[dict[str, Listed], bool]:
         """The changes handed over, once (a poll asks once; a second question has nothing new)."""
+        self._asks_nothing()
         if self._taken:
             return {}, True
         self._taken = True
         return self.handover.changes, self.handover.complete
+
+    def _asks_nothing(self) -> None:
+        """While the account's Drive does not answer (``Handover.drive_down``), every question fails at once: the
+        gate reads every spreadsheet from Sheets, and no request waits for Drive's timeout."""
+        if self.handover.drive_down:
+            raise SheetError(f"Drive is not asked: it does not answer this account ({self.handover.drive_down})")
+
+    def _request(self, url: str, params: dict[str, Any]) -> requests.Response:
+        """Drive's own requests (a file's version, around our writes), none while it does not answer."""
+        self._asks_nothing()
+        return super()._request(url, params)
 
     def start_token(self) -> str:
         """The watcher's token: every change after it reaches this match through the watcher."""

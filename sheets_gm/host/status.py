@@ -60,6 +60,7 @@ class AccountStatus:
     requests: int = 0
     matches: int = 0
     error: str = ""
+    sheets_alone: str = ""  # since when its matches are read from Sheets alone (its Drive does not answer)
 
 
 @dataclass
@@ -225,7 +226,9 @@ def status_lines(status: HostStatus, now: datetime, *, match: str = "", failing:
         held = counted(account.matches, "match", "matches")
         lines.append(f"Account {account.name}: {held}, Drive asked {_when(account.asked_at, now)}"
                      f", {account.requests} requests" + (f"; Drive did not answer: {account.error}"
-                                                         if account.error else ""))
+                                                         if account.error else "")
+                     + (f"; its matches read from Sheets alone since {_when(account.sheets_alone, now)}, until "
+                        "Drive answers" if account.sheets_alone else ""))
     lines.append("By state: " + (", ".join(f"{n} {state}" for state, n in sorted(counts.items())) or "none yet"))
     many = len(status.matches) > SHOWN_ALL and not every
     shown = ([m for m in status.matches if match in m.config] if match

@@ -121,10 +121,13 @@ def _versions_before(log: DriveChangeLog, keys: set[str]) -> tuple[dict[str, int
 
 
 def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
-                log: DriveChangeLog, now: datetime) -> DriveCheck:
+                log: DriveChangeLog, now: datetime, *, every: str = "") -> DriveCheck:
     """Whether this poll of the Google match reads, and which spreadsheets (see the module notes); for the
-    spreadsheets it reads, Drive's version of each before the read (as the gate's list gave it, else asked)."""
-    gate = _check(config_path, config_mark, sheets, log, now)
+    spreadsheets it reads, Drive's version of each before the read (as the gate's list gave it, else asked).
+    ``every``: why this one reads every spreadsheet whatever Drive says (a GM's command: ``resolve``), its record
+    kept as a poll's, so that the poll after it passes its writes over as a poll's own."""
+    gate = _check(config_path, config_mark, sheets, log, now) if not every else _every(config_path, config_mark,
+                                                                                          log, every)
     if not gate.read:
         return gate
     reading = _keys(sheets) if gate.fresh is None else set(gate.fresh)
@@ -133,6 +136,15 @@ def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSh
         return gate
     versions, unseen = _versions_before(log, unknown)
     return replace(gate, versions={**gate.versions, **versions}, unseen=gate.unseen | unseen)
+
+
+def _every(config_path: Path, config_mark: FileMark | None, log: DriveChangeLog, reason: str) -> DriveCheck:
+    """Every spreadsheet read, from the last poll's page token (a new one when its record cannot be used): what
+    changed before this read is in it, and the log's entries up to the versions it keeps are passed over."""
+    state, _ = usable_state(config_path, config_known=config_mark is not None)
+    if state is None:
+        return DriveCheck(True, reason, _start_token(log))
+    return DriveCheck(True, reason, state.drive_token, state, checked_at=state.checked_at)
 
 
 def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
@@ -185,13 +197,15 @@ def after_idle(config_path: Path, gate: DriveCheck) -> None:
 
 
 def read_and_poll(run: Callable[[MatchSheets], WindowReport], sheets: MatchSheets, gate: DriveCheck,
-                  config_path: Path, clock: Callable[[], datetime]) -> tuple[WindowReport, KeptSheets]:
+                  config_path: Path, clock: Callable[[], datetime],
+                  log: DriveChangeLog | None = None) -> tuple[WindowReport, KeptSheets]:
     """Run the poll ``run`` on the spreadsheets the gate names read live and the others from their kept reads:
     rehearsed first, then for real once every spreadsheet it writes was read live in it (see ``poll_gate.kept_reads``).
     ``clock`` dates the answers of our writes; Drive's version of each spreadsheet is asked right after our write
-    to it, through the change log of the account the spreadsheets are opened with (``drive_log``), so that the
+    to it, through the gate's change log ``log`` (default: the one of the account the spreadsheets are opened
+    with, ``drive_log``; ``serve``'s, which asks nothing while the account's Drive does not answer), so that the
     next poll passes our write over."""
-    log = drive_log(sheets)
+    log = log or drive_log(sheets)
     kept = KeptSheets(sheets, {} if gate.fresh is None else load_kept(kept_path(config_path)), gate.fresh, clock,
                       None if log is None else version_after_write(log))
     if gate.fresh is not None:
@@ -290,8 +304,9 @@ class DriveGate:
     (:func:`read_and_poll`); what it read is kept for the next one (:func:`after_google_poll`)."""
 
     def __init__(self, config_path: Path, config_mark: FileMark | None, sheets: MatchSheets, log: DriveChangeLog,
-                 read_at: datetime, clock: Callable[[], datetime]) -> None:
+                 read_at: datetime, clock: Callable[[], datetime], *, every: str = "") -> None:
         self.config_path = config_path
+        self.every = every  # why every spreadsheet is read whatever Drive says ('' for a poll: Drive decides)
         self.config_mark = config_mark  # the config file as it was before it was loaded
         self.sheets = sheets
         self.log = log
@@ -302,7 +317,8 @@ class DriveGate:
 
     def _checked(self) -> DriveCheck:
         if self.check is None:
-            self.check = check_drive(self.config_path, self.config_mark, self.sheets, self.log, self.read_at)
+            self.check = check_drive(self.config_path, self.config_mark, self.sheets, self.log, self.read_at,
+                                     every=self.every)
         return self.check
 
     def idle_state(self) -> PollState | None:
@@ -321,7 +337,7 @@ class DriveGate:
     def poll(self, run: Callable[[MatchSheets], WindowReport]) -> WindowReport:
         """The poll on the spreadsheets Drive names read afresh, the others as last read; its report says so."""
         check = self._checked()
-        report, self.kept = read_and_poll(run, self.sheets, check, self.config_path, self.clock)
+        report, self.kept = read_and_poll(run, self.sheets, check, self.config_path, self.clock, self.log)
         report.drive = reads_line(check, self.kept)
         report.told_once = unseen_news(self.config_path, check, len(self.kept.wrapped))
         return report

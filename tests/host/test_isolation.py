@@ -170,19 +170,21 @@ def test_one_hung_account_holds_up_its_own_matches_only(
     clock.tick(10)
     host.step()
     assert "feedback cells updated" in hosted(host, league, "three").line  # the guild's: answered at once
-    assert "feedback cells updated" not in hosted(host, league, "one").line  # the club's waits for its Drive
+    assert "feedback cells updated" not in hosted(host, league, "one").line  # the club's waits for its Drive ...
     for _ in range(2):
         clock.tick(10)
         host.step()
     club = next(a for a in host.status(clock()).accounts if "club" in a.name)
-    assert "Drive has not answered for 30 s" in club.error
+    assert "Drive has not answered for 30 s" in club.error and club.sheets_alone
+    assert "feedback cells updated" in hosted(host, league, "one").line  # ... until its deadline: from Sheets alone
     assert sum("Drive has not answered" in line for line in lines) == 1  # said once
     hung["club"] = False
     held.pop()()  # Drive answers at last
     clock.tick(10)
     host.step()
     host.step()
-    assert "feedback cells updated" in hosted(host, league, "one").line
+    club = next(a for a in host.status(clock()).accounts if "club" in a.name)
+    assert not club.sheets_alone and any("Drive answers again" in line for line in lines)
 
 
 def test_the_watchdog_speaks_sd_notify_over_the_socket(tmp_path: Path) -> None:
