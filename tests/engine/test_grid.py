@@ -61,7 +61,7 @@ def test_coord_parse_rejects_a_huge_string_quickly() -> None:
     start = time.perf_counter()
     with pytest.raises(CoordError) as info:
         Coord.parse(text)
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 5.0  # quadratic would take minutes; a loaded machine, a second
     assert "F7" in str(info.value)
 
 
@@ -70,7 +70,7 @@ def test_coord_parse_rejects_a_huge_whitespace_string_quickly() -> None:
     start = time.perf_counter()
     with pytest.raises(CoordError):
         Coord.parse(text)
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 5.0  # quadratic would take minutes; a loaded machine, a second
 
 
 def test_coord_error_is_a_value_error() -> None:
