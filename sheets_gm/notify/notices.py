@@ -461,7 +461,8 @@ def poll_notices(facts: PollFacts, seen: PollSeen, rules: NoticeRules, now: date
     """Every notice the poll that left ``facts`` and ``seen`` may send, of the kinds ``rules`` chose: what it
     resolved, the window now open (or the end) and a reminder when the deadline is near. A notice already sent
     is built again by later polls: the outbox keeps each key once."""
-    out = resolved_notices(facts, rules) if facts.resolved is not None else []
+    out = resolved_notices(facts.earlier, rules) if facts.earlier is not None else []
+    out += resolved_notices(facts, rules) if facts.resolved is not None else []
     if seen.finished:
         out += over_notices(facts, rules)
     else:

@@ -177,6 +177,9 @@ class WindowReport:
     completed: str = ""  # a GM's change cut short that the poll completed before anything else (``sync/journal.py``)
     log_lines_cleared: list[str] = field(default_factory=list)  # lines typed below the Log, cleared (for the GM)
     page: str = ""  # why the match page could not be written ('' when it was, or needs nothing: ``running.page``)
+    # the judge's window closed, the next window (whose orders closed at her players' deadline) resolved in the same
+    # poll: what became of it ('' for none: ``early_due``)
+    then: str = ""
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -325,6 +328,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     due = ""  # why this poll began resolving, when a save raced its write: the poll made again completes it
     if next_deadline is None and schedule is not None:
         next_deadline = schedule.next_deadline
+    earlier: WindowReport | None = None  # the judge's window this poll closed, when the next one is resolved too
     while True:
         try:
             report = _poll_once(sheets, ruleset_class, now=now, force=force, window_key=window_key, step=step,
@@ -342,7 +346,39 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         report.completed = "; ".join(c for c in (completed, report.completed) if c)
         if due and report.reason == COMPLETING:  # its own write, finished in this run: nothing was interrupted
             report.reason = due
-        return report
+        if earlier is None and early_due(report, now):  # its orders closed with the judge's players' deadline
+            earlier, force, window_key, step, raced, due, completed = report, False, None, None, [], "", ""
+            continue
+        return report if earlier is None else _joined(earlier, report)
+
+
+def early_due(report: WindowReport, now: datetime) -> bool:
+    """Whether the poll that left ``report`` closed a judge's window whose next window took its orders early
+    (``Window.early``), and opened that window with its deadline passed already (the same players' deadline): it is
+    resolved at once, in the same poll."""
+    facts = report.facts
+    if not report.resolved or facts is None or facts.resolved is None or facts.resolved.early is None:
+        return False
+    opened = facts.record.ruleset.window(facts.record.state)
+    return opened is not None and opened.key == facts.resolved.early.key and \
+        _deadline_passed(facts.record.deadline, now)
+
+
+def _joined(earlier: WindowReport, report: WindowReport) -> WindowReport:
+    """One report of a poll that closed the judge's window ``earlier`` reports and then resolved the window whose
+    orders it took early (``report``): what it closed and why, and where the match stands after both."""
+    then = f"then {report.window} resolved ({report.reason})" if report.resolved else \
+        f"then {report.window} did not resolve{f' ({report.stuck})' if report.stuck else ''}"
+    facts = replace(report.facts, earlier=earlier.facts) if report.facts is not None else earlier.facts
+    return replace(earlier, then=then, state=report.state, result=report.result, deadline=report.deadline,
+                   finished=report.finished, facts=facts, rejected=[*earlier.rejected, *report.rejected],
+                   write_calls=earlier.write_calls + report.write_calls,
+                   feedback_written=earlier.feedback_written + report.feedback_written,
+                   tables_grown=list(dict.fromkeys([*earlier.tables_grown, *report.tables_grown])),
+                   bots_typed=list(dict.fromkeys([*earlier.bots_typed, *report.bots_typed])),
+                   saved_meanwhile=[*earlier.saved_meanwhile, *report.saved_meanwhile],
+                   judging=report.judging, sealed=report.sealed, waiting_for=report.waiting_for,
+                   untyped=report.untyped, stuck=report.stuck)
 
 
 def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool,
@@ -825,7 +861,7 @@ def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: 
             if c.kind.typed:
                 value = False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else ""
             elif c.kind is ColumnKind.WINDOW:
-                value = window.key if acts(window, seat, placed.spec) else ""
+                value = placed.spec.stamp(window, seat)
             elif c.kind is ColumnKind.SHOWN:
                 value = shown.get(c.key, "")
             else:
@@ -951,7 +987,10 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     new_state = resolution.state
     new_window = ruleset.window(new_state)
     same_window = new_window is not None and new_window.key == window.key
-    deadline = record.deadline if same_window else (next_deadline(now) if next_deadline and new_window else "")
+    # the window whose orders were taken early closes at the judge's players' deadline: the same one
+    early = window.early is not None and new_window is not None and new_window.key == window.early.key
+    deadline = record.deadline if same_window or (early and record.deadline) else \
+        (next_deadline(now) if next_deadline and new_window else "")
     number = record.resolved + 1
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events, adapter)
     gm_public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows + public, gm_log, adapter)
