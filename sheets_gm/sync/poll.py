@@ -81,7 +81,7 @@ from sheets_gm.sync.older_copy import (
     restore_archives,
 )
 from sheets_gm.sync.poll_facts import PollFacts
-from sheets_gm.sync.read import MatchRead, adapter_of, read_match
+from sheets_gm.sync.read import MatchRead, adapter_of, read_match, with_early
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
 from sheets_gm.sync.rows.fate_words import (
     FORCED,
@@ -99,6 +99,7 @@ from sheets_gm.sync.rows.fates import (
     game_notes,
     in_table,
     kept_feedback,
+    late_sentence,
     open_file_waits,
     over_feedback,
     routed,
@@ -500,6 +501,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
         drawn = drawn_again_writes(sheets, read if change is None else replace(read, record=change.before_record),
                                    batch)
         report.drawn_again = drawn.where
+        read = _early_taken(sheets, read, window, now, batch)
         _feedback_writes(sheets, read, window, idle_answer, batch, report, copies, history, drawn,
                          held_open=held is not None)
         if change is not None and held is None:  # the record keeps the schedule with the deadline: engine last
@@ -520,6 +522,26 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
                        resolved)
     report.write_calls = journaled_run(batch, sheets.write_order(), sheets.journal, journal)  # the record first
     return report
+
+
+def _early_taken(sheets: MatchSheets, read: MatchRead, window: Window, now: datetime, batch: WriteBatch) -> MatchRead:
+    """``read`` with the rows the players' deadline takes for the next window the open judge's window takes orders
+    for (``Window.early``), kept in each of its seats' pending row by the first poll past that deadline
+    (``read.with_early``): what that window reads when it opens, whatever is typed or changed later."""
+    early = window.early
+    if early is None or not judging(window, read.record.deadline, now):
+        return read
+    seats = dict(read.seats)
+    for seat in early.seats:
+        seat_read = seats.get(seat)
+        if seat_read is None or seat_read.early is not None or seat_read.pending is not None:
+            continue
+        taken = seat_read.early_typed(window)
+        pending_writes(batch, seat_backend(sheets, read.tabs, seat), read.tabs, seat,
+                       with_early(seat_read.pending_cells, read.record, taken,
+                                  f"rows {seat} typed by the players' deadline"))
+        seats[seat] = replace(seat_read, early=taken)
+    return replace(read, seats=seats)
 
 
 def _over(sheets: MatchSheets, read: MatchRead, report: WindowReport, now: datetime, dry_run: bool) -> WindowReport:
@@ -753,6 +775,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         stale = seat_read.stale(window)
         set_aside = {(r.table, r.row) for r in stale}
         held = {(r.table, r.row) for r in seat_read.held(window)}
+        late = {(r.table, r.row): r.subject for r in seat_read.late(window)}  # not read by the next window
         waits = seat_input.held if seat_input is not None else frozenset()  # held for her next turn: checked now
         ahead = ahead_refusals(read.adapter, read.record.state, window, seat, seat_read.tab,
                                [*seat_read.held(window), *(r for r in seat_read.rows if r.subject in waits)], waits)
@@ -761,6 +784,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             spec = placed.spec
             if (row.table, row.row) in set_aside:
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
+            elif (row.table, row.row) in late:
+                text = late_sentence(window, row.subject)
             elif (row.table, row.row) in held:
                 out = read.adapter.idle_reason(read.record.state, seat)
                 note = seat_read.note(row) or ahead.get((row.table, row.subject), "") or \
