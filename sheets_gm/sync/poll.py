@@ -47,7 +47,7 @@ from sheets_gm.sync.journal import (
     load_journal,
     recorded_rows,
 )
-from sheets_gm.sync.judge_part import closing_deadline, judge_due, judge_line, judging
+from sheets_gm.sync.judge_part import closing_deadline, judge_due, judge_line, judging, sealed_words
 from sheets_gm.sync.life.adjust_undo import (
     BetweenWindowsError,
     applied_gm_events,
@@ -473,7 +473,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
                          for box in [_ready_ticked(read.seats[s], window)] if box}
     report.untyped = _untyped_rows(read, window, answer)
     report.judging = judge_line(window, record.deadline, now, ready=not report.waiting_for)
-    report.sealed = window.sealed if record.deadline and not judging(window, record.deadline, now) else ""
+    report.sealed = sealed_words(window) if record.deadline and not judging(window, record.deadline, now) else ""
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = read.cut_under_way
     report.reason = _due_reason(read, window, answer, report.waiting_for, force=force, pending=pending,

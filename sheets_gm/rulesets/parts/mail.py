@@ -117,8 +117,9 @@ class MailPart(Protocol):
         row subject and column (typed only where the judge's cell is empty)."""
         ...
 
-    def sealed_summary(self, state: Any, sealed: Sequence[Sealed]) -> list[str]:
-        """A line per subject awaiting submissions (a battle) for the judge's ``status``."""
+    def sealed_summary(self, state: Any, sealed: Sequence[Sealed], closed: bool = False) -> list[str]:
+        """A line per subject awaiting submissions (a battle) for the judge's ``status`` (``closed``: the players'
+        deadline passed, nothing more comes)."""
         ...
 
     def file(self, state: Any, roster: Roster, *, sender: str, subject: str, lines: Sequence[str], text: str,

@@ -13,8 +13,10 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
 from openpyxl import load_workbook
 
+from sheets_gm.cli import main
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.mailbox.message import Mail
 from sheets_gm.match.config import MatchConfig, load_config
@@ -92,6 +94,11 @@ class Table:
 
 
 def test_movement_and_strategies_close_together_and_are_read_for_the_right_turn(tmp_path: Path) -> None:
+    """The first judge's window, walked by ``_first_turn``."""
+    _first_turn(tmp_path)
+
+
+def _first_turn(tmp_path: Path) -> Table:
     """Turn 1's battle announced; before the players' deadline Cy mails turn 2's movement and Di types hers in the
     sheet; after it Cy mails again and Di changes her row: neither is read. The judge's results are applied only once
     she ticks Results in, and turn 2's movement is adjudicated in that same sync from what came before the deadline."""
@@ -100,7 +107,7 @@ def test_movement_and_strategies_close_together_and_are_read_for_the_right_turn(
     assert table.sync(NOW, force=True).resolved  # turn 1's orders: the battle at 4C is announced
     assert table.state().phase.value == "results"
     table.mail("ann@example.org", "Ann: Rabid Cat attacks Various Puppies", "Charge!", at=NOW + dt.timedelta(hours=1))
-    table.mail("cy@example.org", "turn 2", "Urza's Vanguard: Dominaria; 5C > 5D", at=NOW + dt.timedelta(hours=1))
+    table.mail("cy@example.org", "turn 2", "Urza's Vanguard: Dominaria; 5C > 6C", at=NOW + dt.timedelta(hours=1))
     table.mail("ann@example.org", "turn 2 too", "Rabid Cat: Dominaria; 4C > 4D", at=NOW + dt.timedelta(hours=1))
     report = table.sync(NOW + dt.timedelta(hours=1))
     assert not report.resolved, describe_report(report)
@@ -110,7 +117,7 @@ def test_movement_and_strategies_close_together_and_are_read_for_the_right_turn(
     assert not table.sync(PLAYERS - dt.timedelta(minutes=5)).resolved
     # the players' deadline passes: the judge's part opens
     assert not table.sync(PLAYERS + dt.timedelta(seconds=6)).resolved
-    table.mail("cy@example.org", "turn 2 again", "Urza's Vanguard: Dominaria; 5C > 6C",
+    table.mail("cy@example.org", "turn 2 again", "Urza's Vanguard: Dominaria; 5C > 5D",
                at=PLAYERS + dt.timedelta(hours=1))
     table.type("phyrexia", "armies", "Blight Hound", "line", "Blight Hound: Dominaria; 7A > 8A")
     report = table.sync(PLAYERS + dt.timedelta(hours=1))
@@ -125,9 +132,54 @@ def test_movement_and_strategies_close_together_and_are_read_for_the_right_turn(
     assert "then turn 2 · orders resolved" in said, said
     state = table.state()
     assert state.vp["coalition"] == 5 and state.turn >= 2
-    assert table.at("Urza's Vanguard") == "Dominaria 5D"  # sent before the deadline: read for turn 2
+    assert table.at("Urza's Vanguard") == "Dominaria 6C"  # sent before the deadline: read for turn 2
     assert table.at("Blight Hound") == "Dominaria 7B"  # typed before the deadline; the change after it not read
     assert table.at("Rabid Cat") == "Dominaria 4C"  # it fought: no movement
     archive = load_workbook(tmp_path / "orders-phyrexia.xlsx")["Archive phyrexia"]
     kept = [str(c) for r in archive.iter_rows(values_only=True) for c in r if c]
     assert any("Not read for turn 2 · orders" in c for c in kept) and any("7A > 8A" in c for c in kept), kept
+    return table
+
+
+def test_the_gm_forces_the_judges_window_and_the_next_turns_movement_goes_with_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two turns on: turn 3's orders close at their deadline and announce a battle; before the players' deadline Ann
+    mails turn 4's movement; ``status`` says what closes when; after it the GM runs ``resolve --force``: the results
+    and turn 4's movement go together."""
+    table = _first_turn(tmp_path)
+    state = table.state()
+    assert (state.turn, state.phase.value) == (3, "orders"), state  # turn 2 had no battle: turn 3's orders are open
+    third = PLAYERS + dt.timedelta(days=1)  # turn 3's orders close at the next 20:00
+    table.mail("cy@example.org", "turn 3", "Urza's Vanguard: Dominaria; 6C > 7C > 7B - engage Blight Hound",
+               at=third - dt.timedelta(hours=2))
+    assert table.sync(third - dt.timedelta(hours=2)).state.phase.value == "orders"
+    assert table.sync(third + dt.timedelta(minutes=1)).resolved and table.state().phase.value == "results"
+    fourth = third + dt.timedelta(days=1)  # the players' deadline of turn 3's judge's window
+    table.mail("ann@example.org", "turn 4", "Rabid Cat: Dominaria; 4C > 4D", at=fourth - dt.timedelta(hours=1))
+    table.mail("cy@example.org", "Cy: Urza's Vanguard attacks Blight Hound", "Flank them.",
+               at=fourth - dt.timedelta(hours=1))
+    now = [fourth - dt.timedelta(minutes=30)]
+    monkeypatch.setattr("sheets_gm.commands.base.clock", lambda: now[0])
+
+    def command(*args: str) -> str:
+        capsys.readouterr()
+        assert main([*args, "-c", str(table.config.path)]) == 0
+        return capsys.readouterr().out
+
+    assert not table.sync(now[0]).resolved
+    said = command("status")
+    assert "strategies and turn 4 · orders close Tue 24 Nov, 20:00 (UTC) (in 30 min), then the judge judges" in said
+    assert "(stratless so far)" in said, said
+    now[0] = fourth + dt.timedelta(minutes=1)
+    assert not table.sync(now[0]).resolved  # the players' deadline: the judge's part opens, nothing applied
+    said = command("status")
+    assert "(stratless: the players' deadline passed, the judge confirms or changes it)" in said, said
+    table.mail("ann@example.org", "turn 4 again", "Rabid Cat: Dominaria; 4C > 3C", at=now[0])  # late
+    assert not table.sync(now[0]).resolved and table.state().phase.value == "results"
+    table.type(JUDGE, "losses", "Blight Hound", "slot1", 100)
+    now[0] += dt.timedelta(hours=1)
+    said = command("resolve", "--force", "--window", "3/results")
+    assert "Turn 3 · battle results resolved (forced by the GM" in said and "then turn 4 · orders resolved" in said, \
+        said
+    assert table.at("Rabid Cat") == "Dominaria 4D"  # mailed before the players' deadline: read for turn 4
+    assert table.state().vp["coalition"] == 10

@@ -186,9 +186,9 @@ class CoalitionMail:
         """``judging.stratless_cells``."""
         return stratless_cells(state, sealed)
 
-    def sealed_summary(self, state: CoalitionState, sealed: Sequence[Sealed]) -> list[str]:
+    def sealed_summary(self, state: CoalitionState, sealed: Sequence[Sealed], closed: bool = False) -> list[str]:
         """``judging.stratless_summary``."""
-        return stratless_summary(state, sealed)
+        return stratless_summary(state, sealed, closed)
 
     def __init__(self) -> None:
         self._reading: tuple[CoalitionState, kit.Roster, MailReading] | None = None
