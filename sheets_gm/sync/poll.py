@@ -368,7 +368,10 @@ def early_due(report: WindowReport, now: datetime) -> bool:
 def _joined(earlier: WindowReport, report: WindowReport) -> WindowReport:
     """One report of a poll that closed the judge's window ``earlier`` reports and then resolved the window whose
     orders it took early (``report``): what it closed and why, and where the match stands after both."""
-    then = f"then {report.window} resolved ({report.reason})" if report.resolved else \
+    players = earlier.facts.record.deadline if earlier.facts is not None else ""
+    why = f"sent by the players' deadline {describe_deadline(players)}" \
+        if players and report.reason == _deadline_reason(players) else report.reason
+    then = f"then {report.window} resolved ({why})" if report.resolved else \
         f"then {report.window} did not resolve{f' ({report.stuck})' if report.stuck else ''}"
     facts = replace(report.facts, earlier=earlier.facts) if report.facts is not None else earlier.facts
     return replace(earlier, then=then, state=report.state, result=report.result, deadline=report.deadline,
