@@ -20,6 +20,8 @@ from sheets_gm.cli import main
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.mailbox.message import Mail
 from sheets_gm.match.config import MatchConfig, load_config
+from sheets_gm.notify.announce import seen_of
+from sheets_gm.notify.notices import NoticeRules, poll_notices
 from sheets_gm.notify.outbox import Outbox
 from sheets_gm.rulesets.coalition.state import CoalitionState
 from sheets_gm.rulesets.registry import get_ruleset
@@ -166,7 +168,14 @@ def test_the_gm_forces_the_judges_window_and_the_next_turns_movement_goes_with_i
         assert main([*args, "-c", str(table.config.path)]) == 0
         return capsys.readouterr().out
 
-    assert not table.sync(now[0]).resolved
+    report = table.sync(now[0])
+    assert not report.resolved and report.facts is not None
+    told = {n.recipient: n for n in poll_notices(report.facts, seen_of(report), NoticeRules(), now[0])
+            if n.kind.value == "opened"}
+    assert told["coalition"].subject == "[sheets-gm match] Turn 4 · orders are open: orders for coalition"
+    assert "coalition's movement for turn 4 · orders and its strategies for turn 3 · battle results are awaited, " \
+           "both by the players' deadline" in told["coalition"].body
+    assert "Movement and strategies close Tue 24 Nov, 20:00 (UTC)." in told["phyrexia"].body
     said = command("status")
     assert "strategies and turn 4 · orders close Tue 24 Nov, 20:00 (UTC) (in 30 min), then the judge judges" in said
     assert "(stratless so far)" in said, said
