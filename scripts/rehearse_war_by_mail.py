@@ -7,13 +7,17 @@ server (aiosmtpd, STARTTLS and a login), both started on 127.0.0.1 as the tests 
 The turn, as a war plays it (the players' mail: ``war_mail.py``):
 
 1. the orders window (deadline 18:00): each army's player mails its order among greetings, signatures, quoted
-   replies, HTML, charsets and encoded subjects, some names misspelt; ``--corrections`` players send a second mail
-   that corrects the first; a stranger mails too; the mail comes in waves, each polled by cron's ``sync``;
+   replies, HTML, charsets and encoded subjects, some names misspelt (every fourth pair holds: no battle);
+   ``--corrections`` players send a second mail that corrects the first; a stranger mails too; the mail comes in
+   waves, each polled by cron's ``sync``;
 2. ``--late`` mails arrive after the deadline; the poll after it resolves the movement (the battles announced);
-3. the results window: the players of each battle mail strategies titled as the announcements name the battle, with
-   labels (Kill Attempt, Contingency…), a few sides none; a few arrive after the players' deadline;
+3. the judge's window, its players' part: the players of each battle mail strategies titled as the announcements
+   name the battle, with labels (Kill Attempt, Contingency…), a few sides none; the players of the pairs that held
+   mail turn 2's movement (one deadline closes both, rulebook 2.3 and 6.5), one of them for an army that fights; a
+   few of each arrive after the players' deadline;
 4. the poll after the players' deadline, ``status``, then the judge types a result per battle (the side that sent no
-   strategy losing by default) and ticks Results in; the next poll applies them.
+   strategy losing by default) and ticks Results in; the next poll applies them and adjudicates turn 2's movement
+   from what came before the players' deadline (its battles announced).
 
 Printed: the mail delivered, handled, typed (or told why not) and told (receipts the SMTP server received), the CPU
 and wall of each poll, of filing a mail (the polls that filed mail, per mail filed) and of each resolution.
@@ -232,13 +236,14 @@ class Rehearsal:
         players = list(self.armies)
         rng.shuffle(players)
         typos = set(rng.sample(range(len(players)), len(players) // 20))
-        first = [(a, misspelt(order_line(a), rng) if n in typos else order_line(a)) for n, a in enumerate(players)]
+        first = [(a, misspelt(_turn_one(a), rng) if n in typos else _turn_one(a)) for n, a in enumerate(players)]
         again = [a for n, a in enumerate(players) if n in typos] + [a for n, a in enumerate(players) if n not in typos]
         waves: list[list[tuple[Army | None, str, str]]] = [[] for _ in range(6)]
         for n, (army, line) in enumerate(first):
             waves[n % 4].append((army, line, "movement"))
         for n, army in enumerate(again[:corrections]):
-            waves[4 + n % 2].append((army, order_line(army, corrected=army.side == "phyrexia"), "correction"))
+            line = order_line(army, corrected=army.side == "phyrexia") if not _holds(army) else _turn_one(army)
+            waves[4 + n % 2].append((army, line, "correction"))
         waves[0].append((None, order_line(players[0]), "stranger"))
         for n, wave in enumerate(waves):
             at = START + dt.timedelta(minutes=30 + 60 * n)
@@ -280,8 +285,25 @@ class Rehearsal:
         for k, (army, title) in enumerate(waves[0][:late]):
             self.deliver(self.writer.strategy(army, title + " (again)", _PLAN),
                          RESULTS_DEADLINE + dt.timedelta(seconds=10 + k), "late strategy")
+        self.next_movement(late)
         self.poll(RESULTS_DEADLINE + dt.timedelta(minutes=1), "players' deadline")
         return sent
+
+    def next_movement(self, late: int) -> None:
+        """Turn 2's movement, mailed in the judge's window before its players' deadline by the players of the pairs
+        that held in turn 1 (the Coalition army engages its foe now), one for an army that fights (refused), and the
+        last ``late`` of them again after the deadline (late: not read)."""
+        holding = [a for a in self.armies if _holds(a)]
+        self.rng.shuffle(holding)
+        at = ORDERS_DEADLINE + dt.timedelta(hours=20)
+        fighting = next((a for a in self.armies if not _holds(a)), None)
+        for k, army in enumerate([*holding, *([fighting] if fighting else [])]):
+            self.deliver(self.writer.movement(army, [order_line(army)], subject="turn 2 moves"),
+                         at + dt.timedelta(seconds=k), "turn 2 movement")
+        self.poll(at + dt.timedelta(minutes=30), "strategies")
+        for k, army in enumerate(holding[-late:] if late else []):
+            self.deliver(self.writer.movement(army, [_turn_one(army)], subject="turn 2: hold after all"),
+                         RESULTS_DEADLINE + dt.timedelta(seconds=30 + k), "late turn 2 movement")
 
     def judge_results(self) -> str:
         """The judge types a result per battle waiting (the side that sent no strategy loses by default) and ticks
@@ -326,6 +348,16 @@ class _JudgesHand:
             results[battle.at] = BattleResult(winner=winner, stratless=stratless, losses={
                 a.name: tuple(u * (10 if a.side.value == winner else 25) // 100 for u in a.units) for a in fighting})
         return CoalitionOrders(results=results)
+
+
+def _holds(army: Army) -> bool:
+    """Whether the army's pair holds in turn 1 (every fourth pair: no battle), to move in turn 2."""
+    return army.number % 4 == 0
+
+
+def _turn_one(army: Army) -> str:
+    """The army's order of turn 1: ``order_line``'s, or holding for a pair that holds."""
+    return f"{army.name}: {army.plane}; {army.column}{army.row} - none" if _holds(army) else order_line(army)
 
 
 def _state(config: Path) -> CoalitionState:
@@ -382,6 +414,13 @@ def rehearse(armies: int, corrections: int, late: int, seed: str) -> int:
         deadline_status = rehearsal.judge.run("status")
         judged = rehearsal.judge_results()
         print(judged)
+        after = _state(config)
+        pairs = sum(1 for a in army_list if _holds(a) and a.side == "coalition")
+        second = len([b for b in after.battles if b.announced]) if (after.turn, after.phase) == (2, Phase.RESULTS) \
+            else -1
+        print(f"turn 2's movement, adjudicated in the sync that applied the judge's results: {second} battles "
+              f"announced for the {pairs} pairs that held in turn 1 (their movement mailed before the players' "
+              f"deadline; the late changes not read)")
         lines = report(rehearsal, smtp)
         print("\n".join(lines))
         for when, said in (("the orders deadline", status), ("the players' deadline", deadline_status)):
@@ -396,7 +435,7 @@ def rehearse(armies: int, corrections: int, late: int, seed: str) -> int:
           f"{'yes' if typed else 'NO'}; every mail typed, filed or told why not, and its receipt received: "
           f"{'yes' if all_told else 'NO'}; the judge typed her results after the players' deadline: "
           f"{'no (the deadline closed her window: issue 89, point 3)' if 'had closed' in judged else 'yes'}")
-    return 0 if handled and typed and all_told else 1
+    return 0 if handled and typed and all_told and second == pairs else 1
 
 
 def _status_words(out: str) -> str:

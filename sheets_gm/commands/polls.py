@@ -369,6 +369,6 @@ def run_status(args: argparse.Namespace) -> int:
     held = held_open(sheets) if report.reason else None  # a resolution writes every seat's file
     lines = window_status_lines(report, _now(), _waits_for(held), bool(getattr(args, "untyped", False)))
     warning = tables_warning(config, report)
-    mail = mail_status_lines(config, sheets)
+    mail = mail_status_lines(config, sheets, _now())
     print("\n".join([*lines, *([warning] if warning else []), *mail, *outbox_lines(config, _now())]))
     return 0

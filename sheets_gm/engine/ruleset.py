@@ -164,6 +164,13 @@ class Window:
     # after that deadline when more than 0 (the rulebook's "the players' deadline, then the judge").
     sealed: str = ""
     judge_hours: int = 0
+    # The next window whose seats type their orders during this judge's window's players' part (the Coalition's
+    # movement of the next turn, sent with the strategies before the one players' deadline): its rows are stamped
+    # for it, and what its seats sent by the players' deadline is read when it opens, at once, since that deadline
+    # is its own; what they send after it is late. ``early_out``: subjects that cannot take orders early (armies
+    # in an open battle: they fight). None: no orders are taken early.
+    early: Window | None = None
+    early_out: tuple[str, ...] = ()
 
     @property
     def logged_turn(self) -> int:

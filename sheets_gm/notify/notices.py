@@ -40,7 +40,7 @@ from sheets_gm.sheets.adapter import Post
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sync.bot_seats import whole_bot_seats
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_deadline
-from sheets_gm.sync.judge_part import judge_line, judging
+from sheets_gm.sync.judge_part import judge_line, judging, sealed_words
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.poll import FILE_CLOSED
@@ -293,6 +293,33 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
         out.append(Notice(_key(record, when, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
                           f"{head}: orders for {seat}", "\n".join(lines), token, deadline=seen.deadline,
                           zone=_zone(rules, seat) or "", told_by=(_key(record, at, NoticeKind.OPENED, seat),)))
+    if window.early is not None and seen.deadline == record.deadline:  # the players' part (``closing_deadline``)
+        out += _early_opened(facts, rules, seen, window, window.early, changed, when)
+    return out
+
+
+def _early_opened(facts: PollFacts, rules: NoticeRules, seen: PollSeen, window: Window, early: Window,
+                  changed: Sequence[str], when: str) -> list[Notice]:
+    """The judge's ``window`` opened, told to each seat of the next window whose orders it takes early (``early``:
+    the Coalition's next turn's movement, sent with the strategies by the one players' deadline)."""
+    record = facts.record
+    status = status_line(facts.adapter, record)
+    closes = window.sealed or "orders"
+    out = []
+    for seat in early.seats:
+        zone = _zone(rules, seat)
+        lines = [*changed, f"{_upper(label_verb(window.label, 'is', 'are'))} open, and {early.label} with them: "
+                 f"{seat}'s movement for {early.label} and its {closes} for {window.label} are awaited, both by the "
+                 f"players' deadline. {_upper(early.label)} is adjudicated from what came by then, once the judge has "
+                 "posted the battle results; what comes after it is late and not read. An army in an open battle "
+                 "cannot move: it fights.",
+                 f"Movement and {closes} close {seat_deadline(seen.deadline, zone)}." if seen.deadline else
+                 "No players' deadline: the movement is read when the judge's window closes.", "", "What to type:",
+                 *(f"  · {line}" for line in what_to_type(facts.tabs, early, seat)), *_links(rules, seat), "",
+                 in_seat_zone(status, record.deadline, zone)]
+        out.append(Notice(_key(record, when, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
+                          f"[{rules.title}] {_upper(label_verb(early.label, 'is', 'are'))} open: orders for {seat}",
+                          "\n".join(lines), window_token(record), deadline=seen.deadline, zone=zone or ""))
     return out
 
 
@@ -455,7 +482,7 @@ def judge_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: dat
     window = record.ruleset.window(record.state)
     if window is None or not judging(window, record.deadline, now):
         return []
-    head = f"[{rules.title}] {_upper(window.sealed)} closed: the judge's window is open"
+    head = f"[{rules.title}] {_upper(sealed_words(window))} closed: the judge's window is open"
     body = "\n".join([judge_line(window, record.deadline, now, ready=False) + ".", "",
                       status_line(facts.adapter, record), *_links(rules, None)])
     when = f"{window.key}@judge:{seen.deadline or 'none'}"  # told again only for a new judge's deadline
@@ -485,7 +512,8 @@ def poll_notices(facts: PollFacts, seen: PollSeen, rules: NoticeRules, now: date
     """Every notice the poll that left ``facts`` and ``seen`` may send, of the kinds ``rules`` chose: what it
     resolved, the window now open (or the end) and a reminder when the deadline is near. A notice already sent
     is built again by later polls: the outbox keeps each key once."""
-    out = resolved_notices(facts, rules) if facts.resolved is not None else []
+    out = resolved_notices(facts.earlier, rules) if facts.earlier is not None else []
+    out += resolved_notices(facts, rules) if facts.resolved is not None else []
     if seen.finished:
         out += over_notices(facts, rules)
     else:

@@ -18,7 +18,9 @@ def window_summary(report: WindowReport) -> str:
     if report.resolved:
         grown = (f" More rows were laid out for {', '.join(report.tables_grown)}'s tables." if report.tables_grown
                  else "")
-        return f"{report.window[:1].upper()}{report.window[1:]} resolved ({report.reason}).{grown} {report.result}"
+        then = f"; {report.then}" if report.then else ""
+        return (f"{report.window[:1].upper()}{report.window[1:]} resolved ({report.reason}){then}.{grown} "
+                f"{report.result}")
     if report.finished:
         return f"Nothing to do: {report.result}"
     waiting = (f"waiting for {', '.join(report.waiting_for)}" if report.waiting_for else "every seat is ready")

@@ -39,11 +39,14 @@ from __future__ import annotations
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from sheets_gm.yamlio import YamlError, load_yaml_model
+
+if TYPE_CHECKING:
+    from sheets_gm.engine.ruleset import Window
 
 
 class SheetSpecError(ValueError):
@@ -197,6 +200,15 @@ class InputTable(_Strict):
     def open_in(self, phase: str) -> bool:
         """Whether rows of this table are typed for a window of ``phase``."""
         return not self.phases or phase in self.phases
+
+    def stamp(self, window: Window | None, seat: str) -> str:
+        """The stamp ``seat``'s rows of this table carry while ``window`` is open: the key of the window that reads
+        what is typed there (``window``'s where the seat types in the table now, or the next window's whose orders
+        ``window`` takes early: ``Window.early``), '' for none."""
+        for reads in (window, window.early if window is not None else None):
+            if reads is not None and seat in reads.seats and self.open_in(reads.phase):
+                return reads.key
+        return ""
 
 
 class TabNames(_Strict):

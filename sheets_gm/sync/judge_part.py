@@ -33,6 +33,19 @@ from sheets_gm.engine.ruleset import Window
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_deadline
 
 
+def sealed_words(window: Window) -> str:
+    """What the players' deadline of the judge's ``window`` closes: what they send her (``Window.sealed``) and the
+    next window whose orders it takes early (``Window.early``), as a line says it.
+
+    >>> from sheets_gm.engine.ruleset import JUDGE
+    >>> early = Window("4", "turn 4 · orders", "orders", ("coalition", "phyrexia"), 4)
+    >>> sealed_words(Window("3/results", "turn 3 · battle results", "results", (JUDGE,), 3, sealed="strategies",
+    ...                     early=early))
+    'strategies and turn 4 · orders'
+    """
+    return f"{window.sealed} and {window.early.label}" if window.early is not None else window.sealed
+
+
 def judging(window: Window | None, deadline: str, now: datetime) -> bool:
     """Whether ``window`` is the judge's own and its players' ``deadline`` (the record's) has passed at ``now``: the
     judge's part is open."""
@@ -84,7 +97,7 @@ def _judge_close(window: Window, deadline: str) -> str:
 
 def judge_part_words(window: Window, deadline: str) -> str:
     """The status line's words for a judge's window with a players' ``deadline``: what closes when."""
-    return f"{window.sealed} close {describe_deadline(deadline)} · {_judge_close(window, deadline)}"
+    return f"{sealed_words(window)} close {describe_deadline(deadline)} · {_judge_close(window, deadline)}"
 
 
 def judge_line(window: Window, deadline: str, now: datetime, *, ready: bool) -> str:
@@ -97,6 +110,7 @@ def judge_line(window: Window, deadline: str, now: datetime, *, ready: bool) -> 
         return (f"The judge marked the results of {window.label} done before the {window.sealed} close: they are "
                 f"applied as they stand at {describe_deadline(deadline)}, when the {window.sealed} close (untick it "
                 f"to judge the {window.sealed} first)") if ready else ""
-    return (f"{window.sealed[:1].upper()}{window.sealed[1:]} closed {describe_deadline(deadline)} (the players' "
+    closed = sealed_words(window)
+    return (f"{closed[:1].upper()}{closed[1:]} closed {describe_deadline(deadline)} (the players' "
             f"deadline); the judge's window for {window.label} is open now, and nothing the judge typed is "
             f"applied before it closes: {_judge_close(window, deadline)}")

@@ -61,7 +61,7 @@ from sheets_gm.sync.rows.seat_read import SeatRead, cells_text, unticked
 from sheets_gm.sync.rows.strays import StrayLayout, drawn_names, stray_layout
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.shown_cells import archived_details, seat_shown_typed_over
-from sheets_gm.sync.writes import acts, board_writes, seat_tables_writes, status_line, view_writes
+from sheets_gm.sync.writes import board_writes, seat_tables_writes, status_line, view_writes
 
 History = Mapping[int, Mapping[str, Any]]  # resolution number -> its engine history row ({} if unreadable)
 
@@ -243,7 +243,7 @@ def _drawn(read: MatchRead, seat_read: SeatRead, window: Window | None,
     rows: list[TypedRow] = []
     for placed in seat_read.tab.tables:
         spec = placed.spec
-        stamp = window.key if window is not None and acts(window, seat_read.seat, spec) else ""
+        stamp = spec.stamp(window, seat_read.seat)
         for i, subject in enumerate(read.adapter.laid_out_rows(state, seat_read.seat, placed)):
             typed = by_key.pop((spec.name, subject), None)
             values = dict(typed.values) if typed is not None else {c.key: "" for c in spec.columns if c.kind.typed}

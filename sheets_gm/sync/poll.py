@@ -47,7 +47,7 @@ from sheets_gm.sync.journal import (
     load_journal,
     recorded_rows,
 )
-from sheets_gm.sync.judge_part import closing_deadline, judge_due, judge_line, judging
+from sheets_gm.sync.judge_part import closing_deadline, judge_due, judge_line, judging, sealed_words
 from sheets_gm.sync.life.adjust_undo import (
     BetweenWindowsError,
     applied_gm_events,
@@ -81,7 +81,7 @@ from sheets_gm.sync.older_copy import (
     restore_archives,
 )
 from sheets_gm.sync.poll_facts import PollFacts
-from sheets_gm.sync.read import MatchRead, adapter_of, read_match
+from sheets_gm.sync.read import MatchRead, adapter_of, read_match, with_early
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
 from sheets_gm.sync.rows.fate_words import (
     FORCED,
@@ -99,6 +99,7 @@ from sheets_gm.sync.rows.fates import (
     game_notes,
     in_table,
     kept_feedback,
+    late_sentence,
     open_file_waits,
     over_feedback,
     routed,
@@ -177,6 +178,9 @@ class WindowReport:
     completed: str = ""  # a GM's change cut short that the poll completed before anything else (``sync/journal.py``)
     log_lines_cleared: list[str] = field(default_factory=list)  # lines typed below the Log, cleared (for the GM)
     page: str = ""  # why the match page could not be written ('' when it was, or needs nothing: ``running.page``)
+    # the judge's window closed, the next window (whose orders closed at her players' deadline) resolved in the same
+    # poll: what became of it ('' for none: ``early_due``)
+    then: str = ""
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -325,6 +329,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     due = ""  # why this poll began resolving, when a save raced its write: the poll made again completes it
     if next_deadline is None and schedule is not None:
         next_deadline = schedule.next_deadline
+    earlier: WindowReport | None = None  # the judge's window this poll closed, when the next one is resolved too
     while True:
         try:
             report = _poll_once(sheets, ruleset_class, now=now, force=force, window_key=window_key, step=step,
@@ -342,7 +347,42 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         report.completed = "; ".join(c for c in (completed, report.completed) if c)
         if due and report.reason == COMPLETING:  # its own write, finished in this run: nothing was interrupted
             report.reason = due
-        return report
+        if earlier is None and early_due(report, now):  # its orders closed with the judge's players' deadline
+            earlier, force, window_key, step, raced, due, completed = report, False, None, None, [], "", ""
+            continue
+        return report if earlier is None else _joined(earlier, report)
+
+
+def early_due(report: WindowReport, now: datetime) -> bool:
+    """Whether the poll that left ``report`` closed a judge's window whose next window took its orders early
+    (``Window.early``), and opened that window with its deadline passed already (the same players' deadline): it is
+    resolved at once, in the same poll."""
+    facts = report.facts
+    if not report.resolved or facts is None or facts.resolved is None or facts.resolved.early is None:
+        return False
+    opened = facts.record.ruleset.window(facts.record.state)
+    return opened is not None and opened.key == facts.resolved.early.key and \
+        _deadline_passed(facts.record.deadline, now)
+
+
+def _joined(earlier: WindowReport, report: WindowReport) -> WindowReport:
+    """One report of a poll that closed the judge's window ``earlier`` reports and then resolved the window whose
+    orders it took early (``report``): what it closed and why, and where the match stands after both."""
+    players = earlier.facts.record.deadline if earlier.facts is not None else ""
+    why = f"sent by the players' deadline {describe_deadline(players)}" \
+        if players and report.reason == _deadline_reason(players) else report.reason
+    then = f"then {report.window} resolved ({why})" if report.resolved else \
+        f"then {report.window} did not resolve{f' ({report.stuck})' if report.stuck else ''}"
+    facts = replace(report.facts, earlier=earlier.facts) if report.facts is not None else earlier.facts
+    return replace(earlier, then=then, state=report.state, result=report.result, deadline=report.deadline,
+                   finished=report.finished, facts=facts, rejected=[*earlier.rejected, *report.rejected],
+                   write_calls=earlier.write_calls + report.write_calls,
+                   feedback_written=earlier.feedback_written + report.feedback_written,
+                   tables_grown=list(dict.fromkeys([*earlier.tables_grown, *report.tables_grown])),
+                   bots_typed=list(dict.fromkeys([*earlier.bots_typed, *report.bots_typed])),
+                   saved_meanwhile=[*earlier.saved_meanwhile, *report.saved_meanwhile],
+                   judging=report.judging, sealed=report.sealed, waiting_for=report.waiting_for,
+                   untyped=report.untyped, stuck=report.stuck)
 
 
 def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool,
@@ -436,7 +476,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
                          for box in [_ready_ticked(read.seats[s], window)] if box}
     report.untyped = _untyped_rows(read, window, answer)
     report.judging = judge_line(window, record.deadline, now, ready=not report.waiting_for)
-    report.sealed = window.sealed if record.deadline and not judging(window, record.deadline, now) else ""
+    report.sealed = sealed_words(window) if record.deadline and not judging(window, record.deadline, now) else ""
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = read.cut_under_way
     report.reason = _due_reason(read, window, answer, report.waiting_for, force=force, pending=pending,
@@ -464,6 +504,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
         drawn = drawn_again_writes(sheets, read if change is None else replace(read, record=change.before_record),
                                    batch)
         report.drawn_again = drawn.where
+        read = _early_taken(sheets, read, window, now, batch)
         _feedback_writes(sheets, read, window, idle_answer, batch, report, copies, history, drawn,
                          held_open=held is not None)
         if change is not None and held is None:  # the record keeps the schedule with the deadline: engine last
@@ -484,6 +525,26 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
                        resolved)
     report.write_calls = journaled_run(batch, sheets.write_order(), sheets.journal, journal)  # the record first
     return report
+
+
+def _early_taken(sheets: MatchSheets, read: MatchRead, window: Window, now: datetime, batch: WriteBatch) -> MatchRead:
+    """``read`` with the rows the players' deadline takes for the next window the open judge's window takes orders
+    for (``Window.early``), kept in each of its seats' pending row by the first poll past that deadline
+    (``read.with_early``): what that window reads when it opens, whatever is typed or changed later."""
+    early = window.early
+    if early is None or not judging(window, read.record.deadline, now):
+        return read
+    seats = dict(read.seats)
+    for seat in early.seats:
+        seat_read = seats.get(seat)
+        if seat_read is None or seat_read.early is not None or seat_read.pending is not None:
+            continue
+        taken = seat_read.early_typed(window)
+        pending_writes(batch, seat_backend(sheets, read.tabs, seat), read.tabs, seat,
+                       with_early(seat_read.pending_cells, read.record, taken,
+                                  f"rows {seat} typed by the players' deadline"))
+        seats[seat] = replace(seat_read, early=taken)
+    return replace(read, seats=seats)
 
 
 def _over(sheets: MatchSheets, read: MatchRead, report: WindowReport, now: datetime, dry_run: bool) -> WindowReport:
@@ -717,6 +778,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         stale = seat_read.stale(window)
         set_aside = {(r.table, r.row) for r in stale}
         held = {(r.table, r.row) for r in seat_read.held(window)}
+        late = {(r.table, r.row): r.subject for r in seat_read.late(window)}  # not read by the next window
         waits = seat_input.held if seat_input is not None else frozenset()  # held for her next turn: checked now
         ahead = ahead_refusals(read.adapter, read.record.state, window, seat, seat_read.tab,
                                [*seat_read.held(window), *(r for r in seat_read.rows if r.subject in waits)], waits)
@@ -725,6 +787,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             spec = placed.spec
             if (row.table, row.row) in set_aside:
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
+            elif (row.table, row.row) in late:
+                text = late_sentence(window, row.subject)
             elif (row.table, row.row) in held:
                 out = read.adapter.idle_reason(read.record.state, seat)
                 note = seat_read.note(row) or ahead.get((row.table, row.subject), "") or \
@@ -825,7 +889,7 @@ def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: 
             if c.kind.typed:
                 value = False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else ""
             elif c.kind is ColumnKind.WINDOW:
-                value = window.key if acts(window, seat, placed.spec) else ""
+                value = placed.spec.stamp(window, seat)
             elif c.kind is ColumnKind.SHOWN:
                 value = shown.get(c.key, "")
             else:
@@ -953,7 +1017,10 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     new_state = resolution.state
     new_window = ruleset.window(new_state)
     same_window = new_window is not None and new_window.key == window.key
-    deadline = record.deadline if same_window else (next_deadline(now) if next_deadline and new_window else "")
+    # the window whose orders were taken early closes at the judge's players' deadline: the same one
+    early = window.early is not None and new_window is not None and new_window.key == window.early.key
+    deadline = record.deadline if same_window or (early and record.deadline) else \
+        (next_deadline(now) if next_deadline and new_window else "")
     number = record.resolved + 1
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events, adapter)
     gm_public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows + public, gm_log, adapter)

@@ -29,3 +29,6 @@ class PollFacts:
     deadline_changed: bool = False  # the GM changed [deadlines]: the open window's notice is sent again
     filed: Mapping[str, Any] | None = None  # the GM's adjustments the resolution filed (its pending GM events)
     drawings: Sequence[BoardDrawing] | None = None  # the public board the resolution wrote, drawn once for the page
+    # the judge's window the same poll closed first, when it then resolved the window whose orders closed at her
+    # players' deadline (``sync.poll.early_due``): its own resolution told too
+    earlier: PollFacts | None = None

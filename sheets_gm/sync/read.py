@@ -185,7 +185,7 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
         seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays, _archive_lines(pending_row),
                                older_copy(archived, record),
                                FileStamp.from_json(archived.get("gen")) if archived is not None else None,
-                               tuple(pending_row[0]) if pending_row else ())
+                               tuple(pending_row[0]) if pending_row else (), early=_early(archived, record))
     change = _change_to_complete(sheets, record, complete=complete, replay=replay)
     if change is not None:  # a change cut before its commit: completed, then the match read as it leaves it
         return _completed(sheets, ruleset_class, tabs, record, seats, change)
@@ -399,6 +399,25 @@ def older_copy(archived: Mapping[str, Any] | None, record: MatchRecord) -> int |
     if _deal(archived) < record.deal:  # drawn before an undo: older whatever its number says
         return max(0, min(found, record.resolved - 1))
     return found if found < record.resolved else None
+
+
+def _early(found: Mapping[str, Any] | None, record: MatchRecord) -> tuple[TypedRow, ...] | None:
+    """The rows the players' deadline of the open judge's window took for the next window (``with_early``), when the
+    pending row keeps them for it (None when it keeps none)."""
+    early = found.get("early") if found is not None else None
+    if not isinstance(early, dict) or found is None or found.get("resolution") != record.resolved \
+            or _deal(found) != record.deal or early.get("at") != record.window_key():
+        return None
+    return tuple(TypedRow.from_json(r) for r in early.get("rows", []) if isinstance(r, dict))
+
+
+def with_early(cells: Sequence[CellValue], record: MatchRecord, rows: Sequence[TypedRow], what: str) -> list[CellValue]:
+    """A pending row as read (``SeatRead.pending_cells``) keeping ``rows`` too: the rows the players' deadline of
+    the open judge's window took for the next window (``Window.early``), which that window reads (``_early``)."""
+    row = restamped(cells, record, what)
+    found = json.loads(joined_cells(row[:2], 1))
+    found["early"] = {"at": record.window_key(), "rows": [r.to_json() for r in rows]}
+    return [row[0], packed_cell(compact_json(found), what), row[2]]
 
 
 def _archive_lines(grid: Grid) -> int:

@@ -39,6 +39,7 @@ def acts(window: Window | None, seat: str, table: InputTable) -> bool:
     return window is not None and seat in window.seats and table.open_in(window.phase)
 
 
+
 def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, placed: PlacedTable,
                dice: TurnDice, outcome_text: str, kept: Mapping[str, TypedRow] | None = None,
                notes: Mapping[str, str] | None = None) -> Grid:
@@ -52,7 +53,7 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
         raise ValueError(f"table {spec.name!r} of {seat} has {placed.rows} rows for {need}: lay the tab out "
                          "for the state first")
     subjects = adapter.laid_out_rows(state, seat, placed)
-    stamp = window.key if window is not None and acts(window, seat, spec) else ""
+    stamp = spec.stamp(window, seat)
     reason = adapter.idle_reason(state, seat)
     # each kept row as drawn, its subject the row it stands in (an ordered table's rows move up)
     ahead = table_ahead_refusals(adapter, state, window, seat, spec,

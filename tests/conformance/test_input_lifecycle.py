@@ -107,7 +107,7 @@ from tests.quick import soak_but
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"input-lifecycle"
-IDLE = ("Waiting for your orders", "Nothing to write now", "Not open now", "Not yet:", "The match is over")
+IDLE = ("Waiting for your orders", "Nothing to write now", "Not open now", "Not yet:", "The match is over", "Open for")
 JUNK = ("zz", "Q99", "-3", "0", "abc", "12", "attack\nmove\nQ99", "zz " * 90, "x" * 16_001)
 SYNCS = ("poll", "force", "deadline", "cut", "undo", "adjust", "repair", "race", "stale", "react", "judge",
          "end", "post", "handback")  # each followed by a poll

@@ -40,6 +40,12 @@ def test_a_small_war_by_mail_is_handled_once_and_every_mail_told(monkeypatch: py
            "its receipt received: yes" in out
     assert "could not be typed: 0" in out
     assert "2 late movement" in out and "2 late strategy" in out and "1 stranger" in out
+    # the next turn's movement mailed with the strategies, before the one players' deadline, adjudicated with the
+    # judge's results; the late changes not read
+    assert "2 late turn 2 movement" in out
+    assert "then turn 2 · orders resolved" in out
+    assert "turn 2's movement, adjudicated in the sync that applied the judge's results: 3 battles announced for the " \
+           "3 pairs that held in turn 1" in out
 
 
 @pytest.mark.soak

@@ -302,8 +302,8 @@ def test_an_unreadable_side_row_keeps_its_reason_through_the_judge_s_window() ->
     closed = "✘ Not carried out in turn 1 · orders: the forum line and the order columns are both filled"
     for _ in range(2):  # the resolution's drawing, then every poll while the judge writes
         row = match.row("coalition", "armies", 0)
-        assert row.feedback.startswith(closed) and "Kept for when this table opens again for coalition" in \
-            row.feedback, row.feedback
+        assert row.feedback.startswith(closed), row.feedback
+        assert "For turn 2 · orders: read as it stands at the players' deadline" in row.feedback, row.feedback
         match.poll()
     assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # the next turn's orders: read again
     match.poll()

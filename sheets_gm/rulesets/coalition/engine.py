@@ -110,11 +110,18 @@ class CoalitionRuleset(kit.Ruleset[CoalitionState, CoalitionOrders, Adjustment])
         the players' (their strategies close), then the judge's part is open until she ticks Results in, or her own
         deadline (``judge_hours``): ruling "The players' deadline, then the judge"."""
         if state.phase is Phase.ORDERS:
-            return kit.Window(str(state.turn), f"turn {state.turn} · orders", "orders", ORDER_SEATS, state.turn)
+            return self._orders(state.turn)
         if state.phase is Phase.RESULTS:
+            fighting = tuple(dict.fromkeys(a for b in state.battles if b.announced for a in b.armies))
             return kit.Window(f"{state.turn}/results", f"turn {state.turn} · battle results", "results", (kit.JUDGE,),
-                              state.turn, sealed="strategies", judge_hours=self._settings.judge_hours)
+                              state.turn, sealed="strategies", judge_hours=self._settings.judge_hours,
+                              early=self._orders(state.turn + 1), early_out=fighting)
         return None
+
+    @staticmethod
+    def _orders(turn: int) -> kit.Window:
+        """Turn ``turn``'s orders window (both sides' movement)."""
+        return kit.Window(str(turn), f"turn {turn} · orders", "orders", ORDER_SEATS, turn)
 
     def dice(self, seed: bytes, state: CoalitionState, pins: Mapping[str, Any] | None = None) -> kit.TurnDice:
         """The turn's keyed dice and draws (d6 or the weather table's die, d100, draws among names and squares)."""

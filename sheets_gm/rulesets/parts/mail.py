@@ -57,8 +57,9 @@ class Sealed:
 class Filing:
     """What a mail becomes: its ``kind`` (the game's word: movement, strategy), the lines to type by seat
     (``lines``), the lines not typed and why (``refused``), the lines passed over as chatter (``chatter``), the
-    ``sealed`` submission to keep for the judge, ``unread``: why nothing of it is read ('' when something is), and
-    ``sender_name``: who the roster says sent it."""
+    ``sealed`` submission to keep for the judge, ``unread``: why nothing of it is read ('' when something is),
+    ``sender_name``: who the roster says sent it, and ``read_for``: what its lines are read for, when not the open
+    window (the Coalition's next turn's movement, sent while the battles await strategies)."""
 
     kind: str
     sender_name: str = ""
@@ -67,6 +68,7 @@ class Filing:
     chatter: tuple[str, ...] = ()
     sealed: Sealed | None = None
     unread: str = ""
+    read_for: str = ""  # when its lines are read, where it is not the open window (the receipt says it)
 
 
 class SealedColumn(BaseModel):
@@ -115,8 +117,9 @@ class MailPart(Protocol):
         row subject and column (typed only where the judge's cell is empty)."""
         ...
 
-    def sealed_summary(self, state: Any, sealed: Sequence[Sealed]) -> list[str]:
-        """A line per subject awaiting submissions (a battle) for the judge's ``status``."""
+    def sealed_summary(self, state: Any, sealed: Sequence[Sealed], closed: bool = False) -> list[str]:
+        """A line per subject awaiting submissions (a battle) for the judge's ``status`` (``closed``: the players'
+        deadline passed, nothing more comes)."""
         ...
 
     def file(self, state: Any, roster: Roster, *, sender: str, subject: str, lines: Sequence[str], text: str,

@@ -142,7 +142,7 @@ def _entry(mail: Mail, key: str, filing: Filing | None, window: str) -> MailEntr
                      filing.kind if filing is not None else "", window, unread,
                      [list(p) for p in filing.refused] if filing else [], list(filing.chatter) if filing else [],
                      sealed=filing.sealed.to_json() if filing and filing.sealed and not unread else None,
-                     answer=mail.answer)
+                     answer=mail.answer, read_for=filing.read_for if filing is not None and not unread else "")
 
 
 def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,

@@ -28,9 +28,10 @@ from sheets_gm.sync.sheets import MatchSheets, seat_backend
 from sheets_gm.sync.writes import view_panel, with_config_named
 
 
-def judge_view_rows(part: MailPart, state: Any, sealed: Sequence[Sealed], tab: str) -> Grid:
-    """The View's rows of the strategies received, per battle awaiting results (none when none awaits)."""
-    lines = part.sealed_summary(state, sealed)
+def judge_view_rows(part: MailPart, state: Any, sealed: Sequence[Sealed], tab: str, closed: bool = False) -> Grid:
+    """The View's rows of the strategies received, per battle awaiting results (none when none awaits;
+    ``closed``: the players' deadline passed)."""
+    lines = part.sealed_summary(state, sealed, closed)
     if not lines:
         return []
     rows: Grid = [[f"Strategies received by mail (each in the {tab} tab; no seat sees them)"]]
@@ -39,7 +40,7 @@ def judge_view_rows(part: MailPart, state: Any, sealed: Sequence[Sealed], tab: s
 
 
 def draw_judge_view(sheets: MatchSheets, cls: type[AnyRuleset], found: MatchRecord, part: MailPart,
-                    sealed: Sequence[Sealed]) -> bool:
+                    sealed: Sequence[Sealed], closed: bool = False) -> bool:
     """Write the judge's View panel of the match ``found`` (of the ruleset ``cls``) with the strategies received
     above the game's panel; whether the game has a judge's View to write."""
     adapter = adapter_of(found.ruleset)
@@ -47,7 +48,7 @@ def draw_judge_view(sheets: MatchSheets, cls: type[AnyRuleset], found: MatchReco
     if JUDGE not in tabs.view_seats():
         return False
     tab = part.sealed_tab().tab
-    rows = [*judge_view_rows(part, found.state, sealed, tab),
+    rows = [*judge_view_rows(part, found.state, sealed, tab, closed),
             *with_config_named(adapter.panel(found.state, JUDGE), sheets.config_name)]
     panel = view_panel(rows, tabs.view_panel_rows,
                        f"the {tab} tab has every strategy, the {tabs.spec.tabs.judge} tab every battle")
@@ -61,7 +62,7 @@ def draw_for_judge(sheets: MatchSheets, cls: type[AnyRuleset], found: MatchRecor
     """The judge's tabs drawn from the mail record: the tab of strategies (``sealed_tab.draw_sealed``; returns how
     many rows it holds now) and the View with the strategies received per battle."""
     drawn = draw_sealed(sheets, found.state, part, sealed, title, deadline, now, drawn_before)
-    draw_judge_view(sheets, cls, found, part, sealed)
+    draw_judge_view(sheets, cls, found, part, sealed, deadline is not None and now >= deadline)
     return drawn
 
 

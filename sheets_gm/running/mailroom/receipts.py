@@ -44,7 +44,8 @@ def receipt_body(entry: MailEntry, answers: Mapping[str, Sequence[str]], lines: 
             out += [f"  {line}" for line in typed[:QUOTED]] + more_lines(typed)
             continue
         said = list(answers.get(seat, ()))
-        out += ["", f"Its lines, typed into {seat}'s Forum tab, and each line's answer there:"]
+        read_for = f", read for {entry.read_for}" if entry.read_for else ""
+        out += ["", f"Its lines, typed into {seat}'s Forum tab{read_for}, and each line's answer there:"]
         for n, line in enumerate(typed[:QUOTED]):
             out += [f"  {line}", f"    {said[n] if n < len(said) and said[n] else '(not answered yet)'}"]
         out += more_lines(typed)

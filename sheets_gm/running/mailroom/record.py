@@ -53,6 +53,7 @@ class MailEntry:
     silent: str = ""
     day: str = ""
     answer_id: str = ""
+    read_for: str = ""  # what its lines are read for, when not the open window (``Filing.read_for``)
 
     @staticmethod
     def from_json(raw: dict[str, Any]) -> MailEntry:

@@ -5,18 +5,21 @@ Read from the GM-private record: ``status`` is the GM's command, shown to nobody
 from __future__ import annotations
 
 from collections import Counter
+from datetime import datetime
 
 from sheets_gm.engine.words import counted
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.rulesets.registry import get_game, get_ruleset
 from sheets_gm.running.mailroom.answering import unanswered_line
 from sheets_gm.running.mailroom.record import MailRecord
+from sheets_gm.sync.judge_part import judging
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
 
 
-def mail_status_lines(config: MatchConfig, sheets: MatchSheets) -> list[str]:
-    """The lines (none, and nothing read, for a match without ``[mailbox]`` whose record is empty)."""
+def mail_status_lines(config: MatchConfig, sheets: MatchSheets, now: datetime | None = None) -> list[str]:
+    """The lines (none, and nothing read, for a match without ``[mailbox]`` whose record is empty), as at ``now``
+    (None: the battles' strategies said as before the players' deadline)."""
     part = get_game(config.ruleset).mail
     record = MailRecord.of(config.path)
     if part is None or (config.mailbox is None and not record.entries):
@@ -37,5 +40,6 @@ def mail_status_lines(config: MatchConfig, sheets: MatchSheets) -> list[str]:
         lines.append(f"Mail waiting: {counted(len(waiting), 'mail')} whose lines could not be typed ({why}), tried "
                      f"again at every poll: {', '.join(senders)}{more}.")
     sealed = [s for _e, s in record.sealed(key)]
-    lines += [f"Strategies: {line}." for line in part.sealed_summary(read.record.state, sealed)]
+    closed = now is not None and judging(window, read.record.deadline, now)  # past the players' deadline
+    lines += [f"Strategies: {line}." for line in part.sealed_summary(read.record.state, sealed, closed)]
     return lines

@@ -96,6 +96,11 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
     label_is = label_verb(window.label, "is", "are")
     if seat in window.seats and not table.open_in(window.phase):
         return f"Not open now: {label_is} being played; this table opens in another window."
+    early = window.early
+    if seat not in window.seats and early is not None and seat in early.seats and table.open_in(early.phase):
+        return (f"Open for {early.label}, with the {window.sealed or 'orders'} of {window.label}: what is typed "
+                "here by the players' deadline is read (Ready is not needed: the deadline closes it).") \
+            if table.of_kind(ColumnKind.READY) else table.idle or f"Open for {early.label}: type its orders here."
     if seat not in window.seats:
         return f"Nothing to write now: {label_is} for {_who(window)}."
     if table.of_kind(ColumnKind.READY):

@@ -73,6 +73,11 @@ def held_sentence(window: Window | None, seat: str, table: InputTable, why: str 
     in but cannot use it now; read when that opens."""
     if window is None:
         return "Kept as typed: the match is over, nothing more is read."
+    early = window.early
+    if early is not None and seat in early.seats and table.open_in(early.phase):
+        closes = window.sealed or "the orders"
+        return (f"For {early.label}: read as it stands at the players' deadline (which closes {closes} too), "
+                f"adjudicated once the judge's window of {window.label} closes.")
     label_is = label_verb(window.label, "is", "are")
     if not table.open_in(window.phase):
         return f"Kept for when this table opens again for {seat}: it is read then ({label_is} being played now)."
@@ -128,6 +133,28 @@ def table_ahead_refusals(adapter: AnySheetAdapter, state: Any, window: Window | 
         if said:
             out[row.subject] = f"{MARK}{'; '.join(said)}{after}"
     return out
+
+
+def late_sentence(window: Window, subject: str) -> str:
+    """What a row typed for the next window ``window`` takes orders for says when that window will not read it
+    (``SeatRead.late``): its subject cannot take orders early (an army that fights), or it was typed or changed
+    after the players' deadline."""
+    early = window.early
+    label = early.label if early is not None else "the next window"
+    if subject in window.early_out:
+        return (f"{MARK}Not read: {subject} is in an open battle of {window.label} (it fights), and cannot take "
+                f"orders for {label}. Kept in the Archive when the judge's window closes.")
+    return (f"{MARK}Late: typed or changed after the players' deadline, not read; {label} reads what stood here "
+            "then. Kept in the Archive when the judge's window closes.")
+
+
+def late_line(tab: InputTab, window: Window, rows: Sequence[TypedRow]) -> ArchiveLine:
+    """The rows a resolution of the judge's ``window`` set aside as late for the next window it took orders for
+    (``SeatRead.late``)."""
+    label = window.early.label if window.early is not None else "the next window"
+    text = (f"Not read for {label} (typed or changed after the players' deadline of {window.label}, or for an army "
+            "in one of its open battles); no longer in your rows:")
+    return ArchiveLine(capital(label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
 
 
 def out_sentence(reason: str) -> str:
@@ -547,6 +574,7 @@ class SeatSettled:
     gone: list[TypedRow] = field(default_factory=list)
     bots_over: list[TypedRow] = field(default_factory=list)
     aside: dict[Key, str] = field(default_factory=dict)
+    late: list[TypedRow] = field(default_factory=list)  # typed for the next window, not read by it (``late_line``)
 
     def lines(self, tab: InputTab, window: Window, forced: bool = False) -> list[ArchiveLine]:
         """The Archive entries this resolution writes for the seat (``forced``: the GM closed the window)."""
@@ -555,6 +583,8 @@ class SeatSettled:
             out.append(read_line(tab, window, self.read, self.unused, self.partly, self.aside, forced))
         if self.set_aside:
             out.append(stale_line(tab, window, self.set_aside))
+        if self.late:
+            out.append(late_line(tab, window, self.late))
         if self.gone:
             out.append(gone_line(tab, window, self.gone))
         return out
@@ -780,6 +810,9 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
         read_out = seat_read.done(window, consumed | frozenset(s for _t, s in out.aside))
         done = read_out - (frozenset(out.unused) - frozenset(out.aside)) if target.key != window.key else frozenset()
     kept = seat_read.carried(window, target, done, frozenset(s for _t, s in done))
+    if window.early is not None and target.key == window.early.key and seat_read.pending is None:
+        out.late = seat_read.late(window)  # the next window reads what its seats sent by the players' deadline
+        kept = seat_read.early_kept(window, kept)
     if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
         kept = _untick(seat_read.tab, kept, frozenset(out.unused) - _goes_on(seat_read, left, refused))
     out.kept, out.gone = _drawable(adapter, new_state, seat, seat_read.tab, kept)

@@ -37,6 +37,10 @@ class SeatRead:
     pending_cells: tuple[CellValue, ...] = ()  # the pending row as read (window key, rows read, the line count)
     # completing a resolution cut short: the rows its record says it read for the window (``sync/journal.py``)
     recorded: tuple[TypedRow, ...] | None = None
+    # the rows typed for the next window the open judge's window takes orders for (``Window.early``) as the first
+    # poll past her players' deadline read them (kept in the pending row): what that window reads; a row typed or
+    # changed since is late. None: not taken yet (the players' part is open, or no poll has run since)
+    early: tuple[TypedRow, ...] | None = None
 
     def note(self, row: TypedRow) -> str:
         """Why ``row`` is still typed, if the last resolution kept it and it still holds what it held then ('' if
@@ -100,6 +104,37 @@ class SeatRead:
             return self.done(window, used)
         return frozenset((r.table, r.subject) for r in (TypedRow.from_json(j) for j in self.pending["rows"])
                          if r.subject in used and r.window == window.key and self.writes_in(window, r.table))
+
+    def writes_early(self, window: Window | None, table: str) -> bool:
+        """Whether the seat types, while ``window`` is open, the orders of the next window it takes early in
+        ``table`` (``Window.early``)."""
+        early = window.early if window is not None else None
+        return early is not None and self.seat in early.seats and self.tab.table(table).spec.open_in(early.phase)
+
+    def early_typed(self, window: Window) -> tuple[TypedRow, ...]:
+        """The rows typed now for the next window ``window`` takes orders for (what the players' deadline takes)."""
+        return tuple(r for r in self.rows if r.typed and self.writes_early(window, r.table))
+
+    def late(self, window: Window | None) -> list[TypedRow]:
+        """The rows typed for the next window ``window`` takes orders for that it will not read: typed or changed
+        since the players' deadline took them (``early``), or for a subject that cannot take orders early
+        (``Window.early_out``: an army that fights)."""
+        if window is None or window.early is None:
+            return []
+        taken = None if self.early is None else {(r.table, r.subject): cells_text(r.values) for r in self.early}
+        return [r for r in self.early_typed(window) if r.subject in window.early_out
+                or (taken is not None and taken.get((r.table, r.subject)) != cells_text(r.values))]
+
+    def early_kept(self, window: Window, kept: Mapping[str, Mapping[str, TypedRow]]) -> dict[str, dict[str, TypedRow]]:
+        """``kept`` (the rows a resolution of ``window`` keeps in their cells) as the next window it took orders for
+        reads them: the late rows out, and those the players' deadline took as they stood then (one cleared since
+        put back)."""
+        late = {(r.table, r.subject) for r in self.late(window)}
+        out = {t: {s: r for s, r in rows.items() if (t, s) not in late} for t, rows in kept.items()}
+        for row in self.early or ():
+            if row.subject not in window.early_out:
+                out.setdefault(row.table, {})[row.subject] = row
+        return out
 
     def held(self, window: Window | None) -> list[TypedRow]:
         """Rows typed ahead, in a table the seat does not write in now (a standing table's too): kept in their

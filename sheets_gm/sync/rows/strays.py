@@ -439,8 +439,7 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
     are sheets-gm's cells, which a player cannot clear): the drawn subject put back, or the row emptied."""
     window = ruleset.window(state)
     expected = {p.spec.name: adapter.laid_out_rows(state, seat, p) for p in tab.tables}
-    stamps = {p.spec.name: window.key if window is not None and seat in window.seats
-              and p.spec.open_in(window.phase) else "" for p in tab.tables}
+    stamps = {p.spec.name: p.spec.stamp(window, seat) for p in tab.tables}
     sorting = _Sorting(_Seats(ruleset, adapter, state, sheets, tabs, seat), tab, grid, expected,
                        drawn_names(adapter, [state], seat, tabs.orders(seat)), stamps,  # every tab: a table moved
                        tab.width - 1, tab.last_row)

@@ -93,14 +93,16 @@ def test_the_judge_judges_after_the_players_deadline_and_nothing_is_applied_befo
     first poll after the deadline applied the default win itself."""
     config = _war(tmp_path)
     before = _status(config, NOW)
-    assert before[0].endswith("; strategies close Sun 22 Nov, 20:00 (UTC) (in 8 h 00 min), then the judge judges")
-    assert "strategies close Sun 22 Nov, 20:00 (UTC) · results close when the judge marks them done" in before[1]
+    assert before[0].endswith("; strategies and turn 2 · orders close Sun 22 Nov, 20:00 (UTC) (in 8 h 00 min), then "
+                              "the judge judges")
+    assert "strategies and turn 2 · orders close Sun 22 Nov, 20:00 (UTC) · results close when the judge marks them " \
+           "done" in before[1]
     said: list[str] = []
     report = _sync(config, PLAYERS + dt.timedelta(seconds=6), said)  # the first poll after the players' deadline
     assert not report.resolved and _phase(config) == "results", describe_report(report)
     assert report.deadline == ""  # the gate waits for the judge's tick, not for a deadline
-    assert "Strategies closed Sun 22 Nov, 20:00 (UTC) (the players' deadline); the judge's window for turn 1 · " \
-           "battle results is open now" in describe_report(report)
+    assert "Strategies and turn 2 · orders closed Sun 22 Nov, 20:00 (UTC) (the players' deadline); the judge's " \
+           "window for turn 1 · battle results is open now" in describe_report(report)
     assert said and "1 of the judge's empty cells typed" in said[0]
     lines = _status(config, PLAYERS + dt.timedelta(hours=3))
     assert lines[0].endswith("open (window 1/results, step 2) for the judge; no judge's deadline: it resolves when "
@@ -187,9 +189,9 @@ def test_the_notices_tell_the_channel_and_the_judge_once_that_the_strategies_clo
     assert not [n for n in _notices(config, PLAYERS - dt.timedelta(minutes=1)) if "@judge" in n.key]
     told = [n for n in _notices(config, PLAYERS + dt.timedelta(minutes=1)) if "@judge" in n.key]
     assert sorted(n.recipient for n in told) == ["#channel", JUDGE]
-    assert told[0].subject == "[sheets-gm match] Strategies closed: the judge's window is open"
-    assert told[0].body.startswith("Strategies closed Sun 22 Nov, 20:00 (UTC) (the players' deadline); the judge's "
-                                   "window for turn 1 · battle results is open now")
+    assert told[0].subject == "[sheets-gm match] Strategies and turn 2 · orders closed: the judge's window is open"
+    assert told[0].body.startswith("Strategies and turn 2 · orders closed Sun 22 Nov, 20:00 (UTC) (the players' "
+                                   "deadline); the judge's window for turn 1 · battle results is open now")
     again = [n.key for n in _notices(config, PLAYERS + dt.timedelta(hours=5)) if "@judge" in n.key]
     assert again == [n.key for n in told]  # the same keys: the outbox sends each once
 
@@ -225,8 +227,8 @@ def test_the_commands_in_the_order_the_program_tells_the_judge(tmp_path: Path, m
         return capsys.readouterr().out
 
     said = command("sync")
-    assert "Strategies closed Sun 22 Nov, 20:00 (UTC) (the players' deadline); the judge's window for turn 1 · " \
-           "battle results is open now" in said and "resolved" not in said, said
+    assert "Strategies and turn 2 · orders closed Sun 22 Nov, 20:00 (UTC) (the players' deadline); the judge's " \
+           "window for turn 1 · battle results is open now" in said and "resolved" not in said, said
     assert "for the judge; no judge's deadline: it resolves when the judge marks it done" in command("status")
     _type(config, "results", "Dominaria 4C", "stratless", "phyrexia")
     _type(config, "losses", "Various Puppies", "slot1", 300)

@@ -115,10 +115,9 @@ def test_a_movement_mail_keeps_the_lines_its_sender_may_order_and_refuses_the_ot
 @pytest.mark.parametrize(("sender", "phase", "late", "said"), [
     ("stranger@example.org", Phase.ORDERS, False, "no player's address"),
     ("ann@example.org", Phase.ORDERS, True, "late: it reached the judge's mailbox"),
-    ("ann@example.org", Phase.RESULTS, False, "orders window is closed"),
-    # played by mail: next turn's moves mailed while the battles were judged were answered "late" alone; a player
-    # who sent them early learns when to send them again
-    ("ann@example.org", Phase.RESULTS, False, "for turn 4, send it again once turn 4's orders open"),
+    # the next turn's movement closes with the strategies, at the one players' deadline: after it, late
+    ("ann@example.org", Phase.RESULTS, True, "after the players' (turn 3's strategies and turn 4's movement) deadline"),
+    ("ann@example.org", Phase.RESULTS, True, "turn 4's movement is adjudicated from what was sent before it"),
     ("ann@example.org", Phase.OVER, False, "the round is over: no orders are read any more"),
 ])
 def test_a_movement_mail_not_read_says_why(sender: str, phase: Phase, late: bool, said: str) -> None:
@@ -127,6 +126,19 @@ def test_a_movement_mail_not_read_says_why(sender: str, phase: Phase, late: bool
                       text="Rabid Cat: Dominaria; 3C > 3D", received=AT,
                       deadline=AT - dt.timedelta(seconds=1) if late else None)
     assert said in filed.unread and not filed.lines
+
+
+def test_the_next_turns_movement_is_filed_before_the_players_deadline_but_not_for_an_army_that_fights() -> None:
+    """While turn 3's battles await strategies, a movement mail before the players' deadline is filed for turn 4
+    (its receipt says so); a line for an army in an open battle is refused: it fights."""
+    battle = Battle(BattleType.ATTACKS, "Dominaria 4C", ("Rabid Cat", "Various Puppies"))
+    s = state(*ARMIES, battles=(battle,), phase=Phase.RESULTS)
+    lines = ["Rabid Cat: Dominaria; 4C > 4D", "Rabit Cat: Dominaria; 3C > 3B"]
+    filed = file_mail(s, ROSTER, sender="ann@example.org", subject="Turn 4", lines=lines, text="\n".join(lines),
+                      received=AT, deadline=AT + dt.timedelta(hours=1))
+    assert not filed.unread and filed.read_for.startswith("turn 4's movement")
+    assert filed.lines == {"coalition": ("Rabit Cat: Dominaria; 3C > 3B",)}
+    assert "Rabid Cat fights in the battle at Dominaria 4C this turn" in dict(filed.refused)[lines[0]]
 
 
 def test_a_strategy_is_filed_for_its_battle_from_a_player_of_it_or_the_leader_only() -> None:

@@ -36,9 +36,9 @@ def test_the_judges_window_says_results_close_and_tick_results_in_when_the_judge
     assert isinstance(board, MemoryBackend)
     status = [str(v) for v in board.tabs["Turn report"].values() if str(v).startswith("Turn 1 · battle results")]
     # the players' deadline closes the strategies; the judge's results close when she marks them done
-    assert status and status[0].endswith(f"· strategies close {describe_deadline(due.isoformat())} · results close "
-                                         "when the judge marks them done")
-    assert "orders close" not in status[0]
+    players = f"· strategies and turn 2 · orders close {describe_deadline(due.isoformat())}"
+    assert status and status[0].endswith(f"{players} · results close when the judge marks them done"), status
+    assert status[0].count("orders close") == 1  # the next turn's, closing with the strategies: not the judge's
 
 
 def test_strategies_to_is_taken_in_a_running_match_without_a_warning(tmp_path: Path) -> None:

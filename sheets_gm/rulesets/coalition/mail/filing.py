@@ -3,17 +3,20 @@ a pure decision of the state, the roster and the mail's words, which the door ca
 
 A mail whose title names a battle (a battle verb: ``attacks``, ``vs.``, ``intercepts``, ``raids``; or a label:
 ``Kill Attempt``, ``Joint Engage``, ``Contingency``) is a **strategy**; any other is **movement**. Movement is read
-in the orders window, before its deadline (the server's arrival time decides): each line naming an army the sender
-may order goes to the army's side's Forum tab; a line naming an army she may not order is refused; a line naming no
-army is typed too where it looks like an order (the Forum tab answers it: a misspelt name gets "did you mean"), and
-passed over where it is chatter. A strategy is read in the results window, before its deadline, for a battle
-announced and open, from a player of one of its armies or her side's leader.
+before the players' deadline (the server's arrival time decides): in the orders window for its turn, and while a
+turn's battles await strategies, for the next turn (the one deadline closes both; an army in an open battle cannot
+move: it fights). Each line naming an army the sender may order goes to the army's side's Forum tab; a line naming
+an army she may not order is refused; a line naming no army is typed too where it looks like an order (the Forum tab
+answers it: a misspelt name gets "did you mean"), and passed over where it is chatter. A strategy is read in the
+results window, before its deadline, for a battle announced and open, from a player of one of its armies or her
+side's leader.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from sheets_gm.rulesets import kit
@@ -57,6 +60,7 @@ class MailReading:
         self.state = state
         self.roster = RosterIndex(roster)
         self.battles = BattleIndex([b for b in state.battles if b.announced] if state.phase is Phase.RESULTS else [])
+        self.fighting = {a: b.at for b in self.battles.battles for a in b.armies}  # they cannot move next turn
         self.side_of = {a.name: a.side.value for a in state.armies}
         self.by_lower = {a.name.lower(): a.name for a in state.armies}
         self.planes = {a.at.split(" ")[0].lower() for a in state.armies if a.at}
@@ -93,18 +97,24 @@ def file_mail(state: CoalitionState, roster: kit.Roster, *, sender: str, subject
     if state.phase is Phase.OVER:
         return Filing(kind, who.name, unread="the round is over: no orders are read any more; it is kept in the "
                                              "judge's record")
-    if state.phase is not Phase.ORDERS:
-        return Filing(kind, who.name, unread=f"late: the turn {state.turn} orders window is closed (the battles are "
-                                        "being judged): movement is read in the orders window only; it is "
-                                        "discarded and kept in the judge's record; if it is for turn "
-                                        f"{state.turn + 1}, send it again once turn {state.turn + 1}'s orders open")
+    if state.phase is Phase.RESULTS:  # the next turn's movement, sent with the strategies by the one deadline
+        late = _late(received, deadline, f"players' (turn {state.turn}'s strategies and turn {state.turn + 1}'s "
+                                          "movement)")
+        if late:
+            return Filing(kind, who.name, unread=f"{late}; turn {state.turn + 1}'s movement is adjudicated from what "
+                                                 "was sent before it")
+        filing = _movement(reading, who, lines, reading.fighting)
+        return replace(filing, read_for=f"turn {state.turn + 1}'s movement, adjudicated once the judge has posted "
+                                        f"turn {state.turn}'s battle results") if not filing.unread else filing
     late = _late(received, deadline, f"turn {state.turn} orders")
     if late:
         return Filing(kind, who.name, unread=late)
     return _movement(reading, who, lines)
 
 
-def _movement(reading: MailReading, who: Sender, lines: Sequence[str]) -> Filing:
+def _movement(reading: MailReading, who: Sender, lines: Sequence[str], fighting: Mapping[str, str] = {}) -> Filing:
+    """The lines of a movement mail by side (``fighting``: the armies in an open battle, by the battle's square:
+    they fight, and cannot move in the next turn)."""
     typed: dict[str, list[str]] = {}
     refused: list[tuple[str, str]] = []
     chatter: list[str] = []
@@ -117,7 +127,9 @@ def _movement(reading: MailReading, who: Sender, lines: Sequence[str]) -> Filing
             else:
                 typed.setdefault(who.sides[0], []).append(line)
             continue
-        why = reading.roster.may_order(who, army)
+        why = reading.roster.may_order(who, army) or (
+            f"{army} fights in the battle at {fighting[army]} this turn: an army in an open battle cannot move in "
+            f"turn {reading.state.turn + 1}" if army in fighting else "")
         if why:
             refused.append((line, why))
         else:
@@ -174,9 +186,9 @@ class CoalitionMail:
         """``judging.stratless_cells``."""
         return stratless_cells(state, sealed)
 
-    def sealed_summary(self, state: CoalitionState, sealed: Sequence[Sealed]) -> list[str]:
+    def sealed_summary(self, state: CoalitionState, sealed: Sequence[Sealed], closed: bool = False) -> list[str]:
         """``judging.stratless_summary``."""
-        return stratless_summary(state, sealed)
+        return stratless_summary(state, sealed, closed)
 
     def __init__(self) -> None:
         self._reading: tuple[CoalitionState, kit.Roster, MailReading] | None = None

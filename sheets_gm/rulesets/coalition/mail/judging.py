@@ -100,12 +100,15 @@ def _stratless_note(found: BattleStrategies) -> str:
             "applied before.")
 
 
-def stratless_summary(state: CoalitionState, sealed: Sequence[Sealed]) -> list[str]:
-    """A line per battle for the judge's status: how many strategies each side sent, and who is stratless so far."""
+def stratless_summary(state: CoalitionState, sealed: Sequence[Sealed], closed: bool = False) -> list[str]:
+    """A line per battle for the judge's status: how many strategies each side sent, and who is stratless so far
+    (``closed``: the players' deadline passed: who is stratless, pending the judge)."""
     out = []
     for found in battle_strategies(state, sealed):
         sent = ", ".join(f"{side} {len(mine)}" for side, mine in found.by_side.items())
-        none = f"; none from {' and '.join(found.stratless)} (stratless so far)" if found.stratless else ""
+        which = "stratless: the players' deadline passed, the judge confirms or changes it" if closed else \
+            "stratless so far"
+        none = f"; none from {' and '.join(found.stratless)} ({which})" if found.stratless else ""
         out.append(f"{found.battle.at} ({battle_title(found.battle)}): strategies {sent}{none}")
     return out
 
