@@ -80,6 +80,7 @@ import importlib
 import io
 import itertools
 import json
+import math
 import os
 import random
 import re
@@ -1333,6 +1334,74 @@ def measure_start_cpu(args: argparse.Namespace, root: Path) -> None:
                   f"{statistics.median(r[2] for r in done):.2f} s at the first search's end", flush=True)
 
 
+# -- --first-start: the real serve on folders no host served, the saves typed meanwhile waiting -------------------
+
+
+def saved_elsewhere(root: Path, place: str, turn: int,
+                    args: argparse.Namespace) -> tuple[str, list[Path], dict[Path, int]]:
+    """The matches under ``root/place`` moved to a folder of their own for this start (as a backup restored
+    elsewhere, or a new machine's: every record names the folder it was written in, the files' times kept), then
+    the first, the middle and the last in the folder's order saved (the bots type the open window's orders): the new
+    folder's name, those three configs, and when each save began (time.time_ns)."""
+    moved = f"restored-{turn}"
+    (root / place).rename(root / moved)
+    configs = sorted((root / moved).glob("*/match.toml"))
+    saved = [configs[0], configs[len(configs) // 2], configs[-1]]
+    began = {}
+    for config in saved:
+        began[config] = time.time_ns()
+        type_orders(config, ready=False, seed=f"{args.seed}/first/{turn}")
+    return moved, saved, began
+
+
+def one_first_start(source: Path | None, root: Path, place: str, turn: int,
+                    args: argparse.Namespace) -> tuple[str, list[float | None], str]:
+    """``serve`` (from ``source``; None: this tree) started with no status file of its own on the matches of
+    ``root/place`` moved for it (``saved_elsewhere``), three saves waiting: the folder it served, each save's answer
+    from the spawn (None: not within ``--restart-limit`` s) and the load meanwhile."""
+    moved, saved, began = saved_elsewhere(root, place, turn, args)
+    watch = LoadWatch()
+    proc, pings, _, started = spawn_serve(source, root, f"first-{turn}", "--workers", str(args.workers), under=moved)
+    answers: dict[Path, float] = {}
+    try:
+        while len(answers) < len(saved) and time.monotonic() - started < args.restart_limit:
+            for config in saved:
+                if config not in answers and answered_since(config, began[config]):
+                    answers[config] = time.monotonic() - started
+            time.sleep(0.05)
+    finally:
+        proc.send_signal(15)
+        proc.wait(timeout=180)
+        pings.close()
+    return moved, [answers.get(config) for config in saved], watch.close()
+
+
+def measure_first_start(args: argparse.Namespace, root: Path) -> None:
+    """``--first-start N``: the real ``serve`` started on N local matches polled before by another host, in another
+    folder (``saved_elsewhere``), the first, middle and last in folder order saved while no host ran: each save's
+    answer from the spawn, this tree's serve in turn with ``--vs``'s, ``--rounds`` of each, medians."""
+    compiled(ROOT)
+    t0 = time.monotonic()
+    configs = polled_copies(root, args.first_start, linked=True)
+    base = source_of(args.vs, root / "base") if args.vs else None
+    print(f"Made {len(configs)} local matches polled before ({', '.join(IDLE_GAMES)} in turn) in "
+          f"{time.monotonic() - t0:.0f} s; load {Path('/proc/loadavg').read_text().split()[:3]}.", flush=True)
+    runs: dict[str, list[list[float | None]]] = {"base": [], "this": []}
+    place = "idle"
+    for turn in range(args.rounds * (2 if base is not None else 1)):
+        code, source = ("base", base) if base is not None and turn % 2 == 0 else ("this", None)
+        place, answers, load_was = one_first_start(source, root, place, turn, args)
+        runs[code].append(answers)
+        print(f"- {code}: the first, middle and last saves answered at {seconds(answers)} s from the spawn "
+              f"(limit {args.restart_limit:g} s); {load_was}", flush=True)
+    for code, done in runs.items():
+        if done:
+            medians = [statistics.median(math.inf if a is None else a for a in column)
+                       for column in zip(*done, strict=True)]
+            print(f"  {code}: medians of {len(done)} starts: first {medians[0]:.1f} s, middle {medians[1]:.1f} s, "
+                  f"last {medians[2]:.1f} s (inf: not answered within the limit)", flush=True)
+
+
 # -- --idle-hour: the real serve at rest on local matches polled before, its CPU over an hour ---------------------
 
 
@@ -2157,6 +2226,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "turn with this tree's for the restarts (the same run's baseline)")
     parser.add_argument("--rounds", type=int, help="with --restart-local: restarts of each (default 2); with "
                         "--serve-google: restarts at each --busy count (default 1)")
+    parser.add_argument("--first-start", type=int, metavar="N",
+                        help="instead: the real serve started on N local matches another host polled, in another "
+                        "folder (as restored from a backup), the first, middle and last saved meanwhile: each answer "
+                        "from the spawn (--vs, --rounds, --restart-limit)")
     parser.add_argument("--start-cpu", action="store_true",
                         help="with --restart-local: instead of saves, the host's own CPU to READY and to its first "
                         "search's end (with --vs, in turn with that commit's; --rounds of each)")
@@ -2179,6 +2252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         if args.idle_hour:
             measure_idle_hour(args, Path(tmp))
+        elif args.first_start:
+            measure_first_start(args, Path(tmp))
         elif args.restart_local and args.start_cpu:
             measure_start_cpu(args, Path(tmp))
         elif args.restart_local:
