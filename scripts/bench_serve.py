@@ -1021,6 +1021,18 @@ def answered_since(config: Path, after_ns: int) -> bool:
         return False
 
 
+def awaited_answers(began: dict[Path, int], started: float, limit: float) -> dict[Path, float]:
+    """Each save's answer (its match's record written after the save ``began``, time.time_ns) in seconds from
+    ``started`` (monotonic), as the answers come, until every one is answered or ``limit`` seconds passed."""
+    answers: dict[Path, float] = {}
+    while len(answers) < len(began) and time.monotonic() - started < limit:
+        for config, at in began.items():
+            if config not in answers and answered_since(config, at):
+                answers[config] = time.monotonic() - started
+        time.sleep(0.05)
+    return answers
+
+
 @dataclasses.dataclass
 class RestartRun:
     """One restart of ``serve``: each save's answer in seconds from the start (None: not within the limit), the
@@ -1340,11 +1352,16 @@ def measure_start_cpu(args: argparse.Namespace, root: Path) -> None:
 def saved_elsewhere(root: Path, place: str, turn: int,
                     args: argparse.Namespace) -> tuple[str, list[Path], dict[Path, int]]:
     """The matches under ``root/place`` moved to a folder of their own for this start (as a backup restored
-    elsewhere, or a new machine's: every record names the folder it was written in, the files' times kept), then
+    elsewhere, or a new machine's: every record names the folder it was written in, the files' times kept; with
+    ``--plain-copy``, copied there by ``cp -r``, every file's time the copy's), then
     the first, the middle and the last in the folder's order saved (the bots type the open window's orders): the new
     folder's name, those three configs, and when each save began (time.time_ns)."""
     moved = f"restored-{turn}"
-    (root / place).rename(root / moved)
+    if args.plain_copy:  # copied as ``cp -r`` copies: every file's time the copy's, the old folder gone after
+        subprocess.run(["cp", "-r", str(root / place), str(root / moved)], check=True)
+        shutil.rmtree(root / place)
+    else:
+        (root / place).rename(root / moved)
     configs = sorted((root / moved).glob("*/match.toml"))
     saved = [configs[0], configs[len(configs) // 2], configs[-1]]
     began = {}
@@ -1362,13 +1379,8 @@ def one_first_start(source: Path | None, root: Path, place: str, turn: int,
     moved, saved, began = saved_elsewhere(root, place, turn, args)
     watch = LoadWatch()
     proc, pings, _, started = spawn_serve(source, root, f"first-{turn}", "--workers", str(args.workers), under=moved)
-    answers: dict[Path, float] = {}
     try:
-        while len(answers) < len(saved) and time.monotonic() - started < args.restart_limit:
-            for config in saved:
-                if config not in answers and answered_since(config, began[config]):
-                    answers[config] = time.monotonic() - started
-            time.sleep(0.05)
+        answers = awaited_answers(began, started, args.restart_limit)
     finally:
         proc.send_signal(15)
         proc.wait(timeout=180)
@@ -1685,13 +1697,8 @@ def google_restart(server: Any, fake: GoogleApiFake, root: Path, saved: Sequence
     started = time.monotonic()
     proc = serve_over(server, root, log, args, source)
     trace = RestartTrace(proc.pid, log, fake, started) if args.trace else None
-    answers: dict[Path, float] = {}
     try:
-        while len(answers) < len(saved) and time.monotonic() - started < args.restart_limit:
-            for config in saved:
-                if config not in answers and answered_since(config, at[config]):
-                    answers[config] = time.monotonic() - started
-            time.sleep(0.1)
+        answers = awaited_answers({config: at[config] for config in saved}, started, args.restart_limit)
         traced = trace.close(sorted(answers.values())) if trace is not None else ""
         time.sleep(args.linger)  # its own answers read back and its tokens kept past them: the next restart,
         # of either tree, finds what this one left as the one before found it
@@ -2230,6 +2237,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="instead: the real serve started on N local matches another host polled, in another "
                         "folder (as restored from a backup), the first, middle and last saved meanwhile: each answer "
                         "from the spawn (--vs, --rounds, --restart-limit)")
+    parser.add_argument("--plain-copy", action="store_true",
+                        help="with --first-start: the matches copied for each start by cp -r (the files' times not "
+                        "kept), not moved")
     parser.add_argument("--start-cpu", action="store_true",
                         help="with --restart-local: instead of saves, the host's own CPU to READY and to its first "
                         "search's end (with --vs, in turn with that commit's; --rounds of each)")
