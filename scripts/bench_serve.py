@@ -63,6 +63,12 @@ saves it) or one a GM (``oauth_token``); the idle figures are taken once Drive's
                                             [--isolation [--late 30]] [--oauth match|gm] [--busy 0,8 [--load 8]
                                             [--settle 180]] [--rounds 2] [--vs COMMIT] [--linger 20] [--trace]
 
+``--first-start N``: the real ``serve`` on N local matches another host polled, moved to a folder of their own
+before each start (``--plain-copy``: copied there by ``cp -r``), the first, middle and last in folder order saved
+meanwhile, no status file: each save's answer from the spawn, in turn with ``--vs``'s serve, medians.
+
+    .venv/bin/python scripts/bench_serve.py --first-start 10000 --vs main --rounds 3 --restart-limit 60
+
 A restart's load is the one asked for: with ``--load L`` the 1-minute figure is awaited (as many processes again
 spinning until it gets there; ``--busy 1,5 --load 2,8``: one target a count), and each restart prints the load
 while its saves wait; with ``--vs`` the two trees
