@@ -63,6 +63,12 @@ saves it) or one a GM (``oauth_token``); the idle figures are taken once Drive's
                                             [--isolation [--late 30]] [--oauth match|gm] [--busy 0,8 [--load 8]
                                             [--settle 180]] [--rounds 2] [--vs COMMIT] [--linger 20] [--trace]
 
+``--first-start N``: the real ``serve`` on N local matches another host polled, moved to a folder of their own
+before each start (``--plain-copy``: copied there by ``cp -r``), the first, middle and last in folder order saved
+meanwhile, no status file: each save's answer from the spawn, in turn with ``--vs``'s serve, medians.
+
+    .venv/bin/python scripts/bench_serve.py --first-start 10000 --vs main --rounds 3 --restart-limit 60
+
 A restart's load is the one asked for: with ``--load L`` the 1-minute figure is awaited (as many processes again
 spinning until it gets there; ``--busy 1,5 --load 2,8``: one target a count), and each restart prints the load
 while its saves wait; with ``--vs`` the two trees
@@ -80,6 +86,7 @@ import importlib
 import io
 import itertools
 import json
+import math
 import os
 import random
 import re
@@ -1020,6 +1027,18 @@ def answered_since(config: Path, after_ns: int) -> bool:
         return False
 
 
+def awaited_answers(began: dict[Path, int], started: float, limit: float) -> dict[Path, float]:
+    """Each save's answer (its match's record written after the save ``began``, time.time_ns) in seconds from
+    ``started`` (monotonic), as the answers come, until every one is answered or ``limit`` seconds passed."""
+    answers: dict[Path, float] = {}
+    while len(answers) < len(began) and time.monotonic() - started < limit:
+        for config, at in began.items():
+            if config not in answers and answered_since(config, at):
+                answers[config] = time.monotonic() - started
+        time.sleep(0.05)
+    return answers
+
+
 @dataclasses.dataclass
 class RestartRun:
     """One restart of ``serve``: each save's answer in seconds from the start (None: not within the limit), the
@@ -1333,6 +1352,74 @@ def measure_start_cpu(args: argparse.Namespace, root: Path) -> None:
                   f"{statistics.median(r[2] for r in done):.2f} s at the first search's end", flush=True)
 
 
+# -- --first-start: the real serve on folders no host served, the saves typed meanwhile waiting -------------------
+
+
+def saved_elsewhere(root: Path, place: str, turn: int,
+                    args: argparse.Namespace) -> tuple[str, list[Path], dict[Path, int]]:
+    """The matches under ``root/place`` moved to a folder of their own for this start (as a backup restored
+    elsewhere, or a new machine's: every record names the folder it was written in, the files' times kept; with
+    ``--plain-copy``, copied there by ``cp -r``, every file's time the copy's), then
+    the first, the middle and the last in the folder's order saved (the bots type the open window's orders): the new
+    folder's name, those three configs, and when each save began (time.time_ns)."""
+    moved = f"restored-{turn}"
+    if args.plain_copy:  # copied as ``cp -r`` copies: every file's time the copy's, the old folder gone after
+        subprocess.run(["cp", "-r", str(root / place), str(root / moved)], check=True)
+        shutil.rmtree(root / place)
+    else:
+        (root / place).rename(root / moved)
+    configs = sorted((root / moved).glob("*/match.toml"))
+    saved = [configs[0], configs[len(configs) // 2], configs[-1]]
+    began = {}
+    for config in saved:
+        began[config] = time.time_ns()
+        type_orders(config, ready=False, seed=f"{args.seed}/first/{turn}")
+    return moved, saved, began
+
+
+def one_first_start(source: Path | None, root: Path, place: str, turn: int,
+                    args: argparse.Namespace) -> tuple[str, list[float | None], str]:
+    """``serve`` (from ``source``; None: this tree) started with no status file of its own on the matches of
+    ``root/place`` moved for it (``saved_elsewhere``), three saves waiting: the folder it served, each save's answer
+    from the spawn (None: not within ``--restart-limit`` s) and the load meanwhile."""
+    moved, saved, began = saved_elsewhere(root, place, turn, args)
+    watch = LoadWatch()
+    proc, pings, _, started = spawn_serve(source, root, f"first-{turn}", "--workers", str(args.workers), under=moved)
+    try:
+        answers = awaited_answers(began, started, args.restart_limit)
+    finally:
+        proc.send_signal(15)
+        proc.wait(timeout=180)
+        pings.close()
+    return moved, [answers.get(config) for config in saved], watch.close()
+
+
+def measure_first_start(args: argparse.Namespace, root: Path) -> None:
+    """``--first-start N``: the real ``serve`` started on N local matches polled before by another host, in another
+    folder (``saved_elsewhere``), the first, middle and last in folder order saved while no host ran: each save's
+    answer from the spawn, this tree's serve in turn with ``--vs``'s, ``--rounds`` of each, medians."""
+    compiled(ROOT)
+    t0 = time.monotonic()
+    configs = polled_copies(root, args.first_start, linked=True)
+    base = source_of(args.vs, root / "base") if args.vs else None
+    print(f"Made {len(configs)} local matches polled before ({', '.join(IDLE_GAMES)} in turn) in "
+          f"{time.monotonic() - t0:.0f} s; load {Path('/proc/loadavg').read_text().split()[:3]}.", flush=True)
+    runs: dict[str, list[list[float | None]]] = {"base": [], "this": []}
+    place = "idle"
+    for turn in range(args.rounds * (2 if base is not None else 1)):
+        code, source = ("base", base) if base is not None and turn % 2 == 0 else ("this", None)
+        place, answers, load_was = one_first_start(source, root, place, turn, args)
+        runs[code].append(answers)
+        print(f"- {code}: the first, middle and last saves answered at {seconds(answers)} s from the spawn "
+              f"(limit {args.restart_limit:g} s); {load_was}", flush=True)
+    for code, done in runs.items():
+        if done:
+            medians = [statistics.median(math.inf if a is None else a for a in column)
+                       for column in zip(*done, strict=True)]
+            print(f"  {code}: medians of {len(done)} starts: first {medians[0]:.1f} s, middle {medians[1]:.1f} s, "
+                  f"last {medians[2]:.1f} s (inf: not answered within the limit)", flush=True)
+
+
 # -- --idle-hour: the real serve at rest on local matches polled before, its CPU over an hour ---------------------
 
 
@@ -1616,13 +1703,8 @@ def google_restart(server: Any, fake: GoogleApiFake, root: Path, saved: Sequence
     started = time.monotonic()
     proc = serve_over(server, root, log, args, source)
     trace = RestartTrace(proc.pid, log, fake, started) if args.trace else None
-    answers: dict[Path, float] = {}
     try:
-        while len(answers) < len(saved) and time.monotonic() - started < args.restart_limit:
-            for config in saved:
-                if config not in answers and answered_since(config, at[config]):
-                    answers[config] = time.monotonic() - started
-            time.sleep(0.1)
+        answers = awaited_answers({config: at[config] for config in saved}, started, args.restart_limit)
         traced = trace.close(sorted(answers.values())) if trace is not None else ""
         time.sleep(args.linger)  # its own answers read back and its tokens kept past them: the next restart,
         # of either tree, finds what this one left as the one before found it
@@ -2157,6 +2239,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "turn with this tree's for the restarts (the same run's baseline)")
     parser.add_argument("--rounds", type=int, help="with --restart-local: restarts of each (default 2); with "
                         "--serve-google: restarts at each --busy count (default 1)")
+    parser.add_argument("--first-start", type=int, metavar="N",
+                        help="instead: the real serve started on N local matches another host polled, in another "
+                        "folder (as restored from a backup), the first, middle and last saved meanwhile: each answer "
+                        "from the spawn (--vs, --rounds, --restart-limit)")
+    parser.add_argument("--plain-copy", action="store_true",
+                        help="with --first-start: the matches copied for each start by cp -r (the files' times not "
+                        "kept), not moved")
     parser.add_argument("--start-cpu", action="store_true",
                         help="with --restart-local: instead of saves, the host's own CPU to READY and to its first "
                         "search's end (with --vs, in turn with that commit's; --rounds of each)")
@@ -2179,6 +2268,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         if args.idle_hour:
             measure_idle_hour(args, Path(tmp))
+        elif args.first_start:
+            measure_first_start(args, Path(tmp))
         elif args.restart_local and args.start_cpu:
             measure_start_cpu(args, Path(tmp))
         elif args.restart_local:

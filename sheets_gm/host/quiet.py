@@ -16,7 +16,7 @@ from pathlib import Path
 
 from sheets_gm.notify.outbox import Outbox, due
 from sheets_gm.poll_gate.drive_due import due_without_changes
-from sheets_gm.poll_gate.idle import deadline_due
+from sheets_gm.poll_gate.idle import deadline_due, kept_here
 from sheets_gm.poll_gate.state import load_state, state_path
 from sheets_gm.running.idle_poll import IdleSync, idle_local_sync
 from sheets_gm.running.mail_check import mail_waiting
@@ -81,7 +81,9 @@ def first_need(config_path: Path, now: datetime) -> Need:
     """What a match the host has not polled yet needs, from its last poll's record alone (no config parsed): a local
     match left idle stays so (``idle``); one whose files changed since, or whose deadline is due, is polled first;
     the others (a Google match, whose first poll in the host asks Drive itself; a match never polled) as the
-    workers allow. A cold start on thousands of matches answers a save without waiting for all of them."""
+    workers allow. A cold start on thousands of matches answers a save without waiting for all of them; so does a
+    first start on folders copied or restored elsewhere, whose records name the folder they were written in: each
+    match's own files are compared with its record's (``kept_here``: a ``stat`` each, a hash where a time moved)."""
     idle = idle_local_sync(config_path, now, quiet=True)
     if idle is not None:
         return Need(letters=idle.letters_waiting, why="letters wait for a retry" if idle.letters_waiting else "",
@@ -92,7 +94,7 @@ def first_need(config_path: Path, now: datetime) -> Need:
     if deadline_due(state, now):
         return Need(poll=True, why="its deadline is due", rank=DUE)
     changed = not unchanged(config_path, state.config) or any(
-        not unchanged(Path(where), mark) for where, mark in state.files.items())
+        not unchanged(path, mark) for path, mark in kept_here(state, config_path).items())
     return Need(poll=True, why="a file changed" if changed else "not polled yet in this host",
                 rank=CHANGED if changed else LATER)
 

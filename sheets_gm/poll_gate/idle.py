@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from sheets_gm.poll_gate.state import PollState, load_state, state_path
-from sheets_gm.sheets.marks import unchanged, untouched
+from sheets_gm.sheets.marks import FileMark, unchanged, untouched
 from sheets_gm.sync.deadline import deadline_moment
 
 
@@ -52,6 +52,19 @@ def safety_net_due(state: PollState, now: datetime) -> bool:
     """Whether the match's safety moment (:func:`safety_moment`) has come."""
     moment = safety_moment(state)
     return moment is None or now >= moment
+
+
+def kept_here(state: PollState, config_path: Path) -> dict[Path, FileMark]:
+    """The workbooks the record keeps, each at its place in the folder of ``config_path``: a record written for
+    another folder (the match's folder copied, or restored from a backup elsewhere) names its files under that one,
+    and their place under this one is meant (a workbook outside the record's folder: where it names)."""
+    here = config_path.parent.resolve()
+    there = Path(state.folder) if state.folder else here
+    moved = {}
+    for where, mark in state.files.items():
+        path = Path(where)
+        moved[here / path.relative_to(there) if there != here and path.is_relative_to(there) else path] = mark
+    return moved
 
 
 def idle_local_poll(config_path: Path, now: datetime) -> PollState | None:
