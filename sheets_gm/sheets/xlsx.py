@@ -46,6 +46,8 @@ from typing import Any
 from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]  # et_xmlfile's own
 
+from sheets_gm.sheets.struck import struck
+
 
 def _import_without_numpy() -> ModuleType:
     """openpyxl, imported while ``import numpy`` fails; numpy importable again afterwards."""
@@ -100,21 +102,35 @@ def _local(tag: object) -> str:
 
 def inline_text(string: Any) -> str:
     """The text of an inline string's ``<is>`` element as ``Text.from_tree(string).content`` gives it: its own
-    ``<t>`` (the last, if several), then each rich run's ``<t>`` in order; phonetic runs left out."""
+    ``<t>`` (the last, if several), then each rich run's ``<t>`` in order; phonetic runs left out. Runs whose font
+    strikes them through (``<rPr><strike/>``: a forum post pasted, a word struck in LibreOffice) make it a
+    ``StruckText`` (``sheets.struck``)."""
     plain: str | None = None
     runs: list[str] = []
+    spans: list[tuple[int, int]] = []
+    at = 0
     for node in string:
         kind = _local(node.tag)
         if kind == "t":
             plain = node.text
         elif kind == "r":
             run: str | None = None
+            strike = False
             for part in node:
                 if _local(part.tag) == "t":
                     run = part.text
+                elif _local(part.tag) == "rPr":
+                    strike = any(_local(p.tag) == "strike" and p.get("val", "true") not in ("0", "false")
+                                 for p in part)
             if run is not None:
                 runs.append(run)
-    return "".join(runs) if plain is None else plain + "".join(runs)
+                if strike:
+                    spans.append((at, at + len(run)))
+                at += len(run)
+    text = "".join(runs) if plain is None else plain + "".join(runs)
+    if spans and plain:  # (a text before the runs moves them on)
+        spans = [(a + len(plain), b + len(plain)) for a, b in spans]
+    return struck(text, spans) if spans else text
 
 
 #: Each column's letters seen in a cell's name, and its number (``coordinate_to_tuple``'s, worked out once a column).
@@ -180,7 +196,7 @@ def _read_string_table(xml_source: Any) -> list[str]:
         if node.tag == _STRING_TAG:
             single = len(node) == 1 and node[0].tag == _TEXT_TAG
             text = (node[0].text or "") if single else inline_text(node)
-            strings.append(text.replace("x005F_", ""))
+            strings.append(text.replace("x005F_", "") if "x005F_" in text else text)  # (a struck one kept so)
             node.clear()
     return strings
 
