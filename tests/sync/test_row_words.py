@@ -86,15 +86,20 @@ def test_a_standing_reaction_that_fired_or_cannot_fire_says_what_the_engine_said
     for _ in range(2):  # it said 'Kept for turn 1 · Bo.'
         assert match.row(ann, "reactions", 0).feedback == fired
         match.poll()
-    match.type(bo, "seat", 0, "go", True)  # the GM has applied it: Bo's move goes on
+    adjust_match(match.sheets, match.cls, [Adjustment(GmKind.SOFTEN, "Bo-1", "1", "Parry")])
+    match.type(bo, "seat", 0, "go", True)  # the GM has applied it: Bo's attack goes on
     assert match.poll().resolved
-    for _ in range(2):  # Parry is spent this turn: the engine says it cannot fire again before next turn
+    for _ in range(2):  # issue 93, item 9: it said only "stands …, but Parry has been used this turn"
         row = match.row(ann, "reactions", 0)
         assert row.text("ability") == "Parry"
-        assert row.feedback.startswith("✔ Turn 1 · Bo: Reaction 1: stands (it fires only before an enemy attack on "
-                                       "Ann-2, as its card says), but Parry has been used this turn: it can fire "
-                                       "again next turn"), row.feedback
+        assert row.feedback.startswith("✔ Turn 1 · Bo: Reaction 1: fired in Bo's turn: Ann-2 used Parry (the Log says "
+                                       "what it did); it stands (it fires only before an enemy attack on Ann-2, as "
+                                       "its card says) and can fire again next turn."), row.feedback
         match.poll()
+    read = match.read()
+    (log,) = match.sheets.board.read([read.tabs.log_range(0, read.record.log_rows)])
+    attack = next(str(line[2]) for line in log if line[1] == "attack" and "Bo-1 attacks Ann-2" in str(line[2]))
+    assert "(1 less: Ann-2's Parry, applied by the GM)" in attack, attack  # it said "(1 less, by the GM)"
 
 
 def test_an_unreadable_reaction_keeps_its_reason_through_every_window() -> None:
