@@ -180,6 +180,33 @@ def test_a_recruit_typed_after_the_leader_acted_says_why_it_waits_and_is_read_in
     assert "Recruit 1 — Type: Thief" in match.archive(ann)
 
 
+def test_each_step_her_go_resolved_keeps_its_answer_through_her_turn() -> None:
+    """Issue 93, item 9: a turn played a row at a time (a unit's Go each) kept only the last step's answer: the row
+    the first Go carried out said 'Waiting for your orders' once the second resolved. Each row says what its step
+    did until her next turn's first resolution, through the later steps, her End turn and the opponent's turn."""
+    from tests.sync.test_row_fates import _wesnoth_turn
+
+    match, seat, _other = _wesnoth_turn()
+    closed = match.window()
+    for index, to in ((1, "P22"), (2, "N23")):
+        for key, value in (("action", "move"), ("to", to), ("go", True)):
+            match.type(seat, "units", index, key, value)
+        assert match.poll().resolved
+    said = [f"✔ Carried out in {closed.label}: moved to {to} (1 move)." for to in ("P22", "N23")]
+    match.type(seat, "seat", 0, "ready", True)
+    for step in ("a later step", "her End turn", "the opponent's turn"):
+        for index, sentence in ((1, said[0]), (2, said[1])):
+            assert match.row(seat, "units", index).feedback.startswith(sentence), (step, index)
+        if step == "a later step":
+            assert match.poll().resolved  # her End turn
+        elif step == "her End turn":
+            match.bots_play()
+    for key, value in (("action", "move"), ("to", "P21"), ("go", True)):
+        match.type(seat, "units", 3, key, value)
+    assert match.poll().resolved  # her next turn's first step: the last turn's answers go
+    assert match.row(seat, "units", 1).feedback.startswith("Waiting for your orders"), match.row(seat, "units", 1)
+
+
 def keeps(feedback: str, why: str) -> bool:
     """Whether a row's answer is still its refusal ``why`` (a window that closed on it may say so first: "✘ Not
     carried out in turn 1 · …: <why>")."""
