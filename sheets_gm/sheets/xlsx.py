@@ -46,7 +46,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]  # et_xmlfile's own
 
-from sheets_gm.sheets.struck import struck
+from sheets_gm.sheets.struck import StruckText, struck
 
 
 def _import_without_numpy() -> ModuleType:
@@ -415,6 +415,8 @@ def _plain_cell(cell: Any, head: tuple[str, str], number: str) -> str | None:
     around that number) when it holds nothing, text, a finite number or a boolean and has no link; None for any
     other cell (openpyxl writes it)."""
     value, kind = cell._value, cell.data_type
+    if type(value) is StruckText and kind == "s" and not cell._hyperlink:
+        return f"{head[0]}{number}{head[1]}>{_struck_string(cell, value)}</c>"
     if cell._hyperlink or kind not in _PLAIN or not (value is None or type(value) in _PLAIN[kind]):
         return None
     start = head[0] + number + head[1]
@@ -426,6 +428,24 @@ def _plain_cell(cell: Any, head: tuple[str, str], number: str) -> str | None:
     stripped = value.strip()
     space = ' xml:space="preserve"' if stripped and value != stripped else ""
     return f"{start}><is><t{space}>{_escape_cdata(value)}</t></is></c>"
+
+
+def _struck_string(cell: Any, value: StruckText) -> str:
+    """``value`` as an inline rich string, its struck spans runs struck through (what :func:`inline_text` reads back),
+    each run in the cell's font: a word a player struck in LibreOffice stays struck when the sync saves her file."""
+    font = cell.font  # (a run's properties in the schema's order: its face, the strike, its size)
+    face = f'<rFont val="{_escape_attrib(font.name)}"/>' if font.name else ""
+    size = f'<sz val="{font.sz:g}"/>' if font.sz else ""
+    runs: list[str] = []
+    at = 0
+    for start, end in [*value.spans, (len(value), len(value))]:
+        for part, strike in ((value[at:start], False), (value[start:end], True)):
+            if part:
+                space = ' xml:space="preserve"' if part != part.strip() else ""
+                marks = '<strike val="true"/>' if strike else ""
+                runs.append(f"<r><rPr>{face}{marks}{size}</rPr><t{space}>{_escape_cdata(str(part))}</t></r>")
+        at = end
+    return f"<is>{''.join(runs)}</is>"
 
 
 WorksheetWriter.write_row = _write_row

@@ -49,6 +49,7 @@ def test_a_local_workbook_reads_a_struck_cell_and_struck_words_and_keeps_them(tm
     assert _spans(grid) == want
     (after,) = backend.write([RangeWrite("Forum!B3", [["answered"]])], read_back=[RANGE])
     assert _spans(after) == want  # the write's read back, as the range was read
+    assert _spans(LocalWorkbookBackend(path).read([RANGE], struck=[RANGE])[0]) == want  # and the file it saved
     config = tmp_path / "match.toml"
     keep_reads(config, MatchSheets(("Ann",), backend, backend, (backend,)))
     again = LocalWorkbookBackend(path)
