@@ -32,7 +32,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -108,28 +108,29 @@ class Metered:
         """The wrapped spreadsheet's writes sent (``SheetBackend.changes``)."""
         return self.inner.changes
 
-    def _metered(self, fn: Callable[[], T], writes: tuple[str, ...] = (WRITE,)) -> T:
-        """Run ``fn``, counting its requests: reads, ``writes`` (the endpoints that count as a write), others."""
+    def _metered(self, fn: Callable[[], T], writes: tuple[str, ...] = (WRITE,), reads: tuple[str, ...] = (READ,)) -> T:
+        """Run ``fn``, counting its requests: ``reads`` and ``writes`` (the endpoints that count as a read, a write),
+        others."""
         calls = {endpoint: stats.calls for endpoint, stats in self.fake.stats.items()}
-        read_before = self.fake.byte_counts(READ)[1]
+        read_before = sum(self.fake.byte_counts(r)[1] for r in reads)
         written_before = sum(self.fake.byte_counts(w)[0] for w in writes)
         try:
             return fn()
         finally:
             for endpoint, stats in self.fake.stats.items():
                 delta = stats.calls - calls.get(endpoint, 0)
-                if endpoint == READ:
+                if endpoint in reads:
                     self.usage.reads += delta
                 elif endpoint in writes:
                     self.usage.writes += delta
                 else:
                     self.usage.other += delta
-            self.usage.bytes_read += self.fake.byte_counts(READ)[1] - read_before
+            self.usage.bytes_read += sum(self.fake.byte_counts(r)[1] for r in reads) - read_before
             self.usage.bytes_written += sum(self.fake.byte_counts(w)[0] for w in writes) - written_before
 
-    def read(self, ranges: Sequence[str]) -> list[Grid]:
+    def read(self, ranges: Sequence[str], *, struck: Collection[str] = ()) -> list[Grid]:
         """Read through the wrapped backend, counted."""
-        return self._metered(lambda: self.inner.read(ranges))
+        return self._metered(lambda: self.inner.read(ranges, struck=struck), reads=(READ, GET))  # (struck: a get)
 
     def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
               guard: Sequence[ReadGuard] = ()) -> list[Grid]:

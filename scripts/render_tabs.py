@@ -205,7 +205,7 @@ def single_tab_copies(workbook: Path, tabs: set[str] | None, into: Path) -> list
     for title in shown:
         if tabs is not None and title not in tabs:
             continue
-        book = openpyxl.load_workbook(workbook)
+        book = openpyxl.load_workbook(workbook, rich_text=True)  # words struck in a cell printed struck
         for ws in book.worksheets:
             ws.sheet_state = "visible" if ws.title == title else "hidden"
             if ws.title != title:

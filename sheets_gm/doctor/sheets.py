@@ -6,7 +6,7 @@ doctor may run while a sync is running, or while players are typing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -73,9 +73,9 @@ class ReadOnlyBackend:
         """The wrapped spreadsheet's name."""
         return self.inner.name
 
-    def read(self, ranges: Sequence[str]) -> list[Grid]:
+    def read(self, ranges: Sequence[str], *, struck: Collection[str] = ()) -> list[Grid]:
         """Read through to the wrapped spreadsheet."""
-        return self.inner.read(ranges)
+        return self.inner.read(ranges, struck=struck)
 
     def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
               guard: Sequence[ReadGuard] = ()) -> list[Grid]:

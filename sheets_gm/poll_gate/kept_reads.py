@@ -19,7 +19,7 @@ A missing or unreadable file only costs a full read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,10 +29,12 @@ from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.guard import changed_since, extent, grid_cells, same_value, written_cells
 from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout
+from sheets_gm.sheets.struck import grid_from_json, grid_to_json
 from sheets_gm.sync.sheets import MatchSheets
 
-#: Bumped when the file's meaning changes; a file of another version is ignored (the poll reads all).
-KEPT_VERSION = 1
+#: Bumped when the file's meaning changes; a file of another version is ignored (the poll reads all). 2: a text
+#: struck through is kept with its spans (``sheets.struck``).
+KEPT_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +53,7 @@ def kept_path(config_path: Path) -> Path:
 def load_kept(path: Path) -> dict[str, KeptRead]:
     """The kept reads by spreadsheet key ({} when the file is missing, unreadable or of another version)."""
     try:
-        return {str(key): KeptRead(tuple(r["ranges"]), tuple(r["grids"]))
+        return {str(key): KeptRead(tuple(r["ranges"]), tuple(grid_from_json(g) for g in r["grids"]))
                 for key, r in read_kept_file(path, KEPT_VERSION).items()}
     except UNREADABLE:
         return {}
@@ -60,7 +62,7 @@ def load_kept(path: Path) -> dict[str, KeptRead]:
 def save_kept(path: Path, reads: dict[str, KeptRead]) -> None:
     """Write ``reads`` atomically, the GM's alone (the engine's cells, every seat's orders); a failure only costs the
     next poll a full read."""
-    write_kept_file(path, KEPT_VERSION, {key: {"ranges": list(r.ranges), "grids": list(r.grids)}
+    write_kept_file(path, KEPT_VERSION, {key: {"ranges": list(r.ranges), "grids": [grid_to_json(g) for g in r.grids]}
                                          for key, r in sorted(reads.items())})
 
 
@@ -96,7 +98,7 @@ class KeptSheet:
         """The writes sent to the spreadsheet itself (``SheetBackend.changes``)."""
         return self.inner.changes
 
-    def read(self, ranges: Sequence[str]) -> list[Grid]:
+    def read(self, ranges: Sequence[str], *, struck: Collection[str] = ()) -> list[Grid]:
         """The ranges' values: from this poll's live read, the kept read, or the spreadsheet (see the class)."""
         wanted = tuple(ranges)
         if self.read_live is not None and self.read_live.ranges == wanted:
@@ -105,7 +107,7 @@ class KeptSheet:
         if kept is not None:
             self.served_kept = True
             return kept
-        grids = self.inner.read(ranges)
+        grids = self.inner.read(ranges, struck=struck)
         self.read_live = KeptRead(wanted, tuple(grids))
         return grids
 

@@ -19,10 +19,12 @@ from sheets_gm.poll_gate.kept_file import UNREADABLE, read_kept_file, write_kept
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.local.kept import KeptBook
 from sheets_gm.sheets.marks import FileMark
+from sheets_gm.sheets.struck import grid_from_json, grid_to_json
 from sheets_gm.sync.sheets import MatchSheets
 
-#: Bumped when the file's meaning changes; a file of another version is ignored (every workbook is loaded).
-LOCAL_READS_VERSION = 1
+#: Bumped when the file's meaning changes; a file of another version is ignored (every workbook is loaded). 2: a
+#: text struck through is kept with its spans (``sheets.struck``).
+LOCAL_READS_VERSION = 2
 
 
 def local_reads_path(config_path: Path) -> Path:
@@ -42,7 +44,8 @@ def hand_kept_reads(config_path: Path, sheets: MatchSheets) -> None:
     still the version read)."""
     try:
         books = {name: KeptBook(FileMark(int(r["mark"]["size"]), int(r["mark"]["mtime_ns"]), str(r["mark"]["sha256"])),
-                                tuple(str(t) for t in r["tabs"]), {str(k): v for k, v in r["grids"].items()})
+                                tuple(str(t) for t in r["tabs"]),
+                                {str(k): grid_from_json(v) for k, v in r["grids"].items()})
                  for name, r in read_kept_file(local_reads_path(config_path), LOCAL_READS_VERSION).items()}
     except UNREADABLE:
         return
@@ -58,7 +61,7 @@ def keep_reads(config_path: Path, sheets: MatchSheets) -> None:
     for backend in sheets.write_order():
         if isinstance(backend, LocalWorkbookBackend) and (book := backend.kept_read()) is not None:
             reads[_name(config_path, backend.path)] = {"mark": book.mark.as_dict(), "tabs": list(book.tabs),
-                                                       "grids": book.grids}
+                                                       "grids": {k: grid_to_json(g) for k, g in book.grids.items()}}
     if not reads:
         forget_reads(config_path)
         return

@@ -10,7 +10,7 @@ what a player typed while the sync was resolving is learnt without reading the s
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -129,10 +129,12 @@ class SheetBackend(Protocol):
         """What to call this spreadsheet in messages (title, key or file path)."""
         ...
 
-    def read(self, ranges: Sequence[str]) -> list[Grid]:
+    def read(self, ranges: Sequence[str], *, struck: Collection[str] = ()) -> list[Grid]:
         """The values of each A1 range, in order: one call. Rows and cells past the data are
         trimmed as Google trims them; values are str, int, float, bool (a formula is read as
-        its text starting with ``=``, never evaluated)."""
+        its text starting with ``=``, never evaluated). In the ranges of ``struck`` (some of ``ranges``), a text
+        struck through, whole by its cell's font or in runs, is a ``StruckText`` (``sheets.struck``); the backend
+        reads those ranges so again when a write reads them back."""
         ...
 
     def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),

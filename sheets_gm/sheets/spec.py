@@ -144,6 +144,9 @@ class InputTable(_Strict):
     # is read as the line its place names, the name drawn in. A line is no subject's own row: one its window did not
     # carry out is set aside with why when the window closes, never kept for a later one (``fates.settle_seat``).
     numbered: bool = False
+    # Text struck through in its cells (the cell's font, or runs of it: a forum post as it is pasted) is read with
+    # its strikethrough (``sheets.struck``), so that the game may pass it over as no order.
+    struck: bool = False
     # The seat's tab it stands in: '' for the orders tab, else the key of one of the layout's ``tabs.pages`` (a
     # tab of its own in the seat's spreadsheet, read and drawn with the orders tab: Coalition's Forum tab).
     page: str = Field(default="", pattern=r"^([a-z][a-z0-9_]*)?$")

@@ -49,6 +49,7 @@ from sheets_gm.sheets.layout import (
 from sheets_gm.sheets.layout import text_of as text_of  # beside a cell's type; the tables' readers find it here
 from sheets_gm.sheets.printed_sizes import CELL_PADDING, one_page_widths
 from sheets_gm.sheets.spec import SEAT_ROWS, Colours, Column, ColumnKind, InputTable
+from sheets_gm.sheets.struck import cell_from_json, cell_to_json, stripped
 
 #: Pixels a character of a heading takes on average (the default font in bold, Arial's letters a sixth wider than
 #: running text's ``row_fit.CHAR_PIXELS``).
@@ -102,7 +103,7 @@ def ticked(value: CellValue) -> bool:
 
 
 def _typed(value: CellValue) -> CellValue:
-    return value.strip() if isinstance(value, str) else value
+    return stripped(value) if isinstance(value, str) else value  # (a text struck through keeps its spans)
 
 
 def too_long(row: TypedRow, headers: Mapping[str, str]) -> list[str]:
@@ -142,7 +143,8 @@ class TypedRow:
 
     def to_json(self) -> dict[str, object]:
         """What the archive keeps of the row: its subject, window and typed values."""
-        return {"table": self.table, "subject": self.subject, "window": self.window, "values": dict(self.values)}
+        return {"table": self.table, "subject": self.subject, "window": self.window,
+                "values": {key: cell_to_json(v) for key, v in self.values.items()}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, object], row: int = 0) -> TypedRow:
@@ -150,7 +152,8 @@ class TypedRow:
         values = data["values"]
         if not isinstance(values, dict):
             raise TypeError("values is not a mapping")
-        return cls(str(data["table"]), str(data["subject"]), row, str(data["window"]), values, "")
+        return cls(str(data["table"]), str(data["subject"]), row, str(data["window"]),
+                   {key: cell_from_json(v) for key, v in values.items()}, "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,8 @@ from typing import Any
 from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]  # et_xmlfile's own
 
+from sheets_gm.sheets.struck import StruckText, struck
+
 
 def _import_without_numpy() -> ModuleType:
     """openpyxl, imported while ``import numpy`` fails; numpy importable again afterwards."""
@@ -100,21 +102,35 @@ def _local(tag: object) -> str:
 
 def inline_text(string: Any) -> str:
     """The text of an inline string's ``<is>`` element as ``Text.from_tree(string).content`` gives it: its own
-    ``<t>`` (the last, if several), then each rich run's ``<t>`` in order; phonetic runs left out."""
+    ``<t>`` (the last, if several), then each rich run's ``<t>`` in order; phonetic runs left out. Runs whose font
+    strikes them through (``<rPr><strike/>``: a forum post pasted, a word struck in LibreOffice) make it a
+    ``StruckText`` (``sheets.struck``)."""
     plain: str | None = None
     runs: list[str] = []
+    spans: list[tuple[int, int]] = []
+    at = 0
     for node in string:
         kind = _local(node.tag)
         if kind == "t":
             plain = node.text
         elif kind == "r":
             run: str | None = None
+            strike = False
             for part in node:
                 if _local(part.tag) == "t":
                     run = part.text
+                elif _local(part.tag) == "rPr":
+                    strike = any(_local(p.tag) == "strike" and p.get("val", "true") not in ("0", "false")
+                                 for p in part)
             if run is not None:
                 runs.append(run)
-    return "".join(runs) if plain is None else plain + "".join(runs)
+                if strike:
+                    spans.append((at, at + len(run)))
+                at += len(run)
+    text = "".join(runs) if plain is None else plain + "".join(runs)
+    if spans and plain:  # (a text before the runs moves them on)
+        spans = [(a + len(plain), b + len(plain)) for a, b in spans]
+    return struck(text, spans) if spans else text
 
 
 #: Each column's letters seen in a cell's name, and its number (``coordinate_to_tuple``'s, worked out once a column).
@@ -180,7 +196,7 @@ def _read_string_table(xml_source: Any) -> list[str]:
         if node.tag == _STRING_TAG:
             single = len(node) == 1 and node[0].tag == _TEXT_TAG
             text = (node[0].text or "") if single else inline_text(node)
-            strings.append(text.replace("x005F_", ""))
+            strings.append(text.replace("x005F_", "") if "x005F_" in text else text)  # (a struck one kept so)
             node.clear()
     return strings
 
@@ -399,6 +415,8 @@ def _plain_cell(cell: Any, head: tuple[str, str], number: str) -> str | None:
     around that number) when it holds nothing, text, a finite number or a boolean and has no link; None for any
     other cell (openpyxl writes it)."""
     value, kind = cell._value, cell.data_type
+    if type(value) is StruckText and kind == "s" and not cell._hyperlink:
+        return f"{head[0]}{number}{head[1]}>{_struck_string(cell, value)}</c>"
     if cell._hyperlink or kind not in _PLAIN or not (value is None or type(value) in _PLAIN[kind]):
         return None
     start = head[0] + number + head[1]
@@ -410,6 +428,24 @@ def _plain_cell(cell: Any, head: tuple[str, str], number: str) -> str | None:
     stripped = value.strip()
     space = ' xml:space="preserve"' if stripped and value != stripped else ""
     return f"{start}><is><t{space}>{_escape_cdata(value)}</t></is></c>"
+
+
+def _struck_string(cell: Any, value: StruckText) -> str:
+    """``value`` as an inline rich string, its struck spans runs struck through (what :func:`inline_text` reads back),
+    each run in the cell's font: a word a player struck in LibreOffice stays struck when the sync saves her file."""
+    font = cell.font  # (a run's properties in the schema's order: its face, the strike, its size)
+    face = f'<rFont val="{_escape_attrib(font.name)}"/>' if font.name else ""
+    size = f'<sz val="{font.sz:g}"/>' if font.sz else ""
+    runs: list[str] = []
+    at = 0
+    for start, end in [*value.spans, (len(value), len(value))]:
+        for part, strike in ((value[at:start], False), (value[start:end], True)):
+            if part:
+                space = ' xml:space="preserve"' if part != part.strip() else ""
+                marks = '<strike val="true"/>' if strike else ""
+                runs.append(f"<r><rPr>{face}{marks}{size}</rPr><t{space}>{_escape_cdata(str(part))}</t></r>")
+        at = end
+    return f"<is>{''.join(runs)}</is>"
 
 
 WorksheetWriter.write_row = _write_row

@@ -461,7 +461,7 @@ def _read_every_spreadsheet(sheets: MatchSheets, ruleset_class: type[AnyRuleset]
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         for page in tabs.orders(seat).sheets():
-            batch.ask(backend, page.read_range())
+            batch.ask(backend, page.read_range(), struck=any(t.spec.struck for t in page.tables))
         batch.ask(backend, pending_block_range(tabs.copies(seat)))
         batch.ask(backend, tabs.archive_header_range(seat))
         batch.ask(backend, tabs.view_status_range(seat))

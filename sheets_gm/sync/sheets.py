@@ -66,10 +66,13 @@ class ReadBatch:
 
     asks: list[tuple[SheetBackend, str]] = field(default_factory=list)
     results: dict[tuple[int, str], Grid] = field(default_factory=dict)
+    struck: set[str] = field(default_factory=set)  # the ranges read with their strikethrough (``SheetBackend.read``)
 
-    def ask(self, backend: SheetBackend, a1: str) -> None:
-        """Add a range to read from ``backend``."""
+    def ask(self, backend: SheetBackend, a1: str, *, struck: bool = False) -> None:
+        """Add a range to read from ``backend`` (with ``struck``, its text struck through read so)."""
         self.asks.append((backend, a1))
+        if struck:
+            self.struck.add(a1)
 
     def run(self, order: Sequence[SheetBackend]) -> None:
         """Read every asked range: one call per distinct spreadsheet."""
@@ -77,7 +80,9 @@ class ReadBatch:
             ranges = list(dict.fromkeys(a for b, a in self.asks if b is backend))
             if not ranges:
                 continue
-            for a1, grid in zip(ranges, backend.read(ranges), strict=True):
+            struck = [a for a in ranges if a in self.struck]
+            grids = backend.read(ranges, struck=struck) if struck else backend.read(ranges)
+            for a1, grid in zip(ranges, grids, strict=True):
                 self.results[(id(backend), a1)] = grid
 
     def get(self, backend: SheetBackend, a1: str) -> Grid:

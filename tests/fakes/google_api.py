@@ -658,6 +658,8 @@ def _stored_cell(old: Mapping[str, Any], source: Mapping[str, Any], paths: Seque
     """A new CellData (or DimensionProperties): ``old`` with the field mask ``paths`` of ``source`` applied;
     ``old`` is left as it was (it may be shared: see :class:`FakeSheet`)."""
     out = copied(dict(old))
+    if any(p == "userEnteredValue" or p.startswith("userEnteredValue.") for p in paths):
+        out.pop("textFormatRuns", None)  # "When writing a new user_entered_value, previous runs are erased"
     _apply_mask(out, source, paths)
     return out
 
@@ -1214,7 +1216,8 @@ class GoogleApiFake:
         for i, row in enumerate(rows):
             for j, v in enumerate(row):
                 pos = (rect.r0 + i, rect.c0 + j)
-                cell = {k: v for k, v in rect.sheet.cells.get(pos, {}).items() if k != "userEnteredValue"}
+                cell = {k: v for k, v in rect.sheet.cells.get(pos, {}).items()
+                        if k not in ("userEnteredValue", "textFormatRuns")}  # (a new value erases the runs)
                 if v is not None and v != "":
                     cell["userEnteredValue"] = _parse_user_entered(v) if user_entered else _raw_value(v)
                 if cell:
@@ -1266,6 +1269,28 @@ class GoogleApiFake:
                 cell = rect.sheet.cells.get((r, c), {})
                 merged = _merged(cell.get("userEnteredFormat", {}), fmt)
                 rect.sheet.cells[(r, c)] = {**cell, "userEnteredFormat": merged}
+
+    def strike_words(self, key: str, a1: str, spans: Sequence[tuple[int, int]]) -> None:
+        """A player selecting words of cell ``a1``'s text and striking them through, in Sheets' own window: the
+        cell's ``textFormatRuns`` as Google keeps them (a run from each span's start, in UTF-16 code units, struck,
+        and one from its end keeping the cell's format; a run at 0 leaves its ``startIndex`` out, as proto3 JSON
+        leaves a default out)."""
+        ss = self.spreadsheets[key]
+        self._edited(ss, self.player_email)
+        rect = parse_a1(ss, a1)
+        cell = rect.sheet.cells[(rect.r0, rect.c0)]
+        text = str(cell["userEnteredValue"]["stringValue"])
+
+        def unit(i: int) -> int:
+            return len(text[:i].encode("utf-16-le")) // 2
+
+        runs: list[dict[str, Any]] = [] if spans and spans[0][0] == 0 else [{"format": {}}]
+        for start, end in spans:
+            runs.append({"startIndex": unit(start), "format": {"strikethrough": True}} if start else
+                        {"format": {"strikethrough": True}})
+            if end < len(text):
+                runs.append({"startIndex": unit(end), "format": {}})
+        rect.sheet.cells[(rect.r0, rect.c0)] = {**cell, "textFormatRuns": runs}
 
     def add_conditional_format(self, key: str, a1: str, condition: Mapping[str, Any], fmt: Mapping[str, Any]) -> None:
         """A player adding a conditional format rule over ``a1`` (its BooleanCondition and CellFormat) in Sheets'
@@ -1817,6 +1842,7 @@ class GoogleApiFake:
                     ev = _raw_value(v) if option == "RAW" else _parse_user_entered(v)
                     _check_cell_size(ev)
                     cell = dict(rect.sheet.cells.get((r, c), {}))
+                    cell.pop("textFormatRuns", None)  # Google: a new value erases the runs
                     if ev:
                         cell["userEnteredValue"] = ev
                     else:
@@ -1851,8 +1877,6 @@ class GoogleApiFake:
     def _get(self, ss: FakeSpreadsheet, query: dict[str, list[str]]) -> dict[str, Any]:
         """spreadsheets.get: the tabs' properties, protected ranges and conditional formats; every tab's grid when
         the field mask names ``sheets.data`` (or, without a mask, ``includeGridData``), cut to the mask."""
-        if query.get("ranges"):
-            raise UnexpectedRequest("the fake does not serve spreadsheets.get with ranges")
         fields = query.get("fields", [""])[0]
         mask = response_mask(self.sheets_api, "Spreadsheet", fields) if fields else None
         # Google ignores includeGridData when a field mask is given: the mask alone says whether grids come
@@ -1860,6 +1884,9 @@ class GoogleApiFake:
             grids = "sheets" in mask and (mask["sheets"] is None or "data" in mask["sheets"])
         else:
             grids = query.get("includeGridData", ["false"])[0].lower() == "true"
+        if query.get("ranges"):  # only the tabs the ranges name, one grid per range, as a write's answer has them
+            payload = self._updated_spreadsheet(ss, query["ranges"], grids, effective=True)
+            return payload if mask is None else partial_response(payload, mask)
         sheets = []
         for s in ss.sheets:
             entry: dict[str, Any] = {"properties": copied(s.properties)}
@@ -1903,9 +1930,11 @@ class GoogleApiFake:
         ss.properties, ss.sheets = staged.properties, staged.sheets
         return answer
 
-    def _updated_spreadsheet(self, ss: FakeSpreadsheet, ranges: Sequence[str], grid_data: bool) -> dict[str, Any]:
+    def _updated_spreadsheet(self, ss: FakeSpreadsheet, ranges: Sequence[str], grid_data: bool, *,
+                             effective: bool = False) -> dict[str, Any]:
         """The Spreadsheet resource after an update: with ``ranges``, only the tabs they name, each with one GridData
-        per range asked on it, in the order asked (when ``grid_data``); without, every tab and its whole grid."""
+        per range asked on it, in the order asked (when ``grid_data``); without, every tab and its whole grid.
+        ``effective``: each cell's effective format as Google computes it (a spreadsheets.get's)."""
         rects = [parse_a1(ss, text) for text in ranges]  # a bad range fails the whole update
         sheets = []
         for sheet in ss.sheets:
@@ -1916,7 +1945,8 @@ class GoogleApiFake:
             if sheet.protected_ranges:
                 entry["protectedRanges"] = copied(sheet.protected_ranges)
             if grid_data:
-                entry["data"] = [_grid_data(rect) for rect in mine or [Rect(sheet, 0, 0, None, None, True)]]
+                entry["data"] = [_grid_data(rect, metadata=effective)
+                                 for rect in mine or [Rect(sheet, 0, 0, None, None, True)]]
             sheets.append(entry)
         return {"spreadsheetId": ss.key, "properties": copied(ss.properties), "sheets": sheets,
                 "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{ss.key}/edit"}
@@ -2086,7 +2116,7 @@ class GoogleApiFake:
                     if at < 0:
                         continue
                     new = shown[:at] + replacement + shown[at + len(find):]
-                kept = {k: v for k, v in cell.items() if k != "userEnteredValue"}
+                kept = {k: v for k, v in cell.items() if k not in ("userEnteredValue", "textFormatRuns")}
                 if new:
                     kept["userEnteredValue"] = {"stringValue": new}
                 if kept:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import count, repeat
 from typing import Any
@@ -201,8 +201,9 @@ class MemoryBackend:
         self._call("tabs")
         return list(self.tabs)
 
-    def read(self, ranges: Sequence[str]) -> list[Grid]:
-        """Every range in one call, trimmed like values.batchGet."""
+    def read(self, ranges: Sequence[str], *, struck: Collection[str] = ()) -> list[Grid]:
+        """Every range in one call, trimmed like values.batchGet (a memory spreadsheet holds no formats: nothing in
+        it is ``struck``)."""
         self._call("read")
         self.ranges_read += ranges
         for full in ranges:  # a range past the tab's size fails, like Google's values.batchGet

@@ -12,6 +12,9 @@ over its locked cells; it has no password), and a tab that is not there is inser
 paste (default: last). LibreOffice runs headless with its own profile in PROFILE_DIR; the script starts it, waits
 for it to accept the connection, types, saves each workbook as .xlsx (Calc's own Excel 2007-365 filter), and
 stops it.
+
+A value ``{"text": …, "strike": [[start, end], …]}`` types the text and strikes those characters through, as a
+player selects words in the cell and strikes them (``"strike": "cell"``: the whole cell, from its format).
 """
 
 from __future__ import annotations
@@ -57,6 +60,25 @@ def _paste(doc: object, tab: str, cell: str, paste: dict[str, object]) -> None:
         sheet.getCellRangeByPosition(left, top, left + width - 1, top + len(block) - 1).setDataArray(block)
 
 
+def _strike(cell: object, value: dict[str, object]) -> None:
+    """Type ``value["text"]`` into ``cell`` and strike through what ``value["strike"]`` says (see the module notes)."""
+    cell.setString(str(value["text"]))  # type: ignore[attr-defined]
+    strike = value.get("strike")
+    if strike == "cell":
+        cell.CharStrikeout = SINGLE  # type: ignore[attr-defined]
+        return
+    for start, end in strike or ():  # type: ignore[attr-defined]
+        cursor = cell.createTextCursor()  # type: ignore[attr-defined]
+        cursor.gotoStart(False)
+        cursor.goRight(int(start), False)
+        cursor.goRight(int(end) - int(start), True)
+        cursor.CharStrikeout = SINGLE
+
+
+#: com.sun.star.awt.FontStrikeout.SINGLE: one line through the text.
+SINGLE = 1
+
+
 def main(job_path: str, profile: str) -> int:
     job = json.loads(Path(job_path).read_text(encoding="utf-8"))
     try:
@@ -65,6 +87,9 @@ def main(job_path: str, profile: str) -> int:
                 url = uno.systemPathToFileUrl(str(Path(path).resolve()))
                 doc = desktop.loadComponentFromURL(url, "_blank", 0, (prop("Hidden", True),))
                 for tab, cell, value in cells:
+                    if isinstance(value, dict) and "text" in value:
+                        _strike(doc.Sheets.getByName(tab).getCellRangeByName(cell), value)
+                        continue
                     if isinstance(value, dict):
                         _paste(doc, tab, cell, value)
                         continue

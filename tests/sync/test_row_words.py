@@ -86,15 +86,20 @@ def test_a_standing_reaction_that_fired_or_cannot_fire_says_what_the_engine_said
     for _ in range(2):  # it said 'Kept for turn 1 · Bo.'
         assert match.row(ann, "reactions", 0).feedback == fired
         match.poll()
-    match.type(bo, "seat", 0, "go", True)  # the GM has applied it: Bo's move goes on
+    adjust_match(match.sheets, match.cls, [Adjustment(GmKind.SOFTEN, "Bo-1", "1", "Parry")])
+    match.type(bo, "seat", 0, "go", True)  # the GM has applied it: Bo's attack goes on
     assert match.poll().resolved
-    for _ in range(2):  # Parry is spent this turn: the engine says it cannot fire again before next turn
+    for _ in range(2):  # issue 93, item 9: it said only "stands …, but Parry has been used this turn"
         row = match.row(ann, "reactions", 0)
         assert row.text("ability") == "Parry"
-        assert row.feedback.startswith("✔ Turn 1 · Bo: Reaction 1: stands (it fires only before an enemy attack on "
-                                       "Ann-2, as its card says), but Parry has been used this turn: it can fire "
-                                       "again next turn"), row.feedback
+        assert row.feedback.startswith("✔ Turn 1 · Bo: Reaction 1: fired in Bo's turn: Ann-2 used Parry (the Log says "
+                                       "what it did); it stands (it fires only before an enemy attack on Ann-2, as "
+                                       "its card says) and can fire again next turn."), row.feedback
         match.poll()
+    read = match.read()
+    (log,) = match.sheets.board.read([read.tabs.log_range(0, read.record.log_rows)])
+    attack = next(str(line[2]) for line in log if line[1] == "attack" and "Bo-1 attacks Ann-2" in str(line[2]))
+    assert "(1 less: Ann-2's Parry, applied by the GM)" in attack, attack  # it said "(1 less, by the GM)"
 
 
 def test_an_unreadable_reaction_keeps_its_reason_through_every_window() -> None:
@@ -173,6 +178,33 @@ def test_a_recruit_typed_after_the_leader_acted_says_why_it_waits_and_is_read_in
     units = match.read().record.state.units
     assert any(u.owner == ann and u.type == "Thief" for u in units)
     assert "Recruit 1 — Type: Thief" in match.archive(ann)
+
+
+def test_each_step_her_go_resolved_keeps_its_answer_through_her_turn() -> None:
+    """Issue 93, item 9: a turn played a row at a time (a unit's Go each) kept only the last step's answer: the row
+    the first Go carried out said 'Waiting for your orders' once the second resolved. Each row says what its step
+    did until her next turn's first resolution, through the later steps, her End turn and the opponent's turn."""
+    from tests.sync.test_row_fates import _wesnoth_turn
+
+    match, seat, _other = _wesnoth_turn()
+    closed = match.window()
+    for index, to in ((1, "P22"), (2, "N23")):
+        for key, value in (("action", "move"), ("to", to), ("go", True)):
+            match.type(seat, "units", index, key, value)
+        assert match.poll().resolved
+    said = [f"✔ Carried out in {closed.label}: moved to {to} (1 move)." for to in ("P22", "N23")]
+    match.type(seat, "seat", 0, "ready", True)
+    for step in ("a later step", "her End turn", "the opponent's turn"):
+        for index, sentence in ((1, said[0]), (2, said[1])):
+            assert match.row(seat, "units", index).feedback.startswith(sentence), (step, index)
+        if step == "a later step":
+            assert match.poll().resolved  # her End turn
+        elif step == "her End turn":
+            match.bots_play()
+    for key, value in (("action", "move"), ("to", "P21"), ("go", True)):
+        match.type(seat, "units", 3, key, value)
+    assert match.poll().resolved  # her next turn's first step: the last turn's answers go
+    assert match.row(seat, "units", 1).feedback.startswith("Waiting for your orders"), match.row(seat, "units", 1)
 
 
 def keeps(feedback: str, why: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from sheets_gm.engine.words import possessive
 from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import EventKind, Phase, Side, StructureKind
@@ -82,7 +83,7 @@ def apply_gm_event(board: Board, settings: CoalitionSettings, state: CoalitionSt
             if any(not 0 <= u <= cap for u, cap in zip(units, SLOT_CAPACITY, strict=True)):
                 raise ValueError(f"--units {army.name}: slots hold 0 to 5000, 2500, 1500 and 1000")
             updated = replace(army, units=units)
-            texts.append(f"{army.name}'s units set to {'/'.join(map(str, units))}")
+            texts.append(f"{possessive(army.name)} units set to {'/'.join(map(str, units))}")
         new = new.with_(armies=tuple(updated if a.name == army.name else a for a in new.armies))
     if event.change is not None:
         new, said = _change(board, settings, new, *event.change)
@@ -128,4 +129,4 @@ def _change(board: Board, settings: CoalitionSettings, state: CoalitionState, na
     if problems:
         raise ValueError(f"--change {name}: " + "; ".join(problems))
     return (state.with_(changes={**state.changes, army.name: creatures}),
-            f"{army.name}'s army change recorded (after {settings.change_turns} turns where it heals)")
+            f"{possessive(army.name)} army change recorded (after {settings.change_turns} turns where it heals)")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sheets_gm.engine.words import possessive
 from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, PlaceError, board_from_planes, load_board
 from sheets_gm.rulesets.coalition.engine import CoalitionRuleset
@@ -122,9 +123,9 @@ def _given(board: Board, given: kit.LinedDict, f: kit.Fields) -> CoalitionState:
         if any(x.name == name for x in armies):
             raise f.fail(a.line, f"army {name!r} is listed twice")
         values = {k: v for k, v in a.items() if k not in ("name", "side")}
-        values["at"] = _place(board, f, a.get("at"), a.line_of("at"), f"{name}'s square")
+        values["at"] = _place(board, f, a.get("at"), a.line_of("at"), f"{possessive(name)} square")
         if "units" in values:
-            units = f.sequence(values["units"], a.line_of("units"), f"{name}'s units")
+            units = f.sequence(values["units"], a.line_of("units"), f"{possessive(name)} units")
             values["units"] = "/".join(str(f.integer(u, a.line_of("units"), f"{name}'s units", 0)) for u in units)
         try:
             armies.append(army_from_fields(board, name, str(a.get("side", "")), values))
@@ -180,7 +181,7 @@ def _turn(board: Board, state: CoalitionState, entry: Any, f: kit.Fields, line: 
         if isinstance(value, str):
             order = ArmyOrder(line=value)
         else:
-            o = f.mapping(value, oline, f"{name}'s order", ORDER_KEYS)
+            o = f.mapping(value, oline, f"{possessive(name)} order", ORDER_KEYS)
             via = tuple(str(v) for v in f.sequence(o.get("via"), o.line_of("via"), "via"))
             units = tuple(f.integer(u, o.line_of("units"), "units", 0)
                           for u in f.sequence(o.get("units"), o.line_of("units"), "units"))
@@ -198,7 +199,7 @@ def _turn(board: Board, state: CoalitionState, entry: Any, f: kit.Fields, line: 
             losses_doc = f.mapping(r.get("losses"), r.line_of("losses"), "losses")
             losses = {}
             for army_name, lost in losses_doc.items():
-                values = f.sequence(lost, losses_doc.line_of(army_name), f"{army_name}'s losses")
+                values = f.sequence(lost, losses_doc.line_of(army_name), f"{possessive(army_name)} losses")
                 losses[army_name] = tuple(f.integer(v, losses_doc.line_of(army_name), "a loss", 0) for v in values)
             results[_place(board, f, where, rline, "result square")] = BattleResult(
                 winner=str(r.get("winner", "") or ""), losses=losses,
@@ -272,7 +273,7 @@ def _compare(board: Board, state: CoalitionState, expect: kit.LinedDict, f: kit.
                 diffs.append(f"armies.{name}: expected an army, got none (dead or disbanded)")
             continue
         if "at" in e:
-            want = _place(board, f, e["at"], e.line_of("at"), f"{name}'s square")
+            want = _place(board, f, e["at"], e.line_of("at"), f"{possessive(name)} square")
             if want != army.at:
                 diffs.append(f"armies.{name}.at: expected {want}, got {army.at}")
         if "units" in e:

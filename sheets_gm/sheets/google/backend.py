@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -40,7 +40,13 @@ from sheets_gm.sheets.google.layout_requests import LAYOUT_METADATA_FIELDS, ids_
 from sheets_gm.sheets.google.seen import SEEN_FIELDS, seen_sheets
 from sheets_gm.sheets.google.sharing import Sharing, read_sharing, restrict_sharing, share_spreadsheet
 from sheets_gm.sheets.google.signin import DEFAULT_TIMEOUT, account_email
-from sheets_gm.sheets.google.snapshot import READ_PARAMS, snapshot_body, snapshot_grids
+from sheets_gm.sheets.google.snapshot import (
+    READ_PARAMS,
+    STRUCK_FIELDS,
+    snapshot_body,
+    snapshot_grids,
+    spreadsheet_grids,
+)
 from sheets_gm.sheets.guard import Clear, clear_if_unchanged
 from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout, quote_tab, split_a1
 from sheets_gm.sheets.looks import TabSeen
@@ -94,6 +100,7 @@ class GoogleSheetBackend:
         # Tab ids by folded title, needed only to write notes; ``sheet_ids`` keeps them for the next process.
         self._ids_file = sheet_ids
         self._ids: dict[str, int] | None = None
+        self._struck: set[str] = set()  # the ranges read with their strikethrough (``read``'s ``struck``)
         self.changes = 0  # the writes and layouts sent (``SheetBackend.changes``)
         self._http = client.http_client
         if isinstance(self._http, BackOffHTTPClient):
@@ -111,11 +118,16 @@ class GoogleSheetBackend:
 
     # -- the calls -------------------------------------------------------------
 
-    def read(self, ranges: Sequence[str]) -> list[Grid]:
-        """Every range in ONE values.batchGet (formulas as text, dates as shown)."""
+    def read(self, ranges: Sequence[str], *, struck: Collection[str] = ()) -> list[Grid]:
+        """Every range in ONE values.batchGet (formulas as text, dates as shown); with ``struck`` ranges, ONE
+        spreadsheets.get of every range instead, cut by a field mask to the values and what strikes a text through
+        (``snapshot.STRUCK_FIELDS``): one read request still."""
         if not ranges:
             return []
         wanted = list(ranges)
+        self._struck.update(struck)
+        if set(struck) & set(wanted):
+            return self._read_struck(wanted)
         payload = self._call(
             "read",
             lambda: self._http.values_batch_get(self.key, list(wanted), params=dict(READ_PARAMS)),
@@ -126,6 +138,15 @@ class GoogleSheetBackend:
                 f"Google returned {len(value_ranges)} ranges for the {len(wanted)} asked from {self.name}."
             )
         return [[[cell_value(v) for v in row] for row in vr.get("values", [])] for vr in value_ranges]
+
+    def _read_struck(self, wanted: list[str]) -> list[Grid]:
+        """Every range of ``wanted`` from ONE spreadsheets.get, as ``read`` gives it, struck text included."""
+        params: dict[str, str | int | bool | float | list[str] | None] = {"ranges": wanted, "fields": STRUCK_FIELDS}
+        payload = self._call("read", lambda: self._http.fetch_sheet_metadata(self.key, params=params))
+        grids = spreadsheet_grids(payload, wanted)
+        if grids is None:
+            raise SheetError(f"Google did not return the {len(wanted)} ranges asked from {self.name}.")
+        return grids
 
     def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
               guard: Sequence[ReadGuard] = ()) -> list[Grid]:
@@ -203,7 +224,8 @@ class GoogleSheetBackend:
                             *, refresh: bool) -> Any:
         """One spreadsheets.batchUpdate writing ``writes`` and ``clears``, answering with ``read_back`` if any: its
         answer."""
-        body, params = snapshot_body(self._cell_write_requests(writes, clears, refresh=refresh), read_back)
+        body, params = snapshot_body(self._cell_write_requests(writes, clears, refresh=refresh), read_back,
+                                     struck=any(r in self._struck for r in read_back))
         url = SPREADSHEET_BATCH_UPDATE_URL % self.key
         return self._call("write", lambda: self._http.request("post", url, params=params, json=body).json())
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from sheets_gm.sheets.google.cells import cell_value, grid_range
 from sheets_gm.sheets.layout import CellValue, Grid, split_a1, trim_grid
+from sheets_gm.sheets.struck import from_runs
 
 #: How every read asks ``values.batchGet`` to render the cells.
 READ_PARAMS = {
@@ -16,18 +17,25 @@ READ_PARAMS = {
 }
 #: Number format types ``dateTimeRenderOption=FORMATTED_STRING`` renders as the text shown.
 _DATE_TYPES = frozenset({"DATE", "TIME", "DATE_TIME"})
-#: What the answer to a write with a snapshot keeps of the updated spreadsheet (see ``snapshot_body``).
-_SNAPSHOT_FIELDS = (
-    "updatedSpreadsheet.sheets(properties.title,data(startRow,startColumn,"
-    "rowData.values(userEnteredValue,formattedValue,effectiveFormat.numberFormat.type)))"
-)
+#: What a read's answer keeps of each tab: its title and, per cell, what ``snapshot_cell`` needs.
+_GRID_FIELDS = ("sheets(properties.title,data(startRow,startColumn,"
+                "rowData.values(userEnteredValue,formattedValue,effectiveFormat.numberFormat.type)))")
+#: The same with what says a text is struck through: its cell's font as set (a player's strike, a paste's, an
+#: upload's; not ``effectiveFormat``'s, which answers ``"strikethrough": false`` for every formatted cell, empty
+#: ones too: three times the bytes), and its runs' (where each starts).
+STRUCK_FIELDS = ("sheets(properties.title,data(startRow,startColumn,"
+                 "rowData.values(userEnteredValue,formattedValue,"
+                 "effectiveFormat.numberFormat.type,userEnteredFormat.textFormat.strikethrough,"
+                 "textFormatRuns(startIndex,format.strikethrough))))")
 
 
-def snapshot_body(requests: list[dict[str, Any]], read_back: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+def snapshot_body(requests: list[dict[str, Any]], read_back: Sequence[str],
+                  struck: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
     """The body and query of a spreadsheets.batchUpdate making ``requests`` and, when ``read_back`` names
     ranges, answering with them as they stand after the update (``updatedSpreadsheet``), cut by a field mask
     to what :func:`snapshot_grids` needs: each tab's title and, per cell, its user-entered value, and the
-    formatted value and number format type that tell a date from a number."""
+    formatted value and number format type that tell a date from a number (and, with ``struck``, what strikes a
+    text through: :data:`STRUCK_FIELDS`)."""
     if not read_back:
         return {"requests": requests}, {}
     return {
@@ -35,14 +43,20 @@ def snapshot_body(requests: list[dict[str, Any]], read_back: Sequence[str]) -> t
         "includeSpreadsheetInResponse": True,
         "responseRanges": list(read_back),
         "responseIncludeGridData": True,  # (Google goes by the field mask when one is given)
-    }, {"fields": _SNAPSHOT_FIELDS}
+    }, {"fields": f"updatedSpreadsheet.{STRUCK_FIELDS if struck else _GRID_FIELDS}"}
 
 
 def snapshot_grids(payload: Any, ranges: Sequence[str]) -> list[Grid] | None:
     """Each of ``ranges`` as the backend's ``read`` gives it, from the ``updatedSpreadsheet`` of a
     spreadsheets.batchUpdate answer asked with :func:`snapshot_body`; None unless the answer holds, for each
     tab, one grid per range asked there, in the order asked, each starting where its range starts."""
-    updated = payload.get("updatedSpreadsheet", {}) if isinstance(payload, dict) else {}
+    return spreadsheet_grids(payload.get("updatedSpreadsheet", {}) if isinstance(payload, dict) else {}, ranges)
+
+
+def spreadsheet_grids(updated: Any, ranges: Sequence[str]) -> list[Grid] | None:
+    """Each of ``ranges`` as the backend's ``read`` gives it, from a Spreadsheet resource whose tabs hold one grid
+    per range asked there (a spreadsheets.get of those ranges, or a write's ``updatedSpreadsheet``); None unless
+    it holds them all, in the order asked, each starting where its range starts."""
     found: dict[str, list[Any]] = {}
     for sheet in updated.get("sheets", []) if isinstance(updated, dict) else []:
         title = str(sheet.get("properties", {}).get("title", "")).casefold()
@@ -79,7 +93,7 @@ def snapshot_cell(cell: Any) -> CellValue:
     if "formulaValue" in entered:
         return str(entered["formulaValue"])
     if "stringValue" in entered:
-        return str(entered["stringValue"])
+        return _struck_text(str(entered["stringValue"]), cell)
     if "boolValue" in entered:
         return bool(entered["boolValue"])
     shown = cell.get("formattedValue")
@@ -89,3 +103,14 @@ def snapshot_cell(cell: Any) -> CellValue:
     if "errorValue" in entered:
         return None if shown is None else str(shown)
     return None
+
+
+def _struck_text(text: str, cell: dict[str, Any]) -> str:
+    """``text`` as ``sheets.struck`` gives it where its cell's font or runs of it strike it through (what a read
+    asked with :data:`STRUCK_FIELDS` tells: a run's format left out keeps the cell's)."""
+    runs = cell.get("textFormatRuns")
+    whole = bool(cell.get("userEnteredFormat", {}).get("textFormat", {}).get("strikethrough"))
+    if not whole and not runs:
+        return text
+    return from_runs(text, whole, [(int(run.get("startIndex", 0)), run.get("format", {}).get("strikethrough"))
+                                   for run in runs or () if isinstance(run, dict)])

@@ -70,7 +70,7 @@ import io
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +79,15 @@ from sheets_gm.sheets.guard import changed_since, describe_cells
 from sheets_gm.sheets.layout import CellValue, Grid, ReadGuard, WorkbookLayout, split_a1, trim_grid
 from sheets_gm.sheets.local.boxes import Box, parse_cells, worksheet_named
 from sheets_gm.sheets.local.breaks import break_pages, kept_rows
-from sheets_gm.sheets.local.cells import cell_out, clean_text, comment_for, given_cells, numbers_read_back, write_box
+from sheets_gm.sheets.local.cells import (
+    cell_out,
+    clean_text,
+    comment_for,
+    given_cells,
+    numbers_read_back,
+    struck_cells,
+    write_box,
+)
 from sheets_gm.sheets.local.disk import (
     NEW_FILE_MODE,
     PRIVATE_FILE_MODE,
@@ -159,6 +167,7 @@ class LocalWorkbookBackend:
         self._kept_stamp: Stamp | None = None  # the stamp the kept read was last found to hold for
         self._loaded: Stamp | None = None  # the stamp of the version last loaded from the file (not saved by us)
         self._ranges_read: dict[str, None] = {}  # every range read, in order: what a kept read holds
+        self._struck: set[str] = set()  # the ranges read with their strikethrough (``read``'s ``struck``)
         self._doubtful = False  # a number written here that may read back otherwise (see ``kept_read``)
         self.changes = 0  # the saves this backend made of its file (``SheetBackend.changes``)
 
@@ -177,9 +186,11 @@ class LocalWorkbookBackend:
 
     # ----------------------------------------------------------------- the interface
 
-    def read(self, ranges: Sequence[str]) -> list[Grid]:
+    def read(self, ranges: Sequence[str], *, struck: Collection[str] = ()) -> list[Grid]:
         """The values of each A1 range, in order, from one load of the file (see the module notes), or from the
-        kept read of the version the file still is (``kept``)."""
+        kept read of the version the file still is (``kept``). Text of a ``struck`` range struck through, by its
+        cell's font or runs of it, reads as a ``StruckText`` (so does that range's read back after a write)."""
+        self._struck.update(struck)
         self._ranges_read.update(dict.fromkeys(ranges))
         kept = self._kept_now()
         if kept is not None and (answer := kept.answers(ranges)) is not None:
@@ -207,7 +218,10 @@ class LocalWorkbookBackend:
             if min_row > max_row or min_col > max_col:
                 out.append([])
                 continue
-            out.append(trim_grid(_box_values(ws._cells, min_row, min_col, max_row, max_col)))
+            values = _box_values(ws._cells, min_row, min_col, max_row, max_col)
+            if full in self._struck:
+                struck_cells(ws._cells, values, min_row, min_col)
+            out.append(trim_grid(values))
         return out
 
     def tab_names(self) -> list[str]:

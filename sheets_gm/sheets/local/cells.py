@@ -19,6 +19,7 @@ from openpyxl.worksheet._reader import _cast_number
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.local.boxes import MAX_COLS, MAX_ROWS, Box
+from sheets_gm.sheets.struck import struck
 
 MAX_CELL_CHARS = 32_767
 """The most text one cell may hold (Excel's limit, in UTF-16 units); longer text is cut."""
@@ -84,6 +85,17 @@ def cell_out(cell: Any) -> CellValue:
     if isinstance(text, str):
         return text
     return str(value)
+
+
+def struck_cells(cells: dict[tuple[int, int], Any], values: list[list[CellValue]], min_row: int,
+                 min_col: int) -> None:
+    """Each text of ``values`` (a box of a tab from ``min_row``, ``min_col``, 1-based, as ``cell_out`` read it from
+    ``cells``) whose cell's font strikes it through, whole, made a ``StruckText``; one struck in runs is one already
+    (``sheets.xlsx.inline_text``: a run's own font says)."""
+    for i, row in enumerate(values):
+        for j, value in enumerate(row):
+            if type(value) is str and value and cells[(min_row + i, min_col + j)].font.strike:
+                row[j] = struck(value, [(0, len(value))])
 
 
 def store(cell: Any, value: CellValue) -> bool:

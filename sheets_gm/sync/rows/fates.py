@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sheets_gm.engine.ruleset import Verdict, Window
-from sheets_gm.engine.words import label_verb
+from sheets_gm.engine.words import label_verb, possessive
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable, SheetSpec
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
@@ -823,11 +823,14 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     placed = adapter.placed_verdicts([v for v in verdicts if v.seat == seat], seat_input)  # a recruit's, its row's
     did = {(r.table, r.subject): [v.message for v in row_verdicts(adapter, state, seat, r, placed) if v.accepted]
            for r in out.read} if resolved_words else {}
+    did.update(_read_as_did(out.read, did, seat_input))
     _carried_notes(out, seat_read, window, did,
                    lambda spec, subject: bool(new_window and adapter.idle_row_reason(new_state, seat, spec, subject)),
                    _passed_over(seat_read, seat_input))
     if seat not in window.awaited and seat_read.pending is None and not same_window:
         _notes_kept_through(out, seat_read)
+    elif window.stepwise and seat_read.pending is None:  # her own turn's steps: each earlier step's answer stays
+        _notes_kept_through(out, seat_read, window)
     return out
 
 
@@ -904,11 +907,30 @@ def bound_to(seat_read: SeatRead, window: Window, seat_input: SeatInput[Any] | N
                                                             frozenset()))
 
 
-def _notes_kept_through(out: SeatSettled, seat_read: SeatRead) -> None:
+def _read_as_did(read: Sequence[TypedRow], did: Mapping[Key, Sequence[str]],
+                 seat_input: SeatInput[Any] | None) -> dict[Key, list[str]]:
+    """What each row read as other subjects' orders (a pasted post's line, read as an army's: ``SeatInput.read_as``)
+    and given no words of its own says once carried out: whose order it was, and that the Log says what it did (a
+    bare "(the Log says what it did)" read on into the empty row's "Empty.")."""
+    if seat_input is None:
+        return {}
+    out: dict[Key, list[str]] = {}
+    for row in read:
+        subjects = seat_input.read_as.get(row.subject, ())
+        if subjects and not did.get((row.table, row.subject)):
+            whose = " and ".join(possessive(s) for s in subjects)
+            out[(row.table, row.subject)] = [f"read as {whose} order{'s' * (len(subjects) > 1)}; the Log says what "
+                                             f"{'they' if len(subjects) > 1 else 'it'} did"]
+    return out
+
+
+def _notes_kept_through(out: SeatSettled, seat_read: SeatRead, steps_of: Window | None = None) -> None:
     """Keep what the seat's emptied rows said of her last resolution (``✔ Carried out in …``) through a window that
     did not wait for her (the opponent's turn, the judge's): each says it until she types in that row again or a
-    window of hers resolves."""
+    window of hers resolves. With ``steps_of`` (her own window, resolved a step at a time by her Go), what the rows
+    said of its earlier steps (carried out, or in part) stays through its later steps and its close."""
     noted = {(n["table"], n["subject"]) for n in out.notes}
+    of_steps = (CARRIED + steps_of.label, f"{MARK}Carried out in part in {steps_of.label}") if steps_of else ()
     for k in seat_read.kept:
         table, subject = str(k.get("table", "")), str(k.get("subject", ""))
         if any(cells_text(k.get("values")).values()) or (table, subject) in noted or subject in out.kept.get(table, {}):
@@ -917,7 +939,7 @@ def _notes_kept_through(out: SeatSettled, seat_read: SeatRead) -> None:
         if row is None or row.typed or seat_read.tab.table(table).spec.rows == SEAT_ROWS:
             continue
         note = str(k.get("note", ""))
-        if not note.startswith(CARRIED):
+        if not note.startswith(of_steps or (CARRIED,)):
             continue
         out.shown.setdefault(table, {})[subject] = note
         out.notes.append({"table": table, "subject": subject, "values": {}, "note": note})

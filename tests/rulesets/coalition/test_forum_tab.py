@@ -176,6 +176,21 @@ def test_the_rulebooks_post_pasted_in_the_forum_tab_is_answered_line_by_line_and
     assert "set aside, no longer in your rows (a line is read for the window it was typed in" in said, said
 
 
+def test_a_line_carried_out_says_whose_order_it_was_beside_the_empty_rows_words(tmp_path: Path) -> None:
+    """Issue 93, item 9: a line carried out said "✔ Carried out in turn 1 · orders (the Log says what it did). ·
+    Empty.", read as the Log saying "Empty". It names the army whose order it was, and an empty line's words say
+    what the line is for."""
+    config, sheets = _seed_match(tmp_path)
+    _paste(sheets, SEED_POST)
+    sync_once(config, sheets, now=NOW)
+    assert sync_once(config, sheets, now=NOW, force=True).resolved  # the orders
+    assert sync_once(config, sheets, now=NOW, force=True).resolved  # the judge's results: turn 2's orders open
+    lines = _forum(sheets)
+    assert lines["coalition line 3"] == ("", f"✔ Carried out in turn 1 · orders: read as {FRANK}'s order; the Log "
+                                             "says what it did. · Free for a line of your side's post.")
+    assert lines["coalition line 9"] == ("", "Free for a line of your side's post.")
+
+
 def test_a_renamed_forum_tab_is_laid_out_again_with_its_lines_and_a_deleted_one_drawn_again(tmp_path: Path) -> None:
     config, sheets = _seed_match(tmp_path)
     _paste(sheets, SEED_POST[:3])

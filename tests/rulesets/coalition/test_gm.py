@@ -30,6 +30,13 @@ def test_corrections_are_applied_and_logged_with_their_reason() -> None:
     assert s.by_name()["Bo"].units == (1, 2, 3, 4)
 
 
+def test_an_army_whose_name_ends_in_s_owns_its_units_as_english_does() -> None:
+    """Issue 93, item 9: "Zhalfirin Lancers's units set to …" in the Log."""
+    s = state(army("Zhalfirin Lancers", "coalition", "3C", rank=2))
+    (event,) = events_from_options(RULES.seats(s), {"units": ["Zhalfirin Lancers=1/2/3/4"]}, "judge ruling")
+    assert RULES.apply_gm_event(s, event).events[0].text.endswith(": Zhalfirin Lancers' units set to 1/2/3/4")
+
+
 @pytest.mark.parametrize(("values", "reason", "message"), [
     ({}, "x", "nothing to change"),
     ({"vp": ["phyrexia=40"]}, "", "--reason is required"),

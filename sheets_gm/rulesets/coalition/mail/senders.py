@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sheets_gm.engine.words import possessive
 from sheets_gm.rulesets import kit
 
 #: What a ``leader`` cell says when it marks its row's player the side's leader.
@@ -49,7 +50,7 @@ def side_leader(roster: kit.Roster, side: str) -> SideLeader | None:
         return None
     marked = [m for m in rows if str(m.fields.get("leader", "")).strip().lower() not in _NO]
     if marked:
-        chosen, how = marked[0], f"the roster's leader column on {marked[0].name}'s row"
+        chosen, how = marked[0], f"the roster's leader column on {possessive(marked[0].name)} row"
     else:
         chosen = max(rows, key=_rank)  # the first of the highest rank: max keeps the first of equals
         how = f"the player of {side}'s highest-ranked army, {chosen.name} (rank {_rank(chosen)})"

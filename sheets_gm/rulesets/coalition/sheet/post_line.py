@@ -2,9 +2,10 @@
 greeting, prose), a struck-out line (no order), an army's order withdrawn (the army holds), a quoted line (someone
 else's words: ``> …``, ``[quote]…[/quote]``), or ``ignore my last`` (the sender takes back her earlier line).
 
-A forum post is edited in place: a player strikes an order out (``~~Army: …~~``, ``[s]…[/s]``, ``<del>…</del>``)
-and perhaps writes ``withdrawn`` after it, or writes ``Army: withdrawn``. Struck-out words are never read; what is
-left of the line is read as if typed without them.
+A forum post is edited in place: a player strikes an order out (``~~Army: …~~``, ``[s]…[/s]``, ``<del>…</del>``,
+or the strikethrough a paste from the forum keeps in the cell: :func:`lines_as_read`) and perhaps writes ``withdrawn``
+after it, or writes ``Army: withdrawn``. Struck-out words are never read; what is left of the line is read as if
+typed without them.
 """
 
 from __future__ import annotations
@@ -16,9 +17,16 @@ from difflib import get_close_matches
 from enum import Enum
 from functools import lru_cache
 
+from sheets_gm.sheets.struck import lines_with_spans
+
 #: Struck-out text as forums write it: Markdown's ``~~…~~``, BBCode's ``[s]``, ``[strike]``, ``[del]``, HTML's
 #: ``<s>``, ``<strike>``, ``<del>``.
-_STRUCK = re.compile(r"~~.*?~~|\[(s|strike|del)\].*?\[/\1\]|<(s|strike|del)>.*?</\2>", re.IGNORECASE)
+#: Words the cell's font strikes through (``sheets.struck``) are marked so for :func:`classify` by
+#: :func:`lines_as_read`: two characters of Unicode's private use area, never typed, never shown (a note quotes the line
+#: as it stands).
+CELL_STRUCK = ("\ue000", "\ue001")
+_STRUCK = re.compile(r"~~.*?~~|\[(s|strike|del)\].*?\[/\1\]|<(s|strike|del)>.*?</\2>|\ue000.*?\ue001",
+                     re.IGNORECASE | re.DOTALL)
 #: What says an order is taken back: ``withdrawn`` (or ``withdraw``, ``cancelled``), alone or with punctuation.
 _WITHDRAWN = re.compile(r"^[\W_]*(?:order\s+)?(?:withdrawn|withdraw|cancell?ed)[\W_]*$", re.IGNORECASE)
 #: A quoted line, someone else's words: a forum's ``> …`` (e-mail's too), or a line inside ``[quote…]…[/quote]``.
@@ -180,7 +188,7 @@ def _order_struck_out(named: tuple[str, str]) -> bool:
 
 def _unmark(struck: str) -> str:
     """The words of a struck-out span without its marks: ``~~Frank: 3A~~`` is ``Frank: 3A``."""
-    return re.sub(r"^(?:~~|\[\w+\]|<\w+>)|(?:~~|\[/\w+\]|</\w+>)$", "", struck).strip()
+    return re.sub(r"^(?:~~|\[\w+\]|<\w+>|\ue000)|(?:~~|\[/\w+\]|</\w+>|\ue001)$", "", struck).strip()
 
 
 def unquoted(line: str, quoting: bool) -> tuple[str, bool, bool]:
@@ -207,3 +215,26 @@ def unquoted(line: str, quoting: bool) -> tuple[str, bool, bool]:
             return left + text, False, quoted
         left, text, quoting, quoted = left + text[:start.start()], text[start.end():], True, True
     return left, quoting, quoted
+
+
+def lines_as_read(post: str) -> list[tuple[str, str]]:
+    """Each line of ``post`` as it stands and as :func:`classify` reads it: the words its cell strikes through
+    (``sheets.struck``: a paste from the forum, a line struck in LibreOffice) between :data:`CELL_STRUCK`'s marks.
+
+    >>> from sheets_gm.sheets.struck import struck
+    >>> lines_as_read(struck("Frank: 3A > 3B 4A\\nAnn: 5C > 5D", [(12, 15), (18, 30)]))
+    [('Frank: 3A > 3B 4A', 'Frank: 3A > \ue0003B \ue0014A'), ('Ann: 5C > 5D', '\ue000Ann: 5C > 5D\ue001')]
+    """
+    out: list[tuple[str, str]] = []
+    for line, spans in lines_with_spans(post):
+        marked, at = "", 0
+        for start, end in spans:
+            marked += f"{line[at:start]}{CELL_STRUCK[0]}{line[start:end]}{CELL_STRUCK[1]}"
+            at = end
+        out.append((line, marked + line[at:]))
+    return out
+
+
+def cell_struck(marked: str) -> str:
+    """The words of a line of :func:`lines_as_read` its cell strikes through, each quoted ('' when none is)."""
+    return ", ".join(repr(m.strip()) for m in re.findall("\ue000(.*?)\ue001", marked, re.DOTALL) if m.strip())

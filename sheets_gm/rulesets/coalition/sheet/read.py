@@ -23,7 +23,16 @@ from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import KillOutcome, OrderWord, Side
 from sheets_gm.rulesets.coalition.orders import FORUM_FORM
-from sheets_gm.rulesets.coalition.sheet.post_line import Kind, army_line, classify, nearest_names, unquoted
+from sheets_gm.rulesets.coalition.sheet.post_line import (
+    CELL_STRUCK,
+    Kind,
+    army_line,
+    cell_struck,
+    classify,
+    lines_as_read,
+    nearest_names,
+    unquoted,
+)
 from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionState
 from sheets_gm.sheets.tables import text_of
 
@@ -158,7 +167,7 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[kit.Typed
     unread: ReadRows = ReadRows()  # the post's lines that name no army, by the row they were pasted in
     quoting = False
     for row in post:
-        text = row.text("line")
+        text = _line_as_read(row)
         if text.strip().startswith(MAIL_MARK):
             out.notes.setdefault(row.subject, []).append(MAIL_HEADING_NOTE)
             continue
@@ -362,8 +371,8 @@ def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
     found: list[Posted] = []
     by_lower = {a.name.lower(): a.name for a in state.armies}
     planes = {a.at.split(" ")[0].lower() for a in state.armies if a.at}
-    for whole in post.splitlines():
-        raw, quoting, quoted = unquoted(whole, quoting)
+    for whole, marked in lines_as_read(post):
+        raw, quoting, quoted = unquoted(marked, quoting)
         seen = classify(by_lower, planes, raw)
         if quoted or seen.kind is Kind.QUOTED:
             out.notes.setdefault(subject, []).append(f"passed over: {whole.strip()!r} is quoted, someone else's "
@@ -373,7 +382,9 @@ def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
         if seen.kind is Kind.BLANK or (titles_pass and seen.kind is Kind.CHATTER):
             continue
         if seen.kind is Kind.STRUCK:
-            out.notes.setdefault(subject, []).append(f"passed over: {raw.strip()!r} is struck out, so it is no order")
+            out.notes.setdefault(subject, []).append(
+                f"passed over: {whole.strip()!r} is struck through in its cell, so it is no order"
+                if CELL_STRUCK[0] in raw else f"passed over: {raw.strip()!r} is struck out, so it is no order")
             continue
         if seen.kind is Kind.RETRACT:
             found.append(Posted(seen.army or "", seen.text, subject, retract=True))
@@ -411,7 +422,16 @@ def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
                 f"nowhere (a side orders its own armies); clear it")
             continue
         found.append(Posted(seen.army, seen.as_read, subject, seen.kind is Kind.WITHDRAWN))
+        if cell_struck(raw):
+            out.notes.setdefault(subject, []).append(f"the words struck through in its cell are not read: "
+                                                     f"{cell_struck(raw)}")
     return found, quoting
+
+
+def _line_as_read(row: kit.TypedRow) -> str:
+    """A Forum tab row's line as read, the words its cell strikes through with it (``sheets.struck``)."""
+    value = row.values.get("line")
+    return value if isinstance(value, str) else row.text("line")
 
 
 def _near_dash(state: CoalitionState, line: str) -> bool:

@@ -142,7 +142,7 @@ def attack(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: kit
     if change is not None and change.damaged_dice and unit.damage > 0:  # weighed as it rolls: damaged now
         extra += change.damaged_dice
     dealt = _strike(rules, state, unit, target, state.power(unit), state.card_of(unit).hit, dice,
-                    f"attack/{unit.id}/{k}", EventKind.ATTACK, "attacks", events, less,
+                    f"attack/{unit.id}/{k}", EventKind.ATTACK, "attacks", events, (less, _softened_by(state, target)),
                     (extra, change.reason if change is not None else ""))
     if target.damage >= state.health(target):
         kill(state, target, events, f"killed by {unit.id}")
@@ -156,6 +156,14 @@ def attack(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: kit
         kill(state, unit, events, f"killed by {target.id}'s counter-attack")
         return f"{unit.id} deals {dealt} damage to {target.id} and dies to its counter-attack ({taken})."
     return f"{unit.id} deals {dealt} damage to {target.id} and takes {taken} in the counter-attack."
+
+
+def _softened_by(state: WodState, target: Unit) -> str:
+    """The reactions of ``target`` fired this turn whose card takes damage off the attack (a Parry: "that attack
+    deals 1 less damage"), as the Log names the damage the GM took off: ``Ann-2's Parry`` ('' when none did)."""
+    names = [a.name for a in state.card_of(target).abilities
+             if a.type is AbilityType.REACTION and a.name in target.used and "less damage" in a.text]
+    return f"{target.id}'s {' and '.join(names)}" if names else ""
 
 
 def _counter_first(state: WodState, unit: Unit, target: Unit, change: ActionChange | None, melee: bool,
@@ -182,11 +190,12 @@ def _counter(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: k
 
 
 def _strike(rules: WodRules, state: WodState, striker: Unit, victim: Unit, power: int, hit: int, dice: kit.TurnDice,
-            key: str, kind: EventKind, verb: str, events: list[kit.Event], less: int = 0,
+            key: str, kind: EventKind, verb: str, events: list[kit.Event], soften: tuple[int, str] = (0, ""),
             gm: tuple[int, str] = (0, "")) -> int:
     """Roll ``power`` (with ``gm``'s dice more or fewer, as the GM said after a reaction or a passive, and why) +
-    adjacent allies dice against ``hit`` (3 from highland onto lower ground); the damage (``less`` taken off it, as
-    the GM said). The Log names each part of the dice sum, the GM's die with its reason (a Frenzy, a Charge)."""
+    adjacent allies dice against ``hit`` (3 from highland onto lower ground); the damage (``soften``'s damage taken
+    off it, as the GM said, and the reaction it answers: a Parry). The Log names each part of the dice sum, the GM's
+    die with its reason (a Frenzy, a Charge), and the reaction the GM took damage off for."""
     assert striker.at is not None and victim.at is not None
     board = rules.board
     near = set(board.neighbours(striker.at))
@@ -197,11 +206,13 @@ def _strike(rules: WodRules, state: WodState, striker: Unit, victim: Unit, power
     rolls = [dice.d6(f"{key}/{i}") for i in range(1, max(0, power + gm_dice) + allies + 1)]
     hits = sum(1 for r in rolls if r >= hit)
     tough = 1 if victim.has(Enhancement.TOUGHNESS) else 0
+    less, softened_by = soften
     damage = max(0, hits - tough - less)
     victim.damage += damage
     extra = (f" {'+' if gm_dice > 0 else '−'} {abs(gm_dice)} by the GM{f' ({gm_why})' if gm_why else ''}"
              if gm_dice else "") + (f" + {allies} adjacent all{'y' if allies == 1 else 'ies'}" if allies else "")
-    tough_note = (" (Tough 1: one less)" if tough and hits else "") + (f" ({less} less, by the GM)" if less else "")
+    by = f": {softened_by}, applied by the GM" if softened_by else ", by the GM"
+    tough_note = (" (Tough 1: one less)" if tough and hits else "") + (f" ({less} less{by})" if less else "")
     events.append(kit.Event(state.turn, kind,
                             f"{striker.id} {verb} {victim.id}: {power}{extra} {'die' if len(rolls) == 1 else 'dice'} "
                             f"needing {hit}+ roll{'s' if len(rolls) == 1 else ''} "

@@ -52,8 +52,10 @@ def standing_reactions(rules: WodRules, state: WodState, seat: str, reactions: t
         out.append(replace(r, row=n))
         later = _cannot_fire_now(rules, state, seat, r)
         note = narrowed(card_trigger(ability.text), r) if ability is not None else ""
+        fired = (f"fired in {state.acting}'s turn: {r.unit} used {ability.name} (the Log says what it did); it "
+                 if ability is not None and unit is not None and ability.name in unit.used else "")
         verdicts.append(kit.Verdict(seat, reaction_row(n), "reaction", True,
-                                    f"Reaction {n}: stands ({note or r.trigger_words()}){later}."))
+                                    f"Reaction {n}: {fired}stands ({note or r.trigger_words()}){later}."))
     return out
 
 
@@ -69,8 +71,8 @@ def _cannot_fire_now(rules: WodRules, state: WodState, seat: str, r: Reaction) -
         return (f", but {unit.id} already carries {unit.tokens} command tokens, the most: it can fire again once "
                 f"{seat}'s own turn recovers them")
     ability = state.card_of(unit).ability(r.ability)
-    if ability is not None and ability.name in unit.used:
-        return f", but {ability.name} has been used this turn: it can fire again next turn"
+    if ability is not None and ability.name in unit.used:  # it fired this turn (``standing_reactions`` says so)
+        return " and can fire again next turn"
     return ""
 
 
