@@ -2196,6 +2196,20 @@ def restart_options(parser: argparse.ArgumentParser) -> None:
                         "the CPU of serve, its polls and the fake by then)")
 
 
+def idle_hour_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``--idle-hour``: the real serve at rest."""
+    parser.add_argument("--idle-hour", type=int, metavar="N",
+                        help="the real serve at rest on N local matches polled before: its CPU over --window s "
+                             "(beside --vs's)")
+    parser.add_argument("--window", type=float, default=3600.0, help="with --idle-hour: seconds measured (3600)")
+    parser.add_argument("--made", metavar="FOLDER",
+                        help="with --idle-hour: this tree's matches made before (an earlier run's idle-this)")
+    parser.add_argument("--watch-limit", type=int, metavar="W",
+                        help="with --idle-hour: each serve in a user namespace of its own whose inotify watch limit is "
+                             "W (user.max_inotify_watches, as in a container): fewer than its folders, no file events")
+    parser.add_argument("--every", type=float, default=300.0, help="with --idle-hour: seconds between reports (300)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -2250,16 +2264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="with --restart-local: instead of saves, the host's own CPU to READY and to its first "
                         "search's end (with --vs, in turn with that commit's; --rounds of each)")
     restart_options(parser)
-    parser.add_argument("--idle-hour", type=int, metavar="N",
-                        help="the real serve at rest on N local matches polled before: its CPU over --window s "
-                             "(beside --vs's)")
-    parser.add_argument("--window", type=float, default=3600.0, help="with --idle-hour: seconds measured (3600)")
-    parser.add_argument("--made", metavar="FOLDER",
-                        help="with --idle-hour: this tree's matches made before (an earlier run's idle-this)")
-    parser.add_argument("--watch-limit", type=int, metavar="W",
-                        help="with --idle-hour: each serve in a user namespace of its own whose inotify watch limit is "
-                             "W (user.max_inotify_watches, as in a container): fewer than its folders, no file events")
-    parser.add_argument("--every", type=float, default=300.0, help="with --idle-hour: seconds between reports (300)")
+    idle_hour_options(parser)
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)
     args.rounds = args.rounds or (1 if args.serve_google else 2)

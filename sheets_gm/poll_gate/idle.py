@@ -35,17 +35,30 @@ FULL_READ_HOURS = 6
 
 def safety_moment(state: PollState) -> datetime | None:
     """When the safety look of a local match falls due (None: its last full read's time is unknown, due now): the
-    first moment after that read at the match's own place in every :data:`SAFETY_NET_MINUTES` (drawn from its folder,
-    the same at every start), so that 10,000 matches read together (a restore, a first start) fall due spread over
-    the period, not at once, and stay spread."""
+    first moment after that read at the match's own place in every :data:`SAFETY_NET_MINUTES` (drawn from the names of
+    its folder and the one holding it, the same at every start and wherever the league is restored), so that 10,000
+    matches read together (a restore, a first start) fall due spread over the period, not at once, and stay spread."""
     try:
         last = datetime.fromisoformat(state.full_read_at)
     except ValueError:
         return None
     period = SAFETY_NET_MINUTES * 60
-    place = zlib.crc32(state.folder.encode("utf-8")) % period
+    place = safety_place(state.folder, period)
     since = (last.timestamp() - place) % period
     return last + timedelta(seconds=period - since)
+
+
+def safety_place(folder: str, period: int) -> int:
+    """The second of every ``period`` at which the match in ``folder`` has its safety look: drawn from the names of
+    its folder and the one holding it (not the whole path: a league restored elsewhere keeps its places).
+
+    >>> safety_place("/srv/league/m1", 1800) == safety_place("/backup/league/m1/", 1800)
+    True
+    >>> safety_place("/srv/league/m1", 1800) == safety_place("/srv/league/m2", 1800)
+    False
+    """
+    named = "/".join(folder.replace("\\", "/").rstrip("/").split("/")[-2:])
+    return zlib.crc32(named.encode("utf-8")) % period
 
 
 def safety_net_due(state: PollState, now: datetime) -> bool:

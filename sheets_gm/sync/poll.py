@@ -471,13 +471,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     answer = _answer(read, window, dice)
     idle_answer = _noted(read, window, answer)
     report.rejected = _rejected_list(read, answer, idle_answer)
-    report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
-    report.ready_held = {s: box for s in report.waiting_for if s in read.seats
-                         for box in [_ready_ticked(read.seats[s], window)] if box}
-    report.untyped = _untyped_rows(read, window, answer)
-    report.judging = judge_line(window, record.deadline, now, ready=not report.waiting_for)
-    report.sealed = sealed_words(window) if record.deadline and not judging(window, record.deadline, now) else ""
-    report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
+    _waits_said(report, read, window, answer, now)
     pending = read.cut_under_way
     report.reason = _due_reason(read, window, answer, report.waiting_for, force=force, pending=pending,
                                 now=now) if may_resolve else ""
@@ -525,6 +519,19 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
                        resolved)
     report.write_calls = journaled_run(batch, sheets.write_order(), sheets.journal, journal)  # the record first
     return report
+
+
+def _waits_said(report: WindowReport, read: MatchRead, window: Window, answer: _Answer, now: datetime) -> None:
+    """What the open ``window`` waits for, into ``report``: the seats not Ready (and a Ready ticked that is not
+    taken), rows typed that say nothing, the judge's part, what the players still send, tables laid out short."""
+    record = read.record
+    report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
+    report.ready_held = {s: box for s in report.waiting_for if s in read.seats
+                         for box in [_ready_ticked(read.seats[s], window)] if box}
+    report.untyped = _untyped_rows(read, window, answer)
+    report.judging = judge_line(window, record.deadline, now, ready=not report.waiting_for)
+    report.sealed = sealed_words(window) if record.deadline and not judging(window, record.deadline, now) else ""
+    report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
 
 
 def _early_taken(sheets: MatchSheets, read: MatchRead, window: Window, now: datetime, batch: WriteBatch) -> MatchRead:
@@ -1000,6 +1007,18 @@ def _archived(new_record: MatchRecord, window: Window, new_window: Window | None
                        f"rows {seat} typed that resolution {number} read")
 
 
+def _deadline_after(deadline: str, window: Window, new_window: Window | None, now: datetime,
+                    next_deadline: DeadlineRule | None) -> str:
+    """The deadline of ``new_window``, open after ``window`` resolved (whose deadline was ``deadline``): the same
+    when it is the same window (a step), or the window whose orders ``window`` took early (it closed at the judge's
+    players' deadline, the same one); else the schedule's next ('' for none, or when the match is over)."""
+    same_window = new_window is not None and new_window.key == window.key
+    early = window.early is not None and new_window is not None and new_window.key == window.early.key
+    if same_window or (early and deadline):
+        return deadline
+    return next_deadline(now) if next_deadline and new_window else ""
+
+
 def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer,
              recorded: ResolutionRecord | None, now: datetime, next_deadline: DeadlineRule | None,
              batch: WriteBatch, report: WindowReport, owners: OwnersSource | None,
@@ -1016,11 +1035,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     forced = _forced(read, recorded, report.reason)  # kept in its record, pending rows and history row
     new_state = resolution.state
     new_window = ruleset.window(new_state)
-    same_window = new_window is not None and new_window.key == window.key
-    # the window whose orders were taken early closes at the judge's players' deadline: the same one
-    early = window.early is not None and new_window is not None and new_window.key == window.early.key
-    deadline = record.deadline if same_window or (early and record.deadline) else \
-        (next_deadline(now) if next_deadline and new_window else "")
+    deadline = _deadline_after(record.deadline, window, new_window, now, next_deadline)
     number = record.resolved + 1
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events, adapter)
     gm_public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows + public, gm_log, adapter)
