@@ -136,6 +136,9 @@ def make_war(folder: Path, armies: Sequence[Army], *, deadlines: bool, seed: byt
     text = text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1)
     if deadlines:
         text = text.replace('times = []', 'times = ["18:00"]', 1)
+    # Every pair of armies but a quarter fights in turn 1, so a side wins some 200 battles at once: at the rulebook's
+    # 500 points the round would end there, before the turn-2 movement the rehearsal mails is adjudicated.
+    text = text.replace("# battle_win_vp = 5", "# battle_win_vp = 5\nvictory_vp = 100000", 1)
     (folder / "match.toml").write_text(text, encoding="utf-8")
     init_match(load_config(folder / "match.toml"), now=START, seed=seed, notify=False)
     return folder / "match.toml"
@@ -416,11 +419,12 @@ def rehearse(armies: int, corrections: int, late: int, seed: str) -> int:
         print(judged)
         after = _state(config)
         pairs = sum(1 for a in army_list if _holds(a) and a.side == "coalition")
-        second = len([b for b in after.battles if b.announced]) if (after.turn, after.phase) == (2, Phase.RESULTS) \
-            else -1
-        print(f"turn 2's movement, adjudicated in the sync that applied the judge's results: {second} battles "
-              f"announced for the {pairs} pairs that held in turn 1 (their movement mailed before the players' "
-              f"deadline; the late changes not read)")
+        held = {a.name for a in army_list if _holds(a)}
+        battles = [b for b in after.battles if b.announced] if (after.turn, after.phase) == (2, Phase.RESULTS) else []
+        second = sum(1 for b in battles if len(set(b.armies) & held) >= 2)  # a held pair met as its mail asked
+        print(f"turn 2's movement, adjudicated in the sync that applied the judge's results: {len(battles)} battles "
+              f"announced, {second} of them the {pairs} pairs that held in turn 1 (their movement mailed before the "
+              "players' deadline; the late changes not read; the others where turn 1's losers were bumped)")
         lines = report(rehearsal, smtp)
         print("\n".join(lines))
         for when, said in (("the orders deadline", status), ("the players' deadline", deadline_status)):

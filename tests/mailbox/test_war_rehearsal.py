@@ -44,8 +44,8 @@ def test_a_small_war_by_mail_is_handled_once_and_every_mail_told(monkeypatch: py
     # judge's results; the late changes not read
     assert "2 late turn 2 movement" in out
     assert "then turn 2 · orders resolved" in out
-    assert "turn 2's movement, adjudicated in the sync that applied the judge's results: 3 battles announced for the " \
-           "3 pairs that held in turn 1" in out
+    assert "turn 2's movement, adjudicated in the sync that applied the judge's results: 3 battles announced, 3 of " \
+           "them the 3 pairs that held in turn 1" in out
 
 
 @pytest.mark.soak
