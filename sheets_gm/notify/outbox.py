@@ -43,6 +43,7 @@ from pathlib import Path
 from sheets_gm.notify.due import Due, outbox_path, reminder_at
 from sheets_gm.notify.ledger_file import LedgerFile
 from sheets_gm.notify.redact import redact
+from sheets_gm.sheets.private_files import private_folder, write_private
 
 #: A letter's channels.
 EMAIL = "email"
@@ -142,26 +143,6 @@ class Letter:
         return until is None or now >= until
 
 
-def _private_folder(path: Path) -> None:
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.chmod(path, 0o700)
-
-
-def _write_private(path: Path, text: str) -> None:
-    """``text`` into ``path`` atomically, readable by its owner alone."""
-    _write_private_bytes(path, text.encode("utf-8"))
-
-
-def _write_private_bytes(path: Path, data: bytes) -> None:
-    """``data`` into ``path`` atomically, readable by its owner alone."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as out:
-        out.write(data)
-    os.chmod(tmp, 0o600)
-    os.replace(tmp, path)
-
-
 def iso(moment: datetime) -> str:
     """A moment as the outbox keeps it."""
     return moment.isoformat(timespec="seconds")
@@ -220,14 +201,14 @@ class Outbox:
         with self._ledger.held() as ledger:
             fresh = [letter for letter in letters if letter.key not in ledger]
             if fresh:
-                _private_folder(self.letters_dir)
+                private_folder(self.letters_dir)
             # The ledger only grows: its size numbers the letters in the order they were queued.
             fresh = [replace(letter, seq=len(ledger) + number) for number, letter in enumerate(fresh)]
             self._replace_older(fresh, ledger)
             for letter in fresh:
                 if pictures and letter.key in pictures:
-                    _write_private_bytes(self._picture_file(letter.key), pictures[letter.key])
-                _write_private(self._file(letter.key), letter.to_json())
+                    write_private(self._picture_file(letter.key), pictures[letter.key])
+                write_private(self._file(letter.key), letter.to_json())
                 ledger[letter.key] = "queued"
         return fresh
 
@@ -277,12 +258,12 @@ class Outbox:
         ``changes`` (the addresses that took it, those refused for good, a post in doubt)."""
         kept = replace(letter, tries=letter.tries + 1, error=redact(error), tried_at=iso(now),
                        not_before=iso(retry_at) if retry_at is not None else "", **changes)  # type: ignore[arg-type]
-        _write_private(self._file(letter.key), kept.to_json())
+        write_private(self._file(letter.key), kept.to_json())
         return kept
 
     def keep(self, letter: Letter) -> None:
         """``letter`` written back as it is now (its addresses mended, another's stale notices folded in)."""
-        _write_private(self._file(letter.key), letter.to_json())
+        write_private(self._file(letter.key), letter.to_json())
 
     def drop(self, letter: Letter, why: str, now: datetime, *, noted: bool = False) -> None:
         """``letter`` is never sent (or never sent again): it leaves the outbox, the ledger says why, and the GM
@@ -303,8 +284,8 @@ class Outbox:
         note = {"at": iso(now), "channel": letter.channel, "recipient": letter.recipient, "subject": letter.subject,
                 "what": redact(what)}
         notes.append({**note, "about": redact(about)} if about else note)
-        _private_folder(self.folder)
-        _write_private(self.notes_path, json.dumps(notes[-NOTES_KEPT:], ensure_ascii=False, indent=0))
+        private_folder(self.folder)
+        write_private(self.notes_path, json.dumps(notes[-NOTES_KEPT:], ensure_ascii=False, indent=0))
 
     def notes(self) -> list[dict[str, str]]:
         """What was not delivered and why, oldest first (see ``note``)."""
@@ -329,8 +310,8 @@ class Outbox:
 
     def set_undos(self, undos: list[dict[str, str]]) -> None:
         """Keep the GM's undos (see ``undos``)."""
-        _private_folder(self.folder)
-        _write_private(self.folder / "undo.json", json.dumps(undos, ensure_ascii=False))
+        private_folder(self.folder)
+        write_private(self.folder / "undo.json", json.dumps(undos, ensure_ascii=False))
 
     # -- the addresses muted --------------------------------------------------------------------------------
     def muted(self) -> frozenset[str]:
@@ -344,16 +325,16 @@ class Outbox:
     def mute(self, add: Iterable[str], remove: Iterable[str] = ()) -> frozenset[str]:
         """Mute the addresses ``add`` and hear ``remove`` again; the addresses muted now."""
         muted = (set(self.muted()) | {a.strip().casefold() for a in add}) - {a.strip().casefold() for a in remove}
-        _private_folder(self.folder)
-        _write_private(self.folder / "muted.json", json.dumps(sorted(muted), ensure_ascii=False))
+        private_folder(self.folder)
+        write_private(self.folder / "muted.json", json.dumps(sorted(muted), ensure_ascii=False))
         return frozenset(muted)
 
     # -- the window open now ----------------------------------------------------------------------------
     def open_at(self, window: str) -> None:
         """The poll that read found ``window`` open (a letter of any other window is stale)."""
         if self.open_window() != window:
-            _private_folder(self.folder)
-            _write_private(self.window_path, json.dumps({"window": window}))
+            private_folder(self.folder)
+            write_private(self.window_path, json.dumps({"window": window}))
 
     def open_window(self) -> str | None:
         """The window the last poll that read found open (None before any)."""
@@ -375,21 +356,21 @@ class Outbox:
     def set_alarms(self, alarms: dict[str, dict[str, str]]) -> None:
         """Keep the channels' states (see ``alarms``)."""
         if alarms != self.alarms():
-            _private_folder(self.folder)
-            _write_private(self.alarm_path, json.dumps(alarms, ensure_ascii=False))
+            private_folder(self.folder)
+            write_private(self.alarm_path, json.dumps(alarms, ensure_ascii=False))
 
     def postpone(self, letter: Letter, error: str, retry_at: datetime | None) -> Letter:
         """``letter`` was not tried because its channel failed just before: it keeps its tries, and says why."""
         kept = replace(letter, error=redact(error),
                        not_before=iso(retry_at) if retry_at is not None else letter.not_before)
-        _write_private(self._file(letter.key), kept.to_json())
+        write_private(self._file(letter.key), kept.to_json())
         return kept
 
     @contextlib.contextmanager
     def sending(self) -> Iterator[bool]:
         """The right to send, held while the block runs: True, or False when another process sends now (then
         leave the letters to the next poll: a poll never waits for another's sending)."""
-        _private_folder(self.folder)
+        private_folder(self.folder)
         fd = os.open(self.folder / "send.lock", os.O_RDWR | os.O_CREAT, 0o600)
         try:
             try:
@@ -407,8 +388,8 @@ class Outbox:
         if moment is None:
             self.reminder_path.unlink(missing_ok=True)
             return
-        _private_folder(self.folder)
-        _write_private(self.reminder_path, json.dumps({"window": window, "at": iso(moment)}))
+        private_folder(self.folder)
+        write_private(self.reminder_path, json.dumps({"window": window, "at": iso(moment)}))
 
     def reminder(self) -> datetime | None:
         """When the reminder waited for falls due, if one is."""
