@@ -6,8 +6,10 @@ nothing, and draws nothing."""
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from jinja2 import TemplateError
@@ -101,14 +103,88 @@ def hosted_pages(configs: Iterable[Path], names: PageNames | None = None) -> dic
     """The page of each of ``configs`` that publishes one, by the name its address takes (``names``: the host's,
     which keeps each match's name for its life; a new one each call otherwise); a config that does not load is left
     out (the host says why)."""
-    names = names if names is not None else PageNames()
-    loaded: dict[Path, HostedPage] = {}
-    for path in configs:
-        try:
-            config = load_config(path)
-        except ConfigError:
-            continue
-        if config.web is not None:
-            loaded[path] = HostedPage(config.title, config.web)
+    loaded = {path: page for path in configs for page in [_page_of(path)] if page is not None}
+    return _named(loaded, names if names is not None else PageNames())
+
+
+def _page_of(path: Path) -> HostedPage | None:
+    """The page ``path``'s config publishes (None: it publishes none, or does not load)."""
+    try:
+        config = load_config(path)
+    except ConfigError:
+        return None
+    return HostedPage(config.title, config.web) if config.web is not None else None
+
+
+def _named(loaded: dict[Path, HostedPage], names: PageNames) -> dict[str, HostedPage]:
     named = names.names_of((path, page.folder) for path, page in loaded.items())
     return {named[path]: page for path, page in loaded.items()}
+
+
+#: How often the page index looks again at the identity of every config it serves (a title or page folder changed).
+CHECK_SECONDS = 5.0
+
+_Identity = tuple[int, int, int] | None
+
+
+def _identity(path: Path) -> _Identity:
+    """The config file's identity on disk (inode, size, modification time), None when it cannot be looked at."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_ino, status.st_size, status.st_mtime_ns
+
+
+class PageIndex:
+    """The pages ``serve --web`` serves, kept between its requests: ``configs`` says which matches are hosted (the
+    host's list: the same sequence while no match came or left), each config is loaded when it first comes and again
+    only when its file changed (every config's identity looked at no more often than every ``check_seconds``), and
+    the names are given (``PageNames``) only when the pages changed. A request thus costs a look at a list, not a
+    load of every config: at 10,000 matches that load took seconds a request. Called from the server's threads."""
+
+    def __init__(self, configs: Callable[[], Sequence[Path]], names: PageNames | None = None, *,
+                 check_seconds: float = CHECK_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+        self._configs = configs
+        self._names = names if names is not None else PageNames()
+        self._check_seconds = check_seconds
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._listed: Sequence[Path] | None = None  # the host's list the pages were last made from
+        self._checked_at = -float("inf")
+        self._loaded: dict[Path, tuple[_Identity, HostedPage | None]] = {}
+        self._pages: dict[str, HostedPage] = {}
+
+    def __call__(self) -> dict[str, HostedPage]:
+        """The pages served now, by the name each address takes."""
+        with self._lock:
+            listed = self._configs()
+            now = self._clock()
+            check = now - self._checked_at >= self._check_seconds
+            if listed is self._listed and not check:
+                return self._pages
+            if check:
+                self._checked_at = now
+            if self._load(listed, check):
+                pages = {path: page for path, (_, page) in self._loaded.items() if page is not None}
+                self._pages = _named(pages, self._names)
+            self._listed = listed
+            return self._pages
+
+    def _load(self, listed: Sequence[Path], check: bool) -> bool:
+        """Each config of ``listed`` loaded when new (or, with ``check``, changed on disk), those gone forgotten:
+        whether a page came, went or changed."""
+        changed = False
+        for path in self._loaded.keys() - set(listed):
+            changed |= self._loaded.pop(path)[1] is not None
+        for path in listed:
+            kept = self._loaded.get(path)
+            if kept is not None and not check:
+                continue
+            identity = _identity(path)
+            if kept is not None and kept[0] == identity:
+                continue
+            page = _page_of(path)
+            changed |= page != (kept[1] if kept is not None else None)
+            self._loaded[path] = (identity, page)
+        return changed
