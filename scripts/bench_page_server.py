@@ -73,9 +73,10 @@ def _wait_for(port: int, seconds: float = 60) -> None:
 def _serve(tree: Path, matches: Path, port: int) -> Iterator[None]:
     """``sheets-gm serve --web`` of the code in ``tree`` over ``matches``, on ``port``."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    process = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", "--web", f"127.0.0.1:{port}",
-                                "--status-file", str(matches / f"status-{port}.json"), str(matches)],
-                               env=env, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with (matches.parent / f"serve-{port}.log").open("wb") as log:  # its "Found N matches" line: search ended
+        process = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", "--web", f"127.0.0.1:{port}",
+                                    "--status-file", str(matches / f"status-{port}.json"), str(matches)],
+                                   env=env, cwd=tree, stdout=log, stderr=subprocess.STDOUT)
     try:
         _wait_for(port)
         yield
@@ -158,9 +159,22 @@ def _first_answer(port: int, limit: float) -> str:
     return f"not answered within {limit:g} s of the port opening"
 
 
+def _searched(log: Path, limit: float) -> str:
+    """Waits (at most ``limit`` seconds) for the host's first search to end, as its log says: its words."""
+    start = time.monotonic()
+    while time.monotonic() - start < limit:
+        found = [line for line in log.read_text(encoding="utf-8", errors="replace").splitlines()
+                 if line.startswith("Found ")]
+        if found:
+            return f"its first search ended {time.monotonic() - start:.0f} s later ({found[0][:60]}…)"
+        time.sleep(0.5)
+    return f"its first search had not ended {limit:g} s later"
+
+
 def _measure(label: str, port: int, args: argparse.Namespace, size: int) -> None:
     if args.beside:  # the host's first search must find the war among the others first
         print(f"{label}: the page of now {_first_answer(port, 300)}", flush=True)
+        print(f"{label}: {_searched(args.work / f'serve-{port}.log', 600)}", flush=True)
     _real(port, 5, args.every)  # (the host's start: its first search, its polls' server; the templates loaded)
     calm, calm_lost, sent = _real(port, args.seconds / 3, args.every)
     stop = threading.Event()
@@ -247,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         played = play(war, roster, args.windows, work, settings, 0)
         matches = work / "matches"
         matches.mkdir()
+        args.work = work
         (matches / "match.toml").write_text('ruleset = "coalition"\ntitle = "The war"\nseats = ["coalition", '
                                             '"phyrexia"]\n[sheets]\nbackend = "local"\nboard = "war.xlsx"\n',
                                             encoding="utf-8")

@@ -156,14 +156,16 @@ def _web_address(address: str) -> tuple[str, int]:
 
 
 @contextmanager
-def _pages_served(address: str, configs: Callable[[], Sequence[Path]]) -> Iterator[None]:
-    """The pages of the matches ``configs`` lists (the host's: those it serves) served at ``address`` while the
-    host runs (``web.server``); each match's address stays its own (``PageNames``)."""
+def _pages_served(address: str, configs: Callable[[], Sequence[Path]],
+                  settled: Callable[[], bool] = lambda: True) -> Iterator[None]:
+    """The pages of the matches ``configs`` lists (the host's: those it serves; ``settled``: once it lists every
+    match) served at ``address`` while the host runs (``web.server``); each match's address stays its own
+    (``running.page.PageIndex``)."""
     from sheets_gm.running.page import PageIndex
     from sheets_gm.web.server import start_page_server
 
     try:
-        server = start_page_server(_web_address(address), PageIndex(configs))
+        server = start_page_server(_web_address(address), PageIndex(configs, settled=settled))
     except OSError as exc:
         raise UsageError(f"--web {address}: {exc}") from None
     host, port = server.server_address[:2]
@@ -187,7 +189,8 @@ def _serve(args: argparse.Namespace, folders: list[Path], where: Path, pool: Pol
         events.start_beside(_say)
     host = Host(folders, pool, clock=base.clock, say=_say, status_file=where, interval=args.interval,
                 rescan=args.rescan, workers=args.workers, poll_deadline=args.poll_deadline, events=events)
-    pages = _pages_served(args.web, host.hosted_configs) if args.web else nullcontext()
+    pages = _pages_served(args.web, host.hosted_configs, lambda: host.searched_at is not None) if args.web \
+        else nullcontext()
     watchdog = Watchdog()
     try:
         with pages:

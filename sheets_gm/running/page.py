@@ -52,25 +52,26 @@ class PageNames:
         self.given: dict[Path, str] = {}  # each config (resolved) and the name it was given
         self._naming = threading.Lock()  # the server's threads ask at once: one names at a time
 
-    def names_of(self, pages: Iterable[tuple[Path, Path]]) -> dict[Path, str]:
+    def names_of(self, pages: Iterable[tuple[Path, Path]], *, newcomers: bool = True) -> dict[Path, str]:
         """The name of each of ``pages`` (a config, and its page folder), by config: first the names kept in the
-        folders (a name two folders keep goes to the first), then each newcomer's."""
+        folders (a name two folders keep goes to the first), then each newcomer's (unless not ``newcomers``: those
+        are left out, to be named once every kept name is known)."""
         pages = list(pages)
         with self._naming:
-            return self._named(pages)
+            return self._named(pages, newcomers)
 
-    def _named(self, pages: list[tuple[Path, Path]]) -> dict[Path, str]:
+    def _named(self, pages: list[tuple[Path, Path]], newcomers: bool) -> dict[Path, str]:
         fresh = [(config, config.resolve(), folder) for config, folder in pages if config.resolve() not in self.given]
         taken = set(self.given.values())
-        newcomers = []
+        waiting = []
         for config, key, folder in fresh:
             kept = _kept_name(folder)
             if kept and kept not in taken:
                 self.given[key] = kept
                 taken.add(kept)
             else:
-                newcomers.append((config, key, folder))
-        for config, key, folder in newcomers:
+                waiting.append((config, key, folder))
+        for config, key, folder in waiting if newcomers else ():
             name, n = config.stem, 1
             while name in taken:
                 n += 1
@@ -78,7 +79,7 @@ class PageNames:
             self.given[key] = name
             taken.add(name)
             _keep_name(folder, name)
-        return {config: self.given[config.resolve()] for config, _ in pages}
+        return {config: self.given[config.resolve()] for config, _ in pages if config.resolve() in self.given}
 
 
 def _kept_name(folder: Path) -> str:
@@ -140,20 +141,24 @@ class PageIndex:
     """The pages ``serve --web`` serves, kept between its requests: ``configs`` says which matches are hosted (the
     host's list: the same sequence while no match came or left), each config is loaded when it first comes and again
     only when its file changed (every config's identity looked at no more often than every ``check_seconds``), and
-    the names are given (``PageNames``) only when the pages changed. A request thus costs a look at a list, not a
-    load of every config: at 10,000 matches that load took seconds a request. Called from the server's threads."""
+    a name is given (``PageNames``) to each page as it comes. A request thus costs a look at a list, not a load of
+    every config: at 10,000 matches that load took seconds a request. Called from the server's threads."""
 
     def __init__(self, configs: Callable[[], Sequence[Path]], names: PageNames | None = None, *,
-                 check_seconds: float = CHECK_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+                 settled: Callable[[], bool] = lambda: True, check_seconds: float = CHECK_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._configs = configs
         self._names = names if names is not None else PageNames()
+        self._settled = settled  # whether ``configs`` lists every match (the host's first search ended)
         self._check_seconds = check_seconds
         self._clock = clock
         self._lock = threading.Lock()
         self._listed: Sequence[Path] | None = None  # the host's list the pages were last made from
         self._checked_at = -float("inf")
         self._loaded: dict[Path, tuple[_Identity, HostedPage | None]] = {}
-        self._pages: dict[str, HostedPage] = {}
+        self._name_of: dict[Path, str] = {}  # each config with a page served, and its page's name
+        self._unnamed: dict[Path, HostedPage] = {}  # pages with no name kept, named once every match is listed
+        self._pages: dict[str, HostedPage] = {}  # a new dict at each change: a request may still read the last
 
     def __call__(self) -> dict[str, HostedPage]:
         """The pages served now, by the name each address takes."""
@@ -161,22 +166,24 @@ class PageIndex:
             listed = self._configs()
             now = self._clock()
             check = now - self._checked_at >= self._check_seconds
-            if listed is self._listed and not check:
+            settled = self._settled()
+            if listed is self._listed and not check and not (self._unnamed and settled):
                 return self._pages
             if check:
                 self._checked_at = now
-            if self._load(listed, check):
-                pages = {path: page for path, (_, page) in self._loaded.items() if page is not None}
-                self._pages = _named(pages, self._names)
+            changed = self._load(listed, check)
+            if changed or (self._unnamed and settled):
+                self._serve(changed, settled)
             self._listed = listed
             return self._pages
 
-    def _load(self, listed: Sequence[Path], check: bool) -> bool:
+    def _load(self, listed: Sequence[Path], check: bool) -> dict[Path, HostedPage | None]:
         """Each config of ``listed`` loaded when new (or, with ``check``, changed on disk), those gone forgotten:
-        whether a page came, went or changed."""
-        changed = False
+        the configs whose page came, went or changed, and each one's page now (None: gone)."""
+        changed: dict[Path, HostedPage | None] = {}
         for path in self._loaded.keys() - set(listed):
-            changed |= self._loaded.pop(path)[1] is not None
+            if self._loaded.pop(path)[1] is not None:
+                changed[path] = None
         for path in listed:
             kept = self._loaded.get(path)
             if kept is not None and not check:
@@ -185,6 +192,30 @@ class PageIndex:
             if kept is not None and kept[0] == identity:
                 continue
             page = _page_of(path)
-            changed |= page != (kept[1] if kept is not None else None)
+            if page != (kept[1] if kept is not None else None):
+                changed[path] = page
             self._loaded[path] = (identity, page)
         return changed
+
+    def _serve(self, changed: dict[Path, HostedPage | None], settled: bool) -> None:
+        """The pages served with ``changed``'s: a page gone no longer served, a new one named (``PageNames``): at
+        once when its folder keeps its name, else once every match is listed (``settled``: a newcomer found first
+        in a host's first search must not take the name another match, found later, kept)."""
+        pages = dict(self._pages)
+        fresh: dict[Path, HostedPage] = {}
+        for path, page in changed.items():
+            if page is None:
+                self._unnamed.pop(path, None)
+                if path in self._name_of:
+                    del pages[self._name_of.pop(path)]
+            elif path in self._name_of:
+                pages[self._name_of[path]] = page
+            else:
+                fresh[path] = page
+        self._unnamed.update(fresh)
+        asked = self._unnamed if settled else fresh  # (those still unnamed kept no name: asked again once settled)
+        named = self._names.names_of(((path, page.folder) for path, page in asked.items()), newcomers=settled)
+        for path, name in named.items():
+            pages[name] = self._unnamed.pop(path)
+            self._name_of[path] = name
+        self._pages = pages

@@ -85,6 +85,24 @@ def test_a_config_that_stops_loading_takes_its_page_away_until_mended(tmp_path: 
     assert list(index()) == ["match"]
 
 
+def test_a_match_found_first_in_the_hosts_search_never_takes_the_name_another_kept(
+        tmp_path: Path, loads: list[Path]) -> None:
+    """A host started again finds its matches a slice at a time: a newcomer found before a match whose folder kept
+    its name must not take that name (the kept link would land on another match). Newcomers are named once the
+    host lists every match; kept names are served at once."""
+    new, kept = _configs(tmp_path, ["a-new", "b-kept"])
+    (tmp_path / "b-kept" / "web" / ".address").write_text("match\n", encoding="utf-8")
+    listed: tuple[Path, ...] = (new,)
+    searched = False
+    index = PageIndex(lambda: listed, settled=lambda: searched)
+    assert index() == {}  # the newcomer waits: a kept "match" may come
+    listed = (new, kept)
+    assert {n: p.folder.parent.name for n, p in index().items()} == {"match": "b-kept"}
+    searched = True
+    assert {n: p.folder.parent.name for n, p in index().items()} == {"match": "b-kept", "match-2": "a-new"}
+    assert len(loads) == 2
+
+
 def _get(port: int, path: str) -> tuple[int, bytes]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
