@@ -14,7 +14,7 @@ from pathlib import Path
 
 from jinja2 import TemplateError
 
-from sheets_gm.match.config import ConfigError, MatchConfig, load_config
+from sheets_gm.match.config import ConfigError, MatchConfig, read_page
 from sheets_gm.notify.announce import spreadsheet_link
 from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.web.page import marker_of, page_input
@@ -51,6 +51,7 @@ class PageNames:
     def __init__(self) -> None:
         self.given: dict[Path, str] = {}  # each config (resolved) and the name it was given
         self._naming = threading.Lock()  # the server's threads ask at once: one names at a time
+        self._tried: dict[str, int] = {}  # each file name's number last given to a newcomer
 
     def names_of(self, pages: Iterable[tuple[Path, Path]], *, newcomers: bool = True) -> dict[Path, str]:
         """The name of each of ``pages`` (a config, and its page folder), by config: first the names kept in the
@@ -61,7 +62,8 @@ class PageNames:
             return self._named(pages, newcomers)
 
     def _named(self, pages: list[tuple[Path, Path]], newcomers: bool) -> dict[Path, str]:
-        fresh = [(config, config.resolve(), folder) for config, folder in pages if config.resolve() not in self.given]
+        resolved = [(config, config.resolve(), folder) for config, folder in pages]
+        fresh = [(config, key, folder) for config, key, folder in resolved if key not in self.given]
         taken = set(self.given.values())
         waiting = []
         for config, key, folder in fresh:
@@ -72,14 +74,16 @@ class PageNames:
             else:
                 waiting.append((config, key, folder))
         for config, key, folder in waiting if newcomers else ():
-            name, n = config.stem, 1
+            n = self._tried.get(config.stem, 1)  # (every name below is taken, and stays so: counting from 1 again
+            name = config.stem if n == 1 else f"{config.stem}-{n}"  # for each match.toml was quadratic)
             while name in taken:
                 n += 1
                 name = f"{config.stem}-{n}"
+            self._tried[config.stem] = n
             self.given[key] = name
             taken.add(name)
             _keep_name(folder, name)
-        return {config: self.given[config.resolve()] for config, _ in pages if config.resolve() in self.given}
+        return {config: self.given[key] for config, key, _ in resolved if key in self.given}
 
 
 def _kept_name(folder: Path) -> str:
@@ -109,12 +113,13 @@ def hosted_pages(configs: Iterable[Path], names: PageNames | None = None) -> dic
 
 
 def _page_of(path: Path) -> HostedPage | None:
-    """The page ``path``'s config publishes (None: it publishes none, or does not load)."""
+    """The page ``path``'s config publishes (None: it publishes none, or does not read): ``read_page``, not the
+    whole ``load_config`` (a sixth of its cost)."""
     try:
-        config = load_config(path)
+        title, folder = read_page(path)
     except ConfigError:
         return None
-    return HostedPage(config.title, config.web) if config.web is not None else None
+    return HostedPage(title, folder) if folder is not None else None
 
 
 def _named(loaded: dict[Path, HostedPage], names: PageNames) -> dict[str, HostedPage]:

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 import sheets_gm.running.page as page_module
-from sheets_gm.match.config import MatchConfig
 from sheets_gm.running.page import PageIndex
 from tests.host.test_serve_command import command, wait_for
 from tests.matchfiles import local_config
@@ -30,15 +29,16 @@ class _Clock:
 
 @pytest.fixture
 def loads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """Every config the page index loads, in order."""
-    loaded: list[Path] = []
-    from sheets_gm.match.config import load_config as real
+    """Every config the page index reads, in order."""
+    from sheets_gm.match.config import read_page as real
 
-    def counted(path: Path) -> MatchConfig:
-        loaded.append(path)
+    read: list[Path] = []
+
+    def counted(path: Path) -> tuple[str, Path | None]:
+        read.append(path)
         return real(path)
-    monkeypatch.setattr(page_module, "load_config", counted)
-    return loaded
+    monkeypatch.setattr(page_module, "read_page", counted)
+    return read
 
 
 def _configs(root: Path, names: list[str]) -> list[Path]:
@@ -158,3 +158,15 @@ def test_serve_web_serves_the_matches_its_host_finds_and_one_copied_in_while_it_
     finally:
         proc.terminate()
         proc.wait(timeout=60)
+
+
+def test_newcomers_of_one_file_name_take_the_numbers_left_in_turn(tmp_path: Path) -> None:
+    """Every config is ``match.toml``: the newcomers take ``match``, then the next number no match kept, each once."""
+    from sheets_gm.running.page import PageNames
+
+    configs = _configs(tmp_path, ["a", "b", "c", "d", "e"])
+    (tmp_path / "b" / "web" / ".address").write_text("match-2\n", encoding="utf-8")
+    names = PageNames()
+    first = names.names_of([(c, c.parent / "web") for c in configs[:4]])
+    assert [first[c] for c in configs[:4]] == ["match", "match-2", "match-3", "match-4"]
+    assert names.names_of([(configs[4], configs[4].parent / "web")]) == {configs[4]: "match-5"}
