@@ -17,7 +17,8 @@ The turn, as a war plays it (the players' mail: ``war_mail.py``):
    few of each arrive after the players' deadline;
 4. the poll after the players' deadline, ``status``, then the judge types a result per battle (the side that sent no
    strategy losing by default) and ticks Results in; the next poll applies them and adjudicates turn 2's movement
-   from what came before the players' deadline (its battles announced).
+   from what came before the players' deadline (its battles announced): each held pair met, or the rule that kept
+   it apart is named (``war_meetings.py``).
 
 Printed: the mail delivered, handled, typed (or told why not) and told (receipts the SMTP server received), the CPU
 and wall of each poll, of filing a mail (the polls that filed mail, per mail filed) and of each resolution.
