@@ -35,13 +35,9 @@ def _script(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 
 
 def _meetings(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """``scripts/war_meetings.py``, imported from the scripts' folder."""
     monkeypatch.syspath_prepend(str(SCRIPTS))
-    spec = importlib.util.spec_from_file_location("war_meetings", SCRIPTS / "war_meetings.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "war_meetings", module)  # its dataclass looks its module up
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("war_meetings")
 
 
 def _army(name: str, at: str) -> Army:
