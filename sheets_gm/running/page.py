@@ -6,6 +6,7 @@ nothing, and draws nothing."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import threading
 import time
@@ -127,6 +128,8 @@ def _named(loaded: dict[Path, HostedPage], names: PageNames) -> dict[str, Hosted
     return {named[path]: page for path, page in loaded.items()}
 
 
+#: The newcomers (no name kept in their folder) a request names at most: the rest wait for the next requests.
+NEWCOMERS_A_REQUEST = 200
 #: How often the page index looks again at the identity of every config it serves (a title or page folder changed).
 CHECK_SECONDS = 5.0
 
@@ -146,7 +149,8 @@ class PageIndex:
     """The pages ``serve --web`` serves, kept between its requests: ``configs`` says which matches are hosted (the
     host's list: the same sequence while no match came or left), each config is loaded when it first comes and again
     only when its file changed (every config's identity looked at no more often than every ``check_seconds``), and
-    a name is given (``PageNames``) to each page as it comes. A request thus costs a look at a list, not a load of
+    a name is given (``PageNames``) to each page as it comes (a newcomer's once the host listed every match, a few
+    a request). A request thus costs a look at a list, not a load of
     every config: at 10,000 matches that load took seconds a request. Called from the server's threads."""
 
     def __init__(self, configs: Callable[[], Sequence[Path]], names: PageNames | None = None, *,
@@ -218,8 +222,12 @@ class PageIndex:
             else:
                 fresh[path] = page
         self._unnamed.update(fresh)
-        asked = self._unnamed if settled else fresh  # (those still unnamed kept no name: asked again once settled)
-        named = self._names.names_of(((path, page.folder) for path, page in asked.items()), newcomers=settled)
+        named = self._names.names_of(((path, page.folder) for path, page in fresh.items()), newcomers=False)
+        if settled:  # those with no name kept: a few a request (nobody has their address yet; naming 10,000 at
+            # once held a request for tens of seconds)
+            waiting = itertools.islice(((p, page.folder) for p, page in self._unnamed.items() if p not in named),
+                                       NEWCOMERS_A_REQUEST)
+            named.update(self._names.names_of(list(waiting)))
         for path, name in named.items():
             pages[name] = self._unnamed.pop(path)
             self._name_of[path] = name

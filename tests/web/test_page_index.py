@@ -170,3 +170,12 @@ def test_newcomers_of_one_file_name_take_the_numbers_left_in_turn(tmp_path: Path
     first = names.names_of([(c, c.parent / "web") for c in configs[:4]])
     assert [first[c] for c in configs[:4]] == ["match", "match-2", "match-3", "match-4"]
     assert names.names_of([(configs[4], configs[4].parent / "web")]) == {configs[4]: "match-5"}
+
+
+def test_newcomers_are_named_a_few_a_request_once_settled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Naming 10,000 newcomers at once held a request for tens of seconds: a request names a few, the next more."""
+    monkeypatch.setattr(page_module, "NEWCOMERS_A_REQUEST", 2)
+    configs = tuple(_configs(tmp_path, ["a", "b", "c", "d", "e"]))
+    index = PageIndex(lambda: configs)
+    assert [len(index()) for _ in range(4)] == [2, 4, 5, 5]
+    assert {p.folder.parent.name for p in index().values()} == {"a", "b", "c", "d", "e"}
