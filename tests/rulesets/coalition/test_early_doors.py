@@ -15,8 +15,14 @@ from pathlib import Path
 from openpyxl import load_workbook
 
 from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.running.poll_words import describe_report
-from tests.rulesets.coalition.test_one_deadline import ARMIES, NOW, PLAYERS, Table
+from sheets_gm.sheets.struck import spans_of, struck
+from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.read import read_match
+from tests.rulesets.coalition.helpers import army, board, state
+from tests.rulesets.coalition.test_one_deadline import ARMIES, CLS, NOW, PLAYERS, Table
 
 #: Four battles in turn 1, each with a winner who stays on its square (the loser is bumped): Rabid Cat's at 4C, Jeff
 #: the Owl's at 6C, Serra Host's at 11A, Dark Pack's at 11H. Benalish Host and Blight Hound fight in none.
@@ -34,6 +40,7 @@ ENGAGED = {"Rabid Cat": "3C > 4C - engage Various Puppies", "Urza's Vanguard": "
            "Serra Host": "10A > 11A - engage Grim Legion", "Llanowar Elves": "10H > 11H - engage Dark Pack"}
 WINNERS = {"Dominaria 4C": "Rabid Cat", "Dominaria 6C": "Jeff the Owl", "Dominaria 11A": "Serra Host",
            "Dominaria 11H": "Dark Pack"}
+POST = "Turn 2 moves:\nJeff the Owl: Dominaria; 6C > 6D\nBlight Hound: Dominaria; 7A > 7B"
 OPEN_BATTLE = "is in an open battle of turn 1 · battle results (it fights), and cannot take orders for turn 2"
 
 
@@ -44,29 +51,33 @@ def _ordered(folder: Path, turn: int) -> set[str]:
             if when == turn and kind == "order"}
 
 
+def _typed(table: Table, seat: str, subject: str) -> str:
+    """What ``seat``'s Forum row of ``subject`` holds."""
+    found = read_match(open_match_sheets(table.config), CLS).seats[seat]
+    return next(r.text("line") for r in found.rows if r.table == "post" and r.subject == subject)
+
+
 def _archived(folder: Path, seat: str) -> str:
     """Every cell of ``seat``'s Archive tab, one text."""
     archive = load_workbook(folder / f"orders-{seat}.xlsx")[f"Archive {seat}"]
     return "\n".join(str(c) for r in archive.iter_rows(values_only=True) for c in r if c)
 
 
-def test_no_line_typed_in_the_judges_window_for_an_army_that_fights_is_carried_out_next_turn(tmp_path: Path) -> None:
-    """Each door, during turn 1's judge's window and before her players' deadline, for a winner of its battle (who
-    stays where the line starts): Rabid Cat's line alone in a Forum row; Jeff the Owl's line in a whole post pasted
-    in one Forum cell, beside Blight Hound's; Serra Host's line in Eve's mail; Dark Pack's own row. None is carried
-    out in turn 2, each is told where it was sent, and the rows go to the Archive; Benalish Host's Forum row and
-    Blight Hound's line in the same cell are carried out."""
-    table = Table(tmp_path, WAR)
-    for army, order in ENGAGED.items():
-        player = next(row[-1] for row in WAR if row[0] == army)
-        table.mail(str(player), "moves", f"{army}: Dominaria; {order}", at=NOW)
+def _doors(folder: Path) -> Table:
+    """Turn 1's four battles, then each door, during the judge's window and before her players' deadline, for a winner
+    of its battle (who stays where the line starts): Rabid Cat's line alone in a Forum row; Jeff the Owl's line in a
+    whole post pasted in one Forum cell, beside Blight Hound's; Serra Host's line in Eve's mail; Dark Pack's own row.
+    Each is refused where it was sent; Benalish Host's Forum row is not."""
+    table = Table(folder, WAR)
+    for name, order in ENGAGED.items():
+        player = next(row[-1] for row in WAR if row[0] == name)
+        table.mail(str(player), "moves", f"{name}: Dominaria; {order}", at=NOW)
     assert table.sync(NOW, force=True).resolved
     assert {b.at for b in table.state().battles} == set(WINNERS)
     later = NOW + dt.timedelta(hours=1)
     table.type("coalition", "post", "coalition line 1", "line", "Rabid Cat: Dominaria; 4C > 4D")
     table.type("coalition", "post", "coalition line 2", "line", "Benalish Host: Dominaria; 7E > 7F")
-    table.type("phyrexia", "post", "phyrexia line 1", "line",
-               "Turn 2 moves:\nJeff the Owl: Dominaria; 6C > 6D\nBlight Hound: Dominaria; 7A > 7B")
+    table.type("phyrexia", "post", "phyrexia line 1", "line", POST)
     table.mail("eve@example.org", "turn 2", "Serra Host: Dominaria; 11A > 11B", at=later)
     table.type("phyrexia", "armies", "Dark Pack", "line", "Dark Pack: Dominaria; 11H > 12H")
     assert not table.sync(later).resolved
@@ -75,16 +86,74 @@ def test_no_line_typed_in_the_judges_window_for_an_army_that_fights_is_carried_o
     assert table.feedback("coalition", "coalition line 1", "post").startswith(f"✘ Not read: Rabid Cat {OPEN_BATTLE}")
     said = table.feedback("phyrexia", "phyrexia line 1", "post")
     assert f"Jeff the Owl {OPEN_BATTLE}" in said and "Jeff the Owl: Dominaria; 6C > 6D" in said, said
+    assert "the rest of this cell stands" in said, said
     assert OPEN_BATTLE not in table.feedback("coalition", "coalition line 2", "post")
-    # the players' deadline passes; the judge's results close her window, and turn 2 resolves in the same sync
-    assert not table.sync(PLAYERS + dt.timedelta(seconds=6)).resolved
-    assert table.feedback("coalition", "coalition line 1", "post").startswith(f"✘ Not read: Rabid Cat {OPEN_BATTLE}")
     for where, winner in WINNERS.items():
         table.type(JUDGE, "results", where, "winner", winner)
+    return table
+
+
+def _judged(table: Table, folder: Path) -> None:
+    """Turn 2 resolved: none of the lines for an army that fought carried out, each in its side's Archive; Benalish
+    Host's Forum row and Blight Hound's line beside Jeff the Owl's carried out."""
+    assert _ordered(folder, 2) == {"Benalish Host", "Blight Hound"}
+    coalition, phyrexia = _archived(folder, "coalition"), _archived(folder, "phyrexia")
+    assert "Rabid Cat: Dominaria; 4C > 4D" in coalition, coalition
+    assert "Dark Pack: Dominaria; 11H > 12H" in phyrexia and "Jeff the Owl: Dominaria; 6C > 6D" in phyrexia, phyrexia
+
+
+def test_no_line_typed_in_the_judges_window_for_an_army_that_fights_is_carried_out_next_turn(tmp_path: Path) -> None:
+    """``_doors``, then the players' deadline; the judge's results close her window, and turn 2 resolves in the same
+    sync from what the deadline took (``_judged``)."""
+    table = _doors(tmp_path)
+    assert not table.sync(PLAYERS + dt.timedelta(seconds=6)).resolved
+    assert table.feedback("coalition", "coalition line 1", "post").startswith(f"✘ Not read: Rabid Cat {OPEN_BATTLE}")
     table.type(JUDGE, "judge", JUDGE, "ready", True)
     report = table.sync(PLAYERS + dt.timedelta(hours=1))
     assert report.resolved and "then turn 2 · orders resolved" in describe_report(report), describe_report(report)
-    assert _ordered(tmp_path, 2) == {"Benalish Host", "Blight Hound"}
-    coalition, phyrexia = _archived(tmp_path, "coalition"), _archived(tmp_path, "phyrexia")
-    assert "Rabid Cat: Dominaria; 4C > 4D" in coalition, coalition
-    assert "Dark Pack: Dominaria; 11H > 12H" in phyrexia and "Jeff the Owl: Dominaria; 6C > 6D" in phyrexia, phyrexia
+    _judged(table, tmp_path)
+
+
+def test_a_judges_window_forced_before_the_players_deadline_leaves_no_line_for_an_army_that_fought(
+        tmp_path: Path) -> None:
+    """``_doors``, then the GM forces the judge's window before the players' deadline: turn 2 opens, its deadline
+    ahead, its rows without the lines for an army that fought (no longer in battle: its line would be read now);
+    turn 2 resolves at the deadline (``_judged``)."""
+    table = _doors(tmp_path)
+    report = table.sync(NOW + dt.timedelta(hours=2), force=True)
+    assert report.resolved and table.state().phase.value == "orders", describe_report(report)
+    assert not table.state().battles
+    assert _typed(table, "coalition", "coalition line 1") == ""
+    assert _typed(table, "phyrexia", "phyrexia line 1") == "Turn 2 moves:\nBlight Hound: Dominaria; 7A > 7B"
+    assert not table.sync(NOW + dt.timedelta(hours=3)).resolved
+    assert table.sync(PLAYERS + dt.timedelta(seconds=6)).resolved
+    _judged(table, tmp_path)
+
+
+def test_what_of_a_pasted_post_orders_an_army_that_fights_is_its_lines_for_it_alone() -> None:
+    """``row_out`` of a Forum cell: the lines ordering a fighting army (or withdrawing its order) are out, a quoted or
+    struck-out line naming it is no order and stays, the other lines stay with their struck words; an army's row is
+    out whole when the army fights, and a whole post pasted in another army's row loses that army's line alone."""
+    sheet = CoalitionSheet(board())
+    s = state(army("Frank", "coalition", "3A"), army("Frank Host", "coalition", "5C"), army("Ann", "coalition", "4C"))
+    spec, armies = (next(t for t in sheet.spec.inputs if t.name == name) for name in ("post", "armies"))
+    text = "Our moves:\n> Frank: 3A > 2A\nFrank: 3A > 3B\n~~Frank: 3A > 4A~~\nFrank Host: 5C > 5D\nAnn: withdrawn"
+    post = struck(text, [(text.index("5D"), text.index("5D") + 2)])
+    why = sheet.row_out(s, "coalition", spec, TypedRow("post", "coalition line 1", 5, "4", {"line": post}, ""),
+                        ("Frank", "Ann"))
+    assert why is not None and why.left is not None
+    assert why.lines == {"Frank": "Frank: 3A > 3B", "Ann": "Ann: withdrawn"}
+    assert why.out.values["line"] == "Frank: 3A > 3B\nAnn: withdrawn"
+    left = why.left.values["line"]
+    assert left == "Our moves:\n> Frank: 3A > 2A\n~~Frank: 3A > 4A~~\nFrank Host: 5C > 5D", left
+    assert spans_of(left) == ((left.index("5D"), left.index("5D") + 2),)  # struck in its cell: struck still
+    alone = sheet.row_out(s, "coalition", spec, TypedRow("post", "coalition line 2", 6, "4", {"line": "Frank: 3A > 3B"},
+                                                         ""), ("Frank",))
+    assert alone is not None and alone.left is None and alone.lines == {"Frank": "Frank: 3A > 3B"}
+    assert sheet.row_out(s, "coalition", armies, TypedRow("armies", "Frank Host", 7, "4", {"to": "5D"}, ""),
+                         ("Frank",)) is None
+    own = sheet.row_out(s, "coalition", armies, TypedRow("armies", "Frank", 8, "4", {"to": "3B"}, ""), ("Frank",))
+    assert own is not None and own.left is None and own.lines == {"Frank": ""}
+    pasted = sheet.row_out(s, "coalition", armies, TypedRow("armies", "Ann", 9, "4", {
+        "line": "Ann: 4C > 4D\nFrank: 3A > 3B"}, ""), ("Frank",))
+    assert pasted is not None and pasted.left is not None and pasted.left.values["line"] == "Ann: 4C > 4D"
