@@ -133,7 +133,8 @@ def test_a_judges_window_forced_before_the_players_deadline_leaves_no_line_for_a
 def test_what_of_a_pasted_post_orders_an_army_that_fights_is_its_lines_for_it_alone() -> None:
     """``row_out`` of a Forum cell: the lines ordering a fighting army (or withdrawing its order) are out, a quoted or
     struck-out line naming it is no order and stays, the other lines stay with their struck words; an army's row is
-    out whole when the army fights, and a whole post pasted in another army's row loses that army's line alone."""
+    out whole when the army fights, and a whole post pasted in an army's row (its own or another's) loses the
+    fighting army's line alone."""
     sheet = CoalitionSheet(board())
     s = state(army("Frank", "coalition", "3A"), army("Frank Host", "coalition", "5C"), army("Ann", "coalition", "4C"))
     spec, armies = (next(t for t in sheet.spec.inputs if t.name == name) for name in ("post", "armies"))
@@ -157,3 +158,6 @@ def test_what_of_a_pasted_post_orders_an_army_that_fights_is_its_lines_for_it_al
     pasted = sheet.row_out(s, "coalition", armies, TypedRow("armies", "Ann", 9, "4", {
         "line": "Ann: 4C > 4D\nFrank: 3A > 3B"}, ""), ("Frank",))
     assert pasted is not None and pasted.left is not None and pasted.left.values["line"] == "Ann: 4C > 4D"
+    in_its_own = sheet.row_out(s, "coalition", armies, TypedRow("armies", "Frank", 9, "4", {
+        "line": "Ann: 4C > 4D\nFrank: 3A > 3B"}, ""), ("Frank",))  # a post pasted in a fighting army's row
+    assert in_its_own is not None and in_its_own.left is not None and in_its_own.left.values["line"] == "Ann: 4C > 4D"

@@ -96,11 +96,11 @@ class CoalitionSheet(kit.SheetAdapter[CoalitionState, CoalitionOrders]):
     def row_out(self, state: CoalitionState, seat: str, table: kit.InputTable, row: kit.TypedRow,
                 subjects: Collection[str]) -> kit.RowOut | None:
         """An army's row orders that army (its forum line too), unless its line holds a whole post pasted in it (several
-        lines); a Forum row (a line of the post, or the whole post in its cell) orders each army a line of it names:
-        those lines are out, the others stand."""
+        lines, read as a post); a Forum row (a line of the post, or the whole post in its cell) orders each army a
+        line of it names: those lines are out, the others stand."""
         line = row.values.get("line")
-        own = table.rows == "armies" and (row.subject in subjects or "\n" not in str(line).strip())
-        if not isinstance(line, str) or own:
+        pasted = table.rows == "post_lines" or (table.rows == "armies" and "\n" in str(line).strip())
+        if not isinstance(line, str) or not pasted:
             return super().row_out(state, seat, table, row, subjects)
         left, lines = post_lines_of(state, line, subjects)
         if not lines:
