@@ -18,6 +18,7 @@ from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.running.poll_words import describe_report
+from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.struck import spans_of, struck
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.read import read_match
@@ -51,10 +52,24 @@ def _ordered(folder: Path, turn: int) -> set[str]:
             if when == turn and kind == "order"}
 
 
-def _typed(table: Table, seat: str, subject: str) -> str:
-    """What ``seat``'s Forum row of ``subject`` holds."""
-    found = read_match(open_match_sheets(table.config), CLS).seats[seat]
-    return next(r.text("line") for r in found.rows if r.table == "post" and r.subject == subject)
+def _rows(table: Table) -> dict[tuple[str, str, str], TypedRow]:
+    """Every seat's rows as read now (one read), by seat, table and subject."""
+    found = read_match(open_match_sheets(table.config), CLS).seats
+    return {(seat, r.table, r.subject): r for seat, read in found.items() for r in read.rows}
+
+
+def _type(table: Table, *cells: tuple[str, str, str, str, str]) -> None:
+    """Each of ``cells`` (seat, table, subject, column, value) typed, as in LibreOffice: one write a workbook."""
+    sheets = open_match_sheets(table.config)
+    found = read_match(sheets, CLS).seats
+    writes: dict[str, list[RangeWrite]] = {}
+    for seat, name, subject, column, value in cells:
+        (row,) = [r for r in found[seat].rows if r.table == name and r.subject == subject]
+        placed = found[seat].tab.table(name)
+        writes.setdefault(seat, []).append(RangeWrite(placed.at(placed.cell(row.row - placed.first_row, column)),
+                                                      [[value]]))
+    for seat, put in writes.items():
+        (sheets.judge_sheet() if seat == JUDGE else sheets.of(seat)).write(put)
 
 
 def _archived(folder: Path, seat: str) -> str:
@@ -75,21 +90,21 @@ def _doors(folder: Path) -> Table:
     assert table.sync(NOW, force=True).resolved
     assert {b.at for b in table.state().battles} == set(WINNERS)
     later = NOW + dt.timedelta(hours=1)
-    table.type("coalition", "post", "coalition line 1", "line", "Rabid Cat: Dominaria; 4C > 4D")
-    table.type("coalition", "post", "coalition line 2", "line", "Benalish Host: Dominaria; 7E > 7F")
-    table.type("phyrexia", "post", "phyrexia line 1", "line", POST)
+    _type(table, ("coalition", "post", "coalition line 1", "line", "Rabid Cat: Dominaria; 4C > 4D"),
+          ("coalition", "post", "coalition line 2", "line", "Benalish Host: Dominaria; 7E > 7F"),
+          ("phyrexia", "post", "phyrexia line 1", "line", POST),
+          ("phyrexia", "armies", "Dark Pack", "line", "Dark Pack: Dominaria; 11H > 12H"))
     table.mail("eve@example.org", "turn 2", "Serra Host: Dominaria; 11A > 11B", at=later)
-    table.type("phyrexia", "armies", "Dark Pack", "line", "Dark Pack: Dominaria; 11H > 12H")
     assert not table.sync(later).resolved
     assert "Serra Host fights in the battle at Dominaria 11A this turn" in table.receipt("eve@example.org")
-    assert table.feedback("phyrexia", "Dark Pack").startswith(f"✘ Not read: Dark Pack {OPEN_BATTLE}")
-    assert table.feedback("coalition", "coalition line 1", "post").startswith(f"✘ Not read: Rabid Cat {OPEN_BATTLE}")
-    said = table.feedback("phyrexia", "phyrexia line 1", "post")
+    rows = _rows(table)
+    assert rows["phyrexia", "armies", "Dark Pack"].feedback.startswith(f"✘ Not read: Dark Pack {OPEN_BATTLE}")
+    assert rows["coalition", "post", "coalition line 1"].feedback.startswith(f"✘ Not read: Rabid Cat {OPEN_BATTLE}")
+    said = rows["phyrexia", "post", "phyrexia line 1"].feedback
     assert f"Jeff the Owl {OPEN_BATTLE}" in said and "Jeff the Owl: Dominaria; 6C > 6D" in said, said
     assert "the rest of this cell stands" in said, said
-    assert OPEN_BATTLE not in table.feedback("coalition", "coalition line 2", "post")
-    for where, winner in WINNERS.items():
-        table.type(JUDGE, "results", where, "winner", winner)
+    assert OPEN_BATTLE not in rows["coalition", "post", "coalition line 2"].feedback
+    _type(table, *((JUDGE, "results", where, "winner", winner) for where, winner in WINNERS.items()))
     return table
 
 
@@ -123,9 +138,9 @@ def test_a_judges_window_forced_before_the_players_deadline_leaves_no_line_for_a
     report = table.sync(NOW + dt.timedelta(hours=2), force=True)
     assert report.resolved and table.state().phase.value == "orders", describe_report(report)
     assert not table.state().battles
-    assert _typed(table, "coalition", "coalition line 1") == ""
-    assert _typed(table, "phyrexia", "phyrexia line 1") == "Turn 2 moves:\nBlight Hound: Dominaria; 7A > 7B"
-    assert not table.sync(NOW + dt.timedelta(hours=3)).resolved
+    rows = _rows(table)
+    assert not rows["coalition", "post", "coalition line 1"].typed
+    assert rows["phyrexia", "post", "phyrexia line 1"].text("line") == "Turn 2 moves:\nBlight Hound: Dominaria; 7A > 7B"
     assert table.sync(PLAYERS + dt.timedelta(seconds=6)).resolved
     _judged(table, tmp_path)
 
