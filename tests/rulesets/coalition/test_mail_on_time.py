@@ -1,0 +1,142 @@
+"""Ruling "Mail to the judge": a mail counts at the time the judge's mailbox received it, and movement closes at the
+players' deadline. The first poll past that deadline takes what every side typed for the next turn; a mail that
+reached the mailbox before the deadline but is typed into its side's Forum tab only after that poll (the mailbox read
+late, a restart, a mail that waited for room) is read all the same, and one that arrived after it is discarded.
+
+The class, as a property walked through a real IMAP server (the Dovecot fixture) at a fake clock: a mail's fate
+depends only on its arrival time against the deadline, never on when the poll typed it. Each walked mail corrects
+an earlier mail of its sender for the same army; its arrival is put just before or just after the players'
+deadline, its typing just before or just after the poll that takes what the deadline closed. The army moves as the
+on-time mail says and stays as the earlier one said otherwise, and the mail's receipt and its rows' answers agree."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.match.config import MatchConfig, load_config
+from sheets_gm.notify.outbox import Outbox
+from sheets_gm.rulesets.coalition.state import CoalitionState
+from sheets_gm.rulesets.registry import get_ruleset
+from sheets_gm.running.connect import open_match_sheets
+from sheets_gm.running.mailroom.door import with_mail
+from sheets_gm.running.mailroom.inbox import MailboxInbox
+from sheets_gm.running.run import sync_once
+from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sync.poll import WindowReport
+from sheets_gm.sync.read import read_match, read_record
+from tests.fakes.dovecot import Dovecot, MailUser
+from tests.mailbox.mails import plain
+from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+PLAYERS = NOW.replace(hour=20)  # the players' deadline of turn 1's judge's window (a daily 20:00 schedule)
+TAKEN = PLAYERS + dt.timedelta(minutes=5)  # the first poll past it: it takes what the sides typed for turn 2
+LATER = PLAYERS + dt.timedelta(minutes=30)  # the next poll
+CLS = get_ruleset("coalition")
+#: The walk: an army of the Coalition's, its player, where it stands, where her earlier mail sends it and where the
+#: walked mail sends it instead; the walked mail's arrival against the deadline and its typing against the poll
+#: that takes what the deadline closed.
+WALK = [("Argive Scouts", "dee", "14H", "14I", "13H", "before", "before"),
+        ("Benalish Guard", "fay", "17H", "17I", "16H", "before", "after"),
+        ("Keldon Raiders", "gus", "20H", "20I", "19H", "after", "before"),
+        ("Tolarian Wardens", "hal", "23H", "23I", "22H", "after", "after")]
+ARMIES = [*MAIL_ARMIES,
+          *([army, "coalition", 3, f"Dominaria {at}", "2000/1000/600/600", "white", "white", who.title(),
+             f"{who}@example.org"] for army, who, at, *_rest in WALK)]
+
+
+class WarByMail:
+    """The match as its players and its judge play it: mail delivered to the judge's real mailbox with the server's
+    arrival time, the judge's cells typed in her workbook, cron's polls at a fake clock."""
+
+    def __init__(self, folder: Path, dovecot: Dovecot) -> None:
+        local_match(folder, ARMIES, b"mail on time", NOW, (*ROSTER_COLUMNS, "player", "email"))
+        self.user: MailUser = dovecot.add_user()
+        self.dovecot = dovecot
+        (folder / "mailbox.password").write_text(self.user.password, encoding="utf-8")
+        path = folder / "match.toml"
+        text = path.read_text(encoding="utf-8").replace("times = []", 'times = ["20:00"]', 1)
+        path.write_text(text + f'\n[mailbox]\nhost = "{dovecot.host}"\nport = {dovecot.port}\nsecurity = "none"\n'
+                               f'user = "{self.user.name}"\npassword_file = "mailbox.password"\nfolder = "INBOX"\n',
+                        encoding="utf-8")
+        self.config: MatchConfig = load_config(path)
+
+    def mail(self, who: str, subject: str, line: str, *, at: dt.datetime) -> None:
+        """A mail from ``who`` reaching the judge's mailbox at ``at`` (its server's arrival time)."""
+        self.dovecot.deliver(self.user, plain(line, sender=f"{who.title()} <{who}@example.org>", subject=subject),
+                             received=at)
+
+    def sync(self, at: dt.datetime, *, force: bool = False) -> WindowReport:
+        """One poll through the judge's mailbox's door, as cron's (``force``: the GM's ``resolve --force``)."""
+        config = self.config
+        inbox = MailboxInbox(config)
+        try:
+            return with_mail(config, lambda: at,
+                             lambda: sync_once(config, open_match_sheets(config), now=at, force=force), inbox)
+        finally:
+            inbox.close()
+
+    def judge_types(self, table: str, subject: str, column: str, value: str | int | bool) -> None:
+        """``value`` typed in the judge's row of ``subject`` in ``table``, as in LibreOffice."""
+        sheets = open_match_sheets(self.config)
+        found = read_match(sheets, CLS).seats[JUDGE]
+        (row,) = [r for r in found.rows if r.table == table and r.subject == subject]
+        placed = found.tab.table(table)
+        sheets.judge_sheet().write([RangeWrite(placed.at(placed.cell(row.row - placed.first_row, column)),
+                                               [[value]])])
+
+    def state(self) -> CoalitionState:
+        """The engine's state as the record keeps it."""
+        found: CoalitionState = read_record(open_match_sheets(self.config), CLS).state
+        return found
+
+    def forum(self) -> dict[str, str]:
+        """The Coalition's Forum tab: each typed line's answer, by the line."""
+        seat = read_match(open_match_sheets(self.config), CLS).seats["coalition"]
+        return {r.text("line"): r.feedback for r in seat.rows if r.table == "post" and r.text("line")}
+
+    def receipt(self, who: str, subject: str) -> str:
+        """The receipt of ``who``'s mail titled ``subject``."""
+        (body,) = [letter.body for letter in Outbox.of(self.config.path).waiting()
+                   if letter.recipient == f"{who}@example.org" and letter.subject == f"Re: {subject}"]
+        return body
+
+
+def test_a_mails_fate_depends_on_its_arrival_never_on_when_the_poll_typed_it(tmp_path: Path,
+                                                                             dovecot: Dovecot) -> None:
+    war = WarByMail(tmp_path, dovecot)
+    war.mail("ann", "moves", "Rabid Cat: Dominaria; 3C > 4C - engage Various Puppies", at=NOW)
+    assert war.sync(NOW, force=True).resolved  # turn 1: the battle at 4C is announced, turn 2's movement opens
+    assert war.state().phase.value == "results"
+    earlier = PLAYERS - dt.timedelta(hours=2)
+    for army, who, at, first, _then, _arrives, _typed in WALK:
+        war.mail(who, "turn 2", f"{army}: Dominaria; {at} > {first}", at=earlier)
+    assert not war.sync(earlier).resolved
+    arrival = {"before": PLAYERS - dt.timedelta(minutes=1), "after": PLAYERS + dt.timedelta(minutes=1)}
+    for typed, poll in (("before", TAKEN), ("after", LATER)):
+        for army, who, at, _first, then, arrives, when in WALK:
+            if when == typed:
+                war.mail(who, "turn 2 corrected", f"{army}: Dominaria; {at} > {then}", at=arrival[arrives])
+        assert not war.sync(poll).resolved
+        assert war.state().phase.value == "results"
+    forum = war.forum()
+    for army, who, at, _first, then, arrives, _typed in WALK:
+        receipt = war.receipt(who, "turn 2 corrected")
+        line = f"{army}: Dominaria; {at} > {then}"
+        if arrives == "after":
+            assert "after the players' (turn 1's strategies and turn 2's movement) deadline" in receipt, receipt
+            assert line not in forum, forum
+            continue
+        assert "read for turn 2's movement" in receipt, receipt
+        assert "Late" not in forum[line], (army, forum[line])
+        assert f"  {line}\n    {forum[line]}\n" in receipt, (receipt, forum[line])  # the receipt quotes the row
+    war.judge_types("results", "Dominaria 4C", "winner", "coalition")
+    war.judge_types("losses", "Various Puppies", "slot1", 300)
+    war.judge_types("judge", JUDGE, "ready", True)
+    assert war.sync(LATER + dt.timedelta(hours=1)).resolved  # the judge's window closes: turn 2's movement with it
+    where = {a.name: a.at for a in war.state().armies}
+    for army, _who, _at, first, then, arrives, _typed in WALK:
+        assert where[army] == f"Dominaria {then if arrives == 'before' else first}", (army, where[army])
+
