@@ -86,6 +86,9 @@ class MailRecord:
         self.entries: dict[str, MailEntry] = {k: MailEntry.from_json(v) for k, v in raw.get("mail", {}).items()}
         self.drawn: int = int(raw.get("drawn", 0))  # the rows the judge's tab of strategies held when last drawn
         self.closed: list[str] = list(raw.get("closed", []))  # the windows whose deadline cells were typed
+        # the deadline cells of the last window closed: what its strategies called for, and what was typed
+        # (``{"window": key, "wanted": [[table, subject, column, value], …], "typed": […]}``: ``deadline.close_sealed``)
+        self.proposed: dict[str, Any] = dict(raw.get("proposed", {}))
 
     @classmethod
     def of(cls, config_path: Path) -> MailRecord:
@@ -94,7 +97,7 @@ class MailRecord:
 
     def save(self) -> None:
         """Write the record (atomically, GM-private)."""
-        write_private(self.path, json.dumps({"drawn": self.drawn, "closed": self.closed,
+        write_private(self.path, json.dumps({"drawn": self.drawn, "closed": self.closed, "proposed": self.proposed,
                                              "mail": {k: e.to_json() for k, e in self.entries.items()}},
                                             ensure_ascii=False, indent=1))
 

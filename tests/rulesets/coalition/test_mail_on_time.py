@@ -58,12 +58,27 @@ def where_it_goes(at: str, mails: tuple[tuple[str, str, dt.datetime], ...]) -> s
     on_time = [(ARRIVES[arrives], to) for to, arrives, _poll in mails if ARRIVES[arrives] <= PLAYERS]
     return max(on_time)[1] if on_time else at
 
+#: The strategies' walk: battles of turn 1, each a Coalition army attacking a Phyrexian one from the square above
+#: it (its column), the players, and when the Phyrexian strategy reaches the mailbox and at which poll it is read
+#: (just before the first poll past the deadline types the stratless sides into the judge's rows, or just after).
+BATTLES = [(4, "Argive Lancers", "jo", "Husk Swarm", "kim", "before", TAKEN),
+           (7, "Keldon Axes", "lu", "Vat Horrors", "mo", "before", LATER),
+           (15, "Benalish Pikes", "ned", "Rot Hounds", "ora", "after", TAKEN),
+           (21, "Tolarian Mages", "pip", "Gloom Priests", "quin", "after", LATER)]
+FIGHTERS = [*MAIL_ARMIES,
+            *([name, side, 3, f"Dominaria {column}{row}", "2000/1000/600/600", colour, colour, who.title(),
+               f"{who}@example.org"]
+              for column, attacker, one, defender, other, _arrives, _read in BATTLES
+              for name, who, side, row, colour in ((attacker, one, "coalition", "A", "white"),
+                                                   (defender, other, "phyrexia", "B", "")))]
+
+
 class WarByMail:
     """The match as its players and its judge play it: mail delivered to the judge's real mailbox with the server's
     arrival time, the judge's cells typed in her workbook, cron's polls at a fake clock."""
 
-    def __init__(self, folder: Path, dovecot: Dovecot) -> None:
-        local_match(folder, ARMIES, b"mail on time", NOW, (*ROSTER_COLUMNS, "player", "email"))
+    def __init__(self, folder: Path, dovecot: Dovecot, armies: list[list[object]] = ARMIES) -> None:
+        local_match(folder, armies, b"mail on time", NOW, (*ROSTER_COLUMNS, "player", "email"))
         self.user: MailUser = dovecot.add_user()
         self.dovecot = dovecot
         (folder / "mailbox.password").write_text(self.user.password, encoding="utf-8")
@@ -102,6 +117,12 @@ class WarByMail:
         """The engine's state as the record keeps it."""
         found: CoalitionState = read_record(open_match_sheets(self.config), CLS).state
         return found
+
+    def judge_row(self, table: str, subject: str, column: str) -> str:
+        """What the judge's row of ``subject`` in ``table`` holds in ``column``."""
+        found = read_match(open_match_sheets(self.config), CLS).seats[JUDGE]
+        (row,) = [r for r in found.rows if r.table == table and r.subject == subject]
+        return row.text(column)
 
     def forum(self) -> dict[str, str]:
         """The Coalition's Forum tab: each typed line's answer, by the line."""
@@ -146,3 +167,28 @@ def test_a_mails_fate_depends_on_its_arrival_never_on_when_the_poll_typed_it(tmp
     where = {a.name: a.at for a in war.state().armies}
     assert {army: where[army] for army, *_rest in WALK} == \
         {army: f"Dominaria {where_it_goes(at, mails)}" for army, _who, at, mails in WALK}
+
+
+def test_a_strategy_counts_at_its_arrival_whenever_it_is_read(tmp_path: Path, dovecot: Dovecot) -> None:
+    """The same for strategies: at the players' deadline a side that sent none for a battle is typed as stratless in
+    the judge's row (a proposal); a strategy that reached the mailbox before the deadline, read after that, takes the
+    proposal back; one that arrived after the deadline is discarded and leaves it."""
+    war = WarByMail(tmp_path, dovecot, FIGHTERS)
+    for column, attacker, who, defender, _them, _arrives, _read in BATTLES:
+        war.mail(who, "turn 1", f"{attacker}: Dominaria; {column}A > {column}B - engage {defender}", at=NOW)
+    assert war.sync(NOW, force=True).resolved
+    assert war.state().phase.value == "results"
+    title = {column: f"{attacker} attacks {defender}" for column, attacker, _w, defender, *_rest in BATTLES}
+    for column, _attacker, who, *_rest in BATTLES:
+        war.mail(who, f"{who.title()}: {title[column]}", "Hold the line.", at=EARLY)
+    assert not war.sync(EARLY).resolved
+    for poll in (TAKEN, LATER):
+        for column, _attacker, _who, _defender, them, arrives, read in BATTLES:
+            if read == poll:
+                war.mail(them, f"{them.title()}: {title[column]}", "Swarm them.", at=ARRIVES[arrives])
+        assert not war.sync(poll).resolved
+    for column, _attacker, _who, _defender, them, arrives, _read in BATTLES:
+        receipt = war.receipt(them, f"{them.title()}: {title[column]}")
+        assert ("It was filed as phyrexia's strategy" in receipt) == (arrives == "before"), receipt
+        assert war.judge_row("results", f"Dominaria {column}B", "stratless") == \
+            ("" if arrives == "before" else "phyrexia"), (column, arrives)
