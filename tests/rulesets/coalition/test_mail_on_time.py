@@ -1,13 +1,16 @@
-"""Ruling "Mail to the judge": a mail counts at the time the judge's mailbox received it, and movement closes at the
-players' deadline. The first poll past that deadline takes what every side typed for the next turn; a mail that
-reached the mailbox before the deadline but is typed into its side's Forum tab only after that poll (the mailbox read
-late, a restart, a mail that waited for room) is read all the same, and one that arrived after it is discarded.
+"""Ruling "Mail to the judge": a mail counts at the time the judge's mailbox received it; movement and strategies
+close at the players' deadline. The first poll past that deadline takes what every side typed for the next turn, and
+types each side that sent no strategy for a battle into the judge's row (stratless, a proposal). A mail that reached
+the mailbox before the deadline but is read only after that poll (the mailbox read late, a restart, a mail that
+waited for room, one the judge moved out of her spam folder) counts all the same; one that arrived after it is
+discarded.
 
 The class, as a property walked through a real IMAP server (the Dovecot fixture) at a fake clock: a mail's fate
-depends only on its arrival time against the deadline, never on when the poll typed it. Each walked mail corrects
-an earlier mail of its sender for the same army; its arrival is put just before or just after the players'
-deadline, its typing just before or just after the poll that takes what the deadline closed. The army moves as the
-on-time mail says and stays as the earlier one said otherwise, and the mail's receipt and its rows' answers agree."""
+depends only on its arrival time against the deadline, never on when the poll typed it. Each walked mail arrives
+just before or just after the players' deadline and is read just before or just after the poll that takes what the
+deadline closed. A movement mail corrects an earlier mail of its sender for the same army (or an older one is typed
+after its correction): the army goes where the latest mail to arrive in time sends it, and the mail's receipt and
+its rows' answers agree. A strategy takes its side out of the stratless proposal exactly when it arrived in time."""
 
 from __future__ import annotations
 
@@ -47,9 +50,6 @@ WALK = [("Argive Scouts", "dee", "14H", (("14I", "early", EARLY), ("13H", "befor
         ("Keldon Raiders", "gus", "20H", (("20I", "early", EARLY), ("19H", "after", TAKEN))),
         ("Tolarian Wardens", "hal", "23H", (("23I", "early", EARLY), ("22H", "after", LATER))),
         ("Serra Angels", "ida", "11H", (("11I", "early", LATER), ("10H", "before", TAKEN)))]
-ARMIES = [*MAIL_ARMIES,
-          *([army, "coalition", 3, f"Dominaria {at}", "2000/1000/600/600", "white", "white", who.title(),
-             f"{who}@example.org"] for army, who, at, _mails in WALK)]
 
 
 def where_it_goes(at: str, mails: tuple[tuple[str, str, dt.datetime], ...]) -> str:
@@ -65,20 +65,24 @@ BATTLES = [(4, "Argive Lancers", "jo", "Husk Swarm", "kim", "before", TAKEN),
            (7, "Keldon Axes", "lu", "Vat Horrors", "mo", "before", LATER),
            (15, "Benalish Pikes", "ned", "Rot Hounds", "ora", "after", TAKEN),
            (21, "Tolarian Mages", "pip", "Gloom Priests", "quin", "after", LATER)]
-FIGHTERS = [*MAIL_ARMIES,
-            *([name, side, 3, f"Dominaria {column}{row}", "2000/1000/600/600", colour, colour, who.title(),
-               f"{who}@example.org"]
-              for column, attacker, one, defender, other, _arrives, _read in BATTLES
-              for name, who, side, row, colour in ((attacker, one, "coalition", "A", "white"),
-                                                   (defender, other, "phyrexia", "B", "")))]
+ARMIES = [*MAIL_ARMIES,
+          *([army, "coalition", 3, f"Dominaria {at}", "2000/1000/600/600", "white", "white", who.title(),
+             f"{who}@example.org"] for army, who, at, _mails in WALK),
+          *([name, side, 3, f"Dominaria {column}{row}", "2000/1000/600/600", colour, colour, who.title(),
+             f"{who}@example.org"]
+            for column, attacker, one, defender, other, _arrives, _read in BATTLES
+            for name, who, side, row, colour in ((attacker, one, "coalition", "A", "white"),
+                                                 (defender, other, "phyrexia", "B", "")))]
+#: Each battle's title, as its strategies name it.
+TITLES = {column: f"{attacker} attacks {defender}" for column, attacker, _w, defender, *_rest in BATTLES}
 
 
 class WarByMail:
     """The match as its players and its judge play it: mail delivered to the judge's real mailbox with the server's
     arrival time, the judge's cells typed in her workbook, cron's polls at a fake clock."""
 
-    def __init__(self, folder: Path, dovecot: Dovecot, armies: list[list[object]] = ARMIES) -> None:
-        local_match(folder, armies, b"mail on time", NOW, (*ROSTER_COLUMNS, "player", "email"))
+    def __init__(self, folder: Path, dovecot: Dovecot) -> None:
+        local_match(folder, ARMIES, b"mail on time", NOW, (*ROSTER_COLUMNS, "player", "email"))
         self.user: MailUser = dovecot.add_user()
         self.dovecot = dovecot
         (folder / "mailbox.password").write_text(self.user.password, encoding="utf-8")
@@ -136,18 +140,43 @@ class WarByMail:
         return body
 
 
-def test_a_mails_fate_depends_on_its_arrival_never_on_when_the_poll_typed_it(tmp_path: Path,
-                                                                             dovecot: Dovecot) -> None:
+def test_a_mails_fate_depends_on_its_arrival_never_on_when_the_poll_read_it(tmp_path: Path,
+                                                                            dovecot: Dovecot) -> None:
     war = WarByMail(tmp_path, dovecot)
     war.mail("ann", "moves", "Rabid Cat: Dominaria; 3C > 4C - engage Various Puppies", at=NOW)
-    assert war.sync(NOW, force=True).resolved  # turn 1: the battle at 4C is announced, turn 2's movement opens
+    for column, attacker, who, defender, *_rest in BATTLES:
+        war.mail(who, "turn 1", f"{attacker}: Dominaria; {column}A > {column}B - engage {defender}", at=NOW)
+    assert war.sync(NOW, force=True).resolved  # turn 1: the battles are announced, turn 2's movement opens
+    for column, _attacker, who, *_rest in BATTLES:  # the Coalition's strategies, in good time
+        war.mail(who, f"{who.title()}: {TITLES[column]}", "Hold the line.", at=EARLY)
     for poll in (EARLY, TAKEN, LATER):
         for army, who, at, mails in WALK:
             for to, arrives, typed in mails:
                 if typed == poll:
                     war.mail(who, f"{army} to {to}", f"{army}: Dominaria; {at} > {to}", at=ARRIVES[arrives])
+        for column, _attacker, _who, _defender, them, arrives, read in BATTLES:
+            if read == poll:
+                war.mail(them, f"{them.title()}: {TITLES[column]}", "Swarm them.", at=ARRIVES[arrives])
         assert not war.sync(poll).resolved
         assert war.state().phase.value == "results"
+    _movement_told(war)
+    for column, _attacker, _who, _defender, them, arrives, _read in BATTLES:
+        receipt = war.receipt(them, f"{them.title()}: {TITLES[column]}")
+        assert ("It was filed as phyrexia's strategy" in receipt) == (arrives == "before"), receipt
+        assert war.judge_row("results", f"Dominaria {column}B", "stratless") == \
+            ("" if arrives == "before" else "phyrexia"), (column, arrives)
+    for battle in ("Dominaria 4C", *(f"Dominaria {column}B" for column, *_rest in BATTLES)):
+        war.judge_types("results", battle, "winner", "coalition")
+    war.judge_types("judge", JUDGE, "ready", True)
+    assert war.sync(LATER + dt.timedelta(hours=1)).resolved  # the judge's window closes: turn 2's movement with it
+    where = {a.name: a.at for a in war.state().armies}
+    assert {army: where[army] for army, *_rest in WALK} == \
+        {army: f"Dominaria {where_it_goes(at, mails)}" for army, _who, at, mails in WALK}
+
+
+def _movement_told(war: WarByMail) -> None:
+    """Each walked movement mail's receipt says what its arrival decides, and quotes its rows' answers: a mail in
+    time is read, never answered late; one after the deadline is discarded, never typed."""
     forum = war.forum()
     for army, who, at, mails in WALK:
         for to, arrives, _typed in mails:
@@ -160,35 +189,3 @@ def test_a_mails_fate_depends_on_its_arrival_never_on_when_the_poll_typed_it(tmp
             assert "read for turn 2's movement" in receipt, receipt
             assert "Late" not in forum[line], (army, forum[line])
             assert f"  {line}\n    {forum[line]}\n" in receipt, (receipt, forum[line])  # it quotes the row's answer
-    war.judge_types("results", "Dominaria 4C", "winner", "coalition")
-    war.judge_types("losses", "Various Puppies", "slot1", 300)
-    war.judge_types("judge", JUDGE, "ready", True)
-    assert war.sync(LATER + dt.timedelta(hours=1)).resolved  # the judge's window closes: turn 2's movement with it
-    where = {a.name: a.at for a in war.state().armies}
-    assert {army: where[army] for army, *_rest in WALK} == \
-        {army: f"Dominaria {where_it_goes(at, mails)}" for army, _who, at, mails in WALK}
-
-
-def test_a_strategy_counts_at_its_arrival_whenever_it_is_read(tmp_path: Path, dovecot: Dovecot) -> None:
-    """The same for strategies: at the players' deadline a side that sent none for a battle is typed as stratless in
-    the judge's row (a proposal); a strategy that reached the mailbox before the deadline, read after that, takes the
-    proposal back; one that arrived after the deadline is discarded and leaves it."""
-    war = WarByMail(tmp_path, dovecot, FIGHTERS)
-    for column, attacker, who, defender, _them, _arrives, _read in BATTLES:
-        war.mail(who, "turn 1", f"{attacker}: Dominaria; {column}A > {column}B - engage {defender}", at=NOW)
-    assert war.sync(NOW, force=True).resolved
-    assert war.state().phase.value == "results"
-    title = {column: f"{attacker} attacks {defender}" for column, attacker, _w, defender, *_rest in BATTLES}
-    for column, _attacker, who, *_rest in BATTLES:
-        war.mail(who, f"{who.title()}: {title[column]}", "Hold the line.", at=EARLY)
-    assert not war.sync(EARLY).resolved
-    for poll in (TAKEN, LATER):
-        for column, _attacker, _who, _defender, them, arrives, read in BATTLES:
-            if read == poll:
-                war.mail(them, f"{them.title()}: {title[column]}", "Swarm them.", at=ARRIVES[arrives])
-        assert not war.sync(poll).resolved
-    for column, _attacker, _who, _defender, them, arrives, _read in BATTLES:
-        receipt = war.receipt(them, f"{them.title()}: {title[column]}")
-        assert ("It was filed as phyrexia's strategy" in receipt) == (arrives == "before"), receipt
-        assert war.judge_row("results", f"Dominaria {column}B", "stratless") == \
-            ("" if arrives == "before" else "phyrexia"), (column, arrives)
