@@ -70,6 +70,7 @@ def close_sealed(config: MatchConfig, part: MailPart, now: datetime, *,
         record.drawn = draw_for_judge(sheets, cls, found, part, sealed, config.title or "sheets-gm", deadline, now,
                                       record.drawn)
         record.closed = record.closed if again else [*record.closed, window.key]
+        record.deadlines[window.key] = [found.deadline, window.label]
         record.proposed = {"window": window.key, "wanted": _listed(wanted), "typed": _listed(mine)}
         record.save()
     return typed, again

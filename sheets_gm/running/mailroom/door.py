@@ -175,8 +175,10 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
             entry = record.entries.get(key)
             if entry is None:
                 read_it = mail.answer and not mail.refused
-                filing = part.file(found.state, roster, sender=mail.sender, subject=mail.subject, lines=mail.lines,
-                                   text=mail.text, received=mail.received, deadline=deadline) if read_it else None
+                missed = record.missed_window(mail.received, window_key) if read_it else ""
+                filing = Filing("", unread=missed) if missed else part.file(
+                    found.state, roster, sender=mail.sender, subject=mail.subject, lines=mail.lines, text=mail.text,
+                    received=mail.received, deadline=deadline) if read_it else None
                 entry = record.entries[key] = _entry(mail, key, filing, window_key)
                 answering.decide(entry, mail)
                 lines = dict(filing.lines) if filing is not None and not entry.unread else {}

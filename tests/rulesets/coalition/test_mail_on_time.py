@@ -172,6 +172,13 @@ def test_a_mails_fate_depends_on_its_arrival_never_on_when_the_poll_read_it(tmp_
     where = {a.name: a.at for a in war.state().armies}
     assert {army: where[army] for army, *_rest in WALK} == \
         {army: f"Dominaria {where_it_goes(at, mails)}" for army, _who, at, mails in WALK}
+    # a mail in time for turn 2, read only once turn 2 is adjudicated: not read for turn 3 either
+    war.mail("dee", "Argive Scouts to 15H", "Argive Scouts: Dominaria; 14H > 15H", at=ARRIVES["before"])
+    assert not war.sync(LATER + dt.timedelta(hours=2)).resolved
+    assert war.state().turn == 3
+    assert "It was not read: it reached the judge's mailbox before the deadline of turn 1 · battle results (Sun 22 " \
+           "Nov 20:00 UTC)" in war.receipt("dee", "Argive Scouts to 15H")
+    assert "Argive Scouts: Dominaria; 14H > 15H" not in war.forum()
 
 
 def _movement_told(war: WarByMail) -> None:
