@@ -81,7 +81,7 @@ from sheets_gm.sync.older_copy import (
     restore_archives,
 )
 from sheets_gm.sync.poll_facts import PollFacts
-from sheets_gm.sync.read import MatchRead, adapter_of, read_match, with_early
+from sheets_gm.sync.read import MatchRead, adapter_of, early_writes, read_match
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
 from sheets_gm.sync.rows.fate_words import (
     FORCED,
@@ -547,9 +547,7 @@ def _early_taken(sheets: MatchSheets, read: MatchRead, window: Window, now: date
         if seat_read is None or seat_read.early is not None or seat_read.pending is not None:
             continue
         taken = seat_read.early_typed(window)
-        pending_writes(batch, seat_backend(sheets, read.tabs, seat), read.tabs, seat,
-                       with_early(seat_read.pending_cells, read.record, taken,
-                                  f"rows {seat} typed by the players' deadline"))
+        early_writes(batch, sheets, read, seat, taken)
         seats[seat] = replace(seat_read, early=taken)
     return replace(read, seats=seats)
 

@@ -24,6 +24,7 @@ from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import KillOutcome, OrderWord, Side
 from sheets_gm.rulesets.coalition.orders import FORUM_FORM
+from sheets_gm.rulesets.coalition.sheet.mail_heading import MAIL_MARK, arrival_ranks
 from sheets_gm.rulesets.coalition.sheet.post_line import (
     CELL_STRUCK,
     Kind,
@@ -209,9 +210,6 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[kit.Typed
     return out
 
 
-#: The mark that begins a mail's heading line in a side's Forum tab, typed there by the judge's mailbox above the
-#: mail's lines (sender, received time, subject): the reading passes over it.
-MAIL_MARK = "✉"
 MAIL_HEADING_NOTE = "passed over: the heading of a mail to the judge; its lines are below it"
 
 
@@ -219,12 +217,15 @@ def _latest_mail_wins(posted: Sequence[Posted], subjects: Sequence[str], texts: 
                       out: ReadRows) -> list[Posted]:
     """The post's lines without those a later mail replaces (ruling "Mail to the judge"): the Forum tab's rows under
     a mail's heading (``MAIL_MARK``) are that mail's, the rows above the first heading the pasted post, and mails
-    stand in the order they were received; an army's line in a later mail replaces its lines in an earlier mail or
-    the post, which are told so. Lines of one mail (or of the post) for one army read as in a post."""
+    stand in the order they were received (``arrival_ranks``: a mail typed late stands by its arrival); an army's
+    line in a later mail replaces its lines in an earlier mail or the post, which are told so. Lines of one mail (or
+    of the post) for one army read as in a post."""
+    headings = [i for i, text in enumerate(texts) if text.strip().startswith(MAIL_MARK)]
+    ranks = dict(zip(headings, arrival_ranks([texts[i].strip() for i in headings]), strict=True))
     part: dict[str, int] = {}
     heading = 0
-    for subject, text in zip(subjects, texts, strict=True):
-        heading += text.strip().startswith(MAIL_MARK)
+    for i, subject in enumerate(subjects):
+        heading = ranks.get(i, heading)
         part[subject] = heading
     last: dict[str, tuple[int, str]] = {}
     for found in posted:
