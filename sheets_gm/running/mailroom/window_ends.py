@@ -8,7 +8,9 @@ moment it closed (ISO; '' while open). The deadline is kept by the first poll pa
 the moment a window closed is the engine's own (``MatchRecord.last``: the resolution that closed it, written with it,
 so that a poll cut after it or a mailbox read days later finds it the same), taken by the door at its next read. An
 ``undo`` that reopens a window makes it the open one again: its end and every later window's are forgotten, and a
-mail arriving after it counts for it again."""
+mail arriving after it counts for it again. The door learns of it when it next reads mail: a window reopened and
+closed again before then keeps its first end. The windows one poll closed before the last (the judge's, then the
+movement taken early) take the last one's moment: the same poll's."""
 
 from __future__ import annotations
 
@@ -24,25 +26,18 @@ Ends = dict[str, list[str]]
 def seen_open(ends: Ends, key: str, label: str, last: Mapping[str, str]) -> None:
     """Note what the door sees: the window ``key`` (``label``) open, and the last resolution's window closed at its
     moment (``last``, the engine's ``MatchRecord.last``; a step of the open window closes nothing)."""
-    if _padded(ends.get(key, []))[2]:  # closed, and open again: an undo reopened it
-        _forget_after(ends, key, key)
-        ends[key] = ["", label, ""]
+    if _padded(ends.get(key, []))[2]:  # closed, and open again: an undo reopened it (its deadline kept)
+        keys = list(ends)
+        for later in keys[keys.index(key) + 1:]:  # the windows it took back
+            del ends[later]
+        ends[key] = [*_padded(ends[key])[:2], ""]
     closed, at = last.get("window", ""), last.get("at", "")
     if closed and at and closed != key:
-        _forget_after(ends, closed, key)  # (closed again after an undo: what the undone turns kept goes)
         ends[closed] = [*_padded(ends.get(closed, ["", f"window {closed}"]))[:2], at]
         for other, said in ends.items():  # closed by the same poll before it (or, unseen, by then at the latest)
             if other != key and not _padded(said)[2]:
                 ends[other] = [*_padded(said)[:2], at]
     ends.setdefault(key, ["", label, ""])
-
-
-def _forget_after(ends: Ends, key: str, open_key: str) -> None:
-    """Forget the ends kept after ``key``'s (those of windows an undo took back), the open window's kept."""
-    keys = list(ends)
-    for later in keys[keys.index(key) + 1:] if key in keys else ():
-        if later != open_key:
-            del ends[later]
 
 
 def deadline_passed(ends: Ends, key: str, deadline: str, label: str) -> None:
