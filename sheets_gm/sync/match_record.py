@@ -296,10 +296,11 @@ class MatchRecord:
     an undo included), and ``history`` chains a hash of each (``moved_on``): every seat's file carries both with the
     match's id (``stamp``), so that an engine older than the files it wrote, or a file of another match, shows
     (``sync.read``); 0 and '' in a record written before they were kept. ``last`` says what the last resolution closed
-    (``{"window": KEY, "by": "force" | "sync"}``: the window a step of which it resolved, and whether the GM's force
-    made it, as its record keeps it, so that a resolution completed after a cut writes the same; an undo keeps the
-    window of the resolution before the one it took back): a force is judged by it with no second read of the engine
-    (empty before the first resolution, and in a record written before it was kept)."""
+    (``{"window": KEY, "by": "force" | "sync", "at": ISO}``: the window a step of which it resolved, whether the GM's
+    force made it, as its record keeps it, so that a resolution completed after a cut writes the same, and when, which
+    the judge's mailbox reads as the moment that window closed; an undo keeps the window of the resolution before the
+    one it took back, and no moment): a force is judged by it with no second read of the engine (empty before the
+    first resolution, and in a record written before it was kept)."""
 
     ruleset: AnyRuleset
     state: Any

@@ -1045,7 +1045,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         record, state=resolved.state, deadline=deadline, resolved=number, gm_events=None,
         log_rows=record.log_rows + public + gm_public,
         kept_dice=record.kept_dice if record.kept_for(new_state) else {},  # a step: same window
-        last={"window": window.key, "by": "force" if forced else "sync"}
+        last={"window": window.key, "by": "force" if forced else "sync", "at": now.isoformat()}
     ).moved_on(f"resolution {number} of deal {record.deal}"), gm, record.log_rows + public, new_state)
     events = [*resolution.events, *gm_log]
     status = status_line(adapter, new_record)

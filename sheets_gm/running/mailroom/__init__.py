@@ -5,6 +5,8 @@
 - ``typing``: a mail's lines typed into its side's post table, under a heading, below what is there, never over a
   typed cell, the same cells again when a cut poll files it again;
 - ``receipts``: the receipt to the sender alone, quoting each line's answer as the table gives it;
+- ``window_ends``: when each window ended (its players' deadline, the moment it closed), so that a mail read late is
+  filed for the window open at its arrival;
 - ``aside``: the letter to the sender alone of each mail whose lines an ``undo`` set aside, to mail them again;
 - ``door``: one poll's mail, filed before the poll reads the sheets and answered after it.
 """

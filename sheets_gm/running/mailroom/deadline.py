@@ -25,6 +25,7 @@ from sheets_gm.rulesets.registry import AnyRuleset, get_ruleset
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.running.mailroom.judge_view import draw_for_judge
 from sheets_gm.running.mailroom.record import MailRecord
+from sheets_gm.running.mailroom.window_ends import deadline_passed
 from sheets_gm.running.run import gm_change
 from sheets_gm.sync.deadline import deadline_moment
 from sheets_gm.sync.read import read_match, read_record
@@ -70,7 +71,7 @@ def close_sealed(config: MatchConfig, part: MailPart, now: datetime, *,
         record.drawn = draw_for_judge(sheets, cls, found, part, sealed, config.title or "sheets-gm", deadline, now,
                                       record.drawn)
         record.closed = record.closed if again else [*record.closed, window.key]
-        record.deadlines[window.key] = [found.deadline, window.label]
+        deadline_passed(record.deadlines, window.key, found.deadline, window.label)
         record.proposed = {"window": window.key, "wanted": _listed(wanted), "typed": _listed(mine)}
         record.save()
     return typed, again

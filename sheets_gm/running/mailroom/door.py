@@ -34,6 +34,7 @@ from sheets_gm.running.mailroom.judge_view import draw_for_judge
 from sheets_gm.running.mailroom.receipts import brief_body, receipt_body, receipt_letter
 from sheets_gm.running.mailroom.record import MailEntry, MailRecord, mail_key
 from sheets_gm.running.mailroom.typing import ToType, answers, heading, type_mail
+from sheets_gm.running.mailroom.window_ends import arrived_in_closed, seen_open
 from sheets_gm.running.run import gm_change, layout_owners
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.tables import PlacedTable
@@ -164,6 +165,8 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
         found = read_record(sheets, cls)
         window = found.ruleset.window(found.state)
         window_key = window.key if window is not None else ""
+        if window is not None:
+            seen_open(record.deadlines, window.key, window.label, found.last)
         deadline = deadline_moment(found.deadline)
         roster = repair_roster(config, sheets)
         answering = Answering(record.entries.values(), player_addresses(roster, config.gm_emails), config.mailbox,
@@ -175,7 +178,7 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
             entry = record.entries.get(key)
             if entry is None:
                 read_it = mail.answer and not mail.refused
-                missed = record.missed_window(mail.received, window_key) if read_it else ""
+                missed = arrived_in_closed(record.deadlines, mail.received, window_key) if read_it else ""
                 filing = Filing("", unread=missed) if missed else part.file(
                     found.state, roster, sender=mail.sender, subject=mail.subject, lines=mail.lines, text=mail.text,
                     received=mail.received, deadline=deadline) if read_it else None

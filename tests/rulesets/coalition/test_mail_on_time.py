@@ -39,6 +39,8 @@ TAKEN = PLAYERS + dt.timedelta(minutes=5)  # the first poll past it: it takes wh
 LATER = PLAYERS + dt.timedelta(minutes=30)  # the next poll
 CLS = get_ruleset("coalition")
 EARLY = PLAYERS - dt.timedelta(hours=2)  # a poll well before the deadline
+CLOSED_EARLY = NOW - dt.timedelta(minutes=1)  # a mail's arrival just before the GM closes turn 1's movement (at NOW)
+JUDGE_DONE = LATER + dt.timedelta(hours=1)  # the poll that closes the judge's window, once she marked it done
 #: When a walked mail reaches the judge's mailbox (its server's arrival time).
 ARRIVES = {"early": EARLY, "before": PLAYERS - dt.timedelta(minutes=1), "after": PLAYERS + dt.timedelta(minutes=1)}
 #: The walk: the Coalition's armies, each with its player, where it stands, and her two mails for it: where each sends
@@ -147,6 +149,8 @@ def test_a_mails_fate_depends_on_its_arrival_never_on_when_the_poll_read_it(tmp_
     for column, attacker, who, defender, *_rest in BATTLES:
         war.mail(who, "turn 1", f"{attacker}: Dominaria; {column}A > {column}B - engage {defender}", at=NOW)
     assert war.sync(NOW, force=True).resolved  # turn 1: the battles are announced, turn 2's movement opens
+    # a mail that reached the mailbox while turn 1's movement was open, read only after the GM closed it early
+    war.mail("hal", "Tolarian Wardens to 24H", "Tolarian Wardens: Dominaria; 23H > 24H", at=CLOSED_EARLY)
     for column, _attacker, who, *_rest in BATTLES:  # the Coalition's strategies, in good time
         war.mail(who, f"{who.title()}: {TITLES[column]}", "Hold the line.", at=EARLY)
     for poll in (EARLY, TAKEN, LATER):
@@ -160,6 +164,9 @@ def test_a_mails_fate_depends_on_its_arrival_never_on_when_the_poll_read_it(tmp_
         assert not war.sync(poll).resolved
         assert war.state().phase.value == "results"
     _movement_told(war)
+    assert "It was not read: it reached the judge's mailbox while turn 1 · orders was open (it closed Sun 22 Nov " \
+           "12:00 UTC)" in war.receipt("hal", "Tolarian Wardens to 24H")
+    assert "Tolarian Wardens: Dominaria; 23H > 24H" not in war.forum()
     for column, _attacker, _who, _defender, them, arrives, _read in BATTLES:
         receipt = war.receipt(them, f"{them.title()}: {TITLES[column]}")
         assert ("It was filed as phyrexia's strategy" in receipt) == (arrives == "before"), receipt
@@ -168,17 +175,24 @@ def test_a_mails_fate_depends_on_its_arrival_never_on_when_the_poll_read_it(tmp_
     for battle in ("Dominaria 4C", *(f"Dominaria {column}B" for column, *_rest in BATTLES)):
         war.judge_types("results", battle, "winner", "coalition")
     war.judge_types("judge", JUDGE, "ready", True)
-    assert war.sync(LATER + dt.timedelta(hours=1)).resolved  # the judge's window closes: turn 2's movement with it
+    assert war.sync(JUDGE_DONE).resolved  # the judge's window closes: turn 2's movement with it
     where = {a.name: a.at for a in war.state().armies}
     assert {army: where[army] for army, *_rest in WALK} == \
         {army: f"Dominaria {where_it_goes(at, mails)}" for army, _who, at, mails in WALK}
     # a mail in time for turn 2, read only once turn 2 is adjudicated: not read for turn 3 either
     war.mail("dee", "Argive Scouts to 15H", "Argive Scouts: Dominaria; 14H > 15H", at=ARRIVES["before"])
+    # one after the players' deadline but before the judge's window closed, read after it closed: late for turn 2
+    war.mail("fay", "Benalish Guard to 15H", "Benalish Guard: Dominaria; 16H > 15H", at=JUDGE_DONE - dt.timedelta(
+        minutes=10))
     assert not war.sync(LATER + dt.timedelta(hours=2)).resolved
     assert war.state().turn == 3
     assert "It was not read: it reached the judge's mailbox before the deadline of turn 1 · battle results (Sun 22 " \
            "Nov 20:00 UTC)" in war.receipt("dee", "Argive Scouts to 15H")
     assert "Argive Scouts: Dominaria; 14H > 15H" not in war.forum()
+    assert "It was not read: it reached the judge's mailbox after the deadline of turn 1 · battle results (Sun 22 " \
+           "Nov 20:00 UTC), while turn 1 · battle results was still open: too late for it" in \
+           war.receipt("fay", "Benalish Guard to 15H")
+    assert "Benalish Guard: Dominaria; 16H > 15H" not in war.forum()
 
 
 def _movement_told(war: WarByMail) -> None:
