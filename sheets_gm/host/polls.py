@@ -27,11 +27,11 @@ from sheets_gm.notify.due import Due
 from sheets_gm.notify.outbox import due
 from sheets_gm.poll_gate.run import IdlePoll as IdlePoll  # where the commands find it
 from sheets_gm.poll_gate.run import gate_for, gated_poll
-from sheets_gm.poll_gate.state import PollState, Said
+from sheets_gm.poll_gate.state import PollState
 from sheets_gm.running.connect import open_match_sheets, tidy_local_workbooks
 from sheets_gm.running.idle_poll import idle_local_sync, may_stay_idle
 from sheets_gm.running.mailroom.door import poll_with_mail
-from sheets_gm.running.poll_words import describe_report, poll_warnings, rejected_lines
+from sheets_gm.running.poll_words import said_of
 from sheets_gm.running.run import complete_cut_change, gm_change, require_sheets, sync_once
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark, file_mark
@@ -159,18 +159,6 @@ def _stays_idle(config: MatchConfig, clock: Clock, *, quiet: bool, lock_wait: fl
     with match_lock(config.lock_path, wait_seconds=lock_wait):
         idle = None if config.backend is BackendKind.GOOGLE else idle_local_sync(config.path, clock(), quiet=quiet)
     return IdlePoll(idle.state) if idle is not None and not idle.letters_waiting else None
-
-
-def said_of(config: MatchConfig, report: WindowReport) -> Said:
-    """What a poll says that an idle poll after it repeats: never a resolution, nor feedback written now; and the
-    warnings every poll repeats."""
-    warning = "\n".join(poll_warnings(config, report))
-    summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[],
-                                                         schedule_change="", completed="", log_lines_cleared=[])),
-                         *rejected_lines(report)])
-    if report.resolved and not report.finished:  # the next window's line needs a read
-        summary = ""
-    return Said(summary, warning)
 
 
 def send_waiting(config: MatchConfig, clock: Clock) -> str:

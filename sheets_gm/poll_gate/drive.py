@@ -73,7 +73,8 @@ class DriveCheck:
     unseen: frozenset[str] = frozenset()  # the spreadsheets Drive does not show these credentials (read every poll)
 
 
-def _keys(sheets: MatchSheets) -> set[str]:
+def match_keys(sheets: MatchSheets) -> set[str]:
+    """The keys of the match's Google spreadsheets."""
     return {b.key for b in sheets.write_order() if isinstance(b, GoogleSheetBackend)}
 
 
@@ -104,7 +105,7 @@ def _after_read(state: PollState, listed: dict[str, int | None], keys: set[str])
     return out
 
 
-def _versions_before(log: DriveChangeLog, keys: set[str]) -> tuple[dict[str, int], set[str]]:
+def versions_before(log: DriveChangeLog, keys: set[str]) -> tuple[dict[str, int], set[str]]:
     """Drive's version of each of ``keys`` now (one ``files.get`` each), before the poll reads them: everything up
     to it is in the read. A version Drive does not give is left out (that spreadsheet's next listed change is
     read); the keys of files Drive does not show at all come second (each is read at every poll)."""
@@ -130,11 +131,11 @@ def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSh
                                                                                           log, every)
     if not gate.read:
         return gate
-    reading = _keys(sheets) if gate.fresh is None else set(gate.fresh)
+    reading = match_keys(sheets) if gate.fresh is None else set(gate.fresh)
     unknown = reading - set(gate.versions) - gate.unseen
     if not unknown:
         return gate
-    versions, unseen = _versions_before(log, unknown)
+    versions, unseen = versions_before(log, unknown)
     return replace(gate, versions={**gate.versions, **versions}, unseen=gate.unseen | unseen)
 
 
@@ -152,7 +153,7 @@ def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
     state, why = usable_state(config_path, config_known=config_mark is not None)
     if state is None:
         return DriveCheck(True, why, _start_token(log))
-    keys = _keys(sheets)
+    keys = match_keys(sheets)
     reads = [moment_of(state.read_at.get(k, "")) for k in keys]
     anyway = reads_anyway(state, keys, now)
     if anyway.every:

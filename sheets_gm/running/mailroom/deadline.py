@@ -48,7 +48,7 @@ def close_sealed(config: MatchConfig, part: MailPart, now: datetime, *, client: 
     sealed = [s for _e, s in record.sealed(window.key)]
     wanted = part.deadline_cells(found.state, sealed)
     typed = 0
-    with gm_change(config):
+    with gm_change(config, sheets):
         read = read_match(sheets, cls)
         judge = read.seats.get(JUDGE)
         batch = WriteBatch()
