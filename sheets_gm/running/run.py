@@ -108,22 +108,51 @@ def complete_cut_change(config: MatchConfig, sheets: MatchSheets) -> str:
 
 
 class GmChange:
-    """A GM's command that writes the match, as ``gm_change`` watches it: the spreadsheets it writes, handed in
-    before its first write (:meth:`watch`), or opened by the command itself once it runs."""
+    """A GM's command that writes the match ``config`` configures, as ``gm_change`` watches it: the spreadsheets it
+    writes, handed in before its first write (:meth:`watch`), or opened by the command itself once it runs. On
+    Google, each write there also answers with what the last poll kept of it (``poll_gate.command_record``)."""
 
-    def __init__(self, sheets: MatchSheets | None) -> None:
-        self.sheets = sheets
-        self.before = _changes(sheets)
+    def __init__(self, config: MatchConfig, sheets: MatchSheets | None) -> None:
+        self.config = config
+        self.sheets: MatchSheets | None = None
+        self.before: dict[int, int] = {}
+        self.watches: dict[str, Any] = {}  # ``CommandWatch`` by key (Google's client loads for a Google match only)
+        if sheets is not None:
+            self._begin(sheets, _changes(sheets))
 
     def watch(self, sheets: MatchSheets) -> None:
         """The match's spreadsheets, opened by the command after the change began (every write to them counts)."""
-        self.sheets, self.before = sheets, {}
+        self._begin(sheets, {})
+
+    def _begin(self, sheets: MatchSheets, before: dict[int, int]) -> None:
+        self.sheets, self.before = sheets, before
+        if self.config.backend is BackendKind.GOOGLE:
+            from sheets_gm.poll_gate.command_record import watch_writes
+            from sheets_gm.poll_gate.drive import drive_log
+
+            log = drive_log(sheets)
+            self.watches = {} if log is None else watch_writes(self.config.path, sheets, log)
 
     def written(self) -> list[SheetBackend] | None:
         """The spreadsheets written since the change began (None: unknown, no spreadsheets were handed in)."""
         if self.sheets is None:
             return None
         return [b for b in self.sheets.write_order() if b.changes != self.before.get(id(b), 0)]
+
+    def end(self, *, completed: bool) -> None:
+        """The command is over: its spreadsheets watched no more; when it wrote, the gate's record kept as a poll
+        would (``completed``, on Google) or forgotten (see ``gm_change``)."""
+        if self.watches and self.sheets is not None:
+            from sheets_gm.poll_gate.command_record import unwatch
+
+            unwatch(self.sheets)
+        written = self.written()
+        if written == []:
+            return
+        if not completed or written is None or self.sheets is None or self.config.backend is not BackendKind.GOOGLE:
+            forget_state(state_path(self.config.path))
+            return
+        _record_change(self.config, self.sheets, written, self.watches)
 
 
 @contextmanager
@@ -132,32 +161,26 @@ def gm_change(config: MatchConfig, sheets: MatchSheets | None = None, *, lock: b
     match (adjust, undo, repair, resolve, the judge's mail filed). When it has written the match (any of
     ``sheets``' spreadsheets, or of those it hands to :meth:`GmChange.watch`; with neither, whatever it did), even
     if it stopped half-way, the poll gate's record of the last poll no longer describes the match. A Google match
-    that the command completed keeps it as a poll would (``poll_gate.command_record``: the spreadsheets it wrote
-    read again, Drive's version of each asked first, the poll rehearsed on them), so the next idle poll reads
-    nothing; else the record is forgotten, and the next poll reads every spreadsheet. A command refused before
-    its first write (an undo of another window, a force of a window not open, an adjustment the rules refuse)
-    changes no byte: the record stays."""
-    change = GmChange(sheets)
+    that the command completed keeps it as a poll would (``poll_gate.command_record``: each spreadsheet it wrote
+    as its last write answered, with Drive's version right after, or read again; the poll rehearsed on them), so
+    the next idle poll reads nothing; else the record is forgotten, and the next poll reads every spreadsheet. A
+    command refused before its first write (an undo of another window, a force of a window not open, an
+    adjustment the rules refuse) changes no byte: the record stays."""
     with match_lock(config.lock_path) if lock else contextlib.nullcontext():
+        change = GmChange(config, sheets)
         try:
             yield change
         except BaseException:
-            if change.written() != []:
-                forget_state(state_path(config.path))
+            change.end(completed=False)
             raise
-        written = change.written()
-        if written != []:
-            _record_change(config, change.sheets, written)
+        change.end(completed=True)
 
 
-def _record_change(config: MatchConfig, sheets: MatchSheets | None, written: list[SheetBackend] | None) -> None:
-    """After a GM's command wrote ``written`` of ``sheets`` (None: unknown), keep the poll's record of a Google
-    match as a poll would, or forget it (see ``gm_change``). The record is only a shortcut: a spreadsheet that
-    cannot be read now costs the next poll a full read, never the command its result."""
-    if sheets is None or written is None or config.backend is not BackendKind.GOOGLE:
-        forget_state(state_path(config.path))
-        return
-    # Google's client loads for a Google match only
+def _record_change(config: MatchConfig, sheets: MatchSheets, written: list[SheetBackend],
+                   watches: dict[str, Any]) -> None:
+    """After a GM's command wrote ``written`` of the Google match's ``sheets``, keep the poll's record as a poll
+    would (see ``gm_change``; ``watches``: what its writes answered with). The record is only a shortcut: a
+    spreadsheet that cannot be read now costs the next poll a full read, never the command its result."""
     from sheets_gm.poll_gate.command_record import record_command
     from sheets_gm.poll_gate.drive import drive_log
     from sheets_gm.sheets.google.backend import GoogleSheetBackend
@@ -170,7 +193,7 @@ def _record_change(config: MatchConfig, sheets: MatchSheets | None, written: lis
     try:
         record_command(config.path, sheets, keys, log, clock=lambda: datetime.now(UTC),
                        rehearse=lambda s: _poll(config, s, datetime.now(UTC)),
-                       said=lambda report: said_of(config, report))
+                       said=lambda report: said_of(config, report), watches=watches)
     except (SheetError, ConfigError, OSError):
         forget_state(state_path(config.path))
 

@@ -83,10 +83,11 @@ def ann_destination(api: GoogleApiFake, seat: str) -> str:
     return f"'{tab}'!D{row}"
 
 
-#: When a player saves, around a GM's command: after its writes, before Drive's version of what it wrote is asked;
-#: after that, before what it wrote is read again; once it is over. (A save while a GM's adjust, undo or repair writes
+#: When a player saves, around a GM's command: right after its write of her spreadsheet, before Drive's version of it
+#: is asked; after its writes, before Drive's version of what it reads again is asked; after that, before that read;
+#: once it is over. (A save while a GM's adjust, undo or repair writes
 #: over the very rows she typed in is another matter: those commands do not guard their writes as a poll does.)
-MOMENTS = ("asking", "reading", "after")
+MOMENTS = ("answering", "asking", "reading", "after")
 
 
 def commanded(api: GoogleApiFake, ticks: Clock, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
@@ -120,8 +121,20 @@ def commanded(api: GoogleApiFake, ticks: Clock, capsys: pytest.CaptureFixture[st
         saves("reading")
         return answer
 
+    real_after_write = drive.version_after_write
+
+    def after_write(log: Any) -> Any:
+        ask = real_after_write(log)
+
+        def asked_after_saving(key: str) -> Any:
+            if save is not None and key == KEYS[save[0]]:  # right after the command's write of her spreadsheet
+                saves("answering")
+            return ask(key)
+        return asked_after_saving
+
     save_made: list[str] = []
     with monkeypatch.context() as patch:
+        patch.setattr(command_record, "version_after_write", after_write)
         patch.setattr(GoogleSheetBackend, "write", write)
         patch.setattr(GoogleSheetBackend, "apply_layout", layout)
         patch.setattr(drive, "versions_before", versions)
@@ -171,9 +184,11 @@ def test_on_her_own_sign_in_too(
 
 
 #: A few of the walk's cases, quick; the whole walk runs under ``-m soak``.
-QUICK = [("adjust", ("red", "asking")), ("undo", ("blue", "reading")), ("repair", ("red", "after"))]
+QUICK = [("adjust", ("red", "answering")), ("undo", ("blue", "reading")), ("repair", ("red", "asking")),
+         ("adjust", ("blue", "after"))]
 WALK = [(name, (seat, moment)) for name in sorted(COMMANDS) if name != "resolve" for seat in ("red", "blue")
-        for moment in MOMENTS]
+        for moment in MOMENTS
+        if (name, moment) != ("repair", "answering")]  # (a repair lays its tabs out: every one is read again)
 
 
 def walked(api: GoogleApiFake, ticks: Clock, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
