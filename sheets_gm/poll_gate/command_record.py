@@ -1,16 +1,16 @@
-"""A GM's command on a Google match (adjust, undo, repair, a mail filed by the judge's door), recorded as a poll
-records its own writes, so that the next idle poll passes them over and reads no spreadsheet (issue 95).
+"""A GM's command on a Google match (resolve, adjust, undo, repair, a mail filed by the judge's door), recorded as
+a poll records its own writes, so that the next idle poll passes them over and reads no spreadsheet (issue 95).
 
 The last poll's record (``poll_gate.state``, ``poll_gate.kept_reads``) holds each spreadsheet as that poll read it
 and Drive's version its read covers. While the command runs, each spreadsheet is watched (:class:`CommandWatch`,
-the backend's ``WriteWatch``): once the command has read there what the last poll read, each of its writes also
-answers with those ranges as they stand after it (the same request), and Drive's version of the file is asked right
-after, as a poll asks it of its own writes. A spreadsheet whose last write so answered, Drive naming us as its last
-modifier, is kept as that answer; one the command wrote otherwise (a layout, a write before it read there, a save
-just after ours) is read again, Drive's version of it asked first. Then the poll is rehearsed on the match as it now
-stands (what the command wrote as just described, the others as the last poll kept them): what it says is what the
-next idle poll repeats, and a spreadsheet it would write (a save to answer, an undo's orders put back, a resolution
-now due) is read again by the next poll, which does it.
+the backend's ``WriteWatch``): once the command has read there (the match, as a poll reads it), each of its writes
+also answers with those ranges as they stand after it (the same request), and Drive's version of the file is
+asked right after, as a poll asks it of its own writes. A spreadsheet whose last write so answered, Drive naming
+us as its last modifier, is kept as that answer; one the command wrote otherwise (a layout, a write before it read
+there, a save just after ours) is read again, Drive's version of it asked first. Then the poll is rehearsed on
+the match as it now stands (what the command wrote as just described, the others as the last poll kept them):
+what it says is what the next idle poll repeats, and a spreadsheet it would write (a save to answer, an undo's
+orders put back, a resolution now due) is read again by the next poll, which does it.
 
 A spreadsheet someone else saved during or after the command is never passed over: one the command did not write
 keeps its old version, so Drive lists the save past it; one it wrote is kept at a version that covers no save the
@@ -47,32 +47,33 @@ COMMAND_READS = "the GM's command wrote them"
 
 class CommandWatch:
     """One spreadsheet's reads and writes while a GM's command runs (a ``WriteWatch`` of its backend): once the
-    command has read there the very ranges the last poll kept, each of its writes also answers with them (in the
-    same request), and Drive's version of the file is asked right after (``ask``: None when someone else's save
-    came after ours, or Drive did not answer). The last such answer is the spreadsheet's kept read from then on,
-    with no read after the command; a layout, or a write that answered with nothing, leaves none (read again)."""
+    command has read there, each of its writes also answers with what its fullest read there asked (the match as a
+    poll reads it: the most ranges in one read), in the same request, and Drive's version of the file is asked right
+    after (``ask``: None when someone else's save came after ours, or Drive did not answer). The last such answer is
+    the spreadsheet's kept read from then on, with no read after the command; a layout, or a write that answered
+    with nothing, leaves none (read again)."""
 
-    def __init__(self, kept: KeptRead | None, ask: Callable[[], int | None]) -> None:
-        self.kept = kept
+    def __init__(self, ask: Callable[[], int | None]) -> None:
         self.ask = ask
-        self.seen: set[str] = set()  # the ranges the command read here
+        self.ranges: tuple[str, ...] = ()  # the command's fullest read here
         self.snapshot: KeptRead | None = None
         self.version: int | None = None
 
     def also_read_back(self) -> Sequence[str]:
-        """The last poll's ranges here, once the command read them itself (so they answer as a poll reads them)."""
-        return self.kept.ranges if self.kept is not None and set(self.kept.ranges) <= self.seen else ()
+        """The ranges of the command's fullest read here (none before it read)."""
+        return self.ranges
 
     def read(self, ranges: Sequence[str]) -> None:
         """The command read ``ranges`` here."""
-        self.seen.update(ranges)
+        if len(ranges) >= len(self.ranges):
+            self.ranges = tuple(ranges)
 
     def written(self, grids: list[Grid] | None) -> None:
-        """A write of the command: what the last poll's ranges hold after it (None: unknown)."""
-        if grids is None or self.kept is None:
+        """A write of the command: what :meth:`also_read_back` holds after it (None: unknown)."""
+        if grids is None or not self.ranges:
             self.snapshot, self.version = None, None
             return
-        self.snapshot, self.version = KeptRead(self.kept.ranges, tuple(grids)), self.ask()
+        self.snapshot, self.version = KeptRead(self.ranges, tuple(grids)), self.ask()
 
     def answer(self) -> tuple[KeptRead, int] | None:
         """The spreadsheet as the command's last write left it, and Drive's version right after (None: read it)."""
@@ -84,11 +85,11 @@ def watch_writes(config_path: Path, sheets: MatchSheets, log: DriveChangeLog) ->
     without a usable record of the last poll (the command's record is then forgotten anyway)."""
     if usable_state(config_path)[0] is None:
         return {}
-    kept, ask = load_kept(kept_path(config_path)), version_after_write(log)
+    ask = version_after_write(log)
     watches = {}
     for backend in sheets.write_order():
         if isinstance(backend, GoogleSheetBackend):
-            watch = watches[backend.key] = CommandWatch(kept.get(backend.key), partial(ask, backend.key))
+            watch = watches[backend.key] = CommandWatch(partial(ask, backend.key))
             backend.watch = watch
     return watches
 

@@ -122,13 +122,10 @@ def versions_before(log: DriveChangeLog, keys: set[str]) -> tuple[dict[str, int]
 
 
 def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
-                log: DriveChangeLog, now: datetime, *, every: str = "") -> DriveCheck:
+                log: DriveChangeLog, now: datetime) -> DriveCheck:
     """Whether this poll of the Google match reads, and which spreadsheets (see the module notes); for the
-    spreadsheets it reads, Drive's version of each before the read (as the gate's list gave it, else asked).
-    ``every``: why this one reads every spreadsheet whatever Drive says (a GM's command: ``resolve``), its record
-    kept as a poll's, so that the poll after it passes its writes over as a poll's own."""
-    gate = _check(config_path, config_mark, sheets, log, now) if not every else _every(config_path, config_mark,
-                                                                                          log, every)
+    spreadsheets it reads, Drive's version of each before the read (as the gate's list gave it, else asked)."""
+    gate = _check(config_path, config_mark, sheets, log, now)
     if not gate.read:
         return gate
     reading = match_keys(sheets) if gate.fresh is None else set(gate.fresh)
@@ -137,15 +134,6 @@ def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSh
         return gate
     versions, unseen = versions_before(log, unknown)
     return replace(gate, versions={**gate.versions, **versions}, unseen=gate.unseen | unseen)
-
-
-def _every(config_path: Path, config_mark: FileMark | None, log: DriveChangeLog, reason: str) -> DriveCheck:
-    """Every spreadsheet read, from the last poll's page token (a new one when its record cannot be used): what
-    changed before this read is in it, and the log's entries up to the versions it keeps are passed over."""
-    state, _ = usable_state(config_path, config_known=config_mark is not None)
-    if state is None:
-        return DriveCheck(True, reason, _start_token(log))
-    return DriveCheck(True, reason, state.drive_token, state, checked_at=state.checked_at)
 
 
 def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
@@ -305,9 +293,8 @@ class DriveGate:
     (:func:`read_and_poll`); what it read is kept for the next one (:func:`after_google_poll`)."""
 
     def __init__(self, config_path: Path, config_mark: FileMark | None, sheets: MatchSheets, log: DriveChangeLog,
-                 read_at: datetime, clock: Callable[[], datetime], *, every: str = "") -> None:
+                 read_at: datetime, clock: Callable[[], datetime]) -> None:
         self.config_path = config_path
-        self.every = every  # why every spreadsheet is read whatever Drive says ('' for a poll: Drive decides)
         self.config_mark = config_mark  # the config file as it was before it was loaded
         self.sheets = sheets
         self.log = log
@@ -318,8 +305,7 @@ class DriveGate:
 
     def _checked(self) -> DriveCheck:
         if self.check is None:
-            self.check = check_drive(self.config_path, self.config_mark, self.sheets, self.log, self.read_at,
-                                     every=self.every)
+            self.check = check_drive(self.config_path, self.config_mark, self.sheets, self.log, self.read_at)
         return self.check
 
     def idle_state(self) -> PollState | None:
