@@ -14,6 +14,7 @@ its square's trail button: its files fetched, its path drawn, its steps listed),
 after.
 
     .venv/bin/python scripts/bench_page_server.py [--armies 320] [--windows 1] [--vs main] [--slow 70] [--loads 0]
+    .venv/bin/python scripts/bench_page_server.py --beside 10000 --slow 0 --vs main   # a host of 10,001 matches
 """
 
 from __future__ import annotations
@@ -72,9 +73,10 @@ def _wait_for(port: int, seconds: float = 60) -> None:
 def _serve(tree: Path, matches: Path, port: int) -> Iterator[None]:
     """``sheets-gm serve --web`` of the code in ``tree`` over ``matches``, on ``port``."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    process = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", "--web", f"127.0.0.1:{port}",
-                                "--status-file", str(matches / f"status-{port}.json"), str(matches)],
-                               env=env, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with (matches.parent / f"serve-{port}.log").open("wb") as log:  # its "Found N matches" line: search ended
+        process = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", "serve", "--web", f"127.0.0.1:{port}",
+                                    "--status-file", str(matches / f"status-{port}.json"), str(matches)],
+                                   env=env, cwd=tree, stdout=log, stderr=subprocess.STDOUT)
     try:
         _wait_for(port)
         yield
@@ -146,7 +148,33 @@ def _slow(port: int, count: int, stop: threading.Event, held: list[socket.socket
         connection.close()
 
 
+def _first_answer(port: int, limit: float) -> str:
+    """Requests of the page of now until one is answered (the host's first search found the war), at most ``limit``
+    seconds: how long that took, in words."""
+    start = time.monotonic()
+    while time.monotonic() - start < limit:
+        took, _, _ = _real(port, 0.01, 0.5)
+        if took:
+            return f"first answered {time.monotonic() - start:.1f} s after the port opened"
+    return f"not answered within {limit:g} s of the port opening"
+
+
+def _searched(log: Path, limit: float) -> str:
+    """Waits (at most ``limit`` seconds) for the host's first search to end, as its log says: its words."""
+    start = time.monotonic()
+    while time.monotonic() - start < limit:
+        found = [line for line in log.read_text(encoding="utf-8", errors="replace").splitlines()
+                 if line.startswith("Found ")]
+        if found:
+            return f"its first search ended {time.monotonic() - start:.0f} s later ({found[0][:60]}…)"
+        time.sleep(0.5)
+    return f"its first search had not ended {limit:g} s later"
+
+
 def _measure(label: str, port: int, args: argparse.Namespace, size: int) -> None:
+    if args.beside:  # the host's first search must find the war among the others first
+        print(f"{label}: the page of now {_first_answer(port, 300)}", flush=True)
+        print(f"{label}: {_searched(args.work / f'serve-{port}.log', 600)}", flush=True)
     _real(port, 5, args.every)  # (the host's start: its first search, its polls' server; the templates loaded)
     calm, calm_lost, sent = _real(port, args.seconds / 3, args.every)
     stop = threading.Event()
@@ -221,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slow", type=int, default=70)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--every", type=float, default=0.5)
+    parser.add_argument("--beside", type=int, default=0, metavar="N",
+                        help="N local matches served beside the war (polled before, the five games in turn, as "
+                        "scripts/bench_serve.py makes them): the page of a host of N + 1 matches")
     parser.add_argument("--loads", type=int, default=0, help="first load the page of now in chromium this many "
                         "times through each server, in turn (their median against the bar of 1 s)")
     args = parser.parse_args(argv)
@@ -230,13 +261,20 @@ def main(argv: list[str] | None = None) -> int:
         played = play(war, roster, args.windows, work, settings, 0)
         matches = work / "matches"
         matches.mkdir()
+        args.work = work
         (matches / "match.toml").write_text('ruleset = "coalition"\ntitle = "The war"\nseats = ["coalition", '
                                             '"phyrexia"]\n[sheets]\nbackend = "local"\nboard = "war.xlsx"\n',
                                             encoding="utf-8")
         shutil.copytree(played.folder, matches / "web")
+        (matches / "web" / ".address").write_text("match\n", encoding="utf-8")  # its address, as a host kept it
+        if args.beside:
+            from bench_serve import polled_copies
+
+            polled_copies(matches, args.beside, linked=True)
         size = (matches / "web" / "index.html").stat().st_size
         print(f"load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}; a war of "
-              f"{2 * args.armies} armies, {args.windows} window(s)", flush=True)
+              f"{2 * args.armies} armies, {args.windows} window(s), {args.beside:,} other matches beside it",
+              flush=True)
         trees = [("this checkout's serve --web", ROOT)]
         if args.vs:
             base = work / "base"

@@ -17,7 +17,8 @@ The turn, as a war plays it (the players' mail: ``war_mail.py``):
    few of each arrive after the players' deadline;
 4. the poll after the players' deadline, ``status``, then the judge types a result per battle (the side that sent no
    strategy losing by default) and ticks Results in; the next poll applies them and adjudicates turn 2's movement
-   from what came before the players' deadline (its battles announced).
+   from what came before the players' deadline (its battles announced): each held pair met, or the rule that kept
+   it apart is named (``war_meetings.py``).
 
 Printed: the mail delivered, handled, typed (or told why not) and told (receipts the SMTP server received), the CPU
 and wall of each poll, of filing a mail (the polls that filed mail, per mail filed) and of each resolution.
@@ -56,6 +57,7 @@ for where in (ROOT, ROOT / "scripts"):
         sys.path.insert(0, str(where))
 
 from war_mail import Army, MailWriter, misspelt, order_line, roster_rows, war  # noqa: E402
+from war_meetings import Meeting, meetings, summary  # noqa: E402
 
 import sheets_gm.commands.base as command_base  # noqa: E402
 from sheets_gm.cli import main as cli  # noqa: E402
@@ -418,13 +420,13 @@ def rehearse(armies: int, corrections: int, late: int, seed: str) -> int:
         judged = rehearsal.judge_results()
         print(judged)
         after = _state(config)
-        pairs = sum(1 for a in army_list if _holds(a) and a.side == "coalition")
-        held = {a.name for a in army_list if _holds(a)}
-        battles = [b for b in after.battles if b.announced] if (after.turn, after.phase) == (2, Phase.RESULTS) else []
-        second = sum(1 for b in battles if len(set(b.armies) & held) >= 2)  # a held pair met as its mail asked
-        print(f"turn 2's movement, adjudicated in the sync that applied the judge's results: {len(battles)} battles "
-              f"announced, {second} of them the {pairs} pairs that held in turn 1 (their movement mailed before the "
-              "players' deadline; the late changes not read; the others where turn 1's losers were bumped)")
+        foes = {a.number: a.name for a in army_list if a.side == "phyrexia"}
+        pairs = [(a.name, foes[a.number]) for a in army_list if _holds(a) and a.side == "coalition"]
+        found = meetings(after, pairs) if (after.turn, after.phase) == (2, Phase.RESULTS) else \
+            [Meeting(c, p, met=False) for c, p in pairs]
+        print("turn 2's movement, adjudicated in the sync that applied the judge's results (the held pairs' "
+              "movement mailed before the players' deadline; the late changes not read): "
+              + "\n".join(summary(after, found)))
         lines = report(rehearsal, smtp)
         print("\n".join(lines))
         for when, said in (("the orders deadline", status), ("the players' deadline", deadline_status)):
@@ -439,7 +441,7 @@ def rehearse(armies: int, corrections: int, late: int, seed: str) -> int:
           f"{'yes' if typed else 'NO'}; every mail typed, filed or told why not, and its receipt received: "
           f"{'yes' if all_told else 'NO'}; the judge typed her results after the players' deadline: "
           f"{'no (the deadline closed her window: issue 89, point 3)' if 'had closed' in judged else 'yes'}")
-    return 0 if handled and typed and all_told and second == pairs else 1
+    return 0 if handled and typed and all_told and all(m.met or m.why for m in found) else 1
 
 
 def _status_words(out: str) -> str:

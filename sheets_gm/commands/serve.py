@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager, nullcontext
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
@@ -115,6 +115,8 @@ def run_serve(args: argparse.Namespace) -> int:
     if missing:
         raise UsageError(f"no such folder: {', '.join(missing)} (serve takes the folders its match configs are "
                          "under, or the configs themselves)")
+    if args.web:
+        _web_address(args.web)  # a typo said before anything starts
     where = Path(args.status_file) if args.status_file else status_path(folders)
     if (args.match is not None or args.failing or args.all) and not args.status:
         raise UsageError("--match, --failing and --all choose what serve --status prints: give --status with them")
@@ -140,22 +142,31 @@ def run_serve(args: argparse.Namespace) -> int:
         pool.start()  # its imports beside the host's own (a second core): the saves waiting are polled sooner;
         # the games the last run's matches played alone (a game new since: its polls import it, until a restart),
         # the local workbooks' library where it served a local match (a new one's polls import it, until a restart)
-        if args.web:
-            held.enter_context(_pages_served(args.web, folders))
         return _serve(args, folders, where, pool)
 
 
-@contextmanager
-def _pages_served(address: str, folders: list[Path]) -> Iterator[None]:
-    """The pages of every match under ``folders`` served at ``address`` while the host runs (``web.server``)."""
-    from sheets_gm.host.discovery import find_configs
-    from sheets_gm.running.page import PageNames, hosted_pages
-    from sheets_gm.web.server import AddressError, parse_address, start_page_server
+def _web_address(address: str) -> tuple[str, int]:
+    """The host and port ``--web`` names (a usage error saying what is accepted when it names none)."""
+    from sheets_gm.web.server import AddressError, parse_address
 
-    names = PageNames()  # each match's address stays its own while the host runs
     try:
-        server = start_page_server(parse_address(address), lambda: hosted_pages(find_configs(folders), names))
-    except (AddressError, OSError) as exc:
+        return parse_address(address)
+    except AddressError as exc:
+        raise UsageError(f"--web {address}: {exc}") from None
+
+
+@contextmanager
+def _pages_served(address: str, configs: Callable[[], Sequence[Path]],
+                  settled: Callable[[], bool] = lambda: True) -> Iterator[None]:
+    """The pages of the matches ``configs`` lists (the host's: those it serves; ``settled``: once it lists every
+    match) served at ``address`` while the host runs (``web.server``); each match's address stays its own
+    (``running.page.PageIndex``)."""
+    from sheets_gm.running.page import PageIndex
+    from sheets_gm.web.server import start_page_server
+
+    try:
+        server = start_page_server(_web_address(address), PageIndex(configs, settled=settled))
+    except OSError as exc:
         raise UsageError(f"--web {address}: {exc}") from None
     host, port = server.server_address[:2]
     _say(f"The match pages: http://{host!s}:{port}/ (GET and HEAD only).")
@@ -178,22 +189,26 @@ def _serve(args: argparse.Namespace, folders: list[Path], where: Path, pool: Pol
         events.start_beside(_say)
     host = Host(folders, pool, clock=base.clock, say=_say, status_file=where, interval=args.interval,
                 rescan=args.rescan, workers=args.workers, poll_deadline=args.poll_deadline, events=events)
+    pages = _pages_served(args.web, host.hosted_configs, lambda: host.searched_at is not None) if args.web \
+        else nullcontext()
     watchdog = Watchdog()
-    _say(f"sheets-gm serve: matches under {', '.join(map(str, folders))}, a look every {args.interval:g} s, "
-         f"{args.workers} polls at once ({args.workers * CATCH_UP} until the folders are searched, one a Google "
-         f"account past {args.workers}: the saves typed meanwhile first), each in a process of its own stopped "
-         f"after {args.poll_deadline:g} s; "
-         f"status in {where} (sheets-gm serve --status).")
-    watchdog.notify("READY=1")
-    with stop_on_signals(stop):
-        try:
-            host.run(stop, alive=watchdog.ping)
-        except KeyboardInterrupt:
-            print("Stopped at once.", file=sys.stderr)
-            return 130
-        finally:
-            watchdog.notify("STOPPING=1")
-            events.stop()
+    try:
+        with pages:
+            _say(f"sheets-gm serve: matches under {', '.join(map(str, folders))}, a look every {args.interval:g} s, "
+                 f"{args.workers} polls at once ({args.workers * CATCH_UP} until the folders are searched, one a "
+                 f"Google account past {args.workers}: the saves typed meanwhile first), each in a process of its own "
+                 f"stopped after {args.poll_deadline:g} s; status in {where} (sheets-gm serve --status).")
+            watchdog.notify("READY=1")
+            with stop_on_signals(stop):
+                try:
+                    host.run(stop, alive=watchdog.ping)
+                except KeyboardInterrupt:
+                    print("Stopped at once.", file=sys.stderr)
+                    return 130
+                finally:
+                    watchdog.notify("STOPPING=1")
+    finally:
+        events.stop()
     return 0
 
 

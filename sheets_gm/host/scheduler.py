@@ -410,6 +410,8 @@ class Host:
         # file is not written again)
         self._where_at = clock()  # when they were last compared with the matches hosted
         self.matches: dict[Path, Hosted] = {}
+        self._listing = threading.Lock()  # ``matches`` joined or dropped, or listed for the page server's threads
+        self._listed: tuple[Path, ...] | None = ()  # the configs hosted, sorted (None: to list again)
         self.started = clock()
         self.scanned_at: datetime | None = None  # when the last search of the folders began
         self.searched_at: datetime | None = None  # when the first search of the folders ended (None: under way)
@@ -681,7 +683,9 @@ class Host:
         if isinstance(sheets, Unread):  # (the search reads them beside the loop)
             sheets = _read_sheets(Found(path))
         game = sheets.ruleset if sheets is not None else ruleset_named(path)
-        self.matches[path] = hosted = Hosted(path, self._shown(path), now, game=game)
+        with self._listing:
+            self.matches[path] = hosted = Hosted(path, self._shown(path), now, game=game)
+            self._listed = None
         self._touched.add(path)
         self._left.discard(hosted.shown)
         if sheets is not None:
@@ -728,9 +732,19 @@ class Host:
     def _served(self) -> list[Path]:
         return [f.resolve() for f in self.folders]
 
+    def hosted_configs(self) -> tuple[Path, ...]:
+        """The configs of the matches hosted now, sorted: the same tuple until a match comes or goes (the page
+        server's threads ask for it at every request, beside the loop)."""
+        with self._listing:
+            if self._listed is None:
+                self._listed = tuple(sorted(self.matches))
+            return self._listed
+
     def _drop(self, path: Path) -> None:
         """Host the match of ``path`` no longer: its config is gone (the GM removed or moved its folder)."""
-        hosted = self.matches.pop(path)
+        with self._listing:
+            hosted = self.matches.pop(path)
+            self._listed = None
         self._touched.discard(path)
         self._left.add(hosted.shown)
         self.mail.drop(path)

@@ -138,6 +138,14 @@ class _SheetsAndAccount(BaseModel):
     google: GoogleSection = GoogleSection()
 
 
+class _TitleAndSheets(BaseModel):
+    """``title`` and ``[sheets]`` alone, checked as in :class:`_ConfigFile` (the rest of the file left unread)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    title: str = _ConfigFile.model_fields["title"].default
+    sheets: SheetsSection
+
+
 @dataclass(frozen=True, slots=True)
 class MatchConfig:
     """A loaded match config: every path resolved against the config file's folder."""
@@ -383,7 +391,7 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         bots={str(k).strip(): str(v).strip() for k, v in data.bots.items()},
         notify=notify,
         notify_problems=tuple(notify_problems),
-        web=_optional_path(folder, data.sheets.web.strip() or None),
+        web=_page_folder(folder, data.sheets),
         web_url=_web_url(path, data.sheets.web_url),
         mailbox=mailbox,
         mailbox_problems=tuple(mailbox_problems),
@@ -492,6 +500,23 @@ def read_spreadsheets(path: Path) -> Spreadsheets:
     ruleset = raw.get("ruleset")
     game = ruleset.strip().lower() if isinstance(ruleset, str) else ""
     return _spreadsheets(sheets, google, path, tuple(sheets.orders), game)
+
+
+def read_page(path: Path) -> tuple[str, Path | None]:
+    """The title and the match page's folder (None: no page) the config at ``path`` says, as ``load_config`` reads
+    them, without the rest of its checks (a sixth of its cost: ``serve --web`` reads every match's): the same parse
+    and the same ``[sheets]`` check. ConfigError when the file, its TOML or those two do not read."""
+    raw = read_config_toml(path)
+    try:
+        read = _TitleAndSheets.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(_explain(exc, path)) from None
+    return read.title, _page_folder(path.parent, read.sheets)
+
+
+def _page_folder(folder: Path, sheets: SheetsSection) -> Path | None:
+    """``[sheets] web``: the match page's folder, against the config's ``folder`` (None: "", no page)."""
+    return _optional_path(folder, sheets.web.strip() or None)
 
 
 def _web_url(path: Path, url: str) -> str:

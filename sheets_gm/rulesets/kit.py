@@ -48,7 +48,7 @@ from sheets_gm.yamlio import LinedDict
 
 if TYPE_CHECKING:
     from sheets_gm.rulesets.game_sheet import GameSheet
-    from sheets_gm.sheets.adapter import BoardDrawing, Post, SeatInput, SheetAdapter
+    from sheets_gm.sheets.adapter import BoardDrawing, Post, RowOut, SeatInput, SheetAdapter
     from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
     from sheets_gm.sheets.spec import InputTable, SheetSpec
     from sheets_gm.sheets.tables import CellError, TypedRow, whole_number
@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 #: its workers and a game's rules never use: a third of a second of ``sheets-gm simulate``'s start.
 _SHEET_NAMES = {
     "GameSheet": "sheets_gm.rulesets.game_sheet",
-    **dict.fromkeys(("BoardDrawing", "Post", "SeatInput", "SheetAdapter"), "sheets_gm.sheets.adapter"),
+    **dict.fromkeys(("BoardDrawing", "Post", "RowOut", "SeatInput", "SheetAdapter"), "sheets_gm.sheets.adapter"),
     **dict.fromkeys(("CellValue", "Fill", "Grid", "cells"), "sheets_gm.sheets.layout"),
     **dict.fromkeys(("InputTable", "SheetSpec"), "sheets_gm.sheets.spec"),
     **dict.fromkeys(("CellError", "TypedRow", "whole_number"), "sheets_gm.sheets.tables"),
@@ -75,10 +75,10 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [  # the core's names, and the standard library's that a game's data is written with
     "GM", "JUDGE", "Any", "BoardDrawing", "BoardKind", "BotKind", "CellError", "CellValue", "Codec", "CoordError",
-    "Entry", "Enum", "Event", "Fields", "FigureKind", "FigureSpec", "Fill", "Game", "GameCommand",
-    "GameCommandError", "GameSheet", "GmOption", "GmPart", "Grid", "Information", "InputTable", "LinedDict",
-    "Mapping", "MatchSummary", "Member", "Outcome", "Play", "Post", "Resolution", "Reveal", "Roster", "Ruleset",
-    "RulesetTraits", "Scenario", "SeatInput", "SeatKind", "Sequence", "SharedTests", "SheetAdapter", "SheetSpec",
-    "Simulation", "SimulationSpec", "TurnDice", "TurnStructure", "TypedRow", "Verdict", "Window", "cells",
-    "dataclass", "field", "replace", "setting", "split_option", "whole_number",
+    "Entry", "Enum", "Event", "Fields", "FigureKind", "FigureSpec", "Fill", "Game", "GameCommand", "GameCommandError",
+    "GameSheet", "GmOption", "GmPart", "Grid", "Information", "InputTable", "LinedDict", "Mapping", "MatchSummary",
+    "Member", "Outcome", "Play", "Post", "Resolution", "Reveal", "Roster", "RowOut", "Ruleset", "RulesetTraits",
+    "Scenario", "SeatInput", "SeatKind", "Sequence", "SharedTests", "SheetAdapter", "SheetSpec", "Simulation",
+    "SimulationSpec", "TurnDice", "TurnStructure", "TypedRow", "Verdict", "Window", "cells", "dataclass", "field",
+    "replace", "setting", "split_option", "whole_number",
 ]

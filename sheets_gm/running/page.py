@@ -6,13 +6,16 @@ nothing, and draws nothing."""
 from __future__ import annotations
 
 import contextlib
+import itertools
+import os
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from jinja2 import TemplateError
 
-from sheets_gm.match.config import ConfigError, MatchConfig, load_config
+from sheets_gm.match.config import ConfigError, MatchConfig, read_page
 from sheets_gm.notify.announce import spreadsheet_link
 from sheets_gm.sync.poll_facts import PollFacts
 from sheets_gm.web.page import marker_of, page_input
@@ -49,34 +52,39 @@ class PageNames:
     def __init__(self) -> None:
         self.given: dict[Path, str] = {}  # each config (resolved) and the name it was given
         self._naming = threading.Lock()  # the server's threads ask at once: one names at a time
+        self._tried: dict[str, int] = {}  # each file name's number last given to a newcomer
 
-    def names_of(self, pages: Iterable[tuple[Path, Path]]) -> dict[Path, str]:
+    def names_of(self, pages: Iterable[tuple[Path, Path]], *, newcomers: bool = True) -> dict[Path, str]:
         """The name of each of ``pages`` (a config, and its page folder), by config: first the names kept in the
-        folders (a name two folders keep goes to the first), then each newcomer's."""
+        folders (a name two folders keep goes to the first), then each newcomer's (unless not ``newcomers``: those
+        are left out, to be named once every kept name is known)."""
         pages = list(pages)
         with self._naming:
-            return self._named(pages)
+            return self._named(pages, newcomers)
 
-    def _named(self, pages: list[tuple[Path, Path]]) -> dict[Path, str]:
-        fresh = [(config, config.resolve(), folder) for config, folder in pages if config.resolve() not in self.given]
+    def _named(self, pages: list[tuple[Path, Path]], newcomers: bool) -> dict[Path, str]:
+        resolved = [(config, config.resolve(), folder) for config, folder in pages]
+        fresh = [(config, key, folder) for config, key, folder in resolved if key not in self.given]
         taken = set(self.given.values())
-        newcomers = []
+        waiting = []
         for config, key, folder in fresh:
             kept = _kept_name(folder)
             if kept and kept not in taken:
                 self.given[key] = kept
                 taken.add(kept)
             else:
-                newcomers.append((config, key, folder))
-        for config, key, folder in newcomers:
-            name, n = config.stem, 1
+                waiting.append((config, key, folder))
+        for config, key, folder in waiting if newcomers else ():
+            n = self._tried.get(config.stem, 1)  # (every name below is taken, and stays so: counting from 1 again
+            name = config.stem if n == 1 else f"{config.stem}-{n}"  # for each match.toml was quadratic)
             while name in taken:
                 n += 1
                 name = f"{config.stem}-{n}"
+            self._tried[config.stem] = n
             self.given[key] = name
             taken.add(name)
             _keep_name(folder, name)
-        return {config: self.given[config.resolve()] for config, _ in pages}
+        return {config: self.given[key] for config, key, _ in resolved if key in self.given}
 
 
 def _kept_name(folder: Path) -> str:
@@ -101,14 +109,126 @@ def hosted_pages(configs: Iterable[Path], names: PageNames | None = None) -> dic
     """The page of each of ``configs`` that publishes one, by the name its address takes (``names``: the host's,
     which keeps each match's name for its life; a new one each call otherwise); a config that does not load is left
     out (the host says why)."""
-    names = names if names is not None else PageNames()
-    loaded: dict[Path, HostedPage] = {}
-    for path in configs:
-        try:
-            config = load_config(path)
-        except ConfigError:
-            continue
-        if config.web is not None:
-            loaded[path] = HostedPage(config.title, config.web)
+    loaded = {path: page for path in configs for page in [_page_of(path)] if page is not None}
+    return _named(loaded, names if names is not None else PageNames())
+
+
+def _page_of(path: Path) -> HostedPage | None:
+    """The page ``path``'s config publishes (None: it publishes none, or does not read): ``read_page``, not the
+    whole ``load_config`` (a sixth of its cost)."""
+    try:
+        title, folder = read_page(path)
+    except ConfigError:
+        return None
+    return HostedPage(title, folder) if folder is not None else None
+
+
+def _named(loaded: dict[Path, HostedPage], names: PageNames) -> dict[str, HostedPage]:
     named = names.names_of((path, page.folder) for path, page in loaded.items())
     return {named[path]: page for path, page in loaded.items()}
+
+
+#: The newcomers (no name kept in their folder) a request names at most: the rest wait for the next requests.
+NEWCOMERS_A_REQUEST = 200
+#: How often the page index looks again at the identity of every config it serves (a title or page folder changed).
+CHECK_SECONDS = 5.0
+
+_Identity = tuple[int, int, int] | None
+
+
+def _identity(path: Path) -> _Identity:
+    """The config file's identity on disk (inode, size, modification time), None when it cannot be looked at."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_ino, status.st_size, status.st_mtime_ns
+
+
+class PageIndex:
+    """The pages ``serve --web`` serves, kept between its requests: ``configs`` says which matches are hosted (the
+    host's list: the same sequence while no match came or left), each config is loaded when it first comes and again
+    only when its file changed (every config's identity looked at no more often than every ``check_seconds``), and
+    a name is given (``PageNames``) to each page as it comes (a newcomer's once the host listed every match, a few
+    a request). A request thus costs a look at a list, not a load of
+    every config: at 10,000 matches that load took seconds a request. Called from the server's threads."""
+
+    def __init__(self, configs: Callable[[], Sequence[Path]], names: PageNames | None = None, *,
+                 settled: Callable[[], bool] = lambda: True, check_seconds: float = CHECK_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._configs = configs
+        self._names = names if names is not None else PageNames()
+        self._settled = settled  # whether ``configs`` lists every match (the host's first search ended)
+        self._check_seconds = check_seconds
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._listed: Sequence[Path] | None = None  # the host's list the pages were last made from
+        self._checked_at = -float("inf")
+        self._loaded: dict[Path, tuple[_Identity, HostedPage | None]] = {}
+        self._name_of: dict[Path, str] = {}  # each config with a page served, and its page's name
+        self._unnamed: dict[Path, HostedPage] = {}  # pages with no name kept, named once every match is listed
+        self._pages: dict[str, HostedPage] = {}  # a new dict at each change: a request may still read the last
+
+    def __call__(self) -> dict[str, HostedPage]:
+        """The pages served now, by the name each address takes."""
+        with self._lock:
+            listed = self._configs()
+            now = self._clock()
+            check = now - self._checked_at >= self._check_seconds
+            settled = self._settled()
+            if listed is self._listed and not check and not (self._unnamed and settled):
+                return self._pages
+            if check:
+                self._checked_at = now
+            changed = self._load(listed, check)
+            if changed or (self._unnamed and settled):
+                self._serve(changed, settled)
+            self._listed = listed
+            return self._pages
+
+    def _load(self, listed: Sequence[Path], check: bool) -> dict[Path, HostedPage | None]:
+        """Each config of ``listed`` loaded when new (or, with ``check``, changed on disk), those gone forgotten:
+        the configs whose page came, went or changed, and each one's page now (None: gone)."""
+        changed: dict[Path, HostedPage | None] = {}
+        for path in self._loaded.keys() - set(listed):
+            if self._loaded.pop(path)[1] is not None:
+                changed[path] = None
+        for path in listed:
+            kept = self._loaded.get(path)
+            if kept is not None and not check:
+                continue
+            identity = _identity(path)
+            if kept is not None and kept[0] == identity:
+                continue
+            page = _page_of(path)
+            if page != (kept[1] if kept is not None else None):
+                changed[path] = page
+            self._loaded[path] = (identity, page)
+        return changed
+
+    def _serve(self, changed: dict[Path, HostedPage | None], settled: bool) -> None:
+        """The pages served with ``changed``'s: a page gone no longer served, a new one named (``PageNames``): at
+        once when its folder keeps its name, else once every match is listed (``settled``: a newcomer found first
+        in a host's first search must not take the name another match, found later, kept)."""
+        pages = dict(self._pages)
+        fresh: dict[Path, HostedPage] = {}
+        for path, page in changed.items():
+            if page is None:
+                self._unnamed.pop(path, None)
+                if path in self._name_of:
+                    del pages[self._name_of.pop(path)]
+            elif path in self._name_of:
+                pages[self._name_of[path]] = page
+            else:
+                fresh[path] = page
+        self._unnamed.update(fresh)
+        named = self._names.names_of(((path, page.folder) for path, page in fresh.items()), newcomers=False)
+        if settled:  # those with no name kept: a few a request (nobody has their address yet; naming 10,000 at
+            # once held a request for tens of seconds)
+            waiting = itertools.islice(((p, page.folder) for p, page in self._unnamed.items() if p not in named),
+                                       NEWCOMERS_A_REQUEST)
+            named.update(self._names.names_of(list(waiting)))
+        for path, name in named.items():
+            pages[name] = self._unnamed.pop(path)
+            self._name_of[path] = name
+        self._pages = pages

@@ -10,7 +10,7 @@ returns data, never touching a spreadsheet.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -135,6 +135,17 @@ class Post:
     audience: frozenset[str] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class RowOut:
+    """What of a typed row orders subjects that cannot take orders now (``SheetAdapter.row_out``): ``lines``, by each
+    of them it orders, the line that orders it; ``out``, the row with those lines alone (what her Archive keeps of
+    them); ``left``, the row without them, None when nothing of it is left (the whole row is out)."""
+
+    lines: Mapping[str, str]
+    out: TypedRow
+    left: TypedRow | None
+
+
 class SheetAdapter(Protocol[_StateIn, OrdersT]):
     """A ruleset's sheet: its layout as data (``spec``) and the code data cannot replace.
 
@@ -198,6 +209,16 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
         knocked down until a later turn): its feedback says so instead of waiting for orders, and nobody is chased
         for it; by default '' (it takes orders)."""
         return ""
+
+    def row_out(self, state: _StateIn, seat: str, table: InputTable, row: TypedRow,
+                subjects: Collection[str]) -> RowOut | None:
+        """What ``row`` (typed in ``seat``'s ``table``) orders for any of ``subjects``, which cannot take orders now
+        (``Window.early_out``: an army that fights); None when it orders none of them. By default a row orders its
+        own subject alone: the whole row is out when its subject is one of them. A game whose row may order other
+        subjects (the Coalition's pasted post, a line per army) says which of its lines are out."""
+        if row.subject not in subjects:
+            return None
+        return RowOut({row.subject: ""}, row, None)
 
     def laid_out_rows(self, state: _StateIn, seat: str, placed: PlacedTable) -> list[str]:
         """The names drawn down ``placed`` (a table of ``seat``'s as this match laid it out), row after row: by

@@ -116,6 +116,22 @@ def lines_with_spans(text: str) -> list[tuple[str, tuple[Span, ...]]]:
     return out
 
 
+def joined_lines(lines: Sequence[tuple[str, tuple[Span, ...]]]) -> str:
+    """The text of ``lines`` (as :func:`lines_with_spans` gives them) one under the other, each line's struck spans
+    kept where they fall.
+
+    >>> joined = joined_lines(lines_with_spans(struck("Frank: 3A > 3B\\nAnn: 5C > 5D", [(17, 19)]))[::-1])
+    >>> joined, joined.spans
+    ('Ann: 5C > 5D\\nFrank: 3A > 3B', ((2, 4),))
+    """
+    spans: list[Span] = []
+    at = 0
+    for line, line_spans in lines:
+        spans += [(at + a, at + b) for a, b in line_spans]
+        at += len(line) + 1
+    return struck("\n".join(line for line, _spans in lines), spans)
+
+
 def cell_to_json(value: CellValue) -> Any:
     """A cell's value as JSON keeps it: a struck text as ``{"text": …, "struck": [[start, end], …]}``."""
     if isinstance(value, StruckText):

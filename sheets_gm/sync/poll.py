@@ -81,7 +81,7 @@ from sheets_gm.sync.older_copy import (
     restore_archives,
 )
 from sheets_gm.sync.poll_facts import PollFacts
-from sheets_gm.sync.read import MatchRead, adapter_of, read_match, with_early
+from sheets_gm.sync.read import MatchRead, adapter_of, early_writes, read_match
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
 from sheets_gm.sync.rows.fate_words import (
     FORCED,
@@ -547,9 +547,7 @@ def _early_taken(sheets: MatchSheets, read: MatchRead, window: Window, now: date
         if seat_read is None or seat_read.early is not None or seat_read.pending is not None:
             continue
         taken = seat_read.early_typed(window)
-        pending_writes(batch, seat_backend(sheets, read.tabs, seat), read.tabs, seat,
-                       with_early(seat_read.pending_cells, read.record, taken,
-                                  f"rows {seat} typed by the players' deadline"))
+        early_writes(batch, sheets, read, seat, taken)
         seats[seat] = replace(seat_read, early=taken)
     return replace(read, seats=seats)
 
@@ -785,7 +783,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         stale = seat_read.stale(window)
         set_aside = {(r.table, r.row) for r in stale}
         held = {(r.table, r.row) for r in seat_read.held(window)}
-        late = {(r.table, r.row): r.subject for r in seat_read.late(window)}  # not read by the next window
+        # not read by the next window, whole or in part (a pasted post's line for an army that fights)
+        late = {(r.table, r.row): why for r, why in seat_read.late(window, read.adapter, read.record.state)}
         waits = seat_input.held if seat_input is not None else frozenset()  # held for her next turn: checked now
         ahead = ahead_refusals(read.adapter, read.record.state, window, seat, seat_read.tab,
                                [*seat_read.held(window), *(r for r in seat_read.rows if r.subject in waits)], waits)
@@ -794,8 +793,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             spec = placed.spec
             if (row.table, row.row) in set_aside:
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
-            elif (row.table, row.row) in late:
-                text = late_sentence(window, row.subject)
+            elif (row.table, row.row) in late and late[(row.table, row.row)].left is None:
+                text = late_sentence(window, late[(row.table, row.row)])
             elif (row.table, row.row) in held:
                 out = read.adapter.idle_reason(read.record.state, seat)
                 note = seat_read.note(row) or ahead.get((row.table, row.subject), "") or \
@@ -819,6 +818,9 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 state = read.record.state
                 text = empty_row_answer(read.adapter, state, window, seat, spec, row.subject, seat_read.note(row),
                                         outcome_text, acts(window, seat, spec))
+            part = late.get((row.table, row.row))
+            if part is not None and part.left is not None:  # lines of a pasted post not read: said first
+                text = f"{late_sentence(window, part)} · {text}" if text else late_sentence(window, part)
             said = drawn.notes.get((seat, row.table, row.row), "") if drawn else ""  # a shown cell typed over
             text = fitted_answer(f"{text} · {said}" if said and text else said or text)
             if text != row.feedback:

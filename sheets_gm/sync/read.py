@@ -41,7 +41,7 @@ from sheets_gm.sync.match_record import (
 )
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.old_layout import refuse_old_layout
-from sheets_gm.sync.rows.pending_row import pending_block_range, pending_line
+from sheets_gm.sync.rows.pending_row import pending_block_range, pending_line, pending_writes
 from sheets_gm.sync.rows.seat_read import SeatRead
 from sheets_gm.sync.rows.strays import StrayRow, sort_rows
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch, seat_backend
@@ -418,6 +418,22 @@ def with_early(cells: Sequence[CellValue], record: MatchRecord, rows: Sequence[T
     found = json.loads(joined_cells(row[:2], 1))
     found["early"] = {"at": record.window_key(), "rows": [r.to_json() for r in rows]}
     return [row[0], packed_cell(compact_json(found), what), row[2]]
+
+
+def early_writes(batch: WriteBatch, sheets: MatchSheets, read: MatchRead, seat: str, rows: Sequence[TypedRow]) -> None:
+    """Queue ``seat``'s pending row keeping ``rows`` as what the players' deadline of the open judge's window took for
+    the next window (``with_early``): the first poll past that deadline, and the judge's mailbox typing a mail that
+    reached it before the deadline (its lines join what the deadline took)."""
+    pending_writes(batch, seat_backend(sheets, read.tabs, seat), read.tabs, seat,
+                   with_early(read.seats[seat].pending_cells, read.record, rows,
+                              f"rows {seat} typed by the players' deadline"))
+
+
+def early_joined(taken: Sequence[TypedRow], rows: Sequence[TypedRow]) -> tuple[TypedRow, ...]:
+    """``taken`` (what the players' deadline took of a seat's rows) with ``rows`` in place of its rows of the same
+    table and subject, and the others of ``rows`` after them."""
+    new = {(r.table, r.subject) for r in rows}
+    return (*(r for r in taken if (r.table, r.subject) not in new), *rows)
 
 
 def _archive_lines(grid: Grid) -> int:

@@ -363,6 +363,7 @@ def test_the_wars_page_on_a_phone_and_a_desk_from_disk_and_served(browser: Any, 
     under it, each battle line a link that shows its square; a name of 180 letters without a space widens nothing;
     the finder finds a name in the page's Log (a killed army is on no square)."""
     from sheets_gm.commands.serve import _pages_served
+    from sheets_gm.host.discovery import find_configs
     from tests.matchfiles import local_config
 
     local_config(tmp_path)
@@ -373,7 +374,7 @@ def test_the_wars_page_on_a_phone_and_a_desk_from_disk_and_served(browser: Any, 
     for page in (tmp_path / "web").glob("*.html"):  # one army's name made 180 letters long, without a space
         page.write_text(page.read_text(encoding="utf-8").replace(army[1], "W" * 180), encoding="utf-8")
     try:
-        with _pages_served("127.0.0.1:0", [tmp_path]):
+        with _pages_served("127.0.0.1:0", lambda: find_configs([tmp_path])):
             port = int(capsys.readouterr().out.split("http://127.0.0.1:")[1].split("/")[0])
             for where in (f"http://127.0.0.1:{port}/match/", tmp_path / "web" / "index.html"):
                 for width, height in ((390, 844), (1280, 900)):

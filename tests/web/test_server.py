@@ -146,11 +146,12 @@ def test_every_link_the_host_gave_lands_on_its_match_through_additions_and_resta
     a deep link) — through matches added while it runs (one whose first build comes after the host named it), added
     while it is down (sorting before the others: every config is ``match.toml``), and restarts."""
     from sheets_gm.commands.serve import _pages_served
+    from sheets_gm.host.discovery import find_configs
 
     ever: dict[str, str] = {}
 
     def host_runs(*steps: Callable[[], None]) -> None:
-        with _pages_served("127.0.0.1:0", [tmp_path]):
+        with _pages_served("127.0.0.1:0", lambda: find_configs([tmp_path])):
             port = int(capsys.readouterr().out.split("http://127.0.0.1:")[1].split("/")[0])
             for step in (lambda: None, *steps):
                 step()
@@ -240,14 +241,15 @@ def test_serve_web_serves_the_pages_of_the_matches_under_its_folders(tmp_path: P
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     from sheets_gm.commands.base import UsageError
     from sheets_gm.commands.serve import _pages_served
+    from sheets_gm.host.discovery import find_configs
 
     local_config(tmp_path)
     (tmp_path / "web").mkdir()
     (tmp_path / "web" / "index.html").write_text("<p>the match</p>", encoding="utf-8")
-    with _pages_served("127.0.0.1:0", [tmp_path]):
+    with _pages_served("127.0.0.1:0", lambda: find_configs([tmp_path])):
         port = int(capsys.readouterr().out.split("http://127.0.0.1:")[1].split("/")[0])
         assert _ask(port, "GET", "/match/")[2] == b"<p>the match</p>"
-    with pytest.raises(UsageError, match=r"--web nowhere: .*give a port"), _pages_served("nowhere", [tmp_path]):
+    with pytest.raises(UsageError, match=r"--web nowhere: .*give a port"), _pages_served("nowhere", list):
         pass
 
 

@@ -50,6 +50,7 @@ def _steps_of(folder: Path, key: str) -> list[Any]:
 def test_the_wars_trail_from_the_finder_by_its_player_and_of_a_killed_army(browser: Any, tmp_path: Path,  # noqa: F811
                                                                            capsys: pytest.CaptureFixture[str]) -> None:
     from sheets_gm.commands.serve import _pages_served
+    from sheets_gm.host.discovery import find_configs
     from tests.matchfiles import local_config
 
     local_config(tmp_path)
@@ -57,7 +58,7 @@ def test_the_wars_trail_from_the_finder_by_its_player_and_of_a_killed_army(brows
     gone = next((g for w in windows_listed(tmp_path / "web") for g in w.get("gone", []) if g[1] == "killed"), None)
     assert gone is not None, "the war's first four resolutions kill an army"
     try:
-        with _pages_served("127.0.0.1:0", [tmp_path]):
+        with _pages_served("127.0.0.1:0", lambda: find_configs([tmp_path])):
             port = int(capsys.readouterr().out.split("http://127.0.0.1:")[1].split("/")[0])
             for where, (width, height) in ((f"http://127.0.0.1:{port}/match/index.html", (390, 844)),
                                            (tmp_path / "web" / "index.html", (1280, 900))):

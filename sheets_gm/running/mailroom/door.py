@@ -117,8 +117,13 @@ def with_mail(config: MatchConfig, clock: Callable[[], datetime], poll: Callable
     with sharing_sheets():
         try:
             filed = file_mails(config, mails, clock(), client=client) if mails else None
-            if closing and (typed := close_sealed(config, part, clock(), client=client)):
-                inbox.say(f"The players' deadline passed: {typed} of the judge's empty cells typed from what the "
+            typed, again = close_sealed(config, part, clock(), client=client) if closing else (0, False)
+            if typed:
+                inbox.say("A strategy that reached the judge's mailbox before the players' deadline was read after "
+                          "it: the cells typed for the judge at the deadline are typed again from every strategy "
+                          f"({counted(typed, 'cell')} changed; her own words stand; the Strategies tab lists them)."
+                          if again else
+                          f"The players' deadline passed: {typed} of the judge's empty cells typed from what the "
                           "players sent (the Strategies tab lists them): the judge confirms or changes each before "
                           "marking the results done; nothing is applied before.")
         except SheetError as exc:  # the mail waits, begun, for the next poll; the poll goes on without it
@@ -171,8 +176,10 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
             entry = record.entries.get(key)
             if entry is None:
                 read_it = mail.answer and not mail.refused
-                filing = part.file(found.state, roster, sender=mail.sender, subject=mail.subject, lines=mail.lines,
-                                   text=mail.text, received=mail.received, deadline=deadline) if read_it else None
+                missed = record.missed_window(mail.received, window_key) if read_it else ""
+                filing = Filing("", unread=missed) if missed else part.file(
+                    found.state, roster, sender=mail.sender, subject=mail.subject, lines=mail.lines, text=mail.text,
+                    received=mail.received, deadline=deadline) if read_it else None
                 entry = record.entries[key] = _entry(mail, key, filing, window_key)
                 answering.decide(entry, mail)
                 lines = dict(filing.lines) if filing is not None and not entry.unread else {}

@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from sheets_gm.mailbox.message import Mail
 from sheets_gm.rulesets.parts.mail import Sealed
 from sheets_gm.sheets.private_files import write_private
+from sheets_gm.sync.deadline import deadline_moment
 
 
 def mail_key(mail: Mail) -> str:
@@ -86,6 +88,12 @@ class MailRecord:
         self.entries: dict[str, MailEntry] = {k: MailEntry.from_json(v) for k, v in raw.get("mail", {}).items()}
         self.drawn: int = int(raw.get("drawn", 0))  # the rows the judge's tab of strategies held when last drawn
         self.closed: list[str] = list(raw.get("closed", []))  # the windows whose deadline cells were typed
+        # each of those windows' deadline (as the engine keeps it) and label, by key (``missed_window``)
+        self.deadlines: dict[str, list[str]] = {str(key): [str(v) for v in said]
+                                                for key, said in raw.get("deadlines", {}).items()}
+        # the deadline cells of the last window closed: what its strategies called for, and what was typed
+        # (``{"window": key, "wanted": [[table, subject, column, value], …], "typed": […]}``: ``deadline.close_sealed``)
+        self.proposed: dict[str, Any] = dict(raw.get("proposed", {}))
 
     @classmethod
     def of(cls, config_path: Path) -> MailRecord:
@@ -94,9 +102,23 @@ class MailRecord:
 
     def save(self) -> None:
         """Write the record (atomically, GM-private)."""
-        write_private(self.path, json.dumps({"drawn": self.drawn, "closed": self.closed,
+        write_private(self.path, json.dumps({"drawn": self.drawn, "closed": self.closed, "deadlines": self.deadlines,
+                                             "proposed": self.proposed,
                                              "mail": {k: e.to_json() for k, e in self.entries.items()}},
                                             ensure_ascii=False, indent=1))
+
+    def missed_window(self, received: datetime, open_window: str) -> str:
+        """Why a mail the server received at ``received`` is not read now, when the window open then has closed
+        since (ruling "Mail to the judge": a mail counts at its arrival; the mailbox could not be read before that
+        window closed): it reached the mailbox before the deadline of a window that is not ``open_window``, the one
+        open now; '' when it did not."""
+        for key, (deadline, label) in self.deadlines.items():
+            moment = deadline_moment(deadline)
+            if key != open_window and moment is not None and received <= moment:
+                return (f"it reached the judge's mailbox before the deadline of {label} ({moment:%a %d %b %H:%M} UTC), "
+                        f"but the mailbox could be read only after {label} was adjudicated: nothing of it is read for "
+                        "a later turn; it is kept in the judge's record (tell the judge)")
+        return ""
 
     def sealed(self, window: str | None = None) -> Iterator[tuple[MailEntry, Sealed]]:
         """The strategies filed (for ``window`` only, when given), in the order the server received them."""

@@ -21,7 +21,7 @@ from typing import Any
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.tables import PlacedTable, TypedRow
 from sheets_gm.sync.life.grow import TableFullError
-from sheets_gm.sync.read import MatchRead
+from sheets_gm.sync.read import MatchRead, early_joined, early_writes
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 
@@ -76,6 +76,7 @@ def type_mail(sheets: MatchSheets, read: MatchRead, table: str, todo: Sequence[T
         free = max((i + 1 for i, t in enumerate(texts) if t.strip()), default=0)
         mine = [t for t in todo if t.seat == seat]
         placed, why = _room(placed, free + sum(1 + len(t.lines) for t in mine if t.heading not in texts), grow, seat)
+        typed: dict[int, str] = {}  # the rows written, by their index in the table
         for item in mine:
             cells = [item.heading, *item.lines]
             at = texts.index(item.heading) if item.heading in texts else None
@@ -90,12 +91,29 @@ def type_mail(sheets: MatchSheets, read: MatchRead, table: str, todo: Sequence[T
                                                                                            "line")),
                             [[""] for _ in cells])
             batch.put(backend, placed.at(placed.cell(at, "line")), [[c] for c in cells])
+            typed.update(enumerate(cells, at))
             placed_at[f"{item.key}/{seat}"] = {
                 "heading": placed.at(placed.cell(at, "line")),
                 "lines": [placed.at(placed.cell(at + 1 + n, "line")) for n in range(len(item.lines))],
                 "feedback": [placed.at(placed.cell(at + 1 + n, "feedback")) for n in range(len(item.lines))]}
+        taken = read.seats[seat].early
+        if taken is not None and typed:  # past the players' deadline: it took the tab before this mail was typed
+            early_writes(batch, sheets, read, seat, early_joined(taken, _rows_typed(read, seat, placed, rows, typed)))
     batch.run(sheets.write_order())
     return placed_at
+
+
+def _rows_typed(read: MatchRead, seat: str, placed: PlacedTable, rows: Sequence[TypedRow],
+                typed: dict[int, str]) -> list[TypedRow]:
+    """The rows of ``placed`` (``seat``'s post table, ``rows`` as read before the mail, perhaps grown since) holding
+    ``typed`` (their text by index in the table), as the next poll reads them: each mail typed into it reached the
+    judge's mailbox before the players' deadline (one that arrived after it is not typed), so it joins what that
+    deadline took, whenever it is typed (ruling "Mail to the judge": a mail counts at its arrival). A row the table
+    grew by is drawn with the stamp of the rows above it."""
+    subjects = read.adapter.laid_out_rows(read.record.state, seat, placed)
+    stamp = rows[-1].window if rows else ""
+    return [TypedRow(placed.spec.name, subjects[i], placed.first_row + i, rows[i].window if i < len(rows) else stamp,
+                     {"line": text}, "") for i, text in sorted(typed.items())]
 
 
 def _room(placed: PlacedTable, need: int, grow: Grow | None, seat: str) -> tuple[PlacedTable, str]:

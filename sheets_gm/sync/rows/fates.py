@@ -42,7 +42,7 @@ from typing import Any
 
 from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.engine.words import label_verb, possessive
-from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
+from sheets_gm.sheets.adapter import AnySheetAdapter, RowOut, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable, SheetSpec
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
@@ -135,17 +135,21 @@ def table_ahead_refusals(adapter: AnySheetAdapter, state: Any, window: Window | 
     return out
 
 
-def late_sentence(window: Window, subject: str) -> str:
-    """What a row typed for the next window ``window`` takes orders for says when that window will not read it
-    (``SeatRead.late``): its subject cannot take orders early (an army that fights), or it was typed or changed
+def late_sentence(window: Window, why: RowOut) -> str:
+    """What a row typed for the next window ``window`` takes orders for says when that window will not read it, or
+    part of it (``SeatRead.late``: ``why``): a subject it orders cannot take orders early (an army that fights:
+    its own row, or its line in a pasted post, quoted when the rest of the post stands), or it was typed or changed
     after the players' deadline."""
     early = window.early
     label = early.label if early is not None else "the next window"
-    if subject in window.early_out:
-        return (f"{MARK}Not read: {subject} is in an open battle of {window.label} (it fights), and cannot take "
-                f"orders for {label}. Kept in the Archive when the judge's window closes.")
-    return (f"{MARK}Late: typed or changed after the players' deadline, not read; {label} reads what stood here "
-            "then. Kept in the Archive when the judge's window closes.")
+    kept = "Kept in the Archive when the judge's window closes"
+    if not why.lines:
+        return (f"{MARK}Late: typed or changed after the players' deadline, not read; {label} reads what stood here "
+                f"then. {kept}.")
+    fights = "; ".join(f"{subject} is in an open battle of {window.label} (it fights), and cannot take orders for "
+                       f"{label}{f': its line {line!r}' if line and why.left is not None else ''}"
+                       for subject, line in why.lines.items())
+    return f"{MARK}Not read: {fights}. {kept}{'' if why.left is None else '; the rest of this cell stands'}."
 
 
 def late_line(tab: InputTab, window: Window, rows: Sequence[TypedRow]) -> ArchiveLine:
@@ -811,8 +815,9 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
         done = read_out - (frozenset(out.unused) - frozenset(out.aside)) if target.key != window.key else frozenset()
     kept = seat_read.carried(window, target, done, frozenset(s for _t, s in done))
     if window.early is not None and target.key == window.early.key and seat_read.pending is None:
-        out.late = seat_read.late(window)  # the next window reads what its seats sent by the players' deadline
-        kept = seat_read.early_kept(window, kept)
+        # the next window reads what its seats sent by the players' deadline
+        out.late = [why.out for _row, why in seat_read.late(window, adapter, state)]
+        kept = seat_read.early_kept(window, kept, adapter, state)
     if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
         kept = _untick(seat_read.tab, kept, frozenset(out.unused) - _goes_on(seat_read, left, refused))
     out.kept, out.gone = _drawable(adapter, new_state, seat, seat_read.tab, kept)

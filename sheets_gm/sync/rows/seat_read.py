@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sheets_gm.engine.ruleset import Window
+from sheets_gm.sheets.adapter import AnySheetAdapter, RowOut
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
 from sheets_gm.sync.match_record import FileStamp
@@ -115,25 +116,49 @@ class SeatRead:
         """The rows typed now for the next window ``window`` takes orders for (what the players' deadline takes)."""
         return tuple(r for r in self.rows if r.typed and self.writes_early(window, r.table))
 
-    def late(self, window: Window | None) -> list[TypedRow]:
-        """The rows typed for the next window ``window`` takes orders for that it will not read: typed or changed
-        since the players' deadline took them (``early``), or for a subject that cannot take orders early
-        (``Window.early_out``: an army that fights)."""
+    def late(self, window: Window | None, adapter: AnySheetAdapter, state: Any) -> list[tuple[TypedRow, RowOut]]:
+        """The rows typed for the next window ``window`` takes orders for that it will not read, whole or in part,
+        each with what of it is not read (``adapter.row_out`` read with ``state``, the judge's window's): what orders
+        a subject that cannot take orders early (``Window.early_out``: an army that fights, its own row or its line in
+        a pasted post, the rest of the post read), or the whole row typed or changed since the players' deadline
+        took it (``early``; no lines named)."""
         if window is None or window.early is None:
             return []
         taken = None if self.early is None else {(r.table, r.subject): cells_text(r.values) for r in self.early}
-        return [r for r in self.early_typed(window) if r.subject in window.early_out
-                or (taken is not None and taken.get((r.table, r.subject)) != cells_text(r.values))]
+        out = []
+        for row in self.early_typed(window):
+            why = self._out(row, window, adapter, state)
+            if (why is None or why.left is not None) and taken is not None \
+                    and taken.get((row.table, row.subject)) != cells_text(row.values):
+                why = RowOut({}, row, None)
+            if why is not None:
+                out.append((row, why))
+        return out
 
-    def early_kept(self, window: Window, kept: Mapping[str, Mapping[str, TypedRow]]) -> dict[str, dict[str, TypedRow]]:
+    def _out(self, row: TypedRow, window: Window, adapter: AnySheetAdapter, state: Any) -> RowOut | None:
+        """What of ``row`` orders a subject that cannot take orders early in ``window`` (None: nothing)."""
+        if not window.early_out:
+            return None
+        return adapter.row_out(state, self.seat, self.tab.table(row.table).spec, row, window.early_out)
+
+    def early_kept(self, window: Window, kept: Mapping[str, Mapping[str, TypedRow]], adapter: AnySheetAdapter,
+                   state: Any) -> dict[str, dict[str, TypedRow]]:
         """``kept`` (the rows a resolution of ``window`` keeps in their cells) as the next window it took orders for
-        reads them: the late rows out, and those the players' deadline took as they stood then (one cleared since
-        put back)."""
-        late = {(r.table, r.subject) for r in self.late(window)}
-        out = {t: {s: r for s, r in rows.items() if (t, s) not in late} for t, rows in kept.items()}
+        reads them: the late rows out (what of a pasted post orders an army that fights: its lines, the rest kept),
+        and those the players' deadline took as they stood then (one cleared since put back), without their lines
+        for an army that fights."""
+        out = {t: dict(rows) for t, rows in kept.items()}
+        for row, why in self.late(window, adapter, state):
+            rows = out.get(row.table, {})
+            if why.left is None:
+                rows.pop(row.subject, None)
+            elif row.subject in rows:
+                rows[row.subject] = why.left
         for row in self.early or ():
-            if row.subject not in window.early_out:
-                out.setdefault(row.table, {})[row.subject] = row
+            taken = self._out(row, window, adapter, state)
+            left = row if taken is None else taken.left
+            if left is not None:
+                out.setdefault(row.table, {})[row.subject] = left
         return out
 
     def held(self, window: Window | None) -> list[TypedRow]:

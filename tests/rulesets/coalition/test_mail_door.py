@@ -203,13 +203,13 @@ def test_at_the_battle_deadline_a_side_without_a_strategy_is_stratless_in_the_ju
     box = Box([mail(2, "ann@example.org", "Ann: Rabid Cat attacks Various Puppies", "Charge!", minutes=10)])
     with_mail(config, lambda: NOW, lambda: sync_once(config, open_match_sheets(config), now=NOW), box)
     part = CoalitionMail()
-    assert close_sealed(config, part, NOW + dt.timedelta(hours=1)) == 0  # before the deadline: nothing
+    assert close_sealed(config, part, NOW + dt.timedelta(hours=1)) == (0, False)  # before the deadline: nothing
     late = NOW + dt.timedelta(hours=9)  # 21:00, past the 20:00 battle deadline
-    assert close_sealed(config, part, late) == 1
+    assert close_sealed(config, part, late) == (1, False)
     judge = read_match(open_match_sheets(config), CLS).seats[JUDGE]
     (row,) = [r for r in judge.rows if r.table == "results" and r.subject == "Dominaria 4C"]
     assert row.text("stratless") == "phyrexia"
-    assert close_sealed(config, part, late) == 0  # once a window
+    assert close_sealed(config, part, late) == (0, False)  # once a window
     record = MailRecord.of(config.path)
     record.closed.clear()  # as if not closed yet, the judge having typed her own word meanwhile
     record.save()
@@ -217,7 +217,7 @@ def test_at_the_battle_deadline_a_side_without_a_strategy_is_stratless_in_the_ju
     placed = judge.tab.table("results")
     sheets.judge_sheet().write([RangeWrite(placed.at(placed.cell(row.row - placed.first_row, "stratless")),
                                            [["coalition"]])])
-    assert close_sealed(config, part, late) == 0  # never over the judge's cell
+    assert close_sealed(config, part, late) == (0, False)  # never over the judge's cell
     book = load_workbook(tmp_path / "gm" / "judge.xlsx")
     said = [r[5] for r in book["Strategies"].iter_rows(values_only=True) if r[1] == "phyrexia"]
     assert said == ["none: stratless (it loses by default)"]

@@ -13,7 +13,8 @@ from sheets_gm.rulesets.coalition.enums import BattleType, Phase
 from sheets_gm.rulesets.coalition.mail.filing import MOVEMENT, STRATEGY, file_mail, mail_kind
 from sheets_gm.rulesets.coalition.mail.senders import SideLeader, may_order, side_leader, who_sent
 from sheets_gm.rulesets.coalition.mail.titles import match_title, title_labels
-from sheets_gm.rulesets.coalition.sheet.read import MAIL_MARK, read_side_rows
+from sheets_gm.rulesets.coalition.sheet.mail_heading import MAIL_MARK
+from sheets_gm.rulesets.coalition.sheet.read import read_side_rows
 from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle
 from sheets_gm.rulesets.parts.mail import Filing, Sealed
 from sheets_gm.sheets.tables import TypedRow

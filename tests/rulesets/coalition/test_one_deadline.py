@@ -11,6 +11,7 @@ it is read; nothing the judge typed is applied before her window closes."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -46,8 +47,8 @@ class Table:
     """The match as its players, its judge and its GM play it: mail to the judge's mailbox, cells typed in the
     workbooks, the commands at a fake clock."""
 
-    def __init__(self, folder: Path) -> None:
-        local_match(folder, ARMIES, b"one deadline", NOW, (*ROSTER_COLUMNS, "player", "email"))
+    def __init__(self, folder: Path, armies: Sequence[Sequence[object]] = ARMIES) -> None:
+        local_match(folder, armies, b"one deadline", NOW, (*ROSTER_COLUMNS, "player", "email"))
         path = folder / "match.toml"
         path.write_text(path.read_text(encoding="utf-8").replace("times = []", 'times = ["20:00"]', 1),
                         encoding="utf-8")

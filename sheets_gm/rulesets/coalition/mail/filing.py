@@ -25,8 +25,8 @@ from sheets_gm.rulesets.coalition.forum import battle_title
 from sheets_gm.rulesets.coalition.mail.judging import strategy_rows, stratless_cells, stratless_summary
 from sheets_gm.rulesets.coalition.mail.senders import RosterIndex, Sender
 from sheets_gm.rulesets.coalition.mail.titles import LABEL_PATTERN, VERB_PATTERN, BattleIndex
+from sheets_gm.rulesets.coalition.sheet.mail_heading import MAIL_MARK
 from sheets_gm.rulesets.coalition.sheet.post_line import Kind, classify
-from sheets_gm.rulesets.coalition.sheet.read import MAIL_MARK
 from sheets_gm.rulesets.coalition.state import CoalitionState
 from sheets_gm.rulesets.parts.mail import Filing, Sealed, SealedTab, load_sealed_tab
 from sheets_gm.rulesets.registry import template_dir

@@ -10,8 +10,8 @@ forum's posts) by ``sheet_report``; the View tabs are filled by ``sheet_panels``
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from sheets_gm.rulesets import kit
@@ -26,6 +26,7 @@ from sheets_gm.rulesets.coalition.sheet.read import (
     judge_cells,
     post_line_name,
     post_lines,
+    post_lines_of,
     read_judge_rows,
     read_side_rows,
 )
@@ -91,6 +92,22 @@ class CoalitionSheet(kit.SheetAdapter[CoalitionState, CoalitionOrders]):
         if battle is None:
             return ""
         return f"{subject} is in the battle at {battle.at}: an army in battle takes no order until it ends"
+
+    def row_out(self, state: CoalitionState, seat: str, table: kit.InputTable, row: kit.TypedRow,
+                subjects: Collection[str]) -> kit.RowOut | None:
+        """An army's row orders that army (its forum line too), unless its line holds a whole post pasted in it (several
+        lines, read as a post); a Forum row (a line of the post, or the whole post in its cell) orders each army a
+        line of it names: those lines are out, the others stand."""
+        line = row.values.get("line")
+        pasted = table.rows == "post_lines" or (table.rows == "armies" and "\n" in str(line).strip())
+        if not isinstance(line, str) or not pasted:
+            return super().row_out(state, seat, table, row, subjects)
+        left, lines = post_lines_of(state, line, subjects)
+        if not lines:
+            return None
+        kept = replace(row, values={**row.values, "line": left})
+        return kit.RowOut(lines, replace(row, values={**row.values, "line": "\n".join(lines.values())}),
+                          kept if left.strip() else None)
 
     def laid_out_rows(self, state: CoalitionState, seat: str, placed: PlacedTable) -> list[str]:
         """Every row of the Forum table is a line of the post, however many the tab has (its 60 at least, or more

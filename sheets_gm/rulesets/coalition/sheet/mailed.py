@@ -1,8 +1,8 @@
 """A Forum tab's lines typed there from a mail to the judge are told as mailed, not pasted: the reading of a post
-(``read.read_side_rows``) words every line as "the pasted post's line"; under a mail's heading (``read.MAIL_MARK``,
-typed by the judge's mailbox with the sender and the time the server received it) the line's own answer says "the
-mailed line", and the army's row names the mail: ``ordered by ann@example.org's mail of Fri 27 Nov 10:05 in
-coalition line 3``."""
+(``read.read_side_rows``) words every line as "the pasted post's line"; under a mail's heading
+(``mail_heading.MAIL_MARK``, typed by the judge's mailbox with the sender and the time the server received it) the
+line's own answer says "the mailed line", and the army's row names the mail: ``ordered by ann@example.org's mail of
+Fri 27 Nov 10:05 in coalition line 3``."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from sheets_gm.rulesets import kit
-from sheets_gm.rulesets.coalition.sheet.read import MAIL_MARK, ReadRows
+from sheets_gm.rulesets.coalition.sheet.mail_heading import HEADING, MAIL_MARK
+from sheets_gm.rulesets.coalition.sheet.read import ReadRows
 
-#: A mail's heading as the mailbox types it: ``✉ ann@example.org, Fri 27 Nov 10:05:31 UTC: moves #8fb9d1``.
-_HEADING = re.compile(rf"^{MAIL_MARK}\s*(?P<who>[^,]+), (?P<when>\w{{3}} \d{{2}} \w{{3}} \d{{2}}:\d{{2}}):\d{{2}} UTC:")
 PASTED = "the pasted post's line"
 
 
@@ -25,7 +24,7 @@ def mails_of(post: Sequence[kit.TypedRow]) -> dict[str, str]:
     for row in post:
         text = row.text("line").strip()
         if text.startswith(MAIL_MARK):
-            found = _HEADING.match(text)
+            found = HEADING.match(text)
             mail = f"{found['who'].strip()}'s mail of {found['when']}" if found else "a mail to the judge"
         elif mail:
             out[row.subject] = mail

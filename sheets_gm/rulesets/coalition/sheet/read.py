@@ -13,8 +13,9 @@ the feedback of the same row.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import NamedTuple
 
 from sheets_gm.engine.vocab import choices
@@ -23,6 +24,7 @@ from sheets_gm.rulesets import kit
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import KillOutcome, OrderWord, Side
 from sheets_gm.rulesets.coalition.orders import FORUM_FORM
+from sheets_gm.rulesets.coalition.sheet.mail_heading import MAIL_MARK, arrival_ranks
 from sheets_gm.rulesets.coalition.sheet.post_line import (
     CELL_STRUCK,
     Kind,
@@ -34,6 +36,7 @@ from sheets_gm.rulesets.coalition.sheet.post_line import (
     unquoted,
 )
 from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionState
+from sheets_gm.sheets.struck import joined_lines, lines_with_spans
 from sheets_gm.sheets.tables import text_of
 
 SLOT_KEYS = ("slot1", "slot2", "slot3", "slot4")
@@ -207,9 +210,6 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[kit.Typed
     return out
 
 
-#: The mark that begins a mail's heading line in a side's Forum tab, typed there by the judge's mailbox above the
-#: mail's lines (sender, received time, subject): the reading passes over it.
-MAIL_MARK = "✉"
 MAIL_HEADING_NOTE = "passed over: the heading of a mail to the judge; its lines are below it"
 
 
@@ -217,12 +217,15 @@ def _latest_mail_wins(posted: Sequence[Posted], subjects: Sequence[str], texts: 
                       out: ReadRows) -> list[Posted]:
     """The post's lines without those a later mail replaces (ruling "Mail to the judge"): the Forum tab's rows under
     a mail's heading (``MAIL_MARK``) are that mail's, the rows above the first heading the pasted post, and mails
-    stand in the order they were received; an army's line in a later mail replaces its lines in an earlier mail or
-    the post, which are told so. Lines of one mail (or of the post) for one army read as in a post."""
+    stand in the order they were received (``arrival_ranks``: a mail typed late stands by its arrival); an army's
+    line in a later mail replaces its lines in an earlier mail or the post, which are told so. Lines of one mail (or
+    of the post) for one army read as in a post."""
+    headings = [i for i, text in enumerate(texts) if text.strip().startswith(MAIL_MARK)]
+    ranks = dict(zip(headings, arrival_ranks([texts[i].strip() for i in headings]), strict=True))
     part: dict[str, int] = {}
     heading = 0
-    for subject, text in zip(subjects, texts, strict=True):
-        heading += text.strip().startswith(MAIL_MARK)
+    for i, subject in enumerate(subjects):
+        heading = ranks.get(i, heading)
         part[subject] = heading
     last: dict[str, tuple[int, str]] = {}
     for found in posted:
@@ -267,6 +270,38 @@ def post_line_army(state: CoalitionState, line: str) -> str | None:
     """The army a post's ``line`` gives an order to (its exact name at the line's start, any case), else None."""
     named = army_line({a.name.lower(): a.name for a in state.armies}, line.strip())
     return named[0] if named is not None else None
+
+
+@lru_cache(maxsize=8)
+def _names_in(names: tuple[str, ...]) -> re.Pattern[str]:
+    """What finds any of ``names`` in a text, any case (made once for a window's fighting armies)."""
+    return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), re.IGNORECASE)
+
+
+@lru_cache(maxsize=4)
+def _by_lower(names: tuple[str, ...]) -> dict[str, str]:
+    """The armies' ``names`` by their names in lower case (made once for a match's armies, not once a row)."""
+    return {name.lower(): name for name in names}
+
+
+def post_lines_of(state: CoalitionState, post: str, armies: Collection[str]) -> tuple[str, dict[str, str]]:
+    """``post`` (a pasted post's text, one line or many) without its lines that give ``armies`` an order (an army's
+    order, or its order withdrawn, as ``_split_post`` reads them; a quoted or struck-out line is no order), the
+    struck words of the lines left kept; and those lines by the army each orders ('' and {} when none does)."""
+    if not armies or not _names_in(tuple(armies)).search(post):  # most rows: no line names one of them
+        return post, {}
+    by_lower = _by_lower(tuple(a.name for a in state.armies))
+    kept: list[tuple[str, tuple[tuple[int, int], ...]]] = []
+    out: dict[str, str] = {}
+    quoting = False
+    for (whole, marked), spanned in zip(lines_as_read(post), lines_with_spans(post), strict=True):
+        raw, quoting, _quoted = unquoted(marked, quoting)
+        seen = classify(by_lower, (), raw)
+        if seen.army is not None and seen.army in armies and seen.kind in (Kind.ORDER, Kind.WITHDRAWN):
+            out.setdefault(seen.army, whole.strip())
+        else:
+            kept.append(spanned)
+    return (joined_lines(kept) if out else post), out
 
 
 def _posted_orders(out: ReadRows, unread: ReadRows, posted: Sequence[Posted]) -> None:
