@@ -1,10 +1,11 @@
 """What a Google GM's own command and a slow or hung Drive cost, this tree beside another commit's in one run
 (issue 95, items 3 and 4). Prints its figures; exits 0.
 
-``--after-resolve``: cron's real ``sheets-gm sync --quiet`` process after the GM's ``resolve --force``, each
-game of ``--games`` made by ``init --create`` on the fake Google over HTTP (``tests/fakes/google_http.py``) and
-played on the GM's own sign-in (``spreadsheets`` + ``drive.file``), ``--rounds`` resolutions each: the Sheets reads
-and Drive requests of the poll after each (the API bars: 0 and 1), and its process's CPU seconds (median).
+``--after-resolve``: cron's real ``sheets-gm sync --quiet`` process after each of the GM's ``--commands`` (her
+``resolve --force``, ``adjust``, ``undo``, ``repair``, in turn), each game of ``--games`` made by ``init --create``
+on the fake Google over HTTP (``tests/fakes/google_http.py``) and played on the GM's own sign-in (``spreadsheets`` +
+``drive.file``), ``--rounds`` rounds each: the Sheets reads and Drive requests of the poll after each command (the
+API bars: 0 and 1), the Sheets reads of the command itself, and the poll's process's CPU seconds (median).
 
 ``--slow-account N``: the real ``sheets-gm serve`` process on N GvG matches polled before, over ``--accounts``
 service accounts, the fake over HTTP; once the host is idle, the first account's Drive change log answers
@@ -13,7 +14,8 @@ closed unanswered), and ``--saves`` rounds each type a save in a match of each o
 once: the seconds from each save's write to its poll's record (median, and the most), a save not answered within
 ``--limit`` seconds counted as not answered.
 
-    .venv/bin/python scripts/bench_drive_faults.py --after-resolve [--games gvg,coalition] [--rounds 3] [--vs main]
+    .venv/bin/python scripts/bench_drive_faults.py --after-resolve [--games gvg,coalition] [--rounds 3]
+                                                   [--commands resolve,adjust,undo,repair] [--vs main]
     .venv/bin/python scripts/bench_drive_faults.py --slow-account 100 [--accounts 10] [--saves 4] [--late 30]
                                                    [--limit 110] [--vs main]
 
@@ -128,6 +130,27 @@ def forced(server: GoogleOverHttp, source: Path | None, folder: Path) -> None:
         raise SystemExit(f"{command.group(1)} failed: {done.stderr}")
 
 
+#: Each GM command ``--after-resolve`` measures: its arguments after ``-c match.toml``, by game (resolve: ``forced``).
+COMMANDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "adjust": {"gvg": ("--coins", "red=5"), "coalition": ("--vp", "coalition=3")},
+    "undo": {},
+    "repair": {},
+}
+
+
+def commanded(server: GoogleOverHttp, source: Path | None, folder: Path, command: str, game: str) -> None:
+    """The GM's ``command`` on the match in ``folder`` (``resolve``: the window forced, as ``forced``)."""
+    if command == "resolve":
+        forced(server, source, folder)
+        return
+    argv = [command, "-c", "match.toml", *COMMANDS[command].get(game, ())]
+    if command in ("adjust", "undo"):
+        argv += ["--reason", "the bench"]
+    done = cli(source, server, folder, *argv)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed: {done.stderr}")
+
+
 def after_resolve(args: argparse.Namespace, root: Path) -> None:
     """``--after-resolve`` (see the module notes)."""
     fake = locked_fake(hold_here=False)
@@ -135,24 +158,29 @@ def after_resolve(args: argparse.Namespace, root: Path) -> None:
     server = GoogleOverHttp(fake).start()
     base = source_of(args.vs, root / "base") if args.vs else None
     trees = ((("base", base),) if base is not None else ()) + (("this", None),)
+    commands = args.commands.split(",")
     try:
         for game in args.games.split(","):
             made = {name: made_match(fake, server, source, root / f"{name}-{game}", game) for name, source in trees}
-            seen: dict[str, list[tuple[int, int, float]]] = {name: [] for name, _ in trees}
+            seen: dict[tuple[str, str], list[tuple[int, int, float, int]]] = {
+                (name, command): [] for name, _ in trees for command in commands}
             for turn in range(args.rounds):
-                for name, source in trees[::-1] if turn % 2 else trees:
-                    forced(server, source, made[name].parent)
-                    fake.reset_counters()
-                    began = children_cpu()
-                    cli(source, server, made[name].parent, "sync", "-c", "match.toml", "--quiet")
-                    drive = sum(fake.calls(e) for e in fake.stats if e.startswith("drive."))
-                    seen[name].append((fake.calls(READ), drive, children_cpu() - began))
-            for name, _ in trees:
-                runs = seen[name]
-                print(f"- {name} {game}: the poll after the GM's resolve read {[r for r, _, _ in runs]} spreadsheets "
-                      f"and made {[d for _, d, _ in runs]} Drive requests over {len(runs)} resolutions; median "
-                      f"{statistics.median(w for _, _, w in runs):.2f} CPU s of its process "
-                      f"({', '.join(f'{w:.2f}' for _, _, w in runs)}); load {load()}", flush=True)
+                for command in commands:
+                    for name, source in trees[::-1] if turn % 2 else trees:
+                        fake.reset_counters()
+                        commanded(server, source, made[name].parent, command, game)
+                        own = fake.calls(READ)
+                        fake.reset_counters()
+                        began = children_cpu()
+                        cli(source, server, made[name].parent, "sync", "-c", "match.toml", "--quiet")
+                        drive = sum(fake.calls(e) for e in fake.stats if e.startswith("drive."))
+                        seen[name, command].append((fake.calls(READ), drive, children_cpu() - began, own))
+            for (name, command), runs in seen.items():
+                print(f"- {name} {game}: the poll after the GM's {command} read {[r for r, _, _, _ in runs]} "
+                      f"spreadsheets and made {[d for _, d, _, _ in runs]} Drive requests over {len(runs)} rounds "
+                      f"(the {command} itself read {[o for _, _, _, o in runs]}); median "
+                      f"{statistics.median(w for _, _, w, _ in runs):.2f} CPU s of its process "
+                      f"({', '.join(f'{w:.2f}' for _, _, w, _ in runs)}); load {load()}", flush=True)
     finally:
         server.stop()
     print(f"  (Drive endpoints counted: {CHANGES}, {FILE_GET}, {START_TOKEN} and the rest)")
@@ -240,7 +268,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--after-resolve", action="store_true", help="the poll after the GM's resolve (item 3)")
     parser.add_argument("--games", default="gvg,coalition", help="with --after-resolve: the games (gvg,coalition)")
-    parser.add_argument("--rounds", type=int, default=3, help="with --after-resolve: resolutions a game (3)")
+    parser.add_argument("--rounds", type=int, default=3, help="with --after-resolve: rounds of commands a game (3)")
+    parser.add_argument("--commands", default="resolve,adjust,undo,repair",
+                        help="with --after-resolve: the GM's commands, in turn each round (resolve,adjust,undo,repair)")
     parser.add_argument("--slow-account", type=int, metavar="N", help="serve on N matches, one account late, one hung")
     parser.add_argument("--accounts", type=int, default=10, help="with --slow-account: service accounts (10)")
     parser.add_argument("--saves", type=int, default=4, help="with --slow-account: rounds of saves a tree (4)")

@@ -24,10 +24,12 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.upkeep.repair_prepare import prepare_repair
 
     config = load(args)
-    with user_errors(), gm_change(config):
+    with user_errors(), gm_change(config) as change:
         # copies first (no write to the match); then one transaction, its journal kept before the first write
         kept, copies, pruned = backup_workbooks(config, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
         prepared = prepare_repair(config)
+        if not (prepared.settled or prepared.swapped or prepared.moved):  # (else files it opened apart were written)
+            change.watch(prepared.sheets)
         say_tidied(prepared.sheets)
         fixed = repair_match(prepared.sheets, get_ruleset(config.ruleset),
                              emails=editor_emails(config, prepared.roster), member_emails=row_emails(prepared.roster),

@@ -4,10 +4,10 @@
 One poll behind the gate (:func:`poll_behind_gate`): build the match's gate (``poll_gate.run.gate_for``: Drive's
 for a Google match, the workbooks' fingerprints else), let it decide whether the poll reads at all (it stays
 idle only as ``running.idle_poll`` allows), run the poll under the match lock (``running.run.sync_once``), keep what
-it said for the next idle poll (:func:`said_of`), and queue and send its notices (``notify.announce``; an idle
-poll sends only the letters waiting for a retry). A player's workbook left open stops every poll until it is
-closed: that is said once a turn (:class:`LeftOpen`). It is above ``init`` and ``upkeep``: a poll first completes an
-init or a repair cut short (``init.settle``).
+it said for the next idle poll (``running.poll_words.said_of``), and queue and send its notices
+(``notify.announce``; an idle poll sends only the letters waiting for a retry). A player's workbook left open stops
+every poll until it is closed: that is said once a turn (:class:`LeftOpen`). It is above ``init`` and ``upkeep``: a
+poll first completes an init or a repair cut short (``init.settle``).
 """
 
 from __future__ import annotations
@@ -27,14 +27,14 @@ from sheets_gm.notify.due import Due
 from sheets_gm.notify.outbox import due
 from sheets_gm.poll_gate.run import IdlePoll as IdlePoll  # where the commands find it
 from sheets_gm.poll_gate.run import gate_for, gated_poll
-from sheets_gm.poll_gate.state import PollState, Said
+from sheets_gm.poll_gate.state import PollState
 from sheets_gm.running.connect import open_match_sheets, tidy_local_workbooks
 from sheets_gm.running.idle_poll import idle_local_sync, may_stay_idle
 from sheets_gm.running.mailroom.door import poll_with_mail
-from sheets_gm.running.poll_words import describe_report, poll_warnings, rejected_lines
+from sheets_gm.running.poll_words import said_of
 from sheets_gm.running.run import complete_cut_change, gm_change, require_sheets, sync_once
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
-from sheets_gm.sheets.marks import FileMark, file_mark
+from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.poll import WindowReport
@@ -161,48 +161,21 @@ def _stays_idle(config: MatchConfig, clock: Clock, *, quiet: bool, lock_wait: fl
     return IdlePoll(idle.state) if idle is not None and not idle.letters_waiting else None
 
 
-def said_of(config: MatchConfig, report: WindowReport) -> Said:
-    """What a poll says that an idle poll after it repeats: never a resolution, nor feedback written now; and the
-    warnings every poll repeats."""
-    warning = "\n".join(poll_warnings(config, report))
-    summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[],
-                                                         schedule_change="", completed="", log_lines_cleared=[])),
-                         *rejected_lines(report)])
-    if report.resolved and not report.finished:  # the next window's line needs a read
-        summary = ""
-    return Said(summary, warning)
-
-
 def send_waiting(config: MatchConfig, clock: Clock) -> str:
     """An idle poll with letters waiting for a retry (``running.idle_poll`` says so before anything loads): send
     them, reading no spreadsheet; a line for the GM ('' when nothing moved)."""
     return send_due(config, clock)
 
 
-#: Why a GM's ``resolve`` reads every spreadsheet of a Google match, whatever Drive says.
-RESOLVE_READS = "the GM's resolve reads every spreadsheet"
-
-
 def resolve_now(config: MatchConfig, sheets: MatchSheets, *, force: bool, window: str | None,
                 clock: Clock, step: int | None = None) -> FullPoll:
     """A GM's poll that resolves the open window if it is due (with ``force``, the window ``window`` at its step
     ``step`` anyway: see ``sync.poll``), then the notices of the resolution (a refused force, another window or step
-    open, resolves nothing and writes nothing: none). On Google, the poll runs behind Drive's gate reading every
-    spreadsheet, and its record is kept as a poll's (what each write left, and Drive's version of it right after):
-    the next idle poll passes its writes over and reads nothing. On local workbooks the poll takes the lock and
-    the gate's record goes after, when the poll wrote."""
-    if config.backend is not BackendKind.GOOGLE:
-        with gm_change(config, sheets, lock=False):
-            report = sync_once(config, sheets, now=clock(), force=force, window=window, step=step)
-        return FullPoll(report, after_poll(config, sheets, report, clock) if report.resolved else "")
-    mark, now = file_mark(config.path), clock()
-    with match_lock(config.lock_path):
-        gate = gate_for(config.path, mark, sheets, now, clock, google=True, every=RESOLVE_READS)
-        gated = gated_poll(gate, lambda s: sync_once(config, s, now=now, force=force, window=window, step=step,
-                                                     lock=False),
-                           may_idle=lambda state: False, said=lambda report: said_of(config, report))
-    assert not isinstance(gated, IdlePoll)  # (the gate reads every spreadsheet: never idle)
-    report = gated[0]
+    open, resolves nothing and writes nothing: none). A GM's change (``running.run.gm_change``): on Google the
+    gate's record is kept as a poll's (what each write answered with, and Drive's version of it right after), so the
+    next idle poll passes its writes over and reads nothing; on local workbooks it goes, when the poll wrote."""
+    with gm_change(config, sheets):
+        report = sync_once(config, sheets, now=clock(), force=force, window=window, step=step, lock=False)
     return FullPoll(report, after_poll(config, sheets, report, clock) if report.resolved else "")
 
 

@@ -73,7 +73,8 @@ class DriveCheck:
     unseen: frozenset[str] = frozenset()  # the spreadsheets Drive does not show these credentials (read every poll)
 
 
-def _keys(sheets: MatchSheets) -> set[str]:
+def match_keys(sheets: MatchSheets) -> set[str]:
+    """The keys of the match's Google spreadsheets."""
     return {b.key for b in sheets.write_order() if isinstance(b, GoogleSheetBackend)}
 
 
@@ -104,7 +105,7 @@ def _after_read(state: PollState, listed: dict[str, int | None], keys: set[str])
     return out
 
 
-def _versions_before(log: DriveChangeLog, keys: set[str]) -> tuple[dict[str, int], set[str]]:
+def versions_before(log: DriveChangeLog, keys: set[str]) -> tuple[dict[str, int], set[str]]:
     """Drive's version of each of ``keys`` now (one ``files.get`` each), before the poll reads them: everything up
     to it is in the read. A version Drive does not give is left out (that spreadsheet's next listed change is
     read); the keys of files Drive does not show at all come second (each is read at every poll)."""
@@ -121,30 +122,18 @@ def _versions_before(log: DriveChangeLog, keys: set[str]) -> tuple[dict[str, int
 
 
 def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
-                log: DriveChangeLog, now: datetime, *, every: str = "") -> DriveCheck:
+                log: DriveChangeLog, now: datetime) -> DriveCheck:
     """Whether this poll of the Google match reads, and which spreadsheets (see the module notes); for the
-    spreadsheets it reads, Drive's version of each before the read (as the gate's list gave it, else asked).
-    ``every``: why this one reads every spreadsheet whatever Drive says (a GM's command: ``resolve``), its record
-    kept as a poll's, so that the poll after it passes its writes over as a poll's own."""
-    gate = _check(config_path, config_mark, sheets, log, now) if not every else _every(config_path, config_mark,
-                                                                                          log, every)
+    spreadsheets it reads, Drive's version of each before the read (as the gate's list gave it, else asked)."""
+    gate = _check(config_path, config_mark, sheets, log, now)
     if not gate.read:
         return gate
-    reading = _keys(sheets) if gate.fresh is None else set(gate.fresh)
+    reading = match_keys(sheets) if gate.fresh is None else set(gate.fresh)
     unknown = reading - set(gate.versions) - gate.unseen
     if not unknown:
         return gate
-    versions, unseen = _versions_before(log, unknown)
+    versions, unseen = versions_before(log, unknown)
     return replace(gate, versions={**gate.versions, **versions}, unseen=gate.unseen | unseen)
-
-
-def _every(config_path: Path, config_mark: FileMark | None, log: DriveChangeLog, reason: str) -> DriveCheck:
-    """Every spreadsheet read, from the last poll's page token (a new one when its record cannot be used): what
-    changed before this read is in it, and the log's entries up to the versions it keeps are passed over."""
-    state, _ = usable_state(config_path, config_known=config_mark is not None)
-    if state is None:
-        return DriveCheck(True, reason, _start_token(log))
-    return DriveCheck(True, reason, state.drive_token, state, checked_at=state.checked_at)
 
 
 def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
@@ -152,7 +141,7 @@ def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
     state, why = usable_state(config_path, config_known=config_mark is not None)
     if state is None:
         return DriveCheck(True, why, _start_token(log))
-    keys = _keys(sheets)
+    keys = match_keys(sheets)
     reads = [moment_of(state.read_at.get(k, "")) for k in keys]
     anyway = reads_anyway(state, keys, now)
     if anyway.every:
@@ -304,9 +293,8 @@ class DriveGate:
     (:func:`read_and_poll`); what it read is kept for the next one (:func:`after_google_poll`)."""
 
     def __init__(self, config_path: Path, config_mark: FileMark | None, sheets: MatchSheets, log: DriveChangeLog,
-                 read_at: datetime, clock: Callable[[], datetime], *, every: str = "") -> None:
+                 read_at: datetime, clock: Callable[[], datetime]) -> None:
         self.config_path = config_path
-        self.every = every  # why every spreadsheet is read whatever Drive says ('' for a poll: Drive decides)
         self.config_mark = config_mark  # the config file as it was before it was loaded
         self.sheets = sheets
         self.log = log
@@ -317,8 +305,7 @@ class DriveGate:
 
     def _checked(self) -> DriveCheck:
         if self.check is None:
-            self.check = check_drive(self.config_path, self.config_mark, self.sheets, self.log, self.read_at,
-                                     every=self.every)
+            self.check = check_drive(self.config_path, self.config_mark, self.sheets, self.log, self.read_at)
         return self.check
 
     def idle_state(self) -> PollState | None:

@@ -80,7 +80,7 @@ def reads_anyway(state: PollState, keys: set[str], now: datetime) -> Anyway:
     due = {k for k in unseen if (read := moment_of(state.read_at.get(k, ""))) is None
            or now - read >= UNSEEN_READ_EVERY}
     if written:
-        return Anyway("reading back what the last poll wrote", keys=frozenset(written | due))
+        return Anyway("reading back what the last poll or GM command left to read", keys=frozenset(written | due))
     if due:
         return Anyway(f"{len(unseen)} of {len(keys)} spreadsheets are not shown to these credentials in Drive, so "
                       f"read about once a minute whatever Drive says", keys=frozenset(due))

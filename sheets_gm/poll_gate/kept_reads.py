@@ -173,6 +173,13 @@ class KeptSheets:
                                   None if sheets.judge is None else wrap(sheets.judge), sheets.config_name,
                                   sheets.journal)
 
+    def taken(self, key: str, read: KeptRead) -> None:
+        """The spreadsheet ``key`` as read elsewhere just now (a GM's command's write answered with it, Drive's
+        version asked right after): answered from ``read``, and kept as this poll's live read of it."""
+        for sheet in self.wrapped.values():
+            if sheet.key == key:
+                sheet.kept, sheet.read_live = read, read
+
     def rehearse(self, on: bool) -> None:
         """Note writes instead of making them (``on``), or make them."""
         for sheet in self.wrapped.values():

@@ -67,19 +67,17 @@ class IdlePoll:
 
 
 def gate_for(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets, read_at: datetime,
-             clock: Callable[[], datetime], *, google: bool, log: DriveChangeLog | None = None,
-             every: str = "") -> Gate:
+             clock: Callable[[], datetime], *, google: bool, log: DriveChangeLog | None = None) -> Gate:
     """The gate of the match configured by ``config_path``: Drive's for a match on Google (``google``), else the
     workbooks'. ``config_mark`` is the config file as it was before it was loaded; ``read_at`` when this poll
     started; ``clock`` dates the answers of our writes; ``log``: the change log to ask (default: the one of the
-    account the spreadsheets are opened with; ``serve`` hands in its account watcher's answer); ``every``: why
-    Drive's gate reads every spreadsheet whatever Drive says (a GM's ``resolve``)."""
+    account the spreadsheets are opened with; ``serve`` hands in its account watcher's answer)."""
     if google:
         from sheets_gm.poll_gate.drive import DriveGate, drive_log  # Google's client loads for a Google match only
 
         log = log or drive_log(sheets)
         if log is not None:
-            return DriveGate(config_path, config_mark, sheets, log, read_at, clock, every=every)
+            return DriveGate(config_path, config_mark, sheets, log, read_at, clock)
     from sheets_gm.poll_gate.local import LocalGate
 
     return LocalGate(config_path, config_mark, sheets, read_at)

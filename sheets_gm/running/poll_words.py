@@ -1,14 +1,16 @@
 """What a poll of a match says: the line of its report, the rows it refused, and the warnings every poll repeats
 until the GM mends them. ``sync`` and ``sync --watch`` print them, ``status`` some of them, and the gate keeps
-them for the next idle poll to say again (``host.polls``)."""
+them for the next idle poll to say again (:func:`said_of`)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.engine.words import counted
 from sheets_gm.match.config import MatchConfig, settings_drift
+from sheets_gm.poll_gate.state import Said
 from sheets_gm.running.bot_drift import bot_drift, bots_fix
 from sheets_gm.sync.poll import WindowReport
 
@@ -152,3 +154,15 @@ def poll_warnings(config: MatchConfig, report: WindowReport) -> list[str]:
     config, ``[bots]`` edited, tables short of rows, bad ``[notify]`` options, a match page not written."""
     return [w for w in (settings_warning(config, report), bots_warning(config, report), tables_warning(config, report),
                         notify_warning(config), report.page) if w]
+
+
+def said_of(config: MatchConfig, report: WindowReport) -> Said:
+    """What a poll says that an idle poll after it repeats: never a resolution, nor feedback written now; and the
+    warnings every poll repeats."""
+    warning = "\n".join(poll_warnings(config, report))
+    summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[],
+                                                         schedule_change="", completed="", log_lines_cleared=[])),
+                         *rejected_lines(report)])
+    if report.resolved and not report.finished:  # the next window's line needs a read
+        summary = ""
+    return Said(summary, warning)

@@ -232,14 +232,6 @@ def test_a_poll_by_hand_after_a_resolution_reads_nothing_and_says_so(
     assert poll(fake, clock, capsys, started)[0] == 1  # red's alone: the others' kept reads are still there
 
 
-def test_a_gm_command_makes_the_next_poll_read_everything(
-        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "adjust", "-c", started, "--coins", "red=5", "--reason", "judge's call")
-    assert code == 0, err
-    assert poll(fake, clock, capsys, started)[0] == 4  # the GM wrote as our account: nothing kept is trusted
-    assert poll(fake, clock, capsys, started)[0] == 0
-
-
 def test_a_resolution_reads_and_writes_every_spreadsheet_once(
         fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
     type_orders(open_match_sheets(load_config(started)), ready=True)  # both teams tick Ready

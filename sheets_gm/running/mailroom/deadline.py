@@ -66,7 +66,7 @@ def close_sealed(config: MatchConfig, part: MailPart, now: datetime, *,
               for subject, values in by_subject.items() for column, value in values.items()}
     if again and (last is None or _cells(last["wanted"]) == wanted):  # (no ``last``: a record from before it)
         return 0, False
-    with gm_change(config):
+    with gm_change(config, sheets):
         typed, mine = _typed_cells(sheets, cls, wanted, _cells(last["typed"]) if last else {})
         record.drawn = draw_for_judge(sheets, cls, found, part, sealed, config.title or "sheets-gm", deadline, now,
                                       record.drawn)

@@ -160,8 +160,9 @@ def file_mails(config: MatchConfig, mails: Sequence[Mail], now: datetime, *,
     assert part is not None
     record = MailRecord.of(config.path)
     cls = get_ruleset(config.ruleset)
-    with gm_change(config):
+    with gm_change(config) as change:
         sheets = open_match_sheets(config, client=client)
+        change.watch(sheets)
         found = read_record(sheets, cls)
         window = found.ruleset.window(found.state)
         window_key = window.key if window is not None else ""

@@ -24,7 +24,7 @@ import contextlib
 import json
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import gspread
 from google.auth import exceptions as auth_exceptions
@@ -59,6 +59,20 @@ T = TypeVar("T")
 #: Why the GM's own sign-in is refused a week after she signed in, and the way out (docs/google-setup.md, step 6).
 LAPSED_SIGN_IN = (" An app left in \"Testing\" on Google's consent screen loses its sign-ins after 7 days: publish it "
                   "(Google Auth Platform > Audience > Publish app; docs/google-setup.md, step 6), then sign in again.")
+
+
+class WriteWatch(Protocol):
+    """Who watches one spreadsheet's reads and writes while a GM's command runs (``poll_gate.command_record``): each
+    write also reads back the ranges it names, in the same request, and is told what they held after it."""
+
+    def also_read_back(self) -> Sequence[str]:
+        """The ranges each write also answers with ('': none)."""
+
+    def read(self, ranges: Sequence[str]) -> None:
+        """The spreadsheet was read: ``ranges``."""
+
+    def written(self, grids: list[Grid] | None) -> None:
+        """A write was made: what :meth:`also_read_back` held after it (None: no answer, or a layout)."""
 
 
 class GoogleSheetBackend:
@@ -102,6 +116,7 @@ class GoogleSheetBackend:
         self._ids: dict[str, int] | None = None
         self._struck: set[str] = set()  # the ranges read with their strikethrough (``read``'s ``struck``)
         self.changes = 0  # the writes and layouts sent (``SheetBackend.changes``)
+        self.watch: WriteWatch | None = None  # a GM's command watching its writes (``poll_gate.command_record``)
         self._http = client.http_client
         if isinstance(self._http, BackOffHTTPClient):
             raise TypeError(
@@ -137,6 +152,8 @@ class GoogleSheetBackend:
             raise SheetError(
                 f"Google returned {len(value_ranges)} ranges for the {len(wanted)} asked from {self.name}."
             )
+        if self.watch is not None:
+            self.watch.read(wanted)
         return [[[cell_value(v) for v in row] for row in vr.get("values", [])] for vr in value_ranges]
 
     def _read_struck(self, wanted: list[str]) -> list[Grid]:
@@ -146,6 +163,8 @@ class GoogleSheetBackend:
         grids = spreadsheet_grids(payload, wanted)
         if grids is None:
             raise SheetError(f"Google did not return the {len(wanted)} ranges asked from {self.name}.")
+        if self.watch is not None:
+            self.watch.read(wanted)
         return grids
 
     def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
@@ -168,6 +187,14 @@ class GoogleSheetBackend:
         if not writes and not clears:
             return self.read(read_back)
         self.changes += 1  # counted as it is sent: an answer lost on the way may hide a write that landed
+        watched = tuple(self.watch.also_read_back()) if self.watch is not None else ()
+        if watched:
+            grids = self._write_cells(writes, (*watched, *read_back), clears)
+            if self.watch is not None:
+                self.watch.written(grids[:len(watched)])
+            return grids[len(watched):]
+        if self.watch is not None:
+            self.watch.written(None)
         if read_back or clears or any(w.notes is not None for w in writes):
             return self._write_cells(writes, read_back, clears)
         body = {
@@ -190,6 +217,8 @@ class GoogleSheetBackend:
         layout are left alone. Then ``writes``, as ``write`` sends them."""
         layout_requests(layout, {}, self.account, self.co_editors)  # a template error fails here, before any call
         self.changes += 1
+        if self.watch is not None:
+            self.watch.written(None)
         self._call("layout update", lambda: self._apply_layout_once(layout))
         if writes:
             self.write(writes)
