@@ -207,6 +207,8 @@ def pytest_configure(config: pytest.Config) -> None:
     shown = int(config.getoption("--waits"))
     if not shown:
         return
-    os.fsync = _timed_fsync(os.fsync)
+    untimed = os.fsync
+    os.fsync = _timed_fsync(untimed)
+    config.add_cleanup(lambda: setattr(os, "fsync", untimed))
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(Waits(shown, str(config.getoption("--waits-json"))), "waits-summary")
