@@ -12,13 +12,16 @@
 # The tests' files (pytest's tmp_path, the matches they make) go to the memory filesystem /dev/shm where there
 # is one and TMPDIR names no other folder: every workbook save is fsync'ed, and on a disk those waits and the
 # journal's work were about a sixth of the CPU and wall of the tests that save workbooks (docs/benchmarks.md,
-# "The test command").
+# "The test command"). There pytest keeps the folders of failed tests alone, so that the memory they take is given
+# back when the tests pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install.sh
+in_memory=()
 if [[ -z ${TMPDIR:-} && -d /dev/shm && -w /dev/shm ]]; then
   export TMPDIR=/dev/shm
+  in_memory=(-o tmp_path_retention_policy=failed)
 fi
-.venv/bin/python -m pytest "${parallel[@]}"
+.venv/bin/python -m pytest "${parallel[@]}" "${in_memory[@]}"
 .venv/bin/ruff check .
 .venv/bin/mypy
