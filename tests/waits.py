@@ -60,51 +60,33 @@ def _timed_fsync(fsync: Callable[..., None]) -> Callable[..., None]:
     return timed
 
 
+@pytest.hookimpl(wrapper=True)
 def _measured(item: pytest.Item) -> Generator[None, None, None]:
-    """The CPU and fsync time one phase of ``item`` spends, kept on the item for its report."""
+    """The CPU, run queue and fsync time one phase of ``item`` spends (setup, call or teardown), kept on the item for
+    its report."""
     before = _spent()
     try:
-        yield
+        return (yield)
     finally:
         after = _spent()
         item.stash[_SPENT_KEY] = (after[0] - before[0], after[1] - before[1], after[2] - before[2])
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
-    """The setup's CPU."""
-    if not item.config.getoption("--waits"):
-        return (yield)
-    yield from _measured(item)
-    return None
+class PhaseFigures:
+    """The hooks that measure each phase of a test and put its figures on the phase's report, which pytest-xdist
+    carries from the worker (registered with ``--waits`` alone)."""
 
+    pytest_runtest_setup = pytest_runtest_call = pytest_runtest_teardown = staticmethod(_measured)
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
-    """The call's CPU."""
-    if not item.config.getoption("--waits"):
-        return (yield)
-    yield from _measured(item)
-    return None
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
-    """The teardown's CPU."""
-    if not item.config.getoption("--waits"):
-        return (yield)
-    yield from _measured(item)
-    return None
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    """The phase's CPU and fsync time on its report, which pytest-xdist carries from the worker."""
-    report = yield
-    if item.config.getoption("--waits") and _SPENT_KEY in item.stash:
-        report.user_properties = [*report.user_properties, (_PROPERTY, item.stash[_SPENT_KEY])]
-        del item.stash[_SPENT_KEY]
-    return report
+    @staticmethod
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(item: pytest.Item) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        """The phase's figures on its report."""
+        report = yield
+        if _SPENT_KEY in item.stash:
+            report.user_properties = [*report.user_properties, (_PROPERTY, item.stash[_SPENT_KEY])]
+            del item.stash[_SPENT_KEY]
+        return report
 
 
 @dataclass
@@ -210,5 +192,6 @@ def pytest_configure(config: pytest.Config) -> None:
     untimed = os.fsync
     os.fsync = _timed_fsync(untimed)
     config.add_cleanup(lambda: setattr(os, "fsync", untimed))
+    config.pluginmanager.register(PhaseFigures(), "waits-phases")
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(Waits(shown, str(config.getoption("--waits-json"))), "waits-summary")
