@@ -23,7 +23,7 @@ from tests.paths import ROOT, SCENARIOS
 if TYPE_CHECKING:
     from tests.fakes.dovecot import Dovecot
 
-pytest_plugins = ["tests.waits"]  # pytest --waits N: where the tests wait (tests/waits.py)
+pytest_plugins = ["tests.waits", "pytester"]  # pytest --waits N: where the tests wait (tests/waits.py); its test
 
 # A test process makes and drops thousands of workbooks, whose cells outlive many young collections: at Python's
 # default pace (a young collection every 700 allocations) the cycle collector kept promoting them into full

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
-from tests.paths import ROOT
+import pytest
 
 TESTS = '''
 import os
@@ -24,16 +20,14 @@ def test_syncs(tmp_path):
 '''
 
 
-def test_the_summary_names_each_test_with_its_cpu_and_fsync_and_the_worker(tmp_path: Path) -> None:
-    (tmp_path / "test_two.py").write_text(TESTS, encoding="utf-8")
-    figures = tmp_path / "figures.json"
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.waits", "-p", "no:cacheprovider", "-q",
-                           "--waits", "5", "--waits-json", str(figures), "test_two.py"],
-                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
-                          check=False)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "waits: the 5 tests with the most wall minus CPU and run queue" in done.stdout
-    assert "main: " in done.stdout and "2 tests, done" in done.stdout, done.stdout
+def test_the_summary_names_each_test_with_its_cpu_and_fsync_and_the_worker(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_two=TESTS)
+    figures = pytester.path / "figures.json"
+    done = pytester.runpytest_inprocess("-p", "tests.waits", "-p", "no:cacheprovider", "--waits", "5",
+                                        "--waits-json", str(figures))
+    done.assert_outcomes(passed=2)
+    done.stdout.fnmatch_lines(["*waits: the 5 tests with the most wall minus CPU and run queue*",
+                               "main: *s waited * 2 tests, done *"])
     tests = {row["nodeid"].split("::")[1]: row for row in json.loads(figures.read_text(encoding="utf-8"))}
     assert tests["test_computes"]["cpu"] > 0.01 and tests["test_computes"]["fsync"] == 0
     assert tests["test_syncs"]["fsync"] > 0
