@@ -8,9 +8,20 @@
 # tests in this process as a plain `pytest` runs them). `--dist loadgroup` spreads the tests over the
 # workers as they free up, except those marked with the same `xdist_group` (they share a costly
 # module fixture), which all go to one worker.
+#
+# The tests' files (pytest's tmp_path, the matches they make) go to the memory filesystem /dev/shm where there
+# is one and TMPDIR names no other folder: every workbook save is fsync'ed, and on a disk those waits and the
+# journal's work were about a sixth of the CPU and wall of the tests that save workbooks (docs/benchmarks.md,
+# "The test command"). There pytest keeps the folders of failed tests alone, so that the memory they take is given
+# back when the tests pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install.sh
-.venv/bin/python -m pytest "${parallel[@]}"
+in_memory=()
+if [[ -z ${TMPDIR:-} && -d /dev/shm && -w /dev/shm ]]; then
+  export TMPDIR=/dev/shm
+  in_memory=(-o tmp_path_retention_policy=failed)
+fi
+.venv/bin/python -m pytest "${parallel[@]}" "${in_memory[@]}"
 .venv/bin/ruff check .
 .venv/bin/mypy

@@ -23,6 +23,8 @@ from tests.paths import ROOT, SCENARIOS
 if TYPE_CHECKING:
     from tests.fakes.dovecot import Dovecot
 
+pytest_plugins = ["tests.waits", "pytester"]  # pytest --waits N: where the tests wait (tests/waits.py); its test
+
 # A test process makes and drops thousands of workbooks, whose cells outlive many young collections: at Python's
 # default pace (a young collection every 700 allocations) the cycle collector kept promoting them into full
 # collections, about 14 % of the CPU of the bot-seat and delivery tests. The simulate workers run at this pace too.
