@@ -10,7 +10,7 @@
 # module fixture), which all go to one worker.
 #
 # The tests' files (pytest's tmp_path, the matches they make) go to the memory filesystem /dev/shm where there
-# is one and TMPDIR names no other folder: every workbook save is fsync'ed, and on a disk those waits and the
+# is one with 4 GB free and TMPDIR names no other folder: every workbook save is fsync'ed, and on a disk those waits and the
 # journal's work were about a sixth of the CPU and wall of the tests that save workbooks (docs/benchmarks.md,
 # "The test command"). There pytest keeps the folders of failed tests alone, so that the memory they take is given
 # back when the tests pass.
@@ -18,7 +18,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install.sh
 in_memory=()
-if [[ -z ${TMPDIR:-} && -d /dev/shm && -w /dev/shm ]]; then
+# (only where it has room: a container's /dev/shm is often 64 MB, and a whole run writes some hundreds of MB)
+shm_free_gb=$(df --output=avail -BG /dev/shm 2>/dev/null | tail -1 | tr -dc 0-9 || true)
+if [[ -z ${TMPDIR:-} && -d /dev/shm && -w /dev/shm && ${shm_free_gb:-0} -ge 4 ]]; then
   export TMPDIR=/dev/shm
   in_memory=(-o tmp_path_retention_policy=failed)
 fi
