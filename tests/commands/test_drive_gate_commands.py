@@ -85,8 +85,8 @@ def ann_destination(api: GoogleApiFake, seat: str) -> str:
 
 #: When a player saves, around a GM's command: right after its write of her spreadsheet, before Drive's version of it
 #: is asked; after its writes, before Drive's version of what it reads again is asked; after that, before that read;
-#: once it is over. (A save while a GM's adjust, undo or repair writes
-#: over the very rows she typed in is another matter: those commands do not guard their writes as a poll does.)
+#: once it is over. (A save while a GM's adjust, undo or repair writes her rows:
+#: ``tests/sync/test_command_save_races.py``.)
 MOMENTS = ("answering", "asking", "reading", "after")
 
 
