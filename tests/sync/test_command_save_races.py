@@ -9,6 +9,7 @@ spreadsheet survives, and the poll after answers it for the window then open."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,16 @@ def test_without_the_guard_an_adjustment_writes_over_the_save(tmp_path: Path, mo
         _adjust(sheets)
     assert red.read([cell]) == [[]]  # her K22 is gone: the issue's finding
 
+
+
+def test_a_match_keeping_a_journal_makes_the_adjustment_again_not_half(tmp_path: Path) -> None:
+    """A race on the adjustment's first write leaves no change under way: the journal kept before it is dropped, so
+    the adjustment made again from a fresh read is done whole (not refused as a change cut short)."""
+    sheets, red = local_gvg(tmp_path)
+    sheets = replace(sheets, journal=tmp_path / "journal.json")
+    player, cell = _ready(sheets, "adjust")
+    with saving_at_red_write(sheets, lambda: player_save(red, cell, SAVED)):
+        _adjust(sheets)
+    assert not (tmp_path / "journal.json").exists()
+    assert read_match(sheets, GVG).record.gm_events  # the adjustment is in
+    _kept_and_answered(sheets, player, cell)
