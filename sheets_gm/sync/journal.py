@@ -225,13 +225,7 @@ def journaled_run(batch: WriteBatch, order: list[SheetBackend], path: Path | Non
         journal = replace(journal, change=replace(batch_change(batch, order, c.seed_hash, c.what, c.before, c.after),
                                                   resolution=True))
     write_journal(path, journal)
-    try:
-        calls = batch.run(order)
-    except SavedMeanwhileError as exc:  # a player saved since the command read: nothing written over her save
-        first = next((b for b in order if any(x is b for x, _w in batch.writes)), None)
-        if first is not None and first.name == exc.spreadsheet:  # nothing written yet: no change is under way
-            drop_journal(path)
-        raise
+    calls = batch.run(order)
     drop_journal(path)
     return calls
 
