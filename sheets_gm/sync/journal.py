@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.sheets.backend import OpenedElsewhere, RangeWrite, SheetBackend, SheetError
+from sheets_gm.sheets.backend import OpenedElsewhere, RangeWrite, SavedMeanwhileError, SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, ReadGuard
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sheets.tables import TypedRow
@@ -278,7 +278,13 @@ def journaled_change(batch: WriteBatch, order: list[SheetBackend], path: Path | 
         journal = batch_change(batch, order, before.seed_hash, what, before.generation, after.generation)
         _keep(path, _encode(journal), f"the journal that lets the next command complete {what} if it is cut short",
               "run the command again")
-    calls = batch.run(order)
+    try:
+        calls = batch.run(order)
+    except SavedMeanwhileError as exc:  # a player saved since the command read: nothing written over her save
+        first = next((b for b in order if any(x is b for x, _w in batch.writes)), None)
+        if first is not None and first.name == exc.spreadsheet:  # nothing written yet: no change is under way
+            drop_journal(path)
+        raise
     drop_journal(path)
     return calls
 

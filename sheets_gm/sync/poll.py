@@ -123,6 +123,7 @@ from sheets_gm.sync.rows.strays import (
     stray_rejections,
 )
 from sheets_gm.sync.rows.typed_cells import with_cell_notes
+from sheets_gm.sync.save_race import SAVE_RACE_ATTEMPTS
 from sheets_gm.sync.schedule_rule import ScheduleRule
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.shown_cells import archived_details, shown_typed_over
@@ -299,10 +300,6 @@ def _go_resolves(read: MatchRead, window: Window, answer: _Answer) -> str:
             if typed:
                 return f"{seat}'s {typed[0]} cell is set"
     return ""
-
-
-#: How many times a poll is made again when a player saves a spreadsheet between its read and its write.
-SAVE_RACE_ATTEMPTS = 4
 
 
 def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool = False,

@@ -83,11 +83,11 @@ def ann_destination(api: GoogleApiFake, seat: str) -> str:
     return f"'{tab}'!D{row}"
 
 
-#: When a player saves, around a GM's command: right after its write of her spreadsheet, before Drive's version of it
-#: is asked; after its writes, before Drive's version of what it reads again is asked; after that, before that read;
-#: once it is over. (A save while a GM's adjust, undo or repair writes
-#: over the very rows she typed in is another matter: those commands do not guard their writes as a poll does.)
-MOMENTS = ("answering", "asking", "reading", "after")
+#: When a player saves, around a GM's command: between its read and its write of her spreadsheet (the write is
+#: guarded: ``tests/sync/test_command_save_races.py``); right after that write, before Drive's version of it is asked;
+#: after its writes, before Drive's version of what it reads again is asked; after that, before that read; once it is
+#: over.
+MOMENTS = ("writing", "answering", "asking", "reading", "after")
 
 
 def commanded(api: GoogleApiFake, ticks: Clock, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
@@ -133,6 +133,9 @@ def commanded(api: GoogleApiFake, ticks: Clock, capsys: pytest.CaptureFixture[st
         return asked_after_saving
 
     save_made: list[str] = []
+    if save is not None and save[1] == "writing":  # lands as the command's write of her spreadsheet arrives
+        api.save_before_write(KEYS[save[0]], ann_destination(api, save[0]), [["ZZ99"]])
+        save_made.append("writing")
     with monkeypatch.context() as patch:
         patch.setattr(command_record, "version_after_write", after_write)
         patch.setattr(GoogleSheetBackend, "write", write)
@@ -185,10 +188,14 @@ def test_on_her_own_sign_in_too(
 
 #: A few of the walk's cases, quick; the whole walk runs under ``-m soak``.
 QUICK = [("adjust", ("red", "answering")), ("undo", ("blue", "reading")), ("repair", ("red", "asking")),
-         ("adjust", ("blue", "after"))]
+         ("adjust", ("blue", "after")), ("adjust", ("red", "writing"))]
+#: Cases the walk leaves out: a repair lays its tabs out (every one is read again); an undo puts her turn's order
+#: back in the very cell she saves in, which Google, with no conditional write, writes over (docs/sync.md, "When a
+#: save races the sync").
+PASSED_OVER = {("repair", "answering"), ("undo", "writing")}
 WALK = [(name, (seat, moment)) for name in sorted(COMMANDS) if name != "resolve" for seat in ("red", "blue")
         for moment in MOMENTS
-        if (name, moment) != ("repair", "answering")]  # (a repair lays its tabs out: every one is read again)
+        if (name, moment) not in PASSED_OVER]
 
 
 def walked(api: GoogleApiFake, ticks: Clock, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,

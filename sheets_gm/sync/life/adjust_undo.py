@@ -69,6 +69,7 @@ from sheets_gm.sync.rows.opened import answer_settled, check_opened
 from sheets_gm.sync.rows.pending_row import pending_writes
 from sheets_gm.sync.rows.strays import stray_layout
 from sheets_gm.sync.rows.undo_rows import UndoneSeat, undone_seat
+from sheets_gm.sync.save_race import again_if_saved
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.shown_cells import archived_details, shown_typed_over
 from sheets_gm.sync.writes import (
@@ -163,6 +164,9 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     status = status_line(read.adapter, record)
     dice = record.dice()
     tabs = grow_tables(sheets, read.tabs, ruleset, read.adapter, state, owners)  # a unit added: its row
+    read.guard(batch, sheets)  # a cell a player saves after the command's read is never written over
+    for seat in tabs.grown(read.tabs):  # laid out again: its rows are no longer where they were read
+        batch.unguard(seat_backend(sheets, read.tabs, seat))
     events = list(events)
     # An undo's promise holds in a window only bots act in: their rows put back unticked, they do not type and tick
     # again at once (the next poll would resolve the window anew); the GM moves it on (resolve --force, adjust --bot)
@@ -263,9 +267,16 @@ def _match_in_play(sheets: MatchSheets, ruleset_class: type[AnyRuleset], command
 def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
                         gm_events: Sequence[Any], owners: OwnersSource | None = None) -> BetweenReport:
     """Apply GM events in order, all or none; log them and write the match. They are kept in the engine
-    record until the next resolution files them in its history row, so a replay applies them again."""
+    record until the next resolution files them in its history row, so a replay applies them again. A player's
+    save that races the write is kept: the adjustment is made again from a fresh read (``save_race``)."""
     if not gm_events:
         raise BetweenWindowsError("nothing to change: give one of the corrections this game accepts")
+    return again_if_saved(lambda: _adjusted(sheets, ruleset_class, gm_events, owners), "the adjustment")
+
+
+def _adjusted(sheets: MatchSheets, ruleset_class: type[AnyRuleset], gm_events: Sequence[Any],
+              owners: OwnersSource | None) -> BetweenReport:
+    """One attempt of ``adjust_match``: read, apply, write (SavedMeanwhileError: a save raced the write)."""
     read = _match_in_play(sheets, ruleset_class, "adjustment")
     record = read.record
     ruleset = record.ruleset
@@ -436,6 +447,12 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
         raise BetweenWindowsError("handing a seat to a bot needs a reason; it is written to the log")
     if not wanted:
         raise BetweenWindowsError("name a seat and a bot: --bot Bo=skirmisher (or Bo=none)")
+    return again_if_saved(lambda: _handed_over(sheets, ruleset_class, wanted, reason, owners), "the hand-over")
+
+
+def _handed_over(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Mapping[str, str], reason: str,
+                 owners: OwnersSource | None) -> BetweenReport:
+    """One attempt of ``hand_seats``: read, hand over, write (SavedMeanwhileError: a save raced the write)."""
     read = _match_in_play(sheets, ruleset_class, "hand-over")
     record = read.record
     ruleset = record.ruleset
@@ -672,6 +689,12 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     window (the GM must not undo a window a poll resolved while she typed)."""
     if not reason.strip():
         raise BetweenWindowsError("an undo needs a reason; it is written to the log")
+    return again_if_saved(lambda: _undone(sheets, ruleset_class, reason, owners, window_key), "the undo")
+
+
+def _undone(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: str, owners: OwnersSource | None,
+            window_key: str | None) -> BetweenReport:
+    """One attempt of ``undo_window``: read, take back, write (SavedMeanwhileError: a save raced the write)."""
     _settle_first(sheets, ruleset_class, "undo")
     read = read_match(sheets, ruleset_class)
     check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")

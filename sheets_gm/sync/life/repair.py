@@ -23,7 +23,7 @@ from sheets_gm.rulesets.registry import AnyRuleset, get_game, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import OpenedElsewhere, RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.guard import grid_cells
-from sheets_gm.sheets.layout import CellValue, Grid, a1, quote_tab
+from sheets_gm.sheets.layout import CellValue, Grid, a1, cell_at, quote_tab
 from sheets_gm.sheets.spec import ColumnKind, SheetSpec
 from sheets_gm.sheets.tables import InputTab, TypedRow
 from sheets_gm.sync.command_journal import (
@@ -56,6 +56,7 @@ from sheets_gm.sync.rows.fates import kept_refusals, stays
 from sheets_gm.sync.rows.opened import OpenedCheck, check_opened
 from sheets_gm.sync.rows.pending_row import pending_block_range, pending_line, pending_writes
 from sheets_gm.sync.rows.strays import StrayRow, in_layout, sort_rows, stray_layout
+from sheets_gm.sync.save_race import again_if_saved
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.shown_cells import ShownTypedOver, archived_details, seat_shown_typed_over
 from sheets_gm.sync.writes import (
@@ -112,7 +113,17 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
 
     A match on the ruleset's old layout is moved first (``upgrade.upgrade_match``): its record,
     history and archives rewritten in the generic terms, the old tabs cleared or deleted, what was typed
-    for the open window carried into the new rows; the report's notes say what could not be."""
+    for the open window carried into the new rows; the report's notes say what could not be.
+
+    A player's save that races the write of her tables is kept: the repair is made again whole from a fresh read
+    (``save_race``), as the next command makes a repair cut short."""
+    return again_if_saved(lambda: _repaired(sheets, ruleset_class, emails=emails, title=title,
+                                            member_emails=member_emails, schedule_text=schedule_text), "the repair")
+
+
+def _repaired(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, emails: Mapping[str, Sequence[str]] | None,
+              title: str, member_emails: Mapping[str, Sequence[str]] | None, schedule_text: str) -> WindowRepairReport:
+    """One attempt of ``repair_match`` (SavedMeanwhileError: a save raced its write)."""
     spec = sheet_spec(ruleset_class.traits.name)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
     journal = command_path(sheets.journal)
@@ -144,6 +155,7 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     moves = archive_moves_read(sheets, tabs)  # an archive of an earlier layout: copies where players read sentences
     apply_layouts(sheets, layouts, title or f"sheets-gm · {record.ruleset.traits.title}", retired)
     batch = WriteBatch()
+    _typed_rows_guarded(batch, sheets, tabs, found)
     laid_out = {t.name for _, t in layouts} | {spec.tabs.roster, *retired}
     restored, copied = restore_logs(sheets, tabs, record, adapter, batch, laid_out | mentioned, absent)
     relaid = absent - {tabs.copies(seat) for seat in moves}
@@ -165,6 +177,26 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     old_columns_cleared(sheets, tabs, moves)  # the copies are in their new places: the old columns may go
     end_command(journal)
     return report
+
+
+def _typed_rows_guarded(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, found: _SeatTabsRead) -> None:
+    """Guard ``batch``'s writes to each seat's tables by what the repair read there, where the tab is laid out
+    again where it stood (its columns and its tables' rows in place): a cell a player saves after the repair's read
+    is never written over (``sheets/guard.py``). A tab laid out otherwise is not guarded: what was read is no longer
+    where it was."""
+    for seat, pages in found.intact.items():
+        laid = tabs.orders(seat).sizes()
+        if any(laid.get(name) != rows for name, rows in found.grown.get(seat, {}).items()):
+            continue  # a table grown: the rows below it moved
+        backend = seat_backend(sheets, tabs, seat)
+        for page in tabs.orders(seat).sheets():
+            grid = pages.get(page.name)
+            if grid is None:
+                continue
+            for placed in page.tables:
+                first, last = placed.first_row, placed.last_row
+                batch.guard(backend, f"{quote_tab(page.name)}!{cell_at(0, first)}:{cell_at(page.width - 1, last)}",
+                            [list(row[:page.width]) for row in grid[first - 1:last]])
 
 
 def _begin_repair(sheets: MatchSheets, journal: Path | None, emails: Mapping[str, Sequence[str]] | None,
@@ -274,6 +306,9 @@ class _SeatTabsRead:
     read_as: dict[str, list[tuple[InputTab, FoundColumns]]] = field(default_factory=dict)
     extra: dict[str, list[str]] = field(default_factory=dict)  # cells of ours a column inserted pushed right
     moved: dict[str, tuple[TypedRow, ...]] = field(default_factory=dict)  # rows of a table an old layout put elsewhere
+    # each seat's input tabs read whole, by tab, where its layout stood intact (no column moved, no tab renamed): what
+    # a guard compares its typed rows with before the repair writes them (``_typed_rows_guarded``)
+    intact: dict[str, dict[str, Grid]] = field(default_factory=dict)
 
 
 def _seat_tabs_read(sheets: MatchSheets, tabs: MatchTabs, report: WindowRepairReport, adapter: AnySheetAdapter,
@@ -289,10 +324,13 @@ def _seat_tabs_read(sheets: MatchSheets, tabs: MatchTabs, report: WindowRepairRe
             grid = _tab_grid(backend, page, tabs, report, found)
             if grid is None:
                 continue
+            raw = grid
             if page.name == tabs.orders(seat).name:  # an earlier layout's table that now has a tab of its own
                 moved = tables_moved_out(grid, page, [t for t in tabs.orders(seat).tables if t.tab != page.name])
                 grid, found.moved[seat] = moved.grid, moved.rows
                 report.notes += moved.notes
+            if page.name in backend.tab_names() and not found.moved.get(seat):
+                found.intact.setdefault(seat, {})[page.name] = raw
             grids[page.name] = grid
             drawn = partial(adapter.rows, state, seat)
             found.grown.setdefault(seat, {}).update(page.sizes_in(grid, drawn))  # the tables as the match grew them
@@ -300,6 +338,8 @@ def _seat_tabs_read(sheets: MatchSheets, tabs: MatchTabs, report: WindowRepairRe
             if page.name not in grids:
                 continue
             columns = laid_out_columns(grids[page.name], page)
+            if columns.moved or columns.extra:  # its rows are no longer where they were read
+                found.intact.get(seat, {}).pop(page.name, None)
             report.notes += columns.notes(backend.name)
             found.read_as.setdefault(seat, []).append((page, columns))
             if columns.extra and page.name in backend.tab_names():
