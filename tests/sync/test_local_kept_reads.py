@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,8 @@ def test_a_poll_from_kept_reads_leaves_what_a_poll_that_loads_all_leaves(
         game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     kept, cold = tmp_path / "kept", tmp_path / "cold"
     kept.mkdir()
+    now = [datetime(2026, 11, 28, 12, tzinfo=UTC)]  # both polls of a step at one moment: a resolution keeps when
+    monkeypatch.setattr("sheets_gm.commands.base.clock", lambda: now[0])  # it closed its window (``last``)
     practice_copy(kept, game)
     capsys.readouterr()
     assert sync(kept, capsys)  # its first poll: every workbook loaded, their reads kept
@@ -67,6 +70,7 @@ def test_a_poll_from_kept_reads_leaves_what_a_poll_that_loads_all_leaves(
             if ready is not None:
                 type_practice_orders(folder / "match.toml", ready=ready, seed=f"kept/{step}")
         local_reads_path(cold / "match.toml").unlink(missing_ok=True)  # the cold copy loads every workbook
+        now[0] += timedelta(minutes=1)
         said = sync(kept, capsys)
         assert said == sync(cold, capsys), f"step {step}"
         assert seen_files(kept) == seen_files(cold), f"step {step}: the files differ"
