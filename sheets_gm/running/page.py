@@ -105,14 +105,6 @@ def _keep_name(folder: Path, name: str) -> None:
         (folder / ADDRESS_FILE).write_text(name + "\n", encoding="utf-8")
 
 
-def hosted_pages(configs: Iterable[Path], names: PageNames | None = None) -> dict[str, HostedPage]:
-    """The page of each of ``configs`` that publishes one, by the name its address takes (``names``: the host's,
-    which keeps each match's name for its life; a new one each call otherwise); a config that does not load is left
-    out (the host says why)."""
-    loaded = {path: page for path in configs for page in [_page_of(path)] if page is not None}
-    return _named(loaded, names if names is not None else PageNames())
-
-
 def _page_of(path: Path) -> HostedPage | None:
     """The page ``path``'s config publishes (None: it publishes none, or does not read): ``read_page``, not the
     whole ``load_config`` (a sixth of its cost)."""
@@ -121,11 +113,6 @@ def _page_of(path: Path) -> HostedPage | None:
     except ConfigError:
         return None
     return HostedPage(title, folder) if folder is not None else None
-
-
-def _named(loaded: dict[Path, HostedPage], names: PageNames) -> dict[str, HostedPage]:
-    named = names.names_of((path, page.folder) for path, page in loaded.items())
-    return {named[path]: page for path, page in loaded.items()}
 
 
 #: The newcomers (no name kept in their folder) a request names at most: the rest wait for the next requests.

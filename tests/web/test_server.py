@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.running.page import hosted_pages
+from sheets_gm.running.page import PageIndex, PageNames
 from sheets_gm.web.server import AddressError, HostedPage, parse_address, resolve_file, start_page_server
 from tests.matchfiles import local_config
 
@@ -89,6 +89,11 @@ def test_an_address_is_a_port_or_a_host_and_a_port() -> None:
             parse_address(wrong)
 
 
+def hosted_pages(configs: list[Path], names: PageNames | None = None) -> dict[str, HostedPage]:
+    """The pages a host serving ``configs`` (and keeping ``names``) serves at its first request."""
+    return dict(PageIndex(lambda: configs, names)())
+
+
 def test_the_hosted_pages_are_every_config_with_a_page_named_by_its_file(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
@@ -101,8 +106,6 @@ def test_the_hosted_pages_are_every_config_with_a_page_named_by_its_file(tmp_pat
 
 
 def test_a_match_keeps_its_address_and_an_address_is_never_given_to_another(tmp_path: Path) -> None:
-    from sheets_gm.running.page import PageNames
-
     configs = {}
     for name in ("b", "c", "a"):
         (tmp_path / name / "web").mkdir(parents=True)
