@@ -24,6 +24,19 @@ if [[ -z ${TMPDIR:-} && -d /dev/shm && -w /dev/shm && ${shm_free_gb:-0} -ge 4 ]]
   export TMPDIR=/dev/shm
   in_memory=(-o tmp_path_retention_policy=failed)
 fi
-.venv/bin/python -m pytest "${parallel[@]}" "${in_memory[@]}"
+# Each run's files in a folder of its own, removed when the tests pass: what a test, a killed worker or a program the
+# tests start (chromium, Dovecot) leaves behind never piles up in the machine's temporary folder. When a test fails,
+# the folder stays for its files, and its path is said. (755: the accounts Dovecot runs as must enter it.)
+run_folder=$(mktemp -d "${TMPDIR:-/tmp}/sgm-tests-XXXXXX")
+chmod 755 "$run_folder"
+export TMPDIR=$run_folder
+status=0
+.venv/bin/python -m pytest "${parallel[@]}" "${in_memory[@]}" || status=$?
+if [[ $status -eq 0 ]]; then
+  rm -rf "$run_folder"
+else
+  echo "The tests' files are kept in $run_folder" >&2
+  exit "$status"
+fi
 .venv/bin/ruff check .
 .venv/bin/mypy
