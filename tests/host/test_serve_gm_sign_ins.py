@@ -39,6 +39,7 @@ from tests.fakes.google_api import (
 from tests.host.hosting import Clock, new_host
 from tests.host.test_restart_google import _blind_index, _player_saves, _restarted
 from tests.host.test_serve_google import START, by_account, keys, read_keys
+from tests.quick import soak_but
 
 #: The GMs and their matches.
 GMS = {"ann": ("a1", "a2", "a3"), "bob": ("b1", "b2"), "cy": ("c1",)}
@@ -137,7 +138,10 @@ LAYOUTS: dict[str, Callable[[random.Random], bool]] = {
     "a file a match": lambda rng: False, "a file a GM": lambda rng: True, "mixed": lambda rng: rng.random() < 0.5}
 
 
-@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+# "a file a GM" names all of a GM's matches in one file; "mixed" gives Ann three files for her three matches and Bob
+# two (his own file and his GM file): both in the quick run. "a file a match" (several files an account, as "mixed"
+# has) runs under -m soak.
+@pytest.mark.parametrize("layout", soak_but(sorted(LAYOUTS), "a file a GM", "mixed"))
 def test_one_change_log_watcher_per_google_account_whatever_number_of_sign_in_files_name_it(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         layout: str) -> None:

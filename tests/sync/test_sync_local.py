@@ -131,11 +131,15 @@ def leftovers(folder: Path) -> list[str]:
 # --------------------------------------------------------------------------- whole matches
 
 
+TURN_LIMIT = 4
+
+
 @pytest.mark.parametrize("layout", ["single", "per-role"], ids=["one-workbook", "a-file-per-role"])
 def test_a_whole_match_in_workbooks_edited_by_players_equals_the_engine(tmp_path: Path, layout: str) -> None:
-    """A 5v5 match to its end (12 turns, then the turn-limit rule), every other turn typed by
-    the players into the saved files, the others by the bots through the backend."""
-    match_settings = GvgSettings(max_turns=12)
+    """A 5v5 match to its end (4 turns, then the turn-limit rule), every other turn typed by
+    the players into the saved files, the others by the bots through the backend (each path twice: more turns walk
+    the same path again)."""
+    match_settings = GvgSettings(max_turns=TURN_LIMIT)
     sheets = new_match_files(tmp_path, layout, 5, match_settings)
     if layout == "per-role":
         assert sorted(p.name for p in tmp_path.glob("*.xlsx")) == sorted(f"{r}.xlsx" for r in ROLE_FILES)
@@ -158,7 +162,7 @@ def test_a_whole_match_in_workbooks_edited_by_players_equals_the_engine(tmp_path
             break
     state, direct_turns = engine_match(5, match_settings)
     assert state_of(sheets).to_json() == state.to_json()  # typed by people or by the bots: the same match
-    assert turns == direct_turns == 12 and state.finished
+    assert turns == direct_turns == TURN_LIMIT and state.finished
     assert leftovers(tmp_path) == []
     formulas = [(book, tab, ref) for book, tabs in all_cells(tmp_path).items() for tab, found in tabs.items()
                 for ref, (_value, kind) in found.items() if kind == "f"]
