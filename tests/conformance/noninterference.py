@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +123,7 @@ class Worked:
     resolved: Any
     verdicts: list[Verdict] | None = None
     jsons: tuple[Any, Any, Any] | None = None
+    shown: dict[tuple[str, ...], str] = field(default_factory=dict)  # views of the new state, by seats (``_shown``)
 
 
 #: Resolutions worked out once in a walk over one state: by the state's ``id``, the orders and the seed.
@@ -234,10 +235,21 @@ def kept_differences(rules: AnyRuleset, state: Any, orders: tuple[Any, Any], see
     """Where the states after the same window resolved with each of two ``orders`` differ although every seat's view
     and the public board after it are the same (orders nobody sees carried out were not carried out: the state may
     keep nothing of them); and whether the two were so compared."""
-    after = [resolution(rules, state, o, seed, done).state for o in orders]
+    works = [worked(rules, state, o, seed, done) for o in orders]
+    after = [work.resolved.state for work in works]
     seats = sorted({*rules.seats(after[0]), *rules.seats(after[1])})
-    shown = [canonical([rules.view(s, None), *(rules.view(s, seat) for seat in seats)]) for s in after]
+    shown = [_shown(rules, work, seats) for work in works]
     if shown[0] != shown[1]:
         return [], False
     states = [canonical(rules.state_codec.to_json(s)) for s in after]
     return [f"the state keeps what nobody is shown: {d}" for d in json_differences(states[0], states[1])], True
+
+
+def _shown(rules: AnyRuleset, work: Worked, seats: list[str]) -> str:
+    """The public board and every one of ``seats``' view after ``work``, drawn once a walk: the same orders of one
+    seat are compared beside each twin of the others'."""
+    key = tuple(seats)
+    if key not in work.shown:
+        state = work.resolved.state
+        work.shown[key] = canonical([rules.view(state, None), *(rules.view(state, seat) for seat in seats)])
+    return work.shown[key]

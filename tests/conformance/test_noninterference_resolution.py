@@ -102,21 +102,29 @@ def orders_of(rules: AnyRuleset, state: Any, seed: bytes, makers: Mapping[str, C
 
 
 def twin_orders(rules: AnyRuleset, state: Any, seed: bytes, seat: str, n: int, kinds: Mapping[str, BotKind],
-                most: int) -> list[tuple[Any, Any]]:
+                most: int, ones: dict[str, Any] | None = None) -> list[tuple[Any, Any]]:
     """Pairs of orders for the window of ``state`` that differ only in what seats other than ``seat`` type: the
     others' bots made from another secret and of another kind, and each other seat typing nothing (the first
-    ``most`` of them after ``seat``)."""
+    ``most`` of them after ``seat``). ``ones``: the orders of the first kind's bots at this state, by the seat typing
+    none ("" for none), kept across the seats of a walk (they do not depend on ``seat``)."""
     seats = (*rules.seats(state), JUDGE)
     first = list(kinds.values())
     one = {s: functools.partial(first[0].make, f"one/{n}/{s}") for s in seats}
     other = {s: one[s] if s == seat else functools.partial(first[(n + 1) % len(first)].make, f"another/{n}/{s}")
              for s in seats}
-    mine = orders_of(rules, state, seed, one)
+    kept = {} if ones is None else ones
+
+    def ones_but(skip: str) -> Any:
+        if skip not in kept:
+            kept[skip] = orders_of(rules, state, seed, one, skip=skip)
+        return kept[skip]
+
+    mine = ones_but("")
     window = rules.window(state)
     pairs = [(mine, orders_of(rules, state, seed, other))]
     acting = list(window.seats if window else ())
     after = acting[acting.index(seat) + 1:] + acting[:acting.index(seat)] if seat in acting else acting
-    pairs += [(mine, orders_of(rules, state, seed, one, skip=s)) for s in after[:most]]
+    pairs += [(mine, ones_but(s)) for s in after[:most]]
     codec = rules.orders_codec
     return [(a, b) for a, b in pairs if canonical(codec.to_json(a)) != canonical(codec.to_json(b))]
 
@@ -134,11 +142,12 @@ def walk(rules: AnyRuleset, match: PlayedMatch, every: int, bots: Mapping[str, B
             continue
         played = rules.orders_codec.from_json(orders_json)
         done: Resolutions = {}  # each seat's orders resolved once beside every twin of the others'
+        ones: dict[str, Any] = {}  # the first kind's bots' orders, made once for every seat's twins
         for seat in rules.seats(state)[:most]:
             twin = rules.unseen_twin(state, seat, random.Random(f"{n}/{seat}"))
             pairs = [] if canonical(rules.state_codec.to_json(twin)) == canonical(rules.state_codec.to_json(state)) \
                 else [("hidden", ((state, played), (twin, played)))]
-            crossed = twin_orders(rules, state, match.seed, seat, n, kinds, most)
+            crossed = twin_orders(rules, state, match.seed, seat, n, kinds, most, ones)
             pairs += [("orders", ((state, a), (state, b))) for a, b in crossed]
             for what, twins in pairs:
                 found, compared = differences_after(rules, twins, match.seed, seat, bots, done)

@@ -35,6 +35,12 @@ LINE = page_line(URL)
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.fixture(autouse=True)
+def small_maps() -> None:
+    """Every map drawn whole, as a GM's host draws it: these tests are about the map a post carries (the other
+    notice tests attach one small picture, ``tests/notify/conftest.py``)."""
+
+
 def name_the_page(config_path: Path, style: str = "discord") -> None:
     """The config names where players open the match's page (and, for ``slack``, a Slack-style webhook)."""
     text = config_path.read_text(encoding="utf-8").replace("\n[sheets]\n", f'\n[sheets]\nweb_url = "{URL}"\n', 1)
