@@ -262,5 +262,7 @@ def running_dovecot() -> Iterator[Dovecot]:
         server.start()
         yield server
     finally:
-        server.stop()
-        shutil.rmtree(root, ignore_errors=True)
+        try:
+            server.stop()
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
