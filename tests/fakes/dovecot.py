@@ -109,24 +109,31 @@ class Dovecot:
             "service anvil {", "  chroot =", "  unix_listener anvil-auth-penalty {", "    mode = 0", "  }", "}", ""])
 
     def start(self) -> None:
-        """Start the server and wait (a few hundred milliseconds) until both ports answer."""
+        """Start the server and wait (a few hundred milliseconds) until it takes logins: its login process greets on
+        the plain port (it greets once its authentication process is up) and the TLS port answers. A port that
+        merely answers proves nothing: a master that dies at its start (``Socket already exists``) has its ports
+        open for a moment before, and a start that returned then left no server at all."""
         log = (self.root / "dovecot.out").open("wb")
         self.process = subprocess.Popen([str(DOVECOT), "-F", "-c", str(self.root / "dovecot.conf")],
                                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 20
-        while not all(_answers(self.host, port) for port in (self.port, self.tls_port)):
+        while not (greets(self.host, self.port) and _answers(self.host, self.tls_port)):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"Dovecot did not start: {self.log()}")
             time.sleep(0.02)  # a real server starting: nothing to fake
 
-    def stop(self) -> None:
-        """Stop the server (its master and every process it started, one process group of their own) and wait for
-        it. They are killed, not asked to stop: a test server's mail is thrown away with its folder, and Dovecot's own
-        stop takes a second of waiting (a second a test module, for nothing)."""
+    def stop(self, *, within: float = 10.0) -> None:
+        """Stop the server (its master and every process it started, one process group of their own) and wait until
+        every one of them is gone, ``within`` seconds at most (RuntimeError naming those left). They are killed, not
+        asked to stop: a test server's mail is thrown away with its folder, and Dovecot's own stop takes a second of
+        waiting (a second a test module, for nothing). The master is gone first; the others may take longer (an IMAP
+        process that watched a folder for IDLE, tens of milliseconds: the kernel tears its inotify watch down),
+        holding the server's sockets meanwhile, and a server started again then finds them taken and stops at once."""
         if self.process is not None and self.process.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+            wait_gone(self.process.pid, within)
 
     def log(self) -> str:
         """What the server wrote to its log so far."""
@@ -208,6 +215,41 @@ def _answers(host: str, port: int) -> bool:
     return False
 
 
+def greets(host: str, port: int) -> bool:
+    """Whether an IMAP server greets on ``host``:``port`` (``* OK``)."""
+    with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5) as sock, \
+            sock.makefile("rb") as reader:
+        return reader.read(4) == b"* OK"
+    return False
+
+
+def living(group: int) -> dict[int, str]:
+    """The processes of the process group ``group`` not yet gone, by id: their names (a zombie has closed its files:
+    gone)."""
+    found: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            name, _, rest = (entry / "stat").read_text().partition(" (")[2].rpartition(") ")
+        except OSError:  # gone meanwhile
+            continue
+        state, _parent, process_group = rest.split()[:3]
+        if int(process_group) == group and state not in "ZX":
+            found[int(entry.name)] = name
+    return found
+
+
+def wait_gone(group: int, within: float) -> None:
+    """Wait until no process of the process group ``group`` is left; RuntimeError naming them after ``within`` s."""
+    deadline = time.monotonic() + within
+    while left := living(group):
+        if time.monotonic() > deadline:
+            names = ", ".join(sorted(left.values()))
+            raise RuntimeError(f"Dovecot's processes {names} outlived their kill by {within} s")
+        time.sleep(0.005)  # real processes dying: nothing to fake
+
+
 @contextlib.contextmanager
 def running_dovecot() -> Iterator[Dovecot]:
     """A Dovecot started for the time of the ``with`` in a folder of its own (under the system's temporary folder,
@@ -220,5 +262,7 @@ def running_dovecot() -> Iterator[Dovecot]:
         server.start()
         yield server
     finally:
-        server.stop()
-        shutil.rmtree(root, ignore_errors=True)
+        try:
+            server.stop()
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
