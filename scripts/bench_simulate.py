@@ -73,8 +73,8 @@ def instructions(tree: Path, typed: Sequence[str], scratch: Path) -> tuple[list[
         found = _IREFS.search(log.read_text(encoding="utf-8", errors="replace"))
         if found:
             counts.append(int(found.group(1).replace(",", "")))
-    if not counts:
-        raise SystemExit(f"{tree}: valgrind counted nothing:\n{got.said[-3000:]}")
+    if not counts or played_seconds(got) != played_seconds(got):  # NaN: the command never said it played them
+        raise SystemExit(f"{tree}: the command did not finish under valgrind:\n{got.said[-3000:]}")
     return counts, got.said
 
 
