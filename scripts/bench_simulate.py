@@ -13,18 +13,26 @@ figure a busy machine moves least; beside it, the seconds the command says it sp
 
     .venv/bin/python scripts/bench_simulate.py                              # 2,000 matches, 2 workers, vs e068bf5
     .venv/bin/python scripts/bench_simulate.py --matches 10000 --pairs 3 --vs main
+
+With ``--instructions`` each tree runs the command once under valgrind's cachegrind instead (``--trace-children=yes``,
+``PYTHONHASHSEED=0``, address randomisation off with ``setarch -R``), at the same terminal, and the instructions of
+every process (the command's own and its workers') are added up: the figure a busy machine leaves alone.
+
+    .venv/bin/python scripts/bench_simulate.py --instructions     # about 20 minutes a tree under valgrind
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import shutil
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench_typed import HERE, Run, baseline, compiled, fresh_run, load, median, paired, paired_ratio
+from bench_typed import HERE, Run, baseline, command, compiled, fresh_run, load, median, paired, paired_ratio
 
 GOAL = 1.5  # issue 79: the command as typed 1.5x as fast as at e068bf5
 FILES = ("simulate.json", "simulate.csv", "matches.csv", "simulate.png")
@@ -45,6 +53,46 @@ def tables(run: Run) -> str:
                      if line.strip() and not line.startswith(("Played ", "Written to ", "Playing matches")))
 
 
+_IREFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def instructions(tree: Path, typed: Sequence[str], scratch: Path) -> tuple[list[int], str]:
+    """The instructions cachegrind counts in each process of the command as typed by ``tree`` (the command's own
+    first), and what it printed."""
+    valgrind, setarch = shutil.which("valgrind"), shutil.which("setarch")
+    if valgrind is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    logs = Path(tempfile.mkdtemp(dir=scratch))
+    folder = Path(tempfile.mkdtemp(dir=scratch))
+    prefix = [*([setarch, os.uname().machine, "-R"] if setarch else []), valgrind, "--tool=cachegrind",
+              "--cache-sim=no", "--cachegrind-out-file=/dev/null", "--trace-children=yes",
+              f"--log-file={logs}/%p.log"]
+    got = command(tree, typed, folder, terminal=True, prefix=prefix, env={"PYTHONHASHSEED": "0"})
+    counts = []
+    for log in sorted(logs.iterdir(), key=lambda p: int(p.stem)):  # process ids: the command's own is the first
+        found = _IREFS.search(log.read_text(encoding="utf-8", errors="replace"))
+        if found:
+            counts.append(int(found.group(1).replace(",", "")))
+    if not counts or played_seconds(got) != played_seconds(got):  # NaN: the command never said it played them
+        raise SystemExit(f"{tree}: the command did not finish under valgrind:\n{got.said[-3000:]}")
+    return counts, got.said
+
+
+def counted(trees: dict[str, Path], typed: Sequence[str], scratch: Path, label: str) -> None:
+    """Print each tree's instructions (all processes, and each) and the ratio old over new."""
+    totals: dict[str, int] = {}
+    said: set[str] = set()
+    for name, tree in trees.items():
+        counts, printed = instructions(tree, typed, scratch)
+        totals[name] = sum(counts)
+        said.add(tables(Run(0, 0, 0, printed)))
+        each = ", ".join(f"{c / 1e9:.2f} G" for c in counts)
+        print(f"{name} ({label if name == 'old' else tree}): {totals[name] / 1e9:.3f} G instructions ({each})",
+              flush=True)
+    print(f"`sheets-gm {' '.join(typed)}`: {totals['old'] / totals['new']:.3f}x fewer instructions in this tree; "
+          + ("the same tables" if len(said) == 1 else "the tables differ"))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -53,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", default="bench", help="the simulation seed (default 'bench')")
     parser.add_argument("--vs", default="e068bf5", metavar="COMMIT", help="the baseline commit (default e068bf5)")
     parser.add_argument("--pairs", type=int, default=3, help="pairs of runs (default 3)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count each tree's instructions under cachegrind, every process, instead of timing")
     args = parser.parse_args(argv)
     typed = ["simulate", "gvg", "--matches", str(args.matches), "--workers", str(args.workers), "--seed", args.seed,
              "--out", "out"]
@@ -60,6 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         trees = {"old": old, "new": HERE}
         for tree in trees.values():
             compiled(tree)
+        if args.instructions:
+            counted(trees, typed, Path(scratch), args.vs)
+            return 0
 
         def wrote(folder: Path, _got: Run) -> str:
             missing = [f for f in FILES if not (folder / "out" / f).is_file()]

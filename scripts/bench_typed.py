@@ -81,21 +81,24 @@ def compiled(tree: Path) -> None:
                    env=tree_env(tree), stdout=subprocess.DEVNULL)
 
 
-def command(tree: Path, args: Sequence[str], cwd: Path, *, terminal: bool = False) -> Run:
+def command(tree: Path, args: Sequence[str], cwd: Path, *, terminal: bool = False, prefix: Sequence[str] = (),
+            env: dict[str, str] | None = None) -> Run:
     """``sheets-gm ARGS`` run by ``tree`` in ``cwd`` as its own process, as typed; its figures from ``wait4``.
     ``terminal``: its output goes to a terminal of 120 columns (a pseudo-terminal read here), so that it draws what
-    it draws at a terminal (a progress bar); else to a pipe, as cron's log."""
+    it draws at a terminal (a progress bar); else to a pipe, as cron's log. ``prefix`` runs it under another program
+    (valgrind), ``env`` adds to its environment."""
     start = time.perf_counter()
+    argv = [*prefix, sys.executable, "-m", "sheets_gm.cli", *args]
     if terminal:
         reader, writer = pty.openpty()
         fcntl.ioctl(writer, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-        env = {**tree_env(tree), "TERM": "xterm-256color", "COLUMNS": "120"}
-        child = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", *args], cwd=cwd, env=env,
+        child = subprocess.Popen(argv, cwd=cwd, env={**tree_env(tree), "TERM": "xterm-256color", "COLUMNS": "120",
+                                                     **(env or {})},
                                  stdin=writer, stdout=writer, stderr=writer, close_fds=True)
         os.close(writer)
         said = _drained(reader)
     else:
-        child = subprocess.Popen([sys.executable, "-m", "sheets_gm.cli", *args], cwd=cwd, env=tree_env(tree),
+        child = subprocess.Popen(argv, cwd=cwd, env={**tree_env(tree), **(env or {})},
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         assert child.stdout is not None
         with child.stdout:

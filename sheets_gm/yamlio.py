@@ -7,23 +7,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import yaml
 
+from sheets_gm.lined import LinedDict
+
 if TYPE_CHECKING:  # pydantic is imported by the reader of a model (whose model is one): a game's rules need none
     from pydantic import BaseModel
 
 
 class YamlError(ValueError):
     """A YAML file that cannot be read, with its path and line."""
-
-
-class LinedDict(dict[str, Any]):
-    """A mapping that remembers the line of each key (``lines``) and of itself (``line``)."""
-
-    line: int = 0
-    lines: dict[str, int]
-
-    def line_of(self, key: str) -> int:
-        """The line of ``key``, or of the mapping itself if the key is absent."""
-        return self.lines.get(key, self.line)
 
 
 class _LineLoader(yaml.SafeLoader):

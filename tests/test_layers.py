@@ -20,7 +20,7 @@ PACKAGE = Path(sheets_gm.__file__).resolve().parent
 #: game implements (its scenario codec, its tally, its legacy hooks): they sit under the record, in ``rulesets.parts``,
 #: and the machinery that uses a part (``scenario``, ``simulate``, ``sync``) imports it from there.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("sheets_gm.engine", "sheets_gm.yamlio", "sheets_gm.console", "sheets_gm"),
+    ("sheets_gm.engine", "sheets_gm.yamlio", "sheets_gm.lined", "sheets_gm.console", "sheets_gm"),
     ("sheets_gm.sheets",),
     ("sheets_gm.rulesets.parts",),
     ("sheets_gm.rulesets",),

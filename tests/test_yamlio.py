@@ -3,18 +3,22 @@ pure-Python loader gives, and the pure-Python loader's words for a text it refus
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
 from sheets_gm import yamlio
+from sheets_gm.lined import LinedDict
 from tests.paths import ROOT
 
 
 def _lined(value: Any) -> Any:
     """A parsed document with each mapping's lines spelled out, to compare two loaders' results."""
-    if isinstance(value, yamlio.LinedDict):
+    if isinstance(value, LinedDict):
         return {"line": value.line, "lines": dict(value.lines), "items": {k: _lined(v) for k, v in value.items()}}
     if isinstance(value, list):
         return [_lined(v) for v in value]
@@ -44,3 +48,13 @@ def test_a_text_refused_is_told_in_the_pure_python_loader_s_words(text: str) -> 
 
 def test_libyaml_is_used_where_pyyaml_has_it() -> None:
     assert (yamlio._FastLoader is not yamlio._LineLoader) == bool(getattr(yaml, "__with_libyaml__", False))
+
+
+def test_a_simulation_imports_no_yaml_parser(tmp_path: Path) -> None:
+    """``simulate`` reads no YAML file, so it loads no PyYAML: the games' fields and scenarios take the lined mapping
+    from a module of its own (PyYAML's import was a tenth of a G instructions of the command's own start-up)."""
+    script = ("import sys; from sheets_gm.cli import main; "
+              f"code = main(['simulate', 'gvg', '--matches', '2', '--workers', '1', '--out', {str(tmp_path)!r}]); "
+              "print(code, 'yaml' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert done.stdout.split()[-2:] == ["0", "False"], done.stdout + done.stderr

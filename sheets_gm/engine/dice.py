@@ -283,11 +283,7 @@ class TurnDice:
         self.peeked[key] = sides
         if sides != SIDES:
             return self._other_die(key, sides)
-        return self._d6_value(key)
-
-    def _d6_value(self, key: str) -> int:
-        """The d6 value of ``key`` (pinned, or from the formula), computed once."""
-        value = self._values.get(key)
+        value = self._values.get(key)  # a d6 is computed once (pinned, or from the formula); a bot peeks ~7 a turn
         return self._new_d6(key) if value is None else value
 
     def _new_d6(self, key: str) -> int:

@@ -40,11 +40,11 @@ from sheets_gm.engine.ruleset import (
     split_option,
 )
 from sheets_gm.engine.settings import setting
+from sheets_gm.lined import LinedDict
 from sheets_gm.rulesets.game_record import Game, GameCommand, GameCommandError, GmPart, SharedTests, Simulation
 from sheets_gm.rulesets.parts.fields import Fields
 from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
-from sheets_gm.yamlio import LinedDict
 
 if TYPE_CHECKING:
     from sheets_gm.rulesets.game_sheet import GameSheet

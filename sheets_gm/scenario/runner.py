@@ -8,10 +8,11 @@ from pathlib import Path
 
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.settings import SettingError, parse_settings
+from sheets_gm.lined import LinedDict
 from sheets_gm.rulesets.parts.fields import Fields, ScenarioError
 from sheets_gm.rulesets.registry import UnknownRulesetError, get_game
 from sheets_gm.scenario.play import play
-from sheets_gm.yamlio import LinedDict, YamlError, load_yaml_file
+from sheets_gm.yamlio import YamlError, load_yaml_file
 
 
 @dataclass(slots=True)

@@ -7,7 +7,6 @@ accepted orders (``CheckedOrders.accepted``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -73,15 +72,17 @@ class OrderCheck(NamedTuple):
         return self.verdict is _ACCEPTED or self.verdict is _NOT_A_HEALER
 
 
-@dataclass(frozen=True, slots=True)
-class CheckedOrders:
-    """The orders that stand, and a verdict for every order given."""
+class CheckedOrders(NamedTuple):
+    """The orders that stand, and a verdict for every order given.
+
+    A named tuple rather than a frozen dataclass: one is made every turn, and a frozen dataclass sets each of its
+    fields through ``object.__setattr__`` (twice the instructions of the tuple)."""
 
     accepted: TurnOrders
-    checks: list[OrderCheck] = field(default_factory=list)
-    teleports: frozenset[str] = frozenset()
-    reaches: dict[str, Reach] = field(default_factory=dict)  # how far each accepted move could go, and why
-    acting: dict[str, Action] = field(default_factory=dict)  # each accepted action but a plain act, in roster order
+    checks: list[OrderCheck]
+    teleports: frozenset[str]
+    reaches: dict[str, Reach]  # how far each accepted move could go, and why
+    acting: dict[str, Action]  # each accepted action but a plain act, in roster order
 
     def for_subject(self, subject: str) -> list[OrderCheck]:
         """The verdicts about one player or team."""
@@ -312,7 +313,6 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: kit
             accepted[name] = PlayerOrder(move=move, action=action, teleport=teleport)
     if known < len(given):
         checks[unknown_at:unknown_at] = _unknown_players(state, given)
-    # positional: a frozen dataclass's keywords cost a tenth of an empty turn's check
     return CheckedOrders(TurnOrders(accepted, (skills[0], skills[1])), checks, frozenset(teleports), reaches, acting)
 
 

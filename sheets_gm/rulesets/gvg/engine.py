@@ -129,7 +129,7 @@ class GvgRuleset(kit.Ruleset[GvgState, TurnOrders, GmEvent]):
             players.update(part.players)
             first = part.skills[0] or first
             second = part.skills[1] or second
-        return TurnOrders(players=players, skills=(first, second))
+        return TurnOrders(players, (first, second))  # positional: keywords cost a dictionary, every turn
 
     def check(self, state: GvgState, orders: TurnOrders, dice: kit.TurnDice) -> list[kit.Verdict]:
         """A verdict per order part; a player's seat is its team, a team's skills are the team's own."""

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from sheets_gm.engine.grid import Coord, CoordError
 from sheets_gm.engine.vocab import parse_choice
-from sheets_gm.yamlio import LinedDict
+from sheets_gm.lined import LinedDict
 
 E = TypeVar("E", bound=Enum)
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from sheets_gm.engine.ruleset import Resolution, Ruleset, Verdict
+from sheets_gm.lined import LinedDict
 from sheets_gm.rulesets.parts.fields import Fields
-from sheets_gm.yamlio import LinedDict
 
 StateT = TypeVar("StateT")
 OrdersT = TypeVar("OrdersT")
