@@ -17,6 +17,8 @@ from tests.paths import ROOT
 from tests.source_facts import fact
 from tests.test_layers import PACKAGE
 
+pytestmark = pytest.mark.xdist_group("source-facts")  # on test_layers.py's process: one parse of the package
+
 ODD_DIGITS = ("¹", "²³", "①", "3²", "⁴2")
 
 

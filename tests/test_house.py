@@ -21,6 +21,8 @@ from tests.paths import SCRIPTS
 from tests.source_facts import fact
 from tests.test_layers import PACKAGE, imports_in, imports_of, module_name
 
+pytestmark = pytest.mark.xdist_group("source-facts")  # on test_layers.py's process: one parse of the package
+
 #: The longest a function may be: its last line's number less its ``def``'s (``end_lineno - lineno``).
 MAX_FUNCTION_LINES = 80
 

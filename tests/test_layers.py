@@ -14,6 +14,10 @@ import pytest
 import sheets_gm
 from tests.source_facts import fact
 
+#: The tests that read the package's source (tests/source_facts.py) on one test process: it parses each file once
+#: for them all, where two processes would each parse the whole package.
+pytestmark = pytest.mark.xdist_group("source-facts")
+
 PACKAGE = Path(sheets_gm.__file__).resolve().parent
 
 #: Bottom to top. A module belongs to the layer of its longest listed prefix. The part protocols are the modules a

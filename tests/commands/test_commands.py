@@ -160,10 +160,8 @@ def test_init_points_to_the_cron_notes_by_a_path_that_opens_from_the_match_folde
 
 
 def test_init_refuses_to_replace_a_match_unless_told_and_then_keeps_a_backup(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = config(tmp_path, 'roster = "roster.csv"')
-    roster(tmp_path)
-    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, tmp_path = match, match.parent
     type_orders(path)
     assert run(capsys, "sync", "-c", path)[0] == 0
     code, _, err = run(capsys, "init", "gvg", "-c", path)
@@ -508,15 +506,11 @@ def test_output_cut_short_by_its_reader_is_not_an_error() -> None:
     assert done.stderr == "" and done.returncode == 0
 
 
-def test_players_without_an_email_can_type_their_orders_in_a_local_workbook(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_players_without_an_email_can_type_their_orders_in_a_local_workbook(match: Path) -> None:
     """LibreOffice and Excel refuse typing into a locked cell of a protected sheet: every player's and
     captain's input cells must be unlocked in the saved file, e-mail or not; GM cells stay locked."""
-    path = config(tmp_path, 'roster = "roster.csv"')
-    roster(tmp_path)  # Ben, Cat and Dan have no e-mail
-    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
-    for team, players in (("red", ("Ann", "Ben")), ("blue", ("Cat", "Dan"))):
-        ws = openpyxl.load_workbook(tmp_path / f"{team}.xlsx")[f"Orders {team}"]
+    for team, players in (("red", ("Ann", "Ben")), ("blue", ("Cat", "Dan"))):  # Ben, Cat and Dan have no e-mail
+        ws = openpyxl.load_workbook(match.parent / f"{team}.xlsx")[f"Orders {team}"]
         assert ws.protection.sheet
         header = row_of(ws, "Player")
         assert [ws.cell(header, c).value for c in (4, 5, 6)] == ["Destination", "Action", "Teleport"]
@@ -536,16 +530,13 @@ def test_players_without_an_email_can_type_their_orders_in_a_local_workbook(
         assert ws.cell(captain, kinds.index("The other team's move rolls") + 1).protection.locked
 
 
-def test_the_ready_box_shows_as_a_box_in_libreoffice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_ready_box_shows_as_a_box_in_libreoffice(match: Path) -> None:
     """LibreOffice shows an .xlsx FALSE as 0 unless the cell's number format says otherwise."""
     import openpyxl
 
     from sheets_gm.sheets.local.layout import CHECKBOX_FORMAT
 
-    path = config(tmp_path, 'roster = "roster.csv"')
-    roster(tmp_path)
-    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
-    ws = openpyxl.load_workbook(tmp_path / "red.xlsx")["Orders red"]
+    ws = openpyxl.load_workbook(match.parent / "red.xlsx")["Orders red"]
     ready = [c for row in ws.iter_rows() for c in row if c.value is False]
     assert ready and all(c.number_format == CHECKBOX_FORMAT for c in ready)
 
@@ -564,15 +555,13 @@ def test_init_private_starts_a_file_per_team(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_the_board_tile_is_the_cell_and_every_team_wears_its_colour(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Tile G9 is cell G9; a player shows its team's mark; red's base is red, blue's blue (slot 1 is red)."""
     from sheets_gm.rulesets.gvg.enums import Terrain
     from sheets_gm.rulesets.gvg.sheet.draw import GvgLook
     from sheets_gm.rulesets.registry import sheet_spec
 
-    path = config(tmp_path, 'roster = "roster.csv"')
-    roster(tmp_path)
-    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
+    path, tmp_path = match, match.parent
     board = openpyxl.load_workbook(tmp_path / "match.xlsx")["Board"]
     stored = record(path)
     look = GvgLook.of(sheet_spec("gvg"))

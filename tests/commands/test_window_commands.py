@@ -14,6 +14,7 @@ from sheets_gm.match.config import load_config
 from sheets_gm.rulesets.registry import ruleset_names
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.autoplay import type_bot_orders
+from tests.made import made_into
 from tests.matchfiles import NOW
 from tests.sync import race_game
 from tests.sync.race_game import RACE, SteadyBot, registered_race
@@ -43,17 +44,23 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str
 
 
 def new_match(tmp_path: Path, capsys: pytest.CaptureFixture[str], roster: str | None = None) -> Path:
-    path = tmp_path / "match.toml"
-    path.write_text(CONFIG, encoding="utf-8")
-    args: list[str | Path] = ["init", "race", "-c", path]
-    if roster is not None:
-        (tmp_path / "roster.csv").write_text(roster, encoding="utf-8")
-        args += ["--roster", tmp_path / "roster.csv"]
-    code, out, err = run(capsys, *args)
-    assert code == 0, err
-    assert "Seed hash" in out and "The first orders are open." in out
-    assert "Match created: Ann, Bo (" in out if roster is not None else "Match created: Ann, Bo in " in out
-    return path
+    """A race match ``init`` created in ``tmp_path`` from ``CONFIG`` (and ``roster``, a roster file's text): the first
+    test's of a test process for that roster, copied (``tests.made``; the config names every file relative to
+    itself), what init printed checked when it ran."""
+    def make(into: Path) -> None:
+        path = into / "match.toml"
+        path.write_text(CONFIG, encoding="utf-8")
+        args: list[str | Path] = ["init", "race", "-c", path]
+        if roster is not None:
+            (into / "roster.csv").write_text(roster, encoding="utf-8")
+            args += ["--roster", into / "roster.csv"]
+        code, out, err = run(capsys, *args)
+        assert code == 0, err
+        assert "Seed hash" in out and "The first orders are open." in out
+        assert "Match created: Ann, Bo (" in out if roster is not None else "Match created: Ann, Bo in " in out
+
+    made_into(tmp_path, ("window_commands/race", roster), make)
+    return tmp_path / "match.toml"
 
 
 def bots_type(path: Path) -> None:

@@ -8,6 +8,8 @@ import json
 import multiprocessing
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import redirect_stdout
+from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -415,8 +417,29 @@ def test_a_setting_that_changes_nothing_with_the_others_is_named(capsys: pytest.
     assert code == 0 and "note:" not in err
 
 
-def test_wesnoth_lists_each_pairing_once_with_its_count_and_a_faction_grid(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _err = run_cli(["simulate", "wesnoth", "--matches", "12", "--workers", "1", "--seed", "3"], capsys)
+@dataclass(frozen=True)
+class WesnothRun:
+    """What ``simulate wesnoth --matches 12 --seed 3 --out FOLDER`` printed, and its folder."""
+
+    code: int
+    out: str
+    folder: Path
+
+
+@pytest.fixture(scope="module")
+def wesnoth_run(tmp_path_factory: pytest.TempPathFactory) -> WesnothRun:
+    """Wesnoth's 12 matches simulated once for the module's tests that read its tables, its JSON and its picture."""
+    folder = tmp_path_factory.mktemp("wesnoth") / "sim"
+    printed = StringIO()
+    with redirect_stdout(printed):
+        code = cli.main(["simulate", "wesnoth", "--matches", "12", "--workers", "1", "--seed", "3", "--out",
+                         str(folder)])
+    return WesnothRun(code, printed.getvalue(), folder)
+
+
+@pytest.mark.xdist_group("wesnoth-run")  # one worker simulates wesnoth_run's matches, not each
+def test_wesnoth_lists_each_pairing_once_with_its_count_and_a_faction_grid(wesnoth_run: WesnothRun) -> None:
+    code, out = wesnoth_run.code, wesnoth_run.out
     assert code == 0
     table = out[out.index("Win rate by matchup"):out.index("Win rate by faction against faction")]
     pairings = [line.split("│")[1].strip() for line in table.splitlines() if " vs " in line]
@@ -426,13 +449,11 @@ def test_wesnoth_lists_each_pairing_once_with_its_count_and_a_faction_grid(capsy
     assert "the row against the column" in grid and "vs " in grid
 
 
-def test_wesnoth_counts_n_in_matches_and_draws_the_faction_grid(tmp_path: Path,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.xdist_group("wesnoth-run")  # one worker simulates wesnoth_run's matches, not each
+def test_wesnoth_counts_n_in_matches_and_draws_the_faction_grid(wesnoth_run: WesnothRun) -> None:
     """n was the seats (a mirror counted twice, in a column titled 'n seats') and the faction-against-faction
     grid was text only: n is now the matches, and the PNG draws the grid as a heat map."""
-    out = tmp_path / "sim"
-    code, text, _err = run_cli(["simulate", "wesnoth", "--matches", "12", "--workers", "1", "--seed", "3",
-                                "--out", str(out)], capsys)
+    code, text, out = wesnoth_run.code, wesnoth_run.out, wesnoth_run.folder
     assert code == 0
     assert "n seats" not in text and "(n: matches)" in text
     data = json.loads((out / "simulate.json").read_text())

@@ -3,16 +3,15 @@ Selenium; ``scripts/install.sh`` installs both where it may): for each game, the
 hovering a square shows its coordinates and who stands there, a click on a unit opens its makeup (where the game's
 public board shows a unit: a game that hides every position shows none, and the test hovers a bare square), the
 history steps back and forth with each window's moves and battles drawn on its map, and the page reads at a phone's
-width (375 px) with nothing wider than the screen but the map's own scrolling box. One browser for the module, and
-the module on one test process (``xdist_group``: the browser starts once a run, not once a worker); each game's page
-built once from a short bot match, when a test first asks for it."""
+width (375 px) with nothing wider than the screen but the map's own scrolling box. One browser (``conftest.py``'s)
+for the module and the trail's, both on one test process (``xdist_group``: the browser starts once a run, not once a
+worker); each game's page built once from a short bot match, when a test first asks for it."""
 
 from __future__ import annotations
 
 import json
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,32 +20,9 @@ import pytest
 from sheets_gm.rulesets.registry import ruleset_names
 from tests.web.pages import bot_match, build_pages, nothing_drawn
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install '.[test]')")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install '.[test]')")
 
 pytestmark = pytest.mark.xdist_group("browser")  # one worker starts the browser and builds the pages, not each
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One headless chromium for the module."""
-    if CHROMIUM is None or DRIVER is None:
-        pytest.skip("no browser: install Debian's chromium and chromium-driver (scripts/install.sh does, as root)")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--window-size=1100,900", "--allow-file-access-from-files"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    driver.set_page_load_timeout(30)
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 class Sites:

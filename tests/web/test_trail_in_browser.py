@@ -13,10 +13,10 @@ import pytest
 
 from sheets_gm.rulesets.registry import ruleset_names
 from tests.web.pages import bot_match, build_pages, war_with_players, windows_listed
-from tests.web.test_in_browser import _errors, _open, _viewport, browser  # noqa: F401 (the fixture)
+from tests.web.test_in_browser import _errors, _open, _viewport
 from tests.web.test_trail import trails_of
 
-pytestmark = pytest.mark.xdist_group("browser")  # one worker starts the browser, as test_in_browser's
+pytestmark = pytest.mark.xdist_group("browser")  # the worker of test_in_browser's: one browser for both
 
 
 def _trail_rows(driver: Any) -> list[list[str]]:
@@ -47,7 +47,7 @@ def _steps_of(folder: Path, key: str) -> list[Any]:
     return [data["armies"][key] for data in trails_of(folder).values() if key in data["armies"]]
 
 
-def test_the_wars_trail_from_the_finder_by_its_player_and_of_a_killed_army(browser: Any, tmp_path: Path,  # noqa: F811
+def test_the_wars_trail_from_the_finder_by_its_player_and_of_a_killed_army(browser: Any, tmp_path: Path,
                                                                            capsys: pytest.CaptureFixture[str]) -> None:
     from sheets_gm.commands.serve import _pages_served
     from sheets_gm.host.discovery import find_configs
@@ -100,7 +100,7 @@ def test_the_wars_trail_from_the_finder_by_its_player_and_of_a_killed_army(brows
 
 @pytest.mark.soak
 @pytest.mark.parametrize("name", ruleset_names())
-def test_every_games_trail_from_a_click_on_the_map(browser: Any, tmp_path: Path, name: str) -> None:  # noqa: F811
+def test_every_games_trail_from_a_click_on_the_map(browser: Any, tmp_path: Path, name: str) -> None:
     folder = build_pages(tmp_path / name, *bot_match(name, 4))
     trails = trails_of(folder)
     moved = {key for data in trails.values() for key, step in data["armies"].items() if step[0] != step[1]}
