@@ -28,17 +28,26 @@ from sheets_gm.running.run import sync_once
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match, read_record
+from tests.made import made_into
 from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match
 from tests.rulesets.coalition.test_mail_door import Box, mail
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)  # the players' deadline of the results window: 20:00 that day
 PLAYERS = NOW.replace(hour=20)
 CLS = get_ruleset("coalition")
+pytestmark = pytest.mark.xdist_group("coalition-judge-window")  # one worker runs these: it makes _war's once a run
 
 
 def _war(tmp_path: Path, judge_hours: int = 0) -> MatchConfig:
     """A match with a daily 20:00 deadline whose turn 1 announced Rabid Cat attacks Various Puppies (Dominaria 4C),
-    Ann (coalition) mailing a strategy for it and Phyrexia none."""
+    Ann (coalition) mailing a strategy for it and Phyrexia none: made once a test process and copied
+    (``tests.made``)."""
+    made_into(tmp_path, ("judge window war", judge_hours), lambda into: _make_war(into, judge_hours))
+    return load_config(tmp_path / "match.toml")
+
+
+def _make_war(tmp_path: Path, judge_hours: int) -> None:
+    """``_war``'s match made in ``tmp_path``: created, then its two polls with Ann's mails."""
     local_match(tmp_path, MAIL_ARMIES, b"judge window", NOW, (*ROSTER_COLUMNS, "player", "email"))
     path = tmp_path / "match.toml"
     text = path.read_text(encoding="utf-8").replace("times = []", 'times = ["20:00"]', 1)
@@ -50,7 +59,6 @@ def _war(tmp_path: Path, judge_hours: int = 0) -> MatchConfig:
     with_mail(config, lambda: NOW, lambda: sync_once(config, open_match_sheets(config), now=NOW, force=True), box)
     box = Box([mail(2, "ann@example.org", "Ann: Rabid Cat attacks Various Puppies", "Charge!", minutes=10)])
     with_mail(config, lambda: NOW, lambda: sync_once(config, open_match_sheets(config), now=NOW), box)
-    return config
 
 
 def _sync(config: MatchConfig, at: dt.datetime, said: list[str] | None = None) -> WindowReport:
