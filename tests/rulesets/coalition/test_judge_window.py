@@ -29,8 +29,7 @@ from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match, read_record
 from tests.made import made_into
-from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match
-from tests.rulesets.coalition.test_mail_door import Box, mail
+from tests.rulesets.coalition.test_mail_door import Box, _match, mail
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)  # the players' deadline of the results window: 20:00 that day
 PLAYERS = NOW.replace(hour=20)
@@ -48,7 +47,7 @@ def _war(tmp_path: Path, judge_hours: int = 0) -> MatchConfig:
 
 def _make_war(tmp_path: Path, judge_hours: int) -> None:
     """``_war``'s match made in ``tmp_path``: created, then its two polls with Ann's mails."""
-    local_match(tmp_path, MAIL_ARMIES, b"judge window", NOW, (*ROSTER_COLUMNS, "player", "email"))
+    _match(tmp_path)  # the mail door tests' match: made once a process for all of them
     path = tmp_path / "match.toml"
     text = path.read_text(encoding="utf-8").replace("times = []", 'times = ["20:00"]', 1)
     if judge_hours:
