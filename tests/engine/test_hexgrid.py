@@ -171,12 +171,16 @@ def test_the_sight_line_is_what_real_geometry_finds(examples: int) -> None:
     walk()
 
 
-@settings(max_examples=150, deadline=None)
-@given(hexes, hexes, st.sets(hexes, max_size=12))
-def test_line_of_sight_is_symmetric_and_adjacent_hexes_always_see_each_other(a: Hex, b: Hex, walls: set[Hex]) -> None:
-    assert BOARD.sees(a, b, walls.__contains__) == BOARD.sees(b, a, walls.__contains__)
-    if BOARD.distance(a, b) <= 1:
-        assert BOARD.sees(a, b, walls.__contains__)
+@pytest.mark.parametrize("examples", soak_but([150, 50], 50))
+def test_line_of_sight_is_symmetric_and_adjacent_hexes_always_see_each_other(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(hexes, hexes, st.sets(hexes, max_size=12))
+    def walk(a: Hex, b: Hex, walls: set[Hex]) -> None:
+        assert BOARD.sees(a, b, walls.__contains__) == BOARD.sees(b, a, walls.__contains__)
+        if BOARD.distance(a, b) <= 1:
+            assert BOARD.sees(a, b, walls.__contains__)
+
+    walk()
 
 
 @pytest.mark.slow

@@ -152,14 +152,17 @@ def test_path_to_takes_the_cheapest_route_and_the_earliest_neighbour_on_a_tie(ex
     walk()
 
 
-@settings(max_examples=100, deadline=None)
-@given(costed_boards(), st.sampled_from([0, 1, 2.5, 4]))
-def test_a_budget_leaves_out_what_costs_more(
-        case: tuple[Topology[Any], Any, Any, dict[Any, float | None]], budget: float) -> None:
-    board, start, _, costs = case
-    everything = cheapest_paths(board, start, costs.__getitem__)
-    assert cheapest_paths(board, start, costs.__getitem__, budget) == {
-        p: c for p, c in everything.items() if c <= budget}
+@pytest.mark.parametrize("examples", soak_but([100, 30], 30))
+def test_a_budget_leaves_out_what_costs_more(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(costed_boards(), st.sampled_from([0, 1, 2.5, 4]))
+    def walk(case: tuple[Topology[Any], Any, Any, dict[Any, float | None]], budget: float) -> None:
+        board, start, _, costs = case
+        everything = cheapest_paths(board, start, costs.__getitem__)
+        assert cheapest_paths(board, start, costs.__getitem__, budget) == {
+            p: c for p, c in everything.items() if c <= budget}
+
+    walk()
 
 
 def test_wesnoths_tie_break_compares_routes_step_by_step_in_the_order_n_ne_se_s_sw_nw() -> None:

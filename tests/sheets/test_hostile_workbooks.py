@@ -10,6 +10,8 @@ from typing import Any
 
 import openpyxl
 import pytest
+from openpyxl.utils import get_column_letter
+from openpyxl.xml.constants import SHEET_MAIN_NS
 
 from sheets_gm.sheets import xlsx
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError
@@ -86,15 +88,27 @@ def test_a_workbook_of_too_many_parts_is_refused(tmp_path: Path, monkeypatch: py
 
 
 def junk_tab_workbook(path: Path, cells: int, position: int = 1) -> Path:
-    """A workbook whose tab 'Junk' (second, or at ``position``) holds ``cells`` cells of one short word (a paste gone
-    wrong: a small file that unpacks to megabytes of XML)."""
+    """A workbook whose tab 'Junk' (second, or at ``position``) holds ``cells`` cells of one short word, ten a row (a
+    paste gone wrong: a small file that unpacks to megabytes of XML). Saved by openpyxl with the tab empty, then the
+    tab's XML written with its cells and its span (openpyxl took over a second to make and save them)."""
     book = openpyxl.Workbook()
     book.active.title = "Orders"
     book.active["A1"] = "Team"
-    junk = book.create_sheet("Junk", position)
-    for i in range(cells):
-        junk.cell(row=i // 10 + 1, column=i % 10 + 1).value = "x"
+    book.create_sheet("Junk", position)
     book.save(path)
+    rows = [[f"{get_column_letter(c)}{r}" for c in range(1, min(10, cells - 10 * (r - 1)) + 1)]
+            for r in range(1, (cells + 9) // 10 + 1)]
+    sheet_data = "".join(f'<row r="{r}">' + "".join(f'<c r="{at}" t="inlineStr"><is><t>x</t></is></c>' for at in row)
+                         + "</row>" for r, row in enumerate(rows, start=1))
+    span = f"A1:{get_column_letter(max(map(len, rows)))}{len(rows)}"
+    junk = (f'<worksheet xmlns="{SHEET_MAIN_NS}"><dimension ref="{span}"/><sheetData>{sheet_data}</sheetData>'
+            "</worksheet>")
+    with zipfile.ZipFile(path) as saved:
+        parts = {info.filename: saved.read(info) for info in saved.infolist()}
+    parts[f"xl/worksheets/sheet{position + 1}.xml"] = junk.encode()  # openpyxl numbers the tabs in their order
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for name, data in parts.items():
+            out.writestr(name, data)
     return path
 
 

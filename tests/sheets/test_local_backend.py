@@ -14,7 +14,7 @@ from typing import Any
 
 import openpyxl
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from openpyxl.comments import Comment
 from openpyxl.styles import Font, PatternFill
@@ -35,6 +35,7 @@ from sheets_gm.sheets.layout import (
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend, create_workbook
 from sheets_gm.sheets.local.cells import MAX_CELL_CHARS
 from sheets_gm.sheets.local.layout import LISTS_TAB
+from tests.quick import soak_but
 
 
 class FakeClock:
@@ -317,16 +318,20 @@ def expected_text(text: str) -> str:
     return text
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(text=st.text(min_size=1, max_size=80))
-def test_any_text_round_trips_as_text(backend: LocalWorkbookBackend, book: Path, text: str) -> None:
-    backend.write([RangeWrite("Board!A1", [[text]])])
-    cell = openpyxl.load_workbook(book)["Board"]["A1"]
-    want = expected_text(text)
-    if want:
-        assert cell.data_type == "s"
-    got = backend.read(["Board!A1"])[0]
-    assert got == ([[want]] if want else [])
+@pytest.mark.parametrize("examples", soak_but([60, 20], 20))  # a save and two loads an example: 20 quick, 60 soak
+def test_any_text_round_trips_as_text(backend: LocalWorkbookBackend, book: Path, examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(text=st.text(min_size=1, max_size=80))
+    def walk(text: str) -> None:
+        backend.write([RangeWrite("Board!A1", [[text]])])
+        cell = openpyxl.load_workbook(book)["Board"]["A1"]
+        want = expected_text(text)
+        if want:
+            assert cell.data_type == "s"
+        got = backend.read(["Board!A1"])[0]
+        assert got == ([[want]] if want else [])
+
+    walk()
 
 
 cell_values = st.one_of(
@@ -338,9 +343,18 @@ cell_values = st.one_of(
 )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(grid=st.lists(st.lists(cell_values, min_size=1, max_size=4), min_size=1, max_size=4))
-def test_any_grid_round_trips(tmp_path: Path, grid: Grid) -> None:
+@pytest.mark.parametrize("examples", soak_but([40, 15], 15))  # a new workbook an example: 15 quick, 40 soak
+def test_any_grid_round_trips(tmp_path: Path, examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(grid=st.lists(st.lists(cell_values, min_size=1, max_size=4), min_size=1, max_size=4))
+    def walk(grid: Grid) -> None:
+        _grid_round_trips(tmp_path, grid)
+
+    walk()
+
+
+def _grid_round_trips(tmp_path: Path, grid: Grid) -> None:
+    """``grid`` written in a new workbook reads back as written (empty cells and rows at the ends dropped)."""
     path = tmp_path / "grid.xlsx"
     if path.exists():
         path.unlink()

@@ -29,6 +29,10 @@ from dataclasses import dataclass, field
 #: Stands for a line break that came out of a macro body: a line break to the parser, not a file line.
 _SOFT_BREAK = "\x1e"
 _NAME = re.compile(r"[A-Za-z0-9_]")
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_BLANKS = re.compile(r"[ \t\r]+")
+#: Where the preprocessor's first stage stops its walk over plain text: a directive or comment, a quote, a line break.
+_STRIPPER_STOP = re.compile(r'[#"\n]')
 _NAMED_ARG = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)
 _CONDITIONALS = ("#ifdef", "#ifndef", "#ifhave", "#ifnhave", "#ifver", "#ifnver")
 
@@ -296,7 +300,8 @@ def _tokens(text: str, where: str) -> list[Token]:
     while i < n:
         c = text[i]
         if c in " \t\r":
-            i += 1
+            blanks = _BLANKS.match(text, i)
+            i = blanks.end() if blanks else i + 1
         elif c == "\n" or c == _SOFT_BREAK:
             out.append(("lf", "\n", line))
             line += c == "\n"
@@ -328,12 +333,9 @@ def _tokens(text: str, where: str) -> list[Token]:
         elif c == "_" and (i + 1 >= n or not _NAME.match(text[i + 1])):
             out.append(("_", "_", line))
             i += 1
-        elif _NAME.match(c):
-            j = i
-            while j < n and _NAME.match(text[j]):
-                j += 1
-            out.append(("word", text[i:j], line))
-            i = j
+        elif (word := _WORD.match(text, i)) is not None:
+            out.append(("word", word.group(), line))
+            i = word.end()
         else:
             out.append((c, c, line))
             i += 1
@@ -464,16 +466,22 @@ class _Stripper:
         line_start = True
         i, n = 0, len(text)
         while i < n:
+            stop = _STRIPPER_STOP.search(text, i)
+            j = stop.start() if stop else n
+            if j > i:  # a run of plain characters, kept whole
+                run = text[i:j]
+                self.sink.append(run)
+                line_start = line_start and run.isspace()
+                i = j
+                continue
             c = text[i]
             if c == "#" and not in_quote:
                 i = self._hash(i, line_start)
                 continue
-            if c == '"':
-                in_quote = not in_quote
             if c == "\n":
                 line_start = not in_quote
-            elif not c.isspace():
-                line_start = False
+            else:  # a quote, or a '#' inside one
+                in_quote, line_start = in_quote != (c == '"'), False
             self.sink.append(c)
             i += 1
         if self.defining is not None:

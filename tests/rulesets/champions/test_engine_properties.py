@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.rulesets.champions.board import board
@@ -15,6 +16,7 @@ from sheets_gm.rulesets.champions.equipment import equip_problem
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.state import MAX_HEALTH, ChampionsState, Player
 from sheets_gm.rulesets.registry import bots_of
+from tests.quick import soak_but
 from tests.rulesets.champions.conftest import at, state_of
 
 WORDS = st.sampled_from(["", "stay", "B2", "A1", "D4", "zz", "gladiator", "Rogue", "mage", "healer", "paladin",
@@ -31,18 +33,21 @@ def players() -> tuple[Player, ...]:
             Player("Bo", at("A1"), bag=("Banner",)), Player("Cy", at("A1")), Player("Di", at("B2")))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(parts=st.dictionaries(st.sampled_from(["Ann", "Bo", "Cy", "Di", "Zed"]), PART, max_size=5),
-       fight=st.booleans())
-def test_any_typed_orders_resolve_without_crashing(rules: ChampionsRuleset, parts: dict[str, PlayerOrders],
-                                                     fight: bool) -> None:
-    state = state_of(*players(), phase=Phase.FIGHT if fight else Phase.MOVE,
-                     pools={"A1": ("Iron Sword", "Banner"), "B2": ("Chainmail",)})
-    orders = Orders(parts)
-    verdicts = rules.check(state, orders, rules.dice(b"fuzz", state))
-    assert all(v.message for v in verdicts)
-    after = rules.resolve(state, orders, rules.dice(b"fuzz", state)).state
-    assert_invariants(rules, state, after)
+@pytest.mark.parametrize("examples", soak_but([60, 20], 20))  # the quick run 20 examples, the soak run 60
+def test_any_typed_orders_resolve_without_crashing(rules: ChampionsRuleset, examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(parts=st.dictionaries(st.sampled_from(["Ann", "Bo", "Cy", "Di", "Zed"]), PART, max_size=5),
+           fight=st.booleans())
+    def walk(parts: dict[str, PlayerOrders], fight: bool) -> None:
+        state = state_of(*players(), phase=Phase.FIGHT if fight else Phase.MOVE,
+                         pools={"A1": ("Iron Sword", "Banner"), "B2": ("Chainmail",)})
+        orders = Orders(parts)
+        verdicts = rules.check(state, orders, rules.dice(b"fuzz", state))
+        assert all(v.message for v in verdicts)
+        after = rules.resolve(state, orders, rules.dice(b"fuzz", state)).state
+        assert_invariants(rules, state, after)
+
+    walk()
 
 
 def held(p: Player) -> Counter[str]:
@@ -76,9 +81,19 @@ def assert_invariants(rules: ChampionsRuleset, before: ChampionsState, after: Ch
         assert taken == left
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.binary(min_size=1, max_size=8), bot=st.sampled_from(["affinity", "stack", "random", "seek"]))
-def test_bot_matches_keep_the_invariants_and_end(rules: ChampionsRuleset, seed: bytes, bot: str) -> None:
+@pytest.mark.parametrize("examples", soak_but([8, 3], 3))  # a whole match an example: the quick run 3, the soak 8
+def test_bot_matches_keep_the_invariants_and_end(rules: ChampionsRuleset, examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(seed=st.binary(min_size=1, max_size=8), bot=st.sampled_from(["affinity", "stack", "random", "seek"]))
+    def walk(seed: bytes, bot: str) -> None:
+        _bot_match_keeps_the_invariants(rules, seed, bot)
+
+    walk()
+
+
+def _bot_match_keeps_the_invariants(rules: ChampionsRuleset, seed: bytes, bot: str) -> None:
+    """One bot match (every seat played by ``bot``, its dice seeded ``seed``): each window keeps the invariants, the
+    board only shrinks, and the match ends with winners."""
     state = rules.new_match(rules.sample_roster(), seed)
     bots = {s: bots_of(rules)[bot].make(f"{seed.hex()}/{s}") for s in rules.seats(state)}
     alive = len(state.alive())

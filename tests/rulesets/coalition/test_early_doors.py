@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
 from openpyxl import load_workbook
 
 from sheets_gm.engine.ruleset import JUDGE
@@ -23,7 +24,7 @@ from sheets_gm.sheets.struck import spans_of, struck
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.read import read_match
 from tests.rulesets.coalition.helpers import army, board, state
-from tests.rulesets.coalition.test_one_deadline import ARMIES, CLS, NOW, PLAYERS, Table
+from tests.rulesets.coalition.test_one_deadline import ARMIES, CLS, NOW, PLAYERS, Table, walked
 
 #: Four battles in turn 1, each with a winner who stays on its square (the loser is bumped): Rabid Cat's at 4C, Jeff
 #: the Owl's at 6C, Serra Host's at 11A, Dark Pack's at 11H. Benalish Host and Blight Hound fight in none.
@@ -42,6 +43,7 @@ ENGAGED = {"Rabid Cat": "3C > 4C - engage Various Puppies", "Urza's Vanguard": "
 WINNERS = {"Dominaria 4C": "Rabid Cat", "Dominaria 6C": "Jeff the Owl", "Dominaria 11A": "Serra Host",
            "Dominaria 11H": "Dark Pack"}
 POST = "Turn 2 moves:\nJeff the Owl: Dominaria; 6C > 6D\nBlight Hound: Dominaria; 7A > 7B"
+pytestmark = pytest.mark.xdist_group("coalition-early-doors")  # one worker runs these: it walks _doors once a run
 OPEN_BATTLE = "is in an open battle of turn 1 · battle results (it fights), and cannot take orders for turn 2"
 
 
@@ -120,7 +122,7 @@ def _judged(table: Table, folder: Path) -> None:
 def test_no_line_typed_in_the_judges_window_for_an_army_that_fights_is_carried_out_next_turn(tmp_path: Path) -> None:
     """``_doors``, then the players' deadline; the judge's results close her window, and turn 2 resolves in the same
     sync from what the deadline took (``_judged``)."""
-    table = _doors(tmp_path)
+    table = walked(tmp_path, _doors)
     assert not table.sync(PLAYERS + dt.timedelta(seconds=6)).resolved
     assert table.feedback("coalition", "coalition line 1", "post").startswith(f"✘ Not read: Rabid Cat {OPEN_BATTLE}")
     table.type(JUDGE, "judge", JUDGE, "ready", True)
@@ -134,7 +136,7 @@ def test_a_judges_window_forced_before_the_players_deadline_leaves_no_line_for_a
     """``_doors``, then the GM forces the judge's window before the players' deadline: turn 2 opens, its deadline
     ahead, its rows without the lines for an army that fought (no longer in battle: its line would be read now);
     turn 2 resolves at the deadline (``_judged``)."""
-    table = _doors(tmp_path)
+    table = walked(tmp_path, _doors)
     report = table.sync(NOW + dt.timedelta(hours=2), force=True)
     assert report.resolved and table.state().phase.value == "orders", describe_report(report)
     assert not table.state().battles

@@ -6,9 +6,12 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
+
 from sheets_gm.engine.ruleset import JUDGE
-from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.rulesets.registry import get_ruleset
+from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.running.run import sync_once
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import cell_at
@@ -17,14 +20,24 @@ from sheets_gm.sync.life.adjust_undo import undo_window
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
+from tests.made import made_into
 from tests.rulesets.coalition.helpers import local_match
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 CLS = get_ruleset("coalition")
+pytestmark = pytest.mark.xdist_group("coalition-judge-kept-rows")  # one worker: it makes _battle once a run
 
 
 def _battle(tmp_path: Path) -> tuple[MatchConfig, MatchSheets]:
-    """A match whose first orders window ends in one battle, Ann attacks Bo at Dominaria 3B: the results window."""
+    """A match whose first orders window ends in one battle, Ann attacks Bo at Dominaria 3B: the results window. Made
+    once a test process and copied (``tests.made``)."""
+    made_into(tmp_path, "judge kept rows battle", _make_battle)
+    config = load_config(tmp_path / "match.toml")
+    return config, open_match_sheets(config)
+
+
+def _make_battle(tmp_path: Path) -> None:
+    """``_battle``'s match made in ``tmp_path``."""
     config, sheets = local_match(tmp_path, [["Ann", "coalition", 1, "Dominaria 3A", "5000/2500/1500/1000",
                                              "white", "white"],
                                             ["Bo", "phyrexia", 1, "Dominaria 3B", "5000/2500/1500/1000", "", ""]],
@@ -33,7 +46,6 @@ def _battle(tmp_path: Path) -> tuple[MatchConfig, MatchSheets]:
     sheets.of("coalition").write([RangeWrite(tab.at(tab.cell(0, "line")), [["Ann: Dominaria; 3A > 3B - engage Bo"]])])
     assert sync_once(config, sheets, now=NOW, force=True).resolved
     assert len(read_match(sheets, CLS).record.state.battles) == 1
-    return config, sheets
 
 
 def _judge_rows(sheets: MatchSheets) -> dict[str, TypedRow]:

@@ -28,18 +28,26 @@ from sheets_gm.running.run import sync_once
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match, read_record
-from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match
-from tests.rulesets.coalition.test_mail_door import Box, mail
+from tests.made import made_into
+from tests.rulesets.coalition.test_mail_door import Box, _match, mail
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)  # the players' deadline of the results window: 20:00 that day
 PLAYERS = NOW.replace(hour=20)
 CLS = get_ruleset("coalition")
+pytestmark = pytest.mark.xdist_group("coalition-judge-window")  # one worker runs these: it makes _war's once a run
 
 
 def _war(tmp_path: Path, judge_hours: int = 0) -> MatchConfig:
     """A match with a daily 20:00 deadline whose turn 1 announced Rabid Cat attacks Various Puppies (Dominaria 4C),
-    Ann (coalition) mailing a strategy for it and Phyrexia none."""
-    local_match(tmp_path, MAIL_ARMIES, b"judge window", NOW, (*ROSTER_COLUMNS, "player", "email"))
+    Ann (coalition) mailing a strategy for it and Phyrexia none: made once a test process and copied
+    (``tests.made``)."""
+    made_into(tmp_path, ("judge window war", judge_hours), lambda into: _make_war(into, judge_hours))
+    return load_config(tmp_path / "match.toml")
+
+
+def _make_war(tmp_path: Path, judge_hours: int) -> None:
+    """``_war``'s match made in ``tmp_path``: created, then its two polls with Ann's mails."""
+    _match(tmp_path)  # the mail door tests' match: made once a process for all of them
     path = tmp_path / "match.toml"
     text = path.read_text(encoding="utf-8").replace("times = []", 'times = ["20:00"]', 1)
     if judge_hours:
@@ -50,7 +58,6 @@ def _war(tmp_path: Path, judge_hours: int = 0) -> MatchConfig:
     with_mail(config, lambda: NOW, lambda: sync_once(config, open_match_sheets(config), now=NOW, force=True), box)
     box = Box([mail(2, "ann@example.org", "Ann: Rabid Cat attacks Various Puppies", "Charge!", minutes=10)])
     with_mail(config, lambda: NOW, lambda: sync_once(config, open_match_sheets(config), now=NOW), box)
-    return config
 
 
 def _sync(config: MatchConfig, at: dt.datetime, said: list[str] | None = None) -> WindowReport:
@@ -165,13 +172,14 @@ def test_the_judges_own_deadline_closes_her_window(tmp_path: Path) -> None:
     assert report.resolved and report.reason == "the judge's deadline Mon 23 Nov, 20:00 (UTC) has passed"
 
 
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=2, deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=60 * 72), min_size=1, max_size=4))
 def test_no_battle_result_is_applied_while_the_judges_window_is_open(tmp_path_factory: object,
                                                                       minutes: list[int]) -> None:
     """The property: whatever polls run at whatever moments after the results window opens, with the judge's
     results typed but Results in not ticked and no judge's deadline, no poll applies a battle (the state stays in
-    the results window, no victory point given). A few examples here; the soak run walks more."""
+    the results window, no victory point given). Two examples here (a poll costs about a second); the soak run walks
+    forty."""
     _no_result_applied(tmp_path_factory, minutes)
 
 

@@ -20,15 +20,14 @@ from sheets_gm.sheets.marks import file_mark
 from sheets_gm.sync.read import read_match
 from tests.fakes.dovecot import Dovecot, MailUser
 from tests.mailbox.mails import plain
-from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match
+from tests.rulesets.coalition.test_mail_door import _match
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 CLS = get_ruleset("coalition")
-ARMIES = MAIL_ARMIES
 
 
 def _match_with_mailbox(tmp_path: Path, dovecot: Dovecot) -> tuple[MatchConfig, MailUser]:
-    local_match(tmp_path, ARMIES, b"mail poll", NOW, (*ROSTER_COLUMNS, "player", "email"))
+    _match(tmp_path)  # the mail door tests' match: made once a process for all of them
     user = dovecot.add_user()
     (tmp_path / "mailbox.password").write_text(user.password, encoding="utf-8")
     with (tmp_path / "match.toml").open("a", encoding="utf-8") as f:

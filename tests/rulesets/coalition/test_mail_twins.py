@@ -21,8 +21,7 @@ from sheets_gm.sync.read import read_match
 from tests.conformance.leak_scan import workbook_differences
 from tests.conformance.noninterference import canonical
 from tests.conformance.test_noninterference_files import Received, received, unstamped
-from tests.rulesets.coalition.helpers import ROSTER_COLUMNS, local_match
-from tests.rulesets.coalition.test_mail_door import ARMIES, Box, mail
+from tests.rulesets.coalition.test_mail_door import Box, _match, mail
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 CLS = get_ruleset("coalition")
@@ -30,7 +29,7 @@ CLS = get_ruleset("coalition")
 
 def _battle_match(folder: Path) -> None:
     """A match whose orders window resolved into the battle Rabid Cat attacks Various Puppies, by a mailed order."""
-    config, sheets = local_match(folder, ARMIES, b"mail twins", NOW, (*ROSTER_COLUMNS, "player", "email"))
+    config, sheets = _match(folder)  # the mail door tests' match: made once a process for all of them
     box = Box([mail(1, "ann@example.org", "moves", "Rabid Cat: Dominaria; 3C > 4C - engage Various Puppies")])
     with_mail(config, lambda: NOW, lambda: sync_once(config, sheets, now=NOW, force=True), box)
     assert read_match(sheets, CLS).record.state.battles

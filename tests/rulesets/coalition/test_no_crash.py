@@ -41,18 +41,27 @@ def test_any_orders_are_checked_and_adjudicated_without_crashing(examples: int) 
     walk()
 
 
-@settings(max_examples=100, deadline=None)
-@given(winner=st.sampled_from(["", "Ann", "Bo", "coalition", "x"]), kill=st.sampled_from(["", "roll", "killed", "?"]),
-       losses=st.dictionaries(NAMES, st.lists(st.one_of(st.integers(-1, 9000), st.text(max_size=1)), max_size=5)
-                              .map(tuple), max_size=2),
-       vp=st.one_of(st.none(), st.integers(-3, 9), st.text(max_size=1)), siege=st.booleans(),
-       stratless=st.sampled_from(["", "coalition", "phyrexia", "nobody"]))
-def test_any_judges_result_is_checked_and_applied_without_crashing(
-        winner: str, kill: str, losses: dict[str, tuple[int, ...]], vp: int | None, siege: bool,
-        stratless: str) -> None:
+@pytest.mark.parametrize("examples", soak_but([100, 30], 30))
+def test_any_judges_result_is_checked_and_applied_without_crashing(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(winner=st.sampled_from(["", "Ann", "Bo", "coalition", "x"]),
+           kill=st.sampled_from(["", "roll", "killed", "?"]),
+           losses=st.dictionaries(NAMES, st.lists(st.one_of(st.integers(-1, 9000), st.text(max_size=1)), max_size=5)
+                                  .map(tuple), max_size=2),
+           vp=st.one_of(st.none(), st.integers(-3, 9), st.text(max_size=1)), siege=st.booleans(),
+           stratless=st.sampled_from(["", "coalition", "phyrexia", "nobody"]))
+    def walk(winner: str, kill: str, losses: dict[str, tuple[int, ...]], vp: int | None, siege: bool,
+             stratless: str) -> None:
+        _judges_result_applies(BattleResult(winner=winner, losses=losses, vp=vp, siege=siege, kill=kill,
+                                            stratless=stratless))
+
+    walk()
+
+
+def _judges_result_applies(result: BattleResult) -> None:
+    """The judge's ``result`` for a battle (and for a square with none) is checked, with a verdict, and applied."""
     after = RULES.resolve(START, CoalitionOrders({"coalition": {"Ann": ArmyOrder(via=("3C",), to="4C", word="raid",
                                                                                   target="Bo")}}), dice()).state
-    result = BattleResult(winner=winner, losses=losses, vp=vp, siege=siege, kill=kill, stratless=stratless)
     typed = CoalitionOrders(results={"Dominaria 4C": result, "nowhere": result})
     assert RULES.check(after, typed, dice())
     RULES.resolve(after, typed, dice())

@@ -11,7 +11,7 @@ it is read; nothing the judge typed is applied before her window closes."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -33,12 +33,14 @@ from sheets_gm.running.run import sync_once
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.read import read_match, read_record
+from tests.made import made_into
 from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match
 from tests.rulesets.coalition.test_mail_door import Box
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 PLAYERS = NOW.replace(hour=20)  # the players' deadline of turn 1's judge's window (a daily 20:00 schedule)
 CLS = get_ruleset("coalition")
+pytestmark = pytest.mark.xdist_group("coalition-one-deadline")  # one worker runs these: it walks _first_turn once a run
 ARMIES = [*MAIL_ARMIES, ["Blight Hound", "phyrexia", 2, "Dominaria 7A", "2000/1000/600/600", "", "", "Di",
                          "di@example.org"]]
 
@@ -47,11 +49,13 @@ class Table:
     """The match as its players, its judge and its GM play it: mail to the judge's mailbox, cells typed in the
     workbooks, the commands at a fake clock."""
 
-    def __init__(self, folder: Path, armies: Sequence[Sequence[object]] = ARMIES) -> None:
-        local_match(folder, armies, b"one deadline", NOW, (*ROSTER_COLUMNS, "player", "email"))
+    def __init__(self, folder: Path, armies: Sequence[Sequence[object]] = ARMIES, *, new: bool = True) -> None:
+        """A new match of ``armies`` in ``folder`` (``new``), or the match already there (a walked table's copy)."""
         path = folder / "match.toml"
-        path.write_text(path.read_text(encoding="utf-8").replace("times = []", 'times = ["20:00"]', 1),
-                        encoding="utf-8")
+        if new:
+            local_match(folder, armies, b"one deadline", NOW, (*ROSTER_COLUMNS, "player", "email"))
+            path.write_text(path.read_text(encoding="utf-8").replace("times = []", 'times = ["20:00"]', 1),
+                            encoding="utf-8")
         self.config: MatchConfig = load_config(path)
         self.uid = 0
         self.box = Box([])
@@ -96,9 +100,30 @@ class Table:
         return "\n".join(letter.body for letter in Outbox.of(self.config.path).waiting() if letter.recipient == to)
 
 
+#: Each walk ``walked`` made this test process: its mailbox's last uid, its mails and the uids it finished.
+_WALKED: dict[tuple[str, str], tuple[int, list[Mail], list[int]]] = {}
+
+
+def walked(folder: Path, walk: Callable[[Path], Table]) -> Table:
+    """``walk(folder)``'s table: walked once a test process in a folder of its own (``tests.made``, its checks with
+    it), then its files copied into ``folder`` and its mailbox's mails given to the copy's table."""
+
+    key = (walk.__module__, walk.__qualname__)
+
+    def make(into: Path) -> None:
+        table = walk(into)
+        _WALKED[key] = (table.uid, list(table.box.mails), list(table.box.finished))
+
+    made_into(folder, ("one deadline walk", *key), make)
+    table = Table(folder, new=False)
+    table.uid, mails, finished = _WALKED[key]
+    table.box.mails, table.box.finished = list(mails), list(finished)
+    return table
+
+
 def test_movement_and_strategies_close_together_and_are_read_for_the_right_turn(tmp_path: Path) -> None:
-    """The first judge's window, walked by ``_first_turn``."""
-    _first_turn(tmp_path)
+    """The first judge's window, walked by ``_first_turn`` (once a test process: the next test plays on from it)."""
+    walked(tmp_path, _first_turn)
 
 
 def _first_turn(tmp_path: Path) -> Table:
@@ -149,7 +174,7 @@ def test_the_gm_forces_the_judges_window_and_the_next_turns_movement_goes_with_i
     """Two turns on: turn 3's orders close at their deadline and announce a battle; before the players' deadline Ann
     mails turn 4's movement; ``status`` says what closes when; after it the GM runs ``resolve --force``: the results
     and turn 4's movement go together."""
-    table = _first_turn(tmp_path)
+    table = walked(tmp_path, _first_turn)
     state = table.state()
     assert (state.turn, state.phase.value) == (3, "orders"), state  # turn 2 had no battle: turn 3's orders are open
     third = PLAYERS + dt.timedelta(days=1)  # turn 3's orders close at the next 20:00

@@ -18,8 +18,13 @@ from sheets_gm.rulesets.wesnoth.orders import UnitOrder
 from sheets_gm.rulesets.wesnoth.resolve import resolve_turn
 from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState
 from tests.paths import WESNOTH_TEMPLATES
+from tests.quick import soak_but
 
 MAPS = sorted((WESNOTH_TEMPLATES / "maps").glob("*.txt"))
+#: The maps each walk of every map plays in the quick run (the bots' code is the same on every map; the soak run plays
+#: them all): a 2-player and a 4-player map each, not the costliest (4p_King_of_the_Hill, a second or two a walk).
+QUICK_ROWS_MAPS = tuple(p for p in MAPS if p.stem in ("2p_Hamlets", "4p_Hamlets"))
+QUICK_AHEAD_MAPS = tuple(p for p in MAPS if p.stem in ("2p_The_Freelands", "4p_Hamlets"))
 
 
 def _rules(board: str | None = None) -> WesnothRuleset:
@@ -28,7 +33,7 @@ def _rules(board: str | None = None) -> WesnothRuleset:
     return made
 
 
-@pytest.mark.parametrize("path", MAPS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", soak_but(MAPS, *QUICK_ROWS_MAPS), ids=lambda p: p.stem)
 def test_bots_give_accepted_rows_on_every_map(path: Path) -> None:
     r = _rules(path.read_text(encoding="utf-8"))
     seed = b"bots"
@@ -135,7 +140,7 @@ def _same(a: Resolution[WesnothState], b: Resolution[WesnothState]) -> None:
     assert a.unused == b.unused
 
 
-@pytest.mark.parametrize("path", MAPS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", soak_but(MAPS, *QUICK_AHEAD_MAPS), ids=lambda p: p.stem)
 def test_a_turn_a_bot_wrote_is_resolved_as_the_engine_resolves_it(path: Path, monkeypatch: pytest.MonkeyPatch
                                                                    ) -> None:
     def resolved_again(*_: object) -> None:

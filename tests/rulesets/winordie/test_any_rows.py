@@ -41,10 +41,14 @@ def test_any_rows_resolve_without_crashing(examples: int) -> None:
     walk()
 
 
-@settings(max_examples=60, deadline=None)
-@given(rows=st.lists(st.builds(Placement, WORDS, WORDS), max_size=9))
-def test_any_deployment_resolves_without_crashing(rows: list[Placement]) -> None:
-    seat = NEW.acting
-    result = RULES.resolve(NEW, WodOrders(deploy={seat: tuple(rows)}), RULES.dice(b"fuzz", NEW))
-    placed = [u for u in result.state.units if u.at is not None]
-    assert placed == [] or len(placed) == sum(1 for u in NEW.units if u.owner == seat)
+@pytest.mark.parametrize("examples", soak_but([60, 20], 20))
+def test_any_deployment_resolves_without_crashing(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(rows=st.lists(st.builds(Placement, WORDS, WORDS), max_size=9))
+    def walk(rows: list[Placement]) -> None:
+        seat = NEW.acting
+        result = RULES.resolve(NEW, WodOrders(deploy={seat: tuple(rows)}), RULES.dice(b"fuzz", NEW))
+        placed = [u for u in result.state.units if u.at is not None]
+        assert placed == [] or len(placed) == sum(1 for u in NEW.units if u.owner == seat)
+
+    walk()
