@@ -53,13 +53,18 @@ _FAKE_STATES: dict[Hashable, dict[str, Any]] = {}  # what the Google fake held o
 def made_on_fake(fake: GoogleApiFake, folder: Path, key: Hashable, make: Callable[[Path], object]) -> None:
     """``made_into`` for a match on the Google fake: ``folder`` given a copy of the files ``make`` built for ``key``
     and ``fake`` a copy of what the fake held right after (its spreadsheets, Drive's change log, the tokens, the
-    counters), both made once a process. ``fake`` must hold, when this is called, what the first test's fake held
-    when it made the match (the same fixture, nothing changed since): each later test gets the state it would have
-    had making the match itself, a copy of its own."""
+    counters), both made once a process for each state the fake starts from (its ``state_digest``): each later test
+    gets the state it would have had making the match itself, a copy of its own. A fake with a test's hooks set is
+    made on as it is, nothing kept. ``make`` may depend on nothing else a test changes (a patch of the product)."""
+    digest = fake.state_digest()
+    if digest is None:
+        folder.mkdir(parents=True, exist_ok=True)
+        make(folder)
+        return
 
     def make_and_keep(into: Path) -> None:
         make(into)
-        _FAKE_STATES[key] = fake.snapshot()
+        _FAKE_STATES[key, digest] = fake.snapshot()
 
-    made_into(folder, ("on the Google fake", key), make_and_keep)
-    fake.restore(_FAKE_STATES[key])
+    made_into(folder, ("on the Google fake", key, digest), make_and_keep)
+    fake.restore(_FAKE_STATES[key, digest])

@@ -53,6 +53,7 @@ import functools
 import hashlib
 import io
 import json
+import pickle
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -1152,6 +1153,14 @@ class GoogleApiFake:
         """A deep copy of everything Google holds (spreadsheets, Drive's clock and change log, tokens, accounting),
         for :meth:`restore` into another fake: a test that needs many matches made alike makes one once."""
         return copied({k: v for k, v in vars(self).items() if k not in self._NOT_STATE})
+
+    def state_digest(self) -> str | None:
+        """A digest of what :meth:`snapshot` would copy: two fakes with the same digest hold the same state. None
+        while a test's hooks are set (``save_before_write``, ``after_edit``): they are no state one can compare."""
+        if self._before_write or self.after_edit:
+            return None
+        state = {k: v for k, v in vars(self).items() if k not in self._NOT_STATE}
+        return hashlib.sha256(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
 
     def restore(self, saved: Mapping[str, Any]) -> None:
         """Take the state of a :meth:`snapshot` (a copy of it: the snapshot stays as it was)."""
