@@ -14,6 +14,10 @@ import shutil
 import tempfile
 from collections.abc import Callable, Hashable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tests.fakes.google_api import GoogleApiFake
 
 _BUILT: dict[Hashable, Path] = {}
 _ROOT: list[Path] = []  # the process's folder of made matches, once made (removed when the process ends)
@@ -41,3 +45,26 @@ def made_into(folder: Path, key: Hashable, make: Callable[[Path], object]) -> No
             raise
         built = _BUILT[key] = fresh
     shutil.copytree(built, folder, symlinks=True, dirs_exist_ok=True)
+
+
+_FAKE_STATES: dict[Hashable, dict[str, Any]] = {}  # what the Google fake held once each key's match was made
+
+
+def made_on_fake(fake: GoogleApiFake, folder: Path, key: Hashable, make: Callable[[Path], object]) -> None:
+    """``made_into`` for a match on the Google fake: ``folder`` given a copy of the files ``make`` built for ``key``
+    and ``fake`` a copy of what the fake held right after (its spreadsheets, Drive's change log, the tokens, the
+    counters), both made once a process for each state the fake starts from (its ``state_digest``): each later test
+    gets the state it would have had making the match itself, a copy of its own. A fake with a test's hooks set is
+    made on as it is, nothing kept. ``make`` may depend on nothing else a test changes (a patch of the product)."""
+    digest = fake.state_digest()
+    if digest is None:
+        folder.mkdir(parents=True, exist_ok=True)
+        make(folder)
+        return
+
+    def make_and_keep(into: Path) -> None:
+        make(into)
+        _FAKE_STATES[key, digest] = fake.snapshot()
+
+    made_into(folder, ("on the Google fake", key, digest), make_and_keep)
+    fake.restore(_FAKE_STATES[key, digest])

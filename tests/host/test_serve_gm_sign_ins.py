@@ -39,6 +39,7 @@ from tests.fakes.google_api import (
 from tests.host.hosting import Clock, new_host
 from tests.host.test_restart_google import _blind_index, _player_saves, _restarted
 from tests.host.test_serve_google import START, by_account, keys, read_keys
+from tests.made import made_on_fake
 from tests.quick import soak_but
 
 #: The GMs and their matches.
@@ -74,40 +75,56 @@ def sign_in(fake: GoogleApiFake, token_file: Path, gm: str, refresh: str) -> Non
     token_file.chmod(0o600)
 
 
-def gm_match(fake: GoogleApiFake, league: Path, gm: str, match: str, capsys: pytest.CaptureFixture[str],
-             shared_file: bool) -> Path:
-    """A GvG match made by init (on a service account), then played on ``gm``'s own sign-in: saved in the match's
-    own folder (``doctor``'s default), or one file for all her matches (``shared_file``)."""
+def _head(match: str) -> str:
+    """``match``'s config but for its ``[google]`` table."""
+    k = keys(match)
+    sheets = (f'[sheets]\nbackend = "google"\nboard = "{k["board"]}"\nengine = "{k["engine"]}"\n'
+              f'orders = {{ red = "{k["red"]}", blue = "{k["blue"]}" }}\n')
+    return 'ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n' + sheets
+
+
+def made_by_init(league: Path, match: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A GvG match made by init on a service account, in ``league/match``."""
     folder = league / match
     folder.mkdir(parents=True)
     write_service_account_key(folder / "sa.json", "maker@sheets-gm-test.iam.gserviceaccount.com")
     (folder / "roster.csv").write_text(ROSTER, encoding="utf-8")
     (folder / "client_secret.json").write_text(json.dumps(
         {"installed": {"client_id": "cid", "client_secret": "secret", "token_uri": TOKEN_URL}}), encoding="utf-8")
-    k = keys(match)
     config = folder / "match.toml"
-    sheets = (f'[sheets]\nbackend = "google"\nboard = "{k["board"]}"\nengine = "{k["engine"]}"\n'
-              f'orders = {{ red = "{k["red"]}", blue = "{k["blue"]}" }}\n')
-    head = 'ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n' + sheets
-    config.write_text(head + '[google]\nservice_account = "sa.json"\n', encoding="utf-8")
+    config.write_text(_head(match) + '[google]\nservice_account = "sa.json"\n', encoding="utf-8")
     assert run(capsys, "init", "gvg", "-c", config, "--no-share")[0] == 0
+
+
+def gm_match(fake: GoogleApiFake, league: Path, gm: str, match: str, shared_file: bool) -> Path:
+    """The match ``made_by_init`` in ``league/match``, then played on ``gm``'s own sign-in: saved in the match's
+    own folder (``doctor``'s default), or one file for all her matches (``shared_file``)."""
+    folder = league / match
     token = league / f"{gm}-token.json" if shared_file else folder / ".sheets-gm" / "oauth-token.json"
     if not token.exists():
         sign_in(fake, token, gm, f"refresh-{gm}" if shared_file else f"refresh-{gm}-{match}")
-    config.write_text(head + '[google]\noauth_client = "client_secret.json"\n'
-                      + (f'oauth_token = "{token}"\n' if shared_file else ""), encoding="utf-8")
-    return config
+    (folder / "match.toml").write_text(_head(match) + '[google]\noauth_client = "client_secret.json"\n'
+                                       + (f'oauth_token = "{token}"\n' if shared_file else ""), encoding="utf-8")
+    return folder / "match.toml"
+
+
+def _made_league(into: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for matches in GMS.values():
+        for match in matches:
+            made_by_init(into, match, capsys)
 
 
 def league(fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
            monkeypatch: pytest.MonkeyPatch, shared: dict[str, bool]) -> tuple[Clock, Path, dict[str, Path]]:
     """Every match of ``GMS`` under ``tmp_path/league``, each on its GM's sign-in (``shared``: by match, one file
-    for all the GM's matches that say so); one clock for the host, the commands and Drive."""
+    for all the GM's matches that say so); one clock for the host, the commands and Drive. The matches are made by
+    init once a process (``made_on_fake``): each test a copy of its own, files and fake."""
     clock = Clock(START, on_move=lambda now: setattr(fake, "now", now))
     fake.now = START
     monkeypatch.setattr("sheets_gm.commands.base.clock", clock)
     root = tmp_path / "league"
-    configs = {match: gm_match(fake, root, gm, match, capsys, shared[match])
+    made_on_fake(fake, root, "gm sign-ins league", lambda into: _made_league(into, capsys))
+    configs = {match: gm_match(fake, root, gm, match, shared[match])
                for gm, matches in GMS.items() for match in matches}
     return clock, root, configs
 

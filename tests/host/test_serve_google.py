@@ -30,6 +30,7 @@ from tests.fakes.google_api import (
     write_service_account_key,
 )
 from tests.host.hosting import Clock, hosted, new_host, starts
+from tests.made import made_on_fake
 from tests.matchfiles import type_orders
 
 START = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
@@ -79,7 +80,9 @@ def league_on_fake(fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFi
     fake.now = START
     monkeypatch.setattr("sheets_gm.commands.base.clock", clock)
     league = tmp_path / "league"
-    return clock, league, {match: create(league, match, capsys) for match in MATCHES}
+    made_on_fake(fake, league, "serve google league",
+                 lambda into: [create(into, match, capsys) for match in MATCHES])  # once a process, then copied
+    return clock, league, {match: league / match / "match.toml" for match in MATCHES}
 
 
 def by_account(fake: GoogleApiFake, endpoint: str) -> dict[str, int]:
