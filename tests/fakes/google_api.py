@@ -53,7 +53,6 @@ import functools
 import hashlib
 import io
 import json
-import os
 import pickle
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -1074,26 +1073,6 @@ _HTML_408 = "<html><head><title>408 Request Timeout</title></head><body><h1>Requ
 # --------------------------------------------------------------------------- the fake
 
 
-#: requests' proxy look-up's answers, by (scheme, host and port, no_proxy, the whole environment).
-_ENVIRON_PROXIES: dict[tuple[Any, ...], dict[str, str]] = {}
-_REQUESTS_ENVIRON_PROXIES = requests.utils.get_environ_proxies
-
-
-def _environ_proxies(url: str | bytes, no_proxy: Iterable[str] | None = None) -> dict[str, str]:
-    """``requests.utils.get_environ_proxies``, its answer remembered for each URL's scheme and host and each
-    environment (it depends on nothing else): requests asks it before every request and reads the whole environment
-    twice in Python each time. A proxy set in the environment is still honoured, as for a GM."""
-    parts = urlsplit(url if isinstance(url, str) else url.decode())
-    environ = frozenset(os.environ._data.items())  # type: ignore[attr-defined]  # the bytes, read in C
-    bypass = no_proxy if no_proxy is None or isinstance(no_proxy, str) else tuple(no_proxy)
-    key = (parts.scheme, parts.netloc, bypass, environ)
-    if key not in _ENVIRON_PROXIES:
-        if len(_ENVIRON_PROXIES) > 64:  # tests that change the environment: keep only the recent answers
-            _ENVIRON_PROXIES.clear()
-        _ENVIRON_PROXIES[key] = _REQUESTS_ENVIRON_PROXIES(url, no_proxy=bypass)
-    return dict(_ENVIRON_PROXIES[key])
-
-
 class GoogleApiFake:
     """The fake Google: start it (``with GoogleApiFake() as fake``) and every HTTP request made
     through ``requests`` lands here; nothing reaches the network."""
@@ -1114,7 +1093,6 @@ class GoogleApiFake:
         self._next_id = 1000
         self._mock: responses.RequestsMock | None = None
         self._signer_loader: Any = None  # google-auth's own key loader, while the fake puts its own in
-        self._proxies_of_environ: Any = None  # requests' own proxy look-up, while the fake puts _environ_proxies in
         # Drive's clock and change log: every edit (a player's through set_values, ours through the API)
         # sets the file's modifiedTime to ``now`` and enters the change log ``drive_lag`` later, as Drive's
         # listing trails its edits. ``now`` None: the real clock.
@@ -1158,8 +1136,6 @@ class GoogleApiFake:
         self._mock = mock
         self._signer_loader = _cryptography_rsa.RSASigner.__dict__["from_string"]
         _cryptography_rsa.RSASigner.from_string = classmethod(_signer_of_key)  # type: ignore[method-assign,assignment]
-        self._proxies_of_environ = requests.sessions.get_environ_proxies
-        requests.sessions.get_environ_proxies = _environ_proxies
 
     def stop(self) -> None:
         """Stop intercepting."""
@@ -1168,12 +1144,10 @@ class GoogleApiFake:
             self._mock.reset()
             self._mock = None
             _cryptography_rsa.RSASigner.from_string = self._signer_loader  # type: ignore[method-assign]
-            requests.sessions.get_environ_proxies = self._proxies_of_environ
 
     #: What :meth:`snapshot` leaves out: the discovery documents (shared, read-only), the interception and the hooks
     #: a test set (callables of that test).
-    _NOT_STATE = frozenset({"sheets_api", "drive_api", "_mock", "_signer_loader", "_proxies_of_environ",
-                            "_before_write", "after_edit"})
+    _NOT_STATE = frozenset({"sheets_api", "drive_api", "_mock", "_signer_loader", "_before_write", "after_edit"})
 
     def snapshot(self) -> dict[str, Any]:
         """A deep copy of everything Google holds (spreadsheets, Drive's clock and change log, tokens, accounting),
