@@ -1395,8 +1395,12 @@ TYPED_BETWEEN_TWO_CUTS = [("cut", 0, 0, 0), ("type", 0, 0, 0), ("cut", 0, 0, 0)]
                                            ("winordie", REFUSED_THROUGH_DEPLOYMENT),
                                            ("winordie", SEAT_ROW_TYPED_AHEAD),
                                            ("champions", NAME_TYPED_OVER_A_NAME),
-                                           *((g, TYPED_BETWEEN_TWO_CUTS) for g in _games()),
-                                           *((g, REFUSED_AHEAD_THEN_UNDONE) for g in _tables())])
+                                           *soak_but([(g, TYPED_BETWEEN_TWO_CUTS) for g in _games()],
+                                                     ("gvg", TYPED_BETWEEN_TWO_CUTS),
+                                                     ("wesnoth", TYPED_BETWEEN_TWO_CUTS)),
+                                           *soak_but([(g, REFUSED_AHEAD_THEN_UNDONE) for g in _tables()],
+                                                     ("champions", REFUSED_AHEAD_THEN_UNDONE),
+                                                     ("winordie-batch", REFUSED_AHEAD_THEN_UNDONE))])
 def test_an_order_lives_in_its_window(name: str, steps: list[tuple[str, int, int, int]]) -> None:
     """The three promises of issue 53 on the cases that broke them (every game's random runs walk them too), and a
     refusal standing with its reason through the windows that do not read its row (issue 64, item 4)."""
