@@ -31,7 +31,8 @@ def typed_rows(read: MatchRead) -> dict[str, list[Any]]:
             for seat, s in read.seats.items()}
 
 
-@pytest.mark.parametrize("game", soak_but(STARTER_GAMES, "gvg", "winordie"))
+# a swap is found by each workbook's tabs, whatever the game: GvG in the quick run, every game under -m soak
+@pytest.mark.parametrize("game", soak_but(STARTER_GAMES, "gvg"))
 def test_swapped_orders_files_are_named_then_put_back_with_their_typed_rows(
         tmp_path: Path, game: str, capsys: pytest.CaptureFixture[str]) -> None:
     config = starter_match(tmp_path, game)

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from sheets_gm.rulesets.registry import ruleset_names
+from tests.quick import soak_but
 from tests.web.pages import bot_match, build_pages, nothing_drawn
 
 pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install '.[test]')")
@@ -76,7 +77,8 @@ def _occupied(driver: Any, name: str) -> tuple[Any, bool]:
     return place, bool(drawn)
 
 
-@pytest.mark.parametrize("name", ruleset_names())
+# hex (wesnoth) in the quick run; a square map's (gvg) walked by the hidden positions' test below
+@pytest.mark.parametrize("name", soak_but(ruleset_names(), "wesnoth"))
 def test_the_page_as_a_player_uses_it(browser: Any, sites: Sites, name: str) -> None:
     _used(browser, sites[name], name)
 
@@ -156,7 +158,8 @@ def _used(browser: Any, site: Path, name: str) -> None:
     assert wide <= browser.execute_script("return window.innerWidth")
 
 
-@pytest.mark.parametrize("name", ruleset_names())
+# a square map's (champions) in the quick run; the war's finder walked by test_trail_in_browser's quick test
+@pytest.mark.parametrize("name", soak_but(ruleset_names(), "champions"))
 def test_the_finder_finds_a_unit_by_three_letters_and_opens_it(browser: Any, sites: Sites, name: str) -> None:
     browser.set_window_size(1100, 900)
     _open(browser, sites[name] / "index.html")
@@ -263,7 +266,8 @@ def test_the_deadline_reads_in_the_viewers_time_zone(browser: Any, sites: Sites)
     assert shown.text == local
 
 
-@pytest.mark.parametrize("name", ruleset_names())
+# a hex map (wesnoth) and a square one of several planes (coalition) in the quick run
+@pytest.mark.parametrize("name", soak_but(ruleset_names(), "wesnoth", "coalition"))
 def test_a_place_the_grounds_picture_draws_shows_what_it_is_under_the_pointer(browser: Any, sites: Sites,
                                                                              name: str) -> None:
     """The page draws a map's bare places once, as the match's ground picture (``ground-<hash>.svg``), and only who
