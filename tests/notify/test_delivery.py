@@ -43,6 +43,7 @@ from tests.notify.test_notices_every_game import (
     play,
     sync,
 )
+from tests.quick import soak_but
 
 __all__ = ["clock", "secrets"]
 from tests.notify.test_notices_every_game import clock, secrets  # the fixtures, shared
@@ -355,7 +356,8 @@ def test_an_undo_and_a_new_deadline_before_the_next_poll_are_both_told_once(
     assert len(again) == 1 and "red ticked Ready too early" in again[0].get_content(), [m["Subject"] for m in mails]
 
 
-@pytest.mark.parametrize("reasons", [("only undo",), ("first undo", "second undo")])
+@pytest.mark.parametrize("reasons", soak_but([("only undo",), ("first undo", "second undo")],
+                                              ("first undo", "second undo")))
 def test_every_window_taken_back_before_a_poll_is_told_with_its_reason_and_resolves_again_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
         monkeypatch: pytest.MonkeyPatch, reasons: tuple[str, ...]) -> None:
