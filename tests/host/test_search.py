@@ -23,6 +23,7 @@ from tests.host.hosting import Clock, Passing, new_host, starts
 from tests.host.test_scale import HandedEvents
 from tests.host.test_serve_command import LIMIT, wait_for
 from tests.matchfiles import NOW, local_match, state_of, type_orders
+from tests.quick import soak_but
 
 
 def test_the_walk_lists_a_slice_of_folders_at_a_time_and_finds_what_a_whole_search_finds(tmp_path: Path) -> None:
@@ -112,7 +113,7 @@ def polled_league(tmp_path: Path, clock: Clock, lines: list[str]) -> tuple[Path,
     return league, made
 
 
-@pytest.mark.parametrize("walk_a_pass", [2, 5])
+@pytest.mark.parametrize("walk_a_pass", soak_but([2, 5], 5))
 def test_saves_typed_while_no_host_ran_are_polled_before_the_search_ends_and_the_first_looks_of_the_rest(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, walk_a_pass: int) -> None:
     # Players save in two of twelve matches while no host runs; a host restarted with one worker, a first look a

@@ -17,6 +17,7 @@ from sheets_gm.host.seen import identity
 from sheets_gm.host.sweep import SHARE, Sweep
 from tests.host.hosting import Clock, new_host
 from tests.matchfiles import NOW, local_match
+from tests.quick import soak_but
 
 
 class CostlyLooks:
@@ -34,7 +35,8 @@ class CostlyLooks:
         monkeypatch.setattr(sweep_module, "identity", identity)
 
 
-@pytest.mark.parametrize(("matches", "cost"), [(100, 30e-6), (10_000, 30e-6), (10_000, 3e-6)])
+@pytest.mark.parametrize(("matches", "cost"), soak_but([(100, 30e-6), (10_000, 30e-6), (10_000, 3e-6)],
+                                                       (100, 30e-6), (10_000, 30e-6)))
 def test_every_match_is_looked_at_each_round_and_the_rounds_keep_within_their_share(
         monkeypatch: pytest.MonkeyPatch, matches: int, cost: float) -> None:
     looks = CostlyLooks(monkeypatch, cost)
