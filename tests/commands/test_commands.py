@@ -286,10 +286,10 @@ def test_the_deadline_resolves_a_turn_and_the_next_one_follows_the_schedule(tmp_
 
 
 def test_a_whole_match_by_cron_syncs_reaches_its_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = config(tmp_path, 'roster = "roster.csv"\n[settings]\nmax_turns = 6')
+    path = config(tmp_path, 'roster = "roster.csv"\n[settings]\nmax_turns = 2')  # ends as a long match would
     roster(tmp_path)
     assert run(capsys, "init", "gvg", "-c", path)[0] == 0
-    for _ in range(6):
+    for _ in range(2):
         type_orders(path)
         assert run(capsys, "sync", "-c", path)[0] == 0
     code, out, _ = run(capsys, "status", "-c", path)
@@ -298,7 +298,7 @@ def test_a_whole_match_by_cron_syncs_reaches_its_end(tmp_path: Path, capsys: pyt
     assert code == 0 and out.startswith("Nothing to do: Match over")
     code, _, err = run(capsys, "resolve", "-c", path, "--force")
     assert code == 1 and "the match is over" in err
-    code, _, err = run(capsys, "resolve", "-c", path, "--force", "--turn", "6")
+    code, _, err = run(capsys, "resolve", "-c", path, "--force", "--turn", "2")
     assert code == 1 and "the match is over" in err
     code, out, _ = run(capsys, "sync", "-c", path, "--watch", "--interval", "0.01")
     assert code == 0 and out.splitlines()[-1] == "The match is over; watch ends."

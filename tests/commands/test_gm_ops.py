@@ -35,7 +35,7 @@ from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, MatchRecord
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import READ, WRITE, GoogleApiFake, fake_client
-from tests.matchfiles import GVG, SEED, local_match, played_match, record_of, roster, rules_of, sync, type_orders
+from tests.matchfiles import GVG, SEED, played_match, record_of, roster, rules_of, sync, type_orders
 
 STATUS = "Q2"  # the board's status line, right of the 15-column map
 
@@ -524,7 +524,7 @@ def test_undo_of_a_battle_prints_its_dice_dealt_afresh_and_the_replay_verifies(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The dice a resolution revealed (a battle's) are listed with their new deal; the move rolls shown before the
     orders with their old one; the match then replays from its history, kept rolls included."""
-    config, sheets = local_match(tmp_path)
+    config, sheets = played_match(tmp_path, 2)  # the turns before its first battle (the third), copied
     for _ in range(40):
         type_orders(sheets)
         before = record_of(sheets).log_rows

@@ -173,7 +173,8 @@ def test_a_deadline_removed_mid_window_is_dropped(match: Path, clock: Clock,
     out = _sync(path, clock, capsys)
     assert ("Deadlines changed by the GM: no deadline now: turn 1 resolves when every seat it waits for is ready, "
             "or when the GM resolves it.") in out
-    assert (record(path).deadline, record(path).schedule) == ("", "none")
+    dropped = record(path)
+    assert (dropped.deadline, dropped.schedule) == ("", "none")
     assert "close" not in _status(tmp_path / "red.xlsx", "Orders red")
     assert _settings_row(tmp_path)[1].startswith("no deadline")
     clock.tick(60)  # past the deadline the window had: nothing resolves
@@ -212,7 +213,8 @@ def test_a_schedule_that_does_not_parse_is_refused_by_name_and_the_match_keeps_i
         code, _, err = run(capsys, "sync", "-c", match)
         assert code == 1 and "[deadlines]" in err and said in err, err
     match.write_text(good, encoding="utf-8")  # the match was left as it was
-    assert (record(match).deadline, record(match).schedule) == ("", "none")
+    left = record(match)
+    assert (left.deadline, left.schedule) == ("", "none")
 
 
 def test_sync_watch_reads_a_changed_config_before_its_next_poll(

@@ -24,6 +24,7 @@ from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import seat_backend
 from tests.commands.test_commands import ROSTER
 from tests.commands.test_repair_records import NOW, ROSTERS, _played, run
+from tests.quick import soak_but
 
 pytestmark = pytest.mark.xdist_group("repair-played")  # one worker plays _played's matches once a run, not each
 
@@ -33,14 +34,28 @@ def _view(path: Path, tab: str) -> list[tuple[object, ...]]:
     return [tuple(r) for r in ws.iter_rows(values_only=True) if any(v not in (None, "", False) for v in r)]
 
 
-def _view_log(config: Path, seat: str, game: str) -> list[tuple[str, ...]]:
-    """The rows of ``seat``'s View log as the record counts them, each cell as text ('' when empty)."""
+def _tabs(path: Path) -> list[str]:
+    """The names of ``path``'s tabs, read without loading its cells."""
+    book = openpyxl.load_workbook(path, read_only=True)
+    try:
+        return list(book.sheetnames)
+    finally:
+        book.close()
+
+
+def _view_logs(config: Path, game: str, *only: str) -> dict[str, list[tuple[str, ...]]]:
+    """The rows of each seat's View log (or ``only`` those seats') as the record counts them, each cell as text
+    ('' when empty): the match read once for them all."""
     sheets = open_match_sheets(load_config(config))
     tabs = MatchTabs(sheet_spec(game), sheets.seats, get_ruleset(game).traits.judge)
-    count = read_match(sheets, get_ruleset(game)).record.seat_logs.get(seat, 0)
-    (grid,) = seat_backend(sheets, tabs, seat).read([tabs.view_log_range(seat, 0, count, VIEW_COLS)])
-    rows = [tuple(text_of(v) for v in (*row, *[""] * VIEW_COLS)[:VIEW_COLS]) for row in grid]
-    return rows + [("",) * VIEW_COLS] * (count - len(rows))
+    counts = read_match(sheets, get_ruleset(game)).record.seat_logs
+    logs = {}
+    for seat in only or sheets.seats:
+        count = counts.get(seat, 0)
+        (grid,) = seat_backend(sheets, tabs, seat).read([tabs.view_log_range(seat, 0, count, VIEW_COLS)])
+        rows = [tuple(text_of(v) for v in (*row, *[""] * VIEW_COLS)[:VIEW_COLS]) for row in grid]
+        logs[seat] = rows + [("",) * VIEW_COLS] * (count - len(rows))
+    return logs
 
 
 @pytest.mark.parametrize("game", ["gvg", "wesnoth"])
@@ -57,8 +72,8 @@ def test_a_view_deleted_after_an_undo_and_more_play_gets_each_line_back_in_the_r
         type_bot_orders(sheets, cls, bots)
         poll(sheets, cls, now=NOW, force=True)
     seat = sheets.seats[0]
-    before = _view_log(config, seat, game)
-    path = next(p for p in tmp_path.glob("*.xlsx") if f"View {seat}" in openpyxl.load_workbook(p).sheetnames)
+    before = _view_logs(config, game, seat)[seat]
+    path = next(p for p in tmp_path.glob("*.xlsx") if f"View {seat}" in _tabs(p))
     book = openpyxl.load_workbook(path)
     del book[f"View {seat}"]
     book.save(path)
@@ -67,7 +82,7 @@ def test_a_view_deleted_after_an_undo_and_more_play_gets_each_line_back_in_the_r
     log = {tuple(text_of(cast(CellValue, v)) for v in r[:3]) for r in _view(tmp_path / "board.xlsx", "Log")}
     private = [i for i, r in enumerate(before) if any(r) and r[:3] not in log]  # this seat's alone: in no other tab
     blank = ("",) * VIEW_COLS
-    assert _view_log(config, seat, game) == [blank if i in private else r for i, r in enumerate(before)], out
+    assert _view_logs(config, game, seat)[seat] == [blank if i in private else r for i, r in enumerate(before)], out
     if private:
         assert f"({counted(len(private), 'line')} neither recomputed nor found in the Log" in out, out
         assert "not in the Log" not in out, out
@@ -87,7 +102,7 @@ def test_a_deleted_view_gets_back_the_public_lines_the_replay_cannot_recompute_f
     code, out, err = run(capsys, "adjust", "-c", config, "--bot", f"{seat}={kind}", "--reason", "away for a day")
     assert code == 0, out + err
     assert run(capsys, "undo", "-c", config, "--reason", "a misread order")[0] == 0
-    path = next(p for p in tmp_path.glob("*.xlsx") if f"View {seat}" in openpyxl.load_workbook(p).sheetnames)
+    path = next(p for p in tmp_path.glob("*.xlsx") if f"View {seat}" in _tabs(p))
     view = _view(path, f"View {seat}")
     book = openpyxl.load_workbook(path)
     del book[f"View {seat}"]
@@ -118,29 +133,32 @@ def _no_view_gets_a_line_it_never_showed(tmp_path: Path, capsys: pytest.CaptureF
     assert run(capsys, "adjust", "-c", config, "--bot", f"{first}={kind}", "--reason", "away")[0] == 0
     for _ in range(undos):
         assert run(capsys, "undo", "-c", config, "--reason", "a misread order")[0] == 0
-    before = {seat: _view_log(config, seat, game) for seat in sheets.seats}
+    before = _view_logs(config, game)
     for path in tmp_path.glob("*.xlsx"):
-        book = openpyxl.load_workbook(path)
-        gone = [name for name in book.sheetnames if name in {f"View {s}" for s in sheets.seats}]
-        for name in gone:
-            del book[name]
+        gone = [name for name in _tabs(path) if name in {f"View {s}" for s in sheets.seats}]
         if gone:
+            book = openpyxl.load_workbook(path)
+            for name in gone:
+                del book[name]
             book.save(path)
     code, out, err = run(capsys, "repair", "-c", config)
     assert code == 0, err
     log = {tuple(text_of(cast(CellValue, v)) for v in r[:3]) for r in _view(tmp_path / "board.xlsx", "Log")}
+    after = _view_logs(config, game)
     for seat, rows in before.items():
         was = [r for r in rows if any(r)]
-        now = [r for r in _view_log(config, seat, game) if any(r)]
+        now = [r for r in after[seat] if any(r)]
         left = iter(was)
         assert all(line in left for line in now), f"{seat}'s View got a line it never showed, or out of order:\n{out}"
         public = Counter(r for r in was if r[:3] in log)
         assert not public - Counter(now), f"{seat}'s View lost public lines: {public - Counter(now)}\n{out}"
 
 
-#: Seeds whose matches the quick run walks: GvG's 4 and 10 each gave red's View, after an undo and a repair, a Log
+#: Seeds of the walk: GvG's 4 and 10 each gave red's View, after an undo and a repair, a Log
 #: line that names red but that red's View never listed (a knocked-down line of blue's player at red's bulwark).
-QUICK_SEEDS = [("gvg", 4), ("gvg", 10), ("wesnoth", 1), ("coalition", 1), ("winordie", 1)]  # champions: 20 s, soak
+#: Either catches both defects put back (the repair's and the second undo's), so the quick run plays seed 4 only.
+SEEDS = [("gvg", 4), ("gvg", 10), ("wesnoth", 1), ("coalition", 1), ("winordie", 1)]  # champions: 20 s, soak
+QUICK_SEEDS = soak_but(SEEDS, ("gvg", 4), ("wesnoth", 1), ("coalition", 1), ("winordie", 1))
 
 
 @pytest.mark.parametrize(("game", "seed"), QUICK_SEEDS)
@@ -160,7 +178,7 @@ def test_repair_gives_no_view_a_line_of_an_undone_window_it_never_showed_over_ma
     _no_view_gets_a_line_it_never_showed(tmp_path, capsys, monkeypatch, game, seed, undos)
 
 
-@pytest.mark.parametrize(("game", "seed"), [("gvg", 4), ("gvg", 10)])
+@pytest.mark.parametrize(("game", "seed"), soak_but([("gvg", 4), ("gvg", 10)], ("gvg", 4)))
 def test_a_second_undo_in_a_row_keeps_what_the_first_kept_of_each_view(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str,
         seed: int) -> None:
