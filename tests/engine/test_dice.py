@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import hashlib
+import importlib
 import re
 from collections import Counter
 from typing import Any, cast
@@ -156,3 +157,24 @@ def test_a_later_deal_gives_other_dice_and_deal_zero_is_the_plain_formula() -> N
     assert TurnDice(SEED, 4, {"combat/Ann": 6}).dealt(2).d6("combat/Ann") == 6  # pins hold in every deal
     with pytest.raises(ValueError, match="a deal number is a whole number from 0"):
         TurnDice(SEED, 4, deal=-1)
+
+
+def test_the_dice_use_pythons_own_sha256_and_give_the_formula_with_either(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dice hash with CPython's own SHA-256 where the interpreter has it (cheaper a roll than OpenSSL's), and with
+    hashlib's where it has not: the same rolls either way."""
+    own = dice_module._python_sha256()
+    assert own is not hashlib.sha256
+    assert type(own(b"")).__module__ in ("_sha2", "_sha256")
+
+    def no_module(name: str) -> object:
+        raise ImportError(name)
+
+    monkeypatch.setattr(importlib, "import_module", no_module)
+    assert dice_module._python_sha256() is hashlib.sha256
+    monkeypatch.setattr(dice_module, "_SHA256", hashlib.sha256)
+    dice_module._hmac_pads.cache_clear()
+    try:
+        rolls = [TurnDice(SEED, 9).peek(key) for key in KEYS]
+    finally:
+        dice_module._hmac_pads.cache_clear()
+    assert rolls == [keyed_d6(SEED, 9, key) for key in KEYS]
