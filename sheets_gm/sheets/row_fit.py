@@ -86,9 +86,14 @@ def record_wrapped_cells(wb: Any, tab: str, spans: Iterable[Span]) -> None:
     record_tabs(wb, WRAPPED_PROPERTY, recorded)
 
 
-def _in_spans(spans: list[Span], row: int, col: int) -> bool:
-    return any(top <= row and left <= col and (bottom is None or row <= bottom) and (right is None or col <= right)
-               for top, left, bottom, right in spans)
+def _row_columns(spans: list[Span], row: int) -> list[tuple[int, int | None]]:
+    """The columns (left, right; ``None``: to the edge) of the boxes of ``spans`` that cross ``row``: a row's cells
+    are tested against these, not against every box of the tab."""
+    return [(left, right) for top, left, bottom, right in spans if top <= row and (bottom is None or row <= bottom)]
+
+
+def _in_columns(columns: list[tuple[int, int | None]], col: int) -> bool:
+    return any(left <= col and (right is None or col <= right) for left, right in columns)
 
 
 def _unwrapped(ws: Any, alignment_id: int, made: dict[int, int]) -> int:
@@ -98,6 +103,20 @@ def _unwrapped(ws: Any, alignment_id: int, made: dict[int, int]) -> int:
         alignment.wrap_text = None
         made[alignment_id] = int(ws.parent._alignments.add(alignment))
     return made[alignment_id]
+
+
+def _held_by_row(held: dict[tuple[int, int], Any], rows: list[int], width: int) -> dict[int, list[Any]]:
+    """The cells the tab holds in each of ``rows``, left to right: looked up place by place where the rows have
+    fewer places than the tab has cells (a write of a few rows into a long tab), else found in one pass over the
+    tab's cells (a layout of a whole tab, mostly empty places right of its tables)."""
+    if len(rows) * width <= len(held):
+        return {row: [cell for col in range(1, width + 1) if (cell := held.get((row, col))) is not None]
+                for row in rows}
+    found: dict[int, list[tuple[int, Any]]] = {row: [] for row in rows}
+    for (row, col), cell in held.items():
+        if row in found:
+            found[row].append((col, cell))
+    return {row: [cell for _, cell in sorted(cells, key=lambda placed: placed[0])] for row, cells in found.items()}
 
 
 def fit_rows(ws: Any, rows: Iterable[int], fixed: set[int], wrapped: list[Span] | None = None) -> None:
@@ -115,19 +134,16 @@ def fit_rows(ws: Any, rows: Iterable[int], fixed: set[int], wrapped: list[Span] 
     empty_wraps = 0 in wrapping_styles  # a cell not held has the default style, alignment 0
     bold_fonts = {i for i, font in enumerate(ws.parent._fonts) if font.b}
     points: dict[int, float] = {}
-    held = ws._cells
     unwrapped: dict[int, int] = {}
-    for row in sorted(set(rows) - fixed):
-        wrapping = False
+    wanted = sorted(set(rows) - fixed)
+    for row, cells in _held_by_row(ws._cells, wanted, width).items():
+        wrapping = empty_wraps and len(cells) < width
         lines = 1
-        for col in range(1, width + 1):
-            cell = held.get((row, col))
-            if cell is None:
-                wrapping = wrapping or empty_wraps
-                continue
+        wrapped_here = _row_columns(wrapped, row) if wrapped is not None else []
+        for cell in cells:
             style = cell._style  # None on a merged cell's covered part: the default alignment
             if (wrapped is not None and style is not None and style.alignmentId in wrapping_styles
-                    and not _in_spans(wrapped, row, col)):
+                    and not _in_columns(wrapped_here, cell.column)):
                 style.alignmentId = _unwrapped(ws, style.alignmentId, unwrapped)
             if (style.alignmentId if style is not None else 0) not in wrapping_styles:
                 if isinstance(cell.value, str) and "\n" in cell.value:  # its own lines, run on to the right

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from copy import copy
+from dataclasses import dataclass, field
 from typing import Any
 
 from openpyxl.cell.cell import MergedCell
@@ -105,9 +106,10 @@ def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
     _arrange_tabs(wb, layout)
 
     lists: list[tuple[str, ...]] = []
+    styles = _StyleIds()  # the workbook's style ids, found once a layout: its lists only grow while it is applied
     for tab in layout.tabs:
         ws = wb[tab.name]
-        _apply_tab(ws, tab, lists)
+        _apply_tab(ws, tab, lists, styles)
         fixed = {row + 1 for row in tab.row_heights}
         record_fixed_rows(wb, tab.name, fixed)
         wrapped = _wrapped_spans(tab)
@@ -205,13 +207,13 @@ def _arrange_tabs(wb: Any, layout: WorkbookLayout) -> None:
         wb.move_sheet(ws, offset=index - wb.index(ws))
 
 
-def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> None:
+def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]], styles: _StyleIds) -> None:
     """One layout tab onto its worksheet: values, fills, conditional fills, page and sizes, validations, locks.
-    ``lists`` gathers the dropdown lists bound for the helper tab."""
+    ``lists`` gathers the dropdown lists bound for the helper tab; ``styles``: the style ids found so far."""
     if tab.rows < 1 or tab.cols < 1 or tab.rows > MAX_ROWS or tab.cols > MAX_COLS:
         raise SheetError(f"tab {tab.name!r}: {tab.rows} x {tab.cols} is not a possible sheet size")
     _write_values(ws, tab)
-    _apply_fills(ws, tab)
+    _apply_fills(ws, tab, styles)
     _apply_conditional_fills(ws, tab)
     _apply_page(ws, tab)
     _apply_sizes(ws, tab)
@@ -230,34 +232,58 @@ def _write_values(ws: Any, tab: TabLayout) -> None:
         write_box(ws, box, grid, f"{where}: values {cells!r}")
 
 
-def _apply_fills(ws: Any, tab: TabLayout) -> None:
+@dataclass
+class _StyleIds:
+    """The ids of the styles a layout gives, in the workbook it is applied to, each found once a layout, not once a
+    fill: openpyxl finds a style's id by hashing the whole style (its colours' too), a tenth of making a match."""
+
+    fills: dict[str, int] = field(default_factory=dict)  # a solid colour (ARGB) -> its fill's id
+    alignments: dict[tuple[bool, bool], int] = field(default_factory=dict)  # (wrap, left) -> its alignment's id
+    fonts: dict[tuple[int, bool], int] = field(default_factory=dict)  # (a font's id, bold) -> that font's id
+
+    def fill(self, book: Any, colour: str) -> int:
+        """The id of a solid fill of ``colour`` (#RRGGBB)."""
+        argb = _argb(colour)
+        if argb not in self.fills:
+            self.fills[argb] = book._fills.add(PatternFill(fill_type="solid", start_color=argb, end_color=argb))
+        return self.fills[argb]
+
+    def alignment(self, book: Any, wrap: bool, left: bool) -> int:
+        """The id of the alignment a fill gives: at the top, wrapping and left-aligned as asked."""
+        if (wrap, left) not in self.alignments:
+            aligned = Alignment(wrap_text=wrap or None, vertical="top", horizontal="left" if left else None)
+            self.alignments[(wrap, left)] = book._alignments.add(aligned)
+        return self.alignments[(wrap, left)]
+
+    def font(self, book: Any, font_id: int, bold: bool) -> int:
+        """The id of the workbook's font ``font_id`` in bold or not, as ``bold`` asks."""
+        if (font_id, bold) not in self.fonts:
+            self.fonts[(font_id, bold)] = _font_weighted(book, font_id, bold)
+        return self.fonts[(font_id, bold)]
+
+
+def _apply_fills(ws: Any, tab: TabLayout, styles: _StyleIds) -> None:
     """Solid fills, with bold, wrapping and an outline where the layout asks. A fill down a whole long column (a
     Log's sentences, 20,000 rows) is its columns' own style, given to the cells it holds now and to each cell a
     write makes there later (``cells.given_cells``): 20,000 styled empty cells made a workbook load 20 times
     slower."""
     book = ws.parent
     for fill in tab.fills:
-        argb = _argb(fill.colour)
-        pattern = PatternFill(fill_type="solid", start_color=argb, end_color=argb)
-        aligned = Alignment(wrap_text=fill.wrap or None, vertical="top", horizontal="left" if fill.left else None)
-        box = tab_box(tab, fill.range, "fill")
-        # The style ids openpyxl's descriptors would store are found once a fill, not once a cell: each ``cell.fill =``
+        # The style ids openpyxl's descriptors would store are found once, not once a cell: each ``cell.fill =``
         # hashed the whole fill again to look its id up (a fifth of making a match's workbooks).
-        fill_id = book._fills.add(pattern)
-        align_id = book._alignments.add(aligned) if fill.wrap or fill.top or fill.left else None
-        weighted: dict[int, int] = {}  # a font's id -> the id of that font in the fill's weight
+        fill_id = styles.fill(book, fill.colour)
+        box = tab_box(tab, fill.range, "fill")
+        align_id = styles.alignment(book, fill.wrap, fill.left) if fill.wrap or fill.top or fill.left else None
         for cell in _filled_cells(ws, tab, box):
             if not cell._style:  # a column's own style not set yet: what the descriptor does first
                 cell._style = StyleArray()
             style = cell._style
             style.fillId = fill_id
-            if style.fontId not in weighted:
-                weighted[style.fontId] = _font_weighted(book, style.fontId, fill.bold)
-            style.fontId = weighted[style.fontId]
+            style.fontId = styles.font(book, style.fontId, fill.bold)
             if align_id is not None:
                 style.alignmentId = align_id
         if fill.border:
-            _outline(ws, tab, tab_box(tab, fill.range, "fill"))
+            _outline(ws, tab, box)
 
 
 def _wrapped_spans(tab: TabLayout) -> list[Span]:
