@@ -173,7 +173,8 @@ def run_tree(tree: Path, argv: Sequence[str]) -> ChildRun:
 
 
 def exported(commit: str, into: Path) -> Path:
-    """``commit`` of this repository exported (``git archive``) into ``into``; the folder."""
+    """``commit`` of this repository exported (``git archive``) into ``into`` (made if missing); the folder."""
+    into.mkdir(parents=True, exist_ok=True)
     here = Path(__file__).resolve().parent.parent
     archive = subprocess.run(["git", "-C", str(here), "archive", commit], check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
