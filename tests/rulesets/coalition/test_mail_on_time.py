@@ -31,7 +31,7 @@ from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.read import read_match, read_record
 from tests.fakes.dovecot import Dovecot, MailUser
 from tests.mailbox.mails import plain
-from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match
+from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match, looking
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 PLAYERS = NOW.replace(hour=20)  # the players' deadline of turn 1's judge's window (a daily 20:00 schedule)
@@ -112,7 +112,7 @@ class WarByMail:
 
     def judge_types(self, table: str, subject: str, column: str, value: str | int | bool) -> None:
         """``value`` typed in the judge's row of ``subject`` in ``table``, as in LibreOffice."""
-        sheets = open_match_sheets(self.config)
+        sheets = looking(self.config)
         found = read_match(sheets, CLS).seats[JUDGE]
         (row,) = [r for r in found.rows if r.table == table and r.subject == subject]
         placed = found.tab.table(table)
@@ -121,18 +121,18 @@ class WarByMail:
 
     def state(self) -> CoalitionState:
         """The engine's state as the record keeps it."""
-        found: CoalitionState = read_record(open_match_sheets(self.config), CLS).state
+        found: CoalitionState = read_record(looking(self.config), CLS).state
         return found
 
     def judge_row(self, table: str, subject: str, column: str) -> str:
         """What the judge's row of ``subject`` in ``table`` holds in ``column``."""
-        found = read_match(open_match_sheets(self.config), CLS).seats[JUDGE]
+        found = read_match(looking(self.config), CLS).seats[JUDGE]
         (row,) = [r for r in found.rows if r.table == table and r.subject == subject]
         return row.text(column)
 
     def forum(self) -> dict[str, str]:
         """The Coalition's Forum tab: each typed line's answer, by the line."""
-        seat = read_match(open_match_sheets(self.config), CLS).seats["coalition"]
+        seat = read_match(looking(self.config), CLS).seats["coalition"]
         return {r.text("line"): r.feedback for r in seat.rows if r.table == "post" and r.text("line")}
 
     def receipt(self, who: str, subject: str) -> str:
