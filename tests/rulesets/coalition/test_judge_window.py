@@ -71,7 +71,7 @@ def _sync(config: MatchConfig, at: dt.datetime, said: list[str] | None = None) -
 
 
 def _status(config: MatchConfig, at: dt.datetime) -> list[str]:
-    report = poll(open_match_sheets(config), CLS, now=at, dry_run=True, schedule=config.schedule.rule())
+    report = poll(looking(config), CLS, now=at, dry_run=True, schedule=config.schedule.rule())
     return window_status_lines(report, at)
 
 

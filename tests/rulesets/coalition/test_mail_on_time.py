@@ -110,14 +110,17 @@ class WarByMail:
         finally:
             inbox.close()
 
-    def judge_types(self, table: str, subject: str, column: str, value: str | int | bool) -> None:
-        """``value`` typed in the judge's row of ``subject`` in ``table``, as in LibreOffice."""
+    def judge_types(self, *cells: tuple[str, str, str, str | int | bool]) -> None:
+        """Each of ``cells`` (table, subject, column, value) typed in the judge's row of ``subject`` in ``table``,
+        as in LibreOffice, and her workbook saved once."""
         sheets = looking(self.config)
         found = read_match(sheets, CLS).seats[JUDGE]
-        (row,) = [r for r in found.rows if r.table == table and r.subject == subject]
-        placed = found.tab.table(table)
-        sheets.judge_sheet().write([RangeWrite(placed.at(placed.cell(row.row - placed.first_row, column)),
-                                               [[value]])])
+        writes = []
+        for table, subject, column, value in cells:
+            (row,) = [r for r in found.rows if r.table == table and r.subject == subject]
+            placed = found.tab.table(table)
+            writes.append(RangeWrite(placed.at(placed.cell(row.row - placed.first_row, column)), [[value]]))
+        sheets.judge_sheet().write(writes)
 
     def state(self) -> CoalitionState:
         """The engine's state as the record keeps it."""
@@ -172,9 +175,9 @@ def test_a_mails_fate_depends_on_its_arrival_never_on_when_the_poll_read_it(tmp_
         assert ("It was filed as phyrexia's strategy" in receipt) == (arrives == "before"), receipt
         assert war.judge_row("results", f"Dominaria {column}B", "stratless") == \
             ("" if arrives == "before" else "phyrexia"), (column, arrives)
-    for battle in ("Dominaria 4C", *(f"Dominaria {column}B" for column, *_rest in BATTLES)):
-        war.judge_types("results", battle, "winner", "coalition")
-    war.judge_types("judge", JUDGE, "ready", True)
+    war.judge_types(*(("results", battle, "winner", "coalition")
+                      for battle in ("Dominaria 4C", *(f"Dominaria {column}B" for column, *_rest in BATTLES))),
+                    ("judge", JUDGE, "ready", True))
     assert war.sync(JUDGE_DONE).resolved  # the judge's window closes: turn 2's movement with it
     where = {a.name: a.at for a in war.state().armies}
     assert {army: where[army] for army, *_rest in WALK} == \
