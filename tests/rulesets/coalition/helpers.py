@@ -63,6 +63,22 @@ MAIL_ARMIES = [["Rabid Cat", "coalition", 2, "Dominaria 3C", "2000/1000/600/600"
                 "bo@example.org"]]
 
 
+#: The match a test last looked at, by its config's path, and its sheets (``looking``).
+_LOOKED_AT: dict[Path, MatchSheets] = {}
+
+
+def looking(config: MatchConfig) -> MatchSheets:
+    """The sheets of ``config``'s match as a test reads and types in them between polls: opened once and reused
+    while the test looks at that match. Each backend checks its cached workbook against its file's stamp (device,
+    inode, size, modification time), so a look after a poll or a typing loads exactly the workbooks they changed,
+    and a run of looks in between loads nothing. Polls still open their own, as cron's do."""
+    sheets = _LOOKED_AT.get(config.path)
+    if sheets is None:
+        _LOOKED_AT.clear()  # another match: a test looks at one at a time, and the last one's workbooks are let go
+        sheets = _LOOKED_AT[config.path] = open_match_sheets(config)
+    return sheets
+
+
 def local_match(folder: Path, armies: Iterable[Sequence[object]], seed: bytes,
                 now: datetime, columns: Sequence[str] = ROSTER_COLUMNS) -> tuple[MatchConfig, MatchSheets]:
     """A match of ``armies`` (rows of the roster file: name, side, rank, at, units, factions, primary, then any

@@ -17,13 +17,12 @@ from openpyxl import load_workbook
 
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
-from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.running.poll_words import describe_report
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.struck import spans_of, struck
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.read import read_match
-from tests.rulesets.coalition.helpers import army, board, state
+from tests.rulesets.coalition.helpers import army, board, looking, state
 from tests.rulesets.coalition.test_one_deadline import ARMIES, CLS, NOW, PLAYERS, Table, walked
 
 #: Four battles in turn 1, each with a winner who stays on its square (the loser is bumped): Rabid Cat's at 4C, Jeff
@@ -56,13 +55,13 @@ def _ordered(folder: Path, turn: int) -> set[str]:
 
 def _rows(table: Table) -> dict[tuple[str, str, str], TypedRow]:
     """Every seat's rows as read now (one read), by seat, table and subject."""
-    found = read_match(open_match_sheets(table.config), CLS).seats
+    found = read_match(looking(table.config), CLS).seats
     return {(seat, r.table, r.subject): r for seat, read in found.items() for r in read.rows}
 
 
 def _type(table: Table, *cells: tuple[str, str, str, str, str]) -> None:
     """Each of ``cells`` (seat, table, subject, column, value) typed, as in LibreOffice: one write a workbook."""
-    sheets = open_match_sheets(table.config)
+    sheets = looking(table.config)
     found = read_match(sheets, CLS).seats
     writes: dict[str, list[RangeWrite]] = {}
     for seat, name, subject, column, value in cells:

@@ -29,6 +29,7 @@ from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match, read_record
 from tests.made import made_into
+from tests.rulesets.coalition.helpers import looking
 from tests.rulesets.coalition.test_mail_door import Box, _match, mail
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)  # the players' deadline of the results window: 20:00 that day
@@ -70,26 +71,26 @@ def _sync(config: MatchConfig, at: dt.datetime, said: list[str] | None = None) -
 
 
 def _status(config: MatchConfig, at: dt.datetime) -> list[str]:
-    report = poll(open_match_sheets(config), CLS, now=at, dry_run=True, schedule=config.schedule.rule())
+    report = poll(looking(config), CLS, now=at, dry_run=True, schedule=config.schedule.rule())
     return window_status_lines(report, at)
 
 
 def _type(config: MatchConfig, table: str, subject: str, column: str, value: str | int | bool) -> None:
     """The judge types ``value`` in her ``table``'s row of ``subject``, as she would in LibreOffice."""
-    judge = read_match(open_match_sheets(config), CLS).seats[JUDGE]
+    judge = read_match(looking(config), CLS).seats[JUDGE]
     (row,) = [r for r in judge.rows if r.table == table and r.subject == subject]
     placed = judge.tab.table(table)
-    open_match_sheets(config).judge_sheet().write(
+    looking(config).judge_sheet().write(
         [RangeWrite(placed.at(placed.cell(row.row - placed.first_row, column)), [[value]])])
 
 
 def _judge_row(config: MatchConfig, table: str, subject: str) -> str:
-    judge = read_match(open_match_sheets(config), CLS).seats[JUDGE]
+    judge = read_match(looking(config), CLS).seats[JUDGE]
     return next(r.text("stratless") for r in judge.rows if r.table == table and r.subject == subject)
 
 
 def _phase(config: MatchConfig) -> str:
-    return str(read_record(open_match_sheets(config), CLS).state.phase.value)
+    return str(read_record(looking(config), CLS).state.phase.value)
 
 
 def test_the_judge_judges_after_the_players_deadline_and_nothing_is_applied_before_she_marks_it_done(
@@ -129,7 +130,7 @@ def test_the_judge_judges_after_the_players_deadline_and_nothing_is_applied_befo
     _type(config, "judge", JUDGE, "ready", True)
     report = _sync(config, PLAYERS + dt.timedelta(days=1, hours=2))
     assert report.resolved and report.reason == "the judge marked the results done", describe_report(report)
-    state = read_record(open_match_sheets(config), CLS).state
+    state = read_record(looking(config), CLS).state
     assert state.vp["coalition"] == 5 and state.vp["phyrexia"] == 0
 
 
@@ -144,7 +145,7 @@ def test_the_judge_changes_a_stratless_battle_before_marking_it_done(tmp_path: P
     _type(config, "judge", JUDGE, "ready", True)
     report = _sync(config, PLAYERS + dt.timedelta(minutes=30))
     assert report.resolved, describe_report(report)
-    state = read_record(open_match_sheets(config), CLS).state
+    state = read_record(looking(config), CLS).state
     assert state.vp["phyrexia"] == 5 and state.vp["coalition"] == 0
 
 
@@ -198,7 +199,7 @@ def _no_result_applied(tmp_path_factory: object, minutes: list[int]) -> None:
     for m in sorted(minutes):
         report = _sync(config, NOW + dt.timedelta(minutes=m))
         assert not report.resolved, (m, describe_report(report))
-    state = read_record(open_match_sheets(config), CLS).state
+    state = read_record(looking(config), CLS).state
     assert state.phase.value == "results" and state.vp == {"coalition": 0, "phyrexia": 0}
 
 
@@ -258,4 +259,4 @@ def test_the_commands_in_the_order_the_program_tells_the_judge(tmp_path: Path, m
     now[0] += dt.timedelta(minutes=1)
     said = command("sync")
     assert "Turn 1 · battle results resolved (the judge marked the results done)" in said, said
-    assert read_record(open_match_sheets(config), CLS).state.vp["coalition"] == 5
+    assert read_record(looking(config), CLS).state.vp["coalition"] == 5

@@ -29,7 +29,7 @@ from sheets_gm.sync.life import grow
 from sheets_gm.sync.life.adjust_undo import undo_window
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
-from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match
+from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match, looking
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 CLS = get_ruleset("coalition")
@@ -206,14 +206,14 @@ def test_at_the_battle_deadline_a_side_without_a_strategy_is_stratless_in_the_ju
     assert close_sealed(config, part, NOW + dt.timedelta(hours=1)) == (0, False)  # before the deadline: nothing
     late = NOW + dt.timedelta(hours=9)  # 21:00, past the 20:00 battle deadline
     assert close_sealed(config, part, late) == (1, False)
-    judge = read_match(open_match_sheets(config), CLS).seats[JUDGE]
+    judge = read_match(looking(config), CLS).seats[JUDGE]
     (row,) = [r for r in judge.rows if r.table == "results" and r.subject == "Dominaria 4C"]
     assert row.text("stratless") == "phyrexia"
     assert close_sealed(config, part, late) == (0, False)  # once a window
     record = MailRecord.of(config.path)
     record.closed.clear()  # as if not closed yet, the judge having typed her own word meanwhile
     record.save()
-    sheets = open_match_sheets(config)
+    sheets = looking(config)
     placed = judge.tab.table("results")
     sheets.judge_sheet().write([RangeWrite(placed.at(placed.cell(row.row - placed.first_row, "stratless")),
                                            [["coalition"]])])

@@ -31,7 +31,7 @@ from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.read import read_match, read_record
 from tests.fakes.dovecot import Dovecot, MailUser
 from tests.mailbox.mails import plain
-from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match
+from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match, looking
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 PLAYERS = NOW.replace(hour=20)  # the players' deadline of turn 1's judge's window (a daily 20:00 schedule)
@@ -110,29 +110,32 @@ class WarByMail:
         finally:
             inbox.close()
 
-    def judge_types(self, table: str, subject: str, column: str, value: str | int | bool) -> None:
-        """``value`` typed in the judge's row of ``subject`` in ``table``, as in LibreOffice."""
-        sheets = open_match_sheets(self.config)
+    def judge_types(self, *cells: tuple[str, str, str, str | int | bool]) -> None:
+        """Each of ``cells`` (table, subject, column, value) typed in the judge's row of ``subject`` in ``table``,
+        as in LibreOffice, and her workbook saved once."""
+        sheets = looking(self.config)
         found = read_match(sheets, CLS).seats[JUDGE]
-        (row,) = [r for r in found.rows if r.table == table and r.subject == subject]
-        placed = found.tab.table(table)
-        sheets.judge_sheet().write([RangeWrite(placed.at(placed.cell(row.row - placed.first_row, column)),
-                                               [[value]])])
+        writes = []
+        for table, subject, column, value in cells:
+            (row,) = [r for r in found.rows if r.table == table and r.subject == subject]
+            placed = found.tab.table(table)
+            writes.append(RangeWrite(placed.at(placed.cell(row.row - placed.first_row, column)), [[value]]))
+        sheets.judge_sheet().write(writes)
 
     def state(self) -> CoalitionState:
         """The engine's state as the record keeps it."""
-        found: CoalitionState = read_record(open_match_sheets(self.config), CLS).state
+        found: CoalitionState = read_record(looking(self.config), CLS).state
         return found
 
     def judge_row(self, table: str, subject: str, column: str) -> str:
         """What the judge's row of ``subject`` in ``table`` holds in ``column``."""
-        found = read_match(open_match_sheets(self.config), CLS).seats[JUDGE]
+        found = read_match(looking(self.config), CLS).seats[JUDGE]
         (row,) = [r for r in found.rows if r.table == table and r.subject == subject]
         return row.text(column)
 
     def forum(self) -> dict[str, str]:
         """The Coalition's Forum tab: each typed line's answer, by the line."""
-        seat = read_match(open_match_sheets(self.config), CLS).seats["coalition"]
+        seat = read_match(looking(self.config), CLS).seats["coalition"]
         return {r.text("line"): r.feedback for r in seat.rows if r.table == "post" and r.text("line")}
 
     def receipt(self, who: str, subject: str) -> str:
@@ -172,9 +175,9 @@ def test_a_mails_fate_depends_on_its_arrival_never_on_when_the_poll_read_it(tmp_
         assert ("It was filed as phyrexia's strategy" in receipt) == (arrives == "before"), receipt
         assert war.judge_row("results", f"Dominaria {column}B", "stratless") == \
             ("" if arrives == "before" else "phyrexia"), (column, arrives)
-    for battle in ("Dominaria 4C", *(f"Dominaria {column}B" for column, *_rest in BATTLES)):
-        war.judge_types("results", battle, "winner", "coalition")
-    war.judge_types("judge", JUDGE, "ready", True)
+    war.judge_types(*(("results", battle, "winner", "coalition")
+                      for battle in ("Dominaria 4C", *(f"Dominaria {column}B" for column, *_rest in BATTLES))),
+                    ("judge", JUDGE, "ready", True))
     assert war.sync(JUDGE_DONE).resolved  # the judge's window closes: turn 2's movement with it
     where = {a.name: a.at for a in war.state().armies}
     assert {army: where[army] for army, *_rest in WALK} == \

@@ -14,12 +14,12 @@ from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.notify.outbox import Outbox
 from sheets_gm.poll_gate.run import IdlePoll
 from sheets_gm.rulesets.registry import get_ruleset
-from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.running.idle_poll import idle_local_sync
 from sheets_gm.sheets.marks import file_mark
 from sheets_gm.sync.read import read_match
 from tests.fakes.dovecot import Dovecot, MailUser
 from tests.mailbox.mails import plain
+from tests.rulesets.coalition.helpers import looking
 from tests.rulesets.coalition.test_mail_door import _match
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
@@ -56,7 +56,7 @@ def test_mail_from_two_players_and_a_stranger_is_read_at_the_poll_and_once(tmp_p
     assert idle_local_sync(config.path, NOW, quiet=True) is None  # mail waits: cron's shortcut steps aside
     looked = poll(config)
     assert not isinstance(looked.gated, IdlePoll)
-    seats = read_match(open_match_sheets(config), CLS).seats
+    seats = read_match(looking(config), CLS).seats
     coalition = [r for r in sorted(seats["coalition"].rows, key=lambda r: r.row) if r.table == "post" and
                  r.text("line")]
     assert coalition[1].text("line") == "Rabid Cat: Dominaria; 3C > 3D"
@@ -67,7 +67,7 @@ def test_mail_from_two_players_and_a_stranger_is_read_at_the_poll_and_once(tmp_p
     assert "no player's address" in said["eve@example.net"]
     poll(config)  # read once: nothing more is typed or answered (the receipts wait: no [notify.email] here)
     assert len(Outbox.of(config.path).waiting()) == 3
-    assert [r.text("line") for r in sorted(read_match(open_match_sheets(config), CLS).seats["coalition"].rows,
+    assert [r.text("line") for r in sorted(read_match(looking(config), CLS).seats["coalition"].rows,
                                            key=lambda r: r.row) if r.table == "post" and r.text("line")] == \
         [c.text("line") for c in coalition]
 

@@ -21,6 +21,7 @@ from sheets_gm.sync.read import read_match
 from tests.conformance.leak_scan import workbook_differences
 from tests.conformance.noninterference import canonical
 from tests.conformance.test_noninterference_files import Received, received, unstamped
+from tests.rulesets.coalition.helpers import looking
 from tests.rulesets.coalition.test_mail_door import Box, _match, mail
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
@@ -44,7 +45,7 @@ def _strategy_poll(config: MatchConfig, text: str) -> WindowReport:
 
 
 def _seen(config: MatchConfig, seat: str, report: WindowReport) -> tuple[Received, str, str]:
-    record = read_match(open_match_sheets(config), CLS).record
+    record = read_match(looking(config), CLS).record
     given = bot_input(record, record.state, seat)
     bot = canonical({"state": record.ruleset.state_codec.to_json(given.state), "rolls": given.dice.pins})
     return received(config, seat, report), bot, report.page

@@ -27,7 +27,7 @@ from sheets_gm.sync.read import read_match
 from tests.fakes.dovecot import Dovecot
 from tests.mailbox.mails import plain
 from tests.paths import SCRIPTS
-from tests.rulesets.coalition.helpers import ROSTER_COLUMNS, local_match
+from tests.rulesets.coalition.helpers import ROSTER_COLUMNS, local_match, looking
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 CLS = get_ruleset("coalition")
@@ -80,9 +80,9 @@ def test_a_576_army_war_mailed_in_with_corrections_resolves_every_mail_typed(
     assert len(entries) == len(moves) + len(fixes) == 386
     assert not [e.key for e in entries.values() if e.untyped()]  # every mail typed: none waits
     assert not any("Mail waiting" in line for line in mail_status_lines(config, open_match_sheets(config)))
-    forum = read_match(open_match_sheets(config), CLS).seats["coalition"].tab.table("post")
+    forum = read_match(looking(config), CLS).seats["coalition"].tab.table("post")
     assert forum.rows > 2 * ARMIES + 20  # grown from its 596 rows
     assert main(["resolve", "-c", str(config.path), "--force", "--window", "1"]) == 0
     assert main(["verify", "-c", str(config.path)]) == 0
-    state = read_match(open_match_sheets(config), CLS).record.state
+    state = read_match(looking(config), CLS).record.state
     assert len([b for b in state.battles if b.announced]) >= ARMIES // 2

@@ -34,7 +34,7 @@ from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.read import read_match, read_record
 from tests.made import made_into
-from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match
+from tests.rulesets.coalition.helpers import MAIL_ARMIES, ROSTER_COLUMNS, local_match, looking
 from tests.rulesets.coalition.test_mail_door import Box
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
@@ -74,7 +74,7 @@ class Table:
 
     def type(self, seat: str, table: str, subject: str, column: str, value: str | int | bool) -> None:
         """``value`` typed in ``seat``'s row of ``subject`` in ``table``, as in LibreOffice."""
-        sheets = open_match_sheets(self.config)
+        sheets = looking(self.config)
         found = read_match(sheets, CLS).seats[seat]
         (row,) = [r for r in found.rows if r.table == table and r.subject == subject]
         placed = found.tab.table(table)
@@ -87,12 +87,12 @@ class Table:
 
     def state(self) -> CoalitionState:
         """The engine's state as the record keeps it."""
-        found: CoalitionState = read_record(open_match_sheets(self.config), CLS).state
+        found: CoalitionState = read_record(looking(self.config), CLS).state
         return found
 
     def feedback(self, seat: str, subject: str, table: str = "armies") -> str:
         """What ``seat``'s row of ``subject`` says."""
-        found = read_match(open_match_sheets(self.config), CLS).seats[seat]
+        found = read_match(looking(self.config), CLS).seats[seat]
         return next(r.feedback for r in found.rows if r.table == table and r.subject == subject)
 
     def receipt(self, to: str) -> str:

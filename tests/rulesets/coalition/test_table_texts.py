@@ -18,6 +18,7 @@ from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from tests.fakes.memory import MemoryBackend
+from tests.rulesets.coalition.helpers import looking
 from tests.rulesets.coalition.test_forum_parts import NOW, _coalition_match
 from tests.rulesets.coalition.test_mail_door import Box, mail
 from tests.rulesets.coalition.test_mail_door import _match as _mail_match
@@ -76,7 +77,7 @@ def test_strategies_to_set_in_the_results_window_redraws_the_post_and_calls_no_c
     config = load_config(config.path)
     report = sync_once(config, open_match_sheets(config), now=NOW)
     assert not report.resolved and report.drawn_again == []
-    board = read_match(open_match_sheets(config), get_ruleset("coalition")).board
+    board = read_match(looking(config), get_ruleset("coalition")).board
     assert board is not None and any("Send your battle strategies to judge@example.org" in str(v)
                                      for row in board[1] for v in row)
     assert sync_once(config, open_match_sheets(config), now=NOW).drawn_again == []
