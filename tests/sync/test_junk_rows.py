@@ -17,6 +17,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from sheets_gm.cli import main
 from sheets_gm.running import poll_words
 from tests.matchfiles import local_match, sync, type_orders
+from tests.quick import soak_but
 
 
 def type_junk(path: Path, first: int, count: int) -> None:
@@ -211,9 +212,10 @@ SHAPES: dict[str, Callable[[int], dict[int, object]]] = {
 }
 
 
+@pytest.mark.parametrize("count", soak_but([30, 120], 120))  # how many rows: the quick run 120, the soak 30 too
 @pytest.mark.parametrize("shape", SHAPES)
 def test_whatever_the_junk_holds_it_is_kept_answered_once_and_written_once(
-        shape: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        shape: str, count: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rows pasted under the tables, whatever they hold and wherever: every cell stays as saved, one answer names
     them, and what the poll writes on them is that one cell, however many rows (the defect put back, an answer a
     row, writes one cell a row and fails), and nothing once answered. Answers an earlier version wrote in each row
@@ -228,31 +230,30 @@ def test_whatever_the_junk_holds_it_is_kept_answered_once_and_written_once(
         return real(self, writes, **options)
 
     monkeypatch.setattr(LocalWorkbookBackend, "write", recording)
-    for count in (30, 120):
-        config, _ = local_match(tmp_path / str(count))
-        path = tmp_path / str(count) / "match.xlsx"
-        book = openpyxl.load_workbook(path)
-        sheet = book["Orders red"]
-        first, feedback = sheet.max_row + 3, sheet.max_column
-        for i in range(count):
-            for col, value in SHAPES[shape](i).items():
-                sheet.cell(first + i, col).value = value
-        sheet.cell(first + 1, feedback).value = f"✘ Row {first + 1} is under the last table: an old answer"
-        sheet.cell(first + 2, feedback).value = "her note"
-        book.save(path)
-        sheet = openpyxl.load_workbook(path)["Orders red"]  # as saved (a float keeps 16 digits)
-        saved = {(r, c): v for r, row in enumerate(sheet.iter_rows(min_row=first, values_only=True), first)
-                 for c, v in enumerate(row, 1) if c != feedback and v is not None}
-        written.clear()
-        assert main(["sync", "-c", str(config)]) == 0
-        letter = get_column_letter(feedback)
-        assert sorted(written) == sorted([f"'Orders red'!{letter}{first}", f"'Orders red'!{letter}{first + 1}"])
-        sheet = openpyxl.load_workbook(path)["Orders red"]
-        assert {(r, c): v for r, row in enumerate(sheet.iter_rows(min_row=first, values_only=True), first)
-                for c, v in enumerate(row, 1) if c != feedback and v is not None} == saved
-        said = [sheet.cell(first + i, feedback).value for i in range(count)]
-        assert str(said[0]).startswith(f"✘ Rows {first} to {first + count - 1} are under the last table")
-        assert said[1:] == [None, "her note"] + [None] * (count - 3)
-        written.clear()
-        assert main(["sync", "-c", str(config)]) == 0
-        assert written == []  # answered: nothing written again
+    config, _ = local_match(tmp_path / str(count))
+    path = tmp_path / str(count) / "match.xlsx"
+    book = openpyxl.load_workbook(path)
+    sheet = book["Orders red"]
+    first, feedback = sheet.max_row + 3, sheet.max_column
+    for i in range(count):
+        for col, value in SHAPES[shape](i).items():
+            sheet.cell(first + i, col).value = value
+    sheet.cell(first + 1, feedback).value = f"✘ Row {first + 1} is under the last table: an old answer"
+    sheet.cell(first + 2, feedback).value = "her note"
+    book.save(path)
+    sheet = openpyxl.load_workbook(path)["Orders red"]  # as saved (a float keeps 16 digits)
+    saved = {(r, c): v for r, row in enumerate(sheet.iter_rows(min_row=first, values_only=True), first)
+             for c, v in enumerate(row, 1) if c != feedback and v is not None}
+    written.clear()
+    assert main(["sync", "-c", str(config)]) == 0
+    letter = get_column_letter(feedback)
+    assert sorted(written) == sorted([f"'Orders red'!{letter}{first}", f"'Orders red'!{letter}{first + 1}"])
+    sheet = openpyxl.load_workbook(path)["Orders red"]
+    assert {(r, c): v for r, row in enumerate(sheet.iter_rows(min_row=first, values_only=True), first)
+            for c, v in enumerate(row, 1) if c != feedback and v is not None} == saved
+    said = [sheet.cell(first + i, feedback).value for i in range(count)]
+    assert str(said[0]).startswith(f"✘ Rows {first} to {first + count - 1} are under the last table")
+    assert said[1:] == [None, "her note"] + [None] * (count - 3)
+    written.clear()
+    assert main(["sync", "-c", str(config)]) == 0
+    assert written == []  # answered: nothing written again

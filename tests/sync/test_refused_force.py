@@ -118,7 +118,7 @@ def test_a_forced_resolution_reads_the_engine_once_on_google(game: str) -> None:
     struck text, a Coalition side's with its Forum tab, is one spreadsheets.get of its ranges.)"""
     with GoogleApiFake() as fake:
         match, engine = _google_match(fake, game)
-        for n in range(3):
+        for n in range(2):  # its step not named, then named
             type_bot_orders(match.sheets, match.cls, match.bots)
             seen = poll(match.sheets, match.cls, now=NOW, dry_run=True)
             fake.reset_counters()
