@@ -356,11 +356,12 @@ def test_an_undo_and_a_new_deadline_before_the_next_poll_are_both_told_once(
     assert len(again) == 1 and "red ticked Ready too early" in again[0].get_content(), [m["Subject"] for m in mails]
 
 
-@pytest.mark.parametrize("reasons", soak_but([("only undo",), ("first undo", "second undo")],
-                                              ("first undo", "second undo")))
+# lists, not tuples: soak_but takes a tuple for the arguments of a test with several argument names
+@pytest.mark.parametrize("reasons", soak_but([["only undo"], ["first undo", "second undo"]],
+                                              ["first undo", "second undo"]))
 def test_every_window_taken_back_before_a_poll_is_told_with_its_reason_and_resolves_again_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
-        monkeypatch: pytest.MonkeyPatch, reasons: tuple[str, ...]) -> None:
+        monkeypatch: pytest.MonkeyPatch, reasons: list[str]) -> None:
     """Turns 1 and 2 told resolved, then the GM's undos before the next poll: that poll tells every window taken
     back, each with its reason, to the channel and to each seat, once; each window's next resolution is "resolved
     again … This replaces the result … (undo: its reason)", once. Two undos were told as one (found in a GvG
