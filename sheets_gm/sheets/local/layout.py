@@ -235,7 +235,8 @@ def _write_values(ws: Any, tab: TabLayout) -> None:
 @dataclass
 class _StyleIds:
     """The ids of the styles a layout gives, in the workbook it is applied to, each found once a layout, not once a
-    fill: openpyxl finds a style's id by hashing the whole style (its colours' too), a tenth of making a match."""
+    fill or a cell: openpyxl finds a style's id by hashing the whole style (its colours' too), and doing that for
+    each cell (``cell.fill =``) was a fifth of making a match's workbooks, for each fill still a tenth."""
 
     fills: dict[str, int] = field(default_factory=dict)  # a solid colour (ARGB) -> its fill's id
     alignments: dict[tuple[bool, bool], int] = field(default_factory=dict)  # (wrap, left) -> its alignment's id
@@ -269,8 +270,6 @@ def _apply_fills(ws: Any, tab: TabLayout, styles: _StyleIds) -> None:
     slower."""
     book = ws.parent
     for fill in tab.fills:
-        # The style ids openpyxl's descriptors would store are found once, not once a cell: each ``cell.fill =``
-        # hashed the whole fill again to look its id up (a fifth of making a match's workbooks).
         fill_id = styles.fill(book, fill.colour)
         box = tab_box(tab, fill.range, "fill")
         align_id = styles.alignment(book, fill.wrap, fill.left) if fill.wrap or fill.top or fill.left else None
