@@ -227,10 +227,13 @@ def _row_reader(ws: Any, parser: Any) -> Any:
     dimension as openpyxl's ``parse_row`` keeps them (one dictionary for the rows of a kind, their own number left to
     the key: :func:`_bind_row_dimensions` makes each kind once), and each cell made as ``Cell(ws, row, column,
     style_array)`` makes it (its own copy of its style's array), its attributes set straight. A shared string, an
-    empty cell and a number not styled as a date (what a paste leaves, 10,000 rows of it) are read here; any other
-    cell, and a row whose number is not plain digits, as openpyxl reads it (:func:`_parse_cell`)."""
+    inline string of one ``<t>`` (sheets-gm's text), an empty cell and a number not styled as a date, typed ``t="n"``
+    (as sheets-gm and openpyxl save them, most cells of a match's workbook) or not at all (what a paste in LibreOffice
+    leaves, 10,000 rows of it), are read here; any other cell, and a row whose number is not plain digits, as
+    openpyxl reads it (:func:`_parse_cell`)."""
     styles, cells, make, shared = ws.parent._cell_styles, ws._cells, Cell.__new__, parser.shared_strings
     dates, value_tag, columns, dimensions = parser.date_formats, VALUE_TAG, _COLUMNS, parser.row_dimensions
+    plain = not parser.rich_text
     kinds: dict[tuple[tuple[str, str], ...], dict[str, str] | None] = {}  # each kind of row's fields, found once
 
     def bind(row: int, column: int, value: Any, data_type: str, style_id: int) -> None:
@@ -251,24 +254,24 @@ def _row_reader(ws: Any, parser: Any) -> Any:
             return row, ()
         row = parser.row_counter = int(number)
         parser.col_counter = 0
-        fields = dict(element.attrib)
-        del fields["r"]
-        key = tuple(fields.items())
-        if key not in kinds:  # a dimension of its own: any field but its span and another namespace's
-            kinds[key] = fields if any(k != "spans" and k[:1] != "{" for k in fields) else None
-        if (kind := kinds[key]) is not None:
+        if (kind := _row_kind(element, kinds)) is not None:
             dimensions[str(row)] = kind
         for cell in element:
             get = cell.get
             kind_of, style = get("t"), get("s")
             style_id = int(style) if style else 0
-            inner = len(cell)
-            if inner == 0 and kind_of is None:
+            inner, number_kind = len(cell), kind_of is None or kind_of == "n"  # ``t="n"``: what openpyxl saves
+            first = cell[0].tag if inner == 1 else None
+            if inner == 0 and number_kind:
                 value: Any = None
-            elif inner == 1 and cell[0].tag == value_tag and (
-                    kind_of == "s" or (kind_of is None and style_id not in dates)):
+                data_type = "n"
+            elif first == value_tag and (kind_of == "s" or (number_kind and style_id not in dates)):
                 text = cell[0].text
-                value = (shared[int(text)] if kind_of else _cast_number(text)) if text else None
+                value = (_cast_number(text) if number_kind else shared[int(text)]) if text else None
+                data_type = kind_of or "n"
+            elif first == INLINE_STRING and kind_of == "inlineStr" and plain and len(string := cell[0]) == 1 and (
+                    string[0].tag == _TEXT_TAG):  # a text as sheets-gm saves it: one ``<t>``
+                value, data_type = string[0].text or "", "s"
             else:
                 one = _parse_cell(parser, cell)
                 bind(one["row"], one["column"], one["value"], one["data_type"], one["style_id"])
@@ -289,12 +292,23 @@ def _row_reader(ws: Any, parser: Any) -> Any:
             made.parent = ws
             made._style = StyleArray(styles[style_id])
             made.row, made.column = at, column
-            made._value, made.data_type = value, kind_of or "n"
+            made._value, made.data_type = value, data_type
             made._hyperlink = made._comment = None
             cells[(at, column)] = made
         return row, ()
 
     return parse_row
+
+
+def _row_kind(element: Any, kinds: dict[tuple[tuple[str, str], ...], dict[str, str] | None]) -> dict[str, str] | None:
+    """The fields of the ``<row>`` ``element`` but its number, one dictionary for every row of that kind (kept in
+    ``kinds``); None where they make no dimension of its own (none but its span and another namespace's)."""
+    fields = dict(element.attrib)
+    del fields["r"]
+    key = tuple(fields.items())
+    if key not in kinds:
+        kinds[key] = fields if any(k != "spans" and k[:1] != "{" for k in fields) else None
+    return kinds[key]
 
 
 _openpyxl_bind_row_dimensions = WorksheetReader.bind_row_dimensions
