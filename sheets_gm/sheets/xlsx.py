@@ -34,10 +34,12 @@ from __future__ import annotations
 import contextlib
 import gc
 import io
+import pickle
 import re
 import stat
 import sys
 import time
+import warnings
 import zipfile
 from collections.abc import Iterator
 from pyexpat import version_info as _expat_version
@@ -72,8 +74,11 @@ from openpyxl.compat import safe_string  # noqa: E402
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing  # noqa: E402
 from openpyxl.reader import excel as _excel_reader  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
+from openpyxl.styles.builtins import styles as builtin_styles  # noqa: E402
 from openpyxl.styles.cell_style import StyleArray  # noqa: E402
+from openpyxl.styles.stylesheet import Stylesheet  # noqa: E402
 from openpyxl.utils.cell import coordinate_to_tuple, get_column_letter  # noqa: E402
+from openpyxl.utils.indexed_list import IndexedList  # noqa: E402
 from openpyxl.worksheet import _reader as _sheet_reader  # noqa: E402
 from openpyxl.worksheet._reader import (  # noqa: E402
     FORMULA_TAG,
@@ -86,6 +91,8 @@ from openpyxl.worksheet._reader import (  # noqa: E402
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
 from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
 from openpyxl.writer.excel import ExcelWriter  # noqa: E402
+from openpyxl.xml.constants import ARC_STYLE  # noqa: E402
+from openpyxl.xml.functions import fromstring  # noqa: E402
 
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
 
@@ -202,6 +209,58 @@ def _read_string_table(xml_source: Any) -> list[str]:
 
 
 _excel_reader.read_string_table = _read_string_table
+#: Each styles part read so far (its bytes), its ``Stylesheet`` as parsed, pickled: at most
+#: :data:`_MOST_STYLESHEETS`, the oldest dropped first.
+_STYLESHEETS: dict[bytes, bytes] = {}
+_MOST_STYLESHEETS = 64
+
+
+def _parsed_stylesheet(source: bytes) -> Any:
+    """``Stylesheet.from_tree(fromstring(source))``, parsed once for each ``source`` (the styles part of every
+    workbook of a match is the same, save after save) and unpickled each time: objects of its own for each
+    workbook, which binds its named styles and adds to its lists of styles and fonts."""
+    parsed = _STYLESHEETS.get(source)
+    if parsed is None:
+        if len(_STYLESHEETS) >= _MOST_STYLESHEETS:
+            del _STYLESHEETS[next(iter(_STYLESHEETS))]
+        parsed = _STYLESHEETS[source] = pickle.dumps(Stylesheet.from_tree(fromstring(source)), pickle.HIGHEST_PROTOCOL)
+    return pickle.loads(parsed)
+
+
+def _apply_stylesheet(archive: zipfile.ZipFile, wb: Any) -> Any:
+    """openpyxl's ``apply_stylesheet`` (a load's styles, a tenth of it, parsed through openpyxl's descriptors), the
+    styles part parsed once for each distinct part (:func:`_parsed_stylesheet`); the rest as openpyxl does it."""
+    try:
+        source = archive.read(ARC_STYLE)
+    except KeyError:
+        return wb
+    stylesheet = _parsed_stylesheet(source)
+    if stylesheet.cell_styles:
+        wb._borders = IndexedList(stylesheet.borders)
+        wb._fonts = IndexedList(stylesheet.fonts)
+        wb._fills = IndexedList(stylesheet.fills)
+        wb._differential_styles.styles = stylesheet.dxfs
+        wb._number_formats = stylesheet.number_formats
+        wb._protections = stylesheet.protections
+        wb._alignments = stylesheet.alignments
+        wb._table_styles = stylesheet.tableStyles
+        wb._cell_styles = stylesheet.cell_styles
+        wb._named_styles = stylesheet.named_styles
+        wb._date_formats = stylesheet.date_formats
+        wb._timedelta_formats = stylesheet.timedelta_formats
+        for named in wb._named_styles:
+            named.bind(wb)
+    else:
+        warnings.warn("Workbook contains no stylesheet, using openpyxl's defaults", stacklevel=2)
+    if not wb._named_styles:
+        wb.add_named_style(builtin_styles["Normal"])
+        warnings.warn("Workbook contains no default style, apply openpyxl's default", stacklevel=2)
+    if stylesheet.colors is not None:
+        wb._colors = stylesheet.colors.index
+    return wb
+
+
+_excel_reader.apply_stylesheet = _apply_stylesheet
 
 
 _openpyxl_bind_cells = WorksheetReader.bind_cells
