@@ -90,6 +90,7 @@ from openpyxl.worksheet._reader import (  # noqa: E402
 )
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
 from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
+from openpyxl.writer import excel as _excel_writer  # noqa: E402
 from openpyxl.writer.excel import ExcelWriter  # noqa: E402
 from openpyxl.xml.constants import ARC_STYLE  # noqa: E402
 from openpyxl.xml.functions import fromstring  # noqa: E402
@@ -261,6 +262,50 @@ def _apply_stylesheet(archive: zipfile.ZipFile, wb: Any) -> Any:
 
 
 _excel_reader.apply_stylesheet = _apply_stylesheet
+#: Each styles part saved so far, by what it was made of (:func:`_styles_made_of`): its XML. At most
+#: :data:`_MOST_STYLESHEETS`, the oldest dropped first.
+_STYLES_SAVED: dict[bytes, _StylesXml] = {}
+
+
+class _StylesXml(bytes):
+    """A styles part's XML, made by :func:`_write_stylesheet` ready to be written (:func:`_tostring` passes it on)."""
+
+
+def _styles_made_of(wb: Any) -> bytes:
+    """Everything of ``wb`` openpyxl's ``write_stylesheet`` reads, pickled: its fonts, fills, borders, differential
+    styles, colours, number formats, cell styles, alignments, protections, named styles (what ``as_name`` and
+    ``as_xf`` read of each) and table styles."""
+    named = [(n.name, n.builtinId, n.hidden, tuple(n._style), n.alignment, n.protection) for n in wb._named_styles]
+    return pickle.dumps((list(wb._fonts), list(wb._fills), list(wb._borders), list(wb._differential_styles.styles),
+                         wb._colors, list(wb._number_formats), [tuple(style) for style in wb._cell_styles],
+                         list(wb._alignments), list(wb._protections), named, wb._table_styles),
+                        pickle.HIGHEST_PROTOCOL)
+
+
+def _write_stylesheet(wb: Any) -> _StylesXml:
+    """openpyxl's ``write_stylesheet`` and ``tostring`` of it (a tenth of a save: the styles made into openpyxl's
+    objects and those into XML), made once for each set of styles a workbook holds (:func:`_styles_made_of`): every
+    save of a match's workbooks writes the same part."""
+    made_of = _styles_made_of(wb)
+    xml = _STYLES_SAVED.get(made_of)
+    if xml is None:
+        if len(_STYLES_SAVED) >= _MOST_STYLESHEETS:
+            del _STYLES_SAVED[next(iter(_STYLES_SAVED))]
+        xml = _STYLES_SAVED[made_of] = _StylesXml(_openpyxl_tostring(_openpyxl_write_stylesheet(wb)))
+    return xml
+
+
+def _tostring(element: Any) -> bytes:
+    """openpyxl's ``tostring`` for the parts its writer saves; a styles part made by :func:`_write_stylesheet`
+    as it is."""
+    if isinstance(element, _StylesXml):
+        return element
+    xml: bytes = _openpyxl_tostring(element)
+    return xml
+
+
+_openpyxl_write_stylesheet, _openpyxl_tostring = _excel_writer.write_stylesheet, _excel_writer.tostring
+_excel_writer.write_stylesheet, _excel_writer.tostring = _write_stylesheet, _tostring
 
 
 _openpyxl_bind_cells = WorksheetReader.bind_cells

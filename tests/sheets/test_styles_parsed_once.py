@@ -1,5 +1,6 @@
-"""A workbook's styles part is parsed once for each distinct part (``sheets/xlsx.py``): a load gets the very styles
-openpyxl's own ``apply_stylesheet`` reads, objects of its own that no other workbook shares."""
+"""A workbook's styles part is parsed once for each distinct part, and made once for each set of styles saved
+(``sheets/xlsx.py``): a load gets the very styles openpyxl's own ``apply_stylesheet`` reads, objects of its own that
+no other workbook shares; a save writes the very part openpyxl's own ``write_stylesheet`` makes."""
 
 from __future__ import annotations
 
@@ -15,7 +16,11 @@ from sheets_gm.sheets.xlsx import openpyxl
 from openpyxl.formatting.rule import CellIsRule  # isort: skip  # after sheets.xlsx: openpyxl without numpy
 from openpyxl.reader import excel  # isort: skip
 from openpyxl.styles import Alignment, Border, Font, NamedStyle, PatternFill, Protection, Side  # isort: skip
-from openpyxl.styles.stylesheet import apply_stylesheet  # isort: skip
+from openpyxl.styles.differential import DifferentialStyle  # isort: skip
+from openpyxl.styles.stylesheet import apply_stylesheet, write_stylesheet  # isort: skip
+from openpyxl.styles.table import TableStyle  # isort: skip
+from openpyxl.writer import excel as excel_writer  # isort: skip
+from openpyxl.xml.functions import tostring  # isort: skip
 
 
 def _styled_book(colour: str) -> bytes:
@@ -110,3 +115,55 @@ def test_the_parsed_parts_kept_are_bounded() -> None:
     for at in range(xlsx._MOST_STYLESHEETS + 3):
         _load(_styled_book(f"FF{at:06X}"))
     assert len(xlsx._STYLESHEETS) == xlsx._MOST_STYLESHEETS
+
+
+#: Each thing of a workbook openpyxl's ``write_stylesheet`` reads, changed alone (in place where a workbook's own
+#: code would add a style rather than change one: a cache that left it out of its key would not see it).
+CHANGES: dict[str, Any] = {
+    "a cell's font": lambda book: setattr(book.active["A1"], "font", Font(name="Arial", size=30)),
+    "a font in place": lambda book: setattr(book._fonts[1], "sz", 21),
+    "a fill in place": lambda book: setattr(book._fills[2], "patternType", "darkGrid"),
+    "a border in place": lambda book: setattr(book._borders[1], "diagonalUp", True),
+    "a differential style": lambda book: book._differential_styles.append(DifferentialStyle(font=Font(u="single"))),
+    "the colours": lambda book: setattr(book, "_colors", [*book._colors[:-1], "00ABCDEF"]),
+    "a number format": lambda book: book._number_formats.append("0.0000"),
+    "a style array in place": lambda book: book._cell_styles[1].__setitem__(0, 2),
+    "an alignment in place": lambda book: book._alignments.__setitem__(1, Alignment(horizontal="right")),
+    "a protection in place": lambda book: book._protections.__setitem__(1, Protection(hidden=True)),
+    "a named style's name": lambda book: setattr(book._named_styles[1], "name", "renamed"),
+    "a named style hidden": lambda book: setattr(book._named_styles[1], "hidden", True),
+    "a named style's built-in id": lambda book: setattr(book._named_styles[1], "builtinId", 3),
+    "a named style's alignment": lambda book: book._named_styles[1].__dict__.__setitem__("alignment",
+                                                                                        Alignment(indent=2)),
+    "a named style's protection": lambda book: book._named_styles[1].__dict__.__setitem__("protection",
+                                                                                         Protection(locked=False)),
+    "a named style's array": lambda book: book._named_styles[1]._style.__setitem__(0, 0),
+    "a table style": lambda book: book._table_styles.tableStyle.append(TableStyle(name="mine")),
+}
+
+
+def _styles_part(book: Any) -> bytes:
+    saved = io.BytesIO()
+    book.save(saved)
+    with zipfile.ZipFile(saved) as archive:
+        return archive.read("xl/styles.xml")
+
+
+def _saved_changed(book: Any, change: str) -> list[bytes]:
+    """``book``'s styles part saved, then saved twice once ``change`` made."""
+    parts = [_styles_part(book)]
+    CHANGES[change](book)
+    return [*parts, _styles_part(book), _styles_part(book)]
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_a_save_writes_the_styles_part_openpyxl_writes(change: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A workbook saved, then saved twice once one thing its styles part is made of was changed (``CHANGES``),
+    writes each time the part openpyxl's own ``write_stylesheet`` makes of it: the part made before is never written
+    for styles that changed. It fails with any of those things left out of what a made part is kept by."""
+    data = _styled_book("FF00AA00")
+    ours = _saved_changed(_load(data), change)
+    monkeypatch.setattr(excel_writer, "write_stylesheet", write_stylesheet)
+    monkeypatch.setattr(excel_writer, "tostring", tostring)
+    theirs = _saved_changed(_load(data), change)
+    assert ours == theirs and theirs[0] != theirs[1]
