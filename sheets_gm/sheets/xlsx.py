@@ -34,10 +34,12 @@ from __future__ import annotations
 import contextlib
 import gc
 import io
+import pickle
 import re
 import stat
 import sys
 import time
+import warnings
 import zipfile
 from collections.abc import Iterator
 from pyexpat import version_info as _expat_version
@@ -72,8 +74,11 @@ from openpyxl.compat import safe_string  # noqa: E402
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing  # noqa: E402
 from openpyxl.reader import excel as _excel_reader  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
+from openpyxl.styles.builtins import styles as builtin_styles  # noqa: E402
 from openpyxl.styles.cell_style import StyleArray  # noqa: E402
+from openpyxl.styles.stylesheet import Stylesheet  # noqa: E402
 from openpyxl.utils.cell import coordinate_to_tuple, get_column_letter  # noqa: E402
+from openpyxl.utils.indexed_list import IndexedList  # noqa: E402
 from openpyxl.worksheet import _reader as _sheet_reader  # noqa: E402
 from openpyxl.worksheet._reader import (  # noqa: E402
     FORMULA_TAG,
@@ -85,7 +90,10 @@ from openpyxl.worksheet._reader import (  # noqa: E402
 )
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
 from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
+from openpyxl.writer import excel as _excel_writer  # noqa: E402
 from openpyxl.writer.excel import ExcelWriter  # noqa: E402
+from openpyxl.xml.constants import ARC_STYLE  # noqa: E402
+from openpyxl.xml.functions import fromstring  # noqa: E402
 
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
 
@@ -202,6 +210,102 @@ def _read_string_table(xml_source: Any) -> list[str]:
 
 
 _excel_reader.read_string_table = _read_string_table
+#: Each styles part read so far (its bytes), its ``Stylesheet`` as parsed, pickled: at most
+#: :data:`_MOST_STYLESHEETS`, the oldest dropped first.
+_STYLESHEETS: dict[bytes, bytes] = {}
+_MOST_STYLESHEETS = 64
+
+
+def _parsed_stylesheet(source: bytes) -> Any:
+    """``Stylesheet.from_tree(fromstring(source))``, parsed once for each ``source`` (the styles part of every
+    workbook of a match is the same, save after save) and unpickled each time: objects of its own for each
+    workbook, which binds its named styles and adds to its lists of styles and fonts."""
+    parsed = _STYLESHEETS.get(source)
+    if parsed is None:
+        if len(_STYLESHEETS) >= _MOST_STYLESHEETS:
+            del _STYLESHEETS[next(iter(_STYLESHEETS))]
+        parsed = _STYLESHEETS[source] = pickle.dumps(Stylesheet.from_tree(fromstring(source)), pickle.HIGHEST_PROTOCOL)
+    return pickle.loads(parsed)
+
+
+def _apply_stylesheet(archive: zipfile.ZipFile, wb: Any) -> Any:
+    """openpyxl's ``apply_stylesheet`` (a load's styles, a tenth of it, parsed through openpyxl's descriptors), the
+    styles part parsed once for each distinct part (:func:`_parsed_stylesheet`); the rest as openpyxl does it."""
+    try:
+        source = archive.read(ARC_STYLE)
+    except KeyError:
+        return wb
+    stylesheet = _parsed_stylesheet(source)
+    if stylesheet.cell_styles:
+        wb._borders = IndexedList(stylesheet.borders)
+        wb._fonts = IndexedList(stylesheet.fonts)
+        wb._fills = IndexedList(stylesheet.fills)
+        wb._differential_styles.styles = stylesheet.dxfs
+        wb._number_formats = stylesheet.number_formats
+        wb._protections = stylesheet.protections
+        wb._alignments = stylesheet.alignments
+        wb._table_styles = stylesheet.tableStyles
+        wb._cell_styles = stylesheet.cell_styles
+        wb._named_styles = stylesheet.named_styles
+        wb._date_formats = stylesheet.date_formats
+        wb._timedelta_formats = stylesheet.timedelta_formats
+        for named in wb._named_styles:
+            named.bind(wb)
+    else:
+        warnings.warn("Workbook contains no stylesheet, using openpyxl's defaults", stacklevel=2)
+    if not wb._named_styles:
+        wb.add_named_style(builtin_styles["Normal"])
+        warnings.warn("Workbook contains no default style, apply openpyxl's default", stacklevel=2)
+    if stylesheet.colors is not None:
+        wb._colors = stylesheet.colors.index
+    return wb
+
+
+_excel_reader.apply_stylesheet = _apply_stylesheet
+#: Each styles part saved so far, by what it was made of (:func:`_styles_made_of`): its XML. At most
+#: :data:`_MOST_STYLESHEETS`, the oldest dropped first.
+_STYLES_SAVED: dict[bytes, _StylesXml] = {}
+
+
+class _StylesXml(bytes):
+    """A styles part's XML, made by :func:`_write_stylesheet` ready to be written (:func:`_tostring` passes it on)."""
+
+
+def _styles_made_of(wb: Any) -> bytes:
+    """Everything of ``wb`` openpyxl's ``write_stylesheet`` reads, pickled: its fonts, fills, borders, differential
+    styles, colours, number formats, cell styles, alignments, protections, named styles (what ``as_name`` and
+    ``as_xf`` read of each) and table styles."""
+    named = [(n.name, n.builtinId, n.hidden, tuple(n._style), n.alignment, n.protection) for n in wb._named_styles]
+    return pickle.dumps((list(wb._fonts), list(wb._fills), list(wb._borders), list(wb._differential_styles.styles),
+                         wb._colors, list(wb._number_formats), [tuple(style) for style in wb._cell_styles],
+                         list(wb._alignments), list(wb._protections), named, wb._table_styles),
+                        pickle.HIGHEST_PROTOCOL)
+
+
+def _write_stylesheet(wb: Any) -> _StylesXml:
+    """openpyxl's ``write_stylesheet`` and ``tostring`` of it (a tenth of a save: the styles made into openpyxl's
+    objects and those into XML), made once for each set of styles a workbook holds (:func:`_styles_made_of`): every
+    save of a match's workbooks writes the same part."""
+    made_of = _styles_made_of(wb)
+    xml = _STYLES_SAVED.get(made_of)
+    if xml is None:
+        if len(_STYLES_SAVED) >= _MOST_STYLESHEETS:
+            del _STYLES_SAVED[next(iter(_STYLES_SAVED))]
+        xml = _STYLES_SAVED[made_of] = _StylesXml(_openpyxl_tostring(_openpyxl_write_stylesheet(wb)))
+    return xml
+
+
+def _tostring(element: Any) -> bytes:
+    """openpyxl's ``tostring`` for the parts its writer saves; a styles part made by :func:`_write_stylesheet`
+    as it is."""
+    if isinstance(element, _StylesXml):
+        return element
+    xml: bytes = _openpyxl_tostring(element)
+    return xml
+
+
+_openpyxl_write_stylesheet, _openpyxl_tostring = _excel_writer.write_stylesheet, _excel_writer.tostring
+_excel_writer.write_stylesheet, _excel_writer.tostring = _write_stylesheet, _tostring
 
 
 _openpyxl_bind_cells = WorksheetReader.bind_cells
@@ -227,10 +331,13 @@ def _row_reader(ws: Any, parser: Any) -> Any:
     dimension as openpyxl's ``parse_row`` keeps them (one dictionary for the rows of a kind, their own number left to
     the key: :func:`_bind_row_dimensions` makes each kind once), and each cell made as ``Cell(ws, row, column,
     style_array)`` makes it (its own copy of its style's array), its attributes set straight. A shared string, an
-    empty cell and a number not styled as a date (what a paste leaves, 10,000 rows of it) are read here; any other
-    cell, and a row whose number is not plain digits, as openpyxl reads it (:func:`_parse_cell`)."""
+    inline string of one ``<t>`` (sheets-gm's text), an empty cell and a number not styled as a date, typed ``t="n"``
+    (as sheets-gm and openpyxl save them, most cells of a match's workbook) or not at all (what a paste in LibreOffice
+    leaves, 10,000 rows of it), are read here; any other cell, and a row whose number is not plain digits, as
+    openpyxl reads it (:func:`_parse_cell`)."""
     styles, cells, make, shared = ws.parent._cell_styles, ws._cells, Cell.__new__, parser.shared_strings
     dates, value_tag, columns, dimensions = parser.date_formats, VALUE_TAG, _COLUMNS, parser.row_dimensions
+    plain = not parser.rich_text
     kinds: dict[tuple[tuple[str, str], ...], dict[str, str] | None] = {}  # each kind of row's fields, found once
 
     def bind(row: int, column: int, value: Any, data_type: str, style_id: int) -> None:
@@ -251,24 +358,24 @@ def _row_reader(ws: Any, parser: Any) -> Any:
             return row, ()
         row = parser.row_counter = int(number)
         parser.col_counter = 0
-        fields = dict(element.attrib)
-        del fields["r"]
-        key = tuple(fields.items())
-        if key not in kinds:  # a dimension of its own: any field but its span and another namespace's
-            kinds[key] = fields if any(k != "spans" and k[:1] != "{" for k in fields) else None
-        if (kind := kinds[key]) is not None:
+        if (kind := _row_kind(element, kinds)) is not None:
             dimensions[str(row)] = kind
         for cell in element:
             get = cell.get
             kind_of, style = get("t"), get("s")
             style_id = int(style) if style else 0
-            inner = len(cell)
-            if inner == 0 and kind_of is None:
+            inner, number_kind = len(cell), kind_of is None or kind_of == "n"  # ``t="n"``: what openpyxl saves
+            first = cell[0].tag if inner == 1 else None
+            if inner == 0 and number_kind:
                 value: Any = None
-            elif inner == 1 and cell[0].tag == value_tag and (
-                    kind_of == "s" or (kind_of is None and style_id not in dates)):
+                data_type = "n"
+            elif first == value_tag and (kind_of == "s" or (number_kind and style_id not in dates)):
                 text = cell[0].text
-                value = (shared[int(text)] if kind_of else _cast_number(text)) if text else None
+                value = (_cast_number(text) if number_kind else shared[int(text)]) if text else None
+                data_type = kind_of or "n"
+            elif first == INLINE_STRING and kind_of == "inlineStr" and plain and len(string := cell[0]) == 1 and (
+                    string[0].tag == _TEXT_TAG):  # a text as sheets-gm saves it: one ``<t>``
+                value, data_type = string[0].text or "", "s"
             else:
                 one = _parse_cell(parser, cell)
                 bind(one["row"], one["column"], one["value"], one["data_type"], one["style_id"])
@@ -289,12 +396,23 @@ def _row_reader(ws: Any, parser: Any) -> Any:
             made.parent = ws
             made._style = StyleArray(styles[style_id])
             made.row, made.column = at, column
-            made._value, made.data_type = value, kind_of or "n"
+            made._value, made.data_type = value, data_type
             made._hyperlink = made._comment = None
             cells[(at, column)] = made
         return row, ()
 
     return parse_row
+
+
+def _row_kind(element: Any, kinds: dict[tuple[tuple[str, str], ...], dict[str, str] | None]) -> dict[str, str] | None:
+    """The fields of the ``<row>`` ``element`` but its number, one dictionary for every row of that kind (kept in
+    ``kinds``); None where they make no dimension of its own (none but its span and another namespace's)."""
+    fields = dict(element.attrib)
+    del fields["r"]
+    key = tuple(fields.items())
+    if key not in kinds:
+        kinds[key] = fields if any(k != "spans" and k[:1] != "{" for k in fields) else None
+    return kinds[key]
 
 
 _openpyxl_bind_row_dimensions = WorksheetReader.bind_row_dimensions

@@ -243,7 +243,8 @@ def test_a_rows_height_is_fitted_without_making_its_empty_cells() -> None:
 _SHARED_CT = '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.' \
     'spreadsheetml.sharedStrings+xml"/>'
 #: Rows as office programs save them: LibreOffice's (a height and its flags with every row, some styled), Excel's
-#: (a span, another namespace's field), none numbered, a number written as a float, a span alone.
+#: (a span, another namespace's field), none numbered, a number written as a float, a span alone; and openpyxl's
+#: (row 9: every number and styled empty cell typed ``t="n"``, some styled as a date; row 10: inline strings).
 ROWS = [
     '<row r="1" spans="1:4"><c r="A1" t="s"><v>0</v></c><c r="B1" s="1" t="s"><v>1</v></c><c r="C1" s="1"/>'
     '<c r="D1"/></row>',
@@ -260,6 +261,12 @@ ROWS = [
     '<row r="6.0"><c r="C006" t="s"><v>0</v></c></row>',
     '<row r="7" x14ac:dyDescent="0.25" spans="1:1"><c r="A7"><v>-3</v></c></row>',
     '<row r="8" ht="12.8" customHeight="false"/>',
+    '<row r="9"><c r="A9" s="1" t="n"/><c r="B9" t="n"><v>42</v></c><c r="C9" s="1" t="n"><v>0.1</v></c>'
+    '<c r="D9" s="2" t="n"><v>45001.5</v></c><c r="E9" s="2" t="n"/><c r="F9" t="n"><v></v></c><c t="n"><v>-3E2</v></c>'
+    '<c r="H9" t="n"><f>B9+1</f><v>43</v></c><c r="I9" s="2" t="n"><v></v></c></row>',
+    '<row r="10"><c r="A10" t="inlineStr"><is><t xml:space="preserve"> spaced </t></is></c>'
+    '<c r="B10" s="1" t="inlineStr"><is><t/></is></c><c r="C10" t="inlineStr"><is><r><t>a run</t></r></is></c>'
+    '<c r="D10" t="inlineStr"/><c r="E10" t="inlineStr"><is><t>first</t><t>last</t></is></c></row>',
 ]
 
 
@@ -285,10 +292,10 @@ def _workbook_of_rows() -> bytes:
     return _zipped(parts)
 
 
-def _loaded(data: bytes) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]], object]:
+def _loaded(data: bytes, rich_text: bool = False) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]], object]:
     """Every cell of the first tab loaded from ``data`` (place, value, type, style), every row's dimension, and the
     row openpyxl appends at next."""
-    ws = openpyxl.load_workbook(io.BytesIO(data), rich_text=False).active
+    ws = openpyxl.load_workbook(io.BytesIO(data), rich_text=rich_text).active
     cells: list[tuple[object, ...]] = [(key, c.row, c.column, c.value, c.data_type, tuple(c._style), c.hyperlink,
                                         c.comment) for key, c in sorted(ws._cells.items())]
     rows: list[tuple[object, ...]] = [(r, d.index, dict(d), d.ht, d.hidden, d.customHeight, d.style_id,
@@ -296,23 +303,39 @@ def _loaded(data: bytes) -> tuple[list[tuple[object, ...]], list[tuple[object, .
     return cells, rows, ws._current_row
 
 
-def test_a_tab_loads_as_openpyxls_own_reader_loads_it(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("rich_text", [False, True])
+def test_a_tab_loads_as_openpyxls_own_reader_loads_it(monkeypatch: pytest.MonkeyPatch, rich_text: bool) -> None:
     """A tab of rows as LibreOffice, Excel and openpyxl save them (``ROWS``: shared strings, empty and styled cells,
     numbers, a date, a boolean, formulas, an error, cells and rows not numbered, a row numbered as a float, heights
     and flags, another namespace's field) loads to the very cells and row dimensions openpyxl's own reader makes,
-    each cell with a style array of its own. It fails with a date read as a number, a span taken for a dimension, or
-    the cells after one not numbered put in the wrong column."""
+    each cell with a style array of its own; only dates, booleans, formulas, errors and (a load asking for rich text)
+    inline strings reach openpyxl's own ``parse_cell``. It fails with a date read as a number (typed ``t="n"`` or
+    not), a span taken for a dimension, the cells after one not numbered put in the wrong column, an inline string's
+    runs left out or read as plain text where rich text was asked for, or ``t="n"`` cells and plain text left to
+    openpyxl's ``parse_cell``."""
     from openpyxl.worksheet._reader import WorksheetReader
 
     data = _workbook_of_rows()
-    ours = _loaded(data)
+    own_parse_cell, reached = xlsx._openpyxl_parse_cell, []
+
+    def counted(parser: object, element: ET.Element) -> object:
+        reached.append(element.get("r"))
+        return own_parse_cell(parser, element)
+
+    monkeypatch.setattr(xlsx, "_openpyxl_parse_cell", counted)
+    ours = _loaded(data, rich_text)
+    # asked for rich text, every text cell but those of a plainly numbered row read by the fast path goes to openpyxl
+    rich = (["J3", "F4", None, "ab5", "C006"], ["A10", "B10", "C10", "D10", "E10"]) if rich_text else ([], [])
+    assert reached == ["D3", "E3", "F3", "G3", "H3", *rich[0], "D9", "H9", "I9", *rich[1]]
+    monkeypatch.undo()
     monkeypatch.setattr(WorksheetReader, "bind_cells", xlsx._openpyxl_bind_cells)
     monkeypatch.setattr(WorksheetReader, "bind_row_dimensions", xlsx._openpyxl_bind_row_dimensions)
     monkeypatch.setattr(WorkSheetParser, "parse_cell", xlsx._openpyxl_parse_cell)
-    theirs = _loaded(data)
+    theirs = _loaded(data, rich_text)
     assert ours == theirs
     values = {cell[0]: cell[3] for cell in ours[0]}
     assert values[3, 4] == datetime.datetime(2023, 3, 15) and values[3, 1] == 7 and values[5, 28] == "Z99"
+    assert values[9, 4] == datetime.datetime(2023, 3, 16, 12) and values[9, 2] == 42 and values[9, 7] == -300
     monkeypatch.undo()
     ws = openpyxl.load_workbook(io.BytesIO(data)).active
     assert ws["A2"]._style is not ws["D2"]._style

@@ -1,0 +1,100 @@
+"""Benchmark a workbook's load and save as the local backend makes them (``openpyxl.load_workbook`` of the file's
+bytes, ``save`` into memory), on a match's own workbooks.
+
+The workbooks are the demo's (``sheets-gm demo coalition`` and ``demo gvg``, 4 turns: the board, each side's orders
+workbook, the engine's; made once by this tree) or those given. Each tree loads and saves all of them once to warm
+up, then ``--rounds`` times in a fresh process of its own (its ``sheets_gm``); the CPU seconds of one round, the
+median of ``--repeats`` such processes. With ``--vs COMMIT`` the two trees run in turn, alternating which goes first,
+``--pairs`` times: the medians of each and the median paired ratio new/old.
+
+    .venv/bin/python scripts/bench_load_save.py                         # this tree
+    .venv/bin/python scripts/bench_load_save.py --vs main --pairs 5     # paired against a commit
+    .venv/bin/python scripts/bench_load_save.py --vs main a.xlsx b.xlsx
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from bench_engine import exported  # a commit exported for a paired run, as the engine's bench does
+from bench_typed import load
+from bench_typed import paired as paired_trees  # old and new trees alternated, as every paired bench runs them
+
+DEMOS = ("coalition", "gvg")
+
+# Run in a fresh interpreter with a tree on sys.path: argv[1] rounds of loading and saving the files argv[2:].
+_ROUNDS = """
+import io, sys, time
+from pathlib import Path
+from sheets_gm.sheets.xlsx import collector_paused, openpyxl
+datas = [Path(p).read_bytes() for p in sys.argv[2:]]
+def round_():
+    for data in datas:
+        with collector_paused():
+            book = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
+            book.save(io.BytesIO())
+round_()
+start = time.process_time()
+for _ in range(int(sys.argv[1])):
+    round_()
+print((time.process_time() - start) / int(sys.argv[1]))
+"""
+
+
+def demo_workbooks(into: Path) -> list[Path]:
+    """The workbooks of a 4-turn demo of each of :data:`DEMOS`, made by this tree's ``sheets-gm`` in ``into``
+    (the board, each seat's, the engine's and the judge's; not their exports)."""
+    cli = Path(sys.executable).with_name("sheets-gm")
+    for game in DEMOS:
+        subprocess.run([str(cli), "demo", game, "--out", game, "--turns", "4"], check=True, cwd=into,
+                       capture_output=True)
+    return sorted(p for p in into.rglob("*.xlsx") if "export" not in p.parts)
+
+
+def rounds_cpu(tree: Path, files: Sequence[Path], rounds: int) -> float:
+    """The CPU seconds one round of loads and saves of ``files`` takes ``tree``'s ``sheets_gm``, in a fresh process."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run([sys.executable, "-c", _ROUNDS, str(rounds), *map(str, files)], check=True,
+                          capture_output=True, text=True, env=env, cwd=tree)
+    return float(done.stdout.split()[-1])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the CPU of a round of loads and saves: this tree's, or paired against ``--vs``."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("workbooks", nargs="*", type=Path, help="the .xlsx files (default: the demos')")
+    parser.add_argument("--vs", help="a commit to compare with, paired")
+    parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args(argv)
+    here = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="bench-load-save-") as tmp:
+        files = [p.resolve() for p in args.workbooks] or demo_workbooks(Path(tmp))
+        print(f"{len(files)} workbooks, {sum(p.stat().st_size for p in files):,} bytes; {load()}")
+        trees = {"new": here}
+        if args.vs:
+            trees = {"old": exported(args.vs, Path(tmp) / "old"), "new": here}
+
+        def show(pair: int, name: str, _: str, got: float) -> None:
+            print(f"pair {pair} {name}: {got * 1000:.1f} ms a round")
+
+        runs = paired_trees(trees, ["all"], args.pairs, lambda _, tree, __: rounds_cpu(tree, files, args.rounds),
+                            show)
+        for name in trees:
+            print(f"{name}: median {statistics.median(runs[name, 'all']) * 1000:.1f} ms a round")
+        if args.vs:
+            ratios = [n / o for n, o in zip(runs["new", "all"], runs["old", "all"], strict=True)]
+            print(f"new/old, median of pairs: {statistics.median(ratios):.3f}")
+        print(load())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
