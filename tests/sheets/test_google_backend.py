@@ -753,11 +753,14 @@ def test_the_fake_refuses_a_cell_that_differs_from_one_it_passed_only_in_a_strin
 
     http.batch_update(KEY, cells({"stringValue": "Ann"}, "CENTER"))
     http.batch_update(KEY, cells({"stringValue": "Bo"}, "CENTER"))  # the same kind of row: remembered valid
+    http.batch_update(KEY, cells({"stringValue": "Bo"}, "CENTER"))  # the very same row: remembered by its text
+    with pytest.raises(SchemaViolation, match="'center' is not one of"):
+        http.batch_update(KEY, cells({"stringValue": "Bo"}, "center"))
     with pytest.raises(SchemaViolation, match="'center' is not one of"):
         http.batch_update(KEY, cells({"stringValue": "Cy"}, "center"))
     with pytest.raises(SchemaViolation, match="'Di' is not of type 'number'"):
         http.batch_update(KEY, cells({"numberValue": "Di"}, "CENTER"))
-    assert len(fake.violations) == 2
+    assert len(fake.violations) == 3
     fake.violations.clear()
 
 
@@ -814,6 +817,9 @@ def test_the_fake_serves_conditional_formats_when_asked(fake: GoogleApiFake) -> 
     assert all("conditionalFormats" not in s for s in not_asked["sheets"])
 
 
+ROW_SIZE = {"pixelSize": 21}
+
+
 @pytest.mark.parametrize(
     ("schema", "body", "why"),
     [
@@ -824,6 +830,8 @@ def test_the_fake_serves_conditional_formats_when_asked(fake: GoogleApiFake) -> 
         ("ValueRange", {"values": [[{"nested": 1}]]}, "is not of type"),
         ("BooleanCondition", {"type": "ONE_OF_LISTS"}, "is not one of"),
         ("GridRange", {"sheetId": "0"}, "is not of type 'integer'"),
+        ("GridData", {"rowMetadata": [ROW_SIZE, ROW_SIZE, {"pixelSize": "21"}]},
+         r"rowMetadata\.2\.pixelSize: '21' is not of type 'integer'"),  # one item held twice checked once, not all
     ],
 )
 def test_the_validator_itself(fake: GoogleApiFake, schema: str, body: object, why: str) -> None:
