@@ -241,7 +241,8 @@ class Discovery:
         self.methods.sort(key=lambda m: -len(re.sub(r"\{[^}]+\}", "", m.path)))
         self._validators: dict[tuple[str, bool], jsonschema.protocols.Validator] = {}
         self._lists: dict[str, dict[str, tuple[str, bool]]] = {}  # see _messages
-        self._checked: dict[tuple[str, str], list[tuple[tuple[str, ...], str]]] = {}  # see _item_errors
+        self._checked: dict[tuple[str, str], list[tuple[tuple[str, ...], str]]] = {}  # see _remembered
+        self._valid: set[tuple[str, str]] = set()  # see _remembered
         self._checked_chars = 0
 
     def _collect(self, resource: Mapping[str, Any]) -> None:
@@ -329,8 +330,12 @@ class Discovery:
             if prop not in instance or (listed and not isinstance(value, list)):
                 continue  # a list that is none: the shallow check said so
             if isinstance(value, list) and listed:
+                seen: dict[int, list[tuple[tuple[str, ...], str]]] = {}  # an item the list holds twice: once
                 for i, item in enumerate(value):
-                    found += [((prop, str(i), *path), why) for path, why in self._item_errors(message, item)]
+                    errors = seen.get(id(item))
+                    if errors is None:
+                        errors = seen[id(item)] = self._item_errors(message, item)
+                    found += [((prop, str(i), *path), why) for path, why in errors]
             else:
                 found += [((prop, *path), why) for path, why in self._errors(message, value)]
         return found
@@ -343,18 +348,26 @@ class Discovery:
                     check: Callable[[], list[tuple[tuple[str, ...], str]]]) -> list[tuple[tuple[str, ...], str]]:
         """What ``check`` finds in ``instance`` as a ``kind``: that it is valid is found once a process for each JSON
         text of it with its free strings blanked (``_blanked``: a cell's text, a tab's title), which says it of any
-        instance of that text; its errors are found for it alone, never remembered."""
+        instance of that text; its errors are found for it alone, never remembered. An instance found valid is
+        known by its own JSON text too, looked up first: one encoding, where blanking walks it in Python (the same
+        row metadata, formats and replies come again and again, their text and all)."""
+        exact = (kind, json.dumps(instance, sort_keys=True, default=str))
+        if exact in self._valid:
+            return []
         text = json.dumps(_blanked(instance), sort_keys=True, default=str)
         known = self._checked.get((kind, text))
         if known is None:
             known = check()
             if known:
                 return known
-            if self._checked_chars > _CHECKED_CHARS:
-                self._checked.clear()
-                self._checked_chars = 0
             self._checked[(kind, text)] = known
             self._checked_chars += len(text)
+        if self._checked_chars > _CHECKED_CHARS:
+            self._checked.clear()
+            self._valid.clear()
+            self._checked_chars = 0
+        self._valid.add(exact)
+        self._checked_chars += len(exact[1])
         return known
 
     def _messages(self, schema_name: str) -> dict[str, tuple[str, bool]]:
@@ -418,6 +431,13 @@ def _blanked(instance: Any) -> Any:
     so an instance whose valid value was blanked there is found invalid and checked again as it is (Google's enum
     values are capitals, and an int64's digits are kept). Strings are most of what differs from one request to the
     next (cells' text, notes, titles): blanked, one check of a kind of row or cell stands for all of them."""
+    kind = type(instance)  # plain dicts and lists, and what they hold, looked at by their exact type: most of it
+    if kind is dict:
+        return {k: v if type(v) in _UNBLANKED else v if type(v) is str and _ENUM_LIKE.fullmatch(v) else
+                "" if type(v) is str else _blanked(v) for k, v in instance.items()}
+    if kind is list:
+        return [v if type(v) in _UNBLANKED else v if type(v) is str and _ENUM_LIKE.fullmatch(v) else
+                "" if type(v) is str else _blanked(v) for v in instance]
     if isinstance(instance, str):
         return instance if _ENUM_LIKE.fullmatch(instance) else ""
     if isinstance(instance, dict):
@@ -425,6 +445,10 @@ def _blanked(instance: Any) -> Any:
     if isinstance(instance, list):
         return [_blanked(item) for item in instance]
     return instance
+
+
+#: What :func:`_blanked` keeps as it is, by its exact type (a subclass of ``str`` may not be kept: it is checked).
+_UNBLANKED = frozenset({int, float, bool, type(None)})
 
 
 def _no_rule_takes_an_empty_string(defs: Mapping[str, Any]) -> None:
@@ -962,9 +986,25 @@ def _grid_data(rect: Rect, *, metadata: bool = False) -> dict[str, Any]:
         rows.append({"values": cells} if cells else {})
     data: dict[str, Any] = {"startRow": r0, "startColumn": c0, "rowData": rows}
     if metadata:
-        data["rowMetadata"] = [{"pixelSize": 21, **sheet.rows_meta.get(r, {})} for r in range(r0, r1)]
-        data["columnMetadata"] = [{"pixelSize": 100, **sheet.columns.get(c, {})} for c in range(c0, c1)]
+        data["rowMetadata"] = _dimension_metadata(sheet.rows_meta, r0, r1, 21)
+        data["columnMetadata"] = _dimension_metadata(sheet.columns, c0, c1, 100)
     return {k: v for k, v in data.items() if v}
+
+
+def _dimension_metadata(stored: Mapping[int, Mapping[str, Any]], start: int, end: int,
+                        pixels: int) -> list[dict[str, Any]]:
+    """The DimensionProperties of rows (or columns) ``start:end`` as Google answers them (``pixels`` their size
+    unless set): one object for the dimensions that share one (an answer is written out, never changed), so a
+    Log's 20,000 rows are 20,000 references to a few, each checked once."""
+    made: dict[int, dict[str, Any]] = {}
+    out: list[dict[str, Any]] = []
+    for index in range(start, end):
+        own = stored.get(index, _NO_CELL)
+        answer = made.get(id(own))
+        if answer is None:
+            answer = made[id(own)] = {"pixelSize": pixels, **own}
+        out.append(answer)
+    return out
 
 
 def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequence[str]) -> None:
@@ -2521,8 +2561,15 @@ def _masked(value: Any, tree: Mapping[str, Any] | None) -> Any:
     parent), a list keeps each item, cut."""
     if tree is None:
         return value
-    if isinstance(value, list):
-        return [_masked(item, tree) for item in value]
+    if isinstance(value, list):  # an item the list holds twice (row metadata) is cut once, and stays one
+        cut: dict[int, Any] = {}
+        out = []
+        for item in value:
+            done = cut.get(id(item))
+            if done is None:
+                done = cut[id(item)] = _masked(item, tree)
+            out.append(done)
+        return out
     if isinstance(value, dict):
         kept = {name: _masked(value[name], sub) for name, sub in tree.items() if name in value}
         return {name: v for name, v in kept.items() if v != {}}

@@ -30,7 +30,7 @@ from sheets_gm.sheets.backend import (
 )
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.google.cells import MAX_CELL_CHARS, grid_range
-from sheets_gm.sheets.google.layout_requests import layout_requests
+from sheets_gm.sheets.google.layout_requests import LAYOUT_METADATA_FIELDS, built_tabs, layout_requests
 from sheets_gm.sheets.google.signin import open_oauth, open_service_account
 from sheets_gm.sheets.layout import (
     CellValue,
@@ -381,6 +381,26 @@ def test_layout_keeps_the_service_account_an_editor_of_each_protection(fake: Goo
     for s in fake.spreadsheets[KEY].sheets:
         for p in s.protected_ranges:
             assert SA_EMAIL in p["editors"]["users"]
+
+
+@pytest.mark.parametrize("key", ["FRESH", KEY], ids=["new-tabs", "tabs-made-by-hand"])
+def test_a_layout_sends_the_requests_made_for_the_spreadsheet_as_it_was_read(
+    backend: GoogleSheetBackend, fake: GoogleApiFake, key: str
+) -> None:
+    """A layout's tabs' requests are made once, before the spreadsheet is read, for the ids its new tabs take: sent
+    to a spreadsheet whose tabs have ids of their own (made by hand: Board is 0), they are the requests made for
+    those ids, as on a new spreadsheet."""
+    fake.create_spreadsheet("FRESH", "Untitled spreadsheet", ["Sheet1"])
+    b = GoogleSheetBackend(backend.client, key, retry=backend.retry)
+    read = b.client.http_client.fetch_sheet_metadata(key, params={"fields": LAYOUT_METADATA_FIELDS})
+    fake.reset_counters()
+    b.apply_layout(LAYOUT)
+    (sent,) = [body["requests"] for body in iter_bodies(fake, BATCH_UPDATE)]
+    made_for_it = layout_requests(LAYOUT, dict(read), b.account, b.co_editors)
+    assert sent[:len(made_for_it)] == made_for_it
+    assert sent[len(made_for_it):] == ([{"deleteSheet": {"sheetId": 0}}] if key == "FRESH" else [])  # its Sheet1
+    ids = {s["properties"]["title"]: s["properties"]["sheetId"] for s in read["sheets"]}
+    assert all(ids[name] != sid for name, (sid, _own) in built_tabs(LAYOUT).items() if name in ids)
 
 
 def test_layout_requests_are_valid_batch_update_bodies(fake: GoogleApiFake) -> None:
@@ -753,11 +773,14 @@ def test_the_fake_refuses_a_cell_that_differs_from_one_it_passed_only_in_a_strin
 
     http.batch_update(KEY, cells({"stringValue": "Ann"}, "CENTER"))
     http.batch_update(KEY, cells({"stringValue": "Bo"}, "CENTER"))  # the same kind of row: remembered valid
+    http.batch_update(KEY, cells({"stringValue": "Bo"}, "CENTER"))  # the very same row: remembered by its text
+    with pytest.raises(SchemaViolation, match="'center' is not one of"):
+        http.batch_update(KEY, cells({"stringValue": "Bo"}, "center"))
     with pytest.raises(SchemaViolation, match="'center' is not one of"):
         http.batch_update(KEY, cells({"stringValue": "Cy"}, "center"))
     with pytest.raises(SchemaViolation, match="'Di' is not of type 'number'"):
         http.batch_update(KEY, cells({"numberValue": "Di"}, "CENTER"))
-    assert len(fake.violations) == 2
+    assert len(fake.violations) == 3
     fake.violations.clear()
 
 
@@ -814,6 +837,9 @@ def test_the_fake_serves_conditional_formats_when_asked(fake: GoogleApiFake) -> 
     assert all("conditionalFormats" not in s for s in not_asked["sheets"])
 
 
+ROW_SIZE = {"pixelSize": 21}
+
+
 @pytest.mark.parametrize(
     ("schema", "body", "why"),
     [
@@ -824,6 +850,8 @@ def test_the_fake_serves_conditional_formats_when_asked(fake: GoogleApiFake) -> 
         ("ValueRange", {"values": [[{"nested": 1}]]}, "is not of type"),
         ("BooleanCondition", {"type": "ONE_OF_LISTS"}, "is not one of"),
         ("GridRange", {"sheetId": "0"}, "is not of type 'integer'"),
+        ("GridData", {"rowMetadata": [ROW_SIZE, ROW_SIZE, {"pixelSize": "21"}]},
+         r"rowMetadata\.2\.pixelSize: '21' is not of type 'integer'"),  # one item held twice checked once, not all
     ],
 )
 def test_the_validator_itself(fake: GoogleApiFake, schema: str, body: object, why: str) -> None:

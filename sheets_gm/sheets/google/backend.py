@@ -36,7 +36,13 @@ from gspread.utils import ExportFormat
 from sheets_gm.sheets.backend import RangeWrite, SharingLock, SheetAccessError, SheetError, SheetUnavailableError
 from sheets_gm.sheets.google.cells import cell_value, grid_range, note_requests, raw_value, value_requests
 from sheets_gm.sheets.google.errors import api_error, spreadsheet_refused
-from sheets_gm.sheets.google.layout_requests import LAYOUT_METADATA_FIELDS, ids_after, layout_requests
+from sheets_gm.sheets.google.layout_requests import (
+    LAYOUT_METADATA_FIELDS,
+    BuiltTabs,
+    built_tabs,
+    ids_after,
+    layout_requests,
+)
 from sheets_gm.sheets.google.seen import SEEN_FIELDS, seen_sheets
 from sheets_gm.sheets.google.sharing import Sharing, read_sharing, restrict_sharing, share_spreadsheet
 from sheets_gm.sheets.google.signin import DEFAULT_TIMEOUT, account_email
@@ -215,11 +221,11 @@ class GoogleSheetBackend:
         spreadsheets.batchUpdate. Re-applying replaces this layout's protections (matched by
         description) and its tabs' conditional formats rather than stacking them; tabs not in the
         layout are left alone. Then ``writes``, as ``write`` sends them."""
-        layout_requests(layout, {}, self.account, self.co_editors)  # a template error fails here, before any call
+        built = built_tabs(layout, self.account, self.co_editors)  # a template error fails here, before any call
         self.changes += 1
         if self.watch is not None:
             self.watch.written(None)
-        self._call("layout update", lambda: self._apply_layout_once(layout))
+        self._call("layout update", lambda: self._apply_layout_once(layout, built))
         if writes:
             self.write(writes)
 
@@ -385,14 +391,14 @@ class GoogleSheetBackend:
         except auth_exceptions.GoogleAuthError as e:
             raise SheetAccessError(f"Google sign-in failed for the {what} of {self.name}: {e}.") from e
 
-    def _apply_layout_once(self, layout: WorkbookLayout) -> None:
+    def _apply_layout_once(self, layout: WorkbookLayout, built: BuiltTabs) -> None:
         meta = self._http.fetch_sheet_metadata(
             self.key, params={"includeGridData": "false", "fields": LAYOUT_METADATA_FIELDS}
         )
         if isinstance(meta, dict) and self.title is None:
             self.title = meta.get("properties", {}).get("title") or None
         metadata = meta if isinstance(meta, dict) else {}
-        requests = layout_requests(layout, metadata, self.account, self.co_editors)
+        requests = layout_requests(layout, metadata, self.account, self.co_editors, built)
         leftover = self._new_spreadsheets_empty_tab(metadata, layout)
         if leftover is not None:
             # A new spreadsheet's own first tab ("Sheet1", "Feuille 1"…), untouched: players would see an

@@ -32,11 +32,13 @@ _COLOUR_RE = re.compile(r"^#?([0-9A-Fa-f]{6})$")
 
 
 def layout_requests(
-    layout: WorkbookLayout, metadata: dict[str, Any], account: str | None = None, co_editors: Sequence[str] = ()
+    layout: WorkbookLayout, metadata: dict[str, Any], account: str | None = None, co_editors: Sequence[str] = (),
+    built: BuiltTabs | None = None,
 ) -> list[dict[str, Any]]:
     """The spreadsheets.batchUpdate requests that bring a spreadsheet described by
     ``metadata`` (a spreadsheets.get answer) to ``layout``. ``account`` is kept an editor of
-    every protection (so the engine can still write its ranges)."""
+    every protection (so the engine can still write its ranges). ``built``: the tabs' own requests as
+    :func:`built_tabs` made them for this layout (before the spreadsheet was read); without, they are made here."""
     sheets = metadata.get("sheets", [])
     existing: dict[str, dict[str, Any]] = {}
     protected: dict[int, list[dict[str, Any]]] = {}
@@ -49,6 +51,7 @@ def layout_requests(
         existing[str(known.get("title", "")).casefold()] = known  # Google's tab names ignore case
         protected[sid] = list(s.get("protectedRanges", []))
         conditional[sid] = len(s.get("conditionalFormats", []))
+    _check_frozen_rows(layout)
 
     reqs: list[dict[str, Any]] = []
     title = str(metadata.get("properties", {}).get("title", ""))
@@ -57,8 +60,6 @@ def layout_requests(
 
     ids: dict[str, int] = {}
     for index, tab in enumerate(layout.tabs):
-        if tab.frozen_rows >= tab.rows:
-            raise SheetError(f"tab {tab.name!r}: {tab.frozen_rows} frozen rows leave none to scroll in {tab.rows}")
         grid = {"rowCount": tab.rows, "columnCount": tab.cols, "frozenRowCount": tab.frozen_rows}
         props: dict[str, Any] = {"hidden": tab.hidden, "gridProperties": grid}
         if not layout.partial:  # a partial layout's tabs keep their place; a new one goes last
@@ -89,13 +90,57 @@ def layout_requests(
         # The layout owns its tabs' conditional formats: the old ones go, last first (indexes shift down).
         reqs.extend({"deleteConditionalFormatRule": {"sheetId": sid, "index": i}}
                     for i in reversed(range(conditional.get(sid, 0))))
-        reqs.extend(_tab_requests(tab, sid, [*([account] if account else []), *co_editors]))
+        if built is None:
+            reqs.extend(_tab_requests(tab, sid, _keepers(account, co_editors)))
+        else:
+            provisional, own = built[tab.name]
+            reqs.extend(own if sid == provisional else _on_sheet(own, sid))
     names = {tab.name.casefold() for tab in layout.tabs}
     for name in layout.retired:  # last: the layout's own tabs exist by then (a spreadsheet keeps one tab)
         gone = existing.get(name.casefold())
         if gone is not None and name.casefold() not in names:
             reqs.append({"deleteSheet": {"sheetId": int(gone.get("sheetId", 0))}})
     return reqs
+
+
+#: Each tab's own requests by its name (values, fills, conditional formats, dropdowns, sizes, protections), and
+#: the sheet id they were made for.
+BuiltTabs = dict[str, tuple[int, list[dict[str, Any]]]]
+
+
+def built_tabs(layout: WorkbookLayout, account: str | None = None, co_editors: Sequence[str] = ()) -> BuiltTabs:
+    """Each tab's own requests (what :func:`layout_requests` sends of it whatever the spreadsheet holds), made
+    before the spreadsheet is read, for the sheet id the tab takes in a spreadsheet without it: a layout's error (a
+    bad range, a colour, frozen rows) raises SheetError here, before any call, and the requests are made once."""
+    _check_frozen_rows(layout)
+    taken: set[int] = set()
+    built: BuiltTabs = {}
+    for tab in layout.tabs:
+        sid = _stable_sheet_id(tab.name, taken)
+        taken.add(sid)
+        built[tab.name] = (sid, _tab_requests(tab, sid, _keepers(account, co_editors)))
+    return built
+
+
+def _check_frozen_rows(layout: WorkbookLayout) -> None:
+    for tab in layout.tabs:
+        if tab.frozen_rows >= tab.rows:
+            raise SheetError(f"tab {tab.name!r}: {tab.frozen_rows} frozen rows leave none to scroll in {tab.rows}")
+
+
+def _keepers(account: str | None, co_editors: Sequence[str]) -> list[str]:
+    """Who edits every protected range: the account and the GMs."""
+    return [*([account] if account else []), *co_editors]
+
+
+def _on_sheet(value: Any, sid: int) -> Any:
+    """A tab's requests (or part of one) made for another sheet id, on the sheet ``sid``: every ``sheetId`` in them
+    is the tab's own (a copy; the made ones are left as they are)."""
+    if isinstance(value, dict):
+        return {k: sid if k == "sheetId" else _on_sheet(v, sid) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_on_sheet(item, sid) for item in value]
+    return value
 
 
 def _tab_requests(tab: TabLayout, sid: int, keepers: Sequence[str]) -> list[dict[str, Any]]:
