@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheets_gm.init.common import create_from
+from sheets_gm.init.common import create_from, start_missing_workbooks
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.poll_gate.state import forget_state, state_path
 from sheets_gm.running.connect import open_match_sheets
@@ -44,7 +44,9 @@ def complete_cut_init(config: MatchConfig, *, lock_wait: float = 30.0) -> str:
         made = journal.get("made_of")
         if journal.get("phase") != "create" or not isinstance(made, dict):
             return roll_back_init(path, journal)
-        record = create_from(config, open_match_sheets(config), configured_ruleset(config), made)
+        sheets = open_match_sheets(config)
+        start_missing_workbooks(config, sheets)  # those the init was cut before it made
+        record = create_from(config, sheets, configured_ruleset(config), made)
         drop_journal(journal_path(config.path))
         end_command(path)
         forget_state(state_path(config.path))
