@@ -2,12 +2,13 @@
 
 A plain ``init`` keeps its command journal before its first write: first the workbooks it creates (local), then,
 before its first write into the match's spreadsheets, everything it creates the match from (``init.common.made_of``:
-the seed, the roster, the e-mails, the deadline). Cut before that second step, it has written nothing but empty
-workbooks, and is rolled back (``sync/life/settle.py`` does it, as for a cut ``init --overwrite``); cut after, it is
-completed here: the match is created again whole from what the journal kept, the same seed and all, as the init run
-whole would have left it. That needs the config's rules (its house rules and map), so it is done in the match layer,
-where every command opens the match (``complete_cut_commands``), together with a repair cut while it put the files
-in place (``repair_prepare.complete_prepare``).
+the seed, the roster, the e-mails, the deadline). Cut before that second step, it has made no workbook (each is
+made by its first save, laid out and drawn, after it) and is rolled back (``sync/life/settle.py`` does it, as for a
+cut ``init --overwrite``); cut after, it is completed here: the workbooks it had not made yet are made, and the match
+is created again whole from what the journal kept, the same seed and all, as the init run whole would have left it.
+That needs the config's rules (its house rules and map), so it is done in the match layer, where every command opens
+the match (``complete_cut_commands``), together with a repair cut while it put the files in place
+(``repair_prepare.complete_prepare``).
 """
 
 from __future__ import annotations

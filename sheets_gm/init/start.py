@@ -206,8 +206,9 @@ def _journaled_init(config: MatchConfig, ruleset: AnyRuleset, outcome: InitOutco
                     sheets: MatchSheets | None, outside_folder: bool, carried: list[Path],
                     refusal: str) -> tuple[MatchSheets, Roster, MatchRecord] | None:
     """``init_match``'s writes, its command journal kept before the first (``sync/command_journal.py``): the local
-    workbooks created or moved aside, then, the roster read, the match created (what it is created from kept
-    first, so that the next command completes a plain init cut from there). None when the GM must type the roster
+    workbooks moved aside and the new ones made in memory, then, the roster read, the match created, each new
+    workbook's file made by its first save (what it is created from kept first, so that the next command completes
+    a plain init cut from there). None when the GM must type the roster
     first (the Roster tab laid out: ``outcome`` says so)."""
     new: list[NewWorkbook] = []
     if config.backend is BackendKind.LOCAL:

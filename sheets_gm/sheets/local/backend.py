@@ -42,7 +42,9 @@ Writing (``write``)
     ``notes`` become the cells' comments (LibreOffice and Excel show one when the pointer
     rests on its cell): ``""`` removes a comment, ``None`` leaves it. A write given
     ``read_back`` ranges answers with their values as saved, read from the written workbook
-    under the same lock: exactly what a ``read`` right after would give.
+    under the same lock: exactly what a ``read`` right after would give. Inside
+    :meth:`LocalWorkbookBackend.saved_once` the writes and layouts of a command are held in memory and the file is
+    saved once at the end; a new workbook (:meth:`LocalWorkbookBackend.start_new`) is made by its first save.
 
 Safety
     A sidecar lock file (``.<name>.sheets-gm.lock`` next to the workbook, ``flock``) keeps
