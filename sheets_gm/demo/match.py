@@ -25,7 +25,7 @@ from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sh
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.files import orders_file
 from sheets_gm.sheets.layout import WorkbookLayout
-from sheets_gm.sheets.local.backend import create_workbook
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.private_files import private_folder
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.create import create_match
@@ -56,7 +56,9 @@ def _workbook(path: Path, first_tab: str, *, private: bool = False) -> SheetBack
     for stale in (path, *path.parent.glob(f".{path.name}*")):
         stale.unlink(missing_ok=True)
     about = first_tab_layout(first_tab, "The engine of a sheets-gm match: do not edit.")
-    return create_workbook(path, WorkbookLayout("sheets-gm demo", (about,)), overwrite=True, private=private)
+    backend = LocalWorkbookBackend(path)
+    backend.start_new(WorkbookLayout("sheets-gm demo", (about,)), private=private)  # the file made laid out and drawn
+    return backend
 
 
 def run_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console: Console | None = None,

@@ -7,16 +7,43 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sheets_gm.engine.ruleset import Member, Roster
-from sheets_gm.match.config import ConfigError, MatchConfig
-from sheets_gm.rulesets.registry import AnyRuleset
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
+from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sync.bot_seats import BotSeatError
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.upkeep.backups import prepare_local, start_new_workbooks
+
+if TYPE_CHECKING:
+    from sheets_gm.sheets.local.backend import LocalWorkbookBackend
+
+
+def local_files(config: MatchConfig) -> dict[Path, str]:
+    """Each distinct workbook of a local match with the first tab it gets when created."""
+    spec = sheet_spec(config.ruleset)
+    files: dict[Path, str] = {config.local_path(config.board): spec.tabs.board}
+    for seat, where in zip(config.seats, config.orders, strict=True):
+        files.setdefault(config.local_path(where), spec.tabs.orders.format(seat=seat))
+    if config.judge:
+        files.setdefault(config.local_path(config.judge), spec.tabs.judge)
+    files.setdefault(config.local_path(config.engine), ABOUT_TAB)
+    return files
+
+
+def start_missing_workbooks(config: MatchConfig, sheets: MatchSheets) -> list[LocalWorkbookBackend]:
+    """The local workbooks of ``config`` that do not exist made in memory by their backends in ``sheets``, each file
+    made by its first save (``upkeep.backups.start_new_workbooks``): those of a plain init cut before it made them
+    all. The backends that hold one."""
+    if config.backend is not BackendKind.LOCAL:
+        return []
+    missing = {path: tab for path, tab in local_files(config).items() if not path.exists()}
+    return start_new_workbooks(prepare_local(config, False, "", missing)[1], sheets.write_order())
 
 
 class MatchExistsError(SheetError):

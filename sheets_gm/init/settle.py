@@ -2,19 +2,20 @@
 
 A plain ``init`` keeps its command journal before its first write: first the workbooks it creates (local), then,
 before its first write into the match's spreadsheets, everything it creates the match from (``init.common.made_of``:
-the seed, the roster, the e-mails, the deadline). Cut before that second step, it has written nothing but empty
-workbooks, and is rolled back (``sync/life/settle.py`` does it, as for a cut ``init --overwrite``); cut after, it is
-completed here: the match is created again whole from what the journal kept, the same seed and all, as the init run
-whole would have left it. That needs the config's rules (its house rules and map), so it is done in the match layer,
-where every command opens the match (``complete_cut_commands``), together with a repair cut while it put the files
-in place (``repair_prepare.complete_prepare``).
+the seed, the roster, the e-mails, the deadline). Cut before that second step, it has made no workbook (each is
+made by its first save, laid out and drawn, after it) and is rolled back (``sync/life/settle.py`` does it, as for a
+cut ``init --overwrite``); cut after, it is completed here: the workbooks it had not made yet are made, and the match
+is created again whole from what the journal kept, the same seed and all, as the init run whole would have left it.
+That needs the config's rules (its house rules and map), so it is done in the match layer, where every command opens
+the match (``complete_cut_commands``), together with a repair cut while it put the files in place
+(``repair_prepare.complete_prepare``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sheets_gm.init.common import create_from
+from sheets_gm.init.common import create_from, start_missing_workbooks
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.poll_gate.state import forget_state, state_path
 from sheets_gm.running.connect import open_match_sheets
@@ -44,7 +45,9 @@ def complete_cut_init(config: MatchConfig, *, lock_wait: float = 30.0) -> str:
         made = journal.get("made_of")
         if journal.get("phase") != "create" or not isinstance(made, dict):
             return roll_back_init(path, journal)
-        record = create_from(config, open_match_sheets(config), configured_ruleset(config), made)
+        sheets = open_match_sheets(config)
+        start_missing_workbooks(config, sheets)  # those the init was cut before it made
+        record = create_from(config, sheets, configured_ruleset(config), made)
         drop_journal(journal_path(config.path))
         end_command(path)
         forget_state(state_path(config.path))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sheets_gm.engine.dice import new_seed, seed_hash
 from sheets_gm.engine.ruleset import Roster, RulesetTraits, SeatCountError, SeatKind
-from sheets_gm.init.common import InitOutcome, MatchExistsError, create_from, made_of
+from sheets_gm.init.common import InitOutcome, MatchExistsError, create_from, local_files, made_of
 from sheets_gm.init.targets import (
     check_local_targets,
     holds_record,
@@ -49,28 +49,15 @@ from sheets_gm.sync.match_record import (
     engine_read_range,
     parse_match_record,
 )
-from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.upkeep.backups import aside_name, prepare_local
-
-
-def _local_files(config: MatchConfig) -> dict[Path, str]:
-    """Each distinct workbook of a local match with the first tab it gets when created."""
-    spec = sheet_spec(config.ruleset)
-    files: dict[Path, str] = {config.local_path(config.board): spec.tabs.board}
-    for seat, where in zip(config.seats, config.orders, strict=True):
-        files.setdefault(config.local_path(where), spec.tabs.orders.format(seat=seat))
-    if config.judge:
-        files.setdefault(config.local_path(config.judge), spec.tabs.judge)
-    files.setdefault(config.local_path(config.engine), ABOUT_TAB)
-    return files
+from sheets_gm.upkeep.backups import NewWorkbook, aside_name, prepare_local, start_new_workbooks
 
 
 def _match_replaced(config: MatchConfig) -> str:
     """The match the local workbooks of ``config`` hold, in words, before --overwrite moves them aside ('' when
     they hold none, or none that can be read)."""
-    if not all(path.exists() for path in _local_files(config)):
+    if not all(path.exists() for path in local_files(config)):
         return ""
     try:
         sheets = open_match_sheets(config)
@@ -181,12 +168,12 @@ def uneven_teams(traits: RulesetTraits, roster: Roster) -> list[str]:
     return ["the teams are uneven: " + ", ".join(f"{seat} {n}" for seat, n in sizes.items())]
 
 
-def _local_targets(config: MatchConfig, journal: Path | None, now: datetime, *, overwrite: bool,
-                   outside_folder: bool, carried: list[Path]) -> tuple[str, list[tuple[Path, Path]]]:
+def _local_targets(config: MatchConfig, journal: Path | None, now: datetime, *, overwrite: bool, outside_folder: bool,
+                   carried: list[Path]) -> tuple[str, list[tuple[Path, Path]], list[NewWorkbook]]:
     """A local init's workbooks checked (``init_targets``), then, its journal kept first (the workbooks it moves
-    aside and those it creates, with ``carried``: those a plain init cut short created), created or moved aside.
-    The match ``overwrite`` replaces, in words, and each workbook moved aside with where to."""
-    files = _local_files(config)
+    aside and those it creates, with ``carried``: those a plain init cut short created), moved aside. The match
+    ``overwrite`` replaces, in words, each workbook moved aside with where to, and each workbook to make."""
+    files = local_files(config)
     existing = check_local_targets(config, files, overwrite=overwrite, anywhere=outside_folder)
     replaced = ""
     if overwrite:
@@ -199,7 +186,7 @@ def _local_targets(config: MatchConfig, journal: Path | None, now: datetime, *, 
     begin_init(journal, [(p, aside_name(p, stamp)) for p in files if p.exists()] if overwrite else [],
                [p for p in files if not p.exists()] + [p for p in carried if p.exists()],
                overwrite=overwrite)
-    return replaced, prepare_local(config, overwrite, stamp, files)
+    return replaced, *prepare_local(config, overwrite, stamp, files)
 
 
 def _lay_out_roster(config: MatchConfig, sheets: MatchSheets, ruleset: AnyRuleset, outcome: InitOutcome,
@@ -219,13 +206,16 @@ def _journaled_init(config: MatchConfig, ruleset: AnyRuleset, outcome: InitOutco
                     sheets: MatchSheets | None, outside_folder: bool, carried: list[Path],
                     refusal: str) -> tuple[MatchSheets, Roster, MatchRecord] | None:
     """``init_match``'s writes, its command journal kept before the first (``sync/command_journal.py``): the local
-    workbooks created or moved aside, then, the roster read, the match created (what it is created from kept
-    first, so that the next command completes a plain init cut from there). None when the GM must type the roster
+    workbooks moved aside and the new ones made in memory, then, the roster read, the match created, each new
+    workbook's file made by its first save (what it is created from kept first, so that the next command completes
+    a plain init cut from there). None when the GM must type the roster
     first (the Roster tab laid out: ``outcome`` says so)."""
+    new: list[NewWorkbook] = []
     if config.backend is BackendKind.LOCAL:
-        outcome.replaced, outcome.backups = _local_targets(config, journal, now, overwrite=overwrite,
-                                                           outside_folder=outside_folder, carried=carried)
+        outcome.replaced, outcome.backups, new = _local_targets(config, journal, now, overwrite=overwrite,
+                                                                outside_folder=outside_folder, carried=carried)
     sheets = sheets or open_match_sheets(config, access="share" if share else "play")
+    started = start_new_workbooks(new, sheets.write_order())  # each file made by its first save, laid out and drawn
     outcome.where = [b.name for b in sheets.write_order()]
     _refuse_existing_match(list(sheets.write_order()), sheets.engine, config)
     if roster is None:
@@ -235,6 +225,8 @@ def _journaled_init(config: MatchConfig, ruleset: AnyRuleset, outcome: InitOutco
             _check_roster(ruleset, roster, f"{sheets.engine.name} tab {spec.tabs.roster!r}")
         elif refusal:
             _lay_out_roster(config, sheets, ruleset, outcome, refusal)
+            for backend in started:  # the other workbooks made as they are, for the init run again
+                backend.save_new()
             end_command(journal)  # whole: the GM types the roster, then runs init again
             return None
         else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Collection, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -112,6 +113,16 @@ class OpenedElsewhere(Protocol):
 
     def refuse_if_open(self) -> None:
         """Raise :class:`WorkbookOpenError` (saying how to close it) if an office program holds the file open."""
+        ...
+
+
+@runtime_checkable
+class SavedOnce(Protocol):
+    """A spreadsheet each save of which writes its whole file (a local workbook): the changes a command makes one
+    after another can be held and saved once."""
+
+    def saved_once(self) -> AbstractContextManager[None]:
+        """Every change made inside the block held and saved once when it ends (nothing saved on an error)."""
         ...
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sheets_gm.sheets.adapter import CONFIG_STAND_IN
-from sheets_gm.sheets.backend import RangeWrite, SheetBackend, WorkbookOpenError
+from sheets_gm.sheets.backend import RangeWrite, SavedOnce, SheetBackend, WorkbookOpenError
 from sheets_gm.sheets.layout import Grid, ReadGuard
 from sheets_gm.sync.match_tabs import MatchTabs
 
@@ -137,6 +138,18 @@ class WriteBatch:
         if held_open:
             raise held_open[0]
         return calls
+
+
+@contextmanager
+def each_saved_once(order: Sequence[SheetBackend]) -> Iterator[None]:
+    """Inside the block, each spreadsheet of ``order`` that saves its whole file at every change (a local workbook,
+    ``SavedOnce``) holds the changes made to it, and each is saved once when the block ends, in ``order`` (as a
+    ``WriteBatch`` writes them); an error saves none of those not yet saved. Google's are written as they change."""
+    with ExitStack() as stack:
+        for backend in reversed(list(dict.fromkeys(order))):  # entered last, saved first
+            if isinstance(backend, SavedOnce):
+                stack.enter_context(backend.saved_once())
+        yield
 
 
 def seat_backend(sheets: MatchSheets, tabs: MatchTabs, seat: str) -> SheetBackend:

@@ -20,7 +20,7 @@ from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout, a1, quote_t
 from sheets_gm.sync.match_record import MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.upkeep.backups import prepare_local
+from sheets_gm.upkeep.backups import prepare_local, start_new_workbooks
 
 
 class EngineMoveError(SheetError):
@@ -86,7 +86,7 @@ def create_engine_file(config: MatchConfig) -> bool:
     engine = config.local_path(config.engine)
     if config.backend is not BackendKind.LOCAL or engine.exists() or not config.local_path(config.board).is_file():
         return False
-    prepare_local(config, False, "", {engine: ABOUT_TAB})
+    start_new_workbooks(prepare_local(config, False, "", {engine: ABOUT_TAB})[1], ())  # the file, made now
     return True
 
 

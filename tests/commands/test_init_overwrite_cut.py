@@ -156,20 +156,21 @@ def test_an_init_overwrite_cut_anywhere_is_rolled_back(tmp_path: Path, where: tu
 
 
 class CreateCut:
-    """The ``n``-th workbook a plain init creates is never created, nor anything after it."""
+    """The ``n``-th workbook a plain init makes (in memory: its file is made by its first save, laid out and drawn)
+    is never made, nor anything after it."""
 
     def __init__(self, patch: pytest.MonkeyPatch, n: int) -> None:
-        from sheets_gm.sheets.local import backend
+        from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 
-        real = backend.create_workbook
+        real = LocalWorkbookBackend.start_new
         self.calls = 0
 
-        def create(*args: Any, **kwargs: Any) -> Any:
+        def start_new(backend: LocalWorkbookBackend, *args: Any, **kwargs: Any) -> None:
             self.calls += 1
             if self.calls >= n:
                 raise InjectedFault(f"cut at workbook #{self.calls}")
-            return real(*args, **kwargs)
-        patch.setattr(backend, "create_workbook", create)
+            real(backend, *args, **kwargs)
+        patch.setattr(LocalWorkbookBackend, "start_new", start_new)
 
 
 def _fresh_config(folder: Path) -> Any:

@@ -42,7 +42,9 @@ Writing (``write``)
     ``notes`` become the cells' comments (LibreOffice and Excel show one when the pointer
     rests on its cell): ``""`` removes a comment, ``None`` leaves it. A write given
     ``read_back`` ranges answers with their values as saved, read from the written workbook
-    under the same lock: exactly what a ``read`` right after would give.
+    under the same lock: exactly what a ``read`` right after would give. Inside
+    :meth:`LocalWorkbookBackend.saved_once` the writes and layouts of a command are held in memory and the file is
+    saved once at the end; a new workbook (:meth:`LocalWorkbookBackend.start_new`) is made by its first save.
 
 Safety
     A sidecar lock file (``.<name>.sheets-gm.lock`` next to the workbook, ``flock``) keeps
@@ -66,6 +68,7 @@ Not kept by openpyxl
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import os
 import threading
@@ -170,6 +173,8 @@ class LocalWorkbookBackend:
         self._struck: set[str] = set()  # the ranges read with their strikethrough (``read``'s ``struck``)
         self._doubtful = False  # a number written here that may read back otherwise (see ``kept_read``)
         self.changes = 0  # the saves this backend made of its file (``SheetBackend.changes``)
+        self._held: _HeldChanges | None = None  # the changes kept for one save at the end of ``saved_once``
+        self._new: tuple[Any, int] | None = None  # a workbook ``start_new`` made, not yet saved, and its file's mode
 
     def __repr__(self) -> str:
         return f"LocalWorkbookBackend({str(self.path)!r})"
@@ -421,6 +426,10 @@ class LocalWorkbookBackend:
         raise SheetAccessError(f"{self.path} keeps changing while it is read; try again")
 
     def _workbook_for_read(self) -> Any:
+        if self._new is not None:
+            return self._new[0]
+        if self._held is not None and self._held.wb is not None:
+            return self._held.wb  # the changes not yet saved are read as made
         stamp = self._stamp()
         if self._cache is not None and self._cache[0] == stamp:
             return self._cache[1]
@@ -433,7 +442,7 @@ class LocalWorkbookBackend:
         """The kept read, while the file is still the version it was taken from (else it is dropped: loaded from
         now on)."""
         kept = self.kept
-        if kept is None:
+        if kept is None or (self._held is not None and self._held.wb is not None):
             return None
         try:
             stamp = self._stamp()
@@ -483,7 +492,12 @@ class LocalWorkbookBackend:
 
         The workbook read last is reused when the file has not changed since (same device, inode,
         size and modification time): a resolving sync loads the file once, not once for the read
-        and again for the write, and a demo once in all instead of four times a turn."""
+        and again for the write, and a demo once in all instead of four times a turn. Inside ``saved_once`` the
+        change is made in memory and saved with the others when the block ends."""
+        if self._new is not None:
+            return self._first_save(change)
+        if self._held is not None:
+            return self._held_change(change)
         self.own_save = None
         with self.hold_lock():
             for _ in range(_ATTEMPTS):
@@ -517,6 +531,103 @@ class LocalWorkbookBackend:
                     self._cache = (self._stamp(), wb, {})  # the workbook is now exactly the saved file
                 return wb
             raise SheetAccessError(f"{self.path} kept changing while the sync was saving it; try again")
+
+    def start_new(self, layout: WorkbookLayout, *, private: bool = False) -> None:
+        """Make the workbook of a file that does not exist yet from ``layout``, in memory: reads answer from it, and
+        its first change (a match's layout and first drawing) makes the file, so a new match's workbook is saved
+        once, not once with its first tab and again laid out. ``private``: the file is 0600 from its first byte.
+        ``save_new`` makes the file as it stands."""
+        wb = openpyxl.Workbook()
+        apply_layout(wb, layout)
+        self._new = (wb, PRIVATE_FILE_MODE if private else NEW_FILE_MODE)
+
+    def save_new(self) -> None:
+        """Make the file of the workbook ``start_new`` made, unchanged since, if it is not made yet."""
+        if self._new is not None:
+            self._first_save(lambda _wb: True)
+
+    def _first_save(self, change: Callable[[Any], bool]) -> Any:
+        """``change`` made on the workbook ``start_new`` made, and the file made from it (atomically; refused if a
+        file was made there meanwhile)."""
+        assert self._new is not None
+        wb, mode = self._new
+        with self.hold_lock():
+            change(wb)
+            try:
+                self._save(wb, None, must_not_exist=True, mode=mode)
+            except FileChangedError as e:
+                raise SheetAccessError(f"{self.path} was made by something else while this one was; try again") from e
+            self._new = None
+            self.changes += 1
+            with contextlib.suppress(SheetAccessError):  # the workbook is the file as saved: no load next
+                self._cache = (self._stamp(), wb, {})
+        return wb
+
+    @contextlib.contextmanager
+    def saved_once(self) -> Iterator[None]:
+        """Every change made inside the block (writes, layouts) is made in memory, read back as made, and saved
+        once when the block ends without an error, under the lock held throughout; an error drops them all, the
+        file untouched. Should the file change meanwhile (a player's save), the changes are made again, in order,
+        on the newest file (a write's ``guard`` checked again there) before it is saved."""
+        if self._held is not None:
+            yield
+            return
+        with self.hold_lock():
+            self.own_save = None
+            self._held = _HeldChanges()
+            try:
+                yield
+                self._save_held(self._held)
+            finally:
+                self._held = None
+
+    def _held_change(self, change: Callable[[Any], bool]) -> Any:
+        """``change`` made on the workbook ``saved_once`` holds (the newest file loaded at the first change) and
+        kept to be made again should the file change before the save."""
+        held = self._held
+        assert held is not None
+        if held.wb is None:
+            stamp = self._stamp()
+            cached = self._cache
+            if cached is not None and cached[0] == stamp:
+                held.read_before = True
+                held.wb, held.stamp = cached[1], stamp
+            else:
+                kept = self._kept_now()
+                held.wb, held.stamp = self._load()
+                self._loaded = held.stamp
+                held.read_before = kept is not None and kept.holds(self.path, held.stamp)
+            self._cache = None  # changed in memory: only a saved workbook goes back in the cache
+        held.changes.append(change)
+        held.saves += change(held.wb)
+        return held.wb
+
+    def _save_held(self, held: _HeldChanges) -> None:
+        """Save what ``saved_once`` held, once; made again on the newest file as often as it changed meanwhile."""
+        for _ in range(_ATTEMPTS):
+            if held.wb is None:
+                return
+            if not held.saves:
+                if held.stamp is not None:
+                    self._cache = (held.stamp, held.wb, {})  # unchanged: still the file as it is
+                return
+            if held.saves > 1:  # saved as the last of its saves one by one would save it
+                _outline_levels_found(held.wb)
+            refuse_if_open(self.path)
+            try:
+                saved = self._save(held.wb, held.stamp)
+            except FileChangedError:
+                held.wb, held.stamp = self._load()
+                self._loaded, held.read_before = held.stamp, False
+                held.saves = sum(change(held.wb) for change in held.changes)
+                continue
+            self.changes += 1
+            if held.read_before:
+                self.own_save = saved
+            with contextlib.suppress(SheetAccessError):
+                self._cache = (self._stamp(), held.wb, {})
+            return
+        raise SheetAccessError(f"{self.path} kept changing while the sync was saving it; try again")
 
     def _save(self, wb: Any, expected: Stamp | None, *, must_not_exist: bool = False,
               mode: int = NEW_FILE_MODE) -> FileMark:
@@ -568,11 +679,24 @@ class LocalWorkbookBackend:
         return changed
 
 
+@dataclasses.dataclass
+class _HeldChanges:
+    """What ``LocalWorkbookBackend.saved_once`` holds: the workbook changed in memory (None until the first change),
+    the stamp of the file it was loaded from, whether that is the version last read, each change made, in order,
+    and how many of them changed it (each a save of its own outside ``saved_once``)."""
+
+    wb: Any = None
+    stamp: Stamp | None = None
+    read_before: bool = False
+    changes: list[Callable[[Any], bool]] = dataclasses.field(default_factory=list)
+    saves: int = 0
+
+
 def _outline_levels_found(wb: Any) -> None:
     """Each tab's column outline level found as openpyxl's save finds it. Its writer writes a tab's
     ``outlineLevelCol`` as the last save in this process found it (none before the first), so a workbook laid out
-    and written in one save is given the level the layout's own save found: the file is byte for byte the one that
-    a save of the layout and another of the writes made."""
+    and written in one save (or changed several times in ``saved_once``) is given the level the layout's own save
+    found: the file is byte for byte the one that a save of the layout and another of the writes made."""
     for ws in wb.worksheets:
         dims = ws.column_dimensions
         # as its ``to_tree`` finds it, without registering the columns' styles ahead of the cells' (the save does)

@@ -57,7 +57,7 @@ from sheets_gm.sync.rows.opened import OpenedCheck, check_opened
 from sheets_gm.sync.rows.pending_row import pending_block_range, pending_line, pending_writes
 from sheets_gm.sync.rows.strays import StrayRow, in_layout, sort_rows, stray_layout
 from sheets_gm.sync.save_race import again_if_saved
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, each_saved_once, seat_backend
 from sheets_gm.sync.shown_cells import ShownTypedOver, archived_details, seat_shown_typed_over
 from sheets_gm.sync.writes import (
     board_writes,
@@ -150,30 +150,31 @@ def _repaired(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, emails: M
     retired = _retired_tabs(sheets, ruleset_class, spec, report, upgraded=upgrade is not None)
     layouts = match_layouts(sheets, tabs, record.ruleset, adapter, record.state, emails or {}, member_emails)
     absent = {t.name for backend, t in layouts if t.name not in backend.tab_names()}  # deleted or renamed
-    for seat, pushed in extra.items():  # before the layout, which may narrow the tab to its columns
-        seat_backend(sheets, tabs, seat).write([RangeWrite(cell, [[""]]) for cell in pushed])
-    moves = archive_moves_read(sheets, tabs)  # an archive of an earlier layout: copies where players read sentences
-    apply_layouts(sheets, layouts, title or f"sheets-gm · {record.ruleset.traits.title}", retired)
-    batch = WriteBatch()
-    _typed_rows_guarded(batch, sheets, tabs, found)
-    laid_out = {t.name for _, t in layouts} | {spec.tabs.roster, *retired}
-    restored, copied = restore_logs(sheets, tabs, record, adapter, batch, laid_out | mentioned, absent)
-    relaid = absent - {tabs.copies(seat) for seat in moves}
-    renamed = renamed_copies(sheets, tabs, laid_out | mentioned | copied, relaid)
-    report.notes += _stray_tabs(sheets, laid_out | mentioned | copied | {name for name, _grid in renamed.values()}
-                                | _mail_tabs(ruleset_class.traits.name))
-    report.notes += restored
-    report.notes += archive_moves_writes(sheets, tabs, record, batch, moves)
-    report.notes += copies_laid_out_writes(sheets, tabs, record, batch, relaid, renamed)
-    _restamp_seats(sheets, tabs, record, batch, relaid | {tabs.copies(seat) for seat in moves})
-    status = status_line(adapter, record)
-    aside = with_orphans(_seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays),
-                         found.read_as, record.ruleset.window(record.state))
-    report.notes += repair_aside_writes(sheets, tabs, batch, aside, absent)
-    _settings_writes(batch, sheets, spec, record, schedule_text, absent, report)
-    views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
-    board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline, record.stamp())
-    batch.run(sheets.write_order())
+    with each_saved_once(sheets.write_order()):  # each workbook laid out and drawn in one save, not two
+        for seat, pushed in extra.items():  # before the layout, which may narrow the tab to its columns
+            seat_backend(sheets, tabs, seat).write([RangeWrite(cell, [[""]]) for cell in pushed])
+        moves = archive_moves_read(sheets, tabs)  # an archive of an earlier layout: copies where players read them
+        apply_layouts(sheets, layouts, title or f"sheets-gm · {record.ruleset.traits.title}", retired)
+        batch = WriteBatch()
+        _typed_rows_guarded(batch, sheets, tabs, found)
+        laid_out = {t.name for _, t in layouts} | {spec.tabs.roster, *retired}
+        restored, copied = restore_logs(sheets, tabs, record, adapter, batch, laid_out | mentioned, absent)
+        relaid = absent - {tabs.copies(seat) for seat in moves}
+        renamed = renamed_copies(sheets, tabs, laid_out | mentioned | copied, relaid)
+        report.notes += _stray_tabs(sheets, laid_out | mentioned | copied | {name for name, _grid in renamed.values()}
+                                    | _mail_tabs(ruleset_class.traits.name))
+        report.notes += restored
+        report.notes += archive_moves_writes(sheets, tabs, record, batch, moves)
+        report.notes += copies_laid_out_writes(sheets, tabs, record, batch, relaid, renamed)
+        _restamp_seats(sheets, tabs, record, batch, relaid | {tabs.copies(seat) for seat in moves})
+        status = status_line(adapter, record)
+        aside = with_orphans(_seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays),
+                             found.read_as, record.ruleset.window(record.state))
+        report.notes += repair_aside_writes(sheets, tabs, batch, aside, absent)
+        _settings_writes(batch, sheets, spec, record, schedule_text, absent, report)
+        views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
+        board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline, record.stamp())
+        batch.run(sheets.write_order())
     old_columns_cleared(sheets, tabs, moves)  # the copies are in their new places: the old columns may go
     end_command(journal)
     return report
