@@ -22,7 +22,6 @@ from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.notify.announce import seen_of
 from sheets_gm.notify.notices import NoticeRules, poll_notices
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_spec
-from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.files import orders_file
 from sheets_gm.sheets.layout import WorkbookLayout
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
@@ -46,7 +45,7 @@ class WindowDemoResult:
     export: Path | None = None  # the export folder (CSV per tab, replay.json), once the match is over
 
 
-def _workbook(path: Path, first_tab: str, *, private: bool = False) -> SheetBackend:
+def _workbook(path: Path, first_tab: str, *, private: bool = False) -> LocalWorkbookBackend:
     """A new workbook whose first tab is the one the match lays out first (the engine's is an About tab:
     a workbook needs a visible tab, and the engine tab is hidden); ``private``: the GM's own (0600, in a folder
     made 0700), as init makes the engine's and the judge's."""

@@ -811,7 +811,7 @@ def test_the_engines_about_tab_prints_its_line_whole(tmp_path: Path, capsys: pyt
     ``first_tab_layout`` giving column A no width (72 points for 206 and 353)."""
     practice_copy(tmp_path / "practice", "coalition")
     capsys.readouterr()
-    _workbook(tmp_path / "demo" / "engine.xlsx", ABOUT_TAB)
+    _workbook(tmp_path / "demo" / "engine.xlsx", ABOUT_TAB).save_new()  # its file, as its first save makes it
     regular = ImageFont.truetype(str(REGULAR_FONT), 10, layout_engine=ImageFont.Layout.BASIC)
     for path in (tmp_path / "practice" / "gm" / "engine.xlsx", tmp_path / "demo" / "engine.xlsx"):
         ws = openpyxl.load_workbook(path)[ABOUT_TAB]
