@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -36,3 +36,19 @@ def _facts(path: Path) -> dict[Callable[[ast.Module], object], object]:
     """Every registered reader's answer for the file ``path``, from one parse of it."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return {reader: reader(tree) for reader in _READERS}
+
+
+#: The fields of a statement that hold statements (a function or an import is a statement: it is found in these alone,
+#: never in an expression), and of an ``except`` clause or a ``case`` of a ``match``, which hold bodies of their own.
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of ``body``, however deep (a function's, a class's, an ``if``'s, a ``try``'s…): walked
+    statement by statement, not through every expression (most of a module's nodes, and most of a walk's time)."""
+    for node in body:
+        yield node
+        for name in _BODIES:
+            for inner in getattr(node, name, ()):
+                yield from statements(inner.body if isinstance(inner, ast.ExceptHandler | ast.match_case)
+                                      else [inner])

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.paths import SCRIPTS
-from tests.source_facts import fact
+from tests.source_facts import fact, statements
 from tests.test_layers import PACKAGE, imports_in, imports_of, module_name
 
 pytestmark = pytest.mark.xdist_group("source-facts")  # on test_layers.py's process: one parse of the package
@@ -144,21 +144,9 @@ def _long_functions_in_tree(tree: ast.Module) -> tuple[str, ...]:
                  if node.end_lineno is not None and node.end_lineno - node.lineno > MAX_FUNCTION_LINES)
 
 
-#: The fields of a statement that hold statements (a function is a statement: it is found in these alone, never
-#: in an expression), and of an ``except`` clause or a ``case`` of a ``match``, which hold bodies of their own.
-_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
-
-
 def _functions(body: list[ast.stmt]) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
-    """Every function (or method) defined in the statements ``body``, however deep: walked statement by statement,
-    not through every expression (most of a module's nodes)."""
-    for node in body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            yield node
-        for name in _BODIES:
-            for inner in getattr(node, name, ()):
-                yield from _functions(inner.body if isinstance(inner, ast.ExceptHandler | ast.match_case)
-                                      else [inner])
+    """Every function (or method) defined in the statements ``body``, however deep (a function is a statement)."""
+    return (node for node in statements(body) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef))
 
 
 _long_functions_of_file = fact(_long_functions_in_tree)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import sheets_gm
-from tests.source_facts import fact
+from tests.source_facts import fact, statements
 
 #: The tests that read the package's source (tests/source_facts.py) on one test process: it parses each file once
 #: for them all, where two processes would each parse the whole package.
@@ -85,7 +85,7 @@ def imports_in(source: str) -> set[str]:
 
 def _imports_in_tree(tree: ast.Module) -> frozenset[str]:
     found: set[str] = set()
-    for node in ast.walk(tree):
+    for node in statements(tree.body):  # an import is a statement: no expression need be walked
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:

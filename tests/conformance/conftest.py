@@ -15,7 +15,8 @@ from tests.toygame.registered import toy_registered
 
 @pytest.fixture(scope="session", params=soak_but(GAMES, "gvg", "winordie", "tictactoe"))
 def base(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Each game's match (the toy game's too) after its warm-up, one window at least: a folder a test copies."""
+    """Each game's match (the toy game's too) after its warm-up, one window at least: a folder a test copies. Its
+    tests are of the ``xdist_group`` "conformance-base": one worker makes each game's, once a run."""
     name = str(request.param)
     with toy_registered():
         return copied_base(tmp_path_factory.mktemp(name), name, 0 if get_game(name).tests.warm_up else 1)

@@ -107,6 +107,7 @@ def interfered(seat: str, found: list[str]) -> str:
         " | ".join(d for d in found if d not in before and d not in late)]))
 
 
+@pytest.mark.xdist_group("conformance-base")  # one worker makes the base fixture's matches, once a run
 def test_a_seat_receives_the_same_whatever_another_seat_typed(base: Path, tmp_path: Path) -> None:
     seat = watched_seat(base)
     twins = twins_of(base, tmp_path, seat, others=[next_seat(base, seat)])

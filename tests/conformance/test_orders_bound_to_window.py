@@ -150,11 +150,13 @@ def carried_out_twice(found: list[str]) -> str:
             "rows were typed for. Where the twins part: " + " | ".join(found))
 
 
+@pytest.mark.xdist_group("conformance-base")  # one worker makes the base fixture's matches, once a run
 def test_nothing_typed_for_one_window_is_carried_out_in_another(base: Path, tmp_path: Path) -> None:
     found = carried_again(base, tmp_path, 6)
     assert found == [], carried_out_twice(found)
 
 
+@pytest.mark.xdist_group("conformance-base")  # one worker makes the base fixture's matches, once a run
 def test_nothing_cleared_and_brought_back_by_an_older_copy_is_carried_out(base: Path, tmp_path: Path) -> None:
     found = carried_again(base, tmp_path, 6, stale=True)
     assert found == [], carried_out_twice(found)
