@@ -1,5 +1,5 @@
-"""openpyxl, imported without numpy and reading text cells faster; and the bounds a workbook must keep to be
-loaded at all.
+"""openpyxl, imported without numpy and loading and saving workbooks faster; and the bounds a workbook must keep to
+be loaded at all.
 
 openpyxl imports numpy when it is installed, only to accept numpy numbers as cell values;
 sheets-gm never writes one. numpy is installed beside the test and plot extras, and importing
@@ -10,9 +10,12 @@ openpyxl saves every text cell as an inline string (``<c t="inlineStr"><is><t>â€
 back through its general object model (``Text.from_tree``), a third of the time a workbook of text takes to load
 (a Log, 10,000 rows pasted under a table). :func:`_parse_cell` reads such a cell's text straight from its
 elements, the same text ``Text.content`` gives; every other cell is read by openpyxl's own code. Each row is read
-by :func:`_row_reader` as openpyxl's parser walks the tab, its shared strings, empty cells and plain numbers (what
-a paste leaves) made there and then, with their attributes set straight (a tenth of a poll's load went to
-``Cell.__init__``, and as much to a dictionary a cell between reading and making it).
+by :func:`_row_reader` as openpyxl's parser walks the tab, its shared strings, plain text, empty cells and plain
+numbers (what sheets-gm saves, what a paste leaves) made there and then, with their attributes set straight (a tenth
+of a poll's load went to ``Cell.__init__``, and as much to a dictionary a cell between reading and making it).
+A workbook's styles part, the same in every workbook of a match save after save, is parsed once for each distinct
+part and each load given a copy of its own (:func:`_apply_stylesheet`), and made once for each set of styles saved
+(:func:`_write_stylesheet`).
 
 Saving is the same the other way: openpyxl serialises each cell as an element tree through ``et_xmlfile`` (some
 100 function calls a cell), most of a workbook's save. :func:`_write_row` writes a row's text, number and boolean
