@@ -41,13 +41,14 @@ import pickle
 import re
 import stat
 import sys
+import threading
 import time
 import warnings
 import zipfile
 from collections.abc import Iterator
 from pyexpat import version_info as _expat_version
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]  # et_xmlfile's own
 
@@ -98,6 +99,7 @@ from openpyxl.writer.excel import ExcelWriter  # noqa: E402
 from openpyxl.xml.constants import ARC_STYLE  # noqa: E402
 from openpyxl.xml.functions import fromstring  # noqa: E402
 
+_Part = TypeVar("_Part", bound=bytes)  # a part kept by what it is made of (:func:`_kept`)
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
 
 #: The first expat that refuses amplified entities itself (CVE-2013-0340), as ``defusedxml`` does.
@@ -217,6 +219,16 @@ _excel_reader.read_string_table = _read_string_table
 #: :data:`_MOST_STYLESHEETS`, the oldest dropped first.
 _STYLESHEETS: dict[bytes, bytes] = {}
 _MOST_STYLESHEETS = 64
+_KEEPING = threading.Lock()  # a host's threads load and save workbooks at once
+
+
+def _kept(parts: dict[bytes, _Part], key: bytes, part: _Part) -> _Part:
+    """``part`` kept in ``parts`` by ``key``, the oldest dropped first once it holds :data:`_MOST_STYLESHEETS`."""
+    with _KEEPING:
+        if len(parts) >= _MOST_STYLESHEETS:
+            del parts[next(iter(parts))]
+        parts[key] = part
+    return part
 
 
 def _parsed_stylesheet(source: bytes) -> Any:
@@ -225,9 +237,8 @@ def _parsed_stylesheet(source: bytes) -> Any:
     workbook, which binds its named styles and adds to its lists of styles and fonts."""
     parsed = _STYLESHEETS.get(source)
     if parsed is None:
-        if len(_STYLESHEETS) >= _MOST_STYLESHEETS:
-            del _STYLESHEETS[next(iter(_STYLESHEETS))]
-        parsed = _STYLESHEETS[source] = pickle.dumps(Stylesheet.from_tree(fromstring(source)), pickle.HIGHEST_PROTOCOL)
+        parsed = _kept(_STYLESHEETS, source,
+                       pickle.dumps(Stylesheet.from_tree(fromstring(source)), pickle.HIGHEST_PROTOCOL))
     return pickle.loads(parsed)
 
 
@@ -292,9 +303,7 @@ def _write_stylesheet(wb: Any) -> _StylesXml:
     made_of = _styles_made_of(wb)
     xml = _STYLES_SAVED.get(made_of)
     if xml is None:
-        if len(_STYLES_SAVED) >= _MOST_STYLESHEETS:
-            del _STYLES_SAVED[next(iter(_STYLES_SAVED))]
-        xml = _STYLES_SAVED[made_of] = _StylesXml(_openpyxl_tostring(_openpyxl_write_stylesheet(wb)))
+        xml = _kept(_STYLES_SAVED, made_of, _StylesXml(_openpyxl_tostring(_openpyxl_write_stylesheet(wb))))
     return xml
 
 
