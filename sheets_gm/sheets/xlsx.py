@@ -1,5 +1,5 @@
-"""openpyxl, imported without numpy and reading text cells faster; and the bounds a workbook must keep to be
-loaded at all.
+"""openpyxl, imported without numpy and loading and saving workbooks faster; and the bounds a workbook must keep to
+be loaded at all.
 
 openpyxl imports numpy when it is installed, only to accept numpy numbers as cell values;
 sheets-gm never writes one. numpy is installed beside the test and plot extras, and importing
@@ -10,9 +10,12 @@ openpyxl saves every text cell as an inline string (``<c t="inlineStr"><is><t>â€
 back through its general object model (``Text.from_tree``), a third of the time a workbook of text takes to load
 (a Log, 10,000 rows pasted under a table). :func:`_parse_cell` reads such a cell's text straight from its
 elements, the same text ``Text.content`` gives; every other cell is read by openpyxl's own code. Each row is read
-by :func:`_row_reader` as openpyxl's parser walks the tab, its shared strings, empty cells and plain numbers (what
-a paste leaves) made there and then, with their attributes set straight (a tenth of a poll's load went to
-``Cell.__init__``, and as much to a dictionary a cell between reading and making it).
+by :func:`_row_reader` as openpyxl's parser walks the tab, its shared strings, plain text, empty cells and plain
+numbers (what sheets-gm saves, what a paste leaves) made there and then, with their attributes set straight (a tenth
+of a poll's load went to ``Cell.__init__``, and as much to a dictionary a cell between reading and making it).
+A workbook's styles part, the same in every workbook of a match save after save, is parsed once for each distinct
+part and each load given a copy of its own (:func:`_apply_stylesheet`), and made once for each set of styles saved
+(:func:`_write_stylesheet`).
 
 Saving is the same the other way: openpyxl serialises each cell as an element tree through ``et_xmlfile`` (some
 100 function calls a cell), most of a workbook's save. :func:`_write_row` writes a row's text, number and boolean
@@ -38,13 +41,14 @@ import pickle
 import re
 import stat
 import sys
+import threading
 import time
 import warnings
 import zipfile
 from collections.abc import Iterator
 from pyexpat import version_info as _expat_version
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]  # et_xmlfile's own
 
@@ -95,6 +99,7 @@ from openpyxl.writer.excel import ExcelWriter  # noqa: E402
 from openpyxl.xml.constants import ARC_STYLE  # noqa: E402
 from openpyxl.xml.functions import fromstring  # noqa: E402
 
+_Part = TypeVar("_Part", bound=bytes)  # a part kept by what it is made of (:func:`_kept`)
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
 
 #: The first expat that refuses amplified entities itself (CVE-2013-0340), as ``defusedxml`` does.
@@ -214,6 +219,16 @@ _excel_reader.read_string_table = _read_string_table
 #: :data:`_MOST_STYLESHEETS`, the oldest dropped first.
 _STYLESHEETS: dict[bytes, bytes] = {}
 _MOST_STYLESHEETS = 64
+_KEEPING = threading.Lock()  # a host's threads load and save workbooks at once
+
+
+def _kept(parts: dict[bytes, _Part], key: bytes, part: _Part) -> _Part:
+    """``part`` kept in ``parts`` by ``key``, the oldest dropped first once it holds :data:`_MOST_STYLESHEETS`."""
+    with _KEEPING:
+        if len(parts) >= _MOST_STYLESHEETS:
+            del parts[next(iter(parts))]
+        parts[key] = part
+    return part
 
 
 def _parsed_stylesheet(source: bytes) -> Any:
@@ -222,9 +237,8 @@ def _parsed_stylesheet(source: bytes) -> Any:
     workbook, which binds its named styles and adds to its lists of styles and fonts."""
     parsed = _STYLESHEETS.get(source)
     if parsed is None:
-        if len(_STYLESHEETS) >= _MOST_STYLESHEETS:
-            del _STYLESHEETS[next(iter(_STYLESHEETS))]
-        parsed = _STYLESHEETS[source] = pickle.dumps(Stylesheet.from_tree(fromstring(source)), pickle.HIGHEST_PROTOCOL)
+        parsed = _kept(_STYLESHEETS, source,
+                       pickle.dumps(Stylesheet.from_tree(fromstring(source)), pickle.HIGHEST_PROTOCOL))
     return pickle.loads(parsed)
 
 
@@ -289,9 +303,7 @@ def _write_stylesheet(wb: Any) -> _StylesXml:
     made_of = _styles_made_of(wb)
     xml = _STYLES_SAVED.get(made_of)
     if xml is None:
-        if len(_STYLES_SAVED) >= _MOST_STYLESHEETS:
-            del _STYLES_SAVED[next(iter(_STYLES_SAVED))]
-        xml = _STYLES_SAVED[made_of] = _StylesXml(_openpyxl_tostring(_openpyxl_write_stylesheet(wb)))
+        xml = _kept(_STYLES_SAVED, made_of, _StylesXml(_openpyxl_tostring(_openpyxl_write_stylesheet(wb))))
     return xml
 
 
