@@ -189,22 +189,17 @@ def test_house_rules_from_the_config_are_the_matchs_settings(tmp_path: Path,
 
 # --------------------------------------------------------------------------- sync, resolve, status
 
-def made_match(folder: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    """A GvG match ``init`` created in ``folder`` from its config and roster (``roster = "roster.csv"``): the first
-    test's of a test process, copied (``tests.made``; the config names every file relative to itself). Its config."""
+@pytest.fixture
+def match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A GvG match ``init`` created from its config and roster: the first test's of a test process, copied
+    (``tests.made``; the config names every file relative to itself)."""
     def make(into: Path) -> None:
         path = config(into, 'roster = "roster.csv"')
         roster(into)
         assert run(capsys, "init", "gvg", "-c", path)[0] == 0
 
-    made_into(folder, "commands/match", make)
-    return folder / "match.toml"
-
-
-@pytest.fixture
-def match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    """``made_match`` in the test's folder."""
-    return made_match(tmp_path, capsys)
+    made_into(tmp_path, "commands/match", make)
+    return tmp_path / "match.toml"
 
 
 def test_sync_answers_players_and_resolves_when_every_captain_is_ready(

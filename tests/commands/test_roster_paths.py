@@ -15,7 +15,7 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.match.seat_roster import MAX_ROSTER_BYTES, SeatRosterError, read_seat_roster
-from tests.commands.test_commands import config, made_match, roster
+from tests.commands.test_commands import config, roster
 
 ACCEPTED = "the config's roster setting (or init's --roster) names a CSV file of at most 1,000,000 bytes"
 SECRET = "$6$Zq8sOmeSalt$hashOfTheRootPassword"
@@ -39,8 +39,11 @@ def cli(*argv: str | Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    """The GvG match the command tests start from (``made_match``: made once a test process, copied)."""
-    return made_match(tmp_path, capsys)
+    path = config(tmp_path, 'roster = "roster.csv"')
+    roster(tmp_path)
+    assert main(["init", "gvg", "-c", str(path)]) == 0
+    capsys.readouterr()
+    return path
 
 
 def test_a_device_or_a_fifo_is_refused_without_reading_it_by_every_command(
