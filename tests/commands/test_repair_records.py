@@ -90,29 +90,27 @@ def _made(folder: Path, capsys: pytest.CaptureFixture[str], game: str, roster_te
     assert code == 0, err
 
 
-def _values(path: Path | openpyxl.Workbook, tab: str, first: int) -> list[tuple[object, ...]]:
-    """The first three cells of each row of ``tab`` from row ``first`` that holds a value: of the workbook at
-    ``path``, or of one loaded already."""
-    ws = (openpyxl.load_workbook(path) if isinstance(path, Path) else path)[tab]
+def _values(path: Path, tab: str, first: int) -> list[tuple[object, ...]]:
+    ws = openpyxl.load_workbook(path)[tab]
     return [tuple(r[:3]) for r in ws.iter_rows(min_row=first, values_only=True) if any(v not in (None, "") for v in r)]
 
 
-def _feedback_headers(path: Path | openpyxl.Workbook) -> list[str]:
-    ws = (openpyxl.load_workbook(path) if isinstance(path, Path) else path)["Orders Ann"]
+def _feedback_headers(path: Path) -> list[str]:
+    ws = openpyxl.load_workbook(path)["Orders Ann"]
     return [c.coordinate for row in ws.iter_rows() for c in row if c.value == "Feedback"]
 
 
 def test_repair_copies_the_log_back_recomputes_a_deleted_view_and_clears_a_pushed_column(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = _played(tmp_path, capsys, "wesnoth", 3)  # the match other tests play 3 windows: copied
-    board = openpyxl.load_workbook(tmp_path / "board.xlsx")  # each workbook loaded once to read, then edit
-    ann = openpyxl.load_workbook(tmp_path / "orders-Ann.xlsx")
-    log = _values(board, "Log", 2)
-    view = _values(ann, "View Ann", 46)
+    log = _values(tmp_path / "board.xlsx", "Log", 2)
+    view = _values(tmp_path / "orders-Ann.xlsx", "View Ann", 46)
     assert len(log) > 10 and len(view) > 5
-    feedback = _feedback_headers(ann)
+    feedback = _feedback_headers(tmp_path / "orders-Ann.xlsx")
+    board = openpyxl.load_workbook(tmp_path / "board.xlsx")
     board["Log"].title = "Log (old)"
     board.save(tmp_path / "board.xlsx")
+    ann = openpyxl.load_workbook(tmp_path / "orders-Ann.xlsx")
     del ann["View Ann"]
     ann["Orders Ann"].insert_cols(8)
     ann.save(tmp_path / "orders-Ann.xlsx")
@@ -144,8 +142,8 @@ def _verified_once_deleted(folder: Path, capsys: pytest.CaptureFixture[str], con
 def test_repair_recomputes_a_log_with_no_copy_and_keeps_a_renamed_tab_it_cannot_place(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = _played(tmp_path, capsys, "winordie", 4)
-    board = openpyxl.load_workbook(tmp_path / "board.xlsx")  # loaded once to read, then edit
-    log = _values(board, "Log", 2)
+    log = _values(tmp_path / "board.xlsx", "Log", 2)
+    board = openpyxl.load_workbook(tmp_path / "board.xlsx")
     del board["Log"]
     board.create_sheet("Notes")["A1"] = "the GM's own notes"
     board.save(tmp_path / "board.xlsx")
@@ -170,9 +168,9 @@ def test_a_log_renamed_then_lost_again_gets_the_lines_logged_since_from_the_repl
     bots = {s: next(iter(bots_of(create_ruleset("wesnoth")).values())).make(f"again/{s}") for s in sheets.seats}
     type_bot_orders(sheets, get_ruleset("wesnoth"), bots)  # one window more: lines the renamed copy lacks
     poll(sheets, get_ruleset("wesnoth"), now=NOW, force=True)
-    board = openpyxl.load_workbook(tmp_path / "board.xlsx")  # loaded once to read, then edit
-    log = _values(board, "Log", 2)
-    assert len(log) > len(_values(board, "Log (old)", 2))
+    log = _values(tmp_path / "board.xlsx", "Log", 2)
+    assert len(log) > len(_values(tmp_path / "board.xlsx", "Log (old)", 2))
+    board = openpyxl.load_workbook(tmp_path / "board.xlsx")
     del board["Log"]
     board.save(tmp_path / "board.xlsx")
     code, out, err = run(capsys, "repair", "-c", config)

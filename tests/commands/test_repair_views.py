@@ -29,9 +29,8 @@ from tests.quick import soak_but
 pytestmark = pytest.mark.xdist_group("repair-played")  # one worker plays _played's matches once a run, not each
 
 
-def _view(path: Path | openpyxl.Workbook, tab: str) -> list[tuple[object, ...]]:
-    """The rows of ``tab`` that hold a value: of the workbook at ``path``, or of one loaded already."""
-    ws = (openpyxl.load_workbook(path) if isinstance(path, Path) else path)[tab]
+def _view(path: Path, tab: str) -> list[tuple[object, ...]]:
+    ws = openpyxl.load_workbook(path)[tab]
     return [tuple(r) for r in ws.iter_rows(values_only=True) if any(v not in (None, "", False) for v in r)]
 
 
@@ -104,8 +103,8 @@ def test_a_deleted_view_gets_back_the_public_lines_the_replay_cannot_recompute_f
     assert code == 0, out + err
     assert run(capsys, "undo", "-c", config, "--reason", "a misread order")[0] == 0
     path = next(p for p in tmp_path.glob("*.xlsx") if f"View {seat}" in _tabs(p))
-    book = openpyxl.load_workbook(path)  # loaded once to read, then edit
-    view = _view(book, f"View {seat}")
+    view = _view(path, f"View {seat}")
+    book = openpyxl.load_workbook(path)
     del book[f"View {seat}"]
     book.save(path)
     code, out, err = run(capsys, "repair", "-c", config)

@@ -3,7 +3,6 @@ deadline change) with what the engine's record keeps of them, naming the cell ty
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import openpyxl
@@ -18,16 +17,16 @@ from tests.quick import soak_but
 pytestmark = pytest.mark.xdist_group("repair-played")  # one worker plays _played's matches once a run, not each
 
 
-def _typed_over(path: Path, kind: str, text: Callable[[str], str]) -> tuple[int, str]:
-    """The first Log line of ``kind`` in the workbook at ``path`` typed over with ``text`` of what it said (the
-    workbook loaded once): its row and what the sync had logged."""
-    book = openpyxl.load_workbook(path)
-    log = book["Log"]
+def _row_of(path: Path, kind: str) -> tuple[int, str]:
+    log = openpyxl.load_workbook(path)["Log"]
     row = next(r for r in range(2, log.max_row + 1) if log.cell(r, 2).value == kind)
-    truth = str(log.cell(row, 3).value)
-    log.cell(row, 3).value = text(truth)
+    return row, str(log.cell(row, 3).value)
+
+
+def _typed_over(path: Path, row: int, text: str) -> None:
+    book = openpyxl.load_workbook(path)
+    book["Log"].cell(row, 3).value = text
     book.save(path)
-    return row, truth
 
 
 #: The hand-over line is the core's (``hand_seats``), the same words in every game: the quick run checks it in the
@@ -42,7 +41,8 @@ def test_a_bot_hand_over_line_typed_over_is_named_by_its_cell(tmp_path: Path, ca
     assert run(capsys, "adjust", "-c", config, "--bot", f"{seat}={kind}", "--reason", "away")[0] == 0
     code, out, _ = run(capsys, "verify", "-c", config)
     assert code == 0, out
-    row, truth = _typed_over(tmp_path / "board.xlsx", "bot", lambda _truth: "GM  handz the seat to nobody")
+    row, truth = _row_of(tmp_path / "board.xlsx", "bot")
+    _typed_over(tmp_path / "board.xlsx", row, "GM  handz the seat to nobody")
     code, out, _ = run(capsys, "verify", "-c", config)
     assert code == 1, out
     assert f"tab 'Log' cell C{row} says 'GM  handz the seat to nobody' (bot) but the sync logged {truth!r}" in out
@@ -54,7 +54,7 @@ def test_an_undo_line_typed_over_is_named_and_an_untouched_one_passes(
     assert run(capsys, "undo", "-c", config, "--reason", "a misread order")[0] == 0
     code, out, _ = run(capsys, "verify", "-c", config)
     assert code == 0, out
-    row, _truth = _typed_over(tmp_path / "board.xlsx", "undo", lambda truth: truth.replace("a misread order",
-                                                                                           "Ann cheated"))
+    row, truth = _row_of(tmp_path / "board.xlsx", "undo")
+    _typed_over(tmp_path / "board.xlsx", row, truth.replace("a misread order", "Ann cheated"))
     code, out, _ = run(capsys, "verify", "-c", config)
     assert code == 1 and f"tab 'Log' cell C{row} says" in out and "but the sync logged" in out, out
