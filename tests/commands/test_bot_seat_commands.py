@@ -121,7 +121,7 @@ def test_adjust_bot_hands_a_team_player_to_a_bot_and_back(in_tmp: Path, capsys: 
 
 def test_a_persons_rows_are_set_aside_when_a_bot_takes_the_seat(in_tmp: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    run(capsys, "init", "wesnoth", "--practice")
+    _practice(in_tmp, "wesnoth", capsys)
     _person_types(in_tmp / "match.toml", "Ann")
     code, out = run(capsys, "adjust", "-c", "match.toml", "--bot", "Ann=random", "--reason", "Ann is away")
     assert code == 0, out
@@ -147,7 +147,7 @@ def test_bots_from_the_config_and_the_roster(in_tmp: Path, capsys: pytest.Captur
 
 
 def test_a_bot_plays_one_army_of_a_side(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    run(capsys, "init", "coalition", "--practice")
+    _practice(in_tmp, "coalition", capsys)
     code, out = run(capsys, "adjust", "-c", "match.toml", "--bot", "Keldon Horde=cautious", "--reason", "gone")
     assert code == 0, out
     read = read_match(open_match_sheets(load_config(in_tmp / "match.toml")), get_ruleset("coalition"))

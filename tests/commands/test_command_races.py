@@ -32,6 +32,7 @@ from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.google_api import GoogleApiFake, fake_client, signed_in_fake, write_service_account_key
+from tests.made import made_on_fake
 from tests.matchfiles import GVG, SEED, TEAMS, local_match, record_of, roster, type_orders
 
 NOON = datetime(2026, 11, 22, 12, tzinfo=UTC)
@@ -80,18 +81,23 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
 
 
 def google_config(fake: GoogleApiFake, folder: Path) -> Path:
-    for role, sheet_key in KEYS.items():
-        fake.create_spreadsheet(sheet_key, f"Race test · {role}", ("Sheet1",))
-    backend = {role: GoogleSheetBackend(fake_client(), key, title=role) for role, key in KEYS.items()}
-    sheets = MatchSheets(TEAMS, backend["board"], backend["engine"], (backend["red"], backend["blue"]))
-    create_match(sheets, create_ruleset("gvg"), roster(), seed=SEED)
-    write_service_account_key(folder / "key.json", SA_EMAIL)
-    config = folder / "match.toml"
-    config.write_text('ruleset = "gvg"\nteams = ["red", "blue"]\n'
-                      f'[sheets]\nbackend = "google"\nboard = "{KEYS["board"]}"\nengine = "{KEYS["engine"]}"\n'
-                      f'orders = {{ red = "{KEYS["red"]}", blue = "{KEYS["blue"]}" }}\n'
-                      '[google]\nservice_account = "key.json"\n', encoding="utf-8")
-    return config
+    """A GvG match on the Google fake and its config in ``folder``: made once a test process and copied, the fake's
+    state with it (``tests.made``)."""
+    def make(into: Path) -> None:
+        for role, sheet_key in KEYS.items():
+            fake.create_spreadsheet(sheet_key, f"Race test · {role}", ("Sheet1",))
+        backend = {role: GoogleSheetBackend(fake_client(), key, title=role) for role, key in KEYS.items()}
+        sheets = MatchSheets(TEAMS, backend["board"], backend["engine"], (backend["red"], backend["blue"]))
+        create_match(sheets, create_ruleset("gvg"), roster(), seed=SEED)
+        write_service_account_key(into / "key.json", SA_EMAIL)
+        (into / "match.toml").write_text(
+            'ruleset = "gvg"\nteams = ["red", "blue"]\n'
+            f'[sheets]\nbackend = "google"\nboard = "{KEYS["board"]}"\nengine = "{KEYS["engine"]}"\n'
+            f'orders = {{ red = "{KEYS["red"]}", blue = "{KEYS["blue"]}" }}\n'
+            '[google]\nservice_account = "key.json"\n', encoding="utf-8")
+
+    made_on_fake(fake, folder, "command races: a match on Google", make)
+    return folder / "match.toml"
 
 
 def check_race(config_path: Path, other: str) -> None:

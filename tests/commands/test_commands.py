@@ -354,8 +354,11 @@ def test_a_command_after_an_init_that_stopped_for_its_roster_says_to_run_init(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
     """init without a roster lays out the Roster tab and creates no match: a command of a match in play says
     that no match was created and how to create one, not that some tab of it is missing."""
+    def make(into: Path) -> None:  # the same init for each command: made once a test process, copied
+        assert run(capsys, "init", "gvg", "-c", into / "match.toml")[0] == 0
+
+    made_into(tmp_path, "commands/init without a roster", make)
     path = tmp_path / "match.toml"
-    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
     code, _, err = run(capsys, command, "-c", path)
     assert code == 1 and "Traceback" not in err
     engine = tmp_path / "gm" / "engine.xlsx"

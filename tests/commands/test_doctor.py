@@ -34,6 +34,7 @@ from tests.fakes.google_api import (
     signed_in_fake,
     write_service_account_key,
 )
+from tests.made import made_on_fake
 from tests.matchfiles import NOW, SEED, TEAMS, local_config, local_match, roster
 from tests.window_labels import english_problems, verb_after, window_labels
 
@@ -403,13 +404,17 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
 
 
 def google_match(fake: GoogleApiFake, folder: Path, *, interval: int = 60, key: str = "key.json") -> Path:
-    """Four spreadsheets holding a match, a service-account key and the match.toml naming them."""
-    for role, sheet_key in KEYS.items():
-        fake.create_spreadsheet(sheet_key, f"Doctor test · {role}", ("Sheet1",))
-    client = fake_client()
-    backend = {role: GoogleSheetBackend(client, sheet_key, title=role) for role, sheet_key in KEYS.items()}
-    sheets = MatchSheets(TEAMS, backend["board"], backend["engine"], (backend["red"], backend["blue"]))
-    create_match(sheets, create_ruleset("gvg", GvgSettings()), roster(), seed=SEED)
+    """Four spreadsheets holding a match (made once a test process and copied, the fake's state with it:
+    ``tests.made``), a service-account key and the match.toml naming them."""
+    def make(_into: Path) -> None:
+        for role, sheet_key in KEYS.items():
+            fake.create_spreadsheet(sheet_key, f"Doctor test · {role}", ("Sheet1",))
+        client = fake_client()
+        backend = {role: GoogleSheetBackend(client, sheet_key, title=role) for role, sheet_key in KEYS.items()}
+        sheets = MatchSheets(TEAMS, backend["board"], backend["engine"], (backend["red"], backend["blue"]))
+        create_match(sheets, create_ruleset("gvg", GvgSettings()), roster(), seed=SEED)
+
+    made_on_fake(fake, folder, "doctor: a match on Google", make)
     write_service_account_key(folder / "key.json", SA_EMAIL)
     config = folder / "match.toml"
     config.write_text(

@@ -221,8 +221,9 @@ def typed_rows(m: Match) -> dict[str, list[Any]]:
 def shown_rolls(m: Match) -> dict[str, list[Any]]:
     """Every value of each team's orders tab whose header row says 'Move roll' or "The other team's move rolls"."""
     out: dict[str, list[Any]] = {}
+    book = m.book()  # read once for both teams
     for team in ("red", "blue"):
-        sheet = m.book()[f"Orders {team}"]
+        sheet = book[f"Orders {team}"]
         found = [(r, c) for r in range(1, sheet.max_row + 1) for c in range(1, sheet.max_column + 1)
                  if sheet.cell(r, c).value in ("Move roll", "The other team's move rolls")]
         out[team] = [sheet.cell(r + i, c).value for r, c in found for i in range(1, 5)]
@@ -251,7 +252,8 @@ def test_undo_restores_the_turn_keeps_the_rolls_shown_before_the_orders_and_deal
     assert 'Every other die of this window is dealt afresh too: HMAC-SHA256(seed, "2.1/<key>")' in out
     assert shown_rolls(match) == rolls  # the rolls public before the orders are the same
     record = match.record()
-    history = json.loads(str(match.book()["Engine"][f"B{HISTORY_FIRST_ROW + 1}"].value))
+    book = match.book()  # read once for the checks below (the undo wrote last)
+    history = json.loads(str(book["Engine"][f"B{HISTORY_FIRST_ROW + 1}"].value))
     assert record.state.to_json() == history["state_before"] and record.state.turn == 2
     assert record.resolved == 1 and record.log_rows == after.log_rows + 1
     log = match.log()
@@ -261,9 +263,9 @@ def test_undo_restores_the_turn_keeps_the_rolls_shown_before_the_orders_and_deal
     for team in ("red", "blue"):
         assert again_typed[team][:2] == typed[team][:2]  # the orders and skills are back in their cells
         assert again_typed[team][2] is False  # Ready unticked
-        sheet = match.book()[f"Orders {team}"]
+        sheet = book[f"Orders {team}"]
         assert str(sheet.cell(row_of(sheet, f"{team}0"), 2).value) == "2"  # For turn
-    assert str(match.book()["Board"][STATUS].value).startswith("Turn 2 of 60")
+    assert str(book["Board"][STATUS].value).startswith("Turn 2 of 60")
 
     report = sync(match.sheets)  # the captains have not ticked Ready again
     assert not report.resolved and report.waiting_for == ["red", "blue"]

@@ -157,8 +157,10 @@ def _no_view_gets_a_line_it_never_showed(tmp_path: Path, capsys: pytest.CaptureF
 #: Seeds of the walk: GvG's 4 and 10 each gave red's View, after an undo and a repair, a Log
 #: line that names red but that red's View never listed (a knocked-down line of blue's player at red's bulwark).
 #: Either catches both defects put back (the repair's and the second undo's), so the quick run plays seed 4 only.
+#: Wesnoth's Views are deleted and repaired after a hand-over and an undo in the quick run by the two tests above (a
+#: match of its own here, played for this example alone): its seeded match under ``-m soak``, with seed 10.
 SEEDS = [("gvg", 4), ("gvg", 10), ("wesnoth", 1), ("coalition", 1), ("winordie", 1)]  # champions: 20 s, soak
-QUICK_SEEDS = soak_but(SEEDS, ("gvg", 4), ("wesnoth", 1), ("coalition", 1), ("winordie", 1))
+QUICK_SEEDS = soak_but(SEEDS, ("gvg", 4), ("coalition", 1), ("winordie", 1))
 
 
 @pytest.mark.parametrize(("game", "seed"), QUICK_SEEDS)

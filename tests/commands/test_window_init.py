@@ -21,6 +21,7 @@ from sheets_gm.sync.sheets import MatchSheets
 from tests.commands.test_window_commands import run
 from tests.fakes.google_api import GoogleApiFake, signed_in_fake, write_service_account_key
 from tests.fakes.memory import MemoryBackend
+from tests.made import made_into
 from tests.sync import race_game
 from tests.sync.race_game import RaceRuleset, registered_race
 
@@ -215,10 +216,19 @@ def test_win_or_die_lays_out_its_own_roster_columns(tmp_path: Path, capsys: pyte
     assert "Match created: Ann, Bo (2 roster lines)" in out
 
 
+def _roster_laid_out(folder: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """``init winordie -c match.toml`` in ``folder`` with no roster yet (its Roster tab laid out, no match), as the
+    tests that type the roster next start: made once a test process and copied (``tests.made``); the config."""
+    def make(into: Path) -> None:
+        assert run(capsys, "init", "winordie", "-c", into / "match.toml")[0] == 0
+
+    made_into(folder, "window_init: a Win or Die roster laid out", make)
+    return folder / "match.toml"
+
+
 def test_a_roster_row_typed_below_the_laid_out_rows_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A member typed far below the Roster tab's dropdown rows still joins the match: none is cut off unread."""
-    path = tmp_path / "match.toml"
-    run(capsys, "init", "winordie", "-c", path)
+    path = _roster_laid_out(tmp_path, capsys)
     rows: list[tuple[str | None, ...]] = [("Ann", "Ann", "", "Ironclad Defense")]
     rows += [(None,)] * 300 + [("Bo", "Bo", "", "Firepower Suppression")]
     type_rows(tmp_path / "gm" / "engine.xlsx", rows)
@@ -229,8 +239,7 @@ def test_a_roster_row_typed_below_the_laid_out_rows_is_read(tmp_path: Path, caps
 
 def test_win_or_die_logs_the_first_player_roll_first(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The first-player roll heads the Log of a new match, before any deployment, and stays at its head."""
-    path = tmp_path / "match.toml"
-    run(capsys, "init", "winordie", "-c", path)
+    path = _roster_laid_out(tmp_path, capsys)
     type_rows(tmp_path / "gm" / "engine.xlsx",
               [("Ann", "Ann", "", "Ironclad Defense"), ("Bo", "Bo", "", "Firepower Suppression")])
     code, _, err = run(capsys, "init", "winordie", "-c", path)

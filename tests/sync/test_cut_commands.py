@@ -28,7 +28,7 @@ from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import InjectedFault, MemoryBackend
-from tests.matchfiles import GVG, SEED, local_match, record_of, roster, sync, type_orders
+from tests.matchfiles import GVG, SEED, local_match, played_match, record_of, roster, sync, type_orders
 
 ORDER = ("red", "blue", "board", "engine")  # the write order: the seats, the board, the engine last (the commit)
 
@@ -394,10 +394,8 @@ def before_repair(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Pa
 
     def build(kind: str) -> Path:
         folder = tmp_path_factory.mktemp(kind)
-        path, sheets = local_match(folder, private=kind == "swapped")
-        for _ in range(2):
-            type_orders(sheets)
-            assert sync(sheets).resolved
+        path, sheets = played_match(folder, 2, private=kind == "swapped")  # the test process's, copied
+        assert record_of(sheets).resolved == 2
         type_orders(sheets, ready=False)
         if kind == "swapped":
             import os

@@ -160,6 +160,19 @@ def test_on_google_a_save_during_the_resolution_stays_and_is_read_at_the_next_po
 MOMENTS = ("red", "blue", "board", "engine", "after")  # before the write of each spreadsheet, in the write order
 
 
+#: What the fake held before the walk's first example made its match: each example starts from it again.
+_EMPTY_FAKE: dict[str, Any] = {}
+
+
+def _fresh_two_a_side(fake: GoogleApiFake) -> MatchSheets:
+    """A new 2v2 match in the four spreadsheets of ``fake``, put back to what it held before the walk's first example
+    (the match of the example before gone): the state ``create`` makes its match from once a test process."""
+    if "state" not in _EMPTY_FAKE:
+        _EMPTY_FAKE["state"] = fake.snapshot()
+    fake.restore(_EMPTY_FAKE["state"])
+    return create(fake, policy(FakeClock()), 2)
+
+
 @settings(max_examples=6, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(moment=st.sampled_from(MOMENTS), typed_before=st.booleans(), value=st.sampled_from(["K22", "H8", "zz", "F7"]),
@@ -168,9 +181,7 @@ def test_on_google_a_save_at_any_moment_of_a_sync_stays_in_its_cell_and_is_answe
         fake: GoogleApiFake, moment: str, typed_before: bool, value: str, forced: bool) -> None:
     """Walks the moment of the save through the sync's writes (seats, board, engine, after them): her value is in
     its cell after the sync, and the next poll answers it for the turn then open."""
-    for key in list(fake.spreadsheets):
-        del fake.spreadsheets[key]
-    sheets = create(fake, policy(FakeClock()), 2)
+    sheets = _fresh_two_a_side(fake)
     type_bot_orders(sheets, GVG, bots(), ready=not forced)
     read = read_match(sheets, GVG)
     player, cell = destination(read, "red", 0)

@@ -38,6 +38,7 @@ from tests.fakes.google_api import (
     copied,
     fake_client,
 )
+from tests.made import made_on_fake
 from tests.matchfiles import SEED, TEAMS, bots, engine_match, roster, state_of, sync
 from tests.quick import soak_but
 
@@ -79,10 +80,17 @@ def new_spreadsheets(fake: GoogleApiFake) -> None:
 
 
 def create(fake: GoogleApiFake, retry: RetryPolicy, size: int = 5, settings: GvgSettings | None = None) -> MatchSheets:
-    new_spreadsheets(fake)
-    sheets = open_match(retry)
-    create_match(sheets, create_ruleset("gvg", settings or GvgSettings()), roster(size), seed=SEED)
-    return sheets
+    """A new GvG match of ``size`` a team in the fake's four spreadsheets, opened through ``retry``: made once a test
+    process for the state the fake starts from, the fake given a copy of what it held then (``tests.made``)."""
+    chosen = settings or GvgSettings()
+
+    def make(_into: Path) -> None:
+        new_spreadsheets(fake)
+        create_match(open_match(retry), create_ruleset("gvg", chosen), roster(size), seed=SEED)
+
+    with tempfile.TemporaryDirectory() as files:  # the match is all in the fake: no file is made
+        made_on_fake(fake, Path(files), ("test_sync_google.create", size, chosen), make)
+    return open_match(retry)
 
 
 def calls_by_spreadsheet(fake: GoogleApiFake) -> Counter[tuple[str, str]]:

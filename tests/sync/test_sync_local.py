@@ -96,7 +96,9 @@ def type_in_files(sheets: MatchSheets, players: Mapping[str, Any]) -> dict[str, 
     books: dict[Path, Any] = {}
     for i, team in enumerate(TEAMS):
         path = team_file(sheets, i)
-        wb = books.setdefault(path, openpyxl.load_workbook(path))
+        if path not in books:  # one workbook for both teams in the single layout: loaded once
+            books[path] = openpyxl.load_workbook(path)
+        wb = books[path]
         ws = wb[read.tabs.orders(team).name]
         for name, order in decided[team].players.items():
             for key, value in as_typed(order).items():
@@ -370,7 +372,9 @@ def test_a_formula_longer_than_a_cell_holds_is_written_back_as_text(fuzz_base: b
     check_saved_values(fuzz_base, fuzz_placed, values)
 
 
-@pytest.mark.parametrize("examples", [pytest.param(6, id="quick"),
+#: The quick run's draws: two, beside the two named examples above that type every kind each run; the walk of 60 under
+#: ``-m soak``.
+@pytest.mark.parametrize("examples", [pytest.param(2, id="quick"),
                                       pytest.param(60, marks=pytest.mark.soak, id="long-walk")])
 def test_anything_drawn_saved_in_player_cells_gets_text_feedback_and_nothing_written_is_a_formula(
     fuzz_base: bytes, fuzz_placed: MatchRead, examples: int
@@ -449,15 +453,12 @@ def test_a_local_sync_does_not_import_the_google_stack_or_numpy(tmp_path: Path) 
 def test_an_idle_local_poll_imports_only_what_it_needs(tmp_path: Path, game: str) -> None:
     """cron's idle poll (nothing changed since the last) is a process start every minute: for every game, it loads
     no workbook, game, config or command-line parser, nor the standard library's heavier modules (issue 66). The
-    match is laid out in this process (``init`` is not what is measured; a process of its own cost 1.6 s of CPU); each
-    poll is a fresh process (``probe_sync``)."""
-    import contextlib
+    match is laid out in this process (``init`` is not what is measured; a process of its own cost 1.6 s of CPU: the
+    practice match laid out once a test process, copied); each poll is a fresh process (``probe_sync``)."""
+    from tests.sheets.practice import practice_copy
 
-    from sheets_gm.cli import main
-
+    practice_copy(tmp_path, game)
     config = tmp_path / "match.toml"
-    with contextlib.chdir(tmp_path):
-        assert main(["init", game, "--practice", "-c", str(config)]) == 0
     state = tmp_path / ".sheets-gm" / "match.poll.json"
     assert probe_sync(config, ())[0] == 0 and state.is_file()  # the first poll reads, and keeps its state
     kept = state.read_bytes()
