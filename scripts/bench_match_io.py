@@ -6,7 +6,8 @@ engine, the judge's where the game has one) and, in this process, the CPU second
 - ``make``: the workbooks made and ``create_match`` (the layouts applied, the first window drawn and saved);
 - ``resolve``: the poll that resolves the first window once each seat's bot typed its orders and ticked Ready;
 - ``idle``: a poll of fresh backends with nothing new typed (every workbook loaded from its file and read, nothing
-  resolved or saved), as a cron poll whose gate saw a save that changed nothing.
+  resolved or saved), as a cron poll whose gate saw a save that changed nothing;
+- ``repair``: ``repair_match`` on fresh backends (every tab laid out again and drawn, each workbook loaded and saved).
 
 ``create_match`` and each poll start from a collected heap (``gc.collect()``, untimed): a full collection is owed
 by what the steps before left, and where it lands depends on every allocation before it, so one tree's step could
@@ -47,7 +48,7 @@ from rich.console import Console
 from sheets_gm.rulesets.registry import get_ruleset
 
 GAMES = ("gvg", "wesnoth", "coalition", "champions", "winordie")
-STEPS = ("make", "resolve", "idle")
+STEPS = ("make", "resolve", "idle", "repair")
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
 
@@ -56,6 +57,7 @@ def one_match(game: str, folder: Path) -> dict[str, float]:
     first window played (``run_demo``), its steps timed where it calls them."""
     import sheets_gm.demo.match as demo
     from sheets_gm.sheets.local.backend import LocalWorkbookBackend
+    from sheets_gm.sync.life.repair import repair_match
     from sheets_gm.sync.sheets import MatchSheets
 
     figures = {step: 0.0 for step in STEPS}
@@ -88,13 +90,19 @@ def one_match(game: str, folder: Path) -> dict[str, float]:
         for name, call in real.items():
             setattr(demo, name, call)
     sheets = made[0]
-    fresh = MatchSheets(sheets.seats, LocalWorkbookBackend(sheets.board.name), LocalWorkbookBackend(sheets.engine.name),
-                        tuple(LocalWorkbookBackend(b.name) for b in sheets.orders),
-                        LocalWorkbookBackend(sheets.judge.name) if sheets.judge is not None else None)
-    gc.collect()
-    start = time.process_time()
-    real["poll"](fresh, get_ruleset(game), now=NOW)
-    figures["idle"] = time.process_time() - start
+
+    def fresh() -> MatchSheets:  # the match's workbooks opened afresh, as the next command opens them
+        return MatchSheets(sheets.seats, LocalWorkbookBackend(sheets.board.name),
+                           LocalWorkbookBackend(sheets.engine.name),
+                           tuple(LocalWorkbookBackend(b.name) for b in sheets.orders),
+                           LocalWorkbookBackend(sheets.judge.name) if sheets.judge is not None else None)
+
+    for step, call in (("idle", lambda: real["poll"](fresh(), get_ruleset(game), now=NOW)),
+                       ("repair", lambda: repair_match(fresh(), get_ruleset(game)))):
+        gc.collect()
+        start = time.process_time()
+        call()
+        figures[step] = time.process_time() - start
     return figures
 
 
