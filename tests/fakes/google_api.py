@@ -55,7 +55,7 @@ import io
 import json
 import pickle
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace as dataclass_replace
@@ -170,7 +170,7 @@ def discovery_to_json_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
         out = {"type": "array", "items": discovery_to_json_schema(schema.get("items", {"type": "any"}))}
     elif kind == "string":
         if schema.get("format") in ("int64", "uint64"):
-            out = {"type": ["string", "integer"], "pattern": r"^-?[0-9]+$"}
+            out = {"type": ["string", "integer"], "pattern": INT64_PATTERN}
         else:
             out = {"type": "string"}
     elif kind == "integer":
@@ -187,6 +187,9 @@ def discovery_to_json_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
         out["enum"] = list(schema["enum"])
     return out
 
+
+#: What an int64 given as a string matches.
+INT64_PATTERN = r"^-?[0-9]+$"
 
 # Rules the discovery format cannot say but Google enforces (proto oneofs, value cells).
 _TIGHTEN: dict[str, dict[str, Any]] = {
@@ -234,14 +237,15 @@ class Discovery:
                 self.defs[name].update(extra)
         if "ValueRange" in self.defs:
             self.defs["ValueRange"]["properties"]["values"]["items"]["items"] = _SCALAR_CELL
-        _no_rule_takes_an_empty_string(self.defs)  # what _blanked relies on
+        _no_rule_the_shape_hides(self.defs)  # what _shape relies on
+        self.enum_values = frozenset(_enum_values(self.defs))  # the strings _shape keeps
         self.methods: list[Method] = []
         self._collect(doc)
         # Longest literal path first, so `{id}:batchUpdate` wins over `{id}`.
         self.methods.sort(key=lambda m: -len(re.sub(r"\{[^}]+\}", "", m.path)))
         self._validators: dict[tuple[str, bool], jsonschema.protocols.Validator] = {}
         self._lists: dict[str, dict[str, tuple[str, bool]]] = {}  # see _messages
-        self._checked: dict[tuple[str, str], list[tuple[tuple[str, ...], str]]] = {}  # see _remembered
+        self._shapes: set[tuple[str, Hashable]] = set()  # see _remembered
         self._valid: set[tuple[str, str]] = set()  # see _remembered
         self._checked_chars = 0
 
@@ -320,11 +324,11 @@ class Discovery:
             return [(tuple(str(p) for p in e.absolute_path), e.message)
                     for e in self.validator(schema_name).iter_errors(_distinct_items(instance))]
         messages = self._messages(schema_name)
-        shallow = {k: _distinct_items(v) if k not in messages else [] if isinstance(v, list) else
+        shallow = {k: v if k not in messages else [] if isinstance(v, list) else
                    v if messages[k][1] else None for k, v in instance.items()}
-        found = [*self._remembered(f"{schema_name} (shallow)", shallow, lambda: [
+        found = [*self._remembered(f"{schema_name} (shallow)", shallow, lambda checked: [
             (tuple(str(p) for p in e.absolute_path), e.message)
-            for e in self.validator(schema_name, shallow=True).iter_errors(shallow)])]
+            for e in self.validator(schema_name, shallow=True).iter_errors(_distinct_items(checked))])]
         for prop, (message, listed) in messages.items():
             value = instance.get(prop)
             if prop not in instance or (listed and not isinstance(value, list)):
@@ -342,33 +346,34 @@ class Discovery:
 
     def _item_errors(self, schema_name: str, item: Any) -> list[tuple[tuple[str, ...], str]]:
         """:meth:`_errors` of one item of a list, remembered by its JSON text (a pure function of the two)."""
-        return self._remembered(schema_name, item, lambda: self._errors(schema_name, item))
+        return self._remembered(schema_name, item, lambda checked: self._errors(schema_name, checked))
 
     def _remembered(self, kind: str, instance: Any,
-                    check: Callable[[], list[tuple[tuple[str, ...], str]]]) -> list[tuple[tuple[str, ...], str]]:
-        """What ``check`` finds in ``instance`` as a ``kind``: that it is valid is found once a process for each JSON
-        text of it with its free strings blanked (``_blanked``: a cell's text, a tab's title), which says it of any
-        instance of that text; its errors are found for it alone, never remembered. An instance found valid is
-        known by its own JSON text too, looked up first: one encoding, where blanking walks it in Python (the same
-        row metadata, formats and replies come again and again, their text and all)."""
+                    check: Callable[[Any], list[tuple[tuple[str, ...], str]]]) -> list[tuple[tuple[str, ...], str]]:
+        """What ``check`` finds in ``instance`` as a ``kind``. That it is valid is found once a process for each
+        :func:`_shape` of it (a cell's text, a tab's title, a row's index, a grid's size set aside), by checking the
+        shape's :func:`_example`, which says it of any instance of that shape; an instance of a shape whose example is
+        refused (a string an enum refuses, blanked) is checked as it is, and its errors are never remembered. An
+        instance found valid is known by its own JSON text too, looked up first: one encoding, where its shape is a
+        walk in Python (the same row metadata, formats and replies come again and again, their text and all)."""
         exact = (kind, json.dumps(instance, sort_keys=True, default=str))
         if exact in self._valid:
             return []
-        text = json.dumps(_blanked(instance), sort_keys=True, default=str)
-        known = self._checked.get((kind, text))
-        if known is None:
-            known = check()
-            if known:
-                return known
-            self._checked[(kind, text)] = known
-            self._checked_chars += len(text)
+        shape = (kind, _shape(instance, self.enum_values))
+        if shape not in self._shapes:
+            if check(_example(shape[1])):
+                errors = check(instance)
+                if errors:
+                    return errors
+            else:
+                self._shapes.add(shape)
         if self._checked_chars > _CHECKED_CHARS:
-            self._checked.clear()
+            self._shapes.clear()
             self._valid.clear()
             self._checked_chars = 0
         self._valid.add(exact)
         self._checked_chars += len(exact[1])
-        return known
+        return []
 
     def _messages(self, schema_name: str) -> dict[str, tuple[str, bool]]:
         """The properties of ``schema_name`` that are a message or a list of messages: the message's schema, and
@@ -421,44 +426,89 @@ class Discovery:
 # --------------------------------------------------------------------------- state
 
 
-_ENUM_LIKE = re.compile(r"[A-Z0-9_]+")
-
-
-def _blanked(instance: Any) -> Any:
-    """``instance`` with each string that could be no enum value (not all capitals, digits and ``_``) made empty.
-    Blanking keeps an instance's validity under the schemas the fake builds (:func:`_no_rule_takes_an_empty_string`):
-    a string property with no enum takes the empty string as it takes any; an enum or an int64's pattern refuses it,
-    so an instance whose valid value was blanked there is found invalid and checked again as it is (Google's enum
-    values are capitals, and an int64's digits are kept). Strings are most of what differs from one request to the
-    next (cells' text, notes, titles): blanked, one check of a kind of row or cell stands for all of them."""
-    kind = type(instance)  # plain dicts and lists, and what they hold, looked at by their exact type: most of it
+def _shape(instance: Any, words: frozenset[str]) -> Hashable:
+    """What of ``instance`` its validity depends on under the schemas the fake builds, as a hashable value: a string
+    kept if it is a value of an enum of the document (``words``), made ``"0"`` if it is digits alone (an int64's),
+    else made empty; a number made its kind (an integer, a whole float, another float); an object the set of its
+    fields' shapes; a list the set of its items' shapes. :func:`_example` makes an instance of a shape back, and if
+    that is valid, every instance of the shape is (:func:`_no_rule_the_shape_hides`): where the empty string is
+    valid any string is, where ``"0"`` is any digits are, no rule looks at a number's value but for its type, and
+    the documents set no rule on a list as a whole (no ``minItems``, no ``uniqueItems``). Strings, numbers and lengths
+    are most of what differs from one request to the next (cells' text, notes, titles, row indexes, a grid's rows):
+    one check of a kind of row or cell stands for all of them."""
+    kind = type(instance)
+    if kind is str:
+        return instance if instance in words else "0" if instance.isdecimal() and instance.isascii() else ""
     if kind is dict:
-        return {k: v if type(v) in _UNBLANKED else v if type(v) is str and _ENUM_LIKE.fullmatch(v) else
-                "" if type(v) is str else _blanked(v) for k, v in instance.items()}
+        return frozenset((k, _shape(v, words)) for k, v in instance.items())
     if kind is list:
-        return [v if type(v) in _UNBLANKED else v if type(v) is str and _ENUM_LIKE.fullmatch(v) else
-                "" if type(v) is str else _blanked(v) for v in instance]
-    if isinstance(instance, str):
-        return instance if _ENUM_LIKE.fullmatch(instance) else ""
-    if isinstance(instance, dict):
-        return {k: _blanked(v) for k, v in instance.items()}
-    if isinstance(instance, list):
-        return [_blanked(item) for item in instance]
-    return instance
+        return _LIST, frozenset(_shape(v, words) for v in instance)
+    if kind is int:
+        return _INTEGER
+    if kind is float:
+        return _WHOLE if instance.is_integer() else _FRACTION
+    if instance is None or kind is bool:
+        return cast(Hashable, instance)
+    return _shape(_plain(instance), words)
 
 
-#: What :func:`_blanked` keeps as it is, by its exact type (a subclass of ``str`` may not be kept: it is checked).
-_UNBLANKED = frozenset({int, float, bool, type(None)})
+#: The shapes of numbers, and the mark of a list's (no enum value: see :func:`_no_rule_the_shape_hides`).
+_INTEGER, _WHOLE, _FRACTION, _LIST = "#integer", "#whole float", "#float", "#list"
+_NUMBERS = {_INTEGER: 0, _WHOLE: 0.0, _FRACTION: 0.5}
 
 
-def _no_rule_takes_an_empty_string(defs: Mapping[str, Any]) -> None:
-    """Raise ValueError if a schema of ``defs`` holds a rule under which the empty string is valid where another
-    string is not (an enum naming it, a pattern it meets, a length, a format or a ``const``), which ``_blanked``
-    relies on."""
+def _example(shape: Hashable) -> Any:
+    """An instance of the :func:`_shape` ``shape``: each list with one item of each shape its items have."""
+    if isinstance(shape, frozenset):
+        return {k: _example(v) for k, v in shape}
+    if isinstance(shape, tuple):
+        return [_example(item) for item in shape[1]]
+    if isinstance(shape, str):
+        return _NUMBERS.get(shape, shape)
+    return shape
+
+
+def _plain(instance: Any) -> Any:
+    """``instance`` (of a subclass of a JSON type, or of none) as the plain JSON value it stands for."""
+    if isinstance(instance, bool):
+        return bool(instance)
+    for plain in (str, int, float):
+        if isinstance(instance, plain):
+            return plain(instance)
+    if isinstance(instance, Mapping):
+        return dict(instance)
+    if isinstance(instance, list | tuple):
+        return list(instance)
+    return str(instance)  # as json.dumps(default=str) writes it
+
+
+def _enum_values(schema: Any) -> Iterator[str]:
+    """Every string value of every enum in ``schema`` (JSON Schema, walked whole)."""
+    if isinstance(schema, dict):
+        yield from (v for v in schema.get("enum", ()) if isinstance(v, str))
+        for sub in schema.values():
+            yield from _enum_values(sub)
+    elif isinstance(schema, list):
+        for sub in schema:
+            yield from _enum_values(sub)
+
+
+def _no_rule_the_shape_hides(defs: Mapping[str, Any]) -> None:
+    """Raise ValueError if a schema of ``defs`` holds a rule :func:`_shape` relies on its not holding: one under
+    which the empty string is valid where another string is not (an enum naming it, a pattern it meets, a length, a
+    format or a ``const``), one that looks at a number's value (bounds, ``multipleOf``, a number or digits in an
+    enum), or one on a list as a whole (its length, its items unique)."""
     def walk(schema: Mapping[str, Any], where: str) -> None:
         if "" in schema.get("enum", ()) or "const" in schema or any(k in schema for k in (
                 "minLength", "maxLength", "format")) or re.search(schema.get("pattern", "(?!)"), ""):
-            raise ValueError(f"{where}: a rule the empty string meets; _blanked would hide what it refuses")
+            raise ValueError(f"{where}: a rule the empty string meets; _shape would hide what it refuses")
+        if any(k in schema for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+                                     "minItems", "maxItems", "uniqueItems", "contains")) or any(
+                type(v) in (int, float) or (type(v) is str and v.isdecimal()) for v in schema.get("enum", ())):
+            raise ValueError(f"{where}: a rule on a number's value or a list's length; _shape would hide it")
+        if schema.get("pattern", INT64_PATTERN) != INT64_PATTERN or any(
+                type(v) is str and v.startswith("#") for v in schema.get("enum", ())):
+            raise ValueError(f"{where}: a pattern, or an enum value, _shape does not know")
         for name, sub in schema.get("properties", {}).items():
             walk(sub, f"{where}.{name}")
         for key in ("items", "additionalProperties"):

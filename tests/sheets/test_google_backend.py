@@ -784,6 +784,27 @@ def test_the_fake_refuses_a_cell_that_differs_from_one_it_passed_only_in_a_strin
     fake.violations.clear()
 
 
+def test_the_fake_refuses_what_differs_from_a_body_it_passed_only_in_a_number_a_word_or_a_length(
+        fake: GoogleApiFake) -> None:
+    """The fake remembers a kind of body as valid by its shape (strings in no enum blanked, digits as one, numbers
+    by kind, lists by the kinds of their items): what the shape keeps apart is still refused after a body like it
+    passed."""
+    api = fake.sheets_api
+    api.validate("GridRange", {"sheetId": 3, "startRowIndex": 0}, "test")
+    api.validate("GridRange", {"sheetId": 4, "startRowIndex": 12}, "test")
+    with pytest.raises(SchemaViolation, match=r"2\.5 is not of type 'integer'"):
+        api.validate("GridRange", {"sheetId": 2.5, "startRowIndex": 0}, "test")
+    api.validate("ValueRange", {"values": [["a", 1], ["b"]]}, "test")
+    api.validate("ValueRange", {"values": [["c", 2, "d"], ["e"], ["f"]]}, "test")
+    with pytest.raises(SchemaViolation, match="is not of type"):
+        api.validate("ValueRange", {"values": [["a", 1], ["b", {"x": 1}]]}, "test")
+    api.validate("DimensionRange", {"sheetId": 1, "dimension": "ROWS"}, "test")
+    with pytest.raises(SchemaViolation, match="'ROWZ' is not one of"):
+        api.validate("DimensionRange", {"sheetId": 1, "dimension": "ROWZ"}, "test")
+    with pytest.raises(SchemaViolation, match="'Rows' is not one of"):
+        api.validate("DimensionRange", {"sheetId": 1, "dimension": "Rows"}, "test")
+
+
 def _conditional(rule: dict[str, object], index: int = 0) -> dict[str, object]:
     return {"addConditionalFormatRule": {"index": index, "rule": rule}}
 
