@@ -501,17 +501,7 @@ class LocalWorkbookBackend:
         self.own_save = None
         with self.hold_lock():
             for _ in range(_ATTEMPTS):
-                stamp = self._stamp()
-                cached = self._cache
-                read_before = cached is not None and cached[0] == stamp
-                if cached is not None and read_before:
-                    wb, self._as_read = cached[1], cached[2]
-                else:
-                    kept = self._kept_now()  # the poll read this very version from its kept read
-                    wb, stamp = self._load()
-                    self._loaded = stamp
-                    if kept is not None and kept.holds(self.path, stamp):
-                        read_before, self._as_read = True, dict(kept.grids)
+                wb, stamp, read_before, self._as_read = self._newest()
                 self._cache = None  # ``change`` edits it: only a saved workbook goes back in the cache
                 try:
                     if not change(wb):
@@ -519,18 +509,43 @@ class LocalWorkbookBackend:
                         return wb
                 finally:
                     self._as_read = {}
-                refuse_if_open(self.path)
-                try:
-                    saved = self._save(wb, stamp)
-                except FileChangedError:
-                    continue
-                self.changes += 1
-                if read_before:
-                    self.own_save = saved
-                with contextlib.suppress(SheetAccessError):
-                    self._cache = (self._stamp(), wb, {})  # the workbook is now exactly the saved file
-                return wb
-            raise SheetAccessError(f"{self.path} kept changing while the sync was saving it; try again")
+                if self._saved_over(wb, stamp, read_before):
+                    return wb
+            raise _kept_changing(self.path)
+
+    def _newest(self) -> tuple[Any, Stamp, bool, dict[str, Grid]]:
+        """The newest file's workbook, the stamp of that version, whether it is the version last read, and what
+        was read of it: the workbook read last when the file has not changed since (same device, inode, size and
+        modification time), else loaded (what the poll's kept read holds when it read this very version)."""
+        stamp = self._stamp()
+        cached = self._cache
+        if cached is not None and cached[0] == stamp:
+            return cached[1], stamp, True, cached[2]
+        kept = self._kept_now()
+        wb, stamp = self._load()
+        self._loaded = stamp
+        if kept is not None and kept.holds(self.path, stamp):
+            return wb, stamp, True, dict(kept.grids)
+        return wb, stamp, False, {}
+
+    def _saved_over(self, wb: Any, stamp: Stamp, read_before: bool) -> bool:
+        """``wb`` saved over the file if it is still the version ``stamp`` (False when it changed meanwhile: nothing
+        saved); a save of the version last read is this backend's own (``own_save``)."""
+        refuse_if_open(self.path)
+        try:
+            saved = self._save(wb, stamp)
+        except FileChangedError:
+            return False
+        if read_before:
+            self.own_save = saved
+        self._now_saved(wb)
+        return True
+
+    def _now_saved(self, wb: Any) -> None:
+        """Counted as a change, ``wb`` kept as the file now is (it is exactly the saved file: no load next)."""
+        self.changes += 1
+        with contextlib.suppress(SheetAccessError):
+            self._cache = (self._stamp(), wb, {})
 
     def start_new(self, layout: WorkbookLayout, *, private: bool = False) -> None:
         """Make the workbook of a file that does not exist yet from ``layout``, in memory: reads answer from it, and
@@ -558,9 +573,7 @@ class LocalWorkbookBackend:
             except FileChangedError as e:
                 raise SheetAccessError(f"{self.path} was made by something else while this one was; try again") from e
             self._new = None
-            self.changes += 1
-            with contextlib.suppress(SheetAccessError):  # the workbook is the file as saved: no load next
-                self._cache = (self._stamp(), wb, {})
+            self._now_saved(wb)
         return wb
 
     @contextlib.contextmanager
@@ -587,16 +600,7 @@ class LocalWorkbookBackend:
         held = self._held
         assert held is not None
         if held.wb is None:
-            stamp = self._stamp()
-            cached = self._cache
-            if cached is not None and cached[0] == stamp:
-                held.read_before = True
-                held.wb, held.stamp = cached[1], stamp
-            else:
-                kept = self._kept_now()
-                held.wb, held.stamp = self._load()
-                self._loaded = held.stamp
-                held.read_before = kept is not None and kept.holds(self.path, held.stamp)
+            held.wb, held.stamp, held.read_before, _ = self._newest()
             self._cache = None  # changed in memory: only a saved workbook goes back in the cache
         held.changes.append(change)
         held.saves += change(held.wb)
@@ -613,21 +617,13 @@ class LocalWorkbookBackend:
                 return
             if held.saves > 1:  # saved as the last of its saves one by one would save it
                 _outline_levels_found(held.wb)
-            refuse_if_open(self.path)
-            try:
-                saved = self._save(held.wb, held.stamp)
-            except FileChangedError:
-                held.wb, held.stamp = self._load()
-                self._loaded, held.read_before = held.stamp, False
-                held.saves = sum(change(held.wb) for change in held.changes)
-                continue
-            self.changes += 1
-            if held.read_before:
-                self.own_save = saved
-            with contextlib.suppress(SheetAccessError):
-                self._cache = (self._stamp(), held.wb, {})
-            return
-        raise SheetAccessError(f"{self.path} kept changing while the sync was saving it; try again")
+            assert held.stamp is not None  # loaded at its first change
+            if self._saved_over(held.wb, held.stamp, held.read_before):
+                return
+            held.wb, held.stamp = self._load()
+            self._loaded, held.read_before = held.stamp, False
+            held.saves = sum(change(held.wb) for change in held.changes)
+        raise _kept_changing(self.path)
 
     def _save(self, wb: Any, expected: Stamp | None, *, must_not_exist: bool = False,
               mode: int = NEW_FILE_MODE) -> FileMark:
@@ -677,6 +673,11 @@ class LocalWorkbookBackend:
             cell.comment = comment_for(text) if text else None
             changed = True
         return changed
+
+
+def _kept_changing(path: Path) -> SheetAccessError:
+    """The error of a save that found the file changed meanwhile at every attempt."""
+    return SheetAccessError(f"{path} kept changing while the sync was saving it; try again")
 
 
 @dataclasses.dataclass
