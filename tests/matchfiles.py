@@ -58,10 +58,10 @@ def local_match(folder: Path, *, settings: GvgSettings | None = None, deadline: 
     house rules the match was created with (unless ``body`` has a ``[settings]`` of its own: a config that no
     longer says the match's rules). ``private``: the board in match.xlsx, the engine in gm/engine.xlsx and
     each team's orders in red.xlsx and blue.xlsx, as init lays a GvG match out. The workbooks are a copy of the
-    same match made once a test process (``tests.made``)."""
+    same match made once a test run (``tests.made``, shared by its processes)."""
     chosen = settings or GvgSettings()
     made_into(folder, ("local_match", chosen, deadline, size, private),
-              lambda into: _made_workbooks(into, chosen, deadline, size, private))
+              lambda into: _made_workbooks(into, chosen, deadline, size, private), shared=True)
     return _opened(folder, chosen, body, private)
 
 
