@@ -56,8 +56,8 @@ class MoveCut:
 
 def _match(folder: Path) -> Path:
     """A GvG match one turn in, in local workbooks (board, gm/engine.xlsx, red.xlsx, blue.xlsx), turn 2 typed, and
-    its config: made once a test process and copied (``tests.made``)."""
-    made_into(folder, "init_overwrite_cut/_match", _turn_two_typed)
+    its config: made once a test run and copied (``tests.made``)."""
+    made_into(folder, "init_overwrite_cut/_match", _turn_two_typed, shared=True)
     return folder / "match.toml"
 
 

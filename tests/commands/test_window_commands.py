@@ -59,7 +59,7 @@ def new_match(tmp_path: Path, capsys: pytest.CaptureFixture[str], roster: str | 
         assert "Seed hash" in out and "The first orders are open." in out
         assert "Match created: Ann, Bo (" in out if roster is not None else "Match created: Ann, Bo in " in out
 
-    made_into(tmp_path, ("window_commands/race", roster), make)
+    made_into(tmp_path, ("window_commands/race", roster), make, shared=True)
     return tmp_path / "match.toml"
 
 
