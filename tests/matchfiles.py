@@ -106,6 +106,21 @@ def played_match(folder: Path, turns: int, *, settings: GvgSettings | None = Non
 _PLAYED: dict[tuple[GvgSettings, int, bool], set[int]] = {}
 
 
+def turn_two_typed(folder: Path) -> Path:
+    """A private GvG match (``local_match(private=True)``: board match.xlsx, gm/engine.xlsx, red.xlsx, blue.xlsx) one
+    turn in, turn 2 typed, Ready not ticked: made once a test run and copied (``tests.made``); its config."""
+    made_into(folder, "turn two typed", _turn_two_typed, shared=True)
+    return folder / "match.toml"
+
+
+def _turn_two_typed(folder: Path) -> None:
+    """``turn_two_typed``'s match made in ``folder``."""
+    _config, sheets = local_match(folder, private=True)
+    type_orders(sheets)
+    assert sync(sheets).resolved
+    type_orders(sheets, ready=False)
+
+
 def typed_match(folder: Path, *, ready: bool = True) -> tuple[Path, MatchSheets]:
     """``local_match(folder)`` after ``type_orders(sheets, ready=ready)``: made once a test process and copied."""
     made_into(folder, ("typed_match", ready), lambda into: type_orders(local_match(into)[1], ready=ready))
