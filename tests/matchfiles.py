@@ -58,10 +58,10 @@ def local_match(folder: Path, *, settings: GvgSettings | None = None, deadline: 
     house rules the match was created with (unless ``body`` has a ``[settings]`` of its own: a config that no
     longer says the match's rules). ``private``: the board in match.xlsx, the engine in gm/engine.xlsx and
     each team's orders in red.xlsx and blue.xlsx, as init lays a GvG match out. The workbooks are a copy of the
-    same match made once a test process (``tests.made``)."""
+    same match made once a test run (``tests.made``, shared by its processes)."""
     chosen = settings or GvgSettings()
     made_into(folder, ("local_match", chosen, deadline, size, private),
-              lambda into: _made_workbooks(into, chosen, deadline, size, private))
+              lambda into: _made_workbooks(into, chosen, deadline, size, private), shared=True)
     return _opened(folder, chosen, body, private)
 
 
@@ -104,6 +104,21 @@ def played_match(folder: Path, turns: int, *, settings: GvgSettings | None = Non
 
 #: The turns ``played_match`` has made of each match (its settings, size and layout) in this test process.
 _PLAYED: dict[tuple[GvgSettings, int, bool], set[int]] = {}
+
+
+def turn_two_typed(folder: Path) -> Path:
+    """A private GvG match (``local_match(private=True)``: board match.xlsx, gm/engine.xlsx, red.xlsx, blue.xlsx) one
+    turn in, turn 2 typed, Ready not ticked: made once a test run and copied (``tests.made``); its config."""
+    made_into(folder, "turn two typed", _turn_two_typed, shared=True)
+    return folder / "match.toml"
+
+
+def _turn_two_typed(folder: Path) -> None:
+    """``turn_two_typed``'s match made in ``folder``."""
+    _config, sheets = local_match(folder, private=True)
+    type_orders(sheets)
+    assert sync(sheets).resolved
+    type_orders(sheets, ready=False)
 
 
 def typed_match(folder: Path, *, ready: bool = True) -> tuple[Path, MatchSheets]:

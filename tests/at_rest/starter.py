@@ -37,11 +37,11 @@ def roster_csv(game: str, seats: tuple[str, ...]) -> str:
 
 def starter_match(folder: Path, game: str) -> MatchConfig:
     """A new ``game`` match in ``folder`` on the starter layout (init run from the command line); its config.
-    ``init`` runs once per game and umask in a process (the modes it gives the GM's files are what some tests
+    ``init`` runs once per game and umask in a test run (the modes it gives the GM's files are what some tests
     check), each test gets a copy of what it made, modes and times kept."""
     umask = os.umask(0)
     os.umask(umask)
-    made_into(folder, ("starter", game, umask), lambda into: _init_starter(into, game))
+    made_into(folder, ("starter", game, umask), lambda into: _init_starter(into, game), shared=True)
     return load_config(folder / "match.toml")
 
 

@@ -191,14 +191,14 @@ def test_house_rules_from_the_config_are_the_matchs_settings(tmp_path: Path,
 
 @pytest.fixture
 def match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    """A GvG match ``init`` created from its config and roster: the first test's of a test process, copied
+    """A GvG match ``init`` created from its config and roster: the first test's of a test run, copied
     (``tests.made``; the config names every file relative to itself)."""
     def make(into: Path) -> None:
         path = config(into, 'roster = "roster.csv"')
         roster(into)
         assert run(capsys, "init", "gvg", "-c", path)[0] == 0
 
-    made_into(tmp_path, "commands/match", make)
+    made_into(tmp_path, "commands/match", make, shared=True)
     return tmp_path / "match.toml"
 
 

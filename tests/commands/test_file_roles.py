@@ -23,7 +23,7 @@ import pytest
 from sheets_gm.cli import main
 from sheets_gm.sync.sheets import MatchSheets
 from tests.host.hosting import Clock, hosted, new_host
-from tests.matchfiles import NOW, local_match, sync, type_orders
+from tests.matchfiles import NOW, local_match, sync, turn_two_typed, type_orders
 
 #: Each command as the GM runs it (``serve``: one pass of a host over the match's folder).
 COMMANDS: dict[str, list[str]] = {
@@ -77,9 +77,9 @@ def one_turn_in(folder: Path) -> MatchSheets:
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A private GvG match one turn in, turn 2 typed."""
+    """A private GvG match one turn in, turn 2 typed (``turn_two_typed``)."""
     folder = tmp_path_factory.mktemp("played") / "match"
-    type_orders(one_turn_in(folder), ready=False)
+    turn_two_typed(folder)
     return folder
 
 

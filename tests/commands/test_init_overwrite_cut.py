@@ -24,7 +24,7 @@ from sheets_gm.sync.command_journal import command_path
 from sheets_gm.sync.journal import journal_path
 from tests.fakes.memory import InjectedFault
 from tests.made import made_into
-from tests.matchfiles import local_match, record_of, sync, type_orders
+from tests.matchfiles import record_of, sync, turn_two_typed, type_orders
 from tests.sync.test_cut_commands import ORDER, Cut, workbook_values
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
@@ -54,21 +54,6 @@ class MoveCut:
         patch.setattr(shutil, "move", move)  # prepare_local's (upkeep.backups): the one that moves workbooks aside
 
 
-def _match(folder: Path) -> Path:
-    """A GvG match one turn in, in local workbooks (board, gm/engine.xlsx, red.xlsx, blue.xlsx), turn 2 typed, and
-    its config: made once a test process and copied (``tests.made``)."""
-    made_into(folder, "init_overwrite_cut/_match", _turn_two_typed)
-    return folder / "match.toml"
-
-
-def _turn_two_typed(folder: Path) -> None:
-    """``_match``'s match made in ``folder``."""
-    _config, sheets = local_match(folder, private=True)
-    type_orders(sheets)
-    assert sync(sheets).resolved
-    type_orders(sheets, ready=False)
-
-
 def _backends(config: Any) -> tuple[Any, dict[str, Any]]:
     sheets = open_match_sheets(config)
     return sheets, {"board": sheets.board, "engine": sheets.engine,
@@ -91,7 +76,7 @@ def cut_init(config: Any, where: tuple[str, Any], init: Callable[..., Any]) -> N
 def check_init_cut(tmp_path: Path, where: tuple[str, Any], after: str) -> None:
     """``init --overwrite`` cut at ``where`` (("move", n), or (method, spreadsheet) of the new match's layout and
     writes), then ``after`` ('sync', 'init'): the match as it was before it (then, for 'init', replaced whole)."""
-    config = load_config(_match(tmp_path))
+    config = load_config(turn_two_typed(tmp_path))
     before = workbook_values(tmp_path) if after == "sync" else None  # an init after replaces the match whole
     journal = command_path(journal_path(config.path))
     assert journal is not None
@@ -131,7 +116,7 @@ def test_the_match_after_a_rolled_back_init_is_the_match_before_it_cell_for_cell
     from sheets_gm.sync.poll import poll
     from tests.matchfiles import GVG
 
-    config = load_config(_match(tmp_path))
+    config = load_config(turn_two_typed(tmp_path))
     before = workbook_values(tmp_path)
     sheets, backends = _backends(config)
     with Cut(backends, "board", "apply_layout"), pytest.raises(InjectedFault):

@@ -59,6 +59,7 @@ def new_match(tmp_path: Path, capsys: pytest.CaptureFixture[str], roster: str | 
         assert "Seed hash" in out and "The first orders are open." in out
         assert "Match created: Ann, Bo (" in out if roster is not None else "Match created: Ann, Bo in " in out
 
+    # once a process, not shared: tests/sync/test_upgrade.py's old race makes it under its own seed's patch
     made_into(tmp_path, ("window_commands/race", roster), make)
     return tmp_path / "match.toml"
 

@@ -218,11 +218,11 @@ def test_win_or_die_lays_out_its_own_roster_columns(tmp_path: Path, capsys: pyte
 
 def _roster_laid_out(folder: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     """``init winordie -c match.toml`` in ``folder`` with no roster yet (its Roster tab laid out, no match), as the
-    tests that type the roster next start: made once a test process and copied (``tests.made``); the config."""
+    tests that type the roster next start: made once a test run and copied (``tests.made``); the config."""
     def make(into: Path) -> None:
         assert run(capsys, "init", "winordie", "-c", into / "match.toml")[0] == 0
 
-    made_into(folder, "window_init: a Win or Die roster laid out", make)
+    made_into(folder, "window_init: a Win or Die roster laid out", make, shared=True)
     return folder / "match.toml"
 
 

@@ -135,12 +135,12 @@ def twin_engine(config: MatchConfig, seat: str, rng: random.Random) -> bool:
 def match_at(tmp: Path, game: str, seat: str, windows: int, *, made: bool = True) -> MatchConfig:
     """A match of ``game`` created by ``init`` in ``tmp``, ``seat`` played by the best bot, after ``windows``
     windows every seat played by bots (and as many more, up to three, as it takes to reach a window where what
-    ``seat`` may not see can differ). Played once a test process and copied (``tests/made.py``: Win or Die's is
+    ``seat`` may not see can differ). Played once a test run and copied (``tests/made.py``: Win or Die's is
     the same match for two tests), unless ``made`` is False (a test that changes how the sync draws it)."""
     if not made:
         return _played_match(tmp, game, seat, windows)
     made_into(tmp, ("noninterference match", game, seat, windows), functools.partial(
-        _played_match, game=game, seat=seat, windows=windows))
+        _played_match, game=game, seat=seat, windows=windows), shared=True)
     return load_config(tmp / "match.toml")
 
 

@@ -52,8 +52,8 @@ def seen_files(folder: Path) -> dict[str, bytes]:
 
 
 def practice_copy(folder: Path, game: str) -> Path:
-    """``folder`` given a copy of the practice match of ``game`` that ``init_practice`` laid out once this process
+    """``folder`` given a copy of the practice match of ``game`` that ``init_practice`` laid out once a run
     (``made_into``): for a test that reads or prints the match, not one that checks what ``init`` does; its board
     workbook."""
-    made_into(folder, ("practice", game), lambda fresh: init_practice(fresh, game))
+    made_into(folder, ("practice", game), lambda fresh: init_practice(fresh, game), shared=True)
     return folder / "board.xlsx"

@@ -47,7 +47,7 @@ def _seats(name: str) -> tuple[str, ...]:
 def _match(folder: Path, name: str, bots: dict[str, str], short: bool = False) -> tuple[MatchSheets, AnyRuleset]:
     """A match of ``name`` on local workbooks laid out privately (a file per seat, the engine under gm/), seated as the
     game declares for the shared tests (``SharedTests``: every seat of its sample roster unless it names fewer);
-    ``short``: with the house rules the game declares to end it soon. A copy of the match made once a test process
+    ``short``: with the house rules the game declares to end it soon. A copy of the match made once a test run
     for these arguments (``tests.made``)."""
     tests = get_game(name).tests
     settings = get_ruleset(name).traits.settings_type(**tests.short) if short else None
@@ -62,7 +62,7 @@ def _match(folder: Path, name: str, bots: dict[str, str], short: bool = False) -
             create_workbook(path, WorkbookLayout("t", (TabLayout(first, rows=1, cols=1, values=values),)))
         create_match(_sheets(into, name, rules, roster.seats), rules, roster, seed=SEED, bots=bots)
 
-    made_into(folder, ("bot seats", name, tuple(sorted(bots.items())), short), make)
+    made_into(folder, ("bot seats", name, tuple(sorted(bots.items())), short), make, shared=True)
     return _sheets(folder, name, rules, roster.seats), rules
 
 

@@ -75,10 +75,11 @@ class RaceV0:
 def old_race(tmp_path: Path, capsys: pytest.CaptureFixture[str], registered_race: type[RaceRuleset],
              monkeypatch: pytest.MonkeyPatch) -> Path:
     """A race one window in, turned into a match of the old layout, Ann's pace typed in her old tab: made once a
-    test process and copied for each test (``tests.made``); the old layout stays declared for the test's commands."""
+    test run and copied for each test (``tests.made``); the old layout stays declared for the test's commands."""
     monkeypatch.setattr("tests.sync.race_game.GAME", replace(race_game.GAME, legacy=RaceV0()))
     monkeypatch.setattr("sheets_gm.init.start.new_seed", lambda: OPEN_SEED)
-    made_into(tmp_path, "upgrade/old_race", lambda folder: _old_race(folder, capsys))
+    # shared by the run's workers: made under the two patches above, the same in every process
+    made_into(tmp_path, "upgrade/old_race", lambda folder: _old_race(folder, capsys), shared=True)
     capsys.readouterr()
     return tmp_path / "match.toml"
 

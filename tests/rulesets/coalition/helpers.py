@@ -83,10 +83,10 @@ def local_match(folder: Path, armies: Iterable[Sequence[object]], seed: bytes,
                 now: datetime, columns: Sequence[str] = ROSTER_COLUMNS) -> tuple[MatchConfig, MatchSheets]:
     """A match of ``armies`` (rows of the roster file: name, side, rank, at, units, factions, primary, then any
     further ``columns``) on local workbooks in ``folder``, created as ``init`` creates it from the template's config:
-    made once per process for the same armies, seed and time, each caller a copy of its folder."""
+    made once a test run for the same armies, seed and time, each caller a copy of its folder."""
     rows = tuple(tuple(row) for row in armies)
     made_into(folder, ("coalition", rows, seed, now, tuple(columns)),
-              lambda into: _init_local_match(into, rows, seed, now, columns))
+              lambda into: _init_local_match(into, rows, seed, now, columns), shared=True)
     config = load_config(folder / "match.toml")
     return config, open_match_sheets(config)
 
