@@ -734,10 +734,10 @@ _NO_CELL: Mapping[str, Any] = {}
 def _stored_cell(old: Mapping[str, Any], source: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
     """A new CellData (or DimensionProperties): ``old`` with the field mask ``paths`` of ``source`` applied;
     ``old`` is left as it was (it may be shared: see :class:`FakeSheet`)."""
-    out = copied(dict(old))
+    out = dict(old)
     if any(p == "userEnteredValue" or p.startswith("userEnteredValue.") for p in paths):
         out.pop("textFormatRuns", None)  # "When writing a new user_entered_value, previous runs are erased"
-    _apply_mask(out, source, paths)
+    _apply_mask(out, source, paths, share=True)
     return out
 
 def _render(ev: Mapping[str, Any] | None, how: str) -> CellValue:
@@ -1059,11 +1059,15 @@ def _dimension_metadata(stored: Mapping[int, Mapping[str, Any]], start: int, end
     return out
 
 
-def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequence[str]) -> None:
-    """Field-mask update: each path is copied from ``source``, or cleared if ``source`` lacks it."""
+def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequence[str], *,
+                share: bool = False) -> None:
+    """Field-mask update: each path is copied from ``source``, or cleared if ``source`` lacks it. The objects on a
+    path's way in ``target`` are replaced by changed copies, never changed (``target`` may share them); ``share``:
+    what a path names is taken from ``source`` as it is, not copied (a cell's CellData: never changed in place, see
+    :class:`FakeSheet`, so a cell may share its format with the request that set it and the cells it set alike)."""
     if list(paths) == ["*"]:
         target.clear()
-        target.update(copied(dict(source)))
+        target.update(dict(source) if share else copied(dict(source)))
         return
     for path in paths:
         keys = path.split(".")
@@ -1072,10 +1076,12 @@ def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequen
             src = src.get(k) if isinstance(src, Mapping) else None
         tgt = target
         for k in keys[:-1]:
-            tgt = tgt.setdefault(k, {})
+            inner = dict(tgt.get(k, {}))
+            tgt[k] = inner
+            tgt = inner
         leaf = keys[-1]
         if isinstance(src, Mapping) and leaf in src:
-            tgt[leaf] = copied(src[leaf])
+            tgt[leaf] = src[leaf] if share else copied(src[leaf])
         else:
             tgt.pop(leaf, None)
     # drop objects the mask left empty
