@@ -748,7 +748,7 @@ def _stored_cell(old: Mapping[str, Any], source: Mapping[str, Any], paths: Seque
     """A new CellData (or DimensionProperties): ``old`` with the field mask ``paths`` of ``source`` applied;
     ``old`` is left as it was (it may be shared: see :class:`FakeSheet`)."""
     out = dict(old)
-    if any(p == "userEnteredValue" or p.startswith("userEnteredValue.") for p in paths):
+    if _mask(tuple(paths)).sets_value:
         out.pop("textFormatRuns", None)  # "When writing a new user_entered_value, previous runs are erased"
     _apply_mask(out, source, paths, share=True)
     return out
@@ -919,10 +919,12 @@ def _shown_values(sheet: FakeSheet, render: str) -> dict[tuple[int, int], CellVa
     out: dict[tuple[int, int], CellValue] = {}
     for pos, cell in sheet.cells.items():
         entered = cell.get("userEnteredValue")
-        if entered:
-            value = _render(entered, render)
-            if value is not None and value != "":
-                out[pos] = value
+        if not entered:
+            continue
+        text = entered.get("stringValue")  # text, most cells' value: an ExtendedValue holds one value alone
+        value = _render(entered, render) if text is None else str(text)
+        if value is not None and value != "":
+            out[pos] = value
     return out
 
 
@@ -1072,27 +1074,44 @@ def _dimension_metadata(stored: Mapping[int, Mapping[str, Any]], start: int, end
     return out
 
 
+@dataclass(frozen=True)
+class _Mask:
+    """A field mask as :func:`_apply_mask` applies it: ``*`` (the whole object), or each path as the keys on its way
+    and its leaf; whether it writes a cell's value (which erases the cell's text runs)."""
+
+    whole: bool
+    paths: tuple[tuple[tuple[str, ...], str], ...]
+    sets_value: bool
+
+
+@functools.cache
+def _mask(paths: tuple[str, ...]) -> _Mask:
+    """The field mask ``paths``, split once a process (a request's mask is applied to each cell it writes)."""
+    split = tuple(path.split(".") for path in paths)
+    return _Mask(list(paths) == ["*"], tuple((tuple(keys[:-1]), keys[-1]) for keys in split),
+                 any(keys[0] == "userEnteredValue" for keys in split))
+
+
 def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequence[str], *,
                 share: bool = False) -> None:
     """Field-mask update: each path is copied from ``source``, or cleared if ``source`` lacks it. The objects on a
     path's way in ``target`` are replaced by changed copies, never changed (``target`` may share them); ``share``:
     what a path names is taken from ``source`` as it is, not copied (a cell's CellData: never changed in place, see
     :class:`FakeSheet`, so a cell may share its format with the request that set it and the cells it set alike)."""
-    if list(paths) == ["*"]:
+    mask = _mask(tuple(paths))
+    if mask.whole:
         target.clear()
         target.update(dict(source) if share else copied(dict(source)))
         return
-    for path in paths:
-        keys = path.split(".")
+    for way, leaf in mask.paths:
         src: Any = source
-        for k in keys[:-1]:
+        for k in way:
             src = src.get(k) if isinstance(src, Mapping) else None
         tgt = target
-        for k in keys[:-1]:
+        for k in way:
             inner = dict(tgt.get(k, {}))
             tgt[k] = inner
             tgt = inner
-        leaf = keys[-1]
         if isinstance(src, Mapping) and leaf in src:
             tgt[leaf] = src[leaf] if share else copied(src[leaf])
         else:
