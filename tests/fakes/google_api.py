@@ -1,4 +1,5 @@
-"""A stateful fake of the Google Sheets v4 and Drive v3 endpoints sheets-gm uses, on ``responses``.
+"""A stateful fake of the Google Sheets v4 and Drive v3 endpoints sheets-gm uses, answering at requests' transport
+adapter (``tests.fakes.transport``).
 
 Every request is checked against Google's own discovery documents (``sheets.v4.json`` and
 ``drive.v3.json`` bundled in google-api-python-client, a test dependency): the route, each
@@ -53,6 +54,7 @@ import functools
 import hashlib
 import io
 import json
+import marshal
 import pickle
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
@@ -70,9 +72,10 @@ import gspread
 import jsonschema
 import openpyxl
 import requests
-import responses
 from google.auth.crypt import _cryptography_rsa
 from google.oauth2.credentials import Credentials as UserCredentials
+
+from tests.fakes.transport import Interception
 
 if TYPE_CHECKING:
     import pytest
@@ -246,7 +249,7 @@ class Discovery:
         self._validators: dict[tuple[str, bool], jsonschema.protocols.Validator] = {}
         self._lists: dict[str, dict[str, tuple[str, bool]]] = {}  # see _messages
         self._shapes: set[tuple[str, Hashable]] = set()  # see _remembered
-        self._valid: set[tuple[str, str]] = set()  # see _remembered
+        self._valid: set[tuple[str, bytes | str]] = set()  # see _remembered
         self._checked_chars = 0
 
     def _collect(self, resource: Mapping[str, Any]) -> None:
@@ -354,9 +357,10 @@ class Discovery:
         :func:`_shape` of it (a cell's text, a tab's title, a row's index, a grid's size set aside), by checking the
         shape's :func:`_example`, which says it of any instance of that shape; an instance of a shape whose example is
         refused (a string an enum refuses, blanked) is checked as it is, and its errors are never remembered. An
-        instance found valid is known by its own JSON text too, looked up first: one encoding, where its shape is a
-        walk in Python (the same row metadata, formats and replies come again and again, their text and all)."""
-        exact = (kind, json.dumps(instance, sort_keys=True, default=str))
+        instance found valid is known by its own text too (:func:`_exact_text`), looked up first: one encoding, where
+        its shape is a walk in Python (the same row metadata, formats and replies come again and again, their text and
+        all)."""
+        exact = (kind, _exact_text(instance))
         if exact in self._valid:
             return []
         shape = (kind, _shape(instance, self.enum_values))
@@ -421,6 +425,17 @@ class Discovery:
                     raise HttpError(400, f"{what}: Invalid field mask: {path!r} ({part!r} is not a field)")
                 schema = self.schemas[prop["$ref"]] if "$ref" in prop else prop
         return paths
+
+
+def _exact_text(instance: Any) -> bytes | str:
+    """The text :meth:`Discovery._remembered` knows an instance valid by: marshal's bytes, which load back into an
+    equal value of the same types (so equal bytes are equal instances, valid alike; the bytes of one value may vary
+    with what else holds its parts, which costs a check, never a wrong answer), written in C a twentieth of the time
+    JSON's sorted text took; JSON's text for what marshal refuses (a subclass of a JSON type, another type)."""
+    try:
+        return marshal.dumps(instance)
+    except ValueError:
+        return json.dumps(instance, sort_keys=True, default=str)
 
 
 # --------------------------------------------------------------------------- state
@@ -732,10 +747,10 @@ _NO_CELL: Mapping[str, Any] = {}
 def _stored_cell(old: Mapping[str, Any], source: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
     """A new CellData (or DimensionProperties): ``old`` with the field mask ``paths`` of ``source`` applied;
     ``old`` is left as it was (it may be shared: see :class:`FakeSheet`)."""
-    out = copied(dict(old))
-    if any(p == "userEnteredValue" or p.startswith("userEnteredValue.") for p in paths):
+    out = dict(old)
+    if _mask(tuple(paths)).sets_value:
         out.pop("textFormatRuns", None)  # "When writing a new user_entered_value, previous runs are erased"
-    _apply_mask(out, source, paths)
+    _apply_mask(out, source, paths, share=True)
     return out
 
 def _render(ev: Mapping[str, Any] | None, how: str) -> CellValue:
@@ -904,10 +919,12 @@ def _shown_values(sheet: FakeSheet, render: str) -> dict[tuple[int, int], CellVa
     out: dict[tuple[int, int], CellValue] = {}
     for pos, cell in sheet.cells.items():
         entered = cell.get("userEnteredValue")
-        if entered:
-            value = _render(entered, render)
-            if value is not None and value != "":
-                out[pos] = value
+        if not entered:
+            continue
+        text = entered.get("stringValue")  # text, most cells' value: an ExtendedValue holds one value alone
+        value = _render(entered, render) if text is None else str(text)
+        if value is not None and value != "":
+            out[pos] = value
     return out
 
 
@@ -1057,23 +1074,46 @@ def _dimension_metadata(stored: Mapping[int, Mapping[str, Any]], start: int, end
     return out
 
 
-def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequence[str]) -> None:
-    """Field-mask update: each path is copied from ``source``, or cleared if ``source`` lacks it."""
-    if list(paths) == ["*"]:
+@dataclass(frozen=True)
+class _Mask:
+    """A field mask as :func:`_apply_mask` applies it: ``*`` (the whole object), or each path as the keys on its way
+    and its leaf; whether it writes a cell's value (which erases the cell's text runs)."""
+
+    whole: bool
+    paths: tuple[tuple[tuple[str, ...], str], ...]
+    sets_value: bool
+
+
+@functools.cache
+def _mask(paths: tuple[str, ...]) -> _Mask:
+    """The field mask ``paths``, split once a process (a request's mask is applied to each cell it writes)."""
+    split = tuple(path.split(".") for path in paths)
+    return _Mask(list(paths) == ["*"], tuple((tuple(keys[:-1]), keys[-1]) for keys in split),
+                 any(keys[0] == "userEnteredValue" for keys in split))
+
+
+def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequence[str], *,
+                share: bool = False) -> None:
+    """Field-mask update: each path is copied from ``source``, or cleared if ``source`` lacks it. The objects on a
+    path's way in ``target`` are replaced by changed copies, never changed (``target`` may share them); ``share``:
+    what a path names is taken from ``source`` as it is, not copied (a cell's CellData: never changed in place, see
+    :class:`FakeSheet`, so a cell may share its format with the request that set it and the cells it set alike)."""
+    mask = _mask(tuple(paths))
+    if mask.whole:
         target.clear()
-        target.update(copied(dict(source)))
+        target.update(dict(source) if share else copied(dict(source)))
         return
-    for path in paths:
-        keys = path.split(".")
+    for way, leaf in mask.paths:
         src: Any = source
-        for k in keys[:-1]:
+        for k in way:
             src = src.get(k) if isinstance(src, Mapping) else None
         tgt = target
-        for k in keys[:-1]:
-            tgt = tgt.setdefault(k, {})
-        leaf = keys[-1]
+        for k in way:
+            inner = dict(tgt.get(k, {}))
+            tgt[k] = inner
+            tgt = inner
         if isinstance(src, Mapping) and leaf in src:
-            tgt[leaf] = copied(src[leaf])
+            tgt[leaf] = src[leaf] if share else copied(src[leaf])
         else:
             tgt.pop(leaf, None)
     # drop objects the mask left empty
@@ -1181,7 +1221,7 @@ class GoogleApiFake:
         # Addresses with no Google account: Drive refuses to share with them quietly (no e-mail).
         self.no_google_account: set[str] = set()
         self._next_id = 1000
-        self._mock: responses.RequestsMock | None = None
+        self._mock: Interception | None = None
         self._signer_loader: Any = None  # google-auth's own key loader, while the fake puts its own in
         # Drive's clock and change log: every edit (a player's through set_values, ours through the API)
         # sets the file's modifiedTime to ``now`` and enters the change log ``drive_lag`` later, as Drive's
@@ -1219,9 +1259,7 @@ class GoogleApiFake:
 
     def start(self) -> None:
         """Intercept every request made through ``requests``."""
-        mock = responses.RequestsMock(assert_all_requests_are_fired=False)
-        for method in ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"):
-            mock.add_callback(method, re.compile(r".*"), callback=self._dispatch, content_type=None)
+        mock = Interception(self._dispatch)
         mock.start()
         self._mock = mock
         self._signer_loader = _cryptography_rsa.RSASigner.__dict__["from_string"]
@@ -1231,7 +1269,6 @@ class GoogleApiFake:
         """Stop intercepting."""
         if self._mock is not None:
             self._mock.stop()
-            self._mock.reset()
             self._mock = None
             _cryptography_rsa.RSASigner.from_string = self._signer_loader  # type: ignore[method-assign]
 

@@ -803,6 +803,11 @@ def test_the_fake_refuses_what_differs_from_a_body_it_passed_only_in_a_number_a_
         api.validate("DimensionRange", {"sheetId": 1, "dimension": "ROWZ"}, "test")
     with pytest.raises(SchemaViolation, match="'Rows' is not one of"):
         api.validate("DimensionRange", {"sheetId": 1, "dimension": "Rows"}, "test")
+    api.validate("DimensionRange", {"sheetId": 1, "dimension": "ROWS"}, "test")  # the very same: known by its text
+    with pytest.raises(SchemaViolation, match="True is not of type 'integer'"):  # equal in Python, not in JSON
+        api.validate("DimensionRange", {"sheetId": True, "dimension": "ROWS"}, "test")
+    with pytest.raises(SchemaViolation, match="'1' is not of type 'integer'"):
+        api.validate("DimensionRange", {"sheetId": "1", "dimension": "ROWS"}, "test")
 
 
 def _conditional(rule: dict[str, object], index: int = 0) -> dict[str, object]:

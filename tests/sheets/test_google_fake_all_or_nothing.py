@@ -4,7 +4,8 @@ The fake stages a spreadsheets.batchUpdate on a copy that shares the spreadsheet
 formats alike share one CellData; snapshots share them too. The property: whatever a request writes, (1) followed in
 the same batchUpdate by a request Google refuses, it leaves the spreadsheet as it was (and answers the refusal);
 (2) alone, it leaves a snapshot taken before it as it was, and the spreadsheet restored from that snapshot too;
-(3) a cell written after a request that formatted many alike changes that cell alone. A values.batchUpdate with a
+(3) a cell written after a request that formatted many alike changes that cell alone (and not the request's body,
+which the cells share and the fake's log keeps). A values.batchUpdate with a
 range past the grid changes nothing either. Each kind of request the layouts send is walked."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 from gspread.exceptions import APIError
 
-from tests.fakes.google_api import GoogleApiFake, fake_client
+from tests.fakes.google_api import BATCH_UPDATE, GoogleApiFake, fake_client, iter_bodies
 
 KEY = "1AllOrNothingSpreadsheetKey_abcdefghijklm"
 BOARD = 0  # the first tab's sheetId
@@ -125,6 +126,21 @@ def test_a_cell_formatted_with_others_alike_changes_alone(fake: GoogleApiFake) -
     assert twin["userEnteredFormat"]["textFormat"] == {"bold": True}
     assert fake.cell(KEY, "Board", "B2")["userEnteredFormat"]["textFormat"] == {"fontSize": 12, "bold": False,
                                                                                      "italic": True}
+
+
+def test_a_cell_written_into_what_it_shares_with_a_request_leaves_the_request_as_sent(fake: GoogleApiFake) -> None:
+    http = fake_client().http_client
+    http.batch_update(KEY, {"requests": [REQUESTS["repeatCell"]]})  # its colour stored as the request has it
+    twin = fake.cell(KEY, "Board", "E6")
+    http.batch_update(KEY, {"requests": [{"repeatCell": {
+        "range": {"sheetId": BOARD, "startRowIndex": 1, "endRowIndex": 2, "startColumnIndex": 1,
+                  "endColumnIndex": 2},
+        "cell": {"userEnteredFormat": {"backgroundColorStyle": {"rgbColor": {"green": 1}}}},
+        "fields": "userEnteredFormat.backgroundColorStyle.rgbColor.green"}}]})
+    assert next(iter_bodies(fake, BATCH_UPDATE)) == {"requests": [REQUESTS["repeatCell"]]}
+    assert fake.cell(KEY, "Board", "E6") == twin
+    assert fake.cell(KEY, "Board", "B2")["userEnteredFormat"]["backgroundColorStyle"] == {
+        "rgbColor": {"red": 1, "green": 1}}
 
 
 def test_a_values_write_past_the_grid_changes_nothing(fake: GoogleApiFake) -> None:
