@@ -26,7 +26,7 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
     """The board, engine and orders backends of ``config``; the same file or key opens one backend, and two roles
     named by two paths that are one file are refused first (``config.match_files``), whatever the command.
 
-    The Google stack (gspread, google-auth, requests) is imported only for a Google
+    The Google stack (gspread, google-auth, requests, tenacity) is imported only for a Google
     match: a local sync from cron starts without it. ``retry``: default ``DEFAULT_RETRY``; ``access``: what the
     command does with Google (``google_client``); ``client``: one already signed in to the match's account
     (``serve`` keeps one per account), else one is signed in now."""

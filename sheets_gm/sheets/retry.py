@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import requests
+import tenacity
 from google.auth import exceptions as auth_exceptions
 
 from sheets_gm.sheets.backend import GoogleUnreachableError, SheetUnavailableError, http_status
@@ -186,54 +187,62 @@ class RetryPolicy:
         deadline raises SheetUnavailableError chained to the last failure.
         """
         start = self.time()
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                return fn()
-            except Exception as exc:
-                if not is_transient(exc):
-                    raise
-                wait = self._wait_after(attempt, exc, start)
-                if wait is None:
-                    raise self._given_up(what, attempt, exc, start) from exc
-            self.sleep(wait)
+        waits: dict[int, float | None] = {}  # attempt number -> wait, None = give up
 
-    def _wait_after(self, attempt: int, exc: BaseException, start: float) -> float | None:
-        """The wait before the attempt after failed attempt number ``attempt`` (begun with the call at ``start``),
-        or None to give up: the deadline (the shorter one of a call cut off from Google) reached, the attempts
-        spent, or a ``Retry-After`` past what is left."""
-        deadline = self.deadline
-        if self.unreachable_deadline is not None and unreachable_reason(exc) is not None:
-            deadline = min(deadline, self.unreachable_deadline)
-        left = deadline - (self.time() - start)
-        if left <= 0 or (self.max_attempts is not None and attempt >= self.max_attempts):
-            return None
-        asked = retry_after(exc)
-        if asked is not None:
-            return None if asked > left else max(asked, min(self.backoff(attempt), left))
-        return min(self.backoff(attempt), left)
+        def planned_wait(rs: tenacity.RetryCallState) -> float | None:
+            n = rs.attempt_number
+            if n not in waits:
+                exc = rs.outcome.exception() if rs.outcome is not None else None
+                deadline = self.deadline
+                if self.unreachable_deadline is not None and unreachable_reason(exc) is not None:
+                    deadline = min(deadline, self.unreachable_deadline)
+                left = deadline - (self.time() - start)
+                asked = retry_after(exc) if exc is not None else None
+                if left <= 0 or (self.max_attempts is not None and n >= self.max_attempts):
+                    waits[n] = None
+                elif asked is not None:
+                    waits[n] = None if asked > left else max(asked, min(self.backoff(n), left))
+                else:
+                    waits[n] = min(self.backoff(n), left)
+            return waits[n]
 
-    def _given_up(self, what: str, attempts: int, last: BaseException, start: float) -> Exception:
-        """The error of a call given up after ``attempts`` attempts, ``last`` failing last."""
-        elapsed = self.time() - start
-        cut_off = unreachable_reason(last)
-        if cut_off is not None:
-            return GoogleUnreachableError(
-                f"cannot reach Google from this machine ({cut_off}): check the network or proxy "
-                f"(the {what} failed {attempts} time{'s' if attempts != 1 else ''} over {elapsed:.1f} s)"
+        def stop(rs: tenacity.RetryCallState) -> bool:
+            return planned_wait(rs) is None
+
+        def wait(rs: tenacity.RetryCallState) -> float:
+            return planned_wait(rs) or 0.0
+
+        retrying = tenacity.Retrying(
+            retry=tenacity.retry_if_exception(is_transient),
+            stop=stop,
+            wait=wait,
+            sleep=self.sleep,
+            reraise=False,
+        )
+        try:
+            return retrying(fn)
+        except tenacity.RetryError as err:
+            last = err.last_attempt.exception()
+            attempts = err.last_attempt.attempt_number
+            elapsed = self.time() - start
+            detail = describe(last) if last is not None else "no result"
+            cut_off = unreachable_reason(last)
+            if cut_off is not None:
+                raise GoogleUnreachableError(
+                    f"cannot reach Google from this machine ({cut_off}): check the network or proxy "
+                    f"(the {what} failed {attempts} time{'s' if attempts != 1 else ''} over {elapsed:.1f} s)"
+                ) from last
+            asked = retry_after(last) if last is not None else None
+            why = (
+                f" (the server asked to wait {asked:g} s, past the deadline)"
+                if asked is not None and asked > self.deadline - elapsed
+                else ""
             )
-        asked = retry_after(last)
-        why = (
-            f" (the server asked to wait {asked:g} s, past the deadline)"
-            if asked is not None and asked > self.deadline - elapsed
-            else ""
-        )
-        return SheetUnavailableError(
-            f"Google {what} failed {attempts} time{'s' if attempts != 1 else ''} over {elapsed:.1f} s "
-            f"(retry deadline {self.deadline:g} s){why}; last error: {describe(last)}. "
-            "Google may be over quota or unreachable: try again in a few minutes."
-        )
+            raise SheetUnavailableError(
+                f"Google {what} failed {attempts} time{'s' if attempts != 1 else ''} over {elapsed:.1f} s "
+                f"(retry deadline {self.deadline:g} s){why}; last error: {detail}. "
+                "Google may be over quota or unreachable: try again in a few minutes."
+            ) from last
 
 
 #: The policy used when a backend is given none.
