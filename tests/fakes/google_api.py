@@ -1,5 +1,4 @@
-"""A stateful fake of the Google Sheets v4 and Drive v3 endpoints sheets-gm uses, answering at requests' transport
-adapter (``tests.fakes.transport``).
+"""A stateful fake of the Google Sheets v4 and Drive v3 endpoints sheets-gm uses, on ``responses``.
 
 Every request is checked against Google's own discovery documents (``sheets.v4.json`` and
 ``drive.v3.json`` bundled in google-api-python-client, a test dependency): the route, each
@@ -72,10 +71,9 @@ import gspread
 import jsonschema
 import openpyxl
 import requests
+import responses
 from google.auth.crypt import _cryptography_rsa
 from google.oauth2.credentials import Credentials as UserCredentials
-
-from tests.fakes.transport import Interception
 
 if TYPE_CHECKING:
     import pytest
@@ -1221,7 +1219,7 @@ class GoogleApiFake:
         # Addresses with no Google account: Drive refuses to share with them quietly (no e-mail).
         self.no_google_account: set[str] = set()
         self._next_id = 1000
-        self._mock: Interception | None = None
+        self._mock: responses.RequestsMock | None = None
         self._signer_loader: Any = None  # google-auth's own key loader, while the fake puts its own in
         # Drive's clock and change log: every edit (a player's through set_values, ours through the API)
         # sets the file's modifiedTime to ``now`` and enters the change log ``drive_lag`` later, as Drive's
@@ -1259,7 +1257,9 @@ class GoogleApiFake:
 
     def start(self) -> None:
         """Intercept every request made through ``requests``."""
-        mock = Interception(self._dispatch)
+        mock = responses.RequestsMock(assert_all_requests_are_fired=False)
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"):
+            mock.add_callback(method, re.compile(r".*"), callback=self._dispatch, content_type=None)
         mock.start()
         self._mock = mock
         self._signer_loader = _cryptography_rsa.RSASigner.__dict__["from_string"]
@@ -1269,6 +1269,7 @@ class GoogleApiFake:
         """Stop intercepting."""
         if self._mock is not None:
             self._mock.stop()
+            self._mock.reset()
             self._mock = None
             _cryptography_rsa.RSASigner.from_string = self._signer_loader  # type: ignore[method-assign]
 
