@@ -23,7 +23,10 @@ cells as the very bytes openpyxl would write for them, straight into the stream;
 date, rich text, a cell with a link) is written by openpyxl's own code. And openpyxl writes each worksheet into a
 temporary file of its own, reads it back into the zip and deletes it (four file-system calls a tab, each save, a
 tenth of a match's making); :func:`_write_worksheet` writes it in memory, into a zip entry the same as the one
-openpyxl would make of the file.
+openpyxl would make of the file. The tab is written by :class:`_TabWriter` into a list of pieces joined once (no text
+stream encoding each piece); the parts of its head and tail (its views, format, columns, protection, page setup,
+header...) are written once for each thing they are made of and their text reused, save after save; and each part
+of the zip is deflated once for each distinct part (:class:`_DeflatedZip`), the same bytes zlib makes of it each time.
 
 Where ``defusedxml`` is installed (other packages bring it), openpyxl parses worksheets and shared strings with its
 parser, built on the standard library's pure-Python ``XMLParser``: a third slower than the C parser. Its guards are
@@ -45,7 +48,9 @@ import threading
 import time
 import warnings
 import zipfile
-from collections.abc import Iterator
+import zlib
+from collections.abc import Callable, Iterator
+from operator import itemgetter
 from pyexpat import version_info as _expat_version
 from types import ModuleType
 from typing import Any, TypeVar
@@ -53,6 +58,7 @@ from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]  # et_xmlfile's own
 
 from sheets_gm.sheets.struck import StruckText, struck
+from sheets_gm.sheets.xlsx_write_parts import PieceWriter, encoded, plain_element_xml
 
 
 def _import_without_numpy() -> ModuleType:
@@ -96,10 +102,10 @@ from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
 from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
 from openpyxl.writer import excel as _excel_writer  # noqa: E402
 from openpyxl.writer.excel import ExcelWriter  # noqa: E402
-from openpyxl.xml.constants import ARC_STYLE  # noqa: E402
+from openpyxl.xml.constants import ARC_STYLE, SHEET_MAIN_NS  # noqa: E402
 from openpyxl.xml.functions import fromstring  # noqa: E402
 
-_Part = TypeVar("_Part", bound=bytes)  # a part kept by what it is made of (:func:`_kept`)
+_Part = TypeVar("_Part")  # a part kept by what it is made of (:func:`_kept`)
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
 
 #: The first expat that refuses amplified entities itself (CVE-2013-0340), as ``defusedxml`` does.
@@ -222,10 +228,11 @@ _MOST_STYLESHEETS = 64
 _KEEPING = threading.Lock()  # a host's threads load and save workbooks at once
 
 
-def _kept(parts: dict[bytes, _Part], key: bytes, part: _Part) -> _Part:
-    """``part`` kept in ``parts`` by ``key``, the oldest dropped first once it holds :data:`_MOST_STYLESHEETS`."""
+def _kept(parts: dict[bytes, _Part], key: bytes, part: _Part, most: int | None = None) -> _Part:
+    """``part`` kept in ``parts`` by ``key``, the oldest dropped first once it holds ``most`` (by default
+    :data:`_MOST_STYLESHEETS`)."""
     with _KEEPING:
-        if len(parts) >= _MOST_STYLESHEETS:
+        if len(parts) >= (most or _MOST_STYLESHEETS):
             del parts[next(iter(parts))]
         parts[key] = part
     return part
@@ -580,6 +587,165 @@ def _struck_string(cell: Any, value: StruckText) -> str:
 
 WorksheetWriter.write_row = _write_row
 
+#: Each part of a tab's head and tail written so far (:meth:`_TabWriter._kept`), by its kind, then by what it is made
+#: of: its text. At most :data:`_MOST_STYLESHEETS` of each kind, the oldest dropped first.
+_TAB_PARTS: dict[str, dict[bytes, str]] = {}
+#: Each ``<col>`` written so far, by what it is made of (:func:`_column_made_of`): its text, "" for none. At most
+#: :data:`_MOST_COLUMNS` (each column of a few matches' tabs), the oldest dropped first.
+_COLUMNS_SAVED: dict[bytes, str] = {}
+_MOST_COLUMNS = 1024
+
+
+def _made_of(part: Any) -> bytes | None:
+    """Everything of ``part`` (an openpyxl object of a tab's head or tail) its XML is made of: its class and fields,
+    pickled, but the worksheet a page setup points back to (read by none of its fields). None for one that cannot
+    be pickled (it is written as openpyxl writes it, each time)."""
+    state = part.__dict__
+    if "_parent" in state:
+        state = {name: value for name, value in state.items() if name != "_parent"}
+    try:
+        return pickle.dumps((type(part), state), pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return None
+
+
+def _column_made_of(column: Any) -> bytes:
+    """What the ``<col>`` openpyxl writes for ``column`` is made of: every field its ``__iter__`` reads (the
+    column's style added to the workbook's cell styles the first time, as openpyxl's ``style_id`` does)."""
+    return pickle.dumps((column.hidden, column.outlineLevel, column.collapsed, column.width, column.bestFit,
+                         column.style_id, column.min, column.max), pickle.HIGHEST_PROTOCOL)
+
+
+def _reindexed_min(column: Any) -> int:
+    """openpyxl's sort key of a tab's columns: the first it spans, set from its letter where it has none."""
+    column.reindex()
+    first: int = column.min
+    return first
+
+
+def _tab_dimension(cells: dict[tuple[int, int], Any]) -> str:
+    """openpyxl's ``calculate_dimension`` of a tab of ``cells`` (``A1:AA11``), its bounds taken by C code."""
+    if not cells:
+        return "A1:A1"
+    columns = list(map(itemgetter(1), cells))
+    return f"{get_column_letter(min(columns))}{min(cells)[0]}:{get_column_letter(max(columns))}{max(cells)[0]}"
+
+
+class _TabWriter(WorksheetWriter):  # type: ignore[misc]  # openpyxl has no type hints
+    """openpyxl's ``WorksheetWriter``, the tab written into a list of pieces (:class:`PieceWriter`) and joined once;
+    each part of its head and tail (properties, views, format, protection, print options, margins, page setup,
+    header and footer, validations) written once for each thing it is made of (:func:`_made_of`) and its text
+    reused, as its columns are (:meth:`write_cols`): a match's workbooks are saved again and again, each tab's
+    head and tail the same as the time before. The dimension is worked out from the cells by C code."""
+
+    def __init__(self, ws: Any) -> None:
+        self.pieces: list[str] = []
+        super().__init__(ws, out=self.pieces)
+
+    def get_stream(self) -> Iterator[Any]:
+        """openpyxl's ``get_stream``: the ``<worksheet>`` written into :attr:`pieces`, and each element sent."""
+        xf = PieceWriter(self.pieces.append)
+        with xf.element("worksheet", xmlns=SHEET_MAIN_NS):
+            try:
+                while True:
+                    sent = yield
+                    if sent is True:
+                        yield xf
+                    elif sent is not None:
+                        xf.write(sent)
+            except GeneratorExit:
+                pass
+
+    def read(self) -> bytes:
+        """The tab's XML as openpyxl's text stream would have written it."""
+        self.close()
+        return encoded(self.pieces)
+
+    def _kept(self, kind: str, made_of: bytes | None, write: Callable[[Any], None]) -> None:
+        """What openpyxl's ``write`` of this writer writes, written: taken from the parts of ``kind`` written before
+        where one was ``made_of`` the same, else written by ``write`` and kept."""
+        parts = _TAB_PARTS.setdefault(kind, {})
+        text = parts.get(made_of) if made_of is not None else None
+        if text is None:
+            at = len(self.pieces)
+            write(self)
+            text = "".join(self.pieces[at:])
+            del self.pieces[at:]
+            if made_of is not None:
+                _kept(parts, made_of, text)
+        self.pieces.append(text)
+
+    def write_properties(self) -> None:
+        """The tab's ``<sheetPr>``."""
+        self._kept("sheetPr", _made_of(self.ws.sheet_properties), WorksheetWriter.write_properties)
+
+    def write_dimensions(self) -> None:
+        """The tab's ``<dimension>``, as ``SheetDimension`` writes it."""
+        self.pieces.append(f'<dimension ref="{_tab_dimension(self.ws._cells)}" />')
+
+    def write_views(self) -> None:
+        """The tab's ``<sheetViews>``."""
+        self._kept("sheetViews", _made_of(self.ws.views), WorksheetWriter.write_views)
+
+    def write_format(self) -> None:
+        """The tab's ``<sheetFormatPr>``, its ``outlineLevelCol`` set first as openpyxl sets it."""
+        self.ws.sheet_format.outlineLevelCol = self.ws.column_dimensions.max_outline
+        self._kept("sheetFormatPr", _made_of(self.ws.sheet_format), WorksheetWriter.write_format)
+
+    def write_cols(self) -> None:
+        """The tab's ``<cols>`` as openpyxl's ``DimensionHolder.to_tree`` makes it (the columns sorted and
+        reindexed, its ``max_outline`` set), each ``<col>`` written once for each thing it is made of."""
+        holder = self.ws.column_dimensions
+        texts: list[str] = []
+        outlines: set[int] = set()
+        for column in sorted(holder.values(), key=_reindexed_min):
+            made_of = _column_made_of(column)
+            text = _COLUMNS_SAVED.get(made_of)
+            if text is None:
+                element = column.to_tree()
+                made = "" if element is None else plain_element_xml(element)
+                if made is None:  # never for openpyxl's columns: written as openpyxl writes them
+                    WorksheetWriter.write_cols(self)
+                    return
+                text = _kept(_COLUMNS_SAVED, made_of, made, _MOST_COLUMNS)
+            if text:
+                outlines.add(column.outlineLevel)
+                texts.append(text)
+        if outlines:
+            holder.max_outline = max(outlines)
+        if texts:
+            self.pieces.append(f"<cols>{''.join(texts)}</cols>")
+
+    def write_protection(self) -> None:
+        """The tab's ``<sheetProtection>``, if any."""
+        self._kept("sheetProtection", _made_of(self.ws.protection), WorksheetWriter.write_protection)
+
+    def write_validations(self) -> None:
+        """The tab's ``<dataValidations>``, if any."""
+        self._kept("dataValidations", _made_of(self.ws.data_validations), WorksheetWriter.write_validations)
+
+    def write_print(self) -> None:
+        """The tab's ``<printOptions>``, if any."""
+        self._kept("printOptions", _made_of(self.ws.print_options), WorksheetWriter.write_print)
+
+    def write_margins(self) -> None:
+        """The tab's ``<pageMargins>``, if any."""
+        self._kept("pageMargins", _made_of(self.ws.page_margins), WorksheetWriter.write_margins)
+
+    def write_page(self) -> None:
+        """The tab's ``<pageSetup>``, if any."""
+        self._kept("pageSetup", _made_of(self.ws.page_setup), WorksheetWriter.write_page)
+
+    def write_header(self) -> None:
+        """The tab's ``<headerFooter>``, if any."""
+        self._kept("headerFooter", _made_of(self.ws.HeaderFooter), WorksheetWriter.write_header)
+
+    def write_legacy(self) -> None:
+        """The tab's ``<legacyDrawing>`` (the same link whenever written), if it has comments or a drawing."""
+        written = self.ws.legacy_drawing is not None or bool(self.ws._comments)
+        self._kept("legacyDrawing", b"1" if written else b"", WorksheetWriter.write_legacy)
+
+
 _openpyxl_write_worksheet = ExcelWriter.write_worksheet
 #: The mode of the temporary file openpyxl writes a worksheet to (``tempfile``'s, whatever the umask), which its
 #: zip entry records: a regular file, 0600.
@@ -595,7 +761,7 @@ def _write_worksheet(writer: Any, ws: Any) -> None:
     ws._drawing = SpreadsheetDrawing()
     ws._drawing.charts = ws._charts
     ws._drawing.images = ws._images
-    sheet = WorksheetWriter(ws, out=io.BytesIO())
+    sheet = WorksheetWriter(ws, out=io.BytesIO()) if openpyxl.LXML else _TabWriter(ws)
     sheet.write()
     ws._rels = sheet._rels
     archive = writer._archive
@@ -608,6 +774,72 @@ def _write_worksheet(writer: Any, ws: Any) -> None:
 
 
 ExcelWriter.write_worksheet = _write_worksheet
+
+#: Each part deflated so far, by its bytes and compression level: the bytes deflated and their CRC. At most
+#: :data:`_MOST_DEFLATED` (a few matches' workbooks' parts), the oldest dropped first, each at most
+#: :data:`_MOST_DEFLATED_BYTES` long: some 20 MB at most.
+_DEFLATED: dict[bytes, tuple[bytes, int]] = {}
+_MOST_DEFLATED = 256
+_MOST_DEFLATED_BYTES = 64 * 1024
+
+
+def _deflated(data: bytes, level: int | None) -> tuple[bytes, int]:
+    """``data`` deflated as ``ZipFile`` deflates an entry at ``level`` (the same bytes: zlib's deflate is a function
+    of its input and settings), and its CRC; made once for each distinct part of at most
+    :data:`_MOST_DEFLATED_BYTES` (a match's workbooks are saved again and again, most of their parts as before)."""
+    key = b"%d " % (-1 if level is None else level) + data if len(data) <= _MOST_DEFLATED_BYTES else None
+    made = _DEFLATED.get(key) if key is not None else None
+    if made is None:
+        compressor = zipfile._get_compressor(zipfile.ZIP_DEFLATED, level)  # type: ignore[attr-defined]
+        made = compressor.compress(data) + compressor.flush(), zlib.crc32(data)
+        if key is not None:
+            _kept(_DEFLATED, key, made, _MOST_DEFLATED)
+    return made
+
+
+class _DeflatedZip(zipfile.ZipFile):
+    """The zip openpyxl saves a workbook into, each part deflated once for each distinct part (:func:`_deflated`)
+    and written as ``ZipFile.writestr`` writes it: the same header, data and entry, byte for byte. A part to be
+    stored, compressed otherwise, too large for a plain entry, or written where the zip cannot seek back, is written
+    by ``ZipFile`` itself."""
+
+    def writestr(self, zinfo_or_arcname: str | zipfile.ZipInfo, data: Any, compress_type: int | None = None,
+                 compresslevel: int | None = None) -> None:
+        """``ZipFile.writestr``: ``data`` written as the entry ``zinfo_or_arcname`` (one named so made as it makes
+        one: its time now, the archive's compression, mode 0600)."""
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        entry = zinfo_or_arcname if isinstance(zinfo_or_arcname, zipfile.ZipInfo) else self._entry(zinfo_or_arcname)
+        writing, seekable = self._writing, self._seekable  # type: ignore[attr-defined]  # ZipFile's own
+        if compress_type is not None or compresslevel is not None or entry.compress_type != zipfile.ZIP_DEFLATED \
+                or not self.fp or writing or not seekable or len(data) * 1.05 > zipfile.ZIP64_LIMIT:
+            super().writestr(entry, data, compress_type, compresslevel)
+            return
+        deflated, crc = _deflated(data, entry._compresslevel)  # type: ignore[attr-defined]  # ZipFile's own
+        with self._lock:  # type: ignore[attr-defined]
+            entry.file_size, entry.compress_size, entry.CRC, entry.flag_bits = len(data), len(deflated), crc, 0
+            if not entry.external_attr:
+                entry.external_attr = 0o600 << 16
+            self.fp.seek(self.start_dir)
+            entry.header_offset = self.fp.tell()
+            self._writecheck(entry)  # type: ignore[attr-defined]
+            self._didModify = True
+            self.fp.write(entry.FileHeader(False))
+            self.fp.write(deflated)
+            self.start_dir = self.fp.tell()
+            self.filelist.append(entry)
+            self.NameToInfo[entry.filename] = entry
+
+    def _entry(self, name: str) -> zipfile.ZipInfo:
+        """The entry ``ZipFile.writestr`` makes for a part named ``name``."""
+        entry = zipfile.ZipInfo(filename=name, date_time=time.localtime(time.time())[:6])
+        entry.compress_type = self.compression
+        entry._compresslevel = self.compresslevel  # type: ignore[attr-defined]
+        entry.external_attr = (0o40775 << 16 | 0x10) if entry.filename[-1] == "/" else 0o600 << 16
+        return entry
+
+
+_excel_writer.ZipFile = _DeflatedZip
 
 
 #: Whether this process froze the objects alive at its first workbook (:func:`collector_paused`).
