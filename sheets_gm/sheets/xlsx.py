@@ -82,6 +82,8 @@ from openpyxl.cell.cell import Cell  # noqa: E402
 from openpyxl.comments.comment_sheet import CommentRecord  # noqa: E402
 from openpyxl.compat import safe_string  # noqa: E402
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing  # noqa: E402
+from openpyxl.packaging.extended import ExtendedProperties  # noqa: E402
+from openpyxl.packaging.relationship import Relationship, RelationshipList  # noqa: E402
 from openpyxl.reader import excel as _excel_reader  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
 from openpyxl.styles.builtins import styles as builtin_styles  # noqa: E402
@@ -89,6 +91,7 @@ from openpyxl.styles.cell_style import StyleArray  # noqa: E402
 from openpyxl.styles.stylesheet import Stylesheet  # noqa: E402
 from openpyxl.utils.cell import coordinate_to_tuple, get_column_letter  # noqa: E402
 from openpyxl.utils.indexed_list import IndexedList  # noqa: E402
+from openpyxl.workbook._writer import WorkbookWriter  # noqa: E402
 from openpyxl.worksheet import _reader as _sheet_reader  # noqa: E402
 from openpyxl.worksheet._reader import (  # noqa: E402
     FORMULA_TAG,
@@ -102,7 +105,20 @@ from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
 from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
 from openpyxl.writer import excel as _excel_writer  # noqa: E402
 from openpyxl.writer.excel import ExcelWriter  # noqa: E402
-from openpyxl.xml.constants import ARC_STYLE, SHEET_MAIN_NS  # noqa: E402
+from openpyxl.writer.theme import theme_xml  # noqa: E402
+from openpyxl.xml.constants import (  # noqa: E402
+    ARC_APP,
+    ARC_CORE,
+    ARC_CUSTOM,
+    ARC_ROOT_RELS,
+    ARC_STYLE,
+    ARC_THEME,
+    ARC_WORKBOOK,
+    ARC_WORKBOOK_RELS,
+    CPROPS_TYPE,
+    PKG_REL_NS,
+    SHEET_MAIN_NS,
+)
 from openpyxl.xml.functions import fromstring  # noqa: E402
 
 _Part = TypeVar("_Part")  # a part kept by what it is made of (:func:`_kept`)
@@ -597,14 +613,17 @@ _MOST_COLUMNS = 1024
 
 
 def _made_of(part: Any) -> bytes | None:
-    """Everything of ``part`` (an openpyxl object of a tab's head or tail) its XML is made of: its class and fields,
-    pickled, but the worksheet a page setup points back to (read by none of its fields). None for one that cannot
-    be pickled (it is written as openpyxl writes it, each time)."""
-    state = part.__dict__
-    if "_parent" in state:
-        state = {name: value for name, value in state.items() if name != "_parent"}
+    """Everything of ``part`` (an openpyxl object a save writes) its XML is made of: the object pickled (its class,
+    its fields, the items of a list such as a ``RelationshipList``), but for the worksheet a page setup points back
+    to (read by none of its fields). None for one that cannot be pickled (it is written as openpyxl writes it, each
+    time)."""
     try:
-        return pickle.dumps((type(part), state), pickle.HIGHEST_PROTOCOL)
+        if "_parent" not in part.__dict__:
+            return pickle.dumps(part, pickle.HIGHEST_PROTOCOL)
+        if isinstance(part, list | dict):  # items beside the fields: none of openpyxl's with a parent
+            return None
+        fields = {name: value for name, value in part.__dict__.items() if name != "_parent"}
+        return pickle.dumps((type(part), fields), pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return None
 
@@ -840,6 +859,100 @@ class _DeflatedZip(zipfile.ZipFile):
 
 
 _excel_writer.ZipFile = _DeflatedZip
+
+#: Each workbook-wide part written so far (:func:`_kept_tree`), by its kind, then by what it is made of: its XML.
+_TREES: dict[str, dict[bytes, bytes]] = {}
+
+
+def _kept_tree(kind: str, part: Any) -> bytes:
+    """openpyxl's ``tostring(part.to_tree())``, made once for each thing ``part`` is made of (:func:`_made_of`)
+    among the parts of ``kind`` (its properties, its sheets' list, its relationships, its content types: the same
+    save after save)."""
+    made_of = _made_of(part)
+    parts = _TREES.setdefault(kind, {})
+    xml = parts.get(made_of) if made_of is not None else None
+    if xml is None:
+        xml = _openpyxl_tostring(part.to_tree())
+        if made_of is not None:
+            _kept(parts, made_of, xml)
+    return xml
+
+
+class _CustomPropertiesPart:
+    """The content type of a workbook's custom properties, as openpyxl's ``write_data`` adds it to the manifest."""
+
+    path = "/" + ARC_CUSTOM
+    mime_type = CPROPS_TYPE
+
+
+def _write_data(writer: Any) -> None:
+    """openpyxl's ``ExcelWriter.write_data``, each workbook-wide part (its properties, the workbook's sheets and
+    names, their relationships, the content types) made once for each thing it is made of (:func:`_kept_tree`)."""
+    archive, book = writer._archive, writer.workbook
+    archive.writestr(ARC_APP, _kept_tree("app", ExtendedProperties()))
+    archive.writestr(ARC_CORE, _kept_tree("core", book.properties))
+    archive.writestr(ARC_THEME, book.loaded_theme if book.loaded_theme else theme_xml)
+    if len(book.custom_doc_props) >= 1:
+        archive.writestr(ARC_CUSTOM, _kept_tree("custom", book.custom_doc_props))
+        writer.manifest.append(_CustomPropertiesPart())
+    writer._write_worksheets()
+    writer._write_chartsheets()
+    writer._write_images()
+    writer._write_charts()
+    writer._write_external_links()
+    archive.writestr(ARC_STYLE, _excel_writer.tostring(_excel_writer.write_stylesheet(book)))
+    parts = _BookWriter(book)
+    archive.writestr(ARC_ROOT_RELS, parts.write_root_rels())
+    archive.writestr(ARC_WORKBOOK, parts.write())
+    archive.writestr(ARC_WORKBOOK_RELS, parts.write_rels())
+    writer._merge_vba()
+    manifest = writer.manifest
+    manifest.append(book)
+    manifest._write_vba(book)
+    manifest._register_mimetypes(filenames=archive.namelist())
+    archive.writestr(manifest.path, _kept_tree("manifest", manifest))
+
+
+class _BookWriter(WorkbookWriter):  # type: ignore[misc]  # openpyxl has no type hints
+    """openpyxl's ``WorkbookWriter``, the workbook part and the relationships made once for each thing they are
+    made of (:func:`_kept_tree`)."""
+
+    def write(self) -> bytes:
+        """The workbook part (its sheets, names, views, calculation)."""
+        self.write_properties()
+        self.write_worksheets()
+        self.write_names()
+        self.write_pivots()
+        self.write_views()
+        self.write_refs()
+        return _kept_tree("workbook", self.package)
+
+    def write_rels(self) -> bytes:
+        """The workbook's relationships: its sheets', then its styles', its theme's and any macros'."""
+        self.rels.append(Relationship(type="styles", Target="styles.xml"))
+        self.rels.append(Relationship(type="theme", Target="theme/theme1.xml"))
+        if self.wb.vba_archive:
+            macros = Relationship(type="", Target="vbaProject.bin")
+            macros.Type = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/vbaProject"
+            self.rels.append(macros)
+        return _kept_tree("rels", self.rels)
+
+    def write_root_rels(self) -> bytes:
+        """The package's relationships, as openpyxl's own makes them, made once for each set of them."""
+        if self.wb.vba_archive is not None:
+            xml: bytes = WorkbookWriter.write_root_rels(self)
+            return xml
+        rels = RelationshipList()
+        rels.append(Relationship(type="officeDocument", Target=ARC_WORKBOOK))
+        rels.append(Relationship(Type=f"{PKG_REL_NS}/metadata/core-properties", Target=ARC_CORE))
+        rels.append(Relationship(type="extended-properties", Target=ARC_APP))
+        if len(self.wb.custom_doc_props) >= 1:
+            rels.append(Relationship(type="custom-properties", Target=ARC_CUSTOM))
+        return _kept_tree("root rels", rels)
+
+
+_openpyxl_write_data = ExcelWriter.write_data
+ExcelWriter.write_data = _write_data
 
 
 #: Whether this process froze the objects alive at its first workbook (:func:`collector_paused`).
