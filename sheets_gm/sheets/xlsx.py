@@ -886,11 +886,12 @@ class _CustomPropertiesPart:
 
 
 def _write_data(writer: Any) -> None:
-    """openpyxl's ``ExcelWriter.write_data``, each workbook-wide part (its properties, the workbook's sheets and
-    names, their relationships, the content types) made once for each thing it is made of (:func:`_kept_tree`)."""
+    """openpyxl's ``ExcelWriter.write_data``, each workbook-wide part (its properties but the core ones, stamped
+    with the time of the save; the workbook's sheets and names, their relationships, the content types) made once
+    for each thing it is made of (:func:`_kept_tree`)."""
     archive, book = writer._archive, writer.workbook
     archive.writestr(ARC_APP, _kept_tree("app", ExtendedProperties()))
-    archive.writestr(ARC_CORE, _kept_tree("core", book.properties))
+    archive.writestr(ARC_CORE, _openpyxl_tostring(book.properties.to_tree()))  # stamped with the save's time
     archive.writestr(ARC_THEME, book.loaded_theme if book.loaded_theme else theme_xml)
     if len(book.custom_doc_props) >= 1:
         archive.writestr(ARC_CUSTOM, _kept_tree("custom", book.custom_doc_props))
