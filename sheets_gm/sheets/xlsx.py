@@ -49,6 +49,7 @@ import time
 import warnings
 import zipfile
 import zlib
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from operator import itemgetter
 from pyexpat import version_info as _expat_version
@@ -486,6 +487,8 @@ WorksheetReader.bind_row_dimensions = _bind_row_dimensions
 _openpyxl_write_row = WorksheetWriter.write_row
 #: The cells written here, by their data type: the types of value each may hold (text is saved as an inline string).
 _PLAIN = {"s": (str,), "n": (int, float), "b": (bool,)}
+#: The largest integer a float holds exactly (openpyxl writes a number through a float's 16 digits).
+_EXACT_INT = 2**53
 
 
 def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
@@ -576,7 +579,9 @@ def _plain_cell(cell: Any, head: tuple[str, str], number: str) -> str | None:
     if value is None or value == "":
         return start + " />"
     if kind != "s":
-        shown = safe_string(value)  # "" for NaN and infinities, which openpyxl writes as an empty element
+        # safe_string's "%.16g" is the integer's own digits where a float holds it exactly; "" for NaN and
+        # infinities, which openpyxl writes as an empty element
+        shown = str(value) if type(value) is int and -_EXACT_INT <= value <= _EXACT_INT else safe_string(value)
         return f"{start}><v>{shown}</v></c>" if shown else None
     stripped = value.strip()
     space = ' xml:space="preserve"' if stripped and value != stripped else ""
@@ -674,6 +679,24 @@ class _TabWriter(WorksheetWriter):  # type: ignore[misc]  # openpyxl has no type
                         xf.write(sent)
             except GeneratorExit:
                 pass
+
+    def rows(self) -> list[tuple[int, list[Any]]]:
+        """openpyxl's ``rows``: each row's number and its cells in column order, in row order (a row of its own
+        height or style and no cell with none), each row's cells sliced from the cells sorted, not appended one by
+        one."""
+        cells = self.ws._cells
+        places = sorted(cells)
+        numbers = list(map(itemgetter(0), places))
+        ordered = list(map(cells.__getitem__, places))
+        rows: list[tuple[int, list[Any]]] = []
+        start, end = 0, len(places)
+        while start < end:
+            number = numbers[start]
+            after = bisect_right(numbers, number, start)
+            rows.append((number, ordered[start:after]))
+            start = after
+        bare = self.ws.row_dimensions.keys() - set(numbers)
+        return sorted([*rows, *((number, []) for number in bare)]) if bare else rows
 
     def read(self) -> bytes:
         """The tab's XML as openpyxl's text stream would have written it."""

@@ -96,7 +96,8 @@ def test_each_games_workbooks_save_as_openpyxls_plain_writer_saves_them(tmp_path
 
 
 def _book_of_every_part() -> Any:
-    """A workbook whose tabs hold every part of a tab's head and tail: a tab colour, a frozen pane, a sheet format,
+    """A workbook whose tabs hold every part of a tab's head and tail (and integers about the largest a float holds
+    exactly, a row with no cell): a tab colour, a frozen pane, a sheet format,
     grouped, hidden and styled columns, a protection with a password, print options, margins, a page setup,
     headers and footers with markup to escape, validations, a conditional format, merged cells, a comment, a link."""
     book = openpyxl.Workbook()
@@ -104,6 +105,8 @@ def _book_of_every_part() -> Any:
     sheet = book.active
     sheet.title = "First & <last>"
     sheet["A1"], sheet["B2"], sheet["C3"] = "a", 2, "  spaced "
+    sheet["D4"], sheet["E4"], sheet["F4"], sheet["G4"] = 2**53, 2**53 + 1, -(2**53) - 1, 0.1  # a float's digits
+    sheet.row_dimensions[30].height = 40  # a row of its own height and no cell
     sheet.sheet_properties.tabColor = "FF0000"
     sheet.freeze_panes = "B2"
     sheet.sheet_format.defaultRowHeight = 17
