@@ -657,10 +657,10 @@ def _tab_dimension(cells: dict[tuple[int, int], Any]) -> str:
 
 class _TabWriter(WorksheetWriter):  # type: ignore[misc]  # openpyxl has no type hints
     """openpyxl's ``WorksheetWriter``, the tab written into a list of pieces (:class:`PieceWriter`) and joined once;
-    each part of its head and tail (properties, views, format, protection, print options, margins, page setup,
-    header and footer, validations) written once for each thing it is made of (:func:`_made_of`) and its text
-    reused, as its columns are (:meth:`write_cols`): a match's workbooks are saved again and again, each tab's
-    head and tail the same as the time before. The dimension is worked out from the cells by C code."""
+    each part of its head and tail (:data:`_KEPT_TAB_PARTS`, its format, its legacy drawing's link) written once for
+    each thing it is made of (:func:`_made_of`) and its text reused, as its columns are (:meth:`write_cols`): a
+    match's workbooks are saved again and again, each tab's head and tail the same as the time before. The dimension
+    is worked out from the cells by C code, and the rows sliced from the cells sorted (:meth:`rows`)."""
 
     def __init__(self, ws: Any) -> None:
         self.pieces: list[str] = []
@@ -717,22 +717,14 @@ class _TabWriter(WorksheetWriter):  # type: ignore[misc]  # openpyxl has no type
                 _kept(parts, made_of, text)
         self.pieces.append(text)
 
-    def write_properties(self) -> None:
-        """The tab's ``<sheetPr>``."""
-        self._kept("sheetPr", _made_of(self.ws.sheet_properties), WorksheetWriter.write_properties)
-
     def write_dimensions(self) -> None:
         """The tab's ``<dimension>``, as ``SheetDimension`` writes it."""
         self.pieces.append(f'<dimension ref="{_tab_dimension(self.ws._cells)}" />')
 
-    def write_views(self) -> None:
-        """The tab's ``<sheetViews>``."""
-        self._kept("sheetViews", _made_of(self.ws.views), WorksheetWriter.write_views)
-
     def write_format(self) -> None:
         """The tab's ``<sheetFormatPr>``, its ``outlineLevelCol`` set first as openpyxl sets it."""
         self.ws.sheet_format.outlineLevelCol = self.ws.column_dimensions.max_outline
-        self._kept("sheetFormatPr", _made_of(self.ws.sheet_format), WorksheetWriter.write_format)
+        self._kept("write_format", _made_of(self.ws.sheet_format), WorksheetWriter.write_format)
 
     def write_cols(self) -> None:
         """The tab's ``<cols>`` as openpyxl's ``DimensionHolder.to_tree`` makes it (the columns sorted and
@@ -758,35 +750,34 @@ class _TabWriter(WorksheetWriter):  # type: ignore[misc]  # openpyxl has no type
         if texts:
             self.pieces.append(f"<cols>{''.join(texts)}</cols>")
 
-    def write_protection(self) -> None:
-        """The tab's ``<sheetProtection>``, if any."""
-        self._kept("sheetProtection", _made_of(self.ws.protection), WorksheetWriter.write_protection)
-
-    def write_validations(self) -> None:
-        """The tab's ``<dataValidations>``, if any."""
-        self._kept("dataValidations", _made_of(self.ws.data_validations), WorksheetWriter.write_validations)
-
-    def write_print(self) -> None:
-        """The tab's ``<printOptions>``, if any."""
-        self._kept("printOptions", _made_of(self.ws.print_options), WorksheetWriter.write_print)
-
-    def write_margins(self) -> None:
-        """The tab's ``<pageMargins>``, if any."""
-        self._kept("pageMargins", _made_of(self.ws.page_margins), WorksheetWriter.write_margins)
-
-    def write_page(self) -> None:
-        """The tab's ``<pageSetup>``, if any."""
-        self._kept("pageSetup", _made_of(self.ws.page_setup), WorksheetWriter.write_page)
-
-    def write_header(self) -> None:
-        """The tab's ``<headerFooter>``, if any."""
-        self._kept("headerFooter", _made_of(self.ws.HeaderFooter), WorksheetWriter.write_header)
-
     def write_legacy(self) -> None:
         """The tab's ``<legacyDrawing>`` (the same link whenever written), if it has comments or a drawing."""
         written = self.ws.legacy_drawing is not None or bool(self.ws._comments)
-        self._kept("legacyDrawing", b"1" if written else b"", WorksheetWriter.write_legacy)
+        self._kept("write_legacy", b"1" if written else b"", WorksheetWriter.write_legacy)
 
+
+#: The parts of a tab's head and tail :class:`_TabWriter` keeps by what they are made of, each by the
+#: ``WorksheetWriter`` method that writes it: the worksheet's field it is written from.
+_KEPT_TAB_PARTS = {
+    "write_properties": "sheet_properties", "write_views": "views", "write_protection": "protection",
+    "write_validations": "data_validations", "write_print": "print_options", "write_margins": "page_margins",
+    "write_page": "page_setup", "write_header": "HeaderFooter",
+}
+
+
+def _kept_part_writer(method: str, field: str) -> Callable[[_TabWriter], None]:
+    """``WorksheetWriter``'s ``method``, what it writes kept by what the worksheet's ``field`` is made of."""
+    write = getattr(WorksheetWriter, method)
+
+    def kept(writer: _TabWriter) -> None:
+        writer._kept(method, _made_of(getattr(writer.ws, field)), write)
+
+    kept.__doc__ = f"The tab's part ``WorksheetWriter.{method}`` writes, from its ``{field}``, kept."
+    return kept
+
+
+for _method, _field in _KEPT_TAB_PARTS.items():
+    setattr(_TabWriter, _method, _kept_part_writer(_method, _field))
 
 _openpyxl_write_worksheet = ExcelWriter.write_worksheet
 #: The mode of the temporary file openpyxl writes a worksheet to (``tempfile``'s, whatever the umask), which its
