@@ -70,8 +70,8 @@ class PieceWriter(_IncrementalFileWriter):  # type: ignore[misc]  # et_xmlfile h
 
     def write(self, arg: Any) -> None:
         """``arg`` (text, or an element and its children) written at this point of the document."""
-        if self._element_stack and not isinstance(arg, str):
-            text = plain_element_xml(arg)
+        if self._element_stack and "" not in self._element_stack[-1][0] and not isinstance(arg, str):
+            text = plain_element_xml(arg)  # (under a default namespace the namespaced serialiser refuses plain tags)
             if text is not None:
                 self._file(text)
                 return

@@ -8,6 +8,7 @@ import contextlib
 import datetime
 import io
 import time
+import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -192,3 +193,39 @@ def test_a_tab_saved_again_once_a_part_changed_saves_as_openpyxl_saves_it(change
     with _plain_writer():
         theirs = _saved_changed(change)
     assert ours == theirs and ours[0] != ours[1]
+
+
+def _elements() -> list[ET.Element]:
+    """Elements as a tab's head and tail hold them, and some the namespaced serialiser must write: text, attributes
+    and tails to escape, nested and empty children, a comment, a namespaced tag and attribute, a number as a value."""
+    plain = ET.Element("headerFooter", {"differentFirst": "1", "note": 'a "quoted" & <tagged>\nline'})
+    ET.SubElement(plain, "oddHeader").text = "&C Tom & Jerry <b> · ünïcødé"
+    ET.SubElement(plain, "oddFooter")
+    child = ET.SubElement(plain, "evenHeader", {"x": "1"})
+    child.tail = "tail & more"
+    ET.SubElement(ET.SubElement(plain, "deep"), "deeper", {"k": ""}).text = "  spaced  "
+    commented = ET.Element("cols")
+    commented.append(ET.Comment("a comment"))
+    linked = ET.Element("legacyDrawing", {"{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id":
+                                          "anysvml"})
+    return [plain, commented, linked, ET.Element("{http://example.org/ns}thing"), ET.Element("sheetPr")]
+
+
+@pytest.mark.parametrize("at", range(len(_elements())))
+def test_a_piece_writer_writes_each_element_as_et_xmlfile_writes_it(at: int) -> None:
+    """Each element (``_elements``) written by ``PieceWriter`` inside a ``<worksheet>`` is the text ``et_xmlfile``'s
+    own writer writes for it there. It fails with an attribute or text left unescaped, a tail dropped, or a
+    namespaced element written as a plain one."""
+    from et_xmlfile.xmlfile import xmlfile  # type: ignore[import-untyped]
+
+    from sheets_gm.sheets.xlsx_write_parts import PieceWriter, encoded
+
+    element = _elements()[at]
+    theirs = io.BytesIO()
+    with xmlfile(theirs) as stream, stream.element("worksheet", xmlns="http://example.org/main"):
+        stream.write(element)
+    pieces: list[str] = []
+    ours = PieceWriter(pieces.append)
+    with ours.element("worksheet", xmlns="http://example.org/main"):
+        ours.write(element)
+    assert encoded(pieces) == theirs.getvalue()
