@@ -10,6 +10,10 @@ median of ``--repeats`` such processes. With ``--vs COMMIT`` the two trees run i
     .venv/bin/python scripts/bench_load_save.py                         # this tree
     .venv/bin/python scripts/bench_load_save.py --vs main --pairs 5     # paired against a commit
     .venv/bin/python scripts/bench_load_save.py --vs main a.xlsx b.xlsx
+    .venv/bin/python scripts/bench_load_save.py --vs main --save-only    # the saves alone, each of a fresh load
+
+With ``--save-only`` each round saves workbooks loaded before the round started (a fresh load for each save, as the
+local backend saves each workbook it loaded): the CPU of the saves alone.
 """
 
 from __future__ import annotations
@@ -29,22 +33,35 @@ from bench_typed import paired as paired_trees  # old and new trees alternated, 
 
 DEMOS = ("coalition", "gvg")
 
-# Run in a fresh interpreter with a tree on sys.path: argv[1] rounds of loading and saving the files argv[2:].
+# Run in a fresh interpreter with a tree on sys.path: argv[1] rounds of loading and saving the files argv[3:], or of
+# saving them alone (argv[2] "save"), each round's workbooks loaded before it starts.
 _ROUNDS = """
 import io, sys, time
 from pathlib import Path
 from sheets_gm.sheets.xlsx import collector_paused, openpyxl
-datas = [Path(p).read_bytes() for p in sys.argv[2:]]
+datas = [Path(p).read_bytes() for p in sys.argv[3:]]
+def load(data):
+    return openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
 def round_():
     for data in datas:
         with collector_paused():
-            book = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
+            load(data).save(io.BytesIO())
+def saves():
+    books = [load(data) for data in datas]
+    start = time.process_time()
+    for book in books:
+        with collector_paused():
             book.save(io.BytesIO())
+    return time.process_time() - start
 round_()
+spent = 0.0
 start = time.process_time()
 for _ in range(int(sys.argv[1])):
-    round_()
-print((time.process_time() - start) / int(sys.argv[1]))
+    if sys.argv[2] == "save":
+        spent += saves()
+    else:
+        round_()
+print((spent if sys.argv[2] == "save" else time.process_time() - start) / int(sys.argv[1]))
 """
 
 
@@ -58,10 +75,12 @@ def demo_workbooks(into: Path) -> list[Path]:
     return sorted(p for p in into.rglob("*.xlsx") if "export" not in p.parts)
 
 
-def rounds_cpu(tree: Path, files: Sequence[Path], rounds: int) -> float:
-    """The CPU seconds one round of loads and saves of ``files`` takes ``tree``'s ``sheets_gm``, in a fresh process."""
+def rounds_cpu(tree: Path, files: Sequence[Path], rounds: int, *, save_only: bool = False) -> float:
+    """The CPU seconds one round of loads and saves of ``files`` (of saves alone, ``save_only``) takes ``tree``'s
+    ``sheets_gm``, in a fresh process."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run([sys.executable, "-c", _ROUNDS, str(rounds), *map(str, files)], check=True,
+    mode = "save" if save_only else "both"
+    done = subprocess.run([sys.executable, "-c", _ROUNDS, str(rounds), mode, *map(str, files)], check=True,
                           capture_output=True, text=True, env=env, cwd=tree)
     return float(done.stdout.split()[-1])
 
@@ -73,6 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--vs", help="a commit to compare with, paired")
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--save-only", action="store_true", help="the saves alone (each of a workbook loaded afresh)")
     args = parser.parse_args(argv)
     here = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory(prefix="bench-load-save-") as tmp:
@@ -85,8 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         def show(pair: int, name: str, _: str, got: float) -> None:
             print(f"pair {pair} {name}: {got * 1000:.1f} ms a round")
 
-        runs = paired_trees(trees, ["all"], args.pairs, lambda _, tree, __: rounds_cpu(tree, files, args.rounds),
-                            show)
+        def cpu(_: object, tree: Path, __: object) -> float:
+            return rounds_cpu(tree, files, args.rounds, save_only=args.save_only)
+
+        runs = paired_trees(trees, ["all"], args.pairs, cpu, show)
         for name in trees:
             print(f"{name}: median {statistics.median(runs[name, 'all']) * 1000:.1f} ms a round")
         if args.vs:

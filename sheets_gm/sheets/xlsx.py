@@ -23,7 +23,10 @@ cells as the very bytes openpyxl would write for them, straight into the stream;
 date, rich text, a cell with a link) is written by openpyxl's own code. And openpyxl writes each worksheet into a
 temporary file of its own, reads it back into the zip and deletes it (four file-system calls a tab, each save, a
 tenth of a match's making); :func:`_write_worksheet` writes it in memory, into a zip entry the same as the one
-openpyxl would make of the file.
+openpyxl would make of the file. The tab is written by :class:`_TabWriter` into a list of pieces joined once (no text
+stream encoding each piece); the parts of its head and tail (its views, format, columns, protection, page setup,
+header...) are written once for each thing they are made of and their text reused, save after save; and each part
+of the zip is deflated once for each distinct part (:class:`_DeflatedZip`), the same bytes zlib makes of it each time.
 
 Where ``defusedxml`` is installed (other packages bring it), openpyxl parses worksheets and shared strings with its
 parser, built on the standard library's pure-Python ``XMLParser``: a third slower than the C parser. Its guards are
@@ -45,7 +48,10 @@ import threading
 import time
 import warnings
 import zipfile
-from collections.abc import Iterator
+import zlib
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from operator import itemgetter
 from pyexpat import version_info as _expat_version
 from types import ModuleType
 from typing import Any, TypeVar
@@ -53,6 +59,7 @@ from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]  # et_xmlfile's own
 
 from sheets_gm.sheets.struck import StruckText, struck
+from sheets_gm.sheets.xlsx_write_parts import PieceWriter, encoded, plain_element_xml
 
 
 def _import_without_numpy() -> ModuleType:
@@ -76,6 +83,8 @@ from openpyxl.cell.cell import Cell  # noqa: E402
 from openpyxl.comments.comment_sheet import CommentRecord  # noqa: E402
 from openpyxl.compat import safe_string  # noqa: E402
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing  # noqa: E402
+from openpyxl.packaging.extended import ExtendedProperties  # noqa: E402
+from openpyxl.packaging.relationship import Relationship, RelationshipList  # noqa: E402
 from openpyxl.reader import excel as _excel_reader  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
 from openpyxl.styles.builtins import styles as builtin_styles  # noqa: E402
@@ -83,6 +92,7 @@ from openpyxl.styles.cell_style import StyleArray  # noqa: E402
 from openpyxl.styles.stylesheet import Stylesheet  # noqa: E402
 from openpyxl.utils.cell import coordinate_to_tuple, get_column_letter  # noqa: E402
 from openpyxl.utils.indexed_list import IndexedList  # noqa: E402
+from openpyxl.workbook._writer import WorkbookWriter  # noqa: E402
 from openpyxl.worksheet import _reader as _sheet_reader  # noqa: E402
 from openpyxl.worksheet._reader import (  # noqa: E402
     FORMULA_TAG,
@@ -96,10 +106,23 @@ from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
 from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
 from openpyxl.writer import excel as _excel_writer  # noqa: E402
 from openpyxl.writer.excel import ExcelWriter  # noqa: E402
-from openpyxl.xml.constants import ARC_STYLE  # noqa: E402
+from openpyxl.writer.theme import theme_xml  # noqa: E402
+from openpyxl.xml.constants import (  # noqa: E402
+    ARC_APP,
+    ARC_CORE,
+    ARC_CUSTOM,
+    ARC_ROOT_RELS,
+    ARC_STYLE,
+    ARC_THEME,
+    ARC_WORKBOOK,
+    ARC_WORKBOOK_RELS,
+    CPROPS_TYPE,
+    PKG_REL_NS,
+    SHEET_MAIN_NS,
+)
 from openpyxl.xml.functions import fromstring  # noqa: E402
 
-_Part = TypeVar("_Part", bound=bytes)  # a part kept by what it is made of (:func:`_kept`)
+_Part = TypeVar("_Part")  # a part kept by what it is made of (:func:`_kept`)
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
 
 #: The first expat that refuses amplified entities itself (CVE-2013-0340), as ``defusedxml`` does.
@@ -222,10 +245,11 @@ _MOST_STYLESHEETS = 64
 _KEEPING = threading.Lock()  # a host's threads load and save workbooks at once
 
 
-def _kept(parts: dict[bytes, _Part], key: bytes, part: _Part) -> _Part:
-    """``part`` kept in ``parts`` by ``key``, the oldest dropped first once it holds :data:`_MOST_STYLESHEETS`."""
+def _kept(parts: dict[bytes, _Part], key: bytes, part: _Part, most: int | None = None) -> _Part:
+    """``part`` kept in ``parts`` by ``key``, the oldest dropped first once it holds ``most`` (by default
+    :data:`_MOST_STYLESHEETS`)."""
     with _KEEPING:
-        if len(parts) >= _MOST_STYLESHEETS:
+        if len(parts) >= (most or _MOST_STYLESHEETS):
             del parts[next(iter(parts))]
         parts[key] = part
     return part
@@ -463,6 +487,8 @@ WorksheetReader.bind_row_dimensions = _bind_row_dimensions
 _openpyxl_write_row = WorksheetWriter.write_row
 #: The cells written here, by their data type: the types of value each may hold (text is saved as an inline string).
 _PLAIN = {"s": (str,), "n": (int, float), "b": (bool,)}
+#: The largest integer a float holds exactly (openpyxl writes a number through a float's 16 digits).
+_EXACT_INT = 2**53
 
 
 def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
@@ -553,7 +579,9 @@ def _plain_cell(cell: Any, head: tuple[str, str], number: str) -> str | None:
     if value is None or value == "":
         return start + " />"
     if kind != "s":
-        shown = safe_string(value)  # "" for NaN and infinities, which openpyxl writes as an empty element
+        # safe_string's "%.16g" is the integer's own digits where a float holds it exactly; "" for NaN and
+        # infinities, which openpyxl writes as an empty element
+        shown = str(value) if type(value) is int and -_EXACT_INT <= value <= _EXACT_INT else safe_string(value)
         return f"{start}><v>{shown}</v></c>" if shown else None
     stripped = value.strip()
     space = ' xml:space="preserve"' if stripped and value != stripped else ""
@@ -580,6 +608,177 @@ def _struck_string(cell: Any, value: StruckText) -> str:
 
 WorksheetWriter.write_row = _write_row
 
+#: Each part of a tab's head and tail written so far (:meth:`_TabWriter._kept`), by its kind, then by what it is made
+#: of: its text. At most :data:`_MOST_STYLESHEETS` of each kind, the oldest dropped first.
+_TAB_PARTS: dict[str, dict[bytes, str]] = {}
+#: Each ``<col>`` written so far, by what it is made of (:func:`_column_made_of`): its text, "" for none. At most
+#: :data:`_MOST_COLUMNS` (each column of a few matches' tabs), the oldest dropped first.
+_COLUMNS_SAVED: dict[bytes, str] = {}
+_MOST_COLUMNS = 1024
+
+
+def _made_of(part: Any) -> bytes | None:
+    """Everything of ``part`` (an openpyxl object a save writes) its XML is made of: the object pickled (its class,
+    its fields, the items of a list such as a ``RelationshipList``), but for the worksheet a page setup points back
+    to (read by none of its fields). None for one that cannot be pickled (it is written as openpyxl writes it, each
+    time)."""
+    try:
+        if "_parent" not in part.__dict__:
+            return pickle.dumps(part, pickle.HIGHEST_PROTOCOL)
+        if isinstance(part, list | dict):  # items beside the fields: none of openpyxl's with a parent
+            return None
+        fields = {name: value for name, value in part.__dict__.items() if name != "_parent"}
+        return pickle.dumps((type(part), fields), pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return None
+
+
+def _column_made_of(column: Any) -> bytes:
+    """What the ``<col>`` openpyxl writes for ``column`` is made of: every field its ``__iter__`` reads (the
+    column's style added to the workbook's cell styles the first time, as openpyxl's ``style_id`` does)."""
+    return pickle.dumps((column.hidden, column.outlineLevel, column.collapsed, column.width, column.bestFit,
+                         column.style_id, column.min, column.max), pickle.HIGHEST_PROTOCOL)
+
+
+def _reindexed_min(column: Any) -> int:
+    """openpyxl's sort key of a tab's columns: the first it spans, set from its letter where it has none."""
+    column.reindex()
+    first: int = column.min
+    return first
+
+
+def _tab_dimension(cells: dict[tuple[int, int], Any]) -> str:
+    """openpyxl's ``calculate_dimension`` of a tab of ``cells`` (``A1:AA11``), its bounds taken by C code."""
+    if not cells:
+        return "A1:A1"
+    columns = list(map(itemgetter(1), cells))
+    return f"{get_column_letter(min(columns))}{min(cells)[0]}:{get_column_letter(max(columns))}{max(cells)[0]}"
+
+
+class _TabWriter(WorksheetWriter):  # type: ignore[misc]  # openpyxl has no type hints
+    """openpyxl's ``WorksheetWriter``, the tab written into a list of pieces (:class:`PieceWriter`) and joined once;
+    each part of its head and tail (:data:`_KEPT_TAB_PARTS`, its format, its legacy drawing's link) written once for
+    each thing it is made of (:func:`_made_of`) and its text reused, as its columns are (:meth:`write_cols`): a
+    match's workbooks are saved again and again, each tab's head and tail the same as the time before. The dimension
+    is worked out from the cells by C code, and the rows sliced from the cells sorted (:meth:`rows`)."""
+
+    def __init__(self, ws: Any) -> None:
+        self.pieces: list[str] = []
+        super().__init__(ws, out=self.pieces)
+
+    def get_stream(self) -> Iterator[Any]:
+        """openpyxl's ``get_stream``: the ``<worksheet>`` written into :attr:`pieces`, and each element sent."""
+        xf = PieceWriter(self.pieces.append)
+        with xf.element("worksheet", xmlns=SHEET_MAIN_NS):
+            try:
+                while True:
+                    sent = yield
+                    if sent is True:
+                        yield xf
+                    elif sent is not None:
+                        xf.write(sent)
+            except GeneratorExit:
+                pass
+
+    def rows(self) -> list[tuple[int, list[Any]]]:
+        """openpyxl's ``rows``: each row's number and its cells in column order, in row order (a row of its own
+        height or style and no cell with none), each row's cells sliced from the cells sorted, not appended one by
+        one."""
+        cells = self.ws._cells
+        places = sorted(cells)
+        numbers = list(map(itemgetter(0), places))
+        ordered = list(map(cells.__getitem__, places))
+        rows: list[tuple[int, list[Any]]] = []
+        start, end = 0, len(places)
+        while start < end:
+            number = numbers[start]
+            after = bisect_right(numbers, number, start)
+            rows.append((number, ordered[start:after]))
+            start = after
+        bare = self.ws.row_dimensions.keys() - set(numbers)
+        return sorted([*rows, *((number, []) for number in bare)]) if bare else rows
+
+    def read(self) -> bytes:
+        """The tab's XML as openpyxl's text stream would have written it."""
+        self.close()
+        return encoded(self.pieces)
+
+    def _kept(self, kind: str, made_of: bytes | None, write: Callable[[Any], None]) -> None:
+        """What openpyxl's ``write`` of this writer writes, written: taken from the parts of ``kind`` written before
+        where one was ``made_of`` the same, else written by ``write`` and kept."""
+        parts = _TAB_PARTS.setdefault(kind, {})
+        text = parts.get(made_of) if made_of is not None else None
+        if text is None:
+            at = len(self.pieces)
+            write(self)
+            text = "".join(self.pieces[at:])
+            del self.pieces[at:]
+            if made_of is not None:
+                _kept(parts, made_of, text)
+        self.pieces.append(text)
+
+    def write_dimensions(self) -> None:
+        """The tab's ``<dimension>``, as ``SheetDimension`` writes it."""
+        self.pieces.append(f'<dimension ref="{_tab_dimension(self.ws._cells)}" />')
+
+    def write_format(self) -> None:
+        """The tab's ``<sheetFormatPr>``, its ``outlineLevelCol`` set first as openpyxl sets it."""
+        self.ws.sheet_format.outlineLevelCol = self.ws.column_dimensions.max_outline
+        self._kept("write_format", _made_of(self.ws.sheet_format), WorksheetWriter.write_format)
+
+    def write_cols(self) -> None:
+        """The tab's ``<cols>`` as openpyxl's ``DimensionHolder.to_tree`` makes it (the columns sorted and
+        reindexed, its ``max_outline`` set), each ``<col>`` written once for each thing it is made of."""
+        holder = self.ws.column_dimensions
+        texts: list[str] = []
+        outlines: set[int] = set()
+        for column in sorted(holder.values(), key=_reindexed_min):
+            made_of = _column_made_of(column)
+            text = _COLUMNS_SAVED.get(made_of)
+            if text is None:
+                element = column.to_tree()
+                made = "" if element is None else plain_element_xml(element)
+                if made is None:  # never for openpyxl's columns: written as openpyxl writes them
+                    WorksheetWriter.write_cols(self)
+                    return
+                text = _kept(_COLUMNS_SAVED, made_of, made, _MOST_COLUMNS)
+            if text:
+                outlines.add(column.outlineLevel)
+                texts.append(text)
+        if outlines:
+            holder.max_outline = max(outlines)
+        if texts:
+            self.pieces.append(f"<cols>{''.join(texts)}</cols>")
+
+    def write_legacy(self) -> None:
+        """The tab's ``<legacyDrawing>`` (the same link whenever written), if it has comments or a drawing."""
+        written = self.ws.legacy_drawing is not None or bool(self.ws._comments)
+        self._kept("write_legacy", b"1" if written else b"", WorksheetWriter.write_legacy)
+
+
+#: The parts of a tab's head and tail :class:`_TabWriter` keeps by what they are made of, each by the
+#: ``WorksheetWriter`` method that writes it: the worksheet's field it is written from.
+_KEPT_TAB_PARTS = {
+    "write_properties": "sheet_properties", "write_views": "views", "write_protection": "protection",
+    "write_validations": "data_validations", "write_print": "print_options", "write_margins": "page_margins",
+    "write_page": "page_setup", "write_header": "HeaderFooter",
+}
+
+
+def _kept_part_writer(method: str, field: str) -> Callable[[_TabWriter], None]:
+    """``WorksheetWriter``'s ``method``, what it writes kept by what the worksheet's ``field`` is made of."""
+    write = getattr(WorksheetWriter, method)
+
+    def kept(writer: _TabWriter) -> None:
+        writer._kept(method, _made_of(getattr(writer.ws, field)), write)
+
+    kept.__doc__ = f"The tab's part ``WorksheetWriter.{method}`` writes, from its ``{field}``, kept."
+    return kept
+
+
+for _method, _field in _KEPT_TAB_PARTS.items():
+    setattr(_TabWriter, _method, _kept_part_writer(_method, _field))
+
 _openpyxl_write_worksheet = ExcelWriter.write_worksheet
 #: The mode of the temporary file openpyxl writes a worksheet to (``tempfile``'s, whatever the umask), which its
 #: zip entry records: a regular file, 0600.
@@ -595,7 +794,7 @@ def _write_worksheet(writer: Any, ws: Any) -> None:
     ws._drawing = SpreadsheetDrawing()
     ws._drawing.charts = ws._charts
     ws._drawing.images = ws._images
-    sheet = WorksheetWriter(ws, out=io.BytesIO())
+    sheet = WorksheetWriter(ws, out=io.BytesIO()) if openpyxl.LXML else _TabWriter(ws)
     sheet.write()
     ws._rels = sheet._rels
     archive = writer._archive
@@ -608,6 +807,167 @@ def _write_worksheet(writer: Any, ws: Any) -> None:
 
 
 ExcelWriter.write_worksheet = _write_worksheet
+
+#: Each part deflated so far, by its bytes and compression level: the bytes deflated and their CRC. At most
+#: :data:`_MOST_DEFLATED` (a few matches' workbooks' parts), the oldest dropped first, each at most
+#: :data:`_MOST_DEFLATED_BYTES` long: some 20 MB at most.
+_DEFLATED: dict[bytes, tuple[bytes, int]] = {}
+_MOST_DEFLATED = 256
+_MOST_DEFLATED_BYTES = 64 * 1024
+
+
+def _deflated(data: bytes, level: int | None) -> tuple[bytes, int]:
+    """``data`` deflated as ``ZipFile`` deflates an entry at ``level`` (the same bytes: zlib's deflate is a function
+    of its input and settings), and its CRC; made once for each distinct part of at most
+    :data:`_MOST_DEFLATED_BYTES` (a match's workbooks are saved again and again, most of their parts as before)."""
+    key = b"%d " % (-1 if level is None else level) + data if len(data) <= _MOST_DEFLATED_BYTES else None
+    made = _DEFLATED.get(key) if key is not None else None
+    if made is None:
+        compressor = zipfile._get_compressor(zipfile.ZIP_DEFLATED, level)  # type: ignore[attr-defined]
+        made = compressor.compress(data) + compressor.flush(), zlib.crc32(data)
+        if key is not None:
+            _kept(_DEFLATED, key, made, _MOST_DEFLATED)
+    return made
+
+
+class _DeflatedZip(zipfile.ZipFile):
+    """The zip openpyxl saves a workbook into, each part deflated once for each distinct part (:func:`_deflated`)
+    and written as ``ZipFile.writestr`` writes it: the same header, data and entry, byte for byte. A part to be
+    stored, compressed otherwise, too large for a plain entry, or written where the zip cannot seek back, is written
+    by ``ZipFile`` itself."""
+
+    def writestr(self, zinfo_or_arcname: str | zipfile.ZipInfo, data: Any, compress_type: int | None = None,
+                 compresslevel: int | None = None) -> None:
+        """``ZipFile.writestr``: ``data`` written as the entry ``zinfo_or_arcname`` (one named so made as it makes
+        one: its time now, the archive's compression, mode 0600)."""
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        entry = zinfo_or_arcname if isinstance(zinfo_or_arcname, zipfile.ZipInfo) else self._entry(zinfo_or_arcname)
+        writing, seekable = self._writing, self._seekable  # type: ignore[attr-defined]  # ZipFile's own
+        if compress_type is not None or compresslevel is not None or entry.compress_type != zipfile.ZIP_DEFLATED \
+                or not self.fp or writing or not seekable or len(data) * 1.05 > zipfile.ZIP64_LIMIT:
+            super().writestr(entry, data, compress_type, compresslevel)
+            return
+        deflated, crc = _deflated(data, entry._compresslevel)  # type: ignore[attr-defined]  # ZipFile's own
+        with self._lock:  # type: ignore[attr-defined]
+            entry.file_size, entry.compress_size, entry.CRC, entry.flag_bits = len(data), len(deflated), crc, 0
+            if not entry.external_attr:
+                entry.external_attr = 0o600 << 16
+            self.fp.seek(self.start_dir)
+            entry.header_offset = self.fp.tell()
+            self._writecheck(entry)  # type: ignore[attr-defined]
+            self._didModify = True
+            self.fp.write(entry.FileHeader(False))
+            self.fp.write(deflated)
+            self.start_dir = self.fp.tell()
+            self.filelist.append(entry)
+            self.NameToInfo[entry.filename] = entry
+
+    def _entry(self, name: str) -> zipfile.ZipInfo:
+        """The entry ``ZipFile.writestr`` makes for a part named ``name``."""
+        entry = zipfile.ZipInfo(filename=name, date_time=time.localtime(time.time())[:6])
+        entry.compress_type = self.compression
+        entry._compresslevel = self.compresslevel  # type: ignore[attr-defined]
+        entry.external_attr = (0o40775 << 16 | 0x10) if entry.filename[-1] == "/" else 0o600 << 16
+        return entry
+
+
+_excel_writer.ZipFile = _DeflatedZip
+
+#: Each workbook-wide part written so far (:func:`_kept_tree`), by its kind, then by what it is made of: its XML.
+_TREES: dict[str, dict[bytes, bytes]] = {}
+
+
+def _kept_tree(kind: str, part: Any) -> bytes:
+    """openpyxl's ``tostring(part.to_tree())``, made once for each thing ``part`` is made of (:func:`_made_of`)
+    among the parts of ``kind`` (its properties, its sheets' list, its relationships, its content types: the same
+    save after save)."""
+    made_of = _made_of(part)
+    parts = _TREES.setdefault(kind, {})
+    xml = parts.get(made_of) if made_of is not None else None
+    if xml is None:
+        xml = _openpyxl_tostring(part.to_tree())
+        if made_of is not None:
+            _kept(parts, made_of, xml)
+    return xml
+
+
+class _CustomPropertiesPart:
+    """The content type of a workbook's custom properties, as openpyxl's ``write_data`` adds it to the manifest."""
+
+    path = "/" + ARC_CUSTOM
+    mime_type = CPROPS_TYPE
+
+
+def _write_data(writer: Any) -> None:
+    """openpyxl's ``ExcelWriter.write_data``, each workbook-wide part (its properties but the core ones, stamped
+    with the time of the save; the workbook's sheets and names, their relationships, the content types) made once
+    for each thing it is made of (:func:`_kept_tree`)."""
+    archive, book = writer._archive, writer.workbook
+    archive.writestr(ARC_APP, _kept_tree("app", ExtendedProperties()))
+    archive.writestr(ARC_CORE, _openpyxl_tostring(book.properties.to_tree()))  # stamped with the save's time
+    archive.writestr(ARC_THEME, book.loaded_theme if book.loaded_theme else theme_xml)
+    if len(book.custom_doc_props) >= 1:
+        archive.writestr(ARC_CUSTOM, _kept_tree("custom", book.custom_doc_props))
+        writer.manifest.append(_CustomPropertiesPart())
+    writer._write_worksheets()
+    writer._write_chartsheets()
+    writer._write_images()
+    writer._write_charts()
+    writer._write_external_links()
+    archive.writestr(ARC_STYLE, _excel_writer.tostring(_excel_writer.write_stylesheet(book)))
+    parts = _BookWriter(book)
+    archive.writestr(ARC_ROOT_RELS, parts.write_root_rels())
+    archive.writestr(ARC_WORKBOOK, parts.write())
+    archive.writestr(ARC_WORKBOOK_RELS, parts.write_rels())
+    writer._merge_vba()
+    manifest = writer.manifest
+    manifest.append(book)
+    manifest._write_vba(book)
+    manifest._register_mimetypes(filenames=archive.namelist())
+    archive.writestr(manifest.path, _kept_tree("manifest", manifest))
+
+
+class _BookWriter(WorkbookWriter):  # type: ignore[misc]  # openpyxl has no type hints
+    """openpyxl's ``WorkbookWriter``, the workbook part and the relationships made once for each thing they are
+    made of (:func:`_kept_tree`)."""
+
+    def write(self) -> bytes:
+        """The workbook part (its sheets, names, views, calculation)."""
+        self.write_properties()
+        self.write_worksheets()
+        self.write_names()
+        self.write_pivots()
+        self.write_views()
+        self.write_refs()
+        return _kept_tree("workbook", self.package)
+
+    def write_rels(self) -> bytes:
+        """The workbook's relationships: its sheets', then its styles', its theme's and any macros'."""
+        self.rels.append(Relationship(type="styles", Target="styles.xml"))
+        self.rels.append(Relationship(type="theme", Target="theme/theme1.xml"))
+        if self.wb.vba_archive:
+            macros = Relationship(type="", Target="vbaProject.bin")
+            macros.Type = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/vbaProject"
+            self.rels.append(macros)
+        return _kept_tree("rels", self.rels)
+
+    def write_root_rels(self) -> bytes:
+        """The package's relationships, as openpyxl's own makes them, made once for each set of them."""
+        if self.wb.vba_archive is not None:
+            xml: bytes = WorkbookWriter.write_root_rels(self)
+            return xml
+        rels = RelationshipList()
+        rels.append(Relationship(type="officeDocument", Target=ARC_WORKBOOK))
+        rels.append(Relationship(Type=f"{PKG_REL_NS}/metadata/core-properties", Target=ARC_CORE))
+        rels.append(Relationship(type="extended-properties", Target=ARC_APP))
+        if len(self.wb.custom_doc_props) >= 1:
+            rels.append(Relationship(type="custom-properties", Target=ARC_CUSTOM))
+        return _kept_tree("root rels", rels)
+
+
+_openpyxl_write_data = ExcelWriter.write_data
+ExcelWriter.write_data = _write_data
 
 
 #: Whether this process froze the objects alive at its first workbook (:func:`collector_paused`).
