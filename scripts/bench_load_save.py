@@ -7,8 +7,12 @@ up, then ``--rounds`` times in a fresh process of its own (its ``sheets_gm``); t
 median of ``--repeats`` such processes. With ``--vs COMMIT`` the two trees run in turn, alternating which goes first,
 ``--pairs`` times: the medians of each and the median paired ratio new/old.
 
+Each case is measured on its own: ``all`` (every workbook), ``board`` (the demos' boards) and ``seat`` (one side's
+orders workbook, the smallest kind: most of a match's loads). ``--load-only`` times the loads without the saves.
+
     .venv/bin/python scripts/bench_load_save.py                         # this tree
     .venv/bin/python scripts/bench_load_save.py --vs main --pairs 5     # paired against a commit
+    .venv/bin/python scripts/bench_load_save.py --vs main --load-only --cases board seat
     .venv/bin/python scripts/bench_load_save.py --vs main a.xlsx b.xlsx
 """
 
@@ -29,17 +33,20 @@ from bench_typed import paired as paired_trees  # old and new trees alternated, 
 
 DEMOS = ("coalition", "gvg")
 
-# Run in a fresh interpreter with a tree on sys.path: argv[1] rounds of loading and saving the files argv[2:].
+# Run in a fresh interpreter with a tree on sys.path: argv[1] rounds of loading (and saving, unless argv[2] is
+# "load") the files argv[3:].
 _ROUNDS = """
 import io, sys, time
 from pathlib import Path
 from sheets_gm.sheets.xlsx import collector_paused, openpyxl
-datas = [Path(p).read_bytes() for p in sys.argv[2:]]
+datas = [Path(p).read_bytes() for p in sys.argv[3:]]
+save = sys.argv[2] != "load"
 def round_():
     for data in datas:
         with collector_paused():
             book = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
-            book.save(io.BytesIO())
+            if save:
+                book.save(io.BytesIO())
 round_()
 start = time.process_time()
 for _ in range(int(sys.argv[1])):
@@ -58,10 +65,20 @@ def demo_workbooks(into: Path) -> list[Path]:
     return sorted(p for p in into.rglob("*.xlsx") if "export" not in p.parts)
 
 
-def rounds_cpu(tree: Path, files: Sequence[Path], rounds: int) -> float:
-    """The CPU seconds one round of loads and saves of ``files`` takes ``tree``'s ``sheets_gm``, in a fresh process."""
+def cases(files: Sequence[Path], wanted: Sequence[str]) -> dict[str, list[Path]]:
+    """The files of each case of ``wanted``: ``all`` of them, the ``board`` workbooks, and one ``seat``'s (the
+    smallest orders workbook); a case none of ``files`` fits is left out."""
+    seats = sorted((p for p in files if p.name.startswith("orders-")), key=lambda p: p.stat().st_size)
+    chosen = {"all": list(files), "board": [p for p in files if p.name == "board.xlsx"], "seat": seats[:1]}
+    return {name: chosen[name] for name in wanted if chosen[name]}
+
+
+def rounds_cpu(tree: Path, files: Sequence[Path], rounds: int, load_only: bool = False) -> float:
+    """The CPU seconds one round of loads and saves (or loads alone) of ``files`` takes ``tree``'s ``sheets_gm``,
+    in a fresh process."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run([sys.executable, "-c", _ROUNDS, str(rounds), *map(str, files)], check=True,
+    mode = "load" if load_only else "load-save"
+    done = subprocess.run([sys.executable, "-c", _ROUNDS, str(rounds), mode, *map(str, files)], check=True,
                           capture_output=True, text=True, env=env, cwd=tree)
     return float(done.stdout.split()[-1])
 
@@ -73,6 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--vs", help="a commit to compare with, paired")
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--cases", nargs="+", choices=("all", "board", "seat"), default=["all"])
+    parser.add_argument("--load-only", action="store_true", help="time the loads alone, not the saves")
     args = parser.parse_args(argv)
     here = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory(prefix="bench-load-save-") as tmp:
@@ -82,16 +101,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.vs:
             trees = {"old": exported(args.vs, Path(tmp) / "old"), "new": here}
 
-        def show(pair: int, name: str, _: str, got: float) -> None:
-            print(f"pair {pair} {name}: {got * 1000:.1f} ms a round")
+        chosen = cases(files, args.cases)
+        what = "loads" if args.load_only else "loads and saves"
 
-        runs = paired_trees(trees, ["all"], args.pairs, lambda _, tree, __: rounds_cpu(tree, files, args.rounds),
-                            show)
-        for name in trees:
-            print(f"{name}: median {statistics.median(runs[name, 'all']) * 1000:.1f} ms a round")
-        if args.vs:
-            ratios = [n / o for n, o in zip(runs["new", "all"], runs["old", "all"], strict=True)]
-            print(f"new/old, median of pairs: {statistics.median(ratios):.3f}")
+        def show(pair: int, name: str, case: str, got: float) -> None:
+            print(f"pair {pair} {name} {case}: {got * 1000:.1f} ms a round of {what}")
+
+        runs = paired_trees(trees, list(chosen), args.pairs,
+                            lambda _, tree, case: rounds_cpu(tree, chosen[case], args.rounds, args.load_only), show)
+        for case, case_files in chosen.items():
+            for name in trees:
+                print(f"{case} ({len(case_files)} workbooks) {name}: median "
+                      f"{statistics.median(runs[name, case]) * 1000:.1f} ms a round of {what}")
+            if args.vs:
+                ratios = [n / o for n, o in zip(runs["new", case], runs["old", case], strict=True)]
+                print(f"{case} new/old, median of pairs: {statistics.median(ratios):.3f}")
         print(load())
     return 0
 

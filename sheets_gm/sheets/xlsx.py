@@ -97,7 +97,12 @@ from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
 from openpyxl.writer import excel as _excel_writer  # noqa: E402
 from openpyxl.writer.excel import ExcelWriter  # noqa: E402
 from openpyxl.xml.constants import ARC_STYLE  # noqa: E402
-from openpyxl.xml.functions import fromstring  # noqa: E402
+
+from sheets_gm.sheets.xlsx_read_cache import (  # noqa: E402  # after openpyxl, imported without numpy
+    install,
+    parsed_part,
+    read_worksheet,
+)
 
 _Part = TypeVar("_Part", bound=bytes)  # a part kept by what it is made of (:func:`_kept`)
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
@@ -215,9 +220,7 @@ def _read_string_table(xml_source: Any) -> list[str]:
 
 
 _excel_reader.read_string_table = _read_string_table
-#: Each styles part read so far (its bytes), its ``Stylesheet`` as parsed, pickled: at most
-#: :data:`_MOST_STYLESHEETS`, the oldest dropped first.
-_STYLESHEETS: dict[bytes, bytes] = {}
+#: The most styles parts kept made (:func:`_write_stylesheet`).
 _MOST_STYLESHEETS = 64
 _KEEPING = threading.Lock()  # a host's threads load and save workbooks at once
 
@@ -231,25 +234,15 @@ def _kept(parts: dict[bytes, _Part], key: bytes, part: _Part) -> _Part:
     return part
 
 
-def _parsed_stylesheet(source: bytes) -> Any:
-    """``Stylesheet.from_tree(fromstring(source))``, parsed once for each ``source`` (the styles part of every
-    workbook of a match is the same, save after save) and unpickled each time: objects of its own for each
-    workbook, which binds its named styles and adds to its lists of styles and fonts."""
-    parsed = _STYLESHEETS.get(source)
-    if parsed is None:
-        parsed = _kept(_STYLESHEETS, source,
-                       pickle.dumps(Stylesheet.from_tree(fromstring(source)), pickle.HIGHEST_PROTOCOL))
-    return pickle.loads(parsed)
-
-
 def _apply_stylesheet(archive: zipfile.ZipFile, wb: Any) -> Any:
     """openpyxl's ``apply_stylesheet`` (a load's styles, a tenth of it, parsed through openpyxl's descriptors), the
-    styles part parsed once for each distinct part (:func:`_parsed_stylesheet`); the rest as openpyxl does it."""
+    styles part parsed once for each distinct part and each load given a copy (``parsed_part``); the rest as
+    openpyxl does it."""
     try:
         source = archive.read(ARC_STYLE)
     except KeyError:
         return wb
-    stylesheet = _parsed_stylesheet(source)
+    stylesheet = parsed_part(source, Stylesheet)
     if stylesheet.cell_styles:
         wb._borders = IndexedList(stylesheet.borders)
         wb._fonts = IndexedList(stylesheet.fonts)
@@ -328,13 +321,15 @@ def _bind_cells(reader: Any) -> None:
     worksheet, its cells made there and then (no dictionary a cell between reading and making it)."""
     ws, parser = reader.ws, reader.parser
     parser.parse_row = _row_reader(ws, parser)  # what ``parser.parse`` calls for each ``<row>``, on this parser
-    for _ in parser.parse():
-        pass
+    if not read_worksheet(parser):  # (the part read whole, its frame parsed once: ``sheets/xlsx_read_cache.py``)
+        for _ in parser.parse():
+            pass
     if ws._cells:
         ws._current_row = ws.max_row  # as openpyxl: from the cells, not the row dimensions
 
 
 WorksheetReader.bind_cells = _bind_cells
+install()  # a load's workbook and its parts that stay the same read once (``sheets/xlsx_read_cache.py``)
 _openpyxl_parse_row = WorkSheetParser.parse_row
 
 
