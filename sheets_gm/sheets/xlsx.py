@@ -45,6 +45,7 @@ import threading
 import time
 import warnings
 import zipfile
+from array import array
 from collections.abc import Iterator
 from pyexpat import version_info as _expat_version
 from types import ModuleType
@@ -343,8 +344,9 @@ def _row_reader(ws: Any, parser: Any) -> Any:
     leaves, 10,000 rows of it), are read here; any other cell, and a row whose number is not plain digits, as
     openpyxl reads it (:func:`_parse_cell`)."""
     styles, cells, make, shared = ws.parent._cell_styles, ws._cells, Cell.__new__, parser.shared_strings
-    dates, value_tag, columns, dimensions = parser.date_formats, VALUE_TAG, _COLUMNS, parser.row_dimensions
-    plain = not parser.rich_text
+    dates, value_tag, places, dimensions = parser.date_formats, VALUE_TAG, _PLACES, parser.row_dimensions
+    plain, new_array = not parser.rich_text, array.__new__
+    arrays: dict[int, bytes] = {}  # each style's array as bytes, by its number
     kinds: dict[tuple[tuple[str, str], ...], dict[str, str] | None] = {}  # each kind of row's fields, found once
 
     def bind(row: int, column: int, value: Any, data_type: str, style_id: int) -> None:
@@ -389,19 +391,17 @@ def _row_reader(ws: Any, parser: Any) -> Any:
                 continue
             coordinate = get("r")
             if coordinate:
-                letters = coordinate.rstrip("0123456789")
-                column = columns.get(letters)
-                if column is None or len(letters) == len(coordinate):
-                    at, column = _row_and_column(coordinate)
-                else:
-                    at = int(coordinate[len(letters):])
+                at, column = places.get(coordinate) or _place(coordinate)
                 parser.col_counter = column
             else:
                 parser.col_counter += 1
                 at, column = row, parser.col_counter
+            style_array = arrays.get(style_id)
+            if style_array is None:
+                style_array = arrays[style_id] = styles[style_id].tobytes()
             made = make(Cell)
             made.parent = ws
-            made._style = StyleArray(styles[style_id])
+            made._style = new_array(StyleArray, "i", style_array)  # (from its bytes: a third of ``StyleArray(…)``)
             made.row, made.column = at, column
             made._value, made.data_type = value, data_type
             made._hyperlink = made._comment = None
@@ -409,6 +409,26 @@ def _row_reader(ws: Any, parser: Any) -> Any:
         return row, ()
 
     return parse_row
+
+
+#: Each cell name seen so far (``B12``), its row and column (``coordinate_to_tuple``'s); at most
+#: :data:`_MOST_PLACES`, a match's workbooks' cells over and over (a tab pasted full is not kept whole).
+_PLACES: dict[str, tuple[int, int]] = {}
+_MOST_PLACES = 20_000
+
+
+def _place(coordinate: str) -> tuple[int, int]:
+    """The row and column of the cell named ``coordinate``, each column's letters worked out once; kept in
+    :data:`_PLACES` while it has room."""
+    letters = coordinate.rstrip("0123456789")
+    column = _COLUMNS.get(letters)
+    if column is None or len(letters) == len(coordinate):
+        place = _row_and_column(coordinate)
+    else:
+        place = int(coordinate[len(letters):]), column
+    if len(_PLACES) < _MOST_PLACES:
+        _PLACES[coordinate] = place
+    return place
 
 
 def _row_kind(element: Any, kinds: dict[tuple[tuple[str, str], ...], dict[str, str] | None]) -> dict[str, str] | None:

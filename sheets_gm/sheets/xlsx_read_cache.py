@@ -39,9 +39,14 @@ from openpyxl.reader.workbook import WorkbookParser
 from openpyxl.styles.colors import COLOR_INDEX
 from openpyxl.utils.datetime import CALENDAR_MAC_1904
 from openpyxl.workbook import Workbook
+from openpyxl.workbook import child as _workbook_child
 from openpyxl.workbook.external_link.external import read_external_link
 from openpyxl.worksheet import _reader as _sheet_reader
 from openpyxl.worksheet._reader import DATA_TAG, ROW_TAG, WorkSheetParser
+from openpyxl.worksheet.dimensions import DimensionHolder
+from openpyxl.worksheet.header_footer import HeaderFooter
+from openpyxl.worksheet.page import PrintPageSetup
+from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CUSTOM
 from openpyxl.xml.functions import fromstring
 
@@ -59,7 +64,8 @@ FRAME_FIELDS = ("column_dimensions", "formatting", "protection", "legacy_drawing
 _SHEET_DATA = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?)sheetData(?=[\s/>])")
 _KEPT: dict[Hashable, bytes] = {}  # each part made by :func:`kept_copy` so far, pickled, by its key
 _Made = TypeVar("_Made")
-_FRESH_WORKBOOK: list[bytes] = []  # a new workbook as a load starts it, pickled (:func:`fresh_workbook`)
+#: What a new tab's ``_setup`` makes that holds the tab itself (:func:`_setup_worksheet` makes them for it).
+_HOLD_THE_SHEET = frozenset(("row_dimensions", "column_dimensions", "page_setup"))
 _KEEPING = threading.Lock()  # a host's threads load workbooks at once
 
 
@@ -149,17 +155,42 @@ def parsed_part(source: bytes, kind: Any) -> Any:
 
 def fresh_workbook() -> Workbook:
     """A new workbook as a load's ``WorkbookParser`` makes one (``Workbook()``), without the tab a new workbook
-    starts with (the load drops it at once): unpickled from one made once a process, where each ``Workbook()``
+    starts with (the load drops it at once): a copy of one made once (:func:`kept_copy`), where each ``Workbook()``
     makes and binds its default styles and fonts (an eighth of a seat workbook's load). Its properties made now,
     as a new workbook's are (a load replaces them by the file's, where it has them)."""
-    if not _FRESH_WORKBOOK:
+
+    def make() -> Workbook:
         made = Workbook(write_only=True)
         made._Workbook__write_only = False  # (what ``write_only`` sets, put back)
-        _FRESH_WORKBOOK.append(pickle.dumps(made, pickle.HIGHEST_PROTOCOL))
-    book: Workbook = pickle.loads(_FRESH_WORKBOOK[0])
+        return made
+
+    book: Workbook = kept_copy(("new", Workbook), make)
     book.properties = DocumentProperties()
     book._colors = COLOR_INDEX  # (the very list, as a new workbook holds it)
     return book
+
+
+def _setup_worksheet(ws: Worksheet) -> None:
+    """openpyxl's ``Worksheet._setup``: a new tab's own empty objects (its views, page margins, protection,
+    properties, validations, conditional formats: each made through typed descriptors, two thirds of a new tab)
+    copies of those of a tab made once (:func:`kept_copy`); those that hold the tab made for it."""
+
+    def make() -> dict[str, Any]:
+        made = Worksheet.__new__(Worksheet)
+        _openpyxl_setup(made)
+        return {name: value for name, value in made.__dict__.items() if name not in _HOLD_THE_SHEET}
+
+    ws.__dict__.update(kept_copy(("new", Worksheet), make))
+    ws.row_dimensions = DimensionHolder(worksheet=ws, default_factory=ws._add_row)
+    ws.column_dimensions = DimensionHolder(worksheet=ws, default_factory=ws._add_column)
+    ws.page_setup = PrintPageSetup(worksheet=ws)
+
+
+def _fresh_header_footer() -> HeaderFooter:
+    """``HeaderFooter()``, a new tab's empty headers and footers (six items of three parts each, through typed
+    descriptors): a copy of one made once (:func:`kept_copy`)."""
+    made: HeaderFooter = kept_copy(("new", HeaderFooter), HeaderFooter)
+    return made
 
 
 def _read_manifest(reader: ExcelReader) -> None:
@@ -205,15 +236,18 @@ def _parse_workbook(parser: WorkbookParser) -> None:
     wb.security = package.workbookProtection
 
 
-_openpyxl_parse_workbook = WorkbookParser.parse
+_openpyxl_parse_workbook, _openpyxl_setup = WorkbookParser.parse, Worksheet._setup
 _openpyxl_read_manifest, _openpyxl_read_custom = ExcelReader.read_manifest, ExcelReader.read_custom
 
 
 def install() -> None:
     """Put this module's readers in openpyxl's place: a load's new workbook (:func:`fresh_workbook`), its content
-    types, workbook part, relationships and custom properties parsed once."""
+    types, workbook part, relationships and custom properties parsed once; a new tab's empty objects copied from
+    those of one made once (:func:`_setup_worksheet`)."""
     _workbook_reader.Workbook = fresh_workbook
     _workbook_reader.get_dependents = _excel_reader.get_dependents = _dependents
     WorkbookParser.parse = _parse_workbook
     ExcelReader.read_manifest = _read_manifest
     ExcelReader.read_custom = _read_custom
+    Worksheet._setup = _setup_worksheet
+    _workbook_child.HeaderFooter = _fresh_header_footer

@@ -28,8 +28,11 @@ from openpyxl.reader.strings import read_string_table  # isort: skip
 from openpyxl.styles import Font  # isort: skip
 from openpyxl.styles.stylesheet import apply_stylesheet  # isort: skip
 from openpyxl.workbook import Workbook  # isort: skip
+from openpyxl.workbook import child as workbook_child  # isort: skip
 from openpyxl.worksheet._reader import WorkSheetParser, WorksheetReader  # isort: skip
 from openpyxl.worksheet.datavalidation import DataValidation  # isort: skip
+from openpyxl.worksheet.header_footer import HeaderFooter  # isort: skip
+from openpyxl.worksheet.worksheet import Worksheet  # isort: skip
 from openpyxl.xml.functions import tostring  # isort: skip
 
 
@@ -48,6 +51,8 @@ def openpyxl_own_reading() -> Iterator[None]:
         patch.setattr(WorkbookParser, "parse", xlsx_read_cache._openpyxl_parse_workbook)
         patch.setattr(ExcelReader, "read_manifest", xlsx_read_cache._openpyxl_read_manifest)
         patch.setattr(ExcelReader, "read_custom", xlsx_read_cache._openpyxl_read_custom)
+        patch.setattr(Worksheet, "_setup", xlsx_read_cache._openpyxl_setup)
+        patch.setattr(workbook_child, "HeaderFooter", HeaderFooter)
         yield
 
 
@@ -197,3 +202,39 @@ def test_the_parsed_parts_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> N
     for at in range(5):
         _load(_framed_book(f"FF{at:06X}"))
     assert len(xlsx_read_cache._KEPT) == 3
+
+
+def test_a_new_tab_is_made_as_openpyxl_makes_it_and_shares_nothing_with_another() -> None:
+    """A new tab's empty objects (copies of those of a tab made once) save as openpyxl's own make them, and a change
+    in place to one tab's (a margin, a view, a header, a property) leaves the next new tab as it was. It fails with
+    the objects of the tab made once handed out as they are."""
+    def saved_new_book() -> dict[str, bytes]:
+        book = openpyxl.Workbook()
+        book.create_sheet("Second")
+        return _parts(book)
+
+    ours = saved_new_book()
+    with openpyxl_own_reading():
+        assert saved_new_book() == ours
+    first = openpyxl.Workbook().active
+    first.page_margins.left = 3
+    first.views.sheetView[0].zoomScale = 50
+    first.HeaderFooter.oddHeader.center.text = "changed"
+    first.sheet_properties.tabColor = "FF0000FF"
+    first.protection.sheet = True
+    assert saved_new_book() == ours
+
+
+def test_each_cell_has_its_own_style_array_and_the_cell_names_kept_are_bounded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cells of one style each hold an array of their own (one changed in place leaves the others), as openpyxl's
+    ``Cell`` makes them; the cell names kept with their row and column stay within their bound. The first fails with
+    the style's array given to every cell of it."""
+    monkeypatch.setattr(xlsx, "_PLACES", {})
+    monkeypatch.setattr(xlsx, "_MOST_PLACES", 10)
+    book = _load(_framed_book("FF445566"))
+    sheet = book["Orders"]
+    sheet["B2"]._style[0] = 9
+    assert sheet["B3"]._style[0] != 9 and sheet["B2"]._style[1:] == sheet["B3"]._style[1:]
+    assert len(xlsx._PLACES) == 10
+    assert (sheet["E29"].row, sheet["E29"].column, sheet["E29"].value) == (29, 5, "=A1")
