@@ -94,7 +94,7 @@ from openpyxl.worksheet._reader import (  # noqa: E402
     _cast_number,
 )
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
-from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
+from openpyxl.worksheet.dimensions import ColumnDimension, RowDimension  # noqa: E402
 from openpyxl.writer import excel as _excel_writer  # noqa: E402
 from openpyxl.writer.excel import ExcelWriter  # noqa: E402
 from openpyxl.xml.constants import ARC_STYLE  # noqa: E402
@@ -474,6 +474,49 @@ def _bind_row_dimensions(reader: Any) -> None:
 
 
 WorksheetReader.bind_row_dimensions = _bind_row_dimensions
+_openpyxl_bind_col_dimensions = WorksheetReader.bind_col_dimensions
+
+
+def _bind_col_dimensions(reader: Any) -> None:
+    """openpyxl's ``WorksheetReader.bind_col_dimensions``, each kind of column (its fields but its letter and span)
+    made once as openpyxl makes it and copied for each column of that kind, as :func:`_bind_row_dimensions` does for
+    rows (a layout sets each column's width: a ``ColumnDimension`` a column, each field through a checking
+    descriptor). A column whose span is not plain digits is made as openpyxl makes it."""
+    ws = reader.ws
+    made: dict[tuple[tuple[str, str], ...], tuple[Any, bytes | None]] = {}
+    columns, make, new_array = ws.column_dimensions, ColumnDimension.__new__, array.__new__
+    for letter, attributes in reader.parser.column_dimensions.items():
+        fields = dict(attributes)
+        index, low, high = fields.pop("index"), fields.pop("min", None), fields.pop("max", None)
+        if not ((low is None or (low.isascii() and low.isdecimal())) and (
+                high is None or (high.isascii() and high.isdecimal()))):
+            columns[letter] = _column_dimension(ws, attributes)
+            continue
+        key = tuple(fields.items())
+        kind = made.get(key)
+        if kind is None:
+            first = _column_dimension(ws, attributes)
+            kind = made[key] = first, None if first._style is None else first._style.tobytes()
+            columns[letter] = first
+            continue
+        dimension = make(ColumnDimension)
+        dimension.__dict__.update(kind[0].__dict__)
+        dimension.parent = ws
+        dimension._style = None if kind[1] is None else new_array(StyleArray, "i", kind[1])
+        dimension.__dict__.update(index=index, min=None if low is None else int(low),
+                                  max=None if high is None else int(high))
+        columns[letter] = dimension
+
+
+def _column_dimension(ws: Any, attributes: dict[str, str]) -> Any:
+    """A column of ``ws`` of the fields ``attributes`` as openpyxl's ``bind_col_dimensions`` makes it."""
+    given: dict[str, Any] = dict(attributes)
+    if "style" in given:
+        given["style"] = ws.parent._cell_styles[int(given["style"])]
+    return ColumnDimension(ws, **given)
+
+
+WorksheetReader.bind_col_dimensions = _bind_col_dimensions
 
 _openpyxl_write_row = WorksheetWriter.write_row
 #: The cells written here, by their data type: the types of value each may hold (text is saved as an inline string).

@@ -42,6 +42,7 @@ def openpyxl_own_reading() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(WorksheetReader, "bind_cells", xlsx._openpyxl_bind_cells)
         patch.setattr(WorksheetReader, "bind_row_dimensions", xlsx._openpyxl_bind_row_dimensions)
+        patch.setattr(WorksheetReader, "bind_col_dimensions", xlsx._openpyxl_bind_col_dimensions)
         patch.setattr(WorkSheetParser, "parse_cell", xlsx._openpyxl_parse_cell)
         patch.setattr(excel, "read_string_table", read_string_table)
         patch.setattr(excel, "apply_stylesheet", apply_stylesheet)
@@ -116,6 +117,9 @@ def _framed_book(colour: str) -> bytes:
     for row in range(1, 30):
         sheet.append([f"unit {row}", row * 1.5, row, None, "=A1"])
     sheet.column_dimensions["A"].width = 31
+    for letter in "CDE":  # columns of one kind: the same width and style
+        sheet.column_dimensions[letter].width = 12
+        sheet.column_dimensions[letter].font = Font(italic=True)
     sheet.row_dimensions[3].height = 40
     sheet.freeze_panes = "B2"
     sheet.merge_cells("F1:G2")
@@ -169,7 +173,8 @@ def test_a_part_not_read_whole_is_read_as_openpyxl_reads_it(monkeypatch: pytest.
     data = _framed_book("FF654321")
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         parts = {name: archive.read(name) for name in archive.namelist()}
-    parts["xl/worksheets/sheet1.xml"] = parts["xl/worksheets/sheet1.xml"].replace(b"</sheetData>", b"<x/></sheetData>")
+    parts["xl/worksheets/sheet1.xml"] = parts["xl/worksheets/sheet1.xml"].replace(
+        b"</sheetData>", b"<x/></sheetData>")
     odd = io.BytesIO()
     with zipfile.ZipFile(odd, "w") as archive:
         for name, part in parts.items():
@@ -177,21 +182,27 @@ def test_a_part_not_read_whole_is_read_as_openpyxl_reads_it(monkeypatch: pytest.
     _both_ways(odd.getvalue())
 
 
-def test_a_broken_worksheet_fails_as_openpyxl_fails(tmp_path: Path) -> None:
-    """A worksheet cut short fails to load with openpyxl's own error, not another."""
+BREAKS = {"cut short": lambda xml: xml[:900],
+          "a column's span not a number": lambda xml: xml.replace(b'min="4" max="4"', b'min="4" max="4.5"')}
+
+
+@pytest.mark.parametrize("broken", list(BREAKS))
+def test_a_broken_worksheet_fails_as_openpyxl_fails(broken: str) -> None:
+    """A worksheet cut short, or whose column's span is not a whole number, fails to load with openpyxl's own
+    error, not another. The second fails with each column's span made a number here, whatever it is."""
     data = _framed_book("FF000000")
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         parts = {name: archive.read(name) for name in archive.namelist()}
-    parts["xl/worksheets/sheet1.xml"] = parts["xl/worksheets/sheet1.xml"][:900]
-    broken = io.BytesIO()
-    with zipfile.ZipFile(broken, "w") as archive:
+    parts["xl/worksheets/sheet1.xml"] = BREAKS[broken](parts["xl/worksheets/sheet1.xml"])
+    damaged = io.BytesIO()
+    with zipfile.ZipFile(damaged, "w") as archive:
         for name, part in parts.items():
             archive.writestr(name, part)
     errors: list[str] = []
     for own in (False, True):
         with openpyxl_own_reading() if own else nullcontext():
             with pytest.raises(Exception) as raised:  # whatever openpyxl raises
-                _load(broken.getvalue())
+                _load(damaged.getvalue())
             errors.append(f"{type(raised.value).__name__}: {raised.value}")
     assert errors[0] == errors[1]
 
@@ -238,3 +249,17 @@ def test_each_cell_has_its_own_style_array_and_the_cell_names_kept_are_bounded(
     assert sheet["B3"]._style[0] != 9 and sheet["B2"]._style[1:] == sheet["B3"]._style[1:]
     assert len(xlsx._PLACES) == 10
     assert (sheet["E29"].row, sheet["E29"].column, sheet["E29"].value) == (29, 5, "=A1")
+
+
+def test_columns_of_one_kind_are_each_their_own() -> None:
+    """Columns of the same width and style, made once for their kind and copied, are each their own: a width, a
+    style changed on one leaves the others; each keeps its own span. It fails with the kind's column given to
+    each."""
+    sheet = _load(_framed_book("FF778899"))["Orders"]
+    columns = sheet.column_dimensions
+    assert [(columns[x].min, columns[x].max, columns[x].width) for x in "CDE"] == [(3, 3, 12), (4, 4, 12), (5, 5, 12)]
+    columns["D"].width = 40
+    columns["D"]._style[0] = 9
+    assert (columns["C"].width, columns["E"].width, columns["C"]._style[0], columns["E"]._style[0]) == (
+        12, 12, columns["C"]._style[0], columns["C"]._style[0]) != (40, 40, 9, 9)
+    assert columns["C"]._style[0] != 9 and columns["D"].parent is sheet
