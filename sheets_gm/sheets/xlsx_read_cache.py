@@ -53,13 +53,18 @@ from openpyxl.xml.functions import fromstring
 #: The largest worksheet part read whole: a match's largest tab, the board's Log full, is under a megabyte; a
 #: bigger part is read by ``iterparse``, which holds one row's elements at a time, not the whole tree.
 MOST_WHOLE_BYTES = 2 * 1024 * 1024
-#: The most parts kept parsed (:func:`kept_copy`; a match's workbooks hold a few dozen tabs); the oldest dropped
-#: first.
-MOST_KEPT = 256
+#: The most parts kept parsed (:func:`kept_copy`): a match's workbooks hold some 40 (a tab's frame, the workbook's
+#: parts), some 4.5 KB each with their key, and a host or a test process loads many matches; the oldest dropped first.
+MOST_KEPT = 1024
 #: What openpyxl's ``WorkSheetParser.parse`` sets from a worksheet's elements other than its rows.
 FRAME_FIELDS = ("column_dimensions", "formatting", "protection", "legacy_drawing", "row_breaks", "col_breaks",
                 "print_options", "page_margins", "page_setup", "HeaderFooter", "auto_filter", "data_validations",
                 "sheet_properties", "views", "sheet_format", "scenarios", "tables", "hyperlinks", "merged_cells")
+#: What a load sets on a tab from the tab's elements (openpyxl's ``WorksheetReader.bind_properties``) of the objects a
+#: new tab makes for itself: a tab made by a load is made without them, and given new ones where it lacks the element
+#: (:func:`_init_worksheet`, :func:`read_worksheet`). Its page setup holds the tab: it is made with it.
+SET_BY_A_LOAD = ("print_options", "page_margins", "HeaderFooter", "auto_filter", "data_validations",
+                 "sheet_properties", "views", "sheet_format", "scenarios", "protection", "row_breaks", "col_breaks")
 #: A worksheet's ``<sheetData`` start tag, with or without a namespace prefix; its end tag is found from its prefix.
 _SHEET_DATA = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?)sheetData(?=[\s/>])")
 _KEPT: dict[Hashable, bytes] = {}  # each part made by :func:`kept_copy` so far, pickled, by its key
@@ -67,13 +72,23 @@ _Made = TypeVar("_Made")
 #: What a new tab's ``_setup`` makes that holds the tab itself (:func:`_setup_worksheet` makes them for it).
 _HOLD_THE_SHEET = frozenset(("row_dimensions", "column_dimensions", "page_setup"))
 _KEEPING = threading.Lock()  # a host's threads load workbooks at once
+_LOADING = threading.local()  # ``tabs``: whether this thread's load is making its tabs (:func:`_read_worksheets`)
 
 
 def read_worksheet(parser: WorkSheetParser) -> bool:
     """Read the worksheet ``parser`` was made for, as its ``parse`` would: each row given to its ``parse_row``
-    and the frame's fields set on it. False, having read nothing but the part's bytes (``parser.source`` then holds
-    them again), where the part is not read whole here: too big, not the standard library's parser, a frame or a
-    ``sheetData`` holding what openpyxl reads another way, or XML that does not parse (openpyxl then says why)."""
+    and the frame's fields set on it, those the tab lacks new (:func:`_tab_defaults`). False, having read nothing
+    but the part's bytes (``parser.source`` then holds them again) and set the new fields, where the part is not read
+    whole here: too big, not the standard library's parser, a frame or a ``sheetData`` holding what openpyxl reads
+    another way, or XML that does not parse (openpyxl's parse then reads it, and says why it cannot)."""
+    if _read_whole(parser):
+        return True
+    parser.__dict__.update(kept_copy(("new", "frame"), _tab_defaults))
+    return False
+
+
+def _read_whole(parser: WorkSheetParser) -> bool:
+    """:func:`read_worksheet`'s read of a part whole: False where it is not read so."""
     data = parser.source.read()
     parser.source = io.BytesIO(data)
     if len(data) > MOST_WHOLE_BYTES or _sheet_reader.iterparse is not ET.iterparse:
@@ -96,6 +111,15 @@ def read_worksheet(parser: WorkSheetParser) -> bool:
     for row in sheet_data[0]:
         parse_row(row)
     return True
+
+
+def _tab_defaults() -> dict[str, Any]:
+    """A new tab's own objects of those a load sets from the tab's elements (:data:`SET_BY_A_LOAD`), as a new tab
+    makes them: what a load gives a tab that lacks such an element."""
+    made = Worksheet.__new__(Worksheet)
+    made.HeaderFooter = HeaderFooter()
+    _openpyxl_setup(made)
+    return {name: made.__dict__[name] for name in SET_BY_A_LOAD}
 
 
 def _frame(data: bytes) -> bytes | None:
@@ -127,7 +151,9 @@ def _frame_fields(frame: bytes, parser: WorkSheetParser) -> dict[str, Any] | Non
                                  parser.timedelta_formats, parser.rich_text)
         if any(True for _ in reader.parse()):
             return None
-        return {name: reader.__dict__[name] for name in FRAME_FIELDS if name in reader.__dict__}
+        fields = _tab_defaults()
+        fields.update((name, reader.__dict__[name]) for name in FRAME_FIELDS if name in reader.__dict__)
+        return fields
 
     return kept_copy(("frame", frame), parse)
 
@@ -173,17 +199,45 @@ def fresh_workbook() -> Workbook:
 def _setup_worksheet(ws: Worksheet) -> None:
     """openpyxl's ``Worksheet._setup``: a new tab's own empty objects (its views, page margins, protection,
     properties, validations, conditional formats: each made through typed descriptors, two thirds of a new tab)
-    copies of those of a tab made once (:func:`kept_copy`); those that hold the tab made for it."""
+    copies of those of a tab made once (:func:`kept_copy`); those that hold the tab made for it. A tab a load makes
+    is made without those the load sets (:data:`SET_BY_A_LOAD`)."""
 
     def make() -> dict[str, Any]:
         made = Worksheet.__new__(Worksheet)
         _openpyxl_setup(made)
         return {name: value for name, value in made.__dict__.items() if name not in _HOLD_THE_SHEET}
 
-    ws.__dict__.update(kept_copy(("new", Worksheet), make))
+    loading = _LOADING.__dict__.get("tabs", False)
+    ws.__dict__.update(kept_copy(("new", Worksheet, loading), lambda: _unset_by_a_load(make()) if loading else make()))
     ws.row_dimensions = DimensionHolder(worksheet=ws, default_factory=ws._add_row)
     ws.column_dimensions = DimensionHolder(worksheet=ws, default_factory=ws._add_column)
     ws.page_setup = PrintPageSetup(worksheet=ws)
+
+
+def _unset_by_a_load(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` but those a load sets (:data:`SET_BY_A_LOAD`)."""
+    return {name: value for name, value in fields.items() if name not in SET_BY_A_LOAD}
+
+
+def _init_worksheet(ws: Worksheet, parent: Any = None, title: str | None = None) -> None:
+    """openpyxl's ``Worksheet.__init__``; a tab a load makes (:func:`_read_worksheets`) made without the objects the
+    load sets from the tab's own elements or new (:data:`SET_BY_A_LOAD`: its headers and footers among them)."""
+    if not _LOADING.__dict__.get("tabs", False):
+        _openpyxl_init_worksheet(ws, parent, title)
+        return
+    ws._parent = parent
+    ws.title = title or ws._default_title
+    ws._setup()
+
+
+def _read_worksheets(reader: ExcelReader) -> None:
+    """openpyxl's ``ExcelReader.read_worksheets``, each tab made without the objects the load sets
+    (:func:`_init_worksheet`)."""
+    _LOADING.tabs = True
+    try:
+        _openpyxl_read_worksheets(reader)
+    finally:
+        _LOADING.tabs = False
 
 
 def _fresh_header_footer() -> HeaderFooter:
@@ -237,6 +291,7 @@ def _parse_workbook(parser: WorkbookParser) -> None:
 
 
 _openpyxl_parse_workbook, _openpyxl_setup = WorkbookParser.parse, Worksheet._setup
+_openpyxl_init_worksheet, _openpyxl_read_worksheets = Worksheet.__init__, ExcelReader.read_worksheets
 _openpyxl_read_manifest, _openpyxl_read_custom = ExcelReader.read_manifest, ExcelReader.read_custom
 
 
@@ -250,4 +305,6 @@ def install() -> None:
     ExcelReader.read_manifest = _read_manifest
     ExcelReader.read_custom = _read_custom
     Worksheet._setup = _setup_worksheet
+    Worksheet.__init__ = _init_worksheet
+    ExcelReader.read_worksheets = _read_worksheets
     _workbook_child.HeaderFooter = _fresh_header_footer
