@@ -1,4 +1,5 @@
-"""A worksheet part read whole, its frame parsed once for each distinct frame.
+"""A workbook's load with its parts that stay the same parsed once: a worksheet read whole, its frame, the workbook
+part, content types, relationships and custom properties copied from what was parsed before.
 
 openpyxl reads a worksheet through ``iterparse``: a Python generator step for each element's event, a quarter of a
 load. Here a worksheet part is read whole and parsed by the standard library's C parser in one call, then its rows
@@ -9,11 +10,18 @@ What surrounds a worksheet's rows (its *frame*: ``sheetPr``, ``dimension``, ``sh
 ``cols`` before ``sheetData``; ``pageMargins``, ``pageSetup``, ``headerFooter``, ``conditionalFormatting``,
 ``dataValidations`` and the rest after it) is the same save after save, and openpyxl makes each of its elements an
 object through typed descriptors (a sixth of a small tab's load). It is parsed by openpyxl's own parser once for
-each distinct frame and each load given a copy of what it made (pickled, as the styles part is: ``sheets/xlsx.py``).
+each distinct frame and each load given a copy of what it made (pickled: :func:`kept_copy`). So are the styles part
+(``sheets/xlsx.py``), the content types, the workbook part, the relationships and the custom properties
+(:func:`parsed_part`); the core properties, whose time changes with each save, are parsed each time.
 
-A load's new workbook, made before its parts are read, is a copy of one made once (:func:`fresh_workbook`).
+A load's new workbook is a copy of one made once (:func:`fresh_workbook`), and so are a new tab's empty objects
+(:func:`_setup_worksheet`); a tab a load makes is made without those the load sets from the tab's own elements
+(:data:`SET_BY_A_LOAD`).
 
-Imported by ``sheets/xlsx.py`` once openpyxl is (without numpy), which installs it.
+A copy is objects of the load's own: what one workbook changes in place never reaches another. A warning openpyxl
+gives while parsing a part (an extension it drops) is given when the part is first parsed, not at each copy.
+
+Imported by ``sheets/xlsx.py`` once openpyxl is (without numpy), which installs it (:func:`install`).
 """
 
 from __future__ import annotations
@@ -219,7 +227,7 @@ def _unset_by_a_load(fields: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in fields.items() if name not in SET_BY_A_LOAD}
 
 
-def _init_worksheet(ws: Worksheet, parent: Any = None, title: str | None = None) -> None:
+def _init_worksheet(ws: Worksheet, parent: Any, title: str | None = None) -> None:
     """openpyxl's ``Worksheet.__init__``; a tab a load makes (:func:`_read_worksheets`) made without the objects the
     load sets from the tab's own elements or new (:data:`SET_BY_A_LOAD`: its headers and footers among them)."""
     if not _LOADING.__dict__.get("tabs", False):
