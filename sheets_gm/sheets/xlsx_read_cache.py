@@ -64,6 +64,9 @@ MOST_WHOLE_BYTES = 2 * 1024 * 1024
 #: The most parts kept parsed (:func:`kept_copy`): a match's workbooks hold some 40 (a tab's frame, the workbook's
 #: parts), some 4.5 KB each with their key, and a host or a test process loads many matches; the oldest dropped first.
 MOST_KEPT = 1024
+#: The largest part kept (:func:`kept_copy`): a tab's frame is a few kilobytes; one holding a huge list of validations
+#: or formats (a workbook may unpack to 100 MB) is parsed at each load rather than held by the process.
+MOST_KEPT_BYTES = 256 * 1024
 #: What openpyxl's ``WorkSheetParser.parse`` sets from a worksheet's elements other than its rows.
 FRAME_FIELDS = ("column_dimensions", "formatting", "protection", "legacy_drawing", "row_breaks", "col_breaks",
                 "print_options", "page_margins", "page_setup", "HeaderFooter", "auto_filter", "data_validations",
@@ -169,10 +172,14 @@ def _frame_fields(frame: bytes, parser: WorkSheetParser) -> dict[str, Any] | Non
 def kept_copy(key: Hashable, make: Callable[[], _Made]) -> _Made:
     """What ``make`` makes, made once for each ``key`` (a part's bytes, with what it is: a part is the same in every
     workbook of a match, save after save), then unpickled each time: objects of their own for each load, which
-    binds and changes them. At most :data:`MOST_KEPT` are kept, the oldest dropped first."""
+    binds and changes them. At most :data:`MOST_KEPT` are kept, the oldest dropped first; a part larger than
+    :data:`MOST_KEPT_BYTES` is made each time, never kept."""
     kept = _KEPT.get(key)
     if kept is None:
-        kept = pickle.dumps(make(), pickle.HIGHEST_PROTOCOL)
+        made_now = make()
+        if isinstance(key, tuple) and sum(len(k) for k in key if isinstance(k, bytes)) > MOST_KEPT_BYTES:
+            return made_now
+        kept = pickle.dumps(made_now, pickle.HIGHEST_PROTOCOL)
         with _KEEPING:
             while len(_KEPT) >= MOST_KEPT:
                 del _KEPT[next(iter(_KEPT))]

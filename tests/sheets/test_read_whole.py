@@ -210,11 +210,21 @@ def test_a_broken_worksheet_fails_as_openpyxl_fails(broken: str) -> None:
 
 
 def test_the_parsed_parts_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """However many distinct frames and parts a process loads, it keeps at most ``MOST_KEPT`` of them parsed."""
+    """However many distinct frames and parts a process loads, it keeps at most ``MOST_KEPT`` of them parsed, and
+    none larger than ``MOST_KEPT_BYTES`` (it is parsed at each load, read the same). The second fails with every
+    part kept whatever its size."""
     monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT", 3)
     for at in range(5):
         _load(_framed_book(f"FF{at:06X}"))
     assert len(xlsx_read_cache._KEPT) == 3
+    monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT", 1024)
+    monkeypatch.setattr(xlsx_read_cache, "_KEPT", {})
+    monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT_BYTES", 700)
+    data = _framed_book("FF0F0F0F")
+    _both_ways(data)
+    kept: list[tuple[object, ...]] = [key for key in xlsx_read_cache._KEPT if isinstance(key, tuple)]
+    assert kept and all(sum(len(k) for k in key if isinstance(k, bytes)) <= 700 for key in kept)
+    assert len([key for key in kept if key[0] == "frame"]) == 1  # (of the two tabs, the smaller frame)
 
 
 def test_a_new_tab_is_made_as_openpyxl_makes_it_and_shares_nothing_with_another() -> None:
