@@ -7,8 +7,12 @@ up, then ``--rounds`` times in a fresh process of its own (its ``sheets_gm``); t
 median of ``--repeats`` such processes. With ``--vs COMMIT`` the two trees run in turn, alternating which goes first,
 ``--pairs`` times: the medians of each and the median paired ratio new/old.
 
+Each case is measured on its own: ``all`` (every workbook), ``board`` (the demos' boards) and ``seat`` (one side's
+orders workbook, the smallest kind: most of a match's loads). ``--load-only`` times the loads without the saves.
+
     .venv/bin/python scripts/bench_load_save.py                         # this tree
     .venv/bin/python scripts/bench_load_save.py --vs main --pairs 5     # paired against a commit
+    .venv/bin/python scripts/bench_load_save.py --vs main --load-only --cases board seat
     .venv/bin/python scripts/bench_load_save.py --vs main a.xlsx b.xlsx
     .venv/bin/python scripts/bench_load_save.py --vs main --save-only    # the saves alone, each of a fresh load
 
@@ -33,19 +37,23 @@ from bench_typed import paired as paired_trees  # old and new trees alternated, 
 
 DEMOS = ("coalition", "gvg")
 
-# Run in a fresh interpreter with a tree on sys.path: argv[1] rounds of loading and saving the files argv[3:], or of
-# saving them alone (argv[2] "save"), each round's workbooks loaded before it starts.
+# Run in a fresh interpreter with a tree on sys.path: argv[1] rounds of loading and saving the files argv[3:], of
+# loading them alone (argv[2] "load"), or of saving them alone (argv[2] "save", each round's workbooks loaded before
+# it starts).
 _ROUNDS = """
 import io, sys, time
 from pathlib import Path
 from sheets_gm.sheets.xlsx import collector_paused, openpyxl
 datas = [Path(p).read_bytes() for p in sys.argv[3:]]
+mode = sys.argv[2]
 def load(data):
     return openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
 def round_():
     for data in datas:
         with collector_paused():
-            load(data).save(io.BytesIO())
+            book = load(data)
+            if mode != "load":
+                book.save(io.BytesIO())
 def saves():
     books = [load(data) for data in datas]
     start = time.process_time()
@@ -57,11 +65,11 @@ round_()
 spent = 0.0
 start = time.process_time()
 for _ in range(int(sys.argv[1])):
-    if sys.argv[2] == "save":
+    if mode == "save":
         spent += saves()
     else:
         round_()
-print((spent if sys.argv[2] == "save" else time.process_time() - start) / int(sys.argv[1]))
+print((spent if mode == "save" else time.process_time() - start) / int(sys.argv[1]))
 """
 
 
@@ -75,11 +83,19 @@ def demo_workbooks(into: Path) -> list[Path]:
     return sorted(p for p in into.rglob("*.xlsx") if "export" not in p.parts)
 
 
-def rounds_cpu(tree: Path, files: Sequence[Path], rounds: int, *, save_only: bool = False) -> float:
-    """The CPU seconds one round of loads and saves of ``files`` (of saves alone, ``save_only``) takes ``tree``'s
-    ``sheets_gm``, in a fresh process."""
+def cases(files: Sequence[Path], wanted: Sequence[str]) -> dict[str, list[Path]]:
+    """The files of each case of ``wanted``: ``all`` of them, the ``board`` workbooks, and one ``seat``'s (the
+    smallest orders workbook); a case none of ``files`` fits is left out."""
+    seats = sorted((p for p in files if p.name.startswith("orders-")), key=lambda p: p.stat().st_size)
+    chosen = {"all": list(files), "board": [p for p in files if p.name == "board.xlsx"], "seat": seats[:1]}
+    return {name: chosen[name] for name in wanted if chosen[name]}
+
+
+def rounds_cpu(tree: Path, files: Sequence[Path], rounds: int, mode: str = "load-save") -> float:
+    """The CPU seconds one round of loads and saves (``mode`` "load-save"), of loads alone ("load") or of saves
+    alone ("save", each of a workbook loaded afresh) of ``files`` takes ``tree``'s ``sheets_gm``, in a fresh
+    process."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    mode = "save" if save_only else "both"
     done = subprocess.run([sys.executable, "-c", _ROUNDS, str(rounds), mode, *map(str, files)], check=True,
                           capture_output=True, text=True, env=env, cwd=tree)
     return float(done.stdout.split()[-1])
@@ -92,7 +108,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--vs", help="a commit to compare with, paired")
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--save-only", action="store_true", help="the saves alone (each of a workbook loaded afresh)")
+    parser.add_argument("--cases", nargs="+", choices=("all", "board", "seat"), default=["all"])
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--load-only", action="store_true", help="time the loads alone, not the saves")
+    only.add_argument("--save-only", action="store_true", help="the saves alone (each of a workbook loaded afresh)")
     args = parser.parse_args(argv)
     here = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory(prefix="bench-load-save-") as tmp:
@@ -102,18 +121,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.vs:
             trees = {"old": exported(args.vs, Path(tmp) / "old"), "new": here}
 
-        def show(pair: int, name: str, _: str, got: float) -> None:
-            print(f"pair {pair} {name}: {got * 1000:.1f} ms a round")
+        chosen = cases(files, args.cases)
+        mode = "load" if args.load_only else "save" if args.save_only else "load-save"
+        what = {"load": "loads", "save": "saves", "load-save": "loads and saves"}[mode]
 
-        def cpu(_: object, tree: Path, __: object) -> float:
-            return rounds_cpu(tree, files, args.rounds, save_only=args.save_only)
+        def show(pair: int, name: str, case: str, got: float) -> None:
+            print(f"pair {pair} {name} {case}: {got * 1000:.1f} ms a round of {what}")
 
-        runs = paired_trees(trees, ["all"], args.pairs, cpu, show)
-        for name in trees:
-            print(f"{name}: median {statistics.median(runs[name, 'all']) * 1000:.1f} ms a round")
-        if args.vs:
-            ratios = [n / o for n, o in zip(runs["new", "all"], runs["old", "all"], strict=True)]
-            print(f"new/old, median of pairs: {statistics.median(ratios):.3f}")
+        runs = paired_trees(trees, list(chosen), args.pairs,
+                            lambda _, tree, case: rounds_cpu(tree, chosen[case], args.rounds, mode), show)
+        for case, case_files in chosen.items():
+            for name in trees:
+                print(f"{case} ({len(case_files)} workbooks) {name}: median "
+                      f"{statistics.median(runs[name, case]) * 1000:.1f} ms a round of {what}")
+            if args.vs:
+                ratios = [n / o for n, o in zip(runs["new", case], runs["old", case], strict=True)]
+                print(f"{case} new/old, median of pairs: {statistics.median(ratios):.3f}")
         print(load())
     return 0
 

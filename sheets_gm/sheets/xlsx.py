@@ -49,6 +49,7 @@ import time
 import warnings
 import zipfile
 import zlib
+from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from operator import itemgetter
@@ -103,7 +104,7 @@ from openpyxl.worksheet._reader import (  # noqa: E402
     _cast_number,
 )
 from openpyxl.worksheet._writer import WorksheetWriter  # noqa: E402
-from openpyxl.worksheet.dimensions import RowDimension  # noqa: E402
+from openpyxl.worksheet.dimensions import ColumnDimension, RowDimension  # noqa: E402
 from openpyxl.writer import excel as _excel_writer  # noqa: E402
 from openpyxl.writer.excel import ExcelWriter  # noqa: E402
 from openpyxl.writer.theme import theme_xml  # noqa: E402
@@ -120,7 +121,12 @@ from openpyxl.xml.constants import (  # noqa: E402
     PKG_REL_NS,
     SHEET_MAIN_NS,
 )
-from openpyxl.xml.functions import fromstring  # noqa: E402
+
+from sheets_gm.sheets.xlsx_read_cache import (  # noqa: E402  # after openpyxl, imported without numpy
+    install,
+    parsed_part,
+    read_worksheet,
+)
 
 _Part = TypeVar("_Part")  # a part kept by what it is made of (:func:`_kept`)
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
@@ -238,9 +244,7 @@ def _read_string_table(xml_source: Any) -> list[str]:
 
 
 _excel_reader.read_string_table = _read_string_table
-#: Each styles part read so far (its bytes), its ``Stylesheet`` as parsed, pickled: at most
-#: :data:`_MOST_STYLESHEETS`, the oldest dropped first.
-_STYLESHEETS: dict[bytes, bytes] = {}
+#: The most styles parts kept made (:func:`_write_stylesheet`).
 _MOST_STYLESHEETS = 64
 _KEEPING = threading.Lock()  # a host's threads load and save workbooks at once
 
@@ -255,25 +259,15 @@ def _kept(parts: dict[bytes, _Part], key: bytes, part: _Part, most: int | None =
     return part
 
 
-def _parsed_stylesheet(source: bytes) -> Any:
-    """``Stylesheet.from_tree(fromstring(source))``, parsed once for each ``source`` (the styles part of every
-    workbook of a match is the same, save after save) and unpickled each time: objects of its own for each
-    workbook, which binds its named styles and adds to its lists of styles and fonts."""
-    parsed = _STYLESHEETS.get(source)
-    if parsed is None:
-        parsed = _kept(_STYLESHEETS, source,
-                       pickle.dumps(Stylesheet.from_tree(fromstring(source)), pickle.HIGHEST_PROTOCOL))
-    return pickle.loads(parsed)
-
-
 def _apply_stylesheet(archive: zipfile.ZipFile, wb: Any) -> Any:
     """openpyxl's ``apply_stylesheet`` (a load's styles, a tenth of it, parsed through openpyxl's descriptors), the
-    styles part parsed once for each distinct part (:func:`_parsed_stylesheet`); the rest as openpyxl does it."""
+    styles part parsed once for each distinct part and each load given a copy (``parsed_part``); the rest as
+    openpyxl does it."""
     try:
         source = archive.read(ARC_STYLE)
     except KeyError:
         return wb
-    stylesheet = _parsed_stylesheet(source)
+    stylesheet = parsed_part(source, Stylesheet)
     if stylesheet.cell_styles:
         wb._borders = IndexedList(stylesheet.borders)
         wb._fonts = IndexedList(stylesheet.fonts)
@@ -352,13 +346,15 @@ def _bind_cells(reader: Any) -> None:
     worksheet, its cells made there and then (no dictionary a cell between reading and making it)."""
     ws, parser = reader.ws, reader.parser
     parser.parse_row = _row_reader(ws, parser)  # what ``parser.parse`` calls for each ``<row>``, on this parser
-    for _ in parser.parse():
-        pass
+    if not read_worksheet(parser):  # (the part read whole, its frame parsed once: ``sheets/xlsx_read_cache.py``)
+        for _ in parser.parse():
+            pass
     if ws._cells:
         ws._current_row = ws.max_row  # as openpyxl: from the cells, not the row dimensions
 
 
 WorksheetReader.bind_cells = _bind_cells
+install()  # a load's workbook and its parts that stay the same read once (``sheets/xlsx_read_cache.py``)
 _openpyxl_parse_row = WorkSheetParser.parse_row
 
 
@@ -372,8 +368,9 @@ def _row_reader(ws: Any, parser: Any) -> Any:
     leaves, 10,000 rows of it), are read here; any other cell, and a row whose number is not plain digits, as
     openpyxl reads it (:func:`_parse_cell`)."""
     styles, cells, make, shared = ws.parent._cell_styles, ws._cells, Cell.__new__, parser.shared_strings
-    dates, value_tag, columns, dimensions = parser.date_formats, VALUE_TAG, _COLUMNS, parser.row_dimensions
-    plain = not parser.rich_text
+    dates, value_tag, places, dimensions = parser.date_formats, VALUE_TAG, _PLACES, parser.row_dimensions
+    plain, new_array = not parser.rich_text, array.__new__
+    arrays: dict[int, bytes] = {}  # each style's array as bytes, by its number
     kinds: dict[tuple[tuple[str, str], ...], dict[str, str] | None] = {}  # each kind of row's fields, found once
 
     def bind(row: int, column: int, value: Any, data_type: str, style_id: int) -> None:
@@ -418,19 +415,17 @@ def _row_reader(ws: Any, parser: Any) -> Any:
                 continue
             coordinate = get("r")
             if coordinate:
-                letters = coordinate.rstrip("0123456789")
-                column = columns.get(letters)
-                if column is None or len(letters) == len(coordinate):
-                    at, column = _row_and_column(coordinate)
-                else:
-                    at = int(coordinate[len(letters):])
+                at, column = places.get(coordinate) or _place(coordinate)
                 parser.col_counter = column
             else:
                 parser.col_counter += 1
                 at, column = row, parser.col_counter
+            style_array = arrays.get(style_id)
+            if style_array is None:
+                style_array = arrays[style_id] = styles[style_id].tobytes()
             made = make(Cell)
             made.parent = ws
-            made._style = StyleArray(styles[style_id])
+            made._style = new_array(StyleArray, "i", style_array)  # (from its bytes: a third of ``StyleArray(…)``)
             made.row, made.column = at, column
             made._value, made.data_type = value, data_type
             made._hyperlink = made._comment = None
@@ -438,6 +433,26 @@ def _row_reader(ws: Any, parser: Any) -> Any:
         return row, ()
 
     return parse_row
+
+
+#: Each cell name seen so far (``B12``), its row and column (``coordinate_to_tuple``'s); at most
+#: :data:`_MOST_PLACES`, a match's workbooks' cells over and over (a tab pasted full is not kept whole).
+_PLACES: dict[str, tuple[int, int]] = {}
+_MOST_PLACES = 20_000
+
+
+def _place(coordinate: str) -> tuple[int, int]:
+    """The row and column of the cell named ``coordinate``, each column's letters worked out once; kept in
+    :data:`_PLACES` while it has room."""
+    letters = coordinate.rstrip("0123456789")
+    column = _COLUMNS.get(letters)
+    if column is None or len(letters) == len(coordinate):
+        place = _row_and_column(coordinate)
+    else:
+        place = int(coordinate[len(letters):]), column
+    if len(_PLACES) < _MOST_PLACES:
+        _PLACES[coordinate] = place
+    return place
 
 
 def _row_kind(element: Any, kinds: dict[tuple[tuple[str, str], ...], dict[str, str] | None]) -> dict[str, str] | None:
@@ -483,6 +498,49 @@ def _bind_row_dimensions(reader: Any) -> None:
 
 
 WorksheetReader.bind_row_dimensions = _bind_row_dimensions
+_openpyxl_bind_col_dimensions = WorksheetReader.bind_col_dimensions
+
+
+def _bind_col_dimensions(reader: Any) -> None:
+    """openpyxl's ``WorksheetReader.bind_col_dimensions``, each kind of column (its fields but its letter and span)
+    made once as openpyxl makes it and copied for each column of that kind, as :func:`_bind_row_dimensions` does for
+    rows (a layout sets each column's width: a ``ColumnDimension`` a column, each field through a checking
+    descriptor). A column whose span is not plain digits is made as openpyxl makes it."""
+    ws = reader.ws
+    made: dict[tuple[tuple[str, str], ...], tuple[Any, bytes | None]] = {}
+    columns, make, new_array = ws.column_dimensions, ColumnDimension.__new__, array.__new__
+    for letter, attributes in reader.parser.column_dimensions.items():
+        fields = dict(attributes)
+        index, low, high = fields.pop("index"), fields.pop("min", None), fields.pop("max", None)
+        if not ((low is None or (low.isascii() and low.isdecimal())) and (
+                high is None or (high.isascii() and high.isdecimal()))):
+            columns[letter] = _column_dimension(ws, attributes)
+            continue
+        key = tuple(fields.items())
+        kind = made.get(key)
+        if kind is None:
+            first = _column_dimension(ws, attributes)
+            kind = made[key] = first, None if first._style is None else first._style.tobytes()
+            columns[letter] = first
+            continue
+        dimension = make(ColumnDimension)
+        dimension.__dict__.update(kind[0].__dict__)
+        dimension.parent = ws
+        dimension._style = None if kind[1] is None else new_array(StyleArray, "i", kind[1])
+        dimension.__dict__.update(index=index, min=None if low is None else int(low),
+                                  max=None if high is None else int(high))
+        columns[letter] = dimension
+
+
+def _column_dimension(ws: Any, attributes: dict[str, str]) -> Any:
+    """A column of ``ws`` of the fields ``attributes`` as openpyxl's ``bind_col_dimensions`` makes it."""
+    given: dict[str, Any] = dict(attributes)
+    if "style" in given:
+        given["style"] = ws.parent._cell_styles[int(given["style"])]
+    return ColumnDimension(ws, **given)
+
+
+WorksheetReader.bind_col_dimensions = _bind_col_dimensions
 
 _openpyxl_write_row = WorksheetWriter.write_row
 #: The cells written here, by their data type: the types of value each may hold (text is saved as an inline string).

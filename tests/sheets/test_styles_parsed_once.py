@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from sheets_gm.sheets import xlsx
+from sheets_gm.sheets import xlsx, xlsx_read_cache
 from sheets_gm.sheets.xlsx import openpyxl
 
 from openpyxl.formatting.rule import CellIsRule  # isort: skip  # after sheets.xlsx: openpyxl without numpy
@@ -110,11 +110,12 @@ def test_workbooks_loaded_from_the_same_part_share_no_style() -> None:
     assert not {id(o) for o in again._cell_styles} & {id(o) for o in first._cell_styles}
 
 
-def test_the_parsed_parts_kept_are_bounded() -> None:
-    """However many distinct styles parts a process loads, it keeps at most ``_MOST_STYLESHEETS`` of them parsed."""
-    for at in range(xlsx._MOST_STYLESHEETS + 3):
+def test_the_parsed_parts_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many distinct styles parts a process loads, it keeps at most ``MOST_KEPT`` parts parsed."""
+    monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT", 5)
+    for at in range(8):
         _load(_styled_book(f"FF{at:06X}"))
-    assert len(xlsx._STYLESHEETS) == xlsx._MOST_STYLESHEETS
+    assert len(xlsx_read_cache._KEPT) == 5
 
 
 #: Each thing of a workbook openpyxl's ``write_stylesheet`` reads, changed alone (in place where a workbook's own

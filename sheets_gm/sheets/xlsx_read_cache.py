@@ -1,0 +1,325 @@
+"""A workbook's load with its parts that stay the same parsed once: a worksheet read whole, its frame, the workbook
+part, content types, relationships and custom properties copied from what was parsed before.
+
+openpyxl reads a worksheet through ``iterparse``: a Python generator step for each element's event, a quarter of a
+load. Here a worksheet part is read whole and parsed by the standard library's C parser in one call, then its rows
+are walked; a part larger than :data:`MOST_WHOLE_BYTES` (a tab pasted full) is left to ``iterparse``, which holds
+one row at a time.
+
+What surrounds a worksheet's rows (its *frame*: ``sheetPr``, ``dimension``, ``sheetViews``, ``sheetFormatPr``,
+``cols`` before ``sheetData``; ``pageMargins``, ``pageSetup``, ``headerFooter``, ``conditionalFormatting``,
+``dataValidations`` and the rest after it) is the same save after save, and openpyxl makes each of its elements an
+object through typed descriptors (a sixth of a small tab's load). It is parsed by openpyxl's own parser once for
+each distinct frame and each load given a copy of what it made (pickled: :func:`kept_copy`). So are the styles part
+(``sheets/xlsx.py``), the content types, the workbook part, the relationships and the custom properties
+(:func:`parsed_part`); the core properties, whose time changes with each save, are parsed each time.
+
+A load's new workbook is a copy of one made once (:func:`fresh_workbook`), and so are a new tab's empty objects
+(:func:`_setup_worksheet`); a tab a load makes is made without those the load sets from the tab's own elements
+(:data:`SET_BY_A_LOAD`).
+
+A copy is objects of the load's own: what one workbook changes in place never reaches another. A warning openpyxl
+gives while parsing a part (an extension it drops) is given when the part is first parsed, not at each copy.
+
+Imported by ``sheets/xlsx.py`` once openpyxl is (without numpy), which installs it (:func:`install`).
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+import re
+import threading
+from collections.abc import Callable, Hashable
+from types import SimpleNamespace
+from typing import Any, TypeVar
+from xml.etree import ElementTree as ET
+
+from openpyxl.packaging.core import DocumentProperties
+from openpyxl.packaging.custom import CustomPropertyList
+from openpyxl.packaging.manifest import Manifest
+from openpyxl.packaging.relationship import RelationshipList, get_dependents
+from openpyxl.packaging.workbook import WorkbookPackage
+from openpyxl.reader import excel as _excel_reader
+from openpyxl.reader import workbook as _workbook_reader
+from openpyxl.reader.excel import ExcelReader
+from openpyxl.reader.workbook import WorkbookParser
+from openpyxl.styles.colors import COLOR_INDEX
+from openpyxl.utils.datetime import CALENDAR_MAC_1904
+from openpyxl.workbook import Workbook
+from openpyxl.workbook import child as _workbook_child
+from openpyxl.workbook.external_link.external import read_external_link
+from openpyxl.worksheet import _reader as _sheet_reader
+from openpyxl.worksheet._reader import DATA_TAG, ROW_TAG, WorkSheetParser
+from openpyxl.worksheet.dimensions import DimensionHolder
+from openpyxl.worksheet.header_footer import HeaderFooter
+from openpyxl.worksheet.page import PrintPageSetup
+from openpyxl.worksheet.worksheet import Worksheet
+from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CUSTOM
+from openpyxl.xml.functions import fromstring
+
+#: The largest worksheet part read whole: a match's largest tab, the board's Log full, is under a megabyte; a
+#: bigger part is read by ``iterparse``, which holds one row's elements at a time, not the whole tree.
+MOST_WHOLE_BYTES = 2 * 1024 * 1024
+#: The most parts kept parsed (:func:`kept_copy`): a match's workbooks hold some 40 (a tab's frame, the workbook's
+#: parts), some 4.5 KB each with their key, and a host or a test process loads many matches; the oldest dropped first.
+MOST_KEPT = 1024
+#: The largest part kept (:func:`kept_copy`): a tab's frame is a few kilobytes; one holding a huge list of validations
+#: or formats (a workbook may unpack to 100 MB) is parsed at each load rather than held by the process.
+MOST_KEPT_BYTES = 256 * 1024
+#: What openpyxl's ``WorkSheetParser.parse`` sets from a worksheet's elements other than its rows.
+FRAME_FIELDS = ("column_dimensions", "formatting", "protection", "legacy_drawing", "row_breaks", "col_breaks",
+                "print_options", "page_margins", "page_setup", "HeaderFooter", "auto_filter", "data_validations",
+                "sheet_properties", "views", "sheet_format", "scenarios", "tables", "hyperlinks", "merged_cells")
+#: What a load sets on a tab from the tab's elements (openpyxl's ``WorksheetReader.bind_properties``) of the objects a
+#: new tab makes for itself: a tab made by a load is made without them, and given new ones where it lacks the element
+#: (:func:`_init_worksheet`, :func:`read_worksheet`). Its page setup holds the tab: it is made with it.
+SET_BY_A_LOAD = ("print_options", "page_margins", "HeaderFooter", "auto_filter", "data_validations",
+                 "sheet_properties", "views", "sheet_format", "scenarios", "protection", "row_breaks", "col_breaks")
+#: A worksheet's ``<sheetData`` start tag, with or without a namespace prefix; its end tag is found from its prefix.
+_SHEET_DATA = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?)sheetData(?=[\s/>])")
+_KEPT: dict[Hashable, bytes] = {}  # each part made by :func:`kept_copy` so far, pickled, by its key
+_Made = TypeVar("_Made")
+#: What a new tab's ``_setup`` makes that holds the tab itself (:func:`_setup_worksheet` makes them for it).
+_HOLD_THE_SHEET = frozenset(("row_dimensions", "column_dimensions", "page_setup"))
+_KEEPING = threading.Lock()  # a host's threads load workbooks at once
+_LOADING = threading.local()  # ``tabs``: whether this thread's load is making its tabs (:func:`_read_worksheets`)
+
+
+def read_worksheet(parser: WorkSheetParser) -> bool:
+    """Read the worksheet ``parser`` was made for, as its ``parse`` would: each row given to its ``parse_row``
+    and the frame's fields set on it, those the tab lacks new (:func:`_tab_defaults`). False, having read nothing
+    but the part's bytes (``parser.source`` then holds them again) and set the new fields, where the part is not read
+    whole here: too big, not the standard library's parser, a frame or a ``sheetData`` holding what openpyxl reads
+    another way, or XML that does not parse (openpyxl's parse then reads it, and says why it cannot)."""
+    if _read_whole(parser):
+        return True
+    parser.__dict__.update(kept_copy(("new", "frame"), _tab_defaults))
+    return False
+
+
+def _read_whole(parser: WorkSheetParser) -> bool:
+    """:func:`read_worksheet`'s read of a part whole: False where it is not read so."""
+    data = parser.source.read()
+    parser.source = io.BytesIO(data)
+    if len(data) > MOST_WHOLE_BYTES or _sheet_reader.iterparse is not ET.iterparse:
+        return False
+    frame = _frame(data)
+    if frame is None:
+        return False
+    try:
+        sheet = ET.fromstring(data)
+    except ET.ParseError:
+        return False
+    sheet_data = [node for node in sheet if node.tag == DATA_TAG]
+    if len(sheet_data) != 1 or any(row.tag != ROW_TAG for row in sheet_data[0]):
+        return False
+    fields = _frame_fields(frame, parser)
+    if fields is None:
+        return False
+    parser.__dict__.update(fields)
+    parse_row = parser.parse_row
+    for row in sheet_data[0]:
+        parse_row(row)
+    return True
+
+
+def _tab_defaults() -> dict[str, Any]:
+    """A new tab's own objects of those a load sets from the tab's elements (:data:`SET_BY_A_LOAD`), as a new tab
+    makes them: what a load gives a tab that lacks such an element."""
+    made = Worksheet.__new__(Worksheet)
+    made.HeaderFooter = HeaderFooter()
+    _openpyxl_setup(made)
+    return {name: made.__dict__[name] for name in SET_BY_A_LOAD}
+
+
+def _frame(data: bytes) -> bytes | None:
+    """The worksheet part ``data`` without the contents of its one ``sheetData`` (its frame), or None where it holds
+    no ``sheetData`` or more than one."""
+    starts = list(_SHEET_DATA.finditer(data))
+    if len(starts) != 1:
+        return None
+    start = starts[0]
+    closing = data.find(b">", start.end())
+    if closing < 0:
+        return None
+    if data[closing - 1:closing] == b"/":  # ``<sheetData/>``: no rows
+        return data
+    end_tag = b"</" + start.group(1) + b"sheetData>"
+    end = data.rfind(end_tag)
+    if end < closing:
+        return None
+    return data[:closing + 1] + data[end:]
+
+
+def _frame_fields(frame: bytes, parser: WorkSheetParser) -> dict[str, Any] | None:
+    """The fields openpyxl's parser sets from the worksheet frame ``frame``, objects of this load's own (parsed by a
+    parser of openpyxl's own, as ``parser``'s, once for each distinct frame: :func:`kept_copy`). None where the
+    frame holds a row (outside the ``sheetData``: openpyxl reads it as a row)."""
+
+    def parse() -> dict[str, Any] | None:
+        reader = WorkSheetParser(io.BytesIO(frame), [], parser.data_only, parser.epoch, parser.date_formats,
+                                 parser.timedelta_formats, parser.rich_text)
+        if any(True for _ in reader.parse()):
+            return None
+        fields = _tab_defaults()
+        fields.update((name, reader.__dict__[name]) for name in FRAME_FIELDS if name in reader.__dict__)
+        return fields
+
+    return kept_copy(("frame", frame), parse)
+
+
+def kept_copy(key: Hashable, make: Callable[[], _Made]) -> _Made:
+    """What ``make`` makes, made once for each ``key`` (a part's bytes, with what it is: a part is the same in every
+    workbook of a match, save after save), then unpickled each time: objects of their own for each load, which
+    binds and changes them. At most :data:`MOST_KEPT` are kept, the oldest dropped first; a part larger than
+    :data:`MOST_KEPT_BYTES` is made each time, never kept."""
+    kept = _KEPT.get(key)
+    if kept is None:
+        made_now = make()
+        if isinstance(key, tuple) and sum(len(k) for k in key if isinstance(k, bytes)) > MOST_KEPT_BYTES:
+            return made_now
+        kept = pickle.dumps(made_now, pickle.HIGHEST_PROTOCOL)
+        with _KEEPING:
+            while len(_KEPT) >= MOST_KEPT:
+                del _KEPT[next(iter(_KEPT))]
+            _KEPT[key] = kept
+    made: _Made = pickle.loads(kept)
+    return made
+
+
+def parsed_part(source: bytes, kind: Any) -> Any:
+    """``kind.from_tree(fromstring(source))`` (openpyxl's parse of a part into its object model), parsed once for
+    each kind and ``source`` and copied for each load (:func:`kept_copy`)."""
+    return kept_copy((kind, source), lambda: kind.from_tree(fromstring(source)))
+
+
+def fresh_workbook() -> Workbook:
+    """A new workbook as a load's ``WorkbookParser`` makes one (``Workbook()``), without the tab a new workbook
+    starts with (the load drops it at once): a copy of one made once (:func:`kept_copy`), where each ``Workbook()``
+    makes and binds its default styles and fonts (an eighth of a seat workbook's load). Its properties made now,
+    as a new workbook's are (a load replaces them by the file's, where it has them)."""
+
+    def make() -> Workbook:
+        made = Workbook(write_only=True)
+        made._Workbook__write_only = False  # (what ``write_only`` sets, put back)
+        return made
+
+    book: Workbook = kept_copy(("new", Workbook), make)
+    book.properties = DocumentProperties()
+    book._colors = COLOR_INDEX  # (the very list, as a new workbook holds it)
+    return book
+
+
+def _setup_worksheet(ws: Worksheet) -> None:
+    """openpyxl's ``Worksheet._setup``: a new tab's own empty objects (its views, page margins, protection,
+    properties, validations, conditional formats: each made through typed descriptors, two thirds of a new tab)
+    copies of those of a tab made once (:func:`kept_copy`); those that hold the tab made for it. A tab a load makes
+    is made without those the load sets (:data:`SET_BY_A_LOAD`)."""
+
+    def make() -> dict[str, Any]:
+        made = Worksheet.__new__(Worksheet)
+        _openpyxl_setup(made)
+        return {name: value for name, value in made.__dict__.items() if name not in _HOLD_THE_SHEET}
+
+    loading = _LOADING.__dict__.get("tabs", False)
+    ws.__dict__.update(kept_copy(("new", Worksheet, loading), lambda: _unset_by_a_load(make()) if loading else make()))
+    ws.row_dimensions = DimensionHolder(worksheet=ws, default_factory=ws._add_row)
+    ws.column_dimensions = DimensionHolder(worksheet=ws, default_factory=ws._add_column)
+    ws.page_setup = PrintPageSetup(worksheet=ws)
+
+
+def _unset_by_a_load(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` but those a load sets (:data:`SET_BY_A_LOAD`)."""
+    return {name: value for name, value in fields.items() if name not in SET_BY_A_LOAD}
+
+
+def _init_worksheet(ws: Worksheet, parent: Any, title: str | None = None) -> None:
+    """openpyxl's ``Worksheet.__init__``; a tab a load makes (:func:`_read_worksheets`) made without the objects the
+    load sets from the tab's own elements or new (:data:`SET_BY_A_LOAD`: its headers and footers among them)."""
+    if not _LOADING.__dict__.get("tabs", False):
+        _openpyxl_init_worksheet(ws, parent, title)
+        return
+    ws._parent = parent
+    ws.title = title or ws._default_title
+    ws._setup()
+
+
+def _read_worksheets(reader: ExcelReader) -> None:
+    """openpyxl's ``ExcelReader.read_worksheets``, each tab made without the objects the load sets
+    (:func:`_init_worksheet`)."""
+    _LOADING.tabs = True
+    try:
+        _openpyxl_read_worksheets(reader)
+    finally:
+        _LOADING.tabs = False
+
+
+def _fresh_header_footer() -> HeaderFooter:
+    """``HeaderFooter()``, a new tab's empty headers and footers (six items of three parts each, through typed
+    descriptors): a copy of one made once (:func:`kept_copy`)."""
+    made: HeaderFooter = kept_copy(("new", HeaderFooter), HeaderFooter)
+    return made
+
+
+def _read_manifest(reader: ExcelReader) -> None:
+    """openpyxl's ``ExcelReader.read_manifest``, the content types parsed once (:func:`parsed_part`)."""
+    reader.package = parsed_part(reader.archive.read(ARC_CONTENT_TYPES), Manifest)
+
+
+def _read_custom(reader: ExcelReader) -> None:
+    """openpyxl's ``ExcelReader.read_custom``, the custom properties parsed once (:func:`parsed_part`)."""
+    if ARC_CUSTOM in reader.valid_files:
+        reader.wb.custom_doc_props = parsed_part(reader.archive.read(ARC_CUSTOM), CustomPropertyList)
+
+
+def _dependents(archive: Any, filename: str) -> RelationshipList:
+    """openpyxl's ``get_dependents`` (a part's relationships, their targets made absolute), parsed once for each
+    part name and bytes (:func:`kept_copy`)."""
+    source = archive.read(filename)
+    only = SimpleNamespace(read=lambda _: source)  # (openpyxl's reads the part from this)
+    made: RelationshipList = kept_copy(("rels", filename, source), lambda: get_dependents(only, filename))
+    return made
+
+
+def _parse_workbook(parser: WorkbookParser) -> None:
+    """openpyxl's ``WorkbookParser.parse``, the workbook part parsed once (:func:`parsed_part`); the rest as
+    openpyxl does it."""
+    package = parsed_part(parser.archive.read(parser.workbook_part_name), WorkbookPackage)
+    wb = parser.wb
+    if package.properties.date1904:
+        wb.epoch = CALENDAR_MAC_1904
+    wb.code_name = package.properties.codeName
+    wb.active = package.active
+    wb.views = package.bookViews
+    parser.sheets = package.sheets
+    wb.calculation = package.calcPr
+    parser.caches = package.pivotCaches
+    if not parser.keep_links:  # (external links hold cached worksheets and can be very big)
+        package.externalReferences = []
+    for ext_ref in package.externalReferences:
+        rel = parser.rels.get(ext_ref.id)
+        wb._external_links.append(read_external_link(parser.archive, rel.Target))
+    if package.definedNames:
+        parser.defined_names = package.definedNames
+    wb.security = package.workbookProtection
+
+
+_openpyxl_parse_workbook, _openpyxl_setup = WorkbookParser.parse, Worksheet._setup
+_openpyxl_init_worksheet, _openpyxl_read_worksheets = Worksheet.__init__, ExcelReader.read_worksheets
+_openpyxl_read_manifest, _openpyxl_read_custom = ExcelReader.read_manifest, ExcelReader.read_custom
+
+
+def install() -> None:
+    """Put this module's readers in openpyxl's place: a load's new workbook (:func:`fresh_workbook`), its content
+    types, workbook part, relationships and custom properties parsed once; a new tab's empty objects copied from
+    those of one made once (:func:`_setup_worksheet`)."""
+    _workbook_reader.Workbook = fresh_workbook
+    _workbook_reader.get_dependents = _excel_reader.get_dependents = _dependents
+    WorkbookParser.parse = _parse_workbook
+    ExcelReader.read_manifest = _read_manifest
+    ExcelReader.read_custom = _read_custom
+    Worksheet._setup = _setup_worksheet
+    Worksheet.__init__ = _init_worksheet
+    ExcelReader.read_worksheets = _read_worksheets
+    _workbook_child.HeaderFooter = _fresh_header_footer

@@ -1,0 +1,302 @@
+"""A worksheet part read whole, its frame parsed once for each distinct frame (``sheets/xlsx_read_cache.py``): a load
+gives what openpyxl's own reader gives (every value, style, dimension, view, validation and conditional format),
+each load objects of its own, and a workbook so loaded saves the very bytes it saves after openpyxl's own load."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheets_gm.sheets import xlsx, xlsx_read_cache
+from sheets_gm.sheets.xlsx import openpyxl
+from tests.at_rest.starter import STARTER_GAMES, starter_match
+from tests.quick import soak_but
+
+from openpyxl.formatting.rule import CellIsRule  # isort: skip  # after sheets.xlsx: openpyxl without numpy
+from openpyxl.packaging.relationship import get_dependents  # isort: skip
+from openpyxl.reader import excel  # isort: skip
+from openpyxl.reader import workbook as workbook_reader  # isort: skip
+from openpyxl.reader.excel import ExcelReader  # isort: skip
+from openpyxl.reader.workbook import WorkbookParser  # isort: skip
+from openpyxl.reader.strings import read_string_table  # isort: skip
+from openpyxl.styles import Font  # isort: skip
+from openpyxl.styles.stylesheet import apply_stylesheet  # isort: skip
+from openpyxl.workbook import Workbook  # isort: skip
+from openpyxl.workbook import child as workbook_child  # isort: skip
+from openpyxl.worksheet._reader import WorkSheetParser, WorksheetReader  # isort: skip
+from openpyxl.worksheet.datavalidation import DataValidation  # isort: skip
+from openpyxl.worksheet.header_footer import HeaderFooter  # isort: skip
+from openpyxl.worksheet.worksheet import Worksheet  # isort: skip
+from openpyxl.xml.functions import tostring  # isort: skip
+
+
+@contextmanager
+def openpyxl_own_reading() -> Iterator[None]:
+    """openpyxl's own reading functions put back for a while (each one ``sheets/xlsx.py`` replaces)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(WorksheetReader, "bind_cells", xlsx._openpyxl_bind_cells)
+        patch.setattr(WorksheetReader, "bind_row_dimensions", xlsx._openpyxl_bind_row_dimensions)
+        patch.setattr(WorksheetReader, "bind_col_dimensions", xlsx._openpyxl_bind_col_dimensions)
+        patch.setattr(WorkSheetParser, "parse_cell", xlsx._openpyxl_parse_cell)
+        patch.setattr(excel, "read_string_table", read_string_table)
+        patch.setattr(excel, "apply_stylesheet", apply_stylesheet)
+        patch.setattr(workbook_reader, "Workbook", Workbook)
+        patch.setattr(workbook_reader, "get_dependents", get_dependents)
+        patch.setattr(excel, "get_dependents", get_dependents)
+        patch.setattr(WorkbookParser, "parse", xlsx_read_cache._openpyxl_parse_workbook)
+        patch.setattr(ExcelReader, "read_manifest", xlsx_read_cache._openpyxl_read_manifest)
+        patch.setattr(ExcelReader, "read_custom", xlsx_read_cache._openpyxl_read_custom)
+        patch.setattr(Worksheet, "_setup", xlsx_read_cache._openpyxl_setup)
+        patch.setattr(Worksheet, "__init__", xlsx_read_cache._openpyxl_init_worksheet)
+        patch.setattr(ExcelReader, "read_worksheets", xlsx_read_cache._openpyxl_read_worksheets)
+        patch.setattr(workbook_child, "HeaderFooter", HeaderFooter)
+        yield
+
+
+def _load(data: bytes) -> Any:
+    return openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
+
+
+def _parts(book: Any) -> dict[str, bytes]:
+    """Each part of ``book`` saved, but the times of its properties."""
+    saved = io.BytesIO()
+    book.save(saved)
+    with zipfile.ZipFile(saved) as archive:
+        return {name: archive.read(name) for name in archive.namelist() if name != "docProps/core.xml"}
+
+
+def _read(book: Any) -> list[object]:
+    """What a load gives of each tab of ``book`` that the sync or a later save reads, as plain values."""
+    tabs: list[object] = []
+    for ws in book.worksheets:
+        cells = sorted((key, c._value, c.data_type, tuple(c._style)) for key, c in ws._cells.items())
+        rows = {k: (dict(d), tuple(d._style) if d._style else None) for k, d in ws.row_dimensions.items()}
+        columns = {k: (dict(d), tuple(d._style) if d._style else None) for k, d in ws.column_dimensions.items()}
+        formats = [(str(cf.sqref), [r.to_tree().items() for r in cf.rules]) for cf in ws.conditional_formatting]
+        frame = [ws.views, ws.sheet_properties, ws.sheet_format, ws.page_margins, ws.page_setup, ws.print_options,
+                 ws.data_validations, ws.protection, ws.HeaderFooter, ws.auto_filter, ws.row_breaks, ws.col_breaks,
+                 ws.scenarios]
+        tabs.append((ws.title, cells, rows, columns, [tostring(part.to_tree()) for part in frame], formats,
+                     str(ws.merged_cells), ws.max_row, ws.max_column, ws.sheet_state))
+    return tabs
+
+
+def _both_ways(data: bytes) -> None:
+    """``data`` loaded here twice (its frames parsed, then copied) and by openpyxl's own reader: the same read, the
+    same bytes saved."""
+    ours = [_load(data), _load(data)]
+    with openpyxl_own_reading():
+        theirs = _load(data)
+    read, saved = _read(theirs), _parts(theirs)  # (once: a save changes what it saves, its styles added)
+    for book in ours:
+        assert _read(book) == read
+        assert _parts(book) == saved
+
+
+@pytest.mark.parametrize("game", soak_but(STARTER_GAMES, "coalition"))
+def test_each_games_made_workbooks_load_as_openpyxl_loads_them(game: str, tmp_path: Path) -> None:
+    """Each workbook of a made match, loaded here, reads and saves as it does after openpyxl's own load. It fails
+    with a frame's fields given to another tab, or the frame's copy left out of a load."""
+    starter_match(tmp_path, game)
+    books = sorted(tmp_path.rglob("*.xlsx"))
+    assert books
+    for path in books:
+        _both_ways(path.read_bytes())
+
+
+def _framed_book(colour: str) -> bytes:
+    """A saved workbook with a frame of many kinds: widths, a frozen pane, a validation, a conditional format, a
+    merge, margins, a header, a tab colour, two tabs."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Orders"
+    for row in range(1, 30):
+        sheet.append([f"unit {row}", row * 1.5, row, None, "=A1"])
+    sheet.column_dimensions["A"].width = 31
+    for letter in "CDE":  # columns of one kind: the same width and style
+        sheet.column_dimensions[letter].width = 12
+        sheet.column_dimensions[letter].font = Font(italic=True)
+    sheet.row_dimensions[3].height = 40
+    sheet.freeze_panes = "B2"
+    sheet.merge_cells("F1:G2")
+    check = DataValidation(type="list", formula1='"hold,move"', allow_blank=True)
+    check.add("D2:D29")
+    sheet.add_data_validation(check)
+    sheet.conditional_formatting.add("B1:B29", CellIsRule(operator="greaterThan", formula=["10"],
+                                                          font=Font(color=colour)))
+    sheet.sheet_properties.tabColor = colour
+    sheet.page_margins.left = 0.3
+    sheet.oddHeader.center.text = "the board"
+    other = book.create_sheet("Log")
+    other.append(["a line"])
+    saved = io.BytesIO()
+    book.save(saved)
+    return saved.getvalue()
+
+
+def test_a_load_reads_each_frame_as_openpyxl_reads_it() -> None:
+    """Two workbooks whose frames differ, each loaded twice in turn, read and save as after openpyxl's own load."""
+    red, blue = _framed_book("FFCC0000"), _framed_book("FF0000CC")
+    for data in (red, blue):
+        _both_ways(data)
+    assert _load(red)["Orders"].sheet_properties.tabColor.rgb == "FFCC0000"
+    assert _load(blue)["Orders"].sheet_properties.tabColor.rgb == "FF0000CC"
+
+
+def test_workbooks_loaded_from_the_same_frame_share_nothing_of_it() -> None:
+    """A tab whose frame objects are changed in place (a width, a view's pane, a validation, a margin, a conditional
+    format) leaves the next workbook loaded from the same bytes as it was read. It fails with the parsed frame handed
+    out as it is, not a copy each time."""
+    data = _framed_book("FF00AA00")
+    first = _load(data)
+    before = _read(_load(data))
+    sheet = first["Orders"]
+    sheet.column_dimensions["A"].width = 5
+    sheet.views.sheetView[0].pane.topLeftCell = "C3"
+    sheet.data_validations.dataValidation[0].formula1 = '"other"'
+    sheet.page_margins.left = 2
+    sheet.sheet_format.defaultRowHeight = 30
+    next(iter(sheet.conditional_formatting)).rules[0].formula = ["99"]
+    assert _read(_load(data)) == before
+
+
+def test_a_part_not_read_whole_is_read_as_openpyxl_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A part past the size read whole, and one whose rows hold what is not a row, are read by openpyxl's own parse:
+    the same read, the same bytes."""
+    monkeypatch.setattr(xlsx_read_cache, "MOST_WHOLE_BYTES", 100)
+    _both_ways(_framed_book("FF123456"))
+    monkeypatch.undo()
+    data = _framed_book("FF654321")
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    parts["xl/worksheets/sheet1.xml"] = parts["xl/worksheets/sheet1.xml"].replace(
+        b"</sheetData>", b"<x/></sheetData>")
+    odd = io.BytesIO()
+    with zipfile.ZipFile(odd, "w") as archive:
+        for name, part in parts.items():
+            archive.writestr(name, part)
+    _both_ways(odd.getvalue())
+
+
+BREAKS = {"cut short": lambda xml: xml[:900],
+          "a column's span not a number": lambda xml: xml.replace(b'min="4" max="4"', b'min="4" max="4.5"')}
+
+
+@pytest.mark.parametrize("broken", list(BREAKS))
+def test_a_broken_worksheet_fails_as_openpyxl_fails(broken: str) -> None:
+    """A worksheet cut short, or whose column's span is not a whole number, fails to load with openpyxl's own
+    error, not another. The second fails with each column's span made a number here, whatever it is."""
+    data = _framed_book("FF000000")
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    parts["xl/worksheets/sheet1.xml"] = BREAKS[broken](parts["xl/worksheets/sheet1.xml"])
+    damaged = io.BytesIO()
+    with zipfile.ZipFile(damaged, "w") as archive:
+        for name, part in parts.items():
+            archive.writestr(name, part)
+    errors: list[str] = []
+    for own in (False, True):
+        with openpyxl_own_reading() if own else nullcontext():
+            with pytest.raises(Exception) as raised:  # whatever openpyxl raises
+                _load(damaged.getvalue())
+            errors.append(f"{type(raised.value).__name__}: {raised.value}")
+    assert errors[0] == errors[1]
+
+
+def test_the_parsed_parts_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many distinct frames and parts a process loads, it keeps at most ``MOST_KEPT`` of them parsed, and
+    none larger than ``MOST_KEPT_BYTES`` (it is parsed at each load, read the same). The second fails with every
+    part kept whatever its size."""
+    monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT", 3)
+    for at in range(5):
+        _load(_framed_book(f"FF{at:06X}"))
+    assert len(xlsx_read_cache._KEPT) == 3
+    monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT", 1024)
+    monkeypatch.setattr(xlsx_read_cache, "_KEPT", {})
+    monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT_BYTES", 700)
+    data = _framed_book("FF0F0F0F")
+    _both_ways(data)
+    kept: list[tuple[object, ...]] = [key for key in xlsx_read_cache._KEPT if isinstance(key, tuple)]
+    assert kept and all(sum(len(k) for k in key if isinstance(k, bytes)) <= 700 for key in kept)
+    assert len([key for key in kept if key[0] == "frame"]) == 1  # (of the two tabs, the smaller frame)
+
+
+def test_a_new_tab_is_made_as_openpyxl_makes_it_and_shares_nothing_with_another() -> None:
+    """A new tab's empty objects (copies of those of a tab made once) save as openpyxl's own make them, and a change
+    in place to one tab's (a margin, a view, a header, a property) leaves the next new tab as it was. It fails with
+    the objects of the tab made once handed out as they are."""
+    def saved_new_book() -> dict[str, bytes]:
+        book = openpyxl.Workbook()
+        book.create_sheet("Second")
+        return _parts(book)
+
+    ours = saved_new_book()
+    with openpyxl_own_reading():
+        assert saved_new_book() == ours
+    first = openpyxl.Workbook().active
+    first.page_margins.left = 3
+    first.views.sheetView[0].zoomScale = 50
+    first.HeaderFooter.oddHeader.center.text = "changed"
+    first.sheet_properties.tabColor = "FF0000FF"
+    first.protection.sheet = True
+    assert saved_new_book() == ours
+
+
+def test_each_cell_has_its_own_style_array_and_the_cell_names_kept_are_bounded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cells of one style each hold an array of their own (one changed in place leaves the others), as openpyxl's
+    ``Cell`` makes them; the cell names kept with their row and column stay within their bound. The first fails with
+    the style's array given to every cell of it."""
+    monkeypatch.setattr(xlsx, "_PLACES", {})
+    monkeypatch.setattr(xlsx, "_MOST_PLACES", 10)
+    book = _load(_framed_book("FF445566"))
+    sheet = book["Orders"]
+    sheet["B2"]._style[0] = 9
+    assert sheet["B3"]._style[0] != 9 and sheet["B2"]._style[1:] == sheet["B3"]._style[1:]
+    assert len(xlsx._PLACES) == 10
+    assert (sheet["E29"].row, sheet["E29"].column, sheet["E29"].value) == (29, 5, "=A1")
+
+
+def test_columns_of_one_kind_are_each_their_own() -> None:
+    """Columns of the same width and style, made once for their kind and copied, are each their own: a width, a
+    style changed on one leaves the others; each keeps its own span. It fails with the kind's column given to
+    each."""
+    sheet = _load(_framed_book("FF778899"))["Orders"]
+    columns = sheet.column_dimensions
+    assert [(columns[x].min, columns[x].max, columns[x].width) for x in "CDE"] == [(3, 3, 12), (4, 4, 12), (5, 5, 12)]
+    columns["D"].width = 40
+    columns["D"]._style[0] = 9
+    assert (columns["C"].width, columns["E"].width, columns["C"]._style[0], columns["E"]._style[0]) == (
+        12, 12, columns["C"]._style[0], columns["C"]._style[0]) != (40, 40, 9, 9)
+    assert columns["C"]._style[0] != 9 and columns["D"].parent is sheet
+
+
+@pytest.mark.parametrize("whole", [True, False], ids=["read whole", "read by openpyxl's parse"])
+def test_a_tab_lacking_its_frame_elements_gets_new_ones_as_openpyxl_gives(whole: bool,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tab made by a load is made without what the load sets from the tab's elements; one whose XML lacks them
+    (no properties, views, format, margins, headers) gets new ones, as openpyxl's load gives, read whole or not; a
+    tab made after the load is whole. It fails with the new objects left out where the tab lacks the element."""
+    if not whole:
+        monkeypatch.setattr(xlsx_read_cache, "MOST_WHOLE_BYTES", 100)
+    data = _framed_book("FF0A0B0C")
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    log = parts["xl/worksheets/sheet2.xml"]
+    bare = log[:log.index(b">") + 1] + log[log.index(b"<sheetData"):log.index(b"</sheetData>")] + b"</sheetData>"
+    parts["xl/worksheets/sheet2.xml"] = bare + b"</worksheet>"
+    stripped = io.BytesIO()
+    with zipfile.ZipFile(stripped, "w") as archive:
+        for name, part in parts.items():
+            archive.writestr(name, part)
+    _both_ways(stripped.getvalue())
+    book = _load(stripped.getvalue())
+    assert book["Log"].page_margins.left == 0.75 and book["Log"].sheet_view.selection[0].sqref == "A1"
+    assert book.create_sheet("After").sheet_properties is not None
+    assert _parts(book)["xl/worksheets/sheet3.xml"] == _parts(openpyxl.Workbook())["xl/worksheets/sheet1.xml"]
