@@ -67,6 +67,10 @@ MOST_KEPT = 1024
 #: The largest part kept (:func:`kept_copy`): a tab's frame is a few kilobytes; one holding a huge list of validations
 #: or formats (a workbook may unpack to 100 MB) is parsed at each load rather than held by the process.
 MOST_KEPT_BYTES = 256 * 1024
+#: The most bytes all the parts kept hold together (each part's bytes and its pickled copy): a host that loads many
+#: matches, or workbooks saved with large frames, holds at most this much, however many parts it meets; the oldest
+#: dropped first.
+MOST_KEPT_TOTAL = 32 * 1024 * 1024
 #: What openpyxl's ``WorkSheetParser.parse`` sets from a worksheet's elements other than its rows.
 FRAME_FIELDS = ("column_dimensions", "formatting", "protection", "legacy_drawing", "row_breaks", "col_breaks",
                 "print_options", "page_margins", "page_setup", "HeaderFooter", "auto_filter", "data_validations",
@@ -172,20 +176,34 @@ def _frame_fields(frame: bytes, parser: WorkSheetParser) -> dict[str, Any] | Non
 def kept_copy(key: Hashable, make: Callable[[], _Made]) -> _Made:
     """What ``make`` makes, made once for each ``key`` (a part's bytes, with what it is: a part is the same in every
     workbook of a match, save after save), then unpickled each time: objects of their own for each load, which
-    binds and changes them. At most :data:`MOST_KEPT` are kept, the oldest dropped first; a part larger than
-    :data:`MOST_KEPT_BYTES` is made each time, never kept."""
+    binds and changes them. At most :data:`MOST_KEPT` are kept, holding at most
+    :data:`MOST_KEPT_TOTAL` bytes, the oldest dropped first; a part larger than :data:`MOST_KEPT_BYTES` is made each
+    time, never kept."""
     kept = _KEPT.get(key)
     if kept is None:
         made_now = make()
-        if isinstance(key, tuple) and sum(len(k) for k in key if isinstance(k, bytes)) > MOST_KEPT_BYTES:
+        if _source_bytes(key) > MOST_KEPT_BYTES:
             return made_now
         kept = pickle.dumps(made_now, pickle.HIGHEST_PROTOCOL)
         with _KEEPING:
-            while len(_KEPT) >= MOST_KEPT:
+            size = _source_bytes(key) + len(kept)
+            if size > MOST_KEPT_TOTAL:
+                return made_now
+            while _KEPT and (len(_KEPT) >= MOST_KEPT or _kept_bytes() + size > MOST_KEPT_TOTAL):
                 del _KEPT[next(iter(_KEPT))]
             _KEPT[key] = kept
     made: _Made = pickle.loads(kept)
     return made
+
+
+def _source_bytes(key: Hashable) -> int:
+    """The bytes of the parts a key of :func:`kept_copy` holds."""
+    return sum(len(k) for k in key if isinstance(k, bytes)) if isinstance(key, tuple) else 0
+
+
+def _kept_bytes() -> int:
+    """The bytes the parts kept hold together: their keys' parts and their pickled copies (new parts only: rare)."""
+    return sum(_source_bytes(key) + len(kept) for key, kept in _KEPT.items())
 
 
 def parsed_part(source: bytes, kind: Any) -> Any:

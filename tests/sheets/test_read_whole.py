@@ -227,6 +227,17 @@ def test_the_parsed_parts_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> N
     assert len([key for key in kept if key[0] == "frame"]) == 1  # (of the two tabs, the smaller frame)
 
 
+def test_the_parsed_parts_kept_hold_at_most_their_byte_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However large the distinct parts a process loads, those kept parsed hold at most ``MOST_KEPT_TOTAL`` bytes
+    together (their bytes and their copies), the newest kept. It fails with the count the only bound."""
+    monkeypatch.setattr(xlsx_read_cache, "_KEPT", {})
+    monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT_TOTAL", 20_000)
+    for at in range(6):
+        _load(_framed_book(f"FF{at:06X}"))
+    assert 0 < xlsx_read_cache._kept_bytes() <= 20_000
+    assert any(isinstance(key, tuple) and key[0] == "frame" and b"FF000005" in key[1] for key in xlsx_read_cache._KEPT)
+
+
 def test_a_new_tab_is_made_as_openpyxl_makes_it_and_shares_nothing_with_another() -> None:
     """A new tab's empty objects (copies of those of a tab made once) save as openpyxl's own make them, and a change
     in place to one tab's (a margin, a view, a header, a property) leaves the next new tab as it was. It fails with
