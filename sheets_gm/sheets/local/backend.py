@@ -107,6 +107,7 @@ from sheets_gm.sheets.local.kept import KeptBook
 from sheets_gm.sheets.local.layout import apply_layout
 from sheets_gm.sheets.local.links import drop_outside_links, outside_links
 from sheets_gm.sheets.local.office_locks import refuse_if_open
+from sheets_gm.sheets.local.release import release_workbook
 from sheets_gm.sheets.local.seen import seen_workbook
 from sheets_gm.sheets.local.spare import fold_spare_rows, spare_rows
 from sheets_gm.sheets.looks import TabSeen
@@ -434,9 +435,37 @@ class LocalWorkbookBackend:
         if self._cache is not None and self._cache[0] == stamp:
             return self._cache[1]
         wb, stamp = self._load()
-        self._cache = (stamp, wb, {})
+        self._set_cache((stamp, wb, {}))
         self._loaded = stamp
         return wb
+
+    def _set_cache(self, cache: tuple[Stamp, Any, dict[str, Grid]] | None, *, keep: Any = None) -> None:
+        """``cache`` kept as the workbook last loaded or saved; the one kept before let go of (``_let_go``) unless it
+        is ``keep`` (a workbook being changed or saved)."""
+        old, self._cache = self._cache, cache
+        if old is not None and old[1] is not keep:
+            self._let_go(old[1])
+
+    def _let_go(self, wb: Any) -> None:
+        """The workbook ``wb``, which this backend no longer needs, taken apart (``release_workbook``: reference
+        counting frees it at once, not the cycle collector), unless the backend still holds it (cached, changed in
+        ``saved_once``, made by ``start_new``). Nothing outside the backend holds its workbooks."""
+        if wb is None or any(wb is mine for mine in self._workbooks()):
+            return
+        release_workbook(wb)
+
+    def _workbooks(self) -> list[Any]:
+        """The workbooks this backend holds: the one cached, the one ``saved_once`` changes, the one ``start_new``
+        made."""
+        cache, held, new = getattr(self, "_cache", None), getattr(self, "_held", None), getattr(self, "_new", None)
+        return [wb for wb in (cache and cache[1], held and held.wb, new and new[0]) if wb is not None]
+
+    _release = staticmethod(release_workbook)  # held by the class: still there for a backend freed at exit
+
+    def __del__(self) -> None:
+        """The workbooks held taken apart as the backend goes (no one else holds them): freed there and then."""
+        for wb in self._workbooks():
+            self._release(wb)
 
     def _kept_now(self) -> KeptBook | None:
         """The kept read, while the file is still the version it was taken from (else it is dropped: loaded from
@@ -502,15 +531,20 @@ class LocalWorkbookBackend:
         with self.hold_lock():
             for _ in range(_ATTEMPTS):
                 wb, stamp, read_before, self._as_read = self._newest()
-                self._cache = None  # ``change`` edits it: only a saved workbook goes back in the cache
+                self._set_cache(None, keep=wb)  # ``change`` edits it: only a saved workbook goes back in the cache
                 try:
-                    if not change(wb):
-                        self._cache = (stamp, wb, self._as_read)  # nothing changed: still the file as it is
+                    try:
+                        if not change(wb):
+                            self._cache = (stamp, wb, self._as_read)  # nothing changed: still the file as it is
+                            return wb
+                    finally:
+                        self._as_read = {}
+                    if self._saved_over(wb, stamp, read_before):
                         return wb
-                finally:
-                    self._as_read = {}
-                if self._saved_over(wb, stamp, read_before):
-                    return wb
+                except BaseException:
+                    self._let_go(wb)  # changed in part, or not saved: nothing reads it any more
+                    raise
+                self._let_go(wb)  # the file changed meanwhile: the next attempt loads it again
             raise _kept_changing(self.path)
 
     def _newest(self) -> tuple[Any, Stamp, bool, dict[str, Grid]]:
@@ -545,7 +579,7 @@ class LocalWorkbookBackend:
         """Counted as a change, ``wb`` kept as the file now is (it is exactly the saved file: no load next)."""
         self.changes += 1
         with contextlib.suppress(SheetAccessError):
-            self._cache = (self._stamp(), wb, {})
+            self._set_cache((self._stamp(), wb, {}))
 
     def start_new(self, layout: WorkbookLayout, *, private: bool = False) -> None:
         """Make the workbook of a file that does not exist yet from ``layout``, in memory: reads answer from it, and
@@ -592,7 +626,8 @@ class LocalWorkbookBackend:
                 yield
                 self._save_held(self._held)
             finally:
-                self._held = None
+                held, self._held = self._held, None
+                self._let_go(held.wb)  # unless saved (cached): the changes dropped
 
     def _held_change(self, change: Callable[[Any], bool]) -> Any:
         """``change`` made on the workbook ``saved_once`` holds (the newest file loaded at the first change) and
@@ -601,7 +636,7 @@ class LocalWorkbookBackend:
         assert held is not None
         if held.wb is None:
             held.wb, held.stamp, held.read_before, _ = self._newest()
-            self._cache = None  # changed in memory: only a saved workbook goes back in the cache
+            self._set_cache(None)  # changed in memory: only a saved workbook goes back in the cache
         held.changes.append(change)
         held.saves += change(held.wb)
         return held.wb
@@ -620,7 +655,9 @@ class LocalWorkbookBackend:
             assert held.stamp is not None  # loaded at its first change
             if self._saved_over(held.wb, held.stamp, held.read_before):
                 return
+            dropped = held.wb
             held.wb, held.stamp = self._load()
+            self._let_go(dropped)
             self._loaded, held.read_before = held.stamp, False
             held.saves = sum(change(held.wb) for change in held.changes)
         raise _kept_changing(self.path)
@@ -633,7 +670,7 @@ class LocalWorkbookBackend:
         with collector_paused():
             wb.save(buffer)
         mark = save_atomically(self.path, buffer.getvalue(), expected, must_not_exist=must_not_exist, mode=mode)
-        self._cache = None
+        self._set_cache(None, keep=wb)
         return mark
 
     # ----------------------------------------------------------------- cells
