@@ -44,7 +44,6 @@ import pickle
 import re
 import stat
 import sys
-import threading
 import time
 import warnings
 import zipfile
@@ -59,6 +58,7 @@ from typing import Any, TypeVar
 from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]  # et_xmlfile's own
 
+from sheets_gm.sheets.kept_parts import kept
 from sheets_gm.sheets.struck import StruckText, struck
 from sheets_gm.sheets.xlsx_write_parts import PieceWriter, encoded, plain_element_xml
 
@@ -246,17 +246,12 @@ def _read_string_table(xml_source: Any) -> list[str]:
 _excel_reader.read_string_table = _read_string_table
 #: The most styles parts kept made (:func:`_write_stylesheet`).
 _MOST_STYLESHEETS = 64
-_KEEPING = threading.Lock()  # a host's threads load and save workbooks at once
 
 
 def _kept(parts: dict[bytes, _Part], key: bytes, part: _Part, most: int | None = None) -> _Part:
-    """``part`` kept in ``parts`` by ``key``, the oldest dropped first once it holds ``most`` (by default
+    """``part`` kept in ``parts`` by ``key`` (``kept_parts.kept``), at most ``most`` of them (by default
     :data:`_MOST_STYLESHEETS`)."""
-    with _KEEPING:
-        if len(parts) >= (most or _MOST_STYLESHEETS):
-            del parts[next(iter(parts))]
-        parts[key] = part
-    return part
+    return kept(parts, key, part, most or _MOST_STYLESHEETS)
 
 
 def _apply_stylesheet(archive: zipfile.ZipFile, wb: Any) -> Any:

@@ -58,6 +58,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CUSTOM
 from openpyxl.xml.functions import fromstring
 
+from sheets_gm.sheets.kept_parts import kept as keep
+
 #: The largest worksheet part read whole: a match's largest tab, the board's Log full, is under a megabyte; a
 #: bigger part is read by ``iterparse``, which holds one row's elements at a time, not the whole tree.
 MOST_WHOLE_BYTES = 2 * 1024 * 1024
@@ -86,7 +88,6 @@ _KEPT: dict[Hashable, bytes] = {}  # each part made by :func:`kept_copy` so far,
 _Made = TypeVar("_Made")
 #: What a new tab's ``_setup`` makes that holds the tab itself (:func:`_setup_worksheet` makes them for it).
 _HOLD_THE_SHEET = frozenset(("row_dimensions", "column_dimensions", "page_setup"))
-_KEEPING = threading.Lock()  # a host's threads load workbooks at once
 _LOADING = threading.local()  # ``tabs``: whether this thread's load is making its tabs (:func:`_read_worksheets`)
 
 
@@ -184,14 +185,8 @@ def kept_copy(key: Hashable, make: Callable[[], _Made]) -> _Made:
         made_now = make()
         if _source_bytes(key) > MOST_KEPT_BYTES:
             return made_now
-        kept = pickle.dumps(made_now, pickle.HIGHEST_PROTOCOL)
-        with _KEEPING:
-            size = _source_bytes(key) + len(kept)
-            if size > MOST_KEPT_TOTAL:
-                return made_now
-            while _KEPT and (len(_KEPT) >= MOST_KEPT or _kept_bytes() + size > MOST_KEPT_TOTAL):
-                del _KEPT[next(iter(_KEPT))]
-            _KEPT[key] = kept
+        pickled = pickle.dumps(made_now, pickle.HIGHEST_PROTOCOL)
+        kept = keep(_KEPT, key, pickled, MOST_KEPT, weigh=_weight, most_weight=MOST_KEPT_TOTAL)
     made: _Made = pickle.loads(kept)
     return made
 
@@ -201,9 +196,14 @@ def _source_bytes(key: Hashable) -> int:
     return sum(len(k) for k in key if isinstance(k, bytes)) if isinstance(key, tuple) else 0
 
 
+def _weight(key: Hashable, pickled: bytes) -> int:
+    """The bytes a kept part holds: its key's parts and its pickled copy."""
+    return _source_bytes(key) + len(pickled)
+
+
 def _kept_bytes() -> int:
-    """The bytes the parts kept hold together: their keys' parts and their pickled copies (new parts only: rare)."""
-    return sum(_source_bytes(key) + len(kept) for key, kept in _KEPT.items())
+    """The bytes the parts kept hold together."""
+    return sum(_weight(key, pickled) for key, pickled in _KEPT.items())
 
 
 def parsed_part(source: bytes, kind: Any) -> Any:
