@@ -38,10 +38,23 @@ gc.set_threshold(60_000, 20, 20)
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """What is loaded before the first test (pytest, the package, its imports) is left out of every collection;
-    ``init`` draws its match seeds from the test's name (``tests/match_seeds.py``)."""
-    import sheets_gm.init.start
+    ``init`` draws its match seeds from the test's name (``tests/match_seeds.py``). openpyxl is imported first as the
+    product imports it, without numpy (``sheets_gm.sheets.xlsx``): a test module's own ``import openpyxl`` (the first
+    of them, ``tests/matchfiles.py``) had numpy loaded where it is installed, 4 % of a collection, and hypothesis's
+    scan of the modules loaded walked numpy's too."""
+    import sheets_gm.init.start  # imports no openpyxl
+    import sheets_gm.sheets.xlsx  # openpyxl, without numpy
 
     sheets_gm.init.start.new_seed = seed_for_test  # type: ignore[attr-defined]  # same signature; a test may patch it again
+    gc.freeze()
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own, whose collection looks for the run's last unraisable errors
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """What survived the cycle collection pytest makes at the end of a run is frozen: pytest collects once more in
+    its clean-up (``unraisableexception.cleanup``), which walked every object the run left (the collected tests, the
+    modules, a worker's made matches) a second time, a third of pytest's collecting at the end of each process; it
+    now walks only what the clean-up frees."""
     gc.freeze()
 
 
