@@ -545,8 +545,9 @@ _EXACT_INT = 2**53
 
 
 def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
-    """openpyxl's ``WorksheetWriter.write_row``, each plain cell (:func:`_plain_cell`) written as the text openpyxl
-    writes for it; the row left to openpyxl where its stream is not ``et_xmlfile``'s (lxml installed)."""
+    """openpyxl's ``WorksheetWriter.write_row``, each plain cell written as the text openpyxl writes for it (an empty
+    one, text or an integer there and then, any other by :func:`_plain_cell`); the row left to openpyxl where its
+    stream is not ``et_xmlfile``'s (lxml installed)."""
     out = getattr(xf, "_file", None)
     if out is None or not hasattr(xf, "_element_stack"):
         _openpyxl_write_row(writer, xf, row, row_idx)
@@ -554,27 +555,38 @@ def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
     ws = writer.ws
     dimension = ws.row_dimensions.get(row_idx)
     parts = [f'<row r="{row_idx}"', _row_attributes(writer, dimension) if dimension is not None else "", ">"]
+    append = parts.append
     heads = _cell_heads(writer)
     number = str(row_idx)
     for cell in row:
-        comment = cell._comment
+        comment, value = cell._comment, cell._value
         if comment is not None:
             ws._comments.append(CommentRecord.from_cell(cell))
         style = cell._style
         key = style.tobytes() if style is not None else _UNSTYLED
-        if cell._value is None and key == _UNSTYLED and not comment:
+        if value is None and key == _UNSTYLED and not comment:
             continue
-        head = heads.get((cell.column, key, cell.data_type))
+        kind = cell.data_type
+        head = heads.get((cell.column, key, kind))
         if head is None:
-            head = heads[cell.column, key, cell.data_type] = _cell_head(ws, cell, key)
-        text = _plain_cell(cell, head, number)
+            head = heads[cell.column, key, kind] = _cell_head(ws, cell, key)
+        if cell._hyperlink:
+            text = None
+        elif value is None:  # (an empty cell of any plain kind: its ``<c>`` closed at once)
+            text = head[0] + number + head[2] if kind in _PLAIN else None
+        elif type(value) is str and kind == "s" and value and value.strip() == value:  # (no space to keep)
+            text = f"{head[0]}{number}{head[1]}><is><t>{_escape_cdata(value)}</t></is></c>"
+        elif type(value) is int and kind == "n" and -_EXACT_INT <= value <= _EXACT_INT:
+            text = f"{head[0]}{number}{head[1]}><v>{value}</v></c>"
+        else:
+            text = _plain_cell(cell, head, number)
         if text is None:
             out("".join(parts))
             parts.clear()
             write_cell(xf, ws, cell, key != _UNSTYLED)
         else:
-            parts.append(text)
-    parts.append("</row>")
+            append(text)
+    append("</row>")
     out("".join(parts))
 
 
@@ -582,22 +594,24 @@ def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
 _UNSTYLED = StyleArray().tobytes()
 
 
-def _cell_heads(writer: Any) -> dict[tuple[int, bytes, str], tuple[str, str]]:
-    """What the save of ``writer``'s tab wrote so far around each cell's row number (:func:`_cell_head`), by its
-    column, style array as bytes (hashed by C code, where a ``StyleArray`` hashes a tuple of itself in Python) and
-    data type: 10,000 rows pasted are a few kinds of cell."""
-    heads: dict[tuple[int, bytes, str], tuple[str, str]] | None = writer.__dict__.get("_cell_heads")
+def _cell_heads(writer: Any) -> dict[tuple[int, bytes, str], tuple[str, str, str]]:
+    """What the save of ``writer``'s tab (a :class:`_TabWriter`'s: of each tab of its workbook's save) wrote so far
+    around each cell's row number (:func:`_cell_head`), by its column, style array as bytes (hashed by C code, where
+    a ``StyleArray`` hashes a tuple of itself in Python) and data type: 10,000 rows pasted are a few kinds of cell."""
+    heads: dict[tuple[int, bytes, str], tuple[str, str, str]] | None = writer.__dict__.get("_cell_heads")
     if heads is None:
         heads = writer.__dict__["_cell_heads"] = {}
     return heads
 
 
-def _cell_head(ws: Any, cell: Any, key: bytes) -> tuple[str, str]:
+def _cell_head(ws: Any, cell: Any, key: bytes) -> tuple[str, str, str]:
     """What openpyxl writes of ``cell``'s ``<c>`` before its row number (``<c r="D``) and after it (``" s="3"
-    t="inlineStr"``); its style added to the workbook's cell styles the first time, as ``cell.style_id`` does."""
+    t="inlineStr"``), and that closing the element (``" s="3" t="n" />``, an empty cell's); its
+    style added to the workbook's cell styles the first time, as ``cell.style_id`` does."""
     styled = "" if key == _UNSTYLED else f' s="{int(ws.parent._cell_styles.add(cell._style))}"'
     kind = cell.data_type
-    return f'<c r="{get_column_letter(cell.column)}', f'"{styled} t="{"inlineStr" if kind == "s" else kind}"'
+    start, end = f'<c r="{get_column_letter(cell.column)}', f'"{styled} t="{"inlineStr" if kind == "s" else kind}"'
+    return start, end, end + " />"
 
 
 #: What a row's ``<row>`` attributes are made of: its dimension's own fields and its style.
@@ -619,7 +633,7 @@ def _row_attributes(writer: Any, dimension: Any) -> str:
     return text
 
 
-def _plain_cell(cell: Any, head: tuple[str, str], number: str) -> str | None:
+def _plain_cell(cell: Any, head: tuple[str, str, str], number: str) -> str | None:
     """The XML openpyxl's ``etree_write_cell`` writes for ``cell`` (in row ``number``, its ``<c>`` made of ``head``
     around that number) when it holds nothing, text, a finite number or a boolean and has no link; None for any
     other cell (openpyxl writes it)."""
@@ -700,23 +714,27 @@ def _reindexed_min(column: Any) -> int:
     return first
 
 
-def _tab_dimension(cells: dict[tuple[int, int], Any]) -> str:
-    """openpyxl's ``calculate_dimension`` of a tab of ``cells`` (``A1:AA11``), its bounds taken by C code."""
-    if not cells:
+def _tab_dimension(places: list[tuple[int, int]]) -> str:
+    """openpyxl's ``calculate_dimension`` of a tab whose cells are at ``places``, sorted (``A1:AA11``): its rows'
+    bounds the first and last place's, its columns' taken by C code."""
+    if not places:
         return "A1:A1"
-    columns = list(map(itemgetter(1), cells))
-    return f"{get_column_letter(min(columns))}{min(cells)[0]}:{get_column_letter(max(columns))}{max(cells)[0]}"
+    columns = list(map(itemgetter(1), places))
+    return f"{get_column_letter(min(columns))}{places[0][0]}:{get_column_letter(max(columns))}{places[-1][0]}"
 
 
 class _TabWriter(WorksheetWriter):  # type: ignore[misc]  # openpyxl has no type hints
     """openpyxl's ``WorksheetWriter``, the tab written into a list of pieces (:class:`PieceWriter`) and joined once;
     each part of its head and tail (:data:`_KEPT_TAB_PARTS`, its format, its legacy drawing's link) written once for
     each thing it is made of (:func:`_made_of`) and its text reused, as its columns are (:meth:`write_cols`): a
-    match's workbooks are saved again and again, each tab's head and tail the same as the time before. The dimension
-    is worked out from the cells by C code, and the rows sliced from the cells sorted (:meth:`rows`)."""
+    match's workbooks are saved again and again, each tab's head and tail the same as the time before. The cells'
+    places are sorted once, for the dimension and the rows (:meth:`rows`, sliced from them); what is written around
+    each cell's row number is shared by the tabs of a save (``cell_heads``, :func:`_cell_heads`)."""
 
-    def __init__(self, ws: Any) -> None:
+    def __init__(self, ws: Any, cell_heads: dict[tuple[int, bytes, str], tuple[str, str, str]]) -> None:
         self.pieces: list[str] = []
+        self._cell_heads = cell_heads
+        self._places: list[tuple[int, int]] | None = None  # sorted by :meth:`write_dimensions` for :meth:`rows`
         super().__init__(ws, out=self.pieces)
 
     def get_stream(self) -> Iterator[Any]:
@@ -738,7 +756,8 @@ class _TabWriter(WorksheetWriter):  # type: ignore[misc]  # openpyxl has no type
         height or style and no cell with none), each row's cells sliced from the cells sorted, not appended one by
         one."""
         cells = self.ws._cells
-        places = sorted(cells)
+        places = self._places if self._places is not None else sorted(cells)
+        self._places = None
         numbers = list(map(itemgetter(0), places))
         ordered = list(map(cells.__getitem__, places))
         rows: list[tuple[int, list[Any]]] = []
@@ -772,7 +791,8 @@ class _TabWriter(WorksheetWriter):  # type: ignore[misc]  # openpyxl has no type
 
     def write_dimensions(self) -> None:
         """The tab's ``<dimension>``, as ``SheetDimension`` writes it."""
-        self.pieces.append(f'<dimension ref="{_tab_dimension(self.ws._cells)}" />')
+        self._places = sorted(self.ws._cells)
+        self.pieces.append(f'<dimension ref="{_tab_dimension(self._places)}" />')
 
     def write_format(self) -> None:
         """The tab's ``<sheetFormatPr>``, its ``outlineLevelCol`` set first as openpyxl sets it."""
@@ -847,7 +867,8 @@ def _write_worksheet(writer: Any, ws: Any) -> None:
     ws._drawing = SpreadsheetDrawing()
     ws._drawing.charts = ws._charts
     ws._drawing.images = ws._images
-    sheet = WorksheetWriter(ws, out=io.BytesIO()) if openpyxl.LXML else _TabWriter(ws)
+    heads = writer.__dict__.setdefault("_cell_heads", {})  # (a save's: its workbook's cell styles)
+    sheet = WorksheetWriter(ws, out=io.BytesIO()) if openpyxl.LXML else _TabWriter(ws, heads)
     sheet.write()
     ws._rels = sheet._rels
     archive = writer._archive
