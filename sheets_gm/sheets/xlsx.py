@@ -38,6 +38,7 @@ so with such an expat those two parts are parsed by the standard library's ``ite
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import io
 import pickle
@@ -50,7 +51,7 @@ import zipfile
 import zlib
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from operator import itemgetter
 from pyexpat import version_info as _expat_version
 from types import ModuleType
@@ -81,7 +82,7 @@ openpyxl = _import_without_numpy()
 
 from openpyxl.cell._writer import write_cell  # noqa: E402  # after openpyxl, imported without numpy
 from openpyxl.cell.cell import Cell  # noqa: E402
-from openpyxl.comments.comment_sheet import CommentRecord  # noqa: E402
+from openpyxl.comments.comment_sheet import CommentRecord, CommentSheet  # noqa: E402
 from openpyxl.compat import safe_string  # noqa: E402
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing  # noqa: E402
 from openpyxl.packaging.extended import ExtendedProperties  # noqa: E402
@@ -129,6 +130,7 @@ from sheets_gm.sheets.xlsx_read_cache import (  # noqa: E402  # after openpyxl, 
 )
 
 _Part = TypeVar("_Part")  # a part kept by what it is made of (:func:`_kept`)
+_Key = TypeVar("_Key", bound=Hashable)  # what a part is kept by
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
 
 #: The first expat that refuses amplified entities itself (CVE-2013-0340), as ``defusedxml`` does.
@@ -248,7 +250,7 @@ _excel_reader.read_string_table = _read_string_table
 _MOST_STYLESHEETS = 64
 
 
-def _kept(parts: dict[bytes, _Part], key: bytes, part: _Part, most: int | None = None) -> _Part:
+def _kept(parts: dict[_Key, _Part], key: _Key, part: _Part, most: int | None = None) -> _Part:
     """``part`` kept in ``parts`` by ``key`` (``kept_parts.kept``), at most ``most`` of them (by default
     :data:`_MOST_STYLESHEETS`)."""
     return kept(parts, key, part, most or _MOST_STYLESHEETS)
@@ -882,10 +884,42 @@ def _write_worksheet(writer: Any, ws: Any) -> None:
 
 ExcelWriter.write_worksheet = _write_worksheet
 
+_openpyxl_write_comment = ExcelWriter._write_comment
+#: Each tab's comments part and its drawing (VML) written so far (:func:`_write_comment`), by what the comments are
+#: made of (:func:`_made_of`): their XML. At most :data:`_MOST_STYLESHEETS`, the oldest dropped first.
+_COMMENTS_SAVED: dict[bytes, tuple[bytes, bytes]] = {}
+
+
+def _write_comment(writer: Any, ws: Any) -> None:
+    """openpyxl's ``ExcelWriter._write_comment``: the comments part of ``ws`` and its drawing written as openpyxl
+    writes them, both made once for each set of comments (their cells, texts, authors and sizes: the same save
+    after save; neither holds the part's number). A workbook with macros is left to openpyxl (its drawing is kept)."""
+    if writer.workbook.vba_archive is not None:
+        _openpyxl_write_comment(writer, ws)
+        return
+    comments = CommentSheet.from_comments(ws._comments)
+    made_of = _made_of(comments)
+    made = _COMMENTS_SAVED.get(made_of) if made_of is not None else None
+    if made is None:
+        made = _openpyxl_tostring(comments.to_tree()), comments.write_shapes(None)
+        if made_of is not None:
+            _kept(_COMMENTS_SAVED, made_of, made)
+    writer._comments.append(comments)
+    comments._id = len(writer._comments)
+    writer._archive.writestr(comments.path[1:], made[0])
+    writer.manifest.append(comments)
+    ws.legacy_drawing = f"xl/drawings/commentsDrawing{comments._id}.vml"
+    writer._archive.writestr(ws.legacy_drawing, made[1])
+    writer.vba_modified.add(ws.legacy_drawing)
+    ws._rels.append(Relationship(Id="comments", type=comments._rel_type, Target=comments.path))
+
+
+ExcelWriter._write_comment = _write_comment
+
 #: Each part deflated so far, by its bytes and compression level: the bytes deflated and their CRC. At most
 #: :data:`_MOST_DEFLATED` (a few matches' workbooks' parts), the oldest dropped first, each at most
 #: :data:`_MOST_DEFLATED_BYTES` long: some 20 MB at most.
-_DEFLATED: dict[bytes, tuple[bytes, int]] = {}
+_DEFLATED: dict[tuple[int | None, bytes], tuple[bytes, int]] = {}
 _MOST_DEFLATED = 256
 _MOST_DEFLATED_BYTES = 64 * 1024
 
@@ -894,7 +928,7 @@ def _deflated(data: bytes, level: int | None) -> tuple[bytes, int]:
     """``data`` deflated as ``ZipFile`` deflates an entry at ``level`` (the same bytes: zlib's deflate is a function
     of its input and settings), and its CRC; made once for each distinct part of at most
     :data:`_MOST_DEFLATED_BYTES` (a match's workbooks are saved again and again, most of their parts as before)."""
-    key = b"%d " % (-1 if level is None else level) + data if len(data) <= _MOST_DEFLATED_BYTES else None
+    key = (level, data) if len(data) <= _MOST_DEFLATED_BYTES else None  # (not copied into a key of its own)
     made = _DEFLATED.get(key) if key is not None else None
     if made is None:
         compressor = zipfile._get_compressor(zipfile.ZIP_DEFLATED, level)  # type: ignore[attr-defined]
@@ -966,6 +1000,13 @@ def _kept_tree(kind: str, part: Any) -> bytes:
     return xml
 
 
+@functools.cache
+def _app_xml() -> bytes:
+    """The workbook's extended properties as openpyxl writes them: the same in every save (openpyxl's name and
+    version, nothing of the workbook), so made once."""
+    return _openpyxl_tostring(ExtendedProperties().to_tree())  # type: ignore[no-any-return]  # no type hints
+
+
 class _CustomPropertiesPart:
     """The content type of a workbook's custom properties, as openpyxl's ``write_data`` adds it to the manifest."""
 
@@ -978,7 +1019,7 @@ def _write_data(writer: Any) -> None:
     with the time of the save; the workbook's sheets and names, their relationships, the content types) made once
     for each thing it is made of (:func:`_kept_tree`)."""
     archive, book = writer._archive, writer.workbook
-    archive.writestr(ARC_APP, _kept_tree("app", ExtendedProperties()))
+    archive.writestr(ARC_APP, _app_xml())
     archive.writestr(ARC_CORE, _openpyxl_tostring(book.properties.to_tree()))  # stamped with the save's time
     archive.writestr(ARC_THEME, book.loaded_theme if book.loaded_theme else theme_xml)
     if len(book.custom_doc_props) >= 1:
