@@ -38,6 +38,7 @@ so with such an expat those two parts are parsed by the standard library's ``ite
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import gc
 import io
@@ -692,7 +693,7 @@ def _made_of(part: Any) -> bytes | None:
     to (read by none of its fields). None for one that cannot be pickled (it is written as openpyxl writes it, each
     time)."""
     try:
-        if "_parent" not in part.__dict__:
+        if "_parent" not in getattr(part, "__dict__", ()):  # (a tuple of parts pickled whole)
             return pickle.dumps(part, pickle.HIGHEST_PROTOCOL)
         if isinstance(part, list | dict):  # items beside the fields: none of openpyxl's with a parent
             return None
@@ -1043,9 +1044,33 @@ def _write_data(writer: Any) -> None:
     archive.writestr(manifest.path, _kept_tree("manifest", manifest))
 
 
+#: Each workbook's defined names written so far (:meth:`_BookWriter.write_names`), by what they are made of: a copy
+#: of the list openpyxl made of them. At most :data:`_MOST_STYLESHEETS`, the oldest dropped first.
+_NAMES_SAVED: dict[bytes, Any] = {}
+
+
 class _BookWriter(WorkbookWriter):  # type: ignore[misc]  # openpyxl has no type hints
     """openpyxl's ``WorkbookWriter``, the workbook part and the relationships made once for each thing they are
-    made of (:func:`_kept_tree`)."""
+    made of (:func:`_kept_tree`), and the defined names so (:meth:`write_names`)."""
+
+    def write_names(self) -> None:
+        """openpyxl's ``write_names``: the workbook's names, each tab's own (numbered by its place) and those of its
+        filter, print titles and print area, made once for each thing they are made of (a tab's print titles and
+        area are made into names, through a parse of each, at every save of openpyxl's) and a copy of them kept."""
+        tabs = []
+        for place, sheet in enumerate(self.wb.worksheets):
+            for name in sheet.defined_names.values():
+                name.localSheetId = place  # (as openpyxl numbers them, whether made or kept)
+            tabs.append((sheet.title, sheet.defined_names, sheet.auto_filter, sheet._print_rows, sheet._print_cols,
+                         sheet._print_area))
+        made_of = _made_of((self.wb.defined_names, tabs))
+        names = _NAMES_SAVED.get(made_of) if made_of is not None else None
+        if names is None:
+            WorkbookWriter.write_names(self)
+            if made_of is not None:
+                _kept(_NAMES_SAVED, made_of, copy.deepcopy(self.package.definedNames))
+        else:
+            self.package.definedNames = names  # (never changed: only written)
 
     def write(self) -> bytes:
         """The workbook part (its sheets, names, views, calculation)."""

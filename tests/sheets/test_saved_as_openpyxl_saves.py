@@ -173,6 +173,9 @@ BOOK_CHANGES: dict[str, Callable[[Any], object]] = {
     "a tab hidden": lambda book: setattr(book.worksheets[1], "sheet_state", "hidden"),
     "a tab added": lambda book: book.create_sheet("Third"),
     "a print area": lambda book: setattr(book.worksheets[1], "print_area", "A1:C9"),
+    "print titles": lambda book: setattr(book.worksheets[1], "print_title_rows", "1:2"),
+    "a filter": lambda book: setattr(book.worksheets[1].auto_filter, "ref", "A1:C3"),
+    "a tab's own name": lambda book: book.worksheets[1].defined_names.add(DefinedName("mine", attr_text="$A$1")),
     "a name": lambda book: book.defined_names.add(DefinedName("seats", attr_text="'Second'!$A$1:$A$3")),
     "the active tab": lambda book: setattr(book, "active", 1),
 }
