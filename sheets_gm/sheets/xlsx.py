@@ -42,6 +42,7 @@ import copy
 import functools
 import gc
 import io
+import os
 import pickle
 import re
 import stat
@@ -86,7 +87,9 @@ from openpyxl.cell.cell import Cell  # noqa: E402
 from openpyxl.comments.comment_sheet import CommentRecord, CommentSheet  # noqa: E402
 from openpyxl.compat import safe_string  # noqa: E402
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing  # noqa: E402
+from openpyxl.packaging import manifest as _manifest  # noqa: E402
 from openpyxl.packaging.extended import ExtendedProperties  # noqa: E402
+from openpyxl.packaging.manifest import FileExtension  # noqa: E402
 from openpyxl.packaging.relationship import Relationship, RelationshipList  # noqa: E402
 from openpyxl.reader import excel as _excel_reader  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
@@ -559,7 +562,7 @@ def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
     dimension = ws.row_dimensions.get(row_idx)
     parts = [f'<row r="{row_idx}"', _row_attributes(writer, dimension) if dimension is not None else "", ">"]
     append = parts.append
-    heads = _cell_heads(writer)
+    heads, numbers = _cell_heads(writer), _saved_texts(writer, "_style_numbers")
     number = str(row_idx)
     for cell in row:
         comment, value = cell._comment, cell._value
@@ -572,7 +575,7 @@ def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
         kind = cell.data_type
         head = heads.get((cell.column, key, kind))
         if head is None:
-            head = heads[cell.column, key, kind] = _cell_head(ws, cell, key)
+            head = heads[cell.column, key, kind] = _cell_head(ws, cell, key, numbers)
         if cell._hyperlink:
             text = None
         elif value is None:  # (an empty cell of any plain kind: its ``<c>`` closed at once)
@@ -601,17 +604,27 @@ def _cell_heads(writer: Any) -> dict[tuple[int, bytes, str], tuple[str, str, str
     """What the save of ``writer``'s tab (a :class:`_TabWriter`'s: of each tab of its workbook's save) wrote so far
     around each cell's row number (:func:`_cell_head`), by its column, style array as bytes (hashed by C code, where
     a ``StyleArray`` hashes a tuple of itself in Python) and data type: 10,000 rows pasted are a few kinds of cell."""
-    heads: dict[tuple[int, bytes, str], tuple[str, str, str]] | None = writer.__dict__.get("_cell_heads")
-    if heads is None:
-        heads = writer.__dict__["_cell_heads"] = {}
+    heads: dict[tuple[int, bytes, str], tuple[str, str, str]] = _saved_texts(writer, "_cell_heads")
     return heads
 
 
-def _cell_head(ws: Any, cell: Any, key: bytes) -> tuple[str, str, str]:
+def _saved_texts(writer: Any, name: str) -> dict[Any, Any]:
+    """The texts the save of ``writer``'s tab wrote so far, of the kind ``name`` (a :class:`_TabWriter`'s: those
+    of its workbook's save)."""
+    made: dict[Any, Any] | None = writer.__dict__.get(name)
+    if made is None:
+        made = writer.__dict__[name] = {}
+    return made
+
+
+def _cell_head(ws: Any, cell: Any, key: bytes, numbers: dict[bytes, str]) -> tuple[str, str, str]:
     """What openpyxl writes of ``cell``'s ``<c>`` before its row number (``<c r="D``) and after it (``" s="3"
     t="inlineStr"``), and that closing the element (``" s="3" t="n" />``, an empty cell's); its
-    style added to the workbook's cell styles the first time, as ``cell.style_id`` does."""
-    styled = "" if key == _UNSTYLED else f' s="{int(ws.parent._cell_styles.add(cell._style))}"'
+    style added to the workbook's cell styles the first time, as ``cell.style_id`` does, its number kept in
+    ``numbers`` by its style array's bytes."""
+    styled = numbers.get(key)
+    if styled is None:
+        styled = numbers[key] = "" if key == _UNSTYLED else f' s="{int(ws.parent._cell_styles.add(cell._style))}"'
     kind = cell.data_type
     start, end = f'<c r="{get_column_letter(cell.column)}', f'"{styled} t="{"inlineStr" if kind == "s" else kind}"'
     return start, end, end + " />"
@@ -624,9 +637,7 @@ _ROW_FIELDS = ("hidden", "outlineLevel", "collapsed", "ht", "thickBot", "thickTo
 def _row_attributes(writer: Any, dimension: Any) -> str:
     """The attributes openpyxl writes for a row of ``dimension`` (`` ht="12.8" customHeight="1"``), made once for
     each kind of row in the save of ``writer``'s tab (rows pasted in LibreOffice each carry a height)."""
-    made: dict[tuple[Any, ...], str] | None = writer.__dict__.get("_row_attributes")
-    if made is None:
-        made = writer.__dict__["_row_attributes"] = {}
+    made: dict[tuple[Any, ...], str] = _saved_texts(writer, "_row_attributes")
     own = dimension.__dict__
     style = dimension._style
     key = (*map(own.get, _ROW_FIELDS), style.tobytes() if style is not None else None)
@@ -732,11 +743,12 @@ class _TabWriter(WorksheetWriter):  # type: ignore[misc]  # openpyxl has no type
     each thing it is made of (:func:`_made_of`) and its text reused, as its columns are (:meth:`write_cols`): a
     match's workbooks are saved again and again, each tab's head and tail the same as the time before. The cells'
     places are sorted once, for the dimension and the rows (:meth:`rows`, sliced from them); what is written around
-    each cell's row number is shared by the tabs of a save (``cell_heads``, :func:`_cell_heads`)."""
+    each cell's row number, its style's number and a row's attributes are shared by the tabs of a save (``texts``,
+    by their kind: :func:`_saved_texts`)."""
 
-    def __init__(self, ws: Any, cell_heads: dict[tuple[int, bytes, str], tuple[str, str, str]]) -> None:
+    def __init__(self, ws: Any, texts: dict[str, dict[Any, Any]]) -> None:
         self.pieces: list[str] = []
-        self._cell_heads = cell_heads
+        self.__dict__.update(texts)
         self._places: list[tuple[int, int]] | None = None  # sorted by :meth:`write_dimensions` for :meth:`rows`
         super().__init__(ws, out=self.pieces)
 
@@ -856,6 +868,9 @@ for _method, _field in _KEPT_TAB_PARTS.items():
     setattr(_TabWriter, _method, _kept_part_writer(_method, _field))
 
 _openpyxl_write_worksheet = ExcelWriter.write_worksheet
+#: The kinds of text a save's tabs share (:func:`_saved_texts`): what is written around a cell's row number, a
+#: cell style's number, a row's attributes (each with the number of its style, the workbook's).
+_SAVE_TEXTS = ("_cell_heads", "_style_numbers", "_row_attributes")
 #: The mode of the temporary file openpyxl writes a worksheet to (``tempfile``'s, whatever the umask), which its
 #: zip entry records: a regular file, 0600.
 _TEMP_FILE_ATTR = (stat.S_IFREG | 0o600) << 16
@@ -870,8 +885,8 @@ def _write_worksheet(writer: Any, ws: Any) -> None:
     ws._drawing = SpreadsheetDrawing()
     ws._drawing.charts = ws._charts
     ws._drawing.images = ws._images
-    heads = writer.__dict__.setdefault("_cell_heads", {})  # (a save's: its workbook's cell styles)
-    sheet = WorksheetWriter(ws, out=io.BytesIO()) if openpyxl.LXML else _TabWriter(ws, heads)
+    texts = writer.__dict__.setdefault("_tab_texts", {kind: {} for kind in _SAVE_TEXTS})  # (its cell styles')
+    sheet = WorksheetWriter(ws, out=io.BytesIO()) if openpyxl.LXML else _TabWriter(ws, texts)
     sheet.write()
     ws._rels = sheet._rels
     archive = writer._archive
@@ -1001,6 +1016,22 @@ def _kept_tree(kind: str, part: Any) -> bytes:
     return xml
 
 
+def _register_mimetypes(manifest: Any, names: list[str]) -> None:
+    """openpyxl's ``Manifest._register_mimetypes``: the content type of each part's extension (``.xml``) added to
+    ``manifest``'s defaults, in the order of ``names``, each extension's made once (:func:`_file_extension`)."""
+    for name in names:
+        extension = os.path.splitext(name)[-1]
+        if extension:
+            manifest.Default.append(_file_extension(extension))
+
+
+@functools.cache
+def _file_extension(extension: str) -> Any:
+    """The content type openpyxl's manifest gives a part's ``extension`` (``.xml``): made once, only ever written
+    (built for each part of each save, a fortieth of a save)."""
+    return FileExtension(extension[1:], _manifest.mimetypes.types_map[True][extension])
+
+
 @functools.cache
 def _app_xml() -> bytes:
     """The workbook's extended properties as openpyxl writes them: the same in every save (openpyxl's name and
@@ -1040,7 +1071,7 @@ def _write_data(writer: Any) -> None:
     manifest = writer.manifest
     manifest.append(book)
     manifest._write_vba(book)
-    manifest._register_mimetypes(filenames=archive.namelist())
+    _register_mimetypes(manifest, archive.namelist())
     archive.writestr(manifest.path, _kept_tree("manifest", manifest))
 
 
