@@ -89,7 +89,7 @@ from openpyxl.compat import safe_string  # noqa: E402
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing  # noqa: E402
 from openpyxl.packaging import manifest as _manifest  # noqa: E402
 from openpyxl.packaging.extended import ExtendedProperties  # noqa: E402
-from openpyxl.packaging.manifest import FileExtension  # noqa: E402
+from openpyxl.packaging.manifest import FileExtension, Override  # noqa: E402
 from openpyxl.packaging.relationship import Relationship, RelationshipList  # noqa: E402
 from openpyxl.reader import excel as _excel_reader  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
@@ -895,7 +895,7 @@ def _write_worksheet(writer: Any, ws: Any) -> None:
     entry.compress_type = archive.compression
     entry._compresslevel = archive.compresslevel  # type: ignore[attr-defined]  # what ZipFile.write sets
     archive.writestr(entry, sheet.read())
-    writer.manifest.append(ws)
+    _listed(writer.manifest, ws)
 
 
 ExcelWriter.write_worksheet = _write_worksheet
@@ -923,7 +923,7 @@ def _write_comment(writer: Any, ws: Any) -> None:
     writer._comments.append(comments)
     comments._id = len(writer._comments)
     writer._archive.writestr(comments.path[1:], made[0])
-    writer.manifest.append(comments)
+    _listed(writer.manifest, comments)
     ws.legacy_drawing = f"xl/drawings/commentsDrawing{comments._id}.vml"
     writer._archive.writestr(ws.legacy_drawing, made[1])
     writer.vba_modified.add(ws.legacy_drawing)
@@ -1016,6 +1016,18 @@ def _kept_tree(kind: str, part: Any) -> bytes:
     return xml
 
 
+def _listed(manifest: Any, part: Any) -> None:
+    """openpyxl's ``Manifest.append``: ``part``'s path and content type listed in ``manifest``, the entry made once
+    for each path and type (:func:`_override`)."""
+    manifest.Override.append(_override(part.path, part.mime_type))
+
+
+@functools.lru_cache(maxsize=_MOST_COLUMNS)
+def _override(path: str, content_type: str) -> Any:
+    """The manifest's entry of a part at ``path`` of ``content_type``: made once, only ever written."""
+    return Override(PartName=path, ContentType=content_type)
+
+
 def _register_mimetypes(manifest: Any, names: list[str]) -> None:
     """openpyxl's ``Manifest._register_mimetypes``: the content type of each part's extension (``.xml``) added to
     ``manifest``'s defaults, in the order of ``names``, each extension's made once (:func:`_file_extension`)."""
@@ -1056,7 +1068,7 @@ def _write_data(writer: Any) -> None:
     archive.writestr(ARC_THEME, book.loaded_theme if book.loaded_theme else theme_xml)
     if len(book.custom_doc_props) >= 1:
         archive.writestr(ARC_CUSTOM, _kept_tree("custom", book.custom_doc_props))
-        writer.manifest.append(_CustomPropertiesPart())
+        _listed(writer.manifest, _CustomPropertiesPart())
     writer._write_worksheets()
     writer._write_chartsheets()
     writer._write_images()
@@ -1069,7 +1081,7 @@ def _write_data(writer: Any) -> None:
     archive.writestr(ARC_WORKBOOK_RELS, parts.write_rels())
     writer._merge_vba()
     manifest = writer.manifest
-    manifest.append(book)
+    _listed(manifest, book)
     manifest._write_vba(book)
     _register_mimetypes(manifest, archive.namelist())
     archive.writestr(manifest.path, _kept_tree("manifest", manifest))
