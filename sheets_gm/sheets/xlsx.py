@@ -38,8 +38,11 @@ so with such an expat those two parts are parsed by the standard library's ``ite
 from __future__ import annotations
 
 import contextlib
+import copy
+import functools
 import gc
 import io
+import os
 import pickle
 import re
 import stat
@@ -50,7 +53,7 @@ import zipfile
 import zlib
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from operator import itemgetter
 from pyexpat import version_info as _expat_version
 from types import ModuleType
@@ -81,10 +84,12 @@ openpyxl = _import_without_numpy()
 
 from openpyxl.cell._writer import write_cell  # noqa: E402  # after openpyxl, imported without numpy
 from openpyxl.cell.cell import Cell  # noqa: E402
-from openpyxl.comments.comment_sheet import CommentRecord  # noqa: E402
+from openpyxl.comments.comment_sheet import CommentRecord, CommentSheet  # noqa: E402
 from openpyxl.compat import safe_string  # noqa: E402
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing  # noqa: E402
+from openpyxl.packaging import manifest as _manifest  # noqa: E402
 from openpyxl.packaging.extended import ExtendedProperties  # noqa: E402
+from openpyxl.packaging.manifest import FileExtension, Override  # noqa: E402
 from openpyxl.packaging.relationship import Relationship, RelationshipList  # noqa: E402
 from openpyxl.reader import excel as _excel_reader  # noqa: E402
 from openpyxl.reader import strings as _strings_reader  # noqa: E402
@@ -129,6 +134,7 @@ from sheets_gm.sheets.xlsx_read_cache import (  # noqa: E402  # after openpyxl, 
 )
 
 _Part = TypeVar("_Part")  # a part kept by what it is made of (:func:`_kept`)
+_Key = TypeVar("_Key", bound=Hashable)  # what a part is kept by
 _openpyxl_parse_cell = WorkSheetParser.parse_cell
 
 #: The first expat that refuses amplified entities itself (CVE-2013-0340), as ``defusedxml`` does.
@@ -248,7 +254,7 @@ _excel_reader.read_string_table = _read_string_table
 _MOST_STYLESHEETS = 64
 
 
-def _kept(parts: dict[bytes, _Part], key: bytes, part: _Part, most: int | None = None) -> _Part:
+def _kept(parts: dict[_Key, _Part], key: _Key, part: _Part, most: int | None = None) -> _Part:
     """``part`` kept in ``parts`` by ``key`` (``kept_parts.kept``), at most ``most`` of them (by default
     :data:`_MOST_STYLESHEETS`)."""
     return kept(parts, key, part, most or _MOST_STYLESHEETS)
@@ -545,8 +551,9 @@ _EXACT_INT = 2**53
 
 
 def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
-    """openpyxl's ``WorksheetWriter.write_row``, each plain cell (:func:`_plain_cell`) written as the text openpyxl
-    writes for it; the row left to openpyxl where its stream is not ``et_xmlfile``'s (lxml installed)."""
+    """openpyxl's ``WorksheetWriter.write_row``, each plain cell written as the text openpyxl writes for it (an empty
+    one, text or an integer there and then, any other by :func:`_plain_cell`); the row left to openpyxl where its
+    stream is not ``et_xmlfile``'s (lxml installed)."""
     out = getattr(xf, "_file", None)
     if out is None or not hasattr(xf, "_element_stack"):
         _openpyxl_write_row(writer, xf, row, row_idx)
@@ -554,27 +561,38 @@ def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
     ws = writer.ws
     dimension = ws.row_dimensions.get(row_idx)
     parts = [f'<row r="{row_idx}"', _row_attributes(writer, dimension) if dimension is not None else "", ">"]
-    heads = _cell_heads(writer)
+    append = parts.append
+    heads, numbers = _cell_heads(writer), _saved_texts(writer, "_style_numbers")
     number = str(row_idx)
     for cell in row:
-        comment = cell._comment
+        comment, value = cell._comment, cell._value
         if comment is not None:
             ws._comments.append(CommentRecord.from_cell(cell))
         style = cell._style
         key = style.tobytes() if style is not None else _UNSTYLED
-        if cell._value is None and key == _UNSTYLED and not comment:
+        if value is None and key == _UNSTYLED and not comment:
             continue
-        head = heads.get((cell.column, key, cell.data_type))
+        kind = cell.data_type
+        head = heads.get((cell.column, key, kind))
         if head is None:
-            head = heads[cell.column, key, cell.data_type] = _cell_head(ws, cell, key)
-        text = _plain_cell(cell, head, number)
+            head = heads[cell.column, key, kind] = _cell_head(ws, cell, key, numbers)
+        if cell._hyperlink:
+            text = None
+        elif value is None:  # (an empty cell of any plain kind: its ``<c>`` closed at once)
+            text = head[0] + number + head[2] if kind in _PLAIN else None
+        elif type(value) is str and kind == "s" and value and value.strip() == value:  # (no space to keep)
+            text = f"{head[0]}{number}{head[1]}><is><t>{_escape_cdata(value)}</t></is></c>"
+        elif type(value) is int and kind == "n" and -_EXACT_INT <= value <= _EXACT_INT:
+            text = f"{head[0]}{number}{head[1]}><v>{value}</v></c>"
+        else:
+            text = _plain_cell(cell, head, number)
         if text is None:
             out("".join(parts))
             parts.clear()
             write_cell(xf, ws, cell, key != _UNSTYLED)
         else:
-            parts.append(text)
-    parts.append("</row>")
+            append(text)
+    append("</row>")
     out("".join(parts))
 
 
@@ -582,22 +600,34 @@ def _write_row(writer: Any, xf: Any, row: list[Any], row_idx: int) -> None:
 _UNSTYLED = StyleArray().tobytes()
 
 
-def _cell_heads(writer: Any) -> dict[tuple[int, bytes, str], tuple[str, str]]:
-    """What the save of ``writer``'s tab wrote so far around each cell's row number (:func:`_cell_head`), by its
-    column, style array as bytes (hashed by C code, where a ``StyleArray`` hashes a tuple of itself in Python) and
-    data type: 10,000 rows pasted are a few kinds of cell."""
-    heads: dict[tuple[int, bytes, str], tuple[str, str]] | None = writer.__dict__.get("_cell_heads")
-    if heads is None:
-        heads = writer.__dict__["_cell_heads"] = {}
+def _cell_heads(writer: Any) -> dict[tuple[int, bytes, str], tuple[str, str, str]]:
+    """What the save of ``writer``'s tab (a :class:`_TabWriter`'s: of each tab of its workbook's save) wrote so far
+    around each cell's row number (:func:`_cell_head`), by its column, style array as bytes (hashed by C code, where
+    a ``StyleArray`` hashes a tuple of itself in Python) and data type: 10,000 rows pasted are a few kinds of cell."""
+    heads: dict[tuple[int, bytes, str], tuple[str, str, str]] = _saved_texts(writer, "_cell_heads")
     return heads
 
 
-def _cell_head(ws: Any, cell: Any, key: bytes) -> tuple[str, str]:
+def _saved_texts(writer: Any, name: str) -> dict[Any, Any]:
+    """The texts the save of ``writer``'s tab wrote so far, of the kind ``name`` (a :class:`_TabWriter`'s: those
+    of its workbook's save)."""
+    made: dict[Any, Any] | None = writer.__dict__.get(name)
+    if made is None:
+        made = writer.__dict__[name] = {}
+    return made
+
+
+def _cell_head(ws: Any, cell: Any, key: bytes, numbers: dict[bytes, str]) -> tuple[str, str, str]:
     """What openpyxl writes of ``cell``'s ``<c>`` before its row number (``<c r="D``) and after it (``" s="3"
-    t="inlineStr"``); its style added to the workbook's cell styles the first time, as ``cell.style_id`` does."""
-    styled = "" if key == _UNSTYLED else f' s="{int(ws.parent._cell_styles.add(cell._style))}"'
+    t="inlineStr"``), and that closing the element (``" s="3" t="n" />``, an empty cell's); its
+    style added to the workbook's cell styles the first time, as ``cell.style_id`` does, its number kept in
+    ``numbers`` by its style array's bytes."""
+    styled = numbers.get(key)
+    if styled is None:
+        styled = numbers[key] = "" if key == _UNSTYLED else f' s="{int(ws.parent._cell_styles.add(cell._style))}"'
     kind = cell.data_type
-    return f'<c r="{get_column_letter(cell.column)}', f'"{styled} t="{"inlineStr" if kind == "s" else kind}"'
+    start, end = f'<c r="{get_column_letter(cell.column)}', f'"{styled} t="{"inlineStr" if kind == "s" else kind}"'
+    return start, end, end + " />"
 
 
 #: What a row's ``<row>`` attributes are made of: its dimension's own fields and its style.
@@ -607,9 +637,7 @@ _ROW_FIELDS = ("hidden", "outlineLevel", "collapsed", "ht", "thickBot", "thickTo
 def _row_attributes(writer: Any, dimension: Any) -> str:
     """The attributes openpyxl writes for a row of ``dimension`` (`` ht="12.8" customHeight="1"``), made once for
     each kind of row in the save of ``writer``'s tab (rows pasted in LibreOffice each carry a height)."""
-    made: dict[tuple[Any, ...], str] | None = writer.__dict__.get("_row_attributes")
-    if made is None:
-        made = writer.__dict__["_row_attributes"] = {}
+    made: dict[tuple[Any, ...], str] = _saved_texts(writer, "_row_attributes")
     own = dimension.__dict__
     style = dimension._style
     key = (*map(own.get, _ROW_FIELDS), style.tobytes() if style is not None else None)
@@ -619,7 +647,7 @@ def _row_attributes(writer: Any, dimension: Any) -> str:
     return text
 
 
-def _plain_cell(cell: Any, head: tuple[str, str], number: str) -> str | None:
+def _plain_cell(cell: Any, head: tuple[str, str, str], number: str) -> str | None:
     """The XML openpyxl's ``etree_write_cell`` writes for ``cell`` (in row ``number``, its ``<c>`` made of ``head``
     around that number) when it holds nothing, text, a finite number or a boolean and has no link; None for any
     other cell (openpyxl writes it)."""
@@ -676,7 +704,7 @@ def _made_of(part: Any) -> bytes | None:
     to (read by none of its fields). None for one that cannot be pickled (it is written as openpyxl writes it, each
     time)."""
     try:
-        if "_parent" not in part.__dict__:
+        if "_parent" not in getattr(part, "__dict__", ()):  # (a tuple of parts pickled whole)
             return pickle.dumps(part, pickle.HIGHEST_PROTOCOL)
         if isinstance(part, list | dict):  # items beside the fields: none of openpyxl's with a parent
             return None
@@ -700,23 +728,28 @@ def _reindexed_min(column: Any) -> int:
     return first
 
 
-def _tab_dimension(cells: dict[tuple[int, int], Any]) -> str:
-    """openpyxl's ``calculate_dimension`` of a tab of ``cells`` (``A1:AA11``), its bounds taken by C code."""
-    if not cells:
+def _tab_dimension(places: list[tuple[int, int]]) -> str:
+    """openpyxl's ``calculate_dimension`` of a tab whose cells are at ``places``, sorted (``A1:AA11``): its rows'
+    bounds the first and last place's, its columns' taken by C code."""
+    if not places:
         return "A1:A1"
-    columns = list(map(itemgetter(1), cells))
-    return f"{get_column_letter(min(columns))}{min(cells)[0]}:{get_column_letter(max(columns))}{max(cells)[0]}"
+    columns = list(map(itemgetter(1), places))
+    return f"{get_column_letter(min(columns))}{places[0][0]}:{get_column_letter(max(columns))}{places[-1][0]}"
 
 
 class _TabWriter(WorksheetWriter):  # type: ignore[misc]  # openpyxl has no type hints
     """openpyxl's ``WorksheetWriter``, the tab written into a list of pieces (:class:`PieceWriter`) and joined once;
     each part of its head and tail (:data:`_KEPT_TAB_PARTS`, its format, its legacy drawing's link) written once for
     each thing it is made of (:func:`_made_of`) and its text reused, as its columns are (:meth:`write_cols`): a
-    match's workbooks are saved again and again, each tab's head and tail the same as the time before. The dimension
-    is worked out from the cells by C code, and the rows sliced from the cells sorted (:meth:`rows`)."""
+    match's workbooks are saved again and again, each tab's head and tail the same as the time before. The cells'
+    places are sorted once, for the dimension and the rows (:meth:`rows`, sliced from them); what is written around
+    each cell's row number, its style's number and a row's attributes are shared by the tabs of a save (``texts``,
+    by their kind: :func:`_saved_texts`)."""
 
-    def __init__(self, ws: Any) -> None:
+    def __init__(self, ws: Any, texts: dict[str, dict[Any, Any]]) -> None:
         self.pieces: list[str] = []
+        self.__dict__.update(texts)
+        self._places: list[tuple[int, int]] | None = None  # sorted by :meth:`write_dimensions` for :meth:`rows`
         super().__init__(ws, out=self.pieces)
 
     def get_stream(self) -> Iterator[Any]:
@@ -738,7 +771,8 @@ class _TabWriter(WorksheetWriter):  # type: ignore[misc]  # openpyxl has no type
         height or style and no cell with none), each row's cells sliced from the cells sorted, not appended one by
         one."""
         cells = self.ws._cells
-        places = sorted(cells)
+        places = self._places if self._places is not None else sorted(cells)
+        self._places = None
         numbers = list(map(itemgetter(0), places))
         ordered = list(map(cells.__getitem__, places))
         rows: list[tuple[int, list[Any]]] = []
@@ -772,7 +806,8 @@ class _TabWriter(WorksheetWriter):  # type: ignore[misc]  # openpyxl has no type
 
     def write_dimensions(self) -> None:
         """The tab's ``<dimension>``, as ``SheetDimension`` writes it."""
-        self.pieces.append(f'<dimension ref="{_tab_dimension(self.ws._cells)}" />')
+        self._places = sorted(self.ws._cells)
+        self.pieces.append(f'<dimension ref="{_tab_dimension(self._places)}" />')
 
     def write_format(self) -> None:
         """The tab's ``<sheetFormatPr>``, its ``outlineLevelCol`` set first as openpyxl sets it."""
@@ -833,6 +868,9 @@ for _method, _field in _KEPT_TAB_PARTS.items():
     setattr(_TabWriter, _method, _kept_part_writer(_method, _field))
 
 _openpyxl_write_worksheet = ExcelWriter.write_worksheet
+#: The kinds of text a save's tabs share (:func:`_saved_texts`): what is written around a cell's row number, a
+#: cell style's number, a row's attributes (each with the number of its style, the workbook's).
+_SAVE_TEXTS = ("_cell_heads", "_style_numbers", "_row_attributes")
 #: The mode of the temporary file openpyxl writes a worksheet to (``tempfile``'s, whatever the umask), which its
 #: zip entry records: a regular file, 0600.
 _TEMP_FILE_ATTR = (stat.S_IFREG | 0o600) << 16
@@ -847,7 +885,8 @@ def _write_worksheet(writer: Any, ws: Any) -> None:
     ws._drawing = SpreadsheetDrawing()
     ws._drawing.charts = ws._charts
     ws._drawing.images = ws._images
-    sheet = WorksheetWriter(ws, out=io.BytesIO()) if openpyxl.LXML else _TabWriter(ws)
+    texts = writer.__dict__.setdefault("_tab_texts", {kind: {} for kind in _SAVE_TEXTS})  # (its cell styles')
+    sheet = WorksheetWriter(ws, out=io.BytesIO()) if openpyxl.LXML else _TabWriter(ws, texts)
     sheet.write()
     ws._rels = sheet._rels
     archive = writer._archive
@@ -856,15 +895,47 @@ def _write_worksheet(writer: Any, ws: Any) -> None:
     entry.compress_type = archive.compression
     entry._compresslevel = archive.compresslevel  # type: ignore[attr-defined]  # what ZipFile.write sets
     archive.writestr(entry, sheet.read())
-    writer.manifest.append(ws)
+    _listed(writer.manifest, ws)
 
 
 ExcelWriter.write_worksheet = _write_worksheet
 
+_openpyxl_write_comment = ExcelWriter._write_comment
+#: Each tab's comments part and its drawing (VML) written so far (:func:`_write_comment`), by what the comments are
+#: made of (:func:`_made_of`): their XML. At most :data:`_MOST_STYLESHEETS`, the oldest dropped first.
+_COMMENTS_SAVED: dict[bytes, tuple[bytes, bytes]] = {}
+
+
+def _write_comment(writer: Any, ws: Any) -> None:
+    """openpyxl's ``ExcelWriter._write_comment``: the comments part of ``ws`` and its drawing written as openpyxl
+    writes them, both made once for each set of comments (their cells, texts, authors and sizes: the same save
+    after save; neither holds the part's number). A workbook with macros is left to openpyxl (its drawing is kept)."""
+    if writer.workbook.vba_archive is not None:
+        _openpyxl_write_comment(writer, ws)
+        return
+    comments = CommentSheet.from_comments(ws._comments)
+    made_of = _made_of(comments)
+    made = _COMMENTS_SAVED.get(made_of) if made_of is not None else None
+    if made is None:
+        made = _openpyxl_tostring(comments.to_tree()), comments.write_shapes(None)
+        if made_of is not None:
+            _kept(_COMMENTS_SAVED, made_of, made)
+    writer._comments.append(comments)
+    comments._id = len(writer._comments)
+    writer._archive.writestr(comments.path[1:], made[0])
+    _listed(writer.manifest, comments)
+    ws.legacy_drawing = f"xl/drawings/commentsDrawing{comments._id}.vml"
+    writer._archive.writestr(ws.legacy_drawing, made[1])
+    writer.vba_modified.add(ws.legacy_drawing)
+    ws._rels.append(Relationship(Id="comments", type=comments._rel_type, Target=comments.path))
+
+
+ExcelWriter._write_comment = _write_comment
+
 #: Each part deflated so far, by its bytes and compression level: the bytes deflated and their CRC. At most
 #: :data:`_MOST_DEFLATED` (a few matches' workbooks' parts), the oldest dropped first, each at most
 #: :data:`_MOST_DEFLATED_BYTES` long: some 20 MB at most.
-_DEFLATED: dict[bytes, tuple[bytes, int]] = {}
+_DEFLATED: dict[tuple[int | None, bytes], tuple[bytes, int]] = {}
 _MOST_DEFLATED = 256
 _MOST_DEFLATED_BYTES = 64 * 1024
 
@@ -873,7 +944,7 @@ def _deflated(data: bytes, level: int | None) -> tuple[bytes, int]:
     """``data`` deflated as ``ZipFile`` deflates an entry at ``level`` (the same bytes: zlib's deflate is a function
     of its input and settings), and its CRC; made once for each distinct part of at most
     :data:`_MOST_DEFLATED_BYTES` (a match's workbooks are saved again and again, most of their parts as before)."""
-    key = b"%d " % (-1 if level is None else level) + data if len(data) <= _MOST_DEFLATED_BYTES else None
+    key = (level, data) if len(data) <= _MOST_DEFLATED_BYTES else None  # (not copied into a key of its own)
     made = _DEFLATED.get(key) if key is not None else None
     if made is None:
         compressor = zipfile._get_compressor(zipfile.ZIP_DEFLATED, level)  # type: ignore[attr-defined]
@@ -945,6 +1016,41 @@ def _kept_tree(kind: str, part: Any) -> bytes:
     return xml
 
 
+def _listed(manifest: Any, part: Any) -> None:
+    """openpyxl's ``Manifest.append``: ``part``'s path and content type listed in ``manifest``, the entry made once
+    for each path and type (:func:`_override`)."""
+    manifest.Override.append(_override(part.path, part.mime_type))
+
+
+@functools.lru_cache(maxsize=_MOST_COLUMNS)
+def _override(path: str, content_type: str) -> Any:
+    """The manifest's entry of a part at ``path`` of ``content_type``: made once, only ever written."""
+    return Override(PartName=path, ContentType=content_type)
+
+
+def _register_mimetypes(manifest: Any, names: list[str]) -> None:
+    """openpyxl's ``Manifest._register_mimetypes``: the content type of each part's extension (``.xml``) added to
+    ``manifest``'s defaults, in the order of ``names``, each extension's made once (:func:`_file_extension`)."""
+    for name in names:
+        extension = os.path.splitext(name)[-1]
+        if extension:
+            manifest.Default.append(_file_extension(extension))
+
+
+@functools.cache
+def _file_extension(extension: str) -> Any:
+    """The content type openpyxl's manifest gives a part's ``extension`` (``.xml``): made once, only ever written
+    (built for each part of each save, a fortieth of a save)."""
+    return FileExtension(extension[1:], _manifest.mimetypes.types_map[True][extension])
+
+
+@functools.cache
+def _app_xml() -> bytes:
+    """The workbook's extended properties as openpyxl writes them: the same in every save (openpyxl's name and
+    version, nothing of the workbook), so made once."""
+    return _openpyxl_tostring(ExtendedProperties().to_tree())  # type: ignore[no-any-return]  # no type hints
+
+
 class _CustomPropertiesPart:
     """The content type of a workbook's custom properties, as openpyxl's ``write_data`` adds it to the manifest."""
 
@@ -957,12 +1063,12 @@ def _write_data(writer: Any) -> None:
     with the time of the save; the workbook's sheets and names, their relationships, the content types) made once
     for each thing it is made of (:func:`_kept_tree`)."""
     archive, book = writer._archive, writer.workbook
-    archive.writestr(ARC_APP, _kept_tree("app", ExtendedProperties()))
+    archive.writestr(ARC_APP, _app_xml())
     archive.writestr(ARC_CORE, _openpyxl_tostring(book.properties.to_tree()))  # stamped with the save's time
     archive.writestr(ARC_THEME, book.loaded_theme if book.loaded_theme else theme_xml)
     if len(book.custom_doc_props) >= 1:
         archive.writestr(ARC_CUSTOM, _kept_tree("custom", book.custom_doc_props))
-        writer.manifest.append(_CustomPropertiesPart())
+        _listed(writer.manifest, _CustomPropertiesPart())
     writer._write_worksheets()
     writer._write_chartsheets()
     writer._write_images()
@@ -975,15 +1081,39 @@ def _write_data(writer: Any) -> None:
     archive.writestr(ARC_WORKBOOK_RELS, parts.write_rels())
     writer._merge_vba()
     manifest = writer.manifest
-    manifest.append(book)
+    _listed(manifest, book)
     manifest._write_vba(book)
-    manifest._register_mimetypes(filenames=archive.namelist())
+    _register_mimetypes(manifest, archive.namelist())
     archive.writestr(manifest.path, _kept_tree("manifest", manifest))
+
+
+#: Each workbook's defined names written so far (:meth:`_BookWriter.write_names`), by what they are made of: a copy
+#: of the list openpyxl made of them. At most :data:`_MOST_STYLESHEETS`, the oldest dropped first.
+_NAMES_SAVED: dict[bytes, Any] = {}
 
 
 class _BookWriter(WorkbookWriter):  # type: ignore[misc]  # openpyxl has no type hints
     """openpyxl's ``WorkbookWriter``, the workbook part and the relationships made once for each thing they are
-    made of (:func:`_kept_tree`)."""
+    made of (:func:`_kept_tree`), and the defined names so (:meth:`write_names`)."""
+
+    def write_names(self) -> None:
+        """openpyxl's ``write_names``: the workbook's names, each tab's own (numbered by its place) and those of its
+        filter, print titles and print area, made once for each thing they are made of (a tab's print titles and
+        area are made into names, through a parse of each, at every save of openpyxl's) and a copy of them kept."""
+        tabs = []
+        for place, sheet in enumerate(self.wb.worksheets):
+            for name in sheet.defined_names.values():
+                name.localSheetId = place  # (as openpyxl numbers them, whether made or kept)
+            tabs.append((sheet.title, sheet.defined_names, sheet.auto_filter, sheet._print_rows, sheet._print_cols,
+                         sheet._print_area))
+        made_of = _made_of((self.wb.defined_names, tabs))
+        names = _NAMES_SAVED.get(made_of) if made_of is not None else None
+        if names is None:
+            WorkbookWriter.write_names(self)
+            if made_of is not None:
+                _kept(_NAMES_SAVED, made_of, copy.deepcopy(self.package.definedNames))
+        else:
+            self.package.definedNames = names  # (never changed: only written)
 
     def write(self) -> bytes:
         """The workbook part (its sheets, names, views, calculation)."""

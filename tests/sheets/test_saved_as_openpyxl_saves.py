@@ -54,6 +54,7 @@ def _plain_writer() -> Iterator[None]:
     """openpyxl's own writer, every part of it ``sheets/xlsx.py`` replaces put back for as long as it lasts."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(excel_writer.ExcelWriter, "write_worksheet", xlsx._openpyxl_write_worksheet)
+        patch.setattr(excel_writer.ExcelWriter, "_write_comment", xlsx._openpyxl_write_comment)
         patch.setattr(WorksheetWriter, "write_row", xlsx._openpyxl_write_row)
         patch.setattr(excel_writer, "write_stylesheet", xlsx._openpyxl_write_stylesheet)
         patch.setattr(excel_writer, "tostring", xlsx._openpyxl_tostring)
@@ -136,6 +137,13 @@ def _book_of_every_part() -> Any:
     return book
 
 
+def _comment_moved(sheet: Any, source: str, target: str) -> None:
+    """The comment of ``sheet``'s cell ``source`` moved to its cell ``target``."""
+    comment = sheet[source].comment
+    sheet[source].comment = None
+    sheet[target].comment = comment
+
+
 #: Each part of a tab's head and tail changed once it was saved (on the first tab).
 TAB_CHANGES: dict[str, Callable[[Any], object]] = {
     "its properties": lambda sheet: setattr(sheet.sheet_properties, "tabColor", "00FF00"),
@@ -152,6 +160,9 @@ TAB_CHANGES: dict[str, Callable[[Any], object]] = {
     "its header": lambda sheet: setattr(sheet.oddHeader.center, "text", "another"),
     "its validations": lambda sheet: sheet.data_validations.dataValidation[0].add("B2:B3"),
     "its comments gone": lambda sheet: setattr(sheet["J1"], "comment", None),
+    "a comment's text": lambda sheet: setattr(sheet["J1"], "comment", Comment("another note", "gm")),
+    "a comment's size": lambda sheet: setattr(sheet["J1"], "comment", Comment("a note & more", "gm", 90, 200)),
+    "a comment moved": lambda sheet: _comment_moved(sheet, "J1", "J2"),
 }
 #: Each workbook-wide part changed once it was saved: its properties, its sheets and names, their relationships,
 #: the content types.
@@ -162,6 +173,9 @@ BOOK_CHANGES: dict[str, Callable[[Any], object]] = {
     "a tab hidden": lambda book: setattr(book.worksheets[1], "sheet_state", "hidden"),
     "a tab added": lambda book: book.create_sheet("Third"),
     "a print area": lambda book: setattr(book.worksheets[1], "print_area", "A1:C9"),
+    "print titles": lambda book: setattr(book.worksheets[1], "print_title_rows", "1:2"),
+    "a filter": lambda book: setattr(book.worksheets[1].auto_filter, "ref", "A1:C3"),
+    "a tab's own name": lambda book: book.worksheets[1].defined_names.add(DefinedName("mine", attr_text="$A$1")),
     "a name": lambda book: book.defined_names.add(DefinedName("seats", attr_text="'Second'!$A$1:$A$3")),
     "the active tab": lambda book: setattr(book, "active", 1),
 }
