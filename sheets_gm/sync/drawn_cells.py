@@ -25,7 +25,7 @@ from datetime import datetime
 
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.guard import grid_cells, origin, written_cells
-from sheets_gm.sheets.layout import CellValue, cell_at, split_a1
+from sheets_gm.sheets.layout import CellValue, Grid, cell_at, split_a1
 from sheets_gm.sheets.looks import TabSeen, seen_grid
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.journal import journal_under_way
@@ -160,19 +160,39 @@ def _board_typed_over(sheets: MatchSheets, read: MatchRead,
     if read.board is None:
         return []
     board_range, grid = read.board
-    found = grid_cells(board_range, grid)
-    board_tab = origin(board_range)[0]
-    cut = cut or {}
+    board_tab, row0, col0 = origin(board_range)
     out = []
     for write in _drawing(sheets, read):
-        cells = written_cells([write])
-        if any(tab != board_tab for tab, _r, _c in cells):
+        tab, top, left = origin(write.range)
+        if tab != board_tab:
             continue  # another drawn tab (Wesnoth's Units, a Coalition plane): not read by a poll
-        wrong = {cell_at(c, r + 1): (found.get((tab, r, c), ""), value) for (tab, r, c), value in cells.items()
-                 if not _drawn_here(found.get((tab, r, c), ""), value, cut.get((tab, r, c)))}
+        wrong = _row_typed_over(grid, (tab, top - row0, left - col0), (row0, col0), write.values, cut or {})
         if wrong:
             out.append((write, wrong))
     return out
+
+
+def _row_typed_over(grid: Grid, at: tuple[str, int, int], origin0: tuple[int, int], drawn: Grid,
+                    cut: dict[tuple[str, int, int], CellValue]) -> dict[str, tuple[CellValue, CellValue]]:
+    """The cells of ``drawn`` (a drawn range's values, ``at``: its tab and its first row and column in ``grid``, the
+    board as read from row and column ``origin0``) that hold something else, by A1 name: what ``grid`` holds there,
+    what the sync draws. A row read as drawn is passed over whole (its cells all equal: each holds its drawing)."""
+    tab, top, left = at
+    row0, col0 = origin0
+    wrong: dict[str, tuple[CellValue, CellValue]] = {}
+    for i, values in enumerate(drawn):
+        r = top + i
+        found = grid[r] if 0 <= r < len(grid) else []
+        if left >= 0 and found[left:left + len(values)] == values:
+            continue
+        for j, value in enumerate(values):
+            c = left + j
+            if value is None:
+                continue  # a None leaves its cell alone: not drawn
+            was = found[c] if 0 <= c < len(found) else ""
+            if not _drawn_here(was, value, cut.get((tab, row0 + r, col0 + c))):
+                wrong[cell_at(col0 + c, row0 + r + 1)] = (was, value)
+    return wrong
 
 
 def log_lines_cleared(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, now: datetime, *,
