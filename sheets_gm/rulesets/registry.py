@@ -9,6 +9,7 @@ is ``templates/<name>/``: data alone (its sheet layout ``layout.yaml``, its defa
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -99,7 +100,18 @@ def sheet_spec(name: str) -> SheetSpec:
     ``sheet.yaml`` in a template folder made before the layout took its name)."""
     from sheets_gm.sheets.spec import cached_sheet_spec, layout_file
 
-    return cached_sheet_spec(layout_file(template_dir(name)))
+    folder = template_dir(name)
+    return cached_sheet_spec(_shipped_layout(folder) if folder.parent == TEMPLATES else layout_file(folder))
+
+
+@cache
+def _shipped_layout(folder: Path) -> Path:
+    """``layout_file`` of a template folder shipped with sheets-gm, looked for once per process (the shipped
+    templates never change while running: ``cached_sheet_spec``); a contributor's folder (``TEMPLATE_FOLDERS``) is
+    looked at each time."""
+    from sheets_gm.sheets.spec import layout_file
+
+    return layout_file(folder)
 
 
 def sheet_of(ruleset: AnyRuleset) -> SheetAdapter[Any, Any]:

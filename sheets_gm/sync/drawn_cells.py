@@ -34,7 +34,7 @@ from sheets_gm.sync.read import MatchRead
 from sheets_gm.sync.rows.fate_words import drawn_cell_words, drawn_cells_note
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.shown_cells import alike, archived_details, shown_typed_over
-from sheets_gm.sync.writes import board_writes, status_line
+from sheets_gm.sync.writes import board_tab_writes, board_writes, status_line
 
 RowKey = tuple[str, str, int]  # seat, table, tab row (1-based): where a row's feedback goes
 
@@ -120,13 +120,15 @@ def _shown_cells(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, out: D
     out.typed.update(archived_details(found))
 
 
-def _drawing(sheets: MatchSheets, read: MatchRead) -> list[RangeWrite]:
+def _drawing(sheets: MatchSheets, read: MatchRead, *, board_tab: bool = False) -> list[RangeWrite]:
     """What a resolution draws in the board spreadsheet's drawn tabs (the board tab, and Wesnoth's Units or a
-    Coalition plane), for the match as ``read`` found it."""
+    Coalition plane), for the match as ``read`` found it; ``board_tab``: in the board tab, and the other tabs
+    only where the adapter draws them with it (``writes.board_tab_writes``)."""
     drawing = WriteBatch()
     record = read.record
-    board_writes(drawing, sheets.board, read.tabs, read.adapter, record.state, status_line(read.adapter, record),
-                 record.deadline)
+    draw = board_tab_writes if board_tab else board_writes
+    draw(drawing, sheets.board, read.tabs, read.adapter, record.state, status_line(read.adapter, record),
+         record.deadline)
     return [write for backend, write in drawing.writes if backend is sheets.board]
 
 
@@ -162,7 +164,7 @@ def _board_typed_over(sheets: MatchSheets, read: MatchRead,
     board_range, grid = read.board
     board_tab, row0, col0 = origin(board_range)
     out = []
-    for write in _drawing(sheets, read):
+    for write in _drawing(sheets, read, board_tab=True):
         tab, top, left = origin(write.range)
         if tab != board_tab:
             continue  # another drawn tab (Wesnoth's Units, a Coalition plane): not read by a poll
