@@ -100,18 +100,19 @@ def sheet_spec(name: str) -> SheetSpec:
     ``sheet.yaml`` in a template folder made before the layout took its name)."""
     from sheets_gm.sheets.spec import cached_sheet_spec, layout_file
 
-    folder = template_dir(name)
-    return cached_sheet_spec(_shipped_layout(folder) if folder.parent == TEMPLATES else layout_file(folder))
+    key = get_ruleset(name).traits.name
+    folder = TEMPLATE_FOLDERS.get(key)
+    return _shipped_spec(key) if folder is None else cached_sheet_spec(layout_file(folder))
 
 
 @cache
-def _shipped_layout(folder: Path) -> Path:
-    """``layout_file`` of a template folder shipped with sheets-gm, looked for once per process (the shipped
-    templates never change while running: ``cached_sheet_spec``); a contributor's folder (``TEMPLATE_FOLDERS``) is
-    looked at each time."""
-    from sheets_gm.sheets.spec import layout_file
+def _shipped_spec(key: str) -> SheetSpec:
+    """``sheet_spec`` of a game whose template folder is shipped with sheets-gm, found once per process (the
+    shipped templates never change while running: ``cached_sheet_spec``); a contributor's folder
+    (``TEMPLATE_FOLDERS``) is looked at each time."""
+    from sheets_gm.sheets.spec import cached_sheet_spec, layout_file
 
-    return layout_file(folder)
+    return cached_sheet_spec(layout_file(TEMPLATES / key))
 
 
 def sheet_of(ruleset: AnyRuleset) -> SheetAdapter[Any, Any]:

@@ -184,6 +184,12 @@ class PlacedTable:
     feedback_col: int  # the tab's last column, where every table's feedback stands
     rows: int  # the rows laid out in this match (``min_rows`` at least; one for a seat table)
     tab: str = ""  # the name of the tab it stands on (a seat's orders tab, or another of its input tabs)
+    #: each column with its tab column (``columns``), found once: asked for by every row read and drawn
+    _columns: tuple[tuple[int, Column], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_columns", tuple(
+            (self.feedback_col if c.kind is ColumnKind.FEEDBACK else i, c) for i, c in enumerate(self.spec.columns)))
 
     def at(self, within: str) -> str:
         """A range within the table's tab (``cell``, ``rows_range``…) as a full range naming the tab."""
@@ -222,7 +228,7 @@ class PlacedTable:
 
     def columns(self) -> list[tuple[int, Column]]:
         """Each column of the table with its tab column (as ``col`` gives it: keys are unique, so a column's place)."""
-        return [(self.feedback_col if c.kind is ColumnKind.FEEDBACK else i, c) for i, c in enumerate(self.spec.columns)]
+        return list(self._columns)
 
     def past_cols(self) -> list[int]:
         """The tab columns in the table's rows that are none of its columns: right of its last one, left of the
