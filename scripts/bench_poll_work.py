@@ -24,11 +24,8 @@ import cProfile
 import gc
 import io
 import json
-import os
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -38,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from bench_engine import exported  # a commit exported for a paired run, as the engine's bench does
+from bench_match_io import in_tree, paired_games  # each game run by two trees in turn, as the match's bench does
 from bench_typed import load
-from bench_typed import paired as paired_trees  # old and new trees alternated, as every paired bench runs them
 
 GAMES = ("gvg", "wesnoth", "coalition", "champions", "winordie")
 FIGURES = ("resolve", "resolve own", "idle", "idle own")
@@ -167,31 +164,10 @@ def _medians(figures: dict[str, list[float]]) -> dict[str, float]:
     return {name: statistics.median(figures[name]) for name in FIGURES}
 
 
-def _tree_game(tree: Path, game: str, count: int) -> dict[str, float]:
-    """This tree's medians a poll of ``game``, in a fresh process with ``tree``'s ``sheets_gm``."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run([sys.executable, __file__, "--one", game, "--polls", str(count)], check=True,
-                          capture_output=True, text=True, env=env, cwd=tree)
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
-
-
 def paired(other: Path, label: str, games: Sequence[str], count: int, pairs: int) -> None:
     """Each game run by ``other``'s tree and this one in turn, ``pairs`` times; medians and paired ratios."""
-    here = Path(__file__).resolve().parent.parent
-
-    def show(pair: int, name: str, game: str, got: dict[str, float]) -> None:
-        print(f"pair {pair} {game:9} {name}: {_line(got)} CPU a poll ({load()})", flush=True)
-
-    runs = paired_trees({"old": other, "new": here}, games, pairs,
-                        lambda _name, tree, game: _tree_game(tree, game, count), show)
-    print(f"\nCPU a poll, medians of {pairs} pairs of {count} polls each ({here} against {label}; {load()}):")
-    for game in games:
-        old, new = runs["old", game], runs["new", game]
-        medians = {name: {f: statistics.median(r[f] for r in done) for f in FIGURES}
-                   for name, done in (("old", old), ("new", new))}
-        ratios = {f: statistics.median(n[f] / o[f] for o, n in zip(old, new, strict=True)) for f in FIGURES}
-        print(f"{game:9} old: {_line(medians['old'])}\n{'':9} new: {_line(medians['new'])}\n{'':9} new/old: "
-              + ", ".join(f"{f} {ratios[f]:.2f}x" for f in FIGURES))
+    paired_games(other, label, games, pairs, lambda tree, game: in_tree(__file__, tree, game, "--polls", str(count)),
+                 FIGURES, lambda got: f"{_line(got)} CPU a poll", f"CPU a poll ({count} polls a run)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
