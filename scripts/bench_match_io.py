@@ -36,7 +36,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -138,6 +139,17 @@ def _line(figures: dict[str, float]) -> str:
     return ", ".join(f"{step} {figures[step] * 1000:.0f} ms" for step in STEPS)
 
 
+@contextmanager
+def other_tree(vs: str) -> Iterator[Path]:
+    """The tree ``--vs`` names: a checkout's folder as it is, else the commit exported for the run."""
+    given = Path(vs)
+    if given.is_dir():
+        yield given.resolve()
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-tree-") as other:
+        yield exported(vs, Path(other))
+
+
 def paired_games(other: Path, label: str, games: Sequence[str], pairs: int,
                  run: Callable[[Path, str], dict[str, float]], names: Sequence[str],
                  line: Callable[[dict[str, float]], str], what: str) -> None:
@@ -184,12 +196,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(run_game(args.one, args.repeats)))
         return 0
     if args.vs is not None:
-        given = Path(args.vs)
-        if given.is_dir():
-            paired(given.resolve(), args.vs, games, args.repeats, args.pairs)
-            return 0
-        with tempfile.TemporaryDirectory(prefix="bench-io-tree-") as other:
-            paired(exported(args.vs, Path(other)), args.vs, games, args.repeats, args.pairs)
+        with other_tree(args.vs) as other:
+            paired(other, args.vs, games, args.repeats, args.pairs)
         return 0
     for game in games:
         print(f"{game:9} {_line(run_game(game, args.repeats, args.profile))} CPU (medians of {args.repeats})",

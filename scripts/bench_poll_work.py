@@ -34,11 +34,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench_engine import exported  # a commit exported for a paired run, as the engine's bench does
-from bench_match_io import in_tree, paired_games  # each game run by two trees in turn, as the match's bench does
+from bench_match_io import (  # each game run by two trees in turn, as the match's bench does
+    GAMES,
+    in_tree,
+    other_tree,
+    paired_games,
+)
 from bench_typed import load
 
-GAMES = ("gvg", "wesnoth", "coalition", "champions", "winordie")
 FIGURES = ("resolve", "resolve own", "idle", "idle own")
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
@@ -187,12 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(_medians(polls(args.one, args.polls))))
         return 0
     if args.vs is not None:
-        given = Path(args.vs)
-        if given.is_dir():
-            paired(given.resolve(), args.vs, games, args.polls, args.pairs)
-            return 0
-        with tempfile.TemporaryDirectory(prefix="bench-poll-work-tree-") as other:
-            paired(exported(args.vs, Path(other)), args.vs, games, args.polls, args.pairs)
+        with other_tree(args.vs) as other:
+            paired(other, args.vs, games, args.polls, args.pairs)
         return 0
     for game in games:
         print(f"{game:9} {_line(_medians(polls(game, args.polls, args.profile)))} CPU a poll "
