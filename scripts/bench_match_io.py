@@ -36,12 +36,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from bench_engine import exported  # a commit exported for a paired run, as the engine's bench does
+from bench_typed import load
 from bench_typed import paired as paired_trees  # old and new trees alternated, as every paired bench runs them
 from rich.console import Console
 
@@ -124,10 +126,11 @@ def run_game(game: str, repeats: int, profile: str | None = None) -> dict[str, f
     return {step: statistics.median(r[step] for r in runs) for step in STEPS}
 
 
-def _tree_game(tree: Path, game: str, repeats: int) -> dict[str, float]:
-    """``run_game`` in a fresh process with ``tree``'s ``sheets_gm``."""
+def in_tree(script: str, tree: Path, game: str, *args: str) -> dict[str, float]:
+    """``script --one game args`` in a fresh process with ``tree``'s ``sheets_gm`` (run from ``tree``): the figures
+    of its last line (JSON)."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run([sys.executable, __file__, "--one", game, "--repeats", str(repeats)], check=True,
+    done = subprocess.run([sys.executable, script, "--one", game, *args], check=True,
                           capture_output=True, text=True, env=env, cwd=tree)
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
@@ -136,23 +139,44 @@ def _line(figures: dict[str, float]) -> str:
     return ", ".join(f"{step} {figures[step] * 1000:.0f} ms" for step in STEPS)
 
 
-def paired(other: Path, label: str, games: Sequence[str], repeats: int, pairs: int) -> None:
-    """Each game run by ``other``'s tree and this one in turn, ``pairs`` times; medians and paired ratios."""
+@contextmanager
+def other_tree(vs: str) -> Iterator[Path]:
+    """The tree ``--vs`` names: a checkout's folder as it is, else the commit exported for the run."""
+    given = Path(vs)
+    if given.is_dir():
+        yield given.resolve()
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-tree-") as other:
+        yield exported(vs, Path(other))
+
+
+def paired_games(other: Path, label: str, games: Sequence[str], pairs: int,
+                 run: Callable[[Path, str], dict[str, float]], names: Sequence[str],
+                 line: Callable[[dict[str, float]], str], what: str) -> None:
+    """Each game run (``run(tree, game)``: its figures by name) by ``other``'s tree and this one in turn, ``pairs``
+    times; each run printed (``line``), then each tree's medians of the figures ``names`` and the median paired
+    ratios new/old, with the load."""
     here = Path(__file__).resolve().parent.parent
 
     def show(pair: int, name: str, game: str, got: dict[str, float]) -> None:
-        print(f"pair {pair} {game:9} {name}: {_line(got)} CPU", flush=True)
+        print(f"pair {pair} {game:9} {name}: {line(got)} ({load()})", flush=True)
 
-    runs = paired_trees({"old": other, "new": here}, games, pairs,
-                        lambda _name, tree, game: _tree_game(tree, game, repeats), show)
-    print(f"\nCPU per match step, medians of {pairs} pairs ({here} against {label}):")
+    runs = paired_trees({"old": other, "new": here}, games, pairs, lambda _name, tree, game: run(tree, game), show)
+    print(f"\n{what}, medians of {pairs} pairs ({here} against {label}; {load()}):")
     for game in games:
         old, new = runs["old", game], runs["new", game]
-        medians = {name: {s: statistics.median(r[s] for r in done) for s in STEPS}
+        medians = {name: {s: statistics.median(r[s] for r in done) for s in names}
                    for name, done in (("old", old), ("new", new))}
-        ratios = {s: statistics.median(n[s] / o[s] for o, n in zip(old, new, strict=True)) for s in STEPS}
-        print(f"{game:9} old: {_line(medians['old'])}; new: {_line(medians['new'])}; new/old "
-              + ", ".join(f"{s} {ratios[s]:.2f}x" for s in STEPS))
+        ratios = {s: statistics.median(n[s] / o[s] for o, n in zip(old, new, strict=True)) for s in names}
+        print(f"{game:9} old: {line(medians['old'])}\n{'':9} new: {line(medians['new'])}\n{'':9} new/old: "
+              + ", ".join(f"{s} {ratios[s]:.2f}x" for s in names))
+
+
+def paired(other: Path, label: str, games: Sequence[str], repeats: int, pairs: int) -> None:
+    """Each game run by ``other``'s tree and this one in turn, ``pairs`` times; medians and paired ratios."""
+    paired_games(other, label, games, pairs, lambda tree, game: in_tree(__file__, tree, game, "--repeats",
+                                                                        str(repeats)),
+                 STEPS, lambda got: f"{_line(got)} CPU", "CPU per match step")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -172,12 +196,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(run_game(args.one, args.repeats)))
         return 0
     if args.vs is not None:
-        given = Path(args.vs)
-        if given.is_dir():
-            paired(given.resolve(), args.vs, games, args.repeats, args.pairs)
-            return 0
-        with tempfile.TemporaryDirectory(prefix="bench-io-tree-") as other:
-            paired(exported(args.vs, Path(other)), args.vs, games, args.repeats, args.pairs)
+        with other_tree(args.vs) as other:
+            paired(other, args.vs, games, args.repeats, args.pairs)
         return 0
     for game in games:
         print(f"{game:9} {_line(run_game(game, args.repeats, args.profile))} CPU (medians of {args.repeats})",

@@ -9,6 +9,7 @@ is ``templates/<name>/``: data alone (its sheet layout ``layout.yaml``, its defa
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -99,7 +100,19 @@ def sheet_spec(name: str) -> SheetSpec:
     ``sheet.yaml`` in a template folder made before the layout took its name)."""
     from sheets_gm.sheets.spec import cached_sheet_spec, layout_file
 
-    return cached_sheet_spec(layout_file(template_dir(name)))
+    key = get_ruleset(name).traits.name
+    folder = TEMPLATE_FOLDERS.get(key)
+    return _shipped_spec(key) if folder is None else cached_sheet_spec(layout_file(folder))
+
+
+@cache
+def _shipped_spec(key: str) -> SheetSpec:
+    """``sheet_spec`` of a game whose template folder is shipped with sheets-gm, found once per process (the
+    shipped templates never change while running: ``cached_sheet_spec``); a contributor's folder
+    (``TEMPLATE_FOLDERS``) is looked at each time."""
+    from sheets_gm.sheets.spec import cached_sheet_spec, layout_file
+
+    return cached_sheet_spec(layout_file(TEMPLATES / key))
 
 
 def sheet_of(ruleset: AnyRuleset) -> SheetAdapter[Any, Any]:

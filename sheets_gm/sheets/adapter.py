@@ -233,6 +233,13 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
         the forum's did). By default the drawings, which do not show it."""
         return self.drawings(state)
 
+    def board_tab_before(self, state: _StateIn, deadline: str) -> Sequence[BoardDrawing]:
+        """What ``drawings_before`` draws in the layout's board tab (its drawing with no ``tab`` name), with any
+        other drawing of no more cost: what a poll checks against the board tab it reads. By default every
+        drawing; a game whose other public tabs cost more to draw leaves them out (the Coalition's planes,
+        Wesnoth's Units tab)."""
+        return self.drawings_before(state, deadline)
+
     def drawings_undated(self, state: _StateIn, dated: Sequence[BoardDrawing]) -> Sequence[BoardDrawing]:
         """``drawings(state)``, given ``dated``: ``drawings_before`` of the same state (the board the sync wrote): by
         default ``dated`` itself when ``drawings_before`` is this default (the two are one drawing, not made twice),

@@ -73,7 +73,11 @@ class ColumnKind(StrEnum):
     @property
     def typed(self) -> bool:
         """Whether players type into this column."""
-        return self in (ColumnKind.TEXT, ColumnKind.CHOICE, ColumnKind.NUMBER, ColumnKind.TICK, ColumnKind.READY)
+        return self in _TYPED_KINDS
+
+
+#: The kinds of column players type into (``ColumnKind.typed``: asked of every cell of every row read).
+_TYPED_KINDS = (ColumnKind.TEXT, ColumnKind.CHOICE, ColumnKind.NUMBER, ColumnKind.TICK, ColumnKind.READY)
 
 
 #: The key of a tick column that asks for rows to be resolved now (Wesnoth's Go on each row, Win or Die's Go on

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sheets_gm.engine.grid import column_label
 from sheets_gm.sheets.layout import (
@@ -184,6 +184,12 @@ class PlacedTable:
     feedback_col: int  # the tab's last column, where every table's feedback stands
     rows: int  # the rows laid out in this match (``min_rows`` at least; one for a seat table)
     tab: str = ""  # the name of the tab it stands on (a seat's orders tab, or another of its input tabs)
+    #: each column with its tab column (``columns``), found once: asked for by every row read and drawn
+    _columns: tuple[tuple[int, Column], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_columns", tuple(
+            (self.feedback_col if c.kind is ColumnKind.FEEDBACK else i, c) for i, c in enumerate(self.spec.columns)))
 
     def at(self, within: str) -> str:
         """A range within the table's tab (``cell``, ``rows_range``…) as a full range naming the tab."""
@@ -222,7 +228,7 @@ class PlacedTable:
 
     def columns(self) -> list[tuple[int, Column]]:
         """Each column of the table with its tab column (as ``col`` gives it: keys are unique, so a column's place)."""
-        return [(self.feedback_col if c.kind is ColumnKind.FEEDBACK else i, c) for i, c in enumerate(self.spec.columns)]
+        return list(self._columns)
 
     def past_cols(self) -> list[int]:
         """The tab columns in the table's rows that are none of its columns: right of its last one, left of the
@@ -266,16 +272,18 @@ class PlacedTable:
         placed = self.found_columns(grid) if by_header else {c.key: col for col, c in self.columns()}
         window_col = placed[self.spec.of_kind(ColumnKind.WINDOW)[0].key]
         feedback_col = self.feedback_col
+        subject_col = placed[self.spec.columns[0].key]
+        typed = [(c.key, placed[c.key]) for c in self.spec.columns if c.kind.typed]  # once, not once a row
         for row in range(self.first_row, self.last_row + 1):
             line = grid[row - 1] if row - 1 < len(grid) else []
 
             def at(col: int, line: list[CellValue] = line) -> CellValue:
                 return line[col] if col < len(line) else None
 
-            subject = text_of(at(placed[self.spec.columns[0].key]))
+            subject = text_of(at(subject_col))
             if not subject:
                 continue
-            values = {c.key: _typed(at(placed[c.key])) for c in self.spec.columns if c.kind.typed}
+            values = {key: _typed(at(col)) for key, col in typed}
             out.append(TypedRow(self.spec.name, subject, row, text_of(at(window_col)), values,
                                 text_of(at(feedback_col))))
         return out
@@ -304,6 +312,11 @@ class InputTab:
     title: str
     tables: tuple[PlacedTable, ...]
     pages: tuple[InputTab, ...] = ()
+    #: this tab's own tables (the geometry's), found once: every row's question of where it stands asks for them
+    _own: tuple[PlacedTable, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_own", tuple(t for t in self.tables if t.tab == self.name))
 
     def sheets(self) -> tuple[InputTab, ...]:
         """This tab with its own tables only, then each page: every tab the seat types in."""
@@ -319,10 +332,6 @@ class InputTab:
         """The tab (with its own tables only) that table ``table`` stands on."""
         tab = self.table(table).tab
         return next(s for s in self.sheets() if s.name == tab)
-
-    @property
-    def _own(self) -> tuple[PlacedTable, ...]:
-        return tuple(t for t in self.tables if t.tab == self.name)
 
     @classmethod
     def place(cls, name: str, title: str, tables: Sequence[InputTable],
@@ -397,8 +406,9 @@ class InputTab:
 
     def blank_rows(self) -> list[int]:
         """The rows between two tables and the one under the last: part of the tab, read, and in no table."""
+        own = self._own
         return [row for row in range(FIRST_TABLE_ROW, self.last_row + 2)
-                if not any(t.title_row <= row <= t.last_row for t in self._own)]
+                if not any(t.title_row <= row <= t.last_row for t in own)]
 
     def loose_rows(self, grid: Grid) -> list[LooseRow]:
         """The rows of ``grid`` (read from A1) that no table reads an order from, yet hold something: a blank

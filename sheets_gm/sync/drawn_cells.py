@@ -25,7 +25,7 @@ from datetime import datetime
 
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.guard import grid_cells, origin, written_cells
-from sheets_gm.sheets.layout import CellValue, cell_at, split_a1
+from sheets_gm.sheets.layout import CellValue, Grid, cell_at, split_a1
 from sheets_gm.sheets.looks import TabSeen, seen_grid
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.journal import journal_under_way
@@ -34,7 +34,7 @@ from sheets_gm.sync.read import MatchRead
 from sheets_gm.sync.rows.fate_words import drawn_cell_words, drawn_cells_note
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.shown_cells import alike, archived_details, shown_typed_over
-from sheets_gm.sync.writes import board_writes, status_line
+from sheets_gm.sync.writes import board_tab_writes, board_writes, status_line
 
 RowKey = tuple[str, str, int]  # seat, table, tab row (1-based): where a row's feedback goes
 
@@ -120,13 +120,15 @@ def _shown_cells(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, out: D
     out.typed.update(archived_details(found))
 
 
-def _drawing(sheets: MatchSheets, read: MatchRead) -> list[RangeWrite]:
+def _drawing(sheets: MatchSheets, read: MatchRead, *, board_tab: bool = False) -> list[RangeWrite]:
     """What a resolution draws in the board spreadsheet's drawn tabs (the board tab, and Wesnoth's Units or a
-    Coalition plane), for the match as ``read`` found it."""
+    Coalition plane), for the match as ``read`` found it; ``board_tab``: in the board tab, and the other tabs
+    only where the adapter draws them with it (``writes.board_tab_writes``)."""
     drawing = WriteBatch()
     record = read.record
-    board_writes(drawing, sheets.board, read.tabs, read.adapter, record.state, status_line(read.adapter, record),
-                 record.deadline)
+    draw = board_tab_writes if board_tab else board_writes
+    draw(drawing, sheets.board, read.tabs, read.adapter, record.state, status_line(read.adapter, record),
+         record.deadline)
     return [write for backend, write in drawing.writes if backend is sheets.board]
 
 
@@ -160,19 +162,39 @@ def _board_typed_over(sheets: MatchSheets, read: MatchRead,
     if read.board is None:
         return []
     board_range, grid = read.board
-    found = grid_cells(board_range, grid)
-    board_tab = origin(board_range)[0]
-    cut = cut or {}
+    board_tab, row0, col0 = origin(board_range)
     out = []
-    for write in _drawing(sheets, read):
-        cells = written_cells([write])
-        if any(tab != board_tab for tab, _r, _c in cells):
+    for write in _drawing(sheets, read, board_tab=True):
+        tab, top, left = origin(write.range)
+        if tab != board_tab:
             continue  # another drawn tab (Wesnoth's Units, a Coalition plane): not read by a poll
-        wrong = {cell_at(c, r + 1): (found.get((tab, r, c), ""), value) for (tab, r, c), value in cells.items()
-                 if not _drawn_here(found.get((tab, r, c), ""), value, cut.get((tab, r, c)))}
+        wrong = _row_typed_over(grid, (tab, top - row0, left - col0), (row0, col0), write.values, cut or {})
         if wrong:
             out.append((write, wrong))
     return out
+
+
+def _row_typed_over(grid: Grid, at: tuple[str, int, int], origin0: tuple[int, int], drawn: Grid,
+                    cut: dict[tuple[str, int, int], CellValue]) -> dict[str, tuple[CellValue, CellValue]]:
+    """The cells of ``drawn`` (a drawn range's values, ``at``: its tab and its first row and column in ``grid``, the
+    board as read from row and column ``origin0``) that hold something else, by A1 name: what ``grid`` holds there,
+    what the sync draws. A row read as drawn is passed over whole (its cells all equal: each holds its drawing)."""
+    tab, top, left = at
+    row0, col0 = origin0
+    wrong: dict[str, tuple[CellValue, CellValue]] = {}
+    for i, values in enumerate(drawn):
+        r = top + i
+        found = grid[r] if 0 <= r < len(grid) else []
+        if left >= 0 and found[left:left + len(values)] == values:
+            continue
+        for j, value in enumerate(values):
+            c = left + j
+            if value is None:
+                continue  # a None leaves its cell alone: not drawn
+            was = found[c] if 0 <= c < len(found) else ""
+            if not _drawn_here(was, value, cut.get((tab, row0 + r, col0 + c))):
+                wrong[cell_at(col0 + c, row0 + r + 1)] = (was, value)
+    return wrong
 
 
 def log_lines_cleared(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, now: datetime, *,

@@ -141,10 +141,25 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
     kept in the board tab's row 1, in the narrow gap between the drawing and its title (no drawing of it, nothing a
     player reads). Returns the drawings written (nobody's view: the match page draws the same board)."""
     drawings = adapter.drawings_before(state, describe_deadline(deadline) if deadline else "")
-    for tab, drawing in tabs.drawn(drawings):
+    drawings_writes(batch, board, tabs, tabs.drawn(drawings), status, stamp)
+    return drawings
+
+
+def board_tab_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
+                     status: str, deadline: str = "") -> None:
+    """What ``board_writes`` writes in the board tab (the stamp left out), and in the other drawn tabs the adapter
+    draws with it at no cost (``SheetAdapter.board_tab_before``): what a poll compares with the board tab read."""
+    drawings = adapter.board_tab_before(state, describe_deadline(deadline) if deadline else "")
+    drawings_writes(batch, board, tabs, tabs.drawn(drawings), status)
+
+
+def drawings_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs,
+                    drawn: Sequence[tuple[str, BoardDrawing]], status: str, stamp: FileStamp | None = None) -> None:
+    """The writes of each drawing in its tab (``MatchTabs.drawn``): see ``board_writes``."""
+    for tab, drawing in drawn:
         width = drawing.width  # measured over every row: once, not per row
-        values = lines_clear_of_titles([list(r) + [""] * (width - len(r)) for r in drawing.values],
-                                       drawn_tab(tabs, tab, drawing))
+        values = lines_clear_of_titles([list(r) if len(r) == width else list(r) + [""] * (width - len(r))
+                                        for r in drawing.values], drawn_tab(tabs, tab, drawing))
         notes: Grid | None = None
         if drawing.notes is not None:  # every cell's: a note not drawn again (an army moved on) goes
             notes = [[drawing.notes.get((r, c), "") for c in range(width)] for r in range(len(values))]
@@ -155,7 +170,6 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
         batch.put(board, tabs.board_info_range(tab, drawing.width, len(info)), info)
         if stamp is not None and tab == tabs.spec.tabs.board:
             batch.put(board, a1(tab, cells(drawing.width, 1, drawing.width, 1)), [[stamp.cell()]])
-    return drawings
 
 
 #: The most characters of a sentence one Log or View row holds: a longer one (a war's dice line, 9,000 characters)

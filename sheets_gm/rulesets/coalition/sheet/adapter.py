@@ -199,6 +199,10 @@ class CoalitionSheet(kit.SheetAdapter[CoalitionState, CoalitionOrders]):
         return (*self.drawer.drawings(state), report_drawing(state, self.plane_map, self.spec.colours.extra,
                                                              self.strategies_to, deadline))
 
+    def board_tab_before(self, state: CoalitionState, deadline: str) -> Sequence[kit.BoardDrawing]:
+        """The Turn report alone (the layout's board tab), as ``drawings_before`` draws it: not the planes."""
+        return (report_drawing(state, self.plane_map, self.spec.colours.extra, self.strategies_to, deadline),)
+
     def drawings_undated(self, state: CoalitionState,
                          dated: Sequence[kit.BoardDrawing]) -> Sequence[kit.BoardDrawing]:
         """``drawings(state)`` given ``drawings_before``'s of the same state: its planes' tabs as they are, the Turn

@@ -74,9 +74,8 @@ def report_drawing(state: CoalitionState, board: Board, colours: Mapping[str, st
     posts = report_posts(state, board, strategies_to, deadline)
     columns = [stacked(parts, room) for parts in posts]
     grid: kit.Grid = [[_heading(name, parts) for name, parts in zip(POSTS, posts, strict=True)]]
-    for i in range(room):
-        row: list[kit.CellValue] = [col[i] if i < len(col) else "" for col in columns]
-        grid.append(row)
+    padded: list[list[kit.CellValue]] = [[*col[:room], *[""] * (room - len(col))] for col in columns]
+    grid += [list(row) for row in zip(*padded, strict=True)]  # a row per line: the columns side by side
     heading = colours.get("posts", "#FFF2CC")
     # Only the heading row is formatted: a row with nothing in it is no part of the printed page.
     fills = (kit.Fill(kit.cells(0, 1, len(POSTS) - 1, 1), heading, bold=True, wrap=True),)

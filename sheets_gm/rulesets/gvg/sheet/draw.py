@@ -5,8 +5,9 @@ match's dice, are in the orders tabs."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.words import counted
@@ -146,17 +147,27 @@ def fit_lines(things: list[str], people: list[OnTile], lines: int = TILE_LINES,
     ['♜♥', '3▼ ⚔⚔⚔', '1▲ ☗']
     """
     head = [" ".join(things)] if things else []
-    labels = [p.label for p in people]
-    by_team = [line for group in _teams(people) for line in _packed([p.label for p in group], pixels)]
-    for candidate in ([*things, *labels], [*head, *by_team], [*head, *_packed(labels, pixels)],
-                      _packed([*head, *labels], pixels), [*head, *_counted(people)]):
+    for candidate in _ways(things, head, people, pixels):
         if sum(tile_lines(line, pixels) for line in candidate) <= lines:
             return candidate
     return [*head, " ".join(_counted(people))]
 
 
+def _ways(things: list[str], head: list[str], people: list[OnTile], pixels: int) -> Iterator[list[str]]:
+    """A tile's ways of laying out its lines, in ``fit_lines``'s order of preference, each made only when the one
+    before did not fit (most tiles: the first)."""
+    labels = [p.label for p in people]
+    yield [*things, *labels]
+    yield [*head, *(line for group in _teams(people) for line in _packed([p.label for p in group], pixels))]
+    yield [*head, *_packed(labels, pixels)]
+    yield _packed([*head, *labels], pixels)
+    yield [*head, *_counted(people)]
+
+
+@lru_cache(maxsize=4096)
 def tile_lines(text: str, pixels: int = TILE_WIDTH) -> int:
-    """Lines ``text`` takes in a tile's cell, its signs measured wider than its letters.
+    """Lines ``text`` takes in a tile's cell, its signs measured wider than its letters (measured once per process
+    for each text: a board's tiles repeat their signs and names at every drawing).
 
     >>> tile_lines("⚔red1▼ ⚔red2▼"), tile_lines("♜♥ ⚔red1▼ ⚔red2▼")
     (1, 2)

@@ -212,6 +212,10 @@ class WesnothSheet(kit.SheetAdapter[WesnothState, TurnOrders]):
         """The hex board (the layout's board tab), then the Units tab."""
         return (self.drawer.board(state), self.drawer.units_tab(state))
 
+    def board_tab_before(self, state: WesnothState, deadline: str) -> Sequence[kit.BoardDrawing]:
+        """The hex board alone (the layout's board tab): not the Units tab."""
+        return (self.drawer.board(state),)
+
     def status(self, state: WesnothState, window: kit.Window | None, outcome: kit.Outcome | None) -> str:
         """Round, time of day, whose turn it is (and who is next), and each player's gold and villages."""
         villages: dict[str, int] = {}

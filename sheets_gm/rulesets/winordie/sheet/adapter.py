@@ -92,6 +92,10 @@ class WodSheet(kit.SheetAdapter[WodState, WodOrders]):
         """The board, and the Cards tab of every card seen so far (both public)."""
         return (self.board(state), draw_cards(self.spec, self.ruleset.view(state, None)))
 
+    def board_tab_before(self, state: WodState, deadline: str) -> Sequence[kit.BoardDrawing]:
+        """The board alone (the layout's board tab): not the Cards tab."""
+        return (self.board(state),)
+
     def board(self, state: WodState) -> kit.BoardDrawing:
         """The hex map from the public view, the GM's pending effects under it and the fallen."""
         return draw_board(self.spec, self.ruleset.rules.board, self.ruleset.view(state, None))
