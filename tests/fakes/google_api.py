@@ -59,7 +59,6 @@ import re
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
-from dataclasses import replace as dataclass_replace
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
@@ -899,6 +898,23 @@ def _check_grid(rect: Rect, text: str) -> None:
         )
 
 
+def _check_row_fits(rect: Rect, text: str, r: int, width: int) -> None:
+    """Refuse, as Google does, a row of ``width`` values written at row ``r`` from ``rect`` (the range ``text``) that
+    goes past the range (unless it is a single cell or a whole tab) or past the grid: the first cell that does, in
+    the order Google checks them."""
+    sheet = rect.sheet
+    if not rect.anchor_only and rect.r1 is not None and r >= rect.r1:
+        raise HttpError(400, f"Requested writing within range [{text}], but tried writing to row [{r + 1}]")
+    past_range = rect.c1 - rect.c0 if not rect.anchor_only and rect.c1 is not None else width
+    past_grid = 0 if r >= sheet.row_count else sheet.column_count - rect.c0
+    if past_range < width and past_range <= past_grid:
+        raise HttpError(400, f"Requested writing within range [{text}], but tried writing to column "
+                             f"[{col_letters(rect.c0 + past_range)}]")
+    if past_grid < width:
+        raise HttpError(400, f"Range ({text}) exceeds grid limits. Max rows: {sheet.row_count}, "
+                             f"max columns: {sheet.column_count}")
+
+
 def _trim(rows: list[list[CellValue]]) -> list[list[Any]]:
     out: list[list[Any]] = []
     for row in rows:
@@ -956,8 +972,9 @@ _COLOUR_PAIRS = (("backgroundColor", "backgroundColorStyle"), ("foregroundColor"
 
 
 def _merged(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
-    """``over`` laid over ``base`` key by key (objects merged, each colour with its ColorStyle twin)."""
-    out = copied(dict(base))
+    """``over`` laid over ``base`` key by key (objects merged, each colour with its ColorStyle twin): a new object,
+    which shares what it keeps of ``base`` (the fake changes no stored format in place: see :class:`FakeSheet`)."""
+    out = dict(base)
     for plain, style in _COLOUR_PAIRS:
         if plain in over and style not in over:
             over = {**over, style: {"rgbColor": over[plain]}}
@@ -997,20 +1014,44 @@ def _condition_holds(condition: Mapping[str, Any], value: CellValue) -> bool:
     return False
 
 
+class _EffectiveFormats:
+    """The ``effectiveFormat`` of a tab's cells as Google computes it, for one answer: the default format, the cell's
+    own over it, and the format of the first conditional format rule over the cell whose condition holds over that;
+    made once for each format a cell has and rule that holds (the cells of a layout share a few formats), and
+    shared by the cells alike (an answer is written out, never changed)."""
+
+    def __init__(self, sheet: FakeSheet) -> None:
+        rows, cols = sheet.row_count, sheet.column_count
+        self.sheet = sheet
+        self.rules = [([(int(g.get("startRowIndex", 0)), int(g.get("endRowIndex", rows)),
+                         int(g.get("startColumnIndex", 0)), int(g.get("endColumnIndex", cols)))
+                        for g in rule.get("ranges", [])], rule.get("booleanRule", {}))
+                      for rule in sheet.conditional_formats]
+        self.made: dict[tuple[int, int], tuple[Any, dict[str, Any]]] = {}  # (own format's id, rule): (it, made)
+
+    def of(self, r: int, c: int, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """The effective format of the cell at ``r, c`` holding ``stored``."""
+        own = stored.get("userEnteredFormat", _NO_CELL)
+        holds = -1
+        if self.rules:
+            value = _render(stored.get("userEnteredValue"), "FORMULA")
+            for i, (bounds, boolean) in enumerate(self.rules):
+                if any(r0 <= r < r1 and c0 <= c < c1 for r0, r1, c0, c1 in bounds) and _condition_holds(
+                        boolean.get("condition", {}), value):
+                    holds = i
+                    break
+        known = self.made.get((id(own), holds))
+        if known is None:
+            fmt = _merged(DEFAULT_FORMAT, own)
+            if holds >= 0:
+                fmt = _merged(fmt, self.rules[holds][1].get("format", {}))
+            known = self.made[(id(own), holds)] = (own, fmt)
+        return known[1]
+
+
 def effective_format(sheet: FakeSheet, r: int, c: int) -> dict[str, Any]:
-    """A cell's ``effectiveFormat`` as Google computes it: the default format, the cell's own over it, and the
-    format of the first conditional format rule over the cell whose condition holds over that."""
-    stored = sheet.cells.get((r, c), {})
-    fmt = _merged(DEFAULT_FORMAT, stored.get("userEnteredFormat", {}))
-    value = sheet.value(r, c)
-    for rule in sheet.conditional_formats:
-        inside = any(int(g.get("startRowIndex", 0)) <= r < int(g.get("endRowIndex", sheet.row_count))
-                     and int(g.get("startColumnIndex", 0)) <= c < int(g.get("endColumnIndex", sheet.column_count))
-                     for g in rule.get("ranges", []))
-        boolean = rule.get("booleanRule", {})
-        if inside and _condition_holds(boolean.get("condition", {}), value):
-            return _merged(fmt, boolean.get("format", {}))
-    return fmt
+    """A cell's ``effectiveFormat`` as Google computes it (see :class:`_EffectiveFormats`)."""
+    return _EffectiveFormats(sheet).of(r, c, sheet.cells.get((r, c), _NO_CELL))
 
 
 def _cell_data(stored: Mapping[str, Any], effective: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -1036,18 +1077,28 @@ def _grid_data(rect: Rect, *, metadata: bool = False) -> dict[str, Any]:
     cell with anything (a value, a format, a note), each row's cells up to its last such cell, ``{}`` for an empty
     cell or row; ``startRow``/``startColumn`` left out when 0, as proto3 JSON leaves a default out. With
     ``metadata``, each cell's effective format and every row's and column's DimensionProperties of the range (its
-    pixel size, and ``hiddenByUser`` when hidden)."""
+    pixel size, and ``hiddenByUser`` when hidden). Cells that hold one CellData and show one format are one answer
+    (made once: a layout's formatted empty cells are most of a grid)."""
     r0, c0, r1, c1 = rect.bounded()
     sheet = rect.sheet
-    filled = {(r, c) for r, c in sheet.cells if r0 <= r < r1 and c0 <= c < c1}
+    stored = sheet.cells
+    filled = {(r, c): cell for (r, c), cell in stored.items() if r0 <= r < r1 and c0 <= c < c1}
     ends: dict[int, int] = {}  # each row's end: its last filled cell's column + 1 (one pass, not one a row)
     for r, c in filled:
         ends[r] = max(ends.get(r, c0), c + 1)
+    formats = _EffectiveFormats(sheet) if metadata else None
+    made: dict[tuple[int, int], tuple[Any, dict[str, Any]]] = {}  # (CellData's id, format's id): (it, answer)
+
+    def answer(r: int, c: int, cell: Mapping[str, Any]) -> dict[str, Any]:
+        effective = formats.of(r, c, cell) if formats is not None else None
+        known = made.get((id(cell), id(effective)))
+        if known is None:
+            known = made[(id(cell), id(effective))] = (cell, _cell_data(cell, effective))
+        return known[1]
+
     rows: list[dict[str, Any]] = []
     for r in range(r0, max(ends, default=r0 - 1) + 1):
-        end = ends.get(r, c0)
-        cells = [_cell_data(sheet.cells[(r, c)], effective_format(sheet, r, c) if metadata else None)
-                 if (r, c) in filled else {} for c in range(c0, end)]
+        cells = [answer(r, c, filled[(r, c)]) if (r, c) in filled else {} for c in range(c0, ends.get(r, c0))]
         rows.append({"values": cells} if cells else {})
     data: dict[str, Any] = {"startRow": r0, "startColumn": c0, "rowData": rows}
     if metadata:
@@ -1938,68 +1989,65 @@ class GoogleApiFake:
         option = body.get("valueInputOption")
         if option not in ("RAW", "USER_ENTERED"):
             raise HttpError(400, "'valueInputOption' is required but not specified")
-        # staged on tabs of their own cells' mappings (all or nothing): a cell is copied when written, the rest shared
-        work = [dataclass_replace(s, cells=dict(s.cells)) for s in ss.sheets]
-        staged = FakeSpreadsheet(ss.key, ss.properties, work)
+        entered = _raw_value if option == "RAW" else _parse_user_entered
+        # staged on their own copies of the cells' mappings of the tabs written (all or nothing): the tabs keep theirs
+        # until every range is written
+        staged: dict[int, tuple[FakeSheet, dict[tuple[int, int], dict[str, Any]]]] = {}
         responses_out = []
         touched_sheets: set[int] = set()
         total_cells = total_rows = total_cols = 0
         for vr in body.get("data", []):
-            rect = parse_a1(staged, vr["range"])
+            rect = parse_a1(ss, vr["range"])
+            if id(rect.sheet) not in staged:
+                staged[id(rect.sheet)] = (rect.sheet, dict(rect.sheet.cells))
+            cells = staged[id(rect.sheet)][1]
             values = vr.get("values", [])
             if vr.get("majorDimension") == "COLUMNS":
                 width = max((len(c) for c in values), default=0)
                 values = [[col[i] if i < len(col) else None for col in values] for i in range(width)]
-            rows_hit: set[int] = set()
+            rows_hit = 0
             cols_hit: set[int] = set()
-            cells = 0
+            written = 0
             for i, row in enumerate(values):
+                r = rect.r0 + i
+                if row:
+                    _check_row_fits(rect, vr["range"], r, len(row))
+                hit = False
                 for j, v in enumerate(row):
-                    r, c = rect.r0 + i, rect.c0 + j
-                    if not rect.anchor_only:
-                        if rect.r1 is not None and r >= rect.r1:
-                            raise HttpError(
-                                400,
-                                f"Requested writing within range [{vr['range']}], but tried writing to row [{r + 1}]",
-                            )
-                        if rect.c1 is not None and c >= rect.c1:
-                            raise HttpError(
-                                400,
-                                f"Requested writing within range [{vr['range']}], but tried writing to column "
-                                f"[{col_letters(c)}]",
-                            )
-                    if r >= rect.sheet.row_count or c >= rect.sheet.column_count:
-                        raise HttpError(
-                            400,
-                            f"Range ({vr['range']}) exceeds grid limits. Max rows: {rect.sheet.row_count}, "
-                            f"max columns: {rect.sheet.column_count}",
-                        )
                     if v is None:
                         continue  # JSON null: the cell is left as it is
-                    ev = _raw_value(v) if option == "RAW" else _parse_user_entered(v)
-                    _check_cell_size(ev)
-                    cell = dict(rect.sheet.cells.get((r, c), {}))
-                    cell.pop("textFormatRuns", None)  # Google: a new value erases the runs
-                    if ev:
-                        cell["userEnteredValue"] = ev
-                    else:
-                        cell.pop("userEnteredValue", None)
-                    if cell:
-                        rect.sheet.cells[(r, c)] = cell
-                    else:
-                        rect.sheet.cells.pop((r, c), None)
-                    rows_hit.add(r)
-                    cols_hit.add(c)
-                    cells += 1
+                    ev = entered(v)
+                    if type(v) is str and len(v) > MAX_CELL_CHARS:
+                        _check_cell_size(ev)
+                    pos = (r, rect.c0 + j)
+                    old = cells.get(pos)
+                    if old is not None:
+                        cell = dict(old)
+                        cell.pop("textFormatRuns", None)  # Google: a new value erases the runs
+                        if ev:
+                            cell["userEnteredValue"] = ev
+                        else:
+                            cell.pop("userEnteredValue", None)
+                        if cell:
+                            cells[pos] = cell
+                        else:
+                            del cells[pos]
+                    elif ev:
+                        cells[pos] = {"userEnteredValue": ev}
+                    hit = True
+                    cols_hit.add(pos[1])
+                    written += 1
+                rows_hit += hit
             touched_sheets.add(rect.sheet.sheet_id)
-            total_cells += cells
-            total_rows += len(rows_hit)
+            total_cells += written
+            total_rows += rows_hit
             total_cols += len(cols_hit)
             item: dict[str, Any] = {"spreadsheetId": ss.key, "updatedRange": rect.a1()}
-            if cells:
-                item.update(updatedRows=len(rows_hit), updatedColumns=len(cols_hit), updatedCells=cells)
+            if written:
+                item.update(updatedRows=rows_hit, updatedColumns=len(cols_hit), updatedCells=written)
             responses_out.append(item)
-        ss.sheets[:] = work
+        for sheet, cells in staged.values():
+            sheet.cells = cells
         return {
             "spreadsheetId": ss.key,
             "totalUpdatedRows": total_rows,
@@ -2644,24 +2692,24 @@ def _check_mask(api: Discovery, schema: Mapping[str, Any], tree: Mapping[str, An
             _check_mask(api, api.schemas[inner["$ref"]] if "$ref" in inner else inner, sub, fields)
 
 
-def _masked(value: Any, tree: Mapping[str, Any] | None) -> Any:
+def _masked(value: Any, tree: Mapping[str, Any] | None, cut: dict[tuple[int, int], tuple[Any, Any]]) -> Any:
     """``value`` cut to ``tree``: an object keeps the fields named (an object left with none is left out of its
-    parent), a list keeps each item, cut."""
-    if tree is None:
+    parent), a list keeps each item, cut. ``cut``: the objects cut so far in this answer, by their id and the
+    tree's (kept alive, so an id is not reused): an object the answer holds twice (row metadata, the cells a layout
+    formats alike) is cut once, and stays one."""
+    if tree is None or not isinstance(value, dict | list):
         return value
-    if isinstance(value, list):  # an item the list holds twice (row metadata) is cut once, and stays one
-        cut: dict[int, Any] = {}
-        out = []
-        for item in value:
-            done = cut.get(id(item))
-            if done is None:
-                done = cut[id(item)] = _masked(item, tree)
-            out.append(done)
-        return out
-    if isinstance(value, dict):
-        kept = {name: _masked(value[name], sub) for name, sub in tree.items() if name in value}
-        return {name: v for name, v in kept.items() if v != {}}
-    return value
+    known = cut.get((id(value), id(tree)))
+    if known is not None:
+        return known[1]
+    done: Any
+    if isinstance(value, list):
+        done = [_masked(item, tree, cut) for item in value]
+    else:
+        kept = {name: _masked(value[name], sub, cut) for name, sub in tree.items() if name in value}
+        done = {name: v for name, v in kept.items() if v != {}}
+    cut[(id(value), id(tree))] = (value, done)
+    return done
 
 
 def response_mask(api: Discovery, schema_name: str, fields: str) -> dict[str, Any]:
@@ -2675,7 +2723,7 @@ def response_mask(api: Discovery, schema_name: str, fields: str) -> dict[str, An
 
 def partial_response(payload: dict[str, Any], mask: Mapping[str, Any]) -> dict[str, Any]:
     """``payload`` cut to a :func:`response_mask`, as Google answers."""
-    result: dict[str, Any] = _masked(payload, mask)
+    result: dict[str, Any] = _masked(payload, mask, {})
     return result
 
 
