@@ -248,6 +248,7 @@ class Discovery:
         self._shapes: set[tuple[str, Hashable]] = set()  # see _remembered
         self._valid: set[tuple[str, bytes | str]] = set()  # see _remembered
         self._checked_chars = 0
+        self._routes: dict[tuple[str, str], tuple[Method, dict[str, str]] | None] = {}  # see match
 
     def _collect(self, resource: Mapping[str, Any]) -> None:
         for m in resource.get("methods", {}).values():
@@ -275,10 +276,19 @@ class Discovery:
             self._collect(sub)
 
     def match(self, http_method: str, url: str) -> tuple[Method, dict[str, str]] | None:
-        """The method serving ``http_method url`` and its path parameters, if any."""
-        path = url.split("?", 1)[0]
+        """The method serving ``http_method url`` and its path parameters, if any (found once for each method and
+        path, a few thousand at most: a test's calls go to a few spreadsheets)."""
+        key = (http_method.upper(), url.split("?", 1)[0])
+        if key not in self._routes:
+            if len(self._routes) > 10_000:
+                self._routes.clear()
+            self._routes[key] = self._route(*key)
+        found = self._routes[key]
+        return None if found is None else (found[0], dict(found[1]))
+
+    def _route(self, http_method: str, path: str) -> tuple[Method, dict[str, str]] | None:
         for m in self.methods:
-            if m.http_method != http_method.upper():
+            if m.http_method != http_method:
                 continue
             hit = m.pattern.match(path)
             if hit:
@@ -454,7 +464,7 @@ def _shape(instance: Any, words: frozenset[str]) -> Hashable:
     if kind is dict:
         return frozenset((k, _shape(v, words)) for k, v in instance.items())
     if kind is list:
-        return _LIST, frozenset(_shape(v, words) for v in instance)
+        return _LIST, frozenset(_shape(v, words) for v in _distinct_scalars(instance))
     if kind is int:
         return _INTEGER
     if kind is float:
@@ -462,6 +472,17 @@ def _shape(instance: Any, words: frozenset[str]) -> Hashable:
     if instance is None or kind is bool:
         return cast(Hashable, instance)
     return _shape(_plain(instance), words)
+
+
+def _distinct_scalars(items: list[Any]) -> Iterable[Any]:
+    """``items`` each once if they are all strings, numbers, booleans or nulls (a row of values: its shape is its
+    distinct values' shapes), by type and value (``1``, ``1.0`` and ``True`` are equal, not alike); else ``items``."""
+    if set(map(type, items)) <= _SCALARS:
+        return [value for _kind, value in set(zip(map(type, items), items, strict=True))]
+    return items
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 #: The shapes of numbers, and the mark of a list's (no enum value: see :func:`_no_rule_the_shape_hides`).
@@ -741,13 +762,13 @@ _SHARED_VALUES = frozenset({"cells", "columns", "rows_meta"})
 _NO_CELL: Mapping[str, Any] = {}
 
 
-def _stored_cell(old: Mapping[str, Any], source: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
-    """A new CellData (or DimensionProperties): ``old`` with the field mask ``paths`` of ``source`` applied;
+def _stored_cell(old: Mapping[str, Any], source: Mapping[str, Any], mask: _Mask) -> dict[str, Any]:
+    """A new CellData (or DimensionProperties): ``old`` with the field mask ``mask`` of ``source`` applied;
     ``old`` is left as it was (it may be shared: see :class:`FakeSheet`)."""
     out = dict(old)
-    if _mask(tuple(paths)).sets_value:
+    if mask.sets_value:
         out.pop("textFormatRuns", None)  # "When writing a new user_entered_value, previous runs are erased"
-    _apply_mask(out, source, paths, share=True)
+    _apply_mask(out, source, mask, share=True)
     return out
 
 def _render(ev: Mapping[str, Any] | None, how: str) -> CellValue:
@@ -1112,14 +1133,15 @@ def _dimension_metadata(stored: Mapping[int, Mapping[str, Any]], start: int, end
     """The DimensionProperties of rows (or columns) ``start:end`` as Google answers them (``pixels`` their size
     unless set): one object for the dimensions that share one (an answer is written out, never changed), so a
     Log's 20,000 rows are 20,000 references to a few, each checked once."""
-    made: dict[int, dict[str, Any]] = {}
-    out: list[dict[str, Any]] = []
-    for index in range(start, end):
-        own = stored.get(index, _NO_CELL)
-        answer = made.get(id(own))
-        if answer is None:
-            answer = made[id(own)] = {"pixelSize": pixels, **own}
-        out.append(answer)
+    plain = {"pixelSize": pixels}
+    out = [plain] * (end - start)
+    made: dict[int, dict[str, Any]] = {id(_NO_CELL): plain}
+    for index, own in stored.items():
+        if start <= index < end:
+            answer = made.get(id(own))
+            if answer is None:
+                answer = made[id(own)] = {"pixelSize": pixels, **own}
+            out[index - start] = answer
     return out
 
 
@@ -1141,18 +1163,28 @@ def _mask(paths: tuple[str, ...]) -> _Mask:
                  any(keys[0] == "userEnteredValue" for keys in split))
 
 
-def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequence[str], *,
+#: The mask of a setDataValidation's cells.
+_DATA_VALIDATION = _mask(("dataValidation",))
+
+
+def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequence[str] | _Mask, *,
                 share: bool = False) -> None:
     """Field-mask update: each path is copied from ``source``, or cleared if ``source`` lacks it. The objects on a
     path's way in ``target`` are replaced by changed copies, never changed (``target`` may share them); ``share``:
     what a path names is taken from ``source`` as it is, not copied (a cell's CellData: never changed in place, see
     :class:`FakeSheet`, so a cell may share its format with the request that set it and the cells it set alike)."""
-    mask = _mask(tuple(paths))
+    mask = paths if isinstance(paths, _Mask) else _mask(tuple(paths))
     if mask.whole:
         target.clear()
         target.update(dict(source) if share else copied(dict(source)))
         return
     for way, leaf in mask.paths:
+        if not way:  # a field of the object itself (most masks' every path)
+            if leaf in source:
+                target[leaf] = source[leaf] if share else copied(source[leaf])
+            else:
+                target.pop(leaf, None)
+            continue
         src: Any = source
         for k in way:
             src = src.get(k) if isinstance(src, Mapping) else None
@@ -1165,9 +1197,9 @@ def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequen
             tgt[leaf] = src[leaf] if share else copied(src[leaf])
         else:
             tgt.pop(leaf, None)
-    # drop objects the mask left empty
-    for k in [k for k, v in target.items() if v == {}]:
-        del target[k]
+    if {} in target.values():  # drop objects the mask left empty
+        for k in [k for k, v in target.items() if v == {}]:
+            del target[k]
 
 
 # --------------------------------------------------------------------------- faults and stats
@@ -1642,7 +1674,7 @@ class GoogleApiFake:
                 f"{http_method} {url}: not a Google endpoint the fake serves (tests have no network)"
             )
         method, path_params = found
-        query = parse_qs(urlsplit(url).query, keep_blank_values=True)
+        query = _query_of(urlsplit(url).query)
         body: Any = None
         if body_bytes:
             try:
@@ -1694,7 +1726,8 @@ class GoogleApiFake:
         stats.response_bytes += len(content)
         self.log.append(RecordedCall(method.id, http_method, url, query, body, status, self._caller(auth)))
         # Google dates every answer by its own clock (HTTP's Date header, to the second).
-        return status, {**headers, "Date": format_datetime(self.clock(), usegmt=True)}, content
+        moment = self.clock()
+        return status, {**headers, "Date": _http_date(moment.replace(microsecond=0), moment.tzinfo)}, content
 
     def _fault(
         self,
@@ -2226,15 +2259,16 @@ class GoogleApiFake:
         _apply_mask(ss.properties, args.get("properties", {}), paths)
         return {}
 
-    def _write_cell(self, sheet: FakeSheet, r: int, c: int, data: Mapping[str, Any], paths: Sequence[str],
+    def _write_cell(self, sheet: FakeSheet, r: int, c: int, data: Mapping[str, Any], mask: _Mask,
                     made: dict[int, tuple[Any, dict[str, Any]]] | None = None) -> None:
-        """Store the cell at ``r, c`` with the mask ``paths`` of ``data`` applied. ``made``: the cells this request
-        made so far, by the cell each was made from (kept alive, so an id is not reused): cells alike before one
-        request stay one CellData after it."""
-        _check_cell_size(data.get("userEnteredValue") or {})
+        """Store the cell at ``r, c`` with the mask ``mask`` of ``data`` applied. ``made``: the cells this request
+        made so far from ``data``, by the cell each was made from (kept alive, so an id is not reused): cells alike
+        before one request stay one CellData after it."""
         old = sheet.cells.get((r, c), _NO_CELL)
         known = made.get(id(old)) if made is not None else None
-        cell = known[1] if known is not None else _stored_cell(old, data, paths)
+        if known is None:
+            _check_cell_size(data.get("userEnteredValue") or {})
+        cell = known[1] if known is not None else _stored_cell(old, data, mask)
         if made is not None:
             made[id(old)] = (old, cell)
         if cell:
@@ -2243,7 +2277,7 @@ class GoogleApiFake:
             sheet.cells.pop((r, c), None)
 
     def _req_updateCells(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
-        paths = self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "updateCells")
+        mask = _mask(tuple(self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "updateCells")))
         if ("start" in args) == ("range" in args):
             raise HttpError(400, "Exactly one of 'start' or 'range' must be set")
         if "start" in args:
@@ -2262,7 +2296,7 @@ class GoogleApiFake:
                         f"Range ({sheet.title}!{col_letters(c)}{r + 1}) exceeds grid limits. Max rows: "
                         f"{sheet.row_count}, max columns: {sheet.column_count}",
                     )
-                self._write_cell(sheet, r, c, data, paths)
+                self._write_cell(sheet, r, c, data, mask)
         return {}
 
     def _req_findReplace(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
@@ -2285,9 +2319,14 @@ class GoogleApiFake:
         fold = (lambda t: t) if args.get("matchCase") else str.casefold
         changed = 0
         for sheet, r0, c0, r1, c1 in areas:
-            for (r, c), cell in list(sheet.cells.items()):
+            cells = sheet.cells
+            if (r1 - r0) * (c1 - c0) < len(cells):  # a few cells (the product clears one): looked up, not searched
+                inside = [((r, c), cells[(r, c)]) for r in range(r0, r1) for c in range(c0, c1) if (r, c) in cells]
+            else:
+                inside = [(pos, cell) for pos, cell in cells.items() if r0 <= pos[0] < r1 and c0 <= pos[1] < c1]
+            for (r, c), cell in inside:
                 ev = cell.get("userEnteredValue")
-                if not (r0 <= r < r1 and c0 <= c < c1) or not ev:
+                if not ev:
                     continue
                 if "formulaValue" in ev and not args.get("includeFormulas"):
                     continue
@@ -2314,12 +2353,12 @@ class GoogleApiFake:
         return {"findReplace": reply}
 
     def _req_repeatCell(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
-        paths = self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "repeatCell")
+        mask = _mask(tuple(self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "repeatCell")))
         sheet, r0, c0, r1, c1 = self._grid_rect(ss, args.get("range", {}))
         made: dict[int, tuple[Any, dict[str, Any]]] = {}
         for r in range(r0, r1):
             for c in range(c0, c1):
-                self._write_cell(sheet, r, c, args.get("cell", {}), paths, made)
+                self._write_cell(sheet, r, c, args.get("cell", {}), mask, made)
         return {}
 
     def _req_updateBorders(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
@@ -2357,7 +2396,7 @@ class GoogleApiFake:
         made: dict[int, tuple[Any, dict[str, Any]]] = {}
         for r in range(r0, r1):
             for c in range(c0, c1):
-                self._write_cell(sheet, r, c, {"dataValidation": rule} if rule else {}, ["dataValidation"], made)
+                self._write_cell(sheet, r, c, {"dataValidation": rule} if rule else {}, _DATA_VALIDATION, made)
         return {}
 
     def _req_addProtectedRange(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
@@ -2457,7 +2496,7 @@ class GoogleApiFake:
         for i in range(start, end):
             old = meta.get(i, _NO_CELL)
             if id(old) not in made:
-                made[id(old)] = (old, _stored_cell(old, args.get("properties", {}), paths))
+                made[id(old)] = (old, _stored_cell(old, args.get("properties", {}), _mask(tuple(paths))))
             meta[i] = made[id(old)][1]
         return {}
 
@@ -2692,23 +2731,27 @@ def _check_mask(api: Discovery, schema: Mapping[str, Any], tree: Mapping[str, An
             _check_mask(api, api.schemas[inner["$ref"]] if "$ref" in inner else inner, sub, fields)
 
 
-def _masked(value: Any, tree: Mapping[str, Any] | None, cut: dict[tuple[int, int], tuple[Any, Any]]) -> Any:
+def _masked(value: Any, tree: Mapping[str, Any] | None, cut: dict[int, dict[int, tuple[Any, Any]]]) -> Any:
     """``value`` cut to ``tree``: an object keeps the fields named (an object left with none is left out of its
-    parent), a list keeps each item, cut. ``cut``: the objects cut so far in this answer, by their id and the
-    tree's (kept alive, so an id is not reused): an object the answer holds twice (row metadata, the cells a layout
+    parent), a list keeps each item, cut. ``cut``: the objects cut so far in this answer, by the tree's id and
+    theirs (kept alive, so an id is not reused): an object the answer holds twice (row metadata, the cells a layout
     formats alike) is cut once, and stays one."""
     if tree is None or not isinstance(value, dict | list):
         return value
-    known = cut.get((id(value), id(tree)))
+    done_here = cut.setdefault(id(tree), {})
+    known = done_here.get(id(value))
     if known is not None:
         return known[1]
     done: Any
     if isinstance(value, list):
-        done = [_masked(item, tree, cut) for item in value]
+        done = []
+        for item in value:
+            seen = done_here.get(id(item))
+            done.append(seen[1] if seen is not None else _masked(item, tree, cut))
     else:
         kept = {name: _masked(value[name], sub, cut) for name, sub in tree.items() if name in value}
         done = {name: v for name, v in kept.items() if v != {}}
-    cut[(id(value), id(tree))] = (value, done)
+    done_here[id(value)] = (value, done)
     return done
 
 
@@ -2761,6 +2804,24 @@ def _jwt_issuer(assertion: str) -> str | None:
 @functools.cache
 def _discovery(name: str) -> Discovery:
     return Discovery(DISCOVERY_DIR / name)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_query(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return tuple((name, tuple(values)) for name, values in parse_qs(text, keep_blank_values=True).items())
+
+
+def _query_of(text: str) -> dict[str, list[str]]:
+    """The parameters of a URL's query ``text`` as ``parse_qs`` gives them (a new mapping each time), parsed once
+    for each text: a poll asks the same ranges again and again."""
+    return {name: list(values) for name, values in _parsed_query(text)}
+
+
+@functools.lru_cache(maxsize=64)
+def _http_date(second: datetime, zone: Any) -> str:
+    """HTTP's Date of ``second`` (its time zone ``zone`` is part of the key: one that is not UTC is refused each
+    time), written once for each second."""
+    return format_datetime(second, usegmt=True)
 
 
 def _error_payload(api: Discovery, e: HttpError) -> dict[str, Any]:
