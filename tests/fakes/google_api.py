@@ -54,6 +54,7 @@ import hashlib
 import io
 import json
 import marshal
+import os
 import pickle
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
@@ -1281,6 +1282,40 @@ _HTML_429 = (
 _HTML_408 = "<html><head><title>408 Request Timeout</title></head><body><h1>Request Timeout</h1></body></html>"
 
 
+class _NoProxyForGoogle:
+    """``no_proxy`` naming Google's hosts while a fake runs (the first fake to start sets it, the last to stop puts
+    back what was there), so that requests, asked for one of them, knows at once it goes through no proxy: else each
+    request walks the whole environment twice to look for one (``get_environ_proxies``), a tenth of the CPU of a
+    request to the fake in a test process's environment. Nothing reaches a proxy either way: ``responses`` answers
+    every request before a connection is made."""
+
+    HOSTS = "googleapis.com"
+
+    def __init__(self) -> None:
+        self.running = 0
+        self.before: str | None = None
+
+    def enter(self) -> None:
+        """A fake starts."""
+        self.running += 1
+        if self.running == 1:
+            self.before = os.environ.get("no_proxy")
+            given = self.before or os.environ.get("NO_PROXY")  # requests reads the lower case first, if not empty
+            os.environ["no_proxy"] = f"{given},{self.HOSTS}" if given else self.HOSTS
+
+    def leave(self) -> None:
+        """A fake stops."""
+        self.running -= 1
+        if self.running == 0:
+            if self.before is None:
+                os.environ.pop("no_proxy", None)
+            else:
+                os.environ["no_proxy"] = self.before
+
+
+_NO_PROXY = _NoProxyForGoogle()
+
+
 # --------------------------------------------------------------------------- the fake
 
 
@@ -1345,6 +1380,7 @@ class GoogleApiFake:
             mock.add_callback(method, re.compile(r".*"), callback=self._dispatch, content_type=None)
         mock.start()
         self._mock = mock
+        _NO_PROXY.enter()
         self._signer_loader = _cryptography_rsa.RSASigner.__dict__["from_string"]
         _cryptography_rsa.RSASigner.from_string = classmethod(_signer_of_key)  # type: ignore[method-assign,assignment]
 
@@ -1354,6 +1390,7 @@ class GoogleApiFake:
             self._mock.stop()
             self._mock.reset()
             self._mock = None
+            _NO_PROXY.leave()
             _cryptography_rsa.RSASigner.from_string = self._signer_loader  # type: ignore[method-assign]
 
     #: What :meth:`snapshot` leaves out: the discovery documents (shared, read-only), the interception and the hooks
