@@ -54,12 +54,12 @@ import hashlib
 import io
 import json
 import marshal
+import os
 import pickle
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
-from dataclasses import replace as dataclass_replace
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
@@ -249,6 +249,7 @@ class Discovery:
         self._shapes: set[tuple[str, Hashable]] = set()  # see _remembered
         self._valid: set[tuple[str, bytes | str]] = set()  # see _remembered
         self._checked_chars = 0
+        self._routes: dict[tuple[str, str], tuple[Method, dict[str, str]] | None] = {}  # see match
 
     def _collect(self, resource: Mapping[str, Any]) -> None:
         for m in resource.get("methods", {}).values():
@@ -276,10 +277,19 @@ class Discovery:
             self._collect(sub)
 
     def match(self, http_method: str, url: str) -> tuple[Method, dict[str, str]] | None:
-        """The method serving ``http_method url`` and its path parameters, if any."""
-        path = url.split("?", 1)[0]
+        """The method serving ``http_method url`` and its path parameters, if any (found once for each method and
+        path, a few thousand at most: a test's calls go to a few spreadsheets)."""
+        key = (http_method.upper(), url.split("?", 1)[0])
+        if key not in self._routes:
+            if len(self._routes) > 10_000:
+                self._routes.clear()
+            self._routes[key] = self._route(*key)
+        found = self._routes[key]
+        return None if found is None else (found[0], dict(found[1]))
+
+    def _route(self, http_method: str, path: str) -> tuple[Method, dict[str, str]] | None:
         for m in self.methods:
-            if m.http_method != http_method.upper():
+            if m.http_method != http_method:
                 continue
             hit = m.pattern.match(path)
             if hit:
@@ -455,7 +465,7 @@ def _shape(instance: Any, words: frozenset[str]) -> Hashable:
     if kind is dict:
         return frozenset((k, _shape(v, words)) for k, v in instance.items())
     if kind is list:
-        return _LIST, frozenset(_shape(v, words) for v in instance)
+        return _LIST, frozenset(_shape(v, words) for v in _distinct_scalars(instance))
     if kind is int:
         return _INTEGER
     if kind is float:
@@ -463,6 +473,17 @@ def _shape(instance: Any, words: frozenset[str]) -> Hashable:
     if instance is None or kind is bool:
         return cast(Hashable, instance)
     return _shape(_plain(instance), words)
+
+
+def _distinct_scalars(items: list[Any]) -> Iterable[Any]:
+    """``items`` each once if they are all strings, numbers, booleans or nulls (a row of values: its shape is its
+    distinct values' shapes), by type and value (``1``, ``1.0`` and ``True`` are equal, not alike); else ``items``."""
+    if set(map(type, items)) <= _SCALARS:
+        return [value for _kind, value in set(zip(map(type, items), items, strict=True))]
+    return items
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 #: The shapes of numbers, and the mark of a list's (no enum value: see :func:`_no_rule_the_shape_hides`).
@@ -742,13 +763,13 @@ _SHARED_VALUES = frozenset({"cells", "columns", "rows_meta"})
 _NO_CELL: Mapping[str, Any] = {}
 
 
-def _stored_cell(old: Mapping[str, Any], source: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
-    """A new CellData (or DimensionProperties): ``old`` with the field mask ``paths`` of ``source`` applied;
+def _stored_cell(old: Mapping[str, Any], source: Mapping[str, Any], mask: _Mask) -> dict[str, Any]:
+    """A new CellData (or DimensionProperties): ``old`` with the field mask ``mask`` of ``source`` applied;
     ``old`` is left as it was (it may be shared: see :class:`FakeSheet`)."""
     out = dict(old)
-    if _mask(tuple(paths)).sets_value:
+    if mask.sets_value:
         out.pop("textFormatRuns", None)  # "When writing a new user_entered_value, previous runs are erased"
-    _apply_mask(out, source, paths, share=True)
+    _apply_mask(out, source, mask, share=True)
     return out
 
 def _render(ev: Mapping[str, Any] | None, how: str) -> CellValue:
@@ -899,6 +920,52 @@ def _check_grid(rect: Rect, text: str) -> None:
         )
 
 
+class _StagedCells:
+    """A tab's cells as a values.batchUpdate writes them, all or nothing: the cells written so far (looked up before
+    the tab's), put in the tab in the order written once every range is written (so the tab ends as if each had
+    been put at once; a tab's 20,000 cells are not copied for the few a write sets)."""
+
+    def __init__(self, sheet: FakeSheet) -> None:
+        self.sheet = sheet
+        self.written: dict[tuple[int, int], dict[str, Any] | None] = {}  # None: emptied
+        self.order: list[tuple[tuple[int, int], dict[str, Any] | None]] = []
+
+    def get(self, pos: tuple[int, int]) -> dict[str, Any] | None:
+        """The cell at ``pos`` as written so far."""
+        return self.written[pos] if pos in self.written else self.sheet.cells.get(pos)
+
+    def put(self, pos: tuple[int, int], cell: dict[str, Any] | None) -> None:
+        """``cell`` written at ``pos`` (None: the cell emptied)."""
+        self.written[pos] = cell
+        self.order.append((pos, cell))
+
+    def commit(self) -> None:
+        """Every cell written put in the tab."""
+        cells = self.sheet.cells
+        for pos, cell in self.order:
+            if cell is None:
+                cells.pop(pos, None)
+            else:
+                cells[pos] = cell
+
+
+def _check_row_fits(rect: Rect, text: str, r: int, width: int) -> None:
+    """Refuse, as Google does, a row of ``width`` values written at row ``r`` from ``rect`` (the range ``text``) that
+    goes past the range (unless it is a single cell or a whole tab) or past the grid: the first cell that does, in
+    the order Google checks them."""
+    sheet = rect.sheet
+    if not rect.anchor_only and rect.r1 is not None and r >= rect.r1:
+        raise HttpError(400, f"Requested writing within range [{text}], but tried writing to row [{r + 1}]")
+    past_range = rect.c1 - rect.c0 if not rect.anchor_only and rect.c1 is not None else width
+    past_grid = 0 if r >= sheet.row_count else sheet.column_count - rect.c0
+    if past_range < width and past_range <= past_grid:
+        raise HttpError(400, f"Requested writing within range [{text}], but tried writing to column "
+                             f"[{col_letters(rect.c0 + past_range)}]")
+    if past_grid < width:
+        raise HttpError(400, f"Range ({text}) exceeds grid limits. Max rows: {sheet.row_count}, "
+                             f"max columns: {sheet.column_count}")
+
+
 def _trim(rows: list[list[CellValue]]) -> list[list[Any]]:
     out: list[list[Any]] = []
     for row in rows:
@@ -956,8 +1023,9 @@ _COLOUR_PAIRS = (("backgroundColor", "backgroundColorStyle"), ("foregroundColor"
 
 
 def _merged(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
-    """``over`` laid over ``base`` key by key (objects merged, each colour with its ColorStyle twin)."""
-    out = copied(dict(base))
+    """``over`` laid over ``base`` key by key (objects merged, each colour with its ColorStyle twin): a new object,
+    which shares what it keeps of ``base`` (the fake changes no stored format in place: see :class:`FakeSheet`)."""
+    out = dict(base)
     for plain, style in _COLOUR_PAIRS:
         if plain in over and style not in over:
             over = {**over, style: {"rgbColor": over[plain]}}
@@ -997,20 +1065,44 @@ def _condition_holds(condition: Mapping[str, Any], value: CellValue) -> bool:
     return False
 
 
+class _EffectiveFormats:
+    """The ``effectiveFormat`` of a tab's cells as Google computes it, for one answer: the default format, the cell's
+    own over it, and the format of the first conditional format rule over the cell whose condition holds over that;
+    made once for each format a cell has and rule that holds (the cells of a layout share a few formats), and
+    shared by the cells alike (an answer is written out, never changed)."""
+
+    def __init__(self, sheet: FakeSheet) -> None:
+        rows, cols = sheet.row_count, sheet.column_count
+        self.sheet = sheet
+        self.rules = [([(int(g.get("startRowIndex", 0)), int(g.get("endRowIndex", rows)),
+                         int(g.get("startColumnIndex", 0)), int(g.get("endColumnIndex", cols)))
+                        for g in rule.get("ranges", [])], rule.get("booleanRule", {}))
+                      for rule in sheet.conditional_formats]
+        self.made: dict[tuple[int, int], tuple[Any, dict[str, Any]]] = {}  # (own format's id, rule): (it, made)
+
+    def of(self, r: int, c: int, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """The effective format of the cell at ``r, c`` holding ``stored``."""
+        own = stored.get("userEnteredFormat", _NO_CELL)
+        holds = -1
+        if self.rules:
+            value = _render(stored.get("userEnteredValue"), "FORMULA")
+            for i, (bounds, boolean) in enumerate(self.rules):
+                if any(r0 <= r < r1 and c0 <= c < c1 for r0, r1, c0, c1 in bounds) and _condition_holds(
+                        boolean.get("condition", {}), value):
+                    holds = i
+                    break
+        known = self.made.get((id(own), holds))
+        if known is None:
+            fmt = _merged(DEFAULT_FORMAT, own)
+            if holds >= 0:
+                fmt = _merged(fmt, self.rules[holds][1].get("format", {}))
+            known = self.made[(id(own), holds)] = (own, fmt)
+        return known[1]
+
+
 def effective_format(sheet: FakeSheet, r: int, c: int) -> dict[str, Any]:
-    """A cell's ``effectiveFormat`` as Google computes it: the default format, the cell's own over it, and the
-    format of the first conditional format rule over the cell whose condition holds over that."""
-    stored = sheet.cells.get((r, c), {})
-    fmt = _merged(DEFAULT_FORMAT, stored.get("userEnteredFormat", {}))
-    value = sheet.value(r, c)
-    for rule in sheet.conditional_formats:
-        inside = any(int(g.get("startRowIndex", 0)) <= r < int(g.get("endRowIndex", sheet.row_count))
-                     and int(g.get("startColumnIndex", 0)) <= c < int(g.get("endColumnIndex", sheet.column_count))
-                     for g in rule.get("ranges", []))
-        boolean = rule.get("booleanRule", {})
-        if inside and _condition_holds(boolean.get("condition", {}), value):
-            return _merged(fmt, boolean.get("format", {}))
-    return fmt
+    """A cell's ``effectiveFormat`` as Google computes it (see :class:`_EffectiveFormats`)."""
+    return _EffectiveFormats(sheet).of(r, c, sheet.cells.get((r, c), _NO_CELL))
 
 
 def _cell_data(stored: Mapping[str, Any], effective: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -1036,18 +1128,28 @@ def _grid_data(rect: Rect, *, metadata: bool = False) -> dict[str, Any]:
     cell with anything (a value, a format, a note), each row's cells up to its last such cell, ``{}`` for an empty
     cell or row; ``startRow``/``startColumn`` left out when 0, as proto3 JSON leaves a default out. With
     ``metadata``, each cell's effective format and every row's and column's DimensionProperties of the range (its
-    pixel size, and ``hiddenByUser`` when hidden)."""
+    pixel size, and ``hiddenByUser`` when hidden). Cells that hold one CellData and show one format are one answer
+    (made once: a layout's formatted empty cells are most of a grid)."""
     r0, c0, r1, c1 = rect.bounded()
     sheet = rect.sheet
-    filled = {(r, c) for r, c in sheet.cells if r0 <= r < r1 and c0 <= c < c1}
+    stored = sheet.cells
+    filled = {(r, c): cell for (r, c), cell in stored.items() if r0 <= r < r1 and c0 <= c < c1}
     ends: dict[int, int] = {}  # each row's end: its last filled cell's column + 1 (one pass, not one a row)
     for r, c in filled:
         ends[r] = max(ends.get(r, c0), c + 1)
+    formats = _EffectiveFormats(sheet) if metadata else None
+    made: dict[tuple[int, int], tuple[Any, dict[str, Any]]] = {}  # (CellData's id, format's id): (it, answer)
+
+    def answer(r: int, c: int, cell: Mapping[str, Any]) -> dict[str, Any]:
+        effective = formats.of(r, c, cell) if formats is not None else None
+        known = made.get((id(cell), id(effective)))
+        if known is None:
+            known = made[(id(cell), id(effective))] = (cell, _cell_data(cell, effective))
+        return known[1]
+
     rows: list[dict[str, Any]] = []
     for r in range(r0, max(ends, default=r0 - 1) + 1):
-        end = ends.get(r, c0)
-        cells = [_cell_data(sheet.cells[(r, c)], effective_format(sheet, r, c) if metadata else None)
-                 if (r, c) in filled else {} for c in range(c0, end)]
+        cells = [answer(r, c, filled[(r, c)]) if (r, c) in filled else {} for c in range(c0, ends.get(r, c0))]
         rows.append({"values": cells} if cells else {})
     data: dict[str, Any] = {"startRow": r0, "startColumn": c0, "rowData": rows}
     if metadata:
@@ -1061,14 +1163,15 @@ def _dimension_metadata(stored: Mapping[int, Mapping[str, Any]], start: int, end
     """The DimensionProperties of rows (or columns) ``start:end`` as Google answers them (``pixels`` their size
     unless set): one object for the dimensions that share one (an answer is written out, never changed), so a
     Log's 20,000 rows are 20,000 references to a few, each checked once."""
-    made: dict[int, dict[str, Any]] = {}
-    out: list[dict[str, Any]] = []
-    for index in range(start, end):
-        own = stored.get(index, _NO_CELL)
-        answer = made.get(id(own))
-        if answer is None:
-            answer = made[id(own)] = {"pixelSize": pixels, **own}
-        out.append(answer)
+    plain = {"pixelSize": pixels}
+    out = [plain] * (end - start)
+    made: dict[int, dict[str, Any]] = {id(_NO_CELL): plain}
+    for index, own in stored.items():
+        if start <= index < end:
+            answer = made.get(id(own))
+            if answer is None:
+                answer = made[id(own)] = {"pixelSize": pixels, **own}
+            out[index - start] = answer
     return out
 
 
@@ -1090,18 +1193,28 @@ def _mask(paths: tuple[str, ...]) -> _Mask:
                  any(keys[0] == "userEnteredValue" for keys in split))
 
 
-def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequence[str], *,
+#: The mask of a setDataValidation's cells.
+_DATA_VALIDATION = _mask(("dataValidation",))
+
+
+def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequence[str] | _Mask, *,
                 share: bool = False) -> None:
     """Field-mask update: each path is copied from ``source``, or cleared if ``source`` lacks it. The objects on a
     path's way in ``target`` are replaced by changed copies, never changed (``target`` may share them); ``share``:
     what a path names is taken from ``source`` as it is, not copied (a cell's CellData: never changed in place, see
     :class:`FakeSheet`, so a cell may share its format with the request that set it and the cells it set alike)."""
-    mask = _mask(tuple(paths))
+    mask = paths if isinstance(paths, _Mask) else _mask(tuple(paths))
     if mask.whole:
         target.clear()
         target.update(dict(source) if share else copied(dict(source)))
         return
     for way, leaf in mask.paths:
+        if not way:  # a field of the object itself (most masks' every path)
+            if leaf in source:
+                target[leaf] = source[leaf] if share else copied(source[leaf])
+            else:
+                target.pop(leaf, None)
+            continue
         src: Any = source
         for k in way:
             src = src.get(k) if isinstance(src, Mapping) else None
@@ -1114,9 +1227,9 @@ def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequen
             tgt[leaf] = src[leaf] if share else copied(src[leaf])
         else:
             tgt.pop(leaf, None)
-    # drop objects the mask left empty
-    for k in [k for k, v in target.items() if v == {}]:
-        del target[k]
+    if {} in target.values():  # drop objects the mask left empty
+        for k in [k for k, v in target.items() if v == {}]:
+            del target[k]
 
 
 # --------------------------------------------------------------------------- faults and stats
@@ -1198,6 +1311,40 @@ _HTML_429 = (
 _HTML_408 = "<html><head><title>408 Request Timeout</title></head><body><h1>Request Timeout</h1></body></html>"
 
 
+class _NoProxyForGoogle:
+    """``no_proxy`` naming Google's hosts while a fake runs (the first fake to start sets it, the last to stop puts
+    back what was there), so that requests, asked for one of them, knows at once it goes through no proxy: else each
+    request walks the whole environment twice to look for one (``get_environ_proxies``), a tenth of the CPU of a
+    request to the fake in a test process's environment. Nothing reaches a proxy either way: ``responses`` answers
+    every request before a connection is made."""
+
+    HOSTS = "googleapis.com"
+
+    def __init__(self) -> None:
+        self.running = 0
+        self.before: str | None = None
+
+    def enter(self) -> None:
+        """A fake starts."""
+        self.running += 1
+        if self.running == 1:
+            self.before = os.environ.get("no_proxy")
+            given = self.before or os.environ.get("NO_PROXY")  # requests reads the lower case first, if not empty
+            os.environ["no_proxy"] = f"{given},{self.HOSTS}" if given else self.HOSTS
+
+    def leave(self) -> None:
+        """A fake stops."""
+        self.running -= 1
+        if self.running == 0:
+            if self.before is None:
+                os.environ.pop("no_proxy", None)
+            else:
+                os.environ["no_proxy"] = self.before
+
+
+_NO_PROXY = _NoProxyForGoogle()
+
+
 # --------------------------------------------------------------------------- the fake
 
 
@@ -1262,6 +1409,7 @@ class GoogleApiFake:
             mock.add_callback(method, re.compile(r".*"), callback=self._dispatch, content_type=None)
         mock.start()
         self._mock = mock
+        _NO_PROXY.enter()
         self._signer_loader = _cryptography_rsa.RSASigner.__dict__["from_string"]
         _cryptography_rsa.RSASigner.from_string = classmethod(_signer_of_key)  # type: ignore[method-assign,assignment]
 
@@ -1271,6 +1419,7 @@ class GoogleApiFake:
             self._mock.stop()
             self._mock.reset()
             self._mock = None
+            _NO_PROXY.leave()
             _cryptography_rsa.RSASigner.from_string = self._signer_loader  # type: ignore[method-assign]
 
     #: What :meth:`snapshot` leaves out: the discovery documents (shared, read-only), the interception and the hooks
@@ -1591,7 +1740,7 @@ class GoogleApiFake:
                 f"{http_method} {url}: not a Google endpoint the fake serves (tests have no network)"
             )
         method, path_params = found
-        query = parse_qs(urlsplit(url).query, keep_blank_values=True)
+        query = _query_of(urlsplit(url).query)
         body: Any = None
         if body_bytes:
             try:
@@ -1643,7 +1792,8 @@ class GoogleApiFake:
         stats.response_bytes += len(content)
         self.log.append(RecordedCall(method.id, http_method, url, query, body, status, self._caller(auth)))
         # Google dates every answer by its own clock (HTTP's Date header, to the second).
-        return status, {**headers, "Date": format_datetime(self.clock(), usegmt=True)}, content
+        moment = self.clock()
+        return status, {**headers, "Date": _http_date(moment.replace(microsecond=0), moment.tzinfo)}, content
 
     def _fault(
         self,
@@ -1938,68 +2088,60 @@ class GoogleApiFake:
         option = body.get("valueInputOption")
         if option not in ("RAW", "USER_ENTERED"):
             raise HttpError(400, "'valueInputOption' is required but not specified")
-        # staged on tabs of their own cells' mappings (all or nothing): a cell is copied when written, the rest shared
-        work = [dataclass_replace(s, cells=dict(s.cells)) for s in ss.sheets]
-        staged = FakeSpreadsheet(ss.key, ss.properties, work)
+        entered = _raw_value if option == "RAW" else _parse_user_entered
+        staged: dict[int, _StagedCells] = {}  # each tab written, by its id: all or nothing
         responses_out = []
         touched_sheets: set[int] = set()
         total_cells = total_rows = total_cols = 0
         for vr in body.get("data", []):
-            rect = parse_a1(staged, vr["range"])
+            rect = parse_a1(ss, vr["range"])
+            if id(rect.sheet) not in staged:
+                staged[id(rect.sheet)] = _StagedCells(rect.sheet)
+            cells = staged[id(rect.sheet)]
             values = vr.get("values", [])
             if vr.get("majorDimension") == "COLUMNS":
                 width = max((len(c) for c in values), default=0)
                 values = [[col[i] if i < len(col) else None for col in values] for i in range(width)]
-            rows_hit: set[int] = set()
+            rows_hit = 0
             cols_hit: set[int] = set()
-            cells = 0
+            written = 0
             for i, row in enumerate(values):
+                r = rect.r0 + i
+                if row:
+                    _check_row_fits(rect, vr["range"], r, len(row))
+                hit = False
                 for j, v in enumerate(row):
-                    r, c = rect.r0 + i, rect.c0 + j
-                    if not rect.anchor_only:
-                        if rect.r1 is not None and r >= rect.r1:
-                            raise HttpError(
-                                400,
-                                f"Requested writing within range [{vr['range']}], but tried writing to row [{r + 1}]",
-                            )
-                        if rect.c1 is not None and c >= rect.c1:
-                            raise HttpError(
-                                400,
-                                f"Requested writing within range [{vr['range']}], but tried writing to column "
-                                f"[{col_letters(c)}]",
-                            )
-                    if r >= rect.sheet.row_count or c >= rect.sheet.column_count:
-                        raise HttpError(
-                            400,
-                            f"Range ({vr['range']}) exceeds grid limits. Max rows: {rect.sheet.row_count}, "
-                            f"max columns: {rect.sheet.column_count}",
-                        )
                     if v is None:
                         continue  # JSON null: the cell is left as it is
-                    ev = _raw_value(v) if option == "RAW" else _parse_user_entered(v)
-                    _check_cell_size(ev)
-                    cell = dict(rect.sheet.cells.get((r, c), {}))
-                    cell.pop("textFormatRuns", None)  # Google: a new value erases the runs
-                    if ev:
-                        cell["userEnteredValue"] = ev
-                    else:
-                        cell.pop("userEnteredValue", None)
-                    if cell:
-                        rect.sheet.cells[(r, c)] = cell
-                    else:
-                        rect.sheet.cells.pop((r, c), None)
-                    rows_hit.add(r)
-                    cols_hit.add(c)
-                    cells += 1
+                    ev = entered(v)
+                    if type(v) is str and len(v) > MAX_CELL_CHARS:
+                        _check_cell_size(ev)
+                    pos = (r, rect.c0 + j)
+                    old = cells.get(pos)
+                    if old is not None:
+                        cell = dict(old)
+                        cell.pop("textFormatRuns", None)  # Google: a new value erases the runs
+                        if ev:
+                            cell["userEnteredValue"] = ev
+                        else:
+                            cell.pop("userEnteredValue", None)
+                        cells.put(pos, cell or None)
+                    elif ev:
+                        cells.put(pos, {"userEnteredValue": ev})
+                    hit = True
+                    cols_hit.add(pos[1])
+                    written += 1
+                rows_hit += hit
             touched_sheets.add(rect.sheet.sheet_id)
-            total_cells += cells
-            total_rows += len(rows_hit)
+            total_cells += written
+            total_rows += rows_hit
             total_cols += len(cols_hit)
             item: dict[str, Any] = {"spreadsheetId": ss.key, "updatedRange": rect.a1()}
-            if cells:
-                item.update(updatedRows=len(rows_hit), updatedColumns=len(cols_hit), updatedCells=cells)
+            if written:
+                item.update(updatedRows=rows_hit, updatedColumns=len(cols_hit), updatedCells=written)
             responses_out.append(item)
-        ss.sheets[:] = work
+        for cells in staged.values():
+            cells.commit()
         return {
             "spreadsheetId": ss.key,
             "totalUpdatedRows": total_rows,
@@ -2178,15 +2320,16 @@ class GoogleApiFake:
         _apply_mask(ss.properties, args.get("properties", {}), paths)
         return {}
 
-    def _write_cell(self, sheet: FakeSheet, r: int, c: int, data: Mapping[str, Any], paths: Sequence[str],
+    def _write_cell(self, sheet: FakeSheet, r: int, c: int, data: Mapping[str, Any], mask: _Mask,
                     made: dict[int, tuple[Any, dict[str, Any]]] | None = None) -> None:
-        """Store the cell at ``r, c`` with the mask ``paths`` of ``data`` applied. ``made``: the cells this request
-        made so far, by the cell each was made from (kept alive, so an id is not reused): cells alike before one
-        request stay one CellData after it."""
-        _check_cell_size(data.get("userEnteredValue") or {})
+        """Store the cell at ``r, c`` with the mask ``mask`` of ``data`` applied. ``made``: the cells this request
+        made so far from ``data``, by the cell each was made from (kept alive, so an id is not reused): cells alike
+        before one request stay one CellData after it."""
         old = sheet.cells.get((r, c), _NO_CELL)
         known = made.get(id(old)) if made is not None else None
-        cell = known[1] if known is not None else _stored_cell(old, data, paths)
+        if known is None:
+            _check_cell_size(data.get("userEnteredValue") or {})
+        cell = known[1] if known is not None else _stored_cell(old, data, mask)
         if made is not None:
             made[id(old)] = (old, cell)
         if cell:
@@ -2195,7 +2338,7 @@ class GoogleApiFake:
             sheet.cells.pop((r, c), None)
 
     def _req_updateCells(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
-        paths = self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "updateCells")
+        mask = _mask(tuple(self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "updateCells")))
         if ("start" in args) == ("range" in args):
             raise HttpError(400, "Exactly one of 'start' or 'range' must be set")
         if "start" in args:
@@ -2214,7 +2357,7 @@ class GoogleApiFake:
                         f"Range ({sheet.title}!{col_letters(c)}{r + 1}) exceeds grid limits. Max rows: "
                         f"{sheet.row_count}, max columns: {sheet.column_count}",
                     )
-                self._write_cell(sheet, r, c, data, paths)
+                self._write_cell(sheet, r, c, data, mask)
         return {}
 
     def _req_findReplace(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
@@ -2237,9 +2380,14 @@ class GoogleApiFake:
         fold = (lambda t: t) if args.get("matchCase") else str.casefold
         changed = 0
         for sheet, r0, c0, r1, c1 in areas:
-            for (r, c), cell in list(sheet.cells.items()):
+            cells = sheet.cells
+            if (r1 - r0) * (c1 - c0) < len(cells):  # a few cells (the product clears one): looked up, not searched
+                inside = [((r, c), cells[(r, c)]) for r in range(r0, r1) for c in range(c0, c1) if (r, c) in cells]
+            else:
+                inside = [(pos, cell) for pos, cell in cells.items() if r0 <= pos[0] < r1 and c0 <= pos[1] < c1]
+            for (r, c), cell in inside:
                 ev = cell.get("userEnteredValue")
-                if not (r0 <= r < r1 and c0 <= c < c1) or not ev:
+                if not ev:
                     continue
                 if "formulaValue" in ev and not args.get("includeFormulas"):
                     continue
@@ -2266,12 +2414,12 @@ class GoogleApiFake:
         return {"findReplace": reply}
 
     def _req_repeatCell(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
-        paths = self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "repeatCell")
+        mask = _mask(tuple(self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "repeatCell")))
         sheet, r0, c0, r1, c1 = self._grid_rect(ss, args.get("range", {}))
         made: dict[int, tuple[Any, dict[str, Any]]] = {}
         for r in range(r0, r1):
             for c in range(c0, c1):
-                self._write_cell(sheet, r, c, args.get("cell", {}), paths, made)
+                self._write_cell(sheet, r, c, args.get("cell", {}), mask, made)
         return {}
 
     def _req_updateBorders(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
@@ -2309,7 +2457,7 @@ class GoogleApiFake:
         made: dict[int, tuple[Any, dict[str, Any]]] = {}
         for r in range(r0, r1):
             for c in range(c0, c1):
-                self._write_cell(sheet, r, c, {"dataValidation": rule} if rule else {}, ["dataValidation"], made)
+                self._write_cell(sheet, r, c, {"dataValidation": rule} if rule else {}, _DATA_VALIDATION, made)
         return {}
 
     def _req_addProtectedRange(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
@@ -2409,7 +2557,7 @@ class GoogleApiFake:
         for i in range(start, end):
             old = meta.get(i, _NO_CELL)
             if id(old) not in made:
-                made[id(old)] = (old, _stored_cell(old, args.get("properties", {}), paths))
+                made[id(old)] = (old, _stored_cell(old, args.get("properties", {}), _mask(tuple(paths))))
             meta[i] = made[id(old)][1]
         return {}
 
@@ -2644,24 +2792,28 @@ def _check_mask(api: Discovery, schema: Mapping[str, Any], tree: Mapping[str, An
             _check_mask(api, api.schemas[inner["$ref"]] if "$ref" in inner else inner, sub, fields)
 
 
-def _masked(value: Any, tree: Mapping[str, Any] | None) -> Any:
+def _masked(value: Any, tree: Mapping[str, Any] | None, cut: dict[int, dict[int, tuple[Any, Any]]]) -> Any:
     """``value`` cut to ``tree``: an object keeps the fields named (an object left with none is left out of its
-    parent), a list keeps each item, cut."""
-    if tree is None:
+    parent), a list keeps each item, cut. ``cut``: the objects cut so far in this answer, by the tree's id and
+    theirs (kept alive, so an id is not reused): an object the answer holds twice (row metadata, the cells a layout
+    formats alike) is cut once, and stays one."""
+    if tree is None or not isinstance(value, dict | list):
         return value
-    if isinstance(value, list):  # an item the list holds twice (row metadata) is cut once, and stays one
-        cut: dict[int, Any] = {}
-        out = []
+    done_here = cut.setdefault(id(tree), {})
+    known = done_here.get(id(value))
+    if known is not None:
+        return known[1]
+    done: Any
+    if isinstance(value, list):
+        done = []
         for item in value:
-            done = cut.get(id(item))
-            if done is None:
-                done = cut[id(item)] = _masked(item, tree)
-            out.append(done)
-        return out
-    if isinstance(value, dict):
-        kept = {name: _masked(value[name], sub) for name, sub in tree.items() if name in value}
-        return {name: v for name, v in kept.items() if v != {}}
-    return value
+            seen = done_here.get(id(item))
+            done.append(seen[1] if seen is not None else _masked(item, tree, cut))
+    else:
+        kept = {name: _masked(value[name], sub, cut) for name, sub in tree.items() if name in value}
+        done = {name: v for name, v in kept.items() if v != {}}
+    done_here[id(value)] = (value, done)
+    return done
 
 
 def response_mask(api: Discovery, schema_name: str, fields: str) -> dict[str, Any]:
@@ -2675,7 +2827,7 @@ def response_mask(api: Discovery, schema_name: str, fields: str) -> dict[str, An
 
 def partial_response(payload: dict[str, Any], mask: Mapping[str, Any]) -> dict[str, Any]:
     """``payload`` cut to a :func:`response_mask`, as Google answers."""
-    result: dict[str, Any] = _masked(payload, mask)
+    result: dict[str, Any] = _masked(payload, mask, {})
     return result
 
 
@@ -2713,6 +2865,24 @@ def _jwt_issuer(assertion: str) -> str | None:
 @functools.cache
 def _discovery(name: str) -> Discovery:
     return Discovery(DISCOVERY_DIR / name)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_query(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return tuple((name, tuple(values)) for name, values in parse_qs(text, keep_blank_values=True).items())
+
+
+def _query_of(text: str) -> dict[str, list[str]]:
+    """The parameters of a URL's query ``text`` as ``parse_qs`` gives them (a new mapping each time), parsed once
+    for each text: a poll asks the same ranges again and again."""
+    return {name: list(values) for name, values in _parsed_query(text)}
+
+
+@functools.lru_cache(maxsize=64)
+def _http_date(second: datetime, zone: Any) -> str:
+    """HTTP's Date of ``second`` (its time zone ``zone`` is part of the key: one that is not UTC is refused each
+    time), written once for each second."""
+    return format_datetime(second, usegmt=True)
 
 
 def _error_payload(api: Discovery, e: HttpError) -> dict[str, Any]:

@@ -8,6 +8,7 @@ can fail the Nth call (a crash or an outage at any point of a resolution).
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -17,7 +18,8 @@ from typing import Any
 from sheets_gm.engine.grid import column_index
 from sheets_gm.sheets.backend import RangeWrite, SavedMeanwhileError, SheetError
 from sheets_gm.sheets.guard import changed_since, describe_cells
-from sheets_gm.sheets.layout import CellValue, Grid, ReadGuard, WorkbookLayout, split_a1
+from sheets_gm.sheets.layout import CellValue, Grid, ReadGuard, WorkbookLayout
+from sheets_gm.sheets.layout import split_a1 as split_range
 
 _CELLS = re.compile(r"^([A-Z]+)(\d+)(?::([A-Z]+)(\d+)?)?$")
 
@@ -29,9 +31,15 @@ class InjectedFault(RuntimeError):
 _ROWS = re.compile(r"^(\d+):(\d+)$")
 
 
+#: ``split_a1`` of a range, once for each range text (a poll reads and writes the same ranges again and again).
+split_a1 = functools.lru_cache(maxsize=4096)(split_range)
+
+
+@functools.lru_cache(maxsize=4096)
 def parse_cells(cells: str, extent: tuple[int, int] = (0, 0)) -> tuple[int, int, int, int]:
     """0-based (first row, first col, last row, last col) of ``A1``, ``A1:C3``, ``A1:C`` (down to the last row),
-    whole rows ``2:5`` or the whole tab ``""``; ``extent`` is the tab's (rows, cols) for the last three."""
+    whole rows ``2:5`` or the whole tab ``""``; ``extent`` is the tab's (rows, cols) for the last three. Found once
+    for each range and extent."""
     rows, cols = extent
     if cells == "":
         return 0, 0, max(rows - 1, 0), max(cols - 1, 0)
@@ -236,7 +244,7 @@ class MemoryBackend:
                 end = max(row)  # trailing empty cells left out: the last cell in the range holding a value
                 if end > c2:
                     end = max((c for c in row if c1 <= c <= c2), default=c1 - 1)
-                grid.append(["" if (v := row.get(c)) is None else v for c in range(c1, end + 1)])
+                grid.append(list(map(row.get, range(c1, end + 1), repeat(""))))  # a row holds no None nor ""
             while grid and not grid[-1]:  # trailing empty rows left out
                 grid.pop()
             out.append(grid)
