@@ -281,19 +281,18 @@ def board_names_a_face_down_unit(monkeypatch: pytest.MonkeyPatch) -> Iterator[No
     from sheets_gm.rulesets.winordie.sheet import adapter as wod_adapter
 
     cls = wod_adapter.WodSheet
-    drawn: Callable[..., Any] = cls.drawings_before
+    drawn: Callable[..., Any] = cls.board  # every drawing of the board tab (the sync's, a poll's check) is made here
 
-    def leaking(self: Any, state: Any, deadline: str) -> Any:
-        drawings = drawn(self, state, deadline)
+    def leaking(self: Any, state: Any) -> Any:
+        board = drawn(self, state)
         hidden = sorted((u for u in state.units if u.hidden and u.token), key=lambda u: u.token)
         if hidden:
-            board, *rest = drawings
             values = [list(r) for r in board.values]
             values[-1][0] = f"{hidden[-1].token} is {hidden[-1].card}"
-            drawings = [replace(board, values=values), *rest]
-        return drawings
+            board = replace(board, values=values)
+        return board
 
-    monkeypatch.setattr(cls, "drawings_before", leaking)
+    monkeypatch.setattr(cls, "board", leaking)
     yield
 
 
