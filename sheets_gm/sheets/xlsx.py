@@ -11,8 +11,9 @@ back through its general object model (``Text.from_tree``), a third of the time 
 (a Log, 10,000 rows pasted under a table). :func:`_parse_cell` reads such a cell's text straight from its
 elements, the same text ``Text.content`` gives; every other cell is read by openpyxl's own code. Each row is read
 by :func:`_row_reader` as openpyxl's parser walks the tab, its shared strings, plain text, empty cells and plain
-numbers (what sheets-gm saves, what a paste leaves) made there and then, with their attributes set straight (a tenth
-of a poll's load went to ``Cell.__init__``, and as much to a dictionary a cell between reading and making it).
+numbers (what sheets-gm saves, what a paste leaves) read there into plain tuples, kept for the next load of the same
+bytes (``sheets/xlsx_read_cache.py``), and each cell made from them by :func:`_cell_maker` with its attributes set
+straight (a tenth of a poll's load went to ``Cell.__init__``).
 A workbook's styles part, the same in every workbook of a match save after save, is parsed once for each distinct
 part and each load given a copy of its own (:func:`_apply_stylesheet`), and made once for each set of styles saved
 (:func:`_write_stylesheet`).
@@ -50,7 +51,7 @@ import zipfile
 import zlib
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from operator import itemgetter
 from pyexpat import version_info as _expat_version
 from types import ModuleType
@@ -123,6 +124,10 @@ from openpyxl.xml.constants import (  # noqa: E402
 )
 
 from sheets_gm.sheets.xlsx_read_cache import (  # noqa: E402  # after openpyxl, imported without numpy
+    KEEPABLE_VALUES,
+    SHARED,
+    CellRead,
+    ReadCells,
     install,
     parsed_part,
     read_worksheet,
@@ -337,13 +342,20 @@ _openpyxl_bind_cells = WorksheetReader.bind_cells
 
 
 def _bind_cells(reader: Any) -> None:
-    """openpyxl's ``WorksheetReader.bind_cells``: each row read by :func:`_row_reader` as openpyxl's parser walks the
-    worksheet, its cells made there and then (no dictionary a cell between reading and making it)."""
+    """openpyxl's ``WorksheetReader.bind_cells``: the worksheet's cells read by :func:`_row_reader` as openpyxl's
+    parser walks it (or kept from a load of the same part: ``read_worksheet``), then made (:func:`_cell_maker`)."""
     ws, parser = reader.ws, reader.parser
-    parser.parse_row = _row_reader(ws, parser)  # what ``parser.parse`` calls for each ``<row>``, on this parser
-    if not read_worksheet(parser):  # (the part read whole, its frame parsed once: ``sheets/xlsx_read_cache.py``)
+    read = ReadCells()
+    parser.parse_row = _row_reader(parser, read)  # what ``parser.parse`` calls for each ``<row>``, on this parser
+    make = _cell_maker(ws, parser.shared_strings)
+    cells = read_worksheet(parser, read)  # (read whole or kept, its frame parsed once: ``sheets/xlsx_read_cache.py``)
+    if cells is None:  # read by openpyxl's parse, a row at a time
         for _ in parser.parse():
-            pass
+            make(read)
+            read.clear()
+    else:
+        make(cells)
+    read.clear()  # (the parser, held in a cycle by its reader, holds it till the collector frees them)
     if ws._cells:
         ws._current_row = ws.max_row  # as openpyxl: from the cells, not the row dimensions
 
@@ -353,36 +365,54 @@ install()  # a load's workbook and its parts that stay the same read once (``she
 _openpyxl_parse_row = WorkSheetParser.parse_row
 
 
-def _row_reader(ws: Any, parser: Any) -> Any:
-    """What reads each ``<row>`` of ``ws``'s worksheet for ``parser`` (its ``parse_row``): the row's number and
-    dimension as openpyxl's ``parse_row`` keeps them (one dictionary for the rows of a kind, their own number left to
-    the key: :func:`_bind_row_dimensions` makes each kind once), and each cell made as ``Cell(ws, row, column,
-    style_array)`` makes it (its own copy of its style's array), its attributes set straight. A shared string, an
-    inline string of one ``<t>`` (sheets-gm's text), an empty cell and a number not styled as a date, typed ``t="n"``
-    (as sheets-gm and openpyxl save them, most cells of a match's workbook) or not at all (what a paste in LibreOffice
-    leaves, 10,000 rows of it), are read here; any other cell, and a row whose number is not plain digits, as
-    openpyxl reads it (:func:`_parse_cell`)."""
-    styles, cells, make, shared = ws.parent._cell_styles, ws._cells, Cell.__new__, parser.shared_strings
-    dates, value_tag, places, dimensions = parser.date_formats, VALUE_TAG, _PLACES, parser.row_dimensions
-    plain, new_array = not parser.rich_text, array.__new__
+def _cell_maker(ws: Any, shared: list[str]) -> Callable[[Iterable[CellRead]], None]:
+    """What makes each cell read of ``ws`` (``CellRead``) as ``Cell(ws, row, column, style_array)`` makes it (its own
+    copy of its style's array), its attributes set straight, a shared string's text looked up in ``shared``."""
+    styles, cells, make, new_array = ws.parent._cell_styles, ws._cells, Cell.__new__, array.__new__
     arrays: dict[int, bytes] = {}  # each style's array as bytes, by its number
+
+    def make_cells(read: Iterable[CellRead]) -> None:
+        for row, column, value, data_type, style_id in read:
+            if data_type is SHARED:
+                value, data_type = shared[value], "s"
+            style_array = arrays.get(style_id)
+            if style_array is None:
+                style_array = arrays[style_id] = styles[style_id].tobytes()
+            made = make(Cell)
+            made.parent = ws
+            made._style = new_array(StyleArray, "i", style_array)  # (from its bytes: a third of ``StyleArray(…)``)
+            made.row, made.column = row, column
+            made._value, made.data_type = value, data_type
+            made._hyperlink = made._comment = None
+            cells[(row, column)] = made
+
+    return make_cells
+
+
+def _row_reader(parser: Any, read: ReadCells) -> Any:
+    """What reads each ``<row>`` of a worksheet for ``parser`` (its ``parse_row``): the row's number and dimension as
+    openpyxl's ``parse_row`` keeps them (one dictionary for the rows of a kind, their own number left to the key:
+    :func:`_bind_row_dimensions` makes each kind once), and each cell added to ``read`` (``CellRead``). A shared
+    string, an inline string of one ``<t>`` (sheets-gm's text), an empty cell and a number not styled as a date,
+    typed ``t="n"`` (as sheets-gm and openpyxl save them, most cells of a match's workbook) or not at all (what a
+    paste in LibreOffice leaves, 10,000 rows of it), are read here; any other cell, and a row whose number is not
+    plain digits, as openpyxl reads it (:func:`_parse_cell`)."""
+    dates, value_tag, places, dimensions = parser.date_formats, VALUE_TAG, _PLACES, parser.row_dimensions
+    plain, add = not parser.rich_text, read.append
     kinds: dict[tuple[tuple[str, str], ...], dict[str, str] | None] = {}  # each kind of row's fields, found once
 
-    def bind(row: int, column: int, value: Any, data_type: str, style_id: int) -> None:
-        cell = make(Cell)
-        cell.parent = ws
-        cell._style = StyleArray(styles[style_id])
-        cell.row, cell.column = row, column
-        cell._value, cell.data_type = value, data_type
-        cell._hyperlink = cell._comment = None
-        cells[(row, column)] = cell
+    def add_parsed(one: dict[str, Any], own: bool) -> None:
+        """A cell read by openpyxl's own code (``own``: its value read from the cell alone, no shared string's)."""
+        add((one["row"], one["column"], one["value"], one["data_type"], one["style_id"]))
+        if not own or type(one["value"]) not in KEEPABLE_VALUES:
+            read.keepable = False
 
     def parse_row(element: Any) -> tuple[int, tuple[()]]:
         number = element.get("r")
         if number is None or not (number.isascii() and number.isdecimal()):
             row, parsed = _openpyxl_parse_row(parser, element)
             for one in parsed:
-                bind(one["row"], one["column"], one["value"], one["data_type"], one["style_id"])
+                add_parsed(one, False)
             return row, ()
         row = parser.row_counter = int(number)
         parser.col_counter = 0
@@ -397,16 +427,17 @@ def _row_reader(ws: Any, parser: Any) -> Any:
             if inner == 0 and number_kind:
                 value: Any = None
                 data_type = "n"
-            elif first == value_tag and (kind_of == "s" or (number_kind and style_id not in dates)):
+            elif first == value_tag and kind_of == "s":
                 text = cell[0].text
-                value = (_cast_number(text) if number_kind else shared[int(text)]) if text else None
-                data_type = kind_of or "n"
+                value, data_type = (int(text), SHARED) if text else (None, "s")
+            elif first == value_tag and number_kind and style_id not in dates:
+                text = cell[0].text
+                value, data_type = _cast_number(text) if text else None, "n"
             elif first == INLINE_STRING and kind_of == "inlineStr" and plain and len(string := cell[0]) == 1 and (
                     string[0].tag == _TEXT_TAG):  # a text as sheets-gm saves it: one ``<t>``
                 value, data_type = string[0].text or "", "s"
             else:
-                one = _parse_cell(parser, cell)
-                bind(one["row"], one["column"], one["value"], one["data_type"], one["style_id"])
+                add_parsed(_parse_cell(parser, cell), kind_of != "s")
                 continue
             coordinate = get("r")
             if coordinate:
@@ -415,16 +446,7 @@ def _row_reader(ws: Any, parser: Any) -> Any:
             else:
                 parser.col_counter += 1
                 at, column = row, parser.col_counter
-            style_array = arrays.get(style_id)
-            if style_array is None:
-                style_array = arrays[style_id] = styles[style_id].tobytes()
-            made = make(Cell)
-            made.parent = ws
-            made._style = new_array(StyleArray, "i", style_array)  # (from its bytes: a third of ``StyleArray(…)``)
-            made.row, made.column = at, column
-            made._value, made.data_type = value, data_type
-            made._hyperlink = made._comment = None
-            cells[(at, column)] = made
+            add((at, column, value, data_type, style_id))
         return row, ()
 
     return parse_row

@@ -6,6 +6,13 @@ load. Here a worksheet part is read whole and parsed by the standard library's C
 are walked; a part larger than :data:`MOST_WHOLE_BYTES` (a tab pasted full) is left to ``iterparse``, which holds
 one row at a time.
 
+A part read whole is read once for each distinct part: a match's tabs are the same from load to load but for the few
+a poll rewrote, so a load of bytes read whole before gives the cells, rows and frame read then (:func:`read_worksheet`)
+and only makes the cells. Its cells are kept as plain values (each one's row, column, value, data type and style's
+number: no object of openpyxl's), a shared string as its number in the workbook's table (each workbook's own), by
+the part's bytes, the styles' dates and the load's options; a tab holding a value that a load may change in place
+(an array formula) is parsed each time. They are kept in the store of the parts parsed once, counted in its bytes.
+
 What surrounds a worksheet's rows (its *frame*: ``sheetPr``, ``dimension``, ``sheetViews``, ``sheetFormatPr``,
 ``cols`` before ``sheetData``; ``pageMargins``, ``pageSetup``, ``headerFooter``, ``conditionalFormatting``,
 ``dataValidations`` and the rest after it) is the same save after save, and openpyxl makes each of its elements an
@@ -26,13 +33,15 @@ Imported by ``sheets/xlsx.py`` once openpyxl is (without numpy), which installs 
 
 from __future__ import annotations
 
+import datetime
 import io
 import pickle
 import re
+import sys
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from types import SimpleNamespace
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 from xml.etree import ElementTree as ET
 
 from openpyxl.packaging.core import DocumentProperties
@@ -63,15 +72,17 @@ from sheets_gm.sheets.kept_parts import kept as keep
 #: The largest worksheet part read whole: a match's largest tab, the board's Log full, is under a megabyte; a
 #: bigger part is read by ``iterparse``, which holds one row's elements at a time, not the whole tree.
 MOST_WHOLE_BYTES = 2 * 1024 * 1024
-#: The most parts kept parsed (:func:`kept_copy`): a match's workbooks hold some 40 (a tab's frame, the workbook's
-#: parts), some 4.5 KB each with their key, and a host or a test process loads many matches; the oldest dropped first.
+#: The most parts kept parsed (:func:`kept_copy`, :func:`read_worksheet`): a match's workbooks hold some 40 (a tab's
+#: frame, the workbook's parts), some 4.5 KB each with their key, and some 20 tabs' rows (a tab's XML, 10 to 150 KB,
+#: and some twice that read), and a host or a test process loads many matches; the oldest dropped first.
 MOST_KEPT = 1024
-#: The largest part kept (:func:`kept_copy`): a tab's frame is a few kilobytes; one holding a huge list of validations
-#: or formats (a workbook may unpack to 100 MB) is parsed at each load rather than held by the process.
+#: The largest part kept (:func:`kept_copy`, :func:`read_worksheet`): a tab's frame is a few kilobytes, a match's
+#: tab under 150 KB; one holding a huge list of validations or formats, or a tab pasted full (a workbook may unpack
+#: to 100 MB) is parsed at each load rather than held by the process.
 MOST_KEPT_BYTES = 256 * 1024
-#: The most bytes all the parts kept hold together (each part's bytes and its pickled copy): a host that loads many
-#: matches, or workbooks saved with large frames, holds at most this much, however many parts it meets; the oldest
-#: dropped first.
+#: The most bytes all the parts kept hold together (each part's bytes and its pickled copy or rows read): a host that
+#: loads many matches, or workbooks saved with large frames, holds at most this much, however many parts it meets;
+#: the oldest dropped first.
 MOST_KEPT_TOTAL = 32 * 1024 * 1024
 #: What openpyxl's ``WorkSheetParser.parse`` sets from a worksheet's elements other than its rows.
 FRAME_FIELDS = ("column_dimensions", "formatting", "protection", "legacy_drawing", "row_breaks", "col_breaks",
@@ -84,49 +95,130 @@ SET_BY_A_LOAD = ("print_options", "page_margins", "HeaderFooter", "auto_filter",
                  "sheet_properties", "views", "sheet_format", "scenarios", "protection", "row_breaks", "col_breaks")
 #: A worksheet's ``<sheetData`` start tag, with or without a namespace prefix; its end tag is found from its prefix.
 _SHEET_DATA = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?)sheetData(?=[\s/>])")
-_KEPT: dict[Hashable, bytes] = {}  # each part made by :func:`kept_copy` so far, pickled, by its key
+_KEPT: dict[Hashable, Any] = {}  # each part made by :func:`kept_copy` so far, pickled, and each worksheet's rows read
+#                                    whole (:class:`_KeptRows`), by its key
 _Made = TypeVar("_Made")
 #: What a new tab's ``_setup`` makes that holds the tab itself (:func:`_setup_worksheet` makes them for it).
 _HOLD_THE_SHEET = frozenset(("row_dimensions", "column_dimensions", "page_setup"))
 _LOADING = threading.local()  # ``tabs``: whether this thread's load is making its tabs (:func:`_read_worksheets`)
 
 
-def read_worksheet(parser: WorkSheetParser) -> bool:
-    """Read the worksheet ``parser`` was made for, as its ``parse`` would: each row given to its ``parse_row``
-    and the frame's fields set on it, those the tab lacks new (:func:`_tab_defaults`). False, having read nothing
-    but the part's bytes (``parser.source`` then holds them again) and set the new fields, where the part is not read
-    whole here: too big, not the standard library's parser, a frame or a ``sheetData`` holding what openpyxl reads
-    another way, or XML that does not parse (openpyxl's parse then reads it, and says why it cannot)."""
-    if _read_whole(parser):
-        return True
-    parser.__dict__.update(kept_copy(("new", "frame"), _tab_defaults))
-    return False
+#: A cell of a worksheet as a load reads it: its row, column, value, data type and style's number. A shared string's
+#: value is its number in the workbook's table, typed :data:`SHARED` (the cell gets its text when it is made).
+CellRead = tuple[int, int, Any, str, int]
+#: The data type of a cell read whose value is a shared string's number (:data:`CellRead`).
+SHARED = "shared string"
+#: The values a cell read may hold and be kept (:class:`ReadCells`): each immutable, shared by every load.
+KEEPABLE_VALUES = frozenset((type(None), str, int, float, bool, datetime.datetime, datetime.date, datetime.time,
+                             datetime.timedelta))
 
 
-def _read_whole(parser: WorkSheetParser) -> bool:
-    """:func:`read_worksheet`'s read of a part whole: False where it is not read so."""
+class ReadCells(list[CellRead]):
+    """The cells of a worksheet as its rows are read (``WorkSheetParser.parse_row`` adds each), in the part's order;
+    ``keepable`` False where one of them may not be kept for the next load of the same part (a value not of
+    :data:`KEEPABLE_VALUES`, a shared string's text read by openpyxl's own parse: those depend on more than the
+    part's bytes, or are changed in place)."""
+
+    keepable = True
+
+
+class _KeptRows(NamedTuple):
+    """A worksheet part's cells and rows as a load read them whole (:func:`read_worksheet`): what a later load of
+    the same bytes is given without parsing them again. Its cells are kept as columns (their rows, their columns,
+    their values...: :data:`CellRead`'s fields), its rows' dimensions as their numbers and fields: a few objects a
+    tab, not one a cell, for the cycle collector to walk."""
+
+    frame: bytes  # the part without its rows (:func:`_frame`)
+    cells: tuple[tuple[Any, ...], ...]  # each field of the cells read, in their order
+    row_numbers: tuple[str, ...]  # ``WorkSheetParser.row_dimensions``' keys
+    row_fields: tuple[Any, ...]  # and its values, a dictionary of fields for each kind of row
+    weight: int  # the bytes it holds (:func:`_rows_weight`)
+
+
+def read_worksheet(parser: WorkSheetParser, read: ReadCells) -> Iterable[CellRead] | None:
+    """The cells of the worksheet ``parser`` was made for, in the part's order, its frame's fields and its rows'
+    dimensions set on ``parser`` as its ``parse`` would set them, those the tab lacks new (:func:`_tab_defaults`).
+
+    A part read whole before in this process, with bytes, styles' dates and options the same, is not parsed again:
+    its cells, rows and frame are what that load read (:func:`_kept_rows`). Otherwise it is read whole: each row
+    given to ``parser.parse_row``, which adds its cells to ``read``, then kept where ``read`` may be. None, having
+    read nothing but the part's bytes (``parser.source`` then holds them again) and set the new fields, where the
+    part is not read whole here: too big, not the standard library's parser, a frame or a ``sheetData`` holding what
+    openpyxl reads another way, or XML that does not parse (openpyxl's parse then reads it, and says why it
+    cannot)."""
     data = parser.source.read()
     parser.source = io.BytesIO(data)
     if len(data) > MOST_WHOLE_BYTES or _sheet_reader.iterparse is not ET.iterparse:
-        return False
+        parser.__dict__.update(kept_copy(("new", "frame"), _tab_defaults))
+        return None
+    key = ("rows", data, parser.data_only, parser.rich_text, parser.epoch, frozenset(parser.date_formats),
+           frozenset(parser.timedelta_formats))
+    kept = _KEPT.get(key)
+    if isinstance(kept, _KeptRows) and (cells := _kept_rows(kept, parser)) is not None:
+        return cells
+    frame = _read_whole(parser, data)
+    if frame is None:
+        parser.__dict__.update(kept_copy(("new", "frame"), _tab_defaults))
+        return None
+    if read.keepable and len(data) <= MOST_KEPT_BYTES:
+        dimensions = parser.row_dimensions
+        rows = _KeptRows(frame, tuple(zip(*read, strict=True)), tuple(dimensions), tuple(dimensions.values()), 0)
+        keep(_KEPT, key, rows._replace(weight=_rows_weight(rows)), MOST_KEPT, weigh=_weight,
+             most_weight=MOST_KEPT_TOTAL)
+    return read
+
+
+def _kept_rows(kept: _KeptRows, parser: WorkSheetParser) -> Iterable[CellRead] | None:
+    """The cells ``kept`` holds, its rows' dimensions and its frame's fields set on ``parser``."""
+    fields = _frame_fields(kept.frame, parser)
+    if fields is None:  # (never: a frame holding a row is not read whole, nor kept)
+        return None
+    parser.__dict__.update(fields)
+    parser.row_dimensions.update(zip(kept.row_numbers, kept.row_fields, strict=True))
+    return zip(*kept.cells, strict=True)
+
+
+#: What the rows kept of a tab hold at most but their columns' and rows' own objects: their tuples, and what their
+#: cells share (their data types' names, small numbers).
+_ROWS_BYTES = 4 * sys.getsizeof(SHARED) + sys.getsizeof((0,) * 5) * 2 + sys.getsizeof(0) * 256
+#: The bytes a cell's fields hold at most in the columns kept but its value's: its place in each column, its row,
+#: column and style numbers (a number past 256 is an object of its own).
+_CELL_READ_BYTES = 5 * 8 + 3 * sys.getsizeof(2 ** 20)
+
+
+def _rows_weight(rows: _KeptRows) -> int:
+    """The bytes the rows read ``rows`` hold (but the part's, counted with its key): its frame, each cell and its
+    value, each row's number and each distinct dictionary of its fields."""
+    kinds = {id(fields): fields for fields in rows.row_fields}
+    cells = len(rows.cells[0]) if rows.cells else 0
+    return (_ROWS_BYTES + sys.getsizeof(rows.frame) + cells * _CELL_READ_BYTES
+            + (sum(map(sys.getsizeof, rows.cells[2])) if rows.cells else 0)
+            + 2 * sys.getsizeof(rows.row_numbers) + sum(map(sys.getsizeof, rows.row_numbers))
+            + sum(sys.getsizeof(fields) + sum(map(sys.getsizeof, fields.values())) + sum(map(sys.getsizeof, fields))
+                  for fields in kinds.values()))
+
+
+def _read_whole(parser: WorkSheetParser, data: bytes) -> bytes | None:
+    """:func:`read_worksheet`'s read of the part ``data`` whole: its frame (:func:`_frame`), or None where it is not
+    read so."""
     frame = _frame(data)
     if frame is None:
-        return False
+        return None
     try:
         sheet = ET.fromstring(data)
     except ET.ParseError:
-        return False
+        return None
     sheet_data = [node for node in sheet if node.tag == DATA_TAG]
     if len(sheet_data) != 1 or any(row.tag != ROW_TAG for row in sheet_data[0]):
-        return False
+        return None
     fields = _frame_fields(frame, parser)
     if fields is None:
-        return False
+        return None
     parser.__dict__.update(fields)
     parse_row = parser.parse_row
     for row in sheet_data[0]:
         parse_row(row)
-    return True
+    return frame
 
 
 def _tab_defaults() -> dict[str, Any]:
@@ -196,9 +288,9 @@ def _source_bytes(key: Hashable) -> int:
     return sum(len(k) for k in key if isinstance(k, bytes)) if isinstance(key, tuple) else 0
 
 
-def _weight(key: Hashable, pickled: bytes) -> int:
-    """The bytes a kept part holds: its key's parts and its pickled copy."""
-    return _source_bytes(key) + len(pickled)
+def _weight(key: Hashable, part: bytes | _KeptRows) -> int:
+    """The bytes a kept part holds: its key's parts and its pickled copy, or the rows read (:func:`_rows_weight`)."""
+    return _source_bytes(key) + (part.weight if isinstance(part, _KeptRows) else len(part))
 
 
 def _kept_bytes() -> int:
