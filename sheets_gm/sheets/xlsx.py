@@ -487,29 +487,23 @@ _openpyxl_bind_row_dimensions = WorksheetReader.bind_row_dimensions
 
 
 def _bind_row_dimensions(reader: Any) -> None:
-    """openpyxl's ``WorksheetReader.bind_row_dimensions``, each kind of row made once as openpyxl makes it and
-    copied for every row of that kind (LibreOffice saves a height with each of 10,000 rows pasted, and a
-    ``RowDimension`` sets each of its fields through a checking descriptor): the same fields, its own style array.
-    A kind's fields are one dictionary for all its rows when :func:`_row_reader` read them: looked at once."""
+    """openpyxl's ``WorksheetReader.bind_row_dimensions``, each kind of row made once as openpyxl makes it
+    (:func:`_dimension_kind`) and copied for every row of that kind (LibreOffice saves a height with each of 10,000
+    rows pasted, and a ``RowDimension`` sets each of its fields through a checking descriptor): the same fields, its
+    own style array. A kind's fields are one dictionary for all its rows when :func:`_row_reader` read them: looked
+    at once."""
     ws = reader.ws
-    made: dict[tuple[tuple[str, str], ...], Any] = {}
-    seen: dict[int, Any] = {}  # each dictionary of fields looked at so far, by its id: its kind
-    rows, make = ws.row_dimensions, RowDimension.__new__
+    seen: dict[int, _DimensionKind] = {}  # each dictionary of fields looked at so far, by its id: its kind
+    rows, make, new_array = ws.row_dimensions, RowDimension.__new__, array.__new__
     for row, attributes in reader.parser.row_dimensions.items():
         kind = seen.get(id(attributes))
         if kind is None:
             given = {k: v for k, v in attributes.items() if k != "r"}  # a row's fields as its program wrote them
-            key = tuple(given.items())
-            kind = made.get(key)
-            if kind is None:
-                if "s" in given:
-                    given["s"] = ws.parent._cell_styles[int(given["s"])]
-                kind = made[key] = RowDimension(ws, **given)
-            seen[id(attributes)] = kind
+            kind = seen[id(attributes)] = _dimension_kind(RowDimension, ws, given, "s")
         dimension = make(RowDimension)
-        dimension.__dict__.update(kind.__dict__)
+        dimension.__dict__.update(kind[0])
         dimension.parent = ws
-        dimension._style = None if kind._style is None else StyleArray(kind._style)
+        dimension._style = None if kind[1] is None else new_array(StyleArray, "i", kind[1])
         dimension.__dict__["index"] = int(row)
         rows[int(row)] = dimension
 
@@ -524,7 +518,6 @@ def _bind_col_dimensions(reader: Any) -> None:
     rows (a layout sets each column's width: a ``ColumnDimension`` a column, each field through a checking
     descriptor). A column whose span is not plain digits is made as openpyxl makes it."""
     ws = reader.ws
-    made: dict[tuple[tuple[str, str], ...], tuple[Any, bytes | None]] = {}
     columns, make, new_array = ws.column_dimensions, ColumnDimension.__new__, array.__new__
     for letter, attributes in reader.parser.column_dimensions.items():
         fields = dict(attributes)
@@ -533,20 +526,38 @@ def _bind_col_dimensions(reader: Any) -> None:
                 high is None or (high.isascii() and high.isdecimal()))):
             columns[letter] = _column_dimension(ws, attributes)
             continue
-        key = tuple(fields.items())
-        kind = made.get(key)
-        if kind is None:
-            first = _column_dimension(ws, attributes)
-            kind = made[key] = first, None if first._style is None else first._style.tobytes()
-            columns[letter] = first
-            continue
+        kind = _dimension_kind(ColumnDimension, ws, fields, "style")
         dimension = make(ColumnDimension)
-        dimension.__dict__.update(kind[0].__dict__)
+        dimension.__dict__.update(kind[0])
         dimension.parent = ws
         dimension._style = None if kind[1] is None else new_array(StyleArray, "i", kind[1])
         dimension.__dict__.update(index=index, min=None if low is None else int(low),
                                   max=None if high is None else int(high))
         columns[letter] = dimension
+
+
+_DimensionKind = tuple[dict[str, Any], bytes | None]  # a kind of row or column's fields, its style's array as bytes
+#: Each kind of row and column made so far (its class, its fields as saved, its style's array): the fields it holds
+#: but its tab and style, and its style's array as bytes. At most :data:`_MOST_DIMENSION_KINDS`, the oldest dropped
+#: first; each field a number, a truth or a text, shared by every row or column made of it.
+_DIMENSION_KINDS: dict[tuple[type, tuple[tuple[str, str], ...], bytes | None], _DimensionKind] = {}
+_MOST_DIMENSION_KINDS = 1024
+
+
+def _dimension_kind(kind: type, ws: Any, given: dict[str, str], style_field: str) -> _DimensionKind:
+    """The fields a ``kind`` (``RowDimension``, ``ColumnDimension``) of ``ws`` made of the fields ``given`` holds but
+    its tab and style, and its style's array as bytes: made as openpyxl's load makes it (its style, ``given``'s
+    ``style_field``, a number in the workbook's list of styles), once for each kind in the process
+    (:data:`_DIMENSION_KINDS`)."""
+    style = given.get(style_field)
+    style_array = None if style is None else ws.parent._cell_styles[int(style)]
+    key = (kind, tuple(given.items()), None if style_array is None else style_array.tobytes())
+    fields = _DIMENSION_KINDS.get(key)
+    if fields is None:
+        made = kind(ws, **given) if style_array is None else kind(ws, **{**given, style_field: style_array})
+        style_bytes = None if made._style is None else made._style.tobytes()
+        fields = kept(_DIMENSION_KINDS, key, (dict(made.__dict__), style_bytes), _MOST_DIMENSION_KINDS)
+    return fields
 
 
 def _column_dimension(ws: Any, attributes: dict[str, str]) -> Any:

@@ -451,3 +451,21 @@ def test_the_rows_kept_weigh_at_least_what_they_hold(tmp_path: Path) -> None:
     for key, rows in kept:
         assert isinstance(key, tuple)
         assert len(key[1]) + _held_bytes(rows) <= xlsx_read_cache._weight(key, rows)
+
+
+def test_rows_and_columns_made_of_kinds_kept_are_each_their_own_and_the_kinds_bounded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows and columns are made of kinds kept for the process (made once as openpyxl makes them), each their own:
+    a width, a height, a hidden row changed in one load leave the next load as read; at most
+    ``_MOST_DIMENSION_KINDS`` kinds are kept. The first fails with a kind's fields handed out, not copied."""
+    monkeypatch.setattr(xlsx, "_DIMENSION_KINDS", {})
+    monkeypatch.setattr(xlsx, "_MOST_DIMENSION_KINDS", 2)
+    data = _framed_book("FF0C0D0E")
+    first = _load(data)["Orders"]
+    before = _read(_load(data))
+    first.column_dimensions["C"].width = 50
+    first.column_dimensions["A"].hidden = True
+    first.row_dimensions[3].height = 7
+    assert _read(_load(data)) == before
+    assert len(xlsx._DIMENSION_KINDS) == 2
+    loads_as_openpyxl_loads(data)
