@@ -122,14 +122,16 @@ from openpyxl.xml.constants import (  # noqa: E402
     PKG_REL_NS,
     SHEET_MAIN_NS,
 )
+from openpyxl.xml.functions import fromstring  # noqa: E402
 
 from sheets_gm.sheets.xlsx_read_cache import (  # noqa: E402  # after openpyxl, imported without numpy
     KEEPABLE_VALUES,
     SHARED,
     CellRead,
     ReadCells,
+    default_styles,
     install,
-    parsed_part,
+    kept_copy,
     read_worksheet,
 )
 
@@ -261,36 +263,50 @@ def _kept(parts: dict[bytes, _Part], key: bytes, part: _Part, most: int | None =
 
 def _apply_stylesheet(archive: zipfile.ZipFile, wb: Any) -> Any:
     """openpyxl's ``apply_stylesheet`` (a load's styles, a tenth of it, parsed through openpyxl's descriptors), the
-    styles part parsed once for each distinct part and each load given a copy (``parsed_part``); the rest as
-    openpyxl does it."""
+    styles part parsed once for each distinct part and each load given a copy of what it sets (:func:`_styles_read`,
+    ``kept_copy``); the rest as openpyxl does it. A workbook whose file lists no cell styles keeps a new workbook's
+    (``default_styles``: a load's new workbook is made without them)."""
     try:
         source = archive.read(ARC_STYLE)
     except KeyError:
+        default_styles(wb)
         return wb
-    stylesheet = parsed_part(source, Stylesheet)
-    if stylesheet.cell_styles:
-        wb._borders = IndexedList(stylesheet.borders)
-        wb._fonts = IndexedList(stylesheet.fonts)
-        wb._fills = IndexedList(stylesheet.fills)
-        wb._differential_styles.styles = stylesheet.dxfs
-        wb._number_formats = stylesheet.number_formats
-        wb._protections = stylesheet.protections
-        wb._alignments = stylesheet.alignments
-        wb._table_styles = stylesheet.tableStyles
-        wb._cell_styles = stylesheet.cell_styles
-        wb._named_styles = stylesheet.named_styles
-        wb._date_formats = stylesheet.date_formats
-        wb._timedelta_formats = stylesheet.timedelta_formats
+    styles = kept_copy(("styles", source), lambda: _styles_read(source))
+    if styles["cell_styles"]:
+        wb._borders = IndexedList(styles["borders"])
+        wb._fonts = IndexedList(styles["fonts"])
+        wb._fills = IndexedList(styles["fills"])
+        wb._differential_styles.styles = styles["dxfs"]
+        wb._number_formats = styles["number_formats"]
+        wb._protections = styles["protections"]
+        wb._alignments = styles["alignments"]
+        wb._table_styles = styles["table_styles"]
+        wb._cell_styles = styles["cell_styles"]
+        wb._named_styles = styles["named_styles"]
+        wb._date_formats = styles["date_formats"]
+        wb._timedelta_formats = styles["timedelta_formats"]
         for named in wb._named_styles:
             named.bind(wb)
     else:
+        default_styles(wb)
         warnings.warn("Workbook contains no stylesheet, using openpyxl's defaults", stacklevel=2)
     if not wb._named_styles:
         wb.add_named_style(builtin_styles["Normal"])
         warnings.warn("Workbook contains no default style, apply openpyxl's default", stacklevel=2)
-    if stylesheet.colors is not None:
-        wb._colors = stylesheet.colors.index
+    if styles["colors"] is not None:
+        wb._colors = styles["colors"]
     return wb
+
+
+def _styles_read(source: bytes) -> dict[str, Any]:
+    """What openpyxl's ``apply_stylesheet`` sets on a workbook from the styles part ``source`` (its ``Stylesheet``'s
+    fields, the colours' list; not the part's own lists of elements, a third of its copy)."""
+    sheet = Stylesheet.from_tree(fromstring(source))
+    return {"borders": sheet.borders, "fonts": sheet.fonts, "fills": sheet.fills, "dxfs": sheet.dxfs,
+            "number_formats": sheet.number_formats, "protections": sheet.protections, "alignments": sheet.alignments,
+            "table_styles": sheet.tableStyles, "cell_styles": sheet.cell_styles, "named_styles": sheet.named_styles,
+            "date_formats": sheet.date_formats, "timedelta_formats": sheet.timedelta_formats,
+            "colors": None if sheet.colors is None else sheet.colors.index}
 
 
 _excel_reader.apply_stylesheet = _apply_stylesheet

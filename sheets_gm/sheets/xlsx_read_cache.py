@@ -307,18 +307,47 @@ def parsed_part(source: bytes, kind: Any) -> Any:
 def fresh_workbook() -> Workbook:
     """A new workbook as a load's ``WorkbookParser`` makes one (``Workbook()``), without the tab a new workbook
     starts with (the load drops it at once): a copy of one made once (:func:`kept_copy`), where each ``Workbook()``
-    makes and binds its default styles and fonts (an eighth of a seat workbook's load). Its properties made now,
-    as a new workbook's are (a load replaces them by the file's, where it has them)."""
-
-    def make() -> Workbook:
-        made = Workbook(write_only=True)
-        made._Workbook__write_only = False  # (what ``write_only`` sets, put back)
-        return made
-
-    book: Workbook = kept_copy(("new", Workbook), make)
+    makes and binds its default styles and fonts (an eighth of a seat workbook's load). It is made without what the
+    load sets from the file (:data:`SET_BY_A_WORKBOOK_LOAD`: its styles given a new workbook's where the file has
+    none, :func:`default_styles`). Its properties made now, as a new workbook's are (a load replaces them by the
+    file's, where it has them)."""
+    book: Workbook = kept_copy(("new", Workbook, "loaded"), lambda: _without(_new_workbook(), SET_BY_A_WORKBOOK_LOAD))
     book.properties = DocumentProperties()
     book._colors = COLOR_INDEX  # (the very list, as a new workbook holds it)
     return book
+
+
+#: What a load sets on its new workbook from the file's styles part (``sheets/xlsx.py``'s ``_apply_stylesheet``,
+#: where it lists its cells' styles; a new workbook's otherwise: :func:`default_styles`).
+STYLES_OF_A_LOAD = ("_fonts", "_alignments", "_borders", "_fills", "_number_formats", "_protections", "_cell_styles",
+                    "_named_styles", "_table_styles", "_date_formats", "_timedelta_formats")
+#: What a load sets on its new workbook in every case: its styles (:data:`STYLES_OF_A_LOAD`), what the workbook part
+#: sets (:func:`_parse_workbook`) and its properties (:func:`fresh_workbook`).
+SET_BY_A_WORKBOOK_LOAD = (*STYLES_OF_A_LOAD, "security", "views", "calculation", "properties")
+
+
+def _new_workbook() -> Workbook:
+    """``Workbook()`` without its first tab."""
+    made = Workbook(write_only=True)
+    made._Workbook__write_only = False  # (what ``write_only`` sets, put back)
+    return made
+
+
+def _without(book: Workbook, names: tuple[str, ...]) -> Workbook:
+    """``book`` without the fields ``names``."""
+    for name in names:
+        del book.__dict__[name]
+    return book
+
+
+def default_styles(wb: Workbook) -> None:
+    """A new workbook's styles (:data:`STYLES_OF_A_LOAD`) given to ``wb``, a load's whose file lists no cell
+    styles, as openpyxl's load leaves them: copies of a new workbook's (:func:`kept_copy`), its named styles bound to
+    ``wb``."""
+    made: Workbook = kept_copy(("new", Workbook), _new_workbook)
+    wb.__dict__.update((name, made.__dict__[name]) for name in STYLES_OF_A_LOAD)
+    for named in wb._named_styles:
+        named.bind(wb)
 
 
 def _setup_worksheet(ws: Worksheet) -> None:

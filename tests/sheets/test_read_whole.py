@@ -469,3 +469,31 @@ def test_rows_and_columns_made_of_kinds_kept_are_each_their_own_and_the_kinds_bo
     assert _read(_load(data)) == before
     assert len(xlsx._DIMENSION_KINDS) == 2
     loads_as_openpyxl_loads(data)
+
+
+@pytest.mark.parametrize("styles", ["none", "no cell styles"])
+def test_a_workbook_without_cell_styles_loads_as_openpyxl_loads_it(styles: str) -> None:
+    """A workbook whose file has no styles part, or one listing no cell styles, gets a new workbook's styles, as
+    openpyxl's own load gives it (a load's new workbook is made without them): the same read, the same bytes saved.
+    It fails with the new workbook's styles left out where the file has none."""
+    book = openpyxl.Workbook()
+    for row in range(1, 9):
+        book.active.append([f"unit {row}", row * 1.5, None, "=A1"])
+    book.active.column_dimensions["B"].width = 20
+    saved = io.BytesIO()
+    book.save(saved)
+    data = saved.getvalue()
+    ns = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    bare = f'<styleSheet xmlns="{ns}"><fonts count="1"><font><sz val="9"/></font></fonts></styleSheet>'.encode()
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    if styles == "none":
+        del parts["xl/styles.xml"]
+    else:
+        parts["xl/styles.xml"] = bare
+    made = io.BytesIO()
+    with zipfile.ZipFile(made, "w") as archive:
+        for name, part in parts.items():
+            archive.writestr(name, part)
+    with pytest.warns(UserWarning) if styles != "none" else nullcontext():
+        loads_as_openpyxl_loads(made.getvalue())
