@@ -130,6 +130,7 @@ from sheets_gm.sheets.xlsx_read_cache import (  # noqa: E402  # after openpyxl, 
     CellRead,
     ReadCells,
     default_styles,
+    give_page_setup,
     install,
     kept_copy,
     read_worksheet,
@@ -372,6 +373,7 @@ def _bind_cells(reader: Any) -> None:
     else:
         make(cells)
     read.clear()  # (the parser, held in a cycle by its reader, holds it till the collector frees them)
+    give_page_setup(ws, parser)
     if ws._cells:
         ws._current_row = ws.max_row  # as openpyxl: from the cells, not the row dimensions
 

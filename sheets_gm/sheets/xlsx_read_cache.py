@@ -18,8 +18,8 @@ What surrounds a worksheet's rows (its *frame*: ``sheetPr``, ``dimension``, ``sh
 ``dataValidations`` and the rest after it) is the same save after save, and openpyxl makes each of its elements an
 object through typed descriptors (a sixth of a small tab's load). It is parsed by openpyxl's own parser once for
 each distinct frame and each load given a copy of what it made (pickled: :func:`kept_copy`). So are the styles part
-(``sheets/xlsx.py``), the content types, the workbook part, the relationships and the custom properties
-(:func:`parsed_part`); the core properties, whose time changes with each save, are parsed each time.
+(``sheets/xlsx.py``), the content types, the workbook part, the relationships, the custom properties and the core
+properties (:func:`parsed_part`; each saved version has core properties of its own, the time of the save in them).
 
 A load's new workbook is a copy of one made once (:func:`fresh_workbook`), and so are a new tab's empty objects
 (:func:`_setup_worksheet`); a tab a load makes is made without those the load sets from the tab's own elements
@@ -64,7 +64,7 @@ from openpyxl.worksheet.dimensions import DimensionHolder
 from openpyxl.worksheet.header_footer import HeaderFooter
 from openpyxl.worksheet.page import PrintPageSetup
 from openpyxl.worksheet.worksheet import Worksheet
-from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CUSTOM
+from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM
 from openpyxl.xml.functions import fromstring
 
 from sheets_gm.sheets.kept_parts import kept as keep
@@ -365,7 +365,16 @@ def _setup_worksheet(ws: Worksheet) -> None:
     ws.__dict__.update(kept_copy(("new", Worksheet, loading), lambda: _unset_by_a_load(make()) if loading else make()))
     ws.row_dimensions = DimensionHolder(worksheet=ws, default_factory=ws._add_row)
     ws.column_dimensions = DimensionHolder(worksheet=ws, default_factory=ws._add_column)
-    ws.page_setup = PrintPageSetup(worksheet=ws)
+    if not loading:  # (a load gives a tab its own, or a new one where it has none: :func:`give_page_setup`)
+        ws.page_setup = PrintPageSetup(worksheet=ws)
+
+
+def give_page_setup(ws: Worksheet, parser: WorkSheetParser) -> None:
+    """A new page setup, holding the tab, given to the tab ``ws`` a load made (without one: :func:`_setup_worksheet`)
+    where its part, read by ``parser``, has none; one it has is the tab's (``bind_properties``), as openpyxl's load
+    gives them."""
+    if parser.__dict__.get("page_setup") is None:
+        ws.page_setup = PrintPageSetup(worksheet=ws)
 
 
 def _unset_by_a_load(fields: dict[str, Any]) -> dict[str, Any]:
@@ -404,6 +413,13 @@ def _fresh_header_footer() -> HeaderFooter:
 def _read_manifest(reader: ExcelReader) -> None:
     """openpyxl's ``ExcelReader.read_manifest``, the content types parsed once (:func:`parsed_part`)."""
     reader.package = parsed_part(reader.archive.read(ARC_CONTENT_TYPES), Manifest)
+
+
+def _read_properties(reader: ExcelReader) -> None:
+    """openpyxl's ``ExcelReader.read_properties``, the core properties parsed once for each distinct part
+    (:func:`parsed_part`: a save writes its time in them, so each saved version has its own)."""
+    if ARC_CORE in reader.valid_files:
+        reader.wb.properties = parsed_part(reader.archive.read(ARC_CORE), DocumentProperties)
 
 
 def _read_custom(reader: ExcelReader) -> None:
@@ -447,6 +463,7 @@ def _parse_workbook(parser: WorkbookParser) -> None:
 _openpyxl_parse_workbook, _openpyxl_setup = WorkbookParser.parse, Worksheet._setup
 _openpyxl_init_worksheet, _openpyxl_read_worksheets = Worksheet.__init__, ExcelReader.read_worksheets
 _openpyxl_read_manifest, _openpyxl_read_custom = ExcelReader.read_manifest, ExcelReader.read_custom
+_openpyxl_read_properties = ExcelReader.read_properties
 
 
 def install() -> None:
@@ -458,6 +475,7 @@ def install() -> None:
     WorkbookParser.parse = _parse_workbook
     ExcelReader.read_manifest = _read_manifest
     ExcelReader.read_custom = _read_custom
+    ExcelReader.read_properties = _read_properties
     Worksheet._setup = _setup_worksheet
     Worksheet.__init__ = _init_worksheet
     ExcelReader.read_worksheets = _read_worksheets

@@ -55,6 +55,7 @@ def openpyxl_own_reading() -> Iterator[None]:
         patch.setattr(WorkbookParser, "parse", xlsx_read_cache._openpyxl_parse_workbook)
         patch.setattr(ExcelReader, "read_manifest", xlsx_read_cache._openpyxl_read_manifest)
         patch.setattr(ExcelReader, "read_custom", xlsx_read_cache._openpyxl_read_custom)
+        patch.setattr(ExcelReader, "read_properties", xlsx_read_cache._openpyxl_read_properties)
         patch.setattr(Worksheet, "_setup", xlsx_read_cache._openpyxl_setup)
         patch.setattr(Worksheet, "__init__", xlsx_read_cache._openpyxl_init_worksheet)
         patch.setattr(ExcelReader, "read_worksheets", xlsx_read_cache._openpyxl_read_worksheets)
@@ -91,7 +92,7 @@ def _read(book: Any, numbered: bool = True) -> list[object]:
                  ws.data_validations, ws.protection, ws.HeaderFooter, ws.auto_filter, ws.row_breaks, ws.col_breaks,
                  ws.scenarios]
         tabs.append((ws.title, cells, rows, columns, [tostring(part.to_tree()) for part in frame], formats,
-                     str(ws.merged_cells), ws.max_row, ws.max_column, ws.sheet_state))
+                     str(ws.merged_cells), ws.max_row, ws.max_column, ws.sheet_state, ws.page_setup._parent is ws))
     return tabs
 
 
