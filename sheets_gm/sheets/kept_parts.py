@@ -25,8 +25,9 @@ def kept(parts: dict[_Key, _Part], key: _Key, part: _Part, most: int, *,
     if weigh is not None and weight > most_weight:
         return part
     with _KEEPING:
-        while parts and (len(parts) >= most or (
-                weigh is not None and sum(weigh(k, p) for k, p in parts.items()) + weight > most_weight)):
-            del parts[next(iter(parts))]
+        held = sum(weigh(k, p) for k, p in parts.items()) if weigh is not None else 0  # (once, not once a part dropped)
+        while parts and (len(parts) >= most or (weigh is not None and held + weight > most_weight)):
+            oldest = next(iter(parts))
+            held -= weigh(oldest, parts.pop(oldest)) if weigh is not None else 0
         parts[key] = part
     return part
