@@ -25,8 +25,11 @@ def kept(parts: dict[_Key, _Part], key: _Key, part: _Part, most: int, *,
     if weigh is not None and weight > most_weight:
         return part
     with _KEEPING:
-        while parts and (len(parts) >= most or (
-                weigh is not None and sum(weigh(k, p) for k, p in parts.items()) + weight > most_weight)):
-            del parts[next(iter(parts))]
+        held = sum(weigh(k, p) for k, p in parts.items()) if weigh is not None else 0  # (once, not once a part dropped)
+        while parts and (len(parts) >= most or (weigh is not None and held + weight > most_weight)):
+            oldest = next(iter(parts))
+            dropped = parts.pop(oldest)
+            if weigh is not None:
+                held -= weigh(oldest, dropped)
         parts[key] = part
     return part

@@ -11,8 +11,9 @@ back through its general object model (``Text.from_tree``), a third of the time 
 (a Log, 10,000 rows pasted under a table). :func:`_parse_cell` reads such a cell's text straight from its
 elements, the same text ``Text.content`` gives; every other cell is read by openpyxl's own code. Each row is read
 by :func:`_row_reader` as openpyxl's parser walks the tab, its shared strings, plain text, empty cells and plain
-numbers (what sheets-gm saves, what a paste leaves) made there and then, with their attributes set straight (a tenth
-of a poll's load went to ``Cell.__init__``, and as much to a dictionary a cell between reading and making it).
+numbers (what sheets-gm saves, what a paste leaves) read there into plain tuples, kept for the next load of the same
+bytes (``sheets/xlsx_read_cache.py``), and each cell made from them by :func:`_cell_maker` with its attributes set
+straight (a tenth of a poll's load went to ``Cell.__init__``).
 A workbook's styles part, the same in every workbook of a match save after save, is parsed once for each distinct
 part and each load given a copy of its own (:func:`_apply_stylesheet`), and made once for each set of styles saved
 (:func:`_write_stylesheet`).
@@ -53,7 +54,7 @@ import zipfile
 import zlib
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from operator import itemgetter
 from pyexpat import version_info as _expat_version
 from types import ModuleType
@@ -126,10 +127,17 @@ from openpyxl.xml.constants import (  # noqa: E402
     PKG_REL_NS,
     SHEET_MAIN_NS,
 )
+from openpyxl.xml.functions import fromstring  # noqa: E402
 
 from sheets_gm.sheets.xlsx_read_cache import (  # noqa: E402  # after openpyxl, imported without numpy
+    KEEPABLE_VALUES,
+    SHARED,
+    CellRead,
+    ReadCells,
+    default_styles,
+    give_page_setup,
     install,
-    parsed_part,
+    kept_copy,
     read_worksheet,
 )
 
@@ -262,36 +270,50 @@ def _kept(parts: dict[_Key, _Part], key: _Key, part: _Part, most: int | None = N
 
 def _apply_stylesheet(archive: zipfile.ZipFile, wb: Any) -> Any:
     """openpyxl's ``apply_stylesheet`` (a load's styles, a tenth of it, parsed through openpyxl's descriptors), the
-    styles part parsed once for each distinct part and each load given a copy (``parsed_part``); the rest as
-    openpyxl does it."""
+    styles part parsed once for each distinct part and each load given a copy of what it sets (:func:`_styles_read`,
+    ``kept_copy``); the rest as openpyxl does it. A workbook whose file lists no cell styles keeps a new workbook's
+    (``default_styles``: a load's new workbook is made without them)."""
     try:
         source = archive.read(ARC_STYLE)
     except KeyError:
+        default_styles(wb)
         return wb
-    stylesheet = parsed_part(source, Stylesheet)
-    if stylesheet.cell_styles:
-        wb._borders = IndexedList(stylesheet.borders)
-        wb._fonts = IndexedList(stylesheet.fonts)
-        wb._fills = IndexedList(stylesheet.fills)
-        wb._differential_styles.styles = stylesheet.dxfs
-        wb._number_formats = stylesheet.number_formats
-        wb._protections = stylesheet.protections
-        wb._alignments = stylesheet.alignments
-        wb._table_styles = stylesheet.tableStyles
-        wb._cell_styles = stylesheet.cell_styles
-        wb._named_styles = stylesheet.named_styles
-        wb._date_formats = stylesheet.date_formats
-        wb._timedelta_formats = stylesheet.timedelta_formats
+    styles = kept_copy(("styles", source), lambda: _styles_read(source))
+    if styles["cell_styles"]:
+        wb._borders = IndexedList(styles["borders"])
+        wb._fonts = IndexedList(styles["fonts"])
+        wb._fills = IndexedList(styles["fills"])
+        wb._differential_styles.styles = styles["dxfs"]
+        wb._number_formats = styles["number_formats"]
+        wb._protections = styles["protections"]
+        wb._alignments = styles["alignments"]
+        wb._table_styles = styles["table_styles"]
+        wb._cell_styles = styles["cell_styles"]
+        wb._named_styles = styles["named_styles"]
+        wb._date_formats = styles["date_formats"]
+        wb._timedelta_formats = styles["timedelta_formats"]
         for named in wb._named_styles:
             named.bind(wb)
     else:
+        default_styles(wb)
         warnings.warn("Workbook contains no stylesheet, using openpyxl's defaults", stacklevel=2)
     if not wb._named_styles:
         wb.add_named_style(builtin_styles["Normal"])
         warnings.warn("Workbook contains no default style, apply openpyxl's default", stacklevel=2)
-    if stylesheet.colors is not None:
-        wb._colors = stylesheet.colors.index
+    if styles["colors"] is not None:
+        wb._colors = styles["colors"]
     return wb
+
+
+def _styles_read(source: bytes) -> dict[str, Any]:
+    """What openpyxl's ``apply_stylesheet`` sets on a workbook from the styles part ``source`` (its ``Stylesheet``'s
+    fields, the colours' list; not the part's own lists of elements, a third of its copy)."""
+    sheet = Stylesheet.from_tree(fromstring(source))
+    return {"borders": sheet.borders, "fonts": sheet.fonts, "fills": sheet.fills, "dxfs": sheet.dxfs,
+            "number_formats": sheet.number_formats, "protections": sheet.protections, "alignments": sheet.alignments,
+            "table_styles": sheet.tableStyles, "cell_styles": sheet.cell_styles, "named_styles": sheet.named_styles,
+            "date_formats": sheet.date_formats, "timedelta_formats": sheet.timedelta_formats,
+            "colors": None if sheet.colors is None else sheet.colors.index}
 
 
 _excel_reader.apply_stylesheet = _apply_stylesheet
@@ -343,13 +365,21 @@ _openpyxl_bind_cells = WorksheetReader.bind_cells
 
 
 def _bind_cells(reader: Any) -> None:
-    """openpyxl's ``WorksheetReader.bind_cells``: each row read by :func:`_row_reader` as openpyxl's parser walks the
-    worksheet, its cells made there and then (no dictionary a cell between reading and making it)."""
+    """openpyxl's ``WorksheetReader.bind_cells``: the worksheet's cells read by :func:`_row_reader` as openpyxl's
+    parser walks it (or kept from a load of the same part: ``read_worksheet``), then made (:func:`_cell_maker`)."""
     ws, parser = reader.ws, reader.parser
-    parser.parse_row = _row_reader(ws, parser)  # what ``parser.parse`` calls for each ``<row>``, on this parser
-    if not read_worksheet(parser):  # (the part read whole, its frame parsed once: ``sheets/xlsx_read_cache.py``)
+    read = ReadCells()
+    parser.parse_row = _row_reader(parser, read)  # what ``parser.parse`` calls for each ``<row>``, on this parser
+    make = _cell_maker(ws, parser.shared_strings)
+    cells = read_worksheet(parser, read)  # (read whole or kept, its frame parsed once: ``sheets/xlsx_read_cache.py``)
+    if cells is None:  # read by openpyxl's parse, a row at a time
         for _ in parser.parse():
-            pass
+            make(read)
+            read.clear()
+    else:
+        make(cells)
+    read.clear()  # (the parser, held in a cycle by its reader, holds it till the collector frees them)
+    give_page_setup(ws, parser)
     if ws._cells:
         ws._current_row = ws.max_row  # as openpyxl: from the cells, not the row dimensions
 
@@ -359,36 +389,54 @@ install()  # a load's workbook and its parts that stay the same read once (``she
 _openpyxl_parse_row = WorkSheetParser.parse_row
 
 
-def _row_reader(ws: Any, parser: Any) -> Any:
-    """What reads each ``<row>`` of ``ws``'s worksheet for ``parser`` (its ``parse_row``): the row's number and
-    dimension as openpyxl's ``parse_row`` keeps them (one dictionary for the rows of a kind, their own number left to
-    the key: :func:`_bind_row_dimensions` makes each kind once), and each cell made as ``Cell(ws, row, column,
-    style_array)`` makes it (its own copy of its style's array), its attributes set straight. A shared string, an
-    inline string of one ``<t>`` (sheets-gm's text), an empty cell and a number not styled as a date, typed ``t="n"``
-    (as sheets-gm and openpyxl save them, most cells of a match's workbook) or not at all (what a paste in LibreOffice
-    leaves, 10,000 rows of it), are read here; any other cell, and a row whose number is not plain digits, as
-    openpyxl reads it (:func:`_parse_cell`)."""
-    styles, cells, make, shared = ws.parent._cell_styles, ws._cells, Cell.__new__, parser.shared_strings
-    dates, value_tag, places, dimensions = parser.date_formats, VALUE_TAG, _PLACES, parser.row_dimensions
-    plain, new_array = not parser.rich_text, array.__new__
+def _cell_maker(ws: Any, shared: list[str]) -> Callable[[Iterable[CellRead]], None]:
+    """What makes each cell read of ``ws`` (``CellRead``) as ``Cell(ws, row, column, style_array)`` makes it (its own
+    copy of its style's array), its attributes set straight, a shared string's text looked up in ``shared``."""
+    styles, cells, make, new_array = ws.parent._cell_styles, ws._cells, Cell.__new__, array.__new__
     arrays: dict[int, bytes] = {}  # each style's array as bytes, by its number
+
+    def make_cells(read: Iterable[CellRead]) -> None:
+        for row, column, value, data_type, style_id in read:
+            if data_type is SHARED:
+                value, data_type = shared[value], "s"
+            style_array = arrays.get(style_id)
+            if style_array is None:
+                style_array = arrays[style_id] = styles[style_id].tobytes()
+            made = make(Cell)
+            made.parent = ws
+            made._style = new_array(StyleArray, "i", style_array)  # (from its bytes: a third of ``StyleArray(…)``)
+            made.row, made.column = row, column
+            made._value, made.data_type = value, data_type
+            made._hyperlink = made._comment = None
+            cells[(row, column)] = made
+
+    return make_cells
+
+
+def _row_reader(parser: Any, read: ReadCells) -> Any:
+    """What reads each ``<row>`` of a worksheet for ``parser`` (its ``parse_row``): the row's number and dimension as
+    openpyxl's ``parse_row`` keeps them (one dictionary for the rows of a kind, their own number left to the key:
+    :func:`_bind_row_dimensions` makes each kind once), and each cell added to ``read`` (``CellRead``). A shared
+    string, an inline string of one ``<t>`` (sheets-gm's text), an empty cell and a number not styled as a date,
+    typed ``t="n"`` (as sheets-gm and openpyxl save them, most cells of a match's workbook) or not at all (what a
+    paste in LibreOffice leaves, 10,000 rows of it), are read here; any other cell, and a row whose number is not
+    plain digits, as openpyxl reads it (:func:`_parse_cell`)."""
+    dates, value_tag, places, dimensions = parser.date_formats, VALUE_TAG, _PLACES, parser.row_dimensions
+    plain, add = not parser.rich_text, read.append
     kinds: dict[tuple[tuple[str, str], ...], dict[str, str] | None] = {}  # each kind of row's fields, found once
 
-    def bind(row: int, column: int, value: Any, data_type: str, style_id: int) -> None:
-        cell = make(Cell)
-        cell.parent = ws
-        cell._style = StyleArray(styles[style_id])
-        cell.row, cell.column = row, column
-        cell._value, cell.data_type = value, data_type
-        cell._hyperlink = cell._comment = None
-        cells[(row, column)] = cell
+    def add_parsed(one: dict[str, Any], own: bool) -> None:
+        """A cell read by openpyxl's own code (``own``: its value read from the cell alone, no shared string's)."""
+        add((one["row"], one["column"], one["value"], one["data_type"], one["style_id"]))
+        if not own or type(one["value"]) not in KEEPABLE_VALUES:
+            read.keepable = False
 
     def parse_row(element: Any) -> tuple[int, tuple[()]]:
         number = element.get("r")
         if number is None or not (number.isascii() and number.isdecimal()):
             row, parsed = _openpyxl_parse_row(parser, element)
             for one in parsed:
-                bind(one["row"], one["column"], one["value"], one["data_type"], one["style_id"])
+                add_parsed(one, False)
             return row, ()
         row = parser.row_counter = int(number)
         parser.col_counter = 0
@@ -403,16 +451,17 @@ def _row_reader(ws: Any, parser: Any) -> Any:
             if inner == 0 and number_kind:
                 value: Any = None
                 data_type = "n"
-            elif first == value_tag and (kind_of == "s" or (number_kind and style_id not in dates)):
+            elif first == value_tag and kind_of == "s":
                 text = cell[0].text
-                value = (_cast_number(text) if number_kind else shared[int(text)]) if text else None
-                data_type = kind_of or "n"
+                value, data_type = (int(text), SHARED) if text else (None, "s")
+            elif first == value_tag and number_kind and style_id not in dates:
+                text = cell[0].text
+                value, data_type = _cast_number(text) if text else None, "n"
             elif first == INLINE_STRING and kind_of == "inlineStr" and plain and len(string := cell[0]) == 1 and (
                     string[0].tag == _TEXT_TAG):  # a text as sheets-gm saves it: one ``<t>``
                 value, data_type = string[0].text or "", "s"
             else:
-                one = _parse_cell(parser, cell)
-                bind(one["row"], one["column"], one["value"], one["data_type"], one["style_id"])
+                add_parsed(_parse_cell(parser, cell), kind_of != "s")
                 continue
             coordinate = get("r")
             if coordinate:
@@ -421,16 +470,7 @@ def _row_reader(ws: Any, parser: Any) -> Any:
             else:
                 parser.col_counter += 1
                 at, column = row, parser.col_counter
-            style_array = arrays.get(style_id)
-            if style_array is None:
-                style_array = arrays[style_id] = styles[style_id].tobytes()
-            made = make(Cell)
-            made.parent = ws
-            made._style = new_array(StyleArray, "i", style_array)  # (from its bytes: a third of ``StyleArray(…)``)
-            made.row, made.column = at, column
-            made._value, made.data_type = value, data_type
-            made._hyperlink = made._comment = None
-            cells[(at, column)] = made
+            add((at, column, value, data_type, style_id))
         return row, ()
 
     return parse_row
@@ -471,29 +511,23 @@ _openpyxl_bind_row_dimensions = WorksheetReader.bind_row_dimensions
 
 
 def _bind_row_dimensions(reader: Any) -> None:
-    """openpyxl's ``WorksheetReader.bind_row_dimensions``, each kind of row made once as openpyxl makes it and
-    copied for every row of that kind (LibreOffice saves a height with each of 10,000 rows pasted, and a
-    ``RowDimension`` sets each of its fields through a checking descriptor): the same fields, its own style array.
-    A kind's fields are one dictionary for all its rows when :func:`_row_reader` read them: looked at once."""
+    """openpyxl's ``WorksheetReader.bind_row_dimensions``, each kind of row made once as openpyxl makes it
+    (:func:`_dimension_kind`) and copied for every row of that kind (LibreOffice saves a height with each of 10,000
+    rows pasted, and a ``RowDimension`` sets each of its fields through a checking descriptor): the same fields, its
+    own style array. A kind's fields are one dictionary for all its rows when :func:`_row_reader` read them: looked
+    at once."""
     ws = reader.ws
-    made: dict[tuple[tuple[str, str], ...], Any] = {}
-    seen: dict[int, Any] = {}  # each dictionary of fields looked at so far, by its id: its kind
-    rows, make = ws.row_dimensions, RowDimension.__new__
+    seen: dict[int, _DimensionKind] = {}  # each dictionary of fields looked at so far, by its id: its kind
+    rows, make, new_array = ws.row_dimensions, RowDimension.__new__, array.__new__
     for row, attributes in reader.parser.row_dimensions.items():
         kind = seen.get(id(attributes))
         if kind is None:
             given = {k: v for k, v in attributes.items() if k != "r"}  # a row's fields as its program wrote them
-            key = tuple(given.items())
-            kind = made.get(key)
-            if kind is None:
-                if "s" in given:
-                    given["s"] = ws.parent._cell_styles[int(given["s"])]
-                kind = made[key] = RowDimension(ws, **given)
-            seen[id(attributes)] = kind
+            kind = seen[id(attributes)] = _dimension_kind(RowDimension, ws, given, "s")
         dimension = make(RowDimension)
-        dimension.__dict__.update(kind.__dict__)
+        dimension.__dict__.update(kind[0])
         dimension.parent = ws
-        dimension._style = None if kind._style is None else StyleArray(kind._style)
+        dimension._style = None if kind[1] is None else new_array(StyleArray, "i", kind[1])
         dimension.__dict__["index"] = int(row)
         rows[int(row)] = dimension
 
@@ -508,7 +542,6 @@ def _bind_col_dimensions(reader: Any) -> None:
     rows (a layout sets each column's width: a ``ColumnDimension`` a column, each field through a checking
     descriptor). A column whose span is not plain digits is made as openpyxl makes it."""
     ws = reader.ws
-    made: dict[tuple[tuple[str, str], ...], tuple[Any, bytes | None]] = {}
     columns, make, new_array = ws.column_dimensions, ColumnDimension.__new__, array.__new__
     for letter, attributes in reader.parser.column_dimensions.items():
         fields = dict(attributes)
@@ -517,20 +550,38 @@ def _bind_col_dimensions(reader: Any) -> None:
                 high is None or (high.isascii() and high.isdecimal()))):
             columns[letter] = _column_dimension(ws, attributes)
             continue
-        key = tuple(fields.items())
-        kind = made.get(key)
-        if kind is None:
-            first = _column_dimension(ws, attributes)
-            kind = made[key] = first, None if first._style is None else first._style.tobytes()
-            columns[letter] = first
-            continue
+        kind = _dimension_kind(ColumnDimension, ws, fields, "style")
         dimension = make(ColumnDimension)
-        dimension.__dict__.update(kind[0].__dict__)
+        dimension.__dict__.update(kind[0])
         dimension.parent = ws
         dimension._style = None if kind[1] is None else new_array(StyleArray, "i", kind[1])
         dimension.__dict__.update(index=index, min=None if low is None else int(low),
                                   max=None if high is None else int(high))
         columns[letter] = dimension
+
+
+_DimensionKind = tuple[dict[str, Any], bytes | None]  # a kind of row or column's fields, its style's array as bytes
+#: Each kind of row and column made so far (its class, its fields as saved, its style's array): the fields it holds
+#: but its tab and style, and its style's array as bytes. At most :data:`_MOST_DIMENSION_KINDS`, the oldest dropped
+#: first; each field a number, a truth or a text, shared by every row or column made of it.
+_DIMENSION_KINDS: dict[tuple[type, tuple[tuple[str, str], ...], bytes | None], _DimensionKind] = {}
+_MOST_DIMENSION_KINDS = 1024
+
+
+def _dimension_kind(kind: type, ws: Any, given: dict[str, str], style_field: str) -> _DimensionKind:
+    """The fields a ``kind`` (``RowDimension``, ``ColumnDimension``) of ``ws`` made of the fields ``given`` holds but
+    its tab and style, and its style's array as bytes: made as openpyxl's load makes it (its style, ``given``'s
+    ``style_field``, a number in the workbook's list of styles), once for each kind in the process
+    (:data:`_DIMENSION_KINDS`)."""
+    style = given.get(style_field)
+    style_array = None if style is None else ws.parent._cell_styles[int(style)]
+    key = (kind, tuple(given.items()), None if style_array is None else style_array.tobytes())
+    fields = _DIMENSION_KINDS.get(key)
+    if fields is None:
+        made = kind(ws, **given) if style_array is None else kind(ws, **{**given, style_field: style_array})
+        style_bytes = None if made._style is None else made._style.tobytes()
+        fields = kept(_DIMENSION_KINDS, key, (dict(made.__dict__), style_bytes), _MOST_DIMENSION_KINDS)
+    return fields
 
 
 def _column_dimension(ws: Any, attributes: dict[str, str]) -> Any:

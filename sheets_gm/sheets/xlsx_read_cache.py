@@ -6,13 +6,20 @@ load. Here a worksheet part is read whole and parsed by the standard library's C
 are walked; a part larger than :data:`MOST_WHOLE_BYTES` (a tab pasted full) is left to ``iterparse``, which holds
 one row at a time.
 
+A part read whole is read once for each distinct part: a match's tabs are the same from load to load but for the few
+a poll rewrote, so a load of bytes read whole before gives the cells, rows and frame read then (:func:`read_worksheet`)
+and only makes the cells. Its cells are kept as plain values (each one's row, column, value, data type and style's
+number: no object of openpyxl's), a shared string as its number in the workbook's table (each workbook's own), by
+the part's bytes, the styles' dates and the load's options; a tab holding a value that a load may change in place
+(an array formula) is parsed each time. They are kept in the store of the parts parsed once, counted in its bytes.
+
 What surrounds a worksheet's rows (its *frame*: ``sheetPr``, ``dimension``, ``sheetViews``, ``sheetFormatPr``,
 ``cols`` before ``sheetData``; ``pageMargins``, ``pageSetup``, ``headerFooter``, ``conditionalFormatting``,
 ``dataValidations`` and the rest after it) is the same save after save, and openpyxl makes each of its elements an
 object through typed descriptors (a sixth of a small tab's load). It is parsed by openpyxl's own parser once for
 each distinct frame and each load given a copy of what it made (pickled: :func:`kept_copy`). So are the styles part
-(``sheets/xlsx.py``), the content types, the workbook part, the relationships and the custom properties
-(:func:`parsed_part`); the core properties, whose time changes with each save, are parsed each time.
+(``sheets/xlsx.py``), the content types, the workbook part, the relationships, the custom properties and the core
+properties (:func:`parsed_part`; each saved version has core properties of its own, the time of the save in them).
 
 A load's new workbook is a copy of one made once (:func:`fresh_workbook`), and so are a new tab's empty objects
 (:func:`_setup_worksheet`); a tab a load makes is made without those the load sets from the tab's own elements
@@ -26,13 +33,15 @@ Imported by ``sheets/xlsx.py`` once openpyxl is (without numpy), which installs 
 
 from __future__ import annotations
 
+import datetime
 import io
 import pickle
 import re
+import sys
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from types import SimpleNamespace
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 from xml.etree import ElementTree as ET
 
 from openpyxl.packaging.core import DocumentProperties
@@ -55,7 +64,7 @@ from openpyxl.worksheet.dimensions import DimensionHolder
 from openpyxl.worksheet.header_footer import HeaderFooter
 from openpyxl.worksheet.page import PrintPageSetup
 from openpyxl.worksheet.worksheet import Worksheet
-from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CUSTOM
+from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM
 from openpyxl.xml.functions import fromstring
 
 from sheets_gm.sheets.kept_parts import kept as keep
@@ -63,15 +72,17 @@ from sheets_gm.sheets.kept_parts import kept as keep
 #: The largest worksheet part read whole: a match's largest tab, the board's Log full, is under a megabyte; a
 #: bigger part is read by ``iterparse``, which holds one row's elements at a time, not the whole tree.
 MOST_WHOLE_BYTES = 2 * 1024 * 1024
-#: The most parts kept parsed (:func:`kept_copy`): a match's workbooks hold some 40 (a tab's frame, the workbook's
-#: parts), some 4.5 KB each with their key, and a host or a test process loads many matches; the oldest dropped first.
+#: The most parts kept parsed (:func:`kept_copy`, :func:`read_worksheet`): a match's workbooks hold some 40 (a tab's
+#: frame, the workbook's parts), some 4.5 KB each with their key, and some 20 tabs' rows (a tab's XML, 10 to 150 KB,
+#: and some twice that read), and a host or a test process loads many matches; the oldest dropped first.
 MOST_KEPT = 1024
-#: The largest part kept (:func:`kept_copy`): a tab's frame is a few kilobytes; one holding a huge list of validations
-#: or formats (a workbook may unpack to 100 MB) is parsed at each load rather than held by the process.
+#: The largest part kept (:func:`kept_copy`, :func:`read_worksheet`): a tab's frame is a few kilobytes, a match's
+#: tab under 150 KB; one holding a huge list of validations or formats, or a tab pasted full (a workbook may unpack
+#: to 100 MB) is parsed at each load rather than held by the process.
 MOST_KEPT_BYTES = 256 * 1024
-#: The most bytes all the parts kept hold together (each part's bytes and its pickled copy): a host that loads many
-#: matches, or workbooks saved with large frames, holds at most this much, however many parts it meets; the oldest
-#: dropped first.
+#: The most bytes all the parts kept hold together (each part's bytes and its pickled copy or rows read): a host that
+#: loads many matches, or workbooks saved with large frames, holds at most this much, however many parts it meets;
+#: the oldest dropped first.
 MOST_KEPT_TOTAL = 32 * 1024 * 1024
 #: What openpyxl's ``WorkSheetParser.parse`` sets from a worksheet's elements other than its rows.
 FRAME_FIELDS = ("column_dimensions", "formatting", "protection", "legacy_drawing", "row_breaks", "col_breaks",
@@ -84,49 +95,130 @@ SET_BY_A_LOAD = ("print_options", "page_margins", "HeaderFooter", "auto_filter",
                  "sheet_properties", "views", "sheet_format", "scenarios", "protection", "row_breaks", "col_breaks")
 #: A worksheet's ``<sheetData`` start tag, with or without a namespace prefix; its end tag is found from its prefix.
 _SHEET_DATA = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?)sheetData(?=[\s/>])")
-_KEPT: dict[Hashable, bytes] = {}  # each part made by :func:`kept_copy` so far, pickled, by its key
+_KEPT: dict[Hashable, Any] = {}  # each part made by :func:`kept_copy` so far, pickled, and each worksheet's rows read
+#                                    whole (:class:`_KeptRows`), by its key
 _Made = TypeVar("_Made")
 #: What a new tab's ``_setup`` makes that holds the tab itself (:func:`_setup_worksheet` makes them for it).
 _HOLD_THE_SHEET = frozenset(("row_dimensions", "column_dimensions", "page_setup"))
 _LOADING = threading.local()  # ``tabs``: whether this thread's load is making its tabs (:func:`_read_worksheets`)
 
 
-def read_worksheet(parser: WorkSheetParser) -> bool:
-    """Read the worksheet ``parser`` was made for, as its ``parse`` would: each row given to its ``parse_row``
-    and the frame's fields set on it, those the tab lacks new (:func:`_tab_defaults`). False, having read nothing
-    but the part's bytes (``parser.source`` then holds them again) and set the new fields, where the part is not read
-    whole here: too big, not the standard library's parser, a frame or a ``sheetData`` holding what openpyxl reads
-    another way, or XML that does not parse (openpyxl's parse then reads it, and says why it cannot)."""
-    if _read_whole(parser):
-        return True
-    parser.__dict__.update(kept_copy(("new", "frame"), _tab_defaults))
-    return False
+#: A cell of a worksheet as a load reads it: its row, column, value, data type and style's number. A shared string's
+#: value is its number in the workbook's table, typed :data:`SHARED` (the cell gets its text when it is made).
+CellRead = tuple[int, int, Any, str, int]
+#: The data type of a cell read whose value is a shared string's number (:data:`CellRead`).
+SHARED = "shared string"
+#: The values a cell read may hold and be kept (:class:`ReadCells`): each immutable, shared by every load.
+KEEPABLE_VALUES = frozenset((type(None), str, int, float, bool, datetime.datetime, datetime.date, datetime.time,
+                             datetime.timedelta))
 
 
-def _read_whole(parser: WorkSheetParser) -> bool:
-    """:func:`read_worksheet`'s read of a part whole: False where it is not read so."""
+class ReadCells(list[CellRead]):
+    """The cells of a worksheet as its rows are read (``WorkSheetParser.parse_row`` adds each), in the part's order;
+    ``keepable`` False where one of them may not be kept for the next load of the same part (a value not of
+    :data:`KEEPABLE_VALUES`, a shared string's text read by openpyxl's own parse: those depend on more than the
+    part's bytes, or are changed in place)."""
+
+    keepable = True
+
+
+class _KeptRows(NamedTuple):
+    """A worksheet part's cells and rows as a load read them whole (:func:`read_worksheet`): what a later load of
+    the same bytes is given without parsing them again. Its cells are kept as columns (their rows, their columns,
+    their values...: :data:`CellRead`'s fields), its rows' dimensions as their numbers and fields: a few objects a
+    tab, not one a cell, for the cycle collector to walk."""
+
+    frame: bytes  # the part without its rows (:func:`_frame`)
+    cells: tuple[tuple[Any, ...], ...]  # each field of the cells read, in their order
+    row_numbers: tuple[str, ...]  # ``WorkSheetParser.row_dimensions``' keys
+    row_fields: tuple[Any, ...]  # and its values, a dictionary of fields for each kind of row
+    weight: int  # the bytes it holds (:func:`_rows_weight`)
+
+
+def read_worksheet(parser: WorkSheetParser, read: ReadCells) -> Iterable[CellRead] | None:
+    """The cells of the worksheet ``parser`` was made for, in the part's order, its frame's fields and its rows'
+    dimensions set on ``parser`` as its ``parse`` would set them, those the tab lacks new (:func:`_tab_defaults`).
+
+    A part read whole before in this process, with bytes, styles' dates and options the same, is not parsed again:
+    its cells, rows and frame are what that load read (:func:`_kept_rows`). Otherwise it is read whole: each row
+    given to ``parser.parse_row``, which adds its cells to ``read``, then kept where ``read`` may be. None, having
+    read nothing but the part's bytes (``parser.source`` then holds them again) and set the new fields, where the
+    part is not read whole here: too big, not the standard library's parser, a frame or a ``sheetData`` holding what
+    openpyxl reads another way, or XML that does not parse (openpyxl's parse then reads it, and says why it
+    cannot)."""
     data = parser.source.read()
     parser.source = io.BytesIO(data)
     if len(data) > MOST_WHOLE_BYTES or _sheet_reader.iterparse is not ET.iterparse:
-        return False
+        parser.__dict__.update(kept_copy(("new", "frame"), _tab_defaults))
+        return None
+    key = ("rows", data, parser.data_only, parser.rich_text, parser.epoch, frozenset(parser.date_formats),
+           frozenset(parser.timedelta_formats))
+    kept = _KEPT.get(key)
+    if isinstance(kept, _KeptRows) and (cells := _kept_rows(kept, parser)) is not None:
+        return cells
+    frame = _read_whole(parser, data)
+    if frame is None:
+        parser.__dict__.update(kept_copy(("new", "frame"), _tab_defaults))
+        return None
+    if read.keepable and len(data) <= MOST_KEPT_BYTES:
+        dimensions = parser.row_dimensions
+        rows = _KeptRows(frame, tuple(zip(*read, strict=True)), tuple(dimensions), tuple(dimensions.values()), 0)
+        keep(_KEPT, key, rows._replace(weight=_rows_weight(rows)), MOST_KEPT, weigh=_weight,
+             most_weight=MOST_KEPT_TOTAL)
+    return read
+
+
+def _kept_rows(kept: _KeptRows, parser: WorkSheetParser) -> Iterable[CellRead] | None:
+    """The cells ``kept`` holds, its rows' dimensions and its frame's fields set on ``parser``."""
+    fields = _frame_fields(kept.frame, parser)
+    if fields is None:  # (never: a frame holding a row is not read whole, nor kept)
+        return None
+    parser.__dict__.update(fields)
+    parser.row_dimensions.update(zip(kept.row_numbers, kept.row_fields, strict=True))
+    return zip(*kept.cells, strict=True)
+
+
+#: What the rows kept of a tab hold at most but their columns' and rows' own objects: their tuples, and what their
+#: cells share (their data types' names, small numbers).
+_ROWS_BYTES = 4 * sys.getsizeof(SHARED) + sys.getsizeof((0,) * 5) * 2 + sys.getsizeof(0) * 256
+#: The bytes a cell's fields hold at most in the columns kept but its value's: its place in each column, its row,
+#: column and style numbers (a number past 256 is an object of its own).
+_CELL_READ_BYTES = 5 * 8 + 3 * sys.getsizeof(2 ** 20)
+
+
+def _rows_weight(rows: _KeptRows) -> int:
+    """The bytes the rows read ``rows`` hold (but the part's, counted with its key): its frame, each cell and its
+    value, each row's number and each distinct dictionary of its fields."""
+    kinds = {id(fields): fields for fields in rows.row_fields}
+    cells = len(rows.cells[0]) if rows.cells else 0
+    return (_ROWS_BYTES + sys.getsizeof(rows.frame) + cells * _CELL_READ_BYTES
+            + (sum(map(sys.getsizeof, rows.cells[2])) if rows.cells else 0)
+            + 2 * sys.getsizeof(rows.row_numbers) + sum(map(sys.getsizeof, rows.row_numbers))
+            + sum(sys.getsizeof(fields) + sum(map(sys.getsizeof, fields.values())) + sum(map(sys.getsizeof, fields))
+                  for fields in kinds.values()))
+
+
+def _read_whole(parser: WorkSheetParser, data: bytes) -> bytes | None:
+    """:func:`read_worksheet`'s read of the part ``data`` whole: its frame (:func:`_frame`), or None where it is not
+    read so."""
     frame = _frame(data)
     if frame is None:
-        return False
+        return None
     try:
         sheet = ET.fromstring(data)
     except ET.ParseError:
-        return False
+        return None
     sheet_data = [node for node in sheet if node.tag == DATA_TAG]
     if len(sheet_data) != 1 or any(row.tag != ROW_TAG for row in sheet_data[0]):
-        return False
+        return None
     fields = _frame_fields(frame, parser)
     if fields is None:
-        return False
+        return None
     parser.__dict__.update(fields)
     parse_row = parser.parse_row
     for row in sheet_data[0]:
         parse_row(row)
-    return True
+    return frame
 
 
 def _tab_defaults() -> dict[str, Any]:
@@ -196,9 +288,9 @@ def _source_bytes(key: Hashable) -> int:
     return sum(len(k) for k in key if isinstance(k, bytes)) if isinstance(key, tuple) else 0
 
 
-def _weight(key: Hashable, pickled: bytes) -> int:
-    """The bytes a kept part holds: its key's parts and its pickled copy."""
-    return _source_bytes(key) + len(pickled)
+def _weight(key: Hashable, part: bytes | _KeptRows) -> int:
+    """The bytes a kept part holds: its key's parts and its pickled copy, or the rows read (:func:`_rows_weight`)."""
+    return _source_bytes(key) + (part.weight if isinstance(part, _KeptRows) else len(part))
 
 
 def _kept_bytes() -> int:
@@ -215,18 +307,47 @@ def parsed_part(source: bytes, kind: Any) -> Any:
 def fresh_workbook() -> Workbook:
     """A new workbook as a load's ``WorkbookParser`` makes one (``Workbook()``), without the tab a new workbook
     starts with (the load drops it at once): a copy of one made once (:func:`kept_copy`), where each ``Workbook()``
-    makes and binds its default styles and fonts (an eighth of a seat workbook's load). Its properties made now,
-    as a new workbook's are (a load replaces them by the file's, where it has them)."""
-
-    def make() -> Workbook:
-        made = Workbook(write_only=True)
-        made._Workbook__write_only = False  # (what ``write_only`` sets, put back)
-        return made
-
-    book: Workbook = kept_copy(("new", Workbook), make)
+    makes and binds its default styles and fonts (an eighth of a seat workbook's load). It is made without what the
+    load sets from the file (:data:`SET_BY_A_WORKBOOK_LOAD`: its styles given a new workbook's where the file has
+    none, :func:`default_styles`). Its properties made now, as a new workbook's are (a load replaces them by the
+    file's, where it has them)."""
+    book: Workbook = kept_copy(("new", Workbook, "loaded"), lambda: _without(_new_workbook(), SET_BY_A_WORKBOOK_LOAD))
     book.properties = DocumentProperties()
     book._colors = COLOR_INDEX  # (the very list, as a new workbook holds it)
     return book
+
+
+#: What a load sets on its new workbook from the file's styles part (``sheets/xlsx.py``'s ``_apply_stylesheet``,
+#: where it lists its cells' styles; a new workbook's otherwise: :func:`default_styles`).
+STYLES_OF_A_LOAD = ("_fonts", "_alignments", "_borders", "_fills", "_number_formats", "_protections", "_cell_styles",
+                    "_named_styles", "_table_styles", "_date_formats", "_timedelta_formats")
+#: What a load sets on its new workbook in every case: its styles (:data:`STYLES_OF_A_LOAD`), what the workbook part
+#: sets (:func:`_parse_workbook`) and its properties (:func:`fresh_workbook`).
+SET_BY_A_WORKBOOK_LOAD = (*STYLES_OF_A_LOAD, "security", "views", "calculation", "properties")
+
+
+def _new_workbook() -> Workbook:
+    """``Workbook()`` without its first tab."""
+    made = Workbook(write_only=True)
+    made._Workbook__write_only = False  # (what ``write_only`` sets, put back)
+    return made
+
+
+def _without(book: Workbook, names: tuple[str, ...]) -> Workbook:
+    """``book`` without the fields ``names``."""
+    for name in names:
+        del book.__dict__[name]
+    return book
+
+
+def default_styles(wb: Workbook) -> None:
+    """A new workbook's styles (:data:`STYLES_OF_A_LOAD`) given to ``wb``, a load's whose file lists no cell
+    styles, as openpyxl's load leaves them: copies of a new workbook's (:func:`kept_copy`), its named styles bound to
+    ``wb``."""
+    made: Workbook = kept_copy(("new", Workbook), _new_workbook)
+    wb.__dict__.update((name, made.__dict__[name]) for name in STYLES_OF_A_LOAD)
+    for named in wb._named_styles:
+        named.bind(wb)
 
 
 def _setup_worksheet(ws: Worksheet) -> None:
@@ -244,7 +365,16 @@ def _setup_worksheet(ws: Worksheet) -> None:
     ws.__dict__.update(kept_copy(("new", Worksheet, loading), lambda: _unset_by_a_load(make()) if loading else make()))
     ws.row_dimensions = DimensionHolder(worksheet=ws, default_factory=ws._add_row)
     ws.column_dimensions = DimensionHolder(worksheet=ws, default_factory=ws._add_column)
-    ws.page_setup = PrintPageSetup(worksheet=ws)
+    if not loading:  # (a load gives a tab its own, or a new one where it has none: :func:`give_page_setup`)
+        ws.page_setup = PrintPageSetup(worksheet=ws)
+
+
+def give_page_setup(ws: Worksheet, parser: WorkSheetParser) -> None:
+    """A new page setup, holding the tab, given to the tab ``ws`` a load made (without one: :func:`_setup_worksheet`)
+    where its part, read by ``parser``, has none; one it has is the tab's (``bind_properties``), as openpyxl's load
+    gives them."""
+    if parser.__dict__.get("page_setup") is None:
+        ws.page_setup = PrintPageSetup(worksheet=ws)
 
 
 def _unset_by_a_load(fields: dict[str, Any]) -> dict[str, Any]:
@@ -283,6 +413,13 @@ def _fresh_header_footer() -> HeaderFooter:
 def _read_manifest(reader: ExcelReader) -> None:
     """openpyxl's ``ExcelReader.read_manifest``, the content types parsed once (:func:`parsed_part`)."""
     reader.package = parsed_part(reader.archive.read(ARC_CONTENT_TYPES), Manifest)
+
+
+def _read_properties(reader: ExcelReader) -> None:
+    """openpyxl's ``ExcelReader.read_properties``, the core properties parsed once for each distinct part
+    (:func:`parsed_part`: a save writes its time in them, so each saved version has its own)."""
+    if ARC_CORE in reader.valid_files:
+        reader.wb.properties = parsed_part(reader.archive.read(ARC_CORE), DocumentProperties)
 
 
 def _read_custom(reader: ExcelReader) -> None:
@@ -326,6 +463,7 @@ def _parse_workbook(parser: WorkbookParser) -> None:
 _openpyxl_parse_workbook, _openpyxl_setup = WorkbookParser.parse, Worksheet._setup
 _openpyxl_init_worksheet, _openpyxl_read_worksheets = Worksheet.__init__, ExcelReader.read_worksheets
 _openpyxl_read_manifest, _openpyxl_read_custom = ExcelReader.read_manifest, ExcelReader.read_custom
+_openpyxl_read_properties = ExcelReader.read_properties
 
 
 def install() -> None:
@@ -337,6 +475,7 @@ def install() -> None:
     WorkbookParser.parse = _parse_workbook
     ExcelReader.read_manifest = _read_manifest
     ExcelReader.read_custom = _read_custom
+    ExcelReader.read_properties = _read_properties
     Worksheet._setup = _setup_worksheet
     Worksheet.__init__ = _init_worksheet
     ExcelReader.read_worksheets = _read_worksheets

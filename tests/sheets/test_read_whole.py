@@ -1,10 +1,12 @@
-"""A worksheet part read whole, its frame parsed once for each distinct frame (``sheets/xlsx_read_cache.py``): a load
-gives what openpyxl's own reader gives (every value, style, dimension, view, validation and conditional format),
-each load objects of its own, and a workbook so loaded saves the very bytes it saves after openpyxl's own load."""
+"""A worksheet part read whole, its frame parsed once for each distinct frame and its rows kept for the next load of
+the same bytes (``sheets/xlsx_read_cache.py``): a load gives what openpyxl's own reader gives (every value, style,
+dimension, view, validation and conditional format), each load objects of its own, and a workbook so loaded saves
+the very bytes it saves after openpyxl's own load."""
 
 from __future__ import annotations
 
 import io
+import sys
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -31,6 +33,7 @@ from openpyxl.workbook import Workbook  # isort: skip
 from openpyxl.workbook import child as workbook_child  # isort: skip
 from openpyxl.worksheet._reader import WorkSheetParser, WorksheetReader  # isort: skip
 from openpyxl.worksheet.datavalidation import DataValidation  # isort: skip
+from openpyxl.worksheet.formula import ArrayFormula  # isort: skip
 from openpyxl.worksheet.header_footer import HeaderFooter  # isort: skip
 from openpyxl.worksheet.worksheet import Worksheet  # isort: skip
 from openpyxl.xml.functions import tostring  # isort: skip
@@ -52,6 +55,7 @@ def openpyxl_own_reading() -> Iterator[None]:
         patch.setattr(WorkbookParser, "parse", xlsx_read_cache._openpyxl_parse_workbook)
         patch.setattr(ExcelReader, "read_manifest", xlsx_read_cache._openpyxl_read_manifest)
         patch.setattr(ExcelReader, "read_custom", xlsx_read_cache._openpyxl_read_custom)
+        patch.setattr(ExcelReader, "read_properties", xlsx_read_cache._openpyxl_read_properties)
         patch.setattr(Worksheet, "_setup", xlsx_read_cache._openpyxl_setup)
         patch.setattr(Worksheet, "__init__", xlsx_read_cache._openpyxl_init_worksheet)
         patch.setattr(ExcelReader, "read_worksheets", xlsx_read_cache._openpyxl_read_worksheets)
@@ -71,25 +75,46 @@ def _parts(book: Any) -> dict[str, bytes]:
         return {name: archive.read(name) for name in archive.namelist() if name != "docProps/core.xml"}
 
 
-def _read(book: Any) -> list[object]:
-    """What a load gives of each tab of ``book`` that the sync or a later save reads, as plain values."""
+def _read(book: Any, numbered: bool = True) -> list[object]:
+    """What a load gives of each tab of ``book`` that the sync or a later save reads, as plain values; a row's or a
+    column's style by its number in the workbook's list of styles too where ``numbered``."""
+    def fields(dimension: Any) -> dict[str, str]:
+        return {k: v for k, v in dimension if numbered or k not in ("s", "style")}
+
     tabs: list[object] = []
     for ws in book.worksheets:
-        cells = sorted((key, c._value, c.data_type, tuple(c._style)) for key, c in ws._cells.items())
-        rows = {k: (dict(d), tuple(d._style) if d._style else None) for k, d in ws.row_dimensions.items()}
-        columns = {k: (dict(d), tuple(d._style) if d._style else None) for k, d in ws.column_dimensions.items()}
+        cells = sorted((key, _plain(c._value), c.data_type, tuple(c._style),
+                        (c._comment.text, c._comment.author) if c._comment else None) for key, c in ws._cells.items())
+        rows = {k: (fields(d), tuple(d._style) if d._style else None) for k, d in ws.row_dimensions.items()}
+        columns = {k: (fields(d), tuple(d._style) if d._style else None) for k, d in ws.column_dimensions.items()}
         formats = [(str(cf.sqref), [r.to_tree().items() for r in cf.rules]) for cf in ws.conditional_formatting]
         frame = [ws.views, ws.sheet_properties, ws.sheet_format, ws.page_margins, ws.page_setup, ws.print_options,
                  ws.data_validations, ws.protection, ws.HeaderFooter, ws.auto_filter, ws.row_breaks, ws.col_breaks,
                  ws.scenarios]
         tabs.append((ws.title, cells, rows, columns, [tostring(part.to_tree()) for part in frame], formats,
-                     str(ws.merged_cells), ws.max_row, ws.max_column, ws.sheet_state))
+                     str(ws.merged_cells), ws.max_row, ws.max_column, ws.sheet_state, ws.page_setup._parent is ws))
     return tabs
 
 
-def _both_ways(data: bytes) -> None:
-    """``data`` loaded here twice (its frames parsed, then copied) and by openpyxl's own reader: the same read, the
-    same bytes saved."""
+def _plain(value: object) -> object:
+    """A cell's value as plain values (an array formula's range and text)."""
+    return ("array", value.ref, value.text) if isinstance(value, ArrayFormula) else value
+
+
+def reads_as_openpyxl_reads(data: bytes) -> None:
+    """``data`` loaded here twice (its frames parsed and its tabs' rows read, then copied and kept) and by openpyxl's
+    own reader: the same read, each cell's, row's and column's style the same, whatever its number in the list of
+    styles (a workbook that lists a style twice, as LibreOffice saves it, has them numbered otherwise here)."""
+    ours = [_load(data), _load(data)]
+    with openpyxl_own_reading():
+        theirs = _load(data)
+    for book in ours:
+        assert _read(book, numbered=False) == _read(theirs, numbered=False)
+
+
+def loads_as_openpyxl_loads(data: bytes) -> None:
+    """``data`` loaded here twice (its frames parsed and its tabs' rows read, then copied and kept) and by openpyxl's
+    own reader: the same read, the same bytes saved."""
     ours = [_load(data), _load(data)]
     with openpyxl_own_reading():
         theirs = _load(data)
@@ -107,7 +132,7 @@ def test_each_games_made_workbooks_load_as_openpyxl_loads_them(game: str, tmp_pa
     books = sorted(tmp_path.rglob("*.xlsx"))
     assert books
     for path in books:
-        _both_ways(path.read_bytes())
+        loads_as_openpyxl_loads(path.read_bytes())
 
 
 def _framed_book(colour: str) -> bytes:
@@ -144,7 +169,7 @@ def test_a_load_reads_each_frame_as_openpyxl_reads_it() -> None:
     """Two workbooks whose frames differ, each loaded twice in turn, read and save as after openpyxl's own load."""
     red, blue = _framed_book("FFCC0000"), _framed_book("FF0000CC")
     for data in (red, blue):
-        _both_ways(data)
+        loads_as_openpyxl_loads(data)
     assert _load(red)["Orders"].sheet_properties.tabColor.rgb == "FFCC0000"
     assert _load(blue)["Orders"].sheet_properties.tabColor.rgb == "FF0000CC"
 
@@ -170,7 +195,7 @@ def test_a_part_not_read_whole_is_read_as_openpyxl_reads_it(monkeypatch: pytest.
     """A part past the size read whole, and one whose rows hold what is not a row, are read by openpyxl's own parse:
     the same read, the same bytes."""
     monkeypatch.setattr(xlsx_read_cache, "MOST_WHOLE_BYTES", 100)
-    _both_ways(_framed_book("FF123456"))
+    loads_as_openpyxl_loads(_framed_book("FF123456"))
     monkeypatch.undo()
     data = _framed_book("FF654321")
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
@@ -181,7 +206,7 @@ def test_a_part_not_read_whole_is_read_as_openpyxl_reads_it(monkeypatch: pytest.
     with zipfile.ZipFile(odd, "w") as archive:
         for name, part in parts.items():
             archive.writestr(name, part)
-    _both_ways(odd.getvalue())
+    loads_as_openpyxl_loads(odd.getvalue())
 
 
 BREAKS = {"cut short": lambda xml: xml[:900],
@@ -221,7 +246,7 @@ def test_the_parsed_parts_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(xlsx_read_cache, "_KEPT", {})
     monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT_BYTES", 700)
     data = _framed_book("FF0F0F0F")
-    _both_ways(data)
+    loads_as_openpyxl_loads(data)
     kept: list[tuple[object, ...]] = [key for key in xlsx_read_cache._KEPT if isinstance(key, tuple)]
     assert kept and all(sum(len(k) for k in key if isinstance(k, bytes)) <= 700 for key in kept)
     assert len([key for key in kept if key[0] == "frame"]) == 1  # (of the two tabs, the smaller frame)
@@ -306,8 +331,170 @@ def test_a_tab_lacking_its_frame_elements_gets_new_ones_as_openpyxl_gives(whole:
     with zipfile.ZipFile(stripped, "w") as archive:
         for name, part in parts.items():
             archive.writestr(name, part)
-    _both_ways(stripped.getvalue())
+    loads_as_openpyxl_loads(stripped.getvalue())
     book = _load(stripped.getvalue())
     assert book["Log"].page_margins.left == 0.75 and book["Log"].sheet_view.selection[0].sqref == "A1"
     assert book.create_sheet("After").sheet_properties is not None
     assert _parts(book)["xl/worksheets/sheet3.xml"] == _parts(openpyxl.Workbook())["xl/worksheets/sheet1.xml"]
+
+
+def _with_parts(data: bytes, parts: dict[str, bytes]) -> bytes:
+    """The workbook ``data`` with ``parts`` put in place of (or beside) its own."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        own = {name: archive.read(name) for name in archive.namelist()}
+    made = io.BytesIO()
+    with zipfile.ZipFile(made, "w") as archive:
+        for name, part in {**own, **parts}.items():
+            archive.writestr(name, part)
+    return made.getvalue()
+
+
+def _shared_strings_book(text: str, date: bool, formula: str = "<f>SUM(B1)</f>") -> bytes:
+    """A workbook whose one tab is the same bytes whatever ``text`` and ``date``: A1 the first shared string
+    (``text``), B1 a number in style 1 (a date's format where ``date``, bold where not), C1 the ``formula``, A2 a
+    text on a row of its own height."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet["B1"] = 45000
+    if date:
+        sheet["B1"].number_format = "yyyy-mm-dd"
+    else:
+        sheet["B1"].font = Font(bold=True)
+    saved = io.BytesIO()
+    book.save(saved)
+    with zipfile.ZipFile(saved) as archive:
+        types = archive.read("[Content_Types].xml")
+    ns = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    tab = (f'<worksheet xmlns="{ns}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" s="1"><v>45000</v>'
+           f'</c><c r="C1">{formula}</c></row><row r="2" ht="30" customHeight="1">'
+           '<c r="A2" t="inlineStr"><is><t>kept</t></is></c></row></sheetData></worksheet>').encode()
+    strings = f'<sst xmlns="{ns}" count="1" uniqueCount="1"><si><t>{text}</t></si></sst>'.encode()
+    override = (b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-'
+                b'officedocument.spreadsheetml.sharedStrings+xml"/>')
+    return _with_parts(saved.getvalue(), {"xl/worksheets/sheet1.xml": tab, "xl/sharedStrings.xml": strings,
+                                          "[Content_Types].xml": types.replace(b"</Types>", override + b"</Types>")})
+
+
+def test_a_tab_read_before_is_not_parsed_again_and_reads_as_openpyxl_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tab whose bytes were read whole before in this process is given the cells, rows and frame read then: no
+    parse, the same read and the same bytes saved as openpyxl's own load. It fails with the rows not kept."""
+    monkeypatch.setattr(xlsx_read_cache, "_KEPT", {})
+    parsed: list[bytes] = []
+    read_whole = xlsx_read_cache._read_whole
+
+    def counted(parser: Any, data: bytes) -> bytes | None:
+        parsed.append(data)
+        return read_whole(parser, data)
+
+    monkeypatch.setattr(xlsx_read_cache, "_read_whole", counted)
+    data = _framed_book("FF1A2B3C")
+    _load(data)
+    assert len(parsed) == 2  # (both tabs)
+    loads_as_openpyxl_loads(data)
+    assert len(parsed) == 2
+
+
+def test_a_kept_tab_reads_the_shared_strings_and_date_formats_of_its_own_workbook() -> None:
+    """Two workbooks holding the very same tab, with other shared strings and other styles, each read their own: a
+    shared string's text from its own table, a number styled as a date as a date only where it is. Each as openpyxl
+    reads it. It fails with a shared string's text kept with the tab's rows, or the rows kept whatever the styles."""
+    books = [_shared_strings_book("north", True), _shared_strings_book("south", True),
+             _shared_strings_book("east", False)]
+    for data in books:
+        loads_as_openpyxl_loads(data)
+    tabs = [_load(data).active for data in books]
+    assert [tab["A1"].value for tab in tabs] == ["north", "south", "east"]
+    assert [tab["B1"].is_date for tab in tabs] == [True, True, False] and tabs[2]["B1"].value == 45000
+
+
+def test_a_kept_tab_shares_nothing_a_load_may_change_with_another_load() -> None:
+    """A cell's value, a row's height, an array formula changed in place in one load leave the next load of the same
+    bytes as they were read. The last fails with a tab holding a value that is changed in place (an array formula)
+    kept for the next load."""
+    for formula in ("<f>SUM(B1)</f>", '<f t="array" ref="C1">SUM(B1)</f>'):
+        data = _shared_strings_book("west", False, formula)
+        first = _load(data).active
+        before = _read(_load(data))
+        first["A2"].value = "changed"
+        first.row_dimensions[2].height = 99
+        if isinstance(first["C1"].value, ArrayFormula):
+            first["C1"].value.text = "SUM(A1)"
+        assert _read(_load(data)) == before
+    assert _load(data).active["C1"].value.text == "=SUM(B1)"
+
+
+def _held_bytes(rows: Any) -> int:
+    """The bytes the objects reachable from the rows kept ``rows`` hold (each once), but its own tuple's."""
+    seen: dict[int, Any] = {}
+    todo = [rows.frame, rows.cells, rows.row_numbers, rows.row_fields]
+    while todo:
+        item = todo.pop()
+        if id(item) in seen:
+            continue
+        seen[id(item)] = item
+        if isinstance(item, tuple):
+            todo.extend(item)
+        elif isinstance(item, dict):
+            todo.extend(item)
+            todo.extend(item.values())
+    return sum(sys.getsizeof(item) for item in seen.values())
+
+
+def test_the_rows_kept_weigh_at_least_what_they_hold(tmp_path: Path) -> None:
+    """Each tab's rows kept are counted in the store's budget for at least the bytes they hold, for a made match's
+    workbooks and a workbook of shared strings. It fails with the weight counting the part's bytes alone."""
+    starter_match(tmp_path, "coalition")
+    books = [path.read_bytes() for path in sorted(tmp_path.rglob("*.xlsx"))] + [_shared_strings_book("x", True)]
+    for data in books:
+        _load(data)
+    kept = [(key, part) for key, part in xlsx_read_cache._KEPT.items() if isinstance(part, xlsx_read_cache._KeptRows)]
+    assert len(kept) > 10
+    for key, rows in kept:
+        assert isinstance(key, tuple)
+        assert len(key[1]) + _held_bytes(rows) <= xlsx_read_cache._weight(key, rows)
+
+
+def test_rows_and_columns_made_of_kinds_kept_are_each_their_own_and_the_kinds_bounded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows and columns are made of kinds kept for the process (made once as openpyxl makes them), each their own:
+    a width, a height, a hidden row changed in one load leave the next load as read; at most
+    ``_MOST_DIMENSION_KINDS`` kinds are kept. The first fails with a kind's fields handed out, not copied."""
+    monkeypatch.setattr(xlsx, "_DIMENSION_KINDS", {})
+    monkeypatch.setattr(xlsx, "_MOST_DIMENSION_KINDS", 2)
+    data = _framed_book("FF0C0D0E")
+    first = _load(data)["Orders"]
+    before = _read(_load(data))
+    first.column_dimensions["C"].width = 50
+    first.column_dimensions["A"].hidden = True
+    first.row_dimensions[3].height = 7
+    assert _read(_load(data)) == before
+    assert len(xlsx._DIMENSION_KINDS) == 2
+    loads_as_openpyxl_loads(data)
+
+
+@pytest.mark.parametrize("styles", ["none", "no cell styles"])
+def test_a_workbook_without_cell_styles_loads_as_openpyxl_loads_it(styles: str) -> None:
+    """A workbook whose file has no styles part, or one listing no cell styles, gets a new workbook's styles, as
+    openpyxl's own load gives it (a load's new workbook is made without them): the same read, the same bytes saved.
+    It fails with the new workbook's styles left out where the file has none."""
+    book = openpyxl.Workbook()
+    for row in range(1, 9):
+        book.active.append([f"unit {row}", row * 1.5, None, "=A1"])
+    book.active.column_dimensions["B"].width = 20
+    saved = io.BytesIO()
+    book.save(saved)
+    data = saved.getvalue()
+    ns = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    bare = f'<styleSheet xmlns="{ns}"><fonts count="1"><font><sz val="9"/></font></fonts></styleSheet>'.encode()
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    if styles == "none":
+        del parts["xl/styles.xml"]
+    else:
+        parts["xl/styles.xml"] = bare
+    made = io.BytesIO()
+    with zipfile.ZipFile(made, "w") as archive:
+        for name, part in parts.items():
+            archive.writestr(name, part)
+    with pytest.warns(UserWarning) if styles != "none" else nullcontext():
+        loads_as_openpyxl_loads(made.getvalue())
