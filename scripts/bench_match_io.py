@@ -179,30 +179,46 @@ def paired(other: Path, label: str, games: Sequence[str], repeats: int, pairs: i
                  STEPS, lambda got: f"{_line(got)} CPU", "CPU per match step")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Measure and print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def game_bench_args(description: str, argv: Sequence[str] | None, count: str, default: int, count_help: str,
+                    timed: str) -> argparse.Namespace:
+    """The options every per-game bench takes (``--game``, ``--vs``, ``--pairs``, ``--profile``, the hidden ``--one``
+    a paired run passes to each tree), with its own count option ``--COUNT``; each count at least 1."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=(*GAMES, "all"), default="all", help="one game, or all (default)")
-    parser.add_argument("--repeats", type=int, default=3, help="matches timed per game and run (default 3)")
+    parser.add_argument(f"--{count}", type=int, default=default, help=f"{count_help} (default {default})")
     parser.add_argument("--vs", metavar="COMMIT_OR_PATH", help="pair each game with this commit's or checkout's")
     parser.add_argument("--pairs", type=int, default=3, help="pairs of runs with --vs (default 3)")
-    parser.add_argument("--profile", metavar="FILE", help="write cProfile's stats of the timed matches (one game)")
+    parser.add_argument("--profile", metavar="FILE", help=f"write cProfile's stats of the timed {timed} (one game)")
     parser.add_argument("--one", choices=GAMES, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.repeats < 1 or args.pairs < 1:
-        parser.error("--repeats and --pairs must be at least 1")
+    if getattr(args, count) < 1 or args.pairs < 1:
+        parser.error(f"--{count} and --pairs must be at least 1")
+    return args
+
+
+def bench_games(args: argparse.Namespace, count: int, measure: Callable[[str, str | None], dict[str, float]],
+                pair: Callable[[Path, str, Sequence[str], int, int], None],
+                said: Callable[[dict[str, float]], str]) -> int:
+    """A per-game bench run as its options (``game_bench_args``) say: one game's figures as JSON for a paired run
+    (``--one``), the games paired with another tree (``--vs``), or each game's figures printed (``--profile``'d)."""
     games = GAMES if args.game == "all" else (args.game,)
     if args.one is not None:
-        print(json.dumps(run_game(args.one, args.repeats)))
+        print(json.dumps(measure(args.one, None)))
         return 0
     if args.vs is not None:
         with other_tree(args.vs) as other:
-            paired(other, args.vs, games, args.repeats, args.pairs)
+            pair(other, args.vs, games, count, args.pairs)
         return 0
     for game in games:
-        print(f"{game:9} {_line(run_game(game, args.repeats, args.profile))} CPU (medians of {args.repeats})",
-              flush=True)
+        print(f"{game:9} {said(measure(game, args.profile))}", flush=True)
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Measure and print the figures."""
+    args = game_bench_args(__doc__ or "", argv, "repeats", 3, "matches timed per game and run", "matches")
+    return bench_games(args, args.repeats, lambda game, profile: run_game(game, args.repeats, profile), paired,
+                       lambda got: f"{_line(got)} CPU (medians of {args.repeats})")
 
 
 if __name__ == "__main__":

@@ -19,11 +19,9 @@ paired ratio new/old, the load. ``--profile FILE`` writes cProfile's stats of th
 
 from __future__ import annotations
 
-import argparse
 import cProfile
 import gc
 import io
-import json
 import shutil
 import statistics
 import tempfile
@@ -35,9 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from bench_match_io import (  # each game run by two trees in turn, as the match's bench does
-    GAMES,
+    bench_games,
+    game_bench_args,
     in_tree,
-    other_tree,
     paired_games,
 )
 from bench_typed import load
@@ -175,28 +173,9 @@ def paired(other: Path, label: str, games: Sequence[str], count: int, pairs: int
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure and print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", choices=(*GAMES, "all"), default="all", help="one game, or all (default)")
-    parser.add_argument("--polls", type=int, default=20, help="polls of each kind timed per game and run (default 20)")
-    parser.add_argument("--vs", metavar="COMMIT_OR_PATH", help="pair each game with this commit's or checkout's")
-    parser.add_argument("--pairs", type=int, default=3, help="pairs of runs with --vs (default 3)")
-    parser.add_argument("--profile", metavar="FILE", help="write cProfile's stats of the timed polls (one game)")
-    parser.add_argument("--one", choices=GAMES, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.polls < 1 or args.pairs < 1:
-        parser.error("--polls and --pairs must be at least 1")
-    games = GAMES if args.game == "all" else (args.game,)
-    if args.one is not None:
-        print(json.dumps(_medians(polls(args.one, args.polls))))
-        return 0
-    if args.vs is not None:
-        with other_tree(args.vs) as other:
-            paired(other, args.vs, games, args.polls, args.pairs)
-        return 0
-    for game in games:
-        print(f"{game:9} {_line(_medians(polls(game, args.polls, args.profile)))} CPU a poll "
-              f"(medians of {args.polls}; {load()})", flush=True)
-    return 0
+    args = game_bench_args(__doc__ or "", argv, "polls", 20, "polls of each kind timed per game and run", "polls")
+    return bench_games(args, args.polls, lambda game, profile: _medians(polls(game, args.polls, profile)), paired,
+                       lambda got: f"{_line(got)} CPU a poll (medians of {args.polls}; {load()})")
 
 
 if __name__ == "__main__":
