@@ -158,8 +158,8 @@ def drawings_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs,
     """The writes of each drawing in its tab (``MatchTabs.drawn``): see ``board_writes``."""
     for tab, drawing in drawn:
         width = drawing.width  # measured over every row: once, not per row
-        values = lines_clear_of_titles([list(r) if len(r) == width else list(r) + [""] * (width - len(r))
-                                        for r in drawing.values], drawn_tab(tabs, tab, drawing))
+        values = lines_clear_of_titles([list(r) + [""] * (width - len(r)) for r in drawing.values],
+                                       drawn_tab(tabs, tab, drawing))
         notes: Grid | None = None
         if drawing.notes is not None:  # every cell's: a note not drawn again (an army moved on) goes
             notes = [[drawing.notes.get((r, c), "") for c in range(width)] for r in range(len(values))]

@@ -11,11 +11,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from openpyxl.cell.rich_text import CellRichText, TextBlock
 
 from sheets_gm.sheets import xlsx
 from sheets_gm.sheets.xlsx import openpyxl
 
-from openpyxl.cell.rich_text import CellRichText, TextBlock  # isort: skip  # after sheets.xlsx: openpyxl without numpy
 from openpyxl.cell.text import InlineFont  # isort: skip
 from openpyxl.comments import Comment  # isort: skip
 from openpyxl.styles import Font, PatternFill  # isort: skip

@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from openpyxl.formatting.rule import CellIsRule
 
 from sheets_gm.sheets import xlsx, xlsx_read_cache
 from sheets_gm.sheets.xlsx import openpyxl
 from tests.at_rest.starter import STARTER_GAMES, starter_match
 from tests.quick import soak_but
 
-from openpyxl.formatting.rule import CellIsRule  # isort: skip  # after sheets.xlsx: openpyxl without numpy
 from openpyxl.packaging.relationship import get_dependents  # isort: skip
 from openpyxl.reader import excel  # isort: skip
 from openpyxl.reader import workbook as workbook_reader  # isort: skip

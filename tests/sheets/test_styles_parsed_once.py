@@ -9,11 +9,11 @@ import zipfile
 from typing import Any
 
 import pytest
+from openpyxl.formatting.rule import CellIsRule
 
 from sheets_gm.sheets import xlsx, xlsx_read_cache
 from sheets_gm.sheets.xlsx import openpyxl
 
-from openpyxl.formatting.rule import CellIsRule  # isort: skip  # after sheets.xlsx: openpyxl without numpy
 from openpyxl.reader import excel  # isort: skip
 from openpyxl.styles import Alignment, Border, Font, NamedStyle, PatternFill, Protection, Side  # isort: skip
 from openpyxl.styles.differential import DifferentialStyle  # isort: skip
