@@ -108,11 +108,13 @@ def _render_tabs() -> ModuleType:
     return module
 
 
-def _render(target: Path, *args: str) -> dict[tuple[str, str], tuple[int, float, float]]:
+def _render(target: Path, *args: str, pictures: int = 1) -> dict[tuple[str, str], tuple[int, float, float]]:
     """(workbook, tab) → (pages, scale, type in points) as ``render_tabs.py`` prints them: the type the smallest
     font size LibreOffice set in the tab's PDF (in Liberation Sans for the workbooks' Arial; a workbook in Calibri
-    printed in DejaVu Sans here, a quarter wider, its tabs shrunk to 6 or 7 pt where their scale said 9)."""
-    done = subprocess.run([sys.executable, str(SCRIPTS / "render_tabs.py"), str(target), "--max-pages", "1", *args],
+    printed in DejaVu Sans here, a quarter wider, its tabs shrunk to 6 or 7 pt where their scale said 9).
+    ``pictures``: the PNGs of each tab's first pages it makes (0 for a test that reads the PDFs alone)."""
+    done = subprocess.run([sys.executable, str(SCRIPTS / "render_tabs.py"), str(target), "--max-pages", str(pictures),
+                           *args],
                           capture_output=True, text=True, check=True)
     return {(m.group(1), m.group(2)): (int(m.group(3)), float(m.group(4)), float(m.group(6)))
             for m in _LINE.finditer(done.stdout)}
@@ -220,7 +222,7 @@ def _practice_prints(folder: Path, jobs: tuple[tuple[str, str], ...]) -> dict[tu
             for book, tabs in _wanted(fresh / game, game, what).items():
                 shutil.copy2(book, prints / f"{game}-{book.stem}.xlsx")
                 wanted.setdefault((game, book.stem), set()).update(tabs)
-        printed = _render(prints, "--tabs", ",".join(sorted(set().union(*wanted.values()))))
+        printed = _render(prints, "--tabs", ",".join(sorted(set().union(*wanted.values()))), pictures=0)
         _PRINTS[jobs] = {(game, stem, tab): printed[(f"{game}-{stem}", tab)]
                          for (game, stem), tabs in wanted.items() for tab in tabs if (f"{game}-{stem}", tab) in printed}
 
