@@ -53,6 +53,7 @@ from sheets_gm.sheets.printed_sizes import (
 from sheets_gm.sync.match_tabs import ABOUT_TAB, VIEW_PANEL_ROW, MatchTabs
 from sheets_gm.sync.writes import drawn_tab
 from tests.made import made_into
+from tests.office.office import Office, office_ready
 from tests.paths import SCRIPTS, WESNOTH_TEMPLATES
 from tests.quick import soak_but
 from tests.sheets.practice import practice_copy
@@ -872,7 +873,7 @@ def _printed_cell_lines(pdf: Path, columns: list[tuple[float, float]]) -> list[l
 
 
 @needs_office
-def test_a_wrapped_cells_row_is_as_tall_as_the_lines_libreoffice_prints_it_on(tmp_path: Path) -> None:
+def test_a_wrapped_cells_row_is_as_tall_as_the_lines_libreoffice_prints_it_on(tmp_path: Path, office: Office) -> None:
     """Issue 78, item 5: a row holding wrapped text is as tall as the lines LibreOffice prints it on, never fewer
     (text cut) and no more (a Champions GM tab of 26 pages, each dice row two lines tall where it printed one: the
     estimate took 5.9 pixels a character, a 360-pixel column 60 characters, where Liberation Sans prints the row's
@@ -903,8 +904,7 @@ def test_a_wrapped_cells_row_is_as_tall_as_the_lines_libreoffice_prints_it_on(tm
         book.copy_worksheet(ws).print_area = f"A{row}:B{row}"
     book.remove(ws)
     book.save(tmp_path / "rows.xlsx")
-    subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp_path}/profile", "--headless", "--convert-to",
-                    "pdf", "--outdir", str(tmp_path), str(tmp_path / "rows.xlsx")], capture_output=True, check=True)
+    office.convert([tmp_path / "rows.xlsx"], "pdf", tmp_path)
     left = 54.0  # the page's side margin: column A starts there
     edges = [left]
     for pixels in ROW_FIT_CELLS:
@@ -956,17 +956,12 @@ def test_no_view_shows_or_prints_its_panels_unused_rows(game: str, tmp_path: Pat
     assert not _blank_panel_rows(openpyxl.load_workbook(path)[view], game)
 
 
-SYSTEM_PYTHON = Path("/usr/bin/python3")
-HEIGHTS = Path(__file__).parents[1] / "office" / "lo_heights.py"
-needs_uno = pytest.mark.skipif(
-    shutil.which("soffice") is None or not SYSTEM_PYTHON.exists()
-    or subprocess.run([str(SYSTEM_PYTHON), "-c", "import uno"], capture_output=True, check=False).returncode != 0,
-    reason="needs LibreOffice (soffice) and python3-uno")
+needs_uno = pytest.mark.skipif(not office_ready(), reason="needs LibreOffice (soffice) and python3-uno")
 
 
 @needs_uno
 @pytest.mark.parametrize("game", soak_but(GAMES, "wesnoth"))  # a demo and LibreOffice: 13 s a game
-def test_no_row_sheets_gm_sizes_is_shorter_than_libreoffice_makes_it(game: str, tmp_path: Path,
+def test_no_row_sheets_gm_sizes_is_shorter_than_libreoffice_makes_it(game: str, tmp_path: Path, office: Office,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 78, item 5: a row too short hides the end of its text, on screen and on paper. In a demo of each game
     played two windows, every row whose height a workbook sets (a wrapped answer, a heading, a log line) is at least
@@ -979,8 +974,8 @@ def test_no_row_sheets_gm_sizes_is_shorter_than_libreoffice_makes_it(game: str, 
         assert main(["demo", game, "--out", "match", "--seed", "7", "--turns", "2"]) == 0
     capsys.readouterr()
     books = [*tmp_path.glob("match/*.xlsx"), *tmp_path.glob("match/gm/*.xlsx")]
-    done = subprocess.run([str(SYSTEM_PYTHON), str(HEIGHTS), str(tmp_path / "profile"), *map(str, books)],
-                          capture_output=True, text=True, check=True, timeout=300)
+    done = office.run("lo_heights.py", str(tmp_path / "profile"), *map(str, books))
+    assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
     short = {tab: [row for row in sized if row[2] > row[1] + 0.3] for tab, sized in rows.items()}
     assert sum(map(len, rows.values())) > 10 and not any(short.values()), {t: r for t, r in short.items() if r}
