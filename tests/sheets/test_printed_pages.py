@@ -16,7 +16,9 @@ soak marker: ``pytest -m soak tests/sheets/test_printed_pages.py``."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
+import io
 import json
 import re
 import shutil
@@ -101,6 +103,7 @@ _LINE = re.compile(r"^(\S+)\.xlsx · (.+?): (\d+) pages? · scale ([\d.]+) \(([\
                    r" · type ([\d.]+) pt", re.M)
 
 
+@functools.cache
 def _render_tabs() -> ModuleType:
     spec = importlib.util.spec_from_file_location("render_tabs", SCRIPTS / "render_tabs.py")
     assert spec is not None and spec.loader is not None
@@ -113,12 +116,13 @@ def _render(target: Path, *args: str, pictures: int = 1) -> dict[tuple[str, str]
     """(workbook, tab) → (pages, scale, type in points) as ``render_tabs.py`` prints them: the type the smallest
     font size LibreOffice set in the tab's PDF (in Liberation Sans for the workbooks' Arial; a workbook in Calibri
     printed in DejaVu Sans here, a quarter wider, its tabs shrunk to 6 or 7 pt where their scale said 9).
-    ``pictures``: the PNGs of each tab's first pages it makes (0 for a test that reads the PDFs alone)."""
-    done = subprocess.run([sys.executable, str(SCRIPTS / "render_tabs.py"), str(target), "--max-pages", str(pictures),
-                           *args],
-                          capture_output=True, text=True, check=True)
+    ``pictures``: the PNGs of each tab's first pages it makes (0 for a test that reads the PDFs alone). The script's
+    ``main`` runs in this process (a new interpreter and its imports were half a second of CPU a print)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert _render_tabs().main([str(target), "--max-pages", str(pictures), *args]) == 0
     return {(m.group(1), m.group(2)): (int(m.group(3)), float(m.group(4)), float(m.group(6)))
-            for m in _LINE.finditer(done.stdout)}
+            for m in _LINE.finditer(printed.getvalue())}
 
 
 def _too_small(printed: dict[tuple[str, str], tuple[int, float, float]]) -> dict[str, tuple[float, float]]:
@@ -191,13 +195,20 @@ def _wanted(folder: Path, game: str, what: str) -> dict[Path, set[str]]:
     pages are the soak test's, ``test_each_drawn_tab_prints_at_8_points_on_the_pages_it_should``)."""
     seat = sorted(folder.glob("orders-*.xlsx"))[0]
     if what == "orders":
-        tabs = openpyxl.load_workbook(seat).worksheets
-        return {seat: {next(ws.title for ws in tabs if ws.title.startswith("Orders "))}}
+        return {seat: {next(title for title in _shown_tabs(seat) if title.startswith("Orders "))}}
     board = folder / "board.xlsx"
-    wanted = {path: {ws.title for ws in openpyxl.load_workbook(path).worksheets
-                     if ws.sheet_state == "visible" and TABLE.match(ws.title)} for path in (board, seat)}
+    wanted = {path: {title for title in _shown_tabs(path) if TABLE.match(title)} for path in (board, seat)}
     wanted[board].add(_stamped_tab(game))
     return wanted
+
+
+def _shown_tabs(path: Path) -> list[str]:
+    """The names of the workbook's visible tabs, in order (read without their cells)."""
+    book = openpyxl.load_workbook(path, read_only=True)
+    try:
+        return [ws.title for ws in book.worksheets if ws.sheet_state == "visible"]
+    finally:
+        book.close()
 
 
 def _jobs(game: str, what: str) -> tuple[tuple[str, str], ...]:
