@@ -1,7 +1,8 @@
 """Ask LibreOffice itself how tall each row sheets-gm sized should be: for every visible tab of each workbook given,
 every row whose height the file sets, its height and LibreOffice's own optimal height for its text (Calc's
 "optimal row height", which wraps each cell as it shows and prints it). Run by the system ``python3``, which has
-LibreOffice's ``uno`` module; prints JSON: ``{"<file> · <tab>": [[row, height, optimal], ...]}`` in points.
+LibreOffice's ``uno`` module (in the LibreOffice the tests keep listening, else one of its own: ``lo_office.py``);
+prints JSON: ``{"<file> · <tab>": [[row, height, optimal], ...]}`` in points.
 
     python3 tests/office/lo_heights.py PROFILE_DIR BOOK.xlsx ...
 """

@@ -11,7 +11,7 @@ two rows under everything the tab holds. A sheet the paste covers is unprotected
 over its locked cells; it has no password), and a tab that is not there is inserted first, at ``"position"`` in the
 paste (default: last). LibreOffice runs headless with its own profile in PROFILE_DIR; the script starts it, waits
 for it to accept the connection, types, saves each workbook as .xlsx (Calc's own Excel 2007-365 filter), and
-stops it.
+stops it; or it types in the LibreOffice the tests keep listening (``lo_office.office_desktop``), left running.
 
 A value ``{"text": …, "strike": [[start, end], …]}`` types the text and strikes those characters through, as a
 player selects words in the cell and strikes them (``"strike": "cell"``: the whole cell, from its format).
