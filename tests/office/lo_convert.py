@@ -11,31 +11,26 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import uno  # type: ignore[import-not-found]
-from lo_office import OfficeNotStarted, office_desktop, prop  # type: ignore[import-not-found]  # run as a script
+from lo_office import opened, prop, run_in_office  # type: ignore[import-not-found]  # run as a script
 
 #: The filter ``soffice --convert-to FORMAT`` saves a Calc document with.
 FILTERS = {"pdf": "calc_pdf_Export", "html": "HTML (StarCalc)", "xlsx": "Calc MS Excel 2007 XML"}
 
 
 def main(to: str, out: str, profile: str, paths: list[str]) -> int:
-    Path(out).mkdir(parents=True, exist_ok=True)
-    try:
-        with office_desktop(profile, "sheets_gm_lo_convert") as desktop:
-            for path in paths:
-                source = Path(path).resolve()
-                doc = desktop.loadComponentFromURL(uno.systemPathToFileUrl(str(source)), "_blank", 0,
-                                                   (prop("Hidden", True), prop("ReadOnly", True)))
-                try:
-                    target = uno.systemPathToFileUrl(str(Path(out).resolve() / f"{source.stem}.{to}"))
-                    doc.storeToURL(target, (prop("FilterName", FILTERS[to]), prop("Overwrite", True)))
-                finally:
-                    doc.close(True)
-    except OfficeNotStarted as e:
-        print(e, file=sys.stderr)
-        return 1
-    return 0
+    folder = Path(out).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def convert(desktop: Any) -> None:
+        for path in paths:
+            with opened(desktop, path, read_only=True) as doc:
+                target = uno.systemPathToFileUrl(str(folder / f"{Path(path).stem}.{to}"))
+                doc.storeToURL(target, (prop("FilterName", FILTERS[to]), prop("Overwrite", True)))
+
+    return int(run_in_office(profile, "sheets_gm_lo_convert", convert))
 
 
 if __name__ == "__main__":

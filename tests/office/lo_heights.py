@@ -13,8 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-import uno  # type: ignore[import-not-found]
-from lo_office import OfficeNotStarted, office_desktop, prop  # type: ignore[import-not-found]  # run as a script
+from lo_office import opened, run_in_office  # type: ignore[import-not-found]  # run as a script
 
 #: Hundredths of a millimetre (LibreOffice's unit) in a point.
 UNITS_PER_POINT = 2540 / 72
@@ -44,18 +43,16 @@ def _rows(doc: object, name: str) -> dict[str, list[list[float]]]:
 
 def main(profile: str, paths: list[str]) -> int:
     out: dict[str, list[list[float]]] = {}
-    try:
-        with office_desktop(profile, "sheets_gm_lo_heights") as desktop:
-            for path in paths:
-                url = uno.systemPathToFileUrl(str(Path(path).resolve()))
-                doc = desktop.loadComponentFromURL(url, "_blank", 0, (prop("Hidden", True),))
+
+    def measure(desktop: object) -> None:
+        for path in paths:
+            with opened(desktop, path) as doc:
                 out.update(_rows(doc, Path(path).name))
-                doc.close(True)
-    except OfficeNotStarted as e:
-        print(e, file=sys.stderr)
-        return 1
-    print(json.dumps(out))
-    return 0
+
+    status = int(run_in_office(profile, "sheets_gm_lo_heights", measure))
+    if status == 0:
+        print(json.dumps(out))
+    return status
 
 
 if __name__ == "__main__":

@@ -8,8 +8,10 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import uno  # type: ignore[import-not-found]
@@ -68,3 +70,27 @@ def _desktop(pipe: str) -> Any:
     else:
         raise OfficeNotStarted("LibreOffice did not start")
     return ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+
+
+@contextlib.contextmanager
+def opened(desktop: Any, path: str, *, read_only: bool = False) -> Iterator[Any]:
+    """The workbook at ``path`` opened hidden in ``desktop``'s LibreOffice, closed when the block ends, also where it
+    fails (the tests' LibreOffice outlives the script)."""
+    props = (prop("Hidden", True), *((prop("ReadOnly", True),) if read_only else ()))
+    doc = desktop.loadComponentFromURL(uno.systemPathToFileUrl(str(Path(path).resolve())), "_blank", 0, props)
+    try:
+        yield doc
+    finally:
+        doc.close(True)
+
+
+def run_in_office(profile: str, name: str, work: Callable[[Any], object]) -> int:
+    """``work`` done with the Desktop ``office_desktop`` gives: a script's exit status, 1 where LibreOffice did not
+    start (said on stderr)."""
+    try:
+        with office_desktop(profile, name) as desktop:
+            work(desktop)
+    except OfficeNotStarted as e:
+        print(e, file=sys.stderr)
+        return 1
+    return 0
