@@ -11,6 +11,7 @@ keep that path."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import glob
 import os
@@ -62,11 +63,11 @@ class Office:
         return converted
 
     def _start(self) -> None:
-        # a session of its own: stopped with its group where it does not stop when asked
+        # in the tests' process group: a Ctrl-C at the terminal stops it with them
         self._process = subprocess.Popen(
             ["soffice", "--headless", "--invisible", "--norestore", "--nologo", "--nodefault",
              f"-env:UserInstallation=file://{self.folder}/profile", f"--accept=pipe,name={self.pipe};urp;"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def stop(self) -> None:
         """LibreOffice asked to stop (its ``soffice.bin``, under the ``oosplash`` started, handles SIGTERM), and
@@ -74,14 +75,22 @@ class Office:
         process = self._process
         if process is None or process.poll() is not None:
             return
-        for children in glob.glob(f"/proc/{process.pid}/task/*/children"):
-            for child in Path(children).read_text().split():
-                os.kill(int(child), signal.SIGTERM)
+        children = [int(child) for listed in glob.glob(f"/proc/{process.pid}/task/*/children")
+                    for child in Path(listed).read_text().split()]
+        _signal(children, signal.SIGTERM)
         try:
             process.wait(timeout=60)
         except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+            _signal(children, signal.SIGKILL)
+            process.kill()
             process.wait()
+
+
+def _signal(pids: list[int], number: signal.Signals) -> None:
+    """``number`` sent to each of ``pids`` still running."""
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, number)
 
 
 @pytest.fixture(scope="session")
