@@ -4,11 +4,12 @@
     .venv/bin/python scripts/render_tabs.py demo-out/board.xlsx --tabs Board
 
 MATCH_FOLDER is a local match's folder (every ``*.xlsx`` in it, ``gm/`` too) or one workbook. Each tab is printed
-on its own (a copy of its workbook with every other tab hidden, which LibreOffice does not print), with the tab's
-own print settings (orientation, fit to width, repeated rows), so its page count is the tab's alone. The script
-prints a line per tab: its pages, the scale it prints at (its shown columns against the pages' width, as fit to
-width shrinks it, and the default font's size at that scale), the smallest text in its PDF, and the first picture;
-the pictures are ``<workbook>-<tab>-<page>.png`` under ``--out`` (default: ``render`` in the match folder).
+on its own (a copy of its workbook holding that tab alone, or with every other tab hidden where it holds a formula:
+LibreOffice does not print a hidden tab), with the tab's own print settings (orientation, fit to width, repeated
+rows), so its page count is the tab's alone. The script prints a line per tab: its pages, the scale it prints at
+(its shown columns against the pages' width, as fit to width shrinks it, and the default font's size at that scale),
+the smallest text in its PDF, and the first picture; the pictures are ``<workbook>-<tab>-<page>.png`` under ``--out``
+(default: ``render`` in the match folder; ``--max-pages 0``: none).
 Needs LibreOffice (``soffice``) and poppler (``pdftoppm``, ``pdftotext``).
 """
 
@@ -197,24 +198,36 @@ def _slug(text: str) -> str:
 
 
 def single_tab_copies(workbook: Path, tabs: set[str] | None, into: Path) -> list[tuple[str, Path, float]]:
-    """A copy of ``workbook`` per visible tab (those named in ``tabs``, or all), every other tab hidden, with the
-    scale the tab prints at (``print_scale``)."""
+    """A copy of ``workbook`` per visible tab (those named in ``tabs``, or all), with the scale the tab prints at
+    (``print_scale``): the other tabs left out, which LibreOffice then neither loads nor prints (a copy of a tab
+    holding a formula, which may read another tab, keeps them, hidden, which it does not print)."""
     out = []
-    book = openpyxl.load_workbook(workbook)
-    shown = [ws.title for ws in book.worksheets if ws.sheet_state == "visible"]
+    listed = openpyxl.load_workbook(workbook, read_only=True)  # the tabs' names and states, their cells unread
+    shown = [ws.title for ws in listed.worksheets if ws.sheet_state == "visible"]
+    listed.close()
     for title in shown:
         if tabs is not None and title not in tabs:
             continue
         book = openpyxl.load_workbook(workbook, rich_text=True)  # words struck in a cell printed struck
+        alone = not _holds_formula(book[title])
         for ws in book.worksheets:
-            ws.sheet_state = "visible" if ws.title == title else "hidden"
-            if ws.title != title:
+            if ws.title == title:
+                ws.sheet_state = "visible"
+            elif alone:
+                book.remove(ws)
+            else:
+                ws.sheet_state = "hidden"
                 ws.print_area = None  # LibreOffice prints a hidden tab that has a print range
         book.active = book.sheetnames.index(title)
         path = into / f"{workbook.stem}-{_slug(title)}.xlsx"
         book.save(path)
         out.append((title, path, print_scale(book[title])))
     return out
+
+
+def _holds_formula(ws: Any) -> bool:
+    """Whether a cell of the worksheet ``ws`` holds a formula."""
+    return any(cell.data_type == "f" for row in ws.iter_rows() for cell in row)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tabs", help="comma-separated tab names to render (default: every visible tab)")
     parser.add_argument("--workbooks", help="comma-separated workbook names without .xlsx (default: all)")
     parser.add_argument("--dpi", type=int, default=60, help="PNG resolution (default 60)")
-    parser.add_argument("--max-pages", type=int, default=6, help="PNGs per tab at most (default 6)")
+    parser.add_argument("--max-pages", type=int, default=6, help="PNGs per tab at most (default 6; 0: none)")
     args = parser.parse_args(argv)
     soffice = shutil.which("soffice") or shutil.which("libreoffice")
     if soffice is None or shutil.which("pdftoppm") is None:
@@ -257,8 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     for book, title, path, scale in copies:
         pdf = out / f"{path.stem}.pdf"
         pages = pdf_pages(pdf)
-        subprocess.run(["pdftoppm", "-png", "-r", str(args.dpi), "-l", str(min(pages, args.max_pages)), str(pdf),
-                        str(out / path.stem)], check=True)
+        if args.max_pages > 0:
+            subprocess.run(["pdftoppm", "-png", "-r", str(args.dpi), "-l", str(min(pages, args.max_pages)), str(pdf),
+                            str(out / path.stem)], check=True)
         first = sorted(out.glob(f"{path.stem}-*.png"))
         print(f"{book.name} · {title}: {pages} page{'s' if pages != 1 else ''} · scale {scale:.2f} "
               f"({FONT_POINTS * scale:.1f} pt) · smallest text {smallest_text(pdf)} pt · type {smallest_type(pdf)} pt"

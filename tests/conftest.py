@@ -23,8 +23,9 @@ from tests.paths import ROOT, SCENARIOS
 if TYPE_CHECKING:
     from tests.fakes.dovecot import Dovecot
 
-# pytest --waits N: where the tests wait (tests/waits.py); its test; the matches the workers make for each other
-pytest_plugins = ["tests.waits", "pytester", "tests.made"]
+# pytest --waits N: where the tests wait (tests/waits.py); its test; the matches the workers make for each other;
+# the LibreOffice a worker starts once for the tests that use it
+pytest_plugins = ["tests.waits", "pytester", "tests.made", "tests.office.office"]
 
 # A test process makes and drops thousands of workbooks, whose cells outlive many young collections: at Python's
 # default pace (a young collection every 700 allocations) the cycle collector kept promoting them into full

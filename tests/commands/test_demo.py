@@ -12,6 +12,7 @@ import pytest
 from openpyxl import load_workbook
 
 from sheets_gm.cli import main
+from tests.office.office import Office
 
 
 def test_demo_plays_its_turns_and_its_replay_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -52,16 +53,11 @@ def test_verify_explains_a_missing_or_malformed_file(tmp_path: Path, capsys: pyt
         capsys.readouterr().err
 
 
-@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
 def test_libreoffice_opens_the_demo_board_and_prints_it_in_a_few_pages(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], office: Office) -> None:
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out), "--turns", "3"]) == 0
-    profile = tmp_path / "profile"  # a private profile: works beside a running LibreOffice
-    done = subprocess.run(["soffice", f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to", "pdf",
-                           "--outdir", str(out / "pdf"), str(out / "board.xlsx")],
-                          capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr
+    office.convert([out / "board.xlsx"], "pdf", out / "pdf")  # as soffice --convert-to pdf prints it
     pdf = (out / "pdf" / "board.pdf").read_bytes()
     assert pdf.startswith(b"%PDF")
     pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))

@@ -1,7 +1,8 @@
 """Ask LibreOffice itself how tall each row sheets-gm sized should be: for every visible tab of each workbook given,
 every row whose height the file sets, its height and LibreOffice's own optimal height for its text (Calc's
 "optimal row height", which wraps each cell as it shows and prints it). Run by the system ``python3``, which has
-LibreOffice's ``uno`` module; prints JSON: ``{"<file> · <tab>": [[row, height, optimal], ...]}`` in points.
+LibreOffice's ``uno`` module (in the LibreOffice the tests keep listening, else one of its own: ``lo_office.py``);
+prints JSON: ``{"<file> · <tab>": [[row, height, optimal], ...]}`` in points.
 
     python3 tests/office/lo_heights.py PROFILE_DIR BOOK.xlsx ...
 """
@@ -12,8 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-import uno  # type: ignore[import-not-found]
-from lo_office import OfficeNotStarted, office_desktop, prop  # type: ignore[import-not-found]  # run as a script
+from lo_office import opened, run_in_office  # type: ignore[import-not-found]  # run as a script
 
 #: Hundredths of a millimetre (LibreOffice's unit) in a point.
 UNITS_PER_POINT = 2540 / 72
@@ -43,18 +43,16 @@ def _rows(doc: object, name: str) -> dict[str, list[list[float]]]:
 
 def main(profile: str, paths: list[str]) -> int:
     out: dict[str, list[list[float]]] = {}
-    try:
-        with office_desktop(profile, "sheets_gm_lo_heights") as desktop:
-            for path in paths:
-                url = uno.systemPathToFileUrl(str(Path(path).resolve()))
-                doc = desktop.loadComponentFromURL(url, "_blank", 0, (prop("Hidden", True),))
+
+    def measure(desktop: object) -> None:
+        for path in paths:
+            with opened(desktop, path) as doc:
                 out.update(_rows(doc, Path(path).name))
-                doc.close(True)
-    except OfficeNotStarted as e:
-        print(e, file=sys.stderr)
-        return 1
-    print(json.dumps(out))
-    return 0
+
+    status = int(run_in_office(profile, "sheets_gm_lo_heights", measure))
+    if status == 0:
+        print(json.dumps(out))
+    return status
 
 
 if __name__ == "__main__":

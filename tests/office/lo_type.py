@@ -11,7 +11,7 @@ two rows under everything the tab holds. A sheet the paste covers is unprotected
 over its locked cells; it has no password), and a tab that is not there is inserted first, at ``"position"`` in the
 paste (default: last). LibreOffice runs headless with its own profile in PROFILE_DIR; the script starts it, waits
 for it to accept the connection, types, saves each workbook as .xlsx (Calc's own Excel 2007-365 filter), and
-stops it.
+stops it; or it types in the LibreOffice the tests keep listening (``lo_office.office_desktop``), left running.
 
 A value ``{"text": …, "strike": [[start, end], …]}`` types the text and strikes those characters through, as a
 player selects words in the cell and strikes them (``"strike": "cell"``: the whole cell, from its format).
@@ -23,8 +23,7 @@ import json
 import sys
 from pathlib import Path
 
-import uno  # type: ignore[import-not-found]
-from lo_office import OfficeNotStarted, office_desktop, prop  # type: ignore[import-not-found]  # run as a script
+from lo_office import opened, prop, run_in_office  # type: ignore[import-not-found]  # run as a script
 
 PIPE = "sheets_gm_lo_type"
 
@@ -81,11 +80,10 @@ SINGLE = 1
 
 def main(job_path: str, profile: str) -> int:
     job = json.loads(Path(job_path).read_text(encoding="utf-8"))
-    try:
-        with office_desktop(profile, PIPE) as desktop:  # its own pipe: runs may overlap
-            for path, cells in job.items():
-                url = uno.systemPathToFileUrl(str(Path(path).resolve()))
-                doc = desktop.loadComponentFromURL(url, "_blank", 0, (prop("Hidden", True),))
+
+    def type_all(desktop: object) -> None:
+        for path, cells in job.items():
+            with opened(desktop, path) as doc:
                 for tab, cell, value in cells:
                     if isinstance(value, dict) and "text" in value:
                         _strike(doc.Sheets.getByName(tab).getCellRangeByName(cell), value)
@@ -95,12 +93,10 @@ def main(job_path: str, profile: str) -> int:
                         continue
                     target = doc.Sheets.getByName(tab).getCellRangeByName(cell)
                     target.setFormula("=TRUE()" if value is True else "=FALSE()" if value is False else str(value))
-                doc.storeToURL(url, (prop("FilterName", "Calc MS Excel 2007 XML"), prop("Overwrite", True)))
-                doc.close(True)
-    except OfficeNotStarted as e:
-        print(e, file=sys.stderr)
-        return 1
-    return 0
+                doc.storeToURL(doc.getURL(), (prop("FilterName", "Calc MS Excel 2007 XML"),
+                                              prop("Overwrite", True)))
+
+    return int(run_in_office(profile, PIPE, type_all))  # its own pipe: runs may overlap
 
 
 if __name__ == "__main__":

@@ -13,18 +13,17 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.sheets.xlsx import openpyxl
-from tests.office.test_libreoffice_saves import SYSTEM_PYTHON, TYPIST, _office_ready
-from tests.sheets.practice import init_practice, type_practice_orders
+from tests.office.office import Office, office_ready
+from tests.sheets.practice import practice_copy, type_practice_orders
 
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not _office_ready(), reason="LibreOffice (soffice and python3-uno) is not installed")]
+              pytest.mark.skipif(not office_ready(), reason="LibreOffice (soffice and python3-uno) is not installed")]
 
 #: LibreOffice keeps a height to its own twips: 64 points come back as 63.75.
 SLACK_POINTS = 1.0
@@ -73,18 +72,17 @@ def _played(folder: Path) -> None:
 
 
 @pytest.mark.parametrize("game", ["winordie", pytest.param("wesnoth-4", marks=pytest.mark.soak)])  # one save quick
-def test_a_libreoffice_save_leaves_every_row_as_the_layout_made_it(tmp_path: Path, game: str) -> None:
+def test_a_libreoffice_save_leaves_every_row_as_the_layout_made_it(tmp_path: Path, game: str, office: Office) -> None:
     laid, saved = tmp_path / "laid", tmp_path / "saved"
     laid.mkdir()
     if game == "winordie":
-        init_practice(laid, game)
+        practice_copy(laid, game)  # the practice match made once a run (the printed pages' tests make it too)
     else:
         _four_wesnoth(laid)
     shutil.copytree(laid, saved)
     job: dict[str, list[object]] = {str(path): [] for path in saved.glob("*.xlsx")}  # opened and saved, nothing typed
     (tmp_path / "job.json").write_text(json.dumps(job), encoding="utf-8")
-    typed = subprocess.run([SYSTEM_PYTHON, str(TYPIST), str(tmp_path / "job.json"), str(tmp_path / "lo-profile")],
-                           capture_output=True, text=True, timeout=300, check=False)
+    typed = office.run("lo_type.py", str(tmp_path / "job.json"), str(tmp_path / "lo-profile"))
     assert typed.returncode == 0, typed.stderr
     for folder in (laid, saved):
         _played(folder)

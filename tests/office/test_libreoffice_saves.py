@@ -10,8 +10,6 @@ team's workbook), a fifth of what Champions' sixteen workbooks cost.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,22 +25,12 @@ from sheets_gm.sync.match_record import history_range, joined_cells
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from tests.conformance.test_input_lifecycle import NOW, Table, _local_match, new_table
+from tests.office.office import Office, office_ready
 from tests.quick import soak_but
 from tests.sheets.test_read_whole import reads_as_openpyxl_reads
 
-SYSTEM_PYTHON = "/usr/bin/python3"
-TYPIST = Path(__file__).with_name("lo_type.py")
-
-
-def _office_ready() -> bool:
-    if shutil.which("soffice") is None or not Path(SYSTEM_PYTHON).exists():
-        return False
-    found = subprocess.run([SYSTEM_PYTHON, "-c", "import uno"], capture_output=True, check=False)
-    return found.returncode == 0
-
-
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not _office_ready(), reason="LibreOffice (soffice and python3-uno) is not installed")]
+              pytest.mark.skipif(not office_ready(), reason="LibreOffice (soffice and python3-uno) is not installed")]
 
 
 def _games() -> list[str]:
@@ -82,7 +70,7 @@ def _typed_by_bots(table: Table) -> tuple[dict[str, list[list[Any]]], dict[str, 
 
 
 @pytest.mark.parametrize("games", soak_but(["every", "quick"], "quick"))
-def test_what_libreoffice_saves_is_read_as_typed_in_every_game(tmp_path: Path, games: str) -> None:
+def test_what_libreoffice_saves_is_read_as_typed_in_every_game(tmp_path: Path, games: str, office: Office) -> None:
     names = _games() if games == "every" else QUICK_GAMES
     tables = {name: new_table(name, _local_match, _folder(tmp_path, name)) for name in names}
     job: dict[str, list[list[Any]]] = {}
@@ -93,8 +81,7 @@ def test_what_libreoffice_saves_is_read_as_typed_in_every_game(tmp_path: Path, g
         rules = table.read().record.ruleset
         expected[name] = rules.orders_codec.to_json(rules.merge_orders(orders))
     (tmp_path / "job.json").write_text(json.dumps(job), encoding="utf-8")
-    typed = subprocess.run([SYSTEM_PYTHON, str(TYPIST), str(tmp_path / "job.json"), str(tmp_path / "lo-profile")],
-                           capture_output=True, text=True, timeout=300, check=False)
+    typed = office.run("lo_type.py", str(tmp_path / "job.json"), str(tmp_path / "lo-profile"))
     assert typed.returncode == 0, typed.stderr
     held = {name: Path(next(iter(p for p in job if p.startswith(str(tmp_path / name))))) for name in tables}
     copies = {name: path.read_bytes() for name, path in held.items()}  # a copy as Calc saved it, kept open there

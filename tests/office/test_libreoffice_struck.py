@@ -10,7 +10,6 @@ Skipped where LibreOffice (soffice and python3-uno) is not installed, as ``test_
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,15 +19,15 @@ from sheets_gm.running.run import sync_once
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.struck import spans_of
 from sheets_gm.sync.read import read_match
-from tests.office.test_libreoffice_saves import SYSTEM_PYTHON, TYPIST, _office_ready
+from tests.office.office import Office, office_ready
 from tests.rulesets.coalition.test_forum_tab import CLS, FRANK, NOW, _seed_match
 
 FORUM = "'Forum coalition'!C5:C6"
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not _office_ready(), reason="LibreOffice (soffice and python3-uno) is not installed")]
+              pytest.mark.skipif(not office_ready(), reason="LibreOffice (soffice and python3-uno) is not installed")]
 
 
-def test_a_forum_line_struck_through_in_libreoffice_is_no_order(tmp_path: Path) -> None:
+def test_a_forum_line_struck_through_in_libreoffice_is_no_order(tmp_path: Path, office: Office) -> None:
     config, sheets = _seed_match(tmp_path / "match")
     book = sheets.of("coalition")
     assert isinstance(book, LocalWorkbookBackend)
@@ -38,8 +37,7 @@ def test_a_forum_line_struck_through_in_libreoffice_is_no_order(tmp_path: Path) 
         ["Forum coalition", "C6", {"text": f"{frogs}\n{jeff}",
                                    "strike": [[20, 23], [len(frogs) + 1, len(frogs) + 1 + len(jeff)]]}]]}
     (tmp_path / "job.json").write_text(json.dumps(job), encoding="utf-8")
-    typed = subprocess.run([SYSTEM_PYTHON, str(TYPIST), str(tmp_path / "job.json"), str(tmp_path / "lo-profile")],
-                           capture_output=True, text=True, timeout=300, check=False)
+    typed = office.run("lo_type.py", str(tmp_path / "job.json"), str(tmp_path / "lo-profile"))
     assert typed.returncode == 0, typed.stderr
     report = sync_once(config, sheets, now=NOW)
     assert not report.rejected, report.rejected

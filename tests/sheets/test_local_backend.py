@@ -6,8 +6,6 @@ import datetime as dt
 import fcntl
 import os
 import re
-import shutil
-import subprocess
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -35,6 +33,7 @@ from sheets_gm.sheets.layout import (
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend, create_workbook
 from sheets_gm.sheets.local.cells import MAX_CELL_CHARS
 from sheets_gm.sheets.local.layout import LISTS_TAB
+from tests.office.office import Office
 from tests.quick import soak_but
 
 
@@ -875,20 +874,17 @@ def test_apply_layout_needs_an_existing_file(tmp_path: Path) -> None:
         backend_for(tmp_path / "none.xlsx").apply_layout(gvg_like_layout())
 
 
-OFFICE = shutil.which("libreoffice") or shutil.which("soffice")
-
-
-@pytest.mark.skipif(OFFICE is None, reason="LibreOffice (libreoffice/soffice) is not on PATH")
-def test_libreoffice_opens_an_applied_layout(applied: Path, tmp_path: Path) -> None:
-    pdf = soffice_convert(applied, "pdf", tmp_path / "pdf", tmp_path / "lo-profile")
+def test_libreoffice_opens_an_applied_layout(applied: Path, tmp_path: Path, office: Office) -> None:
+    (pdf,) = office.convert([applied], "pdf", tmp_path / "pdf")
     assert pdf.read_bytes().startswith(b"%PDF")
 
 
-@pytest.mark.skipif(OFFICE is None, reason="LibreOffice (libreoffice/soffice) is not on PATH")
-def test_libreoffice_colours_the_cells_a_conditional_fill_matches(applied: Path, tmp_path: Path) -> None:
+def test_libreoffice_colours_the_cells_a_conditional_fill_matches(applied: Path, tmp_path: Path,
+                                                                  office: Office) -> None:
     """Written after the layout, as a resolution writes: the rule follows the values."""
     backend_for(applied).write([RangeWrite("Board!D5:F5", [["● Ann-L 20/20", "■ Bo-L", 'a "b" c']])])
-    html = soffice_convert(applied, "html", tmp_path / "html", tmp_path / "lo-profile").read_text(encoding="utf-8")
+    (page,) = office.convert([applied], "html", tmp_path / "html")
+    html = page.read_text(encoding="utf-8")
     cell = re.compile(r'<td([^>]*)>(?:<b>)?(?:<font[^>]*>)?([^<]*)')
     background = re.compile(r'bgcolor="(#\w+)"')
     shown = {text: "".join(background.findall(attributes)).upper() for attributes, text in cell.findall(html)}
@@ -898,32 +894,7 @@ def test_libreoffice_colours_the_cells_a_conditional_fill_matches(applied: Path,
     assert re.search(r"<b>(?:<font[^>]*>)?● Ann-L", html)
 
 
-def soffice_convert(source: Path, to: str, out: Path, profile: Path) -> Path:
-    """Open ``source`` in headless LibreOffice and save it as ``to`` into ``out``."""
-    assert OFFICE is not None
-    result = subprocess.run(
-        [
-            OFFICE,
-            f"-env:UserInstallation={profile.as_uri()}",
-            "--headless",
-            "--convert-to",
-            to,
-            "--outdir",
-            str(out),
-            str(source),
-        ],
-        capture_output=True,
-        timeout=180,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    converted = out / f"{source.stem}.{to}"
-    assert converted.exists(), result.stdout + result.stderr
-    return converted
-
-
-@pytest.mark.skipif(OFFICE is None, reason="LibreOffice (libreoffice/soffice) is not on PATH")
-def test_a_workbook_saved_by_libreoffice_reads_the_same(applied: Path, tmp_path: Path) -> None:
+def test_a_workbook_saved_by_libreoffice_reads_the_same(applied: Path, tmp_path: Path, office: Office) -> None:
     be = backend_for(applied)
     be.write(
         [
@@ -933,7 +904,7 @@ def test_a_workbook_saved_by_libreoffice_reads_the_same(applied: Path, tmp_path:
     )
     ranges = ["'Orders red'!A1:F6", "Board!A1:H12", "Settings!A1:C5", "Engine!A1:D10"]
     before = be.read(ranges)
-    saved = soffice_convert(applied, "xlsx", tmp_path / "saved", tmp_path / "lo-profile")
+    (saved,) = office.convert([applied], "xlsx", tmp_path / "saved")
 
     after = backend_for(saved)
     assert after.read(ranges) == before

@@ -16,7 +16,9 @@ soak marker: ``pytest -m soak tests/sheets/test_printed_pages.py``."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
+import io
 import json
 import re
 import shutil
@@ -53,6 +55,7 @@ from sheets_gm.sheets.printed_sizes import (
 from sheets_gm.sync.match_tabs import ABOUT_TAB, VIEW_PANEL_ROW, MatchTabs
 from sheets_gm.sync.writes import drawn_tab
 from tests.made import made_into
+from tests.office.office import Office, office_ready
 from tests.paths import SCRIPTS, WESNOTH_TEMPLATES
 from tests.quick import soak_but
 from tests.sheets.practice import practice_copy
@@ -100,6 +103,7 @@ _LINE = re.compile(r"^(\S+)\.xlsx · (.+?): (\d+) pages? · scale ([\d.]+) \(([\
                    r" · type ([\d.]+) pt", re.M)
 
 
+@functools.cache
 def _render_tabs() -> ModuleType:
     spec = importlib.util.spec_from_file_location("render_tabs", SCRIPTS / "render_tabs.py")
     assert spec is not None and spec.loader is not None
@@ -108,14 +112,17 @@ def _render_tabs() -> ModuleType:
     return module
 
 
-def _render(target: Path, *args: str) -> dict[tuple[str, str], tuple[int, float, float]]:
+def _render(target: Path, *args: str, pictures: int = 1) -> dict[tuple[str, str], tuple[int, float, float]]:
     """(workbook, tab) → (pages, scale, type in points) as ``render_tabs.py`` prints them: the type the smallest
     font size LibreOffice set in the tab's PDF (in Liberation Sans for the workbooks' Arial; a workbook in Calibri
-    printed in DejaVu Sans here, a quarter wider, its tabs shrunk to 6 or 7 pt where their scale said 9)."""
-    done = subprocess.run([sys.executable, str(SCRIPTS / "render_tabs.py"), str(target), "--max-pages", "1", *args],
-                          capture_output=True, text=True, check=True)
+    printed in DejaVu Sans here, a quarter wider, its tabs shrunk to 6 or 7 pt where their scale said 9).
+    ``pictures``: the PNGs of each tab's first pages it makes (0 for a test that reads the PDFs alone). The script's
+    ``main`` runs in this process (a new interpreter and its imports were half a second of CPU a print)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert _render_tabs().main([str(target), "--max-pages", str(pictures), *args]) == 0
     return {(m.group(1), m.group(2)): (int(m.group(3)), float(m.group(4)), float(m.group(6)))
-            for m in _LINE.finditer(done.stdout)}
+            for m in _LINE.finditer(printed.getvalue())}
 
 
 def _too_small(printed: dict[tuple[str, str], tuple[int, float, float]]) -> dict[str, tuple[float, float]]:
@@ -188,13 +195,20 @@ def _wanted(folder: Path, game: str, what: str) -> dict[Path, set[str]]:
     pages are the soak test's, ``test_each_drawn_tab_prints_at_8_points_on_the_pages_it_should``)."""
     seat = sorted(folder.glob("orders-*.xlsx"))[0]
     if what == "orders":
-        tabs = openpyxl.load_workbook(seat).worksheets
-        return {seat: {next(ws.title for ws in tabs if ws.title.startswith("Orders "))}}
+        return {seat: {next(title for title in _shown_tabs(seat) if title.startswith("Orders "))}}
     board = folder / "board.xlsx"
-    wanted = {path: {ws.title for ws in openpyxl.load_workbook(path).worksheets
-                     if ws.sheet_state == "visible" and TABLE.match(ws.title)} for path in (board, seat)}
+    wanted = {path: {title for title in _shown_tabs(path) if TABLE.match(title)} for path in (board, seat)}
     wanted[board].add(_stamped_tab(game))
     return wanted
+
+
+def _shown_tabs(path: Path) -> list[str]:
+    """The names of the workbook's visible tabs, in order (read without their cells)."""
+    book = openpyxl.load_workbook(path, read_only=True)
+    try:
+        return [ws.title for ws in book.worksheets if ws.sheet_state == "visible"]
+    finally:
+        book.close()
 
 
 def _jobs(game: str, what: str) -> tuple[tuple[str, str], ...]:
@@ -220,7 +234,7 @@ def _practice_prints(folder: Path, jobs: tuple[tuple[str, str], ...]) -> dict[tu
             for book, tabs in _wanted(fresh / game, game, what).items():
                 shutil.copy2(book, prints / f"{game}-{book.stem}.xlsx")
                 wanted.setdefault((game, book.stem), set()).update(tabs)
-        printed = _render(prints, "--tabs", ",".join(sorted(set().union(*wanted.values()))))
+        printed = _render(prints, "--tabs", ",".join(sorted(set().union(*wanted.values()))), pictures=0)
         _PRINTS[jobs] = {(game, stem, tab): printed[(f"{game}-{stem}", tab)]
                          for (game, stem), tabs in wanted.items() for tab in tabs if (f"{game}-{stem}", tab) in printed}
 
@@ -870,7 +884,7 @@ def _printed_cell_lines(pdf: Path, columns: list[tuple[float, float]]) -> list[l
 
 
 @needs_office
-def test_a_wrapped_cells_row_is_as_tall_as_the_lines_libreoffice_prints_it_on(tmp_path: Path) -> None:
+def test_a_wrapped_cells_row_is_as_tall_as_the_lines_libreoffice_prints_it_on(tmp_path: Path, office: Office) -> None:
     """Issue 78, item 5: a row holding wrapped text is as tall as the lines LibreOffice prints it on, never fewer
     (text cut) and no more (a Champions GM tab of 26 pages, each dice row two lines tall where it printed one: the
     estimate took 5.9 pixels a character, a 360-pixel column 60 characters, where Liberation Sans prints the row's
@@ -901,8 +915,7 @@ def test_a_wrapped_cells_row_is_as_tall_as_the_lines_libreoffice_prints_it_on(tm
         book.copy_worksheet(ws).print_area = f"A{row}:B{row}"
     book.remove(ws)
     book.save(tmp_path / "rows.xlsx")
-    subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp_path}/profile", "--headless", "--convert-to",
-                    "pdf", "--outdir", str(tmp_path), str(tmp_path / "rows.xlsx")], capture_output=True, check=True)
+    office.convert([tmp_path / "rows.xlsx"], "pdf", tmp_path)
     left = 54.0  # the page's side margin: column A starts there
     edges = [left]
     for pixels in ROW_FIT_CELLS:
@@ -954,17 +967,12 @@ def test_no_view_shows_or_prints_its_panels_unused_rows(game: str, tmp_path: Pat
     assert not _blank_panel_rows(openpyxl.load_workbook(path)[view], game)
 
 
-SYSTEM_PYTHON = Path("/usr/bin/python3")
-HEIGHTS = Path(__file__).parents[1] / "office" / "lo_heights.py"
-needs_uno = pytest.mark.skipif(
-    shutil.which("soffice") is None or not SYSTEM_PYTHON.exists()
-    or subprocess.run([str(SYSTEM_PYTHON), "-c", "import uno"], capture_output=True, check=False).returncode != 0,
-    reason="needs LibreOffice (soffice) and python3-uno")
+needs_uno = pytest.mark.skipif(not office_ready(), reason="needs LibreOffice (soffice) and python3-uno")
 
 
 @needs_uno
 @pytest.mark.parametrize("game", soak_but(GAMES, "wesnoth"))  # a demo and LibreOffice: 13 s a game
-def test_no_row_sheets_gm_sizes_is_shorter_than_libreoffice_makes_it(game: str, tmp_path: Path,
+def test_no_row_sheets_gm_sizes_is_shorter_than_libreoffice_makes_it(game: str, tmp_path: Path, office: Office,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 78, item 5: a row too short hides the end of its text, on screen and on paper. In a demo of each game
     played two windows, every row whose height a workbook sets (a wrapped answer, a heading, a log line) is at least
@@ -977,8 +985,8 @@ def test_no_row_sheets_gm_sizes_is_shorter_than_libreoffice_makes_it(game: str, 
         assert main(["demo", game, "--out", "match", "--seed", "7", "--turns", "2"]) == 0
     capsys.readouterr()
     books = [*tmp_path.glob("match/*.xlsx"), *tmp_path.glob("match/gm/*.xlsx")]
-    done = subprocess.run([str(SYSTEM_PYTHON), str(HEIGHTS), str(tmp_path / "profile"), *map(str, books)],
-                          capture_output=True, text=True, check=True, timeout=300)
+    done = office.run("lo_heights.py", str(tmp_path / "profile"), *map(str, books))
+    assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
     short = {tab: [row for row in sized if row[2] > row[1] + 0.3] for tab, sized in rows.items()}
     assert sum(map(len, rows.values())) > 10 and not any(short.values()), {t: r for t, r in short.items() if r}
