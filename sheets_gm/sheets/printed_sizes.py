@@ -11,6 +11,7 @@ tab's pages are laid as LibreOffice lays them: columns at ``PRINT_FIT_SCALE``, n
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -173,6 +174,14 @@ COLUMN_LEAST_PIXELS = 45
 
 
 def one_page_widths(widths: dict[int, int], feedback: int, least: dict[int, int] | None = None) -> dict[int, int]:
+    """``_one_page_widths``, found once for each table's widths (every match of a game lays out the same tables,
+    and the narrowing takes a pass over the columns a pixel)."""
+    return dict(_one_page_widths(tuple(widths.items()), feedback, tuple((least or {}).items())))
+
+
+@functools.lru_cache(maxsize=1024)
+def _one_page_widths(given: tuple[tuple[int, int], ...], feedback: int,
+                     least_given: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
     """Column widths (pixels) narrowed where they are wider than one landscape page holds at ``PRINT_LEAST_POINTS``
     as LibreOffice prints (at ``PRINT_FIT_SCALE``), so an input tab prints each row's Feedback (column ``feedback``)
     on the page of its typed cells (issue 78: a seat's Orders printed it a page after): the widest of the other
@@ -189,21 +198,22 @@ def one_page_widths(widths: dict[int, int], feedback: int, least: dict[int, int]
     >>> one_page_widths({0: 600, 1: 30, 2: 500, 3: 480}, 3, {1: 60, 2: 470})  # column 2's heading: a long word
     {0: 329, 1: 30, 2: 470, 3: 240}
     """
+    widths, least = dict(given), dict(least_given)
     room = LANDSCAPE_POINTS / PRINT_FIT_SCALE - 2  # a margin for the widths rounded to 0.01 character
 
     def points(sizes: dict[int, int]) -> float:
         return sum(printed_points(px) for px in sizes.values())
 
     if points(widths) <= room:
-        return dict(widths)
-    floors = {c: min(px, max(COLUMN_LEAST_PIXELS, (least or {}).get(c, 0))) for c, px in widths.items()}
+        return given
+    floors = {c: min(px, max(COLUMN_LEAST_PIXELS, least.get(c, 0))) for c, px in widths.items()}
     others = {c: px for c, px in widths.items() if c != feedback}
     cap, wanted = max(others.values(), default=0), printed_points(min(widths[feedback], FEEDBACK_LEAST_PIXELS))
     while points(others) + wanted > room and cap > 0:
         cap -= 1
         others = {c: max(floors[c], min(px, cap)) for c, px in others.items()}
     left = int((room - points(others)) / PRINTED_POINTS_PER_CHAR * 7) + 5  # pixels the page has left
-    return others | {feedback: min(widths[feedback], max(FEEDBACK_SMALLEST_PIXELS, left))}
+    return tuple((others | {feedback: min(widths[feedback], max(FEEDBACK_SMALLEST_PIXELS, left))}).items())
 
 
 def fewest_pages(tab: TabLayout) -> tuple[str, int, int]:

@@ -21,6 +21,7 @@ tall as a line of the default font (LibreOffice's and Excel's 12.8 points) times
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from copy import copy
 from typing import Any
@@ -86,14 +87,30 @@ def record_wrapped_cells(wb: Any, tab: str, spans: Iterable[Span]) -> None:
     record_tabs(wb, WRAPPED_PROPERTY, recorded)
 
 
-def _row_columns(spans: list[Span], row: int) -> list[tuple[int, int | None]]:
+def _row_columns(spans: list[Span], row: int) -> tuple[tuple[int, int | None], ...]:
     """The columns (left, right; ``None``: to the edge) of the boxes of ``spans`` that cross ``row``: a row's cells
     are tested against these, not against every box of the tab."""
-    return [(left, right) for top, left, bottom, right in spans if top <= row and (bottom is None or row <= bottom)]
+    return tuple((left, right) for top, left, bottom, right in spans
+                 if top <= row and (bottom is None or row <= bottom))
 
 
-def _in_columns(columns: list[tuple[int, int | None]], col: int) -> bool:
+def _in_columns(columns: tuple[tuple[int, int | None], ...], col: int) -> bool:
     return any(left <= col and (right is None or col <= right) for left, right in columns)
+
+
+#: The longest text whose printed lines are kept (``_lines``): a Log's line or a table's cell, not a pasted page.
+_KEPT_LINES_CHARS = 1000
+
+
+@functools.lru_cache(maxsize=8192)
+def _kept_lines(text: str, points: float, bold: bool) -> int:
+    return cell_lines(text, points, bold)
+
+
+def _lines(text: str, points: float, bold: bool) -> int:
+    """``cell_lines``, each short text's lines counted once for each width: a match's tabs hold the same sentences
+    (each seat's View log the Log's), written again at each poll, and its tables the same words row after row."""
+    return _kept_lines(text, points, bold) if len(text) <= _KEPT_LINES_CHARS else cell_lines(text, points, bold)
 
 
 def _unwrapped(ws: Any, alignment_id: int, made: dict[int, int]) -> int:
@@ -135,16 +152,21 @@ def fit_rows(ws: Any, rows: Iterable[int], fixed: set[int], wrapped: list[Span] 
     bold_fonts = {i for i, font in enumerate(ws.parent._fonts) if font.b}
     points: dict[int, float] = {}
     unwrapped: dict[int, int] = {}
+    inside: dict[tuple[tuple[int, int | None], ...], dict[int, bool]] = {}  # the columns a row's boxes cross
     wanted = sorted(set(rows) - fixed)
     for row, cells in _held_by_row(ws._cells, wanted, width).items():
         wrapping = empty_wraps and len(cells) < width
         lines = 1
-        wrapped_here = _row_columns(wrapped, row) if wrapped is not None else []
+        wrapped_here = _row_columns(wrapped, row) if wrapped is not None else ()
+        known = inside.setdefault(wrapped_here, {})  # its columns -> wrapped there (rows of a table: the same)
         for cell in cells:
             style = cell._style  # None on a merged cell's covered part: the default alignment
-            if (wrapped is not None and style is not None and style.alignmentId in wrapping_styles
-                    and not _in_columns(wrapped_here, cell.column)):
-                style.alignmentId = _unwrapped(ws, style.alignmentId, unwrapped)
+            if wrapped is not None and style is not None and style.alignmentId in wrapping_styles:
+                within = known.get(cell.column)
+                if within is None:
+                    within = known[cell.column] = _in_columns(wrapped_here, cell.column)
+                if not within:
+                    style.alignmentId = _unwrapped(ws, style.alignmentId, unwrapped)
             if (style.alignmentId if style is not None else 0) not in wrapping_styles:
                 if isinstance(cell.value, str) and "\n" in cell.value:  # its own lines, run on to the right
                     wrapping, lines = True, max(lines, cell.value.count("\n") + 1)
@@ -155,7 +177,7 @@ def fit_rows(ws: Any, rows: Iterable[int], fixed: set[int], wrapped: list[Span] 
                 if column not in points:
                     points[column] = column_points(ws, column)
                 bold = style is not None and style.fontId in bold_fonts
-                lines = max(lines, cell_lines(cell.value, points[column], bold))
+                lines = max(lines, _lines(cell.value, points[column], bold))
         if not wrapping:
             continue
         height = None if lines == 1 else LINE_POINTS * min(lines, MAX_LINES)

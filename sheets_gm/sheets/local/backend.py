@@ -81,7 +81,6 @@ from sheets_gm.sheets.backend import RangeWrite, SavedMeanwhileError, SheetAcces
 from sheets_gm.sheets.guard import changed_since, describe_cells
 from sheets_gm.sheets.layout import CellValue, Grid, ReadGuard, WorkbookLayout, split_a1, trim_grid
 from sheets_gm.sheets.local.boxes import Box, parse_cells, worksheet_named
-from sheets_gm.sheets.local.breaks import break_pages, kept_rows
 from sheets_gm.sheets.local.cells import (
     cell_out,
     clean_text,
@@ -104,15 +103,13 @@ from sheets_gm.sheets.local.disk import (
     unlock,
 )
 from sheets_gm.sheets.local.kept import KeptBook
-from sheets_gm.sheets.local.layout import apply_layout
+from sheets_gm.sheets.local.layout import RowsToFit, apply_layout, fit_tabs
 from sheets_gm.sheets.local.links import drop_outside_links, outside_links
 from sheets_gm.sheets.local.office_locks import refuse_if_open
 from sheets_gm.sheets.local.release import release_workbook
 from sheets_gm.sheets.local.seen import seen_workbook
-from sheets_gm.sheets.local.spare import fold_spare_rows, spare_rows
 from sheets_gm.sheets.looks import TabSeen
 from sheets_gm.sheets.marks import FileMark, file_mark
-from sheets_gm.sheets.row_fit import fit_rows, fixed_rows, wrapped_cells
 from sheets_gm.sheets.xlsx import collector_paused, openpyxl, unpacked_size_problem
 
 __all__ = ["LocalWorkbookBackend", "create_workbook"]
@@ -268,23 +265,25 @@ class LocalWorkbookBackend:
         once, atomically (a new match's workbook is laid out and drawn in one save, not one each)."""
 
         def change(wb: Any) -> bool:
-            apply_layout(wb, layout)
-            if writes:
-                _outline_levels_found(wb)
-                self._put(wb, writes)
+            if not writes:
+                apply_layout(wb, layout)
+                return True
+            laid = apply_layout(wb, layout, fit=False)  # each row fitted once, written
+            _outline_levels_found(wb)
+            self._put(wb, writes, laid)
             return True
 
         self._modify(change)
 
-    def _put(self, wb: Any, writes: Sequence[RangeWrite]) -> bool:
+    def _put(self, wb: Any, writes: Sequence[RangeWrite], laid: RowsToFit | None = None) -> bool:
         """Write every range of ``writes`` into the loaded workbook ``wb`` (values RAW, notes; each written row's
-        height fitted once all are written); whether a cell changed."""
+        height fitted once all are written, with the rows of the tabs ``laid`` out: ``apply_layout``'s rows to fit);
+        whether a cell changed."""
         with collector_paused():  # a cell made for each answer, all alive until the save
-            return self._put_all(wb, writes)
+            return self._put_all(wb, writes, dict(laid or {}))
 
-    def _put_all(self, wb: Any, writes: Sequence[RangeWrite]) -> bool:
+    def _put_all(self, wb: Any, writes: Sequence[RangeWrite], written: RowsToFit) -> bool:
         changed = False
-        written: dict[str, tuple[Any, set[int]]] = {}  # by tab: its rows written, fitted once all are written
         tabs: dict[str, Any] = {}  # each tab named, found once (10,000 rows answered name the same tab)
         for w in writes:
             ws, box = self._resolve(wb, w.range, tabs)
@@ -295,12 +294,7 @@ class LocalWorkbookBackend:
             if w.notes is not None:
                 changed = self._write_notes(ws, box, w.notes) or changed
         if written:
-            fixed, kept, spare, wrapped = fixed_rows(wb), kept_rows(wb), spare_rows(wb), wrapped_cells(wb)
-            for title, (ws, rows) in written.items():
-                fit_rows(ws, rows, fixed.get(title, set()), wrapped.get(title))
-                fold_spare_rows(ws, spare.get(title))
-                if title in kept:  # its rows grown or shrunk: its tables kept whole on their pages again
-                    break_pages(ws, kept[title])
+            fit_tabs(wb, written)
         return changed
 
     def export_xlsx(self) -> bytes:

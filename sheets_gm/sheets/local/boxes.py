@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from openpyxl.cell.cell import MergedCell
+from openpyxl.cell.cell import Cell, MergedCell
 from openpyxl.utils import column_index_from_string, get_column_letter
 
 from sheets_gm.sheets.backend import SheetError
@@ -63,9 +64,11 @@ def _endpoint(text: str) -> tuple[int | None, int | None]:
     return col, row
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_cells(cells: str) -> Box:
     """The box of the cell part of an A1 range: ``""`` (whole tab), ``B2``, ``A1:C3``,
-    ``A:C``, ``2:5``, ``A2:E`` (open-ended down)."""
+    ``A:C``, ``2:5``, ``A2:E`` (open-ended down). Each text parsed once (a box is never changed): a match's layouts
+    and writes name the same ranges match after match, a layout each of its fills twice."""
     if cells.strip() == "":
         return WHOLE_TAB
     first, colon, last = cells.partition(":")
@@ -113,10 +116,21 @@ def tab_box(tab: TabLayout, cells: str, what: str) -> Box:
 
 
 def layout_cells(ws: Any, tab: TabLayout, box: Box) -> Iterator[Any]:
-    """Each cell of ``box`` within the layout tab's size, merged cells left out."""
+    """Each cell of ``box`` within the layout tab's size (made where the tab holds none, as ``ws.cell`` makes it,
+    without its checks: a box is within the sheet), merged cells left out."""
     min_row, min_col, max_row, max_col = box.clamp(tab.rows, tab.cols)
-    yield from (cell for row in range(min_row, max_row + 1) for col in range(min_col, max_col + 1)
-                if not isinstance(cell := cell_at(ws, row, col), MergedCell))
+    cells = ws._cells
+    columns = range(min_col, max_col + 1)
+    for row in range(min_row, max_row + 1):
+        for col in columns:
+            cell = cells.get((row, col))
+            if cell is None:
+                cell = cells[(row, col)] = Cell(ws, row=row, column=col)
+                if row > ws._current_row:
+                    ws._current_row = row
+            elif isinstance(cell, MergedCell):
+                continue
+            yield cell
 
 
 def cell_at(ws: Any, row: int, col: int) -> Any:

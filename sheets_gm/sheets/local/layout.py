@@ -57,7 +57,7 @@ from sheets_gm.sheets.local.boxes import (
 from sheets_gm.sheets.local.breaks import break_pages, kept_rows, record_kept_rows
 from sheets_gm.sheets.local.cells import store, write_box
 from sheets_gm.sheets.local.protection import apply_protection
-from sheets_gm.sheets.local.spare import fold_spare_rows, record_spare_rows
+from sheets_gm.sheets.local.spare import fold_spare_rows, record_spare_rows, spare_rows
 from sheets_gm.sheets.printed_sizes import (
     LANDSCAPE_TALL_POINTS,
     PORTRAIT_PIXELS,
@@ -69,7 +69,14 @@ from sheets_gm.sheets.printed_sizes import (
     px_to_width,
     repeats_first_column,
 )
-from sheets_gm.sheets.row_fit import Span, fit_rows, record_fixed_rows, record_wrapped_cells
+from sheets_gm.sheets.row_fit import (
+    Span,
+    fit_rows,
+    fixed_rows,
+    record_fixed_rows,
+    record_wrapped_cells,
+    wrapped_cells,
+)
 
 LISTS_TAB = "sheets-gm lists"
 """The hidden helper tab holding dropdown lists too long (or too odd) for an inline list."""
@@ -91,8 +98,17 @@ FONT_POINTS = 10.0
 _COLOUR = re.compile(r"^#?([0-9A-Fa-f]{6})$")
 
 
-def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
-    """Create or reshape the tabs of the loaded workbook ``wb`` from ``layout`` (it is saved by the caller)."""
+#: The rows of each tab to fit (``fit_tabs``), by its name: its worksheet and the rows (1-based).
+RowsToFit = dict[str, tuple[Any, set[int]]]
+
+
+def apply_layout(wb: Any, layout: WorkbookLayout, *, fit: bool = True) -> RowsToFit:
+    """Create or reshape the tabs of the loaded workbook ``wb`` from ``layout`` (it is saved by the caller).
+
+    Each tab's rows are fitted to their text, its spare rows folded and its pages broken (``fit_tabs``) as it is
+    laid out; with ``fit`` False they are left to the caller, which writes into the tabs first and then fits them
+    with the rows it wrote (a new match's tabs, each row fitted once, not laid out empty and again written): the
+    rows to fit are returned."""
     names = [t.name for t in layout.tabs]
     if not names and layout.retired:  # only deletes tabs (an engine moved out): the others stay as they are
         retired = {n.casefold() for n in layout.retired}
@@ -100,13 +116,14 @@ def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
             if ws.title.casefold() in retired:
                 wb.remove(ws)
         wb.active = next(i for i, ws in enumerate(wb.worksheets) if ws.sheet_state == "visible")
-        return
+        return {}
     _check_layout(wb, layout)
     use_default_font(wb)
     _arrange_tabs(wb, layout)
 
     lists: list[tuple[str, ...]] = []
     styles = _StyleIds()  # the workbook's style ids, found once a layout: its lists only grow while it is applied
+    to_fit: RowsToFit = {}
     for tab in layout.tabs:
         ws = wb[tab.name]
         _apply_tab(ws, tab, lists, styles)
@@ -114,12 +131,17 @@ def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
         record_fixed_rows(wb, tab.name, fixed)
         wrapped = _wrapped_spans(tab)
         record_wrapped_cells(wb, tab.name, wrapped)
-        fit_rows(ws, range(1, min(tab.rows, ws.max_row) + 1), fixed, wrapped)
         record_spare_rows(wb, tab.name, tab.spare_rows)
-        fold_spare_rows(ws, tab.spare_rows)
         tall = LANDSCAPE_TALL_POINTS if ws.page_setup.orientation == "landscape" else PORTRAIT_TALL_POINTS
         record_kept_rows(wb, tab.name, () if tab.hidden else tab.print_keep, tall / print_scale(tab))
-        break_pages(ws, kept_rows(wb).get(tab.name))
+        rows = range(1, min(tab.rows, ws.max_row) + 1)
+        if fit:
+            fit_rows(ws, rows, fixed, wrapped)
+            fold_spare_rows(ws, tab.spare_rows)
+            break_pages(ws, kept_rows(wb).get(tab.name))
+        else:
+            break_pages(ws, None)  # its old breaks gone: ``fit_tabs`` lays those its rows need once they are fitted
+            to_fit[tab.name] = (ws, set(rows))
     if lists and layout.partial:
         raise SheetError(f"the tabs {', '.join(names)} are laid out alone and cannot add dropdown lists to the "
                          "workbook's helper tab; lay the whole workbook out (repair)")
@@ -136,6 +158,18 @@ def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
         ws.sheet_view.tabSelected = ws is wb.active
     if layout.title:  # '' leaves the title as it is (a tab laid out again alone)
         wb.properties.title = layout.title
+    return to_fit
+
+
+def fit_tabs(wb: Any, tabs: RowsToFit) -> None:
+    """Each of ``tabs``' rows as tall as its text (``row_fit``; the rows its layout sized kept), its spare rows
+    folded and its pages broken anew (its tables whole on a page), as its layout recorded them in ``wb``."""
+    fixed, kept, spare, wrapped = fixed_rows(wb), kept_rows(wb), spare_rows(wb), wrapped_cells(wb)
+    for title, (ws, rows) in tabs.items():
+        fit_rows(ws, rows, fixed.get(title, set()), wrapped.get(title))
+        fold_spare_rows(ws, spare.get(title))
+        if title in kept:  # its rows grown or shrunk: its tables kept whole on their pages again
+            break_pages(ws, kept[title])
 
 
 def use_default_font(wb: Any) -> None:
@@ -269,16 +303,19 @@ def _apply_fills(ws: Any, tab: TabLayout, styles: _StyleIds) -> None:
     write makes there later (``cells.given_cells``): 20,000 styled empty cells made a workbook load 20 times
     slower."""
     book = ws.parent
+    fonts = styles.fonts
     for fill in tab.fills:
         fill_id = styles.fill(book, fill.colour)
         box = tab_box(tab, fill.range, "fill")
         align_id = styles.alignment(book, fill.wrap, fill.left) if fill.wrap or fill.top or fill.left else None
+        bold = fill.bold
         for cell in _filled_cells(ws, tab, box):
-            if not cell._style:  # a column's own style not set yet: what the descriptor does first
-                cell._style = StyleArray()
             style = cell._style
+            if not style:  # a column's own style not set yet: what the descriptor does first
+                style = cell._style = StyleArray()
             style.fillId = fill_id
-            style.fontId = styles.font(book, style.fontId, fill.bold)
+            font_id = fonts.get((style.fontId, bold))
+            style.fontId = styles.font(book, style.fontId, bold) if font_id is None else font_id
             if align_id is not None:
                 style.alignmentId = align_id
         if fill.border:

@@ -50,14 +50,9 @@ def apply_protection(ws: Any, tab: TabLayout, inputs: list[Box]) -> None:
     kept = ws.parent._protections
     ids: dict[bool, int] = {}  # locked or not -> its protection's id
     locks: dict[int, bool] = {}  # a protection's id -> whether it locks
+    row_locks = _RowLocks(gm_ranges, inputs, gm_whole_tab)
     for cell in _protection_candidates(ws, tab, inputs, gm_whole_tab):
-        row, col = cell.row, cell.column
-        if any(b.contains(row, col) for b in gm_ranges):
-            lock = True
-        elif any(b.contains(row, col) for b in inputs):
-            lock = False
-        else:
-            lock = gm_whole_tab
+        lock = row_locks.lock(cell.row, cell.column)
         style = cell._style
         if style is None:  # a cell made but never styled: as openpyxl's descriptor does first
             style = cell._style = StyleArray()
@@ -67,6 +62,42 @@ def apply_protection(ws: Any, tab: TabLayout, inputs: list[Box]) -> None:
             if lock not in ids:
                 ids[lock] = kept.add(CellProtection(locked=lock, hidden=False))
             style.protectionId = ids[lock]
+
+
+class _RowLocks:
+    """Whether a cell is locked (the mapping in the notes above), worked out once for each column of each set of
+    boxes that cross a row, not by testing every box for every cell: the rows of a table are crossed by the same
+    boxes, and a seat's orders tab is tens of thousands of cells."""
+
+    def __init__(self, gm_ranges: list[Box], inputs: list[Box], gm_whole_tab: bool) -> None:
+        self.gm_ranges, self.inputs, self.gm_whole_tab = gm_ranges, inputs, gm_whole_tab
+        self._row = 0
+        self._crossing: tuple[list[Box], list[Box]] = ([], [])  # the GM's boxes and the inputs crossing that row
+        self._columns: dict[int, bool] = {}  # that row's columns -> locked, as found so far
+        self._by_boxes: dict[tuple[tuple[int, ...], tuple[int, ...]], dict[int, bool]] = {}
+
+    def lock(self, row: int, col: int) -> bool:
+        """Whether the cell at ``row``, ``col`` (1-based) is locked."""
+        if row != self._row:
+            gm, inputs = _crossing(self.gm_ranges, row), _crossing(self.inputs, row)
+            self._row, self._columns = row, self._by_boxes.setdefault((gm, inputs), {})
+            self._crossing = ([self.gm_ranges[i] for i in gm], [self.inputs[i] for i in inputs])
+        lock = self._columns.get(col)
+        if lock is None:
+            gm_boxes, input_boxes = self._crossing
+            if any(b.contains(row, col) for b in gm_boxes):
+                lock = True
+            elif any(b.contains(row, col) for b in input_boxes):
+                lock = False
+            else:
+                lock = self.gm_whole_tab
+            self._columns[col] = lock
+        return lock
+
+
+def _crossing(boxes: list[Box], row: int) -> tuple[int, ...]:
+    """The indexes of the ``boxes`` that cross ``row``."""
+    return tuple(i for i, b in enumerate(boxes) if b.min_row <= row and (b.max_row is None or row <= b.max_row))
 
 
 def _protection_candidates(ws: Any, tab: TabLayout, inputs: list[Box], gm_whole_tab: bool) -> Iterator[Any]:
