@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from sheets_gm.cli import main
 from sheets_gm.commands.sync import _sync_options
 from tests.matchfiles import local_match
 
@@ -38,7 +39,8 @@ def imported(*argv: str | Path) -> tuple[int, list[str], list[str]]:
 
 def test_an_idle_local_sync_imports_no_game_and_no_other_command(tmp_path: Path) -> None:
     config, _ = local_match(tmp_path)
-    assert imported("sync", "-c", config, "--quiet")[0] == 0  # the first poll reads, and keeps its state
+    assert main(["sync", "-c", str(config), "--quiet"]) == 0  # the first poll reads and keeps its state (in this
+    # process: the idle poll's imports alone are the point)
     assert imported("sync", "-c", config, "--quiet") == (0, [], ["sheets_gm.commands.base", "sheets_gm.commands.sync"])
 
 
@@ -50,11 +52,13 @@ def test_adjust_loads_the_options_of_its_matchs_game_only(tmp_path: Path) -> Non
     assert code == 0 and games == ["champions", "coalition", "gvg", "wesnoth", "winordie"]
 
 
-def test_an_option_of_another_game_still_names_what_the_match_accepts(tmp_path: Path) -> None:
+def test_an_option_of_another_game_still_names_what_the_match_accepts(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The options adjust parses follow from its words and the config alone (``rulesets_named``), whatever this
+    process imported before: the command runs here."""
     config, _ = local_match(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "sheets_gm.cli", "adjust", "-c", str(config), "--gold", "Ann=1",
-                           "--reason", "x"], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 1 and "--gold: not a correction of a gvg match; it accepts" in done.stderr
+    code = main(["adjust", "-c", str(config), "--gold", "Ann=1", "--reason", "x"])
+    assert code == 1 and "--gold: not a correction of a gvg match; it accepts" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("words", "options"), [

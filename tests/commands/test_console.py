@@ -24,8 +24,13 @@ def _into_a_closed_pipe(*argv: str, cwd: Path) -> subprocess.CompletedProcess[st
         os.close(write_end)
 
 
-@pytest.mark.parametrize("argv", [("demo", "--out", "demo", "--turns", "1"),
-                                  ("simulate", "gvg", "--matches", "2", "--workers", "1")])
+#: Both print through the same console (``CommandConsole``): the quick run pipes simulate, a third of the demo's CPU
+#: in its fresh process; the demo under ``-m soak``. A command printing with ``print`` is piped by test_commands.py.
+CUT_SHORT = [pytest.param(("demo", "--out", "demo", "--turns", "1"), marks=pytest.mark.soak),
+             ("simulate", "gvg", "--matches", "2", "--workers", "1")]
+
+
+@pytest.mark.parametrize("argv", CUT_SHORT)
 def test_a_reader_that_stops_reading_is_not_an_error(tmp_path: Path, argv: tuple[str, ...]) -> None:
     """``sheets-gm demo | head -1`` and ``sheets-gm simulate … | head -1`` end with 0 and say nothing."""
     done = _into_a_closed_pipe(*argv, cwd=tmp_path)

@@ -20,6 +20,7 @@ from sheets_gm.match.config import MatchConfig, SharedFileError, load_config
 from sheets_gm.privacy.secrets import exposures
 from sheets_gm.running.connect import open_match_sheets
 from tests.fakes.google_api import GoogleApiFake, signed_in_fake, write_service_account_key
+from tests.made import made_into
 from tests.matchfiles import local_match, record_of, type_orders
 
 SIXTEEN = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu", "Mo", "Ned", "Oli", "Pat"]
@@ -100,12 +101,22 @@ def record_of_config(config: MatchConfig) -> str:
     return record_of(open_match_sheets(config)).seed.hex()
 
 
+def _one_workbook_and_gm(folder: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """Wesnoth's starter config cut down to one workbook, its engine under gm/, and the match ``init`` made of it:
+    made once a test run and copied (``tests.made``); its config."""
+    def make(into: Path) -> None:
+        code, _, err = run(capsys, "init", "wesnoth", "-c", _one_workbook("wesnoth", into, 'engine = "gm/engine.xlsx"'),
+                           "--no-share")
+        assert code == 0, err
+
+    made_into(folder, "privacy: wesnoth on one workbook, its engine under gm/", make, shared=True)
+    return folder / "match.toml"
+
+
 def test_perfect_information_keeps_one_workbook_with_the_engine_under_gm(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _one_workbook("wesnoth", tmp_path, 'engine = "gm/engine.xlsx"')
-    assert exposures(load_config(path)) == []
-    code, _, err = run(capsys, "init", "wesnoth", "-c", path, "--no-share")
-    assert code == 0, err
+    assert exposures(load_config(_one_workbook("wesnoth", tmp_path, 'engine = "gm/engine.xlsx"'))) == []
+    _one_workbook_and_gm(tmp_path, capsys)  # init accepts it
     assert {p.name for p in tmp_path.glob("*.xlsx")} == {"match.xlsx"} and (tmp_path / "gm" / "engine.xlsx").exists()
 
 
@@ -244,9 +255,7 @@ def test_an_engine_beside_the_players_files_warns_that_the_folder_must_not_be_sh
     code, out, _ = run(capsys, "doctor", "-c", path)
     assert "⚠ privacy: engine.xlsx (the engine" in out and "must never be shared" in out
     assert "which no player opens" not in out
-    (tmp_path / "gm-layout").mkdir()
-    gm = _one_workbook("wesnoth", tmp_path / "gm-layout", 'engine = "gm/engine.xlsx"')
-    assert run(capsys, "init", "wesnoth", "-c", gm, "--no-share")[0] == 0
+    gm = _one_workbook_and_gm(tmp_path / "gm-layout", capsys)
     code, out, _ = run(capsys, "doctor", "-c", gm)
     assert "which no player opens (keep gm/ out of what you share)" in out and "must never be shared" not in out
 

@@ -15,6 +15,7 @@ from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.read import read_match
+from tests.at_rest.starter import starter_match
 from tests.matchfiles import GVG, local_match, record_of, type_orders, typed_match
 
 
@@ -157,8 +158,7 @@ def test_a_renamed_board_is_named_by_sync_and_after_repair(match: Path, capsys: 
 
 def test_repair_of_a_fresh_init_notes_no_tab(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The engine workbook's About tab, written by init, is no stray tab: repair says nothing of it."""
-    config = tmp_path / "match.toml"
-    assert main(["init", "wesnoth", "-c", str(config)]) == 0
+    config = starter_match(tmp_path, "wesnoth").path  # init's, made once a test run (tests/at_rest): copied
     code, out, err = run(capsys, "repair", "-c", config)
     assert code == 0, err
     assert "Note:" not in out and "'About'" not in out

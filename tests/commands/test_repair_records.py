@@ -141,7 +141,7 @@ def _verified_once_deleted(folder: Path, capsys: pytest.CaptureFixture[str], con
 
 def test_repair_recomputes_a_log_with_no_copy_and_keeps_a_renamed_tab_it_cannot_place(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    config = _played(tmp_path, capsys, "winordie", 4)
+    config = _played(tmp_path, capsys, "winordie", 3, "1")  # test_repair_views.py's quick Win or Die match: copied
     log = _values(tmp_path / "board.xlsx", "Log", 2)
     board = openpyxl.load_workbook(tmp_path / "board.xlsx")
     del board["Log"]
