@@ -67,14 +67,14 @@ from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM
 from openpyxl.xml.functions import fromstring
 
-from sheets_gm.sheets.kept_parts import kept as keep
+from sheets_gm.sheets.kept_parts import KeptParts
 
 #: The largest worksheet part read whole: a match's largest tab, the board's Log full, is under a megabyte; a
 #: bigger part is read by ``iterparse``, which holds one row's elements at a time, not the whole tree.
 MOST_WHOLE_BYTES = 2 * 1024 * 1024
 #: The most parts kept parsed (:func:`kept_copy`, :func:`read_worksheet`): a match's workbooks hold some 40 (a tab's
 #: frame, the workbook's parts), some 4.5 KB each with their key, and some 20 tabs' rows (a tab's XML, 10 to 150 KB,
-#: and some twice that read), and a host or a test process loads many matches; the oldest dropped first.
+#: and some twice that read), and a host or a test process loads many matches; the least recently used dropped first.
 MOST_KEPT = 1024
 #: The largest part kept (:func:`kept_copy`, :func:`read_worksheet`): a tab's frame is a few kilobytes, a match's
 #: tab under 150 KB; one holding a huge list of validations or formats, or a tab pasted full (a workbook may unpack
@@ -82,7 +82,7 @@ MOST_KEPT = 1024
 MOST_KEPT_BYTES = 256 * 1024
 #: The most bytes all the parts kept hold together (each part's bytes and its pickled copy or rows read): a host that
 #: loads many matches, or workbooks saved with large frames, holds at most this much, however many parts it meets;
-#: the oldest dropped first.
+#: the least recently used dropped first (its total kept as parts come and go: ``kept_parts.KeptParts``).
 MOST_KEPT_TOTAL = 32 * 1024 * 1024
 #: What openpyxl's ``WorkSheetParser.parse`` sets from a worksheet's elements other than its rows.
 FRAME_FIELDS = ("column_dimensions", "formatting", "protection", "legacy_drawing", "row_breaks", "col_breaks",
@@ -95,8 +95,9 @@ SET_BY_A_LOAD = ("print_options", "page_margins", "HeaderFooter", "auto_filter",
                  "sheet_properties", "views", "sheet_format", "scenarios", "protection", "row_breaks", "col_breaks")
 #: A worksheet's ``<sheetData`` start tag, with or without a namespace prefix; its end tag is found from its prefix.
 _SHEET_DATA = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?)sheetData(?=[\s/>])")
-_KEPT: dict[Hashable, Any] = {}  # each part made by :func:`kept_copy` so far, pickled, and each worksheet's rows read
-#                                    whole (:class:`_KeptRows`), by its key
+#: Each part made by :func:`kept_copy` so far, pickled, and each worksheet's rows read whole (:class:`_KeptRows`), by
+#: its key.
+_KEPT: KeptParts[Hashable, Any] = KeptParts()
 _Made = TypeVar("_Made")
 #: What a new tab's ``_setup`` makes that holds the tab itself (:func:`_setup_worksheet` makes them for it).
 _HOLD_THE_SHEET = frozenset(("row_dimensions", "column_dimensions", "page_setup"))
@@ -163,8 +164,8 @@ def read_worksheet(parser: WorkSheetParser, read: ReadCells) -> Iterable[CellRea
     if read.keepable and len(data) <= MOST_KEPT_BYTES:
         dimensions = parser.row_dimensions
         rows = _KeptRows(frame, tuple(zip(*read, strict=True)), tuple(dimensions), tuple(dimensions.values()), 0)
-        keep(_KEPT, key, rows._replace(weight=_rows_weight(rows)), MOST_KEPT, weigh=_weight,
-             most_weight=MOST_KEPT_TOTAL)
+        rows = rows._replace(weight=_rows_weight(rows))
+        _KEPT.keep(key, rows, most=MOST_KEPT, weight=_weight(key, rows), most_weight=MOST_KEPT_TOTAL)
     return read
 
 
@@ -269,16 +270,15 @@ def _frame_fields(frame: bytes, parser: WorkSheetParser) -> dict[str, Any] | Non
 def kept_copy(key: Hashable, make: Callable[[], _Made]) -> _Made:
     """What ``make`` makes, made once for each ``key`` (a part's bytes, with what it is: a part is the same in every
     workbook of a match, save after save), then unpickled each time: objects of their own for each load, which
-    binds and changes them. At most :data:`MOST_KEPT` are kept, holding at most
-    :data:`MOST_KEPT_TOTAL` bytes, the oldest dropped first; a part larger than :data:`MOST_KEPT_BYTES` is made each
-    time, never kept."""
+    binds and changes them. At most :data:`MOST_KEPT` are kept, holding at most :data:`MOST_KEPT_TOTAL` bytes, the
+    least recently used dropped first; a part larger than :data:`MOST_KEPT_BYTES` is made each time, never kept."""
     kept = _KEPT.get(key)
     if kept is None:
         made_now = make()
         if _source_bytes(key) > MOST_KEPT_BYTES:
             return made_now
         pickled = pickle.dumps(made_now, pickle.HIGHEST_PROTOCOL)
-        kept = keep(_KEPT, key, pickled, MOST_KEPT, weigh=_weight, most_weight=MOST_KEPT_TOTAL)
+        kept = _KEPT.keep(key, pickled, most=MOST_KEPT, weight=_weight(key, pickled), most_weight=MOST_KEPT_TOTAL)
     made: _Made = pickle.loads(kept)
     return made
 
@@ -291,11 +291,6 @@ def _source_bytes(key: Hashable) -> int:
 def _weight(key: Hashable, part: bytes | _KeptRows) -> int:
     """The bytes a kept part holds: its key's parts and its pickled copy, or the rows read (:func:`_rows_weight`)."""
     return _source_bytes(key) + (part.weight if isinstance(part, _KeptRows) else len(part))
-
-
-def _kept_bytes() -> int:
-    """The bytes the parts kept hold together."""
-    return sum(_weight(key, pickled) for key, pickled in _KEPT.items())
 
 
 def parsed_part(source: bytes, kind: Any) -> Any:

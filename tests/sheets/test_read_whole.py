@@ -17,6 +17,7 @@ import pytest
 from openpyxl.formatting.rule import CellIsRule
 
 from sheets_gm.sheets import xlsx, xlsx_read_cache
+from sheets_gm.sheets.kept_parts import KeptParts
 from sheets_gm.sheets.xlsx import openpyxl
 from tests.at_rest.starter import STARTER_GAMES, starter_match
 from tests.quick import soak_but
@@ -243,7 +244,7 @@ def test_the_parsed_parts_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> N
         _load(_framed_book(f"FF{at:06X}"))
     assert len(xlsx_read_cache._KEPT) == 3
     monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT", 1024)
-    monkeypatch.setattr(xlsx_read_cache, "_KEPT", {})
+    monkeypatch.setattr(xlsx_read_cache, "_KEPT", KeptParts())
     monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT_BYTES", 700)
     data = _framed_book("FF0F0F0F")
     loads_as_openpyxl_loads(data)
@@ -255,11 +256,12 @@ def test_the_parsed_parts_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> N
 def test_the_parsed_parts_kept_hold_at_most_their_byte_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """However large the distinct parts a process loads, those kept parsed hold at most ``MOST_KEPT_TOTAL`` bytes
     together (their bytes and their copies), the newest kept. It fails with the count the only bound."""
-    monkeypatch.setattr(xlsx_read_cache, "_KEPT", {})
+    monkeypatch.setattr(xlsx_read_cache, "_KEPT", KeptParts())
     monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT_TOTAL", 20_000)
     for at in range(6):
         _load(_framed_book(f"FF{at:06X}"))
-    assert 0 < xlsx_read_cache._kept_bytes() <= 20_000
+    store = xlsx_read_cache._KEPT
+    assert 0 < store.weight == sum(store.weights().values()) <= 20_000
     assert any(isinstance(key, tuple) and key[0] == "frame" and b"FF000005" in key[1] for key in xlsx_read_cache._KEPT)
 
 
@@ -378,7 +380,7 @@ def _shared_strings_book(text: str, date: bool, formula: str = "<f>SUM(B1)</f>")
 def test_a_tab_read_before_is_not_parsed_again_and_reads_as_openpyxl_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """A tab whose bytes were read whole before in this process is given the cells, rows and frame read then: no
     parse, the same read and the same bytes saved as openpyxl's own load. It fails with the rows not kept."""
-    monkeypatch.setattr(xlsx_read_cache, "_KEPT", {})
+    monkeypatch.setattr(xlsx_read_cache, "_KEPT", KeptParts())
     parsed: list[bytes] = []
     read_whole = xlsx_read_cache._read_whole
 
