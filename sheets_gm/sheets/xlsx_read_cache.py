@@ -20,6 +20,7 @@ object through typed descriptors (a sixth of a small tab's load). It is parsed b
 each distinct frame and each load given a copy of what it made (pickled: :func:`kept_copy`). So are the styles part
 (``sheets/xlsx.py``), the content types, the workbook part, the relationships, the custom properties and the core
 properties (:func:`parsed_part`; each saved version has core properties of its own, the time of the save in them).
+The content types, which only the load reads, are shared by the loads rather than copied (:func:`kept_shared`).
 
 A load's new workbook is a copy of one made once (:func:`fresh_workbook`), and so are a new tab's empty objects
 (:func:`_setup_worksheet`); a tab a load makes is made without those the load sets from the tab's own elements
@@ -283,14 +284,37 @@ def kept_copy(key: Hashable, make: Callable[[], _Made]) -> _Made:
     return made
 
 
+class _Shared(NamedTuple):
+    """A part kept by :func:`kept_shared`: the very object every load is given, and the bytes it holds."""
+
+    part: Any
+    weight: int
+
+
+def kept_shared(key: Hashable, make: Callable[[], _Made]) -> _Made:
+    """What ``make`` makes, made once for each ``key`` (as :func:`kept_copy`'s) and the same object given to every
+    load: only for a part nothing changes once it is parsed, read by the load alone and held by nothing the load
+    makes (the content types, :func:`_read_manifest`): no copy is made."""
+    kept = _KEPT.get(key)
+    if isinstance(kept, _Shared):
+        made: _Made = kept.part
+        return made
+    made = make()
+    if _source_bytes(key) <= MOST_KEPT_BYTES:
+        shared = _Shared(made, len(pickle.dumps(made, pickle.HIGHEST_PROTOCOL)))  # (what a copy of it holds)
+        _KEPT.keep(key, shared, most=MOST_KEPT, weight=_weight(key, shared), most_weight=MOST_KEPT_TOTAL)
+    return made
+
+
 def _source_bytes(key: Hashable) -> int:
     """The bytes of the parts a key of :func:`kept_copy` holds."""
     return sum(len(k) for k in key if isinstance(k, bytes)) if isinstance(key, tuple) else 0
 
 
-def _weight(key: Hashable, part: bytes | _KeptRows) -> int:
-    """The bytes a kept part holds: its key's parts and its pickled copy, or the rows read (:func:`_rows_weight`)."""
-    return _source_bytes(key) + (part.weight if isinstance(part, _KeptRows) else len(part))
+def _weight(key: Hashable, part: bytes | _KeptRows | _Shared) -> int:
+    """The bytes a kept part holds: its key's parts and its pickled copy, the rows read (:func:`_rows_weight`) or
+    the part shared (:func:`kept_shared`)."""
+    return _source_bytes(key) + (len(part) if isinstance(part, bytes) else part.weight)
 
 
 def parsed_part(source: bytes, kind: Any) -> Any:
@@ -406,8 +430,11 @@ def _fresh_header_footer() -> HeaderFooter:
 
 
 def _read_manifest(reader: ExcelReader) -> None:
-    """openpyxl's ``ExcelReader.read_manifest``, the content types parsed once (:func:`parsed_part`)."""
-    reader.package = parsed_part(reader.archive.read(ARC_CONTENT_TYPES), Manifest)
+    """openpyxl's ``ExcelReader.read_manifest``, the content types parsed once and shared by the loads of the same
+    part (:func:`kept_shared`): openpyxl's reader only looks parts up in them (``find``), and no workbook holds them
+    (a save makes its own)."""
+    source = reader.archive.read(ARC_CONTENT_TYPES)
+    reader.package = kept_shared(("shared", Manifest, source), lambda: Manifest.from_tree(fromstring(source)))
 
 
 def _read_properties(reader: ExcelReader) -> None:
