@@ -47,6 +47,7 @@ import os
 import pickle
 import re
 import stat
+import struct
 import sys
 import time
 import warnings
@@ -62,7 +63,7 @@ from typing import Any, TypeVar
 from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]  # et_xmlfile's own
 
-from sheets_gm.sheets.kept_parts import kept
+from sheets_gm.sheets.kept_parts import KeptParts, kept
 from sheets_gm.sheets.struck import StruckText, struck
 from sheets_gm.sheets.xlsx_write_parts import PieceWriter, encoded, plain_element_xml
 
@@ -1262,21 +1263,22 @@ def unpacked_size_problem(data: bytes) -> str:
             if unpacked > MAX_UNPACKED_BYTES:
                 return (f"it would unpack to {unpacked:,} bytes, past the {MAX_UNPACKED_BYTES:,} bytes a workbook "
                         "may unpack to")
-            return _cells_problem(archive)
+            return _cells_problem(archive, data)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError):
         return ""  # not a zip (or a part that cannot be inflated): loading it says so
 
 
-def _cells_problem(archive: zipfile.ZipFile) -> str:
-    """Why the workbook in ``archive`` holds more cells than a match can use ('' when it does not): its worksheets'
-    cells counted from their XML as it inflates, a megabyte at a time, and the count stopped as soon as it passes
-    :data:`MAX_CELLS`, so a huge tab is refused at once and in little memory. The tab with the most cells is named."""
+def _cells_problem(archive: zipfile.ZipFile, data: bytes) -> str:
+    """Why the workbook in ``archive`` (the zip ``data``) holds more cells than a match can use ('' when it does
+    not): its worksheets' cells counted from their XML as it inflates, a megabyte at a time, and the count stopped as
+    soon as it passes :data:`MAX_CELLS`, so a huge tab is refused at once and in little memory (a part counted
+    before is not counted again: :func:`_counted_cells`). The tab with the most cells is named."""
     counts: dict[str, int] = {}
     total = 0
     for part in archive.infolist():
         if not (part.filename.startswith("xl/worksheets/") and part.filename.endswith(".xml")):
             continue
-        counted = _count_cells(archive, part, MAX_CELLS - total + 1)
+        counted = _counted_cells(archive, data, part, MAX_CELLS - total + 1)
         counts[part.filename] = counted
         total += counted
         if total > MAX_CELLS:
@@ -1313,6 +1315,44 @@ def _column(letters: bytes) -> int:
     for letter in letters:
         number = number * 26 + letter - 64
     return number
+
+
+#: The cells of each worksheet part counted whole before, by the part as the zip stores it (:func:`_stored_as`): a
+#: load finds most of a match's tabs as the last save left them, and their cells are not inflated and counted again.
+#: At most :data:`_MOST_COUNTED` parts holding :data:`_MOST_COUNTED_BYTES` together, the least recently used dropped.
+_COUNTED: KeptParts[tuple[int, int, int, int, bytes], int] = KeptParts()
+_MOST_COUNTED = 1024
+_MOST_COUNTED_BYTES = 8 * 1024 * 1024
+#: A zip's local file header: its signature, then 22 bytes, then the lengths of the name and the extra field.
+_LOCAL_HEADER = struct.Struct("<4s22sHH")
+
+
+def _stored_as(data: bytes, part: zipfile.ZipInfo) -> tuple[int, int, int, int, bytes] | None:
+    """What the worksheet ``part`` of the zip ``data`` inflates to depends on alone: its compression, its flags, its
+    size and checksum as the central directory gives them, and its bytes as stored; None where its local header
+    cannot be read (the count inflates it, and says why it cannot)."""
+    try:
+        signature, _, name, extra = _LOCAL_HEADER.unpack_from(data, part.header_offset)
+    except struct.error:
+        return None
+    if signature != b"PK\x03\x04":
+        return None
+    start = part.header_offset + _LOCAL_HEADER.size + name + extra
+    return part.compress_type, part.flag_bits, part.file_size, part.CRC, data[start:start + part.compress_size]
+
+
+def _counted_cells(archive: zipfile.ZipFile, data: bytes, part: zipfile.ZipInfo, most: int) -> int:
+    """The cells of worksheet ``part`` of ``archive`` (the zip ``data``), counted up to just past ``most``
+    (:func:`_count_cells`); a part counted whole before (stored the same) not inflated again."""
+    stored = _stored_as(data, part)
+    known = None if stored is None else _COUNTED.get(stored)
+    if known is not None:
+        return known
+    count = _count_cells(archive, part, most)
+    if stored is not None and count <= most:  # (counted whole: past ``most`` the count stopped)
+        _COUNTED.keep(stored, count, most=_MOST_COUNTED, weight=len(stored[-1]) + 200,
+                      most_weight=_MOST_COUNTED_BYTES)
+    return count
 
 
 def _count_cells(archive: zipfile.ZipFile, part: zipfile.ZipInfo, most: int) -> int:

@@ -20,6 +20,7 @@ object through typed descriptors (a sixth of a small tab's load). It is parsed b
 each distinct frame and each load given a copy of what it made (pickled: :func:`kept_copy`). So are the styles part
 (``sheets/xlsx.py``), the content types, the workbook part, the relationships, the custom properties and the core
 properties (:func:`parsed_part`; each saved version has core properties of its own, the time of the save in them).
+The content types, which only the load reads, are shared by the loads rather than copied (:func:`kept_shared`).
 
 A load's new workbook is a copy of one made once (:func:`fresh_workbook`), and so are a new tab's empty objects
 (:func:`_setup_worksheet`); a tab a load makes is made without those the load sets from the tab's own elements
@@ -67,14 +68,14 @@ from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM
 from openpyxl.xml.functions import fromstring
 
-from sheets_gm.sheets.kept_parts import kept as keep
+from sheets_gm.sheets.kept_parts import KeptParts
 
 #: The largest worksheet part read whole: a match's largest tab, the board's Log full, is under a megabyte; a
 #: bigger part is read by ``iterparse``, which holds one row's elements at a time, not the whole tree.
 MOST_WHOLE_BYTES = 2 * 1024 * 1024
 #: The most parts kept parsed (:func:`kept_copy`, :func:`read_worksheet`): a match's workbooks hold some 40 (a tab's
 #: frame, the workbook's parts), some 4.5 KB each with their key, and some 20 tabs' rows (a tab's XML, 10 to 150 KB,
-#: and some twice that read), and a host or a test process loads many matches; the oldest dropped first.
+#: and some twice that read), and a host or a test process loads many matches; the least recently used dropped first.
 MOST_KEPT = 1024
 #: The largest part kept (:func:`kept_copy`, :func:`read_worksheet`): a tab's frame is a few kilobytes, a match's
 #: tab under 150 KB; one holding a huge list of validations or formats, or a tab pasted full (a workbook may unpack
@@ -82,7 +83,7 @@ MOST_KEPT = 1024
 MOST_KEPT_BYTES = 256 * 1024
 #: The most bytes all the parts kept hold together (each part's bytes and its pickled copy or rows read): a host that
 #: loads many matches, or workbooks saved with large frames, holds at most this much, however many parts it meets;
-#: the oldest dropped first.
+#: the least recently used dropped first (its total kept as parts come and go: ``kept_parts.KeptParts``).
 MOST_KEPT_TOTAL = 32 * 1024 * 1024
 #: What openpyxl's ``WorkSheetParser.parse`` sets from a worksheet's elements other than its rows.
 FRAME_FIELDS = ("column_dimensions", "formatting", "protection", "legacy_drawing", "row_breaks", "col_breaks",
@@ -95,8 +96,9 @@ SET_BY_A_LOAD = ("print_options", "page_margins", "HeaderFooter", "auto_filter",
                  "sheet_properties", "views", "sheet_format", "scenarios", "protection", "row_breaks", "col_breaks")
 #: A worksheet's ``<sheetData`` start tag, with or without a namespace prefix; its end tag is found from its prefix.
 _SHEET_DATA = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?)sheetData(?=[\s/>])")
-_KEPT: dict[Hashable, Any] = {}  # each part made by :func:`kept_copy` so far, pickled, and each worksheet's rows read
-#                                    whole (:class:`_KeptRows`), by its key
+#: Each part made by :func:`kept_copy` so far, pickled, and each worksheet's rows read whole (:class:`_KeptRows`), by
+#: its key.
+_KEPT: KeptParts[Hashable, Any] = KeptParts()
 _Made = TypeVar("_Made")
 #: What a new tab's ``_setup`` makes that holds the tab itself (:func:`_setup_worksheet` makes them for it).
 _HOLD_THE_SHEET = frozenset(("row_dimensions", "column_dimensions", "page_setup"))
@@ -163,8 +165,8 @@ def read_worksheet(parser: WorkSheetParser, read: ReadCells) -> Iterable[CellRea
     if read.keepable and len(data) <= MOST_KEPT_BYTES:
         dimensions = parser.row_dimensions
         rows = _KeptRows(frame, tuple(zip(*read, strict=True)), tuple(dimensions), tuple(dimensions.values()), 0)
-        keep(_KEPT, key, rows._replace(weight=_rows_weight(rows)), MOST_KEPT, weigh=_weight,
-             most_weight=MOST_KEPT_TOTAL)
+        rows = rows._replace(weight=_rows_weight(rows))
+        _KEPT.keep(key, rows, most=MOST_KEPT, weight=_weight(key, rows), most_weight=MOST_KEPT_TOTAL)
     return read
 
 
@@ -269,17 +271,38 @@ def _frame_fields(frame: bytes, parser: WorkSheetParser) -> dict[str, Any] | Non
 def kept_copy(key: Hashable, make: Callable[[], _Made]) -> _Made:
     """What ``make`` makes, made once for each ``key`` (a part's bytes, with what it is: a part is the same in every
     workbook of a match, save after save), then unpickled each time: objects of their own for each load, which
-    binds and changes them. At most :data:`MOST_KEPT` are kept, holding at most
-    :data:`MOST_KEPT_TOTAL` bytes, the oldest dropped first; a part larger than :data:`MOST_KEPT_BYTES` is made each
-    time, never kept."""
+    binds and changes them. At most :data:`MOST_KEPT` are kept, holding at most :data:`MOST_KEPT_TOTAL` bytes, the
+    least recently used dropped first; a part larger than :data:`MOST_KEPT_BYTES` is made each time, never kept."""
     kept = _KEPT.get(key)
     if kept is None:
         made_now = make()
         if _source_bytes(key) > MOST_KEPT_BYTES:
             return made_now
         pickled = pickle.dumps(made_now, pickle.HIGHEST_PROTOCOL)
-        kept = keep(_KEPT, key, pickled, MOST_KEPT, weigh=_weight, most_weight=MOST_KEPT_TOTAL)
+        kept = _KEPT.keep(key, pickled, most=MOST_KEPT, weight=_weight(key, pickled), most_weight=MOST_KEPT_TOTAL)
     made: _Made = pickle.loads(kept)
+    return made
+
+
+class _Shared(NamedTuple):
+    """A part kept by :func:`kept_shared`: the very object every load is given, and the bytes it holds."""
+
+    part: Any
+    weight: int
+
+
+def kept_shared(key: Hashable, make: Callable[[], _Made]) -> _Made:
+    """What ``make`` makes, made once for each ``key`` (as :func:`kept_copy`'s) and the same object given to every
+    load: only for a part nothing changes once it is parsed, read by the load alone and held by nothing the load
+    makes (the content types, :func:`_read_manifest`): no copy is made."""
+    kept = _KEPT.get(key)
+    if isinstance(kept, _Shared):
+        made: _Made = kept.part
+        return made
+    made = make()
+    if _source_bytes(key) <= MOST_KEPT_BYTES:
+        shared = _Shared(made, len(pickle.dumps(made, pickle.HIGHEST_PROTOCOL)))  # (what a copy of it holds)
+        _KEPT.keep(key, shared, most=MOST_KEPT, weight=_weight(key, shared), most_weight=MOST_KEPT_TOTAL)
     return made
 
 
@@ -288,14 +311,10 @@ def _source_bytes(key: Hashable) -> int:
     return sum(len(k) for k in key if isinstance(k, bytes)) if isinstance(key, tuple) else 0
 
 
-def _weight(key: Hashable, part: bytes | _KeptRows) -> int:
-    """The bytes a kept part holds: its key's parts and its pickled copy, or the rows read (:func:`_rows_weight`)."""
-    return _source_bytes(key) + (part.weight if isinstance(part, _KeptRows) else len(part))
-
-
-def _kept_bytes() -> int:
-    """The bytes the parts kept hold together."""
-    return sum(_weight(key, pickled) for key, pickled in _KEPT.items())
+def _weight(key: Hashable, part: bytes | _KeptRows | _Shared) -> int:
+    """The bytes a kept part holds: its key's parts and its pickled copy, the rows read (:func:`_rows_weight`) or
+    the part shared (:func:`kept_shared`)."""
+    return _source_bytes(key) + (len(part) if isinstance(part, bytes) else part.weight)
 
 
 def parsed_part(source: bytes, kind: Any) -> Any:
@@ -411,8 +430,11 @@ def _fresh_header_footer() -> HeaderFooter:
 
 
 def _read_manifest(reader: ExcelReader) -> None:
-    """openpyxl's ``ExcelReader.read_manifest``, the content types parsed once (:func:`parsed_part`)."""
-    reader.package = parsed_part(reader.archive.read(ARC_CONTENT_TYPES), Manifest)
+    """openpyxl's ``ExcelReader.read_manifest``, the content types parsed once and shared by the loads of the same
+    part (:func:`kept_shared`): openpyxl's reader only looks parts up in them (``find``), and no workbook holds them
+    (a save makes its own)."""
+    source = reader.archive.read(ARC_CONTENT_TYPES)
+    reader.package = kept_shared(("shared", Manifest, source), lambda: Manifest.from_tree(fromstring(source)))
 
 
 def _read_properties(reader: ExcelReader) -> None:

@@ -15,6 +15,7 @@ from openpyxl.xml.constants import SHEET_MAIN_NS
 
 from sheets_gm.sheets import xlsx
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError
+from sheets_gm.sheets.kept_parts import KeptParts
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 
 
@@ -184,3 +185,36 @@ def test_a_worksheet_of_entities_expanding_to_gigabytes_is_refused(tmp_path: Pat
             backend = LocalWorkbookBackend(path)
             backend.write([RangeWrite("A2", [["y"]])]) if write else backend.read(["A1"])
     assert path.read_bytes() == before
+
+
+def test_a_tab_counted_before_is_not_inflated_again_and_one_stored_otherwise_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cells of a tab stored as before (its compressed bytes, size and checksum) are not counted again: a second
+    check of the same workbook inflates no tab, and a workbook with one tab changed inflates that tab alone; a tab
+    past the bound is still refused the second time (only whole counts are kept). It fails with every tab counted
+    at each check."""
+    monkeypatch.setattr(xlsx, "_COUNTED", KeptParts())
+    counting = xlsx._count_cells
+    counted: list[str] = []
+
+    def count(archive: zipfile.ZipFile, part: zipfile.ZipInfo, most: int) -> int:
+        counted.append(part.filename)
+        return counting(archive, part, most)
+
+    monkeypatch.setattr(xlsx, "_count_cells", count)
+    book = openpyxl.Workbook()
+    book.active["A1"] = "x"
+    book.create_sheet("Two")["B2"] = 2
+    buffer = io.BytesIO()
+    book.save(buffer)
+    assert xlsx.unpacked_size_problem(buffer.getvalue()) == ""
+    assert len(counted) == 2
+    assert xlsx.unpacked_size_problem(buffer.getvalue()) == ""
+    assert len(counted) == 2
+    book["Two"]["C3"] = 3
+    buffer = io.BytesIO()
+    book.save(buffer)
+    assert xlsx.unpacked_size_problem(buffer.getvalue()) == ""
+    assert counted[2:] == ["xl/worksheets/sheet2.xml"]
+    junk = junk_tab_workbook(tmp_path / "orders-red.xlsx", xlsx.MAX_CELLS + 10, 1).read_bytes()
+    assert "more than" in xlsx.unpacked_size_problem(junk) and "more than" in xlsx.unpacked_size_problem(junk)

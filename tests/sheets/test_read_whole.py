@@ -6,6 +6,7 @@ the very bytes it saves after openpyxl's own load."""
 from __future__ import annotations
 
 import io
+import pickle
 import sys
 import zipfile
 from collections.abc import Iterator
@@ -17,10 +18,14 @@ import pytest
 from openpyxl.formatting.rule import CellIsRule
 
 from sheets_gm.sheets import xlsx, xlsx_read_cache
+from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sheets.kept_parts import KeptParts
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.xlsx import openpyxl
 from tests.at_rest.starter import STARTER_GAMES, starter_match
 from tests.quick import soak_but
 
+from openpyxl.packaging.manifest import Manifest  # isort: skip
 from openpyxl.packaging.relationship import get_dependents  # isort: skip
 from openpyxl.reader import excel  # isort: skip
 from openpyxl.reader import workbook as workbook_reader  # isort: skip
@@ -36,7 +41,7 @@ from openpyxl.worksheet.datavalidation import DataValidation  # isort: skip
 from openpyxl.worksheet.formula import ArrayFormula  # isort: skip
 from openpyxl.worksheet.header_footer import HeaderFooter  # isort: skip
 from openpyxl.worksheet.worksheet import Worksheet  # isort: skip
-from openpyxl.xml.functions import tostring  # isort: skip
+from openpyxl.xml.functions import fromstring, tostring  # isort: skip
 
 
 @contextmanager
@@ -243,7 +248,7 @@ def test_the_parsed_parts_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> N
         _load(_framed_book(f"FF{at:06X}"))
     assert len(xlsx_read_cache._KEPT) == 3
     monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT", 1024)
-    monkeypatch.setattr(xlsx_read_cache, "_KEPT", {})
+    monkeypatch.setattr(xlsx_read_cache, "_KEPT", KeptParts())
     monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT_BYTES", 700)
     data = _framed_book("FF0F0F0F")
     loads_as_openpyxl_loads(data)
@@ -255,11 +260,12 @@ def test_the_parsed_parts_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> N
 def test_the_parsed_parts_kept_hold_at_most_their_byte_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """However large the distinct parts a process loads, those kept parsed hold at most ``MOST_KEPT_TOTAL`` bytes
     together (their bytes and their copies), the newest kept. It fails with the count the only bound."""
-    monkeypatch.setattr(xlsx_read_cache, "_KEPT", {})
+    monkeypatch.setattr(xlsx_read_cache, "_KEPT", KeptParts())
     monkeypatch.setattr(xlsx_read_cache, "MOST_KEPT_TOTAL", 20_000)
     for at in range(6):
         _load(_framed_book(f"FF{at:06X}"))
-    assert 0 < xlsx_read_cache._kept_bytes() <= 20_000
+    store = xlsx_read_cache._KEPT
+    assert 0 < store.weight == sum(store.weights().values()) <= 20_000
     assert any(isinstance(key, tuple) and key[0] == "frame" and b"FF000005" in key[1] for key in xlsx_read_cache._KEPT)
 
 
@@ -378,7 +384,7 @@ def _shared_strings_book(text: str, date: bool, formula: str = "<f>SUM(B1)</f>")
 def test_a_tab_read_before_is_not_parsed_again_and_reads_as_openpyxl_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """A tab whose bytes were read whole before in this process is given the cells, rows and frame read then: no
     parse, the same read and the same bytes saved as openpyxl's own load. It fails with the rows not kept."""
-    monkeypatch.setattr(xlsx_read_cache, "_KEPT", {})
+    monkeypatch.setattr(xlsx_read_cache, "_KEPT", KeptParts())
     parsed: list[bytes] = []
     read_whole = xlsx_read_cache._read_whole
 
@@ -498,3 +504,38 @@ def test_a_workbook_without_cell_styles_loads_as_openpyxl_loads_it(styles: str) 
             archive.writestr(name, part)
     with pytest.warns(UserWarning) if styles != "none" else nullcontext():
         loads_as_openpyxl_loads(made.getvalue())
+
+
+def test_the_content_types_are_shared_by_the_loads_and_never_changed(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The content types part is parsed once and the same object given to each load of the same bytes (no copy:
+    only the load reads it), and a write and save through the local backend, then a load of the saved workbook,
+    leave it as parsed (pickled the same as a fresh parse). The first fails with a copy given to each load."""
+    monkeypatch.setattr(xlsx_read_cache, "_KEPT", KeptParts())
+    given: list[Any] = []
+    read_manifest = xlsx_read_cache._read_manifest
+
+    def kept(reader: Any) -> None:
+        read_manifest(reader)
+        given.append(reader.package)
+
+    monkeypatch.setattr(ExcelReader, "read_manifest", kept)
+    data = _framed_book("FF123456")
+    _load(data)
+    _load(data)
+    assert given[0] is given[1]
+    parsed = pickle.dumps(given[0])
+    path = tmp_path / "book.xlsx"
+    path.write_bytes(data)
+    backend = LocalWorkbookBackend(path)
+    backend.write([RangeWrite("Orders!A1", [["changed"]])])
+    assert LocalWorkbookBackend(path).read(["Orders!A1"]) == [[["changed"]]]
+    _load(data)
+    assert given[-1] is given[0] and pickle.dumps(given[0]) == parsed == pickle.dumps(
+        Manifest.from_tree(fromstring(_content_types(data))))
+
+
+def _content_types(data: bytes) -> bytes:
+    """The content types part of the workbook ``data``."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return archive.read("[Content_Types].xml")
