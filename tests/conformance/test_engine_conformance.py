@@ -25,7 +25,11 @@ from tests.toygame.engine import ToyRuleset, ToySettings, ToyState
 from tests.toygame.registered import toy_registered
 
 AnyRuleset = Ruleset[Any, Any, Any]
-MATCH_SEEDS = (b"conformance/1", b"conformance/2", b"conformance/3")
+#: The seeds of the matches every check reads (``matches``): two in the test command, which tell the seeds' matches
+#: apart; the soak run also plays ``SOAK_SEED``'s through the checks of one match
+#: (``test_soak_a_third_seeded_match_passes_every_check_of_a_match``).
+MATCH_SEEDS = (b"conformance/1", b"conformance/2")
+SOAK_SEED = b"conformance/3"
 # one worker runs these: it plays each game's seeded matches (the module's ``matches``) once a run, not each
 pytestmark = pytest.mark.xdist_group("engine-conformance")
 
@@ -51,6 +55,20 @@ def play(rules: AnyRuleset, seed: bytes, bot: str | None = None,
     played, outside = outside_draws(lambda: _played(rules, seed, bot, kinds))
     played.outside = outside
     return played
+
+
+#: The matches ``played`` kept, by the ruleset's class, its settings and the seed.
+_PLAYED: dict[tuple[type, str, bytes], PlayedMatch] = {}
+
+
+def played(rules: AnyRuleset, seed: bytes) -> PlayedMatch:
+    """``play``'s match of the ruleset's first bot kind, played once a test process for its class, settings and seed:
+    the engine tests read the same matches (this module's ``matches``, the non-interference walks), and none changes
+    one. A test that plays a match again to compare (the same seed, the same match) calls ``play``."""
+    key = (type(rules), repr(rules.settings), seed)
+    if key not in _PLAYED:
+        _PLAYED[key] = play(rules, seed)
+    return _PLAYED[key]
 
 
 def _played(rules: AnyRuleset, seed: bytes, bot: str | None, kinds: Mapping[str, BotKind] | None) -> PlayedMatch:
@@ -95,8 +113,8 @@ def rules(request: pytest.FixtureRequest) -> Iterator[AnyRuleset]:
 
 @pytest.fixture(scope="module")
 def matches(rules: AnyRuleset) -> list[PlayedMatch]:
-    """A few seeded bot matches of the ruleset (played once per module)."""
-    return [play(rules, seed) for seed in MATCH_SEEDS]
+    """A few seeded bot matches of the ruleset (played once a process: ``played``)."""
+    return [played(rules, seed) for seed in MATCH_SEEDS]
 
 
 def test_traits_are_declared(rules: AnyRuleset) -> None:
@@ -115,7 +133,8 @@ def test_bots_only_give_accepted_orders(rules: AnyRuleset, matches: list[PlayedM
 
 
 def test_every_bot_kind_gives_accepted_orders(rules: AnyRuleset) -> None:
-    for bot in bots_of(rules):
+    """Every other kind of bot than the first, whose matches (``matches``) the test above reads."""
+    for bot in list(bots_of(rules))[1:]:
         assert play(rules, b"conformance/bots", bot).refused == [], bot
 
 
@@ -229,11 +248,11 @@ def test_different_seeds_give_different_matches(rules: AnyRuleset, matches: list
 
 
 def test_a_replay_from_json_ends_in_the_same_state(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
-    for seed, match in zip(MATCH_SEEDS, matches, strict=True):
+    for match in matches:
         state = rules.state_codec.from_json(json.loads(canonical(rules.state_codec.to_json(match.start))))
         for window, data in zip(match.windows, match.orders_json, strict=True):
             assert rules.window(state) == window, unkeyed(rules, match) or f"the replay left {window.label}"
-            state = rules.resolve(state, rules.orders_codec.from_json(data), rules.dice(seed, state)).state
+            state = rules.resolve(state, rules.orders_codec.from_json(data), rules.dice(match.seed, state)).state
         assert canonical(rules.state_codec.to_json(state)) == canonical(rules.state_codec.to_json(match.states[-1])), \
             unkeyed(rules, match)
 
@@ -275,3 +294,15 @@ def test_no_orders_resolve_too(rules: AnyRuleset) -> None:
     assert canonical(rules.state_codec.to_json(state)) == canonical(rules.state_codec.to_json(
         rules.new_match(rules.sample_roster(), b"idle")))  # the input is not changed
     assert resolution.state is not state
+
+
+@pytest.mark.soak
+def test_soak_a_third_seeded_match_passes_every_check_of_a_match(rules: AnyRuleset) -> None:
+    """The checks each seeded match goes through (``matches``), on the soak run's third seed."""
+    third = [played(rules, SOAK_SEED)]
+    for check in (test_bots_only_give_accepted_orders, test_a_match_ends_within_its_cap, test_state_json_round_trips,
+                  test_orders_json_round_trips, test_a_replay_from_json_ends_in_the_same_state,
+                  test_no_view_shows_another_seats_secrets):
+        check(rules, third)
+    test_each_window_has_a_key_of_its_own(third)
+    test_the_rules_draw_only_the_match_s_dice(third)

@@ -293,10 +293,10 @@ _MADE = "made-in-memory.pickle"
 
 
 def _made_in_memory(name: str, journal: Path) -> tuple[MatchSheets, Any]:
-    """The sample match of the table ``name`` in memory spreadsheets, made once a test process (``tests/made.py``:
-    its journal's folder and its spreadsheets, pickled) and copied for each walk into ``journal``: making it is a
-    tenth of a short walk."""
-    made_into(journal, ("lifecycle in memory", name), functools.partial(_make_in_memory, name))
+    """The sample match of the table ``name`` in memory spreadsheets, made once a test run (``tests/made.py``: its
+    journal's folder and its spreadsheets, pickled) and copied for each walk into ``journal``: making it is a tenth
+    of a short walk."""
+    made_into(journal, ("lifecycle in memory", name), functools.partial(_make_in_memory, name), shared=True)
     sheets: MatchSheets = pickle.loads((journal / _MADE).read_bytes())
     (journal / _MADE).unlink()
     return sheets, sheets.engine

@@ -25,21 +25,27 @@ from sheets_gm.rulesets.registry import create_ruleset, ruleset_names
 from sheets_gm.rulesets.winordie import engine as wod_engine
 from sheets_gm.rulesets.winordie import views as wod_views
 from tests.conformance.noninterference import AnyRuleset, canonical, differences
-from tests.conformance.test_engine_conformance import PlayedMatch, play
+from tests.conformance.test_engine_conformance import MATCH_SEEDS, PlayedMatch, played
 from tests.toygame.registered import toy_registered
 
 GAMES = [*ruleset_names(), "tictactoe"]
-QUICK = settings(max_examples=4, deadline=None, derandomize=True,
+#: The test command's draws of twins (or of other dice) for each game's match: two, each walking a sixth of its states
+#: for every seat; the soak run's 200 draws walk every state.
+QUICK = settings(max_examples=2, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
 SOAK = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
+# one worker runs these and the engine conformance tests: the seeded matches they read played once (``played``)
+pytestmark = pytest.mark.xdist_group("engine-conformance")
+
+
 @pytest.fixture(scope="module", params=GAMES)
 def game(request: pytest.FixtureRequest) -> Iterator[tuple[AnyRuleset, PlayedMatch]]:
-    """Each game with one seeded bot match (every state kept)."""
+    """Each game with one seeded bot match (every state kept): the engine conformance tests' first."""
     with toy_registered():
         rules: AnyRuleset = create_ruleset(request.param)
-        yield rules, play(rules, b"noninterference/1")
+        yield rules, played(rules, MATCH_SEEDS[0])
 
 
 def states_of(match: PlayedMatch, every: int = 1) -> list[Any]:
@@ -131,7 +137,7 @@ def test_soak_a_check_tells_no_roll_that_is_not_published(game: tuple[AnyRuleset
 @pytest.fixture(scope="module")
 def winordie() -> tuple[AnyRuleset, PlayedMatch]:
     rules: AnyRuleset = create_ruleset("winordie")
-    return rules, play(rules, b"noninterference/1")
+    return rules, played(rules, MATCH_SEEDS[0])
 
 
 def test_the_roster_order_kept_in_a_bot_s_state_is_found(winordie: tuple[AnyRuleset, PlayedMatch],

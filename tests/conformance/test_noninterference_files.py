@@ -132,13 +132,11 @@ def twin_engine(config: MatchConfig, seat: str, rng: random.Random) -> bool:
     return True
 
 
-def match_at(tmp: Path, game: str, seat: str, windows: int, *, made: bool = True) -> MatchConfig:
+def match_at(tmp: Path, game: str, seat: str, windows: int) -> MatchConfig:
     """A match of ``game`` created by ``init`` in ``tmp``, ``seat`` played by the best bot, after ``windows``
     windows every seat played by bots (and as many more, up to three, as it takes to reach a window where what
     ``seat`` may not see can differ). Played once a test run and copied (``tests/made.py``: Win or Die's is
-    the same match for two tests), unless ``made`` is False (a test that changes how the sync draws it)."""
-    if not made:
-        return _played_match(tmp, game, seat, windows)
+    the same match for the GM's walk and the planted leak, whose board is drawn again by the poll it compares)."""
     made_into(tmp, ("noninterference match", game, seat, windows), functools.partial(
         _played_match, game=game, seat=seat, windows=windows), shared=True)
     return load_config(tmp / "match.toml")
@@ -190,12 +188,11 @@ def seats_of(game: str) -> list[str]:
     return [str(s) for s in data.get("seats") or data.get("teams") or []]
 
 
-def compare(tmp_path: Path, game: str, seat: str, windows: int, twin_seed: int,
-            made: bool = True) -> tuple[list[str], bool]:
+def compare(tmp_path: Path, game: str, seat: str, windows: int, twin_seed: int) -> tuple[list[str], bool]:
     """The differences ``seat`` receives between a match and its twin after one poll; whether the two differ at
     all where ``seat`` may not look (the engine's state, or another seat's workbook), without which the
-    comparison would prove nothing. ``made``: as ``match_at``'s."""
-    config = match_at(tmp_path / "a", game, seat, windows, made=made)
+    comparison would prove nothing."""
+    config = match_at(tmp_path / "a", game, seat, windows)
     shutil.copytree(tmp_path / "a", tmp_path / "b")
     twin = load_config(tmp_path / "b" / "match.toml")
     varied = twin_engine(twin, seat, random.Random(twin_seed))
@@ -297,6 +294,6 @@ def board_names_a_face_down_unit(monkeypatch: pytest.MonkeyPatch) -> Iterator[No
 
 
 def test_a_board_naming_a_face_down_unit_is_found(board_names_a_face_down_unit: None, tmp_path: Path) -> None:
-    diffs, varied = compare(tmp_path, "winordie", "Ann", warm_up("winordie"), twin_seed=1, made=False)
+    diffs, varied = compare(tmp_path, "winordie", "Ann", warm_up("winordie"), twin_seed=1)
     named = re.compile(r"board\.xlsx: tab '[^']+' cell [A-Z]+[0-9]+: '[^']+ is [^']+' / '")  # file, tab, cell, texts
     assert varied and any(named.match(d) for d in diffs), diffs

@@ -146,10 +146,12 @@ def _late(state: GvgState, pending: dict[str, Any] | None) -> _LateState:
 
 
 @pytest.fixture
-def orders_kept_in_the_state(monkeypatch: pytest.MonkeyPatch) -> None:
+def orders_kept_in_the_state(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """Mistake (a): a GvG engine that keeps a window's orders in its state, unresolved, and carries them out a
     window late. Nobody is shown them before, but every bot is given them (a bot's input is the state as its seat
-    knows it, which is the whole state in a game that hides nothing but the orders)."""
+    knows it, which is the whole state in a game that hides nothing but the orders). Returns GvG's base match,
+    copied before the mistake is planted."""
+    base = copied_base(tmp_path, "gvg", 1)
     resolve = GvgRuleset.resolve
 
     def late(self: GvgRuleset, state: GvgState, orders: TurnOrders, dice: TurnDice) -> Resolution[GvgState]:
@@ -161,20 +163,24 @@ def orders_kept_in_the_state(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(GvgRuleset, "state_codec", Codec(
         lambda s: {**s.to_json(), "pending": getattr(s, "pending", None)},
         lambda d: _late(GvgState.from_json({k: v for k, v in d.items() if k != "pending"}), d.get("pending"))))
+    return base
 
 
-def test_orders_kept_in_the_state_are_found(orders_kept_in_the_state: None, tmp_path: Path) -> None:
-    base = copied_base(tmp_path, "gvg", 1)
-    found = walk(twins_of(base, tmp_path / "twins", "red"))
+def test_orders_kept_in_the_state_are_found(orders_kept_in_the_state: Path, tmp_path: Path) -> None:
+    found = walk(twins_of(orders_kept_in_the_state, tmp_path / "twins", "red"))
     assert any("after the window typed for resolved): nothing red is shown differs, yet its bot's input: "
                "state.pending.players.blue" in d for d in found), found
 
 
 @pytest.fixture
-def short_order_echoed(monkeypatch: pytest.MonkeyPatch) -> None:
+def short_order_echoed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """Mistake (b): each row's feedback ends with what the other seats typed, their cells joined (``B2 5``): in
-    Noughts and crosses a square (``B2``), shorter than any text a scan for typed orders looks for."""
+    Noughts and crosses a square (``B2``), shorter than any text a scan for typed orders looks for. Returns the toy
+    game's base match, copied before the mistake is planted."""
     from sheets_gm.sync import poll as polling
+
+    with toy_registered():
+        base = copied_base(tmp_path, "tictactoe", 1)
     from sheets_gm.sync.rows.fates import row_feedback
 
     seen: dict[str, Any] = {}
@@ -191,11 +197,12 @@ def short_order_echoed(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(polling, "_feedback_writes", remembering)
     monkeypatch.setattr(polling, "row_feedback", echoing)
+    return base
 
 
-def test_a_short_order_echoed_into_another_seat_s_feedback_is_found(short_order_echoed: None, tmp_path: Path) -> None:
+def test_a_short_order_echoed_into_another_seat_s_feedback_is_found(short_order_echoed: Path, tmp_path: Path) -> None:
     with toy_registered():
-        base = copied_base(tmp_path, "tictactoe", 1)
+        base = short_order_echoed
         twins = twins_of(base, tmp_path / "twins", watched_seat(base))
         assert twins.seat == "Bo" and set(twins.differing) == {"Ann"}  # Ann types ahead, a square
         found = walk(twins)

@@ -64,7 +64,7 @@ from tests.conformance.noninterference import (
     told_apart,
 )
 from tests.conformance.scouts import Kind
-from tests.conformance.test_engine_conformance import PlayedMatch, play
+from tests.conformance.test_engine_conformance import PlayedMatch, played
 from tests.conformance.test_noninterference_files import GAMES as FILE_GAMES
 from tests.conformance.test_noninterference_files import (
     NOW,
@@ -165,7 +165,7 @@ def game(request: pytest.FixtureRequest) -> Iterator[tuple[AnyRuleset, PlayedMat
     """Each game with one seeded bot match (every state kept)."""
     with toy_registered():
         rules: AnyRuleset = create_ruleset(request.param)
-        yield rules, play(rules, b"noninterference/after")
+        yield rules, played(rules, b"noninterference/after")
 
 
 def said(rules: AnyRuleset, walked: Walked) -> str:
@@ -431,7 +431,7 @@ def test_champions_looting_lines_tell_a_tile_who_else_loots_there_as_its_rules_d
     looters of a tile whether another there looted. Its rules print the draw so that it can be checked, and name the
     looting lines a reveal; without that declaration, the first window's walk (every seat) finds the line."""
     rules: AnyRuleset = create_ruleset("champions")
-    match = play(rules, b"noninterference/after")
+    match = played(rules, b"noninterference/after")
     first = replace(match, states=match.states[:1], windows=match.windows[:1], orders_json=match.orders_json[:1])
     assert walk(rules, first, every=1).found == []
     monkeypatch.setattr(type(rules), "reveals", ())

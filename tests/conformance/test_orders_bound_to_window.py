@@ -33,7 +33,7 @@ from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import WriteBatch, seat_backend
 from tests.conformance.noninterference import canonical, opened
-from tests.conformance.twin_orders import GAMES, NOW, Typist, acting, copied_base, type_orders
+from tests.conformance.twin_orders import GAMES, NOW, Typist, acting, copied_base, type_orders, warmed_up
 from tests.toygame.registered import toy_registered
 
 
@@ -186,7 +186,8 @@ def rows_never_used(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_an_order_carried_out_in_a_window_it_was_not_typed_for_is_found(rows_never_used: None,
                                                                         tmp_path: Path) -> None:
-    with toy_registered():
-        base = copied_base(tmp_path, "tictactoe", 1)
+    with toy_registered():  # warmed up with the mistake, not copied: the copies are made without it
+        base = tmp_path / "base"
+        warmed_up(base, "tictactoe", 1)
         found = carried_again(base, tmp_path / "twins", 3)
     assert any("the orders read" in d for d in found), found

@@ -33,6 +33,7 @@ from sheets_gm.sync.sheets import WriteBatch, seat_backend
 from tests.conformance.noninterference import canonical, opened
 from tests.conformance.test_leak_scan import roster_csv
 from tests.conformance.test_noninterference_files import Received, received
+from tests.made import made_into
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"twin orders: the seed of the match"
@@ -76,7 +77,7 @@ def warmed_up(folder: Path, game: str, windows: int) -> MatchConfig:
     """A match of ``game`` created by ``init`` in ``folder``, after ``windows`` windows every seat played by bots
     (orders typed, Ready ticked, one poll each)."""
     rules: AnyRuleset = create_ruleset(game)
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / "match.toml").write_text(config_text(game), encoding="utf-8")
     config = load_config(folder / "match.toml")
     roster_csv(rules, folder / "roster.csv", config.seats)
@@ -242,6 +243,9 @@ def watched(config: MatchConfig, seat: str) -> Seen:
 
 
 def copied_base(tmp: Path, game: str, windows: int) -> Path:
-    """A match of ``game`` warmed up for ``windows`` windows (plus the game's own warm-up) in ``tmp / 'base'``."""
-    warmed_up(tmp / "base", game, get_game(game).tests.warm_up + windows)
+    """A match of ``game`` warmed up for ``windows`` windows (plus the game's own warm-up) in ``tmp / 'base'``: played
+    once a test run and copied (``tests/made.py``; the ``base`` fixture's and the planted mistakes' are the same
+    match). A test that plants a mistake takes its copy before planting it, so that no copy is made with it."""
+    made_into(tmp / "base", ("twin orders base", game, windows),
+              lambda into: warmed_up(into, game, get_game(game).tests.warm_up + windows), shared=True)
     return tmp / "base"

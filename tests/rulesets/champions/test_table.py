@@ -4,6 +4,7 @@ orders tab and her View say once a player is out."""
 from __future__ import annotations
 
 import datetime as dt
+import pickle
 from functools import cache
 
 from sheets_gm.engine.grid import Coord
@@ -73,7 +74,15 @@ def test_an_out_players_tabs_say_she_is_out() -> None:
 
 
 def _fight_window(seed: bytes) -> MatchSheets:
-    """The sixteen of the sample roster, past the first move window (the bots moved), at round 1's fight."""
+    """The sixteen of the sample roster, past the first move window (the bots moved), at round 1's fight: played once
+    a test process for each seed, each caller given a copy of its own."""
+    sheets: MatchSheets = pickle.loads(_fight_window_made(seed))
+    return sheets
+
+
+@cache
+def _fight_window_made(seed: bytes) -> bytes:
+    """``_fight_window``'s match, played here and pickled."""
     rules = create_ruleset("champions")
     roster = rules.sample_roster()
     sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
@@ -82,7 +91,7 @@ def _fight_window(seed: bytes) -> MatchSheets:
     cls = get_ruleset("champions")
     type_bot_orders(sheets, cls, {s: bots_of(rules)["affinity"].make(s) for s in roster.seats})
     poll(sheets, cls, now=NOW)
-    return sheets
+    return pickle.dumps(sheets)
 
 
 def _feedback(sheets: MatchSheets, seat: str) -> dict[tuple[str, str], str]:
@@ -181,7 +190,15 @@ def test_a_gm_adjust_that_puts_the_second_last_player_out_ends_the_match() -> No
 
 
 def _shrunk_to_three() -> tuple[MatchSheets, ChampionsState]:
-    """The sixteen at round 1's fight; the GM puts seven out, and the fight resolved shrinks the grid to 3×3."""
+    """The sixteen at round 1's fight; the GM puts seven out, and the fight resolved shrinks the grid to 3×3: played
+    once a test process, each caller given a copy of its own."""
+    made: tuple[MatchSheets, ChampionsState] = pickle.loads(_shrunk_to_three_made())
+    return made
+
+
+@cache
+def _shrunk_to_three_made() -> bytes:
+    """``_shrunk_to_three``'s match, played here and pickled with its state."""
     sheets = _fight_window(b"shrinks")
     cls = get_ruleset("champions")
     rules = create_ruleset("champions")
@@ -192,7 +209,7 @@ def _shrunk_to_three() -> tuple[MatchSheets, ChampionsState]:
     poll(sheets, cls, now=NOW, force=True)
     after = read_match(sheets, cls).record.state
     assert isinstance(after, ChampionsState) and after.size == 3
-    return sheets, after
+    return pickle.dumps((sheets, after))
 
 
 def test_a_board_that_shrinks_is_drawn_again_whole() -> None:

@@ -91,6 +91,16 @@ def local_match(folder: Path, armies: Iterable[Sequence[object]], seed: bytes,
     return config, open_match_sheets(config)
 
 
+def war_of_three_a_side(folder: Path, seed: bytes, now: datetime) -> MatchConfig:
+    """The starter config with three armies a side (``coalition_war`` of ``tests/sync/test_table_sizes.py``), created
+    by ``init`` in ``folder``: made once a test run for the same seed and time, each caller a copy of its folder."""
+    from tests.sync.test_table_sizes import coalition_war
+
+    made_into(folder, ("coalition war of three a side", seed, now),
+              lambda into: init_match(load_config(coalition_war(into, 3)), now=now, seed=seed), shared=True)
+    return load_config(folder / "match.toml")
+
+
 def _init_local_match(folder: Path, armies: Iterable[Sequence[object]], seed: bytes, now: datetime,
                       columns: Sequence[str] = ROSTER_COLUMNS) -> None:
     """``local_match``'s match, made by ``init`` in ``folder``."""

@@ -10,7 +10,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
@@ -173,14 +173,15 @@ def test_the_judges_own_deadline_closes_her_window(tmp_path: Path) -> None:
     assert report.resolved and report.reason == "the judge's deadline Mon 23 Nov, 20:00 (UTC) has passed"
 
 
-@settings(max_examples=2, deadline=None)
+@settings(deadline=None, phases=[Phase.explicit])
+@example([60 * 7, 60 * 9, 60 * 50])  # before the players' deadline (8 h on), after it, two days after
 @given(st.lists(st.integers(min_value=0, max_value=60 * 72), min_size=1, max_size=4))
 def test_no_battle_result_is_applied_while_the_judges_window_is_open(tmp_path_factory: object,
                                                                       minutes: list[int]) -> None:
     """The property: whatever polls run at whatever moments after the results window opens, with the judge's
     results typed but Results in not ticked and no judge's deadline, no poll applies a battle (the state stays in
-    the results window, no victory point given). Two examples here (a poll costs about a second); the soak run walks
-    forty."""
+    the results window, no victory point given). One example here, polls on both sides of the players' deadline (a
+    poll costs about a second); the soak run walks forty drawn at random."""
     _no_result_applied(tmp_path_factory, minutes)
 
 

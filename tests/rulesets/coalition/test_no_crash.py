@@ -26,7 +26,7 @@ ORDERS = st.builds(ArmyOrder, start=SQUARES, via=st.lists(SQUARES, max_size=4).m
                                                 st.sampled_from(["Ann: 2C > 2D - engage", "Ann: ; > - ", "Ann:"])))
 
 
-@pytest.mark.parametrize("examples", soak_but([150, 40], 40))
+@pytest.mark.parametrize("examples", soak_but([150, 20], 20))
 def test_any_orders_are_checked_and_adjudicated_without_crashing(examples: int) -> None:
     @settings(max_examples=examples, deadline=None)
     @given(st.dictionaries(st.sampled_from(["coalition", "phyrexia", "judge"]),

@@ -5,7 +5,6 @@ doctor stop and say to run repair, writing nothing."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import openpyxl
@@ -14,6 +13,7 @@ import pytest
 from sheets_gm.cli import main
 from sheets_gm.rulesets.registry import TEMPLATES, sheet_spec
 from sheets_gm.sync.match_tabs import MatchTabs
+from tests.at_rest.starter import starter_match
 
 NEW_TABS = ["Dominaria", "Phyrexia", "Mirrodin", "Turn report"]
 OLD_ORDERS = "coalition-orders.xlsx"  # the Coalition's workbook as the starter config named it then
@@ -86,9 +86,7 @@ def test_repair_brings_an_old_board_tab_to_a_tab_per_plane(tmp_path: Path,
 
 def test_doctor_warns_of_an_old_board_tab_left_beside_the_new_ones(tmp_path: Path,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    config = tmp_path / "match.toml"
-    shutil.copy(TEMPLATES / "coalition" / "match.toml", config)
-    assert run(capsys, "init", "coalition", "-c", config)[0] == 0
+    config = starter_match(tmp_path, "coalition").path  # the starter match init made (copied: tests/made.py)
     book = openpyxl.load_workbook(tmp_path / "board.xlsx")
     book.create_sheet("Board")["A1"] = "the planes, as an earlier version drew them"
     book.save(tmp_path / "board.xlsx")

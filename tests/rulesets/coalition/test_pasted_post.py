@@ -5,8 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from sheets_gm.init.start import init_match
-from sheets_gm.match.config import MatchConfig, load_config
+from sheets_gm.match.config import MatchConfig
 from sheets_gm.rulesets.coalition.check import check_orders
 from sheets_gm.rulesets.coalition.sheet.read import read_side_rows
 from sheets_gm.rulesets.coalition.state import ArmyOrder, CoalitionOrders
@@ -18,8 +17,7 @@ from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets
-from tests.rulesets.coalition.helpers import SETTINGS, army, board, state
-from tests.sync.test_table_sizes import coalition_war
+from tests.rulesets.coalition.helpers import SETTINGS, army, board, state, war_of_three_a_side
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 
@@ -59,9 +57,9 @@ def test_an_army_in_the_post_with_its_own_row_filled_too_keeps_its_rows_order_an
 
 
 def _three_a_side(tmp_path: Path, seed: bytes) -> tuple[MatchConfig, MatchSheets, MatchRead]:
-    """A match of three armies a side on local workbooks, created and read."""
-    config = load_config(coalition_war(tmp_path, 3))
-    init_match(config, now=NOW, seed=seed)
+    """A match of three armies a side on local workbooks, created (once a test run for each seed, each caller a
+    copy: ``tests/made.py``) and read."""
+    config = war_of_three_a_side(tmp_path, seed, NOW)
     sheets = open_match_sheets(config)
     return config, sheets, read_match(sheets, get_ruleset("coalition"))
 
@@ -86,7 +84,7 @@ def test_a_post_pasted_in_the_sheet_gives_each_named_army_its_feedback(tmp_path:
 
 
 def test_a_whole_post_pasted_in_the_forum_post_table_orders_each_army_it_names(tmp_path: Path) -> None:
-    config, sheets, read = _three_a_side(tmp_path, b"post table")
+    config, sheets, read = _three_a_side(tmp_path, b"post")
     cls = get_ruleset("coalition")
     tab = read.seats["coalition"].tab
     table = tab.table("post")

@@ -6,7 +6,6 @@ import datetime as dt
 from pathlib import Path
 
 from sheets_gm.engine.ruleset import JUDGE
-from sheets_gm.init.start import init_match
 from sheets_gm.match.config import load_config
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
 from sheets_gm.rulesets.registry import get_ruleset
@@ -18,11 +17,10 @@ from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from tests.fakes.memory import MemoryBackend
-from tests.rulesets.coalition.helpers import looking
+from tests.rulesets.coalition.helpers import looking, war_of_three_a_side
 from tests.rulesets.coalition.test_forum_parts import NOW, _coalition_match
 from tests.rulesets.coalition.test_mail_door import Box, mail
 from tests.rulesets.coalition.test_mail_door import _match as _mail_match
-from tests.sync.test_table_sizes import coalition_war
 
 
 def test_the_judges_window_says_results_close_and_tick_results_in_when_the_judges_results_are_in() -> None:
@@ -43,8 +41,7 @@ def test_the_judges_window_says_results_close_and_tick_results_in_when_the_judge
 
 
 def test_strategies_to_is_taken_in_a_running_match_without_a_warning(tmp_path: Path) -> None:
-    path = coalition_war(tmp_path, 3)
-    init_match(load_config(path), now=NOW, seed=b"live")
+    path = war_of_three_a_side(tmp_path, b"post", NOW).path  # test_pasted_post.py's match, made once a run
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("[settings]", '[settings]\nstrategies_to = "judge@example.org"', 1),
                     encoding="utf-8")

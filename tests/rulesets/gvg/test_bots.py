@@ -87,7 +87,7 @@ pairings = st.sampled_from([("objective", "objective"), ("objective", "random"),
                             ("random", "objective"), ("random", "random")])
 
 
-@pytest.mark.parametrize("examples", soak_but([150, 40], 40))
+@pytest.mark.parametrize("examples", soak_but([150, 20], 20))
 def test_every_order_of_a_match_is_accepted_and_the_match_ends(examples: int) -> None:
     @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(
@@ -146,7 +146,7 @@ def any_state(draw: st.DrawFn) -> tuple[GvgRules, GvgState]:
     return rules, state
 
 
-@pytest.mark.parametrize("examples", soak_but([200, 50], 50))
+@pytest.mark.parametrize("examples", soak_but([200, 25], 25))
 def test_bots_give_only_accepted_orders_from_any_state(examples: int) -> None:
     @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(case=any_state(), kinds=pairings, seed=st.integers(0, 10**6), dice_seed=st.binary(min_size=1, max_size=8))

@@ -71,7 +71,7 @@ def check_invariants(rules: GvgRules, before: GvgState, orders: TurnOrders, res:
             assert event.data.get("player") not in down, event.text
 
 
-@pytest.mark.parametrize("examples", soak_but([30, 10], 10))
+@pytest.mark.parametrize("examples", soak_but([30, 5], 5))
 def test_invariants_hold_every_turn_and_the_match_ends_by_the_turn_limit(examples: int) -> None:
     @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(matches)

@@ -34,7 +34,7 @@ def consistent(state: WesnothState) -> None:
     assert len({u.id for u in state.units}) == len(state.units)
 
 
-@pytest.mark.parametrize("examples", soak_but([150, 40], 40))
+@pytest.mark.parametrize("examples", soak_but([150, 20], 20))
 def test_any_orders_resolve_without_error_and_leave_a_consistent_board(examples: int) -> None:
     @settings(max_examples=examples, deadline=None)
     @given(st.lists(rows, max_size=6), st.booleans())

@@ -48,7 +48,7 @@ def hexes_of(board: WesnothBoard) -> st.SearchStrategy[Hex]:
     return st.sampled_from(list(board.grid.cells()))
 
 
-@pytest.mark.parametrize("examples", soak_but([200, 50], 50))
+@pytest.mark.parametrize("examples", soak_but([200, 25], 25))
 def test_search_finds_what_cheapest_paths_finds_in_its_order(examples: int) -> None:
     @settings(max_examples=examples, deadline=None)
     @given(st.data())
@@ -67,7 +67,7 @@ def test_search_finds_what_cheapest_paths_finds_in_its_order(examples: int) -> N
     walk()
 
 
-@pytest.mark.parametrize("examples", soak_but([200, 50], 50))
+@pytest.mark.parametrize("examples", soak_but([200, 25], 25))
 def test_path_is_path_to_with_its_ties(examples: int) -> None:
     @settings(max_examples=examples, deadline=None)
     @given(st.data())
@@ -83,7 +83,7 @@ def test_path_is_path_to_with_its_ties(examples: int) -> None:
     walk()
 
 
-@pytest.mark.parametrize("examples", soak_but([200, 50], 50))
+@pytest.mark.parametrize("examples", soak_but([200, 25], 25))
 def test_reach_adds_each_stop_hex_after_the_hexes_it_is_entered_from(examples: int) -> None:
     @settings(max_examples=examples, deadline=None)
     @given(st.data())
@@ -109,7 +109,7 @@ def test_reach_adds_each_stop_hex_after_the_hexes_it_is_entered_from(examples: i
     walk()
 
 
-@pytest.mark.parametrize("examples", soak_but([300, 75], 75))
+@pytest.mark.parametrize("examples", soak_but([300, 35], 35))
 def test_a_route_read_from_a_reach_is_the_route_path_to_finds(examples: int) -> None:
     """A move whose start's reach was searched on the same marks is read from that search: the same route as the
     core's path_to, where every marked hex is shut but the goal (or, when the goal is not exempt, it too)."""

@@ -24,7 +24,7 @@ ACTIONS = st.builds(Action, st.sampled_from(ActionKind), WORDS, WORDS, st.one_of
 REACTIONS = st.builds(Reaction, WORDS, WORDS, st.sampled_from(Trigger), st.integers(-2, 5))
 
 
-@pytest.mark.parametrize("examples", soak_but([150, 40], 40))
+@pytest.mark.parametrize("examples", soak_but([150, 20], 20))
 def test_any_rows_resolve_without_crashing(examples: int) -> None:
     @settings(max_examples=examples, deadline=None)
     @given(rows=st.lists(ACTIONS, max_size=10), reactions=st.lists(REACTIONS, max_size=4), hold=st.booleans())

@@ -47,7 +47,7 @@ def _rows(window: Window, seat: str, data: st.DataObject) -> dict[str, list[Type
     return out
 
 
-@pytest.mark.parametrize("examples", soak_but([200, 50], 50))
+@pytest.mark.parametrize("examples", soak_but([200, 25], 25))
 def test_any_cells_read_without_crashing_and_problems_name_their_column(examples: int) -> None:
     @settings(max_examples=examples, deadline=None)
     @given(data=st.data(), deploy=st.booleans(), acting=st.booleans())
