@@ -188,7 +188,7 @@ def played_match(game: str, tmp_path: Path, box: Mailbox, hook: Hook, port: int,
     (``made_into``, as each made on the one before) and copied into ``tmp_path``: its mail to ``port``, what the
     servers took meanwhile given to ``box`` and ``hook`` as though they had, the clock at the time its last step left.
     For a test whose set-up those steps are (another test checks what they tell); where the webhook's URL is in
-    ``NOTICES_WEBHOOK``. The next poll of a copy reads what changed (its files' marks name the folder made)."""
+    ``NOTICES_WEBHOOK``. The next poll of a copy is never an idle one: its poll state names the folder made."""
     if not steps:
         clock.now = NOON
         return new_match(game, tmp_path, port)
