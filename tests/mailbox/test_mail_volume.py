@@ -1,6 +1,7 @@
 """Mail in bulk from a real IMAP server: a 10 MB mail is read as its header and first megabyte, never held whole
-(the poll's memory peak stays far under the mail's size); a thousand mails at once come in UID order, each once,
-fetched in batches (a FETCH per hundred mails, not one per mail nor one for all)."""
+(the poll's memory peak stays far under the mail's size); mails by the hundred at once come in UID order, each
+once, fetched in batches (a FETCH per hundred mails, not one per mail nor one for all): 250 in the test command, a
+thousand under ``-m soak``."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ import tracemalloc
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
+
 from sheets_gm.mailbox.client import BATCH_COUNT, SIZE_LIMIT
 from sheets_gm.mailbox.ledger import MailLedger
 from sheets_gm.mailbox.reader import new_mail
 from tests.fakes.dovecot import Dovecot
 from tests.mailbox.mails import plain, settings_of
+from tests.quick import soak_but
 
 ORDER = "Rabid Cat: Mirrodin; 3A > 4A - engage Various Puppies"
 
@@ -49,17 +53,18 @@ def test_a_10_mb_mail_is_read_bounded(dovecot: Dovecot, tmp_path: Path) -> None:
     assert peak < 6 * SIZE_LIMIT, f"peak {peak:,} bytes for a {huge.size:,}-byte mail"
 
 
-def test_a_thousand_mails_at_once_are_read_in_batches(dovecot: Dovecot, tmp_path: Path) -> None:
+@pytest.mark.parametrize("count", soak_but([1000, 250], 250))
+def test_mails_by_the_hundred_at_once_are_read_in_batches(dovecot: Dovecot, tmp_path: Path, count: int) -> None:
     user = dovecot.add_user()
-    for n in range(1000):
+    for n in range(count):
         dovecot.deliver(user, plain(f"{ORDER} {n}", subject=f"mail {n}"))
     settings = settings_of(dovecot, user, tmp_path)
     ledger = MailLedger(tmp_path / "ledger.jsonl")
     mails = new_mail(settings, ledger)
-    assert [m.subject for m in mails] == [f"mail {n}" for n in range(1000)]
-    assert len({m.message_id for m in mails}) == 1000
+    assert [m.subject for m in mails] == [f"mail {n}" for n in range(count)]
+    assert len({m.message_id for m in mails}) == count
     fetches = dovecot.commands(user).count("UID FETCH")
-    assert fetches == 1 + 1000 // BATCH_COUNT  # the arrival times in one, the mail a hundred at a time
+    assert fetches == 1 + -(-count // BATCH_COUNT)  # the arrival times in one, the mail a hundred at a time
     for mail in mails:
         ledger.begin(mail)
         ledger.finish(mail)

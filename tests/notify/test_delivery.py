@@ -41,6 +41,7 @@ from tests.notify.test_notices_every_game import (
     new_match,
     next_turn,
     play,
+    played_match,
     sync,
 )
 from tests.quick import soak_but
@@ -59,6 +60,18 @@ def notified_match(game: str, tmp_path: Path,
     with smtp_server() as (box, port), webhook_server() as hook:
         monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
         config, addresses = new_match(game, tmp_path, port)
+        yield box, hook, config, addresses
+
+
+@contextlib.contextmanager
+def played_notified_match(game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clock: Clock,
+                          capsys: pytest.CaptureFixture[str], *steps: str,
+                          ) -> Iterator[tuple[Mailbox, Hook, MatchConfig, dict[str, set[str]]]]:
+    """``notified_match`` with ``steps`` done first (``played_match``: ``sync``, ``play``, ``turn``): a copy of the
+    match they left, the servers holding what they told, the clock where they left it."""
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = played_match(game, tmp_path, box, hook, port, clock, capsys, steps)
         yield box, hook, config, addresses
 
 
@@ -207,9 +220,8 @@ def test_a_post_the_webhook_takes_and_never_answers_is_posted_once_more_at_most_
 def test_a_post_refused_for_good_is_dropped_and_named_and_the_order_holds(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    with notified_match("winordie", tmp_path, monkeypatch) as (_box, hook, config, _):
-        sync(config, capsys)
-        play(config)
+    with played_notified_match("winordie", tmp_path, monkeypatch, clock, capsys, "sync", "play") as (
+            _box, hook, config, _):
         clock.now += dt.timedelta(minutes=1)
         hook.faults += [Fault(500), Fault(400, body=b'{"message": "Invalid Form Body"}')]
         out = sync(config, capsys)  # the 500 stops the channel for this poll: all its posts wait, in order
@@ -287,12 +299,8 @@ def test_a_webhook_url_with_a_space_is_never_printed(tmp_path: Path, capsys: pyt
             assert piece not in everything, piece
 
 
-def resolved_then_undone(config: MatchConfig, capsys: pytest.CaptureFixture[str], clock: Clock, reason: str) -> None:
-    """The first window told, played by the bots and resolved a minute later; then the GM's undo of it."""
-    sync(config, capsys)
-    play(config)
-    clock.now += dt.timedelta(minutes=1)
-    sync(config, capsys)
+def undone(config: MatchConfig, capsys: pytest.CaptureFixture[str], reason: str) -> None:
+    """The GM's undo of the last resolution, for ``reason``."""
     assert main(["undo", "-c", str(config.path), "--reason", reason]) == 0
     capsys.readouterr()
 
@@ -302,8 +310,9 @@ def test_an_undo_is_announced_as_a_turn_taken_back(tmp_path: Path, capsys: pytes
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The take-back names the GM's --reason, and the window's second resolution says it replaces the first (issue
     63.8: both were left out)."""
-    with notified_match("winordie", tmp_path, monkeypatch) as (box, hook, config, addresses):
-        resolved_then_undone(config, capsys, clock, "Ann ticked Ready too early")
+    with played_notified_match("winordie", tmp_path, monkeypatch, clock, capsys, "sync", "turn") as (
+            box, hook, config, addresses):
+        undone(config, capsys, "Ann ticked Ready too early")
         clock.now += dt.timedelta(minutes=1)
         sync(config, capsys)
         (again,) = [t for t in hook.texts() if "took a turn back" in t]
@@ -334,8 +343,9 @@ def test_an_undo_and_a_new_deadline_before_the_next_poll_are_both_told_once(
     from sheets_gm.running.connect import open_match_sheets
     from sheets_gm.sync.autoplay import type_bot_orders
 
-    with notified_match("gvg", tmp_path, monkeypatch) as (box, hook, config, addresses):
-        resolved_then_undone(config, capsys, clock, "red ticked Ready too early")
+    with played_notified_match("gvg", tmp_path, monkeypatch, clock, capsys, "sync", "turn") as (
+            box, hook, config, addresses):
+        undone(config, capsys, "red ticked Ready too early")
         config.path.write_text(config.path.read_text(encoding="utf-8").replace('times = ["20:00"]',
                                                                                'times = ["22:00"]'), encoding="utf-8")
         capsys.readouterr()
@@ -366,10 +376,8 @@ def test_every_window_taken_back_before_a_poll_is_told_with_its_reason_and_resol
     back, each with its reason, to the channel and to each seat, once; each window's next resolution is "resolved
     again … This replaces the result … (undo: its reason)", once. Two undos were told as one (found in a GvG
     practice match): only the last reason, and turn 2 resolved anew as a plain "Turn 2 resolved"."""
-    with notified_match("gvg", tmp_path, monkeypatch) as (box, hook, config, addresses):
-        sync(config, capsys)
-        next_turn(config, capsys, clock)
-        next_turn(config, capsys, clock)
+    with played_notified_match("gvg", tmp_path, monkeypatch, clock, capsys, "sync", "turn", "turn") as (
+            box, hook, config, addresses):
         for reason in reasons:
             assert main(["undo", "-c", str(config.path), "--reason", reason]) == 0
         capsys.readouterr()
@@ -407,8 +415,7 @@ def test_every_window_taken_back_before_a_poll_is_told_with_its_reason_and_resol
 def test_status_gives_the_reminder_in_utc(tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock,
                                           secrets: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """The deadline is 20:00 in Paris (19:00 UTC) and the lead two hours: the reminder is due at 17:00 UTC."""
-    with notified_match("winordie", tmp_path, monkeypatch) as (_box, _hook, config, _):
-        sync(config, capsys)
+    with played_notified_match("winordie", tmp_path, monkeypatch, clock, capsys, "sync") as (_box, _hook, config, _):
         said = status(config.path, capsys)
         assert "due 2026-11-22 17:00 UTC" in said, said
 
@@ -841,9 +848,8 @@ def test_news_of_a_resolution_taken_back_before_the_mail_took_it_is_never_sent(
     Each resolution is told only while it stands: its letters still waiting are dropped by the undo (the GM reads why
     in status), never sent after it; the players hear the take-back once. They got the undone result, with a deadline
     already past, a second before the window's second result."""
-    with notified_match("gvg", tmp_path, monkeypatch) as (box, _hook, config, addresses):
-        sync(config, capsys)
-        play(config)
+    with played_notified_match("gvg", tmp_path, monkeypatch, clock, capsys, "sync", "play") as (
+            box, _hook, config, addresses):
         box.busy_hellos = 10_000  # the mail server answers "try later" to every connection
         clock.now += dt.timedelta(minutes=1)
         sync(config, capsys)
@@ -914,9 +920,8 @@ def test_a_due_window_held_by_a_workbook_open_in_an_office_program_is_told_once(
     """Every seat Ready, but red's workbook is open in LibreOffice (its lock file beside it): nothing resolves, and
     the channel and the GM each hear it once over two polls, naming the window and the file (found by a tester: the
     table heard nothing for 90 minutes). Once the file is closed, the next poll resolves and says so as usual."""
-    with notified_match("gvg", tmp_path, monkeypatch) as (box, hook, config, addresses):
-        sync(config, capsys)
-        play(config)
+    with played_notified_match("gvg", tmp_path, monkeypatch, clock, capsys, "sync", "play") as (
+            box, hook, config, addresses):
         red = config.local_path(config.orders[config.seats.index("red")])
         lock = red.parent / f".~lock.{red.name}#"
         lock.write_text(",Ann Smith,ann-laptop,22.11.2026 12:00,file:///home/ann;", encoding="utf-8")
@@ -947,9 +952,8 @@ def test_an_undo_of_the_end_tells_the_new_seed_s_hash_and_the_next_end_every_see
     mail, that the end was taken back, with the new seed's hash, where the end was told. The match's next end is
     news of its own (a notice key of its own), and its notice gives both seeds, each with its hash. Fails with the
     refusal of issue 75 put back in ``undo_window``."""
-    with notified_match("winordie", tmp_path, monkeypatch) as (box, hook, config, addresses):
-        sync(config, capsys)
-        next_turn(config, capsys, clock)
+    with played_notified_match("winordie", tmp_path, monkeypatch, clock, capsys, "sync", "turn") as (
+            box, hook, config, addresses):
         seats = config.seats
         concede = ["adjust", "-c", str(config.path), "--concede", seats[-1], "--reason", "typed in error"]
         assert main(concede) == 0

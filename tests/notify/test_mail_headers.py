@@ -15,8 +15,8 @@ import pytest
 
 from sheets_gm.cli import main
 from tests.notify.servers import USER
-from tests.notify.test_delivery import notified_match
-from tests.notify.test_notices_every_game import GM, NOON, Clock, next_turn, sync
+from tests.notify.test_delivery import played_notified_match
+from tests.notify.test_notices_every_game import GM, NOON, Clock, next_turn
 
 __all__ = ["clock", "secrets"]
 from tests.notify.test_notices_every_game import clock, secrets  # the fixtures, shared
@@ -29,8 +29,7 @@ def test_every_notice_is_automatic_from_a_list_and_answered_to_the_gm(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from email.utils import parsedate_to_datetime
 
-    with notified_match("gvg", tmp_path, monkeypatch) as (box, _hook, config, _):
-        sync(config, capsys)
+    with played_notified_match("gvg", tmp_path, monkeypatch, clock, capsys, "sync") as (box, _hook, config, _):
         assert box.messages
         domain = USER.split("@")[1]
         lists = set()
@@ -48,8 +47,8 @@ def test_every_notice_is_automatic_from_a_list_and_answered_to_the_gm(
 def test_an_address_the_gm_mutes_is_mailed_no_more(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    with notified_match("gvg", tmp_path, monkeypatch) as (box, _hook, config, addresses):
-        sync(config, capsys)
+    with played_notified_match("gvg", tmp_path, monkeypatch, clock, capsys, "sync") as (
+            box, _hook, config, addresses):
         seat = config.seats[0]
         quiet, *others = sorted(addresses[seat])
         assert main(["notices", "-c", str(config.path), "--mute", quiet.upper()]) == 0
@@ -67,9 +66,8 @@ def test_spamassassin_scores_a_notice_well_under_its_threshold(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Local rules only (``-L``: no network test), on a turn's "is open" and its news, both in one run of
     SpamAssassin (``--mbox``: its start, loading its rules, is most of its time)."""
-    with notified_match("gvg", tmp_path, monkeypatch) as (box, _hook, config, _):
-        sync(config, capsys)
-        next_turn(config, capsys, clock)
+    with played_notified_match("gvg", tmp_path, monkeypatch, clock, capsys, "sync", "turn") as (
+            box, _hook, _config, _):
         letters = mailbox.mbox(tmp_path / "letters.mbox")
         for _rcpts, message in box.messages[:1] + box.messages[-1:]:
             letters.add(message)

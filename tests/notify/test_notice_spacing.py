@@ -22,7 +22,7 @@ from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_game, get_r
 from sheets_gm.running.connect import open_match_sheets
 from sheets_gm.sync.read import read_match
 from tests.notify.servers import smtp_server, webhook_server
-from tests.notify.test_notices_every_game import GAMES, NOON, Clock, new_match, next_turn, sync
+from tests.notify.test_notices_every_game import GAMES, NOON, Clock, next_turn, played_match, sync
 
 __all__ = ["clock", "secrets"]
 from tests.notify.test_notices_every_game import clock, secrets  # the fixtures, shared
@@ -91,8 +91,7 @@ def _end(config: MatchConfig, capsys: pytest.CaptureFixture[str], clock: Clock) 
 
 
 def _walk(config: MatchConfig, capsys: pytest.CaptureFixture[str], clock: Clock) -> None:
-    """Every kind of notice the match sends, made in turn (``KINDS``)."""
-    sync(config, capsys)
+    """Every kind of notice the match sends, made in turn (``KINDS``), from its first poll (done: ``played_match``)."""
     clock.now = NOON + dt.timedelta(hours=6, minutes=51)  # a reminder, nine minutes before the deadline
     sync(config, capsys)
     clock.now = NOON + dt.timedelta(hours=8)  # past the deadline, nothing typed: resolved empty, or it waits
@@ -127,7 +126,7 @@ def test_no_notice_holds_a_double_space_or_a_space_before_punctuation(
     (no window waited, no result was taken back to a seat, the match never ended)."""
     with smtp_server() as (box, port), webhook_server() as hook:
         monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
-        config, _ = new_match(game, tmp_path, port)
+        config, _ = played_match(game, tmp_path, box, hook, port, clock, capsys, ("sync",))
         _walk(config, capsys, clock)
         subjects = [str(m["Subject"]) for _, m in box.messages]
         posts = hook.texts()

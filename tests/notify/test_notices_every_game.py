@@ -6,11 +6,15 @@ spreadsheet. The clock is the tests' (``commands.base.clock``): nothing sleeps."
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
+import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -94,19 +98,28 @@ def new_match(game: str, tmp_path: Path, smtp_port: int) -> tuple[MatchConfig, d
     time) and each test gets a fresh copy of its folder: the same files ``init`` writes, as nothing in them but
     ``match.toml`` names the port or the folder."""
     made_into(tmp_path, ("notices", game), lambda folder: _ADDRESSES.__setitem__(game, _init_match(game, folder)))
-    addresses = _ADDRESSES[game]
-    path = tmp_path / "match.toml"
-    text = path.read_text(encoding="utf-8")
-    assert text.count(_MADE_PORT_LINE) == 1, text
-    path.write_text(text.replace(_MADE_PORT_LINE, f"\nport = {smtp_port}\n"), encoding="utf-8")
+    return _mailing_to(tmp_path, game, smtp_port)
+
+
+def _mailing_to(folder: Path, game: str, smtp_port: int) -> tuple[MatchConfig, dict[str, set[str]]]:
+    """The made match of ``game`` copied into ``folder``, its mail sent to ``smtp_port``: its config and each seat's
+    addresses."""
+    path = folder / "match.toml"
+    _move_port(path, _MADE_PORT, smtp_port)
     config = load_config(path)
     assert config.notify is not None, config.notify_problems
-    return config, {seat: set(found) for seat, found in addresses.items()}
+    return config, {seat: set(found) for seat, found in _ADDRESSES[game].items()}
+
+
+def _move_port(path: Path, old: int, new: int) -> None:
+    """The match configured at ``path`` sending its mail to port ``new`` instead of ``old``."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(f"\nport = {old}\n") == 1, text
+    path.write_text(text.replace(f"\nport = {old}\n", f"\nport = {new}\n"), encoding="utf-8")
 
 
 #: The SMTP port a made match is created with, replaced by each test's own in its copy.
 _MADE_PORT = 9
-_MADE_PORT_LINE = f"\nport = {_MADE_PORT}\n"
 #: Each game's made match's addresses, by seat, kept when this process made it.
 _ADDRESSES: dict[str, dict[str, set[str]]] = {}
 
@@ -155,6 +168,51 @@ def next_turn(config: MatchConfig, capsys: pytest.CaptureFixture[str], clock: Cl
     play(config, seed)
     clock.now += dt.timedelta(minutes=1)
     return sync(config, capsys)
+
+
+#: What a step of ``played_match`` does: a poll, the bots' orders typed (``play``), a turn played and resolved a minute
+#: later (``next_turn``).
+STEPS: dict[str, Callable[[MatchConfig, pytest.CaptureFixture[str], Clock], object]] = {
+    "sync": lambda config, capsys, clock: sync(config, capsys),
+    "play": lambda config, capsys, clock: play(config),
+    "turn": next_turn,
+}
+#: What the servers took while each played match was made, and the time its last step left: by ``played_match``'s key.
+_PLAYED: dict[tuple[str, str, tuple[str, ...]], tuple[list[tuple[list[str], EmailMessage]], list[bytes],
+                                                      list[dict[str, Any]], dt.datetime]] = {}
+
+
+def played_match(game: str, tmp_path: Path, box: Mailbox, hook: Hook, port: int, clock: Clock,
+                 capsys: pytest.CaptureFixture[str], steps: tuple[str, ...]) -> tuple[MatchConfig, dict[str, set[str]]]:
+    """``new_match`` with ``steps`` (``STEPS``) done from noon, against servers of its own, made once a process
+    (``made_into``, as each made on the one before) and copied into ``tmp_path``: its mail to ``port``, what the
+    servers took meanwhile given to ``box`` and ``hook`` as though they had, the clock at the time its last step left.
+    For a test whose set-up those steps are (another test checks what they tell); where the webhook's URL is in
+    ``NOTICES_WEBHOOK``. The next poll of a copy is never an idle one: its poll state names the folder made."""
+    if not steps:
+        clock.now = NOON
+        return new_match(game, tmp_path, port)
+    key = ("notices played", game, steps)
+
+    def make(folder: Path) -> None:
+        url = os.environ["NOTICES_WEBHOOK"]
+        with smtp_server() as (made_box, made_port), webhook_server() as made_hook:
+            os.environ["NOTICES_WEBHOOK"] = made_hook.url
+            try:
+                config, _ = played_match(game, folder, made_box, made_hook, made_port, clock, capsys, steps[:-1])
+                STEPS[steps[-1]](config, capsys, clock)
+                capsys.readouterr()
+            finally:
+                os.environ["NOTICES_WEBHOOK"] = url
+        _move_port(config.path, made_port, _MADE_PORT)
+        _PLAYED[key] = list(made_box.messages), list(made_box.raw), list(made_hook.posts), clock.now
+
+    made_into(tmp_path, key, make)
+    messages, raw, posts, clock.now = _PLAYED[key]
+    box.messages += messages
+    box.raw += raw
+    hook.posts += copy.deepcopy(posts)
+    return _mailing_to(tmp_path, game, port)
 
 
 def mails_to(box: Mailbox, addresses: set[str]) -> list[str]:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.notify.servers import Fault
-from tests.notify.test_delivery import notified_match
-from tests.notify.test_notices_every_game import NOON, Clock, next_turn, sync
+from tests.notify.test_delivery import played_notified_match
+from tests.notify.test_notices_every_game import NOON, Clock, sync
 
 __all__ = ["clock", "secrets"]
 from tests.notify.test_notices_every_game import clock, secrets  # the fixtures, shared
@@ -28,9 +28,8 @@ def test_a_seat_s_letters_give_every_time_in_its_zone_and_the_channel_in_each_re
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Fails with the status line left in the match's zone (it said "close Sun 22 Nov, 20:00 (Europe/Paris)" at
     the foot of a letter that gave 14:00 New York above it)."""
-    with notified_match("gvg", tmp_path, monkeypatch) as (box, hook, config, addresses):
-        sync(config, capsys)
-        next_turn(config, capsys, clock)
+    with played_notified_match("gvg", tmp_path, monkeypatch, clock, capsys, "sync", "turn") as (
+            box, hook, config, addresses):
         far = config.seats[0]  # in America/New_York (new_match's [notify] timezones)
         letters = [m for rcpts, m in box.messages if min(addresses[far]) in rcpts]
         assert any("is open" in str(m["Subject"]) for m in letters) and any(
@@ -50,8 +49,7 @@ def test_a_reminder_held_up_says_the_time_left_when_it_goes(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The webhook down when the reminder is queued, nine minutes before the deadline; up a minute later: the post
     says "closes in 8 min". Fails with ``send.as_sent`` taken out."""
-    with notified_match("winordie", tmp_path, monkeypatch) as (_box, hook, config, _):
-        sync(config, capsys)
+    with played_notified_match("winordie", tmp_path, monkeypatch, clock, capsys, "sync") as (_box, hook, config, _):
         hook.faults.append(Fault(500))
         clock.now = NOON + dt.timedelta(hours=6, minutes=51)  # 18:51 UTC: 9 minutes before the deadline
         sync(config, capsys)
