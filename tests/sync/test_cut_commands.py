@@ -28,7 +28,7 @@ from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import InjectedFault, MemoryBackend
-from tests.matchfiles import GVG, SEED, local_match, played_match, record_of, roster, sync, type_orders
+from tests.matchfiles import GVG, SEED, local_match, played_match, record_of, roster, state_of, sync, type_orders
 
 ORDER = ("red", "blue", "board", "engine")  # the write order: the seats, the board, the engine last (the commit)
 
@@ -210,11 +210,10 @@ def test_a_cut_command_whose_journal_is_gone_is_refused_by_name_never_taken_for_
 
 
 def _local(folder: Path) -> tuple[MatchSheets, dict[str, Any]]:
-    """The same match in local workbooks (the board, gm/engine.xlsx, red.xlsx, blue.xlsx), its journal beside."""
-    _config, sheets = local_match(folder, private=True)
-    for _ in range(2):
-        type_orders(sheets)
-        assert sync(sheets).resolved
+    """The same match in local workbooks (the board, gm/engine.xlsx, red.xlsx, blue.xlsx), its journal beside: two
+    turns played (``played_match``: once a test process, copied), the third typed."""
+    _config, sheets = played_match(folder, 2, private=True)
+    assert state_of(sheets).turn == 3
     type_orders(sheets, ready=False)
     sheets = replace(sheets, journal=folder / ".sheets-gm" / "journal.json")
     return sheets, {"red": sheets.orders[0], "blue": sheets.orders[1], "board": sheets.board,

@@ -19,9 +19,7 @@ from tests.sync.test_typed_row_lifecycle import NOW, Match, _winordie_turn
 
 def _wesnoth_turn() -> tuple[Match, str, str]:
     """A Wesnoth match in its third player-turn (both sides recruited): the side to play, and the other."""
-    match = Match("wesnoth")
-    for _ in range(3):
-        match.bots_play()
+    match = Match.played("wesnoth", 3)
     seat = match.window().seats[0]
     other = next(s for s in match.read().record.seats if s != seat)
     return match, seat, other
@@ -141,9 +139,7 @@ def test_a_cell_past_the_limit_is_refused_by_name_and_kept() -> None:
 
 # -- item 7: a cell typed past a table's last column is answered in place, never wiped ------------------------------
 def _champions_fight() -> tuple[Match, str]:
-    match = Match("champions")
-    while match.window().phase != "equip_fight":
-        match.bots_play()
+    match = Match.played_until("champions", lambda m: m.window().phase == "equip_fight")
     return match, match.window().seats[0]
 
 
@@ -251,8 +247,7 @@ def test_a_refused_champions_row_stays_with_why_while_its_champion_s_other_row_i
 
 def _coalition_results() -> Match:
     """A Coalition match in its first battle results window (two battles: Dominaria 19D and Mirrodin 11F)."""
-    match = Match("coalition")
-    match.bots_play()
+    match = Match.played("coalition", 1)
     assert match.window().phase == "results"
     assert [r.subject for r in match.read().seats["judge"].rows if r.table == "results"] == \
         ["Dominaria 19D", "Mirrodin 11F"]
@@ -332,9 +327,7 @@ def test_actions_typed_in_the_opponent_s_turn_still_say_so_after_her_go() -> Non
 
 
 def test_an_out_player_s_typing_is_told_it_is_not_read() -> None:
-    match = Match("champions")
-    while not any(p.out for p in match.read().record.state.players):
-        match.bots_play()
+    match = Match.played_until("champions", lambda m: any(p.out for p in m.read().record.state.players))
     out = next(p.name for p in match.read().record.state.players if p.out)
     match.type(out, "move_loot", 0, "move", "A1")
     match.poll()
@@ -450,14 +443,11 @@ def test_a_readable_recruit_whose_leader_s_row_cannot_be_read_is_kept_with_why_w
 
 # -- a window opened by a resolution answers the rows kept for it at once ---------------------------------------------
 def test_the_resolution_that_opens_an_equip_window_answers_a_kept_row_for_that_window() -> None:
-    match = Match("champions")
-
-    def bagged() -> list[str]:
+    def bagged(match: Match) -> list[str]:
         return [p.name for p in match.read().record.state.players if p.bag and not p.out]
 
-    while not (match.window().phase == "equip_fight" and bagged()):
-        match.bots_play()
-    seat = bagged()[0]
+    match = Match.played_until("champions", lambda m: m.window().phase == "equip_fight" and bool(bagged(m)))
+    seat = bagged(match)[0]
     item = next(p.bag[0] for p in match.read().record.state.players if p.name == seat)
     type_bot_orders(match.sheets, match.cls, {s: b for s, b in match.bots.items() if s != seat})
     match.type(seat, "equip", 0, "item1", item)

@@ -118,8 +118,7 @@ def test_an_unreadable_reaction_keeps_its_reason_through_every_window() -> None:
 
 # -- Champions ---------------------------------------------------------------------------------------------------
 def test_two_rows_asking_for_one_item_the_second_is_told_the_first_asked_for_it() -> None:
-    match = Match("champions")
-    match.bots_play()  # the first move and loot: Bo picks up a Steel Axe
+    match = Match.played("champions", 1)  # the first move and loot: Bo picks up a Steel Axe
     state = match.read().record.state
     assert match.window().phase == "equip_fight" and state.player("Bo").bag == ("Steel Axe",)
     match.type("Bo", "equip", 0, "item1", "Steel Axe")  # the Gladiator
@@ -215,8 +214,7 @@ def keeps(feedback: str, why: str) -> bool:
 
 # -- Coalition ---------------------------------------------------------------------------------------------------
 def test_the_judge_s_unreadable_rows_keep_their_reasons_until_the_judge_s_window_opens_again() -> None:
-    match = Match("coalition")
-    match.bots_play()
+    match = Match.played("coalition", 1)
     assert match.window().phase == "results"
     match.type("judge", "losses", 0, "slot1", "abc")
     match.poll()

@@ -15,15 +15,17 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.poll_gate.kept_reads import KeptSheets
-from sheets_gm.rulesets.registry import get_ruleset
+from sheets_gm.rulesets.registry import create_ruleset, get_ruleset
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.journal import journal_path
 from sheets_gm.sync.match_record import history_range, joined_cells
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets, seat_backend
 from tests.conformance.test_input_lifecycle import (
+    _create,
     _do,
     _local_match,
     _memory_match,
@@ -35,6 +37,7 @@ from tests.conformance.test_input_lifecycle import (
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import GoogleApiFake
 from tests.fakes.memory import MemoryBackend
+from tests.made import made_into
 from tests.matchfiles import bots, sync
 from tests.quick import soak_but
 from tests.sync.test_sync_google import KEYS, create, policy, writes_and_reads
@@ -65,11 +68,23 @@ def history_orders(sheets: MatchSheets, resolution: int) -> dict[str, Any]:
 
 
 def local_gvg(folder: Path) -> tuple[MatchSheets, LocalWorkbookBackend]:
-    """A GvG match on local workbooks, a file per team; and red's file."""
-    table = new_table("gvg", _local_match, folder)
-    red = table.sheets.of("red")
+    """A GvG match on local workbooks, a file per team (``_local_match``'s, made once a test run and copied:
+    ``tests.made``), its journal in ``folder``'s gm/; and red's file."""
+    made_into(folder, "save races: GvG on local workbooks", _local_gvg_made, shared=True)
+    seats = create_ruleset("gvg").sample_roster().seats
+    files = {stem: LocalWorkbookBackend(folder / f"{stem}.xlsx") for stem in ("board", "engine")}
+    sheets = MatchSheets(seats, files["board"], files["engine"],
+                         tuple(LocalWorkbookBackend(folder / f"seat{i}.xlsx") for i in range(len(seats))),
+                         journal=journal_path(folder / "gm" / "match.toml"))
+    red = sheets.of("red")
     assert isinstance(red, LocalWorkbookBackend)
-    return table.sheets, red
+    return sheets, red
+
+
+def _local_gvg_made(folder: Path) -> None:
+    """``local_gvg``'s match made in ``folder``."""
+    sheets, _engine = _local_match("gvg", folder)
+    _create("gvg", sheets)
 
 
 def test_a_destination_saved_between_the_read_and_the_write_is_carried_out_not_written_over(tmp_path: Path) -> None:

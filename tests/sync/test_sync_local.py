@@ -441,26 +441,49 @@ def probe_sync(config: Path, modules: tuple[str, ...]) -> tuple[int, str, list[s
     return code, out, found
 
 
-def test_a_local_sync_does_not_import_the_google_stack_or_numpy(tmp_path: Path) -> None:
-    """cron starts a sync every few minutes: a local match must not pay for Google's client or numpy."""
-    from tests.matchfiles import local_match
+@pytest.fixture(scope="module")
+def first_gvg_poll(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, tuple[int, str, list[str]]]:
+    """The practice GvG match (laid out in this process: ``practice_copy``) after its first poll in a fresh process
+    (``probe_sync``), and what that poll gave: its exit code, its output and which of ``NEVER_LOCAL`` it imported.
+    One process for the two tests below (a process start and the poll's imports were most of each)."""
+    from tests.sheets.practice import practice_copy
 
-    config, _ = local_match(tmp_path)
-    assert probe_sync(config, NEVER_LOCAL) == (0, "", [])
+    folder = tmp_path_factory.mktemp("first-gvg-poll")
+    practice_copy(folder, "gvg")
+    return folder, probe_sync(folder / "match.toml", NEVER_LOCAL)
 
 
+FIRST_GVG_POLL = pytest.mark.xdist_group("first-gvg-poll")  # one worker makes ``first_gvg_poll``, not each
+
+
+@FIRST_GVG_POLL
+def test_a_local_sync_does_not_import_the_google_stack_or_numpy(
+        first_gvg_poll: tuple[Path, tuple[int, str, list[str]]]) -> None:
+    """cron starts a sync every few minutes: a local match must not pay for Google's client or numpy (the first poll
+    of a match, which reads it whole)."""
+    assert first_gvg_poll[1] == (0, "", [])
+
+
+@FIRST_GVG_POLL
 @pytest.mark.parametrize("game", soak_but(("gvg", "wesnoth", "champions", "coalition", "winordie"), "gvg"))
-def test_an_idle_local_poll_imports_only_what_it_needs(tmp_path: Path, game: str) -> None:
+def test_an_idle_local_poll_imports_only_what_it_needs(tmp_path: Path, game: str,
+                                                       request: pytest.FixtureRequest) -> None:
     """cron's idle poll (nothing changed since the last) is a process start every minute: for every game, it loads
     no workbook, game, config or command-line parser, nor the standard library's heavier modules (issue 66). The
     match is laid out in this process (``init`` is not what is measured; a process of its own cost 1.6 s of CPU: the
-    practice match laid out once a test process, copied); each poll is a fresh process (``probe_sync``)."""
+    practice match laid out once a test process, copied); each poll is a fresh process (``probe_sync``). GvG's first
+    poll is ``first_gvg_poll``'s."""
     from tests.sheets.practice import practice_copy
 
-    practice_copy(tmp_path, game)
-    config = tmp_path / "match.toml"
-    state = tmp_path / ".sheets-gm" / "match.poll.json"
-    assert probe_sync(config, ())[0] == 0 and state.is_file()  # the first poll reads, and keeps its state
+    if game == "gvg":
+        folder, (code, _out, _found) = request.getfixturevalue("first_gvg_poll")
+    else:
+        folder = tmp_path
+        practice_copy(folder, game)
+        code = probe_sync(folder / "match.toml", ())[0]
+    config = folder / "match.toml"
+    state = folder / ".sheets-gm" / "match.poll.json"
+    assert code == 0 and state.is_file()  # the first poll reads, and keeps its state
     kept = state.read_bytes()
     assert probe_sync(config, NEVER_IDLE) == (0, "", [])
     assert state.read_bytes() == kept  # it stayed idle: nothing read, nothing written

@@ -35,6 +35,7 @@ from sheets_gm.sync.rows.pending_row import pending_block_range, pending_line
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.writes import drawn_writes
 from tests.fakes.memory import InjectedFault, MemoryBackend
+from tests.made import made_into
 from tests.rulesets.coalition.helpers import local_match
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
@@ -62,11 +63,21 @@ def coalition_war(tmp_path: Path, per_side: int) -> Path:
     return tmp_path / "match.toml"
 
 
-def _war_started(tmp_path: Path, per_side: int, seed: bytes) -> tuple[Path, MatchConfig, MatchSheets, MatchRecord]:
-    """``coalition_war`` created as ``init`` creates it: its config's path, the config, its sheets and record."""
-    path = coalition_war(tmp_path, per_side)
+#: The war the tests that change a started war's armies start from: 21 armies a side (62 Forum lines).
+WAR = (21, b"spare lines")
+
+
+def _war_started(tmp_path: Path) -> tuple[Path, MatchConfig, MatchSheets, MatchRecord]:
+    """``coalition_war`` of ``WAR`` created as ``init`` creates it (once a test run, copied: ``tests.made``): its
+    config's path, the config, its sheets and record."""
+    per_side, seed = WAR
+
+    def make(into: Path) -> None:
+        init_match(load_config(coalition_war(into, per_side)), now=NOW, seed=seed)
+
+    made_into(tmp_path, ("table sizes: a war started", per_side, seed), make, shared=True)
+    path = tmp_path / "match.toml"
     config = load_config(path)
-    init_match(config, now=NOW, seed=seed)
     sheets = open_match_sheets(config)
     return path, config, sheets, read_match(sheets, get_ruleset("coalition")).record
 
@@ -208,26 +219,28 @@ def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table(cut: bool,
 
 def test_a_match_laid_out_with_too_few_rows_is_warned_by_sync_status_and_doctor_and_repair_fits_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path, _config, sheets, record = _war_started(tmp_path, 60, b"short")
+    path, _config, sheets, record = _war_started(tmp_path)
     cls = get_ruleset("coalition")
-    # As a match laid out by an earlier sheets-gm stands: its tables hold 60 armies a side, and it has 70.
-    more = [replace(a, name=f"{a.name} bis") for side in ("coalition", "phyrexia")
-            for a in [a for a in record.state.armies if a.side.value == side][:10]]
+    # As a match laid out by an earlier sheets-gm stands: its tables hold 60 armies a side (the layout's least, laid
+    # out for 21), and it has 66.
+    more = [replace(a, name=f"{a.name} {copy}") for side in ("coalition", "phyrexia")
+            for copy, a in [(copy, a) for copy in ("bis", "ter", "quater")
+                            for a in record.state.armies if a.side.value == side][:45]]
     record = replace(record, state=replace(record.state, armies=(*record.state.armies, *more)))
     sheets.engine.write([RangeWrite(*engine_write("Engine", record))])
     capsys.readouterr()
     assert main(["status", "-c", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "Warning: the armies table of tab 'Orders coalition' has 60 rows for 70: the last 10 have no row" in out
-    assert "the armies table of tab 'Orders phyrexia' has 60 rows for 70" in out
-    assert "the post table of tab 'Forum phyrexia' has 140 rows for 160" in out  # two post lines per army, and spare
+    assert "Warning: the armies table of tab 'Orders coalition' has 60 rows for 66: the last 6 have no row" in out
+    assert "the armies table of tab 'Orders phyrexia' has 60 rows for 66" in out
+    assert "the post table of tab 'Forum phyrexia' has 62 rows for 152" in out  # two post lines per army, and spare
     assert "Run sheets-gm repair" in out
     main(["doctor", "-c", str(path)])
-    assert "tab 'Orders phyrexia' has 60 rows for 70" in capsys.readouterr().out
+    assert "tab 'Orders phyrexia' has 60 rows for 66" in capsys.readouterr().out
     assert main(["repair", "-c", str(path)]) == 0
     capsys.readouterr()
     after = read_match(sheets, cls)
-    assert len([r for r in after.seats["coalition"].rows if r.table == "armies"]) == 70
+    assert len([r for r in after.seats["coalition"].rows if r.table == "armies"]) == 66
     assert main(["status", "-c", str(path)]) == 0 and "Warning" not in capsys.readouterr().out
 
 
@@ -276,7 +289,7 @@ def test_a_forum_table_grown_with_rows_to_spare_names_them_all_and_keeps_them_wh
     """A side of 21 armies has 62 lines; given 5 armies more, the resolution grows its Forum table to the 72 lines
     they need and 5 to spare, and each of the 77 rows is a line: one pasted in the last is read. When armies fall,
     the table keeps its rows (tables never shrink), each still a line (issue 38: the spare rows had no Line)."""
-    _path, config, sheets, record = _war_started(tmp_path, 21, b"spare lines")
+    _path, config, sheets, record = _war_started(tmp_path)
     cls = get_ruleset("coalition")
     mine = [a for a in record.state.armies if a.side.value == "coalition"]
     more = [replace(a, name=f"{a.name} bis") for a in mine[:5]]

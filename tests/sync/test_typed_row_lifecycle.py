@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from sheets_gm.engine.ruleset import JUDGE, Window
@@ -23,6 +24,8 @@ from tests.fakes.memory import MemoryBackend
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 _MADE: dict[tuple[str, str], MatchSheets] = {}  # each sample match as created, once a test process
+#: Each sample match after each window its bots played (``Match.played``), once a test process.
+_PLAYED: dict[tuple[str, str], list[MatchSheets]] = {}
 
 
 class Match:
@@ -43,6 +46,30 @@ class Match:
         self.sheets = copy.deepcopy(_MADE[key])
         make = next(iter(bots_of(rules).values())).make
         self.bots = {s: make(f"lifecycle/{s}") for s in (*seats, JUDGE)}
+
+    @classmethod
+    def played(cls, name: str, windows: int, settings: Any = None) -> Match:
+        """A copy of the sample match of ``name`` after its bots played its first ``windows`` windows (``bots_play``),
+        each window played once a test process: the tests that start at the same window play it once. Its bots'
+        orders must depend on the state alone (every game's but GvG's, whose bots draw from generators of their own:
+        a copy of the spreadsheets would not hold where those stood)."""
+        assert name != "gvg", "GvG's bots keep state of their own: play its windows in the test"
+        match = cls(name, settings)
+        kept = _PLAYED.setdefault((name, repr(settings)), [copy.deepcopy(match.sheets)])
+        while len(kept) <= windows:
+            match.sheets = copy.deepcopy(kept[-1])
+            match.bots_play()
+            kept.append(copy.deepcopy(match.sheets))
+        match.sheets = copy.deepcopy(kept[windows])
+        return match
+
+    @classmethod
+    def played_until(cls, name: str, done: Callable[[Match], bool], settings: Any = None) -> Match:
+        """``played`` for the fewest windows after which ``done`` says yes to the match."""
+        windows = 0
+        while not done(match := cls.played(name, windows, settings)):
+            windows += 1
+        return match
 
     def read(self) -> MatchRead:
         return read_match(self.sheets, self.cls)
@@ -87,9 +114,7 @@ class Match:
 
 
 def _winordie_turn() -> tuple[Match, str, str]:
-    match = Match("winordie")
-    while match.window().phase != "actions":
-        match.bots_play()
+    match = Match.played_until("winordie", lambda m: m.window().phase == "actions")
     window = match.window()
     return match, window.seats[0], next(s for s in window.seats if s != window.seats[0])
 
@@ -150,9 +175,7 @@ def test_a_go_while_the_opponents_workbook_is_open_says_the_turn_waits_for_it_no
 
 def _wesnoth_second_round() -> tuple[Match, str]:
     """A Wesnoth match the bots played three windows of: the match, and the player whose turn is open."""
-    match = Match("wesnoth")
-    for _ in range(3):
-        match.bots_play()
+    match = Match.played("wesnoth", 3)
     return match, match.window().seats[0]
 
 

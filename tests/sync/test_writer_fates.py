@@ -139,9 +139,8 @@ def test_an_unreadable_reaction_stays_with_why_through_the_turn_it_waits_in() ->
 
 
 def test_an_unreadable_judge_result_is_kept_with_why_when_the_gm_forces_the_window() -> None:
-    match = Match("coalition")
-    while match.window().phase != "results" or not match.read().seats[JUDGE].rows:
-        match.bots_play()
+    match = Match.played_until("coalition",
+                               lambda m: m.window().phase == "results" and bool(m.read().seats[JUDGE].rows))
     results = [r for r in match.read().seats[JUDGE].rows if r.table == "results"]
     assert results, "a battle to judge"
     key = _typed_columns(match, JUDGE, "results")[0]
@@ -225,10 +224,7 @@ def test_the_rows_an_adjustment_draws_again_say_at_once_what_the_next_poll_says(
     """An adjustment (or a seat handed to a bot) answers every row it keeps for the open window as the next poll
     would (``opened.check_opened``): a refused row says why, a legal one what the check says, not "Kept for …" a
     poll longer; the poll after it has nothing new to write in those cells."""
-    match = Match(game)
-    if game == "winordie":
-        while match.window().phase != "actions":
-            match.bots_play()
+    match = Match.played_until(game, lambda m: m.window().phase == "actions") if game == "winordie" else Match(game)
     type_bot_orders(match.sheets, match.cls, match.bots, ready=False)
     seat = match.window().seats[0]
     typed = [r for r in match.read().seats[seat].rows if r.typed and r.table != "seat"]
